@@ -1,0 +1,68 @@
+/**
+ * The headless command (`npm run serve`): starts both servers with the UI at /ui on the gateway,
+ * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM.
+ */
+import { ConfigError, loadConfig } from './config/load.js';
+import type { ResolvedSecret } from './config/secrets.js';
+import { startServers } from './start.js';
+
+function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
+  if (!secret) return undefined;
+  if (secret.source === 'environment') return `${label}: from ${envName}`;
+  return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
+}
+
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`gatehouse: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { config, source } = loaded;
+  const servers = await startServers(config);
+  const lines = [
+    `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
+    `gateway listening on ${servers.gatewayUrl}`,
+    `store listening on ${servers.storeUrl}`,
+    `ui available at ${servers.uiUrl}`,
+    describeSecret('master key', servers.masterKey, 'PROXY_MASTER_KEY'),
+    describeSecret('store token', servers.storeToken, 'STORE_TOKEN'),
+  ];
+  process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; exiting\n`);
+      process.exit(1);
+    }, config.server.shutdown_timeout_ms);
+    timer.unref();
+    servers.close().then(
+      () => {
+        process.stdout.write('gatehouse: stopped\n');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint = code === 'EADDRINUSE' ? ' (another process uses that port: set GATEWAY_PORT / STORE_PORT, or 0 for a free one)' : '';
+  process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}${hint}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { configSchema, type Config } from './schema.js';
+import { defaultDataDir } from './data-dir.js';
+
+/** A configuration that cannot be used; the message names the file and the offending key. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The document's alternative spellings, mapped to the canonical snake_case keys of the `llm` section. */
+const LLM_SPELLINGS: Readonly<Record<string, string>> = {
+  allowedModels: 'allowed_models',
+  modelAliases: 'model_aliases',
+  perModelMaxTokens: 'per_model_max_tokens',
+  defaultEmbeddingModel: 'default_embedding_model',
+};
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Accepts both spellings, and dotted top-level keys (`llm.allowed_models: [...]`) as nested ones. */
+export function normaliseSpellings(raw: Json): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const [head, ...rest] = key.split('.');
+    if (rest.length > 0 && head) {
+      const section = isObject(out[head]) ? (out[head] as Json) : {};
+      section[rest.join('.')] = value;
+      out[head] = section;
+    } else if (key === 'allowPassthroughKeys') {
+      out.allow_passthrough_keys = value;
+    } else if (isObject(out[key]) && isObject(value)) {
+      out[key] = { ...(out[key] as Json), ...value };
+    } else {
+      out[key] = value;
+    }
+  }
+  if (isObject(out.llm)) {
+    const llm: Json = {};
+    for (const [key, value] of Object.entries(out.llm)) llm[LLM_SPELLINGS[key] ?? key] = value;
+    out.llm = llm;
+  }
+  if (isObject(out.responses) && 'defaultStore' in out.responses) {
+    const { defaultStore, ...rest } = out.responses;
+    out.responses = { ...rest, default_store: defaultStore };
+  }
+  return out;
+}
+
+function describeIssues(error: z.ZodError, source: string): string {
+  const lines = error.issues.map((issue) => {
+    const key = issue.path.map(String).join('.') || '(top level)';
+    const unknown = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    return `  ${key}: ${issue.message}${unknown}`;
+  });
+  return `invalid configuration in ${source}:\n${lines.join('\n')}`;
+}
+
+function readConfigFile(path: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read configuration file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+    if (parsed == null) return {};
+    if (!isObject(parsed)) throw new Error('the top level must be a mapping of keys');
+    return parsed;
+  } catch (error) {
+    throw new ConfigError(`cannot parse configuration file ${path}: ${(error as Error).message}`);
+  }
+}
+
+function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+/** Environment values that override the file (decisions.md lists them). */
+function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
+  const server: Json = { ...(isObject(raw.server) ? raw.server : {}) };
+  const gatewayPort = envPort(env, 'GATEWAY_PORT');
+  const storePort = envPort(env, 'STORE_PORT');
+  if (gatewayPort !== undefined) server.gateway_port = gatewayPort;
+  if (storePort !== undefined) server.store_port = storePort;
+  if (env.GATEHOUSE_HOST) server.host = env.GATEHOUSE_HOST;
+  if (env.GATEHOUSE_DATA_DIR) server.data_dir = env.GATEHOUSE_DATA_DIR;
+  if (env.GATEHOUSE_LOG_LEVEL) server.log_level = env.GATEHOUSE_LOG_LEVEL;
+
+  const providers: Json = { ...(isObject(raw.providers) ? raw.providers : {}) };
+  for (const [name, prefix] of [['openai', 'OPENAI'], ['anthropic', 'ANTHROPIC']] as const) {
+    const current: Json = { ...(isObject(providers[name]) ? (providers[name] as Json) : {}) };
+    if (env[`${prefix}_API_KEY`]) current.api_key = env[`${prefix}_API_KEY`];
+    if (env[`${prefix}_BASE_URL`]) current.base_url = env[`${prefix}_BASE_URL`];
+    if (Object.keys(current).length > 0) providers[name] = current;
+  }
+  return { ...raw, server, providers };
+}
+
+/** Where the configuration came from, for messages. */
+export interface LoadedConfig {
+  readonly config: Config;
+  readonly source: string;
+}
+
+/** Loads the file named by `GATEHOUSE_CONFIG` (if any), applies environment overrides, and validates. */
+export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; overrides?: Json } = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.GATEHOUSE_CONFIG;
+  const fromFile = file ? readConfigFile(file) : {};
+  const raw = applyEnv(normaliseSpellings({ ...fromFile, ...(options.overrides ?? {}) }), env);
+  const source = file ?? 'defaults and environment';
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(describeIssues(result.error, source));
+  const config = result.data;
+  return {
+    config: { ...config, server: { ...config.server, data_dir: config.server.data_dir ?? defaultDataDir(env) } },
+    source,
+  };
+}

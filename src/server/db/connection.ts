@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema/index.js';
+
+/** The typed Drizzle handle over the whole schema. */
+export type Db = BetterSQLite3Database<typeof schema>;
+
+/** An open database: the raw better-sqlite3 handle (for prepared statements on hot paths) and Drizzle. */
+export interface DatabaseHandle {
+  readonly sqlite: Database.Database;
+  readonly db: Db;
+  readonly file: string;
+  close(): void;
+}
+
+/** Finds `drizzle/` by walking up from this module (works from src/, out/server and the bundled app). */
+export function findMigrationsDir(start: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  for (;;) {
+    const candidate = join(dir, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the drizzle/ migrations folder above ${start}`);
+    dir = parent;
+  }
+}
+
+/**
+ * Opens (creating if needed) the SQLite database with WAL and full durability, and applies pending migrations.
+ */
+export function openDatabase(file: string, migrationsDir: string = findMigrationsDir()): DatabaseHandle {
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: an acknowledged write survives power loss, not only a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: migrationsDir });
+  return {
+    sqlite,
+    db,
+    file,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/** True when the database answers a trivial query (readiness). */
+export function databaseReady(handle: DatabaseHandle): boolean {
+  if (!handle.sqlite.open) return false;
+  return handle.sqlite.prepare('SELECT 1 AS ok').get() !== undefined;
+}

@@ -1,0 +1,2 @@
+// The whole Drizzle schema: one module per service, re-exported so drizzle-kit sees every table.
+export * from './app.js';

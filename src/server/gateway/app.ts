@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/schema.js';
+import type { DatabaseHandle } from '../db/connection.js';
+import { databaseReady } from '../db/connection.js';
+import { createBaseApp } from '../http/base-app.js';
+import { registerHealthRoutes } from '../http/health.js';
+import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
+import { registerUi, type UiBootstrap } from '../http/ui.js';
+import { gatewayRoutes } from './routes/index.js';
+
+/** What the gateway app needs from the process. */
+export interface GatewayAppContext {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  readonly masterKey: string;
+  /** The built renderer to serve at /ui, when there is one. */
+  readonly uiDir?: string;
+  readonly uiBootstrap?: () => UiBootstrap;
+}
+
+/** Builds the model gateway app (not yet listening). */
+export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyInstance> {
+  const { config, database } = ctx;
+  const app = createBaseApp({ name: 'gateway', logLevel: config.server.log_level, bodyLimit: config.gateway.body_limit_bytes });
+  const plain = app as unknown as FastifyInstance;
+  const registry = createMetricsRegistry();
+  registerHealthRoutes(plain, { liveness: 'json', checks: { database: () => databaseReady(database) } });
+  registerMetricsRoute(plain, registry);
+  if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
+  await app.register(gatewayRoutes, { config, database, masterKey: ctx.masterKey, registry });
+  return plain;
+}

@@ -1,0 +1,114 @@
+/**
+ * The internal representation (IR) every client format maps to and from, so that N formats and M
+ * providers need N + M translators instead of N x M. It follows Anthropic's shape where the two
+ * formats differ (tool results are parts of a user turn, the system prompt sits beside the turns),
+ * because that shape loses nothing when mapped to chat completions.
+ */
+
+/** Token counts of one call, as the gateway accounts them. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Where an image comes from: inline bytes or a URL the provider fetches. */
+export type IrImageSource =
+  | { readonly kind: 'base64'; readonly mediaType: string; readonly data: string }
+  | { readonly kind: 'url'; readonly url: string };
+
+/** A run of text. */
+export interface IrTextPart {
+  readonly type: 'text';
+  text: string;
+}
+
+/** An image. */
+export interface IrImagePart {
+  readonly type: 'image';
+  readonly source: IrImageSource;
+}
+
+/** A tool call made by the assistant; `arguments` is JSON text, as chat completions carries it. */
+export interface IrToolCallPart {
+  readonly type: 'tool_call';
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** The result of a tool call, sent back by the user turn. */
+export interface IrToolResultPart {
+  readonly type: 'tool_result';
+  readonly toolCallId: string;
+  readonly content: ReadonlyArray<IrTextPart | IrImagePart>;
+  readonly isError: boolean;
+}
+
+/** Any part of a turn. */
+export type IrPart = IrTextPart | IrImagePart | IrToolCallPart | IrToolResultPart;
+
+/** One turn of the conversation. */
+export interface IrMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: readonly IrPart[];
+}
+
+/** A function the model may call; `parameters` is a JSON schema. */
+export interface IrTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+/** How the model must use the tools. */
+export type IrToolChoice =
+  | { readonly type: 'auto' }
+  | { readonly type: 'none' }
+  | { readonly type: 'required' }
+  | { readonly type: 'tool'; readonly name: string };
+
+/** A conversation request, independent of the client's format. */
+export interface IrRequest {
+  readonly system: readonly string[];
+  readonly messages: readonly IrMessage[];
+  readonly tools?: readonly IrTool[];
+  readonly toolChoice?: IrToolChoice;
+  readonly parallelToolCalls?: boolean;
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly topK?: number;
+  readonly stop?: readonly string[];
+  readonly user?: string;
+  readonly stream: boolean;
+}
+
+/** Why generation ended. */
+export type IrStopReason = 'stop' | 'length' | 'tool_calls' | 'stop_sequence' | 'content_filter';
+
+/** A complete answer. `usage` is absent when the upstream did not report it. */
+export interface IrResponse {
+  readonly id: string;
+  readonly model: string;
+  readonly content: ReadonlyArray<IrTextPart | IrToolCallPart>;
+  readonly stopReason: IrStopReason;
+  readonly stopSequence: string | null;
+  readonly usage?: Partial<Usage>;
+}
+
+/**
+ * One event of a streamed answer. Tool calls are keyed by `index`, unique within the answer, so
+ * that formats numbering them differently (chat: per tool call; Messages: per content block) meet.
+ */
+export type IrStreamEvent =
+  | { readonly type: 'start'; readonly id: string; readonly model: string }
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
+  | { readonly type: 'tool_call_delta'; readonly index: number; readonly arguments: string }
+  | { readonly type: 'finish'; readonly stopReason: IrStopReason; readonly stopSequence: string | null }
+  | { readonly type: 'usage'; readonly usage: Partial<Usage> };
+
+/** Compile-time exhaustiveness check for switches over unions. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

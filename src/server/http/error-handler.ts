@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, errorBody, type ErrorBody } from './errors.js';
+
+/** Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`). */
+export interface ErrorEnvelopeConfig {
+  readonly errorEnvelope?: 'anthropic';
+}
+
+/** Turns a zod issue path like `/messages/0/role` into `messages[0].role`. */
+function fieldName(instancePath: string, context: string | undefined): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (parts.length === 0) return context ?? 'request';
+  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function validationMessage(error: FastifyError): string {
+  const context = (error as { validationContext?: string }).validationContext;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation
+      .slice(0, 5)
+      .map((issue) => {
+        const name = fieldName(issue.instancePath, context);
+        // Messages we write ourselves already name the field; zod's defaults do not.
+        const message = issue.message ?? "is invalid";
+        return message.includes(name) ? message : `${name}: ${message}`;
+      })
+      .join('; ');
+  }
+  return error.message;
+}
+
+/** Maps any thrown error to the shared error shape; never leaks internals of unexpected ones. */
+export function toErrorResponse(error: FastifyError | AppError | Error, request: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return { status: 400, body: errorBody('invalid_request_error', validationMessage(fastifyError)), headers: {} };
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: errorBody('payload_too_large', 'request body is larger than the configured limit'), headers: {} };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, body: errorBody('invalid_request_error', `unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}; send application/json`, 415), headers: {} };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: errorBody('invalid_request_error', 'request body is empty; send a JSON object'), headers: {} };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`), headers: {} };
+    default:
+      break;
+  }
+  if (fastifyError instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return { status: 400, body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`), headers: {} };
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const type = status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : status === 404 ? 'not_found_error' : status === 413 ? 'payload_too_large' : 'invalid_request_error';
+    return { status, body: errorBody(type, fastifyError.message, status), headers: {} };
+  }
+  return { status: 500, body: errorBody('internal_error', 'internal error; see the server log for this request id'), headers: {} };
+}
+
+function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): FastifyReply {
+  const envelope = (reply.request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope;
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .send(envelope === 'anthropic' ? { type: 'error', ...body } : body);
+}
+
+/** Installs the one error handler and the 404 handler of an app. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body, headers } = toErrorResponse(error, request);
+    if (status >= 500) {
+      request.log.error({ err: error, route: request.routeOptions.url, method: request.method }, 'unexpected error');
+    }
+    return send(reply, status, body, headers);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, errorBody('not_found_error', `no route ${request.method} ${request.url.split('?')[0]}`), {}),
+  );
+}

@@ -1,0 +1,41 @@
+import { ERROR_STATUS, type ErrorType, type ErrorBody } from '../../shared/errors.js';
+
+export { ERROR_STATUS, type ErrorType, type ErrorBody };
+
+/** An expected failure that maps to the shared error shape; `headers` are added to the reply. */
+export class AppError extends Error {
+  readonly type: ErrorType;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(type: ErrorType, message: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.type = type;
+    this.status = options.status ?? ERROR_STATUS[type];
+    this.headers = options.headers ?? {};
+  }
+
+  /** The JSON body for this error. */
+  toBody(): ErrorBody {
+    return { error: { type: this.type, message: this.message, code: this.status } };
+  }
+}
+
+/** 400 invalid_request_error. */
+export const badRequest = (message: string): AppError => new AppError('invalid_request_error', message);
+/** 401 authentication_error. */
+export const unauthorized = (message: string): AppError => new AppError('authentication_error', message);
+/** 403 permission_error. */
+export const forbidden = (message: string): AppError => new AppError('permission_error', message);
+/** 404 not_found_error. */
+export const notFound = (message: string): AppError => new AppError('not_found_error', message);
+/** 409 conflict_error. */
+export const conflict = (message: string): AppError => new AppError('conflict_error', message);
+/** 413 payload_too_large. */
+export const payloadTooLarge = (message: string): AppError => new AppError('payload_too_large', message);
+
+/** Builds an error body without an AppError (for places that answer directly). */
+export function errorBody(type: ErrorType, message: string, code: number = ERROR_STATUS[type]): ErrorBody {
+  return { error: { type, message, code } };
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+
+/** A named readiness check: throws or returns false when the dependency is unavailable. */
+export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+/** Registers `/healthz` (liveness) and `/readyz` (every check passes, else 503 naming the failing one). */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  options: { checks: Record<string, ReadinessCheck>; liveness: 'json' | 'text' },
+): void {
+  app.get('/healthz', { config: { skipHttpMetrics: true } }, async (_request, reply) =>
+    options.liveness === 'text' ? reply.type('text/plain; charset=utf-8').send('ok') : { status: 'ok' },
+  );
+  app.get('/readyz', { config: { skipHttpMetrics: true } }, async (_request, reply) => {
+    const checks: Record<string, 'ok' | 'unavailable'> = {};
+    for (const [name, check] of Object.entries(options.checks)) {
+      let ok = false;
+      try {
+        ok = (await check()) !== false;
+      } catch {
+        ok = false;
+      }
+      checks[name] = ok ? 'ok' : 'unavailable';
+    }
+    const ready = Object.values(checks).every((state) => state === 'ok');
+    if (!ready) {
+      const failing = Object.keys(checks).filter((name) => checks[name] !== 'ok');
+      return reply.code(503).send({
+        status: 'unavailable',
+        checks,
+        error: { type: 'service_unavailable', message: `not ready: ${failing.join(', ')} unavailable`, code: 503 },
+      });
+    }
+    return { status: 'ok', checks };
+  });
+}

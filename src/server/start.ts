@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config/schema.js';
+import { resolveSecret, type ResolvedSecret } from './config/secrets.js';
+import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { buildGatewayApp } from './gateway/app.js';
+import { buildStoreApp } from './store/app.js';
+import { resolveStoreTokens } from './store/store-tokens.js';
+
+/** The running servers. */
+export interface RunningServers {
+  readonly gatewayUrl: string;
+  readonly storeUrl: string;
+  readonly uiUrl: string;
+  readonly masterKey: ResolvedSecret;
+  /** The full-access store token (absent when auth is disabled or only configured tokens exist). */
+  readonly storeToken?: ResolvedSecret;
+  readonly database: DatabaseHandle;
+  readonly gateway: FastifyInstance;
+  readonly store: FastifyInstance;
+  /** Stops accepting, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Options beyond the configuration (paths that differ between the desktop bundle and source). */
+export interface StartOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly migrationsDir?: string;
+  readonly uiDir?: string;
+}
+
+/** Finds the built renderer (`out/renderer`) above this module, if it has been built. */
+export function findUiDir(start: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'out', 'renderer');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function urlOf(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Starts the gateway and the store over one database; the desktop app and `npm run serve` both call this. */
+export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
+  const env = options.env ?? process.env;
+  const dataDir = config.server.data_dir!;
+  const masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
+  const { grants, primary } = resolveStoreTokens(config, env);
+  const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
+  let gatewayUrl = '';
+  let gateway: FastifyInstance | undefined;
+  let store: FastifyInstance | undefined;
+  try {
+    store = await buildStoreApp({ config, database, tokens: grants, allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []) });
+    await store.listen({ host: config.server.host, port: config.server.store_port });
+    const storeUrl = urlOf(store);
+    gateway = await buildGatewayApp({
+      config,
+      database,
+      masterKey: masterKey.value,
+      uiDir: options.uiDir ?? findUiDir(),
+      uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
+    });
+    await gateway.listen({ host: config.server.host, port: config.server.gateway_port });
+    gatewayUrl = urlOf(gateway);
+  } catch (error) {
+    await Promise.allSettled([gateway?.close(), store?.close()]);
+    database.close();
+    throw error;
+  }
+  const storeApp = store;
+  const gatewayApp = gateway;
+  let closing: Promise<void> | undefined;
+  return {
+    gatewayUrl,
+    storeUrl: urlOf(storeApp),
+    uiUrl: `${gatewayUrl}/ui/`,
+    masterKey,
+    storeToken: primary,
+    database,
+    gateway: gatewayApp,
+    store: storeApp,
+    close: () => {
+      closing ??= (async () => {
+        await Promise.allSettled([gatewayApp.close(), storeApp.close()]);
+        database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/schema.js';
+import type { DatabaseHandle } from '../db/connection.js';
+import { databaseReady } from '../db/connection.js';
+import { createBaseApp } from '../http/base-app.js';
+import { allowOrigins } from '../http/cors.js';
+import { registerHealthRoutes } from '../http/health.js';
+import { registerHttpMetrics } from '../http/http-metrics.js';
+import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
+import { authenticateStoreToken, authorizeStoreRequest, type StoreTokenGrant, type StoreVerb } from './store-auth.js';
+import { storeRoutes } from './routes/index.js';
+
+/** Route config of store routes: which permission the route needs. */
+export interface StoreRouteConfig {
+  readonly storeAuth?: { readonly verb: StoreVerb };
+}
+
+/** What the store app needs from the process. */
+export interface StoreAppContext {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  /** Resolved tokens; empty with auth enabled means every authenticated request is refused. */
+  readonly tokens: readonly StoreTokenGrant[];
+  /** Browser origins allowed to call the store (the UI's). */
+  readonly allowedOrigins?: () => readonly string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    storeGrant?: StoreTokenGrant;
+  }
+}
+
+const PUBLIC_ROUTES = new Set(['/healthz', '/readyz']);
+
+/** Builds the versioned document store app (not yet listening). */
+export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstance> {
+  const { config, database } = ctx;
+  const app = createBaseApp({ name: 'store', logLevel: config.server.log_level, bodyLimit: config.store.limits.body_bytes });
+  const plain = app as unknown as FastifyInstance;
+  const registry = createMetricsRegistry();
+  if (ctx.allowedOrigins) allowOrigins(plain, ctx.allowedOrigins);
+  registerHttpMetrics(plain, registry, 'svc');
+
+  const authEnabled = config.store.auth.enabled;
+  const needsToken = (url: string | undefined): boolean =>
+    url !== undefined && !PUBLIC_ROUTES.has(url) && !(url === '/metrics' && config.store.metrics_public);
+
+  // Authenticate before the body is parsed, so a stranger learns nothing from validation errors.
+  app.addHook('onRequest', async (request) => {
+    if (!authEnabled || request.method === 'OPTIONS' || !needsToken(request.routeOptions.url)) return;
+    if (request.is404) return;
+    request.storeGrant = authenticateStoreToken(request, ctx.tokens);
+  });
+  // Authorise once the body is parsed: grants can be limited to namespaces named in the body.
+  app.addHook('preHandler', async (request) => {
+    const grant = request.storeGrant;
+    if (!grant) return;
+    const verb = (request.routeOptions.config as StoreRouteConfig | undefined)?.storeAuth?.verb ?? 'read';
+    authorizeStoreRequest(request, grant, verb);
+  });
+
+  registerHealthRoutes(plain, { liveness: 'text', checks: { database: () => databaseReady(database) } });
+  registerMetricsRoute(plain, registry);
+  await app.register(storeRoutes, { database, registry, limits: config.store.limits });
+  return plain;
+}

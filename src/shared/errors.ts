@@ -1,0 +1,24 @@
+/** Error types of the shared error shape `{error: {type, message, code}}`, with their HTTP status. */
+export const ERROR_STATUS = {
+  invalid_request_error: 400,
+  content_policy_violation: 400,
+  model_not_allowed: 400,
+  capability_not_supported: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  conflict_error: 409,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  service_unavailable: 503,
+} as const;
+
+/** One of the error types both services answer with. */
+export type ErrorType = keyof typeof ERROR_STATUS;
+
+/** The body of every error response. */
+export interface ErrorBody {
+  readonly error: { readonly type: ErrorType; readonly message: string; readonly code: number };
+}
