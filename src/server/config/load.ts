@@ -24,8 +24,19 @@ const LLM_SPELLINGS: Readonly<Record<string, string>> = {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An empty YAML section (`model_aliases:` with only comments below) parses as null: treat it as absent. */
+function dropNulls(raw: Json): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === null) continue;
+    out[key] = isObject(value) ? dropNulls(value) : value;
+  }
+  return out;
+}
+
 /** Accepts both spellings, and dotted top-level keys (`llm.allowed_models: [...]`) as nested ones. */
-export function normaliseSpellings(raw: Json): Json {
+export function normaliseSpellings(input: Json): Json {
+  const raw = dropNulls(input);
   const out: Json = {};
   for (const [key, value] of Object.entries(raw)) {
     const [head, ...rest] = key.split('.');

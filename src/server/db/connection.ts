@@ -32,9 +32,14 @@ export function findMigrationsDir(start: string = dirname(fileURLToPath(import.m
 /**
  * Opens (creating if needed) the SQLite database with WAL and full durability, and applies pending migrations.
  */
-export function openDatabase(file: string, migrationsDir: string = findMigrationsDir()): DatabaseHandle {
+export function openDatabase(
+  file: string,
+  migrationsDir: string = findMigrationsDir(),
+  // The desktop app runs on Electron's ABI and loads its own build of the native module.
+  nativeBinding: string | undefined = process.env.GATEHOUSE_SQLITE_BINDING || undefined,
+): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-  const sqlite = new Database(file);
+  const sqlite = new Database(file, nativeBinding ? { nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write survives power loss, not only a process crash.
   sqlite.pragma('synchronous = FULL');

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/server/config/load.js';
+import { startServers, type RunningServers } from '../../src/server/start.js';
+
+/** Known credentials for tests (long enough for every validator). */
+export const TEST_MASTER_KEY = 'gk-master-test-0123456789abcdef';
+export const TEST_STORE_TOKEN = 'st-test-token-0123456789abcdef';
+
+/** Servers on free ports over a fresh data directory; `stop()` closes them and removes the directory. */
+export interface TempServers extends RunningServers {
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts both servers the way `npm run serve` does, on free ports, with known credentials. */
+export async function startTempServers(overrides: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): Promise<TempServers> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const fullEnv: NodeJS.ProcessEnv = {
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEWAY_PORT: '0',
+    STORE_PORT: '0',
+    GATEHOUSE_LOG_LEVEL: 'silent',
+    PROXY_MASTER_KEY: TEST_MASTER_KEY,
+    STORE_TOKEN: TEST_STORE_TOKEN,
+    ...env,
+  };
+  const { config } = loadConfig({ env: fullEnv, overrides });
+  const servers = await startServers(config, { env: fullEnv });
+  return {
+    ...servers,
+    dataDir,
+    stop: async () => {
+      await servers.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
