@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** A running `npm run serve` process, with the addresses it printed. */
+export interface HeadlessProcess {
+  readonly child: ChildProcess;
+  readonly gatewayUrl: string;
+  readonly storeUrl: string;
+  /** Everything printed so far on stdout and stderr. */
+  output(): string;
+  /** Waits for exit and returns the exit code (null when killed by a signal). */
+  exited(): Promise<number | null>;
+}
+
+/** Spawns the headless command as one Node process (so signals reach the server itself). */
+export async function spawnHeadless(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<HeadlessProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+    env: { ...process.env, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const gateway = /gateway listening on (http:\/\/\S+)/.exec(text)?.[1];
+    const store = /store listening on (http:\/\/\S+)/.exec(text)?.[1];
+    if (gateway && store) return { child, gatewayUrl: gateway, storeUrl: store, output: () => text, exited: () => exit };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`headless server did not start:\n${text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
