@@ -1,0 +1,363 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
+ * two cannot drift. Pure zod: no Node or database imports. Times are ISO-8601 strings on the wire.
+ */
+
+/** Scopes a key may carry: `chat`, `embeddings`, `responses`, `rag:<collection>`, `rag:*`, `*`. */
+export const scopeSchema = z.string().regex(/^(\*|chat|embeddings|responses|rag:(\*|[A-Za-z0-9._/-]+))$/, {
+  error: (issue) => `scope must be one of chat, embeddings, responses, rag:<collection>, rag:*, *; got ${JSON.stringify(issue.input)}`,
+});
+/** One scope. */
+export type Scope = z.infer<typeof scopeSchema>;
+
+const isoTime = z.iso.datetime({ offset: true });
+const nullableLimit = z.number().int().positive().nullable();
+
+/** Limits and budgets stored on a key; enforced by the rate-limit stage (a later stage). */
+export const keyLimitsSchema = z.object({
+  rpm_limit: nullableLimit.optional(),
+  tpm_limit: nullableLimit.optional(),
+  user_tpm_budget: nullableLimit.optional(),
+  user_tpd_budget: nullableLimit.optional(),
+  team_tpm_budget: nullableLimit.optional(),
+  team_tpd_budget: nullableLimit.optional(),
+});
+
+/** `POST /internal/api-keys` body. Without `scopes` a key gets `["chat"]`. */
+export const apiKeyCreateSchema = keyLimitsSchema.extend({
+  name: z.string().min(1).max(200).optional(),
+  user: z.string().min(1).max(200).optional(),
+  team: z.string().min(1).max(200).optional(),
+  scopes: z.array(scopeSchema).min(1).optional(),
+  /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
+  models: z.array(z.string().min(1)).nullable().optional(),
+  expires_at: isoTime.nullable().optional(),
+  /** Alternative to `expires_at`: lifetime from now. */
+  expires_in_seconds: z.number().int().positive().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+}).strict();
+/** Body of a key creation. */
+export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
+
+/** `PATCH /internal/api-keys/:id` body: only the given fields change; `null` clears. */
+export const apiKeyUpdateSchema = keyLimitsSchema.extend({
+  name: z.string().min(1).max(200).nullable().optional(),
+  user: z.string().min(1).max(200).nullable().optional(),
+  team: z.string().min(1).max(200).nullable().optional(),
+  scopes: z.array(scopeSchema).min(1).optional(),
+  models: z.array(z.string().min(1)).nullable().optional(),
+  expires_at: isoTime.nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+}).strict();
+/** Body of a key update. */
+export type ApiKeyUpdate = z.infer<typeof apiKeyUpdateSchema>;
+
+/** A key as the admin API shows it: never the secret, only its first characters. */
+export const apiKeyRecordSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  key_prefix: z.string(),
+  user: z.string().nullable(),
+  team: z.string().nullable(),
+  scopes: z.array(z.string()),
+  models: z.array(z.string()).nullable(),
+  rpm_limit: z.number().nullable(),
+  tpm_limit: z.number().nullable(),
+  user_tpm_budget: z.number().nullable(),
+  user_tpd_budget: z.number().nullable(),
+  team_tpm_budget: z.number().nullable(),
+  team_tpd_budget: z.number().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  expires_at: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+});
+/** A key record. */
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
+
+/** The answer to a key creation: the record plus the secret, shown this once. */
+export const apiKeyCreatedSchema = apiKeyRecordSchema.extend({ key: z.string() });
+/** A freshly issued key. */
+export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
+
+/** `GET /internal/api-keys` query. */
+export const apiKeyListQuerySchema = z.object({
+  user: z.string().optional(),
+  team: z.string().optional(),
+  include_revoked: z.enum(['true', 'false']).optional(),
+});
+
+/** `GET /internal/api-keys` answer. */
+export const apiKeyListSchema = z.object({ data: z.array(apiKeyRecordSchema) });
+/** A list of keys. */
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
+
+/** `:id` path parameter. */
+export const idParamsSchema = z.object({ id: z.string().min(1).max(200) });
+
+/** Model settings: the allow-list, aliases, per-model max_tokens caps and the default embedding model. */
+export const modelSettingsSchema = z.object({
+  allowed_models: z.array(z.string().min(1)),
+  model_aliases: z.record(z.string(), z.string().min(1)),
+  per_model_max_tokens: z.record(z.string(), z.number().int().positive()),
+  default_embedding_model: z.string().min(1).nullable(),
+});
+/** Model settings. */
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** `GET /internal/models` answer: the settings in force and where they come from. */
+export const modelSettingsViewSchema = modelSettingsSchema.extend({
+  source: z.enum(['config', 'database']),
+  updated_at: z.string().nullable(),
+  /** The provider each allowed model routes to (`owned_by` of `/v1/models`). */
+  providers: z.record(z.string(), z.string()),
+});
+/** Model settings as shown by the admin API. */
+export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
+
+/** `PUT /internal/models` body: omitted fields keep their current value; `reset: true` returns to the configuration file. */
+export const modelSettingsUpdateSchema = modelSettingsSchema.partial().extend({ reset: z.boolean().optional() }).strict();
+/** Body of a model settings update. */
+export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
+
+/** A deployment as written by the admin: `api_key` is write-only. */
+export const deploymentInputSchema = z.object({
+  id: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:/-]+$/).optional(),
+  model: z.string().min(1),
+  provider: z.string().min(1).optional(),
+  upstream_model: z.string().min(1).optional(),
+  base_url: z.url().optional(),
+  /** Write-only; omit on update to keep the key already stored for this id. */
+  api_key: z.string().min(1).optional(),
+  api_key_env: z.string().min(1).optional(),
+  weight: z.number().positive().optional(),
+  timeout_ms: z.number().int().positive().optional(),
+  capabilities: z.array(z.string()).optional(),
+}).strict();
+/** One deployment to write. */
+export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
+
+/** `PUT /internal/deployments` body: the whole list (or `reset: true` to return to the configuration file). */
+export const deploymentsUpdateSchema = z.object({
+  deployments: z.array(deploymentInputSchema).optional(),
+  reset: z.boolean().optional(),
+}).strict().refine((body) => body.deployments !== undefined || body.reset === true, { message: 'send deployments (the whole list) or reset: true' });
+/** Body of a deployments update. */
+export type DeploymentsUpdate = z.infer<typeof deploymentsUpdateSchema>;
+
+/** A deployment as the admin API shows it. */
+export const deploymentViewSchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  upstream_model: z.string(),
+  base_url: z.string().nullable(),
+  api_key_set: z.boolean(),
+  api_key_env: z.string().nullable(),
+  weight: z.number(),
+  timeout_ms: z.number(),
+  capabilities: z.array(z.string()).nullable(),
+});
+/** A deployment. */
+export type DeploymentView = z.infer<typeof deploymentViewSchema>;
+
+/** `GET /internal/deployments` answer. */
+export const deploymentListSchema = z.object({
+  source: z.enum(['config', 'database']),
+  updated_at: z.string().nullable(),
+  data: z.array(deploymentViewSchema),
+});
+/** The deployments in force. */
+export type DeploymentList = z.infer<typeof deploymentListSchema>;
+
+/** Health of one deployment, from the requests routed to it since the start. */
+export const deploymentHealthSchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  /** `healthy`, `degraded` (recent failures) or `cooling_down` (tried last until `cooldown_until`). */
+  state: z.enum(['healthy', 'degraded', 'cooling_down', 'unused']),
+  requests: z.number(),
+  successes: z.number(),
+  failures: z.number(),
+  consecutive_failures: z.number(),
+  last_status: z.number().nullable(),
+  last_error: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  last_latency_ms: z.number().nullable(),
+  avg_latency_ms: z.number().nullable(),
+  cooldown_until: z.string().nullable(),
+});
+/** Health of a deployment. */
+export type DeploymentHealth = z.infer<typeof deploymentHealthSchema>;
+
+/** `GET /internal/deployments/health` answer. */
+export const deploymentHealthListSchema = z.object({ data: z.array(deploymentHealthSchema) });
+
+/** Time given as ISO-8601 or Unix milliseconds. */
+const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)]);
+
+/** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
+export const usageQuerySchema = z.object({
+  group_by: z.enum(['model', 'key', 'user', 'team', 'none']).default('model'),
+  bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
+  since: timeParam.optional(),
+  until: timeParam.optional(),
+  key_id: z.string().optional(),
+  model: z.string().optional(),
+});
+/** Usage aggregation query. */
+export type UsageQuery = z.infer<typeof usageQuerySchema>;
+
+const usageTotalsSchema = z.object({
+  requests: z.number(),
+  errors: z.number(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+  cost_usd: z.number(),
+  avg_latency_ms: z.number().nullable(),
+});
+
+/** One point of a usage series: a time bucket for one group (model, key, user or team). */
+export const usagePointSchema = usageTotalsSchema.extend({
+  bucket_start: z.string(),
+  group: z.string().nullable(),
+  /** The key's name, when grouping by key. */
+  label: z.string().nullable(),
+});
+/** A usage point. */
+export type UsagePoint = z.infer<typeof usagePointSchema>;
+
+/** `GET /internal/usage` answer. */
+export const usageResponseSchema = z.object({
+  group_by: z.enum(['model', 'key', 'user', 'team', 'none']),
+  bucket: z.enum(['minute', 'hour', 'day']),
+  since: z.string(),
+  until: z.string(),
+  data: z.array(usagePointSchema),
+  totals: usageTotalsSchema,
+});
+/** A usage aggregation. */
+export type UsageResponse = z.infer<typeof usageResponseSchema>;
+
+/** One usage row (`GET /internal/usage/logs`). */
+export const usageRowSchema = z.object({
+  id: z.number(),
+  request_id: z.string(),
+  created_at: z.string(),
+  key_id: z.string().nullable(),
+  user: z.string().nullable(),
+  team: z.string().nullable(),
+  endpoint: z.string(),
+  model: z.string().nullable(),
+  deployment: z.string().nullable(),
+  provider: z.string().nullable(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  cost_usd: z.number(),
+  latency_ms: z.number(),
+  status: z.number(),
+  error_type: z.string().nullable(),
+  stream: z.boolean(),
+  cached: z.boolean(),
+});
+/** A usage row. */
+export type UsageRow = z.infer<typeof usageRowSchema>;
+
+/** `GET /internal/usage/logs` query (newest first; `before` is a row id to page). */
+export const usageLogsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  before: z.coerce.number().int().positive().optional(),
+  key_id: z.string().optional(),
+  model: z.string().optional(),
+  request_id: z.string().optional(),
+});
+
+/** `GET /internal/usage/logs` answer. */
+export const usageLogsSchema = z.object({ data: z.array(usageRowSchema), next_cursor: z.number().nullable() });
+
+/** An audit event. */
+export const auditEventSchema = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  request_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+/** An audit event. */
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/** `GET /internal/audit` query (newest first; `before` is an event id to page). */
+export const auditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  before: z.coerce.number().int().positive().optional(),
+  action: z.string().optional(),
+});
+
+/** `GET /internal/audit` answer. */
+export const auditListSchema = z.object({ data: z.array(auditEventSchema), next_cursor: z.number().nullable() });
+
+/** One request as the traffic view shows it: bodies as forwarded, never credentials. */
+export const trafficEventSchema = z.object({
+  seq: z.number(),
+  request_id: z.string(),
+  started_at: z.string(),
+  endpoint: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number(),
+  error_type: z.string().nullable(),
+  requested_model: z.string().nullable(),
+  model: z.string().nullable(),
+  deployment: z.string().nullable(),
+  provider: z.string().nullable(),
+  key_id: z.string().nullable(),
+  key_name: z.string().nullable(),
+  user: z.string().nullable(),
+  team: z.string().nullable(),
+  stream: z.boolean(),
+  cached: z.boolean(),
+  attempts: z.number(),
+  latency_ms: z.number(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  cost_usd: z.number(),
+  /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
+  request_body: z.unknown().nullable(),
+  /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
+  response_body: z.unknown().nullable(),
+  truncated: z.boolean(),
+});
+/** A traffic event. */
+export type TrafficEvent = z.infer<typeof trafficEventSchema>;
+
+/** `GET /internal/traffic` query: newest first; `after` returns only events with a larger `seq`. */
+export const trafficQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(10_000).default(100),
+  after: z.coerce.number().int().nonnegative().optional(),
+  bodies: z.enum(['true', 'false']).default('true'),
+});
+
+/** `GET /internal/traffic` answer. */
+export const trafficListSchema = z.object({ data: z.array(trafficEventSchema), capacity: z.number(), last_seq: z.number() });
+/** A page of traffic. */
+export type TrafficList = z.infer<typeof trafficListSchema>;
+
+/**
+ * Messages of `GET /internal/traffic/stream` (SSE): `event: traffic` carries a {@link TrafficEvent}
+ * (its `seq` is the SSE id, so `Last-Event-ID` resumes), `event: invalidate` tells the UI which
+ * admin resource changed.
+ */
+export const invalidateMessageSchema = z.object({
+  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit']),
+  ids: z.array(z.string()),
+});
+/** An invalidation message. */
+export type InvalidateMessage = z.infer<typeof invalidateMessageSchema>;
