@@ -1,0 +1,37 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Every issued key starts with this, so passthrough provider keys can be told apart. */
+export const KEY_PREFIX = 'gk-';
+/** Characters of the secret kept for display (`gk-AbCdEf12…`): enough to recognise, too few to guess. */
+const DISPLAY_CHARS = 10;
+
+/** A new secret: the prefix plus 32 random bytes in base64url. */
+export function generateKeySecret(): string {
+  return `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/** The stored form of a secret: sha256, hex. */
+export function hashKeySecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The displayable beginning of a secret. */
+export function displayPrefix(secret: string): string {
+  return `${secret.slice(0, KEY_PREFIX.length + DISPLAY_CHARS)}…`;
+}
+
+/** True when `secret` looks like an issued key. */
+export function isIssuedKey(secret: string): boolean {
+  return secret.startsWith(KEY_PREFIX);
+}
+
+/** Compares two hex hashes in constant time. */
+export function hashesEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+}
+
+/** A short random id for records (`key_…`). */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}

@@ -1,0 +1,72 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/connection.js';
+import { gatewayApiKeys } from '../../db/schema/gateway.js';
+
+/** A stored key row. */
+export type ApiKeyRow = typeof gatewayApiKeys.$inferSelect;
+/** A new key row. */
+export type NewApiKeyRow = typeof gatewayApiKeys.$inferInsert;
+/** Columns an update may change. */
+export type ApiKeyPatch = Partial<Omit<ApiKeyRow, 'id' | 'keyHash' | 'keyPrefix' | 'createdAt'>>;
+
+/** Filters of a key listing. */
+export interface ApiKeyFilter {
+  readonly user?: string;
+  readonly team?: string;
+  readonly includeRevoked: boolean;
+}
+
+/** SQL of the keys feature. */
+export class KeysRepository {
+  private readonly byHash;
+  private readonly byId;
+  private readonly touch;
+
+  constructor(private readonly db: Db) {
+    this.byHash = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.keyHash, sql.placeholder('hash'))).prepare();
+    this.byId = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.id, sql.placeholder('id'))).prepare();
+    this.touch = db
+      .update(gatewayApiKeys)
+      .set({ lastUsedAt: sql`max(coalesce(${gatewayApiKeys.lastUsedAt}, 0), ${sql.placeholder('at')})` })
+      .where(eq(gatewayApiKeys.id, sql.placeholder('id')))
+      .prepare();
+  }
+
+  /** Stores a new key. */
+  insert(row: NewApiKeyRow): ApiKeyRow {
+    return this.db.insert(gatewayApiKeys).values(row).returning().get();
+  }
+
+  /** The key with this secret hash, if any. */
+  findByHash(hash: string): ApiKeyRow | undefined {
+    return this.byHash.get({ hash });
+  }
+
+  /** The key with this id, if any. */
+  findById(id: string): ApiKeyRow | undefined {
+    return this.byId.get({ id });
+  }
+
+  /** Keys matching the filter, newest first. */
+  list(filter: ApiKeyFilter): ApiKeyRow[] {
+    const conditions = [
+      filter.user !== undefined ? eq(gatewayApiKeys.ownerUser, filter.user) : undefined,
+      filter.team !== undefined ? eq(gatewayApiKeys.team, filter.team) : undefined,
+      filter.includeRevoked ? undefined : isNull(gatewayApiKeys.revokedAt),
+    ].filter((c) => c !== undefined);
+    return this.db.select().from(gatewayApiKeys).where(and(...conditions)).orderBy(desc(gatewayApiKeys.createdAt), desc(gatewayApiKeys.id)).all();
+  }
+
+  /** Applies `patch`; returns the new row, or undefined when the key does not exist. */
+  update(id: string, patch: ApiKeyPatch): ApiKeyRow | undefined {
+    if (Object.keys(patch).length === 0) return this.findById(id);
+    return this.db.update(gatewayApiKeys).set(patch).where(eq(gatewayApiKeys.id, id)).returning().get();
+  }
+
+  /** Records last-use times in one transaction (they are batched: a write per request would cost a sync). */
+  touchMany(entries: Iterable<readonly [string, number]>): void {
+    this.db.transaction(() => {
+      for (const [id, at] of entries) this.touch.run({ id, at });
+    });
+  }
+}

@@ -1,0 +1,153 @@
+import type { ApiKeyCreate, ApiKeyUpdate } from '../../../shared/gateway-api.js';
+import { LruCache } from './lru-cache.js';
+import { displayPrefix, generateKeySecret, hashesEqual, hashKeySecret, newId } from './key-secret.js';
+import { keyStatus } from './key-view.js';
+import { DEFAULT_SCOPES } from './scopes.js';
+import type { ApiKeyFilter, ApiKeyPatch, ApiKeyRow, KeysRepository } from './keys.repository.js';
+
+/** A key that passed authentication, with its model allow-list precompiled. */
+export interface AuthenticatedKey {
+  readonly row: ApiKeyRow;
+  readonly models: ReadonlySet<string> | null;
+}
+
+/** Why a presented key was refused. */
+export type KeyRejection = 'unknown' | 'expired' | 'revoked';
+
+/** The outcome of checking a presented key. */
+export type KeyCheck = { readonly ok: true; readonly key: AuthenticatedKey } | { readonly ok: false; readonly reason: KeyRejection };
+
+/** Options of the keys service. */
+export interface KeysServiceOptions {
+  readonly cacheSize?: number;
+  /** How often last-use times are written (they are batched, never a write per request). */
+  readonly touchIntervalMs?: number;
+  readonly now?: () => number;
+}
+
+/** Issues, looks up and manages API keys; lookups are served from memory after the first. */
+export class KeysService {
+  private readonly cache: LruCache<string, AuthenticatedKey>;
+  private readonly now: () => number;
+  private pendingTouches = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly repository: KeysRepository, options: KeysServiceOptions = {}) {
+    this.cache = new LruCache(options.cacheSize ?? 10_000);
+    this.now = options.now ?? Date.now;
+    this.timer = setInterval(() => this.flushTouches(), options.touchIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Creates a key; the secret is returned here only and never stored. */
+  issue(input: ApiKeyCreate): { row: ApiKeyRow; secret: string } {
+    const secret = generateKeySecret();
+    const now = this.now();
+    const expiresAt = input.expires_in_seconds !== undefined ? now + input.expires_in_seconds * 1000 : parseTime(input.expires_at);
+    const row = this.repository.insert({
+      id: newId('key'),
+      name: input.name ?? null,
+      keyPrefix: displayPrefix(secret),
+      keyHash: hashKeySecret(secret),
+      ownerUser: input.user ?? null,
+      team: input.team ?? null,
+      scopes: [...new Set(input.scopes ?? DEFAULT_SCOPES)],
+      allowedModels: input.models ?? null,
+      rpmLimit: input.rpm_limit ?? null,
+      tpmLimit: input.tpm_limit ?? null,
+      userTpmBudget: input.user_tpm_budget ?? null,
+      userTpdBudget: input.user_tpd_budget ?? null,
+      teamTpmBudget: input.team_tpm_budget ?? null,
+      teamTpdBudget: input.team_tpd_budget ?? null,
+      metadata: input.metadata ?? null,
+      expiresAt,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    return { row, secret };
+  }
+
+  /** Checks a presented secret (sha256, then a constant-time compare of the stored hash). */
+  check(secret: string): KeyCheck {
+    const hash = hashKeySecret(secret);
+    let entry = this.cache.get(hash);
+    if (entry === undefined) {
+      const row = this.repository.findByHash(hash);
+      if (row === undefined) return { ok: false, reason: 'unknown' };
+      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null };
+      this.cache.set(hash, entry);
+    }
+    if (!hashesEqual(entry.row.keyHash, hash)) return { ok: false, reason: 'unknown' };
+    const status = keyStatus(entry.row, this.now());
+    if (status !== 'active') return { ok: false, reason: status };
+    return { ok: true, key: entry };
+  }
+
+  /** Notes a use of the key; written with the next batch. */
+  noteUsed(id: string): void {
+    this.pendingTouches.set(id, this.now());
+  }
+
+  /** Keys matching the filter. */
+  list(filter: ApiKeyFilter): ApiKeyRow[] {
+    return this.repository.list(filter);
+  }
+
+  /** One key, if it exists. */
+  get(id: string): ApiKeyRow | undefined {
+    return this.repository.findById(id);
+  }
+
+  /** Changes a key; the cached copy is dropped so the change applies to the next request. */
+  update(id: string, input: ApiKeyUpdate): ApiKeyRow | undefined {
+    const patch: ApiKeyPatch = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.user !== undefined) patch.ownerUser = input.user;
+    if (input.team !== undefined) patch.team = input.team;
+    if (input.scopes !== undefined) patch.scopes = [...new Set(input.scopes)];
+    if (input.models !== undefined) patch.allowedModels = input.models;
+    if (input.rpm_limit !== undefined) patch.rpmLimit = input.rpm_limit;
+    if (input.tpm_limit !== undefined) patch.tpmLimit = input.tpm_limit;
+    if (input.user_tpm_budget !== undefined) patch.userTpmBudget = input.user_tpm_budget;
+    if (input.user_tpd_budget !== undefined) patch.userTpdBudget = input.user_tpd_budget;
+    if (input.team_tpm_budget !== undefined) patch.teamTpmBudget = input.team_tpm_budget;
+    if (input.team_tpd_budget !== undefined) patch.teamTpdBudget = input.team_tpd_budget;
+    if (input.metadata !== undefined) patch.metadata = input.metadata;
+    if (input.expires_at !== undefined) patch.expiresAt = parseTime(input.expires_at);
+    const row = this.repository.update(id, patch);
+    this.forget(id);
+    return row;
+  }
+
+  /** Revokes a key (idempotent); it answers 401 from the next request on. */
+  revoke(id: string): ApiKeyRow | undefined {
+    const existing = this.repository.findById(id);
+    if (existing === undefined || existing.revokedAt !== null) return existing;
+    const row = this.repository.update(id, { revokedAt: this.now() });
+    this.forget(id);
+    return row;
+  }
+
+  /** Writes pending last-use times. */
+  flushTouches(): void {
+    if (this.pendingTouches.size === 0) return;
+    const pending = this.pendingTouches;
+    this.pendingTouches = new Map();
+    this.repository.touchMany(pending);
+  }
+
+  /** Stops the timer and writes what is pending. */
+  close(): void {
+    clearInterval(this.timer);
+    this.flushTouches();
+  }
+
+  private forget(id: string): void {
+    this.cache.deleteWhere((entry) => entry.row.id === id);
+  }
+}
+
+function parseTime(value: string | null | undefined): number | null {
+  return value === undefined || value === null ? null : Date.parse(value);
+}
