@@ -1,0 +1,31 @@
+/** One usage row before it is written (times in Unix milliseconds). */
+export interface UsageEntry {
+  readonly requestId: string;
+  readonly createdAt: number;
+  readonly keyId: string | null;
+  readonly ownerUser: string | null;
+  readonly team: string | null;
+  readonly endpoint: string;
+  readonly model: string | null;
+  readonly deployment: string | null;
+  readonly provider: string | null;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly costUsd: number;
+  readonly latencyMs: number;
+  readonly status: number;
+  readonly errorType: string | null;
+  readonly stream: boolean;
+  readonly cached: boolean;
+}
+
+/** One audit event before it is written. */
+export interface AuditEntry {
+  readonly createdAt: number;
+  /** `master` for the admin API, `key:<id>` for an issued key, `passthrough` for a provider key. */
+  readonly actor: string;
+  readonly action: string;
+  readonly target: string | null;
+  readonly requestId: string | null;
+  readonly details: Record<string, unknown> | null;
+}

@@ -1,0 +1,180 @@
+import type Database from 'better-sqlite3';
+import type { UsageQuery, UsagePoint, UsageResponse, UsageRow } from '../../../shared/gateway-api.js';
+import { assertNever } from '../formats/ir.js';
+import type { UsageEntry } from './usage-entry.js';
+
+const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+interface AggregateRow {
+  bucket: number;
+  grp: string | null;
+  label: string | null;
+  requests: number;
+  errors: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  avg_latency_ms: number | null;
+}
+
+interface LogRow {
+  id: number;
+  request_id: string;
+  created_at: number;
+  key_id: string | null;
+  owner_user: string | null;
+  team: string | null;
+  endpoint: string;
+  model: string | null;
+  deployment: string | null;
+  provider: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+  status: number;
+  error_type: string | null;
+  stream: number;
+  cached: number;
+}
+
+/** Filters of the usage log listing. */
+export interface UsageLogFilter {
+  readonly limit: number;
+  readonly before?: number;
+  readonly keyId?: string;
+  readonly model?: string;
+  readonly requestId?: string;
+}
+
+function groupColumn(groupBy: UsageQuery['group_by']): string {
+  switch (groupBy) {
+    case 'model':
+      return 'u.model';
+    case 'key':
+      return 'u.key_id';
+    case 'user':
+      return 'u.owner_user';
+    case 'team':
+      return 'u.team';
+    case 'none':
+      return 'NULL';
+    default:
+      return assertNever(groupBy, 'group_by');
+  }
+}
+
+/** SQL of usage rows: batched inserts on the hot path (raw prepared statements), aggregates for the admin API. */
+export class UsageRepository {
+  private readonly insert: Database.Statement;
+  private readonly insertMany: (entries: readonly UsageEntry[]) => void;
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.insert = sqlite.prepare(
+      `INSERT INTO gateway_usage (request_id, created_at, key_id, owner_user, team, endpoint, model, deployment, provider,
+        prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertMany = sqlite.transaction((entries: readonly UsageEntry[]) => {
+      for (const entry of entries) this.insertOne(entry);
+    });
+  }
+
+  /** Inserts one row (the caller provides the transaction). */
+  insertOne(e: UsageEntry): void {
+    this.insert.run(
+      e.requestId, e.createdAt, e.keyId, e.ownerUser, e.team, e.endpoint, e.model, e.deployment, e.provider,
+      e.promptTokens, e.completionTokens, e.costUsd, e.latencyMs, e.status, e.errorType, e.stream ? 1 : 0, e.cached ? 1 : 0,
+    );
+  }
+
+  /** Inserts rows in one transaction: one sync for the whole batch. */
+  insertBatch(entries: readonly UsageEntry[]): void {
+    this.insertMany(entries);
+  }
+
+  /** Totals per time bucket and group. */
+  aggregate(query: UsageQuery, since: number, until: number): Pick<UsageResponse, 'data' | 'totals'> {
+    const size = BUCKET_MS[query.bucket];
+    const group = groupColumn(query.group_by);
+    const label = query.group_by === 'key' ? 'k.name' : 'NULL';
+    const where = ['u.created_at >= @since', 'u.created_at < @until'];
+    if (query.key_id !== undefined) where.push('u.key_id = @key_id');
+    if (query.model !== undefined) where.push('u.model = @model');
+    const rows = this.sqlite
+      .prepare(
+        `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
+           COUNT(*) AS requests, SUM(u.status >= 400) AS errors,
+           SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
+           SUM(u.cost_usd) AS cost_usd, AVG(u.latency_ms) AS avg_latency_ms
+         FROM gateway_usage u ${query.group_by === 'key' ? 'LEFT JOIN gateway_api_keys k ON k.id = u.key_id' : ''}
+         WHERE ${where.join(' AND ')}
+         GROUP BY bucket, grp ORDER BY bucket, grp`,
+      )
+      .all({ size, since, until, key_id: query.key_id ?? null, model: query.model ?? null }) as AggregateRow[];
+    const data: UsagePoint[] = rows.map((row) => ({
+      bucket_start: new Date(row.bucket).toISOString(),
+      group: row.grp,
+      label: row.label,
+      requests: row.requests,
+      errors: row.errors,
+      prompt_tokens: row.prompt_tokens,
+      completion_tokens: row.completion_tokens,
+      total_tokens: row.prompt_tokens + row.completion_tokens,
+      cost_usd: row.cost_usd,
+      avg_latency_ms: row.avg_latency_ms === null ? null : Math.round(row.avg_latency_ms * 100) / 100,
+    }));
+    const totals = data.reduce(
+      (sum, p) => ({
+        requests: sum.requests + p.requests,
+        errors: sum.errors + p.errors,
+        prompt_tokens: sum.prompt_tokens + p.prompt_tokens,
+        completion_tokens: sum.completion_tokens + p.completion_tokens,
+        total_tokens: sum.total_tokens + p.total_tokens,
+        cost_usd: sum.cost_usd + p.cost_usd,
+        latencySum: sum.latencySum + (p.avg_latency_ms ?? 0) * p.requests,
+      }),
+      { requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, latencySum: 0 },
+    );
+    const { latencySum, ...rest } = totals;
+    return { data, totals: { ...rest, avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null } };
+  }
+
+  /** Usage rows, newest first. */
+  logs(filter: UsageLogFilter): UsageRow[] {
+    const where: string[] = [];
+    if (filter.before !== undefined) where.push('id < @before');
+    if (filter.keyId !== undefined) where.push('key_id = @key_id');
+    if (filter.model !== undefined) where.push('model = @model');
+    if (filter.requestId !== undefined) where.push('request_id = @request_id');
+    const rows = this.sqlite
+      .prepare(`SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`)
+      .all({
+        limit: filter.limit,
+        before: filter.before ?? null,
+        key_id: filter.keyId ?? null,
+        model: filter.model ?? null,
+        request_id: filter.requestId ?? null,
+      }) as LogRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      request_id: r.request_id,
+      created_at: new Date(r.created_at).toISOString(),
+      key_id: r.key_id,
+      user: r.owner_user,
+      team: r.team,
+      endpoint: r.endpoint,
+      model: r.model,
+      deployment: r.deployment,
+      provider: r.provider,
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+      cost_usd: r.cost_usd,
+      latency_ms: r.latency_ms,
+      status: r.status,
+      error_type: r.error_type,
+      stream: r.stream === 1,
+      cached: r.cached === 1,
+    }));
+  }
+}
