@@ -1,0 +1,131 @@
+import type {
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyRecord,
+  ApiKeyUpdate,
+  DeploymentInput,
+  DeploymentList,
+  ModelSettingsUpdate,
+  ModelSettingsView,
+} from '../../../shared/gateway-api.js';
+import { notFound } from '../../http/errors.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import { toKeyRecord } from '../keys/key-view.js';
+import type { KeysService } from '../keys/keys.service.js';
+import { toDeploymentView } from '../model-registry/deployment.js';
+import type { ModelRegistry } from '../model-registry/model-registry.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+
+/** Who performed an admin action, for the audit trail. */
+export interface AdminActor {
+  readonly requestId: string;
+}
+
+const MASTER = 'master';
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * The admin API's rules: every change goes through here so it is audited (synchronously: admin
+ * actions are rare and must not be lost) and announced to the UI on the event bus.
+ */
+export class AdminService {
+  constructor(
+    private readonly keys: KeysService,
+    private readonly registry: ModelRegistry,
+    private readonly audit: AuditRepository,
+    private readonly bus: GatewayEventBus,
+  ) {}
+
+  /** Issues a key; the secret is in this answer only. */
+  createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
+    const { row, secret } = this.keys.issue(input);
+    const record = toKeyRecord(row);
+    this.record(actor, 'api_key.create', row.id, { name: row.name, user: row.ownerUser, team: row.team, scopes: row.scopes, models: row.allowedModels, expires_at: record.expires_at });
+    this.bus.invalidate('api-keys', [row.id]);
+    return { ...record, key: secret };
+  }
+
+  /** Keys, never their secrets. */
+  listKeys(filter: { user?: string; team?: string; includeRevoked: boolean }): ApiKeyRecord[] {
+    const now = Date.now();
+    return this.keys.list(filter).map((row) => toKeyRecord(row, now));
+  }
+
+  /** One key. */
+  getKey(id: string): ApiKeyRecord {
+    const row = this.keys.get(id);
+    if (!row) throw notFound(`no API key with id '${id}'`);
+    return toKeyRecord(row);
+  }
+
+  /** Changes a key; applies from the next request. */
+  updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
+    const row = this.keys.update(id, input);
+    if (!row) throw notFound(`no API key with id '${id}'`);
+    this.record(actor, 'api_key.update', id, { fields: Object.keys(input) });
+    this.bus.invalidate('api-keys', [id]);
+    return toKeyRecord(row);
+  }
+
+  /** Revokes a key: 401 from the next request on. Revoking twice is not an error. */
+  revokeKey(id: string, actor: AdminActor): ApiKeyRecord {
+    const before = this.keys.get(id);
+    const row = this.keys.revoke(id);
+    if (!row) throw notFound(`no API key with id '${id}'`);
+    if (before?.revokedAt === null) {
+      this.record(actor, 'api_key.revoke', id, { name: row.name });
+      this.bus.invalidate('api-keys', [id]);
+    }
+    return toKeyRecord(row);
+  }
+
+  /** The model settings in force. */
+  modelSettings(): ModelSettingsView {
+    const settings = this.registry.settings();
+    const providers: Record<string, string> = {};
+    for (const model of this.registry.modelList().data) providers[model.id] = model.owned_by;
+    return {
+      allowed_models: settings.allowed_models,
+      model_aliases: settings.model_aliases,
+      per_model_max_tokens: settings.per_model_max_tokens,
+      default_embedding_model: settings.default_embedding_model,
+      source: settings.source,
+      updated_at: iso(settings.updatedAt),
+      providers,
+    };
+  }
+
+  /** Changes model settings; persisted and applied without a restart. */
+  updateModelSettings(update: ModelSettingsUpdate, actor: AdminActor): ModelSettingsView {
+    const before = this.registry.settings();
+    this.registry.updateSettings(update);
+    const after = this.registry.settings();
+    this.record(actor, update.reset ? 'models.reset' : 'models.update', null, {
+      before: { allowed_models: before.allowed_models, model_aliases: before.model_aliases, per_model_max_tokens: before.per_model_max_tokens, default_embedding_model: before.default_embedding_model },
+      after: { allowed_models: after.allowed_models, model_aliases: after.model_aliases, per_model_max_tokens: after.per_model_max_tokens, default_embedding_model: after.default_embedding_model },
+    });
+    this.bus.invalidate('models');
+    return this.modelSettings();
+  }
+
+  /** The deployments in force (keys shown only as set or not). */
+  deployments(): DeploymentList {
+    const source = this.registry.deploymentsSource();
+    return { source: source.source, updated_at: iso(source.updatedAt), data: this.registry.deployments().map(toDeploymentView) };
+  }
+
+  /** Replaces the deployment list; persisted and applied without a restart. */
+  replaceDeployments(inputs: readonly DeploymentInput[] | 'reset', actor: AdminActor): DeploymentList {
+    this.registry.replaceDeployments(inputs);
+    const list = this.deployments();
+    // The audit keeps what changed, never a key.
+    this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, { deployments: list.data });
+    this.bus.invalidate('deployments');
+    return list;
+  }
+
+  private record(actor: AdminActor, action: string, target: string | null, details: Record<string, unknown>): void {
+    this.audit.insert({ createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details });
+    this.bus.invalidate('audit');
+  }
+}

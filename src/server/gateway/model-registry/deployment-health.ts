@@ -1,0 +1,124 @@
+import type { DeploymentHealth } from '../../../shared/gateway-api.js';
+import type { GatewayDeployment } from './deployment.js';
+
+/** Failures in a row after which a deployment is tried last for a while (LiteLLM's cooldown). */
+const COOLDOWN_AFTER_FAILURES = 3;
+const COOLDOWN_MS = 30_000;
+/** Passthrough calls derive a deployment per model name; a bound keeps arbitrary names from growing the map. */
+const MAX_TRACKED = 1000;
+
+interface Stats {
+  model: string;
+  provider: string;
+  requests: number;
+  successes: number;
+  failures: number;
+  consecutiveFailures: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastUsedAt: number | null;
+  lastLatencyMs: number | null;
+  totalLatencyMs: number;
+  cooldownUntil: number;
+}
+
+/** Per-deployment outcomes since the start, for routing (cooldowns) and the health endpoint. */
+export class DeploymentHealthTracker {
+  private readonly stats = new Map<string, Stats>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Records a successful upstream call. */
+  success(deployment: GatewayDeployment, latencyMs: number, status = 200): void {
+    const s = this.entry(deployment);
+    s.requests += 1;
+    s.successes += 1;
+    s.consecutiveFailures = 0;
+    s.lastStatus = status;
+    s.lastError = null;
+    s.lastUsedAt = this.now();
+    s.lastLatencyMs = latencyMs;
+    s.totalLatencyMs += latencyMs;
+    s.cooldownUntil = 0;
+  }
+
+  /** Records a failed upstream call (`status` 0 for connection errors and timeouts). */
+  failure(deployment: GatewayDeployment, latencyMs: number, status: number, message: string): void {
+    const s = this.entry(deployment);
+    s.requests += 1;
+    s.failures += 1;
+    s.consecutiveFailures += 1;
+    s.lastStatus = status || null;
+    s.lastError = message.slice(0, 500);
+    s.lastUsedAt = this.now();
+    s.lastLatencyMs = latencyMs;
+    s.totalLatencyMs += latencyMs;
+    if (s.consecutiveFailures >= COOLDOWN_AFTER_FAILURES) s.cooldownUntil = this.now() + COOLDOWN_MS;
+  }
+
+  /** True while a deployment that kept failing should be tried after the others. */
+  coolingDown(id: string): boolean {
+    const s = this.stats.get(id);
+    return s !== undefined && s.cooldownUntil > this.now();
+  }
+
+  /** Health of the given deployments (those never used report `unused`). */
+  report(deployments: readonly GatewayDeployment[]): DeploymentHealth[] {
+    const seen = new Set<string>();
+    const out: DeploymentHealth[] = [];
+    for (const deployment of deployments) {
+      if (seen.has(deployment.id)) continue;
+      seen.add(deployment.id);
+      out.push(this.view(deployment.id, this.stats.get(deployment.id), deployment));
+    }
+    // Deployments removed since, or derived for passthrough calls, still show what they did.
+    for (const [id, s] of this.stats) if (!seen.has(id)) out.push(this.view(id, s, { model: s.model, provider: s.provider }));
+    return out;
+  }
+
+  private view(id: string, s: Stats | undefined, deployment: { model: string; provider: string }): DeploymentHealth {
+    const now = this.now();
+    const state: DeploymentHealth['state'] = !s || s.requests === 0
+      ? 'unused'
+      : s.cooldownUntil > now ? 'cooling_down' : s.consecutiveFailures > 0 ? 'degraded' : 'healthy';
+    return {
+      id,
+      model: deployment.model,
+      provider: deployment.provider,
+      state,
+      requests: s?.requests ?? 0,
+      successes: s?.successes ?? 0,
+      failures: s?.failures ?? 0,
+      consecutive_failures: s?.consecutiveFailures ?? 0,
+      last_status: s?.lastStatus ?? null,
+      last_error: s?.lastError ?? null,
+      last_used_at: s?.lastUsedAt ? new Date(s.lastUsedAt).toISOString() : null,
+      last_latency_ms: s?.lastLatencyMs ?? null,
+      avg_latency_ms: s && s.requests > 0 ? Math.round((s.totalLatencyMs / s.requests) * 100) / 100 : null,
+      cooldown_until: s && s.cooldownUntil > now ? new Date(s.cooldownUntil).toISOString() : null,
+    };
+  }
+
+  private entry(deployment: GatewayDeployment): Stats {
+    let s = this.stats.get(deployment.id);
+    if (!s) {
+      const tracked = this.stats.size < MAX_TRACKED;
+      s = {
+        model: deployment.model,
+        provider: deployment.provider,
+        requests: 0,
+        successes: 0,
+        failures: 0,
+        consecutiveFailures: 0,
+        lastStatus: null,
+        lastError: null,
+        lastUsedAt: null,
+        lastLatencyMs: null,
+        totalLatencyMs: 0,
+        cooldownUntil: 0,
+      };
+      if (tracked) this.stats.set(deployment.id, s);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,110 @@
+import type { DeploymentConfig } from '../../config/schema.js';
+import type { DeploymentInput, DeploymentView } from '../../../shared/gateway-api.js';
+
+/** One upstream serving a public model name, resolved and ready for the provider layer. */
+export interface GatewayDeployment {
+  readonly id: string;
+  /** The public (canonical) model name clients ask for. */
+  readonly model: string;
+  readonly provider: string;
+  /** The name the provider knows the model by. */
+  readonly upstreamModel: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly apiKeyEnv?: string;
+  readonly weight: number;
+  readonly timeoutMs: number;
+  readonly capabilities?: readonly string[];
+  /** False for the deployment the gateway derives from the model name when none is configured. */
+  readonly explicit: boolean;
+}
+
+/** Infers the provider of a model name (explicit prefix, known family, then the deployment list). */
+export type ProviderInference = (model: string) => string | undefined;
+
+/** Provider defaults from the configuration (`providers.<name>.base_url/api_key`, environment applied). */
+export type ProviderDefaults = Readonly<Record<string, { readonly base_url?: string; readonly api_key?: string }>>;
+
+/** Where deployment values come from besides the deployment itself. */
+export interface DeploymentSources {
+  readonly inferProvider: ProviderInference;
+  readonly providers: ProviderDefaults;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** `openai/gpt-4o` -> `gpt-4o` when the prefix names the provider; otherwise the name unchanged. */
+export function stripProviderPrefix(model: string, provider: string): string {
+  return model.startsWith(`${provider}/`) ? model.slice(provider.length + 1) : model;
+}
+
+/** A deployment written in the configuration file or by the admin API, resolved. */
+export function resolveDeployment(input: DeploymentConfig | DeploymentInput, id: string, sources: DeploymentSources): GatewayDeployment {
+  const provider = input.provider ?? sources.inferProvider(input.upstream_model ?? input.model) ?? 'openai';
+  const defaults = sources.providers[provider];
+  // The provider-wide key goes only to the provider-wide address: a deployment pointing elsewhere
+  // (a local Ollama, a colleague's vLLM) must not receive the organisation's OpenAI key.
+  const sameHost = input.base_url === undefined || input.base_url === defaults?.base_url;
+  const apiKey = input.api_key ?? (input.api_key_env ? sources.env[input.api_key_env] : undefined) ?? (sameHost ? defaults?.api_key : undefined);
+  const baseUrl = input.base_url ?? defaults?.base_url;
+  return {
+    id,
+    model: input.model,
+    provider,
+    upstreamModel: input.upstream_model ?? stripProviderPrefix(input.model, provider),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(input.api_key_env !== undefined ? { apiKeyEnv: input.api_key_env } : {}),
+    weight: input.weight ?? 1,
+    timeoutMs: input.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    ...(input.capabilities !== undefined ? { capabilities: input.capabilities } : {}),
+    explicit: true,
+  };
+}
+
+/** Resolves a list, giving deployments without an id a stable one (`<model>#<n>`, n counted per model). */
+export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>, sources: DeploymentSources): GatewayDeployment[] {
+  const perModel = new Map<string, number>();
+  const used = new Set<string>();
+  return inputs.map((input) => {
+    const n = (perModel.get(input.model) ?? 0) + 1;
+    perModel.set(input.model, n);
+    let id = input.id ?? `${input.model}#${n}`;
+    for (let suffix = 2; used.has(id); suffix += 1) id = `${input.id ?? input.model}#${n}-${suffix}`;
+    used.add(id);
+    return resolveDeployment(input, id, sources);
+  });
+}
+
+/** The deployment derived from a model name alone, with the provider's configured defaults. */
+export function implicitDeployment(model: string, provider: string, sources: DeploymentSources): GatewayDeployment {
+  const defaults = sources.providers[provider];
+  return {
+    id: model,
+    model,
+    provider,
+    upstreamModel: stripProviderPrefix(model, provider),
+    ...(defaults?.base_url !== undefined ? { baseUrl: defaults.base_url } : {}),
+    ...(defaults?.api_key !== undefined ? { apiKey: defaults.api_key } : {}),
+    weight: 1,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    explicit: false,
+  };
+}
+
+/** A deployment as the admin API shows it: whether a key is set, never the key. */
+export function toDeploymentView(deployment: GatewayDeployment): DeploymentView {
+  return {
+    id: deployment.id,
+    model: deployment.model,
+    provider: deployment.provider,
+    upstream_model: deployment.upstreamModel,
+    base_url: deployment.baseUrl ?? null,
+    api_key_set: deployment.apiKey !== undefined,
+    api_key_env: deployment.apiKeyEnv ?? null,
+    weight: deployment.weight,
+    timeout_ms: deployment.timeoutMs,
+    capabilities: deployment.capabilities ? [...deployment.capabilities] : null,
+  };
+}

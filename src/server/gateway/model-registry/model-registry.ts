@@ -1,0 +1,243 @@
+import type { Config, DeploymentConfig } from '../../config/schema.js';
+import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
+import {
+  implicitDeployment,
+  resolveDeployments,
+  type DeploymentSources,
+  type GatewayDeployment,
+  type ProviderInference,
+} from './deployment.js';
+import type { SettingsRepository } from './settings.repository.js';
+
+/** An entry of `GET /v1/models`. */
+export interface ModelObject {
+  readonly id: string;
+  readonly object: 'model';
+  readonly created: number;
+  readonly owned_by: string;
+}
+
+/** Where a setting in force comes from. */
+export interface SettingSource {
+  readonly source: 'config' | 'database';
+  readonly updatedAt: number | null;
+}
+
+/** Everything routing needs, compiled once per change and swapped whole (readers never see half an update). */
+interface Snapshot {
+  readonly settings: ModelSettings;
+  readonly settingsSource: SettingSource;
+  readonly deploymentInputs: ReadonlyArray<DeploymentConfig | DeploymentInput>;
+  readonly deploymentsSource: SettingSource;
+  readonly allowed: ReadonlySet<string>;
+  readonly aliases: ReadonlyMap<string, string>;
+  readonly caps: ReadonlyMap<string, number>;
+  readonly deployments: readonly GatewayDeployment[];
+  readonly byModel: ReadonlyMap<string, readonly GatewayDeployment[]>;
+  /** Derived deployments of allowed models without configured ones, built on first use. */
+  readonly implicit: Map<string, readonly GatewayDeployment[]>;
+  readonly modelList: { readonly object: 'list'; readonly data: readonly ModelObject[] };
+}
+
+/** The result of resolving a requested model name. */
+export type ModelResolution =
+  | { readonly ok: true; readonly model: string; readonly aliasOf?: string }
+  | { readonly ok: false; readonly model: string };
+
+/** Options of the registry. */
+export interface ModelRegistryOptions {
+  readonly config: Config;
+  readonly repository: SettingsRepository;
+  /** Provider inference by name (the provider layer's rules), before the deployment list is consulted. */
+  readonly inferProvider: (model: string, deployments: readonly GatewayDeployment[]) => string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly now?: () => number;
+}
+
+/**
+ * Allowed models, aliases, caps and deployments: the configuration file's values unless the admin API
+ * stored an override, which applies from the next request on and survives restarts.
+ */
+export class ModelRegistry {
+  private snapshot: Snapshot;
+  private readonly created = Math.floor(Date.now() / 1000);
+  private readonly now: () => number;
+
+  constructor(private readonly options: ModelRegistryOptions) {
+    this.now = options.now ?? Date.now;
+    this.snapshot = this.compile();
+  }
+
+  /** Alias rewrite, then the allow-list (the document's order). */
+  resolve(requested: string): ModelResolution {
+    const snap = this.snapshot;
+    const target = snap.aliases.get(requested);
+    const model = target ?? requested;
+    if (!snap.allowed.has(model)) return { ok: false, model };
+    return target === undefined ? { ok: true, model } : { ok: true, model, aliasOf: requested };
+  }
+
+  /** The alias target of a name, or the name itself. */
+  rewriteAlias(requested: string): string {
+    return this.snapshot.aliases.get(requested) ?? requested;
+  }
+
+  /** True when the canonical name is in the allow-list. */
+  isAllowed(model: string): boolean {
+    return this.snapshot.allowed.has(model);
+  }
+
+  /** The max_tokens cap of a model, if one is set. */
+  maxTokensCap(model: string): number | undefined {
+    return this.snapshot.caps.get(model);
+  }
+
+  /** The configured default for embeddings without a model. */
+  defaultEmbeddingModel(): string | undefined {
+    return this.snapshot.settings.default_embedding_model ?? undefined;
+  }
+
+  /** The deployments serving a model: configured ones, else one derived from the name (none if no provider fits). */
+  deploymentsFor(model: string): readonly GatewayDeployment[] {
+    const snap = this.snapshot;
+    const explicit = snap.byModel.get(model);
+    if (explicit) return explicit;
+    const cached = snap.implicit.get(model);
+    if (cached) return cached;
+    const provider = this.providerOf(model, snap);
+    const derived = provider === undefined ? [] : [implicitDeployment(model, provider, this.sources())];
+    // Only allowed names are remembered, so arbitrary passthrough names cannot grow the map.
+    if (snap.allowed.has(model)) snap.implicit.set(model, derived);
+    return derived;
+  }
+
+  /** The provider a model routes to, if one can be inferred. */
+  providerFor(model: string): string | undefined {
+    return this.providerOf(model, this.snapshot);
+  }
+
+  /** The `GET /v1/models` body (canonical names only, never aliases), precomputed. */
+  modelList(): Snapshot['modelList'] {
+    return this.snapshot.modelList;
+  }
+
+  /** The model settings in force. */
+  settings(): ModelSettings & SettingSource {
+    return { ...this.snapshot.settings, ...this.snapshot.settingsSource };
+  }
+
+  /** Every configured deployment, resolved. */
+  deployments(): readonly GatewayDeployment[] {
+    return this.snapshot.deployments;
+  }
+
+  /** Where the deployments in force come from. */
+  deploymentsSource(): SettingSource {
+    return this.snapshot.deploymentsSource;
+  }
+
+  /** Every deployment that can receive traffic: configured ones and those derived for allowed models. */
+  routableDeployments(): GatewayDeployment[] {
+    const out = [...this.snapshot.deployments];
+    for (const model of this.snapshot.settings.allowed_models) {
+      if (!this.snapshot.byModel.has(model)) out.push(...this.deploymentsFor(model));
+    }
+    return out;
+  }
+
+  /** Changes model settings (omitted fields keep their value; `reset` returns to the configuration file). */
+  updateSettings(update: ModelSettingsUpdate): void {
+    const { repository } = this.options;
+    if (update.reset) {
+      repository.delete('models');
+    } else {
+      const current = this.snapshot.settings;
+      const next: ModelSettings = {
+        allowed_models: dedupe(update.allowed_models ?? current.allowed_models),
+        model_aliases: update.model_aliases ?? current.model_aliases,
+        per_model_max_tokens: update.per_model_max_tokens ?? current.per_model_max_tokens,
+        default_embedding_model: update.default_embedding_model !== undefined ? update.default_embedding_model : current.default_embedding_model,
+      };
+      repository.put('models', next, this.now());
+    }
+    this.snapshot = this.compile();
+  }
+
+  /**
+   * Replaces the deployment list (or returns to the configuration file's). A deployment sent without
+   * `api_key` keeps the key stored for its id, so the UI never needs to hold secrets.
+   */
+  replaceDeployments(inputs: readonly DeploymentInput[] | 'reset'): void {
+    const { repository } = this.options;
+    if (inputs === 'reset') {
+      repository.delete('deployments');
+    } else {
+      const previous = new Map(this.snapshot.deploymentInputs.filter((d) => d.id !== undefined).map((d) => [d.id, d]));
+      const withIds = resolveDeployments(inputs, this.sources()).map((resolved, i) => ({ ...inputs[i], id: resolved.id }));
+      const merged = withIds.map((input) => {
+        const kept = previous.get(input.id)?.api_key;
+        return input.api_key === undefined && input.api_key_env === undefined && kept !== undefined ? { ...input, api_key: kept } : input;
+      });
+      repository.put('deployments', merged, this.now());
+    }
+    this.snapshot = this.compile();
+  }
+
+  private sources(): DeploymentSources {
+    return {
+      inferProvider: (model) => this.options.inferProvider(model, []),
+      providers: this.options.config.providers,
+      env: this.options.env ?? process.env,
+    };
+  }
+
+  private providerOf(model: string, snap: Snapshot): string | undefined {
+    const explicit = snap.byModel.get(model);
+    if (explicit && explicit.length > 0) return explicit[0]!.provider;
+    return this.options.inferProvider(model, snap.deployments);
+  }
+
+  private compile(): Snapshot {
+    const { config, repository } = this.options;
+    const storedSettings = repository.get<ModelSettings>('models');
+    const storedDeployments = repository.get<DeploymentInput[]>('deployments');
+    const settings: ModelSettings = storedSettings?.value ?? {
+      allowed_models: config.llm.allowed_models,
+      model_aliases: config.llm.model_aliases,
+      per_model_max_tokens: config.llm.per_model_max_tokens,
+      default_embedding_model: config.llm.default_embedding_model ?? null,
+    };
+    const deploymentInputs = storedDeployments?.value ?? config.deployments;
+    const deployments = resolveDeployments(deploymentInputs, this.sources());
+    const byModel = new Map<string, GatewayDeployment[]>();
+    for (const deployment of deployments) byModel.set(deployment.model, [...(byModel.get(deployment.model) ?? []), deployment]);
+    const partial = {
+      settings,
+      settingsSource: source(storedSettings),
+      deploymentInputs,
+      deploymentsSource: source(storedDeployments),
+      allowed: new Set(settings.allowed_models),
+      aliases: new Map(Object.entries(settings.model_aliases)),
+      caps: new Map(Object.entries(settings.per_model_max_tokens)),
+      deployments,
+      byModel,
+      implicit: new Map<string, readonly GatewayDeployment[]>(),
+      modelList: { object: 'list' as const, data: [] as ModelObject[] },
+    };
+    partial.modelList.data = settings.allowed_models.map((id) => ({
+      id,
+      object: 'model' as const,
+      created: this.created,
+      owned_by: this.providerOf(id, partial) ?? 'unknown',
+    }));
+    return partial;
+  }
+}
+
+function source(stored: { updatedAt: number } | undefined): SettingSource {
+  return stored ? { source: 'database', updatedAt: stored.updatedAt } : { source: 'config', updatedAt: null };
+}
+
+function dedupe(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
