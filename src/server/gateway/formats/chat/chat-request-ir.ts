@@ -1,0 +1,207 @@
+import type { IrImagePart, IrMessage, IrPart, IrRequest, IrTextPart, IrTool, IrToolChoice } from '../ir.js';
+import { assertNever } from '../ir.js';
+import { parseDataUrl, TranslationError } from '../translation-error.js';
+import type { ChatBody, ChatMessage } from './chat-schema.js';
+
+/** Chat completions requests to and from the IR. */
+
+type JsonObject = Record<string, unknown>;
+
+/** Maps a validated chat completions request to the IR. */
+export function chatRequestToIr(body: ChatBody): IrRequest {
+  const system: string[] = [];
+  const messages: IrMessage[] = [];
+  body.messages.forEach((message, index) => {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(textOf(message.content));
+        return;
+      case 'user':
+        messages.push({ role: 'user', content: userParts(message.content, index) });
+        return;
+      case 'assistant':
+        messages.push({ role: 'assistant', content: assistantParts(message) });
+        return;
+      case 'tool':
+        messages.push({
+          role: 'user',
+          content: [{ type: 'tool_result', toolCallId: message.tool_call_id, content: [{ type: 'text', text: textOf(message.content) }], isError: false }],
+        });
+        return;
+      default:
+        return assertNever(message, 'chat message role');
+    }
+  });
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  return {
+    system,
+    messages,
+    tools: body.tools?.map((tool): IrTool => ({
+      name: tool.function.name,
+      description: tool.function.description,
+      parameters: tool.function.parameters ?? { type: 'object', properties: {} },
+    })),
+    toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
+    parallelToolCalls: body.parallel_tool_calls ?? undefined,
+    maxTokens,
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    stop: body.stop == null ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop,
+    user: body.user,
+    stream: body.stream === true,
+  };
+}
+
+function textOf(content: string | ReadonlyArray<{ text: string }>): string {
+  return typeof content === 'string' ? content : content.map((part) => part.text).join('\n');
+}
+
+function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], messageIndex: number): IrPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((part, partIndex): IrPart => {
+    switch (part.type) {
+      case 'text':
+        return { type: 'text', text: part.text };
+      case 'image_url':
+        return imageFromUrl(part.image_url.url);
+      case 'input_audio':
+      case 'file':
+        throw new TranslationError(`messages[${messageIndex}].content[${partIndex}]: ${part.type} parts are not supported by this model`);
+      default:
+        return assertNever(part, 'chat content part');
+    }
+  });
+}
+
+/** An image part from an OpenAI `image_url` (a data URL or a web URL). */
+export function imageFromUrl(url: string): IrImagePart {
+  const inline = parseDataUrl(url);
+  return inline
+    ? { type: 'image', source: { kind: 'base64', mediaType: inline.mediaType, data: inline.data } }
+    : { type: 'image', source: { kind: 'url', url } };
+}
+
+function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>): IrPart[] {
+  const parts: IrPart[] = [];
+  const content = message.content;
+  if (typeof content === 'string') {
+    if (content !== '') parts.push({ type: 'text', text: content });
+  } else if (content) {
+    for (const part of content) {
+      const text = part.type === 'text' ? part.text : part.refusal;
+      if (text !== '') parts.push({ type: 'text', text });
+    }
+  }
+  for (const call of message.tool_calls ?? []) {
+    parts.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments });
+  }
+  return parts;
+}
+
+function toolChoiceToIr(choice: ChatBody['tool_choice'] | undefined): IrToolChoice | undefined {
+  if (choice === undefined || choice === null) return undefined;
+  if (typeof choice === 'string') {
+    switch (choice) {
+      case 'auto':
+        return { type: 'auto' };
+      case 'none':
+        return { type: 'none' };
+      case 'required':
+        return { type: 'required' };
+      default:
+        return assertNever(choice, 'tool_choice');
+    }
+  }
+  return { type: 'tool', name: choice.function.name };
+}
+
+/** Builds a chat completions request from the IR, for an OpenAI-compatible upstream. */
+export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
+  const messages: JsonObject[] = ir.system.map((text) => ({ role: 'system', content: text }));
+  for (const message of ir.messages) {
+    if (message.role === 'assistant') messages.push(assistantMessage(message.content));
+    else messages.push(...userMessages(message.content));
+  }
+  const body: JsonObject = { model, messages };
+  if (ir.maxTokens !== undefined) body.max_tokens = ir.maxTokens;
+  if (ir.temperature !== undefined) body.temperature = ir.temperature;
+  if (ir.topP !== undefined) body.top_p = ir.topP;
+  if (ir.stop !== undefined && ir.stop.length > 0) body.stop = [...ir.stop];
+  if (ir.user !== undefined) body.user = ir.user;
+  if (ir.tools !== undefined && ir.tools.length > 0) {
+    body.tools = ir.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters },
+    }));
+    if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
+  }
+  if (ir.toolChoice !== undefined) body.tool_choice = toolChoiceFromIr(ir.toolChoice);
+  if (ir.stream) {
+    body.stream = true;
+    // Usage arrives only when asked for; accounting needs it.
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+function assistantMessage(parts: readonly IrPart[]): JsonObject {
+  const text = parts.filter((part): part is IrTextPart => part.type === 'text').map((part) => part.text).join('');
+  const calls = parts.flatMap((part) =>
+    part.type === 'tool_call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }] : [],
+  );
+  const message: JsonObject = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text };
+  if (calls.length > 0) message.tool_calls = calls;
+  return message;
+}
+
+/** Tool results become `tool` messages, which must directly follow the assistant's tool calls. */
+function userMessages(parts: readonly IrPart[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  const rest: Array<IrTextPart | IrImagePart> = [];
+  for (const part of parts) {
+    switch (part.type) {
+      case 'tool_result': {
+        const text = part.content.filter((inner): inner is IrTextPart => inner.type === 'text').map((inner) => inner.text).join('\n');
+        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.isError && text === '' ? 'error' : text });
+        // Tool messages carry text only: images a tool returned go to the user turn that follows.
+        for (const inner of part.content) if (inner.type === 'image') rest.push(inner);
+        break;
+      }
+      case 'text':
+      case 'image':
+        rest.push(part);
+        break;
+      case 'tool_call':
+        break;
+      default:
+        assertNever(part, 'IR part');
+    }
+  }
+  if (rest.length === 0) return out;
+  if (rest.every((part) => part.type === 'text')) {
+    out.push({ role: 'user', content: rest.map((part) => (part as IrTextPart).text).join('\n') });
+  } else {
+    out.push({ role: 'user', content: rest.map(userPartFromIr) });
+  }
+  return out;
+}
+
+function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  const url = part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : part.source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+function toolChoiceFromIr(choice: IrToolChoice): unknown {
+  switch (choice.type) {
+    case 'auto':
+    case 'none':
+    case 'required':
+      return choice.type;
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+    default:
+      return assertNever(choice, 'tool choice');
+  }
+}

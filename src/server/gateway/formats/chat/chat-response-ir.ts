@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
+import { assertNever } from '../ir.js';
+import type { ChatCompletion, ChatFinishReason, ChatToolCallOut, ChatUsage } from './chat-wire.js';
+
+/** Chat completions answers to and from the IR. */
+
+/** `finish_reason` to the IR; unknown or missing reasons (some compatible servers) read as stop. */
+export function finishReasonToIr(reason: unknown): IrStopReason {
+  switch (reason) {
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'stop';
+  }
+}
+
+/** The IR stop reason as `finish_reason` (chat has no separate stop-sequence reason). */
+export function finishReasonFromIr(reason: IrStopReason): ChatFinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'stop_sequence':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return assertNever(reason, 'stop reason');
+  }
+}
+
+/** Reads `usage` of a chat answer or chunk; undefined when absent. */
+export function chatUsageToIr(usage: unknown): Partial<Usage> | undefined {
+  if (usage === null || typeof usage !== 'object') return undefined;
+  const { prompt_tokens: prompt, completion_tokens: completion } = usage as Record<string, unknown>;
+  return {
+    promptTokens: typeof prompt === 'number' ? prompt : undefined,
+    completionTokens: typeof completion === 'number' ? completion : undefined,
+  };
+}
+
+/** Chat usage from complete counts. */
+export function chatUsageFromIr(usage: Usage): ChatUsage {
+  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+}
+
+/** Maps an upstream chat completion (first choice) to the IR. */
+export function chatResponseToIr(json: unknown): IrResponse {
+  const body = (json ?? {}) as Record<string, unknown>;
+  const choices = Array.isArray(body.choices) ? body.choices : [];
+  const choice = (choices[0] ?? {}) as Record<string, unknown>;
+  const message = (choice.message ?? {}) as Record<string, unknown>;
+  const content: Array<IrTextPart | IrToolCallPart> = [];
+  const text = typeof message.content === 'string' && message.content !== '' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
+  if (text !== '') content.push({ type: 'text', text });
+  const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as ChatToolCallOut[]) : [];
+  for (const call of calls) {
+    content.push({ type: 'tool_call', id: call.id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+  }
+  const stopReason = calls.length > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+  return {
+    id: typeof body.id === 'string' ? body.id : '',
+    model: typeof body.model === 'string' ? body.model : '',
+    content,
+    stopReason,
+    stopSequence: null,
+    usage: chatUsageToIr(body.usage),
+  };
+}
+
+/** Builds the chat completion a client receives; `model` is the public model name. */
+export function chatResponseFromIr(ir: IrResponse, model: string, usage: Usage, created = nowSeconds()): ChatCompletion {
+  const text = ir.content.filter((part): part is IrTextPart => part.type === 'text').map((part) => part.text).join('');
+  const calls: ChatToolCallOut[] = ir.content.flatMap((part) =>
+    part.type === 'tool_call' ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } }] : [],
+  );
+  const message: ChatCompletion['choices'][number]['message'] = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  };
+  if (calls.length > 0) message.tool_calls = calls;
+  return {
+    id: chatId(ir.id),
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonFromIr(ir.stopReason) }],
+    usage: chatUsageFromIr(usage),
+  };
+}
+
+/** A chat completion id derived from the upstream's, so logs on both sides can be matched. */
+export function chatId(upstreamId: string): string {
+  if (upstreamId.startsWith('chatcmpl-')) return upstreamId;
+  return `chatcmpl-${upstreamId.replace(/^msg_/, '') || randomUUID()}`;
+}
+
+/** Unix seconds. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

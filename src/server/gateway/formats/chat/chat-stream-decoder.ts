@@ -1,0 +1,62 @@
+import type { IrStreamEvent } from '../ir.js';
+import type { SseEvent } from '../sse.js';
+import { StreamError } from '../stream-error.js';
+import { chatUsageToIr, finishReasonToIr } from './chat-response-ir.js';
+
+/** Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events. */
+export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
+  let started = false;
+  const toolCalls = new Set<number>();
+  for await (const event of events) {
+    if (event.data === '[DONE]') return;
+    if (event.data.trim() === '') continue;
+    const chunk = parseChatChunk(event.data);
+    if (chunk.error != null) throw chatStreamError(chunk.error);
+    if (!started) {
+      started = true;
+      yield { type: 'start', id: typeof chunk.id === 'string' ? chunk.id : '', model: typeof chunk.model === 'string' ? chunk.model : '' };
+    }
+    const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Record<string, unknown> | undefined) : undefined;
+    if (choice) {
+      const delta = (choice.delta ?? {}) as Record<string, unknown>;
+      if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
+      else if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text', text: delta.refusal };
+      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+        const { index, id, function: fn } = call as { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+        const key = typeof index === 'number' ? index : toolCalls.size;
+        if (!toolCalls.has(key)) {
+          toolCalls.add(key);
+          yield { type: 'tool_call_start', index: key, id: id ?? `call_${key}`, name: fn?.name ?? '' };
+        }
+        if (fn?.arguments) yield { type: 'tool_call_delta', index: key, arguments: fn.arguments };
+      }
+      if (choice.finish_reason != null) {
+        // Some compatible servers answer tool calls with finish_reason "stop".
+        const stopReason = toolCalls.size > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+        yield { type: 'finish', stopReason, stopSequence: null };
+      }
+    }
+    const usage = chatUsageToIr(chunk.usage);
+    if (usage) yield { type: 'usage', usage };
+  }
+}
+
+/** Parses one chunk, failing as a stream error (bad gateway) when it is not JSON. */
+export function parseChatChunk(data: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(data);
+    if (value !== null && typeof value === 'object') return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new StreamError(`upstream sent a malformed stream chunk: ${data.slice(0, 200)}`, 502, 'invalid_response');
+}
+
+/** The error a chat stream chunk `{"error": {...}}` reports. */
+export function chatStreamError(error: unknown): StreamError {
+  const body = (error ?? {}) as Record<string, unknown>;
+  const message = typeof body.message === 'string' ? body.message : JSON.stringify(error);
+  const type = typeof body.type === 'string' ? body.type : 'server_error';
+  const code = typeof body.code === 'number' ? body.code : 500;
+  return new StreamError(message, code, type);
+}

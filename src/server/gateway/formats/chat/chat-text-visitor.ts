@@ -1,0 +1,39 @@
+import { visitField, type TextLocation, type TextVisitor } from '../text-visitor.js';
+import type { ChatBody } from './chat-schema.js';
+
+type Mutable = Record<string, unknown>;
+
+/** Visits every text of a chat completions request (system, user, assistant and tool messages), mutably. */
+export function visitChatRequestText(body: ChatBody, visitor: TextVisitor): void {
+  body.messages.forEach((message, messageIndex) => {
+    const kind: TextLocation['kind'] = message.role === 'system' || message.role === 'developer' ? 'system' : message.role === 'tool' ? 'tool_result' : 'message';
+    const where = (path: string): TextLocation => ({ kind, role: message.role, messageIndex, path: `messages[${messageIndex}].${path}` });
+    const holder = message as Mutable;
+    visitContent(holder, 'content', visitor, where);
+    if (message.role === 'assistant' && typeof message.refusal === 'string') visitField(holder, 'refusal', visitor, where('refusal'));
+  });
+}
+
+/** Visits the answer texts of a chat completion (`choices[].message.content`), mutably. */
+export function visitChatResponseText(body: { choices?: unknown }, visitor: TextVisitor): void {
+  if (!Array.isArray(body.choices)) return;
+  body.choices.forEach((choice: Mutable, index) => {
+    const message = choice?.message as Mutable | undefined;
+    if (message && typeof message.content === 'string') {
+      visitField(message, 'content', visitor, { kind: 'answer', role: 'assistant', messageIndex: -1, path: `choices[${index}].message.content` });
+    }
+  });
+}
+
+function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where: (path: string) => TextLocation): void {
+  const content = holder[key];
+  if (typeof content === 'string') {
+    visitField(holder, key, visitor, where(key));
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((part: Mutable, index) => {
+    if (part.type === 'text' && typeof part.text === 'string') visitField(part, 'text', visitor, where(`${key}[${index}].text`));
+    else if (part.type === 'refusal' && typeof part.refusal === 'string') visitField(part, 'refusal', visitor, where(`${key}[${index}].refusal`));
+  });
+}

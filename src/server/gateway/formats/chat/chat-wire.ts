@@ -1,0 +1,56 @@
+/** Shapes of chat completions answers on the wire (what OpenAI returns and clients parse). */
+
+/** A tool call in an answer. */
+export interface ChatToolCallOut {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Token usage as chat completions reports it. */
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** `finish_reason` values. */
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+/** A non-streamed answer (`object: chat.completion`). */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: { role: 'assistant'; content: string | null; refusal: string | null; tool_calls?: ChatToolCallOut[] };
+    logprobs: null;
+    finish_reason: ChatFinishReason;
+  }>;
+  usage: ChatUsage;
+}
+
+/** The delta of one streamed chunk. */
+export interface ChatDelta {
+  role?: 'assistant';
+  content?: string | null;
+  refusal?: string | null;
+  tool_calls?: Array<{
+    index: number;
+    id?: string;
+    type?: 'function';
+    function?: { name?: string; arguments?: string };
+  }>;
+}
+
+/** One streamed chunk (`object: chat.completion.chunk`). */
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{ index: number; delta: ChatDelta; logprobs?: null; finish_reason: ChatFinishReason | null }>;
+  usage?: ChatUsage | null;
+}

@@ -1,0 +1,94 @@
+import { relayChatJson, relayChatStream } from './chat/chat-relay.js';
+import { chatRequestFromIr, chatRequestToIr } from './chat/chat-request-ir.js';
+import { chatResponseFromIr, chatResponseToIr, chatUsageFromIr } from './chat/chat-response-ir.js';
+import type { ChatBody } from './chat/chat-schema.js';
+import { decodeChatStream } from './chat/chat-stream-decoder.js';
+import { encodeChatStream } from './chat/chat-stream-encoder.js';
+import type { IrRequest, IrResponse, IrStreamEvent, Usage } from './ir.js';
+import { relayMessagesJson, relayMessagesStream } from './messages/messages-relay.js';
+import { messagesRequestFromIr, messagesRequestToIr } from './messages/messages-request-ir.js';
+import { messagesResponseFromIr, messagesResponseToIr } from './messages/messages-response-ir.js';
+import type { MessagesBody } from './messages/messages-schema.js';
+import { decodeMessagesStream } from './messages/messages-stream-decoder.js';
+import { encodeMessagesStream } from './messages/messages-stream-encoder.js';
+import { dataFrame, eventFrame, type SseEvent } from './sse.js';
+import type { StreamUsage } from './token-estimate.js';
+
+/** The client formats of conversation requests. */
+export type ClientFormat = 'chat' | 'messages';
+
+/** Options of a stream encoder. */
+export interface EncodeOptions {
+  readonly id: string;
+  readonly model: string;
+  readonly usage: () => Usage;
+  /** Chat only: the client asked for `stream_options.include_usage`. */
+  readonly includeUsage: boolean;
+}
+
+/** Options of a native relay. */
+export interface RelayOptions {
+  readonly publicModel: string;
+  readonly usage: StreamUsage;
+  /** Chat only: the client asked for `stream_options.include_usage`. */
+  readonly includeUsage: boolean;
+}
+
+/** Everything the gateway does with one wire format, in both directions. */
+export interface FormatCodec {
+  requestToIr(body: unknown): IrRequest;
+  requestFromIr(ir: IrRequest, model: string): Record<string, unknown>;
+  responseToIr(json: unknown): IrResponse;
+  responseFromIr(ir: IrResponse, model: string, usage: Usage): object;
+  decodeStream(events: AsyncIterable<SseEvent>): AsyncIterable<IrStreamEvent>;
+  encodeStream(events: AsyncIterable<IrStreamEvent>, options: EncodeOptions): AsyncIterable<string>;
+  relayStream(events: AsyncIterable<SseEvent>, options: RelayOptions): AsyncIterable<string>;
+  relayJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined };
+  /** Writes complete usage into an answer whose upstream did not report it. */
+  setUsage(body: Record<string, unknown>, usage: Usage): void;
+  /** The frame that reports an error after the stream started, in the shape the format's SDKs read. */
+  errorFrame(message: string): string;
+}
+
+/** Chat completions. */
+export const chatCodec: FormatCodec = {
+  requestToIr: (body) => chatRequestToIr(body as ChatBody),
+  requestFromIr: chatRequestFromIr,
+  responseToIr: chatResponseToIr,
+  responseFromIr: chatResponseFromIr,
+  decodeStream: decodeChatStream,
+  encodeStream: encodeChatStream,
+  relayStream: relayChatStream,
+  relayJson: relayChatJson,
+  setUsage: (body, usage) => {
+    body.usage = chatUsageFromIr(usage);
+  },
+  // openai clients throw an APIError on a chunk carrying `error`.
+  errorFrame: (message) => dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })),
+};
+
+/** Anthropic Messages. */
+export const messagesCodec: FormatCodec = {
+  requestToIr: (body) => messagesRequestToIr(body as MessagesBody),
+  requestFromIr: messagesRequestFromIr,
+  responseToIr: messagesResponseToIr,
+  responseFromIr: messagesResponseFromIr,
+  decodeStream: decodeMessagesStream,
+  encodeStream: encodeMessagesStream,
+  relayStream: (events, options) => relayMessagesStream(events, options.publicModel, options.usage),
+  relayJson: relayMessagesJson,
+  setUsage: (body, usage) => {
+    body.usage = { ...(body.usage as object | undefined), input_tokens: usage.promptTokens, output_tokens: usage.completionTokens };
+  },
+  errorFrame: (message) => eventFrame('error', JSON.stringify({ type: 'error', error: { type: 'upstream_error', message, code: 502 } })),
+};
+
+/** The codec of a client format. */
+export function codecFor(format: ClientFormat): FormatCodec {
+  switch (format) {
+    case 'chat':
+      return chatCodec;
+    case 'messages':
+      return messagesCodec;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Usage } from '../ir.js';
+import { encodeEvent, eventFrame, type SseEvent } from '../sse.js';
+import type { StreamUsage } from '../token-estimate.js';
+import { messagesUsageToIr } from './messages-response-ir.js';
+import { messagesStreamError, parseMessagesEvent } from './messages-stream-decoder.js';
+
+/**
+ * The native fast path for Messages: upstream events are relayed as they arrive. Only
+ * `message_start` (model name, prompt tokens), `message_delta` (output tokens) and `error` are
+ * parsed; deltas are passed through after a string scan that counts generated characters.
+ */
+
+const GENERATED_TEXT = /"(?:text|partial_json)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** Relays an upstream Messages stream as client frames. */
+export async function* relayMessagesStream(events: AsyncIterable<SseEvent>, publicModel: string, usage: StreamUsage): AsyncGenerator<string> {
+  for await (const event of events) {
+    if (event.data.trim() === '') continue;
+    const type = event.event ?? parseMessagesEvent(event.data).type;
+    switch (type) {
+      case 'message_start': {
+        const payload = parseMessagesEvent(event.data);
+        const message = (payload.message ?? {}) as Record<string, unknown>;
+        message.model = publicModel;
+        const reported = messagesUsageToIr(message.usage);
+        if (reported?.promptTokens !== undefined) usage.report({ promptTokens: reported.promptTokens });
+        yield eventFrame('message_start', JSON.stringify(payload));
+        break;
+      }
+      case 'message_delta': {
+        const reported = messagesUsageToIr(parseMessagesEvent(event.data).usage);
+        if (reported) usage.report(reported);
+        yield encodeEvent(event);
+        break;
+      }
+      case 'content_block_delta':
+        for (const match of event.data.matchAll(GENERATED_TEXT)) usage.addOutput(match[1].length);
+        yield encodeEvent(event);
+        break;
+      case 'error':
+        throw messagesStreamError(parseMessagesEvent(event.data).error);
+      case 'message_stop':
+        yield encodeEvent(event);
+        return;
+      default:
+        yield encodeEvent(event);
+    }
+  }
+}
+
+/** Sets the public model name on a non-streamed Messages answer and reads its usage. */
+export function relayMessagesJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
+  const body = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
+  body.model = publicModel;
+  return { body, usage: messagesUsageToIr(body.usage) };
+}

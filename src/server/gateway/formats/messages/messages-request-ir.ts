@@ -1,0 +1,203 @@
+import type { IrImagePart, IrMessage, IrPart, IrRequest, IrTextPart, IrToolChoice } from '../ir.js';
+import { assertNever } from '../ir.js';
+import { parseToolArguments, TranslationError } from '../translation-error.js';
+import type { MessagesBody } from './messages-schema.js';
+import type { MessagesContentBlock, MessagesImageBlock, MessagesImageSource, MessagesToolResultBlock } from './messages-wire.js';
+
+/** Messages requests to and from the IR. */
+
+type JsonObject = Record<string, unknown>;
+
+/** Anthropic requires max_tokens; chat completions does not. LiteLLM uses the same default. */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** Maps a validated Messages request to the IR. */
+export function messagesRequestToIr(body: MessagesBody): IrRequest {
+  const system = body.system === undefined ? [] : typeof body.system === 'string' ? [body.system] : body.system.map((block) => block.text);
+  const messages: IrMessage[] = body.messages.map((message, index) => ({
+    role: message.role,
+    content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : blocksToIr(message.content, `messages[${index}].content`),
+  }));
+  const tools = body.tools?.map((tool, index) => {
+    if (tool.type !== undefined && tool.type !== 'custom') {
+      throw new TranslationError(`tools[${index}]: the server tool ${tool.type} is only available on Anthropic models`);
+    }
+    return { name: tool.name, description: tool.description, parameters: tool.input_schema ?? { type: 'object', properties: {} } };
+  });
+  const choice = body.tool_choice;
+  return {
+    system,
+    messages,
+    tools,
+    toolChoice: choice === undefined ? undefined : toolChoiceToIr(choice),
+    parallelToolCalls: choice !== undefined && 'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true ? false : undefined,
+    maxTokens: body.max_tokens,
+    temperature: body.temperature,
+    topP: body.top_p,
+    topK: body.top_k,
+    stop: body.stop_sequences,
+    user: body.metadata?.user_id ?? undefined,
+    stream: body.stream === true,
+  };
+}
+
+function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPart[] {
+  const parts: IrPart[] = [];
+  blocks.forEach((block, index) => {
+    switch (block.type) {
+      case 'text':
+        parts.push({ type: 'text', text: block.text as string });
+        break;
+      case 'image':
+        parts.push(imageToIr(block as MessagesImageBlock, `${path}[${index}]`));
+        break;
+      case 'tool_use':
+        parts.push({ type: 'tool_call', id: block.id as string, name: block.name as string, arguments: JSON.stringify(block.input ?? {}) });
+        break;
+      case 'tool_result':
+        parts.push(toolResultToIr(block as MessagesToolResultBlock, `${path}[${index}]`));
+        break;
+      case 'thinking':
+      case 'redacted_thinking':
+        // Reasoning traces belong to the model that wrote them; other providers cannot use them.
+        break;
+      default:
+        throw new TranslationError(`${path}[${index}]: ${block.type} blocks are only available on Anthropic models`);
+    }
+  });
+  return parts;
+}
+
+function imageToIr(block: MessagesImageBlock, path: string): IrImagePart {
+  const source = block.source;
+  switch (source.type) {
+    case 'base64':
+      return { type: 'image', source: { kind: 'base64', mediaType: source.media_type, data: source.data } };
+    case 'url':
+      return { type: 'image', source: { kind: 'url', url: source.url } };
+    case 'file':
+      throw new TranslationError(`${path}: file images are only available on Anthropic models`);
+    default:
+      return assertNever(source, 'image source');
+  }
+}
+
+function toolResultToIr(block: MessagesToolResultBlock, path: string): IrPart {
+  const content: Array<IrTextPart | IrImagePart> = [];
+  if (typeof block.content === 'string') content.push({ type: 'text', text: block.content });
+  else {
+    (block.content ?? []).forEach((inner, index) => {
+      if (inner.type === 'text') content.push({ type: 'text', text: inner.text as string });
+      else if (inner.type === 'image') content.push(imageToIr(inner as MessagesImageBlock, `${path}.content[${index}]`));
+      else throw new TranslationError(`${path}.content[${index}]: ${inner.type} blocks are only available on Anthropic models`);
+    });
+  }
+  return { type: 'tool_result', toolCallId: block.tool_use_id, content, isError: block.is_error === true };
+}
+
+function toolChoiceToIr(choice: NonNullable<MessagesBody['tool_choice']>): IrToolChoice {
+  switch (choice.type) {
+    case 'auto':
+      return { type: 'auto' };
+    case 'any':
+      return { type: 'required' };
+    case 'none':
+      return { type: 'none' };
+    case 'tool':
+      return { type: 'tool', name: choice.name };
+    default:
+      return assertNever(choice, 'tool_choice');
+  }
+}
+
+/** Builds a Messages request from the IR, for the Anthropic API. */
+export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject {
+  const body: JsonObject = { model, max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS, messages: messagesFromIr(ir.messages) };
+  const system = ir.system.filter((text) => text !== '');
+  if (system.length === 1) body.system = system[0];
+  else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
+  // Anthropic accepts 0..1 where chat completions accepts 0..2; clamping keeps the request valid.
+  if (ir.temperature !== undefined) body.temperature = Math.min(ir.temperature, 1);
+  if (ir.topP !== undefined) body.top_p = ir.topP;
+  if (ir.topK !== undefined) body.top_k = ir.topK;
+  if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = [...ir.stop];
+  if (ir.user !== undefined) body.metadata = { user_id: ir.user };
+  if (ir.tools !== undefined && ir.tools.length > 0) {
+    body.tools = ir.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      input_schema: tool.parameters,
+    }));
+  }
+  const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
+  if (choice !== undefined && body.tools !== undefined) body.tool_choice = choice;
+  if (ir.stream) body.stream = true;
+  return body;
+}
+
+function toolChoiceFromIr(choice: IrToolChoice | undefined, parallel: boolean | undefined): JsonObject | undefined {
+  const serial = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: 'auto', ...serial } : undefined;
+  switch (choice.type) {
+    case 'auto':
+      return { type: 'auto', ...serial };
+    case 'required':
+      return { type: 'any', ...serial };
+    case 'none':
+      return { type: 'none' };
+    case 'tool':
+      return { type: 'tool', name: choice.name, ...serial };
+    default:
+      return assertNever(choice, 'tool choice');
+  }
+}
+
+/**
+ * IR turns as Messages turns: consecutive turns of one role merge (chat sends each tool result as
+ * its own message), tool results lead their user turn, and empty text blocks, which Anthropic
+ * rejects, are dropped.
+ */
+function messagesFromIr(messages: readonly IrMessage[]): JsonObject[] {
+  const out: Array<{ role: IrMessage['role']; content: JsonObject[] }> = [];
+  for (const message of messages) {
+    const blocks = message.content.flatMap(blockFromIr);
+    if (blocks.length === 0) continue;
+    const last = out.at(-1);
+    if (last && last.role === message.role) last.content.push(...blocks);
+    else out.push({ role: message.role, content: blocks });
+  }
+  return out.map(({ role, content }) => {
+    const ordered = role === 'user' ? [...content.filter(isToolResult), ...content.filter((block) => !isToolResult(block))] : content;
+    const only = ordered.length === 1 ? ordered[0] : undefined;
+    return { role, content: only?.type === 'text' ? only.text : ordered };
+  });
+}
+
+function isToolResult(block: JsonObject): boolean {
+  return block.type === 'tool_result';
+}
+
+function blockFromIr(part: IrPart): JsonObject[] {
+  switch (part.type) {
+    case 'text':
+      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    case 'image':
+      return [{ type: 'image', source: imageSourceFromIr(part) }];
+    case 'tool_call':
+      return [{ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) }];
+    case 'tool_result': {
+      const content = part.content.flatMap(blockFromIr);
+      const block: JsonObject = { type: 'tool_result', tool_use_id: part.toolCallId, content: content.length === 1 && content[0].type === 'text' ? content[0].text : content };
+      if (part.isError) block.is_error = true;
+      return [block];
+    }
+    default:
+      return assertNever(part, 'IR part');
+  }
+}
+
+function imageSourceFromIr(part: IrImagePart): MessagesImageSource {
+  return part.source.kind === 'base64'
+    ? { type: 'base64', media_type: part.source.mediaType, data: part.source.data }
+    : { type: 'url', url: part.source.url };
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
+import { assertNever } from '../ir.js';
+import { parseToolArguments } from '../translation-error.js';
+import type { MessagesResponse, MessagesStopReason, MessagesTextBlock, MessagesToolUseBlock } from './messages-wire.js';
+
+/** Messages answers to and from the IR. */
+
+/** `stop_reason` to the IR. */
+export function stopReasonToIr(reason: unknown): IrStopReason {
+  switch (reason) {
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'stop_sequence':
+      return 'stop_sequence';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return 'stop';
+  }
+}
+
+/** The IR stop reason as `stop_reason`. */
+export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'stop_sequence':
+      return 'stop_sequence';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return assertNever(reason, 'stop reason');
+  }
+}
+
+/**
+ * Reads Messages usage. Cached input counts toward the prompt: Anthropic reports cache reads and
+ * writes beside `input_tokens`, not inside it.
+ */
+export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
+  if (usage === null || typeof usage !== 'object') return undefined;
+  const fields = usage as Record<string, unknown>;
+  const count = (key: string): number | undefined => (typeof fields[key] === 'number' ? (fields[key] as number) : undefined);
+  const input = count('input_tokens');
+  const cached = (count('cache_creation_input_tokens') ?? 0) + (count('cache_read_input_tokens') ?? 0);
+  return {
+    promptTokens: input === undefined ? undefined : input + cached,
+    completionTokens: count('output_tokens'),
+  };
+}
+
+/** Maps an Anthropic answer to the IR. */
+export function messagesResponseToIr(json: unknown): IrResponse {
+  const body = (json ?? {}) as Record<string, unknown>;
+  const blocks = Array.isArray(body.content) ? (body.content as Array<Record<string, unknown>>) : [];
+  const content: Array<IrTextPart | IrToolCallPart> = [];
+  for (const block of blocks) {
+    if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'tool_use') {
+      content.push({ type: 'tool_call', id: String(block.id), name: String(block.name), arguments: JSON.stringify(block.input ?? {}) });
+    }
+  }
+  return {
+    id: typeof body.id === 'string' ? body.id : '',
+    model: typeof body.model === 'string' ? body.model : '',
+    content,
+    stopReason: stopReasonToIr(body.stop_reason),
+    stopSequence: typeof body.stop_sequence === 'string' ? body.stop_sequence : null,
+    usage: messagesUsageToIr(body.usage),
+  };
+}
+
+/** Builds the Messages answer a client receives; `model` is the public model name. */
+export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usage): MessagesResponse {
+  const content = ir.content.flatMap((part): Array<MessagesTextBlock | MessagesToolUseBlock> => {
+    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    return [{ type: 'tool_use', id: toolUseId(part.id), name: part.name, input: parseToolArguments(part.arguments) }];
+  });
+  return {
+    id: messageId(ir.id),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stopReasonFromIr(ir.stopReason),
+    stop_sequence: ir.stopReason === 'stop_sequence' ? ir.stopSequence : null,
+    usage: { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens },
+  };
+}
+
+/** A `msg_` id derived from the upstream's. */
+export function messageId(upstreamId: string): string {
+  if (upstreamId.startsWith('msg_')) return upstreamId;
+  return `msg_${upstreamId.replace(/^chatcmpl-/, '') || randomUUID().replaceAll('-', '')}`;
+}
+
+/** Tool call ids pass through unchanged (clients send them back), with a fallback for servers that omit them. */
+export function toolUseId(id: string): string {
+  return id === '' ? `toolu_${randomUUID().replaceAll('-', '')}` : id;
+}

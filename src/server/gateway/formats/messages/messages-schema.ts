@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { boundedNumber, minInteger, validate, type Validated } from '../validation.js';
+import type { MessagesContentBlock, MessagesTextBlock } from './messages-wire.js';
+
+/**
+ * The Messages request (Anthropic's `POST /v1/messages`). Block types this gateway knows are checked
+ * field by field; other block types (thinking, documents, server tools, ...) pass through loosely so
+ * the native fast path keeps working as Anthropic adds them.
+ */
+
+/** A loose object with a `type`, checked against `shapes[type]` when that type is known. */
+function typedObject(shapes: Readonly<Record<string, z.ZodType>>) {
+  return z.looseObject({ type: z.string() }).superRefine((value, ctx) => {
+    const shape = shapes[value.type];
+    if (!shape) return;
+    const result = shape.safeParse(value, { reportInput: true });
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+  });
+}
+
+const imageSource = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('base64'), media_type: z.string().min(1), data: z.string().min(1) }),
+  z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
+  z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
+]);
+
+const textShape = z.looseObject({ text: z.string() });
+const imageShape = z.looseObject({ source: imageSource });
+const innerBlock = typedObject({ text: textShape, image: imageShape });
+
+const contentBlock = typedObject({
+  text: textShape,
+  image: imageShape,
+  tool_use: z.looseObject({ id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()) }),
+  tool_result: z.looseObject({
+    tool_use_id: z.string().min(1),
+    content: z.union([z.string(), z.array(innerBlock)]).optional(),
+    is_error: z.boolean().optional(),
+  }),
+});
+
+/** One turn of the conversation. */
+export const messagesMessageSchema = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(contentBlock)]),
+});
+
+const systemBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
+
+/** Custom tools need `input_schema`; server tools (`web_search_...`) carry their own `type`. */
+const tool = z.looseObject({
+  name: z.string().min(1),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown()).optional(),
+}).superRefine((value, ctx) => {
+  if ((value.type === undefined || value.type === 'custom') && value.input_schema === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['input_schema'], message: 'is required', input: undefined });
+  }
+});
+
+const toolChoice = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal('none') }),
+  z.looseObject({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+]);
+
+/** The Messages request body. */
+export const messagesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(messagesMessageSchema).min(1),
+  max_tokens: minInteger(1),
+  system: z.union([z.string(), z.array(systemBlock)]).optional(),
+  stream: z.boolean().optional(),
+  temperature: boundedNumber(0, 1).optional(),
+  top_p: boundedNumber(0, 1).optional(),
+  top_k: minInteger(0).optional(),
+  stop_sequences: z.array(z.string()).optional(),
+  tools: z.array(tool).optional(),
+  tool_choice: toolChoice.optional(),
+  metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+});
+
+/** A custom tool (or a server tool, which carries its own `type`). */
+export interface MessagesTool {
+  name: string;
+  type?: string;
+  description?: string;
+  input_schema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** How the model must use the tools. */
+export type MessagesToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'none' }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
+
+/** A validated Messages request (written out: zod cannot infer typed blocks from loose checks). */
+export interface MessagesBody {
+  model: string;
+  messages: Array<{ role: 'user' | 'assistant'; content: string | MessagesContentBlock[]; [key: string]: unknown }>;
+  max_tokens: number;
+  system?: string | MessagesTextBlock[];
+  stream?: boolean;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+  tools?: MessagesTool[];
+  tool_choice?: MessagesToolChoice;
+  metadata?: { user_id?: string | null; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Validates a Messages request body. */
+export function validateMessagesRequest(body: unknown): Validated<MessagesBody> {
+  return validate(messagesRequestSchema, body) as Validated<MessagesBody>;
+}

@@ -1,0 +1,86 @@
+import type { IrStreamEvent } from '../ir.js';
+import type { SseEvent } from '../sse.js';
+import { StreamError } from '../stream-error.js';
+import { anthropicErrorStatus } from './messages-errors.js';
+import { messagesUsageToIr, stopReasonToIr } from './messages-response-ir.js';
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Decodes an upstream Messages stream into IR events. Tool calls are keyed by their content block
+ * index. Prompt tokens come from `message_start`, output tokens from `message_delta` (cumulative).
+ */
+export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
+  for await (const event of events) {
+    if (event.data.trim() === '') continue;
+    const payload = parseMessagesEvent(event.data);
+    const type = typeof payload.type === 'string' ? payload.type : event.event;
+    switch (type) {
+      case 'message_start': {
+        const message = (payload.message ?? {}) as Payload;
+        const usage = messagesUsageToIr(message.usage);
+        // message_start's output count is a placeholder; only the prompt count is final here.
+        if (usage?.promptTokens !== undefined) yield { type: 'usage', usage: { promptTokens: usage.promptTokens } };
+        yield { type: 'start', id: String(message.id ?? ''), model: String(message.model ?? '') };
+        break;
+      }
+      case 'content_block_start':
+        yield* blockStart(Number(payload.index), (payload.content_block ?? {}) as Payload);
+        break;
+      case 'content_block_delta': {
+        const delta = (payload.delta ?? {}) as Payload;
+        if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield { type: 'text', text: delta.text };
+        else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+          yield { type: 'tool_call_delta', index: Number(payload.index), arguments: delta.partial_json };
+        }
+        break;
+      }
+      case 'message_delta': {
+        const delta = (payload.delta ?? {}) as Payload;
+        const usage = messagesUsageToIr(payload.usage);
+        if (usage) yield { type: 'usage', usage };
+        if (delta.stop_reason != null) {
+          yield { type: 'finish', stopReason: stopReasonToIr(delta.stop_reason), stopSequence: typeof delta.stop_sequence === 'string' ? delta.stop_sequence : null };
+        }
+        break;
+      }
+      case 'message_stop':
+        return;
+      case 'error':
+        throw messagesStreamError(payload.error);
+      default:
+        // ping, content_block_stop, and event kinds added later carry nothing the IR needs.
+        break;
+    }
+  }
+}
+
+function* blockStart(index: number, block: Payload): Generator<IrStreamEvent> {
+  if (block.type === 'text') {
+    if (typeof block.text === 'string' && block.text !== '') yield { type: 'text', text: block.text };
+  } else if (block.type === 'tool_use') {
+    yield { type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') };
+    const input = block.input;
+    if (input !== null && typeof input === 'object' && Object.keys(input).length > 0) {
+      yield { type: 'tool_call_delta', index, arguments: JSON.stringify(input) };
+    }
+  }
+}
+
+/** Parses one event's data, failing as a stream error (bad gateway) when it is not JSON. */
+export function parseMessagesEvent(data: string): Payload {
+  try {
+    const value: unknown = JSON.parse(data);
+    if (value !== null && typeof value === 'object') return value as Payload;
+  } catch {
+    // fall through
+  }
+  throw new StreamError(`upstream sent a malformed stream event: ${data.slice(0, 200)}`, 502, 'invalid_response');
+}
+
+/** The error an `event: error` of a Messages stream reports. */
+export function messagesStreamError(error: unknown): StreamError {
+  const body = (error ?? {}) as Payload;
+  const type = typeof body.type === 'string' ? body.type : 'api_error';
+  return new StreamError(typeof body.message === 'string' ? body.message : JSON.stringify(error), anthropicErrorStatus(type), type);
+}

@@ -1,0 +1,50 @@
+import { visitField, type TextLocation, type TextVisitor } from '../text-visitor.js';
+import type { MessagesBody } from './messages-schema.js';
+
+type Mutable = Record<string, unknown>;
+
+/** Visits every text of a Messages request (system prompt, turns, tool results), mutably. */
+export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisitor): void {
+  const holder = body as Mutable;
+  if (typeof body.system === 'string') {
+    visitField(holder, 'system', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: 'system' });
+  } else if (Array.isArray(body.system)) {
+    body.system.forEach((block, index) => {
+      visitField(block, 'text', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: `system[${index}].text` });
+    });
+  }
+  body.messages.forEach((message, messageIndex) => {
+    const where = (kind: TextLocation['kind'], path: string): TextLocation => ({ kind, role: message.role, messageIndex, path: `messages[${messageIndex}].${path}` });
+    visitBlocks(message as Mutable, 'content', visitor, (path) => where('message', path), (path) => where('tool_result', path));
+  });
+}
+
+/** Visits the answer texts of a Messages answer (`content[].text`), mutably. */
+export function visitMessagesResponseText(body: { content?: unknown }, visitor: TextVisitor): void {
+  if (!Array.isArray(body.content)) return;
+  body.content.forEach((block: Mutable, index) => {
+    if (block?.type === 'text' && typeof block.text === 'string') {
+      visitField(block, 'text', visitor, { kind: 'answer', role: 'assistant', messageIndex: -1, path: `content[${index}].text` });
+    }
+  });
+}
+
+function visitBlocks(
+  holder: Mutable,
+  key: string,
+  visitor: TextVisitor,
+  where: (path: string) => TextLocation,
+  whereResult: (path: string) => TextLocation,
+): void {
+  const content = holder[key];
+  if (typeof content === 'string') {
+    visitField(holder, key, visitor, where(key));
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((block: Mutable, index) => {
+    const path = `${key}[${index}]`;
+    if (block.type === 'text' && typeof block.text === 'string') visitField(block, 'text', visitor, where(`${path}.text`));
+    else if (block.type === 'tool_result') visitBlocks(block, 'content', visitor, (inner) => whereResult(`${path}.${inner}`), (inner) => whereResult(`${path}.${inner}`));
+  });
+}

@@ -1,0 +1,69 @@
+/** Shapes of Anthropic Messages content blocks, answers and stream events on the wire. */
+
+/** A text block. */
+export interface MessagesTextBlock {
+  type: 'text';
+  text: string;
+  [key: string]: unknown;
+}
+
+/** Where an image block's bytes come from. */
+export type MessagesImageSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'file'; file_id: string };
+
+/** An image block. */
+export interface MessagesImageBlock {
+  type: 'image';
+  source: MessagesImageSource;
+  [key: string]: unknown;
+}
+
+/** A tool call made by the assistant. */
+export interface MessagesToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A tool's result, sent in a user turn. */
+export interface MessagesToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | Array<MessagesTextBlock | MessagesImageBlock | MessagesOtherBlock>;
+  is_error?: boolean;
+  [key: string]: unknown;
+}
+
+/** Blocks this gateway passes through natively but does not translate (thinking, documents, ...). */
+export interface MessagesOtherBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** Any content block of a request. */
+export type MessagesContentBlock = MessagesTextBlock | MessagesImageBlock | MessagesToolUseBlock | MessagesToolResultBlock | MessagesOtherBlock;
+
+/** `stop_reason` values. */
+export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';
+
+/** Token usage as Messages reports it. */
+export interface MessagesUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A non-streamed answer (`type: message`). */
+export interface MessagesResponse {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: Array<MessagesTextBlock | MessagesToolUseBlock>;
+  stop_reason: MessagesStopReason | null;
+  stop_sequence: string | null;
+  usage: MessagesUsage;
+}

@@ -1,0 +1,94 @@
+import type { IrPart, IrRequest, Usage } from './ir.js';
+
+/**
+ * Token estimates for when an upstream does not report usage: about four characters per token,
+ * so that accounting never records zero for a real answer.
+ */
+
+const CHARS_PER_TOKEN = 4;
+/** Chat templates add a few tokens per turn (role markers). */
+const TOKENS_PER_MESSAGE = 3;
+/** A low-detail image costs about this much at OpenAI; a fair floor for any provider. */
+const TOKENS_PER_IMAGE = 85;
+
+/** Estimated tokens of a text. */
+export function estimateTokens(text: string): number {
+  return tokensForChars(text.length);
+}
+
+/** Estimated tokens of a number of characters. */
+export function tokensForChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** Estimated prompt tokens of a whole request (system, turns, tool definitions). */
+export function estimatePromptTokens(request: IrRequest): number {
+  let chars = 0;
+  let tokens = 0;
+  for (const text of request.system) chars += text.length;
+  for (const message of request.messages) {
+    tokens += TOKENS_PER_MESSAGE;
+    for (const part of message.content) {
+      const counted = partSize(part);
+      chars += counted.chars;
+      tokens += counted.tokens;
+    }
+  }
+  for (const tool of request.tools ?? []) chars += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
+  return tokens + tokensForChars(chars);
+}
+
+function partSize(part: IrPart): { chars: number; tokens: number } {
+  switch (part.type) {
+    case 'text':
+      return { chars: part.text.length, tokens: 0 };
+    case 'image':
+      return { chars: 0, tokens: TOKENS_PER_IMAGE };
+    case 'tool_call':
+      return { chars: part.name.length + part.arguments.length, tokens: 0 };
+    case 'tool_result':
+      return part.content.reduce((sum, inner) => {
+        const size = partSize(inner);
+        return { chars: sum.chars + size.chars, tokens: sum.tokens + size.tokens };
+      }, { chars: 0, tokens: 0 });
+  }
+}
+
+/** Fills what the upstream left out of `reported` with estimates. */
+export function completeUsage(reported: Partial<Usage> | undefined, estimate: () => Usage): Usage {
+  const prompt = reported?.promptTokens;
+  const completion = reported?.completionTokens;
+  if (prompt !== undefined && completion !== undefined) return { promptTokens: prompt, completionTokens: completion };
+  const guess = estimate();
+  return { promptTokens: prompt ?? guess.promptTokens, completionTokens: completion ?? guess.completionTokens };
+}
+
+/**
+ * Tracks the usage of a streamed answer: what the upstream reports, plus the characters seen, to
+ * estimate what it does not.
+ */
+export class StreamUsage {
+  private reported: Partial<Usage> = {};
+  private outputChars = 0;
+
+  constructor(private readonly promptEstimate: () => number) {}
+
+  /** Records counts the upstream reported (later reports win, as they are cumulative). */
+  report(usage: Partial<Usage>): void {
+    if (usage.promptTokens !== undefined) this.reported.promptTokens = usage.promptTokens;
+    if (usage.completionTokens !== undefined) this.reported.completionTokens = usage.completionTokens;
+  }
+
+  /** Counts generated characters (text or tool arguments). */
+  addOutput(chars: number): void {
+    this.outputChars += chars;
+  }
+
+  /** The usage so far: reported counts, estimates where none were reported. */
+  current(): Usage {
+    return completeUsage(this.reported, () => ({
+      promptTokens: this.promptEstimate(),
+      completionTokens: tokensForChars(this.outputChars),
+    }));
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * A request that is valid in its own format but cannot be expressed in the provider's (an audio
+ * part sent to a model without audio input, for example). Callers answer 400 invalid_request_error.
+ */
+export class TranslationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranslationError';
+  }
+}
+
+/** Splits a `data:<media type>;base64,<data>` URL, or returns undefined for any other URL. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const match = /^data:([^;,]+);base64,/.exec(url);
+  if (!match) return undefined;
+  return { mediaType: match[1], data: url.slice(match[0].length) };
+}
+
+/** Parses tool-call argument text into the object Anthropic's `tool_use.input` needs. */
+export function parseToolArguments(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Models occasionally emit broken JSON; keep the text rather than failing the whole turn.
+  }
+  return { _raw_arguments: text };
+}

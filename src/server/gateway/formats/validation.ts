@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * Validation helpers shared by the format schemas: messages name the offending field and value
+ * (`temperature must be between 0 and 2, got 3.5`), as the error contract asks.
+ */
+
+/** The outcome of validating a client request. */
+export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+/** A number in [min, max] whose error message states the range and the value received. */
+export function boundedNumber(min: number, max: number, integer = false) {
+  const message = (issue: { input?: unknown }) => `must be between ${min} and ${max}, got ${show(issue.input)}`;
+  const base = integer ? z.number().int() : z.number();
+  return base.min(min, { error: message }).max(max, { error: message });
+}
+
+/** An integer of at least `min`. */
+export function minInteger(min: number) {
+  return z.number().int().min(min, { error: (issue) => `must be at least ${min}, got ${show(issue.input)}` });
+}
+
+/** Parses `input` with `schema`, turning the first issues into one readable message. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, message: formatIssues(result.error.issues) };
+}
+
+/** Joins the messages of (at most three) zod issues, each naming its field. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.slice(0, 3).map(formatIssue).join('; ');
+}
+
+/** One zod issue as `<field> <problem>`. */
+export function formatIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_union' && issue.input !== undefined && !('discriminator' in issue)) {
+    // When one variant matched the value's type, its own issue is the useful one.
+    const matched = issue.errors.find((branch) => branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+    if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
+  }
+  const field = fieldName(issue.path);
+  const subject = field === '' ? 'request body' : field;
+  return `${subject} ${problem(issue)}`;
+}
+
+function problem(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${article(issue.expected)}, got ${describe(issue.input)}`;
+    case 'invalid_union': {
+      if (issue.input === undefined) return 'is required';
+      const options = (issue as { options?: unknown }).options;
+      if ('discriminator' in issue && Array.isArray(options)) {
+        const key = String((issue as { discriminator?: unknown }).discriminator);
+        const input = issue.input !== null && typeof issue.input === 'object' ? (issue.input as Record<string, unknown>)[key] : issue.input;
+        return `must be one of ${options.map(show).join(', ')}, got ${show(input)}`;
+      }
+      const expected = issue.errors.flatMap((branch) => branch.filter((inner) => inner.code === 'invalid_type' && inner.path.length === 0).map((inner) => article((inner as { expected: string }).expected)));
+      return `must be ${[...new Set(expected)].join(' or ') || 'valid'}, got ${describe(issue.input)}`;
+    }
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(show).join(', ')}, got ${show(issue.input)}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `must contain at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return `must not be empty`;
+      return customOr(issue.message, `must be at least ${issue.minimum}, got ${show(issue.input)}`);
+    case 'too_big':
+      if (issue.origin === 'array') return `must contain at most ${issue.maximum} items`;
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+      return customOr(issue.message, `must be at most ${issue.maximum}, got ${show(issue.input)}`);
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'unrecognized_keys':
+      return `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_key':
+    case 'invalid_element':
+      return 'is not valid';
+    case 'custom':
+      return issue.message;
+  }
+}
+
+/** Our own messages start lower-case without the field; zod's defaults start with a capital. */
+function customOr(message: string, fallback: string): string {
+  return /^[a-z]/.test(message) ? message : fallback;
+}
+
+/** `messages[0].content` style path. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  if (expected === 'array' || expected === 'object') return `an ${expected}`;
+  return `a ${expected}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return show(value);
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
+  if (value === undefined) return 'nothing';
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  } catch {
+    return String(value);
+  }
+}
