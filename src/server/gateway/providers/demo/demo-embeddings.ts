@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { embeddingInputs, type EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
+import type { EmbeddingsProvider } from '../types.js';
+import { countDemoTokens } from './demo-tokenizer.js';
+
+/** Dimensions of demo embeddings when the request does not ask for a size. */
+export const DEMO_EMBEDDING_DIMENSIONS = 256;
+
+/**
+ * Deterministic demo embeddings: each input's vector is a unit vector drawn from a generator
+ * seeded by a hash of the model and the input, so equal inputs embed equally across runs.
+ */
+export const demoEmbeddingsProvider: EmbeddingsProvider = {
+  async embed(body: EmbeddingsBody, context) {
+    const dimensions = body.dimensions ?? DEMO_EMBEDDING_DIMENSIONS;
+    const inputs = embeddingInputs(body.input);
+    const data = inputs.map((input, index) => ({
+      object: 'embedding' as const,
+      index,
+      embedding: demoVector(`${context.upstreamModel}\0${typeof input === 'string' ? input : JSON.stringify(input)}`, dimensions),
+    }));
+    const promptTokens = inputs.reduce((sum, input) => sum + (typeof input === 'string' ? countDemoTokens(input) : input.length), 0);
+    return {
+      body: { object: 'list', data, model: context.upstreamModel, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } },
+      usage: { promptTokens, completionTokens: 0 },
+    };
+  },
+};
+
+/** A unit vector of `dimensions` gaussian components seeded by `seed`. */
+export function demoVector(seed: string, dimensions: number): number[] {
+  const random = sfc32(createHash('sha256').update(seed).digest());
+  const out = new Array<number>(dimensions);
+  let sum = 0;
+  for (let index = 0; index < dimensions; index += 1) {
+    // Box-Muller: gaussian components make the direction uniform on the sphere.
+    const value = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    out[index] = value;
+    sum += value * value;
+  }
+  const norm = Math.sqrt(sum) || 1;
+  for (let index = 0; index < dimensions; index += 1) out[index] /= norm;
+  return out;
+}
+
+/** A small, fast seeded generator (sfc32) returning floats in [0, 1). */
+function sfc32(seed: Buffer): () => number {
+  let a = seed.readUInt32LE(0);
+  let b = seed.readUInt32LE(4);
+  let c = seed.readUInt32LE(8);
+  let d = seed.readUInt32LE(12);
+  return () => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,114 @@
+import type { ChatBody } from '../formats/chat/chat-schema.js';
+import { codecFor, type ClientFormat, type FormatCodec } from '../formats/codec.js';
+import type { IrRequest, IrResponse, Usage } from '../formats/ir.js';
+import type { MessagesBody } from '../formats/messages/messages-schema.js';
+import { completeUsage, estimatePromptTokens, estimateTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
+import { resolveProvider, upstreamModelName } from './registry.js';
+import { startStream, tapUsage, type StreamChatResult } from './stream-result.js';
+import type { CallContext, Deployment, NativeChatProvider } from './types.js';
+
+/** Arguments of one conversation call. */
+export interface ExecuteChatArgs {
+  readonly format: ClientFormat;
+  /** The validated client request: model already canonical, max_tokens already capped. */
+  readonly body: ChatBody | MessagesBody;
+  readonly deployment: Deployment;
+  /** Aborts the upstream request (the client disconnected). */
+  readonly signal: AbortSignal;
+  readonly requestId: string;
+}
+
+/** A complete answer in the client's format; its `model` is the public model name. */
+export interface JsonChatResult {
+  readonly kind: 'json';
+  readonly body: object;
+  readonly usage: Usage;
+}
+
+/** The answer of executeChat. */
+export type ChatResult = JsonChatResult | StreamChatResult;
+
+/**
+ * Runs one conversation request against one deployment and answers in the client's format.
+ * Same format on both sides (chat -> OpenAI-compatible, Messages -> Anthropic): the native body is
+ * forwarded with only `model` rewritten, and streams are relayed frame by frame. Otherwise the
+ * request goes through the IR both ways. Rejects with UpstreamError before anything is returned
+ * (streams: until the upstream's first event), TranslationError when the request cannot be
+ * expressed for this provider.
+ */
+export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
+  const { format, deployment, signal } = args;
+  const body = args.body as Record<string, unknown>;
+  const provider = resolveProvider(deployment).chat;
+  const client = codecFor(format);
+  const context: CallContext = { deployment, upstreamModel: upstreamModelName(deployment), signal, requestId: args.requestId };
+  let ir: IrRequest | undefined;
+  const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
+  const usage = new StreamUsage(() => promptEstimate(irRequest, body));
+
+  if (provider.kind === 'native' && provider.format === format) return fastPath(provider, client, body, context, usage, irRequest);
+
+  const request = irRequest();
+  const stream = request.stream;
+  const encode = { id: '', model: deployment.model, usage: () => usage.current(), includeUsage: includesUsage(format, body) };
+  const streamOptions = { codec: client, usage, signal, provider: provider.name };
+  if (provider.kind === 'ir') {
+    if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
+    const events = await provider.stream(request, context);
+    return startStream(client.encodeStream(tapUsage(events, usage), encode), streamOptions);
+  }
+  const upstream = codecFor(provider.format);
+  const native = upstream.requestFromIr(request, context.upstreamModel);
+  provider.adaptTranslated?.(native, context);
+  const result = await provider.send(native, context);
+  if (result.kind === 'json') return answer(client, upstream.responseToIr(result.body), deployment.model, request);
+  return startStream(client.encodeStream(tapUsage(upstream.decodeStream(result.events), usage), encode), streamOptions);
+}
+
+async function fastPath(
+  provider: NativeChatProvider,
+  codec: FormatCodec,
+  body: Record<string, unknown>,
+  context: CallContext,
+  usage: StreamUsage,
+  irRequest: () => IrRequest,
+): Promise<ChatResult> {
+  const publicModel = context.deployment.model;
+  const native: Record<string, unknown> = { ...body, model: context.upstreamModel };
+  const includeUsage = includesUsage(provider.format, body);
+  if (body.stream === true && provider.format === 'chat') {
+    // Always ask for usage so accounting is exact; the relay drops the chunk if the client did not ask.
+    native.stream_options = { ...(body.stream_options as object | null | undefined), include_usage: true };
+  }
+  const result = await provider.send(native, context);
+  if (result.kind === 'sse') {
+    return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), { codec, usage, signal: context.signal, provider: provider.name });
+  }
+  const relayed = codec.relayJson(result.body, publicModel);
+  const final = completeUsage(relayed.usage, () => estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequest, body)));
+  if (relayed.usage?.promptTokens === undefined || relayed.usage.completionTokens === undefined) codec.setUsage(relayed.body, final);
+  return { kind: 'json', body: relayed.body, usage: final };
+}
+
+function answer(codec: FormatCodec, response: IrResponse, publicModel: string, request: IrRequest): JsonChatResult {
+  const usage = completeUsage(response.usage, () => estimateAnswer(response, () => estimatePromptTokens(request)));
+  return { kind: 'json', body: codec.responseFromIr(response, publicModel, usage), usage };
+}
+
+function estimateAnswer(response: IrResponse, prompt: () => number): Usage {
+  const chars = response.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length), 0);
+  return { promptTokens: prompt(), completionTokens: tokensForChars(chars) };
+}
+
+/** Prompt estimate for upstreams that report no usage; a request the IR cannot hold is sized raw. */
+function promptEstimate(irRequest: () => IrRequest, body: Record<string, unknown>): number {
+  try {
+    return estimatePromptTokens(irRequest());
+  } catch {
+    return estimateTokens(JSON.stringify(body.messages ?? ''));
+  }
+}
+
+function includesUsage(format: ClientFormat, body: Record<string, unknown>): boolean {
+  return format === 'chat' && (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+}

@@ -1,0 +1,64 @@
+/**
+ * The gateway's provider layer: what routes call to reach a model. Pure modules, no HTTP routes.
+ *
+ * ```ts
+ * type ClientFormat = 'chat' | 'messages';
+ * interface Usage { promptTokens: number; completionTokens: number }
+ *
+ * // Conversations. `body` is the validated client request (see ../formats: validateChatRequest,
+ * // validateMessagesRequest), model already canonical, max_tokens already capped.
+ * executeChat({ format, body, deployment, signal, requestId }): Promise<
+ *   | { kind: 'json'; body: object; usage: Usage }            // client's format, model = deployment.model
+ *   | { kind: 'stream'; events: AsyncIterable<string>;        // ready-to-write SSE frames (chat ends with [DONE])
+ *       usage(): Usage;                                       // final once events is exhausted
+ *       error(): UpstreamError | undefined }>                 // set when the stream failed after it started
+ *
+ * // Embeddings in OpenAI's shape; honours encoding_format (float | base64) and dimensions.
+ * executeEmbeddings({ body, deployment, signal, apiKeyOverride?, requestId? }): Promise<{ body; usage: Usage }>
+ *
+ * inferProvider(model, deployments?): string | undefined     // prefix, then family, then deployments
+ * implicitDeployment(model, deployments?): Deployment | undefined
+ * supportsEmbeddings(provider): boolean                      // false for anthropic
+ * closeUpstreamPools(): Promise<void>                        // on shutdown
+ * ```
+ *
+ * Errors, all thrown before anything is returned (for streams: before the upstream's first event,
+ * so a fallback to another deployment is still possible):
+ * - `UpstreamError { status, retryable, upstreamType, retryAfterSeconds, message }`: the provider's
+ *   HTTP status, or 0 for connection errors, timeouts and client aborts (`upstreamType: 'aborted'`,
+ *   not retryable). `retryable` is true for 0, 408, 429 and 5xx. The message names the provider,
+ *   its status and its message, never the API key. Answer 502 upstream_error with x-upstream-status.
+ * - `TranslationError` (from ../formats): the request cannot be expressed for this provider (an
+ *   audio part for Claude, an Anthropic server tool for GPT). Answer 400 invalid_request_error.
+ * - `UnsupportedOperationError`: embeddings on Anthropic. Answer 400 invalid_request_error.
+ *
+ * Streams: after the start, an upstream failure is written as a final error frame in the client's
+ * format (chat: `data: {"error": ...}`; Messages: `event: error`), which the SDKs raise as errors,
+ * and reported by `error()`. Aborting `signal`, or stopping the iteration early, destroys the
+ * upstream request; iterate `events` to the end or call its `return()`.
+ *
+ * Deployments: `provider` is `openai`, `anthropic`, `demo`, or any OpenAI-compatible name
+ * (`ollama`, `lmstudio`, `vllm`, `llamacpp`, `openrouter`, `gemini`, `azure`, `groq`, `mistral`,
+ * `deepseek`, `together_ai`, `xai`, `fireworks_ai`, `openai_compatible` with a baseUrl). Missing
+ * base URLs and keys come from the usual environment variables (OPENAI_BASE_URL, OPENAI_API_KEY,
+ * ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, ...), then the public defaults. OpenAI-style base URLs
+ * include `/v1`; Anthropic's do not. `timeoutMs` bounds the wait for headers and any silence
+ * mid-body (default 600 s).
+ */
+export { executeChat, type ChatResult, type ExecuteChatArgs, type JsonChatResult } from './execute-chat.js';
+export { executeEmbeddings, type ExecuteEmbeddingsArgs } from './execute-embeddings.js';
+export type { StreamChatResult } from './stream-result.js';
+export { inferProvider, implicitDeployment } from './infer-provider.js';
+export { resolveProvider, supportsEmbeddings, upstreamModelName } from './registry.js';
+export { KNOWN_PROVIDERS, DEFAULT_TIMEOUT_MS } from './provider-settings.js';
+export { closeUpstreamPools } from './http-client.js';
+export { UpstreamError, UnsupportedOperationError, isRetryableStatus } from './upstream-error.js';
+export { ANTHROPIC_VERSION } from './anthropic/anthropic-provider.js';
+export { DEMO_EMBEDDING_DIMENSIONS } from './demo/demo-embeddings.js';
+export type { Deployment } from './types.js';
+export type { ClientFormat } from '../formats/codec.js';
+export type { Usage } from '../formats/ir.js';
+export type { ChatBody } from '../formats/chat/chat-schema.js';
+export type { MessagesBody } from '../formats/messages/messages-schema.js';
+export type { EmbeddingsBody, EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
+export { TranslationError } from '../formats/translation-error.js';

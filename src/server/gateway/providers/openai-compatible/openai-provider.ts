@@ -1,0 +1,64 @@
+import type { EmbeddingsBody, EmbeddingsResponse } from '../../formats/embeddings/embeddings-schema.js';
+import { postJson, readJson, type UpstreamCall } from '../http-client.js';
+import type { ProviderSettings } from '../provider-settings.js';
+import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
+import { upstreamEvents } from '../upstream-sse.js';
+
+/**
+ * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
+ * chat completions natively, and embeddings.
+ */
+
+/** Reasoning models take `max_completion_tokens`; `max_tokens` is rejected. */
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+
+/** The chat provider over an OpenAI-compatible upstream. */
+export function openAiChatProvider(settings: ProviderSettings): NativeChatProvider {
+  return {
+    kind: 'native',
+    name: settings.name,
+    format: 'chat',
+    async send(body, context): Promise<NativeResult> {
+      const call = upstreamCall(settings, '/chat/completions', body, context, settings.apiKey);
+      const response = await postJson(call);
+      if (body.stream === true) return { kind: 'sse', events: upstreamEvents(response, call) };
+      return { kind: 'json', body: await readJson(response, call) };
+    },
+    adaptTranslated(body, context) {
+      if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
+        body.max_completion_tokens = body.max_tokens;
+        delete body.max_tokens;
+      }
+    },
+  };
+}
+
+/** Embeddings over an OpenAI-compatible upstream (`POST /embeddings`). */
+export function openAiEmbeddingsProvider(settings: ProviderSettings): EmbeddingsProvider {
+  return {
+    async embed(body: EmbeddingsBody, context) {
+      const call = upstreamCall(settings, '/embeddings', body, context, context.apiKey ?? settings.apiKey);
+      const json = (await readJson(await postJson(call), call)) as EmbeddingsResponse;
+      const usage = json?.usage;
+      return { body: json, usage: usage && typeof usage.prompt_tokens === 'number' ? { promptTokens: usage.prompt_tokens, completionTokens: 0 } : undefined };
+    },
+  };
+}
+
+function upstreamCall(settings: ProviderSettings, path: string, body: unknown, context: CallContext, apiKey: string | undefined): UpstreamCall {
+  const headers: Record<string, string> = { 'x-request-id': context.requestId };
+  if (apiKey) {
+    if (settings.auth === 'api-key') headers['api-key'] = apiKey;
+    else headers.authorization = `Bearer ${apiKey}`;
+  }
+  return {
+    provider: settings.name,
+    baseUrl: settings.baseUrl,
+    path,
+    headers,
+    body,
+    signal: context.signal,
+    timeoutMs: settings.timeoutMs,
+    secrets: apiKey ? [apiKey] : [],
+  };
+}

@@ -1,0 +1,75 @@
+import type { Deployment } from './types.js';
+import { UpstreamError } from './upstream-error.js';
+
+/**
+ * Where each known provider lives and where its key comes from: the deployment's own values win,
+ * then the provider's usual environment variables, then the public default.
+ */
+
+interface ProviderDefaults {
+  readonly baseUrl?: string;
+  readonly baseUrlEnv?: string;
+  readonly keyEnv?: string;
+  /** Azure takes the key in `api-key`; everyone else OpenAI-style in `Authorization: Bearer`. */
+  readonly auth?: 'bearer' | 'api-key';
+}
+
+/** OpenAI-compatible providers (base URLs include `/v1`, as the openai SDK's do). */
+const OPENAI_COMPATIBLE: Readonly<Record<string, ProviderDefaults>> = {
+  openai: { baseUrl: 'https://api.openai.com/v1', baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY' },
+  azure: { baseUrlEnv: 'AZURE_API_BASE', keyEnv: 'AZURE_API_KEY', auth: 'api-key' },
+  ollama: { baseUrl: 'http://127.0.0.1:11434/v1', baseUrlEnv: 'OLLAMA_BASE_URL' },
+  lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', baseUrlEnv: 'LM_STUDIO_API_BASE' },
+  vllm: { baseUrl: 'http://127.0.0.1:8000/v1', baseUrlEnv: 'VLLM_API_BASE' },
+  llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_API_BASE' },
+  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY' },
+  gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY' },
+  groq: { baseUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY' },
+  mistral: { baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY' },
+  deepseek: { baseUrl: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY' },
+  together_ai: { baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHERAI_API_KEY' },
+  xai: { baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY' },
+  fireworks_ai: { baseUrl: 'https://api.fireworks.ai/inference/v1', keyEnv: 'FIREWORKS_AI_API_KEY' },
+  openai_compatible: {},
+};
+
+/** Anthropic's base URL has no `/v1` (the SDK's convention); the path adds it. */
+const ANTHROPIC: ProviderDefaults = { baseUrl: 'https://api.anthropic.com', baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY' };
+
+/** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
+export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
+
+/** Whether `name` is served by the OpenAI-compatible provider. */
+export function isOpenAiCompatible(name: string): boolean {
+  return name !== 'anthropic' && name !== 'demo';
+}
+
+/** Resolved connection settings of a deployment. */
+export interface ProviderSettings {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  readonly auth: 'bearer' | 'api-key';
+  readonly timeoutMs: number;
+}
+
+/** LiteLLM's default request timeout. */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** Connection settings of a deployment, filled from the environment and defaults. */
+export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const name = deployment.provider;
+  const defaults = name === 'anthropic' ? ANTHROPIC : (OPENAI_COMPATIBLE[name] ?? {});
+  const baseUrl = deployment.baseUrl ?? (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
+  if (!baseUrl) {
+    // Retryable: another deployment of the same model may be configured correctly.
+    throw new UpstreamError(`deployment ${deployment.id} (${name}) has no base URL configured`, { status: 0, retryable: true, upstreamType: 'configuration' });
+  }
+  return {
+    name,
+    baseUrl,
+    apiKey: deployment.apiKey ?? (defaults.keyEnv ? env[defaults.keyEnv] : undefined),
+    auth: defaults.auth ?? 'bearer',
+    timeoutMs: deployment.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}

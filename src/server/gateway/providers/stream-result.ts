@@ -1,0 +1,78 @@
+import type { FormatCodec } from '../formats/codec.js';
+import type { IrStreamEvent, Usage } from '../formats/ir.js';
+import { StreamError } from '../formats/stream-error.js';
+import type { StreamUsage } from '../formats/token-estimate.js';
+import { UpstreamError } from './upstream-error.js';
+
+/** A streamed answer, ready to write to the client. */
+export interface StreamChatResult {
+  readonly kind: 'stream';
+  /**
+   * SSE frames in the client's format, written as they arrive. An upstream failure after the start
+   * becomes a final error frame (and `error()`); a client abort ends the iterable quietly. Stopping
+   * early (`break`, `return()`) or aborting the signal destroys the upstream request.
+   */
+  readonly events: AsyncIterable<string>;
+  /** Usage so far; final once `events` is exhausted. */
+  usage(): Usage;
+  /** The failure that ended the stream after it started, if any. */
+  error(): UpstreamError | undefined;
+}
+
+/**
+ * Starts a stream: waits for its first frame, so that an upstream failing before its first event
+ * (an error event, a dropped connection) still rejects with an UpstreamError and the caller can
+ * fall back to another deployment before anything reached the client.
+ */
+export async function startStream(frames: AsyncIterable<string>, options: {
+  readonly codec: FormatCodec;
+  readonly usage: StreamUsage;
+  readonly signal: AbortSignal;
+  readonly provider: string;
+}): Promise<StreamChatResult> {
+  const iterator = frames[Symbol.asyncIterator]();
+  let first: IteratorResult<string>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    await iterator.return?.();
+    // Our own bugs stay what they are (500); only upstream failures may trigger a fallback.
+    if (error instanceof UpstreamError || error instanceof StreamError) throw asUpstreamError(error, options.provider);
+    throw error;
+  }
+  let failure: UpstreamError | undefined;
+  async function* events(): AsyncGenerator<string> {
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } catch (error) {
+      if (options.signal.aborted) return;
+      failure = asUpstreamError(error, options.provider);
+      yield options.codec.errorFrame(failure.message);
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return { kind: 'stream', events: events(), usage: () => options.usage.current(), error: () => failure };
+}
+
+/** Records usage and generated characters of IR events as they pass. */
+export async function* tapUsage(events: AsyncIterable<IrStreamEvent>, usage: StreamUsage): AsyncGenerator<IrStreamEvent> {
+  for await (const event of events) {
+    if (event.type === 'usage') usage.report(event.usage);
+    else if (event.type === 'text') usage.addOutput(event.text.length);
+    else if (event.type === 'tool_call_delta') usage.addOutput(event.arguments.length);
+    yield event;
+  }
+}
+
+/** Errors of a started stream as UpstreamErrors (stream error events keep their status). */
+export function asUpstreamError(error: unknown, provider: string): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  if (error instanceof StreamError) {
+    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${error.message}`, { status: error.status, upstreamType: error.type });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new UpstreamError(`${provider} stream failed: ${message}`, { status: 0, retryable: true, upstreamType: 'stream_error' });
+}

@@ -1,0 +1,68 @@
+import type { ClientFormat } from '../formats/codec.js';
+import type { EmbeddingsBody, EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
+import type { IrRequest, IrResponse, IrStreamEvent, Usage } from '../formats/ir.js';
+import type { SseEvent } from '../formats/sse.js';
+
+/** One upstream serving a public model name. */
+export interface Deployment {
+  readonly id: string;
+  /** The public (canonical) model name clients use. */
+  readonly model: string;
+  /** `openai`, `anthropic`, `demo`, or another OpenAI-compatible provider (`ollama`, `vllm`, ...). */
+  readonly provider: string;
+  /** The model name the upstream knows (a leading `<provider>/` is stripped). */
+  readonly upstreamModel: string;
+  /** Overrides the provider's base URL (OpenAI style includes `/v1`; Anthropic's does not). */
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  /** Longest wait for the upstream's headers and longest silence mid-body; default 600 s. */
+  readonly timeoutMs?: number;
+  readonly weight?: number;
+}
+
+/** What every provider call knows. */
+export interface CallContext {
+  readonly deployment: Deployment;
+  /** `deployment.upstreamModel` without a provider prefix. */
+  readonly upstreamModel: string;
+  readonly signal: AbortSignal;
+  readonly requestId: string;
+}
+
+/** A native answer: parsed JSON, or the upstream's SSE events as they arrive. */
+export type NativeResult = { readonly kind: 'json'; readonly body: unknown } | { readonly kind: 'sse'; readonly events: AsyncIterable<SseEvent> };
+
+/** A provider that speaks one client format natively (OpenAI chat completions, Anthropic Messages). */
+export interface NativeChatProvider {
+  readonly kind: 'native';
+  readonly name: string;
+  readonly format: ClientFormat;
+  /** Sends a body in `format` (model already the upstream's); resolves after upstream 2xx headers. */
+  send(body: Record<string, unknown>, context: CallContext): Promise<NativeResult>;
+  /** Provider quirks applied to translated requests only (the fast path forwards the client's body). */
+  adaptTranslated?(body: Record<string, unknown>, context: CallContext): void;
+}
+
+/** A provider that works on the IR directly (the built-in demo provider). */
+export interface IrChatProvider {
+  readonly kind: 'ir';
+  readonly name: string;
+  generate(request: IrRequest, context: CallContext): Promise<IrResponse>;
+  /** Resolves once the answer has started. */
+  stream(request: IrRequest, context: CallContext): Promise<AsyncIterable<IrStreamEvent>>;
+}
+
+/** Either kind of chat provider. */
+export type ChatProvider = NativeChatProvider | IrChatProvider;
+
+/** A provider of embeddings; the answer's model is still the upstream's. */
+export interface EmbeddingsProvider {
+  embed(body: EmbeddingsBody, context: CallContext & { readonly apiKey?: string }): Promise<{ body: EmbeddingsResponse; usage: Partial<Usage> | undefined }>;
+}
+
+/** Everything one deployment's provider offers. */
+export interface ResolvedProvider {
+  readonly chat: ChatProvider;
+  /** Undefined for providers without embeddings (Anthropic). */
+  readonly embeddings: EmbeddingsProvider | undefined;
+}

@@ -1,0 +1,39 @@
+/**
+ * A provider call that failed before the answer started: the upstream's own error status, or 0 for
+ * a connection error or a timeout. The caller falls back to another deployment when `retryable`
+ * (429, 408, 5xx, timeouts, connection errors) and otherwise answers 502 upstream_error. The
+ * message names the provider and its status and message; it never carries the API key.
+ */
+export class UpstreamError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  /** The provider's error type (`rate_limit_error`, `server_error`, ...) or a transport code. */
+  readonly upstreamType: string | undefined;
+  /** Seconds the provider asked to wait (`retry-after`), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterSeconds?: number }) {
+    super(message);
+    this.name = 'UpstreamError';
+    this.status = options.status;
+    this.retryable = options.retryable ?? isRetryableStatus(options.status);
+    this.upstreamType = options.upstreamType;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/** Statuses worth trying another deployment for: no status (transport), 408, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * A call the provider cannot make at all (embeddings on an Anthropic deployment, for example):
+ * the request is wrong, not the upstream. Callers answer 400 invalid_request_error.
+ */
+export class UnsupportedOperationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedOperationError';
+  }
+}
