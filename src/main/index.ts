@@ -1,0 +1,68 @@
+import { app, dialog, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { registerIpcHandlers } from './ipc.js';
+import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
+import { hostServers, type HostedServers } from './server-host.js';
+import { isTrustedAppUrl } from './trusted-url.js';
+import { createMainWindow } from './window.js';
+
+// Lifecycle: one instance, servers in-process, one window on the gateway's /ui/ (the same page a
+// browser gets, so the renderer has one origin model), servers closed before the app exits.
+
+const preloadPath = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'preload', 'index.cjs');
+let hosted: HostedServers | undefined;
+let origins: TrustedOrigins | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+function showWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    if (!hosted) return;
+    mainWindow = createMainWindow(preloadPath);
+    void mainWindow.loadURL(hosted.servers.uiUrl);
+    mainWindow.on('closed', () => (mainWindow = undefined));
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
+async function start(): Promise<void> {
+  try {
+    hosted = await hostServers(app.getAppPath(), app.getVersion());
+  } catch (error) {
+    dialog.showErrorBox('Gatehouse could not start', (error as Error).message);
+    app.exit(1);
+    return;
+  }
+  origins = { app: new URL(hosted.servers.gatewayUrl).origin, store: new URL(hosted.servers.storeUrl).origin };
+  const connection = hosted.connection;
+  registerIpcHandlers({
+    isTrusted: (url) => origins !== undefined && isTrustedAppUrl(url, origins.app),
+    connection: () => connection,
+    openExternal: (url) => openExternalIfSafe(url),
+  });
+  showWindow();
+}
+
+let stopping = false;
+/** Finishes requests in flight and closes the database before quitting. */
+function stopThenQuit(event: { preventDefault(): void }): void {
+  if (!hosted || stopping) return;
+  event.preventDefault();
+  stopping = true;
+  hosted.servers.close().finally(() => app.exit(0));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  installSecurity(() => origins);
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', stopThenQuit);
+  void app.whenReady().then(start);
+}

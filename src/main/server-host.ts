@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { loadConfig } from '../server/config/load.js';
+import type { Config } from '../server/config/schema.js';
+import { startServers, type RunningServers } from '../server/start.js';
+import type { DesktopConnection } from '../shared/desktop-api.js';
+
+/** The servers the desktop app runs in its main process, and what the renderer needs to reach them. */
+export interface HostedServers {
+  readonly servers: RunningServers;
+  readonly connection: DesktopConnection;
+}
+
+function withFreePorts(config: Config): Config {
+  return { ...config, server: { ...config.server, gateway_port: 0, store_port: 0 } };
+}
+
+/**
+ * Starts the gateway and the store in-process, as `npm run serve` does, with paths resolved from the
+ * app's folder (the bundle moves modules, so nothing is looked up relative to this file). When the
+ * configured ports are taken (a headless instance is running, say) it falls back to free ports: the
+ * window learns the addresses from the bridge, so any port works.
+ */
+export async function hostServers(appPath: string, version: string): Promise<HostedServers> {
+  const { config } = loadConfig();
+  const options = { migrationsDir: join(appPath, 'drizzle'), uiDir: join(appPath, 'out', 'renderer') };
+  let servers: RunningServers;
+  try {
+    servers = await startServers(config, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    servers = await startServers(withFreePorts(config), options);
+  }
+  return {
+    servers,
+    connection: {
+      gatewayUrl: servers.gatewayUrl,
+      storeUrl: servers.storeUrl,
+      masterKey: servers.masterKey.value,
+      storeToken: servers.storeToken?.value ?? null,
+      version,
+    },
+  };
+}
