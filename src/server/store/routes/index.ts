@@ -1,14 +1,42 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { DatabaseHandle } from '../../db/connection.js';
 import type { Config } from '../../config/schema.js';
+import type { DatabaseHandle } from '../../db/connection.js';
+import { StoreEngine } from '../engine/store-engine.js';
+import { createStoreMetrics } from '../store-metrics.js';
+import { applyRoutes } from './apply.routes.js';
+import { branchRoutes } from './branches.routes.js';
+import { checkpointRoutes } from './checkpoints.routes.js';
+import { diffRoutes } from './diff.routes.js';
+import { gcRoutes } from './gc.routes.js';
+import { logRoutes } from './log.routes.js';
+import { namespaceRoutes } from './namespaces.routes.js';
+import type { StoreRouteDeps } from './operation.js';
+import { restoreRoutes } from './restore.routes.js';
+import { rollbackRoutes } from './rollback.routes.js';
+import { stateRoutes } from './state.routes.js';
 
 /** Options the store app passes to the store routes. */
 export interface StoreRoutesOptions {
   readonly database: DatabaseHandle;
   readonly registry: Registry;
-  readonly limits: Config['store']['limits'];
+  readonly limits?: Partial<Config['store']['limits']>;
 }
 
-/** Registers every store resource's routes (filled in by the store engine work). */
-export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async () => {};
+/** Registers every store resource's routes over one engine and the store's domain metrics. */
+export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, options) => {
+  const deps: StoreRouteDeps = {
+    engine: new StoreEngine(options.database.sqlite, { limits: options.limits }),
+    metrics: createStoreMetrics(options.registry),
+  };
+  await app.register(applyRoutes, deps);
+  await app.register(stateRoutes, deps);
+  await app.register(diffRoutes, deps);
+  await app.register(logRoutes, deps);
+  await app.register(checkpointRoutes, deps);
+  await app.register(rollbackRoutes, deps);
+  await app.register(branchRoutes, deps);
+  await app.register(restoreRoutes, deps);
+  await app.register(gcRoutes, deps);
+  await app.register(namespaceRoutes, deps);
+};

@@ -1,0 +1,162 @@
+import {
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_LOG_LIMIT,
+  MAX_PAGE_LIMIT,
+  type ApplyMode,
+  type BranchSummary,
+  type Checkpoint,
+  type DiffResponse,
+  type DocumentInput,
+  type LogEntry,
+  type LogResponse,
+  type NamespaceSummary,
+} from '../../../shared/store-api.js';
+import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes.js';
+import { notFoundError } from './errors.js';
+import { sourceAt } from './reconstruct.js';
+import { checkDocuments, checkpointTarget, headTarget, lookupScope, revisionInBranch, type EngineContext, type Scope, type ScopeRows, type Target } from './selectors.js';
+import type { RevisionRow, StoreRepository } from './store-repository.js';
+
+// Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
+
+/** A state or diff selector: checkpoint before revision before head. */
+export interface Selector {
+  readonly revision: number;
+  readonly checkpoint: string;
+}
+
+/** Selects a revision of the scope's branch (checkpoints may point anywhere in the namespace). */
+function select(repo: StoreRepository, rows: ScopeRows, selector: Selector): Target {
+  if (selector.checkpoint) return checkpointTarget(repo, rows, selector.checkpoint);
+  if (selector.revision) return revisionInBranch(repo, rows, selector.revision);
+  return headTarget(rows);
+}
+
+/** The state of the scope at head, a revision or a checkpoint, its documents as JSON text. */
+export interface StateJson {
+  readonly revision: number;
+  /** A JSON object of key to content, keys in byte order. */
+  readonly objectsJson: string;
+}
+
+/** The documents of the scope at head, a revision or a checkpoint. */
+export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector): StateJson {
+  const rows = lookupScope(ctx.repo, scope);
+  const target = select(ctx.repo, rows, selector);
+  return { revision: target.revision, objectsJson: ctx.repo.stateJson(sourceAt(ctx.repo, target.branch, target.revision)) };
+}
+
+/** Options of a diff: the selected revision and, optionally, documents to try on top of it. */
+export interface DiffOptions extends Selector {
+  readonly documents: readonly DocumentInput[];
+  readonly mode: ApplyMode;
+}
+
+/**
+ * Without documents: head compared with the selected revision. With documents: what applying them to
+ * the selected revision (head when none) would change. Writes nothing.
+ */
+export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): DiffResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  const target = select(ctx.repo, rows, options);
+  if (options.documents.length > 0) {
+    checkDocuments(options.documents, ctx.limits);
+    const base = target.revision === rows.head ? headState(ctx.repo, rows.branch?.id) : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
+    const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
+    return { from_revision: target.revision, to_revision: target.revision, changes: plannedToApi(planned) };
+  }
+  const changes = ctx.repo.diffText(rows.branch?.id ?? 0, sourceAt(ctx.repo, target.branch, target.revision));
+  return { from_revision: rows.head, to_revision: target.revision, changes: textRowsToApi(changes) };
+}
+
+/** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */
+export interface Page<C> {
+  readonly limit: number;
+  readonly after: C;
+}
+
+const pageSize = (limit: number, fallback: number): number => Math.min(limit || fallback, MAX_PAGE_LIMIT);
+
+/** The branch's history, newest first, `limit` entries below revision `after`. */
+export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  if (!rows.branch) return { entries: [] };
+  const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
+  const revisions = ctx.repo.revisionPage(rows.branch.id, page.after || Number.MAX_SAFE_INTEGER, limit + 1);
+  const branchName = rows.branch.name;
+  const entries = revisions.slice(0, limit).map((revision) => logEntry(ctx.repo, revision, branchName));
+  return revisions.length > limit ? { entries, next_cursor: entries[entries.length - 1].id } : { entries };
+}
+
+/** One revision of the namespace as a log entry; 404 when it does not exist (never written, or collected). */
+export function revision(ctx: EngineContext, namespaceName: string, id: number): LogEntry {
+  const namespace = ctx.repo.namespace(namespaceName);
+  const row = namespace ? ctx.repo.revision(namespace.id, id) : undefined;
+  if (!row) throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"`);
+  return logEntry(ctx.repo, row, ctx.repo.branchById(row.branchId)?.name ?? '');
+}
+
+function logEntry(repo: StoreRepository, row: RevisionRow, branch: string): LogEntry {
+  return {
+    id: row.id,
+    parent_id: row.parentId,
+    branch,
+    message: row.message,
+    created_at: new Date(row.createdAt).toISOString(),
+    changes: textRowsToApi(repo.changesOf(row.namespaceId, row.id)),
+  };
+}
+
+/** The namespace's branches sorted by name, `current` marking the scope's. */
+export function branches(ctx: EngineContext, scope: Scope, page: Page<string>): { branches: BranchSummary[]; next_cursor?: string } {
+  const namespace = ctx.repo.namespace(scope.namespace);
+  if (!namespace) return { branches: [] };
+  const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
+  const rows = ctx.repo.branchPage(namespace.id, page.after, limit + 1);
+  const items = rows.slice(0, limit).map((b) => ({
+    name: b.name,
+    base_revision: b.baseRevision,
+    head_revision: b.headRevision,
+    current: b.name === scope.branch,
+  }));
+  return rows.length > limit ? { branches: items, next_cursor: items[items.length - 1].name } : { branches: items };
+}
+
+/** The namespace's checkpoints sorted by name (Gatehouse extension). */
+export function checkpoints(ctx: EngineContext, namespaceName: string, page: Page<string>): { checkpoints: Checkpoint[]; next_cursor?: string } {
+  const namespace = ctx.repo.namespace(namespaceName);
+  if (!namespace) return { checkpoints: [] };
+  const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
+  const rows = ctx.repo.checkpointPage(namespace.id, page.after, limit + 1);
+  const items = rows.slice(0, limit).map((c) => ({
+    name: c.name,
+    revision_id: c.revisionId,
+    branch: c.branch ?? '',
+    description: c.description,
+    created_at: new Date(c.createdAt).toISOString(),
+  }));
+  return rows.length > limit ? { checkpoints: items, next_cursor: items[items.length - 1].name } : { checkpoints: items };
+}
+
+/** Namespaces sorted by name with their sizes (Gatehouse extension); `visible` filters by the caller's grant. */
+export function namespaces(ctx: EngineContext, page: Page<string>, visible: (name: string) => boolean): { namespaces: NamespaceSummary[]; next_cursor?: string } {
+  const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
+  const items: NamespaceSummary[] = [];
+  let after = page.after;
+  let more = false;
+  // Filtering happens after the query, so fetch pages until this one is full.
+  for (;;) {
+    const rows = ctx.repo.namespacePage(after, limit + 1);
+    for (const row of rows) {
+      if (!visible(row.name)) continue;
+      if (items.length === limit) {
+        more = true;
+        break;
+      }
+      items.push({ name: row.name, ...ctx.repo.namespaceCounts(row.id), head_revision: row.lastRevision, created_at: new Date(row.createdAt).toISOString() });
+    }
+    if (more || rows.length <= limit) break;
+    after = rows[rows.length - 1].name;
+  }
+  return more ? { namespaces: items, next_cursor: items[items.length - 1].name } : { namespaces: items };
+}

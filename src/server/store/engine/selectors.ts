@@ -1,0 +1,119 @@
+import type { DocumentInput } from '../../../shared/store-api.js';
+import { conflictError, invalidError, notFoundError, tooLargeError } from './errors.js';
+import type { CommitContext } from './commit.js';
+import type { BranchRow, NamespaceRow, StoreRepository } from './store-repository.js';
+
+/** Size bounds of a store write (configurable; see docs/store.md). */
+export interface StoreLimits {
+  readonly body_bytes: number;
+  readonly document_bytes: number;
+  readonly documents_per_apply: number;
+}
+
+/** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply. */
+export const DEFAULT_LIMITS: StoreLimits = { body_bytes: 16 * 1024 * 1024, document_bytes: 1024 * 1024, documents_per_apply: 10_000 };
+
+/** What every store operation shares: the repository, the limits, the clock and the keyframe pace. */
+export interface EngineContext extends CommitContext {
+  readonly limits: StoreLimits;
+}
+
+/** A namespace and branch with the defaults applied. */
+export interface Scope {
+  readonly namespace: string;
+  readonly branch: string;
+}
+
+/** Applies the scope defaults: empty namespace is `default`, empty branch is `main`. */
+export function normaliseScope(scope: { namespace?: string; branch?: string } | undefined): Scope {
+  return { namespace: scope?.namespace || 'default', branch: scope?.branch || 'main' };
+}
+
+/** The rows behind a scope; either may be missing (nothing written there yet). */
+export interface ScopeRows {
+  readonly scope: Scope;
+  readonly namespace: NamespaceRow | undefined;
+  readonly branch: BranchRow | undefined;
+  readonly head: number;
+}
+
+/** Looks up a scope's namespace and branch. */
+export function lookupScope(repo: StoreRepository, scope: Scope): ScopeRows {
+  const namespace = repo.namespace(scope.namespace);
+  const branch = namespace ? repo.branch(namespace.id, scope.branch) : undefined;
+  return { scope, namespace, branch, head: branch?.headRevision ?? 0 };
+}
+
+/** A state to read: a revision and the branch whose history holds it (none for revision 0). */
+export interface Target {
+  readonly revision: number;
+  readonly branch: BranchRow | undefined;
+  /** Name of the branch the revision belongs to (the scope's branch for revision 0). */
+  readonly branchName: string;
+}
+
+/** The scope's head as a target. */
+export function headTarget(rows: ScopeRows): Target {
+  return { revision: rows.head, branch: rows.branch, branchName: rows.scope.branch };
+}
+
+/** A revision of the scope's branch; 404 when the branch's history does not hold it. */
+export function revisionInBranch(repo: StoreRepository, rows: ScopeRows, revision: number): Target {
+  const row = rows.namespace ? repo.revision(rows.namespace.id, revision) : undefined;
+  if (!row || !rows.branch || row.branchId !== rows.branch.id) {
+    throw notFoundError(`revision ${revision} is not in the history of branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"`);
+  }
+  return { revision, branch: rows.branch, branchName: rows.branch.name };
+}
+
+/** Any revision of the scope's namespace; 404 when it does not exist (never written, or collected). */
+export function revisionInNamespace(repo: StoreRepository, rows: ScopeRows, revision: number): Target {
+  const row = rows.namespace ? repo.revision(rows.namespace.id, revision) : undefined;
+  if (!row) throw notFoundError(`revision ${revision} does not exist in namespace "${rows.scope.namespace}"`);
+  const branch = repo.branchById(row.branchId);
+  return { revision, branch, branchName: branch?.name ?? '' };
+}
+
+/** The revision a checkpoint of the namespace points at; 404 when there is no such checkpoint. */
+export function checkpointTarget(repo: StoreRepository, rows: ScopeRows, name: string): Target {
+  const checkpoint = rows.namespace ? repo.checkpoint(rows.namespace.id, name) : undefined;
+  if (!checkpoint) throw notFoundError(`checkpoint "${name}" does not exist in namespace "${rows.scope.namespace}"`);
+  if (checkpoint.revisionId === 0) return { revision: 0, branch: undefined, branchName: rows.scope.branch };
+  return revisionInNamespace(repo, rows, checkpoint.revisionId);
+}
+
+/** The head of another branch of the namespace; 404 when it does not exist. */
+export function branchHeadTarget(repo: StoreRepository, rows: ScopeRows, name: string): Target {
+  const branch = rows.namespace ? repo.branch(rows.namespace.id, name) : undefined;
+  if (!branch) throw notFoundError(`branch "${name}" does not exist in namespace "${rows.scope.namespace}"`);
+  return { revision: branch.headRevision, branch, branchName: branch.name };
+}
+
+/** 409 when the caller's `expected_revision` is not the branch head (compare-and-swap). */
+export function checkExpectedRevision(rows: ScopeRows, expected: number | null | undefined): void {
+  if (expected === undefined || expected === null || expected === rows.head) return;
+  throw conflictError(
+    `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}" is at revision ${rows.head}, not the expected_revision ${expected}`,
+  );
+}
+
+/** Rejects empty, duplicate and oversized document lists (400 or 413). */
+export function checkDocuments(documents: readonly DocumentInput[], limits: StoreLimits): void {
+  if (documents.length === 0) throw invalidError('documents must list at least one document');
+  if (documents.length > limits.documents_per_apply) {
+    throw tooLargeError(`documents lists ${documents.length} documents; the limit is ${limits.documents_per_apply} per request`);
+  }
+  const seen = new Map<string, number>();
+  documents.forEach((doc, index) => {
+    const first = seen.get(doc.key);
+    if (first !== undefined) throw invalidError(`documents[${index}].key "${doc.key}" repeats documents[${first}].key`);
+    seen.set(doc.key, index);
+    // UTF-8 takes at most three bytes per UTF-16 unit: count bytes only when that bound is over.
+    if (doc.content !== undefined && doc.content.length * 3 > limits.document_bytes) {
+      const bytes = Buffer.byteLength(doc.content, 'utf8');
+      if (bytes > limits.document_bytes) {
+        throw tooLargeError(`documents[${index}].content is ${bytes} bytes; the limit is ${limits.document_bytes} bytes per document`);
+      }
+    }
+  });
+}

@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import type { ApplyResponse, DiffResponse, DocumentInput, LogEntry, LogResponse, StateResponse } from '../../../shared/store-api.js';
+import { MIN_KEYFRAME_INTERVAL } from './commit.js';
+import { collectGarbage } from './gc.js';
+import * as reads from './reads.js';
+import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
+import { StoreRepository } from './store-repository.js';
+import * as writes from './writes.js';
+
+/** A scope as callers give it: empty or missing parts take the defaults. */
+export type ScopeLike = { readonly namespace?: string; readonly branch?: string } | undefined;
+
+/** Options of {@link StoreEngine}. */
+export interface StoreEngineOptions {
+  readonly limits?: Partial<StoreLimits>;
+  /** Clock in milliseconds since the epoch (tests pin it). */
+  readonly now?: () => number;
+  /** Fewest change rows between keyframes (default 64; tests lower it to exercise keyframes). */
+  readonly keyframeInterval?: number;
+}
+
+/**
+ * The versioned document store over one SQLite database: no HTTP here. Every write is one
+ * `BEGIN IMMEDIATE` transaction, so it is all or nothing, and better-sqlite3 being synchronous, calls
+ * from one process are serialised; the write lock also serialises other processes on the same file.
+ */
+export class StoreEngine {
+  private readonly ctx: EngineContext;
+
+  constructor(sqlite: Database.Database, options: StoreEngineOptions = {}) {
+    this.ctx = {
+      repo: new StoreRepository(sqlite),
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      now: options.now ?? Date.now,
+      keyframeInterval: options.keyframeInterval ?? MIN_KEYFRAME_INTERVAL,
+    };
+  }
+
+  /** The limits in force. */
+  get limits(): StoreLimits {
+    return this.ctx.limits;
+  }
+
+  /** Creates, updates or deletes documents; a new revision only when something changed. */
+  apply(scope: ScopeLike, documents: readonly DocumentInput[], options: Partial<writes.ApplyOptions> = {}): ApplyResponse {
+    const full = { message: options.message ?? '', mode: options.mode ?? 'merge', expectedRevision: options.expectedRevision };
+    return this.write(() => writes.apply(this.ctx, normaliseScope(scope), documents, full));
+  }
+
+  /** The documents at head, a revision of the branch, or a checkpoint. */
+  state(scope: ScopeLike, selector: Partial<reads.Selector> = {}): StateResponse {
+    const { revision, objectsJson } = this.stateJson(scope, selector);
+    // JSON.parse makes a key named "__proto__" an own property, not the prototype.
+    return { revision, objects: JSON.parse(objectsJson) as Record<string, string> };
+  }
+
+  /** Like {@link state}, the documents as JSON text (what the HTTP answer embeds without re-encoding). */
+  stateJson(scope: ScopeLike, selector: Partial<reads.Selector> = {}): reads.StateJson {
+    return this.read(() => reads.stateJson(this.ctx, normaliseScope(scope), { revision: selector.revision ?? 0, checkpoint: selector.checkpoint ?? '' }));
+  }
+
+  /** Compares head with a revision, or previews documents on top of one; writes nothing. */
+  diff(scope: ScopeLike, options: Partial<reads.DiffOptions> = {}): DiffResponse {
+    const full = { revision: options.revision ?? 0, checkpoint: options.checkpoint ?? '', documents: options.documents ?? [], mode: options.mode ?? 'merge' };
+    return this.read(() => reads.diff(this.ctx, normaliseScope(scope), full));
+  }
+
+  /** The branch's history, newest first. */
+  log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}): LogResponse {
+    return this.read(() => reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }));
+  }
+
+  /** One revision of a namespace with its changes. */
+  revision(namespace: string, id: number): LogEntry {
+    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id));
+  }
+
+  /** Points a checkpoint at the scope's head. */
+  createCheckpoint(scope: ScopeLike, name: string, description = ''): { name: string; revision_id: number } {
+    return this.write(() => writes.createCheckpoint(this.ctx, normaliseScope(scope), name, description));
+  }
+
+  /** Deletes a checkpoint. */
+  deleteCheckpoint(namespace: string, name: string): void {
+    this.write(() => writes.deleteCheckpoint(this.ctx, normaliseScope({ namespace }).namespace, name));
+  }
+
+  /** Lists a namespace's checkpoints. */
+  checkpoints(namespace: string, page: Partial<reads.Page<string>> = {}): ReturnType<typeof reads.checkpoints> {
+    return this.read(() => reads.checkpoints(this.ctx, normaliseScope({ namespace }).namespace, { limit: page.limit ?? 0, after: page.after ?? '' }));
+  }
+
+  /** Returns the branch to one of its revisions or a checkpoint, as a new revision. */
+  rollback(scope: ScopeLike, options: Partial<writes.RollbackOptions> = {}): ApplyResponse {
+    const full = { revision: options.revision ?? 0, checkpoint: options.checkpoint ?? '', message: options.message ?? '', expectedRevision: options.expectedRevision };
+    return this.write(() => writes.rollback(this.ctx, normaliseScope(scope), full));
+  }
+
+  /** Copies another branch's, revision's or checkpoint's state onto the branch, as a new revision. */
+  restore(scope: ScopeLike, options: Partial<writes.RestoreOptions> = {}): ApplyResponse {
+    const full = {
+      fromBranch: options.fromBranch ?? '',
+      fromRevision: options.fromRevision ?? 0,
+      fromCheckpoint: options.fromCheckpoint ?? '',
+      message: options.message ?? '',
+      expectedRevision: options.expectedRevision,
+    };
+    return this.write(() => writes.restore(this.ctx, normaliseScope(scope), full));
+  }
+
+  /** Creates a branch from the scope's branch. */
+  createBranch(scope: ScopeLike, name: string, options: Partial<writes.CreateBranchOptions> = {}): ReturnType<typeof writes.createBranch> {
+    const full = { fromRevision: options.fromRevision ?? 0, fromCheckpoint: options.fromCheckpoint ?? '' };
+    return this.write(() => writes.createBranch(this.ctx, normaliseScope(scope), name, full));
+  }
+
+  /** Lists a namespace's branches. */
+  branches(scope: ScopeLike, page: Partial<reads.Page<string>> = {}): ReturnType<typeof reads.branches> {
+    return this.read(() => reads.branches(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? '' }));
+  }
+
+  /** Lists namespaces, only those `visible` accepts. */
+  namespaces(page: Partial<reads.Page<string>> = {}, visible: (name: string) => boolean = () => true): ReturnType<typeof reads.namespaces> {
+    return this.read(() => reads.namespaces(this.ctx, { limit: page.limit ?? 0, after: page.after ?? '' }, visible));
+  }
+
+  /** Deletes old revisions (see {@link collectGarbage}). */
+  gc(keep = 0): { pruned: number } {
+    return this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep) }));
+  }
+
+  private write<T>(fn: () => T): T {
+    return this.ctx.repo.write(fn);
+  }
+
+  private read<T>(fn: () => T): T {
+    return this.ctx.repo.read(fn);
+  }
+}

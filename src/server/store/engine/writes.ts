@@ -1,0 +1,150 @@
+import type { ApplyMode, ApplyResponse, DocumentInput } from '../../../shared/store-api.js';
+import { headState, materialise, planDocuments, plannedToApi, rowsToApi } from './changes.js';
+import { commitRevision } from './commit.js';
+import { conflictError, notFoundError } from './errors.js';
+import { sourceAt } from './reconstruct.js';
+import {
+  branchHeadTarget,
+  checkDocuments,
+  checkExpectedRevision,
+  checkpointTarget,
+  headTarget,
+  lookupScope,
+  revisionInBranch,
+  revisionInNamespace,
+  type EngineContext,
+  type Scope,
+  type ScopeRows,
+  type Target,
+} from './selectors.js';
+import type { ChangeRow } from './store-repository.js';
+
+// Write operations. Each runs inside the caller's one write transaction (see StoreEngine).
+
+/** Options of an apply. */
+export interface ApplyOptions {
+  readonly message: string;
+  readonly mode: ApplyMode;
+  readonly expectedRevision?: number | null;
+}
+
+/** Creates or updates the listed documents (or makes them the whole state in replace mode). */
+export function apply(ctx: EngineContext, scope: Scope, documents: readonly DocumentInput[], options: ApplyOptions): ApplyResponse {
+  checkDocuments(documents, ctx.limits);
+  const rows = lookupScope(ctx.repo, scope);
+  checkExpectedRevision(rows, options.expectedRevision);
+  const planned = planDocuments(ctx.repo, headState(ctx.repo, rows.branch?.id), documents, options.mode);
+  if (planned.length === 0) return noop(rows);
+  const revision = commit(ctx, rows, materialise(ctx.repo, planned), options.message || 'apply');
+  return { revision, noop: false, changes: plannedToApi(planned) };
+}
+
+/** Options of a rollback: the target (checkpoint before revision before head). */
+export interface RollbackOptions {
+  readonly revision: number;
+  readonly checkpoint: string;
+  readonly message: string;
+  readonly expectedRevision?: number | null;
+}
+
+/** Writes a revision that returns the branch to one of its own revisions (or a checkpoint). */
+export function rollback(ctx: EngineContext, scope: Scope, options: RollbackOptions): ApplyResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  checkExpectedRevision(rows, options.expectedRevision);
+  const target = options.checkpoint
+    ? checkpointTarget(ctx.repo, rows, options.checkpoint)
+    : options.revision
+      ? revisionInBranch(ctx.repo, rows, options.revision)
+      : headTarget(rows);
+  return writeTarget(ctx, rows, target, options.message || 'rollback');
+}
+
+/** Options of a restore: the source (checkpoint, then branch head, then any revision of the namespace). */
+export interface RestoreOptions {
+  readonly fromBranch: string;
+  readonly fromRevision: number;
+  readonly fromCheckpoint: string;
+  readonly message: string;
+  readonly expectedRevision?: number | null;
+}
+
+/** Writes a revision that makes the branch's state equal another branch's, revision's or checkpoint's. */
+export function restore(ctx: EngineContext, scope: Scope, options: RestoreOptions): ApplyResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  checkExpectedRevision(rows, options.expectedRevision);
+  const target = options.fromCheckpoint
+    ? checkpointTarget(ctx.repo, rows, options.fromCheckpoint)
+    : options.fromBranch
+      ? branchHeadTarget(ctx.repo, rows, options.fromBranch)
+      : options.fromRevision
+        ? revisionInNamespace(ctx.repo, rows, options.fromRevision)
+        : headTarget(rows);
+  return writeTarget(ctx, rows, target, options.message || 'restore');
+}
+
+/** Options of a branch creation: the source (checkpoint before revision before the scope's head). */
+export interface CreateBranchOptions {
+  readonly fromRevision: number;
+  readonly fromCheckpoint: string;
+}
+
+/** Creates branch `name` from the scope's branch with a first revision that creates every document. */
+export function createBranch(ctx: EngineContext, scope: Scope, name: string, options: CreateBranchOptions): { name: string; base_revision: number; head_revision: number } {
+  const rows = lookupScope(ctx.repo, scope);
+  if (rows.namespace && ctx.repo.branch(rows.namespace.id, name)) {
+    throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`);
+  }
+  const source = options.fromCheckpoint
+    ? checkpointTarget(ctx.repo, rows, options.fromCheckpoint)
+    : options.fromRevision
+      ? revisionInBranch(ctx.repo, rows, options.fromRevision)
+      : headTarget(rows);
+  const changes = ctx.repo.diffIds(0, sourceAt(ctx.repo, source.branch, source.revision));
+  const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
+  const head = commitRevision(
+    ctx,
+    { namespace, branch: undefined, branchName: name, baseRevision: source.revision },
+    changes,
+    `branch from ${source.branchName}@${source.revision}`,
+  );
+  return { name, base_revision: source.revision, head_revision: head };
+}
+
+/** Points checkpoint `name` at the scope's head (moving it if it exists) and makes that head a keyframe. */
+export function createCheckpoint(ctx: EngineContext, scope: Scope, name: string, description: string): { name: string; revision_id: number } {
+  const rows = lookupScope(ctx.repo, scope);
+  const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
+  if (rows.branch && rows.head > 0) {
+    // A checkpoint is read and restored often and kept through gc: give it a state of its own.
+    if (!ctx.repo.revision(namespace.id, rows.head)?.keyframe) {
+      ctx.repo.keyframeFromHead(namespace.id, rows.head, rows.branch.id);
+      ctx.repo.resetKeyframeCounter(rows.branch.id);
+    }
+  }
+  ctx.repo.upsertCheckpoint(namespace.id, name, rows.head, description, ctx.now());
+  return { name, revision_id: rows.head };
+}
+
+/** Deletes a checkpoint of the namespace; 404 when there is none. */
+export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name: string): void {
+  const namespace = ctx.repo.namespace(namespaceName);
+  if (!namespace || !ctx.repo.deleteCheckpoint(namespace.id, name)) {
+    throw notFoundError(`checkpoint "${name}" does not exist in namespace "${namespaceName}"`);
+  }
+}
+
+function writeTarget(ctx: EngineContext, rows: ScopeRows, target: Target, message: string): ApplyResponse {
+  const changes = ctx.repo.diffIds(rows.branch?.id ?? 0, sourceAt(ctx.repo, target.branch, target.revision));
+  if (changes.length === 0) return noop(rows);
+  const revision = commit(ctx, rows, changes, message);
+  return { revision, noop: false, changes: rowsToApi(ctx.repo, changes) };
+}
+
+function commit(ctx: EngineContext, rows: ScopeRows, changes: readonly ChangeRow[], message: string): number {
+  const namespace = rows.namespace ?? ctx.repo.ensureNamespace(rows.scope.namespace, ctx.now());
+  return commitRevision(ctx, { namespace, branch: rows.branch, branchName: rows.scope.branch }, changes, message);
+}
+
+function noop(rows: ScopeRows): ApplyResponse {
+  return { revision: rows.head, noop: true, changes: [] };
+}

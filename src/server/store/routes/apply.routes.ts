@@ -1,0 +1,14 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { applyRequestSchema, applyResponseSchema } from '../../../shared/store-api.js';
+import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+
+/** POST /v1/apply: create, update or delete documents. */
+export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
+  app.post('/v1/apply', {
+    config: { storeAuth: { verb: 'write' } },
+    schema: { body: applyRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
+  }, async (request) => {
+    const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;
+    return runOperation(metrics, 'apply', () => engine.apply(scope, documents, { message, mode, expectedRevision }), changesOutcome);
+  });
+};

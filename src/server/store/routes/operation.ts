@@ -1,0 +1,74 @@
+import { storeErrorSchema } from '../../../shared/store-api.js';
+import { AppError, badRequest, conflict, notFound, payloadTooLarge } from '../../http/errors.js';
+import { StoreError } from '../engine/errors.js';
+import type { StoreEngine } from '../engine/store-engine.js';
+import type { StoreVerb } from '../store-auth.js';
+import type { StoreMetrics } from '../store-metrics.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a store route needs (checked by the store app's auth hook). */
+    storeAuth?: { readonly verb: StoreVerb };
+  }
+}
+
+/** What every store route plugin receives. */
+export interface StoreRouteDeps {
+  readonly engine: StoreEngine;
+  readonly metrics: StoreMetrics;
+}
+
+/** Error responses every store route may give, in the shared error shape. */
+export const errorResponses = {
+  400: storeErrorSchema,
+  401: storeErrorSchema,
+  403: storeErrorSchema,
+  404: storeErrorSchema,
+  409: storeErrorSchema,
+  413: storeErrorSchema,
+} as const;
+
+/** How an operation went, for the metrics. */
+export interface Outcome {
+  readonly noop: boolean;
+  readonly changed: number;
+}
+
+/** Outcome of a write answering `{noop, changes}`. */
+export const changesOutcome = (result: { noop: boolean; changes: readonly unknown[] }): Outcome => ({
+  noop: result.noop,
+  changed: result.changes.length,
+});
+
+/** Runs one engine operation: times it, counts it, and maps domain errors to HTTP ones. */
+export function runOperation<T>(metrics: StoreMetrics, operation: string, fn: () => T, outcome?: (result: T) => Outcome): T {
+  const start = performance.now();
+  try {
+    const result = fn();
+    const how = outcome?.(result);
+    metrics.observe(operation, how?.noop ? 'noop' : 'success', (performance.now() - start) / 1000, how?.changed ?? 0);
+    return result;
+  } catch (error) {
+    metrics.observe(operation, 'error', (performance.now() - start) / 1000, 0);
+    throw error instanceof StoreError ? toAppError(error) : error;
+  }
+}
+
+function toAppError(error: StoreError): AppError {
+  switch (error.kind) {
+    case 'invalid':
+      return badRequest(error.message);
+    case 'not_found':
+      return notFound(error.message);
+    case 'conflict':
+      return conflict(error.message);
+    case 'too_large':
+      return payloadTooLarge(error.message);
+    default:
+      return assertNever(error.kind);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected store error kind ${String(value)}`);
+}

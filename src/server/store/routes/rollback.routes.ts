@@ -1,0 +1,14 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { applyResponseSchema, rollbackRequestSchema } from '../../../shared/store-api.js';
+import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+
+/** POST /v1/rollback: a new revision returning the branch to an earlier state. */
+export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
+  app.post('/v1/rollback', {
+    config: { storeAuth: { verb: 'write' } },
+    schema: { body: rollbackRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
+  }, async (request) => {
+    const { scope, revision_id: revision, checkpoint_name: checkpoint, message, expected_revision: expectedRevision } = request.body;
+    return runOperation(metrics, 'rollback', () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }), changesOutcome);
+  });
+};

@@ -1,0 +1,324 @@
+// Request and response schemas of the versioned document store API (/v1/*).
+// Imported by the server routes and by the renderer: no Node or database imports here.
+import { z } from 'zod';
+
+/** Path-like namespace: segments of letters, digits, `.`, `_`, `-` joined by `/` (`team/app/config`). */
+export const NAMESPACE_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+/** Branch names (and names of branches to create). */
+export const BRANCH_PATTERN = /^[A-Za-z0-9._/-]+$/;
+/** Longest namespace, branch or checkpoint name. */
+export const MAX_NAME_LENGTH = 256;
+/** Longest document key, in characters. */
+export const MAX_KEY_LENGTH = 1024;
+/** Most log entries (or list items) one page returns. */
+export const MAX_PAGE_LIMIT = 1000;
+/** Log entries per page when `limit` is missing or 0. */
+export const DEFAULT_LOG_LIMIT = 20;
+/** Branches, checkpoints or namespaces per page when `limit` is missing or 0. */
+export const DEFAULT_LIST_LIMIT = 100;
+
+// Lone UTF-16 surrogates cannot be stored as UTF-8; refusing them beats silently changing content.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
+
+/** A namespace; empty means `default`. */
+export const namespaceSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, `namespace must be at most ${MAX_NAME_LENGTH} characters`)
+  .refine((value) => value === '' || NAMESPACE_PATTERN.test(value), {
+    message: 'namespace must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
+  });
+
+/** A branch name; empty means `main`. */
+export const branchSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, `branch must be at most ${MAX_NAME_LENGTH} characters`)
+  .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
+    message: 'branch may contain only letters, digits, ".", "_", "/" and "-"',
+  });
+
+/** A checkpoint name: no control characters. */
+export const checkpointNameSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, `checkpoint name must be at most ${MAX_NAME_LENGTH} characters`)
+  // eslint-disable-next-line no-control-regex
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && wellFormed(value), {
+    message: 'checkpoint name must not contain control characters',
+  });
+
+/** Namespace plus branch; both optional (defaults `default` and `main`). */
+export const scopeSchema = z.strictObject({
+  namespace: namespaceSchema.default(''),
+  branch: branchSchema.default(''),
+});
+/** A scope as sent by clients. */
+export type ScopeInput = z.input<typeof scopeSchema>;
+
+const revisionSelector = (name: string) =>
+  z.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`);
+
+/** One document of an apply or diff: content to write, or `delete: true`. */
+export const documentInputSchema = z
+  .strictObject({
+    key: z
+      .string({ error: 'key must be a string' })
+      .min(1, 'key must not be empty')
+      .max(MAX_KEY_LENGTH, `key must be at most ${MAX_KEY_LENGTH} characters`)
+      .refine(wellFormed, { message: 'key must be well-formed Unicode (no lone surrogates)' }),
+    content: z
+      .string({ error: 'content must be a string' })
+      .refine(wellFormed, { message: 'content must be well-formed Unicode (no lone surrogates)' })
+      .optional(),
+    delete: z.boolean().optional(),
+  })
+  .refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
+    message: 'give either content or "delete": true',
+  });
+/** A document as sent by clients. */
+export type DocumentInput = z.infer<typeof documentInputSchema>;
+
+/** `merge` (default) changes only the listed keys; `replace` makes them the whole state. */
+export const applyModeSchema = z.enum(['merge', 'replace']);
+/** How an apply treats keys it does not list. */
+export type ApplyMode = z.infer<typeof applyModeSchema>;
+
+const expectedRevision = revisionSelector('expected_revision').nullish();
+const message = z.string().max(65_536, 'message must be at most 65536 characters').default('');
+
+/** POST /v1/apply. */
+export const applyRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }),
+  message,
+  mode: applyModeSchema.default('merge'),
+  expected_revision: expectedRevision,
+});
+/** An apply request as sent by clients. */
+export type ApplyRequest = z.input<typeof applyRequestSchema>;
+
+/** One changed document. `before` is absent for a create, `after` for a delete. */
+export const changeSchema = z.object({
+  key: z.string(),
+  type: z.enum(['create', 'update', 'delete']),
+  before: z.string().optional(),
+  after: z.string().optional(),
+});
+/** One changed document. */
+export type Change = z.infer<typeof changeSchema>;
+
+/** Answer of apply, rollback and restore. */
+export const applyResponseSchema = z.object({
+  revision: z.number().int(),
+  noop: z.boolean(),
+  changes: z.array(changeSchema),
+});
+/** Answer of apply, rollback and restore. */
+export type ApplyResponse = z.infer<typeof applyResponseSchema>;
+
+const queryInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`);
+
+/** GET /v1/state query. */
+export const stateQuerySchema = z.object({
+  namespace: namespaceSchema.default(''),
+  branch: branchSchema.default(''),
+  revision: queryInt('revision').default(0),
+  checkpoint: checkpointNameSchema.default(''),
+});
+
+/** The documents of a scope at one revision. */
+export const stateResponseSchema = z.object({
+  revision: z.number().int(),
+  objects: z.record(z.string(), z.string()),
+});
+/** The documents of a scope at one revision. */
+export type StateResponse = z.infer<typeof stateResponseSchema>;
+
+/** POST /v1/diff. */
+export const diffRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  revision_id: revisionSelector('revision_id').default(0),
+  checkpoint_name: checkpointNameSchema.default(''),
+  documents: z.array(documentInputSchema).default([]),
+  mode: applyModeSchema.default('merge'),
+});
+
+/** Answer of a diff. */
+export const diffResponseSchema = z.object({
+  from_revision: z.number().int(),
+  to_revision: z.number().int(),
+  changes: z.array(changeSchema),
+});
+/** Answer of a diff. */
+export type DiffResponse = z.infer<typeof diffResponseSchema>;
+
+/** GET /v1/log query. */
+export const logQuerySchema = z.object({
+  namespace: namespaceSchema.default(''),
+  branch: branchSchema.default(''),
+  limit: queryInt('limit').default(0),
+  after: queryInt('after').default(0),
+});
+
+/** One revision of a branch's history. */
+export const logEntrySchema = z.object({
+  id: z.number().int(),
+  parent_id: z.number().int(),
+  branch: z.string(),
+  message: z.string(),
+  created_at: z.string(),
+  changes: z.array(changeSchema),
+});
+/** One revision of a branch's history. */
+export type LogEntry = z.infer<typeof logEntrySchema>;
+
+/** A page of history, newest first; `next_cursor` is the `after` of the next page. */
+export const logResponseSchema = z.object({
+  entries: z.array(logEntrySchema),
+  next_cursor: z.number().int().optional(),
+});
+/** A page of history. */
+export type LogResponse = z.infer<typeof logResponseSchema>;
+
+/** GET /v1/revisions/:id (Gatehouse extension). */
+export const revisionParamsSchema = z.object({ id: z.coerce.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1') });
+/** Query of GET /v1/revisions/:id. */
+export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default('') });
+
+/** POST /v1/checkpoints. */
+export const checkpointCreateRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  name: checkpointNameSchema.min(1, 'name must not be empty'),
+  description: z.string().max(65_536, 'description must be at most 65536 characters').default(''),
+});
+
+/** Answer of checkpoint creation. */
+export const checkpointCreateResponseSchema = z.object({ name: z.string(), revision_id: z.number().int() });
+
+/** DELETE /v1/checkpoints. */
+export const checkpointDeleteRequestSchema = z.strictObject({
+  namespace: namespaceSchema.default(''),
+  name: checkpointNameSchema.min(1, 'name must not be empty'),
+});
+
+/** GET /v1/checkpoints query (Gatehouse extension). */
+export const checkpointListQuerySchema = z.object({
+  namespace: namespaceSchema.default(''),
+  limit: queryInt('limit').default(0),
+  after: checkpointNameSchema.default(''),
+});
+
+/** One checkpoint in a listing. */
+export const checkpointSchema = z.object({
+  name: z.string(),
+  revision_id: z.number().int(),
+  branch: z.string(),
+  description: z.string(),
+  created_at: z.string(),
+});
+/** One checkpoint in a listing. */
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** Answer of the checkpoint listing. */
+export const checkpointListResponseSchema = z.object({
+  checkpoints: z.array(checkpointSchema),
+  next_cursor: z.string().optional(),
+});
+
+/** POST /v1/rollback. */
+export const rollbackRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  revision_id: revisionSelector('revision_id').default(0),
+  checkpoint_name: checkpointNameSchema.default(''),
+  message,
+  expected_revision: expectedRevision,
+});
+
+/** GET /v1/branches query. */
+export const branchListQuerySchema = z.object({
+  namespace: namespaceSchema.default(''),
+  branch: branchSchema.default(''),
+  limit: queryInt('limit').default(0),
+  after: branchSchema.default(''),
+});
+
+/** One branch in a listing. */
+export const branchSummarySchema = z.object({
+  name: z.string(),
+  base_revision: z.number().int(),
+  head_revision: z.number().int(),
+  current: z.boolean(),
+});
+/** One branch in a listing. */
+export type BranchSummary = z.infer<typeof branchSummarySchema>;
+
+/** Answer of the branch listing, sorted by name. */
+export const branchListResponseSchema = z.object({
+  branches: z.array(branchSummarySchema),
+  next_cursor: z.string().optional(),
+});
+
+/** POST /v1/branches. */
+export const branchCreateRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  name: branchSchema.min(1, 'name must not be empty'),
+  from_revision: revisionSelector('from_revision').default(0),
+  from_checkpoint: checkpointNameSchema.default(''),
+});
+
+/** Answer of branch creation. */
+export const branchCreateResponseSchema = z.object({
+  name: z.string(),
+  base_revision: z.number().int(),
+  head_revision: z.number().int(),
+});
+
+/** POST /v1/restore. */
+export const restoreRequestSchema = z.strictObject({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  from_branch: branchSchema.default(''),
+  from_revision: revisionSelector('from_revision').default(0),
+  from_checkpoint: checkpointNameSchema.default(''),
+  message,
+  expected_revision: expectedRevision,
+});
+
+/** POST /v1/gc. */
+export const gcRequestSchema = z.strictObject({
+  keep: z.number({ error: 'keep must be an integer' }).int('keep must be an integer').min(0, 'keep must not be negative').default(0),
+});
+
+/** Answer of garbage collection. */
+export const gcResponseSchema = z.object({ pruned: z.number().int() });
+
+/** GET /v1/namespaces query (Gatehouse extension). */
+export const namespaceListQuerySchema = z.object({
+  limit: queryInt('limit').default(0),
+  after: namespaceSchema.default(''),
+});
+
+/** One namespace in a listing. */
+export const namespaceSummarySchema = z.object({
+  name: z.string(),
+  branches: z.number().int(),
+  revisions: z.number().int(),
+  checkpoints: z.number().int(),
+  head_revision: z.number().int(),
+  created_at: z.string(),
+});
+/** One namespace in a listing. */
+export type NamespaceSummary = z.infer<typeof namespaceSummarySchema>;
+
+/** Answer of the namespace listing, sorted by name. */
+export const namespaceListResponseSchema = z.object({
+  namespaces: z.array(namespaceSummarySchema),
+  next_cursor: z.string().optional(),
+});
+
+/** An empty JSON object (DELETE answers). */
+export const emptyResponseSchema = z.object({});
+
+/** The error body every failure answers with. */
+export const storeErrorSchema = z.object({
+  error: z.object({ type: z.string(), message: z.string(), code: z.number().int() }),
+});
