@@ -141,7 +141,8 @@ export async function writeFrames(response: ServerResponse, frames: readonly str
     }
     if (script.frameDelayMs && index > 0) await sleep(script.frameDelayMs);
     if (response.destroyed) return;
-    response.write(frame);
+    // Waiting for each write to reach the socket makes a scripted drop land after these frames.
+    await new Promise<void>((resolve) => response.write(frame, () => resolve()));
   }
   response.end();
 }

@@ -18,11 +18,22 @@ export function poolFor(origin: string): Pool {
   return pool;
 }
 
-/** Closes every cached pool (server shutdown, test teardown). */
-export async function closeUpstreamPools(): Promise<void> {
+/**
+ * Closes every cached pool (server shutdown, test teardown). Requests still running after
+ * `graceMs` (a long stream) are destroyed rather than waited for.
+ */
+export async function closeUpstreamPools(graceMs = 1000): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((pool) => pool.close().catch(() => pool.destroy())));
+  await Promise.all(all.map(async (pool) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    const outcome = await Promise.race([pool.close().then(() => 'closed' as const, () => 'late' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') await pool.destroy().catch(() => undefined);
+  }));
 }
 
 /** One JSON POST to a provider. */

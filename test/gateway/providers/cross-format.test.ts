@@ -1,0 +1,133 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closeUpstreamPools, executeChat } from '../../../src/server/gateway/providers/index.js';
+import { startAnthropicUpstream, startFrameServer, startOpenAIUpstream, type AnthropicUpstream, type FrameServer, type OpenAIUpstream } from '../../support/upstreams/index.js';
+import { asJson, asStream, deployment, frames, NEVER } from './helpers.js';
+
+let openai: OpenAIUpstream;
+let anthropic: AnthropicUpstream;
+let sdkServer: FrameServer;
+beforeAll(async () => {
+  [openai, anthropic, sdkServer] = await Promise.all([startOpenAIUpstream(), startAnthropicUpstream(), startFrameServer()]);
+});
+beforeEach(() => {
+  openai.reset();
+  anthropic.reset();
+});
+afterAll(async () => {
+  await Promise.all([openai.close(), anthropic.close(), sdkServer.close()]);
+  await closeUpstreamPools();
+});
+
+const weather = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+
+describe('chat completions client -> Anthropic upstream', () => {
+  const run = (body: object) =>
+    executeChat({ format: 'chat', body: { model: 'public-anthropic', ...body } as never, deployment: deployment('anthropic', anthropic.url), signal: NEVER, requestId: 'r' });
+
+  it('translates the request and the tool-calling answer', async () => {
+    anthropic.setNext({ reply: { text: 'Checking.', toolUses: [{ id: 'toolu_9', name: 'weather', input: { city: 'Paris' } }], usage: { input_tokens: 40, output_tokens: 12 } } });
+    const result = asJson(await run({
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Paris?' }],
+      tools: [{ type: 'function', function: { name: 'weather', description: 'Weather', parameters: weather } }],
+      tool_choice: 'auto',
+      temperature: 0.3,
+    }));
+    expect(anthropic.lastRequest()!.body).toEqual({
+      model: 'claude-upstream',
+      max_tokens: 4096,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      temperature: 0.3,
+      tools: [{ name: 'weather', description: 'Weather', input_schema: weather }],
+      tool_choice: { type: 'auto' },
+    });
+    expect(anthropic.lastRequest()!.headers['anthropic-version']).toBe('2023-06-01');
+    expect(result.body).toMatchObject({
+      object: 'chat.completion',
+      model: 'public-anthropic',
+      choices: [{ message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'toolu_9', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] }, finish_reason: 'tool_calls' }],
+      usage: { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 },
+    });
+    expect(result.usage).toEqual({ promptTokens: 40, completionTokens: 12 });
+  });
+
+  it('streams chat chunks the openai SDK accumulates, with usage from Anthropic', async () => {
+    anthropic.setNext({ reply: { text: 'Sunny in Paris', usage: { input_tokens: 30, output_tokens: 4 } } });
+    const result = asStream(await run({ messages: [{ role: 'user', content: 'Weather?' }], stream: true, stream_options: { include_usage: true } }));
+    expect(anthropic.lastRequest()!.body.stream).toBe(true);
+    sdkServer.serveFrames(result.events);
+    const client = new OpenAI({ baseURL: sdkServer.url, apiKey: 'k', maxRetries: 0 });
+    const completion = await client.chat.completions.stream({ model: 'public-anthropic', messages: [{ role: 'user', content: 'Weather?' }], stream_options: { include_usage: true } }).finalChatCompletion();
+    expect(completion.choices[0].message.content).toBe('Sunny in Paris');
+    expect(completion.choices[0].finish_reason).toBe('stop');
+    expect(completion.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 4 });
+    expect(result.usage()).toEqual({ promptTokens: 30, completionTokens: 4 });
+  });
+});
+
+describe('Messages client -> OpenAI upstream', () => {
+  const run = (body: object, overrides = {}) =>
+    executeChat({ format: 'messages', body: { model: 'public-openai', max_tokens: 64, ...body } as never, deployment: deployment('openai', openai.url, overrides), signal: NEVER, requestId: 'r' });
+
+  it('translates the request and the answer', async () => {
+    openai.setNext({ reply: { toolCalls: [{ id: 'call_7', name: 'weather', arguments: { city: 'Rome' } }], usage: { prompt_tokens: 50, completion_tokens: 8 } } });
+    const result = asJson(await run({
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Rome?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] }],
+      tools: [{ name: 'weather', input_schema: weather }],
+      tool_choice: { type: 'any' },
+    }));
+    expect(openai.lastRequest()!.body).toEqual({
+      model: 'gpt-upstream',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Rome?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+      ],
+      max_tokens: 64,
+      tools: [{ type: 'function', function: { name: 'weather', parameters: weather } }],
+      tool_choice: 'required',
+    });
+    expect(result.body).toEqual({
+      id: 'msg_mock123',
+      type: 'message',
+      role: 'assistant',
+      model: 'public-openai',
+      content: [{ type: 'tool_use', id: 'call_7', name: 'weather', input: { city: 'Rome' } }],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 8 },
+    });
+  });
+
+  it('streams Messages events the Anthropic SDK accumulates, asking OpenAI for usage', async () => {
+    openai.setNext({ reply: { text: 'Rainy in Rome', toolCalls: [{ id: 'call_1', name: 'weather', arguments: { city: 'Rome' } }], usage: { prompt_tokens: 33, completion_tokens: 11 } } });
+    const result = asStream(await run({ messages: [{ role: 'user', content: 'Weather?' }], stream: true }));
+    expect(openai.lastRequest()!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    sdkServer.serveFrames(result.events);
+    const client = new Anthropic({ baseURL: sdkServer.url, apiKey: 'k', maxRetries: 0 });
+    const message = await client.messages.stream({ model: 'public-openai', max_tokens: 64, messages: [{ role: 'user', content: 'Weather?' }] }).finalMessage();
+    expect(message.content).toEqual([{ type: 'text', text: 'Rainy in Rome' }, { type: 'tool_use', id: 'call_1', name: 'weather', input: { city: 'Rome' } }]);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.usage).toMatchObject({ input_tokens: 33, output_tokens: 11 });
+    expect(result.usage()).toEqual({ promptTokens: 33, completionTokens: 11 });
+  });
+
+  it('sends max_completion_tokens to reasoning models', async () => {
+    await run({ messages: [{ role: 'user', content: 'x' }] }, { upstreamModel: 'o3-mini' });
+    expect(openai.lastRequest()!.body).toMatchObject({ model: 'o3-mini', max_completion_tokens: 64 });
+    expect(openai.lastRequest()!.body.max_tokens).toBeUndefined();
+  });
+
+  it('rejects what cannot be translated before calling the upstream', async () => {
+    await expect(run({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', data: 'x', media_type: 'text/plain' } }] }] })).rejects.toThrow(/document blocks/);
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('gives the full stream to clients reading it frame by frame', async () => {
+    const all = await frames(await run({ messages: [{ role: 'user', content: 'Hi' }], stream: true }));
+    expect(all[0]).toMatch(/^event: message_start\n/);
+    expect(all.at(-1)).toBe('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+  });
+});
