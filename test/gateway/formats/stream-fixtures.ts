@@ -1,3 +1,4 @@
+import type { Json } from '../../support/upstreams/index.js';
 import { parseSse, type SseEvent } from '../../../src/server/gateway/formats/sse.js';
 
 /** Upstream streams as providers send them, for translation tests. */
@@ -76,7 +77,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The JSON payloads of frames (skipping `[DONE]`), with their event names. */
-export async function payloads(frames: readonly string[]): Promise<Array<{ event?: string; data: any }>> {
+export async function payloads(frames: readonly string[]): Promise<Array<{ event?: string; data: Json }>> {
   const out = [];
   for await (const item of eventsOf(frames)) if (item.data !== '[DONE]') out.push({ event: item.event, data: JSON.parse(item.data) });
   return out;

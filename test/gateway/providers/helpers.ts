@@ -1,3 +1,4 @@
+import type { Json } from '../../support/upstreams/index.js';
 import type { ChatResult, Deployment, JsonChatResult, StreamChatResult } from '../../../src/server/gateway/providers/index.js';
 
 /** Shared helpers of the provider tests. */
@@ -28,7 +29,7 @@ export async function frames(result: ChatResult): Promise<string[]> {
 }
 
 /** JSON payloads of frames (chat chunks or Messages events), `[DONE]` left out. */
-export function payloadsOf(all: readonly string[]): any[] {
+export function payloadsOf(all: readonly string[]): Json[] {
   return all
     .flatMap((frame) => frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)))
     .filter((data) => data !== '[DONE]')

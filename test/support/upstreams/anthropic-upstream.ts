@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type MockUpstream, type RecordedRequest } from './mock-server.js';
+import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type Json, type MockUpstream, type RecordedRequest } from './mock-server.js';
 
 /**
  * A mock Anthropic Messages API: `POST /v1/messages`, JSON and the full SSE event sequence
@@ -33,7 +33,7 @@ export interface AnthropicUpstreamOptions {
   /** Require `x-api-key: <apiKey>` (401 otherwise). */
   readonly apiKey?: string;
   /** Default answer per request (default: `You said: <last user text>`). */
-  readonly reply?: (body: any) => AnthropicReply;
+  readonly reply?: (body: Json) => AnthropicReply;
 }
 
 /** The Anthropic mock; its `url` is the origin, like ANTHROPIC_BASE_URL. */
@@ -97,7 +97,7 @@ interface Answer {
   usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
 }
 
-function buildAnswer(reply: AnthropicReply, body: any): Answer {
+function buildAnswer(reply: AnthropicReply, body: Json): Answer {
   const content: Block[] = [];
   if (reply.text !== undefined ? reply.text !== '' : !reply.toolUses?.length) content.push({ type: 'text', text: reply.text ?? '' });
   reply.toolUses?.forEach((use, index) => content.push({ type: 'tool_use', id: use.id ?? `toolu_mock${index}`, name: use.name, input: use.input }));
@@ -144,12 +144,12 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   return frames;
 }
 
-function lastUserText(messages: any[]): string {
+function lastUserText(messages: Json[]): string {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role !== 'user') continue;
     if (typeof message.content === 'string') return message.content;
-    if (Array.isArray(message.content)) return message.content.filter((block: any) => block?.type === 'text').map((block: any) => block.text).join('\n');
+    if (Array.isArray(message.content)) return message.content.filter((block: Json) => block?.type === 'text').map((block: Json) => block.text).join('\n');
   }
   return '';
 }

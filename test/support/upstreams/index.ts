@@ -6,4 +6,4 @@
 export { startOpenAIUpstream, openAIErrorBody, mockVector, type OpenAIUpstream, type OpenAIScript, type OpenAIReply, type OpenAIUpstreamOptions } from './openai-upstream.js';
 export { startAnthropicUpstream, anthropicErrorBody, type AnthropicUpstream, type AnthropicScript, type AnthropicReply, type AnthropicUpstreamOptions } from './anthropic-upstream.js';
 export { startFrameServer, type FrameServer } from './frame-server.js';
-export type { MockUpstream, RecordedRequest, BaseScript } from './mock-server.js';
+export type { MockUpstream, RecordedRequest, BaseScript, Json } from './mock-server.js';

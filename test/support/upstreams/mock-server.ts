@@ -7,6 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * every request and answers each one from a queue of scripts (or the default behaviour).
  */
 
+/** Parsed JSON as tests read it: any field without casts (the one deliberate `any` of the mocks). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- recorded bodies are arbitrary JSON read by assertions
+export type Json = any;
+
 /** One request the mock received. `outcome` says whether the answer was completed or the client went away. */
 export interface RecordedRequest {
   readonly method: string;
@@ -14,7 +18,7 @@ export interface RecordedRequest {
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON body (undefined when the body was not JSON). */
-  readonly body: any;
+  readonly body: Json;
   readonly rawBody: string;
   outcome: 'pending' | 'completed' | 'aborted';
 }

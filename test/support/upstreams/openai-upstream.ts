@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type MockUpstream, type RecordedRequest } from './mock-server.js';
+import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type Json, type MockUpstream, type RecordedRequest } from './mock-server.js';
 
 /**
  * A mock OpenAI API: `POST /v1/chat/completions` (JSON and SSE with `data: [DONE]`, tool calls,
@@ -33,7 +33,7 @@ export interface OpenAIUpstreamOptions {
   /** Require `Authorization: Bearer <apiKey>` (401 otherwise). */
   readonly apiKey?: string;
   /** Default answer per request (default: `You said: <last user text>`). */
-  readonly reply?: (body: any) => OpenAIReply;
+  readonly reply?: (body: Json) => OpenAIReply;
   /** Emulate servers that ignore `dimensions` and `encoding_format` (always full floats). */
   readonly embeddingsFloatOnly?: boolean;
   /** Length of embeddings when the request does not ask (default 8). */
@@ -112,7 +112,7 @@ interface Answer {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
 }
 
-function buildAnswer(reply: OpenAIReply, body: any): Answer {
+function buildAnswer(reply: OpenAIReply, body: Json): Answer {
   const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_mock${index}`,
     type: 'function' as const,
@@ -133,7 +133,7 @@ function buildAnswer(reply: OpenAIReply, body: any): Answer {
   };
 }
 
-function streamFrames(answer: Answer, body: any, script: OpenAIScript): string[] {
+function streamFrames(answer: Answer, body: Json, script: OpenAIScript): string[] {
   const withUsage = body.stream_options?.include_usage === true;
   const chunk = (delta: object, finishReason: string | null = null): string =>
     `data: ${JSON.stringify({
@@ -185,12 +185,12 @@ export function mockVector(text: string, dimensions: number): number[] {
   return raw.map((value) => Math.fround(value / norm));
 }
 
-function lastUserText(messages: any[]): string {
+function lastUserText(messages: Json[]): string {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role !== 'user') continue;
     if (typeof message.content === 'string') return message.content;
-    if (Array.isArray(message.content)) return message.content.filter((part: any) => part?.type === 'text').map((part: any) => part.text).join('\n');
+    if (Array.isArray(message.content)) return message.content.filter((part: Json) => part?.type === 'text').map((part: Json) => part.text).join('\n');
   }
   return '';
 }

@@ -1,7 +1,6 @@
-import { postJson, readJson, type UpstreamCall } from '../http-client.js';
+import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { NativeChatProvider, NativeResult } from '../types.js';
-import { upstreamEvents } from '../upstream-sse.js';
 
 /**
  * The API version this gateway speaks to Anthropic: the one whose parameters it sends (newer
@@ -18,7 +17,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
     async send(body, context): Promise<NativeResult> {
       const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, 'x-request-id': context.requestId };
       if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
-      const call: UpstreamCall = {
+      return sendNative({
         provider: settings.name,
         baseUrl: settings.baseUrl,
         path: '/v1/messages',
@@ -27,10 +26,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
         signal: context.signal,
         timeoutMs: settings.timeoutMs,
         secrets: settings.apiKey ? [settings.apiKey] : [],
-      };
-      const response = await postJson(call);
-      if (body.stream === true) return { kind: 'sse', events: upstreamEvents(response, call) };
-      return { kind: 'json', body: await readJson(response, call) };
+      }, body.stream === true);
     },
   };
 }

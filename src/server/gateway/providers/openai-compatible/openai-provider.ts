@@ -1,8 +1,8 @@
 import type { EmbeddingsBody, EmbeddingsResponse } from '../../formats/embeddings/embeddings-schema.js';
 import { postJson, readJson, type UpstreamCall } from '../http-client.js';
+import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
-import { upstreamEvents } from '../upstream-sse.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
@@ -19,10 +19,7 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     name: settings.name,
     format: 'chat',
     async send(body, context): Promise<NativeResult> {
-      const call = upstreamCall(settings, '/chat/completions', body, context, settings.apiKey);
-      const response = await postJson(call);
-      if (body.stream === true) return { kind: 'sse', events: upstreamEvents(response, call) };
-      return { kind: 'json', body: await readJson(response, call) };
+      return sendNative(upstreamCall(settings, '/chat/completions', body, context, settings.apiKey), body.stream === true);
     },
     adaptTranslated(body, context) {
       if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
