@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientFormat } from '../formats/codec.js';
+import { StreamError } from '../formats/stream-error.js';
+import { UpstreamError } from '../providers/upstream-error.js';
+import { boundedBody } from '../traffic/traffic-log.js';
+import type { GatewayServices } from './gateway-services.js';
+import { finishClientGone, watchClient } from './client-connection.js';
+import { contextOf } from './request-context.js';
+import { runPolicyStages } from './stages/policy-stages.js';
+import { finishRequest } from './stages/finish.js';
+import { resolveConversationModel } from './stages/resolve-model.js';
+import { ClientClosedError, withFallback } from './stages/route-deployment.js';
+import { relayStream } from './stream-writer.js';
+
+/** The body fields the pipeline reads (the format schemas validated the rest). */
+type ConversationBody = Record<string, unknown> & { model: string; stream?: boolean | null; max_tokens?: number | null; max_completion_tokens?: number | null };
+
+/** What the client may see of a failure inside a started stream. */
+function describeStreamError(error: unknown): string {
+  if (error instanceof StreamError || error instanceof UpstreamError) return error.message;
+  return 'the upstream stream failed; see the gateway log for this request id';
+}
+
+/**
+ * Chat completions and Messages: the stages after authentication, in the documented order —
+ * resolve model, policy stages (extension points), route with fallback, provider, relay, finish.
+ * JSON answers are returned for Fastify to send (the onResponse hook finishes them); streams are
+ * written here and finished when they end.
+ */
+export async function handleConversation(format: ClientFormat, request: FastifyRequest, reply: FastifyReply, services: GatewayServices): Promise<unknown> {
+  const ctx = contextOf(request);
+  const body = request.body as ConversationBody;
+  resolveConversationModel(ctx, body, services.registry);
+  ctx.stream = body.stream === true;
+  if (services.policy.length > 0) {
+    const outcome = await runPolicyStages(services.policy, { ctx, format, body, reply });
+    if (outcome !== undefined) {
+      ctx.responseBody = outcome.body;
+      return outcome.body;
+    }
+  }
+  const forwarded = boundedBody(body, Number(request.headers['content-length'] ?? 0));
+  ctx.forwardedBody = forwarded.body;
+  ctx.truncated = forwarded.truncated;
+
+  const watch = watchClient(reply);
+  const abort = watch.controller;
+  let execution;
+  try {
+    execution = await withFallback(ctx, services.registry.deploymentsFor(ctx.model!), services.health, abort.signal, (deployment) =>
+      services.providers.executeChat({ format, body, deployment, signal: abort.signal, requestId: ctx.requestId }),
+    );
+  } catch (error) {
+    if (error instanceof ClientClosedError) return finishClientGone(ctx, reply, services);
+    throw error;
+  } finally {
+    watch.release();
+  }
+  reply.header('x-gateway-deployment', ctx.deployment!.id);
+  const restore = services.output.piiRestore;
+
+  if (execution.kind === 'json') {
+    ctx.usage = execution.usage;
+    const answer = restore ? restore.json(ctx, execution.body) : execution.body;
+    const shown = boundedBody(answer, (execution.usage.completionTokens + 256) * 8);
+    ctx.responseBody = shown.body;
+    ctx.truncated ||= shown.truncated;
+    return answer;
+  }
+
+  const outcome = await relayStream(reply, execution.events, {
+    abort: () => abort.abort(),
+    errorFrame: (message) => services.providers.errorFrame(format, message),
+    describeError: describeStreamError,
+    ...(restore ? { transform: (frame: string) => restore.frame(ctx, frame) } : {}),
+  });
+  ctx.usage = execution.usage();
+  ctx.responseBody = outcome.transcript;
+  ctx.truncated ||= outcome.truncated;
+  if (outcome.clientGone) return finishClientGone(ctx, reply, services);
+  // The provider layer turns upstream failures into an error frame itself; a throw here is unexpected.
+  const failure = outcome.error ?? execution.error?.();
+  if (failure !== undefined) {
+    ctx.errorType = 'upstream_error';
+    if (!(failure instanceof StreamError || failure instanceof UpstreamError)) request.log.error({ err: failure }, 'stream relay failed');
+  }
+  finishRequest(ctx, 200, services);
+  return reply;
+}

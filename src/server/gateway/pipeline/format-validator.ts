@@ -1,0 +1,15 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import type { z } from 'zod';
+import { badRequest } from '../../http/errors.js';
+import { validate } from '../formats/validation.js';
+
+/**
+ * Validates route schemas (zod) with messages that name the field and the value, as the error
+ * contract asks (`temperature must be between 0 and 2, got 3.5`), instead of zod's generic wording.
+ */
+export const formatValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => (data) => {
+  const result = validate(schema, data);
+  if (result.ok) return { value: result.value };
+  const where = httpPart === 'querystring' ? 'query parameter ' : httpPart === 'params' ? 'path parameter ' : httpPart === 'headers' ? 'header ' : '';
+  return { error: badRequest(`${where}${result.message}`) };
+};

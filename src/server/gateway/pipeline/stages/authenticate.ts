@@ -1,0 +1,75 @@
+import type { FastifyRequest } from 'fastify';
+import { bearerToken, secretsEqual } from '../../../http/secrets.js';
+import { forbidden, unauthorized } from '../../../http/errors.js';
+import { isIssuedKey } from '../../keys/key-secret.js';
+import type { KeysService } from '../../keys/keys.service.js';
+import { hasScope, type RequiredScope } from '../../keys/scopes.js';
+import type { Endpoint, Principal, RequestContext } from '../request-context.js';
+
+/** What authentication needs. */
+export interface AuthDeps {
+  readonly keys: KeysService;
+  readonly masterKey: string;
+  readonly allowPassthroughKeys: boolean;
+}
+
+/** The scope each endpoint needs (decisions.md); `/v1/models` needs only a valid key. */
+function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
+  switch (endpoint) {
+    case 'chat':
+    case 'messages':
+      return 'chat';
+    case 'embeddings':
+      return 'embeddings';
+    case 'models':
+      return undefined;
+  }
+}
+
+/** The presented credential: Bearer everywhere; `x-api-key` too on /v1/messages (Anthropic clients). */
+function presentedKey(request: FastifyRequest, endpoint: Endpoint): string | undefined {
+  const bearer = bearerToken(request.headers.authorization);
+  if (bearer !== undefined || endpoint !== 'messages') return bearer;
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' && header !== '' ? header.trim() : undefined;
+}
+
+const MISSING = {
+  messages: 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>',
+  other: 'missing API key: send Authorization: Bearer <API_KEY>',
+};
+
+/**
+ * Stage 2: finds the principal and checks the endpoint's scope. Runs before the body is parsed, so a
+ * caller without a valid key learns nothing from validation errors.
+ */
+export function authenticate(ctx: RequestContext, request: FastifyRequest, deps: AuthDeps): Principal {
+  const secret = presentedKey(request, ctx.endpoint);
+  if (secret === undefined) throw unauthorized(ctx.endpoint === 'messages' ? MISSING.messages : MISSING.other);
+  let principal: Principal;
+  if (isIssuedKey(secret) || !(deps.allowPassthroughKeys && ctx.endpoint === 'embeddings')) {
+    const check = deps.keys.check(secret);
+    if (!check.ok) {
+      if (secretsEqual(secret, deps.masterKey)) throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+      switch (check.reason) {
+        case 'unknown':
+          throw unauthorized('invalid API key');
+        case 'expired':
+          throw unauthorized('API key has expired');
+        case 'revoked':
+          throw unauthorized('API key has been revoked');
+      }
+    }
+    principal = { kind: 'key', key: check.key };
+    const scope = requiredScope(ctx.endpoint);
+    if (scope !== undefined && !hasScope(check.key.row.scopes, scope)) {
+      throw forbidden(`API key ${check.key.row.id} lacks the ${scope} scope required by ${ctx.path}`);
+    }
+  } else {
+    // The master key must never be forwarded to a provider as if it were the caller's own key.
+    if (secretsEqual(secret, deps.masterKey)) throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+    principal = { kind: 'passthrough', providerKey: secret };
+  }
+  ctx.principal = principal;
+  return principal;
+}
