@@ -1,0 +1,73 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { trafficListSchema, trafficQuerySchema, type TrafficEvent } from '../../../../shared/gateway-api.js';
+import { assertNever } from '../../formats/ir.js';
+import { openEventStream } from '../../pipeline/stream-writer.js';
+import type { GatewayBusMessage } from '../../traffic/event-bus.js';
+import type { AdminRouteOptions } from './admin-options.js';
+
+const HEARTBEAT_MS = 15_000;
+/** A subscriber this far behind is cut off: it reconnects with Last-Event-ID instead of costing memory. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+const streamQuerySchema = z.object({ after: z.coerce.number().int().nonnegative().optional() });
+
+function trafficFrame(event: TrafficEvent): string {
+  return `id: ${event.seq}\nevent: traffic\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function frameOf(message: GatewayBusMessage): string {
+  switch (message.kind) {
+    case 'traffic':
+      return trafficFrame(message.event);
+    case 'invalidate':
+      return `event: invalidate\ndata: ${JSON.stringify(message.message)}\n\n`;
+    default:
+      return assertNever(message, 'bus message');
+  }
+}
+
+/**
+ * `GET /internal/traffic` (recent requests, newest first) and `GET /internal/traffic/stream` (SSE:
+ * `traffic` events with `id` = seq so `Last-Event-ID` resumes, `invalidate` events for admin changes).
+ */
+export const trafficRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { services }) => {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const open = new Set<ServerResponse>();
+  // Streams never finish on their own; closing the server must not wait for them.
+  app.addHook('preClose', (done) => {
+    for (const raw of open) raw.end();
+    done();
+  });
+
+  typed.get('/traffic', { schema: { querystring: trafficQuerySchema, response: { 200: trafficListSchema } } }, async (request) => ({
+    data: services.traffic.list(request.query.limit, request.query.after ?? 0, request.query.bodies === 'true'),
+    capacity: services.traffic.capacity,
+    last_seq: services.traffic.lastSeq,
+  }));
+
+  typed.get('/traffic/stream', { schema: { querystring: streamQuerySchema } }, (request, reply) => {
+    const header = request.headers['last-event-id'];
+    const resume = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : request.query.after;
+    const raw = openEventStream(reply);
+    raw.write('retry: 2000\n\n');
+    if (resume !== undefined) for (const event of services.traffic.since(resume)) raw.write(trafficFrame(event));
+    open.add(raw);
+    const unsubscribe = services.bus.subscribe((message) => {
+      if (raw.writableLength > MAX_PENDING_BYTES) {
+        raw.destroy();
+        return;
+      }
+      raw.write(frameOf(message));
+    });
+    const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    raw.on('close', () => {
+      open.delete(raw);
+      unsubscribe();
+      clearInterval(heartbeat);
+    });
+  });
+};

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messagesRequestSchema } from '../formats/messages/messages-schema.js';
+import { handleConversation } from '../pipeline/conversation.js';
+import type { GatewayRouteOptions, V1RouteConfig } from './route-options.js';
+
+const dated = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: (issue) => `must be a date like 2023-06-01, got '${String(issue.input)}'` });
+
+/** Anthropic clients send `anthropic-version`; the interface document calls it `vendor-version`. Any dated value is accepted. */
+const messagesHeadersSchema = z.looseObject({
+  'anthropic-version': dated.optional(),
+  'vendor-version': dated.optional(),
+});
+
+/** `POST /v1/messages`, answering errors in Anthropic's envelope (`type: "error"` beside `error`). */
+export const messagesRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/v1/messages', {
+    schema: { body: messagesRequestSchema, headers: messagesHeadersSchema },
+    config: { endpoint: 'messages', errorEnvelope: 'anthropic' } satisfies V1RouteConfig & { errorEnvelope: 'anthropic' },
+  }, (request, reply) => handleConversation('messages', request, reply, services));
+};

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../http/errors.js';
+import type { ModelObject } from '../model-registry/model-registry.js';
+import { contextOf } from '../pipeline/request-context.js';
+import type { GatewayRouteOptions, V1RouteConfig } from './route-options.js';
+
+const modelObjectSchema = z.object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() });
+const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
+
+/** `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no scope. */
+export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  /** The models this caller may use: a key limited to some models sees only those. */
+  const visible = (models: ReadonlySet<string> | null): readonly ModelObject[] => {
+    const data = services.registry.modelList().data;
+    return models === null ? data : data.filter((m) => models.has(m.id));
+  };
+  const keyModels = (request: Parameters<typeof contextOf>[0]): ReadonlySet<string> | null => {
+    const principal = contextOf(request).principal;
+    return principal?.kind === 'key' ? principal.key.models : null;
+  };
+
+  typed.get('/v1/models', {
+    schema: { response: { 200: modelListSchema } },
+    config: { endpoint: 'models' } satisfies V1RouteConfig,
+  }, async (request) => {
+    const models = keyModels(request);
+    return { object: 'list' as const, data: [...visible(models)] };
+  });
+
+  typed.get('/v1/models/*', {
+    schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
+    config: { endpoint: 'models' } satisfies V1RouteConfig,
+  }, async (request) => {
+    // A wildcard: canonical names such as `demo/echo` contain slashes.
+    const id = request.params['*'];
+    const found = visible(keyModels(request)).find((m) => m.id === id);
+    if (!found) throw notFound(`model '${id}' is not in allowed_models`);
+    return found;
+  });
+};
