@@ -1,0 +1,161 @@
+import OpenAI, { APIError } from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPENAI_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
+
+describe('chat completions through the official openai client', () => {
+  let h: GatewayHarness;
+  let client: OpenAI;
+  let keyId: string;
+  beforeAll(async () => {
+    h = await startGatewayHarness();
+    const key = await h.issueKey({ name: 'sdk', user: 'ada', team: 'core', scopes: ['chat'] });
+    keyId = key.id;
+    client = h.openaiClient(key.key);
+  });
+  afterAll(async () => h.close());
+  beforeEach(() => {
+    h.openai.reset();
+    h.anthropic.reset();
+  });
+
+  it('answers non-streaming requests and sends the provider the canonical model with its own key', async () => {
+    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello gateway' }] });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.model).toBe('gpt-4o-mini');
+    expect(completion.choices[0]!.message.content).toBe('You said: hello gateway');
+    expect(completion.choices[0]!.finish_reason).toBe('stop');
+    expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+    const sent = h.openai.lastRequest()!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe(`Bearer ${OPENAI_UPSTREAM_KEY}`);
+    expect(sent.body.model).toBe('gpt-4o-mini');
+    expect(sent.body.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello gateway' }]);
+  });
+
+  it('streams chunks as they arrive and ends with [DONE]', async () => {
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'one two three' }] });
+    const pieces: string[] = [];
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of stream) {
+      expect(chunk.object).toBe('chat.completion.chunk');
+      pieces.push(chunk.choices[0]?.delta.content ?? '');
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(pieces.join('')).toBe('You said: one two three');
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+    expect(h.openai.lastRequest()!.body.stream).toBe(true);
+  });
+
+  it('sends tools and returns tool calls, streaming and not', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    h.openai.setNext({ reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] } });
+    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', tools, tool_choice: 'auto', messages: [{ role: 'user', content: 'weather in Paris?' }] });
+    const call = completion.choices[0]!.message.tool_calls![0]!;
+    expect(call.type === 'function' && call.function.name).toBe('get_weather');
+    expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ city: 'Paris' });
+    expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(h.openai.lastRequest()!.body.tools).toEqual(tools);
+    expect(h.openai.lastRequest()!.body.tool_choice).toBe('auto');
+
+    h.openai.setNext({ reply: { toolCalls: [{ id: 'call_2', name: 'get_weather', arguments: { city: 'Oslo' } }] } });
+    const stream = client.chat.completions.stream({ model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'weather in Oslo?' }] });
+    const final = await stream.finalChatCompletion();
+    const streamed = final.choices[0]!.message.tool_calls![0]!;
+    expect(streamed.type === 'function' && JSON.parse(streamed.function.arguments)).toEqual({ city: 'Oslo' });
+  });
+
+  it('translates a chat request for a Claude model to the Messages API and back', async () => {
+    const completion = await client.chat.completions.create({ model: 'claude-opus-4-7', max_tokens: 50, messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi claude' }] });
+    expect(completion.choices[0]!.message.content).toBe('You said: hi claude');
+    const sent = h.anthropic.lastRequest()!;
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.body.system).toBeDefined();
+    expect(sent.body.model).toBe('claude-opus-4-7');
+    expect(h.openai.requests).toHaveLength(0);
+  });
+
+  it('rewrites aliases silently, then checks the allow-list, then caps max_tokens (the document order)', async () => {
+    const completion = await client.chat.completions.create({ model: 'fast', max_tokens: 5000, messages: [{ role: 'user', content: 'x' }] });
+    expect(completion.model).toBe('gpt-4o-mini');
+    expect(h.openai.lastRequest()!.body.model).toBe('gpt-4o-mini');
+    expect(h.openai.lastRequest()!.body.max_tokens).toBe(100);
+
+    await client.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 7, messages: [{ role: 'user', content: 'x' }] });
+    expect(h.openai.lastRequest()!.body.max_tokens).toBe(7);
+
+    // An alias whose target is not allowed fails the allow-list after the rewrite.
+    const error = await client.chat.completions.create({ model: 'ghost', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as APIError).type).toBe('model_not_allowed');
+    expect((error as APIError).message).toContain('gpt-unlisted');
+  });
+
+  it('lists canonical models only, with owned_by the provider', async () => {
+    const models = [];
+    for await (const model of client.models.list()) models.push(model);
+    expect(models.map((m) => m.id)).toEqual(['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-opus-4-7', 'text-embedding-3-small', 'ha-model']);
+    expect(models.find((m) => m.id === 'claude-opus-4-7')!.owned_by).toBe('anthropic');
+    expect(models.find((m) => m.id === 'gpt-4o-mini')!.owned_by).toBe('openai');
+    expect(models.find((m) => m.id === 'demo/echo')!.owned_by).toBe('demo');
+    expect(models.some((m) => m.id === 'fast')).toBe(false);
+    expect((await client.models.retrieve('demo/echo')).id).toBe('demo/echo');
+  });
+
+  it('surfaces every error type as the SDK typed error, with x-request-id', async () => {
+    const call = (c: OpenAI, model = 'gpt-4o-mini', extra: object = {}) =>
+      c.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }], ...extra }).then(() => undefined, (e: unknown) => e as APIError);
+
+    const unauthenticated = await call(h.openaiClient('gk-not-a-real-key'));
+    expect(unauthenticated).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(unauthenticated!.type).toBe('authentication_error');
+    expect(unauthenticated!.headers?.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const notAllowed = await call(client, 'gpt-9');
+    expect(notAllowed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(notAllowed!.type).toBe('model_not_allowed');
+
+    const invalid = await call(client, 'gpt-4o-mini', { temperature: 3.5 });
+    expect(invalid).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(invalid!.type).toBe('invalid_request_error');
+    expect(invalid!.message).toContain('temperature must be between 0 and 2, got 3.5');
+
+    h.openai.setNext({ status: 400, error: { message: 'bad param upstream' } });
+    const upstream = await call(client);
+    expect(upstream).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(upstream!.status).toBe(502);
+    expect(upstream!.type).toBe('upstream_error');
+    expect(upstream!.message).toContain('bad param upstream');
+    expect(upstream!.headers?.get('x-upstream-status')).toBe('400');
+
+    const embeddingsOnly = await h.issueKey({ scopes: ['embeddings'] });
+    const forbidden = await call(h.openaiClient(embeddingsOnly.key));
+    expect(forbidden).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect(forbidden!.type).toBe('permission_error');
+  });
+
+  it('accounts every request (usage row with key, user, team, tokens, cost) and counts metrics', async () => {
+    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'count me' }] });
+    const rows = await h.usageRows(`key_id=${keyId}&limit=50`);
+    const row = rows.find((r) => r.status === 200 && r.model === 'gpt-4o-mini' && !r.stream)!;
+    expect(row).toMatchObject({ key_id: keyId, user: 'ada', team: 'core', endpoint: 'chat', provider: 'openai', deployment: 'gpt-4o-mini', cached: false });
+    const latest = rows[0]!;
+    expect(latest.prompt_tokens).toBe(completion.usage!.prompt_tokens);
+    expect(latest.completion_tokens).toBe(completion.usage!.completion_tokens);
+    expect(latest.cost_usd).toBeCloseTo((completion.usage!.prompt_tokens * 0.15 + completion.usage!.completion_tokens * 0.6) / 1e6, 12);
+    expect(rows.some((r) => r.stream === true && r.status === 200)).toBe(true);
+    expect(rows.some((r) => r.status === 400 && r.error_type === 'model_not_allowed')).toBe(true);
+    expect(rows.some((r) => r.status === 502 && r.error_type === 'upstream_error')).toBe(true);
+
+    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_requests_total\{model="gpt-4o-mini",status="200"\} \d+/);
+    expect(metrics).toMatch(/gateway_requests_total\{model="gpt-4o-mini",status="502"\} 1/);
+    expect(metrics).toMatch(/gateway_requests_total\{model="unknown",status="401"\} \d+/);
+    expect(metrics).toMatch(/gateway_request_duration_seconds_count\{model="gpt-4o-mini"\} \d+/);
+    expect(metrics).toMatch(/gateway_tokens_total\{model="gpt-4o-mini",type="prompt"\} \d+/);
+    expect(metrics).toMatch(/gateway_tokens_total\{model="gpt-4o-mini",type="completion"\} \d+/);
+    for (const name of ['gateway_rate_limit_hits_total', 'gateway_cache_hits_total', 'gateway_pii_entities_total', 'gateway_content_policy_blocks_total']) {
+      expect(metrics).toContain(`# TYPE ${name} counter`);
+    }
+    expect(metrics).toContain('gateway_rate_limit_hits_total{limit_type="requests"} 0');
+  });
+});

@@ -1,0 +1,92 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { ApiKeyCreate, ApiKeyCreated } from '../../../src/shared/gateway-api.js';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
+import { startAnthropicUpstream, startOpenAIUpstream, type AnthropicUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
+
+/** Provider keys the gateway holds; tests assert they never leak. */
+export const OPENAI_UPSTREAM_KEY = 'sk-upstream-openai-0123456789secret';
+export const ANTHROPIC_UPSTREAM_KEY = 'sk-ant-upstream-0123456789secret';
+export const SECONDARY_UPSTREAM_KEY = 'sk-upstream-secondary-0123456789secret';
+
+/** A gateway over mock OpenAI and Anthropic upstreams, with helpers for the admin API and the SDKs. */
+export interface GatewayHarness {
+  readonly servers: TempServers;
+  readonly openai: OpenAIUpstream;
+  /** The second upstream of the `ha-model` deployments (fallback target). */
+  readonly openaiSecondary: OpenAIUpstream;
+  readonly anthropic: AnthropicUpstream;
+  readonly url: string;
+  /** Calls the admin API with the master key. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Issues a key (default scopes: chat and embeddings). */
+  issueKey(input?: ApiKeyCreate): Promise<ApiKeyCreated>;
+  /** The official OpenAI client against the gateway (only baseURL and apiKey changed; no retries, to keep error tests fast). */
+  openaiClient(apiKey: string): OpenAI;
+  /** The official Anthropic client against the gateway (x-api-key). */
+  anthropicClient(apiKey: string): Anthropic;
+  /** Usage rows, newest first (flushes the batch first). */
+  usageRows(query?: string): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+/** Starts the mocks and the gateway configured to use them. */
+export async function startGatewayHarness(extra: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): Promise<GatewayHarness> {
+  const [openai, openaiSecondary, anthropic] = await Promise.all([
+    startOpenAIUpstream({ apiKey: OPENAI_UPSTREAM_KEY }),
+    startOpenAIUpstream({ apiKey: SECONDARY_UPSTREAM_KEY }),
+    startAnthropicUpstream({ apiKey: ANTHROPIC_UPSTREAM_KEY }),
+  ]);
+  const servers = await startTempServers(
+    {
+      llm: {
+        allowed_models: ['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-opus-4-7', 'text-embedding-3-small', 'ha-model'],
+        model_aliases: { fast: 'gpt-4o-mini', smart: 'claude-opus-4-7', ghost: 'gpt-unlisted' },
+        per_model_max_tokens: { 'gpt-4o-mini': 100, 'claude-opus-4-7': 200 },
+        default_embedding_model: 'text-embedding-3-small',
+      },
+      providers: {
+        openai: { base_url: openai.url, api_key: OPENAI_UPSTREAM_KEY },
+        anthropic: { base_url: anthropic.url, api_key: ANTHROPIC_UPSTREAM_KEY },
+      },
+      deployments: [
+        // Weights make the primary the first choice (all but certainly), so fallback tests are deterministic.
+        { id: 'ha-primary', model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: openai.url, api_key: OPENAI_UPSTREAM_KEY, weight: 1_000_000 },
+        { id: 'ha-secondary', model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: openaiSecondary.url, api_key: SECONDARY_UPSTREAM_KEY, weight: 0.000001 },
+      ],
+      pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
+      ...extra,
+    },
+    env,
+  );
+  const url = servers.gatewayUrl;
+  const admin: GatewayHarness['admin'] = async (method, path, body) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  return {
+    servers,
+    openai,
+    openaiSecondary,
+    anthropic,
+    url,
+    admin,
+    issueKey: async (input = { scopes: ['chat', 'embeddings'] }) => {
+      const created = await admin('POST', '/internal/api-keys', input);
+      if (created.status !== 201) throw new Error(`key issuance failed: ${JSON.stringify(created.body)}`);
+      return created.body as ApiKeyCreated;
+    },
+    openaiClient: (apiKey) => new OpenAI({ baseURL: `${url}/v1`, apiKey, maxRetries: 0 }),
+    anthropicClient: (apiKey) => new Anthropic({ baseURL: url, apiKey, maxRetries: 0 }),
+    usageRows: async (query = '') => (await admin('GET', `/internal/usage/logs${query ? `?${query}` : ''}`)).body.data,
+    close: async () => {
+      await servers.stop();
+      await Promise.all([openai.close(), openaiSecondary.close(), anthropic.close()]);
+    },
+  };
+}

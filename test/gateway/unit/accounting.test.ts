@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
+import { AuditRepository } from '../../../src/server/gateway/accounting/audit.repository.js';
+import { PriceTable } from '../../../src/server/gateway/accounting/pricing.js';
+import type { UsageEntry } from '../../../src/server/gateway/accounting/usage-entry.js';
+import { UsageRecorder } from '../../../src/server/gateway/accounting/usage-recorder.js';
+import { UsageRepository } from '../../../src/server/gateway/accounting/usage.repository.js';
+import { GatewayEventBus } from '../../../src/server/gateway/traffic/event-bus.js';
+import { MAX_BODY_CHARS, TrafficLog, type TrafficRecord } from '../../../src/server/gateway/traffic/traffic-log.js';
+
+const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
+  requestId: `r${n}`, createdAt: 1_700_000_000_000 + n * 1000, keyId: 'k1', ownerUser: 'u', team: 't', endpoint: 'chat', model: 'm', deployment: 'd', provider: 'p',
+  promptTokens: 10, completionTokens: 5, costUsd: 0.001, latencyMs: 12, status: 200, errorType: null, stream: false, cached: false, ...overrides,
+});
+
+describe('usage recorder', () => {
+  let dir: string;
+  let database: DatabaseHandle;
+  let recorder: UsageRecorder;
+  let usage: UsageRepository;
+  const count = () => (database.sqlite.prepare('SELECT COUNT(*) AS n FROM gateway_usage').get() as { n: number }).n;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-usage-'));
+    database = openDatabase(join(dir, 'db.sqlite'));
+    usage = new UsageRepository(database.sqlite);
+    recorder = new UsageRecorder(database.sqlite, usage, new AuditRepository(database.sqlite), { flushIntervalMs: 20, maxBatch: 5 });
+  });
+  afterEach(() => {
+    recorder.close();
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds rows until the interval passes or the batch fills', async () => {
+    recorder.record(entry(1));
+    expect(count()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(count()).toBe(1);
+    for (let i = 2; i <= 6; i += 1) recorder.record(entry(i));
+    expect(count()).toBe(6);
+  });
+
+  it('commits a row and its audit event immediately with commitNow', () => {
+    recorder.commitNow(entry(1, { endpoint: 'embeddings' }), { createdAt: 1, actor: 'key:k1', action: 'embeddings.create', target: 'm', requestId: 'r1', details: { inputs: 1 } });
+    expect(count()).toBe(1);
+    expect(new AuditRepository(database.sqlite).list({ limit: 10 })[0]).toMatchObject({ action: 'embeddings.create', details: { inputs: 1 } });
+  });
+
+  it('aggregates per bucket and group', () => {
+    for (let i = 0; i < 120; i += 1) recorder.record(entry(i, { model: i % 2 ? 'a' : 'b', status: i % 10 === 0 ? 502 : 200 }));
+    recorder.flush();
+    const result = usage.aggregate({ group_by: 'model', bucket: 'minute' }, 0, Number.MAX_SAFE_INTEGER);
+    expect(result.totals).toMatchObject({ requests: 120, errors: 12, prompt_tokens: 1200, completion_tokens: 600, total_tokens: 1800 });
+    expect(new Set(result.data.map((p) => p.group))).toEqual(new Set(['a', 'b']));
+    for (const point of result.data) expect(Date.parse(point.bucket_start) % 60_000).toBe(0);
+  });
+});
+
+describe('prices', () => {
+  it('cost by public name, then the upstream name, 0 when unpriced', () => {
+    const prices = new PriceTable({ 'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 } });
+    expect(prices.cost('gpt-4o', null, { promptTokens: 1_000_000, completionTokens: 100_000 })).toBeCloseTo(3.5);
+    expect(prices.cost('my-alias-model', 'gpt-4o', { promptTokens: 1000, completionTokens: 0 })).toBeCloseTo(0.0025);
+    expect(prices.cost('demo/echo', 'echo', { promptTokens: 1000, completionTokens: 1000 })).toBe(0);
+  });
+});
+
+describe('traffic log', () => {
+  const record = (n: number, body: unknown = { model: 'm', n }): TrafficRecord => ({
+    request_id: `r${n}`, started_at: '', endpoint: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, error_type: null, requested_model: 'm', model: 'm',
+    deployment: null, provider: null, key_id: null, key_name: null, user: null, team: null, stream: false, cached: false, attempts: 1, latency_ms: 1,
+    prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, requestBody: body, responseBody: null,
+  });
+
+  it('keeps the newest events, publishes them, and resumes after a seq', () => {
+    const bus = new GatewayEventBus();
+    const published: number[] = [];
+    bus.subscribe((m) => m.kind === 'traffic' && published.push(m.event.seq));
+    const log = new TrafficLog(3, bus);
+    for (let i = 1; i <= 5; i += 1) log.record(record(i));
+    expect(log.list(10).map((e) => e.request_id)).toEqual(['r5', 'r4', 'r3']);
+    expect(log.since(3).map((e) => e.seq)).toEqual([4, 5]);
+    expect(published).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('redacts credential fields and cuts large bodies', () => {
+    const log = new TrafficLog(2, new GatewayEventBus());
+    log.record(record(1, { model: 'm', api_key: 'sk-secret-in-body' }));
+    log.record(record(2, { model: 'm', input: 'x'.repeat(MAX_BODY_CHARS * 2) }));
+    const [big, small] = log.list(2);
+    expect(JSON.stringify(small!.request_body)).not.toContain('sk-secret-in-body');
+    expect(big!.truncated).toBe(true);
+    expect((big!.request_body as string).length).toBe(MAX_BODY_CHARS);
+  });
+});
