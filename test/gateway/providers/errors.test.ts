@@ -87,6 +87,13 @@ describe('upstream errors before the answer', () => {
     expect(error).toMatchObject({ status: 529, retryable: true, upstreamType: 'overloaded_error' });
   });
 
+  it('a JSON answer to a stream request is an upstream error, not an empty stream', async () => {
+    openai.setNext({ body: { error: { message: 'model is still loading', type: 'unavailable' } } });
+    const error = await failure(chatOn(deployment('openai', openai.url), true));
+    expect(error).toMatchObject({ status: 502, retryable: true, upstreamType: 'unavailable' });
+    expect(error.message).toContain('model is still loading');
+  });
+
   it('a deployment with no base URL is a retryable configuration error', async () => {
     const error = await failure(chatOn({ id: 'x', model: 'm', provider: 'openai_compatible', upstreamModel: 'm' }));
     expect(error).toMatchObject({ status: 0, retryable: true, upstreamType: 'configuration' });

@@ -65,13 +65,12 @@ export interface UpstreamResponse {
  * UpstreamError; an aborted `signal` destroys the upstream request.
  */
 export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
-  const url = new URL(call.baseUrl);
-  const path = `${url.pathname.replace(/\/+$/, '')}${call.path}${url.search}`;
+  const target = targetOf(call.baseUrl, call.path);
   let response: Dispatcher.ResponseData;
   try {
-    response = await poolFor(url.origin).request({
+    response = await poolFor(target.origin).request({
       method: 'POST',
-      path,
+      path: target.path,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
       body: JSON.stringify(call.body),
       signal: call.signal,
@@ -89,6 +88,21 @@ export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
     upstreamType: detail.type,
     retryAfterSeconds: retryAfter(response.headers),
   });
+}
+
+const targets = new Map<string, { origin: string; path: string }>();
+
+/** Origin and request path of a base URL plus a path; parsed once per pair (URL parsing is not free on the hot path). */
+function targetOf(baseUrl: string, path: string): { origin: string; path: string } {
+  const key = `${baseUrl} ${path}`;
+  let target = targets.get(key);
+  if (!target) {
+    const url = new URL(baseUrl);
+    target = { origin: url.origin, path: `${url.pathname.replace(/\/+$/, '')}${path}${url.search}` };
+    if (targets.size > 1000) targets.clear();
+    targets.set(key, target);
+  }
+  return target;
 }
 
 /** Reads a 2xx JSON body, mapping transport failures while reading to UpstreamError. */

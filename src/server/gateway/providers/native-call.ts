@@ -1,12 +1,18 @@
 import { parseSse, type SseEvent } from '../formats/sse.js';
-import { postJson, readJson, transportError, type UpstreamCall, type UpstreamResponse } from './http-client.js';
+import { errorDetail, postJson, readJson, redact, transportError, type UpstreamCall, type UpstreamResponse } from './http-client.js';
 import type { NativeResult } from './types.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** Sends a native body; a streamed answer is returned as its SSE events, any other as parsed JSON. */
 export async function sendNative(call: UpstreamCall, stream: boolean): Promise<NativeResult> {
   const response = await postJson(call);
-  if (stream) return { kind: 'sse', events: upstreamEvents(response, call) };
-  return { kind: 'json', body: await readJson(response, call) };
+  if (!stream) return { kind: 'json', body: await readJson(response, call) };
+  if (String(response.headers['content-type'] ?? '').includes('application/json')) {
+    // Some servers answer a stream request with plain JSON (often an error with status 200).
+    const detail = errorDetail(JSON.stringify(await readJson(response, call)));
+    throw new UpstreamError(redact(`${call.provider} upstream answered a stream request with JSON: ${detail.message}`, call.secrets), { status: 502, upstreamType: detail.type ?? 'invalid_response' });
+  }
+  return { kind: 'sse', events: upstreamEvents(response, call) };
 }
 
 /**
