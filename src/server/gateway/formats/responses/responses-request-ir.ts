@@ -1,0 +1,71 @@
+import { imageFromUrl } from '../chat/chat-request-ir.js';
+import type { IrMessage, IrPart, IrRequest, IrTextPart, IrToolChoice } from '../ir.js';
+import { TranslationError } from '../translation-error.js';
+import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
+
+/**
+ * Responses requests to the IR, so a provider without a Responses API serves them over chat
+ * completions (or Messages). Function calls and their outputs become tool calls and tool results;
+ * consecutive items of one role form one turn.
+ */
+export function responsesRequestToIr(body: ResponsesBody): IrRequest {
+  const system = body.instructions ? [body.instructions] : [];
+  const messages: IrMessage[] = [];
+  const push = (role: IrMessage['role'], parts: IrPart[]): void => {
+    const last = messages.at(-1);
+    if (last && last.role === role) messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
+    else messages.push({ role, content: parts });
+  };
+  const items: ResponsesInputItem[] = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
+  items.forEach((item, index) => {
+    const path = `input[${index}]`;
+    const type = item.type ?? 'message';
+    if (type === 'message') {
+      const message = item as Extract<ResponsesInputItem, { role: string }>;
+      const parts = contentToIr(message.content, `${path}.content`);
+      if (message.role === 'system' || message.role === 'developer') system.push(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
+      else push(message.role, parts);
+    } else if (type === 'function_call') {
+      const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
+      push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
+    } else if (type === 'function_call_output') {
+      const output = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
+      const content = typeof output.output === 'string' ? [{ type: 'text' as const, text: output.output }] : contentToIr(output.output, `${path}.output`);
+      push('user', [{ type: 'tool_result', toolCallId: output.call_id, content: content.filter((part) => part.type === 'text' || part.type === 'image'), isError: false }]);
+    } else if (type !== 'reasoning') {
+      // Reasoning items belong to the model that wrote them; anything else needs a Responses upstream.
+      throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
+    }
+  });
+  const tools = (body.tools ?? []).map((tool, index) => {
+    if (tool.type !== 'function') throw new TranslationError(`tools[${index}]: the hosted tool ${tool.type} needs a model with a native Responses API`);
+    return { name: String(tool.name), description: tool.description ?? undefined, parameters: tool.parameters ?? { type: 'object', properties: {} } };
+  });
+  return {
+    system,
+    messages,
+    tools: tools.length > 0 ? tools : undefined,
+    toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
+    parallelToolCalls: body.parallel_tool_calls ?? undefined,
+    maxTokens: body.max_output_tokens ?? undefined,
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    user: body.user,
+    stream: body.stream === true,
+  };
+}
+
+function contentToIr(content: string | ResponsesContentPart[], path: string): Array<IrTextPart | Extract<IrPart, { type: 'image' }>> {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((part, index) => {
+    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string') return { type: 'text', text: part.text };
+    if (part.type === 'input_image' && typeof part.image_url === 'string') return imageFromUrl(part.image_url);
+    throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
+  });
+}
+
+function toolChoiceToIr(choice: ResponsesBody['tool_choice'] | undefined): IrToolChoice | undefined {
+  if (choice === undefined || choice === null) return undefined;
+  if (typeof choice === 'string') return { type: choice === 'required' ? 'required' : choice };
+  return { type: 'tool', name: choice.name };
+}

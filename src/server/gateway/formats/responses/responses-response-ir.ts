@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { IrResponse, IrStopReason, Usage } from '../ir.js';
+import type { ResponsesBody } from './responses-schema.js';
+
+/** Responses answers built from the IR (a Responses request served by a chat provider). */
+
+/** What every Response object of one request shares. */
+export interface ResponseEnvelope {
+  /** `resp_...` */
+  readonly id: string;
+  /** The public model name. */
+  readonly model: string;
+  /** Unix seconds. */
+  readonly createdAt: number;
+  /** The request, whose settings a Response echoes. */
+  readonly request: ResponsesBody;
+}
+
+/** A fresh envelope for a request. */
+export function responseEnvelope(request: ResponsesBody, model: string): ResponseEnvelope {
+  return { id: `resp_${randomUUID().replaceAll('-', '')}`, model, createdAt: Math.floor(Date.now() / 1000), request };
+}
+
+/** A new output item id with OpenAI's prefixes (`msg_`, `fc_`). */
+export function itemId(prefix: 'msg' | 'fc'): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** An output item of a Response. */
+export type ResponseOutputItem =
+  | { type: 'message'; id: string; status: 'in_progress' | 'completed'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }> }
+  | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: 'in_progress' | 'completed' };
+
+/** Response usage from complete counts. */
+export function responsesUsage(usage: Usage): object {
+  return {
+    input_tokens: usage.promptTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: usage.completionTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}
+
+/** The Response object: `status` and `usage` follow the answer; settings echo the request. */
+export function responseObject(envelope: ResponseEnvelope, output: ResponseOutputItem[], stop: IrStopReason | undefined, usage: Usage | undefined): Record<string, unknown> {
+  const request = envelope.request;
+  const incomplete = stop === 'length' ? 'max_output_tokens' : stop === 'content_filter' ? 'content_filter' : undefined;
+  return {
+    id: envelope.id,
+    object: 'response',
+    created_at: envelope.createdAt,
+    status: stop === undefined ? 'in_progress' : incomplete ? 'incomplete' : 'completed',
+    error: null,
+    incomplete_details: incomplete ? { reason: incomplete } : null,
+    instructions: request.instructions ?? null,
+    max_output_tokens: request.max_output_tokens ?? null,
+    model: envelope.model,
+    output,
+    parallel_tool_calls: request.parallel_tool_calls ?? true,
+    previous_response_id: request.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    store: request.store ?? false,
+    temperature: request.temperature ?? 1,
+    text: { format: { type: 'text' } },
+    tool_choice: request.tool_choice ?? 'auto',
+    tools: request.tools ?? [],
+    top_p: request.top_p ?? 1,
+    truncation: 'disabled',
+    usage: usage ? responsesUsage(usage) : null,
+    user: request.user ?? null,
+    metadata: request.metadata ?? {},
+  };
+}
+
+/** Builds the Response a client receives for a complete IR answer. */
+export function responsesResponseFromIr(ir: IrResponse, envelope: ResponseEnvelope, usage: Usage): Record<string, unknown> {
+  const output: ResponseOutputItem[] = [];
+  const text = ir.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  if (text !== '') output.push({ type: 'message', id: itemId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] });
+  for (const part of ir.content) {
+    if (part.type === 'tool_call') output.push({ type: 'function_call', id: itemId('fc'), call_id: part.id, name: part.name, arguments: part.arguments, status: 'completed' });
+  }
+  return responseObject(envelope, output, ir.stopReason, usage);
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { boundedNumber, minInteger, validate, type Validated } from '../validation.js';
+
+/**
+ * The Responses request (OpenAI's `POST /v1/responses`), the subset that can be served over a chat
+ * completions provider: text and image input items, function tools and their calls and outputs.
+ * Hosted tools and other item types pass through loosely for a native Responses upstream.
+ */
+
+/** A loose object with a `type`, checked against `shapes[type]` when that type is known. */
+function typedItem(shapes: Readonly<Record<string, z.ZodType>>) {
+  return z.looseObject({ type: z.string().optional() }).superRefine((value, ctx) => {
+    // An item without a type is a message (EasyInputMessage).
+    const shape = shapes[value.type ?? 'message'];
+    if (!shape) return;
+    const result = shape.safeParse(value, { reportInput: true });
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+  });
+}
+
+const contentPart = typedItem({
+  input_text: z.looseObject({ text: z.string() }),
+  output_text: z.looseObject({ text: z.string() }),
+  input_image: z.looseObject({ image_url: z.string().min(1).optional(), file_id: z.string().optional() }),
+});
+
+const messageItem = z.looseObject({
+  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  content: z.union([z.string(), z.array(contentPart)]),
+});
+
+const inputItem = typedItem({
+  message: messageItem,
+  function_call: z.looseObject({ call_id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
+  function_call_output: z.looseObject({ call_id: z.string().min(1), output: z.union([z.string(), z.array(contentPart)]) }),
+});
+
+const tool = typedItem({
+  function: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().nullish(),
+    parameters: z.record(z.string(), z.unknown()).nullish(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.looseObject({ type: z.literal('function'), name: z.string().min(1) }),
+]);
+
+/** The Responses request body. */
+export const responsesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(inputItem)]),
+  instructions: z.string().nullish(),
+  stream: z.boolean().nullish(),
+  store: z.boolean().nullish(),
+  previous_response_id: z.string().nullish(),
+  max_output_tokens: minInteger(1).nullish(),
+  temperature: boundedNumber(0, 2).nullish(),
+  top_p: boundedNumber(0, 1).nullish(),
+  tools: z.array(tool).nullish(),
+  tool_choice: toolChoice.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  user: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+});
+
+/** One content part of a Responses message item. */
+export type ResponsesContentPart =
+  | { type: 'input_text' | 'output_text'; text: string; [key: string]: unknown }
+  | { type: 'input_image'; image_url?: string; file_id?: string; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
+
+/** One input item. */
+export type ResponsesInputItem =
+  | { type?: 'message'; role: 'user' | 'assistant' | 'system' | 'developer'; content: string | ResponsesContentPart[]; [key: string]: unknown }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string; [key: string]: unknown }
+  | { type: 'function_call_output'; call_id: string; output: string | ResponsesContentPart[]; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
+
+/** A validated Responses request (written out: zod cannot infer the typed items). */
+export interface ResponsesBody {
+  model: string;
+  input: string | ResponsesInputItem[];
+  instructions?: string | null;
+  stream?: boolean | null;
+  store?: boolean | null;
+  previous_response_id?: string | null;
+  max_output_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  tools?: Array<{ type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null; [key: string]: unknown }> | null;
+  tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string } | null;
+  parallel_tool_calls?: boolean | null;
+  user?: string;
+  metadata?: Record<string, string> | null;
+  [key: string]: unknown;
+}
+
+/** Validates a Responses request body. */
+export function validateResponsesRequest(body: unknown): Validated<ResponsesBody> {
+  return validate(responsesRequestSchema, body) as Validated<ResponsesBody>;
+}

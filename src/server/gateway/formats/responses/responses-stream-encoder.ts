@@ -1,0 +1,89 @@
+import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
+import { assertNever } from '../ir.js';
+import { eventFrame } from '../sse.js';
+import { itemId, responseObject, type ResponseEnvelope, type ResponseOutputItem } from './responses-response-ir.js';
+
+/**
+ * Encodes IR events as a typed Responses stream, as OpenAI sends it: `response.created`,
+ * `response.in_progress`, per output item `response.output_item.added` ... `response.output_item.done`
+ * (a message with `content_part` and `output_text` events, or a function call with
+ * `function_call_arguments` events), then `response.completed` (or `response.incomplete`). Every
+ * event carries its `sequence_number`; the SSE event name equals its `type`.
+ */
+export async function* encodeResponsesStream(events: AsyncIterable<IrStreamEvent>, envelope: ResponseEnvelope, usage: () => Usage): AsyncGenerator<string> {
+  let sequence = 0;
+  const output: ResponseOutputItem[] = [];
+  let open: { item: ResponseOutputItem; index: number; irIndex?: number } | undefined;
+  let stop: IrStopReason | undefined;
+  const frame = (type: string, payload: Record<string, unknown>): string => eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
+
+  function* close(): Generator<string> {
+    if (!open) return;
+    const { item, index } = open;
+    open = undefined;
+    item.status = 'completed';
+    if (item.type === 'message') {
+      const part = item.content[0];
+      yield frame('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text: part.text, logprobs: [] });
+      yield frame('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part });
+    } else {
+      yield frame('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments });
+    }
+    yield frame('response.output_item.done', { output_index: index, item });
+  }
+
+  function* add(item: ResponseOutputItem, irIndex?: number): Generator<string> {
+    yield* close();
+    output.push(item);
+    open = { item, index: output.length - 1, irIndex };
+    const added = item.type === 'message' ? { ...item, content: [] } : item;
+    yield frame('response.output_item.added', { output_index: open.index, item: added });
+  }
+
+  yield frame('response.created', { response: responseObject(envelope, [], undefined, undefined) });
+  yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
+  for await (const event of events) {
+    switch (event.type) {
+      case 'start':
+      case 'usage':
+        break;
+      case 'text': {
+        if (open?.item.type !== 'message') {
+          const item: ResponseOutputItem = { type: 'message', id: itemId('msg'), status: 'in_progress', role: 'assistant', content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }] };
+          yield* add(item);
+          yield frame('response.content_part.added', { item_id: item.id, output_index: output.length - 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+        }
+        const current = open!;
+        const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
+        message.content[0].text += event.text;
+        yield frame('response.output_text.delta', { item_id: message.id, output_index: current.index, content_index: 0, delta: event.text, logprobs: [] });
+        break;
+      }
+      case 'tool_call_start':
+        yield* add({ type: 'function_call', id: itemId('fc'), call_id: event.id, name: event.name, arguments: '', status: 'in_progress' }, event.index);
+        break;
+      case 'tool_call_delta':
+        if (open?.item.type === 'function_call' && open.irIndex === event.index) {
+          open.item.arguments += event.arguments;
+          yield frame('response.function_call_arguments.delta', { item_id: open.item.id, output_index: open.index, delta: event.arguments });
+        }
+        break;
+      case 'finish':
+        stop = event.stopReason;
+        break;
+      default:
+        assertNever(event, 'stream event');
+    }
+  }
+  yield* close();
+  const final = responseObject(envelope, output, stop ?? 'stop', usage());
+  yield frame(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+}
+
+/**
+ * The frame that reports a failure after the stream started: OpenAI's `error` event fields, plus
+ * an `error` object, which is what makes the openai SDK raise it.
+ */
+export function responsesErrorFrame(message: string): string {
+  return eventFrame('error', JSON.stringify({ type: 'error', code: 'upstream_error', message, param: null, error: { type: 'upstream_error', message, code: 502 } }));
+}
