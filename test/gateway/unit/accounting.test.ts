@@ -26,7 +26,7 @@ describe('usage recorder', () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-usage-'));
     database = openDatabase(join(dir, 'db.sqlite'));
     usage = new UsageRepository(database.sqlite);
-    recorder = new UsageRecorder(database.sqlite, usage, new AuditRepository(database.sqlite), { flushIntervalMs: 20, maxBatch: 5 });
+    recorder = new UsageRecorder(usage, database.sqlite, usage, new AuditRepository(database.sqlite), { flushIntervalMs: 20, maxBatch: 5 });
   });
   afterEach(() => {
     recorder.close();

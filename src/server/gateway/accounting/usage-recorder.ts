@@ -27,17 +27,22 @@ export class UsageRecorder {
   private readonly commitPair: (usage: UsageEntry, audit: AuditEntry) => void;
   private closed = false;
 
+  /**
+   * `batches` writes the queued rows (a connection without fsync on commit, see batch-connection.ts);
+   * `durable` and `audit` share the main connection, for rows that must survive before an answer.
+   */
   constructor(
-    sqlite: Database.Database,
-    private readonly usage: UsageRepository,
-    private readonly audit: AuditRepository,
+    private readonly batches: UsageRepository,
+    durableSqlite: Database.Database,
+    durable: UsageRepository,
+    audit: AuditRepository,
     private readonly options: UsageRecorderOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBatch = options.maxBatch ?? 200;
-    this.commitPair = sqlite.transaction((u: UsageEntry, a: AuditEntry) => {
-      this.usage.insertOne(u);
-      this.audit.insert(a);
+    this.commitPair = durableSqlite.transaction((u: UsageEntry, a: AuditEntry) => {
+      durable.insertOne(u);
+      audit.insert(a);
     });
   }
 
@@ -67,7 +72,7 @@ export class UsageRecorder {
     const batch = this.queue;
     this.queue = [];
     try {
-      this.usage.insertBatch(batch);
+      this.batches.insertBatch(batch);
     } catch (error) {
       this.options.onError?.(error, batch.length);
     }

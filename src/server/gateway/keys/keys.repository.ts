@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys } from '../../db/schema/gateway.js';
@@ -20,16 +21,17 @@ export interface ApiKeyFilter {
 export class KeysRepository {
   private readonly byHash;
   private readonly byId;
-  private readonly touch;
+  private readonly touch: Database.Statement;
+  private readonly touchAll: (entries: Iterable<readonly [string, number]>) => void;
 
-  constructor(private readonly db: Db) {
+  /** `batchSqlite` takes the batched last-use writes (see accounting/batch-connection.ts). */
+  constructor(private readonly db: Db, batchSqlite: Database.Database) {
     this.byHash = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.keyHash, sql.placeholder('hash'))).prepare();
     this.byId = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.id, sql.placeholder('id'))).prepare();
-    this.touch = db
-      .update(gatewayApiKeys)
-      .set({ lastUsedAt: sql`max(coalesce(${gatewayApiKeys.lastUsedAt}, 0), ${sql.placeholder('at')})` })
-      .where(eq(gatewayApiKeys.id, sql.placeholder('id')))
-      .prepare();
+    this.touch = batchSqlite.prepare('UPDATE gateway_api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?');
+    this.touchAll = batchSqlite.transaction((entries: Iterable<readonly [string, number]>) => {
+      for (const [id, at] of entries) this.touch.run(at, id);
+    });
   }
 
   /** Stores a new key. */
@@ -65,8 +67,6 @@ export class KeysRepository {
 
   /** Records last-use times in one transaction (they are batched: a write per request would cost a sync). */
   touchMany(entries: Iterable<readonly [string, number]>): void {
-    this.db.transaction(() => {
-      for (const [id, at] of entries) this.touch.run({ id, at });
-    });
+    this.touchAll(entries);
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema.js';
 import { AuditRepository } from '../accounting/audit.repository.js';
+import { openBatchConnection } from '../accounting/batch-connection.js';
 import { PriceTable } from '../accounting/pricing.js';
 import { UsageRecorder } from '../accounting/usage-recorder.js';
 import { UsageRepository } from '../accounting/usage.repository.js';
@@ -49,10 +50,11 @@ export interface ServiceOptions {
 /** Builds the gateway's services over the shared database and metrics registry. */
 export function createGatewayServices(ctx: GatewayContext, options: ServiceOptions): GatewayServices {
   const { sqlite, db } = ctx.database;
-  const keys = new KeysService(new KeysRepository(db));
+  const batch = openBatchConnection(ctx.database);
+  const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
   const audit = new AuditRepository(sqlite);
-  const recorder = new UsageRecorder(sqlite, usage, audit, {
+  const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
     onError: (error, rows) => options.log?.(`could not write ${rows} usage rows`, error),
   });
   const bus = new GatewayEventBus();
@@ -81,6 +83,7 @@ export function createGatewayServices(ctx: GatewayContext, options: ServiceOptio
     close: () => {
       recorder.close();
       keys.close();
+      batch.close();
     },
   };
 }
