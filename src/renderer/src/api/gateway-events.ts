@@ -1,0 +1,111 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { invalidateMessageSchema, trafficEventSchema, trafficListSchema, type InvalidateMessage } from '../../../shared/gateway-api.js';
+import { readSse } from '../lib/sse.js';
+import { assertNever } from '../lib/assert-never.js';
+import { useApi } from './api-context.js';
+import type { ApiClient } from './http.js';
+import { queryKeys } from './query-keys.js';
+import { TrafficBuffer } from './traffic-buffer.js';
+
+const buffers = new WeakMap<ApiClient, TrafficBuffer>();
+
+/** The traffic buffer of this connection (one per signed-in client). */
+export function useTrafficBuffer(): TrafficBuffer {
+  const api = useApi();
+  return useMemo(() => {
+    let buffer = buffers.get(api);
+    if (!buffer) buffers.set(api, (buffer = new TrafficBuffer()));
+    return buffer;
+  }, [api]);
+}
+
+/** The buffered events, re-rendering at most once per frame. */
+export function useTrafficEvents(buffer: TrafficBuffer) {
+  return useSyncExternalStore(buffer.subscribe, buffer.snapshot);
+}
+
+/** Whether the live stream is connected. */
+export function useTrafficConnected(buffer: TrafficBuffer): boolean {
+  return useSyncExternalStore(buffer.subscribe, () => buffer.connected);
+}
+
+function invalidate(client: QueryClient, message: InvalidateMessage): void {
+  switch (message.topic) {
+    case 'api-keys':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+      return;
+    case 'models':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.models });
+      return;
+    case 'deployments':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.deployments });
+      return;
+    case 'usage':
+      void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
+      return;
+    case 'audit':
+      return;
+    default:
+      assertNever(message.topic);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
+  const after = buffer.lastSeq();
+  const page = await api.request('gateway', '/internal/traffic', { query: { limit: after ? 10_000 : 500, after: after || undefined }, schema: trafficListSchema, signal });
+  buffer.add(page.data);
+}
+
+/**
+ * Keeps one live connection to the gateway's admin event stream while signed in: traffic events
+ * go to the buffer, `invalidate {topic, ids}` messages refresh the matching queries. Reconnects
+ * with back-off, filling any gap from the recent-traffic endpoint.
+ */
+export function useGatewayEvents(): void {
+  const api = useApi();
+  const client = useQueryClient();
+  const buffer = useTrafficBuffer();
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    const run = async (): Promise<void> => {
+      let delay = 1000;
+      while (!signal.aborted) {
+        try {
+          await backfill(api, buffer, signal);
+          // Last-Event-ID: the stream resumes after what the backfill returned, leaving no gap.
+          const last = buffer.lastSeq();
+          const response = await api.open('gateway', '/internal/traffic/stream', signal, last ? { 'last-event-id': String(last) } : {});
+          buffer.setConnected(true);
+          delay = 1000;
+          for await (const message of readSse(response.body!)) {
+            if (message.event === 'traffic') {
+              const event = trafficEventSchema.safeParse(parseJson(message.data));
+              if (event.success) buffer.add([event.data]);
+            } else if (message.event === 'invalidate') {
+              const parsed = invalidateMessageSchema.safeParse(parseJson(message.data));
+              if (parsed.success) invalidate(client, parsed.data);
+            }
+          }
+        } catch {
+          // dropped or refused: retry below
+        }
+        buffer.setConnected(false);
+        if (signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 15_000);
+      }
+    };
+    void run();
+    return () => controller.abort();
+  }, [api, client, buffer]);
+}

@@ -1,0 +1,92 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  apiKeyCreatedSchema,
+  apiKeyListSchema,
+  deploymentHealthListSchema,
+  deploymentListSchema,
+  modelSettingsViewSchema,
+  usageResponseSchema,
+  type ApiKeyCreate,
+  type ModelSettingsUpdate,
+  type UsageQuery,
+} from '../../../shared/gateway-api.js';
+import { useApi } from './api-context.js';
+import { queryKeys } from './query-keys.js';
+
+/** Issued keys (never their secrets). */
+export function useApiKeys(includeRevoked: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.gateway.keys(includeRevoked),
+    queryFn: ({ signal }) => api.request('gateway', '/internal/api-keys', { query: { include_revoked: includeRevoked ? 'true' : undefined }, schema: apiKeyListSchema, signal }),
+  });
+}
+
+/** Issues a key; the answer carries the secret, shown once. */
+export function useIssueKey() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ApiKeyCreate) => api.request('gateway', '/internal/api-keys', { method: 'POST', body, schema: apiKeyCreatedSchema }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+  });
+}
+
+/** Revokes a key: it stops working at once. */
+export function useRevokeKey() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.unknown() }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+  });
+}
+
+/** Allowed models, aliases, per-model caps. */
+export function useModelSettings() {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.gateway.models,
+    queryFn: ({ signal }) => api.request('gateway', '/internal/models', { schema: modelSettingsViewSchema, signal }),
+  });
+}
+
+/** Changes model settings (omitted fields keep their value). */
+export function useUpdateModelSettings() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ModelSettingsUpdate) => api.request('gateway', '/internal/models', { method: 'PUT', body, schema: modelSettingsViewSchema }),
+    onSuccess: (data) => client.setQueryData(queryKeys.gateway.models, data),
+  });
+}
+
+/** The deployments in force. */
+export function useDeployments() {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.gateway.deployments,
+    queryFn: ({ signal }) => api.request('gateway', '/internal/deployments', { schema: deploymentListSchema, signal }),
+  });
+}
+
+/** Per-deployment health from recent routing. */
+export function useDeploymentHealth() {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.gateway.deploymentHealth,
+    refetchInterval: 10_000,
+    queryFn: ({ signal }) => api.request('gateway', '/internal/deployments/health', { schema: deploymentHealthListSchema, signal }),
+  });
+}
+
+/** Usage aggregated per time bucket and group. */
+export function useUsage(query: Pick<UsageQuery, 'group_by' | 'bucket'> & { readonly since: string }) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.gateway.usage(query.group_by, query.bucket, query.since),
+    refetchInterval: 15_000,
+    queryFn: ({ signal }) => api.request('gateway', '/internal/usage', { query, schema: usageResponseSchema, signal }),
+  });
+}

@@ -1,0 +1,113 @@
+import type { z } from 'zod';
+import type { Connection } from '../connection/connection.js';
+
+/** The two services the UI talks to. */
+export type Service = 'gateway' | 'store';
+
+/** A failed call, carrying the server's own message (the shared error shape) when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Query values; undefined, empty and zero-like "unused" selectors are left out by the caller. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** Options of one request. */
+export interface RequestOptions<T> {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly query?: Query;
+  readonly body?: unknown;
+  readonly schema: z.ZodType<T>;
+  readonly signal?: AbortSignal;
+}
+
+/** Typed access to both services with the connection's credentials. */
+export interface ApiClient {
+  readonly connection: Connection;
+  request<T>(service: Service, path: string, options: RequestOptions<T>): Promise<T>;
+  /** Opens a streaming response (server-sent events) with the same authentication. */
+  open(service: Service, path: string, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<Response>;
+  /** The base address of a service as this page reaches it. */
+  baseUrl(service: Service): string;
+}
+
+const SERVICE_NAMES: Record<Service, string> = { gateway: 'gateway', store: 'store' };
+
+function buildUrl(base: string, path: string, query: Query | undefined): string {
+  const url = new URL(path, base);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
+async function errorFrom(response: Response, service: Service): Promise<ApiError> {
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: { type?: string; message?: string } | string; message?: string };
+    if (typeof body.error === 'object' && body.error?.message) {
+      return new ApiError(response.status, body.error.type ?? 'error', body.error.message, requestId);
+    }
+    if (body.message) return new ApiError(response.status, 'error', body.message, requestId);
+  } catch {
+    // not JSON: fall through to the status line
+  }
+  const detail = text && text.length < 300 ? `: ${text}` : '';
+  return new ApiError(response.status, 'error', `The ${SERVICE_NAMES[service]} answered ${response.status} ${response.statusText}${detail}`, requestId);
+}
+
+/** Creates the client. The gateway is this page's own origin; the store is reached over CORS. */
+export function createApiClient(connection: Connection): ApiClient {
+  const baseUrl = (service: Service): string => (service === 'gateway' ? window.location.origin : connection.storeUrl);
+  const authorization = (service: Service): Record<string, string> => {
+    const secret = service === 'gateway' ? connection.masterKey : connection.storeToken;
+    return secret ? { authorization: `Bearer ${secret}` } : {};
+  };
+
+  const send = async (service: Service, url: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(url, { ...init, headers: { ...authorization(service), ...(init.headers as Record<string, string> | undefined) } });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new ApiError(0, 'network_error', `Cannot reach the ${service} at ${baseUrl(service)}. Is it running?`);
+    }
+  };
+
+  return {
+    connection,
+    baseUrl,
+    async request(service, path, options) {
+      const method = options.method ?? 'GET';
+      const hasBody = options.body !== undefined;
+      const response = await send(service, buildUrl(baseUrl(service), path, options.query), {
+        method,
+        signal: options.signal,
+        headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+        body: hasBody ? JSON.stringify(options.body) : undefined,
+      });
+      if (!response.ok) throw await errorFrom(response, service);
+      const text = await response.text();
+      const parsed = options.schema.safeParse(text ? JSON.parse(text) : {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape';
+        throw new ApiError(response.status, 'invalid_response', `Unexpected answer from ${method} ${path} (${where})`, response.headers.get('x-request-id') ?? undefined);
+      }
+      return parsed.data;
+    },
+    async open(service, path, signal, headers = {}) {
+      const response = await send(service, buildUrl(baseUrl(service), path, undefined), { signal, headers: { accept: 'text/event-stream', ...headers } });
+      if (!response.ok) throw await errorFrom(response, service);
+      return response;
+    },
+  };
+}

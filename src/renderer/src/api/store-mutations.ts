@@ -1,0 +1,128 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  applyResponseSchema,
+  branchCreateResponseSchema,
+  checkpointCreateResponseSchema,
+  emptyResponseSchema,
+  gcResponseSchema,
+} from '../../../shared/store-api.js';
+import { useApi } from './api-context.js';
+import { queryKeys, type StoreScope } from './query-keys.js';
+
+/** A rollback target: a revision of the branch or a checkpoint. */
+export interface RollbackInput {
+  readonly scope: StoreScope;
+  readonly revision?: number;
+  readonly checkpoint?: string;
+  readonly message: string;
+  /** The head the preview was computed against: the write fails with 409 if the branch moved since. */
+  readonly expectedRevision?: number;
+}
+
+/** A restore source: another branch's head, any revision of the namespace, or a checkpoint. */
+export interface RestoreInput {
+  readonly scope: StoreScope;
+  readonly fromBranch?: string;
+  readonly fromRevision?: number;
+  readonly fromCheckpoint?: string;
+  readonly message: string;
+  readonly expectedRevision?: number;
+}
+
+/** Invalidation after a store write: everything about the namespace, and the namespace list. */
+function useInvalidateNamespace() {
+  const client = useQueryClient();
+  return (namespace: string) =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespace) }),
+      client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
+    ]);
+}
+
+/** Rolls a branch back to a revision or checkpoint (a new revision; history is kept). */
+export function useRollback() {
+  const api = useApi();
+  const invalidate = useInvalidateNamespace();
+  return useMutation({
+    mutationFn: (input: RollbackInput) =>
+      api.request('store', '/v1/rollback', {
+        method: 'POST',
+        body: { scope: input.scope, revision_id: input.revision ?? 0, checkpoint_name: input.checkpoint ?? '', message: input.message, expected_revision: input.expectedRevision },
+        schema: applyResponseSchema,
+      }),
+    onSuccess: (_data, input) => invalidate(input.scope.namespace),
+  });
+}
+
+/** Restores a branch's documents from another branch, revision or checkpoint. */
+export function useRestore() {
+  const api = useApi();
+  const invalidate = useInvalidateNamespace();
+  return useMutation({
+    mutationFn: (input: RestoreInput) =>
+      api.request('store', '/v1/restore', {
+        method: 'POST',
+        body: {
+          scope: input.scope,
+          from_branch: input.fromBranch ?? '',
+          from_revision: input.fromRevision ?? 0,
+          from_checkpoint: input.fromCheckpoint ?? '',
+          message: input.message,
+          expected_revision: input.expectedRevision,
+        },
+        schema: applyResponseSchema,
+      }),
+    onSuccess: (_data, input) => invalidate(input.scope.namespace),
+  });
+}
+
+/** Creates a branch from the scope's head, a revision or a checkpoint. */
+export function useCreateBranch() {
+  const api = useApi();
+  const invalidate = useInvalidateNamespace();
+  return useMutation({
+    mutationFn: (input: { scope: StoreScope; name: string; fromRevision?: number; fromCheckpoint?: string }) =>
+      api.request('store', '/v1/branches', {
+        method: 'POST',
+        body: { scope: input.scope, name: input.name, from_revision: input.fromRevision ?? 0, from_checkpoint: input.fromCheckpoint ?? '' },
+        schema: branchCreateResponseSchema,
+      }),
+    onSuccess: (_data, input) => invalidate(input.scope.namespace),
+  });
+}
+
+/** Creates (or moves) a checkpoint at the scope's head. */
+export function useCreateCheckpoint() {
+  const api = useApi();
+  const invalidate = useInvalidateNamespace();
+  return useMutation({
+    mutationFn: (input: { scope: StoreScope; name: string; description: string }) =>
+      api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
+    onSuccess: (_data, input) => invalidate(input.scope.namespace),
+  });
+}
+
+/** Deletes a checkpoint (its revision may then be garbage collected). */
+export function useDeleteCheckpoint() {
+  const api = useApi();
+  const invalidate = useInvalidateNamespace();
+  return useMutation({
+    mutationFn: (input: { namespace: string; name: string }) =>
+      api.request('store', '/v1/checkpoints', { method: 'DELETE', body: input, schema: emptyResponseSchema }),
+    onSuccess: (_data, input) => invalidate(input.namespace),
+  });
+}
+
+const gcPreviewSchema = gcResponseSchema.extend({ dry_run: z.boolean().optional() });
+
+/** Garbage collection over every namespace; `dryRun` reports what would be pruned without deleting. */
+export function useGc() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { keep: number; dryRun: boolean }) =>
+      api.request('store', '/v1/gc', { method: 'POST', body: input.dryRun ? { keep: input.keep, dry_run: true } : { keep: input.keep }, schema: gcPreviewSchema }),
+    onSuccess: (_data, input) => (input.dryRun ? undefined : client.invalidateQueries({ queryKey: queryKeys.store.all })),
+  });
+}

@@ -1,0 +1,103 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import {
+  branchListResponseSchema,
+  checkpointListResponseSchema,
+  diffResponseSchema,
+  logEntrySchema,
+  logResponseSchema,
+  namespaceListResponseSchema,
+  stateResponseSchema,
+} from '../../../shared/store-api.js';
+import { useApi } from './api-context.js';
+import { queryKeys, type RevisionSelector, type StoreScope } from './query-keys.js';
+
+/** Log entries per page: enough to fill a tall window, small enough to arrive quickly. */
+export const LOG_PAGE_SIZE = 100;
+
+/** Every namespace with its counts. */
+export function useNamespaces() {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.store.namespaces(),
+    queryFn: ({ signal }) => api.request('store', '/v1/namespaces', { query: { limit: 1000 }, schema: namespaceListResponseSchema, signal }),
+  });
+}
+
+/** The branches of a namespace, `current` marking the scope's branch. */
+export function useBranches(scope: StoreScope) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.store.branches(scope.namespace), scope.branch],
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/branches', { query: { namespace: scope.namespace, branch: scope.branch, limit: 1000 }, schema: branchListResponseSchema, signal }),
+  });
+}
+
+/** The checkpoints of a namespace. */
+export function useCheckpoints(namespace: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.store.checkpoints(namespace),
+    queryFn: ({ signal }) => api.request('store', '/v1/checkpoints', { query: { namespace, limit: 1000 }, schema: checkpointListResponseSchema, signal }),
+  });
+}
+
+/** A branch's history, newest first, one page at a time (`after` cursor). */
+export function useLog(scope: StoreScope) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: queryKeys.store.log(scope),
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      api.request('store', '/v1/log', {
+        query: { namespace: scope.namespace, branch: scope.branch, limit: LOG_PAGE_SIZE, after: pageParam || undefined },
+        schema: logResponseSchema,
+        signal,
+      }),
+    getNextPageParam: (page) => page.next_cursor,
+  });
+}
+
+/** One revision with its changes (before and after contents). */
+export function useRevision(namespace: string, id: number | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.store.revision(namespace, id ?? 0),
+    enabled: id !== undefined && id > 0,
+    queryFn: ({ signal }) => api.request('store', `/v1/revisions/${id}`, { query: { namespace }, schema: logEntrySchema, signal }),
+  });
+}
+
+/** The documents of a branch at a revision or checkpoint (head when neither). */
+export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled = true) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.store.state(scope, at),
+    enabled,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/state', {
+        query: { namespace: scope.namespace, branch: scope.branch, revision: at.revision || undefined, checkpoint: at.checkpoint || undefined },
+        schema: stateResponseSchema,
+        signal,
+      }),
+  });
+}
+
+/** What turning the branch head into the selected revision would change (the preview of a rollback). */
+export function useHeadDiff(scope: StoreScope, at: RevisionSelector, enabled = true) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.store.headDiff(scope, at),
+    // A preview must show the head as it is now.
+    staleTime: 0,
+    enabled,
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/diff', {
+        method: 'POST',
+        body: { scope, revision_id: at.revision ?? 0, checkpoint_name: at.checkpoint ?? '', documents: [] },
+        schema: diffResponseSchema,
+        signal,
+      }),
+  });
+}

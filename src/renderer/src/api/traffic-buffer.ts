@@ -1,0 +1,69 @@
+import type { TrafficEvent } from '../../../shared/gateway-api.js';
+
+/** How many requests the UI keeps; older ones drop off the end. */
+export const TRAFFIC_CAPACITY = 5000;
+
+/**
+ * The UI's own buffer of traffic events, newest first. Events arriving from the stream are queued
+ * and published at most once per animation frame, so 200 requests per second cost a few renders a
+ * second, not 200. Pausing the view does not pause the buffer: nothing is lost.
+ */
+export class TrafficBuffer {
+  private events: readonly TrafficEvent[] = [];
+  private readonly pending: TrafficEvent[] = [];
+  private readonly seen = new Set<number>();
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+  /** Whether the live stream is currently connected. */
+  connected = false;
+
+  /** The events, newest first (a new array after each publish). */
+  snapshot = (): readonly TrafficEvent[] => this.events;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The newest sequence number held, to resume the stream after it. */
+  lastSeq(): number {
+    return Math.max(this.events[0]?.seq ?? 0, this.pending[this.pending.length - 1]?.seq ?? 0);
+  }
+
+  /** Queues events (any order; duplicates by `seq` ignored). */
+  add(events: readonly TrafficEvent[]): void {
+    for (const event of events) {
+      if (this.seen.has(event.seq)) continue;
+      this.seen.add(event.seq);
+      this.pending.push(event);
+    }
+    this.schedule();
+  }
+
+  setConnected(connected: boolean): void {
+    if (this.connected === connected) return;
+    this.connected = connected;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = (): void => this.flush();
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
+    else setTimeout(flush, 250);
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.pending.length > 0) {
+      const incoming = this.pending.splice(0).sort((a, b) => b.seq - a.seq);
+      const merged = incoming[incoming.length - 1]!.seq > (this.events[0]?.seq ?? -1) ? [...incoming, ...this.events] : [...incoming, ...this.events].sort((a, b) => b.seq - a.seq);
+      for (const dropped of merged.splice(TRAFFIC_CAPACITY)) this.seen.delete(dropped.seq);
+      this.events = merged;
+    } else {
+      this.events = [...this.events];
+    }
+    this.listeners.forEach((listener) => listener());
+  }
+}

@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useListNavigation } from '../lib/use-list-navigation.js';
+
+/** One column of a {@link DataTable}. */
+export interface Column<T> {
+  readonly header: ReactNode;
+  readonly cell: (row: T) => ReactNode;
+  readonly className?: string;
+  readonly align?: 'left' | 'right';
+}
+
+/**
+ * A keyboard-driven table for short lists (branches, checkpoints, keys, models): j/k or arrows
+ * move, Enter runs `onOpen`, a click selects. Long lists use the virtualised list instead.
+ */
+export function DataTable<T>({ rows, columns, rowKey, onOpen, label, testId, autoFocus }: { readonly rows: readonly T[]; readonly columns: readonly Column<T>[]; readonly rowKey: (row: T) => string; readonly onOpen?: (row: T) => void; readonly label: string; readonly testId?: string; readonly autoFocus?: boolean }) {
+  const [selected, setSelected] = useState(-1);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const nav = useListNavigation({ count: rows.length, index: selected, onMove: setSelected, onOpen: onOpen ? (index) => onOpen(rows[index]!) : undefined });
+  const table = useRef<HTMLTableElement>(null);
+  useEffect(() => {
+    if (autoFocus) table.current?.focus({ preventScroll: true });
+  }, [autoFocus]);
+  useEffect(() => {
+    body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  return (
+    <table ref={table} className="data-table" aria-label={label} data-testid={testId} {...nav}>
+      <thead>
+        <tr>
+          {columns.map((column, index) => (
+            <th key={index} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
+              {column.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody ref={body}>
+        {rows.map((row, index) => (
+          <tr key={rowKey(row)} className={index === selected ? 'is-selected' : undefined} aria-selected={index === selected} onClick={() => setSelected(index)} onDoubleClick={() => onOpen?.(row)}>
+            {columns.map((column, columnIndex) => (
+              <td key={columnIndex} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
+                {column.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { CloseIcon } from './icons.js';
+
+/**
+ * A modal dialog on the native `<dialog>` element: focus is trapped, Esc closes it, the page
+ * behind is inert.
+ */
+export function Dialog({
+  title,
+  description,
+  onClose,
+  children,
+  footer,
+  wide = false,
+  testId,
+}: {
+  readonly title: ReactNode;
+  readonly description?: ReactNode;
+  readonly onClose: () => void;
+  readonly children?: ReactNode;
+  readonly footer?: ReactNode;
+  readonly wide?: boolean;
+  readonly testId?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog ${wide ? 'dialog-wide' : ''}`}
+      data-testid={testId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current) onClose();
+      }}
+    >
+      <div className="dialog-panel">
+        <header className="dialog-header">
+          <div>
+            <h2 className="dialog-title">{title}</h2>
+            {description && <p className="dialog-description">{description}</p>}
+          </div>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <CloseIcon />
+          </button>
+        </header>
+        <div className="dialog-body">{children}</div>
+        {footer && <footer className="dialog-footer">{footer}</footer>}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,111 @@
+import { Fragment, useMemo, useState } from 'react';
+import { diffLines, foldContext, splitLines, toSplitRows, type DiffLine, type Hunk } from '../../lib/text-diff.js';
+import type { DiffMode } from '../../lib/diff-mode.js';
+import { plural } from '../../lib/format.js';
+import { SplitRow, UnifiedRow } from './diff-line-text.js';
+
+/** Rows rendered before "show everything": a 1 MB document should not freeze the window. */
+const RENDER_LIMIT = 3000;
+
+function GapRow({ hunk, columns, onExpand }: { readonly hunk: Hunk; readonly columns: number; readonly onExpand: () => void }) {
+  return (
+    <tr className="diff-gap">
+      <td colSpan={columns}>
+        <button type="button" className="diff-gap-button" onClick={onExpand}>
+          Show {plural(hunk.end - hunk.start, 'unchanged line')}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
+  if (mode === 'unified') return lines.map((line, index) => <UnifiedRow key={index} line={line} />);
+  return toSplitRows(lines).map((row, index) => <SplitRow key={index} left={row.left} right={row.right} />);
+}
+
+/**
+ * A line diff of two versions of one document, side by side or unified, with changed words
+ * highlighted and long unchanged stretches folded. `before` undefined: created; `after` undefined: deleted.
+ */
+export function DiffView({ before, after, mode }: { readonly before: string | undefined; readonly after: string | undefined; readonly mode: DiffMode }) {
+  const lines = useMemo(() => diffLines(before, after), [before, after]);
+  const hunks = useMemo(() => foldContext(lines), [lines]);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [showAll, setShowAll] = useState(false);
+
+  if (before !== undefined && after !== undefined && before !== after && lines.every((line) => line.kind === 'context')) {
+    return <div className="diff-note">Only line endings or the final newline changed.</div>;
+  }
+  if (lines.length === 0) {
+    return <div className="diff-note">{after === '' || before === '' ? 'The document is empty.' : 'No changes.'}</div>;
+  }
+  let budget = showAll ? Infinity : RENDER_LIMIT;
+  const body = hunks.map((hunk) => {
+    if (budget <= 0) return null;
+    if (hunk.kind === 'gap' && !expanded.has(hunk.start)) {
+      return <GapRow key={hunk.start} hunk={hunk} columns={4} onExpand={() => setExpanded(new Set(expanded).add(hunk.start))} />;
+    }
+    const slice = lines.slice(hunk.start, Math.min(hunk.end, hunk.start + budget));
+    budget -= slice.length;
+    return <Fragment key={hunk.start}>{rowsOf(slice, mode)}</Fragment>;
+  });
+  return (
+    <div className="diff-scroll">
+      <table className={`diff-table diff-${mode}`} data-testid="diff-view" data-mode={mode}>
+        {mode === 'split' ? (
+          <colgroup>
+            <col className="diff-col-ln" />
+            <col />
+            <col className="diff-col-ln" />
+            <col />
+          </colgroup>
+        ) : (
+          <colgroup>
+            <col className="diff-col-ln" />
+            <col className="diff-col-ln" />
+            <col className="diff-col-sign" />
+            <col />
+          </colgroup>
+        )}
+        <tbody>{body}</tbody>
+      </table>
+      {budget <= 0 && !showAll && (
+        <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
+          Show all {plural(lines.length, 'line')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Plain content with line numbers (state browser, created documents outside a diff). */
+export function ContentView({ content }: { readonly content: string }) {
+  const lines = useMemo(() => splitLines(content), [content]);
+  const [showAll, setShowAll] = useState(false);
+  if (lines.length === 0) return <div className="diff-note">The document is empty.</div>;
+  const shown = showAll ? lines : lines.slice(0, RENDER_LIMIT);
+  return (
+    <div className="diff-scroll">
+      <table className="diff-table diff-plain" data-testid="content-view">
+        <colgroup>
+          <col className="diff-col-ln" />
+          <col />
+        </colgroup>
+        <tbody>
+          {shown.map((line, index) => (
+            <tr key={index} className="diff-row">
+              <td className="diff-ln">{index + 1}</td>
+              <td className="diff-code">{line || '\u200b'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown.length < lines.length && (
+        <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
+          Show all {plural(lines.length, 'line')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
+import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
+import { Badge } from '../../components/badge.js';
+import { Button } from '../../components/button.js';
+import { DataTable, type Column } from '../../components/data-table.js';
+import { Dialog } from '../../components/dialog.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
+import { KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
+import { PageBody, PageHeader } from '../../components/page.js';
+import { showToast } from '../../components/toast.js';
+import { useSession } from '../../connection/connection-context.js';
+import { fullTime, timeAgo } from '../../lib/format.js';
+import { IssueKeyDialog } from './issue-key-dialog.js';
+import { KeySecretDialog } from './key-secret-dialog.js';
+import { describeLimits, KeyStatus } from './key-status.js';
+
+function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; readonly onClose: () => void }) {
+  const revoke = useRevokeKey();
+  return (
+    <Dialog
+      testId="revoke-key-dialog"
+      title={`Revoke “${apiKey.name ?? apiKey.key_prefix}”?`}
+      description="Requests with this key fail with 401 from now on. This cannot be undone; issue a new key instead."
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" busy={revoke.isPending} data-testid="confirm-revoke" onClick={() => revoke.mutate(apiKey.id, { onSuccess: () => { onClose(); showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`); } })}>
+            Revoke key
+          </Button>
+        </>
+      }
+    >
+      {revoke.error && <ErrorMessage error={revoke.error} title="Could not revoke the key" />}
+    </Dialog>
+  );
+}
+
+/** Issued API keys: list, issue (secret shown once), revoke. */
+export function KeysScreen() {
+  const { connection } = useSession();
+  const [showRevoked, setShowRevoked] = useState(false);
+  const keys = useApiKeys(showRevoked);
+  const [issuing, setIssuing] = useState(false);
+  const [issued, setIssued] = useState<ApiKeyCreated>();
+  const [revoking, setRevoking] = useState<ApiKeyRecord>();
+
+  const columns: Column<ApiKeyRecord>[] = [
+    {
+      header: 'Key',
+      cell: (key) => (
+        <span className="cell-stack">
+          <span className="cell-strong">{key.name ?? 'Unnamed key'}</span>
+          <span className="mono muted">{key.key_prefix}</span>
+        </span>
+      ),
+    },
+    { header: 'Owner', cell: (key) => <span className="cell-stack"><span>{key.user ?? '—'}</span><span className="muted">{key.team ?? ''}</span></span> },
+    { header: 'Scopes', cell: (key) => <span className="chip-row">{key.scopes.map((scope) => <Badge key={scope}>{scope}</Badge>)}</span> },
+    { header: 'Models', cell: (key) => (key.models?.length ? <span className="mono" title={key.models.join('\n')}>{key.models.length === 1 ? key.models[0] : `${key.models.length} models`}</span> : <span className="muted">All allowed</span>) },
+    { header: 'Limits', cell: (key) => <span className="muted">{describeLimits(key)}</span> },
+    { header: 'Status', cell: (key) => <KeyStatus status={key.status} /> },
+    { header: 'Last used', cell: (key) => (key.last_used_at ? <time title={fullTime(key.last_used_at)}>{timeAgo(key.last_used_at)}</time> : <span className="muted">Never</span>) },
+    { header: 'Expires', cell: (key) => (key.expires_at ? <time title={fullTime(key.expires_at)}>{timeAgo(key.expires_at)}</time> : <span className="muted">Never</span>) },
+    {
+      header: '',
+      align: 'right',
+      cell: (key) => key.status !== 'revoked' && <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>Revoke</Button>,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        subtitle="Keys apps and people use to call the gateway. Only a hash is stored; a secret is shown once, when issued."
+        actions={
+          <>
+            <label className="checkbox">
+              <input type="checkbox" checked={showRevoked} onChange={(event) => setShowRevoked(event.target.checked)} />
+              <span>Show revoked</span>
+            </label>
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)} data-testid="issue-key">
+              Issue key
+            </Button>
+          </>
+        }
+      />
+      <PageBody>
+        {keys.isPending ? (
+          <Loading />
+        ) : keys.isError ? (
+          <ErrorMessage error={keys.error} title="Could not load the keys" />
+        ) : keys.data.data.length === 0 ? (
+          <EmptyState icon={<KeyIcon size={28} />} title="No keys yet" action={<Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>Issue the first key</Button>}>
+            Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its traffic and usage are tracked separately.
+          </EmptyState>
+        ) : (
+          <DataTable label="API keys" testId="keys-table" autoFocus rows={keys.data.data} columns={columns} rowKey={(key) => key.id} />
+        )}
+      </PageBody>
+      {issuing && (
+        <IssueKeyDialog
+          onClose={() => setIssuing(false)}
+          onIssued={(key) => {
+            setIssuing(false);
+            setIssued(key);
+          }}
+        />
+      )}
+      {issued && <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />}
+      {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} />}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import type { TrafficEvent } from '../../../../shared/gateway-api.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { Drawer } from '../../components/drawer.js';
+import { AlertIcon } from '../../components/icons.js';
+import { useApi } from '../../api/api-context.js';
+import { toCurl } from '../../lib/curl.js';
+import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
+
+function pretty(body: unknown): string {
+  if (body === null || body === undefined) return '';
+  return typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+}
+
+function Detail({ label, children }: { readonly label: string; readonly children: ReactNode }) {
+  return (
+    <div className="detail-item">
+      <dt>{label}</dt>
+      <dd>{children ?? '—'}</dd>
+    </div>
+  );
+}
+
+function Body({ title, body }: { readonly title: string; readonly body: unknown }) {
+  const text = pretty(body);
+  return (
+    <section className="drawer-section">
+      <div className="drawer-section-header">
+        <span className="section-title">{title}</span>
+        {text && <CopyButton text={text} variant="ghost" />}
+      </div>
+      {text ? <pre className="code-block code-block-scroll">{text}</pre> : <p className="muted">No body recorded.</p>}
+    </section>
+  );
+}
+
+/** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
+export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent; readonly onClose: () => void }) {
+  const api = useApi();
+  const curl = toCurl({ baseUrl: api.baseUrl('gateway'), method: event.method, path: event.path, body: event.request_body });
+  return (
+    <Drawer testId="traffic-drawer" title={<span className="mono">{event.method} {event.path}</span>} onClose={onClose} actions={<CopyButton text={curl} label="Copy as curl" />}>
+      {event.truncated && (
+        <div className="notice notice-warning">
+          <AlertIcon />
+          <span>The bodies were truncated in the traffic buffer; the curl command replays the truncated request.</span>
+        </div>
+      )}
+      <dl className="detail-grid">
+        <Detail label="Status">{event.status}{event.error_type ? ` · ${event.error_type}` : ''}</Detail>
+        <Detail label="Time">{fullTime(event.started_at)}</Detail>
+        <Detail label="Latency">{formatLatency(event.latency_ms)}</Detail>
+        <Detail label="Request id"><span className="mono">{event.request_id}</span></Detail>
+        <Detail label="Model">{event.requested_model && event.requested_model !== event.model ? `${event.requested_model} → ${event.model}` : event.model}</Detail>
+        <Detail label="Deployment">{event.deployment ? `${event.deployment} (${event.provider ?? '?'})` : event.provider}</Detail>
+        <Detail label="Key">{event.key_name ?? event.key_id}</Detail>
+        <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
+        <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
+        <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
+        <Detail label="Mode">{[event.stream ? 'streamed' : 'single response', event.cached ? 'from cache' : undefined, event.attempts > 1 ? `${event.attempts} attempts` : undefined].filter(Boolean).join(', ')}</Detail>
+      </dl>
+      <Body title="Request (as forwarded)" body={event.request_body} />
+      <Body title="Response" body={event.response_body} />
+    </Drawer>
+  );
+}

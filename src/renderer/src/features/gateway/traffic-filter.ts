@@ -1,0 +1,27 @@
+import type { TrafficEvent } from '../../../../shared/gateway-api.js';
+
+/** What the traffic table shows. */
+export interface TrafficFilter {
+  readonly text: string;
+  readonly status: 'all' | 'ok' | 'client' | 'server';
+  readonly model: string;
+  readonly key: string;
+}
+
+/** No filtering. */
+export const NO_FILTER: TrafficFilter = { text: '', status: 'all', model: '', key: '' };
+
+/** True when an event passes the filter. */
+export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
+  if (filter.status === 'ok' && event.status >= 400) return false;
+  if (filter.status === 'client' && (event.status < 400 || event.status >= 500)) return false;
+  if (filter.status === 'server' && event.status < 500) return false;
+  if (filter.model && event.model !== filter.model && event.requested_model !== filter.model) return false;
+  if (filter.key && event.key_id !== filter.key) return false;
+  if (filter.text) {
+    const needle = filter.text.toLowerCase();
+    const haystack = [event.request_id, event.path, event.model, event.requested_model, event.deployment, event.key_name, event.user, event.team, event.error_type, String(event.status)];
+    if (!haystack.some((value) => value?.toLowerCase().includes(needle))) return false;
+  }
+  return true;
+}

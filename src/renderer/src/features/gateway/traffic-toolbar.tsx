@@ -1,0 +1,70 @@
+import type { RefObject } from 'react';
+import { Button } from '../../components/button.js';
+import { StatusDot } from '../../components/badge.js';
+import { Select, TextInput } from '../../components/field.js';
+import { PauseIcon, PlayIcon } from '../../components/icons.js';
+import { formatInt, plural } from '../../lib/format.js';
+import type { TrafficFilter } from './traffic-filter.js';
+
+/** Live state, pause / resume, and the filters of the traffic view. */
+export function TrafficToolbar({
+  connected,
+  paused,
+  newCount,
+  onTogglePause,
+  filter,
+  onFilter,
+  models,
+  keys,
+  shown,
+  total,
+  filterRef,
+}: {
+  readonly connected: boolean;
+  readonly paused: boolean;
+  readonly newCount: number;
+  readonly onTogglePause: () => void;
+  readonly filter: TrafficFilter;
+  readonly onFilter: (filter: TrafficFilter) => void;
+  readonly models: readonly string[];
+  readonly keys: readonly { readonly id: string; readonly name: string }[];
+  readonly shown: number;
+  readonly total: number;
+  readonly filterRef: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <header className="toolbar toolbar-wrap">
+      <span className="live-state" data-testid="live-state">
+        <StatusDot tone={!connected ? 'danger' : paused ? 'warning' : 'success'} />
+        {!connected ? 'Reconnecting…' : paused ? `Paused${newCount ? ` · ${formatInt(newCount)} new` : ''}` : 'Live'}
+      </span>
+      <Button size="sm" icon={paused ? <PlayIcon /> : <PauseIcon />} onClick={onTogglePause} title="Space" data-testid="pause-traffic">
+        {paused ? 'Resume' : 'Pause'}
+      </Button>
+      <TextInput ref={filterRef} className="filter-input" placeholder="Filter: model, key, path, request id  /" aria-label="Filter requests" value={filter.text} onChange={(event) => onFilter({ ...filter, text: event.target.value })} />
+      <Select aria-label="Status" value={filter.status} onChange={(event) => onFilter({ ...filter, status: event.target.value as TrafficFilter['status'] })}>
+        <option value="all">All statuses</option>
+        <option value="ok">Success</option>
+        <option value="client">4xx</option>
+        <option value="server">5xx</option>
+      </Select>
+      <Select aria-label="Model" value={filter.model} onChange={(event) => onFilter({ ...filter, model: event.target.value })}>
+        <option value="">All models</option>
+        {models.map((model) => (
+          <option key={model} value={model}>
+            {model}
+          </option>
+        ))}
+      </Select>
+      <Select aria-label="Key" value={filter.key} onChange={(event) => onFilter({ ...filter, key: event.target.value })}>
+        <option value="">All keys</option>
+        {keys.map((key) => (
+          <option key={key.id} value={key.id}>
+            {key.name}
+          </option>
+        ))}
+      </Select>
+      <span className="muted toolbar-end">{shown === total ? plural(total, 'request') : `${formatInt(shown)} of ${plural(total, 'request')}`}</span>
+    </header>
+  );
+}

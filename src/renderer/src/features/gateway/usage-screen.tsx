@@ -1,0 +1,121 @@
+import { useMemo, useState } from 'react';
+import type { UsageResponse } from '../../../../shared/gateway-api.js';
+import { useUsage } from '../../api/gateway-queries.js';
+import { BarChart, Legend } from '../../components/bar-chart.js';
+import { DataTable } from '../../components/data-table.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
+import { ChartIcon } from '../../components/icons.js';
+import { PageBody, PageHeader } from '../../components/page.js';
+import { Segmented } from '../../components/segmented.js';
+import { formatCompact, formatCost, formatInt, formatLatency } from '../../lib/format.js';
+import { toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
+
+const RANGES = {
+  '1h': { label: 'Last hour', ms: 3_600_000, bucket: 'minute' },
+  '24h': { label: '24 hours', ms: 86_400_000, bucket: 'hour' },
+  '7d': { label: '7 days', ms: 7 * 86_400_000, bucket: 'hour' },
+  '30d': { label: '30 days', ms: 30 * 86_400_000, bucket: 'day' },
+} as const;
+type Range = keyof typeof RANGES;
+
+const timeFormat = {
+  minute: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false }),
+  hour: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', hour12: false }),
+  day: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }),
+} as const;
+
+function Stat({ label, value, detail }: { readonly label: string; readonly value: string; readonly detail?: string }) {
+  return (
+    <div className="stat">
+      <div className="stat-label">{label}</div>
+      <div className="stat-value">{value}</div>
+      {detail && <div className="stat-detail">{detail}</div>}
+    </div>
+  );
+}
+
+function ChartPanel({ usage, metric, title, format, integer = false }: { readonly usage: UsageResponse; readonly metric: Metric; readonly title: string; readonly format: (value: number) => string; readonly integer?: boolean }) {
+  const data = useMemo(() => toSeries(usage, metric), [usage, metric]);
+  const formatter = timeFormat[usage.bucket];
+  return (
+    <section className="panel chart-panel">
+      <h2 className="panel-title">{title}</h2>
+      <BarChart data={data} integer={integer} format={format} formatTime={(ms) => formatter.format(ms)} label={`${title} over time`} />
+      <Legend data={data} />
+    </section>
+  );
+}
+
+/** Requests, tokens and cost over time per model or per key. */
+export function UsageScreen() {
+  const [range, setRange] = useState<Range>('24h');
+  const [groupBy, setGroupBy] = useState<'model' | 'key'>('model');
+  const { bucket, ms } = RANGES[range];
+  // Rounded to the minute so the query key (and cache) is stable between renders.
+  const since = useMemo(() => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString(), [ms]);
+  const usage = useUsage({ group_by: groupBy, bucket, since });
+  const totals = usage.data?.totals;
+  const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
+
+  return (
+    <>
+      <PageHeader
+        title="Usage"
+        subtitle="What the gateway served, per time bucket. Cost uses the pricing in the configuration."
+        actions={
+          <>
+            <Segmented label="Group by" value={groupBy} onChange={setGroupBy} options={[{ value: 'model', label: 'Per model' }, { value: 'key', label: 'Per key' }]} />
+            <Segmented label="Range" value={range} onChange={setRange} options={(Object.keys(RANGES) as Range[]).map((value) => ({ value, label: RANGES[value].label }))} />
+          </>
+        }
+      />
+      <PageBody>
+        {usage.isPending ? (
+          <Loading />
+        ) : usage.isError ? (
+          <ErrorMessage error={usage.error} title="Could not load usage" />
+        ) : (
+          <>
+            <div className="stats" data-testid="usage-totals">
+              <Stat label="Requests" value={formatInt(totals!.requests)} />
+              <Stat label="Tokens" value={formatCompact(totals!.total_tokens)} detail={`${formatCompact(totals!.prompt_tokens)} in · ${formatCompact(totals!.completion_tokens)} out`} />
+              <Stat label="Cost" value={formatCost(totals!.cost_usd)} />
+              <Stat label="Errors" value={formatInt(totals!.errors)} detail={totals!.requests ? `${((totals!.errors / totals!.requests) * 100).toFixed(1)}% of requests` : undefined} />
+              <Stat label="Avg latency" value={totals!.avg_latency_ms === null ? '—' : formatLatency(totals!.avg_latency_ms)} />
+            </div>
+            {usage.data.data.length === 0 ? (
+              <EmptyState icon={<ChartIcon size={28} />} title={`No usage in the ${RANGES[range].label.toLowerCase()}`}>
+                Requests through the gateway are counted here per model and per key. Issue a key and send a request; it appears within seconds.
+              </EmptyState>
+            ) : (
+              <>
+                <div className="chart-grid-layout">
+                  <ChartPanel usage={usage.data} metric="requests" integer title="Requests" format={(value) => formatCompact(value)} />
+                  <ChartPanel usage={usage.data} metric="total_tokens" integer title="Tokens" format={(value) => formatCompact(value)} />
+                  <ChartPanel usage={usage.data} metric="cost_usd" title="Cost" format={(value) => formatCost(value)} />
+                  <ChartPanel usage={usage.data} metric="errors" integer title="Errors" format={(value) => formatCompact(value)} />
+                </div>
+                <section className="panel">
+                  <h2 className="panel-title">{groupBy === 'model' ? 'Per model' : 'Per key'}</h2>
+                  <DataTable
+                    label="Usage totals"
+                    rows={rows}
+                    rowKey={(row) => row.key}
+                    columns={[
+                      { header: groupBy === 'model' ? 'Model' : 'Key', cell: (row) => <span className="mono">{row.label}</span> },
+                      { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
+                      { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },
+                      { header: 'Cost', align: 'right', cell: (row) => formatCost(row.cost) },
+                      { header: 'Errors', align: 'right', cell: (row) => formatInt(row.errors) },
+                      { header: 'Avg latency', align: 'right', cell: (row) => (row.latency === null ? '—' : formatLatency(row.latency)) },
+                    ]}
+                  />
+                </section>
+              </>
+            )}
+          </>
+        )}
+      </PageBody>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { useMemo, useState } from 'react';
+import { BRANCH_PATTERN } from '../../../../../shared/store-api.js';
+import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
+import { useStoreState } from '../../../api/store-queries.js';
+import { useCreateBranch } from '../../../api/store-mutations.js';
+import { href, navigate } from '../../../app/router.js';
+import { Button } from '../../../components/button.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { Field, TextInput } from '../../../components/field.js';
+import { showToast } from '../../../components/toast.js';
+import { diffStates } from '../../../lib/state-diff.js';
+import { DiffPreview } from './diff-preview.js';
+import { describeTarget } from './rollback-dialog.js';
+
+/** Creates a branch from the head, a revision or a checkpoint, previewing the documents it starts with. */
+export function BranchDialog({ scope, from, onClose }: { readonly scope: StoreScope; readonly from: RevisionSelector; readonly onClose: () => void }) {
+  const source = useStoreState(scope, from);
+  const create = useCreateBranch();
+  const [name, setName] = useState('');
+  const changes = useMemo(() => (source.data ? diffStates({}, source.data.objects) : undefined), [source.data]);
+  const invalid = name !== '' && !BRANCH_PATTERN.test(name);
+  const sourceLabel = from.revision || from.checkpoint ? describeTarget(from) : `the head of ${scope.branch}`;
+  const submit = (): void =>
+    create.mutate(
+      { scope, name, fromRevision: from.revision, fromCheckpoint: from.checkpoint },
+      {
+        onSuccess: (result) => {
+          onClose();
+          showToast(`Created branch ${result.name} from #${result.base_revision}`);
+          navigate(href('store/history', { ns: scope.namespace, branch: result.name }));
+        },
+      },
+    );
+  return (
+    <Dialog
+      wide
+      testId="branch-dialog"
+      title={`New branch from ${sourceLabel}`}
+      description={`The branch starts with the documents of ${sourceLabel} in ${scope.namespace}, as its first revision.`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={create.isPending} disabled={!name || invalid || !source.data} onClick={submit} data-testid="confirm-branch">
+            Create branch
+          </Button>
+        </>
+      }
+    >
+      <Field label="Branch name" htmlFor="branch-name" error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined} hint="For example feature/new-limits.">
+        <TextInput id="branch-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} placeholder="feature/new-limits" />
+      </Field>
+      <DiffPreview title="Documents on the new branch" changes={changes} error={source.error} emptyText="The source has no documents: the branch starts empty." />
+      {create.error && <ErrorMessage error={create.error} title="Could not create the branch" />}
+    </Dialog>
+  );
+}

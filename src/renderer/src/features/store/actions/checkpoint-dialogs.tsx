@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import type { Checkpoint } from '../../../../../shared/store-api.js';
+import type { StoreScope } from '../../../api/query-keys.js';
+import { useLog } from '../../../api/store-queries.js';
+import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
+import { Button } from '../../../components/button.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { Field, TextArea, TextInput } from '../../../components/field.js';
+import { showToast } from '../../../components/toast.js';
+
+/** Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). */
+export function CreateCheckpointDialog({ scope, existing, onClose }: { readonly scope: StoreScope; readonly existing: readonly Checkpoint[]; readonly onClose: () => void }) {
+  const log = useLog(scope);
+  const head = log.data?.pages[0]?.entries[0];
+  const create = useCreateCheckpoint();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const moving = existing.find((checkpoint) => checkpoint.name === name.trim());
+  const submit = (): void =>
+    create.mutate(
+      { scope, name: name.trim(), description },
+      {
+        onSuccess: (result) => {
+          onClose();
+          showToast(`Checkpoint “${result.name}” now points at #${result.revision_id}`);
+        },
+      },
+    );
+  return (
+    <Dialog
+      testId="checkpoint-dialog"
+      title="New checkpoint"
+      description={head ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.` : `The branch ${scope.branch} has no revision to mark yet.`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={create.isPending} disabled={!name.trim() || !head} onClick={submit} data-testid="confirm-checkpoint">
+            {moving ? 'Move checkpoint' : 'Create checkpoint'}
+          </Button>
+        </>
+      }
+    >
+      <Field label="Name" htmlFor="checkpoint-name" hint={moving ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.` : 'For example release-2024-06.'}>
+        <TextInput id="checkpoint-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label="Description" htmlFor="checkpoint-description">
+        <TextArea id="checkpoint-description" rows={3} value={description} onChange={(event) => setDescription(event.target.value)} />
+      </Field>
+      {create.error && <ErrorMessage error={create.error} title="Could not create the checkpoint" />}
+    </Dialog>
+  );
+}
+
+/** Confirms deleting a checkpoint; its revision may then be pruned by garbage collection. */
+export function DeleteCheckpointDialog({ namespace, checkpoint, onClose }: { readonly namespace: string; readonly checkpoint: Checkpoint; readonly onClose: () => void }) {
+  const remove = useDeleteCheckpoint();
+  const submit = (): void =>
+    remove.mutate(
+      { namespace, name: checkpoint.name },
+      {
+        onSuccess: () => {
+          onClose();
+          showToast(`Deleted checkpoint “${checkpoint.name}”`);
+        },
+      },
+    );
+  return (
+    <Dialog
+      testId="delete-checkpoint-dialog"
+      title={`Delete checkpoint “${checkpoint.name}”?`}
+      description={`Revision #${checkpoint.revision_id} stays in history, but is no longer protected from garbage collection.`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" busy={remove.isPending} onClick={submit} data-testid="confirm-delete-checkpoint">
+            Delete checkpoint
+          </Button>
+        </>
+      }
+    >
+      {remove.error && <ErrorMessage error={remove.error} title="Could not delete the checkpoint" />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,71 @@
+import { useMemo, useState } from 'react';
+import type { StoreScope } from '../../../api/query-keys.js';
+import { useStoreState } from '../../../api/store-queries.js';
+import { useRestore } from '../../../api/store-mutations.js';
+import { Button } from '../../../components/button.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { Field, TextInput } from '../../../components/field.js';
+import { diffStates } from '../../../lib/state-diff.js';
+import { showNewRevision } from './action-result.js';
+import { DiffPreview } from './diff-preview.js';
+import { describeSource, isCompleteSource, SourcePicker } from './source-picker.js';
+import { useSourceState, type RestoreSource } from './use-source-state.js';
+
+/** Restores the branch's documents from a branch, revision or checkpoint, previewing the result first. */
+export function RestoreDialog({ scope, initial, onClose }: { readonly scope: StoreScope; readonly initial: RestoreSource; readonly onClose: () => void }) {
+  const [source, setSource] = useState<RestoreSource>(initial);
+  const [message, setMessage] = useState('');
+  const head = useStoreState(scope, {});
+  const from = useSourceState(scope.namespace, source);
+  const restore = useRestore();
+  const complete = isCompleteSource(source);
+  const changes = useMemo(() => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined), [head.data, from.data]);
+  const submit = (): void =>
+    restore.mutate(
+      {
+        scope,
+        fromBranch: source.kind === 'branch' ? source.branch : undefined,
+        fromRevision: source.kind === 'revision' ? source.revision : undefined,
+        fromCheckpoint: source.kind === 'checkpoint' ? source.checkpoint : undefined,
+        message: message || `Restore from ${describeSource(source)}`,
+        expectedRevision: head.data?.revision,
+      },
+      {
+        onSuccess: (result) => {
+          onClose();
+          showNewRevision(scope, `Restored ${scope.branch} from ${describeSource(source)}`, result);
+        },
+      },
+    );
+  return (
+    <Dialog
+      wide
+      testId="restore-dialog"
+      title={`Restore ${scope.branch}`}
+      description={`A new revision on ${scope.branch} makes its documents equal to the source's. Nothing else changes.`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={restore.isPending} disabled={!complete || !changes || changes.length === 0} onClick={submit} data-testid="confirm-restore">
+            Restore {scope.branch}
+          </Button>
+        </>
+      }
+    >
+      <SourcePicker scope={scope} source={source} onChange={setSource} />
+      <Field label="Message" htmlFor="restore-message">
+        <TextInput id="restore-message" placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'} value={message} onChange={(event) => setMessage(event.target.value)} />
+      </Field>
+      {complete ? (
+        <DiffPreview changes={changes} error={head.error ?? from.error} emptyText={`${scope.branch} already matches ${describeSource(source)}.`} />
+      ) : (
+        <div className="muted">Pick a source to preview the restore.</div>
+      )}
+      {restore.error && <ErrorMessage error={restore.error} title="Restore failed" />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
+import { useHeadDiff } from '../../../api/store-queries.js';
+import { useRollback } from '../../../api/store-mutations.js';
+import { Button } from '../../../components/button.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { Field, TextInput } from '../../../components/field.js';
+import { showNewRevision } from './action-result.js';
+import { DiffPreview } from './diff-preview.js';
+
+/** Names a revision selector for titles and messages. */
+export function describeTarget(target: RevisionSelector): string {
+  return target.checkpoint ? `checkpoint “${target.checkpoint}”` : `#${target.revision}`;
+}
+
+/**
+ * Rolls a branch back to a revision or checkpoint after showing exactly what would change. The
+ * write carries the previewed head as `expected_revision`, so a branch that moved meanwhile is
+ * refused (409) rather than rolled back blind.
+ */
+export function RollbackDialog({ scope, target, onClose }: { readonly scope: StoreScope; readonly target: RevisionSelector; readonly onClose: () => void }) {
+  const preview = useHeadDiff(scope, target);
+  const rollback = useRollback();
+  const [message, setMessage] = useState(`Roll back to ${describeTarget(target)}`);
+  const changes = preview.data?.changes;
+  const submit = (): void =>
+    rollback.mutate(
+      { scope, ...target, message, expectedRevision: preview.data?.from_revision },
+      {
+        onSuccess: (result) => {
+          onClose();
+          showNewRevision(scope, `Rolled back ${scope.branch} to ${describeTarget(target)}`, result);
+        },
+      },
+    );
+  return (
+    <Dialog
+      wide
+      testId="rollback-dialog"
+      title={`Roll back ${scope.branch} to ${describeTarget(target)}`}
+      description="A new revision makes the documents equal to the target again. History is kept: you can roll forward the same way."
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={rollback.isPending} disabled={!changes || changes.length === 0} onClick={submit} data-testid="confirm-rollback">
+            Roll back {scope.branch}
+          </Button>
+        </>
+      }
+    >
+      <Field label="Message" htmlFor="rollback-message">
+        <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
+      </Field>
+      <DiffPreview changes={changes} error={preview.error} emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`} />
+      {rollback.error && <ErrorMessage error={rollback.error} title="Rollback failed" />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,111 @@
+import type { StoreScope } from '../../../api/query-keys.js';
+import { useBranches, useCheckpoints } from '../../../api/store-queries.js';
+import { Field, Select, TextInput } from '../../../components/field.js';
+import { Segmented } from '../../../components/segmented.js';
+import { assertNever } from '../../../lib/assert-never.js';
+import type { RestoreSource } from './use-source-state.js';
+
+const KINDS = [
+  { value: 'branch', label: 'Branch' },
+  { value: 'revision', label: 'Revision' },
+  { value: 'checkpoint', label: 'Checkpoint' },
+] as const;
+
+/** Names a source for titles and messages. */
+export function describeSource(source: RestoreSource): string {
+  switch (source.kind) {
+    case 'branch':
+      return `branch ${source.branch}`;
+    case 'revision':
+      return `#${source.revision}`;
+    case 'checkpoint':
+      return `checkpoint “${source.checkpoint}”`;
+    default:
+      return assertNever(source);
+  }
+}
+
+/** True when the source names something (a branch, a revision id above 0, a checkpoint). */
+export function isCompleteSource(source: RestoreSource): boolean {
+  switch (source.kind) {
+    case 'branch':
+      return source.branch !== '';
+    case 'revision':
+      return source.revision > 0;
+    case 'checkpoint':
+      return source.checkpoint !== '';
+    default:
+      return assertNever(source);
+  }
+}
+
+/** The input naming one source: a branch select, a revision id or a checkpoint select. */
+function SourceInput({ scope, source, onChange, id, excludeCurrent }: { readonly scope: StoreScope; readonly source: RestoreSource; readonly onChange: (source: RestoreSource) => void; readonly id: string; readonly excludeCurrent: boolean }) {
+  const branches = useBranches(scope);
+  const checkpoints = useCheckpoints(scope.namespace);
+  const others = branches.data?.branches.filter((branch) => !excludeCurrent || branch.name !== scope.branch) ?? [];
+  switch (source.kind) {
+    case 'branch':
+      return (
+        <Select id={id} aria-label="Branch" value={source.branch} onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}>
+          {others.length === 0 && <option value="">No other branches</option>}
+          {others.map((branch) => (
+            <option key={branch.name} value={branch.name}>
+              {branch.name} (head #{branch.head_revision})
+            </option>
+          ))}
+        </Select>
+      );
+    case 'revision':
+      return <TextInput id={id} aria-label="Revision id" inputMode="numeric" placeholder="Revision id, e.g. 12" value={source.revision || ''} onChange={(event) => onChange({ kind: 'revision', revision: Number(event.target.value.replace(/\D/g, '')) || 0 })} />;
+    case 'checkpoint':
+      return (
+        <Select id={id} aria-label="Checkpoint" value={source.checkpoint} onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}>
+          {(checkpoints.data?.checkpoints.length ?? 0) === 0 && <option value="">No checkpoints</option>}
+          {checkpoints.data?.checkpoints.map((checkpoint) => (
+            <option key={checkpoint.name} value={checkpoint.name}>
+              {checkpoint.name} (#{checkpoint.revision_id} on {checkpoint.branch})
+            </option>
+          ))}
+        </Select>
+      );
+    default:
+      return assertNever(source);
+  }
+}
+
+/**
+ * Picks a source (branch head, revision or checkpoint of the namespace). `form` lays it out with
+ * field labels (dialogs); `inline` as one compact row (toolbars).
+ */
+export function SourcePicker({ scope, source, onChange, label = 'Restore from', excludeCurrent = true, idPrefix = 'source', layout = 'form' }: { readonly scope: StoreScope; readonly source: RestoreSource; readonly onChange: (source: RestoreSource) => void; readonly label?: string; readonly excludeCurrent?: boolean; readonly idPrefix?: string; readonly layout?: 'form' | 'inline' }) {
+  const branches = useBranches(scope);
+  const checkpoints = useCheckpoints(scope.namespace);
+  const firstBranch = branches.data?.branches.find((branch) => !excludeCurrent || branch.name !== scope.branch)?.name ?? '';
+  const kinds = (
+    <Segmented
+      label={`${label}: kind`}
+      options={KINDS}
+      value={source.kind}
+      onChange={(kind) => onChange(kind === 'branch' ? { kind, branch: firstBranch } : kind === 'revision' ? { kind, revision: 0 } : { kind, checkpoint: checkpoints.data?.checkpoints[0]?.name ?? '' })}
+    />
+  );
+  const input = <SourceInput scope={scope} source={source} onChange={onChange} id={`${idPrefix}-${source.kind}`} excludeCurrent={excludeCurrent} />;
+  if (layout === 'inline') {
+    return (
+      <div className="source-inline" data-testid={`${idPrefix}-source`}>
+        <span className="source-inline-label">{label}</span>
+        {kinds}
+        {input}
+      </div>
+    );
+  }
+  return (
+    <div className="form-row">
+      <Field label={label}>{kinds}</Field>
+      <Field label={KINDS.find((kind) => kind.value === source.kind)!.label} htmlFor={`${idPrefix}-${source.kind}`}>
+        {input}
+      </Field>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Change } from '../../../../shared/store-api.js';
+import { DiffView } from '../../components/diff/diff-view.js';
+import { EmptyState } from '../../components/feedback.js';
+import { Segmented } from '../../components/segmented.js';
+import { VirtualList } from '../../components/virtual-list.js';
+import { setDiffMode, toggleDiffMode, useDiffMode, type DiffMode } from '../../lib/diff-mode.js';
+import { diffLines, diffStats } from '../../lib/text-diff.js';
+import { isTypingTarget } from '../../lib/use-list-navigation.js';
+import { plural } from '../../lib/format.js';
+import { ChangeBadge, ChangeMark } from './change-badge.js';
+
+const MODES = [
+  { value: 'split', label: 'Side by side' },
+  { value: 'unified', label: 'Unified' },
+] as const satisfies readonly { value: DiffMode; label: string }[];
+
+function Stats({ change }: { readonly change: Change }) {
+  const stats = useMemo(() => diffStats(diffLines(change.before, change.after)), [change]);
+  return (
+    <span className="diff-stats">
+      {stats.added > 0 && <span className="diff-stats-add">+{stats.added}</span>}
+      {stats.deleted > 0 && <span className="diff-stats-del">−{stats.deleted}</span>}
+    </span>
+  );
+}
+
+/** The "u" shortcut toggles the diff layout while a diff is on screen. */
+function useDiffModeShortcut(): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key !== 'u' || isTypingTarget(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      toggleDiffMode();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/**
+ * A set of document changes: the changed keys on the left (keyboard driven), the selected one's
+ * diff on the right, side by side or unified.
+ */
+export function ChangesView({ changes, emptyText = 'No documents changed.', autoFocus = false, onEscape }: { readonly changes: readonly Change[]; readonly emptyText?: string; readonly autoFocus?: boolean | number; readonly onEscape?: () => void }) {
+  const [selected, setSelected] = useState(0);
+  const mode = useDiffMode();
+  useDiffModeShortcut();
+  useEffect(() => setSelected(0), [changes]);
+  if (changes.length === 0) return <EmptyState title={emptyText} />;
+  const change = changes[Math.min(selected, changes.length - 1)]!;
+  return (
+    <div className="changes-view" data-testid="changes-view">
+      <div className="changes-list">
+        <div className="changes-list-header">{plural(changes.length, 'changed document')}</div>
+        <VirtualList
+          label="Changed documents"
+          testId="changes-list"
+          count={changes.length}
+          rowHeight={32}
+          selected={selected}
+          onSelect={setSelected}
+          onClose={onEscape}
+          autoFocus={autoFocus}
+          rowKey={(index) => changes[index]!.key}
+          renderRow={(index) => (
+            <div className="change-row" title={changes[index]!.key}>
+              <ChangeMark type={changes[index]!.type} />
+              <span className="change-row-key">{changes[index]!.key}</span>
+            </div>
+          )}
+        />
+      </div>
+      <div className="changes-diff">
+        <div className="changes-diff-header">
+          <div className="changes-diff-title">
+            <span className="mono changes-diff-key" data-testid="diff-key">
+              {change.key}
+            </span>
+            <ChangeBadge type={change.type} />
+            <Stats change={change} />
+          </div>
+          <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />
+        </div>
+        <DiffView key={change.key} before={change.before} after={change.after} mode={mode} />
+      </div>
+    </div>
+  );
+}

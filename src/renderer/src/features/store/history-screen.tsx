@@ -1,0 +1,72 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useLog } from '../../api/store-queries.js';
+import { updateSearch, useSearchParams } from '../../app/router.js';
+import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { VirtualList } from '../../components/virtual-list.js';
+import { plural } from '../../lib/format.js';
+import { LogRow } from './log-row.js';
+import { RevisionDetail } from './revision-detail.js';
+import { EmptyBranch } from './store-empty.js';
+import { useScope } from './use-scope.js';
+
+/**
+ * The history of a branch, as in GitHub Desktop: the revision log on the left (virtualised, paged
+ * as it scrolls), the selected revision's changes and diffs on the right.
+ */
+export function HistoryScreen() {
+  const scope = useScope();
+  const params = useSearchParams();
+  const log = useLog(scope);
+  const [detailFocus, setDetailFocus] = useState(0);
+  const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
+  const requested = Number(params.get('rev')) || undefined;
+  const selectedId = requested ?? entries[0]?.id;
+  const selectedIndex = entries.findIndex((entry) => entry.id === selectedId);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  if (log.isPending) return <Loading label="Loading history…" />;
+  if (log.isError) return <div className="page-body"><ErrorMessage error={log.error} title="Could not load the history" /></div>;
+  if (entries.length === 0) return <div className="page-body"><EmptyBranch scope={scope} /></div>;
+
+  return (
+    <div className="split-view history" data-testid="history-screen">
+      <section className="split-list">
+        <header className="split-list-header">
+          <span className="split-list-title">
+            {scope.branch} <span className="muted">in {scope.namespace}</span>
+          </span>
+          <span className="muted">{hasNextPage ? `${entries.length}+ revisions` : plural(entries.length, 'revision')}</span>
+        </header>
+        <VirtualList
+          label="Revisions"
+          testId="log-list"
+          count={entries.length}
+          rowHeight={60}
+          autoFocus
+          selected={selectedIndex}
+          onSelect={(index) => updateSearch({ rev: entries[index]!.id })}
+          onOpen={() => setDetailFocus((n) => n + 1)}
+          onEndReached={loadMore}
+          rowKey={(index) => entries[index]!.id}
+          renderRow={(index) => <LogRow entry={entries[index]!} head={index === 0} />}
+        />
+        {isFetchingNextPage && <div className="split-list-footer">Loading older revisions…</div>}
+      </section>
+      <section className="split-detail">
+        {selectedId !== undefined && (
+          <RevisionDetail
+            key={selectedId}
+            scope={scope}
+            id={selectedId}
+            headId={entries[0]!.id}
+            fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}
+            focusToken={detailFocus}
+          />
+        )}
+      </section>
+    </div>
+  );
+}

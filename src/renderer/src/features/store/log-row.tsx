@@ -1,0 +1,32 @@
+import type { LogEntry } from '../../../../shared/store-api.js';
+import { Badge } from '../../components/badge.js';
+import { fullTime, timeAgo } from '../../lib/format.js';
+
+/** Up to two changed keys, then "+N more". */
+function changedKeys(entry: LogEntry): string {
+  const keys = entry.changes.map((change) => change.key);
+  if (keys.length === 0) return 'no changes';
+  const shown = keys.slice(0, 2).join(', ');
+  return keys.length > 2 ? `${shown} +${keys.length - 2} more` : shown;
+}
+
+/** One revision in the history list: message, id, time and changed keys. */
+export function LogRow({ entry, head }: { readonly entry: LogEntry; readonly head: boolean }) {
+  return (
+    <div className="log-row" data-testid="log-row" data-revision={entry.id}>
+      <div className="log-row-top">
+        <span className="log-row-message">{entry.message || '(no message)'}</span>
+        {head && <Badge tone="accent">head</Badge>}
+      </div>
+      <div className="log-row-meta">
+        <span className="mono log-row-id">#{entry.id}</span>
+        <time dateTime={entry.created_at} title={fullTime(entry.created_at)}>
+          {timeAgo(entry.created_at)}
+        </time>
+        <span className="log-row-keys" title={entry.changes.map((change) => change.key).join('\n')}>
+          {changedKeys(entry)}
+        </span>
+      </div>
+    </div>
+  );
+}

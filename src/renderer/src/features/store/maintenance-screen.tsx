@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { NamespaceSummary } from '../../../../shared/store-api.js';
+import { useNamespaces } from '../../api/store-queries.js';
+import { useGc } from '../../api/store-mutations.js';
+import { href, Link } from '../../app/router.js';
+import { Button } from '../../components/button.js';
+import { DataTable, type Column } from '../../components/data-table.js';
+import { Dialog } from '../../components/dialog.js';
+import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { Field, TextInput } from '../../components/field.js';
+import { PageBody, PageHeader } from '../../components/page.js';
+import { showToast } from '../../components/toast.js';
+import { formatInt, plural, timeAgo } from '../../lib/format.js';
+
+const columns: Column<NamespaceSummary>[] = [
+  { header: 'Namespace', cell: (ns) => <Link to={href('store/history', { ns: ns.name, branch: 'main' })} className="mono">{ns.name}</Link> },
+  { header: 'Revisions', align: 'right', cell: (ns) => formatInt(ns.revisions) },
+  { header: 'Branches', align: 'right', cell: (ns) => formatInt(ns.branches) },
+  { header: 'Checkpoints', align: 'right', cell: (ns) => formatInt(ns.checkpoints) },
+  { header: 'Latest', align: 'right', cell: (ns) => <span className="mono">#{ns.head_revision}</span> },
+  { header: 'Created', align: 'right', cell: (ns) => timeAgo(ns.created_at) },
+];
+
+/** Garbage collection: how many revisions a `keep` would prune (dry run), then a confirmed prune. */
+function GcPanel() {
+  const [keep, setKeep] = useState(10);
+  const preview = useGc();
+  const prune = useGc();
+  const [confirming, setConfirming] = useState(false);
+  const run = (): void => preview.mutate({ keep, dryRun: true });
+  const wouldPrune = preview.data?.pruned;
+  return (
+    <section className="panel" data-testid="gc-panel">
+      <h2 className="panel-title">Garbage collection</h2>
+      <p className="panel-text">
+        Keeps the newest revisions of every branch, plus every revision a checkpoint or a branch base points at, in every namespace. What is kept stays fully readable; older history and content nothing references are deleted for good.
+      </p>
+      <div className="form-inline">
+        <Field label="Revisions to keep per branch" htmlFor="gc-keep">
+          <TextInput id="gc-keep" inputMode="numeric" value={keep} onChange={(event) => { setKeep(Number(event.target.value.replace(/\D/g, '')) || 0); preview.reset(); }} />
+        </Field>
+        <Button onClick={run} busy={preview.isPending} data-testid="gc-preview">
+          Preview
+        </Button>
+        {wouldPrune !== undefined && (
+          <Button variant="danger" disabled={wouldPrune === 0} onClick={() => setConfirming(true)} data-testid="gc-run">
+            Prune {plural(wouldPrune, 'revision')}
+          </Button>
+        )}
+      </div>
+      {wouldPrune !== undefined && <p className="panel-text" data-testid="gc-result">{wouldPrune === 0 ? 'Nothing to prune: every revision is within the newest to keep or protected.' : `${plural(wouldPrune, 'revision')} would be pruned.`}</p>}
+      {preview.error && <ErrorMessage error={preview.error} title="Could not preview garbage collection" />}
+      {confirming && (
+        <Dialog
+          title={`Prune ${plural(wouldPrune ?? 0, 'revision')}?`}
+          description="This cannot be undone. Checkpoints and the newest revisions of each branch are kept."
+          onClose={() => setConfirming(false)}
+          footer={
+            <>
+              <Button variant="ghost" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                busy={prune.isPending}
+                data-testid="gc-confirm"
+                onClick={() =>
+                  prune.mutate(
+                    { keep, dryRun: false },
+                    {
+                      onSuccess: (result) => {
+                        setConfirming(false);
+                        preview.reset();
+                        showToast(`Pruned ${plural(result.pruned, 'revision')}`);
+                      },
+                    },
+                  )
+                }
+              >
+                Prune
+              </Button>
+            </>
+          }
+        >
+          {prune.error && <ErrorMessage error={prune.error} title="Garbage collection failed" />}
+        </Dialog>
+      )}
+    </section>
+  );
+}
+
+/** Store-wide upkeep: namespaces at a glance and garbage collection. */
+export function MaintenanceScreen() {
+  const namespaces = useNamespaces();
+  return (
+    <>
+      <PageHeader title="Maintenance" subtitle="Every namespace of the store, and pruning of old history." />
+      <PageBody>
+        <section className="panel">
+          <h2 className="panel-title">Namespaces</h2>
+          {namespaces.isPending ? <Loading /> : namespaces.isError ? <ErrorMessage error={namespaces.error} /> : namespaces.data.namespaces.length === 0 ? <p className="muted">The store is empty.</p> : <DataTable label="Namespaces" rows={namespaces.data.namespaces} columns={columns} rowKey={(ns) => ns.name} />}
+        </section>
+        <GcPanel />
+      </PageBody>
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { diffSequences } from './myers.js';
+
+/** A piece of a changed line; `changed` marks the words that differ from the paired line. */
+export interface Segment {
+  readonly text: string;
+  readonly changed: boolean;
+}
+
+/** One line of a unified diff. Line numbers are 1-based; a side's number is absent when the line is not on it. */
+export interface DiffLine {
+  readonly kind: 'context' | 'add' | 'del';
+  readonly text: string;
+  readonly oldNo?: number;
+  readonly newNo?: number;
+  /** Word-level segments when this line was paired with a changed counterpart. */
+  readonly segments?: readonly Segment[];
+}
+
+/** Splits content into lines; a final newline does not make an extra empty line. */
+export function splitLines(content: string): string[] {
+  if (content === '') return [];
+  const lines = content.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+const TOKEN = /\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
+
+/** Words, runs of whitespace and single punctuation marks: the units of word-level highlighting. */
+export function tokenize(line: string): string[] {
+  return line.match(TOKEN) ?? [];
+}
+
+function merge(segments: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (const segment of segments) {
+    const last = out[out.length - 1];
+    if (last && last.changed === segment.changed) out[out.length - 1] = { text: last.text + segment.text, changed: last.changed };
+    else if (segment.text) out.push(segment);
+  }
+  return out;
+}
+
+/**
+ * Word-level diff of a deleted and an added line. Undefined when they share too little for
+ * highlights to help (then the whole line reads as replaced).
+ */
+export function diffWords(before: string, after: string): { before: Segment[]; after: Segment[] } | undefined {
+  const a = tokenize(before);
+  const b = tokenize(after);
+  const runs = diffSequences(a, b, 500);
+  let common = 0;
+  const left: Segment[] = [];
+  const right: Segment[] = [];
+  for (const run of runs) {
+    if (run.type === 'equal') {
+      const text = a.slice(run.aStart, run.aEnd).join('');
+      common += text.replace(/\s/g, '').length;
+      left.push({ text, changed: false });
+      right.push({ text, changed: false });
+    } else if (run.type === 'delete') left.push({ text: a.slice(run.aStart, run.aEnd).join(''), changed: true });
+    else right.push({ text: b.slice(run.bStart, run.bEnd).join(''), changed: true });
+  }
+  const longest = Math.max(before.replace(/\s/g, '').length, after.replace(/\s/g, '').length);
+  if (longest > 0 && common / longest < 0.3) return undefined;
+  return { before: merge(left), after: merge(right) };
+}
+
+/** Pairs the deleted and added lines of one change block and adds word-level segments. */
+function changeBlock(dels: DiffLine[], adds: DiffLine[]): DiffLine[] {
+  const pairs = Math.min(dels.length, adds.length);
+  for (let i = 0; i < pairs; i++) {
+    const words = diffWords(dels[i]!.text, adds[i]!.text);
+    if (!words) continue;
+    dels[i] = { ...dels[i]!, segments: words.before };
+    adds[i] = { ...adds[i]!, segments: words.after };
+  }
+  return [...dels, ...adds];
+}
+
+/**
+ * A unified line diff of two versions of a document, with word-level segments on paired changed
+ * lines. `before` undefined means the document was created; `after` undefined, deleted.
+ */
+export function diffLines(before: string | undefined, after: string | undefined): DiffLine[] {
+  const a = splitLines(before ?? '');
+  const b = splitLines(after ?? '');
+  const out: DiffLine[] = [];
+  let dels: DiffLine[] = [];
+  let adds: DiffLine[] = [];
+  const flush = (): void => {
+    if (dels.length || adds.length) out.push(...changeBlock(dels, adds));
+    dels = [];
+    adds = [];
+  };
+  for (const run of diffSequences(a, b)) {
+    if (run.type === 'equal') {
+      flush();
+      for (let i = 0; i < run.aEnd - run.aStart; i++) {
+        out.push({ kind: 'context', text: a[run.aStart + i]!, oldNo: run.aStart + i + 1, newNo: run.bStart + i + 1 });
+      }
+    } else if (run.type === 'delete') {
+      for (let i = run.aStart; i < run.aEnd; i++) dels.push({ kind: 'del', text: a[i]!, oldNo: i + 1 });
+    } else {
+      for (let i = run.bStart; i < run.bEnd; i++) adds.push({ kind: 'add', text: b[i]!, newNo: i + 1 });
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A side-by-side row: the old line on the left, the new one on the right (either may be blank). */
+export interface SplitRow {
+  readonly left?: DiffLine;
+  readonly right?: DiffLine;
+}
+
+/** Lays a unified diff out side by side: context on both sides, each change block's deletions beside its additions. */
+export function toSplitRows(lines: readonly DiffLine[]): SplitRow[] {
+  const rows: SplitRow[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (line.kind === 'context') {
+      rows.push({ left: line, right: line });
+      i++;
+      continue;
+    }
+    const dels: DiffLine[] = [];
+    const adds: DiffLine[] = [];
+    while (i < lines.length && lines[i]!.kind === 'del') dels.push(lines[i++]!);
+    while (i < lines.length && lines[i]!.kind === 'add') adds.push(lines[i++]!);
+    for (let j = 0; j < Math.max(dels.length, adds.length); j++) rows.push({ left: dels[j], right: adds[j] });
+  }
+  return rows;
+}
+
+/** A stretch of the diff to show, or a run of unchanged lines folded away. */
+export type Hunk =
+  | { readonly kind: 'lines'; readonly start: number; readonly end: number }
+  | { readonly kind: 'gap'; readonly start: number; readonly end: number };
+
+/** Folds unchanged stretches longer than twice `context` lines, keeping `context` lines around each change. */
+export function foldContext(lines: readonly DiffLine[], context = 3): Hunk[] {
+  const keep = new Uint8Array(lines.length);
+  lines.forEach((line, index) => {
+    if (line.kind === 'context') return;
+    for (let j = Math.max(0, index - context); j <= Math.min(lines.length - 1, index + context); j++) keep[j] = 1;
+  });
+  const hunks: Hunk[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    const kind = keep[index] ? 'lines' : 'gap';
+    const start = index;
+    while (index < lines.length && (keep[index] ? 'lines' : 'gap') === kind) index++;
+    hunks.push({ kind, start, end: index });
+  }
+  // A gap of one or two lines costs more to expand than to show.
+  return hunks.map((hunk) => (hunk.kind === 'gap' && hunk.end - hunk.start <= 2 ? { ...hunk, kind: 'lines' as const } : hunk));
+}
+
+/** Counts of added and deleted lines. */
+export function diffStats(lines: readonly DiffLine[]): { added: number; deleted: number } {
+  let added = 0;
+  let deleted = 0;
+  for (const line of lines) {
+    if (line.kind === 'add') added++;
+    else if (line.kind === 'del') deleted++;
+  }
+  return { added, deleted };
+}

@@ -1,0 +1,89 @@
+import type { UsagePoint, UsageResponse } from '../../../shared/gateway-api.js';
+
+/** Bucket sizes of the usage API, in milliseconds. */
+export const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** The numeric fields a chart can plot. */
+export type Metric = 'requests' | 'total_tokens' | 'cost_usd' | 'errors';
+
+/** One group's values per bucket. */
+export interface Series {
+  readonly key: string;
+  readonly label: string;
+  readonly values: readonly number[];
+  readonly total: number;
+}
+
+/** Buckets from `since` to `until` (floored to the bucket), and each group's values, biggest first. */
+export interface SeriesSet {
+  readonly buckets: readonly number[];
+  readonly series: readonly Series[];
+}
+
+/** Most series drawn; the rest are summed into "Other". */
+export const MAX_SERIES = 7;
+
+function groupKey(point: UsagePoint): string {
+  return point.group ?? '(none)';
+}
+
+/** Lays usage points out on a regular time axis (empty buckets are zero), one series per group. */
+export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
+  const size = BUCKET_MS[usage.bucket];
+  const start = Math.floor(new Date(usage.since).getTime() / size) * size;
+  const end = new Date(usage.until).getTime();
+  const count = Math.max(1, Math.min(2000, Math.floor((end - start) / size) + 1));
+  const buckets = Array.from({ length: count }, (_, index) => start + index * size);
+  const byGroup = new Map<string, { label: string; values: number[] }>();
+  for (const point of usage.data) {
+    const index = Math.floor((new Date(point.bucket_start).getTime() - start) / size);
+    if (index < 0 || index >= count) continue;
+    const key = groupKey(point);
+    let entry = byGroup.get(key);
+    if (!entry) byGroup.set(key, (entry = { label: point.label ?? key, values: new Array<number>(count).fill(0) }));
+    entry.values[index] = (entry.values[index] ?? 0) + point[metric];
+  }
+  const all = [...byGroup].map(([key, entry]) => ({ key, label: entry.label, values: entry.values, total: entry.values.reduce((sum, value) => sum + value, 0) })).sort((a, b) => b.total - a.total);
+  if (all.length <= MAX_SERIES) return { buckets, series: all };
+  const rest = all.slice(MAX_SERIES - 1);
+  const other = rest.reduce<number[]>((sum, entry) => sum.map((value, index) => value + (entry.values[index] ?? 0)), new Array<number>(count).fill(0));
+  return { buckets, series: [...all.slice(0, MAX_SERIES - 1), { key: '#other', label: `${rest.length} others`, values: other, total: other.reduce((a, b) => a + b, 0) }] };
+}
+
+/** Per-group totals for the table under the charts. */
+export function totalsByGroup(usage: UsageResponse): { key: string; label: string; requests: number; tokens: number; cost: number; errors: number; latency: number | null }[] {
+  const groups = new Map<string, { key: string; label: string; requests: number; tokens: number; cost: number; errors: number; latencySum: number; latencyCount: number }>();
+  for (const point of usage.data) {
+    const key = groupKey(point);
+    let entry = groups.get(key);
+    if (!entry) groups.set(key, (entry = { key, label: point.label ?? key, requests: 0, tokens: 0, cost: 0, errors: 0, latencySum: 0, latencyCount: 0 }));
+    entry.requests += point.requests;
+    entry.tokens += point.total_tokens;
+    entry.cost += point.cost_usd;
+    entry.errors += point.errors;
+    if (point.avg_latency_ms !== null) {
+      entry.latencySum += point.avg_latency_ms * point.requests;
+      entry.latencyCount += point.requests;
+    }
+  }
+  return [...groups.values()]
+    .map(({ latencySum, latencyCount, ...rest }) => ({ ...rest, latency: latencyCount ? latencySum / latencyCount : null }))
+    .sort((a, b) => b.requests - a.requests);
+}
+
+/** A chart axis: a round maximum and the step between grid lines. */
+export interface Scale {
+  readonly max: number;
+  readonly step: number;
+}
+
+/** At most five round steps (1, 2, 2.5, 5 × 10ⁿ) covering `value`; counts never get fractional steps. */
+export function niceScale(value: number, integer: boolean): Scale {
+  if (!(value > 0)) return integer ? { max: 1, step: 1 } : { max: 1, step: 0.25 };
+  const raw = Math.max(value, integer ? 1 : Number.EPSILON) / 5;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  let step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? 10 * power;
+  if (integer) step = Math.max(1, Math.ceil(step));
+  const max = Math.max(step, Math.ceil(value / step - 1e-9) * step);
+  return { max, step };
+}

@@ -1,0 +1,69 @@
+import { useCallback, type KeyboardEvent } from 'react';
+
+/** True when a key press belongs to a text field rather than to shortcuts. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/** What a keyboard-driven list needs to know. */
+export interface ListNavigationOptions {
+  readonly count: number;
+  /** The highlighted index, or -1. */
+  readonly index: number;
+  readonly onMove: (index: number) => void;
+  /** Enter on the highlighted item. */
+  readonly onOpen?: (index: number) => void;
+  /** Esc. */
+  readonly onClose?: () => void;
+  /** Rows per PageUp/PageDown. */
+  readonly page?: number;
+}
+
+/**
+ * Keyboard handling for a focusable list: j/k or arrows move, Home/End and PageUp/PageDown jump,
+ * Enter opens, Esc closes. Spread the result on the list element (it must be focusable).
+ */
+export function useListNavigation({ count, index, onMove, onOpen, onClose, page = 10 }: ListNavigationOptions) {
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLElement>) => {
+      if (isTypingTarget(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      const move = (to: number): void => {
+        event.preventDefault();
+        if (count > 0) onMove(Math.max(0, Math.min(count - 1, to)));
+      };
+      switch (event.key) {
+        case 'j':
+        case 'ArrowDown':
+          return move(index < 0 ? 0 : index + 1);
+        case 'k':
+        case 'ArrowUp':
+          return move(index < 0 ? 0 : index - 1);
+        case 'Home':
+          return move(0);
+        case 'End':
+          return move(count - 1);
+        case 'PageDown':
+          return move(index + page);
+        case 'PageUp':
+          return move(index - page);
+        case 'Enter':
+          if (index >= 0 && onOpen) {
+            event.preventDefault();
+            onOpen(index);
+          }
+          return;
+        case 'Escape':
+          if (onClose) {
+            event.preventDefault();
+            onClose();
+          }
+          return;
+        default:
+          return;
+      }
+    },
+    [count, index, onMove, onOpen, onClose, page],
+  );
+  return { onKeyDown, tabIndex: 0 };
+}
