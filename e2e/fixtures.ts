@@ -1,0 +1,84 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+/** The running app, as the global setup started it. */
+export interface App {
+  readonly gatewayUrl: string;
+  readonly storeUrl: string;
+  readonly uiUrl: string;
+  readonly masterKey: string;
+  readonly storeToken: string;
+}
+
+function app(): App {
+  const value = (name: string): string => {
+    const found = process.env[name];
+    if (!found) throw new Error(`${name} is not set: the global setup did not run`);
+    return found;
+  };
+  return {
+    gatewayUrl: value('GATEHOUSE_GATEWAY_URL'),
+    storeUrl: value('GATEHOUSE_STORE_URL'),
+    uiUrl: value('GATEHOUSE_UI_URL'),
+    masterKey: value('GATEHOUSE_MASTER_KEY'),
+    storeToken: value('GATEHOUSE_STORE_TOKEN'),
+  };
+}
+
+/** Calls the store API with the test token; throws on a non-2xx answer. */
+export async function storeCall<T = unknown>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
+  const { storeUrl, storeToken } = app();
+  const response = await fetch(new URL(path, storeUrl), {
+    method,
+    headers: { authorization: `Bearer ${storeToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Saves a screenshot of the main screens as a test artefact (e2e/artifacts, not committed). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync('e2e/artifacts', { recursive: true });
+  await page.screenshot({ path: `e2e/artifacts/${name}.png` });
+}
+
+/** Opens a screen already signed in (credentials put where the login screen would keep them). */
+export async function openSignedIn(page: Page, path = '', options: { theme?: 'light' | 'dark' } = {}): Promise<void> {
+  const { masterKey, storeToken, uiUrl } = app();
+  await page.addInitScript(
+    ([key, token, theme]) => {
+      // Runs in the page; this file is type-checked without the DOM library.
+      type BrowserStorage = { setItem(name: string, value: string): void };
+      const { sessionStorage, localStorage } = globalThis as unknown as { sessionStorage: BrowserStorage; localStorage: BrowserStorage };
+      sessionStorage.setItem('gatehouse.credentials', JSON.stringify({ masterKey: key, storeToken: token }));
+      if (theme) localStorage.setItem('gatehouse.theme', theme);
+    },
+    [masterKey, storeToken, options.theme ?? ''] as const,
+  );
+  await page.goto(new URL(path, uiUrl).toString());
+}
+
+/**
+ * The test API: `app` (addresses and credentials), and `consoleErrors`, which fails any test whose
+ * page logged an error or threw (a screen that "works" with errors in the console is broken).
+ */
+export const test = base.extend<{ app: App; consoleErrors: string[] }>({
+  // eslint-disable-next-line no-empty-pattern
+  app: async ({}, use) => use(app()),
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use(errors);
+      expect(errors, 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

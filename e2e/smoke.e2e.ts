@@ -1,0 +1,28 @@
+import { expect, saveScreenshot, test } from './fixtures.js';
+
+test('signs in with the master key and store token, and shows both services healthy', async ({ page, app }) => {
+  await page.goto(app.uiUrl);
+  await expect(page.getByRole('heading', { name: 'Sign in to Gatehouse' })).toBeVisible();
+  await saveScreenshot(page, 'login');
+
+  await page.getByLabel('Gateway master key').fill(app.masterKey);
+  await page.getByLabel('Store token').fill(app.storeToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page.getByTestId('health-gateway')).toContainText('Healthy');
+  await expect(page.getByTestId('health-store')).toContainText('Healthy');
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await expect(page.getByTestId('service-gateway')).toContainText('Healthy');
+  await expect(page.getByTestId('service-store')).toContainText('Healthy');
+  await saveScreenshot(page, 'overview');
+});
+
+test('refuses a wrong master key with the server message', async ({ page, app, consoleErrors }) => {
+  await page.goto(app.uiUrl);
+  await page.getByLabel('Gateway master key').fill('gk-master-wrong');
+  await page.getByLabel('Store token').fill(app.storeToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('The gateway did not accept this master key')).toBeVisible();
+  // The browser logs the refused request itself; that is the expected outcome here.
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !/401/.test(line)));
+});
