@@ -24,26 +24,26 @@ const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 /** A namespace; empty means `default`. */
 export const namespaceSchema = z
   .string()
-  .max(MAX_NAME_LENGTH, `namespace must be at most ${MAX_NAME_LENGTH} characters`)
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || NAMESPACE_PATTERN.test(value), {
-    message: 'namespace must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
+    message: 'must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
   });
 
 /** A branch name; empty means `main`. */
 export const branchSchema = z
   .string()
-  .max(MAX_NAME_LENGTH, `branch must be at most ${MAX_NAME_LENGTH} characters`)
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
-    message: 'branch may contain only letters, digits, ".", "_", "/" and "-"',
+    message: 'must contain only letters, digits, ".", "_", "/" and "-"',
   });
 
 /** A checkpoint name: no control characters. */
 export const checkpointNameSchema = z
   .string()
-  .max(MAX_NAME_LENGTH, `checkpoint name must be at most ${MAX_NAME_LENGTH} characters`)
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && wellFormed(value), {
-    message: 'checkpoint name must not contain control characters',
+    message: 'must not contain control characters',
   });
 
 /** Namespace plus branch; both optional (defaults `default` and `main`). */
@@ -61,13 +61,13 @@ const revisionSelector = (name: string) =>
 export const documentInputSchema = z
   .strictObject({
     key: z
-      .string({ error: 'key must be a string' })
-      .min(1, 'key must not be empty')
-      .max(MAX_KEY_LENGTH, `key must be at most ${MAX_KEY_LENGTH} characters`)
-      .refine(wellFormed, { message: 'key must be well-formed Unicode (no lone surrogates)' }),
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
+      .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }),
     content: z
-      .string({ error: 'content must be a string' })
-      .refine(wellFormed, { message: 'content must be well-formed Unicode (no lone surrogates)' })
+      .string({ error: 'must be a string' })
+      .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
       .optional(),
     delete: z.boolean().optional(),
   })
@@ -83,7 +83,7 @@ export const applyModeSchema = z.enum(['merge', 'replace']);
 export type ApplyMode = z.infer<typeof applyModeSchema>;
 
 const expectedRevision = revisionSelector('expected_revision').nullish();
-const message = z.string().max(65_536, 'message must be at most 65536 characters').default('');
+const message = z.string().max(65_536, 'must be at most 65536 characters').default('');
 
 /** POST /v1/apply. */
 export const applyRequestSchema = z.strictObject({
@@ -188,8 +188,8 @@ export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default
 /** POST /v1/checkpoints. */
 export const checkpointCreateRequestSchema = z.strictObject({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
-  name: checkpointNameSchema.min(1, 'name must not be empty'),
-  description: z.string().max(65_536, 'description must be at most 65536 characters').default(''),
+  name: checkpointNameSchema.min(1, 'must not be empty'),
+  description: z.string().max(65_536, 'must be at most 65536 characters').default(''),
 });
 
 /** Answer of checkpoint creation. */
@@ -198,7 +198,7 @@ export const checkpointCreateResponseSchema = z.object({ name: z.string(), revis
 /** DELETE /v1/checkpoints. */
 export const checkpointDeleteRequestSchema = z.strictObject({
   namespace: namespaceSchema.default(''),
-  name: checkpointNameSchema.min(1, 'name must not be empty'),
+  name: checkpointNameSchema.min(1, 'must not be empty'),
 });
 
 /** GET /v1/checkpoints query (Gatehouse extension). */
@@ -261,7 +261,7 @@ export const branchListResponseSchema = z.object({
 /** POST /v1/branches. */
 export const branchCreateRequestSchema = z.strictObject({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
-  name: branchSchema.min(1, 'name must not be empty'),
+  name: branchSchema.min(1, 'must not be empty'),
   from_revision: revisionSelector('from_revision').default(0),
   from_checkpoint: checkpointNameSchema.default(''),
 });
