@@ -62,7 +62,7 @@ describe('both servers over one database', () => {
 
     const anonymous = await fetch(`${servers.storeUrl}/metrics`);
     expect(anonymous.status).toBe(401);
-    expect((await anonymous.json()).error.type).toBe('authentication_error');
+    expect(((await anonymous.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
     const wrong = await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: 'Bearer st-wrong-token-000000000000' } });
     expect(wrong.status).toBe(401);
     const store = await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` } });
@@ -115,7 +115,7 @@ describe('readiness when the database is gone', () => {
       for (const url of [servers.gatewayUrl, servers.storeUrl]) {
         const response = await fetch(`${url}/readyz`);
         expect(response.status).toBe(503);
-        const body = await response.json();
+        const body = (await response.json()) as { error: unknown };
         expect(body).toMatchObject({ status: 'unavailable', checks: { database: 'unavailable' } });
         expect(body.error).toMatchObject({ type: 'service_unavailable', code: 503 });
       }
