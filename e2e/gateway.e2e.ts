@@ -56,3 +56,24 @@ test('issue a key in the UI, use it with the openai package, and see the request
   await expect(page.getByText(name)).toHaveCount(0);
   await expect(client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 401 });
 });
+
+test('model settings: an alias added and saved in the UI routes requests at once', async ({ page, app }) => {
+  const alias = `fast-${Date.now()}`;
+  await openSignedIn(page, 'gateway/models');
+  const aliases = page.getByTestId('aliases');
+  await aliases.getByLabel('Alias', { exact: true }).fill(alias);
+  await aliases.getByLabel('Alias target').selectOption('demo/echo');
+  await aliases.getByRole('button', { name: 'Add' }).click();
+  await page.getByTestId('save-models').click();
+  await expect(page.getByTestId('save-models')).toBeHidden();
+  await expect(aliases).toContainText(alias);
+
+  const issued = await fetch(`${app.gatewayUrl}/internal/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'alias-check' }),
+  }).then((response) => response.json() as Promise<{ key: string }>);
+  const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
+  const reply = await client.chat.completions.create({ model: alias, messages: [{ role: 'user', content: 'via alias' }] });
+  expect(reply.choices[0]?.message.content).toContain('via alias');
+});

@@ -95,3 +95,26 @@ test('checkpoints, branches and restore from a branch, each previewed before it 
   const state = await storeCall<State>(`/v1/state?namespace=${encodeURIComponent(namespace)}&branch=main`);
   expect(state.objects['limits.yaml']).toBe('rpm: 120\n');
 });
+
+test('the log pages through a long history as it scrolls', async ({ page }) => {
+  const namespace = `e2e/long-${Date.now()}`;
+  const scope = { namespace, branch: 'main' };
+  for (let index = 1; index <= 250; index++) {
+    await storeCall('/v1/apply', { scope, message: `change ${index}`, documents: [{ key: 'counter.txt', content: `${index}\n` }] });
+  }
+  await openSignedIn(page, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`);
+  await expect(page.getByText('100+ revisions')).toBeVisible();
+  // Only the rows in view are in the DOM, however long the history.
+  expect(await page.getByTestId('log-row').count()).toBeLessThan(60);
+
+  const list = page.getByTestId('log-list');
+  await list.focus();
+  for (let attempt = 0; attempt < 10 && !(await page.getByText('250 revisions').isVisible()); attempt++) {
+    await page.keyboard.press('End');
+    await page.waitForTimeout(300);
+  }
+  await expect(page.getByText('250 revisions')).toBeVisible();
+  await page.keyboard.press('End');
+  await expect(page.locator('[data-testid="log-row"][data-revision="1"]')).toBeVisible();
+  await expect(page.getByTestId('revision-detail')).toContainText('change 1');
+});

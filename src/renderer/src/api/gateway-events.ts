@@ -20,7 +20,7 @@ export function useTrafficBuffer(): TrafficBuffer {
   }, [api]);
 }
 
-/** The buffered events, re-rendering at most once per frame. */
+/** The buffered events, re-rendering at most once per publish interval. */
 export function useTrafficEvents(buffer: TrafficBuffer) {
   return useSyncExternalStore(buffer.subscribe, buffer.snapshot);
 }

@@ -3,10 +3,13 @@ import type { TrafficEvent } from '../../../shared/gateway-api.js';
 /** How many requests the UI keeps; older ones drop off the end. */
 export const TRAFFIC_CAPACITY = 5000;
 
+/** How often queued events are published: at most ten renders a second, whatever the request rate. */
+export const PUBLISH_INTERVAL_MS = 100;
+
 /**
  * The UI's own buffer of traffic events, newest first. Events arriving from the stream are queued
- * and published at most once per animation frame, so 200 requests per second cost a few renders a
- * second, not 200. Pausing the view does not pause the buffer: nothing is lost.
+ * and published in batches every {@link PUBLISH_INTERVAL_MS}, so 200 requests per second cost ten
+ * renders a second, not 200. Pausing the view does not pause the buffer: nothing is lost.
  */
 export class TrafficBuffer {
   private events: readonly TrafficEvent[] = [];
@@ -49,9 +52,7 @@ export class TrafficBuffer {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    const flush = (): void => this.flush();
-    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
-    else setTimeout(flush, 250);
+    setTimeout(() => this.flush(), PUBLISH_INTERVAL_MS);
   }
 
   private flush(): void {
