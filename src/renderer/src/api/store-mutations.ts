@@ -8,6 +8,7 @@ import {
   gcResponseSchema,
 } from '../../../shared/store-api.js';
 import { useApi } from './api-context.js';
+import type { ApiClient } from './http.js';
 import { queryKeys, type StoreScope } from './query-keys.js';
 
 /** A rollback target: a revision of the branch or a checkpoint. */
@@ -30,37 +31,42 @@ export interface RestoreInput {
   readonly expectedRevision?: number;
 }
 
-/** Invalidation after a store write: everything about the namespace, and the namespace list. */
-function useInvalidateNamespace() {
+/**
+ * A store write: afterwards everything about the written namespace (log, state, branches,
+ * checkpoints) and the namespace list are refreshed.
+ */
+function useNamespaceWrite<I, O>(send: (api: ApiClient, input: I) => Promise<O>, namespaceOf: (input: I) => string) {
+  const api = useApi();
   const client = useQueryClient();
-  return (namespace: string) =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespace) }),
-      client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
-    ]);
+  return useMutation({
+    mutationFn: (input: I) => send(api, input),
+    onSuccess: (_data, input) =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespaceOf(input)) }),
+        client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
+      ]),
+  });
 }
+
+const scopeNamespace = (input: { readonly scope: StoreScope }): string => input.scope.namespace;
 
 /** Rolls a branch back to a revision or checkpoint (a new revision; history is kept). */
 export function useRollback() {
-  const api = useApi();
-  const invalidate = useInvalidateNamespace();
-  return useMutation({
-    mutationFn: (input: RollbackInput) =>
+  return useNamespaceWrite(
+    (api, input: RollbackInput) =>
       api.request('store', '/v1/rollback', {
         method: 'POST',
         body: { scope: input.scope, revision_id: input.revision ?? 0, checkpoint_name: input.checkpoint ?? '', message: input.message, expected_revision: input.expectedRevision },
         schema: applyResponseSchema,
       }),
-    onSuccess: (_data, input) => invalidate(input.scope.namespace),
-  });
+    scopeNamespace,
+  );
 }
 
 /** Restores a branch's documents from another branch, revision or checkpoint. */
 export function useRestore() {
-  const api = useApi();
-  const invalidate = useInvalidateNamespace();
-  return useMutation({
-    mutationFn: (input: RestoreInput) =>
+  return useNamespaceWrite(
+    (api, input: RestoreInput) =>
       api.request('store', '/v1/restore', {
         method: 'POST',
         body: {
@@ -73,45 +79,37 @@ export function useRestore() {
         },
         schema: applyResponseSchema,
       }),
-    onSuccess: (_data, input) => invalidate(input.scope.namespace),
-  });
+    scopeNamespace,
+  );
 }
 
 /** Creates a branch from the scope's head, a revision or a checkpoint. */
 export function useCreateBranch() {
-  const api = useApi();
-  const invalidate = useInvalidateNamespace();
-  return useMutation({
-    mutationFn: (input: { scope: StoreScope; name: string; fromRevision?: number; fromCheckpoint?: string }) =>
+  return useNamespaceWrite(
+    (api, input: { scope: StoreScope; name: string; fromRevision?: number; fromCheckpoint?: string }) =>
       api.request('store', '/v1/branches', {
         method: 'POST',
         body: { scope: input.scope, name: input.name, from_revision: input.fromRevision ?? 0, from_checkpoint: input.fromCheckpoint ?? '' },
         schema: branchCreateResponseSchema,
       }),
-    onSuccess: (_data, input) => invalidate(input.scope.namespace),
-  });
+    scopeNamespace,
+  );
 }
 
 /** Creates (or moves) a checkpoint at the scope's head. */
 export function useCreateCheckpoint() {
-  const api = useApi();
-  const invalidate = useInvalidateNamespace();
-  return useMutation({
-    mutationFn: (input: { scope: StoreScope; name: string; description: string }) =>
-      api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
-    onSuccess: (_data, input) => invalidate(input.scope.namespace),
-  });
+  return useNamespaceWrite(
+    (api, input: { scope: StoreScope; name: string; description: string }) => api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
+    scopeNamespace,
+  );
 }
 
 /** Deletes a checkpoint (its revision may then be garbage collected). */
 export function useDeleteCheckpoint() {
-  const api = useApi();
-  const invalidate = useInvalidateNamespace();
-  return useMutation({
-    mutationFn: (input: { namespace: string; name: string }) =>
-      api.request('store', '/v1/checkpoints', { method: 'DELETE', body: input, schema: emptyResponseSchema }),
-    onSuccess: (_data, input) => invalidate(input.namespace),
-  });
+  return useNamespaceWrite(
+    (api, input: { namespace: string; name: string }) => api.request('store', '/v1/checkpoints', { method: 'DELETE', body: input, schema: emptyResponseSchema }),
+    (input) => input.namespace,
+  );
 }
 
 const gcPreviewSchema = gcResponseSchema.extend({ dry_run: z.boolean().optional() });

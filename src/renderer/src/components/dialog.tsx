@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from './button.js';
 import { CloseIcon } from './icons.js';
 
 /**
@@ -55,5 +56,35 @@ export function Dialog({
         {footer && <footer className="dialog-footer">{footer}</footer>}
       </div>
     </dialog>
+  );
+}
+
+/** The usual dialog footer: Cancel, then the action (primary, or danger for what cannot be undone). */
+export function ConfirmFooter({
+  onCancel,
+  onConfirm,
+  children,
+  variant = 'primary',
+  busy = false,
+  disabled = false,
+  testId,
+}: {
+  readonly onCancel: () => void;
+  readonly onConfirm: () => void;
+  readonly children: ReactNode;
+  readonly variant?: 'primary' | 'danger';
+  readonly busy?: boolean;
+  readonly disabled?: boolean;
+  readonly testId?: string;
+}) {
+  return (
+    <>
+      <Button variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button variant={variant} busy={busy} disabled={disabled} onClick={onConfirm} data-testid={testId}>
+        {children}
+      </Button>
+    </>
   );
 }

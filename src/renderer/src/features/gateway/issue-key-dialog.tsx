@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
 import { useIssueKey, useModelSettings } from '../../api/gateway-queries.js';
-import { Button } from '../../components/button.js';
-import { Dialog } from '../../components/dialog.js';
+import { ConfirmFooter, Dialog } from '../../components/dialog.js';
 import { ErrorMessage } from '../../components/feedback.js';
 import { Field, Select, TextInput } from '../../components/field.js';
 import { EMPTY_FORM, toRequest, validateForm, type IssueKeyForm } from './issue-key-form.js';
@@ -53,14 +52,9 @@ export function IssueKeyDialog({ onClose, onIssued }: { readonly onClose: () => 
       description="The key works with any OpenAI or Anthropic client pointed at this gateway. Its secret is shown once."
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={issue.isPending} onClick={submit} data-testid="confirm-issue-key">
-            Issue key
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={issue.isPending} testId="confirm-issue-key">
+          Issue key
+        </ConfirmFooter>
       }
     >
       <form className="form-grid" onSubmit={(event) => { event.preventDefault(); submit(); }}>

@@ -4,10 +4,11 @@ import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { Dialog } from '../../components/dialog.js';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
+import { ConfirmFooter, Dialog } from '../../components/dialog.js';
+import { EmptyState, ErrorMessage } from '../../components/feedback.js';
 import { KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { useSession } from '../../connection/connection-context.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
@@ -24,14 +25,9 @@ function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; read
       description="Requests with this key fail with 401 from now on. This cannot be undone; issue a new key instead."
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={revoke.isPending} data-testid="confirm-revoke" onClick={() => revoke.mutate(apiKey.id, { onSuccess: () => { onClose(); showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`); } })}>
-            Revoke key
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={() => revoke.mutate(apiKey.id, { onSuccess: () => { onClose(); showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`); } })} variant="danger" busy={revoke.isPending} testId="confirm-revoke">
+          Revoke key
+        </ConfirmFooter>
       }
     >
       {revoke.error && <ErrorMessage error={revoke.error} title="Could not revoke the key" />}
@@ -90,17 +86,19 @@ export function KeysScreen() {
         }
       />
       <PageBody>
-        {keys.isPending ? (
-          <Loading />
-        ) : keys.isError ? (
-          <ErrorMessage error={keys.error} title="Could not load the keys" />
-        ) : keys.data.data.length === 0 ? (
-          <EmptyState icon={<KeyIcon size={28} />} title="No keys yet" action={<Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>Issue the first key</Button>}>
-            Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its traffic and usage are tracked separately.
-          </EmptyState>
-        ) : (
-          <DataTable label="API keys" testId="keys-table" autoFocus rows={keys.data.data} columns={columns} rowKey={(key) => key.id} />
-        )}
+        <QueryView
+          query={keys}
+          errorTitle="Could not load the keys"
+          empty={(data) =>
+            data.data.length === 0 && (
+              <EmptyState icon={<KeyIcon size={28} />} title="No keys yet" action={<Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>Issue the first key</Button>}>
+                Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its traffic and usage are tracked separately.
+              </EmptyState>
+            )
+          }
+        >
+          {(data) => <DataTable label="API keys" testId="keys-table" autoFocus rows={data.data} columns={columns} rowKey={(key) => key.id} />}
+        </QueryView>
       </PageBody>
       {issuing && (
         <IssueKeyDialog

@@ -5,9 +5,10 @@ import { href, Link, navigate } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
+import { EmptyState } from '../../components/feedback.js';
 import { BranchIcon, PlusIcon, RestoreIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { QueryView } from '../../components/query-view.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { useScope } from './use-scope.js';
@@ -59,17 +60,19 @@ export function BranchesScreen() {
         }
       />
       <PageBody>
-        {branches.isPending ? (
-          <Loading />
-        ) : branches.isError ? (
-          <ErrorMessage error={branches.error} title="Could not load the branches" />
-        ) : branches.data.branches.length === 0 ? (
-          <EmptyState icon={<BranchIcon size={28} />} title={`No branches in ${scope.namespace} yet`}>
-            A branch appears when documents are first applied to it, or when you create one from a revision or checkpoint.
-          </EmptyState>
-        ) : (
-          <DataTable label="Branches" testId="branches-table" autoFocus rows={branches.data.branches} columns={columns} rowKey={(branch) => branch.name} onOpen={(branch) => navigate(history(branch.name))} />
-        )}
+        <QueryView
+          query={branches}
+          errorTitle="Could not load the branches"
+          empty={(data) =>
+            data.branches.length === 0 && (
+              <EmptyState icon={<BranchIcon size={28} />} title={`No branches in ${scope.namespace} yet`}>
+                A branch appears when documents are first applied to it, or when you create one from a revision or checkpoint.
+              </EmptyState>
+            )
+          }
+        >
+          {(data) => <DataTable label="Branches" testId="branches-table" autoFocus rows={data.branches} columns={columns} rowKey={(branch) => branch.name} onOpen={(branch) => navigate(history(branch.name))} />}
+        </QueryView>
       </PageBody>
       {creating && <BranchDialog scope={scope} from={{}} onClose={() => setCreating(false)} />}
       {restoreFrom && <RestoreDialog scope={scope} initial={{ kind: 'branch', branch: restoreFrom }} onClose={() => setRestoreFrom(undefined)} />}

@@ -4,9 +4,10 @@ import { useCheckpoints } from '../../api/store-queries.js';
 import { href, Link, navigate } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
+import { EmptyState } from '../../components/feedback.js';
 import { PlusIcon, RestoreIcon, TagIcon, TrashIcon, UndoIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { QueryView } from '../../components/query-view.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { CreateCheckpointDialog, DeleteCheckpointDialog } from './actions/checkpoint-dialogs.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
@@ -68,17 +69,19 @@ export function CheckpointsScreen() {
         }
       />
       <PageBody>
-        {checkpoints.isPending ? (
-          <Loading />
-        ) : checkpoints.isError ? (
-          <ErrorMessage error={checkpoints.error} title="Could not load the checkpoints" />
-        ) : checkpoints.data.checkpoints.length === 0 ? (
-          <EmptyState icon={<TagIcon size={28} />} title="No checkpoints yet" action={<Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })}>Mark the head of {scope.branch}</Button>}>
-            A checkpoint names a revision (a release, a known-good configuration) so you can browse it, compare with it and roll back to it later.
-          </EmptyState>
-        ) : (
-          <DataTable label="Checkpoints" testId="checkpoints-table" autoFocus rows={checkpoints.data.checkpoints} columns={columns} rowKey={(checkpoint) => checkpoint.name} onOpen={(checkpoint) => navigate(documentsAt(checkpoint))} />
-        )}
+        <QueryView
+          query={checkpoints}
+          errorTitle="Could not load the checkpoints"
+          empty={(data) =>
+            data.checkpoints.length === 0 && (
+              <EmptyState icon={<TagIcon size={28} />} title="No checkpoints yet" action={<Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })}>Mark the head of {scope.branch}</Button>}>
+                A checkpoint names a revision (a release, a known-good configuration) so you can browse it, compare with it and roll back to it later.
+              </EmptyState>
+            )
+          }
+        >
+          {(data) => <DataTable label="Checkpoints" testId="checkpoints-table" autoFocus rows={data.checkpoints} columns={columns} rowKey={(checkpoint) => checkpoint.name} onOpen={(checkpoint) => navigate(documentsAt(checkpoint))} />}
+        </QueryView>
       </PageBody>
       {action?.kind === 'create' && <CreateCheckpointDialog scope={scope} existing={checkpoints.data?.checkpoints ?? []} onClose={() => setAction(undefined)} />}
       {action?.kind === 'delete' && <DeleteCheckpointDialog namespace={scope.namespace} checkpoint={action.checkpoint} onClose={() => setAction(undefined)} />}

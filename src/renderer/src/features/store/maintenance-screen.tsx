@@ -5,10 +5,11 @@ import { useGc } from '../../api/store-mutations.js';
 import { href, Link } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
-import { Dialog } from '../../components/dialog.js';
-import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { ConfirmFooter, Dialog } from '../../components/dialog.js';
+import { ErrorMessage } from '../../components/feedback.js';
 import { Field, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { formatInt, plural, timeAgo } from '../../lib/format.js';
 
@@ -29,6 +30,17 @@ function GcPanel() {
   const [confirming, setConfirming] = useState(false);
   const run = (): void => preview.mutate({ keep, dryRun: true });
   const wouldPrune = preview.data?.pruned;
+  const runPrune = (): void =>
+    prune.mutate(
+      { keep, dryRun: false },
+      {
+        onSuccess: (result) => {
+          setConfirming(false);
+          preview.reset();
+          showToast(`Pruned ${plural(result.pruned, 'revision')}`);
+        },
+      },
+    );
   return (
     <section className="panel" data-testid="gc-panel">
       <h2 className="panel-title">Garbage collection</h2>
@@ -56,30 +68,9 @@ function GcPanel() {
           description="This cannot be undone. Checkpoints and the newest revisions of each branch are kept."
           onClose={() => setConfirming(false)}
           footer={
-            <>
-              <Button variant="ghost" onClick={() => setConfirming(false)}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                busy={prune.isPending}
-                data-testid="gc-confirm"
-                onClick={() =>
-                  prune.mutate(
-                    { keep, dryRun: false },
-                    {
-                      onSuccess: (result) => {
-                        setConfirming(false);
-                        preview.reset();
-                        showToast(`Pruned ${plural(result.pruned, 'revision')}`);
-                      },
-                    },
-                  )
-                }
-              >
-                Prune
-              </Button>
-            </>
+            <ConfirmFooter variant="danger" busy={prune.isPending} testId="gc-confirm" onCancel={() => setConfirming(false)} onConfirm={runPrune}>
+              Prune
+            </ConfirmFooter>
           }
         >
           {prune.error && <ErrorMessage error={prune.error} title="Garbage collection failed" />}
@@ -98,7 +89,9 @@ export function MaintenanceScreen() {
       <PageBody>
         <section className="panel">
           <h2 className="panel-title">Namespaces</h2>
-          {namespaces.isPending ? <Loading /> : namespaces.isError ? <ErrorMessage error={namespaces.error} /> : namespaces.data.namespaces.length === 0 ? <p className="muted">The store is empty.</p> : <DataTable label="Namespaces" rows={namespaces.data.namespaces} columns={columns} rowKey={(ns) => ns.name} />}
+          <QueryView query={namespaces} errorTitle="Could not load the namespaces" empty={(data) => data.namespaces.length === 0 && <p className="muted">The store is empty.</p>}>
+            {(data) => <DataTable label="Namespaces" rows={data.namespaces} columns={columns} rowKey={(ns) => ns.name} />}
+          </QueryView>
         </section>
         <GcPanel />
       </PageBody>

@@ -4,8 +4,7 @@ import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
 import { useStoreState } from '../../../api/store-queries.js';
 import { useCreateBranch } from '../../../api/store-mutations.js';
 import { href, navigate } from '../../../app/router.js';
-import { Button } from '../../../components/button.js';
-import { Dialog } from '../../../components/dialog.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
@@ -40,14 +39,9 @@ export function BranchDialog({ scope, from, onClose }: { readonly scope: StoreSc
       description={`The branch starts with the documents of ${sourceLabel} in ${scope.namespace}, as its first revision.`}
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={create.isPending} disabled={!name || invalid || !source.data} onClick={submit} data-testid="confirm-branch">
-            Create branch
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={create.isPending} disabled={!name || invalid || !source.data} testId="confirm-branch">
+          Create branch
+        </ConfirmFooter>
       }
     >
       <Field label="Branch name" htmlFor="branch-name" error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined} hint="For example feature/new-limits.">

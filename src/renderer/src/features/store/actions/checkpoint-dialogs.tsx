@@ -3,8 +3,7 @@ import type { Checkpoint } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useLog } from '../../../api/store-queries.js';
 import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
-import { Button } from '../../../components/button.js';
-import { Dialog } from '../../../components/dialog.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
@@ -34,14 +33,9 @@ export function CreateCheckpointDialog({ scope, existing, onClose }: { readonly 
       description={head ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.` : `The branch ${scope.branch} has no revision to mark yet.`}
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={create.isPending} disabled={!name.trim() || !head} onClick={submit} data-testid="confirm-checkpoint">
-            {moving ? 'Move checkpoint' : 'Create checkpoint'}
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={create.isPending} disabled={!name.trim() || !head} testId="confirm-checkpoint">
+          {moving ? 'Move checkpoint' : 'Create checkpoint'}
+        </ConfirmFooter>
       }
     >
       <Field label="Name" htmlFor="checkpoint-name" hint={moving ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.` : 'For example release-2024-06.'}>
@@ -75,14 +69,9 @@ export function DeleteCheckpointDialog({ namespace, checkpoint, onClose }: { rea
       description={`Revision #${checkpoint.revision_id} stays in history, but is no longer protected from garbage collection.`}
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={remove.isPending} onClick={submit} data-testid="confirm-delete-checkpoint">
-            Delete checkpoint
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} variant="danger" busy={remove.isPending} testId="confirm-delete-checkpoint">
+          Delete checkpoint
+        </ConfirmFooter>
       }
     >
       {remove.error && <ErrorMessage error={remove.error} title="Could not delete the checkpoint" />}

@@ -2,8 +2,7 @@ import { useMemo, useState } from 'react';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useStoreState } from '../../../api/store-queries.js';
 import { useRestore } from '../../../api/store-mutations.js';
-import { Button } from '../../../components/button.js';
-import { Dialog } from '../../../components/dialog.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { diffStates } from '../../../lib/state-diff.js';
@@ -46,14 +45,9 @@ export function RestoreDialog({ scope, initial, onClose }: { readonly scope: Sto
       description={`A new revision on ${scope.branch} makes its documents equal to the source's. Nothing else changes.`}
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={restore.isPending} disabled={!complete || !changes || changes.length === 0} onClick={submit} data-testid="confirm-restore">
-            Restore {scope.branch}
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={restore.isPending} disabled={!complete || !changes || changes.length === 0} testId="confirm-restore">
+          Restore {scope.branch}
+        </ConfirmFooter>
       }
     >
       <SourcePicker scope={scope} source={source} onChange={setSource} />

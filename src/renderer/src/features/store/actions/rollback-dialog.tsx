@@ -2,8 +2,7 @@ import { useState } from 'react';
 import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
 import { useHeadDiff } from '../../../api/store-queries.js';
 import { useRollback } from '../../../api/store-mutations.js';
-import { Button } from '../../../components/button.js';
-import { Dialog } from '../../../components/dialog.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showNewRevision } from './action-result.js';
@@ -42,14 +41,9 @@ export function RollbackDialog({ scope, target, onClose }: { readonly scope: Sto
       description="A new revision makes the documents equal to the target again. History is kept: you can roll forward the same way."
       onClose={onClose}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={rollback.isPending} disabled={!changes || changes.length === 0} onClick={submit} data-testid="confirm-rollback">
-            Roll back {scope.branch}
-          </Button>
-        </>
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={rollback.isPending} disabled={!changes || changes.length === 0} testId="confirm-rollback">
+          Roll back {scope.branch}
+        </ConfirmFooter>
       }
     >
       <Field label="Message" htmlFor="rollback-message">
