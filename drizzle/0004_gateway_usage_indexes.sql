@@ -1,0 +1,3 @@
+DROP INDEX `gateway_usage_user_created`;--> statement-breakpoint
+DROP INDEX `gateway_usage_team_created`;--> statement-breakpoint
+DROP INDEX `gateway_usage_request`;
