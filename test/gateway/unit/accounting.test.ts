@@ -70,7 +70,7 @@ describe('prices', () => {
 
 describe('traffic log', () => {
   const record = (n: number, body: unknown = { model: 'm', n }): TrafficRecord => ({
-    request_id: `r${n}`, started_at: '', endpoint: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, error_type: null, requested_model: 'm', model: 'm',
+    request_id: `r${n}`, startedAtMs: 0, endpoint: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, error_type: null, requested_model: 'm', model: 'm',
     deployment: null, provider: null, key_id: null, key_name: null, user: null, team: null, stream: false, cached: false, attempts: 1, latency_ms: 1,
     prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, requestBody: body, responseBody: null,
   });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Every issued key starts with this, so passthrough provider keys can be told apart. */
 export const KEY_PREFIX = 'gk-';
@@ -10,9 +10,14 @@ export function generateKeySecret(): string {
   return `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
+/** The sha256 of a secret (one-shot `crypto.hash`: no Hash object per request). */
+export function digestKeySecret(secret: string): Buffer {
+  return hash('sha256', secret, 'buffer');
+}
+
 /** The stored form of a secret: sha256, hex. */
 export function hashKeySecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return digestKeySecret(secret).toString('hex');
 }
 
 /** The displayable beginning of a secret. */
@@ -25,10 +30,9 @@ export function isIssuedKey(secret: string): boolean {
   return secret.startsWith(KEY_PREFIX);
 }
 
-/** Compares two hex hashes in constant time. */
-export function hashesEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+/** Compares two digests in constant time. */
+export function digestsEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A short random id for records (`key_…`). */

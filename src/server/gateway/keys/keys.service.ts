@@ -1,6 +1,6 @@
 import type { ApiKeyCreate, ApiKeyUpdate } from '../../../shared/gateway-api.js';
 import { LruCache } from './lru-cache.js';
-import { displayPrefix, generateKeySecret, hashesEqual, hashKeySecret, newId } from './key-secret.js';
+import { digestKeySecret, digestsEqual, displayPrefix, generateKeySecret, hashKeySecret, newId } from './key-secret.js';
 import { keyStatus } from './key-view.js';
 import { DEFAULT_SCOPES } from './scopes.js';
 import type { ApiKeyFilter, ApiKeyPatch, ApiKeyRow, KeysRepository } from './keys.repository.js';
@@ -9,6 +9,8 @@ import type { ApiKeyFilter, ApiKeyPatch, ApiKeyRow, KeysRepository } from './key
 export interface AuthenticatedKey {
   readonly row: ApiKeyRow;
   readonly models: ReadonlySet<string> | null;
+  /** The stored hash as bytes, for the constant-time compare. */
+  readonly digest: Buffer;
 }
 
 /** Why a presented key was refused. */
@@ -70,15 +72,16 @@ export class KeysService {
 
   /** Checks a presented secret (sha256, then a constant-time compare of the stored hash). */
   check(secret: string): KeyCheck {
-    const hash = hashKeySecret(secret);
+    const digest = digestKeySecret(secret);
+    const hash = digest.toString('hex');
     let entry = this.cache.get(hash);
     if (entry === undefined) {
       const row = this.repository.findByHash(hash);
       if (row === undefined) return { ok: false, reason: 'unknown' };
-      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null };
+      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null, digest: Buffer.from(row.keyHash, 'hex') };
       this.cache.set(hash, entry);
     }
-    if (!hashesEqual(entry.row.keyHash, hash)) return { ok: false, reason: 'unknown' };
+    if (!digestsEqual(entry.digest, digest)) return { ok: false, reason: 'unknown' };
     const status = keyStatus(entry.row, this.now());
     if (status !== 'active') return { ok: false, reason: status };
     return { ok: true, key: entry };

@@ -8,11 +8,21 @@ export type LimitType = (typeof LIMIT_TYPES)[number];
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
 
-type Child<T> = T extends Counter<string> ? ReturnType<T['labels']> : T extends Histogram<string> ? ReturnType<T['labels']> : never;
+type HistogramChild = ReturnType<Histogram<'model'>['labels']>;
+
+/** Counts of one (model, status) since the last scrape. */
+interface Pending {
+  readonly model: string;
+  readonly status: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /**
  * The seven `gateway_*` metrics of the interface document, with their exact names and labels.
- * Labelled children are cached: prom-client hashes the label set on every `inc` otherwise.
+ * prom-client hashes the label set on every increment (labelled children included), so request and
+ * token counts are added up in plain numbers and handed over when Prometheus scrapes (`collect`).
  */
 export class GatewayMetrics {
   readonly requests: Counter<'model' | 'status'>;
@@ -22,13 +32,13 @@ export class GatewayMetrics {
   readonly cacheHits: Counter;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
-  private readonly requestChildren = new Map<string, Child<Counter<'model' | 'status'>>>();
-  private readonly durationChildren = new Map<string, Child<Histogram<'model'>>>();
-  private readonly tokenChildren = new Map<string, { prompt: Child<Counter<'model' | 'type'>>; completion: Child<Counter<'model' | 'type'>> }>();
+  private pending = new Map<string, Pending>();
+  private readonly durationChildren = new Map<string, HistogramChild>();
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.requests = new Counter({ name: 'gateway_requests_total', help: 'Inference requests by model and HTTP status', labelNames: ['model', 'status'], registers });
+    const drain = (): void => this.drain();
+    this.requests = new Counter({ name: 'gateway_requests_total', help: 'Inference requests by model and HTTP status', labelNames: ['model', 'status'], registers, collect: drain });
     this.duration = new Histogram({
       name: 'gateway_request_duration_seconds',
       help: 'Inference request duration in seconds (to the last byte, streams included)',
@@ -36,7 +46,7 @@ export class GatewayMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     });
-    this.tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and type (prompt or completion)', labelNames: ['model', 'type'], registers });
+    this.tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and type (prompt or completion)', labelNames: ['model', 'type'], registers, collect: drain });
     this.rateLimitHits = new Counter({ name: 'gateway_rate_limit_hits_total', help: 'Requests refused by a rate limit or budget', labelNames: ['limit_type'], registers });
     this.cacheHits = new Counter({ name: 'gateway_cache_hits_total', help: 'Requests answered from the response cache', registers });
     this.piiEntities = new Counter({ name: 'gateway_pii_entities_total', help: 'PII entities scrubbed, by entity type', labelNames: ['entity_type'], registers });
@@ -47,26 +57,31 @@ export class GatewayMetrics {
   /** Counts one finished request with its duration and tokens. */
   observeRequest(model: string, status: number, seconds: number, promptTokens: number, completionTokens: number): void {
     const key = `${model}\u0000${status}`;
-    let requests = this.requestChildren.get(key);
-    if (!requests) {
-      requests = this.requests.labels(model, String(status));
-      this.requestChildren.set(key, requests);
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = { model, status: String(status), requests: 0, promptTokens: 0, completionTokens: 0 };
+      this.pending.set(key, entry);
     }
-    requests.inc();
+    entry.requests += 1;
+    entry.promptTokens += promptTokens;
+    entry.completionTokens += completionTokens;
     let duration = this.durationChildren.get(model);
     if (!duration) {
       duration = this.duration.labels(model);
       this.durationChildren.set(model, duration);
     }
     duration.observe(seconds);
-    if (promptTokens > 0 || completionTokens > 0) {
-      let tokens = this.tokenChildren.get(model);
-      if (!tokens) {
-        tokens = { prompt: this.tokens.labels(model, 'prompt'), completion: this.tokens.labels(model, 'completion') };
-        this.tokenChildren.set(model, tokens);
-      }
-      if (promptTokens > 0) tokens.prompt.inc(promptTokens);
-      if (completionTokens > 0) tokens.completion.inc(completionTokens);
+  }
+
+  /** Hands the counts gathered since the last scrape to prom-client. */
+  private drain(): void {
+    if (this.pending.size === 0) return;
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const entry of pending.values()) {
+      this.requests.inc({ model: entry.model, status: entry.status }, entry.requests);
+      if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
+      if (entry.completionTokens > 0) this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
     }
   }
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import type { ModelObject } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
-import type { GatewayRouteOptions, V1RouteConfig } from './route-options.js';
+import type { GatewayRouteOptions } from './route-options.js';
+import { startPipeline } from './v1-hooks.js';
 
 const modelObjectSchema = z.object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() });
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
@@ -24,7 +25,7 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
 
   typed.get('/v1/models', {
     schema: { response: { 200: modelListSchema } },
-    config: { endpoint: 'models' } satisfies V1RouteConfig,
+    onRequest: startPipeline('models', '/v1/models', services),
   }, async (request) => {
     const models = keyModels(request);
     return { object: 'list' as const, data: [...visible(models)] };
@@ -32,7 +33,7 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
 
   typed.get('/v1/models/*', {
     schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
-    config: { endpoint: 'models' } satisfies V1RouteConfig,
+    onRequest: startPipeline('models', '/v1/models/*', services),
   }, async (request) => {
     // A wildcard: canonical names such as `demo/echo` contain slashes.
     const id = request.params['*'];

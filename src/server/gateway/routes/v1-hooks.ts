@@ -1,23 +1,20 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, onRequestHookHandler } from 'fastify';
 import { toErrorResponse } from '../../http/error-handler.js';
-import { newRequestContext } from '../pipeline/request-context.js';
+import { newRequestContext, type Endpoint } from '../pipeline/request-context.js';
 import { authenticate, type AuthDeps } from '../pipeline/stages/authenticate.js';
 import { finishRequest } from '../pipeline/stages/finish.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import type { V1RouteConfig } from './route-options.js';
 
 /**
- * The pipeline's first and last stages as hooks of the /v1 routes: the context and authentication
- * on arrival (before the body is parsed), the error type on failure, and the finishing stage once the
- * reply is sent — so every path, validation errors included, is accounted exactly once. Callback-style
- * hooks: an async hook costs a promise per request.
+ * The pipeline's first stage as a route-level hook: the request's context and authentication, on
+ * arrival, before the body is parsed (a caller without a valid key learns nothing from validation
+ * errors). Bound per route so the hot path never builds `request.routeOptions` (a fresh object on
+ * every access). Callback style: an async hook costs a promise per request.
  */
-export function installV1Hooks(app: FastifyInstance, services: GatewayServices): void {
+export function startPipeline(endpoint: Endpoint, path: string, services: GatewayServices): onRequestHookHandler {
   const auth: AuthDeps = { keys: services.keys, masterKey: services.masterKey, allowPassthroughKeys: services.config.allow_passthrough_keys };
-  app.decorateRequest('gatewayRequest', null);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const endpoint = (request.routeOptions.config as unknown as V1RouteConfig).endpoint;
-    const ctx = newRequestContext(request.id, endpoint, request.method, request.routeOptions.url ?? request.url);
+  return (request, _reply, done) => {
+    const ctx = newRequestContext(request.id, endpoint, request.method, path);
     request.gatewayRequest = ctx;
     try {
       authenticate(ctx, request, auth);
@@ -26,7 +23,15 @@ export function installV1Hooks(app: FastifyInstance, services: GatewayServices):
       return;
     }
     done();
-  });
+  };
+}
+
+/**
+ * The error type on failure and the finishing stage once the reply is sent, for every /v1 route —
+ * so every path, validation errors included, is accounted exactly once.
+ */
+export function installV1Hooks(app: FastifyInstance, services: GatewayServices): void {
+  app.decorateRequest('gatewayRequest', null);
   app.addHook('onError', (request, _reply, error, done) => {
     const ctx = request.gatewayRequest;
     if (ctx) {

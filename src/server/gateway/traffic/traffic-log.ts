@@ -9,7 +9,9 @@ export const MAX_BODY_CHARS = 64 * 1024;
 const SECRET_FIELDS = new Set(['api_key', 'apiKey', 'authorization', 'x-api-key', 'password', 'secret', 'token']);
 
 /** A finished request as recorded on the hot path: bodies are kept by reference and serialised only when read. */
-export interface TrafficRecord extends Omit<TrafficEvent, 'seq' | 'request_body' | 'response_body' | 'truncated'> {
+export interface TrafficRecord extends Omit<TrafficEvent, 'seq' | 'started_at' | 'request_body' | 'response_body' | 'truncated'> {
+  /** Arrival time, Unix ms (formatted only when read). */
+  readonly startedAtMs: number;
   /** The body sent upstream (object), or already-serialised text when it was large. */
   readonly requestBody: unknown;
   /** The answer (object), or the SSE text of a stream. */
@@ -95,12 +97,13 @@ export class TrafficLog {
 
   private view(stored: Stored): TrafficEvent {
     if (stored.event) return stored.event;
-    const { requestBody, responseBody, truncated, ...rest } = stored.record;
+    const { requestBody, responseBody, truncated, startedAtMs, ...rest } = stored.record;
     const request = displayBody(requestBody);
     const response = displayBody(responseBody);
     stored.event = {
       ...rest,
       seq: stored.seq,
+      started_at: new Date(startedAtMs).toISOString(),
       request_body: request.value,
       response_body: response.value,
       truncated: truncated === true || request.truncated || response.truncated,

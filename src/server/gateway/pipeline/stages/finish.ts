@@ -50,7 +50,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, services
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
   services.traffic.record({
     request_id: ctx.requestId,
-    started_at: new Date(ctx.startedAtMs).toISOString(),
+    startedAtMs: ctx.startedAtMs,
     endpoint: ctx.endpoint,
     method: ctx.method,
     path: ctx.path,
