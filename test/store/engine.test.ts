@@ -25,7 +25,7 @@ describe('store engine', () => {
 
   describe('apply', () => {
     it('creates, updates and deletes with before/after only where they exist, sorted by key', () => {
-      expect(engine.apply(undefined, docs({ b: '1', a: '2' }))).toEqual({
+      expect(engine.applyDocuments(undefined, docs({ b: '1', a: '2' }))).toEqual({
         revision: 1,
         noop: false,
         changes: [
@@ -33,7 +33,7 @@ describe('store engine', () => {
           { key: 'b', type: 'create', after: '1' },
         ],
       });
-      expect(engine.apply(undefined, [{ key: 'a', content: '3' }, { key: 'b', delete: true }, { key: 'c', content: '' }], { message: 'second' })).toEqual({
+      expect(engine.applyDocuments(undefined, [{ key: 'a', content: '3' }, { key: 'b', delete: true }, { key: 'c', content: '' }], { message: 'second' })).toEqual({
         revision: 2,
         noop: false,
         changes: [
@@ -46,16 +46,16 @@ describe('store engine', () => {
     });
 
     it('answers a no-op with the current head, noop true and no changes, and writes no revision', () => {
-      engine.apply(undefined, docs({ a: '1' }));
-      expect(engine.apply(undefined, [{ key: 'a', content: '1' }, { key: 'zz', delete: true }])).toEqual({ revision: 1, noop: true, changes: [] });
+      engine.applyDocuments(undefined, docs({ a: '1' }));
+      expect(engine.applyDocuments(undefined, [{ key: 'a', content: '1' }, { key: 'zz', delete: true }])).toEqual({ revision: 1, noop: true, changes: [] });
       expect(engine.log(undefined).entries).toHaveLength(1);
-      expect(engine.apply({ namespace: 'empty' }, [{ key: 'x', delete: true }])).toEqual({ revision: 0, noop: true, changes: [] });
+      expect(engine.applyDocuments({ namespace: 'empty' }, [{ key: 'x', delete: true }])).toEqual({ revision: 0, noop: true, changes: [] });
       expect(engine.namespaces().namespaces.map((n) => n.name)).toEqual(['default']);
     });
 
     it('replace mode makes the listed documents the whole state', () => {
-      engine.apply(undefined, docs({ a: '1', b: '2', c: '3' }));
-      const result = engine.apply(undefined, docs({ b: '2', d: '4' }), { mode: 'replace' });
+      engine.applyDocuments(undefined, docs({ a: '1', b: '2', c: '3' }));
+      const result = engine.applyDocuments(undefined, docs({ b: '2', d: '4' }), { mode: 'replace' });
       expect(result.changes).toEqual([
         { key: 'a', type: 'delete', before: '1' },
         { key: 'c', type: 'delete', before: '3' },
@@ -65,61 +65,61 @@ describe('store engine', () => {
     });
 
     it('defaults the message to the operation name and keeps a given one', () => {
-      engine.apply(undefined, docs({ a: '1' }));
-      engine.apply(undefined, docs({ a: '2' }), { message: 'tune a' });
+      engine.applyDocuments(undefined, docs({ a: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '2' }), { message: 'tune a' });
       expect(engine.log(undefined).entries.map((e) => e.message)).toEqual(['tune a', 'apply']);
     });
 
     it('orders changes by UTF-8 bytes, not UTF-16 units', () => {
       // U+FF5E sorts before U+1F600 in bytes (EF BD.. < F0 9F..), after it in UTF-16 units.
       const keys = ['\u{1F600}', '\uFF5E', 'a', 'Z', 'é'];
-      const result = engine.apply(undefined, keys.slice(0, 5).map((key) => ({ key, content: 'x' })));
+      const result = engine.applyDocuments(undefined, keys.slice(0, 5).map((key) => ({ key, content: 'x' })));
       expect(result.changes.map((c) => c.key)).toEqual(['Z', 'a', 'é', '\uFF5E', '\u{1F600}']);
       expect(Object.keys(engine.state(undefined).objects)).toEqual(['Z', 'a', 'é', '\uFF5E', '\u{1F600}']);
       expect([...keys].sort(compareBytewise)).toEqual([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
     });
 
     it('keeps a key named __proto__ as an ordinary document', () => {
-      engine.apply(undefined, docs({ ['__proto__']: 'p', constructor: 'c' }));
+      engine.applyDocuments(undefined, docs({ ['__proto__']: 'p', constructor: 'c' }));
       const objects = engine.state(undefined).objects;
       expect(Object.keys(objects)).toEqual(['__proto__', 'constructor']);
       expect(Object.getPrototypeOf(objects)).toBe(Object.prototype);
     });
 
     it('rejects empty lists, duplicate keys and oversized requests', () => {
-      expect(kindOf(() => engine.apply(undefined, []))).toBe('invalid: documents must list at least one document');
-      expect(kindOf(() => engine.apply(undefined, [{ key: 'a', content: '1' }, { key: 'a', content: '2' }]))).toBe(
+      expect(kindOf(() => engine.applyDocuments(undefined, []))).toBe('invalid: documents must list at least one document');
+      expect(kindOf(() => engine.applyDocuments(undefined, [{ key: 'a', content: '1' }, { key: 'a', content: '2' }]))).toBe(
         'invalid: documents[1].key "a" repeats documents[0].key',
       );
-      expect(kindOf(() => engine.apply(undefined, docs({ a: '', b: '', c: '', d: '', e: '', f: '' })))).toMatch(/^too_large: documents lists 6 documents; the limit is 5/);
-      expect(kindOf(() => engine.apply(undefined, [{ key: 'a', content: 'é'.repeat(9) }]))).toBe(
+      expect(kindOf(() => engine.applyDocuments(undefined, docs({ a: '', b: '', c: '', d: '', e: '', f: '' })))).toMatch(/^too_large: documents lists 6 documents; the limit is 5/);
+      expect(kindOf(() => engine.applyDocuments(undefined, [{ key: 'a', content: 'é'.repeat(9) }]))).toBe(
         'too_large: documents[0].content is 18 bytes; the limit is 16 bytes per document',
       );
-      expect(engine.apply(undefined, [{ key: 'a', content: 'x'.repeat(16) }]).revision).toBe(1);
+      expect(engine.applyDocuments(undefined, [{ key: 'a', content: 'x'.repeat(16) }]).revision).toBe(1);
     });
 
     it('answers 409 when expected_revision is not the head (compare-and-swap)', () => {
-      expect(engine.apply(undefined, docs({ a: '1' }), { expectedRevision: 0 }).revision).toBe(1);
-      expect(kindOf(() => engine.apply(undefined, docs({ a: '2' }), { expectedRevision: 0 }))).toBe(
+      expect(engine.applyDocuments(undefined, docs({ a: '1' }), { expectedRevision: 0 }).revision).toBe(1);
+      expect(kindOf(() => engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: 0 }))).toBe(
         'conflict: branch "main" of namespace "default" is at revision 1, not the expected_revision 0',
       );
-      expect(engine.apply(undefined, docs({ a: '2' }), { expectedRevision: 1 }).revision).toBe(2);
-      expect(engine.apply(undefined, docs({ a: '2' }), { expectedRevision: null }).noop).toBe(true);
+      expect(engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: 1 }).revision).toBe(2);
+      expect(engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: null }).noop).toBe(true);
     });
 
     it('stores each distinct content once', () => {
-      engine.apply(undefined, docs({ a: 'same', b: 'same' }));
-      engine.apply({ namespace: 'other' }, docs({ c: 'same' }));
+      engine.applyDocuments(undefined, docs({ a: 'same', b: 'same' }));
+      engine.applyDocuments({ namespace: 'other' }, docs({ c: 'same' }));
       expect(t.database.sqlite.prepare(`SELECT count(*) FROM store_blobs WHERE content = 'same'`).pluck().get()).toBe(1);
     });
   });
 
   describe('revisions, branches and scopes', () => {
     it('numbers revisions per namespace, shared by its branches, with parent_id the branch predecessor', () => {
-      engine.apply(undefined, docs({ a: '1' }));
-      engine.apply({ branch: 'dev' }, docs({ a: '2' }));
-      engine.apply(undefined, docs({ a: '3' }));
-      engine.apply({ namespace: 'team/app' }, docs({ a: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
+      engine.applyDocuments({ branch: 'dev' }, docs({ a: '2' }));
+      engine.applyDocuments(undefined, docs({ a: '3' }));
+      engine.applyDocuments({ namespace: 'team/app' }, docs({ a: '1' }));
       expect(engine.log(undefined).entries.map((e) => [e.id, e.parent_id, e.branch])).toEqual([[3, 1, 'main'], [1, 0, 'main']]);
       expect(engine.log({ branch: 'dev' }).entries.map((e) => [e.id, e.parent_id, e.branch])).toEqual([[2, 0, 'dev']]);
       expect(engine.log({ namespace: 'team/app' }).entries.map((e) => e.id)).toEqual([1]);
@@ -133,8 +133,8 @@ describe('store engine', () => {
     });
 
     it('reads a revision only within its branch and a checkpoint anywhere in the namespace', () => {
-      engine.apply(undefined, docs({ a: '1' }));
-      engine.apply({ branch: 'dev' }, docs({ b: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
+      engine.applyDocuments({ branch: 'dev' }, docs({ b: '1' }));
       engine.createCheckpoint({ branch: 'dev' }, 'dev-cp');
       expect(engine.state(undefined, { revision: 1 }).objects).toEqual({ a: '1' });
       expect(kindOf(() => engine.state(undefined, { revision: 2 }))).toBe('not_found: revision 2 is not in the history of branch "main" of namespace "default"');
@@ -146,10 +146,10 @@ describe('store engine', () => {
     });
 
     it('creates branches from head, a revision or a checkpoint, with a first revision of creates', () => {
-      engine.apply(undefined, docs({ a: '1', b: '1' }));
-      engine.apply(undefined, docs({ a: '2' }));
+      engine.applyDocuments(undefined, docs({ a: '1', b: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '2' }));
       engine.createCheckpoint(undefined, 'cp');
-      engine.apply(undefined, docs({ c: '3' }));
+      engine.applyDocuments(undefined, docs({ c: '3' }));
       expect(engine.createBranch(undefined, 'from-head')).toEqual({ name: 'from-head', base_revision: 3, head_revision: 4 });
       expect(engine.createBranch(undefined, 'from-rev', { fromRevision: 1 })).toEqual({ name: 'from-rev', base_revision: 1, head_revision: 5 });
       expect(engine.createBranch({ branch: 'from-rev' }, 'from-cp', { fromCheckpoint: 'cp', fromRevision: 1 })).toEqual({ name: 'from-cp', base_revision: 2, head_revision: 6 });
@@ -165,7 +165,7 @@ describe('store engine', () => {
     });
 
     it('lists branches sorted by name with current, base, head and paging', () => {
-      engine.apply(undefined, docs({ a: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
       for (const name of ['b', 'a', 'c/d']) engine.createBranch(undefined, name);
       expect(engine.branches({ branch: 'b' })).toEqual({
         branches: [
@@ -186,7 +186,7 @@ describe('store engine', () => {
 
   describe('log', () => {
     it('pages newest first with limit (default 20, capped at 1000), after and next_cursor', () => {
-      for (let i = 1; i <= 25; i++) engine.apply(undefined, docs({ a: String(i) }));
+      for (let i = 1; i <= 25; i++) engine.applyDocuments(undefined, docs({ a: String(i) }));
       const first = engine.log(undefined);
       expect(first.entries.map((e) => e.id)).toEqual(Array.from({ length: 20 }, (_, i) => 25 - i));
       expect(first.next_cursor).toBe(6);
@@ -204,8 +204,8 @@ describe('store engine', () => {
 
   describe('diff', () => {
     beforeEach(() => {
-      engine.apply(undefined, docs({ a: '1', b: '1' }));
-      engine.apply(undefined, [{ key: 'a', content: '2' }, { key: 'b', delete: true }, { key: 'c', content: '3' }]);
+      engine.applyDocuments(undefined, docs({ a: '1', b: '1' }));
+      engine.applyDocuments(undefined, [{ key: 'a', content: '2' }, { key: 'b', delete: true }, { key: 'c', content: '3' }]);
     });
 
     it('compares head with a revision without writing', () => {
@@ -246,9 +246,9 @@ describe('store engine', () => {
   describe('checkpoints, rollback and restore', () => {
     it('points a checkpoint at the head, moves it when created again, and deletes it', () => {
       expect(engine.createCheckpoint(undefined, 'empty')).toEqual({ name: 'empty', revision_id: 0 });
-      engine.apply(undefined, docs({ a: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
       expect(engine.createCheckpoint(undefined, 'cp', 'first')).toEqual({ name: 'cp', revision_id: 1 });
-      engine.apply(undefined, docs({ a: '2' }));
+      engine.applyDocuments(undefined, docs({ a: '2' }));
       expect(engine.createCheckpoint(undefined, 'cp', 'moved')).toEqual({ name: 'cp', revision_id: 2 });
       expect(engine.checkpoints('default').checkpoints.map((c) => [c.name, c.revision_id, c.branch, c.description])).toEqual([
         ['cp', 2, 'main', 'moved'],
@@ -261,9 +261,9 @@ describe('store engine', () => {
     });
 
     it('rolls back to a revision or a checkpoint as a new revision, deletes included', () => {
-      engine.apply(undefined, docs({ a: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
       engine.createCheckpoint(undefined, 'one');
-      engine.apply(undefined, docs({ a: '2', b: '2' }));
+      engine.applyDocuments(undefined, docs({ a: '2', b: '2' }));
       expect(engine.rollback(undefined, { revision: 1 })).toEqual({
         revision: 3,
         noop: false,
@@ -281,8 +281,8 @@ describe('store engine', () => {
     });
 
     it('restores from a branch, a revision anywhere in the namespace, or a checkpoint, in that precedence', () => {
-      engine.apply(undefined, docs({ a: '1' }));
-      engine.apply({ branch: 'dev' }, docs({ d: '1' }));
+      engine.applyDocuments(undefined, docs({ a: '1' }));
+      engine.applyDocuments({ branch: 'dev' }, docs({ d: '1' }));
       engine.createCheckpoint(undefined, 'main-1');
       expect(engine.restore(undefined, { fromRevision: 2 })).toMatchObject({ revision: 3, changes: [{ key: 'a', type: 'delete' }, { key: 'd', type: 'create' }] });
       expect(engine.restore(undefined, { fromCheckpoint: 'main-1', fromBranch: 'dev', fromRevision: 2 })).toMatchObject({ revision: 4 });
@@ -301,7 +301,7 @@ describe('store engine', () => {
     const count = (sql: string): number => t.database.sqlite.prepare(sql).pluck().get() as number;
 
     it('writes a keyframe when change rows since the last reach max(64, documents), and for checkpoints', () => {
-      for (let i = 0; i < 70; i++) engine.apply(undefined, [{ key: `k${i % 5}`, content: String(i) }]);
+      for (let i = 0; i < 70; i++) engine.applyDocuments(undefined, [{ key: `k${i % 5}`, content: String(i) }]);
       expect(count('SELECT count(*) FROM store_revisions WHERE keyframe = 1')).toBe(1);
       expect(count('SELECT min(id) FROM store_revisions WHERE keyframe = 1')).toBe(64);
       engine.createCheckpoint(undefined, 'cp');
@@ -312,7 +312,7 @@ describe('store engine', () => {
     it('keeps the newest revisions, checkpoints and branch bases, all fully readable, and prunes nothing twice', () => {
       const states = new Map<number, Record<string, string>>();
       for (let i = 0; i < 30; i++) {
-        const r = engine.apply(undefined, [{ key: `k${i % 4}`, content: `v${i}` }, { key: `unique-${i}`, content: `u${i}` }]);
+        const r = engine.applyDocuments(undefined, [{ key: `k${i % 4}`, content: `v${i}` }, { key: `unique-${i}`, content: `u${i}` }]);
         states.set(r.revision, engine.state(undefined).objects);
         if (i === 5) engine.createCheckpoint(undefined, 'old');
         if (i === 10) engine.createBranch(undefined, 'dev');
@@ -341,11 +341,11 @@ describe('store engine', () => {
       // Ten branch bases in a row keep main's old revisions 1..19; 21 goes, 22 stays as a root. Reading
       // 19 is cheaper backwards from the head (22) than forwards from nothing, but 21's changes are gone.
       for (let i = 0; i < 10; i++) {
-        engine.apply(undefined, [{ key: 'a', content: String(i) }]);
+        engine.applyDocuments(undefined, [{ key: 'a', content: String(i) }]);
         engine.createBranch(undefined, `b${i}`);
       }
-      engine.apply(undefined, [{ key: 'b', content: 'gone with 21' }]);
-      engine.apply(undefined, [{ key: 'a', content: 'head' }]);
+      engine.applyDocuments(undefined, [{ key: 'b', content: 'gone with 21' }]);
+      engine.applyDocuments(undefined, [{ key: 'a', content: 'head' }]);
       expect(engine.gc(1)).toEqual({ pruned: 1 });
       expect(engine.state(undefined, { revision: 19 }).objects).toEqual({ a: '9' });
       expect(engine.diff(undefined, { revision: 19 }).changes).toEqual([
@@ -355,7 +355,7 @@ describe('store engine', () => {
     });
 
     it('keeps 10 per branch when keep is 0', () => {
-      for (let i = 0; i < 15; i++) engine.apply(undefined, [{ key: 'a', content: String(i) }]);
+      for (let i = 0; i < 15; i++) engine.applyDocuments(undefined, [{ key: 'a', content: String(i) }]);
       expect(engine.gc(0)).toEqual({ pruned: 5 });
       expect(engine.log(undefined).entries.map((e) => e.id)).toEqual([15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
       expect(engine.state(undefined, { revision: 6 }).objects).toEqual({ a: '5' });

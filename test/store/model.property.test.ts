@@ -70,7 +70,7 @@ function step(model: StoreModel, engine: StoreEngine, o: Op): void {
   const compare = <T>(expected: () => T, actual: () => T) => expect(outcome(actual)).toEqual(outcome(expected));
   switch (o.op) {
     case 'apply':
-      return compare(() => model.apply(o.ns, o.branch, o.docs, o.mode), () => engine.apply({ namespace: o.ns, branch: o.branch }, o.docs, { mode: o.mode }));
+      return compare(() => model.applyDocuments(o.ns, o.branch, o.docs, o.mode), () => engine.applyDocuments({ namespace: o.ns, branch: o.branch }, o.docs, { mode: o.mode }));
     case 'preview': {
       const revision = resolve(o.rev, model.revisionsOf(o.ns, o.branch));
       const expected = () => {

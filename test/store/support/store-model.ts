@@ -101,7 +101,7 @@ export class StoreModel {
     });
   }
 
-  apply(namespace: string, branch: string, documents: readonly DocumentInput[], mode: 'merge' | 'replace'): ApplyResponse {
+  applyDocuments(namespace: string, branch: string, documents: readonly DocumentInput[], mode: 'merge' | 'replace'): ApplyResponse {
     const current = this.stateAt(namespace, this.head(namespace, branch));
     const next = new Map(mode === 'replace' ? [] : current);
     for (const doc of documents) {

@@ -33,8 +33,8 @@ export function collectGarbage(repo: StoreRepository, keep: number): number {
       if (branch.baseRevision) kept.add(branch.baseRevision);
     }
     for (const id of repo.checkpointRevisions(namespace.id)) if (id) kept.add(id);
-    const doomed = revisions.filter(([id]) => !kept.has(id));
-    if (doomed.length === 0) continue;
+    const doomed = revisions.filter(([id]) => !kept.has(id)).length;
+    if (doomed === 0) continue;
 
     // Roots first: their keyframes are rebuilt from history that is about to go.
     const branchById = new Map<number, BranchRow>(branches.map((b) => [b.id, b]));
@@ -43,8 +43,21 @@ export function collectGarbage(repo: StoreRepository, keep: number): number {
       if (!keyframes.has(id)) repo.keyframeFromSource(namespace.id, id, sourceAt(repo, branchById.get(branchId), id));
       repo.markRoot(namespace.id, id);
     }
-    for (const [id] of doomed) repo.deleteRevision(namespace.id, id);
-    pruned += doomed.length;
+    // Revisions are listed in id order, so a run of doomed ones has no kept revision inside its id
+    // range: one range statement per table deletes the whole run.
+    let runStart = 0;
+    let runEnd = 0;
+    for (const [id] of revisions) {
+      if (kept.has(id)) {
+        if (runStart !== 0) repo.deleteRevisions(namespace.id, runStart, runEnd);
+        runStart = 0;
+        continue;
+      }
+      if (runStart === 0) runStart = id;
+      runEnd = id;
+    }
+    if (runStart !== 0) repo.deleteRevisions(namespace.id, runStart, runEnd);
+    pruned += doomed;
   }
   if (pruned > 0) repo.deleteUnreferenced();
   return pruned;

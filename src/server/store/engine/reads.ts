@@ -14,7 +14,7 @@ import {
 import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes.js';
 import { notFoundError } from './errors.js';
 import { sourceAt } from './reconstruct.js';
-import { checkDocuments, checkpointTarget, headTarget, lookupScope, revisionInBranch, type EngineContext, type Scope, type ScopeRows, type Target } from './selectors.js';
+import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
 import type { RevisionRow, StoreRepository } from './store-repository.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
@@ -23,13 +23,6 @@ import type { RevisionRow, StoreRepository } from './store-repository.js';
 export interface Selector {
   readonly revision: number;
   readonly checkpoint: string;
-}
-
-/** Selects a revision of the scope's branch (checkpoints may point anywhere in the namespace). */
-function select(repo: StoreRepository, rows: ScopeRows, selector: Selector): Target {
-  if (selector.checkpoint) return checkpointTarget(repo, rows, selector.checkpoint);
-  if (selector.revision) return revisionInBranch(repo, rows, selector.revision);
-  return headTarget(rows);
 }
 
 /** The state of the scope at head, a revision or a checkpoint, its documents as JSON text. */
@@ -42,8 +35,10 @@ export interface StateJson {
 /** The documents of the scope at head, a revision or a checkpoint. */
 export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector): StateJson {
   const rows = lookupScope(ctx.repo, scope);
-  const target = select(ctx.repo, rows, selector);
-  return { revision: target.revision, objectsJson: ctx.repo.stateJson(sourceAt(ctx.repo, target.branch, target.revision)) };
+  const { revision, branch } = selectInBranch(ctx.repo, rows, selector);
+  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
+  const objectsJson = ctx.stateCache.through(branch.namespaceId, revision, () => ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision)));
+  return { revision, objectsJson };
 }
 
 /** Options of a diff: the selected revision and, optionally, documents to try on top of it. */
@@ -58,7 +53,7 @@ export interface DiffOptions extends Selector {
  */
 export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): DiffResponse {
   const rows = lookupScope(ctx.repo, scope);
-  const target = select(ctx.repo, rows, options);
+  const target = selectInBranch(ctx.repo, rows, options);
   if (options.documents.length > 0) {
     checkDocuments(options.documents, ctx.limits);
     const base = target.revision === rows.head ? headState(ctx.repo, rows.branch?.id) : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));

@@ -1,6 +1,7 @@
 import type { DocumentInput } from '../../../shared/store-api.js';
 import { conflictError, invalidError, notFoundError, tooLargeError } from './errors.js';
 import type { CommitContext } from './commit.js';
+import type { StateCache } from './state-cache.js';
 import type { BranchRow, NamespaceRow, StoreRepository } from './store-repository.js';
 
 /** Size bounds of a store write (configurable; see docs/store.md). */
@@ -13,9 +14,10 @@ export interface StoreLimits {
 /** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply. */
 export const DEFAULT_LIMITS: StoreLimits = { body_bytes: 16 * 1024 * 1024, document_bytes: 1024 * 1024, documents_per_apply: 10_000 };
 
-/** What every store operation shares: the repository, the limits, the clock and the keyframe pace. */
+/** What every store operation shares: the repository, limits, clock, keyframe pace and state cache. */
 export interface EngineContext extends CommitContext {
   readonly limits: StoreLimits;
+  readonly stateCache: StateCache;
 }
 
 /** A namespace and branch with the defaults applied. */
@@ -80,6 +82,13 @@ export function checkpointTarget(repo: StoreRepository, rows: ScopeRows, name: s
   if (!checkpoint) throw notFoundError(`checkpoint "${name}" does not exist in namespace "${rows.scope.namespace}"`);
   if (checkpoint.revisionId === 0) return { revision: 0, branch: undefined, branchName: rows.scope.branch };
   return revisionInNamespace(repo, rows, checkpoint.revisionId);
+}
+
+/** Checkpoint before revision (of the scope's branch) before head: the selection of state, diff, rollback and branching. */
+export function selectInBranch(repo: StoreRepository, rows: ScopeRows, selector: { readonly revision: number; readonly checkpoint: string }): Target {
+  if (selector.checkpoint) return checkpointTarget(repo, rows, selector.checkpoint);
+  if (selector.revision) return revisionInBranch(repo, rows, selector.revision);
+  return headTarget(rows);
 }
 
 /** The head of another branch of the namespace; 404 when it does not exist. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ApplyResponse, DiffResponse, DocumentInput, LogEntry, LogResponse, StateResponse } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
+import { StateCache } from './state-cache.js';
 import { collectGarbage } from './gc.js';
 import * as reads from './reads.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
@@ -17,6 +18,8 @@ export interface StoreEngineOptions {
   readonly now?: () => number;
   /** Fewest change rows between keyframes (default 64; tests lower it to exercise keyframes). */
   readonly keyframeInterval?: number;
+  /** Characters of state JSON kept in memory for repeated reads (default 32 Mi; 0 turns the cache off). */
+  readonly stateCacheChars?: number;
 }
 
 /**
@@ -33,6 +36,7 @@ export class StoreEngine {
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       now: options.now ?? Date.now,
       keyframeInterval: options.keyframeInterval ?? MIN_KEYFRAME_INTERVAL,
+      stateCache: new StateCache(options.stateCacheChars ?? 32 * 1024 * 1024),
     };
   }
 
@@ -42,9 +46,9 @@ export class StoreEngine {
   }
 
   /** Creates, updates or deletes documents; a new revision only when something changed. */
-  apply(scope: ScopeLike, documents: readonly DocumentInput[], options: Partial<writes.ApplyOptions> = {}): ApplyResponse {
+  applyDocuments(scope: ScopeLike, documents: readonly DocumentInput[], options: Partial<writes.ApplyOptions> = {}): ApplyResponse {
     const full = { message: options.message ?? '', mode: options.mode ?? 'merge', expectedRevision: options.expectedRevision };
-    return this.write(() => writes.apply(this.ctx, normaliseScope(scope), documents, full));
+    return this.write(() => writes.applyDocuments(this.ctx, normaliseScope(scope), documents, full));
   }
 
   /** The documents at head, a revision of the branch, or a checkpoint. */
@@ -126,7 +130,9 @@ export class StoreEngine {
 
   /** Deletes old revisions (see {@link collectGarbage}). */
   gc(keep = 0): { pruned: number } {
-    return this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep) }));
+    const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep) }));
+    this.ctx.stateCache.clear();
+    return result;
   }
 
   private write<T>(fn: () => T): T {

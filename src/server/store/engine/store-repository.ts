@@ -234,7 +234,7 @@ export class StoreRepository {
       revisionMarkKeyframe: p(`UPDATE store_revisions SET keyframe = 1 WHERE namespace_id = ? AND id = ?`),
       revisionMarkRoot: p(`UPDATE store_revisions SET root = 1 WHERE namespace_id = ? AND id = ?`),
       revisionsOfNamespace: p(`SELECT id, branch_id, parent_id, keyframe FROM store_revisions WHERE namespace_id = ? ORDER BY id`).raw(),
-      revisionDelete: p(`DELETE FROM store_revisions WHERE namespace_id = ? AND id = ?`),
+      revisionDelete: p(`DELETE FROM store_revisions WHERE namespace_id = ? AND id BETWEEN ? AND ?`),
 
       changeInsert: p(`INSERT INTO store_revision_changes (namespace_id, revision_id, key_id, type, before_blob, after_blob)
         VALUES (?, ?, ?, ?, ?, ?)`),
@@ -243,12 +243,12 @@ export class StoreRepository {
         LEFT JOIN store_blobs bb ON bb.id = c.before_blob
         LEFT JOIN store_blobs ab ON ab.id = c.after_blob
         WHERE c.namespace_id = ? AND c.revision_id = ? ORDER BY k.key`).raw(),
-      changesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id = ?`),
+      changesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id BETWEEN ? AND ?`),
 
       snapshotFromHead: p(`INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id)
         SELECT ?, ?, key_id, blob_id FROM store_head_state WHERE branch_id = ?`),
       snapshotInsert: p(`INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id) VALUES (?, ?, ?, ?)`),
-      snapshotDelete: p(`DELETE FROM store_snapshots WHERE namespace_id = ? AND revision_id = ?`),
+      snapshotDelete: p(`DELETE FROM store_snapshots WHERE namespace_id = ? AND revision_id BETWEEN ? AND ?`),
 
       checkpoint: p(`SELECT ${CHECKPOINT_COLUMNS} FROM ${CHECKPOINT_FROM} WHERE c.namespace_id = ? AND c.name = ?`),
       checkpointUpsert: p(`INSERT INTO store_checkpoints (namespace_id, name, revision_id, description, created_at)
@@ -415,11 +415,11 @@ export class StoreRepository {
     return this.s.revisionsOfNamespace.all(namespaceId) as [number, number, number, number][];
   }
 
-  /** Deletes a revision with its change rows and keyframe. */
-  deleteRevision(namespaceId: number, id: number): void {
-    this.s.changesDelete.run(namespaceId, id);
-    this.s.snapshotDelete.run(namespaceId, id);
-    this.s.revisionDelete.run(namespaceId, id);
+  /** Deletes the revisions `from`..`to` (inclusive) of a namespace with their change rows and keyframes. */
+  deleteRevisions(namespaceId: number, from: number, to: number): void {
+    this.s.changesDelete.run(namespaceId, from, to);
+    this.s.snapshotDelete.run(namespaceId, from, to);
+    this.s.revisionDelete.run(namespaceId, from, to);
   }
 
   insertChange(namespaceId: number, revisionId: number, change: ChangeRow): void {

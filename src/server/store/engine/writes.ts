@@ -10,8 +10,8 @@ import {
   checkpointTarget,
   headTarget,
   lookupScope,
-  revisionInBranch,
   revisionInNamespace,
+  selectInBranch,
   type EngineContext,
   type Scope,
   type ScopeRows,
@@ -29,7 +29,7 @@ export interface ApplyOptions {
 }
 
 /** Creates or updates the listed documents (or makes them the whole state in replace mode). */
-export function apply(ctx: EngineContext, scope: Scope, documents: readonly DocumentInput[], options: ApplyOptions): ApplyResponse {
+export function applyDocuments(ctx: EngineContext, scope: Scope, documents: readonly DocumentInput[], options: ApplyOptions): ApplyResponse {
   checkDocuments(documents, ctx.limits);
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, options.expectedRevision);
@@ -49,14 +49,7 @@ export interface RollbackOptions {
 
 /** Writes a revision that returns the branch to one of its own revisions (or a checkpoint). */
 export function rollback(ctx: EngineContext, scope: Scope, options: RollbackOptions): ApplyResponse {
-  const rows = lookupScope(ctx.repo, scope);
-  checkExpectedRevision(rows, options.expectedRevision);
-  const target = options.checkpoint
-    ? checkpointTarget(ctx.repo, rows, options.checkpoint)
-    : options.revision
-      ? revisionInBranch(ctx.repo, rows, options.revision)
-      : headTarget(rows);
-  return writeTarget(ctx, rows, target, options.message || 'rollback');
+  return rewrite(ctx, scope, options.expectedRevision, options.message || 'rollback', (rows) => selectInBranch(ctx.repo, rows, options));
 }
 
 /** Options of a restore: the source (checkpoint, then branch head, then any revision of the namespace). */
@@ -70,16 +63,12 @@ export interface RestoreOptions {
 
 /** Writes a revision that makes the branch's state equal another branch's, revision's or checkpoint's. */
 export function restore(ctx: EngineContext, scope: Scope, options: RestoreOptions): ApplyResponse {
-  const rows = lookupScope(ctx.repo, scope);
-  checkExpectedRevision(rows, options.expectedRevision);
-  const target = options.fromCheckpoint
-    ? checkpointTarget(ctx.repo, rows, options.fromCheckpoint)
-    : options.fromBranch
-      ? branchHeadTarget(ctx.repo, rows, options.fromBranch)
-      : options.fromRevision
-        ? revisionInNamespace(ctx.repo, rows, options.fromRevision)
-        : headTarget(rows);
-  return writeTarget(ctx, rows, target, options.message || 'restore');
+  return rewrite(ctx, scope, options.expectedRevision, options.message || 'restore', (rows) => {
+    if (options.fromCheckpoint) return checkpointTarget(ctx.repo, rows, options.fromCheckpoint);
+    if (options.fromBranch) return branchHeadTarget(ctx.repo, rows, options.fromBranch);
+    if (options.fromRevision) return revisionInNamespace(ctx.repo, rows, options.fromRevision);
+    return headTarget(rows);
+  });
 }
 
 /** Options of a branch creation: the source (checkpoint before revision before the scope's head). */
@@ -94,11 +83,7 @@ export function createBranch(ctx: EngineContext, scope: Scope, name: string, opt
   if (rows.namespace && ctx.repo.branch(rows.namespace.id, name)) {
     throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`);
   }
-  const source = options.fromCheckpoint
-    ? checkpointTarget(ctx.repo, rows, options.fromCheckpoint)
-    : options.fromRevision
-      ? revisionInBranch(ctx.repo, rows, options.fromRevision)
-      : headTarget(rows);
+  const source = selectInBranch(ctx.repo, rows, { revision: options.fromRevision, checkpoint: options.fromCheckpoint });
   const changes = ctx.repo.diffIds(0, sourceAt(ctx.repo, source.branch, source.revision));
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
   const head = commitRevision(
@@ -133,7 +118,11 @@ export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name
   }
 }
 
-function writeTarget(ctx: EngineContext, rows: ScopeRows, target: Target, message: string): ApplyResponse {
+/** Writes a revision that turns the branch's state into the `select`ed one (after the compare-and-swap check). */
+function rewrite(ctx: EngineContext, scope: Scope, expectedRevision: number | null | undefined, message: string, select: (rows: ScopeRows) => Target): ApplyResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  checkExpectedRevision(rows, expectedRevision);
+  const target = select(rows);
   const changes = ctx.repo.diffIds(rows.branch?.id ?? 0, sourceAt(ctx.repo, target.branch, target.revision));
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, message);

@@ -9,6 +9,6 @@ export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
     schema: { body: applyRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
   }, async (request) => {
     const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;
-    return runOperation(metrics, 'apply', () => engine.apply(scope, documents, { message, mode, expectedRevision }), changesOutcome);
+    return runOperation(metrics, 'apply', () => engine.applyDocuments(scope, documents, { message, mode, expectedRevision }), changesOutcome);
   });
 };

@@ -1,5 +1,5 @@
 import { storeErrorSchema } from '../../../shared/store-api.js';
-import { AppError, badRequest, conflict, notFound, payloadTooLarge } from '../../http/errors.js';
+import { badRequest, conflict, notFound, payloadTooLarge, type AppError } from '../../http/errors.js';
 import { StoreError } from '../engine/errors.js';
 import type { StoreEngine } from '../engine/store-engine.js';
 import type { StoreVerb } from '../store-auth.js';
