@@ -79,7 +79,10 @@ describe('store admin routes, auth and operations endpoints', () => {
       const outside = await store.call('GET', '/v1/state?namespace=other', undefined, TEAM_WRITER);
       expect(outside.statusCode).toBe(403);
       expect(errorOf(outside.body).message).toBe('token "team" is not granted namespace "other"');
+      // A scope left out means namespace "default", which the team token is not granted either.
       expect((await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }] }, TEAM_WRITER)).statusCode).toBe(403);
+      expect((await store.call('GET', '/v1/state', undefined, TEAM_WRITER)).statusCode).toBe(403);
+      expect((await store.call('GET', '/v1/log', undefined, TEAM_WRITER)).statusCode).toBe(403);
       expect((await store.call('POST', '/v1/apply', { scope: { namespace: 'team/b' }, documents: [{ key: 'a', content: 'x' }] }, TEAM_WRITER)).statusCode).toBe(200);
       expect((await store.call('POST', '/v1/diff', { scope: { namespace: 'team/app' } }, READER)).statusCode).toBe(200);
     });
