@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { EmptyState } from '../components/feedback.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
 import { ModelsScreen } from '../features/gateway/models-screen.js';
@@ -31,6 +31,9 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
 /** The screen for a path, or a way back when there is none. */
 export function Screen({ path }: { readonly path: string }) {
   const route = ROUTES[path];
+  useEffect(() => {
+    document.title = route ? `${route.title} · Gatehouse` : 'Gatehouse';
+  }, [route]);
   if (!route) {
     return (
       <EmptyState title="There is no such screen" action={<Link to={href('')} className="btn btn-secondary btn-md"><span>Go to the overview</span></Link>}>
@@ -39,6 +42,5 @@ export function Screen({ path }: { readonly path: string }) {
     );
   }
   const ScreenComponent = route.screen;
-  document.title = `${route.title} · Gatehouse`;
   return <ScreenComponent />;
 }
