@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../server/config/load.js';
 import type { Config } from '../server/config/schema.js';
@@ -22,6 +23,10 @@ function withFreePorts(config: Config): Config {
  */
 export async function hostServers(appPath: string, version: string): Promise<HostedServers> {
   const { config } = loadConfig();
+  // better-sqlite3 built for Electron's ABI (scripts/build-electron-native.mjs); the copy in
+  // node_modules stays built for plain Node, which tests and the headless server use.
+  const electronBinding = join(appPath, 'out', 'native', 'better_sqlite3.node');
+  if (!process.env.GATEHOUSE_SQLITE_BINDING && existsSync(electronBinding)) process.env.GATEHOUSE_SQLITE_BINDING = electronBinding;
   const options = { migrationsDir: join(appPath, 'drizzle'), uiDir: join(appPath, 'out', 'renderer') };
   let servers: RunningServers;
   try {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/server/config/load.js';
-import { startServers, type RunningServers } from '../../src/server/start.js';
+import { startServers, type RunningServers, type StartOptions } from '../../src/server/start.js';
 
 /** Known credentials for tests (long enough for every validator). */
 export const TEST_MASTER_KEY = 'gk-master-test-0123456789abcdef';
@@ -15,7 +15,11 @@ export interface TempServers extends RunningServers {
 }
 
 /** Starts both servers the way `npm run serve` does, on free ports, with known credentials. */
-export async function startTempServers(overrides: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): Promise<TempServers> {
+export async function startTempServers(
+  overrides: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = {},
+  options: Omit<StartOptions, 'env'> = {},
+): Promise<TempServers> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const fullEnv: NodeJS.ProcessEnv = {
     GATEHOUSE_DATA_DIR: dataDir,
@@ -27,7 +31,7 @@ export async function startTempServers(overrides: Record<string, unknown> = {}, 
     ...env,
   };
   const { config } = loadConfig({ env: fullEnv, overrides });
-  const servers = await startServers(config, { env: fullEnv });
+  const servers = await startServers(config, { ...options, env: fullEnv });
   return {
     ...servers,
     dataDir,

@@ -10,6 +10,22 @@ export interface UiBootstrap {
   readonly version: string;
 }
 
+/** The UI page's content security policy: its own origin, plus the store for API calls. */
+export function pageCsp(storeUrl: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${storeUrl}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /**
  * Serves the built renderer under `/ui/` (as LiteLLM serves its admin UI), with an SPA fallback and
  * `/ui/bootstrap.json` telling the page where the store listens.
@@ -34,9 +50,16 @@ export async function registerUi(app: FastifyInstance, options: { dir: string | 
   await app.register(fastifyStatic, { root: dir, prefix: '/ui/', index: ['index.html'], wildcard: true });
   // Client-side routes (/ui/store/…) are answered with the app shell.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 404 && request.method === 'GET' && request.url.startsWith('/ui/') && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) {
+    if (reply.statusCode === 404 && (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/ui/') && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) {
       reply.code(200).type('text/html; charset=utf-8');
       return indexHtml;
+    }
+    return payload;
+  });
+  // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/ui/') && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('content-security-policy', pageCsp(options.bootstrap().storeUrl));
     }
     return payload;
   });
