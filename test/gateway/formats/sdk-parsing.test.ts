@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCodec, messagesCodec } from '../../../src/server/gateway/formats/index.js';
 import { startFrameServer, type FrameServer } from '../../support/upstreams/index.js';
-import { ANTHROPIC_TOOL_STREAM, collect, eventsOf, OPENAI_TOOL_STREAM } from './stream-fixtures.js';
+import { ANTHROPIC_TOOL_STREAM, collect, eventsOf, OPENAI_INTERLEAVED_TOOL_STREAM, OPENAI_TOOL_STREAM } from './stream-fixtures.js';
 
 /**
  * The translated frames are served to the official SDKs, whose own stream parsers and
@@ -34,6 +34,19 @@ describe('the Anthropic SDK reads translated Messages streams', () => {
       { type: 'tool_use', id: 'call_b', name: 'weather', input: { city: 'Rome' } },
     ]);
     expect(message.usage).toMatchObject({ input_tokens: 31, output_tokens: 12 });
+  });
+
+  it('accumulates every argument of interleaved parallel tool calls, in call order', async () => {
+    const ir = chatCodec.decodeStream(eventsOf(OPENAI_INTERLEAVED_TOOL_STREAM));
+    server.serveFrames(messagesCodec.encodeStream(ir, { id: 'chatcmpl-up1', model: 'public-gpt', usage: () => ({ promptTokens: 5, completionTokens: 9 }), includeUsage: false }));
+    const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+    const message = await client.messages.stream({ model: 'public-gpt', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    expect(message.content).toEqual([
+      { type: 'tool_use', id: 'call_a', name: 'weather', input: { city: 'Paris' } },
+      { type: 'tool_use', id: 'call_b', name: 'time', input: { zone: 'CET' } },
+      { type: 'tool_use', id: 'call_c', name: 'weather', input: { city: 'Rome' } },
+    ]);
+    expect(message.stop_reason).toBe('tool_use');
   });
 
   it('reads the translated non-streamed answer and an error frame', async () => {

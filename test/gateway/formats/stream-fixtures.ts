@@ -20,6 +20,22 @@ export const OPENAI_TOOL_STREAM: readonly string[] = [
   'data: [DONE]\n\n',
 ];
 
+/**
+ * An OpenAI stream whose parallel tool calls interleave: call 0's arguments finish after call 1
+ * started, and one chunk carries deltas of two calls.
+ */
+export const OPENAI_INTERLEAVED_TOOL_STREAM: readonly string[] = [
+  chunk({ role: 'assistant', content: null }),
+  chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '' } }] }),
+  chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+  chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"zone":' } }] }),
+  chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+  chunk({ tool_calls: [{ index: 2, id: 'call_c', type: 'function', function: { name: 'weather', arguments: '' } }] }),
+  chunk({ tool_calls: [{ index: 1, function: { arguments: '"CET"}' } }, { index: 2, function: { arguments: '{"city":"Rome"}' } }] }),
+  chunk({}, 'tool_calls'),
+  'data: [DONE]\n\n',
+];
+
 /** An OpenAI text stream without usage (servers that ignore stream_options). */
 export const OPENAI_TEXT_STREAM_NO_USAGE: readonly string[] = [
   chunk({ role: 'assistant', content: '' }),

@@ -1,6 +1,7 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
+import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
 import { messageId, stopReasonFromIr, toolUseId } from './messages-response-ir.js';
 
 /** Options of the Messages stream encoder. */
@@ -19,15 +20,16 @@ function frame(type: string, payload: Record<string, unknown>): string {
 
 /**
  * Encodes IR events as a Messages SSE stream: `message_start`, one `content_block_start` /
- * `content_block_delta`... / `content_block_stop` run per text or tool_use block, then
- * `message_delta` (stop reason, final usage) and `message_stop`. The final usage goes out last
- * because OpenAI-compatible upstreams report it after their finish chunk.
+ * `content_block_delta`... / `content_block_stop` run per text or tool_use block (interleaved tool
+ * calls are put in order by ContentBlockOrder), then `message_delta` (stop reason, final usage) and
+ * `message_stop`. The final usage goes out last because OpenAI-compatible upstreams report it after
+ * their finish chunk.
  */
 export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>, options: MessagesStreamOptions): AsyncGenerator<string> {
   let id = options.id;
   let started = false;
   let blockIndex = -1;
-  let open: { kind: 'text' } | { kind: 'tool'; irIndex: number } | undefined;
+  const blocks = new ContentBlockOrder();
   let stopReason: IrStopReason | undefined;
   let stopSequence: string | null = null;
   let sawTool = false;
@@ -47,11 +49,24 @@ export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>
       },
     });
   };
-  function* close(): Generator<string> {
-    if (open === undefined) return;
-    open = undefined;
-    yield frame('content_block_stop', { index: blockIndex });
-  }
+  const frames = (steps: readonly BlockStep[]): string[] => steps.map((step) => {
+    switch (step.step) {
+      case 'start_text':
+        blockIndex += 1;
+        return frame('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } });
+      case 'start_tool':
+        blockIndex += 1;
+        return frame('content_block_start', { index: blockIndex, content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} } });
+      case 'text':
+        return frame('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: step.text } });
+      case 'json':
+        return frame('content_block_delta', { index: blockIndex, delta: { type: 'input_json_delta', partial_json: step.json } });
+      case 'stop':
+        return frame('content_block_stop', { index: blockIndex });
+      default:
+        return assertNever(step, 'block step');
+    }
+  });
 
   for await (const event of events) {
     switch (event.type) {
@@ -63,27 +78,15 @@ export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>
         break;
       case 'text':
         if (!started) yield start();
-        if (open?.kind !== 'text') {
-          yield* close();
-          blockIndex += 1;
-          open = { kind: 'text' };
-          yield frame('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } });
-        }
-        yield frame('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: event.text } });
+        yield* frames(blocks.text(event.text));
         break;
       case 'tool_call_start':
         if (!started) yield start();
-        yield* close();
-        blockIndex += 1;
         sawTool = true;
-        open = { kind: 'tool', irIndex: event.index };
-        yield frame('content_block_start', { index: blockIndex, content_block: { type: 'tool_use', id: toolUseId(event.id), name: event.name, input: {} } });
+        yield* frames(blocks.toolStart(event.index, event.id, event.name));
         break;
       case 'tool_call_delta':
-        // Blocks cannot reopen: arguments of an earlier, interleaved tool call have nowhere to go.
-        if (open?.kind === 'tool' && open.irIndex === event.index) {
-          yield frame('content_block_delta', { index: blockIndex, delta: { type: 'input_json_delta', partial_json: event.arguments } });
-        }
+        yield* frames(blocks.toolDelta(event.index, event.arguments));
         break;
       case 'finish':
         stopReason = event.stopReason;
@@ -96,7 +99,7 @@ export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>
     }
   }
   if (!started) yield start();
-  yield* close();
+  yield* frames(blocks.end());
   const reason = stopReason ?? (sawTool ? 'tool_calls' : 'stop');
   const usage = options.usage();
   yield frame('message_delta', {
