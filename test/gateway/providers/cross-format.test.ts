@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, executeChat } from '../../../src/server/gateway/providers/index.js';
+import { closeUpstreamPools, executeChat, TranslationError } from '../../../src/server/gateway/providers/index.js';
 import { startAnthropicUpstream, startFrameServer, startOpenAIUpstream, type AnthropicUpstream, type FrameServer, type OpenAIUpstream } from '../../support/upstreams/index.js';
 import { asJson, asStream, deployment, frames, NEVER } from './helpers.js';
 
@@ -67,6 +67,53 @@ describe('chat completions client -> Anthropic upstream', () => {
   });
 });
 
+describe('chat completions client -> Anthropic upstream: what chat has and Messages lacks', () => {
+  const run = (body: object) =>
+    executeChat({ format: 'chat', body: { model: 'public-anthropic', ...body } as never, deployment: deployment('anthropic', anthropic.url), signal: NEVER, requestId: 'r' });
+  const person = { type: 'object', properties: { name: { type: 'string' }, born: { type: 'integer' } }, required: ['name', 'born'] };
+  const responseFormat = { type: 'json_schema', json_schema: { name: 'person', schema: person } };
+
+  it('asks for a JSON answer through the forced answer tool and returns its input as the content', async () => {
+    anthropic.setNext({ reply: { toolUses: [{ name: 'json_tool_call', input: { name: 'Ada', born: 1815 } }], usage: { input_tokens: 20, output_tokens: 9 } } });
+    const result = asJson(await run({ messages: [{ role: 'user', content: 'Who wrote the first program?' }], response_format: responseFormat }));
+    expect(anthropic.lastRequest()!.body).toMatchObject({
+      tools: [{ name: 'json_tool_call', input_schema: person }],
+      tool_choice: { type: 'tool', name: 'json_tool_call', disable_parallel_tool_use: true },
+    });
+    expect(result.body).toMatchObject({ choices: [{ message: { content: '{"name":"Ada","born":1815}' }, finish_reason: 'stop' }] });
+    expect((result.body as { choices: Array<{ message: object }> }).choices[0].message).not.toHaveProperty('tool_calls');
+  });
+
+  it('streams the JSON answer as content the openai SDK parses against the schema', async () => {
+    anthropic.setNext({ reply: { toolUses: [{ name: 'json_tool_call', input: { name: 'Ada', born: 1815 } }] } });
+    const body = { messages: [{ role: 'user' as const, content: 'Who?' }], response_format: responseFormat as never, stream: true as const };
+    sdkServer.serveFrames(asStream(await run(body)).events);
+    const client = new OpenAI({ baseURL: sdkServer.url, apiKey: 'k', maxRetries: 0 });
+    const completion = await client.chat.completions.stream({ model: 'public-anthropic', ...body }).finalChatCompletion();
+    expect(JSON.parse(completion.choices[0].message.content!)).toEqual({ name: 'Ada', born: 1815 });
+    expect(completion.choices[0].message.tool_calls ?? []).toEqual([]);
+    expect(completion.choices[0].finish_reason).toBe('stop');
+  });
+
+  it('sends a tool-call history without tools with the placeholder tool, which Anthropic then accepts', async () => {
+    const messages = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny' },
+      { role: 'user', content: 'Summarise.' },
+    ];
+    const result = asJson(await run({ messages }));
+    expect(anthropic.lastRequest()!.body).toMatchObject({ tools: [{ name: 'dummy_tool' }], tool_choice: { type: 'none' } });
+    expect(result.body).toMatchObject({ choices: [{ message: { content: 'You said: Summarise.' }, finish_reason: 'stop' }] });
+  });
+
+  it('refuses n > 1 and logprobs before calling Anthropic', async () => {
+    await expect(run({ messages: [{ role: 'user', content: 'x' }], n: 2 })).rejects.toThrow(TranslationError);
+    await expect(run({ messages: [{ role: 'user', content: 'x' }], logprobs: true })).rejects.toThrow(/^logprobs: /);
+    expect(anthropic.requests).toHaveLength(0);
+  });
+});
+
 describe('Messages client -> OpenAI upstream', () => {
   const run = (body: object, overrides = {}) =>
     executeChat({ format: 'messages', body: { model: 'public-openai', max_tokens: 64, ...body } as never, deployment: deployment('openai', openai.url, overrides), signal: NEVER, requestId: 'r' });
@@ -118,6 +165,14 @@ describe('Messages client -> OpenAI upstream', () => {
     await run({ messages: [{ role: 'user', content: 'x' }] }, { upstreamModel: 'o3-mini' });
     expect(openai.lastRequest()!.body).toMatchObject({ model: 'o3-mini', max_completion_tokens: 64 });
     expect(openai.lastRequest()!.body.max_tokens).toBeUndefined();
+  });
+
+  it('translates structured outputs to response_format', async () => {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
+    openai.setNext({ reply: { text: '{"ok":true}' } });
+    const result = asJson(await run({ messages: [{ role: 'user', content: 'x' }], output_config: { format: { type: 'json_schema', schema } } }));
+    expect(openai.lastRequest()!.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema } });
+    expect(result.body).toMatchObject({ content: [{ type: 'text', text: '{"ok":true}' }], stop_reason: 'end_turn' });
   });
 
   it('rejects what cannot be translated before calling the upstream', async () => {

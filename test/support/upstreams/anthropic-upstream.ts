@@ -78,7 +78,10 @@ async function messages(request: RecordedRequest, response: ServerResponse, scri
   if (!body || typeof body.model !== 'string') return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
   if (typeof body.max_tokens !== 'number') return sendJson(response, 400, anthropicErrorBody(400, { message: 'max_tokens: Field required' }));
   if (!Array.isArray(body.messages)) return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
-  const reply = script.reply ?? options.reply?.(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
+  if (!(Array.isArray(body.tools) && body.tools.length > 0) && body.messages.some(hasToolBlocks)) {
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.' }));
+  }
+  const reply = script.reply ?? options.reply?.(body) ?? forcedToolReply(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
   const answer = buildAnswer(reply, body);
   if (body.stream === true) return writeFrames(response, streamFrames(answer, script), script);
   sendJson(response, 200, answer);
@@ -142,6 +145,18 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
     return [...frames.slice(0, script.streamErrorAfterFrames), event('error', { error: error.error })];
   }
   return frames;
+}
+
+function hasToolBlocks(message: Json): boolean {
+  return Array.isArray(message?.content) && message.content.some((block: Json) => block?.type === 'tool_use' || block?.type === 'tool_result');
+}
+
+/** A model made to use a tool (`tool_choice` `tool` or `any`) answers with a call of it, input `{}`. */
+function forcedToolReply(body: Json): AnthropicReply | undefined {
+  const choice = body.tool_choice;
+  if (choice?.type === 'tool') return { toolUses: [{ name: choice.name, input: {} }] };
+  if (choice?.type === 'any' && Array.isArray(body.tools) && body.tools.length > 0) return { toolUses: [{ name: body.tools[0].name, input: {} }] };
+  return undefined;
 }
 
 function lastUserText(messages: Json[]): string {

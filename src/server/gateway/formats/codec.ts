@@ -5,6 +5,7 @@ import type { ChatBody } from './chat/chat-schema.js';
 import { decodeChatStream } from './chat/chat-stream-decoder.js';
 import { encodeChatStream } from './chat/chat-stream-encoder.js';
 import type { IrRequest, IrResponse, IrStreamEvent, Usage } from './ir.js';
+import { jsonToolAsText, jsonToolEventsAsText } from './messages/json-mode.js';
 import { relayMessagesJson, relayMessagesStream } from './messages/messages-relay.js';
 import { messagesRequestFromIr, messagesRequestToIr } from './messages/messages-request-ir.js';
 import { messagesResponseFromIr, messagesResponseToIr } from './messages/messages-response-ir.js';
@@ -38,9 +39,11 @@ export interface RelayOptions {
 export interface FormatCodec {
   requestToIr(body: unknown): IrRequest;
   requestFromIr(ir: IrRequest, model: string): Record<string, unknown>;
-  responseToIr(json: unknown): IrResponse;
+  /** An upstream answer to the IR; `request`, the IR that `requestFromIr` sent, undoes what it emulated. */
+  responseToIr(json: unknown, request?: IrRequest): IrResponse;
   responseFromIr(ir: IrResponse, model: string, usage: Usage): object;
-  decodeStream(events: AsyncIterable<SseEvent>): AsyncIterable<IrStreamEvent>;
+  /** An upstream stream to IR events; `request` as for responseToIr. */
+  decodeStream(events: AsyncIterable<SseEvent>, request?: IrRequest): AsyncIterable<IrStreamEvent>;
   encodeStream(events: AsyncIterable<IrStreamEvent>, options: EncodeOptions): AsyncIterable<string>;
   relayStream(events: AsyncIterable<SseEvent>, options: RelayOptions): AsyncIterable<string>;
   relayJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined };
@@ -71,9 +74,10 @@ export const chatCodec: FormatCodec = {
 export const messagesCodec: FormatCodec = {
   requestToIr: (body) => messagesRequestToIr(body as MessagesBody),
   requestFromIr: messagesRequestFromIr,
-  responseToIr: messagesResponseToIr,
+  // JSON answers were asked for as a tool call (json-mode.ts); the client gets them as text.
+  responseToIr: (json, request) => jsonToolAsText(messagesResponseToIr(json), request?.responseFormat),
   responseFromIr: messagesResponseFromIr,
-  decodeStream: decodeMessagesStream,
+  decodeStream: (events, request) => jsonToolEventsAsText(decodeMessagesStream(events), request?.responseFormat),
   encodeStream: encodeMessagesStream,
   relayStream: (events, options) => relayMessagesStream(events, options.publicModel, options.usage),
   relayJson: relayMessagesJson,

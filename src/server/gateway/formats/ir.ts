@@ -67,6 +67,19 @@ export type IrToolChoice =
   | { readonly type: 'required' }
   | { readonly type: 'tool'; readonly name: string };
 
+/**
+ * The answer must be JSON: any object when `schema` is absent (chat's `json_object`), otherwise a
+ * value matching `schema` (chat's `json_schema`, Messages' `output_config.format`).
+ */
+export interface IrResponseFormat {
+  readonly type: 'json';
+  readonly schema?: Readonly<Record<string, unknown>>;
+  /** The schema's name, as chat's `json_schema.name` carries it. */
+  readonly name?: string;
+  readonly description?: string;
+  readonly strict?: boolean;
+}
+
 /** A conversation request, independent of the client's format. */
 export interface IrRequest {
   readonly system: readonly string[];
@@ -80,6 +93,7 @@ export interface IrRequest {
   readonly topK?: number;
   readonly stop?: readonly string[];
   readonly user?: string;
+  readonly responseFormat?: IrResponseFormat;
   readonly stream: boolean;
 }
 

@@ -21,7 +21,7 @@ export function tokensForChars(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** Estimated prompt tokens of a whole request (system, turns, tool definitions). */
+/** Estimated prompt tokens of a whole request (system, turns, tool definitions, answer schema). */
 export function estimatePromptTokens(request: IrRequest): number {
   let chars = 0;
   let tokens = 0;
@@ -35,6 +35,8 @@ export function estimatePromptTokens(request: IrRequest): number {
     }
   }
   for (const tool of request.tools ?? []) chars += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
+  // A JSON answer's schema is sent too (as a tool to Anthropic, as response_format to OpenAI).
+  if (request.responseFormat?.schema !== undefined) chars += JSON.stringify(request.responseFormat.schema).length;
   return tokens + tokensForChars(chars);
 }
 

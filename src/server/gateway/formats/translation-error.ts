@@ -21,9 +21,14 @@ export function parseToolArguments(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isObject(value)) return value;
   } catch {
     // Models occasionally emit broken JSON; keep the text rather than failing the whole turn.
   }
   return { _raw_arguments: text };
+}
+
+/** A plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

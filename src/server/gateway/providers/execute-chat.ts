@@ -61,8 +61,8 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
   const native = upstream.requestFromIr(request, context.upstreamModel);
   provider.adaptTranslated?.(native, context);
   const result = await provider.send(native, context);
-  if (result.kind === 'json') return answer(client, upstream.responseToIr(result.body), deployment.model, request);
-  return startStream(client.encodeStream(tapUsage(upstream.decodeStream(result.events), usage), encode), streamOptions);
+  if (result.kind === 'json') return answer(client, upstream.responseToIr(result.body, request), deployment.model, request);
+  return startStream(client.encodeStream(tapUsage(upstream.decodeStream(result.events, request), usage), encode), streamOptions);
 }
 
 async function fastPath(

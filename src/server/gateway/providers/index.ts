@@ -29,7 +29,9 @@
  *   not retryable). `retryable` is true for 0, 408, 429 and 5xx. The message names the provider,
  *   its status and its message, never the API key. Answer 502 upstream_error with x-upstream-status.
  * - `TranslationError` (from ../formats): the request cannot be expressed for this provider (an
- *   audio part for Claude, an Anthropic server tool for GPT). Answer 400 invalid_request_error.
+ *   audio part, `n > 1` or `logprobs` for Claude; an Anthropic server tool for GPT). Its message
+ *   names the parameter. Answer 400 invalid_request_error. What is translated, dropped or refused
+ *   in each direction: docs/gateway-translation.md.
  * - `UnsupportedOperationError`: embeddings on Anthropic. Answer 400 invalid_request_error.
  *
  * Streams: after the start, an upstream failure is written as a final error frame in the client's

@@ -1,14 +1,19 @@
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrTextPart, IrTool, IrToolChoice } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
+import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
 import type { ChatBody, ChatMessage } from './chat-schema.js';
 
 /** Chat completions requests to and from the IR. */
 
 type JsonObject = Record<string, unknown>;
 
-/** Maps a validated chat completions request to the IR. */
+/**
+ * Maps a validated chat completions request to the IR, for a provider that does not speak chat
+ * completions. Throws a TranslationError for what such a provider cannot do (see chat-params.ts).
+ */
 export function chatRequestToIr(body: ChatBody): IrRequest {
+  refuseUntranslatableChatParams(body);
   const system: string[] = [];
   const messages: IrMessage[] = [];
   body.messages.forEach((message, index) => {
@@ -49,6 +54,7 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
     topP: body.top_p ?? undefined,
     stop: body.stop == null ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop,
     user: body.user,
+    responseFormat: chatResponseFormatToIr(body.response_format),
     stream: body.stream === true,
   };
 }
@@ -127,6 +133,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   if (ir.maxTokens !== undefined) body.max_tokens = ir.maxTokens;
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
   if (ir.topP !== undefined) body.top_p = ir.topP;
+  // top_k is no chat completions field (OpenAI rejects it); providers that take it add it themselves.
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop = [...ir.stop];
   if (ir.user !== undefined) body.user = ir.user;
   if (ir.tools !== undefined && ir.tools.length > 0) {
@@ -137,6 +144,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
   }
   if (ir.toolChoice !== undefined) body.tool_choice = toolChoiceFromIr(ir.toolChoice);
+  if (ir.responseFormat !== undefined) body.response_format = chatResponseFormatFromIr(ir.responseFormat);
   if (ir.stream) {
     body.stream = true;
     // Usage arrives only when asked for; accounting needs it.

@@ -85,6 +85,8 @@ export const chatRequestSchema = z.looseObject({
   tools: z.array(functionTool).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
+  // Loose: compatible servers define their own types (vLLM's structural_tag, llama.cpp's schema field).
+  response_format: z.looseObject({ type: z.string() }).nullish(),
 });
 
 /** A validated chat completions request. */

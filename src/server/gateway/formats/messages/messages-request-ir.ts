@@ -1,6 +1,7 @@
-import type { IrImagePart, IrMessage, IrPart, IrRequest, IrTextPart, IrToolChoice } from '../ir.js';
+import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { assertNever } from '../ir.js';
-import { parseToolArguments, TranslationError } from '../translation-error.js';
+import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
+import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
 import type { MessagesContentBlock, MessagesImageBlock, MessagesImageSource, MessagesToolResultBlock } from './messages-wire.js';
 
@@ -11,8 +12,17 @@ type JsonObject = Record<string, unknown>;
 /** Anthropic requires max_tokens; chat completions does not. LiteLLM uses the same default. */
 export const DEFAULT_MAX_TOKENS = 4096;
 
-/** Maps a validated Messages request to the IR. */
+/**
+ * Maps a validated Messages request to the IR, for a provider that does not speak Messages.
+ * Dropped on the way: `thinking` (the other provider cannot return thinking blocks; the answer is
+ * still complete), `cache_control` marks, `service_tier`, `context_management`, `metadata` other than
+ * `user_id`, and `top_k` unless the provider accepts it. Refused: what only Anthropic can run
+ * (server tools, MCP connectors, code-execution containers, documents, file images).
+ */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
+  for (const param of ['mcp_servers', 'container'] as const) {
+    if (body[param] != null) throw new TranslationError(`${param}: only Anthropic models can run ${param === 'container' ? 'code-execution containers' : 'MCP connectors'}`);
+  }
   const system = body.system === undefined ? [] : typeof body.system === 'string' ? [body.system] : body.system.map((block) => block.text);
   const messages: IrMessage[] = body.messages.map((message, index) => ({
     role: message.role,
@@ -37,8 +47,18 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
     topK: body.top_k,
     stop: body.stop_sequences,
     user: body.metadata?.user_id ?? undefined,
+    responseFormat: outputFormatToIr(body),
     stream: body.stream === true,
   };
+}
+
+/** Structured outputs: `output_config.format` (GA) or the beta's `output_format`, both `{type: 'json_schema', schema}`. */
+function outputFormatToIr(body: MessagesBody): IrResponseFormat | undefined {
+  const config = isObject(body.output_config) ? body.output_config : {};
+  const [path, format] = config.format != null ? ['output_config.format', config.format] : ['output_format', body.output_format];
+  if (format == null) return undefined;
+  if (isObject(format) && format.type === 'json_schema' && isObject(format.schema)) return { type: 'json', schema: format.schema };
+  throw new TranslationError(`${path}: only {"type": "json_schema", "schema": {...}} can be translated for this model`);
 }
 
 function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPart[] {
@@ -122,17 +142,47 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   if (ir.topK !== undefined) body.top_k = ir.topK;
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = [...ir.stop];
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
-  if (ir.tools !== undefined && ir.tools.length > 0) {
-    body.tools = ir.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      input_schema: tool.parameters,
-    }));
+  const { tools, choice } = toolsFromIr(ir, body.messages as JsonObject[]);
+  if (tools.length > 0) {
+    body.tools = tools;
+    if (choice !== undefined) body.tool_choice = choice;
   }
-  const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
-  if (choice !== undefined && body.tools !== undefined) body.tool_choice = choice;
   if (ir.stream) body.stream = true;
   return body;
+}
+
+/**
+ * Anthropic rejects tool_use and tool_result blocks in a request without tools, which a chat
+ * history can hold (the client stopped offering tools). LiteLLM adds this placeholder; the
+ * gateway also sends `tool_choice: none`, so the model cannot call it.
+ */
+const PLACEHOLDER_TOOL = { name: 'dummy_tool', description: 'This is a dummy tool call', input_schema: { type: 'object', properties: {} } } as const;
+
+/**
+ * The tools and tool_choice of a translated request. A JSON answer adds the answer tool (see
+ * json-mode.ts) and makes the model use a tool: that one when the client offered none (or forbade
+ * them), any of them when it offered its own, so an agent's tool calls still come through and
+ * the answer tool is how the model answers; a client forcing one of its tools keeps that.
+ */
+function toolsFromIr(ir: IrRequest, messages: readonly JsonObject[]): { tools: JsonObject[]; choice: JsonObject | undefined } {
+  const tools: JsonObject[] = (ir.tools ?? []).map((tool) => ({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    input_schema: tool.parameters,
+  }));
+  const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
+  if (ir.responseFormat !== undefined) {
+    const own = tools.length > 0 && ir.toolChoice?.type !== 'none';
+    tools.push(jsonTool(ir.responseFormat));
+    if (!own) return { tools, choice: { type: 'tool', name: JSON_TOOL_NAME, disable_parallel_tool_use: true } };
+    return { tools, choice: ir.toolChoice?.type === 'tool' ? choice : { ...choice, type: 'any' } };
+  }
+  if (tools.length === 0 && messages.some(hasToolBlocks)) return { tools: [{ ...PLACEHOLDER_TOOL }], choice: { type: 'none' } };
+  return { tools, choice };
+}
+
+function hasToolBlocks(message: JsonObject): boolean {
+  return Array.isArray(message.content) && message.content.some((block: JsonObject) => block.type === 'tool_use' || block.type === 'tool_result');
 }
 
 function toolChoiceFromIr(choice: IrToolChoice | undefined, parallel: boolean | undefined): JsonObject | undefined {

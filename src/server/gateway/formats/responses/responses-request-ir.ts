@@ -1,6 +1,7 @@
+import { chatResponseFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
-import type { IrMessage, IrPart, IrRequest, IrTextPart, IrToolChoice } from '../ir.js';
-import { TranslationError } from '../translation-error.js';
+import type { IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
+import { isObject, TranslationError } from '../translation-error.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -51,8 +52,16 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
     user: body.user,
+    responseFormat: textFormatToIr(body.text),
     stream: body.stream === true,
   };
+}
+
+/** `text.format` is chat's `response_format` with the json_schema fields flattened into it. */
+function textFormatToIr(text: unknown): IrResponseFormat | undefined {
+  const format = isObject(text) ? text.format : undefined;
+  const asChat = isObject(format) && format.type === 'json_schema' ? { type: 'json_schema', json_schema: format } : format;
+  return chatResponseFormatToIr(asChat, 'text.format');
 }
 
 function contentToIr(content: string | ResponsesContentPart[], path: string): Array<IrTextPart | Extract<IrPart, { type: 'image' }>> {

@@ -1,0 +1,77 @@
+import type { IrResponseFormat } from '../ir.js';
+import { isObject, TranslationError } from '../translation-error.js';
+import type { ChatBody } from './chat-schema.js';
+
+/**
+ * Chat completions parameters beyond the conversation itself, when a chat request is served by a
+ * provider that does not speak chat completions (Anthropic, the demo provider). The rules, in both
+ * directions, are tabled in docs/gateway-translation.md.
+ *
+ * Dropped without a word, because the answer keeps its shape and meaning without them:
+ * - `seed`, `frequency_penalty`, `presence_penalty`: sampling knobs Anthropic does not have;
+ * - `service_tier`, `store`, `metadata`, `prompt_cache_key`, `safety_identifier`: OpenAI account
+ *   features (billing tier, stored completions, caching, abuse tracking);
+ * - `prediction`: a latency optimisation; `reasoning_effort`, `verbosity`: hints to OpenAI models;
+ * - `name` on messages: Anthropic turns carry no names.
+ *
+ * Refused (TranslationError, answered 400 naming the parameter), because the client would silently
+ * get less than it asked for: see refuseUntranslatableChatParams.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * Throws a TranslationError naming the first parameter that asks for something only an OpenAI
+ * model can give: several choices, log probabilities, token biases, audio, legacy functions, web
+ * search.
+ */
+export function refuseUntranslatableChatParams(body: ChatBody): void {
+  const fields = body as JsonObject;
+  if (typeof body.n === 'number' && body.n > 1) throw new TranslationError(`n: this model generates one choice per request, got ${body.n}`);
+  if (fields.logprobs === true) throw new TranslationError('logprobs: this model does not return log probabilities');
+  if (typeof fields.top_logprobs === 'number' && fields.top_logprobs > 0) throw new TranslationError('top_logprobs: this model does not return log probabilities');
+  if (isObject(fields.logit_bias) && Object.keys(fields.logit_bias).length > 0) throw new TranslationError('logit_bias: this model does not take token biases');
+  if (fields.audio != null) throw new TranslationError('audio: this model does not generate audio');
+  if (Array.isArray(fields.modalities) && fields.modalities.includes('audio')) throw new TranslationError("modalities: this model does not generate audio");
+  if (fields.functions != null || fields.function_call != null) {
+    throw new TranslationError(`${fields.functions != null ? 'functions' : 'function_call'}: legacy function calling is not translated for this model; send tools and tool_choice`);
+  }
+  if (fields.web_search_options != null) throw new TranslationError('web_search_options: web search is not available for this model');
+}
+
+/**
+ * `response_format` to the IR: `text` is the default (nothing), `json_object` is JSON without a
+ * schema (with llama.cpp's `schema` extension honoured), `json_schema` carries its schema. Other
+ * types (vLLM's `structural_tag`, ...) cannot be translated.
+ */
+export function chatResponseFormatToIr(value: unknown, path = 'response_format'): IrResponseFormat | undefined {
+  if (value == null) return undefined;
+  const format = value as JsonObject;
+  switch (format.type) {
+    case 'text':
+      return undefined;
+    case 'json_object':
+      return isObject(format.schema) ? { type: 'json', schema: format.schema } : { type: 'json' };
+    case 'json_schema': {
+      const spec = isObject(format.json_schema) ? format.json_schema : {};
+      const out: { -readonly [K in keyof IrResponseFormat]: IrResponseFormat[K] } = { type: 'json' };
+      if (isObject(spec.schema)) out.schema = spec.schema;
+      if (typeof spec.name === 'string') out.name = spec.name;
+      if (typeof spec.description === 'string') out.description = spec.description;
+      if (typeof spec.strict === 'boolean') out.strict = spec.strict;
+      return out;
+    }
+    default:
+      throw new TranslationError(`${path}.type: ${JSON.stringify(format.type)} cannot be translated for this model`);
+  }
+}
+
+/** The IR's JSON answer format as chat's `response_format`. */
+export function chatResponseFormatFromIr(format: IrResponseFormat): JsonObject {
+  if (format.schema === undefined) return { type: 'json_object' };
+  const spec: JsonObject = { name: format.name ?? 'response' };
+  if (format.description !== undefined) spec.description = format.description;
+  spec.schema = format.schema;
+  if (format.strict !== undefined) spec.strict = format.strict;
+  return { type: 'json_schema', json_schema: spec };
+}
