@@ -167,6 +167,18 @@ describe('Messages client -> OpenAI upstream', () => {
     expect(openai.lastRequest()!.body.max_tokens).toBeUndefined();
   });
 
+  it('sends top_k only to servers that take it (OpenAI answers 400 to it)', async () => {
+    const vllm = await startOpenAIUpstream({ acceptTopK: true });
+    try {
+      await run({ messages: [{ role: 'user', content: 'x' }], top_k: 5 }, { provider: 'vllm', id: 'vllm-1', baseUrl: vllm.url });
+      expect(vllm.lastRequest()!.body.top_k).toBe(5);
+    } finally {
+      await vllm.close();
+    }
+    await run({ messages: [{ role: 'user', content: 'x' }], top_k: 5 });
+    expect(openai.lastRequest()!.body).not.toHaveProperty('top_k');
+  });
+
   it('translates structured outputs to response_format', async () => {
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
     openai.setNext({ reply: { text: '{"ok":true}' } });

@@ -38,6 +38,8 @@ export interface OpenAIUpstreamOptions {
   readonly embeddingsFloatOnly?: boolean;
   /** Length of embeddings when the request does not ask (default 8). */
   readonly embeddingDimensions?: number;
+  /** Emulate servers that take `top_k` (vLLM, llama.cpp, ...); OpenAI itself rejects it. */
+  readonly acceptTopK?: boolean;
 }
 
 /** The OpenAI mock; its `url` ends in `/v1`, like OPENAI_BASE_URL. */
@@ -80,6 +82,10 @@ async function chat(request: RecordedRequest, response: ServerResponse, script: 
   const body = request.body;
   if (!body || typeof body.model !== 'string') return sendJson(response, 400, openAIErrorBody(400, { message: 'you must provide a model parameter' }));
   if (!Array.isArray(body.messages)) return sendJson(response, 400, openAIErrorBody(400, { message: "Missing required parameter: 'messages'.", code: 'missing_required_parameter' }));
+  if (body.top_k !== undefined && !options.acceptTopK) {
+    // OpenAI rejects parameters it does not define; top_k is the one translated requests could carry.
+    return sendJson(response, 400, openAIErrorBody(400, { message: 'Unrecognized request argument supplied: top_k' }));
+  }
   if (body.stream_options != null && body.stream !== true) {
     return sendJson(response, 400, openAIErrorBody(400, { message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." }));
   }

@@ -59,7 +59,7 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
   }
   const upstream = codecFor(provider.format);
   const native = upstream.requestFromIr(request, context.upstreamModel);
-  provider.adaptTranslated?.(native, context);
+  provider.adaptTranslated?.(native, context, request);
   const result = await provider.send(native, context);
   if (result.kind === 'json') return answer(client, upstream.responseToIr(result.body, request), deployment.model, request);
   return startStream(client.encodeStream(tapUsage(upstream.decodeStream(result.events, request), usage), encode), streamOptions);

@@ -12,6 +12,8 @@ interface ProviderDefaults {
   readonly keyEnv?: string;
   /** Azure takes the key in `api-key`; everyone else OpenAI-style in `Authorization: Bearer`. */
   readonly auth?: 'bearer' | 'api-key';
+  /** The server takes `top_k` in chat completions (OpenAI itself rejects it). */
+  readonly topK?: boolean;
 }
 
 /** OpenAI-compatible providers (base URLs include `/v1`, as the openai SDK's do). */
@@ -19,17 +21,17 @@ const OPENAI_COMPATIBLE: Readonly<Record<string, ProviderDefaults>> = {
   openai: { baseUrl: 'https://api.openai.com/v1', baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY' },
   azure: { baseUrlEnv: 'AZURE_API_BASE', keyEnv: 'AZURE_API_KEY', auth: 'api-key' },
   ollama: { baseUrl: 'http://127.0.0.1:11434/v1', baseUrlEnv: 'OLLAMA_BASE_URL' },
-  lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', baseUrlEnv: 'LM_STUDIO_API_BASE' },
-  vllm: { baseUrl: 'http://127.0.0.1:8000/v1', baseUrlEnv: 'VLLM_API_BASE' },
-  llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_API_BASE' },
-  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY' },
+  lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', baseUrlEnv: 'LM_STUDIO_API_BASE', topK: true },
+  vllm: { baseUrl: 'http://127.0.0.1:8000/v1', baseUrlEnv: 'VLLM_API_BASE', topK: true },
+  llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_API_BASE', topK: true },
+  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', topK: true },
   gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY' },
   groq: { baseUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY' },
   mistral: { baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY' },
   deepseek: { baseUrl: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY' },
-  together_ai: { baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHERAI_API_KEY' },
+  together_ai: { baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHERAI_API_KEY', topK: true },
   xai: { baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY' },
-  fireworks_ai: { baseUrl: 'https://api.fireworks.ai/inference/v1', keyEnv: 'FIREWORKS_AI_API_KEY' },
+  fireworks_ai: { baseUrl: 'https://api.fireworks.ai/inference/v1', keyEnv: 'FIREWORKS_AI_API_KEY', topK: true },
   openai_compatible: {},
 };
 
@@ -51,6 +53,8 @@ export interface ProviderSettings {
   readonly apiKey: string | undefined;
   readonly auth: 'bearer' | 'api-key';
   readonly timeoutMs: number;
+  /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
+  readonly acceptsTopK: boolean;
 }
 
 /** LiteLLM's default request timeout. */
@@ -71,5 +75,6 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     apiKey: deployment.apiKey ?? (defaults.keyEnv ? env[defaults.keyEnv] : undefined),
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    acceptsTopK: defaults.topK === true,
   };
 }

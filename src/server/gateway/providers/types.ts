@@ -39,8 +39,11 @@ export interface NativeChatProvider {
   readonly format: ClientFormat;
   /** Sends a body in `format` (model already the upstream's); resolves after upstream 2xx headers. */
   send(body: Record<string, unknown>, context: CallContext): Promise<NativeResult>;
-  /** Provider quirks applied to translated requests only (the fast path forwards the client's body). */
-  adaptTranslated?(body: Record<string, unknown>, context: CallContext): void;
+  /**
+   * Provider quirks applied to translated requests only (the fast path forwards the client's body);
+   * `request` is the IR the body was built from, for what only some servers of a format accept.
+   */
+  adaptTranslated?(body: Record<string, unknown>, context: CallContext, request: IrRequest): void;
 }
 
 /** A provider that works on the IR directly (the built-in demo provider). */

@@ -21,11 +21,13 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     async send(body, context): Promise<NativeResult> {
       return sendNative(upstreamCall(settings, '/chat/completions', body, context, settings.apiKey), body.stream === true);
     },
-    adaptTranslated(body, context) {
+    adaptTranslated(body, context, request) {
       if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
         body.max_completion_tokens = body.max_tokens;
         delete body.max_tokens;
       }
+      // A Messages client's top_k reaches the servers that take it; OpenAI would answer 400.
+      if (request.topK !== undefined && settings.acceptsTopK) body.top_k = request.topK;
     },
   };
 }
