@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANTHROPIC_VERSION, closeUpstreamPools, executeChat } from '../../../src/server/gateway/providers/index.js';
 import { startAnthropicUpstream, type AnthropicUpstream } from '../../support/upstreams/index.js';
@@ -53,5 +54,49 @@ describe('Messages on Anthropic (native fast path)', () => {
     ]);
     expect(payloadsOf(all)[0].message.model).toBe('public-anthropic');
     expect(result.usage()).toEqual({ promptTokens: 21, completionTokens: 9 });
+  });
+});
+
+describe('client headers', () => {
+  // What Fastify hands the pipeline as request.headers, passed as is.
+  const clientHeaders: IncomingHttpHeaders = {
+    'anthropic-beta': 'prompt-caching-2024-07-31, not a beta!,output-128k-2025-02-19',
+    'anthropic-version': '2025-01-01',
+    authorization: 'Bearer client-secret',
+    'x-api-key': 'client-key',
+    'content-type': 'application/json',
+  };
+  const call = (format: 'chat' | 'messages', headers?: IncomingHttpHeaders) =>
+    executeChat({
+      format,
+      body: { model: 'public-anthropic', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] } as never,
+      deployment: deployment('anthropic', upstream.url),
+      signal: NEVER,
+      requestId: 'req-3',
+      headers,
+    });
+
+  it('forwards the betas a Messages client opted into on the native path, and never its credentials', async () => {
+    await call('messages', clientHeaders);
+    const received = upstream.lastRequest()!.headers;
+    expect(received['anthropic-beta']).toBe('prompt-caching-2024-07-31,output-128k-2025-02-19');
+    expect(received['anthropic-version']).toBe(ANTHROPIC_VERSION);
+    expect(received['x-api-key']).toBe('key-anthropic-secret');
+    expect(received.authorization).toBeUndefined();
+  });
+
+  it('reads the header in any case and repeated, and sends none when there is none', async () => {
+    await call('messages', { 'Anthropic-Beta': ['a-1', 'b-2,a-1'] });
+    expect(upstream.lastRequest()!.headers['anthropic-beta']).toBe('a-1,b-2');
+    await call('messages', { 'anthropic-beta': ' ,!' });
+    expect(upstream.lastRequest()!.headers).not.toHaveProperty('anthropic-beta');
+    await call('messages');
+    expect(upstream.lastRequest()!.headers).not.toHaveProperty('anthropic-beta');
+  });
+
+  it('forwards nothing on the translated path, whose answer the gateway must be able to read', async () => {
+    await call('chat', clientHeaders);
+    expect(upstream.lastRequest()!.headers).not.toHaveProperty('anthropic-beta');
+    expect(upstream.lastRequest()!.headers['x-api-key']).toBe('key-anthropic-secret');
   });
 });

@@ -5,7 +5,7 @@ import type { MessagesBody } from '../formats/messages/messages-schema.js';
 import { completeUsage, estimatePromptTokens, estimateTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
 import { startStream, tapUsage, type StreamChatResult } from './stream-result.js';
-import type { CallContext, Deployment, NativeChatProvider } from './types.js';
+import type { CallContext, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
 
 /** Arguments of one conversation call. */
 export interface ExecuteChatArgs {
@@ -16,6 +16,12 @@ export interface ExecuteChatArgs {
   /** Aborts the upstream request (the client disconnected). */
   readonly signal: AbortSignal;
   readonly requestId: string;
+  /**
+   * The client's request headers (optional). Forwarded only on the native path, and only those the
+   * provider documents: `anthropic-beta` for Messages requests to Anthropic. Credentials
+   * (`authorization`, `x-api-key`) are never forwarded; the deployment's key is used.
+   */
+  readonly headers?: ClientHeaders;
 }
 
 /** A complete answer in the client's format; its `model` is the public model name. */
@@ -46,7 +52,9 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));
 
-  if (provider.kind === 'native' && provider.format === format) return fastPath(provider, client, body, context, usage, irRequest);
+  if (provider.kind === 'native' && provider.format === format) {
+    return fastPath(provider, client, body, { ...context, clientHeaders: args.headers }, usage, irRequest);
+  }
 
   const request = irRequest();
   const stream = request.stream;

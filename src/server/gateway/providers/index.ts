@@ -6,8 +6,11 @@
  * interface Usage { promptTokens: number; completionTokens: number }
  *
  * // Conversations. `body` is the validated client request (see ../formats: validateChatRequest,
- * // validateMessagesRequest), model already canonical, max_tokens already capped.
- * executeChat({ format, body, deployment, signal, requestId }): Promise<
+ * // validateMessagesRequest), model already canonical, max_tokens already capped. `headers`
+ * // (optional: the client's request headers, e.g. Fastify's request.headers) lets the native path
+ * // forward the few a provider documents: `anthropic-beta` for Messages -> Anthropic; never
+ * // credentials.
+ * executeChat({ format, body, deployment, signal, requestId, headers? }): Promise<
  *   | { kind: 'json'; body: object; usage: Usage }            // client's format, model = deployment.model
  *   | { kind: 'stream'; events: AsyncIterable<string>;        // ready-to-write SSE frames (chat ends with [DONE])
  *       usage(): Usage;                                       // final once events is exhausted
@@ -57,7 +60,7 @@ export { closeUpstreamPools } from './http-client.js';
 export { UpstreamError, UnsupportedOperationError, isRetryableStatus } from './upstream-error.js';
 export { ANTHROPIC_VERSION } from './anthropic/anthropic-provider.js';
 export { DEMO_EMBEDDING_DIMENSIONS } from './demo/demo-embeddings.js';
-export type { Deployment } from './types.js';
+export type { ClientHeaders, Deployment } from './types.js';
 export type { ClientFormat } from '../formats/codec.js';
 export type { Usage } from '../formats/ir.js';
 export type { ChatBody } from '../formats/chat/chat-schema.js';

@@ -20,6 +20,9 @@ export interface Deployment {
   readonly weight?: number;
 }
 
+/** Request headers as Node hands them over (`IncomingHttpHeaders` fits), or a plain record. */
+export type ClientHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
 /** What every provider call knows. */
 export interface CallContext {
   readonly deployment: Deployment;
@@ -27,6 +30,11 @@ export interface CallContext {
   readonly upstreamModel: string;
   readonly signal: AbortSignal;
   readonly requestId: string;
+  /**
+   * The client's headers, present only when the client's body is forwarded natively: a provider
+   * picks the few it documents (Anthropic: `anthropic-beta`), never credentials.
+   */
+  readonly clientHeaders?: ClientHeaders;
 }
 
 /** A native answer: parsed JSON, or the upstream's SSE events as they arrive. */

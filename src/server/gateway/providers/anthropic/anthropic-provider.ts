@@ -1,6 +1,6 @@
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
-import type { NativeChatProvider, NativeResult } from '../types.js';
+import type { ClientHeaders, NativeChatProvider, NativeResult } from '../types.js';
 
 /**
  * The API version this gateway speaks to Anthropic: the one whose parameters it sends (newer
@@ -16,6 +16,8 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
     format: 'messages',
     async send(body, context): Promise<NativeResult> {
       const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, 'x-request-id': context.requestId };
+      const beta = anthropicBeta(context.clientHeaders);
+      if (beta !== undefined) headers['anthropic-beta'] = beta;
       if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
       return sendNative({
         provider: settings.name,
@@ -29,4 +31,22 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
       }, body.stream === true);
     },
   };
+}
+
+/** Beta names look like `prompt-caching-2024-07-31`; anything else is left behind, not sent upstream. */
+const BETA_NAME = /^[a-z0-9][a-z0-9._-]*$/i;
+
+/**
+ * The client's `anthropic-beta` header (any case, repeated or comma-separated) as one value of
+ * well-formed beta names, so that Messages clients keep the betas they opted into on the native path.
+ */
+function anthropicBeta(headers: ClientHeaders | undefined): string | undefined {
+  if (headers === undefined) return undefined;
+  const names = Object.entries(headers)
+    .filter(([name]) => name.toLowerCase() === 'anthropic-beta')
+    .flatMap(([, value]) => (value === undefined ? [] : typeof value === 'string' ? [value] : [...value]))
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter((name) => BETA_NAME.test(name));
+  return names.length === 0 ? undefined : [...new Set(names)].join(',');
 }
