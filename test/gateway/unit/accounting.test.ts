@@ -9,7 +9,7 @@ import type { UsageEntry } from '../../../src/server/gateway/accounting/usage-en
 import { UsageRecorder } from '../../../src/server/gateway/accounting/usage-recorder.js';
 import { UsageRepository } from '../../../src/server/gateway/accounting/usage.repository.js';
 import { GatewayEventBus } from '../../../src/server/gateway/traffic/event-bus.js';
-import { MAX_BODY_CHARS, TrafficLog, type TrafficRecord } from '../../../src/server/gateway/traffic/traffic-log.js';
+import { jsonBody, MAX_BODY_CHARS, TrafficLog, type TrafficRecord } from '../../../src/server/gateway/traffic/traffic-log.js';
 
 const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
   requestId: `r${n}`, createdAt: 1_700_000_000_000 + n * 1000, keyId: 'k1', ownerUser: 'u', team: 't', endpoint: 'chat', model: 'm', deployment: 'd', provider: 'p',
@@ -72,7 +72,7 @@ describe('traffic log', () => {
   const record = (n: number, body: unknown = { model: 'm', n }): TrafficRecord => ({
     request_id: `r${n}`, startedAtMs: 0, endpoint: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, error_type: null, requested_model: 'm', model: 'm',
     deployment: null, provider: null, key_id: null, key_name: null, user: null, team: null, stream: false, cached: false, attempts: 1, latency_ms: 1,
-    prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, requestBody: body, responseBody: null,
+    prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, requestBody: jsonBody(JSON.stringify(body)), responseBody: undefined,
   });
 
   it('keeps the newest events, publishes them, and resumes after a seq', () => {
@@ -88,10 +88,11 @@ describe('traffic log', () => {
 
   it('redacts credential fields and cuts large bodies', () => {
     const log = new TrafficLog(2, new GatewayEventBus());
-    log.record(record(1, { model: 'm', api_key: 'sk-secret-in-body' }));
+    log.record({ ...record(1), requestBody: jsonBody(JSON.stringify({ model: 'alias', api_key: 'sk-secret-in-body' }), { model: 'canonical' }) });
     log.record(record(2, { model: 'm', input: 'x'.repeat(MAX_BODY_CHARS * 2) }));
     const [big, small] = log.list(2);
     expect(JSON.stringify(small!.request_body)).not.toContain('sk-secret-in-body');
+    expect(small!.request_body).toMatchObject({ model: 'canonical' });
     expect(big!.truncated).toBe(true);
     expect((big!.request_body as string).length).toBe(MAX_BODY_CHARS);
   });

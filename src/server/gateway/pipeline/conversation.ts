@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientFormat } from '../formats/codec.js';
 import { StreamError } from '../formats/stream-error.js';
 import { UpstreamError } from '../providers/upstream-error.js';
-import { boundedBody } from '../traffic/traffic-log.js';
+import { jsonBody, textBody } from '../traffic/traffic-log.js';
 import type { GatewayServices } from './gateway-services.js';
 import { finishClientGone, watchClient } from './client-connection.js';
 import { contextOf } from './request-context.js';
@@ -14,6 +14,14 @@ import { relayStream } from './stream-writer.js';
 
 /** The body fields the pipeline reads (the format schemas validated the rest). */
 type ConversationBody = Record<string, unknown> & { model: string; stream?: boolean | null; max_tokens?: number | null; max_completion_tokens?: number | null };
+
+/** What the pipeline changed in the client's body (shown in the traffic view as the forwarded body). */
+function forwardedPatch(body: ConversationBody): Record<string, unknown> {
+  const patch: Record<string, unknown> = { model: body.model };
+  if (body.max_tokens != null) patch.max_tokens = body.max_tokens;
+  if (body.max_completion_tokens != null) patch.max_completion_tokens = body.max_completion_tokens;
+  return patch;
+}
 
 /** What the client may see of a failure inside a started stream. */
 function describeStreamError(error: unknown): string {
@@ -35,13 +43,11 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   if (services.policy.length > 0) {
     const outcome = await runPolicyStages(services.policy, { ctx, format, body, reply });
     if (outcome !== undefined) {
-      ctx.responseBody = outcome.body;
+      ctx.responseBody = { kind: 'value', value: outcome.body };
       return outcome.body;
     }
   }
-  const forwarded = boundedBody(body, Number(request.headers['content-length'] ?? 0));
-  ctx.forwardedBody = forwarded.body;
-  ctx.truncated = forwarded.truncated;
+  if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(body));
 
   const watch = watchClient(reply);
   const abort = watch.controller;
@@ -62,10 +68,10 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   if (execution.kind === 'json') {
     ctx.usage = execution.usage;
     const answer = restore ? restore.json(ctx, execution.body) : execution.body;
-    const shown = boundedBody(answer, (execution.usage.completionTokens + 256) * 8);
-    ctx.responseBody = shown.body;
-    ctx.truncated ||= shown.truncated;
-    return answer;
+    // Serialised here (as Fastify would) so the traffic view keeps the text, not the object.
+    const text = JSON.stringify(answer);
+    ctx.responseBody = jsonBody(text);
+    return reply.type('application/json; charset=utf-8').send(text);
   }
 
   const outcome = await relayStream(reply, execution.events, {
@@ -75,8 +81,7 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
     ...(restore ? { transform: (frame: string) => restore.frame(ctx, frame) } : {}),
   });
   ctx.usage = execution.usage();
-  ctx.responseBody = outcome.transcript;
-  ctx.truncated ||= outcome.truncated;
+  ctx.responseBody = textBody(outcome.transcript, outcome.truncated);
   if (outcome.clientGone) return finishClientGone(ctx, reply, services);
   // The provider layer turns upstream failures into an error frame itself; a throw here is unexpected.
   const failure = outcome.error ?? execution.error?.();

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../accounting/usage-entry.js';
-import type { EmbeddingsBody, EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
-import { boundedBody } from '../traffic/traffic-log.js';
+import type { EmbeddingsBody } from '../formats/embeddings/embeddings-schema.js';
+import { jsonBody } from '../traffic/traffic-log.js';
 import type { GatewayServices } from './gateway-services.js';
 import { finishClientGone, watchClient } from './client-connection.js';
 import { contextOf, type RequestContext } from './request-context.js';
@@ -9,13 +9,6 @@ import { usageEntry } from './stages/finish.js';
 import { runPolicyStages } from './stages/policy-stages.js';
 import { resolveEmbeddingsModel } from './stages/resolve-model.js';
 import { ClientClosedError, withFallback } from './stages/route-deployment.js';
-
-/** Rough JSON size of an answer, to decide whether the traffic view may keep it by reference. */
-function answerSize(body: EmbeddingsResponse): number {
-  let chars = 256;
-  for (const item of body.data) chars += typeof item.embedding === 'string' ? item.embedding.length : item.embedding.length * 20;
-  return chars;
-}
 
 function inputCount(input: EmbeddingsBody['input']): number {
   if (typeof input === 'string') return 1;
@@ -55,11 +48,12 @@ export async function handleEmbeddings(request: FastifyRequest, reply: FastifyRe
   const model = resolveEmbeddingsModel(ctx, body, services.registry);
   if (services.policy.length > 0) {
     const outcome = await runPolicyStages(services.policy, { ctx, format: 'embeddings', body, reply });
-    if (outcome !== undefined) return outcome.body;
+    if (outcome !== undefined) {
+      ctx.responseBody = { kind: 'value', value: outcome.body };
+      return outcome.body;
+    }
   }
-  const forwarded = boundedBody(body, Number(request.headers['content-length'] ?? 0));
-  ctx.forwardedBody = forwarded.body;
-  ctx.truncated = forwarded.truncated;
+  if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, { model });
   const principal = ctx.principal;
   const apiKeyOverride = principal?.kind === 'passthrough' ? principal.providerKey : undefined;
 
@@ -83,11 +77,9 @@ export async function handleEmbeddings(request: FastifyRequest, reply: FastifyRe
     watch.release();
   }
   ctx.usage = result.usage;
-  const shown = boundedBody(result.body, answerSize(result.body));
-  ctx.responseBody = shown.body;
-  ctx.truncated ||= shown.truncated;
+  const text = JSON.stringify(result.body);
+  ctx.responseBody = jsonBody(text);
   services.recorder.commitNow(usageEntry(ctx, 200, services), auditOf(ctx, body));
   ctx.committed = true;
-  reply.header('x-gateway-deployment', ctx.deployment!.id);
-  return result.body;
+  return reply.header('x-gateway-deployment', ctx.deployment!.id).type('application/json; charset=utf-8').send(text);
 }

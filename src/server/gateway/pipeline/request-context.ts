@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
+import type { StoredBody } from '../traffic/traffic-log.js';
 import type { GatewayDeployment } from '../model-registry/deployment.js';
 
 /** The /v1 endpoints the pipeline serves. */
@@ -40,9 +41,9 @@ export interface RequestContext {
   /** The status to account when the reply's own status does not tell (a client that went away: 499). */
   statusOverride?: number;
   /** The body as forwarded upstream, for the traffic view. */
-  forwardedBody?: unknown;
-  responseBody?: unknown;
-  truncated?: boolean;
+  forwardedBody?: StoredBody;
+  /** The answer as sent, for the traffic view. */
+  responseBody?: StoredBody;
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
   /** Accounting is done; later hooks must not count the request again. */
@@ -73,6 +74,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The pipeline context of a /v1 request (null elsewhere). */
     gatewayRequest: RequestContext | null;
+    /** The request body as received (JSON text), kept for the traffic view. */
+    rawBody: string | null;
   }
 }
 

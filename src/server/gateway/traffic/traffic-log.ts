@@ -1,4 +1,5 @@
 import type { TrafficEvent } from '../../../shared/gateway-api.js';
+import { assertNever } from '../formats/ir.js';
 import type { GatewayEventBus } from './event-bus.js';
 import { RingBuffer } from './ring-buffer.js';
 
@@ -8,15 +9,25 @@ export const MAX_BODY_CHARS = 64 * 1024;
 /** Body fields that may carry credentials (some clients send keys in the body). */
 const SECRET_FIELDS = new Set(['api_key', 'apiKey', 'authorization', 'x-api-key', 'password', 'secret', 'token']);
 
-/** A finished request as recorded on the hot path: bodies are kept by reference and serialised only when read. */
+/**
+ * A body as the traffic buffer keeps it: flat text, never an object graph. A 1000-entry buffer of
+ * parsed bodies would be promoted to the old generation and churn it; strings are one object each,
+ * and the text already exists (the raw request, the serialised answer).
+ */
+export type StoredBody =
+  /** JSON text, parsed when read, with `patch` applied (the forwarded model and max_tokens). */
+  | { readonly kind: 'json'; readonly text: string; readonly patch?: Readonly<Record<string, unknown>> }
+  /** Plain text: an SSE transcript, or JSON cut at the limit. */
+  | { readonly kind: 'text'; readonly text: string; readonly truncated: boolean }
+  /** A small value (error bodies). */
+  | { readonly kind: 'value'; readonly value: unknown };
+
+/** A finished request as recorded on the hot path; formatted only when someone reads it. */
 export interface TrafficRecord extends Omit<TrafficEvent, 'seq' | 'started_at' | 'request_body' | 'response_body' | 'truncated'> {
-  /** Arrival time, Unix ms (formatted only when read). */
+  /** Arrival time, Unix ms. */
   readonly startedAtMs: number;
-  /** The body sent upstream (object), or already-serialised text when it was large. */
-  readonly requestBody: unknown;
-  /** The answer (object), or the SSE text of a stream. */
-  readonly responseBody: unknown;
-  readonly truncated?: boolean;
+  readonly requestBody: StoredBody | undefined;
+  readonly responseBody: StoredBody | undefined;
 }
 
 interface Stored {
@@ -29,27 +40,44 @@ function redact(key: string, value: unknown): unknown {
   return SECRET_FIELDS.has(key) && typeof value === 'string' ? '[redacted]' : value;
 }
 
-/** Serialises a body for display: credentials redacted, cut at {@link MAX_BODY_CHARS}. */
-export function displayBody(body: unknown): { value: unknown; truncated: boolean } {
-  if (body === undefined || body === null) return { value: null, truncated: false };
-  if (typeof body === 'string') {
-    return body.length > MAX_BODY_CHARS ? { value: flatten(body.slice(0, MAX_BODY_CHARS)), truncated: true } : { value: body, truncated: false };
-  }
-  const text = JSON.stringify(body, redact);
-  if (text.length <= MAX_BODY_CHARS) return { value: JSON.parse(text) as unknown, truncated: false };
-  return { value: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
-}
-
 /** Copies a slice so it does not keep its (possibly huge) parent string alive. */
 function flatten(slice: string): string {
   return Buffer.from(slice, 'utf8').toString('utf8');
 }
 
-/** Serialises a large body now, so the buffer never holds megabytes per request. */
-export function boundedBody(body: unknown, estimatedChars: number): { body: unknown; truncated: boolean } {
-  if (estimatedChars <= MAX_BODY_CHARS || body === null || body === undefined) return { body, truncated: false };
-  const text = typeof body === 'string' ? body : JSON.stringify(body, redact);
-  return text.length > MAX_BODY_CHARS ? { body: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true } : { body, truncated: false };
+/** JSON text to keep; text past the limit is cut now, so the buffer never holds megabytes per request. */
+export function jsonBody(text: string, patch?: Readonly<Record<string, unknown>>): StoredBody {
+  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  return patch ? { kind: 'json', text, patch } : { kind: 'json', text };
+}
+
+/** Plain text to keep (cut at the limit). */
+export function textBody(text: string, truncated = false): StoredBody {
+  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  return { kind: 'text', text, truncated };
+}
+
+/** A body for display: parsed, patched, credentials redacted. */
+export function displayBody(body: StoredBody | undefined): { value: unknown; truncated: boolean } {
+  if (body === undefined) return { value: null, truncated: false };
+  switch (body.kind) {
+    case 'json': {
+      let value: unknown;
+      try {
+        value = JSON.parse(body.text);
+      } catch {
+        return { value: body.text, truncated: false };
+      }
+      if (body.patch && value !== null && typeof value === 'object') value = { ...(value as object), ...body.patch };
+      return { value: JSON.parse(JSON.stringify(value, redact)) as unknown, truncated: false };
+    }
+    case 'text':
+      return { value: body.text, truncated: body.truncated };
+    case 'value':
+      return { value: JSON.parse(JSON.stringify(body.value, redact)) as unknown, truncated: false };
+    default:
+      return assertNever(body, 'stored body');
+  }
 }
 
 /**
@@ -97,7 +125,7 @@ export class TrafficLog {
 
   private view(stored: Stored): TrafficEvent {
     if (stored.event) return stored.event;
-    const { requestBody, responseBody, truncated, startedAtMs, ...rest } = stored.record;
+    const { requestBody, responseBody, startedAtMs, ...rest } = stored.record;
     const request = displayBody(requestBody);
     const response = displayBody(responseBody);
     stored.event = {
@@ -106,7 +134,7 @@ export class TrafficLog {
       started_at: new Date(startedAtMs).toISOString(),
       request_body: request.value,
       response_body: response.value,
-      truncated: truncated === true || request.truncated || response.truncated,
+      truncated: request.truncated || response.truncated,
     };
     return stored.event;
   }

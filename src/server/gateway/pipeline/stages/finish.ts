@@ -73,6 +73,5 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, services
     cost_usd: entry.costUsd,
     requestBody: ctx.forwardedBody,
     responseBody: ctx.responseBody,
-    truncated: ctx.truncated,
   });
 }
