@@ -68,6 +68,13 @@ export async function relayStream(reply: FastifyReply, events: AsyncIterable<str
   let captured = 0;
   let truncated = false;
   let failure: unknown;
+  // Frames that arrive together (one upstream packet often carries several) leave in one write:
+  // corked until the current burst of microtasks is done, which delays nothing.
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    raw.uncork();
+  };
   try {
     for await (const frame of events) {
       if (clientGone) break;
@@ -76,6 +83,11 @@ export async function relayStream(reply: FastifyReply, events: AsyncIterable<str
         transcript.push(out);
         captured += out.length;
       } else truncated = true;
+      if (!corked) {
+        corked = true;
+        raw.cork();
+        process.nextTick(uncork);
+      }
       if (!raw.write(out)) await waitForDrain(raw);
     }
   } catch (error) {
