@@ -3,11 +3,14 @@
 // A namespace of 10,000 documents of about 256 bytes, then BENCH_REVISIONS (default 100,000) revisions
 // changing 1-3 documents each, built through the engine directly (batched into large transactions so the
 // build does not wait on one fsync per revision). Everything measured afterwards goes over HTTP on
-// loopback to the real store app (auth on, one keep-alive connection pool). Prints a table and writes
+// loopback to the real store app (auth on), which runs in a child process (this file with `--serve`)
+// so that the client's work does not count as the server's. Prints a table and writes
 // bench/results/store.json.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { configSchema } from '../src/server/config/schema.js';
@@ -62,7 +65,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-store-'));
   const file = join(dir, 'gatehouse.db');
   const database = openDatabase(file);
-  const engine = new StoreEngine(database.sqlite);
+  // No state cache here: the in-process timings below measure building the state JSON every time.
+  const engine = new StoreEngine(database.sqlite, { stateCacheChars: 0 });
   const scope = { namespace: NAMESPACE, branch: 'main' };
   const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -85,16 +89,11 @@ async function main(): Promise<void> {
   const earlyBuildMs = performance.now() - started;
 
   // ── server ──────────────────────────────────────────────────────────────
-  const config = configSchema.parse({ server: { data_dir: dir, log_level: 'silent' }, store: { auth: { enabled: true } } });
-  const app = await buildStoreApp({ config, database, tokens: [{ name: 'bench', token: TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] }] });
-  const serverMs = new Map<string, number[]>();
-  app.addHook('onResponse', async (request, reply) => {
-    const route = `${request.method} ${request.routeOptions.url}`;
-    const list = serverMs.get(route) ?? [];
-    list.push(reply.elapsedTime);
-    serverMs.set(route, list);
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const base = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: server.stdout }).once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ ms: number; bytes: number; json: () => unknown }> => {
@@ -105,14 +104,16 @@ async function main(): Promise<void> {
     if (response.statusCode !== 200) throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
     return { ms, bytes: text.length, json: () => JSON.parse(text) };
   };
-  const serverSide = (route: string, from: number) => summarise((serverMs.get(route) ?? []).slice(from));
+  const serverMs = async (route: string): Promise<number[]> => ((await call('GET', '/bench/server-ms')).json() as Record<string, number[]>)[route] ?? [];
+  const serverSide = async (route: string, from: number) => summarise((await serverMs(route)).slice(from));
   // `path` may vary per sample: the store caches the state JSON of each revision it has served, so
   // reading distinct revisions measures the cold cost, and reading one revision again the warm cost.
   const timeReads = async (label: string, method: 'GET' | 'POST', path: string | ((i: number) => string), body?: unknown, between?: () => void) => {
     const pathOf = typeof path === 'string' ? () => path : path;
     const route = `${method} ${pathOf(0).split('?')[0]}`;
-    if (typeof path === 'string') await call(method, path, body);
-    const from = serverMs.get(route)?.length ?? 0;
+    // Warm up (JIT, SQLite's page cache) on paths outside the measured ones.
+    for (let i = 1; i <= 3; i++) await call(method, pathOf(-i), body);
+    const from = (await serverMs(route)).length;
     const client: number[] = [];
     let bytes = 0;
     for (let i = 0; i < READ_SAMPLES; i++) {
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
       bytes = result.bytes;
     }
     log(`  ${label}: ${summarise(client).p50} ms`);
-    return { client: summarise(client), server: serverSide(route, from), response_bytes: bytes };
+    return { client: summarise(client), server: await serverSide(route, from), response_bytes: bytes };
   };
   const stateAt = (revision: number) => `/v1/state?namespace=${encodeURIComponent(NAMESPACE)}&branch=main&revision=${revision}`;
 
@@ -137,6 +138,23 @@ async function main(): Promise<void> {
   const buildMs = earlyBuildMs + (performance.now() - started);
 
   log('reads at full history');
+  // The engine alone, in this process: the cost of building a 10,000-document state, without HTTP.
+  const inProcess = (label: string, read: (i: number) => unknown) => {
+    read(0);
+    const samples: number[] = [];
+    for (let i = 0; i < READ_SAMPLES; i++) {
+      const start = performance.now();
+      read(i);
+      samples.push(performance.now() - start);
+    }
+    log(`  engine ${label}: ${summarise(samples).p50} ms`);
+    return summarise(samples);
+  };
+  const engineState = {
+    head: inProcess('state head', () => engine.stateJson(scope)),
+    old: inProcess('state old', (i) => engine.stateJson(scope, { revision: OLD_REVISION + i })),
+    middle: inProcess('state middle', (i) => engine.stateJson(scope, { revision: Math.floor(head * 0.45) + i })),
+  };
   const stateOldLate = await timeReads('state old (late)', 'GET', (i) => stateAt(OLD_REVISION + 2 * i + 1));
   const headPath = `/v1/state?namespace=${encodeURIComponent(NAMESPACE)}&branch=main`;
   // A new head before each read: every read is cold.
@@ -144,7 +162,7 @@ async function main(): Promise<void> {
     head = engine.applyDocuments(scope, randomChange()).revision;
   });
   const stateHead = await timeReads('state head (warm)', 'GET', headPath);
-  const middle = Math.floor(head / 2) + 1234;
+  const middle = Math.floor(head * 0.55);
   const stateMiddle = await timeReads('state middle', 'GET', (i) => stateAt(middle + i));
   const recent = head - 500;
   const stateRecent = await timeReads('state head-500', 'GET', (i) => stateAt(recent - i));
@@ -155,12 +173,12 @@ async function main(): Promise<void> {
 
   // ── applies over HTTP ───────────────────────────────────────────────────
   log('applies over HTTP');
-  const applyFrom = serverMs.get('POST /v1/apply')?.length ?? 0;
+  const applyFrom = (await serverMs('POST /v1/apply')).length;
   const applyClient: number[] = [];
   let sequentialStart = performance.now();
   for (let i = 0; i < APPLY_SAMPLES; i++) applyClient.push((await call('POST', '/v1/apply', { scope, documents: randomChange() })).ms);
   const sequentialSeconds = (performance.now() - sequentialStart) / 1000;
-  const applyServer = serverSide('POST /v1/apply', applyFrom);
+  const applyServer = await serverSide('POST /v1/apply', applyFrom);
   sequentialStart = performance.now();
   let remaining = APPLY_SAMPLES;
   await Promise.all(
@@ -191,7 +209,8 @@ async function main(): Promise<void> {
   const stateAfterGc = await timeReads('state head after gc', 'GET', headPath);
 
   await pool.close();
-  await app.close();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
   database.close();
   rmSync(dir, { recursive: true, force: true });
 
@@ -215,6 +234,7 @@ async function main(): Promise<void> {
       middle: stateMiddle,
       head_minus_500: stateRecent,
       head_after_gc: stateAfterGc,
+      engine_in_process_ms: engineState,
     },
     diff: { head_vs_head_minus_10: diffRecent, preview_3_documents: diffPreview, head_vs_old: diffOld },
     log: { page_of_20: logPage },
@@ -253,6 +273,8 @@ function printTable(r: {
   timing('state at head (cached)', state.head_warm);
   timing('state mid-history', state.middle, '< 50 ms');
   timing('state head-500', state.head_minus_500, '< 50 ms');
+  const engineMs = r.state.engine_in_process_ms as unknown as Record<string, { p50: number; p99: number }>;
+  rows.push(['  engine only, no HTTP', `head p50 ${engineMs.head.p50}, old p50 ${engineMs.old.p50}, middle p50 ${engineMs.middle.p50} ms`, '']);
   timing('diff head vs head-10', r.diff.head_vs_head_minus_10);
   timing('diff preview (3 docs)', r.diff.preview_3_documents);
   timing(`diff head vs @${r.state.old_revision}`, r.diff.head_vs_old);
@@ -267,4 +289,31 @@ function printTable(r: {
   for (const row of rows) console.log(line(row));
 }
 
-await main();
+/** The store app over `file`, for the parent to measure: prints its address, stops on SIGTERM. */
+async function serve(file: string): Promise<void> {
+  const database = openDatabase(file);
+  const config = configSchema.parse({ server: { data_dir: dirname(file), log_level: 'silent' }, store: { auth: { enabled: true } } });
+  const app = await buildStoreApp({ config, database, tokens: [{ name: 'bench', token: TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] }] });
+  // Server-side latency per route: from the request's arrival to the last byte of the answer written.
+  const serverMs: Record<string, number[]> = {};
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith('/bench/')) return;
+    (serverMs[`${request.method} ${request.routeOptions.url}`] ??= []).push(reply.elapsedTime);
+  });
+  app.get('/bench/server-ms', async () => serverMs);
+  process.stdout.write(`${await app.listen({ port: 0, host: '127.0.0.1' })}\n`);
+  // Stop with the parent, however it ends: its end of this pipe closes.
+  process.stdin.on('end', () => process.exit(0)).resume();
+  process.once('SIGTERM', () => {
+    void app.close().then(() => {
+      database.close();
+      process.exit(0);
+    });
+  });
+}
+
+if (process.argv[2] === '--serve') await serve(process.argv[3]);
+else await main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/store-api.js';
 import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes.js';
 import { notFoundError } from './errors.js';
-import { sourceAt } from './reconstruct.js';
+import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
 import type { RevisionRow, StoreRepository } from './store-repository.js';
 
@@ -60,7 +60,7 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
     return { from_revision: target.revision, to_revision: target.revision, changes: plannedToApi(planned) };
   }
-  const changes = ctx.repo.diffText(rows.branch?.id ?? 0, sourceAt(ctx.repo, target.branch, target.revision));
+  const changes = ctx.repo.diffText(rows.branch?.id ?? 0, sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision));
   return { from_revision: rows.head, to_revision: target.revision, changes: textRowsToApi(changes) };
 }
 

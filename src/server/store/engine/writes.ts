@@ -2,7 +2,7 @@ import type { ApplyMode, ApplyResponse, DocumentInput } from '../../../shared/st
 import { headState, materialise, planDocuments, plannedToApi, rowsToApi } from './changes.js';
 import { commitRevision } from './commit.js';
 import { conflictError, notFoundError } from './errors.js';
-import { sourceAt } from './reconstruct.js';
+import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
   checkDocuments,
@@ -123,7 +123,7 @@ function rewrite(ctx: EngineContext, scope: Scope, expectedRevision: number | nu
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, expectedRevision);
   const target = select(rows);
-  const changes = ctx.repo.diffIds(rows.branch?.id ?? 0, sourceAt(ctx.repo, target.branch, target.revision));
+  const changes = ctx.repo.diffIds(rows.branch?.id ?? 0, sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision));
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, message);
   return { revision, noop: false, changes: rowsToApi(ctx.repo, changes) };
