@@ -1,4 +1,5 @@
 import { app, session, shell, type Session, type WebContents } from 'electron';
+import { uiContentSecurityPolicy } from '../shared/content-security-policy.js';
 import { hasTrustedOrigin, isSafeExternalUrl, isTrustedAppUrl } from './trusted-url.js';
 
 /** The origins the app's pages come from and talk to, known once the servers listen. */
@@ -14,18 +15,7 @@ const GRANTED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
 /** The content security policy of the app's pages: only its own scripts, and only its two services. */
 export function contentSecurityPolicy(origins: TrustedOrigins): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${new URL(origins.store).origin}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
+  return uiContentSecurityPolicy(origins.store);
 }
 
 /** Navigation, redirects, new windows and webviews: the window stays on the app; links go to the browser. */

@@ -2,28 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { uiContentSecurityPolicy } from '../../shared/content-security-policy.js';
 
 /** What the browser UI learns before login: addresses only, never a credential. */
 export interface UiBootstrap {
   readonly gatewayUrl: string;
   readonly storeUrl: string;
   readonly version: string;
-}
-
-/** The UI page's content security policy: its own origin, plus the store for API calls. */
-export function pageCsp(storeUrl: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${storeUrl}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 }
 
 /**
@@ -59,7 +44,7 @@ export async function registerUi(app: FastifyInstance, options: { dir: string | 
   // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/ui/') && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('content-security-policy', pageCsp(options.bootstrap().storeUrl));
+      reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap().storeUrl));
     }
     return payload;
   });
