@@ -45,6 +45,8 @@ export function openDatabase(
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Memory-mapped reads: large state reads (10,000 documents) skip a copy per page.
+  sqlite.pragma('mmap_size = 268435456');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
   return {
