@@ -286,6 +286,8 @@ export const restoreRequestSchema = z.strictObject({
 /** POST /v1/gc. */
 export const gcRequestSchema = z.strictObject({
   keep: z.number({ error: 'keep must be an integer' }).int('keep must be an integer').min(0, 'keep must not be negative').default(0),
+  /** Gatehouse extension: count what would be pruned, delete nothing. */
+  dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
 });
 
 /** Answer of garbage collection. */

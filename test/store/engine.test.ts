@@ -354,6 +354,30 @@ describe('store engine', () => {
       ]);
     });
 
+    it('a dry run counts exactly what the real run then prunes, and writes nothing', () => {
+      for (let i = 0; i < 40; i++) {
+        engine.applyDocuments(undefined, [{ key: `k${i % 3}`, content: `v${i}` }, { key: `u${i}`, content: String(i) }]);
+        if (i === 7) engine.createCheckpoint(undefined, 'cp');
+        if (i === 12) engine.createBranch(undefined, 'dev');
+        if (i > 12 && i % 4 === 0) engine.applyDocuments({ branch: 'dev' }, [{ key: 'd', content: String(i) }]);
+      }
+      // Every table gc touches, so a write anywhere (keyframes, roots, deletions) would show.
+      const snapshot = () => ['store_revisions', 'store_revision_changes', 'store_snapshots', 'store_blobs', 'store_keys']
+        .map((table) => count(`SELECT count(*) FROM ${table}`))
+        .concat(count('SELECT count(*) FROM store_revisions WHERE keyframe = 1'), count('SELECT total(parent_id) FROM store_revisions'));
+      const before = snapshot();
+      const logBefore = engine.log(undefined, { limit: 1000 });
+      const stateBefore = engine.state(undefined, { revision: 5 });
+      const dry = engine.gc(4, true).pruned;
+      expect(dry).toBeGreaterThan(0);
+      expect(engine.gc(4, true).pruned).toBe(dry);
+      expect(snapshot()).toEqual(before);
+      expect(engine.log(undefined, { limit: 1000 })).toEqual(logBefore);
+      expect(engine.state(undefined, { revision: 5 })).toEqual(stateBefore);
+      expect(engine.gc(4)).toEqual({ pruned: dry });
+      expect(engine.gc(4, true)).toEqual({ pruned: 0 });
+    });
+
     it('keeps 10 per branch when keep is 0', () => {
       for (let i = 0; i < 15; i++) engine.applyDocuments(undefined, [{ key: 'a', content: String(i) }]);
       expect(engine.gc(0)).toEqual({ pruned: 5 });

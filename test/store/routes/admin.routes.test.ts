@@ -30,6 +30,12 @@ describe('store admin routes, auth and operations endpoints', () => {
     });
 
     it('keeps the newest revisions and reports how many went; a second run prunes nothing', async () => {
+      const logBefore = (await store.call('GET', '/v1/log?namespace=team/app')).json();
+      // dry_run (Gatehouse extension) counts what the real run prunes, and deletes nothing.
+      expect((await store.call('POST', '/v1/gc', { keep: 2, dry_run: true })).json()).toEqual({ pruned: 3 });
+      expect((await store.call('POST', '/v1/gc', { keep: 2, dry_run: true }, READER)).statusCode).toBe(403);
+      expect((await store.call('GET', '/v1/log?namespace=team/app')).json()).toEqual(logBefore);
+      expect((await store.call('GET', '/v1/state?namespace=team/app&revision=1')).json().objects).toEqual({ a: '0' });
       expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({ pruned: 3 });
       expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({ pruned: 0 });
       expect((await store.call('POST', '/v1/gc')).json()).toEqual({ pruned: 0 });
@@ -41,6 +47,10 @@ describe('store admin routes, auth and operations endpoints', () => {
     it('answers 400 for a negative or non-integer keep', async () => {
       expect(errorOf((await store.call('POST', '/v1/gc', { keep: -1 })).body)).toMatchObject({ code: 400, message: expect.stringMatching(/keep must not be negative/) });
       expect((await store.call('POST', '/v1/gc', { keep: 1.5 })).statusCode).toBe(400);
+    });
+
+    it('answers 400 for a dry_run that is not a boolean', async () => {
+      expect(errorOf((await store.call('POST', '/v1/gc', { dry_run: 'yes' })).body)).toMatchObject({ code: 400, message: expect.stringMatching(/dry_run must be a boolean/) });
     });
   });
 

@@ -1,27 +1,31 @@
 import { sourceAt } from './reconstruct.js';
-import type { BranchRow, StoreRepository } from './store-repository.js';
+import type { BranchRow, NamespaceRow, StoreRepository } from './store-repository.js';
 
 /** Revisions kept per branch when `keep` is missing or 0. */
 export const DEFAULT_KEEP = 10;
 
+type RevisionTuple = ReturnType<StoreRepository['revisionsOf']>[number];
+
+/** What gc decides for one namespace: its revisions, branches, and the ids that survive. */
+interface NamespacePlan {
+  readonly namespace: NamespaceRow;
+  readonly revisions: readonly RevisionTuple[];
+  readonly branches: readonly BranchRow[];
+  readonly kept: ReadonlySet<number>;
+  readonly doomed: number;
+}
+
 /**
- * Garbage collection over every namespace, like a shallow Git clone: keep the newest `keep` revisions
- * of each branch (following its parent chain from the head), every checkpointed revision and every
- * branch base. A kept revision whose parent goes first gets a keyframe and becomes a root, so it stays
- * fully readable; then the rest go with their change rows and keyframes, and finally every content and
- * key nothing references. Call inside one write transaction. Returns the number of revisions deleted.
+ * The selection, shared by {@link collectGarbage} and {@link countGarbage} so a dry run counts exactly
+ * what a real run deletes: the newest `keep` revisions of each branch (following its parent chain from
+ * the head), every checkpointed revision and every branch base survive. Reads only.
  */
-export function collectGarbage(repo: StoreRepository, keep: number): number {
+function* planGarbage(repo: StoreRepository, keep: number): Generator<NamespacePlan> {
   const perBranch = keep || DEFAULT_KEEP;
-  let pruned = 0;
   for (const namespace of repo.allNamespaces()) {
     const revisions = repo.revisionsOf(namespace.id);
     const parents = new Map<number, number>();
-    const keyframes = new Set<number>();
-    for (const [id, , parent, keyframe] of revisions) {
-      parents.set(id, parent);
-      if (keyframe) keyframes.add(id);
-    }
+    for (const [id, , parent] of revisions) parents.set(id, parent);
     const branches = repo.branchesOf(namespace.id);
     const kept = new Set<number>();
     for (const branch of branches) {
@@ -34,13 +38,33 @@ export function collectGarbage(repo: StoreRepository, keep: number): number {
     }
     for (const id of repo.checkpointRevisions(namespace.id)) if (id) kept.add(id);
     const doomed = revisions.filter(([id]) => !kept.has(id)).length;
+    yield { namespace, revisions, branches, kept, doomed };
+  }
+}
+
+/** The number of revisions {@link collectGarbage} would delete with this `keep`; writes nothing. */
+export function countGarbage(repo: StoreRepository, keep: number): number {
+  let pruned = 0;
+  for (const plan of planGarbage(repo, keep)) pruned += plan.doomed;
+  return pruned;
+}
+
+/**
+ * Garbage collection over every namespace, like a shallow Git clone (see {@link planGarbage} for what
+ * stays). A kept revision whose parent goes first gets a keyframe and becomes a root, so it stays
+ * fully readable; then the rest go with their change rows and keyframes, and finally every content and
+ * key nothing references. Call inside one write transaction. Returns the number of revisions deleted.
+ */
+export function collectGarbage(repo: StoreRepository, keep: number): number {
+  let pruned = 0;
+  for (const { namespace, revisions, branches, kept, doomed } of planGarbage(repo, keep)) {
     if (doomed === 0) continue;
 
     // Roots first: their keyframes are rebuilt from history that is about to go.
     const branchById = new Map<number, BranchRow>(branches.map((b) => [b.id, b]));
-    for (const [id, branchId, parent] of revisions) {
+    for (const [id, branchId, parent, keyframe] of revisions) {
       if (!kept.has(id) || parent === 0 || kept.has(parent)) continue;
-      if (!keyframes.has(id)) repo.keyframeFromSource(namespace.id, id, sourceAt(repo, branchById.get(branchId), id));
+      if (!keyframe) repo.keyframeFromSource(namespace.id, id, sourceAt(repo, branchById.get(branchId), id));
       repo.markRoot(namespace.id, id);
     }
     // Revisions are listed in id order, so a run of doomed ones has no kept revision inside its id

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ApplyResponse, DiffResponse, DocumentInput, LogEntry, LogResponse, StateResponse } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { StateCache } from './state-cache.js';
-import { collectGarbage } from './gc.js';
+import { collectGarbage, countGarbage } from './gc.js';
 import * as reads from './reads.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
@@ -128,8 +128,12 @@ export class StoreEngine {
     return this.read(() => reads.namespaces(this.ctx, { limit: page.limit ?? 0, after: page.after ?? '' }, visible));
   }
 
-  /** Deletes old revisions (see {@link collectGarbage}). */
-  gc(keep = 0): { pruned: number } {
+  /**
+   * Deletes old revisions (see {@link collectGarbage}). With `dryRun`, only counts what would go, in a
+   * read transaction with the same selection, so the count equals what a real run would prune then.
+   */
+  gc(keep = 0, dryRun = false): { pruned: number } {
+    if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep) }));
     const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep) }));
     this.ctx.stateCache.clear();
     return result;
