@@ -293,15 +293,16 @@ async function drive(): Promise<void> {
   }
   const after = await statsOf(gateway.child);
   const rssAfter = after.rss;
+  const requestsAtReading = gatewayRequests;
   if (process.env.BENCH_EXPOSE_GC) {
     const collected = await statsOf(gateway.child, true);
     process.stdout.write(`after a full GC: rss ${round(collected.rss / 1_048_576, 1)} MB, heap ${round(collected.heap / 1_048_576, 1)} MB\n`);
   }
-  const soak: Array<{ seconds: number; rss_mb: number }> = [];
+  const soak: Array<{ seconds: number; requests: number; rss_mb: number }> = [];
   for (let elapsed = 0; elapsed < soakSeconds; elapsed += 10) {
     const run = await load(through.url, through.headers, chat('bench-model'), Math.min(10, soakSeconds - elapsed));
     gatewayRequests += run.requests.total;
-    soak.push({ seconds: elapsed + 10, rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1) });
+    soak.push({ seconds: elapsed + 10, requests: gatewayRequests, rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1) });
   }
 
   const results = {
@@ -319,7 +320,7 @@ async function drive(): Promise<void> {
       gateway_latency_ms: { p50: loadGateway.latency.p50, p99: loadGateway.latency.p99 },
       gateway_cpu_us_per_request: round(cpuPerRequest, 0),
     },
-    rss_mb: { after_total: round(rssAfter / 1_048_576, 1), heap_used_after_total: round(after.heap / 1_048_576, 1), soak },
+    rss_mb: { requests: requestsAtReading, after_total: round(rssAfter / 1_048_576, 1), heap_used_after_total: round(after.heap / 1_048_576, 1), soak },
     targets: {
       added_p50_le_0_5ms: seqGateway.p50 - seqDirect.p50 <= 0.5,
       added_p99_le_3ms: seqGateway.p99 - seqDirect.p99 <= 3,
@@ -340,7 +341,7 @@ async function drive(): Promise<void> {
     ['32 conns req/s', `${results.throughput_32.direct_rps}`, `${results.throughput_32.bare_proxy_rps}`, `${results.throughput_32.gateway_rps}`, `x${results.throughput_32.ratio}`],
     ['32 conns p50 / p99 (ms)', `${loadDirect.latency.p50} / ${loadDirect.latency.p99}`, `${loadFloor.latency.p50} / ${loadFloor.latency.p99}`, `${loadGateway.latency.p50} / ${loadGateway.latency.p99}`, ''],
     ['gateway CPU per request (µs)', '', '', `${round(cpuPerRequest, 0)}`, ''],
-    [`gateway RSS after ${gatewayRequests} req (MB)`, '', '', `${results.rss_mb.after_total}`, `heap ${results.rss_mb.heap_used_after_total}`],
+    [`gateway RSS after ${requestsAtReading} req (MB)`, '', '', `${results.rss_mb.after_total}`, `heap ${results.rss_mb.heap_used_after_total}`],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;

@@ -269,17 +269,24 @@ export const usageRowSchema = z.object({
 /** A usage row. */
 export type UsageRow = z.infer<typeof usageRowSchema>;
 
-/** `GET /internal/usage/logs` query (newest first; `before` is a row id to page). */
-export const usageLogsQuerySchema = z.object({
+/** Paging of newest-first lists: `before` is the id of the last item seen (the previous `next_cursor`). */
+const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   before: z.coerce.number().int().positive().optional(),
+});
+
+/** A page of items with the cursor of the next page (null on the last). */
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.number().nullable() });
+
+/** `GET /internal/usage/logs` query. */
+export const usageLogsQuerySchema = pageQuerySchema.extend({
   key_id: z.string().optional(),
   model: z.string().optional(),
   request_id: z.string().optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */
-export const usageLogsSchema = z.object({ data: z.array(usageRowSchema), next_cursor: z.number().nullable() });
+export const usageLogsSchema = pageOf(usageRowSchema);
 
 /** An audit event. */
 export const auditEventSchema = z.object({
@@ -294,15 +301,11 @@ export const auditEventSchema = z.object({
 /** An audit event. */
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-/** `GET /internal/audit` query (newest first; `before` is an event id to page). */
-export const auditQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  before: z.coerce.number().int().positive().optional(),
-  action: z.string().optional(),
-});
+/** `GET /internal/audit` query. */
+export const auditQuerySchema = pageQuerySchema.extend({ action: z.string().optional() });
 
 /** `GET /internal/audit` answer. */
-export const auditListSchema = z.object({ data: z.array(auditEventSchema), next_cursor: z.number().nullable() });
+export const auditListSchema = pageOf(auditEventSchema);
 
 /** One request as the traffic view shows it: bodies as forwarded, never credentials. */
 export const trafficEventSchema = z.object({

@@ -6,6 +6,11 @@ import type { AdminRouteOptions } from './admin-options.js';
 
 const DAY_MS = 86_400_000;
 
+/** The id to pass as `before` for the next page, or null when this page was the last. */
+function nextCursor(data: ReadonlyArray<{ id: number }>, limit: number): number | null {
+  return data.length === limit ? data[data.length - 1]!.id : null;
+}
+
 function timeOf(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
@@ -32,12 +37,12 @@ export const usageRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { 
     services.recorder.flush();
     const q = request.query;
     const data = services.usage.logs({ limit: q.limit, before: q.before, keyId: q.key_id, model: q.model, requestId: q.request_id });
-    return { data, next_cursor: data.length === q.limit ? data[data.length - 1]!.id : null };
+    return { data, next_cursor: nextCursor(data, q.limit) };
   });
 
   typed.get('/audit', { schema: { querystring: auditQuerySchema, response: { 200: auditListSchema } } }, async (request) => {
     const q = request.query;
     const data = services.audit.list({ limit: q.limit, before: q.before, action: q.action });
-    return { data, next_cursor: data.length === q.limit ? data[data.length - 1]!.id : null };
+    return { data, next_cursor: nextCursor(data, q.limit) };
   });
 };
