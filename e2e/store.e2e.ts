@@ -118,3 +118,30 @@ test('the log pages through a long history as it scrolls', async ({ page }) => {
   await expect(page.locator('[data-testid="log-row"][data-revision="1"]')).toBeVisible();
   await expect(page.getByTestId('revision-detail')).toContainText('change 1');
 });
+
+// Last in this file: gc covers every namespace, so it runs once the other store flows are done.
+test('garbage collection previews how many revisions would go, then prunes exactly those', async ({ page }) => {
+  const namespace = `e2e/gc-${Date.now()}`;
+  const scope = { namespace, branch: 'main' };
+  for (let index = 1; index <= 12; index++) await storeCall('/v1/apply', { scope, message: `gc ${index}`, documents: [{ key: 'n.txt', content: `${index}\n` }] });
+  // What the store itself says keep=3 would prune across every namespace (other tests' too).
+  const expected = (await storeCall<{ pruned: number }>('/v1/gc', { keep: 3, dry_run: true })).pruned;
+  expect(expected).toBeGreaterThanOrEqual(9);
+
+  await openSignedIn(page, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`);
+  await expect(page.getByText('12 revisions')).toBeVisible();
+  await page.getByRole('link', { name: 'Maintenance' }).click();
+  await page.getByLabel('Revisions to keep per branch').fill('3');
+  await page.getByTestId('gc-preview').click();
+  await expect(page.getByTestId('gc-result')).toHaveText(`${expected} revisions would be pruned.`);
+  await saveScreenshot(page, 'store-gc-preview');
+  // The preview deleted nothing.
+  expect((await storeCall<{ entries: unknown[] }>(`/v1/log?namespace=${encodeURIComponent(namespace)}&branch=main&limit=100`)).entries).toHaveLength(12);
+
+  await page.getByTestId('gc-run').click();
+  await page.getByTestId('gc-confirm').click();
+  await expect(page.getByText(`Pruned ${expected} revisions`)).toBeVisible();
+  await page.goto(page.url().replace(/store\/maintenance.*/, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`));
+  await expect(page.getByText('3 revisions')).toBeVisible();
+  await expect(page.getByTestId('log-row')).toHaveCount(3);
+});

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import {
   applyResponseSchema,
   branchCreateResponseSchema,
@@ -112,15 +111,13 @@ export function useDeleteCheckpoint() {
   );
 }
 
-const gcPreviewSchema = gcResponseSchema.extend({ dry_run: z.boolean().optional() });
-
 /** Garbage collection over every namespace; `dryRun` reports what would be pruned without deleting. */
 export function useGc() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { keep: number; dryRun: boolean }) =>
-      api.request('store', '/v1/gc', { method: 'POST', body: input.dryRun ? { keep: input.keep, dry_run: true } : { keep: input.keep }, schema: gcPreviewSchema }),
+      api.request('store', '/v1/gc', { method: 'POST', body: { keep: input.keep, dry_run: input.dryRun }, schema: gcResponseSchema }),
     onSuccess: (_data, input) => (input.dryRun ? undefined : client.invalidateQueries({ queryKey: queryKeys.store.all })),
   });
 }
