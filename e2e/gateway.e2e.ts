@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { startOpenAIUpstream } from '../test/support/upstreams/index.js';
 import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
 test('issue a key in the UI, use it with the openai package, and see the request in live traffic', async ({ page, app }) => {
@@ -76,4 +77,64 @@ test('model settings: an alias added and saved in the UI routes requests at once
   const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
   const reply = await client.chat.completions.create({ model: alias, messages: [{ role: 'user', content: 'via alias' }] });
   expect(reply.choices[0]?.message.content).toContain('via alias');
+});
+
+test('deployments: one added in the Models screen routes a public model to its upstream', async ({ page, app }) => {
+  // The app runs in another process (global setup); the mock runs here, on loopback.
+  const upstreamKey = 'sk-e2e-upstream-0123456789';
+  const upstream = await startOpenAIUpstream({ apiKey: upstreamKey });
+  const model = `team-gpt-${Date.now()}`;
+  const admin = { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' };
+  try {
+    await openSignedIn(page, 'gateway/models');
+    await page.getByLabel('Model to allow').fill(model);
+    await page.getByRole('button', { name: 'Allow' }).click();
+
+    await page.getByTestId('add-deployment').click();
+    const dialog = page.getByTestId('deployment-dialog');
+    // The shared schema's messages show before anything is sent.
+    await dialog.getByLabel('Base URL').fill('not a url');
+    await dialog.getByTestId('confirm-deployment').click();
+    await expect(dialog.locator('.field-error')).not.toHaveCount(0);
+    await dialog.getByLabel('Model', { exact: true }).fill(model);
+    await dialog.getByLabel('Provider').fill('openai');
+    await dialog.getByLabel('Upstream model').fill('mock-gpt');
+    await dialog.getByLabel('Base URL').fill(upstream.url);
+    await dialog.getByLabel('API key', { exact: true }).fill(upstreamKey);
+    await dialog.getByLabel('Weight').fill('2');
+    await dialog.getByLabel('Timeout (ms)').fill('15000');
+    await saveScreenshot(page, 'gateway-deployment-dialog');
+    await dialog.getByTestId('confirm-deployment').click();
+    await expect(dialog).toBeHidden();
+
+    const table = page.getByTestId('deployments-table');
+    await expect(table).toContainText('Not saved yet');
+    await page.getByTestId('save-models').click();
+    await expect(page.getByTestId('save-models')).toBeHidden();
+    const row = table.getByRole('row').filter({ hasText: model });
+    await expect(row).toContainText(`${model}#1`);
+    await expect(row).toContainText('stored');
+
+    const issued = await fetch(`${app.gatewayUrl}/internal/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'deployment-check' }) }).then((response) => response.json() as Promise<{ key: string }>);
+    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
+    const reply = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'via the new deployment' }] });
+    expect(reply.choices[0]?.message.content).toContain('via the new deployment');
+    const received = upstream.lastRequest();
+    expect(received?.path).toBe('/v1/chat/completions');
+    expect((received?.body as { model?: string }).model).toBe('mock-gpt');
+    expect(received?.headers.authorization).toBe(`Bearer ${upstreamKey}`);
+
+    // Health shows next to it, and the stored key is never rendered back.
+    await page.reload();
+    await expect(table.getByRole('row').filter({ hasText: model })).toContainText('Healthy');
+    await table.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'gateway-models-deployments');
+    expect(await page.content()).not.toContain(upstreamKey);
+    await table.getByRole('button', { name: `Edit ${model}#1` }).click();
+    await expect(dialog.getByLabel('API key', { exact: true })).toHaveValue('');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  } finally {
+    await fetch(`${app.gatewayUrl}/internal/deployments`, { method: 'PUT', headers: admin, body: JSON.stringify({ reset: true }) });
+    await upstream.close();
+  }
 });

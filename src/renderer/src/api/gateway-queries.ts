@@ -8,6 +8,7 @@ import {
   modelSettingsViewSchema,
   usageResponseSchema,
   type ApiKeyCreate,
+  type DeploymentsUpdate,
   type ModelSettingsUpdate,
   type UsageQuery,
 } from '../../../shared/gateway-api.js';
@@ -68,6 +69,21 @@ export function useDeployments() {
   return useQuery({
     queryKey: queryKeys.gateway.deployments,
     queryFn: ({ signal }) => api.request('gateway', '/internal/deployments', { schema: deploymentListSchema, signal }),
+  });
+}
+
+/** Replaces the whole deployment list (or returns to the configuration file's with `reset`). */
+export function useUpdateDeployments() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DeploymentsUpdate) => api.request('gateway', '/internal/deployments', { method: 'PUT', body, schema: deploymentListSchema }),
+    onSuccess: (data) => {
+      client.setQueryData(queryKeys.gateway.deployments, data);
+      // The provider shown per allowed model and the health rows follow the deployments.
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.models });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.deploymentHealth });
+    },
   });
 }
 

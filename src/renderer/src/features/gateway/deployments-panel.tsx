@@ -1,9 +1,13 @@
+import { useState } from 'react';
 import type { DeploymentHealth } from '../../../../shared/gateway-api.js';
-import { useDeploymentHealth, useDeployments } from '../../api/gateway-queries.js';
+import { useDeploymentHealth } from '../../api/gateway-queries.js';
 import { Badge, StatusDot, type Tone } from '../../components/badge.js';
+import { Button } from '../../components/button.js';
 import { DataTable } from '../../components/data-table.js';
-import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { formatLatency } from '../../lib/format.js';
+import { DeploymentDialog } from './deployment-dialog.js';
+import { emptyDraft, type DeploymentDraft } from './deployment-form.js';
 
 const HEALTH: Record<DeploymentHealth['state'], { readonly label: string; readonly tone: Tone }> = {
   healthy: { label: 'Healthy', tone: 'success' },
@@ -12,45 +16,82 @@ const HEALTH: Record<DeploymentHealth['state'], { readonly label: string; readon
   unused: { label: 'No traffic yet', tone: 'neutral' },
 };
 
-/** The deployments behind the model names, with the health seen in recent routing. */
-export function DeploymentsPanel() {
-  const deployments = useDeployments();
-  const health = useDeploymentHealth();
-  if (deployments.isPending) return <Loading />;
-  if (deployments.isError) return <ErrorMessage error={deployments.error} title="Could not load the deployments" />;
-  if (deployments.data.data.length === 0) {
-    return <p className="muted">No explicit deployments: each model goes to the provider its name implies (openai/…, anthropic/…, demo/…). Add deployments in the configuration file to route one model to several upstreams with weights and fallback.</p>;
-  }
-  const healthOf = new Map(health.data?.data.map((entry) => [entry.id, entry]));
+function HealthCell({ draft, health }: { readonly draft: DeploymentDraft; readonly health: DeploymentHealth | undefined }) {
+  if (!draft.id) return <span className="muted">Not saved yet</span>;
+  if (!health) return <span className="muted">—</span>;
+  const state = HEALTH[health.state];
   return (
-    <DataTable
-      label="Deployments"
-      testId="deployments-table"
-      rows={deployments.data.data}
-      rowKey={(deployment) => deployment.id}
-      columns={[
-        { header: 'Deployment', cell: (d) => <span className="cell-stack"><span className="mono cell-strong">{d.id}</span><span className="muted">{d.base_url ?? 'provider default'}</span></span> },
-        { header: 'Model', cell: (d) => <span className="cell-stack"><span className="mono">{d.model}</span>{d.upstream_model !== d.model && <span className="muted mono">upstream {d.upstream_model}</span>}</span> },
-        { header: 'Provider', cell: (d) => <Badge>{d.provider}</Badge> },
-        { header: 'Weight', align: 'right', cell: (d) => d.weight },
-        { header: 'Key', cell: (d) => (d.api_key_set ? 'set' : d.api_key_env ? <span className="mono">${d.api_key_env}</span> : <span className="muted">none</span>) },
-        { header: 'Capabilities', cell: (d) => <span className="chip-row">{(d.capabilities ?? []).map((c) => <Badge key={c}>{c}</Badge>)}</span> },
-        {
-          header: 'Health',
-          cell: (d) => {
-            const entry = healthOf.get(d.id);
-            if (!entry) return <span className="muted">—</span>;
-            const state = HEALTH[entry.state];
-            return (
-              <span className="cell-title" title={entry.last_error ?? undefined}>
-                <StatusDot tone={state.tone} />
-                {state.label}
-                {entry.avg_latency_ms !== null && <span className="muted">{formatLatency(entry.avg_latency_ms)}</span>}
-              </span>
-            );
-          },
-        },
-      ]}
-    />
+    <span className="cell-title" title={health.last_error ?? undefined}>
+      <StatusDot tone={state.tone} />
+      {state.label}
+      {health.avg_latency_ms !== null && <span className="muted">{formatLatency(health.avg_latency_ms)}</span>}
+    </span>
+  );
+}
+
+/** Where a deployment's key comes from; a stored key is shown as such, never as its value. */
+function KeyCell({ draft }: { readonly draft: DeploymentDraft }) {
+  if (draft.apiKeyEnv) return <span className="mono">${draft.apiKeyEnv}</span>;
+  if (draft.apiKey) return <Badge tone="accent">new key</Badge>;
+  if (draft.apiKeySet) return <span>stored</span>;
+  return <span className="muted">none</span>;
+}
+
+/**
+ * The deployments behind the model names, as part of the models draft (add, edit, remove; saved with
+ * the other model settings), with the health seen in recent routing.
+ */
+export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts: readonly DeploymentDraft[]; readonly models: readonly string[]; readonly onChange: (drafts: DeploymentDraft[]) => void }) {
+  const health = useDeploymentHealth();
+  const [editing, setEditing] = useState<DeploymentDraft>();
+  const healthOf = new Map(health.data?.data.map((entry) => [entry.id, entry]));
+  const done = (draft: DeploymentDraft): void => {
+    const index = drafts.findIndex((item) => item.key === draft.key);
+    onChange(index === -1 ? [...drafts, draft] : drafts.map((item, i) => (i === index ? draft : item)));
+    setEditing(undefined);
+  };
+  return (
+    <>
+      {drafts.length === 0 ? (
+        <p className="muted">No explicit deployments: each model goes to the provider its name implies (openai/…, anthropic/…, demo/…). Add one to route a model to a server of your choice, or to several upstreams with weights and fallback.</p>
+      ) : (
+        <DataTable
+          label="Deployments"
+          testId="deployments-table"
+          rows={drafts}
+          rowKey={(d) => d.key}
+          onOpen={setEditing}
+          columns={[
+            { header: 'Deployment', cell: (d) => <span className="cell-stack"><span className="mono cell-strong">{d.id || 'new'}</span><span className="muted">{d.baseUrl || 'provider default'}</span></span> },
+            { header: 'Model', cell: (d) => <span className="cell-stack"><span className="mono">{d.model}</span>{d.upstreamModel && d.upstreamModel !== d.model && <span className="muted mono">upstream {d.upstreamModel}</span>}</span> },
+            { header: 'Provider', cell: (d) => (d.provider ? <Badge>{d.provider}</Badge> : <span className="muted">inferred</span>) },
+            { header: 'Weight', align: 'right', cell: (d) => d.weight || '1' },
+            { header: 'Timeout', align: 'right', cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>) },
+            { header: 'Key', cell: (d) => <KeyCell draft={d} /> },
+            { header: 'Health', cell: (d) => <HealthCell draft={d} health={healthOf.get(d.id)} /> },
+            {
+              header: '',
+              align: 'right',
+              cell: (d) => (
+                <span className="chip-row">
+                  <Button size="sm" variant="ghost" onClick={() => setEditing(d)} aria-label={`Edit ${d.id || d.model}`}>
+                    Edit
+                  </Button>
+                  <button type="button" className="icon-button" aria-label={`Remove deployment ${d.id || d.model}`} onClick={() => onChange(drafts.filter((item) => item.key !== d.key))}>
+                    <CloseIcon size={14} />
+                  </button>
+                </span>
+              ),
+            },
+          ]}
+        />
+      )}
+      <div className="form-row">
+        <Button size="sm" icon={<PlusIcon />} onClick={() => setEditing(emptyDraft())} data-testid="add-deployment">
+          Add deployment
+        </Button>
+      </div>
+      {editing && <DeploymentDialog initial={editing} models={models} onClose={() => setEditing(undefined)} onDone={done} />}
+    </>
   );
 }

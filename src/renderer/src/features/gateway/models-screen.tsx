@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import type { ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
-import { useModelSettings, useUpdateModelSettings } from '../../api/gateway-queries.js';
+import type { DeploymentInput, ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
+import { useDeployments, useModelSettings, useUpdateDeployments, useUpdateModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, Select } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { showToast } from '../../components/toast.js';
 import { timeAgo } from '../../lib/format.js';
+import { deploymentsChanged, draftOf, toDeploymentInput, type DeploymentDraft } from './deployment-form.js';
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
 
@@ -14,15 +15,57 @@ function settingsOf(view: ModelSettingsView): ModelSettings {
   return { allowed_models: view.allowed_models, model_aliases: view.model_aliases, per_model_max_tokens: view.per_model_max_tokens, default_embedding_model: view.default_embedding_model };
 }
 
-/** Allowed models, aliases and caps (edited as a draft, saved together), and the deployments. */
+/** Allowed models, aliases, caps and deployments: edited as one draft, saved together. */
 export function ModelsScreen() {
   const settings = useModelSettings();
+  const deployments = useDeployments();
   const update = useUpdateModelSettings();
+  const updateDeployments = useUpdateDeployments();
   const [draft, setDraft] = useState<ModelSettings>();
+  const [deploymentDrafts, setDeploymentDrafts] = useState<DeploymentDraft[]>();
   useEffect(() => {
     if (settings.data) setDraft(settingsOf(settings.data));
   }, [settings.data]);
-  const dirty = settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft);
+  useEffect(() => {
+    if (deployments.data) setDeploymentDrafts(deployments.data.data.map(draftOf));
+  }, [deployments.data]);
+  const settingsDirty = Boolean(settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft));
+  const deploymentsDirty = Boolean(deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data));
+  const dirty = settingsDirty || deploymentsDirty;
+  const saving = update.isPending || updateDeployments.isPending;
+  const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
+
+  // Settings first: a deployment for a newly allowed model is then routable the moment it is saved.
+  // The two are separate admin endpoints, so a failure of the second leaves the first saved (and the
+  // draft still shows what is left to save).
+  const save = async (): Promise<void> => {
+    if (!draft || !deploymentDrafts) return;
+    const inputs: DeploymentInput[] = [];
+    for (const item of deploymentDrafts) {
+      const { input } = toDeploymentInput(item);
+      if (input) inputs.push(input);
+    }
+    try {
+      if (settingsDirty) await update.mutateAsync(draft);
+      if (deploymentsDirty) await updateDeployments.mutateAsync({ deployments: inputs });
+      showToast('Model settings saved');
+    } catch {
+      // shown below from the mutation's error
+    }
+  };
+  const reset = async (): Promise<void> => {
+    try {
+      if (settings.data?.source === 'database') await update.mutateAsync({ reset: true });
+      if (deployments.data?.source === 'database') await updateDeployments.mutateAsync({ reset: true });
+      showToast('Model settings reset to the configuration file');
+    } catch {
+      // shown below
+    }
+  };
+  const discard = (): void => {
+    if (settings.data) setDraft(settingsOf(settings.data));
+    if (deployments.data) setDeploymentDrafts(deployments.data.data.map(draftOf));
+  };
 
   return (
     <>
@@ -30,8 +73,8 @@ export function ModelsScreen() {
         title="Models"
         subtitle={settings.data ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'configuration file'}.` : undefined}
         actions={
-          settings.data?.source === 'database' && (
-            <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => update.mutate({ reset: true }, { onSuccess: () => showToast('Model settings reset to the configuration file') })}>
+          fromDatabase && (
+            <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
               Reset to configuration file
             </Button>
           )
@@ -67,19 +110,29 @@ export function ModelsScreen() {
             </section>
             <section className="panel">
               <h2 className="panel-title">Deployments</h2>
-              <DeploymentsPanel />
+              <p className="panel-text">
+                The upstreams behind model names, tried by weight with fallback. Source: {deployments.data?.source === 'database' ? 'edited here' : 'configuration file'}.
+              </p>
+              {deployments.isError ? (
+                <ErrorMessage error={deployments.error} title="Could not load the deployments" />
+              ) : !deploymentDrafts ? (
+                <Loading />
+              ) : (
+                <DeploymentsPanel drafts={deploymentDrafts} models={draft.allowed_models} onChange={setDeploymentDrafts} />
+              )}
             </section>
             {update.error && <ErrorMessage error={update.error} title="Could not save the model settings" />}
+            {updateDeployments.error && <ErrorMessage error={updateDeployments.error} title="Could not save the deployments" />}
           </>
         )}
       </PageBody>
       {dirty && (
         <div className="save-bar" role="region" aria-label="Unsaved changes">
-          <span>Unsaved changes to the model settings</span>
-          <Button variant="ghost" onClick={() => settings.data && setDraft(settingsOf(settings.data))}>
+          <span>Unsaved changes to the {settingsDirty && deploymentsDirty ? 'model settings and deployments' : deploymentsDirty ? 'deployments' : 'model settings'}</span>
+          <Button variant="ghost" onClick={discard}>
             Discard
           </Button>
-          <Button variant="primary" busy={update.isPending} data-testid="save-models" onClick={() => update.mutate(draft!, { onSuccess: () => showToast('Model settings saved') })}>
+          <Button variant="primary" busy={saving} data-testid="save-models" onClick={() => void save()}>
             Save changes
           </Button>
         </div>

@@ -1,0 +1,111 @@
+import { deploymentInputSchema, type DeploymentInput, type DeploymentView } from '../../../../shared/gateway-api.js';
+
+/** One deployment as the editor holds it: strings, because inputs are strings. */
+export interface DeploymentDraft {
+  /** React key: the id for saved deployments, a local one for new rows. */
+  readonly key: string;
+  /** Empty for a new deployment: the gateway names it `<model>#<n>` (n from 1, per model). */
+  readonly id: string;
+  readonly model: string;
+  readonly provider: string;
+  readonly upstreamModel: string;
+  readonly baseUrl: string;
+  /** The NAME of an environment variable of the gateway's process, never a key. */
+  readonly apiKeyEnv: string;
+  /** Write-only: typed to set a new key, empty to keep the stored one. Never filled from the server. */
+  readonly apiKey: string;
+  /** Whether the gateway holds a key for it (shown as such, never as a value). */
+  readonly apiKeySet: boolean;
+  readonly weight: string;
+  readonly timeoutMs: string;
+  /** Not edited here; sent back as they were. */
+  readonly capabilities: readonly string[] | null;
+}
+
+/** Field-level problems of a draft. */
+export type DeploymentErrors = Partial<Record<'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'apiKey' | 'weight' | 'timeoutMs' | 'id' | 'form', string>>;
+
+let counter = 0;
+
+/** A blank row for the add form. */
+export function emptyDraft(): DeploymentDraft {
+  counter += 1;
+  return { key: `new-${counter}`, id: '', model: '', provider: '', upstreamModel: '', baseUrl: '', apiKeyEnv: '', apiKey: '', apiKeySet: false, weight: '1', timeoutMs: '', capabilities: null };
+}
+
+/** The editor's copy of a saved deployment; the key itself never comes back, only whether one is set. */
+export function draftOf(view: DeploymentView): DeploymentDraft {
+  return {
+    key: view.id,
+    id: view.id,
+    model: view.model,
+    provider: view.provider,
+    upstreamModel: view.upstream_model,
+    baseUrl: view.base_url ?? '',
+    apiKeyEnv: view.api_key_env ?? '',
+    apiKey: '',
+    apiKeySet: view.api_key_set,
+    weight: String(view.weight),
+    timeoutMs: String(view.timeout_ms),
+    capabilities: view.capabilities,
+  };
+}
+
+const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
+  id: 'id',
+  model: 'model',
+  provider: 'provider',
+  upstream_model: 'upstreamModel',
+  base_url: 'baseUrl',
+  api_key: 'apiKey',
+  api_key_env: 'apiKeyEnv',
+  weight: 'weight',
+  timeout_ms: 'timeoutMs',
+};
+
+const text = (value: string): string | undefined => value.trim() || undefined;
+// NaN is kept so that the shared schema, not this file, says what is wrong with the number.
+const number = (value: string): number | undefined => (value.trim() ? Number(value.trim()) : undefined);
+
+/**
+ * The `PUT /internal/deployments` entry for a draft, checked with the shared schema the route uses
+ * (its messages are shown as they are). An empty `apiKey` is left out, so the gateway keeps the key
+ * it stores for this id.
+ */
+export function toDeploymentInput(draft: DeploymentDraft): { readonly input?: DeploymentInput; readonly errors: DeploymentErrors } {
+  const errors: DeploymentErrors = {};
+  // The schema takes any non-empty string here, and the admin API shows this field back in the clear:
+  // a key pasted by mistake would be on screen from then on.
+  if (draft.apiKeyEnv.trim() && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(draft.apiKeyEnv.trim())) {
+    errors.apiKeyEnv = 'The name of an environment variable (like OPENAI_API_KEY), not the key itself.';
+  }
+  if (draft.apiKeyEnv.trim() && draft.apiKey.trim()) errors.apiKey = 'Give either a key or an environment variable, not both.';
+  // Ids the gateway generates (`<model>#<n>`) are refused by the input schema's id rule, so those are
+  // sent without one and the gateway names them again by position (see docs/ui.md, Deployments).
+  const id = deploymentInputSchema.shape.id.safeParse(text(draft.id)).success ? text(draft.id) : undefined;
+  const candidate = {
+    id,
+    model: draft.model.trim(),
+    provider: text(draft.provider),
+    upstream_model: text(draft.upstreamModel),
+    base_url: text(draft.baseUrl),
+    api_key: text(draft.apiKey),
+    api_key_env: text(draft.apiKeyEnv),
+    weight: number(draft.weight),
+    timeout_ms: number(draft.timeoutMs),
+    capabilities: draft.capabilities ?? undefined,
+  };
+  const parsed = deploymentInputSchema.safeParse(candidate);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = FIELD_OF[String(issue.path[0])] ?? 'form';
+      errors[field] ??= issue.message;
+    }
+  }
+  return parsed.success && Object.keys(errors).length === 0 ? { input: parsed.data, errors } : { errors };
+}
+
+/** True when the list differs from the saved one (order included: it is the routing order). */
+export function deploymentsChanged(drafts: readonly DeploymentDraft[], saved: readonly DeploymentView[]): boolean {
+  return JSON.stringify(drafts) !== JSON.stringify(saved.map(draftOf));
+}
