@@ -65,12 +65,28 @@ async function errorFrom(response: Response, service: Service): Promise<ApiError
   return new ApiError(response.status, 'error', `The ${SERVICE_NAMES[service]} answered ${response.status} ${response.statusText}${detail}`, requestId);
 }
 
+/** Options of {@link createApiClient}. */
+export interface ApiClientOptions {
+  /**
+   * Called for every 401: the master key or store token stopped working (rotated, revoked, server
+   * restarted with new ones). The request still fails with its error afterwards.
+   */
+  readonly onUnauthorized?: (service: Service, error: ApiError) => void;
+}
+
 /** Creates the client. The gateway is this page's own origin; the store is reached over CORS. */
-export function createApiClient(connection: Connection): ApiClient {
+export function createApiClient(connection: Connection, options: ApiClientOptions = {}): ApiClient {
   const baseUrl = (service: Service): string => (service === 'gateway' ? window.location.origin : connection.storeUrl);
   const authorization = (service: Service): Record<string, string> => {
     const secret = service === 'gateway' ? connection.masterKey : connection.storeToken;
     return secret ? { authorization: `Bearer ${secret}` } : {};
+  };
+
+  // Every request and stream fails through here, so a lost credential is noticed in one place.
+  const failure = async (response: Response, service: Service): Promise<ApiError> => {
+    const error = await errorFrom(response, service);
+    if (response.status === 401) options.onUnauthorized?.(service, error);
+    return error;
   };
 
   const send = async (service: Service, url: string, init: RequestInit): Promise<Response> => {
@@ -94,7 +110,7 @@ export function createApiClient(connection: Connection): ApiClient {
         headers: hasBody ? { 'content-type': 'application/json' } : undefined,
         body: hasBody ? JSON.stringify(options.body) : undefined,
       });
-      if (!response.ok) throw await errorFrom(response, service);
+      if (!response.ok) throw await failure(response, service);
       const text = await response.text();
       const parsed = options.schema.safeParse(text ? JSON.parse(text) : {});
       if (!parsed.success) {
@@ -106,7 +122,7 @@ export function createApiClient(connection: Connection): ApiClient {
     },
     async open(service, path, signal, headers = {}) {
       const response = await send(service, buildUrl(baseUrl(service), path, undefined), { signal, headers: { accept: 'text/event-stream', ...headers } });
-      if (!response.ok) throw await errorFrom(response, service);
+      if (!response.ok) throw await failure(response, service);
       return response;
     },
   };

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiProvider } from '../api/api-context.js';
-import { ApiError, createApiClient } from '../api/http.js';
+import { ApiError, createApiClient, type Service } from '../api/http.js';
 import { ErrorMessage, Loading } from '../components/feedback.js';
 import { Toaster } from '../components/toast.js';
 import { browserConnection, clearCredentials, desktopConnection, fetchBootstrap, loadCredentials, type Bootstrap, type Connection } from '../connection/connection.js';
@@ -13,7 +13,7 @@ import { Shell } from './shell.js';
 type Boot =
   | { readonly phase: 'loading' }
   | { readonly phase: 'failed'; readonly error: unknown }
-  | { readonly phase: 'login'; readonly bootstrap: Bootstrap }
+  | { readonly phase: 'login'; readonly bootstrap: Bootstrap; readonly notice?: string }
   | { readonly phase: 'ready'; readonly connection: Connection };
 
 /** Finds the connection: the desktop bridge, or saved browser credentials, or the login screen. */
@@ -23,6 +23,12 @@ async function boot(): Promise<Boot> {
   const bootstrap = await fetchBootstrap();
   const credentials = loadCredentials();
   return credentials ? { phase: 'ready', connection: browserConnection(bootstrap, credentials) } : { phase: 'login', bootstrap };
+}
+
+/** What the user is told when a credential stops working mid-session. */
+export function credentialLostMessage(service: Service, error: ApiError): string {
+  const what = service === 'gateway' ? 'The gateway no longer accepts the master key' : 'The store no longer accepts the store token';
+  return `${what} (${error.message}). It may have been changed or revoked, or the server restarted with new credentials.`;
 }
 
 function createQueryClient(): QueryClient {
@@ -45,6 +51,16 @@ export function App() {
     boot().then(setState, (error: unknown) => setState({ phase: 'failed', error }));
   }, []);
 
+  const credentialLost = useCallback((notice: string) => {
+    // The saved credentials are the ones that failed: signing in again must ask for new ones.
+    clearCredentials();
+    setState((current) => {
+      if (current.phase !== 'ready') return current;
+      const { gatewayUrl, storeUrl, version } = current.connection;
+      return { phase: 'login', bootstrap: { gatewayUrl, storeUrl, version }, notice };
+    });
+  }, []);
+
   switch (state.phase) {
     case 'loading':
       return (
@@ -59,7 +75,7 @@ export function App() {
         </div>
       );
     case 'login':
-      return <LoginScreen bootstrap={state.bootstrap} onSignedIn={(connection) => setState({ phase: 'ready', connection })} />;
+      return <LoginScreen bootstrap={state.bootstrap} notice={state.notice} onSignedIn={(connection) => setState({ phase: 'ready', connection })} />;
     case 'ready':
       return (
         <SignedIn
@@ -69,6 +85,7 @@ export function App() {
             setState({ phase: 'loading' });
             boot().then(setState, (error: unknown) => setState({ phase: 'failed', error }));
           }}
+          onCredentialLost={credentialLost}
         />
       );
     default:
@@ -76,14 +93,33 @@ export function App() {
   }
 }
 
-function SignedIn({ connection, onSignOut }: { readonly connection: Connection; readonly onSignOut: () => void }) {
-  const client = useMemo(() => createApiClient(connection), [connection]);
+/**
+ * The signed-in app. A 401 from either service means a credential stopped working: a browser goes
+ * back to the login screen with the reason; the desktop app, whose credentials come from the preload
+ * bridge and cannot be typed in, shows the reason above every screen.
+ */
+function SignedIn({ connection, onSignOut, onCredentialLost }: { readonly connection: Connection; readonly onSignOut: () => void; readonly onCredentialLost: (notice: string) => void }) {
+  const [lost, setLost] = useState<string>();
+  const onUnauthorized = useCallback(
+    (service: Service, error: ApiError) => {
+      const notice = credentialLostMessage(service, error);
+      if (connection.mode === 'browser') onCredentialLost(notice);
+      else setLost((current) => current ?? notice);
+    },
+    [connection.mode, onCredentialLost],
+  );
+  const client = useMemo(() => createApiClient(connection, { onUnauthorized }), [connection, onUnauthorized]);
   const queryClient = useMemo(createQueryClient, [connection]);
   const session = useMemo(() => ({ connection, signOut: connection.mode === 'browser' ? onSignOut : undefined }), [connection, onSignOut]);
   return (
     <SessionContext.Provider value={session}>
       <ApiProvider client={client}>
         <QueryClientProvider client={queryClient}>
+          {lost && (
+            <div className="session-alert" data-testid="credential-lost">
+              <ErrorMessage title="Gatehouse lost access to a service" error={`${lost} Restart Gatehouse to reconnect.`} />
+            </div>
+          )}
           <Shell />
           <Toaster />
         </QueryClientProvider>

@@ -8,7 +8,7 @@ import { verifyConnection, type VerifyFailure } from './verify.js';
  * The browser's sign-in: the gateway's master key (admin API) and the store's token. The desktop
  * app never shows it: its preload bridge hands the same details over.
  */
-export function LoginScreen({ bootstrap, onSignedIn }: { readonly bootstrap: Bootstrap; readonly onSignedIn: (connection: Connection) => void }) {
+export function LoginScreen({ bootstrap, notice, onSignedIn }: { readonly bootstrap: Bootstrap; readonly notice?: string; readonly onSignedIn: (connection: Connection) => void }) {
   const [masterKey, setMasterKey] = useState('');
   const [storeToken, setStoreToken] = useState('');
   const [remember, setRemember] = useState(false);
@@ -48,6 +48,11 @@ export function LoginScreen({ bootstrap, onSignedIn }: { readonly bootstrap: Boo
             </p>
           </div>
         </div>
+        {notice && !failure && (
+          <div className="login-notice" role="alert" data-testid="login-notice">
+            <strong>Please sign in again.</strong> {notice}
+          </div>
+        )}
         <Field label="Gateway master key" htmlFor="master-key" error={failure?.field === 'masterKey' ? failure.message : undefined} hint="PROXY_MASTER_KEY, or the master.key file in the data folder the server printed at start.">
           <TextInput id="master-key" name="master-key" type="password" autoComplete="off" required autoFocus value={masterKey} onChange={(event) => setMasterKey(event.target.value)} />
         </Field>
