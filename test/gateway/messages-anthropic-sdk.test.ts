@@ -31,6 +31,17 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
     expect(sent.body).toMatchObject({ model: 'claude-opus-4-7', max_tokens: 64, system: 'be brief' });
   });
 
+  it("forwards the client's anthropic-beta header to Anthropic, and never the client's own key", async () => {
+    await client.messages.create(
+      { model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'beta' }] },
+      { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } },
+    );
+    const sent = h.anthropic.lastRequest()!;
+    expect(sent.headers['anthropic-beta']).toBe('prompt-caching-2024-07-31');
+    expect(sent.headers['x-api-key']).toBe(ANTHROPIC_UPSTREAM_KEY);
+    expect(JSON.stringify(sent.headers)).not.toContain(secret);
+  });
+
   it('accepts Authorization: Bearer too (authToken)', async () => {
     const bearer = new Anthropic({ baseURL: h.url, authToken: secret, apiKey: null, maxRetries: 0 });
     const message = await bearer.messages.create({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'bearer' }] });

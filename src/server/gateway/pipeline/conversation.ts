@@ -54,7 +54,7 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   let execution;
   try {
     execution = await withFallback(ctx, services.registry.deploymentsFor(ctx.model!), services.health, abort.signal, (deployment) =>
-      services.providers.executeChat({ format, body, deployment, signal: abort.signal, requestId: ctx.requestId }),
+      services.providers.executeChat({ format, body, deployment, signal: abort.signal, requestId: ctx.requestId, headers: request.headers }),
     );
   } catch (error) {
     if (error instanceof ClientClosedError) return finishClientGone(ctx, reply, services);
@@ -67,9 +67,9 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
 
   if (execution.kind === 'json') {
     ctx.usage = execution.usage;
-    const answer = restore ? restore.json(ctx, execution.body) : execution.body;
-    // Serialised here (as Fastify would) so the traffic view keeps the text, not the object.
-    const text = JSON.stringify(answer);
+    // Serialised here (as Fastify would) so the traffic view keeps the text, not the object; the
+    // provider's own text when it could forward the upstream's bytes.
+    const text = restore ? JSON.stringify(restore.json(ctx, execution.body)) : (execution.text ?? JSON.stringify(execution.body));
     ctx.responseBody = jsonBody(text);
     return reply.type('application/json; charset=utf-8').send(text);
   }

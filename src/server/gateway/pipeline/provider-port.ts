@@ -5,7 +5,7 @@ import type { GatewayDeployment } from '../model-registry/deployment.js';
 
 /** The answer of a chat call: JSON, or ready SSE frames in the client's format. */
 export type ChatExecution =
-  | { readonly kind: 'json'; readonly body: unknown; readonly usage: Usage }
+  | { readonly kind: 'json'; readonly body: unknown; readonly text?: string; readonly usage: Usage }
   | {
       readonly kind: 'stream';
       readonly events: AsyncIterable<string>;
@@ -21,6 +21,8 @@ export interface ChatCall {
   readonly deployment: GatewayDeployment;
   readonly signal: AbortSignal;
   readonly requestId: string;
+  /** The client's headers; the provider layer forwards only what is safe (anthropic-beta on the native path). */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
 }
 
 /** Arguments of an embeddings call. */
