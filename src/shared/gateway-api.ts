@@ -126,14 +126,16 @@ export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
 /** A deployment as written by the admin: `api_key` is write-only. */
 export const deploymentInputSchema = z.object({
-  id: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:/-]+$/).optional(),
+  // `#` included: ids the gateway generates (`model#2`) must round-trip through the UI.
+  id: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -').optional(),
   model: z.string().min(1),
   provider: z.string().min(1).optional(),
   upstream_model: z.string().min(1).optional(),
   base_url: z.url().optional(),
-  /** Write-only; omit on update to keep the key already stored for this id. */
-  api_key: z.string().min(1).optional(),
-  api_key_env: z.string().min(1).optional(),
+  /** Write-only; omit on update to keep the key already stored for this id, null to clear it. */
+  api_key: z.string().min(1).nullable().optional(),
+  /** The NAME of an environment variable holding the key (shown back in the clear, so never a key). */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be an environment variable name, like OPENAI_API_KEY').optional(),
   weight: z.number().positive().optional(),
   timeout_ms: z.number().int().positive().optional(),
   capabilities: z.array(z.string()).optional(),

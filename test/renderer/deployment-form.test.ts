@@ -30,8 +30,8 @@ describe('deployment form', () => {
     expect(draft.apiKeySet).toBe(true);
     const { input } = toDeploymentInput(draft);
     expect(input?.api_key).toBeUndefined();
-    // The gateway's generated ids do not pass its own input schema: sent without, it names them again.
-    expect(input?.id).toBeUndefined();
+    // The id goes back as listed, generated ones included: the stored key belongs to it.
+    expect(input?.id).toBe('team-gpt#0');
     expect(toDeploymentInput({ ...draft, id: 'team-gpt-primary' }).input?.id).toBe('team-gpt-primary');
     expect(toDeploymentInput({ ...draft, apiKey: 'sk-new' }).input?.api_key).toBe('sk-new');
   });

@@ -62,6 +62,32 @@ describe('model registry', () => {
     expect(b).toMatchObject({ id: 'local#2', apiKey: 'sk-from-env', baseUrl: 'http://127.0.0.1:1/v1' });
   });
 
+  it('keeps a stored key only for the id it was listed under, at the same address, and clears it on null', () => {
+    const r = registry();
+    r.replaceDeployments([
+      { model: 'm', base_url: 'http://127.0.0.1:2/v1', api_key: 'sk-first' },
+      { model: 'm', base_url: 'http://127.0.0.1:3/v1', api_key: 'sk-second' },
+    ]);
+    expect(r.deploymentsFor('m').map((d) => [d.id, d.apiKey])).toEqual([['m#1', 'sk-first'], ['m#2', 'sk-second']]);
+    // The UI sends back what it listed, without secrets: the keys stay.
+    r.replaceDeployments([
+      { id: 'm#1', model: 'm', base_url: 'http://127.0.0.1:2/v1' },
+      { id: 'm#2', model: 'm', base_url: 'http://127.0.0.1:3/v1' },
+    ]);
+    expect(r.deploymentsFor('m').map((d) => d.apiKey)).toEqual(['sk-first', 'sk-second']);
+    // Removing the first must not hand its key to the second, whose positional id would now be m#1.
+    r.replaceDeployments([{ model: 'm', base_url: 'http://127.0.0.1:3/v1' }]);
+    expect(r.deploymentsFor('m')[0]).toMatchObject({ id: 'm#1', baseUrl: 'http://127.0.0.1:3/v1' });
+    expect(r.deploymentsFor('m')[0]!.apiKey).toBeUndefined();
+    // A key never follows its id to another address.
+    r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:2/v1', api_key: 'sk-x' }]);
+    r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:9/v1' }]);
+    expect(r.deploymentsFor('m')[0]!.apiKey).toBeUndefined();
+    r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-y' }]);
+    r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: null }]);
+    expect(r.deploymentsFor('m')[0]!.apiKey).toBeUndefined();
+  });
+
   it('persists admin changes and applies them to a new registry over the same database', () => {
     registry().updateSettings({ model_aliases: { fast: 'demo/echo' } });
     const again = registry();

@@ -5,7 +5,6 @@ import {
   resolveDeployments,
   type DeploymentSources,
   type GatewayDeployment,
-  type ProviderInference,
 } from './deployment.js';
 import type { SettingsRepository } from './settings.repository.js';
 
@@ -164,19 +163,28 @@ export class ModelRegistry {
   }
 
   /**
-   * Replaces the deployment list (or returns to the configuration file's). A deployment sent without
-   * `api_key` keeps the key stored for its id, so the UI never needs to hold secrets.
+   * Replaces the deployment list (or returns to the configuration file's). A deployment sent with the
+   * id it was listed under and without `api_key` keeps the key stored for it, so the UI never holds
+   * secrets; `api_key: null` clears it. A kept key never follows a deployment to another address.
    */
   replaceDeployments(inputs: readonly DeploymentInput[] | 'reset'): void {
     const { repository } = this.options;
     if (inputs === 'reset') {
       repository.delete('deployments');
     } else {
-      const previous = new Map(this.snapshot.deploymentInputs.filter((d) => d.id !== undefined).map((d) => [d.id, d]));
-      const withIds = resolveDeployments(inputs, this.sources()).map((resolved, i) => ({ ...inputs[i], id: resolved.id }));
-      const merged = withIds.map((input) => {
-        const kept = previous.get(input.id)?.api_key;
-        return input.api_key === undefined && input.api_key_env === undefined && kept !== undefined ? { ...input, api_key: kept } : input;
+      const sources = this.sources();
+      const before = this.snapshot.deploymentInputs;
+      const previous = new Map(resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]));
+      const resolved = resolveDeployments(inputs, sources);
+      const merged = inputs.map((input, i) => {
+        const { api_key: apiKey, ...rest } = input;
+        const next = { ...rest, id: resolved[i]!.id };
+        if (apiKey === null) return next;
+        if (apiKey !== undefined || input.api_key_env !== undefined) return { ...next, ...(apiKey !== undefined ? { api_key: apiKey } : {}) };
+        // Only an id the client sent back matches: positional ids shift when a deployment is removed.
+        const old = input.id !== undefined ? previous.get(input.id) : undefined;
+        const sameAddress = old !== undefined && old.resolved.baseUrl === resolved[i]!.baseUrl;
+        return old?.input.api_key && sameAddress ? { ...next, api_key: old.input.api_key } : next;
       });
       repository.put('deployments', merged, this.now());
     }

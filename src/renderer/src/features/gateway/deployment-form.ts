@@ -74,15 +74,10 @@ const number = (value: string): number | undefined => (value.trim() ? Number(val
  */
 export function toDeploymentInput(draft: DeploymentDraft): { readonly input?: DeploymentInput; readonly errors: DeploymentErrors } {
   const errors: DeploymentErrors = {};
-  // The schema takes any non-empty string here, and the admin API shows this field back in the clear:
-  // a key pasted by mistake would be on screen from then on.
-  if (draft.apiKeyEnv.trim() && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(draft.apiKeyEnv.trim())) {
-    errors.apiKeyEnv = 'The name of an environment variable (like OPENAI_API_KEY), not the key itself.';
-  }
   if (draft.apiKeyEnv.trim() && draft.apiKey.trim()) errors.apiKey = 'Give either a key or an environment variable, not both.';
-  // Ids the gateway generates (`<model>#<n>`) are refused by the input schema's id rule, so those are
-  // sent without one and the gateway names them again by position (see docs/ui.md, Deployments).
-  const id = deploymentInputSchema.shape.id.safeParse(text(draft.id)).success ? text(draft.id) : undefined;
+  // The id goes back as listed (generated ones, `<model>#<n>`, too): the gateway keeps a stored key
+  // only for the id it was listed under.
+  const id = text(draft.id);
   const candidate = {
     id,
     model: draft.model.trim(),
