@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
 import { apiKeyCreatedSchema, apiKeyListSchema, deploymentListSchema, modelSettingsViewSchema, trafficListSchema, usageResponseSchema } from '../../src/shared/gateway-api.js';

@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 

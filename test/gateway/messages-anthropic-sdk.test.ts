@@ -1,4 +1,4 @@
-import Anthropic, { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
+import Anthropic, { type APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANTHROPIC_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/connection.js';

@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_UPSTREAM_KEY, SECONDARY_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 

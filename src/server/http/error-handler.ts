@@ -7,6 +7,12 @@ export interface ErrorEnvelopeConfig {
   readonly errorEnvelope?: 'anthropic';
 }
 
+declare module 'fastify' {
+  // Lets any route declare `config: { errorEnvelope: 'anthropic' }` with type checking.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyContextConfig extends ErrorEnvelopeConfig {}
+}
+
 /** Turns a zod issue path like `/messages/0/role` into `messages[0].role`. */
 function fieldName(instancePath: string, context: string | undefined): string {
   const parts = instancePath.split('/').filter(Boolean);

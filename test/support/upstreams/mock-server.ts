@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 
 /** Parsed JSON as tests read it: any field without casts (the one deliberate `any` of the mocks). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- recorded bodies are arbitrary JSON read by assertions
+ 
 export type Json = any;
 
 /** One request the mock received. `outcome` says whether the answer was completed or the client went away. */

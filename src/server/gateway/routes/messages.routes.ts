@@ -1,15 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ErrorEnvelopeConfig } from '../../http/error-handler.js';
 import { messagesRequestSchema } from '../formats/messages/messages-schema.js';
 import { handleConversation } from '../pipeline/conversation.js';
 import type { GatewayRouteOptions } from './route-options.js';
 import { startPipeline } from './v1-hooks.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig extends ErrorEnvelopeConfig {}
-}
 
 const dated = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: (issue) => `must be a date like 2023-06-01, got '${String(issue.input)}'` });
 
