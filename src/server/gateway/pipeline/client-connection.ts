@@ -1,17 +1,21 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyReply } from 'fastify';
+import type { EmitterSignal } from '../providers/types.js';
 import type { GatewayServices } from './gateway-services.js';
 import { CLIENT_CLOSED_REQUEST, type RequestContext } from './request-context.js';
 import { finishRequest } from './stages/finish.js';
 
 /**
  * An abort signal that fires when the client disconnects before the answer is sent, so the upstream
- * call is cancelled. A class with one bound listener: closures made per request cost more.
+ * call is cancelled. An EventEmitter (undici takes one) rather than an AbortController, which costs
+ * ten times more per request; a class with one bound listener, since closures per request cost more.
  */
-export class ClientWatch {
-  readonly controller = new AbortController();
+export class ClientWatch extends EventEmitter implements EmitterSignal {
+  aborted = false;
   private readonly raw: FastifyReply['raw'];
 
   constructor(reply: FastifyReply) {
+    super();
     this.raw = reply.raw;
     this.onClose = this.onClose.bind(this);
     this.raw.on('close', this.onClose);
@@ -22,8 +26,15 @@ export class ClientWatch {
     this.raw.off('close', this.onClose);
   }
 
+  /** Cancels the upstream call (once). */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+
   private onClose(): void {
-    if (!this.raw.writableFinished) this.controller.abort();
+    if (!this.raw.writableFinished) this.abort();
   }
 }
 

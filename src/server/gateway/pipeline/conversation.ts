@@ -50,11 +50,10 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(body));
 
   const watch = watchClient(reply);
-  const abort = watch.controller;
   let execution;
   try {
-    execution = await withFallback(ctx, services.registry.deploymentsFor(ctx.model!), services.health, abort.signal, (deployment) =>
-      services.providers.executeChat({ format, body, deployment, signal: abort.signal, requestId: ctx.requestId, headers: request.headers }),
+    execution = await withFallback(ctx, services.registry.deploymentsFor(ctx.model!), services.health, watch, (deployment) =>
+      services.providers.executeChat({ format, body, deployment, signal: watch, requestId: ctx.requestId, headers: request.headers }),
     );
   } catch (error) {
     if (error instanceof ClientClosedError) return finishClientGone(ctx, reply, services);
@@ -75,7 +74,7 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   }
 
   const outcome = await relayStream(reply, execution.events, {
-    abort: () => abort.abort(),
+    abort: () => watch.abort(),
     errorFrame: (message) => services.providers.errorFrame(format, message),
     describeError: describeStreamError,
     ...(restore ? { transform: (frame: string) => restore.frame(ctx, frame) } : {}),

@@ -58,14 +58,13 @@ export async function handleEmbeddings(request: FastifyRequest, reply: FastifyRe
   const apiKeyOverride = principal?.kind === 'passthrough' ? principal.providerKey : undefined;
 
   const watch = watchClient(reply);
-  const abort = watch.controller;
   let result;
   try {
-    result = await withFallback(ctx, services.registry.deploymentsFor(model), services.health, abort.signal, (deployment) =>
+    result = await withFallback(ctx, services.registry.deploymentsFor(model), services.health, watch, (deployment) =>
       services.providers.executeEmbeddings({
         body,
         deployment,
-        signal: abort.signal,
+        signal: watch,
         requestId: ctx.requestId,
         ...(apiKeyOverride !== undefined ? { apiKeyOverride } : {}),
       }),

@@ -2,6 +2,7 @@ import type { ClientFormat } from '../formats/codec.js';
 import type { EmbeddingsBody, EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
 import type { Usage } from '../formats/ir.js';
 import type { GatewayDeployment } from '../model-registry/deployment.js';
+import type { CancelSignal } from '../providers/types.js';
 
 /** The answer of a chat call: JSON, or ready SSE frames in the client's format. */
 export type ChatExecution =
@@ -19,7 +20,7 @@ export interface ChatCall {
   readonly format: ClientFormat;
   readonly body: Record<string, unknown>;
   readonly deployment: GatewayDeployment;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   readonly requestId: string;
   /** The client's headers; the provider layer forwards only what is safe (anthropic-beta on the native path). */
   readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -29,7 +30,7 @@ export interface ChatCall {
 export interface EmbeddingsCall {
   readonly body: EmbeddingsBody;
   readonly deployment: GatewayDeployment;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   readonly requestId: string;
   /** The caller's own provider key (passthrough), used instead of the deployment's. */
   readonly apiKeyOverride?: string;

@@ -5,7 +5,7 @@ import type { MessagesBody } from '../formats/messages/messages-schema.js';
 import { completeUsage, estimatePromptTokens, estimateTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
 import { startStream, tapUsage, type StreamChatResult } from './stream-result.js';
-import type { CallContext, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
+import type { CallContext, CancelSignal, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
 
 /** Arguments of one conversation call. */
 export interface ExecuteChatArgs {
@@ -14,7 +14,7 @@ export interface ExecuteChatArgs {
   readonly body: ChatBody | MessagesBody;
   readonly deployment: Deployment;
   /** Aborts the upstream request (the client disconnected). */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   readonly requestId: string;
   /**
    * The client's request headers (optional). Forwarded only on the native path, and only those the
@@ -28,6 +28,8 @@ export interface ExecuteChatArgs {
 export interface JsonChatResult {
   readonly kind: 'json';
   readonly body: object;
+  /** `body` serialised, when it is the upstream's text with only `model` rewritten (no re-serialising). */
+  readonly text?: string;
   readonly usage: Usage;
 }
 
@@ -92,10 +94,27 @@ async function fastPath(
   if (result.kind === 'sse') {
     return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), { codec, usage, signal: context.signal, provider: provider.name });
   }
+  const upstreamModel = (result.body as { model?: unknown } | null)?.model;
   const relayed = codec.relayJson(result.body, publicModel);
   const final = completeUsage(relayed.usage, () => estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequest, body)));
-  if (relayed.usage?.promptTokens === undefined || relayed.usage.completionTokens === undefined) codec.setUsage(relayed.body, final);
-  return { kind: 'json', body: relayed.body, usage: final };
+  if (relayed.usage?.promptTokens === undefined || relayed.usage.completionTokens === undefined) {
+    codec.setUsage(relayed.body, final);
+    return { kind: 'json', body: relayed.body, usage: final };
+  }
+  const text = result.text === undefined ? undefined : withModel(result.text, upstreamModel, publicModel);
+  return { kind: 'json', body: relayed.body, usage: final, ...(text === undefined ? {} : { text }) };
+}
+
+const MODEL_FIELD = /"model"\s*:\s*("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The upstream's JSON text with its `model` value replaced, or undefined when the first `model`
+ * field is not the top-level one we parsed (then the caller serialises the object instead).
+ */
+function withModel(text: string, upstreamModel: unknown, publicModel: string): string | undefined {
+  const field = MODEL_FIELD.exec(text);
+  if (field === null || typeof upstreamModel !== 'string' || JSON.parse(field[1]!) !== upstreamModel) return undefined;
+  return `${text.slice(0, field.index)}"model":${JSON.stringify(publicModel)}${text.slice(field.index + field[0].length)}`;
 }
 
 function answer(codec: FormatCodec, response: IrResponse, publicModel: string, request: IrRequest): JsonChatResult {

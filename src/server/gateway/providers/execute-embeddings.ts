@@ -3,14 +3,14 @@ import { embeddingInputs, type EmbeddingItem, type EmbeddingsBody, type Embeddin
 import type { Usage } from '../formats/ir.js';
 import { estimateTokens } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
-import type { Deployment } from './types.js';
+import type { CancelSignal, Deployment } from './types.js';
 import { UnsupportedOperationError } from './upstream-error.js';
 
 /** Arguments of one embeddings call. */
 export interface ExecuteEmbeddingsArgs {
   readonly body: EmbeddingsBody;
   readonly deployment: Deployment;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** The caller's own provider key (passthrough keys), used instead of the deployment's. */
   readonly apiKeyOverride?: string;
   readonly requestId?: string;

@@ -1,4 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
+import type { CancelSignal } from './types.js';
 import { UpstreamError } from './upstream-error.js';
 
 /**
@@ -45,7 +46,7 @@ export interface UpstreamCall {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Longest wait for response headers, and longest silence between body chunks. */
   readonly timeoutMs: number;
   /** Values that must never appear in error messages (the API key). */
@@ -107,6 +108,11 @@ function targetOf(baseUrl: string, path: string): { origin: string; path: string
 
 /** Reads a 2xx JSON body, mapping transport failures while reading to UpstreamError. */
 export async function readJson(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): Promise<unknown> {
+  return (await readJsonText(response, call)).json;
+}
+
+/** readJson, also returning the text as received (so an answer can be forwarded without re-serialising). */
+export async function readJsonText(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): Promise<{ json: unknown; text: string }> {
   let text: string;
   try {
     text = await response.body.text();
@@ -114,7 +120,7 @@ export async function readJson(response: UpstreamResponse, call: Pick<UpstreamCa
     throw transportError(error, call);
   }
   try {
-    return JSON.parse(text);
+    return { json: JSON.parse(text), text };
   } catch {
     throw new UpstreamError(`${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`, { status: 502, retryable: true, upstreamType: 'invalid_response' });
   }

@@ -1,12 +1,15 @@
 import { parseSse, type SseEvent } from '../formats/sse.js';
-import { errorDetail, postJson, readJson, redact, transportError, type UpstreamCall, type UpstreamResponse } from './http-client.js';
+import { errorDetail, postJson, readJson, readJsonText, redact, transportError, type UpstreamCall, type UpstreamResponse } from './http-client.js';
 import type { NativeResult } from './types.js';
 import { UpstreamError } from './upstream-error.js';
 
-/** Sends a native body; a streamed answer is returned as its SSE events, any other as parsed JSON. */
+/** Sends a native body; a streamed answer is returned as its SSE events, any other as parsed JSON and its text. */
 export async function sendNative(call: UpstreamCall, stream: boolean): Promise<NativeResult> {
   const response = await postJson(call);
-  if (!stream) return { kind: 'json', body: await readJson(response, call) };
+  if (!stream) {
+    const { json, text } = await readJsonText(response, call);
+    return { kind: 'json', body: json, text };
+  }
   if (String(response.headers['content-type'] ?? '').includes('application/json')) {
     // Some servers answer a stream request with plain JSON (often an error with status 200).
     const detail = errorDetail(JSON.stringify(await readJson(response, call)));

@@ -2,6 +2,7 @@ import type { FormatCodec } from '../formats/codec.js';
 import type { IrStreamEvent, Usage } from '../formats/ir.js';
 import { StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
+import type { CancelSignal } from './types.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
@@ -27,7 +28,7 @@ export interface StreamChatResult {
 export async function startStream(frames: AsyncIterable<string>, options: {
   readonly codec: FormatCodec;
   readonly usage: StreamUsage;
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   readonly provider: string;
 }): Promise<StreamChatResult> {
   const iterator = frames[Symbol.asyncIterator]();

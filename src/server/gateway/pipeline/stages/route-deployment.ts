@@ -3,6 +3,7 @@ import { TranslationError } from '../../formats/translation-error.js';
 import type { GatewayDeployment } from '../../model-registry/deployment.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
 import { UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
+import type { CancelSignal } from '../../providers/types.js';
 import type { RequestContext } from '../request-context.js';
 
 /**
@@ -46,7 +47,7 @@ export async function withFallback<T>(
   ctx: RequestContext,
   deployments: readonly GatewayDeployment[],
   health: DeploymentHealthTracker,
-  signal: AbortSignal,
+  signal: CancelSignal,
   attempt: (deployment: GatewayDeployment) => Promise<T>,
 ): Promise<T> {
   if (deployments.length === 0) throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
