@@ -1,16 +1,9 @@
 import type { DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, DeploymentView } from '../../../shared/gateway-api.js';
+import type { Deployment } from '../providers/types.js';
 
-/** One upstream serving a public model name, resolved and ready for the provider layer. */
-export interface GatewayDeployment {
-  readonly id: string;
-  /** The public (canonical) model name clients ask for. */
-  readonly model: string;
-  readonly provider: string;
-  /** The name the provider knows the model by. */
-  readonly upstreamModel: string;
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
+/** One upstream serving a public model name, resolved: the provider layer's deployment plus routing facts. */
+export interface GatewayDeployment extends Deployment {
   readonly apiKeyEnv?: string;
   readonly weight: number;
   readonly timeoutMs: number;
