@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnHeadless } from '../support/headless-process.js';
 import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
@@ -64,6 +65,25 @@ describe('headless command shutdown', () => {
       second.child.kill('SIGTERM');
       expect(await second.exited()).toBe(0);
     }
+  });
+
+  it('does not wait on connections without a request, nor on the live traffic stream', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-quiet-'));
+    dirs.push(dataDir);
+    const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir, PROXY_MASTER_KEY: TEST_MASTER_KEY, STORE_TOKEN: TEST_STORE_TOKEN });
+    // Browsers open such sockets ahead of use; Node's own idle-connection closing skips them.
+    const quiet: Socket[] = [server.gatewayUrl, server.storeUrl].map((url) => connect(Number(new URL(url).port), '127.0.0.1'));
+    for (const socket of quiet) socket.on('error', () => undefined);
+    const stream = await fetch(`${server.gatewayUrl}/internal/traffic/stream`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } });
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    const code = await server.exited();
+    expect(code, server.output()).toBe(0);
+    // Well under the 10 s shutdown timeout, which would otherwise end the process with exit 1.
+    expect(Date.now() - started).toBeLessThan(5000);
+    for (const socket of quiet) socket.destroy();
+    await stream.body?.cancel().catch(() => undefined);
   });
 
   it('refuses to start with an invalid configuration and names the key', async () => {

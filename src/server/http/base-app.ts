@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { requestIdFor } from './request-id.js';
 import { installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
+import { closeQuietConnectionsOnClose } from './graceful-close.js';
 
 /** Options shared by both services' apps. */
 export interface BaseAppOptions {
@@ -33,6 +34,11 @@ export function createBaseApp(options: BaseAppOptions) {
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app as unknown as FastifyInstance);
+  const connections = closeQuietConnectionsOnClose(app.server);
+  app.addHook('preClose', (done) => {
+    connections.beginClosing();
+    done();
+  });
   return app;
 }
 
