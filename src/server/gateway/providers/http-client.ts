@@ -1,6 +1,7 @@
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import type { CancelSignal } from './types.js';
 import { UpstreamError } from './upstream-error.js';
+import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
 
 /**
  * Upstream HTTP over undici keep-alive pools, one per origin, cached for the life of the process:
@@ -54,11 +55,7 @@ export interface UpstreamCall {
 }
 
 /** A 2xx answer whose body has not been read yet. */
-export interface UpstreamResponse {
-  readonly status: number;
-  readonly headers: Dispatcher.ResponseData['headers'];
-  readonly body: Dispatcher.ResponseData['body'];
-}
+export type UpstreamResponse = UpstreamExchangeResponse;
 
 /**
  * Sends the call and resolves once the upstream answered 2xx with headers (the body is left for
@@ -67,25 +64,24 @@ export interface UpstreamResponse {
  */
 export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
   const target = targetOf(call.baseUrl, call.path);
-  let response: Dispatcher.ResponseData;
+  let response: UpstreamResponse;
   try {
-    response = await poolFor(target.origin).request({
+    response = await exchange(poolFor(target.origin), {
       method: 'POST',
       path: target.path,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
       body: JSON.stringify(call.body),
-      signal: call.signal,
       headersTimeout: call.timeoutMs,
       bodyTimeout: call.timeoutMs,
-    });
+    }, call.signal);
   } catch (error) {
     throw transportError(error, call);
   }
-  if (response.statusCode >= 200 && response.statusCode < 300) return { status: response.statusCode, headers: response.headers, body: response.body };
+  if (response.status >= 200 && response.status < 300) return response;
   const text = await response.body.text().catch(() => '');
   const detail = errorDetail(text);
-  throw new UpstreamError(redact(`${call.provider} upstream returned ${response.statusCode}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`, call.secrets), {
-    status: response.statusCode,
+  throw new UpstreamError(redact(`${call.provider} upstream returned ${response.status}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`, call.secrets), {
+    status: response.status,
     upstreamType: detail.type,
     retryAfterSeconds: retryAfter(response.headers),
   });
@@ -162,7 +158,7 @@ export function errorDetail(text: string): { message: string; type: string | und
   return { message: text.trim().slice(0, 500) || '(empty body)', type: undefined };
 }
 
-function retryAfter(headers: Dispatcher.ResponseData['headers']): number | undefined {
+function retryAfter(headers: UpstreamHeaders): number | undefined {
   const ms = Number(headers['retry-after-ms']);
   if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms / 1000);
   const value = headers['retry-after'];

@@ -1,0 +1,148 @@
+import { EventEmitter, once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmitterSignal } from '../../../src/server/gateway/providers/types.js';
+import { exchange } from '../../../src/server/gateway/providers/upstream-exchange.js';
+
+/** An upstream whose routes write their answers by hand; records when a client connection closed early. */
+let server: Server;
+let pool: Pool;
+const closedEarly: string[] = [];
+const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
+  '/chunks': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const tick = () => {
+      response.write(`chunk-${sent};`);
+      sent += 1;
+      if (sent === 5) response.end();
+      else setTimeout(tick, 5);
+    };
+    tick();
+  },
+  '/many': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    for (let i = 0; i < 2000; i += 1) response.write(`${String(i).padStart(6, '0')}\n`);
+    response.end();
+  },
+  '/hang-after-first': (request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: first\n\n');
+    response.on('close', () => {
+      if (!response.writableFinished) closedEarly.push(request.url!);
+    });
+  },
+  '/never-answers': () => undefined,
+  '/hints-then-answer': (_request, response) => {
+    response.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+    response.writeHead(201, { 'content-type': 'application/json', 'retry-after': '3' });
+    response.end('{"ok":true}');
+  },
+};
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => routes[request.url!]!(request, response));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+
+afterAll(async () => {
+  await pool.destroy();
+  server.closeAllConnections();
+  server.close();
+});
+
+const emitterSignal = (): EmitterSignal & { abort(): void } => {
+  const signal = Object.assign(new EventEmitter(), { aborted: false, abort() {
+    signal.aborted = true;
+    signal.emit('abort');
+  } });
+  return signal;
+};
+
+const post = (path: string, signal = emitterSignal(), timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}) =>
+  exchange(pool, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', ...timeouts }, signal);
+
+describe('upstream exchange over undici dispatch', () => {
+  it('reads a body written in several chunks whole', async () => {
+    const response = await post('/chunks');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain');
+    expect(await response.body.text()).toBe('chunk-0;chunk-1;chunk-2;chunk-3;chunk-4;');
+    expect(response.body.destroyed).toBe(true);
+  });
+
+  it('yields chunks as they arrive, before the body has ended', async () => {
+    const response = await post('/chunks');
+    const seen: string[] = [];
+    for await (const chunk of response.body) seen.push(chunk.toString());
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.join('')).toBe('chunk-0;chunk-1;chunk-2;chunk-3;chunk-4;');
+  });
+
+  it('a slow reader still gets every chunk in order (undici is paused, not overrun)', async () => {
+    const response = await post('/many');
+    let text = '';
+    let reads = 0;
+    for await (const chunk of response.body) {
+      text += chunk.toString();
+      reads += 1;
+      if (reads % 8 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(2000);
+    expect(lines.every((line, i) => Number(line) === i)).toBe(true);
+  });
+
+  it('an abort mid-body fails the reader and closes the upstream connection', async () => {
+    const signal = emitterSignal();
+    const response = await post('/hang-after-first', signal);
+    const iterator = response.body[Symbol.asyncIterator]();
+    expect((await iterator.next()).value.toString()).toBe('data: first\n\n');
+    const pending = iterator.next();
+    signal.abort();
+    await expect(pending).rejects.toThrow(/aborted by the client/);
+    await expect.poll(() => closedEarly.includes('/hang-after-first')).toBe(true);
+  });
+
+  it('a reader that stops early gives the body up and the upstream connection is closed', async () => {
+    closedEarly.length = 0;
+    const response = await post('/hang-after-first');
+    for await (const chunk of response.body) {
+      expect(chunk.toString()).toBe('data: first\n\n');
+      break;
+    }
+    expect(response.body.destroyed).toBe(true);
+    await expect.poll(() => closedEarly.includes('/hang-after-first')).toBe(true);
+  });
+
+  it('a signal aborted before the call rejects without sending anything', async () => {
+    const signal = emitterSignal();
+    signal.abort();
+    await expect(post('/chunks', signal)).rejects.toThrow(/aborted before/);
+  });
+
+  it('an AbortSignal cancels a call waiting for headers', async () => {
+    const controller = new AbortController();
+    const pending = post('/never-answers', controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toThrow(/aborted by the client/);
+  });
+
+  it('a headers timeout rejects with undici\'s code', async () => {
+    await expect(post('/never-answers', emitterSignal(), { headersTimeout: 50 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+  });
+
+  it('skips 1xx informational answers and resolves with the final status and headers', async () => {
+    const response = await post('/hints-then-answer');
+    expect(response.status).toBe(201);
+    expect(response.headers['retry-after']).toBe('3');
+    expect(JSON.parse(await response.body.text())).toEqual({ ok: true });
+  });
+});
