@@ -146,6 +146,64 @@ describe('admin API (/internal/*)', () => {
     expect(audit).not.toContain('sk-deployment-secret');
   });
 
+  it('refuses at save a deployment list that could not be routed as written, changing nothing', async () => {
+    const before = (await admin('GET', '/internal/deployments')).body;
+    const put = (deployments: unknown[]) => admin('PUT', '/internal/deployments', { deployments });
+
+    const bogus = await put([{ id: 'b', model: 'team-model', provider: 'bogus', base_url: upstream.url }]);
+    expect(bogus.status).toBe(400);
+    expect(bogus.body.error).toMatchObject({ type: 'invalid_request_error', code: 400 });
+    expect(bogus.body.error.message).toMatch(/^deployments\[0\]\.provider must be one of anthropic, demo, openai, .*openai_compatible.*, got 'bogus'$/);
+
+    // openai_compatible has no public address: without base_url (here or under providers) it could never be called.
+    const noAddress = await put([{ id: 'ok', model: 'team-model', base_url: upstream.url }, { id: 'c', model: 'team-model', provider: 'openai_compatible' }]);
+    expect(noAddress.status).toBe(400);
+    expect(noAddress.body.error.message).toContain("deployments[1].base_url is required: provider 'openai_compatible' has no default address");
+
+    const twice = await put([{ id: 'a', model: 'team-model', base_url: upstream.url }, { id: 'a', model: 'other', base_url: upstream.url }]);
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.message).toBe("deployments[1].id 'a' is already used by deployments[0]; deployment ids must be unique");
+
+    const both = await admin('PUT', '/internal/deployments', { reset: true, deployments: [] });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toContain('reset cannot be combined with deployments');
+    expect((await admin('GET', '/internal/deployments')).body).toEqual(before);
+
+    // A generated id steps aside for a listed one instead of renaming it; the saved ones come back
+    // as the UI sends them (without keys, which stay stored for their ids).
+    const saved = before.data.map(({ id, model, provider, upstream_model, base_url, weight }: Record<string, unknown>) => ({ id, model, provider, upstream_model, base_url, weight }));
+    const listed = await put([...saved, { model: 'extra', base_url: upstream.url }, { id: 'extra#2', model: 'extra', base_url: upstream.url }]);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.slice(saved.length).map((d: { id: string }) => d.id)).toEqual(['extra#1', 'extra#2']);
+    const clash = await put([...saved, { model: 'extra', base_url: upstream.url }, { id: 'extra#1', model: 'extra', base_url: upstream.url }]);
+    expect(clash.body.data.slice(saved.length).map((d: { id: string }) => d.id)).toEqual(['extra#1-2', 'extra#1']);
+    await put(saved);
+    expect((await admin('GET', '/internal/deployments')).body.data).toEqual(before.data);
+  });
+
+  it('refuses reset beside other model settings, and says why a key may not see an allowed model', async () => {
+    const before = (await admin('GET', '/internal/models')).body;
+    const both = await admin('PUT', '/internal/models', { reset: true, allowed_models: ['demo/echo'] });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatchObject({ type: 'invalid_request_error', code: 400 });
+    expect(both.body.error.message).toContain('reset cannot be combined with allowed_models');
+    expect((await admin('GET', '/internal/models')).body).toEqual(before);
+
+    // Globally allowed (the settings in force), but not for this key.
+    const other = (before.allowed_models as string[]).find((m) => m !== 'demo/echo')!;
+    expect(other).toBeDefined();
+    const limited = (await admin('POST', '/internal/api-keys', { models: ['demo/echo'] })).body;
+    const models = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: limited.key, maxRetries: 0 }).models;
+    expect((await models.retrieve('demo/echo')).id).toBe('demo/echo');
+    const hidden = (await models.retrieve(other).catch((e: unknown) => e)) as APIError;
+    expect(hidden).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(hidden.message).toContain(`API key ${limited.id} may not use model '${other}' (the key is limited to demo/echo)`);
+    expect(hidden.message).not.toContain('not in allowed_models');
+    const unknown = (await models.retrieve('gpt-9').catch((e: unknown) => e)) as APIError;
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(unknown.message).toContain("model 'gpt-9' is not in allowed_models");
+  });
+
   it('aggregates usage by model and key per time bucket', async () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'charted' })).body;
     await chat(key.key);

@@ -46,6 +46,76 @@ describe('chat completions through the official openai client', () => {
     expect(h.openai.lastRequest()!.body.stream).toBe(true);
   });
 
+  it('ends a stream that fails midway with the error chunk and then [DONE]; the SDK raises the error', async () => {
+    const key = await h.issueKey({ name: 'raw-stream', scopes: ['chat'] });
+    const post = async (model: string) => {
+      const response = await fetch(`${h.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'a b c d e f' }] }),
+      });
+      return { status: response.status, frames: (await response.text()).split('\n\n').filter((frame) => frame !== '') };
+    };
+
+    // Native path: the OpenAI upstream drops the connection after three chunks.
+    h.openai.setNext({ dropAfterFrames: 3 });
+    const native = await post('gpt-4o-mini');
+    expect(native.status).toBe(200);
+    expect(native.frames).toHaveLength(5);
+    expect(native.frames.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(native.frames.at(-2)!.slice('data: '.length))).toMatchObject({ error: { type: 'upstream_error', code: 502 } });
+
+    // Translated path: Anthropic sends an error event midway.
+    h.anthropic.setNext({ streamErrorAfterFrames: 4, error: { type: 'overloaded_error', message: 'overloaded midway' } });
+    const translated = await post('claude-opus-4-7');
+    expect(translated.frames.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(translated.frames.at(-2)!.slice('data: '.length)).error.message).toContain('overloaded midway');
+    expect(translated.frames.filter((frame) => frame === 'data: [DONE]')).toHaveLength(1);
+
+    // The SDK throws on the error chunk (it never reads the [DONE] behind it), after the words that made it.
+    h.openai.setNext({ dropAfterFrames: 3 });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a b c d e f' }] });
+    const pieces: string[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta.content ?? '');
+    })().then(() => undefined, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as APIError).type).toBe('upstream_error');
+    expect(pieces.join('')).toBe('You said:');
+    expect(h.openai.requests).toHaveLength(2);
+  });
+
+  it('counts a stream that failed after its 200 as an error in the usage aggregates; its row keeps status 200', async () => {
+    const key = await h.issueKey({ name: 'broken-streams', scopes: ['chat'] });
+    const drain = async (stream: AsyncIterable<unknown>) => {
+      for await (const _ of stream) void _;
+    };
+    await h.openaiClient(key.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'fine' }] });
+    h.openai.setNext({ dropAfterFrames: 3 });
+    await expect(drain(await h.openaiClient(key.key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a b c d' }] }))).rejects.toThrow();
+    h.anthropic.setNext({ streamErrorAfterFrames: 4, error: { type: 'overloaded_error', message: 'overloaded midway' } });
+    await expect(h.anthropicClient(key.key).messages.stream({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'a b c d' }] }).finalMessage()).rejects.toThrow(/overloaded midway/);
+
+    const rows = await h.usageRows(`key_id=${key.id}`);
+    expect(rows.map((row) => [row.endpoint, row.status, row.error_type, row.stream])).toEqual([
+      ['messages', 200, 'upstream_error', true],
+      ['chat', 200, 'upstream_error', true],
+      ['chat', 200, null, false],
+    ]);
+    const usage = await h.admin('GET', `/internal/usage?group_by=key&bucket=day&key_id=${key.id}`);
+    expect(usage.status).toBe(200);
+    expect(usage.body.totals).toMatchObject({ requests: 3, errors: 2 });
+    expect(usage.body.data).toEqual([expect.objectContaining({ group: key.id, requests: 3, errors: 2 })]);
+  });
+
+  it('sends temperature up to 2 as is to OpenAI, clamped to 1 for a Claude model', async () => {
+    await client.chat.completions.create({ model: 'gpt-4o-mini', temperature: 1.5, messages: [{ role: 'user', content: 'x' }] });
+    expect(h.openai.lastRequest()!.body.temperature).toBe(1.5);
+    const completion = await client.chat.completions.create({ model: 'claude-opus-4-7', temperature: 1.5, messages: [{ role: 'user', content: 'warm claude' }] });
+    expect(completion.choices[0]!.message.content).toBe('You said: warm claude');
+    expect(h.anthropic.lastRequest()!.body.temperature).toBe(1);
+  });
+
   it('sends tools and returns tool calls, streaming and not', async () => {
     const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
     h.openai.setNext({ reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] } });

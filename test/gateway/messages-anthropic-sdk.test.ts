@@ -88,6 +88,28 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
     expect(streamed.content[0]).toEqual({ type: 'text', text: 'You said: streamed across' });
   });
 
+  it('accepts temperature 0 to 2: sent to Anthropic clamped to its 0..1, to OpenAI-family models as sent', async () => {
+    // This SDK release no longer types `temperature` (newer API versions dropped it); it still sends it.
+    const params = (model: string, temperature: number, content = 'warm') =>
+      ({ model, max_tokens: 16, temperature, messages: [{ role: 'user', content }] }) as Anthropic.MessageCreateParamsNonStreaming;
+    const ask = (model: string, temperature: number) => client.messages.create(params(model, temperature));
+    const message = await ask('claude-opus-4-7', 1.5);
+    expect(message.content).toEqual([{ type: 'text', text: 'You said: warm' }]);
+    expect(h.anthropic.lastRequest()!.body.temperature).toBe(1);
+    await client.messages.stream(params('claude-opus-4-7', 2, 'hot')).finalMessage();
+    expect(h.anthropic.lastRequest()!.body.temperature).toBe(1);
+    await ask('claude-opus-4-7', 0.4);
+    expect(h.anthropic.lastRequest()!.body.temperature).toBe(0.4);
+
+    await ask('gpt-4o-mini', 1.5);
+    expect(h.openai.lastRequest()!.body.temperature).toBe(1.5);
+
+    const invalid = await ask('claude-opus-4-7', 2.5).catch((e: unknown) => e as AnthropicAPIError);
+    expect(invalid).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((invalid as AnthropicAPIError).message).toContain('temperature must be between 0 and 2, got 2.5');
+    expect(h.anthropic.requests).toHaveLength(3);
+  });
+
   it('caps max_tokens after the alias rewrite', async () => {
     await client.messages.create({ model: 'smart', max_tokens: 4096, messages: [{ role: 'user', content: 'x' }] });
     expect(h.anthropic.lastRequest()!.body.model).toBe('claude-opus-4-7');

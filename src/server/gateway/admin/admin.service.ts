@@ -3,12 +3,12 @@ import type {
   ApiKeyCreated,
   ApiKeyRecord,
   ApiKeyUpdate,
-  DeploymentInput,
   DeploymentList,
+  DeploymentsUpdate,
   ModelSettingsUpdate,
   ModelSettingsView,
 } from '../../../shared/gateway-api.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -95,8 +95,12 @@ export class AdminService {
     };
   }
 
-  /** Changes model settings; persisted and applied without a restart. */
+  /**
+   * Changes model settings; persisted and applied without a restart. `reset` stands alone: it returns
+   * to the configuration file (source `config`), which fields sent beside it would contradict.
+   */
   updateModelSettings(update: ModelSettingsUpdate, actor: AdminActor): ModelSettingsView {
+    if (update.reset === true) refuseBesideReset(Object.keys(update).filter((field) => field !== 'reset'), 'PUT /internal/models');
     const before = this.registry.settings();
     this.registry.updateSettings(update);
     const after = this.registry.settings();
@@ -114,8 +118,10 @@ export class AdminService {
     return { source: source.source, updated_at: iso(source.updatedAt), data: this.registry.deployments().map(toDeploymentView) };
   }
 
-  /** Replaces the deployment list; persisted and applied without a restart. */
-  replaceDeployments(inputs: readonly DeploymentInput[] | 'reset', actor: AdminActor): DeploymentList {
+  /** Replaces the deployment list, or returns to the configuration file's; persisted and applied without a restart. */
+  replaceDeployments(update: DeploymentsUpdate, actor: AdminActor): DeploymentList {
+    if (update.reset === true) refuseBesideReset(update.deployments !== undefined ? ['deployments'] : [], 'PUT /internal/deployments');
+    const inputs = update.reset === true ? 'reset' : (update.deployments ?? []);
     this.registry.replaceDeployments(inputs);
     const list = this.deployments();
     // The audit keeps what changed, never a key.
@@ -128,4 +134,10 @@ export class AdminService {
     this.audit.insert({ createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details });
     this.bus.invalidate('audit');
   }
+}
+
+/** `reset: true` with other fields: refused rather than guessing which of the two the caller meant. */
+function refuseBesideReset(fields: readonly string[], endpoint: string): void {
+  if (fields.length === 0) return;
+  throw badRequest(`reset cannot be combined with ${fields.join(', ')}: reset returns ${endpoint} to the configuration file's values; send the reset and the new values as two requests`);
 }

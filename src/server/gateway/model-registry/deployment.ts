@@ -56,18 +56,36 @@ export function resolveDeployment(input: DeploymentConfig | DeploymentInput, id:
   };
 }
 
-/** Resolves a list, giving deployments without an id a stable one (`<model>#<n>`, n counted per model). */
+/**
+ * Resolves a list, giving deployments without an id a stable one (`<model>#<n>`, n counted per model).
+ * Listed ids are taken first, so a generated id steps aside for them; ids listed twice (refused by the
+ * admin API, possible in a configuration file) get a suffix rather than stopping the gateway.
+ */
 export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>, sources: DeploymentSources): GatewayDeployment[] {
   const perModel = new Map<string, number>();
+  const listed = new Set(inputs.flatMap((input) => (input.id !== undefined ? [input.id] : [])));
   const used = new Set<string>();
   return inputs.map((input) => {
     const n = (perModel.get(input.model) ?? 0) + 1;
     perModel.set(input.model, n);
     let id = input.id ?? `${input.model}#${n}`;
-    for (let suffix = 2; used.has(id); suffix += 1) id = `${input.id ?? input.model}#${n}-${suffix}`;
+    const taken = (candidate: string): boolean => used.has(candidate) || (input.id === undefined && listed.has(candidate));
+    for (let suffix = 2; taken(id); suffix += 1) id = `${input.id ?? input.model}#${n}-${suffix}`;
     used.add(id);
     return resolveDeployment(input, id, sources);
   });
+}
+
+/** The first id listed more than once, with the positions of its two listings. */
+export function duplicateDeploymentId(inputs: ReadonlyArray<{ readonly id?: string }>): { readonly id: string; readonly first: number; readonly second: number } | undefined {
+  const seen = new Map<string, number>();
+  for (const [index, { id }] of inputs.entries()) {
+    if (id === undefined) continue;
+    const first = seen.get(id);
+    if (first !== undefined) return { id, first, second: index };
+    seen.set(id, index);
+  }
+  return undefined;
 }
 
 /** The deployment derived from a model name alone, with the provider's configured defaults. */

@@ -1,6 +1,8 @@
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
+import { badRequest } from '../../http/errors.js';
 import {
+  duplicateDeploymentId,
   implicitDeployment,
   resolveDeployments,
   type DeploymentSources,
@@ -49,6 +51,8 @@ export interface ModelRegistryOptions {
   readonly repository: SettingsRepository;
   /** Provider inference by name (the provider layer's rules), before the deployment list is consulted. */
   readonly inferProvider: (model: string, deployments: readonly GatewayDeployment[]) => string | undefined;
+  /** What keeps a deployment from being called (`<field> <problem>`), checked when the admin API saves a list; unchecked when absent. */
+  readonly deploymentProblem?: (deployment: GatewayDeployment) => string | undefined;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: () => number;
 }
@@ -166,6 +170,8 @@ export class ModelRegistry {
    * Replaces the deployment list (or returns to the configuration file's). A deployment sent with the
    * id it was listed under and without `api_key` keeps the key stored for it, so the UI never holds
    * secrets; `api_key: null` clears it. A kept key never follows a deployment to another address.
+   * A list that could not be routed as written (an id listed twice, an unknown provider, no base URL)
+   * is refused with 400 invalid_request_error and nothing changes.
    */
   replaceDeployments(inputs: readonly DeploymentInput[] | 'reset'): void {
     const { repository } = this.options;
@@ -173,9 +179,9 @@ export class ModelRegistry {
       repository.delete('deployments');
     } else {
       const sources = this.sources();
+      const resolved = this.checkDeployments(inputs, sources);
       const before = this.snapshot.deploymentInputs;
       const previous = new Map(resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]));
-      const resolved = resolveDeployments(inputs, sources);
       const merged = inputs.map((input, i) => {
         const { api_key: apiKey, ...rest } = input;
         const next = { ...rest, id: resolved[i]!.id };
@@ -189,6 +195,23 @@ export class ModelRegistry {
       repository.put('deployments', merged, this.now());
     }
     this.snapshot = this.compile();
+  }
+
+  /** Resolves a list the admin API sends, refusing what would be renamed or fail only at request time. */
+  private checkDeployments(inputs: readonly DeploymentInput[], sources: DeploymentSources): GatewayDeployment[] {
+    const duplicate = duplicateDeploymentId(inputs);
+    if (duplicate) {
+      throw badRequest(`deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`);
+    }
+    const resolved = resolveDeployments(inputs, sources);
+    const check = this.options.deploymentProblem;
+    if (check) {
+      for (const [index, deployment] of resolved.entries()) {
+        const problem = check(deployment);
+        if (problem !== undefined) throw badRequest(`deployments[${index}].${problem}`);
+      }
+    }
+    return resolved;
   }
 
   private sources(): DeploymentSources {

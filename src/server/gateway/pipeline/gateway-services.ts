@@ -62,6 +62,7 @@ export function createGatewayServices(ctx: GatewayContext, options: ServiceOptio
     config: ctx.config,
     repository: new SettingsRepository(db),
     inferProvider: options.providers.inferProvider,
+    deploymentProblem: (deployment) => options.providers.deploymentProblem(deployment),
     env: options.env,
   });
   return {

@@ -44,6 +44,11 @@ export interface ProviderPort {
   executeChat(call: ChatCall): Promise<ChatExecution>;
   executeEmbeddings(call: EmbeddingsCall): Promise<{ body: EmbeddingsResponse; usage: Usage }>;
   inferProvider(model: string, deployments: readonly GatewayDeployment[]): string | undefined;
+  /**
+   * What keeps a deployment from ever being called (an unknown provider, no base URL anywhere), worded
+   * `<field> <problem>`; undefined when it can be called. Lets the admin API refuse it at save.
+   */
+  deploymentProblem(deployment: GatewayDeployment): string | undefined;
   /** The frame reporting an error after a stream started, in the client's format. */
   errorFrame(format: ClientFormat, message: string): string;
 }

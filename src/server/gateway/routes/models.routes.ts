@@ -37,8 +37,20 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
   }, async (request) => {
     // A wildcard: canonical names such as `demo/echo` contain slashes.
     const id = request.params['*'];
-    const found = visible(keyModels(request)).find((m) => m.id === id);
+    const found = services.registry.modelList().data.find((m) => m.id === id);
     if (!found) throw notFound(`model '${id}' is not in allowed_models`);
+    // Left out of this key's list, so 404 too (as OpenAI answers for a model the caller cannot use),
+    // but saying why: the model is allowed, this key is not.
+    const principal = contextOf(request).principal;
+    if (principal?.kind === 'key' && principal.key.models !== null && !principal.key.models.has(id)) {
+      throw notFound(`API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...principal.key.models])})`);
+    }
     return found;
   });
 };
+
+/** A few names for a message. */
+function listed(names: readonly string[]): string {
+  if (names.length === 0) return 'no models';
+  return names.length > 10 ? `${names.slice(0, 10).join(', ')}, ...` : names.join(', ');
+}

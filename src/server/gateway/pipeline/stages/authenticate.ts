@@ -26,18 +26,29 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
   }
 }
 
-/** The presented credential: Bearer everywhere; `x-api-key` too on /v1/messages (Anthropic clients). */
-function presentedKey(request: FastifyRequest, endpoint: Endpoint): string | undefined {
-  const bearer = bearerToken(request.headers.authorization);
-  if (bearer !== undefined || endpoint !== 'messages') return bearer;
+/** A non-empty `x-api-key` header, trimmed. */
+function apiKeyHeader(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
-  return typeof header === 'string' && header !== '' ? header.trim() : undefined;
+  const value = typeof header === 'string' ? header.trim() : '';
+  return value === '' ? undefined : value;
 }
 
-const MISSING = {
-  messages: 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>',
-  other: 'missing API key: send Authorization: Bearer <API_KEY>',
-};
+/**
+ * The presented credential, as the document's authentication table assigns it: on /v1/messages
+ * `x-api-key` is the credential and Bearer only its fallback (Anthropic clients); everywhere else
+ * Bearer alone, so an `x-api-key` there is not read.
+ */
+function presentedKey(request: FastifyRequest, endpoint: Endpoint): string | undefined {
+  if (endpoint === 'messages') return apiKeyHeader(request) ?? bearerToken(request.headers.authorization);
+  return bearerToken(request.headers.authorization);
+}
+
+/** Why no credential was found, in the words of the endpoint's own credential. */
+function missingKeyMessage(request: FastifyRequest, endpoint: Endpoint): string {
+  if (endpoint === 'messages') return 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>';
+  const hint = apiKeyHeader(request) !== undefined ? ' (x-api-key is read only on /v1/messages)' : '';
+  return `missing API key: send Authorization: Bearer <API_KEY>${hint}`;
+}
 
 /**
  * Stage 2: finds the principal and checks the endpoint's scope. Runs before the body is parsed, so a
@@ -45,7 +56,7 @@ const MISSING = {
  */
 export function authenticate(ctx: RequestContext, request: FastifyRequest, deps: AuthDeps): Principal {
   const secret = presentedKey(request, ctx.endpoint);
-  if (secret === undefined) throw unauthorized(ctx.endpoint === 'messages' ? MISSING.messages : MISSING.other);
+  if (secret === undefined) throw unauthorized(missingKeyMessage(request, ctx.endpoint));
   let principal: Principal;
   if (isIssuedKey(secret) || !(deps.allowPassthroughKeys && ctx.endpoint === 'embeddings')) {
     const check = deps.keys.check(secret);

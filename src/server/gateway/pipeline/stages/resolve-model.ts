@@ -26,7 +26,7 @@ function checkKeyModels(ctx: RequestContext, requested: string, model: string): 
 
 /**
  * Stage 3 for chat and Messages, in the document's order: alias rewrite, allow-list
- * (400 model_not_allowed), then the per-model max_tokens cap. Rewrites the body in place.
+ * (400 model_not_allowed), then the per-model cap on every token-limit field. Rewrites the body in place.
  */
 export function resolveConversationModel(ctx: RequestContext, body: ConversationBody, registry: ModelRegistry): void {
   const requested = body.model;
@@ -39,9 +39,11 @@ export function resolveConversationModel(ctx: RequestContext, body: Conversation
   body.model = model;
   const cap = registry.maxTokensCap(model);
   if (cap === undefined) return;
-  // OpenAI's newer field wins when present; otherwise cap (or set) max_tokens.
-  if (body.max_completion_tokens != null) body.max_completion_tokens = Math.min(body.max_completion_tokens, cap);
-  else body.max_tokens = Math.min(body.max_tokens ?? cap, cap);
+  // Every limit field present is capped: a chat request may carry both, and an upstream honours either.
+  // With neither, the cap is set as max_tokens so the upstream's own default cannot exceed it.
+  const { max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens } = body;
+  if (maxCompletionTokens != null) body.max_completion_tokens = Math.min(maxCompletionTokens, cap);
+  if (maxTokens != null || maxCompletionTokens == null) body.max_tokens = Math.min(maxTokens ?? cap, cap);
 }
 
 /** True for Claude-family models, which have no embeddings API. */

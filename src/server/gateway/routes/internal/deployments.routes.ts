@@ -8,7 +8,7 @@ export const deploymentsRoutes: FastifyPluginAsync<AdminRouteOptions> = async (a
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/deployments', { schema: { response: { 200: deploymentListSchema } } }, async () => admin.deployments());
   typed.put('/deployments', { schema: { body: deploymentsUpdateSchema, response: { 200: deploymentListSchema } } }, async (request) =>
-    admin.replaceDeployments(request.body.reset ? 'reset' : (request.body.deployments ?? []), { requestId: request.id }),
+    admin.replaceDeployments(request.body, { requestId: request.id }),
   );
   typed.get('/deployments/health', { schema: { response: { 200: deploymentHealthListSchema } } }, async () => ({
     data: services.health.report(services.registry.routableDeployments()),
