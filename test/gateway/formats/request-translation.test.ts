@@ -43,7 +43,7 @@ describe('chat completions -> Messages', () => {
         { role: 'assistant', content: 'Bonjour' },
         { role: 'user', content: 'Again' },
       ],
-      temperature: 1,
+      temperature: 1.7, // as asked: the Anthropic provider clamps it to 1 on the way out
       top_p: 0.9,
       stop_sequences: ['END'],
       metadata: { user_id: 'u-1' },

@@ -80,7 +80,9 @@ describe('Messages validation', () => {
 
   it('requires max_tokens and names ranges', () => {
     expect(messagesError({ model: 'c', messages: user })).toBe('max_tokens is required');
-    expect(messagesError({ ...base, temperature: 1.5 })).toBe('temperature must be between 0 and 1, got 1.5');
+    // The gateway's range on every endpoint (0..2); the Anthropic provider clamps to Anthropic's 0..1.
+    expect(validateMessagesRequest({ ...base, temperature: 1.5 }).ok).toBe(true);
+    expect(messagesError({ ...base, temperature: 2.5 })).toBe('temperature must be between 0 and 2, got 2.5');
   });
 
   it('checks known blocks field by field', () => {

@@ -78,6 +78,9 @@ async function messages(request: RecordedRequest, response: ServerResponse, scri
   if (!body || typeof body.model !== 'string') return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
   if (typeof body.max_tokens !== 'number') return sendJson(response, 400, anthropicErrorBody(400, { message: 'max_tokens: Field required' }));
   if (!Array.isArray(body.messages)) return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
+  if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) {
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'temperature: range: 0..1' }));
+  }
   if (!(Array.isArray(body.tools) && body.tools.length > 0) && body.messages.some(hasToolBlocks)) {
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.' }));
   }

@@ -93,7 +93,10 @@ export class UsageRepository {
     this.insertMany(entries);
   }
 
-  /** Totals per time bucket and group. */
+  /**
+   * Totals per time bucket and group. A request counts as an error when it was answered with an
+   * error status or failed after its 200 went out (a stream that broke: status 200, `error_type` set).
+   */
   aggregate(query: UsageQuery, since: number, until: number): Pick<UsageResponse, 'data' | 'totals'> {
     const size = BUCKET_MS[query.bucket];
     const group = groupColumn(query.group_by);
@@ -104,7 +107,7 @@ export class UsageRepository {
     const rows = this.sqlite
       .prepare(
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
-           COUNT(*) AS requests, SUM(u.status >= 400) AS errors,
+           COUNT(*) AS requests, SUM(u.status >= 400 OR u.error_type IS NOT NULL) AS errors,
            SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
            SUM(u.cost_usd) AS cost_usd, AVG(u.latency_ms) AS avg_latency_ms
          FROM gateway_usage u ${query.group_by === 'key' ? 'LEFT JOIN gateway_api_keys k ON k.id = u.key_id' : ''}

@@ -12,7 +12,7 @@ import { messagesResponseFromIr, messagesResponseToIr } from './messages/message
 import type { MessagesBody } from './messages/messages-schema.js';
 import { decodeMessagesStream } from './messages/messages-stream-decoder.js';
 import { encodeMessagesStream } from './messages/messages-stream-encoder.js';
-import { dataFrame, eventFrame, type SseEvent } from './sse.js';
+import { DONE_FRAME, dataFrame, eventFrame, type SseEvent } from './sse.js';
 import type { StreamUsage } from './token-estimate.js';
 
 /** The client formats of conversation requests. */
@@ -49,7 +49,11 @@ export interface FormatCodec {
   relayJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined };
   /** Writes complete usage into an answer whose upstream did not report it. */
   setUsage(body: Record<string, unknown>, usage: Usage): void;
-  /** The frame that reports an error after the stream started, in the shape the format's SDKs read. */
+  /**
+   * What ends a stream that fails after it started, in the shape the format's SDKs read: chat's
+   * error chunk followed by `[DONE]` (every chat stream ends with it, as the contract says),
+   * Messages' `error` event (the end of a Messages stream).
+   */
   errorFrame(message: string): string;
 }
 
@@ -66,8 +70,8 @@ export const chatCodec: FormatCodec = {
   setUsage: (body, usage) => {
     body.usage = chatUsageFromIr(usage);
   },
-  // openai clients throw an APIError on a chunk carrying `error`.
-  errorFrame: (message) => dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })),
+  // openai clients throw an APIError on a chunk carrying `error`, before they read `[DONE]`.
+  errorFrame: (message) => dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })) + DONE_FRAME,
 };
 
 /** Anthropic Messages. */

@@ -17,7 +17,7 @@ export interface StreamOutcome {
 export interface RelayStreamOptions {
   /** Aborts the upstream request (called when the client goes away). */
   readonly abort: () => void;
-  /** The frame reporting a failure after the stream started, in the client's format. */
+  /** The frames reporting a failure after the stream started, in the client's format (chat: then `[DONE]`). */
   readonly errorFrame: (message: string) => string;
   /** Rewrites each frame on its way out (PII restore), when installed. */
   readonly transform?: (frame: string) => string;

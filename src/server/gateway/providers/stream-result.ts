@@ -10,8 +10,9 @@ export interface StreamChatResult {
   readonly kind: 'stream';
   /**
    * SSE frames in the client's format, written as they arrive. An upstream failure after the start
-   * becomes a final error frame (and `error()`); a client abort ends the iterable quietly. Stopping
-   * early (`break`, `return()`) or aborting the signal destroys the upstream request.
+   * ends it with the codec's errorFrame (chat: the error chunk and `[DONE]`, in one item) and sets
+   * `error()`; a client abort ends the iterable quietly. Stopping early (`break`, `return()`) or
+   * aborting the signal destroys the upstream request.
    */
   readonly events: AsyncIterable<string>;
   /** Usage so far; final once `events` is exhausted. */

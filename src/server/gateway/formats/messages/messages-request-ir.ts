@@ -136,8 +136,8 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   const system = ir.system.filter((text) => text !== '');
   if (system.length === 1) body.system = system[0];
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
-  // Anthropic accepts 0..1 where chat completions accepts 0..2; clamping keeps the request valid.
-  if (ir.temperature !== undefined) body.temperature = Math.min(ir.temperature, 1);
+  // Kept as asked (0..2); the Anthropic provider clamps it to Anthropic's 0..1 on every path.
+  if (ir.temperature !== undefined) body.temperature = ir.temperature;
   if (ir.topP !== undefined) body.top_p = ir.topP;
   if (ir.topK !== undefined) body.top_k = ir.topK;
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = [...ir.stop];

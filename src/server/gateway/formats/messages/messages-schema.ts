@@ -73,7 +73,8 @@ export const messagesRequestSchema = z.looseObject({
   max_tokens: minInteger(1),
   system: z.union([z.string(), z.array(systemBlock)]).optional(),
   stream: z.boolean().optional(),
-  temperature: boundedNumber(0, 1).optional(),
+  // The gateway's range (the contract's Limits 4); the Anthropic provider clamps to its own 0..1.
+  temperature: boundedNumber(0, 2).optional(),
   top_p: boundedNumber(0, 1).optional(),
   top_k: minInteger(0).optional(),
   stop_sequences: z.array(z.string()).optional(),

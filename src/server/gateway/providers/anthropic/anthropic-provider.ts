@@ -24,13 +24,25 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
         baseUrl: settings.baseUrl,
         path: '/v1/messages',
         headers,
-        body,
+        body: withAnthropicTemperature(body),
         signal: context.signal,
         timeoutMs: settings.timeoutMs,
         secrets: settings.apiKey ? [settings.apiKey] : [],
       }, body.stream === true);
     },
   };
+}
+
+/** Anthropic's highest temperature; the gateway accepts up to 2 on every endpoint (the contract's Limits 4). */
+const MAX_TEMPERATURE = 1;
+
+/**
+ * The body with a temperature above Anthropic's range sent as 1, so that a caller asking for more
+ * randomness than Claude offers gets the most there is, not an upstream 400. Native and translated
+ * bodies alike; the client's body is never changed in place.
+ */
+function withAnthropicTemperature(body: Record<string, unknown>): Record<string, unknown> {
+  return typeof body.temperature === 'number' && body.temperature > MAX_TEMPERATURE ? { ...body, temperature: MAX_TEMPERATURE } : body;
 }
 
 /** Beta names look like `prompt-caching-2024-07-31`; anything else is left behind, not sent upstream. */
