@@ -153,6 +153,15 @@ describe('chat completions through the official openai client', () => {
     await client.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 7, messages: [{ role: 'user', content: 'x' }] });
     expect(h.openai.lastRequest()!.body.max_tokens).toBe(7);
 
+    // Both limit fields are capped (an upstream honours either); neither present sets the cap.
+    await client.chat.completions.create({ model: 'gpt-4o-mini', max_completion_tokens: 500, max_tokens: 400, messages: [{ role: 'user', content: 'x' }] });
+    expect(h.openai.lastRequest()!.body).toMatchObject({ max_tokens: 100, max_completion_tokens: 100 });
+    await client.chat.completions.create({ model: 'gpt-4o-mini', max_completion_tokens: 50, messages: [{ role: 'user', content: 'x' }] });
+    expect(h.openai.lastRequest()!.body.max_completion_tokens).toBe(50);
+    expect(h.openai.lastRequest()!.body).not.toHaveProperty('max_tokens');
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
+    expect(h.openai.lastRequest()!.body.max_tokens).toBe(100);
+
     // An alias whose target is not allowed fails the allow-list after the rewrite.
     const error = await client.chat.completions.create({ model: 'ghost', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -179,6 +188,12 @@ describe('chat completions through the official openai client', () => {
     expect(unauthenticated).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(unauthenticated!.type).toBe('authentication_error');
     expect(unauthenticated!.headers?.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // Bearer is the credential here; x-api-key (the Messages header) is not read, beside a Bearer or alone.
+    const apiKeyHeader = (bearer: string | null) => new OpenAI({ baseURL: `${h.url}/v1`, apiKey: bearer ?? 'unused', maxRetries: 0, defaultHeaders: { 'x-api-key': client.apiKey, ...(bearer === null ? { authorization: null } : {}) } });
+    expect(await call(apiKeyHeader('gk-not-a-real-key'))).toBeInstanceOf(OpenAI.AuthenticationError);
+    const headerOnly = await call(apiKeyHeader(null));
+    expect(headerOnly).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(headerOnly!.message).toContain('x-api-key is read only on /v1/messages');
 
     const notAllowed = await call(client, 'gpt-9');
     expect(notAllowed).toBeInstanceOf(OpenAI.BadRequestError);

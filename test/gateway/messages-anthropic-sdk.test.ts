@@ -48,6 +48,17 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
     expect(message.content[0]).toEqual({ type: 'text', text: 'You said: bearer' });
   });
 
+  it('takes x-api-key before a Bearer token, which counts only when x-api-key is absent', async () => {
+    const ask = (c: Anthropic) => c.messages.create({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'which key' }] });
+    const both = (apiKeyHeader: string, bearer: string) => new Anthropic({ baseURL: h.url, apiKey: null, authToken: bearer, defaultHeaders: { 'x-api-key': apiKeyHeader }, maxRetries: 0 });
+
+    expect((await ask(both(secret, 'gk-bad'))).content[0]).toEqual({ type: 'text', text: 'You said: which key' });
+    const refused = await ask(both('gk-bad', secret)).catch((e: unknown) => e as AnthropicAPIError);
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect((refused as AnthropicAPIError).message).toContain('invalid API key');
+    expect(h.anthropic.requests).toHaveLength(1);
+  });
+
   it('streams message_start, content_block_start, text_delta deltas, message_delta and message_stop', async () => {
     const stream = client.messages.stream({ model: 'claude-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'stream these words' }] });
     const kinds: string[] = [];
