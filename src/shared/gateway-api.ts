@@ -7,7 +7,8 @@ import { z } from 'zod';
 
 /** Scopes a key may carry: `chat`, `embeddings`, `responses`, `rag:<collection>`, `rag:*`, `*`. */
 export const scopeSchema = z.string().regex(/^(\*|chat|embeddings|responses|rag:(\*|[A-Za-z0-9._/-]+))$/, {
-  error: (issue) => `scope must be one of chat, embeddings, responses, rag:<collection>, rag:*, *; got ${JSON.stringify(issue.input)}`,
+  // The gateway's validator adds the value received.
+  error: "must be one of 'chat', 'embeddings', 'responses', 'rag:<collection>', 'rag:*', '*'",
 });
 /** One scope. */
 export type Scope = z.infer<typeof scopeSchema>;
@@ -201,7 +202,7 @@ export type DeploymentHealth = z.infer<typeof deploymentHealthSchema>;
 export const deploymentHealthListSchema = z.object({ data: z.array(deploymentHealthSchema) });
 
 /** Time given as ISO-8601 or Unix milliseconds. */
-const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)]);
+const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], { error: 'must be an ISO-8601 time or Unix milliseconds' });
 
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = z.object({

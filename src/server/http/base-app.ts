@@ -30,6 +30,9 @@ export function createBaseApp(options: BaseAppOptions) {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every API body is JSON: a text/plain body must get the content-type error, not reach the
+  // schema as a string ("request body must be an object").
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -47,7 +47,8 @@ export function toErrorResponse(error: FastifyError | AppError | Error, request:
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, body: errorBody('payload_too_large', 'request body is larger than the configured limit'), headers: {} };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, body: errorBody('invalid_request_error', `unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}; send application/json`, 415), headers: {} };
+      // 400 rather than 415: the contract maps invalid_request_error to 400, with code equal to status.
+      return { status: 400, body: errorBody('invalid_request_error', contentTypeMessage(request.headers['content-type'])), headers: {} };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, body: errorBody('invalid_request_error', 'request body is empty; send a JSON object'), headers: {} };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -66,6 +67,13 @@ export function toErrorResponse(error: FastifyError | AppError | Error, request:
   return { status: 500, body: errorBody('internal_error', 'internal error; see the server log for this request id'), headers: {} };
 }
 
+/** Every body the services parse is JSON; other media types (form posts, text) are refused, naming the one sent. */
+function contentTypeMessage(contentType: string | undefined): string {
+  if (contentType === undefined) return 'content-type must be application/json, got nothing';
+  const shown = contentType.length > 100 ? `${contentType.slice(0, 100)}...` : contentType;
+  return `content-type must be application/json, got '${shown}'`;
+}
+
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): FastifyReply {
   const envelope = (reply.request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope;
   return reply
@@ -75,13 +83,25 @@ function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Rec
     .send(envelope === 'anthropic' ? { type: 'error', ...body } : body);
 }
 
+/**
+ * A typed 5xx (a provider failing, a dependency unavailable) is an expected operational event: one
+ * warning naming it, no stack. Anything else answered 500 is a bug: an error with its stack.
+ */
+function logServerError(request: FastifyRequest, error: Error, status: number, body: ErrorBody): void {
+  const context = { route: request.routeOptions.url, method: request.method, status };
+  if (error instanceof AppError && status !== 500) {
+    const what = body.error.type === 'upstream_error' ? 'upstream failure' : body.error.type;
+    request.log.warn({ ...context, type: body.error.type }, `${what}: ${body.error.message}`);
+    return;
+  }
+  request.log.error({ ...context, err: error }, 'unexpected error');
+}
+
 /** Installs the one error handler and the 404 handler of an app. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, headers } = toErrorResponse(error, request);
-    if (status >= 500) {
-      request.log.error({ err: error, route: request.routeOptions.url, method: request.method }, 'unexpected error');
-    }
+    if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers);
   });
   app.setNotFoundHandler((request, reply) =>

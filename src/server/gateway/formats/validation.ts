@@ -34,14 +34,20 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 /** One zod issue as `<field> <problem>`. */
 export function formatIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_union' && issue.input !== undefined && !('discriminator' in issue)) {
+  if (issue.code === 'invalid_union' && issue.input !== undefined && !('discriminator' in issue) && !isOwn(issue.message)) {
     // When one variant matched the value's type, its own issue is the useful one.
     const matched = issue.errors.find((branch) => branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
     if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
   }
   const field = fieldName(issue.path);
   const subject = field === '' ? 'request body' : field;
-  return `${subject} ${problem(issue)}`;
+  return `${subject} ${withoutOwnName(problem(issue), issue.path)}`;
+}
+
+/** A schema's own message may start with its field's name (`id may hold ...`, shown as is by the UI). */
+function withoutOwnName(problem: string, path: readonly PropertyKey[]): string {
+  const last = path.at(-1);
+  return typeof last === 'string' && problem.startsWith(`${last} `) ? problem.slice(last.length + 1) : problem;
 }
 
 function problem(issue: z.core.$ZodIssue): string {
@@ -51,6 +57,7 @@ function problem(issue: z.core.$ZodIssue): string {
       return `must be ${article(issue.expected)}, got ${describe(issue.input)}`;
     case 'invalid_union': {
       if (issue.input === undefined) return 'is required';
+      if (isOwn(issue.message)) return withValue(issue.message, issue.input);
       const options = (issue as { options?: unknown }).options;
       if ('discriminator' in issue && Array.isArray(options)) {
         const key = String((issue as { discriminator?: unknown }).discriminator);
@@ -63,17 +70,18 @@ function problem(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `must be one of ${issue.values.map(show).join(', ')}, got ${show(issue.input)}`;
     case 'too_small':
-      if (issue.origin === 'array') return `must contain at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`;
-      if (issue.origin === 'string') return `must not be empty`;
-      return customOr(issue.message, `must be at least ${issue.minimum}, got ${show(issue.input)}`);
+      if (issue.origin === 'array') return `must contain ${issue.exact ? 'exactly' : 'at least'} ${items(Number(issue.minimum))}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      return customOr(issue.message, `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}, got ${show(issue.input)}`);
     case 'too_big':
-      if (issue.origin === 'array') return `must contain at most ${issue.maximum} items`;
+      if (issue.origin === 'array') return `must contain ${issue.exact ? 'exactly' : 'at most'} ${items(Number(issue.maximum))}`;
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
-      return customOr(issue.message, `must be at most ${issue.maximum}, got ${show(issue.input)}`);
+      return customOr(issue.message, `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}, got ${show(issue.input)}`);
     case 'invalid_format':
-      return `must be a valid ${issue.format}`;
+      // A schema that names the expected form (`must be a date (YYYY-MM-DD)`) is clearer than any pattern.
+      return withValue(customOr(issue.message, expectedFormat(issue)), issue.input);
     case 'not_multiple_of':
-      return `must be a multiple of ${issue.divisor}`;
+      return `must be a multiple of ${issue.divisor}, got ${show(issue.input)}`;
     case 'unrecognized_keys':
       return `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
     case 'invalid_key':
@@ -85,8 +93,34 @@ function problem(issue: z.core.$ZodIssue): string {
 }
 
 /** Our own messages start lower-case without the field; zod's defaults start with a capital. */
+function isOwn(message: string): boolean {
+  return /^[a-z]/.test(message);
+}
+
 function customOr(message: string, fallback: string): string {
-  return /^[a-z]/.test(message) ? message : fallback;
+  return isOwn(message) ? message : fallback;
+}
+
+/** Adds the value received unless the message already names it. */
+function withValue(message: string, input: unknown): string {
+  return /\bgot\b/.test(message) ? message : `${message}, got ${show(input)}`;
+}
+
+function expectedFormat(issue: z.core.$ZodIssueInvalidStringFormat): string {
+  switch (issue.format) {
+    case 'regex':
+      return `must match ${issue.pattern ?? 'the expected pattern'}`;
+    case 'datetime':
+      return 'must be an ISO-8601 date-time like 2024-01-31T12:00:00Z';
+    case 'date':
+      return 'must be a date (YYYY-MM-DD)';
+    default:
+      return `must be a valid ${issue.format}`;
+  }
+}
+
+function items(count: number): string {
+  return `${count} item${count === 1 ? '' : 's'}`;
 }
 
 /** `messages[0].content` style path. */

@@ -6,9 +6,10 @@ import { handleConversation } from '../pipeline/conversation.js';
 import type { GatewayRouteOptions } from './route-options.js';
 import { startPipeline } from './v1-hooks.js';
 
-const dated = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: (issue) => `must be a date like 2023-06-01, got '${String(issue.input)}'` });
+// A calendar date: `2023-13-45` is refused. The validator adds the value received.
+const dated = z.iso.date({ error: 'must be a date (YYYY-MM-DD)' });
 
-/** Anthropic clients send `anthropic-version`; the interface document calls it `vendor-version`. Any dated value is accepted. */
+/** Anthropic clients send `anthropic-version`; the interface document calls it `vendor-version`. Any real date is accepted. */
 const messagesHeadersSchema = z.looseObject({
   'anthropic-version': dated.optional(),
   'vendor-version': dated.optional(),

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+
+const MASTER = 'gk-master-log-test-0123456789abcdef';
+const OPENAI_KEY = 'sk-upstream-log-test-0123456789secret';
+const ANTHROPIC_KEY = 'sk-ant-log-test-0123456789secret';
+
+interface LogLine {
+  readonly level: number;
+  readonly msg: string;
+  readonly [field: string]: unknown;
+}
+
+/** The headless server's log when providers fail: expected operational events, not internal errors. */
+describe('upstream failures in the log', () => {
+  let dir: string;
+  let upstream: OpenAIUpstream;
+  let server: HeadlessProcess;
+  let key: string;
+
+  const chat = async (model: string) => {
+    const response = await fetch(`${server.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    return { status: response.status, body: (await response.json()) as { error: { type: string; message: string } } };
+  };
+  const logLines = (): LogLine[] =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+
+  beforeAll(async () => {
+    upstream = await startOpenAIUpstream({ apiKey: OPENAI_KEY });
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-upstream-log-'));
+    const config = join(dir, 'gatehouse.json');
+    writeFileSync(config, JSON.stringify({
+      llm: { allowed_models: ['gpt-4o-mini', 'claude-opus-4-7'] },
+      providers: {
+        openai: { base_url: upstream.url, api_key: OPENAI_KEY },
+        // Nothing listens on port 1: a connection error.
+        anthropic: { base_url: 'http://127.0.0.1:1', api_key: ANTHROPIC_KEY },
+      },
+    }));
+    server = await spawnHeadless({ GATEHOUSE_CONFIG: config, GATEHOUSE_DATA_DIR: dir, PROXY_MASTER_KEY: MASTER, GATEHOUSE_LOG_LEVEL: 'info' });
+    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['chat'] }),
+    });
+    key = ((await created.json()) as { key: string }).key;
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited();
+    await upstream?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs a provider 5xx, a provider 4xx and a connection error as one warning each, without a stack', async () => {
+    upstream.setNext({ status: 500 }, { status: 400, error: { message: 'bad thing upstream' } });
+    const failures = [await chat('gpt-4o-mini'), await chat('gpt-4o-mini'), await chat('claude-opus-4-7')];
+    for (const failure of failures) {
+      expect(failure.status).toBe(502);
+      expect(failure.body.error.type).toBe('upstream_error');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const lines = logLines();
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    const warnings = lines.filter((line) => line.level === 40 && line.msg.startsWith('upstream failure: '));
+    // Each warning carries the message the client got, with the route and status.
+    expect(warnings.map((line) => line.msg)).toEqual(failures.map((failure) => `upstream failure: ${failure.body.error.message}`));
+    for (const warning of warnings) {
+      expect(warning).toMatchObject({ route: '/v1/chat/completions', method: 'POST', status: 502, type: 'upstream_error' });
+      expect(warning).not.toHaveProperty('err');
+    }
+    const output = server.output();
+    expect(output).not.toContain('"stack"');
+    for (const secret of [OPENAI_KEY, ANTHROPIC_KEY, MASTER, key]) expect(output).not.toContain(secret);
+  });
+});
