@@ -17,7 +17,7 @@
  *   BENCH_RUNTIME       `compiled` (default) or `tsx`
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -126,6 +126,65 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 process.send({ type: 'ready', url: 'http://127.0.0.1:' + app.server.address().port });
 `;
 
+/**
+ * The ceiling: a proxy on raw TCP sockets (no HTTP library on either side; content-length bodies only,
+ * no error handling), that parses the request and the answer as JSON and rewrites `model`, as the
+ * gateway must. Not a usable proxy: it shows the most any Node process forwarding JSON can reach on
+ * this machine, to put the throughput target in proportion.
+ */
+const RAW_CEILING_CHILD = String.raw`
+import net from 'node:net';
+const upstream = new URL(process.env.BENCH_UPSTREAM);
+const idle = [];
+const withUpstream = (use) => {
+  const socket = idle.pop();
+  if (socket) return use(socket);
+  const fresh = net.connect(Number(upstream.port), upstream.hostname, () => use(fresh));
+  fresh.setNoDelay(true);
+  fresh.on('error', () => fresh.destroy());
+};
+const frames = (socket, onMessage) => {
+  let buffer = null;
+  socket.on('data', (chunk) => {
+    buffer = buffer ? Buffer.concat([buffer, chunk]) : chunk;
+    for (;;) {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/content-length: *(\d+)/i.exec(buffer.latin1Slice(0, end))?.[1] ?? 0);
+      if (buffer.length < end + 4 + length) return;
+      const body = buffer.utf8Slice(end + 4, end + 4 + length);
+      buffer = buffer.length === end + 4 + length ? null : buffer.subarray(end + 4 + length);
+      onMessage(body);
+      if (!buffer) return;
+    }
+  });
+};
+const server = net.createServer((client) => {
+  client.setNoDelay(true);
+  client.on('error', () => client.destroy());
+  frames(client, (text) => {
+    const request = JSON.parse(text);
+    request.model = 'gpt-4o-mini';
+    const out = JSON.stringify(request);
+    withUpstream((socket) => {
+      socket.once('answer', (answerText) => {
+        idle.push(socket);
+        const answer = JSON.parse(answerText);
+        answer.model = 'bench-model';
+        const body = JSON.stringify(answer);
+        client.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ' + Buffer.byteLength(body) + '\r\n\r\n' + body);
+      });
+      if (!socket.framed) { socket.framed = true; frames(socket, (answerText) => socket.emit('answer', answerText)); }
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nhost: ' + upstream.host + '\r\ncontent-type: application/json\r\ncontent-length: ' + Buffer.byteLength(out) + '\r\n\r\n' + out);
+    });
+  });
+});
+server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://127.0.0.1:' + server.address().port }));
+`;
+
+/** The gateway's Node flags, as `npm run serve` and `npm start` pass them. */
+const SERVER_NODE_FLAGS: string[] = JSON.parse(readFileSync(join(REPO, 'scripts', 'server-node-flags.json'), 'utf8'));
+
 /** Compiles the server to out/bench-server (type errors elsewhere do not stop the emit); returns its root. */
 function compileServer(): string {
   const outDir = join(REPO, 'out', 'bench-server');
@@ -148,11 +207,11 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-function startChild(name: string, code: string, options: { loader?: boolean; env?: NodeJS.ProcessEnv; profile?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
+function startChild(name: string, code: string, options: { loader?: boolean; env?: NodeJS.ProcessEnv; profile?: boolean; nodeFlags?: readonly string[] } = {}): Promise<{ child: ChildProcess; url: string }> {
   const profile = options.profile && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const loader = options.loader ? ['--import', 'tsx'] : [];
-  const gcFlag = [...(process.env.BENCH_EXPOSE_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
-  const child = spawn(process.execPath, [...loader, ...gcFlag, ...profile, '--input-type=module', '-e', code], {
+  const flags = [...(options.nodeFlags ?? []), ...(process.env.BENCH_EXPOSE_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
+  const child = spawn(process.execPath, [...loader, ...flags, ...profile, '--input-type=module', '-e', code], {
     cwd: REPO,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -256,6 +315,7 @@ async function drive(): Promise<void> {
   const gateway = await startChild('gateway', GATEWAY_CHILD, {
     loader: runtime === 'tsx',
     profile: true,
+    nodeFlags: process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : [],
     env: { BENCH_SERVER_ROOT: serverRoot, BENCH_UPSTREAM: upstream.url, BENCH_MASTER_KEY: MASTER_KEY, BENCH_MIGRATIONS: join(REPO, 'drizzle') },
   });
   const floor = await startChild('floor', FLOOR_CHILD, { env: { BENCH_UPSTREAM: upstream.url } });
@@ -283,6 +343,9 @@ async function drive(): Promise<void> {
   const loadDirect = await load(direct.url, direct.headers, chat('gpt-4o-mini'), duration);
   const loadFloor = await load(floor.url, direct.headers, chat('gpt-4o-mini'), duration);
   floor.child.kill();
+  const ceiling = await startChild('raw ceiling', RAW_CEILING_CHILD, { env: { BENCH_UPSTREAM: upstream.url } });
+  const loadCeiling = await load(ceiling.url, direct.headers, chat('bench-model'), duration);
+  ceiling.child.kill();
   const cpuBefore = await statsOf(gateway.child);
   const loadGateway = await load(through.url, through.headers, chat('bench-model'), duration);
   const cpuPerRequest = ((await statsOf(gateway.child)).cpuMicros - cpuBefore.cpuMicros) / loadGateway.requests.total;
@@ -314,6 +377,8 @@ async function drive(): Promise<void> {
       direct_rps: round(loadDirect.requests.average, 0),
       bare_proxy_rps: round(loadFloor.requests.average, 0),
       bare_proxy_ratio: round(loadFloor.requests.average / loadDirect.requests.average),
+      raw_socket_ceiling_rps: round(loadCeiling.requests.average, 0),
+      raw_socket_ceiling_ratio: round(loadCeiling.requests.average / loadDirect.requests.average),
       gateway_rps: round(loadGateway.requests.average, 0),
       ratio: round(loadGateway.requests.average / loadDirect.requests.average),
       direct_latency_ms: { p50: loadDirect.latency.p50, p99: loadDirect.latency.p99 },
@@ -339,6 +404,7 @@ async function drive(): Promise<void> {
     ['stream TTFT p50 (ms)', `${ttftDirect.p50}`, `${ttftFloor.p50}`, `${ttftGateway.p50}`, `+${results.ttft_ms.added_p50}`],
     ['stream TTFT p99 (ms)', `${ttftDirect.p99}`, `${ttftFloor.p99}`, `${ttftGateway.p99}`, `+${results.ttft_ms.added_p99}`],
     ['32 conns req/s', `${results.throughput_32.direct_rps}`, `${results.throughput_32.bare_proxy_rps}`, `${results.throughput_32.gateway_rps}`, `x${results.throughput_32.ratio}`],
+    ['32 conns, raw-socket ceiling req/s', '', '', `${results.throughput_32.raw_socket_ceiling_rps}`, `x${results.throughput_32.raw_socket_ceiling_ratio}`],
     ['32 conns p50 / p99 (ms)', `${loadDirect.latency.p50} / ${loadDirect.latency.p99}`, `${loadFloor.latency.p50} / ${loadFloor.latency.p99}`, `${loadGateway.latency.p50} / ${loadGateway.latency.p99}`, ''],
     ['gateway CPU per request (µs)', '', '', `${round(cpuPerRequest, 0)}`, ''],
     [`gateway RSS after ${requestsAtReading} req (MB)`, '', '', `${results.rss_mb.after_total}`, `heap ${results.rss_mb.heap_used_after_total}`],

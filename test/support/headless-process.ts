@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+
+/** The Node flags `npm run serve` and `npm start` give the server process. */
+export const SERVER_NODE_FLAGS: readonly string[] = JSON.parse(readFileSync(new URL('../../scripts/server-node-flags.json', import.meta.url), 'utf8'));
 
 /** A running `npm run serve` process, with the addresses it printed. */
 export interface HeadlessProcess {
@@ -14,7 +18,7 @@ export interface HeadlessProcess {
 
 /** Spawns the headless command as one Node process (so signals reach the server itself). */
 export async function spawnHeadless(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<HeadlessProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
     env: { ...process.env, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

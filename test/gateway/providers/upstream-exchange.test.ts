@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmitterSignal } from '../../../src/server/gateway/providers/types.js';
+import type { CancelSignal, EmitterSignal } from '../../../src/server/gateway/providers/types.js';
 import { exchange } from '../../../src/server/gateway/providers/upstream-exchange.js';
 
 /** An upstream whose routes write their answers by hand; records when a client connection closed early. */
@@ -66,7 +66,7 @@ const emitterSignal = (): EmitterSignal & { abort(): void } => {
   return signal;
 };
 
-const post = (path: string, signal = emitterSignal(), timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}) =>
+const post = (path: string, signal: CancelSignal = emitterSignal(), timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}) =>
   exchange(pool, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', ...timeouts }, signal);
 
 describe('upstream exchange over undici dispatch', () => {
