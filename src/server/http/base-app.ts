@@ -33,8 +33,9 @@ export function createBaseApp(options: BaseAppOptions) {
   // Every API body is JSON: a text/plain body must get the content-type error, not reach the
   // schema as a string ("request body must be an object").
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   installErrorHandling(app as unknown as FastifyInstance);
   const connections = closeQuietConnectionsOnClose(app.server);

@@ -5,9 +5,13 @@ import type { FastifyInstance } from 'fastify';
  * answered: a web page elsewhere must never be able to drive a localhost service.
  */
 export function allowOrigins(app: FastifyInstance, origins: () => readonly string[]): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook costs a promise on every request, and most carry no Origin.
+  app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (!origin || !origins().includes(origin)) return;
+    if (!origin || !origins().includes(origin)) {
+      done();
+      return;
+    }
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'origin');
     reply.header('access-control-expose-headers', 'x-request-id, retry-after');
@@ -15,7 +19,9 @@ export function allowOrigins(app: FastifyInstance, origins: () => readonly strin
       reply.header('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       reply.header('access-control-allow-headers', 'authorization, content-type, x-request-id');
       reply.header('access-control-max-age', '600');
-      return reply.code(204).send();
+      reply.code(204).send();
+      return;
     }
+    done();
   });
 }

@@ -21,10 +21,32 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry, pr
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if ((request.routeOptions.config as HttpMetricsConfig | undefined)?.skipHttpMetrics) return;
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  // prom-client hashes the label object on every call; the children of each route are kept instead
+  // (route templates, methods and statuses are few, so the maps stay small).
+  const counters = new Map<string, Counter.Internal>();
+  const timers = new Map<string, Histogram.Internal<'route' | 'method'>>();
+  // Callback style: an async hook costs a promise on every request.
+  app.addHook('onResponse', (request, reply, done) => {
+    const options = request.routeOptions;
+    if (!(options.config as HttpMetricsConfig | undefined)?.skipHttpMetrics) {
+      const route = options.url ?? 'unmatched';
+      const method = request.method;
+      const status = reply.statusCode;
+      const timerKey = `${method} ${route}`;
+      const counterKey = `${status} ${timerKey}`;
+      let counter = counters.get(counterKey);
+      if (!counter) {
+        counter = requests.labels(route, method, String(status));
+        counters.set(counterKey, counter);
+      }
+      let timer = timers.get(timerKey);
+      if (!timer) {
+        timer = duration.labels(route, method);
+        timers.set(timerKey, timer);
+      }
+      counter.inc();
+      timer.observe(reply.elapsedTime / 1000);
+    }
+    done();
   });
 }

@@ -33,19 +33,22 @@ export async function registerUi(app: FastifyInstance, options: { dir: string | 
   }
   const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
   await app.register(fastifyStatic, { root: dir, prefix: '/ui/', index: ['index.html'], wildcard: true });
-  // Client-side routes (/ui/store/…) are answered with the app shell.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 404 && (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/ui/') && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) {
-      reply.code(200).type('text/html; charset=utf-8');
-      return indexHtml;
+  // One callback-style hook, since it runs on every response of the app (API calls included): an
+  // async hook would cost a promise each time, and the URL test settles almost all of them at once.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.url.startsWith('/ui/')) {
+      done(null, payload);
+      return;
     }
-    return payload;
-  });
-  // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/ui/') && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+    // Client-side routes (/ui/store/…) are answered with the app shell.
+    if (reply.statusCode === 404 && (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) {
+      reply.code(200).type('text/html; charset=utf-8');
+      payload = indexHtml;
+    }
+    // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap().storeUrl));
     }
-    return payload;
+    done(null, payload);
   });
 }
