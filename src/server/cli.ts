@@ -2,7 +2,7 @@
  * The headless command (`npm run serve`): starts both servers with the UI at /ui on the gateway,
  * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM.
  */
-import { ConfigError, loadConfig } from './config/load.js';
+import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { startServers } from './start.js';
 
@@ -12,19 +12,30 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
   return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
 }
 
+/** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
+function refuse(error: ConfigError): never {
+  process.stderr.write(`gatehouse: ${error.message}\n`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
   let loaded;
   try {
     loaded = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`gatehouse: ${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
   const { config, source } = loaded;
-  const servers = await startServers(config);
+  let servers;
+  try {
+    servers = await startServers(config);
+  } catch (error) {
+    // Checks that need the gateway's layers (deployments the provider layer cannot call) run at start;
+    // reported as the file's own errors are, naming the file.
+    if (error instanceof ConfigError) refuse(error.issues.length > 0 ? invalidConfiguration(error.issues, source) : error);
+    throw error;
+  }
   const lines = [
     `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
     `gateway listening on ${servers.gatewayUrl}`,

@@ -55,12 +55,12 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   const { grants, primary } = resolveStoreTokens(config, env);
   const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
   let gatewayUrl = '';
+  let storeUrl = '';
   let gateway: FastifyInstance | undefined;
   let store: FastifyInstance | undefined;
   try {
-    store = await buildStoreApp({ config, database, tokens: grants, allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []) });
-    await store.listen({ host: config.server.host, port: config.server.store_port });
-    const storeUrl = urlOf(store);
+    // The gateway is built first: building it checks the configured deployments (ConfigError), and a
+    // refused configuration should never have had a listener open.
     gateway = await buildGatewayApp({
       config,
       database,
@@ -68,6 +68,9 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       uiDir: options.uiDir ?? findUiDir(),
       uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
     });
+    store = await buildStoreApp({ config, database, tokens: grants, allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []) });
+    await store.listen({ host: config.server.host, port: config.server.store_port });
+    storeUrl = urlOf(store);
     await gateway.listen({ host: config.server.host, port: config.server.gateway_port });
     gatewayUrl = urlOf(gateway);
   } catch (error) {

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnHeadless } from '../support/headless-process.js';
+import { SERVER_NODE_FLAGS, spawnHeadless } from '../support/headless-process.js';
 import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
 
 const auth = { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': 'application/json' };
@@ -90,5 +92,21 @@ describe('headless command shutdown', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-badconf-'));
     dirs.push(dataDir);
     await expect(spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: 'eighty' }, 10_000)).rejects.toThrow(/GATEWAY_PORT must be a port number/);
+  });
+
+  it('refuses to start, exiting 2, with deployments the gateway could not route, naming the file and each key', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-baddeploy-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'gatehouse.yaml');
+    writeFileSync(file, 'deployments:\n  - { id: a, model: m, provider: bogus }\n  - { id: a, model: m, provider: demo }\n');
+    const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
+      env: { ...process.env, GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn' },
+      timeout: 10_000,
+    });
+    const failure = await run.then(() => undefined, (error: { code?: number; stderr?: string }) => error);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(`gatehouse: invalid configuration in ${file}:\n`);
+    expect(failure?.stderr).toContain("  deployments[1].id 'a' is already used by deployments[0]");
+    expect(failure?.stderr).toMatch(/ {2}deployments\[0\]\.provider must be one of anthropic, demo, .*, got 'bogus'/);
   });
 });

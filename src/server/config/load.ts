@@ -7,10 +7,21 @@ import { defaultDataDir } from './data-dir.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
-  constructor(message: string) {
+  /** @param issues the offending keys with their problems (`<key path>: <problem>` or a sentence naming the key), when known. */
+  constructor(message: string, readonly issues: readonly string[] = []) {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * A configuration refused for `issues`, each on its own line. Checks that run after loading (the
+ * gateway's deployment checks need the provider layer) leave `source` out; the caller that read the
+ * file names it by calling this again with the error's issues.
+ */
+export function invalidConfiguration(issues: readonly string[], source?: string): ConfigError {
+  const where = source === undefined ? '' : ` in ${source}`;
+  return new ConfigError(`invalid configuration${where}:\n${issues.map((issue) => `  ${issue}`).join('\n')}`, issues);
 }
 
 /** The document's alternative spellings, mapped to the canonical snake_case keys of the `llm` section. */
@@ -64,13 +75,13 @@ export function normaliseSpellings(input: Json): Json {
   return out;
 }
 
-function describeIssues(error: z.ZodError, source: string): string {
+function describeIssues(error: z.ZodError, source: string): ConfigError {
   const lines = error.issues.map((issue) => {
     const key = issue.path.map(String).join('.') || '(top level)';
     const unknown = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-    return `  ${key}: ${issue.message}${unknown}`;
+    return `${key}: ${issue.message}${unknown}`;
   });
-  return `invalid configuration in ${source}:\n${lines.join('\n')}`;
+  return invalidConfiguration(lines, source);
 }
 
 function readConfigFile(path: string): Json {
@@ -132,7 +143,7 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const raw = applyEnv(normaliseSpellings({ ...fromFile, ...(options.overrides ?? {}) }), env);
   const source = file ?? 'defaults and environment';
   const result = configSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(describeIssues(result.error, source));
+  if (!result.success) throw describeIssues(result.error, source);
   const config = result.data;
   return {
     config: { ...config, server: { ...config.server, data_dir: config.server.data_dir ?? defaultDataDir(env) } },

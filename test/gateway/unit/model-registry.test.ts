@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/server/config/load.js';
+import { ConfigError, loadConfig } from '../../../src/server/config/load.js';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
 import { DeploymentHealthTracker } from '../../../src/server/gateway/model-registry/deployment-health.js';
 import type { GatewayDeployment } from '../../../src/server/gateway/model-registry/deployment.js';
 import { ModelRegistry } from '../../../src/server/gateway/model-registry/model-registry.js';
 import { SettingsRepository } from '../../../src/server/gateway/model-registry/settings.repository.js';
+import { providerLayer } from '../../../src/server/gateway/pipeline/provider-adapter.js';
 import { deploymentOrder } from '../../../src/server/gateway/pipeline/stages/route-deployment.js';
 import { inferProvider } from '../../../src/server/gateway/providers/index.js';
 
@@ -86,6 +87,47 @@ describe('model registry', () => {
     r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-y' }]);
     r.replaceDeployments([{ id: 'x', model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: null }]);
     expect(r.deploymentsFor('m')[0]!.apiKey).toBeUndefined();
+  });
+
+  describe('the configuration file\'s deployments, checked at start as the admin API checks a save', () => {
+    /** The registry as the gateway builds it, with the provider layer's check, over a configuration file. */
+    const build = (file: string) =>
+      new ModelRegistry({ config: loadConfig({ file, env: {} }).config, repository: new SettingsRepository(database.db), inferProvider, deploymentProblem: providerLayer.deploymentProblem, env: {} });
+    const yamlFile = (lines: readonly string[]) => {
+      const file = join(dir, 'gatehouse.yaml');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      return file;
+    };
+
+    it('refuses an id listed twice, an unknown provider and a provider without any address, naming each key', () => {
+      const file = yamlFile([
+        'deployments:',
+        '  - { id: a, model: m, base_url: "http://127.0.0.1:1/v1" }',
+        '  - { id: a, model: other, base_url: "http://127.0.0.1:2/v1" }',
+        '  - { model: m, provider: bogus, base_url: "http://127.0.0.1:3/v1" }',
+        '  - { model: local, provider: openai_compatible }',
+      ]);
+      expect(() => build(file)).toThrowError(ConfigError);
+      const error = (() => {
+        try {
+          build(file);
+        } catch (caught) {
+          return caught as ConfigError;
+        }
+      })();
+      expect(error?.issues).toEqual([
+        "deployments[1].id 'a' is already used by deployments[0]; deployment ids must be unique",
+        expect.stringMatching(/^deployments\[2\]\.provider must be one of anthropic, demo, openai, .*, got 'bogus'$/),
+        expect.stringMatching(/^deployments\[3\]\.base_url is required: provider 'openai_compatible' has no default address/),
+      ]);
+      expect(error?.message).toMatch(/^invalid configuration:\n {2}deployments\[1\]\.id 'a' is already used by deployments\[0\]/);
+    });
+
+    it('accepts an address given under providers, and the shipped example file', () => {
+      const file = yamlFile(['providers:', '  openai_compatible: { base_url: "http://127.0.0.1:4/v1" }', 'deployments:', '  - { model: local, provider: openai_compatible }']);
+      expect(build(file).deployments()).toEqual([expect.objectContaining({ id: 'local#1', provider: 'openai_compatible', baseUrl: 'http://127.0.0.1:4/v1' })]);
+      expect(() => build('resources/gatehouse.example.yaml')).not.toThrow();
+    });
   });
 
   it('persists admin changes and applies them to a new registry over the same database', () => {

@@ -58,8 +58,8 @@ export function resolveDeployment(input: DeploymentConfig | DeploymentInput, id:
 
 /**
  * Resolves a list, giving deployments without an id a stable one (`<model>#<n>`, n counted per model).
- * Listed ids are taken first, so a generated id steps aside for them; ids listed twice (refused by the
- * admin API, possible in a configuration file) get a suffix rather than stopping the gateway.
+ * Listed ids are taken first, so a generated id steps aside for them. An id listed twice is refused
+ * before a list is used (duplicateDeploymentId); here it would get a suffix.
  */
 export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>, sources: DeploymentSources): GatewayDeployment[] {
   const perModel = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { invalidConfiguration } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { badRequest } from '../../http/errors.js';
@@ -51,7 +52,10 @@ export interface ModelRegistryOptions {
   readonly repository: SettingsRepository;
   /** Provider inference by name (the provider layer's rules), before the deployment list is consulted. */
   readonly inferProvider: (model: string, deployments: readonly GatewayDeployment[]) => string | undefined;
-  /** What keeps a deployment from being called (`<field> <problem>`), checked when the admin API saves a list; unchecked when absent. */
+  /**
+   * What keeps a deployment from being called (`<field> <problem>`), checked for the configuration
+   * file's list at construction and for each list the admin API saves; unchecked when absent.
+   */
   readonly deploymentProblem?: (deployment: GatewayDeployment) => string | undefined;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: () => number;
@@ -66,8 +70,12 @@ export class ModelRegistry {
   private readonly created = Math.floor(Date.now() / 1000);
   private readonly now: () => number;
 
+  /** Throws ConfigError when the configuration file lists deployments the gateway could not route as written. */
   constructor(private readonly options: ModelRegistryOptions) {
     this.now = options.now ?? Date.now;
+    // Checked even while the admin API's list is in force: a reset would bring the file's back.
+    const { problems } = this.checkDeployments(options.config.deployments, this.sources());
+    if (problems.length > 0) throw invalidConfiguration(problems);
     this.snapshot = this.compile();
   }
 
@@ -179,7 +187,8 @@ export class ModelRegistry {
       repository.delete('deployments');
     } else {
       const sources = this.sources();
-      const resolved = this.checkDeployments(inputs, sources);
+      const { resolved, problems } = this.checkDeployments(inputs, sources);
+      if (problems.length > 0) throw badRequest(problems[0]!);
       const before = this.snapshot.deploymentInputs;
       const previous = new Map(resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]));
       const merged = inputs.map((input, i) => {
@@ -197,21 +206,28 @@ export class ModelRegistry {
     this.snapshot = this.compile();
   }
 
-  /** Resolves a list the admin API sends, refusing what would be renamed or fail only at request time. */
-  private checkDeployments(inputs: readonly DeploymentInput[], sources: DeploymentSources): GatewayDeployment[] {
+  /**
+   * Resolves a list, with what would be renamed or fail only at request time, each worded
+   * `deployments[<i>].<field> <problem>`: the rules for the configuration file and the admin API alike.
+   */
+  private checkDeployments(
+    inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>,
+    sources: DeploymentSources,
+  ): { readonly resolved: GatewayDeployment[]; readonly problems: string[] } {
+    const problems: string[] = [];
     const duplicate = duplicateDeploymentId(inputs);
     if (duplicate) {
-      throw badRequest(`deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`);
+      problems.push(`deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`);
     }
     const resolved = resolveDeployments(inputs, sources);
     const check = this.options.deploymentProblem;
     if (check) {
       for (const [index, deployment] of resolved.entries()) {
         const problem = check(deployment);
-        if (problem !== undefined) throw badRequest(`deployments[${index}].${problem}`);
+        if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
       }
     }
-    return resolved;
+    return { resolved, problems };
   }
 
   private sources(): DeploymentSources {

@@ -47,9 +47,18 @@ export interface ServiceOptions {
   readonly log?: (message: string, error: unknown) => void;
 }
 
-/** Builds the gateway's services over the shared database and metrics registry. */
+/** Builds the gateway's services over the shared database and metrics registry; ConfigError for unroutable deployments. */
 export function createGatewayServices(ctx: GatewayContext, options: ServiceOptions): GatewayServices {
   const { sqlite, db } = ctx.database;
+  // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
+  // connection or timer below exists that would then be left open.
+  const registry = new ModelRegistry({
+    config: ctx.config,
+    repository: new SettingsRepository(db),
+    inferProvider: options.providers.inferProvider,
+    deploymentProblem: (deployment) => options.providers.deploymentProblem(deployment),
+    env: options.env,
+  });
   const batch = openBatchConnection(ctx.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -58,13 +67,6 @@ export function createGatewayServices(ctx: GatewayContext, options: ServiceOptio
     onError: (error, rows) => options.log?.(`could not write ${rows} usage rows`, error),
   });
   const bus = new GatewayEventBus();
-  const registry = new ModelRegistry({
-    config: ctx.config,
-    repository: new SettingsRepository(db),
-    inferProvider: options.providers.inferProvider,
-    deploymentProblem: (deployment) => options.providers.deploymentProblem(deployment),
-    env: options.env,
-  });
   return {
     config: ctx.config,
     masterKey: ctx.masterKey,
