@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
  * none. Node's `closeIdleConnections()` skips sockets that never sent a request (browsers open such
  * preconnect sockets), so `close()` would wait for them until the headers timeout.
  */
-export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): void } {
+export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): void; readonly tracked: number } {
   const active = new Map<Socket, number>();
   let closing = false;
   server.on('connection', (socket: Socket) => {
@@ -17,6 +17,9 @@ export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): 
     const socket = request.socket;
     active.set(socket, (active.get(socket) ?? 0) + 1);
     response.once('close', () => {
+      // A client that leaves mid-request closes its socket before the response closes: the socket is
+      // gone from the map already, and setting it again would keep it (and its last request) forever.
+      if (!active.has(socket)) return;
       const left = (active.get(socket) ?? 1) - 1;
       active.set(socket, left);
       if (closing && left === 0) socket.destroy();
@@ -26,6 +29,10 @@ export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): 
     beginClosing: () => {
       closing = true;
       for (const [socket, requests] of active) if (requests === 0) socket.destroy();
+    },
+    /** Connections being watched (open ones only, once their close events ran). */
+    get tracked() {
+      return active.size;
     },
   };
 }
