@@ -12,8 +12,10 @@
  *   BENCH_SEQUENTIAL    sequential requests per latency run (default 5000)
  *   BENCH_STREAMS       sequential streaming requests per TTFT run (default 1000)
  *   BENCH_TOTAL         requests through the gateway before the RSS reading (default 100000)
- *   BENCH_SOAK_SECONDS  extra soak at 32 connections, RSS sampled every 10 s (default 0; 600 = the ten-minute soak)
+ *   BENCH_SOAK_SECONDS  extra soak at 32 connections, RSS sampled every 10 s (default 0; 600 = the ten-minute soak);
+ *                       with BENCH_EXPOSE_GC, also the live heap after a full collection at each sample
  *   BENCH_PROFILE       a directory: the gateway child writes a V8 CPU profile there
+ *   BENCH_HEAP_SNAPSHOTS a directory: heap snapshots of the gateway at the soak's start and end (to diff)
  *   BENCH_RUNTIME       `compiled` (default) or `tsx`
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -95,6 +97,11 @@ process.on('message', async (message) => {
       console.error('memory: heapTotal', (memory.heapTotal / 1048576).toFixed(1), 'external', (memory.external / 1048576).toFixed(1), 'arrayBuffers', (memory.arrayBuffers / 1048576).toFixed(1), '|', spaces, '|', status.replace(/\s+/g, ' '));
     }
     process.send({ type: 'stats', rss: memory.rss, heap: memory.heapUsed, cpuMicros: cpu.user + cpu.system });
+  }
+  if (message.type === 'snapshot') {
+    const v8 = await import('node:v8');
+    if (typeof globalThis.gc === 'function') globalThis.gc();
+    process.send({ type: 'snapshot', file: v8.writeHeapSnapshot(message.file) });
   }
   if (message.type === 'stop') servers.close().then(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
 });
@@ -361,12 +368,29 @@ async function drive(): Promise<void> {
     const collected = await statsOf(gateway.child, true);
     process.stdout.write(`after a full GC: rss ${round(collected.rss / 1_048_576, 1)} MB, heap ${round(collected.heap / 1_048_576, 1)} MB\n`);
   }
-  const soak: Array<{ seconds: number; requests: number; rss_mb: number }> = [];
+  // RSS swings with V8's collections; the live heap after a full collection is what shows a leak.
+  const soak: Array<{ seconds: number; requests: number; rss_mb: number; live_heap_mb?: number }> = [];
+  const snapshot = (name: string) => {
+    const dir = process.env.BENCH_HEAP_SNAPSHOTS;
+    if (!dir || soakSeconds === 0) return Promise.resolve();
+    return new Promise<void>((done) => {
+      const listener = (message: { type: string }) => {
+        if (message.type !== 'snapshot') return;
+        gateway.child.off('message', listener);
+        done();
+      };
+      gateway.child.on('message', listener);
+      gateway.child.send({ type: 'snapshot', file: join(resolve(dir), `gateway-${name}.heapsnapshot`) });
+    });
+  };
+  await snapshot('soak-start');
   for (let elapsed = 0; elapsed < soakSeconds; elapsed += 10) {
     const run = await load(through.url, through.headers, chat('bench-model'), Math.min(10, soakSeconds - elapsed));
     gatewayRequests += run.requests.total;
-    soak.push({ seconds: elapsed + 10, requests: gatewayRequests, rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1) });
+    const sample = { seconds: elapsed + 10, requests: gatewayRequests, rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1) };
+    soak.push(process.env.BENCH_EXPOSE_GC ? { ...sample, live_heap_mb: round((await statsOf(gateway.child, true)).heap / 1_048_576, 1) } : sample);
   }
+  await snapshot('soak-end');
 
   const results = {
     machine: { cpus: cpus().length, node: process.version, runtime, load_average_at_start: loadAtStart },
@@ -414,6 +438,7 @@ async function drive(): Promise<void> {
   const table = [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
   process.stdout.write(`\n${table}\n\ntargets: ${JSON.stringify(results.targets)}\n`);
   if (soak.length > 0) process.stdout.write(`soak RSS (MB): ${soak.map((s) => `${s.seconds}s=${s.rss_mb}`).join(' ')}\n`);
+  if (soak.some((s) => s.live_heap_mb !== undefined)) process.stdout.write(`soak live heap after a full GC (MB): ${soak.map((s) => `${s.seconds}s=${s.live_heap_mb}`).join(' ')}\n`);
   mkdirSync(join(HERE, 'results'), { recursive: true });
   writeFileSync(join(HERE, 'results', 'gateway.json'), `${JSON.stringify({ ...results, table }, null, 2)}\n`);
   process.stdout.write('written bench/results/gateway.json\n');
