@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateChatRequest, validateEmbeddingsRequest, validateMessagesRequest } from '../../../src/server/gateway/formats/index.js';
+import { validate } from '../../../src/server/gateway/formats/validation.js';
+import { deploymentsUpdateSchema } from '../../../src/shared/gateway-api.js';
 
 function chatError(body: unknown): string {
   const result = validateChatRequest(body);
@@ -107,5 +109,22 @@ describe('embeddings validation', () => {
     expect(!missing.ok && missing.message).toBe('input is required');
     const encoding = validateEmbeddingsRequest({ input: 'x', encoding_format: 'hex' });
     expect(!encoding.ok && encoding.message).toBe("encoding_format must be one of 'float', 'base64', got 'hex'");
+  });
+});
+
+describe('secrets in validation messages', () => {
+  it('never echoes the value of a credential field (a provider key pasted into api_key_env)', () => {
+    const secret = 'sk-proj-AbCdEf0123456789SECRETSECRETSECRET';
+    const result = validate(deploymentsUpdateSchema, { deployments: [{ model: 'gpt-4o', provider: 'openai', api_key_env: secret }] });
+    expect(result.ok).toBe(false);
+    const message = result.ok ? '' : result.message;
+    expect(message).toMatch(/^deployments\[0\]\.api_key_env must be an environment variable name/);
+    expect(message).not.toContain('sk-proj');
+    expect(message).not.toContain('got');
+  });
+
+  it('still names the value of ordinary fields whose names merely contain "token"', () => {
+    const result = validateChatRequest({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: -3 });
+    expect(result.ok ? '' : result.message).toContain('got -3');
   });
 });

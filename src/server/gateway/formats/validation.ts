@@ -41,7 +41,16 @@ export function formatIssue(issue: z.core.$ZodIssue): string {
   }
   const field = fieldName(issue.path);
   const subject = field === '' ? 'request body' : field;
-  return `${subject} ${withoutOwnName(problem(issue), issue.path)}`;
+  const text = withoutOwnName(problem(issue), issue.path);
+  // A credential pasted into the wrong field (a key in `api_key_env`) must not come back in the answer.
+  return `${subject} ${issue.path.some(isCredentialField) ? text.replace(/, got .*$/s, '') : text}`;
+}
+
+/** Fields that hold, or are easily mistaken for, a secret: their values are never echoed. */
+const CREDENTIAL_FIELD = /(^|[-_])(api[-_]?key|key|secret|password|token|authorization|credentials?)([-_]env)?$/i;
+
+function isCredentialField(part: PropertyKey): boolean {
+  return typeof part === 'string' && CREDENTIAL_FIELD.test(part);
 }
 
 /** A schema's own message may start with its field's name (`id may hold ...`, shown as is by the UI). */
