@@ -144,7 +144,9 @@ const DIFF_TEXT = `SELECT k.key, ${CHANGE_TYPE}, bb.content, ab.content FROM dif
 const SOURCE_STATEMENTS = {
   ids: `SELECT key_id, blob_id FROM tgt`,
   // SQLite writes the JSON: 10,000 documents cross into JavaScript as one string, not 10,000 rows.
-  json: `SELECT json_group_object(key, content) FROM (
+  // json_quote on both sides rather than json_group_object, which cuts an object key at U+0000 (a
+  // legal key) and so could answer with a truncated, duplicated key; same speed, same text otherwise.
+  json: `SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}' FROM (
     SELECT k.key AS key, b.content AS content FROM tgt
     JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id ORDER BY k.key)`,
   diffIds: `${DIFF} ${DIFF_IDS}`,
