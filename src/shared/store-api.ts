@@ -115,8 +115,11 @@ export const applyResponseSchema = z.object({
 /** Answer of apply, rollback and restore. */
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
 
+/** Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one. */
+const decimalInteger = (value: unknown): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+
 const queryInt = (name: string) =>
-  z.coerce.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`);
+  z.preprocess(decimalInteger, z.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`));
 
 /** GET /v1/state query. */
 export const stateQuerySchema = z.object({
@@ -181,7 +184,7 @@ export const logResponseSchema = z.object({
 export type LogResponse = z.infer<typeof logResponseSchema>;
 
 /** GET /v1/revisions/:id (Gatehouse extension). */
-export const revisionParamsSchema = z.object({ id: z.coerce.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1') });
+export const revisionParamsSchema = z.object({ id: z.preprocess(decimalInteger, z.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1')) });
 /** Query of GET /v1/revisions/:id. */
 export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default('') });
 
