@@ -45,7 +45,7 @@ export function toErrorResponse(error: FastifyError | AppError | Error, request:
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: errorBody('payload_too_large', 'request body is larger than the configured limit'), headers: {} };
+      return { status: 413, body: errorBody('payload_too_large', bodyTooLargeMessage(request)), headers: {} };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       // 400 rather than 415: the contract maps invalid_request_error to 400, with code equal to status.
       return { status: 400, body: errorBody('invalid_request_error', contentTypeMessage(request.headers['content-type'])), headers: {} };
@@ -65,6 +65,14 @@ export function toErrorResponse(error: FastifyError | AppError | Error, request:
     return { status, body: errorBody(type, fastifyError.message, status), headers: {} };
   }
   return { status: 500, body: errorBody('internal_error', 'internal error; see the server log for this request id'), headers: {} };
+}
+
+/** Names the size sent (when the client declared it) and the limit, as the per-document 413s do. */
+function bodyTooLargeMessage(request: FastifyRequest): string {
+  const limit = request.routeOptions.bodyLimit;
+  const declared = Number(request.headers['content-length']);
+  const bound = limit === undefined ? 'the configured limit' : `${limit} bytes`;
+  return Number.isFinite(declared) && declared > 0 ? `request body is ${declared} bytes; the limit is ${bound}` : `request body is larger than ${bound}`;
 }
 
 /** Every body the services parse is JSON; other media types (form posts, text) are refused, naming the one sent. */

@@ -97,6 +97,7 @@ describe('store write routes', () => {
       const body = await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }], message: 'm'.repeat(3000) });
       expect(body.statusCode).toBe(413);
       expect(errorOf(body.body).type).toBe('payload_too_large');
+      expect(errorOf(body.body).message).toMatch(/^request body is \d+ bytes; the limit is \d+ bytes$/);
     });
   });
 
