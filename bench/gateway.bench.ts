@@ -197,8 +197,12 @@ function compileServer(): string {
   const outDir = join(REPO, 'out', 'bench-server');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   process.stdout.write('compiling the server (tsc -p tsconfig.server.json) ...\n');
-  spawnSync(process.execPath, [tsc, '-p', join(REPO, 'tsconfig.server.json'), '--outDir', outDir], { cwd: REPO, stdio: 'ignore' });
-  if (!existsSync(join(outDir, 'server', 'start.js'))) throw new Error('compiling the server produced no out/bench-server/server/start.js');
+  spawnSync(process.execPath, [tsc, '-p', join(REPO, 'tsconfig.server.json'), '--outDir', outDir], {
+    cwd: REPO,
+    stdio: 'ignore',
+  });
+  if (!existsSync(join(outDir, 'server', 'start.js')))
+    throw new Error('compiling the server produced no out/bench-server/server/start.js');
   return outDir;
 }
 
@@ -214,10 +218,19 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-function startChild(name: string, code: string, options: { loader?: boolean; env?: NodeJS.ProcessEnv; profile?: boolean; nodeFlags?: readonly string[] } = {}): Promise<{ child: ChildProcess; url: string }> {
-  const profile = options.profile && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+function startChild(
+  name: string,
+  code: string,
+  options: { loader?: boolean; env?: NodeJS.ProcessEnv; profile?: boolean; nodeFlags?: readonly string[] } = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const profile =
+    options.profile && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const loader = options.loader ? ['--import', 'tsx'] : [];
-  const flags = [...(options.nodeFlags ?? []), ...(process.env.BENCH_EXPOSE_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
+  const flags = [
+    ...(options.nodeFlags ?? []),
+    ...(process.env.BENCH_EXPOSE_GC ? ['--expose-gc'] : []),
+    ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
+  ];
   const child = spawn(process.execPath, [...loader, ...flags, ...profile, '--input-type=module', '-e', code], {
     cwd: REPO,
     env: { ...process.env, ...options.env },
@@ -247,7 +260,8 @@ function statsOf(child: ChildProcess, gc = false): Promise<ChildStats> {
   });
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 interface LatencyStats {
@@ -258,7 +272,13 @@ interface LatencyStats {
 }
 
 /** Sequential requests over one keep-alive connection; latency in ms, measured to the last byte (or the first token). */
-async function sequential(origin: string, headers: Record<string, string>, body: string, count: number, mode: 'full' | 'ttft'): Promise<LatencyStats> {
+async function sequential(
+  origin: string,
+  headers: Record<string, string>,
+  body: string,
+  count: number,
+  mode: 'full' | 'ttft',
+): Promise<LatencyStats> {
   const client = new Client(origin, { keepAliveTimeout: 60_000, pipelining: 1 });
   const samples: number[] = [];
   const warmup = Math.min(500, Math.ceil(count / 10));
@@ -286,25 +306,63 @@ async function sequential(origin: string, headers: Record<string, string>, body:
   const elapsed = (performance.now() - started) / 1000;
   await client.close();
   samples.sort((a, b) => a - b);
-  return { p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), mean: round(samples.reduce((s, v) => s + v, 0) / samples.length), rps: round((count + warmup) / elapsed, 0) };
+  return {
+    p50: round(percentile(samples, 50)),
+    p99: round(percentile(samples, 99)),
+    mean: round(samples.reduce((s, v) => s + v, 0) / samples.length),
+    rps: round((count + warmup) / elapsed, 0),
+  };
 }
 
 /** The gateway's own view of the last requests' latency (arrival to answer sent), from its usage log. */
 async function serverLatency(url: string, count: number): Promise<{ p50: number; p99: number }> {
-  const response = await fetch(`${url}/internal/usage/logs?limit=${count}`, { headers: { authorization: `Bearer ${MASTER_KEY}` } });
-  const rows = ((await response.json()) as { data: Array<{ latency_ms: number }> }).data.map((row) => row.latency_ms).sort((a, b) => a - b);
+  const response = await fetch(`${url}/internal/usage/logs?limit=${count}`, {
+    headers: { authorization: `Bearer ${MASTER_KEY}` },
+  });
+  const rows = ((await response.json()) as { data: Array<{ latency_ms: number }> }).data
+    .map((row) => row.latency_ms)
+    .sort((a, b) => a - b);
   return { p50: round(percentile(rows, 50)), p99: round(percentile(rows, 99)) };
 }
 
-async function load(url: string, headers: Record<string, string>, body: string, duration: number, connections = 32): Promise<AutocannonResult> {
-  const result = await autocannon({ url: `${url}/v1/chat/completions`, method: 'POST', headers, body, connections, duration, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  duration: number,
+  connections = 32,
+): Promise<AutocannonResult> {
+  const result = await autocannon({
+    url: `${url}/v1/chat/completions`,
+    method: 'POST',
+    headers,
+    body,
+    connections,
+    duration,
+    pipelining: 1,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`load run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return result;
 }
 
-async function loadRequests(url: string, headers: Record<string, string>, body: string, amount: number): Promise<AutocannonResult> {
-  const result = await autocannon({ url: `${url}/v1/chat/completions`, method: 'POST', headers, body, connections: 32, amount, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+async function loadRequests(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  amount: number,
+): Promise<AutocannonResult> {
+  const result = await autocannon({
+    url: `${url}/v1/chat/completions`,
+    method: 'POST',
+    headers,
+    body,
+    connections: 32,
+    amount,
+    pipelining: 1,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`load run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return result;
 }
 
@@ -323,7 +381,12 @@ async function drive(): Promise<void> {
     loader: runtime === 'tsx',
     profile: true,
     nodeFlags: process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : [],
-    env: { BENCH_SERVER_ROOT: serverRoot, BENCH_UPSTREAM: upstream.url, BENCH_MASTER_KEY: MASTER_KEY, BENCH_MIGRATIONS: join(REPO, 'drizzle') },
+    env: {
+      BENCH_SERVER_ROOT: serverRoot,
+      BENCH_UPSTREAM: upstream.url,
+      BENCH_MASTER_KEY: MASTER_KEY,
+      BENCH_MIGRATIONS: join(REPO, 'drizzle'),
+    },
   });
   const floor = await startChild('floor', FLOOR_CHILD, { env: { BENCH_UPSTREAM: upstream.url } });
   const created = await fetch(`${gateway.url}/internal/api-keys`, {
@@ -332,12 +395,29 @@ async function drive(): Promise<void> {
     body: JSON.stringify({ name: 'bench' }),
   });
   const apiKey = ((await created.json()) as { key: string }).key;
-  const direct = { url: upstream.url, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' } };
-  const through = { url: gateway.url, headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` } };
-  const chat = (model: string, stream = false) => JSON.stringify({ model, messages: [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'Hello there, how are you?' }], max_tokens: 64, ...(stream ? { stream: true } : {}) });
+  const direct = {
+    url: upstream.url,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' },
+  };
+  const through = {
+    url: gateway.url,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+  };
+  const chat = (model: string, stream = false) =>
+    JSON.stringify({
+      model,
+      messages: [
+        { role: 'system', content: 'You are helpful.' },
+        { role: 'user', content: 'Hello there, how are you?' },
+      ],
+      max_tokens: 64,
+      ...(stream ? { stream: true } : {}),
+    });
   let gatewayRequests = 0;
 
-  process.stdout.write(`gateway bench (${runtime}): ${sequentialCount} sequential, ${duration}s at 32 connections, ${streamCount} streams, RSS after ${total} requests\n`);
+  process.stdout.write(
+    `gateway bench (${runtime}): ${sequentialCount} sequential, ${duration}s at 32 connections, ${streamCount} streams, RSS after ${total} requests\n`,
+  );
   const seqDirect = await sequential(direct.url, direct.headers, chat('gpt-4o-mini'), sequentialCount, 'full');
   const seqFloor = await sequential(floor.url, direct.headers, chat('gpt-4o-mini'), sequentialCount, 'full');
   const seqGateway = await sequential(through.url, through.headers, chat('bench-model'), sequentialCount, 'full');
@@ -366,7 +446,9 @@ async function drive(): Promise<void> {
   const requestsAtReading = gatewayRequests;
   if (process.env.BENCH_EXPOSE_GC) {
     const collected = await statsOf(gateway.child, true);
-    process.stdout.write(`after a full GC: rss ${round(collected.rss / 1_048_576, 1)} MB, heap ${round(collected.heap / 1_048_576, 1)} MB\n`);
+    process.stdout.write(
+      `after a full GC: rss ${round(collected.rss / 1_048_576, 1)} MB, heap ${round(collected.heap / 1_048_576, 1)} MB\n`,
+    );
   }
   // RSS swings with V8's collections; the live heap after a full collection is what shows a leak.
   const soak: Array<{ seconds: number; requests: number; rss_mb: number; live_heap_mb?: number }> = [];
@@ -387,16 +469,43 @@ async function drive(): Promise<void> {
   for (let elapsed = 0; elapsed < soakSeconds; elapsed += 10) {
     const run = await load(through.url, through.headers, chat('bench-model'), Math.min(10, soakSeconds - elapsed));
     gatewayRequests += run.requests.total;
-    const sample = { seconds: elapsed + 10, requests: gatewayRequests, rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1) };
-    soak.push(process.env.BENCH_EXPOSE_GC ? { ...sample, live_heap_mb: round((await statsOf(gateway.child, true)).heap / 1_048_576, 1) } : sample);
+    const sample = {
+      seconds: elapsed + 10,
+      requests: gatewayRequests,
+      rss_mb: round((await statsOf(gateway.child)).rss / 1_048_576, 1),
+    };
+    soak.push(
+      process.env.BENCH_EXPOSE_GC
+        ? { ...sample, live_heap_mb: round((await statsOf(gateway.child, true)).heap / 1_048_576, 1) }
+        : sample,
+    );
   }
   await snapshot('soak-end');
 
   const results = {
     machine: { cpus: cpus().length, node: process.version, runtime, load_average_at_start: loadAtStart },
-    settings: { duration_s: duration, sequential: sequentialCount, streams: streamCount, total_requests: gatewayRequests, soak_s: soakSeconds },
-    sequential_ms: { direct: seqDirect, bare_proxy: seqFloor, gateway: seqGateway, gateway_server_side: serverSide, added_p50: round(seqGateway.p50 - seqDirect.p50), added_p99: round(seqGateway.p99 - seqDirect.p99) },
-    ttft_ms: { direct: ttftDirect, bare_proxy: ttftFloor, gateway: ttftGateway, added_p50: round(ttftGateway.p50 - ttftDirect.p50), added_p99: round(ttftGateway.p99 - ttftDirect.p99) },
+    settings: {
+      duration_s: duration,
+      sequential: sequentialCount,
+      streams: streamCount,
+      total_requests: gatewayRequests,
+      soak_s: soakSeconds,
+    },
+    sequential_ms: {
+      direct: seqDirect,
+      bare_proxy: seqFloor,
+      gateway: seqGateway,
+      gateway_server_side: serverSide,
+      added_p50: round(seqGateway.p50 - seqDirect.p50),
+      added_p99: round(seqGateway.p99 - seqDirect.p99),
+    },
+    ttft_ms: {
+      direct: ttftDirect,
+      bare_proxy: ttftFloor,
+      gateway: ttftGateway,
+      added_p50: round(ttftGateway.p50 - ttftDirect.p50),
+      added_p99: round(ttftGateway.p99 - ttftDirect.p99),
+    },
     throughput_32: {
       direct_rps: round(loadDirect.requests.average, 0),
       bare_proxy_rps: round(loadFloor.requests.average, 0),
@@ -409,7 +518,12 @@ async function drive(): Promise<void> {
       gateway_latency_ms: { p50: loadGateway.latency.p50, p99: loadGateway.latency.p99 },
       gateway_cpu_us_per_request: round(cpuPerRequest, 0),
     },
-    rss_mb: { requests: requestsAtReading, after_total: round(rssAfter / 1_048_576, 1), heap_used_after_total: round(after.heap / 1_048_576, 1), soak },
+    rss_mb: {
+      requests: requestsAtReading,
+      after_total: round(rssAfter / 1_048_576, 1),
+      heap_used_after_total: round(after.heap / 1_048_576, 1),
+      soak,
+    },
     targets: {
       added_p50_le_0_5ms: seqGateway.p50 - seqDirect.p50 <= 0.5,
       added_p99_le_3ms: seqGateway.p99 - seqDirect.p99 <= 3,
@@ -421,24 +535,80 @@ async function drive(): Promise<void> {
 
   const rows: string[][] = [
     ['measure', 'direct', 'bare proxy', 'gateway', 'gateway overhead'],
-    ['sequential p50 (ms)', `${seqDirect.p50}`, `${seqFloor.p50}`, `${seqGateway.p50}`, `+${results.sequential_ms.added_p50}`],
-    ['sequential p99 (ms)', `${seqDirect.p99}`, `${seqFloor.p99}`, `${seqGateway.p99}`, `+${results.sequential_ms.added_p99}`],
+    [
+      'sequential p50 (ms)',
+      `${seqDirect.p50}`,
+      `${seqFloor.p50}`,
+      `${seqGateway.p50}`,
+      `+${results.sequential_ms.added_p50}`,
+    ],
+    [
+      'sequential p99 (ms)',
+      `${seqDirect.p99}`,
+      `${seqFloor.p99}`,
+      `${seqGateway.p99}`,
+      `+${results.sequential_ms.added_p99}`,
+    ],
     ['sequential req/s', `${seqDirect.rps}`, `${seqFloor.rps}`, `${seqGateway.rps}`, ''],
     ['in-gateway time p50 / p99 (ms)', '', '', `${serverSide.p50} / ${serverSide.p99}`, ''],
-    ['stream TTFT p50 (ms)', `${ttftDirect.p50}`, `${ttftFloor.p50}`, `${ttftGateway.p50}`, `+${results.ttft_ms.added_p50}`],
-    ['stream TTFT p99 (ms)', `${ttftDirect.p99}`, `${ttftFloor.p99}`, `${ttftGateway.p99}`, `+${results.ttft_ms.added_p99}`],
-    ['32 conns req/s', `${results.throughput_32.direct_rps}`, `${results.throughput_32.bare_proxy_rps}`, `${results.throughput_32.gateway_rps}`, `x${results.throughput_32.ratio}`],
-    ['32 conns, raw-socket ceiling req/s', '', '', `${results.throughput_32.raw_socket_ceiling_rps}`, `x${results.throughput_32.raw_socket_ceiling_ratio}`],
-    ['32 conns p50 / p99 (ms)', `${loadDirect.latency.p50} / ${loadDirect.latency.p99}`, `${loadFloor.latency.p50} / ${loadFloor.latency.p99}`, `${loadGateway.latency.p50} / ${loadGateway.latency.p99}`, ''],
+    [
+      'stream TTFT p50 (ms)',
+      `${ttftDirect.p50}`,
+      `${ttftFloor.p50}`,
+      `${ttftGateway.p50}`,
+      `+${results.ttft_ms.added_p50}`,
+    ],
+    [
+      'stream TTFT p99 (ms)',
+      `${ttftDirect.p99}`,
+      `${ttftFloor.p99}`,
+      `${ttftGateway.p99}`,
+      `+${results.ttft_ms.added_p99}`,
+    ],
+    [
+      '32 conns req/s',
+      `${results.throughput_32.direct_rps}`,
+      `${results.throughput_32.bare_proxy_rps}`,
+      `${results.throughput_32.gateway_rps}`,
+      `x${results.throughput_32.ratio}`,
+    ],
+    [
+      '32 conns, raw-socket ceiling req/s',
+      '',
+      '',
+      `${results.throughput_32.raw_socket_ceiling_rps}`,
+      `x${results.throughput_32.raw_socket_ceiling_ratio}`,
+    ],
+    [
+      '32 conns p50 / p99 (ms)',
+      `${loadDirect.latency.p50} / ${loadDirect.latency.p99}`,
+      `${loadFloor.latency.p50} / ${loadFloor.latency.p99}`,
+      `${loadGateway.latency.p50} / ${loadGateway.latency.p99}`,
+      '',
+    ],
     ['gateway CPU per request (µs)', '', '', `${round(cpuPerRequest, 0)}`, ''],
-    [`gateway RSS after ${requestsAtReading} req (MB)`, '', '', `${results.rss_mb.after_total}`, `heap ${results.rss_mb.heap_used_after_total}`],
+    [
+      `gateway RSS after ${requestsAtReading} req (MB)`,
+      '',
+      '',
+      `${results.rss_mb.after_total}`,
+      `heap ${results.rss_mb.heap_used_after_total}`,
+    ],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  const table = [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+  const table = [
+    line(rows[0]!),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
   process.stdout.write(`\n${table}\n\ntargets: ${JSON.stringify(results.targets)}\n`);
-  if (soak.length > 0) process.stdout.write(`soak RSS (MB): ${soak.map((s) => `${s.seconds}s=${s.rss_mb}`).join(' ')}\n`);
-  if (soak.some((s) => s.live_heap_mb !== undefined)) process.stdout.write(`soak live heap after a full GC (MB): ${soak.map((s) => `${s.seconds}s=${s.live_heap_mb}`).join(' ')}\n`);
+  if (soak.length > 0)
+    process.stdout.write(`soak RSS (MB): ${soak.map((s) => `${s.seconds}s=${s.rss_mb}`).join(' ')}\n`);
+  if (soak.some((s) => s.live_heap_mb !== undefined))
+    process.stdout.write(
+      `soak live heap after a full GC (MB): ${soak.map((s) => `${s.seconds}s=${s.live_heap_mb}`).join(' ')}\n`,
+    );
   mkdirSync(join(HERE, 'results'), { recursive: true });
   writeFileSync(join(HERE, 'results', 'gateway.json'), `${JSON.stringify({ ...results, table }, null, 2)}\n`);
   process.stdout.write('written bench/results/gateway.json\n');

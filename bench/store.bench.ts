@@ -54,7 +54,8 @@ function randomChange(): { key: string; content: string }[] {
   return [...picked].map((i) => ({ key: keyOf(i), content: contentOf(i) }));
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const summarise = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), n: samples.length };
@@ -72,7 +73,11 @@ async function main(): Promise<void> {
 
   // ── build ───────────────────────────────────────────────────────────────
   let started = performance.now();
-  engine.applyDocuments(scope, Array.from({ length: DOCUMENTS }, (_, i) => ({ key: keyOf(i), content: contentOf(i) })), { message: 'initial load' });
+  engine.applyDocuments(
+    scope,
+    Array.from({ length: DOCUMENTS }, (_, i) => ({ key: keyOf(i), content: contentOf(i) })),
+    { message: 'initial load' },
+  );
   let head = 1;
   // One outer transaction per 1,000 applies: each apply still runs whole (as a savepoint), but the build
   // does not wait for 100,000 fsyncs.
@@ -89,26 +94,44 @@ async function main(): Promise<void> {
   const earlyBuildMs = performance.now() - started;
 
   // ── server ──────────────────────────────────────────────────────────────
-  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', file], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const base = await new Promise<string>((resolve, reject) => {
     createInterface({ input: server.stdout }).once('line', resolve);
     server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ ms: number; bytes: number; json: () => unknown }> => {
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ ms: number; bytes: number; json: () => unknown }> => {
     const start = performance.now();
-    const response = await pool.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await pool.request({
+      method,
+      path,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.body.text();
     const ms = performance.now() - start;
     if (response.statusCode !== 200) throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
     return { ms, bytes: text.length, json: () => JSON.parse(text) };
   };
-  const serverMs = async (route: string): Promise<number[]> => ((await call('GET', '/bench/server-ms')).json() as Record<string, number[]>)[route] ?? [];
+  const serverMs = async (route: string): Promise<number[]> =>
+    ((await call('GET', '/bench/server-ms')).json() as Record<string, number[]>)[route] ?? [];
   const serverSide = async (route: string, from: number) => summarise((await serverMs(route)).slice(from));
   // `path` may vary per sample: the store caches the state JSON of each revision it has served, so
   // reading distinct revisions measures the cold cost, and reading one revision again the warm cost.
-  const timeReads = async (label: string, method: 'GET' | 'POST', path: string | ((i: number) => string), body?: unknown, between?: () => void) => {
+  const timeReads = async (
+    label: string,
+    method: 'GET' | 'POST',
+    path: string | ((i: number) => string),
+    body?: unknown,
+    between?: () => void,
+  ) => {
     const pathOf = typeof path === 'string' ? () => path : path;
     const route = `${method} ${pathOf(0).split('?')[0]}`;
     // Warm up (JIT, SQLite's page cache) on paths outside the measured ones.
@@ -125,7 +148,8 @@ async function main(): Promise<void> {
     log(`  ${label}: ${summarise(client).p50} ms`);
     return { client: summarise(client), server: await serverSide(route, from), response_bytes: bytes };
   };
-  const stateAt = (revision: number) => `/v1/state?namespace=${encodeURIComponent(NAMESPACE)}&branch=main&revision=${revision}`;
+  const stateAt = (revision: number) =>
+    `/v1/state?namespace=${encodeURIComponent(NAMESPACE)}&branch=main&revision=${revision}`;
 
   log(`state at revision ${OLD_REVISION} with ${EARLY_HISTORY} revisions of history`);
   // Even revisions now, odd ones later: both cold, at the same age.
@@ -169,14 +193,19 @@ async function main(): Promise<void> {
   const diffRecent = await timeReads('diff head vs head-10', 'POST', '/v1/diff', { scope, revision_id: head - 10 });
   const diffPreview = await timeReads('diff preview', 'POST', '/v1/diff', { scope, documents: randomChange() });
   const diffOld = await timeReads('diff head vs old', 'POST', '/v1/diff', { scope, revision_id: OLD_REVISION });
-  const logPage = await timeReads('log page', 'GET', `/v1/log?namespace=${encodeURIComponent(NAMESPACE)}&branch=main&limit=20`);
+  const logPage = await timeReads(
+    'log page',
+    'GET',
+    `/v1/log?namespace=${encodeURIComponent(NAMESPACE)}&branch=main&limit=20`,
+  );
 
   // ── applies over HTTP ───────────────────────────────────────────────────
   log('applies over HTTP');
   const applyFrom = (await serverMs('POST /v1/apply')).length;
   const applyClient: number[] = [];
   let sequentialStart = performance.now();
-  for (let i = 0; i < APPLY_SAMPLES; i++) applyClient.push((await call('POST', '/v1/apply', { scope, documents: randomChange() })).ms);
+  for (let i = 0; i < APPLY_SAMPLES; i++)
+    applyClient.push((await call('POST', '/v1/apply', { scope, documents: randomChange() })).ms);
   const sequentialSeconds = (performance.now() - sequentialStart) / 1000;
   const applyServer = await serverSide('POST /v1/apply', applyFrom);
   sequentialStart = performance.now();
@@ -194,8 +223,16 @@ async function main(): Promise<void> {
     const pageSize = database.sqlite.pragma('page_size', { simple: true }) as number;
     const pages = database.sqlite.pragma('page_count', { simple: true }) as number;
     const free = database.sqlite.pragma('freelist_count', { simple: true }) as number;
-    const contentBytes = database.sqlite.prepare('SELECT sum(length(CAST(content AS BLOB))) FROM store_blobs').pluck().get() as number;
-    return { file_bytes: statSync(file).size, used_bytes: (pages - free) * pageSize, distinct_content_bytes: contentBytes, ratio: round(((pages - free) * pageSize) / contentBytes, 3) };
+    const contentBytes = database.sqlite
+      .prepare('SELECT sum(length(CAST(content AS BLOB))) FROM store_blobs')
+      .pluck()
+      .get() as number;
+    return {
+      file_bytes: statSync(file).size,
+      used_bytes: (pages - free) * pageSize,
+      distinct_content_bytes: contentBytes,
+      ratio: round(((pages - free) * pageSize) / contentBytes, 3),
+    };
   };
   const sizeBefore = size();
 
@@ -251,21 +288,55 @@ async function main(): Promise<void> {
 
 function printTable(r: {
   setup: { revisions: number; build_seconds: number };
-  apply: { client_ms: { p50: number; p99: number }; server_ms: { p50: number; p99: number }; sequential_revisions_per_second: number; concurrent_revisions_per_second: number; concurrency: number };
+  apply: {
+    client_ms: { p50: number; p99: number };
+    server_ms: { p50: number; p99: number };
+    sequential_revisions_per_second: number;
+    concurrent_revisions_per_second: number;
+    concurrency: number;
+  };
   state: Record<string, unknown> & { old_revision: number; old_revision_ratio: number };
-  diff: Record<string, { client: { p50: number; p99: number }; server: { p50: number; p99: number }; response_bytes: number }>;
-  log: Record<string, { client: { p50: number; p99: number }; server: { p50: number; p99: number }; response_bytes: number }>;
-  size: { before_gc: { used_bytes: number; distinct_content_bytes: number; ratio: number }; after_gc: { used_bytes: number; distinct_content_bytes: number; ratio: number } };
+  diff: Record<
+    string,
+    { client: { p50: number; p99: number }; server: { p50: number; p99: number }; response_bytes: number }
+  >;
+  log: Record<
+    string,
+    { client: { p50: number; p99: number }; server: { p50: number; p99: number }; response_bytes: number }
+  >;
+  size: {
+    before_gc: { used_bytes: number; distinct_content_bytes: number; ratio: number };
+    after_gc: { used_bytes: number; distinct_content_bytes: number; ratio: number };
+  };
   gc: { pruned: number; ms: number; revisions_before: number };
 }): void {
   const rows: [string, string, string][] = [];
-  const timing = (label: string, t: { client: { p50: number; p99: number }; server: { p50: number; p99: number } }, target = '') =>
-    rows.push([label, `p50 ${t.client.p50} / p99 ${t.client.p99} ms (server p50 ${t.server.p50} / p99 ${t.server.p99})`, target]);
+  const timing = (
+    label: string,
+    t: { client: { p50: number; p99: number }; server: { p50: number; p99: number } },
+    target = '',
+  ) =>
+    rows.push([
+      label,
+      `p50 ${t.client.p50} / p99 ${t.client.p99} ms (server p50 ${t.server.p50} / p99 ${t.server.p99})`,
+      target,
+    ]);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   rows.push(['history built', `${r.setup.revisions} revisions in ${r.setup.build_seconds} s`, '']);
-  rows.push(['apply (1 client)', `p50 ${r.apply.client_ms.p50} / p99 ${r.apply.client_ms.p99} ms (server p50 ${r.apply.server_ms.p50} / p99 ${r.apply.server_ms.p99})`, 'server p50 < 2 ms']);
-  rows.push(['apply throughput', `${r.apply.sequential_revisions_per_second} rev/s sequential, ${r.apply.concurrent_revisions_per_second} rev/s with ${r.apply.concurrency} in flight`, '']);
-  const state = r.state as unknown as Record<string, { client: { p50: number; p99: number }; server: { p50: number; p99: number } }>;
+  rows.push([
+    'apply (1 client)',
+    `p50 ${r.apply.client_ms.p50} / p99 ${r.apply.client_ms.p99} ms (server p50 ${r.apply.server_ms.p50} / p99 ${r.apply.server_ms.p99})`,
+    'server p50 < 2 ms',
+  ]);
+  rows.push([
+    'apply throughput',
+    `${r.apply.sequential_revisions_per_second} rev/s sequential, ${r.apply.concurrent_revisions_per_second} rev/s with ${r.apply.concurrency} in flight`,
+    '',
+  ]);
+  const state = r.state as unknown as Record<
+    string,
+    { client: { p50: number; p99: number }; server: { p50: number; p99: number } }
+  >;
   timing(`state ~@${r.state.old_revision}, 1k history`, state.at_old_with_1k_history, '< 50 ms');
   timing(`state ~@${r.state.old_revision}, full history`, state.at_old_with_full_history, '< 50 ms');
   rows.push(['  ratio full / 1k', String(r.state.old_revision_ratio), '< 1.5']);
@@ -274,15 +345,31 @@ function printTable(r: {
   timing('state mid-history', state.middle, '< 50 ms');
   timing('state head-500', state.head_minus_500, '< 50 ms');
   const engineMs = r.state.engine_in_process_ms as unknown as Record<string, { p50: number; p99: number }>;
-  rows.push(['  engine only, no HTTP', `head p50 ${engineMs.head.p50}, old p50 ${engineMs.old.p50}, middle p50 ${engineMs.middle.p50} ms`, '']);
+  rows.push([
+    '  engine only, no HTTP',
+    `head p50 ${engineMs.head.p50}, old p50 ${engineMs.old.p50}, middle p50 ${engineMs.middle.p50} ms`,
+    '',
+  ]);
   timing('diff head vs head-10', r.diff.head_vs_head_minus_10);
   timing('diff preview (3 docs)', r.diff.preview_3_documents);
   timing(`diff head vs @${r.state.old_revision}`, r.diff.head_vs_old);
   timing('log (20 entries)', r.log.page_of_20);
-  rows.push(['db size / content', `${mb(r.size.before_gc.used_bytes)} / ${mb(r.size.before_gc.distinct_content_bytes)} = ${r.size.before_gc.ratio}`, '<= 1.5']);
+  rows.push([
+    'db size / content',
+    `${mb(r.size.before_gc.used_bytes)} / ${mb(r.size.before_gc.distinct_content_bytes)} = ${r.size.before_gc.ratio}`,
+    '<= 1.5',
+  ]);
   rows.push(['gc keep=10', `${r.gc.pruned} of ${r.gc.revisions_before} revisions in ${r.gc.ms} ms`, '']);
-  rows.push(['db size after gc', `${mb(r.size.after_gc.used_bytes)} / ${mb(r.size.after_gc.distinct_content_bytes)} = ${r.size.after_gc.ratio}`, '']);
-  const width = [Math.max(...rows.map((x) => x[0].length)), Math.max(...rows.map((x) => x[1].length)), Math.max(...rows.map((x) => x[2].length))];
+  rows.push([
+    'db size after gc',
+    `${mb(r.size.after_gc.used_bytes)} / ${mb(r.size.after_gc.distinct_content_bytes)} = ${r.size.after_gc.ratio}`,
+    '',
+  ]);
+  const width = [
+    Math.max(...rows.map((x) => x[0].length)),
+    Math.max(...rows.map((x) => x[1].length)),
+    Math.max(...rows.map((x) => x[2].length)),
+  ];
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
   console.log(line(['measure', 'result', 'target']));
   console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
@@ -292,8 +379,15 @@ function printTable(r: {
 /** The store app over `file`, for the parent to measure: prints its address, stops on SIGTERM. */
 async function serve(file: string): Promise<void> {
   const database = openDatabase(file);
-  const config = configSchema.parse({ server: { data_dir: dirname(file), log_level: 'silent' }, store: { auth: { enabled: true } } });
-  const app = await buildStoreApp({ config, database, tokens: [{ name: 'bench', token: TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] }] });
+  const config = configSchema.parse({
+    server: { data_dir: dirname(file), log_level: 'silent' },
+    store: { auth: { enabled: true } },
+  });
+  const app = await buildStoreApp({
+    config,
+    database,
+    tokens: [{ name: 'bench', token: TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] }],
+  });
   // Server-side latency per route: from the request's arrival to the last byte of the answer written.
   const serverMs: Record<string, number[]> = {};
   app.addHook('onResponse', async (request, reply) => {
@@ -313,7 +407,8 @@ async function serve(file: string): Promise<void> {
 }
 
 if (process.argv[2] === '--serve') await serve(process.argv[3]);
-else await main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+else
+  await main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

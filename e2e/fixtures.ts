@@ -26,11 +26,18 @@ function app(): App {
 }
 
 /** Calls the store API with the test token; throws on a non-2xx answer. */
-export async function storeCall<T = unknown>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
+export async function storeCall<T = unknown>(
+  path: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<T> {
   const { storeUrl, storeToken } = app();
   const response = await fetch(new URL(path, storeUrl), {
     method,
-    headers: { authorization: `Bearer ${storeToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${storeToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -51,7 +58,10 @@ export async function openSignedIn(page: Page, path = '', options: { theme?: 'li
     ([key, token, theme]) => {
       // Runs in the page; this file is type-checked without the DOM library.
       type BrowserStorage = { setItem(name: string, value: string): void };
-      const { sessionStorage, localStorage } = globalThis as unknown as { sessionStorage: BrowserStorage; localStorage: BrowserStorage };
+      const { sessionStorage, localStorage } = globalThis as unknown as {
+        sessionStorage: BrowserStorage;
+        localStorage: BrowserStorage;
+      };
       sessionStorage.setItem('gatehouse.credentials', JSON.stringify({ masterKey: key, storeToken: token }));
       if (theme) localStorage.setItem('gatehouse.theme', theme);
     },

@@ -2,7 +2,10 @@ import OpenAI from 'openai';
 import { startOpenAIUpstream } from '../test/support/upstreams/index.js';
 import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
-test('issue a key in the UI, use it with the openai package, and see the request in live traffic', async ({ page, app }) => {
+test('issue a key in the UI, use it with the openai package, and see the request in live traffic', async ({
+  page,
+  app,
+}) => {
   const name = `e2e-client-${Date.now()}`;
   await openSignedIn(page, 'gateway/keys');
   await page.getByTestId('issue-key').click();
@@ -21,7 +24,10 @@ test('issue a key in the UI, use it with the openai package, and see the request
 
   // A real client against the gateway, with the key the UI showed.
   const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: secret });
-  const reply = await client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'Hello from the browser test' }] });
+  const reply = await client.chat.completions.create({
+    model: 'demo/echo',
+    messages: [{ role: 'user', content: 'Hello from the browser test' }],
+  });
   expect(reply.choices[0]?.message.content).toContain('Hello from the browser test');
 
   // It appears in live traffic (the stream was already open), with its bodies in the drawer.
@@ -52,10 +58,17 @@ test('issue a key in the UI, use it with the openai package, and see the request
 
   // Revoke: the key stops working.
   await page.getByRole('link', { name: 'Keys' }).click();
-  await page.getByTestId('keys-table').getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByTestId('keys-table')
+    .getByRole('row')
+    .filter({ hasText: name })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await page.getByTestId('confirm-revoke').click();
   await expect(page.getByText(name)).toHaveCount(0);
-  await expect(client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 401 });
+  await expect(
+    client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] }),
+  ).rejects.toMatchObject({ status: 401 });
 });
 
 test('model settings: an alias added and saved in the UI routes requests at once', async ({ page, app }) => {
@@ -75,7 +88,10 @@ test('model settings: an alias added and saved in the UI routes requests at once
     body: JSON.stringify({ name: 'alias-check' }),
   }).then((response) => response.json() as Promise<{ key: string }>);
   const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
-  const reply = await client.chat.completions.create({ model: alias, messages: [{ role: 'user', content: 'via alias' }] });
+  const reply = await client.chat.completions.create({
+    model: alias,
+    messages: [{ role: 'user', content: 'via alias' }],
+  });
   expect(reply.choices[0]?.message.content).toContain('via alias');
 });
 
@@ -115,9 +131,16 @@ test('deployments: one added in the Models screen routes a public model to its u
     await expect(row).toContainText(`${model}#1`);
     await expect(row).toContainText('stored');
 
-    const issued = await fetch(`${app.gatewayUrl}/internal/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'deployment-check' }) }).then((response) => response.json() as Promise<{ key: string }>);
+    const issued = await fetch(`${app.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'deployment-check' }),
+    }).then((response) => response.json() as Promise<{ key: string }>);
     const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
-    const reply = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'via the new deployment' }] });
+    const reply = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'via the new deployment' }],
+    });
     expect(reply.choices[0]?.message.content).toContain('via the new deployment');
     const received = upstream.lastRequest();
     expect(received?.path).toBe('/v1/chat/completions');
@@ -134,7 +157,11 @@ test('deployments: one added in the Models screen routes a public model to its u
     await expect(dialog.getByLabel('API key', { exact: true })).toHaveValue('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   } finally {
-    await fetch(`${app.gatewayUrl}/internal/deployments`, { method: 'PUT', headers: admin, body: JSON.stringify({ reset: true }) });
+    await fetch(`${app.gatewayUrl}/internal/deployments`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ reset: true }),
+    });
     await upstream.close();
   }
 });

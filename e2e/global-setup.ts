@@ -12,7 +12,10 @@ function waitForAddresses(child: ChildProcess): Promise<{ gateway: string; store
   return new Promise((resolve, reject) => {
     const found: Record<string, string> = {};
     const output: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`the app did not print its addresses within 60 s:\n${output.join('\n')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the app did not print its addresses within 60 s:\n${output.join('\n')}`)),
+      60_000,
+    );
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       output.push(line);
@@ -39,7 +42,15 @@ function waitForAddresses(child: ChildProcess): Promise<{ gateway: string; store
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: '0', STORE_PORT: '0', PROXY_MASTER_KEY: MASTER_KEY, STORE_TOKEN, GATEHOUSE_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEWAY_PORT: '0',
+      STORE_PORT: '0',
+      PROXY_MASTER_KEY: MASTER_KEY,
+      STORE_TOKEN,
+      GATEHOUSE_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let addresses;

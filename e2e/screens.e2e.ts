@@ -20,8 +20,19 @@ const SCREENS = [
 
 test.beforeAll(async () => {
   const target = { namespace, branch: 'main' };
-  await storeCall('/v1/apply', { scope: target, message: 'Initial configuration', documents: [{ key: 'app.json', content: '{\n  "replicas": 2\n}\n' }, { key: 'README.md', content: '# Screens\n' }] });
-  await storeCall('/v1/apply', { scope: target, message: 'Scale up', documents: [{ key: 'app.json', content: '{\n  "replicas": 3\n}\n' }] });
+  await storeCall('/v1/apply', {
+    scope: target,
+    message: 'Initial configuration',
+    documents: [
+      { key: 'app.json', content: '{\n  "replicas": 2\n}\n' },
+      { key: 'README.md', content: '# Screens\n' },
+    ],
+  });
+  await storeCall('/v1/apply', {
+    scope: target,
+    message: 'Scale up',
+    documents: [{ key: 'app.json', content: '{\n  "replicas": 3\n}\n' }],
+  });
   await storeCall('/v1/checkpoints', { scope: target, name: 'baseline', description: 'Before the screens test' });
 });
 

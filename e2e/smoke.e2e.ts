@@ -27,13 +27,20 @@ test('refuses a wrong master key with the server message', async ({ page, app, c
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !/401/.test(line)));
 });
 
-test('a credential that stops working mid-session sends the browser back to sign in, with the reason', async ({ page, app, consoleErrors }) => {
+test('a credential that stops working mid-session sends the browser back to sign in, with the reason', async ({
+  page,
+  app,
+  consoleErrors,
+}) => {
   // A saved session whose store token the store no longer accepts (rotated while the tab was open).
   await page.addInitScript(
     ([key]) => {
       type BrowserStorage = { setItem(name: string, value: string): void };
       const { sessionStorage } = globalThis as unknown as { sessionStorage: BrowserStorage };
-      sessionStorage.setItem('gatehouse.credentials', JSON.stringify({ masterKey: key, storeToken: 'st-rotated-0123456789abcdef' }));
+      sessionStorage.setItem(
+        'gatehouse.credentials',
+        JSON.stringify({ masterKey: key, storeToken: 'st-rotated-0123456789abcdef' }),
+      );
     },
     [app.masterKey] as const,
   );

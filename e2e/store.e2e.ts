@@ -1,6 +1,7 @@
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
-const config = (replicas: number, port: number) => `{\n  "service": "billing",\n  "replicas": ${replicas},\n  "port": ${port}\n}\n`;
+const config = (replicas: number, port: number) =>
+  `{\n  "service": "billing",\n  "replicas": ${replicas},\n  "port": ${port}\n}\n`;
 
 interface State {
   readonly revision: number;
@@ -10,8 +11,19 @@ interface State {
 test('apply through the API, browse the log, open a diff, roll back and see the state change', async ({ page }) => {
   const namespace = `e2e/store-${Date.now()}`;
   const scope = { namespace, branch: 'main' };
-  const first = await storeCall<{ revision: number }>('/v1/apply', { scope, message: 'Initial configuration', documents: [{ key: 'services/billing.json', content: config(2, 8080) }, { key: 'notes.txt', content: 'keep me\n' }] });
-  const second = await storeCall<{ revision: number }>('/v1/apply', { scope, message: 'Scale billing to 4 replicas', documents: [{ key: 'services/billing.json', content: config(4, 9090) }] });
+  const first = await storeCall<{ revision: number }>('/v1/apply', {
+    scope,
+    message: 'Initial configuration',
+    documents: [
+      { key: 'services/billing.json', content: config(2, 8080) },
+      { key: 'notes.txt', content: 'keep me\n' },
+    ],
+  });
+  const second = await storeCall<{ revision: number }>('/v1/apply', {
+    scope,
+    message: 'Scale billing to 4 replicas',
+    documents: [{ key: 'services/billing.json', content: config(4, 9090) }],
+  });
   await storeCall('/v1/apply', { scope, message: 'Drop the notes', documents: [{ key: 'notes.txt', delete: true }] });
 
   // The log: newest first, each entry with id, message and changed keys.
@@ -83,8 +95,17 @@ test('checkpoints, branches and restore from a branch, each previewed before it 
   await branchDialog.getByTestId('confirm-branch').click();
   await expect(page).toHaveURL(/branch=feature%2Fhigher-limits/);
 
-  await storeCall('/v1/apply', { scope: { namespace, branch: 'feature/higher-limits' }, message: 'raise', documents: [{ key: 'limits.yaml', content: 'rpm: 120\n' }] });
-  await page.goto(page.url().replace('store/history', 'store/branches').replace(/branch=[^&]+/, 'branch=main'));
+  await storeCall('/v1/apply', {
+    scope: { namespace, branch: 'feature/higher-limits' },
+    message: 'raise',
+    documents: [{ key: 'limits.yaml', content: 'rpm: 120\n' }],
+  });
+  await page.goto(
+    page
+      .url()
+      .replace('store/history', 'store/branches')
+      .replace(/branch=[^&]+/, 'branch=main'),
+  );
   await expect(page.getByTestId('branches-table')).toContainText('feature/higher-limits');
   await page.getByRole('button', { name: 'Restore into main' }).click();
   const restore = page.getByTestId('restore-dialog');
@@ -100,7 +121,11 @@ test('the log pages through a long history as it scrolls', async ({ page }) => {
   const namespace = `e2e/long-${Date.now()}`;
   const scope = { namespace, branch: 'main' };
   for (let index = 1; index <= 250; index++) {
-    await storeCall('/v1/apply', { scope, message: `change ${index}`, documents: [{ key: 'counter.txt', content: `${index}\n` }] });
+    await storeCall('/v1/apply', {
+      scope,
+      message: `change ${index}`,
+      documents: [{ key: 'counter.txt', content: `${index}\n` }],
+    });
   }
   await openSignedIn(page, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`);
   await expect(page.getByText('100+ revisions')).toBeVisible();
@@ -123,7 +148,12 @@ test('the log pages through a long history as it scrolls', async ({ page }) => {
 test('garbage collection previews how many revisions would go, then prunes exactly those', async ({ page }) => {
   const namespace = `e2e/gc-${Date.now()}`;
   const scope = { namespace, branch: 'main' };
-  for (let index = 1; index <= 12; index++) await storeCall('/v1/apply', { scope, message: `gc ${index}`, documents: [{ key: 'n.txt', content: `${index}\n` }] });
+  for (let index = 1; index <= 12; index++)
+    await storeCall('/v1/apply', {
+      scope,
+      message: `gc ${index}`,
+      documents: [{ key: 'n.txt', content: `${index}\n` }],
+    });
   // What the store itself says keep=3 would prune across every namespace (other tests' too).
   const expected = (await storeCall<{ pruned: number }>('/v1/gc', { keep: 3, dry_run: true })).pruned;
   expect(expected).toBeGreaterThanOrEqual(9);
@@ -136,12 +166,20 @@ test('garbage collection previews how many revisions would go, then prunes exact
   await expect(page.getByTestId('gc-result')).toHaveText(`${expected} revisions would be pruned.`);
   await saveScreenshot(page, 'store-gc-preview');
   // The preview deleted nothing.
-  expect((await storeCall<{ entries: unknown[] }>(`/v1/log?namespace=${encodeURIComponent(namespace)}&branch=main&limit=100`)).entries).toHaveLength(12);
+  expect(
+    (
+      await storeCall<{ entries: unknown[] }>(
+        `/v1/log?namespace=${encodeURIComponent(namespace)}&branch=main&limit=100`,
+      )
+    ).entries,
+  ).toHaveLength(12);
 
   await page.getByTestId('gc-run').click();
   await page.getByTestId('gc-confirm').click();
   await expect(page.getByText(`Pruned ${expected} revisions`)).toBeVisible();
-  await page.goto(page.url().replace(/store\/maintenance.*/, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`));
+  await page.goto(
+    page.url().replace(/store\/maintenance.*/, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`),
+  );
   await expect(page.getByText('3 revisions')).toBeVisible();
   await expect(page.getByTestId('log-row')).toHaveCount(3);
 });

@@ -13,7 +13,10 @@ async function load(gatewayUrl: string, key: string): Promise<number[]> {
         fetch(`${gatewayUrl}/v1/chat/completions`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `load ${second}.${index}` }] }),
+          body: JSON.stringify({
+            model: 'demo/echo',
+            messages: [{ role: 'user', content: `load ${second}.${index}` }],
+          }),
         }).then(async (response) => {
           await response.arrayBuffer();
           return response.status;
@@ -42,7 +45,9 @@ test(`live traffic stays responsive at ${RATE} requests per second`, async ({ pa
   // Measure the longest gap between animation frames while the load runs.
   await page.evaluate(() => {
     // Runs in the page; this file is type-checked without the DOM library.
-    const { requestAnimationFrame } = globalThis as unknown as { requestAnimationFrame(callback: (now: number) => void): number };
+    const { requestAnimationFrame } = globalThis as unknown as {
+      requestAnimationFrame(callback: (now: number) => void): number;
+    };
     const state = { last: performance.now(), worst: 0, running: true };
     (globalThis as unknown as { frameStats: typeof state }).frameStats = state;
     const tick = (now: number): void => {
@@ -55,7 +60,10 @@ test(`live traffic stays responsive at ${RATE} requests per second`, async ({ pa
   const statuses = await load(app.gatewayUrl, issued.key);
   expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
-  await expect(page.getByTestId('traffic-screen').locator('.toolbar-end')).toContainText(`${(baseline + RATE * SECONDS).toLocaleString('en-US')} requests`, { timeout: 20_000 });
+  await expect(page.getByTestId('traffic-screen').locator('.toolbar-end')).toContainText(
+    `${(baseline + RATE * SECONDS).toLocaleString('en-US')} requests`,
+    { timeout: 20_000 },
+  );
   const worstFrameGap = await page.evaluate(() => {
     const state = (globalThis as unknown as { frameStats: { worst: number; running: boolean } }).frameStats;
     state.running = false;

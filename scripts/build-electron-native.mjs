@@ -8,15 +8,32 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'out', 'native', 'better_sqlite3.node');
-const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+const electronVersion = JSON.parse(
+  readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'),
+).version;
 const stamp = join(root, 'out', 'native', `electron-${electronVersion}`);
 if (existsSync(target) && existsSync(stamp)) process.exit(0);
 
 const work = join(root, '.tmp', 'electron-native', 'better-sqlite3');
 rmSync(work, { recursive: true, force: true });
-cpSync(join(root, 'node_modules', 'better-sqlite3'), work, { recursive: true, filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`) });
+cpSync(join(root, 'node_modules', 'better-sqlite3'), work, {
+  recursive: true,
+  filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`),
+});
 console.log(`gatehouse: building better-sqlite3 for Electron ${electronVersion} (once)`);
-const gyp = spawnSync('npx', ['--yes', 'node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], { cwd: work, stdio: 'inherit' });
+const gyp = spawnSync(
+  'npx',
+  [
+    '--yes',
+    'node-gyp',
+    'rebuild',
+    '--release',
+    `--target=${electronVersion}`,
+    '--runtime=electron',
+    '--dist-url=https://electronjs.org/headers',
+  ],
+  { cwd: work, stdio: 'inherit' },
+);
 if (gyp.status !== 0) {
   console.error('gatehouse: could not build better-sqlite3 for Electron (are Electron headers reachable?)');
   process.exit(1);

@@ -27,7 +27,9 @@ if (vitest) {
 
 // A suite that failed to load has no failed tests of its own; count it once so it is not silent.
 function countSuitesWithFailedTests(report) {
-  return (report.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).some((t) => t.status === 'failed')).length;
+  return (report.testResults ?? []).filter(
+    (suite) => suite.status === 'failed' && (suite.assertionResults ?? []).some((t) => t.status === 'failed'),
+  ).length;
 }
 
 const playwright = readJson(playwrightFile);

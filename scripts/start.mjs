@@ -57,8 +57,13 @@ const reason = process.env.GATEHOUSE_HEADLESS
       : undefined;
 
 if (reason === undefined && run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) {
-  foreground(binary, [`--js-flags=${v8Flags.join(' ')}`, '.'], { ...process.env, GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node') });
+  foreground(binary, [`--js-flags=${v8Flags.join(' ')}`, '.'], {
+    ...process.env,
+    GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node'),
+  });
 } else {
-  console.log(`gatehouse: starting headless (${reason ?? 'the native module could not be built for Electron'}); open the UI address below in a browser`);
+  console.log(
+    `gatehouse: starting headless (${reason ?? 'the native module could not be built for Electron'}); open the UI address below in a browser`,
+  );
   foreground(process.execPath, [...serverNodeFlags, '--import', 'tsx', join(root, 'src', 'server', 'cli.ts')]);
 }

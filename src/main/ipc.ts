@@ -2,7 +2,9 @@ import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
 import type { Channel, RequestResponseChannels } from './ipc-channels.js';
 
-type Handler<C extends Channel> = (...args: Parameters<RequestResponseChannels[C]>) => ReturnType<RequestResponseChannels[C]>;
+type Handler<C extends Channel> = (
+  ...args: Parameters<RequestResponseChannels[C]>
+) => ReturnType<RequestResponseChannels[C]>;
 
 /** Decides whether an IPC message comes from one of the app's own pages. */
 export type SenderCheck = (senderUrl: string) => boolean;

@@ -44,7 +44,9 @@ function restrictPermissions(target: Session, origins: () => TrustedOrigins | un
   target.setPermissionRequestHandler((contents, permission, callback, details) => {
     callback(allowed(permission, details.requestingUrl || contents.getURL()));
   });
-  target.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowed(permission, `${requestingOrigin}/ui/`));
+  target.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowed(permission, `${requestingOrigin}/ui/`),
+  );
 }
 
 /** Adds the CSP header to the app's responses (the page also carries a meta policy for browsers). */
@@ -55,7 +57,9 @@ function enforceCsp(target: Session, origins: () => TrustedOrigins | undefined):
       callback({});
       return;
     }
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(trusted)] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(trusted)] },
+    });
   });
 }
 

@@ -26,7 +26,8 @@ export async function hostServers(appPath: string, version: string): Promise<Hos
   // better-sqlite3 built for Electron's ABI (scripts/build-electron-native.mjs); the copy in
   // node_modules stays built for plain Node, which tests and the headless server use.
   const electronBinding = join(appPath, 'out', 'native', 'better_sqlite3.node');
-  if (!process.env.GATEHOUSE_SQLITE_BINDING && existsSync(electronBinding)) process.env.GATEHOUSE_SQLITE_BINDING = electronBinding;
+  if (!process.env.GATEHOUSE_SQLITE_BINDING && existsSync(electronBinding))
+    process.env.GATEHOUSE_SQLITE_BINDING = electronBinding;
   const options = { migrationsDir: join(appPath, 'drizzle'), uiDir: join(appPath, 'out', 'renderer') };
   let servers: RunningServers;
   try {

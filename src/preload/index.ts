@@ -4,7 +4,10 @@ import type { Channel, RequestResponseChannels } from '../main/ipc-channels.js';
 
 // Sandboxed preload: only `electron` is imported at run time (the type imports vanish).
 
-function invoke<C extends Channel>(channel: C, ...args: Parameters<RequestResponseChannels[C]>): Promise<ReturnType<RequestResponseChannels[C]>> {
+function invoke<C extends Channel>(
+  channel: C,
+  ...args: Parameters<RequestResponseChannels[C]>
+): Promise<ReturnType<RequestResponseChannels[C]>> {
   return ipcRenderer.invoke(channel, ...args) as Promise<ReturnType<RequestResponseChannels[C]>>;
 }
 

@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   } catch (error) {
     // Checks that need the gateway's layers (deployments the provider layer cannot call) run at start;
     // reported as the file's own errors are, naming the file.
-    if (error instanceof ConfigError) refuse(error.issues.length > 0 ? invalidConfiguration(error.issues, source) : error);
+    if (error instanceof ConfigError)
+      refuse(error.issues.length > 0 ? invalidConfiguration(error.issues, source) : error);
     throw error;
   }
   const lines = [
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
     const timer = setTimeout(() => {
-      process.stderr.write(`gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; exiting\n`);
+      process.stderr.write(
+        `gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; exiting\n`,
+      );
       process.exit(1);
     }, config.server.shutdown_timeout_ms);
     timer.unref();
@@ -73,7 +76,10 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
-  const hint = code === 'EADDRINUSE' ? ' (another process uses that port: set GATEWAY_PORT / STORE_PORT, or 0 for a free one)' : '';
+  const hint =
+    code === 'EADDRINUSE'
+      ? ' (another process uses that port: set GATEWAY_PORT / STORE_PORT, or 0 for a free one)'
+      : '';
   process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}${hint}\n`);
   process.exit(1);
 });

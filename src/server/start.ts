@@ -51,7 +51,12 @@ function urlOf(app: FastifyInstance): string {
 export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
   const env = options.env ?? process.env;
   const dataDir = config.server.data_dir!;
-  const masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
+  const masterKey = resolveSecret({
+    envValue: env.PROXY_MASTER_KEY,
+    dataDir,
+    file: 'master.key',
+    prefix: 'gk-master-',
+  });
   const { grants, primary } = resolveStoreTokens(config, env);
   const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
   let gatewayUrl = '';
@@ -68,7 +73,12 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       uiDir: options.uiDir ?? findUiDir(),
       uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
     });
-    store = await buildStoreApp({ config, database, tokens: grants, allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []) });
+    store = await buildStoreApp({
+      config,
+      database,
+      tokens: grants,
+      allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []),
+    });
     await store.listen({ host: config.server.host, port: config.server.store_port });
     storeUrl = urlOf(store);
     await gateway.listen({ host: config.server.host, port: config.server.gateway_port });

@@ -27,31 +27,35 @@ export const keyLimitsSchema = z.object({
 });
 
 /** `POST /internal/api-keys` body. Without `scopes` a key gets `["chat"]`. */
-export const apiKeyCreateSchema = keyLimitsSchema.extend({
-  name: z.string().min(1).max(200).optional(),
-  user: z.string().min(1).max(200).optional(),
-  team: z.string().min(1).max(200).optional(),
-  scopes: z.array(scopeSchema).min(1).optional(),
-  /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
-  models: z.array(z.string().min(1)).nullable().optional(),
-  expires_at: isoTime.nullable().optional(),
-  /** Alternative to `expires_at`: lifetime from now. */
-  expires_in_seconds: z.number().int().positive().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-}).strict();
+export const apiKeyCreateSchema = keyLimitsSchema
+  .extend({
+    name: z.string().min(1).max(200).optional(),
+    user: z.string().min(1).max(200).optional(),
+    team: z.string().min(1).max(200).optional(),
+    scopes: z.array(scopeSchema).min(1).optional(),
+    /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
+    models: z.array(z.string().min(1)).nullable().optional(),
+    expires_at: isoTime.nullable().optional(),
+    /** Alternative to `expires_at`: lifetime from now. */
+    expires_in_seconds: z.number().int().positive().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
 /** Body of a key creation. */
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 
 /** `PATCH /internal/api-keys/:id` body: only the given fields change; `null` clears. */
-export const apiKeyUpdateSchema = keyLimitsSchema.extend({
-  name: z.string().min(1).max(200).nullable().optional(),
-  user: z.string().min(1).max(200).nullable().optional(),
-  team: z.string().min(1).max(200).nullable().optional(),
-  scopes: z.array(scopeSchema).min(1).optional(),
-  models: z.array(z.string().min(1)).nullable().optional(),
-  expires_at: isoTime.nullable().optional(),
-  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
-}).strict();
+export const apiKeyUpdateSchema = keyLimitsSchema
+  .extend({
+    name: z.string().min(1).max(200).nullable().optional(),
+    user: z.string().min(1).max(200).nullable().optional(),
+    team: z.string().min(1).max(200).nullable().optional(),
+    scopes: z.array(scopeSchema).min(1).optional(),
+    models: z.array(z.string().min(1)).nullable().optional(),
+    expires_at: isoTime.nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .strict();
 /** Body of a key update. */
 export type ApiKeyUpdate = z.infer<typeof apiKeyUpdateSchema>;
 
@@ -121,34 +125,52 @@ export const modelSettingsViewSchema = modelSettingsSchema.extend({
 export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
 
 /** `PUT /internal/models` body: omitted fields keep their current value; `reset: true` returns to the configuration file. */
-export const modelSettingsUpdateSchema = modelSettingsSchema.partial().extend({ reset: z.boolean().optional() }).strict();
+export const modelSettingsUpdateSchema = modelSettingsSchema
+  .partial()
+  .extend({ reset: z.boolean().optional() })
+  .strict();
 /** Body of a model settings update. */
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
 /** A deployment as written by the admin: `api_key` is write-only. */
-export const deploymentInputSchema = z.object({
-  // `#` included: ids the gateway generates (`model#2`) must round-trip through the UI.
-  id: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -').optional(),
-  model: z.string().min(1),
-  provider: z.string().min(1).optional(),
-  upstream_model: z.string().min(1).optional(),
-  base_url: z.url().optional(),
-  /** Write-only; omit on update to keep the key already stored for this id, null to clear it. */
-  api_key: z.string().min(1).nullable().optional(),
-  /** The NAME of an environment variable holding the key (shown back in the clear, so never a key). */
-  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be an environment variable name, like OPENAI_API_KEY').optional(),
-  weight: z.number().positive().optional(),
-  timeout_ms: z.number().int().positive().optional(),
-  capabilities: z.array(z.string()).optional(),
-}).strict();
+export const deploymentInputSchema = z
+  .object({
+    // `#` included: ids the gateway generates (`model#2`) must round-trip through the UI.
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -')
+      .optional(),
+    model: z.string().min(1),
+    provider: z.string().min(1).optional(),
+    upstream_model: z.string().min(1).optional(),
+    base_url: z.url().optional(),
+    /** Write-only; omit on update to keep the key already stored for this id, null to clear it. */
+    api_key: z.string().min(1).nullable().optional(),
+    /** The NAME of an environment variable holding the key (shown back in the clear, so never a key). */
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be an environment variable name, like OPENAI_API_KEY')
+      .optional(),
+    weight: z.number().positive().optional(),
+    timeout_ms: z.number().int().positive().optional(),
+    capabilities: z.array(z.string()).optional(),
+  })
+  .strict();
 /** One deployment to write. */
 export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
 
 /** `PUT /internal/deployments` body: the whole list (or `reset: true` to return to the configuration file). */
-export const deploymentsUpdateSchema = z.object({
-  deployments: z.array(deploymentInputSchema).optional(),
-  reset: z.boolean().optional(),
-}).strict().refine((body) => body.deployments !== undefined || body.reset === true, { message: 'send deployments (the whole list) or reset: true' });
+export const deploymentsUpdateSchema = z
+  .object({
+    deployments: z.array(deploymentInputSchema).optional(),
+    reset: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => body.deployments !== undefined || body.reset === true, {
+    message: 'send deployments (the whole list) or reset: true',
+  });
 /** Body of a deployments update. */
 export type DeploymentsUpdate = z.infer<typeof deploymentsUpdateSchema>;
 
@@ -202,7 +224,9 @@ export type DeploymentHealth = z.infer<typeof deploymentHealthSchema>;
 export const deploymentHealthListSchema = z.object({ data: z.array(deploymentHealthSchema) });
 
 /** Time given as ISO-8601 or Unix milliseconds. */
-const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], { error: 'must be an ISO-8601 time or Unix milliseconds' });
+const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], {
+  error: 'must be an ISO-8601 time or Unix milliseconds',
+});
 
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = z.object({
@@ -352,7 +376,11 @@ export const trafficQuerySchema = z.object({
 });
 
 /** `GET /internal/traffic` answer. */
-export const trafficListSchema = z.object({ data: z.array(trafficEventSchema), capacity: z.number(), last_seq: z.number() });
+export const trafficListSchema = z.object({
+  data: z.array(trafficEventSchema),
+  capacity: z.number(),
+  last_seq: z.number(),
+});
 /** A page of traffic. */
 export type TrafficList = z.infer<typeof trafficListSchema>;
 

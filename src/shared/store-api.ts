@@ -55,7 +55,10 @@ export const scopeSchema = z.strictObject({
 export type ScopeInput = z.input<typeof scopeSchema>;
 
 const revisionSelector = (name: string) =>
-  z.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`);
+  z
+    .number({ error: `${name} must be an integer` })
+    .int(`${name} must be an integer`)
+    .min(0, `${name} must not be negative`);
 
 /** One document of an apply or diff: content to write, or `delete: true`. */
 export const documentInputSchema = z
@@ -116,10 +119,17 @@ export const applyResponseSchema = z.object({
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
 
 /** Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one. */
-const decimalInteger = (value: unknown): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const decimalInteger = (value: unknown): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
 const queryInt = (name: string) =>
-  z.preprocess(decimalInteger, z.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(0, `${name} must not be negative`));
+  z.preprocess(
+    decimalInteger,
+    z
+      .number({ error: `${name} must be an integer` })
+      .int(`${name} must be an integer`)
+      .min(0, `${name} must not be negative`),
+  );
 
 /** GET /v1/state query. */
 export const stateQuerySchema = z.object({
@@ -184,7 +194,12 @@ export const logResponseSchema = z.object({
 export type LogResponse = z.infer<typeof logResponseSchema>;
 
 /** GET /v1/revisions/:id (Gatehouse extension). */
-export const revisionParamsSchema = z.object({ id: z.preprocess(decimalInteger, z.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1')) });
+export const revisionParamsSchema = z.object({
+  id: z.preprocess(
+    decimalInteger,
+    z.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1'),
+  ),
+});
 /** Query of GET /v1/revisions/:id. */
 export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default('') });
 
@@ -288,7 +303,11 @@ export const restoreRequestSchema = z.strictObject({
 
 /** POST /v1/gc. */
 export const gcRequestSchema = z.strictObject({
-  keep: z.number({ error: 'keep must be an integer' }).int('keep must be an integer').min(0, 'keep must not be negative').default(0),
+  keep: z
+    .number({ error: 'keep must be an integer' })
+    .int('keep must be an integer')
+    .min(0, 'keep must not be negative')
+    .default(0),
   /** Gatehouse extension: count what would be pruned, delete nothing. */
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
 });

@@ -13,7 +13,12 @@ function configFile(name: string, text: string): string {
 describe('configuration', () => {
   it('works with no file at all: loopback, default ports, the demo models', () => {
     const { config } = loadConfig({ env: { GATEHOUSE_DATA_DIR: '/tmp/x' } });
-    expect(config.server).toMatchObject({ host: '127.0.0.1', gateway_port: 8747, store_port: 8748, data_dir: '/tmp/x' });
+    expect(config.server).toMatchObject({
+      host: '127.0.0.1',
+      gateway_port: 8747,
+      store_port: 8748,
+      data_dir: '/tmp/x',
+    });
     expect(config.llm.allowed_models).toEqual(['demo/echo', 'demo/embed']);
     expect(config.responses.default_store).toBe(false);
     expect(config.allow_passthrough_keys).toBe(false);
@@ -27,25 +32,46 @@ describe('configuration', () => {
   });
 
   it('accepts both spellings of the interface keys, and dotted keys', () => {
-    const camel = configFile('c.json', JSON.stringify({ llm: { allowedModels: ['gpt-4o'], perModelMaxTokens: { 'gpt-4o': 100 }, modelAliases: { fast: 'gpt-4o' } } }));
+    const camel = configFile(
+      'c.json',
+      JSON.stringify({
+        llm: { allowedModels: ['gpt-4o'], perModelMaxTokens: { 'gpt-4o': 100 }, modelAliases: { fast: 'gpt-4o' } },
+      }),
+    );
     const { config } = loadConfig({ file: camel, env: {} });
-    expect(config.llm).toMatchObject({ allowed_models: ['gpt-4o'], per_model_max_tokens: { 'gpt-4o': 100 }, model_aliases: { fast: 'gpt-4o' } });
+    expect(config.llm).toMatchObject({
+      allowed_models: ['gpt-4o'],
+      per_model_max_tokens: { 'gpt-4o': 100 },
+      model_aliases: { fast: 'gpt-4o' },
+    });
     const dotted = configFile('d.yaml', 'llm.allowed_models: [claude-x]\nllm.default_embedding_model: demo/embed\n');
-    expect(loadConfig({ file: dotted, env: {} }).config.llm).toMatchObject({ allowed_models: ['claude-x'], default_embedding_model: 'demo/embed' });
+    expect(loadConfig({ file: dotted, env: {} }).config.llm).toMatchObject({
+      allowed_models: ['claude-x'],
+      default_embedding_model: 'demo/embed',
+    });
   });
 
   it('lets the environment override the file', () => {
     const file = configFile('e.yaml', 'server:\n  gateway_port: 9000\n');
     const { config } = loadConfig({
       file,
-      env: { GATEWAY_PORT: '0', STORE_PORT: '9100', GATEHOUSE_HOST: '0.0.0.0', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_API_KEY: 'sk-x' },
+      env: {
+        GATEWAY_PORT: '0',
+        STORE_PORT: '9100',
+        GATEHOUSE_HOST: '0.0.0.0',
+        OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+        OPENAI_API_KEY: 'sk-x',
+      },
     });
     expect(config.server).toMatchObject({ gateway_port: 0, store_port: 9100, host: '0.0.0.0' });
     expect(config.providers.openai).toEqual({ base_url: 'http://127.0.0.1:1/v1', api_key: 'sk-x' });
   });
 
   it('names the bad key when the file is invalid', () => {
-    const file = configFile('bad.yaml', 'server:\n  gateway_port: "eighty"\nllm:\n  per_model_max_tokens:\n    gpt-4o: -5\n');
+    const file = configFile(
+      'bad.yaml',
+      'server:\n  gateway_port: "eighty"\nllm:\n  per_model_max_tokens:\n    gpt-4o: -5\n',
+    );
     expect(() => loadConfig({ file, env: {} })).toThrowError(ConfigError);
     try {
       loadConfig({ file, env: {} });
@@ -66,7 +92,9 @@ describe('configuration', () => {
   });
 
   it('reports unreadable and unparsable files with their path', () => {
-    expect(() => loadConfig({ file: '/nonexistent/gatehouse.yaml', env: {} })).toThrowError(/cannot read configuration file \/nonexistent/);
+    expect(() => loadConfig({ file: '/nonexistent/gatehouse.yaml', env: {} })).toThrowError(
+      /cannot read configuration file \/nonexistent/,
+    );
     const broken = configFile('broken.json', '{ nope');
     expect(() => loadConfig({ file: broken, env: {} })).toThrowError(/cannot parse configuration file/);
   });

@@ -11,7 +11,8 @@ import { closeQuietConnectionsOnClose } from '../../src/server/http/graceful-clo
 describe('connection tracking for graceful close', () => {
   const held: ServerResponse[] = [];
   const server = createServer((_request, response) => {
-    if (_request.url === '/hold') held.push(response); // answered never: the client leaves first
+    if (_request.url === '/hold')
+      held.push(response); // answered never: the client leaves first
     else response.end('ok');
   });
   const tracker = closeQuietConnectionsOnClose(server);

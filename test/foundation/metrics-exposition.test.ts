@@ -10,7 +10,9 @@ const hasPromtool = promtool.status === 0;
 /** Runs `promtool check metrics`; lint complaints about prom-client's own nodejs_active_* gauges are tolerated. */
 function check(text: string): { status: number | null; complaints: string[] } {
   const result = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
-  const complaints = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('nodejs_active_'));
+  const complaints = `${result.stdout}${result.stderr}`
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('nodejs_active_'));
   return { status: result.status, complaints };
 }
 
@@ -46,18 +48,34 @@ describe.skipIf(!hasPromtool)('metrics exposition (promtool check metrics; skipp
     const { status, complaints } = check(text);
     expect([0, 3]).toContain(status);
     expect(complaints).toEqual([]);
-    for (const name of ['gateway_requests_total', 'gateway_request_duration_seconds', 'gateway_tokens_total', 'gateway_rate_limit_hits_total', 'gateway_cache_hits_total', 'gateway_pii_entities_total', 'gateway_content_policy_blocks_total']) {
+    for (const name of [
+      'gateway_requests_total',
+      'gateway_request_duration_seconds',
+      'gateway_tokens_total',
+      'gateway_rate_limit_hits_total',
+      'gateway_cache_hits_total',
+      'gateway_pii_entities_total',
+      'gateway_content_policy_blocks_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).toMatch(/gateway_requests_total\{model="demo\/echo",status="200"\} 1/);
   });
 
   it('the store exposes valid Prometheus text with the metrics of its document', async () => {
-    const text = await (await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` } })).text();
+    const text = await (
+      await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` } })
+    ).text();
     const { status, complaints } = check(text);
     expect([0, 3]).toContain(status);
     expect(complaints).toEqual([]);
-    for (const name of ['svc_http_requests_total', 'svc_http_request_duration_seconds', 'svc_operation_duration_seconds', 'svc_changed_documents_total', 'svc_operations_total']) {
+    for (const name of [
+      'svc_http_requests_total',
+      'svc_http_request_duration_seconds',
+      'svc_operation_duration_seconds',
+      'svc_changed_documents_total',
+      'svc_operations_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).toMatch(/svc_http_requests_total\{route="\/v1\/apply",method="POST",status="200"\} 1/);

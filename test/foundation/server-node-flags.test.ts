@@ -6,7 +6,11 @@ import { SERVER_NODE_FLAGS } from '../support/headless-process.js';
 /** The server's Node flags live in scripts/server-node-flags.json; package.json's `serve` repeats them. */
 describe('server Node flags', () => {
   it('npm run serve passes the same flags as npm start', () => {
-    const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
     expect(scripts.serve).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} --import tsx src/server/cli.ts`);
   });
 

@@ -51,7 +51,9 @@ describe('both servers over one database', () => {
   it('answer unknown routes with the shared error shape', async () => {
     const response = await fetch(`${servers.gatewayUrl}/v1/nothing-here`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { type: 'not_found_error', message: 'no route GET /v1/nothing-here', code: 404 } });
+    expect(await response.json()).toEqual({
+      error: { type: 'not_found_error', message: 'no route GET /v1/nothing-here', code: 404 },
+    });
   });
 
   it('serve Prometheus text with process metrics: the gateway publicly, the store behind its token', async () => {
@@ -63,9 +65,13 @@ describe('both servers over one database', () => {
     const anonymous = await fetch(`${servers.storeUrl}/metrics`);
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
-    const wrong = await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: 'Bearer st-wrong-token-000000000000' } });
+    const wrong = await fetch(`${servers.storeUrl}/metrics`, {
+      headers: { authorization: 'Bearer st-wrong-token-000000000000' },
+    });
     expect(wrong.status).toBe(401);
-    const store = await fetch(`${servers.storeUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` } });
+    const store = await fetch(`${servers.storeUrl}/metrics`, {
+      headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` },
+    });
     expect(store.status).toBe(200);
     const text = await store.text();
     expect(text).toContain('process_cpu_user_seconds_total');
@@ -74,7 +80,10 @@ describe('both servers over one database', () => {
   });
 
   it('let only the UI origin call the store from a browser', async () => {
-    const allowed = await fetch(`${servers.storeUrl}/v1/state`, { method: 'OPTIONS', headers: { origin: servers.gatewayUrl, 'access-control-request-method': 'GET' } });
+    const allowed = await fetch(`${servers.storeUrl}/v1/state`, {
+      method: 'OPTIONS',
+      headers: { origin: servers.gatewayUrl, 'access-control-request-method': 'GET' },
+    });
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(servers.gatewayUrl);
     const foreign = await fetch(`${servers.storeUrl}/healthz`, { headers: { origin: 'https://evil.example' } });

@@ -19,7 +19,11 @@ async function apply(storeUrl: string, i: number): Promise<number | undefined> {
     const response = await fetch(`${storeUrl}/v1/apply`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ scope: { namespace: 'shutdown', branch: 'main' }, documents: [{ key: `doc-${i}`, content: `value ${i}` }], message: `write ${i}` }),
+      body: JSON.stringify({
+        scope: { namespace: 'shutdown', branch: 'main' },
+        documents: [{ key: `doc-${i}`, content: `value ${i}` }],
+        message: `write ${i}`,
+      }),
     });
     if (response.status !== 200) return undefined;
     return ((await response.json()) as { revision: number }).revision;
@@ -72,11 +76,19 @@ describe('headless command shutdown', () => {
   it('does not wait on connections without a request, nor on the live traffic stream', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-quiet-'));
     dirs.push(dataDir);
-    const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir, PROXY_MASTER_KEY: TEST_MASTER_KEY, STORE_TOKEN: TEST_STORE_TOKEN });
+    const server = await spawnHeadless({
+      GATEHOUSE_DATA_DIR: dataDir,
+      PROXY_MASTER_KEY: TEST_MASTER_KEY,
+      STORE_TOKEN: TEST_STORE_TOKEN,
+    });
     // Browsers open such sockets ahead of use; Node's own idle-connection closing skips them.
-    const quiet: Socket[] = [server.gatewayUrl, server.storeUrl].map((url) => connect(Number(new URL(url).port), '127.0.0.1'));
+    const quiet: Socket[] = [server.gatewayUrl, server.storeUrl].map((url) =>
+      connect(Number(new URL(url).port), '127.0.0.1'),
+    );
     for (const socket of quiet) socket.on('error', () => undefined);
-    const stream = await fetch(`${server.gatewayUrl}/internal/traffic/stream`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } });
+    const stream = await fetch(`${server.gatewayUrl}/internal/traffic/stream`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+    });
     expect(stream.status).toBe(200);
     const started = Date.now();
     server.child.kill('SIGTERM');
@@ -91,19 +103,34 @@ describe('headless command shutdown', () => {
   it('refuses to start with an invalid configuration and names the key', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-badconf-'));
     dirs.push(dataDir);
-    await expect(spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: 'eighty' }, 10_000)).rejects.toThrow(/GATEWAY_PORT must be a port number/);
+    await expect(spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: 'eighty' }, 10_000)).rejects.toThrow(
+      /GATEWAY_PORT must be a port number/,
+    );
   });
 
   it('refuses to start, exiting 2, with deployments the gateway could not route, naming the file and each key', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-baddeploy-'));
     dirs.push(dataDir);
     const file = join(dataDir, 'gatehouse.yaml');
-    writeFileSync(file, 'deployments:\n  - { id: a, model: m, provider: bogus }\n  - { id: a, model: m, provider: demo }\n');
+    writeFileSync(
+      file,
+      'deployments:\n  - { id: a, model: m, provider: bogus }\n  - { id: a, model: m, provider: demo }\n',
+    );
     const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
-      env: { ...process.env, GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        GATEHOUSE_CONFIG: file,
+        GATEHOUSE_DATA_DIR: dataDir,
+        GATEWAY_PORT: '0',
+        STORE_PORT: '0',
+        GATEHOUSE_LOG_LEVEL: 'warn',
+      },
       timeout: 10_000,
     });
-    const failure = await run.then(() => undefined, (error: { code?: number; stderr?: string }) => error);
+    const failure = await run.then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(`gatehouse: invalid configuration in ${file}:\n`);
     expect(failure?.stderr).toContain("  deployments[1].id 'a' is already used by deployments[0]");

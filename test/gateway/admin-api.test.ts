@@ -4,17 +4,34 @@ import { join } from 'node:path';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
-import { apiKeyCreatedSchema, apiKeyListSchema, deploymentListSchema, modelSettingsViewSchema, trafficListSchema, usageResponseSchema } from '../../src/shared/gateway-api.js';
+import {
+  apiKeyCreatedSchema,
+  apiKeyListSchema,
+  deploymentListSchema,
+  modelSettingsViewSchema,
+  trafficListSchema,
+  usageResponseSchema,
+} from '../../src/shared/gateway-api.js';
 import { startServers, type RunningServers } from '../../src/server/start.js';
 import { TEST_MASTER_KEY } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 /** Servers over a data directory that outlives them, to check persistence across restarts. */
 async function start(dataDir: string, upstream: OpenAIUpstream): Promise<RunningServers> {
-  const env = { GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'silent', PROXY_MASTER_KEY: TEST_MASTER_KEY, STORE_TOKEN: 'st-test-token-0123456789abcdef' };
+  const env = {
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEWAY_PORT: '0',
+    STORE_PORT: '0',
+    GATEHOUSE_LOG_LEVEL: 'silent',
+    PROXY_MASTER_KEY: TEST_MASTER_KEY,
+    STORE_TOKEN: 'st-test-token-0123456789abcdef',
+  };
   const { config } = loadConfig({
     env,
-    overrides: { llm: { allowed_models: ['demo/echo', 'gpt-4o-mini'] }, providers: { openai: { base_url: upstream.url } } },
+    overrides: {
+      llm: { allowed_models: ['demo/echo', 'gpt-4o-mini'] },
+      providers: { openai: { base_url: upstream.url } },
+    },
   });
   return startServers(config, { env });
 }
@@ -26,14 +43,20 @@ describe('admin API (/internal/*)', () => {
   const admin = async (method: string, path: string, body?: unknown, token = TEST_MASTER_KEY) => {
     const response = await fetch(`${servers.gatewayUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   };
   const chat = (secret: string, model = 'demo/echo') =>
-    new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: secret, maxRetries: 0 }).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+    new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: secret, maxRetries: 0 }).chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
 
   beforeAll(async () => {
     upstream = await startOpenAIUpstream();
@@ -59,21 +82,40 @@ describe('admin API (/internal/*)', () => {
   });
 
   it('issues a key once, lists it without the secret, updates and revokes it', async () => {
-    const created = await admin('POST', '/internal/api-keys', { name: 'ci', user: 'bob', team: 'infra', models: ['demo/echo'], rpm_limit: 60, tpm_limit: 10_000, user_tpd_budget: 1_000_000 });
+    const created = await admin('POST', '/internal/api-keys', {
+      name: 'ci',
+      user: 'bob',
+      team: 'infra',
+      models: ['demo/echo'],
+      rpm_limit: 60,
+      tpm_limit: 10_000,
+      user_tpd_budget: 1_000_000,
+    });
     expect(created.status).toBe(201);
     const key = apiKeyCreatedSchema.parse(created.body);
     expect(key.key).toMatch(/^gk-[A-Za-z0-9_-]{40,}$/);
     expect(key.scopes).toEqual(['chat']);
-    expect(key).toMatchObject({ name: 'ci', user: 'bob', team: 'infra', models: ['demo/echo'], rpm_limit: 60, status: 'active' });
+    expect(key).toMatchObject({
+      name: 'ci',
+      user: 'bob',
+      team: 'infra',
+      models: ['demo/echo'],
+      rpm_limit: 60,
+      status: 'active',
+    });
     expect(key.key.startsWith(key.key_prefix.replace('…', ''))).toBe(true);
 
     const list = apiKeyListSchema.parse((await admin('GET', '/internal/api-keys?team=infra')).body);
     expect(list.data.map((k) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(list)).not.toContain(key.key);
     expect((await admin('GET', `/internal/api-keys/${key.id}`)).body).not.toHaveProperty('key');
-    const row = servers.database.sqlite.prepare('SELECT key_hash FROM gateway_api_keys WHERE id = ?').get(key.id) as { key_hash: string };
+    const row = servers.database.sqlite.prepare('SELECT key_hash FROM gateway_api_keys WHERE id = ?').get(key.id) as {
+      key_hash: string;
+    };
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(servers.database.sqlite.prepare('SELECT * FROM gateway_api_keys').all())).not.toContain(key.key);
+    expect(JSON.stringify(servers.database.sqlite.prepare('SELECT * FROM gateway_api_keys').all())).not.toContain(
+      key.key,
+    );
 
     // Model allow-list of the key: other models are refused with 403, and hidden from /v1/models.
     expect((await chat(key.key)).choices[0]!.message.content).toBe('hi');
@@ -93,8 +135,14 @@ describe('admin API (/internal/*)', () => {
     const error = (await chat(key.key).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(error.message).toContain('revoked');
-    expect((await admin('GET', '/internal/api-keys')).body.data.some((k: { id: string }) => k.id === key.id)).toBe(false);
-    expect((await admin('GET', '/internal/api-keys?include_revoked=true')).body.data.some((k: { id: string }) => k.id === key.id)).toBe(true);
+    expect((await admin('GET', '/internal/api-keys')).body.data.some((k: { id: string }) => k.id === key.id)).toBe(
+      false,
+    );
+    expect(
+      (await admin('GET', '/internal/api-keys?include_revoked=true')).body.data.some(
+        (k: { id: string }) => k.id === key.id,
+      ),
+    ).toBe(true);
     expect((await admin('PATCH', '/internal/api-keys/key_missing', { name: 'x' })).status).toBe(404);
   });
 
@@ -112,10 +160,17 @@ describe('admin API (/internal/*)', () => {
   it('changes allowed models, aliases and caps without a restart', async () => {
     const secret = (await admin('POST', '/internal/api-keys', {})).body.key as string;
     await expect(chat(secret, 'quick')).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    const put = await admin('PUT', '/internal/models', { model_aliases: { quick: 'gpt-4o-mini' }, per_model_max_tokens: { 'gpt-4o-mini': 33 } });
+    const put = await admin('PUT', '/internal/models', {
+      model_aliases: { quick: 'gpt-4o-mini' },
+      per_model_max_tokens: { 'gpt-4o-mini': 33 },
+    });
     expect(put.status).toBe(200);
     const view = modelSettingsViewSchema.parse(put.body);
-    expect(view).toMatchObject({ source: 'database', allowed_models: ['demo/echo', 'gpt-4o-mini'], model_aliases: { quick: 'gpt-4o-mini' } });
+    expect(view).toMatchObject({
+      source: 'database',
+      allowed_models: ['demo/echo', 'gpt-4o-mini'],
+      model_aliases: { quick: 'gpt-4o-mini' },
+    });
     expect(view.providers['gpt-4o-mini']).toBe('openai');
     await chat(secret, 'quick');
     expect(upstream.lastRequest()!.body).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 33 });
@@ -128,13 +183,34 @@ describe('admin API (/internal/*)', () => {
 
   it('replaces deployments, never showing keys, and keeps a stored key when an update omits it', async () => {
     const put = await admin('PUT', '/internal/deployments', {
-      deployments: [{ id: 'local-a', model: 'team-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: upstream.url, api_key: 'sk-deployment-secret-123456', weight: 2 }],
+      deployments: [
+        {
+          id: 'local-a',
+          model: 'team-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: upstream.url,
+          api_key: 'sk-deployment-secret-123456',
+          weight: 2,
+        },
+      ],
     });
     expect(put.status).toBe(200);
     const list = deploymentListSchema.parse(put.body);
     expect(list.data[0]).toMatchObject({ id: 'local-a', api_key_set: true, weight: 2, upstream_model: 'gpt-4o-mini' });
     expect(JSON.stringify(put.body)).not.toContain('sk-deployment-secret');
-    await admin('PUT', '/internal/deployments', { deployments: [{ id: 'local-a', model: 'team-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: upstream.url, weight: 3 }] });
+    await admin('PUT', '/internal/deployments', {
+      deployments: [
+        {
+          id: 'local-a',
+          model: 'team-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: upstream.url,
+          weight: 3,
+        },
+      ],
+    });
     expect((await admin('GET', '/internal/deployments')).body.data[0]).toMatchObject({ api_key_set: true, weight: 3 });
     await admin('PUT', '/internal/models', { allowed_models: ['demo/echo', 'team-model'] });
     const secret = (await admin('POST', '/internal/api-keys', {})).body.key as string;
@@ -153,16 +229,28 @@ describe('admin API (/internal/*)', () => {
     const bogus = await put([{ id: 'b', model: 'team-model', provider: 'bogus', base_url: upstream.url }]);
     expect(bogus.status).toBe(400);
     expect(bogus.body.error).toMatchObject({ type: 'invalid_request_error', code: 400 });
-    expect(bogus.body.error.message).toMatch(/^deployments\[0\]\.provider must be one of anthropic, demo, openai, .*openai_compatible.*, got 'bogus'$/);
+    expect(bogus.body.error.message).toMatch(
+      /^deployments\[0\]\.provider must be one of anthropic, demo, openai, .*openai_compatible.*, got 'bogus'$/,
+    );
 
     // openai_compatible has no public address: without base_url (here or under providers) it could never be called.
-    const noAddress = await put([{ id: 'ok', model: 'team-model', base_url: upstream.url }, { id: 'c', model: 'team-model', provider: 'openai_compatible' }]);
+    const noAddress = await put([
+      { id: 'ok', model: 'team-model', base_url: upstream.url },
+      { id: 'c', model: 'team-model', provider: 'openai_compatible' },
+    ]);
     expect(noAddress.status).toBe(400);
-    expect(noAddress.body.error.message).toContain("deployments[1].base_url is required: provider 'openai_compatible' has no default address");
+    expect(noAddress.body.error.message).toContain(
+      "deployments[1].base_url is required: provider 'openai_compatible' has no default address",
+    );
 
-    const twice = await put([{ id: 'a', model: 'team-model', base_url: upstream.url }, { id: 'a', model: 'other', base_url: upstream.url }]);
+    const twice = await put([
+      { id: 'a', model: 'team-model', base_url: upstream.url },
+      { id: 'a', model: 'other', base_url: upstream.url },
+    ]);
     expect(twice.status).toBe(400);
-    expect(twice.body.error.message).toBe("deployments[1].id 'a' is already used by deployments[0]; deployment ids must be unique");
+    expect(twice.body.error.message).toBe(
+      "deployments[1].id 'a' is already used by deployments[0]; deployment ids must be unique",
+    );
 
     const both = await admin('PUT', '/internal/deployments', { reset: true, deployments: [] });
     expect(both.status).toBe(400);
@@ -171,11 +259,28 @@ describe('admin API (/internal/*)', () => {
 
     // A generated id steps aside for a listed one instead of renaming it; the saved ones come back
     // as the UI sends them (without keys, which stay stored for their ids).
-    const saved = before.data.map(({ id, model, provider, upstream_model, base_url, weight }: Record<string, unknown>) => ({ id, model, provider, upstream_model, base_url, weight }));
-    const listed = await put([...saved, { model: 'extra', base_url: upstream.url }, { id: 'extra#2', model: 'extra', base_url: upstream.url }]);
+    const saved = before.data.map(
+      ({ id, model, provider, upstream_model, base_url, weight }: Record<string, unknown>) => ({
+        id,
+        model,
+        provider,
+        upstream_model,
+        base_url,
+        weight,
+      }),
+    );
+    const listed = await put([
+      ...saved,
+      { model: 'extra', base_url: upstream.url },
+      { id: 'extra#2', model: 'extra', base_url: upstream.url },
+    ]);
     expect(listed.status).toBe(200);
     expect(listed.body.data.slice(saved.length).map((d: { id: string }) => d.id)).toEqual(['extra#1', 'extra#2']);
-    const clash = await put([...saved, { model: 'extra', base_url: upstream.url }, { id: 'extra#1', model: 'extra', base_url: upstream.url }]);
+    const clash = await put([
+      ...saved,
+      { model: 'extra', base_url: upstream.url },
+      { id: 'extra#1', model: 'extra', base_url: upstream.url },
+    ]);
     expect(clash.body.data.slice(saved.length).map((d: { id: string }) => d.id)).toEqual(['extra#1-2', 'extra#1']);
     await put(saved);
     expect((await admin('GET', '/internal/deployments')).body.data).toEqual(before.data);
@@ -197,7 +302,9 @@ describe('admin API (/internal/*)', () => {
     expect((await models.retrieve('demo/echo')).id).toBe('demo/echo');
     const hidden = (await models.retrieve(other).catch((e: unknown) => e)) as APIError;
     expect(hidden).toBeInstanceOf(OpenAI.NotFoundError);
-    expect(hidden.message).toContain(`API key ${limited.id} may not use model '${other}' (the key is limited to demo/echo)`);
+    expect(hidden.message).toContain(
+      `API key ${limited.id} may not use model '${other}' (the key is limited to demo/echo)`,
+    );
     expect(hidden.message).not.toContain('not in allowed_models');
     const unknown = (await models.retrieve('gpt-9').catch((e: unknown) => e)) as APIError;
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
@@ -208,7 +315,14 @@ describe('admin API (/internal/*)', () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'charted' })).body;
     await chat(key.key);
     await chat(key.key);
-    const byKey = usageResponseSchema.parse((await admin('GET', `/internal/usage?group_by=key&bucket=minute&since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`)).body);
+    const byKey = usageResponseSchema.parse(
+      (
+        await admin(
+          'GET',
+          `/internal/usage?group_by=key&bucket=minute&since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`,
+        )
+      ).body,
+    );
     const point = byKey.data.find((p) => p.group === key.id)!;
     expect(point).toMatchObject({ requests: 2, errors: 0, label: 'charted' });
     expect(point.prompt_tokens).toBeGreaterThan(0);
@@ -222,7 +336,10 @@ describe('admin API (/internal/*)', () => {
   it('shows recent traffic with bodies and never credentials, and streams it live over SSE', async () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'watched' })).body;
     const controller = new AbortController();
-    const stream = await fetch(`${servers.gatewayUrl}/internal/traffic/stream`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` }, signal: controller.signal });
+    const stream = await fetch(`${servers.gatewayUrl}/internal/traffic/stream`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+      signal: controller.signal,
+    });
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const reader = stream.body!.getReader();
     await chat(key.key);
@@ -233,7 +350,13 @@ describe('admin API (/internal/*)', () => {
 
     const traffic = trafficListSchema.parse((await admin('GET', '/internal/traffic?limit=5')).body);
     const event = traffic.data.find((e) => e.key_id === key.id)!;
-    expect(event).toMatchObject({ endpoint: 'chat', status: 200, model: 'demo/echo', key_name: 'watched', stream: false });
+    expect(event).toMatchObject({
+      endpoint: 'chat',
+      status: 200,
+      model: 'demo/echo',
+      key_name: 'watched',
+      stream: false,
+    });
     expect(event.request_body).toMatchObject({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] });
     expect(event.response_body).toMatchObject({ object: 'chat.completion' });
     const all = JSON.stringify(traffic);
@@ -243,16 +366,38 @@ describe('admin API (/internal/*)', () => {
 
   it('persists keys, model settings and deployments across a restart', async () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'survivor' })).body;
-    await admin('PUT', '/internal/models', { allowed_models: ['demo/echo', 'team-model'], model_aliases: { tm: 'team-model' } });
+    await admin('PUT', '/internal/models', {
+      allowed_models: ['demo/echo', 'team-model'],
+      model_aliases: { tm: 'team-model' },
+    });
     await servers.close();
     servers = await start(dataDir, upstream);
     expect((await admin('GET', `/internal/api-keys/${key.id}`)).body.name).toBe('survivor');
-    expect((await admin('GET', '/internal/models')).body).toMatchObject({ source: 'database', model_aliases: { tm: 'team-model' } });
-    expect((await admin('GET', '/internal/deployments')).body.data[0]).toMatchObject({ id: 'local-a', api_key_set: true });
+    expect((await admin('GET', '/internal/models')).body).toMatchObject({
+      source: 'database',
+      model_aliases: { tm: 'team-model' },
+    });
+    expect((await admin('GET', '/internal/deployments')).body.data[0]).toMatchObject({
+      id: 'local-a',
+      api_key_set: true,
+    });
     expect((await chat(key.key, 'tm')).model).toBe('team-model');
-    const actions = (await admin('GET', '/internal/audit?limit=1000')).body.data.map((e: { action: string }) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['api_key.create', 'api_key.update', 'api_key.revoke', 'models.update', 'deployments.update']));
+    const actions = (await admin('GET', '/internal/audit?limit=1000')).body.data.map(
+      (e: { action: string }) => e.action,
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'api_key.create',
+        'api_key.update',
+        'api_key.revoke',
+        'models.update',
+        'deployments.update',
+      ]),
+    );
     // Back to the configuration file's values.
-    expect((await admin('PUT', '/internal/models', { reset: true })).body).toMatchObject({ source: 'config', allowed_models: ['demo/echo', 'gpt-4o-mini'] });
+    expect((await admin('PUT', '/internal/models', { reset: true })).body).toMatchObject({
+      source: 'config',
+      allowed_models: ['demo/echo', 'gpt-4o-mini'],
+    });
   });
 });

@@ -19,7 +19,13 @@ describe('chat completions through the official openai client', () => {
   });
 
   it('answers non-streaming requests and sends the provider the canonical model with its own key', async () => {
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello gateway' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello gateway' },
+      ],
+    });
     expect(completion.object).toBe('chat.completion');
     expect(completion.model).toBe('gpt-4o-mini');
     expect(completion.choices[0]!.message.content).toBe('You said: hello gateway');
@@ -29,11 +35,19 @@ describe('chat completions through the official openai client', () => {
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe(`Bearer ${OPENAI_UPSTREAM_KEY}`);
     expect(sent.body.model).toBe('gpt-4o-mini');
-    expect(sent.body.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello gateway' }]);
+    expect(sent.body.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hello gateway' },
+    ]);
   });
 
   it('streams chunks as they arrive and ends with [DONE]', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'one two three' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'one two three' }],
+    });
     const pieces: string[] = [];
     let usage: OpenAI.CompletionUsage | undefined | null;
     for await (const chunk of stream) {
@@ -63,10 +77,15 @@ describe('chat completions through the official openai client', () => {
     expect(native.status).toBe(200);
     expect(native.frames).toHaveLength(5);
     expect(native.frames.at(-1)).toBe('data: [DONE]');
-    expect(JSON.parse(native.frames.at(-2)!.slice('data: '.length))).toMatchObject({ error: { type: 'upstream_error', code: 502 } });
+    expect(JSON.parse(native.frames.at(-2)!.slice('data: '.length))).toMatchObject({
+      error: { type: 'upstream_error', code: 502 },
+    });
 
     // Translated path: Anthropic sends an error event midway.
-    h.anthropic.setNext({ streamErrorAfterFrames: 4, error: { type: 'overloaded_error', message: 'overloaded midway' } });
+    h.anthropic.setNext({
+      streamErrorAfterFrames: 4,
+      error: { type: 'overloaded_error', message: 'overloaded midway' },
+    });
     const translated = await post('claude-opus-4-7');
     expect(translated.frames.at(-1)).toBe('data: [DONE]');
     expect(JSON.parse(translated.frames.at(-2)!.slice('data: '.length)).error.message).toContain('overloaded midway');
@@ -74,11 +93,18 @@ describe('chat completions through the official openai client', () => {
 
     // The SDK throws on the error chunk (it never reads the [DONE] behind it), after the words that made it.
     h.openai.setNext({ dropAfterFrames: 3 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a b c d e f' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'a b c d e f' }],
+    });
     const pieces: string[] = [];
     const failure = await (async () => {
       for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta.content ?? '');
-    })().then(() => undefined, (e: unknown) => e);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as APIError).type).toBe('upstream_error');
     expect(pieces.join('')).toBe('You said:');
@@ -90,11 +116,29 @@ describe('chat completions through the official openai client', () => {
     const drain = async (stream: AsyncIterable<unknown>) => {
       for await (const _ of stream) void _;
     };
-    await h.openaiClient(key.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'fine' }] });
+    await h
+      .openaiClient(key.key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'fine' }] });
     h.openai.setNext({ dropAfterFrames: 3 });
-    await expect(drain(await h.openaiClient(key.key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a b c d' }] }))).rejects.toThrow();
-    h.anthropic.setNext({ streamErrorAfterFrames: 4, error: { type: 'overloaded_error', message: 'overloaded midway' } });
-    await expect(h.anthropicClient(key.key).messages.stream({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'a b c d' }] }).finalMessage()).rejects.toThrow(/overloaded midway/);
+    await expect(
+      drain(
+        await h.openaiClient(key.key).chat.completions.create({
+          model: 'gpt-4o-mini',
+          stream: true,
+          messages: [{ role: 'user', content: 'a b c d' }],
+        }),
+      ),
+    ).rejects.toThrow();
+    h.anthropic.setNext({
+      streamErrorAfterFrames: 4,
+      error: { type: 'overloaded_error', message: 'overloaded midway' },
+    });
+    await expect(
+      h
+        .anthropicClient(key.key)
+        .messages.stream({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'a b c d' }] })
+        .finalMessage(),
+    ).rejects.toThrow(/overloaded midway/);
 
     const rows = await h.usageRows(`key_id=${key.id}`);
     expect(rows.map((row) => [row.endpoint, row.status, row.error_type, row.stream])).toEqual([
@@ -109,17 +153,39 @@ describe('chat completions through the official openai client', () => {
   });
 
   it('sends temperature up to 2 as is to OpenAI, clamped to 1 for a Claude model', async () => {
-    await client.chat.completions.create({ model: 'gpt-4o-mini', temperature: 1.5, messages: [{ role: 'user', content: 'x' }] });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      temperature: 1.5,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(h.openai.lastRequest()!.body.temperature).toBe(1.5);
-    const completion = await client.chat.completions.create({ model: 'claude-opus-4-7', temperature: 1.5, messages: [{ role: 'user', content: 'warm claude' }] });
+    const completion = await client.chat.completions.create({
+      model: 'claude-opus-4-7',
+      temperature: 1.5,
+      messages: [{ role: 'user', content: 'warm claude' }],
+    });
     expect(completion.choices[0]!.message.content).toBe('You said: warm claude');
     expect(h.anthropic.lastRequest()!.body.temperature).toBe(1);
   });
 
   it('sends tools and returns tool calls, streaming and not', async () => {
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
     h.openai.setNext({ reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] } });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', tools, tool_choice: 'auto', messages: [{ role: 'user', content: 'weather in Paris?' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      tools,
+      tool_choice: 'auto',
+      messages: [{ role: 'user', content: 'weather in Paris?' }],
+    });
     const call = completion.choices[0]!.message.tool_calls![0]!;
     expect(call.type === 'function' && call.function.name).toBe('get_weather');
     expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ city: 'Paris' });
@@ -128,14 +194,25 @@ describe('chat completions through the official openai client', () => {
     expect(h.openai.lastRequest()!.body.tool_choice).toBe('auto');
 
     h.openai.setNext({ reply: { toolCalls: [{ id: 'call_2', name: 'get_weather', arguments: { city: 'Oslo' } }] } });
-    const stream = client.chat.completions.stream({ model: 'gpt-4o-mini', tools, messages: [{ role: 'user', content: 'weather in Oslo?' }] });
+    const stream = client.chat.completions.stream({
+      model: 'gpt-4o-mini',
+      tools,
+      messages: [{ role: 'user', content: 'weather in Oslo?' }],
+    });
     const final = await stream.finalChatCompletion();
     const streamed = final.choices[0]!.message.tool_calls![0]!;
     expect(streamed.type === 'function' && JSON.parse(streamed.function.arguments)).toEqual({ city: 'Oslo' });
   });
 
   it('translates a chat request for a Claude model to the Messages API and back', async () => {
-    const completion = await client.chat.completions.create({ model: 'claude-opus-4-7', max_tokens: 50, messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi claude' }] });
+    const completion = await client.chat.completions.create({
+      model: 'claude-opus-4-7',
+      max_tokens: 50,
+      messages: [
+        { role: 'system', content: 'terse' },
+        { role: 'user', content: 'hi claude' },
+      ],
+    });
     expect(completion.choices[0]!.message.content).toBe('You said: hi claude');
     const sent = h.anthropic.lastRequest()!;
     expect(sent.path).toBe('/v1/messages');
@@ -145,25 +222,44 @@ describe('chat completions through the official openai client', () => {
   });
 
   it('rewrites aliases silently, then checks the allow-list, then caps max_tokens (the document order)', async () => {
-    const completion = await client.chat.completions.create({ model: 'fast', max_tokens: 5000, messages: [{ role: 'user', content: 'x' }] });
+    const completion = await client.chat.completions.create({
+      model: 'fast',
+      max_tokens: 5000,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(completion.model).toBe('gpt-4o-mini');
     expect(h.openai.lastRequest()!.body.model).toBe('gpt-4o-mini');
     expect(h.openai.lastRequest()!.body.max_tokens).toBe(100);
 
-    await client.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 7, messages: [{ role: 'user', content: 'x' }] });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 7,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(h.openai.lastRequest()!.body.max_tokens).toBe(7);
 
     // Both limit fields are capped (an upstream honours either); neither present sets the cap.
-    await client.chat.completions.create({ model: 'gpt-4o-mini', max_completion_tokens: 500, max_tokens: 400, messages: [{ role: 'user', content: 'x' }] });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      max_completion_tokens: 500,
+      max_tokens: 400,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(h.openai.lastRequest()!.body).toMatchObject({ max_tokens: 100, max_completion_tokens: 100 });
-    await client.chat.completions.create({ model: 'gpt-4o-mini', max_completion_tokens: 50, messages: [{ role: 'user', content: 'x' }] });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      max_completion_tokens: 50,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(h.openai.lastRequest()!.body.max_completion_tokens).toBe(50);
     expect(h.openai.lastRequest()!.body).not.toHaveProperty('max_tokens');
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
     expect(h.openai.lastRequest()!.body.max_tokens).toBe(100);
 
     // An alias whose target is not allowed fails the allow-list after the rewrite.
-    const error = await client.chat.completions.create({ model: 'ghost', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create({ model: 'ghost', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as APIError).type).toBe('model_not_allowed');
     expect((error as APIError).message).toContain('gpt-unlisted');
@@ -172,7 +268,14 @@ describe('chat completions through the official openai client', () => {
   it('lists canonical models only, with owned_by the provider', async () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model);
-    expect(models.map((m) => m.id)).toEqual(['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-opus-4-7', 'text-embedding-3-small', 'ha-model']);
+    expect(models.map((m) => m.id)).toEqual([
+      'demo/echo',
+      'demo/embed',
+      'gpt-4o-mini',
+      'claude-opus-4-7',
+      'text-embedding-3-small',
+      'ha-model',
+    ]);
     expect(models.find((m) => m.id === 'claude-opus-4-7')!.owned_by).toBe('anthropic');
     expect(models.find((m) => m.id === 'gpt-4o-mini')!.owned_by).toBe('openai');
     expect(models.find((m) => m.id === 'demo/echo')!.owned_by).toBe('demo');
@@ -182,14 +285,23 @@ describe('chat completions through the official openai client', () => {
 
   it('surfaces every error type as the SDK typed error, with x-request-id', async () => {
     const call = (c: OpenAI, model = 'gpt-4o-mini', extra: object = {}) =>
-      c.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }], ...extra }).then(() => undefined, (e: unknown) => e as APIError);
+      c.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }], ...extra }).then(
+        () => undefined,
+        (e: unknown) => e as APIError,
+      );
 
     const unauthenticated = await call(h.openaiClient('gk-not-a-real-key'));
     expect(unauthenticated).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(unauthenticated!.type).toBe('authentication_error');
     expect(unauthenticated!.headers?.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     // Bearer is the credential here; x-api-key (the Messages header) is not read, beside a Bearer or alone.
-    const apiKeyHeader = (bearer: string | null) => new OpenAI({ baseURL: `${h.url}/v1`, apiKey: bearer ?? 'unused', maxRetries: 0, defaultHeaders: { 'x-api-key': client.apiKey, ...(bearer === null ? { authorization: null } : {}) } });
+    const apiKeyHeader = (bearer: string | null) =>
+      new OpenAI({
+        baseURL: `${h.url}/v1`,
+        apiKey: bearer ?? 'unused',
+        maxRetries: 0,
+        defaultHeaders: { 'x-api-key': client.apiKey, ...(bearer === null ? { authorization: null } : {}) },
+      });
     expect(await call(apiKeyHeader('gk-not-a-real-key'))).toBeInstanceOf(OpenAI.AuthenticationError);
     const headerOnly = await call(apiKeyHeader(null));
     expect(headerOnly).toBeInstanceOf(OpenAI.AuthenticationError);
@@ -219,14 +331,28 @@ describe('chat completions through the official openai client', () => {
   });
 
   it('accounts every request (usage row with key, user, team, tokens, cost) and counts metrics', async () => {
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'count me' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'count me' }],
+    });
     const rows = await h.usageRows(`key_id=${keyId}&limit=50`);
     const row = rows.find((r) => r.status === 200 && r.model === 'gpt-4o-mini' && !r.stream)!;
-    expect(row).toMatchObject({ key_id: keyId, user: 'ada', team: 'core', endpoint: 'chat', provider: 'openai', deployment: 'gpt-4o-mini', cached: false });
+    expect(row).toMatchObject({
+      key_id: keyId,
+      user: 'ada',
+      team: 'core',
+      endpoint: 'chat',
+      provider: 'openai',
+      deployment: 'gpt-4o-mini',
+      cached: false,
+    });
     const latest = rows[0]!;
     expect(latest.prompt_tokens).toBe(completion.usage!.prompt_tokens);
     expect(latest.completion_tokens).toBe(completion.usage!.completion_tokens);
-    expect(latest.cost_usd).toBeCloseTo((completion.usage!.prompt_tokens * 0.15 + completion.usage!.completion_tokens * 0.6) / 1e6, 12);
+    expect(latest.cost_usd).toBeCloseTo(
+      (completion.usage!.prompt_tokens * 0.15 + completion.usage!.completion_tokens * 0.6) / 1e6,
+      12,
+    );
     expect(rows.some((r) => r.stream === true && r.status === 200)).toBe(true);
     expect(rows.some((r) => r.status === 400 && r.error_type === 'model_not_allowed')).toBe(true);
     expect(rows.some((r) => r.status === 502 && r.error_type === 'upstream_error')).toBe(true);
@@ -238,7 +364,12 @@ describe('chat completions through the official openai client', () => {
     expect(metrics).toMatch(/gateway_request_duration_seconds_count\{model="gpt-4o-mini"\} \d+/);
     expect(metrics).toMatch(/gateway_tokens_total\{model="gpt-4o-mini",type="prompt"\} \d+/);
     expect(metrics).toMatch(/gateway_tokens_total\{model="gpt-4o-mini",type="completion"\} \d+/);
-    for (const name of ['gateway_rate_limit_hits_total', 'gateway_cache_hits_total', 'gateway_pii_entities_total', 'gateway_content_policy_blocks_total']) {
+    for (const name of [
+      'gateway_rate_limit_hits_total',
+      'gateway_cache_hits_total',
+      'gateway_pii_entities_total',
+      'gateway_content_policy_blocks_total',
+    ]) {
       expect(metrics).toContain(`# TYPE ${name} counter`);
     }
     expect(metrics).toContain('gateway_rate_limit_hits_total{limit_type="requests"} 0');

@@ -18,7 +18,12 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
   });
 
   it('answers with x-api-key, forwarding the native body with the gateway key and a version header', async () => {
-    const message = await client.messages.create({ model: 'claude-opus-4-7', max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content: 'hello claude' }] });
+    const message = await client.messages.create({
+      model: 'claude-opus-4-7',
+      max_tokens: 64,
+      system: 'be brief',
+      messages: [{ role: 'user', content: 'hello claude' }],
+    });
     expect(message.type).toBe('message');
     expect(message.role).toBe('assistant');
     expect(message.model).toBe('claude-opus-4-7');
@@ -44,13 +49,29 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
 
   it('accepts Authorization: Bearer too (authToken)', async () => {
     const bearer = new Anthropic({ baseURL: h.url, authToken: secret, apiKey: null, maxRetries: 0 });
-    const message = await bearer.messages.create({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'bearer' }] });
+    const message = await bearer.messages.create({
+      model: 'claude-opus-4-7',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'bearer' }],
+    });
     expect(message.content[0]).toEqual({ type: 'text', text: 'You said: bearer' });
   });
 
   it('takes x-api-key before a Bearer token, which counts only when x-api-key is absent', async () => {
-    const ask = (c: Anthropic) => c.messages.create({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'which key' }] });
-    const both = (apiKeyHeader: string, bearer: string) => new Anthropic({ baseURL: h.url, apiKey: null, authToken: bearer, defaultHeaders: { 'x-api-key': apiKeyHeader }, maxRetries: 0 });
+    const ask = (c: Anthropic) =>
+      c.messages.create({
+        model: 'claude-opus-4-7',
+        max_tokens: 16,
+        messages: [{ role: 'user', content: 'which key' }],
+      });
+    const both = (apiKeyHeader: string, bearer: string) =>
+      new Anthropic({
+        baseURL: h.url,
+        apiKey: null,
+        authToken: bearer,
+        defaultHeaders: { 'x-api-key': apiKeyHeader },
+        maxRetries: 0,
+      });
 
     expect((await ask(both(secret, 'gk-bad'))).content[0]).toEqual({ type: 'text', text: 'You said: which key' });
     const refused = await ask(both('gk-bad', secret)).catch((e: unknown) => e as AnthropicAPIError);
@@ -60,7 +81,11 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
   });
 
   it('streams message_start, content_block_start, text_delta deltas, message_delta and message_stop', async () => {
-    const stream = client.messages.stream({ model: 'claude-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'stream these words' }] });
+    const stream = client.messages.stream({
+      model: 'claude-opus-4-7',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'stream these words' }],
+    });
     const kinds: string[] = [];
     let text = '';
     for await (const event of stream) {
@@ -77,32 +102,57 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
   });
 
   it('sends tools and returns tool_use blocks, streaming with input_json_delta', async () => {
-    const tools: Anthropic.Tool[] = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools: Anthropic.Tool[] = [
+      {
+        name: 'get_weather',
+        description: 'Weather',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ];
     h.anthropic.setNext({ reply: { toolUses: [{ id: 'toolu_1', name: 'get_weather', input: { city: 'Rome' } }] } });
-    const message = await client.messages.create({ model: 'claude-opus-4-7', max_tokens: 64, tools, messages: [{ role: 'user', content: 'weather?' }] });
+    const message = await client.messages.create({
+      model: 'claude-opus-4-7',
+      max_tokens: 64,
+      tools,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Rome' } });
     expect(h.anthropic.lastRequest()!.body.tools).toEqual(tools);
 
     h.anthropic.setNext({ reply: { toolUses: [{ id: 'toolu_2', name: 'get_weather', input: { city: 'Lima' } }] } });
-    const final = await client.messages.stream({ model: 'claude-opus-4-7', max_tokens: 64, tools, messages: [{ role: 'user', content: 'weather?' }] }).finalMessage();
+    const final = await client.messages
+      .stream({ model: 'claude-opus-4-7', max_tokens: 64, tools, messages: [{ role: 'user', content: 'weather?' }] })
+      .finalMessage();
     expect(final.content[0]).toMatchObject({ type: 'tool_use', input: { city: 'Lima' } });
   });
 
   it('translates a Messages request for an OpenAI model to chat completions and back', async () => {
-    const message = await client.messages.create({ model: 'gpt-4o-mini', max_tokens: 64, system: 'terse', messages: [{ role: 'user', content: 'to openai' }] });
+    const message = await client.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      system: 'terse',
+      messages: [{ role: 'user', content: 'to openai' }],
+    });
     expect(message.content).toEqual([{ type: 'text', text: 'You said: to openai' }]);
     const sent = h.openai.lastRequest()!;
     expect(sent.body.messages[0]).toMatchObject({ role: 'system' });
     expect(sent.body.model).toBe('gpt-4o-mini');
-    const streamed = await client.messages.stream({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'streamed across' }] }).finalMessage();
+    const streamed = await client.messages
+      .stream({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'streamed across' }] })
+      .finalMessage();
     expect(streamed.content[0]).toEqual({ type: 'text', text: 'You said: streamed across' });
   });
 
   it('accepts temperature 0 to 2: sent to Anthropic clamped to its 0..1, to OpenAI-family models as sent', async () => {
     // This SDK release no longer types `temperature` (newer API versions dropped it); it still sends it.
     const params = (model: string, temperature: number, content = 'warm') =>
-      ({ model, max_tokens: 16, temperature, messages: [{ role: 'user', content }] }) as Anthropic.MessageCreateParamsNonStreaming;
+      ({
+        model,
+        max_tokens: 16,
+        temperature,
+        messages: [{ role: 'user', content }],
+      }) as Anthropic.MessageCreateParamsNonStreaming;
     const ask = (model: string, temperature: number) => client.messages.create(params(model, temperature));
     const message = await ask('claude-opus-4-7', 1.5);
     expect(message.content).toEqual([{ type: 'text', text: 'You said: warm' }]);
@@ -129,7 +179,10 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
 
   it('answers errors in the Anthropic envelope as the SDK typed errors', async () => {
     const call = (c: Anthropic, model = 'claude-opus-4-7') =>
-      c.messages.create({ model, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }).then(() => undefined, (e: unknown) => e as AnthropicAPIError);
+      c.messages.create({ model, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }).then(
+        () => undefined,
+        (e: unknown) => e as AnthropicAPIError,
+      );
     const unauthenticated = await call(h.anthropicClient('gk-nope'));
     expect(unauthenticated).toBeInstanceOf(Anthropic.AuthenticationError);
     expect(unauthenticated!.error).toMatchObject({ type: 'error', error: { type: 'authentication_error', code: 401 } });
@@ -149,8 +202,15 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
   });
 
   it('reports an upstream failure after the stream started as an SDK error event, without retrying', async () => {
-    h.anthropic.setNext({ streamErrorAfterFrames: 3, error: { type: 'overloaded_error', message: 'overloaded midway' } });
-    const stream = client.messages.stream({ model: 'claude-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'a b c d e f' }] });
+    h.anthropic.setNext({
+      streamErrorAfterFrames: 3,
+      error: { type: 'overloaded_error', message: 'overloaded midway' },
+    });
+    const stream = client.messages.stream({
+      model: 'claude-opus-4-7',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'a b c d e f' }],
+    });
     await expect(stream.finalMessage()).rejects.toThrow(/overloaded midway/);
     expect(h.anthropic.requests).toHaveLength(1);
   });

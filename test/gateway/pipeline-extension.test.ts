@@ -27,10 +27,24 @@ describe('policy stages slot into the pipeline', () => {
   const stage: PolicyStage = ({ body, ctx }) => {
     seen.push(`${ctx.endpoint}:${ctx.model}`);
     const marker = JSON.stringify(body);
-    if (marker.includes('too-fast')) throw new AppError('rate_limit_exceeded', 'requests per minute exceeded for this key', { headers: { 'retry-after': '7' } });
+    if (marker.includes('too-fast'))
+      throw new AppError('rate_limit_exceeded', 'requests per minute exceeded for this key', {
+        headers: { 'retry-after': '7' },
+      });
     if (marker.includes('forbidden-word')) throw new AppError('content_policy_violation', 'blocked pattern matched');
     if (marker.includes('crash')) throw new Error('stage exploded with internals');
-    if (marker.includes('cached')) return { kind: 'respond', body: { id: 'cached', object: 'chat.completion', created: 0, model: ctx.model, choices: [{ index: 0, message: { role: 'assistant', content: 'from cache' }, finish_reason: 'stop' }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } } };
+    if (marker.includes('cached'))
+      return {
+        kind: 'respond',
+        body: {
+          id: 'cached',
+          object: 'chat.completion',
+          created: 0,
+          model: ctx.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'from cache' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        },
+      };
     return undefined;
   };
 
@@ -38,9 +52,19 @@ describe('policy stages slot into the pipeline', () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-policy-'));
     const { config } = loadConfig({ env: { GATEHOUSE_DATA_DIR: dir, GATEHOUSE_LOG_LEVEL: 'silent' } });
     database = openDatabase(join(dir, 'gatehouse.db'));
-    app = await routesTestApp({ config, database, masterKey: 'gk-master-policy-test-0123456789', policy: { rateLimit: stage } });
+    app = await routesTestApp({
+      config,
+      database,
+      masterKey: 'gk-master-policy-test-0123456789',
+      policy: { rateLimit: stage },
+    });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
-    const created = await app.inject({ method: 'POST', url: '/internal/api-keys', headers: { authorization: 'Bearer gk-master-policy-test-0123456789' }, payload: {} });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/internal/api-keys',
+      headers: { authorization: 'Bearer gk-master-policy-test-0123456789' },
+      payload: {},
+    });
     secret = created.json().key;
   });
   afterAll(async () => {
@@ -50,7 +74,10 @@ describe('policy stages slot into the pipeline', () => {
   });
 
   const ask = (content: string) =>
-    new OpenAI({ baseURL: `${url}/v1`, apiKey: secret, maxRetries: 0 }).chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content }] });
+    new OpenAI({ baseURL: `${url}/v1`, apiKey: secret, maxRetries: 0 }).chat.completions.create({
+      model: 'demo/echo',
+      messages: [{ role: 'user', content }],
+    });
 
   it('runs after model resolution, before routing', async () => {
     await ask('plain');
@@ -63,7 +90,9 @@ describe('policy stages slot into the pipeline', () => {
     expect(error.type).toBe('rate_limit_exceeded');
     expect(error.headers?.get('retry-after')).toBe('7');
     const anthropic = new Anthropic({ baseURL: url, apiKey: secret, maxRetries: 0 });
-    const viaMessages = await anthropic.messages.create({ model: 'demo/echo', max_tokens: 5, messages: [{ role: 'user', content: 'too-fast' }] }).catch((e: unknown) => e);
+    const viaMessages = await anthropic.messages
+      .create({ model: 'demo/echo', max_tokens: 5, messages: [{ role: 'user', content: 'too-fast' }] })
+      .catch((e: unknown) => e);
     expect(viaMessages).toBeInstanceOf(Anthropic.RateLimitError);
   });
 
@@ -85,8 +114,21 @@ describe('policy stages slot into the pipeline', () => {
   });
 
   it('accounts every outcome', async () => {
-    const rows = (await app.inject({ method: 'GET', url: '/internal/usage/logs?limit=20', headers: { authorization: 'Bearer gk-master-policy-test-0123456789' } })).json().data;
+    const rows = (
+      await app.inject({
+        method: 'GET',
+        url: '/internal/usage/logs?limit=20',
+        headers: { authorization: 'Bearer gk-master-policy-test-0123456789' },
+      })
+    ).json().data;
     const statuses = rows.map((r: { status: number; error_type: string | null }) => `${r.status}:${r.error_type}`);
-    expect(statuses).toEqual(expect.arrayContaining(['429:rate_limit_exceeded', '400:content_policy_violation', '500:internal_error', '200:null']));
+    expect(statuses).toEqual(
+      expect.arrayContaining([
+        '429:rate_limit_exceeded',
+        '400:content_policy_violation',
+        '500:internal_error',
+        '200:null',
+      ]),
+    );
   });
 });

@@ -13,12 +13,19 @@ describe('request errors name the field and the value', () => {
   let servers: TempServers;
   let key: string;
 
-  const send = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer> => {
+  const send = async (
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string },
+  ): Promise<Answer> => {
     const response = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, body: init.body });
     return { status: response.status, body: await response.json() };
   };
   const admin = (method: string, path: string, body: unknown) =>
-    send(`${servers.gatewayUrl}${path}`, { method, headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    send(`${servers.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const messages = (headers: Record<string, string>) =>
     send(`${servers.gatewayUrl}/v1/messages`, {
       headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers },
@@ -38,12 +45,17 @@ describe('request errors name the field and the value', () => {
       for (const header of ['anthropic-version', 'vendor-version']) {
         const answer = await messages({ [header]: 'banana' });
         expect(answer.status).toBe(400);
-        expect(answer.body).toEqual({ type: 'error', ...invalid(`header ${header} must be a date (YYYY-MM-DD), got 'banana'`) });
+        expect(answer.body).toEqual({
+          type: 'error',
+          ...invalid(`header ${header} must be a date (YYYY-MM-DD), got 'banana'`),
+        });
       }
     });
 
     it('refuses impossible dates and accepts real ones', async () => {
-      expect((await messages({ 'anthropic-version': '2023-13-45' })).body.error.message).toBe("header anthropic-version must be a date (YYYY-MM-DD), got '2023-13-45'");
+      expect((await messages({ 'anthropic-version': '2023-13-45' })).body.error.message).toBe(
+        "header anthropic-version must be a date (YYYY-MM-DD), got '2023-13-45'",
+      );
       expect((await messages({ 'anthropic-version': '2023-02-29' })).status).toBe(400);
       expect((await messages({ 'anthropic-version': '2023-06-01' })).status).toBe(200);
       expect((await messages({ 'vendor-version': '2024-02-29' })).status).toBe(200);
@@ -53,68 +65,114 @@ describe('request errors name the field and the value', () => {
   it('lists the scope forms and the scope given', async () => {
     const answer = await admin('POST', '/internal/api-keys', { name: 'x', scopes: ['chat', 'admin'] });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(invalid("scopes[1] must be one of 'chat', 'embeddings', 'responses', 'rag:<collection>', 'rag:*', '*', got 'admin'"));
+    expect(answer.body).toEqual(
+      invalid(
+        "scopes[1] must be one of 'chat', 'embeddings', 'responses', 'rag:<collection>', 'rag:*', '*', got 'admin'",
+      ),
+    );
   });
 
   it("uses a schema's own wording of a pattern, once, with the value unless the field may hold a secret", async () => {
     const answer = await admin('PUT', '/internal/deployments', { deployments: [{ id: 'a b', model: 'demo/echo' }] });
     expect(answer.body).toEqual(invalid("deployments[0].id may hold letters, digits and . _ : / # -, got 'a b'"));
-    const env = await admin('PUT', '/internal/deployments', { deployments: [{ model: 'demo/echo', api_key_env: '1KEY' }] });
+    const env = await admin('PUT', '/internal/deployments', {
+      deployments: [{ model: 'demo/echo', api_key_env: '1KEY' }],
+    });
     // A credential-like field never echoes its value: the usual mistake there is a pasted key.
-    expect(env.body).toEqual(invalid('deployments[0].api_key_env must be an environment variable name, like OPENAI_API_KEY'));
+    expect(env.body).toEqual(
+      invalid('deployments[0].api_key_env must be an environment variable name, like OPENAI_API_KEY'),
+    );
   });
 
   it('words exclusive minimums as "greater than"', async () => {
-    expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: 0 })).body).toEqual(invalid('expires_in_seconds must be greater than 0, got 0'));
-    expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: -5 })).body).toEqual(invalid('expires_in_seconds must be greater than 0, got -5'));
-    expect((await admin('POST', '/internal/api-keys', { rpm_limit: 0 })).body).toEqual(invalid('rpm_limit must be greater than 0, got 0'));
+    expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: 0 })).body).toEqual(
+      invalid('expires_in_seconds must be greater than 0, got 0'),
+    );
+    expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: -5 })).body).toEqual(
+      invalid('expires_in_seconds must be greater than 0, got -5'),
+    );
+    expect((await admin('POST', '/internal/api-keys', { rpm_limit: 0 })).body).toEqual(
+      invalid('rpm_limit must be greater than 0, got 0'),
+    );
     expect((await admin('PUT', '/internal/models', { per_model_max_tokens: { 'demo/echo': 0 } })).body).toEqual(
       invalid('per_model_max_tokens.demo/echo must be greater than 0, got 0'),
     );
   });
 
   it('names the value of a malformed query time', async () => {
-    const response = await fetch(`${servers.gatewayUrl}/internal/usage?since=banana`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } });
+    const response = await fetch(`${servers.gatewayUrl}/internal/usage?since=banana`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(invalid("query parameter since must be an ISO-8601 time or Unix milliseconds, got 'banana'"));
+    expect(await response.json()).toEqual(
+      invalid("query parameter since must be an ISO-8601 time or Unix milliseconds, got 'banana'"),
+    );
   });
 
   describe('a body that is not sent as JSON', () => {
     const chat = JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] });
 
     it("answers 400 naming the content-type on /v1/* (curl -d's form type, text/plain, none)", async () => {
-      const post = (path: string, headers: Record<string, string>) => send(`${servers.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers }, body: chat });
+      const post = (path: string, headers: Record<string, string>) =>
+        send(`${servers.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers }, body: chat });
       expect(await post('/v1/chat/completions', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({
         status: 400,
         body: invalid("content-type must be application/json, got 'application/x-www-form-urlencoded'"),
       });
-      expect(await post('/v1/chat/completions', { 'content-type': 'text/plain' })).toEqual({ status: 400, body: invalid("content-type must be application/json, got 'text/plain'") });
+      expect(await post('/v1/chat/completions', { 'content-type': 'text/plain' })).toEqual({
+        status: 400,
+        body: invalid("content-type must be application/json, got 'text/plain'"),
+      });
       expect(await post('/v1/embeddings', { 'content-type': 'text/plain;charset=UTF-8' })).toEqual({
         status: 400,
         body: invalid("content-type must be application/json, got 'text/plain;charset=UTF-8'"),
       });
       // fetch sends a Blob without a type and no content-type header at all.
-      const untyped = await send(`${servers.gatewayUrl}/v1/chat/completions`, { headers: { authorization: `Bearer ${key}` }, body: new Blob([chat]) as unknown as string });
+      const untyped = await send(`${servers.gatewayUrl}/v1/chat/completions`, {
+        headers: { authorization: `Bearer ${key}` },
+        body: new Blob([chat]) as unknown as string,
+      });
       expect(untyped).toEqual({ status: 400, body: invalid('content-type must be application/json, got nothing') });
       // The charset parameter is fine.
-      expect((await post('/v1/chat/completions', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+      expect((await post('/v1/chat/completions', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(
+        200,
+      );
     });
 
     it('keeps the Anthropic envelope on /v1/messages', async () => {
       const answer = await messages({ 'content-type': 'application/x-www-form-urlencoded' });
-      expect(answer).toEqual({ status: 400, body: { type: 'error', ...invalid("content-type must be application/json, got 'application/x-www-form-urlencoded'") } });
+      expect(answer).toEqual({
+        status: 400,
+        body: {
+          type: 'error',
+          ...invalid("content-type must be application/json, got 'application/x-www-form-urlencoded'"),
+        },
+      });
     });
 
     it('still authenticates first', async () => {
-      const answer = await send(`${servers.gatewayUrl}/v1/chat/completions`, { headers: { 'content-type': 'text/plain' }, body: chat });
+      const answer = await send(`${servers.gatewayUrl}/v1/chat/completions`, {
+        headers: { 'content-type': 'text/plain' },
+        body: chat,
+      });
       expect(answer.status).toBe(401);
     });
 
     it('answers the same on the admin API and the store', async () => {
       for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
         const expected = { status: 400, body: invalid(`content-type must be application/json, got '${type}'`) };
-        expect(await send(`${servers.gatewayUrl}/internal/api-keys`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': type }, body: '{"name":"x"}' })).toEqual(expected);
-        expect(await send(`${servers.storeUrl}/v1/apply`, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': type }, body: '{"documents":[]}' })).toEqual(expected);
+        expect(
+          await send(`${servers.gatewayUrl}/internal/api-keys`, {
+            headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': type },
+            body: '{"name":"x"}',
+          }),
+        ).toEqual(expected);
+        expect(
+          await send(`${servers.storeUrl}/v1/apply`, {
+            headers: { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': type },
+            body: '{"documents":[]}',
+          }),
+        ).toEqual(expected);
       }
     });
   });

@@ -1,7 +1,12 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPENAI_UPSTREAM_KEY, SECONDARY_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import {
+  OPENAI_UPSTREAM_KEY,
+  SECONDARY_UPSTREAM_KEY,
+  startGatewayHarness,
+  type GatewayHarness,
+} from './support/harness.js';
 
 describe('deployment routing and fallback (ha-model: primary, then secondary)', () => {
   let h: GatewayHarness;
@@ -19,8 +24,24 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
     round += 1;
     const deployments = await h.admin('PUT', '/internal/deployments', {
       deployments: [
-        { id: `ha-primary-${round}`, model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: h.openai.url, api_key: OPENAI_UPSTREAM_KEY, weight: 1_000_000 },
-        { id: `ha-secondary-${round}`, model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: h.openaiSecondary.url, api_key: SECONDARY_UPSTREAM_KEY, weight: 0.000001 },
+        {
+          id: `ha-primary-${round}`,
+          model: 'ha-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: h.openai.url,
+          api_key: OPENAI_UPSTREAM_KEY,
+          weight: 1_000_000,
+        },
+        {
+          id: `ha-secondary-${round}`,
+          model: 'ha-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: h.openaiSecondary.url,
+          api_key: SECONDARY_UPSTREAM_KEY,
+          weight: 0.000001,
+        },
       ],
     });
     expect(deployments.status).toBe(200);
@@ -28,11 +49,17 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
 
   const ask = (stream = false) =>
     stream
-      ? client.chat.completions.create({ model: 'ha-model', stream: true, messages: [{ role: 'user', content: 'route me' }] })
+      ? client.chat.completions.create({
+          model: 'ha-model',
+          stream: true,
+          messages: [{ role: 'user', content: 'route me' }],
+        })
       : client.chat.completions.create({ model: 'ha-model', messages: [{ role: 'user', content: 'route me' }] });
 
-  it('sends the deployment\'s upstream model with its own key', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'ha-model', messages: [{ role: 'user', content: 'x' }] }).withResponse();
+  it("sends the deployment's upstream model with its own key", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: 'ha-model', messages: [{ role: 'user', content: 'x' }] })
+      .withResponse();
     expect(data.model).toBe('ha-model');
     expect(response.headers?.get('x-gateway-deployment')).toBe(`ha-primary-${round}`);
     expect(h.openai.lastRequest()!.body.model).toBe('gpt-4o-mini');
@@ -42,7 +69,9 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
   for (const status of [429, 500, 503]) {
     it(`falls back to the next deployment on ${status}`, async () => {
       h.openai.setNext({ status });
-      const { data, response } = await client.chat.completions.create({ model: 'ha-model', messages: [{ role: 'user', content: 'x' }] }).withResponse();
+      const { data, response } = await client.chat.completions
+        .create({ model: 'ha-model', messages: [{ role: 'user', content: 'x' }] })
+        .withResponse();
       expect(data.choices[0]!.message.content).toBe('You said: x');
       expect(response.headers?.get('x-gateway-deployment')).toBe(`ha-secondary-${round}`);
       expect(h.openai.requests).toHaveLength(1);
@@ -50,11 +79,12 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
     });
   }
 
-  it('falls back on a connection dropped before the answer, and before a stream\'s first byte', async () => {
+  it("falls back on a connection dropped before the answer, and before a stream's first byte", async () => {
     h.openai.setNext({ dropAfterFrames: 0 });
     const stream = await ask(true);
     let text = '';
-    for await (const chunk of stream as AsyncIterable<OpenAI.ChatCompletionChunk>) text += chunk.choices[0]?.delta.content ?? '';
+    for await (const chunk of stream as AsyncIterable<OpenAI.ChatCompletionChunk>)
+      text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('You said: route me');
     expect(h.openaiSecondary.requests).toHaveLength(1);
   });
@@ -86,7 +116,12 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
     await expect(consume()).rejects.toBeInstanceOf(OpenAI.APIError);
     expect(h.openaiSecondary.requests).toHaveLength(0);
     const rows = await h.usageRows('model=ha-model&limit=1');
-    expect(rows[0]).toMatchObject({ status: 200, error_type: 'upstream_error', stream: true, deployment: `ha-primary-${round}` });
+    expect(rows[0]).toMatchObject({
+      status: 200,
+      error_type: 'upstream_error',
+      stream: true,
+      deployment: `ha-primary-${round}`,
+    });
   });
 
   it('reports deployment health, and tries a deployment that keeps failing last', async () => {
@@ -97,8 +132,18 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
     const health = await h.admin('GET', '/internal/deployments/health');
     expect(health.status).toBe(200);
     const primary = health.body.data.find((d: { id: string }) => d.id === `ha-primary-${round}`);
-    expect(primary).toMatchObject({ model: 'ha-model', provider: 'openai', state: 'cooling_down', failures: 3, consecutive_failures: 3, last_status: 503 });
-    expect(health.body.data.find((d: { id: string }) => d.id === `ha-secondary-${round}`)).toMatchObject({ state: 'healthy', successes: 3 });
+    expect(primary).toMatchObject({
+      model: 'ha-model',
+      provider: 'openai',
+      state: 'cooling_down',
+      failures: 3,
+      consecutive_failures: 3,
+      last_status: 503,
+    });
+    expect(health.body.data.find((d: { id: string }) => d.id === `ha-secondary-${round}`)).toMatchObject({
+      state: 'healthy',
+      successes: 3,
+    });
     const before = h.openai.requests.length;
     await ask();
     expect(h.openai.requests.length).toBe(before);
@@ -119,7 +164,11 @@ describe('client disconnects', () => {
     const text = JSON.stringify(body);
     const request = httpRequest(`${h.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      },
       agent: false,
     });
     request.on('error', () => undefined);
@@ -131,10 +180,16 @@ describe('client disconnects', () => {
   it('a client that leaves mid-stream aborts the upstream request and is accounted as 499', async () => {
     h.openai.reset();
     h.openai.setNext({ frameDelayMs: 200 });
-    const call = post({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a long answer with many words to stream slowly' }] });
+    const call = post({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'a long answer with many words to stream slowly' }],
+    });
     const response = await call.response;
     const requestId = response.headers['x-request-id'] as string;
-    const first = await new Promise<string>((resolve) => response.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const first = await new Promise<string>((resolve) =>
+      response.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
     expect(first).toContain('data: ');
     call.destroy();
     expect(await h.openai.waitForOutcome(0, 3000)).toBe('aborted');

@@ -28,13 +28,21 @@ describe('secrets never appear in logs, answers, traffic or metrics', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-secrets-'));
     const config = join(dir, 'gatehouse.json');
-    writeFileSync(config, JSON.stringify({
-      llm: { allowed_models: ['demo/echo', 'gpt-4o-mini', 'text-embedding-3-small'] },
-      allow_passthrough_keys: true,
-      // Nothing listens on port 1: every provider call fails, and its error is logged and answered.
-      providers: { openai: { base_url: 'http://127.0.0.1:1/v1', api_key: PROVIDER_KEY } },
-    }));
-    server = await spawnHeadless({ GATEHOUSE_CONFIG: config, GATEHOUSE_DATA_DIR: dir, PROXY_MASTER_KEY: MASTER, GATEHOUSE_LOG_LEVEL: 'debug' });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        llm: { allowed_models: ['demo/echo', 'gpt-4o-mini', 'text-embedding-3-small'] },
+        allow_passthrough_keys: true,
+        // Nothing listens on port 1: every provider call fails, and its error is logged and answered.
+        providers: { openai: { base_url: 'http://127.0.0.1:1/v1', api_key: PROVIDER_KEY } },
+      }),
+    );
+    server = await spawnHeadless({
+      GATEHOUSE_CONFIG: config,
+      GATEHOUSE_DATA_DIR: dir,
+      PROXY_MASTER_KEY: MASTER,
+      GATEHOUSE_LOG_LEVEL: 'debug',
+    });
     issued = JSON.parse((await call('/internal/api-keys', MASTER, { scopes: ['*'] })).text).key;
   });
   afterAll(async () => {
@@ -44,12 +52,27 @@ describe('secrets never appear in logs, answers, traffic or metrics', () => {
   });
 
   it('on success, failure and refusal paths', async () => {
-    expect((await call('/v1/chat/completions', issued, { model: 'demo/echo', messages: [{ role: 'user', content: 'hello' }] })).status).toBe(200);
-    const upstream = await call('/v1/chat/completions', issued, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
+    expect(
+      (
+        await call('/v1/chat/completions', issued, {
+          model: 'demo/echo',
+          messages: [{ role: 'user', content: 'hello' }],
+        })
+      ).status,
+    ).toBe(200);
+    const upstream = await call('/v1/chat/completions', issued, {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(upstream.status).toBe(502);
-    expect((await call('/v1/embeddings', PASSTHROUGH_KEY, { model: 'text-embedding-3-small', input: 'x' })).status).toBe(502);
+    expect(
+      (await call('/v1/embeddings', PASSTHROUGH_KEY, { model: 'text-embedding-3-small', input: 'x' })).status,
+    ).toBe(502);
     expect((await call('/v1/chat/completions', `${issued}x`, { model: 'demo/echo', messages: [] })).status).toBe(401);
-    expect((await call('/v1/chat/completions', MASTER, { model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] })).status).toBe(401);
+    expect(
+      (await call('/v1/chat/completions', MASTER, { model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] }))
+        .status,
+    ).toBe(401);
     await call('/internal/traffic', MASTER);
     await call('/internal/usage/logs', MASTER);
     await call('/internal/audit', MASTER);

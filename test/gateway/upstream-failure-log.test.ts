@@ -41,15 +41,23 @@ describe('upstream failures in the log', () => {
     upstream = await startOpenAIUpstream({ apiKey: OPENAI_KEY });
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-upstream-log-'));
     const config = join(dir, 'gatehouse.json');
-    writeFileSync(config, JSON.stringify({
-      llm: { allowed_models: ['gpt-4o-mini', 'claude-opus-4-7'] },
-      providers: {
-        openai: { base_url: upstream.url, api_key: OPENAI_KEY },
-        // Nothing listens on port 1: a connection error.
-        anthropic: { base_url: 'http://127.0.0.1:1', api_key: ANTHROPIC_KEY },
-      },
-    }));
-    server = await spawnHeadless({ GATEHOUSE_CONFIG: config, GATEHOUSE_DATA_DIR: dir, PROXY_MASTER_KEY: MASTER, GATEHOUSE_LOG_LEVEL: 'info' });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        llm: { allowed_models: ['gpt-4o-mini', 'claude-opus-4-7'] },
+        providers: {
+          openai: { base_url: upstream.url, api_key: OPENAI_KEY },
+          // Nothing listens on port 1: a connection error.
+          anthropic: { base_url: 'http://127.0.0.1:1', api_key: ANTHROPIC_KEY },
+        },
+      }),
+    );
+    server = await spawnHeadless({
+      GATEHOUSE_CONFIG: config,
+      GATEHOUSE_DATA_DIR: dir,
+      PROXY_MASTER_KEY: MASTER,
+      GATEHOUSE_LOG_LEVEL: 'info',
+    });
     const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
@@ -77,9 +85,16 @@ describe('upstream failures in the log', () => {
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     const warnings = lines.filter((line) => line.level === 40 && line.msg.startsWith('upstream failure: '));
     // Each warning carries the message the client got, with the route and status.
-    expect(warnings.map((line) => line.msg)).toEqual(failures.map((failure) => `upstream failure: ${failure.body.error.message}`));
+    expect(warnings.map((line) => line.msg)).toEqual(
+      failures.map((failure) => `upstream failure: ${failure.body.error.message}`),
+    );
     for (const warning of warnings) {
-      expect(warning).toMatchObject({ route: '/v1/chat/completions', method: 'POST', status: 502, type: 'upstream_error' });
+      expect(warning).toMatchObject({
+        route: '/v1/chat/completions',
+        method: 'POST',
+        status: 502,
+        type: 'upstream_error',
+      });
       expect(warning).not.toHaveProperty('err');
     }
     const output = server.output();

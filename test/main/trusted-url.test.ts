@@ -53,7 +53,14 @@ describe('isSafeExternalUrl', () => {
   });
 
   it('refuses schemes that run or open local things', () => {
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'vscode://x', 'data:text/html,hi', 'mailto:a@b.c']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'vscode://x',
+      'data:text/html,hi',
+      'mailto:a@b.c',
+    ]) {
       expect(isSafeExternalUrl(url)).toBe(false);
     }
   });

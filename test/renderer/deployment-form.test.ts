@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentsUpdateSchema, type DeploymentView } from '../../src/shared/gateway-api.js';
-import { deploymentsChanged, draftOf, emptyDraft, toDeploymentInput } from '../../src/renderer/src/features/gateway/deployment-form.js';
+import {
+  deploymentsChanged,
+  draftOf,
+  emptyDraft,
+  toDeploymentInput,
+} from '../../src/renderer/src/features/gateway/deployment-form.js';
 
 const saved: DeploymentView = {
   id: 'team-gpt#0',
@@ -17,10 +22,27 @@ const saved: DeploymentView = {
 
 describe('deployment form', () => {
   it('turns a filled row into an entry the deployments route accepts', () => {
-    const draft = { ...emptyDraft(), model: 'team-gpt', provider: 'openai', upstreamModel: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:9000/v1', apiKeyEnv: 'TEAM_KEY', weight: '3', timeoutMs: '20000' };
+    const draft = {
+      ...emptyDraft(),
+      model: 'team-gpt',
+      provider: 'openai',
+      upstreamModel: 'gpt-4o-mini',
+      baseUrl: 'http://127.0.0.1:9000/v1',
+      apiKeyEnv: 'TEAM_KEY',
+      weight: '3',
+      timeoutMs: '20000',
+    };
     const { input, errors } = toDeploymentInput(draft);
     expect(errors).toEqual({});
-    expect(input).toMatchObject({ model: 'team-gpt', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: 'http://127.0.0.1:9000/v1', api_key_env: 'TEAM_KEY', weight: 3, timeout_ms: 20000 });
+    expect(input).toMatchObject({
+      model: 'team-gpt',
+      provider: 'openai',
+      upstream_model: 'gpt-4o-mini',
+      base_url: 'http://127.0.0.1:9000/v1',
+      api_key_env: 'TEAM_KEY',
+      weight: 3,
+      timeout_ms: 20000,
+    });
     expect(deploymentsUpdateSchema.safeParse({ deployments: [input] }).success).toBe(true);
   });
 
@@ -37,15 +59,25 @@ describe('deployment form', () => {
   });
 
   it("shows the shared schema's messages on the fields they are about", () => {
-    const { input, errors } = toDeploymentInput({ ...emptyDraft(), model: '', baseUrl: 'not a url', weight: '0', timeoutMs: '1.5' });
+    const { input, errors } = toDeploymentInput({
+      ...emptyDraft(),
+      model: '',
+      baseUrl: 'not a url',
+      weight: '0',
+      timeoutMs: '1.5',
+    });
     expect(input).toBeUndefined();
     expect(Object.keys(errors).sort()).toEqual(['baseUrl', 'model', 'timeoutMs', 'weight']);
     for (const message of Object.values(errors)) expect(message).toMatch(/\w/);
   });
 
   it('refuses a key pasted where the variable name goes (that field is shown back in the clear)', () => {
-    expect(toDeploymentInput({ ...emptyDraft(), model: 'm', apiKeyEnv: 'sk-proj-abc123' }).errors.apiKeyEnv).toMatch(/environment variable/);
-    expect(toDeploymentInput({ ...emptyDraft(), model: 'm', apiKeyEnv: 'K', apiKey: 'sk' }).errors.apiKey).toMatch(/not both/);
+    expect(toDeploymentInput({ ...emptyDraft(), model: 'm', apiKeyEnv: 'sk-proj-abc123' }).errors.apiKeyEnv).toMatch(
+      /environment variable/,
+    );
+    expect(toDeploymentInput({ ...emptyDraft(), model: 'm', apiKeyEnv: 'K', apiKey: 'sk' }).errors.apiKey).toMatch(
+      /not both/,
+    );
   });
 
   it('knows when the list differs from the saved one', () => {

@@ -4,10 +4,28 @@ import { EMPTY_FORM, toRequest, validateForm } from '../../src/renderer/src/feat
 
 describe('issue key form', () => {
   it('turns a filled form into a body the admin API accepts', () => {
-    const form = { ...EMPTY_FORM, name: 'ci', team: 'platform', scopes: ['chat', 'embeddings'], ragCollections: 'docs, wiki', models: ['demo/echo'], rpm: '60', userTpd: '100000', expiresInDays: '30' };
+    const form = {
+      ...EMPTY_FORM,
+      name: 'ci',
+      team: 'platform',
+      scopes: ['chat', 'embeddings'],
+      ragCollections: 'docs, wiki',
+      models: ['demo/echo'],
+      rpm: '60',
+      userTpd: '100000',
+      expiresInDays: '30',
+    };
     expect(validateForm(form)).toEqual({});
     const body = toRequest(form);
-    expect(body).toMatchObject({ name: 'ci', team: 'platform', scopes: ['chat', 'embeddings', 'rag:docs', 'rag:wiki'], models: ['demo/echo'], rpm_limit: 60, user_tpd_budget: 100000, expires_in_seconds: 30 * 86400 });
+    expect(body).toMatchObject({
+      name: 'ci',
+      team: 'platform',
+      scopes: ['chat', 'embeddings', 'rag:docs', 'rag:wiki'],
+      models: ['demo/echo'],
+      rpm_limit: 60,
+      user_tpd_budget: 100000,
+      expires_in_seconds: 30 * 86400,
+    });
     expect(apiKeyCreateSchema.safeParse(body).success).toBe(true);
   });
 

@@ -19,7 +19,12 @@ async function collect(chunks: string[]) {
 
 describe('readSse', () => {
   it('parses events split across chunks', async () => {
-    const messages = await collect(['event: traffic\nid: 7\nda', 'ta: {"a":1}\n\n', ': keep-alive\n\ndata: x\n', 'data: y\n\n']);
+    const messages = await collect([
+      'event: traffic\nid: 7\nda',
+      'ta: {"a":1}\n\n',
+      ': keep-alive\n\ndata: x\n',
+      'data: y\n\n',
+    ]);
     expect(messages).toEqual([
       { event: 'traffic', data: '{"a":1}', id: '7' },
       { event: 'message', data: 'x\ny', id: '7' },
@@ -27,6 +32,8 @@ describe('readSse', () => {
   });
 
   it('accepts CRLF line endings', async () => {
-    expect(await collect(['event: invalidate\r\ndata: {}\r\n\r\n'])).toEqual([{ event: 'invalidate', data: '{}', id: undefined }]);
+    expect(await collect(['event: invalidate\r\ndata: {}\r\n\r\n'])).toEqual([
+      { event: 'invalidate', data: '{}', id: undefined },
+    ]);
   });
 });

@@ -19,16 +19,22 @@ describe('diffSequences', () => {
   it('finds a minimal script for a classic example', () => {
     const a = [...'ABCABBA'];
     const b = [...'CBABAC'];
-    const edits = diffSequences(a, b).filter((run) => run.type !== 'equal').reduce((sum, run) => sum + (run.aEnd - run.aStart) + (run.bEnd - run.bStart), 0);
+    const edits = diffSequences(a, b)
+      .filter((run) => run.type !== 'equal')
+      .reduce((sum, run) => sum + (run.aEnd - run.aStart) + (run.bEnd - run.bStart), 0);
     expect(edits).toBe(5);
     expect(apply(a, b)).toEqual(b);
   });
 
   it('is a valid edit script for any pair of sequences', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 }), fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 }), (a, b) => {
-        expect(apply(a, b)).toEqual(b);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 }),
+        (a, b) => {
+          expect(apply(a, b)).toEqual(b);
+        },
+      ),
     );
   });
 
@@ -42,7 +48,10 @@ describe('diffSequences', () => {
 describe('diffLines', () => {
   it('shows a created document as additions only', () => {
     const lines = diffLines(undefined, 'one\ntwo\n');
-    expect(lines.map((line) => [line.kind, line.newNo])).toEqual([['add', 1], ['add', 2]]);
+    expect(lines.map((line) => [line.kind, line.newNo])).toEqual([
+      ['add', 1],
+      ['add', 2],
+    ]);
   });
 
   it('shows a deleted document as deletions only', () => {
@@ -53,8 +62,14 @@ describe('diffLines', () => {
     const lines = diffLines('a\nport: 8080\nz\n', 'a\nport: 9090\nz\n');
     expect(lines.map((line) => line.kind)).toEqual(['context', 'del', 'add', 'context']);
     expect(lines[3]).toMatchObject({ oldNo: 3, newNo: 3 });
-    expect(lines[1]!.segments).toEqual([{ text: 'port: ', changed: false }, { text: '8080', changed: true }]);
-    expect(lines[2]!.segments).toEqual([{ text: 'port: ', changed: false }, { text: '9090', changed: true }]);
+    expect(lines[1]!.segments).toEqual([
+      { text: 'port: ', changed: false },
+      { text: '8080', changed: true },
+    ]);
+    expect(lines[2]!.segments).toEqual([
+      { text: 'port: ', changed: false },
+      { text: '9090', changed: true },
+    ]);
   });
 
   it('leaves unrelated replacement lines without word highlights', () => {
@@ -73,7 +88,12 @@ describe('diffWords', () => {
 describe('layout helpers', () => {
   it('pairs deletions beside additions side by side', () => {
     const rows = toSplitRows(diffLines('a\nb\nc', 'a\nB\nB2\nc'));
-    expect(rows.map((row) => [row.left?.text, row.right?.text])).toEqual([['a', 'a'], ['b', 'B'], [undefined, 'B2'], ['c', 'c']]);
+    expect(rows.map((row) => [row.left?.text, row.right?.text])).toEqual([
+      ['a', 'a'],
+      ['b', 'B'],
+      [undefined, 'B2'],
+      ['c', 'c'],
+    ]);
   });
 
   it('folds long unchanged stretches', () => {

@@ -20,8 +20,20 @@ const usage: UsageResponse = {
   bucket: 'hour',
   since: '2026-01-01T00:30:00.000Z',
   until: '2026-01-01T03:10:00.000Z',
-  data: [point('2026-01-01T00:00:00.000Z', 'a', 2), point('2026-01-01T02:00:00.000Z', 'a', 1), point('2026-01-01T02:00:00.000Z', 'b', 5)],
-  totals: { requests: 8, errors: 0, prompt_tokens: 80, completion_tokens: 40, total_tokens: 120, cost_usd: 0, avg_latency_ms: 100 },
+  data: [
+    point('2026-01-01T00:00:00.000Z', 'a', 2),
+    point('2026-01-01T02:00:00.000Z', 'a', 1),
+    point('2026-01-01T02:00:00.000Z', 'b', 5),
+  ],
+  totals: {
+    requests: 8,
+    errors: 0,
+    prompt_tokens: 80,
+    completion_tokens: 40,
+    total_tokens: 120,
+    cost_usd: 0,
+    avg_latency_ms: 100,
+  },
 };
 
 describe('usage series', () => {

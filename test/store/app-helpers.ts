@@ -16,7 +16,12 @@ export interface TestStore {
   readonly database: DatabaseHandle;
   readonly dir: string;
   /** Sends a JSON request with the admin token (unless `token` says otherwise). */
-  call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, token?: string | null): Promise<LightMyRequestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    body?: unknown,
+    token?: string | null,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -33,10 +38,16 @@ export async function buildTestStore(options: TestStoreOptions = {}): Promise<Te
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-store-app-'));
   const config = configSchema.parse({
     server: { data_dir: dir, log_level: 'silent' },
-    store: { auth: { enabled: options.auth ?? true }, limits: options.limits ?? {}, metrics_public: options.metricsPublic ?? false },
+    store: {
+      auth: { enabled: options.auth ?? true },
+      limits: options.limits ?? {},
+      metrics_public: options.metricsPublic ?? false,
+    },
   });
   const database = openDatabase(join(dir, 'gatehouse.db'));
-  const tokens = options.tokens ?? [{ name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] }];
+  const tokens = options.tokens ?? [
+    { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
+  ];
   const app = await buildStoreApp({ config, database, tokens });
   await app.ready();
   return {
@@ -47,7 +58,10 @@ export async function buildTestStore(options: TestStoreOptions = {}): Promise<Te
       app.inject({
         method,
         url,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       }),
     close: async () => {

@@ -18,7 +18,9 @@ const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.u
 /** Starts the writer, waits for `acks` acknowledgements, kills it, and returns what it acknowledged. */
 function writeUntilKilled(file: string, run: number, acks: number): Promise<{ revision: number; digest: string }[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, file, String(run)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, file, String(run)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acknowledged: { revision: number; digest: string }[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -40,7 +42,11 @@ describe('store durability', () => {
 
   it('keeps every acknowledged revision whole across kill -9', { timeout: 90_000 }, async () => {
     const acknowledged: { revision: number; digest: string }[] = [];
-    for (const [run, acks] of [[1, 120], [2, 250], [3, 60]] as const) {
+    for (const [run, acks] of [
+      [1, 120],
+      [2, 250],
+      [3, 60],
+    ] as const) {
       acknowledged.push(...(await writeUntilKilled(file, run, acks)));
 
       const database = openDatabase(file);
@@ -56,7 +62,10 @@ describe('store durability', () => {
         for (;;) {
           const page = engine.log({ namespace: 'crash' }, { limit: 1000, after });
           for (const entry of page.entries) {
-            const digest = createHash('sha256').update(entry.changes.map((c) => `${c.key}=${c.after}`).join('\n')).digest('hex').slice(0, 16);
+            const digest = createHash('sha256')
+              .update(entry.changes.map((c) => `${c.key}=${c.after}`).join('\n'))
+              .digest('hex')
+              .slice(0, 16);
             expect(entry.message.endsWith(digest)).toBe(true);
           }
           if (page.next_cursor === undefined) break;

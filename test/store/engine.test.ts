@@ -33,7 +33,17 @@ describe('store engine', () => {
           { key: 'b', type: 'create', after: '1' },
         ],
       });
-      expect(engine.applyDocuments(undefined, [{ key: 'a', content: '3' }, { key: 'b', delete: true }, { key: 'c', content: '' }], { message: 'second' })).toEqual({
+      expect(
+        engine.applyDocuments(
+          undefined,
+          [
+            { key: 'a', content: '3' },
+            { key: 'b', delete: true },
+            { key: 'c', content: '' },
+          ],
+          { message: 'second' },
+        ),
+      ).toEqual({
         revision: 2,
         noop: false,
         changes: [
@@ -47,9 +57,18 @@ describe('store engine', () => {
 
     it('answers a no-op with the current head, noop true and no changes, and writes no revision', () => {
       engine.applyDocuments(undefined, docs({ a: '1' }));
-      expect(engine.applyDocuments(undefined, [{ key: 'a', content: '1' }, { key: 'zz', delete: true }])).toEqual({ revision: 1, noop: true, changes: [] });
+      expect(
+        engine.applyDocuments(undefined, [
+          { key: 'a', content: '1' },
+          { key: 'zz', delete: true },
+        ]),
+      ).toEqual({ revision: 1, noop: true, changes: [] });
       expect(engine.log(undefined).entries).toHaveLength(1);
-      expect(engine.applyDocuments({ namespace: 'empty' }, [{ key: 'x', delete: true }])).toEqual({ revision: 0, noop: true, changes: [] });
+      expect(engine.applyDocuments({ namespace: 'empty' }, [{ key: 'x', delete: true }])).toEqual({
+        revision: 0,
+        noop: true,
+        changes: [],
+      });
       expect(engine.namespaces().namespaces.map((n) => n.name)).toEqual(['default']);
     });
 
@@ -73,10 +92,15 @@ describe('store engine', () => {
     it('orders changes by UTF-8 bytes, not UTF-16 units', () => {
       // U+FF5E sorts before U+1F600 in bytes (EF BD.. < F0 9F..), after it in UTF-16 units.
       const keys = ['\u{1F600}', '\uFF5E', 'a', 'Z', 'é'];
-      const result = engine.applyDocuments(undefined, keys.slice(0, 5).map((key) => ({ key, content: 'x' })));
+      const result = engine.applyDocuments(
+        undefined,
+        keys.slice(0, 5).map((key) => ({ key, content: 'x' })),
+      );
       expect(result.changes.map((c) => c.key)).toEqual(['Z', 'a', 'é', '\uFF5E', '\u{1F600}']);
       expect(Object.keys(engine.state(undefined).objects)).toEqual(['Z', 'a', 'é', '\uFF5E', '\u{1F600}']);
-      expect([...keys].sort(compareBytewise)).toEqual([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+      expect([...keys].sort(compareBytewise)).toEqual(
+        [...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))),
+      );
     });
 
     it('keeps a key named __proto__ as an ordinary document', () => {
@@ -87,11 +111,20 @@ describe('store engine', () => {
     });
 
     it('rejects empty lists, duplicate keys and oversized requests', () => {
-      expect(kindOf(() => engine.applyDocuments(undefined, []))).toBe('invalid: documents must list at least one document');
-      expect(kindOf(() => engine.applyDocuments(undefined, [{ key: 'a', content: '1' }, { key: 'a', content: '2' }]))).toBe(
-        'invalid: documents[1].key "a" repeats documents[0].key',
+      expect(kindOf(() => engine.applyDocuments(undefined, []))).toBe(
+        'invalid: documents must list at least one document',
       );
-      expect(kindOf(() => engine.applyDocuments(undefined, docs({ a: '', b: '', c: '', d: '', e: '', f: '' })))).toMatch(/^too_large: documents lists 6 documents; the limit is 5/);
+      expect(
+        kindOf(() =>
+          engine.applyDocuments(undefined, [
+            { key: 'a', content: '1' },
+            { key: 'a', content: '2' },
+          ]),
+        ),
+      ).toBe('invalid: documents[1].key "a" repeats documents[0].key');
+      expect(
+        kindOf(() => engine.applyDocuments(undefined, docs({ a: '', b: '', c: '', d: '', e: '', f: '' }))),
+      ).toMatch(/^too_large: documents lists 6 documents; the limit is 5/);
       expect(kindOf(() => engine.applyDocuments(undefined, [{ key: 'a', content: 'é'.repeat(9) }]))).toBe(
         'too_large: documents[0].content is 18 bytes; the limit is 16 bytes per document',
       );
@@ -110,7 +143,9 @@ describe('store engine', () => {
     it('stores each distinct content once', () => {
       engine.applyDocuments(undefined, docs({ a: 'same', b: 'same' }));
       engine.applyDocuments({ namespace: 'other' }, docs({ c: 'same' }));
-      expect(t.database.sqlite.prepare(`SELECT count(*) FROM store_blobs WHERE content = 'same'`).pluck().get()).toBe(1);
+      expect(t.database.sqlite.prepare(`SELECT count(*) FROM store_blobs WHERE content = 'same'`).pluck().get()).toBe(
+        1,
+      );
     });
   });
 
@@ -120,7 +155,10 @@ describe('store engine', () => {
       engine.applyDocuments({ branch: 'dev' }, docs({ a: '2' }));
       engine.applyDocuments(undefined, docs({ a: '3' }));
       engine.applyDocuments({ namespace: 'team/app' }, docs({ a: '1' }));
-      expect(engine.log(undefined).entries.map((e) => [e.id, e.parent_id, e.branch])).toEqual([[3, 1, 'main'], [1, 0, 'main']]);
+      expect(engine.log(undefined).entries.map((e) => [e.id, e.parent_id, e.branch])).toEqual([
+        [3, 1, 'main'],
+        [1, 0, 'main'],
+      ]);
       expect(engine.log({ branch: 'dev' }).entries.map((e) => [e.id, e.parent_id, e.branch])).toEqual([[2, 0, 'dev']]);
       expect(engine.log({ namespace: 'team/app' }).entries.map((e) => e.id)).toEqual([1]);
     });
@@ -137,10 +175,14 @@ describe('store engine', () => {
       engine.applyDocuments({ branch: 'dev' }, docs({ b: '1' }));
       engine.createCheckpoint({ branch: 'dev' }, 'dev-cp');
       expect(engine.state(undefined, { revision: 1 }).objects).toEqual({ a: '1' });
-      expect(kindOf(() => engine.state(undefined, { revision: 2 }))).toBe('not_found: revision 2 is not in the history of branch "main" of namespace "default"');
+      expect(kindOf(() => engine.state(undefined, { revision: 2 }))).toBe(
+        'not_found: revision 2 is not in the history of branch "main" of namespace "default"',
+      );
       expect(kindOf(() => engine.state(undefined, { revision: 9 }))).toMatch(/^not_found: revision 9/);
       expect(engine.state(undefined, { checkpoint: 'dev-cp' })).toEqual({ revision: 2, objects: { b: '1' } });
-      expect(kindOf(() => engine.state(undefined, { checkpoint: 'nope' }))).toBe('not_found: checkpoint "nope" does not exist in namespace "default"');
+      expect(kindOf(() => engine.state(undefined, { checkpoint: 'nope' }))).toBe(
+        'not_found: checkpoint "nope" does not exist in namespace "default"',
+      );
       // Checkpoint wins over revision.
       expect(engine.state(undefined, { checkpoint: 'dev-cp', revision: 1 }).revision).toBe(2);
     });
@@ -150,18 +192,37 @@ describe('store engine', () => {
       engine.applyDocuments(undefined, docs({ a: '2' }));
       engine.createCheckpoint(undefined, 'cp');
       engine.applyDocuments(undefined, docs({ c: '3' }));
-      expect(engine.createBranch(undefined, 'from-head')).toEqual({ name: 'from-head', base_revision: 3, head_revision: 4 });
-      expect(engine.createBranch(undefined, 'from-rev', { fromRevision: 1 })).toEqual({ name: 'from-rev', base_revision: 1, head_revision: 5 });
-      expect(engine.createBranch({ branch: 'from-rev' }, 'from-cp', { fromCheckpoint: 'cp', fromRevision: 1 })).toEqual({ name: 'from-cp', base_revision: 2, head_revision: 6 });
+      expect(engine.createBranch(undefined, 'from-head')).toEqual({
+        name: 'from-head',
+        base_revision: 3,
+        head_revision: 4,
+      });
+      expect(engine.createBranch(undefined, 'from-rev', { fromRevision: 1 })).toEqual({
+        name: 'from-rev',
+        base_revision: 1,
+        head_revision: 5,
+      });
+      expect(engine.createBranch({ branch: 'from-rev' }, 'from-cp', { fromCheckpoint: 'cp', fromRevision: 1 })).toEqual(
+        { name: 'from-cp', base_revision: 2, head_revision: 6 },
+      );
       expect(engine.state({ branch: 'from-rev' }).objects).toEqual({ a: '1', b: '1' });
       expect(engine.state({ branch: 'from-cp' }).objects).toEqual({ a: '2', b: '1' });
       const [first] = engine.log({ branch: 'from-rev' }).entries;
       expect(first).toMatchObject({ id: 5, parent_id: 0, branch: 'from-rev', message: 'branch from main@1' });
-      expect(first.changes).toEqual([{ key: 'a', type: 'create', after: '1' }, { key: 'b', type: 'create', after: '1' }]);
+      expect(first.changes).toEqual([
+        { key: 'a', type: 'create', after: '1' },
+        { key: 'b', type: 'create', after: '1' },
+      ]);
       expect(engine.log({ branch: 'from-cp' }).entries[0].message).toBe('branch from main@2');
-      expect(kindOf(() => engine.createBranch(undefined, 'from-head'))).toBe('conflict: branch "from-head" already exists in namespace "default"');
-      expect(kindOf(() => engine.createBranch(undefined, 'x', { fromRevision: 5 }))).toMatch(/^not_found: revision 5 is not in the history of branch "main"/);
-      expect(kindOf(() => engine.createBranch(undefined, 'x', { fromCheckpoint: 'nope' }))).toMatch(/^not_found: checkpoint "nope"/);
+      expect(kindOf(() => engine.createBranch(undefined, 'from-head'))).toBe(
+        'conflict: branch "from-head" already exists in namespace "default"',
+      );
+      expect(kindOf(() => engine.createBranch(undefined, 'x', { fromRevision: 5 }))).toMatch(
+        /^not_found: revision 5 is not in the history of branch "main"/,
+      );
+      expect(kindOf(() => engine.createBranch(undefined, 'x', { fromCheckpoint: 'nope' }))).toMatch(
+        /^not_found: checkpoint "nope"/,
+      );
     });
 
     it('lists branches sorted by name with current, base, head and paging', () => {
@@ -198,14 +259,20 @@ describe('store engine', () => {
       const entry = first.entries[0];
       expect(entry.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(engine.revision('default', 25)).toEqual(entry);
-      expect(kindOf(() => engine.revision('default', 26))).toBe('not_found: revision 26 does not exist in namespace "default"');
+      expect(kindOf(() => engine.revision('default', 26))).toBe(
+        'not_found: revision 26 does not exist in namespace "default"',
+      );
     });
   });
 
   describe('diff', () => {
     beforeEach(() => {
       engine.applyDocuments(undefined, docs({ a: '1', b: '1' }));
-      engine.applyDocuments(undefined, [{ key: 'a', content: '2' }, { key: 'b', delete: true }, { key: 'c', content: '3' }]);
+      engine.applyDocuments(undefined, [
+        { key: 'a', content: '2' },
+        { key: 'b', delete: true },
+        { key: 'c', content: '3' },
+      ]);
     });
 
     it('compares head with a revision without writing', () => {
@@ -223,22 +290,42 @@ describe('store engine', () => {
     });
 
     it('previews documents on top of head or the selected revision', () => {
-      expect(engine.diff(undefined, { documents: [{ key: 'a', content: '2' }, { key: 'd', content: '4' }] })).toEqual({
+      expect(
+        engine.diff(undefined, {
+          documents: [
+            { key: 'a', content: '2' },
+            { key: 'd', content: '4' },
+          ],
+        }),
+      ).toEqual({
         from_revision: 2,
         to_revision: 2,
         changes: [{ key: 'd', type: 'create', after: '4' }],
       });
       engine.createCheckpoint(undefined, 'now');
-      expect(engine.diff(undefined, { revision: 1, documents: [{ key: 'a', content: '2' }], mode: 'replace' })).toEqual({
-        from_revision: 1,
-        to_revision: 1,
-        changes: [
-          { key: 'a', type: 'update', before: '1', after: '2' },
-          { key: 'b', type: 'delete', before: '1' },
-        ],
-      });
-      expect(engine.diff(undefined, { checkpoint: 'now', documents: [{ key: 'c', delete: true }] }).changes).toEqual([{ key: 'c', type: 'delete', before: '3' }]);
-      expect(kindOf(() => engine.diff(undefined, { documents: [{ key: 'a', content: '1' }, { key: 'a', content: '1' }] }))).toMatch(/^invalid/);
+      expect(engine.diff(undefined, { revision: 1, documents: [{ key: 'a', content: '2' }], mode: 'replace' })).toEqual(
+        {
+          from_revision: 1,
+          to_revision: 1,
+          changes: [
+            { key: 'a', type: 'update', before: '1', after: '2' },
+            { key: 'b', type: 'delete', before: '1' },
+          ],
+        },
+      );
+      expect(engine.diff(undefined, { checkpoint: 'now', documents: [{ key: 'c', delete: true }] }).changes).toEqual([
+        { key: 'c', type: 'delete', before: '3' },
+      ]);
+      expect(
+        kindOf(() =>
+          engine.diff(undefined, {
+            documents: [
+              { key: 'a', content: '1' },
+              { key: 'a', content: '1' },
+            ],
+          }),
+        ),
+      ).toMatch(/^invalid/);
       expect(engine.state(undefined).revision).toBe(2);
     });
   });
@@ -250,13 +337,17 @@ describe('store engine', () => {
       expect(engine.createCheckpoint(undefined, 'cp', 'first')).toEqual({ name: 'cp', revision_id: 1 });
       engine.applyDocuments(undefined, docs({ a: '2' }));
       expect(engine.createCheckpoint(undefined, 'cp', 'moved')).toEqual({ name: 'cp', revision_id: 2 });
-      expect(engine.checkpoints('default').checkpoints.map((c) => [c.name, c.revision_id, c.branch, c.description])).toEqual([
+      expect(
+        engine.checkpoints('default').checkpoints.map((c) => [c.name, c.revision_id, c.branch, c.description]),
+      ).toEqual([
         ['cp', 2, 'main', 'moved'],
         ['empty', 0, '', ''],
       ]);
       expect(engine.state(undefined, { checkpoint: 'empty' })).toEqual({ revision: 0, objects: {} });
       engine.deleteCheckpoint('default', 'cp');
-      expect(kindOf(() => engine.deleteCheckpoint('default', 'cp'))).toBe('not_found: checkpoint "cp" does not exist in namespace "default"');
+      expect(kindOf(() => engine.deleteCheckpoint('default', 'cp'))).toBe(
+        'not_found: checkpoint "cp" does not exist in namespace "default"',
+      );
       expect(kindOf(() => engine.deleteCheckpoint('nowhere', 'cp'))).toMatch(/^not_found/);
     });
 
@@ -284,16 +375,31 @@ describe('store engine', () => {
       engine.applyDocuments(undefined, docs({ a: '1' }));
       engine.applyDocuments({ branch: 'dev' }, docs({ d: '1' }));
       engine.createCheckpoint(undefined, 'main-1');
-      expect(engine.restore(undefined, { fromRevision: 2 })).toMatchObject({ revision: 3, changes: [{ key: 'a', type: 'delete' }, { key: 'd', type: 'create' }] });
-      expect(engine.restore(undefined, { fromCheckpoint: 'main-1', fromBranch: 'dev', fromRevision: 2 })).toMatchObject({ revision: 4 });
+      expect(engine.restore(undefined, { fromRevision: 2 })).toMatchObject({
+        revision: 3,
+        changes: [
+          { key: 'a', type: 'delete' },
+          { key: 'd', type: 'create' },
+        ],
+      });
+      expect(engine.restore(undefined, { fromCheckpoint: 'main-1', fromBranch: 'dev', fromRevision: 2 })).toMatchObject(
+        { revision: 4 },
+      );
       expect(engine.state(undefined).objects).toEqual({ a: '1' });
       expect(engine.restore(undefined, { fromBranch: 'dev', fromRevision: 1 })).toMatchObject({ revision: 5 });
       expect(engine.state(undefined).objects).toEqual({ d: '1' });
       expect(engine.log(undefined).entries[0].message).toBe('restore');
-      expect(kindOf(() => engine.restore(undefined, { fromBranch: 'nope' }))).toBe('not_found: branch "nope" does not exist in namespace "default"');
-      expect(kindOf(() => engine.restore(undefined, { fromRevision: 77 }))).toBe('not_found: revision 77 does not exist in namespace "default"');
+      expect(kindOf(() => engine.restore(undefined, { fromBranch: 'nope' }))).toBe(
+        'not_found: branch "nope" does not exist in namespace "default"',
+      );
+      expect(kindOf(() => engine.restore(undefined, { fromRevision: 77 }))).toBe(
+        'not_found: revision 77 does not exist in namespace "default"',
+      );
       expect(kindOf(() => engine.restore(undefined, { fromCheckpoint: 'nope' }))).toMatch(/^not_found/);
-      expect(engine.restore({ branch: 'fresh' }, { fromBranch: 'main' })).toMatchObject({ revision: 6, changes: [{ key: 'd', type: 'create' }] });
+      expect(engine.restore({ branch: 'fresh' }, { fromBranch: 'main' })).toMatchObject({
+        revision: 6,
+        changes: [{ key: 'd', type: 'create' }],
+      });
     });
   });
 
@@ -306,13 +412,17 @@ describe('store engine', () => {
       expect(count('SELECT min(id) FROM store_revisions WHERE keyframe = 1')).toBe(64);
       engine.createCheckpoint(undefined, 'cp');
       expect(count('SELECT count(*) FROM store_revisions WHERE keyframe = 1')).toBe(2);
-      for (let r = 1; r <= 70; r++) expect(engine.state(undefined, { revision: r }).objects[`k${(r - 1) % 5}`]).toBe(String(r - 1));
+      for (let r = 1; r <= 70; r++)
+        expect(engine.state(undefined, { revision: r }).objects[`k${(r - 1) % 5}`]).toBe(String(r - 1));
     });
 
     it('keeps the newest revisions, checkpoints and branch bases, all fully readable, and prunes nothing twice', () => {
       const states = new Map<number, Record<string, string>>();
       for (let i = 0; i < 30; i++) {
-        const r = engine.applyDocuments(undefined, [{ key: `k${i % 4}`, content: `v${i}` }, { key: `unique-${i}`, content: `u${i}` }]);
+        const r = engine.applyDocuments(undefined, [
+          { key: `k${i % 4}`, content: `v${i}` },
+          { key: `unique-${i}`, content: `u${i}` },
+        ]);
         states.set(r.revision, engine.state(undefined).objects);
         if (i === 5) engine.createCheckpoint(undefined, 'old');
         if (i === 10) engine.createBranch(undefined, 'dev');
@@ -356,15 +466,22 @@ describe('store engine', () => {
 
     it('a dry run counts exactly what the real run then prunes, and writes nothing', () => {
       for (let i = 0; i < 40; i++) {
-        engine.applyDocuments(undefined, [{ key: `k${i % 3}`, content: `v${i}` }, { key: `u${i}`, content: String(i) }]);
+        engine.applyDocuments(undefined, [
+          { key: `k${i % 3}`, content: `v${i}` },
+          { key: `u${i}`, content: String(i) },
+        ]);
         if (i === 7) engine.createCheckpoint(undefined, 'cp');
         if (i === 12) engine.createBranch(undefined, 'dev');
         if (i > 12 && i % 4 === 0) engine.applyDocuments({ branch: 'dev' }, [{ key: 'd', content: String(i) }]);
       }
       // Every table gc touches, so a write anywhere (keyframes, roots, deletions) would show.
-      const snapshot = () => ['store_revisions', 'store_revision_changes', 'store_snapshots', 'store_blobs', 'store_keys']
-        .map((table) => count(`SELECT count(*) FROM ${table}`))
-        .concat(count('SELECT count(*) FROM store_revisions WHERE keyframe = 1'), count('SELECT total(parent_id) FROM store_revisions'));
+      const snapshot = () =>
+        ['store_revisions', 'store_revision_changes', 'store_snapshots', 'store_blobs', 'store_keys']
+          .map((table) => count(`SELECT count(*) FROM ${table}`))
+          .concat(
+            count('SELECT count(*) FROM store_revisions WHERE keyframe = 1'),
+            count('SELECT total(parent_id) FROM store_revisions'),
+          );
       const before = snapshot();
       const logBefore = engine.log(undefined, { limit: 1000 });
       const stateBefore = engine.state(undefined, { revision: 5 });

@@ -28,4 +28,5 @@ export function openTempEngine(options: StoreEngineOptions = {}): TempEngine {
 }
 
 /** Documents `{key, content}` from an object. */
-export const docs = (objects: Record<string, string>) => Object.entries(objects).map(([key, content]) => ({ key, content }));
+export const docs = (objects: Record<string, string>) =>
+  Object.entries(objects).map(([key, content]) => ({ key, content }));

@@ -14,7 +14,15 @@ type Selector = { kind: 'none' } | { kind: 'existing'; n: number } | { kind: 'ra
 
 type Op =
   | { op: 'apply'; ns: string; branch: string; docs: DocumentInput[]; mode: 'merge' | 'replace' }
-  | { op: 'preview'; ns: string; branch: string; rev: Selector; cp: string; docs: DocumentInput[]; mode: 'merge' | 'replace' }
+  | {
+      op: 'preview';
+      ns: string;
+      branch: string;
+      rev: Selector;
+      cp: string;
+      docs: DocumentInput[];
+      mode: 'merge' | 'replace';
+    }
   | { op: 'branch'; ns: string; from: string; name: string; rev: Selector; cp: string }
   | { op: 'checkpoint'; ns: string; branch: string; name: string }
   | { op: 'deleteCheckpoint'; ns: string; name: string }
@@ -41,12 +49,34 @@ const selector: fc.Arbitrary<Selector> = fc.oneof(
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ op: fc.constant('apply' as const), ns, branch, docs, mode }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('preview' as const), ns, branch, rev: selector, cp, docs, mode }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('branch' as const), ns, from: branch, name: branch, rev: selector, cp }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('checkpoint' as const), ns, branch, name: fc.constantFrom('cp1', 'cp2') }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteCheckpoint' as const), ns, name: fc.constantFrom('cp1', 'cp2') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('preview' as const), ns, branch, rev: selector, cp, docs, mode }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('branch' as const), ns, from: branch, name: branch, rev: selector, cp }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('checkpoint' as const), ns, branch, name: fc.constantFrom('cp1', 'cp2') }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('deleteCheckpoint' as const), ns, name: fc.constantFrom('cp1', 'cp2') }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('rollback' as const), ns, branch, rev: selector, cp }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('restore' as const), ns, branch, fromBranch: fc.constantFrom('', '', 'main', 'dev', 'nope'), rev: selector, cp }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('restore' as const),
+      ns,
+      branch,
+      fromBranch: fc.constantFrom('', '', 'main', 'dev', 'nope'),
+      rev: selector,
+      cp,
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('gc' as const), keep: fc.constantFrom(0, 1, 2, 3, 5) }) },
 );
 
@@ -70,7 +100,10 @@ function step(model: StoreModel, engine: StoreEngine, o: Op): void {
   const compare = <T>(expected: () => T, actual: () => T) => expect(outcome(actual)).toEqual(outcome(expected));
   switch (o.op) {
     case 'apply':
-      return compare(() => model.applyDocuments(o.ns, o.branch, o.docs, o.mode), () => engine.applyDocuments({ namespace: o.ns, branch: o.branch }, o.docs, { mode: o.mode }));
+      return compare(
+        () => model.applyDocuments(o.ns, o.branch, o.docs, o.mode),
+        () => engine.applyDocuments({ namespace: o.ns, branch: o.branch }, o.docs, { mode: o.mode }),
+      );
     case 'preview': {
       const revision = resolve(o.rev, model.revisionsOf(o.ns, o.branch));
       const expected = () => {
@@ -80,21 +113,40 @@ function step(model: StoreModel, engine: StoreEngine, o: Op): void {
           if (d.delete) next.delete(d.key);
           else next.set(d.key, d.content ?? '');
         }
-        return { from_revision: target, to_revision: target, changes: diffStates(new Map(Object.entries(objects)), next) };
+        return {
+          from_revision: target,
+          to_revision: target,
+          changes: diffStates(new Map(Object.entries(objects)), next),
+        };
       };
-      return compare(expected, () => engine.diff({ namespace: o.ns, branch: o.branch }, { revision, checkpoint: o.cp, documents: o.docs, mode: o.mode }));
+      return compare(expected, () =>
+        engine.diff(
+          { namespace: o.ns, branch: o.branch },
+          { revision, checkpoint: o.cp, documents: o.docs, mode: o.mode },
+        ),
+      );
     }
     case 'branch': {
       const revision = resolve(o.rev, model.revisionsOf(o.ns, o.from));
       return compare(
         () => model.createBranch(o.ns, o.from, o.name, revision, o.cp),
-        () => engine.createBranch({ namespace: o.ns, branch: o.from }, o.name, { fromRevision: revision, fromCheckpoint: o.cp }),
+        () =>
+          engine.createBranch({ namespace: o.ns, branch: o.from }, o.name, {
+            fromRevision: revision,
+            fromCheckpoint: o.cp,
+          }),
       );
     }
     case 'checkpoint':
-      return compare(() => model.checkpoint(o.ns, o.branch, o.name), () => engine.createCheckpoint({ namespace: o.ns, branch: o.branch }, o.name));
+      return compare(
+        () => model.checkpoint(o.ns, o.branch, o.name),
+        () => engine.createCheckpoint({ namespace: o.ns, branch: o.branch }, o.name),
+      );
     case 'deleteCheckpoint':
-      return compare(() => model.deleteCheckpoint(o.ns, o.name), () => engine.deleteCheckpoint(o.ns, o.name));
+      return compare(
+        () => model.deleteCheckpoint(o.ns, o.name),
+        () => engine.deleteCheckpoint(o.ns, o.name),
+      );
     case 'rollback': {
       const revision = resolve(o.rev, model.revisionsOf(o.ns, o.branch));
       return compare(
@@ -106,11 +158,18 @@ function step(model: StoreModel, engine: StoreEngine, o: Op): void {
       const revision = resolve(o.rev, model.allRevisions(o.ns));
       return compare(
         () => model.restore(o.ns, o.branch, { branch: o.fromBranch, revision, checkpoint: o.cp }),
-        () => engine.restore({ namespace: o.ns, branch: o.branch }, { fromBranch: o.fromBranch, fromRevision: revision, fromCheckpoint: o.cp }),
+        () =>
+          engine.restore(
+            { namespace: o.ns, branch: o.branch },
+            { fromBranch: o.fromBranch, fromRevision: revision, fromCheckpoint: o.cp },
+          ),
       );
     }
     case 'gc':
-      return compare(() => ({ pruned: model.gc(o.keep) }), () => engine.gc(o.keep));
+      return compare(
+        () => ({ pruned: model.gc(o.keep) }),
+        () => engine.gc(o.keep),
+      );
   }
 }
 
@@ -129,7 +188,11 @@ function verify(model: StoreModel, engine: StoreEngine): void {
       expect(engine.state(scope, { revision }).objects).toEqual(model.objects(namespace, branch, revision));
       expect(engine.diff(scope, { revision })).toEqual(model.diff(namespace, branch, revision, ''));
     }
-    const names = model.scopes().filter((s) => s.namespace === namespace).map((s) => s.branch).sort(bytewise);
+    const names = model
+      .scopes()
+      .filter((s) => s.namespace === namespace)
+      .map((s) => s.branch)
+      .sort(bytewise);
     expect(engine.branches(scope).branches.map((b) => [b.name, b.head_revision, b.current])).toEqual(
       names.map((name) => [name, model.head(namespace, name), name === branch]),
     );
@@ -141,18 +204,22 @@ const RUNS = Number(process.env.STORE_PROPERTY_RUNS ?? 40);
 describe('store engine against an in-memory model', () => {
   it('agrees on state, diff and log after every step, including after gc', { timeout: 120_000 }, () => {
     fc.assert(
-      fc.property(fc.constantFrom(1, 2, 3, 5, 64), fc.array(op, { minLength: 1, maxLength: 60, size: 'max' }), (keyframeInterval, ops) => {
-        const t = openTempEngine({ keyframeInterval });
-        try {
-          const model = new StoreModel();
-          for (const o of ops) {
-            step(model, t.engine, o);
-            verify(model, t.engine);
+      fc.property(
+        fc.constantFrom(1, 2, 3, 5, 64),
+        fc.array(op, { minLength: 1, maxLength: 60, size: 'max' }),
+        (keyframeInterval, ops) => {
+          const t = openTempEngine({ keyframeInterval });
+          try {
+            const model = new StoreModel();
+            for (const o of ops) {
+              step(model, t.engine, o);
+              verify(model, t.engine);
+            }
+          } finally {
+            t.close();
           }
-        } finally {
-          t.close();
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS },
     );
   });

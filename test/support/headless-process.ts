@@ -3,7 +3,9 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 
 /** The Node flags `npm run serve` and `npm start` give the server process. */
-export const SERVER_NODE_FLAGS: readonly string[] = JSON.parse(readFileSync(new URL('../../scripts/server-node-flags.json', import.meta.url), 'utf8'));
+export const SERVER_NODE_FLAGS: readonly string[] = JSON.parse(
+  readFileSync(new URL('../../scripts/server-node-flags.json', import.meta.url), 'utf8'),
+);
 
 /** A running `npm run serve` process, with the addresses it printed. */
 export interface HeadlessProcess {
@@ -30,7 +32,8 @@ export async function spawnHeadless(env: NodeJS.ProcessEnv, timeoutMs = 20_000):
   for (;;) {
     const gateway = /gateway listening on (http:\/\/\S+)/.exec(text)?.[1];
     const store = /store listening on (http:\/\/\S+)/.exec(text)?.[1];
-    if (gateway && store) return { child, gatewayUrl: gateway, storeUrl: store, output: () => text, exited: () => exit };
+    if (gateway && store)
+      return { child, gatewayUrl: gateway, storeUrl: store, output: () => text, exited: () => exit };
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`headless server did not start:\n${text}`);

@@ -8,7 +8,10 @@ import { defaultDataDir } from './data-dir.js';
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
   /** @param issues the offending keys with their problems (`<key path>: <problem>` or a sentence naming the key), when known. */
-  constructor(message: string, readonly issues: readonly string[] = []) {
+  constructor(
+    message: string,
+    readonly issues: readonly string[] = [],
+  ) {
     super(message);
     this.name = 'ConfigError';
   }
@@ -33,7 +36,8 @@ const LLM_SPELLINGS: Readonly<Record<string, string>> = {
 };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An empty YAML section (`model_aliases:` with only comments below) parses as null: treat it as absent. */
 function dropNulls(raw: Json): Json {
@@ -104,7 +108,8 @@ function readConfigFile(path: string): Json {
 function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = env[name];
   if (value === undefined || value === '') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${value}"`);
   return Number(value);
 }
 
@@ -120,7 +125,10 @@ function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
   if (env.GATEHOUSE_LOG_LEVEL) server.log_level = env.GATEHOUSE_LOG_LEVEL;
 
   const providers: Json = { ...(isObject(raw.providers) ? raw.providers : {}) };
-  for (const [name, prefix] of [['openai', 'OPENAI'], ['anthropic', 'ANTHROPIC']] as const) {
+  for (const [name, prefix] of [
+    ['openai', 'OPENAI'],
+    ['anthropic', 'ANTHROPIC'],
+  ] as const) {
     const current: Json = { ...(isObject(providers[name]) ? (providers[name] as Json) : {}) };
     if (env[`${prefix}_API_KEY`]) current.api_key = env[`${prefix}_API_KEY`];
     if (env[`${prefix}_BASE_URL`]) current.base_url = env[`${prefix}_BASE_URL`];

@@ -27,13 +27,18 @@ const priceSchema = z.object({
   output_per_mtok: z.number().nonnegative(),
 });
 
-const storeTokenSchema = z.object({
-  name: z.string().min(1).optional(),
-  token: z.string().min(16, 'store token must be at least 16 characters').optional(),
-  token_env: z.string().min(1).optional(),
-  verbs: z.array(z.enum(['read', 'write', 'admin'])).min(1).default(['read', 'write', 'admin']),
-  namespaces: z.array(z.string().min(1)).default(['*']),
-}).refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
+const storeTokenSchema = z
+  .object({
+    name: z.string().min(1).optional(),
+    token: z.string().min(16, 'store token must be at least 16 characters').optional(),
+    token_env: z.string().min(1).optional(),
+    verbs: z
+      .array(z.enum(['read', 'write', 'admin']))
+      .min(1)
+      .default(['read', 'write', 'admin']),
+    namespaces: z.array(z.string().min(1)).default(['*']),
+  })
+  .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
 
 /** The llm section; accepts the document's camelCase spellings too (normalised before parsing). */
 const llmSchema = z.object({
@@ -44,39 +49,51 @@ const llmSchema = z.object({
 });
 
 /** The whole configuration file, every key optional with a working default. */
-export const configSchema = z.object({
-  server: z.object({
-    host: z.string().min(1).default('127.0.0.1'),
-    gateway_port: port.default(8747),
-    store_port: port.default(8748),
-    data_dir: z.string().min(1).optional(),
-    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    shutdown_timeout_ms: positiveInt.default(10_000),
-    ui: z.boolean().default(true),
-  }).prefault({}),
-  llm: llmSchema.prefault({}),
-  responses: z.object({ default_store: z.boolean().default(false) }).prefault({}),
-  allow_passthrough_keys: z.boolean().default(false),
-  providers: z.record(z.string(), providerSchema).default({}),
-  deployments: z.array(deploymentSchema).default([]),
-  pricing: z.record(z.string(), priceSchema).default({}),
-  gateway: z.object({
-    body_limit_bytes: positiveInt.default(32 * 1024 * 1024),
-    traffic_buffer: positiveInt.default(1000),
-  }).prefault({}),
-  store: z.object({
-    auth: z.object({
-      enabled: z.boolean().default(true),
-      tokens: z.array(storeTokenSchema).default([]),
-    }).prefault({}),
-    metrics_public: z.boolean().default(false),
-    limits: z.object({
-      body_bytes: positiveInt.default(16 * 1024 * 1024),
-      document_bytes: positiveInt.default(1024 * 1024),
-      documents_per_apply: positiveInt.default(10_000),
-    }).prefault({}),
-  }).prefault({}),
-}).strict();
+export const configSchema = z
+  .object({
+    server: z
+      .object({
+        host: z.string().min(1).default('127.0.0.1'),
+        gateway_port: port.default(8747),
+        store_port: port.default(8748),
+        data_dir: z.string().min(1).optional(),
+        log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+        shutdown_timeout_ms: positiveInt.default(10_000),
+        ui: z.boolean().default(true),
+      })
+      .prefault({}),
+    llm: llmSchema.prefault({}),
+    responses: z.object({ default_store: z.boolean().default(false) }).prefault({}),
+    allow_passthrough_keys: z.boolean().default(false),
+    providers: z.record(z.string(), providerSchema).default({}),
+    deployments: z.array(deploymentSchema).default([]),
+    pricing: z.record(z.string(), priceSchema).default({}),
+    gateway: z
+      .object({
+        body_limit_bytes: positiveInt.default(32 * 1024 * 1024),
+        traffic_buffer: positiveInt.default(1000),
+      })
+      .prefault({}),
+    store: z
+      .object({
+        auth: z
+          .object({
+            enabled: z.boolean().default(true),
+            tokens: z.array(storeTokenSchema).default([]),
+          })
+          .prefault({}),
+        metrics_public: z.boolean().default(false),
+        limits: z
+          .object({
+            body_bytes: positiveInt.default(16 * 1024 * 1024),
+            document_bytes: positiveInt.default(1024 * 1024),
+            documents_per_apply: positiveInt.default(10_000),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+  })
+  .strict();
 
 /** The validated configuration, every default filled in. */
 export type Config = z.infer<typeof configSchema>;

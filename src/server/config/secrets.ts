@@ -12,7 +12,12 @@ export interface ResolvedSecret {
 /**
  * Returns the secret from the environment, else from `<dataDir>/<file>`, else generates one there with mode 0600.
  */
-export function resolveSecret(options: { envValue?: string; dataDir: string; file: string; prefix: string }): ResolvedSecret {
+export function resolveSecret(options: {
+  envValue?: string;
+  dataDir: string;
+  file: string;
+  prefix: string;
+}): ResolvedSecret {
   if (options.envValue) return { value: options.envValue, source: 'environment' };
   const path = join(options.dataDir, options.file);
   if (existsSync(path)) {

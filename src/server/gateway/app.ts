@@ -21,7 +21,11 @@ export interface GatewayAppContext {
 /** Builds the model gateway app (not yet listening). */
 export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
-  const app = createBaseApp({ name: 'gateway', logLevel: config.server.log_level, bodyLimit: config.gateway.body_limit_bytes });
+  const app = createBaseApp({
+    name: 'gateway',
+    logLevel: config.server.log_level,
+    bodyLimit: config.gateway.body_limit_bytes,
+  });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
   registerHealthRoutes(plain, { liveness: 'json', checks: { database: () => databaseReady(database) } });

@@ -28,7 +28,7 @@ function validationMessage(error: FastifyError): string {
       .map((issue) => {
         const name = fieldName(issue.instancePath, context);
         // Messages we write ourselves already name the field; zod's defaults do not.
-        const message = issue.message ?? "is invalid";
+        const message = issue.message ?? 'is invalid';
         return message.includes(name) ? message : `${name}: ${message}`;
       })
       .join('; ');
@@ -37,7 +37,10 @@ function validationMessage(error: FastifyError): string {
 }
 
 /** Maps any thrown error to the shared error shape; never leaks internals of unexpected ones. */
-export function toErrorResponse(error: FastifyError | AppError | Error, request: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(
+  error: FastifyError | AppError | Error,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -48,23 +51,52 @@ export function toErrorResponse(error: FastifyError | AppError | Error, request:
       return { status: 413, body: errorBody('payload_too_large', bodyTooLargeMessage(request)), headers: {} };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       // 400 rather than 415: the contract maps invalid_request_error to 400, with code equal to status.
-      return { status: 400, body: errorBody('invalid_request_error', contentTypeMessage(request.headers['content-type'])), headers: {} };
+      return {
+        status: 400,
+        body: errorBody('invalid_request_error', contentTypeMessage(request.headers['content-type'])),
+        headers: {},
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: errorBody('invalid_request_error', 'request body is empty; send a JSON object'), headers: {} };
+      return {
+        status: 400,
+        body: errorBody('invalid_request_error', 'request body is empty; send a JSON object'),
+        headers: {},
+      };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { status: 400, body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`), headers: {} };
+      return {
+        status: 400,
+        body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`),
+        headers: {},
+      };
     default:
       break;
   }
   if (fastifyError instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-    return { status: 400, body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`), headers: {} };
+    return {
+      status: 400,
+      body: errorBody('invalid_request_error', `request body is not valid JSON: ${fastifyError.message}`),
+      headers: {},
+    };
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
-    const type = status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : status === 404 ? 'not_found_error' : status === 413 ? 'payload_too_large' : 'invalid_request_error';
+    const type =
+      status === 401
+        ? 'authentication_error'
+        : status === 403
+          ? 'permission_error'
+          : status === 404
+            ? 'not_found_error'
+            : status === 413
+              ? 'payload_too_large'
+              : 'invalid_request_error';
     return { status, body: errorBody(type, fastifyError.message, status), headers: {} };
   }
-  return { status: 500, body: errorBody('internal_error', 'internal error; see the server log for this request id'), headers: {} };
+  return {
+    status: 500,
+    body: errorBody('internal_error', 'internal error; see the server log for this request id'),
+    headers: {},
+  };
 }
 
 /** Names the size sent (when the client declared it) and the limit, as the per-document 413s do. */
@@ -72,7 +104,9 @@ function bodyTooLargeMessage(request: FastifyRequest): string {
   const limit = request.routeOptions.bodyLimit;
   const declared = Number(request.headers['content-length']);
   const bound = limit === undefined ? 'the configured limit' : `${limit} bytes`;
-  return Number.isFinite(declared) && declared > 0 ? `request body is ${declared} bytes; the limit is ${bound}` : `request body is larger than ${bound}`;
+  return Number.isFinite(declared) && declared > 0
+    ? `request body is ${declared} bytes; the limit is ${bound}`
+    : `request body is larger than ${bound}`;
 }
 
 /** Every body the services parse is JSON; other media types (form posts, text) are refused, naming the one sent. */

@@ -22,7 +22,11 @@ export function loggerOptions(level: string, name: string): FastifyServerOptions
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       // Only what identifies the request: never headers or bodies, which can hold keys and prompts.
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: req.url.split('?')[0],
+        id: req.id,
+      }),
     },
   };
 }

@@ -9,7 +9,11 @@ export function createMetricsRegistry(): Registry {
 }
 
 /** Serves the registry at `GET /metrics` in the Prometheus text format. */
-export function registerMetricsRoute(app: FastifyInstance, registry: Registry, options: { config?: Record<string, unknown> } = {}): void {
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  registry: Registry,
+  options: { config?: Record<string, unknown> } = {},
+): void {
   app.get('/metrics', { config: { ...options.config, skipHttpMetrics: true } }, async (_request, reply) => {
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);

@@ -15,7 +15,10 @@ export interface UiBootstrap {
  * Serves the built renderer under `/ui/` (as LiteLLM serves its admin UI), with an SPA fallback and
  * `/ui/bootstrap.json` telling the page where the store listens.
  */
-export async function registerUi(app: FastifyInstance, options: { dir: string | undefined; bootstrap: () => UiBootstrap }): Promise<void> {
+export async function registerUi(
+  app: FastifyInstance,
+  options: { dir: string | undefined; bootstrap: () => UiBootstrap },
+): Promise<void> {
   app.get('/ui/bootstrap.json', { config: { skipHttpMetrics: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return options.bootstrap();
@@ -41,7 +44,11 @@ export async function registerUi(app: FastifyInstance, options: { dir: string | 
       return;
     }
     // Client-side routes (/ui/store/…) are answered with the app shell.
-    if (reply.statusCode === 404 && (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) {
+    if (
+      reply.statusCode === 404 &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')
+    ) {
       reply.code(200).type('text/html; charset=utf-8');
       payload = indexHtml;
     }

@@ -36,7 +36,11 @@ const PUBLIC_ROUTES = new Set(['/healthz', '/readyz']);
 /** Builds the versioned document store app (not yet listening). */
 export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
-  const app = createBaseApp({ name: 'store', logLevel: config.server.log_level, bodyLimit: config.store.limits.body_bytes });
+  const app = createBaseApp({
+    name: 'store',
+    logLevel: config.server.log_level,
+    bodyLimit: config.store.limits.body_bytes,
+  });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
   if (ctx.allowedOrigins) allowOrigins(plain, ctx.allowedOrigins);

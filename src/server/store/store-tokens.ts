@@ -6,7 +6,10 @@ import type { StoreTokenGrant } from './store-auth.js';
  * The store's token grants: the config file's list, plus `STORE_TOKEN` (full access); with neither,
  * a generated token kept beside the master key.
  */
-export function resolveStoreTokens(config: Config, env: NodeJS.ProcessEnv): { grants: StoreTokenGrant[]; primary?: ResolvedSecret } {
+export function resolveStoreTokens(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): { grants: StoreTokenGrant[]; primary?: ResolvedSecret } {
   const grants: StoreTokenGrant[] = [];
   config.store.auth.tokens.forEach((entry, index) => {
     const token = entry.token ?? (entry.token_env ? env[entry.token_env] : undefined);
@@ -15,7 +18,12 @@ export function resolveStoreTokens(config: Config, env: NodeJS.ProcessEnv): { gr
   });
   if (!config.store.auth.enabled) return { grants };
   if (env.STORE_TOKEN || grants.length === 0) {
-    const primary = resolveSecret({ envValue: env.STORE_TOKEN, dataDir: config.server.data_dir!, file: 'store.token', prefix: 'st-' });
+    const primary = resolveSecret({
+      envValue: env.STORE_TOKEN,
+      dataDir: config.server.data_dir!,
+      file: 'store.token',
+      prefix: 'st-',
+    });
     grants.push({ name: 'primary', token: primary.value, verbs: ['read', 'write', 'admin'], namespaces: ['*'] });
     return { grants, primary };
   }

@@ -52,7 +52,16 @@ describe('ContentBlockOrder', () => {
 describe('interleaved OpenAI tool calls -> Messages events', () => {
   it('emits one complete block per call, never interleaved, losing no delta', async () => {
     const ir = chatCodec.decodeStream(eventsOf(OPENAI_INTERLEAVED_TOOL_STREAM));
-    const out = await payloads(await collect(messagesCodec.encodeStream(ir, { id: 'x', model: 'm', usage: () => ({ promptTokens: 1, completionTokens: 1 }), includeUsage: false })));
+    const out = await payloads(
+      await collect(
+        messagesCodec.encodeStream(ir, {
+          id: 'x',
+          model: 'm',
+          usage: () => ({ promptTokens: 1, completionTokens: 1 }),
+          includeUsage: false,
+        }),
+      ),
+    );
     const open: number[] = [];
     const input = new Map<number, string>();
     for (const { event, data } of out) {
@@ -68,7 +77,13 @@ describe('interleaved OpenAI tool calls -> Messages events', () => {
         open.pop();
       }
     }
-    expect([...input.values()].map((text) => JSON.parse(text))).toEqual([{ city: 'Paris' }, { zone: 'CET' }, { city: 'Rome' }]);
-    expect(out.filter((item) => item.event === 'content_block_start').map((item) => item.data.content_block.id)).toEqual(['call_a', 'call_b', 'call_c']);
+    expect([...input.values()].map((text) => JSON.parse(text))).toEqual([
+      { city: 'Paris' },
+      { zone: 'CET' },
+      { city: 'Rome' },
+    ]);
+    expect(
+      out.filter((item) => item.event === 'content_block_start').map((item) => item.data.content_block.id),
+    ).toEqual(['call_a', 'call_b', 'call_c']);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chatCodec, messagesCodec, TranslationError, validateChatRequest, validateMessagesRequest } from '../../../src/server/gateway/formats/index.js';
+import {
+  chatCodec,
+  messagesCodec,
+  TranslationError,
+  validateChatRequest,
+  validateMessagesRequest,
+} from '../../../src/server/gateway/formats/index.js';
 
 function chatToMessages(body: unknown) {
   const valid = validateChatRequest(body);
@@ -37,7 +43,10 @@ describe('chat completions -> Messages', () => {
     expect(out).toEqual({
       model: 'claude-upstream',
       max_tokens: 50,
-      system: [{ type: 'text', text: 'Be brief.' }, { type: 'text', text: 'Use French.' }],
+      system: [
+        { type: 'text', text: 'Be brief.' },
+        { type: 'text', text: 'Use French.' },
+      ],
       messages: [
         { role: 'user', content: 'Hello' },
         { role: 'assistant', content: 'Bonjour' },
@@ -53,7 +62,14 @@ describe('chat completions -> Messages', () => {
 
   it('defaults max_tokens and prefers max_completion_tokens', () => {
     expect(chatToMessages({ model: 'c', messages: [{ role: 'user', content: 'x' }] }).max_tokens).toBe(4096);
-    expect(chatToMessages({ model: 'c', messages: [{ role: 'user', content: 'x' }], max_tokens: 5, max_completion_tokens: 9 }).max_tokens).toBe(9);
+    expect(
+      chatToMessages({
+        model: 'c',
+        messages: [{ role: 'user', content: 'x' }],
+        max_tokens: 5,
+        max_completion_tokens: 9,
+      }).max_tokens,
+    ).toBe(9);
   });
 
   it('translates tools, tool_choice, tool calls and merged tool results', () => {
@@ -73,7 +89,9 @@ describe('chat completions -> Messages', () => {
         { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'rainy' }] },
         { role: 'user', content: 'Thanks' },
       ],
-      tools: [{ type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: weatherTool } }],
+      tools: [
+        { type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: weatherTool } },
+      ],
       tool_choice: 'required',
       parallel_tool_calls: false,
     });
@@ -101,39 +119,69 @@ describe('chat completions -> Messages', () => {
   });
 
   it('maps each tool_choice form', () => {
-    const base = { model: 'c', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f' } }] };
+    const base = {
+      model: 'c',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'f' } }],
+    };
     expect(chatToMessages({ ...base, tool_choice: 'auto' }).tool_choice).toEqual({ type: 'auto' });
     expect(chatToMessages({ ...base, tool_choice: 'none' }).tool_choice).toEqual({ type: 'none' });
-    expect(chatToMessages({ ...base, tool_choice: { type: 'function', function: { name: 'f' } } }).tool_choice).toEqual({ type: 'tool', name: 'f' });
+    expect(chatToMessages({ ...base, tool_choice: { type: 'function', function: { name: 'f' } } }).tool_choice).toEqual(
+      { type: 'tool', name: 'f' },
+    );
     expect(chatToMessages(base).tools).toEqual([{ name: 'f', input_schema: { type: 'object', properties: {} } }]);
   });
 
   it('turns data URLs into base64 image blocks and keeps web URLs', () => {
     const out = chatToMessages({
       model: 'c',
-      messages: [{
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } },
+          ],
+        },
+      ],
+    });
+    expect(out.messages).toEqual([
+      {
         role: 'user',
         content: [
           { type: 'text', text: 'What is this?' },
-          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
-          { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
         ],
-      }],
-    });
-    expect(out.messages).toEqual([{
-      role: 'user',
-      content: [
-        { type: 'text', text: 'What is this?' },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
-        { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
-      ],
-    }]);
+      },
+    ]);
   });
 
   it('drops empty text and rejects parts Anthropic cannot take', () => {
-    const out = chatToMessages({ model: 'c', messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] });
-    expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }]);
-    expect(() => chatToMessages({ model: 'c', messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] }] })).toThrow(TranslationError);
+    const out = chatToMessages({
+      model: 'c',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: 'b' },
+      ],
+    });
+    expect(out.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+    ]);
+    expect(() =>
+      chatToMessages({
+        model: 'c',
+        messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] }],
+      }),
+    ).toThrow(TranslationError);
   });
 });
 
@@ -152,7 +200,10 @@ describe('Messages -> chat completions', () => {
     });
     expect(out).toEqual({
       model: 'gpt-upstream',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
       max_tokens: 64,
       temperature: 0.5,
       stop: ['END'],
@@ -166,7 +217,10 @@ describe('Messages -> chat completions', () => {
     const out = messagesToChat({
       model: 'gpt',
       max_tokens: 100,
-      system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }],
+      system: [
+        { type: 'text', text: 'A' },
+        { type: 'text', text: 'B' },
+      ],
       tools: [{ name: 'weather', description: 'Weather by city', input_schema: weatherTool }],
       tool_choice: { type: 'tool', name: 'weather', disable_parallel_tool_use: true },
       messages: [
@@ -192,11 +246,17 @@ describe('Messages -> chat completions', () => {
       { role: 'system', content: 'A' },
       { role: 'system', content: 'B' },
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny' },
       { role: 'user', content: 'And tomorrow?' },
     ]);
-    expect(out.tools).toEqual([{ type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: weatherTool } }]);
+    expect(out.tools).toEqual([
+      { type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: weatherTool } },
+    ]);
     expect(out.tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
     expect(out.parallel_tool_calls).toBe(false);
   });
@@ -208,24 +268,38 @@ describe('Messages -> chat completions', () => {
     const none = messagesToChat({
       ...base,
       tool_choice: { type: 'none' },
-      messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }],
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] },
+      ],
     });
     expect(none.tool_choice).toBe('none');
-    expect((none.messages as unknown[])[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    expect((none.messages as unknown[])[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }],
+    });
   });
 
   it('turns image blocks into image_url parts, and tool-result images into the next user turn', () => {
     const out = messagesToChat({
       model: 'g',
       max_tokens: 10,
-      messages: [{
-        role: 'user',
-        content: [
-          { type: 'tool_result', tool_use_id: 't1', is_error: true, content: [{ type: 'image', source: { type: 'url', url: 'https://x/y.png' } }] },
-          { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: 'AAAA' } },
-          { type: 'text', text: 'see' },
-        ],
-      }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              is_error: true,
+              content: [{ type: 'image', source: { type: 'url', url: 'https://x/y.png' } }],
+            },
+            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: 'AAAA' } },
+            { type: 'text', text: 'see' },
+          ],
+        },
+      ],
     });
     expect(out.messages).toEqual([
       { role: 'tool', tool_call_id: 't1', content: 'error' },
@@ -241,10 +315,21 @@ describe('Messages -> chat completions', () => {
   });
 
   it('rejects what only Anthropic can do', () => {
-    expect(() => messagesToChat({ model: 'g', max_tokens: 10, tools: [{ type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'x' }] })).toThrow(
-      /server tool web_search_20250305/,
-    );
-    expect(() => messagesToChat({ model: 'g', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] })).toThrow(TranslationError);
+    expect(() =>
+      messagesToChat({
+        model: 'g',
+        max_tokens: 10,
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).toThrow(/server tool web_search_20250305/);
+    expect(() =>
+      messagesToChat({
+        model: 'g',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }],
+      }),
+    ).toThrow(TranslationError);
   });
 });
 
@@ -255,7 +340,11 @@ describe('round trips through the IR', () => {
       messages: [
         { role: 'system', content: 'S' },
         { role: 'user', content: 'Q' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: 'R' },
       ],
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],

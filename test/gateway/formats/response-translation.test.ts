@@ -24,11 +24,19 @@ describe('Anthropic answer -> chat completion', () => {
       id: 'chatcmpl-01',
       object: 'chat.completion',
       model: 'public-claude',
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] },
-        finish_reason: 'tool_calls',
-      }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Checking.',
+            tool_calls: [
+              { id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 16, completion_tokens: 7, total_tokens: 23 },
     });
   });
@@ -41,8 +49,16 @@ describe('Anthropic answer -> chat completion', () => {
     ['refusal', 'content_filter'],
     ['pause_turn', 'stop'],
   ])('stop_reason %s -> finish_reason %s', (stop, finish) => {
-    const ir = messagesCodec.responseToIr({ id: 'msg_1', content: [{ type: 'text', text: 'x' }], stop_reason: stop, usage: {} });
-    expect((chatCodec.responseFromIr(ir, 'm', usage) as { choices: Array<{ finish_reason: string }> }).choices[0].finish_reason).toBe(finish);
+    const ir = messagesCodec.responseToIr({
+      id: 'msg_1',
+      content: [{ type: 'text', text: 'x' }],
+      stop_reason: stop,
+      usage: {},
+    });
+    expect(
+      (chatCodec.responseFromIr(ir, 'm', usage) as { choices: Array<{ finish_reason: string }> }).choices[0]
+        .finish_reason,
+    ).toBe(finish);
   });
 });
 
@@ -52,11 +68,19 @@ describe('chat completion -> Anthropic answer', () => {
       id: 'chatcmpl-abc',
       object: 'chat.completion',
       model: 'gpt-4o-2024',
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } }] },
-        finish_reason: 'tool_calls',
-      }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 },
     });
     const out = messagesCodec.responseFromIr(ir, 'public-gpt', { promptTokens: 20, completionTokens: 9 });
@@ -84,7 +108,15 @@ describe('chat completion -> Anthropic answer', () => {
   });
 
   it('reads a missing usage as unknown, and keeps broken tool arguments', () => {
-    const ir = chatCodec.responseToIr({ id: 'c', choices: [{ message: { content: '', tool_calls: [{ id: 't', function: { name: 'f', arguments: '{oops' } }] }, finish_reason: 'stop' }] });
+    const ir = chatCodec.responseToIr({
+      id: 'c',
+      choices: [
+        {
+          message: { content: '', tool_calls: [{ id: 't', function: { name: 'f', arguments: '{oops' } }] },
+          finish_reason: 'stop',
+        },
+      ],
+    });
     expect(ir.usage).toBeUndefined();
     expect(ir.stopReason).toBe('tool_calls');
     const out = messagesCodec.responseFromIr(ir, 'm', usage) as { content: unknown[] };

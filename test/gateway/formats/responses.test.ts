@@ -37,25 +37,45 @@ describe('Responses requests', () => {
   });
 
   it('map to a chat completions request: instructions, items, function calls and outputs, tools', () => {
-    const ir = responsesRequestToIr(valid({
-      model: 'm',
-      instructions: 'Be brief.',
-      input: [
-        { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }, { type: 'input_image', image_url: 'https://x/y.png' }] },
-        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' },
-        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
-      ],
-      tools: [{ type: 'function', name: 'weather', parameters: { type: 'object' } }],
-      tool_choice: 'required',
-      max_output_tokens: 50,
-      stream: true,
-    }));
+    const ir = responsesRequestToIr(
+      valid({
+        model: 'm',
+        instructions: 'Be brief.',
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'Weather?' },
+              { type: 'input_image', image_url: 'https://x/y.png' },
+            ],
+          },
+          { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' },
+          { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+        ],
+        tools: [{ type: 'function', name: 'weather', parameters: { type: 'object' } }],
+        tool_choice: 'required',
+        max_output_tokens: 50,
+        stream: true,
+      }),
+    );
     expect(chatCodec.requestFromIr(ir, 'gpt')).toEqual({
       model: 'gpt',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather?' },
+            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
       max_tokens: 50,
@@ -67,26 +87,52 @@ describe('Responses requests', () => {
   });
 
   it('refuse hosted tools on a provider without a Responses API', () => {
-    expect(() => responsesRequestToIr(valid({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] }))).toThrow(TranslationError);
+    expect(() => responsesRequestToIr(valid({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] }))).toThrow(
+      TranslationError,
+    );
   });
 });
 
 describe('Responses answers over the openai SDK', () => {
   it('a complete answer parses, with output_text and function calls', async () => {
     const body = valid({ model: 'public', input: 'Weather?' });
-    const ir = chatCodec.responseToIr({ id: 'c', choices: [{ message: { content: 'Checking', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] });
-    server.serveJson(responsesResponseFromIr(ir, responseEnvelope(body, 'public'), { promptTokens: 5, completionTokens: 3 }));
+    const ir = chatCodec.responseToIr({
+      id: 'c',
+      choices: [
+        {
+          message: {
+            content: 'Checking',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    });
+    server.serveJson(
+      responsesResponseFromIr(ir, responseEnvelope(body, 'public'), { promptTokens: 5, completionTokens: 3 }),
+    );
     const client = new OpenAI({ baseURL: server.url, apiKey: 'k', maxRetries: 0 });
     const response = await client.responses.create({ model: 'public', input: 'Weather?' });
     expect(response.status).toBe('completed');
     expect(response.output_text).toBe('Checking');
-    expect(response.output[1]).toMatchObject({ type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' });
+    expect(response.output[1]).toMatchObject({
+      type: 'function_call',
+      call_id: 'call_1',
+      name: 'weather',
+      arguments: '{}',
+    });
     expect(response.usage).toMatchObject({ input_tokens: 5, output_tokens: 3, total_tokens: 8 });
   });
 
   it('a stream translated from an Anthropic upstream accumulates in ResponseStream', async () => {
     const body = valid({ model: 'public', input: 'Weather?', stream: true });
-    server.serveFrames(encodeResponsesStream(messagesCodec.decodeStream(eventsOf(ANTHROPIC_TOOL_STREAM)), responseEnvelope(body, 'public'), () => ({ promptTokens: 25, completionTokens: 15 })));
+    server.serveFrames(
+      encodeResponsesStream(
+        messagesCodec.decodeStream(eventsOf(ANTHROPIC_TOOL_STREAM)),
+        responseEnvelope(body, 'public'),
+        () => ({ promptTokens: 25, completionTokens: 15 }),
+      ),
+    );
     const client = new OpenAI({ baseURL: server.url, apiKey: 'k', maxRetries: 0 });
     const stream = client.responses.stream({ model: 'public', input: 'Weather?' });
     const deltas: string[] = [];
@@ -94,14 +140,29 @@ describe('Responses answers over the openai SDK', () => {
     const response = await stream.finalResponse();
     expect(deltas.join('')).toBe('Let me check.');
     expect(response.output_text).toBe('Let me check.');
-    expect(response.output[1]).toMatchObject({ type: 'function_call', call_id: 'toolu_a', name: 'weather', arguments: '{"city": "Paris"}', status: 'completed' });
+    expect(response.output[1]).toMatchObject({
+      type: 'function_call',
+      call_id: 'toolu_a',
+      name: 'weather',
+      arguments: '{"city": "Paris"}',
+      status: 'completed',
+    });
     expect(response.usage).toMatchObject({ input_tokens: 25, output_tokens: 15 });
   });
 
   it('numbers events in order and names each SSE event after its type', async () => {
     const body = valid({ model: 'public', input: 'x', stream: true });
-    const frames = await collect(encodeResponsesStream(chatCodec.decodeStream(eventsOf(OPENAI_TOOL_STREAM)), responseEnvelope(body, 'public'), () => ({ promptTokens: 1, completionTokens: 1 })));
-    const events = frames.map((frame) => ({ name: /^event: (.*)$/m.exec(frame)![1], data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]) }));
+    const frames = await collect(
+      encodeResponsesStream(
+        chatCodec.decodeStream(eventsOf(OPENAI_TOOL_STREAM)),
+        responseEnvelope(body, 'public'),
+        () => ({ promptTokens: 1, completionTokens: 1 }),
+      ),
+    );
+    const events = frames.map((frame) => ({
+      name: /^event: (.*)$/m.exec(frame)![1],
+      data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]),
+    }));
     events.forEach((event, index) => {
       expect(event.data.type).toBe(event.name);
       expect(event.data.sequence_number).toBe(index);
@@ -114,6 +175,8 @@ describe('Responses answers over the openai SDK', () => {
   it('an error frame is raised by the SDK', async () => {
     server.serveFrames([responsesErrorFrame('upstream went away')]);
     const client = new OpenAI({ baseURL: server.url, apiKey: 'k', maxRetries: 0 });
-    await expect(collect(await client.responses.create({ model: 'm', input: 'x', stream: true }))).rejects.toThrow(/upstream went away/);
+    await expect(collect(await client.responses.create({ model: 'm', input: 'x', stream: true }))).rejects.toThrow(
+      /upstream went away/,
+    );
   });
 });

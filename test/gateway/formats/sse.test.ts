@@ -21,7 +21,12 @@ describe('SSE parser', () => {
   });
 
   it('handles CRLF split between chunks, comments, multi-line data and a missing final blank line', async () => {
-    const events = await collect([': keep-alive\r', '\n\r\ndata: line1\r', '\ndata: line2\r\n\r', '\nevent: x\ndata:nospace']);
+    const events = await collect([
+      ': keep-alive\r',
+      '\n\r\ndata: line1\r',
+      '\ndata: line2\r\n\r',
+      '\nevent: x\ndata:nospace',
+    ]);
     expect(events).toEqual([{ data: 'line1\nline2' }, { event: 'x', data: 'nospace' }]);
   });
 

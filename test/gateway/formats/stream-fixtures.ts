@@ -14,7 +14,11 @@ export const OPENAI_TOOL_STREAM: readonly string[] = [
   chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
-  chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } }] }),
+  chunk({
+    tool_calls: [
+      { index: 1, id: 'call_b', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } },
+    ],
+  }),
   chunk({}, 'tool_calls'),
   `data: ${JSON.stringify({ id: 'chatcmpl-up1', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o-2024', choices: [], usage: { prompt_tokens: 31, completion_tokens: 12, total_tokens: 43 } })}\n\n`,
   'data: [DONE]\n\n',
@@ -28,10 +32,17 @@ export const OPENAI_INTERLEAVED_TOOL_STREAM: readonly string[] = [
   chunk({ role: 'assistant', content: null }),
   chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
-  chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"zone":' } }] }),
+  chunk({
+    tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'time', arguments: '{"zone":' } }],
+  }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
   chunk({ tool_calls: [{ index: 2, id: 'call_c', type: 'function', function: { name: 'weather', arguments: '' } }] }),
-  chunk({ tool_calls: [{ index: 1, function: { arguments: '"CET"}' } }, { index: 2, function: { arguments: '{"city":"Rome"}' } }] }),
+  chunk({
+    tool_calls: [
+      { index: 1, function: { arguments: '"CET"}' } },
+      { index: 2, function: { arguments: '{"city":"Rome"}' } },
+    ],
+  }),
   chunk({}, 'tool_calls'),
   'data: [DONE]\n\n',
 ];
@@ -50,14 +61,26 @@ const event = (type: string, payload: object) => `event: ${type}\ndata: ${JSON.s
 /** An Anthropic stream: text block, tool_use block, message_delta with usage. */
 export const ANTHROPIC_TOOL_STREAM: readonly string[] = [
   event('message_start', {
-    message: { id: 'msg_up1', type: 'message', role: 'assistant', model: 'claude-upstream', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } },
+    message: {
+      id: 'msg_up1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-upstream',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 25, output_tokens: 1 },
+    },
   }),
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
   event('ping', {}),
   event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Let me' } }),
   event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' check.' } }),
   event('content_block_stop', { index: 0 }),
-  event('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_a', name: 'weather', input: {} } }),
+  event('content_block_start', {
+    index: 1,
+    content_block: { type: 'tool_use', id: 'toolu_a', name: 'weather', input: {} },
+  }),
   event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '' } }),
   event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"city": "Pa' } }),
   event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: 'ris"}' } }),
@@ -69,20 +92,34 @@ export const ANTHROPIC_TOOL_STREAM: readonly string[] = [
 /** A text-only Anthropic stream stopped by a stop sequence. */
 export const ANTHROPIC_STOP_SEQUENCE_STREAM: readonly string[] = [
   event('message_start', {
-    message: { id: 'msg_up2', type: 'message', role: 'assistant', model: 'claude-upstream', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 8, output_tokens: 1 } },
+    message: {
+      id: 'msg_up2',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-upstream',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 8, output_tokens: 1 },
+    },
   }),
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
   event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'One two' } }),
   event('content_block_stop', { index: 0 }),
-  event('message_delta', { delta: { stop_reason: 'stop_sequence', stop_sequence: 'three' }, usage: { output_tokens: 2 } }),
+  event('message_delta', {
+    delta: { stop_reason: 'stop_sequence', stop_sequence: 'three' },
+    usage: { output_tokens: 2 },
+  }),
   event('message_stop', {}),
 ];
 
 /** Parsed events of frames, as the upstream body parser yields them. */
 export function eventsOf(frames: readonly string[]): AsyncIterable<SseEvent> {
-  return parseSse((async function* () {
-    for (const frame of frames) yield frame;
-  })());
+  return parseSse(
+    (async function* () {
+      for (const frame of frames) yield frame;
+    })(),
+  );
 }
 
 /** Collects an async iterable. */
@@ -95,6 +132,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** The JSON payloads of frames (skipping `[DONE]`), with their event names. */
 export async function payloads(frames: readonly string[]): Promise<Array<{ event?: string; data: Json }>> {
   const out = [];
-  for await (const item of eventsOf(frames)) if (item.data !== '[DONE]') out.push({ event: item.event, data: JSON.parse(item.data) });
+  for await (const item of eventsOf(frames))
+    if (item.data !== '[DONE]') out.push({ event: item.event, data: JSON.parse(item.data) });
   return out;
 }

@@ -15,8 +15,18 @@ describe('chat text visitor', () => {
       model: 'm',
       messages: [
         { role: 'system', content: 'sys alice' },
-        { role: 'user', content: [{ type: 'text', text: 'hi alice' }, { type: 'image_url', image_url: { url: 'https://x' } }] },
-        { role: 'assistant', content: 'hello alice', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"who":"alice"}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi alice' },
+            { type: 'image_url', image_url: { url: 'https://x' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: 'hello alice',
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"who":"alice"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: 'alice found' },
       ],
     });
@@ -34,7 +44,10 @@ describe('chat text visitor', () => {
     ]);
     expect(JSON.stringify(valid.value.messages)).not.toMatch(/alice(?!\\)/);
     // Tool-call arguments are JSON, not prose: left alone.
-    expect((valid.value.messages[2] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0].function.arguments).toBe('{"who":"alice"}');
+    expect(
+      (valid.value.messages[2] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0].function
+        .arguments,
+    ).toBe('{"who":"alice"}');
   });
 
   it('visits answers', () => {
@@ -52,8 +65,20 @@ describe('Messages text visitor', () => {
       system: [{ type: 'text', text: 'sys carol' }],
       messages: [
         { role: 'user', content: 'carol asks' },
-        { role: 'assistant', content: [{ type: 'text', text: 'carol?' }, { type: 'tool_use', id: 't', name: 'f', input: { q: 'carol' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'carol data' }] }, { type: 'tool_result', tool_use_id: 'u', content: 'more carol' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'carol?' },
+            { type: 'tool_use', id: 't', name: 'f', input: { q: 'carol' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'carol data' }] },
+            { type: 'tool_result', tool_use_id: 'u', content: 'more carol' },
+          ],
+        },
       ],
     });
     if (!valid.ok) throw new Error(valid.message);
@@ -74,7 +99,12 @@ describe('Messages text visitor', () => {
   });
 
   it('visits answers', () => {
-    const body = { content: [{ type: 'text', text: 'dave' }, { type: 'tool_use', id: 't', name: 'f', input: {} }] };
+    const body = {
+      content: [
+        { type: 'text', text: 'dave' },
+        { type: 'tool_use', id: 't', name: 'f', input: {} },
+      ],
+    };
     visitMessagesResponseText(body, () => 'redacted');
     expect(body.content[0]).toEqual({ type: 'text', text: 'redacted' });
   });

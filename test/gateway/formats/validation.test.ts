@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { validateChatRequest, validateEmbeddingsRequest, validateMessagesRequest } from '../../../src/server/gateway/formats/index.js';
+import {
+  validateChatRequest,
+  validateEmbeddingsRequest,
+  validateMessagesRequest,
+} from '../../../src/server/gateway/formats/index.js';
 import { validate } from '../../../src/server/gateway/formats/validation.js';
 import { deploymentsUpdateSchema } from '../../../src/shared/gateway-api.js';
 
@@ -19,12 +23,19 @@ const user = [{ role: 'user', content: 'hi' }];
 
 describe('chat completions validation', () => {
   it('accepts a minimal request and keeps unknown fields', () => {
-    const result = validateChatRequest({ model: 'gpt-4o', messages: user, seed: 7, response_format: { type: 'json_object' } });
+    const result = validateChatRequest({
+      model: 'gpt-4o',
+      messages: user,
+      seed: 7,
+      response_format: { type: 'json_object' },
+    });
     expect(result.ok && result.value.seed).toBe(7);
   });
 
   it('names the field and the value of a range violation', () => {
-    expect(chatError({ model: 'm', messages: user, temperature: 3.5 })).toBe('temperature must be between 0 and 2, got 3.5');
+    expect(chatError({ model: 'm', messages: user, temperature: 3.5 })).toBe(
+      'temperature must be between 0 and 2, got 3.5',
+    );
     expect(chatError({ model: 'm', messages: user, top_p: -1 })).toBe('top_p must be between 0 and 1, got -1');
   });
 
@@ -45,10 +56,12 @@ describe('chat completions validation', () => {
     expect(chatError({ model: 'm', messages: [{ role: 'robot', content: 'x' }] })).toBe(
       "messages[0].role must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'robot'",
     );
-    expect(chatError({ model: 'm', messages: [{ role: 'tool', content: 'x' }] })).toBe('messages[0].tool_call_id is required');
-    expect(chatError({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] })).toBe(
-      'messages[0].content[0].image_url.url is required',
+    expect(chatError({ model: 'm', messages: [{ role: 'tool', content: 'x' }] })).toBe(
+      'messages[0].tool_call_id is required',
     );
+    expect(
+      chatError({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }),
+    ).toBe('messages[0].content[0].image_url.url is required');
   });
 
   it('accepts tools, tool_choice, tool calls and null optional fields', () => {
@@ -56,7 +69,11 @@ describe('chat completions validation', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'w', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
       ],
       tools: [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }],
@@ -88,11 +105,18 @@ describe('Messages validation', () => {
   });
 
   it('checks known blocks field by field', () => {
-    expect(messagesError({ ...base, messages: [{ role: 'user', content: [{ type: 'text' }] }] })).toBe('messages[0].content[0].text is required');
-    expect(messagesError({ ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n' }] }] })).toBe(
-      'messages[0].content[0].input is required',
+    expect(messagesError({ ...base, messages: [{ role: 'user', content: [{ type: 'text' }] }] })).toBe(
+      'messages[0].content[0].text is required',
     );
-    expect(messagesError({ ...base, messages: [{ role: 'system', content: 'x' }] })).toBe("messages[0].role must be one of 'user', 'assistant', got 'system'");
+    expect(
+      messagesError({
+        ...base,
+        messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n' }] }],
+      }),
+    ).toBe('messages[0].content[0].input is required');
+    expect(messagesError({ ...base, messages: [{ role: 'system', content: 'x' }] })).toBe(
+      "messages[0].role must be one of 'user', 'assistant', got 'system'",
+    );
     expect(messagesError({ ...base, tools: [{ name: 'w' }] })).toBe('tools[0].input_schema is required');
   });
 });
@@ -100,7 +124,9 @@ describe('Messages validation', () => {
 describe('embeddings validation', () => {
   it('accepts strings, arrays and token arrays', () => {
     expect(validateEmbeddingsRequest({ input: 'x' }).ok).toBe(true);
-    expect(validateEmbeddingsRequest({ model: 'e', input: ['a', 'b'], encoding_format: 'base64', dimensions: 4 }).ok).toBe(true);
+    expect(
+      validateEmbeddingsRequest({ model: 'e', input: ['a', 'b'], encoding_format: 'base64', dimensions: 4 }).ok,
+    ).toBe(true);
     expect(validateEmbeddingsRequest({ input: [1, 2, 3] }).ok).toBe(true);
   });
 
@@ -115,7 +141,9 @@ describe('embeddings validation', () => {
 describe('secrets in validation messages', () => {
   it('never echoes the value of a credential field (a provider key pasted into api_key_env)', () => {
     const secret = 'sk-proj-AbCdEf0123456789SECRETSECRETSECRET';
-    const result = validate(deploymentsUpdateSchema, { deployments: [{ model: 'gpt-4o', provider: 'openai', api_key_env: secret }] });
+    const result = validate(deploymentsUpdateSchema, {
+      deployments: [{ model: 'gpt-4o', provider: 'openai', api_key_env: secret }],
+    });
     expect(result.ok).toBe(false);
     const message = result.ok ? '' : result.message;
     expect(message).toMatch(/^deployments\[0\]\.api_key_env must be an environment variable name/);
@@ -124,7 +152,11 @@ describe('secrets in validation messages', () => {
   });
 
   it('still names the value of ordinary fields whose names merely contain "token"', () => {
-    const result = validateChatRequest({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: -3 });
+    const result = validateChatRequest({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: -3,
+    });
     expect(result.ok ? '' : result.message).toContain('got -3');
   });
 });

@@ -17,7 +17,12 @@ afterAll(async () => {
 const messages = (body: object) =>
   executeChat({
     format: 'messages',
-    body: { model: 'public-anthropic', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }], ...body } as never,
+    body: {
+      model: 'public-anthropic',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello there' }],
+      ...body,
+    } as never,
     deployment: deployment('anthropic', upstream.url),
     signal: NEVER,
     requestId: 'req-2',
@@ -31,26 +36,55 @@ describe('Messages on Anthropic (native fast path)', () => {
     expect(received.headers['x-api-key']).toBe('key-anthropic-secret');
     expect(received.headers['anthropic-version']).toBe(ANTHROPIC_VERSION);
     expect(received.headers.authorization).toBeUndefined();
-    expect(received.body).toEqual({ model: 'claude-upstream', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }], system: 'Be brief', top_k: 3, metadata: { user_id: 'u' } });
-    expect(result.body).toMatchObject({ type: 'message', model: 'public-anthropic', content: [{ type: 'text', text: 'You said: Hello there' }], stop_reason: 'end_turn' });
+    expect(received.body).toEqual({
+      model: 'claude-upstream',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello there' }],
+      system: 'Be brief',
+      top_k: 3,
+      metadata: { user_id: 'u' },
+    });
+    expect(result.body).toMatchObject({
+      type: 'message',
+      model: 'public-anthropic',
+      content: [{ type: 'text', text: 'You said: Hello there' }],
+      stop_reason: 'end_turn',
+    });
     const usage = (result.body as { usage: { input_tokens: number; output_tokens: number } }).usage;
     expect(result.usage).toEqual({ promptTokens: usage.input_tokens, completionTokens: usage.output_tokens });
   });
 
   it('counts cached input as prompt tokens', async () => {
-    upstream.setNext({ reply: { text: 'x', usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 90 } } });
+    upstream.setNext({
+      reply: { text: 'x', usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 90 } },
+    });
     expect(asJson(await messages({})).usage).toEqual({ promptTokens: 100, completionTokens: 1 });
   });
 
   it('relays the full event sequence, ping included, with the model rewritten and usage captured', async () => {
-    upstream.setNext({ reply: { text: 'One two', toolUses: [{ name: 'weather', input: { city: 'Paris' } }], usage: { input_tokens: 21, output_tokens: 9 } } });
+    upstream.setNext({
+      reply: {
+        text: 'One two',
+        toolUses: [{ name: 'weather', input: { city: 'Paris' } }],
+        usage: { input_tokens: 21, output_tokens: 9 },
+      },
+    });
     const result = asStream(await messages({ stream: true }));
     const all = await frames(result);
     expect(eventNames(all)).toEqual([
       'message_start',
-      'content_block_start', 'ping', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'message_delta', 'message_stop',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     expect(payloadsOf(all)[0].message.model).toBe('public-anthropic');
     expect(result.usage()).toEqual({ promptTokens: 21, completionTokens: 9 });
@@ -69,7 +103,11 @@ describe('client headers', () => {
   const call = (format: 'chat' | 'messages', headers?: IncomingHttpHeaders) =>
     executeChat({
       format,
-      body: { model: 'public-anthropic', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] } as never,
+      body: {
+        model: 'public-anthropic',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'Hello there' }],
+      } as never,
       deployment: deployment('anthropic', upstream.url),
       signal: NEVER,
       requestId: 'req-3',

@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base64ToFloats } from '../../../src/server/gateway/formats/embeddings/embeddings-encoding.js';
-import { closeUpstreamPools, executeEmbeddings, UnsupportedOperationError } from '../../../src/server/gateway/providers/index.js';
+import {
+  closeUpstreamPools,
+  executeEmbeddings,
+  UnsupportedOperationError,
+} from '../../../src/server/gateway/providers/index.js';
 import { mockVector, startOpenAIUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
 import { deployment, NEVER } from './helpers.js';
 
 let openai: OpenAIUpstream;
 let floatOnly: OpenAIUpstream;
 beforeAll(async () => {
-  [openai, floatOnly] = await Promise.all([startOpenAIUpstream(), startOpenAIUpstream({ embeddingsFloatOnly: true, embeddingDimensions: 16 })]);
+  [openai, floatOnly] = await Promise.all([
+    startOpenAIUpstream(),
+    startOpenAIUpstream({ embeddingsFloatOnly: true, embeddingDimensions: 16 }),
+  ]);
 });
 beforeEach(() => {
   openai.reset();
@@ -19,14 +26,24 @@ afterAll(async () => {
 });
 
 const embed = (url: string, body: object, apiKeyOverride?: string) =>
-  executeEmbeddings({ body: { model: 'public-openai', ...body } as never, deployment: deployment('openai', url, { upstreamModel: 'text-embedding-3-small' }), signal: NEVER, apiKeyOverride });
+  executeEmbeddings({
+    body: { model: 'public-openai', ...body } as never,
+    deployment: deployment('openai', url, { upstreamModel: 'text-embedding-3-small' }),
+    signal: NEVER,
+    apiKeyOverride,
+  });
 
 describe('embeddings on an OpenAI-compatible upstream', () => {
   it('forwards the request with the upstream model and answers with the public one', async () => {
     const result = await embed(openai.url, { input: ['a b', 'c'], dimensions: 4, user: 'u' });
     expect(openai.lastRequest()!.path).toBe('/v1/embeddings');
     expect(openai.lastRequest()!.headers.authorization).toBe('Bearer key-openai-secret');
-    expect(openai.lastRequest()!.body).toEqual({ model: 'text-embedding-3-small', input: ['a b', 'c'], dimensions: 4, user: 'u' });
+    expect(openai.lastRequest()!.body).toEqual({
+      model: 'text-embedding-3-small',
+      input: ['a b', 'c'],
+      dimensions: 4,
+      user: 'u',
+    });
     expect(result.body).toEqual({
       object: 'list',
       model: 'public-openai',
@@ -62,7 +79,11 @@ describe('embeddings on an OpenAI-compatible upstream', () => {
   });
 
   it('refuses Anthropic deployments', async () => {
-    const attempt = executeEmbeddings({ body: { input: 'x' }, deployment: deployment('anthropic', 'http://127.0.0.1:9'), signal: NEVER });
+    const attempt = executeEmbeddings({
+      body: { input: 'x' },
+      deployment: deployment('anthropic', 'http://127.0.0.1:9'),
+      signal: NEVER,
+    });
     await expect(attempt).rejects.toBeInstanceOf(UnsupportedOperationError);
   });
 });

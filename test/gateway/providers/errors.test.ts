@@ -1,7 +1,17 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, executeChat, UpstreamError, type Deployment } from '../../../src/server/gateway/providers/index.js';
-import { startAnthropicUpstream, startOpenAIUpstream, type AnthropicUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
+import {
+  closeUpstreamPools,
+  executeChat,
+  UpstreamError,
+  type Deployment,
+} from '../../../src/server/gateway/providers/index.js';
+import {
+  startAnthropicUpstream,
+  startOpenAIUpstream,
+  type AnthropicUpstream,
+  type OpenAIUpstream,
+} from '../../support/upstreams/index.js';
 import { asStream, deployment, frames, NEVER, payloadsOf } from './helpers.js';
 
 let openai: OpenAIUpstream;
@@ -18,20 +28,35 @@ afterAll(async () => {
   await closeUpstreamPools();
 });
 
-const chatBody = (stream = false) => ({ model: 'm', messages: [{ role: 'user', content: 'Hello' }], ...(stream ? { stream: true } : {}) }) as never;
-const messagesBody = (stream = false) => ({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'Hello' }], ...(stream ? { stream: true } : {}) }) as never;
+const chatBody = (stream = false) =>
+  ({ model: 'm', messages: [{ role: 'user', content: 'Hello' }], ...(stream ? { stream: true } : {}) }) as never;
+const messagesBody = (stream = false) =>
+  ({
+    model: 'm',
+    max_tokens: 10,
+    messages: [{ role: 'user', content: 'Hello' }],
+    ...(stream ? { stream: true } : {}),
+  }) as never;
 
-const chatOn = (target: Deployment, stream = false, signal = NEVER) => executeChat({ format: 'chat', body: chatBody(stream), deployment: target, signal, requestId: 'r' });
+const chatOn = (target: Deployment, stream = false, signal = NEVER) =>
+  executeChat({ format: 'chat', body: chatBody(stream), deployment: target, signal, requestId: 'r' });
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(UpstreamError);
   return error as UpstreamError;
 }
 
 describe('upstream errors before the answer', () => {
   it('429 is retryable, names provider, status and message, keeps retry-after', async () => {
-    openai.setNext({ status: 429, headers: { 'retry-after': '7' }, error: { message: 'Rate limit reached for gpt-upstream' } });
+    openai.setNext({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      error: { message: 'Rate limit reached for gpt-upstream' },
+    });
     const error = await failure(chatOn(deployment('openai', openai.url)));
     expect(error).toMatchObject({ status: 429, retryable: true, upstreamType: 'requests', retryAfterSeconds: 7 });
     expect(error.message).toBe('openai upstream returned 429 requests: Rate limit reached for gpt-upstream');
@@ -41,7 +66,15 @@ describe('upstream errors before the answer', () => {
     openai.setNext({ status: 500 });
     expect(await failure(chatOn(deployment('openai', openai.url)))).toMatchObject({ status: 500, retryable: true });
     anthropic.setNext({ status: 529 });
-    const error = await failure(executeChat({ format: 'messages', body: messagesBody(), deployment: deployment('anthropic', anthropic.url), signal: NEVER, requestId: 'r' }));
+    const error = await failure(
+      executeChat({
+        format: 'messages',
+        body: messagesBody(),
+        deployment: deployment('anthropic', anthropic.url),
+        signal: NEVER,
+        requestId: 'r',
+      }),
+    );
     expect(error).toMatchObject({ status: 529, retryable: true, upstreamType: 'overloaded_error' });
     expect(error.message).toBe('anthropic upstream returned 529 overloaded_error: mock overloaded_error');
   });
@@ -83,7 +116,15 @@ describe('upstream errors before the answer', () => {
 
   it('an error event first in a stream rejects with its status', async () => {
     anthropic.setNext({ streamErrorAfterFrames: 0 });
-    const error = await failure(executeChat({ format: 'messages', body: messagesBody(true), deployment: deployment('anthropic', anthropic.url), signal: NEVER, requestId: 'r' }));
+    const error = await failure(
+      executeChat({
+        format: 'messages',
+        body: messagesBody(true),
+        deployment: deployment('anthropic', anthropic.url),
+        signal: NEVER,
+        requestId: 'r',
+      }),
+    );
     expect(error).toMatchObject({ status: 529, retryable: true, upstreamType: 'overloaded_error' });
   });
 
@@ -112,9 +153,19 @@ describe('upstream errors after the stream started', () => {
 
   it('an error chunk mid-stream becomes an error frame; Messages clients get event: error', async () => {
     openai.setNext({ streamErrorAfterFrames: 2, error: { message: 'model crashed' } });
-    const result = asStream(await executeChat({ format: 'messages', body: messagesBody(true), deployment: deployment('openai', openai.url), signal: NEVER, requestId: 'r' }));
+    const result = asStream(
+      await executeChat({
+        format: 'messages',
+        body: messagesBody(true),
+        deployment: deployment('openai', openai.url),
+        signal: NEVER,
+        requestId: 'r',
+      }),
+    );
     const all = await frames(result);
-    expect(all.at(-1)).toMatch(/^event: error\ndata: \{"type":"error","error":\{"type":"upstream_error","message":".*model crashed.*","code":502\}\}\n\n$/);
+    expect(all.at(-1)).toMatch(
+      /^event: error\ndata: \{"type":"error","error":\{"type":"upstream_error","message":".*model crashed.*","code":502\}\}\n\n$/,
+    );
     expect(result.error()?.message).toContain('model crashed');
   });
 });
@@ -136,7 +187,13 @@ describe('client aborts', () => {
   it('aborting while waiting for headers rejects as a non-retryable abort', async () => {
     anthropic.setNext({ hang: true });
     const controller = new AbortController();
-    const pending = executeChat({ format: 'messages', body: messagesBody(), deployment: deployment('anthropic', anthropic.url), signal: controller.signal, requestId: 'r' });
+    const pending = executeChat({
+      format: 'messages',
+      body: messagesBody(),
+      deployment: deployment('anthropic', anthropic.url),
+      signal: controller.signal,
+      requestId: 'r',
+    });
     await anthropic.waitForRequests(1);
     controller.abort();
     expect(await failure(pending)).toMatchObject({ status: 0, retryable: false, upstreamType: 'aborted' });
@@ -145,7 +202,15 @@ describe('client aborts', () => {
 
   it('a consumer that stops reading early destroys the upstream request', async () => {
     anthropic.setNext({ frameDelayMs: 100, reply: { text: 'one two three four five six' } });
-    const result = asStream(await executeChat({ format: 'chat', body: chatBody(true), deployment: deployment('anthropic', anthropic.url), signal: NEVER, requestId: 'r' }));
+    const result = asStream(
+      await executeChat({
+        format: 'chat',
+        body: chatBody(true),
+        deployment: deployment('anthropic', anthropic.url),
+        signal: NEVER,
+        requestId: 'r',
+      }),
+    );
     for await (const frame of result.events) {
       expect(frame).toMatch(/^data: /);
       break;

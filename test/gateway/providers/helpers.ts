@@ -1,12 +1,26 @@
 import type { Json } from '../../support/upstreams/index.js';
-import type { ChatResult, Deployment, JsonChatResult, StreamChatResult } from '../../../src/server/gateway/providers/index.js';
+import type {
+  ChatResult,
+  Deployment,
+  JsonChatResult,
+  StreamChatResult,
+} from '../../../src/server/gateway/providers/index.js';
 
 /** Shared helpers of the provider tests. */
 
 /** A deployment of `provider` pointing at a mock upstream. */
 export function deployment(provider: string, baseUrl: string, overrides: Partial<Deployment> = {}): Deployment {
   const upstreamModel = provider === 'anthropic' ? 'claude-upstream' : 'gpt-upstream';
-  return { id: `${provider}-1`, model: `public-${provider}`, provider, upstreamModel, baseUrl, apiKey: `key-${provider}-secret`, timeoutMs: 5000, ...overrides };
+  return {
+    id: `${provider}-1`,
+    model: `public-${provider}`,
+    provider,
+    upstreamModel,
+    baseUrl,
+    apiKey: `key-${provider}-secret`,
+    timeoutMs: 5000,
+    ...overrides,
+  };
 }
 
 /** Narrows a result to JSON. */
@@ -31,7 +45,12 @@ export async function frames(result: ChatResult): Promise<string[]> {
 /** JSON payloads of frames (chat chunks or Messages events), `[DONE]` left out. */
 export function payloadsOf(all: readonly string[]): Json[] {
   return all
-    .flatMap((frame) => frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)))
+    .flatMap((frame) =>
+      frame
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6)),
+    )
     .filter((data) => data !== '[DONE]')
     .map((data) => JSON.parse(data));
 }

@@ -28,7 +28,12 @@ describe('inferProvider', () => {
   });
 
   it('builds implicit deployments without the provider prefix', () => {
-    expect(implicitDeployment('ollama/llama3.2')).toEqual({ id: 'ollama/llama3.2', model: 'ollama/llama3.2', provider: 'ollama', upstreamModel: 'llama3.2' });
+    expect(implicitDeployment('ollama/llama3.2')).toEqual({
+      id: 'ollama/llama3.2',
+      model: 'ollama/llama3.2',
+      provider: 'ollama',
+      upstreamModel: 'llama3.2',
+    });
     expect(implicitDeployment('gpt-4o')?.upstreamModel).toBe('gpt-4o');
     expect(implicitDeployment('nothing')).toBeUndefined();
     expect(supportsEmbeddings('anthropic')).toBe(false);

@@ -14,17 +14,33 @@ afterAll(async () => {
 });
 
 const chat = (body: object, overrides = {}) =>
-  executeChat({ format: 'chat', body: { model: 'public-openai', messages: [{ role: 'user', content: 'Hello there' }], ...body } as never, deployment: deployment('openai', upstream.url, overrides), signal: NEVER, requestId: 'req-1' });
+  executeChat({
+    format: 'chat',
+    body: { model: 'public-openai', messages: [{ role: 'user', content: 'Hello there' }], ...body } as never,
+    deployment: deployment('openai', upstream.url, overrides),
+    signal: NEVER,
+    requestId: 'req-1',
+  });
 
 describe('chat completions on an OpenAI-compatible upstream (native fast path)', () => {
   it('forwards the body with only the model rewritten, and answers with the public model name', async () => {
     const result = asJson(await chat({ seed: 42, temperature: 0.2, max_tokens: 20 }));
-    expect(result.body).toMatchObject({ object: 'chat.completion', model: 'public-openai', choices: [{ message: { role: 'assistant', content: 'You said: Hello there' }, finish_reason: 'stop' }] });
+    expect(result.body).toMatchObject({
+      object: 'chat.completion',
+      model: 'public-openai',
+      choices: [{ message: { role: 'assistant', content: 'You said: Hello there' }, finish_reason: 'stop' }],
+    });
     const received = upstream.lastRequest()!;
     expect(received.path).toBe('/v1/chat/completions');
     expect(received.headers.authorization).toBe('Bearer key-openai-secret');
     expect(received.headers['content-type']).toBe('application/json');
-    expect(received.body).toEqual({ model: 'gpt-upstream', messages: [{ role: 'user', content: 'Hello there' }], seed: 42, temperature: 0.2, max_tokens: 20 });
+    expect(received.body).toEqual({
+      model: 'gpt-upstream',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      seed: 42,
+      temperature: 0.2,
+      max_tokens: 20,
+    });
     const usage = (result.body as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
     expect(result.usage).toEqual({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens });
   });
@@ -50,18 +66,30 @@ describe('chat completions on an OpenAI-compatible upstream (native fast path)',
 
   it('relays tool-call chunks untouched except for the model', async () => {
     upstream.setNext({ reply: { toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] } });
-    const chunks = payloadsOf(await frames(await chat({ stream: true, tools: [{ type: 'function', function: { name: 'weather' } }] })));
-    const args = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []).map((call: { function: { arguments: string } }) => call.function.arguments).join('');
+    const chunks = payloadsOf(
+      await frames(await chat({ stream: true, tools: [{ type: 'function', function: { name: 'weather' } }] })),
+    );
+    const args = chunks
+      .flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? [])
+      .map((call: { function: { arguments: string } }) => call.function.arguments)
+      .join('');
     expect(args).toBe('{"city":"Paris"}');
     expect(chunks.at(-1).choices[0].finish_reason).toBe('tool_calls');
   });
 
   it('estimates usage when the upstream reports none, and fills it into the answer', async () => {
-    upstream.setNext({ reply: { text: 'twelve characters here', usage: null } }, { reply: { text: 'a b c d e f g h', usage: null } });
+    upstream.setNext(
+      { reply: { text: 'twelve characters here', usage: null } },
+      { reply: { text: 'a b c d e f g h', usage: null } },
+    );
     const json = asJson(await chat({}));
     expect(json.usage.completionTokens).toBe(Math.ceil('twelve characters here'.length / 4));
     expect(json.usage.promptTokens).toBeGreaterThan(0);
-    expect((json.body as { usage: object }).usage).toEqual({ prompt_tokens: json.usage.promptTokens, completion_tokens: json.usage.completionTokens, total_tokens: json.usage.promptTokens + json.usage.completionTokens });
+    expect((json.body as { usage: object }).usage).toEqual({
+      prompt_tokens: json.usage.promptTokens,
+      completion_tokens: json.usage.completionTokens,
+      total_tokens: json.usage.promptTokens + json.usage.completionTokens,
+    });
     const streamed = asStream(await chat({ stream: true }));
     await frames(streamed);
     expect(streamed.usage().completionTokens).toBeGreaterThan(0);

@@ -59,15 +59,26 @@ afterAll(async () => {
 });
 
 const emitterSignal = (): EmitterSignal & { abort(): void } => {
-  const signal = Object.assign(new EventEmitter(), { aborted: false, abort() {
-    signal.aborted = true;
-    signal.emit('abort');
-  } });
+  const signal = Object.assign(new EventEmitter(), {
+    aborted: false,
+    abort() {
+      signal.aborted = true;
+      signal.emit('abort');
+    },
+  });
   return signal;
 };
 
-const post = (path: string, signal: CancelSignal = emitterSignal(), timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}) =>
-  exchange(pool, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', ...timeouts }, signal);
+const post = (
+  path: string,
+  signal: CancelSignal = emitterSignal(),
+  timeouts: { headersTimeout?: number; bodyTimeout?: number } = {},
+) =>
+  exchange(
+    pool,
+    { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', ...timeouts },
+    signal,
+  );
 
 describe('upstream exchange over undici dispatch', () => {
   it('reads a body written in several chunks whole', async () => {
@@ -135,8 +146,10 @@ describe('upstream exchange over undici dispatch', () => {
     await expect(pending).rejects.toThrow(/aborted by the client/);
   });
 
-  it('a headers timeout rejects with undici\'s code', async () => {
-    await expect(post('/never-answers', emitterSignal(), { headersTimeout: 50 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+  it("a headers timeout rejects with undici's code", async () => {
+    await expect(post('/never-answers', emitterSignal(), { headersTimeout: 50 })).rejects.toMatchObject({
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+    });
   });
 
   it('skips 1xx informational answers and resolves with the final status and headers', async () => {

@@ -2,7 +2,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ApiKeyCreate, ApiKeyCreated } from '../../../src/shared/gateway-api.js';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
-import { startAnthropicUpstream, startOpenAIUpstream, type AnthropicUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
+import {
+  startAnthropicUpstream,
+  startOpenAIUpstream,
+  type AnthropicUpstream,
+  type OpenAIUpstream,
+} from '../../support/upstreams/index.js';
 
 /** Provider keys the gateway holds; tests assert they never leak. */
 export const OPENAI_UPSTREAM_KEY = 'sk-upstream-openai-0123456789secret';
@@ -31,7 +36,10 @@ export interface GatewayHarness {
 }
 
 /** Starts the mocks and the gateway configured to use them. */
-export async function startGatewayHarness(extra: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  extra: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<GatewayHarness> {
   const [openai, openaiSecondary, anthropic] = await Promise.all([
     startOpenAIUpstream({ apiKey: OPENAI_UPSTREAM_KEY }),
     startOpenAIUpstream({ apiKey: SECONDARY_UPSTREAM_KEY }),
@@ -40,7 +48,14 @@ export async function startGatewayHarness(extra: Record<string, unknown> = {}, e
   const servers = await startTempServers(
     {
       llm: {
-        allowed_models: ['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-opus-4-7', 'text-embedding-3-small', 'ha-model'],
+        allowed_models: [
+          'demo/echo',
+          'demo/embed',
+          'gpt-4o-mini',
+          'claude-opus-4-7',
+          'text-embedding-3-small',
+          'ha-model',
+        ],
         model_aliases: { fast: 'gpt-4o-mini', smart: 'claude-opus-4-7', ghost: 'gpt-unlisted' },
         per_model_max_tokens: { 'gpt-4o-mini': 100, 'claude-opus-4-7': 200 },
         default_embedding_model: 'text-embedding-3-small',
@@ -51,8 +66,24 @@ export async function startGatewayHarness(extra: Record<string, unknown> = {}, e
       },
       deployments: [
         // Weights make the primary the first choice (all but certainly), so fallback tests are deterministic.
-        { id: 'ha-primary', model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: openai.url, api_key: OPENAI_UPSTREAM_KEY, weight: 1_000_000 },
-        { id: 'ha-secondary', model: 'ha-model', provider: 'openai', upstream_model: 'gpt-4o-mini', base_url: openaiSecondary.url, api_key: SECONDARY_UPSTREAM_KEY, weight: 0.000001 },
+        {
+          id: 'ha-primary',
+          model: 'ha-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: openai.url,
+          api_key: OPENAI_UPSTREAM_KEY,
+          weight: 1_000_000,
+        },
+        {
+          id: 'ha-secondary',
+          model: 'ha-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: openaiSecondary.url,
+          api_key: SECONDARY_UPSTREAM_KEY,
+          weight: 0.000001,
+        },
       ],
       pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
       ...extra,
@@ -63,7 +94,10 @@ export async function startGatewayHarness(extra: Record<string, unknown> = {}, e
   const admin: GatewayHarness['admin'] = async (method, path, body) => {
     const response = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${TEST_MASTER_KEY}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

@@ -7,8 +7,14 @@ import { createBaseApp } from '../../../src/server/http/base-app.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../../../src/server/http/metrics.js';
 
 /** The gateway routes on a bare base app, with extension points filled (what buildGatewayApp does, plus options). */
-export async function routesTestApp(options: { config: Config; database: DatabaseHandle; masterKey: string } & Partial<ServiceOptions>): Promise<FastifyInstance> {
-  const app = createBaseApp({ name: 'gateway-test', logLevel: 'silent', bodyLimit: options.config.gateway.body_limit_bytes });
+export async function routesTestApp(
+  options: { config: Config; database: DatabaseHandle; masterKey: string } & Partial<ServiceOptions>,
+): Promise<FastifyInstance> {
+  const app = createBaseApp({
+    name: 'gateway-test',
+    logLevel: 'silent',
+    bodyLimit: options.config.gateway.body_limit_bytes,
+  });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
   registerMetricsRoute(plain, registry);

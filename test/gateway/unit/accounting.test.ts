@@ -9,11 +9,32 @@ import type { UsageEntry } from '../../../src/server/gateway/accounting/usage-en
 import { UsageRecorder } from '../../../src/server/gateway/accounting/usage-recorder.js';
 import { UsageRepository } from '../../../src/server/gateway/accounting/usage.repository.js';
 import { GatewayEventBus } from '../../../src/server/gateway/traffic/event-bus.js';
-import { jsonBody, MAX_BODY_CHARS, TrafficLog, type TrafficRecord } from '../../../src/server/gateway/traffic/traffic-log.js';
+import {
+  jsonBody,
+  MAX_BODY_CHARS,
+  TrafficLog,
+  type TrafficRecord,
+} from '../../../src/server/gateway/traffic/traffic-log.js';
 
 const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
-  requestId: `r${n}`, createdAt: 1_700_000_000_000 + n * 1000, keyId: 'k1', ownerUser: 'u', team: 't', endpoint: 'chat', model: 'm', deployment: 'd', provider: 'p',
-  promptTokens: 10, completionTokens: 5, costUsd: 0.001, latencyMs: 12, status: 200, errorType: null, stream: false, cached: false, ...overrides,
+  requestId: `r${n}`,
+  createdAt: 1_700_000_000_000 + n * 1000,
+  keyId: 'k1',
+  ownerUser: 'u',
+  team: 't',
+  endpoint: 'chat',
+  model: 'm',
+  deployment: 'd',
+  provider: 'p',
+  promptTokens: 10,
+  completionTokens: 5,
+  costUsd: 0.001,
+  latencyMs: 12,
+  status: 200,
+  errorType: null,
+  stream: false,
+  cached: false,
+  ...overrides,
 });
 
 describe('usage recorder', () => {
@@ -26,7 +47,10 @@ describe('usage recorder', () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-usage-'));
     database = openDatabase(join(dir, 'db.sqlite'));
     usage = new UsageRepository(database.sqlite);
-    recorder = new UsageRecorder(usage, database.sqlite, usage, new AuditRepository(database.sqlite), { flushIntervalMs: 20, maxBatch: 5 });
+    recorder = new UsageRecorder(usage, database.sqlite, usage, new AuditRepository(database.sqlite), {
+      flushIntervalMs: 20,
+      maxBatch: 5,
+    });
   });
   afterEach(() => {
     recorder.close();
@@ -44,16 +68,33 @@ describe('usage recorder', () => {
   });
 
   it('commits a row and its audit event immediately with commitNow', () => {
-    recorder.commitNow(entry(1, { endpoint: 'embeddings' }), { createdAt: 1, actor: 'key:k1', action: 'embeddings.create', target: 'm', requestId: 'r1', details: { inputs: 1 } });
+    recorder.commitNow(entry(1, { endpoint: 'embeddings' }), {
+      createdAt: 1,
+      actor: 'key:k1',
+      action: 'embeddings.create',
+      target: 'm',
+      requestId: 'r1',
+      details: { inputs: 1 },
+    });
     expect(count()).toBe(1);
-    expect(new AuditRepository(database.sqlite).list({ limit: 10 })[0]).toMatchObject({ action: 'embeddings.create', details: { inputs: 1 } });
+    expect(new AuditRepository(database.sqlite).list({ limit: 10 })[0]).toMatchObject({
+      action: 'embeddings.create',
+      details: { inputs: 1 },
+    });
   });
 
   it('aggregates per bucket and group', () => {
-    for (let i = 0; i < 120; i += 1) recorder.record(entry(i, { model: i % 2 ? 'a' : 'b', status: i % 10 === 0 ? 502 : 200 }));
+    for (let i = 0; i < 120; i += 1)
+      recorder.record(entry(i, { model: i % 2 ? 'a' : 'b', status: i % 10 === 0 ? 502 : 200 }));
     recorder.flush();
     const result = usage.aggregate({ group_by: 'model', bucket: 'minute' }, 0, Number.MAX_SAFE_INTEGER);
-    expect(result.totals).toMatchObject({ requests: 120, errors: 12, prompt_tokens: 1200, completion_tokens: 600, total_tokens: 1800 });
+    expect(result.totals).toMatchObject({
+      requests: 120,
+      errors: 12,
+      prompt_tokens: 1200,
+      completion_tokens: 600,
+      total_tokens: 1800,
+    });
     expect(new Set(result.data.map((p) => p.group))).toEqual(new Set(['a', 'b']));
     for (const point of result.data) expect(Date.parse(point.bucket_start) % 60_000).toBe(0);
   });
@@ -70,9 +111,30 @@ describe('prices', () => {
 
 describe('traffic log', () => {
   const record = (n: number, body: unknown = { model: 'm', n }): TrafficRecord => ({
-    request_id: `r${n}`, startedAtMs: 0, endpoint: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, error_type: null, requested_model: 'm', model: 'm',
-    deployment: null, provider: null, key_id: null, key_name: null, user: null, team: null, stream: false, cached: false, attempts: 1, latency_ms: 1,
-    prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, requestBody: jsonBody(JSON.stringify(body)), responseBody: undefined,
+    request_id: `r${n}`,
+    startedAtMs: 0,
+    endpoint: 'chat',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    status: 200,
+    error_type: null,
+    requested_model: 'm',
+    model: 'm',
+    deployment: null,
+    provider: null,
+    key_id: null,
+    key_name: null,
+    user: null,
+    team: null,
+    stream: false,
+    cached: false,
+    attempts: 1,
+    latency_ms: 1,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cost_usd: 0,
+    requestBody: jsonBody(JSON.stringify(body)),
+    responseBody: undefined,
   });
 
   it('keeps the newest events, publishes them, and resumes after a seq', () => {
@@ -88,7 +150,10 @@ describe('traffic log', () => {
 
   it('redacts credential fields and cuts large bodies', () => {
     const log = new TrafficLog(2, new GatewayEventBus());
-    log.record({ ...record(1), requestBody: jsonBody(JSON.stringify({ model: 'alias', api_key: 'sk-secret-in-body' }), { model: 'canonical' }) });
+    log.record({
+      ...record(1),
+      requestBody: jsonBody(JSON.stringify({ model: 'alias', api_key: 'sk-secret-in-body' }), { model: 'canonical' }),
+    });
     log.record(record(2, { model: 'm', input: 'x'.repeat(MAX_BODY_CHARS * 2) }));
     const [big, small] = log.list(2);
     expect(JSON.stringify(small!.request_body)).not.toContain('sk-secret-in-body');

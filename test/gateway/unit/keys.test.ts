@@ -43,7 +43,10 @@ describe('keys service', () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-keys-'));
     database = openDatabase(join(dir, 'db.sqlite'));
     now = 1_700_000_000_000;
-    service = new KeysService(new KeysRepository(database.db, database.sqlite), { now: () => now, touchIntervalMs: 60_000 });
+    service = new KeysService(new KeysRepository(database.db, database.sqlite), {
+      now: () => now,
+      touchIntervalMs: 60_000,
+    });
   });
   afterEach(() => {
     service.close();

@@ -17,7 +17,18 @@ describe('model registry', () => {
   let database: DatabaseHandle;
   const registry = (overrides: Record<string, unknown> = {}) =>
     new ModelRegistry({
-      config: loadConfig({ env: {}, overrides: { llm: { allowed_models: ['gpt-4o', 'claude-opus-4-7', 'demo/echo'], model_aliases: { best: 'gpt-4o', gone: 'gpt-3' }, per_model_max_tokens: { 'gpt-4o': 10 } }, providers: { openai: { base_url: 'http://127.0.0.1:1/v1', api_key: 'sk-org' } }, ...overrides } }).config,
+      config: loadConfig({
+        env: {},
+        overrides: {
+          llm: {
+            allowed_models: ['gpt-4o', 'claude-opus-4-7', 'demo/echo'],
+            model_aliases: { best: 'gpt-4o', gone: 'gpt-3' },
+            per_model_max_tokens: { 'gpt-4o': 10 },
+          },
+          providers: { openai: { base_url: 'http://127.0.0.1:1/v1', api_key: 'sk-org' } },
+          ...overrides,
+        },
+      }).config,
       repository: new SettingsRepository(database.db),
       inferProvider,
       env: { TEAM_KEY: 'sk-from-env' },
@@ -40,12 +51,27 @@ describe('model registry', () => {
   });
 
   it('lists canonical names with their provider', () => {
-    expect(registry().modelList().data.map((m) => [m.id, m.owned_by])).toEqual([['gpt-4o', 'openai'], ['claude-opus-4-7', 'anthropic'], ['demo/echo', 'demo']]);
+    expect(
+      registry()
+        .modelList()
+        .data.map((m) => [m.id, m.owned_by]),
+    ).toEqual([
+      ['gpt-4o', 'openai'],
+      ['claude-opus-4-7', 'anthropic'],
+      ['demo/echo', 'demo'],
+    ]);
   });
 
   it('derives a deployment from the name, with the provider-wide address and key', () => {
     expect(registry().deploymentsFor('gpt-4o')).toEqual([
-      expect.objectContaining({ id: 'gpt-4o', provider: 'openai', upstreamModel: 'gpt-4o', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-org', explicit: false }),
+      expect.objectContaining({
+        id: 'gpt-4o',
+        provider: 'openai',
+        upstreamModel: 'gpt-4o',
+        baseUrl: 'http://127.0.0.1:1/v1',
+        apiKey: 'sk-org',
+        explicit: false,
+      }),
     ]);
     expect(registry().deploymentsFor('demo/echo')[0]).toMatchObject({ provider: 'demo', upstreamModel: 'echo' });
   });
@@ -69,7 +95,10 @@ describe('model registry', () => {
       { model: 'm', base_url: 'http://127.0.0.1:2/v1', api_key: 'sk-first' },
       { model: 'm', base_url: 'http://127.0.0.1:3/v1', api_key: 'sk-second' },
     ]);
-    expect(r.deploymentsFor('m').map((d) => [d.id, d.apiKey])).toEqual([['m#1', 'sk-first'], ['m#2', 'sk-second']]);
+    expect(r.deploymentsFor('m').map((d) => [d.id, d.apiKey])).toEqual([
+      ['m#1', 'sk-first'],
+      ['m#2', 'sk-second'],
+    ]);
     // The UI sends back what it listed, without secrets: the keys stay.
     r.replaceDeployments([
       { id: 'm#1', model: 'm', base_url: 'http://127.0.0.1:2/v1' },
@@ -89,10 +118,16 @@ describe('model registry', () => {
     expect(r.deploymentsFor('m')[0]!.apiKey).toBeUndefined();
   });
 
-  describe('the configuration file\'s deployments, checked at start as the admin API checks a save', () => {
+  describe("the configuration file's deployments, checked at start as the admin API checks a save", () => {
     /** The registry as the gateway builds it, with the provider layer's check, over a configuration file. */
     const build = (file: string) =>
-      new ModelRegistry({ config: loadConfig({ file, env: {} }).config, repository: new SettingsRepository(database.db), inferProvider, deploymentProblem: providerLayer.deploymentProblem, env: {} });
+      new ModelRegistry({
+        config: loadConfig({ file, env: {} }).config,
+        repository: new SettingsRepository(database.db),
+        inferProvider,
+        deploymentProblem: providerLayer.deploymentProblem,
+        env: {},
+      });
     const yamlFile = (lines: readonly string[]) => {
       const file = join(dir, 'gatehouse.yaml');
       writeFileSync(file, `${lines.join('\n')}\n`);
@@ -118,14 +153,25 @@ describe('model registry', () => {
       expect(error?.issues).toEqual([
         "deployments[1].id 'a' is already used by deployments[0]; deployment ids must be unique",
         expect.stringMatching(/^deployments\[2\]\.provider must be one of anthropic, demo, openai, .*, got 'bogus'$/),
-        expect.stringMatching(/^deployments\[3\]\.base_url is required: provider 'openai_compatible' has no default address/),
+        expect.stringMatching(
+          /^deployments\[3\]\.base_url is required: provider 'openai_compatible' has no default address/,
+        ),
       ]);
-      expect(error?.message).toMatch(/^invalid configuration:\n {2}deployments\[1\]\.id 'a' is already used by deployments\[0\]/);
+      expect(error?.message).toMatch(
+        /^invalid configuration:\n {2}deployments\[1\]\.id 'a' is already used by deployments\[0\]/,
+      );
     });
 
     it('accepts an address given under providers, and the shipped example file', () => {
-      const file = yamlFile(['providers:', '  openai_compatible: { base_url: "http://127.0.0.1:4/v1" }', 'deployments:', '  - { model: local, provider: openai_compatible }']);
-      expect(build(file).deployments()).toEqual([expect.objectContaining({ id: 'local#1', provider: 'openai_compatible', baseUrl: 'http://127.0.0.1:4/v1' })]);
+      const file = yamlFile([
+        'providers:',
+        '  openai_compatible: { base_url: "http://127.0.0.1:4/v1" }',
+        'deployments:',
+        '  - { model: local, provider: openai_compatible }',
+      ]);
+      expect(build(file).deployments()).toEqual([
+        expect.objectContaining({ id: 'local#1', provider: 'openai_compatible', baseUrl: 'http://127.0.0.1:4/v1' }),
+      ]);
       expect(() => build('resources/gatehouse.example.yaml')).not.toThrow();
     });
   });
@@ -133,20 +179,32 @@ describe('model registry', () => {
   it('persists admin changes and applies them to a new registry over the same database', () => {
     registry().updateSettings({ model_aliases: { fast: 'demo/echo' } });
     const again = registry();
-    expect(again.settings()).toMatchObject({ source: 'database', model_aliases: { fast: 'demo/echo' }, allowed_models: ['gpt-4o', 'claude-opus-4-7', 'demo/echo'] });
+    expect(again.settings()).toMatchObject({
+      source: 'database',
+      model_aliases: { fast: 'demo/echo' },
+      allowed_models: ['gpt-4o', 'claude-opus-4-7', 'demo/echo'],
+    });
     again.updateSettings({ reset: true });
     expect(registry().settings().source).toBe('config');
   });
 });
 
 describe('deployment order', () => {
-  const deployment = (id: string, weight: number): GatewayDeployment => ({ id, model: 'm', provider: 'openai', upstreamModel: 'm', weight, timeoutMs: 1000, explicit: true });
+  const deployment = (id: string, weight: number): GatewayDeployment => ({
+    id,
+    model: 'm',
+    provider: 'openai',
+    upstreamModel: 'm',
+    weight,
+    timeoutMs: 1000,
+    explicit: true,
+  });
 
   it('follows the weights', () => {
     const health = new DeploymentHealthTracker();
     const list = [deployment('heavy', 3), deployment('light', 1)];
     let seed = 0;
-    const random = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
+    const random = () => (seed = (seed * 9301 + 49297) % 233280) / 233280;
     let heavyFirst = 0;
     for (let i = 0; i < 4000; i += 1) if (deploymentOrder(list, health, random)[0]!.id === 'heavy') heavyFirst += 1;
     expect(heavyFirst / 4000).toBeGreaterThan(0.7);

@@ -17,7 +17,11 @@ describe('store admin routes, auth and operations endpoints', () => {
         { name: 'team', token: TEAM_WRITER, verbs: ['read', 'write'], namespaces: ['team/*'] },
       ],
     });
-    for (let i = 0; i < 5; i++) await store.call('POST', '/v1/apply', { scope: { namespace: 'team/app' }, documents: [{ key: 'a', content: String(i) }] });
+    for (let i = 0; i < 5; i++)
+      await store.call('POST', '/v1/apply', {
+        scope: { namespace: 'team/app' },
+        documents: [{ key: 'a', content: String(i) }],
+      });
     await store.call('POST', '/v1/apply', { scope: { namespace: 'other' }, documents: [{ key: 'a', content: 'x' }] });
   });
   afterAll(async () => store.close());
@@ -26,7 +30,11 @@ describe('store admin routes, auth and operations endpoints', () => {
     it('needs the admin permission', async () => {
       const response = await store.call('POST', '/v1/gc', { keep: 1 }, READER);
       expect(response.statusCode).toBe(403);
-      expect(errorOf(response.body)).toEqual({ type: 'permission_error', code: 403, message: 'token "reader" lacks the admin permission' });
+      expect(errorOf(response.body)).toEqual({
+        type: 'permission_error',
+        code: 403,
+        message: 'token "reader" lacks the admin permission',
+      });
     });
 
     it('keeps the newest revisions and reports how many went; a second run prunes nothing', async () => {
@@ -41,16 +49,25 @@ describe('store admin routes, auth and operations endpoints', () => {
       expect((await store.call('POST', '/v1/gc')).json()).toEqual({ pruned: 0 });
       expect((await store.call('GET', '/v1/state?namespace=team/app&revision=4')).json().objects).toEqual({ a: '3' });
       const log = (await store.call('GET', '/v1/log?namespace=team/app')).json();
-      expect(log.entries.map((e: { id: number; parent_id: number }) => [e.id, e.parent_id])).toEqual([[5, 4], [4, 3]]);
+      expect(log.entries.map((e: { id: number; parent_id: number }) => [e.id, e.parent_id])).toEqual([
+        [5, 4],
+        [4, 3],
+      ]);
     });
 
     it('answers 400 for a negative or non-integer keep', async () => {
-      expect(errorOf((await store.call('POST', '/v1/gc', { keep: -1 })).body)).toMatchObject({ code: 400, message: expect.stringMatching(/keep must not be negative/) });
+      expect(errorOf((await store.call('POST', '/v1/gc', { keep: -1 })).body)).toMatchObject({
+        code: 400,
+        message: expect.stringMatching(/keep must not be negative/),
+      });
       expect((await store.call('POST', '/v1/gc', { keep: 1.5 })).statusCode).toBe(400);
     });
 
     it('answers 400 for a dry_run that is not a boolean', async () => {
-      expect(errorOf((await store.call('POST', '/v1/gc', { dry_run: 'yes' })).body)).toMatchObject({ code: 400, message: expect.stringMatching(/dry_run must be a boolean/) });
+      expect(errorOf((await store.call('POST', '/v1/gc', { dry_run: 'yes' })).body)).toMatchObject({
+        code: 400,
+        message: expect.stringMatching(/dry_run must be a boolean/),
+      });
     });
   });
 
@@ -59,7 +76,14 @@ describe('store admin routes, auth and operations endpoints', () => {
       const all = (await store.call('GET', '/v1/namespaces')).json();
       expect(all.namespaces).toEqual([
         { name: 'other', branches: 1, revisions: 1, checkpoints: 0, head_revision: 1, created_at: expect.any(String) },
-        { name: 'team/app', branches: 1, revisions: 2, checkpoints: 0, head_revision: 5, created_at: expect.any(String) },
+        {
+          name: 'team/app',
+          branches: 1,
+          revisions: 2,
+          checkpoints: 0,
+          head_revision: 5,
+          created_at: expect.any(String),
+        },
       ]);
       const team = (await store.call('GET', '/v1/namespaces', undefined, TEAM_WRITER)).json();
       expect(team.namespaces.map((n: { name: string }) => n.name)).toEqual(['team/app']);
@@ -73,34 +97,55 @@ describe('store admin routes, auth and operations endpoints', () => {
       const missing = await store.call('GET', '/v1/state', undefined, null);
       expect(missing.statusCode).toBe(401);
       expect(errorOf(missing.body).type).toBe('authentication_error');
-      expect((await store.call('POST', '/v1/apply', { documents: [] }, 'st-wrong-token-0123456789abcdef')).statusCode).toBe(401);
+      expect(
+        (await store.call('POST', '/v1/apply', { documents: [] }, 'st-wrong-token-0123456789abcdef')).statusCode,
+      ).toBe(401);
     });
 
     it('answers 403 for a verb or namespace not granted, on every kind of route', async () => {
       const cases: [string, 'GET' | 'POST' | 'DELETE', string, unknown][] = [
-        ['write with a read token', 'POST', '/v1/apply', { scope: { namespace: 'team/app' }, documents: [{ key: 'a', content: 'y' }] }],
+        [
+          'write with a read token',
+          'POST',
+          '/v1/apply',
+          { scope: { namespace: 'team/app' }, documents: [{ key: 'a', content: 'y' }] },
+        ],
         ['rollback with a read token', 'POST', '/v1/rollback', { scope: { namespace: 'team/app' }, revision_id: 4 }],
         ['restore with a read token', 'POST', '/v1/restore', { scope: { namespace: 'team/app' }, from_revision: 4 }],
         ['branch with a read token', 'POST', '/v1/branches', { scope: { namespace: 'team/app' }, name: 'x' }],
         ['checkpoint with a read token', 'POST', '/v1/checkpoints', { scope: { namespace: 'team/app' }, name: 'x' }],
         ['checkpoint delete with a read token', 'DELETE', '/v1/checkpoints', { namespace: 'team/app', name: 'x' }],
       ];
-      for (const [, method, url, body] of cases) expect((await store.call(method, url, body, READER)).statusCode).toBe(403);
+      for (const [, method, url, body] of cases)
+        expect((await store.call(method, url, body, READER)).statusCode).toBe(403);
       const outside = await store.call('GET', '/v1/state?namespace=other', undefined, TEAM_WRITER);
       expect(outside.statusCode).toBe(403);
       expect(errorOf(outside.body).message).toBe('token "team" is not granted namespace "other"');
       // A scope left out means namespace "default", which the team token is not granted either.
-      expect((await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }] }, TEAM_WRITER)).statusCode).toBe(403);
+      expect(
+        (await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }] }, TEAM_WRITER)).statusCode,
+      ).toBe(403);
       expect((await store.call('GET', '/v1/state', undefined, TEAM_WRITER)).statusCode).toBe(403);
       expect((await store.call('GET', '/v1/log', undefined, TEAM_WRITER)).statusCode).toBe(403);
-      expect((await store.call('POST', '/v1/apply', { scope: { namespace: 'team/b' }, documents: [{ key: 'a', content: 'x' }] }, TEAM_WRITER)).statusCode).toBe(200);
+      expect(
+        (
+          await store.call(
+            'POST',
+            '/v1/apply',
+            { scope: { namespace: 'team/b' }, documents: [{ key: 'a', content: 'x' }] },
+            TEAM_WRITER,
+          )
+        ).statusCode,
+      ).toBe(200);
       expect((await store.call('POST', '/v1/diff', { scope: { namespace: 'team/app' } }, READER)).statusCode).toBe(200);
     });
 
     it('is off only when configuration disables it', async () => {
       const open = await buildTestStore({ auth: false });
       try {
-        expect((await open.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }] }, null)).statusCode).toBe(200);
+        expect(
+          (await open.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }] }, null)).statusCode,
+        ).toBe(200);
       } finally {
         await open.close();
       }
@@ -117,8 +162,14 @@ describe('store admin routes, auth and operations endpoints', () => {
     });
 
     it('serves the metrics of the document, behind the token', async () => {
-      await store.call('POST', '/v1/apply', { scope: { namespace: 'team/app' }, documents: [{ key: 'metrics', content: 'x' }] });
-      await store.call('POST', '/v1/apply', { scope: { namespace: 'team/app' }, documents: [{ key: 'metrics', content: 'x' }] });
+      await store.call('POST', '/v1/apply', {
+        scope: { namespace: 'team/app' },
+        documents: [{ key: 'metrics', content: 'x' }],
+      });
+      await store.call('POST', '/v1/apply', {
+        scope: { namespace: 'team/app' },
+        documents: [{ key: 'metrics', content: 'x' }],
+      });
       await store.call('GET', '/v1/state?namespace=team/app&revision=1');
       expect((await store.call('GET', '/metrics', undefined, null)).statusCode).toBe(401);
       const text = (await store.call('GET', '/metrics')).body;

@@ -22,7 +22,12 @@ describe('store bodies sent as something other than JSON', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual(invalid(`content-type must be application/json, got '${type}'`));
     }
-    const removal = await send('DELETE', '/v1/checkpoints', { 'content-type': 'text/plain' }, JSON.stringify({ namespace: 'ct/app', name: 'v1' }));
+    const removal = await send(
+      'DELETE',
+      '/v1/checkpoints',
+      { 'content-type': 'text/plain' },
+      JSON.stringify({ namespace: 'ct/app', name: 'v1' }),
+    );
     expect(removal.json()).toEqual(invalid("content-type must be application/json, got 'text/plain'"));
     // Nothing was written by the refused requests; the same body as JSON is applied.
     expect((await store.call('GET', '/v1/state?namespace=ct/app')).json().revision).toBe(0);

@@ -11,9 +11,23 @@ describe('store read routes', () => {
   const scope = { namespace: 'reads/app', branch: 'main' };
   beforeAll(async () => {
     store = await buildTestStore();
-    await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'b', content: '1' }, { key: '__proto__', content: 'p' }], message: 'first' });
+    await store.call('POST', '/v1/apply', {
+      scope,
+      documents: [
+        { key: 'b', content: '1' },
+        { key: '__proto__', content: 'p' },
+      ],
+      message: 'first',
+    });
     await store.call('POST', '/v1/checkpoints', { scope, name: 'v1', description: 'the first' });
-    await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'b', content: '2' }, { key: 'é', content: 'e' }, { key: 'Z', content: 'z' }] });
+    await store.call('POST', '/v1/apply', {
+      scope,
+      documents: [
+        { key: 'b', content: '2' },
+        { key: 'é', content: 'e' },
+        { key: 'Z', content: 'z' },
+      ],
+    });
     await store.call('POST', '/v1/branches', { scope, name: 'dev' });
   });
   afterAll(async () => store.close());
@@ -24,16 +38,28 @@ describe('store read routes', () => {
       expect(head.statusCode).toBe(200);
       expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(head.body).toBe('{"revision":2,"objects":{"Z":"z","__proto__":"p","b":"2","é":"e"}}');
-      expect((await store.call('GET', '/v1/state?namespace=reads/app&branch=main&revision=1')).json()).toEqual({ revision: 1, objects: JSON.parse('{"__proto__":"p","b":"1"}') });
-      expect((await store.call('GET', '/v1/state?namespace=reads/app&branch=dev&checkpoint=v1')).json().revision).toBe(1);
+      expect((await store.call('GET', '/v1/state?namespace=reads/app&branch=main&revision=1')).json()).toEqual({
+        revision: 1,
+        objects: JSON.parse('{"__proto__":"p","b":"1"}'),
+      });
+      expect((await store.call('GET', '/v1/state?namespace=reads/app&branch=dev&checkpoint=v1')).json().revision).toBe(
+        1,
+      );
       expect((await store.call('GET', '/v1/state?namespace=reads/app&branch=main&revision=0')).json().revision).toBe(2);
-      expect((await store.call('GET', '/v1/state?namespace=nothing/here&branch=main')).json()).toEqual({ revision: 0, objects: {} });
+      expect((await store.call('GET', '/v1/state?namespace=nothing/here&branch=main')).json()).toEqual({
+        revision: 0,
+        objects: {},
+      });
     });
 
     it('answers 404 for a revision outside the branch or an unknown checkpoint, 400 for bad selectors', async () => {
       const outside = await store.call('GET', '/v1/state?namespace=reads/app&branch=dev&revision=1');
       expect(outside.statusCode).toBe(404);
-      expect(errorOf(outside.body)).toEqual({ type: 'not_found_error', code: 404, message: 'revision 1 is not in the history of branch "dev" of namespace "reads/app"' });
+      expect(errorOf(outside.body)).toEqual({
+        type: 'not_found_error',
+        code: 404,
+        message: 'revision 1 is not in the history of branch "dev" of namespace "reads/app"',
+      });
       expect((await store.call('GET', '/v1/state?namespace=reads/app&checkpoint=nope')).statusCode).toBe(404);
       expect((await store.call('GET', '/v1/state?namespace=reads/app&revision=99')).statusCode).toBe(404);
       const bad = await store.call('GET', '/v1/state?namespace=reads/app&revision=x');
@@ -46,7 +72,12 @@ describe('store read routes', () => {
 
   describe('POST /v1/diff', () => {
     it('compares head with a revision or checkpoint, or previews documents, writing nothing', async () => {
-      const toRevision = await store.call('POST', '/v1/diff', { scope, revision_id: 1, checkpoint_name: '', documents: [] });
+      const toRevision = await store.call('POST', '/v1/diff', {
+        scope,
+        revision_id: 1,
+        checkpoint_name: '',
+        documents: [],
+      });
       expect(toRevision.json()).toEqual({
         from_revision: 2,
         to_revision: 1,
@@ -56,8 +87,16 @@ describe('store read routes', () => {
           { key: 'é', type: 'delete', before: 'e' },
         ],
       });
-      expect((await store.call('POST', '/v1/diff', { scope, checkpoint_name: 'v1' })).json()).toEqual(toRevision.json());
-      const preview = await store.call('POST', '/v1/diff', { scope, documents: [{ key: 'b', content: '3' }, { key: 'new', content: 'n' }] });
+      expect((await store.call('POST', '/v1/diff', { scope, checkpoint_name: 'v1' })).json()).toEqual(
+        toRevision.json(),
+      );
+      const preview = await store.call('POST', '/v1/diff', {
+        scope,
+        documents: [
+          { key: 'b', content: '3' },
+          { key: 'new', content: 'n' },
+        ],
+      });
       expect(preview.json()).toEqual({
         from_revision: 2,
         to_revision: 2,
@@ -81,7 +120,14 @@ describe('store read routes', () => {
     it('answers entries newest first with ISO timestamps and changes, paged with after and next_cursor', async () => {
       const log = (await store.call('GET', '/v1/log?namespace=reads/app&branch=main')).json();
       expect(log.next_cursor).toBeUndefined();
-      expect(log.entries.map((e: { id: number; parent_id: number; branch: string; message: string }) => [e.id, e.parent_id, e.branch, e.message])).toEqual([
+      expect(
+        log.entries.map((e: { id: number; parent_id: number; branch: string; message: string }) => [
+          e.id,
+          e.parent_id,
+          e.branch,
+          e.message,
+        ]),
+      ).toEqual([
         [2, 1, 'main', 'apply'],
         [1, 0, 'main', 'first'],
       ]);
@@ -93,10 +139,14 @@ describe('store read routes', () => {
       const page = (await store.call('GET', '/v1/log?namespace=reads/app&branch=main&limit=1')).json();
       expect(page.entries.map((e: { id: number }) => e.id)).toEqual([2]);
       expect(page.next_cursor).toBe(2);
-      const next = (await store.call('GET', `/v1/log?namespace=reads/app&branch=main&limit=1&after=${page.next_cursor}`)).json();
+      const next = (
+        await store.call('GET', `/v1/log?namespace=reads/app&branch=main&limit=1&after=${page.next_cursor}`)
+      ).json();
       expect(next.entries.map((e: { id: number }) => e.id)).toEqual([1]);
       expect(next.next_cursor).toBeUndefined();
-      expect((await store.call('GET', '/v1/log?namespace=reads/app&branch=dev')).json().entries[0].message).toBe('branch from main@2');
+      expect((await store.call('GET', '/v1/log?namespace=reads/app&branch=dev')).json().entries[0].message).toBe(
+        'branch from main@2',
+      );
       expect((await store.call('GET', '/v1/log?namespace=none&branch=main')).json()).toEqual({ entries: [] });
     });
 
@@ -121,7 +171,10 @@ describe('store read routes', () => {
         ],
       });
       const first = (await store.call('GET', '/v1/branches?namespace=reads/app&limit=1')).json();
-      expect(first).toEqual({ branches: [{ name: 'dev', base_revision: 2, head_revision: 3, current: false }], next_cursor: 'dev' });
+      expect(first).toEqual({
+        branches: [{ name: 'dev', base_revision: 2, head_revision: 3, current: false }],
+        next_cursor: 'dev',
+      });
       const second = (await store.call('GET', '/v1/branches?namespace=reads/app&limit=1&after=dev')).json();
       expect(second.branches.map((b: { name: string }) => b.name)).toEqual(['main']);
       expect((await store.call('GET', '/v1/branches?namespace=none')).json()).toEqual({ branches: [] });
@@ -130,7 +183,9 @@ describe('store read routes', () => {
 
     it('lists checkpoints with revision, branch and description', async () => {
       const list = (await store.call('GET', '/v1/checkpoints?namespace=reads/app')).json();
-      expect(list.checkpoints).toEqual([{ name: 'v1', revision_id: 1, branch: 'main', description: 'the first', created_at: expect.any(String) }]);
+      expect(list.checkpoints).toEqual([
+        { name: 'v1', revision_id: 1, branch: 'main', description: 'the first', created_at: expect.any(String) },
+      ]);
     });
   });
 });

@@ -16,7 +16,14 @@ describe('store write routes', () => {
   describe('POST /v1/apply', () => {
     it('applies documents and answers revision, noop and changes', async () => {
       const scope = { namespace: 'apply/basic', branch: 'main' };
-      const first = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'b', content: '1' }, { key: 'a', content: '' }], message: '' });
+      const first = await store.call('POST', '/v1/apply', {
+        scope,
+        documents: [
+          { key: 'b', content: '1' },
+          { key: 'a', content: '' },
+        ],
+        message: '',
+      });
       expect(first.statusCode).toBe(200);
       expect(first.headers['content-type']).toMatch(/^application\/json/);
       expect(first.json()).toEqual({
@@ -29,9 +36,18 @@ describe('store write routes', () => {
       });
       const again = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '' }] });
       expect(again.json()).toEqual({ revision: 1, noop: true, changes: [] });
-      const del = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'b', delete: true }], mode: 'merge', expected_revision: 1 });
+      const del = await store.call('POST', '/v1/apply', {
+        scope,
+        documents: [{ key: 'b', delete: true }],
+        mode: 'merge',
+        expected_revision: 1,
+      });
       expect(del.json()).toEqual({ revision: 2, noop: false, changes: [{ key: 'b', type: 'delete', before: '1' }] });
-      const replace = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'c', content: 'x' }], mode: 'replace' });
+      const replace = await store.call('POST', '/v1/apply', {
+        scope,
+        documents: [{ key: 'c', content: 'x' }],
+        mode: 'replace',
+      });
       expect(replace.json().changes).toEqual([
         { key: 'a', type: 'delete', before: '' },
         { key: 'c', type: 'create', after: 'x' },
@@ -51,22 +67,67 @@ describe('store write routes', () => {
       ['a missing documents list', { scope: {} }, /^documents must be an array of documents$/],
       ['an empty documents list', { documents: [] }, /^documents must list at least one document$/],
       ['an empty key', { documents: [{ key: '', content: 'x' }] }, /^documents\[0\]\.key: /],
-      ['a key over 1024 characters', { documents: [{ key: 'k'.repeat(1025), content: 'x' }] }, /^documents\[0\]\.key: .*1024/],
-      ['a document with neither content nor delete', { documents: [{ key: 'a' }] }, /^documents\[0\]: give either content or "delete": true$/],
-      ['a document with both content and delete', { documents: [{ key: 'a', content: 'x', delete: true }] }, /^documents\[0\]: give either/],
+      [
+        'a key over 1024 characters',
+        { documents: [{ key: 'k'.repeat(1025), content: 'x' }] },
+        /^documents\[0\]\.key: .*1024/,
+      ],
+      [
+        'a document with neither content nor delete',
+        { documents: [{ key: 'a' }] },
+        /^documents\[0\]: give either content or "delete": true$/,
+      ],
+      [
+        'a document with both content and delete',
+        { documents: [{ key: 'a', content: 'x', delete: true }] },
+        /^documents\[0\]: give either/,
+      ],
       ['non-string content', { documents: [{ key: 'a', content: 5 }] }, /^documents\[0\]\.content: /],
-      ['a lone surrogate in content', { documents: [{ key: 'a', content: '\ud800' }] }, /^documents\[0\]\.content: .*well-formed/],
-      ['a duplicate key', { documents: [{ key: 'a', content: '1' }, { key: 'a', content: '2' }] }, /^documents\[1\]\.key "a" repeats documents\[0\]\.key$/],
-      ['a namespace that is not path-like', { scope: { namespace: '/abs' }, documents: [{ key: 'a', content: 'x' }] }, /^scope\.namespace: .*path-like/],
-      ['a namespace with an empty segment', { scope: { namespace: 'a//b' }, documents: [{ key: 'a', content: 'x' }] }, /^scope\.namespace: /],
-      ['a branch with a space', { scope: { branch: 'my branch' }, documents: [{ key: 'a', content: 'x' }] }, /^scope\.branch: /],
+      [
+        'a lone surrogate in content',
+        { documents: [{ key: 'a', content: '\ud800' }] },
+        /^documents\[0\]\.content: .*well-formed/,
+      ],
+      [
+        'a duplicate key',
+        {
+          documents: [
+            { key: 'a', content: '1' },
+            { key: 'a', content: '2' },
+          ],
+        },
+        /^documents\[1\]\.key "a" repeats documents\[0\]\.key$/,
+      ],
+      [
+        'a namespace that is not path-like',
+        { scope: { namespace: '/abs' }, documents: [{ key: 'a', content: 'x' }] },
+        /^scope\.namespace: .*path-like/,
+      ],
+      [
+        'a namespace with an empty segment',
+        { scope: { namespace: 'a//b' }, documents: [{ key: 'a', content: 'x' }] },
+        /^scope\.namespace: /,
+      ],
+      [
+        'a branch with a space',
+        { scope: { branch: 'my branch' }, documents: [{ key: 'a', content: 'x' }] },
+        /^scope\.branch: /,
+      ],
       ['an unknown mode', { mode: 'upsert', documents: [{ key: 'a', content: 'x' }] }, /^mode: /],
       ['an unknown field', { documents: [{ key: 'a', content: 'x' }], revison_id: 3 }, /revison_id/],
-      ['a negative expected_revision', { documents: [{ key: 'a', content: 'x' }], expected_revision: -1 }, /expected_revision must not be negative/],
+      [
+        'a negative expected_revision',
+        { documents: [{ key: 'a', content: 'x' }], expected_revision: -1 },
+        /expected_revision must not be negative/,
+      ],
     ])('answers 400 naming the field for %s', async (_name, body, message) => {
       const response = await store.call('POST', '/v1/apply', body);
       expect(response.statusCode).toBe(400);
-      expect(errorOf(response.body)).toMatchObject({ type: 'invalid_request_error', code: 400, message: expect.stringMatching(message) });
+      expect(errorOf(response.body)).toMatchObject({
+        type: 'invalid_request_error',
+        code: 400,
+        message: expect.stringMatching(message),
+      });
     });
 
     it('answers 400 for malformed JSON', async () => {
@@ -78,7 +139,11 @@ describe('store write routes', () => {
     it('answers 409 when expected_revision is not the head', async () => {
       const scope = { namespace: 'apply/cas' };
       await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '1' }] });
-      const response = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '2' }], expected_revision: 0 });
+      const response = await store.call('POST', '/v1/apply', {
+        scope,
+        documents: [{ key: 'a', content: '2' }],
+        expected_revision: 0,
+      });
       expect(response.statusCode).toBe(409);
       expect(errorOf(response.body)).toEqual({
         type: 'conflict_error',
@@ -88,13 +153,21 @@ describe('store write routes', () => {
     });
 
     it('answers 413 over the document count, document size and body size limits', async () => {
-      const many = await store.call('POST', '/v1/apply', { documents: ['a', 'b', 'c', 'd'].map((key) => ({ key, content: '' })) });
+      const many = await store.call('POST', '/v1/apply', {
+        documents: ['a', 'b', 'c', 'd'].map((key) => ({ key, content: '' })),
+      });
       expect(many.statusCode).toBe(413);
-      expect(errorOf(many.body)).toMatchObject({ type: 'payload_too_large', message: 'documents lists 4 documents; the limit is 3 per request' });
+      expect(errorOf(many.body)).toMatchObject({
+        type: 'payload_too_large',
+        message: 'documents lists 4 documents; the limit is 3 per request',
+      });
       const big = await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x'.repeat(33) }] });
       expect(big.statusCode).toBe(413);
       expect(errorOf(big.body).message).toBe('documents[0].content is 33 bytes; the limit is 32 bytes per document');
-      const body = await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x' }], message: 'm'.repeat(3000) });
+      const body = await store.call('POST', '/v1/apply', {
+        documents: [{ key: 'a', content: 'x' }],
+        message: 'm'.repeat(3000),
+      });
       expect(body.statusCode).toBe(413);
       expect(errorOf(body.body).type).toBe('payload_too_large');
       expect(errorOf(body.body).message).toMatch(/^request body is \d+ bytes; the limit is \d+ bytes$/);
@@ -109,13 +182,20 @@ describe('store write routes', () => {
       expect(created.statusCode).toBe(200);
       expect(created.json()).toEqual({ name: 'release', revision_id: 1 });
       await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '2' }] });
-      expect((await store.call('POST', '/v1/checkpoints', { scope, name: 'release' })).json()).toEqual({ name: 'release', revision_id: 2 });
+      expect((await store.call('POST', '/v1/checkpoints', { scope, name: 'release' })).json()).toEqual({
+        name: 'release',
+        revision_id: 2,
+      });
       const deleted = await store.call('DELETE', '/v1/checkpoints', { namespace: 'cp/basic', name: 'release' });
       expect(deleted.statusCode).toBe(200);
       expect(deleted.json()).toEqual({});
       const again = await store.call('DELETE', '/v1/checkpoints', { namespace: 'cp/basic', name: 'release' });
       expect(again.statusCode).toBe(404);
-      expect(errorOf(again.body)).toEqual({ type: 'not_found_error', code: 404, message: 'checkpoint "release" does not exist in namespace "cp/basic"' });
+      expect(errorOf(again.body)).toEqual({
+        type: 'not_found_error',
+        code: 404,
+        message: 'checkpoint "release" does not exist in namespace "cp/basic"',
+      });
     });
 
     it('answers 400 for a missing or empty name', async () => {
@@ -130,12 +210,26 @@ describe('store write routes', () => {
     beforeAll(async () => {
       await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '1' }] });
       await store.call('POST', '/v1/checkpoints', { scope, name: 'one' });
-      await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '2' }, { key: 'b', content: '2' }] });
-      await store.call('POST', '/v1/apply', { scope: { ...scope, branch: 'dev' }, documents: [{ key: 'd', content: 'dev' }] });
+      await store.call('POST', '/v1/apply', {
+        scope,
+        documents: [
+          { key: 'a', content: '2' },
+          { key: 'b', content: '2' },
+        ],
+      });
+      await store.call('POST', '/v1/apply', {
+        scope: { ...scope, branch: 'dev' },
+        documents: [{ key: 'd', content: 'dev' }],
+      });
     });
 
     it('rolls back to a revision with zero-valued selectors as a Go client sends them', async () => {
-      const response = await store.call('POST', '/v1/rollback', { scope, revision_id: 1, checkpoint_name: '', message: '' });
+      const response = await store.call('POST', '/v1/rollback', {
+        scope,
+        revision_id: 1,
+        checkpoint_name: '',
+        message: '',
+      });
       expect(response.json()).toEqual({
         revision: 4,
         noop: false,
@@ -145,28 +239,51 @@ describe('store write routes', () => {
         ],
       });
       // The checkpoint (revision 1) wins over revision_id, and the branch is already there.
-      expect((await store.call('POST', '/v1/rollback', { scope, checkpoint_name: 'one', revision_id: 2 })).json()).toEqual({ revision: 4, noop: true, changes: [] });
-      expect((await store.call('POST', '/v1/rollback', { scope, revision_id: 2 })).json()).toMatchObject({ revision: 5, noop: false });
+      expect(
+        (await store.call('POST', '/v1/rollback', { scope, checkpoint_name: 'one', revision_id: 2 })).json(),
+      ).toEqual({ revision: 4, noop: true, changes: [] });
+      expect((await store.call('POST', '/v1/rollback', { scope, revision_id: 2 })).json()).toMatchObject({
+        revision: 5,
+        noop: false,
+      });
     });
 
     it('answers 404 for a revision outside the branch or an unknown checkpoint, 409 for a moved head', async () => {
       const other = await store.call('POST', '/v1/rollback', { scope, revision_id: 3 });
       expect(other.statusCode).toBe(404);
-      expect(errorOf(other.body).message).toBe('revision 3 is not in the history of branch "main" of namespace "history/rr"');
+      expect(errorOf(other.body).message).toBe(
+        'revision 3 is not in the history of branch "main" of namespace "history/rr"',
+      );
       expect((await store.call('POST', '/v1/rollback', { scope, checkpoint_name: 'nope' })).statusCode).toBe(404);
-      expect((await store.call('POST', '/v1/rollback', { scope, revision_id: 1, expected_revision: 1 })).statusCode).toBe(409);
+      expect(
+        (await store.call('POST', '/v1/rollback', { scope, revision_id: 1, expected_revision: 1 })).statusCode,
+      ).toBe(409);
       expect((await store.call('POST', '/v1/rollback', { scope, revision_id: -1 })).statusCode).toBe(400);
     });
 
     it('restores from a branch, a revision of the namespace or a checkpoint', async () => {
-      const fromBranch = await store.call('POST', '/v1/restore', { scope, from_branch: 'dev', from_revision: 0, from_checkpoint: '', message: 'take dev' });
+      const fromBranch = await store.call('POST', '/v1/restore', {
+        scope,
+        from_branch: 'dev',
+        from_revision: 0,
+        from_checkpoint: '',
+        message: 'take dev',
+      });
       expect(fromBranch.json()).toMatchObject({
         noop: false,
-        changes: [{ key: 'a', type: 'delete' }, { key: 'b', type: 'delete' }, { key: 'd', type: 'create', after: 'dev' }],
+        changes: [
+          { key: 'a', type: 'delete' },
+          { key: 'b', type: 'delete' },
+          { key: 'd', type: 'create', after: 'dev' },
+        ],
       });
       const fromRevision = await store.call('POST', '/v1/restore', { scope, from_revision: 2 });
       expect(fromRevision.json().changes.map((c: { key: string }) => c.key)).toEqual(['a', 'b', 'd']);
-      const fromCheckpoint = await store.call('POST', '/v1/restore', { scope, from_checkpoint: 'one', from_branch: 'dev' });
+      const fromCheckpoint = await store.call('POST', '/v1/restore', {
+        scope,
+        from_checkpoint: 'one',
+        from_branch: 'dev',
+      });
       expect((await store.call('GET', '/v1/state?namespace=history/rr')).json().objects).toEqual({ a: '1' });
       expect(fromCheckpoint.statusCode).toBe(200);
       const log = (await store.call('GET', '/v1/log?namespace=history/rr&limit=3')).json();
@@ -192,11 +309,19 @@ describe('store write routes', () => {
     });
 
     it('creates a branch from the head, a revision or a checkpoint', async () => {
-      const head = await store.call('POST', '/v1/branches', { scope, name: 'feature/x', from_revision: 0, from_checkpoint: '' });
+      const head = await store.call('POST', '/v1/branches', {
+        scope,
+        name: 'feature/x',
+        from_revision: 0,
+        from_checkpoint: '',
+      });
       expect(head.json()).toEqual({ name: 'feature/x', base_revision: 2, head_revision: 3 });
       const rev = await store.call('POST', '/v1/branches', { scope, name: 'old', from_revision: 1 });
       expect(rev.json()).toEqual({ name: 'old', base_revision: 1, head_revision: 4 });
-      expect((await store.call('GET', '/v1/state?namespace=branches/create&branch=old')).json()).toEqual({ revision: 4, objects: { a: '1' } });
+      expect((await store.call('GET', '/v1/state?namespace=branches/create&branch=old')).json()).toEqual({
+        revision: 4,
+        objects: { a: '1' },
+      });
       await store.call('POST', '/v1/checkpoints', { scope: { ...scope, branch: 'old' }, name: 'old-head' });
       const cp = await store.call('POST', '/v1/branches', { scope, name: 'from-cp', from_checkpoint: 'old-head' });
       expect(cp.json()).toEqual({ name: 'from-cp', base_revision: 4, head_revision: 5 });
@@ -205,9 +330,15 @@ describe('store write routes', () => {
     it('answers 409 for an existing name, 404 for an unknown source, 400 for a bad name', async () => {
       const exists = await store.call('POST', '/v1/branches', { scope, name: 'main' });
       expect(exists.statusCode).toBe(409);
-      expect(errorOf(exists.body)).toEqual({ type: 'conflict_error', code: 409, message: 'branch "main" already exists in namespace "branches/create"' });
+      expect(errorOf(exists.body)).toEqual({
+        type: 'conflict_error',
+        code: 409,
+        message: 'branch "main" already exists in namespace "branches/create"',
+      });
       expect((await store.call('POST', '/v1/branches', { scope, name: 'y', from_revision: 77 })).statusCode).toBe(404);
-      expect((await store.call('POST', '/v1/branches', { scope, name: 'y', from_checkpoint: 'nope' })).statusCode).toBe(404);
+      expect((await store.call('POST', '/v1/branches', { scope, name: 'y', from_checkpoint: 'nope' })).statusCode).toBe(
+        404,
+      );
       expect((await store.call('POST', '/v1/branches', { scope, name: '' })).statusCode).toBe(400);
       expect((await store.call('POST', '/v1/branches', { scope, name: 'a b' })).statusCode).toBe(400);
     });

@@ -62,13 +62,18 @@ export class StoreModel {
 
   /** Namespaces and branches the model knows. */
   scopes(): { namespace: string; branch: string }[] {
-    return [...this.namespaces].flatMap(([namespace, ns]) => [...ns.branches.keys()].map((branch) => ({ namespace, branch })));
+    return [...this.namespaces].flatMap(([namespace, ns]) =>
+      [...ns.branches.keys()].map((branch) => ({ namespace, branch })),
+    );
   }
 
   /** Retained revision ids of a branch, newest first. */
   revisionsOf(namespace: string, branch: string): number[] {
     const ns = this.ns(namespace);
-    return [...ns.revisions.values()].filter((r) => r.branch === branch).map((r) => r.id).sort((a, b) => b - a);
+    return [...ns.revisions.values()]
+      .filter((r) => r.branch === branch)
+      .map((r) => r.id)
+      .sort((a, b) => b - a);
   }
 
   /** Every retained revision id of a namespace. */
@@ -101,7 +106,12 @@ export class StoreModel {
     });
   }
 
-  applyDocuments(namespace: string, branch: string, documents: readonly DocumentInput[], mode: 'merge' | 'replace'): ApplyResponse {
+  applyDocuments(
+    namespace: string,
+    branch: string,
+    documents: readonly DocumentInput[],
+    mode: 'merge' | 'replace',
+  ): ApplyResponse {
     const current = this.stateAt(namespace, this.head(namespace, branch));
     const next = new Map(mode === 'replace' ? [] : current);
     for (const doc of documents) {
@@ -136,15 +146,29 @@ export class StoreModel {
     return this.head(namespace, branch);
   }
 
-  stateSelected(namespace: string, branch: string, revision: number, checkpoint: string): { revision: number; objects: Record<string, string> } {
+  stateSelected(
+    namespace: string,
+    branch: string,
+    revision: number,
+    checkpoint: string,
+  ): { revision: number; objects: Record<string, string> } {
     const id = this.select(namespace, branch, revision, checkpoint);
     return { revision: id, objects: Object.fromEntries(this.stateAt(namespace, id)) };
   }
 
-  diff(namespace: string, branch: string, revision: number, checkpoint: string): { from_revision: number; to_revision: number; changes: Change[] } {
+  diff(
+    namespace: string,
+    branch: string,
+    revision: number,
+    checkpoint: string,
+  ): { from_revision: number; to_revision: number; changes: Change[] } {
     const id = this.select(namespace, branch, revision, checkpoint);
     const head = this.head(namespace, branch);
-    return { from_revision: head, to_revision: id, changes: diffStates(this.stateAt(namespace, head), this.stateAt(namespace, id)) };
+    return {
+      from_revision: head,
+      to_revision: id,
+      changes: diffStates(this.stateAt(namespace, head), this.stateAt(namespace, id)),
+    };
   }
 
   rollback(namespace: string, branch: string, revision: number, checkpoint: string): ApplyResponse {
@@ -152,7 +176,11 @@ export class StoreModel {
     return this.write(namespace, branch, this.stateAt(namespace, id), 'rollback');
   }
 
-  restore(namespace: string, branch: string, from: { branch: string; revision: number; checkpoint: string }): ApplyResponse {
+  restore(
+    namespace: string,
+    branch: string,
+    from: { branch: string; revision: number; checkpoint: string },
+  ): ApplyResponse {
     const ns = this.ns(namespace);
     let id: number;
     if (from.checkpoint) {
@@ -172,7 +200,13 @@ export class StoreModel {
     return this.write(namespace, branch, this.stateAt(namespace, id), 'restore');
   }
 
-  createBranch(namespace: string, scopeBranch: string, name: string, revision: number, checkpoint: string): { name: string; base_revision: number; head_revision: number } {
+  createBranch(
+    namespace: string,
+    scopeBranch: string,
+    name: string,
+    revision: number,
+    checkpoint: string,
+  ): { name: string; base_revision: number; head_revision: number } {
     const ns = this.ns(namespace);
     if (ns.branches.has(name)) throw new ModelError('conflict');
     const base = this.select(namespace, scopeBranch, revision, checkpoint);
@@ -180,7 +214,14 @@ export class StoreModel {
     const state = this.stateAt(namespace, base);
     const id = ++ns.counter;
     ns.branches.set(name, { base, head: id });
-    ns.revisions.set(id, { id, branch: name, parent: 0, message: `branch from ${sourceBranch}@${base}`, state, changes: diffStates(EMPTY, state) });
+    ns.revisions.set(id, {
+      id,
+      branch: name,
+      parent: 0,
+      message: `branch from ${sourceBranch}@${base}`,
+      state,
+      changes: diffStates(EMPTY, state),
+    });
     return { name, base_revision: base, head_revision: id };
   }
 

@@ -1,5 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type Json, type MockUpstream, type RecordedRequest } from './mock-server.js';
+import {
+  fragments,
+  pieces,
+  sendJson,
+  startMockServer,
+  wordCount,
+  writeFrames,
+  type BaseScript,
+  type Json,
+  type MockUpstream,
+  type RecordedRequest,
+} from './mock-server.js';
 
 /**
  * A mock Anthropic Messages API: `POST /v1/messages`, JSON and the full SSE event sequence
@@ -14,7 +25,11 @@ export interface AnthropicReply {
   readonly toolUses?: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly input: object }>;
   readonly stopReason?: string;
   readonly stopSequence?: string | null;
-  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number; readonly cache_read_input_tokens?: number };
+  readonly usage?: {
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cache_read_input_tokens?: number;
+  };
   readonly model?: string;
   readonly id?: string;
 }
@@ -60,7 +75,8 @@ export function anthropicErrorBody(status: number, override: AnthropicScript['er
 export function startAnthropicUpstream(options: AnthropicUpstreamOptions = {}): Promise<AnthropicUpstream> {
   return startMockServer<AnthropicScript>('', async (request, response, script) => {
     if (script.body !== undefined) return sendJson(response, script.status ?? 200, script.body);
-    if (script.status !== undefined && (script.status < 200 || script.status >= 300)) return sendJson(response, script.status, anthropicErrorBody(script.status, script.error));
+    if (script.status !== undefined && (script.status < 200 || script.status >= 300))
+      return sendJson(response, script.status, anthropicErrorBody(script.status, script.error));
     if (options.apiKey !== undefined && request.headers['x-api-key'] !== options.apiKey) {
       return sendJson(response, 401, anthropicErrorBody(401, { message: 'invalid x-api-key' }));
     }
@@ -73,18 +89,34 @@ export function startAnthropicUpstream(options: AnthropicUpstreamOptions = {}): 
   });
 }
 
-async function messages(request: RecordedRequest, response: ServerResponse, script: AnthropicScript, options: AnthropicUpstreamOptions): Promise<void> {
+async function messages(
+  request: RecordedRequest,
+  response: ServerResponse,
+  script: AnthropicScript,
+  options: AnthropicUpstreamOptions,
+): Promise<void> {
   const body = request.body;
-  if (!body || typeof body.model !== 'string') return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
-  if (typeof body.max_tokens !== 'number') return sendJson(response, 400, anthropicErrorBody(400, { message: 'max_tokens: Field required' }));
-  if (!Array.isArray(body.messages)) return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
+  if (!body || typeof body.model !== 'string')
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
+  if (typeof body.max_tokens !== 'number')
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'max_tokens: Field required' }));
+  if (!Array.isArray(body.messages))
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
   if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) {
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'temperature: range: 0..1' }));
   }
   if (!(Array.isArray(body.tools) && body.tools.length > 0) && body.messages.some(hasToolBlocks)) {
-    return sendJson(response, 400, anthropicErrorBody(400, { message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.' }));
+    return sendJson(
+      response,
+      400,
+      anthropicErrorBody(400, {
+        message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+      }),
+    );
   }
-  const reply = script.reply ?? options.reply?.(body) ?? forcedToolReply(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
+  const reply = script.reply ??
+    options.reply?.(body) ??
+    forcedToolReply(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
   const answer = buildAnswer(reply, body);
   if (body.stream === true) return writeFrames(response, streamFrames(answer, script), script);
   sendJson(response, 200, answer);
@@ -100,14 +132,26 @@ interface Answer {
   content: Block[];
   stop_reason: string;
   stop_sequence: string | null;
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+  };
 }
 
 function buildAnswer(reply: AnthropicReply, body: Json): Answer {
   const content: Block[] = [];
-  if (reply.text !== undefined ? reply.text !== '' : !reply.toolUses?.length) content.push({ type: 'text', text: reply.text ?? '' });
-  reply.toolUses?.forEach((use, index) => content.push({ type: 'tool_use', id: use.id ?? `toolu_mock${index}`, name: use.name, input: use.input }));
-  const outputWords = content.reduce((sum, block) => sum + (block.type === 'text' ? wordCount(block.text) : Math.ceil(JSON.stringify(block.input).length / 4)), 0);
+  if (reply.text !== undefined ? reply.text !== '' : !reply.toolUses?.length)
+    content.push({ type: 'text', text: reply.text ?? '' });
+  reply.toolUses?.forEach((use, index) =>
+    content.push({ type: 'tool_use', id: use.id ?? `toolu_mock${index}`, name: use.name, input: use.input }),
+  );
+  const outputWords = content.reduce(
+    (sum, block) =>
+      sum + (block.type === 'text' ? wordCount(block.text) : Math.ceil(JSON.stringify(block.input).length / 4)),
+    0,
+  );
   return {
     id: reply.id ?? 'msg_mock123',
     type: 'message',
@@ -126,39 +170,69 @@ function buildAnswer(reply: AnthropicReply, body: Json): Answer {
 }
 
 function streamFrames(answer: Answer, script: AnthropicScript): string[] {
-  const event = (type: string, payload: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
-  const frames = [event('message_start', { message: { ...answer, content: [], stop_reason: null, stop_sequence: null, usage: { ...answer.usage, output_tokens: 1 } } })];
+  const event = (type: string, payload: object): string =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+  const frames = [
+    event('message_start', {
+      message: {
+        ...answer,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...answer.usage, output_tokens: 1 },
+      },
+    }),
+  ];
   answer.content.forEach((block, index) => {
     if (block.type === 'text') {
       frames.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
       if (index === 0) frames.push(event('ping', {}));
-      for (const piece of pieces(block.text)) frames.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+      for (const piece of pieces(block.text))
+        frames.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
     } else {
-      frames.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
+      frames.push(
+        event('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
       if (index === 0) frames.push(event('ping', {}));
       frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-      for (const part of fragments(JSON.stringify(block.input))) frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }));
+      for (const part of fragments(JSON.stringify(block.input)))
+        frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }));
     }
     frames.push(event('content_block_stop', { index }));
   });
-  frames.push(event('message_delta', { delta: { stop_reason: answer.stop_reason, stop_sequence: answer.stop_sequence }, usage: { output_tokens: answer.usage.output_tokens } }));
+  frames.push(
+    event('message_delta', {
+      delta: { stop_reason: answer.stop_reason, stop_sequence: answer.stop_sequence },
+      usage: { output_tokens: answer.usage.output_tokens },
+    }),
+  );
   frames.push(event('message_stop', {}));
   if (script.streamErrorAfterFrames !== undefined) {
-    const error = anthropicErrorBody(529, { type: script.error?.type ?? 'overloaded_error', message: script.error?.message ?? 'Overloaded' }) as { error: object };
+    const error = anthropicErrorBody(529, {
+      type: script.error?.type ?? 'overloaded_error',
+      message: script.error?.message ?? 'Overloaded',
+    }) as { error: object };
     return [...frames.slice(0, script.streamErrorAfterFrames), event('error', { error: error.error })];
   }
   return frames;
 }
 
 function hasToolBlocks(message: Json): boolean {
-  return Array.isArray(message?.content) && message.content.some((block: Json) => block?.type === 'tool_use' || block?.type === 'tool_result');
+  return (
+    Array.isArray(message?.content) &&
+    message.content.some((block: Json) => block?.type === 'tool_use' || block?.type === 'tool_result')
+  );
 }
 
 /** A model made to use a tool (`tool_choice` `tool` or `any`) answers with a call of it, input `{}`. */
 function forcedToolReply(body: Json): AnthropicReply | undefined {
   const choice = body.tool_choice;
   if (choice?.type === 'tool') return { toolUses: [{ name: choice.name, input: {} }] };
-  if (choice?.type === 'any' && Array.isArray(body.tools) && body.tools.length > 0) return { toolUses: [{ name: body.tools[0].name, input: {} }] };
+  if (choice?.type === 'any' && Array.isArray(body.tools) && body.tools.length > 0)
+    return { toolUses: [{ name: body.tools[0].name, input: {} }] };
   return undefined;
 }
 
@@ -167,7 +241,11 @@ function lastUserText(messages: Json[]): string {
     const message = messages[index];
     if (message?.role !== 'user') continue;
     if (typeof message.content === 'string') return message.content;
-    if (Array.isArray(message.content)) return message.content.filter((block: Json) => block?.type === 'text').map((block: Json) => block.text).join('\n');
+    if (Array.isArray(message.content))
+      return message.content
+        .filter((block: Json) => block?.type === 'text')
+        .map((block: Json) => block.text)
+        .join('\n');
   }
   return '';
 }

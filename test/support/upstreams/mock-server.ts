@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 
 /** Parsed JSON as tests read it: any field without casts (the one deliberate `any` of the mocks). */
- 
+
 export type Json = any;
 
 /** One request the mock received. `outcome` says whether the answer was completed or the client went away. */
@@ -63,38 +63,47 @@ export interface MockUpstream<S extends BaseScript> {
 }
 
 /** What a provider mock does with one request. */
-export type MockHandler<S extends BaseScript> = (request: RecordedRequest, response: ServerResponse, script: S) => Promise<void>;
+export type MockHandler<S extends BaseScript> = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  script: S,
+) => Promise<void>;
 
 /** Starts a mock on 127.0.0.1:0; `urlPath` is appended to the origin to form `url`. */
-export async function startMockServer<S extends BaseScript>(urlPath: string, handler: MockHandler<S>): Promise<MockUpstream<S>> {
+export async function startMockServer<S extends BaseScript>(
+  urlPath: string,
+  handler: MockHandler<S>,
+): Promise<MockUpstream<S>> {
   const requests: RecordedRequest[] = [];
   let queue: S[] = [];
   let fallback = {} as S;
 
   const server = createServer((incoming, response) => {
-    void receive(incoming).then(async (rawBody) => {
-      const recorded: RecordedRequest = {
-        method: incoming.method ?? 'GET',
-        path: incoming.url ?? '/',
-        headers: flatHeaders(incoming),
-        body: parseJson(rawBody),
-        rawBody,
-        outcome: 'pending',
-      };
-      requests.push(recorded);
-      response.on('close', () => {
-        recorded.outcome = response.writableFinished ? 'completed' : 'aborted';
+    void receive(incoming)
+      .then(async (rawBody) => {
+        const recorded: RecordedRequest = {
+          method: incoming.method ?? 'GET',
+          path: incoming.url ?? '/',
+          headers: flatHeaders(incoming),
+          body: parseJson(rawBody),
+          rawBody,
+          outcome: 'pending',
+        };
+        requests.push(recorded);
+        response.on('close', () => {
+          recorded.outcome = response.writableFinished ? 'completed' : 'aborted';
+        });
+        const script = queue.shift() ?? fallback;
+        if (script.hang) return;
+        if (script.delayMs) await sleep(script.delayMs);
+        if (response.destroyed) return;
+        for (const [name, value] of Object.entries(script.headers ?? {})) response.setHeader(name, value);
+        await handler(recorded, response, script);
+      })
+      .catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: `mock upstream failed: ${String(error)}` } }));
       });
-      const script = queue.shift() ?? fallback;
-      if (script.hang) return;
-      if (script.delayMs) await sleep(script.delayMs);
-      if (response.destroyed) return;
-      for (const [name, value] of Object.entries(script.headers ?? {})) response.setHeader(name, value);
-      await handler(recorded, response, script);
-    }).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: `mock upstream failed: ${String(error)}` } }));
-    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -124,7 +133,11 @@ export async function startMockServer<S extends BaseScript>(urlPath: string, han
     },
     waitForRequests: (count, timeoutMs = 2000) => poll(() => requests.length >= count, timeoutMs, `${count} requests`),
     waitForOutcome: async (index, timeoutMs = 2000) => {
-      await poll(() => requests[index] !== undefined && requests[index].outcome !== 'pending', timeoutMs, `the outcome of request ${index}`);
+      await poll(
+        () => requests[index] !== undefined && requests[index].outcome !== 'pending',
+        timeoutMs,
+        `the outcome of request ${index}`,
+      );
       return requests[index].outcome;
     },
     close: async () => {
@@ -135,8 +148,16 @@ export async function startMockServer<S extends BaseScript>(urlPath: string, han
 }
 
 /** Writes SSE frames, honouring `frameDelayMs` and `dropAfterFrames`; ends the response unless dropped. */
-export async function writeFrames(response: ServerResponse, frames: readonly string[], script: BaseScript): Promise<void> {
-  response.writeHead(script.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+export async function writeFrames(
+  response: ServerResponse,
+  frames: readonly string[],
+  script: BaseScript,
+): Promise<void> {
+  response.writeHead(script.status ?? 200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   response.flushHeaders();
   for (const [index, frame] of frames.entries()) {
     if (script.dropAfterFrames !== undefined && index >= script.dropAfterFrames) {

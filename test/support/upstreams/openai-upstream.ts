@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, type BaseScript, type Json, type MockUpstream, type RecordedRequest } from './mock-server.js';
+import {
+  fragments,
+  pieces,
+  sendJson,
+  startMockServer,
+  wordCount,
+  writeFrames,
+  type BaseScript,
+  type Json,
+  type MockUpstream,
+  type RecordedRequest,
+} from './mock-server.js';
 
 /**
  * A mock OpenAI API: `POST /v1/chat/completions` (JSON and SSE with `data: [DONE]`, tool calls,
@@ -11,7 +22,11 @@ import { fragments, pieces, sendJson, startMockServer, wordCount, writeFrames, t
 /** What the mock model answers. */
 export interface OpenAIReply {
   readonly text?: string;
-  readonly toolCalls?: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly arguments: string | object }>;
+  readonly toolCalls?: ReadonlyArray<{
+    readonly id?: string;
+    readonly name: string;
+    readonly arguments: string | object;
+  }>;
   readonly finishReason?: string;
   /** Counts to report; `null` reports no usage at all (as some compatible servers do). */
   readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number } | null;
@@ -48,7 +63,11 @@ export type OpenAIUpstream = MockUpstream<OpenAIScript>;
 const ERROR_DEFAULTS: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: 'invalid_request_error', code: null, message: 'Invalid request.' },
   401: { type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' },
-  404: { type: 'invalid_request_error', code: 'model_not_found', message: 'The model does not exist or you do not have access to it.' },
+  404: {
+    type: 'invalid_request_error',
+    code: 'model_not_found',
+    message: 'The model does not exist or you do not have access to it.',
+  },
   429: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests.' },
   500: { type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
   503: { type: 'server_error', code: null, message: 'The engine is currently overloaded, please try again later.' },
@@ -56,38 +75,79 @@ const ERROR_DEFAULTS: Record<number, { type: string; code: string | null; messag
 
 /** The body OpenAI sends with an error status. */
 export function openAIErrorBody(status: number, override: OpenAIScript['error'] = {}): object {
-  const base = ERROR_DEFAULTS[status] ?? { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null, message: `Error ${status}.` };
-  return { error: { message: override.message ?? base.message, type: override.type ?? base.type, param: null, code: override.code === undefined ? base.code : override.code } };
+  const base = ERROR_DEFAULTS[status] ?? {
+    type: status >= 500 ? 'server_error' : 'invalid_request_error',
+    code: null,
+    message: `Error ${status}.`,
+  };
+  return {
+    error: {
+      message: override.message ?? base.message,
+      type: override.type ?? base.type,
+      param: null,
+      code: override.code === undefined ? base.code : override.code,
+    },
+  };
 }
 
 /** Starts the OpenAI mock on 127.0.0.1. */
 export function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promise<OpenAIUpstream> {
   return startMockServer<OpenAIScript>('/v1', async (request, response, script) => {
     if (script.body !== undefined) return sendJson(response, script.status ?? 200, script.body);
-    if (script.status !== undefined && (script.status < 200 || script.status >= 300)) return sendJson(response, script.status, openAIErrorBody(script.status, script.error));
+    if (script.status !== undefined && (script.status < 200 || script.status >= 300))
+      return sendJson(response, script.status, openAIErrorBody(script.status, script.error));
     if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return sendJson(response, 401, openAIErrorBody(401, { message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.' }));
+      return sendJson(
+        response,
+        401,
+        openAIErrorBody(401, {
+          message:
+            'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+        }),
+      );
     }
     const path = request.path.split('?')[0];
     if (request.method === 'GET' && path === '/v1/models') {
-      return sendJson(response, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1700000000, owned_by: 'openai' }] });
+      return sendJson(response, 200, {
+        object: 'list',
+        data: [{ id: 'gpt-4o-mini', object: 'model', created: 1700000000, owned_by: 'openai' }],
+      });
     }
     if (request.method === 'POST' && path === '/v1/chat/completions') return chat(request, response, script, options);
     if (request.method === 'POST' && path === '/v1/embeddings') return embeddings(request, response, options);
-    return sendJson(response, 404, openAIErrorBody(404, { message: `Invalid URL (${request.method} ${path})`, code: null }));
+    return sendJson(
+      response,
+      404,
+      openAIErrorBody(404, { message: `Invalid URL (${request.method} ${path})`, code: null }),
+    );
   });
 }
 
-async function chat(request: RecordedRequest, response: ServerResponse, script: OpenAIScript, options: OpenAIUpstreamOptions): Promise<void> {
+async function chat(
+  request: RecordedRequest,
+  response: ServerResponse,
+  script: OpenAIScript,
+  options: OpenAIUpstreamOptions,
+): Promise<void> {
   const body = request.body;
-  if (!body || typeof body.model !== 'string') return sendJson(response, 400, openAIErrorBody(400, { message: 'you must provide a model parameter' }));
-  if (!Array.isArray(body.messages)) return sendJson(response, 400, openAIErrorBody(400, { message: "Missing required parameter: 'messages'.", code: 'missing_required_parameter' }));
+  if (!body || typeof body.model !== 'string')
+    return sendJson(response, 400, openAIErrorBody(400, { message: 'you must provide a model parameter' }));
+  if (!Array.isArray(body.messages))
+    return sendJson(
+      response,
+      400,
+      openAIErrorBody(400, { message: "Missing required parameter: 'messages'.", code: 'missing_required_parameter' }),
+    );
   if (body.top_k !== undefined && !options.acceptTopK) {
     // OpenAI rejects parameters it does not define; top_k is the one translated requests could carry.
     return sendJson(response, 400, openAIErrorBody(400, { message: 'Unrecognized request argument supplied: top_k' }));
   }
   if (body.stream_options != null && body.stream !== true) {
-    return sendJson(response, 400, openAIErrorBody(400, { message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." }));
+    return sendJson(
+      response,
+      400,
+      openAIErrorBody(400, { message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." }),
+    );
   }
   const reply = script.reply ?? options.reply?.(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
   const answer = buildAnswer(reply, body);
@@ -97,12 +157,20 @@ async function chat(request: RecordedRequest, response: ServerResponse, script: 
     object: 'chat.completion',
     created: answer.created,
     model: answer.model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: answer.text, refusal: null, ...(answer.toolCalls.length > 0 ? { tool_calls: answer.toolCalls } : {}), annotations: [] },
-      logprobs: null,
-      finish_reason: answer.finishReason,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: answer.text,
+          refusal: null,
+          ...(answer.toolCalls.length > 0 ? { tool_calls: answer.toolCalls } : {}),
+          annotations: [],
+        },
+        logprobs: null,
+        finish_reason: answer.finishReason,
+      },
+    ],
     ...(answer.usage ? { usage: answer.usage } : {}),
     system_fingerprint: 'fp_mock',
   });
@@ -122,12 +190,17 @@ function buildAnswer(reply: OpenAIReply, body: Json): Answer {
   const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_mock${index}`,
     type: 'function' as const,
-    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    },
   }));
   const text = reply.text ?? (toolCalls.length > 0 ? null : '');
   const prompt = Math.ceil(JSON.stringify(body.messages).length / 4);
-  const completion = wordCount(text ?? '') + toolCalls.reduce((sum, call) => sum + Math.ceil(call.function.arguments.length / 4), 0);
-  const usage = reply.usage === null ? undefined : reply.usage ?? { prompt_tokens: prompt, completion_tokens: completion };
+  const completion =
+    wordCount(text ?? '') + toolCalls.reduce((sum, call) => sum + Math.ceil(call.function.arguments.length / 4), 0);
+  const usage =
+    reply.usage === null ? undefined : (reply.usage ?? { prompt_tokens: prompt, completion_tokens: completion });
   return {
     id: reply.id ?? 'chatcmpl-mock123',
     created: 1700000000,
@@ -154,12 +227,19 @@ function streamFrames(answer: Answer, body: Json, script: OpenAIScript): string[
   const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of pieces(answer.text ?? '')) frames.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
-    frames.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-    for (const part of fragments(call.function.arguments)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    frames.push(
+      chunk({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+      }),
+    );
+    for (const part of fragments(call.function.arguments))
+      frames.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   frames.push(chunk({}, answer.finishReason));
   if (withUsage && answer.usage) {
-    frames.push(`data: ${JSON.stringify({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, system_fingerprint: 'fp_mock', choices: [], usage: answer.usage })}\n\n`);
+    frames.push(
+      `data: ${JSON.stringify({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, system_fingerprint: 'fp_mock', choices: [], usage: answer.usage })}\n\n`,
+    );
   }
   frames.push('data: [DONE]\n\n');
   if (script.streamErrorAfterFrames !== undefined) {
@@ -171,16 +251,32 @@ function streamFrames(answer: Answer, body: Json, script: OpenAIScript): string[
 
 function embeddings(request: RecordedRequest, response: ServerResponse, options: OpenAIUpstreamOptions): void {
   const body = request.body;
-  if (!body || body.input === undefined) return sendJson(response, 400, openAIErrorBody(400, { message: "'input' is a required property" }));
-  const inputs: unknown[] = typeof body.input === 'string' || typeof body.input[0] === 'number' ? [body.input] : body.input;
-  const dimensions = options.embeddingsFloatOnly ? (options.embeddingDimensions ?? 8) : (body.dimensions ?? options.embeddingDimensions ?? 8);
+  if (!body || body.input === undefined)
+    return sendJson(response, 400, openAIErrorBody(400, { message: "'input' is a required property" }));
+  const inputs: unknown[] =
+    typeof body.input === 'string' || typeof body.input[0] === 'number' ? [body.input] : body.input;
+  const dimensions = options.embeddingsFloatOnly
+    ? (options.embeddingDimensions ?? 8)
+    : (body.dimensions ?? options.embeddingDimensions ?? 8);
   const base64 = !options.embeddingsFloatOnly && body.encoding_format === 'base64';
   const data = inputs.map((input, index) => {
     const vector = mockVector(JSON.stringify(input), dimensions);
-    return { object: 'embedding', index, embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector };
+    return {
+      object: 'embedding',
+      index,
+      embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
+    };
   });
-  const tokens = inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? wordCount(input) : (input as unknown[]).length), 0);
-  sendJson(response, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  const tokens = inputs.reduce<number>(
+    (sum, input) => sum + (typeof input === 'string' ? wordCount(input) : (input as unknown[]).length),
+    0,
+  );
+  sendJson(response, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 /** The mock's deterministic embedding of a text (unit length), so tests can predict vectors. */
@@ -196,7 +292,11 @@ function lastUserText(messages: Json[]): string {
     const message = messages[index];
     if (message?.role !== 'user') continue;
     if (typeof message.content === 'string') return message.content;
-    if (Array.isArray(message.content)) return message.content.filter((part: Json) => part?.type === 'text').map((part: Json) => part.text).join('\n');
+    if (Array.isArray(message.content))
+      return message.content
+        .filter((part: Json) => part?.type === 'text')
+        .map((part: Json) => part.text)
+        .join('\n');
   }
   return '';
 }

@@ -1,6 +1,11 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { invalidateMessageSchema, trafficEventSchema, trafficListSchema, type InvalidateMessage } from '../../../shared/gateway-api.js';
+import {
+  invalidateMessageSchema,
+  trafficEventSchema,
+  trafficListSchema,
+  type InvalidateMessage,
+} from '../../../shared/gateway-api.js';
 import { readSse } from '../lib/sse.js';
 import { assertNever } from '../lib/assert-never.js';
 import { useApi } from './api-context.js';
@@ -61,7 +66,11 @@ function parseJson(text: string): unknown {
 
 async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
   const after = buffer.lastSeq();
-  const page = await api.request('gateway', '/internal/traffic', { query: { limit: after ? 10_000 : 500, after: after || undefined }, schema: trafficListSchema, signal });
+  const page = await api.request('gateway', '/internal/traffic', {
+    query: { limit: after ? 10_000 : 500, after: after || undefined },
+    schema: trafficListSchema,
+    signal,
+  });
   buffer.add(page.data);
 }
 
@@ -84,7 +93,12 @@ export function useGatewayEvents(): void {
           await backfill(api, buffer, signal);
           // Last-Event-ID: the stream resumes after what the backfill returned, leaving no gap.
           const last = buffer.lastSeq();
-          const response = await api.open('gateway', '/internal/traffic/stream', signal, last ? { 'last-event-id': String(last) } : {});
+          const response = await api.open(
+            'gateway',
+            '/internal/traffic/stream',
+            signal,
+            last ? { 'last-event-id': String(last) } : {},
+          );
           buffer.setConnected(true);
           delay = 1000;
           for await (const message of readSse(response.body!)) {

@@ -20,7 +20,12 @@ export function useApiKeys(includeRevoked: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.gateway.keys(includeRevoked),
-    queryFn: ({ signal }) => api.request('gateway', '/internal/api-keys', { query: { include_revoked: includeRevoked ? 'true' : undefined }, schema: apiKeyListSchema, signal }),
+    queryFn: ({ signal }) =>
+      api.request('gateway', '/internal/api-keys', {
+        query: { include_revoked: includeRevoked ? 'true' : undefined },
+        schema: apiKeyListSchema,
+        signal,
+      }),
   });
 }
 
@@ -29,7 +34,8 @@ export function useIssueKey() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ApiKeyCreate) => api.request('gateway', '/internal/api-keys', { method: 'POST', body, schema: apiKeyCreatedSchema }),
+    mutationFn: (body: ApiKeyCreate) =>
+      api.request('gateway', '/internal/api-keys', { method: 'POST', body, schema: apiKeyCreatedSchema }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
   });
 }
@@ -39,7 +45,8 @@ export function useRevokeKey() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.unknown() }),
+    mutationFn: (id: string) =>
+      api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.unknown() }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
   });
 }
@@ -58,7 +65,8 @@ export function useUpdateModelSettings() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ModelSettingsUpdate) => api.request('gateway', '/internal/models', { method: 'PUT', body, schema: modelSettingsViewSchema }),
+    mutationFn: (body: ModelSettingsUpdate) =>
+      api.request('gateway', '/internal/models', { method: 'PUT', body, schema: modelSettingsViewSchema }),
     onSuccess: (data) => client.setQueryData(queryKeys.gateway.models, data),
   });
 }
@@ -77,7 +85,8 @@ export function useUpdateDeployments() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DeploymentsUpdate) => api.request('gateway', '/internal/deployments', { method: 'PUT', body, schema: deploymentListSchema }),
+    mutationFn: (body: DeploymentsUpdate) =>
+      api.request('gateway', '/internal/deployments', { method: 'PUT', body, schema: deploymentListSchema }),
     onSuccess: (data) => {
       client.setQueryData(queryKeys.gateway.deployments, data);
       // The provider shown per allowed model and the health rows follow the deployments.
@@ -93,7 +102,8 @@ export function useDeploymentHealth() {
   return useQuery({
     queryKey: queryKeys.gateway.deploymentHealth,
     refetchInterval: 10_000,
-    queryFn: ({ signal }) => api.request('gateway', '/internal/deployments/health', { schema: deploymentHealthListSchema, signal }),
+    queryFn: ({ signal }) =>
+      api.request('gateway', '/internal/deployments/health', { schema: deploymentHealthListSchema, signal }),
   });
 }
 

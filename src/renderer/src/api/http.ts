@@ -34,7 +34,12 @@ export interface ApiClient {
   readonly connection: Connection;
   request<T>(service: Service, path: string, options: RequestOptions<T>): Promise<T>;
   /** Opens a streaming response (server-sent events) with the same authentication. */
-  open(service: Service, path: string, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<Response>;
+  open(
+    service: Service,
+    path: string,
+    signal: AbortSignal,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<Response>;
   /** The base address of a service as this page reaches it. */
   baseUrl(service: Service): string;
 }
@@ -62,7 +67,12 @@ async function errorFrom(response: Response, service: Service): Promise<ApiError
     // not JSON: fall through to the status line
   }
   const detail = text && text.length < 300 ? `: ${text}` : '';
-  return new ApiError(response.status, 'error', `The ${SERVICE_NAMES[service]} answered ${response.status} ${response.statusText}${detail}`, requestId);
+  return new ApiError(
+    response.status,
+    'error',
+    `The ${SERVICE_NAMES[service]} answered ${response.status} ${response.statusText}${detail}`,
+    requestId,
+  );
 }
 
 /** Options of {@link createApiClient}. */
@@ -91,7 +101,10 @@ export function createApiClient(connection: Connection, options: ApiClientOption
 
   const send = async (service: Service, url: string, init: RequestInit): Promise<Response> => {
     try {
-      return await fetch(url, { ...init, headers: { ...authorization(service), ...(init.headers as Record<string, string> | undefined) } });
+      return await fetch(url, {
+        ...init,
+        headers: { ...authorization(service), ...(init.headers as Record<string, string> | undefined) },
+      });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
       throw new ApiError(0, 'network_error', `Cannot reach the ${service} at ${baseUrl(service)}. Is it running?`);
@@ -116,12 +129,20 @@ export function createApiClient(connection: Connection, options: ApiClientOption
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape';
-        throw new ApiError(response.status, 'invalid_response', `Unexpected answer from ${method} ${path} (${where})`, response.headers.get('x-request-id') ?? undefined);
+        throw new ApiError(
+          response.status,
+          'invalid_response',
+          `Unexpected answer from ${method} ${path} (${where})`,
+          response.headers.get('x-request-id') ?? undefined,
+        );
       }
       return parsed.data;
     },
     async open(service, path, signal, headers = {}) {
-      const response = await send(service, buildUrl(baseUrl(service), path, undefined), { signal, headers: { accept: 'text/event-stream', ...headers } });
+      const response = await send(service, buildUrl(baseUrl(service), path, undefined), {
+        signal,
+        headers: { accept: 'text/event-stream', ...headers },
+      });
       if (!response.ok) throw await failure(response, service);
       return response;
     },

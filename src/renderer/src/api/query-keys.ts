@@ -24,8 +24,10 @@ export const queryKeys = {
     checkpoints: (namespace: string) => ['store', namespace, 'checkpoints'] as const,
     log: (scope: StoreScope) => ['store', scope.namespace, 'log', scope.branch] as const,
     revision: (namespace: string, id: number) => ['store', namespace, 'revision', id] as const,
-    state: (scope: StoreScope, at: RevisionSelector) => ['store', scope.namespace, 'state', scope.branch, at.checkpoint ?? '', at.revision ?? 0] as const,
-    headDiff: (scope: StoreScope, at: RevisionSelector) => ['store', scope.namespace, 'diff', scope.branch, at.checkpoint ?? '', at.revision ?? 0] as const,
+    state: (scope: StoreScope, at: RevisionSelector) =>
+      ['store', scope.namespace, 'state', scope.branch, at.checkpoint ?? '', at.revision ?? 0] as const,
+    headDiff: (scope: StoreScope, at: RevisionSelector) =>
+      ['store', scope.namespace, 'diff', scope.branch, at.checkpoint ?? '', at.revision ?? 0] as const,
   },
   gateway: {
     keys: (includeRevoked: boolean) => ['gateway', 'api-keys', includeRevoked] as const,

@@ -55,7 +55,13 @@ export function useRollback() {
     (api, input: RollbackInput) =>
       api.request('store', '/v1/rollback', {
         method: 'POST',
-        body: { scope: input.scope, revision_id: input.revision ?? 0, checkpoint_name: input.checkpoint ?? '', message: input.message, expected_revision: input.expectedRevision },
+        body: {
+          scope: input.scope,
+          revision_id: input.revision ?? 0,
+          checkpoint_name: input.checkpoint ?? '',
+          message: input.message,
+          expected_revision: input.expectedRevision,
+        },
         schema: applyResponseSchema,
       }),
     scopeNamespace,
@@ -88,7 +94,12 @@ export function useCreateBranch() {
     (api, input: { scope: StoreScope; name: string; fromRevision?: number; fromCheckpoint?: string }) =>
       api.request('store', '/v1/branches', {
         method: 'POST',
-        body: { scope: input.scope, name: input.name, from_revision: input.fromRevision ?? 0, from_checkpoint: input.fromCheckpoint ?? '' },
+        body: {
+          scope: input.scope,
+          name: input.name,
+          from_revision: input.fromRevision ?? 0,
+          from_checkpoint: input.fromCheckpoint ?? '',
+        },
         schema: branchCreateResponseSchema,
       }),
     scopeNamespace,
@@ -98,7 +109,8 @@ export function useCreateBranch() {
 /** Creates (or moves) a checkpoint at the scope's head. */
 export function useCreateCheckpoint() {
   return useNamespaceWrite(
-    (api, input: { scope: StoreScope; name: string; description: string }) => api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
+    (api, input: { scope: StoreScope; name: string; description: string }) =>
+      api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
     scopeNamespace,
   );
 }
@@ -106,7 +118,8 @@ export function useCreateCheckpoint() {
 /** Deletes a checkpoint (its revision may then be garbage collected). */
 export function useDeleteCheckpoint() {
   return useNamespaceWrite(
-    (api, input: { namespace: string; name: string }) => api.request('store', '/v1/checkpoints', { method: 'DELETE', body: input, schema: emptyResponseSchema }),
+    (api, input: { namespace: string; name: string }) =>
+      api.request('store', '/v1/checkpoints', { method: 'DELETE', body: input, schema: emptyResponseSchema }),
     (input) => input.namespace,
   );
 }
@@ -117,7 +130,12 @@ export function useGc() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { keep: number; dryRun: boolean }) =>
-      api.request('store', '/v1/gc', { method: 'POST', body: { keep: input.keep, dry_run: input.dryRun }, schema: gcResponseSchema }),
-    onSuccess: (_data, input) => (input.dryRun ? undefined : client.invalidateQueries({ queryKey: queryKeys.store.all })),
+      api.request('store', '/v1/gc', {
+        method: 'POST',
+        body: { keep: input.keep, dry_run: input.dryRun },
+        schema: gcResponseSchema,
+      }),
+    onSuccess: (_data, input) =>
+      input.dryRun ? undefined : client.invalidateQueries({ queryKey: queryKeys.store.all }),
   });
 }

@@ -19,7 +19,8 @@ export function useNamespaces() {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.namespaces(),
-    queryFn: ({ signal }) => api.request('store', '/v1/namespaces', { query: { limit: 1000 }, schema: namespaceListResponseSchema, signal }),
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/namespaces', { query: { limit: 1000 }, schema: namespaceListResponseSchema, signal }),
   });
 }
 
@@ -29,7 +30,11 @@ export function useBranches(scope: StoreScope) {
   return useQuery({
     queryKey: [...queryKeys.store.branches(scope.namespace), scope.branch],
     queryFn: ({ signal }) =>
-      api.request('store', '/v1/branches', { query: { namespace: scope.namespace, branch: scope.branch, limit: 1000 }, schema: branchListResponseSchema, signal }),
+      api.request('store', '/v1/branches', {
+        query: { namespace: scope.namespace, branch: scope.branch, limit: 1000 },
+        schema: branchListResponseSchema,
+        signal,
+      }),
   });
 }
 
@@ -38,7 +43,12 @@ export function useCheckpoints(namespace: string) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.checkpoints(namespace),
-    queryFn: ({ signal }) => api.request('store', '/v1/checkpoints', { query: { namespace, limit: 1000 }, schema: checkpointListResponseSchema, signal }),
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/checkpoints', {
+        query: { namespace, limit: 1000 },
+        schema: checkpointListResponseSchema,
+        signal,
+      }),
   });
 }
 
@@ -50,7 +60,12 @@ export function useLog(scope: StoreScope) {
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       api.request('store', '/v1/log', {
-        query: { namespace: scope.namespace, branch: scope.branch, limit: LOG_PAGE_SIZE, after: pageParam || undefined },
+        query: {
+          namespace: scope.namespace,
+          branch: scope.branch,
+          limit: LOG_PAGE_SIZE,
+          after: pageParam || undefined,
+        },
         schema: logResponseSchema,
         signal,
       }),
@@ -64,7 +79,8 @@ export function useRevision(namespace: string, id: number | undefined) {
   return useQuery({
     queryKey: queryKeys.store.revision(namespace, id ?? 0),
     enabled: id !== undefined && id > 0,
-    queryFn: ({ signal }) => api.request('store', `/v1/revisions/${id}`, { query: { namespace }, schema: logEntrySchema, signal }),
+    queryFn: ({ signal }) =>
+      api.request('store', `/v1/revisions/${id}`, { query: { namespace }, schema: logEntrySchema, signal }),
   });
 }
 
@@ -77,7 +93,12 @@ export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled =
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
       api.request('store', '/v1/state', {
-        query: { namespace: scope.namespace, branch: scope.branch, revision: at.revision || undefined, checkpoint: at.checkpoint || undefined },
+        query: {
+          namespace: scope.namespace,
+          branch: scope.branch,
+          revision: at.revision || undefined,
+          checkpoint: at.checkpoint || undefined,
+        },
         schema: stateResponseSchema,
         signal,
       }),

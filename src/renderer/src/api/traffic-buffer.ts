@@ -59,7 +59,10 @@ export class TrafficBuffer {
     this.scheduled = false;
     if (this.pending.length > 0) {
       const incoming = this.pending.splice(0).sort((a, b) => b.seq - a.seq);
-      const merged = incoming[incoming.length - 1]!.seq > (this.events[0]?.seq ?? -1) ? [...incoming, ...this.events] : [...incoming, ...this.events].sort((a, b) => b.seq - a.seq);
+      const merged =
+        incoming[incoming.length - 1]!.seq > (this.events[0]?.seq ?? -1)
+          ? [...incoming, ...this.events]
+          : [...incoming, ...this.events].sort((a, b) => b.seq - a.seq);
       for (const dropped of merged.splice(TRAFFIC_CAPACITY)) this.seen.delete(dropped.seq);
       this.events = merged;
     } else {

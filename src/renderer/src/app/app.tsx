@@ -4,7 +4,15 @@ import { ApiProvider } from '../api/api-context.js';
 import { ApiError, createApiClient, type Service } from '../api/http.js';
 import { ErrorMessage, Loading } from '../components/feedback.js';
 import { Toaster } from '../components/toast.js';
-import { browserConnection, clearCredentials, desktopConnection, fetchBootstrap, loadCredentials, type Bootstrap, type Connection } from '../connection/connection.js';
+import {
+  browserConnection,
+  clearCredentials,
+  desktopConnection,
+  fetchBootstrap,
+  loadCredentials,
+  type Bootstrap,
+  type Connection,
+} from '../connection/connection.js';
 import { SessionContext } from '../connection/connection-context.js';
 import { LoginScreen } from '../connection/login-screen.js';
 import { assertNever } from '../lib/assert-never.js';
@@ -22,12 +30,17 @@ async function boot(): Promise<Boot> {
   if (desktop) return { phase: 'ready', connection: desktop };
   const bootstrap = await fetchBootstrap();
   const credentials = loadCredentials();
-  return credentials ? { phase: 'ready', connection: browserConnection(bootstrap, credentials) } : { phase: 'login', bootstrap };
+  return credentials
+    ? { phase: 'ready', connection: browserConnection(bootstrap, credentials) }
+    : { phase: 'login', bootstrap };
 }
 
 /** What the user is told when a credential stops working mid-session. */
 export function credentialLostMessage(service: Service, error: ApiError): string {
-  const what = service === 'gateway' ? 'The gateway no longer accepts the master key' : 'The store no longer accepts the store token';
+  const what =
+    service === 'gateway'
+      ? 'The gateway no longer accepts the master key'
+      : 'The store no longer accepts the store token';
   return `${what} (${error.message}). It may have been changed or revoked, or the server restarted with new credentials.`;
 }
 
@@ -38,7 +51,8 @@ function createQueryClient(): QueryClient {
         staleTime: 5_000,
         refetchOnWindowFocus: true,
         // A 4xx will not change on retry; a dropped connection might.
-        retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        retry: (failures, error) =>
+          failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
       },
     },
   });
@@ -75,7 +89,13 @@ export function App() {
         </div>
       );
     case 'login':
-      return <LoginScreen bootstrap={state.bootstrap} notice={state.notice} onSignedIn={(connection) => setState({ phase: 'ready', connection })} />;
+      return (
+        <LoginScreen
+          bootstrap={state.bootstrap}
+          notice={state.notice}
+          onSignedIn={(connection) => setState({ phase: 'ready', connection })}
+        />
+      );
     case 'ready':
       return (
         <SignedIn
@@ -98,7 +118,15 @@ export function App() {
  * back to the login screen with the reason; the desktop app, whose credentials come from the preload
  * bridge and cannot be typed in, shows the reason above every screen.
  */
-function SignedIn({ connection, onSignOut, onCredentialLost }: { readonly connection: Connection; readonly onSignOut: () => void; readonly onCredentialLost: (notice: string) => void }) {
+function SignedIn({
+  connection,
+  onSignOut,
+  onCredentialLost,
+}: {
+  readonly connection: Connection;
+  readonly onSignOut: () => void;
+  readonly onCredentialLost: (notice: string) => void;
+}) {
   const [lost, setLost] = useState<string>();
   const onUnauthorized = useCallback(
     (service: Service, error: ApiError) => {
@@ -110,14 +138,20 @@ function SignedIn({ connection, onSignOut, onCredentialLost }: { readonly connec
   );
   const client = useMemo(() => createApiClient(connection, { onUnauthorized }), [connection, onUnauthorized]);
   const queryClient = useMemo(createQueryClient, [connection]);
-  const session = useMemo(() => ({ connection, signOut: connection.mode === 'browser' ? onSignOut : undefined }), [connection, onSignOut]);
+  const session = useMemo(
+    () => ({ connection, signOut: connection.mode === 'browser' ? onSignOut : undefined }),
+    [connection, onSignOut],
+  );
   return (
     <SessionContext.Provider value={session}>
       <ApiProvider client={client}>
         <QueryClientProvider client={queryClient}>
           {lost && (
             <div className="session-alert" data-testid="credential-lost">
-              <ErrorMessage title="Gatehouse lost access to a service" error={`${lost} Restart Gatehouse to reconnect.`} />
+              <ErrorMessage
+                title="Gatehouse lost access to a service"
+                error={`${lost} Restart Gatehouse to reconnect.`}
+              />
             </div>
           )}
           <Shell />

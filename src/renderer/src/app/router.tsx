@@ -39,7 +39,8 @@ export function useSearchParams(): URLSearchParams {
 /** Builds an app URL from a route path and query values (empty values left out). */
 export function href(path: string, query: Readonly<Record<string, string | number | undefined>> = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const search = params.toString();
   return `${BASE}${path}${search ? `?${search}` : ''}`;
 }
@@ -67,7 +68,15 @@ export function updateSearch(values: Readonly<Record<string, string | number | u
 export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { readonly to: string }) {
   const handle = (event: MouseEvent<HTMLAnchorElement>): void => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(to);
   };

@@ -36,7 +36,14 @@ export function Screen({ path }: { readonly path: string }) {
   }, [route]);
   if (!route) {
     return (
-      <EmptyState title="There is no such screen" action={<Link to={href('')} className="btn btn-secondary btn-md"><span>Go to the overview</span></Link>}>
+      <EmptyState
+        title="There is no such screen"
+        action={
+          <Link to={href('')} className="btn btn-secondary btn-md">
+            <span>Go to the overview</span>
+          </Link>
+        }
+      >
         <span className="mono">/ui/{path}</span>
       </EmptyState>
     );

@@ -13,7 +13,9 @@ export function Shell() {
   const go = useCallback((path: string) => {
     // Store screens keep the scope in their query; carry it over.
     const params = new URLSearchParams(window.location.search);
-    const keep = path.startsWith('store/') ? { ns: params.get('ns') ?? undefined, branch: params.get('branch') ?? undefined } : {};
+    const keep = path.startsWith('store/')
+      ? { ns: params.get('ns') ?? undefined, branch: params.get('branch') ?? undefined }
+      : {};
     navigate(href(path, keep));
   }, []);
   const showHelp = useCallback(() => setHelp(true), []);

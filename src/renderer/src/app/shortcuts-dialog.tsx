@@ -25,7 +25,11 @@ export function ShortcutsDialog({ onClose }: { readonly onClose: () => void }) {
           <dl className="shortcut-list">
             {LIST_KEYS.map(([keys, label]) => (
               <div key={label} className="shortcut-row">
-                <dt>{keys.map((key) => <Kbd key={key}>{key}</Kbd>)}</dt>
+                <dt>
+                  {keys.map((key) => (
+                    <Kbd key={key}>{key}</Kbd>
+                  ))}
+                </dt>
                 <dd>{label}</dd>
               </div>
             ))}

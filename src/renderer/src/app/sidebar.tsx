@@ -2,12 +2,38 @@ import type { ReactNode } from 'react';
 import { useSession } from '../connection/connection-context.js';
 import { ScopePicker } from '../features/store/scope-picker.js';
 import { scopeQuery, useScope } from '../features/store/use-scope.js';
-import { ActivityIcon, BranchIcon, BroomIcon, ChartIcon, CompareIcon, CubeIcon, FilesIcon, HistoryIcon, HomeIcon, KeyboardIcon, KeyIcon, LogOutIcon, MoonIcon, SunIcon, TagIcon } from '../components/icons.js';
+import {
+  ActivityIcon,
+  BranchIcon,
+  BroomIcon,
+  ChartIcon,
+  CompareIcon,
+  CubeIcon,
+  FilesIcon,
+  HistoryIcon,
+  HomeIcon,
+  KeyboardIcon,
+  KeyIcon,
+  LogOutIcon,
+  MoonIcon,
+  SunIcon,
+  TagIcon,
+} from '../components/icons.js';
 import { toggleTheme, useTheme } from '../lib/theme.js';
 import { HealthLine } from './health-status.js';
 import { href, Link, useLocation } from './router.js';
 
-function NavItem({ to, path, icon, children }: { readonly to: string; readonly path: string; readonly icon: ReactNode; readonly children: ReactNode }) {
+function NavItem({
+  to,
+  path,
+  icon,
+  children,
+}: {
+  readonly to: string;
+  readonly path: string;
+  readonly icon: ReactNode;
+  readonly children: ReactNode;
+}) {
   const location = useLocation();
   const active = location.path === path;
   return (
@@ -27,7 +53,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="sidebar-brand">
-        <span className="brand-mark" aria-hidden="true">G</span>
+        <span className="brand-mark" aria-hidden="true">
+          G
+        </span>
         <span className="brand-name">Gatehouse</span>
         <span className="brand-version">{session.connection.version}</span>
       </div>
@@ -73,14 +101,32 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         <HealthLine service="gateway" name="Gateway" />
         <HealthLine service="store" name="Store" />
         <div className="sidebar-tools">
-          <button type="button" className="icon-button" onClick={toggleTheme} aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} title="Theme (Shift+T)">
+          <button
+            type="button"
+            className="icon-button"
+            onClick={toggleTheme}
+            aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+            title="Theme (Shift+T)"
+          >
             {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
           </button>
-          <button type="button" className="icon-button" onClick={onShowShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+          <button
+            type="button"
+            className="icon-button"
+            onClick={onShowShortcuts}
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+          >
             <KeyboardIcon />
           </button>
           {session.signOut && (
-            <button type="button" className="icon-button" onClick={session.signOut} aria-label="Sign out" title="Sign out">
+            <button
+              type="button"
+              className="icon-button"
+              onClick={session.signOut}
+              aria-label="Sign out"
+              title="Sign out"
+            >
               <LogOutIcon />
             </button>
           )}

@@ -4,7 +4,15 @@ import type { ReactNode } from 'react';
 export type Tone = 'neutral' | 'accent' | 'success' | 'warning' | 'danger';
 
 /** A small label: change types, statuses, scopes. */
-export function Badge({ tone = 'neutral', children, title }: { readonly tone?: Tone; readonly children: ReactNode; readonly title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+}: {
+  readonly tone?: Tone;
+  readonly children: ReactNode;
+  readonly title?: string;
+}) {
   return (
     <span className={`badge badge-${tone}`} title={title}>
       {children}

@@ -9,11 +9,25 @@ const PAD = { top: 8, right: 8, bottom: 22, left: 48 };
  * Stacked bars over time, one colour per series, with a hover read-out of the bucket. Drawn as
  * SVG to the container's width (no chart library: the app ships offline and small).
  */
-export function BarChart({ data, format, formatTime, label, integer = false }: { readonly data: SeriesSet; readonly format: (value: number) => string; readonly formatTime: (ms: number) => string; readonly label: string; readonly integer?: boolean }) {
+export function BarChart({
+  data,
+  format,
+  formatTime,
+  label,
+  integer = false,
+}: {
+  readonly data: SeriesSet;
+  readonly format: (value: number) => string;
+  readonly formatTime: (ms: number) => string;
+  readonly label: string;
+  readonly integer?: boolean;
+}) {
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const [hover, setHover] = useState<number>();
   const count = data.buckets.length;
-  const stacks = data.buckets.map((_, index) => data.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0));
+  const stacks = data.buckets.map((_, index) =>
+    data.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0),
+  );
   const { max, step } = niceScale(Math.max(0, ...stacks), integer);
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, index) => index * step);
   const plotWidth = Math.max(1, width - PAD.left - PAD.right);
@@ -44,7 +58,17 @@ export function BarChart({ data, format, formatTime, label, integer = false }: {
                 const value = series.values[index] ?? 0;
                 if (value <= 0) return null;
                 const top = y(base + value);
-                const rect = <rect key={series.key} className={`chart-bar series-${seriesIndex + 1}`} x={x} y={top} width={barWidth} height={Math.max(1, y(base) - top)} rx={1} />;
+                const rect = (
+                  <rect
+                    key={series.key}
+                    className={`chart-bar series-${seriesIndex + 1}`}
+                    x={x}
+                    y={top}
+                    width={barWidth}
+                    height={Math.max(1, y(base) - top)}
+                    rx={1}
+                  />
+                );
                 base += value;
                 return rect;
               })}
@@ -58,7 +82,10 @@ export function BarChart({ data, format, formatTime, label, integer = false }: {
         })}
       </svg>
       {hover !== undefined && (
-        <div className="chart-tooltip" style={{ left: Math.min(width - 180, Math.max(0, PAD.left + hover * slot + slot / 2 - 90)) }}>
+        <div
+          className="chart-tooltip"
+          style={{ left: Math.min(width - 180, Math.max(0, PAD.left + hover * slot + slot / 2 - 90)) }}
+        >
           <div className="chart-tooltip-title">{formatTime(data.buckets[hover]!)}</div>
           {data.series.map((series, seriesIndex) => (
             <div key={series.key} className="chart-tooltip-row">

@@ -21,7 +21,13 @@ export function Button({
   readonly busy?: boolean;
 }) {
   return (
-    <button type={type} className={`btn btn-${variant} btn-${size} ${className}`} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+    <button
+      type={type}
+      className={`btn btn-${variant} btn-${size} ${className}`}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      {...rest}
+    >
       {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : icon}
       {children !== undefined && <span>{children}</span>}
     </button>

@@ -3,7 +3,17 @@ import { Button } from './button.js';
 import { CheckIcon, CopyIcon } from './icons.js';
 
 /** Copies text to the clipboard and confirms for a moment. */
-export function CopyButton({ text, label = 'Copy', size = 'sm', variant = 'secondary' }: { readonly text: string; readonly label?: string; readonly size?: 'sm' | 'md'; readonly variant?: 'secondary' | 'ghost' | 'primary' }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  size = 'sm',
+  variant = 'secondary',
+}: {
+  readonly text: string;
+  readonly label?: string;
+  readonly size?: 'sm' | 'md';
+  readonly variant?: 'secondary' | 'ghost' | 'primary';
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;

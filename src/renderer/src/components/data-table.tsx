@@ -13,10 +13,31 @@ export interface Column<T> {
  * A keyboard-driven table for short lists (branches, checkpoints, keys, models): j/k or arrows
  * move, Enter runs `onOpen`, a click selects. Long lists use the virtualised list instead.
  */
-export function DataTable<T>({ rows, columns, rowKey, onOpen, label, testId, autoFocus }: { readonly rows: readonly T[]; readonly columns: readonly Column<T>[]; readonly rowKey: (row: T) => string; readonly onOpen?: (row: T) => void; readonly label: string; readonly testId?: string; readonly autoFocus?: boolean }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  rowKey,
+  onOpen,
+  label,
+  testId,
+  autoFocus,
+}: {
+  readonly rows: readonly T[];
+  readonly columns: readonly Column<T>[];
+  readonly rowKey: (row: T) => string;
+  readonly onOpen?: (row: T) => void;
+  readonly label: string;
+  readonly testId?: string;
+  readonly autoFocus?: boolean;
+}) {
   const [selected, setSelected] = useState(-1);
   const body = useRef<HTMLTableSectionElement>(null);
-  const nav = useListNavigation({ count: rows.length, index: selected, onMove: setSelected, onOpen: onOpen ? (index) => onOpen(rows[index]!) : undefined });
+  const nav = useListNavigation({
+    count: rows.length,
+    index: selected,
+    onMove: setSelected,
+    onOpen: onOpen ? (index) => onOpen(rows[index]!) : undefined,
+  });
   const table = useRef<HTMLTableElement>(null);
   useEffect(() => {
     if (autoFocus) table.current?.focus({ preventScroll: true });
@@ -37,9 +58,18 @@ export function DataTable<T>({ rows, columns, rowKey, onOpen, label, testId, aut
       </thead>
       <tbody ref={body}>
         {rows.map((row, index) => (
-          <tr key={rowKey(row)} className={index === selected ? 'is-selected' : undefined} aria-selected={index === selected} onClick={() => setSelected(index)} onDoubleClick={() => onOpen?.(row)}>
+          <tr
+            key={rowKey(row)}
+            className={index === selected ? 'is-selected' : undefined}
+            aria-selected={index === selected}
+            onClick={() => setSelected(index)}
+            onDoubleClick={() => onOpen?.(row)}
+          >
             {columns.map((column, columnIndex) => (
-              <td key={columnIndex} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
+              <td
+                key={columnIndex}
+                className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}
+              >
                 {column.cell(row)}
               </td>
             ))}

@@ -2,7 +2,19 @@ import { useEffect, type ReactNode } from 'react';
 import { CloseIcon } from './icons.js';
 
 /** A panel sliding over the right side of a screen; Esc closes it. Not modal: the list stays usable. */
-export function Drawer({ title, onClose, children, actions, testId }: { readonly title: ReactNode; readonly onClose: () => void; readonly children: ReactNode; readonly actions?: ReactNode; readonly testId?: string }) {
+export function Drawer({
+  title,
+  onClose,
+  children,
+  actions,
+  testId,
+}: {
+  readonly title: ReactNode;
+  readonly onClose: () => void;
+  readonly children: ReactNode;
+  readonly actions?: ReactNode;
+  readonly testId?: string;
+}) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();

@@ -1,7 +1,19 @@
 import type { ComponentProps, ReactNode } from 'react';
 
 /** A labelled form row with an optional hint or error under it. */
-export function Field({ label, hint, error, children, htmlFor }: { readonly label: ReactNode; readonly hint?: ReactNode; readonly error?: ReactNode; readonly children: ReactNode; readonly htmlFor?: string }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  htmlFor,
+}: {
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  readonly error?: ReactNode;
+  readonly children: ReactNode;
+  readonly htmlFor?: string;
+}) {
   return (
     <div className="field">
       <label className="field-label" htmlFor={htmlFor}>

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** A screen's title bar: title, a line of context, and actions on the right. */
-export function PageHeader({ title, subtitle, actions }: { readonly title: ReactNode; readonly subtitle?: ReactNode; readonly actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  readonly title: ReactNode;
+  readonly subtitle?: ReactNode;
+  readonly actions?: ReactNode;
+}) {
   return (
     <header className="page-header">
       <div className="page-header-text">

@@ -6,7 +6,17 @@ import { ErrorMessage, Loading } from './feedback.js';
  * A query's three states in one place: a spinner while pending, the server's error, else the
  * content, or what `empty` returns when the data has nothing to show (falsy: not empty).
  */
-export function QueryView<T>({ query, errorTitle, empty, children }: { readonly query: UseQueryResult<T>; readonly errorTitle: string; readonly empty?: (data: T) => ReactNode; readonly children: (data: T) => ReactNode }) {
+export function QueryView<T>({
+  query,
+  errorTitle,
+  empty,
+  children,
+}: {
+  readonly query: UseQueryResult<T>;
+  readonly errorTitle: string;
+  readonly empty?: (data: T) => ReactNode;
+  readonly children: (data: T) => ReactNode;
+}) {
   if (query.isPending) return <Loading />;
   if (query.isError) return <ErrorMessage error={query.error} title={errorTitle} />;
   const emptyView = empty?.(query.data);

@@ -28,11 +28,39 @@ export interface VirtualListProps {
  * A keyboard-driven list that renders only the rows in view, so a history of a million revisions
  * or a traffic buffer at 200 requests per second costs the same as twenty rows.
  */
-export function VirtualList({ count, rowHeight, renderRow, rowKey, selected, onSelect, onOpen, onClose, onEndReached, openOnClick = false, label, autoFocus, className = '', testId }: VirtualListProps) {
+export function VirtualList({
+  count,
+  rowHeight,
+  renderRow,
+  rowKey,
+  selected,
+  onSelect,
+  onOpen,
+  onClose,
+  onEndReached,
+  openOnClick = false,
+  label,
+  autoFocus,
+  className = '',
+  testId,
+}: VirtualListProps) {
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 12, getItemKey: rowKey });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => parent.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    getItemKey: rowKey,
+  });
   const items = virtualizer.getVirtualItems();
-  const nav = useListNavigation({ count, index: selected, onMove: onSelect, onOpen, onClose, page: Math.max(1, Math.floor((parent.current?.clientHeight ?? 600) / rowHeight) - 1) });
+  const nav = useListNavigation({
+    count,
+    index: selected,
+    onMove: onSelect,
+    onOpen,
+    onClose,
+    page: Math.max(1, Math.floor((parent.current?.clientHeight ?? 600) / rowHeight) - 1),
+  });
 
   useEffect(() => {
     if (selected >= 0 && selected < count) virtualizer.scrollToIndex(selected, { align: 'auto' });
@@ -48,7 +76,16 @@ export function VirtualList({ count, rowHeight, renderRow, rowKey, selected, onS
   }, [last, count, onEndReached]);
 
   return (
-    <div ref={parent} className={`virtual-list ${className}`} id={testId} role="listbox" aria-label={label} aria-activedescendant={selected >= 0 ? `${label}-row-${selected}` : undefined} data-testid={testId} {...nav}>
+    <div
+      ref={parent}
+      className={`virtual-list ${className}`}
+      id={testId}
+      role="listbox"
+      aria-label={label}
+      aria-activedescendant={selected >= 0 ? `${label}-row-${selected}` : undefined}
+      data-testid={testId}
+      {...nav}
+    >
       <div className="virtual-list-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div

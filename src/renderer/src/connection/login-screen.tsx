@@ -8,7 +8,15 @@ import { verifyConnection, type VerifyFailure } from './verify.js';
  * The browser's sign-in: the gateway's master key (admin API) and the store's token. The desktop
  * app never shows it: its preload bridge hands the same details over.
  */
-export function LoginScreen({ bootstrap, notice, onSignedIn }: { readonly bootstrap: Bootstrap; readonly notice?: string; readonly onSignedIn: (connection: Connection) => void }) {
+export function LoginScreen({
+  bootstrap,
+  notice,
+  onSignedIn,
+}: {
+  readonly bootstrap: Bootstrap;
+  readonly notice?: string;
+  readonly onSignedIn: (connection: Connection) => void;
+}) {
   const [masterKey, setMasterKey] = useState('');
   const [storeToken, setStoreToken] = useState('');
   const [remember, setRemember] = useState(false);
@@ -40,9 +48,13 @@ export function LoginScreen({ bootstrap, notice, onSignedIn }: { readonly bootst
     <main className="login">
       <form className="login-card" onSubmit={(event) => void submit(event)} aria-labelledby="login-title">
         <div className="login-brand">
-          <span className="brand-mark" aria-hidden="true">G</span>
+          <span className="brand-mark" aria-hidden="true">
+            G
+          </span>
           <div>
-            <h1 id="login-title" className="login-title">Sign in to Gatehouse</h1>
+            <h1 id="login-title" className="login-title">
+              Sign in to Gatehouse
+            </h1>
             <p className="login-subtitle">
               Gateway at <code>{bootstrap.gatewayUrl}</code>, store at <code>{bootstrap.storeUrl}</code>
             </p>
@@ -53,11 +65,37 @@ export function LoginScreen({ bootstrap, notice, onSignedIn }: { readonly bootst
             <strong>Please sign in again.</strong> {notice}
           </div>
         )}
-        <Field label="Gateway master key" htmlFor="master-key" error={failure?.field === 'masterKey' ? failure.message : undefined} hint="PROXY_MASTER_KEY, or the master.key file in the data folder the server printed at start.">
-          <TextInput id="master-key" name="master-key" type="password" autoComplete="off" required autoFocus value={masterKey} onChange={(event) => setMasterKey(event.target.value)} />
+        <Field
+          label="Gateway master key"
+          htmlFor="master-key"
+          error={failure?.field === 'masterKey' ? failure.message : undefined}
+          hint="PROXY_MASTER_KEY, or the master.key file in the data folder the server printed at start."
+        >
+          <TextInput
+            id="master-key"
+            name="master-key"
+            type="password"
+            autoComplete="off"
+            required
+            autoFocus
+            value={masterKey}
+            onChange={(event) => setMasterKey(event.target.value)}
+          />
         </Field>
-        <Field label="Store token" htmlFor="store-token" error={failure?.field === 'storeToken' ? failure.message : undefined} hint="STORE_TOKEN, or the store token file beside the master key. Leave empty if the store runs without authentication.">
-          <TextInput id="store-token" name="store-token" type="password" autoComplete="off" value={storeToken} onChange={(event) => setStoreToken(event.target.value)} />
+        <Field
+          label="Store token"
+          htmlFor="store-token"
+          error={failure?.field === 'storeToken' ? failure.message : undefined}
+          hint="STORE_TOKEN, or the store token file beside the master key. Leave empty if the store runs without authentication."
+        >
+          <TextInput
+            id="store-token"
+            name="store-token"
+            type="password"
+            autoComplete="off"
+            value={storeToken}
+            onChange={(event) => setStoreToken(event.target.value)}
+          />
         </Field>
         <label className="checkbox">
           <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
@@ -71,7 +109,9 @@ export function LoginScreen({ bootstrap, notice, onSignedIn }: { readonly bootst
         <Button type="submit" variant="primary" busy={busy} className="login-submit">
           Sign in
         </Button>
-        <p className="login-footnote">The credentials stay in this browser and go only to these two addresses. Gatehouse {bootstrap.version}</p>
+        <p className="login-footnote">
+          The credentials stay in this browser and go only to these two addresses. Gatehouse {bootstrap.version}
+        </p>
       </form>
     </main>
   );

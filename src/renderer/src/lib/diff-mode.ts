@@ -18,13 +18,10 @@ export function setDiffMode(mode: DiffMode): void {
 
 /** The diff layout, re-rendering when it changes. */
 export function useDiffMode(): DiffMode {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    current,
-  );
+  return useSyncExternalStore((listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, current);
 }
 
 /** Toggles between split and unified. */

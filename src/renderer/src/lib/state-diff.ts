@@ -12,7 +12,10 @@ export function compareKeys(a: string, b: string): number {
 }
 
 /** The changes that turn one set of documents into another (compare, restore previews). */
-export function diffStates(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): Change[] {
+export function diffStates(
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): Change[] {
   const changes: Change[] = [];
   for (const [key, content] of Object.entries(after)) {
     if (!(key in before)) changes.push({ key, type: 'create', after: content });

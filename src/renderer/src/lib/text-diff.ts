@@ -35,7 +35,8 @@ function merge(segments: Segment[]): Segment[] {
   const out: Segment[] = [];
   for (const segment of segments) {
     const last = out[out.length - 1];
-    if (last && last.changed === segment.changed) out[out.length - 1] = { text: last.text + segment.text, changed: last.changed };
+    if (last && last.changed === segment.changed)
+      out[out.length - 1] = { text: last.text + segment.text, changed: last.changed };
     else if (segment.text) out.push(segment);
   }
   return out;
@@ -156,7 +157,9 @@ export function foldContext(lines: readonly DiffLine[], context = 3): Hunk[] {
     hunks.push({ kind, start, end: index });
   }
   // A gap of one or two lines costs more to expand than to show.
-  return hunks.map((hunk) => (hunk.kind === 'gap' && hunk.end - hunk.start <= 2 ? { ...hunk, kind: 'lines' as const } : hunk));
+  return hunks.map((hunk) =>
+    hunk.kind === 'gap' && hunk.end - hunk.start <= 2 ? { ...hunk, kind: 'lines' as const } : hunk,
+  );
 }
 
 /** Counts of added and deleted lines. */

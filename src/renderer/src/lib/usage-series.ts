@@ -43,20 +43,69 @@ export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
     if (!entry) byGroup.set(key, (entry = { label: point.label ?? key, values: new Array<number>(count).fill(0) }));
     entry.values[index] = (entry.values[index] ?? 0) + point[metric];
   }
-  const all = [...byGroup].map(([key, entry]) => ({ key, label: entry.label, values: entry.values, total: entry.values.reduce((sum, value) => sum + value, 0) })).sort((a, b) => b.total - a.total);
+  const all = [...byGroup]
+    .map(([key, entry]) => ({
+      key,
+      label: entry.label,
+      values: entry.values,
+      total: entry.values.reduce((sum, value) => sum + value, 0),
+    }))
+    .sort((a, b) => b.total - a.total);
   if (all.length <= MAX_SERIES) return { buckets, series: all };
   const rest = all.slice(MAX_SERIES - 1);
-  const other = rest.reduce<number[]>((sum, entry) => sum.map((value, index) => value + (entry.values[index] ?? 0)), new Array<number>(count).fill(0));
-  return { buckets, series: [...all.slice(0, MAX_SERIES - 1), { key: '#other', label: `${rest.length} others`, values: other, total: other.reduce((a, b) => a + b, 0) }] };
+  const other = rest.reduce<number[]>(
+    (sum, entry) => sum.map((value, index) => value + (entry.values[index] ?? 0)),
+    new Array<number>(count).fill(0),
+  );
+  return {
+    buckets,
+    series: [
+      ...all.slice(0, MAX_SERIES - 1),
+      { key: '#other', label: `${rest.length} others`, values: other, total: other.reduce((a, b) => a + b, 0) },
+    ],
+  };
 }
 
 /** Per-group totals for the table under the charts. */
-export function totalsByGroup(usage: UsageResponse): { key: string; label: string; requests: number; tokens: number; cost: number; errors: number; latency: number | null }[] {
-  const groups = new Map<string, { key: string; label: string; requests: number; tokens: number; cost: number; errors: number; latencySum: number; latencyCount: number }>();
+export function totalsByGroup(usage: UsageResponse): {
+  key: string;
+  label: string;
+  requests: number;
+  tokens: number;
+  cost: number;
+  errors: number;
+  latency: number | null;
+}[] {
+  const groups = new Map<
+    string,
+    {
+      key: string;
+      label: string;
+      requests: number;
+      tokens: number;
+      cost: number;
+      errors: number;
+      latencySum: number;
+      latencyCount: number;
+    }
+  >();
   for (const point of usage.data) {
     const key = groupKey(point);
     let entry = groups.get(key);
-    if (!entry) groups.set(key, (entry = { key, label: point.label ?? key, requests: 0, tokens: 0, cost: 0, errors: 0, latencySum: 0, latencyCount: 0 }));
+    if (!entry)
+      groups.set(
+        key,
+        (entry = {
+          key,
+          label: point.label ?? key,
+          requests: 0,
+          tokens: 0,
+          cost: 0,
+          errors: 0,
+          latencySum: 0,
+          latencyCount: 0,
+        }),
+      );
     entry.requests += point.requests;
     entry.tokens += point.total_tokens;
     entry.cost += point.cost_usd;
@@ -67,7 +116,10 @@ export function totalsByGroup(usage: UsageResponse): { key: string; label: strin
     }
   }
   return [...groups.values()]
-    .map(({ latencySum, latencyCount, ...rest }) => ({ ...rest, latency: latencyCount ? latencySum / latencyCount : null }))
+    .map(({ latencySum, latencyCount, ...rest }) => ({
+      ...rest,
+      latency: latencyCount ? latencySum / latencyCount : null,
+    }))
     .sort((a, b) => b.requests - a.requests);
 }
 

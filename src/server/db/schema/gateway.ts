@@ -3,72 +3,84 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-or
 // The model gateway's tables. Times are Unix milliseconds; lists and maps are JSON text.
 
 /** Issued API keys: only the sha256 of the secret is kept, plus its first characters for display. */
-export const gatewayApiKeys = sqliteTable('gateway_api_keys', {
-  id: text('id').primaryKey(),
-  name: text('name'),
-  keyPrefix: text('key_prefix').notNull(),
-  keyHash: text('key_hash').notNull(),
-  ownerUser: text('owner_user'),
-  team: text('team'),
-  scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
-  allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
-  rpmLimit: integer('rpm_limit'),
-  tpmLimit: integer('tpm_limit'),
-  userTpmBudget: integer('user_tpm_budget'),
-  userTpdBudget: integer('user_tpd_budget'),
-  teamTpmBudget: integer('team_tpm_budget'),
-  teamTpdBudget: integer('team_tpd_budget'),
-  metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
-  expiresAt: integer('expires_at'),
-  createdAt: integer('created_at').notNull(),
-  lastUsedAt: integer('last_used_at'),
-  revokedAt: integer('revoked_at'),
-}, (table) => [
-  uniqueIndex('gateway_api_keys_hash').on(table.keyHash),
-  index('gateway_api_keys_owner').on(table.ownerUser),
-  index('gateway_api_keys_team').on(table.team),
-]);
+export const gatewayApiKeys = sqliteTable(
+  'gateway_api_keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    keyPrefix: text('key_prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    ownerUser: text('owner_user'),
+    team: text('team'),
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
+    rpmLimit: integer('rpm_limit'),
+    tpmLimit: integer('tpm_limit'),
+    userTpmBudget: integer('user_tpm_budget'),
+    userTpdBudget: integer('user_tpd_budget'),
+    teamTpmBudget: integer('team_tpm_budget'),
+    teamTpdBudget: integer('team_tpd_budget'),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    expiresAt: integer('expires_at'),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (table) => [
+    uniqueIndex('gateway_api_keys_hash').on(table.keyHash),
+    index('gateway_api_keys_owner').on(table.ownerUser),
+    index('gateway_api_keys_team').on(table.team),
+  ],
+);
 
 /** One row per /v1 request (errors and streams included), written in batches. */
-export const gatewayUsage = sqliteTable('gateway_usage', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  requestId: text('request_id').notNull(),
-  createdAt: integer('created_at').notNull(),
-  keyId: text('key_id'),
-  ownerUser: text('owner_user'),
-  team: text('team'),
-  endpoint: text('endpoint').notNull(),
-  model: text('model'),
-  deployment: text('deployment'),
-  provider: text('provider'),
-  promptTokens: integer('prompt_tokens').notNull(),
-  completionTokens: integer('completion_tokens').notNull(),
-  costUsd: real('cost_usd').notNull(),
-  latencyMs: real('latency_ms').notNull(),
-  status: integer('status').notNull(),
-  errorType: text('error_type'),
-  stream: integer('stream', { mode: 'boolean' }).notNull(),
-  cached: integer('cached', { mode: 'boolean' }).notNull(),
-}, (table) => [
-  // Only the indexes the admin views need: each one costs every insert, and a random one (the
-  // request id) costs most; measured, five indexes made a row 4x dearer than these two.
-  index('gateway_usage_created').on(table.createdAt),
-  index('gateway_usage_key_created').on(table.keyId, table.createdAt),
-]);
+export const gatewayUsage = sqliteTable(
+  'gateway_usage',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    requestId: text('request_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+    keyId: text('key_id'),
+    ownerUser: text('owner_user'),
+    team: text('team'),
+    endpoint: text('endpoint').notNull(),
+    model: text('model'),
+    deployment: text('deployment'),
+    provider: text('provider'),
+    promptTokens: integer('prompt_tokens').notNull(),
+    completionTokens: integer('completion_tokens').notNull(),
+    costUsd: real('cost_usd').notNull(),
+    latencyMs: real('latency_ms').notNull(),
+    status: integer('status').notNull(),
+    errorType: text('error_type'),
+    stream: integer('stream', { mode: 'boolean' }).notNull(),
+    cached: integer('cached', { mode: 'boolean' }).notNull(),
+  },
+  (table) => [
+    // Only the indexes the admin views need: each one costs every insert, and a random one (the
+    // request id) costs most; measured, five indexes made a row 4x dearer than these two.
+    index('gateway_usage_created').on(table.createdAt),
+    index('gateway_usage_key_created').on(table.keyId, table.createdAt),
+  ],
+);
 
 /** Audit trail of admin actions and embeddings calls. */
-export const gatewayAuditEvents = sqliteTable('gateway_audit_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  createdAt: integer('created_at').notNull(),
-  actor: text('actor').notNull(),
-  action: text('action').notNull(),
-  target: text('target'),
-  requestId: text('request_id'),
-  details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
-}, (table) => [
-  index('gateway_audit_created').on(table.createdAt),
-  index('gateway_audit_action').on(table.action, table.createdAt),
-]);
+export const gatewayAuditEvents = sqliteTable(
+  'gateway_audit_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    createdAt: integer('created_at').notNull(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    target: text('target'),
+    requestId: text('request_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (table) => [
+    index('gateway_audit_created').on(table.createdAt),
+    index('gateway_audit_action').on(table.action, table.createdAt),
+  ],
+);
 
 /**
  * Admin overrides of the configuration's model settings and deployments (one JSON document per name);

@@ -9,87 +9,129 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
 // and the engine keeps references consistent inside each write transaction.
 
 /** Namespaces and their revision counter (shared by all branches of the namespace). */
-export const storeNamespaces = sqliteTable('store_namespaces', {
-  id: integer('id').primaryKey(),
-  name: text('name').notNull(),
-  lastRevision: integer('last_revision').notNull().default(0),
-  createdAt: integer('created_at').notNull(),
-}, (t) => [uniqueIndex('store_namespaces_name').on(t.name)]);
+export const storeNamespaces = sqliteTable(
+  'store_namespaces',
+  {
+    id: integer('id').primaryKey(),
+    name: text('name').notNull(),
+    lastRevision: integer('last_revision').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('store_namespaces_name').on(t.name)],
+);
 
 /** Branches: head, the revision they were created from, and the counters that pace keyframes. */
-export const storeBranches = sqliteTable('store_branches', {
-  id: integer('id').primaryKey(),
-  namespaceId: integer('namespace_id').notNull().references(() => storeNamespaces.id),
-  name: text('name').notNull(),
-  baseRevision: integer('base_revision').notNull().default(0),
-  headRevision: integer('head_revision').notNull().default(0),
-  documentCount: integer('document_count').notNull().default(0),
-  changesSinceKeyframe: integer('changes_since_keyframe').notNull().default(0),
-  createdAt: integer('created_at').notNull(),
-}, (t) => [uniqueIndex('store_branches_namespace_name').on(t.namespaceId, t.name)]);
+export const storeBranches = sqliteTable(
+  'store_branches',
+  {
+    id: integer('id').primaryKey(),
+    namespaceId: integer('namespace_id')
+      .notNull()
+      .references(() => storeNamespaces.id),
+    name: text('name').notNull(),
+    baseRevision: integer('base_revision').notNull().default(0),
+    headRevision: integer('head_revision').notNull().default(0),
+    documentCount: integer('document_count').notNull().default(0),
+    changesSinceKeyframe: integer('changes_since_keyframe').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('store_branches_namespace_name').on(t.namespaceId, t.name)],
+);
 
 /** Document keys, interned so that history rows carry a small integer instead of the key text. */
-export const storeKeys = sqliteTable('store_keys', {
-  id: integer('id').primaryKey(),
-  key: text('key').notNull(),
-}, (t) => [uniqueIndex('store_keys_key').on(t.key)]);
+export const storeKeys = sqliteTable(
+  'store_keys',
+  {
+    id: integer('id').primaryKey(),
+    key: text('key').notNull(),
+  },
+  (t) => [uniqueIndex('store_keys_key').on(t.key)],
+);
 
 /**
  * Each distinct content once. `hash` is the first 8 bytes of its SHA-256: lookups compare the content
  * itself, so a prefix collision costs one comparison, never a wrong answer, and the index stays small.
  */
-export const storeBlobs = sqliteTable('store_blobs', {
-  id: integer('id').primaryKey(),
-  hash: blob('hash', { mode: 'buffer' }).notNull(),
-  content: text('content').notNull(),
-}, (t) => [index('store_blobs_hash').on(t.hash)]);
+export const storeBlobs = sqliteTable(
+  'store_blobs',
+  {
+    id: integer('id').primaryKey(),
+    hash: blob('hash', { mode: 'buffer' }).notNull(),
+    content: text('content').notNull(),
+  },
+  (t) => [index('store_blobs_hash').on(t.hash)],
+);
 
 /** Revisions, numbered per namespace; `keyframe` marks a snapshot, `root` a revision whose parent was collected. */
-export const storeRevisions = sqliteTable('store_revisions', {
-  namespaceId: integer('namespace_id').notNull(),
-  id: integer('id').notNull(),
-  branchId: integer('branch_id').notNull(),
-  parentId: integer('parent_id').notNull(),
-  message: text('message').notNull(),
-  createdAt: integer('created_at').notNull(),
-  keyframe: integer('keyframe').notNull().default(0),
-  root: integer('root').notNull().default(0),
-}, (t) => [
-  primaryKey({ columns: [t.namespaceId, t.id] }),
-  index('store_revisions_branch').on(t.branchId, t.id),
-  index('store_revisions_branch_keyframes').on(t.branchId, t.id).where(sql`keyframe = 1`),
-]);
+export const storeRevisions = sqliteTable(
+  'store_revisions',
+  {
+    namespaceId: integer('namespace_id').notNull(),
+    id: integer('id').notNull(),
+    branchId: integer('branch_id').notNull(),
+    parentId: integer('parent_id').notNull(),
+    message: text('message').notNull(),
+    createdAt: integer('created_at').notNull(),
+    keyframe: integer('keyframe').notNull().default(0),
+    root: integer('root').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.namespaceId, t.id] }),
+    index('store_revisions_branch').on(t.branchId, t.id),
+    index('store_revisions_branch_keyframes')
+      .on(t.branchId, t.id)
+      .where(sql`keyframe = 1`),
+  ],
+);
 
 /** What each revision changed; `type` 0 create, 1 update, 2 delete; blob ids of the content before and after. */
-export const storeRevisionChanges = sqliteTable('store_revision_changes', {
-  namespaceId: integer('namespace_id').notNull(),
-  revisionId: integer('revision_id').notNull(),
-  keyId: integer('key_id').notNull(),
-  type: integer('type').notNull(),
-  beforeBlob: integer('before_blob'),
-  afterBlob: integer('after_blob'),
-}, (t) => [primaryKey({ columns: [t.namespaceId, t.revisionId, t.keyId] })]);
+export const storeRevisionChanges = sqliteTable(
+  'store_revision_changes',
+  {
+    namespaceId: integer('namespace_id').notNull(),
+    revisionId: integer('revision_id').notNull(),
+    keyId: integer('key_id').notNull(),
+    type: integer('type').notNull(),
+    beforeBlob: integer('before_blob'),
+    afterBlob: integer('after_blob'),
+  },
+  (t) => [primaryKey({ columns: [t.namespaceId, t.revisionId, t.keyId] })],
+);
 
 /** Keyframes: the whole state at a revision, so that reading any revision replays a bounded number of changes. */
-export const storeSnapshots = sqliteTable('store_snapshots', {
-  namespaceId: integer('namespace_id').notNull(),
-  revisionId: integer('revision_id').notNull(),
-  keyId: integer('key_id').notNull(),
-  blobId: integer('blob_id').notNull(),
-}, (t) => [primaryKey({ columns: [t.namespaceId, t.revisionId, t.keyId] })]);
+export const storeSnapshots = sqliteTable(
+  'store_snapshots',
+  {
+    namespaceId: integer('namespace_id').notNull(),
+    revisionId: integer('revision_id').notNull(),
+    keyId: integer('key_id').notNull(),
+    blobId: integer('blob_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.namespaceId, t.revisionId, t.keyId] })],
+);
 
 /** The materialised head of every branch: head reads and applies cost O(documents touched). */
-export const storeHeadState = sqliteTable('store_head_state', {
-  branchId: integer('branch_id').notNull(),
-  keyId: integer('key_id').notNull(),
-  blobId: integer('blob_id').notNull(),
-}, (t) => [primaryKey({ columns: [t.branchId, t.keyId] })]);
+export const storeHeadState = sqliteTable(
+  'store_head_state',
+  {
+    branchId: integer('branch_id').notNull(),
+    keyId: integer('key_id').notNull(),
+    blobId: integer('blob_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.branchId, t.keyId] })],
+);
 
 /** Named checkpoints per namespace (moved when created again, as `git tag -f`). */
-export const storeCheckpoints = sqliteTable('store_checkpoints', {
-  namespaceId: integer('namespace_id').notNull().references(() => storeNamespaces.id),
-  name: text('name').notNull(),
-  revisionId: integer('revision_id').notNull(),
-  description: text('description').notNull().default(''),
-  createdAt: integer('created_at').notNull(),
-}, (t) => [primaryKey({ columns: [t.namespaceId, t.name] })]);
+export const storeCheckpoints = sqliteTable(
+  'store_checkpoints',
+  {
+    namespaceId: integer('namespace_id')
+      .notNull()
+      .references(() => storeNamespaces.id),
+    name: text('name').notNull(),
+    revisionId: integer('revision_id').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.namespaceId, t.name] })],
+);

@@ -31,7 +31,14 @@ export class AuditRepository {
 
   /** Inserts one event (the caller decides the transaction). */
   insert(e: AuditEntry): void {
-    this.insertStatement.run(e.createdAt, e.actor, e.action, e.target, e.requestId, e.details === null ? null : JSON.stringify(e.details));
+    this.insertStatement.run(
+      e.createdAt,
+      e.actor,
+      e.action,
+      e.target,
+      e.requestId,
+      e.details === null ? null : JSON.stringify(e.details),
+    );
   }
 
   /** Events, newest first. */
@@ -40,7 +47,9 @@ export class AuditRepository {
     if (filter.before !== undefined) where.push('id < @before');
     if (filter.action !== undefined) where.push('action = @action');
     const rows = this.sqlite
-      .prepare(`SELECT * FROM gateway_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`)
+      .prepare(
+        `SELECT * FROM gateway_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
+      )
       .all({ limit: filter.limit, before: filter.before ?? null, action: filter.action ?? null }) as AuditRow[];
     return rows.map((r) => ({
       id: r.id,

@@ -11,12 +11,16 @@ export class PriceTable {
   private readonly prices: ReadonlyMap<string, { readonly input: number; readonly output: number }>;
 
   constructor(pricing: Config['pricing']) {
-    this.prices = new Map(Object.entries(pricing).map(([model, p]) => [model, { input: p.input_per_mtok, output: p.output_per_mtok }]));
+    this.prices = new Map(
+      Object.entries(pricing).map(([model, p]) => [model, { input: p.input_per_mtok, output: p.output_per_mtok }]),
+    );
   }
 
   /** Cost in US dollars; 0 for models without a price (the demo provider, local servers). */
   cost(model: string | null, upstreamModel: string | null, tokens: TokenCounts): number {
-    const price = (model !== null ? this.prices.get(model) : undefined) ?? (upstreamModel !== null ? this.prices.get(upstreamModel) : undefined);
+    const price =
+      (model !== null ? this.prices.get(model) : undefined) ??
+      (upstreamModel !== null ? this.prices.get(upstreamModel) : undefined);
     if (!price) return 0;
     return (tokens.promptTokens * price.input + tokens.completionTokens * price.output) / 1_000_000;
   }

@@ -83,8 +83,23 @@ export class UsageRepository {
   /** Inserts one row (the caller provides the transaction). */
   insertOne(e: UsageEntry): void {
     this.insert.run(
-      e.requestId, e.createdAt, e.keyId, e.ownerUser, e.team, e.endpoint, e.model, e.deployment, e.provider,
-      e.promptTokens, e.completionTokens, e.costUsd, e.latencyMs, e.status, e.errorType, e.stream ? 1 : 0, e.cached ? 1 : 0,
+      e.requestId,
+      e.createdAt,
+      e.keyId,
+      e.ownerUser,
+      e.team,
+      e.endpoint,
+      e.model,
+      e.deployment,
+      e.provider,
+      e.promptTokens,
+      e.completionTokens,
+      e.costUsd,
+      e.latencyMs,
+      e.status,
+      e.errorType,
+      e.stream ? 1 : 0,
+      e.cached ? 1 : 0,
     );
   }
 
@@ -140,7 +155,13 @@ export class UsageRepository {
       { requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, latencySum: 0 },
     );
     const { latencySum, ...rest } = totals;
-    return { data, totals: { ...rest, avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null } };
+    return {
+      data,
+      totals: {
+        ...rest,
+        avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null,
+      },
+    };
   }
 
   /** Usage rows, newest first. */
@@ -151,7 +172,9 @@ export class UsageRepository {
     if (filter.model !== undefined) where.push('model = @model');
     if (filter.requestId !== undefined) where.push('request_id = @request_id');
     const rows = this.sqlite
-      .prepare(`SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`)
+      .prepare(
+        `SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
+      )
       .all({
         limit: filter.limit,
         before: filter.before ?? null,

@@ -40,7 +40,14 @@ export class AdminService {
   createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
     const { row, secret } = this.keys.issue(input);
     const record = toKeyRecord(row);
-    this.record(actor, 'api_key.create', row.id, { name: row.name, user: row.ownerUser, team: row.team, scopes: row.scopes, models: row.allowedModels, expires_at: record.expires_at });
+    this.record(actor, 'api_key.create', row.id, {
+      name: row.name,
+      user: row.ownerUser,
+      team: row.team,
+      scopes: row.scopes,
+      models: row.allowedModels,
+      expires_at: record.expires_at,
+    });
     this.bus.invalidate('api-keys', [row.id]);
     return { ...record, key: secret };
   }
@@ -100,13 +107,27 @@ export class AdminService {
    * to the configuration file (source `config`), which fields sent beside it would contradict.
    */
   updateModelSettings(update: ModelSettingsUpdate, actor: AdminActor): ModelSettingsView {
-    if (update.reset === true) refuseBesideReset(Object.keys(update).filter((field) => field !== 'reset'), 'PUT /internal/models');
+    if (update.reset === true)
+      refuseBesideReset(
+        Object.keys(update).filter((field) => field !== 'reset'),
+        'PUT /internal/models',
+      );
     const before = this.registry.settings();
     this.registry.updateSettings(update);
     const after = this.registry.settings();
     this.record(actor, update.reset ? 'models.reset' : 'models.update', null, {
-      before: { allowed_models: before.allowed_models, model_aliases: before.model_aliases, per_model_max_tokens: before.per_model_max_tokens, default_embedding_model: before.default_embedding_model },
-      after: { allowed_models: after.allowed_models, model_aliases: after.model_aliases, per_model_max_tokens: after.per_model_max_tokens, default_embedding_model: after.default_embedding_model },
+      before: {
+        allowed_models: before.allowed_models,
+        model_aliases: before.model_aliases,
+        per_model_max_tokens: before.per_model_max_tokens,
+        default_embedding_model: before.default_embedding_model,
+      },
+      after: {
+        allowed_models: after.allowed_models,
+        model_aliases: after.model_aliases,
+        per_model_max_tokens: after.per_model_max_tokens,
+        default_embedding_model: after.default_embedding_model,
+      },
     });
     this.bus.invalidate('models');
     return this.modelSettings();
@@ -115,17 +136,24 @@ export class AdminService {
   /** The deployments in force (keys shown only as set or not). */
   deployments(): DeploymentList {
     const source = this.registry.deploymentsSource();
-    return { source: source.source, updated_at: iso(source.updatedAt), data: this.registry.deployments().map(toDeploymentView) };
+    return {
+      source: source.source,
+      updated_at: iso(source.updatedAt),
+      data: this.registry.deployments().map(toDeploymentView),
+    };
   }
 
   /** Replaces the deployment list, or returns to the configuration file's; persisted and applied without a restart. */
   replaceDeployments(update: DeploymentsUpdate, actor: AdminActor): DeploymentList {
-    if (update.reset === true) refuseBesideReset(update.deployments !== undefined ? ['deployments'] : [], 'PUT /internal/deployments');
+    if (update.reset === true)
+      refuseBesideReset(update.deployments !== undefined ? ['deployments'] : [], 'PUT /internal/deployments');
     const inputs = update.reset === true ? 'reset' : (update.deployments ?? []);
     this.registry.replaceDeployments(inputs);
     const list = this.deployments();
     // The audit keeps what changed, never a key.
-    this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, { deployments: list.data });
+    this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, {
+      deployments: list.data,
+    });
     this.bus.invalidate('deployments');
     return list;
   }
@@ -139,5 +167,7 @@ export class AdminService {
 /** `reset: true` with other fields: refused rather than guessing which of the two the caller meant. */
 function refuseBesideReset(fields: readonly string[], endpoint: string): void {
   if (fields.length === 0) return;
-  throw badRequest(`reset cannot be combined with ${fields.join(', ')}: reset returns ${endpoint} to the configuration file's values; send the reset and the new values as two requests`);
+  throw badRequest(
+    `reset cannot be combined with ${fields.join(', ')}: reset returns ${endpoint} to the configuration file's values; send the reset and the new values as two requests`,
+  );
 }

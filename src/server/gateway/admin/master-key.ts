@@ -6,8 +6,10 @@ import { bearerToken, secretsEqual } from '../../http/secrets.js';
 export function requireMasterKey(app: FastifyInstance, masterKey: string): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return done(unauthorized('missing master key: send Authorization: Bearer <PROXY_MASTER_KEY>'));
-    if (!secretsEqual(token, masterKey)) return done(unauthorized('invalid master key; /internal/* needs PROXY_MASTER_KEY, not an API key'));
+    if (token === undefined)
+      return done(unauthorized('missing master key: send Authorization: Bearer <PROXY_MASTER_KEY>'));
+    if (!secretsEqual(token, masterKey))
+      return done(unauthorized('invalid master key; /internal/* needs PROXY_MASTER_KEY, not an API key'));
     done();
   });
 }

@@ -71,7 +71,8 @@ export const chatCodec: FormatCodec = {
     body.usage = chatUsageFromIr(usage);
   },
   // openai clients throw an APIError on a chunk carrying `error`, before they read `[DONE]`.
-  errorFrame: (message) => dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })) + DONE_FRAME,
+  errorFrame: (message) =>
+    dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })) + DONE_FRAME,
 };
 
 /** Anthropic Messages. */
@@ -86,9 +87,14 @@ export const messagesCodec: FormatCodec = {
   relayStream: (events, options) => relayMessagesStream(events, options.publicModel, options.usage),
   relayJson: relayMessagesJson,
   setUsage: (body, usage) => {
-    body.usage = { ...(body.usage as object | undefined), input_tokens: usage.promptTokens, output_tokens: usage.completionTokens };
+    body.usage = {
+      ...(body.usage as object | undefined),
+      input_tokens: usage.promptTokens,
+      output_tokens: usage.completionTokens,
+    };
   },
-  errorFrame: (message) => eventFrame('error', JSON.stringify({ type: 'error', error: { type: 'upstream_error', message, code: 502 } })),
+  errorFrame: (message) =>
+    eventFrame('error', JSON.stringify({ type: 'error', error: { type: 'upstream_error', message, code: 502 } })),
 };
 
 /** The codec of a client format. */

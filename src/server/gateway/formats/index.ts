@@ -19,7 +19,12 @@
  */
 export { chatRequestSchema, validateChatRequest, type ChatBody, type ChatMessage } from './chat/chat-schema.js';
 export { messagesRequestSchema, validateMessagesRequest, type MessagesBody } from './messages/messages-schema.js';
-export { embeddingsRequestSchema, validateEmbeddingsRequest, type EmbeddingsBody, type EmbeddingsResponse } from './embeddings/embeddings-schema.js';
+export {
+  embeddingsRequestSchema,
+  validateEmbeddingsRequest,
+  type EmbeddingsBody,
+  type EmbeddingsResponse,
+} from './embeddings/embeddings-schema.js';
 export { responsesRequestSchema, validateResponsesRequest, type ResponsesBody } from './responses/responses-schema.js';
 export { responsesRequestToIr } from './responses/responses-request-ir.js';
 export { responseEnvelope, responsesResponseFromIr, type ResponseEnvelope } from './responses/responses-response-ir.js';

@@ -45,7 +45,9 @@ export class SseParser {
   private line(line: string, out: SseEvent[]): void {
     if (line === '') {
       if (this.data.length > 0 || this.event !== undefined) {
-        out.push(this.event === undefined ? { data: this.data.join('\n') } : { event: this.event, data: this.data.join('\n') });
+        out.push(
+          this.event === undefined ? { data: this.data.join('\n') } : { event: this.event, data: this.data.join('\n') },
+        );
       }
       this.event = undefined;
       this.data = [];

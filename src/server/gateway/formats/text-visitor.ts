@@ -20,7 +20,12 @@ export interface TextLocation {
 export type TextVisitor = (text: string, where: TextLocation) => string | undefined | void;
 
 /** Calls the visitor on `holder[key]` (a string) and stores its replacement, if any. */
-export function visitField(holder: Record<string, unknown>, key: string, visitor: TextVisitor, where: TextLocation): void {
+export function visitField(
+  holder: Record<string, unknown>,
+  key: string,
+  visitor: TextVisitor,
+  where: TextLocation,
+): void {
   const replaced = visitor(holder[key] as string, where);
   if (typeof replaced === 'string') holder[key] = replaced;
 }

@@ -34,7 +34,8 @@ export function estimatePromptTokens(request: IrRequest): number {
       tokens += counted.tokens;
     }
   }
-  for (const tool of request.tools ?? []) chars += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
+  for (const tool of request.tools ?? [])
+    chars += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
   // A JSON answer's schema is sent too (as a tool to Anthropic, as response_format to OpenAI).
   if (request.responseFormat?.schema !== undefined) chars += JSON.stringify(request.responseFormat.schema).length;
   return tokens + tokensForChars(chars);
@@ -49,10 +50,13 @@ function partSize(part: IrPart): { chars: number; tokens: number } {
     case 'tool_call':
       return { chars: part.name.length + part.arguments.length, tokens: 0 };
     case 'tool_result':
-      return part.content.reduce((sum, inner) => {
-        const size = partSize(inner);
-        return { chars: sum.chars + size.chars, tokens: sum.tokens + size.tokens };
-      }, { chars: 0, tokens: 0 });
+      return part.content.reduce(
+        (sum, inner) => {
+          const size = partSize(inner);
+          return { chars: sum.chars + size.chars, tokens: sum.tokens + size.tokens };
+        },
+        { chars: 0, tokens: 0 },
+      );
   }
 }
 

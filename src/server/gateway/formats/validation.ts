@@ -17,7 +17,10 @@ export function boundedNumber(min: number, max: number, integer = false) {
 
 /** An integer of at least `min`. */
 export function minInteger(min: number) {
-  return z.number().int().min(min, { error: (issue) => `must be at least ${min}, got ${show(issue.input)}` });
+  return z
+    .number()
+    .int()
+    .min(min, { error: (issue) => `must be at least ${min}, got ${show(issue.input)}` });
 }
 
 /** Parses `input` with `schema`, turning the first issues into one readable message. */
@@ -34,9 +37,17 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 /** One zod issue as `<field> <problem>`. */
 export function formatIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_union' && issue.input !== undefined && !('discriminator' in issue) && !isOwn(issue.message)) {
+  if (
+    issue.code === 'invalid_union' &&
+    issue.input !== undefined &&
+    !('discriminator' in issue) &&
+    !isOwn(issue.message)
+  ) {
     // When one variant matched the value's type, its own issue is the useful one.
-    const matched = issue.errors.find((branch) => branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+    const matched = issue.errors.find(
+      (branch) =>
+        branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+    );
     if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
   }
   const field = fieldName(issue.path);
@@ -70,22 +81,38 @@ function problem(issue: z.core.$ZodIssue): string {
       const options = (issue as { options?: unknown }).options;
       if ('discriminator' in issue && Array.isArray(options)) {
         const key = String((issue as { discriminator?: unknown }).discriminator);
-        const input = issue.input !== null && typeof issue.input === 'object' ? (issue.input as Record<string, unknown>)[key] : issue.input;
+        const input =
+          issue.input !== null && typeof issue.input === 'object'
+            ? (issue.input as Record<string, unknown>)[key]
+            : issue.input;
         return `must be one of ${options.map(show).join(', ')}, got ${show(input)}`;
       }
-      const expected = issue.errors.flatMap((branch) => branch.filter((inner) => inner.code === 'invalid_type' && inner.path.length === 0).map((inner) => article((inner as { expected: string }).expected)));
+      const expected = issue.errors.flatMap((branch) =>
+        branch
+          .filter((inner) => inner.code === 'invalid_type' && inner.path.length === 0)
+          .map((inner) => article((inner as { expected: string }).expected)),
+      );
       return `must be ${[...new Set(expected)].join(' or ') || 'valid'}, got ${describe(issue.input)}`;
     }
     case 'invalid_value':
       return `must be one of ${issue.values.map(show).join(', ')}, got ${show(issue.input)}`;
     case 'too_small':
-      if (issue.origin === 'array') return `must contain ${issue.exact ? 'exactly' : 'at least'} ${items(Number(issue.minimum))}`;
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
-      return customOr(issue.message, `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}, got ${show(issue.input)}`);
+      if (issue.origin === 'array')
+        return `must contain ${issue.exact ? 'exactly' : 'at least'} ${items(Number(issue.minimum))}`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      return customOr(
+        issue.message,
+        `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}, got ${show(issue.input)}`,
+      );
     case 'too_big':
-      if (issue.origin === 'array') return `must contain ${issue.exact ? 'exactly' : 'at most'} ${items(Number(issue.maximum))}`;
+      if (issue.origin === 'array')
+        return `must contain ${issue.exact ? 'exactly' : 'at most'} ${items(Number(issue.maximum))}`;
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
-      return customOr(issue.message, `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}, got ${show(issue.input)}`);
+      return customOr(
+        issue.message,
+        `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}, got ${show(issue.input)}`,
+      );
     case 'invalid_format':
       // A schema that names the expected form (`must be a date (YYYY-MM-DD)`) is clearer than any pattern.
       return withValue(customOr(issue.message, expectedFormat(issue)), issue.input);

@@ -25,10 +25,23 @@ export class KeysRepository {
   private readonly touchAll: (entries: Iterable<readonly [string, number]>) => void;
 
   /** `batchSqlite` takes the batched last-use writes (see accounting/batch-connection.ts). */
-  constructor(private readonly db: Db, batchSqlite: Database.Database) {
-    this.byHash = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.keyHash, sql.placeholder('hash'))).prepare();
-    this.byId = db.select().from(gatewayApiKeys).where(eq(gatewayApiKeys.id, sql.placeholder('id'))).prepare();
-    this.touch = batchSqlite.prepare('UPDATE gateway_api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?');
+  constructor(
+    private readonly db: Db,
+    batchSqlite: Database.Database,
+  ) {
+    this.byHash = db
+      .select()
+      .from(gatewayApiKeys)
+      .where(eq(gatewayApiKeys.keyHash, sql.placeholder('hash')))
+      .prepare();
+    this.byId = db
+      .select()
+      .from(gatewayApiKeys)
+      .where(eq(gatewayApiKeys.id, sql.placeholder('id')))
+      .prepare();
+    this.touch = batchSqlite.prepare(
+      'UPDATE gateway_api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
+    );
     this.touchAll = batchSqlite.transaction((entries: Iterable<readonly [string, number]>) => {
       for (const [id, at] of entries) this.touch.run(at, id);
     });
@@ -56,7 +69,12 @@ export class KeysRepository {
       filter.team !== undefined ? eq(gatewayApiKeys.team, filter.team) : undefined,
       filter.includeRevoked ? undefined : isNull(gatewayApiKeys.revokedAt),
     ].filter((c) => c !== undefined);
-    return this.db.select().from(gatewayApiKeys).where(and(...conditions)).orderBy(desc(gatewayApiKeys.createdAt), desc(gatewayApiKeys.id)).all();
+    return this.db
+      .select()
+      .from(gatewayApiKeys)
+      .where(and(...conditions))
+      .orderBy(desc(gatewayApiKeys.createdAt), desc(gatewayApiKeys.id))
+      .all();
   }
 
   /** Applies `patch`; returns the new row, or undefined when the key does not exist. */

@@ -17,7 +17,8 @@ export interface AuthenticatedKey {
 export type KeyRejection = 'unknown' | 'expired' | 'revoked';
 
 /** The outcome of checking a presented key. */
-export type KeyCheck = { readonly ok: true; readonly key: AuthenticatedKey } | { readonly ok: false; readonly reason: KeyRejection };
+export type KeyCheck =
+  { readonly ok: true; readonly key: AuthenticatedKey } | { readonly ok: false; readonly reason: KeyRejection };
 
 /** Options of the keys service. */
 export interface KeysServiceOptions {
@@ -34,7 +35,10 @@ export class KeysService {
   private pendingTouches = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly repository: KeysRepository, options: KeysServiceOptions = {}) {
+  constructor(
+    private readonly repository: KeysRepository,
+    options: KeysServiceOptions = {},
+  ) {
     this.cache = new LruCache(options.cacheSize ?? 10_000);
     this.now = options.now ?? Date.now;
     this.timer = setInterval(() => this.flushTouches(), options.touchIntervalMs ?? 1000);
@@ -45,7 +49,8 @@ export class KeysService {
   issue(input: ApiKeyCreate): { row: ApiKeyRow; secret: string } {
     const secret = generateKeySecret();
     const now = this.now();
-    const expiresAt = input.expires_in_seconds !== undefined ? now + input.expires_in_seconds * 1000 : parseTime(input.expires_at);
+    const expiresAt =
+      input.expires_in_seconds !== undefined ? now + input.expires_in_seconds * 1000 : parseTime(input.expires_at);
     const row = this.repository.insert({
       id: newId('key'),
       name: input.name ?? null,
@@ -78,7 +83,11 @@ export class KeysService {
     if (entry === undefined) {
       const row = this.repository.findByHash(hash);
       if (row === undefined) return { ok: false, reason: 'unknown' };
-      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null, digest: Buffer.from(row.keyHash, 'hex') };
+      entry = {
+        row,
+        models: row.allowedModels ? new Set(row.allowedModels) : null,
+        digest: Buffer.from(row.keyHash, 'hex'),
+      };
       this.cache.set(hash, entry);
     }
     if (!digestsEqual(entry.digest, digest)) return { ok: false, reason: 'unknown' };

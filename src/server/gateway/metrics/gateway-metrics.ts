@@ -38,7 +38,13 @@ export class GatewayMetrics {
   constructor(registry: Registry) {
     const registers = [registry];
     const drain = (): void => this.drain();
-    this.requests = new Counter({ name: 'gateway_requests_total', help: 'Inference requests by model and HTTP status', labelNames: ['model', 'status'], registers, collect: drain });
+    this.requests = new Counter({
+      name: 'gateway_requests_total',
+      help: 'Inference requests by model and HTTP status',
+      labelNames: ['model', 'status'],
+      registers,
+      collect: drain,
+    });
     this.duration = new Histogram({
       name: 'gateway_request_duration_seconds',
       help: 'Inference request duration in seconds (to the last byte, streams included)',
@@ -46,11 +52,35 @@ export class GatewayMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     });
-    this.tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and type (prompt or completion)', labelNames: ['model', 'type'], registers, collect: drain });
-    this.rateLimitHits = new Counter({ name: 'gateway_rate_limit_hits_total', help: 'Requests refused by a rate limit or budget', labelNames: ['limit_type'], registers });
-    this.cacheHits = new Counter({ name: 'gateway_cache_hits_total', help: 'Requests answered from the response cache', registers });
-    this.piiEntities = new Counter({ name: 'gateway_pii_entities_total', help: 'PII entities scrubbed, by entity type', labelNames: ['entity_type'], registers });
-    this.contentPolicyBlocks = new Counter({ name: 'gateway_content_policy_blocks_total', help: 'Requests blocked by the content policy', registers });
+    this.tokens = new Counter({
+      name: 'gateway_tokens_total',
+      help: 'Tokens by model and type (prompt or completion)',
+      labelNames: ['model', 'type'],
+      registers,
+      collect: drain,
+    });
+    this.rateLimitHits = new Counter({
+      name: 'gateway_rate_limit_hits_total',
+      help: 'Requests refused by a rate limit or budget',
+      labelNames: ['limit_type'],
+      registers,
+    });
+    this.cacheHits = new Counter({
+      name: 'gateway_cache_hits_total',
+      help: 'Requests answered from the response cache',
+      registers,
+    });
+    this.piiEntities = new Counter({
+      name: 'gateway_pii_entities_total',
+      help: 'PII entities scrubbed, by entity type',
+      labelNames: ['entity_type'],
+      registers,
+    });
+    this.contentPolicyBlocks = new Counter({
+      name: 'gateway_content_policy_blocks_total',
+      help: 'Requests blocked by the content policy',
+      registers,
+    });
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
   }
 
@@ -81,7 +111,8 @@ export class GatewayMetrics {
     for (const entry of pending.values()) {
       this.requests.inc({ model: entry.model, status: entry.status }, entry.requests);
       if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
-      if (entry.completionTokens > 0) this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
+      if (entry.completionTokens > 0)
+        this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
     }
   }
 

@@ -72,15 +72,21 @@ export class DeploymentHealthTracker {
       out.push(this.view(deployment.id, this.stats.get(deployment.id), deployment));
     }
     // Deployments removed since, or derived for passthrough calls, still show what they did.
-    for (const [id, s] of this.stats) if (!seen.has(id)) out.push(this.view(id, s, { model: s.model, provider: s.provider }));
+    for (const [id, s] of this.stats)
+      if (!seen.has(id)) out.push(this.view(id, s, { model: s.model, provider: s.provider }));
     return out;
   }
 
   private view(id: string, s: Stats | undefined, deployment: { model: string; provider: string }): DeploymentHealth {
     const now = this.now();
-    const state: DeploymentHealth['state'] = !s || s.requests === 0
-      ? 'unused'
-      : s.cooldownUntil > now ? 'cooling_down' : s.consecutiveFailures > 0 ? 'degraded' : 'healthy';
+    const state: DeploymentHealth['state'] =
+      !s || s.requests === 0
+        ? 'unused'
+        : s.cooldownUntil > now
+          ? 'cooling_down'
+          : s.consecutiveFailures > 0
+            ? 'degraded'
+            : 'healthy';
     return {
       id,
       model: deployment.model,

@@ -33,13 +33,20 @@ export function stripProviderPrefix(model: string, provider: string): string {
 }
 
 /** A deployment written in the configuration file or by the admin API, resolved. */
-export function resolveDeployment(input: DeploymentConfig | DeploymentInput, id: string, sources: DeploymentSources): GatewayDeployment {
+export function resolveDeployment(
+  input: DeploymentConfig | DeploymentInput,
+  id: string,
+  sources: DeploymentSources,
+): GatewayDeployment {
   const provider = input.provider ?? sources.inferProvider(input.upstream_model ?? input.model) ?? 'openai';
   const defaults = sources.providers[provider];
   // The provider-wide key goes only to the provider-wide address: a deployment pointing elsewhere
   // (a local Ollama, a colleague's vLLM) must not receive the organisation's OpenAI key.
   const sameHost = input.base_url === undefined || input.base_url === defaults?.base_url;
-  const apiKey = input.api_key ?? (input.api_key_env ? sources.env[input.api_key_env] : undefined) ?? (sameHost ? defaults?.api_key : undefined);
+  const apiKey =
+    input.api_key ??
+    (input.api_key_env ? sources.env[input.api_key_env] : undefined) ??
+    (sameHost ? defaults?.api_key : undefined);
   const baseUrl = input.base_url ?? defaults?.base_url;
   return {
     id,
@@ -61,7 +68,10 @@ export function resolveDeployment(input: DeploymentConfig | DeploymentInput, id:
  * Listed ids are taken first, so a generated id steps aside for them. An id listed twice is refused
  * before a list is used (duplicateDeploymentId); here it would get a suffix.
  */
-export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>, sources: DeploymentSources): GatewayDeployment[] {
+export function resolveDeployments(
+  inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>,
+  sources: DeploymentSources,
+): GatewayDeployment[] {
   const perModel = new Map<string, number>();
   const listed = new Set(inputs.flatMap((input) => (input.id !== undefined ? [input.id] : [])));
   const used = new Set<string>();
@@ -69,7 +79,8 @@ export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | Depl
     const n = (perModel.get(input.model) ?? 0) + 1;
     perModel.set(input.model, n);
     let id = input.id ?? `${input.model}#${n}`;
-    const taken = (candidate: string): boolean => used.has(candidate) || (input.id === undefined && listed.has(candidate));
+    const taken = (candidate: string): boolean =>
+      used.has(candidate) || (input.id === undefined && listed.has(candidate));
     for (let suffix = 2; taken(id); suffix += 1) id = `${input.id ?? input.model}#${n}-${suffix}`;
     used.add(id);
     return resolveDeployment(input, id, sources);
@@ -77,7 +88,9 @@ export function resolveDeployments(inputs: ReadonlyArray<DeploymentConfig | Depl
 }
 
 /** The first id listed more than once, with the positions of its two listings. */
-export function duplicateDeploymentId(inputs: ReadonlyArray<{ readonly id?: string }>): { readonly id: string; readonly first: number; readonly second: number } | undefined {
+export function duplicateDeploymentId(
+  inputs: ReadonlyArray<{ readonly id?: string }>,
+): { readonly id: string; readonly first: number; readonly second: number } | undefined {
   const seen = new Map<string, number>();
   for (const [index, { id }] of inputs.entries()) {
     if (id === undefined) continue;

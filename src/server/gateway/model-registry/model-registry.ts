@@ -167,7 +167,10 @@ export class ModelRegistry {
         allowed_models: dedupe(update.allowed_models ?? current.allowed_models),
         model_aliases: update.model_aliases ?? current.model_aliases,
         per_model_max_tokens: update.per_model_max_tokens ?? current.per_model_max_tokens,
-        default_embedding_model: update.default_embedding_model !== undefined ? update.default_embedding_model : current.default_embedding_model,
+        default_embedding_model:
+          update.default_embedding_model !== undefined
+            ? update.default_embedding_model
+            : current.default_embedding_model,
       };
       repository.put('models', next, this.now());
     }
@@ -190,12 +193,15 @@ export class ModelRegistry {
       const { resolved, problems } = this.checkDeployments(inputs, sources);
       if (problems.length > 0) throw badRequest(problems[0]!);
       const before = this.snapshot.deploymentInputs;
-      const previous = new Map(resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]));
+      const previous = new Map(
+        resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]),
+      );
       const merged = inputs.map((input, i) => {
         const { api_key: apiKey, ...rest } = input;
         const next = { ...rest, id: resolved[i]!.id };
         if (apiKey === null) return next;
-        if (apiKey !== undefined || input.api_key_env !== undefined) return { ...next, ...(apiKey !== undefined ? { api_key: apiKey } : {}) };
+        if (apiKey !== undefined || input.api_key_env !== undefined)
+          return { ...next, ...(apiKey !== undefined ? { api_key: apiKey } : {}) };
         // Only an id the client sent back matches: positional ids shift when a deployment is removed.
         const old = input.id !== undefined ? previous.get(input.id) : undefined;
         const sameAddress = old !== undefined && old.resolved.baseUrl === resolved[i]!.baseUrl;
@@ -217,7 +223,9 @@ export class ModelRegistry {
     const problems: string[] = [];
     const duplicate = duplicateDeploymentId(inputs);
     if (duplicate) {
-      problems.push(`deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`);
+      problems.push(
+        `deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`,
+      );
     }
     const resolved = resolveDeployments(inputs, sources);
     const check = this.options.deploymentProblem;
@@ -257,7 +265,8 @@ export class ModelRegistry {
     const deploymentInputs = storedDeployments?.value ?? config.deployments;
     const deployments = resolveDeployments(deploymentInputs, this.sources());
     const byModel = new Map<string, GatewayDeployment[]>();
-    for (const deployment of deployments) byModel.set(deployment.model, [...(byModel.get(deployment.model) ?? []), deployment]);
+    for (const deployment of deployments)
+      byModel.set(deployment.model, [...(byModel.get(deployment.model) ?? []), deployment]);
     const partial = {
       settings,
       settingsSource: source(storedSettings),

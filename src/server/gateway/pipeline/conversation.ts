@@ -13,7 +13,12 @@ import { ClientClosedError, withFallback } from './stages/route-deployment.js';
 import { relayStream } from './stream-writer.js';
 
 /** The body fields the pipeline reads (the format schemas validated the rest). */
-type ConversationBody = Record<string, unknown> & { model: string; stream?: boolean | null; max_tokens?: number | null; max_completion_tokens?: number | null };
+type ConversationBody = Record<string, unknown> & {
+  model: string;
+  stream?: boolean | null;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+};
 
 /** What the pipeline changed in the client's body (shown in the traffic view as the forwarded body). */
 function forwardedPatch(body: ConversationBody): Record<string, unknown> {
@@ -35,7 +40,12 @@ function describeStreamError(error: unknown): string {
  * JSON answers are returned for Fastify to send (the onResponse hook finishes them); streams are
  * written here and finished when they end.
  */
-export async function handleConversation(format: ClientFormat, request: FastifyRequest, reply: FastifyReply, services: GatewayServices): Promise<unknown> {
+export async function handleConversation(
+  format: ClientFormat,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: GatewayServices,
+): Promise<unknown> {
   const ctx = contextOf(request);
   const body = request.body as ConversationBody;
   resolveConversationModel(ctx, body, services.registry);
@@ -52,8 +62,20 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   const watch = watchClient(reply);
   let execution;
   try {
-    execution = await withFallback(ctx, services.registry.deploymentsFor(ctx.model!), services.health, watch, (deployment) =>
-      services.providers.executeChat({ format, body, deployment, signal: watch, requestId: ctx.requestId, headers: request.headers }),
+    execution = await withFallback(
+      ctx,
+      services.registry.deploymentsFor(ctx.model!),
+      services.health,
+      watch,
+      (deployment) =>
+        services.providers.executeChat({
+          format,
+          body,
+          deployment,
+          signal: watch,
+          requestId: ctx.requestId,
+          headers: request.headers,
+        }),
     );
   } catch (error) {
     if (error instanceof ClientClosedError) return finishClientGone(ctx, reply, services);
@@ -68,7 +90,9 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
     ctx.usage = execution.usage;
     // Serialised here (as Fastify would) so the traffic view keeps the text, not the object; the
     // provider's own text when it could forward the upstream's bytes.
-    const text = restore ? JSON.stringify(restore.json(ctx, execution.body)) : (execution.text ?? JSON.stringify(execution.body));
+    const text = restore
+      ? JSON.stringify(restore.json(ctx, execution.body))
+      : (execution.text ?? JSON.stringify(execution.body));
     ctx.responseBody = jsonBody(text);
     return reply.type('application/json; charset=utf-8').send(text);
   }
@@ -86,7 +110,8 @@ export async function handleConversation(format: ClientFormat, request: FastifyR
   const failure = outcome.error ?? execution.error?.();
   if (failure !== undefined) {
     ctx.errorType = 'upstream_error';
-    if (!(failure instanceof StreamError || failure instanceof UpstreamError)) request.log.error({ err: failure }, 'stream relay failed');
+    if (!(failure instanceof StreamError || failure instanceof UpstreamError))
+      request.log.error({ err: failure }, 'stream relay failed');
   }
   finishRequest(ctx, 200, services);
   return reply;

@@ -42,7 +42,11 @@ function auditOf(ctx: RequestContext, body: EmbeddingsBody): AuditEntry {
  * route with fallback, then — before answering, as the contract demands — commit the usage row and
  * its audit event in one durable transaction.
  */
-export async function handleEmbeddings(request: FastifyRequest, reply: FastifyReply, services: GatewayServices): Promise<unknown> {
+export async function handleEmbeddings(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: GatewayServices,
+): Promise<unknown> {
   const ctx = contextOf(request);
   const body = request.body as EmbeddingsBody;
   const model = resolveEmbeddingsModel(ctx, body, services.registry);

@@ -1,7 +1,14 @@
 import { codecFor } from '../formats/codec.js';
 import type { ChatBody } from '../formats/chat/chat-schema.js';
 import type { GatewayDeployment } from '../model-registry/deployment.js';
-import { executeChat, executeEmbeddings, inferProvider, KNOWN_PROVIDERS, resolveProvider, UpstreamError } from '../providers/index.js';
+import {
+  executeChat,
+  executeEmbeddings,
+  inferProvider,
+  KNOWN_PROVIDERS,
+  resolveProvider,
+  UpstreamError,
+} from '../providers/index.js';
 import type { ProviderPort } from './provider-port.js';
 
 /** The pipeline's provider port over the provider layer (src/server/gateway/providers). */
@@ -19,7 +26,8 @@ export const providerLayer: ProviderPort = {
  */
 function deploymentProblem(deployment: GatewayDeployment): string | undefined {
   const { provider } = deployment;
-  if (!KNOWN_PROVIDERS.includes(provider)) return `provider must be one of ${KNOWN_PROVIDERS.join(', ')}, got '${provider}'`;
+  if (!KNOWN_PROVIDERS.includes(provider))
+    return `provider must be one of ${KNOWN_PROVIDERS.join(', ')}, got '${provider}'`;
   try {
     resolveProvider(deployment);
   } catch (error) {

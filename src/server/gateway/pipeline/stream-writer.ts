@@ -55,7 +55,11 @@ export function openEventStream(reply: FastifyReply): FastifyReply['raw'] {
  * backpressure. A client that disconnects aborts the upstream; an upstream failure after the first
  * byte becomes an error frame, since the status line is already sent.
  */
-export async function relayStream(reply: FastifyReply, events: AsyncIterable<string>, options: RelayStreamOptions): Promise<StreamOutcome> {
+export async function relayStream(
+  reply: FastifyReply,
+  events: AsyncIterable<string>,
+  options: RelayStreamOptions,
+): Promise<StreamOutcome> {
   const raw = openEventStream(reply);
   let clientGone = false;
   const onClose = (): void => {

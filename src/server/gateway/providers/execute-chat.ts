@@ -2,7 +2,13 @@ import type { ChatBody } from '../formats/chat/chat-schema.js';
 import { codecFor, type ClientFormat, type FormatCodec } from '../formats/codec.js';
 import type { IrRequest, IrResponse, Usage } from '../formats/ir.js';
 import type { MessagesBody } from '../formats/messages/messages-schema.js';
-import { completeUsage, estimatePromptTokens, estimateTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
+import {
+  completeUsage,
+  estimatePromptTokens,
+  estimateTokens,
+  StreamUsage,
+  tokensForChars,
+} from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
 import { startStream, tapUsage, type StreamChatResult } from './stream-result.js';
 import type { CallContext, CancelSignal, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
@@ -49,7 +55,12 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
   const body = args.body as Record<string, unknown>;
   const provider = resolveProvider(deployment).chat;
   const client = codecFor(format);
-  const context: CallContext = { deployment, upstreamModel: upstreamModelName(deployment), signal, requestId: args.requestId };
+  const context: CallContext = {
+    deployment,
+    upstreamModel: upstreamModelName(deployment),
+    signal,
+    requestId: args.requestId,
+  };
   let ir: IrRequest | undefined;
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));
@@ -60,7 +71,12 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
 
   const request = irRequest();
   const stream = request.stream;
-  const encode = { id: '', model: deployment.model, usage: () => usage.current(), includeUsage: includesUsage(format, body) };
+  const encode = {
+    id: '',
+    model: deployment.model,
+    usage: () => usage.current(),
+    includeUsage: includesUsage(format, body),
+  };
   const streamOptions = { codec: client, usage, signal, provider: provider.name };
   if (provider.kind === 'ir') {
     if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
@@ -71,8 +87,12 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
   const native = upstream.requestFromIr(request, context.upstreamModel);
   provider.adaptTranslated?.(native, context, request);
   const result = await provider.send(native, context);
-  if (result.kind === 'json') return answer(client, upstream.responseToIr(result.body, request), deployment.model, request);
-  return startStream(client.encodeStream(tapUsage(upstream.decodeStream(result.events, request), usage), encode), streamOptions);
+  if (result.kind === 'json')
+    return answer(client, upstream.responseToIr(result.body, request), deployment.model, request);
+  return startStream(
+    client.encodeStream(tapUsage(upstream.decodeStream(result.events, request), usage), encode),
+    streamOptions,
+  );
 }
 
 async function fastPath(
@@ -92,11 +112,18 @@ async function fastPath(
   }
   const result = await provider.send(native, context);
   if (result.kind === 'sse') {
-    return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), { codec, usage, signal: context.signal, provider: provider.name });
+    return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), {
+      codec,
+      usage,
+      signal: context.signal,
+      provider: provider.name,
+    });
   }
   const upstreamModel = (result.body as { model?: unknown } | null)?.model;
   const relayed = codec.relayJson(result.body, publicModel);
-  const final = completeUsage(relayed.usage, () => estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequest, body)));
+  const final = completeUsage(relayed.usage, () =>
+    estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequest, body)),
+  );
   if (relayed.usage?.promptTokens === undefined || relayed.usage.completionTokens === undefined) {
     codec.setUsage(relayed.body, final);
     return { kind: 'json', body: relayed.body, usage: final };
@@ -123,7 +150,10 @@ function answer(codec: FormatCodec, response: IrResponse, publicModel: string, r
 }
 
 function estimateAnswer(response: IrResponse, prompt: () => number): Usage {
-  const chars = response.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length), 0);
+  const chars = response.content.reduce(
+    (sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length),
+    0,
+  );
   return { promptTokens: prompt(), completionTokens: tokensForChars(chars) };
 }
 
@@ -137,5 +167,7 @@ function promptEstimate(irRequest: () => IrRequest, body: Record<string, unknown
 }
 
 function includesUsage(format: ClientFormat, body: Record<string, unknown>): boolean {
-  return format === 'chat' && (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+  return (
+    format === 'chat' && (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true
+  );
 }

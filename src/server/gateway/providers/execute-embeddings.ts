@@ -1,5 +1,10 @@
 import { base64ToFloats, floatsToBase64, shorten } from '../formats/embeddings/embeddings-encoding.js';
-import { embeddingInputs, type EmbeddingItem, type EmbeddingsBody, type EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
+import {
+  embeddingInputs,
+  type EmbeddingItem,
+  type EmbeddingsBody,
+  type EmbeddingsResponse,
+} from '../formats/embeddings/embeddings-schema.js';
 import type { Usage } from '../formats/ir.js';
 import { estimateTokens } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
@@ -23,29 +28,48 @@ export interface ExecuteEmbeddingsArgs {
  * unit length as OpenAI does. Rejects with UnsupportedOperationError for providers without
  * embeddings (Anthropic), UpstreamError for upstream failures.
  */
-export async function executeEmbeddings(args: ExecuteEmbeddingsArgs): Promise<{ body: EmbeddingsResponse; usage: Usage }> {
+export async function executeEmbeddings(
+  args: ExecuteEmbeddingsArgs,
+): Promise<{ body: EmbeddingsResponse; usage: Usage }> {
   const { body, deployment } = args;
   const provider = resolveProvider(deployment).embeddings;
-  if (!provider) throw new UnsupportedOperationError(`${deployment.model} cannot embed: ${deployment.provider} models have no embeddings API`);
+  if (!provider)
+    throw new UnsupportedOperationError(
+      `${deployment.model} cannot embed: ${deployment.provider} models have no embeddings API`,
+    );
   const upstreamModel = upstreamModelName(deployment);
   const result = await provider.embed(
     { ...body, model: upstreamModel },
     { deployment, upstreamModel, signal: args.signal, requestId: args.requestId ?? '', apiKey: args.apiKeyOverride },
   );
   const encoding = body.encoding_format ?? 'float';
-  const data = (Array.isArray(result.body?.data) ? result.body.data : []).map((item) => reencode(item, encoding, body.dimensions));
-  const promptTokens = result.usage?.promptTokens ?? embeddingInputs(body.input).reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
+  const data = (Array.isArray(result.body?.data) ? result.body.data : []).map((item) =>
+    reencode(item, encoding, body.dimensions),
+  );
+  const promptTokens =
+    result.usage?.promptTokens ??
+    embeddingInputs(body.input).reduce(
+      (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
+      0,
+    );
   return {
-    body: { object: 'list', data, model: deployment.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } },
+    body: {
+      object: 'list',
+      data,
+      model: deployment.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    },
     usage: { promptTokens, completionTokens: 0 },
   };
 }
 
 function reencode(item: EmbeddingItem, encoding: 'float' | 'base64', dimensions: number | undefined): EmbeddingItem {
   const wanted = encoding === 'base64' ? 'string' : 'object';
-  const length = typeof item.embedding === 'string' ? Math.floor((item.embedding.length * 3) / 16) : item.embedding.length;
+  const length =
+    typeof item.embedding === 'string' ? Math.floor((item.embedding.length * 3) / 16) : item.embedding.length;
   const tooLong = dimensions !== undefined && length > dimensions;
-  if (typeof item.embedding === wanted && !tooLong) return { object: 'embedding', index: item.index, embedding: item.embedding };
+  if (typeof item.embedding === wanted && !tooLong)
+    return { object: 'embedding', index: item.index, embedding: item.embedding };
   let vector = typeof item.embedding === 'string' ? base64ToFloats(item.embedding) : item.embedding;
   if (dimensions !== undefined && vector.length > dimensions) vector = shorten(vector, dimensions);
   return { object: 'embedding', index: item.index, embedding: encoding === 'base64' ? floatsToBase64(vector) : vector };

@@ -27,15 +27,23 @@ export function poolFor(origin: string): Pool {
 export async function closeUpstreamPools(graceMs = 1000): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map(async (pool) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), graceMs);
-    });
-    const outcome = await Promise.race([pool.close().then(() => 'closed' as const, () => 'late' as const), late]);
-    clearTimeout(timer);
-    if (outcome === 'late') await pool.destroy().catch(() => undefined);
-  }));
+  await Promise.all(
+    all.map(async (pool) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
+      const outcome = await Promise.race([
+        pool.close().then(
+          () => 'closed' as const,
+          () => 'late' as const,
+        ),
+        late,
+      ]);
+      clearTimeout(timer);
+      if (outcome === 'late') await pool.destroy().catch(() => undefined);
+    }),
+  );
 }
 
 /** One JSON POST to a provider. */
@@ -66,25 +74,35 @@ export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
   const target = targetOf(call.baseUrl, call.path);
   let response: UpstreamResponse;
   try {
-    response = await exchange(poolFor(target.origin), {
-      method: 'POST',
-      path: target.path,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
-      body: JSON.stringify(call.body),
-      headersTimeout: call.timeoutMs,
-      bodyTimeout: call.timeoutMs,
-    }, call.signal);
+    response = await exchange(
+      poolFor(target.origin),
+      {
+        method: 'POST',
+        path: target.path,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
+        body: JSON.stringify(call.body),
+        headersTimeout: call.timeoutMs,
+        bodyTimeout: call.timeoutMs,
+      },
+      call.signal,
+    );
   } catch (error) {
     throw transportError(error, call);
   }
   if (response.status >= 200 && response.status < 300) return response;
   const text = await response.body.text().catch(() => '');
   const detail = errorDetail(text);
-  throw new UpstreamError(redact(`${call.provider} upstream returned ${response.status}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`, call.secrets), {
-    status: response.status,
-    upstreamType: detail.type,
-    retryAfterSeconds: retryAfter(response.headers),
-  });
+  throw new UpstreamError(
+    redact(
+      `${call.provider} upstream returned ${response.status}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`,
+      call.secrets,
+    ),
+    {
+      status: response.status,
+      upstreamType: detail.type,
+      retryAfterSeconds: retryAfter(response.headers),
+    },
+  );
 }
 
 const targets = new Map<string, { origin: string; path: string }>();
@@ -103,12 +121,18 @@ function targetOf(baseUrl: string, path: string): { origin: string; path: string
 }
 
 /** Reads a 2xx JSON body, mapping transport failures while reading to UpstreamError. */
-export async function readJson(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): Promise<unknown> {
+export async function readJson(
+  response: UpstreamResponse,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+): Promise<unknown> {
   return (await readJsonText(response, call)).json;
 }
 
 /** readJson, also returning the text as received (so an answer can be forwarded without re-serialising). */
-export async function readJsonText(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): Promise<{ json: unknown; text: string }> {
+export async function readJsonText(
+  response: UpstreamResponse,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+): Promise<{ json: unknown; text: string }> {
   let text: string;
   try {
     text = await response.body.text();
@@ -118,23 +142,41 @@ export async function readJsonText(response: UpstreamResponse, call: Pick<Upstre
   try {
     return { json: JSON.parse(text), text };
   } catch {
-    throw new UpstreamError(`${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`, { status: 502, retryable: true, upstreamType: 'invalid_response' });
+    throw new UpstreamError(
+      `${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`,
+      { status: 502, retryable: true, upstreamType: 'invalid_response' },
+    );
   }
 }
 
 /** Maps an error thrown by undici (or by reading a body) to an UpstreamError. */
-export function transportError(error: unknown, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): UpstreamError {
+export function transportError(
+  error: unknown,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+): UpstreamError {
   if (error instanceof UpstreamError) return error;
-  if (call.signal.aborted) return new UpstreamError(`${call.provider} request aborted by the client`, { status: 0, retryable: false, upstreamType: 'aborted' });
+  if (call.signal.aborted)
+    return new UpstreamError(`${call.provider} request aborted by the client`, {
+      status: 0,
+      retryable: false,
+      upstreamType: 'aborted',
+    });
   const code = (error as { code?: string } | null)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);
-  const timeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  const timeout =
+    code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
   const kind = timeout ? 'timeout' : 'connection_error';
-  return new UpstreamError(redact(`${call.provider} upstream ${timeout ? 'timed out' : 'connection failed'}: ${message}${code ? ` (${code})` : ''}`, call.secrets), {
-    status: 0,
-    retryable: true,
-    upstreamType: kind,
-  });
+  return new UpstreamError(
+    redact(
+      `${call.provider} upstream ${timeout ? 'timed out' : 'connection failed'}: ${message}${code ? ` (${code})` : ''}`,
+      call.secrets,
+    ),
+    {
+      status: 0,
+      retryable: true,
+      upstreamType: kind,
+    },
+  );
 }
 
 /**
@@ -148,9 +190,13 @@ export function errorDetail(text: string): { message: string; type: string | und
     if (typeof error === 'string') return { message: error, type: undefined };
     if (error !== null && typeof error === 'object') {
       const inner = error as Record<string, unknown>;
-      return { message: String(inner.message ?? JSON.stringify(error)), type: typeof inner.type === 'string' ? inner.type : undefined };
+      return {
+        message: String(inner.message ?? JSON.stringify(error)),
+        type: typeof inner.type === 'string' ? inner.type : undefined,
+      };
     }
-    if (typeof body.message === 'string') return { message: body.message, type: typeof body.type === 'string' ? body.type : undefined };
+    if (typeof body.message === 'string')
+      return { message: body.message, type: typeof body.type === 'string' ? body.type : undefined };
     if (typeof body.detail === 'string') return { message: body.detail, type: undefined };
   } catch {
     // not JSON: use the text itself

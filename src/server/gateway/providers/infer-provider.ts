@@ -7,7 +7,10 @@ import type { Deployment } from './types.js';
  * `chatgpt-*` -> openai; `claude-*` -> anthropic), then the deployment list. Undefined when none
  * applies (the caller answers 400 model_not_allowed).
  */
-export function inferProvider(model: string, deployments: readonly Pick<Deployment, 'model' | 'provider'>[] = []): string | undefined {
+export function inferProvider(
+  model: string,
+  deployments: readonly Pick<Deployment, 'model' | 'provider'>[] = [],
+): string | undefined {
   const slash = model.indexOf('/');
   if (slash > 0) {
     const prefix = model.slice(0, slash).toLowerCase();
@@ -22,9 +25,17 @@ export function inferProvider(model: string, deployments: readonly Pick<Deployme
  * A deployment for a model name with no configured deployment: the inferred provider, its default
  * base URL and environment key, and the name without its provider prefix upstream.
  */
-export function implicitDeployment(model: string, deployments: readonly Pick<Deployment, 'model' | 'provider'>[] = []): Deployment | undefined {
+export function implicitDeployment(
+  model: string,
+  deployments: readonly Pick<Deployment, 'model' | 'provider'>[] = [],
+): Deployment | undefined {
   const provider = inferProvider(model, deployments);
   if (provider === undefined) return undefined;
   const prefix = `${provider}/`;
-  return { id: model, model, provider, upstreamModel: model.toLowerCase().startsWith(prefix) ? model.slice(prefix.length) : model };
+  return {
+    id: model,
+    model,
+    provider,
+    upstreamModel: model.toLowerCase().startsWith(prefix) ? model.slice(prefix.length) : model,
+  };
 }

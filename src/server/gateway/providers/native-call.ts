@@ -1,5 +1,14 @@
 import { parseSse, type SseEvent } from '../formats/sse.js';
-import { errorDetail, postJson, readJson, readJsonText, redact, transportError, type UpstreamCall, type UpstreamResponse } from './http-client.js';
+import {
+  errorDetail,
+  postJson,
+  readJson,
+  readJsonText,
+  redact,
+  transportError,
+  type UpstreamCall,
+  type UpstreamResponse,
+} from './http-client.js';
 import type { NativeResult } from './types.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -13,7 +22,10 @@ export async function sendNative(call: UpstreamCall, stream: boolean): Promise<N
   if (String(response.headers['content-type'] ?? '').includes('application/json')) {
     // Some servers answer a stream request with plain JSON (often an error with status 200).
     const detail = errorDetail(JSON.stringify(await readJson(response, call)));
-    throw new UpstreamError(redact(`${call.provider} upstream answered a stream request with JSON: ${detail.message}`, call.secrets), { status: 502, upstreamType: detail.type ?? 'invalid_response' });
+    throw new UpstreamError(
+      redact(`${call.provider} upstream answered a stream request with JSON: ${detail.message}`, call.secrets),
+      { status: 502, upstreamType: detail.type ?? 'invalid_response' },
+    );
   }
   return { kind: 'sse', events: upstreamEvents(response, call) };
 }
@@ -22,7 +34,10 @@ export async function sendNative(call: UpstreamCall, stream: boolean): Promise<N
  * The SSE events of a 2xx upstream body, as they arrive. A transport failure mid-body rejects with
  * an UpstreamError; stopping early (the client went away) destroys the upstream request.
  */
-export async function* upstreamEvents(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>): AsyncGenerator<SseEvent> {
+export async function* upstreamEvents(
+  response: UpstreamResponse,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+): AsyncGenerator<SseEvent> {
   try {
     yield* parseSse(response.body);
   } catch (error) {

@@ -36,7 +36,11 @@ const OPENAI_COMPATIBLE: Readonly<Record<string, ProviderDefaults>> = {
 };
 
 /** Anthropic's base URL has no `/v1` (the SDK's convention); the path adds it. */
-const ANTHROPIC: ProviderDefaults = { baseUrl: 'https://api.anthropic.com', baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY' };
+const ANTHROPIC: ProviderDefaults = {
+  baseUrl: 'https://api.anthropic.com',
+  baseUrlEnv: 'ANTHROPIC_BASE_URL',
+  keyEnv: 'ANTHROPIC_API_KEY',
+};
 
 /** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
 export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
@@ -64,10 +68,15 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const name = deployment.provider;
   const defaults = name === 'anthropic' ? ANTHROPIC : (OPENAI_COMPATIBLE[name] ?? {});
-  const baseUrl = deployment.baseUrl ?? (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
+  const baseUrl =
+    deployment.baseUrl ?? (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
   if (!baseUrl) {
     // Retryable: another deployment of the same model may be configured correctly.
-    throw new UpstreamError(`deployment ${deployment.id} (${name}) has no base URL configured`, { status: 0, retryable: true, upstreamType: 'configuration' });
+    throw new UpstreamError(`deployment ${deployment.id} (${name}) has no base URL configured`, {
+      status: 0,
+      retryable: true,
+      upstreamType: 'configuration',
+    });
   }
   return {
     name,

@@ -27,5 +27,7 @@ export function supportsEmbeddings(provider: string): boolean {
 /** `upstreamModel` without a leading `<provider>/` (`ollama/llama3.2` -> `llama3.2`). */
 export function upstreamModelName(deployment: Deployment): string {
   const prefix = `${deployment.provider}/`;
-  return deployment.upstreamModel.startsWith(prefix) ? deployment.upstreamModel.slice(prefix.length) : deployment.upstreamModel;
+  return deployment.upstreamModel.startsWith(prefix)
+    ? deployment.upstreamModel.slice(prefix.length)
+    : deployment.upstreamModel;
 }

@@ -26,12 +26,15 @@ export interface StreamChatResult {
  * (an error event, a dropped connection) still rejects with an UpstreamError and the caller can
  * fall back to another deployment before anything reached the client.
  */
-export async function startStream(frames: AsyncIterable<string>, options: {
-  readonly codec: FormatCodec;
-  readonly usage: StreamUsage;
-  readonly signal: CancelSignal;
-  readonly provider: string;
-}): Promise<StreamChatResult> {
+export async function startStream(
+  frames: AsyncIterable<string>,
+  options: {
+    readonly codec: FormatCodec;
+    readonly usage: StreamUsage;
+    readonly signal: CancelSignal;
+    readonly provider: string;
+  },
+): Promise<StreamChatResult> {
   const iterator = frames[Symbol.asyncIterator]();
   let first: IteratorResult<string>;
   try {
@@ -60,7 +63,10 @@ export async function startStream(frames: AsyncIterable<string>, options: {
 }
 
 /** Records usage and generated characters of IR events as they pass. */
-export async function* tapUsage(events: AsyncIterable<IrStreamEvent>, usage: StreamUsage): AsyncGenerator<IrStreamEvent> {
+export async function* tapUsage(
+  events: AsyncIterable<IrStreamEvent>,
+  usage: StreamUsage,
+): AsyncGenerator<IrStreamEvent> {
   for await (const event of events) {
     if (event.type === 'usage') usage.report(event.usage);
     else if (event.type === 'text') usage.addOutput(event.text.length);
@@ -73,8 +79,15 @@ export async function* tapUsage(events: AsyncIterable<IrStreamEvent>, usage: Str
 export function asUpstreamError(error: unknown, provider: string): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (error instanceof StreamError) {
-    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${error.message}`, { status: error.status, upstreamType: error.type });
+    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${error.message}`, {
+      status: error.status,
+      upstreamType: error.type,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new UpstreamError(`${provider} stream failed: ${message}`, { status: 0, retryable: true, upstreamType: 'stream_error' });
+  return new UpstreamError(`${provider} stream failed: ${message}`, {
+    status: 0,
+    retryable: true,
+    upstreamType: 'stream_error',
+  });
 }

@@ -82,7 +82,10 @@ export type ChatProvider = NativeChatProvider | IrChatProvider;
 
 /** A provider of embeddings; the answer's model is still the upstream's. */
 export interface EmbeddingsProvider {
-  embed(body: EmbeddingsBody, context: CallContext & { readonly apiKey?: string }): Promise<{ body: EmbeddingsResponse; usage: Partial<Usage> | undefined }>;
+  embed(
+    body: EmbeddingsBody,
+    context: CallContext & { readonly apiKey?: string },
+  ): Promise<{ body: EmbeddingsResponse; usage: Partial<Usage> | undefined }>;
 }
 
 /** Everything one deployment's provider offers. */

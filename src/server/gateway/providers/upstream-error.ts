@@ -12,7 +12,10 @@ export class UpstreamError extends Error {
   /** Seconds the provider asked to wait (`retry-after`), when it said. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterSeconds?: number }) {
+  constructor(
+    message: string,
+    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterSeconds?: number },
+  ) {
     super(message);
     this.name = 'UpstreamError';
     this.status = options.status;

@@ -103,7 +103,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#chunks = [];
-    if (!this.#ended && this.#error === undefined) this.controller.abort(new Error('upstream body destroyed before its end'));
+    if (!this.#ended && this.#error === undefined)
+      this.controller.abort(new Error('upstream body destroyed before its end'));
     this.#notify();
   }
 
@@ -135,7 +136,11 @@ function onCancel(signal: CancelSignal, listener: () => void): () => void {
  * transport failure or timeout before then rejects with undici's error (its `code` kept); an abort
  * of `signal` cancels the exchange at any point, body included.
  */
-export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CancelSignal): Promise<UpstreamExchangeResponse> {
+export function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: CancelSignal,
+): Promise<UpstreamExchangeResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new Error('aborted before the upstream call started'));

@@ -7,8 +7,12 @@ import { startPipeline } from './v1-hooks.js';
 
 /** `POST /v1/embeddings`: usage and audit are committed before the answer. */
 export const embeddingsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/v1/embeddings', {
-    schema: { body: embeddingsRequestSchema },
-    onRequest: startPipeline('embeddings', '/v1/embeddings', services),
-  }, (request, reply) => handleEmbeddings(request, reply, services));
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/embeddings',
+    {
+      schema: { body: embeddingsRequestSchema },
+      onRequest: startPipeline('embeddings', '/v1/embeddings', services),
+    },
+    (request, reply) => handleEmbeddings(request, reply, services),
+  );
 };

@@ -65,6 +65,10 @@ class LazyRequestLogger implements FastifyBaseLogger {
 }
 
 /** The child logger factory of the gateway's routes (encapsulated: other apps keep Fastify's default). */
-export function lazyChildLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, options: ChildOptions): FastifyBaseLogger {
+export function lazyChildLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildOptions,
+): FastifyBaseLogger {
   return new LazyRequestLogger(logger, bindings, options);
 }

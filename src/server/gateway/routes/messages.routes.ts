@@ -17,9 +17,13 @@ const messagesHeadersSchema = z.looseObject({
 
 /** `POST /v1/messages`, answering errors in Anthropic's envelope (`type: "error"` beside `error`). */
 export const messagesRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/v1/messages', {
-    schema: { body: messagesRequestSchema, headers: messagesHeadersSchema },
-    config: { errorEnvelope: 'anthropic' },
-    onRequest: startPipeline('messages', '/v1/messages', services),
-  }, (request, reply) => handleConversation('messages', request, reply, services));
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/messages',
+    {
+      schema: { body: messagesRequestSchema, headers: messagesHeadersSchema },
+      config: { errorEnvelope: 'anthropic' },
+      onRequest: startPipeline('messages', '/v1/messages', services),
+    },
+    (request, reply) => handleConversation('messages', request, reply, services),
+  );
 };

@@ -7,7 +7,12 @@ import { contextOf } from '../pipeline/request-context.js';
 import type { GatewayRouteOptions } from './route-options.js';
 import { startPipeline } from './v1-hooks.js';
 
-const modelObjectSchema = z.object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() });
+const modelObjectSchema = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number(),
+  owned_by: z.string(),
+});
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 
 /** `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no scope. */
@@ -23,30 +28,40 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
     return principal?.kind === 'key' ? principal.key.models : null;
   };
 
-  typed.get('/v1/models', {
-    schema: { response: { 200: modelListSchema } },
-    onRequest: startPipeline('models', '/v1/models', services),
-  }, async (request) => {
-    const models = keyModels(request);
-    return { object: 'list' as const, data: [...visible(models)] };
-  });
+  typed.get(
+    '/v1/models',
+    {
+      schema: { response: { 200: modelListSchema } },
+      onRequest: startPipeline('models', '/v1/models', services),
+    },
+    async (request) => {
+      const models = keyModels(request);
+      return { object: 'list' as const, data: [...visible(models)] };
+    },
+  );
 
-  typed.get('/v1/models/*', {
-    schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
-    onRequest: startPipeline('models', '/v1/models/*', services),
-  }, async (request) => {
-    // A wildcard: canonical names such as `demo/echo` contain slashes.
-    const id = request.params['*'];
-    const found = services.registry.modelList().data.find((m) => m.id === id);
-    if (!found) throw notFound(`model '${id}' is not in allowed_models`);
-    // Left out of this key's list, so 404 too (as OpenAI answers for a model the caller cannot use),
-    // but saying why: the model is allowed, this key is not.
-    const principal = contextOf(request).principal;
-    if (principal?.kind === 'key' && principal.key.models !== null && !principal.key.models.has(id)) {
-      throw notFound(`API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...principal.key.models])})`);
-    }
-    return found;
-  });
+  typed.get(
+    '/v1/models/*',
+    {
+      schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
+      onRequest: startPipeline('models', '/v1/models/*', services),
+    },
+    async (request) => {
+      // A wildcard: canonical names such as `demo/echo` contain slashes.
+      const id = request.params['*'];
+      const found = services.registry.modelList().data.find((m) => m.id === id);
+      if (!found) throw notFound(`model '${id}' is not in allowed_models`);
+      // Left out of this key's list, so 404 too (as OpenAI answers for a model the caller cannot use),
+      // but saying why: the model is allowed, this key is not.
+      const principal = contextOf(request).principal;
+      if (principal?.kind === 'key' && principal.key.models !== null && !principal.key.models.has(id)) {
+        throw notFound(
+          `API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...principal.key.models])})`,
+        );
+      }
+      return found;
+    },
+  );
 };
 
 /** A few names for a message. */

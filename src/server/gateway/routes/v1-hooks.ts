@@ -12,7 +12,11 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
  * every access). Callback style: an async hook costs a promise per request.
  */
 export function startPipeline(endpoint: Endpoint, path: string, services: GatewayServices): onRequestHookHandler {
-  const auth: AuthDeps = { keys: services.keys, masterKey: services.masterKey, allowPassthroughKeys: services.config.allow_passthrough_keys };
+  const auth: AuthDeps = {
+    keys: services.keys,
+    masterKey: services.masterKey,
+    allowPassthroughKeys: services.config.allow_passthrough_keys,
+  };
   return (request, _reply, done) => {
     const ctx = newRequestContext(request.id, endpoint, request.method, path);
     request.gatewayRequest = ctx;

@@ -23,7 +23,10 @@ export type StoredBody =
   | { readonly kind: 'value'; readonly value: unknown };
 
 /** A finished request as recorded on the hot path; formatted only when someone reads it. */
-export interface TrafficRecord extends Omit<TrafficEvent, 'seq' | 'started_at' | 'request_body' | 'response_body' | 'truncated'> {
+export interface TrafficRecord extends Omit<
+  TrafficEvent,
+  'seq' | 'started_at' | 'request_body' | 'response_body' | 'truncated'
+> {
   /** Arrival time, Unix ms. */
   readonly startedAtMs: number;
   readonly requestBody: StoredBody | undefined;
@@ -47,13 +50,15 @@ function flatten(slice: string): string {
 
 /** JSON text to keep; text past the limit is cut now, so the buffer never holds megabytes per request. */
 export function jsonBody(text: string, patch?: Readonly<Record<string, unknown>>): StoredBody {
-  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  if (text.length > MAX_BODY_CHARS)
+    return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
   return patch ? { kind: 'json', text, patch } : { kind: 'json', text };
 }
 
 /** Plain text to keep (cut at the limit). */
 export function textBody(text: string, truncated = false): StoredBody {
-  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  if (text.length > MAX_BODY_CHARS)
+    return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
   return { kind: 'text', text, truncated };
 }
 
@@ -88,7 +93,10 @@ export class TrafficLog {
   private readonly buffer: RingBuffer<Stored>;
   private seq = 0;
 
-  constructor(capacity: number, private readonly bus: GatewayEventBus) {
+  constructor(
+    capacity: number,
+    private readonly bus: GatewayEventBus,
+  ) {
     this.buffer = new RingBuffer(capacity);
   }
 
@@ -102,10 +110,12 @@ export class TrafficLog {
 
   /** Recent events, newest first, optionally only those after `after` (a seq). */
   list(limit: number, after = 0, bodies = true): TrafficEvent[] {
-    return this.buffer.newest(limit, (s) => s.seq > after).map((s) => {
-      const event = this.view(s);
-      return bodies ? event : { ...event, request_body: null, response_body: null };
-    });
+    return this.buffer
+      .newest(limit, (s) => s.seq > after)
+      .map((s) => {
+        const event = this.view(s);
+        return bodies ? event : { ...event, request_body: null, response_body: null };
+      });
   }
 
   /** Events after `after`, oldest first (replay for a reconnecting stream). */

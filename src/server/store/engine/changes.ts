@@ -25,7 +25,12 @@ export interface PlannedChange {
 }
 
 /** What applying `documents` to `base` would change (nothing is written). */
-export function planDocuments(repo: StoreRepository, base: BaseState, documents: readonly DocumentInput[], mode: ApplyMode): PlannedChange[] {
+export function planDocuments(
+  repo: StoreRepository,
+  base: BaseState,
+  documents: readonly DocumentInput[],
+  mode: ApplyMode,
+): PlannedChange[] {
   const planned: PlannedChange[] = [];
   const listed = mode === 'replace' ? new Set<number>() : undefined;
   for (const doc of documents) {
@@ -33,7 +38,8 @@ export function planDocuments(repo: StoreRepository, base: BaseState, documents:
     const current = keyId === undefined ? undefined : base.get(keyId);
     if (keyId !== undefined) listed?.add(keyId);
     if (doc.delete) {
-      if (current !== undefined) planned.push({ key: doc.key, keyId, type: 2, beforeBlob: current, before: repo.content(current) });
+      if (current !== undefined)
+        planned.push({ key: doc.key, keyId, type: 2, beforeBlob: current, before: repo.content(current) });
       continue;
     }
     const content = doc.content ?? '';
@@ -46,7 +52,8 @@ export function planDocuments(repo: StoreRepository, base: BaseState, documents:
   }
   if (listed) {
     for (const [keyId, blobId] of base.entries()) {
-      if (!listed.has(keyId)) planned.push({ key: repo.keyText(keyId), keyId, type: 2, beforeBlob: blobId, before: repo.content(blobId) });
+      if (!listed.has(keyId))
+        planned.push({ key: repo.keyText(keyId), keyId, type: 2, beforeBlob: blobId, before: repo.content(blobId) });
     }
   }
   return planned;
@@ -70,7 +77,14 @@ export function plannedToApi(planned: readonly PlannedChange[]): Change[] {
 /** API changes from id-space rows (looks up keys and contents), sorted by key bytes. */
 export function rowsToApi(repo: StoreRepository, rows: readonly ChangeRow[]): Change[] {
   return sortChanges(
-    rows.map((c) => apiChange(repo.keyText(c.keyId), c.type, repo.contentOrUndefined(c.beforeBlob), repo.contentOrUndefined(c.afterBlob))),
+    rows.map((c) =>
+      apiChange(
+        repo.keyText(c.keyId),
+        c.type,
+        repo.contentOrUndefined(c.beforeBlob),
+        repo.contentOrUndefined(c.afterBlob),
+      ),
+    ),
   );
 }
 
@@ -80,7 +94,10 @@ export function textRowsToApi(rows: readonly ChangeTextRow[]): Change[] {
 }
 
 function apiChange(key: string, type: 0 | 1 | 2, before: string | undefined, after: string | undefined): Change {
-  const change: { key: string; type: Change['type']; before?: string; after?: string } = { key, type: CHANGE_TYPES[type] };
+  const change: { key: string; type: Change['type']; before?: string; after?: string } = {
+    key,
+    type: CHANGE_TYPES[type],
+  };
   if (type !== 0) change.before = before;
   if (type !== 2) change.after = after;
   return change;

@@ -23,13 +23,25 @@ export interface CommitContext {
  * Writes one revision: its row, its change rows, the branch head, and a keyframe when the change rows
  * since the last one reach max(64, documents). Call inside a write transaction.
  */
-export function commitRevision(ctx: CommitContext, target: CommitTarget, changes: readonly ChangeRow[], message: string): number {
+export function commitRevision(
+  ctx: CommitContext,
+  target: CommitTarget,
+  changes: readonly ChangeRow[],
+  message: string,
+): number {
   const { repo } = ctx;
   const now = ctx.now();
   const { namespace } = target;
   const branch = target.branch ?? repo.insertBranch(namespace.id, target.branchName, target.baseRevision ?? 0, now);
   const id = repo.nextRevisionId(namespace.id);
-  repo.insertRevision({ namespaceId: namespace.id, id, branchId: branch.id, parentId: branch.headRevision, message, createdAt: now });
+  repo.insertRevision({
+    namespaceId: namespace.id,
+    id,
+    branchId: branch.id,
+    parentId: branch.headRevision,
+    message,
+    createdAt: now,
+  });
   let documents = branch.documentCount;
   for (const change of changes) {
     repo.insertChange(namespace.id, id, change);

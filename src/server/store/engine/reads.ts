@@ -37,7 +37,9 @@ export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector):
   const rows = lookupScope(ctx.repo, scope);
   const { revision, branch } = selectInBranch(ctx.repo, rows, selector);
   if (!branch || revision === 0) return { revision, objectsJson: '{}' };
-  const objectsJson = ctx.stateCache.through(branch.namespaceId, revision, () => ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision)));
+  const objectsJson = ctx.stateCache.through(branch.namespaceId, revision, () =>
+    ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision)),
+  );
   return { revision, objectsJson };
 }
 
@@ -56,11 +58,17 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
   const target = selectInBranch(ctx.repo, rows, options);
   if (options.documents.length > 0) {
     checkDocuments(options.documents, ctx.limits);
-    const base = target.revision === rows.head ? headState(ctx.repo, rows.branch?.id) : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
+    const base =
+      target.revision === rows.head
+        ? headState(ctx.repo, rows.branch?.id)
+        : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
     return { from_revision: target.revision, to_revision: target.revision, changes: plannedToApi(planned) };
   }
-  const changes = ctx.repo.diffText(rows.branch?.id ?? 0, sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision));
+  const changes = ctx.repo.diffText(
+    rows.branch?.id ?? 0,
+    sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
+  );
   return { from_revision: rows.head, to_revision: target.revision, changes: textRowsToApi(changes) };
 }
 
@@ -103,7 +111,11 @@ function logEntry(repo: StoreRepository, row: RevisionRow, branch: string): LogE
 }
 
 /** The namespace's branches sorted by name, `current` marking the scope's. */
-export function branches(ctx: EngineContext, scope: Scope, page: Page<string>): { branches: BranchSummary[]; next_cursor?: string } {
+export function branches(
+  ctx: EngineContext,
+  scope: Scope,
+  page: Page<string>,
+): { branches: BranchSummary[]; next_cursor?: string } {
   const namespace = ctx.repo.namespace(scope.namespace);
   if (!namespace) return { branches: [] };
   const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
@@ -118,7 +130,11 @@ export function branches(ctx: EngineContext, scope: Scope, page: Page<string>): 
 }
 
 /** The namespace's checkpoints sorted by name (Gatehouse extension). */
-export function checkpoints(ctx: EngineContext, namespaceName: string, page: Page<string>): { checkpoints: Checkpoint[]; next_cursor?: string } {
+export function checkpoints(
+  ctx: EngineContext,
+  namespaceName: string,
+  page: Page<string>,
+): { checkpoints: Checkpoint[]; next_cursor?: string } {
   const namespace = ctx.repo.namespace(namespaceName);
   if (!namespace) return { checkpoints: [] };
   const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
@@ -130,11 +146,17 @@ export function checkpoints(ctx: EngineContext, namespaceName: string, page: Pag
     description: c.description,
     created_at: new Date(c.createdAt).toISOString(),
   }));
-  return rows.length > limit ? { checkpoints: items, next_cursor: items[items.length - 1].name } : { checkpoints: items };
+  return rows.length > limit
+    ? { checkpoints: items, next_cursor: items[items.length - 1].name }
+    : { checkpoints: items };
 }
 
 /** Namespaces sorted by name with their sizes (Gatehouse extension); `visible` filters by the caller's grant. */
-export function namespaces(ctx: EngineContext, page: Page<string>, visible: (name: string) => boolean): { namespaces: NamespaceSummary[]; next_cursor?: string } {
+export function namespaces(
+  ctx: EngineContext,
+  page: Page<string>,
+  visible: (name: string) => boolean,
+): { namespaces: NamespaceSummary[]; next_cursor?: string } {
   const limit = pageSize(page.limit, DEFAULT_LIST_LIMIT);
   const items: NamespaceSummary[] = [];
   let after = page.after;
@@ -148,7 +170,12 @@ export function namespaces(ctx: EngineContext, page: Page<string>, visible: (nam
         more = true;
         break;
       }
-      items.push({ name: row.name, ...ctx.repo.namespaceCounts(row.id), head_revision: row.lastRevision, created_at: new Date(row.createdAt).toISOString() });
+      items.push({
+        name: row.name,
+        ...ctx.repo.namespaceCounts(row.id),
+        head_revision: row.lastRevision,
+        created_at: new Date(row.createdAt).toISOString(),
+      });
     }
     if (more || rows.length <= limit) break;
     after = rows[rows.length - 1].name;

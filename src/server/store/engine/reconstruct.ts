@@ -13,7 +13,8 @@ export function sourceAt(repo: StoreRepository, branch: BranchRow | undefined, r
   if (!branch || revision === 0) return EMPTY_STATE;
   if (revision === branch.headRevision) return { kind: 'head', branchId: branch.id };
   const from = repo.keyframeAtOrBefore(branch.id, revision);
-  if (branch.headRevision - revision < revision - from && canGoBack(repo, branch, revision)) return { kind: 'back', branchId: branch.id, to: revision };
+  if (branch.headRevision - revision < revision - from && canGoBack(repo, branch, revision))
+    return { kind: 'back', branchId: branch.id, to: revision };
   return { kind: 'at', namespaceId: branch.namespaceId, branchId: branch.id, from, to: revision };
 }
 
@@ -22,8 +23,14 @@ export function sourceAt(repo: StoreRepository, branch: BranchRow | undefined, r
  * its own branch's head, going back reads only the change rows above `revision` (no full state), so it
  * wins whenever those are fewer than the documents a full state would read.
  */
-export function sourceAgainstHead(repo: StoreRepository, headBranch: BranchRow | undefined, branch: BranchRow | undefined, revision: number): StateSource {
-  if (!branch || branch.id !== headBranch?.id || revision === 0 || revision === branch.headRevision) return sourceAt(repo, branch, revision);
+export function sourceAgainstHead(
+  repo: StoreRepository,
+  headBranch: BranchRow | undefined,
+  branch: BranchRow | undefined,
+  revision: number,
+): StateSource {
+  if (!branch || branch.id !== headBranch?.id || revision === 0 || revision === branch.headRevision)
+    return sourceAt(repo, branch, revision);
   const fewerChanges = branch.headRevision - revision <= Math.max(MIN_KEYFRAME_INTERVAL, branch.documentCount);
   if (fewerChanges && canGoBack(repo, branch, revision)) return { kind: 'back', branchId: branch.id, to: revision };
   return sourceAt(repo, branch, revision);

@@ -12,7 +12,11 @@ export interface StoreLimits {
 }
 
 /** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply. */
-export const DEFAULT_LIMITS: StoreLimits = { body_bytes: 16 * 1024 * 1024, document_bytes: 1024 * 1024, documents_per_apply: 10_000 };
+export const DEFAULT_LIMITS: StoreLimits = {
+  body_bytes: 16 * 1024 * 1024,
+  document_bytes: 1024 * 1024,
+  documents_per_apply: 10_000,
+};
 
 /** What every store operation shares: the repository, limits, clock, keyframe pace and state cache. */
 export interface EngineContext extends CommitContext {
@@ -63,7 +67,9 @@ export function headTarget(rows: ScopeRows): Target {
 export function revisionInBranch(repo: StoreRepository, rows: ScopeRows, revision: number): Target {
   const row = rows.namespace ? repo.revision(rows.namespace.id, revision) : undefined;
   if (!row || !rows.branch || row.branchId !== rows.branch.id) {
-    throw notFoundError(`revision ${revision} is not in the history of branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"`);
+    throw notFoundError(
+      `revision ${revision} is not in the history of branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"`,
+    );
   }
   return { revision, branch: rows.branch, branchName: rows.branch.name };
 }
@@ -85,7 +91,11 @@ export function checkpointTarget(repo: StoreRepository, rows: ScopeRows, name: s
 }
 
 /** Checkpoint before revision (of the scope's branch) before head: the selection of state, diff, rollback and branching. */
-export function selectInBranch(repo: StoreRepository, rows: ScopeRows, selector: { readonly revision: number; readonly checkpoint: string }): Target {
+export function selectInBranch(
+  repo: StoreRepository,
+  rows: ScopeRows,
+  selector: { readonly revision: number; readonly checkpoint: string },
+): Target {
   if (selector.checkpoint) return checkpointTarget(repo, rows, selector.checkpoint);
   if (selector.revision) return revisionInBranch(repo, rows, selector.revision);
   return headTarget(rows);
@@ -110,7 +120,9 @@ export function checkExpectedRevision(rows: ScopeRows, expected: number | null |
 export function checkDocuments(documents: readonly DocumentInput[], limits: StoreLimits): void {
   if (documents.length === 0) throw invalidError('documents must list at least one document');
   if (documents.length > limits.documents_per_apply) {
-    throw tooLargeError(`documents lists ${documents.length} documents; the limit is ${limits.documents_per_apply} per request`);
+    throw tooLargeError(
+      `documents lists ${documents.length} documents; the limit is ${limits.documents_per_apply} per request`,
+    );
   }
   const seen = new Map<string, number>();
   documents.forEach((doc, index) => {
@@ -121,7 +133,9 @@ export function checkDocuments(documents: readonly DocumentInput[], limits: Stor
     if (doc.content !== undefined && doc.content.length * 3 > limits.document_bytes) {
       const bytes = Buffer.byteLength(doc.content, 'utf8');
       if (bytes > limits.document_bytes) {
-        throw tooLargeError(`documents[${index}].content is ${bytes} bytes; the limit is ${limits.document_bytes} bytes per document`);
+        throw tooLargeError(
+          `documents[${index}].content is ${bytes} bytes; the limit is ${limits.document_bytes} bytes per document`,
+        );
       }
     }
   });

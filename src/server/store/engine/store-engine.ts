@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { ApplyResponse, DiffResponse, DocumentInput, LogEntry, LogResponse, StateResponse } from '../../../shared/store-api.js';
+import type {
+  ApplyResponse,
+  DiffResponse,
+  DocumentInput,
+  LogEntry,
+  LogResponse,
+  StateResponse,
+} from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage } from './gc.js';
@@ -46,8 +53,16 @@ export class StoreEngine {
   }
 
   /** Creates, updates or deletes documents; a new revision only when something changed. */
-  applyDocuments(scope: ScopeLike, documents: readonly DocumentInput[], options: Partial<writes.ApplyOptions> = {}): ApplyResponse {
-    const full = { message: options.message ?? '', mode: options.mode ?? 'merge', expectedRevision: options.expectedRevision };
+  applyDocuments(
+    scope: ScopeLike,
+    documents: readonly DocumentInput[],
+    options: Partial<writes.ApplyOptions> = {},
+  ): ApplyResponse {
+    const full = {
+      message: options.message ?? '',
+      mode: options.mode ?? 'merge',
+      expectedRevision: options.expectedRevision,
+    };
     return this.write(() => writes.applyDocuments(this.ctx, normaliseScope(scope), documents, full));
   }
 
@@ -60,18 +75,30 @@ export class StoreEngine {
 
   /** Like {@link state}, the documents as JSON text (what the HTTP answer embeds without re-encoding). */
   stateJson(scope: ScopeLike, selector: Partial<reads.Selector> = {}): reads.StateJson {
-    return this.read(() => reads.stateJson(this.ctx, normaliseScope(scope), { revision: selector.revision ?? 0, checkpoint: selector.checkpoint ?? '' }));
+    return this.read(() =>
+      reads.stateJson(this.ctx, normaliseScope(scope), {
+        revision: selector.revision ?? 0,
+        checkpoint: selector.checkpoint ?? '',
+      }),
+    );
   }
 
   /** Compares head with a revision, or previews documents on top of one; writes nothing. */
   diff(scope: ScopeLike, options: Partial<reads.DiffOptions> = {}): DiffResponse {
-    const full = { revision: options.revision ?? 0, checkpoint: options.checkpoint ?? '', documents: options.documents ?? [], mode: options.mode ?? 'merge' };
+    const full = {
+      revision: options.revision ?? 0,
+      checkpoint: options.checkpoint ?? '',
+      documents: options.documents ?? [],
+      mode: options.mode ?? 'merge',
+    };
     return this.read(() => reads.diff(this.ctx, normaliseScope(scope), full));
   }
 
   /** The branch's history, newest first. */
   log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}): LogResponse {
-    return this.read(() => reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }));
+    return this.read(() =>
+      reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }),
+    );
   }
 
   /** One revision of a namespace with its changes. */
@@ -91,12 +118,22 @@ export class StoreEngine {
 
   /** Lists a namespace's checkpoints. */
   checkpoints(namespace: string, page: Partial<reads.Page<string>> = {}): ReturnType<typeof reads.checkpoints> {
-    return this.read(() => reads.checkpoints(this.ctx, normaliseScope({ namespace }).namespace, { limit: page.limit ?? 0, after: page.after ?? '' }));
+    return this.read(() =>
+      reads.checkpoints(this.ctx, normaliseScope({ namespace }).namespace, {
+        limit: page.limit ?? 0,
+        after: page.after ?? '',
+      }),
+    );
   }
 
   /** Returns the branch to one of its revisions or a checkpoint, as a new revision. */
   rollback(scope: ScopeLike, options: Partial<writes.RollbackOptions> = {}): ApplyResponse {
-    const full = { revision: options.revision ?? 0, checkpoint: options.checkpoint ?? '', message: options.message ?? '', expectedRevision: options.expectedRevision };
+    const full = {
+      revision: options.revision ?? 0,
+      checkpoint: options.checkpoint ?? '',
+      message: options.message ?? '',
+      expectedRevision: options.expectedRevision,
+    };
     return this.write(() => writes.rollback(this.ctx, normaliseScope(scope), full));
   }
 
@@ -113,18 +150,27 @@ export class StoreEngine {
   }
 
   /** Creates a branch from the scope's branch. */
-  createBranch(scope: ScopeLike, name: string, options: Partial<writes.CreateBranchOptions> = {}): ReturnType<typeof writes.createBranch> {
+  createBranch(
+    scope: ScopeLike,
+    name: string,
+    options: Partial<writes.CreateBranchOptions> = {},
+  ): ReturnType<typeof writes.createBranch> {
     const full = { fromRevision: options.fromRevision ?? 0, fromCheckpoint: options.fromCheckpoint ?? '' };
     return this.write(() => writes.createBranch(this.ctx, normaliseScope(scope), name, full));
   }
 
   /** Lists a namespace's branches. */
   branches(scope: ScopeLike, page: Partial<reads.Page<string>> = {}): ReturnType<typeof reads.branches> {
-    return this.read(() => reads.branches(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? '' }));
+    return this.read(() =>
+      reads.branches(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? '' }),
+    );
   }
 
   /** Lists namespaces, only those `visible` accepts. */
-  namespaces(page: Partial<reads.Page<string>> = {}, visible: (name: string) => boolean = () => true): ReturnType<typeof reads.namespaces> {
+  namespaces(
+    page: Partial<reads.Page<string>> = {},
+    visible: (name: string) => boolean = () => true,
+  ): ReturnType<typeof reads.namespaces> {
     return this.read(() => reads.namespaces(this.ctx, { limit: page.limit ?? 0, after: page.after ?? '' }, visible));
   }
 

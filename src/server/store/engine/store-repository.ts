@@ -80,7 +80,13 @@ const CHECKPOINT_FROM = `store_checkpoints c
  */
 export type StateSource =
   | { readonly kind: 'head'; readonly branchId: number }
-  | { readonly kind: 'at'; readonly namespaceId: number; readonly branchId: number; readonly from: number; readonly to: number }
+  | {
+      readonly kind: 'at';
+      readonly namespaceId: number;
+      readonly branchId: number;
+      readonly from: number;
+      readonly to: number;
+    }
   | { readonly kind: 'back'; readonly branchId: number; readonly to: number };
 
 /** The empty state (no branch has id 0). */
@@ -192,12 +198,18 @@ export class StoreRepository {
       ) as Record<SourceStatement, Database.Statement>;
     this.source = { head: bySource('head'), at: bySource('at'), back: bySource('back') };
     this.s = {
-      namespaceByName: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces WHERE name = ?`),
+      namespaceByName: p(
+        `SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces WHERE name = ?`,
+      ),
       namespaceInsert: p(`INSERT INTO store_namespaces (name, last_revision, created_at) VALUES (?, 0, ?)`),
-      namespaceNextRevision: p(`UPDATE store_namespaces SET last_revision = last_revision + 1 WHERE id = ? RETURNING last_revision`).pluck(),
+      namespaceNextRevision: p(
+        `UPDATE store_namespaces SET last_revision = last_revision + 1 WHERE id = ? RETURNING last_revision`,
+      ).pluck(),
       namespacePage: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces
         WHERE name > ? ORDER BY name LIMIT ?`),
-      namespaceAll: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces ORDER BY id`),
+      namespaceAll: p(
+        `SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces ORDER BY id`,
+      ),
       namespaceCounts: p(`SELECT
         (SELECT count(*) FROM store_branches WHERE namespace_id = @ns) AS branches,
         (SELECT count(*) FROM store_revisions WHERE namespace_id = @ns) AS revisions,
@@ -207,9 +219,13 @@ export class StoreRepository {
       branchById: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE id = ?`),
       branchInsert: p(`INSERT INTO store_branches (namespace_id, name, base_revision, head_revision, document_count,
         changes_since_keyframe, created_at) VALUES (?, ?, ?, 0, 0, 0, ?)`),
-      branchUpdateHead: p(`UPDATE store_branches SET head_revision = ?, document_count = ?, changes_since_keyframe = ? WHERE id = ?`),
+      branchUpdateHead: p(
+        `UPDATE store_branches SET head_revision = ?, document_count = ?, changes_since_keyframe = ? WHERE id = ?`,
+      ),
       branchResetKeyframeCounter: p(`UPDATE store_branches SET changes_since_keyframe = 0 WHERE id = ?`),
-      branchPage: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? AND name > ? ORDER BY name LIMIT ?`),
+      branchPage: p(
+        `SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? AND name > ? ORDER BY name LIMIT ?`,
+      ),
       branchesOfNamespace: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? ORDER BY id`),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
@@ -226,19 +242,29 @@ export class StoreRepository {
       headDelete: p(`DELETE FROM store_head_state WHERE branch_id = ? AND key_id = ?`),
       headMap: p(`SELECT key_id, blob_id FROM store_head_state WHERE branch_id = ?`).raw(),
 
-      revisionInsert: p(`INSERT INTO store_revisions (namespace_id, id, branch_id, parent_id, message, created_at, keyframe, root)
+      revisionInsert:
+        p(`INSERT INTO store_revisions (namespace_id, id, branch_id, parent_id, message, created_at, keyframe, root)
         VALUES (?, ?, ?, ?, ?, ?, 0, 0)`),
       revision: p(`SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE namespace_id = ? AND id = ?`),
-      revisionPage: p(`SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE branch_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
+      revisionPage: p(
+        `SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE branch_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+      ),
       // Roots are keyframes, so the partial keyframe index finds them.
-      rootWithin: p(`SELECT 1 FROM store_revisions WHERE branch_id = ? AND keyframe = 1 AND id > ? AND id <= ? AND root = 1 LIMIT 1`).pluck(),
-      keyframeAtOrBefore: p(`SELECT max(id) FROM store_revisions WHERE branch_id = ? AND id <= ? AND keyframe = 1`).pluck(),
+      rootWithin: p(
+        `SELECT 1 FROM store_revisions WHERE branch_id = ? AND keyframe = 1 AND id > ? AND id <= ? AND root = 1 LIMIT 1`,
+      ).pluck(),
+      keyframeAtOrBefore: p(
+        `SELECT max(id) FROM store_revisions WHERE branch_id = ? AND id <= ? AND keyframe = 1`,
+      ).pluck(),
       revisionMarkKeyframe: p(`UPDATE store_revisions SET keyframe = 1 WHERE namespace_id = ? AND id = ?`),
       revisionMarkRoot: p(`UPDATE store_revisions SET root = 1 WHERE namespace_id = ? AND id = ?`),
-      revisionsOfNamespace: p(`SELECT id, branch_id, parent_id, keyframe FROM store_revisions WHERE namespace_id = ? ORDER BY id`).raw(),
+      revisionsOfNamespace: p(
+        `SELECT id, branch_id, parent_id, keyframe FROM store_revisions WHERE namespace_id = ? ORDER BY id`,
+      ).raw(),
       revisionDelete: p(`DELETE FROM store_revisions WHERE namespace_id = ? AND id BETWEEN ? AND ?`),
 
-      changeInsert: p(`INSERT INTO store_revision_changes (namespace_id, revision_id, key_id, type, before_blob, after_blob)
+      changeInsert:
+        p(`INSERT INTO store_revision_changes (namespace_id, revision_id, key_id, type, before_blob, after_blob)
         VALUES (?, ?, ?, ?, ?, ?)`),
       changesOfRevision: p(`SELECT k.key, c.type, bb.content, ab.content FROM store_revision_changes c
         JOIN store_keys k ON k.id = c.key_id
@@ -257,7 +283,9 @@ export class StoreRepository {
         VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace_id, name) DO UPDATE SET
         revision_id = excluded.revision_id, description = excluded.description, created_at = excluded.created_at`),
       checkpointDelete: p(`DELETE FROM store_checkpoints WHERE namespace_id = ? AND name = ?`),
-      checkpointPage: p(`SELECT ${CHECKPOINT_COLUMNS} FROM ${CHECKPOINT_FROM} WHERE c.namespace_id = ? AND c.name > ? ORDER BY c.name LIMIT ?`),
+      checkpointPage: p(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM ${CHECKPOINT_FROM} WHERE c.namespace_id = ? AND c.name > ? ORDER BY c.name LIMIT ?`,
+      ),
       checkpointRevisions: p(`SELECT revision_id FROM store_checkpoints WHERE namespace_id = ?`).pluck(),
 
       blobsDeleteUnreferenced: p(`DELETE FROM store_blobs WHERE id NOT IN (
@@ -308,7 +336,11 @@ export class StoreRepository {
   }
 
   namespaceCounts(namespaceId: number): { branches: number; revisions: number; checkpoints: number } {
-    return this.s.namespaceCounts.get({ ns: namespaceId }) as { branches: number; revisions: number; checkpoints: number };
+    return this.s.namespaceCounts.get({ ns: namespaceId }) as {
+      branches: number;
+      revisions: number;
+      checkpoints: number;
+    };
   }
 
   // ── branches ──────────────────────────────────────────────────────────────
@@ -323,7 +355,16 @@ export class StoreRepository {
 
   insertBranch(namespaceId: number, name: string, baseRevision: number, now: number): BranchRow {
     const id = Number(this.s.branchInsert.run(namespaceId, name, baseRevision, now).lastInsertRowid);
-    return { id, namespaceId, name, baseRevision, headRevision: 0, documentCount: 0, changesSinceKeyframe: 0, createdAt: now };
+    return {
+      id,
+      namespaceId,
+      name,
+      baseRevision,
+      headRevision: 0,
+      documentCount: 0,
+      changesSinceKeyframe: 0,
+      createdAt: now,
+    };
   }
 
   updateBranchHead(branchId: number, head: number, documentCount: number, changesSinceKeyframe: number): void {
@@ -459,21 +500,32 @@ export class StoreRepository {
 
   /** The changes that turn the head of branch `currentBranchId` (0: none) into `source`, in id space. */
   diffIds(currentBranchId: number, source: StateSource): ChangeRow[] {
-    const rows = this.diffStatement(currentBranchId, source, 'diffIds').all({ ...sourceParams(source), cur: currentBranchId }) as [number, 0 | 1 | 2, number | null, number | null][];
+    const rows = this.diffStatement(currentBranchId, source, 'diffIds').all({
+      ...sourceParams(source),
+      cur: currentBranchId,
+    }) as [number, 0 | 1 | 2, number | null, number | null][];
     return rows.map(([keyId, type, beforeBlob, afterBlob]) => ({ keyId, type, beforeBlob, afterBlob }));
   }
 
   /** Like {@link diffIds}, with key text and contents, sorted by key bytes. */
   diffText(currentBranchId: number, source: StateSource): ChangeTextRow[] {
-    return this.diffStatement(currentBranchId, source, 'diffText').all({ ...sourceParams(source), cur: currentBranchId }) as ChangeTextRow[];
+    return this.diffStatement(currentBranchId, source, 'diffText').all({
+      ...sourceParams(source),
+      cur: currentBranchId,
+    }) as ChangeTextRow[];
   }
 
   private sourceStatement(source: StateSource, name: SourceStatement): Database.Statement {
     return this.source[source.kind][name];
   }
 
-  private diffStatement(currentBranchId: number, source: StateSource, name: 'diffIds' | 'diffText'): Database.Statement {
-    if (source.kind === 'back' && source.branchId === currentBranchId) return this.source.back[name === 'diffIds' ? 'ownDiffIds' : 'ownDiffText'];
+  private diffStatement(
+    currentBranchId: number,
+    source: StateSource,
+    name: 'diffIds' | 'diffText',
+  ): Database.Statement {
+    if (source.kind === 'back' && source.branchId === currentBranchId)
+      return this.source.back[name === 'diffIds' ? 'ownDiffIds' : 'ownDiffText'];
     return this.sourceStatement(source, name);
   }
 

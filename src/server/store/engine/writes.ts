@@ -29,7 +29,12 @@ export interface ApplyOptions {
 }
 
 /** Creates or updates the listed documents (or makes them the whole state in replace mode). */
-export function applyDocuments(ctx: EngineContext, scope: Scope, documents: readonly DocumentInput[], options: ApplyOptions): ApplyResponse {
+export function applyDocuments(
+  ctx: EngineContext,
+  scope: Scope,
+  documents: readonly DocumentInput[],
+  options: ApplyOptions,
+): ApplyResponse {
   checkDocuments(documents, ctx.limits);
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, options.expectedRevision);
@@ -49,7 +54,9 @@ export interface RollbackOptions {
 
 /** Writes a revision that returns the branch to one of its own revisions (or a checkpoint). */
 export function rollback(ctx: EngineContext, scope: Scope, options: RollbackOptions): ApplyResponse {
-  return rewrite(ctx, scope, options.expectedRevision, options.message || 'rollback', (rows) => selectInBranch(ctx.repo, rows, options));
+  return rewrite(ctx, scope, options.expectedRevision, options.message || 'rollback', (rows) =>
+    selectInBranch(ctx.repo, rows, options),
+  );
 }
 
 /** Options of a restore: the source (checkpoint, then branch head, then any revision of the namespace). */
@@ -78,7 +85,12 @@ export interface CreateBranchOptions {
 }
 
 /** Creates branch `name` from the scope's branch with a first revision that creates every document. */
-export function createBranch(ctx: EngineContext, scope: Scope, name: string, options: CreateBranchOptions): { name: string; base_revision: number; head_revision: number } {
+export function createBranch(
+  ctx: EngineContext,
+  scope: Scope,
+  name: string,
+  options: CreateBranchOptions,
+): { name: string; base_revision: number; head_revision: number } {
   const rows = lookupScope(ctx.repo, scope);
   if (rows.namespace && ctx.repo.branch(rows.namespace.id, name)) {
     throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`);
@@ -96,7 +108,12 @@ export function createBranch(ctx: EngineContext, scope: Scope, name: string, opt
 }
 
 /** Points checkpoint `name` at the scope's head (moving it if it exists) and makes that head a keyframe. */
-export function createCheckpoint(ctx: EngineContext, scope: Scope, name: string, description: string): { name: string; revision_id: number } {
+export function createCheckpoint(
+  ctx: EngineContext,
+  scope: Scope,
+  name: string,
+  description: string,
+): { name: string; revision_id: number } {
   const rows = lookupScope(ctx.repo, scope);
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
   if (rows.branch && rows.head > 0) {
@@ -119,11 +136,20 @@ export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name
 }
 
 /** Writes a revision that turns the branch's state into the `select`ed one (after the compare-and-swap check). */
-function rewrite(ctx: EngineContext, scope: Scope, expectedRevision: number | null | undefined, message: string, select: (rows: ScopeRows) => Target): ApplyResponse {
+function rewrite(
+  ctx: EngineContext,
+  scope: Scope,
+  expectedRevision: number | null | undefined,
+  message: string,
+  select: (rows: ScopeRows) => Target,
+): ApplyResponse {
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, expectedRevision);
   const target = select(rows);
-  const changes = ctx.repo.diffIds(rows.branch?.id ?? 0, sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision));
+  const changes = ctx.repo.diffIds(
+    rows.branch?.id ?? 0,
+    sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
+  );
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, message);
   return { revision, noop: false, changes: rowsToApi(ctx.repo, changes) };

@@ -4,11 +4,20 @@ import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } fro
 
 /** POST /v1/apply: create, update or delete documents. */
 export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/apply', {
-    config: { storeAuth: { verb: 'write' } },
-    schema: { body: applyRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;
-    return runOperation(metrics, 'apply', () => engine.applyDocuments(scope, documents, { message, mode, expectedRevision }), changesOutcome);
-  });
+  app.post(
+    '/v1/apply',
+    {
+      config: { storeAuth: { verb: 'write' } },
+      schema: { body: applyRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;
+      return runOperation(
+        metrics,
+        'apply',
+        () => engine.applyDocuments(scope, documents, { message, mode, expectedRevision }),
+        changesOutcome,
+      );
+    },
+  );
 };

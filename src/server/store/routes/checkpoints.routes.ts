@@ -11,28 +11,46 @@ import { errorResponses, runOperation, type StoreRouteDeps } from './operation.j
 
 /** POST, DELETE and GET (Gatehouse extension) /v1/checkpoints. */
 export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/checkpoints', {
-    config: { storeAuth: { verb: 'write' } },
-    schema: { body: checkpointCreateRequestSchema, response: { 200: checkpointCreateResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { scope, name, description } = request.body;
-    return runOperation(metrics, 'checkpoint_create', () => engine.createCheckpoint(scope, name, description));
-  });
+  app.post(
+    '/v1/checkpoints',
+    {
+      config: { storeAuth: { verb: 'write' } },
+      schema: {
+        body: checkpointCreateRequestSchema,
+        response: { 200: checkpointCreateResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { scope, name, description } = request.body;
+      return runOperation(metrics, 'checkpoint_create', () => engine.createCheckpoint(scope, name, description));
+    },
+  );
 
-  app.delete('/v1/checkpoints', {
-    config: { storeAuth: { verb: 'write' } },
-    schema: { body: checkpointDeleteRequestSchema, response: { 200: emptyResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { namespace, name } = request.body;
-    runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name));
-    return {};
-  });
+  app.delete(
+    '/v1/checkpoints',
+    {
+      config: { storeAuth: { verb: 'write' } },
+      schema: { body: checkpointDeleteRequestSchema, response: { 200: emptyResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { namespace, name } = request.body;
+      runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name));
+      return {};
+    },
+  );
 
-  app.get('/v1/checkpoints', {
-    config: { storeAuth: { verb: 'read' } },
-    schema: { querystring: checkpointListQuerySchema, response: { 200: checkpointListResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { namespace, limit, after } = request.query;
-    return runOperation(metrics, 'checkpoint_list', () => engine.checkpoints(namespace, { limit, after }));
-  });
+  app.get(
+    '/v1/checkpoints',
+    {
+      config: { storeAuth: { verb: 'read' } },
+      schema: {
+        querystring: checkpointListQuerySchema,
+        response: { 200: checkpointListResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, limit, after } = request.query;
+      return runOperation(metrics, 'checkpoint_list', () => engine.checkpoints(namespace, { limit, after }));
+    },
+  );
 };

@@ -4,11 +4,15 @@ import { errorResponses, runOperation, type StoreRouteDeps } from './operation.j
 
 /** POST /v1/diff: a dry run; needs only the read permission since nothing is written. */
 export const diffRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/diff', {
-    config: { storeAuth: { verb: 'read' } },
-    schema: { body: diffRequestSchema, response: { 200: diffResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { scope, revision_id: revision, checkpoint_name: checkpoint, documents, mode } = request.body;
-    return runOperation(metrics, 'diff', () => engine.diff(scope, { revision, checkpoint, documents, mode }));
-  });
+  app.post(
+    '/v1/diff',
+    {
+      config: { storeAuth: { verb: 'read' } },
+      schema: { body: diffRequestSchema, response: { 200: diffResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { scope, revision_id: revision, checkpoint_name: checkpoint, documents, mode } = request.body;
+      return runOperation(metrics, 'diff', () => engine.diff(scope, { revision, checkpoint, documents, mode }));
+    },
+  );
 };

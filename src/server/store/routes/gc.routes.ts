@@ -4,12 +4,21 @@ import { errorResponses, runOperation, type StoreRouteDeps } from './operation.j
 
 /** POST /v1/gc: delete old revisions of every namespace, or with `dry_run` count them (admin permission). */
 export const gcRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/gc', {
-    config: { storeAuth: { verb: 'admin' } },
-    schema: { body: gcRequestSchema.nullish(), response: { 200: gcResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const dryRun = request.body?.dry_run ?? false;
-    // A dry run changes nothing, so the metrics count it as a no-op whatever it finds.
-    return runOperation(metrics, 'gc', () => engine.gc(request.body?.keep ?? 0, dryRun), (r) => ({ noop: dryRun || r.pruned === 0, changed: 0 }));
-  });
+  app.post(
+    '/v1/gc',
+    {
+      config: { storeAuth: { verb: 'admin' } },
+      schema: { body: gcRequestSchema.nullish(), response: { 200: gcResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const dryRun = request.body?.dry_run ?? false;
+      // A dry run changes nothing, so the metrics count it as a no-op whatever it finds.
+      return runOperation(
+        metrics,
+        'gc',
+        () => engine.gc(request.body?.keep ?? 0, dryRun),
+        (r) => ({ noop: dryRun || r.pruned === 0, changed: 0 }),
+      );
+    },
+  );
 };

@@ -5,13 +5,21 @@ import { errorResponses, runOperation, type StoreRouteDeps } from './operation.j
 
 /** GET /v1/namespaces (Gatehouse extension): namespaces the caller's token may read, with their sizes. */
 export const namespaceRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.get('/v1/namespaces', {
-    config: { storeAuth: { verb: 'read' } },
-    schema: { querystring: namespaceListQuerySchema, response: { 200: namespaceListResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { limit, after } = request.query;
-    const patterns = request.storeGrant?.namespaces;
-    const visible = (name: string): boolean => !patterns || patterns.some((pattern) => namespaceMatches(pattern, name));
-    return runOperation(metrics, 'namespace_list', () => engine.namespaces({ limit, after }, visible));
-  });
+  app.get(
+    '/v1/namespaces',
+    {
+      config: { storeAuth: { verb: 'read' } },
+      schema: {
+        querystring: namespaceListQuerySchema,
+        response: { 200: namespaceListResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { limit, after } = request.query;
+      const patterns = request.storeGrant?.namespaces;
+      const visible = (name: string): boolean =>
+        !patterns || patterns.some((pattern) => namespaceMatches(pattern, name));
+      return runOperation(metrics, 'namespace_list', () => engine.namespaces({ limit, after }, visible));
+    },
+  );
 };

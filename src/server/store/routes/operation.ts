@@ -41,7 +41,12 @@ export const changesOutcome = (result: { noop: boolean; changes: readonly unknow
 });
 
 /** Runs one engine operation: times it, counts it, and maps domain errors to HTTP ones. */
-export function runOperation<T>(metrics: StoreMetrics, operation: string, fn: () => T, outcome?: (result: T) => Outcome): T {
+export function runOperation<T>(
+  metrics: StoreMetrics,
+  operation: string,
+  fn: () => T,
+  outcome?: (result: T) => Outcome,
+): T {
   const start = performance.now();
   try {
     const result = fn();

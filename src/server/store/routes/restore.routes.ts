@@ -4,17 +4,27 @@ import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } fro
 
 /** POST /v1/restore: a new revision copying another branch's, revision's or checkpoint's state. */
 export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/restore', {
-    config: { storeAuth: { verb: 'write' } },
-    schema: { body: restoreRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { scope, from_branch: fromBranch, from_revision: fromRevision, from_checkpoint: fromCheckpoint, message } = request.body;
-    const expectedRevision = request.body.expected_revision;
-    return runOperation(
-      metrics,
-      'restore',
-      () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
-      changesOutcome,
-    );
-  });
+  app.post(
+    '/v1/restore',
+    {
+      config: { storeAuth: { verb: 'write' } },
+      schema: { body: restoreRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const {
+        scope,
+        from_branch: fromBranch,
+        from_revision: fromRevision,
+        from_checkpoint: fromCheckpoint,
+        message,
+      } = request.body;
+      const expectedRevision = request.body.expected_revision;
+      return runOperation(
+        metrics,
+        'restore',
+        () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
+        changesOutcome,
+      );
+    },
+  );
 };

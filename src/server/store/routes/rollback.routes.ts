@@ -4,11 +4,26 @@ import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } fro
 
 /** POST /v1/rollback: a new revision returning the branch to an earlier state. */
 export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.post('/v1/rollback', {
-    config: { storeAuth: { verb: 'write' } },
-    schema: { body: rollbackRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
-  }, async (request) => {
-    const { scope, revision_id: revision, checkpoint_name: checkpoint, message, expected_revision: expectedRevision } = request.body;
-    return runOperation(metrics, 'rollback', () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }), changesOutcome);
-  });
+  app.post(
+    '/v1/rollback',
+    {
+      config: { storeAuth: { verb: 'write' } },
+      schema: { body: rollbackRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const {
+        scope,
+        revision_id: revision,
+        checkpoint_name: checkpoint,
+        message,
+        expected_revision: expectedRevision,
+      } = request.body;
+      return runOperation(
+        metrics,
+        'rollback',
+        () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }),
+        changesOutcome,
+      );
+    },
+  );
 };

@@ -5,17 +5,23 @@ import { errorResponses, runOperation, type StoreRouteDeps } from './operation.j
 
 /** GET /v1/state: the documents at head, a revision or a checkpoint. */
 export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
-  app.get('/v1/state', {
-    config: { storeAuth: { verb: 'read' } },
-    schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
-  }, async (request, reply) => {
-    const { namespace, branch, revision, checkpoint } = request.query;
-    const state = runOperation(metrics, 'state', () => engine.stateJson({ namespace, branch }, { revision, checkpoint }));
-    // SQLite already wrote the documents as JSON: embed that text rather than parse and re-encode
-    // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
-    return (reply as FastifyReply)
-      .type('application/json; charset=utf-8')
-      .serializer((payload) => payload as string)
-      .send(`{"revision":${state.revision},"objects":${state.objectsJson}}`);
-  });
+  app.get(
+    '/v1/state',
+    {
+      config: { storeAuth: { verb: 'read' } },
+      schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { namespace, branch, revision, checkpoint } = request.query;
+      const state = runOperation(metrics, 'state', () =>
+        engine.stateJson({ namespace, branch }, { revision, checkpoint }),
+      );
+      // SQLite already wrote the documents as JSON: embed that text rather than parse and re-encode
+      // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
+      return (reply as FastifyReply)
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(`{"revision":${state.revision},"objects":${state.objectsJson}}`);
+    },
+  );
 };

@@ -7,7 +7,15 @@ import { SplitRow, UnifiedRow } from './diff-line-text.js';
 /** Rows rendered before "show everything": a 1 MB document should not freeze the window. */
 const RENDER_LIMIT = 3000;
 
-function GapRow({ hunk, columns, onExpand }: { readonly hunk: Hunk; readonly columns: number; readonly onExpand: () => void }) {
+function GapRow({
+  hunk,
+  columns,
+  onExpand,
+}: {
+  readonly hunk: Hunk;
+  readonly columns: number;
+  readonly onExpand: () => void;
+}) {
   return (
     <tr className="diff-gap">
       <td colSpan={columns}>
@@ -28,13 +36,26 @@ function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
  * A line diff of two versions of one document, side by side or unified, with changed words
  * highlighted and long unchanged stretches folded. `before` undefined: created; `after` undefined: deleted.
  */
-export function DiffView({ before, after, mode }: { readonly before: string | undefined; readonly after: string | undefined; readonly mode: DiffMode }) {
+export function DiffView({
+  before,
+  after,
+  mode,
+}: {
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+  readonly mode: DiffMode;
+}) {
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const hunks = useMemo(() => foldContext(lines), [lines]);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [showAll, setShowAll] = useState(false);
 
-  if (before !== undefined && after !== undefined && before !== after && lines.every((line) => line.kind === 'context')) {
+  if (
+    before !== undefined &&
+    after !== undefined &&
+    before !== after &&
+    lines.every((line) => line.kind === 'context')
+  ) {
     return <div className="diff-note">Only line endings or the final newline changed.</div>;
   }
   if (lines.length === 0) {
@@ -44,7 +65,14 @@ export function DiffView({ before, after, mode }: { readonly before: string | un
   const body = hunks.map((hunk) => {
     if (budget <= 0) return null;
     if (hunk.kind === 'gap' && !expanded.has(hunk.start)) {
-      return <GapRow key={hunk.start} hunk={hunk} columns={4} onExpand={() => setExpanded(new Set(expanded).add(hunk.start))} />;
+      return (
+        <GapRow
+          key={hunk.start}
+          hunk={hunk}
+          columns={4}
+          onExpand={() => setExpanded(new Set(expanded).add(hunk.start))}
+        />
+      );
     }
     const slice = lines.slice(hunk.start, Math.min(hunk.end, hunk.start + budget));
     budget -= slice.length;

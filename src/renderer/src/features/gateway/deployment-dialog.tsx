@@ -4,14 +4,42 @@ import { Field, TextInput } from '../../components/field.js';
 import { toDeploymentInput, type DeploymentDraft, type DeploymentErrors } from './deployment-form.js';
 
 // Suggestions only: any provider name the gateway knows is accepted, and it says so when one is not.
-const PROVIDERS = ['openai', 'anthropic', 'azure', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'gemini', 'groq', 'mistral', 'deepseek', 'together_ai', 'xai', 'fireworks_ai', 'openai_compatible', 'demo'];
+const PROVIDERS = [
+  'openai',
+  'anthropic',
+  'azure',
+  'ollama',
+  'lmstudio',
+  'vllm',
+  'llamacpp',
+  'openrouter',
+  'gemini',
+  'groq',
+  'mistral',
+  'deepseek',
+  'together_ai',
+  'xai',
+  'fireworks_ai',
+  'openai_compatible',
+  'demo',
+];
 
 /**
  * Adds or edits one deployment of the draft. Nothing is sent here: the row joins the model settings'
  * draft and is saved with them. The API key field is write-only and starts empty even when a key is
  * stored (the admin API never returns it).
  */
-export function DeploymentDialog({ initial, models, onClose, onDone }: { readonly initial: DeploymentDraft; readonly models: readonly string[]; readonly onClose: () => void; readonly onDone: (draft: DeploymentDraft) => void }) {
+export function DeploymentDialog({
+  initial,
+  models,
+  onClose,
+  onDone,
+}: {
+  readonly initial: DeploymentDraft;
+  readonly models: readonly string[];
+  readonly onClose: () => void;
+  readonly onDone: (draft: DeploymentDraft) => void;
+}) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<DeploymentErrors>({});
   const isNew = initial.id === '' && initial.model === '';
@@ -25,9 +53,22 @@ export function DeploymentDialog({ initial, models, onClose, onDone }: { readonl
     setErrors(result.errors);
     if (result.input) onDone(draft);
   };
-  const text = (field: 'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'weight' | 'timeoutMs', label: string, props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {}) => (
+  const text = (
+    field: 'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'weight' | 'timeoutMs',
+    label: string,
+    props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
+  ) => (
     <Field label={label} htmlFor={`deployment-${field}`} error={errors[field]} hint={props.hint}>
-      <TextInput id={`deployment-${field}`} autoComplete="off" spellCheck={false} placeholder={props.placeholder} list={props.list} inputMode={props.inputMode} value={draft[field]} onChange={(event) => set(field, event.target.value)} />
+      <TextInput
+        id={`deployment-${field}`}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={props.placeholder}
+        list={props.list}
+        inputMode={props.inputMode}
+        value={draft[field]}
+        onChange={(event) => set(field, event.target.value)}
+      />
     </Field>
   );
   return (
@@ -43,29 +84,70 @@ export function DeploymentDialog({ initial, models, onClose, onDone }: { readonl
         </ConfirmFooter>
       }
     >
-      <form className="form-grid" onSubmit={(event) => { event.preventDefault(); submit(); }}>
-        {text('model', 'Model', { hint: 'The name clients send. Allow it above for requests to reach this deployment.', placeholder: 'team-gpt', list: 'deployment-models' })}
-        {text('provider', 'Provider', { hint: 'Empty: inferred from the upstream model name.', placeholder: 'openai', list: 'deployment-providers' })}
-        {text('upstreamModel', 'Upstream model', { hint: 'The name the provider knows. Empty: the model name without its provider prefix.', placeholder: 'gpt-4o-mini' })}
-        {text('baseUrl', 'Base URL', { hint: "Empty: the provider's default address.", placeholder: 'http://127.0.0.1:8000/v1' })}
-        {text('apiKeyEnv', 'API key environment variable', { hint: "The variable's name in the gateway's environment; the gateway reads the key from it.", placeholder: 'OPENAI_API_KEY' })}
+      <form
+        className="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {text('model', 'Model', {
+          hint: 'The name clients send. Allow it above for requests to reach this deployment.',
+          placeholder: 'team-gpt',
+          list: 'deployment-models',
+        })}
+        {text('provider', 'Provider', {
+          hint: 'Empty: inferred from the upstream model name.',
+          placeholder: 'openai',
+          list: 'deployment-providers',
+        })}
+        {text('upstreamModel', 'Upstream model', {
+          hint: 'The name the provider knows. Empty: the model name without its provider prefix.',
+          placeholder: 'gpt-4o-mini',
+        })}
+        {text('baseUrl', 'Base URL', {
+          hint: "Empty: the provider's default address.",
+          placeholder: 'http://127.0.0.1:8000/v1',
+        })}
+        {text('apiKeyEnv', 'API key environment variable', {
+          hint: "The variable's name in the gateway's environment; the gateway reads the key from it.",
+          placeholder: 'OPENAI_API_KEY',
+        })}
         <Field
           label="API key"
           htmlFor="deployment-apiKey"
           error={errors.apiKey}
-          hint={draft.apiKeySet && !draft.apiKeyEnv ? 'A key is stored. Leave empty to keep it; type one to replace it.' : 'Optional, write-only: the gateway stores it and never shows it again. Prefer an environment variable.'}
+          hint={
+            draft.apiKeySet && !draft.apiKeyEnv
+              ? 'A key is stored. Leave empty to keep it; type one to replace it.'
+              : 'Optional, write-only: the gateway stores it and never shows it again. Prefer an environment variable.'
+          }
         >
-          <TextInput id="deployment-apiKey" type="password" autoComplete="new-password" placeholder={draft.apiKeySet && !draft.apiKeyEnv ? '•••••• stored' : ''} value={draft.apiKey} onChange={(event) => set('apiKey', event.target.value)} />
+          <TextInput
+            id="deployment-apiKey"
+            type="password"
+            autoComplete="new-password"
+            placeholder={draft.apiKeySet && !draft.apiKeyEnv ? '•••••• stored' : ''}
+            value={draft.apiKey}
+            onChange={(event) => set('apiKey', event.target.value)}
+          />
         </Field>
-        {text('weight', 'Weight', { hint: 'Share of the model’s traffic relative to its other deployments.', inputMode: 'decimal' })}
+        {text('weight', 'Weight', {
+          hint: 'Share of the model’s traffic relative to its other deployments.',
+          inputMode: 'decimal',
+        })}
         {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
         {errors.id && <div className="field-error form-span">Id: {errors.id}</div>}
         {errors.form && <div className="field-error form-span">{errors.form}</div>}
         <datalist id="deployment-providers">
-          {PROVIDERS.map((provider) => <option key={provider} value={provider} />)}
+          {PROVIDERS.map((provider) => (
+            <option key={provider} value={provider} />
+          ))}
         </datalist>
         <datalist id="deployment-models">
-          {models.map((model) => <option key={model} value={model} />)}
+          {models.map((model) => (
+            <option key={model} value={model} />
+          ))}
         </datalist>
         <button type="submit" hidden />
       </form>

@@ -23,14 +23,41 @@ export interface DeploymentDraft {
 }
 
 /** Field-level problems of a draft. */
-export type DeploymentErrors = Partial<Record<'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'apiKey' | 'weight' | 'timeoutMs' | 'id' | 'form', string>>;
+export type DeploymentErrors = Partial<
+  Record<
+    | 'model'
+    | 'provider'
+    | 'upstreamModel'
+    | 'baseUrl'
+    | 'apiKeyEnv'
+    | 'apiKey'
+    | 'weight'
+    | 'timeoutMs'
+    | 'id'
+    | 'form',
+    string
+  >
+>;
 
 let counter = 0;
 
 /** A blank row for the add form. */
 export function emptyDraft(): DeploymentDraft {
   counter += 1;
-  return { key: `new-${counter}`, id: '', model: '', provider: '', upstreamModel: '', baseUrl: '', apiKeyEnv: '', apiKey: '', apiKeySet: false, weight: '1', timeoutMs: '', capabilities: null };
+  return {
+    key: `new-${counter}`,
+    id: '',
+    model: '',
+    provider: '',
+    upstreamModel: '',
+    baseUrl: '',
+    apiKeyEnv: '',
+    apiKey: '',
+    apiKeySet: false,
+    weight: '1',
+    timeoutMs: '',
+    capabilities: null,
+  };
 }
 
 /** The editor's copy of a saved deployment; the key itself never comes back, only whether one is set. */
@@ -72,9 +99,13 @@ const number = (value: string): number | undefined => (value.trim() ? Number(val
  * (its messages are shown as they are). An empty `apiKey` is left out, so the gateway keeps the key
  * it stores for this id.
  */
-export function toDeploymentInput(draft: DeploymentDraft): { readonly input?: DeploymentInput; readonly errors: DeploymentErrors } {
+export function toDeploymentInput(draft: DeploymentDraft): {
+  readonly input?: DeploymentInput;
+  readonly errors: DeploymentErrors;
+} {
   const errors: DeploymentErrors = {};
-  if (draft.apiKeyEnv.trim() && draft.apiKey.trim()) errors.apiKey = 'Give either a key or an environment variable, not both.';
+  if (draft.apiKeyEnv.trim() && draft.apiKey.trim())
+    errors.apiKey = 'Give either a key or an environment variable, not both.';
   // The id goes back as listed (generated ones, `<model>#<n>`, too): the gateway keeps a stored key
   // only for the id it was listed under.
   const id = text(draft.id);

@@ -16,7 +16,13 @@ const HEALTH: Record<DeploymentHealth['state'], { readonly label: string; readon
   unused: { label: 'No traffic yet', tone: 'neutral' },
 };
 
-function HealthCell({ draft, health }: { readonly draft: DeploymentDraft; readonly health: DeploymentHealth | undefined }) {
+function HealthCell({
+  draft,
+  health,
+}: {
+  readonly draft: DeploymentDraft;
+  readonly health: DeploymentHealth | undefined;
+}) {
   if (!draft.id) return <span className="muted">Not saved yet</span>;
   if (!health) return <span className="muted">—</span>;
   const state = HEALTH[health.state];
@@ -41,7 +47,15 @@ function KeyCell({ draft }: { readonly draft: DeploymentDraft }) {
  * The deployments behind the model names, as part of the models draft (add, edit, remove; saved with
  * the other model settings), with the health seen in recent routing.
  */
-export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts: readonly DeploymentDraft[]; readonly models: readonly string[]; readonly onChange: (drafts: DeploymentDraft[]) => void }) {
+export function DeploymentsPanel({
+  drafts,
+  models,
+  onChange,
+}: {
+  readonly drafts: readonly DeploymentDraft[];
+  readonly models: readonly string[];
+  readonly onChange: (drafts: DeploymentDraft[]) => void;
+}) {
   const health = useDeploymentHealth();
   const [editing, setEditing] = useState<DeploymentDraft>();
   const healthOf = new Map(health.data?.data.map((entry) => [entry.id, entry]));
@@ -53,7 +67,10 @@ export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts
   return (
     <>
       {drafts.length === 0 ? (
-        <p className="muted">No explicit deployments: each model goes to the provider its name implies (openai/…, anthropic/…, demo/…). Add one to route a model to a server of your choice, or to several upstreams with weights and fallback.</p>
+        <p className="muted">
+          No explicit deployments: each model goes to the provider its name implies (openai/…, anthropic/…, demo/…). Add
+          one to route a model to a server of your choice, or to several upstreams with weights and fallback.
+        </p>
       ) : (
         <DataTable
           label="Deployments"
@@ -62,11 +79,36 @@ export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts
           rowKey={(d) => d.key}
           onOpen={setEditing}
           columns={[
-            { header: 'Deployment', cell: (d) => <span className="cell-stack"><span className="mono cell-strong">{d.id || 'new'}</span><span className="muted">{d.baseUrl || 'provider default'}</span></span> },
-            { header: 'Model', cell: (d) => <span className="cell-stack"><span className="mono">{d.model}</span>{d.upstreamModel && d.upstreamModel !== d.model && <span className="muted mono">upstream {d.upstreamModel}</span>}</span> },
-            { header: 'Provider', cell: (d) => (d.provider ? <Badge>{d.provider}</Badge> : <span className="muted">inferred</span>) },
+            {
+              header: 'Deployment',
+              cell: (d) => (
+                <span className="cell-stack">
+                  <span className="mono cell-strong">{d.id || 'new'}</span>
+                  <span className="muted">{d.baseUrl || 'provider default'}</span>
+                </span>
+              ),
+            },
+            {
+              header: 'Model',
+              cell: (d) => (
+                <span className="cell-stack">
+                  <span className="mono">{d.model}</span>
+                  {d.upstreamModel && d.upstreamModel !== d.model && (
+                    <span className="muted mono">upstream {d.upstreamModel}</span>
+                  )}
+                </span>
+              ),
+            },
+            {
+              header: 'Provider',
+              cell: (d) => (d.provider ? <Badge>{d.provider}</Badge> : <span className="muted">inferred</span>),
+            },
             { header: 'Weight', align: 'right', cell: (d) => d.weight || '1' },
-            { header: 'Timeout', align: 'right', cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>) },
+            {
+              header: 'Timeout',
+              align: 'right',
+              cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>),
+            },
             { header: 'Key', cell: (d) => <KeyCell draft={d} /> },
             { header: 'Health', cell: (d) => <HealthCell draft={d} health={healthOf.get(d.id)} /> },
             {
@@ -74,10 +116,20 @@ export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts
               align: 'right',
               cell: (d) => (
                 <span className="chip-row">
-                  <Button size="sm" variant="ghost" onClick={() => setEditing(d)} aria-label={`Edit ${d.id || d.model}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => setEditing(d)}
+                    aria-label={`Edit ${d.id || d.model}`}
+                  >
                     Edit
                   </Button>
-                  <button type="button" className="icon-button" aria-label={`Remove deployment ${d.id || d.model}`} onClick={() => onChange(drafts.filter((item) => item.key !== d.key))}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Remove deployment ${d.id || d.model}`}
+                    onClick={() => onChange(drafts.filter((item) => item.key !== d.key))}
+                  >
                     <CloseIcon size={14} />
                   </button>
                 </span>
@@ -91,7 +143,9 @@ export function DeploymentsPanel({ drafts, models, onChange }: { readonly drafts
           Add deployment
         </Button>
       </div>
-      {editing && <DeploymentDialog initial={editing} models={models} onClose={() => setEditing(undefined)} onDone={done} />}
+      {editing && (
+        <DeploymentDialog initial={editing} models={models} onClose={() => setEditing(undefined)} onDone={done} />
+      )}
     </>
   );
 }

@@ -27,16 +27,29 @@ function toggle(list: readonly string[], value: string): string[] {
 }
 
 /** Issues an API key: owner, scopes, model allow-list, limits, budgets and expiry. */
-export function IssueKeyDialog({ onClose, onIssued }: { readonly onClose: () => void; readonly onIssued: (key: ApiKeyCreated) => void }) {
+export function IssueKeyDialog({
+  onClose,
+  onIssued,
+}: {
+  readonly onClose: () => void;
+  readonly onIssued: (key: ApiKeyCreated) => void;
+}) {
   const [form, setForm] = useState<IssueKeyForm>(EMPTY_FORM);
   const [touched, setTouched] = useState(false);
   const issue = useIssueKey();
   const models = useModelSettings();
   const errors = touched ? validateForm(form) : {};
-  const set = <K extends keyof IssueKeyForm>(field: K, value: IssueKeyForm[K]): void => setForm((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof IssueKeyForm>(field: K, value: IssueKeyForm[K]): void =>
+    setForm((current) => ({ ...current, [field]: value }));
   const number = (field: 'rpm' | 'tpm' | 'userTpm' | 'userTpd' | 'teamTpm' | 'teamTpd', label: string) => (
     <Field label={label} htmlFor={`key-${field}`} error={errors[field]}>
-      <TextInput id={`key-${field}`} inputMode="numeric" placeholder="No limit" value={form[field]} onChange={(event) => set(field, event.target.value)} />
+      <TextInput
+        id={`key-${field}`}
+        inputMode="numeric"
+        placeholder="No limit"
+        value={form[field]}
+        onChange={(event) => set(field, event.target.value)}
+      />
     </Field>
   );
   const submit = (): void => {
@@ -57,18 +70,38 @@ export function IssueKeyDialog({ onClose, onIssued }: { readonly onClose: () => 
         </ConfirmFooter>
       }
     >
-      <form className="form-grid" onSubmit={(event) => { event.preventDefault(); submit(); }}>
+      <form
+        className="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
         <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline.">
           <TextInput id="key-name" autoFocus value={form.name} onChange={(event) => set('name', event.target.value)} />
         </Field>
         <Field label="User" htmlFor="key-user">
-          <TextInput id="key-user" placeholder="alice@example.com" value={form.user} onChange={(event) => set('user', event.target.value)} />
+          <TextInput
+            id="key-user"
+            placeholder="alice@example.com"
+            value={form.user}
+            onChange={(event) => set('user', event.target.value)}
+          />
         </Field>
         <Field label="Team" htmlFor="key-team">
-          <TextInput id="key-team" placeholder="platform" value={form.team} onChange={(event) => set('team', event.target.value)} />
+          <TextInput
+            id="key-team"
+            placeholder="platform"
+            value={form.team}
+            onChange={(event) => set('team', event.target.value)}
+          />
         </Field>
         <Field label="Expires" htmlFor="key-expiry">
-          <Select id="key-expiry" value={form.expiresInDays} onChange={(event) => set('expiresInDays', event.target.value)}>
+          <Select
+            id="key-expiry"
+            value={form.expiresInDays}
+            onChange={(event) => set('expiresInDays', event.target.value)}
+          >
             {EXPIRY.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
@@ -81,27 +114,47 @@ export function IssueKeyDialog({ onClose, onIssued }: { readonly onClose: () => 
           <div className="chip-row">
             {SCOPES.map((scope) => (
               <label key={scope.value} className="chip-check" title={scope.hint}>
-                <input type="checkbox" checked={form.scopes.includes(scope.value)} onChange={() => set('scopes', toggle(form.scopes, scope.value))} />
+                <input
+                  type="checkbox"
+                  checked={form.scopes.includes(scope.value)}
+                  onChange={() => set('scopes', toggle(form.scopes, scope.value))}
+                />
                 <span className="mono">{scope.label}</span>
               </label>
             ))}
           </div>
           {errors.scopes && <div className="field-error">{errors.scopes}</div>}
         </fieldset>
-        <Field label="RAG collections" htmlFor="key-rag" error={errors.ragCollections} hint="Comma separated; * for all. Adds rag:<collection> scopes.">
-          <TextInput id="key-rag" placeholder="docs, wiki" value={form.ragCollections} onChange={(event) => set('ragCollections', event.target.value)} />
+        <Field
+          label="RAG collections"
+          htmlFor="key-rag"
+          error={errors.ragCollections}
+          hint="Comma separated; * for all. Adds rag:<collection> scopes."
+        >
+          <TextInput
+            id="key-rag"
+            placeholder="docs, wiki"
+            value={form.ragCollections}
+            onChange={(event) => set('ragCollections', event.target.value)}
+          />
         </Field>
         <fieldset className="fieldset">
           <legend className="field-label">Models</legend>
           <div className="chip-row">
             {(models.data?.allowed_models ?? []).map((model) => (
               <label key={model} className="chip-check">
-                <input type="checkbox" checked={form.models.includes(model)} onChange={() => set('models', toggle(form.models, model))} />
+                <input
+                  type="checkbox"
+                  checked={form.models.includes(model)}
+                  onChange={() => set('models', toggle(form.models, model))}
+                />
                 <span className="mono">{model}</span>
               </label>
             ))}
           </div>
-          <div className="field-hint">{form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}</div>
+          <div className="field-hint">
+            {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
+          </div>
         </fieldset>
         <div className="form-section form-span">Rate limits</div>
         {number('rpm', 'Requests per minute')}

@@ -48,15 +48,23 @@ export function validateForm(form: IssueKeyForm): Partial<Record<keyof IssueKeyF
   for (const field of ['rpm', 'tpm', 'userTpm', 'userTpd', 'teamTpm', 'teamTpd', 'expiresInDays'] as const) {
     if (form[field].trim() && positive(form[field]) === undefined) errors[field] = 'A whole number above 0, or empty.';
   }
-  const rag = form.ragCollections.split(',').map((value) => value.trim()).filter(Boolean);
-  if (rag.some((collection) => !/^(\*|[A-Za-z0-9._/-]+)$/.test(collection))) errors.ragCollections = 'Collection names use letters, digits, ".", "_", "/" and "-".';
+  const rag = form.ragCollections
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (rag.some((collection) => !/^(\*|[A-Za-z0-9._/-]+)$/.test(collection)))
+    errors.ragCollections = 'Collection names use letters, digits, ".", "_", "/" and "-".';
   if (form.scopes.length === 0 && rag.length === 0) errors.scopes = 'Pick at least one scope.';
   return errors;
 }
 
 /** The request body for a valid form; empty fields are left out (server defaults apply). */
 export function toRequest(form: IssueKeyForm): ApiKeyCreate {
-  const rag = form.ragCollections.split(',').map((value) => value.trim()).filter(Boolean).map((collection) => `rag:${collection}`);
+  const rag = form.ragCollections
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .map((collection) => `rag:${collection}`);
   const days = positive(form.expiresInDays);
   return {
     name: form.name.trim() || undefined,

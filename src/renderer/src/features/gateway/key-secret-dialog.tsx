@@ -10,7 +10,15 @@ function example(gatewayUrl: string, key: string): string {
 }
 
 /** Shows a new key's secret, the only time it is ever shown, with a copy button. */
-export function KeySecretDialog({ issued, gatewayUrl, onClose }: { readonly issued: ApiKeyCreated; readonly gatewayUrl: string; readonly onClose: () => void }) {
+export function KeySecretDialog({
+  issued,
+  gatewayUrl,
+  onClose,
+}: {
+  readonly issued: ApiKeyCreated;
+  readonly gatewayUrl: string;
+  readonly onClose: () => void;
+}) {
   return (
     <Dialog
       testId="key-secret-dialog"

@@ -25,7 +25,20 @@ function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; read
       description="Requests with this key fail with 401 from now on. This cannot be undone; issue a new key instead."
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={() => revoke.mutate(apiKey.id, { onSuccess: () => { onClose(); showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`); } })} variant="danger" busy={revoke.isPending} testId="confirm-revoke">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={() =>
+            revoke.mutate(apiKey.id, {
+              onSuccess: () => {
+                onClose();
+                showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`);
+              },
+            })
+          }
+          variant="danger"
+          busy={revoke.isPending}
+          testId="confirm-revoke"
+        >
           Revoke key
         </ConfirmFooter>
       }
@@ -54,17 +67,65 @@ export function KeysScreen() {
         </span>
       ),
     },
-    { header: 'Owner', cell: (key) => <span className="cell-stack"><span>{key.user ?? '—'}</span><span className="muted">{key.team ?? ''}</span></span> },
-    { header: 'Scopes', cell: (key) => <span className="chip-row">{key.scopes.map((scope) => <Badge key={scope}>{scope}</Badge>)}</span> },
-    { header: 'Models', cell: (key) => (key.models?.length ? <span className="mono" title={key.models.join('\n')}>{key.models.length === 1 ? key.models[0] : `${key.models.length} models`}</span> : <span className="muted">All allowed</span>) },
+    {
+      header: 'Owner',
+      cell: (key) => (
+        <span className="cell-stack">
+          <span>{key.user ?? '—'}</span>
+          <span className="muted">{key.team ?? ''}</span>
+        </span>
+      ),
+    },
+    {
+      header: 'Scopes',
+      cell: (key) => (
+        <span className="chip-row">
+          {key.scopes.map((scope) => (
+            <Badge key={scope}>{scope}</Badge>
+          ))}
+        </span>
+      ),
+    },
+    {
+      header: 'Models',
+      cell: (key) =>
+        key.models?.length ? (
+          <span className="mono" title={key.models.join('\n')}>
+            {key.models.length === 1 ? key.models[0] : `${key.models.length} models`}
+          </span>
+        ) : (
+          <span className="muted">All allowed</span>
+        ),
+    },
     { header: 'Limits', cell: (key) => <span className="muted">{describeLimits(key)}</span> },
     { header: 'Status', cell: (key) => <KeyStatus status={key.status} /> },
-    { header: 'Last used', cell: (key) => (key.last_used_at ? <time title={fullTime(key.last_used_at)}>{timeAgo(key.last_used_at)}</time> : <span className="muted">Never</span>) },
-    { header: 'Expires', cell: (key) => (key.expires_at ? <time title={fullTime(key.expires_at)}>{timeAgo(key.expires_at)}</time> : <span className="muted">Never</span>) },
+    {
+      header: 'Last used',
+      cell: (key) =>
+        key.last_used_at ? (
+          <time title={fullTime(key.last_used_at)}>{timeAgo(key.last_used_at)}</time>
+        ) : (
+          <span className="muted">Never</span>
+        ),
+    },
+    {
+      header: 'Expires',
+      cell: (key) =>
+        key.expires_at ? (
+          <time title={fullTime(key.expires_at)}>{timeAgo(key.expires_at)}</time>
+        ) : (
+          <span className="muted">Never</span>
+        ),
+    },
     {
       header: '',
       align: 'right',
-      cell: (key) => key.status !== 'revoked' && <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>Revoke</Button>,
+      cell: (key) =>
+        key.status !== 'revoked' && (
+          <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>
+            Revoke
+          </Button>
+        ),
     },
   ];
 
@@ -91,13 +152,31 @@ export function KeysScreen() {
           errorTitle="Could not load the keys"
           empty={(data) =>
             data.data.length === 0 && (
-              <EmptyState icon={<KeyIcon size={28} />} title="No keys yet" action={<Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>Issue the first key</Button>}>
-                Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its traffic and usage are tracked separately.
+              <EmptyState
+                icon={<KeyIcon size={28} />}
+                title="No keys yet"
+                action={
+                  <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>
+                    Issue the first key
+                  </Button>
+                }
+              >
+                Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its
+                traffic and usage are tracked separately.
               </EmptyState>
             )
           }
         >
-          {(data) => <DataTable label="API keys" testId="keys-table" autoFocus rows={data.data} columns={columns} rowKey={(key) => key.id} />}
+          {(data) => (
+            <DataTable
+              label="API keys"
+              testId="keys-table"
+              autoFocus
+              rows={data.data}
+              columns={columns}
+              rowKey={(key) => key.id}
+            />
+          )}
         </QueryView>
       </PageBody>
       {issuing && (
@@ -109,7 +188,9 @@ export function KeysScreen() {
           }}
         />
       )}
-      {issued && <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />}
+      {issued && (
+        <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />
+      )}
       {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} />}
     </>
   );

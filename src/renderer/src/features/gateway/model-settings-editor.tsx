@@ -13,7 +13,15 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
 }
 
 /** The allow-list with each model's provider and max_tokens cap. */
-export function AllowedModels({ draft, providers, onChange }: { readonly draft: ModelSettings; readonly providers: Readonly<Record<string, string>>; readonly onChange: (draft: ModelSettings) => void }) {
+export function AllowedModels({
+  draft,
+  providers,
+  onChange,
+}: {
+  readonly draft: ModelSettings;
+  readonly providers: Readonly<Record<string, string>>;
+  readonly onChange: (draft: ModelSettings) => void;
+}) {
   const [adding, setAdding] = useState('');
   const add = (): void => {
     const model = adding.trim();
@@ -45,12 +53,29 @@ export function AllowedModels({ draft, providers, onChange }: { readonly draft: 
                 value={draft.per_model_max_tokens[model] ?? ''}
                 onChange={(event) => {
                   const value = Number(event.target.value.replace(/\D/g, ''));
-                  onChange({ ...draft, per_model_max_tokens: value > 0 ? { ...draft.per_model_max_tokens, [model]: value } : without(draft.per_model_max_tokens, model) });
+                  onChange({
+                    ...draft,
+                    per_model_max_tokens:
+                      value > 0
+                        ? { ...draft.per_model_max_tokens, [model]: value }
+                        : without(draft.per_model_max_tokens, model),
+                  });
                 }}
               />
             </td>
             <td className="align-right">
-              <button type="button" className="icon-button" aria-label={`Remove ${model}`} onClick={() => onChange({ ...draft, allowed_models: draft.allowed_models.filter((item) => item !== model), per_model_max_tokens: without(draft.per_model_max_tokens, model) })}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove ${model}`}
+                onClick={() =>
+                  onChange({
+                    ...draft,
+                    allowed_models: draft.allowed_models.filter((item) => item !== model),
+                    per_model_max_tokens: without(draft.per_model_max_tokens, model),
+                  })
+                }
+              >
                 <CloseIcon size={14} />
               </button>
             </td>
@@ -58,7 +83,13 @@ export function AllowedModels({ draft, providers, onChange }: { readonly draft: 
         ))}
         <tr className="add-row">
           <td colSpan={3}>
-            <TextInput aria-label="Model to allow" placeholder="openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3…" value={adding} onChange={(event) => setAdding(event.target.value)} onKeyDown={(event) => event.key === 'Enter' && add()} />
+            <TextInput
+              aria-label="Model to allow"
+              placeholder="openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3…"
+              value={adding}
+              onChange={(event) => setAdding(event.target.value)}
+              onKeyDown={(event) => event.key === 'Enter' && add()}
+            />
           </td>
           <td className="align-right">
             <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!adding.trim()}>
@@ -72,7 +103,13 @@ export function AllowedModels({ draft, providers, onChange }: { readonly draft: 
 }
 
 /** Aliases: names clients may send, rewritten to an allowed model. */
-export function Aliases({ draft, onChange }: { readonly draft: ModelSettings; readonly onChange: (draft: ModelSettings) => void }) {
+export function Aliases({
+  draft,
+  onChange,
+}: {
+  readonly draft: ModelSettings;
+  readonly onChange: (draft: ModelSettings) => void;
+}) {
   const [alias, setAlias] = useState('');
   const [target, setTarget] = useState('');
   const add = (): void => {
@@ -96,10 +133,20 @@ export function Aliases({ draft, onChange }: { readonly draft: ModelSettings; re
           <tr key={name}>
             <td className="mono">{name}</td>
             <td className="mono">
-              → {to} {!draft.allowed_models.includes(to) && <Badge tone="warning" title="Requests through this alias will be refused">not allowed</Badge>}
+              → {to}{' '}
+              {!draft.allowed_models.includes(to) && (
+                <Badge tone="warning" title="Requests through this alias will be refused">
+                  not allowed
+                </Badge>
+              )}
             </td>
             <td className="align-right">
-              <button type="button" className="icon-button" aria-label={`Remove alias ${name}`} onClick={() => onChange({ ...draft, model_aliases: without(draft.model_aliases, name) })}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove alias ${name}`}
+                onClick={() => onChange({ ...draft, model_aliases: without(draft.model_aliases, name) })}
+              >
                 <CloseIcon size={14} />
               </button>
             </td>
@@ -107,10 +154,20 @@ export function Aliases({ draft, onChange }: { readonly draft: ModelSettings; re
         ))}
         <tr className="add-row">
           <td>
-            <TextInput aria-label="Alias" placeholder="gpt-4o" value={alias} onChange={(event) => setAlias(event.target.value)} onKeyDown={(event) => event.key === 'Enter' && add()} />
+            <TextInput
+              aria-label="Alias"
+              placeholder="gpt-4o"
+              value={alias}
+              onChange={(event) => setAlias(event.target.value)}
+              onKeyDown={(event) => event.key === 'Enter' && add()}
+            />
           </td>
           <td>
-            <Select aria-label="Alias target" value={target || draft.allowed_models[0] || ''} onChange={(event) => setTarget(event.target.value)}>
+            <Select
+              aria-label="Alias target"
+              value={target || draft.allowed_models[0] || ''}
+              onChange={(event) => setTarget(event.target.value)}
+            >
               {draft.allowed_models.map((model) => (
                 <option key={model} value={model}>
                   {model}
@@ -119,7 +176,12 @@ export function Aliases({ draft, onChange }: { readonly draft: ModelSettings; re
             </Select>
           </td>
           <td className="align-right">
-            <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!alias.trim() || draft.allowed_models.length === 0}>
+            <Button
+              size="sm"
+              icon={<PlusIcon />}
+              onClick={add}
+              disabled={!alias.trim() || draft.allowed_models.length === 0}
+            >
               Add
             </Button>
           </td>

@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { DeploymentInput, ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
-import { useDeployments, useModelSettings, useUpdateDeployments, useUpdateModelSettings } from '../../api/gateway-queries.js';
+import {
+  useDeployments,
+  useModelSettings,
+  useUpdateDeployments,
+  useUpdateModelSettings,
+} from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, Select } from '../../components/field.js';
@@ -12,7 +17,12 @@ import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
 
 function settingsOf(view: ModelSettingsView): ModelSettings {
-  return { allowed_models: view.allowed_models, model_aliases: view.model_aliases, per_model_max_tokens: view.per_model_max_tokens, default_embedding_model: view.default_embedding_model };
+  return {
+    allowed_models: view.allowed_models,
+    model_aliases: view.model_aliases,
+    per_model_max_tokens: view.per_model_max_tokens,
+    default_embedding_model: view.default_embedding_model,
+  };
 }
 
 /** Allowed models, aliases, caps and deployments: edited as one draft, saved together. */
@@ -29,8 +39,12 @@ export function ModelsScreen() {
   useEffect(() => {
     if (deployments.data) setDeploymentDrafts(deployments.data.data.map(draftOf));
   }, [deployments.data]);
-  const settingsDirty = Boolean(settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft));
-  const deploymentsDirty = Boolean(deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data));
+  const settingsDirty = Boolean(
+    settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft),
+  );
+  const deploymentsDirty = Boolean(
+    deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data),
+  );
   const dirty = settingsDirty || deploymentsDirty;
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
@@ -71,7 +85,11 @@ export function ModelsScreen() {
     <>
       <PageHeader
         title="Models"
-        subtitle={settings.data ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'configuration file'}.` : undefined}
+        subtitle={
+          settings.data
+            ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'configuration file'}.`
+            : undefined
+        }
         actions={
           fromDatabase && (
             <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
@@ -82,23 +100,40 @@ export function ModelsScreen() {
       />
       <PageBody>
         {settings.isPending || !draft ? (
-          settings.isError ? <ErrorMessage error={settings.error} title="Could not load the model settings" /> : <Loading />
+          settings.isError ? (
+            <ErrorMessage error={settings.error} title="Could not load the model settings" />
+          ) : (
+            <Loading />
+          )
         ) : (
           <>
             <section className="panel">
               <h2 className="panel-title">Allowed models</h2>
-              <p className="panel-text">Requests for any other model are refused with model_not_allowed. A cap lowers max_tokens for that model.</p>
+              <p className="panel-text">
+                Requests for any other model are refused with model_not_allowed. A cap lowers max_tokens for that model.
+              </p>
               <AllowedModels draft={draft} providers={settings.data?.providers ?? {}} onChange={setDraft} />
             </section>
             <section className="panel">
               <h2 className="panel-title">Aliases</h2>
-              <p className="panel-text">Names clients may send, rewritten to an allowed model before anything else. Aliases are not listed by /v1/models.</p>
+              <p className="panel-text">
+                Names clients may send, rewritten to an allowed model before anything else. Aliases are not listed by
+                /v1/models.
+              </p>
               <Aliases draft={draft} onChange={setDraft} />
             </section>
             <section className="panel">
               <h2 className="panel-title">Embeddings</h2>
-              <Field label="Default embedding model" htmlFor="default-embedding" hint="Used when an embeddings request names no model.">
-                <Select id="default-embedding" value={draft.default_embedding_model ?? ''} onChange={(event) => setDraft({ ...draft, default_embedding_model: event.target.value || null })}>
+              <Field
+                label="Default embedding model"
+                htmlFor="default-embedding"
+                hint="Used when an embeddings request names no model."
+              >
+                <Select
+                  id="default-embedding"
+                  value={draft.default_embedding_model ?? ''}
+                  onChange={(event) => setDraft({ ...draft, default_embedding_model: event.target.value || null })}
+                >
                   <option value="">None (requests must name a model)</option>
                   {draft.allowed_models.map((model) => (
                     <option key={model} value={model}>
@@ -111,24 +146,38 @@ export function ModelsScreen() {
             <section className="panel">
               <h2 className="panel-title">Deployments</h2>
               <p className="panel-text">
-                The upstreams behind model names, tried by weight with fallback. Source: {deployments.data?.source === 'database' ? 'edited here' : 'configuration file'}.
+                The upstreams behind model names, tried by weight with fallback. Source:{' '}
+                {deployments.data?.source === 'database' ? 'edited here' : 'configuration file'}.
               </p>
               {deployments.isError ? (
                 <ErrorMessage error={deployments.error} title="Could not load the deployments" />
               ) : !deploymentDrafts ? (
                 <Loading />
               ) : (
-                <DeploymentsPanel drafts={deploymentDrafts} models={draft.allowed_models} onChange={setDeploymentDrafts} />
+                <DeploymentsPanel
+                  drafts={deploymentDrafts}
+                  models={draft.allowed_models}
+                  onChange={setDeploymentDrafts}
+                />
               )}
             </section>
             {update.error && <ErrorMessage error={update.error} title="Could not save the model settings" />}
-            {updateDeployments.error && <ErrorMessage error={updateDeployments.error} title="Could not save the deployments" />}
+            {updateDeployments.error && (
+              <ErrorMessage error={updateDeployments.error} title="Could not save the deployments" />
+            )}
           </>
         )}
       </PageBody>
       {dirty && (
         <div className="save-bar" role="region" aria-label="Unsaved changes">
-          <span>Unsaved changes to the {settingsDirty && deploymentsDirty ? 'model settings and deployments' : deploymentsDirty ? 'deployments' : 'model settings'}</span>
+          <span>
+            Unsaved changes to the{' '}
+            {settingsDirty && deploymentsDirty
+              ? 'model settings and deployments'
+              : deploymentsDirty
+                ? 'deployments'
+                : 'model settings'}
+          </span>
           <Button variant="ghost" onClick={discard}>
             Discard
           </Button>

@@ -37,9 +37,23 @@ function Body({ title, body }: { readonly title: string; readonly body: unknown 
 /** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
 export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent; readonly onClose: () => void }) {
   const api = useApi();
-  const curl = toCurl({ baseUrl: api.baseUrl('gateway'), method: event.method, path: event.path, body: event.request_body });
+  const curl = toCurl({
+    baseUrl: api.baseUrl('gateway'),
+    method: event.method,
+    path: event.path,
+    body: event.request_body,
+  });
   return (
-    <Drawer testId="traffic-drawer" title={<span className="mono">{event.method} {event.path}</span>} onClose={onClose} actions={<CopyButton text={curl} label="Copy as curl" />}>
+    <Drawer
+      testId="traffic-drawer"
+      title={
+        <span className="mono">
+          {event.method} {event.path}
+        </span>
+      }
+      onClose={onClose}
+      actions={<CopyButton text={curl} label="Copy as curl" />}
+    >
       {event.truncated && (
         <div className="notice notice-warning">
           <AlertIcon />
@@ -47,17 +61,36 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
         </div>
       )}
       <dl className="detail-grid">
-        <Detail label="Status">{event.status}{event.error_type ? ` · ${event.error_type}` : ''}</Detail>
+        <Detail label="Status">
+          {event.status}
+          {event.error_type ? ` · ${event.error_type}` : ''}
+        </Detail>
         <Detail label="Time">{fullTime(event.started_at)}</Detail>
         <Detail label="Latency">{formatLatency(event.latency_ms)}</Detail>
-        <Detail label="Request id"><span className="mono">{event.request_id}</span></Detail>
-        <Detail label="Model">{event.requested_model && event.requested_model !== event.model ? `${event.requested_model} → ${event.model}` : event.model}</Detail>
-        <Detail label="Deployment">{event.deployment ? `${event.deployment} (${event.provider ?? '?'})` : event.provider}</Detail>
+        <Detail label="Request id">
+          <span className="mono">{event.request_id}</span>
+        </Detail>
+        <Detail label="Model">
+          {event.requested_model && event.requested_model !== event.model
+            ? `${event.requested_model} → ${event.model}`
+            : event.model}
+        </Detail>
+        <Detail label="Deployment">
+          {event.deployment ? `${event.deployment} (${event.provider ?? '?'})` : event.provider}
+        </Detail>
         <Detail label="Key">{event.key_name ?? event.key_id}</Detail>
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
         <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
-        <Detail label="Mode">{[event.stream ? 'streamed' : 'single response', event.cached ? 'from cache' : undefined, event.attempts > 1 ? `${event.attempts} attempts` : undefined].filter(Boolean).join(', ')}</Detail>
+        <Detail label="Mode">
+          {[
+            event.stream ? 'streamed' : 'single response',
+            event.cached ? 'from cache' : undefined,
+            event.attempts > 1 ? `${event.attempts} attempts` : undefined,
+          ]
+            .filter(Boolean)
+            .join(', ')}
+        </Detail>
       </dl>
       <Body title="Request (as forwarded)" body={event.request_body} />
       <Body title="Response" body={event.response_body} />

@@ -20,7 +20,18 @@ export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
   if (filter.key && event.key_id !== filter.key) return false;
   if (filter.text) {
     const needle = filter.text.toLowerCase();
-    const haystack = [event.request_id, event.path, event.model, event.requested_model, event.deployment, event.key_name, event.user, event.team, event.error_type, String(event.status)];
+    const haystack = [
+      event.request_id,
+      event.path,
+      event.model,
+      event.requested_model,
+      event.deployment,
+      event.key_name,
+      event.user,
+      event.team,
+      event.error_type,
+      String(event.status),
+    ];
     if (!haystack.some((value) => value?.toLowerCase().includes(needle))) return false;
   }
   return true;

@@ -32,7 +32,14 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
       <span className="mono muted">{clockTime(event.started_at)}</span>
       <span className="truncate">{event.key_name ?? <span className="muted">{event.key_id ?? '—'}</span>}</span>
       <span className="mono truncate">{event.path}</span>
-      <span className="mono truncate" title={event.requested_model && event.requested_model !== event.model ? `requested ${event.requested_model}` : undefined}>
+      <span
+        className="mono truncate"
+        title={
+          event.requested_model && event.requested_model !== event.model
+            ? `requested ${event.requested_model}`
+            : undefined
+        }
+      >
         {event.model ?? event.requested_model ?? '—'}
       </span>
       <span className="mono truncate muted">{event.deployment ?? '—'}</span>
@@ -42,7 +49,10 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
         {event.cached && <span className="muted traffic-flag">cached</span>}
       </span>
       <span className="mono align-right">{formatLatency(event.latency_ms)}</span>
-      <span className="mono align-right" title={`${event.prompt_tokens} prompt + ${event.completion_tokens} completion`}>
+      <span
+        className="mono align-right"
+        title={`${event.prompt_tokens} prompt + ${event.completion_tokens} completion`}
+      >
         {tokens ? formatCompact(tokens) : '—'}
       </span>
       <span className="mono align-right">{event.cost_usd ? formatCost(event.cost_usd) : '—'}</span>

@@ -50,7 +50,10 @@ export function TrafficScreen() {
   const events = frozen ?? live;
   const newCount = frozen ? live.findIndex((event) => event.seq <= (frozen[0]?.seq ?? -1)) : 0;
   const shown = useMemo(() => events.filter((event) => matches(event, filter)), [events, filter]);
-  const models = useMemo(() => [...new Set(live.map((event) => event.model).filter((model): model is string => Boolean(model)))].sort(), [live]);
+  const models = useMemo(
+    () => [...new Set(live.map((event) => event.model).filter((model): model is string => Boolean(model)))].sort(),
+    [live],
+  );
   const keys = useMemo(() => {
     const byId = new Map<string, string>();
     for (const event of live) if (event.key_id) byId.set(event.key_id, event.key_name ?? event.key_id);
@@ -79,8 +82,15 @@ export function TrafficScreen() {
         <div className="traffic-table" role="grid" aria-label="Requests">
           <TrafficHeader />
           {events.length === 0 ? (
-            <EmptyState icon={<ActivityIcon size={28} />} title="No requests yet" action={<CopyButton text={firstRequest(connection.gatewayUrl)} label="Copy command" />}>
-              <p>Requests through the gateway appear here the moment they finish, with their bodies. Send one with a key from the Keys screen:</p>
+            <EmptyState
+              icon={<ActivityIcon size={28} />}
+              title="No requests yet"
+              action={<CopyButton text={firstRequest(connection.gatewayUrl)} label="Copy command" />}
+            >
+              <p>
+                Requests through the gateway appear here the moment they finish, with their bodies. Send one with a key
+                from the Keys screen:
+              </p>
               <pre className="code-block">{firstRequest(connection.gatewayUrl)}</pre>
             </EmptyState>
           ) : shown.length === 0 ? (

@@ -38,17 +38,38 @@ export function TrafficToolbar({
         <StatusDot tone={!connected ? 'danger' : paused ? 'warning' : 'success'} />
         {!connected ? 'Reconnecting…' : paused ? `Paused${newCount ? ` · ${formatInt(newCount)} new` : ''}` : 'Live'}
       </span>
-      <Button size="sm" icon={paused ? <PlayIcon /> : <PauseIcon />} onClick={onTogglePause} title="Space" data-testid="pause-traffic">
+      <Button
+        size="sm"
+        icon={paused ? <PlayIcon /> : <PauseIcon />}
+        onClick={onTogglePause}
+        title="Space"
+        data-testid="pause-traffic"
+      >
         {paused ? 'Resume' : 'Pause'}
       </Button>
-      <TextInput ref={filterRef} className="filter-input" placeholder="Filter: model, key, path, request id  /" aria-label="Filter requests" value={filter.text} onChange={(event) => onFilter({ ...filter, text: event.target.value })} />
-      <Select aria-label="Status" value={filter.status} onChange={(event) => onFilter({ ...filter, status: event.target.value as TrafficFilter['status'] })}>
+      <TextInput
+        ref={filterRef}
+        className="filter-input"
+        placeholder="Filter: model, key, path, request id  /"
+        aria-label="Filter requests"
+        value={filter.text}
+        onChange={(event) => onFilter({ ...filter, text: event.target.value })}
+      />
+      <Select
+        aria-label="Status"
+        value={filter.status}
+        onChange={(event) => onFilter({ ...filter, status: event.target.value as TrafficFilter['status'] })}
+      >
         <option value="all">All statuses</option>
         <option value="ok">Success</option>
         <option value="client">4xx</option>
         <option value="server">5xx</option>
       </Select>
-      <Select aria-label="Model" value={filter.model} onChange={(event) => onFilter({ ...filter, model: event.target.value })}>
+      <Select
+        aria-label="Model"
+        value={filter.model}
+        onChange={(event) => onFilter({ ...filter, model: event.target.value })}
+      >
         <option value="">All models</option>
         {models.map((model) => (
           <option key={model} value={model}>
@@ -56,7 +77,11 @@ export function TrafficToolbar({
           </option>
         ))}
       </Select>
-      <Select aria-label="Key" value={filter.key} onChange={(event) => onFilter({ ...filter, key: event.target.value })}>
+      <Select
+        aria-label="Key"
+        value={filter.key}
+        onChange={(event) => onFilter({ ...filter, key: event.target.value })}
+      >
         <option value="">All keys</option>
         {keys.map((key) => (
           <option key={key.id} value={key.id}>
@@ -64,7 +89,9 @@ export function TrafficToolbar({
           </option>
         ))}
       </Select>
-      <span className="muted toolbar-end">{shown === total ? plural(total, 'request') : `${formatInt(shown)} of ${plural(total, 'request')}`}</span>
+      <span className="muted toolbar-end">
+        {shown === total ? plural(total, 'request') : `${formatInt(shown)} of ${plural(total, 'request')}`}
+      </span>
     </header>
   );
 }

@@ -34,13 +34,31 @@ function Stat({ label, value, detail }: { readonly label: string; readonly value
   );
 }
 
-function ChartPanel({ usage, metric, title, format, integer = false }: { readonly usage: UsageResponse; readonly metric: Metric; readonly title: string; readonly format: (value: number) => string; readonly integer?: boolean }) {
+function ChartPanel({
+  usage,
+  metric,
+  title,
+  format,
+  integer = false,
+}: {
+  readonly usage: UsageResponse;
+  readonly metric: Metric;
+  readonly title: string;
+  readonly format: (value: number) => string;
+  readonly integer?: boolean;
+}) {
   const data = useMemo(() => toSeries(usage, metric), [usage, metric]);
   const formatter = timeFormat[usage.bucket];
   return (
     <section className="panel chart-panel">
       <h2 className="panel-title">{title}</h2>
-      <BarChart data={data} integer={integer} format={format} formatTime={(ms) => formatter.format(ms)} label={`${title} over time`} />
+      <BarChart
+        data={data}
+        integer={integer}
+        format={format}
+        formatTime={(ms) => formatter.format(ms)}
+        label={`${title} over time`}
+      />
       <Legend data={data} />
     </section>
   );
@@ -64,8 +82,21 @@ export function UsageScreen() {
         subtitle="What the gateway served, per time bucket. Cost uses the pricing in the configuration."
         actions={
           <>
-            <Segmented label="Group by" value={groupBy} onChange={setGroupBy} options={[{ value: 'model', label: 'Per model' }, { value: 'key', label: 'Per key' }]} />
-            <Segmented label="Range" value={range} onChange={setRange} options={(Object.keys(RANGES) as Range[]).map((value) => ({ value, label: RANGES[value].label }))} />
+            <Segmented
+              label="Group by"
+              value={groupBy}
+              onChange={setGroupBy}
+              options={[
+                { value: 'model', label: 'Per model' },
+                { value: 'key', label: 'Per key' },
+              ]}
+            />
+            <Segmented
+              label="Range"
+              value={range}
+              onChange={setRange}
+              options={(Object.keys(RANGES) as Range[]).map((value) => ({ value, label: RANGES[value].label }))}
+            />
           </>
         }
       />
@@ -78,22 +109,56 @@ export function UsageScreen() {
           <>
             <div className="stats" data-testid="usage-totals">
               <Stat label="Requests" value={formatInt(totals!.requests)} />
-              <Stat label="Tokens" value={formatCompact(totals!.total_tokens)} detail={`${formatCompact(totals!.prompt_tokens)} in · ${formatCompact(totals!.completion_tokens)} out`} />
+              <Stat
+                label="Tokens"
+                value={formatCompact(totals!.total_tokens)}
+                detail={`${formatCompact(totals!.prompt_tokens)} in · ${formatCompact(totals!.completion_tokens)} out`}
+              />
               <Stat label="Cost" value={formatCost(totals!.cost_usd)} />
-              <Stat label="Errors" value={formatInt(totals!.errors)} detail={totals!.requests ? `${((totals!.errors / totals!.requests) * 100).toFixed(1)}% of requests` : undefined} />
-              <Stat label="Avg latency" value={totals!.avg_latency_ms === null ? '—' : formatLatency(totals!.avg_latency_ms)} />
+              <Stat
+                label="Errors"
+                value={formatInt(totals!.errors)}
+                detail={
+                  totals!.requests
+                    ? `${((totals!.errors / totals!.requests) * 100).toFixed(1)}% of requests`
+                    : undefined
+                }
+              />
+              <Stat
+                label="Avg latency"
+                value={totals!.avg_latency_ms === null ? '—' : formatLatency(totals!.avg_latency_ms)}
+              />
             </div>
             {usage.data.data.length === 0 ? (
               <EmptyState icon={<ChartIcon size={28} />} title={`No usage in the ${RANGES[range].label.toLowerCase()}`}>
-                Requests through the gateway are counted here per model and per key. Issue a key and send a request; it appears within seconds.
+                Requests through the gateway are counted here per model and per key. Issue a key and send a request; it
+                appears within seconds.
               </EmptyState>
             ) : (
               <>
                 <div className="chart-grid-layout">
-                  <ChartPanel usage={usage.data} metric="requests" integer title="Requests" format={(value) => formatCompact(value)} />
-                  <ChartPanel usage={usage.data} metric="total_tokens" integer title="Tokens" format={(value) => formatCompact(value)} />
+                  <ChartPanel
+                    usage={usage.data}
+                    metric="requests"
+                    integer
+                    title="Requests"
+                    format={(value) => formatCompact(value)}
+                  />
+                  <ChartPanel
+                    usage={usage.data}
+                    metric="total_tokens"
+                    integer
+                    title="Tokens"
+                    format={(value) => formatCompact(value)}
+                  />
                   <ChartPanel usage={usage.data} metric="cost_usd" title="Cost" format={(value) => formatCost(value)} />
-                  <ChartPanel usage={usage.data} metric="errors" integer title="Errors" format={(value) => formatCompact(value)} />
+                  <ChartPanel
+                    usage={usage.data}
+                    metric="errors"
+                    integer
+                    title="Errors"
+                    format={(value) => formatCompact(value)}
+                  />
                 </div>
                 <section className="panel">
                   <h2 className="panel-title">{groupBy === 'model' ? 'Per model' : 'Per key'}</h2>
@@ -102,12 +167,19 @@ export function UsageScreen() {
                     rows={rows}
                     rowKey={(row) => row.key}
                     columns={[
-                      { header: groupBy === 'model' ? 'Model' : 'Key', cell: (row) => <span className="mono">{row.label}</span> },
+                      {
+                        header: groupBy === 'model' ? 'Model' : 'Key',
+                        cell: (row) => <span className="mono">{row.label}</span>,
+                      },
                       { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
                       { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },
                       { header: 'Cost', align: 'right', cell: (row) => formatCost(row.cost) },
                       { header: 'Errors', align: 'right', cell: (row) => formatInt(row.errors) },
-                      { header: 'Avg latency', align: 'right', cell: (row) => (row.latency === null ? '—' : formatLatency(row.latency)) },
+                      {
+                        header: 'Avg latency',
+                        align: 'right',
+                        cell: (row) => (row.latency === null ? '—' : formatLatency(row.latency)),
+                      },
                     ]}
                   />
                 </section>

@@ -12,7 +12,19 @@ import { useSession } from '../../connection/connection-context.js';
 import { plural } from '../../lib/format.js';
 import { applyExample } from '../store/store-empty.js';
 
-function ServiceCard({ service, title, address, description, children }: { readonly service: Service; readonly title: string; readonly address: string; readonly description: string; readonly children?: ReactNode }) {
+function ServiceCard({
+  service,
+  title,
+  address,
+  description,
+  children,
+}: {
+  readonly service: Service;
+  readonly title: string;
+  readonly address: string;
+  readonly description: string;
+  readonly children?: ReactNode;
+}) {
   const summary = useHealthSummary(service);
   const health = useServiceHealth(service);
   return (
@@ -42,7 +54,19 @@ function ServiceCard({ service, title, address, description, children }: { reado
   );
 }
 
-function Step({ icon, title, children, to, action }: { readonly icon: ReactNode; readonly title: string; readonly children: ReactNode; readonly to: string; readonly action: string }) {
+function Step({
+  icon,
+  title,
+  children,
+  to,
+  action,
+}: {
+  readonly icon: ReactNode;
+  readonly title: string;
+  readonly children: ReactNode;
+  readonly to: string;
+  readonly action: string;
+}) {
   return (
     <div className="step">
       <div className="step-icon">{icon}</div>
@@ -64,17 +88,30 @@ export function OverviewScreen() {
   const example = applyExample(connection.storeUrl, { namespace: 'default', branch: 'main' });
   return (
     <>
-      <PageHeader title="Overview" subtitle={`Gatehouse ${connection.version}, ${connection.mode === 'desktop' ? 'desktop app' : 'in the browser'}`} />
+      <PageHeader
+        title="Overview"
+        subtitle={`Gatehouse ${connection.version}, ${connection.mode === 'desktop' ? 'desktop app' : 'in the browser'}`}
+      />
       <PageBody>
         <div className="card-grid">
-          <ServiceCard service="gateway" title="Model gateway" address={connection.gatewayUrl} description="One OpenAI- and Anthropic-compatible endpoint for every model, with keys, limits, usage and live traffic.">
+          <ServiceCard
+            service="gateway"
+            title="Model gateway"
+            address={connection.gatewayUrl}
+            description="One OpenAI- and Anthropic-compatible endpoint for every model, with keys, limits, usage and live traffic."
+          >
             <div className="snippet">
               <span className="muted">Base URL for clients</span>
               <code className="mono">{connection.gatewayUrl}/v1</code>
               <CopyButton text={`${connection.gatewayUrl}/v1`} variant="ghost" />
             </div>
           </ServiceCard>
-          <ServiceCard service="store" title="Document store" address={connection.storeUrl} description="Versioned documents in namespaces and branches: every change a revision, with diffs, checkpoints and rollback.">
+          <ServiceCard
+            service="store"
+            title="Document store"
+            address={connection.storeUrl}
+            description="Versioned documents in namespaces and branches: every change a revision, with diffs, checkpoints and rollback."
+          >
             <div className="snippet">
               <span className="muted">Namespaces</span>
               <span>{namespaces.data ? plural(namespaces.data.namespaces.length, 'namespace') : '…'}</span>
@@ -87,10 +124,20 @@ export function OverviewScreen() {
             <Step icon={<KeyIcon />} title="Issue an API key" to={href('gateway/keys')} action="Keys">
               One per app or person, with scopes, models and budgets.
             </Step>
-            <Step icon={<ActivityIcon />} title="Send a request and watch it arrive" to={href('gateway/traffic')} action="Live traffic">
+            <Step
+              icon={<ActivityIcon />}
+              title="Send a request and watch it arrive"
+              to={href('gateway/traffic')}
+              action="Live traffic"
+            >
               Point any OpenAI client at the base URL above; try the offline model demo/echo.
             </Step>
-            <Step icon={<HistoryIcon />} title="Apply documents to the store" to={href('store/history')} action="History">
+            <Step
+              icon={<HistoryIcon />}
+              title="Apply documents to the store"
+              to={href('store/history')}
+              action="History"
+            >
               Each apply is a revision you can diff, checkpoint and roll back.
             </Step>
           </div>

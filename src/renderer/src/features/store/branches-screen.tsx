@@ -34,7 +34,11 @@ export function BranchesScreen() {
         </span>
       ),
     },
-    { header: 'Base', align: 'right', cell: (branch) => <span className="mono muted">{branch.base_revision ? `#${branch.base_revision}` : '—'}</span> },
+    {
+      header: 'Base',
+      align: 'right',
+      cell: (branch) => <span className="mono muted">{branch.base_revision ? `#${branch.base_revision}` : '—'}</span>,
+    },
     { header: 'Head', align: 'right', cell: (branch) => <span className="mono">#{branch.head_revision}</span> },
     {
       header: '',
@@ -66,16 +70,33 @@ export function BranchesScreen() {
           empty={(data) =>
             data.branches.length === 0 && (
               <EmptyState icon={<BranchIcon size={28} />} title={`No branches in ${scope.namespace} yet`}>
-                A branch appears when documents are first applied to it, or when you create one from a revision or checkpoint.
+                A branch appears when documents are first applied to it, or when you create one from a revision or
+                checkpoint.
               </EmptyState>
             )
           }
         >
-          {(data) => <DataTable label="Branches" testId="branches-table" autoFocus rows={data.branches} columns={columns} rowKey={(branch) => branch.name} onOpen={(branch) => navigate(history(branch.name))} />}
+          {(data) => (
+            <DataTable
+              label="Branches"
+              testId="branches-table"
+              autoFocus
+              rows={data.branches}
+              columns={columns}
+              rowKey={(branch) => branch.name}
+              onOpen={(branch) => navigate(history(branch.name))}
+            />
+          )}
         </QueryView>
       </PageBody>
       {creating && <BranchDialog scope={scope} from={{}} onClose={() => setCreating(false)} />}
-      {restoreFrom && <RestoreDialog scope={scope} initial={{ kind: 'branch', branch: restoreFrom }} onClose={() => setRestoreFrom(undefined)} />}
+      {restoreFrom && (
+        <RestoreDialog
+          scope={scope}
+          initial={{ kind: 'branch', branch: restoreFrom }}
+          onClose={() => setRestoreFrom(undefined)}
+        />
+      )}
     </>
   );
 }

@@ -41,7 +41,17 @@ function useDiffModeShortcut(): void {
  * A set of document changes: the changed keys on the left (keyboard driven), the selected one's
  * diff on the right, side by side or unified.
  */
-export function ChangesView({ changes, emptyText = 'No documents changed.', autoFocus = false, onEscape }: { readonly changes: readonly Change[]; readonly emptyText?: string; readonly autoFocus?: boolean | number; readonly onEscape?: () => void }) {
+export function ChangesView({
+  changes,
+  emptyText = 'No documents changed.',
+  autoFocus = false,
+  onEscape,
+}: {
+  readonly changes: readonly Change[];
+  readonly emptyText?: string;
+  readonly autoFocus?: boolean | number;
+  readonly onEscape?: () => void;
+}) {
   const [selected, setSelected] = useState(0);
   const mode = useDiffMode();
   useDiffModeShortcut();

@@ -14,14 +14,18 @@ import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { useScope } from './use-scope.js';
 
-type Action = { readonly kind: 'create' } | { readonly kind: 'delete' | 'rollback' | 'restore'; readonly checkpoint: Checkpoint } | undefined;
+type Action =
+  | { readonly kind: 'create' }
+  | { readonly kind: 'delete' | 'rollback' | 'restore'; readonly checkpoint: Checkpoint }
+  | undefined;
 
 /** Named revisions of the namespace: create, delete, browse, and roll back or restore to one. */
 export function CheckpointsScreen() {
   const scope = useScope();
   const checkpoints = useCheckpoints(scope.namespace);
   const [action, setAction] = useState<Action>();
-  const documentsAt = (checkpoint: Checkpoint): string => href('store/documents', { ns: scope.namespace, branch: checkpoint.branch, checkpoint: checkpoint.name });
+  const documentsAt = (checkpoint: Checkpoint): string =>
+    href('store/documents', { ns: scope.namespace, branch: checkpoint.branch, checkpoint: checkpoint.name });
 
   const columns: Column<Checkpoint>[] = [
     {
@@ -35,23 +39,46 @@ export function CheckpointsScreen() {
     },
     { header: 'Revision', cell: (checkpoint) => <span className="mono">#{checkpoint.revision_id}</span> },
     { header: 'Branch', cell: (checkpoint) => <span className="mono muted">{checkpoint.branch}</span> },
-    { header: 'Description', className: 'cell-wide', cell: (checkpoint) => <span className="muted">{checkpoint.description}</span> },
-    { header: 'Created', cell: (checkpoint) => <time title={fullTime(checkpoint.created_at)}>{timeAgo(checkpoint.created_at)}</time> },
+    {
+      header: 'Description',
+      className: 'cell-wide',
+      cell: (checkpoint) => <span className="muted">{checkpoint.description}</span>,
+    },
+    {
+      header: 'Created',
+      cell: (checkpoint) => <time title={fullTime(checkpoint.created_at)}>{timeAgo(checkpoint.created_at)}</time>,
+    },
     {
       header: '',
       align: 'right',
       cell: (checkpoint) => (
         <span className="row-actions">
           {checkpoint.branch === scope.branch ? (
-            <Button size="sm" variant="ghost" icon={<UndoIcon />} onClick={() => setAction({ kind: 'rollback', checkpoint })}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<UndoIcon />}
+              onClick={() => setAction({ kind: 'rollback', checkpoint })}
+            >
               Roll back
             </Button>
           ) : (
-            <Button size="sm" variant="ghost" icon={<RestoreIcon />} onClick={() => setAction({ kind: 'restore', checkpoint })}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<RestoreIcon />}
+              onClick={() => setAction({ kind: 'restore', checkpoint })}
+            >
               Restore into {scope.branch}
             </Button>
           )}
-          <Button size="sm" variant="ghost" icon={<TrashIcon />} aria-label={`Delete ${checkpoint.name}`} onClick={() => setAction({ kind: 'delete', checkpoint })} />
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<TrashIcon />}
+            aria-label={`Delete ${checkpoint.name}`}
+            onClick={() => setAction({ kind: 'delete', checkpoint })}
+          />
         </span>
       ),
     },
@@ -63,7 +90,12 @@ export function CheckpointsScreen() {
         title="Checkpoints"
         subtitle={`Named revisions in ${scope.namespace}, kept safe from garbage collection.`}
         actions={
-          <Button variant="primary" icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })} data-testid="new-checkpoint">
+          <Button
+            variant="primary"
+            icon={<PlusIcon />}
+            onClick={() => setAction({ kind: 'create' })}
+            data-testid="new-checkpoint"
+          >
             New checkpoint
           </Button>
         }
@@ -74,19 +106,62 @@ export function CheckpointsScreen() {
           errorTitle="Could not load the checkpoints"
           empty={(data) =>
             data.checkpoints.length === 0 && (
-              <EmptyState icon={<TagIcon size={28} />} title="No checkpoints yet" action={<Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })}>Mark the head of {scope.branch}</Button>}>
-                A checkpoint names a revision (a release, a known-good configuration) so you can browse it, compare with it and roll back to it later.
+              <EmptyState
+                icon={<TagIcon size={28} />}
+                title="No checkpoints yet"
+                action={
+                  <Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })}>
+                    Mark the head of {scope.branch}
+                  </Button>
+                }
+              >
+                A checkpoint names a revision (a release, a known-good configuration) so you can browse it, compare with
+                it and roll back to it later.
               </EmptyState>
             )
           }
         >
-          {(data) => <DataTable label="Checkpoints" testId="checkpoints-table" autoFocus rows={data.checkpoints} columns={columns} rowKey={(checkpoint) => checkpoint.name} onOpen={(checkpoint) => navigate(documentsAt(checkpoint))} />}
+          {(data) => (
+            <DataTable
+              label="Checkpoints"
+              testId="checkpoints-table"
+              autoFocus
+              rows={data.checkpoints}
+              columns={columns}
+              rowKey={(checkpoint) => checkpoint.name}
+              onOpen={(checkpoint) => navigate(documentsAt(checkpoint))}
+            />
+          )}
         </QueryView>
       </PageBody>
-      {action?.kind === 'create' && <CreateCheckpointDialog scope={scope} existing={checkpoints.data?.checkpoints ?? []} onClose={() => setAction(undefined)} />}
-      {action?.kind === 'delete' && <DeleteCheckpointDialog namespace={scope.namespace} checkpoint={action.checkpoint} onClose={() => setAction(undefined)} />}
-      {action?.kind === 'rollback' && <RollbackDialog scope={scope} target={{ checkpoint: action.checkpoint.name }} onClose={() => setAction(undefined)} />}
-      {action?.kind === 'restore' && <RestoreDialog scope={scope} initial={{ kind: 'checkpoint', checkpoint: action.checkpoint.name }} onClose={() => setAction(undefined)} />}
+      {action?.kind === 'create' && (
+        <CreateCheckpointDialog
+          scope={scope}
+          existing={checkpoints.data?.checkpoints ?? []}
+          onClose={() => setAction(undefined)}
+        />
+      )}
+      {action?.kind === 'delete' && (
+        <DeleteCheckpointDialog
+          namespace={scope.namespace}
+          checkpoint={action.checkpoint}
+          onClose={() => setAction(undefined)}
+        />
+      )}
+      {action?.kind === 'rollback' && (
+        <RollbackDialog
+          scope={scope}
+          target={{ checkpoint: action.checkpoint.name }}
+          onClose={() => setAction(undefined)}
+        />
+      )}
+      {action?.kind === 'restore' && (
+        <RestoreDialog
+          scope={scope}
+          initial={{ kind: 'checkpoint', checkpoint: action.checkpoint.name }}
+          onClose={() => setAction(undefined)}
+        />
+      )}
     </>
   );
 }

@@ -31,18 +31,40 @@ export function CompareScreen() {
   const to = decode(params.get('to'), scope.branch);
   const before = useSourceState(scope.namespace, isCompleteSource(from) ? from : undefined);
   const after = useSourceState(scope.namespace, isCompleteSource(to) ? to : undefined);
-  const changes = useMemo(() => (before.data && after.data ? diffStates(before.data.objects, after.data.objects) : undefined), [before.data, after.data]);
+  const changes = useMemo(
+    () => (before.data && after.data ? diffStates(before.data.objects, after.data.objects) : undefined),
+    [before.data, after.data],
+  );
   const error = before.error ?? after.error;
 
   return (
     <div className="compare" data-testid="compare-screen">
       <header className="toolbar toolbar-wrap compare-toolbar">
-        <SourcePicker scope={scope} source={from} excludeCurrent={false} label="From" idPrefix="from" layout="inline" onChange={(next) => updateSearch({ from: encode(next) })} />
-        <span className="compare-arrow" aria-hidden="true">→</span>
-        <SourcePicker scope={scope} source={to} excludeCurrent={false} label="To" idPrefix="to" layout="inline" onChange={(next) => updateSearch({ to: encode(next) })} />
+        <SourcePicker
+          scope={scope}
+          source={from}
+          excludeCurrent={false}
+          label="From"
+          idPrefix="from"
+          layout="inline"
+          onChange={(next) => updateSearch({ from: encode(next) })}
+        />
+        <span className="compare-arrow" aria-hidden="true">
+          →
+        </span>
+        <SourcePicker
+          scope={scope}
+          source={to}
+          excludeCurrent={false}
+          label="To"
+          idPrefix="to"
+          layout="inline"
+          onChange={(next) => updateSearch({ to: encode(next) })}
+        />
         {changes && before.data && after.data && (
           <span className="muted compare-summary">
-            {plural(changes.length, 'document')} differ between <span className="mono">#{before.data.revision}</span> and <span className="mono">#{after.data.revision}</span>
+            {plural(changes.length, 'document')} differ between <span className="mono">#{before.data.revision}</span>{' '}
+            and <span className="mono">#{after.data.revision}</span>
           </span>
         )}
       </header>
@@ -54,7 +76,10 @@ export function CompareScreen() {
         ) : !isCompleteSource(from) || !isCompleteSource(to) ? (
           <div className="page-body muted">Pick two revisions, checkpoints or branches to compare.</div>
         ) : changes ? (
-          <ChangesView changes={changes} emptyText={`${describeSource(from)} and ${describeSource(to)} have the same documents.`} />
+          <ChangesView
+            changes={changes}
+            emptyText={`${describeSource(from)} and ${describeSource(to)} have the same documents.`}
+          />
         ) : (
           <Loading label="Comparing…" />
         )}

@@ -35,7 +35,10 @@ export function DocumentsScreen() {
   const [rollingBack, setRollingBack] = useState(false);
   const filterRef = useFilterShortcut();
   const keys = useMemo(() => Object.keys(state.data?.objects ?? {}).sort(compareKeys), [state.data]);
-  const shown = useMemo(() => (filter ? keys.filter((key) => key.toLowerCase().includes(filter.toLowerCase())) : keys), [keys, filter]);
+  const shown = useMemo(
+    () => (filter ? keys.filter((key) => key.toLowerCase().includes(filter.toLowerCase())) : keys),
+    [keys, filter],
+  );
   const selectedKey = params.get('key') ?? shown[0];
   const selectedIndex = selectedKey ? shown.indexOf(selectedKey) : -1;
   const content = selectedKey !== undefined ? state.data?.objects[selectedKey] : undefined;
@@ -44,7 +47,12 @@ export function DocumentsScreen() {
   const toolbar = (
     <header className="toolbar">
       <span className="toolbar-title">Documents at</span>
-      <RevisionPicker scope={scope} value={at} headRevision={head.data?.revision} onChange={(next) => updateSearch({ rev: next.revision, checkpoint: next.checkpoint, key: undefined })} />
+      <RevisionPicker
+        scope={scope}
+        value={at}
+        headRevision={head.data?.revision}
+        onChange={(next) => updateSearch({ rev: next.revision, checkpoint: next.checkpoint, key: undefined })}
+      />
       {state.data && (
         <span className="muted" data-testid="state-summary">
           {plural(keys.length, 'document')} at <span className="mono">#{state.data.revision}</span>
@@ -58,8 +66,19 @@ export function DocumentsScreen() {
     </header>
   );
   if (state.isPending) return <Loading label="Loading documents…" />;
-  if (state.isError) return <div className="page-body">{toolbar}<ErrorMessage error={state.error} title="Could not load the documents" /></div>;
-  if (state.data.revision === 0) return <div className="page-body"><EmptyBranch scope={scope} /></div>;
+  if (state.isError)
+    return (
+      <div className="page-body">
+        {toolbar}
+        <ErrorMessage error={state.error} title="Could not load the documents" />
+      </div>
+    );
+  if (state.data.revision === 0)
+    return (
+      <div className="page-body">
+        <EmptyBranch scope={scope} />
+      </div>
+    );
 
   return (
     <div className="documents" data-testid="documents-screen">
@@ -67,7 +86,14 @@ export function DocumentsScreen() {
       <div className="split-view">
         <section className="split-list">
           <div className="split-list-header">
-            <TextInput ref={filterRef} className="filter-input" placeholder="Filter keys  /" aria-label="Filter keys" value={filter} onChange={(event) => setFilter(event.target.value)} />
+            <TextInput
+              ref={filterRef}
+              className="filter-input"
+              placeholder="Filter keys  /"
+              aria-label="Filter keys"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+            />
           </div>
           {shown.length === 0 ? (
             <EmptyState title={keys.length ? 'No key matches the filter' : 'No documents at this revision'} />

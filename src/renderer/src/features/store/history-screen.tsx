@@ -28,8 +28,18 @@ export function HistoryScreen() {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   if (log.isPending) return <Loading label="Loading history…" />;
-  if (log.isError) return <div className="page-body"><ErrorMessage error={log.error} title="Could not load the history" /></div>;
-  if (entries.length === 0) return <div className="page-body"><EmptyBranch scope={scope} /></div>;
+  if (log.isError)
+    return (
+      <div className="page-body">
+        <ErrorMessage error={log.error} title="Could not load the history" />
+      </div>
+    );
+  if (entries.length === 0)
+    return (
+      <div className="page-body">
+        <EmptyBranch scope={scope} />
+      </div>
+    );
 
   return (
     <div className="split-view history" data-testid="history-screen">
@@ -38,7 +48,9 @@ export function HistoryScreen() {
           <span className="split-list-title">
             {scope.branch} <span className="muted">in {scope.namespace}</span>
           </span>
-          <span className="muted">{hasNextPage ? `${entries.length}+ revisions` : plural(entries.length, 'revision')}</span>
+          <span className="muted">
+            {hasNextPage ? `${entries.length}+ revisions` : plural(entries.length, 'revision')}
+          </span>
         </header>
         <VirtualList
           label="Revisions"

@@ -14,7 +14,14 @@ import { showToast } from '../../components/toast.js';
 import { formatInt, plural, timeAgo } from '../../lib/format.js';
 
 const columns: Column<NamespaceSummary>[] = [
-  { header: 'Namespace', cell: (ns) => <Link to={href('store/history', { ns: ns.name, branch: 'main' })} className="mono">{ns.name}</Link> },
+  {
+    header: 'Namespace',
+    cell: (ns) => (
+      <Link to={href('store/history', { ns: ns.name, branch: 'main' })} className="mono">
+        {ns.name}
+      </Link>
+    ),
+  },
   { header: 'Revisions', align: 'right', cell: (ns) => formatInt(ns.revisions) },
   { header: 'Branches', align: 'right', cell: (ns) => formatInt(ns.branches) },
   { header: 'Checkpoints', align: 'right', cell: (ns) => formatInt(ns.checkpoints) },
@@ -45,11 +52,21 @@ function GcPanel() {
     <section className="panel" data-testid="gc-panel">
       <h2 className="panel-title">Garbage collection</h2>
       <p className="panel-text">
-        Keeps the newest revisions of every branch, plus every revision a checkpoint or a branch base points at, in every namespace. What is kept stays fully readable; older history and content nothing references are deleted for good.
+        Keeps the newest revisions of every branch, plus every revision a checkpoint or a branch base points at, in
+        every namespace. What is kept stays fully readable; older history and content nothing references are deleted for
+        good.
       </p>
       <div className="form-inline">
         <Field label="Revisions to keep per branch" htmlFor="gc-keep">
-          <TextInput id="gc-keep" inputMode="numeric" value={keep} onChange={(event) => { setKeep(Number(event.target.value.replace(/\D/g, '')) || 0); preview.reset(); }} />
+          <TextInput
+            id="gc-keep"
+            inputMode="numeric"
+            value={keep}
+            onChange={(event) => {
+              setKeep(Number(event.target.value.replace(/\D/g, '')) || 0);
+              preview.reset();
+            }}
+          />
         </Field>
         <Button onClick={run} busy={preview.isPending} data-testid="gc-preview">
           Preview
@@ -60,7 +77,13 @@ function GcPanel() {
           </Button>
         )}
       </div>
-      {wouldPrune !== undefined && <p className="panel-text" data-testid="gc-result">{wouldPrune === 0 ? 'Nothing to prune: every revision is within the newest to keep or protected.' : `${plural(wouldPrune, 'revision')} would be pruned.`}</p>}
+      {wouldPrune !== undefined && (
+        <p className="panel-text" data-testid="gc-result">
+          {wouldPrune === 0
+            ? 'Nothing to prune: every revision is within the newest to keep or protected.'
+            : `${plural(wouldPrune, 'revision')} would be pruned.`}
+        </p>
+      )}
       {preview.error && <ErrorMessage error={preview.error} title="Could not preview garbage collection" />}
       {confirming && (
         <Dialog
@@ -68,7 +91,13 @@ function GcPanel() {
           description="This cannot be undone. Checkpoints and the newest revisions of each branch are kept."
           onClose={() => setConfirming(false)}
           footer={
-            <ConfirmFooter variant="danger" busy={prune.isPending} testId="gc-confirm" onCancel={() => setConfirming(false)} onConfirm={runPrune}>
+            <ConfirmFooter
+              variant="danger"
+              busy={prune.isPending}
+              testId="gc-confirm"
+              onCancel={() => setConfirming(false)}
+              onConfirm={runPrune}
+            >
               Prune
             </ConfirmFooter>
           }
@@ -89,8 +118,14 @@ export function MaintenanceScreen() {
       <PageBody>
         <section className="panel">
           <h2 className="panel-title">Namespaces</h2>
-          <QueryView query={namespaces} errorTitle="Could not load the namespaces" empty={(data) => data.namespaces.length === 0 && <p className="muted">The store is empty.</p>}>
-            {(data) => <DataTable label="Namespaces" rows={data.namespaces} columns={columns} rowKey={(ns) => ns.name} />}
+          <QueryView
+            query={namespaces}
+            errorTitle="Could not load the namespaces"
+            empty={(data) => data.namespaces.length === 0 && <p className="muted">The store is empty.</p>}
+          >
+            {(data) => (
+              <DataTable label="Namespaces" rows={data.namespaces} columns={columns} rowKey={(ns) => ns.name} />
+            )}
           </QueryView>
         </section>
         <GcPanel />

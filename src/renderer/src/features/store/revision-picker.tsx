@@ -3,7 +3,17 @@ import { useCheckpoints } from '../../api/store-queries.js';
 import { Select, TextInput } from '../../components/field.js';
 
 /** Picks what to look at on a branch: the head, a checkpoint, or a revision id. */
-export function RevisionPicker({ scope, value, onChange, headRevision }: { readonly scope: StoreScope; readonly value: RevisionSelector; readonly onChange: (value: RevisionSelector) => void; readonly headRevision?: number }) {
+export function RevisionPicker({
+  scope,
+  value,
+  onChange,
+  headRevision,
+}: {
+  readonly scope: StoreScope;
+  readonly value: RevisionSelector;
+  readonly onChange: (value: RevisionSelector) => void;
+  readonly headRevision?: number;
+}) {
   const checkpoints = useCheckpoints(scope.namespace);
   const onBranch = checkpoints.data?.checkpoints.filter((checkpoint) => checkpoint.branch === scope.branch) ?? [];
   const kind = value.checkpoint ? `cp:${value.checkpoint}` : value.revision ? 'revision' : 'head';

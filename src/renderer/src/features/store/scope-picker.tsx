@@ -10,7 +10,8 @@ export function ScopePicker() {
   const namespaces = useNamespaces();
   const branches = useBranches(scope);
   const onStoreScreen = location.path.startsWith('store/');
-  const go = (ns: string, branch: string): void => navigate(href(onStoreScreen ? location.path : 'store/history', { ns, branch }));
+  const go = (ns: string, branch: string): void =>
+    navigate(href(onStoreScreen ? location.path : 'store/history', { ns, branch }));
 
   const namespaceNames = namespaces.data?.namespaces.map((entry) => entry.name) ?? [];
   if (!namespaceNames.includes(scope.namespace)) namespaceNames.unshift(scope.namespace);
@@ -21,7 +22,12 @@ export function ScopePicker() {
     <div className="scope-picker">
       <label className="scope-picker-row">
         <span className="scope-picker-label">Namespace</span>
-        <Select aria-label="Namespace" data-testid="namespace-picker" value={scope.namespace} onChange={(event) => go(event.target.value, 'main')}>
+        <Select
+          aria-label="Namespace"
+          data-testid="namespace-picker"
+          value={scope.namespace}
+          onChange={(event) => go(event.target.value, 'main')}
+        >
           {namespaceNames.map((name) => (
             <option key={name} value={name}>
               {name}
@@ -31,7 +37,12 @@ export function ScopePicker() {
       </label>
       <label className="scope-picker-row">
         <span className="scope-picker-label">Branch</span>
-        <Select aria-label="Branch" data-testid="branch-picker" value={scope.branch} onChange={(event) => go(scope.namespace, event.target.value)}>
+        <Select
+          aria-label="Branch"
+          data-testid="branch-picker"
+          value={scope.branch}
+          onChange={(event) => go(scope.namespace, event.target.value)}
+        >
           {branchNames.map((name) => (
             <option key={name} value={name}>
               {name}

@@ -23,7 +23,10 @@ export function useScope(): StoreScope {
   const saved = lastScope();
   const fromUrl = params.get('ns');
   const known = namespaces.data?.namespaces.map((entry) => entry.name) ?? [];
-  const fallback = saved.namespace && (known.length === 0 || known.includes(saved.namespace)) ? saved.namespace : (known[0] ?? 'default');
+  const fallback =
+    saved.namespace && (known.length === 0 || known.includes(saved.namespace))
+      ? saved.namespace
+      : (known[0] ?? 'default');
   const namespace = fromUrl || fallback;
   const branch = params.get('branch') || (namespace === saved.namespace && saved.branch) || 'main';
   useEffect(() => {

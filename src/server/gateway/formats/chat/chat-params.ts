@@ -27,16 +27,23 @@ type JsonObject = Record<string, unknown>;
  */
 export function refuseUntranslatableChatParams(body: ChatBody): void {
   const fields = body as JsonObject;
-  if (typeof body.n === 'number' && body.n > 1) throw new TranslationError(`n: this model generates one choice per request, got ${body.n}`);
+  if (typeof body.n === 'number' && body.n > 1)
+    throw new TranslationError(`n: this model generates one choice per request, got ${body.n}`);
   if (fields.logprobs === true) throw new TranslationError('logprobs: this model does not return log probabilities');
-  if (typeof fields.top_logprobs === 'number' && fields.top_logprobs > 0) throw new TranslationError('top_logprobs: this model does not return log probabilities');
-  if (isObject(fields.logit_bias) && Object.keys(fields.logit_bias).length > 0) throw new TranslationError('logit_bias: this model does not take token biases');
+  if (typeof fields.top_logprobs === 'number' && fields.top_logprobs > 0)
+    throw new TranslationError('top_logprobs: this model does not return log probabilities');
+  if (isObject(fields.logit_bias) && Object.keys(fields.logit_bias).length > 0)
+    throw new TranslationError('logit_bias: this model does not take token biases');
   if (fields.audio != null) throw new TranslationError('audio: this model does not generate audio');
-  if (Array.isArray(fields.modalities) && fields.modalities.includes('audio')) throw new TranslationError("modalities: this model does not generate audio");
+  if (Array.isArray(fields.modalities) && fields.modalities.includes('audio'))
+    throw new TranslationError('modalities: this model does not generate audio');
   if (fields.functions != null || fields.function_call != null) {
-    throw new TranslationError(`${fields.functions != null ? 'functions' : 'function_call'}: legacy function calling is not translated for this model; send tools and tool_choice`);
+    throw new TranslationError(
+      `${fields.functions != null ? 'functions' : 'function_call'}: legacy function calling is not translated for this model; send tools and tool_choice`,
+    );
   }
-  if (fields.web_search_options != null) throw new TranslationError('web_search_options: web search is not available for this model');
+  if (fields.web_search_options != null)
+    throw new TranslationError('web_search_options: web search is not available for this model');
 }
 
 /**

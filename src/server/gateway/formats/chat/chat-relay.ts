@@ -24,7 +24,10 @@ export interface ChatRelayOptions {
 }
 
 /** Relays an upstream chat stream as client frames, ending with `[DONE]`. */
-export async function* relayChatStream(events: AsyncIterable<SseEvent>, options: ChatRelayOptions): AsyncGenerator<string> {
+export async function* relayChatStream(
+  events: AsyncIterable<SseEvent>,
+  options: ChatRelayOptions,
+): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
   for await (const event of events) {
     const data = event.data;
@@ -46,7 +49,10 @@ export async function* relayChatStream(events: AsyncIterable<SseEvent>, options:
 }
 
 /** Sets the public model name on a non-streamed chat completion and reads its usage. */
-export function relayChatJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
+export function relayChatJson(
+  json: unknown,
+  publicModel: string,
+): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
   const body = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   body.model = publicModel;
   return { body, usage: chatUsageToIr(body.usage) };

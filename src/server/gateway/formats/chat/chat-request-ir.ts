@@ -31,7 +31,14 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
       case 'tool':
         messages.push({
           role: 'user',
-          content: [{ type: 'tool_result', toolCallId: message.tool_call_id, content: [{ type: 'text', text: textOf(message.content) }], isError: false }],
+          content: [
+            {
+              type: 'tool_result',
+              toolCallId: message.tool_call_id,
+              content: [{ type: 'text', text: textOf(message.content) }],
+              isError: false,
+            },
+          ],
         });
         return;
       default:
@@ -73,7 +80,9 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
         return imageFromUrl(part.image_url.url);
       case 'input_audio':
       case 'file':
-        throw new TranslationError(`messages[${messageIndex}].content[${partIndex}]: ${part.type} parts are not supported by this model`);
+        throw new TranslationError(
+          `messages[${messageIndex}].content[${partIndex}]: ${part.type} parts are not supported by this model`,
+        );
       default:
         return assertNever(part, 'chat content part');
     }
@@ -139,7 +148,11 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   if (ir.tools !== undefined && ir.tools.length > 0) {
     body.tools = ir.tools.map((tool) => ({
       type: 'function',
-      function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters },
+      function: {
+        name: tool.name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        parameters: tool.parameters,
+      },
     }));
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
   }
@@ -154,9 +167,14 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
 }
 
 function assistantMessage(parts: readonly IrPart[]): JsonObject {
-  const text = parts.filter((part): part is IrTextPart => part.type === 'text').map((part) => part.text).join('');
+  const text = parts
+    .filter((part): part is IrTextPart => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
   const calls = parts.flatMap((part) =>
-    part.type === 'tool_call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }] : [],
+    part.type === 'tool_call'
+      ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }]
+      : [],
   );
   const message: JsonObject = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text };
   if (calls.length > 0) message.tool_calls = calls;
@@ -170,8 +188,15 @@ function userMessages(parts: readonly IrPart[]): JsonObject[] {
   for (const part of parts) {
     switch (part.type) {
       case 'tool_result': {
-        const text = part.content.filter((inner): inner is IrTextPart => inner.type === 'text').map((inner) => inner.text).join('\n');
-        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.isError && text === '' ? 'error' : text });
+        const text = part.content
+          .filter((inner): inner is IrTextPart => inner.type === 'text')
+          .map((inner) => inner.text)
+          .join('\n');
+        out.push({
+          role: 'tool',
+          tool_call_id: part.toolCallId,
+          content: part.isError && text === '' ? 'error' : text,
+        });
         // Tool messages carry text only: images a tool returned go to the user turn that follows.
         for (const inner of part.content) if (inner.type === 'image') rest.push(inner);
         break;
@@ -197,7 +222,8 @@ function userMessages(parts: readonly IrPart[]): JsonObject[] {
 
 function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {
   if (part.type === 'text') return { type: 'text', text: part.text };
-  const url = part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : part.source.url;
+  const url =
+    part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : part.source.url;
   return { type: 'image_url', image_url: { url } };
 }
 

@@ -49,7 +49,11 @@ export function chatUsageToIr(usage: unknown): Partial<Usage> | undefined {
 
 /** Chat usage from complete counts. */
 export function chatUsageFromIr(usage: Usage): ChatUsage {
-  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
 }
 
 /** Maps an upstream chat completion (first choice) to the IR. */
@@ -59,13 +63,24 @@ export function chatResponseToIr(json: unknown): IrResponse {
   const choice = (choices[0] ?? {}) as Record<string, unknown>;
   const message = (choice.message ?? {}) as Record<string, unknown>;
   const content: Array<IrTextPart | IrToolCallPart> = [];
-  const text = typeof message.content === 'string' && message.content !== '' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
+  const text =
+    typeof message.content === 'string' && message.content !== ''
+      ? message.content
+      : typeof message.refusal === 'string'
+        ? message.refusal
+        : '';
   if (text !== '') content.push({ type: 'text', text });
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as ChatToolCallOut[]) : [];
   for (const call of calls) {
-    content.push({ type: 'tool_call', id: call.id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+    content.push({
+      type: 'tool_call',
+      id: call.id,
+      name: call.function?.name ?? '',
+      arguments: call.function?.arguments ?? '',
+    });
   }
-  const stopReason = calls.length > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+  const stopReason =
+    calls.length > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
@@ -77,10 +92,20 @@ export function chatResponseToIr(json: unknown): IrResponse {
 }
 
 /** Builds the chat completion a client receives; `model` is the public model name. */
-export function chatResponseFromIr(ir: IrResponse, model: string, usage: Usage, created = nowSeconds()): ChatCompletion {
-  const text = ir.content.filter((part): part is IrTextPart => part.type === 'text').map((part) => part.text).join('');
+export function chatResponseFromIr(
+  ir: IrResponse,
+  model: string,
+  usage: Usage,
+  created = nowSeconds(),
+): ChatCompletion {
+  const text = ir.content
+    .filter((part): part is IrTextPart => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
   const calls: ChatToolCallOut[] = ir.content.flatMap((part) =>
-    part.type === 'tool_call' ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } }] : [],
+    part.type === 'tool_call'
+      ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } }]
+      : [],
   );
   const message: ChatCompletion['choices'][number]['message'] = {
     role: 'assistant',

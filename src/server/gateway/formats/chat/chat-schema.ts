@@ -12,7 +12,10 @@ const imagePart = z.looseObject({
   type: z.literal('image_url'),
   image_url: z.looseObject({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
 });
-const audioPart = z.looseObject({ type: z.literal('input_audio'), input_audio: z.looseObject({ data: z.string(), format: z.string() }) });
+const audioPart = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: z.string(), format: z.string() }),
+});
 const filePart = z.looseObject({ type: z.literal('file'), file: z.looseObject({}) });
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
 
@@ -28,7 +31,11 @@ const toolCall = z.looseObject({
 });
 
 const systemMessage = z.looseObject({ role: z.literal('system'), content: textContent, name: z.string().optional() });
-const developerMessage = z.looseObject({ role: z.literal('developer'), content: textContent, name: z.string().optional() });
+const developerMessage = z.looseObject({
+  role: z.literal('developer'),
+  content: textContent,
+  name: z.string().optional(),
+});
 const userMessage = z.looseObject({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(userPart)]),

@@ -14,7 +14,11 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
     if (chunk.error != null) throw chatStreamError(chunk.error);
     if (!started) {
       started = true;
-      yield { type: 'start', id: typeof chunk.id === 'string' ? chunk.id : '', model: typeof chunk.model === 'string' ? chunk.model : '' };
+      yield {
+        type: 'start',
+        id: typeof chunk.id === 'string' ? chunk.id : '',
+        model: typeof chunk.model === 'string' ? chunk.model : '',
+      };
     }
     const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Record<string, unknown> | undefined) : undefined;
     if (choice) {
@@ -22,7 +26,11 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
       if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
       else if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text', text: delta.refusal };
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        const { index, id, function: fn } = call as { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+        const {
+          index,
+          id,
+          function: fn,
+        } = call as { index?: number; id?: string; function?: { name?: string; arguments?: string } };
         const key = typeof index === 'number' ? index : toolCalls.size;
         if (!toolCalls.has(key)) {
           toolCalls.add(key);
@@ -32,7 +40,8 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
       }
       if (choice.finish_reason != null) {
         // Some compatible servers answer tool calls with finish_reason "stop".
-        const stopReason = toolCalls.size > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+        const stopReason =
+          toolCalls.size > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
         yield { type: 'finish', stopReason, stopSequence: null };
       }
     }

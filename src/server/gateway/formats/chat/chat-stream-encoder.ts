@@ -23,7 +23,10 @@ export interface ChatStreamOptions {
  * asked for it, a usage chunk with empty `choices` (other chunks then carry `usage: null`, as
  * OpenAI does).
  */
-export async function* encodeChatStream(events: AsyncIterable<IrStreamEvent>, options: ChatStreamOptions): AsyncGenerator<string> {
+export async function* encodeChatStream(
+  events: AsyncIterable<IrStreamEvent>,
+  options: ChatStreamOptions,
+): AsyncGenerator<string> {
   const created = options.created ?? nowSeconds();
   let id = chatId(options.id);
   let started = false;
@@ -35,7 +38,14 @@ export async function* encodeChatStream(events: AsyncIterable<IrStreamEvent>, op
       object: 'chat.completion.chunk',
       created,
       model: options.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason === null ? null : finishReasonFromIr(finishReason) }],
+      choices: [
+        {
+          index: 0,
+          delta,
+          logprobs: null,
+          finish_reason: finishReason === null ? null : finishReasonFromIr(finishReason),
+        },
+      ],
     };
     if (options.includeUsage) chunk.usage = null;
     return dataFrame(JSON.stringify(chunk));
@@ -61,7 +71,9 @@ export async function* encodeChatStream(events: AsyncIterable<IrStreamEvent>, op
         if (!started) yield start();
         const index = toolIndexes.size;
         toolIndexes.set(event.index, index);
-        yield frame({ tool_calls: [{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
+        yield frame({
+          tool_calls: [{ index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }],
+        });
         break;
       }
       case 'tool_call_delta': {

@@ -6,11 +6,22 @@ type Mutable = Record<string, unknown>;
 /** Visits every text of a chat completions request (system, user, assistant and tool messages), mutably. */
 export function visitChatRequestText(body: ChatBody, visitor: TextVisitor): void {
   body.messages.forEach((message, messageIndex) => {
-    const kind: TextLocation['kind'] = message.role === 'system' || message.role === 'developer' ? 'system' : message.role === 'tool' ? 'tool_result' : 'message';
-    const where = (path: string): TextLocation => ({ kind, role: message.role, messageIndex, path: `messages[${messageIndex}].${path}` });
+    const kind: TextLocation['kind'] =
+      message.role === 'system' || message.role === 'developer'
+        ? 'system'
+        : message.role === 'tool'
+          ? 'tool_result'
+          : 'message';
+    const where = (path: string): TextLocation => ({
+      kind,
+      role: message.role,
+      messageIndex,
+      path: `messages[${messageIndex}].${path}`,
+    });
     const holder = message as Mutable;
     visitContent(holder, 'content', visitor, where);
-    if (message.role === 'assistant' && typeof message.refusal === 'string') visitField(holder, 'refusal', visitor, where('refusal'));
+    if (message.role === 'assistant' && typeof message.refusal === 'string')
+      visitField(holder, 'refusal', visitor, where('refusal'));
   });
 }
 
@@ -20,7 +31,12 @@ export function visitChatResponseText(body: { choices?: unknown }, visitor: Text
   body.choices.forEach((choice: Mutable, index) => {
     const message = choice?.message as Mutable | undefined;
     if (message && typeof message.content === 'string') {
-      visitField(message, 'content', visitor, { kind: 'answer', role: 'assistant', messageIndex: -1, path: `choices[${index}].message.content` });
+      visitField(message, 'content', visitor, {
+        kind: 'answer',
+        role: 'assistant',
+        messageIndex: -1,
+        path: `choices[${index}].message.content`,
+      });
     }
   });
 }
@@ -33,7 +49,9 @@ function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where:
   }
   if (!Array.isArray(content)) return;
   content.forEach((part: Mutable, index) => {
-    if (part.type === 'text' && typeof part.text === 'string') visitField(part, 'text', visitor, where(`${key}[${index}].text`));
-    else if (part.type === 'refusal' && typeof part.refusal === 'string') visitField(part, 'refusal', visitor, where(`${key}[${index}].refusal`));
+    if (part.type === 'text' && typeof part.text === 'string')
+      visitField(part, 'text', visitor, where(`${key}[${index}].text`));
+    else if (part.type === 'refusal' && typeof part.refusal === 'string')
+      visitField(part, 'refusal', visitor, where(`${key}[${index}].refusal`));
   });
 }

@@ -24,7 +24,15 @@ export type BlockStep =
   | { readonly step: 'stop' };
 
 type Live = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly index: number; arguments: string };
-type Waiting = { readonly kind: 'text'; readonly texts: string[] } | { readonly kind: 'tool'; readonly index: number; readonly id: string; readonly name: string; readonly deltas: string[] };
+type Waiting =
+  | { readonly kind: 'text'; readonly texts: string[] }
+  | {
+      readonly kind: 'tool';
+      readonly index: number;
+      readonly id: string;
+      readonly name: string;
+      readonly deltas: string[];
+    };
 
 /** Turns text and tool-call events (keyed by the IR's tool index) into block steps. */
 export class ContentBlockOrder {
@@ -101,7 +109,10 @@ export class ContentBlockOrder {
         steps.push({ step: 'start_text' }, ...next.texts.map((text): BlockStep => ({ step: 'text', text })));
         this.live = { kind: 'text' };
       } else {
-        steps.push({ step: 'start_tool', id: next.id, name: next.name }, ...next.deltas.map((json): BlockStep => ({ step: 'json', json })));
+        steps.push(
+          { step: 'start_tool', id: next.id, name: next.name },
+          ...next.deltas.map((json): BlockStep => ({ step: 'json', json })),
+        );
         this.live = { kind: 'tool', index: next.index, arguments: next.deltas.join('') };
       }
       // The last block stays live; an incomplete call stays live too, the rest keep waiting.

@@ -64,7 +64,11 @@ export function jsonToolAsText(response: IrResponse, format: IrResponseFormat | 
   });
   if (!converted) return response;
   const calls = content.some((part) => part.type === 'tool_call');
-  return { ...response, content, stopReason: response.stopReason === 'tool_calls' && !calls ? 'stop' : response.stopReason };
+  return {
+    ...response,
+    content,
+    stopReason: response.stopReason === 'tool_calls' && !calls ? 'stop' : response.stopReason,
+  };
 }
 
 /**
@@ -72,7 +76,10 @@ export function jsonToolAsText(response: IrResponse, format: IrResponseFormat | 
  * (a wrapped schema's are held until the call ends, since `{"values": ...}` cannot be unwrapped
  * piecemeal).
  */
-export async function* jsonToolEventsAsText(events: AsyncIterable<IrStreamEvent>, format: IrResponseFormat | undefined): AsyncGenerator<IrStreamEvent> {
+export async function* jsonToolEventsAsText(
+  events: AsyncIterable<IrStreamEvent>,
+  format: IrResponseFormat | undefined,
+): AsyncGenerator<IrStreamEvent> {
   if (format === undefined) {
     yield* events;
     return;

@@ -13,7 +13,11 @@ import { messagesStreamError, parseMessagesEvent } from './messages-stream-decod
 const GENERATED_TEXT = /"(?:text|partial_json)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
 /** Relays an upstream Messages stream as client frames. */
-export async function* relayMessagesStream(events: AsyncIterable<SseEvent>, publicModel: string, usage: StreamUsage): AsyncGenerator<string> {
+export async function* relayMessagesStream(
+  events: AsyncIterable<SseEvent>,
+  publicModel: string,
+  usage: StreamUsage,
+): AsyncGenerator<string> {
   for await (const event of events) {
     if (event.data.trim() === '') continue;
     const type = event.event ?? parseMessagesEvent(event.data).type;
@@ -49,7 +53,10 @@ export async function* relayMessagesStream(events: AsyncIterable<SseEvent>, publ
 }
 
 /** Sets the public model name on a non-streamed Messages answer and reads its usage. */
-export function relayMessagesJson(json: unknown, publicModel: string): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
+export function relayMessagesJson(
+  json: unknown,
+  publicModel: string,
+): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
   const body = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   body.model = publicModel;
   return { body, usage: messagesUsageToIr(body.usage) };

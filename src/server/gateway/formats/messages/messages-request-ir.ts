@@ -3,7 +3,12 @@ import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
-import type { MessagesContentBlock, MessagesImageBlock, MessagesImageSource, MessagesToolResultBlock } from './messages-wire.js';
+import type {
+  MessagesContentBlock,
+  MessagesImageBlock,
+  MessagesImageSource,
+  MessagesToolResultBlock,
+} from './messages-wire.js';
 
 /** Messages requests to and from the IR. */
 
@@ -21,18 +26,33 @@ export const DEFAULT_MAX_TOKENS = 4096;
  */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
   for (const param of ['mcp_servers', 'container'] as const) {
-    if (body[param] != null) throw new TranslationError(`${param}: only Anthropic models can run ${param === 'container' ? 'code-execution containers' : 'MCP connectors'}`);
+    if (body[param] != null)
+      throw new TranslationError(
+        `${param}: only Anthropic models can run ${param === 'container' ? 'code-execution containers' : 'MCP connectors'}`,
+      );
   }
-  const system = body.system === undefined ? [] : typeof body.system === 'string' ? [body.system] : body.system.map((block) => block.text);
+  const system =
+    body.system === undefined
+      ? []
+      : typeof body.system === 'string'
+        ? [body.system]
+        : body.system.map((block) => block.text);
   const messages: IrMessage[] = body.messages.map((message, index) => ({
     role: message.role,
-    content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : blocksToIr(message.content, `messages[${index}].content`),
+    content:
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : blocksToIr(message.content, `messages[${index}].content`),
   }));
   const tools = body.tools?.map((tool, index) => {
     if (tool.type !== undefined && tool.type !== 'custom') {
       throw new TranslationError(`tools[${index}]: the server tool ${tool.type} is only available on Anthropic models`);
     }
-    return { name: tool.name, description: tool.description, parameters: tool.input_schema ?? { type: 'object', properties: {} } };
+    return {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.input_schema ?? { type: 'object', properties: {} },
+    };
   });
   const choice = body.tool_choice;
   return {
@@ -40,7 +60,10 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
     messages,
     tools,
     toolChoice: choice === undefined ? undefined : toolChoiceToIr(choice),
-    parallelToolCalls: choice !== undefined && 'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true ? false : undefined,
+    parallelToolCalls:
+      choice !== undefined && 'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true
+        ? false
+        : undefined,
     maxTokens: body.max_tokens,
     temperature: body.temperature,
     topP: body.top_p,
@@ -55,9 +78,11 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
 /** Structured outputs: `output_config.format` (GA) or the beta's `output_format`, both `{type: 'json_schema', schema}`. */
 function outputFormatToIr(body: MessagesBody): IrResponseFormat | undefined {
   const config = isObject(body.output_config) ? body.output_config : {};
-  const [path, format] = config.format != null ? ['output_config.format', config.format] : ['output_format', body.output_format];
+  const [path, format] =
+    config.format != null ? ['output_config.format', config.format] : ['output_format', body.output_format];
   if (format == null) return undefined;
-  if (isObject(format) && format.type === 'json_schema' && isObject(format.schema)) return { type: 'json', schema: format.schema };
+  if (isObject(format) && format.type === 'json_schema' && isObject(format.schema))
+    return { type: 'json', schema: format.schema };
   throw new TranslationError(`${path}: only {"type": "json_schema", "schema": {...}} can be translated for this model`);
 }
 
@@ -72,7 +97,12 @@ function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPa
         parts.push(imageToIr(block as MessagesImageBlock, `${path}[${index}]`));
         break;
       case 'tool_use':
-        parts.push({ type: 'tool_call', id: block.id as string, name: block.name as string, arguments: JSON.stringify(block.input ?? {}) });
+        parts.push({
+          type: 'tool_call',
+          id: block.id as string,
+          name: block.name as string,
+          arguments: JSON.stringify(block.input ?? {}),
+        });
         break;
       case 'tool_result':
         parts.push(toolResultToIr(block as MessagesToolResultBlock, `${path}[${index}]`));
@@ -108,8 +138,12 @@ function toolResultToIr(block: MessagesToolResultBlock, path: string): IrPart {
   else {
     (block.content ?? []).forEach((inner, index) => {
       if (inner.type === 'text') content.push({ type: 'text', text: inner.text as string });
-      else if (inner.type === 'image') content.push(imageToIr(inner as MessagesImageBlock, `${path}.content[${index}]`));
-      else throw new TranslationError(`${path}.content[${index}]: ${inner.type} blocks are only available on Anthropic models`);
+      else if (inner.type === 'image')
+        content.push(imageToIr(inner as MessagesImageBlock, `${path}.content[${index}]`));
+      else
+        throw new TranslationError(
+          `${path}.content[${index}]: ${inner.type} blocks are only available on Anthropic models`,
+        );
     });
   }
   return { type: 'tool_result', toolCallId: block.tool_use_id, content, isError: block.is_error === true };
@@ -132,7 +166,11 @@ function toolChoiceToIr(choice: NonNullable<MessagesBody['tool_choice']>): IrToo
 
 /** Builds a Messages request from the IR, for the Anthropic API. */
 export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject {
-  const body: JsonObject = { model, max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS, messages: messagesFromIr(ir.messages) };
+  const body: JsonObject = {
+    model,
+    max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS,
+    messages: messagesFromIr(ir.messages),
+  };
   const system = ir.system.filter((text) => text !== '');
   if (system.length === 1) body.system = system[0];
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
@@ -156,7 +194,11 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
  * history can hold (the client stopped offering tools). LiteLLM adds this placeholder; the
  * gateway also sends `tool_choice: none`, so the model cannot call it.
  */
-const PLACEHOLDER_TOOL = { name: 'dummy_tool', description: 'This is a dummy tool call', input_schema: { type: 'object', properties: {} } } as const;
+const PLACEHOLDER_TOOL = {
+  name: 'dummy_tool',
+  description: 'This is a dummy tool call',
+  input_schema: { type: 'object', properties: {} },
+} as const;
 
 /**
  * The tools and tool_choice of a translated request. A JSON answer adds the answer tool (see
@@ -164,7 +206,10 @@ const PLACEHOLDER_TOOL = { name: 'dummy_tool', description: 'This is a dummy too
  * them), any of them when it offered its own, so an agent's tool calls still come through and
  * the answer tool is how the model answers; a client forcing one of its tools keeps that.
  */
-function toolsFromIr(ir: IrRequest, messages: readonly JsonObject[]): { tools: JsonObject[]; choice: JsonObject | undefined } {
+function toolsFromIr(
+  ir: IrRequest,
+  messages: readonly JsonObject[],
+): { tools: JsonObject[]; choice: JsonObject | undefined } {
   const tools: JsonObject[] = (ir.tools ?? []).map((tool) => ({
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
@@ -177,12 +222,16 @@ function toolsFromIr(ir: IrRequest, messages: readonly JsonObject[]): { tools: J
     if (!own) return { tools, choice: { type: 'tool', name: JSON_TOOL_NAME, disable_parallel_tool_use: true } };
     return { tools, choice: ir.toolChoice?.type === 'tool' ? choice : { ...choice, type: 'any' } };
   }
-  if (tools.length === 0 && messages.some(hasToolBlocks)) return { tools: [{ ...PLACEHOLDER_TOOL }], choice: { type: 'none' } };
+  if (tools.length === 0 && messages.some(hasToolBlocks))
+    return { tools: [{ ...PLACEHOLDER_TOOL }], choice: { type: 'none' } };
   return { tools, choice };
 }
 
 function hasToolBlocks(message: JsonObject): boolean {
-  return Array.isArray(message.content) && message.content.some((block: JsonObject) => block.type === 'tool_use' || block.type === 'tool_result');
+  return (
+    Array.isArray(message.content) &&
+    message.content.some((block: JsonObject) => block.type === 'tool_use' || block.type === 'tool_result')
+  );
 }
 
 function toolChoiceFromIr(choice: IrToolChoice | undefined, parallel: boolean | undefined): JsonObject | undefined {
@@ -217,7 +266,8 @@ function messagesFromIr(messages: readonly IrMessage[]): JsonObject[] {
     else out.push({ role: message.role, content: blocks });
   }
   return out.map(({ role, content }) => {
-    const ordered = role === 'user' ? [...content.filter(isToolResult), ...content.filter((block) => !isToolResult(block))] : content;
+    const ordered =
+      role === 'user' ? [...content.filter(isToolResult), ...content.filter((block) => !isToolResult(block))] : content;
     const only = ordered.length === 1 ? ordered[0] : undefined;
     return { role, content: only?.type === 'text' ? only.text : ordered };
   });
@@ -237,7 +287,11 @@ function blockFromIr(part: IrPart): JsonObject[] {
       return [{ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) }];
     case 'tool_result': {
       const content = part.content.flatMap(blockFromIr);
-      const block: JsonObject = { type: 'tool_result', tool_use_id: part.toolCallId, content: content.length === 1 && content[0].type === 'text' ? content[0].text : content };
+      const block: JsonObject = {
+        type: 'tool_result',
+        tool_use_id: part.toolCallId,
+        content: content.length === 1 && content[0].type === 'text' ? content[0].text : content,
+      };
       if (part.isError) block.is_error = true;
       return [block];
     }

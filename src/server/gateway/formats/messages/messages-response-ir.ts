@@ -48,7 +48,8 @@ export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
 export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
   const fields = usage as Record<string, unknown>;
-  const count = (key: string): number | undefined => (typeof fields[key] === 'number' ? (fields[key] as number) : undefined);
+  const count = (key: string): number | undefined =>
+    typeof fields[key] === 'number' ? (fields[key] as number) : undefined;
   const input = count('input_tokens');
   const cached = (count('cache_creation_input_tokens') ?? 0) + (count('cache_read_input_tokens') ?? 0);
   return {
@@ -65,7 +66,12 @@ export function messagesResponseToIr(json: unknown): IrResponse {
   for (const block of blocks) {
     if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
     else if (block.type === 'tool_use') {
-      content.push({ type: 'tool_call', id: String(block.id), name: String(block.name), arguments: JSON.stringify(block.input ?? {}) });
+      content.push({
+        type: 'tool_call',
+        id: String(block.id),
+        name: String(block.name),
+        arguments: JSON.stringify(block.input ?? {}),
+      });
     }
   }
   return {

@@ -14,7 +14,8 @@ function typedObject(shapes: Readonly<Record<string, z.ZodType>>) {
     const shape = shapes[value.type];
     if (!shape) return;
     const result = shape.safeParse(value, { reportInput: true });
-    if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    if (!result.success)
+      for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
   });
 }
 
@@ -48,22 +49,28 @@ export const messagesMessageSchema = z.looseObject({
 const systemBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 
 /** Custom tools need `input_schema`; server tools (`web_search_...`) carry their own `type`. */
-const tool = z.looseObject({
-  name: z.string().min(1),
-  type: z.string().optional(),
-  description: z.string().optional(),
-  input_schema: z.record(z.string(), z.unknown()).optional(),
-}).superRefine((value, ctx) => {
-  if ((value.type === undefined || value.type === 'custom') && value.input_schema === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['input_schema'], message: 'is required', input: undefined });
-  }
-});
+const tool = z
+  .looseObject({
+    name: z.string().min(1),
+    type: z.string().optional(),
+    description: z.string().optional(),
+    input_schema: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.type === undefined || value.type === 'custom') && value.input_schema === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['input_schema'], message: 'is required', input: undefined });
+    }
+  });
 
 const toolChoice = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('none') }),
-  z.looseObject({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({
+    type: z.literal('tool'),
+    name: z.string().min(1),
+    disable_parallel_tool_use: z.boolean().optional(),
+  }),
 ]);
 
 /** The Messages request body. */

@@ -29,8 +29,13 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         break;
       case 'content_block_delta': {
         const delta = (payload.delta ?? {}) as Payload;
-        if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield { type: 'text', text: delta.text };
-        else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+        if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '')
+          yield { type: 'text', text: delta.text };
+        else if (
+          delta.type === 'input_json_delta' &&
+          typeof delta.partial_json === 'string' &&
+          delta.partial_json !== ''
+        ) {
           yield { type: 'tool_call_delta', index: Number(payload.index), arguments: delta.partial_json };
         }
         break;
@@ -40,7 +45,11 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const usage = messagesUsageToIr(payload.usage);
         if (usage) yield { type: 'usage', usage };
         if (delta.stop_reason != null) {
-          yield { type: 'finish', stopReason: stopReasonToIr(delta.stop_reason), stopSequence: typeof delta.stop_sequence === 'string' ? delta.stop_sequence : null };
+          yield {
+            type: 'finish',
+            stopReason: stopReasonToIr(delta.stop_reason),
+            stopSequence: typeof delta.stop_sequence === 'string' ? delta.stop_sequence : null,
+          };
         }
         break;
       }
@@ -82,5 +91,9 @@ export function parseMessagesEvent(data: string): Payload {
 export function messagesStreamError(error: unknown): StreamError {
   const body = (error ?? {}) as Payload;
   const type = typeof body.type === 'string' ? body.type : 'api_error';
-  return new StreamError(typeof body.message === 'string' ? body.message : JSON.stringify(error), anthropicErrorStatus(type), type);
+  return new StreamError(
+    typeof body.message === 'string' ? body.message : JSON.stringify(error),
+    anthropicErrorStatus(type),
+    type,
+  );
 }

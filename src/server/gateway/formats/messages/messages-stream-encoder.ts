@@ -25,7 +25,10 @@ function frame(type: string, payload: Record<string, unknown>): string {
  * `message_stop`. The final usage goes out last because OpenAI-compatible upstreams report it after
  * their finish chunk.
  */
-export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>, options: MessagesStreamOptions): AsyncGenerator<string> {
+export async function* encodeMessagesStream(
+  events: AsyncIterable<IrStreamEvent>,
+  options: MessagesStreamOptions,
+): AsyncGenerator<string> {
   let id = options.id;
   let started = false;
   let blockIndex = -1;
@@ -49,24 +52,31 @@ export async function* encodeMessagesStream(events: AsyncIterable<IrStreamEvent>
       },
     });
   };
-  const frames = (steps: readonly BlockStep[]): string[] => steps.map((step) => {
-    switch (step.step) {
-      case 'start_text':
-        blockIndex += 1;
-        return frame('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } });
-      case 'start_tool':
-        blockIndex += 1;
-        return frame('content_block_start', { index: blockIndex, content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} } });
-      case 'text':
-        return frame('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: step.text } });
-      case 'json':
-        return frame('content_block_delta', { index: blockIndex, delta: { type: 'input_json_delta', partial_json: step.json } });
-      case 'stop':
-        return frame('content_block_stop', { index: blockIndex });
-      default:
-        return assertNever(step, 'block step');
-    }
-  });
+  const frames = (steps: readonly BlockStep[]): string[] =>
+    steps.map((step) => {
+      switch (step.step) {
+        case 'start_text':
+          blockIndex += 1;
+          return frame('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } });
+        case 'start_tool':
+          blockIndex += 1;
+          return frame('content_block_start', {
+            index: blockIndex,
+            content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} },
+          });
+        case 'text':
+          return frame('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: step.text } });
+        case 'json':
+          return frame('content_block_delta', {
+            index: blockIndex,
+            delta: { type: 'input_json_delta', partial_json: step.json },
+          });
+        case 'stop':
+          return frame('content_block_stop', { index: blockIndex });
+        default:
+          return assertNever(step, 'block step');
+      }
+    });
 
   for await (const event of events) {
     switch (event.type) {

@@ -10,12 +10,28 @@ export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisito
     visitField(holder, 'system', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: 'system' });
   } else if (Array.isArray(body.system)) {
     body.system.forEach((block, index) => {
-      visitField(block, 'text', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: `system[${index}].text` });
+      visitField(block, 'text', visitor, {
+        kind: 'system',
+        role: 'system',
+        messageIndex: -1,
+        path: `system[${index}].text`,
+      });
     });
   }
   body.messages.forEach((message, messageIndex) => {
-    const where = (kind: TextLocation['kind'], path: string): TextLocation => ({ kind, role: message.role, messageIndex, path: `messages[${messageIndex}].${path}` });
-    visitBlocks(message as Mutable, 'content', visitor, (path) => where('message', path), (path) => where('tool_result', path));
+    const where = (kind: TextLocation['kind'], path: string): TextLocation => ({
+      kind,
+      role: message.role,
+      messageIndex,
+      path: `messages[${messageIndex}].${path}`,
+    });
+    visitBlocks(
+      message as Mutable,
+      'content',
+      visitor,
+      (path) => where('message', path),
+      (path) => where('tool_result', path),
+    );
   });
 }
 
@@ -24,7 +40,12 @@ export function visitMessagesResponseText(body: { content?: unknown }, visitor: 
   if (!Array.isArray(body.content)) return;
   body.content.forEach((block: Mutable, index) => {
     if (block?.type === 'text' && typeof block.text === 'string') {
-      visitField(block, 'text', visitor, { kind: 'answer', role: 'assistant', messageIndex: -1, path: `content[${index}].text` });
+      visitField(block, 'text', visitor, {
+        kind: 'answer',
+        role: 'assistant',
+        messageIndex: -1,
+        path: `content[${index}].text`,
+      });
     }
   });
 }
@@ -44,7 +65,15 @@ function visitBlocks(
   if (!Array.isArray(content)) return;
   content.forEach((block: Mutable, index) => {
     const path = `${key}[${index}]`;
-    if (block.type === 'text' && typeof block.text === 'string') visitField(block, 'text', visitor, where(`${path}.text`));
-    else if (block.type === 'tool_result') visitBlocks(block, 'content', visitor, (inner) => whereResult(`${path}.${inner}`), (inner) => whereResult(`${path}.${inner}`));
+    if (block.type === 'text' && typeof block.text === 'string')
+      visitField(block, 'text', visitor, where(`${path}.text`));
+    else if (block.type === 'tool_result')
+      visitBlocks(
+        block,
+        'content',
+        visitor,
+        (inner) => whereResult(`${path}.${inner}`),
+        (inner) => whereResult(`${path}.${inner}`),
+      );
   });
 }

@@ -45,7 +45,8 @@ export interface MessagesOtherBlock {
 }
 
 /** Any content block of a request. */
-export type MessagesContentBlock = MessagesTextBlock | MessagesImageBlock | MessagesToolUseBlock | MessagesToolResultBlock | MessagesOtherBlock;
+export type MessagesContentBlock =
+  MessagesTextBlock | MessagesImageBlock | MessagesToolUseBlock | MessagesToolResultBlock | MessagesOtherBlock;
 
 /** `stop_reason` values. */
 export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';

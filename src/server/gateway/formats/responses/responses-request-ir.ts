@@ -17,30 +17,49 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     if (last && last.role === role) messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
   };
-  const items: ResponsesInputItem[] = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
+  const items: ResponsesInputItem[] =
+    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
   items.forEach((item, index) => {
     const path = `input[${index}]`;
     const type = item.type ?? 'message';
     if (type === 'message') {
       const message = item as Extract<ResponsesInputItem, { role: string }>;
       const parts = contentToIr(message.content, `${path}.content`);
-      if (message.role === 'system' || message.role === 'developer') system.push(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
+      if (message.role === 'system' || message.role === 'developer')
+        system.push(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
       else push(message.role, parts);
     } else if (type === 'function_call') {
       const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
       push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
     } else if (type === 'function_call_output') {
       const output = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
-      const content = typeof output.output === 'string' ? [{ type: 'text' as const, text: output.output }] : contentToIr(output.output, `${path}.output`);
-      push('user', [{ type: 'tool_result', toolCallId: output.call_id, content: content.filter((part) => part.type === 'text' || part.type === 'image'), isError: false }]);
+      const content =
+        typeof output.output === 'string'
+          ? [{ type: 'text' as const, text: output.output }]
+          : contentToIr(output.output, `${path}.output`);
+      push('user', [
+        {
+          type: 'tool_result',
+          toolCallId: output.call_id,
+          content: content.filter((part) => part.type === 'text' || part.type === 'image'),
+          isError: false,
+        },
+      ]);
     } else if (type !== 'reasoning') {
       // Reasoning items belong to the model that wrote them; anything else needs a Responses upstream.
       throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
     }
   });
   const tools = (body.tools ?? []).map((tool, index) => {
-    if (tool.type !== 'function') throw new TranslationError(`tools[${index}]: the hosted tool ${tool.type} needs a model with a native Responses API`);
-    return { name: String(tool.name), description: tool.description ?? undefined, parameters: tool.parameters ?? { type: 'object', properties: {} } };
+    if (tool.type !== 'function')
+      throw new TranslationError(
+        `tools[${index}]: the hosted tool ${tool.type} needs a model with a native Responses API`,
+      );
+    return {
+      name: String(tool.name),
+      description: tool.description ?? undefined,
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+    };
   });
   return {
     system,
@@ -60,14 +79,19 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
 /** `text.format` is chat's `response_format` with the json_schema fields flattened into it. */
 function textFormatToIr(text: unknown): IrResponseFormat | undefined {
   const format = isObject(text) ? text.format : undefined;
-  const asChat = isObject(format) && format.type === 'json_schema' ? { type: 'json_schema', json_schema: format } : format;
+  const asChat =
+    isObject(format) && format.type === 'json_schema' ? { type: 'json_schema', json_schema: format } : format;
   return chatResponseFormatToIr(asChat, 'text.format');
 }
 
-function contentToIr(content: string | ResponsesContentPart[], path: string): Array<IrTextPart | Extract<IrPart, { type: 'image' }>> {
+function contentToIr(
+  content: string | ResponsesContentPart[],
+  path: string,
+): Array<IrTextPart | Extract<IrPart, { type: 'image' }>> {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part, index) => {
-    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string') return { type: 'text', text: part.text };
+    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
+      return { type: 'text', text: part.text };
     if (part.type === 'input_image' && typeof part.image_url === 'string') return imageFromUrl(part.image_url);
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
   });

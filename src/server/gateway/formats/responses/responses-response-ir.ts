@@ -28,8 +28,21 @@ export function itemId(prefix: 'msg' | 'fc'): string {
 
 /** An output item of a Response. */
 export type ResponseOutputItem =
-  | { type: 'message'; id: string; status: 'in_progress' | 'completed'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }> }
-  | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: 'in_progress' | 'completed' };
+  | {
+      type: 'message';
+      id: string;
+      status: 'in_progress' | 'completed';
+      role: 'assistant';
+      content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
+    }
+  | {
+      type: 'function_call';
+      id: string;
+      call_id: string;
+      name: string;
+      arguments: string;
+      status: 'in_progress' | 'completed';
+    };
 
 /** Response usage from complete counts. */
 export function responsesUsage(usage: Usage): object {
@@ -43,7 +56,12 @@ export function responsesUsage(usage: Usage): object {
 }
 
 /** The Response object: `status` and `usage` follow the answer; settings echo the request. */
-export function responseObject(envelope: ResponseEnvelope, output: ResponseOutputItem[], stop: IrStopReason | undefined, usage: Usage | undefined): Record<string, unknown> {
+export function responseObject(
+  envelope: ResponseEnvelope,
+  output: ResponseOutputItem[],
+  stop: IrStopReason | undefined,
+  usage: Usage | undefined,
+): Record<string, unknown> {
   const request = envelope.request;
   const incomplete = stop === 'length' ? 'max_output_tokens' : stop === 'content_filter' ? 'content_filter' : undefined;
   return {
@@ -74,12 +92,31 @@ export function responseObject(envelope: ResponseEnvelope, output: ResponseOutpu
 }
 
 /** Builds the Response a client receives for a complete IR answer. */
-export function responsesResponseFromIr(ir: IrResponse, envelope: ResponseEnvelope, usage: Usage): Record<string, unknown> {
+export function responsesResponseFromIr(
+  ir: IrResponse,
+  envelope: ResponseEnvelope,
+  usage: Usage,
+): Record<string, unknown> {
   const output: ResponseOutputItem[] = [];
   const text = ir.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-  if (text !== '') output.push({ type: 'message', id: itemId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] });
+  if (text !== '')
+    output.push({
+      type: 'message',
+      id: itemId('msg'),
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+    });
   for (const part of ir.content) {
-    if (part.type === 'tool_call') output.push({ type: 'function_call', id: itemId('fc'), call_id: part.id, name: part.name, arguments: part.arguments, status: 'completed' });
+    if (part.type === 'tool_call')
+      output.push({
+        type: 'function_call',
+        id: itemId('fc'),
+        call_id: part.id,
+        name: part.name,
+        arguments: part.arguments,
+        status: 'completed',
+      });
   }
   return responseObject(envelope, output, ir.stopReason, usage);
 }

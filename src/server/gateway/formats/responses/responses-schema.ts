@@ -14,7 +14,8 @@ function typedItem(shapes: Readonly<Record<string, z.ZodType>>) {
     const shape = shapes[value.type ?? 'message'];
     if (!shape) return;
     const result = shape.safeParse(value, { reportInput: true });
-    if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    if (!result.success)
+      for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
   });
 }
 
@@ -32,7 +33,10 @@ const messageItem = z.looseObject({
 const inputItem = typedItem({
   message: messageItem,
   function_call: z.looseObject({ call_id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
-  function_call_output: z.looseObject({ call_id: z.string().min(1), output: z.union([z.string(), z.array(contentPart)]) }),
+  function_call_output: z.looseObject({
+    call_id: z.string().min(1),
+    output: z.union([z.string(), z.array(contentPart)]),
+  }),
 });
 
 const tool = typedItem({
@@ -75,7 +79,12 @@ export type ResponsesContentPart =
 
 /** One input item. */
 export type ResponsesInputItem =
-  | { type?: 'message'; role: 'user' | 'assistant' | 'system' | 'developer'; content: string | ResponsesContentPart[]; [key: string]: unknown }
+  | {
+      type?: 'message';
+      role: 'user' | 'assistant' | 'system' | 'developer';
+      content: string | ResponsesContentPart[];
+      [key: string]: unknown;
+    }
   | { type: 'function_call'; call_id: string; name: string; arguments: string; [key: string]: unknown }
   | { type: 'function_call_output'; call_id: string; output: string | ResponsesContentPart[]; [key: string]: unknown }
   | { type: string; [key: string]: unknown };
@@ -91,7 +100,13 @@ export interface ResponsesBody {
   max_output_tokens?: number | null;
   temperature?: number | null;
   top_p?: number | null;
-  tools?: Array<{ type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null; [key: string]: unknown }> | null;
+  tools?: Array<{
+    type: string;
+    name?: string;
+    description?: string | null;
+    parameters?: Record<string, unknown> | null;
+    [key: string]: unknown;
+  }> | null;
   tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string } | null;
   parallel_tool_calls?: boolean | null;
   user?: string;

@@ -10,12 +10,17 @@ import { itemId, responseObject, type ResponseEnvelope, type ResponseOutputItem 
  * `function_call_arguments` events), then `response.completed` (or `response.incomplete`). Every
  * event carries its `sequence_number`; the SSE event name equals its `type`.
  */
-export async function* encodeResponsesStream(events: AsyncIterable<IrStreamEvent>, envelope: ResponseEnvelope, usage: () => Usage): AsyncGenerator<string> {
+export async function* encodeResponsesStream(
+  events: AsyncIterable<IrStreamEvent>,
+  envelope: ResponseEnvelope,
+  usage: () => Usage,
+): AsyncGenerator<string> {
   let sequence = 0;
   const output: ResponseOutputItem[] = [];
   let open: { item: ResponseOutputItem; index: number; irIndex?: number } | undefined;
   let stop: IrStopReason | undefined;
-  const frame = (type: string, payload: Record<string, unknown>): string => eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
+  const frame = (type: string, payload: Record<string, unknown>): string =>
+    eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
 
   function* close(): Generator<string> {
     if (!open) return;
@@ -24,10 +29,20 @@ export async function* encodeResponsesStream(events: AsyncIterable<IrStreamEvent
     item.status = 'completed';
     if (item.type === 'message') {
       const part = item.content[0];
-      yield frame('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text: part.text, logprobs: [] });
+      yield frame('response.output_text.done', {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        text: part.text,
+        logprobs: [],
+      });
       yield frame('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part });
     } else {
-      yield frame('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments });
+      yield frame('response.function_call_arguments.done', {
+        item_id: item.id,
+        output_index: index,
+        arguments: item.arguments,
+      });
     }
     yield frame('response.output_item.done', { output_index: index, item });
   }
@@ -49,23 +64,54 @@ export async function* encodeResponsesStream(events: AsyncIterable<IrStreamEvent
         break;
       case 'text': {
         if (open?.item.type !== 'message') {
-          const item: ResponseOutputItem = { type: 'message', id: itemId('msg'), status: 'in_progress', role: 'assistant', content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }] };
+          const item: ResponseOutputItem = {
+            type: 'message',
+            id: itemId('msg'),
+            status: 'in_progress',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
+          };
           yield* add(item);
-          yield frame('response.content_part.added', { item_id: item.id, output_index: output.length - 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+          yield frame('response.content_part.added', {
+            item_id: item.id,
+            output_index: output.length - 1,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          });
         }
         const current = open!;
         const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
         message.content[0].text += event.text;
-        yield frame('response.output_text.delta', { item_id: message.id, output_index: current.index, content_index: 0, delta: event.text, logprobs: [] });
+        yield frame('response.output_text.delta', {
+          item_id: message.id,
+          output_index: current.index,
+          content_index: 0,
+          delta: event.text,
+          logprobs: [],
+        });
         break;
       }
       case 'tool_call_start':
-        yield* add({ type: 'function_call', id: itemId('fc'), call_id: event.id, name: event.name, arguments: '', status: 'in_progress' }, event.index);
+        yield* add(
+          {
+            type: 'function_call',
+            id: itemId('fc'),
+            call_id: event.id,
+            name: event.name,
+            arguments: '',
+            status: 'in_progress',
+          },
+          event.index,
+        );
         break;
       case 'tool_call_delta':
         if (open?.item.type === 'function_call' && open.irIndex === event.index) {
           open.item.arguments += event.arguments;
-          yield frame('response.function_call_arguments.delta', { item_id: open.item.id, output_index: open.index, delta: event.arguments });
+          yield frame('response.function_call_arguments.delta', {
+            item_id: open.item.id,
+            output_index: open.index,
+            delta: event.arguments,
+          });
         }
         break;
       case 'finish':
@@ -85,5 +131,14 @@ export async function* encodeResponsesStream(events: AsyncIterable<IrStreamEvent
  * an `error` object, which is what makes the openai SDK raise it.
  */
 export function responsesErrorFrame(message: string): string {
-  return eventFrame('error', JSON.stringify({ type: 'error', code: 'upstream_error', message, param: null, error: { type: 'upstream_error', message, code: 502 } }));
+  return eventFrame(
+    'error',
+    JSON.stringify({
+      type: 'error',
+      code: 'upstream_error',
+      message,
+      param: null,
+      error: { type: 'upstream_error', message, code: 502 },
+    }),
+  );
 }

@@ -61,7 +61,8 @@ export function authenticate(ctx: RequestContext, request: FastifyRequest, deps:
   if (isIssuedKey(secret) || !(deps.allowPassthroughKeys && ctx.endpoint === 'embeddings')) {
     const check = deps.keys.check(secret);
     if (!check.ok) {
-      if (secretsEqual(secret, deps.masterKey)) throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+      if (secretsEqual(secret, deps.masterKey))
+        throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
       switch (check.reason) {
         case 'unknown':
           throw unauthorized('invalid API key');
@@ -78,7 +79,8 @@ export function authenticate(ctx: RequestContext, request: FastifyRequest, deps:
     }
   } else {
     // The master key must never be forwarded to a provider as if it were the caller's own key.
-    if (secretsEqual(secret, deps.masterKey)) throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+    if (secretsEqual(secret, deps.masterKey))
+      throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
     principal = { kind: 'passthrough', providerKey: secret };
   }
   ctx.principal = principal;

@@ -57,7 +57,8 @@ function isClaudeFamily(model: string, registry: ModelRegistry): boolean {
  */
 export function resolveEmbeddingsModel(ctx: RequestContext, body: { model?: string }, registry: ModelRegistry): string {
   const requested = body.model ?? registry.defaultEmbeddingModel();
-  if (requested === undefined) throw badRequest('model is required: the request has no model and llm.default_embedding_model is not configured');
+  if (requested === undefined)
+    throw badRequest('model is required: the request has no model and llm.default_embedding_model is not configured');
   ctx.requestedModel = requested;
   const model = registry.rewriteAlias(requested);
   if (isClaudeFamily(model, registry)) {

@@ -10,7 +10,11 @@ import type { RequestContext } from '../request-context.js';
  * The order to try deployments in: a weighted random draw without replacement (so load follows the
  * weights and every deployment is a fallback for the others), deployments cooling down last.
  */
-export function deploymentOrder(deployments: readonly GatewayDeployment[], health: DeploymentHealthTracker, random: () => number = Math.random): GatewayDeployment[] {
+export function deploymentOrder(
+  deployments: readonly GatewayDeployment[],
+  health: DeploymentHealthTracker,
+  random: () => number = Math.random,
+): GatewayDeployment[] {
   if (deployments.length <= 1) return [...deployments];
   const pool = [...deployments];
   const ordered: GatewayDeployment[] = [];
@@ -50,7 +54,8 @@ export async function withFallback<T>(
   signal: CancelSignal,
   attempt: (deployment: GatewayDeployment) => Promise<T>,
 ): Promise<T> {
-  if (deployments.length === 0) throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
+  if (deployments.length === 0)
+    throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
   const order = deploymentOrder(deployments, health);
   let last: UpstreamError | undefined;
   for (const deployment of order) {

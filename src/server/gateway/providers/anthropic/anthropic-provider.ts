@@ -15,20 +15,26 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
     name: settings.name,
     format: 'messages',
     async send(body, context): Promise<NativeResult> {
-      const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, 'x-request-id': context.requestId };
+      const headers: Record<string, string> = {
+        'anthropic-version': ANTHROPIC_VERSION,
+        'x-request-id': context.requestId,
+      };
       const beta = anthropicBeta(context.clientHeaders);
       if (beta !== undefined) headers['anthropic-beta'] = beta;
       if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
-      return sendNative({
-        provider: settings.name,
-        baseUrl: settings.baseUrl,
-        path: '/v1/messages',
-        headers,
-        body: withAnthropicTemperature(body),
-        signal: context.signal,
-        timeoutMs: settings.timeoutMs,
-        secrets: settings.apiKey ? [settings.apiKey] : [],
-      }, body.stream === true);
+      return sendNative(
+        {
+          provider: settings.name,
+          baseUrl: settings.baseUrl,
+          path: '/v1/messages',
+          headers,
+          body: withAnthropicTemperature(body),
+          signal: context.signal,
+          timeoutMs: settings.timeoutMs,
+          secrets: settings.apiKey ? [settings.apiKey] : [],
+        },
+        body.stream === true,
+      );
     },
   };
 }
@@ -42,7 +48,9 @@ const MAX_TEMPERATURE = 1;
  * bodies alike; the client's body is never changed in place.
  */
 function withAnthropicTemperature(body: Record<string, unknown>): Record<string, unknown> {
-  return typeof body.temperature === 'number' && body.temperature > MAX_TEMPERATURE ? { ...body, temperature: MAX_TEMPERATURE } : body;
+  return typeof body.temperature === 'number' && body.temperature > MAX_TEMPERATURE
+    ? { ...body, temperature: MAX_TEMPERATURE }
+    : body;
 }
 
 /** Beta names look like `prompt-caching-2024-07-31`; anything else is left behind, not sent upstream. */

@@ -41,7 +41,8 @@ function lastUserText(request: IrRequest): string {
     const texts: string[] = [];
     for (const part of message.content) {
       if (part.type === 'text') texts.push(part.text);
-      else if (part.type === 'tool_result') for (const inner of part.content) if (inner.type === 'text') texts.push(inner.text);
+      else if (part.type === 'tool_result')
+        for (const inner of part.content) if (inner.type === 'text') texts.push(inner.text);
     }
     return texts.join('\n');
   }

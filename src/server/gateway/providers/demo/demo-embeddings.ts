@@ -17,11 +17,22 @@ export const demoEmbeddingsProvider: EmbeddingsProvider = {
     const data = inputs.map((input, index) => ({
       object: 'embedding' as const,
       index,
-      embedding: demoVector(`${context.upstreamModel}\0${typeof input === 'string' ? input : JSON.stringify(input)}`, dimensions),
+      embedding: demoVector(
+        `${context.upstreamModel}\0${typeof input === 'string' ? input : JSON.stringify(input)}`,
+        dimensions,
+      ),
     }));
-    const promptTokens = inputs.reduce((sum, input) => sum + (typeof input === 'string' ? countDemoTokens(input) : input.length), 0);
+    const promptTokens = inputs.reduce(
+      (sum, input) => sum + (typeof input === 'string' ? countDemoTokens(input) : input.length),
+      0,
+    );
     return {
-      body: { object: 'list', data, model: context.upstreamModel, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } },
+      body: {
+        object: 'list',
+        data,
+        model: context.upstreamModel,
+        usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+      },
       usage: { promptTokens, completionTokens: 0 },
     };
   },
@@ -50,7 +61,10 @@ function sfc32(seed: Buffer): () => number {
   let c = seed.readUInt32LE(8);
   let d = seed.readUInt32LE(12);
   return () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;

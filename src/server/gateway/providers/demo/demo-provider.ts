@@ -47,5 +47,10 @@ async function* streamAnswer(request: IrRequest, context: CallContext): AsyncGen
 }
 
 function throwIfAborted(context: CallContext): void {
-  if (context.signal.aborted) throw new UpstreamError('demo request aborted by the client', { status: 0, retryable: false, upstreamType: 'aborted' });
+  if (context.signal.aborted)
+    throw new UpstreamError('demo request aborted by the client', {
+      status: 0,
+      retryable: false,
+      upstreamType: 'aborted',
+    });
 }

@@ -22,7 +22,8 @@ export function countDemoPromptTokens(request: IrRequest): number {
   let count = 0;
   for (const text of request.system) count += countDemoTokens(text);
   for (const message of request.messages) for (const part of message.content) count += partTokens(part);
-  for (const tool of request.tools ?? []) count += countDemoTokens(`${tool.name} ${tool.description ?? ''} ${JSON.stringify(tool.parameters)}`);
+  for (const tool of request.tools ?? [])
+    count += countDemoTokens(`${tool.name} ${tool.description ?? ''} ${JSON.stringify(tool.parameters)}`);
   return count;
 }
 

@@ -19,7 +19,10 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     name: settings.name,
     format: 'chat',
     async send(body, context): Promise<NativeResult> {
-      return sendNative(upstreamCall(settings, '/chat/completions', body, context, settings.apiKey), body.stream === true);
+      return sendNative(
+        upstreamCall(settings, '/chat/completions', body, context, settings.apiKey),
+        body.stream === true,
+      );
     },
     adaptTranslated(body, context, request) {
       if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
@@ -39,12 +42,24 @@ export function openAiEmbeddingsProvider(settings: ProviderSettings): Embeddings
       const call = upstreamCall(settings, '/embeddings', body, context, context.apiKey ?? settings.apiKey);
       const json = (await readJson(await postJson(call), call)) as EmbeddingsResponse;
       const usage = json?.usage;
-      return { body: json, usage: usage && typeof usage.prompt_tokens === 'number' ? { promptTokens: usage.prompt_tokens, completionTokens: 0 } : undefined };
+      return {
+        body: json,
+        usage:
+          usage && typeof usage.prompt_tokens === 'number'
+            ? { promptTokens: usage.prompt_tokens, completionTokens: 0 }
+            : undefined,
+      };
     },
   };
 }
 
-function upstreamCall(settings: ProviderSettings, path: string, body: unknown, context: CallContext, apiKey: string | undefined): UpstreamCall {
+function upstreamCall(
+  settings: ProviderSettings,
+  path: string,
+  body: unknown,
+  context: CallContext,
+  apiKey: string | undefined,
+): UpstreamCall {
   const headers: Record<string, string> = { 'x-request-id': context.requestId };
   if (apiKey) {
     if (settings.auth === 'api-key') headers['api-key'] = apiKey;

@@ -15,24 +15,42 @@ import type { AdminRouteOptions } from './admin-options.js';
 export const apiKeysRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { admin }) => {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.post('/api-keys', { schema: { body: apiKeyCreateSchema, response: { 201: apiKeyCreatedSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return reply.code(201).send(admin.createKey(request.body, { requestId: request.id }));
-  });
-
-  typed.get('/api-keys', { schema: { querystring: apiKeyListQuerySchema, response: { 200: apiKeyListSchema } } }, async (request) => ({
-    data: admin.listKeys({ user: request.query.user, team: request.query.team, includeRevoked: request.query.include_revoked === 'true' }),
-  }));
-
-  typed.get('/api-keys/:id', { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } }, async (request) =>
-    admin.getKey(request.params.id),
+  typed.post(
+    '/api-keys',
+    { schema: { body: apiKeyCreateSchema, response: { 201: apiKeyCreatedSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply.code(201).send(admin.createKey(request.body, { requestId: request.id }));
+    },
   );
 
-  typed.patch('/api-keys/:id', { schema: { params: idParamsSchema, body: apiKeyUpdateSchema, response: { 200: apiKeyRecordSchema } } }, async (request) =>
-    admin.updateKey(request.params.id, request.body, { requestId: request.id }),
+  typed.get(
+    '/api-keys',
+    { schema: { querystring: apiKeyListQuerySchema, response: { 200: apiKeyListSchema } } },
+    async (request) => ({
+      data: admin.listKeys({
+        user: request.query.user,
+        team: request.query.team,
+        includeRevoked: request.query.include_revoked === 'true',
+      }),
+    }),
   );
 
-  typed.delete('/api-keys/:id', { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } }, async (request) =>
-    admin.revokeKey(request.params.id, { requestId: request.id }),
+  typed.get(
+    '/api-keys/:id',
+    { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } },
+    async (request) => admin.getKey(request.params.id),
+  );
+
+  typed.patch(
+    '/api-keys/:id',
+    { schema: { params: idParamsSchema, body: apiKeyUpdateSchema, response: { 200: apiKeyRecordSchema } } },
+    async (request) => admin.updateKey(request.params.id, request.body, { requestId: request.id }),
+  );
+
+  typed.delete(
+    '/api-keys/:id',
+    { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } },
+    async (request) => admin.revokeKey(request.params.id, { requestId: request.id }),
   );
 };

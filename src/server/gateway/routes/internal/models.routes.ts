@@ -7,7 +7,9 @@ import type { AdminRouteOptions } from './admin-options.js';
 export const adminModelsRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { admin }) => {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/models', { schema: { response: { 200: modelSettingsViewSchema } } }, async () => admin.modelSettings());
-  typed.put('/models', { schema: { body: modelSettingsUpdateSchema, response: { 200: modelSettingsViewSchema } } }, async (request) =>
-    admin.updateModelSettings(request.body, { requestId: request.id }),
+  typed.put(
+    '/models',
+    { schema: { body: modelSettingsUpdateSchema, response: { 200: modelSettingsViewSchema } } },
+    async (request) => admin.updateModelSettings(request.body, { requestId: request.id }),
   );
 };

@@ -42,11 +42,15 @@ export const trafficRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, 
     done();
   });
 
-  typed.get('/traffic', { schema: { querystring: trafficQuerySchema, response: { 200: trafficListSchema } } }, async (request) => ({
-    data: services.traffic.list(request.query.limit, request.query.after ?? 0, request.query.bodies === 'true'),
-    capacity: services.traffic.capacity,
-    last_seq: services.traffic.lastSeq,
-  }));
+  typed.get(
+    '/traffic',
+    { schema: { querystring: trafficQuerySchema, response: { 200: trafficListSchema } } },
+    async (request) => ({
+      data: services.traffic.list(request.query.limit, request.query.after ?? 0, request.query.bodies === 'true'),
+      capacity: services.traffic.capacity,
+      last_seq: services.traffic.lastSeq,
+    }),
+  );
 
   typed.get('/traffic/stream', { schema: { querystring: streamQuerySchema } }, (request, reply) => {
     const header = request.headers['last-event-id'];

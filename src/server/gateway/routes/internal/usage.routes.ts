@@ -1,6 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditListSchema, auditQuerySchema, usageLogsQuerySchema, usageLogsSchema, usageQuerySchema, usageResponseSchema } from '../../../../shared/gateway-api.js';
+import {
+  auditListSchema,
+  auditQuerySchema,
+  usageLogsQuerySchema,
+  usageLogsSchema,
+  usageQuerySchema,
+  usageResponseSchema,
+} from '../../../../shared/gateway-api.js';
 import { badRequest } from '../../../http/errors.js';
 import type { AdminRouteOptions } from './admin-options.js';
 
@@ -14,7 +21,8 @@ function nextCursor(data: ReadonlyArray<{ id: number }>, limit: number): number 
 function timeOf(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw badRequest(`query parameter ${name} must be an ISO-8601 time or Unix milliseconds, got '${value}'`);
+  if (!Number.isFinite(ms))
+    throw badRequest(`query parameter ${name} must be an ISO-8601 time or Unix milliseconds, got '${value}'`);
   return ms;
 }
 
@@ -22,27 +30,52 @@ function timeOf(value: string | undefined, fallback: number, name: string): numb
 export const usageRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { services }) => {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get('/usage', { schema: { querystring: usageQuerySchema, response: { 200: usageResponseSchema } } }, async (request) => {
-    // Rows wait up to one batch interval in memory; a reader must see every answered request.
-    services.recorder.flush();
-    const now = Date.now();
-    const until = timeOf(request.query.until, now, 'until');
-    const since = timeOf(request.query.since, until - DAY_MS, 'since');
-    if (since > until) throw badRequest('query parameter since must not be after until');
-    const { data, totals } = services.usage.aggregate(request.query, since, until);
-    return { group_by: request.query.group_by, bucket: request.query.bucket, since: new Date(since).toISOString(), until: new Date(until).toISOString(), data, totals };
-  });
+  typed.get(
+    '/usage',
+    { schema: { querystring: usageQuerySchema, response: { 200: usageResponseSchema } } },
+    async (request) => {
+      // Rows wait up to one batch interval in memory; a reader must see every answered request.
+      services.recorder.flush();
+      const now = Date.now();
+      const until = timeOf(request.query.until, now, 'until');
+      const since = timeOf(request.query.since, until - DAY_MS, 'since');
+      if (since > until) throw badRequest('query parameter since must not be after until');
+      const { data, totals } = services.usage.aggregate(request.query, since, until);
+      return {
+        group_by: request.query.group_by,
+        bucket: request.query.bucket,
+        since: new Date(since).toISOString(),
+        until: new Date(until).toISOString(),
+        data,
+        totals,
+      };
+    },
+  );
 
-  typed.get('/usage/logs', { schema: { querystring: usageLogsQuerySchema, response: { 200: usageLogsSchema } } }, async (request) => {
-    services.recorder.flush();
-    const q = request.query;
-    const data = services.usage.logs({ limit: q.limit, before: q.before, keyId: q.key_id, model: q.model, requestId: q.request_id });
-    return { data, next_cursor: nextCursor(data, q.limit) };
-  });
+  typed.get(
+    '/usage/logs',
+    { schema: { querystring: usageLogsQuerySchema, response: { 200: usageLogsSchema } } },
+    async (request) => {
+      services.recorder.flush();
+      const q = request.query;
+      const data = services.usage.logs({
+        limit: q.limit,
+        before: q.before,
+        keyId: q.key_id,
+        model: q.model,
+        requestId: q.request_id,
+      });
+      return { data, next_cursor: nextCursor(data, q.limit) };
+    },
+  );
 
-  typed.get('/audit', { schema: { querystring: auditQuerySchema, response: { 200: auditListSchema } } }, async (request) => {
-    const q = request.query;
-    const data = services.audit.list({ limit: q.limit, before: q.before, action: q.action });
-    return { data, next_cursor: nextCursor(data, q.limit) };
-  });
+  typed.get(
+    '/audit',
+    { schema: { querystring: auditQuerySchema, response: { 200: auditListSchema } } },
+    async (request) => {
+      const q = request.query;
+      const data = services.audit.list({ limit: q.limit, before: q.before, action: q.action });
+      return { data, next_cursor: nextCursor(data, q.limit) };
+    },
+  );
 };

@@ -13,7 +13,15 @@ import { DiffPreview } from './diff-preview.js';
 import { describeTarget } from './rollback-dialog.js';
 
 /** Creates a branch from the head, a revision or a checkpoint, previewing the documents it starts with. */
-export function BranchDialog({ scope, from, onClose }: { readonly scope: StoreScope; readonly from: RevisionSelector; readonly onClose: () => void }) {
+export function BranchDialog({
+  scope,
+  from,
+  onClose,
+}: {
+  readonly scope: StoreScope;
+  readonly from: RevisionSelector;
+  readonly onClose: () => void;
+}) {
   const source = useStoreState(scope, from);
   const create = useCreateBranch();
   const [name, setName] = useState('');
@@ -39,15 +47,37 @@ export function BranchDialog({ scope, from, onClose }: { readonly scope: StoreSc
       description={`The branch starts with the documents of ${sourceLabel} in ${scope.namespace}, as its first revision.`}
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={create.isPending} disabled={!name || invalid || !source.data} testId="confirm-branch">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          busy={create.isPending}
+          disabled={!name || invalid || !source.data}
+          testId="confirm-branch"
+        >
           Create branch
         </ConfirmFooter>
       }
     >
-      <Field label="Branch name" htmlFor="branch-name" error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined} hint="For example feature/new-limits.">
-        <TextInput id="branch-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} placeholder="feature/new-limits" />
+      <Field
+        label="Branch name"
+        htmlFor="branch-name"
+        error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
+        hint="For example feature/new-limits."
+      >
+        <TextInput
+          id="branch-name"
+          autoFocus
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="feature/new-limits"
+        />
       </Field>
-      <DiffPreview title="Documents on the new branch" changes={changes} error={source.error} emptyText="The source has no documents: the branch starts empty." />
+      <DiffPreview
+        title="Documents on the new branch"
+        changes={changes}
+        error={source.error}
+        emptyText="The source has no documents: the branch starts empty."
+      />
       {create.error && <ErrorMessage error={create.error} title="Could not create the branch" />}
     </Dialog>
   );

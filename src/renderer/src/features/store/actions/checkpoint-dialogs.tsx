@@ -9,7 +9,15 @@ import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 
 /** Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). */
-export function CreateCheckpointDialog({ scope, existing, onClose }: { readonly scope: StoreScope; readonly existing: readonly Checkpoint[]; readonly onClose: () => void }) {
+export function CreateCheckpointDialog({
+  scope,
+  existing,
+  onClose,
+}: {
+  readonly scope: StoreScope;
+  readonly existing: readonly Checkpoint[];
+  readonly onClose: () => void;
+}) {
   const log = useLog(scope);
   const head = log.data?.pages[0]?.entries[0];
   const create = useCreateCheckpoint();
@@ -30,19 +38,42 @@ export function CreateCheckpointDialog({ scope, existing, onClose }: { readonly 
     <Dialog
       testId="checkpoint-dialog"
       title="New checkpoint"
-      description={head ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.` : `The branch ${scope.branch} has no revision to mark yet.`}
+      description={
+        head
+          ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.`
+          : `The branch ${scope.branch} has no revision to mark yet.`
+      }
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={create.isPending} disabled={!name.trim() || !head} testId="confirm-checkpoint">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          busy={create.isPending}
+          disabled={!name.trim() || !head}
+          testId="confirm-checkpoint"
+        >
           {moving ? 'Move checkpoint' : 'Create checkpoint'}
         </ConfirmFooter>
       }
     >
-      <Field label="Name" htmlFor="checkpoint-name" hint={moving ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.` : 'For example release-2024-06.'}>
+      <Field
+        label="Name"
+        htmlFor="checkpoint-name"
+        hint={
+          moving
+            ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
+            : 'For example release-2024-06.'
+        }
+      >
         <TextInput id="checkpoint-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
       </Field>
       <Field label="Description" htmlFor="checkpoint-description">
-        <TextArea id="checkpoint-description" rows={3} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <TextArea
+          id="checkpoint-description"
+          rows={3}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </Field>
       {create.error && <ErrorMessage error={create.error} title="Could not create the checkpoint" />}
     </Dialog>
@@ -50,7 +81,15 @@ export function CreateCheckpointDialog({ scope, existing, onClose }: { readonly 
 }
 
 /** Confirms deleting a checkpoint; its revision may then be pruned by garbage collection. */
-export function DeleteCheckpointDialog({ namespace, checkpoint, onClose }: { readonly namespace: string; readonly checkpoint: Checkpoint; readonly onClose: () => void }) {
+export function DeleteCheckpointDialog({
+  namespace,
+  checkpoint,
+  onClose,
+}: {
+  readonly namespace: string;
+  readonly checkpoint: Checkpoint;
+  readonly onClose: () => void;
+}) {
   const remove = useDeleteCheckpoint();
   const submit = (): void =>
     remove.mutate(
@@ -69,7 +108,13 @@ export function DeleteCheckpointDialog({ namespace, checkpoint, onClose }: { rea
       description={`Revision #${checkpoint.revision_id} stays in history, but is no longer protected from garbage collection.`}
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} variant="danger" busy={remove.isPending} testId="confirm-delete-checkpoint">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          variant="danger"
+          busy={remove.isPending}
+          testId="confirm-delete-checkpoint"
+        >
           Delete checkpoint
         </ConfirmFooter>
       }

@@ -4,15 +4,33 @@ import { plural } from '../../../lib/format.js';
 import { ChangesView } from '../changes-view.js';
 
 /** The changes an action would make, shown before the user confirms it. */
-export function DiffPreview({ changes, error, title = 'Preview', emptyText }: { readonly changes: readonly Change[] | undefined; readonly error?: unknown; readonly title?: string; readonly emptyText: string }) {
+export function DiffPreview({
+  changes,
+  error,
+  title = 'Preview',
+  emptyText,
+}: {
+  readonly changes: readonly Change[] | undefined;
+  readonly error?: unknown;
+  readonly title?: string;
+  readonly emptyText: string;
+}) {
   return (
     <section className="preview" data-testid="action-preview">
       <div className="preview-header">
         <span className="section-title">{title}</span>
-        {changes && <span className="muted">{changes.length ? plural(changes.length, 'document') + ' would change' : ''}</span>}
+        {changes && (
+          <span className="muted">{changes.length ? plural(changes.length, 'document') + ' would change' : ''}</span>
+        )}
       </div>
       <div className="preview-body">
-        {error ? <ErrorMessage error={error} title="Could not compute the preview" /> : changes ? <ChangesView changes={changes} emptyText={emptyText} /> : <Loading label="Computing the preview…" />}
+        {error ? (
+          <ErrorMessage error={error} title="Could not compute the preview" />
+        ) : changes ? (
+          <ChangesView changes={changes} emptyText={emptyText} />
+        ) : (
+          <Loading label="Computing the preview…" />
+        )}
       </div>
     </section>
   );

@@ -12,14 +12,25 @@ import { describeSource, isCompleteSource, SourcePicker } from './source-picker.
 import { useSourceState, type RestoreSource } from './use-source-state.js';
 
 /** Restores the branch's documents from a branch, revision or checkpoint, previewing the result first. */
-export function RestoreDialog({ scope, initial, onClose }: { readonly scope: StoreScope; readonly initial: RestoreSource; readonly onClose: () => void }) {
+export function RestoreDialog({
+  scope,
+  initial,
+  onClose,
+}: {
+  readonly scope: StoreScope;
+  readonly initial: RestoreSource;
+  readonly onClose: () => void;
+}) {
   const [source, setSource] = useState<RestoreSource>(initial);
   const [message, setMessage] = useState('');
   const head = useStoreState(scope, {});
   const from = useSourceState(scope.namespace, source);
   const restore = useRestore();
   const complete = isCompleteSource(source);
-  const changes = useMemo(() => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined), [head.data, from.data]);
+  const changes = useMemo(
+    () => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined),
+    [head.data, from.data],
+  );
   const submit = (): void =>
     restore.mutate(
       {
@@ -45,17 +56,32 @@ export function RestoreDialog({ scope, initial, onClose }: { readonly scope: Sto
       description={`A new revision on ${scope.branch} makes its documents equal to the source's. Nothing else changes.`}
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={restore.isPending} disabled={!complete || !changes || changes.length === 0} testId="confirm-restore">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          busy={restore.isPending}
+          disabled={!complete || !changes || changes.length === 0}
+          testId="confirm-restore"
+        >
           Restore {scope.branch}
         </ConfirmFooter>
       }
     >
       <SourcePicker scope={scope} source={source} onChange={setSource} />
       <Field label="Message" htmlFor="restore-message">
-        <TextInput id="restore-message" placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'} value={message} onChange={(event) => setMessage(event.target.value)} />
+        <TextInput
+          id="restore-message"
+          placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
       </Field>
       {complete ? (
-        <DiffPreview changes={changes} error={head.error ?? from.error} emptyText={`${scope.branch} already matches ${describeSource(source)}.`} />
+        <DiffPreview
+          changes={changes}
+          error={head.error ?? from.error}
+          emptyText={`${scope.branch} already matches ${describeSource(source)}.`}
+        />
       ) : (
         <div className="muted">Pick a source to preview the restore.</div>
       )}

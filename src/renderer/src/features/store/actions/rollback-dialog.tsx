@@ -18,7 +18,15 @@ export function describeTarget(target: RevisionSelector): string {
  * write carries the previewed head as `expected_revision`, so a branch that moved meanwhile is
  * refused (409) rather than rolled back blind.
  */
-export function RollbackDialog({ scope, target, onClose }: { readonly scope: StoreScope; readonly target: RevisionSelector; readonly onClose: () => void }) {
+export function RollbackDialog({
+  scope,
+  target,
+  onClose,
+}: {
+  readonly scope: StoreScope;
+  readonly target: RevisionSelector;
+  readonly onClose: () => void;
+}) {
   const preview = useHeadDiff(scope, target);
   const rollback = useRollback();
   const [message, setMessage] = useState(`Roll back to ${describeTarget(target)}`);
@@ -41,7 +49,13 @@ export function RollbackDialog({ scope, target, onClose }: { readonly scope: Sto
       description="A new revision makes the documents equal to the target again. History is kept: you can roll forward the same way."
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={rollback.isPending} disabled={!changes || changes.length === 0} testId="confirm-rollback">
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          busy={rollback.isPending}
+          disabled={!changes || changes.length === 0}
+          testId="confirm-rollback"
+        >
           Roll back {scope.branch}
         </ConfirmFooter>
       }
@@ -49,7 +63,11 @@ export function RollbackDialog({ scope, target, onClose }: { readonly scope: Sto
       <Field label="Message" htmlFor="rollback-message">
         <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
       </Field>
-      <DiffPreview changes={changes} error={preview.error} emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`} />
+      <DiffPreview
+        changes={changes}
+        error={preview.error}
+        emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`}
+      />
       {rollback.error && <ErrorMessage error={rollback.error} title="Rollback failed" />}
     </Dialog>
   );

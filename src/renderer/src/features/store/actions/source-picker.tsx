@@ -40,14 +40,31 @@ export function isCompleteSource(source: RestoreSource): boolean {
 }
 
 /** The input naming one source: a branch select, a revision id or a checkpoint select. */
-function SourceInput({ scope, source, onChange, id, excludeCurrent }: { readonly scope: StoreScope; readonly source: RestoreSource; readonly onChange: (source: RestoreSource) => void; readonly id: string; readonly excludeCurrent: boolean }) {
+function SourceInput({
+  scope,
+  source,
+  onChange,
+  id,
+  excludeCurrent,
+}: {
+  readonly scope: StoreScope;
+  readonly source: RestoreSource;
+  readonly onChange: (source: RestoreSource) => void;
+  readonly id: string;
+  readonly excludeCurrent: boolean;
+}) {
   const branches = useBranches(scope);
   const checkpoints = useCheckpoints(scope.namespace);
   const others = branches.data?.branches.filter((branch) => !excludeCurrent || branch.name !== scope.branch) ?? [];
   switch (source.kind) {
     case 'branch':
       return (
-        <Select id={id} aria-label="Branch" value={source.branch} onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}>
+        <Select
+          id={id}
+          aria-label="Branch"
+          value={source.branch}
+          onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}
+        >
           {others.length === 0 && <option value="">No other branches</option>}
           {others.map((branch) => (
             <option key={branch.name} value={branch.name}>
@@ -57,10 +74,26 @@ function SourceInput({ scope, source, onChange, id, excludeCurrent }: { readonly
         </Select>
       );
     case 'revision':
-      return <TextInput id={id} aria-label="Revision id" inputMode="numeric" placeholder="Revision id, e.g. 12" value={source.revision || ''} onChange={(event) => onChange({ kind: 'revision', revision: Number(event.target.value.replace(/\D/g, '')) || 0 })} />;
+      return (
+        <TextInput
+          id={id}
+          aria-label="Revision id"
+          inputMode="numeric"
+          placeholder="Revision id, e.g. 12"
+          value={source.revision || ''}
+          onChange={(event) =>
+            onChange({ kind: 'revision', revision: Number(event.target.value.replace(/\D/g, '')) || 0 })
+          }
+        />
+      );
     case 'checkpoint':
       return (
-        <Select id={id} aria-label="Checkpoint" value={source.checkpoint} onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}>
+        <Select
+          id={id}
+          aria-label="Checkpoint"
+          value={source.checkpoint}
+          onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}
+        >
           {(checkpoints.data?.checkpoints.length ?? 0) === 0 && <option value="">No checkpoints</option>}
           {checkpoints.data?.checkpoints.map((checkpoint) => (
             <option key={checkpoint.name} value={checkpoint.name}>
@@ -78,19 +111,52 @@ function SourceInput({ scope, source, onChange, id, excludeCurrent }: { readonly
  * Picks a source (branch head, revision or checkpoint of the namespace). `form` lays it out with
  * field labels (dialogs); `inline` as one compact row (toolbars).
  */
-export function SourcePicker({ scope, source, onChange, label = 'Restore from', excludeCurrent = true, idPrefix = 'source', layout = 'form' }: { readonly scope: StoreScope; readonly source: RestoreSource; readonly onChange: (source: RestoreSource) => void; readonly label?: string; readonly excludeCurrent?: boolean; readonly idPrefix?: string; readonly layout?: 'form' | 'inline' }) {
+export function SourcePicker({
+  scope,
+  source,
+  onChange,
+  label = 'Restore from',
+  excludeCurrent = true,
+  idPrefix = 'source',
+  layout = 'form',
+}: {
+  readonly scope: StoreScope;
+  readonly source: RestoreSource;
+  readonly onChange: (source: RestoreSource) => void;
+  readonly label?: string;
+  readonly excludeCurrent?: boolean;
+  readonly idPrefix?: string;
+  readonly layout?: 'form' | 'inline';
+}) {
   const branches = useBranches(scope);
   const checkpoints = useCheckpoints(scope.namespace);
-  const firstBranch = branches.data?.branches.find((branch) => !excludeCurrent || branch.name !== scope.branch)?.name ?? '';
+  const firstBranch =
+    branches.data?.branches.find((branch) => !excludeCurrent || branch.name !== scope.branch)?.name ?? '';
   const kinds = (
     <Segmented
       label={`${label}: kind`}
       options={KINDS}
       value={source.kind}
-      onChange={(kind) => onChange(kind === 'branch' ? { kind, branch: firstBranch } : kind === 'revision' ? { kind, revision: 0 } : { kind, checkpoint: checkpoints.data?.checkpoints[0]?.name ?? '' })}
+      onChange={(kind) =>
+        onChange(
+          kind === 'branch'
+            ? { kind, branch: firstBranch }
+            : kind === 'revision'
+              ? { kind, revision: 0 }
+              : { kind, checkpoint: checkpoints.data?.checkpoints[0]?.name ?? '' },
+        )
+      }
     />
   );
-  const input = <SourceInput scope={scope} source={source} onChange={onChange} id={`${idPrefix}-${source.kind}`} excludeCurrent={excludeCurrent} />;
+  const input = (
+    <SourceInput
+      scope={scope}
+      source={source}
+      onChange={onChange}
+      id={`${idPrefix}-${source.kind}`}
+      excludeCurrent={excludeCurrent}
+    />
+  );
   if (layout === 'inline') {
     return (
       <div className="source-inline" data-testid={`${idPrefix}-source`}>

@@ -14,15 +14,26 @@ export function useSourceState(namespace: string, source: RestoreSource | undefi
   const revisionId = source?.kind === 'revision' ? source.revision : undefined;
   const revision = useRevision(namespace, revisionId);
   const checkpoints = useCheckpoints(namespace);
-  const checkpoint = source?.kind === 'checkpoint' ? checkpoints.data?.checkpoints.find((entry) => entry.name === source.checkpoint) : undefined;
+  const checkpoint =
+    source?.kind === 'checkpoint'
+      ? checkpoints.data?.checkpoints.find((entry) => entry.name === source.checkpoint)
+      : undefined;
 
   let branch: string | undefined;
   if (source?.kind === 'branch') branch = source.branch || undefined;
   else if (source?.kind === 'revision') branch = revision.data?.branch;
   else if (source?.kind === 'checkpoint') branch = checkpoint?.branch;
 
-  const at = source?.kind === 'revision' ? { revision: source.revision } : source?.kind === 'checkpoint' ? { checkpoint: source.checkpoint } : {};
+  const at =
+    source?.kind === 'revision'
+      ? { revision: source.revision }
+      : source?.kind === 'checkpoint'
+        ? { checkpoint: source.checkpoint }
+        : {};
   const state = useStoreState({ namespace, branch: branch ?? '' }, at, branch !== undefined);
-  const error = state.error ?? (source?.kind === 'revision' ? revision.error : undefined) ?? (source?.kind === 'checkpoint' ? checkpoints.error : undefined);
+  const error =
+    state.error ??
+    (source?.kind === 'revision' ? revision.error : undefined) ??
+    (source?.kind === 'checkpoint' ? checkpoints.error : undefined);
   return { data: branch !== undefined ? state.data : undefined, error, branch };
 }
