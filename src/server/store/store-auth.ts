@@ -23,6 +23,26 @@ export function namespaceMatches(pattern: string, namespace: string): boolean {
   return pattern === namespace;
 }
 
+/** Whether a grant's namespace patterns reach a namespace (everything without a grant: auth disabled). */
+export function grantCovers(grant: StoreTokenGrant | undefined): (namespace: string) => boolean {
+  return (namespace) => !grant || grant.namespaces.some((pattern) => namespaceMatches(pattern, namespace));
+}
+
+/**
+ * The namespaces a grant may administer, as a filter; undefined means every one (a `*` grant, or auth
+ * disabled), so whole-store operations such as gc stay whole-store for full access. Throws 403 when the
+ * grant may administer none.
+ */
+export function administeredNamespaces(
+  grant: StoreTokenGrant | undefined,
+): ((namespace: string) => boolean) | undefined {
+  if (!grant || (grant.verbs.includes('admin') && grant.namespaces.includes('*'))) return undefined;
+  if (!grant.verbs.includes('admin') || grant.namespaces.length === 0) {
+    throw forbidden(`token "${grant.name}" may administer no namespace`);
+  }
+  return grantCovers(grant);
+}
+
 function requestedNamespace(request: FastifyRequest): string | undefined {
   const body = request.body as { scope?: { namespace?: unknown }; namespace?: unknown } | undefined;
   const query = request.query as { namespace?: unknown } | undefined;

@@ -4,6 +4,9 @@ import type { BranchRow, NamespaceRow, StoreRepository } from './store-repositor
 /** Revisions kept per branch when `keep` is missing or 0. */
 export const DEFAULT_KEEP = 10;
 
+/** Which namespaces a gc run may touch, by name; a run without one covers every namespace. */
+export type NamespaceFilter = (name: string) => boolean;
+
 type RevisionTuple = ReturnType<StoreRepository['revisionsOf']>[number];
 
 /** What gc decides for one namespace: its revisions, branches, and the ids that survive. */
@@ -20,9 +23,10 @@ interface NamespacePlan {
  * what a real run deletes: the newest `keep` revisions of each branch (following its parent chain from
  * the head), every checkpointed revision and every branch base survive. Reads only.
  */
-function* planGarbage(repo: StoreRepository, keep: number): Generator<NamespacePlan> {
+function* planGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFilter): Generator<NamespacePlan> {
   const perBranch = keep || DEFAULT_KEEP;
   for (const namespace of repo.allNamespaces()) {
+    if (covers && !covers(namespace.name)) continue;
     const revisions = repo.revisionsOf(namespace.id);
     const parents = new Map<number, number>();
     for (const [id, , parent] of revisions) parents.set(id, parent);
@@ -43,21 +47,21 @@ function* planGarbage(repo: StoreRepository, keep: number): Generator<NamespaceP
 }
 
 /** The number of revisions {@link collectGarbage} would delete with this `keep`; writes nothing. */
-export function countGarbage(repo: StoreRepository, keep: number): number {
+export function countGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFilter): number {
   let pruned = 0;
-  for (const plan of planGarbage(repo, keep)) pruned += plan.doomed;
+  for (const plan of planGarbage(repo, keep, covers)) pruned += plan.doomed;
   return pruned;
 }
 
 /**
- * Garbage collection over every namespace, like a shallow Git clone (see {@link planGarbage} for what
- * stays). A kept revision whose parent goes first gets a keyframe and becomes a root, so it stays
+ * Garbage collection over every namespace `covers` accepts (all without it), like a shallow Git clone
+ * (see {@link planGarbage} for what stays). A kept revision whose parent goes first gets a keyframe and becomes a root, so it stays
  * fully readable; then the rest go with their change rows and keyframes, and finally every content and
  * key nothing references. Call inside one write transaction. Returns the number of revisions deleted.
  */
-export function collectGarbage(repo: StoreRepository, keep: number): number {
+export function collectGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFilter): number {
   let pruned = 0;
-  for (const { namespace, revisions, branches, kept, doomed } of planGarbage(repo, keep)) {
+  for (const { namespace, revisions, branches, kept, doomed } of planGarbage(repo, keep, covers)) {
     if (doomed === 0) continue;
 
     // Roots first: their keyframes are rebuilt from history that is about to go.

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { StateCache } from './state-cache.js';
-import { collectGarbage, countGarbage } from './gc.js';
+import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import * as reads from './reads.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
@@ -175,12 +175,13 @@ export class StoreEngine {
   }
 
   /**
-   * Deletes old revisions (see {@link collectGarbage}). With `dryRun`, only counts what would go, in a
-   * read transaction with the same selection, so the count equals what a real run would prune then.
+   * Deletes old revisions of the namespaces `covers` accepts, every one without it (see
+   * {@link collectGarbage}). With `dryRun`, only counts what would go, in a read transaction with the
+   * same selection, so the count equals what a real run would prune then.
    */
-  gc(keep = 0, dryRun = false): { pruned: number } {
-    if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep) }));
-    const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep) }));
+  gc(keep = 0, dryRun = false, covers?: NamespaceFilter): { pruned: number } {
+    if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep, covers) }));
+    const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep, covers) }));
     this.ctx.stateCache.clear();
     return result;
   }

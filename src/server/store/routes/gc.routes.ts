@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gcRequestSchema, gcResponseSchema } from '../../../shared/store-api.js';
+import { administeredNamespaces } from '../store-auth.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
-/** POST /v1/gc: delete old revisions of every namespace, or with `dry_run` count them (admin permission). */
+/**
+ * POST /v1/gc: delete old revisions of every namespace the caller may administer, or with `dry_run`
+ * count them (admin permission). A token limited to `team/*` prunes and counts only under `team/`.
+ */
 export const gcRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.post(
     '/v1/gc',
@@ -12,11 +16,12 @@ export const gcRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { eng
     },
     async (request) => {
       const dryRun = request.body?.dry_run ?? false;
+      const covers = administeredNamespaces(request.storeGrant);
       // A dry run changes nothing, so the metrics count it as a no-op whatever it finds.
       return runOperation(
         metrics,
         'gc',
-        () => engine.gc(request.body?.keep ?? 0, dryRun),
+        () => engine.gc(request.body?.keep ?? 0, dryRun, covers),
         (r) => ({ noop: dryRun || r.pruned === 0, changed: 0 }),
       );
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { namespaceListQuerySchema, namespaceListResponseSchema } from '../../../shared/store-api.js';
-import { namespaceMatches } from '../store-auth.js';
+import { grantCovers } from '../store-auth.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /** GET /v1/namespaces (Gatehouse extension): namespaces the caller's token may read, with their sizes. */
@@ -16,9 +16,7 @@ export const namespaceRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app
     },
     async (request) => {
       const { limit, after } = request.query;
-      const patterns = request.storeGrant?.namespaces;
-      const visible = (name: string): boolean =>
-        !patterns || patterns.some((pattern) => namespaceMatches(pattern, name));
+      const visible = grantCovers(request.storeGrant);
       return runOperation(metrics, 'namespace_list', () => engine.namespaces({ limit, after }, visible));
     },
   );
