@@ -132,6 +132,48 @@ export const modelSettingsUpdateSchema = modelSettingsSchema
 /** Body of a model settings update. */
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
+/** The address as written, minus any `user:password@` in it, so it can be shown. */
+export function withoutUserinfo(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.username === '' && url.password === '') return address;
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    // Unparsable, yet it may still hold credentials before an `@`.
+    return address.replace(/^([A-Za-z][A-Za-z0-9+.-]*:[/\\]*)[^/\\?#]*@/, '$1');
+  }
+}
+
+/**
+ * Why a provider base URL is refused, or undefined. Only http(s): nothing else can carry the calls.
+ * No credentials: the address is shown by the admin API and the UI, so a password in it would leak
+ * there, and keys belong in `api_key`. The messages never echo the userinfo.
+ */
+export function baseUrlProblem(address: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return 'must be an absolute http:// or https:// URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `must be an http:// or https:// URL, got ${url.protocol}`;
+  }
+  if (url.username !== '' || url.password !== '') {
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    return `must not contain credentials (user:password@), got ${shown}; put the key in api_key`;
+  }
+  return undefined;
+}
+
+/** A provider base URL (see {@link baseUrlProblem}); custom issues, so validators never add the value. */
+export const baseUrlSchema = z.string().superRefine((address, ctx) => {
+  const problem = baseUrlProblem(address);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** A deployment as written by the admin: `api_key` is write-only. */
 export const deploymentInputSchema = z
   .object({
@@ -145,7 +187,7 @@ export const deploymentInputSchema = z
     model: z.string().min(1),
     provider: z.string().min(1).optional(),
     upstream_model: z.string().min(1).optional(),
-    base_url: z.url().optional(),
+    base_url: baseUrlSchema.optional(),
     /** Write-only; omit on update to keep the key already stored for this id, null to clear it. */
     api_key: z.string().min(1).nullable().optional(),
     /** The NAME of an environment variable holding the key (shown back in the clear, so never a key). */

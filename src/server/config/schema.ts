@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { baseUrlSchema } from '../../shared/gateway-api.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -9,7 +10,7 @@ export const deploymentSchema = z.object({
   model: z.string().min(1),
   provider: z.string().min(1).optional(),
   upstream_model: z.string().min(1).optional(),
-  base_url: z.string().url().optional(),
+  base_url: baseUrlSchema.optional(),
   api_key: z.string().min(1).optional(),
   api_key_env: z.string().min(1).optional(),
   weight: z.number().positive().default(1),
@@ -18,7 +19,7 @@ export const deploymentSchema = z.object({
 });
 
 const providerSchema = z.object({
-  base_url: z.string().url().optional(),
+  base_url: baseUrlSchema.optional(),
   api_key: z.string().min(1).optional(),
 });
 

@@ -1,5 +1,5 @@
 import type { DeploymentConfig } from '../../config/schema.js';
-import type { DeploymentInput, DeploymentView } from '../../../shared/gateway-api.js';
+import { withoutUserinfo, type DeploymentInput, type DeploymentView } from '../../../shared/gateway-api.js';
 import type { Deployment } from '../providers/types.js';
 
 /** One upstream serving a public model name, resolved: the provider layer's deployment plus routing facts. */
@@ -117,14 +117,15 @@ export function implicitDeployment(model: string, provider: string, sources: Dep
   };
 }
 
-/** A deployment as the admin API shows it: whether a key is set, never the key. */
+/** A deployment as the admin API shows it: whether a key is set, never the key nor credentials in its address. */
 export function toDeploymentView(deployment: GatewayDeployment): DeploymentView {
   return {
     id: deployment.id,
     model: deployment.model,
     provider: deployment.provider,
     upstream_model: deployment.upstreamModel,
-    base_url: deployment.baseUrl ?? null,
+    // Lists saved before credentials in base_url were refused may still hold one.
+    base_url: deployment.baseUrl === undefined ? null : withoutUserinfo(deployment.baseUrl),
     api_key_set: deployment.apiKey !== undefined,
     api_key_env: deployment.apiKeyEnv ?? null,
     weight: deployment.weight,

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SettingsRepository } from '../../src/server/gateway/model-registry/settings.repository.js';
+import { withoutUserinfo } from '../../src/shared/gateway-api.js';
+import { startTempServers, TEST_MASTER_KEY } from '../support/temp-servers.js';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+
+// Deployment base_url: http(s) only, never credentials in it, and never shown with credentials.
+
+const PASSWORD = 'hunter2-deployment-password';
+const WITH_CREDENTIALS = `https://alice:${PASSWORD}@llm.example.test/v1`;
+
+describe('deployment base_url through the admin API', () => {
+  let harness: GatewayHarness;
+  beforeAll(async () => {
+    harness = await startGatewayHarness();
+  });
+  afterAll(async () => harness.close());
+  const put = (base_url: string) =>
+    harness.admin('PUT', '/internal/deployments', {
+      deployments: [{ id: 'local', model: 'gpt-4o-mini', provider: 'openai', base_url }],
+    });
+
+  it('refuses credentials in the address without echoing them', async () => {
+    const before = (await harness.admin('GET', '/internal/deployments')).body;
+    const response = await put(WITH_CREDENTIALS);
+    expect(response.status).toBe(400);
+    expect(response.body.error.type).toBe('invalid_request_error');
+    expect(response.body.error.message).toBe(
+      'deployments[0].base_url must not contain credentials (user:password@), got https://llm.example.test/v1; put the key in api_key',
+    );
+    expect(JSON.stringify(response.body)).not.toContain(PASSWORD);
+    expect(JSON.stringify(response.body)).not.toContain('alice');
+    expect((await harness.admin('GET', '/internal/deployments')).body).toEqual(before);
+    // A user name alone is credentials too.
+    expect((await put('http://bob@127.0.0.1:11434/v1')).status).toBe(400);
+  });
+
+  it('accepts only http and https', async () => {
+    for (const address of ['ftp://files.example.test/v1', 'file:///etc/passwd', 'javascript:alert(1)']) {
+      const response = await put(address);
+      expect(response.status, address).toBe(400);
+      expect(response.body.error.message).toMatch(/^deployments\[0\]\.base_url must be an http:\/\/ or https:\/\/ URL/);
+    }
+    const unparsable = await put(`not a url ${PASSWORD}`);
+    expect(unparsable.body.error.message).toBe('deployments[0].base_url must be an absolute http:// or https:// URL');
+    expect(unparsable.body.error.message).not.toContain(PASSWORD);
+    const fine = await put('http://127.0.0.1:11434/v1');
+    expect(fine.status).toBe(200);
+    expect(fine.body.data[0].base_url).toBe('http://127.0.0.1:11434/v1');
+  });
+});
+
+describe('deployment base_url in the configuration file', () => {
+  it('stops the start naming the key, without the credential', async () => {
+    const start = startTempServers({ deployments: [{ model: 'gpt-4o-mini', base_url: WITH_CREDENTIALS }] });
+    await expect(start).rejects.toThrow(/deployments\.0\.base_url: must not contain credentials/);
+    const error = await start.catch((e: Error) => e);
+    expect(String(error)).not.toContain(PASSWORD);
+    await expect(startTempServers({ providers: { openai: { base_url: 'ftp://x.example.test' } } })).rejects.toThrow(
+      'providers.openai.base_url: must be an http:// or https:// URL, got ftp:',
+    );
+  });
+
+  it('refuses credentials in OPENAI_BASE_URL by the key it lands in', async () => {
+    const start = startTempServers({}, { OPENAI_BASE_URL: WITH_CREDENTIALS });
+    await expect(start).rejects.toThrow(/providers\.openai\.base_url: must not contain credentials/);
+    expect(String(await start.catch((e: Error) => e))).not.toContain(PASSWORD);
+  });
+});
+
+describe('deployment base_url shown by the admin API', () => {
+  it('strips credentials from a list saved before they were refused', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-legacy-url-'));
+    try {
+      const first = await startTempServers({}, { GATEHOUSE_DATA_DIR: dataDir });
+      new SettingsRepository(first.database.db).put(
+        'deployments',
+        [{ id: 'legacy', model: 'gpt-4o-mini', provider: 'openai', base_url: WITH_CREDENTIALS }],
+        Date.now(),
+      );
+      await first.close();
+      const second = await startTempServers({}, { GATEHOUSE_DATA_DIR: dataDir });
+      try {
+        const response = await fetch(`${second.gatewayUrl}/internal/deployments`, {
+          headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+        });
+        const text = await response.text();
+        expect(response.status).toBe(200);
+        expect(text).not.toContain(PASSWORD);
+        expect(JSON.parse(text).data[0]).toMatchObject({ id: 'legacy', base_url: 'https://llm.example.test/v1' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('withoutUserinfo leaves ordinary addresses as written', () => {
+    expect(withoutUserinfo('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
+    expect(withoutUserinfo('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
+    expect(withoutUserinfo('https://u:p@h.example.test/v1?api-version=1')).toBe(
+      'https://h.example.test/v1?api-version=1',
+    );
+    expect(withoutUserinfo('https://u:p a@h .example.test/')).toBe('https://h .example.test/');
+  });
+});
