@@ -4,6 +4,7 @@ import { requestIdFor } from './request-id.js';
 import { installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
+import { installJsonBody } from './json-body.js';
 
 /** Options shared by both services' apps. */
 export interface BaseAppOptions {
@@ -33,6 +34,7 @@ export function createBaseApp(options: BaseAppOptions) {
   // Every API body is JSON: a text/plain body must get the content-type error, not reach the
   // schema as a string ("request body must be an object").
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app as unknown as FastifyInstance);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

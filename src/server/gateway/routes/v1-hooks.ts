@@ -36,15 +36,6 @@ export function startPipeline(endpoint: Endpoint, path: string, services: Gatewa
  */
 export function installV1Hooks(app: FastifyInstance, services: GatewayServices): void {
   app.decorateRequest('gatewayRequest', null);
-  app.decorateRequest('rawBody', null);
-  // Fastify's own JSON parser (prototype-poisoning checks included), keeping the text it parsed:
-  // the traffic view shows it instead of holding the parsed object.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    parseJson(request, body as string, done);
-  });
   app.addHook('onError', (request, _reply, error, done) => {
     const ctx = request.gatewayRequest;
     if (ctx) {
