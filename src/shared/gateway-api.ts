@@ -197,6 +197,7 @@ export const deploymentInputSchema = z
       .optional(),
     weight: z.number().positive().optional(),
     timeout_ms: z.number().int().positive().optional(),
+    max_retries: z.number().int().min(0).max(10).optional(),
     capabilities: z.array(z.string()).optional(),
   })
   .strict();
@@ -227,6 +228,7 @@ export const deploymentViewSchema = z.object({
   api_key_env: z.string().nullable(),
   weight: z.number(),
   timeout_ms: z.number(),
+  max_retries: z.number(),
   capabilities: z.array(z.string()).nullable(),
 });
 /** A deployment. */
@@ -265,10 +267,30 @@ export type DeploymentHealth = z.infer<typeof deploymentHealthSchema>;
 /** `GET /internal/deployments/health` answer. */
 export const deploymentHealthListSchema = z.object({ data: z.array(deploymentHealthSchema) });
 
-/** Time given as ISO-8601 or Unix milliseconds. */
-const timeParam = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], {
-  error: 'must be an ISO-8601 time or Unix milliseconds',
-});
+/** The last millisecond of year 9999, the latest time an ISO-8601 date-time can write. */
+export const MAX_TIME_MS = 253_402_300_799_999;
+
+/** Query strings carry integers as plain decimal digits; `1e3`, `0x10` or ` 1` are not coerced into one. */
+const decimalInteger = (value: unknown): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+
+/** An integer query parameter of at least `min` and at most `max` (else 2^53 - 1, as every integer). */
+const queryInteger = (min: number, max?: number) => {
+  const base = z.number().int().min(min);
+  return z.preprocess(decimalInteger, max === undefined ? base : base.max(max));
+};
+
+/** Time given as ISO-8601 or Unix milliseconds, up to the end of year 9999 (beyond, no date can show it). */
+const timeParam = z.union(
+  [
+    z.iso.datetime({ offset: true }),
+    z
+      .string()
+      .regex(/^\d+$/)
+      .refine((value) => Number(value) <= MAX_TIME_MS),
+  ],
+  { error: `must be an ISO-8601 time or Unix milliseconds (at most ${MAX_TIME_MS}, the end of year 9999)` },
+);
 
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = z.object({
@@ -340,8 +362,8 @@ export type UsageRow = z.infer<typeof usageRowSchema>;
 
 /** Paging of newest-first lists: `before` is the id of the last item seen (the previous `next_cursor`). */
 const pageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  before: z.coerce.number().int().positive().optional(),
+  limit: queryInteger(1, 1000).default(100),
+  before: queryInteger(1).optional(),
 });
 
 /** A page of items with the cursor of the next page (null on the last). */
@@ -412,10 +434,13 @@ export type TrafficEvent = z.infer<typeof trafficEventSchema>;
 
 /** `GET /internal/traffic` query: newest first; `after` returns only events with a larger `seq`. */
 export const trafficQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(10_000).default(100),
-  after: z.coerce.number().int().nonnegative().optional(),
+  limit: queryInteger(1, 10_000).default(100),
+  after: queryInteger(0).optional(),
   bodies: z.enum(['true', 'false']).default('true'),
 });
+
+/** `GET /internal/traffic/stream` query: `after` replays the buffered events with a larger `seq`. */
+export const trafficStreamQuerySchema = z.object({ after: queryInteger(0).optional() });
 
 /** `GET /internal/traffic` answer. */
 export const trafficListSchema = z.object({

@@ -12,7 +12,7 @@ import { AppError } from '../../src/server/http/errors.js';
 import type { PolicyStage } from '../../src/server/gateway/pipeline/stages/policy-stages.js';
 
 /**
- * The policy extension points of later issues (rate limits, content policy, ...), exercised with
+ * The policy slots (rate limits, content policy, ...), exercised with
  * stand-in stages: their typed errors reach both SDKs as the right error classes, and every path is
  * still accounted.
  */
@@ -24,9 +24,9 @@ describe('policy stages slot into the pipeline', () => {
   let secret: string;
   const seen: string[] = [];
 
-  const stage: PolicyStage = ({ body, ctx }) => {
+  const stage: PolicyStage = (ctx) => {
     seen.push(`${ctx.endpoint}:${ctx.model}`);
-    const marker = JSON.stringify(body);
+    const marker = JSON.stringify(ctx.body);
     if (marker.includes('too-fast'))
       throw new AppError('rate_limit_exceeded', 'requests per minute exceeded for this key', {
         headers: { 'retry-after': '7' },
@@ -35,7 +35,8 @@ describe('policy stages slot into the pipeline', () => {
     if (marker.includes('crash')) throw new Error('stage exploded with internals');
     if (marker.includes('cached'))
       return {
-        kind: 'respond',
+        kind: 'json',
+        usage: { promptTokens: 0, completionTokens: 0 },
         body: {
           id: 'cached',
           object: 'chat.completion',

@@ -104,7 +104,7 @@ describe('deployment routing and fallback (ha-model: primary, then secondary)', 
     const error = (await ask().catch((e: unknown) => e)) as APIError;
     expect(error.status).toBe(502);
     expect(error.headers?.get('x-upstream-status')).toBe('500');
-    expect(error.message).toContain('after trying 2 deployments');
+    expect(error.message).toContain('after 2 attempts');
   });
 
   it('never retries after the first streamed byte: the error arrives in the stream', async () => {

@@ -45,6 +45,8 @@ describe('upstream failures in the log', () => {
       config,
       JSON.stringify({
         llm: { allowed_models: ['gpt-4o-mini', 'claude-opus-4-7'] },
+        // One attempt each: the test counts one warning per failed upstream call.
+        gateway: { max_retries: 0 },
         providers: {
           openai: { base_url: upstream.url, api_key: OPENAI_KEY },
           // Nothing listens on port 1: a connection error.

@@ -17,6 +17,7 @@ const saved: DeploymentView = {
   api_key_env: null,
   weight: 2,
   timeout_ms: 30000,
+  max_retries: 2,
   capabilities: null,
 };
 

@@ -14,7 +14,10 @@ export const deploymentSchema = z.object({
   api_key: z.string().min(1).optional(),
   api_key_env: z.string().min(1).optional(),
   weight: z.number().positive().default(1),
-  timeout_ms: positiveInt.default(60_000),
+  // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
+  timeout_ms: positiveInt.optional(),
+  // Unset means gateway.max_retries.
+  max_retries: z.number().int().min(0).max(10).optional(),
   capabilities: z.array(z.string()).optional(),
 });
 
@@ -73,6 +76,12 @@ export const configSchema = z
       .object({
         body_limit_bytes: positiveInt.default(32 * 1024 * 1024),
         traffic_buffer: positiveInt.default(1000),
+        // Further attempts on the same deployment after a 429, 5xx, timeout or connection error.
+        max_retries: z.number().int().min(0).max(10).default(2),
+        // First wait between attempts; it doubles with each retry (with jitter).
+        retry_backoff_ms: z.number().int().min(0).max(60_000).default(250),
+        // Longest wait honoured from an upstream's Retry-After; a longer ask falls back at once.
+        max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
       })
       .prefault({}),
     store: z

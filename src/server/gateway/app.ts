@@ -6,6 +6,7 @@ import { createBaseApp } from '../http/base-app.js';
 import { registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrap } from '../http/ui.js';
+import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
 import { gatewayRoutes } from './routes/index.js';
 
 /** What the gateway app needs from the process. */
@@ -31,6 +32,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
   registerHealthRoutes(plain, { liveness: 'json', checks: { database: () => databaseReady(database) } });
   registerMetricsRoute(plain, registry);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
-  await app.register(gatewayRoutes, { config, database, masterKey: ctx.masterKey, registry });
+  await app.register(gatewayServicesPlugin, { config, database, masterKey: ctx.masterKey, registry });
+  await app.register(gatewayRoutes);
   return plain;
 }

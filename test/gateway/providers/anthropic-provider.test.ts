@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANTHROPIC_VERSION, closeUpstreamPools, executeChat } from '../../../src/server/gateway/providers/index.js';
+import { ANTHROPIC_VERSION, executeChat } from '../../../src/server/gateway/providers/index.js';
 import { startAnthropicUpstream, type AnthropicUpstream } from '../../support/upstreams/index.js';
-import { asJson, asStream, deployment, eventNames, frames, NEVER, payloadsOf } from './helpers.js';
+import { asJson, asStream, deployment, eventNames, frames, NEVER, payloadsOf, POOLS } from './helpers.js';
 
 let upstream: AnthropicUpstream;
 beforeAll(async () => {
@@ -11,11 +11,12 @@ beforeAll(async () => {
 beforeEach(() => upstream.reset());
 afterAll(async () => {
   await upstream.close();
-  await closeUpstreamPools();
+  await POOLS.close();
 });
 
 const messages = (body: object) =>
   executeChat({
+    pools: POOLS,
     format: 'messages',
     body: {
       model: 'public-anthropic',
@@ -102,6 +103,7 @@ describe('client headers', () => {
   };
   const call = (format: 'chat' | 'messages', headers?: IncomingHttpHeaders) =>
     executeChat({
+      pools: POOLS,
       format,
       body: {
         model: 'public-anthropic',

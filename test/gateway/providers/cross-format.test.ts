@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, executeChat, TranslationError } from '../../../src/server/gateway/providers/index.js';
+import { executeChat, TranslationError } from '../../../src/server/gateway/providers/index.js';
 import {
   startAnthropicUpstream,
   startFrameServer,
@@ -10,7 +10,7 @@ import {
   type FrameServer,
   type OpenAIUpstream,
 } from '../../support/upstreams/index.js';
-import { asJson, asStream, deployment, frames, NEVER } from './helpers.js';
+import { asJson, asStream, deployment, frames, NEVER, POOLS } from './helpers.js';
 
 let openai: OpenAIUpstream;
 let anthropic: AnthropicUpstream;
@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await Promise.all([openai.close(), anthropic.close(), sdkServer.close()]);
-  await closeUpstreamPools();
+  await POOLS.close();
 });
 
 const weather = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
@@ -36,6 +36,7 @@ const weather = { type: 'object', properties: { city: { type: 'string' } }, requ
 describe('chat completions client -> Anthropic upstream', () => {
   const run = (body: object) =>
     executeChat({
+      pools: POOLS,
       format: 'chat',
       body: { model: 'public-anthropic', ...body } as never,
       deployment: deployment('anthropic', anthropic.url),
@@ -121,6 +122,7 @@ describe('chat completions client -> Anthropic upstream', () => {
 describe('chat completions client -> Anthropic upstream: what chat has and Messages lacks', () => {
   const run = (body: object) =>
     executeChat({
+      pools: POOLS,
       format: 'chat',
       body: { model: 'public-anthropic', ...body } as never,
       deployment: deployment('anthropic', anthropic.url),
@@ -207,6 +209,7 @@ describe('chat completions client -> Anthropic upstream: what chat has and Messa
 describe('Messages client -> OpenAI upstream', () => {
   const run = (body: object, overrides = {}) =>
     executeChat({
+      pools: POOLS,
       format: 'messages',
       body: { model: 'public-openai', max_tokens: 64, ...body } as never,
       deployment: deployment('openai', openai.url, overrides),

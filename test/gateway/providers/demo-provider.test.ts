@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base64ToFloats } from '../../../src/server/gateway/formats/embeddings/embeddings-encoding.js';
 import { executeChat, executeEmbeddings, type Deployment } from '../../../src/server/gateway/providers/index.js';
 import { startFrameServer, type FrameServer } from '../../support/upstreams/index.js';
-import { asJson, asStream, frames, NEVER, payloadsOf } from './helpers.js';
+import { asJson, asStream, deployment, frames, NEVER, payloadsOf, POOLS } from './helpers.js';
 
-const echo: Deployment = { id: 'demo', model: 'demo/echo', provider: 'demo', upstreamModel: 'demo/echo' };
-const embed: Deployment = { id: 'demo-embed', model: 'demo/embed', provider: 'demo', upstreamModel: 'demo/embed' };
+const echo: Deployment = deployment('demo', '', { id: 'demo', model: 'demo/echo', upstreamModel: 'demo/echo' });
+const embed: Deployment = deployment('demo', '', { id: 'demo-embed', model: 'demo/embed', upstreamModel: 'demo/embed' });
 
 let sdkServer: FrameServer;
 beforeAll(async () => {
@@ -17,6 +17,7 @@ afterAll(() => sdkServer.close());
 
 const chat = (body: object) =>
   executeChat({
+    pools: POOLS,
     format: 'chat',
     body: { model: 'demo/echo', ...body } as never,
     deployment: echo,
@@ -25,6 +26,7 @@ const chat = (body: object) =>
   });
 const messages = (body: object) =>
   executeChat({
+    pools: POOLS,
     format: 'messages',
     body: { model: 'demo/echo', max_tokens: 100, ...body } as never,
     deployment: echo,
@@ -122,6 +124,7 @@ describe('demo/echo', () => {
     const result = asStream(await chat({ messages: [{ role: 'user', content: 'a b c d e f g h' }], stream: true }));
     controller.abort();
     const aborted = executeChat({
+      pools: POOLS,
       format: 'chat',
       body: { model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] } as never,
       deployment: echo,
@@ -135,7 +138,12 @@ describe('demo/echo', () => {
 
 describe('demo embeddings', () => {
   const run = (body: object) =>
-    executeEmbeddings({ body: { model: 'demo/embed', ...body } as never, deployment: embed, signal: NEVER });
+    executeEmbeddings({
+      pools: POOLS,
+      body: { model: 'demo/embed', ...body } as never,
+      deployment: embed,
+      signal: NEVER,
+    });
 
   it('returns deterministic unit vectors of 256 dimensions by default', async () => {
     const first = await run({ input: ['hello world', 'other'] });

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base64ToFloats } from '../../../src/server/gateway/formats/embeddings/embeddings-encoding.js';
-import {
-  closeUpstreamPools,
-  executeEmbeddings,
-  UnsupportedOperationError,
-} from '../../../src/server/gateway/providers/index.js';
+import { executeEmbeddings, UnsupportedOperationError } from '../../../src/server/gateway/providers/index.js';
 import { mockVector, startOpenAIUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
-import { deployment, NEVER } from './helpers.js';
+import { deployment, NEVER, POOLS } from './helpers.js';
 
 let openai: OpenAIUpstream;
 let floatOnly: OpenAIUpstream;
@@ -22,11 +18,12 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await Promise.all([openai.close(), floatOnly.close()]);
-  await closeUpstreamPools();
+  await POOLS.close();
 });
 
 const embed = (url: string, body: object, apiKeyOverride?: string) =>
   executeEmbeddings({
+    pools: POOLS,
     body: { model: 'public-openai', ...body } as never,
     deployment: deployment('openai', url, { upstreamModel: 'text-embedding-3-small' }),
     signal: NEVER,
@@ -80,6 +77,7 @@ describe('embeddings on an OpenAI-compatible upstream', () => {
 
   it('refuses Anthropic deployments', async () => {
     const attempt = executeEmbeddings({
+      pools: POOLS,
       body: { input: 'x' },
       deployment: deployment('anthropic', 'http://127.0.0.1:9'),
       signal: NEVER,

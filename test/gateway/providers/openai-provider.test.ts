@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, executeChat } from '../../../src/server/gateway/providers/index.js';
+import { executeChat } from '../../../src/server/gateway/providers/index.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../../support/upstreams/index.js';
-import { asJson, asStream, deployment, frames, NEVER, payloadsOf } from './helpers.js';
+import { asJson, asStream, deployment, frames, NEVER, payloadsOf, POOLS } from './helpers.js';
 
 let upstream: OpenAIUpstream;
 beforeAll(async () => {
@@ -10,11 +10,12 @@ beforeAll(async () => {
 beforeEach(() => upstream.reset());
 afterAll(async () => {
   await upstream.close();
-  await closeUpstreamPools();
+  await POOLS.close();
 });
 
 const chat = (body: object, overrides = {}) =>
   executeChat({
+    pools: POOLS,
     format: 'chat',
     body: { model: 'public-openai', messages: [{ role: 'user', content: 'Hello there' }], ...body } as never,
     deployment: deployment('openai', upstream.url, overrides),

@@ -86,6 +86,8 @@ export async function startGatewayHarness(
         },
       ],
       pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
+      // One attempt per deployment, so failure tests see each upstream call once; retry tests set their own.
+      gateway: { max_retries: 0, retry_backoff_ms: 10 },
       ...extra,
     },
     env,

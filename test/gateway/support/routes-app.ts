@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../../src/server/config/schema.js';
 import type { DatabaseHandle } from '../../../src/server/db/connection.js';
-import type { ServiceOptions } from '../../../src/server/gateway/pipeline/gateway-services.js';
+import {
+  gatewayServicesPlugin,
+  type GatewayServicesOptions,
+} from '../../../src/server/gateway/pipeline/gateway-services.js';
 import { gatewayRoutes } from '../../../src/server/gateway/routes/index.js';
 import { createBaseApp } from '../../../src/server/http/base-app.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../../../src/server/http/metrics.js';
 
 /** The gateway routes on a bare base app, with extension points filled (what buildGatewayApp does, plus options). */
 export async function routesTestApp(
-  options: { config: Config; database: DatabaseHandle; masterKey: string } & Partial<ServiceOptions>,
+  options: { config: Config; database: DatabaseHandle; masterKey: string } & Pick<
+    GatewayServicesOptions,
+    'policy' | 'output'
+  >,
 ): Promise<FastifyInstance> {
   const app = createBaseApp({
     name: 'gateway-test',
@@ -18,6 +24,7 @@ export async function routesTestApp(
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
   registerMetricsRoute(plain, registry);
-  await app.register(gatewayRoutes, { ...options, registry });
+  await app.register(gatewayServicesPlugin, { ...options, registry });
+  await app.register(gatewayRoutes);
   return plain;
 }

@@ -5,12 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config/load.js';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
 import { DeploymentHealthTracker } from '../../../src/server/gateway/model-registry/deployment-health.js';
-import type { GatewayDeployment } from '../../../src/server/gateway/model-registry/deployment.js';
 import { ModelRegistry } from '../../../src/server/gateway/model-registry/model-registry.js';
 import { SettingsRepository } from '../../../src/server/gateway/model-registry/settings.repository.js';
-import { providerLayer } from '../../../src/server/gateway/pipeline/provider-adapter.js';
 import { deploymentOrder } from '../../../src/server/gateway/pipeline/stages/route-deployment.js';
-import { inferProvider } from '../../../src/server/gateway/providers/index.js';
+import type { Deployment } from '../../../src/server/gateway/providers/index.js';
 
 describe('model registry', () => {
   let dir: string;
@@ -30,7 +28,6 @@ describe('model registry', () => {
         },
       }).config,
       repository: new SettingsRepository(database.db),
-      inferProvider,
       env: { TEAM_KEY: 'sk-from-env' },
     });
   beforeEach(() => {
@@ -124,8 +121,6 @@ describe('model registry', () => {
       new ModelRegistry({
         config: loadConfig({ file, env: {} }).config,
         repository: new SettingsRepository(database.db),
-        inferProvider,
-        deploymentProblem: providerLayer.deploymentProblem,
         env: {},
       });
     const yamlFile = (lines: readonly string[]) => {
@@ -190,13 +185,14 @@ describe('model registry', () => {
 });
 
 describe('deployment order', () => {
-  const deployment = (id: string, weight: number): GatewayDeployment => ({
+  const deployment = (id: string, weight: number): Deployment => ({
     id,
     model: 'm',
     provider: 'openai',
     upstreamModel: 'm',
     weight,
     timeoutMs: 1000,
+    maxRetries: 0,
     explicit: true,
   });
 

@@ -8,7 +8,7 @@ import type {
   ModelSettingsUpdate,
   ModelSettingsView,
 } from '../../../shared/gateway-api.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -61,14 +61,14 @@ export class AdminService {
   /** One key. */
   getKey(id: string): ApiKeyRecord {
     const row = this.keys.get(id);
-    if (!row) throw notFound(`no API key with id '${id}'`);
+    if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     return toKeyRecord(row);
   }
 
   /** Changes a key; applies from the next request. */
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
     const row = this.keys.update(id, input);
-    if (!row) throw notFound(`no API key with id '${id}'`);
+    if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     this.record(actor, 'api_key.update', id, { fields: Object.keys(input) });
     this.bus.invalidate('api-keys', [id]);
     return toKeyRecord(row);
@@ -78,7 +78,7 @@ export class AdminService {
   revokeKey(id: string, actor: AdminActor): ApiKeyRecord {
     const before = this.keys.get(id);
     const row = this.keys.revoke(id);
-    if (!row) throw notFound(`no API key with id '${id}'`);
+    if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     if (before?.revokedAt === null) {
       this.record(actor, 'api_key.revoke', id, { name: row.name });
       this.bus.invalidate('api-keys', [id]);
@@ -167,7 +167,8 @@ export class AdminService {
 /** `reset: true` with other fields: refused rather than guessing which of the two the caller meant. */
 function refuseBesideReset(fields: readonly string[], endpoint: string): void {
   if (fields.length === 0) return;
-  throw badRequest(
+  throw new GatewayError(
+    'invalid',
     `reset cannot be combined with ${fields.join(', ')}: reset returns ${endpoint} to the configuration file's values; send the reset and the new values as two requests`,
   );
 }

@@ -1,5 +1,6 @@
 import type { DeploymentHealth } from '../../../shared/gateway-api.js';
-import type { GatewayDeployment } from './deployment.js';
+import { redactSecrets } from '../providers/redact-secrets.js';
+import type { Deployment } from '../providers/types.js';
 
 /** Failures in a row after which a deployment is tried last for a while (LiteLLM's cooldown). */
 const COOLDOWN_AFTER_FAILURES = 3;
@@ -29,7 +30,7 @@ export class DeploymentHealthTracker {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Records a successful upstream call. */
-  success(deployment: GatewayDeployment, latencyMs: number, status = 200): void {
+  success(deployment: Deployment, latencyMs: number, status = 200): void {
     const s = this.entry(deployment);
     s.requests += 1;
     s.successes += 1;
@@ -43,13 +44,14 @@ export class DeploymentHealthTracker {
   }
 
   /** Records a failed upstream call (`status` 0 for connection errors and timeouts). */
-  failure(deployment: GatewayDeployment, latencyMs: number, status: number, message: string): void {
+  failure(deployment: Deployment, latencyMs: number, status: number, message: string): void {
     const s = this.entry(deployment);
     s.requests += 1;
     s.failures += 1;
     s.consecutiveFailures += 1;
     s.lastStatus = status || null;
-    s.lastError = message.slice(0, 500);
+    // Redacted before cutting, so a cut cannot leave half a key that no longer looks like one.
+    s.lastError = redactSecrets(message).slice(0, 500);
     s.lastUsedAt = this.now();
     s.lastLatencyMs = latencyMs;
     s.totalLatencyMs += latencyMs;
@@ -63,7 +65,7 @@ export class DeploymentHealthTracker {
   }
 
   /** Health of the given deployments (those never used report `unused`). */
-  report(deployments: readonly GatewayDeployment[]): DeploymentHealth[] {
+  report(deployments: readonly Deployment[]): DeploymentHealth[] {
     const seen = new Set<string>();
     const out: DeploymentHealth[] = [];
     for (const deployment of deployments) {
@@ -105,7 +107,7 @@ export class DeploymentHealthTracker {
     };
   }
 
-  private entry(deployment: GatewayDeployment): Stats {
+  private entry(deployment: Deployment): Stats {
     let s = this.stats.get(deployment.id);
     if (!s) {
       const tracked = this.stats.size < MAX_TRACKED;

@@ -1,16 +1,7 @@
 import type { DeploymentConfig } from '../../config/schema.js';
 import { withoutUserinfo, type DeploymentInput, type DeploymentView } from '../../../shared/gateway-api.js';
+import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
 import type { Deployment } from '../providers/types.js';
-
-/** One upstream serving a public model name, resolved: the provider layer's deployment plus routing facts. */
-export interface GatewayDeployment extends Deployment {
-  readonly apiKeyEnv?: string;
-  readonly weight: number;
-  readonly timeoutMs: number;
-  readonly capabilities?: readonly string[];
-  /** False for the deployment the gateway derives from the model name when none is configured. */
-  readonly explicit: boolean;
-}
 
 /** Infers the provider of a model name (explicit prefix, known family, then the deployment list). */
 export type ProviderInference = (model: string) => string | undefined;
@@ -23,9 +14,9 @@ export interface DeploymentSources {
   readonly inferProvider: ProviderInference;
   readonly providers: ProviderDefaults;
   readonly env: NodeJS.ProcessEnv;
+  /** Retries of a deployment that does not set its own (`gateway.max_retries`). */
+  readonly maxRetries: number;
 }
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** `openai/gpt-4o` -> `gpt-4o` when the prefix names the provider; otherwise the name unchanged. */
 export function stripProviderPrefix(model: string, provider: string): string {
@@ -37,7 +28,7 @@ export function resolveDeployment(
   input: DeploymentConfig | DeploymentInput,
   id: string,
   sources: DeploymentSources,
-): GatewayDeployment {
+): Deployment {
   const provider = input.provider ?? sources.inferProvider(input.upstream_model ?? input.model) ?? 'openai';
   const defaults = sources.providers[provider];
   // The provider-wide key goes only to the provider-wide address: a deployment pointing elsewhere
@@ -58,6 +49,7 @@ export function resolveDeployment(
     ...(input.api_key_env !== undefined ? { apiKeyEnv: input.api_key_env } : {}),
     weight: input.weight ?? 1,
     timeoutMs: input.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: input.max_retries ?? sources.maxRetries,
     ...(input.capabilities !== undefined ? { capabilities: input.capabilities } : {}),
     explicit: true,
   };
@@ -71,7 +63,7 @@ export function resolveDeployment(
 export function resolveDeployments(
   inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>,
   sources: DeploymentSources,
-): GatewayDeployment[] {
+): Deployment[] {
   const perModel = new Map<string, number>();
   const listed = new Set(inputs.flatMap((input) => (input.id !== undefined ? [input.id] : [])));
   const used = new Set<string>();
@@ -102,7 +94,7 @@ export function duplicateDeploymentId(
 }
 
 /** The deployment derived from a model name alone, with the provider's configured defaults. */
-export function implicitDeployment(model: string, provider: string, sources: DeploymentSources): GatewayDeployment {
+export function implicitDeployment(model: string, provider: string, sources: DeploymentSources): Deployment {
   const defaults = sources.providers[provider];
   return {
     id: model,
@@ -113,12 +105,13 @@ export function implicitDeployment(model: string, provider: string, sources: Dep
     ...(defaults?.api_key !== undefined ? { apiKey: defaults.api_key } : {}),
     weight: 1,
     timeoutMs: DEFAULT_TIMEOUT_MS,
+    maxRetries: sources.maxRetries,
     explicit: false,
   };
 }
 
 /** A deployment as the admin API shows it: whether a key is set, never the key nor credentials in its address. */
-export function toDeploymentView(deployment: GatewayDeployment): DeploymentView {
+export function toDeploymentView(deployment: Deployment): DeploymentView {
   return {
     id: deployment.id,
     model: deployment.model,
@@ -130,6 +123,7 @@ export function toDeploymentView(deployment: GatewayDeployment): DeploymentView 
     api_key_env: deployment.apiKeyEnv ?? null,
     weight: deployment.weight,
     timeout_ms: deployment.timeoutMs,
+    max_retries: deployment.maxRetries,
     capabilities: deployment.capabilities ? [...deployment.capabilities] : null,
   };
 }

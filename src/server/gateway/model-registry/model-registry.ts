@@ -1,15 +1,16 @@
 import { invalidConfiguration } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
-import { badRequest } from '../../http/errors.js';
+import { GatewayError } from '../gateway-error.js';
 import {
   duplicateDeploymentId,
   implicitDeployment,
   resolveDeployments,
   type DeploymentSources,
-  type GatewayDeployment,
 } from './deployment.js';
 import type { SettingsRepository } from './settings.repository.js';
+import { deploymentProblem, inferProvider } from '../providers/index.js';
+import type { Deployment } from '../providers/types.js';
 
 /** An entry of `GET /v1/models`. */
 export interface ModelObject {
@@ -34,10 +35,10 @@ interface Snapshot {
   readonly allowed: ReadonlySet<string>;
   readonly aliases: ReadonlyMap<string, string>;
   readonly caps: ReadonlyMap<string, number>;
-  readonly deployments: readonly GatewayDeployment[];
-  readonly byModel: ReadonlyMap<string, readonly GatewayDeployment[]>;
+  readonly deployments: readonly Deployment[];
+  readonly byModel: ReadonlyMap<string, readonly Deployment[]>;
   /** Derived deployments of allowed models without configured ones, built on first use. */
-  readonly implicit: Map<string, readonly GatewayDeployment[]>;
+  readonly implicit: Map<string, readonly Deployment[]>;
   readonly modelList: { readonly object: 'list'; readonly data: readonly ModelObject[] };
 }
 
@@ -50,13 +51,6 @@ export type ModelResolution =
 export interface ModelRegistryOptions {
   readonly config: Config;
   readonly repository: SettingsRepository;
-  /** Provider inference by name (the provider layer's rules), before the deployment list is consulted. */
-  readonly inferProvider: (model: string, deployments: readonly GatewayDeployment[]) => string | undefined;
-  /**
-   * What keeps a deployment from being called (`<field> <problem>`), checked for the configuration
-   * file's list at construction and for each list the admin API saves; unchecked when absent.
-   */
-  readonly deploymentProblem?: (deployment: GatewayDeployment) => string | undefined;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: () => number;
 }
@@ -109,7 +103,7 @@ export class ModelRegistry {
   }
 
   /** The deployments serving a model: configured ones, else one derived from the name (none if no provider fits). */
-  deploymentsFor(model: string): readonly GatewayDeployment[] {
+  deploymentsFor(model: string): readonly Deployment[] {
     const snap = this.snapshot;
     const explicit = snap.byModel.get(model);
     if (explicit) return explicit;
@@ -138,7 +132,7 @@ export class ModelRegistry {
   }
 
   /** Every configured deployment, resolved. */
-  deployments(): readonly GatewayDeployment[] {
+  deployments(): readonly Deployment[] {
     return this.snapshot.deployments;
   }
 
@@ -148,7 +142,7 @@ export class ModelRegistry {
   }
 
   /** Every deployment that can receive traffic: configured ones and those derived for allowed models. */
-  routableDeployments(): GatewayDeployment[] {
+  routableDeployments(): Deployment[] {
     const out = [...this.snapshot.deployments];
     for (const model of this.snapshot.settings.allowed_models) {
       if (!this.snapshot.byModel.has(model)) out.push(...this.deploymentsFor(model));
@@ -191,7 +185,7 @@ export class ModelRegistry {
     } else {
       const sources = this.sources();
       const { resolved, problems } = this.checkDeployments(inputs, sources);
-      if (problems.length > 0) throw badRequest(problems[0]!);
+      if (problems.length > 0) throw new GatewayError('invalid', problems[0]!);
       const before = this.snapshot.deploymentInputs;
       const previous = new Map(
         resolveDeployments(before, sources).map((resolved, i) => [resolved.id, { input: before[i]!, resolved }]),
@@ -219,7 +213,7 @@ export class ModelRegistry {
   private checkDeployments(
     inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>,
     sources: DeploymentSources,
-  ): { readonly resolved: GatewayDeployment[]; readonly problems: string[] } {
+  ): { readonly resolved: Deployment[]; readonly problems: string[] } {
     const problems: string[] = [];
     const duplicate = duplicateDeploymentId(inputs);
     if (duplicate) {
@@ -228,28 +222,26 @@ export class ModelRegistry {
       );
     }
     const resolved = resolveDeployments(inputs, sources);
-    const check = this.options.deploymentProblem;
-    if (check) {
-      for (const [index, deployment] of resolved.entries()) {
-        const problem = check(deployment);
-        if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
-      }
+    for (const [index, deployment] of resolved.entries()) {
+      const problem = deploymentProblem(deployment);
+      if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
     }
     return { resolved, problems };
   }
 
   private sources(): DeploymentSources {
     return {
-      inferProvider: (model) => this.options.inferProvider(model, []),
+      inferProvider: (model) => inferProvider(model),
       providers: this.options.config.providers,
       env: this.options.env ?? process.env,
+      maxRetries: this.options.config.gateway.max_retries,
     };
   }
 
   private providerOf(model: string, snap: Snapshot): string | undefined {
     const explicit = snap.byModel.get(model);
     if (explicit && explicit.length > 0) return explicit[0]!.provider;
-    return this.options.inferProvider(model, snap.deployments);
+    return inferProvider(model, snap.deployments);
   }
 
   private compile(): Snapshot {
@@ -264,7 +256,7 @@ export class ModelRegistry {
     };
     const deploymentInputs = storedDeployments?.value ?? config.deployments;
     const deployments = resolveDeployments(deploymentInputs, this.sources());
-    const byModel = new Map<string, GatewayDeployment[]>();
+    const byModel = new Map<string, Deployment[]>();
     for (const deployment of deployments)
       byModel.set(deployment.model, [...(byModel.get(deployment.model) ?? []), deployment]);
     const partial = {
@@ -277,7 +269,7 @@ export class ModelRegistry {
       caps: new Map(Object.entries(settings.per_model_max_tokens)),
       deployments,
       byModel,
-      implicit: new Map<string, readonly GatewayDeployment[]>(),
+      implicit: new Map<string, readonly Deployment[]>(),
       modelList: { object: 'list' as const, data: [] as ModelObject[] },
     };
     partial.modelList.data = settings.allowed_models.map((id) => ({

@@ -1,27 +1,36 @@
+import fp from 'fastify-plugin';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../config/schema.js';
+import type { DatabaseHandle } from '../../db/connection.js';
 import { AuditRepository } from '../accounting/audit.repository.js';
 import { openBatchConnection } from '../accounting/batch-connection.js';
 import { PriceTable } from '../accounting/pricing.js';
 import { UsageRecorder } from '../accounting/usage-recorder.js';
 import { UsageRepository } from '../accounting/usage.repository.js';
-import type { GatewayContext } from '../gateway-context.js';
+import { AdminService } from '../admin/admin.service.js';
 import { KeysRepository } from '../keys/keys.repository.js';
 import { KeysService } from '../keys/keys.service.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { DeploymentHealthTracker } from '../model-registry/deployment-health.js';
 import { ModelRegistry } from '../model-registry/model-registry.js';
 import { SettingsRepository } from '../model-registry/settings.repository.js';
+import { UpstreamPools } from '../providers/upstream-pools.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
-import type { ProviderPort } from './provider-port.js';
-import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
+import {
+  compilePolicyStages,
+  type OutputStages,
+  type PolicyStage,
+  type PolicyStages,
+} from './stages/policy-stages.js';
 
-/** Every long-lived service of the gateway, built once per app. */
+/** Every long-lived service of the gateway, built once per app and closed with it. */
 export interface GatewayServices {
   readonly config: Config;
   readonly masterKey: string;
   readonly registry: ModelRegistry;
   readonly keys: KeysService;
+  readonly admin: AdminService;
   readonly recorder: UsageRecorder;
   readonly usage: UsageRepository;
   readonly audit: AuditRepository;
@@ -30,63 +39,82 @@ export interface GatewayServices {
   readonly traffic: TrafficLog;
   readonly bus: GatewayEventBus;
   readonly health: DeploymentHealthTracker;
-  readonly providers: ProviderPort;
-  /** Installed policy stages in the documented order (empty in this issue). */
+  /** The upstream connection pools. */
+  readonly pools: UpstreamPools;
+  /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   readonly output: OutputStages;
-  /** Writes what is pending (usage batch, key last-use times) and stops timers. */
-  close(): void;
+  /** Writes what is pending (usage batch, key last-use times), stops timers and closes upstream connections. */
+  close(): Promise<void>;
 }
 
-/** Extension points the app (or a test) may fill. */
-export interface ServiceOptions {
-  readonly providers: ProviderPort;
+/** What the gateway's services are built from. */
+export interface GatewayServicesOptions {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  /** The master key for /internal/* (compare with secretsEqual, never log it). */
+  readonly masterKey: string;
+  /** The gateway's metrics registry. */
+  readonly registry: Registry;
   readonly policy?: PolicyStages;
   readonly output?: OutputStages;
   readonly env?: NodeJS.ProcessEnv;
-  readonly log?: (message: string, error: unknown) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The gateway's services (the `gateway-services` plugin). */
+    gateway: GatewayServices;
+  }
 }
 
 /** Builds the gateway's services over the shared database and metrics registry; ConfigError for unroutable deployments. */
-export function createGatewayServices(ctx: GatewayContext, options: ServiceOptions): GatewayServices {
-  const { sqlite, db } = ctx.database;
+export function createGatewayServices(options: GatewayServicesOptions, log: (message: string, error: unknown) => void): GatewayServices {
+  const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const registry = new ModelRegistry({
-    config: ctx.config,
-    repository: new SettingsRepository(db),
-    inferProvider: options.providers.inferProvider,
-    deploymentProblem: (deployment) => options.providers.deploymentProblem(deployment),
-    env: options.env,
-  });
-  const batch = openBatchConnection(ctx.database);
+  const registry = new ModelRegistry({ config: options.config, repository: new SettingsRepository(db), env: options.env });
+  const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
   const audit = new AuditRepository(sqlite);
   const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
-    onError: (error, rows) => options.log?.(`could not write ${rows} usage rows`, error),
+    onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
   });
   const bus = new GatewayEventBus();
+  const pools = new UpstreamPools();
   return {
-    config: ctx.config,
-    masterKey: ctx.masterKey,
+    config: options.config,
+    masterKey: options.masterKey,
     registry,
     keys,
+    admin: new AdminService(keys, registry, audit, bus),
     recorder,
     usage,
     audit,
-    prices: new PriceTable(ctx.config.pricing),
-    metrics: new GatewayMetrics(ctx.registry),
-    traffic: new TrafficLog(ctx.config.gateway.traffic_buffer, bus),
+    prices: new PriceTable(options.config.pricing),
+    metrics: new GatewayMetrics(options.registry),
+    traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
     health: new DeploymentHealthTracker(),
-    providers: options.providers,
+    pools,
     policy: compilePolicyStages(options.policy ?? {}),
     output: options.output ?? {},
-    close: () => {
+    close: async () => {
       recorder.close();
       keys.close();
       batch.close();
+      await pools.close();
     },
   };
 }
+
+/** Decorates the app with `gateway` (its services) and closes them with the app. */
+export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
+  async (app, options) => {
+    const services = createGatewayServices(options, (message, error) => app.log.error({ err: error }, message));
+    app.decorate('gateway', services);
+    app.addHook('onClose', () => services.close());
+  },
+  { name: 'gateway-services', fastify: '5.x' },
+);

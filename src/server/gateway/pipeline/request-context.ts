@@ -1,8 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
+import type { ProviderAnswer } from '../providers/answer.js';
+import type { Deployment } from '../providers/types.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
-import type { GatewayDeployment } from '../model-registry/deployment.js';
+import type { ClientWatch } from './client-connection.js';
+import type { GatewayServices } from './gateway-services.js';
 
 /** The /v1 endpoints the pipeline serves. */
 export type Endpoint = 'chat' | 'messages' | 'embeddings' | 'models';
@@ -17,54 +21,42 @@ export type Principal =
  * it into a usage row, metrics and a traffic event. Mutable by design: each stage fills its part.
  */
 export interface RequestContext {
+  readonly services: GatewayServices;
   readonly requestId: string;
   readonly endpoint: Endpoint;
   readonly method: string;
   readonly path: string;
+  readonly headers: IncomingHttpHeaders;
   /** `performance.now()` at arrival, for latency. */
   readonly startedAt: number;
   /** Wall clock at arrival, for rows and events. */
   readonly startedAtMs: number;
+  /** Fires when the client disconnects before the answer is complete (cancels the upstream call). */
+  readonly signal: ClientWatch;
+  /** The validated request body (stages may rewrite it: model, caps, scrubbed text). */
+  body: Record<string, unknown>;
   principal?: Principal;
   /** The model name as the client sent it. */
   requestedModel?: string;
   /** The canonical model after alias rewrite and allow-list. */
   model?: string;
-  deployment?: GatewayDeployment;
-  /** Upstream calls made (fallbacks included). */
+  deployment?: Deployment;
+  /** Upstream calls made (retries and fallbacks included). */
   attempts: number;
   stream: boolean;
   cached: boolean;
+  /** The answer being sent; its usage is read when the request finishes (a stream's grows as it runs). */
+  answer?: ProviderAnswer;
+  /** Usage of an answer that did not come from a provider call (a policy stage's own answer). */
   usage?: Usage;
   /** The error type answered, when the request failed (also for errors inside a started stream). */
   errorType?: string;
-  /** The status to account when the reply's own status does not tell (a client that went away: 499). */
-  statusOverride?: number;
   /** The body as forwarded upstream, for the traffic view. */
   forwardedBody?: StoredBody;
   /** The answer as sent, for the traffic view. */
   responseBody?: StoredBody;
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
-  /** Accounting is done; later hooks must not count the request again. */
-  finished: boolean;
-}
-
-/** A fresh context for a request. */
-export function newRequestContext(requestId: string, endpoint: Endpoint, method: string, path: string): RequestContext {
-  return {
-    requestId,
-    endpoint,
-    method,
-    path,
-    startedAt: performance.now(),
-    startedAtMs: Date.now(),
-    attempts: 0,
-    stream: false,
-    cached: false,
-    committed: false,
-    finished: false,
-  };
 }
 
 /** Status for requests whose client disconnected before the answer (nginx's convention). */
@@ -74,14 +66,19 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The pipeline context of a /v1 request (null elsewhere). */
     gatewayRequest: RequestContext | null;
-    /** The request body as received (JSON text), kept for the traffic view. */
-    rawBody: string | null;
   }
 }
 
-/** The request's pipeline context (created by the /v1 onRequest hook). */
+/** The request's pipeline context (created when the request arrives). */
 export function contextOf(request: FastifyRequest): RequestContext {
   const ctx = request.gatewayRequest;
-  if (!ctx) throw new Error('gateway request context missing: route registered outside the /v1 plugin');
+  if (!ctx) throw new Error('gateway request context missing: route registered outside the pipeline');
   return ctx;
+}
+
+/** The usage of a request so far: its answer's (final once a stream ended), or a stage's own. */
+export function usageOf(ctx: RequestContext): Usage | undefined {
+  const answer = ctx.answer;
+  if (answer === undefined) return ctx.usage;
+  return answer.kind === 'json' ? answer.usage : answer.usage();
 }

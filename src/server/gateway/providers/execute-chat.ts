@@ -10,8 +10,10 @@ import {
   tokensForChars,
 } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
-import { startStream, tapUsage, type StreamChatResult } from './stream-result.js';
+import type { JsonAnswer, ProviderAnswer } from './answer.js';
+import { startStream, tapUsage } from './stream-result.js';
 import type { CallContext, CancelSignal, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
+import type { UpstreamPools } from './upstream-pools.js';
 
 /** Arguments of one conversation call. */
 export interface ExecuteChatArgs {
@@ -19,6 +21,7 @@ export interface ExecuteChatArgs {
   /** The validated client request: model already canonical, max_tokens already capped. */
   readonly body: ChatBody | MessagesBody;
   readonly deployment: Deployment;
+  readonly pools: UpstreamPools;
   /** Aborts the upstream request (the client disconnected). */
   readonly signal: CancelSignal;
   readonly requestId: string;
@@ -30,18 +33,6 @@ export interface ExecuteChatArgs {
   readonly headers?: ClientHeaders;
 }
 
-/** A complete answer in the client's format; its `model` is the public model name. */
-export interface JsonChatResult {
-  readonly kind: 'json';
-  readonly body: object;
-  /** `body` serialised, when it is the upstream's text with only `model` rewritten (no re-serialising). */
-  readonly text?: string;
-  readonly usage: Usage;
-}
-
-/** The answer of executeChat. */
-export type ChatResult = JsonChatResult | StreamChatResult;
-
 /**
  * Runs one conversation request against one deployment and answers in the client's format.
  * Same format on both sides (chat -> OpenAI-compatible, Messages -> Anthropic): the native body is
@@ -50,13 +41,14 @@ export type ChatResult = JsonChatResult | StreamChatResult;
  * (streams: until the upstream's first event), TranslationError when the request cannot be
  * expressed for this provider.
  */
-export async function executeChat(args: ExecuteChatArgs): Promise<ChatResult> {
+export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer> {
   const { format, deployment, signal } = args;
   const body = args.body as Record<string, unknown>;
   const provider = resolveProvider(deployment).chat;
   const client = codecFor(format);
   const context: CallContext = {
     deployment,
+    pools: args.pools,
     upstreamModel: upstreamModelName(deployment),
     signal,
     requestId: args.requestId,
@@ -102,7 +94,7 @@ async function fastPath(
   context: CallContext,
   usage: StreamUsage,
   irRequest: () => IrRequest,
-): Promise<ChatResult> {
+): Promise<ProviderAnswer> {
   const publicModel = context.deployment.model;
   const native: Record<string, unknown> = { ...body, model: context.upstreamModel };
   const includeUsage = includesUsage(provider.format, body);
@@ -144,7 +136,7 @@ function withModel(text: string, upstreamModel: unknown, publicModel: string): s
   return `${text.slice(0, field.index)}"model":${JSON.stringify(publicModel)}${text.slice(field.index + field[0].length)}`;
 }
 
-function answer(codec: FormatCodec, response: IrResponse, publicModel: string, request: IrRequest): JsonChatResult {
+function answer(codec: FormatCodec, response: IrResponse, publicModel: string, request: IrRequest): JsonAnswer {
   const usage = completeUsage(response.usage, () => estimateAnswer(response, () => estimatePromptTokens(request)));
   return { kind: 'json', body: codec.responseFromIr(response, publicModel, usage), usage };
 }

@@ -8,13 +8,16 @@ import {
 import type { Usage } from '../formats/ir.js';
 import { estimateTokens } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
+import type { JsonAnswer } from './answer.js';
 import type { CancelSignal, Deployment } from './types.js';
+import type { UpstreamPools } from './upstream-pools.js';
 import { UnsupportedOperationError } from './upstream-error.js';
 
 /** Arguments of one embeddings call. */
 export interface ExecuteEmbeddingsArgs {
   readonly body: EmbeddingsBody;
   readonly deployment: Deployment;
+  readonly pools: UpstreamPools;
   readonly signal: CancelSignal;
   /** The caller's own provider key (passthrough keys), used instead of the deployment's. */
   readonly apiKeyOverride?: string;
@@ -30,7 +33,7 @@ export interface ExecuteEmbeddingsArgs {
  */
 export async function executeEmbeddings(
   args: ExecuteEmbeddingsArgs,
-): Promise<{ body: EmbeddingsResponse; usage: Usage }> {
+): Promise<JsonAnswer & { readonly body: EmbeddingsResponse }> {
   const { body, deployment } = args;
   const provider = resolveProvider(deployment).embeddings;
   if (!provider)
@@ -40,7 +43,14 @@ export async function executeEmbeddings(
   const upstreamModel = upstreamModelName(deployment);
   const result = await provider.embed(
     { ...body, model: upstreamModel },
-    { deployment, upstreamModel, signal: args.signal, requestId: args.requestId ?? '', apiKey: args.apiKeyOverride },
+    {
+      deployment,
+      pools: args.pools,
+      upstreamModel,
+      signal: args.signal,
+      requestId: args.requestId ?? '',
+      apiKey: args.apiKeyOverride,
+    },
   );
   const encoding = body.encoding_format ?? 'float';
   const data = (Array.isArray(result.body?.data) ? result.body.data : []).map((item) =>
@@ -53,6 +63,7 @@ export async function executeEmbeddings(
       0,
     );
   return {
+    kind: 'json',
     body: {
       object: 'list',
       data,

@@ -1,53 +1,12 @@
-import { Pool } from 'undici';
 import type { CancelSignal } from './types.js';
+import { redactSecrets } from './redact-secrets.js';
 import { UpstreamError } from './upstream-error.js';
 import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
-
-/**
- * Upstream HTTP over undici keep-alive pools, one per origin, cached for the life of the process:
- * measured here, pooled `request` is ~7x the throughput of the global fetch.
- */
-
-const pools = new Map<string, Pool>();
-
-/** The keep-alive pool for an origin (created on first use). */
-export function poolFor(origin: string): Pool {
-  let pool = pools.get(origin);
-  if (!pool) {
-    pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
-    pools.set(origin, pool);
-  }
-  return pool;
-}
-
-/**
- * Closes every cached pool (server shutdown, test teardown). Requests still running after
- * `graceMs` (a long stream) are destroyed rather than waited for.
- */
-export async function closeUpstreamPools(graceMs = 1000): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(
-    all.map(async (pool) => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), graceMs);
-      });
-      const outcome = await Promise.race([
-        pool.close().then(
-          () => 'closed' as const,
-          () => 'late' as const,
-        ),
-        late,
-      ]);
-      clearTimeout(timer);
-      if (outcome === 'late') await pool.destroy().catch(() => undefined);
-    }),
-  );
-}
+import type { UpstreamPools } from './upstream-pools.js';
 
 /** One JSON POST to a provider. */
 export interface UpstreamCall {
+  readonly pools: UpstreamPools;
   /** Provider label for messages (`openai`, `anthropic`, ...). */
   readonly provider: string;
   /** Base URL of the provider (`https://api.openai.com/v1`); `path` is appended to its path. */
@@ -71,11 +30,11 @@ export type UpstreamResponse = UpstreamExchangeResponse;
  * UpstreamError; an aborted `signal` destroys the upstream request.
  */
 export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
-  const target = targetOf(call.baseUrl, call.path);
+  const target = call.pools.target(call.baseUrl, call.path);
   let response: UpstreamResponse;
   try {
     response = await exchange(
-      poolFor(target.origin),
+      call.pools.poolFor(target.origin),
       {
         method: 'POST',
         path: target.path,
@@ -105,21 +64,6 @@ export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
   );
 }
 
-const targets = new Map<string, { origin: string; path: string }>();
-
-/** Origin and request path of a base URL plus a path; parsed once per pair (URL parsing is not free on the hot path). */
-function targetOf(baseUrl: string, path: string): { origin: string; path: string } {
-  const key = `${baseUrl} ${path}`;
-  let target = targets.get(key);
-  if (!target) {
-    const url = new URL(baseUrl);
-    target = { origin: url.origin, path: `${url.pathname.replace(/\/+$/, '')}${path}${url.search}` };
-    if (targets.size > 1000) targets.clear();
-    targets.set(key, target);
-  }
-  return target;
-}
-
 /** Reads a 2xx JSON body, mapping transport failures while reading to UpstreamError. */
 export async function readJson(
   response: UpstreamResponse,
@@ -144,7 +88,8 @@ export async function readJsonText(
   } catch {
     throw new UpstreamError(
       `${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`,
-      { status: 502, retryable: true, upstreamType: 'invalid_response' },
+      // The upstream's own status (a 200 with a broken body), so x-upstream-status says what it sent.
+      { status: response.status, retryable: true, upstreamType: 'invalid_response' },
     );
   }
 }
@@ -215,9 +160,10 @@ function retryAfter(headers: UpstreamHeaders): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/** Removes secrets from a message. */
+/** Removes secrets from a message: the exact ones given, then anything shaped like a key. */
 export function redact(message: string, secrets: readonly string[]): string {
   let out = message;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out;
+  // Providers quote parts of keys (`sk-WR****-999`) that no exact match can catch.
+  return redactSecrets(out);
 }

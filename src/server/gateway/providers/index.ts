@@ -1,46 +1,44 @@
 /**
- * The gateway's provider layer: what routes call to reach a model. Pure modules, no HTTP routes.
+ * The gateway's provider layer: what the pipeline calls to reach a model. Pure modules, no HTTP routes.
  *
  * ```ts
  * type ClientFormat = 'chat' | 'messages';
  * interface Usage { promptTokens: number; completionTokens: number }
+ * type ProviderAnswer =
+ *   | { kind: 'json'; body: object; text?: string; usage: Usage }   // client's format, model = deployment.model
+ *   | { kind: 'stream'; events: AsyncIterable<string>;              // ready-to-write SSE frames (chat ends with [DONE])
+ *       usage(): Usage;                                             // final once events is exhausted
+ *       error(): UpstreamError | undefined }                        // set when the stream failed after it started
  *
- * // Conversations. `body` is the validated client request (see ../formats: validateChatRequest,
- * // validateMessagesRequest), model already canonical, max_tokens already capped. `headers`
- * // (optional: the client's request headers, e.g. Fastify's request.headers) lets the native path
- * // forward the few a provider documents: `anthropic-beta` for Messages -> Anthropic; never
- * // credentials.
- * executeChat({ format, body, deployment, signal, requestId, headers? }): Promise<
- *   | { kind: 'json'; body: object; usage: Usage }            // client's format, model = deployment.model
- *   | { kind: 'stream'; events: AsyncIterable<string>;        // ready-to-write SSE frames (chat ends with [DONE])
- *       usage(): Usage;                                       // final once events is exhausted
- *       error(): UpstreamError | undefined }>                 // set when the stream failed after it started
+ * // Conversations. `body` is the validated client request (see ../formats), model already canonical,
+ * // max_tokens already capped. `headers` (the client's request headers) lets the native path forward
+ * // the few a provider documents: `anthropic-beta` for Messages -> Anthropic; never credentials.
+ * executeChat({ format, body, deployment, pools, signal, requestId, headers? }): Promise<ProviderAnswer>
  *
  * // Embeddings in OpenAI's shape; honours encoding_format (float | base64) and dimensions.
- * executeEmbeddings({ body, deployment, signal, apiKeyOverride?, requestId? }): Promise<{ body; usage: Usage }>
+ * executeEmbeddings({ body, deployment, pools, signal, apiKeyOverride?, requestId? }): Promise<JsonAnswer>
  *
  * inferProvider(model, deployments?): string | undefined     // prefix, then family, then deployments
- * implicitDeployment(model, deployments?): Deployment | undefined
+ * deploymentProblem(deployment): string | undefined         // why it could never be called
  * supportsEmbeddings(provider): boolean                      // false for anthropic
- * closeUpstreamPools(): Promise<void>                        // on shutdown
+ * new UpstreamPools() / pools.close()                        // the keep-alive pools, owned by the caller
  * ```
  *
  * Errors, all thrown before anything is returned (for streams: before the upstream's first event,
- * so a fallback to another deployment is still possible):
+ * so a retry or a fallback to another deployment is still possible):
  * - `UpstreamError { status, retryable, upstreamType, retryAfterSeconds, message }`: the provider's
  *   HTTP status, or 0 for connection errors, timeouts and client aborts (`upstreamType: 'aborted'`,
  *   not retryable). `retryable` is true for 0, 408, 429 and 5xx. The message names the provider,
- *   its status and its message, never the API key. Answer 502 upstream_error with x-upstream-status.
+ *   its status and its message, never the API key.
  * - `TranslationError` (from ../formats): the request cannot be expressed for this provider (an
  *   audio part, `n > 1` or `logprobs` for Claude; an Anthropic server tool for GPT). Its message
- *   names the parameter. Answer 400 invalid_request_error. What is translated, dropped or refused
- *   in each direction: docs/gateway-translation.md.
- * - `UnsupportedOperationError`: embeddings on Anthropic. Answer 400 invalid_request_error.
+ *   names the parameter. What is translated, dropped or refused: docs/gateway-translation.md.
+ * - `UnsupportedOperationError`: embeddings on Anthropic.
  *
  * Streams: after the start, an upstream failure is written as a final error frame in the client's
- * format (chat: `data: {"error": ...}`; Messages: `event: error`), which the SDKs raise as errors,
- * and reported by `error()`. Aborting `signal`, or stopping the iteration early, destroys the
- * upstream request; iterate `events` to the end or call its `return()`.
+ * format (chat: `data: {"error": ...}` then `[DONE]`; Messages: `event: error`), which the SDKs raise
+ * as errors, and reported by `error()`. Aborting `signal`, or stopping the iteration early, destroys
+ * the upstream request; iterate `events` to the end or call its `return()`.
  *
  * Deployments: `provider` is `openai`, `anthropic`, `demo`, or any OpenAI-compatible name
  * (`ollama`, `lmstudio`, `vllm`, `llamacpp`, `openrouter`, `gemini`, `azure`, `groq`, `mistral`,
@@ -48,19 +46,20 @@
  * base URLs and keys come from the usual environment variables (OPENAI_BASE_URL, OPENAI_API_KEY,
  * ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, ...), then the public defaults. OpenAI-style base URLs
  * include `/v1`; Anthropic's do not. `timeoutMs` bounds the wait for headers and any silence
- * mid-body (default 600 s).
+ * mid-body (DEFAULT_TIMEOUT_MS unless configured).
  */
-export { executeChat, type ChatResult, type ExecuteChatArgs, type JsonChatResult } from './execute-chat.js';
+export { executeChat, type ExecuteChatArgs } from './execute-chat.js';
 export { executeEmbeddings, type ExecuteEmbeddingsArgs } from './execute-embeddings.js';
-export type { StreamChatResult } from './stream-result.js';
-export { inferProvider, implicitDeployment } from './infer-provider.js';
+export type { JsonAnswer, ProviderAnswer, StreamAnswer } from './answer.js';
+export { inferProvider } from './infer-provider.js';
+export { deploymentProblem } from './deployment-problem.js';
 export { resolveProvider, supportsEmbeddings, upstreamModelName } from './registry.js';
 export { KNOWN_PROVIDERS, DEFAULT_TIMEOUT_MS } from './provider-settings.js';
-export { closeUpstreamPools } from './http-client.js';
+export { UpstreamPools } from './upstream-pools.js';
 export { UpstreamError, UnsupportedOperationError, isRetryableStatus } from './upstream-error.js';
 export { ANTHROPIC_VERSION } from './anthropic/anthropic-provider.js';
 export { DEMO_EMBEDDING_DIMENSIONS } from './demo/demo-embeddings.js';
-export type { ClientHeaders, Deployment } from './types.js';
+export type { CancelSignal, ClientHeaders, Deployment } from './types.js';
 export type { ClientFormat } from '../formats/codec.js';
 export type { Usage } from '../formats/ir.js';
 export type { ChatBody } from '../formats/chat/chat-schema.js';

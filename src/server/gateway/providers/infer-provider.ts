@@ -20,22 +20,3 @@ export function inferProvider(
   if (model.startsWith('claude-')) return 'anthropic';
   return deployments.find((deployment) => deployment.model === model)?.provider;
 }
-
-/**
- * A deployment for a model name with no configured deployment: the inferred provider, its default
- * base URL and environment key, and the name without its provider prefix upstream.
- */
-export function implicitDeployment(
-  model: string,
-  deployments: readonly Pick<Deployment, 'model' | 'provider'>[] = [],
-): Deployment | undefined {
-  const provider = inferProvider(model, deployments);
-  if (provider === undefined) return undefined;
-  const prefix = `${provider}/`;
-  return {
-    id: model,
-    model,
-    provider,
-    upstreamModel: model.toLowerCase().startsWith(prefix) ? model.slice(prefix.length) : model,
-  };
-}

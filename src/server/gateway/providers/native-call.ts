@@ -24,7 +24,8 @@ export async function sendNative(call: UpstreamCall, stream: boolean): Promise<N
     const detail = errorDetail(JSON.stringify(await readJson(response, call)));
     throw new UpstreamError(
       redact(`${call.provider} upstream answered a stream request with JSON: ${detail.message}`, call.secrets),
-      { status: 502, upstreamType: detail.type ?? 'invalid_response' },
+      // Often a model still loading: worth another try. The status is the upstream's own (a 200).
+      { status: response.status, retryable: true, upstreamType: detail.type ?? 'invalid_response' },
     );
   }
   return { kind: 'sse', events: upstreamEvents(response, call) };

@@ -61,7 +61,11 @@ export interface ProviderSettings {
   readonly acceptsTopK: boolean;
 }
 
-/** LiteLLM's default request timeout. */
+/**
+ * The one default upstream timeout (LiteLLM's): the longest wait for an upstream's headers and the
+ * longest silence mid-body. Long because reasoning models may think for minutes before answering;
+ * connection failures are not timeouts and fail over at once.
+ */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** Connection settings of a deployment, filled from the environment and defaults. */
@@ -83,7 +87,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     baseUrl,
     apiKey: deployment.apiKey ?? (defaults.keyEnv ? env[defaults.keyEnv] : undefined),
     auth: defaults.auth ?? 'bearer',
-    timeoutMs: deployment.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: deployment.timeoutMs,
     acceptsTopK: defaults.topK === true,
   };
 }

@@ -3,10 +3,11 @@ import type { IrStreamEvent, Usage } from '../formats/ir.js';
 import { StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal } from './types.js';
+import { redactSecrets } from './redact-secrets.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
-export interface StreamChatResult {
+export interface StreamAnswer {
   readonly kind: 'stream';
   /**
    * SSE frames in the client's format, written as they arrive. An upstream failure after the start
@@ -34,7 +35,7 @@ export async function startStream(
     readonly signal: CancelSignal;
     readonly provider: string;
   },
-): Promise<StreamChatResult> {
+): Promise<StreamAnswer> {
   const iterator = frames[Symbol.asyncIterator]();
   let first: IteratorResult<string>;
   try {
@@ -75,17 +76,18 @@ export async function* tapUsage(
   }
 }
 
-/** Errors of a started stream as UpstreamErrors (stream error events keep their status). */
+/** Errors of a started stream as UpstreamErrors (stream error events keep their status; key-like text redacted). */
 export function asUpstreamError(error: unknown, provider: string): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (error instanceof StreamError) {
-    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${error.message}`, {
+    const detail = redactSecrets(error.message);
+    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${detail}`, {
       status: error.status,
       upstreamType: error.type,
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new UpstreamError(`${provider} stream failed: ${message}`, {
+  return new UpstreamError(`${provider} stream failed: ${redactSecrets(message)}`, {
     status: 0,
     retryable: true,
     upstreamType: 'stream_error',

@@ -3,8 +3,12 @@ import type { ClientFormat } from '../formats/codec.js';
 import type { EmbeddingsBody, EmbeddingsResponse } from '../formats/embeddings/embeddings-schema.js';
 import type { IrRequest, IrResponse, IrStreamEvent, Usage } from '../formats/ir.js';
 import type { SseEvent } from '../formats/sse.js';
+import type { UpstreamPools } from './upstream-pools.js';
 
-/** One upstream serving a public model name. */
+/**
+ * One upstream serving a public model name: the provider layer's and the router's view alike. The
+ * model registry resolves configured and derived deployments into this shape.
+ */
 export interface Deployment {
   readonly id: string;
   /** The public (canonical) model name clients use. */
@@ -16,9 +20,18 @@ export interface Deployment {
   /** Overrides the provider's base URL (OpenAI style includes `/v1`; Anthropic's does not). */
   readonly baseUrl?: string;
   readonly apiKey?: string;
-  /** Longest wait for the upstream's headers and longest silence mid-body; default 600 s. */
-  readonly timeoutMs?: number;
-  readonly weight?: number;
+  /** The environment variable the key was read from, shown instead of the key. */
+  readonly apiKeyEnv?: string;
+  /** Longest wait for the upstream's headers and longest silence mid-body (DEFAULT_TIMEOUT_MS unless set). */
+  readonly timeoutMs: number;
+  /** Share of the model's traffic relative to its other deployments. */
+  readonly weight: number;
+  /** Further attempts on this deployment after a retryable failure, before falling back to another. */
+  readonly maxRetries: number;
+  /** What the deployment can do (`streaming`, `vision`, `tools`, ...); undefined means not declared. */
+  readonly capabilities?: readonly string[];
+  /** False for the deployment derived from a model name when none is configured. */
+  readonly explicit: boolean;
 }
 
 /** undici's other signal form: an EventEmitter that emits `abort` once and then reads `aborted`. */
@@ -38,6 +51,8 @@ export type ClientHeaders = Readonly<Record<string, string | readonly string[] |
 /** What every provider call knows. */
 export interface CallContext {
   readonly deployment: Deployment;
+  /** The keep-alive connection pools of the gateway (closed with it). */
+  readonly pools: UpstreamPools;
   /** `deployment.upstreamModel` without a provider prefix. */
   readonly upstreamModel: string;
   readonly signal: CancelSignal;

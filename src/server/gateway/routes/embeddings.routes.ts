@@ -1,18 +1,67 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { embeddingsRequestSchema } from '../formats/embeddings/embeddings-schema.js';
-import { handleEmbeddings } from '../pipeline/embeddings.js';
-import type { GatewayRouteOptions } from './route-options.js';
-import { startPipeline } from './v1-hooks.js';
+import type { AuditEntry } from '../accounting/usage-entry.js';
+import { chatCodec } from '../formats/codec.js';
+import { embeddingsRequestSchema, type EmbeddingsBody } from '../formats/embeddings/embeddings-schema.js';
+import { beginPipeline, runPipeline, type InferenceEndpoint } from '../pipeline/pipeline.js';
+import { usageOf, type RequestContext } from '../pipeline/request-context.js';
+import { resolveEmbeddingsModel } from '../pipeline/stages/resolve-model.js';
+import { executeEmbeddings } from '../providers/index.js';
+
+function inputCount(input: EmbeddingsBody['input']): number {
+  if (typeof input === 'string') return 1;
+  return input.length > 0 && typeof input[0] === 'number' ? 1 : input.length;
+}
+
+/** The audit event committed with the usage row before an embeddings answer. */
+function embeddingsAudit(ctx: RequestContext): AuditEntry {
+  const principal = ctx.principal;
+  const key = principal?.kind === 'key' ? principal.key.row : undefined;
+  return {
+    createdAt: Date.now(),
+    actor: key ? `key:${key.id}` : 'passthrough',
+    action: 'embeddings.create',
+    target: ctx.model ?? null,
+    requestId: ctx.requestId,
+    details: {
+      model: ctx.model ?? null,
+      deployment: ctx.deployment?.id ?? null,
+      provider: ctx.deployment?.provider ?? null,
+      inputs: inputCount((ctx.body as EmbeddingsBody).input),
+      prompt_tokens: usageOf(ctx)?.promptTokens ?? 0,
+      user: key?.ownerUser ?? null,
+      team: key?.team ?? null,
+      passthrough: principal?.kind === 'passthrough',
+    },
+  };
+}
 
 /** `POST /v1/embeddings`: usage and audit are committed before the answer. */
-export const embeddingsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/v1/embeddings',
-    {
-      schema: { body: embeddingsRequestSchema },
-      onRequest: startPipeline('embeddings', '/v1/embeddings', services),
+export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
+  const endpoint: InferenceEndpoint = {
+    endpoint: 'embeddings',
+    path: '/v1/embeddings',
+    resolveModel: resolveEmbeddingsModel,
+    call: (ctx, deployment) => {
+      const principal = ctx.principal;
+      return executeEmbeddings({
+        body: ctx.body as EmbeddingsBody,
+        deployment,
+        pools: services.pools,
+        signal: ctx.signal,
+        requestId: ctx.requestId,
+        // A passthrough caller's own provider key, used instead of the deployment's.
+        ...(principal?.kind === 'passthrough' ? { apiKeyOverride: principal.providerKey } : {}),
+      });
     },
-    (request, reply) => handleEmbeddings(request, reply, services),
+    // Embeddings answers never stream; a failure would be reported in OpenAI's shape.
+    errorFrame: chatCodec.errorFrame,
+    durableAudit: embeddingsAudit,
+  };
+  app.withTypeProvider<ZodTypeProvider>().post(
+    endpoint.path,
+    { schema: { body: embeddingsRequestSchema }, onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services) },
+    runPipeline(endpoint),
   );
 };

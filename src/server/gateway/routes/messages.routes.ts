@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messagesRequestSchema } from '../formats/messages/messages-schema.js';
-import { handleConversation } from '../pipeline/conversation.js';
-import type { GatewayRouteOptions } from './route-options.js';
-import { startPipeline } from './v1-hooks.js';
+import { messagesCodec } from '../formats/codec.js';
+import { messagesRequestSchema, type MessagesBody } from '../formats/messages/messages-schema.js';
+import { beginPipeline, runPipeline, type InferenceEndpoint } from '../pipeline/pipeline.js';
+import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
+import { executeChat } from '../providers/index.js';
 
 // A calendar date: `2023-13-45` is refused. The validator adds the value received.
 const dated = z.iso.date({ error: 'must be a date (YYYY-MM-DD)' });
@@ -16,14 +17,31 @@ const messagesHeadersSchema = z.looseObject({
 });
 
 /** `POST /v1/messages`, answering errors in Anthropic's envelope (`type: "error"` beside `error`). */
-export const messagesRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
+export const messagesRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
+  const endpoint: InferenceEndpoint = {
+    endpoint: 'messages',
+    path: '/v1/messages',
+    resolveModel: resolveConversationModel,
+    call: (ctx, deployment) =>
+      executeChat({
+        format: 'messages',
+        body: ctx.body as MessagesBody,
+        deployment,
+        pools: services.pools,
+        signal: ctx.signal,
+        requestId: ctx.requestId,
+        headers: ctx.headers,
+      }),
+    errorFrame: messagesCodec.errorFrame,
+  };
   app.withTypeProvider<ZodTypeProvider>().post(
-    '/v1/messages',
+    endpoint.path,
     {
       schema: { body: messagesRequestSchema, headers: messagesHeadersSchema },
       config: { errorEnvelope: 'anthropic' },
-      onRequest: startPipeline('messages', '/v1/messages', services),
+      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
     },
-    (request, reply) => handleConversation('messages', request, reply, services),
+    runPipeline(endpoint),
   );
 };

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import type { ModelObject } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
-import type { GatewayRouteOptions } from './route-options.js';
-import { startPipeline } from './v1-hooks.js';
+import { beginPipeline } from '../pipeline/pipeline.js';
 
 const modelObjectSchema = z.object({
   id: z.string(),
@@ -16,7 +15,8 @@ const modelObjectSchema = z.object({
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 
 /** `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no scope. */
-export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
+export const modelsRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   /** The models this caller may use: a key limited to some models sees only those. */
   const visible = (models: ReadonlySet<string> | null): readonly ModelObject[] => {
@@ -32,7 +32,7 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
     '/v1/models',
     {
       schema: { response: { 200: modelListSchema } },
-      onRequest: startPipeline('models', '/v1/models', services),
+      onRequest: beginPipeline('models', '/v1/models', services),
     },
     async (request) => {
       const models = keyModels(request);
@@ -44,7 +44,7 @@ export const modelsRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app,
     '/v1/models/*',
     {
       schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
-      onRequest: startPipeline('models', '/v1/models/*', services),
+      onRequest: beginPipeline('models', '/v1/models/*', services),
     },
     async (request) => {
       // A wildcard: canonical names such as `demo/echo` contain slashes.

@@ -1,16 +1,22 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { toErrorResponse } from '../../http/error-handler.js';
+import { noteFailure } from '../pipeline/pipeline.js';
 import { chatRoutes } from './chat.routes.js';
 import { embeddingsRoutes } from './embeddings.routes.js';
 import { messagesRoutes } from './messages.routes.js';
 import { modelsRoutes } from './models.routes.js';
-import type { GatewayRouteOptions } from './route-options.js';
-import { installV1Hooks } from './v1-hooks.js';
 
-/** The public inference API (`/v1/*`), every route behind the pipeline's hooks. */
-export const v1Routes: FastifyPluginAsync<GatewayRouteOptions> = async (app, options) => {
-  installV1Hooks(app as unknown as FastifyInstance, options.services);
-  await app.register(chatRoutes, options);
-  await app.register(messagesRoutes, options);
-  await app.register(embeddingsRoutes, options);
-  await app.register(modelsRoutes, options);
+/** The public inference API (`/v1/*`), every route on the one pipeline. */
+export const v1Routes: FastifyPluginAsync = async (app) => {
+  app.decorateRequest('gatewayRequest', null);
+  // A failed request's error type and body, for the finishing stage's usage row and traffic event.
+  app.addHook('onError', (request, _reply, error, done) => {
+    const { body } = toErrorResponse(error, request);
+    noteFailure(request, body.error.type, body);
+    done();
+  });
+  await app.register(chatRoutes);
+  await app.register(messagesRoutes);
+  await app.register(embeddingsRoutes);
+  await app.register(modelsRoutes);
 };

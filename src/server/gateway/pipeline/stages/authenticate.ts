@@ -1,17 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { bearerToken, secretsEqual } from '../../../http/secrets.js';
 import { forbidden, unauthorized } from '../../../http/errors.js';
 import { isIssuedKey } from '../../keys/key-secret.js';
-import type { KeysService } from '../../keys/keys.service.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
-import type { Endpoint, Principal, RequestContext } from '../request-context.js';
-
-/** What authentication needs. */
-export interface AuthDeps {
-  readonly keys: KeysService;
-  readonly masterKey: string;
-  readonly allowPassthroughKeys: boolean;
-}
+import type { Endpoint, RequestContext } from '../request-context.js';
 
 /** The scope each endpoint needs (decisions.md); `/v1/models` needs only a valid key. */
 function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
@@ -27,8 +19,8 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
 }
 
 /** A non-empty `x-api-key` header, trimmed. */
-function apiKeyHeader(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-api-key'];
+function apiKeyHeader(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['x-api-key'];
   const value = typeof header === 'string' ? header.trim() : '';
   return value === '' ? undefined : value;
 }
@@ -38,30 +30,30 @@ function apiKeyHeader(request: FastifyRequest): string | undefined {
  * `x-api-key` is the credential and Bearer only its fallback (Anthropic clients); everywhere else
  * Bearer alone, so an `x-api-key` there is not read.
  */
-function presentedKey(request: FastifyRequest, endpoint: Endpoint): string | undefined {
-  if (endpoint === 'messages') return apiKeyHeader(request) ?? bearerToken(request.headers.authorization);
-  return bearerToken(request.headers.authorization);
+function presentedKey(headers: IncomingHttpHeaders, endpoint: Endpoint): string | undefined {
+  if (endpoint === 'messages') return apiKeyHeader(headers) ?? bearerToken(headers.authorization);
+  return bearerToken(headers.authorization);
 }
 
 /** Why no credential was found, in the words of the endpoint's own credential. */
-function missingKeyMessage(request: FastifyRequest, endpoint: Endpoint): string {
+function missingKeyMessage(headers: IncomingHttpHeaders, endpoint: Endpoint): string {
   if (endpoint === 'messages') return 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>';
-  const hint = apiKeyHeader(request) !== undefined ? ' (x-api-key is read only on /v1/messages)' : '';
+  const hint = apiKeyHeader(headers) !== undefined ? ' (x-api-key is read only on /v1/messages)' : '';
   return `missing API key: send Authorization: Bearer <API_KEY>${hint}`;
 }
 
 /**
- * Stage 2: finds the principal and checks the endpoint's scope. Runs before the body is parsed, so a
+ * Authentication: finds the principal and checks the endpoint's scope. Runs before the body is parsed, so a
  * caller without a valid key learns nothing from validation errors.
  */
-export function authenticate(ctx: RequestContext, request: FastifyRequest, deps: AuthDeps): Principal {
-  const secret = presentedKey(request, ctx.endpoint);
-  if (secret === undefined) throw unauthorized(missingKeyMessage(request, ctx.endpoint));
-  let principal: Principal;
-  if (isIssuedKey(secret) || !(deps.allowPassthroughKeys && ctx.endpoint === 'embeddings')) {
-    const check = deps.keys.check(secret);
+export function authenticate(ctx: RequestContext): void {
+  const { keys, masterKey, config } = ctx.services;
+  const secret = presentedKey(ctx.headers, ctx.endpoint);
+  if (secret === undefined) throw unauthorized(missingKeyMessage(ctx.headers, ctx.endpoint));
+  if (isIssuedKey(secret) || !(config.allow_passthrough_keys && ctx.endpoint === 'embeddings')) {
+    const check = keys.check(secret);
     if (!check.ok) {
-      if (secretsEqual(secret, deps.masterKey))
+      if (secretsEqual(secret, masterKey))
         throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
       switch (check.reason) {
         case 'unknown':
@@ -72,17 +64,15 @@ export function authenticate(ctx: RequestContext, request: FastifyRequest, deps:
           throw unauthorized('API key has been revoked');
       }
     }
-    principal = { kind: 'key', key: check.key };
+    ctx.principal = { kind: 'key', key: check.key };
     const scope = requiredScope(ctx.endpoint);
     if (scope !== undefined && !hasScope(check.key.row.scopes, scope)) {
       throw forbidden(`API key ${check.key.row.id} lacks the ${scope} scope required by ${ctx.path}`);
     }
   } else {
     // The master key must never be forwarded to a provider as if it were the caller's own key.
-    if (secretsEqual(secret, deps.masterKey))
+    if (secretsEqual(secret, masterKey))
       throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
-    principal = { kind: 'passthrough', providerKey: secret };
+    ctx.principal = { kind: 'passthrough', providerKey: secret };
   }
-  ctx.principal = principal;
-  return principal;
 }

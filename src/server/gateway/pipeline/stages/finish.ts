@@ -1,13 +1,13 @@
 import type { UsageEntry } from '../../accounting/usage-entry.js';
 import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
-import type { GatewayServices } from '../gateway-services.js';
-import type { RequestContext } from '../request-context.js';
+import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 
 /** The usage row of a request, from what its context gathered. */
-export function usageEntry(ctx: RequestContext, status: number, services: GatewayServices): UsageEntry {
+export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
-  const promptTokens = ctx.usage?.promptTokens ?? 0;
-  const completionTokens = ctx.usage?.completionTokens ?? 0;
+  const usage = usageOf(ctx);
+  const promptTokens = usage?.promptTokens ?? 0;
+  const completionTokens = usage?.completionTokens ?? 0;
   const model = ctx.model ?? null;
   return {
     requestId: ctx.requestId,
@@ -21,7 +21,7 @@ export function usageEntry(ctx: RequestContext, status: number, services: Gatewa
     provider: ctx.deployment?.provider ?? null,
     promptTokens,
     completionTokens,
-    costUsd: services.prices.cost(model, ctx.deployment?.upstreamModel ?? null, { promptTokens, completionTokens }),
+    costUsd: ctx.services.prices.cost(model, ctx.deployment?.upstreamModel ?? null, { promptTokens, completionTokens }),
     latencyMs: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     status,
     errorType: ctx.errorType ?? null,
@@ -31,14 +31,16 @@ export function usageEntry(ctx: RequestContext, status: number, services: Gatewa
 }
 
 /**
- * The last stage, on every path (success, error, stream end, client gone): the usage row (batched,
- * unless already committed), the seven metrics, the traffic event and the key's last use.
+ * The last stage, reached once per request when its response closes (the pipeline's client watch
+ * calls it): the usage row (batched, unless already committed), the metrics, the traffic event and
+ * the key's last use. A response that closed before it was completely sent is the client's leaving
+ * (499), whatever status line had gone out.
  */
-export function finishRequest(ctx: RequestContext, replyStatus: number, services: GatewayServices): void {
-  if (ctx.finished) return;
-  ctx.finished = true;
-  const status = ctx.statusOverride ?? replyStatus;
-  const entry = usageEntry(ctx, status, services);
+export function finishRequest(ctx: RequestContext, replyStatus: number, completed: boolean): void {
+  const services = ctx.services;
+  const status = completed ? replyStatus : CLIENT_CLOSED_REQUEST;
+  if (!completed) ctx.errorType ??= 'client_closed';
+  const entry = usageEntry(ctx, status);
   const accounted = ctx.endpoint !== 'models';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {

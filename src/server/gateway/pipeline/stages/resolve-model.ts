@@ -25,10 +25,14 @@ function checkKeyModels(ctx: RequestContext, requested: string, model: string): 
 }
 
 /**
- * Stage 3 for chat and Messages, in the document's order: alias rewrite, allow-list
- * (400 model_not_allowed), then the per-model cap on every token-limit field. Rewrites the body in place.
+ * Model resolution for conversations (chat, Messages): alias rewrite, allow-list (400
+ * model_not_allowed), the key's own model list, then the per-model cap on every token-limit field.
+ * Rewrites the body in place.
  */
-export function resolveConversationModel(ctx: RequestContext, body: ConversationBody, registry: ModelRegistry): void {
+export function resolveConversationModel(ctx: RequestContext): void {
+  const registry = ctx.services.registry;
+  const body = ctx.body as unknown as ConversationBody;
+  ctx.stream = (body as { stream?: unknown }).stream === true;
   const requested = body.model;
   ctx.requestedModel = requested;
   const resolution = registry.resolve(requested);
@@ -52,10 +56,13 @@ function isClaudeFamily(model: string, registry: ModelRegistry): boolean {
 }
 
 /**
- * Stage 3 for embeddings: default model, alias rewrite, Claude rejection, then the allow-list for
- * issued keys. A passthrough caller pays its own provider, so its model names are passed through.
+ * Model resolution for embeddings: default model, alias rewrite, Claude rejection, then the
+ * allow-list for issued keys. A passthrough caller pays its own provider, so its model names are
+ * passed through.
  */
-export function resolveEmbeddingsModel(ctx: RequestContext, body: { model?: string }, registry: ModelRegistry): string {
+export function resolveEmbeddingsModel(ctx: RequestContext): void {
+  const registry = ctx.services.registry;
+  const body = ctx.body as { model?: string };
   const requested = body.model ?? registry.defaultEmbeddingModel();
   if (requested === undefined)
     throw badRequest('model is required: the request has no model and llm.default_embedding_model is not configured');
@@ -70,5 +77,4 @@ export function resolveEmbeddingsModel(ctx: RequestContext, body: { model?: stri
   }
   ctx.model = model;
   body.model = model;
-  return model;
 }

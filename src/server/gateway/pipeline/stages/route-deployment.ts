@@ -1,9 +1,10 @@
 import { AppError, badRequest } from '../../../http/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
-import type { GatewayDeployment } from '../../model-registry/deployment.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
 import { UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
-import type { CancelSignal } from '../../providers/types.js';
+import type { ProviderAnswer } from '../../providers/answer.js';
+import type { Deployment } from '../../providers/types.js';
+import type { ClientWatch } from '../client-connection.js';
 import type { RequestContext } from '../request-context.js';
 
 /**
@@ -11,13 +12,13 @@ import type { RequestContext } from '../request-context.js';
  * weights and every deployment is a fallback for the others), deployments cooling down last.
  */
 export function deploymentOrder(
-  deployments: readonly GatewayDeployment[],
+  deployments: readonly Deployment[],
   health: DeploymentHealthTracker,
   random: () => number = Math.random,
-): GatewayDeployment[] {
+): Deployment[] {
   if (deployments.length <= 1) return [...deployments];
   const pool = [...deployments];
-  const ordered: GatewayDeployment[] = [];
+  const ordered: Deployment[] = [];
   while (pool.length > 0) {
     let total = 0;
     for (const d of pool) total += d.weight;
@@ -33,49 +34,93 @@ export function deploymentOrder(
   return ready.length === ordered.length ? ordered : [...ready, ...ordered.filter((d) => health.coolingDown(d.id))];
 }
 
-/** The 502 answered for a provider failure, with the provider's status in `x-upstream-status`. */
-export function upstreamFailure(error: UpstreamError, tried: number): AppError {
-  const suffix = tried > 1 ? ` (after trying ${tried} deployments)` : '';
-  return new AppError('upstream_error', `${error.message}${suffix}`, {
-    headers: error.status > 0 ? { 'x-upstream-status': String(error.status) } : {},
+/**
+ * The 502 answered for a provider failure, with the provider's status in `x-upstream-status`. A
+ * failure that another try cannot fix (a 400, 401, 404 from the provider) says so in
+ * `x-should-retry: false`, which both official SDKs obey instead of resending it three times.
+ */
+export function upstreamFailure(error: UpstreamError, attempts: number): AppError {
+  const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  const headers: Record<string, string> = {};
+  if (error.status > 0) headers['x-upstream-status'] = String(error.status);
+  if (!error.retryable) headers['x-should-retry'] = 'false';
+  return new AppError('upstream_error', `${error.message}${suffix}`, { headers });
+}
+
+/** Waits `ms`, or less when the client leaves (then there is nobody to answer). */
+function pause(ms: number, signal: ClientWatch): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.off('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.once('abort', done);
   });
 }
 
 /**
- * Stage "route": calls `attempt` on each deployment in turn until one succeeds. A retryable
- * UpstreamError (429, 5xx, timeout, connection error) moves on to the next deployment; anything else,
- * or the last failure, becomes the answer. Calls only resolve before the first byte reaches the
- * client, so a retry can never follow a started stream.
+ * How long to wait before retry number `retry` (1-based): the upstream's Retry-After when it gave one
+ * (undefined when that is longer than the gateway will wait, so the caller falls back at once),
+ * otherwise exponential backoff with jitter, so that clients retrying together spread out.
  */
-export async function withFallback<T>(
+export function retryDelay(
+  retry: number,
+  error: UpstreamError,
+  settings: { readonly backoffMs: number; readonly maxWaitMs: number },
+  random: () => number = Math.random,
+): number | undefined {
+  if (error.retryAfterSeconds !== undefined) {
+    const asked = error.retryAfterSeconds * 1000;
+    return asked > settings.maxWaitMs ? undefined : asked;
+  }
+  const ceiling = Math.min(settings.backoffMs * 2 ** (retry - 1), settings.maxWaitMs);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * The route stage: calls the provider on the model's deployments in turn until one answers. A
+ * retryable UpstreamError (429, 5xx, timeout, connection error) is retried on the same deployment
+ * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; anything
+ * else, or the last failure, becomes the answer. Calls resolve only before the first byte reaches
+ * the client, so a retry can never follow a started stream.
+ */
+export async function route(
   ctx: RequestContext,
-  deployments: readonly GatewayDeployment[],
-  health: DeploymentHealthTracker,
-  signal: CancelSignal,
-  attempt: (deployment: GatewayDeployment) => Promise<T>,
-): Promise<T> {
+  call: (deployment: Deployment) => Promise<ProviderAnswer>,
+): Promise<ProviderAnswer> {
+  const { registry, health, config } = ctx.services;
+  const deployments = registry.deploymentsFor(ctx.model!);
   if (deployments.length === 0)
     throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
-  const order = deploymentOrder(deployments, health);
+  const settings = { backoffMs: config.gateway.retry_backoff_ms, maxWaitMs: config.gateway.max_retry_wait_ms };
+  const signal = ctx.signal;
   let last: UpstreamError | undefined;
-  for (const deployment of order) {
+  for (const deployment of deploymentOrder(deployments, health)) {
     ctx.deployment = deployment;
-    ctx.attempts += 1;
-    const started = performance.now();
-    try {
-      const result = await attempt(deployment);
-      health.success(deployment, performance.now() - started);
-      return result;
-    } catch (error) {
-      // The client left: not the deployment's fault, and nobody is waiting for a fallback.
+    for (let retry = 0; retry <= deployment.maxRetries; retry += 1) {
+      if (retry > 0) {
+        const wait = retryDelay(retry, last!, settings);
+        if (wait === undefined) break;
+        await pause(wait, signal);
+      }
       if (signal.aborted) throw new ClientClosedError();
-      if (error instanceof UpstreamError) {
+      ctx.attempts += 1;
+      const started = performance.now();
+      try {
+        const answer = await call(deployment);
+        health.success(deployment, performance.now() - started);
+        return answer;
+      } catch (error) {
+        // The client left: not the deployment's fault, and nobody is waiting for a retry.
+        if (signal.aborted) throw new ClientClosedError();
+        if (!(error instanceof UpstreamError)) throw translateProviderError(error);
         health.failure(deployment, performance.now() - started, error.status, error.message);
         last = error;
-        if (error.retryable) continue;
-        throw upstreamFailure(error, ctx.attempts);
+        if (!error.retryable) throw upstreamFailure(error, ctx.attempts);
       }
-      throw translateProviderError(error);
     }
   }
   throw upstreamFailure(last!, ctx.attempts);

@@ -24,6 +24,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
       if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
       return sendNative(
         {
+          pools: context.pools,
           provider: settings.name,
           baseUrl: settings.baseUrl,
           path: '/v1/messages',

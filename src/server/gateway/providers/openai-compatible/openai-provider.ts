@@ -66,6 +66,7 @@ function upstreamCall(
     else headers.authorization = `Bearer ${apiKey}`;
   }
   return {
+    pools: context.pools,
     provider: settings.name,
     baseUrl: settings.baseUrl,
     path,

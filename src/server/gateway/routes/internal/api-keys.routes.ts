@@ -9,10 +9,10 @@ import {
   apiKeyUpdateSchema,
   idParamsSchema,
 } from '../../../../shared/gateway-api.js';
-import type { AdminRouteOptions } from './admin-options.js';
 
 /** `/internal/api-keys`: issue (secret shown once), list, read, update, revoke. */
-export const apiKeysRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { admin }) => {
+export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
+  const { admin } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(

@@ -5,10 +5,11 @@ import {
   deploymentListSchema,
   deploymentsUpdateSchema,
 } from '../../../../shared/gateway-api.js';
-import type { AdminRouteOptions } from './admin-options.js';
 
 /** `/internal/deployments` (list, replace) and `/internal/deployments/health`. */
-export const deploymentsRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { admin, services }) => {
+export const deploymentsRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
+  const admin = services.admin;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/deployments', { schema: { response: { 200: deploymentListSchema } } }, async () => admin.deployments());
   typed.put(

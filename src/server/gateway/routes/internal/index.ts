@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { AdminService } from '../../admin/admin.service.js';
 import { requireMasterKey } from '../../admin/master-key.js';
-import type { GatewayRouteOptions } from '../route-options.js';
+import { toHttpError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
@@ -9,13 +8,15 @@ import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
 /** The admin API under `/internal/*`: master key only, one plugin per resource. */
-export const internalRoutes: FastifyPluginAsync<GatewayRouteOptions> = async (app, { services }) => {
-  requireMasterKey(app, services.masterKey);
-  const admin = new AdminService(services.keys, services.registry, services.audit, services.bus);
-  const options = { services, admin };
-  await app.register(apiKeysRoutes, options);
-  await app.register(adminModelsRoutes, options);
-  await app.register(deploymentsRoutes, options);
-  await app.register(usageRoutes, options);
-  await app.register(trafficRoutes, options);
+export const internalRoutes: FastifyPluginAsync = async (app) => {
+  requireMasterKey(app, app.gateway.masterKey);
+  // The services' domain errors become HTTP errors here, at the edge; the shared handler answers them.
+  app.setErrorHandler((error) => {
+    throw toHttpError(error);
+  });
+  await app.register(apiKeysRoutes);
+  await app.register(adminModelsRoutes);
+  await app.register(deploymentsRoutes);
+  await app.register(usageRoutes);
+  await app.register(trafficRoutes);
 };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { modelSettingsUpdateSchema, modelSettingsViewSchema } from '../../../../shared/gateway-api.js';
-import type { AdminRouteOptions } from './admin-options.js';
 
 /** `/internal/models`: allowed models, aliases, per-model max_tokens, default embedding model. */
-export const adminModelsRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { admin }) => {
+export const adminModelsRoutes: FastifyPluginAsync = async (app) => {
+  const { admin } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/models', { schema: { response: { 200: modelSettingsViewSchema } } }, async () => admin.modelSettings());
   typed.put(

@@ -1,18 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { trafficListSchema, trafficQuerySchema, type TrafficEvent } from '../../../../shared/gateway-api.js';
+import {
+  trafficListSchema,
+  trafficQuerySchema,
+  trafficStreamQuerySchema,
+  type TrafficEvent,
+} from '../../../../shared/gateway-api.js';
 import { assertNever } from '../../formats/ir.js';
-import { openEventStream } from '../../pipeline/stream-writer.js';
+import { openEventStream } from '../../../http/event-stream.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
-import type { AdminRouteOptions } from './admin-options.js';
 
 const HEARTBEAT_MS = 15_000;
 /** A subscriber this far behind is cut off: it reconnects with Last-Event-ID instead of costing memory. */
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
-
-const streamQuerySchema = z.object({ after: z.coerce.number().int().nonnegative().optional() });
 
 function trafficFrame(event: TrafficEvent): string {
   return `id: ${event.seq}\nevent: traffic\ndata: ${JSON.stringify(event)}\n\n`;
@@ -33,7 +34,8 @@ function frameOf(message: GatewayBusMessage): string {
  * `GET /internal/traffic` (recent requests, newest first) and `GET /internal/traffic/stream` (SSE:
  * `traffic` events with `id` = seq so `Last-Event-ID` resumes, `invalidate` events for admin changes).
  */
-export const trafficRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { services }) => {
+export const trafficRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const open = new Set<ServerResponse>();
   // Streams never finish on their own; closing the server must not wait for them.
@@ -52,7 +54,7 @@ export const trafficRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, 
     }),
   );
 
-  typed.get('/traffic/stream', { schema: { querystring: streamQuerySchema } }, (request, reply) => {
+  typed.get('/traffic/stream', { schema: { querystring: trafficStreamQuerySchema } }, (request, reply) => {
     const header = request.headers['last-event-id'];
     const resume = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : request.query.after;
     const raw = openEventStream(reply);

@@ -9,7 +9,6 @@ import {
   usageResponseSchema,
 } from '../../../../shared/gateway-api.js';
 import { badRequest } from '../../../http/errors.js';
-import type { AdminRouteOptions } from './admin-options.js';
 
 const DAY_MS = 86_400_000;
 
@@ -27,7 +26,8 @@ function timeOf(value: string | undefined, fallback: number, name: string): numb
 }
 
 /** `/internal/usage` (aggregates), `/internal/usage/logs` (rows) and `/internal/audit`. */
-export const usageRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, { services }) => {
+export const usageRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(

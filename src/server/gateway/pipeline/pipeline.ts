@@ -1,0 +1,120 @@
+import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import type { AuditEntry } from '../accounting/usage-entry.js';
+import type { ProviderAnswer } from '../providers/answer.js';
+import type { Deployment } from '../providers/types.js';
+import { jsonBody } from '../traffic/traffic-log.js';
+import { ClientWatch } from './client-connection.js';
+import type { GatewayServices } from './gateway-services.js';
+import { contextOf, type Endpoint, type RequestContext } from './request-context.js';
+import { authenticate } from './stages/authenticate.js';
+import { finishRequest, usageEntry } from './stages/finish.js';
+import { respond } from './stages/respond.js';
+import { ClientClosedError, route } from './stages/route-deployment.js';
+
+/**
+ * The gateway's one request pipeline. Every /v1 inference endpoint runs the same stages, in this order:
+ *
+ *  1. begin          on arrival: the request's context, and the watch that finishes it when it closes
+ *  2. authenticate   on arrival, before the body is read: the key and the endpoint's scope
+ *     (Fastify then parses and validates the body against the endpoint's schema)
+ *  3. resolve model  the endpoint's rule: alias, allow-list, the key's models, token caps
+ *  4. policy         the installed slots: rateLimit, contentPolicy, piiScrub, rag, cacheLookup
+ *  5. route          deployments in weighted order; retries with backoff, then fallback
+ *  6. provider call  the endpoint's call, on the deployment the route stage chose
+ *  7. durable usage  the endpoints that must commit usage before answering (embeddings)
+ *  8. respond        PII restore (the output slot), then the JSON answer or the relayed stream
+ *  9. finish         once, when the response closes: usage row, metrics, traffic event, key use
+ *
+ * A stage is a function of the request's context; it may end the request with a typed error (the
+ * error handler answers it, and finish still accounts it). An endpoint supplies only what differs:
+ * its model rule, its provider call and the frame that reports a failure inside a started stream.
+ */
+export interface InferenceEndpoint {
+  readonly endpoint: Exclude<Endpoint, 'models'>;
+  readonly path: string;
+  /** Stage 3: resolves and rewrites `ctx.model` and the body. */
+  resolveModel(ctx: RequestContext): void;
+  /** Stage 6: the provider call on one deployment. */
+  call(ctx: RequestContext, deployment: Deployment): Promise<ProviderAnswer>;
+  /** What ends a stream that failed after it started, in the endpoint's format. */
+  errorFrame(message: string): string;
+  /** Stage 7: the audit event committed with the usage row before the answer, for endpoints that need it. */
+  durableAudit?(ctx: RequestContext): AuditEntry;
+}
+
+/**
+ * Stages 1 and 2 as the route's onRequest hook, before the body is parsed (a caller without a valid
+ * key learns nothing from validation errors). Callback style: an async hook costs a promise per request.
+ */
+export function beginPipeline(endpoint: Endpoint, path: string, services: GatewayServices): onRequestHookHandler {
+  return (request, reply, done) => {
+    const ctx: RequestContext = {
+      services,
+      requestId: request.id,
+      endpoint,
+      method: request.method,
+      path,
+      headers: request.headers,
+      startedAt: performance.now(),
+      startedAtMs: Date.now(),
+      signal: new ClientWatch(reply.raw, (completed) => finishRequest(ctx, reply.raw.statusCode, completed)),
+      body: {},
+      attempts: 0,
+      stream: false,
+      cached: false,
+      committed: false,
+    };
+    request.gatewayRequest = ctx;
+    try {
+      authenticate(ctx);
+    } catch (error) {
+      done(error as FastifyError);
+      return;
+    }
+    done();
+  };
+}
+
+/** What the pipeline changed in the client's body, shown in the traffic view as the forwarded body. */
+function forwardedPatch(body: Record<string, unknown>): Record<string, unknown> {
+  const patch: Record<string, unknown> = { model: body.model };
+  if (body.max_tokens != null) patch.max_tokens = body.max_tokens;
+  if (body.max_completion_tokens != null) patch.max_completion_tokens = body.max_completion_tokens;
+  return patch;
+}
+
+/** Stages 3 to 8 as the route's handler. */
+export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const ctx = contextOf(request);
+    ctx.body = request.body as Record<string, unknown>;
+    spec.resolveModel(ctx);
+    for (const stage of ctx.services.policy) {
+      const own = await stage(ctx);
+      if (own !== undefined) return respond(ctx, reply, own, spec.errorFrame);
+    }
+    if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+    let answer: ProviderAnswer;
+    try {
+      answer = await route(ctx, (deployment) => spec.call(ctx, deployment));
+    } catch (error) {
+      // Nobody is left to answer; the watch already finished the request as the client's leaving.
+      if (error instanceof ClientClosedError) return reply.hijack();
+      throw error;
+    }
+    if (spec.durableAudit !== undefined) {
+      ctx.answer = answer;
+      ctx.services.recorder.commitNow(usageEntry(ctx, 200), spec.durableAudit(ctx));
+      ctx.committed = true;
+    }
+    return respond(ctx, reply, answer, spec.errorFrame);
+  };
+}
+
+/** The error type of a failed request, for the finishing stage (the error handler answers it). */
+export function noteFailure(request: FastifyRequest, type: string, body: unknown): void {
+  const ctx = request.gatewayRequest;
+  if (ctx === null) return;
+  ctx.errorType = type;
+  ctx.responseBody = { kind: 'value', value: body };
+}

@@ -1,0 +1,110 @@
+import type { FastifyReply } from 'fastify';
+import { openEventStream } from '../../../http/event-stream.js';
+import { StreamError } from '../../formats/stream-error.js';
+import type { ProviderAnswer, StreamAnswer } from '../../providers/answer.js';
+import { UpstreamError } from '../../providers/upstream-error.js';
+import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
+import type { ClientWatch } from '../client-connection.js';
+import type { RequestContext } from '../request-context.js';
+
+/** What the client may see of a failure inside a started stream (only provider errors are shown as they are). */
+function describeStreamError(error: unknown): string {
+  if (error instanceof StreamError || error instanceof UpstreamError) return error.message;
+  return 'the upstream stream failed; see the gateway log for this request id';
+}
+
+/**
+ * The respond stage: sends the answer, after the output stage (PII restore) rewrote it. JSON goes out
+ * as the provider's own text where it could keep it; a stream is relayed frame by frame.
+ */
+export async function respond(
+  ctx: RequestContext,
+  reply: FastifyReply,
+  answer: ProviderAnswer,
+  errorFrame: (message: string) => string,
+): Promise<FastifyReply> {
+  ctx.answer = answer;
+  if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
+  const restore = ctx.services.output.piiRestore;
+  if (answer.kind === 'json') {
+    const text = restore
+      ? JSON.stringify(restore.json(ctx, answer.body))
+      : (answer.text ?? JSON.stringify(answer.body));
+    ctx.responseBody = jsonBody(text);
+    return reply.type('application/json; charset=utf-8').send(text);
+  }
+  await relayStream(ctx, reply, answer, errorFrame);
+  return reply;
+}
+
+/** Resolves when the socket wants more, or when the client left (nothing more will be written). */
+function writable(raw: FastifyReply['raw'], signal: ClientWatch): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      raw.off('drain', done);
+      signal.off('abort', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    signal.on('abort', done);
+  });
+}
+
+/**
+ * Writes SSE frames to the client as each arrives (no buffering of the answer), and pulls the next
+ * only when the socket has room, so a client that reads slowly (or not at all) holds back the
+ * upstream instead of growing the gateway's memory. A failure after the first byte becomes the
+ * format's error frame, since the status line is already sent; the outcome is on the context before
+ * the response ends, where the finishing stage reads it.
+ */
+async function relayStream(
+  ctx: RequestContext,
+  reply: FastifyReply,
+  answer: StreamAnswer,
+  errorFrame: (message: string) => string,
+): Promise<void> {
+  const raw = openEventStream(reply);
+  const signal = ctx.signal;
+  const restore = ctx.services.output.piiRestore;
+  const transcript: string[] = [];
+  let captured = 0;
+  let truncated = false;
+  // Frames that arrive together (one upstream packet often carries several) leave in one write:
+  // corked until the current burst of microtasks is done, which delays nothing.
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    raw.uncork();
+  };
+  const write = (frame: string): boolean => {
+    if (captured < MAX_BODY_CHARS) {
+      transcript.push(frame);
+      captured += frame.length;
+    } else truncated = true;
+    if (!corked) {
+      corked = true;
+      raw.cork();
+      process.nextTick(uncork);
+    }
+    return raw.write(frame);
+  };
+  try {
+    for await (const frame of answer.events) {
+      if (signal.aborted) break;
+      if (!write(restore ? restore.frame(ctx, frame) : frame)) await writable(raw, signal);
+    }
+    const failure = answer.error();
+    if (failure !== undefined) ctx.errorType = 'upstream_error';
+  } catch (error) {
+    // The provider layer turns upstream failures into an error frame itself; a throw here is unexpected.
+    if (!signal.aborted) {
+      ctx.errorType = 'upstream_error';
+      if (!(error instanceof StreamError || error instanceof UpstreamError))
+        reply.request.log.error({ err: error }, 'stream relay failed');
+      if (!raw.destroyed) write(errorFrame(describeStreamError(error)));
+    }
+  } finally {
+    ctx.responseBody = textBody(transcript.join(''), truncated);
+    if (!raw.writableEnded && !raw.destroyed) raw.end();
+  }
+}
