@@ -6,14 +6,13 @@ import { chatStreamError, parseChatChunk } from './chat-stream-decoder.js';
 
 /**
  * The native fast path for chat completions: upstream frames are relayed as they arrive, with only
- * the model name rewritten to the public one. Frames are parsed only when they carry usage or an
- * error, so relaying costs a couple of string scans per chunk.
+ * the model name rewritten to the public one (a string replace, so the upstream's bytes are kept).
+ * Every frame is parsed once all the same: a malformed one must end the stream with an error frame
+ * (and count as a failure) instead of reaching the client, and the parse yields usage and the
+ * generated text to count.
  */
 
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
-const USAGE_OBJECT = /"usage"\s*:\s*\{/;
-const ERROR_FIELD = /"error"\s*:/;
-const GENERATED_TEXT = /"(?:content|arguments|refusal)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
 /** Options of the chat relay. */
 export interface ChatRelayOptions {
@@ -33,15 +32,12 @@ export async function* relayChatStream(
     const data = event.data;
     if (data === '[DONE]') break;
     if (data.trim() === '') continue;
-    let usageOnly = false;
-    if (ERROR_FIELD.test(data) || USAGE_OBJECT.test(data)) {
-      const chunk = parseChatChunk(data);
-      if (chunk.error != null) throw chatStreamError(chunk.error);
-      const usage = chatUsageToIr(chunk.usage);
-      if (usage) options.usage.report(usage);
-      usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0;
-    }
-    countGenerated(data, options.usage);
+    const chunk = parseChatChunk(data);
+    if (chunk.error != null) throw chatStreamError(chunk.error);
+    const usage = chatUsageToIr(chunk.usage);
+    if (usage) options.usage.report(usage);
+    countGenerated(chunk.choices, options.usage);
+    const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
     if (usageOnly && !options.includeUsage) continue;
     yield encodeEvent({ data: data.replace(MODEL_FIELD, model) });
   }
@@ -58,6 +54,18 @@ export function relayChatJson(
   return { body, usage: chatUsageToIr(body.usage) };
 }
 
-function countGenerated(data: string, usage: StreamUsage): void {
-  for (const match of data.matchAll(GENERATED_TEXT)) usage.addOutput(match[1].length);
+/** Adds the characters a chunk generated (text, refusals, tool-call arguments) to the estimate. */
+function countGenerated(choices: unknown, usage: StreamUsage): void {
+  if (!Array.isArray(choices)) return;
+  for (const choice of choices) {
+    const delta = (choice as { delta?: Record<string, unknown> } | null)?.delta;
+    if (delta == null) continue;
+    if (typeof delta.content === 'string') usage.addOutput(delta.content.length);
+    if (typeof delta.refusal === 'string') usage.addOutput(delta.refusal.length);
+    if (!Array.isArray(delta.tool_calls)) continue;
+    for (const call of delta.tool_calls) {
+      const args = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+      if (typeof args === 'string') usage.addOutput(args.length);
+    }
+  }
 }
