@@ -15,7 +15,9 @@ export function sendBytes(
   method = 'POST',
 ): Promise<BodyAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { 'content-length': String(Buffer.byteLength(payload)), ...headers } });
+    // A chunked body has no Content-Length (a decoded body's size is unknown until the end).
+    const length = headers['transfer-encoding'] ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+    const req = request(url, { method, headers: { ...length, ...headers } });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
