@@ -281,16 +281,13 @@ const queryInteger = (min: number, max?: number) => {
 };
 
 /** Time given as ISO-8601 or Unix milliseconds, up to the end of year 9999 (beyond, no date can show it). */
-const timeParam = z.union(
-  [
-    z.iso.datetime({ offset: true }),
-    z
-      .string()
-      .regex(/^\d+$/)
-      .refine((value) => Number(value) <= MAX_TIME_MS),
-  ],
-  { error: `must be an ISO-8601 time or Unix milliseconds (at most ${MAX_TIME_MS}, the end of year 9999)` },
-);
+const timeParam = z
+  .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], {
+    error: 'must be an ISO-8601 time or Unix milliseconds',
+  })
+  .refine((value) => !/^\d+$/.test(value) || Number(value) <= MAX_TIME_MS, {
+    error: (issue) => `must be at most ${MAX_TIME_MS} (the end of year 9999), got '${String(issue.input)}'`,
+  });
 
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = z.object({

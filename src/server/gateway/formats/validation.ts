@@ -43,11 +43,13 @@ export function formatIssue(issue: z.core.$ZodIssue): string {
     !('discriminator' in issue) &&
     !isOwn(issue.message)
   ) {
-    // When one variant matched the value's type, its own issue is the useful one.
-    const matched = issue.errors.find(
+    // When one variant matched the value's type, its own issue is the useful one; a variant whose
+    // items also have the right types (a token list that is only too long) before one whose do not.
+    const viable = issue.errors.filter(
       (branch) =>
         branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
     );
+    const matched = viable.find((branch) => !branch.some((inner) => inner.code === 'invalid_type')) ?? viable[0];
     if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
   }
   const field = fieldName(issue.path);
@@ -106,9 +108,11 @@ function problem(issue: z.core.$ZodIssue): string {
         `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}, got ${show(issue.input)}`,
       );
     case 'too_big':
+      // The size received, never the value: it is what was too big.
       if (issue.origin === 'array')
-        return `must contain ${issue.exact ? 'exactly' : 'at most'} ${items(Number(issue.maximum))}`;
-      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+        return `must contain ${issue.exact ? 'exactly' : 'at most'} ${items(Number(issue.maximum))}${sizeOf(issue.input, 'items')}`;
+      if (issue.origin === 'string')
+        return `must be at most ${issue.maximum} characters${sizeOf(issue.input, 'characters')}`;
       return customOr(
         issue.message,
         `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}, got ${show(issue.input)}`,
@@ -153,6 +157,10 @@ function expectedFormat(issue: z.core.$ZodIssueInvalidStringFormat): string {
     default:
       return `must be a valid ${issue.format}`;
   }
+}
+
+function sizeOf(input: unknown, unit: string): string {
+  return Array.isArray(input) || typeof input === 'string' ? `, got ${input.length} ${unit}` : '';
 }
 
 function items(count: number): string {

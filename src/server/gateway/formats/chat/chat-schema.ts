@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { boundedNumber, minInteger, validate, type Validated } from '../validation.js';
+import {
+  boundedRecord,
+  integerIn,
+  MAX_CHAT_STOP_SEQUENCES,
+  MAX_CHOICES,
+  MAX_LOGIT_BIAS_ENTRIES,
+  MAX_MESSAGES,
+  MAX_PARTS,
+  MAX_TOOLS,
+  MAX_TOP_LOGPROBS,
+  name,
+  outputTokens,
+  requiredName,
+} from '../limits.js';
+import { boundedNumber, validate, type Validated } from '../validation.js';
 
 /**
  * The chat completions request (OpenAI's `POST /v1/chat/completions`). Objects are loose: fields
@@ -14,7 +28,7 @@ const imagePart = z.looseObject({
 });
 const audioPart = z.looseObject({
   type: z.literal('input_audio'),
-  input_audio: z.looseObject({ data: z.string(), format: z.string() }),
+  input_audio: z.looseObject({ data: z.string(), format: name() }),
 });
 const filePart = z.looseObject({ type: z.literal('file'), file: z.looseObject({}) });
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
@@ -22,33 +36,33 @@ const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.strin
 const userPart = z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart]);
 const assistantPart = z.discriminatedUnion('type', [textPart, refusalPart]);
 
-const textContent = z.union([z.string(), z.array(textPart)]);
+const textContent = z.union([z.string(), z.array(textPart).max(MAX_PARTS)]);
 
 const toolCall = z.looseObject({
-  id: z.string().min(1),
+  id: requiredName(),
   type: z.literal('function'),
-  function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+  function: z.looseObject({ name: requiredName(), arguments: z.string() }),
 });
 
-const systemMessage = z.looseObject({ role: z.literal('system'), content: textContent, name: z.string().optional() });
+const systemMessage = z.looseObject({ role: z.literal('system'), content: textContent, name: name().optional() });
 const developerMessage = z.looseObject({
   role: z.literal('developer'),
   content: textContent,
-  name: z.string().optional(),
+  name: name().optional(),
 });
 const userMessage = z.looseObject({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(userPart)]),
-  name: z.string().optional(),
+  content: z.union([z.string(), z.array(userPart).max(MAX_PARTS)]),
+  name: name().optional(),
 });
 const assistantMessage = z.looseObject({
   role: z.literal('assistant'),
-  content: z.union([z.string(), z.array(assistantPart)]).nullish(),
-  tool_calls: z.array(toolCall).nullish(),
+  content: z.union([z.string(), z.array(assistantPart).max(MAX_PARTS)]).nullish(),
+  tool_calls: z.array(toolCall).max(MAX_PARTS).nullish(),
   refusal: z.string().nullish(),
-  name: z.string().optional(),
+  name: name().optional(),
 });
-const toolMessage = z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1) });
+const toolMessage = z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: requiredName() });
 
 /** One message of the conversation. */
 export const chatMessageSchema = z.discriminatedUnion('role', [
@@ -62,7 +76,7 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 const functionTool = z.looseObject({
   type: z.literal('function'),
   function: z.looseObject({
-    name: z.string().min(1),
+    name: requiredName(),
     description: z.string().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),
@@ -71,29 +85,34 @@ const functionTool = z.looseObject({
 
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
-  z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: z.string().min(1) }) }),
+  z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: requiredName() }) }),
 ]);
 
 /** The chat completions request body. */
 export const chatRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(chatMessageSchema).min(1),
+  model: requiredName(),
+  messages: z.array(chatMessageSchema).min(1).max(MAX_MESSAGES),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   temperature: boundedNumber(0, 2).nullish(),
   top_p: boundedNumber(0, 1).nullish(),
-  max_tokens: minInteger(1).nullish(),
-  max_completion_tokens: minInteger(1).nullish(),
+  max_tokens: outputTokens().nullish(),
+  max_completion_tokens: outputTokens().nullish(),
   frequency_penalty: boundedNumber(-2, 2).nullish(),
   presence_penalty: boundedNumber(-2, 2).nullish(),
-  n: minInteger(1).nullish(),
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
-  user: z.string().optional(),
-  tools: z.array(functionTool).nullish(),
+  n: integerIn(1, MAX_CHOICES).nullish(),
+  stop: z.union([name(), z.array(name()).max(MAX_CHAT_STOP_SEQUENCES)]).nullish(),
+  user: name().optional(),
+  tools: z.array(functionTool).max(MAX_TOOLS).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   // Loose: compatible servers define their own types (vLLM's structural_tag, llama.cpp's schema field).
-  response_format: z.looseObject({ type: z.string() }).nullish(),
+  response_format: z.looseObject({ type: name() }).nullish(),
+  top_logprobs: integerIn(0, MAX_TOP_LOGPROBS).nullish(),
+  // Values stay loose: llama.cpp also takes `false` (ban the token) and a list of [token, bias] pairs.
+  logit_bias: z
+    .union([boundedRecord(z.unknown(), MAX_LOGIT_BIAS_ENTRIES), z.array(z.unknown()).max(MAX_LOGIT_BIAS_ENTRIES)])
+    .nullish(),
 });
 
 /** A validated chat completions request. */

@@ -1,19 +1,47 @@
 import { z } from 'zod';
-import { minInteger, validate, type Validated } from '../validation.js';
-
+import {
+  integerIn,
+  MAX_EMBEDDING_DIMENSIONS,
+  MAX_EMBEDDING_INPUTS,
+  MAX_EMBEDDING_VALUES,
+  name,
+  requiredName,
+} from '../limits.js';
+import { validate, type Validated } from '../validation.js';
+import { embeddingsInputSchema, type EmbeddingsInput } from './embeddings-input.js';
 /** The embeddings request (OpenAI's `POST /v1/embeddings`); token-array inputs pass through too. */
-export const embeddingsRequestSchema = z.looseObject({
-  model: z.string().min(1).optional(),
-  input: z.union([
-    z.string(),
-    z.array(z.string()).min(1),
-    z.array(z.number().int()).min(1),
-    z.array(z.array(z.number().int()).min(1)).min(1),
-  ]),
-  encoding_format: z.enum(['float', 'base64']).optional(),
-  dimensions: minInteger(1).optional(),
-  user: z.string().optional(),
-});
+export const embeddingsRequestSchema = z
+  .looseObject({
+    model: requiredName().optional(),
+    input: embeddingsInputSchema,
+    encoding_format: z.enum(['float', 'base64']).optional(),
+    dimensions: integerIn(1, MAX_EMBEDDING_DIMENSIONS).optional(),
+    user: name().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (typeof body.input !== 'string' && !Array.isArray(body.input)) return;
+    const count = embeddingInputs(body.input).length;
+    if (count > MAX_EMBEDDING_INPUTS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input'],
+        input: body.input,
+        message: `must contain at most ${MAX_EMBEDDING_INPUTS} inputs, got ${count}`,
+      });
+      return;
+    }
+    // The answer holds inputs x dimensions numbers; its size, not any one field, is what costs.
+    const most = Math.floor(MAX_EMBEDDING_VALUES / count);
+    const { dimensions } = body;
+    if (dimensions !== undefined && dimensions <= MAX_EMBEDDING_DIMENSIONS && dimensions > most) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dimensions'],
+        input: dimensions,
+        message: `must be at most ${most} for ${count} inputs (at most ${MAX_EMBEDDING_VALUES} numbers in all), got ${dimensions}`,
+      });
+    }
+  });
 
 /** A validated embeddings request. */
 export type EmbeddingsBody = z.output<typeof embeddingsRequestSchema>;
@@ -39,7 +67,7 @@ export function validateEmbeddingsRequest(body: unknown): Validated<EmbeddingsBo
 }
 
 /** The inputs of a request as a list (a single string or token array is one input). */
-export function embeddingInputs(input: EmbeddingsBody['input']): Array<string | number[]> {
+export function embeddingInputs(input: EmbeddingsInput): Array<string | number[]> {
   if (typeof input === 'string') return [input];
   if (input.length > 0 && typeof input[0] === 'number') return [input as number[]];
   return input as Array<string | number[]>;

@@ -112,10 +112,23 @@ function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPa
         // Reasoning traces belong to the model that wrote them; other providers cannot use them.
         break;
       default:
-        throw new TranslationError(`${path}[${index}]: ${block.type} blocks are only available on Anthropic models`);
+        throw unknownBlock(`${path}[${index}]`, block.type, BLOCK_TYPES);
     }
   });
   return parts;
+}
+
+/** Block types a provider other than Anthropic can be sent (thinking blocks are dropped). */
+const BLOCK_TYPES = ['text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const;
+/** Block types of a tool result's content that can be translated. */
+const INNER_BLOCK_TYPES = ['text', 'image'] as const;
+
+function unknownBlock(path: string, type: unknown, allowed: readonly string[]): TranslationError {
+  const types = allowed.map((item) => `'${item}'`).join(', ');
+  const got = String(type).slice(0, 40);
+  return new TranslationError(
+    `${path}.type must be one of ${types} for this model, got '${got}' (${got} blocks are only available on Anthropic models)`,
+  );
 }
 
 function imageToIr(block: MessagesImageBlock, path: string): IrImagePart {
@@ -140,10 +153,7 @@ function toolResultToIr(block: MessagesToolResultBlock, path: string): IrPart {
       if (inner.type === 'text') content.push({ type: 'text', text: inner.text as string });
       else if (inner.type === 'image')
         content.push(imageToIr(inner as MessagesImageBlock, `${path}.content[${index}]`));
-      else
-        throw new TranslationError(
-          `${path}.content[${index}]: ${inner.type} blocks are only available on Anthropic models`,
-        );
+      else throw unknownBlock(`${path}.content[${index}]`, inner.type, INNER_BLOCK_TYPES);
     });
   }
   return { type: 'tool_result', toolCallId: block.tool_use_id, content, isError: block.is_error === true };

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { boundedNumber, minInteger, validate, type Validated } from '../validation.js';
+import {
+  integerIn,
+  MAX_MESSAGES,
+  MAX_PARTS,
+  MAX_STOP_SEQUENCES,
+  MAX_TOOLS,
+  MAX_TOP_K,
+  name,
+  outputTokens,
+  requiredName,
+} from '../limits.js';
+import { boundedNumber, validate, type Validated } from '../validation.js';
 import type { MessagesContentBlock, MessagesTextBlock } from './messages-wire.js';
 
 /**
@@ -10,8 +21,10 @@ import type { MessagesContentBlock, MessagesTextBlock } from './messages-wire.js
 
 /** A loose object with a `type`, checked against `shapes[type]` when that type is known. */
 function typedObject(shapes: Readonly<Record<string, z.ZodType>>) {
-  return z.looseObject({ type: z.string() }).superRefine((value, ctx) => {
-    const shape = shapes[value.type];
+  // A Map: a client's `type` such as `constructor` must not find Object.prototype's members.
+  const known = new Map(Object.entries(shapes));
+  return z.looseObject({ type: name() }).superRefine((value, ctx) => {
+    const shape = known.get(value.type);
     if (!shape) return;
     const result = shape.safeParse(value, { reportInput: true });
     if (!result.success)
@@ -20,9 +33,9 @@ function typedObject(shapes: Readonly<Record<string, z.ZodType>>) {
 }
 
 const imageSource = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('base64'), media_type: z.string().min(1), data: z.string().min(1) }),
+  z.looseObject({ type: z.literal('base64'), media_type: requiredName(), data: z.string().min(1) }),
   z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
-  z.looseObject({ type: z.literal('file'), file_id: z.string().min(1) }),
+  z.looseObject({ type: z.literal('file'), file_id: requiredName() }),
 ]);
 
 const textShape = z.looseObject({ text: z.string() });
@@ -32,10 +45,10 @@ const innerBlock = typedObject({ text: textShape, image: imageShape });
 const contentBlock = typedObject({
   text: textShape,
   image: imageShape,
-  tool_use: z.looseObject({ id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()) }),
+  tool_use: z.looseObject({ id: requiredName(), name: requiredName(), input: z.record(z.string(), z.unknown()) }),
   tool_result: z.looseObject({
-    tool_use_id: z.string().min(1),
-    content: z.union([z.string(), z.array(innerBlock)]).optional(),
+    tool_use_id: requiredName(),
+    content: z.union([z.string(), z.array(innerBlock).max(MAX_PARTS)]).optional(),
     is_error: z.boolean().optional(),
   }),
 });
@@ -43,7 +56,7 @@ const contentBlock = typedObject({
 /** One turn of the conversation. */
 export const messagesMessageSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
-  content: z.union([z.string(), z.array(contentBlock)]),
+  content: z.union([z.string(), z.array(contentBlock).max(MAX_PARTS)]),
 });
 
 const systemBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
@@ -51,8 +64,8 @@ const systemBlock = z.looseObject({ type: z.literal('text'), text: z.string() })
 /** Custom tools need `input_schema`; server tools (`web_search_...`) carry their own `type`. */
 const tool = z
   .looseObject({
-    name: z.string().min(1),
-    type: z.string().optional(),
+    name: requiredName(),
+    type: name().optional(),
     description: z.string().optional(),
     input_schema: z.record(z.string(), z.unknown()).optional(),
   })
@@ -68,26 +81,26 @@ const toolChoice = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('none') }),
   z.looseObject({
     type: z.literal('tool'),
-    name: z.string().min(1),
+    name: requiredName(),
     disable_parallel_tool_use: z.boolean().optional(),
   }),
 ]);
 
 /** The Messages request body. */
 export const messagesRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(messagesMessageSchema).min(1),
-  max_tokens: minInteger(1),
-  system: z.union([z.string(), z.array(systemBlock)]).optional(),
+  model: requiredName(),
+  messages: z.array(messagesMessageSchema).min(1).max(MAX_MESSAGES),
+  max_tokens: outputTokens(),
+  system: z.union([z.string(), z.array(systemBlock).max(MAX_PARTS)]).optional(),
   stream: z.boolean().optional(),
   // The gateway's range (the contract's Limits 4); the Anthropic provider clamps to its own 0..1.
   temperature: boundedNumber(0, 2).optional(),
   top_p: boundedNumber(0, 1).optional(),
-  top_k: minInteger(0).optional(),
-  stop_sequences: z.array(z.string()).optional(),
-  tools: z.array(tool).optional(),
+  top_k: integerIn(0, MAX_TOP_K).optional(),
+  stop_sequences: z.array(name()).max(MAX_STOP_SEQUENCES).optional(),
+  tools: z.array(tool).max(MAX_TOOLS).optional(),
   tool_choice: toolChoice.optional(),
-  metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+  metadata: z.looseObject({ user_id: name().nullish() }).optional(),
 });
 
 /** A custom tool (or a server tool, which carries its own `type`). */

@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { boundedNumber, minInteger, validate, type Validated } from '../validation.js';
+import {
+  boundedRecord,
+  integerIn,
+  MAX_MESSAGES,
+  MAX_METADATA_ENTRIES,
+  MAX_METADATA_KEY_CHARS,
+  MAX_METADATA_VALUE_CHARS,
+  MAX_PARTS,
+  MAX_TOOLS,
+  MAX_TOP_LOGPROBS,
+  name,
+  outputTokens,
+  requiredName,
+} from '../limits.js';
+import { boundedNumber, validate, type Validated } from '../validation.js';
 
 /**
  * The Responses request (OpenAI's `POST /v1/responses`), the subset that can be served over a chat
@@ -9,9 +23,11 @@ import { boundedNumber, minInteger, validate, type Validated } from '../validati
 
 /** A loose object with a `type`, checked against `shapes[type]` when that type is known. */
 function typedItem(shapes: Readonly<Record<string, z.ZodType>>) {
-  return z.looseObject({ type: z.string().optional() }).superRefine((value, ctx) => {
+  // A Map: a client's `type` such as `constructor` must not find Object.prototype's members.
+  const known = new Map(Object.entries(shapes));
+  return z.looseObject({ type: name().optional() }).superRefine((value, ctx) => {
     // An item without a type is a message (EasyInputMessage).
-    const shape = shapes[value.type ?? 'message'];
+    const shape = known.get(value.type ?? 'message');
     if (!shape) return;
     const result = shape.safeParse(value, { reportInput: true });
     if (!result.success)
@@ -22,26 +38,26 @@ function typedItem(shapes: Readonly<Record<string, z.ZodType>>) {
 const contentPart = typedItem({
   input_text: z.looseObject({ text: z.string() }),
   output_text: z.looseObject({ text: z.string() }),
-  input_image: z.looseObject({ image_url: z.string().min(1).optional(), file_id: z.string().optional() }),
+  input_image: z.looseObject({ image_url: z.string().min(1).optional(), file_id: name().optional() }),
 });
 
 const messageItem = z.looseObject({
   role: z.enum(['user', 'assistant', 'system', 'developer']),
-  content: z.union([z.string(), z.array(contentPart)]),
+  content: z.union([z.string(), z.array(contentPart).max(MAX_PARTS)]),
 });
 
 const inputItem = typedItem({
   message: messageItem,
-  function_call: z.looseObject({ call_id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
+  function_call: z.looseObject({ call_id: requiredName(), name: requiredName(), arguments: z.string() }),
   function_call_output: z.looseObject({
-    call_id: z.string().min(1),
-    output: z.union([z.string(), z.array(contentPart)]),
+    call_id: requiredName(),
+    output: z.union([z.string(), z.array(contentPart).max(MAX_PARTS)]),
   }),
 });
 
 const tool = typedItem({
   function: z.looseObject({
-    name: z.string().min(1),
+    name: requiredName(),
     description: z.string().nullish(),
     parameters: z.record(z.string(), z.unknown()).nullish(),
     strict: z.boolean().nullish(),
@@ -50,25 +66,30 @@ const tool = typedItem({
 
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
-  z.looseObject({ type: z.literal('function'), name: z.string().min(1) }),
+  z.looseObject({ type: z.literal('function'), name: requiredName() }),
 ]);
 
 /** The Responses request body. */
 export const responsesRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  input: z.union([z.string(), z.array(inputItem)]),
+  model: requiredName(),
+  input: z.union([z.string(), z.array(inputItem).max(MAX_MESSAGES)]),
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
   store: z.boolean().nullish(),
-  previous_response_id: z.string().nullish(),
-  max_output_tokens: minInteger(1).nullish(),
+  previous_response_id: name().nullish(),
+  max_output_tokens: outputTokens().nullish(),
+  top_logprobs: integerIn(0, MAX_TOP_LOGPROBS).nullish(),
   temperature: boundedNumber(0, 2).nullish(),
   top_p: boundedNumber(0, 1).nullish(),
-  tools: z.array(tool).nullish(),
+  tools: z.array(tool).max(MAX_TOOLS).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
-  user: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).nullish(),
+  user: name().optional(),
+  metadata: boundedRecord(
+    z.string().max(MAX_METADATA_VALUE_CHARS),
+    MAX_METADATA_ENTRIES,
+    MAX_METADATA_KEY_CHARS,
+  ).nullish(),
 });
 
 /** One content part of a Responses message item. */
