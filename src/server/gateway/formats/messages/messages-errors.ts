@@ -14,5 +14,6 @@ const STATUS_OF_TYPE: Readonly<Record<string, number>> = {
 
 /** The HTTP status of an Anthropic error type (500 for types this gateway does not know). */
 export function anthropicErrorStatus(type: unknown): number {
-  return typeof type === 'string' ? (STATUS_OF_TYPE[type] ?? 500) : 500;
+  // Own properties only: an upstream's `constructor` type must not find Object.prototype's.
+  return typeof type === 'string' && Object.hasOwn(STATUS_OF_TYPE, type) ? STATUS_OF_TYPE[type]! : 500;
 }
