@@ -54,12 +54,15 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
     // JSON.parse never recurses on the stack and creates own data properties only, `__proto__` included.
     value = JSON.parse(text);
   } catch (error) {
-    // Its message names the problem and the position.
-    return done(error as SyntaxError);
+    // Its message names the problem; the excerpt of the body V8 quotes in some is dropped, as it may hold a secret.
+    return done(new SyntaxError((error as Error).message.replace(JSON_EXCERPT, '')));
   }
   if (!structureIsSafe(value)) return done(badRequest(structureMessage(value)));
   done(null, value);
 }
+
+/** The quoted excerpt of the body ending some JSON.parse messages (`Unexpected token 'x', "{"a": x}" is not valid JSON`). */
+const JSON_EXCERPT = /, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s;
 
 /** A charset other than UTF-8 in the Content-Type, refused rather than decoded wrongly. */
 function charsetError(contentType: string | undefined): AppError | null {
