@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { embeddingInputs, type EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
 import type { EmbeddingsProvider } from '../types.js';
-import { countDemoTokens } from './demo-tokenizer.js';
+import { countDemoTokensOf } from './demo-tokenizer.js';
 
 /** Dimensions of demo embeddings when the request does not ask for a size. */
 export const DEMO_EMBEDDING_DIMENSIONS = 256;
+
+/** Vector components generated between two yields to the event loop. */
+const YIELD_VALUES = 256 * 1024;
 
 /**
  * Deterministic demo embeddings: each input's vector is a unit vector drawn from a generator
@@ -14,18 +18,21 @@ export const demoEmbeddingsProvider: EmbeddingsProvider = {
   async embed(body: EmbeddingsBody, context) {
     const dimensions = body.dimensions ?? DEMO_EMBEDDING_DIMENSIONS;
     const inputs = embeddingInputs(body.input);
-    const data = inputs.map((input, index) => ({
-      object: 'embedding' as const,
-      index,
-      embedding: demoVector(
-        `${context.upstreamModel}\0${typeof input === 'string' ? input : JSON.stringify(input)}`,
-        dimensions,
-      ),
-    }));
-    const promptTokens = inputs.reduce(
-      (sum, input) => sum + (typeof input === 'string' ? countDemoTokens(input) : input.length),
-      0,
-    );
+    // A full batch is millions of numbers: other requests get their turn in between.
+    const data = [];
+    let sinceYield = 0;
+    for (const [index, input] of inputs.entries()) {
+      const seed = `${context.upstreamModel}\0${typeof input === 'string' ? input : JSON.stringify(input)}`;
+      data.push({ object: 'embedding' as const, index, embedding: demoVector(seed, dimensions) });
+      sinceYield += dimensions;
+      if (sinceYield >= YIELD_VALUES) {
+        sinceYield = 0;
+        await nextTurn();
+      }
+    }
+    const texts = inputs.filter((input): input is string => typeof input === 'string');
+    const tokenArrays = inputs.reduce((sum, input) => sum + (typeof input === 'string' ? 0 : input.length), 0);
+    const promptTokens = (await countDemoTokensOf(texts)) + tokenArrays;
     return {
       body: {
         object: 'list',

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IrRequest, IrResponse, IrStreamEvent } from '../../formats/ir.js';
 import type { CallContext, IrChatProvider } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
-import { demoAnswer } from './demo-answer.js';
+import { answerText, answerTokens, demoAnswer } from './demo-answer.js';
 import { countDemoPromptTokens } from './demo-tokenizer.js';
 
 /**
@@ -16,14 +16,15 @@ export const demoChatProvider: IrChatProvider = {
   name: 'demo',
   async generate(request, context): Promise<IrResponse> {
     throwIfAborted(context);
-    const answer = demoAnswer(request);
+    const promptTokens = await countDemoPromptTokens(request);
+    const { text, end } = await answerText(await demoAnswer(request));
     return {
       id: `demo-${randomUUID()}`,
       model: context.upstreamModel,
-      content: answer.tokens.length === 0 ? [] : [{ type: 'text', text: answer.tokens.join('') }],
-      stopReason: answer.stopReason,
-      stopSequence: answer.stopSequence,
-      usage: { promptTokens: countDemoPromptTokens(request), completionTokens: answer.tokens.length },
+      content: text === '' ? [] : [{ type: 'text', text }],
+      stopReason: end.stopReason,
+      stopSequence: end.stopSequence,
+      usage: { promptTokens, completionTokens: end.completionTokens },
     };
   },
   async stream(request, context) {
@@ -32,18 +33,23 @@ export const demoChatProvider: IrChatProvider = {
   },
 };
 
+/**
+ * Each token is cut from the prompt only when the consumer asks for the next event, so a client
+ * that stops reading holds the stream (through the writer's backpressure) at one pending token.
+ */
 async function* streamAnswer(request: IrRequest, context: CallContext): AsyncGenerator<IrStreamEvent> {
-  const answer = demoAnswer(request);
-  yield { type: 'usage', usage: { promptTokens: countDemoPromptTokens(request) } };
+  yield { type: 'usage', usage: { promptTokens: await countDemoPromptTokens(request) } };
+  const tokens = answerTokens(await demoAnswer(request));
   yield { type: 'start', id: `demo-${randomUUID()}`, model: context.upstreamModel };
-  for (const token of answer.tokens) {
+  let next = tokens.next();
+  for (; next.done !== true; next = tokens.next()) {
     // Yield to the event loop between words so the answer really streams.
     await nextTurn();
     throwIfAborted(context);
-    yield { type: 'text', text: token };
+    yield { type: 'text', text: next.value };
   }
-  yield { type: 'finish', stopReason: answer.stopReason, stopSequence: answer.stopSequence };
-  yield { type: 'usage', usage: { completionTokens: answer.tokens.length } };
+  yield { type: 'finish', stopReason: next.value.stopReason, stopSequence: next.value.stopSequence };
+  yield { type: 'usage', usage: { completionTokens: next.value.completionTokens } };
 }
 
 function throwIfAborted(context: CallContext): void {
