@@ -49,6 +49,7 @@ describe('JSON body nesting and prototype keys', () => {
     const deepObjects = `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`;
     const deepArrays = nestedArrays(DEEP);
     const hi = '"messages":[{"role":"user","content":"hi"}]';
+    const tool = (parameters: string) => `{"name":"f","parameters":${parameters}}`;
 
     it('is a 400 naming the field on chat, embeddings, Messages and the admin API, with a request id', async () => {
       const cases = [
@@ -59,7 +60,7 @@ describe('JSON body nesting and prototype keys', () => {
         },
         {
           path: '/v1/chat/completions',
-          body: `{"model":"gpt-4o-mini",${hi},"tools":[{"type":"function","function":{"name":"f","parameters":${deepObjects}}}]}`,
+          body: `{"model":"gpt-4o-mini",${hi},"tools":[{"type":"function","function":${tool(deepObjects)}}]}`,
           field: 'tools[0].function.parameters.a.a',
         },
         { path: '/v1/chat/completions', body: chat(deepArrays), field: 'messages[0].content[0][0]' },

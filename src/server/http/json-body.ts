@@ -40,6 +40,9 @@ export function installJsonBody(app: FastifyInstance): void {
   );
 }
 
+/** The excerpt of the body that ends some JSON.parse messages: `Unexpected token 'x', "{"a": x}" is not valid JSON`. */
+const JSON_EXCERPT = /, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s;
+
 /** Parses a JSON body, keeping its text on the request, or answers why it is refused. */
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
   const charset = charsetError(request.headers['content-type']);
@@ -54,15 +57,12 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
     // JSON.parse never recurses on the stack and creates own data properties only, `__proto__` included.
     value = JSON.parse(text);
   } catch (error) {
-    // Its message names the problem; the excerpt of the body V8 quotes in some is dropped, as it may hold a secret.
+    // Its message names the problem; the excerpt of the body some carry is dropped: it may hold a secret.
     return done(new SyntaxError((error as Error).message.replace(JSON_EXCERPT, '')));
   }
   if (!structureIsSafe(value)) return done(badRequest(structureMessage(value)));
   done(null, value);
 }
-
-/** The quoted excerpt of the body ending some JSON.parse messages (`Unexpected token 'x', "{"a": x}" is not valid JSON`). */
-const JSON_EXCERPT = /, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s;
 
 /** A charset other than UTF-8 in the Content-Type, refused rather than decoded wrongly. */
 function charsetError(contentType: string | undefined): AppError | null {
@@ -146,7 +146,7 @@ function decodedStream(payload: Readable, decoder: Transform, encoding: string, 
 }
 
 /** True when a parsed body nests no deeper than the limit and has no prototype-rewriting keys. Iterative. */
-export function structureIsSafe(root: unknown): boolean {
+function structureIsSafe(root: unknown): boolean {
   if (typeof root !== 'object' || root === null) return true;
   const nodes: object[] = [root];
   const depths: number[] = [1];
@@ -235,18 +235,21 @@ function shortPath(path: string): string {
   return path.length > 200 ? `${path.slice(0, 120)}...${path.slice(-60)}` : path;
 }
 
+/** Why each refused key is refused: code that copies keys onto objects would rewrite a prototype. */
+const PROTO_KEY = "keys named __proto__ can replace an object's prototype in code that copies them";
+const CONSTRUCTOR_KEY = 'a prototype key inside a constructor key can rewrite prototypes in code that copies it';
+const DEPTH_LIMIT = `the limit is ${MAX_JSON_DEPTH} levels of objects and arrays`;
+
 /** Names the first field that made {@link structureIsSafe} refuse a body. */
 function structureMessage(root: unknown): string {
   const found = findInTree(root, ({ value, path, key, depth }) => {
-    if (key === '__proto__') {
-      return `field ${shortPath(path)} is not accepted: keys named __proto__ can replace an object's prototype in code that copies them`;
-    }
+    if (key === '__proto__') return `field ${shortPath(path)} is not accepted: ${PROTO_KEY}`;
     const isObject = typeof value === 'object' && value !== null;
     if (key === 'constructor' && isObject && Object.hasOwn(value, 'prototype')) {
-      return `field ${shortPath(path)}.prototype is not accepted: a prototype key inside a constructor key can rewrite prototypes in code that copies it`;
+      return `field ${shortPath(path)}.prototype is not accepted: ${CONSTRUCTOR_KEY}`;
     }
     if (isObject && depth > MAX_JSON_DEPTH) {
-      return `field ${shortPath(path)} is nested more than ${MAX_JSON_DEPTH} levels deep; the limit is ${MAX_JSON_DEPTH} levels of objects and arrays`;
+      return `field ${shortPath(path)} is nested more than ${MAX_JSON_DEPTH} levels deep; ${DEPTH_LIMIT}`;
     }
     return null;
   });
