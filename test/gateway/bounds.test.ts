@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponsesRequest } from '../../src/server/gateway/formats/index.js';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // Every size a client controls is bounded, and crossing a bound is a 400 naming the field, the
 // bound and the value, never an answer that costs the gateway gigabytes.
@@ -11,11 +11,11 @@ interface Answer {
 }
 
 describe('bounds on request fields', () => {
-  let servers: TempServers;
+  let harness: GatewayHarness;
   let key: string;
 
   const call = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+    const response = await fetch(`${harness.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -32,15 +32,10 @@ describe('bounds on request fields', () => {
   const many = <T>(count: number, item: (index: number) => T): T[] => Array.from({ length: count }, (_, i) => item(i));
 
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['demo/echo', 'demo/embed'] } });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    harness = await startGatewayHarness();
+    key = (await harness.issueKey({ scopes: ['*'] })).key;
   });
-  afterAll(async () => servers.stop());
+  afterAll(async () => harness.close());
 
   describe('embeddings', () => {
     it('refuses dimensions that would build a gigantic vector, for every provider', async () => {
@@ -163,20 +158,17 @@ describe('bounds on request fields', () => {
 });
 
 describe('bounds on admin query parameters', () => {
-  let servers: TempServers;
+  let harness: GatewayHarness;
 
   const get = async (path: string): Promise<Answer> => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
-    });
-    const json = (await response.json()) as { error?: { message: string } };
-    return { status: response.status, message: json.error?.message ?? '' };
+    const answer = await harness.admin('GET', path);
+    return { status: answer.status, message: answer.body?.error?.message ?? '' };
   };
 
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['demo/echo'] } });
+    harness = await startGatewayHarness();
   });
-  afterAll(async () => servers.stop());
+  afterAll(async () => harness.close());
 
   it('refuses usage times no date can show, naming the parameter', async () => {
     const bound = 'must be at most 253402300799999 (the end of year 9999)';

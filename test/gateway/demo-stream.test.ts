@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { connect, type Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // The demo provider produces its answer as the client reads it: a megabyte prompt whose streamed
 // answer nobody reads costs no array of its words and no long synchronous work, so the gateway
@@ -23,22 +23,17 @@ function prompt(chars: number): string {
 }
 
 describe('demo/echo streams lazily', () => {
-  let servers: TempServers;
+  let harness: GatewayHarness;
   let key: string;
 
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['demo/echo'] } });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    harness = await startGatewayHarness();
+    key = (await harness.issueKey({ scopes: ['*'] })).key;
   });
-  afterAll(async () => servers.stop());
+  afterAll(async () => harness.close());
 
   it('keeps answering /healthz while 20 megabyte-prompt streams are never read', async () => {
-    const { hostname, port } = new URL(servers.gatewayUrl);
+    const { hostname, port } = new URL(harness.url);
     // Half a million one-letter words: the most tokens a megabyte can hold.
     const body = Buffer.from(
       JSON.stringify({ model: 'demo/echo', stream: true, messages: [{ role: 'user', content: 'a '.repeat(500_000) }] }),
@@ -54,7 +49,7 @@ describe('demo/echo streams lazily', () => {
       // Probes while the requests arrive and for a while after: bounded in count and time.
       for (let probe = 0; probe < 200 && (opening || probe < 60); probe += 1) {
         const started = performance.now();
-        const health = await fetch(`${servers.gatewayUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
+        const health = await fetch(`${harness.url}/healthz`, { signal: AbortSignal.timeout(10_000) });
         expect(health.status).toBe(200);
         latencies.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -81,14 +76,14 @@ describe('demo/echo streams lazily', () => {
       opening = false;
       for (const socket of sockets) socket.destroy();
     }
-    const after = await fetch(`${servers.gatewayUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    const after = await fetch(`${harness.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
     expect(after.status).toBe(200);
   });
 
   it('streams a long prompt exactly, with exact token counts (chat)', async () => {
     const text = prompt(120_000);
     const words = text.trim().split(/\s+/).length;
-    const client = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
     const stream = await client.chat.completions.create({
       model: 'demo/echo',
       stream: true,
@@ -120,7 +115,7 @@ describe('demo/echo streams lazily', () => {
 
   it('cuts a long streamed answer at max_tokens and a JSON answer matches it (Messages)', async () => {
     const text = prompt(100_000);
-    const client = new Anthropic({ baseURL: servers.gatewayUrl, apiKey: key, maxRetries: 0 });
+    const client = new Anthropic({ baseURL: harness.url, apiKey: key, maxRetries: 0 });
     const request = { model: 'demo/echo', max_tokens: 1000, messages: [{ role: 'user' as const, content: text }] };
     const streamed = await client.messages.stream(request).finalMessage();
     const expected = text

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { TEST_MASTER_KEY } from '../support/temp-servers.js';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // No input reaches a 500: random query values on every admin GET route, and random JSON shapes on
 // every /v1 endpoint (whole bodies, and valid bodies with fields replaced by random values). Small
@@ -144,11 +145,11 @@ const MESSAGES_FIELDS = [
 const EMBEDDINGS_FIELDS = ['model', 'input', 'dimensions', 'encoding_format', 'user'];
 
 describe('fuzz: no input reaches a 500', () => {
-  let servers: TempServers;
+  let harness: GatewayHarness;
   let key: string;
 
   const status = async (path: string, init: RequestInit): Promise<number> => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, init);
+    const response = await fetch(`${harness.url}${path}`, init);
     await response.arrayBuffer();
     return response.status;
   };
@@ -160,15 +161,10 @@ describe('fuzz: no input reaches a 500', () => {
     });
 
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['demo/echo', 'demo/embed'] } });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    harness = await startGatewayHarness();
+    key = (await harness.issueKey({ scopes: ['*'] })).key;
   });
-  afterAll(async () => servers.stop());
+  afterAll(async () => harness.close());
 
   it.each(ADMIN_ROUTES)('GET %s with random query values', async (path, names) => {
     await fc.assert(
@@ -184,7 +180,7 @@ describe('fuzz: no input reaches a 500', () => {
     await fc.assert(
       fc.asyncProperty(queryOf(['after']), async (query) => {
         const controller = new AbortController();
-        const response = await fetch(`${servers.gatewayUrl}/internal/traffic/stream?${query}`, {
+        const response = await fetch(`${harness.url}/internal/traffic/stream?${query}`, {
           headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
           signal: controller.signal,
         });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponsesRequest } from '../../src/server/gateway/formats/index.js';
 import { anthropicErrorStatus } from '../../src/server/gateway/formats/messages/messages-errors.js';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // A client's type, role or tool type named like an Object.prototype member must be looked up as
 // the unknown string it is: a 400 naming the field and the allowed values, never a 500.
@@ -9,11 +9,11 @@ import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/
 const NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
 
 describe('type names like Object.prototype members', () => {
-  let servers: TempServers;
+  let harness: GatewayHarness;
   let key: string;
 
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+    const response = await fetch(`${harness.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -27,15 +27,10 @@ describe('type names like Object.prototype members', () => {
     post('/v1/chat/completions', { model: 'demo/echo', messages: [message], ...extra });
 
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['demo/echo'] } });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    harness = await startGatewayHarness();
+    key = (await harness.issueKey({ scopes: ['*'] })).key;
   });
-  afterAll(async () => servers.stop());
+  afterAll(async () => harness.close());
 
   it.each(NAMES)('Messages content block type %s is a 400 naming the field and the allowed types', async (name) => {
     expect(await messages([{ type: name, text: 'x' }])).toEqual({
