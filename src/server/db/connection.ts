@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
+import { makePrivateDir, makePrivateFile } from '../config/secrets.js';
 
 /** The typed Drizzle handle over the whole schema. */
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -30,6 +31,16 @@ export function findMigrationsDir(start: string = dirname(fileURLToPath(import.m
 }
 
 /**
+ * Keeps the database (which holds provider keys) readable by its owner only. SQLite gives the -wal
+ * and -shm files the database file's mode, so the file is created 0600 before SQLite opens it.
+ */
+function protectDatabaseFiles(file: string): void {
+  makePrivateDir(dirname(resolve(file)));
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) makePrivateFile(path);
+}
+
+/**
  * Opens (creating if needed) the SQLite database with WAL and full durability, and applies pending migrations.
  */
 export function openDatabase(
@@ -38,7 +49,7 @@ export function openDatabase(
   // The desktop app runs on Electron's ABI and loads its own build of the native module.
   nativeBinding: string | undefined = process.env.GATEHOUSE_SQLITE_BINDING || undefined,
 ): DatabaseHandle {
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  if (file !== ':memory:') protectDatabaseFiles(file);
   const sqlite = new Database(file, nativeBinding ? { nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write survives power loss, not only a process crash.
