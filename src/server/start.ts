@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
-import { resolveSecret, type ResolvedSecret } from './config/secrets.js';
+import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
@@ -51,6 +51,8 @@ function urlOf(app: FastifyInstance): string {
 export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
   const env = options.env ?? process.env;
   const dataDir = config.server.data_dir!;
+  // The folder holds the database (provider keys in it) and the secrets: its owner's only.
+  makePrivateDir(dataDir);
   const masterKey = resolveSecret({
     envValue: env.PROXY_MASTER_KEY,
     dataDir,
@@ -79,6 +81,9 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       tokens: grants,
       allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []),
     });
+    // Before listening: Node reads the interval of its timeout checks when the listener opens.
+    gateway.connections.configure(config.server);
+    store.connections.configure(config.server);
     await store.listen({ host: config.server.host, port: config.server.store_port });
     storeUrl = urlOf(store);
     await gateway.listen({ host: config.server.host, port: config.server.gateway_port });

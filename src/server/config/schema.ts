@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { baseUrlSchema } from '../../shared/gateway-api.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
+
+/** A name the servers answer besides IP addresses and localhost: no scheme, no port, no wildcard. */
+const allowedHost = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
 
 /** One upstream serving a public model name. */
 export const deploymentSchema = z.object({
@@ -64,6 +70,16 @@ export const configSchema = z
         log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
         shutdown_timeout_ms: positiveInt.default(10_000),
         ui: z.boolean().default(true),
+        request_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.request_timeout_ms),
+        headers_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.headers_timeout_ms),
+        keep_alive_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.keep_alive_timeout_ms),
+        idle_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.idle_timeout_ms),
+        max_connections: positiveInt.default(CONNECTION_DEFAULTS.max_connections),
+        allowed_hosts: z.array(allowedHost).default([]),
+      })
+      .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
+        message: 'headers_timeout_ms must not exceed request_timeout_ms (receiving the request includes its headers)',
+        path: ['headers_timeout_ms'],
       })
       .prefault({}),
     llm: llmSchema.prefault({}),

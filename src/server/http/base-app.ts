@@ -4,6 +4,10 @@ import { requestIdFor } from './request-id.js';
 import { installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
+import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
+import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
+import { HostAllowList, installHostCheck } from './host-check.js';
+import { LINGER_MS, lingerWhenBodyUnread } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
 
 /** Options shared by both services' apps. */
@@ -13,8 +17,13 @@ export interface BaseAppOptions {
   readonly bodyLimit: number;
 }
 
-/** A Fastify app with zod validation, request ids on every response, and the shared error handling. */
+/**
+ * A Fastify app with zod validation, request ids on every response, the shared error handling (parser
+ * errors included), a Host check, and connection limits (`app.connections.configure` before listening).
+ */
 export function createBaseApp(options: BaseAppOptions) {
+  // A client still sending a body after its answer may send a few times the limit before it is cut.
+  const linger = { maxBytes: 4 * options.bodyLimit, maxMs: LINGER_MS };
   const app = Fastify({
     logger: loggerOptions(options.logLevel, options.name),
     genReqId: requestIdFor,
@@ -28,6 +37,10 @@ export function createBaseApp(options: BaseAppOptions) {
     // Closing must not wait on idle keep-alive sockets, only on requests in flight.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The Host check answers a missing Host in the shared shape; Node's own check answers a bare 400.
+    http: { requireHostHeader: false },
+    clientErrorHandler: clientErrorHandler(linger),
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -39,6 +52,12 @@ export function createBaseApp(options: BaseAppOptions) {
     reply.header('x-request-id', request.id);
     done();
   });
+  const hosts = new HostAllowList();
+  installHostCheck(app as unknown as FastifyInstance, hosts);
+  lingerWhenBodyUnread(app as unknown as FastifyInstance, linger);
+  const controls = createConnectionControls(app.server, hosts);
+  controls.configure(CONNECTION_DEFAULTS);
+  app.decorate('connections', controls);
   installErrorHandling(app as unknown as FastifyInstance);
   const connections = closeQuietConnectionsOnClose(app.server);
   app.addHook('preClose', (done) => {

@@ -116,13 +116,28 @@ function contentTypeMessage(contentType: string | undefined): string {
   return `content-type must be application/json, got '${shown}'`;
 }
 
+const MESSAGES_PATH = '/v1/messages';
+
+/**
+ * The envelope Anthropic clients expect for any answer under /v1/messages, routes or not (a wrong
+ * method or an unknown sub-path has no route config to say so).
+ */
+export function envelopeForUrl(url: string): ErrorEnvelopeConfig['errorEnvelope'] {
+  if (!url.startsWith(MESSAGES_PATH)) return undefined;
+  const next = url.charAt(MESSAGES_PATH.length);
+  return next === '' || next === '/' || next === '?' ? 'anthropic' : undefined;
+}
+
+/** The error body in the given envelope. */
+export function withEnvelope(envelope: ErrorEnvelopeConfig['errorEnvelope'], body: ErrorBody): object {
+  return envelope === 'anthropic' ? { type: 'error', ...body } : body;
+}
+
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): FastifyReply {
-  const envelope = (reply.request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope;
-  return reply
-    .code(status)
-    .headers(headers)
-    .type('application/json; charset=utf-8')
-    .send(envelope === 'anthropic' ? { type: 'error', ...body } : body);
+  const request = reply.request;
+  const envelope =
+    (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope ?? envelopeForUrl(request.url);
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(withEnvelope(envelope, body));
 }
 
 /**

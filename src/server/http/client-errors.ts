@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, type ErrorType } from './errors.js';
+import { envelopeForUrl, withEnvelope } from './error-handler.js';
+import { lingerThenDestroy, type LingerLimits } from './linger-close.js';
+
+/** Sockets already answered: a broken parser reports every later chunk again. */
+const answered = new WeakSet<Socket>();
+
+/** A complete HTTP/1.1 error answer in the shared shape, closing the connection. */
+export function rawErrorResponse(status: number, type: ErrorType, message: string): string {
+  const body = JSON.stringify(errorBody(type, message, status));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+    'content-type: application/json; charset=utf-8\r\n' +
+    `content-length: ${Buffer.byteLength(body)}\r\n` +
+    `x-request-id: ${randomUUID()}\r\n` +
+    'connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/** Node's parser error, with what it had read when it failed. */
+interface ParserError extends Error {
+  readonly code?: string;
+  readonly reason?: string;
+  readonly rawPacket?: Buffer;
+}
+
+/** True when the bytes that overflowed are still the request line: the URI is too long, not the headers. */
+function requestLineTooLong(packet: Buffer | undefined, maxHeaderSize: number): boolean {
+  if (!packet) return false;
+  const lineEnd = packet.indexOf('\n');
+  const startsWithMethod = /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'));
+  return startsWithMethod && (lineEnd === -1 || lineEnd > maxHeaderSize / 2);
+}
+
+/** The answer for an error raised before a request reached the app, or undefined to just close. */
+function answerFor(error: ParserError, socket: Socket, limits: TimeoutLimits): string | undefined {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // A socket that never sent a byte gets no unsolicited answer.
+    if (socket.bytesRead === 0) return undefined;
+    const message = pendingResponse(socket)
+      ? `the request body did not arrive within ${limits.requestTimeoutMs} ms (server.request_timeout_ms)`
+      : `the request headers did not arrive within ${limits.headersTimeoutMs} ms (server.headers_timeout_ms)`;
+    return rawErrorResponse(408, 'invalid_request_error', message);
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return requestLineTooLong(error.rawPacket, limits.maxHeaderSize)
+      ? rawErrorResponse(414, 'invalid_request_error', `the request URI is longer than the server accepts`)
+      : rawErrorResponse(
+          431,
+          'invalid_request_error',
+          `the request headers are larger than the server accepts (${limits.maxHeaderSize} bytes with the request line)`,
+        );
+  }
+  if (error.code?.startsWith('HPE_')) {
+    const reason = error.reason ?? error.message.replace(/^Parse Error: /, '');
+    return rawErrorResponse(400, 'invalid_request_error', `malformed HTTP request: ${reason}`);
+  }
+  return undefined;
+}
+
+/** The response Node holds for the socket's current request, once its headers were parsed. */
+function pendingResponse(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
+}
+
+/** What the parser-level answers need to name the limit that was hit. */
+interface TimeoutLimits {
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly maxHeaderSize: number;
+}
+
+/**
+ * Fastify's `clientErrorHandler` (called with the app as `this`): framing errors, oversized headers
+ * and request timeouts answered in the shared shape with a request id (Node's own answers have
+ * neither), then a lingering close.
+ */
+export function clientErrorHandler(linger: LingerLimits) {
+  return function answerClientError(this: FastifyInstance, connectionError: Error, socket: Socket): void {
+    const error = connectionError as ParserError;
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const server = this.server;
+    const limits = {
+      requestTimeoutMs: server.requestTimeout,
+      headersTimeoutMs: server.headersTimeout,
+      maxHeaderSize: (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize,
+    };
+    const writable = socket.writable && !pendingResponse(socket)?.headersSent;
+    const answer = writable ? answerFor(error, socket, limits) : undefined;
+    if (answer === undefined) {
+      socket.destroy();
+      return;
+    }
+    socket.write(answer);
+    lingerThenDestroy(socket, linger);
+  };
+}
+
+/** Fastify's `frameworkErrors`: a malformed URL or parameter, answered before any hook ran. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const url = request.raw.url ?? '';
+  const shown = url.length > 200 ? `${url.slice(0, 200)}...` : url;
+  const [status, type, message]: [number, ErrorType, string] =
+    error.code === 'FST_ERR_BAD_URL'
+      ? [400, 'invalid_request_error', `the URL '${shown}' is not valid: a percent escape does not decode`]
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? [414, 'invalid_request_error', `a path parameter of '${shown}' is longer than the server accepts`]
+        : [500, 'internal_error', 'internal error; see the server log for this request id'];
+  if (status === 500) request.log.error({ err: error }, 'unexpected framework error');
+  void reply
+    .code(status)
+    .header('x-request-id', request.id)
+    .type('application/json; charset=utf-8')
+    .send(withEnvelope(envelopeForUrl(url), errorBody(type, message, status)));
+}
