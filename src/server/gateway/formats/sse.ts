@@ -1,4 +1,5 @@
 /** Server-sent events: an incremental parser for upstream bodies and the frame encoders. */
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 /** One dispatched server-sent event. */
 export interface SseEvent {
@@ -8,58 +9,38 @@ export interface SseEvent {
 
 /** Parses a byte stream into events as bytes arrive; tolerates CRLF and frames split anywhere. */
 export class SseParser {
-  private buffer = '';
-  private event: string | undefined;
-  private data: string[] = [];
   private readonly decoder = new TextDecoder();
+  private pending: SseEvent[] = [];
+  private readonly parser: EventSourceParser = createParser({
+    // Only `event` and `data` matter to the gateway; the id goes, and a single shape keeps callers monomorphic.
+    onEvent: (message: EventSourceMessage) =>
+      this.pending.push(
+        message.event === undefined ? { data: message.data } : { event: message.event, data: message.data },
+      ),
+    // Unknown fields and bad `retry` values are ignored, as the SSE spec says a client must.
+    onError: () => {},
+  });
 
   /** Feeds bytes (or text); returns the events completed by them. */
   push(chunk: Uint8Array | string): SseEvent[] {
-    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (this.buffer.includes('\r')) {
-      // A lone trailing CR may be the first half of a CRLF: keep it until the next chunk decides.
-      const keep = this.buffer.endsWith('\r') ? '\r' : '';
-      const body = keep ? this.buffer.slice(0, -1) : this.buffer;
-      this.buffer = body.replace(/\r\n?/g, '\n') + keep;
-    }
-    const out: SseEvent[] = [];
-    let start = 0;
-    for (let end = this.buffer.indexOf('\n'); end !== -1; end = this.buffer.indexOf('\n', start)) {
-      this.line(this.buffer.slice(start, end), out);
-      start = end + 1;
-    }
-    this.buffer = this.buffer.slice(start);
-    return out;
+    this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+    return this.take();
   }
 
   /** Ends the stream: a final frame without its blank line still counts. */
   end(): SseEvent[] {
-    const out: SseEvent[] = [];
-    const rest = this.buffer.replace(/\r$/, '');
-    this.buffer = '';
-    if (rest !== '') this.line(rest, out);
-    this.line('', out);
-    return out;
+    // The blank lines end a half-received line (or a trailing CR) and dispatch the last frame; a frame
+    // that already ended sees only empty lines, which dispatch nothing.
+    this.parser.feed(this.decoder.decode() + '\n\n');
+    this.parser.reset();
+    return this.take();
   }
 
-  private line(line: string, out: SseEvent[]): void {
-    if (line === '') {
-      if (this.data.length > 0 || this.event !== undefined) {
-        out.push(
-          this.event === undefined ? { data: this.data.join('\n') } : { event: this.event, data: this.data.join('\n') },
-        );
-      }
-      this.event = undefined;
-      this.data = [];
-      return;
-    }
-    if (line.startsWith(':')) return;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.event = value;
+  private take(): SseEvent[] {
+    if (this.pending.length === 0) return [];
+    const out = this.pending;
+    this.pending = [];
+    return out;
   }
 }
 
