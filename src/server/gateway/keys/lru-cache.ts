@@ -1,40 +1,16 @@
-/** A bounded map that forgets the least recently used entry first (Map keeps insertion order). */
-export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly capacity: number) {}
-
-  /** The value for `key`, marking it as most recently used. */
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, value);
-    return value;
-  }
-
-  /** Stores `value`, evicting the oldest entry when full. */
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-  }
-
-  /** Forgets `key`. */
-  delete(key: K): void {
-    this.map.delete(key);
+/** A bounded map that forgets the least recently used entry first, with a bulk delete by value. */
+export class LruCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> extends LRUCache<K, V> {
+  constructor(capacity: number) {
+    super({ max: capacity });
   }
 
   /** Forgets every entry whose value matches. */
   deleteWhere(predicate: (value: V) => boolean): void {
-    for (const [key, value] of this.map) if (predicate(value)) this.map.delete(key);
-  }
-
-  /** Number of entries. */
-  get size(): number {
-    return this.map.size;
+    // Keys are collected first: deleting while lru-cache walks its own list is not something it promises to allow.
+    const doomed: K[] = [];
+    for (const [key, value] of this.entries()) if (predicate(value)) doomed.push(key);
+    for (const key of doomed) this.delete(key);
   }
 }
