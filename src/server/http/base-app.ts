@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
 import { installErrorHandling } from './error-handler.js';
@@ -6,8 +6,8 @@ import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
-import { HostAllowList, installHostCheck } from './host-check.js';
-import { LINGER_MS, lingerWhenBodyUnread } from './linger-close.js';
+import { HostAllowList, hostProblem } from './host-check.js';
+import { LINGER_MS } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
 
 /** Options shared by both services' apps. */
@@ -48,17 +48,17 @@ export function createBaseApp(options: BaseAppOptions) {
   // schema as a string ("request body must be an object").
   app.removeContentTypeParser('text/plain');
   installJsonBody(app as unknown as FastifyInstance);
+  const hosts = new HostAllowList();
+  // One callback-style hook for what every request needs first: its id on the answer, and the Host
+  // check before anything else runs.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    done(hostProblem(request, hosts) as FastifyError | undefined);
   });
-  const hosts = new HostAllowList();
-  installHostCheck(app as unknown as FastifyInstance, hosts);
-  lingerWhenBodyUnread(app as unknown as FastifyInstance, linger);
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);
   app.decorate('connections', controls);
-  installErrorHandling(app as unknown as FastifyInstance);
+  installErrorHandling(app as unknown as FastifyInstance, linger);
   const connections = closeQuietConnectionsOnClose(app.server);
   app.addHook('preClose', (done) => {
     connections.beginClosing();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
+import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 
 /** Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`). */
 export interface ErrorEnvelopeConfig {
@@ -133,8 +134,15 @@ export function withEnvelope(envelope: ErrorEnvelopeConfig['errorEnvelope'], bod
   return envelope === 'anthropic' ? { type: 'error', ...body } : body;
 }
 
-function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): FastifyReply {
+function send(
+  reply: FastifyReply,
+  status: number,
+  body: ErrorBody,
+  headers: Record<string, string>,
+  linger: LingerLimits | undefined,
+): FastifyReply {
   const request = reply.request;
+  if (linger !== undefined) lingerIfBodyUnread(request, reply, linger);
   const envelope =
     (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope ?? envelopeForUrl(request.url);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(withEnvelope(envelope, body));
@@ -154,14 +162,23 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
   request.log.error({ ...context, err: error }, 'unexpected error');
 }
 
-/** Installs the one error handler and the 404 handler of an app. */
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Installs the one error handler and the 404 handler of an app; with `linger`, an error answered
+ * before the client finished sending its body closes the connection only once the client read it.
+ */
+export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, headers } = toErrorResponse(error, request);
     if (status >= 500) logServerError(request, error, status, body);
-    return send(reply, status, body, headers);
+    return send(reply, status, body, headers, linger);
   });
   app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, errorBody('not_found_error', `no route ${request.method} ${request.url.split('?')[0]}`), {}),
+    send(
+      reply,
+      404,
+      errorBody('not_found_error', `no route ${request.method} ${request.url.split('?')[0]}`),
+      {},
+      linger,
+    ),
   );
 }

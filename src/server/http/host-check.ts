@@ -1,7 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { badRequest, forbidden } from './errors.js';
 
+/** Allowed Host values remembered (an allowed name with many ports is still a handful). */
+const MAX_REMEMBERED_HOSTS = 256;
 const OPEN_BRACKET = 91; // [
 const COLON = 58; // :
 const DIGIT_0 = 48;
@@ -34,13 +36,27 @@ export function canonicalHostName(name: string): string {
 export class HostAllowList {
   private names: ReadonlySet<string> = new Set();
 
+  /** Host values answered before, exactly as sent: a client sends the same one on every request. */
+  private allowed = new Set<string>();
+
   /** Replaces the configured names. */
   replace(names: readonly string[]): void {
     this.names = new Set(names.map(canonicalHostName));
+    this.allowed = new Set();
   }
 
-  /** True when a `Host` header value (with or without a port) may be answered. Plain string work, no regex. */
+  /** True when a `Host` header value (with or without a port) may be answered. */
   allows(host: string): boolean {
+    if (this.allowed.has(host)) return true;
+    if (!this.decide(host)) return false;
+    // Bounded: only allowed values are kept, and a handful of them are ever in use.
+    if (this.allowed.size >= MAX_REMEMBERED_HOSTS) this.allowed.clear();
+    this.allowed.add(host);
+    return true;
+  }
+
+  /** The rule itself: IP literals, localhost names and the configured names. Plain string work, no regex. */
+  private decide(host: string): boolean {
     if (host.charCodeAt(0) === OPEN_BRACKET) {
       const end = host.indexOf(']');
       return end > 1 && portSuffixOk(host, end + 1) && isIPv6(host.slice(1, end));
@@ -61,18 +77,16 @@ function refusal(host: string): Error {
   );
 }
 
-/** Refuses requests whose `Host` is not on the list, before anything else runs (DNS rebinding). */
-export function installHostCheck(app: FastifyInstance, allowList: HostAllowList): void {
-  // Callback style: it runs on every request.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const host = request.headers.host;
-    if (host === undefined) {
-      // HTTP/1.0 has no Host, and no browser speaks it; HTTP/1.1 requires one.
-      if (request.raw.httpVersion === '1.0') done();
-      else done(badRequest('the Host header is missing; HTTP/1.1 requests must name the host'));
-      return;
-    }
-    if (allowList.allows(host)) done();
-    else done(refusal(host));
-  });
+/**
+ * Why a request may not be answered for its `Host` (DNS rebinding), or undefined when it may. Runs
+ * first on every request, so plain string work only.
+ */
+export function hostProblem(request: FastifyRequest, allowList: HostAllowList): Error | undefined {
+  const host = request.headers.host;
+  if (host === undefined) {
+    // HTTP/1.0 has no Host, and no browser speaks it; HTTP/1.1 requires one.
+    if (request.raw.httpVersion === '1.0') return undefined;
+    return badRequest('the Host header is missing; HTTP/1.1 requests must name the host');
+  }
+  return allowList.allows(host) ? undefined : refusal(host);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** How much a closing connection may still receive, and for how long, before it is cut. */
 export interface LingerLimits {
@@ -51,21 +51,15 @@ function announcesBody(request: IncomingMessage): boolean {
 }
 
 /**
- * Answers sent before the request body was read in full (a 413, or a 401 before a big upload) close
- * the connection with a lingering close instead of Node's immediate one, so the client reads them.
+ * An answer sent before the request body was read in full (a 413, a 401 or 403 before a big upload)
+ * closes the connection with a lingering close instead of Node's immediate one, so the client reads
+ * it. Only error answers can come that early (every route reads the whole body before it answers),
+ * so the error handler calls this, and successful answers pay nothing.
  */
-export function lingerWhenBodyUnread(app: FastifyInstance, limits: LingerLimits): void {
-  // Callback style: it runs on every response and settles almost all of them with two checks.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const raw = request.raw;
-    if (raw.complete || !announcesBody(raw)) {
-      done(null, payload);
-      return;
-    }
-    reply.header('connection', 'close');
-    const socket = raw.socket;
-    // Node ends a `connection: close` response with destroySoon(): take that over for this socket only.
-    socket.destroySoon = () => lingerThenDestroy(socket, limits, raw);
-    done(null, payload);
-  });
+export function lingerIfBodyUnread(request: FastifyRequest, reply: FastifyReply, limits: LingerLimits): void {
+  const raw = request.raw;
+  if (raw.complete || !announcesBody(raw)) return;
+  reply.header('connection', 'close');
+  const socket = raw.socket;
+  socket.destroySoon = () => lingerThenDestroy(socket, limits, raw);
 }

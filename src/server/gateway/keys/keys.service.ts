@@ -9,8 +9,6 @@ import type { ApiKeyFilter, ApiKeyPatch, ApiKeyRow, KeysRepository } from './key
 export interface AuthenticatedKey {
   readonly row: ApiKeyRow;
   readonly models: ReadonlySet<string> | null;
-  /** The stored hash as bytes, for the constant-time compare. */
-  readonly digest: Buffer;
 }
 
 /** Why a presented key was refused. */
@@ -75,22 +73,23 @@ export class KeysService {
     return { row, secret };
   }
 
-  /** Checks a presented secret (sha256, then a constant-time compare of the stored hash). */
+  /**
+   * Checks a presented secret. The first time: sha256, the stored hash looked up, then compared in
+   * constant time. A secret that passed is remembered as it was presented, so later requests with
+   * it cost one map lookup instead of a hash (the secret is in this process's memory with every
+   * request that carries it anyway). Changes to the key drop it (forget), so they apply at once.
+   */
   check(secret: string): KeyCheck {
-    const digest = digestKeySecret(secret);
-    const hash = digest.toString('hex');
-    let entry = this.cache.get(hash);
+    let entry = this.cache.get(secret);
     if (entry === undefined) {
-      const row = this.repository.findByHash(hash);
+      const digest = digestKeySecret(secret);
+      const row = this.repository.findByHash(digest.toString('hex'));
       if (row === undefined) return { ok: false, reason: 'unknown' };
-      entry = {
-        row,
-        models: row.allowedModels ? new Set(row.allowedModels) : null,
-        digest: Buffer.from(row.keyHash, 'hex'),
-      };
-      this.cache.set(hash, entry);
+      const stored = Buffer.from(row.keyHash, 'hex');
+      if (!digestsEqual(stored, digest)) return { ok: false, reason: 'unknown' };
+      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null };
+      this.cache.set(secret, entry);
     }
-    if (!digestsEqual(entry.digest, digest)) return { ok: false, reason: 'unknown' };
     const status = keyStatus(entry.row, this.now());
     if (status !== 'active') return { ok: false, reason: status };
     return { ok: true, key: entry };

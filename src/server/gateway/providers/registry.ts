@@ -5,8 +5,24 @@ import { openAiChatProvider, openAiEmbeddingsProvider } from './openai-compatibl
 import { providerSettings } from './provider-settings.js';
 import type { Deployment, ResolvedProvider } from './types.js';
 
+/**
+ * Resolved providers per deployment: a deployment object never changes (the registry replaces it
+ * whole), and building the provider reads settings and the environment, work the hot path need not
+ * repeat for every request.
+ */
+const resolved = new WeakMap<Deployment, ResolvedProvider>();
+
 /** The provider implementation behind a deployment: Anthropic, demo, or OpenAI-compatible for the rest. */
 export function resolveProvider(deployment: Deployment): ResolvedProvider {
+  let provider = resolved.get(deployment);
+  if (provider === undefined) {
+    provider = buildProvider(deployment);
+    resolved.set(deployment, provider);
+  }
+  return provider;
+}
+
+function buildProvider(deployment: Deployment): ResolvedProvider {
   switch (deployment.provider) {
     case 'demo':
       return { chat: demoChatProvider, embeddings: demoEmbeddingsProvider };
