@@ -27,7 +27,7 @@ export function invalidConfiguration(issues: readonly string[], source?: string)
   return new ConfigError(`invalid configuration${where}:\n${issues.map((issue) => `  ${issue}`).join('\n')}`, issues);
 }
 
-/** The document's alternative spellings, mapped to the canonical snake_case keys of the `llm` section. */
+/** The camelCase spellings accepted in the `llm` section, mapped to their canonical snake_case keys. */
 const LLM_SPELLINGS: Readonly<Record<string, string>> = {
   allowedModels: 'allowed_models',
   modelAliases: 'model_aliases',
@@ -113,7 +113,7 @@ function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number(value);
 }
 
-/** Environment values that override the file (decisions.md lists them). */
+/** Environment values that override the file (ports, host, data directory, log level, provider keys and URLs). */
 function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
   const server: Json = { ...(isObject(raw.server) ? raw.server : {}) };
   const gatewayPort = envPort(env, 'GATEWAY_PORT');

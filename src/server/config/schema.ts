@@ -50,7 +50,7 @@ const storeTokenSchema = z
   })
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
 
-/** The llm section; accepts the document's camelCase spellings too (normalised before parsing). */
+/** The llm section; accepts camelCase spellings too (normalised before parsing). */
 const llmSchema = z.object({
   allowed_models: z.array(z.string().min(1)).default(['demo/echo', 'demo/embed']),
   model_aliases: z.record(z.string(), z.string().min(1)).default({}),

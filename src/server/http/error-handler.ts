@@ -51,7 +51,7 @@ export function toErrorResponse(
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, body: errorBody('payload_too_large', bodyTooLargeMessage(request)), headers: {} };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      // 400 rather than 415: the contract maps invalid_request_error to 400, with code equal to status.
+      // 400 rather than 415: every invalid_request_error is a 400 (code equal to status), so clients need one branch.
       return {
         status: 400,
         body: errorBody('invalid_request_error', contentTypeMessage(request.headers['content-type'])),

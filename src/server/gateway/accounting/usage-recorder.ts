@@ -16,8 +16,8 @@ export interface UsageRecorderOptions {
 /**
  * Writes usage rows by group commit: rows wait in memory for at most `flushIntervalMs` (or until
  * `maxBatch` are queued) and are written in one transaction, so the request path never waits on a disk
- * sync. Embeddings are the exception the contract demands: {@link commitNow} writes the row and its
- * audit event durably before the caller answers.
+ * sync. Embeddings are the exception: an embeddings answer must never exist without its audit record,
+ * even after a crash, so {@link commitNow} writes the row and its audit event durably before the caller answers.
  */
 export class UsageRecorder {
   private queue: UsageEntry[] = [];

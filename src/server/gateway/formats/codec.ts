@@ -51,7 +51,7 @@ export interface FormatCodec {
   setUsage(body: Record<string, unknown>, usage: Usage): void;
   /**
    * What ends a stream that fails after it started, in the shape the format's SDKs read: chat's
-   * error chunk followed by `[DONE]` (every chat stream ends with it, as the contract says),
+   * error chunk followed by `[DONE]` (every chat stream ends with it, so clients waiting for it never hang),
    * Messages' `error` event (the end of a Messages stream).
    */
   errorFrame(message: string): string;

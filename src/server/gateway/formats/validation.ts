@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Validation helpers shared by the format schemas: messages name the offending field and value
- * (`temperature must be between 0 and 2, got 3.5`), as the error contract asks.
+ * (`temperature must be between 0 and 2, got 3.5`), so a caller can fix the request from the message alone.
  */
 
 /** The outcome of validating a client request. */

@@ -1,4 +1,4 @@
-/** Scopes a key can hold (decisions.md): one per endpoint family, RAG collections, or everything. */
+/** Scopes a key can hold: one per endpoint family, RAG collections, or everything. */
 export type RequiredScope = 'chat' | 'embeddings' | 'responses' | `rag:${string}`;
 
 /** The scope a key gets when created without a list. */

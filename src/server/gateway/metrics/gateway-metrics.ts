@@ -1,6 +1,6 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
-/** `limit_type` values of the rate-limit counter (decisions.md), pre-created so dashboards see zeros. */
+/** `limit_type` values of the rate-limit counter, one per enforced limit, pre-created so dashboards see zeros. */
 export const LIMIT_TYPES = ['requests', 'tokens', 'user_minute', 'user_daily', 'team_minute', 'team_daily'] as const;
 /** One `limit_type`. */
 export type LimitType = (typeof LIMIT_TYPES)[number];

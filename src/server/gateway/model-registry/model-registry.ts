@@ -73,7 +73,7 @@ export class ModelRegistry {
     this.snapshot = this.compile();
   }
 
-  /** Alias rewrite, then the allow-list (the document's order). */
+  /** Alias rewrite, then the allow-list: the target must be allowed, the alias itself need not be. */
   resolve(requested: string): ModelResolution {
     const snap = this.snapshot;
     const target = snap.aliases.get(requested);

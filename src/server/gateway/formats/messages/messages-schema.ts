@@ -93,7 +93,7 @@ export const messagesRequestSchema = z.looseObject({
   max_tokens: outputTokens(),
   system: z.union([z.string(), z.array(systemBlock).max(MAX_PARTS)]).optional(),
   stream: z.boolean().optional(),
-  // The gateway's range (the contract's Limits 4); the Anthropic provider clamps to its own 0..1.
+  // The gateway's range, the same on every endpoint; the Anthropic provider clamps to its own 0..1.
   temperature: boundedNumber(0, 2).optional(),
   top_p: boundedNumber(0, 1).optional(),
   top_k: integerIn(0, MAX_TOP_K).optional(),

@@ -40,7 +40,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
   };
 }
 
-/** Anthropic's highest temperature; the gateway accepts up to 2 on every endpoint (the contract's Limits 4). */
+/** Anthropic's highest temperature; the gateway accepts up to 2 everywhere, so one setting fits every provider. */
 const MAX_TEMPERATURE = 1;
 
 /**
