@@ -1,38 +1,40 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** Node sets the response being written on its socket, and clears it once the response is done. */
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+
 /**
  * Lets a closing server finish the requests in flight without waiting on connections that carry
  * none. Node's `closeIdleConnections()` skips sockets that never sent a request (browsers open such
  * preconnect sockets), so `close()` would wait for them until the headers timeout.
+ *
+ * Per connection only, nothing per request: at closing time a socket's in-flight response is the one
+ * Node keeps on it, and the socket goes once that response has closed.
  */
 export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): void; readonly tracked: number } {
-  const active = new Map<Socket, number>();
+  const open = new Set<HttpSocket>();
   let closing = false;
-  server.on('connection', (socket: Socket) => {
-    active.set(socket, 0);
-    socket.once('close', () => active.delete(socket));
+  server.on('connection', (socket: HttpSocket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
   });
-  server.on('request', (request: { socket: Socket }, response: ServerResponse) => {
-    const socket = request.socket;
-    active.set(socket, (active.get(socket) ?? 0) + 1);
-    response.once('close', () => {
-      // A client that leaves mid-request closes its socket before the response closes: the socket is
-      // gone from the map already, and setting it again would keep it (and its last request) forever.
-      if (!active.has(socket)) return;
-      const left = (active.get(socket) ?? 1) - 1;
-      active.set(socket, left);
-      if (closing && left === 0) socket.destroy();
-    });
+  // A request that arrives on a kept-alive socket while closing is answered (503), then its socket goes.
+  server.on('request', (request: { socket: HttpSocket }, response: ServerResponse) => {
+    if (closing) response.once('close', () => request.socket.destroy());
   });
   return {
     beginClosing: () => {
       closing = true;
-      for (const [socket, requests] of active) if (requests === 0) socket.destroy();
+      for (const socket of open) {
+        const inFlight = socket._httpMessage;
+        if (inFlight) inFlight.once('close', () => socket.destroy());
+        else socket.destroy();
+      }
     },
     /** Connections being watched (open ones only, once their close events ran). */
     get tracked() {
-      return active.size;
+      return open.size;
     },
   };
 }

@@ -64,43 +64,64 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
   }
 }
 
+const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, deployment, provider,
+  prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached`;
+const ROW_PLACEHOLDERS = `(${new Array(17).fill('?').join(', ')})`;
+/** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
+const ROWS_PER_STATEMENT = 50;
+
+/** The 17 values of a row, in column order, appended to `out`. */
+function pushValues(out: unknown[], e: UsageEntry): void {
+  out.push(
+    e.requestId,
+    e.createdAt,
+    e.keyId,
+    e.ownerUser,
+    e.team,
+    e.endpoint,
+    e.model,
+    e.deployment,
+    e.provider,
+    e.promptTokens,
+    e.completionTokens,
+    e.costUsd,
+    e.latencyMs,
+    e.status,
+    e.errorType,
+    e.stream ? 1 : 0,
+    e.cached ? 1 : 0,
+  );
+}
+
 /** SQL of usage rows: batched inserts on the hot path (raw prepared statements), aggregates for the admin API. */
 export class UsageRepository {
   private readonly insert: Database.Statement;
+  /** Inserts ROWS_PER_STATEMENT rows in one call: far fewer crossings into SQLite than one call per row. */
+  private readonly insertFull: Database.Statement;
   private readonly insertMany: (entries: readonly UsageEntry[]) => void;
 
   constructor(private readonly sqlite: Database.Database) {
-    this.insert = sqlite.prepare(
-      `INSERT INTO gateway_usage (request_id, created_at, key_id, owner_user, team, endpoint, model, deployment, provider,
-        prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insert = sqlite.prepare(`INSERT INTO gateway_usage (${USAGE_COLUMNS}) VALUES ${ROW_PLACEHOLDERS}`);
+    this.insertFull = sqlite.prepare(
+      `INSERT INTO gateway_usage (${USAGE_COLUMNS}) VALUES ${new Array(ROWS_PER_STATEMENT).fill(ROW_PLACEHOLDERS).join(', ')}`,
     );
     this.insertMany = sqlite.transaction((entries: readonly UsageEntry[]) => {
-      for (const entry of entries) this.insertOne(entry);
+      let index = 0;
+      const values: unknown[] = [];
+      for (; index + ROWS_PER_STATEMENT <= entries.length; index += ROWS_PER_STATEMENT) {
+        values.length = 0;
+        for (let row = index; row < index + ROWS_PER_STATEMENT; row += 1) pushValues(values, entries[row]!);
+        this.insertFull.run(values);
+      }
+      for (; index < entries.length; index += 1) this.insertOne(entries[index]!);
     });
   }
 
   /** Inserts one row (the caller provides the transaction). */
   insertOne(e: UsageEntry): void {
-    this.insert.run(
-      e.requestId,
-      e.createdAt,
-      e.keyId,
-      e.ownerUser,
-      e.team,
-      e.endpoint,
-      e.model,
-      e.deployment,
-      e.provider,
-      e.promptTokens,
-      e.completionTokens,
-      e.costUsd,
-      e.latencyMs,
-      e.status,
-      e.errorType,
-      e.stream ? 1 : 0,
-      e.cached ? 1 : 0,
-    );
+    const values: unknown[] = [];
+    pushValues(values, e);
+    this.insert.run(values);
   }
 
   /** Inserts rows in one transaction: one sync for the whole batch. */

@@ -2,12 +2,7 @@ import { invalidConfiguration } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { GatewayError } from '../gateway-error.js';
-import {
-  duplicateDeploymentId,
-  implicitDeployment,
-  resolveDeployments,
-  type DeploymentSources,
-} from './deployment.js';
+import { duplicateDeploymentId, implicitDeployment, resolveDeployments, type DeploymentSources } from './deployment.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { deploymentProblem, inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';

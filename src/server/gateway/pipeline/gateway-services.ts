@@ -17,12 +17,7 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
-import {
-  compilePolicyStages,
-  type OutputStages,
-  type PolicyStage,
-  type PolicyStages,
-} from './stages/policy-stages.js';
+import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
 export interface GatewayServices {
@@ -69,11 +64,18 @@ declare module 'fastify' {
 }
 
 /** Builds the gateway's services over the shared database and metrics registry; ConfigError for unroutable deployments. */
-export function createGatewayServices(options: GatewayServicesOptions, log: (message: string, error: unknown) => void): GatewayServices {
+export function createGatewayServices(
+  options: GatewayServicesOptions,
+  log: (message: string, error: unknown) => void,
+): GatewayServices {
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const registry = new ModelRegistry({ config: options.config, repository: new SettingsRepository(db), env: options.env });
+  const registry = new ModelRegistry({
+    config: options.config,
+    repository: new SettingsRepository(db),
+    env: options.env,
+  });
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);

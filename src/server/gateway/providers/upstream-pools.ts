@@ -60,7 +60,13 @@ async function closePool(pool: Pool, graceMs: number): Promise<void> {
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), graceMs);
   });
-  const outcome = await Promise.race([pool.close().then(() => 'closed' as const, () => 'late' as const), late]);
+  const outcome = await Promise.race([
+    pool.close().then(
+      () => 'closed' as const,
+      () => 'late' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (outcome === 'late') await pool.destroy().catch(() => undefined);
 }

@@ -25,9 +25,11 @@ export const chatRoutes: FastifyPluginAsync = async (app) => {
       }),
     errorFrame: chatCodec.errorFrame,
   };
-  app.withTypeProvider<ZodTypeProvider>().post(
-    endpoint.path,
-    { schema: { body: chatRequestSchema }, onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services) },
-    runPipeline(endpoint),
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      endpoint.path,
+      { schema: { body: chatRequestSchema }, onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services) },
+      runPipeline(endpoint),
+    );
 };

@@ -46,7 +46,7 @@ function writable(raw: FastifyReply['raw'], signal: ClientWatch): Promise<void> 
       resolve();
     };
     raw.on('drain', done);
-    signal.on('abort', done);
+    signal.once('abort', done);
   });
 }
 
