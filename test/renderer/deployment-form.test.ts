@@ -32,6 +32,7 @@ describe('deployment form', () => {
       apiKeyEnv: 'TEAM_KEY',
       weight: '3',
       timeoutMs: '20000',
+      maxRetries: '4',
     };
     const { input, errors } = toDeploymentInput(draft);
     expect(errors).toEqual({});
@@ -43,6 +44,7 @@ describe('deployment form', () => {
       api_key_env: 'TEAM_KEY',
       weight: 3,
       timeout_ms: 20000,
+      max_retries: 4,
     });
     expect(deploymentsUpdateSchema.safeParse({ deployments: [input] }).success).toBe(true);
   });
@@ -66,9 +68,11 @@ describe('deployment form', () => {
       baseUrl: 'not a url',
       weight: '0',
       timeoutMs: '1.5',
+      maxRetries: '11',
     });
     expect(input).toBeUndefined();
-    expect(Object.keys(errors).sort()).toEqual(['baseUrl', 'model', 'timeoutMs', 'weight']);
+    expect(errors.maxRetries).toBeDefined();
+    expect(Object.keys(errors).sort()).toEqual(['baseUrl', 'maxRetries', 'model', 'timeoutMs', 'weight']);
     for (const message of Object.values(errors)) expect(message).toMatch(/\w/);
   });
 

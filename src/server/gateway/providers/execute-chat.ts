@@ -46,20 +46,21 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
   const body = args.body as Record<string, unknown>;
   const provider = resolveProvider(deployment).chat;
   const client = codecFor(format);
+  const sameFormat = provider.kind === 'native' && provider.format === format;
   const context: CallContext = {
     deployment,
     pools: args.pools,
     upstreamModel: upstreamModelName(deployment),
     signal,
     requestId: args.requestId,
+    // Only the native path forwards the client's own headers (the few a provider documents).
+    clientHeaders: sameFormat ? args.headers : undefined,
   };
   let ir: IrRequest | undefined;
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));
 
-  if (provider.kind === 'native' && provider.format === format) {
-    return fastPath(provider, client, body, { ...context, clientHeaders: args.headers }, usage, irRequest);
-  }
+  if (sameFormat) return fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest);
 
   const request = irRequest();
   const stream = request.stream;

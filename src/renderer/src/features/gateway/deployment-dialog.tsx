@@ -54,7 +54,7 @@ export function DeploymentDialog({
     if (result.input) onDone(draft);
   };
   const text = (
-    field: 'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'weight' | 'timeoutMs',
+    field: 'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'weight' | 'timeoutMs' | 'maxRetries',
     label: string,
     props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
@@ -137,6 +137,10 @@ export function DeploymentDialog({
           inputMode: 'decimal',
         })}
         {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
+        {text('maxRetries', 'Retries', {
+          hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
+          inputMode: 'numeric',
+        })}
         {errors.id && <div className="field-error form-span">Id: {errors.id}</div>}
         {errors.form && <div className="field-error form-span">{errors.form}</div>}
         <datalist id="deployment-providers">

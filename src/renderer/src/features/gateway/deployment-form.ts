@@ -18,6 +18,8 @@ export interface DeploymentDraft {
   readonly apiKeySet: boolean;
   readonly weight: string;
   readonly timeoutMs: string;
+  /** Retries of this deployment before falling back; empty for the gateway's default. */
+  readonly maxRetries: string;
   /** Not edited here; sent back as they were. */
   readonly capabilities: readonly string[] | null;
 }
@@ -33,6 +35,7 @@ export type DeploymentErrors = Partial<
     | 'apiKey'
     | 'weight'
     | 'timeoutMs'
+    | 'maxRetries'
     | 'id'
     | 'form',
     string
@@ -56,6 +59,7 @@ export function emptyDraft(): DeploymentDraft {
     apiKeySet: false,
     weight: '1',
     timeoutMs: '',
+    maxRetries: '',
     capabilities: null,
   };
 }
@@ -74,6 +78,7 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
     apiKeySet: view.api_key_set,
     weight: String(view.weight),
     timeoutMs: String(view.timeout_ms),
+    maxRetries: String(view.max_retries),
     capabilities: view.capabilities,
   };
 }
@@ -88,6 +93,7 @@ const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
   api_key_env: 'apiKeyEnv',
   weight: 'weight',
   timeout_ms: 'timeoutMs',
+  max_retries: 'maxRetries',
 };
 
 const text = (value: string): string | undefined => value.trim() || undefined;
@@ -119,6 +125,7 @@ export function toDeploymentInput(draft: DeploymentDraft): {
     api_key_env: text(draft.apiKeyEnv),
     weight: number(draft.weight),
     timeout_ms: number(draft.timeoutMs),
+    max_retries: number(draft.maxRetries),
     capabilities: draft.capabilities ?? undefined,
   };
   const parsed = deploymentInputSchema.safeParse(candidate);

@@ -109,6 +109,11 @@ export function DeploymentsPanel({
               align: 'right',
               cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>),
             },
+            {
+              header: 'Retries',
+              align: 'right',
+              cell: (d) => (d.maxRetries ? d.maxRetries : <span className="muted">default</span>),
+            },
             { header: 'Key', cell: (d) => <KeyCell draft={d} /> },
             { header: 'Health', cell: (d) => <HealthCell draft={d} health={healthOf.get(d.id)} /> },
             {

@@ -5,7 +5,7 @@ import { isIssuedKey } from '../../keys/key-secret.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 
-/** The scope each endpoint needs (decisions.md); `/v1/models` needs only a valid key. */
+/** The scope each endpoint needs; `/v1/models` needs only a valid key. */
 function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
   switch (endpoint) {
     case 'chat':
