@@ -1,4 +1,4 @@
-import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, type AppError } from '../http/errors.js';
 
 /** What kind of expected failure a gateway service hit; the HTTP edge maps each to a status. */
 export type GatewayErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden';

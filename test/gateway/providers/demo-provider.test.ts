@@ -7,7 +7,11 @@ import { startFrameServer, type FrameServer } from '../../support/upstreams/inde
 import { asJson, asStream, deployment, frames, NEVER, payloadsOf, POOLS } from './helpers.js';
 
 const echo: Deployment = deployment('demo', '', { id: 'demo', model: 'demo/echo', upstreamModel: 'demo/echo' });
-const embed: Deployment = deployment('demo', '', { id: 'demo-embed', model: 'demo/embed', upstreamModel: 'demo/embed' });
+const embed: Deployment = deployment('demo', '', {
+  id: 'demo-embed',
+  model: 'demo/embed',
+  upstreamModel: 'demo/embed',
+});
 
 let sdkServer: FrameServer;
 beforeAll(async () => {

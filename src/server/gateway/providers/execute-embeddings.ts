@@ -5,7 +5,6 @@ import {
   type EmbeddingsBody,
   type EmbeddingsResponse,
 } from '../formats/embeddings/embeddings-schema.js';
-import type { Usage } from '../formats/ir.js';
 import { estimateTokens } from '../formats/token-estimate.js';
 import { resolveProvider, upstreamModelName } from './registry.js';
 import type { JsonAnswer } from './answer.js';

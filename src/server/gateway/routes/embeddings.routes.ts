@@ -59,14 +59,12 @@ export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
     errorFrame: chatCodec.errorFrame,
     durableAudit: embeddingsAudit,
   };
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post(
-      endpoint.path,
-      {
-        schema: { body: embeddingsRequestSchema },
-        onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
-      },
-      runPipeline(endpoint),
-    );
+  app.withTypeProvider<ZodTypeProvider>().post(
+    endpoint.path,
+    {
+      schema: { body: embeddingsRequestSchema },
+      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
+    },
+    runPipeline(endpoint),
+  );
 };
