@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
 
 /** Where a request goes: the pool's origin and the path on it. */
@@ -16,7 +17,7 @@ const MAX_TARGETS = 1000;
  */
 export class UpstreamPools {
   readonly #pools = new Map<string, Pool>();
-  readonly #targets = new Map<string, UpstreamTarget>();
+  readonly #targets = new LRUCache<string, UpstreamTarget>({ max: MAX_TARGETS });
   #closed = false;
 
   /** The keep-alive pool for an origin (created on first use). */
@@ -37,7 +38,6 @@ export class UpstreamPools {
     if (!target) {
       const url = new URL(baseUrl);
       target = { origin: url.origin, path: `${url.pathname.replace(/\/+$/, '')}${path}${url.search}` };
-      if (this.#targets.size >= MAX_TARGETS) this.#targets.clear();
       this.#targets.set(key, target);
     }
     return target;
