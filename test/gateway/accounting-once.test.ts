@@ -1,26 +1,9 @@
-import { request as httpRequest, createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawPost } from '../support/raw-post.js';
 import { startTempServers } from '../support/temp-servers.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
-
-/** A raw POST that can be cut off mid-answer. */
-function post(url: string, secret: string, body: object): { response: Promise<IncomingMessage>; destroy(): void } {
-  const text = JSON.stringify(body);
-  const request = httpRequest(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${secret}`,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    },
-    agent: false,
-  });
-  request.on('error', () => undefined);
-  const response = new Promise<IncomingMessage>((resolve) => request.on('response', resolve));
-  request.end(text);
-  return { response, destroy: () => request.destroy() };
-}
 
 describe('the pipeline finishes every request exactly once', () => {
   let h: GatewayHarness;
@@ -56,7 +39,7 @@ describe('the pipeline finishes every request exactly once', () => {
 
     // A client that leaves mid-stream.
     h.openai.setNext({ frameDelayMs: 200 });
-    const leaving = post(`${h.url}/v1/chat/completions`, secret, { ...chat, stream: true });
+    const leaving = rawPost(`${h.url}/v1/chat/completions`, secret, { ...chat, stream: true });
     const response = await leaving.response;
     ids.push(response.headers['x-request-id'] as string);
     await new Promise((resolve) => response.once('data', resolve));

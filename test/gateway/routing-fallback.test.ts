@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import OpenAI, { type APIError } from 'openai';
+import { rawPost } from '../support/raw-post.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   OPENAI_UPSTREAM_KEY,
@@ -159,23 +159,7 @@ describe('client disconnects', () => {
   });
   afterAll(async () => h.close());
 
-  /** A raw request that can be cut off (fetch's client opens a spare connection on abort, which would hold the server's close). */
-  function post(body: object): { response: Promise<IncomingMessage>; destroy(): void } {
-    const text = JSON.stringify(body);
-    const request = httpRequest(`${h.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${secret}`,
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(text),
-      },
-      agent: false,
-    });
-    request.on('error', () => undefined);
-    const response = new Promise<IncomingMessage>((resolve) => request.on('response', resolve));
-    request.end(text);
-    return { response, destroy: () => request.destroy() };
-  }
+  const post = (body: object) => rawPost(`${h.url}/v1/chat/completions`, secret, body);
 
   it('a client that leaves mid-stream aborts the upstream request and is accounted as 499', async () => {
     h.openai.reset();

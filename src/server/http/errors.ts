@@ -39,3 +39,24 @@ export const payloadTooLarge = (message: string): AppError => new AppError('payl
 export function errorBody(type: ErrorType, message: string, code: number = ERROR_STATUS[type]): ErrorBody {
   return { error: { type, message, code } };
 }
+
+/** Kinds of expected failure the services' domain errors carry; the HTTP edge maps each to a status. */
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden';
+
+/** The HTTP error for a service's expected failure of `kind`. */
+export function httpErrorFor(kind: DomainErrorKind, message: string): AppError {
+  switch (kind) {
+    case 'invalid':
+      return badRequest(message);
+    case 'not_found':
+      return notFound(message);
+    case 'conflict':
+      return conflict(message);
+    case 'too_large':
+      return payloadTooLarge(message);
+    case 'forbidden':
+      return forbidden(message);
+    default:
+      throw new Error(`unexpected domain error kind ${String(kind satisfies never)}`);
+  }
+}

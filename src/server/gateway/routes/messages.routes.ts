@@ -1,11 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messagesCodec } from '../formats/codec.js';
-import { messagesRequestSchema, type MessagesBody } from '../formats/messages/messages-schema.js';
-import { beginPipeline, runPipeline, type InferenceEndpoint } from '../pipeline/pipeline.js';
-import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
-import { executeChat } from '../providers/index.js';
+import { messagesRequestSchema } from '../formats/messages/messages-schema.js';
+import { beginPipeline, runPipeline } from '../pipeline/pipeline.js';
+import { conversationEndpoint } from './conversation-endpoint.js';
 
 // A calendar date: `2023-13-45` is refused. The validator adds the value received.
 const dated = z.iso.date({ error: 'must be a date (YYYY-MM-DD)' });
@@ -18,29 +16,13 @@ const messagesHeadersSchema = z.looseObject({
 
 /** `POST /v1/messages`, answering errors in Anthropic's envelope (`type: "error"` beside `error`). */
 export const messagesRoutes: FastifyPluginAsync = async (app) => {
-  const services = app.gateway;
-  const endpoint: InferenceEndpoint = {
-    endpoint: 'messages',
-    path: '/v1/messages',
-    resolveModel: resolveConversationModel,
-    call: (ctx, deployment) =>
-      executeChat({
-        format: 'messages',
-        body: ctx.body as MessagesBody,
-        deployment,
-        pools: services.pools,
-        signal: ctx.signal,
-        requestId: ctx.requestId,
-        headers: ctx.headers,
-      }),
-    errorFrame: messagesCodec.errorFrame,
-  };
+  const endpoint = conversationEndpoint('messages', '/v1/messages', app.gateway);
   app.withTypeProvider<ZodTypeProvider>().post(
     endpoint.path,
     {
       schema: { body: messagesRequestSchema, headers: messagesHeadersSchema },
       config: { errorEnvelope: 'anthropic' },
-      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
+      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, app.gateway),
     },
     runPipeline(endpoint),
   );

@@ -1,5 +1,5 @@
 import { storeErrorSchema } from '../../../shared/store-api.js';
-import { badRequest, conflict, notFound, payloadTooLarge, type AppError } from '../../http/errors.js';
+import { httpErrorFor } from '../../http/errors.js';
 import { StoreError } from '../engine/errors.js';
 import type { StoreEngine } from '../engine/store-engine.js';
 import type { StoreVerb } from '../store-auth.js';
@@ -55,25 +55,6 @@ export function runOperation<T>(
     return result;
   } catch (error) {
     metrics.observe(operation, 'error', (performance.now() - start) / 1000, 0);
-    throw error instanceof StoreError ? toAppError(error) : error;
+    throw error instanceof StoreError ? httpErrorFor(error.kind, error.message) : error;
   }
-}
-
-function toAppError(error: StoreError): AppError {
-  switch (error.kind) {
-    case 'invalid':
-      return badRequest(error.message);
-    case 'not_found':
-      return notFound(error.message);
-    case 'conflict':
-      return conflict(error.message);
-    case 'too_large':
-      return payloadTooLarge(error.message);
-    default:
-      return assertNever(error.kind);
-  }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected store error kind ${String(value)}`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireMasterKey } from '../../admin/master-key.js';
-import { toHttpError } from '../../gateway-error.js';
+import { httpErrorFor } from '../../../http/errors.js';
+import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
@@ -12,7 +13,7 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   requireMasterKey(app, app.gateway.masterKey);
   // The services' domain errors become HTTP errors here, at the edge; the shared handler answers them.
   app.setErrorHandler((error) => {
-    throw toHttpError(error);
+    throw error instanceof GatewayError ? httpErrorFor(error.kind, error.message) : error;
   });
   await app.register(apiKeysRoutes);
   await app.register(adminModelsRoutes);
