@@ -1,4 +1,5 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { LabelledHistogram } from './labelled-histogram.js';
 
 /** `limit_type` values of the rate-limit counter, one per enforced limit, pre-created so dashboards see zeros. */
 export const LIMIT_TYPES = ['requests', 'tokens', 'user_minute', 'user_daily', 'team_minute', 'team_daily'] as const;
@@ -7,8 +8,6 @@ export type LimitType = (typeof LIMIT_TYPES)[number];
 
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
-
-type HistogramChild = ReturnType<Histogram<'model'>['labels']>;
 
 /** Counts of one (model, status) since the last scrape. */
 interface Pending {
@@ -26,14 +25,13 @@ interface Pending {
  */
 export class GatewayMetrics {
   readonly requests: Counter<'model' | 'status'>;
-  readonly duration: Histogram<'model'>;
+  readonly duration: LabelledHistogram;
   readonly tokens: Counter<'model' | 'type'>;
   readonly rateLimitHits: Counter<'limit_type'>;
   readonly cacheHits: Counter;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
   private pending = new Map<string, Pending>();
-  private readonly durationChildren = new Map<string, HistogramChild>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -45,13 +43,13 @@ export class GatewayMetrics {
       registers,
       collect: drain,
     });
-    this.duration = new Histogram({
-      name: 'gateway_request_duration_seconds',
-      help: 'Inference request duration in seconds (to the last byte, streams included)',
-      labelNames: ['model'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers,
-    });
+    this.duration = new LabelledHistogram(
+      'gateway_request_duration_seconds',
+      'Inference request duration in seconds (to the last byte, streams included)',
+      'model',
+      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registry,
+    );
     this.tokens = new Counter({
       name: 'gateway_tokens_total',
       help: 'Tokens by model and type (prompt or completion)',
@@ -95,12 +93,7 @@ export class GatewayMetrics {
     entry.requests += 1;
     entry.promptTokens += promptTokens;
     entry.completionTokens += completionTokens;
-    let duration = this.durationChildren.get(model);
-    if (!duration) {
-      duration = this.duration.labels(model);
-      this.durationChildren.set(model, duration);
-    }
-    duration.observe(seconds);
+    this.duration.observe(model, seconds);
   }
 
   /** Hands the counts gathered since the last scrape to prom-client. */
