@@ -5,6 +5,14 @@ import { notFound } from '../../http/errors.js';
 import type { ModelObject } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
 import { beginPipeline } from '../pipeline/pipeline.js';
+import {
+  anthropicListQuerySchema,
+  anthropicModel,
+  anthropicModelListSchema,
+  anthropicModelPage,
+  anthropicModelSchema,
+  wantsAnthropicShape,
+} from './anthropic-models.js';
 
 const modelObjectSchema = z.object({
   id: z.string(),
@@ -14,7 +22,10 @@ const modelObjectSchema = z.object({
 });
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 
-/** `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no scope. */
+/**
+ * `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no
+ * scope. In OpenAI's shape, or in Anthropic's for Anthropic's SDKs (they send `anthropic-version`).
+ */
 export const modelsRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -31,19 +42,26 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/v1/models',
     {
-      schema: { response: { 200: modelListSchema } },
+      schema: {
+        querystring: anthropicListQuerySchema,
+        response: { 200: z.union([modelListSchema, anthropicModelListSchema]) },
+      },
       onRequest: beginPipeline('models', '/v1/models', services),
     },
     async (request) => {
-      const models = keyModels(request);
-      return { object: 'list' as const, data: [...visible(models)] };
+      const models = visible(keyModels(request));
+      if (wantsAnthropicShape(request.headers)) return anthropicModelPage(models, request.query);
+      return { object: 'list' as const, data: [...models] };
     },
   );
 
   typed.get(
     '/v1/models/*',
     {
-      schema: { params: z.object({ '*': z.string().min(1) }), response: { 200: modelObjectSchema } },
+      schema: {
+        params: z.object({ '*': z.string().min(1) }),
+        response: { 200: z.union([modelObjectSchema, anthropicModelSchema]) },
+      },
       onRequest: beginPipeline('models', '/v1/models/*', services),
     },
     async (request) => {
@@ -59,7 +77,7 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
           `API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...principal.key.models])})`,
         );
       }
-      return found;
+      return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
     },
   );
 };

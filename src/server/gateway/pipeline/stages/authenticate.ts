@@ -25,20 +25,23 @@ function apiKeyHeader(headers: IncomingHttpHeaders): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/** Endpoints Anthropic clients call, which send their key in `x-api-key`. */
+const reads = (endpoint: Endpoint): boolean => endpoint === 'messages' || endpoint === 'models';
+
 /**
- * The presented credential, as the document's authentication table assigns it: on /v1/messages
- * `x-api-key` is the credential and Bearer only its fallback (Anthropic clients); everywhere else
- * Bearer alone, so an `x-api-key` there is not read.
+ * The presented credential, as the authentication table assigns it: where Anthropic clients call
+ * (/v1/messages, and /v1/models, which their SDKs list models with) `x-api-key` is the credential and
+ * Bearer its fallback; everywhere else Bearer alone, so an `x-api-key` there is not read.
  */
 function presentedKey(headers: IncomingHttpHeaders, endpoint: Endpoint): string | undefined {
-  if (endpoint === 'messages') return apiKeyHeader(headers) ?? bearerToken(headers.authorization);
+  if (reads(endpoint)) return apiKeyHeader(headers) ?? bearerToken(headers.authorization);
   return bearerToken(headers.authorization);
 }
 
 /** Why no credential was found, in the words of the endpoint's own credential. */
 function missingKeyMessage(headers: IncomingHttpHeaders, endpoint: Endpoint): string {
-  if (endpoint === 'messages') return 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>';
-  const hint = apiKeyHeader(headers) !== undefined ? ' (x-api-key is read only on /v1/messages)' : '';
+  if (reads(endpoint)) return 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>';
+  const hint = apiKeyHeader(headers) !== undefined ? ' (x-api-key is read only on /v1/messages and /v1/models)' : '';
   return `missing API key: send Authorization: Bearer <API_KEY>${hint}`;
 }
 
