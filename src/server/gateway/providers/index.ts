@@ -15,6 +15,10 @@
  * // the few a provider documents: `anthropic-beta` for Messages -> Anthropic; never credentials.
  * executeChat({ format, body, deployment, pools, signal, requestId, headers? }): Promise<ProviderAnswer>
  *
+ * // Responses (OpenAI's /v1/responses) over each provider's chat API through the IR: a Response
+ * // object, or the typed event stream OpenAI sends.
+ * executeResponses({ body, deployment, pools, signal, requestId }): Promise<ProviderAnswer>
+ *
  * // Embeddings in OpenAI's shape; honours encoding_format (float | base64) and dimensions.
  * executeEmbeddings({ body, deployment, pools, signal, apiKeyOverride?, requestId? }): Promise<JsonAnswer>
  *
@@ -50,6 +54,7 @@
  */
 export { executeChat, type ExecuteChatArgs } from './execute-chat.js';
 export { executeEmbeddings, type ExecuteEmbeddingsArgs } from './execute-embeddings.js';
+export { executeResponses, type ExecuteResponsesArgs } from './execute-responses.js';
 export type { JsonAnswer, ProviderAnswer, StreamAnswer } from './answer.js';
 export { inferProvider } from './infer-provider.js';
 export { deploymentProblem } from './deployment-problem.js';

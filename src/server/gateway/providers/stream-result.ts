@@ -30,7 +30,7 @@ export interface StreamAnswer {
 export async function startStream(
   frames: AsyncIterable<string>,
   options: {
-    readonly codec: FormatCodec;
+    readonly codec: Pick<FormatCodec, 'errorFrame'>;
     readonly usage: StreamUsage;
     readonly signal: CancelSignal;
     readonly provider: string;

@@ -5,6 +5,7 @@ import { chatRoutes } from './chat.routes.js';
 import { embeddingsRoutes } from './embeddings.routes.js';
 import { messagesRoutes } from './messages.routes.js';
 import { modelsRoutes } from './models.routes.js';
+import { responsesRoutes } from './responses.routes.js';
 
 /** The public inference API (`/v1/*`), every route on the one pipeline. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -17,6 +18,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   });
   await app.register(chatRoutes);
   await app.register(messagesRoutes);
+  await app.register(responsesRoutes);
   await app.register(embeddingsRoutes);
   await app.register(modelsRoutes);
 };

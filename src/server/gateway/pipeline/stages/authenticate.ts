@@ -11,6 +11,8 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
     case 'chat':
     case 'messages':
       return 'chat';
+    case 'responses':
+      return 'responses';
     case 'embeddings':
       return 'embeddings';
     case 'models':

@@ -30,9 +30,34 @@ function checkKeyModels(ctx: RequestContext, requested: string, model: string): 
  * Rewrites the body in place.
  */
 export function resolveConversationModel(ctx: RequestContext): void {
-  const registry = ctx.services.registry;
   const body = ctx.body as unknown as ConversationBody;
-  ctx.stream = (body as { stream?: unknown }).stream === true;
+  const model = resolveInferenceModel(ctx);
+  const cap = ctx.services.registry.maxTokensCap(model);
+  if (cap === undefined) return;
+  // Every limit field present is capped: a chat request may carry both, and an upstream honours either.
+  // With neither, the cap is set as max_tokens so the upstream's own default cannot exceed it.
+  const { max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens } = body;
+  if (maxCompletionTokens != null) body.max_completion_tokens = Math.min(maxCompletionTokens, cap);
+  if (maxTokens != null || maxCompletionTokens == null) body.max_tokens = Math.min(maxTokens ?? cap, cap);
+}
+
+/**
+ * Model resolution for Responses: as for conversations, with the per-model cap on
+ * `max_output_tokens` (set to the cap when the request has none).
+ */
+export function resolveResponsesModel(ctx: RequestContext): void {
+  const model = resolveInferenceModel(ctx);
+  const cap = ctx.services.registry.maxTokensCap(model);
+  if (cap === undefined) return;
+  const body = ctx.body as { max_output_tokens?: number | null };
+  body.max_output_tokens = Math.min(body.max_output_tokens ?? cap, cap);
+}
+
+/** Alias rewrite, allow-list and the key's own models, for every generating endpoint; rewrites `model`. */
+function resolveInferenceModel(ctx: RequestContext): string {
+  const registry = ctx.services.registry;
+  const body = ctx.body as { model: string; stream?: unknown };
+  ctx.stream = body.stream === true;
   const requested = body.model;
   ctx.requestedModel = requested;
   const resolution = registry.resolve(requested);
@@ -41,13 +66,7 @@ export function resolveConversationModel(ctx: RequestContext): void {
   checkKeyModels(ctx, requested, model);
   ctx.model = model;
   body.model = model;
-  const cap = registry.maxTokensCap(model);
-  if (cap === undefined) return;
-  // Every limit field present is capped: a chat request may carry both, and an upstream honours either.
-  // With neither, the cap is set as max_tokens so the upstream's own default cannot exceed it.
-  const { max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens } = body;
-  if (maxCompletionTokens != null) body.max_completion_tokens = Math.min(maxCompletionTokens, cap);
-  if (maxTokens != null || maxCompletionTokens == null) body.max_tokens = Math.min(maxTokens ?? cap, cap);
+  return model;
 }
 
 /** True for Claude-family models, which have no embeddings API. */

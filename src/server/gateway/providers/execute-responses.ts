@@ -1,0 +1,97 @@
+import { codecFor } from '../formats/codec.js';
+import type { IrRequest, IrResponse } from '../formats/ir.js';
+import { responsesRequestToIr } from '../formats/responses/responses-request-ir.js';
+import {
+  responseEnvelope,
+  responsesResponseFromIr,
+  type ResponseEnvelope,
+} from '../formats/responses/responses-response-ir.js';
+import type { ResponsesBody } from '../formats/responses/responses-schema.js';
+import { encodeResponsesStream, responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
+import { TranslationError } from '../formats/translation-error.js';
+import { completeUsage, estimatePromptTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
+import type { JsonAnswer, ProviderAnswer } from './answer.js';
+import { resolveProvider, upstreamModelName } from './registry.js';
+import { startStream, tapUsage } from './stream-result.js';
+import type { CallContext, CancelSignal, Deployment } from './types.js';
+import type { UpstreamPools } from './upstream-pools.js';
+
+/** Arguments of one Responses call. */
+export interface ExecuteResponsesArgs {
+  /** The validated request: model already canonical, max_output_tokens already capped. */
+  readonly body: ResponsesBody;
+  readonly deployment: Deployment;
+  readonly pools: UpstreamPools;
+  readonly signal: CancelSignal;
+  readonly requestId: string;
+}
+
+/** Where a failure after the stream started is reported, in the Responses stream's own shape. */
+const RESPONSES_ERRORS = { errorFrame: responsesErrorFrame };
+
+/**
+ * Serves a Responses request over the deployment's provider through the IR: chat completions or
+ * Messages upstreams, and the demo provider. The answer is a Response object, or a typed event stream
+ * as OpenAI sends it (`response.created` ... `response.completed`). Rejects with TranslationError for
+ * what only a native Responses API can do (hosted tools, other item types), UpstreamError for upstream
+ * failures before the first event.
+ */
+export async function executeResponses(args: ExecuteResponsesArgs): Promise<ProviderAnswer> {
+  const { deployment, signal } = args;
+  const provider = resolveProvider(deployment).chat;
+  const context: CallContext = {
+    deployment,
+    pools: args.pools,
+    upstreamModel: upstreamModelName(deployment),
+    signal,
+    requestId: args.requestId,
+  };
+  refuseStatefulUse(args.body);
+  const request = responsesRequestToIr(args.body);
+  const usage = new StreamUsage(() => estimatePromptTokens(request));
+  const envelope = responseEnvelope(args.body, deployment.model);
+  const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name };
+  if (provider.kind === 'ir') {
+    if (!request.stream) return answer(await provider.generate(request, context), envelope, request);
+    const events = await provider.stream(request, context);
+    return startStream(
+      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current()),
+      streamOptions,
+    );
+  }
+  const upstream = codecFor(provider.format);
+  const native = upstream.requestFromIr(request, context.upstreamModel);
+  provider.adaptTranslated?.(native, context, request);
+  const result = await provider.send(native, context);
+  if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request);
+  const events = tapUsage(upstream.decodeStream(result.events, request), usage);
+  return startStream(
+    encodeResponsesStream(events, envelope, () => usage.current()),
+    streamOptions,
+  );
+}
+
+/**
+ * This gateway keeps no responses yet, so a request that relies on a kept one (previous_response_id),
+ * or asks for its answer to be kept (store: true), is refused rather than answered as if it had been.
+ */
+function refuseStatefulUse(body: ResponsesBody): void {
+  if (typeof body.previous_response_id === 'string')
+    throw new TranslationError(
+      'previous_response_id: this gateway does not keep responses yet; send the earlier turns in input instead',
+    );
+  if (body.store === true)
+    throw new TranslationError('store: this gateway does not keep responses yet; send store: false or leave it out');
+}
+
+/** A complete answer as a Response object, with usage estimated where the upstream gave none. */
+function answer(response: IrResponse, envelope: ResponseEnvelope, request: IrRequest): JsonAnswer {
+  const usage = completeUsage(response.usage, () => {
+    const chars = response.content.reduce(
+      (sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length),
+      0,
+    );
+    return { promptTokens: estimatePromptTokens(request), completionTokens: tokensForChars(chars) };
+  });
+  return { kind: 'json', body: responsesResponseFromIr(response, envelope, usage), usage };
+}
