@@ -15,8 +15,8 @@ import {
 /**
  * A mock Anthropic Messages API: `POST /v1/messages`, JSON and the full SSE event sequence
  * (message_start, content_block_start, ping, content_block_delta with text_delta and
- * input_json_delta, content_block_stop, message_delta, message_stop), tool_use, and Anthropic's
- * exact error bodies `{type: "error", error: {type, message}, request_id}`.
+ * input_json_delta, content_block_stop, message_delta, message_stop), tool_use, Anthropic's exact
+ * error bodies `{type: "error", error: {type, message}, request_id}`, and `POST /v1/messages/count_tokens`.
  */
 
 /** What the mock model answers. */
@@ -85,6 +85,8 @@ export function startAnthropicUpstream(options: AnthropicUpstreamOptions = {}): 
     }
     const path = request.path.split('?')[0];
     if (request.method === 'POST' && path === '/v1/messages') return messages(request, response, script, options);
+    if (request.method === 'POST' && path === '/v1/messages/count_tokens')
+      return countTokens(request, response, script);
     return sendJson(response, 404, anthropicErrorBody(404, { message: `Not found: ${request.method} ${path}` }));
   });
 }
@@ -120,6 +122,17 @@ async function messages(
   const answer = buildAnswer(reply, body);
   if (body.stream === true) return writeFrames(response, streamFrames(answer, script), script);
   sendJson(response, 200, answer);
+}
+
+/** `POST /v1/messages/count_tokens`: about a token per four characters of the prompt, or `reply.usage.input_tokens`. */
+function countTokens(request: RecordedRequest, response: ServerResponse, script: AnthropicScript): void {
+  const body = request.body;
+  if (!body || typeof body.model !== 'string')
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
+  if (!Array.isArray(body.messages))
+    return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
+  const prompt = JSON.stringify([body.system ?? null, body.messages, body.tools ?? null]);
+  sendJson(response, 200, { input_tokens: script.reply?.usage?.input_tokens ?? Math.ceil(prompt.length / 4) });
 }
 
 type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: object };

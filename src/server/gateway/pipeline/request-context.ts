@@ -9,7 +9,7 @@ import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 
 /** The /v1 endpoints the pipeline serves. */
-export type Endpoint = 'chat' | 'messages' | 'responses' | 'embeddings' | 'models';
+export type Endpoint = 'chat' | 'messages' | 'count_tokens' | 'responses' | 'embeddings' | 'models';
 
 /** Who is calling: an issued key, or (embeddings with `allow_passthrough_keys`) the caller's own provider key. */
 export type Principal =

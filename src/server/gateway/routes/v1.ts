@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { toErrorResponse } from '../../http/error-handler.js';
 import { noteFailure } from '../pipeline/pipeline.js';
 import { chatRoutes } from './chat.routes.js';
+import { countTokensRoutes } from './count-tokens.routes.js';
 import { embeddingsRoutes } from './embeddings.routes.js';
 import { messagesRoutes } from './messages.routes.js';
 import { modelsRoutes } from './models.routes.js';
@@ -18,6 +19,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   });
   await app.register(chatRoutes);
   await app.register(messagesRoutes);
+  await app.register(countTokensRoutes);
   await app.register(responsesRoutes);
   await app.register(embeddingsRoutes);
   await app.register(modelsRoutes);

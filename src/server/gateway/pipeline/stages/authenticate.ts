@@ -10,6 +10,7 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
   switch (endpoint) {
     case 'chat':
     case 'messages':
+    case 'count_tokens':
       return 'chat';
     case 'responses':
       return 'responses';
@@ -28,7 +29,8 @@ function apiKeyHeader(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /** Endpoints Anthropic clients call, which send their key in `x-api-key`. */
-const reads = (endpoint: Endpoint): boolean => endpoint === 'messages' || endpoint === 'models';
+const reads = (endpoint: Endpoint): boolean =>
+  endpoint === 'messages' || endpoint === 'count_tokens' || endpoint === 'models';
 
 /**
  * The presented credential, as the authentication table assigns it: where Anthropic clients call

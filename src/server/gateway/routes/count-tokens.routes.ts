@@ -1,0 +1,83 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { codecFor } from '../formats/codec.js';
+import { countTokensRequestSchema, type CountTokensBody } from '../formats/messages/count-tokens-schema.js';
+import { beginPipeline } from '../pipeline/pipeline.js';
+import { contextOf, type RequestContext } from '../pipeline/request-context.js';
+import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
+import { respond } from '../pipeline/stages/respond.js';
+import { ClientClosedError, route } from '../pipeline/stages/route-deployment.js';
+import type { JsonAnswer, ProviderAnswer } from '../providers/answer.js';
+import { countTokens, type TokenCount } from '../providers/execute-count-tokens.js';
+import type { Deployment } from '../providers/types.js';
+import { jsonBody } from '../traffic/traffic-log.js';
+
+const PATH = '/v1/messages/count_tokens';
+
+/** Says how the answer's count was made: `provider`, `exact` or `estimate`. */
+const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
+
+/** Nothing is generated, so nothing is billed: the usage row records the request with zero tokens. */
+const NO_USAGE = { promptTokens: 0, completionTokens: 0 } as const;
+
+/**
+ * Model resolution as for Messages (alias, allow-list, the key's models), leaving the body as the
+ * client sent it but for `model`: the token cap would add a `max_tokens` that a count has no use for.
+ */
+function resolveCountModel(ctx: RequestContext): void {
+  const sent = ctx.body;
+  ctx.body = { ...sent };
+  resolveConversationModel(ctx);
+  ctx.body = { ...sent, model: ctx.model };
+  ctx.stream = false;
+}
+
+/** Stages 3 to 8 for a count: the same stages as a Messages request, with a count as the provider call. */
+async function countHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const ctx = contextOf(request);
+  ctx.body = request.body as Record<string, unknown>;
+  resolveCountModel(ctx);
+  // Refusals and rewrites (PII scrubbing) apply, as the prompt goes to a provider; an own answer (a
+  // cache hit) is a conversation's, not a count, so it is not sent.
+  for (const stage of ctx.services.policy) await stage(ctx);
+  if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, { model: ctx.body.model });
+  let count: TokenCount | undefined;
+  const call = async (deployment: Deployment): Promise<JsonAnswer> => {
+    count = await countTokens({
+      body: ctx.body as unknown as CountTokensBody,
+      deployment,
+      pools: ctx.services.pools,
+      signal: ctx.signal,
+      requestId: ctx.requestId,
+    });
+    return { kind: 'json', body: { input_tokens: count.inputTokens }, usage: NO_USAGE };
+  };
+  let answer: ProviderAnswer;
+  try {
+    answer = await route(ctx, call);
+  } catch (error) {
+    // Nobody is left to answer; the watch already finished the request as the client's leaving.
+    if (error instanceof ClientClosedError) return reply.hijack();
+    throw error;
+  }
+  // Counted after the client left: the watch already finished the request as 499.
+  if (ctx.signal.aborted) return reply.hijack();
+  reply.header(TOKEN_COUNT_HEADER, count!.method);
+  return respond(ctx, reply, answer, codecFor('messages').errorFrame);
+}
+
+/**
+ * `POST /v1/messages/count_tokens`, as Anthropic's API has it (`client.messages.countTokens`): the
+ * input tokens of a Messages request, `{"input_tokens": N}`, errors in Anthropic's envelope.
+ */
+export const countTokensRoutes: FastifyPluginAsync = async (app) => {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    PATH,
+    {
+      schema: { body: countTokensRequestSchema },
+      config: { errorEnvelope: 'anthropic' },
+      onRequest: beginPipeline('count_tokens', PATH, app.gateway),
+    },
+    countHandler,
+  );
+};
