@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const { config, source } = loaded;
+  for (const warning of loaded.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
   let servers;
   try {
     servers = await startServers(config);

@@ -195,6 +195,8 @@ export const deploymentInputSchema = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be an environment variable name, like OPENAI_API_KEY')
       .optional(),
+    /** Azure's `api-version` query parameter; with it, calls use Azure's per-deployment paths. */
+    api_version: z.string().min(1).optional(),
     weight: z.number().positive().optional(),
     timeout_ms: z.number().int().positive().optional(),
     max_retries: z.number().int().min(0).max(10).optional(),
@@ -226,6 +228,7 @@ export const deploymentViewSchema = z.object({
   base_url: z.string().nullable(),
   api_key_set: z.boolean(),
   api_key_env: z.string().nullable(),
+  api_version: z.string().optional(),
   weight: z.number(),
   timeout_ms: z.number(),
   max_retries: z.number(),

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { defaultDataDir } from './data-dir.js';
+import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -88,7 +89,8 @@ function describeIssues(error: z.ZodError, source: string): ConfigError {
   return invalidConfiguration(lines, source);
 }
 
-function readConfigFile(path: string): Json {
+/** Reads and parses a YAML or JSON configuration file (a mapping at the top level). */
+export function readConfigFile(path: string): Json {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -141,20 +143,44 @@ function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
 export interface LoadedConfig {
   readonly config: Config;
   readonly source: string;
+  /** Lines for the user that do not stop the start (LiteLLM keys that were not converted). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A LiteLLM proxy config converted to Gatehouse keys, with one warning per key left out; any other
+ * file as it is. A file holding both kinds of keys is refused: which should win is the user's call.
+ */
+function fromLiteLlm(raw: Json, file: string): { raw: Json; warnings: string[]; source: string } {
+  if (!isLiteLlmConfig(raw)) return { raw, warnings: [], source: file };
+  const mixed = mixedKeys(raw);
+  if (mixed) {
+    throw new ConfigError(
+      `${file} mixes a LiteLLM proxy config (${mixed.litellm.join(', ')}) with Gatehouse keys (${mixed.gatehouse.join(', ')}); ` +
+        `keep one kind: convert the LiteLLM part with \`npm run import:litellm -- ${file}\` and merge it into the Gatehouse keys`,
+    );
+  }
+  const imported = importLiteLlmConfig(raw);
+  return {
+    raw: imported.config,
+    warnings: describeUnmapped(imported.unmapped),
+    source: `${file} (a LiteLLM proxy config, converted)`,
+  };
 }
 
 /** Loads the file named by `GATEHOUSE_CONFIG` (if any), applies environment overrides, and validates. */
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; overrides?: Json } = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const file = options.file ?? env.GATEHOUSE_CONFIG;
-  const fromFile = file ? readConfigFile(file) : {};
-  const raw = applyEnv(normaliseSpellings({ ...fromFile, ...(options.overrides ?? {}) }), env);
-  const source = file ?? 'defaults and environment';
+  const read = file ? fromLiteLlm(readConfigFile(file), file) : undefined;
+  const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }), env);
+  const source = read?.source ?? 'defaults and environment';
   const result = configSchema.safeParse(raw);
   if (!result.success) throw describeIssues(result.error, source);
   const config = result.data;
   return {
     config: { ...config, server: { ...config.server, data_dir: config.server.data_dir ?? defaultDataDir(env) } },
     source,
+    warnings: read?.warnings ?? [],
   };
 }

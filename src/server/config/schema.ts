@@ -19,6 +19,8 @@ export const deploymentSchema = z.object({
   base_url: baseUrlSchema.optional(),
   api_key: z.string().min(1).optional(),
   api_key_env: z.string().min(1).optional(),
+  // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
+  api_version: z.string().min(1).optional(),
   weight: z.number().positive().default(1),
   // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
   timeout_ms: positiveInt.optional(),

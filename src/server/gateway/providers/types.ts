@@ -21,6 +21,8 @@ export interface Deployment {
   readonly apiKey?: string;
   /** The environment variable the key was read from, shown instead of the key. */
   readonly apiKeyEnv?: string;
+  /** Azure's `api-version`: with it, calls go to `/openai/deployments/<upstreamModel>/...?api-version=`. */
+  readonly apiVersion?: string;
   /** Longest wait for the upstream's headers and longest silence mid-body (DEFAULT_TIMEOUT_MS unless set). */
   readonly timeoutMs: number;
   /** Share of the model's traffic relative to its other deployments. */

@@ -53,6 +53,17 @@ export function openAiEmbeddingsProvider(settings: ProviderSettings): Embeddings
   };
 }
 
+/**
+ * Azure's classic API names the deployment in the path and the version in the query
+ * (`/openai/deployments/<name>/chat/completions?api-version=...`); without an api_version the path is
+ * OpenAI's, which Azure's v1 API (`<resource>/openai/v1` as base URL) takes.
+ */
+function azurePath(settings: ProviderSettings, path: string, context: CallContext): string {
+  const version = context.deployment.apiVersion;
+  if (settings.name !== 'azure' || version === undefined) return path;
+  return `/openai/deployments/${encodeURIComponent(context.upstreamModel)}${path}?api-version=${encodeURIComponent(version)}`;
+}
+
 function upstreamCall(
   settings: ProviderSettings,
   path: string,
@@ -69,7 +80,7 @@ function upstreamCall(
     pools: context.pools,
     provider: settings.name,
     baseUrl: settings.baseUrl,
-    path,
+    path: azurePath(settings, path, context),
     headers,
     body,
     signal: context.signal,

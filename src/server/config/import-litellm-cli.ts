@@ -1,0 +1,68 @@
+/**
+ * `npm run import:litellm -- config.yaml [--out gatehouse.yaml]`: converts a LiteLLM proxy config
+ * into a Gatehouse configuration file (stdout, or `--out`), and names every key it could not convert
+ * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input or arguments.
+ */
+import { writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
+import { ConfigError, readConfigFile } from './load.js';
+import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
+
+const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml>]';
+
+/** The converted file's text: a header naming the source and what was left out, then the YAML. */
+function convertedYaml(source: string, config: Record<string, unknown>, unmapped: readonly string[]): string {
+  const header = [`# Converted from the LiteLLM proxy config ${source} by npm run import:litellm.`];
+  if (unmapped.length > 0)
+    header.push('# Left out (no Gatehouse equivalent yet):', ...unmapped.map((line) => `#   ${line}`));
+  return `${header.join('\n')}\n${stringify(config)}`;
+}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`import:litellm: ${message}\n`);
+  process.exit(code);
+}
+
+function main(args: readonly string[]): void {
+  let input: string | undefined;
+  let out: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--out' || arg === '-o') out = args[++i] ?? fail(`--out needs a file name\n${USAGE}`, 2);
+    else if (arg.startsWith('--out=')) out = arg.slice('--out='.length);
+    else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
+    else if (input === undefined && !arg.startsWith('-')) input = arg;
+    else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
+  }
+  if (input === undefined) fail(USAGE, 2);
+
+  let raw: Record<string, unknown>;
+  try {
+    raw = readConfigFile(input);
+  } catch (error) {
+    fail(error instanceof ConfigError ? error.message : String(error), 2);
+  }
+  if (!isLiteLlmConfig(raw)) fail(`${input} is not a LiteLLM proxy config (no model_list or *_settings section)`, 2);
+  const mixed = mixedKeys(raw);
+  if (mixed)
+    fail(
+      `${input} mixes LiteLLM keys (${mixed.litellm.join(', ')}) with Gatehouse keys (${mixed.gatehouse.join(', ')}); remove the Gatehouse keys, convert, and merge them back`,
+      2,
+    );
+
+  const imported = importLiteLlmConfig(raw);
+  const unmapped = describeUnmapped(imported.unmapped);
+  for (const line of unmapped) process.stderr.write(`import:litellm: ${line}\n`);
+  const converted = Object.keys(imported.config).length > 0;
+  if (!converted) fail(`nothing in ${input} could be converted`, 1);
+  const text = convertedYaml(input, imported.config, unmapped);
+  if (out === undefined) process.stdout.write(text);
+  else {
+    writeFileSync(out, text, { mode: 0o600 });
+    process.stderr.write(
+      `import:litellm: wrote ${out} (${imported.deployments} deployments); start with GATEHOUSE_CONFIG=${out} npm run serve\n`,
+    );
+  }
+}
+
+main(process.argv.slice(2));

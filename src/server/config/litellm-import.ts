@@ -1,0 +1,203 @@
+import { configSchema } from './schema.js';
+import {
+  convertModelEntry,
+  envReference,
+  isObject,
+  retryCount,
+  secondsToMs,
+  type UnmappedKey,
+} from './litellm-model-list.js';
+
+/**
+ * A LiteLLM proxy `config.yaml` as a Gatehouse configuration: what has an equivalent is converted,
+ * every other key is reported by its path (never with its value), so nothing is dropped silently.
+ */
+
+export type { UnmappedKey } from './litellm-model-list.js';
+
+type Json = Record<string, unknown>;
+
+/** The top-level sections of a LiteLLM proxy config. */
+export const LITELLM_SECTIONS: readonly string[] = [
+  'model_list',
+  'litellm_settings',
+  'router_settings',
+  'general_settings',
+  'environment_variables',
+];
+
+/** The result of an import: a raw Gatehouse configuration (validated by the loader) and what was left out. */
+export interface LiteLlmImport {
+  readonly config: Json;
+  readonly unmapped: readonly UnmappedKey[];
+  /** Deployments converted from `model_list`. */
+  readonly deployments: number;
+}
+
+const FALLBACKS = ['fallbacks', 'context_window_fallbacks', 'content_policy_fallbacks', 'default_fallbacks'];
+const NO_CROSS_MODEL_FALLBACK =
+  'Gatehouse falls back only between deployments of the same model, never to another model';
+
+/** Whether a parsed file is a LiteLLM proxy config (it has at least one of LiteLLM's sections). */
+export function isLiteLlmConfig(raw: Json): boolean {
+  return Object.keys(raw).some((key) => LITELLM_SECTIONS.includes(key));
+}
+
+/** Whether a top-level key is Gatehouse's (either spelling, or a dotted `llm.allowed_models`). */
+function isGatehouseKey(key: string): boolean {
+  const head = key.split('.')[0] ?? key;
+  return head in configSchema.shape || key === 'allowPassthroughKeys';
+}
+
+/** The file's LiteLLM and Gatehouse keys when it holds both, undefined otherwise. */
+export function mixedKeys(raw: Json): { readonly litellm: string[]; readonly gatehouse: string[] } | undefined {
+  const keys = Object.keys(raw);
+  const litellm = keys.filter((key) => LITELLM_SECTIONS.includes(key));
+  const gatehouse = keys.filter(isGatehouseKey);
+  return litellm.length > 0 && gatehouse.length > 0 ? { litellm, gatehouse } : undefined;
+}
+
+/** One line per unmapped key, as the loader and the command print them. */
+export function describeUnmapped(unmapped: readonly UnmappedKey[]): string[] {
+  return unmapped.map(({ path, reason }) => `not mapped: ${path}: ${reason}`);
+}
+
+/** Reports each fallback rule of a `fallbacks`-style list, naming the models (never secrets). */
+function reportFallbacks(value: unknown, at: string, unmapped: UnmappedKey[]): void {
+  if (!Array.isArray(value)) {
+    unmapped.push({ path: at, reason: NO_CROSS_MODEL_FALLBACK });
+    return;
+  }
+  value.forEach((rule, index) => {
+    const entries = isObject(rule) ? Object.entries(rule) : [];
+    if (entries.length === 0) unmapped.push({ path: `${at}[${index}]`, reason: NO_CROSS_MODEL_FALLBACK });
+    for (const [model, targets] of entries) {
+      const names = Array.isArray(targets) ? targets.filter((t) => typeof t === 'string').join(', ') : '';
+      unmapped.push({ path: `${at}[${index}].${model}`, reason: `${NO_CROSS_MODEL_FALLBACK} (${names || '?'})` });
+    }
+  });
+}
+
+/** `router_settings.model_group_alias` as `llm.model_aliases` (values are a model name or `{model, hidden}`). */
+function convertAliases(value: unknown, at: string, unmapped: UnmappedKey[]): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  if (!isObject(value)) {
+    unmapped.push({ path: at, reason: 'not a mapping' });
+    return aliases;
+  }
+  for (const [alias, target] of Object.entries(value)) {
+    if (typeof target === 'string' && target !== '') aliases[alias] = target;
+    else if (isObject(target) && typeof target.model === 'string') {
+      aliases[alias] = target.model;
+      // Gatehouse never lists aliases in /v1/models, so `hidden: true` is what it does anyway.
+      if (target.hidden === false) unmapped.push({ path: `${at}.${alias}.hidden`, reason: 'aliases are not listed' });
+    } else unmapped.push({ path: `${at}.${alias}`, reason: 'neither a model name nor {model: ...}' });
+  }
+  return aliases;
+}
+
+/** The settings sections that shape the gateway: retries, the default timeout, aliases, routing. */
+function convertSettings(raw: Json, unmapped: UnmappedKey[]) {
+  const router = isObject(raw.router_settings) ? raw.router_settings : {};
+  const litellm = isObject(raw.litellm_settings) ? raw.litellm_settings : {};
+  let maxRetries: number | undefined;
+  let timeoutMs: number | undefined;
+  let aliases: Record<string, string> = {};
+  const sections: Array<[string, Json]> = [
+    ['router_settings', router],
+    ['litellm_settings', litellm],
+  ];
+  for (const [section, values] of sections) {
+    for (const [key, value] of Object.entries(values)) {
+      const path = `${section}.${key}`;
+      if (key === 'num_retries') {
+        const count = retryCount(value);
+        if (count === undefined) unmapped.push({ path, reason: 'Gatehouse takes 0 to 10 retries' });
+        else if (maxRetries === undefined) maxRetries = count;
+        else if (count !== maxRetries)
+          unmapped.push({ path, reason: 'router_settings.num_retries is used instead (Gatehouse has one)' });
+      } else if ((section === 'router_settings' && key === 'timeout') || key === 'request_timeout') {
+        const ms = secondsToMs(value);
+        if (ms === undefined) unmapped.push({ path, reason: 'not a positive number of seconds' });
+        else if (timeoutMs === undefined) timeoutMs = ms;
+        else if (ms !== timeoutMs)
+          unmapped.push({ path, reason: 'router_settings.timeout is used instead (Gatehouse has one default)' });
+      } else if (section === 'router_settings' && key === 'model_group_alias') {
+        aliases = convertAliases(value, path, unmapped);
+      } else if (section === 'router_settings' && key === 'routing_strategy' && value === 'simple-shuffle') {
+        // LiteLLM's default, weighted random order, is how Gatehouse orders deployments.
+      } else if (FALLBACKS.includes(key)) {
+        reportFallbacks(value, path, unmapped);
+      } else {
+        unmapped.push({ path, reason: 'no Gatehouse equivalent' });
+      }
+    }
+  }
+  return { maxRetries, timeoutMs, aliases };
+}
+
+/** `general_settings`: only a master key read from PROXY_MASTER_KEY means the same in Gatehouse. */
+function reportGeneral(raw: Json, unmapped: UnmappedKey[]): void {
+  if (!isObject(raw.general_settings)) return;
+  for (const [key, value] of Object.entries(raw.general_settings)) {
+    const path = `general_settings.${key}`;
+    if (key === 'master_key') {
+      if (envReference(value) === 'PROXY_MASTER_KEY') continue;
+      unmapped.push({
+        path,
+        reason: 'Gatehouse reads the master key from PROXY_MASTER_KEY (or generates one); set that variable',
+      });
+    } else unmapped.push({ path, reason: 'no Gatehouse equivalent' });
+  }
+}
+
+/** Converts a parsed LiteLLM proxy config; the caller has refused files that mix in Gatehouse keys. */
+export function importLiteLlmConfig(raw: Json): LiteLlmImport {
+  const unmapped: UnmappedKey[] = [];
+  const settings = convertSettings(raw, unmapped);
+  const deployments: Json[] = [];
+  const pricing: Record<string, unknown> = {};
+  const models = Array.isArray(raw.model_list) ? raw.model_list : [];
+  if (raw.model_list !== undefined && !Array.isArray(raw.model_list))
+    unmapped.push({ path: 'model_list', reason: 'not a list' });
+  models.forEach((entry, index) => {
+    const converted = convertModelEntry(entry, index, unmapped, settings.timeoutMs);
+    if (!converted) return;
+    deployments.push(converted.deployment);
+    const model = converted.deployment.model as string;
+    if (!converted.price) return;
+    const known = pricing[model];
+    if (known === undefined) pricing[model] = converted.price;
+    else if (JSON.stringify(known) !== JSON.stringify(converted.price))
+      unmapped.push({
+        path: `model_list[${index}].model_info`,
+        reason: `prices differ from an earlier deployment of ${model}; Gatehouse prices per model`,
+      });
+  });
+  reportGeneral(raw, unmapped);
+  if (isObject(raw.environment_variables)) {
+    for (const name of Object.keys(raw.environment_variables))
+      unmapped.push({ path: `environment_variables.${name}`, reason: 'set it in the environment Gatehouse starts in' });
+  }
+  for (const key of Object.keys(raw)) {
+    if (!LITELLM_SECTIONS.includes(key)) unmapped.push({ path: key, reason: 'no Gatehouse equivalent' });
+    else if (key !== 'model_list' && !isObject(raw[key]) && raw[key] != null)
+      unmapped.push({ path: key, reason: 'not a mapping' });
+  }
+
+  // Reported in the file's order of sections, so the lines read along with the file.
+  const sections = Object.keys(raw);
+  const rank = (path: string): number => sections.indexOf(path.split(/[.[]/)[0] ?? path);
+  unmapped.sort((a, b) => rank(a.path) - rank(b.path));
+
+  const allowed = [...new Set(deployments.map((d) => d.model as string))];
+  const config: Json = {};
+  const llm: Json = {};
+  if (allowed.length > 0) llm.allowed_models = allowed;
+  if (Object.keys(settings.aliases).length > 0) llm.model_aliases = settings.aliases;
+  if (Object.keys(llm).length > 0) config.llm = llm;
+  if (deployments.length > 0) config.deployments = deployments;
+  if (Object.keys(pricing).length > 0) config.pricing = pricing;
+  if (settings.maxRetries !== undefined) config.gateway = { max_retries: settings.maxRetries };
+  return { config, unmapped, deployments: deployments.length };
+}

@@ -1,0 +1,252 @@
+import { providerSettings } from '../gateway/providers/provider-settings.js';
+
+/**
+ * One LiteLLM `model_list[]` entry as a Gatehouse deployment. Every key either becomes part of the
+ * deployment or is reported by its path; values are never copied into a report (they may be keys).
+ */
+
+type Json = Record<string, unknown>;
+
+/** A LiteLLM key Gatehouse does not take over, by its path in the file, and why. Never holds the value. */
+export interface UnmappedKey {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** A converted entry: the deployment and, when the entry gave token prices, the model's pricing. */
+export interface ConvertedEntry {
+  readonly deployment: Json;
+  readonly price?: { readonly input_per_mtok: number; readonly output_per_mtok: number };
+}
+
+/** LiteLLM's provider prefixes that name a provider Gatehouse calls, with Gatehouse's name for it. */
+const PROVIDERS: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  azure: 'azure',
+  anthropic: 'anthropic',
+  ollama: 'ollama',
+  ollama_chat: 'ollama',
+  hosted_vllm: 'vllm',
+  lm_studio: 'lmstudio',
+  openrouter: 'openrouter',
+  gemini: 'gemini',
+  groq: 'groq',
+  mistral: 'mistral',
+  deepseek: 'deepseek',
+  together_ai: 'together_ai',
+  xai: 'xai',
+  fireworks_ai: 'fireworks_ai',
+};
+
+const ENV_PREFIX = 'os.environ/';
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PER_DEPLOYMENT_LIMITS =
+  'per-deployment rate limits are not in the deployment schema (Gatehouse limits per API key)';
+
+/** Whether a parsed YAML value is a mapping. */
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The variable name of an `os.environ/NAME` reference, or undefined for any other value. */
+export function envReference(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith(ENV_PREFIX)) return undefined;
+  const name = value.slice(ENV_PREFIX.length);
+  return ENV_NAME.test(name) ? name : undefined;
+}
+
+/** Seconds as LiteLLM writes them (a number or a numeric string), in whole milliseconds; undefined when unusable. */
+export function secondsToMs(value: unknown): number | undefined {
+  const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** A retry count Gatehouse accepts (0 to 10), or undefined. */
+export function retryCount(value: unknown): number | undefined {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 10 ? (value as number) : undefined;
+}
+
+/** Per-token USD prices as per-million-token ones, without float noise (2.5e-6 -> 2.5). */
+const perMillion = (perToken: number): number => Number((perToken * 1_000_000).toPrecision(12));
+
+/** Provider and upstream model of `litellm_params.model` (`azure/my-deployment`), or why there are none. */
+function splitModel(
+  model: string,
+  customProvider: unknown,
+): { provider?: string; upstream: string } | { problem: string } {
+  if (typeof customProvider === 'string') {
+    const provider = PROVIDERS[customProvider];
+    if (provider === undefined) return { problem: `provider '${customProvider}' is not one Gatehouse calls` };
+    return {
+      provider,
+      upstream: model.startsWith(`${customProvider}/`) ? model.slice(customProvider.length + 1) : model,
+    };
+  }
+  const slash = model.indexOf('/');
+  if (slash < 0) return { upstream: model };
+  const prefix = model.slice(0, slash);
+  const provider = PROVIDERS[prefix];
+  if (provider === undefined) return { problem: `provider '${prefix}' is not one Gatehouse calls` };
+  return { provider, upstream: model.slice(slash + 1) };
+}
+
+/**
+ * LiteLLM's Ollama address is the server's origin (it calls the native API); Gatehouse calls
+ * Ollama's OpenAI-compatible API under `/v1`.
+ */
+function ollamaBase(address: string): string {
+  try {
+    const url = new URL(address);
+    return url.pathname === '/' || url.pathname === '' ? `${url.origin}/v1` : address;
+  } catch {
+    return address;
+  }
+}
+
+/** Whether Gatehouse already reads `name` for this provider's address, so `api_base: os.environ/<name>` needs no key. */
+function readsBaseUrlFrom(provider: string, name: string): boolean {
+  const probe = 'http://probe.invalid/';
+  try {
+    const settings = providerSettings(
+      {
+        id: 'probe',
+        model: 'probe',
+        provider,
+        upstreamModel: 'probe',
+        timeoutMs: 1,
+        weight: 1,
+        maxRetries: 0,
+        explicit: true,
+      },
+      { [name]: probe },
+    );
+    return settings.baseUrl === probe;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Converts `model_list[index]`. Undefined when the entry cannot become a deployment at all (the
+ * reason is reported on the entry's path). `defaultTimeoutMs` is the file-wide timeout, if any.
+ */
+export function convertModelEntry(
+  entry: unknown,
+  index: number,
+  unmapped: UnmappedKey[],
+  defaultTimeoutMs: number | undefined,
+): ConvertedEntry | undefined {
+  const at = `model_list[${index}]`;
+  const skip = (reason: string): undefined => {
+    unmapped.push({ path: at, reason: `${reason}; this deployment is left out` });
+    return undefined;
+  };
+  if (!isObject(entry)) return skip('not a mapping');
+  const { model_name: name, litellm_params: params, model_info: info, ...rest } = entry;
+  if (typeof name !== 'string' || name === '') return skip('model_name is missing');
+  if (name.includes('*')) return skip(`wildcard model_name '${name}' (Gatehouse routes exact model names)`);
+  if (!isObject(params) || typeof params.model !== 'string') return skip('litellm_params.model is missing');
+  const split = splitModel(params.model, params.custom_llm_provider);
+  if ('problem' in split) return skip(`litellm_params.model: ${split.problem}`);
+
+  const deployment: Json = { model: name };
+  const prices: { input?: number; output?: number } = {};
+  const report = (key: string, reason: string): void => {
+    unmapped.push({ path: `${at}.${key}`, reason });
+  };
+  if (isObject(info) && typeof info.id === 'string' && info.id !== '') deployment.id = info.id;
+  if (split.provider !== undefined) deployment.provider = split.provider;
+  deployment.upstream_model = split.upstream;
+  const provider = split.provider;
+
+  for (const [key, value] of Object.entries(params)) {
+    const path = `litellm_params.${key}`;
+    switch (key) {
+      case 'model':
+      case 'custom_llm_provider':
+        break;
+      case 'api_base':
+      case 'base_url': {
+        const env = envReference(value);
+        if (env !== undefined) {
+          if (provider === undefined || !readsBaseUrlFrom(provider, env))
+            report(path, `reads the address from ${env}, which Gatehouse does not; write base_url`);
+        } else if (typeof value === 'string') {
+          deployment.base_url = provider === 'ollama' ? ollamaBase(value) : value;
+        } else report(path, 'not a string');
+        break;
+      }
+      case 'api_key': {
+        const env = envReference(value);
+        if (env !== undefined) deployment.api_key_env = env;
+        else if (typeof value === 'string' && value !== '' && !value.startsWith(ENV_PREFIX)) deployment.api_key = value;
+        else report(path, 'neither a key nor os.environ/<NAME>');
+        break;
+      }
+      case 'api_version':
+        if (provider !== 'azure') report(path, 'only Azure deployments take api_version');
+        else if (typeof value === 'string' && value !== '' && envReference(value) === undefined)
+          deployment.api_version = value;
+        else report(path, 'Gatehouse reads api_version from the file only; write the version');
+        break;
+      case 'timeout': {
+        const ms = secondsToMs(value);
+        if (ms !== undefined) deployment.timeout_ms = ms;
+        else report(path, 'not a positive number of seconds');
+        break;
+      }
+      case 'max_retries': {
+        const count = retryCount(value);
+        if (count !== undefined) deployment.max_retries = count;
+        else report(path, 'Gatehouse takes 0 to 10 retries');
+        break;
+      }
+      case 'weight':
+        if (typeof value === 'number' && value > 0) deployment.weight = value;
+        else report(path, 'not a positive number');
+        break;
+      case 'input_cost_per_token':
+      case 'output_cost_per_token':
+        if (typeof value === 'number' && value >= 0)
+          prices[key === 'input_cost_per_token' ? 'input' : 'output'] = value;
+        else report(path, 'not a non-negative number');
+        break;
+      case 'rpm':
+      case 'tpm':
+        report(path, PER_DEPLOYMENT_LIMITS);
+        break;
+      default:
+        report(path, 'no Gatehouse equivalent');
+    }
+  }
+  if (deployment.timeout_ms === undefined && defaultTimeoutMs !== undefined) deployment.timeout_ms = defaultTimeoutMs;
+  if (provider === 'azure' && deployment.api_version === undefined && params.api_version === undefined)
+    report(
+      'litellm_params.api_version',
+      'missing: LiteLLM would use AZURE_API_VERSION or its default; Gatehouse calls Azure v1 paths (<base_url>/chat/completions) without one',
+    );
+
+  if (isObject(info)) {
+    for (const [key, value] of Object.entries(info)) {
+      if (key === 'id') continue;
+      if (
+        (key === 'input_cost_per_token' || key === 'output_cost_per_token') &&
+        typeof value === 'number' &&
+        value >= 0
+      ) {
+        prices[key === 'input_cost_per_token' ? 'input' : 'output'] ??= value;
+      } else if (key === 'rpm' || key === 'tpm') report(`model_info.${key}`, PER_DEPLOYMENT_LIMITS);
+      else report(`model_info.${key}`, 'no Gatehouse equivalent');
+    }
+  } else if (info !== undefined) report('model_info', 'not a mapping');
+  for (const key of Object.keys(rest)) report(key, 'no Gatehouse equivalent');
+
+  if (prices.input !== undefined && prices.output !== undefined)
+    return {
+      deployment,
+      price: { input_per_mtok: perMillion(prices.input), output_per_mtok: perMillion(prices.output) },
+    };
+  if (prices.input !== undefined || prices.output !== undefined)
+    report('input_cost_per_token', 'Gatehouse pricing needs both input_cost_per_token and output_cost_per_token');
+  return { deployment };
+}

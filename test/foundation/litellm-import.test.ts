@@ -1,0 +1,277 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config/load.js';
+import { importLiteLlmConfig } from '../../src/server/config/litellm-import.js';
+import { startServers, type RunningServers } from '../../src/server/start.js';
+import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
+import { parse as parseYaml } from 'yaml';
+
+// A LiteLLM proxy config.yaml loads as GATEHOUSE_CONFIG or converts with `npm run import:litellm`;
+// every key without a Gatehouse equivalent is named by its path, never with its value.
+
+const LITERAL_KEY = 'sk-ant-literal-0123456789-do-not-echo';
+const MASTER_KEY = 'sk-litellm-master-do-not-echo';
+const REDIS_PASSWORD = 'redis-password-do-not-echo';
+
+/** A LiteLLM config as teams write them: several providers, env keys, api_base, timeouts, retries, extras. */
+function liteLlmYaml(openaiBase: string): string {
+  return `
+model_list:
+  - model_name: gpt-4o-mini
+    litellm_params:
+      model: openai/gpt-4o-mini
+      api_base: ${openaiBase}
+      api_key: os.environ/LOCAL_OPENAI_KEY
+      timeout: 30
+      max_retries: 1
+      rpm: 600
+    model_info:
+      id: mini-primary
+      input_cost_per_token: 0.00000015
+      output_cost_per_token: 0.0000006
+  - model_name: gpt-4o-mini
+    litellm_params:
+      model: azure/mini-eu
+      api_base: https://eu.openai.azure.example/
+      api_key: os.environ/AZURE_EU_KEY
+      api_version: "2024-10-21"
+      tpm: 100000
+  - model_name: claude-sonnet
+    litellm_params:
+      model: anthropic/claude-sonnet-4-5
+      api_key: ${LITERAL_KEY}
+      vertex_project: not-for-anthropic
+  - model_name: llama
+    litellm_params:
+      model: ollama/llama3.2
+      api_base: http://127.0.0.1:11434
+  - model_name: gemini-vertex
+    litellm_params:
+      model: vertex_ai/gemini-1.5-pro
+      vertex_project: my-project
+litellm_settings:
+  drop_params: true
+  request_timeout: 120
+  fallbacks: [{"claude-sonnet": ["gpt-4o-mini"]}]
+router_settings:
+  num_retries: 3
+  routing_strategy: simple-shuffle
+  model_group_alias: {"mini": "gpt-4o-mini"}
+  redis_password: ${REDIS_PASSWORD}
+general_settings:
+  master_key: ${MASTER_KEY}
+environment_variables:
+  LOCAL_OPENAI_KEY: sk-set-by-litellm-do-not-echo
+`;
+}
+
+const EXPECTED_UNMAPPED = [
+  'model_list[0].litellm_params.rpm',
+  'model_list[1].litellm_params.tpm',
+  'model_list[2].litellm_params.vertex_project',
+  'model_list[4]',
+  'litellm_settings.drop_params',
+  'litellm_settings.fallbacks[0].claude-sonnet',
+  'router_settings.redis_password',
+  'general_settings.master_key',
+  'environment_variables.LOCAL_OPENAI_KEY',
+];
+
+function tempFile(name: string, text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-litellm-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function runImport(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/config/import-litellm-cli.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  });
+}
+
+describe('LiteLLM config conversion', () => {
+  const raw = parseYaml(liteLlmYaml('http://127.0.0.1:9/v1')) as Record<string, unknown>;
+
+  it('maps model_list, retries, timeouts, aliases and prices to Gatehouse keys', () => {
+    const { config } = importLiteLlmConfig(raw);
+    expect(config).toEqual({
+      llm: { allowed_models: ['gpt-4o-mini', 'claude-sonnet', 'llama'], model_aliases: { mini: 'gpt-4o-mini' } },
+      deployments: [
+        {
+          id: 'mini-primary',
+          model: 'gpt-4o-mini',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: 'http://127.0.0.1:9/v1',
+          api_key_env: 'LOCAL_OPENAI_KEY',
+          timeout_ms: 30_000,
+          max_retries: 1,
+        },
+        {
+          model: 'gpt-4o-mini',
+          provider: 'azure',
+          upstream_model: 'mini-eu',
+          base_url: 'https://eu.openai.azure.example/',
+          api_key_env: 'AZURE_EU_KEY',
+          api_version: '2024-10-21',
+          timeout_ms: 120_000,
+        },
+        {
+          model: 'claude-sonnet',
+          provider: 'anthropic',
+          upstream_model: 'claude-sonnet-4-5',
+          api_key: LITERAL_KEY,
+          timeout_ms: 120_000,
+        },
+        // LiteLLM calls Ollama's native API at the origin; Gatehouse its OpenAI API under /v1.
+        {
+          model: 'llama',
+          provider: 'ollama',
+          upstream_model: 'llama3.2',
+          base_url: 'http://127.0.0.1:11434/v1',
+          timeout_ms: 120_000,
+        },
+      ],
+      pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
+      gateway: { max_retries: 3 },
+    });
+  });
+
+  it('names every key it left out, in file order, without any value', () => {
+    const { unmapped } = importLiteLlmConfig(raw);
+    expect(unmapped.map((u) => u.path)).toEqual(EXPECTED_UNMAPPED);
+    const text = JSON.stringify(unmapped);
+    for (const secret of [LITERAL_KEY, MASTER_KEY, REDIS_PASSWORD, 'sk-set-by-litellm'])
+      expect(text).not.toContain(secret);
+    expect(unmapped.find((u) => u.path === 'model_list[4]')!.reason).toMatch(/provider 'vertex_ai'.*left out/);
+    expect(unmapped.find((u) => u.path.startsWith('litellm_settings.fallbacks'))!.reason).toMatch(
+      /only between deployments of the same model.*\(gpt-4o-mini\)/,
+    );
+    expect(unmapped.find((u) => u.path.endsWith('.rpm'))!.reason).toMatch(/rate limits/);
+  });
+
+  it('takes a master key from PROXY_MASTER_KEY as already mapped, and reports a missing azure api_version', () => {
+    const { unmapped, config } = importLiteLlmConfig({
+      general_settings: { master_key: 'os.environ/PROXY_MASTER_KEY' },
+      model_list: [{ model_name: 'az', litellm_params: { model: 'azure/dep', api_base: 'os.environ/AZURE_API_BASE' } }],
+    });
+    // Gatehouse reads AZURE_API_BASE for azure itself, so no base_url is needed.
+    expect(config.deployments).toEqual([{ model: 'az', provider: 'azure', upstream_model: 'dep' }]);
+    expect(unmapped.map((u) => u.path)).toEqual(['model_list[0].litellm_params.api_version']);
+  });
+});
+
+describe('loading a LiteLLM config as GATEHOUSE_CONFIG', () => {
+  let upstream: OpenAIUpstream;
+  let servers: RunningServers | undefined;
+  const env: NodeJS.ProcessEnv = {
+    GATEWAY_PORT: '0',
+    STORE_PORT: '0',
+    GATEHOUSE_LOG_LEVEL: 'silent',
+    PROXY_MASTER_KEY: TEST_MASTER_KEY,
+    STORE_TOKEN: TEST_STORE_TOKEN,
+    LOCAL_OPENAI_KEY: 'sk-local-upstream-0123456789',
+    AZURE_EU_KEY: 'azure-key-unused-here',
+  };
+  beforeAll(async () => {
+    upstream = await startOpenAIUpstream({ apiKey: env.LOCAL_OPENAI_KEY });
+    env.GATEHOUSE_DATA_DIR = mkdtempSync(join(tmpdir(), 'gatehouse-litellm-data-'));
+    // The gateway reads api_key_env from the process environment, not from startServers' env.
+    vi.stubEnv('LOCAL_OPENAI_KEY', env.LOCAL_OPENAI_KEY);
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await servers?.close();
+    await upstream.close();
+    rmSync(env.GATEHOUSE_DATA_DIR!, { recursive: true, force: true });
+  });
+
+  it('starts with the converted deployments and warns once per unmapped key', async () => {
+    const file = tempFile('config.yaml', liteLlmYaml(upstream.url));
+    const loaded = loadConfig({ file, env });
+    expect(loaded.source).toBe(`${file} (a LiteLLM proxy config, converted)`);
+    expect(loaded.warnings).toHaveLength(EXPECTED_UNMAPPED.length);
+    EXPECTED_UNMAPPED.forEach((path, i) => expect(loaded.warnings[i]).toMatch(`not mapped: ${path}: `));
+    expect(loaded.config.gateway.max_retries).toBe(3);
+
+    // Only the openai deployment is reachable here: route every request of the model to it.
+    const config = { ...loaded.config, deployments: loaded.config.deployments.filter((d) => d.provider === 'openai') };
+    servers = await startServers(config, { env });
+    const issued = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'litellm', scopes: ['chat'] }),
+    });
+    const { key } = (await issued.json()) as { key: string };
+    const client = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
+    // Through the alias LiteLLM's model_group_alias defined.
+    const completion = await client.chat.completions.create({
+      model: 'mini',
+      messages: [{ role: 'user', content: 'hello from litellm' }],
+    });
+    expect(completion.choices[0]!.message.content).toBe('You said: hello from litellm');
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe(`Bearer ${env.LOCAL_OPENAI_KEY}`);
+    expect(sent.body.model).toBe('gpt-4o-mini');
+  });
+
+  it('refuses a file mixing LiteLLM and Gatehouse keys, naming which is which', () => {
+    const file = tempFile(
+      'mixed.yaml',
+      'model_list: []\nrouter_settings: {num_retries: 1}\nserver: {gateway_port: 0}\n',
+    );
+    const error = (() => {
+      try {
+        loadConfig({ file, env });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /mixes a LiteLLM proxy config \(model_list, router_settings\) with Gatehouse keys \(server\)/,
+    );
+  });
+});
+
+describe('npm run import:litellm', () => {
+  it('prints YAML that loads, and names the unmapped keys on stderr', () => {
+    const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
+    const result = runImport(input);
+    expect(result.status).toBe(0);
+    for (const path of EXPECTED_UNMAPPED) expect(result.stderr).toContain(`not mapped: ${path}: `);
+    for (const secret of [MASTER_KEY, REDIS_PASSWORD]) expect(result.stderr + result.stdout).not.toContain(secret);
+    const converted = tempFile('gatehouse.yaml', result.stdout);
+    const { config, warnings } = loadConfig({ file: converted, env: {} });
+    expect(warnings).toEqual([]);
+    expect(config.deployments.map((d) => d.model)).toEqual(['gpt-4o-mini', 'gpt-4o-mini', 'claude-sonnet', 'llama']);
+    expect(config.deployments[1]!.api_version).toBe('2024-10-21');
+    expect(config.llm.model_aliases).toEqual({ mini: 'gpt-4o-mini' });
+  });
+
+  it('writes --out with mode 0600 (it may hold keys written literally)', () => {
+    const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
+    const out = join(mkdtempSync(join(tmpdir(), 'gatehouse-litellm-out-')), 'gatehouse.yaml');
+    const result = runImport(input, '--out', out);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, 'utf8')).toMatch(/^# Converted from the LiteLLM proxy config/);
+  });
+
+  it('exits 2 on unreadable or non-LiteLLM input', () => {
+    const missing = runImport('/nonexistent/config.yaml');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read configuration file/);
+    expect(runImport(tempFile('g.yaml', 'server: {gateway_port: 0}\n')).status).toBe(2);
+    expect(runImport(tempFile('bad.yaml', 'model_list: [unclosed\n')).status).toBe(2);
+    expect(runImport().status).toBe(2);
+  });
+});
