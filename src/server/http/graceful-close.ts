@@ -21,16 +21,18 @@ export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): 
   });
   // A request that arrives on a kept-alive socket while closing is answered (503), then its socket goes.
   server.on('request', (request: { socket: HttpSocket }, response: ServerResponse) => {
-    if (closing) response.once('close', () => request.socket.destroy());
+    if (closing) response.once('close', () => setImmediate(() => destroyWhenQuiet(request.socket)));
   });
+  /** Destroys the socket once it carries no response; a pipelined request's response follows the first. */
+  const destroyWhenQuiet = (socket: HttpSocket): void => {
+    const inFlight = socket._httpMessage;
+    if (inFlight) inFlight.once('close', () => setImmediate(() => destroyWhenQuiet(socket)));
+    else socket.destroy();
+  };
   return {
     beginClosing: () => {
       closing = true;
-      for (const socket of open) {
-        const inFlight = socket._httpMessage;
-        if (inFlight) inFlight.once('close', () => socket.destroy());
-        else socket.destroy();
-      }
+      for (const socket of open) destroyWhenQuiet(socket);
     },
     /** Connections being watched (open ones only, once their close events ran). */
     get tracked() {

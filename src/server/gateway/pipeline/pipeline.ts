@@ -102,6 +102,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       if (error instanceof ClientClosedError) return reply.hijack();
       throw error;
     }
+    // A provider that answered after the client left: the watch already finished the request as 499,
+    // and nothing may be accounted or committed for it a second time.
+    if (ctx.signal.aborted) return reply.hijack();
     if (spec.durableAudit !== undefined) {
       ctx.answer = answer;
       ctx.services.recorder.commitNow(usageEntry(ctx, 200), spec.durableAudit(ctx));

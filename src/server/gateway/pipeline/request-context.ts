@@ -55,6 +55,8 @@ export interface RequestContext {
   forwardedBody?: StoredBody;
   /** The answer as sent, for the traffic view. */
   responseBody?: StoredBody;
+  /** A stream's frames as sent so far, for the traffic view when the client leaves before its end. */
+  transcript?: { readonly frames: string[]; truncated: boolean };
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
 }

@@ -44,7 +44,8 @@ export interface ExecuteChatArgs {
 export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer> {
   const { format, deployment, signal } = args;
   const body = args.body as Record<string, unknown>;
-  const provider = resolveProvider(deployment).chat;
+  const resolved = resolveProvider(deployment);
+  const provider = resolved.chat;
   const client = codecFor(format);
   const sameFormat = provider.kind === 'native' && provider.format === format;
   const context: CallContext = {
@@ -60,7 +61,8 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));
 
-  if (sameFormat) return fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest);
+  if (sameFormat)
+    return fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest, resolved.secrets);
 
   const request = irRequest();
   const stream = request.stream;
@@ -70,7 +72,7 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
     usage: () => usage.current(),
     includeUsage: includesUsage(format, body),
   };
-  const streamOptions = { codec: client, usage, signal, provider: provider.name };
+  const streamOptions = { codec: client, usage, signal, provider: provider.name, secrets: resolved.secrets };
   if (provider.kind === 'ir') {
     if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
     const events = await provider.stream(request, context);
@@ -95,6 +97,7 @@ async function fastPath(
   context: CallContext,
   usage: StreamUsage,
   irRequest: () => IrRequest,
+  secrets: readonly string[],
 ): Promise<ProviderAnswer> {
   const publicModel = context.deployment.model;
   const native: Record<string, unknown> = { ...body, model: context.upstreamModel };
@@ -110,6 +113,7 @@ async function fastPath(
       usage,
       signal: context.signal,
       provider: provider.name,
+      secrets,
     });
   }
   const upstreamModel = (result.body as { model?: unknown } | null)?.model;

@@ -38,7 +38,8 @@ const RESPONSES_ERRORS = { errorFrame: responsesErrorFrame };
  */
 export async function executeResponses(args: ExecuteResponsesArgs): Promise<ProviderAnswer> {
   const { deployment, signal } = args;
-  const provider = resolveProvider(deployment).chat;
+  const resolved = resolveProvider(deployment);
+  const provider = resolved.chat;
   const context: CallContext = {
     deployment,
     pools: args.pools,
@@ -50,7 +51,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const request = responsesRequestToIr(args.body);
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
-  const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name };
+  const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name, secrets: resolved.secrets };
   if (provider.kind === 'ir') {
     if (!request.stream) return answer(await provider.generate(request, context), envelope, request);
     const events = await provider.stream(request, context);

@@ -25,15 +25,23 @@ export function resolveProvider(deployment: Deployment): ResolvedProvider {
 function buildProvider(deployment: Deployment): ResolvedProvider {
   switch (deployment.provider) {
     case 'demo':
-      return { chat: demoChatProvider, embeddings: demoEmbeddingsProvider };
-    case 'anthropic':
-      return { chat: anthropicChatProvider(providerSettings(deployment)), embeddings: undefined };
+      return { chat: demoChatProvider, embeddings: demoEmbeddingsProvider, secrets: [] };
+    case 'anthropic': {
+      const settings = providerSettings(deployment);
+      return { chat: anthropicChatProvider(settings), embeddings: undefined, secrets: secretsOf(settings.apiKey) };
+    }
     default: {
       const settings = providerSettings(deployment);
-      return { chat: openAiChatProvider(settings), embeddings: openAiEmbeddingsProvider(settings) };
+      return {
+        chat: openAiChatProvider(settings),
+        embeddings: openAiEmbeddingsProvider(settings),
+        secrets: secretsOf(settings.apiKey),
+      };
     }
   }
 }
+
+const secretsOf = (apiKey: string | undefined): readonly string[] => (apiKey ? [apiKey] : []);
 
 /** Whether a provider offers embeddings (Anthropic does not). */
 export function supportsEmbeddings(provider: string): boolean {

@@ -3,7 +3,7 @@ import type { IrStreamEvent, Usage } from '../formats/ir.js';
 import { StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal } from './types.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redact } from './http-client.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
@@ -34,6 +34,8 @@ export async function startStream(
     readonly usage: StreamUsage;
     readonly signal: CancelSignal;
     readonly provider: string;
+    /** Values no error message may carry (the deployment's key). */
+    readonly secrets: readonly string[];
   },
 ): Promise<StreamAnswer> {
   const iterator = frames[Symbol.asyncIterator]();
@@ -43,7 +45,8 @@ export async function startStream(
   } catch (error) {
     await iterator.return?.();
     // Our own bugs stay what they are (500); only upstream failures may trigger a fallback.
-    if (error instanceof UpstreamError || error instanceof StreamError) throw asUpstreamError(error, options.provider);
+    if (error instanceof UpstreamError || error instanceof StreamError)
+      throw asUpstreamError(error, options.provider, options.secrets);
     throw error;
   }
   let failure: UpstreamError | undefined;
@@ -54,7 +57,7 @@ export async function startStream(
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     } catch (error) {
       if (options.signal.aborted) return;
-      failure = asUpstreamError(error, options.provider);
+      failure = asUpstreamError(error, options.provider, options.secrets);
       yield options.codec.errorFrame(failure.message);
     } finally {
       await iterator.return?.();
@@ -76,18 +79,21 @@ export async function* tapUsage(
   }
 }
 
-/** Errors of a started stream as UpstreamErrors (stream error events keep their status; key-like text redacted). */
-export function asUpstreamError(error: unknown, provider: string): UpstreamError {
+/**
+ * Errors of a started stream as UpstreamErrors (stream error events keep their status); the
+ * deployment's key and anything shaped like a key are redacted from the provider's text.
+ */
+export function asUpstreamError(error: unknown, provider: string, secrets: readonly string[] = []): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (error instanceof StreamError) {
-    const detail = redactSecrets(error.message);
+    const detail = redact(error.message, secrets);
     return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${detail}`, {
       status: error.status,
       upstreamType: error.type,
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new UpstreamError(`${provider} stream failed: ${redactSecrets(message)}`, {
+  return new UpstreamError(`${provider} stream failed: ${redact(message, secrets)}`, {
     status: 0,
     retryable: true,
     upstreamType: 'stream_error',

@@ -114,4 +114,6 @@ export interface ResolvedProvider {
   readonly chat: ChatProvider;
   /** Undefined for providers without embeddings (Anthropic). */
   readonly embeddings: EmbeddingsProvider | undefined;
+  /** Values no message may carry (the deployment's key, wherever it came from). */
+  readonly secrets: readonly string[];
 }

@@ -1,5 +1,6 @@
 import type { UsageEntry } from '../../accounting/usage-entry.js';
 import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
+import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 
 /** The usage row of a request, from what its context gathered. */
@@ -41,6 +42,9 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   const status = completed ? replyStatus : CLIENT_CLOSED_REQUEST;
   if (!completed) ctx.errorType ??= 'client_closed';
   const entry = usageEntry(ctx, status);
+  // A stream whose client left: what had been sent by then.
+  if (ctx.responseBody === undefined && ctx.transcript !== undefined)
+    ctx.responseBody = textBody(ctx.transcript.frames.join(''), ctx.transcript.truncated);
   const accounted = ctx.endpoint !== 'models';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {

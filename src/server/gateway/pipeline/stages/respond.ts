@@ -66,9 +66,10 @@ async function relayStream(
   const raw = openEventStream(reply);
   const signal = ctx.signal;
   const restore = ctx.services.output.piiRestore;
-  const transcript: string[] = [];
+  // On the context as it grows: the finishing stage runs as soon as a client leaves, before this loop ends.
+  const transcript: { readonly frames: string[]; truncated: boolean } = { frames: [], truncated: false };
+  ctx.transcript = transcript;
   let captured = 0;
-  let truncated = false;
   // Frames that arrive together (one upstream packet often carries several) leave in one write:
   // corked until the current burst of microtasks is done, which delays nothing.
   let corked = false;
@@ -78,9 +79,9 @@ async function relayStream(
   };
   const write = (frame: string): boolean => {
     if (captured < MAX_BODY_CHARS) {
-      transcript.push(frame);
+      transcript.frames.push(frame);
       captured += frame.length;
-    } else truncated = true;
+    } else transcript.truncated = true;
     if (!corked) {
       corked = true;
       raw.cork();
@@ -104,7 +105,7 @@ async function relayStream(
       if (!raw.destroyed) write(errorFrame(describeStreamError(error)));
     }
   } finally {
-    ctx.responseBody = textBody(transcript.join(''), truncated);
+    ctx.responseBody = textBody(transcript.frames.join(''), transcript.truncated);
     if (!raw.writableEnded && !raw.destroyed) raw.end();
   }
 }

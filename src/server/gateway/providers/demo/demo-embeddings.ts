@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { throwIfAborted } from './demo-provider.js';
 import { embeddingInputs, type EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
 import type { EmbeddingsProvider } from '../types.js';
 import { countDemoTokensOf } from './demo-tokenizer.js';
@@ -28,6 +29,7 @@ export const demoEmbeddingsProvider: EmbeddingsProvider = {
       if (sinceYield >= YIELD_VALUES) {
         sinceYield = 0;
         await nextTurn();
+        throwIfAborted(context);
       }
     }
     const texts = inputs.filter((input): input is string => typeof input === 'string');

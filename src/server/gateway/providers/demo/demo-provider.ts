@@ -18,6 +18,8 @@ export const demoChatProvider: IrChatProvider = {
     throwIfAborted(context);
     const promptTokens = await countDemoPromptTokens(request);
     const { text, end } = await answerText(await demoAnswer(request));
+    // Long prompts yield to the event loop above; a client that left meanwhile gets nothing more.
+    throwIfAborted(context);
     return {
       id: `demo-${randomUUID()}`,
       model: context.upstreamModel,
@@ -52,7 +54,8 @@ async function* streamAnswer(request: IrRequest, context: CallContext): AsyncGen
   yield { type: 'usage', usage: { completionTokens: next.value.completionTokens } };
 }
 
-function throwIfAborted(context: CallContext): void {
+/** Stops the demo's work once the client left, as an upstream call would be cancelled. */
+export function throwIfAborted(context: Pick<CallContext, 'signal'>): void {
   if (context.signal.aborted)
     throw new UpstreamError('demo request aborted by the client', {
       status: 0,
