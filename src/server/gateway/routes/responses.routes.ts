@@ -23,14 +23,12 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
       }),
     errorFrame: responsesErrorFrame,
   };
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post(
-      endpoint.path,
-      {
-        schema: { body: responsesRequestSchema },
-        onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
-      },
-      runPipeline(endpoint),
-    );
+  app.withTypeProvider<ZodTypeProvider>().post(
+    endpoint.path,
+    {
+      schema: { body: responsesRequestSchema },
+      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
+    },
+    runPipeline(endpoint),
+  );
 };
