@@ -33,6 +33,7 @@ describe('deployment form', () => {
       weight: '3',
       timeoutMs: '20000',
       maxRetries: '4',
+      apiVersion: '2024-10-21',
     };
     const { input, errors } = toDeploymentInput(draft);
     expect(errors).toEqual({});
@@ -45,8 +46,15 @@ describe('deployment form', () => {
       weight: 3,
       timeout_ms: 20000,
       max_retries: 4,
+      api_version: '2024-10-21',
     });
     expect(deploymentsUpdateSchema.safeParse({ deployments: [input] }).success).toBe(true);
+  });
+
+  it("keeps an Azure deployment's api version through an edit", () => {
+    const draft = draftOf({ ...saved, provider: 'azure', api_version: '2024-10-21' });
+    expect(toDeploymentInput(draft).input?.api_version).toBe('2024-10-21');
+    expect(toDeploymentInput(draftOf(saved)).input?.api_version).toBeUndefined();
   });
 
   it('never fills the key from the server, and leaves it out so the gateway keeps the stored one', () => {

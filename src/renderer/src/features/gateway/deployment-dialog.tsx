@@ -54,7 +54,16 @@ export function DeploymentDialog({
     if (result.input) onDone(draft);
   };
   const text = (
-    field: 'model' | 'provider' | 'upstreamModel' | 'baseUrl' | 'apiKeyEnv' | 'weight' | 'timeoutMs' | 'maxRetries',
+    field:
+      | 'model'
+      | 'provider'
+      | 'upstreamModel'
+      | 'baseUrl'
+      | 'apiKeyEnv'
+      | 'weight'
+      | 'timeoutMs'
+      | 'maxRetries'
+      | 'apiVersion',
     label: string,
     props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
@@ -137,6 +146,10 @@ export function DeploymentDialog({
           inputMode: 'decimal',
         })}
         {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
+        {text('apiVersion', 'API version (Azure)', {
+          hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
+          placeholder: '2024-10-21',
+        })}
         {text('maxRetries', 'Retries', {
           hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
           inputMode: 'numeric',

@@ -20,6 +20,8 @@ export interface DeploymentDraft {
   readonly timeoutMs: string;
   /** Retries of this deployment before falling back; empty for the gateway's default. */
   readonly maxRetries: string;
+  /** Azure's `api-version`; empty for none. */
+  readonly apiVersion: string;
   /** Not edited here; sent back as they were. */
   readonly capabilities: readonly string[] | null;
 }
@@ -36,6 +38,7 @@ export type DeploymentErrors = Partial<
     | 'weight'
     | 'timeoutMs'
     | 'maxRetries'
+    | 'apiVersion'
     | 'id'
     | 'form',
     string
@@ -60,6 +63,7 @@ export function emptyDraft(): DeploymentDraft {
     weight: '1',
     timeoutMs: '',
     maxRetries: '',
+    apiVersion: '',
     capabilities: null,
   };
 }
@@ -79,6 +83,7 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
     weight: String(view.weight),
     timeoutMs: String(view.timeout_ms),
     maxRetries: String(view.max_retries),
+    apiVersion: view.api_version ?? '',
     capabilities: view.capabilities,
   };
 }
@@ -94,6 +99,7 @@ const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
   weight: 'weight',
   timeout_ms: 'timeoutMs',
   max_retries: 'maxRetries',
+  api_version: 'apiVersion',
 };
 
 const text = (value: string): string | undefined => value.trim() || undefined;
@@ -126,6 +132,7 @@ export function toDeploymentInput(draft: DeploymentDraft): {
     weight: number(draft.weight),
     timeout_ms: number(draft.timeoutMs),
     max_retries: number(draft.maxRetries),
+    api_version: text(draft.apiVersion),
     capabilities: draft.capabilities ?? undefined,
   };
   const parsed = deploymentInputSchema.safeParse(candidate);
