@@ -1,4 +1,14 @@
-import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import type { AuditEntry } from '../accounting/usage-entry.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
@@ -112,6 +122,26 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     }
     return respond(ctx, reply, answer, spec.errorFrame);
   };
+}
+
+/**
+ * Registers an inference endpoint: `POST <path>` with its body (and header) schema, stages 1 and 2
+ * on arrival and the rest as its handler.
+ */
+export function postInference(
+  app: FastifyInstance,
+  endpoint: InferenceEndpoint,
+  route: { readonly body: z.ZodType; readonly headers?: z.ZodType; readonly config?: FastifyContextConfig },
+): void {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    endpoint.path,
+    {
+      schema: route.headers ? { body: route.body, headers: route.headers } : { body: route.body },
+      ...(route.config ? { config: route.config } : {}),
+      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, app.gateway),
+    },
+    runPipeline(endpoint),
+  );
 }
 
 /** The error type of a failed request, for the finishing stage (the error handler answers it). */

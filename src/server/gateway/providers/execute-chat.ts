@@ -9,7 +9,8 @@ import {
   StreamUsage,
   tokensForChars,
 } from '../formats/token-estimate.js';
-import { resolveProvider, upstreamModelName } from './registry.js';
+import { callContext } from './call-context.js';
+import { resolveProvider } from './registry.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { startStream, tapUsage } from './stream-result.js';
 import type { CallContext, CancelSignal, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
@@ -48,15 +49,8 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
   const provider = resolved.chat;
   const client = codecFor(format);
   const sameFormat = provider.kind === 'native' && provider.format === format;
-  const context: CallContext = {
-    deployment,
-    pools: args.pools,
-    upstreamModel: upstreamModelName(deployment),
-    signal,
-    requestId: args.requestId,
-    // Only the native path forwards the client's own headers (the few a provider documents).
-    clientHeaders: sameFormat ? args.headers : undefined,
-  };
+  // Only the native path forwards the client's own headers (the few a provider documents).
+  const context = callContext({ ...args, clientHeaders: sameFormat ? args.headers : undefined });
   let ir: IrRequest | undefined;
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));

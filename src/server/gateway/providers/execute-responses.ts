@@ -11,9 +11,10 @@ import { encodeResponsesStream, responsesErrorFrame } from '../formats/responses
 import { TranslationError } from '../formats/translation-error.js';
 import { completeUsage, estimatePromptTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
-import { resolveProvider, upstreamModelName } from './registry.js';
+import { callContext } from './call-context.js';
+import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CallContext, CancelSignal, Deployment } from './types.js';
+import type { CancelSignal, Deployment } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
 /** Arguments of one Responses call. */
@@ -40,13 +41,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const { deployment, signal } = args;
   const resolved = resolveProvider(deployment);
   const provider = resolved.chat;
-  const context: CallContext = {
-    deployment,
-    pools: args.pools,
-    upstreamModel: upstreamModelName(deployment),
-    signal,
-    requestId: args.requestId,
-  };
+  const context = callContext(args);
   refuseStatefulUse(args.body);
   const request = responsesRequestToIr(args.body);
   const usage = new StreamUsage(() => estimatePromptTokens(request));

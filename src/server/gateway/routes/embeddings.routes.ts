@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuditEntry } from '../accounting/usage-entry.js';
 import { chatCodec } from '../formats/codec.js';
 import { embeddingsRequestSchema, type EmbeddingsBody } from '../formats/embeddings/embeddings-schema.js';
-import { beginPipeline, runPipeline, type InferenceEndpoint } from '../pipeline/pipeline.js';
+import { postInference, type InferenceEndpoint } from '../pipeline/pipeline.js';
 import { usageOf, type RequestContext } from '../pipeline/request-context.js';
 import { resolveEmbeddingsModel } from '../pipeline/stages/resolve-model.js';
 import { executeEmbeddings } from '../providers/index.js';
@@ -59,12 +58,5 @@ export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
     errorFrame: chatCodec.errorFrame,
     durableAudit: embeddingsAudit,
   };
-  app.withTypeProvider<ZodTypeProvider>().post(
-    endpoint.path,
-    {
-      schema: { body: embeddingsRequestSchema },
-      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
-    },
-    runPipeline(endpoint),
-  );
+  postInference(app, endpoint, { body: embeddingsRequestSchema });
 };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { responsesRequestSchema, type ResponsesBody } from '../formats/responses/responses-schema.js';
 import { responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
-import { beginPipeline, runPipeline, type InferenceEndpoint } from '../pipeline/pipeline.js';
+import { postInference, type InferenceEndpoint } from '../pipeline/pipeline.js';
 import { resolveResponsesModel } from '../pipeline/stages/resolve-model.js';
 import { executeResponses } from '../providers/index.js';
 
@@ -23,12 +22,5 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
       }),
     errorFrame: responsesErrorFrame,
   };
-  app.withTypeProvider<ZodTypeProvider>().post(
-    endpoint.path,
-    {
-      schema: { body: responsesRequestSchema },
-      onRequest: beginPipeline(endpoint.endpoint, endpoint.path, services),
-    },
-    runPipeline(endpoint),
-  );
+  postInference(app, endpoint, { body: responsesRequestSchema });
 };
