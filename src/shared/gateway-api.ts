@@ -168,6 +168,24 @@ export function baseUrlProblem(address: string): string | undefined {
   return undefined;
 }
 
+/** Capabilities a deployment can declare; a request needing one it lacks goes to another deployment. */
+export const CAPABILITIES = [
+  'responses',
+  'streaming',
+  'vision',
+  'reasoning',
+  'structured_outputs',
+  'stateful',
+  'tools',
+] as const;
+
+/** One declared capability: a known name, or `tool:<hosted tool type>` (`tool:web_search_preview`). */
+export const capabilitySchema = z
+  .string()
+  .refine((value) => (CAPABILITIES as readonly string[]).includes(value) || /^tool:[A-Za-z0-9_.-]+$/.test(value), {
+    message: `must be one of ${CAPABILITIES.join(', ')} or tool:<hosted tool type>`,
+  });
+
 /** A provider base URL (see {@link baseUrlProblem}); custom issues, so validators never add the value. */
 export const baseUrlSchema = z.string().superRefine((address, ctx) => {
   const problem = baseUrlProblem(address);
@@ -200,7 +218,7 @@ export const deploymentInputSchema = z
     weight: z.number().positive().optional(),
     timeout_ms: z.number().int().positive().optional(),
     max_retries: z.number().int().min(0).max(10).optional(),
-    capabilities: z.array(z.string()).optional(),
+    capabilities: z.array(capabilitySchema).optional(),
   })
   .strict();
 /** One deployment to write. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
-import { baseUrlSchema } from '../../shared/gateway-api.js';
+import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -26,7 +26,7 @@ export const deploymentSchema = z.object({
   timeout_ms: positiveInt.optional(),
   // Unset means gateway.max_retries.
   max_retries: z.number().int().min(0).max(10).optional(),
-  capabilities: z.array(z.string()).optional(),
+  capabilities: z.array(capabilitySchema).optional(),
 });
 
 const providerSchema = z.object({

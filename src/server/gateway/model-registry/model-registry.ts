@@ -2,6 +2,7 @@ import { invalidConfiguration } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { GatewayError } from '../gateway-error.js';
+import { policyVersion } from './policy-version.js';
 import { duplicateDeploymentId, implicitDeployment, resolveDeployments, type DeploymentSources } from './deployment.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { deploymentProblem, inferProvider } from '../providers/index.js';
@@ -35,6 +36,8 @@ interface Snapshot {
   /** Derived deployments of allowed models without configured ones, built on first use. */
   readonly implicit: Map<string, readonly Deployment[]>;
   readonly modelList: { readonly object: 'list'; readonly data: readonly ModelObject[] };
+  /** The hash of the routing and policy settings in force. */
+  readonly policyVersion: string;
 }
 
 /** The result of resolving a requested model name. */
@@ -114,6 +117,11 @@ export class ModelRegistry {
   /** The provider a model routes to, if one can be inferred. */
   providerFor(model: string): string | undefined {
     return this.providerOf(model, this.snapshot);
+  }
+
+  /** The hash of the routing and policy settings in force (`X-Gateway-Policy-Version`). */
+  policyVersion(): string {
+    return this.snapshot.policyVersion;
   }
 
   /** The `GET /v1/models` body (canonical names only, never aliases), precomputed. */
@@ -266,6 +274,7 @@ export class ModelRegistry {
       byModel,
       implicit: new Map<string, readonly Deployment[]>(),
       modelList: { object: 'list' as const, data: [] as ModelObject[] },
+      policyVersion: policyVersion(settings, deployments, config),
     };
     partial.modelList.data = settings.allowed_models.map((id) => ({
       id,

@@ -75,6 +75,8 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       committed: false,
     };
     request.gatewayRequest = ctx;
+    // Which routing and policy settings answered: on every answer, so a client can tell a change.
+    reply.header('x-gateway-policy-version', services.registry.policyVersion());
     try {
       authenticate(ctx);
     } catch (error) {

@@ -5,7 +5,11 @@ import { UnsupportedOperationError, UpstreamError } from '../../providers/upstre
 import type { ProviderAnswer } from '../../providers/answer.js';
 import type { Deployment } from '../../providers/types.js';
 import type { ClientWatch } from '../client-connection.js';
-import type { RequestContext } from '../request-context.js';
+import type { Endpoint, RequestContext } from '../request-context.js';
+import { capableDeployments, requiredCapabilities } from './capabilities.js';
+
+/** Endpoints whose requests need capabilities of the deployment that answers them. */
+const GENERATING: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses']);
 
 /**
  * The order to try deployments in: a weighted random draw without replacement (so load follows the
@@ -92,9 +96,14 @@ export async function route(
   call: (deployment: Deployment) => Promise<ProviderAnswer>,
 ): Promise<ProviderAnswer> {
   const { registry, health, config } = ctx.services;
-  const deployments = registry.deploymentsFor(ctx.model!);
-  if (deployments.length === 0)
+  const served = registry.deploymentsFor(ctx.model!);
+  if (served.length === 0)
     throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
+  // Only deployments that declare capabilities can be unfit: most declare none, and cost nothing here.
+  const deployments =
+    GENERATING.has(ctx.endpoint) && served.some((deployment) => deployment.capabilities !== undefined)
+      ? capableDeployments(served, requiredCapabilities(ctx.endpoint, ctx.body), ctx.model!)
+      : served;
   const settings = { backoffMs: config.gateway.retry_backoff_ms, maxWaitMs: config.gateway.max_retry_wait_ms };
   const signal = ctx.signal;
   let last: UpstreamError | undefined;
