@@ -160,16 +160,12 @@ describe('Responses endpoint', () => {
     expect(failure).toBeInstanceOf(Error);
   });
 
-  it('refuses what needs kept responses, which this version does not keep, before any upstream call', async () => {
+  it('previous_response_id needs a kept response: an unknown one is 404 before any upstream call', async () => {
     const chained = await client.responses
       .create({ model: 'gpt-4o-mini', input: 'again', previous_response_id: 'resp_123' })
       .catch((e: unknown) => e);
-    expect(chained).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((chained as Error).message).toContain('previous_response_id');
-    const stored = await client.responses
-      .create({ model: 'gpt-4o-mini', input: 'keep it', store: true })
-      .catch((e: unknown) => e);
-    expect(stored).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(chained).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((chained as Error).message).toContain('resp_123');
     expect(h.openai.requests).toHaveLength(0);
   });
 });

@@ -91,3 +91,17 @@ export const gatewaySettings = sqliteTable('gateway_settings', {
   value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Responses kept for `GET /v1/responses/{id}` and `previous_response_id` (`store: true`): the Response
+ * object as answered and the request's own input items, owned by the key that made it and its team.
+ */
+export const gatewayResponses = sqliteTable('gateway_responses', {
+  id: text('id').primaryKey(),
+  keyId: text('key_id').notNull(),
+  team: text('team'),
+  previousResponseId: text('previous_response_id'),
+  response: text('response', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  inputItems: text('input_items', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
+  createdAt: integer('created_at').notNull(),
+});

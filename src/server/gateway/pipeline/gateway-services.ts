@@ -15,6 +15,8 @@ import { DeploymentHealthTracker } from '../model-registry/deployment-health.js'
 import { ModelRegistry } from '../model-registry/model-registry.js';
 import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
+import { ResponsesRepository } from '../responses/responses.repository.js';
+import { ResponsesService } from '../responses/responses.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
@@ -34,6 +36,8 @@ export interface GatewayServices {
   readonly traffic: TrafficLog;
   readonly bus: GatewayEventBus;
   readonly health: DeploymentHealthTracker;
+  /** Kept Responses (`store: true`) and the conversations `previous_response_id` rebuilds. */
+  readonly responses: ResponsesService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
   /** Installed policy stages in the pipeline's order. */
@@ -99,6 +103,7 @@ export function createGatewayServices(
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
     health: new DeploymentHealthTracker(),
+    responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
     policy: compilePolicyStages(options.policy ?? {}),
     output: options.output ?? {},

@@ -8,8 +8,9 @@ import type { StoredBody } from '../traffic/traffic-log.js';
 import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 
-/** The /v1 endpoints the pipeline serves. */
-export type Endpoint = 'chat' | 'messages' | 'count_tokens' | 'responses' | 'embeddings' | 'models';
+/** The /v1 endpoints the pipeline serves (`stored_responses`: reading and deleting kept Responses). */
+export type Endpoint =
+  'chat' | 'messages' | 'count_tokens' | 'responses' | 'stored_responses' | 'embeddings' | 'models';
 
 /** Who is calling: an issued key, or (embeddings with `allow_passthrough_keys`) the caller's own provider key. */
 export type Principal =

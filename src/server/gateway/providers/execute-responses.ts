@@ -8,7 +8,6 @@ import {
 } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import { encodeResponsesStream, responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
-import { TranslationError } from '../formats/translation-error.js';
 import { completeUsage, estimatePromptTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { callContext } from './call-context.js';
@@ -25,6 +24,8 @@ export interface ExecuteResponsesArgs {
   readonly pools: UpstreamPools;
   readonly signal: CancelSignal;
   readonly requestId: string;
+  /** For a kept response (`store: true`): receives the Response object before the client does. */
+  readonly keep?: (response: Record<string, unknown>) => void;
 }
 
 /** Where a failure after the stream started is reported, in the Responses stream's own shape. */
@@ -33,25 +34,24 @@ const RESPONSES_ERRORS = { errorFrame: responsesErrorFrame };
 /**
  * Serves a Responses request over the deployment's provider through the IR: chat completions or
  * Messages upstreams, and the demo provider. The answer is a Response object, or a typed event stream
- * as OpenAI sends it (`response.created` ... `response.completed`). Rejects with TranslationError for
- * what only a native Responses API can do (hosted tools, other item types), UpstreamError for upstream
- * failures before the first event.
+ * as OpenAI sends it (`response.created` ... `response.completed`), handed to `keep` when it is kept.
+ * Rejects with TranslationError for what only a native Responses API can do (hosted tools, other
+ * item types), UpstreamError for upstream failures before the first event.
  */
 export async function executeResponses(args: ExecuteResponsesArgs): Promise<ProviderAnswer> {
   const { deployment, signal } = args;
   const resolved = resolveProvider(deployment);
   const provider = resolved.chat;
   const context = callContext(args);
-  refuseStatefulUse(args.body);
   const request = responsesRequestToIr(args.body);
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
   const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name, secrets: resolved.secrets };
   if (provider.kind === 'ir') {
-    if (!request.stream) return answer(await provider.generate(request, context), envelope, request);
+    if (!request.stream) return answer(await provider.generate(request, context), envelope, request, args.keep);
     const events = await provider.stream(request, context);
     return startStream(
-      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current()),
+      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current(), args.keep),
       streamOptions,
     );
   }
@@ -59,29 +59,21 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const native = upstream.requestFromIr(request, context.upstreamModel);
   provider.adaptTranslated?.(native, context, request);
   const result = await provider.send(native, context);
-  if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request);
+  if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request, args.keep);
   const events = tapUsage(upstream.decodeStream(result.events, request), usage);
   return startStream(
-    encodeResponsesStream(events, envelope, () => usage.current()),
+    encodeResponsesStream(events, envelope, () => usage.current(), args.keep),
     streamOptions,
   );
 }
 
-/**
- * This gateway keeps no responses yet, so a request that relies on a kept one (previous_response_id),
- * or asks for its answer to be kept (store: true), is refused rather than answered as if it had been.
- */
-function refuseStatefulUse(body: ResponsesBody): void {
-  if (typeof body.previous_response_id === 'string')
-    throw new TranslationError(
-      'previous_response_id: this gateway does not keep responses yet; send the earlier turns in input instead',
-    );
-  if (body.store === true)
-    throw new TranslationError('store: this gateway does not keep responses yet; send store: false or leave it out');
-}
-
 /** A complete answer as a Response object, with usage estimated where the upstream gave none. */
-function answer(response: IrResponse, envelope: ResponseEnvelope, request: IrRequest): JsonAnswer {
+function answer(
+  response: IrResponse,
+  envelope: ResponseEnvelope,
+  request: IrRequest,
+  keep: ExecuteResponsesArgs['keep'],
+): JsonAnswer {
   const usage = completeUsage(response.usage, () => {
     const chars = response.content.reduce(
       (sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length),
@@ -89,5 +81,7 @@ function answer(response: IrResponse, envelope: ResponseEnvelope, request: IrReq
     );
     return { promptTokens: estimatePromptTokens(request), completionTokens: tokensForChars(chars) };
   });
-  return { kind: 'json', body: responsesResponseFromIr(response, envelope, usage), usage };
+  const body = responsesResponseFromIr(response, envelope, usage);
+  keep?.(body);
+  return { kind: 'json', body, usage };
 }

@@ -2,16 +2,29 @@ import type { FastifyPluginAsync } from 'fastify';
 import { responsesRequestSchema, type ResponsesBody } from '../formats/responses/responses-schema.js';
 import { responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
 import { postInference, type InferenceEndpoint } from '../pipeline/pipeline.js';
+import type { RequestContext } from '../pipeline/request-context.js';
 import { resolveResponsesModel } from '../pipeline/stages/resolve-model.js';
 import { executeResponses } from '../providers/index.js';
+import { responseOwner } from '../responses/response-owner.js';
+import type { ResponseKeeper } from '../responses/responses.service.js';
+import { atEdge } from './gateway-errors.js';
+import { storedResponsesRoutes } from './stored-responses.routes.js';
 
-/** `POST /v1/responses` (the `responses` scope), served over each provider's chat API through the IR. */
+/**
+ * `POST /v1/responses` (the `responses` scope), served over each provider's chat API through the IR,
+ * and the routes that read and delete kept responses.
+ */
 export const responsesRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
+  const keepers = new WeakMap<RequestContext, ResponseKeeper>();
   const endpoint: InferenceEndpoint = {
     endpoint: 'responses',
     path: '/v1/responses',
-    resolveModel: resolveResponsesModel,
+    resolveModel: (ctx) => {
+      resolveResponsesModel(ctx);
+      const keeper = prepareStatefulUse(ctx);
+      if (keeper !== undefined) keepers.set(ctx, keeper);
+    },
     call: (ctx, deployment) =>
       executeResponses({
         body: ctx.body as ResponsesBody,
@@ -19,8 +32,32 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         pools: services.pools,
         signal: ctx.signal,
         requestId: ctx.requestId,
+        keep: keepers.get(ctx),
       }),
     errorFrame: responsesErrorFrame,
   };
   postInference(app, endpoint, { body: responsesRequestSchema });
+  await app.register(storedResponsesRoutes);
 };
+
+/**
+ * `store` (defaulting to `responses.default_store`) and `previous_response_id`, before the policy
+ * stages see the body: the earlier turns go in front of the input, so they are scrubbed and routed
+ * (the `stateful` capability) like the rest. Returns the keeper of a response to keep.
+ */
+function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
+  const body = ctx.body as ResponsesBody;
+  const responses = ctx.services.responses;
+  body.store ??= ctx.services.config.responses.default_store;
+  const previous = body.previous_response_id ?? null;
+  if (!body.store && previous === null) return undefined;
+  const owner = responseOwner(ctx);
+  // Taken before the chain is added: a response keeps only the input its own request sent.
+  const keeper = body.store ? responses.keeper(owner, body.input, previous) : undefined;
+  if (previous !== null) {
+    const earlier = atEdge(() => responses.conversation(owner, previous));
+    const input = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
+    body.input = [...earlier, ...input];
+  }
+  return keeper;
+}

@@ -8,12 +8,15 @@ import { itemId, responseObject, type ResponseEnvelope, type ResponseOutputItem 
  * `response.in_progress`, per output item `response.output_item.added` ... `response.output_item.done`
  * (a message with `content_part` and `output_text` events, or a function call with
  * `function_call_arguments` events), then `response.completed` (or `response.incomplete`). Every
- * event carries its `sequence_number`; the SSE event name equals its `type`.
+ * event carries its `sequence_number`; the SSE event name equals its `type`. `keep`, for a kept
+ * response, receives the Response object before the client first sees its id and again before its
+ * last event (completed, or failed when the stream ends early), so the id is always readable.
  */
 export async function* encodeResponsesStream(
   events: AsyncIterable<IrStreamEvent>,
   envelope: ResponseEnvelope,
   usage: () => Usage,
+  keep?: (response: Record<string, unknown>) => void,
 ): AsyncGenerator<string> {
   let sequence = 0;
   const output: ResponseOutputItem[] = [];
@@ -55,75 +58,98 @@ export async function* encodeResponsesStream(
     yield frame('response.output_item.added', { output_index: open.index, item: added });
   }
 
-  yield frame('response.created', { response: responseObject(envelope, [], undefined, undefined) });
-  yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
-  for await (const event of events) {
-    switch (event.type) {
-      case 'start':
-      case 'usage':
-        break;
-      case 'text': {
-        if (open?.item.type !== 'message') {
-          const item: ResponseOutputItem = {
-            type: 'message',
-            id: itemId('msg'),
-            status: 'in_progress',
-            role: 'assistant',
-            content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
-          };
-          yield* add(item);
-          yield frame('response.content_part.added', {
-            item_id: item.id,
-            output_index: output.length - 1,
+  const created = responseObject(envelope, [], undefined, undefined);
+  keep?.(created);
+  let finished = false;
+  try {
+    yield frame('response.created', { response: created });
+    yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
+    yield* encodeEvents();
+    yield* close();
+    const final = responseObject(envelope, output, stop ?? 'stop', usage());
+    keep?.(final);
+    finished = true;
+    yield frame(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+  } finally {
+    // An upstream failure or a client that left: what was kept must not stay in progress for ever.
+    if (!finished && keep !== undefined) keep(failedObject(responseObject(envelope, output, undefined, usage())));
+  }
+
+  async function* encodeEvents(): AsyncGenerator<string> {
+    for await (const event of events) {
+      switch (event.type) {
+        case 'start':
+        case 'usage':
+          break;
+        case 'text': {
+          if (open?.item.type !== 'message') {
+            const item: ResponseOutputItem = {
+              type: 'message',
+              id: itemId('msg'),
+              status: 'in_progress',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
+            };
+            yield* add(item);
+            yield frame('response.content_part.added', {
+              item_id: item.id,
+              output_index: output.length - 1,
+              content_index: 0,
+              part: { type: 'output_text', text: '', annotations: [] },
+            });
+          }
+          const current = open!;
+          const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
+          message.content[0].text += event.text;
+          yield frame('response.output_text.delta', {
+            item_id: message.id,
+            output_index: current.index,
             content_index: 0,
-            part: { type: 'output_text', text: '', annotations: [] },
+            delta: event.text,
+            logprobs: [],
           });
+          break;
         }
-        const current = open!;
-        const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
-        message.content[0].text += event.text;
-        yield frame('response.output_text.delta', {
-          item_id: message.id,
-          output_index: current.index,
-          content_index: 0,
-          delta: event.text,
-          logprobs: [],
-        });
-        break;
+        case 'tool_call_start':
+          yield* add(
+            {
+              type: 'function_call',
+              id: itemId('fc'),
+              call_id: event.id,
+              name: event.name,
+              arguments: '',
+              status: 'in_progress',
+            },
+            event.index,
+          );
+          break;
+        case 'tool_call_delta':
+          if (open?.item.type === 'function_call' && open.irIndex === event.index) {
+            open.item.arguments += event.arguments;
+            yield frame('response.function_call_arguments.delta', {
+              item_id: open.item.id,
+              output_index: open.index,
+              delta: event.arguments,
+            });
+          }
+          break;
+        case 'finish':
+          stop = event.stopReason;
+          break;
+        default:
+          assertNever(event, 'stream event');
       }
-      case 'tool_call_start':
-        yield* add(
-          {
-            type: 'function_call',
-            id: itemId('fc'),
-            call_id: event.id,
-            name: event.name,
-            arguments: '',
-            status: 'in_progress',
-          },
-          event.index,
-        );
-        break;
-      case 'tool_call_delta':
-        if (open?.item.type === 'function_call' && open.irIndex === event.index) {
-          open.item.arguments += event.arguments;
-          yield frame('response.function_call_arguments.delta', {
-            item_id: open.item.id,
-            output_index: open.index,
-            delta: event.arguments,
-          });
-        }
-        break;
-      case 'finish':
-        stop = event.stopReason;
-        break;
-      default:
-        assertNever(event, 'stream event');
     }
   }
-  yield* close();
-  const final = responseObject(envelope, output, stop ?? 'stop', usage());
-  yield frame(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+}
+
+/** A kept stream's Response when the stream ended before its last event. */
+function failedObject(response: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...response,
+    status: 'failed',
+    error: { code: 'server_error', message: 'the stream ended before the response was complete' },
+  };
 }
 
 /**

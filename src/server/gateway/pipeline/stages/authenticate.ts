@@ -13,6 +13,7 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
     case 'count_tokens':
       return 'chat';
     case 'responses':
+    case 'stored_responses':
       return 'responses';
     case 'embeddings':
       return 'embeddings';

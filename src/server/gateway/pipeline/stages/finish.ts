@@ -45,7 +45,8 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   // A stream whose client left: what had been sent by then.
   if (ctx.responseBody === undefined && ctx.transcript !== undefined)
     ctx.responseBody = textBody(ctx.transcript.frames.join(''), ctx.transcript.truncated);
-  const accounted = ctx.endpoint !== 'models';
+  // Listings and kept-response reads call no model: no usage row, no request metrics.
+  const accounted = ctx.endpoint !== 'models' && ctx.endpoint !== 'stored_responses';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {
     // Only canonical (allowed) names become label values: client input must not grow the series.

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
+import { GatewayError } from '../gateway-error.js';
+import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
+
+/** Who asks for a kept response: the key, and its team, which sees the team's responses too. */
+export interface ResponseOwner {
+  readonly keyId: string;
+  readonly team: string | null;
+}
+
+/** One page of a response's input items, in OpenAI's list shape. */
+export interface InputItemsPage {
+  readonly object: 'list';
+  readonly data: Array<Record<string, unknown>>;
+  readonly first_id: string | null;
+  readonly last_id: string | null;
+  readonly has_more: boolean;
+}
+
+/** Which page of input items: after an item id, up to `limit`, oldest (`asc`) or newest (`desc`) first. */
+export interface InputItemsQuery {
+  readonly after?: string;
+  readonly limit: number;
+  readonly order: 'asc' | 'desc';
+}
+
+/** Keeps the Response object given to a client, for the same request's later calls. */
+export type ResponseKeeper = (response: Record<string, unknown>) => void;
+
+/** The most responses one conversation may chain: each turn resends them all upstream. */
+export const MAX_RESPONSE_CHAIN = 100;
+
+/**
+ * Kept responses (`store: true`): what is kept, who may see it (the key that made it, and keys of its
+ * team), and the conversation a `previous_response_id` stands for. No provider keeps state here, so
+ * a chain is rebuilt from the kept input items and outputs and sent in front of the new input.
+ */
+export class ResponsesService {
+  constructor(
+    private readonly repository: ResponsesRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A keeper for one request: its own input (before any chain is added), owned by `owner`. */
+  keeper(
+    owner: ResponseOwner,
+    input: string | readonly ResponsesInputItem[],
+    previousId: string | null,
+  ): ResponseKeeper {
+    // A copy: the policy stages may rewrite the request's items in place (scrubbing) after this.
+    const inputItems = listItems(structuredClone(input));
+    const createdAt = this.now();
+    return (response) =>
+      this.repository.upsert({
+        id: String(response.id),
+        keyId: owner.keyId,
+        team: owner.team,
+        previousResponseId: previousId,
+        response,
+        inputItems,
+        createdAt,
+      });
+  }
+
+  /**
+   * The conversation up to and including `previousId`, oldest first: each kept response's input
+   * items, then its output. A chain ends early where an earlier response was deleted.
+   */
+  conversation(owner: ResponseOwner, previousId: string): ResponsesInputItem[] {
+    const chain: StoredResponseRow[] = [this.visible(owner, previousId)];
+    for (let id = chain[0]!.previousResponseId; id !== null;) {
+      const row = this.repository.find(id);
+      if (row === undefined || !sees(owner, row)) break;
+      if (chain.length === MAX_RESPONSE_CHAIN)
+        throw new GatewayError(
+          'invalid',
+          `previous_response_id: the conversation of '${previousId}' is longer than ${MAX_RESPONSE_CHAIN} responses; start a new one with the turns that matter in input`,
+        );
+      chain.push(row);
+      id = row.previousResponseId;
+    }
+    return chain.reverse().flatMap((row) => [...row.inputItems, ...outputOf(row)] as ResponsesInputItem[]);
+  }
+
+  /** The kept Response object. */
+  get(owner: ResponseOwner, id: string): Record<string, unknown> {
+    return this.visible(owner, id).response;
+  }
+
+  /** A page of the input items the response was created from. */
+  inputItems(owner: ResponseOwner, id: string, query: InputItemsQuery): InputItemsPage {
+    const items = this.visible(owner, id).inputItems;
+    const ordered = query.order === 'asc' ? items : [...items].reverse();
+    const from = query.after === undefined ? 0 : ordered.findIndex((item) => item.id === query.after) + 1;
+    // An `after` that names no item of this response is past the end: an empty page, as after the last one.
+    const start = query.after !== undefined && from === 0 ? ordered.length : from;
+    const data = ordered.slice(start, start + query.limit);
+    return {
+      object: 'list',
+      data,
+      first_id: data.length > 0 ? String(data[0]!.id) : null,
+      last_id: data.length > 0 ? String(data.at(-1)!.id) : null,
+      has_more: start + data.length < ordered.length,
+    };
+  }
+
+  /** Deletes a kept response. */
+  delete(owner: ResponseOwner, id: string): { id: string; object: 'response'; deleted: true } {
+    this.visible(owner, id);
+    this.repository.delete(id);
+    return { id, object: 'response', deleted: true };
+  }
+
+  /** The row, when it exists and the owner may see it; otherwise not found, never saying which. */
+  private visible(owner: ResponseOwner, id: string): StoredResponseRow {
+    const row = this.repository.find(id);
+    if (row === undefined || !sees(owner, row)) throw new GatewayError('not_found', `no response with id '${id}'`);
+    return row;
+  }
+}
+
+function sees(owner: ResponseOwner, row: StoredResponseRow): boolean {
+  return row.keyId === owner.keyId || (owner.team !== null && row.team === owner.team);
+}
+
+function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
+  const output = row.response.output;
+  return Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
+}
+
+/** Input as OpenAI lists it: typed items with ids, message text as content parts. */
+function listItems(input: string | readonly ResponsesInputItem[]): Array<Record<string, unknown>> {
+  const items: readonly ResponsesInputItem[] =
+    typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+  return items.map((item) => {
+    const type = item.type ?? 'message';
+    const id =
+      typeof item.id === 'string' ? item.id : `${ID_PREFIXES.get(type) ?? 'item'}_${randomUUID().replaceAll('-', '')}`;
+    if (type !== 'message' || typeof item.content !== 'string') return { ...item, id, type };
+    const role = item.role as string;
+    const text = { type: role === 'assistant' ? 'output_text' : 'input_text', text: item.content };
+    return { ...item, id, type, content: [text] };
+  });
+}
+
+// A Map: a client's `type` such as `constructor` must not find Object.prototype's members.
+const ID_PREFIXES: ReadonlyMap<string, string> = new Map([
+  ['message', 'msg'],
+  ['function_call', 'fc'],
+  ['function_call_output', 'fco'],
+]);

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requiredName } from '../formats/limits.js';
+import { beginPipeline } from '../pipeline/pipeline.js';
+import { contextOf } from '../pipeline/request-context.js';
+import { responseOwner } from '../responses/response-owner.js';
+import { atEdge } from './gateway-errors.js';
+
+const params = z.object({ id: requiredName() });
+const responseSchema = z.looseObject({ id: z.string(), object: z.literal('response') });
+const inputItemsQuery = z.looseObject({
+  after: requiredName().optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100))
+    .default(20),
+  order: z.enum(['asc', 'desc']).default('desc'),
+});
+const inputItemsSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(z.looseObject({ id: z.string(), type: z.string() })),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});
+const deletedSchema = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) });
+
+/**
+ * `GET /v1/responses/{id}`, `GET /v1/responses/{id}/input_items` and `DELETE /v1/responses/{id}` (the
+ * `responses` scope): kept responses, seen by the key that made them and keys of its team; to any
+ * other key they do not exist (404). Reads call no model, so they are not accounted as usage.
+ */
+export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.gateway;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const begin = (path: string) => beginPipeline('stored_responses', path, services);
+
+  typed.get(
+    '/v1/responses/:id',
+    { schema: { params, response: { 200: responseSchema } }, onRequest: begin('/v1/responses/:id') },
+    async (request) => {
+      const owner = responseOwner(contextOf(request));
+      return atEdge(() => services.responses.get(owner, request.params.id)) as z.infer<typeof responseSchema>;
+    },
+  );
+
+  typed.get(
+    '/v1/responses/:id/input_items',
+    {
+      schema: { params, querystring: inputItemsQuery, response: { 200: inputItemsSchema } },
+      onRequest: begin('/v1/responses/:id/input_items'),
+    },
+    async (request) => {
+      const owner = responseOwner(contextOf(request));
+      const { after, limit, order } = request.query;
+      return atEdge(() => services.responses.inputItems(owner, request.params.id, { after, limit, order })) as z.infer<
+        typeof inputItemsSchema
+      >;
+    },
+  );
+
+  typed.delete(
+    '/v1/responses/:id',
+    { schema: { params, response: { 200: deletedSchema } }, onRequest: begin('/v1/responses/:id') },
+    async (request) => atEdge(() => services.responses.delete(responseOwner(contextOf(request)), request.params.id)),
+  );
+};
