@@ -215,6 +215,7 @@ export const deploymentInputSchema = z
       .optional(),
     /** Azure's `api-version` query parameter; with it, calls use Azure's per-deployment paths. */
     api_version: z.string().min(1).optional(),
+    responses_api: z.enum(['native', 'translate']).optional(),
     weight: z.number().positive().optional(),
     timeout_ms: z.number().int().positive().optional(),
     max_retries: z.number().int().min(0).max(10).optional(),
@@ -247,6 +248,7 @@ export const deploymentViewSchema = z.object({
   api_key_set: z.boolean(),
   api_key_env: z.string().nullable(),
   api_version: z.string().optional(),
+  responses_api: z.enum(['native', 'translate']).optional(),
   weight: z.number(),
   timeout_ms: z.number(),
   max_retries: z.number(),

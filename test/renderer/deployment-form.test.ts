@@ -55,6 +55,7 @@ describe('deployment form', () => {
     const draft = draftOf({ ...saved, provider: 'azure', api_version: '2024-10-21' });
     expect(toDeploymentInput(draft).input?.api_version).toBe('2024-10-21');
     expect(toDeploymentInput(draftOf(saved)).input?.api_version).toBeUndefined();
+    expect(toDeploymentInput(draftOf({ ...saved, responses_api: 'native' })).input?.responses_api).toBe('native');
   });
 
   it('never fills the key from the server, and leaves it out so the gateway keeps the stored one', () => {

@@ -21,6 +21,8 @@ export const deploymentSchema = z.object({
   api_key_env: z.string().min(1).optional(),
   // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
   api_version: z.string().min(1).optional(),
+  // How /v1/responses reaches it: the provider's own Responses API, or translated to its chat API.
+  responses_api: z.enum(['native', 'translate']).optional(),
   weight: z.number().positive().default(1),
   // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
   timeout_ms: positiveInt.optional(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { responses } from './openai-responses.js';
 import type { ServerResponse } from 'node:http';
 import {
   fragments,
@@ -115,6 +116,7 @@ export function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promis
     }
     if (request.method === 'POST' && path === '/v1/chat/completions') return chat(request, response, script, options);
     if (request.method === 'POST' && path === '/v1/embeddings') return embeddings(request, response, options);
+    if (request.method === 'POST' && path === '/v1/responses') return responses(request, response, script);
     return sendJson(
       response,
       404,

@@ -26,6 +26,7 @@ export function policyVersion(settings: ModelSettings, deployments: readonly Dep
       d.upstreamModel,
       d.baseUrl ?? null,
       d.apiVersion ?? null,
+      d.responsesApi ?? null,
       d.weight,
       d.timeoutMs,
       d.maxRetries,

@@ -8,12 +8,24 @@ import {
 } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import { encodeResponsesStream, responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
-import { completeUsage, estimatePromptTokens, StreamUsage, tokensForChars } from '../formats/token-estimate.js';
+import {
+  completeUsage,
+  estimatePromptTokens,
+  estimateTokens,
+  StreamUsage,
+  tokensForChars,
+} from '../formats/token-estimate.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { callContext } from './call-context.js';
+import {
+  nativeResponsesBody,
+  relayResponsesJson,
+  relayResponsesStream,
+  usesNativeResponses,
+} from './native-responses.js';
 import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CancelSignal, Deployment } from './types.js';
+import type { CallContext, CancelSignal, Deployment, NativeResult } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
 /** Arguments of one Responses call. */
@@ -43,6 +55,12 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const resolved = resolveProvider(deployment);
   const provider = resolved.chat;
   const context = callContext(args);
+  if (provider.kind === 'native' && provider.sendResponses && usesNativeResponses(deployment)) {
+    return nativeResponses(args, provider.sendResponses.bind(provider), context, {
+      provider: provider.name,
+      secrets: resolved.secrets,
+    });
+  }
   const request = responsesRequestToIr(args.body);
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
@@ -65,6 +83,33 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
     encodeResponsesStream(events, envelope, () => usage.current(), args.keep),
     streamOptions,
   );
+}
+
+/**
+ * The provider's own Responses API: the body as sent (model and `store` set), the answer as it came,
+ * with only the model name made public; hosted tools and every item type work as the provider has them.
+ */
+async function nativeResponses(
+  args: ExecuteResponsesArgs,
+  send: (body: Record<string, unknown>, context: CallContext) => Promise<NativeResult>,
+  context: CallContext,
+  meta: { readonly provider: string; readonly secrets: readonly string[] },
+): Promise<ProviderAnswer> {
+  const publicModel = args.deployment.model;
+  const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
+  const result = await send(nativeResponsesBody(args.body, context.upstreamModel), context);
+  if (result.kind === 'json') {
+    const relayed = relayResponsesJson(result, publicModel);
+    usage.report(relayed.usage ?? {});
+    args.keep?.(relayed.body);
+    return { kind: 'json', body: relayed.body, usage: usage.current() };
+  }
+  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep: args.keep }), {
+    codec: RESPONSES_ERRORS,
+    usage,
+    signal: context.signal,
+    ...meta,
+  });
 }
 
 /** A complete answer as a Response object, with usage estimated where the upstream gave none. */

@@ -23,6 +23,8 @@ export interface Deployment {
   readonly apiKeyEnv?: string;
   /** Azure's `api-version`: with it, calls go to `/openai/deployments/<upstreamModel>/...?api-version=`. */
   readonly apiVersion?: string;
+  /** How `/v1/responses` reaches it, when configured (see usesNativeResponses). */
+  readonly responsesApi?: 'native' | 'translate';
   /** Longest wait for the upstream's headers and longest silence mid-body (DEFAULT_TIMEOUT_MS unless set). */
   readonly timeoutMs: number;
   /** Share of the model's traffic relative to its other deployments. */
@@ -87,6 +89,8 @@ export interface NativeChatProvider {
    * `request` is the IR the body was built from, for what only some servers of a format accept.
    */
   adaptTranslated?(body: Record<string, unknown>, context: CallContext, request: IrRequest): void;
+  /** Sends a Responses body to the provider's own Responses API, where it has one. */
+  sendResponses?(body: Record<string, unknown>, context: CallContext): Promise<NativeResult>;
 }
 
 /** A provider that works on the IR directly (the built-in demo provider). */

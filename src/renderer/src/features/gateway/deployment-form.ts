@@ -24,6 +24,8 @@ export interface DeploymentDraft {
   readonly apiVersion: string;
   /** Not edited here; sent back as they were. */
   readonly capabilities: readonly string[] | null;
+  /** Not edited here; sent back as it was (how /v1/responses reaches the deployment). */
+  readonly responsesApi: 'native' | 'translate' | undefined;
 }
 
 /** Field-level problems of a draft. */
@@ -65,6 +67,7 @@ export function emptyDraft(): DeploymentDraft {
     maxRetries: '',
     apiVersion: '',
     capabilities: null,
+    responsesApi: undefined,
   };
 }
 
@@ -85,6 +88,7 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
     maxRetries: String(view.max_retries),
     apiVersion: view.api_version ?? '',
     capabilities: view.capabilities,
+    responsesApi: view.responses_api,
   };
 }
 
@@ -134,6 +138,7 @@ export function toDeploymentInput(draft: DeploymentDraft): {
     max_retries: number(draft.maxRetries),
     api_version: text(draft.apiVersion),
     capabilities: draft.capabilities ?? undefined,
+    responses_api: draft.responsesApi,
   };
   const parsed = deploymentInputSchema.safeParse(candidate);
   if (!parsed.success) {

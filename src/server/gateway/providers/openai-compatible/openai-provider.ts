@@ -24,6 +24,9 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
         body.stream === true,
       );
     },
+    async sendResponses(body, context): Promise<NativeResult> {
+      return sendNative(upstreamCall(settings, '/responses', body, context, settings.apiKey), body.stream === true);
+    },
     adaptTranslated(body, context, request) {
       if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
         body.max_completion_tokens = body.max_tokens;

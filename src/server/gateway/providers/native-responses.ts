@@ -1,0 +1,107 @@
+import { eventFrame, type SseEvent } from '../formats/sse.js';
+import { StreamError } from '../formats/stream-error.js';
+import type { ResponsesBody } from '../formats/responses/responses-schema.js';
+import type { StreamUsage } from '../formats/token-estimate.js';
+import type { Usage } from '../formats/ir.js';
+import type { Deployment, NativeResult } from './types.js';
+
+/** OpenAI's own API address: its deployments use the native Responses API unless told otherwise. */
+const OPENAI_HOST = 'api.openai.com';
+
+/**
+ * Whether `/v1/responses` goes to the provider's own Responses API: as the deployment says
+ * (`responses_api`), else for OpenAI itself; every other server is translated to its chat API, which
+ * all of them have (a Responses API is rarer among compatible servers).
+ */
+export function usesNativeResponses(deployment: Deployment): boolean {
+  if (deployment.responsesApi !== undefined) return deployment.responsesApi === 'native';
+  if (deployment.provider !== 'openai') return false;
+  return deployment.baseUrl === undefined || new URL(deployment.baseUrl).hostname === OPENAI_HOST;
+}
+
+/**
+ * The body for a native upstream: its model name, and `store` said explicitly (OpenAI keeps responses
+ * unless told not to, and this gateway decides where they are kept). The conversation of a
+ * `previous_response_id` is already in `input`, rebuilt from what this gateway kept.
+ */
+export function nativeResponsesBody(body: ResponsesBody, upstreamModel: string): Record<string, unknown> {
+  const { previous_response_id: _previous, ...rest } = body;
+  return { ...rest, model: upstreamModel, store: body.store === true };
+}
+
+/** Response usage (`input_tokens`, `output_tokens`) in the gateway's terms, when present. */
+function usageOf(response: unknown): Partial<Usage> | undefined {
+  const usage = (response as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
+  if (usage == null) return undefined;
+  return {
+    ...(typeof usage.input_tokens === 'number' ? { promptTokens: usage.input_tokens } : {}),
+    ...(typeof usage.output_tokens === 'number' ? { completionTokens: usage.output_tokens } : {}),
+  };
+}
+
+/** A native JSON answer with the public model name; its usage read for accounting. */
+export function relayResponsesJson(
+  result: Extract<NativeResult, { kind: 'json' }>,
+  publicModel: string,
+): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
+  const body = (result.body !== null && typeof result.body === 'object' ? result.body : {}) as Record<string, unknown>;
+  body.model = publicModel;
+  return { body, usage: usageOf(body) };
+}
+
+/** Event types whose data carries the whole Response (with its `model`). */
+const CARRIES_RESPONSE = /^response\.(created|in_progress|completed|incomplete|failed|queued)$/;
+const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * Relays a native Responses stream: each event's name and data as the provider sent them, with only
+ * `model` inside the Response objects rewritten to the public name. The final Response's usage is
+ * reported, and handed to `keep` when the response is kept. A `response.failed` or `error` event ends
+ * the relay as a stream error, which the caller reports in the client's shape and accounts as failed.
+ */
+export async function* relayResponsesStream(
+  events: AsyncIterable<SseEvent>,
+  options: {
+    readonly publicModel: string;
+    readonly usage: StreamUsage;
+    readonly keep?: (response: Record<string, unknown>) => void;
+  },
+): AsyncGenerator<string> {
+  const model = `"model":${JSON.stringify(options.publicModel)}`;
+  for await (const event of events) {
+    const type = event.event ?? '';
+    if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
+    if (!CARRIES_RESPONSE.test(type)) {
+      yield eventFrame(type, event.data);
+      continue;
+    }
+    const data = event.data.replace(MODEL_FIELD, model);
+    const final = type === 'response.completed' || type === 'response.incomplete';
+    // Kept from the first event on, so the id the client is about to see is readable at once.
+    if (final || (type === 'response.created' && options.keep)) {
+      const response = (JSON.parse(data) as { response?: Record<string, unknown> }).response;
+      if (final) {
+        const usage = usageOf(response);
+        if (usage) options.usage.report(usage);
+      }
+      if (response) options.keep?.(response);
+    }
+    yield eventFrame(type, data);
+  }
+}
+
+/** The error an `error` or `response.failed` event reports. */
+function streamFailure(data: string): StreamError {
+  try {
+    const parsed = JSON.parse(data) as {
+      message?: unknown;
+      code?: unknown;
+      response?: { error?: { message?: unknown; code?: unknown } };
+    };
+    const detail = parsed.response?.error ?? parsed;
+    const message = typeof detail.message === 'string' ? detail.message : data.slice(0, 200);
+    return new StreamError(message, 502, typeof detail.code === 'string' ? detail.code : 'server_error');
+  } catch {
+    return new StreamError(`upstream sent a malformed stream event: ${data.slice(0, 200)}`, 502, 'invalid_response');
+  }
+}

@@ -1,0 +1,116 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+
+const KEY = 'sk-native-responses-0123456789';
+
+/** Deployments with a Responses API of their own get the request as sent and answer as they do. */
+describe('native Responses pass-through', () => {
+  let upstream: OpenAIUpstream;
+  let servers: TempServers;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    upstream = await startOpenAIUpstream({ apiKey: KEY });
+    servers = await startTempServers({
+      llm: { allowed_models: ['native-model', 'bridged-model'] },
+      gateway: { max_retries: 0 },
+      deployments: [
+        {
+          id: 'native',
+          model: 'native-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4.1',
+          base_url: upstream.url,
+          api_key: KEY,
+          responses_api: 'native',
+        },
+        {
+          id: 'bridged',
+          model: 'bridged-model',
+          provider: 'openai',
+          upstream_model: 'gpt-4.1',
+          base_url: upstream.url,
+          api_key: KEY,
+        },
+      ],
+    });
+    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['responses'] }),
+    });
+    client = new OpenAI({
+      baseURL: `${servers.gatewayUrl}/v1`,
+      apiKey: ((await created.json()) as { key: string }).key,
+      maxRetries: 0,
+    });
+  });
+  beforeEach(() => upstream.reset());
+  afterAll(async () => {
+    await servers.stop();
+    await upstream.close();
+  });
+
+  it('forwards the body to /v1/responses with the upstream model and store said explicitly, hosted tools included', async () => {
+    const response = await client.responses.create({
+      model: 'native-model',
+      input: 'Find it',
+      tools: [{ type: 'web_search_preview' }],
+      reasoning: { effort: 'low' },
+    });
+    expect(response.output_text).toBe('You said: Find it');
+    expect(response.model).toBe('native-model');
+    expect(response.usage?.output_tokens).toBe(4);
+    const received = upstream.lastRequest()!;
+    expect(received.path).toBe('/v1/responses');
+    expect(received.body).toMatchObject({
+      model: 'gpt-4.1',
+      input: 'Find it',
+      store: false,
+      tools: [{ type: 'web_search_preview' }],
+      reasoning: { effort: 'low' },
+    });
+    expect(received.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it("relays the provider's typed events byte for byte, with only the model made public", async () => {
+    const response = await fetch(`${servers.gatewayUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'native-model', input: 'one two', stream: true }),
+    });
+    const text = await response.text();
+    const events = text.split('\n\n').filter(Boolean);
+    expect(events[0]).toMatch(/^event: response\.created\ndata: \{"type":"response\.created","sequence_number":0,/);
+    expect(text).not.toContain('gpt-4.1');
+    expect(text).toContain('"model":"native-model"');
+    expect(text).toContain(
+      'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_mock123","output_index":0,"content_index":0,"delta":"You"}',
+    );
+
+    const stream = client.responses.stream({ model: 'native-model', input: 'three four' });
+    expect((await stream.finalResponse()).output_text).toBe('You said: three four');
+  });
+
+  it('a response.failed event ends the stream as an error the SDK raises, accounted as failed', async () => {
+    upstream.setNext({ streamErrorAfterFrames: 3 });
+    const stream = client.responses.stream({ model: 'native-model', input: 'break' });
+    const failure = await stream.finalResponse().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toContain('The model failed mid-answer');
+  });
+
+  it('store: true keeps the native response here, readable by its id', async () => {
+    const response = await client.responses.create({ model: 'native-model', input: 'keep me', store: true });
+    expect(upstream.lastRequest()!.body.store).toBe(true);
+    const kept = await client.responses.retrieve(response.id);
+    expect(kept.output_text).toBe('You said: keep me');
+  });
+
+  it('other deployments are still translated to their chat API', async () => {
+    await client.responses.create({ model: 'bridged-model', input: 'hi' });
+    expect(upstream.lastRequest()!.path).toBe('/v1/chat/completions');
+  });
+});
