@@ -39,6 +39,8 @@ export const apiKeyCreateSchema = keyLimitsSchema
     /** Alternative to `expires_at`: lifetime from now. */
     expires_in_seconds: z.number().int().positive().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    /** Whether the key may keep responses and continue kept ones (default true). */
+    allow_stateful: z.boolean().optional(),
   })
   .strict();
 /** Body of a key creation. */
@@ -54,6 +56,7 @@ export const apiKeyUpdateSchema = keyLimitsSchema
     models: z.array(z.string().min(1)).nullable().optional(),
     expires_at: isoTime.nullable().optional(),
     metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    allow_stateful: z.boolean().optional(),
   })
   .strict();
 /** Body of a key update. */
@@ -75,6 +78,7 @@ export const apiKeyRecordSchema = z.object({
   team_tpm_budget: z.number().nullable(),
   team_tpd_budget: z.number().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
+  allow_stateful: z.boolean(),
   expires_at: z.string().nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),

@@ -87,7 +87,13 @@ export const configSchema = z
       })
       .prefault({}),
     llm: llmSchema.prefault({}),
-    responses: z.object({ default_store: z.boolean().default(false) }).prefault({}),
+    responses: z
+      .object({
+        default_store: z.boolean().default(false),
+        // False refuses store: true and previous_response_id for every key (403).
+        allow_stateful: z.boolean().default(true),
+      })
+      .prefault({}),
     allow_passthrough_keys: z.boolean().default(false),
     providers: z.record(z.string(), providerSchema).default({}),
     deployments: z.array(deploymentSchema).default([]),

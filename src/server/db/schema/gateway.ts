@@ -21,6 +21,8 @@ export const gatewayApiKeys = sqliteTable(
     teamTpmBudget: integer('team_tpm_budget'),
     teamTpdBudget: integer('team_tpd_budget'),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** Whether the key may keep responses and continue kept ones (`store`, `previous_response_id`). */
+    allowStateful: integer('allow_stateful', { mode: 'boolean' }).notNull().default(true),
     expiresAt: integer('expires_at'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),

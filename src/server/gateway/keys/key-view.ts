@@ -27,6 +27,7 @@ export function toKeyRecord(row: ApiKeyRow, now: number = Date.now()): ApiKeyRec
     team_tpm_budget: row.teamTpmBudget,
     team_tpd_budget: row.teamTpdBudget,
     metadata: row.metadata,
+    allow_stateful: row.allowStateful,
     expires_at: iso(row.expiresAt),
     created_at: new Date(row.createdAt).toISOString(),
     last_used_at: iso(row.lastUsedAt),

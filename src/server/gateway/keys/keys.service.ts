@@ -65,6 +65,7 @@ export class KeysService {
       teamTpmBudget: input.team_tpm_budget ?? null,
       teamTpdBudget: input.team_tpd_budget ?? null,
       metadata: input.metadata ?? null,
+      allowStateful: input.allow_stateful ?? true,
       expiresAt,
       createdAt: now,
       lastUsedAt: null,
@@ -125,6 +126,7 @@ export class KeysService {
     if (input.team_tpm_budget !== undefined) patch.teamTpmBudget = input.team_tpm_budget;
     if (input.team_tpd_budget !== undefined) patch.teamTpdBudget = input.team_tpd_budget;
     if (input.metadata !== undefined) patch.metadata = input.metadata;
+    if (input.allow_stateful !== undefined) patch.allowStateful = input.allow_stateful;
     if (input.expires_at !== undefined) patch.expiresAt = parseTime(input.expires_at);
     const row = this.repository.update(id, patch);
     this.forget(id);

@@ -7,6 +7,7 @@ import { resolveResponsesModel } from '../pipeline/stages/resolve-model.js';
 import { executeResponses } from '../providers/index.js';
 import { responseOwner } from '../responses/response-owner.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
+import { forbidden } from '../../http/errors.js';
 import { atEdge } from './gateway-errors.js';
 import { storedResponsesRoutes } from './stored-responses.routes.js';
 
@@ -45,10 +46,24 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
  * stages see the body: the earlier turns go in front of the input, so they are scrubbed and routed
  * (the `stateful` capability) like the rest. Returns the keeper of a response to keep.
  */
+/** Why this request may not keep responses or continue kept ones, when the key or the policy says so. */
+function statefulDenial(ctx: RequestContext): string | undefined {
+  if (!ctx.services.config.responses.allow_stateful)
+    return 'stateful use is turned off (responses.allow_stateful is false): send store: false and the earlier turns in input';
+  const principal = ctx.principal;
+  if (principal?.kind === 'key' && !principal.key.row.allowStateful)
+    return `API key ${principal.key.row.id} may not keep responses or continue kept ones (allow_stateful is false): send store: false and the earlier turns in input`;
+  return undefined;
+}
+
 function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
   const body = ctx.body as ResponsesBody;
   const responses = ctx.services.responses;
-  body.store ??= ctx.services.config.responses.default_store;
+  const denial = statefulDenial(ctx);
+  if (denial !== undefined && (body.store === true || typeof body.previous_response_id === 'string'))
+    throw forbidden(denial);
+  // A default of store: true does not apply where stateful use is denied: nothing is kept, nothing refused.
+  body.store ??= denial === undefined && ctx.services.config.responses.default_store;
   const previous = body.previous_response_id ?? null;
   if (!body.store && previous === null) return undefined;
   const owner = responseOwner(ctx);

@@ -1,0 +1,1 @@
+ALTER TABLE `gateway_api_keys` ADD `allow_stateful` integer DEFAULT true NOT NULL;
