@@ -165,3 +165,30 @@ test('deployments: one added in the Models screen routes a public model to its u
     await upstream.close();
   }
 });
+
+test('a streamed Responses request reads as its events in the traffic drawer', async ({ page, app }) => {
+  const name = `e2e-responses-${Date.now()}`;
+  const created = await fetch(`${app.gatewayUrl}/internal/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, scopes: ['responses'] }),
+  });
+  const client = new OpenAI({
+    baseURL: `${app.gatewayUrl}/v1`,
+    apiKey: ((await created.json()) as { key: string }).key,
+  });
+  await openSignedIn(page, 'gateway/traffic');
+  const final = await client.responses
+    .stream({ model: 'demo/echo', input: 'streamed responses words' })
+    .finalResponse();
+  expect(final.output_text).toBe('streamed responses words');
+
+  const row = page.getByTestId('traffic-row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await row.click();
+  const events = page.getByTestId('traffic-drawer').getByTestId('stream-events');
+  await expect(events).toContainText('response.created');
+  await expect(events).toContainText('response.output_text.delta "streamed"');
+  await expect(events).toContainText('response.completed status completed');
+  await saveScreenshot(page, 'gateway-traffic-responses-stream');
+});

@@ -6,6 +6,7 @@ import { AlertIcon } from '../../components/icons.js';
 import { useApi } from '../../api/api-context.js';
 import { toCurl } from '../../lib/curl.js';
 import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
+import { transcriptEvents } from '../../lib/stream-transcript.js';
 
 function pretty(body: unknown): string {
   if (body === null || body === undefined) return '';
@@ -30,6 +31,26 @@ function Body({ title, body }: { readonly title: string; readonly body: unknown 
         {text && <CopyButton text={text} variant="ghost" />}
       </div>
       {text ? <pre className="code-block code-block-scroll">{text}</pre> : <p className="muted">No body recorded.</p>}
+    </section>
+  );
+}
+
+/** A recorded stream as its events, one per line: name and what it carried. */
+function StreamEvents({ body }: { readonly body: unknown }) {
+  const events = typeof body === 'string' ? transcriptEvents(body) : undefined;
+  if (events === undefined || events.length === 0) return null;
+  return (
+    <section className="drawer-section" data-testid="stream-events">
+      <div className="drawer-section-header">
+        <span className="section-title">Stream events ({events.length})</span>
+      </div>
+      <ol className="code-block code-block-scroll stream-events">
+        {events.map((event, index) => (
+          <li key={index}>
+            <span className="mono">{event.name}</span> {event.summary}
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }
@@ -93,6 +114,7 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
         </Detail>
       </dl>
       <Body title="Request (as forwarded)" body={event.request_body} />
+      <StreamEvents body={event.response_body} />
       <Body title="Response" body={event.response_body} />
     </Drawer>
   );
