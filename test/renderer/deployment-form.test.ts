@@ -58,6 +58,18 @@ describe('deployment form', () => {
     expect(toDeploymentInput(draftOf({ ...saved, responses_api: 'native' })).input?.responses_api).toBe('native');
   });
 
+  it('edits capabilities as a comma-separated list, empty for not restricted, and names a bad one', () => {
+    const draft = draftOf({ ...saved, capabilities: ['streaming', 'tools'] });
+    expect(draft.capabilities).toBe('streaming, tools');
+    expect(toDeploymentInput({ ...draft, capabilities: 'streaming, vision ,' }).input?.capabilities).toEqual([
+      'streaming',
+      'vision',
+    ]);
+    expect(toDeploymentInput({ ...draft, capabilities: '' }).input?.capabilities).toBeUndefined();
+    expect(toDeploymentInput({ ...draft, capabilities: 'stream' }).errors.capabilities).toContain('must be one of');
+    expect(toDeploymentInput({ ...draft, responsesApi: 'sometimes' }).errors.responsesApi).toBeDefined();
+  });
+
   it('never fills the key from the server, and leaves it out so the gateway keeps the stored one', () => {
     const draft = draftOf(saved);
     expect(draft.apiKey).toBe('');

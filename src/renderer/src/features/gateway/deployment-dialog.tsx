@@ -63,7 +63,9 @@ export function DeploymentDialog({
       | 'weight'
       | 'timeoutMs'
       | 'maxRetries'
-      | 'apiVersion',
+      | 'apiVersion'
+      | 'capabilities'
+      | 'responsesApi',
     label: string,
     props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
@@ -149,6 +151,13 @@ export function DeploymentDialog({
         {text('apiVersion', 'API version (Azure)', {
           hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
           placeholder: '2024-10-21',
+        })}
+        {text('capabilities', 'Capabilities', {
+          hint: 'Comma-separated: responses, streaming, vision, reasoning, structured_outputs, stateful, tools, tool:<type>. Empty: not restricted.',
+        })}
+        {text('responsesApi', 'Responses API', {
+          hint: 'native (the provider has its own /responses) or translate (over its chat API). Empty: native for OpenAI itself.',
+          placeholder: 'translate',
         })}
         {text('maxRetries', 'Retries', {
           hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',

@@ -22,10 +22,10 @@ export interface DeploymentDraft {
   readonly maxRetries: string;
   /** Azure's `api-version`; empty for none. */
   readonly apiVersion: string;
-  /** Not edited here; sent back as they were. */
-  readonly capabilities: readonly string[] | null;
-  /** Not edited here; sent back as it was (how /v1/responses reaches the deployment). */
-  readonly responsesApi: 'native' | 'translate' | undefined;
+  /** Declared capabilities, comma-separated; empty for none declared (not restricted). */
+  readonly capabilities: string;
+  /** How /v1/responses reaches the deployment: `native`, `translate`, or empty for the default. */
+  readonly responsesApi: string;
 }
 
 /** Field-level problems of a draft. */
@@ -41,6 +41,8 @@ export type DeploymentErrors = Partial<
     | 'timeoutMs'
     | 'maxRetries'
     | 'apiVersion'
+    | 'capabilities'
+    | 'responsesApi'
     | 'id'
     | 'form',
     string
@@ -66,8 +68,8 @@ export function emptyDraft(): DeploymentDraft {
     timeoutMs: '',
     maxRetries: '',
     apiVersion: '',
-    capabilities: null,
-    responsesApi: undefined,
+    capabilities: '',
+    responsesApi: '',
   };
 }
 
@@ -87,8 +89,8 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
     timeoutMs: String(view.timeout_ms),
     maxRetries: String(view.max_retries),
     apiVersion: view.api_version ?? '',
-    capabilities: view.capabilities,
-    responsesApi: view.responses_api,
+    capabilities: (view.capabilities ?? []).join(', '),
+    responsesApi: view.responses_api ?? '',
   };
 }
 
@@ -104,9 +106,19 @@ const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
   timeout_ms: 'timeoutMs',
   max_retries: 'maxRetries',
   api_version: 'apiVersion',
+  capabilities: 'capabilities',
+  responses_api: 'responsesApi',
 };
 
 const text = (value: string): string | undefined => value.trim() || undefined;
+/** A comma-separated list, or undefined when empty. */
+const list = (value: string): string[] | undefined => {
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+};
 // NaN is kept so that the shared schema, not this file, says what is wrong with the number.
 const number = (value: string): number | undefined => (value.trim() ? Number(value.trim()) : undefined);
 
@@ -137,8 +149,8 @@ export function toDeploymentInput(draft: DeploymentDraft): {
     timeout_ms: number(draft.timeoutMs),
     max_retries: number(draft.maxRetries),
     api_version: text(draft.apiVersion),
-    capabilities: draft.capabilities ?? undefined,
-    responses_api: draft.responsesApi,
+    capabilities: list(draft.capabilities),
+    responses_api: text(draft.responsesApi),
   };
   const parsed = deploymentInputSchema.safeParse(candidate);
   if (!parsed.success) {
