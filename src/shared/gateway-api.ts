@@ -447,6 +447,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** The OpenTelemetry trace of the request, when tracing is on. */
+  trace_id: z.string().nullable().optional(),
   /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
@@ -481,7 +483,7 @@ export type TrafficList = z.infer<typeof trafficListSchema>;
  * admin resource changed.
  */
 export const invalidateMessageSchema = z.object({
-  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit']),
+  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit', 'cache']),
   ids: z.array(z.string()),
 });
 /** An invalidation message. */

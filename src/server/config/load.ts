@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { defaultDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
+import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -136,7 +137,8 @@ function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
     if (env[`${prefix}_BASE_URL`]) current.base_url = env[`${prefix}_BASE_URL`];
     if (Object.keys(current).length > 0) providers[name] = current;
   }
-  return { ...raw, server, providers };
+  const telemetry = telemetryFromEnv(isObject(raw.telemetry) ? raw.telemetry : {}, env);
+  return { ...raw, server, providers, ...(telemetry ? { telemetry } : {}) };
 }
 
 /** Where the configuration came from, for messages. */

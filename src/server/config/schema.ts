@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
+import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -110,6 +112,8 @@ export const configSchema = z
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
       })
       .prefault({}),
+    cache: cacheConfigSchema.prefault({}),
+    telemetry: telemetryConfigSchema.prefault({}),
     store: z
       .object({
         auth: z

@@ -19,7 +19,20 @@ import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
-import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
+import type { CacheAdmin } from '../cache/cache-admin.js';
+import { createResponseCache } from '../cache/create-cache.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import { createRequestTracing, type RequestTracing } from '../telemetry/tracing.js';
+import {
+  compilePolicyStages,
+  policyStageNames,
+  type OutputStages,
+  type PolicyStage,
+  type PolicyStages,
+} from './stages/policy-stages.js';
+
+/** Reported in spans (service.version). */
+const GATEWAY_VERSION = '0.1.0';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
 export interface GatewayServices {
@@ -42,6 +55,13 @@ export interface GatewayServices {
   readonly pools: UpstreamPools;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
+  /** Span names of `policy`, in the same order. */
+  readonly policyNames: readonly string[];
+  /** The response cache (its lookup is the `cacheLookup` stage); `cacheAdmin` its settings and purges. */
+  readonly cache: ResponseCache;
+  readonly cacheAdmin: CacheAdmin;
+  /** Request spans, exported over OTLP; undefined when tracing is off. */
+  readonly tracing: RequestTracing | undefined;
   readonly output: OutputStages;
   /** Writes what is pending (usage batch, key last-use times), stops timers and closes upstream connections. */
   close(): Promise<void>;
@@ -89,6 +109,18 @@ export function createGatewayServices(
   });
   const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
+  const metrics = new GatewayMetrics(options.registry);
+  const { cache, admin: cacheAdmin } = createResponseCache({
+    config: options.config,
+    repository: new SettingsRepository(db),
+    registry,
+    metrics,
+    audit,
+    bus,
+    warn: (message) => log(message, undefined),
+  });
+  const policy: PolicyStages = { cacheLookup: cache.lookup, ...options.policy };
+  const tracing = createRequestTracing(options.config.telemetry, GATEWAY_VERSION);
   return {
     config: options.config,
     masterKey: options.masterKey,
@@ -99,19 +131,23 @@ export function createGatewayServices(
     usage,
     audit,
     prices: new PriceTable(options.config.pricing),
-    metrics: new GatewayMetrics(options.registry),
+    metrics,
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
-    policy: compilePolicyStages(options.policy ?? {}),
+    policy: compilePolicyStages(policy),
+    policyNames: policyStageNames(policy),
+    cache,
+    cacheAdmin,
+    tracing,
     output: options.output ?? {},
     close: async () => {
       recorder.close();
       keys.close();
       batch.close();
-      await pools.close();
+      await Promise.all([pools.close(), tracing?.shutdown()]);
     },
   };
 }

@@ -75,10 +75,21 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       committed: false,
     };
     request.gatewayRequest = ctx;
+    const tracing = services.tracing;
+    if (tracing !== undefined)
+      ctx.trace = tracing.begin({
+        requestId: ctx.requestId,
+        endpoint,
+        method: ctx.method,
+        path,
+        traceparent: request.headers.traceparent,
+        tracestate: request.headers.tracestate,
+      });
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
     reply.header('x-gateway-policy-version', services.registry.policyVersion());
     try {
-      authenticate(ctx);
+      if (ctx.trace === undefined) authenticate(ctx);
+      else ctx.trace.run('gateway.authenticate', () => authenticate(ctx));
     } catch (error) {
       done(error as FastifyError);
       return;
@@ -100,15 +111,24 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(request);
     ctx.body = request.body as Record<string, unknown>;
-    spec.resolveModel(ctx);
-    for (const stage of ctx.services.policy) {
-      const own = await stage(ctx);
-      if (own !== undefined) return respond(ctx, reply, own, spec.errorFrame);
+    const trace = ctx.trace;
+    if (trace === undefined) spec.resolveModel(ctx);
+    else trace.run('gateway.resolve_model', () => spec.resolveModel(ctx));
+    const policy = ctx.services.policy;
+    for (let index = 0; index < policy.length; index += 1) {
+      const stage = policy[index]!;
+      const own = await (trace === undefined ? stage(ctx) : trace.run(ctx.services.policyNames[index]!, () => stage(ctx)));
+      if (own !== undefined) {
+        // A stage's own answer (a cache hit) is committed like a provider's where the endpoint demands it.
+        if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, own);
+        return respond(ctx, reply, own, spec.errorFrame);
+      }
     }
     if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
     let answer: ProviderAnswer;
     try {
-      answer = await route(ctx, (deployment) => spec.call(ctx, deployment));
+      const call = (deployment: Deployment): Promise<ProviderAnswer> => spec.call(ctx, deployment);
+      answer = await (trace === undefined ? route(ctx, call) : trace.run('gateway.route', () => route(ctx, call)));
     } catch (error) {
       // Nobody is left to answer; the watch already finished the request as the client's leaving.
       if (error instanceof ClientClosedError) return reply.hijack();
@@ -117,13 +137,21 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     // A provider that answered after the client left: the watch already finished the request as 499,
     // and nothing may be accounted or committed for it a second time.
     if (ctx.signal.aborted) return reply.hijack();
-    if (spec.durableAudit !== undefined) {
-      ctx.answer = answer;
-      ctx.services.recorder.commitNow(usageEntry(ctx, 200), spec.durableAudit(ctx));
-      ctx.committed = true;
-    }
+    if (ctx.cache?.key !== undefined) answer = ctx.services.cache.capture(ctx, answer);
+    if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, answer);
     return respond(ctx, reply, answer, spec.errorFrame);
   };
+}
+
+/** Stage 7: the usage row and audit event, written durably before the answer goes out. */
+function commitBeforeAnswer(
+  ctx: RequestContext,
+  audit: (ctx: RequestContext) => AuditEntry,
+  answer: ProviderAnswer,
+): void {
+  ctx.answer = answer;
+  ctx.services.recorder.commitNow(usageEntry(ctx, 200), audit(ctx));
+  ctx.committed = true;
 }
 
 /**

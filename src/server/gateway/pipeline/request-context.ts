@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { CacheState } from '../cache/cache-state.js';
 import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
+import type { RequestTrace } from '../telemetry/request-trace.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
 import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -60,6 +62,12 @@ export interface RequestContext {
   transcript?: { readonly frames: string[]; truncated: boolean };
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
+  /** Set when the response cache applies to the request (its entry, time to live); `cached` says whether it answered. */
+  cache?: CacheState;
+  /** The request's spans, when tracing is on. */
+  trace?: RequestTrace;
+  /** Trace context for the upstream attempt under way (`traceparent`, `tracestate`), when tracing is on. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** Status for requests whose client disconnected before the answer (nginx's convention). */

@@ -10,6 +10,7 @@ export function callContext(args: {
   readonly requestId: string;
   /** The client's headers, only where its body is forwarded natively. */
   readonly clientHeaders?: ClientHeaders;
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }): CallContext {
   return {
     deployment: args.deployment,
@@ -18,5 +19,6 @@ export function callContext(args: {
     signal: args.signal,
     requestId: args.requestId,
     clientHeaders: args.clientHeaders,
+    traceHeaders: args.traceHeaders,
   };
 }

@@ -26,6 +26,8 @@ export interface ExecuteChatArgs {
   /** Aborts the upstream request (the client disconnected). */
   readonly signal: CancelSignal;
   readonly requestId: string;
+  /** Trace context for the upstream (see CallContext). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
   /**
    * The client's request headers (optional). Forwarded only on the native path, and only those the
    * provider documents: `anthropic-beta` for Messages requests to Anthropic. Credentials

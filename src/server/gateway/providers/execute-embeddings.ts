@@ -21,6 +21,8 @@ export interface ExecuteEmbeddingsArgs {
   /** The caller's own provider key (passthrough keys), used instead of the deployment's. */
   readonly apiKeyOverride?: string;
   readonly requestId?: string;
+  /** Trace context for the upstream (see CallContext). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function executeEmbeddings(
       upstreamModel,
       signal: args.signal,
       requestId: args.requestId ?? '',
+      traceHeaders: args.traceHeaders,
       apiKey: args.apiKeyOverride,
     },
   );

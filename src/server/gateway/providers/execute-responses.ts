@@ -36,6 +36,8 @@ export interface ExecuteResponsesArgs {
   readonly pools: UpstreamPools;
   readonly signal: CancelSignal;
   readonly requestId: string;
+  /** Trace context for the upstream (see CallContext). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
   /** For a kept response (`store: true`): receives the Response object before the client does. */
   readonly keep?: (response: Record<string, unknown>) => void;
 }

@@ -70,6 +70,8 @@ export interface CallContext {
    * picks the few it documents (Anthropic: `anthropic-beta`), never credentials.
    */
   readonly clientHeaders?: ClientHeaders;
+  /** W3C trace context of the gateway's span for this call (`traceparent`, `tracestate`), when tracing is on. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** A native answer: parsed JSON (with its text when read from the wire), or the upstream's SSE events as they arrive. */

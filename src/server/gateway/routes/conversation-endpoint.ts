@@ -21,6 +21,7 @@ export function conversationEndpoint(format: ClientFormat, path: string, service
         signal: ctx.signal,
         requestId: ctx.requestId,
         headers: ctx.headers,
+        traceHeaders: ctx.traceHeaders,
       }),
     errorFrame: codecFor(format).errorFrame,
   };

@@ -50,6 +50,7 @@ export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
         pools: services.pools,
         signal: ctx.signal,
         requestId: ctx.requestId,
+        traceHeaders: ctx.traceHeaders,
         // A passthrough caller's own provider key, used instead of the deployment's.
         ...(principal?.kind === 'passthrough' ? { apiKeyOverride: principal.providerKey } : {}),
       });

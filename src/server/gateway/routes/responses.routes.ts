@@ -34,6 +34,7 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         signal: ctx.signal,
         requestId: ctx.requestId,
         keep: keepers.get(ctx),
+        traceHeaders: ctx.traceHeaders,
       }),
     errorFrame: responsesErrorFrame,
   };

@@ -54,6 +54,13 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     services.metrics.observeRequest(label, status, entry.latencyMs / 1000, entry.promptTokens, entry.completionTokens);
   }
   if (ctx.principal?.kind === 'key') services.keys.noteUsed(ctx.principal.key.row.id);
+  ctx.trace?.finish({
+    status,
+    errorType: entry.errorType ?? undefined,
+    usage: usageOf(ctx),
+    model: entry.model ?? undefined,
+    cached: ctx.cached,
+  });
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
   services.traffic.record({
     request_id: ctx.requestId,
@@ -78,6 +85,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,
     cost_usd: entry.costUsd,
+    trace_id: ctx.trace?.traceId ?? null,
     requestBody: ctx.forwardedBody,
     responseBody: ctx.responseBody,
   });

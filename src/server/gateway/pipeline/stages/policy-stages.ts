@@ -23,6 +23,11 @@ export function compilePolicyStages(stages: PolicyStages): readonly PolicyStage[
   return POLICY_STAGE_ORDER.map((name) => stages[name]).filter((stage): stage is PolicyStage => stage !== undefined);
 }
 
+/** Span names of the installed stages, in compilePolicyStages' order (`gateway.policy.cacheLookup`, ...). */
+export function policyStageNames(stages: PolicyStages): readonly string[] {
+  return POLICY_STAGE_ORDER.filter((name) => stages[name] !== undefined).map((name) => `gateway.policy.${name}`);
+}
+
 /** After the provider: rewrites the answer for the client (PII restore), whole JSON bodies and each stream frame. */
 export interface OutputStage {
   json(ctx: RequestContext, body: unknown): unknown;

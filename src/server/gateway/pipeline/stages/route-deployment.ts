@@ -118,11 +118,14 @@ export async function route(
       if (signal.aborted) throw new ClientClosedError();
       ctx.attempts += 1;
       const started = performance.now();
+      const trace = ctx.trace;
+      if (trace !== undefined) ctx.traceHeaders = trace.startAttempt(ctx.endpoint, deployment, ctx.body, ctx.attempts);
       try {
         const answer = await call(deployment);
         health.success(deployment, performance.now() - started);
         return answer;
       } catch (error) {
+        trace?.attemptFailed(error);
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);

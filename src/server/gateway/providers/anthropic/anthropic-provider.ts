@@ -16,6 +16,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
     format: 'messages',
     async send(body, context): Promise<NativeResult> {
       const headers: Record<string, string> = {
+        ...context.traceHeaders,
         'anthropic-version': ANTHROPIC_VERSION,
         'x-request-id': context.requestId,
       };

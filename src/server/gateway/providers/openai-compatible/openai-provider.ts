@@ -74,7 +74,7 @@ function upstreamCall(
   context: CallContext,
   apiKey: string | undefined,
 ): UpstreamCall {
-  const headers: Record<string, string> = { 'x-request-id': context.requestId };
+  const headers: Record<string, string> = { ...context.traceHeaders, 'x-request-id': context.requestId };
   if (apiKey) {
     if (settings.auth === 'api-key') headers['api-key'] = apiKey;
     else headers.authorization = `Bearer ${apiKey}`;

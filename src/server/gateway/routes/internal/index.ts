@@ -3,6 +3,7 @@ import { requireMasterKey } from '../../admin/master-key.js';
 import { httpErrorFor } from '../../../http/errors.js';
 import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
+import { cacheRoutes } from './cache.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
@@ -20,4 +21,5 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deploymentsRoutes);
   await app.register(usageRoutes);
   await app.register(trafficRoutes);
+  await app.register(cacheRoutes);
 };

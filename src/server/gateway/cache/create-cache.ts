@@ -1,0 +1,24 @@
+import type { Config } from '../../config/schema.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { ModelRegistry } from '../model-registry/model-registry.js';
+import type { SettingsRepository } from '../model-registry/settings.repository.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import { CacheAdmin } from './cache-admin.js';
+import { ResponseCache } from './response-cache.js';
+
+/** The response cache and its admin side, with the settings in force (a stored override, else the file's). */
+export function createResponseCache(args: {
+  readonly config: Config;
+  readonly repository: SettingsRepository;
+  readonly registry: ModelRegistry;
+  readonly metrics: GatewayMetrics;
+  readonly audit: AuditRepository;
+  readonly bus: GatewayEventBus;
+  readonly warn: (message: string) => void;
+}): { cache: ResponseCache; admin: CacheAdmin } {
+  const initial = CacheAdmin.initialSettings(args.config.cache, args.repository, args.warn);
+  const cache = new ResponseCache(initial.settings, args.registry, args.metrics);
+  const admin = new CacheAdmin(cache, args.config.cache, args.repository, args.audit, args.bus, initial.updatedAt);
+  return { cache, admin };
+}

@@ -1,0 +1,173 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CachePurge, CacheSettings, CacheStats } from '../../../shared/cache-api.js';
+import type { Usage } from '../formats/ir.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { ModelRegistry } from '../model-registry/model-registry.js';
+import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
+import type { RequestContext } from '../pipeline/request-context.js';
+import { cacheKey } from './cache-key.js';
+import { CachePolicy } from './cache-policy.js';
+import { bodySize, ResponseStore, type CachedAnswer, type CachedBody, type StoreBounds } from './response-store.js';
+
+const NO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
+const NO_CACHE = /\bno-cache\b/i;
+const NO_STORE = /\bno-store\b/i;
+
+function boundsOf(settings: CacheSettings): StoreBounds {
+  return {
+    maxEntries: settings.max_entries,
+    maxBytes: settings.max_bytes,
+    maxEntryBytes: settings.max_entry_bytes,
+  };
+}
+
+/** Request headers that change the answer besides the body (Anthropic's beta features, forwarded natively). */
+function variantOf(headers: IncomingHttpHeaders): string {
+  const beta = headers['anthropic-beta'];
+  return beta === undefined ? '' : String(beta);
+}
+
+async function* replay(frames: readonly string[]): AsyncGenerator<string> {
+  for (const frame of frames) yield frame;
+}
+
+/** A kept answer as the respond stage sends it: the same bytes, and no upstream tokens. */
+function answerOf(body: CachedBody): ProviderAnswer {
+  if (body.kind === 'stream')
+    return { kind: 'stream', events: replay(body.frames), usage: () => NO_USAGE, error: () => undefined };
+  const text = body.text;
+  // Parsed only when an output stage (PII restore) needs the object, and afresh each time, since it may rewrite it.
+  return {
+    kind: 'json',
+    text,
+    usage: NO_USAGE,
+    get body(): object {
+      return JSON.parse(text) as object;
+    },
+  };
+}
+
+/**
+ * The response cache: the `cacheLookup` policy stage (answers a request from memory, scoped to its
+ * key's team or to the key), and `capture`, which keeps a successful provider answer on its way to
+ * the client. Settings change live (`configure`).
+ */
+export class ResponseCache {
+  #policy: CachePolicy;
+  #settings: CacheSettings;
+  readonly #store: ResponseStore;
+
+  constructor(
+    settings: CacheSettings,
+    private readonly registry: ModelRegistry,
+    private readonly metrics: GatewayMetrics,
+  ) {
+    this.#settings = settings;
+    this.#policy = new CachePolicy(settings);
+    this.#store = new ResponseStore(boundsOf(settings));
+  }
+
+  /** The settings in force. */
+  settings(): CacheSettings {
+    return this.#settings;
+  }
+
+  /** Applies new settings at once; kept answers stay (within the new bounds). */
+  configure(settings: CacheSettings): void {
+    const before = this.#settings;
+    this.#settings = settings;
+    this.#policy = new CachePolicy(settings);
+    if (
+      before.max_entries !== settings.max_entries ||
+      before.max_bytes !== settings.max_bytes ||
+      before.max_entry_bytes !== settings.max_entry_bytes
+    )
+      this.#store.resize(boundsOf(settings));
+  }
+
+  /** Forgets kept answers (all, or those of a team, key or model); returns how many. */
+  purge(filter: CachePurge): number {
+    return this.#store.purge(filter);
+  }
+
+  /** Counters and size. */
+  stats(): CacheStats {
+    return this.#store.stats();
+  }
+
+  /**
+   * The `cacheLookup` stage. The key is the body as it would be routed (after alias, caps and the
+   * earlier policy stages rewrote it), so two requests that differ only in an alias share an entry.
+   * `Cache-Control: no-cache` skips the lookup but refreshes the entry; `no-store` does neither.
+   */
+  readonly lookup = (ctx: RequestContext): ProviderAnswer | undefined => {
+    const policy = this.#policy;
+    if (!policy.active) return undefined;
+    const ttlMs = policy.ttlMs(ctx);
+    if (ttlMs === undefined) return undefined;
+    const control = ctx.headers['cache-control'];
+    if (control !== undefined && NO_STORE.test(control)) {
+      ctx.cache = { key: undefined, ttlMs };
+      return undefined;
+    }
+    const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
+    if (row === undefined) return undefined;
+    const scope = row.team !== null ? `team:${row.team}` : `key:${row.id}`;
+    const key = cacheKey(scope, ctx.endpoint, ctx.body, variantOf(ctx.headers));
+    ctx.cache = { key, ttlMs };
+    if (control !== undefined && NO_CACHE.test(control)) return undefined;
+    const entry = this.#store.get(key);
+    if (entry === undefined) return undefined;
+    ctx.cached = true;
+    this.metrics.cacheHits.inc();
+    // The deployment that answered first, when it still serves the model: its id goes in the answer's header.
+    if (entry.deploymentId !== undefined)
+      ctx.deployment = this.registry.deploymentsFor(entry.model).find((d) => d.id === entry.deploymentId);
+    return answerOf(entry.body);
+  };
+
+  /** Keeps a provider's answer for the request's entry: JSON at once, a stream once it ended without failure. */
+  capture(ctx: RequestContext, answer: ProviderAnswer): ProviderAnswer {
+    const state = ctx.cache;
+    const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
+    if (state?.key === undefined || row === undefined || ctx.model === undefined) return answer;
+    const key = state.key;
+    const keep = (body: CachedBody): void => {
+      if (bodySize(body) > this.#settings.max_entry_bytes) return;
+      const entry: CachedAnswer = {
+        body,
+        team: row.team,
+        keyId: row.id,
+        model: ctx.model!,
+        deploymentId: ctx.deployment?.id,
+      };
+      this.#store.set(key, entry, state.ttlMs);
+    };
+    if (answer.kind === 'json') {
+      keep({ kind: 'json', text: answer.text ?? JSON.stringify(answer.body) });
+      return answer;
+    }
+    return { ...answer, events: this.#recording(ctx, answer, keep) } satisfies StreamAnswer;
+  }
+
+  /** The stream's frames as they pass; kept only when the stream ended by itself, complete and without failure. */
+  async *#recording(
+    ctx: RequestContext,
+    answer: StreamAnswer,
+    keep: (body: CachedBody) => void,
+  ): AsyncGenerator<string> {
+    const limit = this.#settings.max_entry_bytes;
+    let frames: string[] | undefined = [];
+    let size = 0;
+    for await (const frame of answer.events) {
+      if (frames !== undefined) {
+        size += frame.length;
+        if (size > limit) frames = undefined;
+        else frames.push(frame);
+      }
+      yield frame;
+    }
+    if (frames !== undefined && answer.error() === undefined && !ctx.signal.aborted && ctx.errorType === undefined)
+      keep({ kind: 'stream', frames });
+  }
+}

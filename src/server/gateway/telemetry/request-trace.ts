@@ -1,0 +1,181 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { AppError } from '../../http/errors.js';
+import type { Usage } from '../formats/ir.js';
+import type { Deployment } from '../providers/types.js';
+import { UpstreamError } from '../providers/upstream-error.js';
+import type { Endpoint } from '../pipeline/request-context.js';
+import { genAiOperation, upstreamAttributes, usageAttributes } from './gen-ai-attributes.js';
+import { formatTraceparent, parseTraceparent } from './traceparent.js';
+
+/** What a span records of a failure: its type only. Messages may quote the request, so they stay out. */
+function errorType(error: unknown): string {
+  if (error instanceof AppError) return error.type;
+  if (error instanceof UpstreamError) return error.upstreamType ?? `upstream_${error.status}`;
+  return error instanceof Error ? error.name : 'error';
+}
+
+function fail(span: Span, error: unknown): void {
+  const type = errorType(error);
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as Promise<unknown> | undefined)?.then === 'function';
+}
+
+/** What the request looked like, for the root span. */
+export interface TracedRequest {
+  readonly requestId: string;
+  readonly endpoint: Endpoint;
+  readonly method: string;
+  readonly path: string;
+  readonly traceparent: unknown;
+  readonly tracestate: unknown;
+}
+
+/**
+ * The spans of one /v1 request: a server span for the whole request, a child per pipeline stage,
+ * and a client span per upstream attempt (under the route stage's span). The pipeline runs one
+ * stage at a time, so "the current parent" is a field rather than an async context.
+ */
+export class RequestTrace {
+  readonly traceId: string;
+  readonly #tracer: Tracer;
+  readonly #root: Span;
+  #parent: Context;
+  readonly #rootContext: Context;
+  readonly #tracestate: string | undefined;
+  #upstream: { span: Span; deployment: Deployment } | undefined;
+  #respond: Span | undefined;
+
+  constructor(tracer: Tracer, request: TracedRequest) {
+    this.#tracer = tracer;
+    const caller = parseTraceparent(request.traceparent);
+    const parent = caller === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, caller);
+    this.#tracestate = caller !== undefined && typeof request.tracestate === 'string' ? request.tracestate : undefined;
+    this.#root = tracer.startSpan(
+      `${request.method} ${request.path}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          'http.route': request.path,
+          'url.path': request.path,
+          'gatehouse.request_id': request.requestId,
+          'gatehouse.endpoint': request.endpoint,
+        },
+      },
+      parent,
+    );
+    this.#rootContext = trace.setSpan(parent, this.#root);
+    this.#parent = this.#rootContext;
+    this.traceId = this.#root.spanContext().traceId;
+  }
+
+  /** Runs one stage in its own child span (sync or async); a throw marks the span failed and passes on. */
+  run<T>(name: string, stage: () => T): T {
+    const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL }, this.#rootContext);
+    const outer = this.#parent;
+    this.#parent = trace.setSpan(this.#rootContext, span);
+    const done = (): void => {
+      this.#parent = outer;
+      span.end();
+    };
+    let result: T;
+    try {
+      result = stage();
+    } catch (error) {
+      fail(span, error);
+      done();
+      throw error;
+    }
+    if (!isPromise(result)) {
+      done();
+      return result;
+    }
+    return result.then(
+      (value) => {
+        done();
+        return value;
+      },
+      (error: unknown) => {
+        fail(span, error);
+        done();
+        throw error;
+      },
+    ) as T;
+  }
+
+  /**
+   * Starts the client span of one upstream attempt and returns the `traceparent` (and the caller's
+   * `tracestate`) that carry it to the upstream.
+   */
+  startAttempt(
+    endpoint: Endpoint,
+    deployment: Deployment,
+    body: Record<string, unknown>,
+    attempt: number,
+  ): Readonly<Record<string, string>> {
+    const attributes = upstreamAttributes(endpoint, deployment, body, attempt);
+    const span = this.#tracer.startSpan(
+      `${genAiOperation(endpoint)} ${String(attributes['gen_ai.request.model'])}`,
+      { kind: SpanKind.CLIENT, attributes },
+      this.#parent,
+    );
+    this.#upstream = { span, deployment };
+    const headers: Record<string, string> = { traceparent: formatTraceparent(span.spanContext()) };
+    if (this.#tracestate !== undefined) headers.tracestate = this.#tracestate;
+    return headers;
+  }
+
+  /** Ends the current attempt's span as failed (the route stage retries or falls back). */
+  attemptFailed(error: unknown): void {
+    const upstream = this.#upstream;
+    if (upstream === undefined) return;
+    if (error instanceof UpstreamError && error.status > 0)
+      upstream.span.setAttribute('http.response.status_code', error.status);
+    fail(upstream.span, error);
+    upstream.span.end();
+    this.#upstream = undefined;
+  }
+
+  /** Opens the respond stage's span; it ends with the response (a stream's last frame). */
+  startRespond(): void {
+    this.#respond ??= this.#tracer.startSpan('gateway.respond', { kind: SpanKind.INTERNAL }, this.#rootContext);
+  }
+
+  /** Ends every open span with the request's outcome: the answered attempt's usage, the status, the cache's part. */
+  finish(outcome: {
+    readonly status: number;
+    readonly errorType: string | undefined;
+    readonly usage: Usage | undefined;
+    readonly model: string | undefined;
+    readonly cached: boolean;
+  }): void {
+    const upstream = this.#upstream;
+    if (upstream !== undefined) {
+      upstream.span.setAttributes(usageAttributes(upstream.deployment, outcome.usage));
+      if (outcome.errorType !== undefined) {
+        upstream.span.setAttribute('error.type', outcome.errorType);
+        upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
+      }
+      upstream.span.end();
+      this.#upstream = undefined;
+    }
+    if (this.#respond !== undefined) {
+      if (outcome.errorType !== undefined) this.#respond.setAttribute('error.type', outcome.errorType);
+      this.#respond.end();
+    }
+    const root = this.#root;
+    root.setAttribute('http.response.status_code', outcome.status);
+    root.setAttribute('gatehouse.cache.hit', outcome.cached);
+    if (outcome.model !== undefined) root.setAttribute('gatehouse.model', outcome.model);
+    if (outcome.errorType !== undefined) {
+      root.setAttribute('error.type', outcome.errorType);
+      if (outcome.status >= 500 || outcome.status === 499)
+        root.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
+    }
+    root.end();
+  }
+}

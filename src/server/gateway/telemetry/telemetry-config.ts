@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const url = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+
+/**
+ * The `telemetry` section: OpenTelemetry traces, exported over OTLP/HTTP (JSON) when an endpoint is
+ * set here or by the standard OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+ * variables, and entirely off otherwise.
+ */
+export const telemetryConfigSchema = z
+  .object({
+    // A collector's base address; /v1/traces is appended (as with OTEL_EXPORTER_OTLP_ENDPOINT).
+    otlp_endpoint: url.optional(),
+    // The full traces address, used as it is (as with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); wins over otlp_endpoint.
+    otlp_traces_endpoint: url.optional(),
+    // Sent with every export (a collector's auth header, for example).
+    otlp_headers: z.record(z.string().min(1), z.string()).default({}),
+    service_name: z.string().min(1).default('gatehouse-gateway'),
+    // Share of new traces recorded; a continued trace follows its caller's sampling decision.
+    sample_ratio: z.number().min(0).max(1).default(1),
+    // Longest wait before finished spans are sent (they go sooner when a batch fills).
+    export_delay_ms: z.number().int().min(1).max(60_000).default(2000),
+    // Off even with an endpoint (OTEL_SDK_DISABLED=true also turns it off).
+    disabled: z.boolean().default(false),
+  })
+  .strict();
+
+/** The telemetry settings. */
+export type TelemetryConfig = z.infer<typeof telemetryConfigSchema>;
+
+/** The standard OpenTelemetry variables, as overrides of the `telemetry` section. */
+export function telemetryFromEnv(
+  section: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> | undefined {
+  const next: Record<string, unknown> = { ...section };
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) next.otlp_endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) next.otlp_traces_endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (env.OTEL_SERVICE_NAME) next.service_name = env.OTEL_SERVICE_NAME;
+  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none')
+    next.disabled = true;
+  return Object.keys(next).length > 0 ? next : undefined;
+}
+
+/** Where spans are sent, or undefined when tracing is off. */
+export function tracesUrl(config: TelemetryConfig): string | undefined {
+  if (config.disabled) return undefined;
+  if (config.otlp_traces_endpoint !== undefined) return config.otlp_traces_endpoint;
+  if (config.otlp_endpoint === undefined) return undefined;
+  return `${config.otlp_endpoint.replace(/\/+$/, '')}/v1/traces`;
+}

@@ -1,0 +1,24 @@
+import { TraceFlags, type SpanContext } from '@opentelemetry/api';
+
+// W3C Trace Context, version 00: version-traceid-parentid-flags, lower-case hex. Later versions may
+// append fields after the flags; their first four fields are read the same way.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZERO_TRACE = '00000000000000000000000000000000';
+const ZERO_SPAN = '0000000000000000';
+
+/** The caller's span from an incoming `traceparent` (and `tracestate`), or undefined when absent or malformed. */
+export function parseTraceparent(header: unknown): SpanContext | undefined {
+  if (typeof header !== 'string') return undefined;
+  const match = TRACEPARENT.exec(header.trim());
+  if (match === null) return undefined;
+  const [, version, traceId, spanId, flags, rest] = match;
+  // ff is forbidden; version 00 has exactly four fields.
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (traceId === ZERO_TRACE || spanId === ZERO_SPAN) return undefined;
+  return { traceId: traceId!, spanId: spanId!, traceFlags: parseInt(flags!, 16) & TraceFlags.SAMPLED, isRemote: true };
+}
+
+/** The `traceparent` value naming `span` as the parent of the next hop. */
+export function formatTraceparent(span: SpanContext): string {
+  return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & TraceFlags.SAMPLED) === 0 ? '00' : '01'}`;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the response cache's settings and its admin API (`/internal/cache`), shared by the
+ * configuration, the server routes and the UI. Pure zod: no Node or database imports.
+ */
+
+/** Longest time an answer may be kept: 30 days. */
+export const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600;
+
+const ttlSeconds = z.number().int().min(1).max(MAX_CACHE_TTL_SECONDS);
+
+/** What a model or key changes of the global settings; an absent field inherits. */
+export const cacheRuleSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    ttl_seconds: ttlSeconds.optional(),
+    /** Also cache sampled requests (temperature absent or above 0). */
+    sampled: z.boolean().optional(),
+  })
+  .strict();
+/** One per-model or per-key rule. */
+export type CacheRule = z.infer<typeof cacheRuleSchema>;
+
+/** The cache's settings, every field present. */
+export const cacheSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    ttl_seconds: ttlSeconds,
+    sampled: z.boolean(),
+    /** Most answers kept at once. */
+    max_entries: z.number().int().min(1).max(10_000_000),
+    /** Most characters of answers kept at once (the memory bound). */
+    max_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 ** 3),
+    /** Larger answers are not kept. */
+    max_entry_bytes: z.number().int().min(1).max(1024 ** 3),
+    /** Rules per canonical model name. */
+    models: z.record(z.string().min(1), cacheRuleSchema),
+    /** Rules per API key id (they win over the model's). */
+    keys: z.record(z.string().min(1), cacheRuleSchema),
+  })
+  .strict();
+/** The cache's settings. */
+export type CacheSettings = z.infer<typeof cacheSettingsSchema>;
+
+/** `PUT /internal/cache` body: the fields to change, or `reset: true` to return to the configuration file's. */
+export const cacheSettingsUpdateSchema = cacheSettingsSchema
+  .partial()
+  .extend({ reset: z.literal(true).optional() })
+  .strict();
+/** A settings change. */
+export type CacheSettingsUpdate = z.infer<typeof cacheSettingsUpdateSchema>;
+
+/** What the cache holds now. */
+export const cacheStatsSchema = z.object({
+  entries: z.number(),
+  bytes: z.number(),
+  hits: z.number(),
+  misses: z.number(),
+  stores: z.number(),
+});
+/** Cache counters since start. */
+export type CacheStats = z.infer<typeof cacheStatsSchema>;
+
+/** `GET /internal/cache` answer. */
+export const cacheViewSchema = z.object({
+  settings: cacheSettingsSchema,
+  /** `config`: the configuration file's settings; `admin`: changed through the admin API. */
+  source: z.enum(['config', 'admin']),
+  updated_at: z.string().nullable(),
+  stats: cacheStatsSchema,
+});
+/** The cache's settings and state. */
+export type CacheView = z.infer<typeof cacheViewSchema>;
+
+/** `POST /internal/cache/purge` body: nothing purges everything; fields narrow it (all must match). */
+export const cachePurgeSchema = z
+  .object({
+    team: z.string().min(1).optional(),
+    key_id: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .strict();
+/** A purge request. */
+export type CachePurge = z.infer<typeof cachePurgeSchema>;
+
+/** `POST /internal/cache/purge` answer. */
+export const cachePurgeResultSchema = z.object({ purged: z.number() });
