@@ -19,7 +19,7 @@ export const cacheRoutes: FastifyPluginAsync = async (app) => {
   );
   typed.post(
     '/cache/purge',
-    { schema: { body: cachePurgeSchema.optional(), response: { 200: cachePurgeResultSchema } } },
+    { schema: { body: cachePurgeSchema.nullish(), response: { 200: cachePurgeResultSchema } } },
     async (request) => admin.purge(request.body ?? {}, { requestId: request.id }),
   );
 };
