@@ -37,7 +37,11 @@ export const cacheSettingsSchema = z
       .min(1024)
       .max(16 * 1024 ** 3),
     /** Larger answers are not kept. */
-    max_entry_bytes: z.number().int().min(1).max(1024 ** 3),
+    max_entry_bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 ** 3),
     /** Rules per canonical model name. */
     models: z.record(z.string().min(1), cacheRuleSchema),
     /** Rules per API key id (they win over the model's). */

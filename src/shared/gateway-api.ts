@@ -447,6 +447,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** What the response cache did: answered (`hit`), missed, or was skipped by the request's Cache-Control (`bypass`); null when it did not apply. */
+  cache: z.enum(['hit', 'miss', 'bypass']).nullable().optional(),
   /** The OpenTelemetry trace of the request, when tracing is on. */
   trace_id: z.string().nullable().optional(),
   /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */

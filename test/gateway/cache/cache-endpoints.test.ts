@@ -87,7 +87,12 @@ describe('response cache on every endpoint', () => {
     const client = h.openaiClient(secret);
     const messages = [{ role: 'user' as const, content: 'whole first' }];
     await client.chat.completions.create({ model: 'gpt-4o-mini', temperature: 0, messages });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', temperature: 0, messages, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      temperature: 0,
+      messages,
+      stream: true,
+    });
     for await (const chunk of stream) void chunk;
     expect(h.openai.requests).toHaveLength(2);
   });
@@ -171,7 +176,9 @@ describe('response cache on every endpoint', () => {
   it('sampled requests (no temperature 0) are not cached unless the settings say so', async () => {
     const client = h.openaiClient(secret);
     const ask = () =>
-      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'sampled' }] }).withResponse();
+      client.chat.completions
+        .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'sampled' }] })
+        .withResponse();
     const first = await ask();
     expect(first.response.headers.get('x-cache-hit')).toBeNull();
     await ask();
@@ -195,7 +202,11 @@ describe('response cache on every endpoint', () => {
     const before = await metric();
     const client = h.openaiClient(secret);
     const ask = () =>
-      client.chat.completions.create({ model: 'demo/echo', temperature: 0, messages: [{ role: 'user', content: 'count' }] });
+      client.chat.completions.create({
+        model: 'demo/echo',
+        temperature: 0,
+        messages: [{ role: 'user', content: 'count' }],
+      });
     await ask();
     await ask();
     await ask();

@@ -133,7 +133,10 @@ describe('response cache scoping and controls', () => {
   it('keeps admin changes in gateway_settings and reports where the settings came from', async () => {
     const changed = await h.admin('PUT', '/internal/cache', { ttl_seconds: 42, max_entries: 5 });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ source: 'admin', settings: { ttl_seconds: 42, max_entries: 5, enabled: true } });
+    expect(changed.body).toMatchObject({
+      source: 'admin',
+      settings: { ttl_seconds: 42, max_entries: 5, enabled: true },
+    });
     const row = h.servers.database.sqlite.prepare("select value from gateway_settings where name = 'cache'").get() as {
       value: string;
     };
@@ -160,7 +163,9 @@ describe('response cache scoping and controls', () => {
     expect(entry.body.error.message).toContain('max_entry_bytes');
     const anonymous = await fetch(`${h.url}/internal/cache/purge`, { method: 'POST' });
     expect(anonymous.status).toBe(401);
-    const withApiKey = await fetch(`${h.url}/internal/cache`, { headers: { authorization: `Bearer ${keys.redA!.key}` } });
+    const withApiKey = await fetch(`${h.url}/internal/cache`, {
+      headers: { authorization: `Bearer ${keys.redA!.key}` },
+    });
     expect(withApiKey.status).toBe(401);
   });
 });

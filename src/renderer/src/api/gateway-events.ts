@@ -51,6 +51,9 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       return;
     case 'audit':
       return;
+    case 'cache':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.cache });
+      return;
     default:
       assertNever(message.topic);
   }

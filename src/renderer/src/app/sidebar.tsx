@@ -9,6 +9,7 @@ import {
   ChartIcon,
   CompareIcon,
   CubeIcon,
+  DatabaseIcon,
   FilesIcon,
   HistoryIcon,
   HomeIcon,
@@ -95,6 +96,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         </NavItem>
         <NavItem to={href('gateway/usage')} path="gateway/usage" icon={<ChartIcon />}>
           Usage
+        </NavItem>
+        <NavItem to={href('gateway/cache')} path="gateway/cache" icon={<DatabaseIcon />}>
+          Cache
         </NavItem>
       </div>
       <div className="sidebar-footer">

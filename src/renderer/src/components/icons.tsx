@@ -48,6 +48,14 @@ export const KeyIcon = icon(
 );
 export const CubeIcon = icon(['M21 16V8l-9-5-9 5v8l9 5z', 'M3.3 7 12 12l8.7-5', 'M12 22V12'], 'CubeIcon');
 export const ActivityIcon = icon(['M22 12h-4l-3 9L9 3l-3 9H2'], 'ActivityIcon');
+export const DatabaseIcon = icon(
+  [
+    'M12 8c4.4 0 8-1.3 8-3s-3.6-3-8-3-8 1.3-8 3 3.6 3 8 3z',
+    'M4 5v14c0 1.7 3.6 3 8 3s8-1.3 8-3V5',
+    'M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
+  ],
+  'DatabaseIcon',
+);
 export const ChartIcon = icon(['M3 3v18h18', 'M7 15v2', 'M11 11v6', 'M15 7v10', 'M19 12v5'], 'ChartIcon');
 export const SunIcon = icon(
   [

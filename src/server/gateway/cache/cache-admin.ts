@@ -44,7 +44,9 @@ export class CacheAdmin {
     if (stored === undefined) return { settings: fileSettings, updatedAt: undefined };
     const parsed = cacheSettingsSchema.safeParse(stored.value);
     if (parsed.success) return { settings: parsed.data, updatedAt: stored.updatedAt };
-    warn(`stored cache settings are not valid any more (${parsed.error.issues[0]?.message}); using the configuration file's`);
+    warn(
+      `stored cache settings are not valid any more (${parsed.error.issues[0]?.message}); using the configuration file's`,
+    );
     return { settings: fileSettings, updatedAt: undefined };
   }
 
@@ -96,7 +98,14 @@ export class CacheAdmin {
   }
 
   private record(actor: AdminActor, action: string, details: Record<string, unknown>): void {
-    this.audit.insert({ createdAt: Date.now(), actor: 'master', action, target: null, requestId: actor.requestId, details });
+    this.audit.insert({
+      createdAt: Date.now(),
+      actor: 'master',
+      action,
+      target: null,
+      requestId: actor.requestId,
+      details,
+    });
     this.bus.invalidate('audit');
     this.bus.invalidate('cache');
   }

@@ -107,15 +107,16 @@ export class ResponseCache {
     if (ttlMs === undefined) return undefined;
     const control = ctx.headers['cache-control'];
     if (control !== undefined && NO_STORE.test(control)) {
-      ctx.cache = { key: undefined, ttlMs };
+      ctx.cache = { key: undefined, ttlMs, bypassed: true };
       return undefined;
     }
     const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
     if (row === undefined) return undefined;
     const scope = row.team !== null ? `team:${row.team}` : `key:${row.id}`;
     const key = cacheKey(scope, ctx.endpoint, ctx.body, variantOf(ctx.headers));
-    ctx.cache = { key, ttlMs };
-    if (control !== undefined && NO_CACHE.test(control)) return undefined;
+    const bypassed = control !== undefined && NO_CACHE.test(control);
+    ctx.cache = { key, ttlMs, bypassed };
+    if (bypassed) return undefined;
     const entry = this.#store.get(key);
     if (entry === undefined) return undefined;
     ctx.cached = true;

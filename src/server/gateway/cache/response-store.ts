@@ -3,8 +3,7 @@ import type { CachePurge, CacheStats } from '../../../shared/cache-api.js';
 
 /** A kept answer: the provider's JSON text, or a stream's frames as the provider layer produced them. */
 export type CachedBody =
-  | { readonly kind: 'json'; readonly text: string }
-  | { readonly kind: 'stream'; readonly frames: readonly string[] };
+  { readonly kind: 'json'; readonly text: string } | { readonly kind: 'stream'; readonly frames: readonly string[] };
 
 /** One entry, with who stored it (for purges) and which deployment answered. */
 export interface CachedAnswer {

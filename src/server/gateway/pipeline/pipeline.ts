@@ -117,7 +117,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     const policy = ctx.services.policy;
     for (let index = 0; index < policy.length; index += 1) {
       const stage = policy[index]!;
-      const own = await (trace === undefined ? stage(ctx) : trace.run(ctx.services.policyNames[index]!, () => stage(ctx)));
+      const own = await (trace === undefined
+        ? stage(ctx)
+        : trace.run(ctx.services.policyNames[index]!, () => stage(ctx)));
       if (own !== undefined) {
         // A stage's own answer (a cache hit) is committed like a provider's where the endpoint demands it.
         if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, own);

@@ -55,6 +55,21 @@ function StreamEvents({ body }: { readonly body: unknown }) {
   );
 }
 
+/** What the response cache did for the request, in words. */
+function cacheLabel(cache: TrafficEvent['cache']): string | undefined {
+  switch (cache) {
+    case 'hit':
+      return 'hit: answered from the cache, no upstream call';
+    case 'miss':
+      return 'miss: answered upstream and kept';
+    case 'bypass':
+      return 'bypassed by the request (Cache-Control)';
+    case null:
+    case undefined:
+      return undefined;
+  }
+}
+
 /** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
 export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent; readonly onClose: () => void }) {
   const api = useApi();
@@ -103,6 +118,14 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
         <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
+        <Detail label="Cache">{cacheLabel(event.cache)}</Detail>
+        {event.trace_id && (
+          <Detail label="Trace id">
+            <span className="mono" data-testid="trace-id">
+              {event.trace_id}
+            </span>
+          </Detail>
+        )}
         <Detail label="Mode">
           {[
             event.stream ? 'streamed' : 'single response',

@@ -1,0 +1,54 @@
+import OpenAI from 'openai';
+import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
+
+test('cache: turned on in the UI, a repeated request is a hit in the traffic drawer, then purged', async ({
+  page,
+  app,
+}) => {
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${app.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  try {
+    await openSignedIn(page, 'gateway/cache');
+    await expect(page.getByTestId('cache-stats')).toBeVisible();
+    await page.getByTestId('cache-enabled').check();
+    await page.getByLabel('Time to live (seconds)').fill('120');
+    await page.getByTestId('save-cache').click();
+    await expect(page.getByTestId('save-cache')).toBeHidden();
+    const settings = (await (await admin('GET', '/internal/cache')).json()) as { settings: Record<string, unknown> };
+    expect(settings.settings).toMatchObject({ enabled: true, ttl_seconds: 120 });
+
+    const issued = (await (await admin('POST', '/internal/api-keys', { name: `cache-e2e-${Date.now()}` })).json()) as {
+      key: string;
+    };
+    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key });
+    const ask = () =>
+      client.chat.completions.create({
+        model: 'demo/echo',
+        temperature: 0,
+        messages: [{ role: 'user', content: 'cache from the browser test' }],
+      });
+    await ask();
+    await ask();
+
+    await page.getByRole('link', { name: 'Live traffic' }).click();
+    await page.getByTestId('traffic-row').filter({ hasText: 'demo/echo' }).first().click();
+    const drawer = page.getByTestId('traffic-drawer');
+    await expect(drawer).toContainText('hit: answered from the cache');
+    await saveScreenshot(page, 'gateway-cache-hit-drawer');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('link', { name: 'Cache' }).click();
+    await expect(page.getByTestId('cache-stats')).toContainText('Answers kept');
+    await saveScreenshot(page, 'gateway-cache');
+    await page.getByTestId('purge-cache').click();
+    await expect(page.getByText(/Purged [1-9]\d* answers?/)).toBeVisible();
+    const after = (await (await admin('GET', '/internal/cache')).json()) as { stats: { entries: number } };
+    expect(after.stats.entries).toBe(0);
+  } finally {
+    await admin('PUT', '/internal/cache', { reset: true });
+  }
+});

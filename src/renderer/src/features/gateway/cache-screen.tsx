@@ -1,0 +1,255 @@
+import { useEffect, useState } from 'react';
+import type { CachePurge } from '../../../../shared/cache-api.js';
+import { useCache, usePurgeCache, useUpdateCache } from '../../api/cache-queries.js';
+import { Button } from '../../components/button.js';
+import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { Field, TextArea, TextInput } from '../../components/field.js';
+import { PageBody, PageHeader } from '../../components/page.js';
+import { showToast } from '../../components/toast.js';
+import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
+import { cacheDraftOf, cacheUpdateOf, type CacheDraft } from './cache-form.js';
+
+/** Purge: everything, or only what matches the fields filled in. */
+function PurgePanel() {
+  const purge = usePurgeCache();
+  const [filter, setFilter] = useState({ team: '', key_id: '', model: '' });
+  const run = async (): Promise<void> => {
+    const body: CachePurge = {
+      ...(filter.team.trim() ? { team: filter.team.trim() } : {}),
+      ...(filter.key_id.trim() ? { key_id: filter.key_id.trim() } : {}),
+      ...(filter.model.trim() ? { model: filter.model.trim() } : {}),
+    };
+    try {
+      const result = await purge.mutateAsync(body);
+      showToast(`Purged ${plural(result.purged, 'answer')}`);
+    } catch {
+      // shown below
+    }
+  };
+  const narrowed = Boolean(filter.team.trim() || filter.key_id.trim() || filter.model.trim());
+  return (
+    <section className="panel">
+      <h2 className="panel-title">Purge</h2>
+      <p className="panel-text">
+        Forgets kept answers now. Leave the fields empty to purge everything; filled fields must all match.
+      </p>
+      <div className="form-grid">
+        {(['team', 'key_id', 'model'] as const).map((name) => (
+          <Field
+            key={name}
+            label={name === 'key_id' ? 'Key id' : name === 'team' ? 'Team' : 'Model'}
+            htmlFor={`purge-${name}`}
+          >
+            <TextInput
+              id={`purge-${name}`}
+              value={filter[name]}
+              onChange={(event) => setFilter({ ...filter, [name]: event.target.value })}
+            />
+          </Field>
+        ))}
+      </div>
+      <Button variant="danger" busy={purge.isPending} onClick={() => void run()} data-testid="purge-cache">
+        {narrowed ? 'Purge matching answers' : 'Purge everything'}
+      </Button>
+      {purge.error && <ErrorMessage error={purge.error} title="Could not purge the cache" />}
+    </section>
+  );
+}
+
+/** The response cache: what it holds, its settings (live, without a restart) and a purge. */
+export function CacheScreen() {
+  const cache = useCache();
+  const update = useUpdateCache();
+  const [draft, setDraft] = useState<CacheDraft>();
+  const [problem, setProblem] = useState<string>();
+  useEffect(() => {
+    if (cache.data) setDraft(cacheDraftOf(cache.data.settings));
+  }, [cache.data]);
+  const view = cache.data;
+  const dirty = Boolean(view && draft && JSON.stringify(cacheDraftOf(view.settings)) !== JSON.stringify(draft));
+
+  const save = async (): Promise<void> => {
+    if (!draft) return;
+    const { update: body, error } = cacheUpdateOf(draft);
+    setProblem(error);
+    if (!body) return;
+    try {
+      await update.mutateAsync(body);
+      showToast('Cache settings saved');
+    } catch {
+      // shown below
+    }
+  };
+  const reset = async (): Promise<void> => {
+    try {
+      await update.mutateAsync({ reset: true });
+      showToast('Cache settings reset to the configuration file');
+    } catch {
+      // shown below
+    }
+  };
+  const set = (patch: Partial<CacheDraft>): void => setDraft(draft && { ...draft, ...patch });
+
+  return (
+    <>
+      <PageHeader
+        title="Response cache"
+        subtitle={
+          view
+            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'admin' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'configuration file'}.`
+            : undefined
+        }
+        actions={
+          view?.source === 'admin' && (
+            <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => void reset()}>
+              Reset to configuration file
+            </Button>
+          )
+        }
+      />
+      <PageBody>
+        {!view || !draft ? (
+          cache.isError ? (
+            <ErrorMessage error={cache.error} title="Could not load the cache settings" />
+          ) : (
+            <Loading />
+          )
+        ) : (
+          <>
+            <section className="panel" data-testid="cache-stats">
+              <h2 className="panel-title">Now</h2>
+              <dl className="detail-grid">
+                <div className="detail-item">
+                  <dt>Answers kept</dt>
+                  <dd>{formatInt(view.stats.entries)}</dd>
+                </div>
+                <div className="detail-item">
+                  <dt>Size</dt>
+                  <dd>
+                    {formatBytes(view.stats.bytes)} of {formatBytes(view.settings.max_bytes)}
+                  </dd>
+                </div>
+                <div className="detail-item">
+                  <dt>Hits / misses</dt>
+                  <dd>
+                    {formatInt(view.stats.hits)} / {formatInt(view.stats.misses)}
+                  </dd>
+                </div>
+                <div className="detail-item">
+                  <dt>Answers stored</dt>
+                  <dd>{formatInt(view.stats.stores)}</dd>
+                </div>
+              </dl>
+            </section>
+            <section className="panel">
+              <h2 className="panel-title">Settings</h2>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  data-testid="cache-enabled"
+                  checked={draft.enabled}
+                  onChange={(event) => set({ enabled: event.target.checked })}
+                />
+                Cache answers (a model or key rule below may override this)
+              </label>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={draft.sampled}
+                  onChange={(event) => set({ sampled: event.target.checked })}
+                />
+                Also cache sampled requests (without temperature 0); embeddings are always cached
+              </label>
+              <div className="form-grid">
+                <Field label="Time to live (seconds)" htmlFor="cache-ttl">
+                  <TextInput
+                    id="cache-ttl"
+                    inputMode="numeric"
+                    value={draft.ttl_seconds}
+                    onChange={(e) => set({ ttl_seconds: e.target.value })}
+                  />
+                </Field>
+                <Field label="Most answers kept" htmlFor="cache-entries">
+                  <TextInput
+                    id="cache-entries"
+                    inputMode="numeric"
+                    value={draft.max_entries}
+                    onChange={(e) => set({ max_entries: e.target.value })}
+                  />
+                </Field>
+                <Field
+                  label="Memory bound (bytes)"
+                  htmlFor="cache-bytes"
+                  hint={formatBytes(Number(draft.max_bytes) || 0)}
+                >
+                  <TextInput
+                    id="cache-bytes"
+                    inputMode="numeric"
+                    value={draft.max_bytes}
+                    onChange={(e) => set({ max_bytes: e.target.value })}
+                  />
+                </Field>
+                <Field
+                  label="Largest answer kept (bytes)"
+                  htmlFor="cache-entry-bytes"
+                  hint={formatBytes(Number(draft.max_entry_bytes) || 0)}
+                >
+                  <TextInput
+                    id="cache-entry-bytes"
+                    inputMode="numeric"
+                    value={draft.max_entry_bytes}
+                    onChange={(e) => set({ max_entry_bytes: e.target.value })}
+                  />
+                </Field>
+              </div>
+              <Field
+                label="Per-model rules"
+                htmlFor="cache-models"
+                hint='{"gpt-4o": {"enabled": false}, "text-embedding-3-small": {"ttl_seconds": 86400}}'
+              >
+                <TextArea
+                  id="cache-models"
+                  rows={4}
+                  className="mono"
+                  value={draft.models}
+                  onChange={(e) => set({ models: e.target.value })}
+                />
+              </Field>
+              <Field
+                label="Per-key rules (by key id; they win over the model's)"
+                htmlFor="cache-keys"
+                hint='{"key_abc123": {"enabled": false}}'
+              >
+                <TextArea
+                  id="cache-keys"
+                  rows={4}
+                  className="mono"
+                  value={draft.keys}
+                  onChange={(e) => set({ keys: e.target.value })}
+                />
+              </Field>
+              {problem && (
+                <div className="field-error" role="alert">
+                  {problem}
+                </div>
+              )}
+              {update.error && <ErrorMessage error={update.error} title="Could not save the cache settings" />}
+            </section>
+            <PurgePanel />
+          </>
+        )}
+      </PageBody>
+      {dirty && (
+        <div className="save-bar" role="region" aria-label="Unsaved changes">
+          <span>Unsaved changes to the cache settings</span>
+          <Button variant="ghost" onClick={() => view && setDraft(cacheDraftOf(view.settings))}>
+            Discard
+          </Button>
+          <Button variant="primary" busy={update.isPending} data-testid="save-cache" onClick={() => void save()}>
+            Save changes
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}

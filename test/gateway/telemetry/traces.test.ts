@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../support/otlp-receiver.js';
+import {
+  ANTHROPIC_UPSTREAM_KEY,
+  OPENAI_UPSTREAM_KEY,
+  SECONDARY_UPSTREAM_KEY,
+  startGatewayHarness,
+  type GatewayHarness,
+} from '../support/harness.js';
+
+const SERVER = 2;
+const CLIENT = 3;
+const ERROR = 2;
+
+/** A caller's trace context, as an instrumented client sends it. */
+function callerContext(): { traceId: string; spanId: string; traceparent: string } {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+function only(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
+  const found = spans.filter((span) => span.name === name);
+  if (found.length !== 1) throw new Error(`expected one span ${name}, got ${spans.map((s) => s.name).join(', ')}`);
+  return found[0]!;
+}
+
+/**
+ * OpenTelemetry spans, exported over OTLP/HTTP JSON to an in-process collector: the span tree of a
+ * request, GenAI attributes of the upstream call, W3C trace context continued from the caller and
+ * carried to the upstream, and nothing secret in any span.
+ */
+describe('request traces over OTLP', () => {
+  let receiver: OtlpReceiver;
+  let h: GatewayHarness;
+  let secret: string;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    h = await startGatewayHarness({
+      telemetry: { otlp_endpoint: receiver.url, export_delay_ms: 20, service_name: 'gatehouse-test' },
+      cache: { enabled: true },
+    });
+    secret = (await h.issueKey({ scopes: ['chat', 'embeddings', 'responses'] })).key;
+  });
+  beforeEach(() => {
+    h.openai.reset();
+    h.openaiSecondary.reset();
+    h.anthropic.reset();
+  });
+  afterAll(async () => {
+    await h.close();
+    await receiver.close();
+  });
+
+  it('continues the caller trace: one span per stage under the server span, the upstream call under route', async () => {
+    const caller = callerContext();
+    const prompt = 'a confidential prompt 4111';
+    const completion = await h
+      .openaiClient(secret)
+      .chat.completions.create(
+        { model: 'fast', max_tokens: 50, temperature: 0.5, messages: [{ role: 'user', content: prompt }] },
+        { headers: { traceparent: caller.traceparent, tracestate: 'vendor=abc' } },
+      );
+    const spans = await receiver.waitForTrace(caller.traceId, 7);
+    const root = only(spans, 'POST /v1/chat/completions');
+    expect(root.kind).toBe(SERVER);
+    expect(root.parentSpanId).toBe(caller.spanId);
+    expect(root.resource['service.name']).toBe('gatehouse-test');
+    expect(root.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v1/chat/completions',
+      'http.response.status_code': 200,
+      'gatehouse.endpoint': 'chat',
+      'gatehouse.model': 'gpt-4o-mini',
+      'gatehouse.cache.hit': false,
+    });
+    for (const name of [
+      'gateway.authenticate',
+      'gateway.resolve_model',
+      'gateway.policy.cacheLookup',
+      'gateway.route',
+      'gateway.respond',
+    ])
+      expect(only(spans, name).parentSpanId, name).toBe(root.spanId);
+    const route = only(spans, 'gateway.route');
+    const upstream = only(spans, 'chat gpt-4o-mini');
+    expect(upstream.kind).toBe(CLIENT);
+    expect(upstream.parentSpanId).toBe(route.spanId);
+    const port = Number(new URL(h.openai.url).port);
+    expect(upstream.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.system': 'openai',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.response.model': 'gpt-4o-mini',
+      'gen_ai.request.max_tokens': 50,
+      'gen_ai.request.temperature': 0.5,
+      'gen_ai.usage.input_tokens': completion.usage!.prompt_tokens,
+      'gen_ai.usage.output_tokens': completion.usage!.completion_tokens,
+      'server.address': '127.0.0.1',
+      'server.port': port,
+    });
+    // The upstream got the upstream-call span as its parent, and the caller's tracestate unchanged.
+    const received = h.openai.lastRequest()!;
+    expect(received.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
+    expect(received.headers.tracestate).toBe('vendor=abc');
+    // Stages nest in time inside the request (give or take the SDK's per-span clock anchoring, under 1 ms).
+    const skew = 2_000_000n;
+    for (const span of spans) {
+      expect(span.startNs + skew >= root.startNs, span.name).toBe(true);
+      expect(span.endNs <= root.endNs + skew, span.name).toBe(true);
+    }
+    // Nothing of the prompt, the answer, the caller's key or a provider key is exported.
+    const exported = receiver.bodies.join('\n');
+    for (const forbidden of [prompt, 'confidential', secret, OPENAI_UPSTREAM_KEY, ANTHROPIC_UPSTREAM_KEY])
+      expect(exported).not.toContain(forbidden);
+    expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
+    const traffic = (await h.admin('GET', '/internal/traffic?limit=20')).body.data;
+    expect(traffic.find((event: any) => event.trace_id === caller.traceId)).toMatchObject({ endpoint: 'chat' });
+  });
+
+  it('starts a new trace when the caller sends none (or a malformed one), still propagated upstream', async () => {
+    await h
+      .openaiClient(secret)
+      .chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'no caller' }] },
+        { headers: { traceparent: '00-00000000000000000000000000000000-0000000000000000-01' } },
+      );
+    const sent = h.openai.lastRequest()!.headers.traceparent!;
+    const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(sent)!;
+    const spans = await receiver.waitForTrace(traceId!, 7);
+    expect(only(spans, 'POST /v1/chat/completions').parentSpanId).toBeUndefined();
+    expect(only(spans, 'chat gpt-4o-mini').spanId).toBe(spanId);
+  });
+
+  it('streams Messages: the upstream span ends with the stream and carries its usage', async () => {
+    const caller = callerContext();
+    const stream = h
+      .anthropicClient(secret)
+      .messages.stream(
+        { model: 'claude-opus-4-7', max_tokens: 40, messages: [{ role: 'user', content: 'stream a trace' }] },
+        { headers: { traceparent: caller.traceparent } },
+      );
+    const message = await stream.finalMessage();
+    const spans = await receiver.waitForTrace(caller.traceId, 7);
+    const upstream = only(spans, 'chat claude-opus-4-7');
+    expect(upstream.attributes).toMatchObject({
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.usage.output_tokens': message.usage.output_tokens,
+    });
+    expect(h.anthropic.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
+    expect(only(spans, 'gateway.respond').endNs >= upstream.startNs).toBe(true);
+  });
+
+  it('gives each upstream attempt its own span: a failed one marked, the fallback carrying its own traceparent', async () => {
+    const caller = callerContext();
+    h.openai.setNext({ status: 503 });
+    await h
+      .openaiClient(secret)
+      .chat.completions.create(
+        { model: 'ha-model', messages: [{ role: 'user', content: 'fall back' }] },
+        { headers: { traceparent: caller.traceparent } },
+      );
+    const spans = await receiver.waitForTrace(caller.traceId, 8);
+    const attempts = spans.filter((span) => span.kind === CLIENT).sort((a, b) => Number(a.startNs - b.startNs));
+    expect(attempts).toHaveLength(2);
+    const route = only(spans, 'gateway.route');
+    expect(attempts.every((span) => span.parentSpanId === route.spanId)).toBe(true);
+    expect(attempts[0]!.statusCode).toBe(ERROR);
+    expect(attempts[0]!.attributes).toMatchObject({
+      'gatehouse.deployment.id': 'ha-primary',
+      'http.response.status_code': 503,
+    });
+    expect(attempts[1]!.attributes).toMatchObject({
+      'gatehouse.deployment.id': 'ha-secondary',
+      'gatehouse.attempt': 2,
+    });
+    expect(h.openai.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${attempts[0]!.spanId}-01`);
+    expect(h.openaiSecondary.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${attempts[1]!.spanId}-01`);
+    expect(receiver.bodies.join('\n')).not.toContain(SECONDARY_UPSTREAM_KEY);
+  });
+
+  it('traces embeddings and Responses with their operation names', async () => {
+    const embed = callerContext();
+    await h
+      .openaiClient(secret)
+      .embeddings.create(
+        { model: 'text-embedding-3-small', input: 'vector' },
+        { headers: { traceparent: embed.traceparent } },
+      );
+    const embedSpans = await receiver.waitForTrace(embed.traceId, 7);
+    expect(only(embedSpans, 'embeddings text-embedding-3-small').attributes).toMatchObject({
+      'gen_ai.operation.name': 'embeddings',
+      'gen_ai.usage.input_tokens': expect.any(Number),
+    });
+    const responses = callerContext();
+    await h
+      .openaiClient(secret)
+      .responses.create(
+        { model: 'gpt-4o-mini', input: 'respond' },
+        { headers: { traceparent: responses.traceparent } },
+      );
+    const responseSpans = await receiver.waitForTrace(responses.traceId, 7);
+    expect(only(responseSpans, 'POST /v1/responses').attributes['gatehouse.endpoint']).toBe('responses');
+    expect(only(responseSpans, 'chat gpt-4o-mini').parentSpanId).toBe(only(responseSpans, 'gateway.route').spanId);
+  });
+
+  it('a cache hit has no route or upstream span, and says so on the server span', async () => {
+    const ask = (traceparent: string) =>
+      h
+        .openaiClient(secret)
+        .chat.completions.create(
+          { model: 'gpt-4o-mini', temperature: 0, messages: [{ role: 'user', content: 'trace a hit' }] },
+          { headers: { traceparent } },
+        );
+    await ask(callerContext().traceparent);
+    const caller = callerContext();
+    await ask(caller.traceparent);
+    const spans = await receiver.waitForTrace(caller.traceId, 5);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const all = receiver.spans.filter((span) => span.traceId === caller.traceId);
+    expect(all.map((span) => span.name).sort()).toEqual(
+      [
+        'POST /v1/chat/completions',
+        'gateway.authenticate',
+        'gateway.policy.cacheLookup',
+        'gateway.resolve_model',
+        'gateway.respond',
+      ].sort(),
+    );
+    expect(only(spans, 'POST /v1/chat/completions').attributes['gatehouse.cache.hit']).toBe(true);
+  });
+
+  it('marks a refused request: the failing stage span and the server span carry the error type, not its message', async () => {
+    const caller = callerContext();
+    const response = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'content-type': 'application/json',
+        traceparent: caller.traceparent,
+      },
+      body: JSON.stringify({ model: 'not-a-model-secret-name', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(400);
+    const spans = await receiver.waitForTrace(caller.traceId, 3);
+    const resolve = only(spans, 'gateway.resolve_model');
+    expect(resolve.statusCode).toBe(ERROR);
+    expect(resolve.attributes['error.type']).toBe('model_not_allowed');
+    expect(only(spans, 'POST /v1/chat/completions').attributes).toMatchObject({
+      'error.type': 'model_not_allowed',
+      'http.response.status_code': 400,
+    });
+    expect(receiver.bodies.join('\n')).not.toContain('not-a-model-secret-name');
+  });
+});
+
+describe('tracing configuration', () => {
+  it('exports when only the standard OTEL_EXPORTER_OTLP_ENDPOINT variable is set', async () => {
+    const receiver = await startOtlpReceiver();
+    const h = await startGatewayHarness(
+      {},
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'from-env' },
+    );
+    try {
+      const caller = callerContext();
+      const secret = (await h.issueKey()).key;
+      await h
+        .openaiClient(secret)
+        .chat.completions.create(
+          { model: 'demo/echo', messages: [{ role: 'user', content: 'env' }] },
+          { headers: { traceparent: caller.traceparent } },
+        );
+      // Closing flushes what the batch still holds (the default delay is longer than this test).
+      await h.close();
+      const spans = await receiver.waitForTrace(caller.traceId, 6);
+      expect(only(spans, 'POST /v1/chat/completions').resource['service.name']).toBe('from-env');
+      // The demo provider makes no network call: its span has no server address.
+      expect(only(spans, 'chat echo').attributes['server.address']).toBeUndefined();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('is entirely off without an endpoint: no tracer, and no trace context sent upstream', async () => {
+    const h = await startGatewayHarness();
+    try {
+      expect(h.servers.gateway.gateway.tracing).toBeUndefined();
+      const secret = (await h.issueKey()).key;
+      await h
+        .openaiClient(secret)
+        .chat.completions.create(
+          { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'untraced' }] },
+          { headers: { traceparent: callerContext().traceparent } },
+        );
+      expect(h.openai.lastRequest()!.headers.traceparent).toBeUndefined();
+      const traffic = (await h.admin('GET', '/internal/traffic?limit=1')).body.data;
+      expect(traffic[0].trace_id).toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+});
