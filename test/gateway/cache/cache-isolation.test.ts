@@ -85,6 +85,9 @@ describe('response cache scoping and controls', () => {
     expect(await hit('redA', 'never stored', { 'cache-control': 'no-store' })).toBe('false');
     expect(await hit('redA', 'never stored')).toBe('false');
     expect(h.openai.requests).toHaveLength(5);
+    // The traffic view tells the three apart.
+    const traffic = (await h.admin('GET', '/internal/traffic?limit=3&bodies=false')).body.data;
+    expect(traffic.map((event: any) => event.cache)).toEqual(['miss', 'bypass', 'hit']);
   });
 
   it('forgets an answer once its time to live is over', async () => {

@@ -121,7 +121,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
         ? stage(ctx)
         : trace.run(ctx.services.policyNames[index]!, () => stage(ctx)));
       if (own !== undefined) {
-        // A stage's own answer (a cache hit) is committed like a provider's where the endpoint demands it.
+        // The traffic view shows the body as it would have been routed, and the stage's own answer
+        // (a cache hit) is committed like a provider's where the endpoint demands it.
+        if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
         if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, own);
         return respond(ctx, reply, own, spec.errorFrame);
       }
