@@ -194,6 +194,18 @@ describe('response cache on every endpoint', () => {
     }
   });
 
+  it('leaves token counts alone: they run the policy stages but are never an answer to keep', async () => {
+    const client = h.anthropicClient(secret);
+    const body = { model: 'claude-opus-4-7', messages: [{ role: 'user' as const, content: 'count me' }] };
+    const before = (await h.admin('GET', '/internal/cache')).body.stats;
+    for (let i = 0; i < 2; i += 1) {
+      const { response } = await client.messages.countTokens(body).withResponse();
+      expect(response.headers.get('x-cache-hit')).toBeNull();
+    }
+    expect(h.anthropic.requests).toHaveLength(2);
+    expect((await h.admin('GET', '/internal/cache')).body.stats).toEqual(before);
+  });
+
   it('counts hits in gateway_cache_hits_total', async () => {
     const metric = async (): Promise<number> => {
       const text = await (await fetch(`${h.url}/metrics`)).text();

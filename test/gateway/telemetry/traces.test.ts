@@ -207,6 +207,21 @@ describe('request traces over OTLP', () => {
     expect(only(responseSpans, 'chat gpt-4o-mini').parentSpanId).toBe(only(responseSpans, 'gateway.route').spanId);
   });
 
+  it("carries the trace to Anthropic's token count too", async () => {
+    const caller = callerContext();
+    await h
+      .anthropicClient(secret)
+      .messages.countTokens(
+        { model: 'claude-opus-4-7', messages: [{ role: 'user', content: 'count' }] },
+        { headers: { traceparent: caller.traceparent } },
+      );
+    const spans = await receiver.waitForTrace(caller.traceId, 6);
+    const upstream = only(spans, 'chat claude-opus-4-7');
+    expect(upstream.parentSpanId).toBe(only(spans, 'gateway.route').spanId);
+    expect(h.anthropic.lastRequest()!.path).toBe('/v1/messages/count_tokens');
+    expect(h.anthropic.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
+  });
+
   it('a cache hit has no route or upstream span, and says so on the server span', async () => {
     const ask = (traceparent: string) =>
       h

@@ -1,5 +1,8 @@
 import type { CacheRule, CacheSettings } from '../../../shared/cache-api.js';
-import type { RequestContext } from '../pipeline/request-context.js';
+import type { Endpoint, RequestContext } from '../pipeline/request-context.js';
+
+/** Endpoints whose answers are kept (a token count runs the policy stages too, but is never an answer to keep). */
+const CACHED_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses', 'embeddings']);
 
 /**
  * Which requests the cache may answer, and for how long, from the settings in force: a key's rule
@@ -30,7 +33,7 @@ export class CachePolicy {
    */
   ttlMs(ctx: RequestContext): number | undefined {
     const principal = ctx.principal;
-    if (principal?.kind !== 'key') return undefined;
+    if (principal?.kind !== 'key' || !CACHED_ENDPOINTS.has(ctx.endpoint)) return undefined;
     const keyRule = this.#keys.get(principal.key.row.id);
     const modelRule = ctx.model === undefined ? undefined : this.#models.get(ctx.model);
     const settings = this.#settings;

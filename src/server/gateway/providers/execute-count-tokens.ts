@@ -24,6 +24,8 @@ export interface CountTokensArgs {
   readonly pools: UpstreamPools;
   readonly signal: CancelSignal;
   readonly requestId: string;
+  /** Trace context for the upstream (see CallContext). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function countTokens(args: CountTokensArgs): Promise<TokenCount> {
       upstreamModel: upstreamModelName(deployment),
       signal: args.signal,
       requestId: args.requestId,
+      traceHeaders: args.traceHeaders,
     };
     return { inputTokens: await countAnthropicTokens(args.body, context), method: 'provider' };
   }

@@ -36,7 +36,9 @@ function resolveCountModel(ctx: RequestContext): void {
 async function countHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const ctx = contextOf(request);
   ctx.body = request.body as Record<string, unknown>;
-  resolveCountModel(ctx);
+  const trace = ctx.trace;
+  if (trace === undefined) resolveCountModel(ctx);
+  else trace.run('gateway.resolve_model', () => resolveCountModel(ctx));
   // Refusals and rewrites (PII scrubbing) apply, as the prompt goes to a provider; an own answer (a
   // cache hit) is a conversation's, not a count, so it is not sent.
   for (const stage of ctx.services.policy) await stage(ctx);
@@ -49,12 +51,13 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
       pools: ctx.services.pools,
       signal: ctx.signal,
       requestId: ctx.requestId,
+      traceHeaders: ctx.traceHeaders,
     });
     return { kind: 'json', body: { input_tokens: count.inputTokens }, usage: NO_USAGE };
   };
   let answer: ProviderAnswer;
   try {
-    answer = await route(ctx, call);
+    answer = await (trace === undefined ? route(ctx, call) : trace.run('gateway.route', () => route(ctx, call)));
   } catch (error) {
     // Nobody is left to answer; the watch already finished the request as the client's leaving.
     if (error instanceof ClientClosedError) return reply.hijack();

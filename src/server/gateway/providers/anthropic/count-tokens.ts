@@ -11,7 +11,11 @@ import { ANTHROPIC_VERSION } from './anthropic-provider.js';
  */
 export async function countAnthropicTokens(body: Record<string, unknown>, context: CallContext): Promise<number> {
   const settings = providerSettings(context.deployment);
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, 'x-request-id': context.requestId };
+  const headers: Record<string, string> = {
+    ...context.traceHeaders,
+    'anthropic-version': ANTHROPIC_VERSION,
+    'x-request-id': context.requestId,
+  };
   if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
   const call = {
     pools: context.pools,
