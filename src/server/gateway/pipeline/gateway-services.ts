@@ -120,7 +120,7 @@ export function createGatewayServices(
     warn: (message) => log(message, undefined),
   });
   const policy: PolicyStages = { cacheLookup: cache.lookup, ...options.policy };
-  const tracing = createRequestTracing(options.config.telemetry, GATEWAY_VERSION);
+  const tracing = createRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) => log(message, undefined));
   return {
     config: options.config,
     masterKey: options.masterKey,

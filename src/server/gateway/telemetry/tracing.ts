@@ -8,6 +8,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
 import { tracesUrl, type TelemetryConfig } from './telemetry-config.js';
 
@@ -19,8 +20,8 @@ export class RequestTracing {
   readonly #provider: BasicTracerProvider;
   readonly #tracer: Tracer;
 
-  constructor(config: TelemetryConfig, url: string, version: string) {
-    const exporter = new OTLPTraceExporter({ url, headers: { ...config.otlp_headers } });
+  constructor(config: TelemetryConfig, url: string, version: string, warn: (message: string) => void) {
+    const exporter = new ReportingExporter(new OTLPTraceExporter({ url, headers: { ...config.otlp_headers } }), warn);
     this.#provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.service_name, [ATTR_SERVICE_VERSION]: version }),
       sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.sample_ratio) }),
@@ -46,7 +47,11 @@ export class RequestTracing {
 }
 
 /** The tracer for this configuration, or undefined when tracing is off (then the pipeline does no tracer work at all). */
-export function createRequestTracing(config: TelemetryConfig, version: string): RequestTracing | undefined {
+export function createRequestTracing(
+  config: TelemetryConfig,
+  version: string,
+  warn: (message: string) => void,
+): RequestTracing | undefined {
   const url = tracesUrl(config);
-  return url === undefined ? undefined : new RequestTracing(config, url, version);
+  return url === undefined ? undefined : new RequestTracing(config, url, version, warn);
 }
