@@ -17,12 +17,16 @@ export class TokenBucket {
     this.at = now;
   }
 
-  /** Applies a changed limit: the level never exceeds the new capacity. */
+  /**
+   * Applies a changed limit, keeping what was used: raising a limit makes the difference available at
+   * once, lowering it below what was used makes the next requests wait.
+   */
   resize(capacity: number, now: number): void {
     if (capacity === this.capacity) return;
     this.refill(now);
+    const used = this.capacity - this.level;
     this.capacity = capacity;
-    this.level = Math.min(this.level, capacity);
+    this.level = capacity - used;
   }
 
   /** Milliseconds until `cost` fits (0: it fits now; Infinity: it never will, being larger than the bucket). */
