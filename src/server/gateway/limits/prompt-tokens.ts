@@ -1,6 +1,6 @@
-import { countTokens } from 'gpt-tokenizer';
 import { chatCodec, messagesCodec } from '../formats/codec.js';
 import type { IrPart, IrRequest } from '../formats/ir.js';
+import { countTextTokens } from '../formats/tokenizer.js';
 import { responsesRequestToIr } from '../formats/responses/responses-request-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import type { Endpoint } from '../pipeline/request-context.js';
@@ -9,8 +9,6 @@ import type { Endpoint } from '../pipeline/request-context.js';
 const TOKENS_PER_MESSAGE = 3;
 /** A low-detail image at OpenAI; a fair floor for any provider. */
 const TOKENS_PER_IMAGE = 85;
-/** Text that merely looks like a special token (`<|endoftext|>`) is counted as text, never refused. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** A request's prompt tokens, and whether the count is an estimate (another tokenizer than the model's). */
 export interface PromptTokens {
@@ -54,7 +52,7 @@ function conversationTokens(request: IrRequest): number {
   for (const tool of request.tools ?? [])
     texts.push(tool.name, tool.description ?? '', JSON.stringify(tool.parameters));
   if (request.responseFormat?.schema !== undefined) texts.push(JSON.stringify(request.responseFormat.schema));
-  return tokens + countTokens(texts.join('\n'), AS_TEXT);
+  return tokens + countTextTokens(texts.join('\n'));
 }
 
 /** Adds a part's texts to `texts`; returns the tokens it costs beyond them (images). */
@@ -75,7 +73,7 @@ function collect(part: IrPart, texts: string[]): number {
 
 /** Embeddings input: texts are counted, token arrays are their length. */
 function embeddingTokens(input: unknown): number {
-  if (typeof input === 'string') return countTokens(input, AS_TEXT);
+  if (typeof input === 'string') return countTextTokens(input);
   if (!Array.isArray(input) || input.length === 0) return 0;
   if (typeof input[0] === 'number') return input.length;
   let tokens = 0;
