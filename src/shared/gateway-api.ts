@@ -446,6 +446,11 @@ export const trafficEventSchema = z.object({
   stream: z.boolean(),
   cached: z.boolean(),
   attempts: z.number(),
+  /** What the limits stage reserved: the prompt as its tokenizer counted it (an estimate for models whose tokenizer is not public) and the whole reservation. */
+  limits: z
+    .object({ prompt_tokens: z.number(), estimated: z.boolean(), reserved_tokens: z.number() })
+    .nullable()
+    .optional(),
   latency_ms: z.number(),
   prompt_tokens: z.number(),
   completion_tokens: z.number(),

@@ -77,6 +77,14 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     stream: ctx.stream,
     cached: ctx.cached,
     attempts: ctx.attempts,
+    limits:
+      ctx.reservation !== undefined && ctx.promptTokens !== undefined
+        ? {
+            prompt_tokens: ctx.promptTokens.tokens,
+            estimated: ctx.promptTokens.estimated,
+            reserved_tokens: ctx.reservation.cost.tokens,
+          }
+        : null,
     latency_ms: entry.latencyMs,
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,
