@@ -42,11 +42,31 @@ describe('x-ratelimit headers', () => {
       .withResponse();
     expect(message.response.headers.get('x-ratelimit-limit-requests')).toBe('50');
     expect(message.response.headers.get('x-ratelimit-remaining-requests')).toBe('49');
+    // And in Anthropic's own spelling, the reset as a time.
+    expect(message.response.headers.get('anthropic-ratelimit-requests-limit')).toBe('50');
+    expect(message.response.headers.get('anthropic-ratelimit-requests-remaining')).toBe('49');
+    const reset = Date.parse(message.response.headers.get('anthropic-ratelimit-requests-reset')!);
+    expect(reset - Date.now()).toBeGreaterThan(0);
+    expect(reset - Date.now()).toBeLessThan(3000);
     const embedding = await h
       .openaiClient(key.key)
       .embeddings.create({ model: 'text-embedding-3-small', input: 'hello' })
       .withResponse();
     expect(embedding.response.headers.get('x-ratelimit-remaining-requests')).toBe('48');
+  });
+
+  it('Responses carry them, and count against the same key', async () => {
+    const key = await h.issueKey({ scopes: ['responses'], rpm_limit: 3 });
+    const client = h.openaiClient(key.key);
+    const create = () => client.responses.create({ model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 16 });
+    const { response } = await create().withResponse();
+    expect(response.headers.get('x-ratelimit-limit-requests')).toBe('3');
+    expect(response.headers.get('x-ratelimit-remaining-requests')).toBe('2');
+    await create();
+    await create();
+    const error = (await create().catch((e: unknown) => e)) as InstanceType<typeof OpenAI.RateLimitError>;
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error.error).toMatchObject({ limit_type: 'requests' });
   });
 
   it('a streamed answer carries them in its response head', async () => {

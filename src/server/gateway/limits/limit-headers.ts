@@ -33,11 +33,14 @@ function tightest(
 /**
  * OpenAI's `x-ratelimit-*` headers for an admitted request: for requests and for tokens, the limit
  * with the least room left after this request (a key's, its user's, team's or model's), what remains
- * and when it is whole again. A measure no limit counts gets no headers.
+ * and when it is whole again. A measure no limit counts gets no headers. Messages answers also carry
+ * Anthropic's spelling (`anthropic-ratelimit-*`, the reset as an RFC 3339 time).
  */
 export function rateLimitHeaders(
   checks: readonly LimitCheck[],
   statuses: readonly LimitStatus[],
+  anthropic: boolean,
+  now: number,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const measure of ['requests', 'tokens'] as const) {
@@ -46,6 +49,10 @@ export function rateLimitHeaders(
     headers[`x-ratelimit-limit-${measure}`] = String(status.limit);
     headers[`x-ratelimit-remaining-${measure}`] = String(status.remaining);
     headers[`x-ratelimit-reset-${measure}`] = resetDuration(status.reset_ms);
+    if (!anthropic) continue;
+    headers[`anthropic-ratelimit-${measure}-limit`] = String(status.limit);
+    headers[`anthropic-ratelimit-${measure}-remaining`] = String(status.remaining);
+    headers[`anthropic-ratelimit-${measure}-reset`] = new Date(now + status.reset_ms).toISOString();
   }
   return headers;
 }

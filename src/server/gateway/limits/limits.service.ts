@@ -71,7 +71,12 @@ export class LimitsService {
     }
     ctx.admitted = true;
     ctx.reservation = admission.reservation;
-    ctx.replyHeaders = rateLimitHeaders(checks, this.limiter.status(checks));
+    ctx.replyHeaders = rateLimitHeaders(
+      checks,
+      this.limiter.status(checks),
+      ctx.endpoint === 'messages',
+      admission.reservation.at,
+    );
     return undefined;
   }
 
