@@ -187,7 +187,10 @@ export class UsageRepository {
   }
 
   /** Requests, tokens and spend since `since`, per user or per team. */
-  totalsSince(group: 'user' | 'team', since: number): Map<string, { requests: number; tokens: number; cost_usd: number }> {
+  totalsSince(
+    group: 'user' | 'team',
+    since: number,
+  ): Map<string, { requests: number; tokens: number; cost_usd: number }> {
     const column = group === 'user' ? 'owner_user' : 'team';
     const rows = this.sqlite
       .prepare(
