@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIUpstream } from '../support/upstreams/index.js';
 import { startTempServers, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
-import { closedWithin, collect, openSocket, parseAnswer, UUID } from './raw-http.js';
+import { closedWithin, collect, openSocket, parseAnswer } from './raw-http.js';
 
 const TIMEOUTS = {
   idle_timeout_ms: 300,
