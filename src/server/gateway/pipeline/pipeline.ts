@@ -73,6 +73,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       stream: false,
       cached: false,
       committed: false,
+      admitted: false,
     };
     request.gatewayRequest = ctx;
     const tracing = services.tracing;

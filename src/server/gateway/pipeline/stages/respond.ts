@@ -25,6 +25,7 @@ export async function respond(
 ): Promise<FastifyReply> {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
+  if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
   if (ctx.cache !== undefined) reply.header('x-cache-hit', ctx.cached ? 'true' : 'false');
   ctx.trace?.startRespond();
   const restore = ctx.services.output.piiRestore;
