@@ -37,8 +37,8 @@ export function useTrafficConnected(buffer: TrafficBuffer): boolean {
 
 function invalidate(client: QueryClient, message: InvalidateMessage): void {
   switch (message.topic) {
-    case 'api-keys':
     // Keys show their user and team; no screen lists users or teams themselves yet.
+    case 'api-keys':
     case 'users':
     case 'teams':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
