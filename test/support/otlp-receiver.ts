@@ -25,7 +25,7 @@ export interface OtlpReceiver {
   readonly bodies: string[];
   /** The content types the exports came with. */
   readonly contentTypes: string[];
-  /** Resolves with the spans of `traceId` once `count` of them arrived. */
+  /** Resolves with the spans of `traceId` once `count` of them, the server span among them, arrived. */
   waitForTrace(traceId: string, count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
 }
@@ -109,7 +109,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       new Promise((resolve, reject) => {
         const check = (): void => {
           const found = spans.filter((span) => span.traceId === traceId);
-          if (found.length < count) return;
+          // The server span ends last: once it is here, the request's other spans are too.
+          if (found.length < count || !found.some((span) => span.kind === 2)) return;
           clearTimeout(timer);
           waiters.delete(check);
           resolve(found);

@@ -79,6 +79,7 @@ describe('request traces over OTLP', () => {
     for (const name of [
       'gateway.authenticate',
       'gateway.resolve_model',
+      'gateway.policy.rateLimit',
       'gateway.policy.cacheLookup',
       'gateway.route',
       'gateway.respond',
@@ -233,7 +234,7 @@ describe('request traces over OTLP', () => {
     await ask(callerContext().traceparent);
     const caller = callerContext();
     await ask(caller.traceparent);
-    const spans = await receiver.waitForTrace(caller.traceId, 5);
+    const spans = await receiver.waitForTrace(caller.traceId, 6);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const all = receiver.spans.filter((span) => span.traceId === caller.traceId);
     expect(all.map((span) => span.name).sort()).toEqual(
@@ -241,6 +242,7 @@ describe('request traces over OTLP', () => {
         'POST /v1/chat/completions',
         'gateway.authenticate',
         'gateway.policy.cacheLookup',
+        'gateway.policy.rateLimit',
         'gateway.resolve_model',
         'gateway.respond',
       ].sort(),

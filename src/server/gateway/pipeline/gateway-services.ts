@@ -28,7 +28,8 @@ import { TrafficLog } from '../traffic/traffic-log.js';
 import type { CacheAdmin } from '../cache/cache-admin.js';
 import { createResponseCache } from '../cache/create-cache.js';
 import type { ResponseCache } from '../cache/response-cache.js';
-import { createRequestTracing, type RequestTracing } from '../telemetry/tracing.js';
+import { loadRequestTracing } from '../telemetry/load-tracing.js';
+import type { RequestTracing } from '../telemetry/tracing.js';
 import {
   compilePolicyStages,
   policyStageNames,
@@ -90,6 +91,8 @@ export interface GatewayServicesOptions {
   readonly policy?: PolicyStages;
   readonly output?: OutputStages;
   readonly env?: NodeJS.ProcessEnv;
+  /** Request spans (loadRequestTracing); none: tracing off. */
+  readonly tracing?: RequestTracing;
 }
 
 declare module 'fastify' {
@@ -141,7 +144,7 @@ export function createGatewayServices(
     warn: (message) => log(message, undefined),
   });
   const policy: PolicyStages = { rateLimit: (ctx) => limits.admit(ctx), cacheLookup: cache.lookup, ...options.policy };
-  const tracing = createRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) => log(message, undefined));
+  const tracing = options.tracing;
   return {
     config: options.config,
     masterKey: options.masterKey,
@@ -179,7 +182,17 @@ export function createGatewayServices(
 /** Decorates the app with `gateway` (its services) and closes them with the app. */
 export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
   async (app, options) => {
-    const services = createGatewayServices(options, (message, error) => app.log.error({ err: error }, message));
+    const log = (message: string, error: unknown): void => app.log.error({ err: error }, message);
+    const tracing = await loadRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) =>
+      log(message, undefined),
+    );
+    let services: GatewayServices;
+    try {
+      services = createGatewayServices({ ...options, tracing }, log);
+    } catch (error) {
+      await tracing?.shutdown();
+      throw error;
+    }
     app.decorate('gateway', services);
     app.addHook('onClose', () => services.close());
   },

@@ -10,7 +10,7 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
-import { tracesUrl, type TelemetryConfig } from './telemetry-config.js';
+import type { TelemetryConfig } from './telemetry-config.js';
 
 /**
  * The gateway's tracer: its own provider (never the process-wide global, so two apps in one process
@@ -44,14 +44,4 @@ export class RequestTracing {
   shutdown(): Promise<void> {
     return this.#provider.shutdown();
   }
-}
-
-/** The tracer for this configuration, or undefined when tracing is off (then the pipeline does no tracer work at all). */
-export function createRequestTracing(
-  config: TelemetryConfig,
-  version: string,
-  warn: (message: string) => void,
-): RequestTracing | undefined {
-  const url = tracesUrl(config);
-  return url === undefined ? undefined : new RequestTracing(config, url, version, warn);
 }
