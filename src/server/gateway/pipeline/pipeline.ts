@@ -118,9 +118,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     const policy = ctx.services.policy;
     for (let index = 0; index < policy.length; index += 1) {
       const stage = policy[index]!;
-      const own = await (trace === undefined
-        ? stage(ctx)
-        : trace.run(ctx.services.policyNames[index]!, () => stage(ctx)));
+      const result = trace === undefined ? stage(ctx) : trace.run(ctx.services.policyNames[index]!, () => stage(ctx));
+      // A synchronous stage's result is used as it is: awaiting it would still cost a microtask turn.
+      const own = result instanceof Promise ? await result : result;
       if (own !== undefined) {
         // The traffic view shows the body as it would have been routed, and the stage's own answer
         // (a cache hit) is committed like a provider's where the endpoint demands it.
