@@ -83,6 +83,39 @@ describe('response cache on every endpoint', () => {
     expect(hit).toMatchObject({ cached: true, stream: true, prompt_tokens: 0, completion_tokens: 0 });
   });
 
+  it('never keeps a stream that failed midway, nor an answer larger than max_entry_bytes', async () => {
+    const client = h.openaiClient(secret);
+    const streamed = async (): Promise<string> => {
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        temperature: 0,
+        stream: true,
+        messages: [{ role: 'user', content: 'this stream breaks' }],
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      return text;
+    };
+    h.openai.setNext({ streamErrorAfterFrames: 2 });
+    await expect(streamed()).rejects.toThrow();
+    expect(await streamed()).toBe('You said: this stream breaks');
+    expect(await streamed()).toBe('You said: this stream breaks');
+    expect(h.openai.requests).toHaveLength(2);
+
+    await h.admin('PUT', '/internal/cache', { max_entry_bytes: 64 });
+    try {
+      const ask = () =>
+        client.chat.completions
+          .create({ model: 'gpt-4o-mini', temperature: 0, messages: [{ role: 'user', content: 'too big to keep' }] })
+          .withResponse();
+      await ask();
+      expect((await ask()).response.headers.get('x-cache-hit')).toBe('false');
+      expect(h.openai.requests).toHaveLength(4);
+    } finally {
+      await h.admin('PUT', '/internal/cache', { reset: true });
+    }
+  });
+
   it('a streamed and a whole answer are separate entries (the stream flag is part of the request)', async () => {
     const client = h.openaiClient(secret);
     const messages = [{ role: 'user' as const, content: 'whole first' }];
