@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsOutcomeSchema } from './guardrails-api.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -447,6 +448,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** What the PII and content-policy stages did (entities by type, a refusal's reason; never a value found). */
+  guardrails: guardrailsOutcomeSchema.nullable().optional(),
   /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
@@ -481,7 +484,7 @@ export type TrafficList = z.infer<typeof trafficListSchema>;
  * admin resource changed.
  */
 export const invalidateMessageSchema = z.object({
-  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit']),
+  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit', 'guardrails']),
   ids: z.array(z.string()),
 });
 /** An invalidation message. */

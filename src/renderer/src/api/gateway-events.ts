@@ -51,6 +51,9 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       return;
     case 'audit':
       return;
+    case 'guardrails':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.guardrails });
+      return;
     default:
       assertNever(message.topic);
   }

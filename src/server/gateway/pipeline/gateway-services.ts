@@ -19,6 +19,9 @@ import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
+import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
+import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
+import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
@@ -40,6 +43,8 @@ export interface GatewayServices {
   readonly responses: ResponsesService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
+  /** PII and content-policy settings in force, and the rules of each request. */
+  readonly guardrails: GuardrailsSettings;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   readonly output: OutputStages;
@@ -75,11 +80,8 @@ export function createGatewayServices(
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const registry = new ModelRegistry({
-    config: options.config,
-    repository: new SettingsRepository(db),
-    env: options.env,
-  });
+  const settings = new SettingsRepository(db);
+  const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -105,8 +107,10 @@ export function createGatewayServices(
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
-    policy: compilePolicyStages(options.policy ?? {}),
-    output: options.output ?? {},
+    guardrails: new GuardrailsSettings(options.config, settings),
+    // The built-in stages; options (tests, embedders) may fill or replace slots.
+    policy: compilePolicyStages({ contentPolicy: contentPolicyStage, piiScrub: piiScrubStage, ...options.policy }),
+    output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
       recorder.close();
       keys.close();

@@ -105,7 +105,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       const own = await stage(ctx);
       if (own !== undefined) return respond(ctx, reply, own, spec.errorFrame);
     }
-    if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+    if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
+    else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
     let answer: ProviderAnswer;
     try {
       answer = await route(ctx, (deployment) => spec.call(ctx, deployment));

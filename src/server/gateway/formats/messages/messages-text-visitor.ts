@@ -1,10 +1,16 @@
-import { visitField, type TextLocation, type TextVisitor } from '../text-visitor.js';
+import {
+  visitField,
+  visitJsonStrings,
+  type TextLocation,
+  type TextVisitor,
+  type VisitOptions,
+} from '../text-visitor.js';
 import type { MessagesBody } from './messages-schema.js';
 
 type Mutable = Record<string, unknown>;
 
 /** Visits every text of a Messages request (system prompt, turns, tool results), mutably. */
-export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisitor): void {
+export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisitor, options: VisitOptions = {}): void {
   const holder = body as Mutable;
   if (typeof body.system === 'string') {
     visitField(holder, 'system', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: 'system' });
@@ -32,6 +38,12 @@ export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisito
       (path) => where('message', path),
       (path) => where('tool_result', path),
     );
+    if (options.toolArguments && Array.isArray(message.content)) {
+      message.content.forEach((block: Mutable, index) => {
+        if (block.type === 'tool_use' && block.input !== null && typeof block.input === 'object')
+          visitJsonStrings(block, 'input', visitor, where('tool_arguments', `content[${index}].input`));
+      });
+    }
   });
 }
 
