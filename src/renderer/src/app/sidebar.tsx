@@ -16,6 +16,7 @@ import {
   KeyIcon,
   LogOutIcon,
   MoonIcon,
+  ShieldIcon,
   SunIcon,
   TagIcon,
 } from '../components/icons.js';
@@ -95,6 +96,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         </NavItem>
         <NavItem to={href('gateway/usage')} path="gateway/usage" icon={<ChartIcon />}>
           Usage
+        </NavItem>
+        <NavItem to={href('gateway/guardrails')} path="gateway/guardrails" icon={<ShieldIcon />}>
+          PII &amp; policy
         </NavItem>
       </div>
       <div className="sidebar-footer">

@@ -1,6 +1,8 @@
 import { DONE_FRAME, encodeEvent, type SseEvent } from '../../formats/sse.js';
 import type { PiiRestorer } from './restorer.js';
 
+// Events of three wire formats, read loosely: each field is checked where it is used.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 /** The client formats whose streams the restore reads. */
