@@ -66,11 +66,14 @@ const pattern = z
       ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${problem}` });
   });
 
-/** Content-policy settings of one scope. `max_input_tokens: null` lifts an inherited limit. */
+/** An input token limit; `0` or `null` is none (a configuration file drops nulls, so an override lifts a limit with 0). */
+const tokenLimit = z.number().int().nonnegative().nullable();
+
+/** Content-policy settings of one scope. `max_input_tokens: 0` (or null) lifts an inherited limit. */
 export const contentPolicyRuleSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
-    max_input_tokens: z.number().int().positive().nullable().optional(),
+    max_input_tokens: tokenLimit.optional(),
   })
   .strict();
 /** Content-policy settings of one scope. */
@@ -99,7 +102,7 @@ export type PiiSettings = z.infer<typeof piiSettingsSchema>;
 export const contentPolicySettingsSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).default([]),
-    max_input_tokens: z.number().int().positive().nullable().default(null),
+    max_input_tokens: tokenLimit.default(null),
     ...withOverrides(contentPolicyRuleSchema),
   })
   .strict();
@@ -135,7 +138,7 @@ export type PiiSettingsUpdate = z.infer<typeof piiSettingsUpdateSchema>;
 export const contentPolicySettingsUpdateSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
-    max_input_tokens: z.number().int().positive().nullable().optional(),
+    max_input_tokens: tokenLimit.optional(),
     models: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
     keys: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
     reset: z.boolean().optional(),

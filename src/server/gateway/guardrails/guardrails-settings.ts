@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../../config/schema.js';
-import type {
-  ContentPolicySettings,
-  ContentPolicySettingsUpdate,
-  PiiSettings,
-  PiiSettingsUpdate,
+import {
+  contentPolicySettingsSchema,
+  piiSettingsSchema,
+  type ContentPolicySettings,
+  type ContentPolicySettingsUpdate,
+  type PiiSettings,
+  type PiiSettingsUpdate,
 } from '../../../shared/guardrails-api.js';
 import type { SettingSource } from '../model-registry/model-registry.js';
 import type { SettingsRepository } from '../model-registry/settings.repository.js';
@@ -21,6 +24,8 @@ interface Snapshot {
   /** Rules by `<key id>\0<model>`, for the requests an override names, built on first use. */
   readonly scoped: Map<string, RequestRules>;
   readonly patterns: Map<string, RegExp>;
+  /** A hash of both documents, or '' while both are the defaults (nothing to add to the policy version). */
+  readonly digest: string;
 }
 
 const NO_RULES: RequestRules = { pii: undefined, policy: undefined };
@@ -64,6 +69,19 @@ export class GuardrailsSettings {
     return rules;
   }
 
+  private combined = { routing: '', version: '' };
+
+  /**
+   * The `X-Gateway-Policy-Version` with these settings folded into the routing settings' hash: it
+   * changes when either does. Unchanged while both documents are the defaults; one hash per change, not per request.
+   */
+  policyVersion(routing: string): string {
+    const digest = this.snapshot.digest;
+    if (digest === '') return routing;
+    if (this.combined.routing !== routing) this.combined = { routing, version: hash(`${routing}:${digest}`) };
+    return this.combined.version;
+  }
+
   /** The PII settings in force and where they come from. */
   pii(): PiiSettings & SettingSource {
     return { ...this.snapshot.pii, ...this.snapshot.piiSource };
@@ -79,6 +97,7 @@ export class GuardrailsSettings {
     if (update === 'reset') this.repository.delete('pii');
     else this.repository.put('pii', { ...this.snapshot.pii, ...defined(update) }, this.now());
     this.snapshot = this.compile();
+    this.combined = { routing: '', version: '' };
   }
 
   /** Changes the content-policy settings, as {@link updatePii}. */
@@ -86,6 +105,7 @@ export class GuardrailsSettings {
     if (update === 'reset') this.repository.delete('content_policy');
     else this.repository.put('content_policy', { ...this.snapshot.policy, ...defined(update) }, this.now());
     this.snapshot = this.compile();
+    this.combined = { routing: '', version: '' };
   }
 
   private compile(): Snapshot {
@@ -105,6 +125,7 @@ export class GuardrailsSettings {
       overridden,
       scoped: new Map(),
       patterns,
+      digest: isDefault(pii, policy) ? '' : hash(JSON.stringify([pii, policy])),
     };
   }
 }
@@ -116,6 +137,16 @@ function own(record: Readonly<Record<string, unknown>>, name: string): boolean {
 
 function at<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
   return name !== '' && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+const DEFAULTS = JSON.stringify([piiSettingsSchema.parse({}), contentPolicySettingsSchema.parse({})]);
+
+function isDefault(pii: PiiSettings, policy: ContentPolicySettings): boolean {
+  return JSON.stringify([pii, policy]) === DEFAULTS;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 function source(stored: { updatedAt: number } | undefined): SettingSource {

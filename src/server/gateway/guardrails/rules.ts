@@ -65,7 +65,8 @@ export function compilePii(rule: PiiRule): CompiledPii | undefined {
  */
 export function compilePolicy(rule: ContentPolicyRule, compiled: Map<string, RegExp>): CompiledPolicy | undefined {
   const sources = rule.blocked_patterns ?? [];
-  const maxInputTokens = rule.max_input_tokens ?? null;
+  // 0 and null both mean no limit.
+  const maxInputTokens = rule.max_input_tokens || null;
   if (sources.length === 0 && maxInputTokens === null) return undefined;
   const patterns = sources.map((source) => {
     let regex = compiled.get(source);

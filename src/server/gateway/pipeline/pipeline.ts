@@ -76,7 +76,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
     };
     request.gatewayRequest = ctx;
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
-    reply.header('x-gateway-policy-version', services.registry.policyVersion());
+    reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));
     try {
       authenticate(ctx);
     } catch (error) {

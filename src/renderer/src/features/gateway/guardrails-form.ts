@@ -55,8 +55,7 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
         piiMode: p.mode ?? '',
         ...(p.entities ? { entities: p.entities } : {}),
         patterns: c.blocked_patterns ? c.blocked_patterns.join('\n') : null,
-        maxTokens:
-          c.max_input_tokens === undefined ? '' : c.max_input_tokens === null ? 'none' : String(c.max_input_tokens),
+        maxTokens: c.max_input_tokens === undefined ? '' : !c.max_input_tokens ? 'none' : String(c.max_input_tokens),
       });
     }
   }
@@ -64,7 +63,7 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
     mode: pii.mode,
     entities: pii.entities,
     patterns: policy.blocked_patterns.join('\n'),
-    maxTokens: policy.max_input_tokens === null ? '' : String(policy.max_input_tokens),
+    maxTokens: !policy.max_input_tokens ? '' : String(policy.max_input_tokens),
     overrides,
   };
 }
