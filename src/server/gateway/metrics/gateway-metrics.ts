@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { PII_ENTITY_TYPES } from '../../../shared/guardrails-api.js';
 import { LabelledHistogram } from './labelled-histogram.js';
 
 /** `limit_type` values of the rate-limit counter, one per enforced limit, pre-created so dashboards see zeros. */
@@ -80,6 +81,7 @@ export class GatewayMetrics {
       registers,
     });
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
+    for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
   }
 
   /** Counts one finished request with its duration and tokens. */

@@ -79,6 +79,10 @@ function visitBlocks(
     const path = `${key}[${index}]`;
     if (block.type === 'text' && typeof block.text === 'string')
       visitField(block, 'text', visitor, where(`${path}.text`));
+    else if (block.type === 'document' && isTextSource(block.source))
+      visitField(block.source, 'data', visitor, where(`${path}.source.data`));
+    else if (block.type === 'search_result')
+      visitBlocks(block, 'content', visitor, inner(where, path), inner(where, path));
     else if (block.type === 'tool_result')
       visitBlocks(
         block,
@@ -88,4 +92,19 @@ function visitBlocks(
         (inner) => whereResult(`${path}.${inner}`),
       );
   });
+}
+
+/** A plain-text document's source (`{type: "text", data}`): prose like any other text. */
+function isTextSource(source: unknown): source is Mutable {
+  return (
+    source !== null &&
+    typeof source === 'object' &&
+    (source as Mutable).type === 'text' &&
+    typeof (source as Mutable).data === 'string'
+  );
+}
+
+/** Locations inside a block, relative to its path. */
+function inner(where: (path: string) => TextLocation, path: string): (innerPath: string) => TextLocation {
+  return (innerPath) => where(`${path}.${innerPath}`);
 }
