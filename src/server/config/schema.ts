@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
+import { limitsSchema } from './limits-schema.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 
@@ -102,6 +103,7 @@ export const configSchema = z
     // PII scrubbing and the content policy (docs/pii-and-policy.md); the admin API may override both.
     pii: piiSettingsSchema.prefault({}),
     content_policy: contentPolicySettingsSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
     gateway: z
       .object({
         body_limit_bytes: positiveInt.default(32 * 1024 * 1024),
