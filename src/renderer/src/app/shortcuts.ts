@@ -14,6 +14,7 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   k: { path: 'gateway/keys', label: 'Keys' },
   m: { path: 'gateway/models', label: 'Models' },
   u: { path: 'gateway/usage', label: 'Usage' },
+  i: { path: 'gateway/guardrails', label: 'PII & policy' },
 };
 
 /** The app-wide shortcuts: "g x" navigation, "?" for help, "Shift+T" for the theme. */
