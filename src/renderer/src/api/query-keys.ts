@@ -37,6 +37,8 @@ export const queryKeys = {
     deploymentHealth: ['gateway', 'deployments', 'health'] as const,
     usage: (groupBy: string, bucket: string, since: string) => ['gateway', 'usage', groupBy, bucket, since] as const,
     traffic: ['gateway', 'traffic'] as const,
+    teams: ['gateway', 'teams'] as const,
+    users: ['gateway', 'users'] as const,
     guardrails: ['gateway', 'guardrails'] as const,
   },
 } as const;

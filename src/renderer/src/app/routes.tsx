@@ -3,6 +3,7 @@ import { EmptyState } from '../components/feedback.js';
 import { GuardrailsScreen } from '../features/gateway/guardrails-screen.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
 import { ModelsScreen } from '../features/gateway/models-screen.js';
+import { PeopleScreen } from '../features/gateway/people/people-screen.js';
 import { TrafficScreen } from '../features/gateway/traffic-screen.js';
 import { UsageScreen } from '../features/gateway/usage-screen.js';
 import { OverviewScreen } from '../features/overview/overview-screen.js';
@@ -25,6 +26,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'store/maintenance': { title: 'Maintenance', screen: MaintenanceScreen },
   'gateway/traffic': { title: 'Live traffic', screen: TrafficScreen },
   'gateway/keys': { title: 'API keys', screen: KeysScreen },
+  'gateway/people': { title: 'Users & teams', screen: PeopleScreen },
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
   'gateway/guardrails': { title: 'PII & policy', screen: GuardrailsScreen },
