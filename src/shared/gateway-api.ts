@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema } from './principals-api.js';
 
 /**
@@ -455,6 +456,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** What the PII and content-policy stages did (entities by type, a refusal's reason; never a value found). */
+  guardrails: guardrailsOutcomeSchema.nullable().optional(),
   /** What the response cache did: answered (`hit`), missed, or was skipped by the request's Cache-Control (`bypass`); null when it did not apply. */
   cache: z.enum(['hit', 'miss', 'bypass']).nullable().optional(),
   /** The OpenTelemetry trace of the request, when tracing is on. */
@@ -493,7 +496,7 @@ export type TrafficList = z.infer<typeof trafficListSchema>;
  * admin resource changed.
  */
 export const invalidateMessageSchema = z.object({
-  topic: z.enum(['api-keys', 'users', 'teams', 'models', 'deployments', 'usage', 'audit', 'cache']),
+  topic: z.enum(['api-keys', 'users', 'teams', 'models', 'deployments', 'usage', 'audit', 'guardrails', 'cache']),
   ids: z.array(z.string()),
 });
 /** An invalidation message. */

@@ -61,6 +61,9 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       return;
     case 'audit':
       return;
+    case 'guardrails':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.guardrails });
+      return;
     case 'cache':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.cache });
       return;

@@ -39,6 +39,7 @@ export const queryKeys = {
     traffic: ['gateway', 'traffic'] as const,
     teams: ['gateway', 'teams'] as const,
     users: ['gateway', 'users'] as const,
+    guardrails: ['gateway', 'guardrails'] as const,
     cache: ['gateway', 'cache'] as const,
   },
 } as const;

@@ -1,5 +1,6 @@
 import { useEffect, type ComponentType } from 'react';
 import { EmptyState } from '../components/feedback.js';
+import { GuardrailsScreen } from '../features/gateway/guardrails-screen.js';
 import { CacheScreen } from '../features/gateway/cache-screen.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
 import { ModelsScreen } from '../features/gateway/models-screen.js';
@@ -29,6 +30,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'gateway/people': { title: 'Users & teams', screen: PeopleScreen },
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
+  'gateway/guardrails': { title: 'PII & policy', screen: GuardrailsScreen },
   'gateway/cache': { title: 'Cache', screen: CacheScreen },
 };
 

@@ -30,6 +30,9 @@ import { createResponseCache } from '../cache/create-cache.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { loadRequestTracing } from '../telemetry/load-tracing.js';
 import type { RequestTracing } from '../telemetry/tracing.js';
+import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
+import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
+import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
 import {
   compilePolicyStages,
   policyStageNames,
@@ -66,6 +69,8 @@ export interface GatewayServices {
   readonly responses: ResponsesService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
+  /** PII and content-policy settings in force, and the rules of each request. */
+  readonly guardrails: GuardrailsSettings;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   /** Span names of `policy`, in the same order. */
@@ -110,11 +115,8 @@ export function createGatewayServices(
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const registry = new ModelRegistry({
-    config: options.config,
-    repository: new SettingsRepository(db),
-    env: options.env,
-  });
+  const settings = new SettingsRepository(db);
+  const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -136,14 +138,21 @@ export function createGatewayServices(
   );
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
-    repository: new SettingsRepository(db),
+    repository: settings,
     registry,
     metrics,
     audit,
     bus,
     warn: (message) => log(message, undefined),
   });
-  const policy: PolicyStages = { rateLimit: (ctx) => limits.admit(ctx), cacheLookup: cache.lookup, ...options.policy };
+  // The built-in stages; options (tests, embedders) may fill or replace slots.
+  const policy: PolicyStages = {
+    rateLimit: (ctx) => limits.admit(ctx),
+    contentPolicy: contentPolicyStage,
+    piiScrub: piiScrubStage,
+    cacheLookup: cache.lookup,
+    ...options.policy,
+  };
   const tracing = options.tracing;
   return {
     config: options.config,
@@ -164,12 +173,13 @@ export function createGatewayServices(
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
+    guardrails: new GuardrailsSettings(options.config, settings),
     policy: compilePolicyStages(policy),
     policyNames: policyStageNames(policy),
     cache,
     cacheAdmin,
     tracing,
-    output: options.output ?? {},
+    output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
       recorder.close();
       keys.close();

@@ -87,7 +87,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
         tracestate: request.headers.tracestate,
       });
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
-    reply.header('x-gateway-policy-version', services.registry.policyVersion());
+    reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));
     try {
       if (ctx.trace === undefined) authenticate(ctx);
       else ctx.trace.run('gateway.authenticate', () => authenticate(ctx));
@@ -129,7 +129,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
         return respond(ctx, reply, own, spec.errorFrame);
       }
     }
-    if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+    if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
+    else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
     let answer: ProviderAnswer;
     try {
       const call = (deployment: Deployment): Promise<ProviderAnswer> => spec.call(ctx, deployment);

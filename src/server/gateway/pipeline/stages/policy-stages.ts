@@ -28,9 +28,13 @@ export function policyStageNames(stages: PolicyStages): readonly string[] {
   return POLICY_STAGE_ORDER.filter((name) => stages[name] !== undefined).map((name) => `gateway.policy.${name}`);
 }
 
-/** After the provider: rewrites the answer for the client (PII restore), whole JSON bodies and each stream frame. */
+/**
+ * After the provider: rewrites the answer for the client (PII restore), whole JSON texts and each
+ * stream frame. `applies` says whether the request needs it at all, so others pay nothing.
+ */
 export interface OutputStage {
-  json(ctx: RequestContext, body: unknown): unknown;
+  applies(ctx: RequestContext): boolean;
+  text(ctx: RequestContext, json: string): string;
   frame(ctx: RequestContext, frame: string): string;
 }
 

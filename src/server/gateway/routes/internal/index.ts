@@ -5,6 +5,7 @@ import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { cacheRoutes } from './cache.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
+import { guardrailsRoutes } from './guardrails.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
 import { principalsRoutes } from './principals.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
@@ -23,5 +24,6 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deploymentsRoutes);
   await app.register(usageRoutes);
   await app.register(trafficRoutes);
+  await app.register(guardrailsRoutes);
   await app.register(cacheRoutes);
 };
