@@ -17,18 +17,19 @@ describe('response cache with PII masking', () => {
   });
   afterAll(async () => h.close());
 
-  const ask = (key: string, content: string, stream: boolean) =>
-    h.openaiClient(key).chat.completions.create({
-      model: 'gpt-4o-mini',
-      temperature: 0,
-      stream,
-      messages: [{ role: 'user', content }],
-    });
+  const body = (content: string) => ({
+    model: 'gpt-4o-mini',
+    temperature: 0,
+    messages: [{ role: 'user' as const, content }],
+  });
+  const ask = (key: string, content: string) => h.openaiClient(key).chat.completions.create(body(content));
+  const askStream = (key: string, content: string) =>
+    h.openaiClient(key).chat.completions.create({ ...body(content), stream: true });
 
   it('answers a request that differs only in a masked value from the cache, with that request’s own value', async () => {
-    const a = await ask(first, 'Write to alice@example.com please', false).withResponse();
+    const a = await ask(first, 'Write to alice@example.com please').withResponse();
     expect(a.data.choices[0]!.message.content).toBe('You said: Write to alice@example.com please');
-    const b = await ask(second, 'Write to bob@example.org please', false).withResponse();
+    const b = await ask(second, 'Write to bob@example.org please').withResponse();
     expect(b.response.headers.get('x-cache-hit')).toBe('true');
     expect(b.data.choices[0]!.message.content).toBe('You said: Write to bob@example.org please');
     expect(JSON.stringify(b.data)).not.toContain('alice');
@@ -39,7 +40,7 @@ describe('response cache with PII masking', () => {
   it('restores a replayed stream with the new request’s values too', async () => {
     const collect = async (key: string, content: string): Promise<string> => {
       let text = '';
-      for await (const chunk of await ask(key, content, true)) text += chunk.choices[0]?.delta.content ?? '';
+      for await (const chunk of await askStream(key, content)) text += chunk.choices[0]?.delta.content ?? '';
       return text;
     };
     expect(await collect(first, 'Stream to carol@example.com')).toBe('You said: Stream to carol@example.com');
