@@ -84,6 +84,9 @@ export const apiKeyRecordSchema = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   status: z.enum(['active', 'expired', 'revoked']),
+  /** Single sign-on: the OpenID issuer and subject the key was issued to (null for admin-issued keys). */
+  issuer: z.string().nullable(),
+  subject: z.string().nullable(),
 });
 /** A key record. */
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
@@ -97,6 +100,8 @@ export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
 export const apiKeyListQuerySchema = z.object({
   user: z.string().optional(),
   team: z.string().optional(),
+  /** Keys issued through this OpenID issuer only. */
+  issuer: z.string().optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { ssoSchema } from './sso-schema.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -128,6 +129,7 @@ export const configSchema = z
           .prefault({}),
       })
       .prefault({}),
+    sso: ssoSchema.prefault({}),
   })
   .strict();
 

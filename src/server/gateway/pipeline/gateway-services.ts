@@ -19,6 +19,10 @@ import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
+import { createOidcClients, refreshTick } from '../sso/sso-setup.js';
+import { SsoRepository } from '../sso/sso.repository.js';
+import { SsoService } from '../sso/sso.service.js';
+import { TokenCipher } from '../sso/token-cipher.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
@@ -38,6 +42,8 @@ export interface GatewayServices {
   readonly health: DeploymentHealthTracker;
   /** Kept Responses (`store: true`) and the conversations `previous_response_id` rebuilds. */
   readonly responses: ResponsesService;
+  /** Single sign-on issuance of keys (`/sso/*`). */
+  readonly sso: SsoService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
   /** Installed policy stages in the pipeline's order. */
@@ -80,6 +86,8 @@ export function createGatewayServices(
     repository: new SettingsRepository(db),
     env: options.env,
   });
+  // Also before any timer: a provider whose secret is not in the environment stops the start.
+  const oidcClients = createOidcClients(options.config, options.env ?? process.env);
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -89,6 +97,26 @@ export function createGatewayServices(
   });
   const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
+  const sso = new SsoService({
+    clients: oidcClients,
+    keys,
+    repository: new SsoRepository(db),
+    // The key file is made only where single sign-on is configured.
+    cipher: oidcClients.size > 0 ? TokenCipher.forDataDir(options.config.server.data_dir!) : TokenCipher.ephemeral(),
+    audit,
+    bus,
+    loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
+    log: (message, details) => log(message, details),
+  });
+  const tick = refreshTick(options.config);
+  const refresher =
+    tick === undefined
+      ? undefined
+      : setInterval(
+          () => void sso.refreshAll(null, true).catch((error: unknown) => log('sso refresh round failed', error)),
+          tick,
+        );
+  refresher?.unref();
   return {
     config: options.config,
     masterKey: options.masterKey,
@@ -104,10 +132,12 @@ export function createGatewayServices(
     bus,
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
+    sso,
     pools,
     policy: compilePolicyStages(options.policy ?? {}),
     output: options.output ?? {},
     close: async () => {
+      clearInterval(refresher);
       recorder.close();
       keys.close();
       batch.close();

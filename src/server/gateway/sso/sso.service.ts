@@ -1,0 +1,450 @@
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
+import type {
+  SsoIssuedKey,
+  SsoLogoutResult,
+  SsoProviderInfo,
+  SsoRefreshResult,
+  SsoSessionRecord,
+} from '../../../shared/sso-api.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import { newId } from '../keys/key-secret.js';
+import { toKeyRecord } from '../keys/key-view.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import { claimValues, mapClaims, stillHolds, type ClaimGrant } from './claim-mapping.js';
+import { OidcFailure, type OidcClient, type UserClaims } from './oidc-client.js';
+import { PendingStore } from './pending-store.js';
+import { parseReturnTarget } from './return-target.js';
+import { SsoError } from './sso-errors.js';
+import type { SsoRepository, SsoSessionRow } from './sso.repository.js';
+import type { TokenCipher } from './token-cipher.js';
+
+/** A sign-in between the button and the provider's answer. */
+interface LoginTransaction {
+  readonly provider: string;
+  readonly binding: string;
+  readonly codeVerifier: string;
+  readonly nonce: string;
+  readonly redirectUri: string;
+  readonly returnTo: URL;
+  readonly challenge: string;
+}
+
+/** A validated sign-in waiting for its starter to redeem the key. */
+interface Handoff {
+  readonly provider: string;
+  readonly challenge: string;
+  readonly user: string;
+  readonly claims: UserClaims;
+  readonly grant: ClaimGrant;
+  readonly refreshToken?: string;
+}
+
+/** Where the browser goes after the provider answered. */
+export interface CallbackOutcome {
+  readonly redirect: string;
+}
+
+/** Dependencies of the SSO service. */
+export interface SsoServiceDeps {
+  readonly clients: ReadonlyMap<string, OidcClient>;
+  readonly keys: KeysService;
+  readonly repository: SsoRepository;
+  readonly cipher: TokenCipher;
+  readonly audit: AuditRepository;
+  readonly bus: GatewayEventBus;
+  readonly loginTimeoutMs: number;
+  readonly log: (message: string, details?: Record<string, unknown>) => void;
+  readonly now?: () => number;
+}
+
+const HANDOFF_TTL_MS = 120_000;
+const MAX_PENDING = 10_000;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** sha256, base64url: the S256 of PKCE, used for the hand-off's challenge too. */
+export function s256(verifier: string): string {
+  return hash('sha256', verifier, 'base64url');
+}
+
+/**
+ * Single sign-on issuance of API keys: starts sign-ins (state, nonce, PKCE), finishes them (the code
+ * exchanged and the ID token validated by openid-client), maps claims to a key, hands the key over
+ * once to whoever started the sign-in, and ends sessions on sign-out or when a refresh shows the
+ * user lost a mapped group.
+ */
+export class SsoService {
+  private readonly logins: PendingStore<LoginTransaction>;
+  private readonly handoffs: PendingStore<Handoff>;
+  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SsoServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
+    this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
+  }
+
+  /** The configured providers, for the sign-in buttons. */
+  providers(): SsoProviderInfo[] {
+    return [...this.deps.clients.values()].map((client) => ({ id: client.id, name: client.label }));
+  }
+
+  /** Starts a sign-in: the provider's authorization URL to send the browser to. */
+  async startLogin(input: {
+    provider: string;
+    returnTo: string;
+    challenge: string;
+    binding: string;
+    gatewayOrigin: string;
+  }): Promise<string> {
+    const client = this.client(input.provider);
+    const target = parseReturnTarget(input.returnTo, input.gatewayOrigin);
+    if ('problem' in target) throw new SsoError('invalid_request_error', target.problem);
+    const state = randomState();
+    const transaction: LoginTransaction = {
+      provider: client.id,
+      binding: input.binding,
+      codeVerifier: randomPKCECodeVerifier(),
+      nonce: randomNonce(),
+      redirectUri: client.settings.redirect_uri ?? `${input.gatewayOrigin}/sso/callback`,
+      returnTo: target.url,
+      challenge: input.challenge,
+    };
+    const url = await this.provider(client.authorizationUrl({ ...transaction, state }));
+    if (!this.logins.put(state, transaction))
+      throw new SsoError('invalid_request_error', 'too many sign-ins in progress; try again in a few minutes');
+    return url.toString();
+  }
+
+  /**
+   * Finishes a sign-in. An unknown, used or expired state, or a browser other than the one that
+   * started, is refused here (the error shape); once the sign-in is known, the browser goes back to
+   * its starter with `handoff` or with `error` and `error_description`.
+   */
+  async callback(query: Record<string, unknown>, binding: string | undefined): Promise<CallbackOutcome> {
+    const state = typeof query.state === 'string' ? query.state : undefined;
+    if (state === undefined) throw new SsoError('invalid_request_error', 'state is missing from the callback');
+    const transaction = this.logins.take(state);
+    if (transaction === undefined)
+      throw new SsoError(
+        'invalid_request_error',
+        'state does not match a sign-in in progress (unknown, already used or expired)',
+      );
+    if (binding === undefined || !sameSecret(binding, transaction.binding))
+      throw new SsoError(
+        'invalid_request_error',
+        'this sign-in was started in another browser (the sign-in cookie does not match)',
+      );
+    const client = this.client(transaction.provider);
+    try {
+      const callbackUrl = new URL(transaction.redirectUri);
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) if (typeof value === 'string') search.set(name, value);
+      callbackUrl.search = search.toString();
+      const tokens = await client.exchange(callbackUrl, {
+        state,
+        nonce: transaction.nonce,
+        codeVerifier: transaction.codeVerifier,
+      });
+      const user = claimValues(tokens.claims, client.settings.user_claim)[0];
+      if (user === undefined)
+        throw new SsoError(
+          'authentication_error',
+          `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
+        );
+      const grant = mapClaims(client.settings, tokens.claims);
+      if (grant === undefined)
+        throw new SsoError(
+          'permission_error',
+          `${user} matches no claim mapping of ${client.label}, and the provider has no default_grant`,
+        );
+      const handoff = randomBytes(24).toString('base64url');
+      const pending: Handoff = {
+        provider: client.id,
+        challenge: transaction.challenge,
+        user,
+        claims: tokens.claims,
+        grant,
+        refreshToken: tokens.refreshToken,
+      };
+      if (!this.handoffs.put(handoff, pending))
+        throw new SsoError(
+          'invalid_request_error',
+          'too many sign-ins waiting to be redeemed; try again in a few minutes',
+        );
+      return { redirect: withParams(transaction.returnTo, { handoff }) };
+    } catch (error) {
+      const failure = asSsoError(error);
+      this.deps.log('sso sign-in failed', { provider: client.id, type: failure.type, reason: failure.message });
+      return {
+        redirect: withParams(transaction.returnTo, { error: failure.type, error_description: failure.message }),
+      };
+    }
+  }
+
+  /** Issues the key of a finished sign-in to the holder of the verifier; the secret is in this answer only. */
+  redeem(input: { handoff: string; verifier: string }, requestId: string): SsoIssuedKey {
+    const pending = this.handoffs.take(input.handoff);
+    if (pending === undefined)
+      throw new SsoError('invalid_request_error', 'handoff is unknown, already redeemed or expired');
+    if (!sameSecret(s256(input.verifier), pending.challenge))
+      throw new SsoError('invalid_request_error', 'verifier does not match the challenge the sign-in was started with');
+    const client = this.client(pending.provider);
+    const sessionId = newId('sso');
+    const now = this.now();
+    const { row, secret } = this.deps.keys.issue(
+      {
+        ...pending.grant.key,
+        name: `${client.id}: ${pending.user}`,
+        user: pending.user,
+        expires_in_seconds: client.settings.key_ttl_seconds,
+        metadata: { sso_provider: client.id },
+      },
+      { issuer: client.settings.issuer, subject: pending.claims.sub, ssoSessionId: sessionId },
+    );
+    this.deps.repository.insert({
+      id: sessionId,
+      provider: client.id,
+      issuer: client.settings.issuer,
+      subject: pending.claims.sub,
+      ownerUser: pending.user,
+      keyId: row.id,
+      groups: [...pending.grant.matched],
+      refreshToken: pending.refreshToken ? this.deps.cipher.encrypt(pending.refreshToken) : null,
+      createdAt: now,
+      refreshedAt: null,
+      endedAt: null,
+      endReason: null,
+    });
+    this.audit(`sso:${client.id}`, 'api_key.create', row.id, requestId, {
+      name: row.name,
+      user: row.ownerUser,
+      team: row.team,
+      scopes: row.scopes,
+      issuer: row.issuer,
+      subject: row.subject,
+      groups: pending.grant.matched,
+    });
+    this.deps.bus.invalidate('api-keys', [row.id]);
+    return {
+      ...toKeyRecord(row, now),
+      key: secret,
+      provider: client.id,
+      provider_name: client.label,
+      session_id: sessionId,
+    };
+  }
+
+  /** Signs out the holder of an SSO key: the key is revoked, the refresh token revoked at the provider. */
+  async logout(secret: string, requestId: string): Promise<SsoLogoutResult> {
+    const check = this.deps.keys.check(secret);
+    if (!check.ok)
+      throw new SsoError(
+        'authentication_error',
+        `the API key is ${check.reason === 'unknown' ? 'not valid' : check.reason}`,
+      );
+    const sessionId = check.key.row.ssoSessionId;
+    const session = sessionId ? this.deps.repository.findById(sessionId) : undefined;
+    if (!session)
+      throw new SsoError('invalid_request_error', 'this API key was not issued by single sign-on; an admin revokes it');
+    await this.end(session, 'signed out', requestId, `sso:${session.provider}`);
+    const client = this.deps.clients.get(session.provider);
+    return {
+      key_id: session.keyId,
+      session_id: session.id,
+      revoked: true,
+      end_session_url: client ? ((await client.endSessionUrl()) ?? null) : null,
+    };
+  }
+
+  /** Ends a session as an admin: the key is revoked. */
+  async endByAdmin(id: string, requestId: string): Promise<SsoSessionRecord> {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    if (session.endedAt === null) await this.end(session, 'ended by an admin', requestId, 'master');
+    return this.session(id);
+  }
+
+  /** Sessions, never their refresh tokens. */
+  listSessions(filter: { provider?: string; includeEnded: boolean }): SsoSessionRecord[] {
+    return this.deps.repository.list(filter).map(toSessionRecord);
+  }
+
+  /** One session. */
+  session(id: string): SsoSessionRecord {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    return toSessionRecord(session);
+  }
+
+  /** Checks one session now (refresh token, mapped groups); the session as it is afterwards. */
+  async refreshSession(id: string, requestId: string): Promise<SsoSessionRecord> {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    const outcome = await this.check(session, requestId);
+    if (outcome === 'unavailable')
+      throw new SsoError(
+        'upstream_error',
+        `${session.provider} could not be reached to refresh the session; it stays open`,
+      );
+    return this.session(id);
+  }
+
+  /** Checks every open session (`dueOnly`: those whose refresh interval has passed). */
+  async refreshAll(requestId: string | null, dueOnly: boolean): Promise<SsoRefreshResult> {
+    const now = this.now();
+    const result: SsoRefreshResult = { checked: 0, ended: [], unavailable: 0 };
+    for (const session of this.deps.repository.list({ includeEnded: false })) {
+      const client = this.deps.clients.get(session.provider);
+      if (!client) continue;
+      if (dueOnly && (session.refreshedAt ?? session.createdAt) + client.settings.refresh_interval_seconds * 1000 > now)
+        continue;
+      result.checked++;
+      const outcome = await this.check(session, requestId);
+      if (outcome === 'unavailable') result.unavailable++;
+      else if (outcome !== undefined)
+        result.ended.push({ session_id: session.id, key_id: session.keyId, reason: outcome });
+    }
+    return result;
+  }
+
+  /** One check at a time per session: a rotated refresh token must not be used twice. */
+  private check(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+    let running = this.inFlight.get(session.id);
+    if (!running) {
+      running = this.checkOnce(session, requestId).finally(() => this.inFlight.delete(session.id));
+      this.inFlight.set(session.id, running);
+    }
+    return running;
+  }
+
+  /** Undefined when the session holds, the reason when it ended, 'unavailable' when the provider did not answer. */
+  private async checkOnce(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+    const current = this.deps.repository.findById(session.id);
+    if (!current || current.endedAt !== null) return current?.endReason ?? undefined;
+    const key = this.deps.keys.get(current.keyId);
+    if (!key || key.revokedAt !== null) return this.endFor(current, 'key revoked', requestId);
+    const client = this.deps.clients.get(current.provider);
+    const sealed = current.refreshToken;
+    // Without a refresh token (the provider gave none: no offline_access) nothing can be checked.
+    if (!client || sealed === null) return undefined;
+    const refreshToken = this.deps.cipher.decrypt(sealed);
+    if (refreshToken === undefined)
+      return this.endFor(current, 'refresh token unreadable (sso.key changed)', requestId);
+    try {
+      const tokens = await client.refresh(refreshToken, current.subject);
+      if (!stillHolds(client.settings, current.groups, tokens.claims))
+        return this.endFor(current, 'removed from a mapped group', requestId);
+      const rotated = tokens.refreshToken ?? refreshToken;
+      this.deps.repository.refreshed(current.id, this.now(), this.deps.cipher.encrypt(rotated));
+      return undefined;
+    } catch (error) {
+      if (error instanceof OidcFailure && error.kind === 'rejected')
+        return this.endFor(current, `refresh refused by the provider (${error.message})`, requestId);
+      this.deps.log('sso refresh could not reach the provider; the session stays open', {
+        provider: current.provider,
+        session: current.id,
+        reason: (error as Error).message,
+      });
+      return 'unavailable';
+    }
+  }
+
+  private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<string> {
+    await this.end(session, reason, requestId, `sso:${session.provider}`);
+    return reason;
+  }
+
+  /** Revokes the key, ends the session (forgetting its refresh token) and revokes that token at the provider. */
+  private async end(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): Promise<void> {
+    const before = this.deps.keys.get(session.keyId);
+    this.deps.keys.revoke(session.keyId);
+    if (!this.deps.repository.end(session.id, this.now(), reason)) return;
+    if (before?.revokedAt === null)
+      this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
+    this.audit(actor, 'sso.session.end', session.id, requestId, { key_id: session.keyId, reason });
+    this.deps.bus.invalidate('api-keys', [session.keyId]);
+    const client = this.deps.clients.get(session.provider);
+    const token = session.refreshToken ? this.deps.cipher.decrypt(session.refreshToken) : undefined;
+    if (client && token) {
+      const problem = await client.revoke(token);
+      if (problem)
+        this.deps.log('sso refresh token could not be revoked at the provider', {
+          provider: client.id,
+          reason: problem,
+        });
+    }
+  }
+
+  private client(id: string): OidcClient {
+    const client = this.deps.clients.get(id);
+    if (!client) {
+      const known = [...this.deps.clients.keys()];
+      throw new SsoError(
+        'invalid_request_error',
+        `provider '${id.slice(0, 100)}' is not configured${known.length ? `; configured: ${known.join(', ')}` : ' (sso.providers is empty)'}`,
+      );
+    }
+    return client;
+  }
+
+  private async provider<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      throw asSsoError(error);
+    }
+  }
+
+  private audit(
+    actor: string,
+    action: string,
+    target: string,
+    requestId: string | null,
+    details: Record<string, unknown>,
+  ): void {
+    this.deps.audit.insert({ createdAt: this.now(), actor, action, target, requestId, details });
+    this.deps.bus.invalidate('audit');
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function withParams(base: URL, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+function asSsoError(error: unknown): SsoError {
+  if (error instanceof SsoError) return error;
+  if (error instanceof OidcFailure)
+    return error.kind === 'rejected'
+      ? new SsoError('authentication_error', `the sign-in was rejected: ${error.message}`)
+      : new SsoError('upstream_error', `the identity provider could not be used: ${error.message}`);
+  throw error;
+}
+
+function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
+  return {
+    id: row.id,
+    provider: row.provider,
+    issuer: row.issuer,
+    subject: row.subject,
+    user: row.ownerUser,
+    key_id: row.keyId,
+    groups: row.groups,
+    refreshable: row.refreshToken !== null,
+    created_at: new Date(row.createdAt).toISOString(),
+    refreshed_at: iso(row.refreshedAt),
+    ended_at: iso(row.endedAt),
+    end_reason: row.endReason,
+    status: row.endedAt === null ? 'active' : 'ended',
+  };
+}
