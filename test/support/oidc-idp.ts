@@ -25,6 +25,8 @@ export interface TestIdp {
   rewriteIdToken: ((idToken: string) => string) | undefined;
   /** Paths of the requests the provider received, in order (e.g. `/token/revocation`). */
   readonly requests: string[];
+  /** Every refresh token the provider issued (tests check none leaks). */
+  readonly refreshTokens: string[];
   /** Where the client may be sent back; set before the first request (the provider is built then). */
   redirectUris: string[];
   /** Signs `payload` as an ID token with the provider's real key (`kid` kept) or with `key`. */
@@ -86,6 +88,7 @@ export async function startTestIdp(
     codeTtlSeconds: 60,
     rewriteIdToken: undefined,
     requests: [],
+    refreshTokens: [],
     redirectUris: options.redirectUris ?? [],
     sign: (payload, key) => signJwt(payload, key ?? privateKey, kid),
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -145,6 +148,8 @@ export async function startTestIdp(
       idp.requests.push(ctx.path);
       await next();
       const body = ctx.body as Record<string, unknown> | undefined;
+      if (ctx.path === '/token' && body && typeof body.refresh_token === 'string')
+        idp.refreshTokens.push(body.refresh_token);
       if (ctx.path === '/token' && idp.rewriteIdToken && body && typeof body.id_token === 'string')
         ctx.body = { ...body, id_token: idp.rewriteIdToken(body.id_token) };
     });
