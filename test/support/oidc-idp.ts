@@ -49,7 +49,7 @@ function signJwt(payload: Record<string, unknown>, key: KeyObject, kid: string):
 function loginPage(uid: string, prompt: string): string {
   const body =
     prompt === 'login'
-      ? `<label>Email <input name="login" autofocus></label><button type="submit">Sign in to Test IdP</button>`
+      ? `<label>User <input name="login" autofocus></label><button type="submit">Sign in to Test IdP</button>`
       : `<p>Gatehouse asks for your email, groups and offline access.</p><button type="submit">Allow</button>`;
   return `<!doctype html><html><head><title>Test IdP</title></head><body><h1>Test IdP</h1>
 <form method="post" action="/interaction/${uid}">${body}</form></body></html>`;
@@ -114,7 +114,12 @@ export async function startTestIdp(
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
       features: {
         devInteractions: { enabled: false },
-        revocation: { enabled: true },
+        revocation: {
+          enabled: true,
+          // A client revokes only its own tokens (the provider's default, said explicitly).
+          allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+            token.clientId === client.clientId,
+        },
         rpInitiatedLogout: { enabled: true },
       },
       ttl: {
@@ -180,6 +185,11 @@ export async function startTestIdp(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     built ??= build();
     const provider = built;
+    // A browser asks every host for one; a 404 would be an error in its console.
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     const match = /^\/interaction\/([^/?]+)/.exec(req.url ?? '');
     if (!match) {
       provider.callback()(req, res);
