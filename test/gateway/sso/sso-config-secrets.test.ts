@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,23 @@ describe('SSO configuration', () => {
       groups_claim: 'groups',
       refresh_interval_seconds: 900,
     });
+  });
+
+  it('accepts the example of docs/sso.md and of the example file', () => {
+    const doc = readFileSync('docs/sso.md', 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+    const { config } = loadConfig({
+      env: { GATEHOUSE_DATA_DIR: '/tmp/x' },
+      overrides: parseYaml(yaml) as Record<string, unknown>,
+    });
+    expect(config.sso.providers.corp).toMatchObject({
+      name: 'Corp SSO',
+      user_claim: 'email',
+      key_ttl_seconds: 2592000,
+    });
+    expect(config.sso.providers.corp!.mappings).toHaveLength(3);
+    const example = loadConfig({ file: 'resources/gatehouse.example.yaml', env: {} }).config;
+    expect(example.sso).toEqual({ login_timeout_seconds: 600, providers: {} });
   });
 
   it('refuses to start without the client secret in the environment, naming the variable and not a value', async () => {
