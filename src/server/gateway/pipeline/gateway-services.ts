@@ -113,7 +113,8 @@ export function createGatewayServices(
     tick === undefined
       ? undefined
       : setInterval(
-          () => void sso.refreshAll(null, true).catch((error: unknown) => log('sso refresh round failed', error)),
+          () =>
+            void sso.sessions.refreshAll(null, true).catch((error: unknown) => log('sso refresh round failed', error)),
           tick,
         );
   refresher?.unref();

@@ -1,23 +1,18 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
-import type {
-  SsoIssuedKey,
-  SsoLogoutResult,
-  SsoProviderInfo,
-  SsoRefreshResult,
-  SsoSessionRecord,
-} from '../../../shared/sso-api.js';
+import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
-import { claimValues, mapClaims, stillHolds, type ClaimGrant } from './claim-mapping.js';
+import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
 import { OidcFailure, type OidcClient, type UserClaims } from './oidc-client.js';
 import { PendingStore } from './pending-store.js';
 import { parseReturnTarget } from './return-target.js';
 import { SsoError } from './sso-errors.js';
-import type { SsoRepository, SsoSessionRow } from './sso.repository.js';
+import { SsoSessions } from './sso-sessions.js';
+import type { SsoRepository } from './sso.repository.js';
 import type { TokenCipher } from './token-cipher.js';
 
 /** A sign-in between the button and the provider's answer. */
@@ -61,7 +56,6 @@ export interface SsoServiceDeps {
 
 const HANDOFF_TTL_MS = 120_000;
 const MAX_PENDING = 10_000;
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** sha256, base64url: the S256 of PKCE, used for the hand-off's challenge too. */
 export function s256(verifier: string): string {
@@ -71,17 +65,18 @@ export function s256(verifier: string): string {
 /**
  * Single sign-on issuance of API keys: starts sign-ins (state, nonce, PKCE), finishes them (the code
  * exchanged and the ID token validated by openid-client), maps claims to a key, hands the key over
- * once to whoever started the sign-in, and ends sessions on sign-out or when a refresh shows the
- * user lost a mapped group.
+ * once to whoever started the sign-in, and signs its holder out.
  */
 export class SsoService {
   private readonly logins: PendingStore<LoginTransaction>;
   private readonly handoffs: PendingStore<Handoff>;
-  private readonly inFlight = new Map<string, Promise<string | undefined>>();
   private readonly now: () => number;
+  /** The sessions behind issued keys: checks, sign-out, admin ends. */
+  readonly sessions: SsoSessions;
 
   constructor(private readonly deps: SsoServiceDeps) {
     this.now = deps.now ?? Date.now;
+    this.sessions = new SsoSessions({ ...deps, now: this.now });
     this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
     this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
   }
@@ -249,7 +244,7 @@ export class SsoService {
     const session = sessionId ? this.deps.repository.findById(sessionId) : undefined;
     if (!session)
       throw new SsoError('invalid_request_error', 'this API key was not issued by single sign-on; an admin revokes it');
-    await this.end(session, 'signed out', requestId, `sso:${session.provider}`);
+    await this.sessions.end(session, 'signed out', requestId, `sso:${session.provider}`);
     const client = this.deps.clients.get(session.provider);
     return {
       key_id: session.keyId,
@@ -257,125 +252,6 @@ export class SsoService {
       revoked: true,
       end_session_url: client ? ((await client.endSessionUrl()) ?? null) : null,
     };
-  }
-
-  /** Ends a session as an admin: the key is revoked. */
-  async endByAdmin(id: string, requestId: string): Promise<SsoSessionRecord> {
-    const session = this.deps.repository.findById(id);
-    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
-    if (session.endedAt === null) await this.end(session, 'ended by an admin', requestId, 'master');
-    return this.session(id);
-  }
-
-  /** Sessions, never their refresh tokens. */
-  listSessions(filter: { provider?: string; includeEnded: boolean }): SsoSessionRecord[] {
-    return this.deps.repository.list(filter).map(toSessionRecord);
-  }
-
-  /** One session. */
-  session(id: string): SsoSessionRecord {
-    const session = this.deps.repository.findById(id);
-    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
-    return toSessionRecord(session);
-  }
-
-  /** Checks one session now (refresh token, mapped groups); the session as it is afterwards. */
-  async refreshSession(id: string, requestId: string): Promise<SsoSessionRecord> {
-    const session = this.deps.repository.findById(id);
-    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
-    const outcome = await this.check(session, requestId);
-    if (outcome === 'unavailable')
-      throw new SsoError(
-        'upstream_error',
-        `${session.provider} could not be reached to refresh the session; it stays open`,
-      );
-    return this.session(id);
-  }
-
-  /** Checks every open session (`dueOnly`: those whose refresh interval has passed). */
-  async refreshAll(requestId: string | null, dueOnly: boolean): Promise<SsoRefreshResult> {
-    const now = this.now();
-    const result: SsoRefreshResult = { checked: 0, ended: [], unavailable: 0 };
-    for (const session of this.deps.repository.list({ includeEnded: false })) {
-      const client = this.deps.clients.get(session.provider);
-      if (!client) continue;
-      if (dueOnly && (session.refreshedAt ?? session.createdAt) + client.settings.refresh_interval_seconds * 1000 > now)
-        continue;
-      result.checked++;
-      const outcome = await this.check(session, requestId);
-      if (outcome === 'unavailable') result.unavailable++;
-      else if (outcome !== undefined)
-        result.ended.push({ session_id: session.id, key_id: session.keyId, reason: outcome });
-    }
-    return result;
-  }
-
-  /** One check at a time per session: a rotated refresh token must not be used twice. */
-  private check(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
-    let running = this.inFlight.get(session.id);
-    if (!running) {
-      running = this.checkOnce(session, requestId).finally(() => this.inFlight.delete(session.id));
-      this.inFlight.set(session.id, running);
-    }
-    return running;
-  }
-
-  /** Undefined when the session holds, the reason when it ended, 'unavailable' when the provider did not answer. */
-  private async checkOnce(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
-    const current = this.deps.repository.findById(session.id);
-    if (!current || current.endedAt !== null) return current?.endReason ?? undefined;
-    const key = this.deps.keys.get(current.keyId);
-    if (!key || key.revokedAt !== null) return this.endFor(current, 'key revoked', requestId);
-    const client = this.deps.clients.get(current.provider);
-    const sealed = current.refreshToken;
-    // Without a refresh token (the provider gave none: no offline_access) nothing can be checked.
-    if (!client || sealed === null) return undefined;
-    const refreshToken = this.deps.cipher.decrypt(sealed);
-    if (refreshToken === undefined)
-      return this.endFor(current, 'refresh token unreadable (sso.key changed)', requestId);
-    try {
-      const tokens = await client.refresh(refreshToken, current.subject);
-      if (!stillHolds(client.settings, current.groups, tokens.claims))
-        return this.endFor(current, 'removed from a mapped group', requestId);
-      const rotated = tokens.refreshToken ?? refreshToken;
-      this.deps.repository.refreshed(current.id, this.now(), this.deps.cipher.encrypt(rotated));
-      return undefined;
-    } catch (error) {
-      if (error instanceof OidcFailure && error.kind === 'rejected')
-        return this.endFor(current, `refresh refused by the provider (${error.message})`, requestId);
-      this.deps.log('sso refresh could not reach the provider; the session stays open', {
-        provider: current.provider,
-        session: current.id,
-        reason: (error as Error).message,
-      });
-      return 'unavailable';
-    }
-  }
-
-  private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<string> {
-    await this.end(session, reason, requestId, `sso:${session.provider}`);
-    return reason;
-  }
-
-  /** Revokes the key, ends the session (forgetting its refresh token) and revokes that token at the provider. */
-  private async end(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): Promise<void> {
-    const before = this.deps.keys.get(session.keyId);
-    this.deps.keys.revoke(session.keyId);
-    if (!this.deps.repository.end(session.id, this.now(), reason)) return;
-    if (before?.revokedAt === null)
-      this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
-    this.audit(actor, 'sso.session.end', session.id, requestId, { key_id: session.keyId, reason });
-    this.deps.bus.invalidate('api-keys', [session.keyId]);
-    const client = this.deps.clients.get(session.provider);
-    const token = session.refreshToken ? this.deps.cipher.decrypt(session.refreshToken) : undefined;
-    if (client && token) {
-      const problem = await client.revoke(token);
-      if (problem)
-        this.deps.log('sso refresh token could not be revoked at the provider', {
-          provider: client.id,
-          reason: problem,
-        });
-    }
   }
 
   private client(id: string): OidcClient {
@@ -429,22 +305,4 @@ function asSsoError(error: unknown): SsoError {
       ? new SsoError('authentication_error', `the sign-in was rejected: ${error.message}`)
       : new SsoError('upstream_error', `the identity provider could not be used: ${error.message}`);
   throw error;
-}
-
-function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
-  return {
-    id: row.id,
-    provider: row.provider,
-    issuer: row.issuer,
-    subject: row.subject,
-    user: row.ownerUser,
-    key_id: row.keyId,
-    groups: row.groups,
-    refreshable: row.refreshToken !== null,
-    created_at: new Date(row.createdAt).toISOString(),
-    refreshed_at: iso(row.refreshedAt),
-    ended_at: iso(row.endedAt),
-    end_reason: row.endReason,
-    status: row.endedAt === null ? 'active' : 'ended',
-  };
 }

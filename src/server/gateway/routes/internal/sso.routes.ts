@@ -22,7 +22,7 @@ export const internalSsoRoutes: FastifyPluginAsync = async (app) => {
     '/sso/sessions',
     { schema: { querystring: ssoSessionListQuerySchema, response: { 200: ssoSessionListSchema } } },
     async (request) => ({
-      data: sso.listSessions({
+      data: sso.sessions.listSessions({
         provider: request.query.provider,
         includeEnded: request.query.include_ended === 'true',
       }),
@@ -32,22 +32,22 @@ export const internalSsoRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/sso/sessions/:id',
     { schema: { params: idParamsSchema, response: { 200: ssoSessionRecordSchema } } },
-    async (request) => sso.session(request.params.id),
+    async (request) => sso.sessions.session(request.params.id),
   );
 
   typed.post(
     '/sso/sessions/:id/refresh',
     { schema: { params: idParamsSchema, response: { 200: ssoSessionRecordSchema } } },
-    async (request) => sso.refreshSession(request.params.id, request.id),
+    async (request) => sso.sessions.refreshSession(request.params.id, request.id),
   );
 
   typed.delete(
     '/sso/sessions/:id',
     { schema: { params: idParamsSchema, response: { 200: ssoSessionRecordSchema } } },
-    async (request) => sso.endByAdmin(request.params.id, request.id),
+    async (request) => sso.sessions.endByAdmin(request.params.id, request.id),
   );
 
   typed.post('/sso/refresh', { schema: { response: { 200: ssoRefreshResultSchema } } }, async (request) =>
-    sso.refreshAll(request.id, false),
+    sso.sessions.refreshAll(request.id, false),
   );
 };
