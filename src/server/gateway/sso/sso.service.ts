@@ -187,6 +187,8 @@ export class SsoService {
     if (!sameSecret(s256(input.verifier), pending.challenge))
       throw new SsoError('invalid_request_error', 'verifier does not match the challenge the sign-in was started with');
     const client = this.client(pending.provider);
+    // The validated ID token's issuer (equal to the configured one, as the provider spells it).
+    const issuer = typeof pending.claims.iss === 'string' ? pending.claims.iss : client.settings.issuer;
     const sessionId = newId('sso');
     const now = this.now();
     const { row, secret } = this.deps.keys.issue(
@@ -197,12 +199,12 @@ export class SsoService {
         expires_in_seconds: client.settings.key_ttl_seconds,
         metadata: { sso_provider: client.id },
       },
-      { issuer: client.settings.issuer, subject: pending.claims.sub, ssoSessionId: sessionId },
+      { issuer, subject: pending.claims.sub, ssoSessionId: sessionId },
     );
     this.deps.repository.insert({
       id: sessionId,
       provider: client.id,
-      issuer: client.settings.issuer,
+      issuer,
       subject: pending.claims.sub,
       ownerUser: pending.user,
       keyId: row.id,
