@@ -5,6 +5,7 @@ import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
 import { OidcFailure, type OidcClient, type UserClaims } from './oidc-client.js';
@@ -45,6 +46,8 @@ export interface CallbackOutcome {
 export interface SsoServiceDeps {
   readonly clients: ReadonlyMap<string, OidcClient>;
   readonly keys: KeysService;
+  /** Makes the key's user and team records (as an admin-issued key's are). */
+  readonly principals: Pick<PrincipalsService, 'ensureForKey'>;
   readonly repository: SsoRepository;
   readonly cipher: TokenCipher;
   readonly audit: AuditRepository;
@@ -191,9 +194,12 @@ export class SsoService {
     const issuer = typeof pending.claims.iss === 'string' ? pending.claims.iss : client.settings.issuer;
     const sessionId = newId('sso');
     const now = this.now();
+    // The user record's id is the stable id from the claims; a mapped team becomes a team record.
+    const team = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
     const { row, secret } = this.deps.keys.issue(
       {
         ...pending.grant.key,
+        ...(team !== null ? { team } : {}),
         name: `${client.id}: ${pending.user}`,
         user: pending.user,
         expires_in_seconds: client.settings.key_ttl_seconds,

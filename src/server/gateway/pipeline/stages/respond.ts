@@ -25,6 +25,7 @@ export async function respond(
 ): Promise<FastifyReply> {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
+  if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
   const restore = ctx.services.output.piiRestore;
   if (answer.kind === 'json') {
     const text = restore
