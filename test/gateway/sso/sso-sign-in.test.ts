@@ -57,6 +57,11 @@ describe('single sign-on issuance against a real OpenID provider', () => {
     expect(session).toMatchObject({ user: 'alice@example.com', key_id: key.id, refreshable: true, status: 'active' });
     expect(session.groups.sort()).toEqual(['groups:ml-team', 'groups:staff']);
     expect(JSON.stringify(sessions)).not.toMatch(/refresh_token|v1\./);
+    // The key's user and team are records, as an admin-issued key's are.
+    const user = await h.admin('GET', `/internal/users/${encodeURIComponent('alice@example.com')}`);
+    expect(user.status).toBe(200);
+    expect(user.body).toMatchObject({ id: 'alice@example.com', team: 'ml' });
+    expect((await h.admin('GET', '/internal/teams')).body.data.map((t: { id: string }) => t.id)).toContain('ml');
   });
 
   it('stores the refresh token encrypted, never the key secret', async () => {
