@@ -64,6 +64,20 @@ describe('single sign-on refuses what it must', () => {
     expect(done.returned!.searchParams.get('handoff')).toBeTruthy();
   });
 
+  it('passes on the provider refusing the sign-in (error=access_denied)', async () => {
+    const walk = await h.walk('alice', { pauseAtCallback: true });
+    const refused = new URL(walk.callbackUrl!);
+    refused.search = new URLSearchParams({
+      state: refused.searchParams.get('state')!,
+      error: 'access_denied',
+      error_description: 'the user declined',
+      iss: h.idp.issuer,
+    }).toString();
+    const { error, description } = returnedError(await h.resume(walk, refused.toString()));
+    expect(error).toBe('authentication_error');
+    expect(description).toContain('access_denied: the user declined');
+  });
+
   it('refuses a missing state', async () => {
     const response = await fetch(`${h.url}/sso/callback?code=abc`, { redirect: 'manual' });
     expect(response.status).toBe(400);

@@ -89,6 +89,8 @@ declare module 'fastify' {
 export function createGatewayServices(
   options: GatewayServicesOptions,
   log: (message: string, error: unknown) => void,
+  /** Expected failures worth a line (a refused sign-in): warn level, not error. */
+  warn: (message: string, details: Record<string, unknown>) => void = log,
 ): GatewayServices {
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
@@ -129,7 +131,7 @@ export function createGatewayServices(
     audit,
     bus,
     loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
-    log: (message, details) => log(message, details),
+    log: (message, details) => warn(message, details ?? {}),
   });
   const tick = refreshTick(options.config);
   const refresher =
@@ -176,7 +178,11 @@ export function createGatewayServices(
 /** Decorates the app with `gateway` (its services) and closes them with the app. */
 export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
   async (app, options) => {
-    const services = createGatewayServices(options, (message, error) => app.log.error({ err: error }, message));
+    const services = createGatewayServices(
+      options,
+      (message, error) => app.log.error({ err: error }, message),
+      (message, details) => app.log.warn(details, message),
+    );
     app.decorate('gateway', services);
     app.addHook('onClose', () => services.close());
   },
