@@ -40,6 +40,28 @@ export const ssoProviderSchema = z
     /** The environment variable holding the client secret (the secret itself never goes in the file). */
     client_secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
     scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile', 'offline_access']),
+    /** Extra parameters of the authorization request (e.g. Google's `access_type: offline`); never state, nonce or PKCE. */
+    authorization_params: z
+      .record(z.string().min(1), z.string())
+      .refine(
+        (params) =>
+          !Object.keys(params).some((name) =>
+            [
+              'state',
+              'nonce',
+              'code_challenge',
+              'code_challenge_method',
+              'redirect_uri',
+              'client_id',
+              'response_type',
+              'scope',
+            ].includes(name),
+          ),
+        {
+          message: 'may not set state, nonce, code_challenge(_method), redirect_uri, client_id, response_type or scope',
+        },
+      )
+      .default({}),
     /** Where the provider sends the browser back; default `<gateway address>/sso/callback`. */
     redirect_uri: redirectUri.optional(),
     /** The claim that names the key's owner (`ownerUser`): a stable id such as `email` or `sub`. */

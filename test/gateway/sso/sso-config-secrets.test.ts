@@ -39,6 +39,9 @@ describe('SSO configuration', () => {
         overrides: providerConfig('https://idp.example', { mappings: [{ value: 'g', scopes: ['admin'] }] }),
       }),
     ).toThrow(/sso\.providers\.corp\.mappings\.0\.scopes\.0/);
+    expect(() =>
+      loadConfig({ env, overrides: providerConfig('https://idp.example', { authorization_params: { state: 'x' } }) }),
+    ).toThrow(/sso\.providers\.corp\.authorization_params: may not set state/);
     const { config } = loadConfig({ env, overrides: providerConfig('https://idp.example') });
     expect(config.sso.providers.corp).toMatchObject({
       scopes: ['openid', 'email', 'profile', 'offline_access'],

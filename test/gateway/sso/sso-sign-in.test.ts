@@ -2,18 +2,44 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyListSchema } from '../../../src/shared/gateway-api.js';
 import { ssoIssuedKeySchema, ssoSessionListSchema } from '../../../src/shared/sso-api.js';
-import { startSsoHarness, type SsoHarness } from '../support/sso-harness.js';
+import { handoffPair, startSsoHarness, UI_RETURN, type SsoHarness } from '../support/sso-harness.js';
 
 describe('single sign-on issuance against a real OpenID provider', () => {
   let h: SsoHarness;
   beforeAll(async () => {
-    h = await startSsoHarness();
+    h = await startSsoHarness({ authorization_params: { ui_locales: 'de' } });
   });
   afterAll(async () => h?.close());
 
   it('lists the configured provider for the sign-in button', async () => {
     const response = await fetch(`${h.url}/sso/providers`);
     expect(await response.json()).toEqual({ data: [{ id: 'testidp', name: 'Test IdP' }] });
+  });
+
+  it('sends the provider an authorization request with PKCE S256, state and nonce, and sets the sign-in cookie', async () => {
+    const { challenge } = handoffPair();
+    const query = new URLSearchParams({ provider: 'testidp', return_to: UI_RETURN, challenge });
+    const response = await fetch(`${h.url}/sso/login?${query}`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const location = new URL(response.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${h.idp.issuer}/auth`);
+    const params = location.searchParams;
+    expect(params.get('response_type')).toBe('code');
+    expect(params.get('client_id')).toBe(h.idp.clientId);
+    expect(params.get('redirect_uri')).toBe(`${h.url}/sso/callback`);
+    expect(params.get('code_challenge_method')).toBe('S256');
+    expect(params.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    // The gateway's own PKCE pair, not the hand-off challenge of the starter.
+    expect(params.get('code_challenge')).not.toBe(challenge);
+    expect(params.get('state')!.length).toBeGreaterThanOrEqual(32);
+    expect(params.get('nonce')!.length).toBeGreaterThanOrEqual(32);
+    expect(params.get('scope')).toBe('openid email profile groups offline_access');
+    expect(params.get('prompt')).toBe('consent');
+    expect(params.get('ui_locales')).toBe('de');
+    expect(response.headers.get('set-cookie')).toMatch(
+      /^gatehouse_sso=[\w-]{32}; Path=\/sso; HttpOnly; SameSite=Lax; Max-Age=600$/,
+    );
   });
 
   it('signs in with code + PKCE, maps groups to team, scopes and budgets, and the key works with the OpenAI SDK', async () => {

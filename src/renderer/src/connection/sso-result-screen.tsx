@@ -20,15 +20,22 @@ export interface SsoReturn {
   readonly errorDescription?: string;
 }
 
-/** Reads the redirect's parameters, then takes them off the address bar so a reload cannot replay them. */
+let taken: SsoReturn | undefined;
+
+/**
+ * Reads the redirect's parameters, then takes them off the address bar so a reload cannot replay them.
+ * Idempotent within a page load: React's development mode boots twice.
+ */
 export function takeSsoReturn(): SsoReturn {
+  if (taken) return taken;
   const params = new URLSearchParams(window.location.search);
   window.history.replaceState(null, '', window.location.pathname);
-  return {
+  taken = {
     handoff: params.get('handoff') ?? undefined,
     error: params.get('error') ?? undefined,
     errorDescription: params.get('error_description') ?? undefined,
   };
+  return taken;
 }
 
 /**

@@ -88,6 +88,8 @@ export class OidcClient {
       code_challenge_method: 'S256',
       // offline_access (a refresh token) needs consent at most providers.
       ...(this.settings.scopes.includes('offline_access') ? { prompt: 'consent' } : {}),
+      // Validated not to touch state, nonce, PKCE or the client's identity (sso-schema.ts).
+      ...this.settings.authorization_params,
     });
   }
 
