@@ -23,6 +23,8 @@ export interface TestIdp {
   codeTtlSeconds: number;
   /** Rewrites the ID token of the next token responses (a forged or tampered token), until cleared. */
   rewriteIdToken: ((idToken: string) => string) | undefined;
+  /** Makes the token endpoint answer this error (status and OAuth error code) until cleared. */
+  failToken: { status: number; error: string } | undefined;
   /** Paths of the requests the provider received, in order (e.g. `/token/revocation`). */
   readonly requests: string[];
   /** Every refresh token the provider issued (tests check none leaks). */
@@ -87,6 +89,7 @@ export async function startTestIdp(
     autoLogin: undefined,
     codeTtlSeconds: 60,
     rewriteIdToken: undefined,
+    failToken: undefined,
     requests: [],
     refreshTokens: [],
     redirectUris: options.redirectUris ?? [],
@@ -151,6 +154,11 @@ export async function startTestIdp(
     // Recorded, and the ID token rewritten where a test asks: the provider's own answer otherwise.
     provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
       idp.requests.push(ctx.path);
+      if (ctx.path === '/token' && idp.failToken) {
+        ctx.status = idp.failToken.status;
+        ctx.body = { error: idp.failToken.error, error_description: 'set by the test' };
+        return;
+      }
       await next();
       const body = ctx.body as Record<string, unknown> | undefined;
       if (ctx.path === '/token' && body && typeof body.refresh_token === 'string')

@@ -5,6 +5,7 @@ declare module 'oidc-provider' {
   export interface KoaContextWithOIDC {
     path: string;
     method: string;
+    status: number;
     body: unknown;
   }
 

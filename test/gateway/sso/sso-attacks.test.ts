@@ -44,6 +44,7 @@ describe('single sign-on refuses what it must', () => {
   afterEach(() => {
     h.idp.rewriteIdToken = undefined;
     h.idp.codeTtlSeconds = 60;
+    h.idp.failToken = undefined;
   });
 
   it('refuses a callback whose state was not issued, in the shared error shape, and keeps the real one usable', async () => {
@@ -76,6 +77,15 @@ describe('single sign-on refuses what it must', () => {
     const { error, description } = returnedError(await h.resume(walk, refused.toString()));
     expect(error).toBe('authentication_error');
     expect(description).toContain('access_denied: the user declined');
+  });
+
+  it('reports a provider whose token endpoint is down as upstream_error, issuing nothing', async () => {
+    const before = await keyCount(h);
+    h.idp.failToken = { status: 503, error: 'temporarily_unavailable' };
+    const { error, description } = returnedError(await h.walk('alice'));
+    expect(error).toBe('upstream_error');
+    expect(description).toContain('the provider answered 503');
+    expect(await keyCount(h)).toBe(before);
   });
 
   it('refuses a missing state', async () => {

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ssoLogoutResultSchema, ssoRefreshResultSchema, ssoSessionRecordSchema } from '../../../src/shared/sso-api.js';
 import { startSsoHarness, type SsoHarness } from '../support/sso-harness.js';
 
@@ -12,6 +12,9 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
     h = await startSsoHarness();
   });
   afterAll(async () => h?.close());
+  afterEach(() => {
+    h.idp.failToken = undefined;
+  });
 
   it('keeps a key whose user still holds the mapped groups, using (and rotating) the refresh token', async () => {
     const key = await h.signIn('alice');
@@ -71,6 +74,28 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
     expect(session.status).toBe('ended');
     expect(session.end_reason).toContain('refresh refused by the provider');
     await expect(chat(h, key.key)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+
+  it('keeps sessions open when the provider refuses the gateway itself or is down, and says so', async () => {
+    const key = await h.signIn('bob');
+    for (const failure of [
+      { status: 401, error: 'invalid_client' },
+      { status: 503, error: 'temporarily_unavailable' },
+    ]) {
+      h.idp.failToken = failure;
+      const refreshed = await h.admin('POST', `/internal/sso/sessions/${key.session_id}/refresh`);
+      expect(refreshed.status, failure.error).toBe(502);
+      expect(refreshed.body.error.type).toBe('upstream_error');
+      const round = ssoRefreshResultSchema.parse((await h.admin('POST', '/internal/sso/refresh')).body);
+      expect(round.ended.map((e) => e.session_id)).not.toContain(key.session_id);
+      expect(round.unavailable).toBeGreaterThanOrEqual(1);
+    }
+    h.idp.failToken = undefined;
+    await expect(chat(h, key.key)).resolves.toBeDefined();
+    const session = ssoSessionRecordSchema.parse(
+      (await h.admin('POST', `/internal/sso/sessions/${key.session_id}/refresh`)).body,
+    );
+    expect(session.status).toBe('active');
   });
 
   it('signs out with the key itself: revoked at once, the refresh token revoked at the provider, the logout URL given', async () => {

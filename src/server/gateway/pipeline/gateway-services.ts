@@ -138,8 +138,7 @@ export function createGatewayServices(
     tick === undefined
       ? undefined
       : setInterval(
-          () =>
-            void sso.sessions.refreshAll(null, true).catch((error: unknown) => log('sso refresh round failed', error)),
+          () => void sso.sessions.refreshDue().catch((error: unknown) => log('sso refresh round failed', error)),
           tick,
         );
   refresher?.unref();

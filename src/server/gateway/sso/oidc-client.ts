@@ -117,6 +117,12 @@ export class OidcClient {
     try {
       tokens = await oidc.refreshTokenGrant(config, refreshToken);
     } catch (error) {
+      // Only invalid_grant speaks about the user's session; a refused client (a rotated secret, a
+      // changed registration) is the gateway's problem and must not revoke everyone's key.
+      if (error instanceof oidc.ResponseBodyError && error.error !== 'invalid_grant')
+        throw new OidcFailure('unavailable', `the provider refused the refresh request: ${describe(error)}`);
+      if (!(error instanceof oidc.ResponseBodyError) && httpStatusOf(error) !== undefined)
+        throw new OidcFailure('unavailable', `the provider answered ${httpStatusOf(error)}: ${describe(error)}`);
       throw classify(error);
     }
     return this.result(config, tokens, subject);
@@ -191,10 +197,20 @@ function describe(error: unknown): string {
 }
 
 /** A provider's answer or a failed check is a refusal; a network failure or a server error means it is unavailable. */
+/** The HTTP status behind an error about a provider's answer (an unexpected status is the error's cause). */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof oidc.ResponseBodyError) return error.status;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Response ? cause.status : undefined;
+}
+
 function classify(error: unknown): OidcFailure {
   if (error instanceof OidcFailure) return error;
-  if (error instanceof oidc.ResponseBodyError)
-    return new OidcFailure(error.status >= 500 ? 'unavailable' : 'rejected', describe(error));
+  const status = httpStatusOf(error);
+  // A provider that answers 5xx (or 429) is down or busy: nothing is said about the user.
+  if (status !== undefined && (status >= 500 || status === 429))
+    return new OidcFailure('unavailable', `the provider answered ${status}: ${describe(error)}`);
+  if (error instanceof oidc.ResponseBodyError) return new OidcFailure('rejected', describe(error));
   if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ClientError)
     return new OidcFailure('rejected', describe(error));
   if (error instanceof TypeError || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')

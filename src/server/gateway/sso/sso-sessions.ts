@@ -29,6 +29,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
  */
 export class SsoSessions {
   private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private round: Promise<SsoRefreshResult> | undefined;
   private readonly now: () => number;
 
   constructor(private readonly deps: SsoSessionsDeps) {
@@ -69,6 +70,12 @@ export class SsoSessions {
   }
 
   /** Checks every open session (`dueOnly`: those whose refresh interval has passed). */
+  /** The timer's round: the sessions whose interval has passed; a round still running is not started again. */
+  refreshDue(): Promise<SsoRefreshResult> {
+    this.round ??= this.refreshAll(null, true).finally(() => (this.round = undefined));
+    return this.round;
+  }
+
   async refreshAll(requestId: string | null, dueOnly: boolean): Promise<SsoRefreshResult> {
     const now = this.now();
     const result: SsoRefreshResult = { checked: 0, ended: [], unavailable: 0 };
