@@ -39,12 +39,11 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
     const key = await h.signIn('dave');
     await expect(chat(h, key.key)).resolves.toBeDefined();
     h.idp.accounts.get('dave')!.groups = ['staff'];
-    const round = ssoRefreshResultSchema.parse((await h.admin('POST', '/internal/sso/refresh')).body);
-    expect(round.ended).toContainEqual({
-      session_id: key.session_id,
-      key_id: key.id,
-      reason: 'removed from a mapped group',
-    });
+    const tokensBefore = h.idp.refreshTokens.length;
+    const checked = await h.admin('POST', `/internal/sso/sessions/${key.session_id}/refresh`);
+    expect(checked.body).toMatchObject({ status: 'ended', end_reason: 'removed from a mapped group' });
+    // The refresh that found the removal is the only one since.
+    expect(h.idp.refreshTokens.length).toBe(tokensBefore + 1);
     await expect(chat(h, key.key)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     const record = (await h.admin('GET', `/internal/api-keys/${key.id}`)).body;
     expect(record.status).toBe('revoked');
@@ -52,8 +51,20 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
       (await h.admin('GET', `/internal/sso/sessions/${key.session_id}`)).body,
     );
     expect(session).toMatchObject({ status: 'ended', end_reason: 'removed from a mapped group', refreshable: false });
-    // The refresh token is forgotten here and revoked at the provider.
+    // The refresh token is forgotten here and revoked at the provider: the live one (after the
+    // refresh that found the removal) no longer works there.
     expect(h.idp.requests).toContain('/token/revocation');
+    const live = h.idp.refreshTokens.at(-1)!;
+    const reuse = await fetch(`${h.idp.issuer}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${h.idp.clientId}:${h.idp.clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: live }).toString(),
+    });
+    expect(reuse.status).toBe(400);
+    expect(((await reuse.json()) as { error: string }).error).toBe('invalid_grant');
     const row = h.servers.database.sqlite
       .prepare('SELECT refresh_token FROM gateway_sso_sessions WHERE id = ?')
       .get(key.session_id) as {

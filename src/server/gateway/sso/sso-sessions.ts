@@ -118,10 +118,12 @@ export class SsoSessions {
       return this.endFor(current, 'refresh token unreadable (sso.key changed)', requestId);
     try {
       const tokens = await client.refresh(refreshToken, current.subject);
+      // Kept first: a provider that rotates refresh tokens has just made the old one worthless, and
+      // ending the session below must revoke the token that is now live.
+      const sealedNow = this.deps.cipher.encrypt(tokens.refreshToken ?? refreshToken);
+      this.deps.repository.refreshed(current.id, this.now(), sealedNow);
       if (!stillHolds(client.settings, current.groups, tokens.claims))
-        return this.endFor(current, 'removed from a mapped group', requestId);
-      const rotated = tokens.refreshToken ?? refreshToken;
-      this.deps.repository.refreshed(current.id, this.now(), this.deps.cipher.encrypt(rotated));
+        return this.endFor({ ...current, refreshToken: sealedNow }, 'removed from a mapped group', requestId);
       return undefined;
     } catch (error) {
       if (error instanceof OidcFailure && error.kind === 'rejected')
