@@ -156,6 +156,15 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
     );
   });
 
+  it('ends the session of a key that expired, giving the refresh token back', async () => {
+    const key = await h.signIn('bob');
+    await h.admin('PATCH', `/internal/api-keys/${key.id}`, { expires_at: new Date(Date.now() - 1000).toISOString() });
+    const session = ssoSessionRecordSchema.parse(
+      (await h.admin('POST', `/internal/sso/sessions/${key.session_id}/refresh`)).body,
+    );
+    expect(session).toMatchObject({ status: 'ended', end_reason: 'key expired', refreshable: false });
+  });
+
   it('needs the master key for the session admin API', async () => {
     const response = await fetch(`${h.url}/internal/sso/sessions`);
     expect(response.status).toBe(401);

@@ -109,6 +109,8 @@ export class SsoSessions {
     if (!current || current.endedAt !== null) return current?.endReason ?? undefined;
     const key = this.deps.keys.get(current.keyId);
     if (!key || key.revokedAt !== null) return this.endFor(current, 'key revoked', requestId);
+    // An expired key needs its session no more: the refresh token is given back.
+    if (key.expiresAt !== null && key.expiresAt <= this.now()) return this.endFor(current, 'key expired', requestId);
     const client = this.deps.clients.get(current.provider);
     const sealed = current.refreshToken;
     // Without a refresh token (the provider gave none: no offline_access) nothing can be checked.
