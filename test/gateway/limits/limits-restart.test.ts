@@ -3,26 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/server/config/load.js';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { TEST_MASTER_KEY } from '../../support/temp-servers.js';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
 
 // Limits survive a restart: a new process rebuilds its buckets and budgets from the usage table.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-limits-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(): Promise<RunningServers> {
-  const env = {
-    GATEHOUSE_DATA_DIR: dataDir,
-    GATEWAY_PORT: '0',
-    STORE_PORT: '0',
-    GATEHOUSE_LOG_LEVEL: 'silent',
-    PROXY_MASTER_KEY: TEST_MASTER_KEY,
-  };
-  const { config } = loadConfig({ env, overrides: {} });
-  return startServers(config, { env });
-}
+/** Servers over the shared data directory (which outlives them). */
+const start = (): Promise<TempServers> => startTempServers({}, { GATEHOUSE_DATA_DIR: dataDir });
 
 async function admin(url: string, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${url}${path}`, {
@@ -53,7 +42,7 @@ describe('limits across a restart', () => {
     const before = await admin(first.gatewayUrl, 'GET', '/internal/users/restart-user');
     const usedBefore = before.limits.find((l: any) => l.limit_type === 'user_daily').used;
     expect(usedBefore).toBeGreaterThan(0);
-    await first.close();
+    await first.stop();
 
     const second = await start();
     try {
@@ -66,7 +55,7 @@ describe('limits across a restart', () => {
       const after = await admin(second.gatewayUrl, 'GET', '/internal/users/restart-user');
       expect(after.limits.find((l: any) => l.limit_type === 'user_daily').used).toBe(usedBefore);
     } finally {
-      await second.close();
+      await second.stop();
     }
   });
 });

@@ -56,7 +56,34 @@ const NO_KEY_BUDGETS: KeyBudgets = {
   teamTpdBudget: null,
 };
 
-/** A user's (or an ownerless key's) limits: rate limits only for a real user, whose keys share them. */
+type PrincipalRow = Pick<UserRow, 'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget'>;
+
+/**
+ * A user's or team's limits: the record's own values, else the configuration's defaults, and the
+ * key's caps on the budgets. Rate limits only for a real user or team (an ownerless key's own buckets
+ * already count it).
+ */
+function principalChecks(
+  checks: LimitCheck[],
+  who: LimitSubject,
+  record: PrincipalRow | undefined,
+  caps: { readonly minute: number | null; readonly day: number | null },
+  defaults: LimitsConfig['users'],
+  types: readonly [minute: LimitType, daily: LimitType, cost: LimitType],
+): void {
+  if (who.kind !== 'key') {
+    add(checks, 'requests', 'requests', who, record?.rpmLimit ?? defaults.rpm_limit, 'bucket');
+    add(checks, 'tokens', 'tokens', who, record?.tpmLimit ?? defaults.tpm_limit, 'bucket');
+  }
+  add(checks, types[0], 'tokens', who, tightest(caps.minute, record?.tpmBudget ?? defaults.tpm_budget), 'minute');
+  add(checks, types[1], 'tokens', who, tightest(caps.day, record?.tpdBudget ?? defaults.tpd_budget), 'day');
+  add(checks, types[2], 'usd', who, record?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
+}
+
+const USER_TYPES = ['user_minute', 'user_daily', 'user_cost_daily'] as const;
+const TEAM_TYPES = ['team_minute', 'team_daily', 'team_cost_daily'] as const;
+
+/** A user's (or an ownerless key's) limits. */
 function userChecks(
   checks: LimitCheck[],
   who: LimitSubject,
@@ -64,21 +91,8 @@ function userChecks(
   key: KeyBudgets,
   config: LimitsConfig,
 ): void {
-  const defaults = config.users;
-  if (who.kind === 'user') {
-    add(checks, 'requests', 'requests', who, user?.rpmLimit ?? defaults.rpm_limit, 'bucket');
-    add(checks, 'tokens', 'tokens', who, user?.tpmLimit ?? defaults.tpm_limit, 'bucket');
-  }
-  add(
-    checks,
-    'user_minute',
-    'tokens',
-    who,
-    tightest(key.userTpmBudget, user?.tpmBudget ?? defaults.tpm_budget),
-    'minute',
-  );
-  add(checks, 'user_daily', 'tokens', who, tightest(key.userTpdBudget, user?.tpdBudget ?? defaults.tpd_budget), 'day');
-  add(checks, 'user_cost_daily', 'usd', who, user?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
+  const caps = { minute: key.userTpmBudget, day: key.userTpdBudget };
+  principalChecks(checks, who, user, caps, config.users, USER_TYPES);
 }
 
 /** A team's limits, shared by every key of the team. */
@@ -89,20 +103,8 @@ function teamChecks(
   key: KeyBudgets,
   config: LimitsConfig,
 ): void {
-  const who = subject('team', id);
-  const defaults = config.teams;
-  add(checks, 'requests', 'requests', who, team?.rpmLimit ?? defaults.rpm_limit, 'bucket');
-  add(checks, 'tokens', 'tokens', who, team?.tpmLimit ?? defaults.tpm_limit, 'bucket');
-  add(
-    checks,
-    'team_minute',
-    'tokens',
-    who,
-    tightest(key.teamTpmBudget, team?.tpmBudget ?? defaults.tpm_budget),
-    'minute',
-  );
-  add(checks, 'team_daily', 'tokens', who, tightest(key.teamTpdBudget, team?.tpdBudget ?? defaults.tpd_budget), 'day');
-  add(checks, 'team_cost_daily', 'usd', who, team?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
+  const caps = { minute: key.teamTpmBudget, day: key.teamTpdBudget };
+  principalChecks(checks, subject('team', id), team, caps, config.teams, TEAM_TYPES);
 }
 
 /**
