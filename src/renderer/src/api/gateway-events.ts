@@ -59,11 +59,6 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
     case 'usage':
       void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
       return;
-    case 'users':
-    case 'teams':
-      // A user's or team's limits show in the keys list (no screen of their own here yet).
-      void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
-      return;
     case 'audit':
       return;
     default:
