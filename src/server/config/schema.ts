@@ -3,6 +3,7 @@ import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
+import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
 
@@ -138,6 +139,7 @@ export const configSchema = z
           .prefault({}),
       })
       .prefault({}),
+    sso: ssoSchema.prefault({}),
   })
   .strict();
 

@@ -17,6 +17,8 @@ export interface GatewayAppContext {
   /** The built renderer to serve at /ui, when there is one. */
   readonly uiDir?: string;
   readonly uiBootstrap?: () => UiBootstrap;
+  /** Where secrets named in the configuration (`client_secret_env`) are read. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Builds the model gateway app (not yet listening). */
@@ -32,7 +34,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
   registerHealthRoutes(plain, { liveness: 'json', checks: { database: () => databaseReady(database) } });
   registerMetricsRoute(plain, registry);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
-  await app.register(gatewayServicesPlugin, { config, database, masterKey: ctx.masterKey, registry });
+  await app.register(gatewayServicesPlugin, { config, database, masterKey: ctx.masterKey, registry, env: ctx.env });
   await app.register(gatewayRoutes);
   return plain;
 }

@@ -33,6 +33,10 @@ import type { RequestTracing } from '../telemetry/tracing.js';
 import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
 import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
 import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
+import { createOidcClients, refreshTick } from '../sso/sso-setup.js';
+import { SsoRepository } from '../sso/sso.repository.js';
+import { SsoService } from '../sso/sso.service.js';
+import { TokenCipher } from '../sso/token-cipher.js';
 import {
   compilePolicyStages,
   policyStageNames,
@@ -67,6 +71,8 @@ export interface GatewayServices {
   readonly health: DeploymentHealthTracker;
   /** Kept Responses (`store: true`) and the conversations `previous_response_id` rebuilds. */
   readonly responses: ResponsesService;
+  /** Single sign-on issuance of keys (`/sso/*`). */
+  readonly sso: SsoService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
   /** PII and content-policy settings in force, and the rules of each request. */
@@ -111,12 +117,16 @@ declare module 'fastify' {
 export function createGatewayServices(
   options: GatewayServicesOptions,
   log: (message: string, error: unknown) => void,
+  /** Expected failures worth a line (a refused sign-in): warn level, not error. */
+  warn: (message: string, details: Record<string, unknown>) => void = log,
 ): GatewayServices {
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
   const settings = new SettingsRepository(db);
   const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
+  // Also before any timer: a provider whose secret is not in the environment stops the start.
+  const oidcClients = createOidcClients(options.config, options.env ?? process.env);
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -136,6 +146,27 @@ export function createGatewayServices(
     prices,
     metrics,
   );
+  const sso = new SsoService({
+    clients: oidcClients,
+    keys,
+    principals,
+    repository: new SsoRepository(db),
+    // The key file is made only where single sign-on is configured.
+    cipher: oidcClients.size > 0 ? TokenCipher.forDataDir(options.config.server.data_dir!) : TokenCipher.ephemeral(),
+    audit,
+    bus,
+    loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
+    log: (message, details) => warn(message, details ?? {}),
+  });
+  const tick = refreshTick(options.config);
+  const refresher =
+    tick === undefined
+      ? undefined
+      : setInterval(
+          () => void sso.sessions.refreshDue().catch((error: unknown) => log('sso refresh round failed', error)),
+          tick,
+        );
+  refresher?.unref();
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
@@ -143,7 +174,7 @@ export function createGatewayServices(
     metrics,
     audit,
     bus,
-    warn: (message) => log(message, undefined),
+    warn: (message) => warn(message, {}),
   });
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
@@ -172,6 +203,7 @@ export function createGatewayServices(
     bus,
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
+    sso,
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
     policy: compilePolicyStages(policy),
@@ -181,6 +213,7 @@ export function createGatewayServices(
     tracing,
     output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
+      clearInterval(refresher);
       recorder.close();
       keys.close();
       batch.close();
@@ -194,11 +227,13 @@ export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
   async (app, options) => {
     const log = (message: string, error: unknown): void => app.log.error({ err: error }, message);
     const tracing = await loadRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) =>
-      log(message, undefined),
+      app.log.warn(message),
     );
     let services: GatewayServices;
     try {
-      services = createGatewayServices({ ...options, tracing }, log);
+      services = createGatewayServices({ ...options, tracing }, log, (message, details) =>
+        app.log.warn(details, message),
+      );
     } catch (error) {
       await tracing?.shutdown();
       throw error;
