@@ -447,6 +447,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** Citations (`<collection>:<chunk id>`) of the RAG chunks put into the request; null when RAG did not run. */
+  rag_chunks: z.array(z.string()).nullable().optional(),
   /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */

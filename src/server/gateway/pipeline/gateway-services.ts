@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../config/schema.js';
 import type { DatabaseHandle } from '../../db/connection.js';
+import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import { AuditRepository } from '../accounting/audit.repository.js';
 import { openBatchConnection } from '../accounting/batch-connection.js';
 import { PriceTable } from '../accounting/pricing.js';
@@ -17,6 +18,8 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
+import { ragStage } from '../rag/rag-stage.js';
+import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
@@ -40,6 +43,8 @@ export interface GatewayServices {
   readonly responses: ResponsesService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
+  /** RAG collections, their index and retrieval (docs/rag.md). */
+  readonly rag: RagService;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   readonly output: OutputStages;
@@ -58,6 +63,8 @@ export interface GatewayServicesOptions {
   readonly policy?: PolicyStages;
   readonly output?: OutputStages;
   readonly env?: NodeJS.ProcessEnv;
+  /** The store's new-revision notices, which store-backed RAG collections follow. */
+  readonly revisions?: RevisionEvents;
 }
 
 declare module 'fastify' {
@@ -89,6 +96,16 @@ export function createGatewayServices(
   });
   const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
+  const rag = new RagService({
+    config: options.config,
+    sqlite,
+    registry,
+    pools,
+    metricsRegistry: options.registry,
+    revisions: options.revisions,
+    redact: (text) => text,
+    log,
+  });
   return {
     config: options.config,
     masterKey: options.masterKey,
@@ -105,9 +122,11 @@ export function createGatewayServices(
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
-    policy: compilePolicyStages(options.policy ?? {}),
+    rag,
+    policy: compilePolicyStages({ rag: ragStage(rag), ...options.policy }),
     output: options.output ?? {},
     close: async () => {
+      await rag.close();
       recorder.close();
       keys.close();
       batch.close();

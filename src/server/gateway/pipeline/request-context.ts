@@ -4,6 +4,7 @@ import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
+import type { RagOutcome } from '../rag/rag-stage.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
 import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -60,6 +61,8 @@ export interface RequestContext {
   transcript?: { readonly frames: string[]; truncated: boolean };
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
+  /** What the RAG stage retrieved for this request (the answer's header and the traffic record say it). */
+  rag?: RagOutcome;
 }
 
 /** Status for requests whose client disconnected before the answer (nginx's convention). */

@@ -78,6 +78,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,
     cost_usd: entry.costUsd,
+    rag_chunks: ctx.rag ? [...ctx.rag.chunks] : null,
     requestBody: ctx.forwardedBody,
     responseBody: ctx.responseBody,
   });

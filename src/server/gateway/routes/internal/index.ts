@@ -5,6 +5,7 @@ import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
+import { ragRoutes } from './rag.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
@@ -20,4 +21,5 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deploymentsRoutes);
   await app.register(usageRoutes);
   await app.register(trafficRoutes);
+  await app.register(ragRoutes);
 };
