@@ -13,6 +13,8 @@ export interface ChunkOptions {
 interface Segment {
   readonly text: string;
   readonly heading: string | null;
+  /** What joins it to the segment before: a blank line between paragraphs, a space inside one. */
+  readonly joiner: string;
 }
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
@@ -27,7 +29,7 @@ export function chunkDocument(content: string, contentType: 'text' | 'markdown',
   const sections = contentType === 'markdown' ? markdownSections(content) : [{ heading: null, body: content }];
   const chunks: DraftChunk[] = [];
   for (const section of sections) {
-    const segments = splitSegments(section.body, options.size).map((text) => ({ text, heading: section.heading }));
+    const segments = splitSegments(section.body, options.size).map((piece) => ({ ...piece, heading: section.heading }));
     pack(segments, options, chunks);
   }
   return chunks;
@@ -38,11 +40,14 @@ function markdownSections(content: string): Array<{ heading: string | null; body
   const sections: Array<{ heading: string | null; body: string }> = [];
   const path: string[] = [];
   let current: string[] = [];
+  let hasContent = false;
   let inFence = false;
   const flush = (): void => {
     const body = current.join('\n').trim();
-    if (body !== '') sections.push({ heading: path.length > 0 ? path.join(' > ') : null, body });
+    // A heading directly followed by a subheading has nothing of its own to index.
+    if (hasContent && body !== '') sections.push({ heading: path.length > 0 ? path.join(' > ') : null, body });
     current = [];
+    hasContent = false;
   };
   for (const line of content.split(/\r?\n/)) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
@@ -56,25 +61,26 @@ function markdownSections(content: string): Array<{ heading: string | null; body
       continue;
     }
     current.push(line);
+    if (line.trim() !== '') hasContent = true;
   }
   flush();
   return sections;
 }
 
 /** Paragraphs, with those longer than `size` split into sentences and, failing that, words. */
-function splitSegments(body: string, size: number): string[] {
-  const out: string[] = [];
+function splitSegments(body: string, size: number): Array<{ text: string; joiner: string }> {
+  const out: Array<{ text: string; joiner: string }> = [];
   for (const paragraph of body.split(/\n\s*\n/)) {
     const text = paragraph.trim();
     if (text === '') continue;
     if (text.length <= size) {
-      out.push(text);
+      out.push({ text, joiner: '\n\n' });
       continue;
     }
-    for (const sentence of text.split(/(?<=[.!?])\s+/)) {
-      if (sentence.length <= size) out.push(sentence);
-      else out.push(...splitWords(sentence, size));
-    }
+    const pieces = text
+      .split(/(?<=[.!?])\s+/)
+      .flatMap((sentence) => (sentence.length <= size ? [sentence] : splitWords(sentence, size)));
+    pieces.forEach((piece, index) => out.push({ text: piece, joiner: index === 0 ? '\n\n' : ' ' }));
   }
   return out;
 }
@@ -103,29 +109,30 @@ function pack(segments: readonly Segment[], options: ChunkOptions, into: DraftCh
   let fresh = 0;
   const emit = (): void => {
     if (fresh === 0) return;
-    into.push({ text: window.map((segment) => segment.text).join('\n\n'), heading: window[0]!.heading });
+    const text = window.map((segment, index) => (index === 0 ? segment.text : segment.joiner + segment.text)).join('');
+    into.push({ text, heading: window[0]!.heading });
     // Carry whole trailing segments up to `overlap` characters into the next chunk.
     const carried: Segment[] = [];
     let carriedLength = 0;
     for (let index = window.length - 1; index > 0; index -= 1) {
       const segment = window[index]!;
-      if (carriedLength + segment.text.length + 2 > options.overlap) break;
+      if (carriedLength + segment.text.length + segment.joiner.length > options.overlap) break;
       carried.unshift(segment);
-      carriedLength += segment.text.length + 2;
+      carriedLength += segment.text.length + segment.joiner.length;
     }
     window = carried;
     length = carriedLength;
     fresh = 0;
   };
   for (const segment of segments) {
-    if (length + segment.text.length > options.size) emit();
+    if (length + segment.joiner.length + segment.text.length > options.size) emit();
     // The carried overlap must not push a new segment over the size: drop it then.
-    if (length + segment.text.length > options.size) {
+    if (length + segment.joiner.length + segment.text.length > options.size) {
       window = [];
       length = 0;
     }
     window.push(segment);
-    length += segment.text.length + 2;
+    length += segment.text.length + (window.length > 1 ? segment.joiner.length : 0);
     fresh += 1;
   }
   emit();

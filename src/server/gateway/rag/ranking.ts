@@ -47,7 +47,8 @@ export function ftsQuery(text: string): string {
   const words = new Set<string>();
   for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    // Single letters say nothing; single digits may (a version, a section number).
+    if ((word.length < 2 && !/\d/.test(word)) || STOPWORDS.has(word)) continue;
     words.add(word);
     if (words.size >= 64) break;
   }
