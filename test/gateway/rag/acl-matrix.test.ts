@@ -99,7 +99,7 @@ describe('RAG access: the ACL matrix', () => {
         .openaiClient(secret)
         .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: QUERY }] })
         .withResponse();
-      const chatUpstream = h.openai.lastRequest().rawBody;
+      const chatUpstream = h.openai.lastRequest()!.rawBody;
       expect(markersIn(chatUpstream).sort()).toEqual(allowed);
       expect(citedCollections(chat.response.headers.get('x-gatehouse-rag-chunks'))).toEqual(allowed);
       const requestId = chat.response.headers.get('x-request-id')!;
@@ -113,14 +113,14 @@ describe('RAG access: the ACL matrix', () => {
         .anthropicClient(secret)
         .messages.create({ model: 'claude-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: QUERY }] })
         .withResponse();
-      expect(markersIn(h.anthropic.lastRequest().rawBody).sort()).toEqual(allowed);
+      expect(markersIn(h.anthropic.lastRequest()!.rawBody).sort()).toEqual(allowed);
       expect(citedCollections(message.response.headers.get('x-gatehouse-rag-chunks'))).toEqual(allowed);
 
       const response = await h
         .openaiClient(secret)
         .responses.create({ model: 'gpt-4o-mini', input: QUERY })
         .withResponse();
-      expect(markersIn(h.openai.lastRequest().rawBody).sort()).toEqual(allowed);
+      expect(markersIn(h.openai.lastRequest()!.rawBody).sort()).toEqual(allowed);
       expect(citedCollections(response.response.headers.get('x-gatehouse-rag-chunks'))).toEqual(allowed);
       // What comes back (a Response echoes its instructions, which carry the context) is the caller's own.
       const answers = JSON.stringify(chat.data) + JSON.stringify(message.data) + JSON.stringify(response.data);
@@ -190,7 +190,7 @@ describe('RAG access: the ACL matrix', () => {
       messages: [{ role: 'user', content: QUERY }],
       metadata: { gatehouse_rag: 'legal', trace: 'x' },
     });
-    const body = h.openai.lastRequest().body as { metadata?: Record<string, string> };
+    const body = h.openai.lastRequest()!.body as { metadata?: Record<string, string> };
     expect(body.metadata).toEqual({ trace: 'x' });
   });
 

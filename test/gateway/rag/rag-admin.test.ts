@@ -93,7 +93,7 @@ describe('RAG admin API', () => {
   it('/readyz covers the RAG index; /metrics counts retrievals and chunks per collection', async () => {
     const ready = await fetch(`${h.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect((await ready.json()).checks).toEqual({ database: 'ok', rag_index: 'ok' });
+    expect(((await ready.json()) as any).checks).toEqual({ database: 'ok', rag_index: 'ok' });
     const key = await h.issueKey({ scopes: ['chat', 'rag:md'] });
     await h
       .openaiClient(key.key)
@@ -112,7 +112,7 @@ describe('RAG admin API', () => {
     try {
       const ready = await fetch(`${h.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect((await ready.json()).checks.rag_index).toBe('unavailable');
+      expect(((await ready.json()) as any).checks.rag_index).toBe('unavailable');
     } finally {
       h.servers.database.sqlite.exec('ALTER TABLE rag_chunks_fts_gone RENAME TO rag_chunks_fts');
     }

@@ -5,6 +5,7 @@ import { ModelsScreen } from '../features/gateway/models-screen.js';
 import { TrafficScreen } from '../features/gateway/traffic-screen.js';
 import { UsageScreen } from '../features/gateway/usage-screen.js';
 import { OverviewScreen } from '../features/overview/overview-screen.js';
+import { CollectionsScreen } from '../features/rag/collections-screen.js';
 import { BranchesScreen } from '../features/store/branches-screen.js';
 import { CheckpointsScreen } from '../features/store/checkpoints-screen.js';
 import { CompareScreen } from '../features/store/compare-screen.js';
@@ -26,6 +27,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'gateway/keys': { title: 'API keys', screen: KeysScreen },
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
+  'gateway/collections': { title: 'Collections', screen: CollectionsScreen },
 };
 
 /** The screen for a path, or a way back when there is none. */

@@ -96,6 +96,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         <NavItem to={href('gateway/usage')} path="gateway/usage" icon={<ChartIcon />}>
           Usage
         </NavItem>
+        <NavItem to={href('gateway/collections')} path="gateway/collections" icon={<FilesIcon />}>
+          Collections
+        </NavItem>
       </div>
       <div className="sidebar-footer">
         <HealthLine service="gateway" name="Gateway" />
