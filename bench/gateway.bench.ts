@@ -18,6 +18,7 @@
  *   BENCH_PROFILE       a directory: the gateway child writes a V8 CPU profile there
  *   BENCH_HEAP_SNAPSHOTS a directory: heap snapshots of the gateway at the soak's start and end (to diff)
  *   BENCH_RUNTIME       `compiled` (default) or `tsx`
+ *   BENCH_STAGE_ROUNDS  interleaved rounds of the policy-stage comparison, BENCH_SEQUENTIAL / 2 requests each (default 3)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
+import { measureStageOverhead } from './stage-overhead.js';
 
 const MASTER_KEY = 'gk-master-bench-0123456789abcdef';
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -495,6 +497,20 @@ async function drive(): Promise<void> {
   const after = await statsOf(gateway.child);
   const rssAfter = after.rss;
   const requestsAtReading = gatewayRequests;
+  // After the RSS reading: a token limit loads the tokenizer's tables (about 70 MB), which a gateway
+  // without token limits never holds; the reading after the comparison shows that cost apart.
+  const stageRounds = env('BENCH_STAGE_ROUNDS', 3);
+  const stageCount = Math.max(100, Math.floor(sequentialCount / 2));
+  const stages = await measureStageOverhead(
+    gateway.url,
+    MASTER_KEY,
+    apiKey,
+    (headers, count) => sequential(through.url, headers, chat('bench-model'), count, 'full'),
+    { rounds: stageRounds, count: stageCount },
+  );
+  gatewayRequests +=
+    stageRounds * (1 + stages.variants.length) * (stageCount + Math.min(500, Math.ceil(stageCount / 10)));
+  const rssWithStages = (await statsOf(gateway.child)).rss;
   if (process.env.BENCH_EXPOSE_GC) {
     const collected = await statsOf(gateway.child, true);
     process.stdout.write(
@@ -550,6 +566,7 @@ async function drive(): Promise<void> {
       added_p50: round(seqGateway.p50 - seqDirect.p50),
       added_p99: round(seqGateway.p99 - seqDirect.p99),
     },
+    policy_stages: stages,
     ttft_ms: {
       direct: ttftDirect,
       bare_proxy: ttftFloor,
@@ -578,6 +595,7 @@ async function drive(): Promise<void> {
       requests: requestsAtReading,
       after_total: round(rssAfter / 1_048_576, 1),
       heap_used_after_total: round(after.heap / 1_048_576, 1),
+      after_policy_stages: round(rssWithStages / 1_048_576, 1),
       soak,
     },
     targets: {
@@ -586,6 +604,7 @@ async function drive(): Promise<void> {
       throughput_vs_bare_proxy_ge_0_7: loadGateway.rps / loadFloor.rps >= 0.7,
       ttft_added_le_1ms: ttftGateway.p50 - ttftDirect.p50 <= 1,
       rss_le_150mb: rssAfter <= 150 * 1_048_576,
+      limits_added_p50_le_0_2ms: (stages.variants.find((v) => v.name === 'limits on')?.added_p50_ms ?? 0) <= 0.2,
     },
   };
 
@@ -607,6 +626,13 @@ async function drive(): Promise<void> {
     ],
     ['sequential req/s', `${seqDirect.rps}`, `${seqFloor.rps}`, `${seqGateway.rps}`, ''],
     ['in-gateway time p50 / p99 (ms)', '', '', `${serverSide.p50} / ${serverSide.p99}`, ''],
+    ...stages.variants.map((variant) => [
+      `sequential p50, ${variant.name} (ms; ${stages.rounds} interleaved rounds)`,
+      '',
+      '',
+      `${variant.p50_ms} vs ${stages.baseline_p50_ms}`,
+      `+${variant.added_p50_ms}`,
+    ]),
     [
       'stream TTFT p50 (ms)',
       `${ttftDirect.p50}`,
@@ -662,6 +688,13 @@ async function drive(): Promise<void> {
       '',
       `${results.rss_mb.after_total}`,
       `heap ${results.rss_mb.heap_used_after_total}`,
+    ],
+    [
+      'gateway RSS after the policy-stage rounds (MB)',
+      '',
+      '',
+      `${results.rss_mb.after_policy_stages}`,
+      'tokenizer loaded',
     ],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));

@@ -16,6 +16,7 @@ const SCREENS = [
   { name: 'gateway-keys', path: 'gateway/keys', ready: 'issue-key' },
   { name: 'gateway-models', path: 'gateway/models', ready: 'allowed-models' },
   { name: 'gateway-usage', path: 'gateway/usage', ready: 'usage-totals' },
+  { name: 'gateway-people', path: 'gateway/people', ready: 'spend-panel' },
 ] as const;
 
 test.beforeAll(async () => {

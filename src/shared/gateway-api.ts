@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitStatusSchema } from './principals-api.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -16,7 +17,7 @@ export type Scope = z.infer<typeof scopeSchema>;
 const isoTime = z.iso.datetime({ offset: true });
 const nullableLimit = z.number().int().positive().nullable();
 
-/** Limits and budgets stored on a key; enforced by the rate-limit stage (a later stage). */
+/** Limits and budgets stored on a key (budgets for its user and team can only tighten theirs); enforced by the limits stage. */
 export const keyLimitsSchema = z.object({
   rpm_limit: nullableLimit.optional(),
   tpm_limit: nullableLimit.optional(),
@@ -84,6 +85,8 @@ export const apiKeyRecordSchema = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   status: z.enum(['active', 'expired', 'revoked']),
+  /** Where the key's limits stand now (its own, its user's and its team's). */
+  limits: z.array(limitStatusSchema).optional(),
 });
 /** A key record. */
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
@@ -443,6 +446,11 @@ export const trafficEventSchema = z.object({
   stream: z.boolean(),
   cached: z.boolean(),
   attempts: z.number(),
+  /** What the limits stage reserved: the prompt as its tokenizer counted it (an estimate for models whose tokenizer is not public) and the whole reservation. */
+  limits: z
+    .object({ prompt_tokens: z.number(), estimated: z.boolean(), reserved_tokens: z.number() })
+    .nullable()
+    .optional(),
   latency_ms: z.number(),
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
@@ -483,7 +491,7 @@ export type TrafficList = z.infer<typeof trafficListSchema>;
  * admin resource changed.
  */
 export const invalidateMessageSchema = z.object({
-  topic: z.enum(['api-keys', 'models', 'deployments', 'usage', 'audit']),
+  topic: z.enum(['api-keys', 'users', 'teams', 'models', 'deployments', 'usage', 'audit']),
   ids: z.array(z.string()),
 });
 /** An invalidation message. */

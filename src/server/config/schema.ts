@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
+import { limitsSchema } from './limits-schema.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 
 const port = z.number().int().min(0).max(65535);
@@ -98,6 +99,7 @@ export const configSchema = z
     providers: z.record(z.string(), providerSchema).default({}),
     deployments: z.array(deploymentSchema).default([]),
     pricing: z.record(z.string(), priceSchema).default({}),
+    limits: limitsSchema.prefault({}),
     gateway: z
       .object({
         body_limit_bytes: positiveInt.default(32 * 1024 * 1024),

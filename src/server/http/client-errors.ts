@@ -5,18 +5,24 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errorBody, type ErrorType } from './errors.js';
 import { envelopeForUrl, withEnvelope } from './error-handler.js';
 import { lingerThenDestroy, type LingerLimits } from './linger-close.js';
+import { assignedRequestId } from './request-id.js';
 
 /** Sockets already answered: a broken parser reports every later chunk again. */
 const answered = new WeakSet<Socket>();
 
 /** A complete HTTP/1.1 error answer in the shared shape, closing the connection. */
-export function rawErrorResponse(status: number, type: ErrorType, message: string): string {
+export function rawErrorResponse(
+  status: number,
+  type: ErrorType,
+  message: string,
+  requestId: string = randomUUID(),
+): string {
   const body = JSON.stringify(errorBody(type, message, status));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'content-type: application/json; charset=utf-8\r\n' +
     `content-length: ${Buffer.byteLength(body)}\r\n` +
-    `x-request-id: ${randomUUID()}\r\n` +
+    `x-request-id: ${requestId}\r\n` +
     'connection: close\r\n\r\n' +
     body
   );
@@ -42,10 +48,13 @@ function answerFor(error: ParserError, socket: Socket, limits: TimeoutLimits): s
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // A socket that never sent a byte gets no unsolicited answer.
     if (socket.bytesRead === 0) return undefined;
-    const message = pendingResponse(socket)
+    const pending = pendingResponse(socket);
+    const message = pending
       ? `the request body did not arrive within ${limits.requestTimeoutMs} ms (server.request_timeout_ms)`
       : `the request headers did not arrive within ${limits.headersTimeoutMs} ms (server.headers_timeout_ms)`;
-    return rawErrorResponse(408, 'invalid_request_error', message);
+    // A request whose headers arrived already has its id (in the log, and echoed when the client sent one).
+    const id = pending?.req !== undefined ? assignedRequestId(pending.req) : undefined;
+    return rawErrorResponse(408, 'invalid_request_error', message, id);
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return requestLineTooLong(error.rawPacket, limits.maxHeaderSize)

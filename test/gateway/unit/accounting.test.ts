@@ -34,6 +34,7 @@ const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
   errorType: null,
   stream: false,
   cached: false,
+  admitted: true,
   ...overrides,
 });
 

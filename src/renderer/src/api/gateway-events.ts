@@ -40,6 +40,16 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
     case 'api-keys':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
       return;
+    case 'users':
+      // A user's limits show on their keys too.
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+      return;
+    case 'teams':
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+      return;
     case 'models':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.models });
       return;
@@ -54,6 +64,30 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
     default:
       assertNever(message.topic);
   }
+}
+
+/** How long after a burst of traffic the limit views refresh: soon enough to watch, rare enough under load. */
+const SPEND_REFRESH_MS = 1000;
+
+/**
+ * Finished requests move every meter (keys', users', teams'), today's spend and the usage series,
+ * and the gateway sends no invalidation for them: refresh those views once per burst of traffic
+ * instead (only the queries on screen refetch).
+ */
+function spendRefresher(client: QueryClient): { readonly touch: () => void; readonly stop: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    touch: () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+        void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
+        void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
+        void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
+      }, SPEND_REFRESH_MS);
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -86,6 +120,7 @@ export function useGatewayEvents(): void {
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
+    const spend = spendRefresher(client);
     const run = async (): Promise<void> => {
       let delay = 1000;
       while (!signal.aborted) {
@@ -104,7 +139,10 @@ export function useGatewayEvents(): void {
           for await (const message of readSse(response.body!)) {
             if (message.event === 'traffic') {
               const event = trafficEventSchema.safeParse(parseJson(message.data));
-              if (event.success) buffer.add([event.data]);
+              if (event.success) {
+                buffer.add([event.data]);
+                spend.touch();
+              }
             } else if (message.event === 'invalidate') {
               const parsed = invalidateMessageSchema.safeParse(parseJson(message.data));
               if (parsed.success) invalidate(client, parsed.data);
@@ -120,6 +158,9 @@ export function useGatewayEvents(): void {
       }
     };
     void run();
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      spend.stop();
+    };
   }, [api, client, buffer]);
 }

@@ -7,7 +7,9 @@ import {
   deploymentListSchema,
   modelSettingsViewSchema,
   usageResponseSchema,
+  apiKeyRecordSchema,
   type ApiKeyCreate,
+  type ApiKeyUpdate,
   type DeploymentsUpdate,
   type ModelSettingsUpdate,
   type UsageQuery,
@@ -36,6 +38,21 @@ export function useIssueKey() {
   return useMutation({
     mutationFn: (body: ApiKeyCreate) =>
       api.request('gateway', '/internal/api-keys', { method: 'POST', body, schema: apiKeyCreatedSchema }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+  });
+}
+
+/** Changes a key (limits, budgets, owner); the gateway applies it to the next request. */
+export function useUpdateKey() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { readonly id: string; readonly body: ApiKeyUpdate }) =>
+      api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body,
+        schema: apiKeyRecordSchema,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
   });
 }

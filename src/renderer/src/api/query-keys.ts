@@ -37,5 +37,7 @@ export const queryKeys = {
     deploymentHealth: ['gateway', 'deployments', 'health'] as const,
     usage: (groupBy: string, bucket: string, since: string) => ['gateway', 'usage', groupBy, bucket, since] as const,
     traffic: ['gateway', 'traffic'] as const,
+    teams: ['gateway', 'teams'] as const,
+    users: ['gateway', 'users'] as const,
   },
 } as const;

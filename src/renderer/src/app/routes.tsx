@@ -2,6 +2,7 @@ import { useEffect, type ComponentType } from 'react';
 import { EmptyState } from '../components/feedback.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
 import { ModelsScreen } from '../features/gateway/models-screen.js';
+import { PeopleScreen } from '../features/gateway/people/people-screen.js';
 import { TrafficScreen } from '../features/gateway/traffic-screen.js';
 import { UsageScreen } from '../features/gateway/usage-screen.js';
 import { OverviewScreen } from '../features/overview/overview-screen.js';
@@ -25,6 +26,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'store/maintenance': { title: 'Maintenance', screen: MaintenanceScreen },
   'gateway/traffic': { title: 'Live traffic', screen: TrafficScreen },
   'gateway/keys': { title: 'API keys', screen: KeysScreen },
+  'gateway/people': { title: 'Users & teams', screen: PeopleScreen },
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
   'gateway/collections': { title: 'Collections', screen: CollectionsScreen },

@@ -12,6 +12,7 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   p: { path: 'store/checkpoints', label: 'Checkpoints' },
   t: { path: 'gateway/traffic', label: 'Live traffic' },
   k: { path: 'gateway/keys', label: 'Keys' },
+  e: { path: 'gateway/people', label: 'Users & teams' },
   m: { path: 'gateway/models', label: 'Models' },
   u: { path: 'gateway/usage', label: 'Usage' },
 };

@@ -18,6 +18,7 @@ import {
   MoonIcon,
   SunIcon,
   TagIcon,
+  UsersIcon,
 } from '../components/icons.js';
 import { toggleTheme, useTheme } from '../lib/theme.js';
 import { HealthLine } from './health-status.js';
@@ -89,6 +90,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         </NavItem>
         <NavItem to={href('gateway/keys')} path="gateway/keys" icon={<KeyIcon />}>
           Keys
+        </NavItem>
+        <NavItem to={href('gateway/people')} path="gateway/people" icon={<UsersIcon />}>
+          Users &amp; teams
         </NavItem>
         <NavItem to={href('gateway/models')} path="gateway/models" icon={<CubeIcon />}>
           Models

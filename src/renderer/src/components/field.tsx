@@ -43,3 +43,34 @@ export function Select({ className = '', children, ...rest }: ComponentProps<'se
     </select>
   );
 }
+
+/** A labelled text input bound to one field of a form of strings (id `<idPrefix>-<field>`), with its problem. */
+export function DraftTextField<K extends string>({
+  draft,
+  field,
+  label,
+  idPrefix,
+  hint,
+  ...input
+}: Omit<ComponentProps<'input'>, 'id' | 'value' | 'onChange'> & {
+  readonly draft: {
+    readonly form: Readonly<Record<K, string>>;
+    readonly errors: Partial<Record<K, string>>;
+    readonly set: (field: K, value: string) => void;
+  };
+  readonly field: NoInfer<K>;
+  readonly label: ReactNode;
+  readonly idPrefix: string;
+  readonly hint?: ReactNode;
+}) {
+  return (
+    <Field label={label} htmlFor={`${idPrefix}-${field}`} error={draft.errors[field]} hint={hint}>
+      <TextInput
+        id={`${idPrefix}-${field}`}
+        value={draft.form[field]}
+        onChange={(event) => draft.set(field, event.target.value)}
+        {...input}
+      />
+    </Field>
+  );
+}

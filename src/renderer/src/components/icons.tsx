@@ -78,6 +78,17 @@ export const ChevronRightIcon = icon(['M9 18l6-6-6-6'], 'ChevronRightIcon');
 export const SearchIcon = icon(['M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z', 'M21 21l-4.3-4.3'], 'SearchIcon');
 export const PauseIcon = icon(['M6 4h4v16H6z', 'M14 4h4v16h-4z'], 'PauseIcon');
 export const PlayIcon = icon(['M6 3l14 9-14 9z'], 'PlayIcon');
+export const GaugeIcon = icon(['M12 14l4-4', 'M3.3 19a10 10 0 1 1 17.4 0'], 'GaugeIcon');
+export const UsersIcon = icon(
+  [
+    'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2',
+    'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
+    'M22 21v-2a4 4 0 0 0-3-3.9',
+    'M16 3.1a4 4 0 0 1 0 7.8',
+  ],
+  'UsersIcon',
+);
+export const PencilIcon = icon(['M17 3l4 4L8 20H4v-4z', 'M14 6l4 4'], 'PencilIcon');
 export const PlusIcon = icon(['M12 5v14', 'M5 12h14'], 'PlusIcon');
 export const UndoIcon = icon(['M9 14 4 9l5-5', 'M4 9h11a5 5 0 0 1 0 10h-3'], 'UndoIcon');
 export const TrashIcon = icon(['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'], 'TrashIcon');

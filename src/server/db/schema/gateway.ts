@@ -57,6 +57,8 @@ export const gatewayUsage = sqliteTable(
     errorType: text('error_type'),
     stream: integer('stream', { mode: 'boolean' }).notNull(),
     cached: integer('cached', { mode: 'boolean' }).notNull(),
+    /** The request passed the limits stage and drew on its buckets and budgets (rebuilt from at start). */
+    admitted: integer('admitted', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [
     // Only the indexes the admin views need: each one costs every insert, and a random one (the
@@ -107,3 +109,41 @@ export const gatewayResponses = sqliteTable('gateway_responses', {
   inputItems: text('input_items', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * Limits and budgets a user or team record may carry (null: none of its own, the configuration's
+ * default applies). Rate limits are token buckets; budgets are calendar windows (UTC minute and day).
+ */
+const limitColumns = () => ({
+  rpmLimit: integer('rpm_limit'),
+  tpmLimit: integer('tpm_limit'),
+  tpmBudget: integer('tpm_budget'),
+  tpdBudget: integer('tpd_budget'),
+  usdDailyBudget: real('usd_daily_budget'),
+});
+
+/** Teams: keys and users belong to one; limits and budgets shared by all their keys. */
+export const gatewayTeams = sqliteTable('gateway_teams', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  ...limitColumns(),
+  metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** Users: each key belongs to one; a user may belong to a team (the default team of their new keys). */
+export const gatewayUsers = sqliteTable(
+  'gateway_users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    email: text('email'),
+    team: text('team'),
+    ...limitColumns(),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [index('gateway_users_team').on(table.team)],
+);

@@ -17,6 +17,8 @@ export interface UsageEntry {
   readonly errorType: string | null;
   readonly stream: boolean;
   readonly cached: boolean;
+  /** The request passed the limits stage (drew on buckets and budgets). */
+  readonly admitted: boolean;
 }
 
 /** One audit event before it is written. */

@@ -65,12 +65,12 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
 }
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, deployment, provider,
-  prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached`;
-const ROW_PLACEHOLDERS = `(${new Array(17).fill('?').join(', ')})`;
+  prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
+const ROW_PLACEHOLDERS = `(${new Array(18).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 17 values of a row, in column order, appended to `out`. */
+/** The 18 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -90,6 +90,7 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.errorType,
     e.stream ? 1 : 0,
     e.cached ? 1 : 0,
+    e.admitted ? 1 : 0,
   );
 }
 
@@ -183,6 +184,22 @@ export class UsageRepository {
         avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null,
       },
     };
+  }
+
+  /** Requests, tokens and spend since `since`, per user or per team. */
+  totalsSince(
+    group: 'user' | 'team',
+    since: number,
+  ): Map<string, { requests: number; tokens: number; cost_usd: number }> {
+    const column = group === 'user' ? 'owner_user' : 'team';
+    const rows = this.sqlite
+      .prepare(
+        `SELECT ${column} AS id, COUNT(*) AS requests, SUM(prompt_tokens + completion_tokens) AS tokens,
+           SUM(cost_usd) AS cost_usd
+         FROM gateway_usage WHERE created_at >= ? AND ${column} IS NOT NULL GROUP BY ${column}`,
+      )
+      .all(since) as Array<{ id: string; requests: number; tokens: number; cost_usd: number }>;
+    return new Map(rows.map(({ id, ...totals }) => [id, totals]));
   }
 
   /** Usage rows, newest first. */

@@ -11,7 +11,10 @@ import type {
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { toKeyRecord } from '../keys/key-view.js';
+import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { LimitsService } from '../limits/limits.service.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
 import { toDeploymentView } from '../model-registry/deployment.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
@@ -31,6 +34,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export class AdminService {
   constructor(
     private readonly keys: KeysService,
+    private readonly principals: PrincipalsService,
+    private readonly limits: LimitsService,
     private readonly registry: ModelRegistry,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
@@ -38,8 +43,10 @@ export class AdminService {
 
   /** Issues a key; the secret is in this answer only. */
   createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
-    const { row, secret } = this.keys.issue(input);
-    const record = toKeyRecord(row);
+    // The key's user and team become records (when new); a user's team is the default of their keys.
+    const team = this.principals.ensureForKey(input.user, input.team);
+    const { row, secret } = this.keys.issue(team !== null ? { ...input, team } : input);
+    const record = this.view(row);
     this.record(actor, 'api_key.create', row.id, {
       name: row.name,
       user: row.ownerUser,
@@ -55,23 +62,25 @@ export class AdminService {
   /** Keys, never their secrets. */
   listKeys(filter: { user?: string; team?: string; includeRevoked: boolean }): ApiKeyRecord[] {
     const now = Date.now();
-    return this.keys.list(filter).map((row) => toKeyRecord(row, now));
+    return this.keys.list(filter).map((row) => this.view(row, now));
   }
 
   /** One key. */
   getKey(id: string): ApiKeyRecord {
     const row = this.keys.get(id);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    return toKeyRecord(row);
+    return this.view(row);
   }
 
   /** Changes a key; applies from the next request. */
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
+    if (this.keys.get(id) === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    this.principals.ensureForKey(input.user, input.team);
     const row = this.keys.update(id, input);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     this.record(actor, 'api_key.update', id, { fields: Object.keys(input) });
     this.bus.invalidate('api-keys', [id]);
-    return toKeyRecord(row);
+    return this.view(row);
   }
 
   /** Revokes a key: 401 from the next request on. Revoking twice is not an error. */
@@ -83,7 +92,7 @@ export class AdminService {
       this.record(actor, 'api_key.revoke', id, { name: row.name });
       this.bus.invalidate('api-keys', [id]);
     }
-    return toKeyRecord(row);
+    return this.view(row);
   }
 
   /** The model settings in force. */
@@ -156,6 +165,11 @@ export class AdminService {
     });
     this.bus.invalidate('deployments');
     return list;
+  }
+
+  /** A key as shown, with where its limits stand now. */
+  private view(row: ApiKeyRow, now: number = Date.now()): ApiKeyRecord {
+    return { ...toKeyRecord(row, now), limits: this.limits.keyStatus(row) };
   }
 
   private record(actor: AdminActor, action: string, target: string | null, details: Record<string, unknown>): void {

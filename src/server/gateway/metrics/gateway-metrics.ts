@@ -1,10 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
+import { LIMIT_TYPES, type LimitType } from '../../../shared/principals-api.js';
 import { LabelledHistogram } from './labelled-histogram.js';
-
-/** `limit_type` values of the rate-limit counter, one per enforced limit, pre-created so dashboards see zeros. */
-export const LIMIT_TYPES = ['requests', 'tokens', 'user_minute', 'user_daily', 'team_minute', 'team_daily'] as const;
-/** One `limit_type`. */
-export type LimitType = (typeof LIMIT_TYPES)[number];
 
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
@@ -79,6 +75,7 @@ export class GatewayMetrics {
       help: 'Requests blocked by the content policy',
       registers,
     });
+    // Every limit_type pre-created, so dashboards see zeros rather than no series.
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
   }
 

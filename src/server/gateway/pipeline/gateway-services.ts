@@ -9,11 +9,17 @@ import { PriceTable } from '../accounting/pricing.js';
 import { UsageRecorder } from '../accounting/usage-recorder.js';
 import { UsageRepository } from '../accounting/usage.repository.js';
 import { AdminService } from '../admin/admin.service.js';
+import { PrincipalsAdmin } from '../admin/principals-admin.service.js';
 import { KeysRepository } from '../keys/keys.repository.js';
 import { KeysService } from '../keys/keys.service.js';
+import { Limiter } from '../limits/limiter.js';
+import { LimitsService } from '../limits/limits.service.js';
+import { UsageHistory } from '../limits/usage-history.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { DeploymentHealthTracker } from '../model-registry/deployment-health.js';
 import { ModelRegistry } from '../model-registry/model-registry.js';
+import { PrincipalsRepository } from '../principals/principals.repository.js';
+import { PrincipalsService } from '../principals/principals.service.js';
 import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
@@ -30,7 +36,13 @@ export interface GatewayServices {
   readonly masterKey: string;
   readonly registry: ModelRegistry;
   readonly keys: KeysService;
+  /** Users and teams. */
+  readonly principals: PrincipalsService;
+  /** Rate limits and budgets (the limits stage, settlement, status). */
+  readonly limits: LimitsService;
   readonly admin: AdminService;
+  /** The admin API's users and teams. */
+  readonly principalsAdmin: PrincipalsAdmin;
   readonly recorder: UsageRecorder;
   readonly usage: UsageRepository;
   readonly audit: AuditRepository;
@@ -96,6 +108,16 @@ export function createGatewayServices(
   });
   const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
+  const principals = new PrincipalsService(new PrincipalsRepository(db));
+  const prices = new PriceTable(options.config.pricing);
+  const metrics = new GatewayMetrics(options.registry);
+  const limits = new LimitsService(
+    new Limiter(new UsageHistory(sqlite, recorder)),
+    principals,
+    options.config.limits,
+    prices,
+    metrics,
+  );
   const rag = new RagService({
     config: options.config,
     sqlite,
@@ -111,19 +133,22 @@ export function createGatewayServices(
     masterKey: options.masterKey,
     registry,
     keys,
-    admin: new AdminService(keys, registry, audit, bus),
+    principals,
+    limits,
+    admin: new AdminService(keys, principals, limits, registry, audit, bus),
+    principalsAdmin: new PrincipalsAdmin(principals, limits, usage, recorder, audit, bus),
     recorder,
     usage,
     audit,
-    prices: new PriceTable(options.config.pricing),
-    metrics: new GatewayMetrics(options.registry),
+    prices,
+    metrics,
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
     rag,
-    policy: compilePolicyStages({ rag: ragStage(rag), ...options.policy }),
+    policy: compilePolicyStages({ rateLimit: (ctx) => limits.admit(ctx), rag: ragStage(rag), ...options.policy }),
     output: options.output ?? {},
     close: async () => {
       await rag.close();

@@ -73,6 +73,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       stream: false,
       cached: false,
       committed: false,
+      admitted: false,
     };
     request.gatewayRequest = ctx;
     // Which routing and policy settings answered: on every answer, so a client can tell a change.

@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
+import type { Reservation } from '../limits/limiter.js';
+import type { PromptTokens } from '../limits/prompt-tokens.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
 import type { RagOutcome } from '../rag/rag-stage.js';
@@ -61,6 +63,14 @@ export interface RequestContext {
   transcript?: { readonly frames: string[]; truncated: boolean };
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
+  /** The request passed the limits stage (its usage row says so, for rebuilding the limits at start). */
+  admitted: boolean;
+  /** What the limits stage took from the request's limits, settled with the real usage at the finish. */
+  reservation?: Reservation;
+  /** The prompt's tokens as the limits stage counted them. */
+  promptTokens?: PromptTokens;
+  /** Headers a successful answer carries (the limits' `x-ratelimit-*`). */
+  replyHeaders?: Record<string, string>;
   /** What the RAG stage retrieved for this request (the answer's header and the traffic record say it). */
   rag?: RagOutcome;
 }

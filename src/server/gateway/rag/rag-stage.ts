@@ -95,6 +95,7 @@ export function ragStage(rag: RagService): PolicyStage {
     }
     if (hits.length > 0) injectContext(endpoint, ctx.body, contextBlock(hits, texts));
     ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
+    ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
     return undefined;
   };
 }

@@ -15,13 +15,3 @@ export function KeyStatus({ status }: { readonly status: ApiKeyRecord['status'] 
       return assertNever(status);
   }
 }
-
-/** "120 rpm · 50K tpm", or "No limits". */
-export function describeLimits(key: ApiKeyRecord): string {
-  const parts: string[] = [];
-  if (key.rpm_limit) parts.push(`${key.rpm_limit} rpm`);
-  if (key.tpm_limit) parts.push(`${key.tpm_limit} tpm`);
-  if (key.user_tpd_budget || key.user_tpm_budget) parts.push('user budget');
-  if (key.team_tpd_budget || key.team_tpm_budget) parts.push('team budget');
-  return parts.length ? parts.join(' · ') : 'No limits';
-}

@@ -6,15 +6,17 @@ import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { ConfirmFooter, Dialog } from '../../components/dialog.js';
 import { EmptyState, ErrorMessage } from '../../components/feedback.js';
-import { KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
+import { GaugeIcon, KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { useSession } from '../../connection/connection-context.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
+import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
 import { IssueKeyDialog } from './issue-key-dialog.js';
 import { KeySecretDialog } from './key-secret-dialog.js';
-import { describeLimits, KeyStatus } from './key-status.js';
+import { KeyStatus } from './key-status.js';
+import { LimitMeters } from './limit-meters.js';
 
 function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; readonly onClose: () => void }) {
   const revoke = useRevokeKey();
@@ -48,7 +50,7 @@ function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; read
   );
 }
 
-/** Issued API keys: list, issue (secret shown once), revoke. */
+/** Issued API keys: list with where each key's limits stand, issue (secret shown once), edit limits, revoke. */
 export function KeysScreen() {
   const { connection } = useSession();
   const [showRevoked, setShowRevoked] = useState(false);
@@ -56,6 +58,7 @@ export function KeysScreen() {
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
+  const [editing, setEditing] = useState<ApiKeyRecord>();
 
   const columns: Column<ApiKeyRecord>[] = [
     {
@@ -97,7 +100,10 @@ export function KeysScreen() {
           <span className="muted">All allowed</span>
         ),
     },
-    { header: 'Limits', cell: (key) => <span className="muted">{describeLimits(key)}</span> },
+    {
+      header: 'Limits now',
+      cell: (key) => <LimitMeters limits={key.limits} testId={`key-limits-${key.id}`} />,
+    },
     { header: 'Status', cell: (key) => <KeyStatus status={key.status} /> },
     {
       header: 'Last used',
@@ -122,9 +128,14 @@ export function KeysScreen() {
       align: 'right',
       cell: (key) =>
         key.status !== 'revoked' && (
-          <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>
-            Revoke
-          </Button>
+          <span className="row-actions">
+            <Button size="sm" variant="ghost" icon={<GaugeIcon />} onClick={() => setEditing(key)}>
+              Edit limits
+            </Button>
+            <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>
+              Revoke
+            </Button>
+          </span>
         ),
     },
   ];
@@ -175,6 +186,7 @@ export function KeysScreen() {
               rows={data.data}
               columns={columns}
               rowKey={(key) => key.id}
+              onOpen={(key) => key.status !== 'revoked' && setEditing(key)}
             />
           )}
         </QueryView>
@@ -191,6 +203,7 @@ export function KeysScreen() {
       {issued && (
         <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />
       )}
+      {editing && <EditKeyLimitsDialog apiKey={editing} onClose={() => setEditing(undefined)} />}
       {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} />}
     </>
   );

@@ -103,6 +103,11 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
         <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
+        <Detail label="Limits">
+          {event.limits
+            ? `reserved ${formatInt(event.limits.reserved_tokens)} tokens (prompt ${formatInt(event.limits.prompt_tokens)}${event.limits.estimated ? ', an estimate' : ''})`
+            : undefined}
+        </Detail>
         <Detail label="Mode">
           {[
             event.stream ? 'streamed' : 'single response',

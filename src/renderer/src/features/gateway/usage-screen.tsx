@@ -18,6 +18,10 @@ const RANGES = {
 } as const;
 type Range = keyof typeof RANGES;
 
+/** What the usage is split by, as the table heads it. */
+const GROUPS = { model: 'Model', key: 'Key', user: 'User', team: 'Team' } as const;
+type GroupBy = keyof typeof GROUPS;
+
 const timeFormat = {
   minute: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false }),
   hour: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', hour12: false }),
@@ -64,10 +68,10 @@ function ChartPanel({
   );
 }
 
-/** Requests, tokens and cost over time per model or per key. */
+/** Requests, tokens and cost over time per model, key, user or team. */
 export function UsageScreen() {
   const [range, setRange] = useState<Range>('24h');
-  const [groupBy, setGroupBy] = useState<'model' | 'key'>('model');
+  const [groupBy, setGroupBy] = useState<GroupBy>('model');
   const { bucket, ms } = RANGES[range];
   // Rounded to the minute so the query key (and cache) is stable between renders.
   const since = useMemo(() => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString(), [ms]);
@@ -89,6 +93,8 @@ export function UsageScreen() {
               options={[
                 { value: 'model', label: 'Per model' },
                 { value: 'key', label: 'Per key' },
+                { value: 'user', label: 'Per user' },
+                { value: 'team', label: 'Per team' },
               ]}
             />
             <Segmented
@@ -131,8 +137,8 @@ export function UsageScreen() {
             </div>
             {usage.data.data.length === 0 ? (
               <EmptyState icon={<ChartIcon size={28} />} title={`No usage in the ${RANGES[range].label.toLowerCase()}`}>
-                Requests through the gateway are counted here per model and per key. Issue a key and send a request; it
-                appears within seconds.
+                Requests through the gateway are counted here per model, key, user and team. Issue a key and send a
+                request; it appears within seconds.
               </EmptyState>
             ) : (
               <>
@@ -161,14 +167,14 @@ export function UsageScreen() {
                   />
                 </div>
                 <section className="panel">
-                  <h2 className="panel-title">{groupBy === 'model' ? 'Per model' : 'Per key'}</h2>
+                  <h2 className="panel-title">Per {GROUPS[groupBy].toLowerCase()}</h2>
                   <DataTable
                     label="Usage totals"
                     rows={rows}
                     rowKey={(row) => row.key}
                     columns={[
                       {
-                        header: groupBy === 'model' ? 'Model' : 'Key',
+                        header: GROUPS[groupBy],
                         cell: (row) => <span className="mono">{row.label}</span>,
                       },
                       { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },

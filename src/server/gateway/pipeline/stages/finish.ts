@@ -28,6 +28,7 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     errorType: ctx.errorType ?? null,
     stream: ctx.stream,
     cached: ctx.cached,
+    admitted: ctx.admitted,
   };
 }
 
@@ -42,6 +43,8 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   const status = completed ? replyStatus : CLIENT_CLOSED_REQUEST;
   if (!completed) ctx.errorType ??= 'client_closed';
   const entry = usageEntry(ctx, status);
+  if (ctx.reservation !== undefined)
+    services.limits.settle(ctx.reservation, entry.promptTokens + entry.completionTokens, entry.costUsd);
   // A stream whose client left: what had been sent by then.
   if (ctx.responseBody === undefined && ctx.transcript !== undefined)
     ctx.responseBody = textBody(ctx.transcript.frames.join(''), ctx.transcript.truncated);
@@ -74,6 +77,14 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     stream: ctx.stream,
     cached: ctx.cached,
     attempts: ctx.attempts,
+    limits:
+      ctx.reservation !== undefined && ctx.promptTokens !== undefined
+        ? {
+            prompt_tokens: ctx.promptTokens.tokens,
+            estimated: ctx.promptTokens.estimated,
+            reserved_tokens: ctx.reservation.cost.tokens,
+          }
+        : null,
     latency_ms: entry.latencyMs,
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,

@@ -3,7 +3,6 @@ import { openEventStream } from '../../../http/event-stream.js';
 import { StreamError } from '../../formats/stream-error.js';
 import type { ProviderAnswer, StreamAnswer } from '../../providers/answer.js';
 import { UpstreamError } from '../../providers/upstream-error.js';
-import { RAG_CHUNKS_HEADER } from '../../rag/rag-stage.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
 import type { ClientWatch } from '../client-connection.js';
 import type { RequestContext } from '../request-context.js';
@@ -26,7 +25,7 @@ export async function respond(
 ): Promise<FastifyReply> {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
-  if (ctx.rag !== undefined) reply.header(RAG_CHUNKS_HEADER, ctx.rag.chunks.join(','));
+  if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
   const restore = ctx.services.output.piiRestore;
   if (answer.kind === 'json') {
     const text = restore

@@ -5,6 +5,7 @@ import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
+import { principalsRoutes } from './principals.routes.js';
 import { ragRoutes } from './rag.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
@@ -17,6 +18,7 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
     throw error instanceof GatewayError ? httpErrorFor(error.kind, error.message) : error;
   });
   await app.register(apiKeysRoutes);
+  await app.register(principalsRoutes);
   await app.register(adminModelsRoutes);
   await app.register(deploymentsRoutes);
   await app.register(usageRoutes);

@@ -1,0 +1,111 @@
+/**
+ * The policy stages' cost, measured inside `npm run bench:gateway`: the same sequential requests with
+ * a key that no stage acts on and with keys that turn stages on, in alternating rounds on the same
+ * gateway, so both see the same moment of the machine. Each variant's p50 is compared with the
+ * baseline's.
+ */
+
+/** Sequential requests with these headers; p50 and p99 in milliseconds. */
+export type SequentialRun = (
+  headers: Record<string, string>,
+  count: number,
+) => Promise<{ readonly p50: number; readonly p99: number }>;
+
+/** One way of calling the gateway: a key created with this body (and the records it needs first). */
+export interface StageVariant {
+  readonly name: string;
+  /** Admin requests sent before the key is issued (users, teams, settings). */
+  readonly setup: ReadonlyArray<{ readonly method: string; readonly path: string; readonly body: unknown }>;
+  readonly key: Record<string, unknown>;
+}
+
+/** Limits on: every bucket and budget a request can pass, all far from being reached. */
+export const LIMITS_ON: StageVariant = {
+  name: 'limits on',
+  setup: [
+    {
+      method: 'POST',
+      path: '/internal/teams',
+      body: {
+        id: 'bench-team',
+        rpm_limit: 10_000_000,
+        tpm_limit: 1e9,
+        tpm_budget: 1e9,
+        tpd_budget: 1e12,
+        usd_daily_budget: 1e6,
+      },
+    },
+    {
+      method: 'POST',
+      path: '/internal/users',
+      body: {
+        id: 'bench-user',
+        team: 'bench-team',
+        rpm_limit: 10_000_000,
+        tpm_limit: 1e9,
+        tpm_budget: 1e9,
+        tpd_budget: 1e12,
+        usd_daily_budget: 1e6,
+      },
+    },
+  ],
+  key: { name: 'bench limits', user: 'bench-user', rpm_limit: 10_000_000, tpm_limit: 1e9 },
+};
+
+/** The variants measured against the baseline key. */
+export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON];
+
+/** p50 of each variant and of the baseline, over interleaved rounds. */
+export interface StageOverhead {
+  readonly rounds: number;
+  readonly requests_per_round: number;
+  readonly baseline_p50_ms: number;
+  readonly variants: ReadonlyArray<{ readonly name: string; readonly p50_ms: number; readonly added_p50_ms: number }>;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/** Issues the variants' keys and runs the alternating rounds. */
+export async function measureStageOverhead(
+  gatewayUrl: string,
+  masterKey: string,
+  baselineKey: string,
+  run: SequentialRun,
+  options: { readonly rounds: number; readonly count: number },
+): Promise<StageOverhead> {
+  const admin = async (method: string, path: string, body: unknown): Promise<any> => {
+    const response = await fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const headersOf = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
+  const variants: Array<{ name: string; headers: Record<string, string>; p50s: number[] }> = [];
+  for (const variant of STAGE_VARIANTS) {
+    for (const step of variant.setup) await admin(step.method, step.path, step.body);
+    const created = await admin('POST', '/internal/api-keys', variant.key);
+    variants.push({ name: variant.name, headers: headersOf(created.key), p50s: [] });
+  }
+  const baseline: number[] = [];
+  for (let round = 0; round < options.rounds; round += 1) {
+    baseline.push((await run(headersOf(baselineKey), options.count)).p50);
+    for (const variant of variants) variant.p50s.push((await run(variant.headers, options.count)).p50);
+  }
+  const baselineP50 = median(baseline);
+  return {
+    rounds: options.rounds,
+    requests_per_round: options.count,
+    baseline_p50_ms: baselineP50,
+    variants: variants.map((variant) => ({
+      name: variant.name,
+      p50_ms: median(variant.p50s),
+      added_p50_ms: Math.round((median(variant.p50s) - baselineP50) * 1000) / 1000,
+    })),
+  };
+}

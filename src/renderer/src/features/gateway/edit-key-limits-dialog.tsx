@@ -1,0 +1,88 @@
+import type { ApiKeyRecord } from '../../../../shared/gateway-api.js';
+import { useUpdateKey } from '../../api/gateway-queries.js';
+import { ConfirmFooter, Dialog } from '../../components/dialog.js';
+import { ErrorMessage } from '../../components/feedback.js';
+import { DraftTextField } from '../../components/field.js';
+import { showToast } from '../../components/toast.js';
+import { useDraft } from '../../lib/use-draft.js';
+import { keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
+import { LimitMeters } from './limit-meters.js';
+
+/**
+ * Changes a key's rate limits and the budgets it sets for its user and team. Only changed fields are
+ * sent; an emptied field clears that limit. The gateway applies the change to the next request.
+ */
+export function EditKeyLimitsDialog({
+  apiKey,
+  onClose,
+}: {
+  readonly apiKey: ApiKeyRecord;
+  readonly onClose: () => void;
+}) {
+  const draft = useDraft<KeyLimitsForm>(() => keyLimitsForm(apiKey));
+  const update = useUpdateKey();
+  const name = apiKey.name ?? apiKey.key_prefix;
+  const submit = (): void => {
+    const result = toKeyLimitsUpdate(draft.form, apiKey);
+    draft.setErrors(result.errors);
+    if (!result.body) return;
+    if (Object.keys(result.body).length === 0) return onClose();
+    update.mutate(
+      { id: apiKey.id, body: result.body },
+      {
+        onSuccess: () => {
+          onClose();
+          showToast(`Limits of ${name} changed`);
+        },
+      },
+    );
+  };
+  const number = (field: keyof KeyLimitsForm, label: string, autoFocus = false) => (
+    <DraftTextField
+      draft={draft}
+      field={field}
+      idPrefix="key-limit"
+      label={label}
+      inputMode="numeric"
+      placeholder="No limit"
+      autoFocus={autoFocus}
+    />
+  );
+  return (
+    <Dialog
+      wide
+      testId="edit-key-limits-dialog"
+      title={`Limits of “${name}”`}
+      description="Empty means no limit of the key's own (the user's, team's and gateway's limits still apply). Changes apply to the next request."
+      onClose={onClose}
+      footer={
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={update.isPending} testId="confirm-key-limits">
+          Save limits
+        </ConfirmFooter>
+      }
+    >
+      <form
+        className="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
+        {number('rpm', 'Requests per minute', true)}
+        {number('tpm', 'Tokens per minute')}
+        <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
+        {number('userTpm', 'User, per minute')}
+        {number('userTpd', 'User, per day')}
+        {number('teamTpm', 'Team, per minute')}
+        {number('teamTpd', 'Team, per day')}
+        <div className="form-section form-span">Where its limits stand now</div>
+        <div className="form-span">
+          <LimitMeters limits={apiKey.limits} />
+        </div>
+        <button type="submit" hidden />
+      </form>
+      {update.error && <ErrorMessage error={update.error} title="Could not change the limits" />}
+    </Dialog>
+  );
+}

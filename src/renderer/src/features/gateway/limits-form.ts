@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+
+/** How a limit field is typed: a whole count (requests, tokens) or an amount of dollars. */
+export type LimitFieldKind = 'count' | 'usd';
+
+/** A form field holding a limit, and the body field it fills. */
+export interface LimitField<Body extends string> {
+  readonly body: Body;
+  readonly kind: LimitFieldKind;
+}
+
+/** A stored limit as the form shows it: empty for none. */
+export function limitText(value: number | null | undefined): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+function parseLimit(
+  text: string,
+  kind: LimitFieldKind,
+): { readonly value: number | null } | { readonly error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { value: null };
+  const number = Number(trimmed);
+  if (kind === 'count')
+    return Number.isInteger(number) && number > 0 ? { value: number } : { error: 'A whole number above 0, or empty.' };
+  return Number.isFinite(number) && number > 0
+    ? { value: number }
+    : { error: 'An amount above 0 (e.g. 2.50), or empty.' };
+}
+
+/**
+ * The body fields for a set of limit fields: a number, or `null` to clear one that was set. With
+ * `before` (an edit) only changed fields are sent; without it (a creation) empty fields are left out.
+ */
+export function limitsBody<Form extends string, Body extends string>(
+  form: Readonly<Record<NoInfer<Form>, string>>,
+  fields: Readonly<Record<Form, LimitField<Body>>>,
+  before?: Readonly<Record<Body, number | null>>,
+): { readonly body: Partial<Record<Body, number | null>>; readonly errors: Partial<Record<Form, string>> } {
+  const body: Partial<Record<Body, number | null>> = {};
+  const errors: Partial<Record<Form, string>> = {};
+  for (const name of Object.keys(fields) as Form[]) {
+    const field = fields[name];
+    const parsed = parseLimit(form[name], field.kind);
+    if ('error' in parsed) errors[name] = parsed.error;
+    else if (before ? parsed.value !== before[field.body] : parsed.value !== null) body[field.body] = parsed.value;
+  }
+  return { body, errors };
+}
+
+/** A shared schema's complaints, put on the form fields that hold the body fields they name. */
+export function issuesByField<Form extends string>(
+  error: z.ZodError,
+  formFieldOf: Readonly<Partial<Record<string, Form>>>,
+  fallback: NoInfer<Form>,
+): Partial<Record<Form, string>> {
+  const errors: Partial<Record<Form, string>> = {};
+  for (const issue of error.issues) {
+    const field = formFieldOf[String(issue.path[0] ?? '')] ?? fallback;
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}

@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
+import { useTeams, useUsers } from '../../../api/principals-queries.js';
+import { Button } from '../../../components/button.js';
+import { DataTable, type Column } from '../../../components/data-table.js';
+import { EmptyState } from '../../../components/feedback.js';
+import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../../../components/icons.js';
+import { PageBody, PageHeader } from '../../../components/page.js';
+import { QueryView } from '../../../components/query-view.js';
+import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
+import { LimitMeters } from '../limit-meters.js';
+import { DeletePrincipalDialog } from './delete-principal-dialog.js';
+import { PrincipalDialog, type PrincipalTarget } from './principal-dialog.js';
+import { SpendPanel } from './spend-panel.js';
+
+type Today = TeamRecord['today'];
+
+function TodayCell({ today }: { readonly today: Today }) {
+  return (
+    <span className="cell-stack" data-testid="today">
+      <span>{formatCost(today.cost_usd)}</span>
+      <span className="muted">
+        {formatInt(today.requests)} req · {formatCompact(today.tokens)} tok
+      </span>
+    </span>
+  );
+}
+
+function NameCell({ id, name }: { readonly id: string; readonly name: string | null }) {
+  return (
+    <span className="cell-stack">
+      <span className="cell-strong mono">{id}</span>
+      {name && <span className="muted">{name}</span>}
+    </span>
+  );
+}
+
+function RowActions({ onEdit, onDelete }: { readonly onEdit: () => void; readonly onDelete: () => void }) {
+  return (
+    <span className="row-actions">
+      <Button size="sm" variant="ghost" icon={<PencilIcon />} onClick={onEdit}>
+        Edit
+      </Button>
+      <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={onDelete}>
+        Delete
+      </Button>
+    </span>
+  );
+}
+
+/** Users and teams: their limits and where they stand, today's spend, spend per day; create, edit, delete. */
+export function PeopleScreen() {
+  const teams = useTeams();
+  const users = useUsers();
+  const [editing, setEditing] = useState<PrincipalTarget>();
+  const [deleting, setDeleting] = useState<{ readonly kind: 'team' | 'user'; readonly id: string }>();
+  const teamIds = teams.data?.data.map((team) => team.id) ?? [];
+
+  const teamColumns: Column<TeamRecord>[] = [
+    { header: 'Team', cell: (team) => <NameCell id={team.id} name={team.name} /> },
+    { header: 'Users', align: 'right', cell: (team) => formatInt(team.users) },
+    { header: 'Keys', align: 'right', cell: (team) => formatInt(team.keys) },
+    { header: 'Today', cell: (team) => <TodayCell today={team.today} /> },
+    { header: 'Limits now', cell: (team) => <LimitMeters limits={team.limits} showOwner={false} /> },
+    {
+      header: '',
+      align: 'right',
+      cell: (team) => (
+        <RowActions
+          onEdit={() => setEditing({ kind: 'team', record: team })}
+          onDelete={() => setDeleting({ kind: 'team', id: team.id })}
+        />
+      ),
+    },
+  ];
+  const userColumns: Column<UserRecord>[] = [
+    { header: 'User', cell: (user) => <NameCell id={user.id} name={user.name ?? user.email} /> },
+    {
+      header: 'Team',
+      cell: (user) => (user.team ? <span className="mono">{user.team}</span> : <span className="muted">—</span>),
+    },
+    { header: 'Keys', align: 'right', cell: (user) => formatInt(user.keys) },
+    { header: 'Today', cell: (user) => <TodayCell today={user.today} /> },
+    { header: 'Limits now', cell: (user) => <LimitMeters limits={user.limits} showOwner={false} /> },
+    {
+      header: '',
+      align: 'right',
+      cell: (user) => (
+        <RowActions
+          onEdit={() => setEditing({ kind: 'user', record: user })}
+          onDelete={() => setDeleting({ kind: 'user', id: user.id })}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Users & teams"
+        subtitle="Who the keys belong to. A user's and a team's limits are shared by all their keys; spend is counted per UTC day."
+        actions={
+          <>
+            <Button icon={<PlusIcon />} onClick={() => setEditing({ kind: 'team' })} data-testid="new-team">
+              New team
+            </Button>
+            <Button
+              variant="primary"
+              icon={<PlusIcon />}
+              onClick={() => setEditing({ kind: 'user' })}
+              data-testid="new-user"
+            >
+              New user
+            </Button>
+          </>
+        }
+      />
+      <PageBody>
+        <div className="people-grid">
+          <section className="panel">
+            <h2 className="panel-title">Teams</h2>
+            <QueryView
+              query={teams}
+              errorTitle="Could not load the teams"
+              empty={(data) =>
+                data.data.length === 0 && (
+                  <EmptyState icon={<UsersIcon size={28} />} title="No teams yet">
+                    A team groups users and keys under shared limits and budgets. Keys issued with a team name create it
+                    too.
+                  </EmptyState>
+                )
+              }
+            >
+              {(data) => (
+                <DataTable
+                  label="Teams"
+                  testId="teams-table"
+                  autoFocus
+                  rows={data.data}
+                  columns={teamColumns}
+                  rowKey={(team) => team.id}
+                  onOpen={(team) => setEditing({ kind: 'team', record: team })}
+                />
+              )}
+            </QueryView>
+          </section>
+          <section className="panel">
+            <h2 className="panel-title">Users</h2>
+            <QueryView
+              query={users}
+              errorTitle="Could not load the users"
+              empty={(data) =>
+                data.data.length === 0 && (
+                  <EmptyState icon={<UsersIcon size={28} />} title="No users yet">
+                    A user's limits and budgets are shared by all their keys. Keys issued with a user name create the
+                    user too.
+                  </EmptyState>
+                )
+              }
+            >
+              {(data) => (
+                <DataTable
+                  label="Users"
+                  testId="users-table"
+                  rows={data.data}
+                  columns={userColumns}
+                  rowKey={(user) => user.id}
+                  onOpen={(user) => setEditing({ kind: 'user', record: user })}
+                />
+              )}
+            </QueryView>
+          </section>
+          <SpendPanel />
+        </div>
+      </PageBody>
+      {editing && <PrincipalDialog target={editing} teams={teamIds} onClose={() => setEditing(undefined)} />}
+      {deleting && (
+        <DeletePrincipalDialog kind={deleting.kind} id={deleting.id} onClose={() => setDeleting(undefined)} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
+import { useCreateTeam, useCreateUser, useUpdateTeam, useUpdateUser } from '../../../api/principals-queries.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { DraftTextField, Field, Select } from '../../../components/field.js';
+import { showToast } from '../../../components/toast.js';
+import { useDraft } from '../../../lib/use-draft.js';
+import { LimitMeters } from '../limit-meters.js';
+import {
+  principalForm,
+  toTeamCreate,
+  toTeamUpdate,
+  toUserCreate,
+  toUserUpdate,
+  type PrincipalForm,
+} from './principal-form.js';
+
+/** What the dialog creates or edits. */
+export type PrincipalTarget =
+  { readonly kind: 'team'; readonly record?: TeamRecord } | { readonly kind: 'user'; readonly record?: UserRecord };
+
+const nothingChanged = (body: object): boolean => Object.values(body).every((value) => value === undefined);
+
+/**
+ * Creates a team or user, or edits one's details and limits. Fields are checked with the shared
+ * schemas before sending; the gateway's own refusal is shown as it words it. Changes apply to the
+ * next request.
+ */
+export function PrincipalDialog({
+  target,
+  teams,
+  onClose,
+}: {
+  readonly target: PrincipalTarget;
+  /** Team ids a user can join. */
+  readonly teams: readonly string[];
+  readonly onClose: () => void;
+}) {
+  const draft = useDraft<PrincipalForm>(() => principalForm(target.record));
+  const { form, errors } = draft;
+  const createTeam = useCreateTeam();
+  const updateTeam = useUpdateTeam();
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
+  const editing = target.record !== undefined;
+  const mutation = target.kind === 'team' ? (editing ? updateTeam : createTeam) : editing ? updateUser : createUser;
+  const done = (id: string): void => {
+    onClose();
+    showToast(editing ? `Saved ${target.kind} ${id}` : `Created ${target.kind} ${id}`);
+  };
+
+  const submit = (): void => {
+    const options = { onSuccess: (record: { id: string }) => done(record.id) };
+    if (target.kind === 'team' && target.record) {
+      const result = toTeamUpdate(form, target.record);
+      draft.setErrors(result.errors);
+      if (result.body && nothingChanged(result.body)) onClose();
+      else if (result.body) updateTeam.mutate({ id: target.record.id, body: result.body }, options);
+    } else if (target.kind === 'team') {
+      const result = toTeamCreate(form);
+      draft.setErrors(result.errors);
+      if (result.body) createTeam.mutate(result.body, options);
+    } else if (target.record) {
+      const result = toUserUpdate(form, target.record);
+      draft.setErrors(result.errors);
+      if (result.body && nothingChanged(result.body)) onClose();
+      else if (result.body) updateUser.mutate({ id: target.record.id, body: result.body }, options);
+    } else {
+      const result = toUserCreate(form);
+      draft.setErrors(result.errors);
+      if (result.body) createUser.mutate(result.body, options);
+    }
+  };
+
+  const input = (
+    field: keyof PrincipalForm,
+    label: string,
+    props: { hint?: string; placeholder?: string; inputMode?: 'numeric' | 'decimal'; autoFocus?: boolean } = {},
+  ) => (
+    <DraftTextField
+      draft={draft}
+      field={field}
+      idPrefix="principal"
+      label={label}
+      autoComplete="off"
+      spellCheck={false}
+      {...props}
+    />
+  );
+  const noun = target.kind === 'team' ? 'team' : 'user';
+  return (
+    <Dialog
+      wide
+      testId="principal-dialog"
+      title={editing ? `Edit ${noun} ${target.record!.id}` : `New ${noun}`}
+      description={
+        target.kind === 'team'
+          ? "A team's limits are shared by all its users and keys. Empty: no limit of its own (the gateway's defaults apply)."
+          : "A user's limits are shared by all their keys, within their team's. Empty: no limit of their own."
+      }
+      onClose={onClose}
+      footer={
+        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={mutation.isPending} testId="confirm-principal">
+          {editing ? 'Save' : `Create ${noun}`}
+        </ConfirmFooter>
+      }
+    >
+      <form
+        className="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {!editing &&
+          input('id', 'Id', {
+            hint:
+              target.kind === 'team' ? 'As keys name it, e.g. platform.' : 'As keys name it, e.g. alice@example.com.',
+            placeholder: target.kind === 'team' ? 'platform' : 'alice@example.com',
+            autoFocus: true,
+          })}
+        {input('name', 'Display name', { placeholder: 'Optional', autoFocus: editing })}
+        {target.kind === 'user' && (
+          <>
+            {input('email', 'E-mail', { placeholder: 'Optional' })}
+            <Field label="Team" htmlFor="principal-team" error={errors.team}>
+              <Select id="principal-team" value={form.team} onChange={(event) => draft.set('team', event.target.value)}>
+                <option value="">No team</option>
+                {[...new Set([...teams, form.team].filter(Boolean))].map((team) => (
+                  <option key={team} value={team}>
+                    {team}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </>
+        )}
+        <div className="form-section form-span">Rate limits (refilled over a minute)</div>
+        {input('rpm', 'Requests per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
+        {input('tpm', 'Tokens per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
+        <div className="form-section form-span">Budgets (per UTC minute and day)</div>
+        {input('tpmBudget', 'Budget: tokens per minute', { placeholder: 'No budget', inputMode: 'numeric' })}
+        {input('tpdBudget', 'Budget: tokens per day', { placeholder: 'No budget', inputMode: 'numeric' })}
+        {input('usd', 'Budget: spend per day (USD)', {
+          placeholder: 'No budget',
+          inputMode: 'decimal',
+          hint: 'Counted where the configuration prices the model.',
+        })}
+        {target.record && (
+          <>
+            <div className="form-section form-span">Where its limits stand now</div>
+            <div className="form-span">
+              <LimitMeters limits={target.record.limits} showOwner={false} />
+            </div>
+          </>
+        )}
+        <button type="submit" hidden />
+      </form>
+      {mutation.error && (
+        <ErrorMessage
+          error={mutation.error}
+          title={editing ? `Could not save the ${noun}` : `Could not create the ${noun}`}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import {
+  teamCreateSchema,
+  teamUpdateSchema,
+  userCreateSchema,
+  userUpdateSchema,
+  type TeamCreate,
+  type TeamRecord,
+  type TeamUpdate,
+  type UserCreate,
+  type UserRecord,
+  type UserUpdate,
+} from '../../../../../shared/principals-api.js';
+import { issuesByField, limitsBody, limitText, type LimitField } from '../limits-form.js';
+
+type PrincipalLimitBody = 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget';
+
+/** The limit fields of a user or team in the form, and what each fills in the request body. */
+export const PRINCIPAL_LIMIT_FIELDS = {
+  rpm: { body: 'rpm_limit', kind: 'count' },
+  tpm: { body: 'tpm_limit', kind: 'count' },
+  tpmBudget: { body: 'tpm_budget', kind: 'count' },
+  tpdBudget: { body: 'tpd_budget', kind: 'count' },
+  usd: { body: 'usd_daily_budget', kind: 'usd' },
+} as const satisfies Record<string, LimitField<PrincipalLimitBody>>;
+
+/** The user or team form as typed: strings, because inputs are strings (empty: none). */
+export interface PrincipalForm {
+  readonly id: string;
+  readonly name: string;
+  /** Users only. */
+  readonly email: string;
+  /** Users only: the team's id, empty for none. */
+  readonly team: string;
+  readonly rpm: string;
+  readonly tpm: string;
+  readonly tpmBudget: string;
+  readonly tpdBudget: string;
+  readonly usd: string;
+}
+
+/** Problems per form field. */
+export type PrincipalErrors = Partial<Record<keyof PrincipalForm, string>>;
+
+/** The form for a new record, or filled from the one being edited. */
+export function principalForm(record?: TeamRecord | UserRecord): PrincipalForm {
+  return {
+    id: record?.id ?? '',
+    name: record?.name ?? '',
+    email: record && 'email' in record ? (record.email ?? '') : '',
+    team: record && 'team' in record ? (record.team ?? '') : '',
+    rpm: limitText(record?.rpm_limit),
+    tpm: limitText(record?.tpm_limit),
+    tpmBudget: limitText(record?.tpm_budget),
+    tpdBudget: limitText(record?.tpd_budget),
+    usd: limitText(record?.usd_daily_budget),
+  };
+}
+
+const FORM_FIELD_OF: Readonly<Record<string, keyof PrincipalForm>> = {
+  id: 'id',
+  name: 'name',
+  email: 'email',
+  team: 'team',
+  ...Object.fromEntries(
+    Object.entries(PRINCIPAL_LIMIT_FIELDS).map(([form, field]) => [field.body, form as keyof PrincipalForm]),
+  ),
+};
+
+/** A text field for a creation: trimmed, left out when empty. */
+const created = (value: string): string | undefined => value.trim() || undefined;
+
+/** A text field for an edit: left out when unchanged, `null` when emptied (cleared). */
+function edited(value: string, before: string | null): string | null | undefined {
+  const next = value.trim() || null;
+  return next === before ? undefined : next;
+}
+
+function checked<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  errors: PrincipalErrors,
+): { readonly body?: T; readonly errors: PrincipalErrors } {
+  if (Object.keys(errors).length) return { errors };
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return { errors: issuesByField(parsed.error, FORM_FIELD_OF, 'id') };
+  return { body: parsed.data, errors: {} };
+}
+
+/** `POST /internal/teams` body, checked with the shared schema. */
+export function toTeamCreate(form: PrincipalForm): { readonly body?: TeamCreate; readonly errors: PrincipalErrors } {
+  const limits = limitsBody(form, PRINCIPAL_LIMIT_FIELDS);
+  return checked(teamCreateSchema, { id: form.id.trim(), name: created(form.name), ...limits.body }, limits.errors);
+}
+
+/** `PATCH /internal/teams/:id` body with only what changed. */
+export function toTeamUpdate(
+  form: PrincipalForm,
+  team: TeamRecord,
+): { readonly body?: TeamUpdate; readonly errors: PrincipalErrors } {
+  const limits = limitsBody(form, PRINCIPAL_LIMIT_FIELDS, team);
+  return checked(teamUpdateSchema, { name: edited(form.name, team.name), ...limits.body }, limits.errors);
+}
+
+/** `POST /internal/users` body, checked with the shared schema. */
+export function toUserCreate(form: PrincipalForm): { readonly body?: UserCreate; readonly errors: PrincipalErrors } {
+  const limits = limitsBody(form, PRINCIPAL_LIMIT_FIELDS);
+  return checked(
+    userCreateSchema,
+    {
+      id: form.id.trim(),
+      name: created(form.name),
+      email: created(form.email),
+      team: created(form.team),
+      ...limits.body,
+    },
+    limits.errors,
+  );
+}
+
+/** `PATCH /internal/users/:id` body with only what changed. */
+export function toUserUpdate(
+  form: PrincipalForm,
+  user: UserRecord,
+): { readonly body?: UserUpdate; readonly errors: PrincipalErrors } {
+  const limits = limitsBody(form, PRINCIPAL_LIMIT_FIELDS, user);
+  return checked(
+    userUpdateSchema,
+    {
+      name: edited(form.name, user.name),
+      email: edited(form.email, user.email),
+      team: edited(form.team, user.team),
+      ...limits.body,
+    },
+    limits.errors,
+  );
+}

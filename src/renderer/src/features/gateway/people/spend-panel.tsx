@@ -1,0 +1,88 @@
+import { useMemo, useState } from 'react';
+import { useUsage } from '../../../api/gateway-queries.js';
+import { BarChart, Legend } from '../../../components/bar-chart.js';
+import { DataTable } from '../../../components/data-table.js';
+import { ErrorMessage, Loading } from '../../../components/feedback.js';
+import { Segmented } from '../../../components/segmented.js';
+import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
+import { toSeries, totalsByGroup, type Metric } from '../../../lib/usage-series.js';
+
+const DAYS = 14;
+const DAY_MS = 86_400_000;
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+const METRICS = {
+  cost_usd: { label: 'Spend', format: formatCost, integer: false },
+  total_tokens: { label: 'Tokens', format: formatCompact, integer: true },
+  requests: { label: 'Requests', format: formatCompact, integer: true },
+} as const satisfies Partial<Record<Metric, unknown>>;
+type SpendMetric = keyof typeof METRICS;
+
+/** Spend, tokens or requests per UTC day over the last two weeks, per user or per team. */
+export function SpendPanel() {
+  const [groupBy, setGroupBy] = useState<'user' | 'team'>('user');
+  const [metric, setMetric] = useState<SpendMetric>('cost_usd');
+  // From the start of the UTC day two weeks back, so each bar is a whole day (as the budgets count).
+  const since = useMemo(() => new Date((Math.floor(Date.now() / DAY_MS) - (DAYS - 1)) * DAY_MS).toISOString(), []);
+  const usage = useUsage({ group_by: groupBy, bucket: 'day', since });
+  const series = useMemo(() => (usage.data ? toSeries(usage.data, metric) : undefined), [usage.data, metric]);
+  const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
+  const { label, format, integer } = METRICS[metric];
+  return (
+    <section className="panel" data-testid="spend-panel">
+      <div className="panel-header">
+        <h2 className="panel-title">
+          {label} per day, last {DAYS} days (UTC)
+        </h2>
+        <span className="chip-row">
+          <Segmented
+            label="Spend of"
+            value={groupBy}
+            onChange={setGroupBy}
+            options={[
+              { value: 'user', label: 'Per user' },
+              { value: 'team', label: 'Per team' },
+            ]}
+          />
+          <Segmented
+            label="Measure"
+            value={metric}
+            onChange={setMetric}
+            options={(Object.keys(METRICS) as SpendMetric[]).map((value) => ({ value, label: METRICS[value].label }))}
+          />
+        </span>
+      </div>
+      {usage.isPending ? (
+        <Loading />
+      ) : usage.isError ? (
+        <ErrorMessage error={usage.error} title="Could not load spend" />
+      ) : (
+        <>
+          <BarChart
+            data={series!}
+            integer={integer}
+            format={(value) => format(value)}
+            formatTime={(ms) => dayFormat.format(ms)}
+            label={`${label} per day per ${groupBy}`}
+          />
+          <Legend data={series!} />
+          <DataTable
+            label={`${label} per ${groupBy}`}
+            testId="spend-table"
+            rows={rows}
+            rowKey={(row) => row.key}
+            columns={[
+              {
+                header: groupBy === 'user' ? 'User' : 'Team',
+                cell: (row) => <span className="mono">{row.label}</span>,
+              },
+              { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
+              { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },
+              { header: 'Cost', align: 'right', cell: (row) => formatCost(row.cost) },
+            ]}
+          />
+        </>
+      )}
+    </section>
+  );
+}

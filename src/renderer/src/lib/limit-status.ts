@@ -1,0 +1,98 @@
+import type { LimitStatus, LimitType } from '../../../shared/principals-api.js';
+import { assertNever } from './assert-never.js';
+import { formatCompact, formatCost } from './format.js';
+
+/** What a limit counts, and over what window, in words for a meter. */
+interface LimitKind {
+  /** "requests/min", "tokens today". */
+  readonly what: string;
+  readonly unit: 'requests' | 'tokens' | 'usd';
+  /** Token buckets refill continuously; budgets end with their UTC minute or day. */
+  readonly span: 'bucket' | 'minute' | 'day';
+}
+
+function kindOf(type: LimitType): LimitKind {
+  switch (type) {
+    case 'requests':
+      return { what: 'requests/min', unit: 'requests', span: 'bucket' };
+    case 'tokens':
+      return { what: 'tokens/min', unit: 'tokens', span: 'bucket' };
+    case 'user_minute':
+    case 'team_minute':
+      return { what: 'tokens this min', unit: 'tokens', span: 'minute' };
+    case 'user_daily':
+    case 'team_daily':
+      return { what: 'tokens today', unit: 'tokens', span: 'day' };
+    case 'user_cost_daily':
+    case 'team_cost_daily':
+      return { what: 'spend today', unit: 'usd', span: 'day' };
+    default:
+      return assertNever(type);
+  }
+}
+
+/** How full a limit is, for its colour. */
+export type LimitLevel = 'ok' | 'near' | 'full';
+
+/** Share of a limit used from which a meter warns. */
+export const NEAR_SHARE = 0.8;
+
+/** A limit's status laid out for a meter. */
+export interface LimitMeterView {
+  /** Whose limit: "key", "user", "team", "model". */
+  readonly owner: string;
+  /** The owner named: "key", "user alice", "team platform". */
+  readonly ownerName: string;
+  /** "requests/min". */
+  readonly what: string;
+  /** "3 / 10". */
+  readonly amount: string;
+  /** 0..1 of the limit used. */
+  readonly share: number;
+  readonly level: LimitLevel;
+  /** "Full again in 12 s", "Resets in 3 h 5 min (UTC midnight)". */
+  readonly reset: string;
+}
+
+function ownerOf(subject: string): { readonly owner: string; readonly ownerName: string } {
+  const colon = subject.indexOf(':');
+  if (colon < 0) return { owner: subject, ownerName: subject };
+  const kind = subject.slice(0, colon);
+  return { owner: kind, ownerName: kind === 'key' ? 'key' : `${kind} ${subject.slice(colon + 1)}` };
+}
+
+/** 45 s, 12 min, 3 h 5 min. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+}
+
+function amountOf(value: number, unit: LimitKind['unit']): string {
+  return unit === 'usd' ? formatCost(value) : formatCompact(value);
+}
+
+/** Lays out where a limit stands: who it belongs to, used out of allowed, how full, when it frees up. */
+export function limitMeterView(status: LimitStatus): LimitMeterView {
+  const kind = kindOf(status.limit_type);
+  const share = status.limit > 0 ? Math.min(1, Math.max(0, status.used / status.limit)) : 1;
+  const level: LimitLevel = status.remaining <= 0 || share >= 1 ? 'full' : share >= NEAR_SHARE ? 'near' : 'ok';
+  const reset =
+    kind.span === 'bucket'
+      ? status.used <= 0
+        ? 'Full'
+        : `Full again in ${formatDuration(status.reset_ms)}`
+      : `Resets in ${formatDuration(status.reset_ms)} (end of the UTC ${kind.span})`;
+  return {
+    ...ownerOf(status.subject),
+    what: kind.what,
+    amount: `${amountOf(status.used, kind.unit)} / ${amountOf(status.limit, kind.unit)}`,
+    share,
+    level,
+    reset,
+  };
+}

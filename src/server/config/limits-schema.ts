@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const limit = z.number().int().positive();
+
+/** Rate limits (token buckets refilled per minute) that a key, a model or a default may set. */
+const rateLimitsSchema = z.object({ rpm_limit: limit.optional(), tpm_limit: limit.optional() }).strict();
+
+/** Rate limits and budgets a default for users or teams may set (each one's own record overrides it). */
+const principalDefaultsSchema = rateLimitsSchema
+  .extend({
+    tpm_budget: limit.optional(),
+    tpd_budget: limit.optional(),
+    usd_daily_budget: z.number().positive().optional(),
+  })
+  .strict();
+
+/**
+ * `limits`: defaults for keys, users and teams without limits of their own, per-model rate limits
+ * shared by every caller (an upstream's own quota, for example), and how many output tokens a request
+ * that states no maximum reserves until its real usage is known.
+ */
+export const limitsSchema = z
+  .object({
+    keys: rateLimitsSchema.prefault({}),
+    users: principalDefaultsSchema.prefault({}),
+    teams: principalDefaultsSchema.prefault({}),
+    models: z.record(z.string().min(1), rateLimitsSchema).default({}),
+    output_reservation_tokens: z.number().int().min(0).max(1_000_000).default(256),
+  })
+  .strict();
+
+/** The validated `limits` section. */
+export type LimitsConfig = z.infer<typeof limitsSchema>;

@@ -1,0 +1,151 @@
+import type {
+  TeamCreate,
+  TeamRecord,
+  TeamUpdate,
+  UserCreate,
+  UserRecord,
+  UserUpdate,
+} from '../../../shared/principals-api.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import type { UsageRecorder } from '../accounting/usage-recorder.js';
+import type { UsageRepository } from '../accounting/usage.repository.js';
+import { GatewayError } from '../gateway-error.js';
+import { windowStart } from '../limits/calendar-window.js';
+import type { LimitsService } from '../limits/limits.service.js';
+import type { TeamRow, UserRow } from '../principals/principals.repository.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import type { AdminActor } from './admin.service.js';
+
+const NONE = { requests: 0, tokens: 0, cost_usd: 0 };
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The admin API's rules for users and teams: changes are audited, announced to the UI, and apply at once. */
+export class PrincipalsAdmin {
+  constructor(
+    private readonly principals: PrincipalsService,
+    private readonly limits: LimitsService,
+    private readonly usage: UsageRepository,
+    private readonly recorder: UsageRecorder,
+    private readonly audit: AuditRepository,
+    private readonly bus: GatewayEventBus,
+  ) {}
+
+  teams(): TeamRecord[] {
+    const spend = this.today('team');
+    const keys = this.principals.keyCounts().teams;
+    const users = new Map<string, number>();
+    for (const user of this.principals.users()) if (user.team) users.set(user.team, (users.get(user.team) ?? 0) + 1);
+    return this.principals
+      .teams()
+      .map((team) => this.teamView(team, users.get(team.id) ?? 0, keys.get(team.id) ?? 0, spend.get(team.id)));
+  }
+
+  team(id: string): TeamRecord {
+    const row = this.principals.team(id);
+    if (row === undefined) throw new GatewayError('not_found', `no team with id '${id}'`);
+    const keys = this.principals.keyCounts().teams.get(id) ?? 0;
+    return this.teamView(row, this.principals.users(id).length, keys, this.today('team').get(id));
+  }
+
+  users(team?: string): UserRecord[] {
+    const spend = this.today('user');
+    const keys = this.principals.keyCounts().users;
+    return this.principals.users(team).map((user) => this.userView(user, keys.get(user.id) ?? 0, spend.get(user.id)));
+  }
+
+  user(id: string): UserRecord {
+    const row = this.principals.user(id);
+    if (row === undefined) throw new GatewayError('not_found', `no user with id '${id}'`);
+    return this.userView(row, this.principals.keyCounts().users.get(id) ?? 0, this.today('user').get(id));
+  }
+
+  createTeam(input: TeamCreate, actor: AdminActor): TeamRecord {
+    const row = this.principals.createTeam(input);
+    this.record(actor, 'team.create', row.id, { ...input });
+    return this.team(row.id);
+  }
+
+  updateTeam(id: string, input: TeamUpdate, actor: AdminActor): TeamRecord {
+    this.principals.updateTeam(id, input);
+    this.record(actor, 'team.update', id, { ...input });
+    return this.team(id);
+  }
+
+  deleteTeam(id: string, actor: AdminActor): TeamRecord {
+    const before = this.team(id);
+    this.principals.deleteTeam(id);
+    this.record(actor, 'team.delete', id, {});
+    return before;
+  }
+
+  createUser(input: UserCreate, actor: AdminActor): UserRecord {
+    const row = this.principals.createUser(input);
+    this.record(actor, 'user.create', row.id, { ...input });
+    return this.user(row.id);
+  }
+
+  updateUser(id: string, input: UserUpdate, actor: AdminActor): UserRecord {
+    this.principals.updateUser(id, input);
+    this.record(actor, 'user.update', id, { ...input });
+    return this.user(id);
+  }
+
+  deleteUser(id: string, actor: AdminActor): UserRecord {
+    const before = this.user(id);
+    this.principals.deleteUser(id);
+    this.record(actor, 'user.delete', id, {});
+    return before;
+  }
+
+  /** What each user or team used today (UTC). */
+  private today(group: 'user' | 'team'): Map<string, typeof NONE> {
+    this.recorder.flush();
+    return this.usage.totalsSince(group, windowStart('day', Date.now()));
+  }
+
+  private teamView(team: TeamRow, users: number, keys: number, today: typeof NONE | undefined): TeamRecord {
+    return {
+      id: team.id,
+      name: team.name,
+      rpm_limit: team.rpmLimit,
+      tpm_limit: team.tpmLimit,
+      tpm_budget: team.tpmBudget,
+      tpd_budget: team.tpdBudget,
+      usd_daily_budget: team.usdDailyBudget,
+      metadata: team.metadata,
+      created_at: iso(team.createdAt),
+      updated_at: iso(team.updatedAt),
+      users,
+      keys,
+      today: today ?? NONE,
+      limits: this.limits.teamStatus(team),
+    };
+  }
+
+  private userView(user: UserRow, keys: number, today: typeof NONE | undefined): UserRecord {
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      team: user.team,
+      rpm_limit: user.rpmLimit,
+      tpm_limit: user.tpmLimit,
+      tpm_budget: user.tpmBudget,
+      tpd_budget: user.tpdBudget,
+      usd_daily_budget: user.usdDailyBudget,
+      metadata: user.metadata,
+      created_at: iso(user.createdAt),
+      updated_at: iso(user.updatedAt),
+      keys,
+      today: today ?? NONE,
+      limits: this.limits.userStatus(user),
+    };
+  }
+
+  private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {
+    this.audit.insert({ createdAt: Date.now(), actor: 'master', action, target, requestId: actor.requestId, details });
+    this.bus.invalidate('audit');
+    this.bus.invalidate(action.startsWith('team') ? 'teams' : 'users', [target]);
+  }
+}

@@ -1,0 +1,151 @@
+import type { LimitType } from '../../../shared/principals-api.js';
+import type { LimitsConfig } from '../../config/limits-schema.js';
+import type { ApiKeyRow } from '../keys/keys.repository.js';
+import type { TeamRow, UserRow } from '../principals/principals.repository.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
+import type { WindowSpan } from './calendar-window.js';
+
+/** Whose usage a limit counts: a key, a user, a team, or every caller of a model. */
+export interface LimitSubject {
+  readonly kind: 'key' | 'user' | 'team' | 'model';
+  readonly id: string;
+  /** `kind:id`, the name errors, headers and the status view use. */
+  readonly name: string;
+}
+
+/** What a limit counts. */
+export type LimitMeasure = 'requests' | 'tokens' | 'usd';
+
+/** One limit that applies to a request: a token bucket, or a budget over a calendar window. */
+export interface LimitCheck {
+  readonly type: LimitType;
+  readonly measure: LimitMeasure;
+  readonly subject: LimitSubject;
+  readonly limit: number;
+  readonly span: 'bucket' | WindowSpan;
+}
+
+const subject = (kind: LimitSubject['kind'], id: string): LimitSubject => ({ kind, id, name: `${kind}:${id}` });
+
+/** The smaller of the limits that are set (a key's own budget for its user can only tighten the user's). */
+function tightest(...limits: ReadonlyArray<number | null | undefined>): number | undefined {
+  let result: number | undefined;
+  for (const limit of limits) if (limit != null && (result === undefined || limit < result)) result = limit;
+  return result;
+}
+
+/** Appends a check when its limit is set. */
+function add(
+  checks: LimitCheck[],
+  type: LimitType,
+  measure: LimitMeasure,
+  who: LimitSubject,
+  limit: number | null | undefined,
+  span: LimitCheck['span'],
+): void {
+  if (limit != null) checks.push({ type, measure, subject: who, limit, span });
+}
+
+/** A key's own budgets for its user and team, which can only tighten theirs. */
+type KeyBudgets = Pick<ApiKeyRow, 'userTpmBudget' | 'userTpdBudget' | 'teamTpmBudget' | 'teamTpdBudget'>;
+
+const NO_KEY_BUDGETS: KeyBudgets = {
+  userTpmBudget: null,
+  userTpdBudget: null,
+  teamTpmBudget: null,
+  teamTpdBudget: null,
+};
+
+type PrincipalRow = Pick<UserRow, 'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget'>;
+
+/**
+ * A user's or team's limits: the record's own values, else the configuration's defaults, and the
+ * key's caps on the budgets. Rate limits only for a real user or team (an ownerless key's own buckets
+ * already count it).
+ */
+function principalChecks(
+  checks: LimitCheck[],
+  who: LimitSubject,
+  record: PrincipalRow | undefined,
+  caps: { readonly minute: number | null; readonly day: number | null },
+  defaults: LimitsConfig['users'],
+  types: readonly [minute: LimitType, daily: LimitType, cost: LimitType],
+): void {
+  if (who.kind !== 'key') {
+    add(checks, 'requests', 'requests', who, record?.rpmLimit ?? defaults.rpm_limit, 'bucket');
+    add(checks, 'tokens', 'tokens', who, record?.tpmLimit ?? defaults.tpm_limit, 'bucket');
+  }
+  add(checks, types[0], 'tokens', who, tightest(caps.minute, record?.tpmBudget ?? defaults.tpm_budget), 'minute');
+  add(checks, types[1], 'tokens', who, tightest(caps.day, record?.tpdBudget ?? defaults.tpd_budget), 'day');
+  add(checks, types[2], 'usd', who, record?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
+}
+
+const USER_TYPES = ['user_minute', 'user_daily', 'user_cost_daily'] as const;
+const TEAM_TYPES = ['team_minute', 'team_daily', 'team_cost_daily'] as const;
+
+/** A user's (or an ownerless key's) limits. */
+function userChecks(
+  checks: LimitCheck[],
+  who: LimitSubject,
+  user: UserRow | undefined,
+  key: KeyBudgets,
+  config: LimitsConfig,
+): void {
+  const caps = { minute: key.userTpmBudget, day: key.userTpdBudget };
+  principalChecks(checks, who, user, caps, config.users, USER_TYPES);
+}
+
+/** A team's limits, shared by every key of the team. */
+function teamChecks(
+  checks: LimitCheck[],
+  id: string,
+  team: TeamRow | undefined,
+  key: KeyBudgets,
+  config: LimitsConfig,
+): void {
+  const caps = { minute: key.teamTpmBudget, day: key.teamTpdBudget };
+  principalChecks(checks, subject('team', id), team, caps, config.teams, TEAM_TYPES);
+}
+
+/**
+ * Every limit a request with this key and model must pass, from the records and the configuration's
+ * defaults: the key's, its user's and its team's rate limits, the model's shared ones, and the user's
+ * and team's minute, day and cost budgets. A key without a user is its own user for budgets.
+ * `model` undefined (the status view) leaves the model's limits out.
+ */
+export function planLimits(
+  key: ApiKeyRow,
+  model: string | undefined,
+  principals: PrincipalsService,
+  config: LimitsConfig,
+): LimitCheck[] {
+  const checks: LimitCheck[] = [];
+  const keySubject = subject('key', key.id);
+  add(checks, 'requests', 'requests', keySubject, key.rpmLimit ?? config.keys.rpm_limit, 'bucket');
+  add(checks, 'tokens', 'tokens', keySubject, key.tpmLimit ?? config.keys.tpm_limit, 'bucket');
+  const owner = key.ownerUser;
+  const user = owner !== null ? principals.user(owner) : undefined;
+  userChecks(checks, owner !== null ? subject('user', owner) : keySubject, user, key, config);
+  if (key.team !== null) teamChecks(checks, key.team, principals.team(key.team), key, config);
+  const modelLimits = model !== undefined ? config.models[model] : undefined;
+  if (modelLimits !== undefined) {
+    const modelSubject = subject('model', model!);
+    add(checks, 'requests', 'requests', modelSubject, modelLimits.rpm_limit, 'bucket');
+    add(checks, 'tokens', 'tokens', modelSubject, modelLimits.tpm_limit, 'bucket');
+  }
+  return checks;
+}
+
+/** A user's own limits (those every key of theirs shares), for the admin views. */
+export function planUserLimits(user: UserRow, config: LimitsConfig): LimitCheck[] {
+  const checks: LimitCheck[] = [];
+  userChecks(checks, subject('user', user.id), user, NO_KEY_BUDGETS, config);
+  return checks;
+}
+
+/** A team's own limits, for the admin views. */
+export function planTeamLimits(team: TeamRow, config: LimitsConfig): LimitCheck[] {
+  const checks: LimitCheck[] = [];
+  teamChecks(checks, team.id, team, NO_KEY_BUDGETS, config);
+  return checks;
+}

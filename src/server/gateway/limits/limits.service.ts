@@ -1,0 +1,116 @@
+import type { LimitStatus } from '../../../shared/principals-api.js';
+import type { LimitsConfig } from '../../config/limits-schema.js';
+import type { PriceTable } from '../accounting/pricing.js';
+import type { ApiKeyRow } from '../keys/keys.repository.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { RequestContext } from '../pipeline/request-context.js';
+import type { TeamRow, UserRow } from '../principals/principals.repository.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
+import { rateLimitHeaders } from './limit-headers.js';
+import { planLimits, planTeamLimits, planUserLimits, type LimitCheck } from './limit-plan.js';
+import type { LimitCost, Limiter, Reservation } from './limiter.js';
+import { countPromptTokens } from './prompt-tokens.js';
+import { refusal } from './refusal.js';
+
+const NOTHING: LimitCost = { tokens: 0, usd: 0 };
+
+/** The output tokens a request may generate, as it states them (the model's cap was already applied). */
+function statedOutput(ctx: RequestContext): number | undefined {
+  const body = ctx.body as {
+    max_tokens?: number | null;
+    max_completion_tokens?: number | null;
+    max_output_tokens?: number | null;
+  };
+  switch (ctx.endpoint) {
+    case 'chat':
+      return body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    case 'messages':
+      return body.max_tokens ?? undefined;
+    case 'responses':
+      return body.max_output_tokens ?? undefined;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Rate limits and budgets: the limits stage of the pipeline (reserve before the upstream call),
+ * settlement when a request finishes, and the status the admin views show.
+ */
+export class LimitsService {
+  constructor(
+    private readonly limiter: Limiter,
+    private readonly principals: PrincipalsService,
+    private readonly config: LimitsConfig,
+    private readonly prices: PriceTable,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  /**
+   * The limits stage: reserves the request's cost (one request, its prompt tokens counted by the
+   * tokenizer plus the output it may generate, and their price) from every limit it must pass, or
+   * refuses it with 429 naming the limit and when to retry. Synchronous from check to take: no
+   * concurrent request can slip between them.
+   */
+  admit(ctx: RequestContext): undefined {
+    const principal = ctx.principal;
+    if (principal?.kind !== 'key') {
+      ctx.admitted = true;
+      return undefined;
+    }
+    const checks = planLimits(principal.key.row, ctx.model, this.principals, this.config);
+    if (checks.length === 0) {
+      ctx.admitted = true;
+      return undefined;
+    }
+    const cost = checks.some((check) => check.measure !== 'requests') ? this.costOf(ctx) : NOTHING;
+    const admission = this.limiter.reserve(checks, cost);
+    if (!admission.ok) {
+      this.metrics.rateLimitHit(admission.check.type);
+      throw refusal(admission.check, admission.needed, admission.waitMs);
+    }
+    ctx.admitted = true;
+    ctx.reservation = admission.reservation;
+    ctx.replyHeaders = rateLimitHeaders(
+      checks,
+      this.limiter.status(checks),
+      ctx.endpoint === 'messages',
+      admission.reservation.at,
+    );
+    return undefined;
+  }
+
+  /** Settles a finished request's reservation with what it really used (tokens, and spend where priced). */
+  settle(reservation: Reservation, tokens: number, usd: number): void {
+    this.limiter.settle(reservation, { tokens, usd });
+  }
+
+  /** Where every limit of a key stands (its user's and team's included; models' are shared and shown apart). */
+  keyStatus(key: ApiKeyRow): LimitStatus[] {
+    return this.limiter.status(planLimits(key, undefined, this.principals, this.config));
+  }
+
+  /** Where a user's own limits stand. */
+  userStatus(user: UserRow): LimitStatus[] {
+    return this.limiter.status(planUserLimits(user, this.config));
+  }
+
+  /** Where a team's own limits stand. */
+  teamStatus(team: TeamRow): LimitStatus[] {
+    return this.limiter.status(planTeamLimits(team, this.config));
+  }
+
+  /** The checks a key and model must pass (for tests and views). */
+  plan(key: ApiKeyRow, model: string | undefined): LimitCheck[] {
+    return planLimits(key, model, this.principals, this.config);
+  }
+
+  private costOf(ctx: RequestContext): LimitCost {
+    const model = ctx.model ?? '';
+    const prompt = countPromptTokens(ctx.endpoint, ctx.body, model);
+    ctx.promptTokens = prompt;
+    const output = statedOutput(ctx) ?? this.config.output_reservation_tokens;
+    const usd = this.prices.cost(model, null, { promptTokens: prompt.tokens, completionTokens: output });
+    return { tokens: prompt.tokens + output, usd };
+  }
+}

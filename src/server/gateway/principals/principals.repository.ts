@@ -1,0 +1,71 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/connection.js';
+import { gatewayApiKeys, gatewayTeams, gatewayUsers } from '../../db/schema/gateway.js';
+
+/** A stored team. */
+export type TeamRow = typeof gatewayTeams.$inferSelect;
+/** A stored user. */
+export type UserRow = typeof gatewayUsers.$inferSelect;
+/** Columns a team update may change. */
+export type TeamPatch = Partial<Omit<TeamRow, 'id' | 'createdAt'>>;
+/** Columns a user update may change. */
+export type UserPatch = Partial<Omit<UserRow, 'id' | 'createdAt'>>;
+
+/** SQL of users and teams. */
+export class PrincipalsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Every team, by id. */
+  teams(): TeamRow[] {
+    return this.db.select().from(gatewayTeams).orderBy(asc(gatewayTeams.id)).all();
+  }
+
+  /** Every user, by id. */
+  users(): UserRow[] {
+    return this.db.select().from(gatewayUsers).orderBy(asc(gatewayUsers.id)).all();
+  }
+
+  insertTeam(row: TeamRow): TeamRow {
+    return this.db.insert(gatewayTeams).values(row).returning().get();
+  }
+
+  insertUser(row: UserRow): UserRow {
+    return this.db.insert(gatewayUsers).values(row).returning().get();
+  }
+
+  updateTeam(id: string, patch: TeamPatch): TeamRow | undefined {
+    return this.db.update(gatewayTeams).set(patch).where(eq(gatewayTeams.id, id)).returning().get();
+  }
+
+  updateUser(id: string, patch: UserPatch): UserRow | undefined {
+    return this.db.update(gatewayUsers).set(patch).where(eq(gatewayUsers.id, id)).returning().get();
+  }
+
+  deleteTeam(id: string): void {
+    this.db.delete(gatewayTeams).where(eq(gatewayTeams.id, id)).run();
+  }
+
+  deleteUser(id: string): void {
+    this.db.delete(gatewayUsers).where(eq(gatewayUsers.id, id)).run();
+  }
+
+  /** Keys not revoked, per owner user. */
+  activeKeysPerUser(): Map<string, number> {
+    return this.countKeys(gatewayApiKeys.ownerUser);
+  }
+
+  /** Keys not revoked, per team. */
+  activeKeysPerTeam(): Map<string, number> {
+    return this.countKeys(gatewayApiKeys.team);
+  }
+
+  private countKeys(column: typeof gatewayApiKeys.ownerUser | typeof gatewayApiKeys.team): Map<string, number> {
+    const rows = this.db
+      .select({ id: column, count: sql<number>`count(*)` })
+      .from(gatewayApiKeys)
+      .where(sql`${gatewayApiKeys.revokedAt} IS NULL AND ${column} IS NOT NULL`)
+      .groupBy(column)
+      .all();
+    return new Map(rows.map((row) => [row.id as string, row.count]));
+  }
+}

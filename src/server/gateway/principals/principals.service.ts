@@ -1,0 +1,173 @@
+import type { TeamCreate, TeamUpdate, UserCreate, UserUpdate } from '../../../shared/principals-api.js';
+import { GatewayError } from '../gateway-error.js';
+import type { PrincipalsRepository, TeamPatch, TeamRow, UserPatch, UserRow } from './principals.repository.js';
+
+type LimitFields = Pick<TeamRow, 'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget'>;
+type LimitInput = Pick<TeamUpdate, 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget'>;
+
+/** The limit columns an input sets (absent fields are left out, null clears). */
+function limitPatch(input: LimitInput): Partial<LimitFields> {
+  const patch: Partial<LimitFields> = {};
+  if (input.rpm_limit !== undefined) patch.rpmLimit = input.rpm_limit;
+  if (input.tpm_limit !== undefined) patch.tpmLimit = input.tpm_limit;
+  if (input.tpm_budget !== undefined) patch.tpmBudget = input.tpm_budget;
+  if (input.tpd_budget !== undefined) patch.tpdBudget = input.tpd_budget;
+  if (input.usd_daily_budget !== undefined) patch.usdDailyBudget = input.usd_daily_budget;
+  return patch;
+}
+
+const NO_LIMITS: LimitFields = {
+  rpmLimit: null,
+  tpmLimit: null,
+  tpmBudget: null,
+  tpdBudget: null,
+  usdDailyBudget: null,
+};
+
+/**
+ * Users and teams. All of them are held in memory (there are as many as people and groups, not
+ * requests): the limits stage reads them on every request without touching the database, and a change
+ * here applies to the next request.
+ */
+export class PrincipalsService {
+  private readonly teamsById = new Map<string, TeamRow>();
+  private readonly usersById = new Map<string, UserRow>();
+
+  constructor(
+    private readonly repository: PrincipalsRepository,
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const team of repository.teams()) this.teamsById.set(team.id, team);
+    for (const user of repository.users()) this.usersById.set(user.id, user);
+  }
+
+  team(id: string): TeamRow | undefined {
+    return this.teamsById.get(id);
+  }
+
+  user(id: string): UserRow | undefined {
+    return this.usersById.get(id);
+  }
+
+  teams(): TeamRow[] {
+    return [...this.teamsById.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  users(team?: string): UserRow[] {
+    const all = [...this.usersById.values()].sort((a, b) => a.id.localeCompare(b.id));
+    return team === undefined ? all : all.filter((user) => user.team === team);
+  }
+
+  createTeam(input: TeamCreate): TeamRow {
+    if (this.teamsById.has(input.id)) throw new GatewayError('conflict', `team '${input.id}' already exists`);
+    const now = this.now();
+    const row = this.repository.insertTeam({
+      id: input.id,
+      name: input.name ?? null,
+      ...NO_LIMITS,
+      ...limitPatch(input),
+      metadata: input.metadata ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.teamsById.set(row.id, row);
+    return row;
+  }
+
+  createUser(input: UserCreate): UserRow {
+    if (this.usersById.has(input.id)) throw new GatewayError('conflict', `user '${input.id}' already exists`);
+    if (input.team !== undefined) this.requireTeam(input.team, 'team');
+    const now = this.now();
+    const row = this.repository.insertUser({
+      id: input.id,
+      name: input.name ?? null,
+      email: input.email ?? null,
+      team: input.team ?? null,
+      ...NO_LIMITS,
+      ...limitPatch(input),
+      metadata: input.metadata ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.usersById.set(row.id, row);
+    return row;
+  }
+
+  updateTeam(id: string, input: TeamUpdate): TeamRow {
+    this.requireTeam(id, 'id');
+    const patch: TeamPatch = { ...limitPatch(input), updatedAt: this.now() };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.metadata !== undefined) patch.metadata = input.metadata;
+    const row = this.repository.updateTeam(id, patch)!;
+    this.teamsById.set(id, row);
+    return row;
+  }
+
+  updateUser(id: string, input: UserUpdate): UserRow {
+    this.requireUser(id);
+    if (input.team !== undefined && input.team !== null) this.requireTeam(input.team, 'team');
+    const patch: UserPatch = { ...limitPatch(input), updatedAt: this.now() };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.email !== undefined) patch.email = input.email;
+    if (input.team !== undefined) patch.team = input.team;
+    if (input.metadata !== undefined) patch.metadata = input.metadata;
+    const row = this.repository.updateUser(id, patch)!;
+    this.usersById.set(id, row);
+    return row;
+  }
+
+  /** Deletes a team that no user and no active key belongs to (409 naming what still does). */
+  deleteTeam(id: string): TeamRow {
+    const row = this.requireTeam(id, 'id');
+    const users = this.users(id).length;
+    const keys = this.repository.activeKeysPerTeam().get(id) ?? 0;
+    if (users > 0 || keys > 0)
+      throw new GatewayError(
+        'conflict',
+        `team '${id}' still has ${users} user(s) and ${keys} active key(s); move or revoke them first`,
+      );
+    this.repository.deleteTeam(id);
+    this.teamsById.delete(id);
+    return row;
+  }
+
+  /** Deletes a user who owns no active key (409 otherwise). */
+  deleteUser(id: string): UserRow {
+    const row = this.requireUser(id);
+    const keys = this.repository.activeKeysPerUser().get(id) ?? 0;
+    if (keys > 0)
+      throw new GatewayError('conflict', `user '${id}' still owns ${keys} active key(s); revoke them first`);
+    this.repository.deleteUser(id);
+    this.usersById.delete(id);
+    return row;
+  }
+
+  /**
+   * The records a key's `user` and `team` name, created when missing (keys issued for a new person or
+   * group need no separate step). Returns the team a key of this user gets when none is given.
+   */
+  ensureForKey(user: string | null | undefined, team: string | null | undefined): string | null {
+    if (team != null && !this.teamsById.has(team)) this.createTeam({ id: team });
+    if (user == null) return team ?? null;
+    const existing = this.usersById.get(user) ?? this.createUser({ id: user, ...(team != null ? { team } : {}) });
+    return team ?? existing.team;
+  }
+
+  /** Active keys per user and per team, for the listings. */
+  keyCounts(): { readonly users: Map<string, number>; readonly teams: Map<string, number> } {
+    return { users: this.repository.activeKeysPerUser(), teams: this.repository.activeKeysPerTeam() };
+  }
+
+  private requireTeam(id: string, field: string): TeamRow {
+    const row = this.teamsById.get(id);
+    if (row === undefined)
+      throw new GatewayError(field === 'id' ? 'not_found' : 'invalid', `${field}: no team with id '${id}'`);
+    return row;
+  }
+
+  private requireUser(id: string): UserRow {
+    const row = this.usersById.get(id);
+    if (row === undefined) throw new GatewayError('not_found', `no user with id '${id}'`);
+    return row;
+  }
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '../../../../shared/gateway-api.js';
+import {
+  teamCreateSchema,
+  teamListSchema,
+  teamRecordSchema,
+  teamUpdateSchema,
+  userCreateSchema,
+  userListQuerySchema,
+  userListSchema,
+  userRecordSchema,
+  userUpdateSchema,
+} from '../../../../shared/principals-api.js';
+
+/** `/internal/users` and `/internal/teams`: records with their limits, today's spend and where the limits stand. */
+export const principalsRoutes: FastifyPluginAsync = async (app) => {
+  const admin = app.gateway.principalsAdmin;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const actor = (request: { id: string }) => ({ requestId: request.id });
+
+  typed.get('/teams', { schema: { response: { 200: teamListSchema } } }, async () => ({ data: admin.teams() }));
+  typed.post(
+    '/teams',
+    { schema: { body: teamCreateSchema, response: { 201: teamRecordSchema } } },
+    async (request, reply) => reply.code(201).send(admin.createTeam(request.body, actor(request))),
+  );
+  typed.get(
+    '/teams/:id',
+    { schema: { params: idParamsSchema, response: { 200: teamRecordSchema } } },
+    async (request) => admin.team(request.params.id),
+  );
+  typed.patch(
+    '/teams/:id',
+    { schema: { params: idParamsSchema, body: teamUpdateSchema, response: { 200: teamRecordSchema } } },
+    async (request) => admin.updateTeam(request.params.id, request.body, actor(request)),
+  );
+  typed.delete(
+    '/teams/:id',
+    { schema: { params: idParamsSchema, response: { 200: teamRecordSchema } } },
+    async (request) => admin.deleteTeam(request.params.id, actor(request)),
+  );
+
+  typed.get(
+    '/users',
+    { schema: { querystring: userListQuerySchema, response: { 200: userListSchema } } },
+    async (request) => ({ data: admin.users(request.query.team) }),
+  );
+  typed.post(
+    '/users',
+    { schema: { body: userCreateSchema, response: { 201: userRecordSchema } } },
+    async (request, reply) => reply.code(201).send(admin.createUser(request.body, actor(request))),
+  );
+  typed.get(
+    '/users/:id',
+    { schema: { params: idParamsSchema, response: { 200: userRecordSchema } } },
+    async (request) => admin.user(request.params.id),
+  );
+  typed.patch(
+    '/users/:id',
+    { schema: { params: idParamsSchema, body: userUpdateSchema, response: { 200: userRecordSchema } } },
+    async (request) => admin.updateUser(request.params.id, request.body, actor(request)),
+  );
+  typed.delete(
+    '/users/:id',
+    { schema: { params: idParamsSchema, response: { 200: userRecordSchema } } },
+    async (request) => admin.deleteUser(request.params.id, actor(request)),
+  );
+};

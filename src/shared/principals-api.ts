@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of users, teams and limits in the admin API (`/internal/users`, `/internal/teams`, the
+ * `limits` of key records), shared by the server routes and the UI. Pure zod.
+ */
+
+/** What a refusal or a limit's status names: the rate limits and the budgets (the metric's `limit_type`). */
+export const LIMIT_TYPES = [
+  'requests',
+  'tokens',
+  'user_minute',
+  'user_daily',
+  'team_minute',
+  'team_daily',
+  'user_cost_daily',
+  'team_cost_daily',
+] as const;
+/** One kind of limit. */
+export type LimitType = (typeof LIMIT_TYPES)[number];
+
+const nullableCount = z.number().int().positive().nullable();
+
+/**
+ * Limits and budgets of a user or team (null: none of its own; the configuration's default applies).
+ * `rpm_limit` and `tpm_limit` are token buckets refilled per minute; `tpm_budget` and `tpd_budget`
+ * are tokens per UTC minute and day; `usd_daily_budget` is spend per UTC day where pricing is set.
+ */
+export const principalLimitsSchema = z.object({
+  rpm_limit: nullableCount.optional(),
+  tpm_limit: nullableCount.optional(),
+  tpm_budget: nullableCount.optional(),
+  tpd_budget: nullableCount.optional(),
+  usd_daily_budget: z.number().positive().nullable().optional(),
+});
+
+/** A user or team id: letters, digits and `._@+-`, as names and e-mail addresses are written. */
+export const principalIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._@+-]+$/, { error: 'must be letters, digits and . _ @ + - only' });
+
+const metadataSchema = z.record(z.string(), z.unknown());
+
+/** `POST /internal/teams` body. */
+export const teamCreateSchema = principalLimitsSchema
+  .extend({ id: principalIdSchema, name: z.string().min(1).max(200).optional(), metadata: metadataSchema.optional() })
+  .strict();
+/** Body of a team creation. */
+export type TeamCreate = z.infer<typeof teamCreateSchema>;
+
+/** `PATCH /internal/teams/:id` body: only the given fields change; `null` clears. */
+export const teamUpdateSchema = principalLimitsSchema
+  .extend({ name: z.string().min(1).max(200).nullable().optional(), metadata: metadataSchema.nullable().optional() })
+  .strict();
+/** Body of a team update. */
+export type TeamUpdate = z.infer<typeof teamUpdateSchema>;
+
+/** `POST /internal/users` body. */
+export const userCreateSchema = principalLimitsSchema
+  .extend({
+    id: principalIdSchema,
+    name: z.string().min(1).max(200).optional(),
+    email: z.email().max(320).optional(),
+    team: principalIdSchema.optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .strict();
+/** Body of a user creation. */
+export type UserCreate = z.infer<typeof userCreateSchema>;
+
+/** `PATCH /internal/users/:id` body. */
+export const userUpdateSchema = principalLimitsSchema
+  .extend({
+    name: z.string().min(1).max(200).nullable().optional(),
+    email: z.email().max(320).nullable().optional(),
+    team: principalIdSchema.nullable().optional(),
+    metadata: metadataSchema.nullable().optional(),
+  })
+  .strict();
+/** Body of a user update. */
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+/** Where a limit stands now: what it allows, what is used and when it is whole again. */
+export const limitStatusSchema = z.object({
+  limit_type: z.enum(LIMIT_TYPES),
+  /** Whose limit: `key:<id>`, `user:<id>`, `team:<id>` or `model:<name>`. */
+  subject: z.string(),
+  limit: z.number(),
+  used: z.number(),
+  remaining: z.number(),
+  /** Milliseconds until the bucket is full again, or until the budget's window ends. */
+  reset_ms: z.number(),
+});
+/** A limit's status. */
+export type LimitStatus = z.infer<typeof limitStatusSchema>;
+
+/** What a user or team has spent today (UTC). */
+const todaySchema = z.object({ requests: z.number(), tokens: z.number(), cost_usd: z.number() });
+
+const limitFieldsSchema = z.object({
+  rpm_limit: z.number().nullable(),
+  tpm_limit: z.number().nullable(),
+  tpm_budget: z.number().nullable(),
+  tpd_budget: z.number().nullable(),
+  usd_daily_budget: z.number().nullable(),
+});
+
+/** A team as the admin API shows it. */
+export const teamRecordSchema = limitFieldsSchema.extend({
+  id: z.string(),
+  name: z.string().nullable(),
+  metadata: metadataSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  users: z.number(),
+  keys: z.number(),
+  today: todaySchema,
+  limits: z.array(limitStatusSchema),
+});
+/** A team record. */
+export type TeamRecord = z.infer<typeof teamRecordSchema>;
+
+/** A user as the admin API shows it. */
+export const userRecordSchema = limitFieldsSchema.extend({
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  team: z.string().nullable(),
+  metadata: metadataSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  keys: z.number(),
+  today: todaySchema,
+  limits: z.array(limitStatusSchema),
+});
+/** A user record. */
+export type UserRecord = z.infer<typeof userRecordSchema>;
+
+/** `GET /internal/teams` answer. */
+export const teamListSchema = z.object({ data: z.array(teamRecordSchema) });
+/** `GET /internal/users` answer. */
+export const userListSchema = z.object({ data: z.array(userRecordSchema) });
+/** `GET /internal/users` query. */
+export const userListQuerySchema = z.object({ team: z.string().optional() });
