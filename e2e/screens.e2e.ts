@@ -17,6 +17,7 @@ const SCREENS = [
   { name: 'gateway-models', path: 'gateway/models', ready: 'allowed-models' },
   { name: 'gateway-usage', path: 'gateway/usage', ready: 'usage-totals' },
   { name: 'gateway-people', path: 'gateway/people', ready: 'spend-panel' },
+  { name: 'gateway-guardrails', path: 'gateway/guardrails', ready: 'pii-panel' },
 ] as const;
 
 test.beforeAll(async () => {

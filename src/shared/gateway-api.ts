@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema } from './principals-api.js';
 
 /**
@@ -457,6 +458,8 @@ export const trafficEventSchema = z.object({
   cost_usd: z.number(),
   /** Citations (`<collection>:<chunk id>`) of the RAG chunks put into the request; null when RAG did not run. */
   rag_chunks: z.array(z.string()).nullable().optional(),
+  /** What the PII and content-policy stages did (entities by type, a refusal's reason; never a value found). */
+  guardrails: guardrailsOutcomeSchema.nullable().optional(),
   /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
@@ -491,7 +494,7 @@ export type TrafficList = z.infer<typeof trafficListSchema>;
  * admin resource changed.
  */
 export const invalidateMessageSchema = z.object({
-  topic: z.enum(['api-keys', 'users', 'teams', 'models', 'deployments', 'usage', 'audit']),
+  topic: z.enum(['api-keys', 'users', 'teams', 'models', 'deployments', 'usage', 'audit', 'guardrails']),
   ids: z.array(z.string()),
 });
 /** An invalidation message. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -99,6 +100,9 @@ export const configSchema = z
     providers: z.record(z.string(), providerSchema).default({}),
     deployments: z.array(deploymentSchema).default([]),
     pricing: z.record(z.string(), priceSchema).default({}),
+    // PII scrubbing and the content policy (docs/pii-and-policy.md); the admin API may override both.
+    pii: piiSettingsSchema.prefault({}),
+    content_policy: contentPolicySettingsSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     gateway: z
       .object({

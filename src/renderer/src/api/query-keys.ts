@@ -39,5 +39,6 @@ export const queryKeys = {
     traffic: ['gateway', 'traffic'] as const,
     teams: ['gateway', 'teams'] as const,
     users: ['gateway', 'users'] as const,
+    guardrails: ['gateway', 'guardrails'] as const,
   },
 } as const;

@@ -1,5 +1,6 @@
 import { useEffect, type ComponentType } from 'react';
 import { EmptyState } from '../components/feedback.js';
+import { GuardrailsScreen } from '../features/gateway/guardrails-screen.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
 import { ModelsScreen } from '../features/gateway/models-screen.js';
 import { PeopleScreen } from '../features/gateway/people/people-screen.js';
@@ -30,6 +31,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
   'gateway/collections': { title: 'Collections', screen: CollectionsScreen },
+  'gateway/guardrails': { title: 'PII & policy', screen: GuardrailsScreen },
 };
 
 /** The screen for a path, or a way back when there is none. */

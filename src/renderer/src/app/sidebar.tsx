@@ -16,6 +16,7 @@ import {
   KeyIcon,
   LogOutIcon,
   MoonIcon,
+  ShieldIcon,
   SunIcon,
   TagIcon,
   UsersIcon,
@@ -99,6 +100,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         </NavItem>
         <NavItem to={href('gateway/usage')} path="gateway/usage" icon={<ChartIcon />}>
           Usage
+        </NavItem>
+        <NavItem to={href('gateway/guardrails')} path="gateway/guardrails" icon={<ShieldIcon />}>
+          PII &amp; policy
         </NavItem>
         <NavItem to={href('gateway/collections')} path="gateway/collections" icon={<FilesIcon />}>
           Collections

@@ -109,4 +109,5 @@ export const AlertIcon = icon(
   'AlertIcon',
 );
 export const RestoreIcon = icon(['M3 12a9 9 0 1 0 9-9', 'M3 4v5h5', 'M12 8v4l3 3'], 'RestoreIcon');
+export const ShieldIcon = icon(['M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z'], 'ShieldIcon');
 export const TerminalIcon = icon(['M4 17l6-6-6-6', 'M12 19h8'], 'TerminalIcon');

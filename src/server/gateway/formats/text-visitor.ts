@@ -1,19 +1,30 @@
 /**
  * Text visitors walk every user-visible natural-language text field of a request or answer, so that
  * PII scrubbing, content policy and RAG read and rewrite text without knowing the format. Tool
- * definitions and tool-call arguments (JSON, not prose) are not visited.
+ * definitions are never visited; tool-call arguments (JSON, not prose) only when asked for
+ * (`{ toolArguments: true }`: PII scrubbing and the content policy must see every text a request carries).
  */
 
 /** Where a visited text sits. */
 export interface TextLocation {
-  /** `system` prompt, a conversation `message`, a `tool_result` sent back, or the model's `answer`. */
-  readonly kind: 'system' | 'message' | 'tool_result' | 'answer';
+  /**
+   * `system` prompt, a conversation `message`, a `tool_result` sent back, the model's `answer`, the
+   * arguments of a tool call (JSON text, or a string inside a Messages `tool_use` input), or an
+   * embeddings `input`.
+   */
+  readonly kind: 'system' | 'message' | 'tool_result' | 'answer' | 'tool_arguments' | 'input';
   /** Role of the message holding the text (`system` for system prompts). */
   readonly role: string;
   /** Index of the message in `messages` (-1 for a top-level system prompt or an answer). */
   readonly messageIndex: number;
   /** JSON path of the field, e.g. `messages[2].content[0].text`. */
   readonly path: string;
+}
+
+/** What a request visitor walks besides prose. */
+export interface VisitOptions {
+  /** Also tool-call arguments (chat `tool_calls`, Messages `tool_use` input, Responses `function_call`). */
+  readonly toolArguments?: boolean;
 }
 
 /** Called once per text field; returning a string replaces the field's text in place. */
@@ -28,4 +39,24 @@ export function visitField(
 ): void {
   const replaced = visitor(holder[key] as string, where);
   if (typeof replaced === 'string') holder[key] = replaced;
+}
+
+/** Visits every string inside a JSON value held at `holder[key]` (a Messages `tool_use` input), in place. */
+export function visitJsonStrings(
+  holder: Record<string, unknown> | unknown[],
+  key: string | number,
+  visitor: TextVisitor,
+  where: TextLocation,
+): void {
+  const value = (holder as Record<string | number, unknown>)[key];
+  if (typeof value === 'string') {
+    const replaced = visitor(value, where);
+    if (typeof replaced === 'string') (holder as Record<string | number, unknown>)[key] = replaced;
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1)
+      visitJsonStrings(value, i, visitor, { ...where, path: `${where.path}[${i}]` });
+  } else if (value !== null && typeof value === 'object') {
+    for (const name of Object.keys(value))
+      visitJsonStrings(value as Record<string, unknown>, name, visitor, { ...where, path: `${where.path}.${name}` });
+  }
 }

@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { PII_ENTITY_TYPES } from '../../../shared/guardrails-api.js';
 import { LIMIT_TYPES, type LimitType } from '../../../shared/principals-api.js';
 import { LabelledHistogram } from './labelled-histogram.js';
 
@@ -77,6 +78,7 @@ export class GatewayMetrics {
     });
     // Every limit_type pre-created, so dashboards see zeros rather than no series.
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
+    for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
   }
 
   /** Counts one finished request with its duration and tokens. */

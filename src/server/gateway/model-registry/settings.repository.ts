@@ -9,7 +9,7 @@ export interface StoredSetting<T> {
 }
 
 /** Names of the documents the admin API may override. */
-export type SettingName = 'models' | 'deployments';
+export type SettingName = 'models' | 'deployments' | 'pii' | 'content_policy';
 
 /** SQL of the admin overrides (one JSON document per name). */
 export class SettingsRepository {

@@ -28,6 +28,9 @@ import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
+import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
+import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
+import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
@@ -55,6 +58,8 @@ export interface GatewayServices {
   readonly responses: ResponsesService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
+  /** PII and content-policy settings in force, and the rules of each request. */
+  readonly guardrails: GuardrailsSettings;
   /** RAG collections, their index and retrieval (docs/rag.md). */
   readonly rag: RagService;
   /** Installed policy stages in the pipeline's order. */
@@ -94,11 +99,8 @@ export function createGatewayServices(
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const registry = new ModelRegistry({
-    config: options.config,
-    repository: new SettingsRepository(db),
-    env: options.env,
-  });
+  const settings = new SettingsRepository(db);
+  const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -147,9 +149,17 @@ export function createGatewayServices(
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
     pools,
+    guardrails: new GuardrailsSettings(options.config, settings),
     rag,
-    policy: compilePolicyStages({ rateLimit: (ctx) => limits.admit(ctx), rag: ragStage(rag), ...options.policy }),
-    output: options.output ?? {},
+    // The built-in stages; options (tests, embedders) may fill or replace slots.
+    policy: compilePolicyStages({
+      rateLimit: (ctx) => limits.admit(ctx),
+      contentPolicy: contentPolicyStage,
+      piiScrub: piiScrubStage,
+      rag: ragStage(rag),
+      ...options.policy,
+    }),
+    output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
       await rag.close();
       recorder.close();

@@ -77,7 +77,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
     };
     request.gatewayRequest = ctx;
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
-    reply.header('x-gateway-policy-version', services.registry.policyVersion());
+    reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));
     try {
       authenticate(ctx);
     } catch (error) {
@@ -106,7 +106,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       const own = await stage(ctx);
       if (own !== undefined) return respond(ctx, reply, own, spec.errorFrame);
     }
-    if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+    if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
+    else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
     let answer: ProviderAnswer;
     try {
       answer = await route(ctx, (deployment) => spec.call(ctx, deployment));

@@ -8,6 +8,9 @@ import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
 import type { RagOutcome } from '../rag/rag-stage.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
+import type { GuardrailsOutcome } from '../../../shared/guardrails-api.js';
+import type { PiiRequestState } from '../guardrails/pii/pii-stages.js';
+import type { RequestRules } from '../guardrails/rules.js';
 import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 
@@ -63,6 +66,14 @@ export interface RequestContext {
   transcript?: { readonly frames: string[]; truncated: boolean };
   /** The usage row was already written durably (embeddings). */
   committed: boolean;
+  /** A policy stage rewrote the body's texts (PII scrubbing): the traffic view shows the body as forwarded. */
+  bodyRewritten?: boolean;
+  /** The PII and content-policy rules for this request's key and model, once looked up. */
+  rules?: RequestRules;
+  /** What the PII and content-policy stages did (counts and reasons, never a value found). */
+  guardrails?: GuardrailsOutcome;
+  /** Placeholders to restore in the answer (PII mask mode), for the output stage. */
+  pii?: PiiRequestState;
   /** The request passed the limits stage (its usage row says so, for rebuilding the limits at start). */
   admitted: boolean;
   /** What the limits stage took from the request's limits, settled with the real usage at the finish. */

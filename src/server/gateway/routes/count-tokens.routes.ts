@@ -40,7 +40,8 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
   // Refusals and rewrites (PII scrubbing) apply, as the prompt goes to a provider; an own answer (a
   // cache hit) is a conversation's, not a count, so it is not sent.
   for (const stage of ctx.services.policy) await stage(ctx);
-  if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, { model: ctx.body.model });
+  if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
+  else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, { model: ctx.body.model });
   let count: TokenCount | undefined;
   const call = async (deployment: Deployment): Promise<JsonAnswer> => {
     count = await countTokens({

@@ -33,13 +33,23 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         pools: services.pools,
         signal: ctx.signal,
         requestId: ctx.requestId,
-        keep: keepers.get(ctx),
+        keep: keptAsAnswered(ctx, keepers.get(ctx)),
       }),
     errorFrame: responsesErrorFrame,
   };
   postInference(app, endpoint, { body: responsesRequestSchema });
   await app.register(storedResponsesRoutes);
 };
+
+/**
+ * A kept response is what the client got: with the originals the output stage (PII restore) puts
+ * back, not the placeholders the provider saw.
+ */
+function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined): ResponseKeeper | undefined {
+  const restore = ctx.services.output.piiRestore;
+  if (keeper === undefined || restore === undefined || !restore.applies(ctx)) return keeper;
+  return (response) => keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>);
+}
 
 /**
  * `store` (defaulting to `responses.default_store`) and `previous_response_id`, before the policy

@@ -7,6 +7,7 @@ import { useApi } from '../../api/api-context.js';
 import { toCurl } from '../../lib/curl.js';
 import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
 import { transcriptEvents } from '../../lib/stream-transcript.js';
+import { PiiNote, PolicyNote } from './guardrails-note.js';
 
 function pretty(body: unknown): string {
   if (body === null || body === undefined) return '';
@@ -81,6 +82,15 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
           <span>The bodies were truncated in the traffic buffer; the curl command replays the truncated request.</span>
         </div>
       )}
+      {event.guardrails?.blocked && (
+        <div className="notice notice-warning" data-testid="guardrails-blocked">
+          <AlertIcon />
+          <span>
+            Refused by {event.guardrails.blocked.stage === 'pii' ? 'the PII stage' : 'the content policy'}:{' '}
+            {event.guardrails.blocked.reason}
+          </span>
+        </div>
+      )}
       <dl className="detail-grid">
         <Detail label="Status">
           {event.status}
@@ -116,6 +126,12 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
           ]
             .filter(Boolean)
             .join(', ')}
+        </Detail>
+        <Detail label="PII">
+          <PiiNote outcome={event.guardrails} />
+        </Detail>
+        <Detail label="Content policy">
+          <PolicyNote outcome={event.guardrails} />
         </Detail>
       </dl>
       <Body title="Request (as forwarded)" body={event.request_body} />

@@ -1,10 +1,10 @@
-import { visitField, type TextLocation, type TextVisitor } from '../text-visitor.js';
+import { visitField, type TextLocation, type TextVisitor, type VisitOptions } from '../text-visitor.js';
 import type { ChatBody } from './chat-schema.js';
 
 type Mutable = Record<string, unknown>;
 
 /** Visits every text of a chat completions request (system, user, assistant and tool messages), mutably. */
-export function visitChatRequestText(body: ChatBody, visitor: TextVisitor): void {
+export function visitChatRequestText(body: ChatBody, visitor: TextVisitor, options: VisitOptions = {}): void {
   body.messages.forEach((message, messageIndex) => {
     const kind: TextLocation['kind'] =
       message.role === 'system' || message.role === 'developer'
@@ -22,6 +22,16 @@ export function visitChatRequestText(body: ChatBody, visitor: TextVisitor): void
     visitContent(holder, 'content', visitor, where);
     if (message.role === 'assistant' && typeof message.refusal === 'string')
       visitField(holder, 'refusal', visitor, where('refusal'));
+    if (options.toolArguments && message.role === 'assistant' && Array.isArray(message.tool_calls)) {
+      message.tool_calls.forEach((call, index) => {
+        visitField(call.function as Mutable, 'arguments', visitor, {
+          kind: 'tool_arguments',
+          role: message.role,
+          messageIndex,
+          path: `messages[${messageIndex}].tool_calls[${index}].function.arguments`,
+        });
+      });
+    }
   });
 }
 

@@ -1,10 +1,16 @@
-import { visitField, type TextLocation, type TextVisitor } from '../text-visitor.js';
+import {
+  visitField,
+  visitJsonStrings,
+  type TextLocation,
+  type TextVisitor,
+  type VisitOptions,
+} from '../text-visitor.js';
 import type { MessagesBody } from './messages-schema.js';
 
 type Mutable = Record<string, unknown>;
 
 /** Visits every text of a Messages request (system prompt, turns, tool results), mutably. */
-export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisitor): void {
+export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisitor, options: VisitOptions = {}): void {
   const holder = body as Mutable;
   if (typeof body.system === 'string') {
     visitField(holder, 'system', visitor, { kind: 'system', role: 'system', messageIndex: -1, path: 'system' });
@@ -32,6 +38,12 @@ export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisito
       (path) => where('message', path),
       (path) => where('tool_result', path),
     );
+    if (options.toolArguments && Array.isArray(message.content)) {
+      message.content.forEach((block: Mutable, index) => {
+        if (block.type === 'tool_use' && block.input !== null && typeof block.input === 'object')
+          visitJsonStrings(block, 'input', visitor, where('tool_arguments', `content[${index}].input`));
+      });
+    }
   });
 }
 
@@ -67,6 +79,10 @@ function visitBlocks(
     const path = `${key}[${index}]`;
     if (block.type === 'text' && typeof block.text === 'string')
       visitField(block, 'text', visitor, where(`${path}.text`));
+    else if (block.type === 'document' && isTextSource(block.source))
+      visitField(block.source, 'data', visitor, where(`${path}.source.data`));
+    else if (block.type === 'search_result')
+      visitBlocks(block, 'content', visitor, inner(where, path), inner(where, path));
     else if (block.type === 'tool_result')
       visitBlocks(
         block,
@@ -76,4 +92,19 @@ function visitBlocks(
         (inner) => whereResult(`${path}.${inner}`),
       );
   });
+}
+
+/** A plain-text document's source (`{type: "text", data}`): prose like any other text. */
+function isTextSource(source: unknown): source is Mutable {
+  return (
+    source !== null &&
+    typeof source === 'object' &&
+    (source as Mutable).type === 'text' &&
+    typeof (source as Mutable).data === 'string'
+  );
+}
+
+/** Locations inside a block, relative to its path. */
+function inner(where: (path: string) => TextLocation, path: string): (innerPath: string) => TextLocation {
+  return (innerPath) => where(`${path}.${innerPath}`);
 }

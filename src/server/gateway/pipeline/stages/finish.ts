@@ -90,6 +90,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     completion_tokens: entry.completionTokens,
     cost_usd: entry.costUsd,
     rag_chunks: ctx.rag ? [...ctx.rag.chunks] : null,
+    guardrails: ctx.guardrails ?? null,
     requestBody: ctx.forwardedBody,
     responseBody: ctx.responseBody,
   });

@@ -23,9 +23,13 @@ export function compilePolicyStages(stages: PolicyStages): readonly PolicyStage[
   return POLICY_STAGE_ORDER.map((name) => stages[name]).filter((stage): stage is PolicyStage => stage !== undefined);
 }
 
-/** After the provider: rewrites the answer for the client (PII restore), whole JSON bodies and each stream frame. */
+/**
+ * After the provider: rewrites the answer for the client (PII restore), whole JSON texts and each
+ * stream frame. `applies` says whether the request needs it at all, so others pay nothing.
+ */
 export interface OutputStage {
-  json(ctx: RequestContext, body: unknown): unknown;
+  applies(ctx: RequestContext): boolean;
+  text(ctx: RequestContext, json: string): string;
   frame(ctx: RequestContext, frame: string): string;
 }
 

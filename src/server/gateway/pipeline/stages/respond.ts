@@ -28,11 +28,11 @@ export async function respond(
   if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
   const restore = ctx.services.output.piiRestore;
   if (answer.kind === 'json') {
-    const text = restore
-      ? JSON.stringify(restore.json(ctx, answer.body))
-      : (answer.text ?? JSON.stringify(answer.body));
+    const text = answer.text ?? JSON.stringify(answer.body);
+    // The traffic view keeps the answer as the provider gave it: placeholders, never restored originals.
     ctx.responseBody = jsonBody(text);
-    return reply.type('application/json; charset=utf-8').send(text);
+    const sent = restore?.applies(ctx) ? restore.text(ctx, text) : text;
+    return reply.type('application/json; charset=utf-8').send(sent);
   }
   await relayStream(ctx, reply, answer, errorFrame);
   return reply;
@@ -66,7 +66,7 @@ async function relayStream(
 ): Promise<void> {
   const raw = openEventStream(reply);
   const signal = ctx.signal;
-  const restore = ctx.services.output.piiRestore;
+  const restore = ctx.services.output.piiRestore?.applies(ctx) ? ctx.services.output.piiRestore : undefined;
   // On the context as it grows: the finishing stage runs as soon as a client leaves, before this loop ends.
   const transcript: { readonly frames: string[]; truncated: boolean } = { frames: [], truncated: false };
   ctx.transcript = transcript;
@@ -78,10 +78,11 @@ async function relayStream(
     corked = false;
     raw.uncork();
   };
-  const write = (frame: string): boolean => {
+  // `recorded`: the frame for the traffic view, as the provider sent it (placeholders, never originals).
+  const write = (frame: string, recorded = frame): boolean => {
     if (captured < MAX_BODY_CHARS) {
-      transcript.frames.push(frame);
-      captured += frame.length;
+      transcript.frames.push(recorded);
+      captured += recorded.length;
     } else transcript.truncated = true;
     if (!corked) {
       corked = true;
@@ -93,7 +94,7 @@ async function relayStream(
   try {
     for await (const frame of answer.events) {
       if (signal.aborted) break;
-      if (!write(restore ? restore.frame(ctx, frame) : frame)) await writable(raw, signal);
+      if (!write(restore ? restore.frame(ctx, frame) : frame, frame)) await writable(raw, signal);
     }
     const failure = answer.error();
     if (failure !== undefined) ctx.errorType = 'upstream_error';

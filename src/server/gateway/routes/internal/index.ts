@@ -4,6 +4,7 @@ import { httpErrorFor } from '../../../http/errors.js';
 import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { deploymentsRoutes } from './deployments.routes.js';
+import { guardrailsRoutes } from './guardrails.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
 import { principalsRoutes } from './principals.routes.js';
 import { ragRoutes } from './rag.routes.js';
@@ -24,4 +25,5 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(usageRoutes);
   await app.register(trafficRoutes);
   await app.register(ragRoutes);
+  await app.register(guardrailsRoutes);
 };

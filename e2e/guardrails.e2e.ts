@@ -1,0 +1,58 @@
+import OpenAI from 'openai';
+import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
+
+const EMAIL = 'jane.roe@example.com';
+
+test('PII & policy: a key override set in the UI masks PII and refuses a pattern; the drawer shows counts, not values', async ({
+  page,
+  app,
+}) => {
+  const admin = (path: string, method: string, body?: unknown) =>
+    fetch(`${app.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const name = `e2e-pii-${Date.now()}`;
+  const issued = (await (await admin('/internal/api-keys', 'POST', { name })).json()) as { id: string; key: string };
+
+  await openSignedIn(page, 'gateway/guardrails');
+  await expect(page.getByTestId('pii-panel')).toBeVisible();
+  await page.getByRole('button', { name: 'Key override' }).click();
+  const overrides = page.getByTestId('guardrails-overrides');
+  await overrides.getByLabel('Override 1 key').selectOption(issued.id);
+  await overrides.getByLabel('Override 1 PII mode').selectOption('mask');
+  await overrides.getByRole('button', { name: /replace/ }).click();
+  await overrides.getByLabel('Override 1 blocked patterns').fill('forbidden-e2e');
+  await saveScreenshot(page, 'gateway-guardrails-override');
+  await page.getByTestId('save-guardrails').click();
+  await expect(page.getByTestId('save-guardrails')).toBeHidden();
+
+  try {
+    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key, maxRetries: 0 });
+    const reply = await client.chat.completions.create({
+      model: 'demo/echo',
+      messages: [{ role: 'user', content: `write to ${EMAIL}` }],
+    });
+    expect(reply.choices[0]?.message.content).toContain(EMAIL);
+    await expect(
+      client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'FORBIDDEN-E2E' }] }),
+    ).rejects.toMatchObject({ status: 400 });
+
+    await page.getByRole('link', { name: 'Live traffic' }).click();
+    const rows = page.getByTestId('traffic-row').filter({ hasText: name });
+    await expect(rows).toHaveCount(2);
+    await rows.filter({ hasText: '200' }).click();
+    const drawer = page.getByTestId('traffic-drawer');
+    await expect(drawer.getByTestId('pii-note')).toContainText('email ×1');
+    await expect(drawer).toContainText('[EMAIL_1]');
+    await expect(drawer).not.toContainText(EMAIL);
+    await saveScreenshot(page, 'gateway-traffic-drawer-pii');
+    await page.keyboard.press('Escape');
+    await rows.filter({ hasText: '400' }).click();
+    await expect(page.getByTestId('guardrails-blocked')).toContainText('blocked pattern "forbidden-e2e"');
+  } finally {
+    await admin('/internal/pii', 'PUT', { keys: {} });
+    await admin('/internal/content-policy', 'PUT', { keys: {} });
+  }
+});

@@ -1,0 +1,30 @@
+import type { GuardrailsOutcome } from '../../../../shared/guardrails-api.js';
+import { Badge } from '../../components/badge.js';
+import { formatInt } from '../../lib/format.js';
+
+/** What the PII stage did to a request: its mode and the entities found by type (never a value). */
+export function PiiNote({ outcome }: { readonly outcome: GuardrailsOutcome | null | undefined }) {
+  if (!outcome?.pii_mode) return <span className="muted">off</span>;
+  const entities = Object.entries(outcome.pii_entities ?? {});
+  return (
+    <span className="guardrails-note" data-testid="pii-note">
+      <span>{outcome.pii_mode}</span>
+      {entities.length === 0 ? (
+        <span className="muted">nothing found</span>
+      ) : (
+        entities.map(([type, count]) => (
+          <Badge key={type}>
+            {type} ×{count}
+          </Badge>
+        ))
+      )}
+    </span>
+  );
+}
+
+/** What the content policy did: the tokens it counted, or nothing to say. */
+export function PolicyNote({ outcome }: { readonly outcome: GuardrailsOutcome | null | undefined }) {
+  if (outcome?.blocked?.stage === 'content_policy') return <span>refused</span>;
+  if (outcome?.input_tokens !== undefined) return <span>passed · {formatInt(outcome.input_tokens)} input tokens</span>;
+  return <span className="muted">passed or off</span>;
+}

@@ -1,0 +1,132 @@
+import { PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
+import { useApiKeys, useModelSettings } from '../../api/gateway-queries.js';
+import { Button } from '../../components/button.js';
+import { Select, TextArea, TextInput } from '../../components/field.js';
+import { CloseIcon, PlusIcon } from '../../components/icons.js';
+import type { GuardrailsDraft, OverrideDraft } from './guardrails-form.js';
+
+/** Per-model and per-key overrides: one row each, blank fields inherited. */
+export function OverridesTable({
+  draft,
+  onChange,
+}: {
+  readonly draft: GuardrailsDraft;
+  readonly onChange: (draft: GuardrailsDraft) => void;
+}) {
+  const models = useModelSettings().data?.allowed_models ?? [];
+  const keys = useApiKeys(false).data?.data ?? [];
+  const setRow = (index: number, row: OverrideDraft): void =>
+    onChange({ ...draft, overrides: draft.overrides.map((old, i) => (i === index ? row : old)) });
+  const add = (scope: OverrideDraft['scope']): void =>
+    onChange({
+      ...draft,
+      overrides: [...draft.overrides, { scope, name: '', piiMode: '', patterns: null, maxTokens: '' }],
+    });
+  return (
+    <>
+      <table className="data-table" aria-label="Overrides" data-testid="guardrails-overrides">
+        <thead>
+          <tr>
+            <th>Applies to</th>
+            <th>PII mode</th>
+            <th>Blocked patterns</th>
+            <th>Max input tokens</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {draft.overrides.length === 0 && (
+            <tr>
+              <td colSpan={5} className="muted">
+                No overrides: every request follows the settings above.
+              </td>
+            </tr>
+          )}
+          {draft.overrides.map((row, index) => (
+            <tr key={index}>
+              <td>
+                <Select
+                  aria-label={`Override ${index + 1} ${row.scope}`}
+                  value={row.name}
+                  onChange={(event) => setRow(index, { ...row, name: event.target.value })}
+                >
+                  <option value="">{row.scope === 'model' ? 'Choose a model…' : 'Choose a key…'}</option>
+                  {row.scope === 'model'
+                    ? [...new Set([...models, row.name].filter(Boolean))].map((model) => (
+                        <option key={model} value={model}>
+                          model {model}
+                        </option>
+                      ))
+                    : [...new Set([...keys.map((key) => key.id), row.name].filter(Boolean))].map((id) => {
+                        const key = keys.find((k) => k.id === id);
+                        return (
+                          <option key={id} value={id}>
+                            key {key?.name ? `${key.name} (${key.key_prefix})` : id}
+                          </option>
+                        );
+                      })}
+                </Select>
+              </td>
+              <td>
+                <Select
+                  aria-label={`Override ${index + 1} PII mode`}
+                  value={row.piiMode}
+                  onChange={(event) => setRow(index, { ...row, piiMode: event.target.value as PiiMode | '' })}
+                >
+                  <option value="">inherit</option>
+                  {PII_MODES.map((mode) => (
+                    <option key={mode} value={mode}>
+                      {mode}
+                    </option>
+                  ))}
+                </Select>
+              </td>
+              <td>
+                {row.patterns === null ? (
+                  <Button variant="ghost" onClick={() => setRow(index, { ...row, patterns: '' })}>
+                    inherit · replace…
+                  </Button>
+                ) : (
+                  <TextArea
+                    aria-label={`Override ${index + 1} blocked patterns`}
+                    className="mono"
+                    rows={2}
+                    placeholder="none"
+                    value={row.patterns}
+                    onChange={(event) => setRow(index, { ...row, patterns: event.target.value })}
+                  />
+                )}
+              </td>
+              <td>
+                <TextInput
+                  aria-label={`Override ${index + 1} max input tokens`}
+                  className="input-narrow"
+                  placeholder="inherit"
+                  title="A number, 'none' for no limit, or blank to inherit"
+                  value={row.maxTokens}
+                  onChange={(event) => setRow(index, { ...row, maxTokens: event.target.value.trim() })}
+                />
+              </td>
+              <td className="align-right">
+                <Button
+                  variant="ghost"
+                  icon={<CloseIcon />}
+                  aria-label={`Remove override ${index + 1}`}
+                  onClick={() => onChange({ ...draft, overrides: draft.overrides.filter((_, i) => i !== index) })}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="toolbar">
+        <Button variant="secondary" icon={<PlusIcon />} onClick={() => add('model')}>
+          Model override
+        </Button>
+        <Button variant="secondary" icon={<PlusIcon />} onClick={() => add('key')}>
+          Key override
+        </Button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,195 @@
+import { useEffect, useState } from 'react';
+import { PII_ENTITY_TYPES, PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
+import {
+  useContentPolicySettings,
+  usePiiSettings,
+  useUpdateContentPolicySettings,
+  useUpdatePiiSettings,
+} from '../../api/guardrails-queries.js';
+import { Button } from '../../components/button.js';
+import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { Field, TextArea, TextInput } from '../../components/field.js';
+import { PageBody, PageHeader } from '../../components/page.js';
+import { Segmented } from '../../components/segmented.js';
+import { showToast } from '../../components/toast.js';
+import { draftOf, draftProblems, updatesOf, type GuardrailsDraft } from './guardrails-form.js';
+import { OverridesTable } from './guardrails-overrides.js';
+
+const MODE_LABELS: Readonly<Record<PiiMode, string>> = {
+  off: 'Off',
+  mask: 'Mask and restore',
+  redact: 'Redact',
+  block: 'Block',
+};
+
+const MODE_HINTS: Readonly<Record<PiiMode, string>> = {
+  off: 'Requests go upstream as sent.',
+  mask: 'Upstreams see placeholders such as [EMAIL_1]; answers get the originals back (secrets never).',
+  redact: 'Upstreams and clients see placeholders; nothing is restored.',
+  block: 'Requests carrying any chosen entity are refused with 400 content_policy_violation.',
+};
+
+/** PII mode and entity types, blocked patterns and the input token limit, with per-model and per-key overrides. */
+export function GuardrailsScreen() {
+  const pii = usePiiSettings();
+  const policy = useContentPolicySettings();
+  const updatePii = useUpdatePiiSettings();
+  const updatePolicy = useUpdateContentPolicySettings();
+  const [draft, setDraft] = useState<GuardrailsDraft>();
+  useEffect(() => {
+    if (pii.data && policy.data) setDraft(draftOf(pii.data, policy.data));
+  }, [pii.data, policy.data]);
+  const saved = pii.data && policy.data ? draftOf(pii.data, policy.data) : undefined;
+  const dirty = Boolean(saved && draft && JSON.stringify(saved) !== JSON.stringify(draft));
+  const problems = draft ? draftProblems(draft) : [];
+  const saving = updatePii.isPending || updatePolicy.isPending;
+  const fromDatabase = pii.data?.source === 'database' || policy.data?.source === 'database';
+
+  const save = async (): Promise<void> => {
+    if (!draft || problems.length > 0) return;
+    const updates = updatesOf(draft);
+    try {
+      await updatePii.mutateAsync(updates.pii);
+      await updatePolicy.mutateAsync(updates.policy);
+      showToast('PII and content policy saved');
+    } catch {
+      // shown below from the mutation's error
+    }
+  };
+  const reset = async (): Promise<void> => {
+    try {
+      if (pii.data?.source === 'database') await updatePii.mutateAsync({ reset: true });
+      if (policy.data?.source === 'database') await updatePolicy.mutateAsync({ reset: true });
+      showToast('PII and content policy reset to the configuration file');
+    } catch {
+      // shown below
+    }
+  };
+
+  const failed = pii.error ?? policy.error;
+  return (
+    <>
+      <PageHeader
+        title="PII & policy"
+        subtitle="What leaves for the providers: personal data scrubbed, content refused. Changes apply at once, without a restart."
+        actions={
+          fromDatabase && (
+            <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
+              Reset to configuration file
+            </Button>
+          )
+        }
+      />
+      <PageBody>
+        {!draft ? (
+          failed ? (
+            <ErrorMessage error={failed} title="Could not load the PII and content-policy settings" />
+          ) : (
+            <Loading />
+          )
+        ) : (
+          <>
+            <section className="panel" data-testid="pii-panel">
+              <h2 className="panel-title">PII scrubbing</h2>
+              <p className="panel-text">{MODE_HINTS[draft.mode]}</p>
+              <Segmented
+                label="PII mode"
+                options={PII_MODES.map((mode) => ({ value: mode, label: MODE_LABELS[mode] }))}
+                value={draft.mode}
+                onChange={(mode) => setDraft({ ...draft, mode })}
+              />
+              <fieldset className="checkbox-grid" aria-label="Entity types">
+                {PII_ENTITY_TYPES.map((type) => (
+                  <label key={type} className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={draft.entities.includes(type)}
+                      onChange={(event) =>
+                        setDraft({
+                          ...draft,
+                          entities: event.target.checked
+                            ? PII_ENTITY_TYPES.filter((t) => t === type || draft.entities.includes(t))
+                            : draft.entities.filter((t) => t !== type),
+                        })
+                      }
+                    />
+                    <span className="mono">{type}</span>
+                  </label>
+                ))}
+              </fieldset>
+            </section>
+            <section className="panel" data-testid="policy-panel">
+              <h2 className="panel-title">Content policy</h2>
+              <p className="panel-text">
+                Requests matching a pattern, or over the token limit, are refused with 400 content_policy_violation
+                before any provider is called.
+              </p>
+              <Field
+                label="Blocked patterns"
+                htmlFor="blocked-patterns"
+                hint="One regular expression per line, matched case-insensitively against every text of a request."
+              >
+                <TextArea
+                  id="blocked-patterns"
+                  rows={4}
+                  className="mono"
+                  value={draft.patterns}
+                  onChange={(event) => setDraft({ ...draft, patterns: event.target.value })}
+                />
+              </Field>
+              <Field
+                label="Max input tokens"
+                htmlFor="max-input-tokens"
+                hint="Counted with the o200k_base tokenizer over every text of a request. Empty: no limit."
+              >
+                <TextInput
+                  id="max-input-tokens"
+                  className="input-narrow"
+                  inputMode="numeric"
+                  placeholder="No limit"
+                  value={draft.maxTokens}
+                  onChange={(event) => setDraft({ ...draft, maxTokens: event.target.value.trim() })}
+                />
+              </Field>
+            </section>
+            <section className="panel">
+              <h2 className="panel-title">Overrides</h2>
+              <p className="panel-text">
+                A key's setting wins over its model's, which wins over the gateway's; blank fields inherit.
+              </p>
+              <OverridesTable draft={draft} onChange={setDraft} />
+            </section>
+            {problems.length > 0 && (
+              <ul className="notice notice-warning" data-testid="guardrails-problems">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            )}
+            {updatePii.error && <ErrorMessage error={updatePii.error} title="Could not save the PII settings" />}
+            {updatePolicy.error && (
+              <ErrorMessage error={updatePolicy.error} title="Could not save the content policy" />
+            )}
+          </>
+        )}
+      </PageBody>
+      {dirty && (
+        <div className="save-bar" role="region" aria-label="Unsaved changes">
+          <span>Unsaved changes to PII and content policy</span>
+          <Button variant="ghost" onClick={() => saved && setDraft(saved)}>
+            Discard
+          </Button>
+          <Button
+            variant="primary"
+            busy={saving}
+            disabled={problems.length > 0}
+            data-testid="save-guardrails"
+            onClick={() => void save()}
+          >
+            Save changes
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { visitField, type TextLocation, type TextVisitor, type VisitOptions } from '../text-visitor.js';
+import type { ResponsesBody } from './responses-schema.js';
+
+type Mutable = Record<string, unknown>;
+
+/**
+ * Visits every text of a Responses request, mutably: `instructions`, a string `input`, and in input
+ * items the text of messages (string content, `input_text` and `output_text` parts), function-call
+ * outputs, and (with `toolArguments`) function-call arguments.
+ */
+export function visitResponsesRequestText(body: ResponsesBody, visitor: TextVisitor, options: VisitOptions = {}): void {
+  const holder = body as Mutable;
+  if (typeof body.instructions === 'string')
+    visitField(holder, 'instructions', visitor, {
+      kind: 'system',
+      role: 'system',
+      messageIndex: -1,
+      path: 'instructions',
+    });
+  if (typeof body.input === 'string') {
+    visitField(holder, 'input', visitor, { kind: 'message', role: 'user', messageIndex: 0, path: 'input' });
+    return;
+  }
+  body.input.forEach((item: Mutable, index) => {
+    const type = item.type ?? 'message';
+    const path = `input[${index}]`;
+    if (type === 'message') {
+      const role = String(item.role);
+      const kind = role === 'system' || role === 'developer' ? 'system' : 'message';
+      visitContent(item, 'content', visitor, { kind, role, messageIndex: index, path: `${path}.content` });
+    } else if (type === 'function_call_output') {
+      visitContent(item, 'output', visitor, {
+        kind: 'tool_result',
+        role: 'tool',
+        messageIndex: index,
+        path: `${path}.output`,
+      });
+    } else if (type === 'function_call' && options.toolArguments && typeof item.arguments === 'string') {
+      visitField(item, 'arguments', visitor, {
+        kind: 'tool_arguments',
+        role: 'assistant',
+        messageIndex: index,
+        path: `${path}.arguments`,
+      });
+    }
+  });
+}
+
+function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where: TextLocation): void {
+  const content = holder[key];
+  if (typeof content === 'string') {
+    visitField(holder, key, visitor, where);
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((part: Mutable, index) => {
+    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
+      visitField(part, 'text', visitor, { ...where, path: `${where.path}[${index}].text` });
+  });
+}

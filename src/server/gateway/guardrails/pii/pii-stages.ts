@@ -1,0 +1,92 @@
+import type { PiiEntityType } from '../../../../shared/guardrails-api.js';
+import type { RequestContext } from '../../pipeline/request-context.js';
+import type { OutputStage, PolicyStage } from '../../pipeline/stages/policy-stages.js';
+import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
+import { visitRequestTexts } from '../request-texts.js';
+import type { CompiledPii } from '../rules.js';
+import { findEntities, type Found } from './detectors.js';
+import { collectPlaceholders, PiiScrubber } from './pii-scrubber.js';
+import { PiiRestorer } from './restorer.js';
+import { StreamRestore, type StreamFormat } from './stream-restore.js';
+
+/** What the output stage needs of a request whose answer gets originals back. */
+export interface PiiRequestState {
+  readonly restorer: PiiRestorer;
+  readonly format: StreamFormat;
+  stream?: StreamRestore;
+}
+
+/**
+ * The `piiScrub` slot: finds entities in every text of the request and, by the rule in force,
+ * replaces them with placeholders (mask, redact) or refuses the request (block). Two passes, the
+ * second only when something was found: placeholders the request already holds as text are known
+ * before any is handed out.
+ */
+export const piiScrubStage: PolicyStage = (ctx) => {
+  const rule = rulesOf(ctx).pii;
+  if (rule !== undefined) scrub(ctx, rule);
+  return undefined;
+};
+
+function scrub(ctx: RequestContext, rule: CompiledPii): void {
+  const found: Found[][] = [];
+  const reserved = new Set<string>();
+  let total = 0;
+  visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
+    const entities = findEntities(text, rule.detectors);
+    found.push(entities);
+    total += entities.length;
+    collectPlaceholders(text, reserved);
+  });
+  const outcome = noteGuardrails(ctx);
+  outcome.pii_mode = rule.mode;
+  if (total === 0) return;
+  const counts: Partial<Record<PiiEntityType, number>> = {};
+  for (const entities of found) for (const entity of entities) counts[entity.type] = (counts[entity.type] ?? 0) + 1;
+  outcome.pii_entities = counts;
+  for (const [type, count] of Object.entries(counts)) ctx.services.metrics.piiEntities.labels(type).inc(count);
+  if (rule.mode === 'block') refuse(ctx, 'pii', `the request contains ${describe(counts)} (pii.mode is block)`);
+  const scrubber = new PiiScrubber(rule.mode === 'mask', reserved);
+  let index = 0;
+  visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
+    const entities = found[index++]!;
+    return entities.length === 0 ? undefined : scrubber.scrub(text, entities);
+  });
+  ctx.bodyRewritten = true;
+  const format = streamFormat(ctx);
+  if (scrubber.originals.size > 0 && format !== undefined)
+    ctx.pii = { restorer: new PiiRestorer(scrubber.originals), format };
+}
+
+/** `2 email, 1 credit_card`: counts by type, never a value. */
+function describe(counts: Partial<Record<PiiEntityType, number>>): string {
+  return Object.entries(counts)
+    .map(([type, count]) => `${count} ${type}`)
+    .join(', ');
+}
+
+/** The answer format of the endpoints whose answers carry text (embeddings and counts carry none). */
+function streamFormat(ctx: RequestContext): StreamFormat | undefined {
+  switch (ctx.endpoint) {
+    case 'chat':
+    case 'messages':
+    case 'responses':
+      return ctx.endpoint;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The `piiRestore` output slot: originals back in the answer (mask mode), whole JSON answers and
+ * stream frames alike. Requests that need nothing restored never reach it.
+ */
+export const piiRestoreStage: OutputStage = {
+  applies: (ctx) => ctx.pii !== undefined,
+  text: (ctx, text) => ctx.pii!.restorer.text(text),
+  frame: (ctx, frame) => {
+    const state = ctx.pii!;
+    state.stream ??= new StreamRestore(state.format, state.restorer);
+    return state.stream.frame(frame);
+  },
+};

@@ -1,0 +1,43 @@
+import type { PolicyStage } from '../../pipeline/stages/policy-stages.js';
+import type { RequestContext } from '../../pipeline/request-context.js';
+import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
+import { visitRequestTexts } from '../request-texts.js';
+import type { CompiledPolicy } from '../rules.js';
+import { checkTokens } from './token-count.js';
+
+/**
+ * The `contentPolicy` slot: refuses a request with 400 content_policy_violation, before any upstream
+ * call, when one of its texts matches a blocked pattern or its input is over the token limit. The
+ * reason names the pattern and where it matched, never the text that matched.
+ */
+export const contentPolicyStage: PolicyStage = (ctx) => {
+  const policy = rulesOf(ctx).policy;
+  if (policy !== undefined) enforce(ctx, policy);
+  return undefined;
+};
+
+function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
+  const limit = policy.maxInputTokens;
+  const texts: string[] = [];
+  let bytes = 0;
+  let violation: string | undefined;
+  visitRequestTexts(ctx.endpoint, ctx.body, (text, where) => {
+    if (violation !== undefined) return;
+    for (const pattern of policy.patterns) {
+      if (pattern.regex.test(text)) {
+        violation = `blocked pattern ${JSON.stringify(pattern.source)} matched in ${where.path}`;
+        return;
+      }
+    }
+    if (limit !== null) {
+      texts.push(text);
+      bytes += Buffer.byteLength(text);
+    }
+  });
+  if (violation === undefined && limit !== null) {
+    const check = checkTokens(texts, limit, bytes);
+    if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens;
+    if (!check.fits) violation = `the input is over the limit of ${limit} tokens (content_policy.max_input_tokens)`;
+  }
+  if (violation !== undefined) refuse(ctx, 'content_policy', violation);
+}

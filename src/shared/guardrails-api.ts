@@ -1,0 +1,165 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the PII and content-policy settings (`pii:` and `content_policy:` in the configuration
+ * file, `/internal/pii` and `/internal/content-policy` in the admin API), shared by the server and the
+ * UI. Pure zod: no Node imports.
+ */
+
+/** Kinds of personal data and secrets the PII stage detects. */
+export const PII_ENTITY_TYPES = [
+  'email',
+  'phone',
+  'credit_card',
+  'iban',
+  'ip_address',
+  'national_id',
+  'secret',
+] as const;
+/** One entity type (also the `entity_type` label of `gateway_pii_entities_total`). */
+export type PiiEntityType = (typeof PII_ENTITY_TYPES)[number];
+
+/**
+ * What the PII stage does with what it finds: `off`; `mask` (placeholders upstream, originals restored
+ * in the answer, secrets excepted); `redact` (placeholders, never restored); `block` (400).
+ */
+export const PII_MODES = ['off', 'mask', 'redact', 'block'] as const;
+/** One PII mode. */
+export type PiiMode = (typeof PII_MODES)[number];
+
+const entityList = z.array(z.enum(PII_ENTITY_TYPES)).refine((list) => new Set(list).size === list.length, {
+  message: 'lists an entity type twice',
+});
+
+/** PII settings of one scope (the gateway, a model, a key); an override leaves out what it inherits. */
+export const piiRuleSchema = z
+  .object({
+    mode: z.enum(PII_MODES).optional(),
+    entities: entityList.optional(),
+  })
+  .strict();
+/** PII settings of one scope. */
+export type PiiRule = z.infer<typeof piiRuleSchema>;
+
+/** Longest blocked pattern accepted (characters). */
+export const MAX_PATTERN_CHARS = 1000;
+/** Most blocked patterns in one scope. */
+export const MAX_PATTERNS = 500;
+
+/** A regular expression's compile error, or undefined when it compiles (case-insensitive, as matched). */
+export function patternProblem(source: string): string | undefined {
+  try {
+    new RegExp(source, 'i');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const pattern = z
+  .string()
+  .min(1)
+  .max(MAX_PATTERN_CHARS)
+  .superRefine((source, ctx) => {
+    const problem = patternProblem(source);
+    if (problem !== undefined)
+      ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${problem}` });
+  });
+
+/** An input token limit; `0` or `null` is none (a configuration file drops nulls, so an override lifts a limit with 0). */
+const tokenLimit = z.number().int().nonnegative().nullable();
+
+/** Content-policy settings of one scope. `max_input_tokens: 0` (or null) lifts an inherited limit. */
+export const contentPolicyRuleSchema = z
+  .object({
+    blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
+    max_input_tokens: tokenLimit.optional(),
+  })
+  .strict();
+/** Content-policy settings of one scope. */
+export type ContentPolicyRule = z.infer<typeof contentPolicyRuleSchema>;
+
+/** Overrides by canonical model name and by API key id (most specific wins, field by field: key, model, gateway). */
+function withOverrides<T extends z.ZodType>(rule: T) {
+  return {
+    models: z.record(z.string().min(1).max(200), rule).default({}),
+    keys: z.record(z.string().min(1).max(200), rule).default({}),
+  };
+}
+
+/** The `pii` settings document: the gateway's rule plus per-model and per-key overrides. */
+export const piiSettingsSchema = z
+  .object({
+    mode: z.enum(PII_MODES).default('off'),
+    entities: entityList.default([...PII_ENTITY_TYPES]),
+    ...withOverrides(piiRuleSchema),
+  })
+  .strict();
+/** PII settings. */
+export type PiiSettings = z.infer<typeof piiSettingsSchema>;
+
+/** The `content_policy` settings document. */
+export const contentPolicySettingsSchema = z
+  .object({
+    blocked_patterns: z.array(pattern).max(MAX_PATTERNS).default([]),
+    max_input_tokens: tokenLimit.default(null),
+    ...withOverrides(contentPolicyRuleSchema),
+  })
+  .strict();
+/** Content-policy settings. */
+export type ContentPolicySettings = z.infer<typeof contentPolicySettingsSchema>;
+
+const source = { source: z.enum(['config', 'database']), updated_at: z.string().nullable() };
+
+/** `GET /internal/pii` answer: the settings in force and where they come from. */
+export const piiSettingsViewSchema = piiSettingsSchema.extend(source);
+/** PII settings as the admin API shows them. */
+export type PiiSettingsView = z.infer<typeof piiSettingsViewSchema>;
+
+/** `GET /internal/content-policy` answer. */
+export const contentPolicySettingsViewSchema = contentPolicySettingsSchema.extend(source);
+/** Content-policy settings as the admin API shows them. */
+export type ContentPolicySettingsView = z.infer<typeof contentPolicySettingsViewSchema>;
+
+/** `PUT /internal/pii` body: omitted fields keep their value; `reset: true` returns to the configuration file. */
+export const piiSettingsUpdateSchema = z
+  .object({
+    mode: z.enum(PII_MODES).optional(),
+    entities: entityList.optional(),
+    models: z.record(z.string().min(1).max(200), piiRuleSchema).optional(),
+    keys: z.record(z.string().min(1).max(200), piiRuleSchema).optional(),
+    reset: z.boolean().optional(),
+  })
+  .strict();
+/** Body of a PII settings update. */
+export type PiiSettingsUpdate = z.infer<typeof piiSettingsUpdateSchema>;
+
+/** `PUT /internal/content-policy` body, as for PII. */
+export const contentPolicySettingsUpdateSchema = z
+  .object({
+    blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
+    max_input_tokens: tokenLimit.optional(),
+    models: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
+    keys: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
+    reset: z.boolean().optional(),
+  })
+  .strict();
+/** Body of a content-policy settings update. */
+export type ContentPolicySettingsUpdate = z.infer<typeof contentPolicySettingsUpdateSchema>;
+
+/**
+ * What the PII and content-policy stages did to one request, for the traffic view: counts by entity
+ * type and the reason of a refusal, never a value that was found.
+ */
+export const guardrailsOutcomeSchema = z.object({
+  /** The PII mode applied (absent: the stage was off for this request). */
+  pii_mode: z.enum(['mask', 'redact', 'block']).optional(),
+  /** Entities found, by type. */
+  pii_entities: z.record(z.string(), z.number()).optional(),
+  /** Input tokens counted by the content policy (only when a limit applied and the size needed counting). */
+  input_tokens: z.number().optional(),
+  /** The stage that refused the request, and why. */
+  blocked: z.object({ stage: z.enum(['pii', 'content_policy']), reason: z.string() }).optional(),
+});
+/** What the PII and content-policy stages did. */
+export type GuardrailsOutcome = z.infer<typeof guardrailsOutcomeSchema>;

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { PII_ENTITY_TYPES } from '../../../src/shared/guardrails-api.js';
+import { ibanValid, luhnValid } from '../../../src/server/gateway/guardrails/pii/checksums.js';
+import { detectorsFor, findEntities } from '../../../src/server/gateway/guardrails/pii/detectors.js';
+
+const ALL = detectorsFor(new Set(PII_ENTITY_TYPES));
+
+/** The entities of a text as `type:value`. */
+function found(text: string): string[] {
+  return findEntities(text, ALL).map((entity) => `${entity.type}:${text.slice(entity.start, entity.end)}`);
+}
+
+describe('checksums', () => {
+  it('Luhn accepts real card numbers and refuses a changed digit', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('5500005555555559')).toBe(true);
+    expect(luhnValid('378282246310005')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(luhnValid('1234567812345678')).toBe(false);
+  });
+
+  it('IBAN mod-97 accepts real IBANs and refuses a changed digit or a swapped pair', () => {
+    expect(ibanValid('DE89370400440532013000')).toBe(true);
+    expect(ibanValid('GB82WEST12345698765432')).toBe(true);
+    expect(ibanValid('FR1420041010050500013M02606')).toBe(true);
+    expect(ibanValid('DE89370400440532013001')).toBe(false);
+    expect(ibanValid('DE98370400440532013000')).toBe(false);
+  });
+});
+
+describe('PII detection', () => {
+  it('finds e-mail addresses', () => {
+    expect(found('mail jane.doe+tag@example.co.uk today')).toEqual(['email:jane.doe+tag@example.co.uk']);
+    expect(found('no address @ here, nor a@b')).toEqual([]);
+  });
+
+  it('finds phone numbers in international and national forms, not dates or short numbers', () => {
+    expect(found('call +1 415 555 0132 or (020) 7946 0958 or 415-555-0132')).toEqual([
+      'phone:+1 415 555 0132',
+      'phone:(020) 7946 0958',
+      'phone:415-555-0132',
+    ]);
+    expect(found('UK mobile 07700 900123.')).toEqual(['phone:07700 900123']);
+    expect(found('on 2024-01-15 we sold 1234 units for 56.78')).toEqual([]);
+  });
+
+  it('finds Luhn-valid card numbers only', () => {
+    expect(found('card 4111 1111 1111 1111 exp 12/29')).toEqual(['credit_card:4111 1111 1111 1111']);
+    expect(found('card 4111-1111-1111-1111')).toEqual(['credit_card:4111-1111-1111-1111']);
+    expect(found('amex 378282246310005')).toEqual(['credit_card:378282246310005']);
+    // One digit changed: fails Luhn, so it is not a card (nor anything else).
+    expect(found('order 4111 1111 1111 1112')).toEqual([]);
+    expect(found('id 1234567812345678')).toEqual([]);
+  });
+
+  it('finds IBANs whose mod-97 checksum holds, printed or compact, and stops where the account does', () => {
+    expect(found('pay DE89 3704 0044 0532 0130 00 now')).toEqual(['iban:DE89 3704 0044 0532 0130 00']);
+    expect(found('GB82WEST12345698765432.')).toEqual(['iban:GB82WEST12345698765432']);
+    expect(found('pay DE89 3704 0044 0532 0130 01 now')).toEqual([]);
+    expect(found('pay DE98370400440532013000')).toEqual([]);
+  });
+
+  it('finds IPv4 and IPv6 addresses, not versions or times', () => {
+    expect(found('from 192.168.1.20 and 2001:db8::8a2e:370:7334, loopback ::1')).toEqual([
+      'ip_address:192.168.1.20',
+      'ip_address:2001:db8::8a2e:370:7334',
+      'ip_address:::1',
+    ]);
+    expect(found('at 10:30:45 version 1.2.3 and 999.1.1.1')).toEqual([]);
+  });
+
+  it('finds national ids: US SSN, UK NINO, Canadian SIN (Luhn), Spanish DNI (check letter)', () => {
+    expect(found('SSN 123-45-6789, NINO AB 12 34 56 C, SIN 046 454 286, DNI 12345678Z')).toEqual([
+      'national_id:123-45-6789',
+      'national_id:AB 12 34 56 C',
+      'national_id:046 454 286',
+      'national_id:12345678Z',
+    ]);
+    // Impossible SSN areas, a SIN failing Luhn, a DNI with the wrong letter.
+    expect(found('000-12-3456 666-12-3456 046 454 287 12345678A')).toEqual([]);
+  });
+
+  it('finds secrets: provider and cloud keys, private keys, JWTs', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx\n-----END RSA PRIVATE KEY-----';
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    const text = `keys sk-proj-abcdefghijklmnopqrstuvwx sk-ant-api03-abcdefghijklmnopqrstuvwx AKIAIOSFODNN7EXAMPLE ${pem} token ${jwt}`;
+    expect(found(text)).toEqual([
+      'secret:sk-proj-abcdefghijklmnopqrstuvwx',
+      'secret:sk-ant-api03-abcdefghijklmnopqrstuvwx',
+      'secret:AKIAIOSFODNN7EXAMPLE',
+      `secret:${pem}`,
+      `secret:${jwt}`,
+    ]);
+    // A private key cut off before its end line is scrubbed to the end of the text.
+    expect(found('-----BEGIN PRIVATE KEY-----\nMIIEvQ')).toEqual(['secret:-----BEGIN PRIVATE KEY-----\nMIIEvQ']);
+    expect(found('a task-list and a skeleton')).toEqual([]);
+  });
+
+  it('detects only the chosen types', () => {
+    const onlyEmail = detectorsFor(new Set(['email'] as const));
+    expect(findEntities('a@example.com 4111111111111111', onlyEmail)).toHaveLength(1);
+  });
+
+  it('never matches a quote, backslash or control character in a restorable value', () => {
+    const text = 'x"a@example.com" \\ +1 415 555 0132\n "192.168.0.1"';
+    for (const entity of findEntities(text, ALL)) {
+      if (entity.type === 'secret') continue;
+      const value = text.slice(entity.start, entity.end);
+      expect(value).not.toMatch(/["\\]/);
+      expect([...value].every((char) => char.charCodeAt(0) >= 0x20)).toBe(true);
+    }
+  });
+});
