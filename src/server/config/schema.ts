@@ -126,6 +126,8 @@ export const configSchema = z
         chunk_overlap: z.number().int().min(0).max(10_000).default(150),
         // Longest retrieved text put into one request, in characters.
         max_context_chars: positiveInt.default(12_000),
+        // Retrieved text has its PII redacted (every type the PII module detects, never restored).
+        redact_pii: z.boolean().default(true),
         // Collections searched for every request to a model, or by a key (its id or name).
         models: z.record(z.string(), z.array(z.string().min(1))).default({}),
         keys: z.record(z.string(), z.array(z.string().min(1))).default({}),

@@ -127,7 +127,6 @@ export function createGatewayServices(
     pools,
     metricsRegistry: options.registry,
     revisions: options.revisions,
-    redact: (text) => text,
     log,
   });
   return {

@@ -1,5 +1,7 @@
 import { COLLECTION_NAME_PATTERN } from '../../../shared/rag-api.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import { collectPlaceholders } from '../guardrails/pii/pii-scrubber.js';
+import { visitRequestTexts } from '../guardrails/request-texts.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagService } from './rag.service.js';
@@ -32,6 +34,13 @@ function names(value: unknown, where: string): string[] {
     out.push(name);
   }
   return out;
+}
+
+/** Placeholders the request's texts already hold (what the PII stage handed out, or the client wrote). */
+function placeholdersIn(ctx: RequestContext): Set<string> {
+  const reserved = new Set<string>();
+  visitRequestTexts(ctx.endpoint, ctx.body, (text) => collectPlaceholders(text, reserved));
+  return reserved;
 }
 
 /** The collections the client asked for (header, metadata); removes the metadata entry before it goes upstream. */
@@ -83,11 +92,16 @@ export function ragStage(rag: RagService): PolicyStage {
       query.trim() === ''
         ? { collections: selected, hits: [] }
         : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
+    const redacted = rag.redact(
+      retrieval.hits.map((hit) => hit.text),
+      placeholdersIn(ctx),
+    );
+    for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
     const hits = [];
     const texts = [];
     let budget = settings.max_context_chars;
-    for (const hit of retrieval.hits) {
-      const text = rag.redact(hit.text);
+    for (const [index, hit] of retrieval.hits.entries()) {
+      const text = redacted.texts[index]!;
       if (text.length > budget) break;
       budget -= text.length;
       hits.push(hit);

@@ -10,10 +10,8 @@ import { RagIndex } from './rag-index.js';
 import { RagMetrics } from './rag-metrics.js';
 import { RagRepository } from './rag.repository.js';
 import { RagRetriever } from './retriever.js';
+import { redactRetrievedTexts, type RedactedTexts } from './retrieved-text-redaction.js';
 import { StoreFollower } from './store-follower.js';
-
-/** Rewrites retrieved text before it leaves for an upstream (PII redaction, never restored). */
-export type RetrievedTextRedactor = (text: string) => string;
 
 /** What the RAG feature is built from. */
 export interface RagServiceOptions {
@@ -23,7 +21,6 @@ export interface RagServiceOptions {
   readonly pools: UpstreamPools;
   readonly metricsRegistry: Registry;
   readonly revisions?: RevisionEvents;
-  readonly redact: RetrievedTextRedactor;
   readonly log: (message: string, error: unknown) => void;
 }
 
@@ -33,12 +30,10 @@ export class RagService {
   readonly index: RagIndex;
   readonly retriever: RagRetriever;
   readonly follower: StoreFollower;
-  readonly redact: RetrievedTextRedactor;
   private readonly repository: RagRepository;
 
   constructor(options: RagServiceOptions) {
     this.settings = options.config.rag;
-    this.redact = options.redact;
     this.repository = new RagRepository(options.sqlite);
     const embedder = new RagEmbedder(options.registry, options.pools, this.settings.embedding_model);
     const chunking = { size: this.settings.chunk_size, overlap: this.settings.chunk_overlap };
@@ -47,6 +42,15 @@ export class RagService {
     // The gateway reads the store's tables directly (same process, same database); it never writes them.
     this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);
     this.follower.start(options.revisions);
+  }
+
+  /**
+   * Retrieved texts as they may leave the gateway: PII redacted irreversibly unless `rag.redact_pii` is
+   * false; `reserved` are placeholders the request already holds.
+   */
+  redact(texts: readonly string[], reserved: ReadonlySet<string> = new Set()): RedactedTexts {
+    if (!this.settings.redact_pii) return { texts: [...texts], counts: new Map() };
+    return redactRetrievedTexts(texts, reserved);
   }
 
   /** Readiness: the full-text index answers a query. */
