@@ -61,10 +61,6 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       return;
     case 'audit':
       return;
-    case 'users':
-    case 'teams':
-      // No screen reads users or teams yet.
-      return;
     case 'guardrails':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.guardrails });
       return;
