@@ -107,6 +107,21 @@ describe('RAG admin API', () => {
     expect(metrics).toMatch(/gateway_rag_retrieval_duration_seconds_count [1-9]/);
   });
 
+  it('a streamed answer carries the chunks header too', async () => {
+    const key = await h.issueKey({ scopes: ['chat', 'rag:md'] });
+    const { data: stream, response } = await h
+      .openaiClient(key.key)
+      .chat.completions.create(
+        { model: 'demo/echo', stream: true, messages: [{ role: 'user', content: 'install with brew' }] },
+        { headers: { 'x-gatehouse-rag': 'md' } },
+      )
+      .withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toContain('install with brew');
+    expect(response.headers.get('x-gatehouse-rag-chunks')).toMatch(/^md:\d+(,md:\d+)*$/);
+  });
+
   it('/readyz answers 503 naming rag_index when the index is gone', async () => {
     h.servers.database.sqlite.exec('ALTER TABLE rag_chunks_fts RENAME TO rag_chunks_fts_gone');
     try {
