@@ -45,6 +45,7 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
     await rows.filter({ hasText: '200' }).click();
     const drawer = page.getByTestId('traffic-drawer');
     await expect(drawer.getByTestId('pii-note')).toContainText('email ×1');
+    await expect(drawer.getByTestId('policy-note')).toHaveText('passed');
     await expect(drawer).toContainText('[EMAIL_1]');
     await expect(drawer).not.toContainText(EMAIL);
     await saveScreenshot(page, 'gateway-traffic-drawer-pii');

@@ -156,6 +156,8 @@ export const guardrailsOutcomeSchema = z.object({
   pii_mode: z.enum(['mask', 'redact', 'block']).optional(),
   /** Entities found, by type. */
   pii_entities: z.record(z.string(), z.number()).optional(),
+  /** Whether the content policy applied to the request, and what it decided. */
+  content_policy: z.enum(['passed', 'refused']).optional(),
   /** Input tokens counted by the content policy (only when a limit applied and the size needed counting). */
   input_tokens: z.number().optional(),
   /** The stage that refused the request, and why. */

@@ -116,7 +116,8 @@ describe('content policy', () => {
       /over the limit of 50 tokens/,
     );
     const traffic = (await h.admin('GET', '/internal/traffic?limit=2')).body.data;
-    expect(traffic[1].guardrails).toEqual({ input_tokens: 49 });
+    expect(traffic[1].guardrails).toEqual({ content_policy: 'passed', input_tokens: 49 });
+    expect(traffic[0].guardrails.content_policy).toBe('refused');
     expect(traffic[0].guardrails.blocked).toEqual({
       stage: 'content_policy',
       reason: 'the input is over the limit of 50 tokens (content_policy.max_input_tokens)',

@@ -51,6 +51,13 @@ describe('PII detection', () => {
     // One digit changed: fails Luhn, so it is not a card (nor anything else).
     expect(found('order 4111 1111 1111 1112')).toEqual([]);
     expect(found('id 1234567812345678')).toEqual([]);
+    // Luhn-valid, but no card network's number starts with 1 (a millisecond timestamp, say).
+    expect(luhnValid('1700000000004')).toBe(true);
+    expect(found('at 1700000000004')).toEqual([]);
+    expect(found('mastercard 5500 0055 5555 5559, discover 6011111111111117')).toEqual([
+      'credit_card:5500 0055 5555 5559',
+      'credit_card:6011111111111117',
+    ]);
   });
 
   it('finds IBANs whose mod-97 checksum holds, printed or compact, and stops where the account does', () => {

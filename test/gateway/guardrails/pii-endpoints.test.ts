@@ -159,6 +159,18 @@ describe('PII scrubbing and restoration', () => {
     expect(streamed.content[0]).toMatchObject({ type: 'tool_use', input: { to: EMAIL, iban: IBAN } });
   });
 
+  it('Messages count_tokens: the prompt counted upstream is the scrubbed one', async () => {
+    const counted = await anthropic.messages.countTokens({
+      model: 'claude-opus-4-7',
+      system: `Support line ${PHONE}`,
+      messages: [{ role: 'user', content: USER_TEXT }],
+    });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+    const sent = h.anthropic.lastRequest()!;
+    expect(sent.path).toBe('/v1/messages/count_tokens');
+    expectNoOriginals(sent.rawBody);
+  });
+
   it('Responses over a chat upstream: instructions, input items and function calls scrubbed; stream restored', async () => {
     const response = await openai.responses.create({
       model: 'gpt-4o-mini',

@@ -149,6 +149,29 @@ describe('stream restore', () => {
     });
   }
 
+  it("leaves the model's reasoning as it wrote it: thinking blocks and deltas, reasoning items", () => {
+    const restorer = new PiiRestorer(ORIGINALS);
+    const answer = {
+      content: [
+        { type: 'thinking', thinking: 'mail [EMAIL_1]', signature: 'sig' },
+        { type: 'text', text: 'mail [EMAIL_1]' },
+      ],
+    };
+    expect(JSON.parse(restorer.json(JSON.stringify(answer))).content).toEqual([
+      { type: 'thinking', thinking: 'mail [EMAIL_1]', signature: 'sig' },
+      { type: 'text', text: 'mail jane@example.com' },
+    ]);
+    const response = { output: [{ type: 'reasoning', summary: [{ type: 'summary_text', text: '[EMAIL_1]' }] }] };
+    expect(restorer.json(JSON.stringify(response))).toBe(JSON.stringify(response));
+    const restore = new StreamRestore('messages', restorer);
+    const thinking =
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"[EMAIL_1]"}}\n\n';
+    expect(restore.frame(thinking)).toBe(thinking);
+    const summary =
+      'event: response.reasoning_summary_text.done\ndata: {"type":"response.reasoning_summary_text.done","text":"[EMAIL_1]"}\n\n';
+    expect(new StreamRestore('responses', restorer).frame(summary)).toBe(summary);
+  });
+
   it('passes frames without placeholders on untouched', () => {
     const restore = new StreamRestore('chat', new PiiRestorer(ORIGINALS));
     const frame = 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"plain"}}]}\n\n';

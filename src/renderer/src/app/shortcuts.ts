@@ -15,6 +15,7 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   e: { path: 'gateway/people', label: 'Users & teams' },
   m: { path: 'gateway/models', label: 'Models' },
   u: { path: 'gateway/usage', label: 'Usage' },
+  i: { path: 'gateway/guardrails', label: 'PII & policy' },
 };
 
 /** The app-wide shortcuts: "g x" navigation, "?" for help, "Shift+T" for the theme. */

@@ -22,9 +22,15 @@ export function PiiNote({ outcome }: { readonly outcome: GuardrailsOutcome | nul
   );
 }
 
-/** What the content policy did: the tokens it counted, or nothing to say. */
+/** What the content policy decided, with the input tokens when it counted them. */
 export function PolicyNote({ outcome }: { readonly outcome: GuardrailsOutcome | null | undefined }) {
-  if (outcome?.blocked?.stage === 'content_policy') return <span>refused</span>;
-  if (outcome?.input_tokens !== undefined) return <span>passed · {formatInt(outcome.input_tokens)} input tokens</span>;
-  return <span className="muted">passed or off</span>;
+  const decision = outcome?.content_policy;
+  if (decision === undefined) return <span className="muted">off</span>;
+  const tokens = outcome?.input_tokens !== undefined ? ` · ${formatInt(outcome.input_tokens)} input tokens` : '';
+  return (
+    <span data-testid="policy-note">
+      {decision}
+      {tokens}
+    </span>
+  );
 }

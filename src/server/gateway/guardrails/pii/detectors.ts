@@ -107,8 +107,11 @@ function acceptPhone(match: RegExpExecArray): number {
   return digits >= 7 && digits <= 15 ? match[0].length : 0;
 }
 
+/** Card networks' numbers start with 2 to 6 (Mastercard, Amex and Diners, Visa, Mastercard, Discover and UnionPay). */
 function acceptCard(match: RegExpExecArray): number {
   const digits = digitsOf(match[0]);
+  const first = digits.charCodeAt(0);
+  if (first < 50 || first > 54) return 0;
   return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? match[0].length : 0;
 }
 

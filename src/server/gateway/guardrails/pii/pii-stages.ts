@@ -83,7 +83,7 @@ function streamFormat(ctx: RequestContext): StreamFormat | undefined {
  */
 export const piiRestoreStage: OutputStage = {
   applies: (ctx) => ctx.pii !== undefined,
-  text: (ctx, text) => ctx.pii!.restorer.text(text),
+  text: (ctx, json) => ctx.pii!.restorer.json(json),
   frame: (ctx, frame) => {
     const state = ctx.pii!;
     state.stream ??= new StreamRestore(state.format, state.restorer);

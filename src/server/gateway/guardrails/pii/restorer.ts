@@ -1,12 +1,28 @@
 import { MAX_PLACEHOLDER_CHARS, PLACEHOLDER } from './placeholders.js';
 
+/** Any placeholder, for a yes-or-no test (not global: no state between calls). */
+const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
+
+/** The model's reasoning, by `type`: blocks, deltas, items and stream events. */
+function isReasoning(type: string): boolean {
+  return (
+    type === 'thinking' ||
+    type === 'redacted_thinking' ||
+    type === 'thinking_delta' ||
+    type === 'signature_delta' ||
+    type === 'reasoning' ||
+    type.startsWith('response.reasoning')
+  );
+}
+
 /**
  * Puts originals back in place of their placeholders in an answer. Whole texts (a JSON answer, a
  * complete stream event) are restored at once; streamed deltas per channel (one text or one tool
  * call's arguments), holding back only a trailing piece that may still become a placeholder with
  * the next delta: at most {@link MAX_PLACEHOLDER_CHARS} characters, never more of the stream.
- * Originals never hold a quote, a backslash or a control character (detectors.ts), so they go into
- * JSON text as they are.
+ * Whole events and answers are restored on their parsed values and serialised again; originals never
+ * hold a quote, a backslash or a control character (detectors.ts), so they also go into tool-call
+ * arguments (JSON text inside a string) as they are.
  */
 export class PiiRestorer {
   private readonly held = new Map<string, string>();
@@ -17,6 +33,29 @@ export class PiiRestorer {
   text(text: string): string {
     if (!text.includes('[')) return text;
     return text.replace(PLACEHOLDER, (name) => this.originals.get(name) ?? name);
+  }
+
+  /**
+   * A JSON value with every string restored, except inside the model's reasoning (Messages `thinking`
+   * blocks and their deltas, Responses `reasoning` items and events): those stay as the model wrote
+   * them, since a thinking block is signed over its text and either comes back in a later request
+   * unscrubbed (reasoning is not prose a request visitor reads), so originals there would reach the upstream.
+   */
+  value(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.value(item));
+    if (value === null || typeof value !== 'object') return value;
+    const type = (value as { type?: unknown }).type;
+    if (typeof type === 'string' && isReasoning(type)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = this.value(item);
+    return out;
+  }
+
+  /** A JSON text restored as {@link value} does; the text itself when it holds no placeholder. */
+  json(text: string): string {
+    if (!text.includes('[') || !HAS_PLACEHOLDER.test(text)) return text;
+    return JSON.stringify(this.value(JSON.parse(text)));
   }
 
   /** The restorable part of a channel's text so far: what was held back, plus this delta, minus a new unfinished tail. */

@@ -42,7 +42,7 @@ export class StreamRestore {
     try {
       json = JSON.parse(event.data) as Json;
     } catch {
-      return encodeEvent({ ...event, data: this.restorer.text(event.data) });
+      return encodeEvent(event);
     }
     switch (this.format) {
       case 'chat':
@@ -57,7 +57,7 @@ export class StreamRestore {
   }
 
   private chatChunk(event: SseEvent, chunk: Json): string {
-    if (!Array.isArray(chunk.choices)) return encodeEvent({ ...event, data: this.restorer.text(event.data) });
+    if (!Array.isArray(chunk.choices)) return this.whole(event, chunk);
     this.chatEnvelope = { id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model };
     for (const choice of chunk.choices as Json[]) {
       const delta = choice.delta as Json | undefined;
@@ -124,7 +124,7 @@ export class StreamRestore {
     if (json.type === 'content_block_stop') before = this.messagesFlush(String(json.index));
     else if (json.type === 'message_stop')
       for (const channel of [...this.restorer.holding()]) before += this.messagesFlush(channel);
-    return before + this.whole(event);
+    return before + this.whole(event, json);
   }
 
   private messagesFlush(channel: string): string {
@@ -159,9 +159,9 @@ export class StreamRestore {
     } else if (RESPONSE_ENDS.has(type) && this.restorer.pending) {
       for (const channel of [...this.restorer.holding()]) before += this.responsesFlush(channel, json);
     }
-    if (this.added === 0) return before + this.whole(event);
+    if (this.added === 0) return before + this.whole(event, json);
     this.renumber(json);
-    return before + encodeEvent({ ...event, data: this.restorer.text(JSON.stringify(json)) });
+    return before + encodeEvent({ ...event, data: JSON.stringify(this.restorer.value(json)) });
   }
 
   /** A delta event carrying what a channel held back, numbered where the event that ends it was. */
@@ -180,9 +180,10 @@ export class StreamRestore {
     if (this.added > 0 && typeof json.sequence_number === 'number') json.sequence_number += this.added;
   }
 
-  /** An event restored as a whole (placeholders never hold JSON's special characters). */
-  private whole(event: SseEvent): string {
-    return encodeEvent({ ...event, data: this.restorer.text(event.data) });
+  /** An event restored as a whole, the model's reasoning excepted; untouched when it holds no placeholder. */
+  private whole(event: SseEvent, json: Json): string {
+    if (!event.data.includes('[')) return encodeEvent(event);
+    return encodeEvent({ ...event, data: JSON.stringify(this.restorer.value(json)) });
   }
 }
 

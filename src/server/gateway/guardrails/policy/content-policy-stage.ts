@@ -39,5 +39,9 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
     if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens;
     if (!check.fits) violation = `the input is over the limit of ${limit} tokens (content_policy.max_input_tokens)`;
   }
-  if (violation !== undefined) refuse(ctx, 'content_policy', violation);
+  if (violation !== undefined) {
+    noteGuardrails(ctx).content_policy = 'refused';
+    refuse(ctx, 'content_policy', violation);
+  }
+  noteGuardrails(ctx).content_policy = 'passed';
 }
