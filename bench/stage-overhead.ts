@@ -17,6 +17,8 @@ export interface StageVariant {
   /** Admin requests sent before the key is issued (users, teams, settings). */
   readonly setup: ReadonlyArray<{ readonly method: string; readonly path: string; readonly body: unknown }>;
   readonly key: Record<string, unknown>;
+  /** PII masking and the content policy (patterns and an input token cap) on for this key. */
+  readonly guardrails?: boolean;
 }
 
 /** Limits on: every bucket and budget a request can pass, all far from being reached. */
@@ -52,8 +54,37 @@ export const LIMITS_ON: StageVariant = {
   key: { name: 'bench limits', user: 'bench-user', rpm_limit: 10_000_000, tpm_limit: 1e9 },
 };
 
-/** The variants measured against the baseline key. */
-export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON];
+/** PII masking and the content policy for this key. */
+export const GUARDRAILS_ON: StageVariant = {
+  name: 'PII and content policy on',
+  setup: [],
+  key: { name: 'bench guardrails' },
+  guardrails: true,
+};
+
+/** Every stage at once: limits, PII, content policy. */
+export const ALL_ON: StageVariant = {
+  name: 'all stages on',
+  setup: [],
+  key: { ...LIMITS_ON.key, name: 'bench all' },
+  guardrails: true,
+};
+
+/** Overrides for the keys whose variants turn guardrails on (one PUT each: a PUT replaces the `keys` map). */
+function guardrailSettings(keyIds: readonly string[]) {
+  const each = <T>(rule: T) => Object.fromEntries(keyIds.map((id) => [id, rule]));
+  return [
+    { method: 'PUT', path: '/internal/pii', body: { keys: each({ mode: 'mask' }) } },
+    {
+      method: 'PUT',
+      path: '/internal/content-policy',
+      body: { keys: each({ blocked_patterns: ['launch\\s+codes', '\\bforbidden\\b'], max_input_tokens: 100_000 }) },
+    },
+  ];
+}
+
+/** The variants measured against the baseline key (LIMITS_ON's setup runs first: ALL_ON needs its user). */
+export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON, GUARDRAILS_ON, ALL_ON];
 
 /** p50 of each variant and of the baseline, over interleaved rounds. */
 export interface StageOverhead {
@@ -87,11 +118,14 @@ export async function measureStageOverhead(
   };
   const headersOf = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
   const variants: Array<{ name: string; headers: Record<string, string>; p50s: number[] }> = [];
+  const guarded: string[] = [];
   for (const variant of STAGE_VARIANTS) {
     for (const step of variant.setup) await admin(step.method, step.path, step.body);
     const created = await admin('POST', '/internal/api-keys', variant.key);
+    if (variant.guardrails) guarded.push(created.id);
     variants.push({ name: variant.name, headers: headersOf(created.key), p50s: [] });
   }
+  if (guarded.length > 0) for (const step of guardrailSettings(guarded)) await admin(step.method, step.path, step.body);
   const baseline: number[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     baseline.push((await run(headersOf(baselineKey), options.count)).p50);

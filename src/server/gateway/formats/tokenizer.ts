@@ -1,18 +1,33 @@
 import { createRequire } from 'node:module';
 
-type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+/** Text that merely looks like a special token (`<|endoftext|>`) is counted as text, never refused. */
+type EncodeOptions = { disallowedSpecial: Set<string> };
+
+interface O200k {
+  countTokens(text: string, options: EncodeOptions): number;
+  isWithinTokenLimit(text: string, limit: number, options: EncodeOptions): number | false;
+}
 
 const require = createRequire(import.meta.url);
-/** Text that merely looks like a special token (`<|endoftext|>`) is counted as text, never refused. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
-let counter: CountTokens | undefined;
+const AS_TEXT: EncodeOptions = { disallowedSpecial: new Set<string>() };
+let encoding: O200k | undefined;
 
 /**
- * Tokens of a text under OpenAI's o200k encoding (GPT-4o and later). The encoding's tables cost about
- * 70 MB and a quarter of a second to load, so they are loaded the first time a count is needed (a
- * token limit, budget or input cap), never by a gateway that counts nothing.
+ * OpenAI's o200k encoding (GPT-4o and later). Its tables cost about 70 MB and a quarter of a second to
+ * load, so they are loaded the first time a count is needed (a token limit, budget or input cap), never
+ * by a gateway that counts nothing.
  */
+function o200k(): O200k {
+  encoding ??= require('gpt-tokenizer/encoding/o200k_base') as O200k;
+  return encoding;
+}
+
+/** Tokens of a text under the o200k encoding. */
 export function countTextTokens(text: string): number {
-  counter ??= (require('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
-  return counter(text, AS_TEXT);
+  return o200k().countTokens(text, AS_TEXT);
+}
+
+/** The text's tokens when they are at most `limit`, else false (stops counting once past it). */
+export function tokensWithin(text: string, limit: number): number | false {
+  return o200k().isWithinTokenLimit(text, limit, AS_TEXT);
 }

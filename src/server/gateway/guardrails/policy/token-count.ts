@@ -1,7 +1,4 @@
-import { isWithinTokenLimit } from 'gpt-tokenizer/encoding/o200k_base';
-
-/** Special-token markers in user text are text, not control tokens, and must not throw. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
+import { tokensWithin } from '../../formats/tokenizer.js';
 
 /** Whether the input fits; `tokens` when it had to be counted to know. */
 export interface TokenCheck {
@@ -18,7 +15,7 @@ export function checkTokens(texts: readonly string[], limit: number, bytes: numb
   if (bytes <= limit) return FITS;
   let remaining = limit;
   for (const text of texts) {
-    const tokens = isWithinTokenLimit(text, remaining, AS_TEXT);
+    const tokens = tokensWithin(text, remaining);
     if (tokens === false) return { fits: false };
     remaining -= tokens;
   }
