@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 export const MASTER_KEY = 'gk-master-e2e-0123456789abcdef';
 export const STORE_TOKEN = 'st-e2e-0123456789abcdef0123';
 
-function waitForAddresses(child: ChildProcess): Promise<{ gateway: string; store: string; ui: string }> {
+/** Resolves with the addresses the app prints once it listens. */
+export function waitForAddresses(child: ChildProcess): Promise<{ gateway: string; store: string; ui: string }> {
   return new Promise((resolve, reject) => {
     const found: Record<string, string> = {};
     const output: string[] = [];

@@ -75,6 +75,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       config,
       database,
       masterKey: masterKey.value,
+      env,
       uiDir: options.uiDir ?? findUiDir(),
       uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
       revisions,

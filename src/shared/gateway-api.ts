@@ -86,6 +86,9 @@ export const apiKeyRecordSchema = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   status: z.enum(['active', 'expired', 'revoked']),
+  /** Single sign-on: the OpenID issuer and subject the key was issued to (null for admin-issued keys). */
+  issuer: z.string().nullable(),
+  subject: z.string().nullable(),
   /** Where the key's limits stand now (its own, its user's and its team's). */
   limits: z.array(limitStatusSchema).optional(),
 });
@@ -101,6 +104,8 @@ export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
 export const apiKeyListQuerySchema = z.object({
   user: z.string().optional(),
   team: z.string().optional(),
+  /** Keys issued through this OpenID issuer only. */
+  issuer: z.string().optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
 });
 

@@ -3,6 +3,7 @@ import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
+import { ssoSchema } from './sso-schema.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -155,6 +156,7 @@ export const configSchema = z
           .prefault({}),
       })
       .prefault({}),
+    sso: ssoSchema.prefault({}),
   })
   .strict();
 

@@ -18,6 +18,8 @@ export interface GatewayAppContext {
   /** The built renderer to serve at /ui, when there is one. */
   readonly uiDir?: string;
   readonly uiBootstrap?: () => UiBootstrap;
+  /** Where secrets named in the configuration (`client_secret_env`) are read. */
+  readonly env?: NodeJS.ProcessEnv;
   /** The store's new-revision notices (RAG collections follow store branches). */
   readonly revisions?: RevisionEvents;
 }
@@ -44,6 +46,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     database,
     masterKey: ctx.masterKey,
     registry,
+    env: ctx.env,
     revisions: ctx.revisions,
   });
   await app.register(gatewayRoutes);

@@ -15,6 +15,8 @@ import {
 } from '../connection/connection.js';
 import { SessionContext } from '../connection/connection-context.js';
 import { LoginScreen } from '../connection/login-screen.js';
+import { SSO_RETURN_PATH } from '../connection/sso.js';
+import { SsoResultScreen, takeSsoReturn, type SsoReturn } from '../connection/sso-result-screen.js';
 import { assertNever } from '../lib/assert-never.js';
 import { Shell } from './shell.js';
 
@@ -22,6 +24,7 @@ type Boot =
   | { readonly phase: 'loading' }
   | { readonly phase: 'failed'; readonly error: unknown }
   | { readonly phase: 'login'; readonly bootstrap: Bootstrap; readonly notice?: string }
+  | { readonly phase: 'sso'; readonly bootstrap: Bootstrap; readonly result: SsoReturn }
   | { readonly phase: 'ready'; readonly connection: Connection };
 
 /** Finds the connection: the desktop bridge, or saved browser credentials, or the login screen. */
@@ -29,6 +32,9 @@ async function boot(): Promise<Boot> {
   const desktop = await desktopConnection();
   if (desktop) return { phase: 'ready', connection: desktop };
   const bootstrap = await fetchBootstrap();
+  // The end of a sign-in with a provider: its key is shown whatever credentials this browser holds.
+  if (window.location.pathname === `${import.meta.env.BASE_URL}${SSO_RETURN_PATH}`)
+    return { phase: 'sso', bootstrap, result: takeSsoReturn() };
   const credentials = loadCredentials();
   return credentials
     ? { phase: 'ready', connection: browserConnection(bootstrap, credentials) }
@@ -94,6 +100,18 @@ export function App() {
           bootstrap={state.bootstrap}
           notice={state.notice}
           onSignedIn={(connection) => setState({ phase: 'ready', connection })}
+        />
+      );
+    case 'sso':
+      return (
+        <SsoResultScreen
+          bootstrap={state.bootstrap}
+          result={state.result}
+          onBack={() => {
+            window.history.replaceState(null, '', import.meta.env.BASE_URL);
+            setState({ phase: 'loading' });
+            boot().then(setState, (error: unknown) => setState({ phase: 'failed', error }));
+          }}
         />
       );
     case 'ready':

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SsoProviderInfo } from '../../../shared/sso-api.js';
 import { Button } from '../components/button.js';
 import { Field, TextInput } from '../components/field.js';
 import { browserConnection, saveCredentials, type Bootstrap, type Connection } from './connection.js';
+import { fetchSsoProviders, signInWithProvider } from './sso.js';
 import { verifyConnection, type VerifyFailure } from './verify.js';
 
 /**
@@ -22,6 +24,10 @@ export function LoginScreen({
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<VerifyFailure>();
+  const [providers, setProviders] = useState<readonly SsoProviderInfo[]>([]);
+  useEffect(() => {
+    void fetchSsoProviders(bootstrap.gatewayUrl).then(setProviders);
+  }, [bootstrap.gatewayUrl]);
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -109,6 +115,23 @@ export function LoginScreen({
         <Button type="submit" variant="primary" busy={busy} className="login-submit">
           Sign in
         </Button>
+        {providers.length > 0 && (
+          <>
+            <div className="login-divider">or get an API key with your organisation&apos;s account</div>
+            {providers.map((provider) => (
+              <Button
+                key={provider.id}
+                type="button"
+                variant="secondary"
+                className="login-submit"
+                data-testid={`sso-${provider.id}`}
+                onClick={() => signInWithProvider(bootstrap.gatewayUrl, provider.id)}
+              >
+                Sign in with {provider.name}
+              </Button>
+            ))}
+          </>
+        )}
         <p className="login-footnote">
           The credentials stay in this browser and go only to these two addresses. Gatehouse {bootstrap.version}
         </p>

@@ -27,9 +27,14 @@ export const gatewayApiKeys = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
+    /** Single sign-on: the OpenID issuer and subject the key was issued to, and the session it belongs to. */
+    issuer: text('issuer'),
+    subject: text('subject'),
+    ssoSessionId: text('sso_session_id'),
   },
   (table) => [
     uniqueIndex('gateway_api_keys_hash').on(table.keyHash),
+    index('gateway_api_keys_sso_session').on(table.ssoSessionId),
     index('gateway_api_keys_owner').on(table.ownerUser),
     index('gateway_api_keys_team').on(table.team),
   ],
@@ -146,4 +151,28 @@ export const gatewayUsers = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (table) => [index('gateway_users_team').on(table.team)],
+);
+
+/**
+ * Single sign-on sessions: one per key issued through an OpenID provider. The refresh token is kept
+ * encrypted (AES-256-GCM, a key in the data folder) and never leaves the server; `groups` are the
+ * mapped groups the key's grant came from, checked again at each refresh.
+ */
+export const gatewaySsoSessions = sqliteTable(
+  'gateway_sso_sessions',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    ownerUser: text('owner_user').notNull(),
+    keyId: text('key_id').notNull(),
+    groups: text('groups', { mode: 'json' }).$type<string[]>().notNull(),
+    refreshToken: text('refresh_token'),
+    createdAt: integer('created_at').notNull(),
+    refreshedAt: integer('refreshed_at'),
+    endedAt: integer('ended_at'),
+    endReason: text('end_reason'),
+  },
+  (table) => [index('gateway_sso_sessions_key').on(table.keyId), index('gateway_sso_sessions_open').on(table.endedAt)],
 );

@@ -60,7 +60,7 @@ export class AdminService {
   }
 
   /** Keys, never their secrets. */
-  listKeys(filter: { user?: string; team?: string; includeRevoked: boolean }): ApiKeyRecord[] {
+  listKeys(filter: { user?: string; team?: string; issuer?: string; includeRevoked: boolean }): ApiKeyRecord[] {
     const now = Date.now();
     return this.keys.list(filter).map((row) => this.view(row, now));
   }

@@ -33,5 +33,7 @@ export function toKeyRecord(row: ApiKeyRow, now: number = Date.now()): ApiKeyRec
     last_used_at: iso(row.lastUsedAt),
     revoked_at: iso(row.revokedAt),
     status: keyStatus(row, now),
+    issuer: row.issuer,
+    subject: row.subject,
   };
 }

@@ -14,6 +14,7 @@ export type ApiKeyPatch = Partial<Omit<ApiKeyRow, 'id' | 'keyHash' | 'keyPrefix'
 export interface ApiKeyFilter {
   readonly user?: string;
   readonly team?: string;
+  readonly issuer?: string;
   readonly includeRevoked: boolean;
 }
 
@@ -67,6 +68,7 @@ export class KeysRepository {
     const conditions = [
       filter.user !== undefined ? eq(gatewayApiKeys.ownerUser, filter.user) : undefined,
       filter.team !== undefined ? eq(gatewayApiKeys.team, filter.team) : undefined,
+      filter.issuer !== undefined ? eq(gatewayApiKeys.issuer, filter.issuer) : undefined,
       filter.includeRevoked ? undefined : isNull(gatewayApiKeys.revokedAt),
     ].filter((c) => c !== undefined);
     return this.db

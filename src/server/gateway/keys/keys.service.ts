@@ -18,6 +18,13 @@ export type KeyRejection = 'unknown' | 'expired' | 'revoked';
 export type KeyCheck =
   { readonly ok: true; readonly key: AuthenticatedKey } | { readonly ok: false; readonly reason: KeyRejection };
 
+/** Who a key was issued to through single sign-on: the OpenID issuer, the subject and the session. */
+export interface KeyOrigin {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly ssoSessionId: string;
+}
+
 /** Options of the keys service. */
 export interface KeysServiceOptions {
   readonly cacheSize?: number;
@@ -43,8 +50,8 @@ export class KeysService {
     this.timer.unref();
   }
 
-  /** Creates a key; the secret is returned here only and never stored. */
-  issue(input: ApiKeyCreate): { row: ApiKeyRow; secret: string } {
+  /** Creates a key; the secret is returned here only and never stored. `origin` marks a key issued by single sign-on. */
+  issue(input: ApiKeyCreate, origin?: KeyOrigin): { row: ApiKeyRow; secret: string } {
     const secret = generateKeySecret();
     const now = this.now();
     const expiresAt =
@@ -70,6 +77,9 @@ export class KeysService {
       createdAt: now,
       lastUsedAt: null,
       revokedAt: null,
+      issuer: origin?.issuer ?? null,
+      subject: origin?.subject ?? null,
+      ssoSessionId: origin?.ssoSessionId ?? null,
     });
     return { row, secret };
   }

@@ -31,6 +31,10 @@ import { TrafficLog } from '../traffic/traffic-log.js';
 import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
 import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
 import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
+import { createOidcClients, refreshTick } from '../sso/sso-setup.js';
+import { SsoRepository } from '../sso/sso.repository.js';
+import { SsoService } from '../sso/sso.service.js';
+import { TokenCipher } from '../sso/token-cipher.js';
 import { compilePolicyStages, type OutputStages, type PolicyStage, type PolicyStages } from './stages/policy-stages.js';
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
@@ -56,6 +60,8 @@ export interface GatewayServices {
   readonly health: DeploymentHealthTracker;
   /** Kept Responses (`store: true`) and the conversations `previous_response_id` rebuilds. */
   readonly responses: ResponsesService;
+  /** Single sign-on issuance of keys (`/sso/*`). */
+  readonly sso: SsoService;
   /** The upstream connection pools. */
   readonly pools: UpstreamPools;
   /** PII and content-policy settings in force, and the rules of each request. */
@@ -95,12 +101,16 @@ declare module 'fastify' {
 export function createGatewayServices(
   options: GatewayServicesOptions,
   log: (message: string, error: unknown) => void,
+  /** Expected failures worth a line (a refused sign-in): warn level, not error. */
+  warn: (message: string, details: Record<string, unknown>) => void = log,
 ): GatewayServices {
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
   const settings = new SettingsRepository(db);
   const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
+  // Also before any timer: a provider whose secret is not in the environment stops the start.
+  const oidcClients = createOidcClients(options.config, options.env ?? process.env);
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
@@ -120,6 +130,27 @@ export function createGatewayServices(
     prices,
     metrics,
   );
+  const sso = new SsoService({
+    clients: oidcClients,
+    keys,
+    principals,
+    repository: new SsoRepository(db),
+    // The key file is made only where single sign-on is configured.
+    cipher: oidcClients.size > 0 ? TokenCipher.forDataDir(options.config.server.data_dir!) : TokenCipher.ephemeral(),
+    audit,
+    bus,
+    loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
+    log: (message, details) => warn(message, details ?? {}),
+  });
+  const tick = refreshTick(options.config);
+  const refresher =
+    tick === undefined
+      ? undefined
+      : setInterval(
+          () => void sso.sessions.refreshDue().catch((error: unknown) => log('sso refresh round failed', error)),
+          tick,
+        );
+  refresher?.unref();
   const rag = new RagService({
     config: options.config,
     sqlite,
@@ -147,6 +178,7 @@ export function createGatewayServices(
     bus,
     health: new DeploymentHealthTracker(),
     responses: new ResponsesService(new ResponsesRepository(db)),
+    sso,
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
     rag,
@@ -160,6 +192,7 @@ export function createGatewayServices(
     }),
     output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
+      clearInterval(refresher);
       await rag.close();
       recorder.close();
       keys.close();
@@ -172,7 +205,11 @@ export function createGatewayServices(
 /** Decorates the app with `gateway` (its services) and closes them with the app. */
 export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
   async (app, options) => {
-    const services = createGatewayServices(options, (message, error) => app.log.error({ err: error }, message));
+    const services = createGatewayServices(
+      options,
+      (message, error) => app.log.error({ err: error }, message),
+      (message, details) => app.log.warn(details, message),
+    );
     app.decorate('gateway', services);
     app.addHook('onClose', () => services.close());
   },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { formatValidatorCompiler } from '../pipeline/format-validator.js';
 import { internalRoutes } from './internal/index.js';
 import { lazyChildLoggerFactory } from './lazy-request-logger.js';
+import { ssoRoutes } from './sso/sso.routes.js';
 import { v1Routes } from './v1.js';
 
 /**
@@ -14,4 +15,5 @@ export const gatewayRoutes: FastifyPluginAsync = async (app) => {
   app.setChildLoggerFactory(lazyChildLoggerFactory);
   await app.register(v1Routes);
   await app.register(internalRoutes, { prefix: '/internal' });
+  await app.register(ssoRoutes, { prefix: '/sso' });
 };

@@ -76,6 +76,11 @@ export function KeysScreen() {
         <span className="cell-stack">
           <span>{key.user ?? '—'}</span>
           <span className="muted">{key.team ?? ''}</span>
+          {key.issuer && (
+            <span className="muted" title={`subject ${key.subject ?? ''}`} data-testid="key-issuer">
+              via {key.issuer}
+            </span>
+          )}
         </span>
       ),
     },

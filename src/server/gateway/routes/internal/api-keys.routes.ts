@@ -31,6 +31,7 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
       data: admin.listKeys({
         user: request.query.user,
         team: request.query.team,
+        issuer: request.query.issuer,
         includeRevoked: request.query.include_revoked === 'true',
       }),
     }),

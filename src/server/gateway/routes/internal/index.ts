@@ -8,6 +8,7 @@ import { guardrailsRoutes } from './guardrails.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
 import { principalsRoutes } from './principals.routes.js';
 import { ragRoutes } from './rag.routes.js';
+import { internalSsoRoutes } from './sso.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
@@ -26,4 +27,5 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(trafficRoutes);
   await app.register(ragRoutes);
   await app.register(guardrailsRoutes);
+  await app.register(internalSsoRoutes);
 };

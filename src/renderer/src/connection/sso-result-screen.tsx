@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'react';
+import type { SsoIssuedKey } from '../../../shared/sso-api.js';
+import { Button } from '../components/button.js';
+import { CopyButton } from '../components/copy-button.js';
+import { ErrorMessage, Loading } from '../components/feedback.js';
+import { AlertIcon } from '../components/icons.js';
+import type { Bootstrap } from './connection.js';
+import { redeemHandoff, signOutKey } from './sso.js';
+
+type State =
+  | { readonly phase: 'redeeming' }
+  | { readonly phase: 'issued'; readonly key: SsoIssuedKey }
+  | { readonly phase: 'signed-out'; readonly key: SsoIssuedKey; readonly endSessionUrl: string | null }
+  | { readonly phase: 'failed'; readonly error: string };
+
+/** What the gateway's redirect carried: a hand-off to redeem, or why the sign-in failed. */
+export interface SsoReturn {
+  readonly handoff?: string;
+  readonly error?: string;
+  readonly errorDescription?: string;
+}
+
+let taken: SsoReturn | undefined;
+
+/**
+ * Reads the redirect's parameters, then takes them off the address bar so a reload cannot replay them.
+ * Idempotent within a page load: React's development mode boots twice.
+ */
+export function takeSsoReturn(): SsoReturn {
+  if (taken) return taken;
+  const params = new URLSearchParams(window.location.search);
+  window.history.replaceState(null, '', window.location.pathname);
+  taken = {
+    handoff: params.get('handoff') ?? undefined,
+    error: params.get('error') ?? undefined,
+    errorDescription: params.get('error_description') ?? undefined,
+  };
+  return taken;
+}
+
+/**
+ * The end of a sign-in with a provider: the new API key, shown this once, with who it was issued to
+ * and a way to sign out (which revokes it). An SSO sign-in gives a key, not the admin UI.
+ */
+export function SsoResultScreen({
+  bootstrap,
+  result,
+  onBack,
+}: {
+  readonly bootstrap: Bootstrap;
+  readonly result: SsoReturn;
+  readonly onBack: () => void;
+}) {
+  const [state, setState] = useState<State>(() =>
+    result.handoff
+      ? { phase: 'redeeming' }
+      : { phase: 'failed', error: result.errorDescription ?? result.error ?? 'the sign-in returned nothing' },
+  );
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!result.handoff) return;
+    redeemHandoff(bootstrap.gatewayUrl, result.handoff).then(
+      (key) => setState({ phase: 'issued', key }),
+      (error: unknown) => setState({ phase: 'failed', error: (error as Error).message }),
+    );
+  }, [bootstrap.gatewayUrl, result.handoff]);
+
+  const signOut = async (key: SsoIssuedKey): Promise<void> => {
+    setBusy(true);
+    try {
+      const out = await signOutKey(bootstrap.gatewayUrl, key.key);
+      setState({ phase: 'signed-out', key, endSessionUrl: out.end_session_url });
+    } catch (error) {
+      setState({ phase: 'failed', error: (error as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="login">
+      <section className="login-card sso-result" aria-labelledby="sso-title" data-testid="sso-result">
+        {state.phase === 'redeeming' && <Loading label="Issuing your API key…" />}
+        {state.phase === 'failed' && (
+          <>
+            <h1 id="sso-title" className="login-title">
+              Sign-in failed
+            </h1>
+            <ErrorMessage title="No API key was issued" error={state.error} />
+          </>
+        )}
+        {state.phase === 'issued' && (
+          <>
+            <h1 id="sso-title" className="login-title">
+              Your API key
+            </h1>
+            <p className="login-subtitle">
+              Signed in as <strong data-testid="sso-user">{state.key.user}</strong> with {state.key.provider_name}
+            </p>
+            <div className="notice notice-warning">
+              <AlertIcon />
+              <span>Copy the key now. It is shown this once: Gatehouse keeps only a hash of it.</span>
+            </div>
+            <div className="secret-row">
+              <code className="secret" data-testid="sso-key-secret">
+                {state.key.key}
+              </code>
+              <CopyButton text={state.key.key} size="md" variant="primary" />
+            </div>
+            <dl className="sso-details">
+              <dt>Team</dt>
+              <dd data-testid="sso-team">{state.key.team ?? '—'}</dd>
+              <dt>Scopes</dt>
+              <dd data-testid="sso-scopes">{state.key.scopes.join(', ')}</dd>
+              <dt>Expires</dt>
+              <dd>
+                {state.key.expires_at
+                  ? new Date(state.key.expires_at).toLocaleString()
+                  : 'when you sign out or leave your groups'}
+              </dd>
+              <dt>Use it</dt>
+              <dd>
+                <code>{`${bootstrap.gatewayUrl}/v1`}</code> as the OpenAI or Anthropic base URL
+              </dd>
+            </dl>
+            <Button
+              variant="secondary"
+              className="login-submit"
+              busy={busy}
+              onClick={() => void signOut(state.key)}
+              data-testid="sso-sign-out"
+            >
+              Sign out and revoke this key
+            </Button>
+          </>
+        )}
+        {state.phase === 'signed-out' && (
+          <>
+            <h1 id="sso-title" className="login-title">
+              Signed out
+            </h1>
+            <p data-testid="sso-signed-out">
+              The key {state.key.key_prefix} is revoked.{' '}
+              {state.endSessionUrl && <a href={state.endSessionUrl}>Also sign out of {state.key.provider_name}</a>}
+            </p>
+          </>
+        )}
+        <Button variant="ghost" className="login-submit" onClick={onBack} data-testid="sso-back">
+          Back to sign-in
+        </Button>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { scopeSchema } from '../../shared/gateway-api.js';
+
+const positiveInt = z.number().int().positive();
+
+/** What a matched group grants: scopes and models add up over every match; team, limits and budgets come from the first match that sets them. */
+const grantSchema = z.object({
+  team: z.string().min(1).max(200).optional(),
+  scopes: z.array(scopeSchema).min(1).optional(),
+  models: z.array(z.string().min(1)).min(1).optional(),
+  rpm_limit: positiveInt.optional(),
+  tpm_limit: positiveInt.optional(),
+  user_tpm_budget: positiveInt.optional(),
+  user_tpd_budget: positiveInt.optional(),
+  team_tpm_budget: positiveInt.optional(),
+  team_tpd_budget: positiveInt.optional(),
+});
+
+/** One claim mapping: users whose `claim` holds `value` (or contains it, for a list claim) get `grant`. */
+const mappingSchema = grantSchema.extend({
+  /** The ID token or userinfo claim to read; default the provider's `groups_claim`. */
+  claim: z.string().min(1).optional(),
+  value: z.string().min(1),
+});
+
+/** A path under this gateway for the browser to land on after sign-in, or a loopback address. */
+const redirectUri = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http(s) URL such as http://127.0.0.1:8747/sso/callback',
+});
+
+/** One OpenID Connect provider keys may be issued through. */
+export const ssoProviderSchema = z
+  .object({
+    /** The label of the "Sign in with …" button. */
+    name: z.string().min(1).max(100).optional(),
+    /** The issuer URL; its `/.well-known/openid-configuration` is read at start (discovery). */
+    issuer: z.url({ protocol: /^https?$/, error: 'must be the issuer URL, such as https://login.example.com' }),
+    client_id: z.string().min(1),
+    /** The environment variable holding the client secret (the secret itself never goes in the file). */
+    client_secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+    scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile', 'offline_access']),
+    /** Extra parameters of the authorization request (e.g. Google's `access_type: offline`); never state, nonce or PKCE. */
+    authorization_params: z
+      .record(z.string().min(1), z.string())
+      .refine(
+        (params) =>
+          !Object.keys(params).some((name) =>
+            [
+              'state',
+              'nonce',
+              'code_challenge',
+              'code_challenge_method',
+              'redirect_uri',
+              'client_id',
+              'response_type',
+              'scope',
+            ].includes(name),
+          ),
+        {
+          message: 'may not set state, nonce, code_challenge(_method), redirect_uri, client_id, response_type or scope',
+        },
+      )
+      .default({}),
+    /** Where the provider sends the browser back; default `<gateway address>/sso/callback`. */
+    redirect_uri: redirectUri.optional(),
+    /** The claim that names the key's owner (`ownerUser`): a stable id such as `email` or `sub`. */
+    user_claim: z.string().min(1).default('email'),
+    groups_claim: z.string().min(1).default('groups'),
+    mappings: z.array(mappingSchema).default([]),
+    /** What a user who matches no mapping gets; absent: such a user is refused (403). */
+    default_grant: grantSchema.optional(),
+    /** Lifetime of an issued key; absent: until revoked. */
+    key_ttl_seconds: positiveInt.optional(),
+    /** How often each session's refresh token is used to check the user still holds the mapped groups. */
+    refresh_interval_seconds: positiveInt.default(900),
+    /** Plain http issuers (a provider on this machine, tests): refused unless allowed here. */
+    allow_insecure_http: z.boolean().default(false),
+  })
+  .strict();
+
+/** The `sso` section: providers by id (`/sso/login?provider=<id>`). */
+export const ssoSchema = z
+  .object({
+    providers: z
+      .record(
+        z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'provider ids are lower-case letters, digits, - and _'),
+        ssoProviderSchema,
+      )
+      .default({}),
+    /** How long a sign-in may take from the button to the provider's answer. */
+    login_timeout_seconds: positiveInt.default(600),
+  })
+  .strict();
+
+/** One configured OpenID provider. */
+export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
+/** A claim mapping's grant. */
+export type SsoGrantConfig = z.infer<typeof grantSchema>;
+/** The `sso` section. */
+export type SsoConfig = z.infer<typeof ssoSchema>;

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError, unauthorized } from '../../../http/errors.js';
+import { bearerToken } from '../../../http/secrets.js';
+import {
+  ssoCallbackQuerySchema,
+  ssoIssuedKeySchema,
+  ssoLoginQuerySchema,
+  ssoLogoutResultSchema,
+  ssoProviderListSchema,
+  ssoRedeemSchema,
+} from '../../../../shared/sso-api.js';
+import { SsoError } from '../../sso/sso-errors.js';
+import { ensureBinding, readBinding } from './sso-cookie.js';
+
+/**
+ * `/sso/*`: sign-in with an OpenID provider (login, callback), the one-time hand-off of the issued key
+ * (redeem), and sign-out with the key itself. No master key: these are for the users.
+ */
+export const ssoRoutes: FastifyPluginAsync = async (app) => {
+  const { sso, config } = app.gateway;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  app.setErrorHandler((error) => {
+    throw error instanceof SsoError ? new AppError(error.type, error.message) : error;
+  });
+  const noStore = { 'cache-control': 'no-store' };
+
+  typed.get('/providers', { schema: { response: { 200: ssoProviderListSchema } } }, async () => ({
+    data: sso.providers(),
+  }));
+
+  typed.get('/login', { schema: { querystring: ssoLoginQuerySchema } }, async (request, reply) => {
+    const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
+    const location = await sso.startLogin({
+      provider: request.query.provider,
+      returnTo: request.query.return_to,
+      challenge: request.query.challenge,
+      binding,
+      gatewayOrigin: `${request.protocol}://${request.host}`,
+    });
+    return reply.headers(noStore).redirect(location, 302);
+  });
+
+  typed.get('/callback', { schema: { querystring: ssoCallbackQuerySchema } }, async (request, reply) => {
+    const outcome = await sso.callback(request.query, readBinding(request));
+    return reply.headers(noStore).redirect(outcome.redirect, 302);
+  });
+
+  typed.post(
+    '/redeem',
+    { schema: { body: ssoRedeemSchema, response: { 201: ssoIssuedKeySchema } } },
+    async (request, reply) => reply.code(201).headers(noStore).send(sso.redeem(request.body, request.id)),
+  );
+
+  typed.post('/logout', { schema: { response: { 200: ssoLogoutResultSchema } } }, async (request) => {
+    const key = bearerToken(request.headers.authorization);
+    if (key === undefined) throw unauthorized('missing API key: send Authorization: Bearer <the key to sign out>');
+    return sso.logout(key, request.id);
+  });
+};

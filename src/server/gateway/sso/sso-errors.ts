@@ -1,0 +1,15 @@
+import type { ErrorType } from '../../../shared/errors.js';
+
+/** An expected failure of a sign-in step, with the error type the HTTP edge answers. */
+export class SsoError extends Error {
+  constructor(
+    readonly type: Extract<
+      ErrorType,
+      'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found_error' | 'upstream_error'
+    >,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SsoError';
+  }
+}

@@ -1,0 +1,196 @@
+import type { SsoRefreshResult, SsoSessionRecord } from '../../../shared/sso-api.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import { stillHolds } from './claim-mapping.js';
+import { OidcFailure, type OidcClient } from './oidc-client.js';
+import { SsoError } from './sso-errors.js';
+import type { SsoRepository, SsoSessionRow } from './sso.repository.js';
+import type { TokenCipher } from './token-cipher.js';
+
+/** Dependencies of the session lifecycle. */
+export interface SsoSessionsDeps {
+  readonly clients: ReadonlyMap<string, OidcClient>;
+  readonly keys: KeysService;
+  readonly repository: SsoRepository;
+  readonly cipher: TokenCipher;
+  readonly audit: AuditRepository;
+  readonly bus: GatewayEventBus;
+  readonly log: (message: string, details?: Record<string, unknown>) => void;
+  readonly now: () => number;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * The sessions behind SSO-issued keys: checked with their refresh token (the user must still hold
+ * the mapped groups the key was granted for), ended on sign-out, by an admin, or when a check fails;
+ * ending one revokes its key and its refresh token at the provider.
+ */
+export class SsoSessions {
+  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private round: Promise<SsoRefreshResult> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SsoSessionsDeps) {
+    this.now = deps.now;
+  }
+
+  /** Ends a session as an admin: the key is revoked. */
+  async endByAdmin(id: string, requestId: string): Promise<SsoSessionRecord> {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    if (session.endedAt === null) await this.end(session, 'ended by an admin', requestId, 'master');
+    return this.session(id);
+  }
+
+  /** Sessions, never their refresh tokens. */
+  listSessions(filter: { provider?: string; includeEnded: boolean }): SsoSessionRecord[] {
+    return this.deps.repository.list(filter).map(toSessionRecord);
+  }
+
+  /** One session. */
+  session(id: string): SsoSessionRecord {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    return toSessionRecord(session);
+  }
+
+  /** Checks one session now (refresh token, mapped groups); the session as it is afterwards. */
+  async refreshSession(id: string, requestId: string): Promise<SsoSessionRecord> {
+    const session = this.deps.repository.findById(id);
+    if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
+    const outcome = await this.check(session, requestId);
+    if (outcome === 'unavailable')
+      throw new SsoError(
+        'upstream_error',
+        `${session.provider} could not be reached to refresh the session; it stays open`,
+      );
+    return this.session(id);
+  }
+
+  /** Checks every open session (`dueOnly`: those whose refresh interval has passed). */
+  /** The timer's round: the sessions whose interval has passed; a round still running is not started again. */
+  refreshDue(): Promise<SsoRefreshResult> {
+    this.round ??= this.refreshAll(null, true).finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  async refreshAll(requestId: string | null, dueOnly: boolean): Promise<SsoRefreshResult> {
+    const now = this.now();
+    const result: SsoRefreshResult = { checked: 0, ended: [], unavailable: 0 };
+    for (const session of this.deps.repository.list({ includeEnded: false })) {
+      const client = this.deps.clients.get(session.provider);
+      if (!client) continue;
+      if (dueOnly && (session.refreshedAt ?? session.createdAt) + client.settings.refresh_interval_seconds * 1000 > now)
+        continue;
+      result.checked++;
+      const outcome = await this.check(session, requestId);
+      if (outcome === 'unavailable') result.unavailable++;
+      else if (outcome !== undefined)
+        result.ended.push({ session_id: session.id, key_id: session.keyId, reason: outcome });
+    }
+    return result;
+  }
+
+  /** One check at a time per session: a rotated refresh token must not be used twice. */
+  private check(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+    let running = this.inFlight.get(session.id);
+    if (!running) {
+      running = this.checkOnce(session, requestId).finally(() => this.inFlight.delete(session.id));
+      this.inFlight.set(session.id, running);
+    }
+    return running;
+  }
+
+  /** Undefined when the session holds, the reason when it ended, 'unavailable' when the provider did not answer. */
+  private async checkOnce(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+    const current = this.deps.repository.findById(session.id);
+    if (!current || current.endedAt !== null) return current?.endReason ?? undefined;
+    const key = this.deps.keys.get(current.keyId);
+    if (!key || key.revokedAt !== null) return this.endFor(current, 'key revoked', requestId);
+    // An expired key needs its session no more: the refresh token is given back.
+    if (key.expiresAt !== null && key.expiresAt <= this.now()) return this.endFor(current, 'key expired', requestId);
+    const client = this.deps.clients.get(current.provider);
+    const sealed = current.refreshToken;
+    // Without a refresh token (the provider gave none: no offline_access) nothing can be checked.
+    if (!client || sealed === null) return undefined;
+    const refreshToken = this.deps.cipher.decrypt(sealed);
+    if (refreshToken === undefined)
+      return this.endFor(current, 'refresh token unreadable (sso.key changed)', requestId);
+    try {
+      const tokens = await client.refresh(refreshToken, current.subject);
+      // Kept first: a provider that rotates refresh tokens has just made the old one worthless, and
+      // ending the session below must revoke the token that is now live.
+      const sealedNow = this.deps.cipher.encrypt(tokens.refreshToken ?? refreshToken);
+      this.deps.repository.refreshed(current.id, this.now(), sealedNow);
+      if (!stillHolds(client.settings, current.groups, tokens.claims))
+        return this.endFor({ ...current, refreshToken: sealedNow }, 'removed from a mapped group', requestId);
+      return undefined;
+    } catch (error) {
+      if (error instanceof OidcFailure && error.kind === 'rejected')
+        return this.endFor(current, `refresh refused by the provider (${error.message})`, requestId);
+      this.deps.log('sso refresh could not reach the provider; the session stays open', {
+        provider: current.provider,
+        session: current.id,
+        reason: (error as Error).message,
+      });
+      return 'unavailable';
+    }
+  }
+
+  private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<string> {
+    await this.end(session, reason, requestId, `sso:${session.provider}`);
+    return reason;
+  }
+
+  /** Revokes the key, ends the session (forgetting its refresh token) and revokes that token at the provider. */
+  async end(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): Promise<void> {
+    const before = this.deps.keys.get(session.keyId);
+    this.deps.keys.revoke(session.keyId);
+    if (!this.deps.repository.end(session.id, this.now(), reason)) return;
+    if (before?.revokedAt === null)
+      this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
+    this.audit(actor, 'sso.session.end', session.id, requestId, { key_id: session.keyId, reason });
+    this.deps.bus.invalidate('api-keys', [session.keyId]);
+    const client = this.deps.clients.get(session.provider);
+    const token = session.refreshToken ? this.deps.cipher.decrypt(session.refreshToken) : undefined;
+    if (client && token) {
+      const problem = await client.revoke(token);
+      if (problem)
+        this.deps.log('sso refresh token could not be revoked at the provider', {
+          provider: client.id,
+          reason: problem,
+        });
+    }
+  }
+
+  private audit(
+    actor: string,
+    action: string,
+    target: string,
+    requestId: string | null,
+    details: Record<string, unknown>,
+  ): void {
+    this.deps.audit.insert({ createdAt: this.now(), actor, action, target, requestId, details });
+    this.deps.bus.invalidate('audit');
+  }
+}
+
+function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
+  return {
+    id: row.id,
+    provider: row.provider,
+    issuer: row.issuer,
+    subject: row.subject,
+    user: row.ownerUser,
+    key_id: row.keyId,
+    groups: row.groups,
+    refreshable: row.refreshToken !== null,
+    created_at: new Date(row.createdAt).toISOString(),
+    refreshed_at: iso(row.refreshedAt),
+    ended_at: iso(row.endedAt),
+    end_reason: row.endReason,
+    status: row.endedAt === null ? 'active' : 'ended',
+  };
+}

@@ -1,0 +1,33 @@
+import type { Config } from '../../config/schema.js';
+import { invalidConfiguration } from '../../config/load.js';
+import { OidcClient } from './oidc-client.js';
+
+/**
+ * The configured providers' clients, with their secrets read from the environment. A provider whose
+ * secret variable is unset stops the start (ConfigError naming the key, never a value).
+ */
+export function createOidcClients(config: Config, env: NodeJS.ProcessEnv): Map<string, OidcClient> {
+  const clients = new Map<string, OidcClient>();
+  const issues: string[] = [];
+  for (const [id, provider] of Object.entries(config.sso.providers)) {
+    const secret = env[provider.client_secret_env];
+    if (!secret) {
+      issues.push(
+        `sso.providers.${id}.client_secret_env: the environment variable ${provider.client_secret_env} is not set`,
+      );
+      continue;
+    }
+    if (!provider.allow_insecure_http && new URL(provider.issuer).protocol === 'http:')
+      issues.push(`sso.providers.${id}.issuer: an http issuer needs allow_insecure_http: true (use https)`);
+    clients.set(id, new OidcClient(id, provider, secret));
+  }
+  if (issues.length > 0) throw invalidConfiguration(issues);
+  return clients;
+}
+
+/** The shortest refresh interval of the configured providers, in ms (how often the refresher looks for due sessions). */
+export function refreshTick(config: Config): number | undefined {
+  const intervals = Object.values(config.sso.providers).map((p) => p.refresh_interval_seconds * 1000);
+  if (intervals.length === 0) return undefined;
+  return Math.min(60_000, Math.max(1000, Math.min(...intervals) / 4));
+}

@@ -1,0 +1,316 @@
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
+import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import { newId } from '../keys/key-secret.js';
+import { toKeyRecord } from '../keys/key-view.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
+import { OidcFailure, type OidcClient, type UserClaims } from './oidc-client.js';
+import { PendingStore } from './pending-store.js';
+import { parseReturnTarget } from './return-target.js';
+import { SsoError } from './sso-errors.js';
+import { SsoSessions } from './sso-sessions.js';
+import type { SsoRepository } from './sso.repository.js';
+import type { TokenCipher } from './token-cipher.js';
+
+/** A sign-in between the button and the provider's answer. */
+interface LoginTransaction {
+  readonly provider: string;
+  readonly binding: string;
+  readonly codeVerifier: string;
+  readonly nonce: string;
+  readonly redirectUri: string;
+  readonly returnTo: URL;
+  readonly challenge: string;
+}
+
+/** A validated sign-in waiting for its starter to redeem the key. */
+interface Handoff {
+  readonly provider: string;
+  readonly challenge: string;
+  readonly user: string;
+  readonly claims: UserClaims;
+  readonly grant: ClaimGrant;
+  readonly refreshToken?: string;
+}
+
+/** Where the browser goes after the provider answered. */
+export interface CallbackOutcome {
+  readonly redirect: string;
+}
+
+/** Dependencies of the SSO service. */
+export interface SsoServiceDeps {
+  readonly clients: ReadonlyMap<string, OidcClient>;
+  readonly keys: KeysService;
+  /** Makes the key's user and team records (as an admin-issued key's are). */
+  readonly principals: Pick<PrincipalsService, 'ensureForKey'>;
+  readonly repository: SsoRepository;
+  readonly cipher: TokenCipher;
+  readonly audit: AuditRepository;
+  readonly bus: GatewayEventBus;
+  readonly loginTimeoutMs: number;
+  readonly log: (message: string, details?: Record<string, unknown>) => void;
+  readonly now?: () => number;
+}
+
+const HANDOFF_TTL_MS = 120_000;
+const MAX_PENDING = 10_000;
+
+/** sha256, base64url: the S256 of PKCE, used for the hand-off's challenge too. */
+export function s256(verifier: string): string {
+  return hash('sha256', verifier, 'base64url');
+}
+
+/**
+ * Single sign-on issuance of API keys: starts sign-ins (state, nonce, PKCE), finishes them (the code
+ * exchanged and the ID token validated by openid-client), maps claims to a key, hands the key over
+ * once to whoever started the sign-in, and signs its holder out.
+ */
+export class SsoService {
+  private readonly logins: PendingStore<LoginTransaction>;
+  private readonly handoffs: PendingStore<Handoff>;
+  private readonly now: () => number;
+  /** The sessions behind issued keys: checks, sign-out, admin ends. */
+  readonly sessions: SsoSessions;
+
+  constructor(private readonly deps: SsoServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.sessions = new SsoSessions({ ...deps, now: this.now });
+    this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
+    this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
+  }
+
+  /** The configured providers, for the sign-in buttons. */
+  providers(): SsoProviderInfo[] {
+    return [...this.deps.clients.values()].map((client) => ({ id: client.id, name: client.label }));
+  }
+
+  /** Starts a sign-in: the provider's authorization URL to send the browser to. */
+  async startLogin(input: {
+    provider: string;
+    returnTo: string;
+    challenge: string;
+    binding: string;
+    gatewayOrigin: string;
+  }): Promise<string> {
+    const client = this.client(input.provider);
+    const target = parseReturnTarget(input.returnTo, input.gatewayOrigin);
+    if ('problem' in target) throw new SsoError('invalid_request_error', target.problem);
+    const state = randomState();
+    const transaction: LoginTransaction = {
+      provider: client.id,
+      binding: input.binding,
+      codeVerifier: randomPKCECodeVerifier(),
+      nonce: randomNonce(),
+      redirectUri: client.settings.redirect_uri ?? `${input.gatewayOrigin}/sso/callback`,
+      returnTo: target.url,
+      challenge: input.challenge,
+    };
+    const url = await this.provider(client.authorizationUrl({ ...transaction, state }));
+    if (!this.logins.put(state, transaction))
+      throw new SsoError('invalid_request_error', 'too many sign-ins in progress; try again in a few minutes');
+    return url.toString();
+  }
+
+  /**
+   * Finishes a sign-in. An unknown, used or expired state, or a browser other than the one that
+   * started, is refused here (the error shape); once the sign-in is known, the browser goes back to
+   * its starter with `handoff` or with `error` and `error_description`.
+   */
+  async callback(query: Record<string, unknown>, binding: string | undefined): Promise<CallbackOutcome> {
+    const state = typeof query.state === 'string' ? query.state : undefined;
+    if (state === undefined) throw new SsoError('invalid_request_error', 'state is missing from the callback');
+    const transaction = this.logins.take(state);
+    if (transaction === undefined)
+      throw new SsoError(
+        'invalid_request_error',
+        'state does not match a sign-in in progress (unknown, already used or expired)',
+      );
+    if (binding === undefined || !sameSecret(binding, transaction.binding))
+      throw new SsoError(
+        'invalid_request_error',
+        'this sign-in was started in another browser (the sign-in cookie does not match)',
+      );
+    const client = this.client(transaction.provider);
+    try {
+      const callbackUrl = new URL(transaction.redirectUri);
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) if (typeof value === 'string') search.set(name, value);
+      callbackUrl.search = search.toString();
+      const tokens = await client.exchange(callbackUrl, {
+        state,
+        nonce: transaction.nonce,
+        codeVerifier: transaction.codeVerifier,
+      });
+      const user = claimValues(tokens.claims, client.settings.user_claim)[0];
+      if (user === undefined)
+        throw new SsoError(
+          'authentication_error',
+          `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
+        );
+      const grant = mapClaims(client.settings, tokens.claims);
+      if (grant === undefined)
+        throw new SsoError(
+          'permission_error',
+          `${user} matches no claim mapping of ${client.label}, and the provider has no default_grant`,
+        );
+      const handoff = randomBytes(24).toString('base64url');
+      const pending: Handoff = {
+        provider: client.id,
+        challenge: transaction.challenge,
+        user,
+        claims: tokens.claims,
+        grant,
+        refreshToken: tokens.refreshToken,
+      };
+      if (!this.handoffs.put(handoff, pending))
+        throw new SsoError(
+          'invalid_request_error',
+          'too many sign-ins waiting to be redeemed; try again in a few minutes',
+        );
+      return { redirect: withParams(transaction.returnTo, { handoff }) };
+    } catch (error) {
+      const failure = asSsoError(error);
+      this.deps.log('sso sign-in failed', { provider: client.id, type: failure.type, reason: failure.message });
+      return {
+        redirect: withParams(transaction.returnTo, { error: failure.type, error_description: failure.message }),
+      };
+    }
+  }
+
+  /** Issues the key of a finished sign-in to the holder of the verifier; the secret is in this answer only. */
+  redeem(input: { handoff: string; verifier: string }, requestId: string): SsoIssuedKey {
+    const pending = this.handoffs.take(input.handoff);
+    if (pending === undefined)
+      throw new SsoError('invalid_request_error', 'handoff is unknown, already redeemed or expired');
+    if (!sameSecret(s256(input.verifier), pending.challenge))
+      throw new SsoError('invalid_request_error', 'verifier does not match the challenge the sign-in was started with');
+    const client = this.client(pending.provider);
+    // The validated ID token's issuer (equal to the configured one, as the provider spells it).
+    const issuer = typeof pending.claims.iss === 'string' ? pending.claims.iss : client.settings.issuer;
+    const sessionId = newId('sso');
+    const now = this.now();
+    // The user record's id is the stable id from the claims; a mapped team becomes a team record.
+    const team = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
+    const { row, secret } = this.deps.keys.issue(
+      {
+        ...pending.grant.key,
+        ...(team !== null ? { team } : {}),
+        name: `${client.id}: ${pending.user}`,
+        user: pending.user,
+        expires_in_seconds: client.settings.key_ttl_seconds,
+        metadata: { sso_provider: client.id },
+      },
+      { issuer, subject: pending.claims.sub, ssoSessionId: sessionId },
+    );
+    this.deps.repository.insert({
+      id: sessionId,
+      provider: client.id,
+      issuer,
+      subject: pending.claims.sub,
+      ownerUser: pending.user,
+      keyId: row.id,
+      groups: [...pending.grant.matched],
+      refreshToken: pending.refreshToken ? this.deps.cipher.encrypt(pending.refreshToken) : null,
+      createdAt: now,
+      refreshedAt: null,
+      endedAt: null,
+      endReason: null,
+    });
+    this.audit(`sso:${client.id}`, 'api_key.create', row.id, requestId, {
+      name: row.name,
+      user: row.ownerUser,
+      team: row.team,
+      scopes: row.scopes,
+      issuer: row.issuer,
+      subject: row.subject,
+      groups: pending.grant.matched,
+    });
+    this.deps.bus.invalidate('api-keys', [row.id]);
+    return {
+      ...toKeyRecord(row, now),
+      key: secret,
+      provider: client.id,
+      provider_name: client.label,
+      session_id: sessionId,
+    };
+  }
+
+  /** Signs out the holder of an SSO key: the key is revoked, the refresh token revoked at the provider. */
+  async logout(secret: string, requestId: string): Promise<SsoLogoutResult> {
+    const check = this.deps.keys.check(secret);
+    if (!check.ok)
+      throw new SsoError(
+        'authentication_error',
+        `the API key is ${check.reason === 'unknown' ? 'not valid' : check.reason}`,
+      );
+    const sessionId = check.key.row.ssoSessionId;
+    const session = sessionId ? this.deps.repository.findById(sessionId) : undefined;
+    if (!session)
+      throw new SsoError('invalid_request_error', 'this API key was not issued by single sign-on; an admin revokes it');
+    await this.sessions.end(session, 'signed out', requestId, `sso:${session.provider}`);
+    const client = this.deps.clients.get(session.provider);
+    return {
+      key_id: session.keyId,
+      session_id: session.id,
+      revoked: true,
+      end_session_url: client ? ((await client.endSessionUrl()) ?? null) : null,
+    };
+  }
+
+  private client(id: string): OidcClient {
+    const client = this.deps.clients.get(id);
+    if (!client) {
+      const known = [...this.deps.clients.keys()];
+      throw new SsoError(
+        'invalid_request_error',
+        `provider '${id.slice(0, 100)}' is not configured${known.length ? `; configured: ${known.join(', ')}` : ' (sso.providers is empty)'}`,
+      );
+    }
+    return client;
+  }
+
+  private async provider<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      throw asSsoError(error);
+    }
+  }
+
+  private audit(
+    actor: string,
+    action: string,
+    target: string,
+    requestId: string | null,
+    details: Record<string, unknown>,
+  ): void {
+    this.deps.audit.insert({ createdAt: this.now(), actor, action, target, requestId, details });
+    this.deps.bus.invalidate('audit');
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function withParams(base: URL, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+function asSsoError(error: unknown): SsoError {
+  if (error instanceof SsoError) return error;
+  if (error instanceof OidcFailure)
+    return error.kind === 'rejected'
+      ? new SsoError('authentication_error', `the sign-in was rejected: ${error.message}`)
+      : new SsoError('upstream_error', `the identity provider could not be used: ${error.message}`);
+  throw error;
+}

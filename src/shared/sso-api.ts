@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { apiKeyCreatedSchema } from './gateway-api.js';
+
+/**
+ * Schemas of single sign-on (`/sso/*` and `/internal/sso/*`), shared by the server, the UI and the
+ * `npm run login` command. Pure zod.
+ */
+
+/** A code challenge: base64url of the sha256 of the client's verifier (as PKCE's S256). */
+const challenge = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the base64url sha256 of a verifier (43 characters)');
+
+/** `GET /sso/login` query. */
+export const ssoLoginQuerySchema = z.object({
+  provider: z.string().min(1).max(100),
+  /** Where the browser goes with the hand-off: a path under /ui/ on this gateway, or a loopback URL (a tool). */
+  return_to: z.string().min(1).max(2000),
+  challenge,
+});
+/** Query of a sign-in start. */
+export type SsoLoginQuery = z.infer<typeof ssoLoginQuerySchema>;
+
+/** `GET /sso/callback` query: what the provider sends back. */
+export const ssoCallbackQuerySchema = z
+  .object({
+    state: z.string().max(500).optional(),
+    code: z.string().max(4000).optional(),
+    error: z.string().max(500).optional(),
+    error_description: z.string().max(2000).optional(),
+  })
+  .loose();
+
+/** `POST /sso/redeem` body: the hand-off from the redirect and the verifier only its starter knows. */
+export const ssoRedeemSchema = z
+  .object({
+    handoff: z.string().min(1).max(200),
+    verifier: z.string().min(43).max(128),
+  })
+  .strict();
+/** Body of a hand-off redemption. */
+export type SsoRedeem = z.infer<typeof ssoRedeemSchema>;
+
+/** The key issued by a sign-in, shown this once, with who it was issued to. */
+export const ssoIssuedKeySchema = apiKeyCreatedSchema.extend({
+  provider: z.string(),
+  provider_name: z.string(),
+  session_id: z.string(),
+});
+/** A key issued through single sign-on. */
+export type SsoIssuedKey = z.infer<typeof ssoIssuedKeySchema>;
+
+/** `POST /sso/logout` answer: the key is revoked; `end_session_url` ends the provider's session too. */
+export const ssoLogoutResultSchema = z.object({
+  key_id: z.string(),
+  session_id: z.string(),
+  revoked: z.literal(true),
+  end_session_url: z.string().nullable(),
+});
+/** What signing out did. */
+export type SsoLogoutResult = z.infer<typeof ssoLogoutResultSchema>;
+
+/** One configured provider, for the "Sign in with …" buttons. */
+export const ssoProviderInfoSchema = z.object({ id: z.string(), name: z.string() });
+/** `GET /sso/providers` answer. */
+export const ssoProviderListSchema = z.object({ data: z.array(ssoProviderInfoSchema) });
+/** A provider's button. */
+export type SsoProviderInfo = z.infer<typeof ssoProviderInfoSchema>;
+
+/** An SSO session as the admin API shows it (never the refresh token). */
+export const ssoSessionRecordSchema = z.object({
+  id: z.string(),
+  provider: z.string(),
+  issuer: z.string(),
+  subject: z.string(),
+  user: z.string(),
+  key_id: z.string(),
+  groups: z.array(z.string()),
+  /** Whether the provider gave a refresh token, so that group membership is checked again. */
+  refreshable: z.boolean(),
+  created_at: z.string(),
+  refreshed_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  end_reason: z.string().nullable(),
+  status: z.enum(['active', 'ended']),
+});
+/** An SSO session. */
+export type SsoSessionRecord = z.infer<typeof ssoSessionRecordSchema>;
+
+/** `GET /internal/sso/sessions` query and answer. */
+export const ssoSessionListQuerySchema = z.object({
+  provider: z.string().optional(),
+  include_ended: z.enum(['true', 'false']).optional(),
+});
+export const ssoSessionListSchema = z.object({ data: z.array(ssoSessionRecordSchema) });
+
+/** `POST /internal/sso/refresh` answer: how many open sessions were checked and which ended. */
+export const ssoRefreshResultSchema = z.object({
+  checked: z.number(),
+  ended: z.array(z.object({ session_id: z.string(), key_id: z.string(), reason: z.string() })),
+  unavailable: z.number(),
+});
+/** The outcome of a refresh round. */
+export type SsoRefreshResult = z.infer<typeof ssoRefreshResultSchema>;
