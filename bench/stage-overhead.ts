@@ -19,6 +19,8 @@ export interface StageVariant {
   readonly key: Record<string, unknown>;
   /** PII masking and the content policy (patterns and an input token cap) on for this key. */
   readonly guardrails?: boolean;
+  /** Request headers of this variant besides the key (a RAG collection to search). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Limits on: every bucket and budget a request can pass, all far from being reached. */
@@ -62,6 +64,28 @@ export const GUARDRAILS_ON: StageVariant = {
   guardrails: true,
 };
 
+/** A small handbook the RAG variant searches (its words overlap the benchmark's question). */
+const RAG_DOCUMENTS = [
+  ['greetings.md', '# Greetings\n\nHow are you? Say hello there to every caller, then ask how you can help today.'],
+  ['hours.md', '# Hours\n\nSupport answers from nine to five; outside those hours an automatic reply is sent.'],
+  ['tone.md', '# Tone\n\nBe helpful and brief. Greet people by name when you know it.'],
+] as const;
+
+/** RAG on: BM25 over a three-document collection, its chunks put into every request (x-gatehouse-rag). */
+export const RAG_ON: StageVariant = {
+  name: 'RAG on',
+  setup: [
+    { method: 'POST', path: '/internal/rag/collections', body: { name: 'bench-handbook' } },
+    ...RAG_DOCUMENTS.map(([key, content]) => ({
+      method: 'POST',
+      path: '/internal/rag/collections/bench-handbook/documents',
+      body: { key, content },
+    })),
+  ],
+  key: { name: 'bench rag', scopes: ['chat', 'rag:bench-handbook'] },
+  headers: { 'x-gatehouse-rag': 'bench-handbook' },
+};
+
 /** Every stage at once: limits, PII, content policy. */
 export const ALL_ON: StageVariant = {
   name: 'all stages on',
@@ -84,7 +108,7 @@ function guardrailSettings(keyIds: readonly string[]) {
 }
 
 /** The variants measured against the baseline key (LIMITS_ON's setup runs first: ALL_ON needs its user). */
-export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON, GUARDRAILS_ON, ALL_ON];
+export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON, GUARDRAILS_ON, ALL_ON, RAG_ON];
 
 /** p50 of each variant and of the baseline, over interleaved rounds. */
 export interface StageOverhead {
@@ -123,7 +147,7 @@ export async function measureStageOverhead(
     for (const step of variant.setup) await admin(step.method, step.path, step.body);
     const created = await admin('POST', '/internal/api-keys', variant.key);
     if (variant.guardrails) guarded.push(created.id);
-    variants.push({ name: variant.name, headers: headersOf(created.key), p50s: [] });
+    variants.push({ name: variant.name, headers: { ...headersOf(created.key), ...variant.headers }, p50s: [] });
   }
   if (guarded.length > 0) for (const step of guardrailSettings(guarded)) await admin(step.method, step.path, step.body);
   const baseline: number[] = [];

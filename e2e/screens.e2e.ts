@@ -18,6 +18,7 @@ const SCREENS = [
   { name: 'gateway-usage', path: 'gateway/usage', ready: 'usage-totals' },
   { name: 'gateway-people', path: 'gateway/people', ready: 'spend-panel' },
   { name: 'gateway-guardrails', path: 'gateway/guardrails', ready: 'pii-panel' },
+  { name: 'gateway-collections', path: 'gateway/collections', ready: 'new-collection' },
   { name: 'gateway-cache', path: 'gateway/cache', ready: 'cache-stats' },
 ] as const;
 

@@ -7,6 +7,7 @@ import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/sec
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
+import { RevisionEvents } from './store/engine/revision-events.js';
 import { resolveStoreTokens } from './store/store-tokens.js';
 
 /** The running servers. */
@@ -61,6 +62,8 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   });
   const { grants, primary } = resolveStoreTokens(config, env);
   const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
+  // New store revisions reach the gateway in-process (RAG collections follow store branches).
+  const revisions = new RevisionEvents();
   let gatewayUrl = '';
   let storeUrl = '';
   let gateway: FastifyInstance | undefined;
@@ -75,11 +78,13 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       env,
       uiDir: options.uiDir ?? findUiDir(),
       uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
+      revisions,
     });
     store = await buildStoreApp({
       config,
       database,
       tokens: grants,
+      revisions,
       allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []),
     });
     // Before listening: Node reads the interval of its timeout checks when the listener opens.

@@ -461,6 +461,8 @@ export const trafficEventSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   cost_usd: z.number(),
+  /** Citations (`<collection>:<chunk id>`) of the RAG chunks put into the request; null when RAG did not run. */
+  rag_chunks: z.array(z.string()).nullable().optional(),
   /** What the PII and content-policy stages did (entities by type, a refusal's reason; never a value found). */
   guardrails: guardrailsOutcomeSchema.nullable().optional(),
   /** What the response cache did: answered (`hit`), missed, or was skipped by the request's Cache-Control (`bypass`); null when it did not apply. */

@@ -29,11 +29,15 @@ describe('both servers over one database', () => {
     expect(await store.text()).toBe('ok');
   });
 
-  it('answer readiness with the database check', async () => {
-    for (const url of [servers.gatewayUrl, servers.storeUrl]) {
+  it('answer readiness with the database check (and the gateway with its RAG index)', async () => {
+    const expected = {
+      [servers.gatewayUrl]: { database: 'ok', rag_index: 'ok' },
+      [servers.storeUrl]: { database: 'ok' },
+    };
+    for (const [url, checks] of Object.entries(expected)) {
       const response = await fetch(`${url}/readyz`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+      expect(await response.json()).toEqual({ status: 'ok', checks });
     }
   });
 

@@ -119,6 +119,27 @@ export const configSchema = z
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
       })
       .prefault({}),
+    // Retrieval-augmented generation (docs/rag.md): collections are managed through /internal/rag.
+    rag: z
+      .object({
+        // Model whose vectors rank chunks beside BM25 (hybrid); unset: BM25 only.
+        embedding_model: z.string().min(1).optional(),
+        top_k: z.number().int().min(1).max(50).default(5),
+        chunk_size: z.number().int().min(100).max(20_000).default(800),
+        chunk_overlap: z.number().int().min(0).max(10_000).default(150),
+        // Longest retrieved text put into one request, in characters.
+        max_context_chars: positiveInt.default(12_000),
+        // Retrieved text has its PII redacted (every type the PII module detects, never restored).
+        redact_pii: z.boolean().default(true),
+        // Collections searched for every request to a model, or by a key (its id or name).
+        models: z.record(z.string(), z.array(z.string().min(1))).default({}),
+        keys: z.record(z.string(), z.array(z.string().min(1))).default({}),
+      })
+      .refine((rag) => rag.chunk_overlap < rag.chunk_size, {
+        message: 'chunk_overlap must be smaller than chunk_size',
+        path: ['chunk_overlap'],
+      })
+      .prefault({}),
     cache: cacheConfigSchema.prefault({}),
     telemetry: telemetryConfigSchema.prefault({}),
     store: z

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { databaseReady } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
+import type { RevisionEvents } from '../store/engine/revision-events.js';
 import { registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrap } from '../http/ui.js';
@@ -19,6 +20,8 @@ export interface GatewayAppContext {
   readonly uiBootstrap?: () => UiBootstrap;
   /** Where secrets named in the configuration (`client_secret_env`) are read. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The store's new-revision notices (RAG collections follow store branches). */
+  readonly revisions?: RevisionEvents;
 }
 
 /** Builds the model gateway app (not yet listening). */
@@ -31,10 +34,21 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
-  registerHealthRoutes(plain, { liveness: 'json', checks: { database: () => databaseReady(database) } });
+  registerHealthRoutes(plain, {
+    liveness: 'json',
+    // The RAG index (FTS5 over chunks) is the gateway's vector store; the services exist by the time /readyz answers.
+    checks: { database: () => databaseReady(database), rag_index: () => plain.gateway.rag.ready() },
+  });
   registerMetricsRoute(plain, registry);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
-  await app.register(gatewayServicesPlugin, { config, database, masterKey: ctx.masterKey, registry, env: ctx.env });
+  await app.register(gatewayServicesPlugin, {
+    config,
+    database,
+    masterKey: ctx.masterKey,
+    registry,
+    env: ctx.env,
+    revisions: ctx.revisions,
+  });
   await app.register(gatewayRoutes);
   return plain;
 }

@@ -7,6 +7,7 @@ import { allowOrigins } from '../http/cors.js';
 import { registerHealthRoutes } from '../http/health.js';
 import { registerHttpMetrics } from '../http/http-metrics.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
+import type { RevisionEvents } from './engine/revision-events.js';
 import { authenticateStoreToken, authorizeStoreRequest, type StoreTokenGrant, type StoreVerb } from './store-auth.js';
 import { storeRoutes } from './routes/index.js';
 
@@ -23,6 +24,8 @@ export interface StoreAppContext {
   readonly tokens: readonly StoreTokenGrant[];
   /** Browser origins allowed to call the store (the UI's). */
   readonly allowedOrigins?: () => readonly string[];
+  /** Told about every new revision (the gateway's RAG collections follow branches with it). */
+  readonly revisions?: RevisionEvents;
 }
 
 declare module 'fastify' {
@@ -66,6 +69,6 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
 
   registerHealthRoutes(plain, { liveness: 'text', checks: { database: () => databaseReady(database) } });
   registerMetricsRoute(plain, registry);
-  await app.register(storeRoutes, { database, registry, limits: config.store.limits });
+  await app.register(storeRoutes, { database, registry, limits: config.store.limits, events: ctx.revisions });
   return plain;
 }

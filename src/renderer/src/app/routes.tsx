@@ -8,6 +8,7 @@ import { PeopleScreen } from '../features/gateway/people/people-screen.js';
 import { TrafficScreen } from '../features/gateway/traffic-screen.js';
 import { UsageScreen } from '../features/gateway/usage-screen.js';
 import { OverviewScreen } from '../features/overview/overview-screen.js';
+import { CollectionsScreen } from '../features/rag/collections-screen.js';
 import { BranchesScreen } from '../features/store/branches-screen.js';
 import { CheckpointsScreen } from '../features/store/checkpoints-screen.js';
 import { CompareScreen } from '../features/store/compare-screen.js';
@@ -30,6 +31,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'gateway/people': { title: 'Users & teams', screen: PeopleScreen },
   'gateway/models': { title: 'Models', screen: ModelsScreen },
   'gateway/usage': { title: 'Usage', screen: UsageScreen },
+  'gateway/collections': { title: 'Collections', screen: CollectionsScreen },
   'gateway/guardrails': { title: 'PII & policy', screen: GuardrailsScreen },
   'gateway/cache': { title: 'Cache', screen: CacheScreen },
 };

@@ -16,6 +16,7 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   m: { path: 'gateway/models', label: 'Models' },
   u: { path: 'gateway/usage', label: 'Usage' },
   i: { path: 'gateway/guardrails', label: 'PII & policy' },
+  l: { path: 'gateway/collections', label: 'Collections' },
 };
 
 /** The app-wide shortcuts: "g x" navigation, "?" for help, "Shift+T" for the theme. */

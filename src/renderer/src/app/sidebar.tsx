@@ -105,6 +105,9 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
         <NavItem to={href('gateway/guardrails')} path="gateway/guardrails" icon={<ShieldIcon />}>
           PII &amp; policy
         </NavItem>
+        <NavItem to={href('gateway/collections')} path="gateway/collections" icon={<FilesIcon />}>
+          Collections
+        </NavItem>
         <NavItem to={href('gateway/cache')} path="gateway/cache" icon={<DatabaseIcon />}>
           Cache
         </NavItem>

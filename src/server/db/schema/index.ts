@@ -2,3 +2,4 @@
 export * from './app.js';
 export * from './store.js';
 export * from './gateway.js';
+export * from './rag.js';

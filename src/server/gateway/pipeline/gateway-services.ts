@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../config/schema.js';
 import type { DatabaseHandle } from '../../db/connection.js';
+import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import { AuditRepository } from '../accounting/audit.repository.js';
 import { openBatchConnection } from '../accounting/batch-connection.js';
 import { PriceTable } from '../accounting/pricing.js';
@@ -23,6 +24,8 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
+import { ragStage } from '../rag/rag-stage.js';
+import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
 import type { CacheAdmin } from '../cache/cache-admin.js';
@@ -77,6 +80,8 @@ export interface GatewayServices {
   readonly pools: UpstreamPools;
   /** PII and content-policy settings in force, and the rules of each request. */
   readonly guardrails: GuardrailsSettings;
+  /** RAG collections, their index and retrieval (docs/rag.md). */
+  readonly rag: RagService;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   /** Span names of `policy`, in the same order. */
@@ -102,6 +107,8 @@ export interface GatewayServicesOptions {
   readonly policy?: PolicyStages;
   readonly output?: OutputStages;
   readonly env?: NodeJS.ProcessEnv;
+  /** The store's new-revision notices, which store-backed RAG collections follow. */
+  readonly revisions?: RevisionEvents;
   /** Request spans (loadRequestTracing); none: tracing off. */
   readonly tracing?: RequestTracing;
 }
@@ -167,6 +174,15 @@ export function createGatewayServices(
           tick,
         );
   refresher?.unref();
+  const rag = new RagService({
+    config: options.config,
+    sqlite,
+    registry,
+    pools,
+    metricsRegistry: options.registry,
+    revisions: options.revisions,
+    log,
+  });
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
@@ -181,6 +197,7 @@ export function createGatewayServices(
     rateLimit: (ctx) => limits.admit(ctx),
     contentPolicy: contentPolicyStage,
     piiScrub: piiScrubStage,
+    rag: ragStage(rag),
     cacheLookup: cache.lookup,
     ...options.policy,
   };
@@ -206,6 +223,7 @@ export function createGatewayServices(
     sso,
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
+    rag,
     policy: compilePolicyStages(policy),
     policyNames: policyStageNames(policy),
     cache,
@@ -214,6 +232,7 @@ export function createGatewayServices(
     output: { piiRestore: piiRestoreStage, ...options.output },
     close: async () => {
       clearInterval(refresher);
+      await rag.close();
       recorder.close();
       keys.close();
       batch.close();

@@ -7,6 +7,7 @@ import type { Reservation } from '../limits/limiter.js';
 import type { PromptTokens } from '../limits/prompt-tokens.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
+import type { RagOutcome } from '../rag/rag-stage.js';
 import type { RequestTrace } from '../telemetry/request-trace.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
 import type { GuardrailsOutcome } from '../../../shared/guardrails-api.js';
@@ -83,6 +84,8 @@ export interface RequestContext {
   promptTokens?: PromptTokens;
   /** Headers a successful answer carries (the limits' `x-ratelimit-*`). */
   replyHeaders?: Record<string, string>;
+  /** What the RAG stage retrieved for this request (the answer's header and the traffic record say it). */
+  rag?: RagOutcome;
   /** Set when the response cache applies to the request (its entry, time to live); `cached` says whether it answered. */
   cache?: CacheState;
   /** The request's spans, when tracing is on. */

@@ -11,6 +11,7 @@ import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import * as reads from './reads.js';
+import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
 import * as writes from './writes.js';
@@ -27,6 +28,8 @@ export interface StoreEngineOptions {
   readonly keyframeInterval?: number;
   /** Characters of state JSON kept in memory for repeated reads (default 32 Mi; 0 turns the cache off). */
   readonly stateCacheChars?: number;
+  /** Told about every new revision once it is committed (in-process followers such as RAG). */
+  readonly events?: RevisionEvents;
 }
 
 /**
@@ -36,6 +39,7 @@ export interface StoreEngineOptions {
  */
 export class StoreEngine {
   private readonly ctx: EngineContext;
+  private readonly events: RevisionEvents | undefined;
 
   constructor(sqlite: Database.Database, options: StoreEngineOptions = {}) {
     this.ctx = {
@@ -45,6 +49,7 @@ export class StoreEngine {
       keyframeInterval: options.keyframeInterval ?? MIN_KEYFRAME_INTERVAL,
       stateCache: new StateCache(options.stateCacheChars ?? 32 * 1024 * 1024),
     };
+    this.events = options.events;
   }
 
   /** The limits in force. */
@@ -63,7 +68,11 @@ export class StoreEngine {
       mode: options.mode ?? 'merge',
       expectedRevision: options.expectedRevision,
     };
-    return this.write(() => writes.applyDocuments(this.ctx, normaliseScope(scope), documents, full));
+    const normal = normaliseScope(scope);
+    return this.announce(
+      normal,
+      this.write(() => writes.applyDocuments(this.ctx, normal, documents, full)),
+    );
   }
 
   /** The documents at head, a revision of the branch, or a checkpoint. */
@@ -134,7 +143,11 @@ export class StoreEngine {
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
     };
-    return this.write(() => writes.rollback(this.ctx, normaliseScope(scope), full));
+    const normal = normaliseScope(scope);
+    return this.announce(
+      normal,
+      this.write(() => writes.rollback(this.ctx, normal, full)),
+    );
   }
 
   /** Copies another branch's, revision's or checkpoint's state onto the branch, as a new revision. */
@@ -146,7 +159,11 @@ export class StoreEngine {
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
     };
-    return this.write(() => writes.restore(this.ctx, normaliseScope(scope), full));
+    const normal = normaliseScope(scope);
+    return this.announce(
+      normal,
+      this.write(() => writes.restore(this.ctx, normal, full)),
+    );
   }
 
   /** Creates a branch from the scope's branch. */
@@ -156,7 +173,10 @@ export class StoreEngine {
     options: Partial<writes.CreateBranchOptions> = {},
   ): ReturnType<typeof writes.createBranch> {
     const full = { fromRevision: options.fromRevision ?? 0, fromCheckpoint: options.fromCheckpoint ?? '' };
-    return this.write(() => writes.createBranch(this.ctx, normaliseScope(scope), name, full));
+    const normal = normaliseScope(scope);
+    const created = this.write(() => writes.createBranch(this.ctx, normal, name, full));
+    this.events?.publish({ namespace: normal.namespace, branch: name, revision: created.head_revision });
+    return created;
   }
 
   /** Lists a namespace's branches. */
@@ -183,6 +203,13 @@ export class StoreEngine {
     if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep, covers) }));
     const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep, covers) }));
     this.ctx.stateCache.clear();
+    return result;
+  }
+
+  /** Publishes a write's new revision (none for a no-op) and returns its answer. */
+  private announce(scope: { namespace: string; branch: string }, result: ApplyResponse): ApplyResponse {
+    if (!result.noop)
+      this.events?.publish({ namespace: scope.namespace, branch: scope.branch, revision: result.revision });
     return result;
   }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../config/schema.js';
 import type { DatabaseHandle } from '../../db/connection.js';
+import type { RevisionEvents } from '../engine/revision-events.js';
 import { StoreEngine } from '../engine/store-engine.js';
 import { createStoreMetrics } from '../store-metrics.js';
 import { applyRoutes } from './apply.routes.js';
@@ -21,6 +22,8 @@ export interface StoreRoutesOptions {
   readonly database: DatabaseHandle;
   readonly registry: Registry;
   readonly limits?: Partial<Config['store']['limits']>;
+  /** Told about every new revision (in-process followers). */
+  readonly events?: RevisionEvents;
 }
 
 /** Registers every store resource's routes over one engine and the store's domain metrics. */
@@ -29,7 +32,7 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   // copy every document of a 10,000-document diff or log page through zod. Requests are still validated.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const deps: StoreRouteDeps = {
-    engine: new StoreEngine(options.database.sqlite, { limits: options.limits }),
+    engine: new StoreEngine(options.database.sqlite, { limits: options.limits, events: options.events }),
     metrics: createStoreMetrics(options.registry),
   };
   await app.register(applyRoutes, deps);

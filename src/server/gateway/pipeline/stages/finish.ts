@@ -96,6 +96,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,
     cost_usd: entry.costUsd,
+    rag_chunks: ctx.rag ? [...ctx.rag.chunks] : null,
     guardrails: ctx.guardrails ?? null,
     cache: ctx.cache === undefined ? null : ctx.cached ? 'hit' : ctx.cache.bypassed ? 'bypass' : 'miss',
     trace_id: ctx.trace?.traceId ?? null,

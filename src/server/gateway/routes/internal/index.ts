@@ -8,6 +8,7 @@ import { deploymentsRoutes } from './deployments.routes.js';
 import { guardrailsRoutes } from './guardrails.routes.js';
 import { adminModelsRoutes } from './models.routes.js';
 import { principalsRoutes } from './principals.routes.js';
+import { ragRoutes } from './rag.routes.js';
 import { internalSsoRoutes } from './sso.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
@@ -25,6 +26,7 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deploymentsRoutes);
   await app.register(usageRoutes);
   await app.register(trafficRoutes);
+  await app.register(ragRoutes);
   await app.register(guardrailsRoutes);
   await app.register(internalSsoRoutes);
   await app.register(cacheRoutes);

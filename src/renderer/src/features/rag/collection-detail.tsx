@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { RagCollection, RagDocument } from '../../../../shared/rag-api.js';
+import { Badge } from '../../components/badge.js';
+import { Button } from '../../components/button.js';
+import { DataTable, type Column } from '../../components/data-table.js';
+import { QueryView } from '../../components/query-view.js';
+import { AddDocumentForm } from './add-document-form.js';
+import { useRagChunks, useRagDocuments } from './rag-queries.js';
+import { SearchPanel } from './search-panel.js';
+
+/** Who may read a collection, in words. */
+export function describeAccess(collection: RagCollection): string {
+  const { teams, users, keys } = collection.access;
+  const parts = [
+    teams.length > 0 ? `teams ${teams.join(', ')}` : '',
+    users.length > 0 ? `users ${users.join(', ')}` : '',
+    keys.length > 0 ? `${keys.length} key${keys.length === 1 ? '' : 's'}` : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0
+    ? `every key with rag:${collection.name}`
+    : `rag:${collection.name} and ${parts.join(' or ')}`;
+}
+
+function Chunks({ collection, document }: { readonly collection: string; readonly document: string | undefined }) {
+  const chunks = useRagChunks(collection, document);
+  return (
+    <QueryView query={chunks} errorTitle="Could not load the chunks">
+      {(data) => (
+        <ol className="rag-hits" data-testid="rag-chunks">
+          {data.data.map((chunk) => (
+            <li key={chunk.id} className="rag-hit">
+              <div className="chip-row">
+                <span className="mono">{chunk.citation}</span>
+                <span>{chunk.heading ? `${chunk.document_key} > ${chunk.heading}` : chunk.document_key}</span>
+                {chunk.revision !== null && <Badge>revision {chunk.revision}</Badge>}
+                {chunk.embedded && <Badge>vector</Badge>}
+              </div>
+              <pre className="rag-text">{chunk.text}</pre>
+            </li>
+          ))}
+        </ol>
+      )}
+    </QueryView>
+  );
+}
+
+/** One collection: its documents and their chunks, ingestion (unless the store owns it) and the key's-eye search. */
+export function CollectionDetail({ collection }: { readonly collection: RagCollection }) {
+  const documents = useRagDocuments(collection.name);
+  const [document, setDocument] = useState<string>();
+  const columns: Column<RagDocument>[] = [
+    { header: 'Document', cell: (doc) => <span className="mono">{doc.key}</span> },
+    { header: 'Format', cell: (doc) => doc.content_type },
+    { header: 'Characters', align: 'right', cell: (doc) => doc.chars.toLocaleString() },
+    { header: 'Chunks', align: 'right', cell: (doc) => doc.chunks },
+    { header: 'Revision', align: 'right', cell: (doc) => doc.revision ?? '—' },
+    {
+      header: '',
+      align: 'right',
+      cell: (doc) => (
+        <Button size="sm" variant="ghost" onClick={() => setDocument(doc.id)}>
+          Show chunks
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <div className="rag-stack" data-testid="collection-detail">
+      <section className="panel">
+        <h2 className="panel-title">{collection.name}</h2>
+        <p className="panel-text">
+          Read by {describeAccess(collection)}.{' '}
+          {collection.source
+            ? `Follows ${collection.source.namespace}@${collection.source.branch}, indexed at revision ${collection.source_revision}.`
+            : 'Documents are added here.'}
+        </p>
+        <QueryView query={documents} errorTitle="Could not load the documents">
+          {(data) => (
+            <DataTable
+              label="Documents"
+              testId="rag-documents"
+              rows={data.data}
+              columns={columns}
+              rowKey={(doc) => doc.id}
+              onOpen={(doc) => setDocument(doc.id)}
+            />
+          )}
+        </QueryView>
+        {!collection.source && <AddDocumentForm collection={collection.name} />}
+      </section>
+      <SearchPanel collection={collection.name} />
+      <section className="panel">
+        <h2 className="panel-title">Chunks{document ? ' of the selected document' : ''}</h2>
+        <Chunks collection={collection.name} document={document} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  ragChunkListSchema,
+  ragCollectionListSchema,
+  ragCollectionSchema,
+  ragDocumentListSchema,
+  ragDocumentSchema,
+  ragSearchResultSchema,
+  type RagCollectionCreate,
+  type RagDocumentInput,
+  type RagSearch,
+} from '../../../../shared/rag-api.js';
+import { useApi } from '../../api/api-context.js';
+
+/** Query keys of the RAG screens: invalidating `['rag']` refreshes all of them. */
+export const ragKeys = {
+  all: ['rag'] as const,
+  collections: ['rag', 'collections'] as const,
+  documents: (name: string) => ['rag', 'collection', name, 'documents'] as const,
+  chunks: (name: string, document: string | undefined) =>
+    ['rag', 'collection', name, 'chunks', document ?? ''] as const,
+};
+
+const path = (name: string, rest = ''): string => `/internal/rag/collections/${encodeURIComponent(name)}${rest}`;
+
+/** Every collection with its counts. */
+export function useCollections() {
+  const api = useApi();
+  return useQuery({
+    queryKey: ragKeys.collections,
+    queryFn: ({ signal }) =>
+      api.request('gateway', '/internal/rag/collections', { schema: ragCollectionListSchema, signal }),
+  });
+}
+
+/** Documents of a collection. */
+export function useRagDocuments(name: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ragKeys.documents(name),
+    queryFn: ({ signal }) =>
+      api.request('gateway', path(name, '/documents'), { schema: ragDocumentListSchema, signal }),
+  });
+}
+
+/** Chunks of a collection, or of one of its documents. */
+export function useRagChunks(name: string, document: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ragKeys.chunks(name, document),
+    queryFn: ({ signal }) =>
+      api.request('gateway', path(name, '/chunks'), { query: { document }, schema: ragChunkListSchema, signal }),
+  });
+}
+
+/** Creates a collection. */
+export function useCreateCollection() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RagCollectionCreate) =>
+      api.request('gateway', '/internal/rag/collections', { method: 'POST', body, schema: ragCollectionSchema }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ragKeys.all }),
+  });
+}
+
+/** Deletes a collection with its documents and chunks. */
+export function useDeleteCollection() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.request('gateway', path(name), { method: 'DELETE', schema: z.unknown() }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ragKeys.all }),
+  });
+}
+
+/** Ingests (or replaces) a text or Markdown document. */
+export function useIngestDocument(name: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RagDocumentInput) =>
+      api.request('gateway', path(name, '/documents'), { method: 'POST', body, schema: ragDocumentSchema }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ragKeys.all }),
+  });
+}
+
+/** What a key would retrieve for a query (the admin's search). */
+export function useRagSearch() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (body: RagSearch) =>
+      api.request('gateway', '/internal/rag/search', { method: 'POST', body, schema: ragSearchResultSchema }),
+  });
+}

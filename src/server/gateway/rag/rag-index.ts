@@ -1,0 +1,224 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type {
+  RagChunk,
+  RagCollection,
+  RagCollectionCreate,
+  RagCollectionUpdate,
+  RagDocument,
+  RagDocumentInput,
+} from '../../../shared/rag-api.js';
+import { GatewayError } from '../gateway-error.js';
+import { chunkDocument, type ChunkOptions } from './chunker.js';
+import { vectorToBuffer, type RagEmbedder } from './embedder.js';
+import type {
+  ChunkRow,
+  CollectionRow,
+  CollectionStats,
+  DocumentRow,
+  NewChunk,
+  RagRepository,
+} from './rag.repository.js';
+
+/** The content type of a store document: Markdown by its key's extension, text otherwise. */
+export function contentTypeOfKey(key: string): 'text' | 'markdown' {
+  return /\.(md|markdown|mdx)$/i.test(key) ? 'markdown' : 'text';
+}
+
+/** A chunk as the API shows it. */
+export function chunkView(row: ChunkRow): RagChunk {
+  return {
+    id: row.id,
+    citation: `${row.collection}:${row.id}`,
+    collection: row.collection,
+    document_id: row.documentId,
+    document_key: row.documentKey,
+    ordinal: row.ordinal,
+    heading: row.heading,
+    revision: row.revision,
+    text: row.text,
+    embedded: row.embedding !== null,
+  };
+}
+
+function collectionView(row: CollectionStats): RagCollection {
+  return {
+    name: row.name,
+    description: row.description,
+    access: row.access,
+    source:
+      row.sourceNamespace === null ? null : { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' },
+    source_revision: row.sourceRevision,
+    documents: row.documents,
+    chunks: row.chunks,
+    embedded_chunks: row.embeddedChunks,
+    created_at: new Date(row.createdAt).toISOString(),
+    updated_at: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+function documentView(row: DocumentRow): RagDocument {
+  return {
+    id: row.id,
+    collection: row.collection,
+    key: row.key,
+    content_type: row.contentType,
+    chars: row.chars,
+    chunks: row.chunks,
+    revision: row.revision,
+    updated_at: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** The hash that tells an unchanged document from a changed one (re-indexing skips the former). */
+export function contentHash(content: string, contentType: string): string {
+  return createHash('sha256').update(contentType).update('\0').update(content).digest('hex');
+}
+
+/**
+ * Collections and their documents: create, change and delete them, and index a document (chunk it,
+ * embed its chunks when an embedding model is set, store both; FTS5 indexes chunks by trigger).
+ */
+export class RagIndex {
+  constructor(
+    readonly repository: RagRepository,
+    private readonly embedder: RagEmbedder,
+    private readonly chunking: ChunkOptions,
+    private readonly log: (message: string, error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Every collection with its counts. */
+  list(): RagCollection[] {
+    return this.repository.listCollections().map(collectionView);
+  }
+
+  /** One collection; not_found when missing. */
+  get(name: string): RagCollection {
+    const found = this.repository.listCollections().find((row) => row.name === name);
+    if (found === undefined) throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
+    return collectionView(found);
+  }
+
+  /** The collection row; not_found when missing. */
+  row(name: string): CollectionRow {
+    const row = this.repository.collection(name);
+    if (row === undefined) throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
+    return row;
+  }
+
+  create(input: RagCollectionCreate): RagCollection {
+    if (this.repository.collection(input.name) !== undefined)
+      throw new GatewayError('conflict', `RAG collection ${input.name} already exists`);
+    const now = this.now();
+    this.repository.insertCollection({
+      name: input.name,
+      description: input.description ?? '',
+      access: { keys: [], users: [], teams: [], ...input.access },
+      sourceNamespace: input.source?.namespace ?? null,
+      sourceBranch: input.source ? input.source.branch : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.get(input.name);
+  }
+
+  /** Changes a collection; a changed source forgets the indexed revision so the next sync re-reads it. */
+  update(name: string, patch: RagCollectionUpdate): RagCollection {
+    const row = this.row(name);
+    let { sourceNamespace, sourceBranch, sourceRevision } = row;
+    if (patch.source !== undefined) {
+      sourceNamespace = patch.source?.namespace ?? null;
+      sourceBranch = patch.source ? patch.source.branch : null;
+      if (sourceNamespace !== row.sourceNamespace || sourceBranch !== row.sourceBranch) sourceRevision = 0;
+    }
+    this.repository.updateCollection({
+      ...row,
+      description: patch.description ?? row.description,
+      access: patch.access ?? row.access,
+      sourceNamespace,
+      sourceBranch,
+      sourceRevision,
+      updatedAt: this.now(),
+    });
+    return this.get(name);
+  }
+
+  delete(name: string): void {
+    if (!this.repository.deleteCollection(name))
+      throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
+  }
+
+  documents(name: string): RagDocument[] {
+    this.row(name);
+    return this.repository.documents(name).map(documentView);
+  }
+
+  chunks(name: string, documentId?: string): RagChunk[] {
+    this.row(name);
+    return this.repository.chunks(name, documentId).map(chunkView);
+  }
+
+  /** Ingests text or Markdown through the admin API (not into a store-backed collection: the store owns those). */
+  async ingest(name: string, input: RagDocumentInput): Promise<RagDocument> {
+    const row = this.row(name);
+    if (row.sourceNamespace !== null)
+      throw new GatewayError(
+        'conflict',
+        `RAG collection ${name} follows store namespace ${row.sourceNamespace}: write documents to the store instead`,
+      );
+    const contentType = input.content_type ?? contentTypeOfKey(input.key);
+    await this.indexDocument(name, input.key, input.content, contentType, null);
+    const document = this.repository.documents(name).find((doc) => doc.key === input.key)!;
+    return documentView(document);
+  }
+
+  /** Deletes an ingested document. */
+  deleteDocument(name: string, id: string): void {
+    this.row(name);
+    if (this.repository.deleteDocuments(name, [id]) === 0)
+      throw new GatewayError('not_found', `document ${id} is not in RAG collection ${name}`);
+  }
+
+  /** Chunks, embeds and stores one document, replacing any earlier version of the same key. */
+  async indexDocument(
+    collection: string,
+    key: string,
+    content: string,
+    contentType: 'text' | 'markdown',
+    revision: number | null,
+  ): Promise<void> {
+    const drafts = chunkDocument(content, contentType, this.chunking);
+    const vectors = await this.embedChunks(drafts.map((draft) => draft.text));
+    const chunks: NewChunk[] = drafts.map((draft, ordinal) => ({
+      ordinal,
+      heading: draft.heading,
+      text: draft.text,
+      embedding: vectors ? vectorToBuffer(vectors[ordinal]!) : null,
+      embeddingModel: vectors ? this.embedder.model! : null,
+    }));
+    this.repository.replaceDocument(
+      {
+        id: randomUUID(),
+        collection,
+        key,
+        contentType,
+        contentHash: contentHash(content, contentType),
+        chars: content.length,
+        revision,
+        now: this.now(),
+      },
+      chunks,
+    );
+  }
+
+  /** Vectors of the chunks, or null without a model or when embedding failed (BM25 still finds them). */
+  private async embedChunks(texts: readonly string[]): Promise<Float32Array[] | null> {
+    if (this.embedder.model === undefined || texts.length === 0) return null;
+    try {
+      return await this.embedder.embed(texts);
+    } catch (error) {
+      this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
+      return null;
+    }
+  }
+}

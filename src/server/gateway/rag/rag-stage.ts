@@ -1,0 +1,115 @@
+import { COLLECTION_NAME_PATTERN } from '../../../shared/rag-api.js';
+import { badRequest, forbidden } from '../../http/errors.js';
+import { collectPlaceholders } from '../guardrails/pii/pii-scrubber.js';
+import { visitRequestTexts } from '../guardrails/request-texts.js';
+import type { RequestContext } from '../pipeline/request-context.js';
+import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
+import type { RagService } from './rag.service.js';
+import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
+
+/** Request header naming the collections to search (`<collection>[,<collection>...]`). */
+export const RAG_HEADER = 'x-gatehouse-rag';
+/** Response header listing the chunks put into the request (`<collection>:<chunk id>,...`). */
+export const RAG_CHUNKS_HEADER = 'x-gatehouse-rag-chunks';
+/** Request metadata key naming collections, like the header (a comma-separated string or a list). */
+export const RAG_METADATA_KEY = 'gatehouse_rag';
+
+/** What retrieval did for a request: on the context for the answer's header and the traffic record. */
+export interface RagOutcome {
+  readonly collections: readonly string[];
+  /** Citations (`<collection>:<chunk id>`) of the chunks put into the request, in rank order. */
+  readonly chunks: readonly string[];
+}
+
+function names(value: unknown, where: string): string[] {
+  const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const item of list) {
+    const name = typeof item === 'string' ? item.trim() : item;
+    if (name === '') continue;
+    if (typeof name !== 'string' || !COLLECTION_NAME_PATTERN.test(name))
+      throw badRequest(
+        `${where} must list RAG collection names (letters, digits, ".", "_", "-"), got ${JSON.stringify(item)}`,
+      );
+    out.push(name);
+  }
+  return out;
+}
+
+/** Placeholders the request's texts already hold (what the PII stage handed out, or the client wrote). */
+function placeholdersIn(ctx: RequestContext): Set<string> {
+  const reserved = new Set<string>();
+  visitRequestTexts(ctx.endpoint, ctx.body, (text) => collectPlaceholders(text, reserved));
+  return reserved;
+}
+
+/** The collections the client asked for (header, metadata); removes the metadata entry before it goes upstream. */
+function explicitCollections(ctx: RequestContext): string[] {
+  const asked: string[] = [];
+  const header = ctx.headers[RAG_HEADER];
+  if (header !== undefined)
+    asked.push(...names(Array.isArray(header) ? header.join(',') : header, `header ${RAG_HEADER}`));
+  const metadata = ctx.body.metadata as Record<string, unknown> | null | undefined;
+  if (metadata !== null && typeof metadata === 'object' && RAG_METADATA_KEY in metadata) {
+    asked.push(...names(metadata[RAG_METADATA_KEY], `metadata.${RAG_METADATA_KEY}`));
+    delete metadata[RAG_METADATA_KEY];
+    if (Object.keys(metadata).length === 0) delete ctx.body.metadata;
+  }
+  return asked;
+}
+
+/**
+ * The `rag` policy slot: for chat completions, Messages and Responses requests whose key may read the
+ * selected collections (asked for by header or metadata, or configured for the key or the model),
+ * retrieves the top chunks the caller may see, redacts them (PII, irreversibly) and puts them into the
+ * request's system text with numbered citations. Asking for a collection the key may not read is 403
+ * (whether or not it exists); configured collections the key may not read are skipped.
+ */
+export function ragStage(rag: RagService): PolicyStage {
+  return async (ctx) => {
+    if (ctx.endpoint !== 'chat' && ctx.endpoint !== 'messages' && ctx.endpoint !== 'responses') return undefined;
+    const endpoint: RagEndpoint = ctx.endpoint;
+    const asked = explicitCollections(ctx);
+    const principal = ctx.principal;
+    if (principal?.kind !== 'key') return undefined;
+    const key = principal.key.row;
+    const { denied } = rag.retriever.readable(key, asked);
+    if (denied.length > 0)
+      throw forbidden(
+        `API key ${key.id} may not read RAG collection ${denied[0]} (it needs the rag:${denied[0]} scope and, ` +
+          'where the collection lists its readers, to be listed)',
+      );
+    const settings = rag.settings;
+    const configured = [
+      ...(settings.keys[key.id] ?? []),
+      ...(key.name !== null ? (settings.keys[key.name] ?? []) : []),
+      ...(ctx.model !== undefined ? (settings.models[ctx.model] ?? []) : []),
+    ];
+    const selected = [...asked, ...rag.retriever.readable(key, configured).allowed.map((row) => row.name)];
+    if (selected.length === 0) return undefined;
+    const query = retrievalQuery(endpoint, ctx.body);
+    const retrieval =
+      query.trim() === ''
+        ? { collections: selected, hits: [] }
+        : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
+    const redacted = rag.redact(
+      retrieval.hits.map((hit) => hit.text),
+      placeholdersIn(ctx),
+    );
+    for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
+    const hits = [];
+    const texts = [];
+    let budget = settings.max_context_chars;
+    for (const [index, hit] of retrieval.hits.entries()) {
+      const text = redacted.texts[index]!;
+      if (text.length > budget) break;
+      budget -= text.length;
+      hits.push(hit);
+      texts.push(text);
+    }
+    if (hits.length > 0) injectContext(endpoint, ctx.body, contextBlock(hits, texts));
+    ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
+    ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
+    return undefined;
+  };
+}

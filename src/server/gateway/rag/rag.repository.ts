@@ -1,0 +1,244 @@
+import type Database from 'better-sqlite3';
+import type { RagAccessRow } from '../../db/schema/rag.js';
+
+/** A collection row. */
+export interface CollectionRow {
+  readonly name: string;
+  readonly description: string;
+  readonly access: RagAccessRow;
+  readonly sourceNamespace: string | null;
+  readonly sourceBranch: string | null;
+  readonly sourceRevision: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A collection with its counts. */
+export interface CollectionStats extends CollectionRow {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly embeddedChunks: number;
+}
+
+/** A document row with its chunk count. */
+export interface DocumentRow {
+  readonly id: string;
+  readonly collection: string;
+  readonly key: string;
+  readonly contentType: 'text' | 'markdown';
+  readonly contentHash: string;
+  readonly chars: number;
+  readonly revision: number | null;
+  readonly updatedAt: number;
+  readonly chunks: number;
+}
+
+/** A chunk row joined with its document's key. */
+export interface ChunkRow {
+  readonly id: number;
+  readonly collection: string;
+  readonly documentId: string;
+  readonly documentKey: string;
+  readonly ordinal: number;
+  readonly heading: string | null;
+  readonly text: string;
+  readonly revision: number | null;
+  readonly embedding: Buffer | null;
+  readonly embeddingModel: string | null;
+}
+
+/** A chunk to insert. */
+export interface NewChunk {
+  readonly ordinal: number;
+  readonly heading: string | null;
+  readonly text: string;
+  readonly embedding: Buffer | null;
+  readonly embeddingModel: string | null;
+}
+
+const COLLECTION_COLUMNS = `c.name, c.description, c.access, c.source_namespace AS sourceNamespace,
+  c.source_branch AS sourceBranch, c.source_revision AS sourceRevision, c.created_at AS createdAt, c.updated_at AS updatedAt`;
+const CHUNK_COLUMNS = `k.id, k.collection, k.document_id AS documentId, d.key AS documentKey, k.ordinal, k.heading,
+  k.text, k.revision, k.embedding, k.embedding_model AS embeddingModel`;
+
+function parseCollection<T extends { access: unknown }>(row: T): T & { access: RagAccessRow } {
+  return { ...row, access: JSON.parse(row.access as string) as RagAccessRow };
+}
+
+/** Every query of the RAG feature; SQL stays here. */
+export class RagRepository {
+  // Compiled once per SQL text: retrieval runs these on every request that selects a collection.
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly sqlite: Database.Database) {}
+
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.sqlite.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Every collection with its counts, by name. */
+  listCollections(): CollectionStats[] {
+    const rows = this.stmt(
+      `SELECT ${COLLECTION_COLUMNS},
+          (SELECT count(*) FROM rag_documents d WHERE d.collection = c.name) AS documents,
+          (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name) AS chunks,
+          (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name AND k.embedding IS NOT NULL) AS embeddedChunks
+         FROM rag_collections c ORDER BY c.name`,
+    ).all() as Array<CollectionStats & { access: string }>;
+    return rows.map(parseCollection);
+  }
+
+  /** One collection, or undefined. */
+  collection(name: string): CollectionRow | undefined {
+    const row = this.stmt(`SELECT ${COLLECTION_COLUMNS} FROM rag_collections c WHERE c.name = ?`).get(name) as
+      (CollectionRow & { access: string }) | undefined;
+    return row === undefined ? undefined : parseCollection(row);
+  }
+
+  /** The collections that follow a store namespace and branch. */
+  followers(namespace?: string, branch?: string): CollectionRow[] {
+    const rows = this.stmt(
+      `SELECT ${COLLECTION_COLUMNS} FROM rag_collections c WHERE c.source_namespace IS NOT NULL
+           AND (? IS NULL OR c.source_namespace = ?) AND (? IS NULL OR c.source_branch = ?)`,
+    ).all(namespace ?? null, namespace ?? null, branch ?? null, branch ?? null) as Array<
+      CollectionRow & { access: string }
+    >;
+    return rows.map(parseCollection);
+  }
+
+  insertCollection(row: Omit<CollectionRow, 'sourceRevision'>): void {
+    this.stmt(
+      `INSERT INTO rag_collections (name, description, access, source_namespace, source_branch, source_revision, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+    ).run(
+      row.name,
+      row.description,
+      JSON.stringify(row.access),
+      row.sourceNamespace,
+      row.sourceBranch,
+      row.createdAt,
+      row.updatedAt,
+    );
+  }
+
+  updateCollection(row: CollectionRow): void {
+    this.stmt(
+      `UPDATE rag_collections SET description = ?, access = ?, source_namespace = ?, source_branch = ?,
+           source_revision = ?, updated_at = ? WHERE name = ?`,
+    ).run(
+      row.description,
+      JSON.stringify(row.access),
+      row.sourceNamespace,
+      row.sourceBranch,
+      row.sourceRevision,
+      row.updatedAt,
+      row.name,
+    );
+  }
+
+  /** Deletes a collection; its documents and chunks (and their index entries) go with it. */
+  deleteCollection(name: string): boolean {
+    return this.stmt('DELETE FROM rag_collections WHERE name = ?').run(name).changes > 0;
+  }
+
+  /** Documents of a collection, by key. */
+  documents(collection: string): DocumentRow[] {
+    return this.stmt(
+      `SELECT d.id, d.collection, d.key, d.content_type AS contentType, d.content_hash AS contentHash, d.chars,
+           d.revision, d.updated_at AS updatedAt, (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id) AS chunks
+         FROM rag_documents d WHERE d.collection = ? ORDER BY d.key`,
+    ).all(collection) as DocumentRow[];
+  }
+
+  /** Replaces a document (by collection and key) and its chunks, in one transaction. */
+  replaceDocument(
+    document: Omit<DocumentRow, 'chunks' | 'updatedAt'> & { readonly now: number },
+    chunks: readonly NewChunk[],
+  ): void {
+    const run = this.sqlite.transaction(() => {
+      this.stmt('DELETE FROM rag_documents WHERE collection = ? AND key = ?').run(document.collection, document.key);
+      this.stmt(
+        `INSERT INTO rag_documents (id, collection, key, content_type, content_hash, chars, revision, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        document.id,
+        document.collection,
+        document.key,
+        document.contentType,
+        document.contentHash,
+        document.chars,
+        document.revision,
+        document.now,
+        document.now,
+      );
+      const insert = this.stmt(
+        `INSERT INTO rag_chunks (document_id, collection, ordinal, heading, text, revision, embedding, embedding_model)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const chunk of chunks)
+        insert.run(
+          document.id,
+          document.collection,
+          chunk.ordinal,
+          chunk.heading,
+          chunk.text,
+          document.revision,
+          chunk.embedding,
+          chunk.embeddingModel,
+        );
+    });
+    run();
+  }
+
+  /** Deletes documents by id (their chunks and index entries go with them). */
+  deleteDocuments(collection: string, ids: readonly string[]): number {
+    const remove = this.stmt('DELETE FROM rag_documents WHERE collection = ? AND id = ?');
+    return this.sqlite.transaction(() => ids.reduce((sum, id) => sum + remove.run(collection, id).changes, 0))();
+  }
+
+  /** Chunks of a collection (optionally one document), in document and reading order. */
+  chunks(collection: string, documentId?: string): ChunkRow[] {
+    return this.stmt(
+      `SELECT ${CHUNK_COLUMNS} FROM rag_chunks k JOIN rag_documents d ON d.id = k.document_id
+         WHERE k.collection = ? AND (? IS NULL OR k.document_id = ?) ORDER BY d.key, k.ordinal`,
+    ).all(collection, documentId ?? null, documentId ?? null) as ChunkRow[];
+  }
+
+  /** Chunks by id, in no particular order. */
+  chunksById(ids: readonly number[]): ChunkRow[] {
+    if (ids.length === 0) return [];
+    return this.stmt(
+      `SELECT ${CHUNK_COLUMNS} FROM rag_chunks k JOIN rag_documents d ON d.id = k.document_id
+         WHERE k.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as ChunkRow[];
+  }
+
+  /** Chunk ids of the collections matching an FTS5 query, best BM25 first. */
+  searchText(collections: readonly string[], match: string, limit: number): number[] {
+    const rows = this.stmt(
+      `SELECT f.rowid AS id FROM rag_chunks_fts f JOIN rag_chunks k ON k.id = f.rowid
+         WHERE rag_chunks_fts MATCH ? AND k.collection IN (SELECT value FROM json_each(?))
+         ORDER BY bm25(rag_chunks_fts) LIMIT ?`,
+    ).all(match, JSON.stringify(collections), limit) as Array<{ id: number }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Vectors of the collections' chunks embedded with `model`. */
+  vectors(collections: readonly string[], model: string): Array<{ id: number; embedding: Buffer }> {
+    return this.stmt(
+      `SELECT id, embedding FROM rag_chunks WHERE collection IN (SELECT value FROM json_each(?))
+           AND embedding IS NOT NULL AND embedding_model = ?`,
+    ).all(JSON.stringify(collections), model) as Array<{ id: number; embedding: Buffer }>;
+  }
+
+  /** True when the full-text index answers (readiness). */
+  indexReady(): boolean {
+    this.stmt("SELECT rowid FROM rag_chunks_fts WHERE rag_chunks_fts MATCH 'ready' LIMIT 1").all();
+    return true;
+  }
+}

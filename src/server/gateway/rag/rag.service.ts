@@ -1,0 +1,65 @@
+import type Database from 'better-sqlite3';
+import type { Registry } from 'prom-client';
+import type { Config } from '../../config/schema.js';
+import type { RevisionEvents } from '../../store/engine/revision-events.js';
+import { StoreEngine } from '../../store/engine/store-engine.js';
+import type { ModelRegistry } from '../model-registry/model-registry.js';
+import type { UpstreamPools } from '../providers/upstream-pools.js';
+import { RagEmbedder } from './embedder.js';
+import { RagIndex } from './rag-index.js';
+import { RagMetrics } from './rag-metrics.js';
+import { RagRepository } from './rag.repository.js';
+import { RagRetriever } from './retriever.js';
+import { redactRetrievedTexts, type RedactedTexts } from './retrieved-text-redaction.js';
+import { StoreFollower } from './store-follower.js';
+
+/** What the RAG feature is built from. */
+export interface RagServiceOptions {
+  readonly config: Config;
+  readonly sqlite: Database.Database;
+  readonly registry: ModelRegistry;
+  readonly pools: UpstreamPools;
+  readonly metricsRegistry: Registry;
+  readonly revisions?: RevisionEvents;
+  readonly log: (message: string, error: unknown) => void;
+}
+
+/** The RAG feature: collections and their index, retrieval with access rules, and the store follower. */
+export class RagService {
+  readonly settings: Config['rag'];
+  readonly index: RagIndex;
+  readonly retriever: RagRetriever;
+  readonly follower: StoreFollower;
+  private readonly repository: RagRepository;
+
+  constructor(options: RagServiceOptions) {
+    this.settings = options.config.rag;
+    this.repository = new RagRepository(options.sqlite);
+    const embedder = new RagEmbedder(options.registry, options.pools, this.settings.embedding_model);
+    const chunking = { size: this.settings.chunk_size, overlap: this.settings.chunk_overlap };
+    this.index = new RagIndex(this.repository, embedder, chunking, options.log);
+    this.retriever = new RagRetriever(this.repository, embedder, new RagMetrics(options.metricsRegistry), options.log);
+    // The gateway reads the store's tables directly (same process, same database); it never writes them.
+    this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);
+    this.follower.start(options.revisions);
+  }
+
+  /**
+   * Retrieved texts as they may leave the gateway: PII redacted irreversibly unless `rag.redact_pii` is
+   * false; `reserved` are placeholders the request already holds.
+   */
+  redact(texts: readonly string[], reserved: ReadonlySet<string> = new Set()): RedactedTexts {
+    if (!this.settings.redact_pii) return { texts: [...texts], counts: new Map() };
+    return redactRetrievedTexts(texts, reserved);
+  }
+
+  /** Readiness: the full-text index answers a query. */
+  ready(): boolean {
+    return this.repository.indexReady();
+  }
+
+  /** Stops following the store once pending syncs are done. */
+  close(): Promise<void> {
+    return this.follower.close();
+  }
+}

@@ -1,0 +1,104 @@
+import type { RagHit } from '../../../shared/rag-api.js';
+import { mayRead, type RagCaller } from './access.js';
+import { bufferToVector, cosine, type RagEmbedder } from './embedder.js';
+import type { RagMetrics } from './rag-metrics.js';
+import { chunkView } from './rag-index.js';
+import type { CollectionRow, RagRepository } from './rag.repository.js';
+import { ftsQuery, fuseRankings } from './ranking.js';
+
+/** What one retrieval searched and found. */
+export interface Retrieval {
+  /** The collections searched: those asked for that the caller may read. */
+  readonly collections: readonly string[];
+  /** Collections asked for that do not exist or that the caller may not read (not told apart). */
+  readonly denied: readonly string[];
+  readonly hits: readonly RagHit[];
+}
+
+/** Candidates each ranking contributes to the fusion, per chunk wanted. */
+const DEPTH_PER_HIT = 4;
+const MIN_DEPTH = 20;
+
+/**
+ * Retrieves the chunks a caller may see: the access check runs first and only the readable
+ * collections are ever queried, so an unreadable chunk is never loaded, let alone returned. Ranking is
+ * BM25 (FTS5) fused with vector similarity (reciprocal rank fusion) when an embedding model is set.
+ */
+export class RagRetriever {
+  constructor(
+    private readonly repository: RagRepository,
+    private readonly embedder: RagEmbedder,
+    private readonly metrics: RagMetrics,
+    private readonly log: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Splits the named collections into readable and denied for the caller (null: the admin, who reads all). */
+  readable(caller: RagCaller | null, names: readonly string[]): { allowed: CollectionRow[]; denied: string[] } {
+    const allowed: CollectionRow[] = [];
+    const denied: string[] = [];
+    for (const name of new Set(names)) {
+      const row = this.repository.collection(name);
+      if (row !== undefined && (caller === null || mayRead(caller, row))) allowed.push(row);
+      else denied.push(name);
+    }
+    return { allowed, denied };
+  }
+
+  /** The top `topK` chunks for `query` in the collections of `names` the caller may read. */
+  async retrieve(
+    caller: RagCaller | null,
+    names: readonly string[],
+    query: string,
+    topK: number,
+    requestId?: string,
+  ): Promise<Retrieval> {
+    const started = performance.now();
+    const { allowed, denied } = this.readable(caller, names);
+    const collections = allowed.map((row) => row.name);
+    if (collections.length === 0) return { collections, denied, hits: [] };
+    const depth = Math.max(MIN_DEPTH, topK * DEPTH_PER_HIT);
+    const match = ftsQuery(query);
+    const bm25 = match === '' ? [] : this.repository.searchText(collections, match, depth);
+    const vector = await this.vectorRanking(collections, query, depth, requestId);
+    const fused = fuseRankings(bm25, vector).slice(0, topK);
+    const rows = new Map(this.repository.chunksById(fused.map((entry) => entry.id)).map((row) => [row.id, row]));
+    const hits: RagHit[] = [];
+    for (const entry of fused) {
+      const row = rows.get(entry.id);
+      // Deleted between ranking and reading (a sync ran): skip it.
+      if (row === undefined) continue;
+      hits.push({ ...chunkView(row), score: entry.score, bm25_rank: entry.bm25Rank, vector_rank: entry.vectorRank });
+    }
+    this.metrics.observe(
+      collections,
+      hits.map((hit) => hit.collection),
+      (performance.now() - started) / 1000,
+    );
+    return { collections, denied, hits };
+  }
+
+  /** Chunk ids by cosine similarity to the query's vector; empty without a model or when embedding fails. */
+  private async vectorRanking(
+    collections: readonly string[],
+    query: string,
+    depth: number,
+    requestId?: string,
+  ): Promise<number[]> {
+    const model = this.embedder.model;
+    if (model === undefined) return [];
+    const stored = this.repository.vectors(collections, model);
+    if (stored.length === 0) return [];
+    let queryVector: Float32Array;
+    try {
+      [queryVector] = (await this.embedder.embed([query], requestId)) as [Float32Array];
+    } catch (error) {
+      this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
+      return [];
+    }
+    return stored
+      .map((row) => ({ id: row.id, similarity: cosine(queryVector, bufferToVector(row.embedding)) }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, depth)
+      .map((row) => row.id);
+  }
+}

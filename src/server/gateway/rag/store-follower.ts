@@ -1,0 +1,89 @@
+import type { RagSyncResult } from '../../../shared/rag-api.js';
+import type { RevisionEvents } from '../../store/engine/revision-events.js';
+import type { StoreEngine } from '../../store/engine/store-engine.js';
+import { GatewayError } from '../gateway-error.js';
+import { contentHash, contentTypeOfKey, type RagIndex } from './rag-index.js';
+
+/**
+ * Keeps store-backed collections equal to the head of the namespace and branch they follow: on every
+ * new revision of that branch (the store's in-process event), and once at start for revisions written
+ * while the gateway was not running. Changed and new documents are re-chunked with the revision they
+ * came from; documents deleted in the store lose their chunks. Syncs of one collection run one at a time.
+ */
+export class StoreFollower {
+  private readonly running = new Map<string, Promise<RagSyncResult>>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly index: RagIndex,
+    private readonly engine: StoreEngine,
+    private readonly log: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Follows the store's revisions and catches up every store-backed collection. */
+  start(events: RevisionEvents | undefined): void {
+    this.unsubscribe = events?.subscribe((event) => {
+      for (const row of this.index.repository.followers(event.namespace, event.branch)) this.background(row.name);
+    });
+    for (const row of this.index.repository.followers()) this.background(row.name);
+  }
+
+  /** Stops following (pending syncs finish). */
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Syncs now (after any sync of the collection in progress); invalid for a collection without a source. */
+  sync(name: string): Promise<RagSyncResult> {
+    const row = this.index.row(name);
+    if (row.sourceNamespace === null)
+      return Promise.reject(new GatewayError('invalid', `RAG collection ${name} does not follow a store namespace`));
+    const previous = this.running.get(name) ?? Promise.resolve(undefined);
+    const next = previous.catch(() => undefined).then(() => this.run(name));
+    this.running.set(name, next);
+    void next.finally(() => {
+      if (this.running.get(name) === next) this.running.delete(name);
+    });
+    return next;
+  }
+
+  /** Resolves once no sync is running (tests and the admin view wait on it). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
+  private background(name: string): void {
+    this.sync(name).catch((error: unknown) => this.log(`RAG: could not sync collection ${name} from the store`, error));
+  }
+
+  private async run(name: string): Promise<RagSyncResult> {
+    const row = this.index.repository.collection(name);
+    const result = { revision: row?.sourceRevision ?? 0, added: 0, updated: 0, removed: 0 };
+    if (row === undefined || row.sourceNamespace === null) return result;
+    const scope = { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' };
+    const state = this.engine.state(scope);
+    result.revision = state.revision;
+    if (state.revision === row.sourceRevision && state.revision !== 0) return result;
+    const existing = new Map(this.index.repository.documents(name).map((doc) => [doc.key, doc]));
+    for (const [key, content] of Object.entries(state.objects)) {
+      const contentType = contentTypeOfKey(key);
+      const known = existing.get(key);
+      existing.delete(key);
+      // Unchanged content keeps its chunks, and the revision they were indexed from.
+      if (known !== undefined && known.contentHash === contentHash(content, contentType)) continue;
+      await this.index.indexDocument(name, key, content, contentType, state.revision);
+      if (known === undefined) result.added += 1;
+      else result.updated += 1;
+    }
+    result.removed = this.index.repository.deleteDocuments(
+      name,
+      [...existing.values()].map((doc) => doc.id),
+    );
+    // The source may have changed while this ran: then the next sync (already queued) re-reads it.
+    const current = this.index.repository.collection(name);
+    if (current?.sourceNamespace === scope.namespace && current.sourceBranch === scope.branch)
+      this.index.repository.updateCollection({ ...current, sourceRevision: state.revision });
+    return result;
+  }
+}

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ragChunkListSchema,
+  ragChunkQuerySchema,
+  ragCollectionCreateSchema,
+  ragCollectionListSchema,
+  ragCollectionParamsSchema,
+  ragCollectionSchema,
+  ragCollectionUpdateSchema,
+  ragDocumentInputSchema,
+  ragDocumentListSchema,
+  ragDocumentParamsSchema,
+  ragDocumentSchema,
+  ragSearchResultSchema,
+  ragSearchSchema,
+  ragSyncResultSchema,
+} from '../../../../shared/rag-api.js';
+import { GatewayError } from '../../gateway-error.js';
+
+/**
+ * `/internal/rag/*`: collections (create, list, read, change, delete), their documents (ingest text or
+ * Markdown, list, delete) and chunks, a sync from the followed store branch, and a search that shows
+ * what a given key would retrieve.
+ */
+export const ragRoutes: FastifyPluginAsync = async (app) => {
+  const { rag, keys } = app.gateway;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const { index, follower } = rag;
+  // Following starts at once; the admin call answers without waiting for the first sync.
+  const follow = (name: string): void => {
+    if (index.row(name).sourceNamespace !== null)
+      follower.sync(name).catch((error: unknown) => app.log.error({ err: error }, `RAG: sync of ${name} failed`));
+  };
+
+  typed.get('/rag/collections', { schema: { response: { 200: ragCollectionListSchema } } }, async () => ({
+    data: index.list(),
+  }));
+
+  typed.post(
+    '/rag/collections',
+    { schema: { body: ragCollectionCreateSchema, response: { 201: ragCollectionSchema } } },
+    async (request, reply) => {
+      const created = index.create(request.body);
+      follow(created.name);
+      return reply.code(201).send(created);
+    },
+  );
+
+  typed.get(
+    '/rag/collections/:name',
+    { schema: { params: ragCollectionParamsSchema, response: { 200: ragCollectionSchema } } },
+    async (request) => index.get(request.params.name),
+  );
+
+  typed.patch(
+    '/rag/collections/:name',
+    {
+      schema: {
+        params: ragCollectionParamsSchema,
+        body: ragCollectionUpdateSchema,
+        response: { 200: ragCollectionSchema },
+      },
+    },
+    async (request) => {
+      const updated = index.update(request.params.name, request.body);
+      if (request.body.source !== undefined) follow(updated.name);
+      return updated;
+    },
+  );
+
+  typed.delete('/rag/collections/:name', { schema: { params: ragCollectionParamsSchema } }, async (request, reply) => {
+    index.delete(request.params.name);
+    return reply.code(204).send();
+  });
+
+  typed.post(
+    '/rag/collections/:name/sync',
+    { schema: { params: ragCollectionParamsSchema, response: { 200: ragSyncResultSchema } } },
+    async (request) => follower.sync(request.params.name),
+  );
+
+  typed.get(
+    '/rag/collections/:name/documents',
+    { schema: { params: ragCollectionParamsSchema, response: { 200: ragDocumentListSchema } } },
+    async (request) => ({ data: index.documents(request.params.name) }),
+  );
+
+  typed.post(
+    '/rag/collections/:name/documents',
+    {
+      schema: { params: ragCollectionParamsSchema, body: ragDocumentInputSchema, response: { 201: ragDocumentSchema } },
+    },
+    async (request, reply) => reply.code(201).send(await index.ingest(request.params.name, request.body)),
+  );
+
+  typed.delete(
+    '/rag/collections/:name/documents/:id',
+    { schema: { params: ragDocumentParamsSchema } },
+    async (request, reply) => {
+      index.deleteDocument(request.params.name, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  typed.get(
+    '/rag/collections/:name/chunks',
+    {
+      schema: {
+        params: ragCollectionParamsSchema,
+        querystring: ragChunkQuerySchema,
+        response: { 200: ragChunkListSchema },
+      },
+    },
+    async (request) => ({ data: index.chunks(request.params.name, request.query.document) }),
+  );
+
+  typed.post(
+    '/rag/search',
+    { schema: { body: ragSearchSchema, response: { 200: ragSearchResultSchema } } },
+    async (request) => {
+      const { query, key_id: keyId, top_k: topK } = request.body;
+      const key = keyId === undefined ? null : keys.get(keyId);
+      if (key === undefined) throw new GatewayError('not_found', `API key ${keyId} does not exist`);
+      const names = request.body.collections ?? index.list().map((collection) => collection.name);
+      const result = await rag.retriever.retrieve(key, names, query, topK ?? rag.settings.top_k, request.id);
+      // What the key would be sent: the same redaction as on the way to an upstream.
+      const { texts } = rag.redact(result.hits.map((hit) => hit.text));
+      return {
+        collections: [...result.collections],
+        denied: [...result.denied],
+        hits: result.hits.map((hit, index) => ({ ...hit, text: texts[index]! })),
+      };
+    },
+  );
+};

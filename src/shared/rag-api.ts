@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.js';
+
+/**
+ * Schemas of the RAG admin API (`/internal/rag/*`), shared by the server routes and the UI. Pure zod.
+ * A collection is read by keys holding `rag:<name>` (or `rag:*`, `*`) and, when its access lists are
+ * not all empty, also listed there by key id, owner user or team.
+ */
+
+/** Collection names: what follows `rag:` in a scope, without `/` so they fit a URL segment. */
+export const COLLECTION_NAME_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** A collection name. */
+export const collectionNameSchema = z.string().regex(COLLECTION_NAME_PATTERN, {
+  error: 'must be 1 to 100 letters, digits, ".", "_" or "-"',
+});
+
+const nameList = z.array(z.string().min(1).max(200)).max(1000);
+
+/** Who may read a collection beyond the scope (all empty: the scope alone decides). */
+export const ragAccessSchema = z
+  .object({ keys: nameList.default([]), users: nameList.default([]), teams: nameList.default([]) })
+  .strict();
+/** Access lists of a collection. */
+export type RagAccess = z.infer<typeof ragAccessSchema>;
+
+/** A store namespace and branch a collection follows (empty parts take the store's defaults). */
+export const ragSourceSchema = z
+  .object({
+    namespace: z.string().regex(NAMESPACE_PATTERN, { error: 'must be a path-like store namespace' }),
+    branch: z.string().regex(BRANCH_PATTERN, { error: 'must be a store branch name' }).default('main'),
+  })
+  .strict();
+/** The store source of a collection. */
+export type RagSource = z.infer<typeof ragSourceSchema>;
+
+/** `POST /internal/rag/collections` body. */
+export const ragCollectionCreateSchema = z
+  .object({
+    name: collectionNameSchema,
+    description: z.string().max(2000).optional(),
+    access: ragAccessSchema.optional(),
+    source: ragSourceSchema.nullable().optional(),
+  })
+  .strict();
+/** Body of a collection creation. */
+export type RagCollectionCreate = z.infer<typeof ragCollectionCreateSchema>;
+
+/** `PATCH /internal/rag/collections/:name` body: only the given fields change; `source: null` stops following. */
+export const ragCollectionUpdateSchema = z
+  .object({
+    description: z.string().max(2000).optional(),
+    access: ragAccessSchema.optional(),
+    source: ragSourceSchema.nullable().optional(),
+  })
+  .strict();
+/** Body of a collection update. */
+export type RagCollectionUpdate = z.infer<typeof ragCollectionUpdateSchema>;
+
+/** A collection as the admin API shows it. */
+export const ragCollectionSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  access: ragAccessSchema,
+  source: ragSourceSchema.nullable(),
+  /** Store revision last indexed (0: not yet, or no source). */
+  source_revision: z.number(),
+  documents: z.number(),
+  chunks: z.number(),
+  /** Chunks that carry a vector of the configured embedding model. */
+  embedded_chunks: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A collection. */
+export type RagCollection = z.infer<typeof ragCollectionSchema>;
+
+/** `GET /internal/rag/collections` answer. */
+export const ragCollectionListSchema = z.object({ data: z.array(ragCollectionSchema) });
+
+/** Path parameters naming a collection. */
+export const ragCollectionParamsSchema = z.object({ name: collectionNameSchema });
+/** Path parameters naming a document of a collection. */
+export const ragDocumentParamsSchema = z.object({ name: collectionNameSchema, id: z.string().min(1).max(100) });
+
+/** `POST /internal/rag/collections/:name/documents` body: creates or replaces the document `key`. */
+export const ragDocumentInputSchema = z
+  .object({
+    key: z.string().min(1).max(MAX_KEY_LENGTH),
+    content: z.string().max(5 * 1024 * 1024),
+    content_type: z.enum(['text', 'markdown']).optional(),
+  })
+  .strict();
+/** Body of a document ingestion. */
+export type RagDocumentInput = z.infer<typeof ragDocumentInputSchema>;
+
+/** A document of a collection. */
+export const ragDocumentSchema = z.object({
+  id: z.string(),
+  collection: z.string(),
+  key: z.string(),
+  content_type: z.enum(['text', 'markdown']),
+  chars: z.number(),
+  chunks: z.number(),
+  /** Store revision the content was indexed from (null: ingested through the admin API). */
+  revision: z.number().nullable(),
+  updated_at: z.string(),
+});
+/** A document. */
+export type RagDocument = z.infer<typeof ragDocumentSchema>;
+
+/** `GET /internal/rag/collections/:name/documents` answer. */
+export const ragDocumentListSchema = z.object({ data: z.array(ragDocumentSchema) });
+
+/** A chunk as shown to admins and cited to callers. */
+export const ragChunkSchema = z.object({
+  id: z.number(),
+  /** `<collection>:<chunk id>`, the citation the answer's header and traffic record carry. */
+  citation: z.string(),
+  collection: z.string(),
+  document_id: z.string(),
+  document_key: z.string(),
+  ordinal: z.number(),
+  heading: z.string().nullable(),
+  revision: z.number().nullable(),
+  text: z.string(),
+  embedded: z.boolean(),
+});
+/** A chunk. */
+export type RagChunk = z.infer<typeof ragChunkSchema>;
+
+/** `GET /internal/rag/collections/:name/chunks` query. */
+export const ragChunkQuerySchema = z.object({ document: z.string().min(1).max(100).optional() });
+
+/** `GET /internal/rag/collections/:name/chunks` answer. */
+export const ragChunkListSchema = z.object({ data: z.array(ragChunkSchema) });
+
+/** `POST /internal/rag/search` body: what `key_id` would retrieve for `query` (no key: every collection). */
+export const ragSearchSchema = z
+  .object({
+    query: z.string().min(1).max(10_000),
+    key_id: z.string().min(1).max(100).optional(),
+    collections: z.array(collectionNameSchema).min(1).max(50).optional(),
+    top_k: z.number().int().min(1).max(50).optional(),
+  })
+  .strict();
+/** Body of a search. */
+export type RagSearch = z.infer<typeof ragSearchSchema>;
+
+/** One retrieved chunk with its fused score and the ranks that produced it. */
+export const ragHitSchema = ragChunkSchema.extend({
+  score: z.number(),
+  bm25_rank: z.number().nullable(),
+  vector_rank: z.number().nullable(),
+});
+/** A retrieved chunk. */
+export type RagHit = z.infer<typeof ragHitSchema>;
+
+/** `POST /internal/rag/search` answer: the collections searched (those the key may read) and the hits. */
+export const ragSearchResultSchema = z.object({
+  collections: z.array(z.string()),
+  /** Requested collections the key may not read (skipped). */
+  denied: z.array(z.string()),
+  hits: z.array(ragHitSchema),
+});
+/** A search answer. */
+export type RagSearchResult = z.infer<typeof ragSearchResultSchema>;
+
+/** `POST /internal/rag/collections/:name/sync` answer. */
+export const ragSyncResultSchema = z.object({
+  revision: z.number(),
+  added: z.number(),
+  updated: z.number(),
+  removed: z.number(),
+});
+/** What a sync changed. */
+export type RagSyncResult = z.infer<typeof ragSyncResultSchema>;
