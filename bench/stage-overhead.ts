@@ -19,6 +19,8 @@ export interface StageVariant {
   readonly key: Record<string, unknown>;
   /** PII masking and the content policy (patterns and an input token cap) on for this key. */
   readonly guardrails?: boolean;
+  /** The response cache on for this key (sampled requests included, so a repeated body is a hit). */
+  readonly cache?: boolean;
   /** Request headers of this variant besides the key (a RAG collection to search). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -86,12 +88,39 @@ export const RAG_ON: StageVariant = {
   headers: { 'x-gatehouse-rag': 'bench-handbook' },
 };
 
-/** Every stage at once: limits, PII, content policy. */
-export const ALL_ON: StageVariant = {
-  name: 'all stages on',
+/** The cache on: after the first request, every one is answered from the cache (the hit path). */
+export const CACHE_HITS: StageVariant = {
+  name: 'cache on (hits)',
   setup: [],
-  key: { ...LIMITS_ON.key, name: 'bench all' },
+  key: { name: 'bench cache' },
+  cache: true,
+};
+
+/**
+ * The request-side guardrails at once: PII masking, the content policy and the cache on a miss.
+ * `no-cache` makes each request a miss that computes its cache key and stores the answer.
+ */
+export const GUARDRAILS_AND_CACHE: StageVariant = {
+  name: 'PII, content policy and cache on',
+  setup: [],
+  key: { name: 'bench guardrails and cache' },
+  headers: { 'cache-control': 'no-cache' },
   guardrails: true,
+  cache: true,
+};
+
+/**
+ * Every stage at once: limits, PII, content policy, RAG and the cache. `no-cache` makes each request
+ * a miss that computes its cache key and stores the answer, the cost a new request pays; the hit path
+ * is measured apart (and is cheaper than any upstream call).
+ */
+export const ALL_ON: StageVariant = {
+  name: 'every stage on, RAG included',
+  setup: [],
+  key: { ...LIMITS_ON.key, name: 'bench all', scopes: ['chat', 'rag:bench-handbook'] },
+  headers: { 'x-gatehouse-rag': 'bench-handbook', 'cache-control': 'no-cache' },
+  guardrails: true,
+  cache: true,
 };
 
 /** Overrides for the keys whose variants turn guardrails on (one PUT each: a PUT replaces the `keys` map). */
@@ -107,8 +136,15 @@ function guardrailSettings(keyIds: readonly string[]) {
   ];
 }
 
-/** The variants measured against the baseline key (LIMITS_ON's setup runs first: ALL_ON needs its user). */
-export const STAGE_VARIANTS: readonly StageVariant[] = [LIMITS_ON, GUARDRAILS_ON, ALL_ON, RAG_ON];
+/** The variants measured against the baseline key (ALL_ON last: it needs LIMITS_ON's user and RAG_ON's collection). */
+export const STAGE_VARIANTS: readonly StageVariant[] = [
+  LIMITS_ON,
+  GUARDRAILS_ON,
+  RAG_ON,
+  CACHE_HITS,
+  GUARDRAILS_AND_CACHE,
+  ALL_ON,
+];
 
 /** p50 of each variant and of the baseline, over interleaved rounds. */
 export interface StageOverhead {
@@ -143,13 +179,19 @@ export async function measureStageOverhead(
   const headersOf = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
   const variants: Array<{ name: string; headers: Record<string, string>; p50s: number[] }> = [];
   const guarded: string[] = [];
+  const cached: string[] = [];
   for (const variant of STAGE_VARIANTS) {
     for (const step of variant.setup) await admin(step.method, step.path, step.body);
     const created = await admin('POST', '/internal/api-keys', variant.key);
     if (variant.guardrails) guarded.push(created.id);
+    if (variant.cache) cached.push(created.id);
     variants.push({ name: variant.name, headers: { ...headersOf(created.key), ...variant.headers }, p50s: [] });
   }
   if (guarded.length > 0) for (const step of guardrailSettings(guarded)) await admin(step.method, step.path, step.body);
+  if (cached.length > 0) {
+    const keys = Object.fromEntries(cached.map((id) => [id, { enabled: true, sampled: true }]));
+    await admin('PUT', '/internal/cache', { keys });
+  }
   const baseline: number[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     baseline.push((await run(headersOf(baselineKey), options.count)).p50);
