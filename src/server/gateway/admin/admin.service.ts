@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/gateway-api.js';
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
+import { recordAction } from '../accounting/record-action.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -173,8 +174,8 @@ export class AdminService {
   }
 
   private record(actor: AdminActor, action: string, target: string | null, details: Record<string, unknown>): void {
-    this.audit.insert({ createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details });
-    this.bus.invalidate('audit');
+    const entry = { createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details };
+    recordAction(this.audit, this.bus, entry);
   }
 }
 

@@ -16,6 +16,7 @@ import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { AdminActor } from './admin.service.js';
+import { recordAction } from '../accounting/record-action.js';
 
 const NONE = { requests: 0, tokens: 0, cost_usd: 0 };
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -144,8 +145,7 @@ export class PrincipalsAdmin {
   }
 
   private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {
-    this.audit.insert({ createdAt: Date.now(), actor: 'master', action, target, requestId: actor.requestId, details });
-    this.bus.invalidate('audit');
-    this.bus.invalidate(action.startsWith('team') ? 'teams' : 'users', [target]);
+    const entry = { createdAt: Date.now(), actor: 'master', action, target, requestId: actor.requestId, details };
+    recordAction(this.audit, this.bus, entry, { topic: action.startsWith('team') ? 'teams' : 'users', ids: [target] });
   }
 }

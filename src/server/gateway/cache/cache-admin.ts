@@ -11,6 +11,7 @@ import { GatewayError } from '../gateway-error.js';
 import type { SettingsRepository } from '../model-registry/settings.repository.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { ResponseCache } from './response-cache.js';
+import { recordAction } from '../accounting/record-action.js';
 
 /**
  * The cache's settings: the configuration file's, unless the admin API changed them (kept in
@@ -98,15 +99,7 @@ export class CacheAdmin {
   }
 
   private record(actor: AdminActor, action: string, details: Record<string, unknown>): void {
-    this.audit.insert({
-      createdAt: Date.now(),
-      actor: 'master',
-      action,
-      target: null,
-      requestId: actor.requestId,
-      details,
-    });
-    this.bus.invalidate('audit');
-    this.bus.invalidate('cache');
+    const entry = { createdAt: Date.now(), actor: 'master', action, target: null, requestId: actor.requestId, details };
+    recordAction(this.audit, this.bus, entry, { topic: 'cache' });
   }
 }

@@ -11,6 +11,7 @@ import type { KeysService } from '../keys/keys.service.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { GuardrailsSettings } from './guardrails-settings.js';
+import { recordAction } from '../accounting/record-action.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -93,16 +94,8 @@ export class GuardrailsAdmin {
   }
 
   private record(actor: AdminActor, action: string, details: Record<string, unknown>): void {
-    this.audit.insert({
-      createdAt: Date.now(),
-      actor: 'master',
-      action,
-      target: null,
-      requestId: actor.requestId,
-      details,
-    });
-    this.bus.invalidate('guardrails');
-    this.bus.invalidate('audit');
+    const entry = { createdAt: Date.now(), actor: 'master', action, target: null, requestId: actor.requestId, details };
+    recordAction(this.audit, this.bus, entry, { topic: 'guardrails' });
   }
 }
 

@@ -7,6 +7,7 @@ import { OidcFailure, type OidcClient } from './oidc-client.js';
 import { SsoError } from './sso-errors.js';
 import type { SsoRepository, SsoSessionRow } from './sso.repository.js';
 import type { TokenCipher } from './token-cipher.js';
+import { recordAction } from '../accounting/record-action.js';
 
 /** Dependencies of the session lifecycle. */
 export interface SsoSessionsDeps {
@@ -172,8 +173,7 @@ export class SsoSessions {
     requestId: string | null,
     details: Record<string, unknown>,
   ): void {
-    this.deps.audit.insert({ createdAt: this.now(), actor, action, target, requestId, details });
-    this.deps.bus.invalidate('audit');
+    recordAction(this.deps.audit, this.deps.bus, { createdAt: this.now(), actor, action, target, requestId, details });
   }
 }
 

@@ -15,6 +15,7 @@ import { SsoError } from './sso-errors.js';
 import { SsoSessions } from './sso-sessions.js';
 import type { SsoRepository } from './sso.repository.js';
 import type { TokenCipher } from './token-cipher.js';
+import { recordAction } from '../accounting/record-action.js';
 
 /** A sign-in between the button and the provider's answer. */
 interface LoginTransaction {
@@ -289,8 +290,7 @@ export class SsoService {
     requestId: string | null,
     details: Record<string, unknown>,
   ): void {
-    this.deps.audit.insert({ createdAt: this.now(), actor, action, target, requestId, details });
-    this.deps.bus.invalidate('audit');
+    recordAction(this.deps.audit, this.deps.bus, { createdAt: this.now(), actor, action, target, requestId, details });
   }
 }
 
