@@ -11,6 +11,7 @@ import type { UsageRecorder } from '../accounting/usage-recorder.js';
 import type { UsageRepository } from '../accounting/usage.repository.js';
 import { GatewayError } from '../gateway-error.js';
 import { windowStart } from '../limits/calendar-window.js';
+import type { KeysService } from '../keys/keys.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
@@ -25,6 +26,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export class PrincipalsAdmin {
   constructor(
     private readonly principals: PrincipalsService,
+    private readonly keys: KeysService,
     private readonly limits: LimitsService,
     private readonly usage: UsageRepository,
     private readonly recorder: UsageRecorder,
@@ -87,7 +89,9 @@ export class PrincipalsAdmin {
   }
 
   updateUser(id: string, input: UserUpdate, actor: AdminActor): UserRecord {
-    this.principals.updateUser(id, input);
+    const before = this.principals.user(id)?.team ?? null;
+    const after = this.principals.updateUser(id, input).team;
+    if (input.team !== undefined && after !== before) this.keys.followUserTeam(id, before, after);
     this.record(actor, 'user.update', id, { ...input });
     return this.user(id);
   }

@@ -85,6 +85,18 @@ export class KeysRepository {
     return this.db.update(gatewayApiKeys).set(patch).where(eq(gatewayApiKeys.id, id)).returning().get();
   }
 
+  /** Moves a user's unrevoked keys in team `from` (null: none) to team `to`; returns their ids. */
+  moveUserKeys(user: string, from: string | null, to: string | null): string[] {
+    const inTeam = from === null ? isNull(gatewayApiKeys.team) : eq(gatewayApiKeys.team, from);
+    return this.db
+      .update(gatewayApiKeys)
+      .set({ team: to })
+      .where(and(eq(gatewayApiKeys.ownerUser, user), inTeam, isNull(gatewayApiKeys.revokedAt)))
+      .returning({ id: gatewayApiKeys.id })
+      .all()
+      .map((row) => row.id);
+  }
+
   /** Records last-use times in one transaction (they are batched: a write per request would cost a sync). */
   touchMany(entries: Iterable<readonly [string, number]>): void {
     this.touchAll(entries);

@@ -143,6 +143,16 @@ export class KeysService {
     return row;
   }
 
+  /**
+   * A user moved from team `from` to team `to`: their keys that were in the old team follow them (a key
+   * given another team on purpose stays there). The moved keys apply their new team from the next request.
+   */
+  followUserTeam(user: string, from: string | null, to: string | null): number {
+    const moved = this.repository.moveUserKeys(user, from, to);
+    for (const id of moved) this.forget(id);
+    return moved.length;
+  }
+
   /** Revokes a key (idempotent); it answers 401 from the next request on. */
   revoke(id: string): ApiKeyRow | undefined {
     const existing = this.repository.findById(id);

@@ -127,7 +127,7 @@ export function planLimits(
   const user = owner !== null ? principals.user(owner) : undefined;
   userChecks(checks, owner !== null ? subject('user', owner) : keySubject, user, key, config);
   if (key.team !== null) teamChecks(checks, key.team, principals.team(key.team), key, config);
-  const modelLimits = model !== undefined ? config.models[model] : undefined;
+  const modelLimits = model !== undefined && Object.hasOwn(config.models, model) ? config.models[model] : undefined;
   if (modelLimits !== undefined) {
     const modelSubject = subject('model', model!);
     add(checks, 'requests', 'requests', modelSubject, modelLimits.rpm_limit, 'bucket');

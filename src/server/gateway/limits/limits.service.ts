@@ -1,6 +1,6 @@
 import type { LimitStatus } from '../../../shared/principals-api.js';
 import type { LimitsConfig } from '../../config/limits-schema.js';
-import type { PriceTable } from '../accounting/pricing.js';
+import type { PriceTable, TokenCounts } from '../accounting/pricing.js';
 import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RequestContext } from '../pipeline/request-context.js';
@@ -20,10 +20,14 @@ function statedOutput(ctx: RequestContext): number | undefined {
     max_tokens?: number | null;
     max_completion_tokens?: number | null;
     max_output_tokens?: number | null;
+    n?: number | null;
   };
   switch (ctx.endpoint) {
-    case 'chat':
-      return body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    case 'chat': {
+      // Each of the `n` choices may generate up to the maximum.
+      const max = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+      return max === undefined ? undefined : max * (body.n ?? 1);
+    }
     case 'messages':
       return body.max_tokens ?? undefined;
     case 'responses':
@@ -44,7 +48,19 @@ export class LimitsService {
     private readonly config: LimitsConfig,
     private readonly prices: PriceTable,
     private readonly metrics: GatewayMetrics,
+    /** The upstream models that may serve a public model (the deployment is chosen after this stage). */
+    private readonly upstreamModels: (model: string) => readonly string[],
   ) {}
+
+  /**
+   * The most the tokens may cost: priced by the public name, or by the dearest upstream model that may
+   * serve it (prices may be set by either name, and the route is not chosen yet).
+   */
+  private price(model: string, tokens: TokenCounts): number {
+    let most = this.prices.cost(model, null, tokens);
+    for (const upstream of this.upstreamModels(model)) most = Math.max(most, this.prices.cost(null, upstream, tokens));
+    return most;
+  }
 
   /**
    * The limits stage: reserves the request's cost (one request, its prompt tokens counted by the
@@ -109,8 +125,9 @@ export class LimitsService {
     const model = ctx.model ?? '';
     const prompt = countPromptTokens(ctx.endpoint, ctx.body, model);
     ctx.promptTokens = prompt;
-    const output = statedOutput(ctx) ?? this.config.output_reservation_tokens;
-    const usd = this.prices.cost(model, null, { promptTokens: prompt.tokens, completionTokens: output });
+    const output =
+      statedOutput(ctx) ?? this.config.output_reservation_tokens * ((ctx.body.n as number | undefined) ?? 1);
+    const usd = this.price(model, { promptTokens: prompt.tokens, completionTokens: output });
     return { tokens: prompt.tokens + output, usd };
   }
 }

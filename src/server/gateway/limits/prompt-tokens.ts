@@ -23,7 +23,18 @@ export interface PromptTokens {
  */
 export function countPromptTokens(endpoint: Endpoint, body: Record<string, unknown>, model: string): PromptTokens {
   const estimated = !/^(openai\/|azure\/)?(gpt-4o|gpt-4\.1|gpt-5|o[134]|chatgpt|text-embedding-3)/.test(model);
-  return { tokens: tokensOf(endpoint, body), estimated };
+  try {
+    return { tokens: tokensOf(endpoint, body), estimated };
+  } catch {
+    // A body the conversation model cannot hold (a native-only parameter such as `n`, or an item type
+    // it does not know) is still a valid request for its own provider: count its JSON, an overestimate.
+    return { tokens: countTextTokens(JSON.stringify(conversationFields(body))), estimated: true };
+  }
+}
+
+/** The parts of a body that reach the model as its prompt, in each format. */
+function conversationFields(body: Record<string, unknown>): unknown[] {
+  return [body.system, body.instructions, body.messages, body.input, body.tools];
 }
 
 function tokensOf(endpoint: Endpoint, body: Record<string, unknown>): number {

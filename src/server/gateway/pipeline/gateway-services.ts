@@ -152,6 +152,7 @@ export function createGatewayServices(
     options.config.limits,
     prices,
     metrics,
+    (model) => registry.deploymentsFor(model).map((deployment) => deployment.upstreamModel),
   );
   const sso = new SsoService({
     clients: oidcClients,
@@ -210,7 +211,7 @@ export function createGatewayServices(
     principals,
     limits,
     admin: new AdminService(keys, principals, limits, registry, audit, bus),
-    principalsAdmin: new PrincipalsAdmin(principals, limits, usage, recorder, audit, bus),
+    principalsAdmin: new PrincipalsAdmin(principals, keys, limits, usage, recorder, audit, bus),
     recorder,
     usage,
     audit,

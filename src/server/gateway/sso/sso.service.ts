@@ -112,8 +112,7 @@ export class SsoService {
       challenge: input.challenge,
     };
     const url = await this.provider(client.authorizationUrl({ ...transaction, state }));
-    if (!this.logins.put(state, transaction))
-      throw new SsoError('invalid_request_error', 'too many sign-ins in progress; try again in a few minutes');
+    this.logins.put(state, transaction);
     return url.toString();
   }
 
@@ -168,11 +167,7 @@ export class SsoService {
         grant,
         refreshToken: tokens.refreshToken,
       };
-      if (!this.handoffs.put(handoff, pending))
-        throw new SsoError(
-          'invalid_request_error',
-          'too many sign-ins waiting to be redeemed; try again in a few minutes',
-        );
+      this.handoffs.put(handoff, pending);
       return { redirect: withParams(transaction.returnTo, { handoff }) };
     } catch (error) {
       const failure = asSsoError(error);
