@@ -107,6 +107,15 @@ function forwardedPatch(body: Record<string, unknown>): Record<string, unknown> 
   return patch;
 }
 
+/**
+ * The body the traffic view shows as forwarded: the stages' rewrite when they rewrote it (scrubbed:
+ * it must never show an original PII value), else the client's own text with the routed model and caps.
+ */
+export function noteForwardedBody(ctx: RequestContext, rawBody: string | null): void {
+  if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
+  else if (rawBody !== null) ctx.forwardedBody = jsonBody(rawBody, forwardedPatch(ctx.body));
+}
+
 /** Stages 3 to 8 as the route's handler. */
 export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -124,13 +133,12 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       if (own !== undefined) {
         // The traffic view shows the body as it would have been routed, and the stage's own answer
         // (a cache hit) is committed like a provider's where the endpoint demands it.
-        if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+        noteForwardedBody(ctx, request.rawBody);
         if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, own);
         return respond(ctx, reply, own, spec.errorFrame);
       }
     }
-    if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
-    else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, forwardedPatch(ctx.body));
+    noteForwardedBody(ctx, request.rawBody);
     let answer: ProviderAnswer;
     try {
       const call = (deployment: Deployment): Promise<ProviderAnswer> => spec.call(ctx, deployment);

@@ -8,6 +8,11 @@ import type { RagService } from './rag.service.js';
 import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
 /** Request header naming the collections to search (`<collection>[,<collection>...]`). */
+/** A map's own entry: a key named `constructor` or `__proto__` must not reach Object.prototype's members. */
+function own(map: Readonly<Record<string, readonly string[]>>, name: string): readonly string[] {
+  return Object.hasOwn(map, name) ? map[name]! : [];
+}
+
 export const RAG_HEADER = 'x-gatehouse-rag';
 /** Response header listing the chunks put into the request (`<collection>:<chunk id>,...`). */
 export const RAG_CHUNKS_HEADER = 'x-gatehouse-rag-chunks';
@@ -81,9 +86,9 @@ export function ragStage(rag: RagService): PolicyStage {
       );
     const settings = rag.settings;
     const configured = [
-      ...(settings.keys[key.id] ?? []),
-      ...(key.name !== null ? (settings.keys[key.name] ?? []) : []),
-      ...(ctx.model !== undefined ? (settings.models[ctx.model] ?? []) : []),
+      ...own(settings.keys, key.id),
+      ...(key.name !== null ? own(settings.keys, key.name) : []),
+      ...(ctx.model !== undefined ? own(settings.models, ctx.model) : []),
     ];
     const selected = [...asked, ...rag.retriever.readable(key, configured).allowed.map((row) => row.name)];
     if (selected.length === 0) return undefined;

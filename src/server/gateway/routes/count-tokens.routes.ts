@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { codecFor } from '../formats/codec.js';
 import { countTokensRequestSchema, type CountTokensBody } from '../formats/messages/count-tokens-schema.js';
-import { beginPipeline } from '../pipeline/pipeline.js';
+import { beginPipeline, noteForwardedBody } from '../pipeline/pipeline.js';
 import { contextOf, type RequestContext } from '../pipeline/request-context.js';
 import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
 import { respond } from '../pipeline/stages/respond.js';
@@ -10,7 +10,6 @@ import { ClientClosedError, route } from '../pipeline/stages/route-deployment.js
 import type { JsonAnswer, ProviderAnswer } from '../providers/answer.js';
 import { countTokens, type TokenCount } from '../providers/execute-count-tokens.js';
 import type { Deployment } from '../providers/types.js';
-import { jsonBody } from '../traffic/traffic-log.js';
 
 const PATH = '/v1/messages/count_tokens';
 
@@ -42,8 +41,7 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
   // Refusals and rewrites (PII scrubbing) apply, as the prompt goes to a provider; an own answer (a
   // cache hit) is a conversation's, not a count, so it is not sent.
   for (const stage of ctx.services.policy) await stage(ctx);
-  if (ctx.bodyRewritten) ctx.forwardedBody = jsonBody(JSON.stringify(ctx.body));
-  else if (request.rawBody !== null) ctx.forwardedBody = jsonBody(request.rawBody, { model: ctx.body.model });
+  noteForwardedBody(ctx, request.rawBody);
   let count: TokenCount | undefined;
   const call = async (deployment: Deployment): Promise<JsonAnswer> => {
     count = await countTokens({

@@ -53,6 +53,15 @@ function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined)
 }
 
 /**
+ * A kept response keeps the client's own `instructions`, not what the stages added to them (retrieved
+ * context, which every reader of the kept response could otherwise see, whatever they may read).
+ */
+function withClientInstructions(keeper: ResponseKeeper, instructions: ResponsesBody['instructions']): ResponseKeeper {
+  return (response) =>
+    keeper('instructions' in response ? { ...response, instructions: instructions ?? null } : response);
+}
+
+/**
  * `store` (defaulting to `responses.default_store`) and `previous_response_id`, before the policy
  * stages see the body: the earlier turns go in front of the input, so they are scrubbed and routed
  * (the `stateful` capability) like the rest. Returns the keeper of a response to keep.
@@ -79,7 +88,9 @@ function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
   if (!body.store && previous === null) return undefined;
   const owner = responseOwner(ctx);
   // Taken before the chain is added: a response keeps only the input its own request sent.
-  const keeper = body.store ? responses.keeper(owner, body.input, previous) : undefined;
+  const keeper = body.store
+    ? withClientInstructions(responses.keeper(owner, body.input, previous), body.instructions)
+    : undefined;
   if (previous !== null) {
     const earlier = atEdge(() => responses.conversation(owner, previous));
     const input = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;

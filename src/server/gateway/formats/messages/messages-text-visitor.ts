@@ -79,11 +79,11 @@ function visitBlocks(
     const path = `${key}[${index}]`;
     if (block.type === 'text' && typeof block.text === 'string')
       visitField(block, 'text', visitor, where(`${path}.text`));
-    else if (block.type === 'document' && isTextSource(block.source))
-      visitField(block.source, 'data', visitor, where(`${path}.source.data`));
-    else if (block.type === 'search_result')
+    else if (block.type === 'document') visitDocument(block, visitor, inner(where, path));
+    else if (block.type === 'search_result') {
+      visitStrings(block, ['title', 'source'], visitor, inner(where, path));
       visitBlocks(block, 'content', visitor, inner(where, path), inner(where, path));
-    else if (block.type === 'tool_result')
+    } else if (block.type === 'tool_result')
       visitBlocks(
         block,
         'content',
@@ -92,6 +92,33 @@ function visitBlocks(
         (inner) => whereResult(`${path}.${inner}`),
       );
   });
+}
+
+/** The string fields `names` of a block, where present. */
+function visitStrings(
+  block: Mutable,
+  names: readonly string[],
+  visitor: TextVisitor,
+  where: (path: string) => TextLocation,
+): void {
+  for (const name of names) if (typeof block[name] === 'string') visitField(block, name, visitor, where(name));
+}
+
+/**
+ * A document's texts: its title and context, and its source when it is text (`{type: "text", data}`)
+ * or content blocks (`{type: "content", content: [...]}`); base64 and URL sources hold no text to read.
+ */
+function visitDocument(block: Mutable, visitor: TextVisitor, where: (path: string) => TextLocation): void {
+  visitStrings(block, ['title', 'context'], visitor, where);
+  const source: unknown = block.source;
+  if (isTextSource(source)) visitField(source, 'data', visitor, where('source.data'));
+  else if (isContentSource(source))
+    visitBlocks(source, 'content', visitor, inner(where, 'source'), inner(where, 'source'));
+}
+
+/** A document source made of content blocks (`{type: "content", content: [...]}`). */
+function isContentSource(source: unknown): source is Mutable {
+  return source !== null && typeof source === 'object' && (source as Mutable).type === 'content';
 }
 
 /** A plain-text document's source (`{type: "text", data}`): prose like any other text. */
