@@ -9,6 +9,8 @@ export interface IdpAccount {
   name?: string;
   groups: string[];
   disabled?: boolean;
+  /** Whether the provider vouches for the address (default true). */
+  emailVerified?: boolean;
 }
 
 /** A real OpenID provider (`oidc-provider`) on 127.0.0.1, with knobs for the failure cases tests need. */
@@ -143,7 +145,7 @@ export async function startTestIdp(
           claims: () => ({
             sub: id,
             email: account.email,
-            email_verified: true,
+            email_verified: account.emailVerified ?? true,
             name: account.name,
             groups: [...account.groups],
           }),

@@ -39,7 +39,7 @@ describe('every text a request carries', () => {
     expect(body.messages[2]!.tool_calls![0]!.function.arguments).toBe('{"X":"Y"}');
   });
 
-  it('Messages and count_tokens: system, text, tool_use input strings, tool results, text documents, search results', () => {
+  it('Messages and count_tokens: system, text, tool_use input strings, tool results, text documents, search results (title and source too)', () => {
     const body = () => ({
       model: 'm',
       system: 's',
@@ -66,6 +66,8 @@ describe('every text a request carries', () => {
       'tool_result:messages[1].content[0].content[0].text=r',
       'message:messages[1].content[1].source.data=doc',
       'message:messages[1].content[2].content[0].text=sr',
+      'message:messages[1].content[2].title=T',
+      'message:messages[1].content[2].source=https://x',
     ];
     const sorted = (list: string[]) => [...list].sort();
     const messages = body();

@@ -179,6 +179,14 @@ describe('single sign-on refuses what it must', () => {
     expect(await keyCount(h)).toBe(before);
   });
 
+  it("refuses an unverified e-mail address, which could name someone else's key", async () => {
+    const before = await keyCount(h);
+    const { error, description } = returnedError(await h.walk('mallory'));
+    expect(error).toBe('authentication_error');
+    expect(description).toContain('has not verified the e-mail address alice@example.com');
+    expect(await keyCount(h)).toBe(before);
+  });
+
   it('validates the sign-in start, naming the field', async () => {
     const { challenge } = handoffPair();
     const start = (query: Record<string, string>) =>

@@ -14,6 +14,7 @@ export function defaultAccounts(): Record<string, IdpAccount> {
     alice: { email: 'alice@example.com', name: 'Alice', groups: ['ml-team', 'staff'] },
     bob: { email: 'bob@example.com', groups: ['staff'] },
     carol: { email: 'carol@example.com', groups: ['contractors'] },
+    mallory: { email: 'alice@example.com', groups: ['staff'], emailVerified: false },
   };
 }
 

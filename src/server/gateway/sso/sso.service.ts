@@ -152,6 +152,12 @@ export class SsoService {
           'authentication_error',
           `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
         );
+      // An address the provider has not verified could be anyone's: it must not name the key's owner.
+      if (client.settings.user_claim === 'email' && tokens.claims.email_verified === false)
+        throw new SsoError(
+          'authentication_error',
+          `${client.label} has not verified the e-mail address ${user}; the key's owner is named by a verified address only`,
+        );
       const grant = mapClaims(client.settings, tokens.claims);
       if (grant === undefined)
         throw new SsoError(
