@@ -42,7 +42,7 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
     await page.getByRole('link', { name: 'Live traffic' }).click();
     const rows = page.getByTestId('traffic-row').filter({ hasText: name });
     await expect(rows).toHaveCount(2);
-    await rows.filter({ hasText: '200' }).click();
+    await rows.filter({ has: page.locator('.status-2xx') }).click();
     const drawer = page.getByTestId('traffic-drawer');
     await expect(drawer.getByTestId('pii-note')).toContainText('email ×1');
     await expect(drawer.getByTestId('policy-note')).toHaveText('passed');
@@ -50,7 +50,7 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
     await expect(drawer).not.toContainText(EMAIL);
     await saveScreenshot(page, 'gateway-traffic-drawer-pii');
     await page.keyboard.press('Escape');
-    await rows.filter({ hasText: '400' }).click();
+    await rows.filter({ has: page.locator('.status-4xx') }).click();
     await expect(page.getByTestId('guardrails-blocked')).toContainText('blocked pattern "forbidden-e2e"');
   } finally {
     await admin('/internal/pii', 'PUT', { keys: {} });
