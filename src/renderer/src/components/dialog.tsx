@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Button } from './button.js';
+import { ErrorMessage } from './feedback.js';
 import { CloseIcon } from './icons.js';
 
 /**
@@ -86,5 +87,57 @@ export function ConfirmFooter({
         {children}
       </Button>
     </>
+  );
+}
+
+/**
+ * A dialog around a form: Enter in a field submits like the confirm button, and the mutation's error
+ * (when it failed) is shown under the form.
+ */
+export function FormDialog({
+  onClose,
+  onSubmit,
+  confirmLabel,
+  confirmTestId,
+  busy = false,
+  error,
+  errorTitle,
+  children,
+  ...dialog
+}: {
+  readonly title: ReactNode;
+  readonly description?: ReactNode;
+  readonly wide?: boolean;
+  readonly testId?: string;
+  readonly onClose: () => void;
+  readonly onSubmit: () => void;
+  readonly confirmLabel: ReactNode;
+  readonly confirmTestId?: string;
+  readonly busy?: boolean;
+  readonly error?: unknown;
+  readonly errorTitle?: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <Dialog
+      {...dialog}
+      onClose={onClose}
+      footer={
+        <ConfirmFooter onCancel={onClose} onConfirm={onSubmit} busy={busy} testId={confirmTestId}>
+          {confirmLabel}
+        </ConfirmFooter>
+      }
+    >
+      <form
+        className="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+      {error ? <ErrorMessage error={error} title={errorTitle ?? 'Could not save'} /> : null}
+    </Dialog>
   );
 }

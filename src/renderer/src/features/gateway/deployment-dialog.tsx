@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmFooter, Dialog } from '../../components/dialog.js';
+import { FormDialog } from '../../components/dialog.js';
 import { Field, TextInput } from '../../components/field.js';
 import { toDeploymentInput, type DeploymentDraft, type DeploymentErrors } from './deployment-form.js';
 
@@ -83,100 +83,90 @@ export function DeploymentDialog({
     </Field>
   );
   return (
-    <Dialog
+    <FormDialog
       wide
       testId="deployment-dialog"
       title={isNew ? 'Add a deployment' : `Edit ${initial.id || initial.model}`}
       description="One upstream serving a model name. Several deployments of one model share its traffic by weight and fall back to each other."
       onClose={onClose}
-      footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} testId="confirm-deployment">
-          {isNew ? 'Add to draft' : 'Update draft'}
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      confirmLabel={isNew ? 'Add to draft' : 'Update draft'}
+      confirmTestId="confirm-deployment"
     >
-      <form
-        className="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
+      {text('model', 'Model', {
+        hint: 'The name clients send. Allow it above for requests to reach this deployment.',
+        placeholder: 'team-gpt',
+        list: 'deployment-models',
+      })}
+      {text('provider', 'Provider', {
+        hint: 'Empty: inferred from the upstream model name.',
+        placeholder: 'openai',
+        list: 'deployment-providers',
+      })}
+      {text('upstreamModel', 'Upstream model', {
+        hint: 'The name the provider knows. Empty: the model name without its provider prefix.',
+        placeholder: 'gpt-4o-mini',
+      })}
+      {text('baseUrl', 'Base URL', {
+        hint: "Empty: the provider's default address.",
+        placeholder: 'http://127.0.0.1:8000/v1',
+      })}
+      {text('apiKeyEnv', 'API key environment variable', {
+        hint: "The variable's name in the gateway's environment; the gateway reads the key from it.",
+        placeholder: 'OPENAI_API_KEY',
+      })}
+      <Field
+        label="API key"
+        htmlFor="deployment-apiKey"
+        error={errors.apiKey}
+        hint={
+          draft.apiKeySet && !draft.apiKeyEnv
+            ? 'A key is stored. Leave empty to keep it; type one to replace it.'
+            : 'Optional, write-only: the gateway stores it and never shows it again. Prefer an environment variable.'
+        }
       >
-        {text('model', 'Model', {
-          hint: 'The name clients send. Allow it above for requests to reach this deployment.',
-          placeholder: 'team-gpt',
-          list: 'deployment-models',
-        })}
-        {text('provider', 'Provider', {
-          hint: 'Empty: inferred from the upstream model name.',
-          placeholder: 'openai',
-          list: 'deployment-providers',
-        })}
-        {text('upstreamModel', 'Upstream model', {
-          hint: 'The name the provider knows. Empty: the model name without its provider prefix.',
-          placeholder: 'gpt-4o-mini',
-        })}
-        {text('baseUrl', 'Base URL', {
-          hint: "Empty: the provider's default address.",
-          placeholder: 'http://127.0.0.1:8000/v1',
-        })}
-        {text('apiKeyEnv', 'API key environment variable', {
-          hint: "The variable's name in the gateway's environment; the gateway reads the key from it.",
-          placeholder: 'OPENAI_API_KEY',
-        })}
-        <Field
-          label="API key"
-          htmlFor="deployment-apiKey"
-          error={errors.apiKey}
-          hint={
-            draft.apiKeySet && !draft.apiKeyEnv
-              ? 'A key is stored. Leave empty to keep it; type one to replace it.'
-              : 'Optional, write-only: the gateway stores it and never shows it again. Prefer an environment variable.'
-          }
-        >
-          <TextInput
-            id="deployment-apiKey"
-            type="password"
-            autoComplete="new-password"
-            placeholder={draft.apiKeySet && !draft.apiKeyEnv ? '•••••• stored' : ''}
-            value={draft.apiKey}
-            onChange={(event) => set('apiKey', event.target.value)}
-          />
-        </Field>
-        {text('weight', 'Weight', {
-          hint: 'Share of the model’s traffic relative to its other deployments.',
-          inputMode: 'decimal',
-        })}
-        {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
-        {text('apiVersion', 'API version (Azure)', {
-          hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
-          placeholder: '2024-10-21',
-        })}
-        {text('capabilities', 'Capabilities', {
-          hint: 'Comma-separated: responses, streaming, vision, reasoning, structured_outputs, stateful, tools, tool:<type>. Empty: not restricted.',
-        })}
-        {text('responsesApi', 'Responses API', {
-          hint: 'native (the provider has its own /responses) or translate (over its chat API). Empty: native for OpenAI itself.',
-          placeholder: 'translate',
-        })}
-        {text('maxRetries', 'Retries', {
-          hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
-          inputMode: 'numeric',
-        })}
-        {errors.id && <div className="field-error form-span">Id: {errors.id}</div>}
-        {errors.form && <div className="field-error form-span">{errors.form}</div>}
-        <datalist id="deployment-providers">
-          {PROVIDERS.map((provider) => (
-            <option key={provider} value={provider} />
-          ))}
-        </datalist>
-        <datalist id="deployment-models">
-          {models.map((model) => (
-            <option key={model} value={model} />
-          ))}
-        </datalist>
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+        <TextInput
+          id="deployment-apiKey"
+          type="password"
+          autoComplete="new-password"
+          placeholder={draft.apiKeySet && !draft.apiKeyEnv ? '•••••• stored' : ''}
+          value={draft.apiKey}
+          onChange={(event) => set('apiKey', event.target.value)}
+        />
+      </Field>
+      {text('weight', 'Weight', {
+        hint: 'Share of the model’s traffic relative to its other deployments.',
+        inputMode: 'decimal',
+      })}
+      {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
+      {text('apiVersion', 'API version (Azure)', {
+        hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
+        placeholder: '2024-10-21',
+      })}
+      {text('capabilities', 'Capabilities', {
+        hint: 'Comma-separated: responses, streaming, vision, reasoning, structured_outputs, stateful, tools, tool:<type>. Empty: not restricted.',
+      })}
+      {text('responsesApi', 'Responses API', {
+        hint: 'native (the provider has its own /responses) or translate (over its chat API). Empty: native for OpenAI itself.',
+        placeholder: 'translate',
+      })}
+      {text('maxRetries', 'Retries', {
+        hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
+        inputMode: 'numeric',
+      })}
+      {errors.id && <div className="field-error form-span">Id: {errors.id}</div>}
+      {errors.form && <div className="field-error form-span">{errors.form}</div>}
+      <datalist id="deployment-providers">
+        {PROVIDERS.map((provider) => (
+          <option key={provider} value={provider} />
+        ))}
+      </datalist>
+      <datalist id="deployment-models">
+        {models.map((model) => (
+          <option key={model} value={model} />
+        ))}
+      </datalist>
+      <button type="submit" hidden />
+    </FormDialog>
   );
 }

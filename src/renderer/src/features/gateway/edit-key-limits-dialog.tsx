@@ -1,7 +1,6 @@
 import type { ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { useUpdateKey } from '../../api/gateway-queries.js';
-import { ConfirmFooter, Dialog } from '../../components/dialog.js';
-import { ErrorMessage } from '../../components/feedback.js';
+import { FormDialog } from '../../components/dialog.js';
 import { DraftTextField } from '../../components/field.js';
 import { showToast } from '../../components/toast.js';
 import { useDraft } from '../../lib/use-draft.js';
@@ -49,40 +48,32 @@ export function EditKeyLimitsDialog({
     />
   );
   return (
-    <Dialog
+    <FormDialog
       wide
       testId="edit-key-limits-dialog"
       title={`Limits of “${name}”`}
       description="Empty means no limit of the key's own (the user's, team's and gateway's limits still apply). Changes apply to the next request."
       onClose={onClose}
-      footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={update.isPending} testId="confirm-key-limits">
-          Save limits
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      busy={update.isPending}
+      confirmLabel="Save limits"
+      confirmTestId="confirm-key-limits"
+      error={update.error}
+      errorTitle="Could not change the limits"
     >
-      <form
-        className="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
-        {number('rpm', 'Requests per minute', true)}
-        {number('tpm', 'Tokens per minute')}
-        <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
-        {number('userTpm', 'User, per minute')}
-        {number('userTpd', 'User, per day')}
-        {number('teamTpm', 'Team, per minute')}
-        {number('teamTpd', 'Team, per day')}
-        <div className="form-section form-span">Where its limits stand now</div>
-        <div className="form-span">
-          <LimitMeters limits={apiKey.limits} />
-        </div>
-        <button type="submit" hidden />
-      </form>
-      {update.error && <ErrorMessage error={update.error} title="Could not change the limits" />}
-    </Dialog>
+      <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
+      {number('rpm', 'Requests per minute', true)}
+      {number('tpm', 'Tokens per minute')}
+      <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
+      {number('userTpm', 'User, per minute')}
+      {number('userTpd', 'User, per day')}
+      {number('teamTpm', 'Team, per minute')}
+      {number('teamTpd', 'Team, per day')}
+      <div className="form-section form-span">Where its limits stand now</div>
+      <div className="form-span">
+        <LimitMeters limits={apiKey.limits} />
+      </div>
+      <button type="submit" hidden />
+    </FormDialog>
   );
 }

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
 import { useIssueKey, useModelSettings } from '../../api/gateway-queries.js';
-import { ConfirmFooter, Dialog } from '../../components/dialog.js';
-import { ErrorMessage } from '../../components/feedback.js';
+import { FormDialog } from '../../components/dialog.js';
 import { Field, Select, TextInput } from '../../components/field.js';
 import { EMPTY_FORM, toRequest, validateForm, type IssueKeyForm } from './issue-key-form.js';
 
@@ -58,115 +57,107 @@ export function IssueKeyDialog({
     issue.mutate(toRequest(form), { onSuccess: onIssued });
   };
   return (
-    <Dialog
+    <FormDialog
       wide
       testId="issue-key-dialog"
       title="Issue an API key"
       description="The key works with any OpenAI or Anthropic client pointed at this gateway. Its secret is shown once."
       onClose={onClose}
-      footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={issue.isPending} testId="confirm-issue-key">
-          Issue key
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      busy={issue.isPending}
+      confirmLabel="Issue key"
+      confirmTestId="confirm-issue-key"
+      error={issue.error}
+      errorTitle="Could not issue the key"
     >
-      <form
-        className="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline.">
-          <TextInput id="key-name" autoFocus value={form.name} onChange={(event) => set('name', event.target.value)} />
-        </Field>
-        <Field label="User" htmlFor="key-user">
-          <TextInput
-            id="key-user"
-            placeholder="alice@example.com"
-            value={form.user}
-            onChange={(event) => set('user', event.target.value)}
-          />
-        </Field>
-        <Field label="Team" htmlFor="key-team">
-          <TextInput
-            id="key-team"
-            placeholder="platform"
-            value={form.team}
-            onChange={(event) => set('team', event.target.value)}
-          />
-        </Field>
-        <Field label="Expires" htmlFor="key-expiry">
-          <Select
-            id="key-expiry"
-            value={form.expiresInDays}
-            onChange={(event) => set('expiresInDays', event.target.value)}
-          >
-            {EXPIRY.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <fieldset className="form-span fieldset">
-          <legend className="field-label">Scopes</legend>
-          <div className="chip-row">
-            {SCOPES.map((scope) => (
-              <label key={scope.value} className="chip-check" title={scope.hint}>
-                <input
-                  type="checkbox"
-                  checked={form.scopes.includes(scope.value)}
-                  onChange={() => set('scopes', toggle(form.scopes, scope.value))}
-                />
-                <span className="mono">{scope.label}</span>
-              </label>
-            ))}
-          </div>
-          {errors.scopes && <div className="field-error">{errors.scopes}</div>}
-        </fieldset>
-        <Field
-          label="RAG collections"
-          htmlFor="key-rag"
-          error={errors.ragCollections}
-          hint="Comma separated; * for all. Adds rag:<collection> scopes."
+      <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline.">
+        <TextInput id="key-name" autoFocus value={form.name} onChange={(event) => set('name', event.target.value)} />
+      </Field>
+      <Field label="User" htmlFor="key-user">
+        <TextInput
+          id="key-user"
+          placeholder="alice@example.com"
+          value={form.user}
+          onChange={(event) => set('user', event.target.value)}
+        />
+      </Field>
+      <Field label="Team" htmlFor="key-team">
+        <TextInput
+          id="key-team"
+          placeholder="platform"
+          value={form.team}
+          onChange={(event) => set('team', event.target.value)}
+        />
+      </Field>
+      <Field label="Expires" htmlFor="key-expiry">
+        <Select
+          id="key-expiry"
+          value={form.expiresInDays}
+          onChange={(event) => set('expiresInDays', event.target.value)}
         >
-          <TextInput
-            id="key-rag"
-            placeholder="docs, wiki"
-            value={form.ragCollections}
-            onChange={(event) => set('ragCollections', event.target.value)}
-          />
-        </Field>
-        <fieldset className="fieldset">
-          <legend className="field-label">Models</legend>
-          <div className="chip-row">
-            {(models.data?.allowed_models ?? []).map((model) => (
-              <label key={model} className="chip-check">
-                <input
-                  type="checkbox"
-                  checked={form.models.includes(model)}
-                  onChange={() => set('models', toggle(form.models, model))}
-                />
-                <span className="mono">{model}</span>
-              </label>
-            ))}
-          </div>
-          <div className="field-hint">
-            {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
-          </div>
-        </fieldset>
-        <div className="form-section form-span">Rate limits</div>
-        {number('rpm', 'Requests per minute')}
-        {number('tpm', 'Tokens per minute')}
-        <div className="form-section form-span">Budgets (tokens)</div>
-        {number('userTpm', 'User, per minute')}
-        {number('userTpd', 'User, per day')}
-        {number('teamTpm', 'Team, per minute')}
-        {number('teamTpd', 'Team, per day')}
-        <button type="submit" hidden />
-      </form>
-      {issue.error && <ErrorMessage error={issue.error} title="Could not issue the key" />}
-    </Dialog>
+          {EXPIRY.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <fieldset className="form-span fieldset">
+        <legend className="field-label">Scopes</legend>
+        <div className="chip-row">
+          {SCOPES.map((scope) => (
+            <label key={scope.value} className="chip-check" title={scope.hint}>
+              <input
+                type="checkbox"
+                checked={form.scopes.includes(scope.value)}
+                onChange={() => set('scopes', toggle(form.scopes, scope.value))}
+              />
+              <span className="mono">{scope.label}</span>
+            </label>
+          ))}
+        </div>
+        {errors.scopes && <div className="field-error">{errors.scopes}</div>}
+      </fieldset>
+      <Field
+        label="RAG collections"
+        htmlFor="key-rag"
+        error={errors.ragCollections}
+        hint="Comma separated; * for all. Adds rag:<collection> scopes."
+      >
+        <TextInput
+          id="key-rag"
+          placeholder="docs, wiki"
+          value={form.ragCollections}
+          onChange={(event) => set('ragCollections', event.target.value)}
+        />
+      </Field>
+      <fieldset className="fieldset">
+        <legend className="field-label">Models</legend>
+        <div className="chip-row">
+          {(models.data?.allowed_models ?? []).map((model) => (
+            <label key={model} className="chip-check">
+              <input
+                type="checkbox"
+                checked={form.models.includes(model)}
+                onChange={() => set('models', toggle(form.models, model))}
+              />
+              <span className="mono">{model}</span>
+            </label>
+          ))}
+        </div>
+        <div className="field-hint">
+          {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
+        </div>
+      </fieldset>
+      <div className="form-section form-span">Rate limits</div>
+      {number('rpm', 'Requests per minute')}
+      {number('tpm', 'Tokens per minute')}
+      <div className="form-section form-span">Budgets (tokens)</div>
+      {number('userTpm', 'User, per minute')}
+      {number('userTpd', 'User, per day')}
+      {number('teamTpm', 'Team, per minute')}
+      {number('teamTpd', 'Team, per day')}
+      <button type="submit" hidden />
+    </FormDialog>
   );
 }

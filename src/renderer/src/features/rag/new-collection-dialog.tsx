@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { COLLECTION_NAME_PATTERN, type RagCollectionCreate } from '../../../../shared/rag-api.js';
-import { ConfirmFooter, Dialog } from '../../components/dialog.js';
-import { ErrorMessage } from '../../components/feedback.js';
+import { FormDialog } from '../../components/dialog.js';
 import { Field, TextInput } from '../../components/field.js';
 import { useCreateCollection } from './rag-queries.js';
 
@@ -35,54 +34,46 @@ export function NewCollectionDialog({ onClose }: { readonly onClose: () => void 
     create.mutate(body, { onSuccess: onClose });
   };
   return (
-    <Dialog
+    <FormDialog
       wide
       testId="new-collection-dialog"
       title="New collection"
       description="Keys read it with the rag:<name> scope; when you list teams, users or keys, a key must also be listed."
       onClose={onClose}
-      footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={create.isPending} testId="confirm-new-collection">
-          Create collection
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      busy={create.isPending}
+      confirmLabel="Create collection"
+      confirmTestId="confirm-new-collection"
+      error={create.error}
+      errorTitle="Could not create the collection"
     >
-      <form
-        className="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
+      <Field label="Name" htmlFor="collection-name" error={nameError}>
+        <TextInput id="collection-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label="Teams" htmlFor="collection-teams" hint="Comma-separated; empty lists: the scope alone decides.">
+        <TextInput id="collection-teams" value={teams} onChange={(event) => setTeams(event.target.value)} />
+      </Field>
+      <Field label="Users" htmlFor="collection-users">
+        <TextInput id="collection-users" value={users} onChange={(event) => setUsers(event.target.value)} />
+      </Field>
+      <Field label="Key ids" htmlFor="collection-keys">
+        <TextInput id="collection-keys" value={keys} onChange={(event) => setKeys(event.target.value)} />
+      </Field>
+      <Field
+        label="Store namespace"
+        htmlFor="collection-namespace"
+        hint="Follow this namespace: re-indexed on every revision."
       >
-        <Field label="Name" htmlFor="collection-name" error={nameError}>
-          <TextInput id="collection-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
-        </Field>
-        <Field label="Teams" htmlFor="collection-teams" hint="Comma-separated; empty lists: the scope alone decides.">
-          <TextInput id="collection-teams" value={teams} onChange={(event) => setTeams(event.target.value)} />
-        </Field>
-        <Field label="Users" htmlFor="collection-users">
-          <TextInput id="collection-users" value={users} onChange={(event) => setUsers(event.target.value)} />
-        </Field>
-        <Field label="Key ids" htmlFor="collection-keys">
-          <TextInput id="collection-keys" value={keys} onChange={(event) => setKeys(event.target.value)} />
-        </Field>
-        <Field
-          label="Store namespace"
-          htmlFor="collection-namespace"
-          hint="Follow this namespace: re-indexed on every revision."
-        >
-          <TextInput
-            id="collection-namespace"
-            placeholder="Not followed"
-            value={namespace}
-            onChange={(event) => setNamespace(event.target.value)}
-          />
-        </Field>
-        <Field label="Store branch" htmlFor="collection-branch">
-          <TextInput id="collection-branch" value={branch} onChange={(event) => setBranch(event.target.value)} />
-        </Field>
-      </form>
-      {create.error && <ErrorMessage error={create.error} title="Could not create the collection" />}
-    </Dialog>
+        <TextInput
+          id="collection-namespace"
+          placeholder="Not followed"
+          value={namespace}
+          onChange={(event) => setNamespace(event.target.value)}
+        />
+      </Field>
+      <Field label="Store branch" htmlFor="collection-branch">
+        <TextInput id="collection-branch" value={branch} onChange={(event) => setBranch(event.target.value)} />
+      </Field>
+    </FormDialog>
   );
 }

@@ -1,7 +1,6 @@
 import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
 import { useCreateTeam, useCreateUser, useUpdateTeam, useUpdateUser } from '../../../api/principals-queries.js';
-import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
-import { ErrorMessage } from '../../../components/feedback.js';
+import { FormDialog } from '../../../components/dialog.js';
 import { DraftTextField, Field, Select } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 import { useDraft } from '../../../lib/use-draft.js';
@@ -89,7 +88,7 @@ export function PrincipalDialog({
   );
   const noun = target.kind === 'team' ? 'team' : 'user';
   return (
-    <Dialog
+    <FormDialog
       wide
       testId="principal-dialog"
       title={editing ? `Edit ${noun} ${target.record!.id}` : `New ${noun}`}
@@ -99,69 +98,55 @@ export function PrincipalDialog({
           : "A user's limits are shared by all their keys, within their team's. Empty: no limit of their own."
       }
       onClose={onClose}
-      footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={submit} busy={mutation.isPending} testId="confirm-principal">
-          {editing ? 'Save' : `Create ${noun}`}
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      busy={mutation.isPending}
+      confirmLabel={editing ? 'Save' : `Create ${noun}`}
+      confirmTestId="confirm-principal"
+      error={mutation.error}
+      errorTitle={editing ? `Could not save the ${noun}` : `Could not create the ${noun}`}
     >
-      <form
-        className="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        {!editing &&
-          input('id', 'Id', {
-            hint:
-              target.kind === 'team' ? 'As keys name it, e.g. platform.' : 'As keys name it, e.g. alice@example.com.',
-            placeholder: target.kind === 'team' ? 'platform' : 'alice@example.com',
-            autoFocus: true,
-          })}
-        {input('name', 'Display name', { placeholder: 'Optional', autoFocus: editing })}
-        {target.kind === 'user' && (
-          <>
-            {input('email', 'E-mail', { placeholder: 'Optional' })}
-            <Field label="Team" htmlFor="principal-team" error={errors.team}>
-              <Select id="principal-team" value={form.team} onChange={(event) => draft.set('team', event.target.value)}>
-                <option value="">No team</option>
-                {[...new Set([...teams, form.team].filter(Boolean))].map((team) => (
-                  <option key={team} value={team}>
-                    {team}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-          </>
-        )}
-        <div className="form-section form-span">Rate limits (refilled over a minute)</div>
-        {input('rpm', 'Requests per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
-        {input('tpm', 'Tokens per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
-        <div className="form-section form-span">Budgets (per UTC minute and day)</div>
-        {input('tpmBudget', 'Budget: tokens per minute', { placeholder: 'No budget', inputMode: 'numeric' })}
-        {input('tpdBudget', 'Budget: tokens per day', { placeholder: 'No budget', inputMode: 'numeric' })}
-        {input('usd', 'Budget: spend per day (USD)', {
-          placeholder: 'No budget',
-          inputMode: 'decimal',
-          hint: 'Counted where the configuration prices the model.',
+      {!editing &&
+        input('id', 'Id', {
+          hint: target.kind === 'team' ? 'As keys name it, e.g. platform.' : 'As keys name it, e.g. alice@example.com.',
+          placeholder: target.kind === 'team' ? 'platform' : 'alice@example.com',
+          autoFocus: true,
         })}
-        {target.record && (
-          <>
-            <div className="form-section form-span">Where its limits stand now</div>
-            <div className="form-span">
-              <LimitMeters limits={target.record.limits} showOwner={false} />
-            </div>
-          </>
-        )}
-        <button type="submit" hidden />
-      </form>
-      {mutation.error && (
-        <ErrorMessage
-          error={mutation.error}
-          title={editing ? `Could not save the ${noun}` : `Could not create the ${noun}`}
-        />
+      {input('name', 'Display name', { placeholder: 'Optional', autoFocus: editing })}
+      {target.kind === 'user' && (
+        <>
+          {input('email', 'E-mail', { placeholder: 'Optional' })}
+          <Field label="Team" htmlFor="principal-team" error={errors.team}>
+            <Select id="principal-team" value={form.team} onChange={(event) => draft.set('team', event.target.value)}>
+              <option value="">No team</option>
+              {[...new Set([...teams, form.team].filter(Boolean))].map((team) => (
+                <option key={team} value={team}>
+                  {team}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </>
       )}
-    </Dialog>
+      <div className="form-section form-span">Rate limits (refilled over a minute)</div>
+      {input('rpm', 'Requests per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
+      {input('tpm', 'Tokens per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
+      <div className="form-section form-span">Budgets (per UTC minute and day)</div>
+      {input('tpmBudget', 'Budget: tokens per minute', { placeholder: 'No budget', inputMode: 'numeric' })}
+      {input('tpdBudget', 'Budget: tokens per day', { placeholder: 'No budget', inputMode: 'numeric' })}
+      {input('usd', 'Budget: spend per day (USD)', {
+        placeholder: 'No budget',
+        inputMode: 'decimal',
+        hint: 'Counted where the configuration prices the model.',
+      })}
+      {target.record && (
+        <>
+          <div className="form-section form-span">Where its limits stand now</div>
+          <div className="form-span">
+            <LimitMeters limits={target.record.limits} showOwner={false} />
+          </div>
+        </>
+      )}
+      <button type="submit" hidden />
+    </FormDialog>
   );
 }
