@@ -1,7 +1,8 @@
 import type { TrafficEvent } from '../../../shared/gateway-api.js';
 import { assertNever } from '../formats/ir.js';
 import type { GatewayEventBus } from './event-bus.js';
-import { RingBuffer } from './ring-buffer.js';
+import { RecordArena } from './record-arena.js';
+import { decodeRecord, decodeTruncated, encodeRecord } from './record-codec.js';
 
 /** Longest body kept per request (characters of JSON); larger ones are cut and flagged. */
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -31,12 +32,6 @@ export interface TrafficRecord extends Omit<
   readonly startedAtMs: number;
   readonly requestBody: StoredBody | undefined;
   readonly responseBody: StoredBody | undefined;
-}
-
-interface Stored {
-  readonly seq: number;
-  readonly record: TrafficRecord;
-  event?: TrafficEvent;
 }
 
 function redact(key: string, value: unknown): unknown {
@@ -86,66 +81,64 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
 }
 
 /**
- * Recent requests for the traffic view: an in-memory ring buffer (capacity from `gateway.traffic_buffer`)
- * and a live feed on the event bus. Never holds headers, so never credentials.
+ * Recent requests for the traffic view: the newest `gateway.traffic_buffer` records, kept off the
+ * JS heap as text (see RecordArena) and formatted only when read, and a live feed on the event bus.
+ * Never holds headers, so never credentials.
  */
 export class TrafficLog {
-  private readonly buffer: RingBuffer<Stored>;
+  private readonly arena: RecordArena;
   private seq = 0;
 
   constructor(
     capacity: number,
     private readonly bus: GatewayEventBus,
   ) {
-    this.buffer = new RingBuffer(capacity);
+    this.arena = new RecordArena(capacity);
   }
 
   /** Records a finished request and publishes it to live subscribers. */
   record(record: TrafficRecord): void {
     this.seq += 1;
-    const stored: Stored = { seq: this.seq, record };
-    this.buffer.push(stored);
-    if (this.bus.active) this.bus.publish({ kind: 'traffic', event: this.view(stored) });
+    this.arena.push(this.seq, encodeRecord(record));
+    if (this.bus.active) this.bus.publish({ kind: 'traffic', event: view(this.seq, record) });
   }
 
   /** Recent events, newest first, optionally only those after `after` (a seq). */
   list(limit: number, after = 0, bodies = true): TrafficEvent[] {
-    return this.buffer
-      .newest(limit, (s) => s.seq > after)
-      .map((s) => {
-        const event = this.view(s);
-        return bodies ? event : { ...event, request_body: null, response_body: null };
-      });
+    return this.arena.newest(limit, after).map(({ seq, texts }) => {
+      const record = decodeRecord(texts, bodies);
+      // Without bodies, `truncated` still says whether they were cut.
+      return bodies ? view(seq, record) : { ...view(seq, record), truncated: decodeTruncated(texts) };
+    });
   }
 
   /** Events after `after`, oldest first (replay for a reconnecting stream). */
   since(after: number): TrafficEvent[] {
-    return this.list(this.buffer.capacity, after).reverse();
+    return this.list(this.arena.capacity, after).reverse();
   }
 
   /** The buffer's capacity. */
   get capacity(): number {
-    return this.buffer.capacity;
+    return this.arena.capacity;
   }
 
   /** The last sequence number handed out. */
   get lastSeq(): number {
     return this.seq;
   }
+}
 
-  private view(stored: Stored): TrafficEvent {
-    if (stored.event) return stored.event;
-    const { requestBody, responseBody, startedAtMs, ...rest } = stored.record;
-    const request = displayBody(requestBody);
-    const response = displayBody(responseBody);
-    stored.event = {
-      ...rest,
-      seq: stored.seq,
-      started_at: new Date(startedAtMs).toISOString(),
-      request_body: request.value,
-      response_body: response.value,
-      truncated: request.truncated || response.truncated,
-    };
-    return stored.event;
-  }
+/** A record as the traffic API shows it. */
+function view(seq: number, record: TrafficRecord): TrafficEvent {
+  const { requestBody, responseBody, startedAtMs, ...rest } = record;
+  const request = displayBody(requestBody);
+  const response = displayBody(responseBody);
+  return {
+    ...rest,
+    seq,
+    started_at: new Date(startedAtMs).toISOString(),
+    request_body: request.value,
+    response_body: response.value,
+    truncated: request.truncated || response.truncated,
+  };
 }
