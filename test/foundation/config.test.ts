@@ -82,6 +82,11 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a traffic buffer too large to allocate, naming the key', () => {
+    const file = configFile('traffic.yaml', 'gateway:\n  traffic_buffer: 1000000000\n');
+    expect(() => loadConfig({ file, env: {} })).toThrowError(/gateway\.traffic_buffer/);
+  });
+
   it('rejects unknown top-level keys by name', () => {
     const file = configFile('typo.yaml', 'alowed_models: [x]\n');
     expect(() => loadConfig({ file, env: {} })).toThrowError(/alowed_models/);

@@ -110,7 +110,8 @@ export const configSchema = z
     gateway: z
       .object({
         body_limit_bytes: positiveInt.default(32 * 1024 * 1024),
-        traffic_buffer: positiveInt.default(1000),
+        // Every slot is allocated up front (a few bytes each; the records' text only as it comes).
+        traffic_buffer: positiveInt.max(100_000).default(1000),
         // Further attempts on the same deployment after a 429, 5xx, timeout or connection error.
         max_retries: z.number().int().min(0).max(10).default(2),
         // First wait between attempts; it doubles with each retry (with jitter).
