@@ -105,8 +105,7 @@ export class RecordArena {
     if (current && current.bytes.length - current.used >= exact) return current;
     if (exact > PAGE_BYTES) {
       // An outsized record gets a page of its own, left as it is when the record goes.
-      const own: Page = { bytes: Buffer.allocUnsafeSlow(exact), used: 0, live: 0 };
-      return own;
+      return { bytes: Buffer.allocUnsafeSlow(exact), used: 0, live: 0 };
     }
     if (current) this.retire(current);
     this.current = this.takeSpare() ?? { bytes: Buffer.allocUnsafeSlow(PAGE_BYTES), used: 0, live: 0 };

@@ -52,8 +52,8 @@ export function encodeRecord(record: TrafficRecord): string[] {
   return [JSON.stringify(fields), bodyText(r.requestBody), bodyText(r.responseBody)];
 }
 
-/** The record encodeRecord stored (without its bodies unless asked). */
-export function decodeRecord(texts: readonly string[], bodies: boolean): TrafficRecord {
+/** The record encodeRecord stored. */
+export function decodeRecord(texts: readonly string[]): TrafficRecord {
   // Each field's type is what encodeRecord put at that position.
   const f = JSON.parse(texts[0] ?? '[]') as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   return {
@@ -84,15 +84,9 @@ export function decodeRecord(texts: readonly string[], bodies: boolean): Traffic
     guardrails: f[24],
     cache: f[25],
     trace_id: f[26],
-    requestBody: bodies ? storedBody(f[REQUEST_SHAPE], texts[1] ?? '') : undefined,
-    responseBody: bodies ? storedBody(f[RESPONSE_SHAPE], texts[2] ?? '') : undefined,
+    requestBody: storedBody(f[REQUEST_SHAPE], texts[1] ?? ''),
+    responseBody: storedBody(f[RESPONSE_SHAPE], texts[2] ?? ''),
   };
-}
-
-/** Whether either stored body was cut at the per-body limit, without reading the bodies. */
-export function decodeTruncated(texts: readonly string[]): boolean {
-  const f = JSON.parse(texts[0] ?? '[]') as unknown[];
-  return cutShort(f[REQUEST_SHAPE] as BodyShape | null) || cutShort(f[RESPONSE_SHAPE] as BodyShape | null);
 }
 
 function bodyText(body: StoredBody | undefined): string {
@@ -112,10 +106,6 @@ function bodyShape(body: StoredBody | undefined): BodyShape | null {
     default:
       return assertNever(body, 'stored body');
   }
-}
-
-function cutShort(shape: BodyShape | null): boolean {
-  return shape?.kind === 'text' && shape.truncated;
 }
 
 function storedBody(shape: BodyShape | null, text: string): StoredBody | undefined {

@@ -2,7 +2,7 @@ import type { TrafficEvent } from '../../../shared/gateway-api.js';
 import { assertNever } from '../formats/ir.js';
 import type { GatewayEventBus } from './event-bus.js';
 import { RecordArena } from './record-arena.js';
-import { decodeRecord, decodeTruncated, encodeRecord } from './record-codec.js';
+import { decodeRecord, encodeRecord } from './record-codec.js';
 
 /** Longest body kept per request (characters of JSON); larger ones are cut and flagged. */
 export const MAX_BODY_CHARS = 64 * 1024;
@@ -11,9 +11,9 @@ export const MAX_BODY_CHARS = 64 * 1024;
 const SECRET_FIELDS = new Set(['api_key', 'apiKey', 'authorization', 'x-api-key', 'password', 'secret', 'token']);
 
 /**
- * A body as the traffic buffer keeps it: flat text, never an object graph. A 1000-entry buffer of
- * parsed bodies would be promoted to the old generation and churn it; strings are one object each,
- * and the text already exists (the raw request, the serialised answer).
+ * A body as a finished request hands it to the traffic buffer: text, never an object graph, because
+ * the buffer stores text (see RecordArena) and the text already exists (the raw request, the
+ * serialised answer).
  */
 export type StoredBody =
   /** JSON text, parsed when read, with `patch` applied (the forwarded model and max_tokens). */
@@ -38,22 +38,15 @@ function redact(key: string, value: unknown): unknown {
   return SECRET_FIELDS.has(key) && typeof value === 'string' ? '[redacted]' : value;
 }
 
-/** Copies a slice so it does not keep its (possibly huge) parent string alive. */
-function flatten(slice: string): string {
-  return Buffer.from(slice, 'utf8').toString('utf8');
-}
-
-/** JSON text to keep; text past the limit is cut now, so the buffer never holds megabytes per request. */
+/** JSON text to keep; text past the limit is cut now (the buffer copies what it keeps, never a parent string). */
 export function jsonBody(text: string, patch?: Readonly<Record<string, unknown>>): StoredBody {
-  if (text.length > MAX_BODY_CHARS)
-    return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: text.slice(0, MAX_BODY_CHARS), truncated: true };
   return patch ? { kind: 'json', text, patch } : { kind: 'json', text };
 }
 
 /** Plain text to keep (cut at the limit). */
 export function textBody(text: string, truncated = false): StoredBody {
-  if (text.length > MAX_BODY_CHARS)
-    return { kind: 'text', text: flatten(text.slice(0, MAX_BODY_CHARS)), truncated: true };
+  if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: text.slice(0, MAX_BODY_CHARS), truncated: true };
   return { kind: 'text', text, truncated };
 }
 
@@ -106,9 +99,11 @@ export class TrafficLog {
   /** Recent events, newest first, optionally only those after `after` (a seq). */
   list(limit: number, after = 0, bodies = true): TrafficEvent[] {
     return this.arena.newest(limit, after).map(({ seq, texts }) => {
-      const record = decodeRecord(texts, bodies);
+      const record = decodeRecord(texts);
+      if (bodies) return view(seq, record);
       // Without bodies, `truncated` still says whether they were cut.
-      return bodies ? view(seq, record) : { ...view(seq, record), truncated: decodeTruncated(texts) };
+      const truncated = wasCut(record.requestBody) || wasCut(record.responseBody);
+      return { ...view(seq, { ...record, requestBody: undefined, responseBody: undefined }), truncated };
     });
   }
 
@@ -126,6 +121,10 @@ export class TrafficLog {
   get lastSeq(): number {
     return this.seq;
   }
+}
+
+function wasCut(body: StoredBody | undefined): boolean {
+  return body?.kind === 'text' && body.truncated;
 }
 
 /** A record as the traffic API shows it. */
