@@ -5,7 +5,8 @@
  * Three processes: this one drives the load (autocannon and an undici client); the mock upstream
  * and the gateway each run in a child of their own. The gateway runs as the desktop app ships it,
  * compiled to JavaScript (`tsc -p tsconfig.server.json` into out/bench-server), or under tsx as
- * `npm run serve` runs it (BENCH_RUNTIME=tsx; the loader alone adds some 35 MB of RSS).
+ * `npm run serve` runs it (BENCH_RUNTIME=tsx; the loader alone adds some 35 MB of RSS). The reference
+ * proxies (bench/reference-proxies.ts) run in children of their own too, in the same run.
  *
  * Environment (all optional):
  *   BENCH_DURATION      seconds of each 32-connection throughput run (default 10)
@@ -27,6 +28,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
+import { FLOOR_CHILD, LEAN_CHILD, RAW_CEILING_CHILD } from './reference-proxies.js';
 import { measureStageOverhead } from './stage-overhead.js';
 
 const MASTER_KEY = 'gk-master-bench-0123456789abcdef';
@@ -109,92 +111,6 @@ process.on('message', async (message) => {
   if (message.type === 'stop') servers.close().then(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
 });
 process.send({ type: 'ready', url: servers.gatewayUrl });
-`;
-
-/**
- * The floor: a bare Fastify route forwarding to the upstream over an undici pool (what TOOLCHAIN.md
- * measured as the fastest Node proxy), with none of the gateway's work. Shows how much of the overhead
- * any Node proxy pays on this machine, and how much is the gateway's own.
- */
-const FLOOR_CHILD = String.raw`
-import Fastify from 'fastify';
-import { Pool } from 'undici';
-const pool = new Pool(process.env.BENCH_UPSTREAM);
-const app = Fastify();
-app.post('/v1/chat/completions', async (request, reply) => {
-  const upstream = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) });
-  if (request.body.stream !== true) {
-    reply.type('application/json');
-    return upstream.body.text();
-  }
-  reply.hijack();
-  reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
-  for await (const chunk of upstream.body) reply.raw.write(chunk);
-  reply.raw.end();
-});
-await app.listen({ host: '127.0.0.1', port: 0 });
-process.on('message', (message) => {
-  if (message.type !== 'stats') return;
-  const cpu = process.cpuUsage();
-  process.send({ type: 'stats', rss: process.memoryUsage().rss, heap: 0, cpuMicros: cpu.user + cpu.system });
-});
-process.send({ type: 'ready', url: 'http://127.0.0.1:' + app.server.address().port });
-`;
-
-/**
- * The ceiling: a proxy on raw TCP sockets (no HTTP library on either side; content-length bodies only,
- * no error handling), that parses the request and the answer as JSON and rewrites `model`, as the
- * gateway must. Not a usable proxy: it shows the most any Node process forwarding JSON can reach on
- * this machine, to put the throughput target in proportion.
- */
-const RAW_CEILING_CHILD = String.raw`
-import net from 'node:net';
-const upstream = new URL(process.env.BENCH_UPSTREAM);
-const idle = [];
-const withUpstream = (use) => {
-  const socket = idle.pop();
-  if (socket) return use(socket);
-  const fresh = net.connect(Number(upstream.port), upstream.hostname, () => use(fresh));
-  fresh.setNoDelay(true);
-  fresh.on('error', () => fresh.destroy());
-};
-const frames = (socket, onMessage) => {
-  let buffer = null;
-  socket.on('data', (chunk) => {
-    buffer = buffer ? Buffer.concat([buffer, chunk]) : chunk;
-    for (;;) {
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/content-length: *(\d+)/i.exec(buffer.latin1Slice(0, end))?.[1] ?? 0);
-      if (buffer.length < end + 4 + length) return;
-      const body = buffer.utf8Slice(end + 4, end + 4 + length);
-      buffer = buffer.length === end + 4 + length ? null : buffer.subarray(end + 4 + length);
-      onMessage(body);
-      if (!buffer) return;
-    }
-  });
-};
-const server = net.createServer((client) => {
-  client.setNoDelay(true);
-  client.on('error', () => client.destroy());
-  frames(client, (text) => {
-    const request = JSON.parse(text);
-    request.model = 'gpt-4o-mini';
-    const out = JSON.stringify(request);
-    withUpstream((socket) => {
-      socket.once('answer', (answerText) => {
-        idle.push(socket);
-        const answer = JSON.parse(answerText);
-        answer.model = 'bench-model';
-        const body = JSON.stringify(answer);
-        client.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ' + Buffer.byteLength(body) + '\r\n\r\n' + body);
-      });
-      if (!socket.framed) { socket.framed = true; frames(socket, (answerText) => socket.emit('answer', answerText)); }
-      socket.write('POST /v1/chat/completions HTTP/1.1\r\nhost: ' + upstream.host + '\r\ncontent-type: application/json\r\ncontent-length: ' + Buffer.byteLength(out) + '\r\n\r\n' + out);
-    });
-  });
-});
-server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://127.0.0.1:' + server.address().port }));
 `;
 
 /** The gateway's Node flags, as `npm run serve` and `npm start` pass them. */
@@ -438,6 +354,16 @@ async function drive(): Promise<void> {
     body: JSON.stringify({ name: 'bench' }),
   });
   const apiKey = ((await created.json()) as { key: string }).key;
+  const lean = await startChild('lean reference', LEAN_CHILD, {
+    loader: runtime === 'tsx',
+    nodeFlags: process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : [],
+    env: {
+      BENCH_SERVER_ROOT: serverRoot,
+      BENCH_UPSTREAM: upstream.url,
+      BENCH_MIGRATIONS: join(REPO, 'drizzle'),
+      BENCH_LEAN_KEY: apiKey,
+    },
+  });
   const direct = {
     url: upstream.url,
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' },
@@ -471,23 +397,30 @@ async function drive(): Promise<void> {
   const ttftGateway = await sequential(through.url, through.headers, chat('bench-model', true), streamCount, 'ttft');
   gatewayRequests += streamCount + Math.min(500, Math.ceil(streamCount / 10));
   const loadDirect = await load(direct.url, direct.headers, chat('gpt-4o-mini'), duration);
-  // The bare proxy and the gateway in alternating rounds, so a slower moment of the machine weighs on
-  // both alike; their ratio is the throughput target.
+  // The bare proxy, the lean reference and the gateway in alternating rounds, so a slower moment of
+  // the machine weighs on all alike; the gateway's ratio to the bare proxy is the throughput target.
   const rounds = env('BENCH_ROUNDS', 3);
   const floorRuns: Measured[] = [];
+  const leanRuns: Measured[] = [];
   const gatewayRuns: Measured[] = [];
+  const leanUrl = lean.url;
+  // The others were warmed by the sequential runs; the lean reference gets as many requests first.
+  await loadRequests(leanUrl, through.headers, chat('bench-model'), sequentialCount);
   for (let round = 0; round < rounds; round += 1) {
     floorRuns.push(await measured(floor.child, () => load(floor.url, direct.headers, chat('gpt-4o-mini'), duration)));
+    leanRuns.push(await measured(lean.child, () => load(leanUrl, through.headers, chat('bench-model'), duration)));
     gatewayRuns.push(
       await measured(gateway.child, () => load(through.url, through.headers, chat('bench-model'), duration)),
     );
   }
   floor.child.kill();
+  lean.child.send({ type: 'stop' });
   const ceiling = await startChild('raw ceiling', RAW_CEILING_CHILD, { env: { BENCH_UPSTREAM: upstream.url } });
   const loadCeiling = await load(ceiling.url, direct.headers, chat('bench-model'), duration);
   ceiling.child.kill();
   const loadFloor = combine(floorRuns);
   const loadGateway = combine(gatewayRuns);
+  const loadLean = combine(leanRuns);
   const cpuPerRequest = loadGateway.cpuPerRequest;
   gatewayRequests += loadGateway.total;
   if (gatewayRequests < total) {
@@ -581,6 +514,10 @@ async function drive(): Promise<void> {
       bare_proxy_rounds: loadFloor.rounds,
       bare_proxy_ratio: round(loadFloor.rps / loadDirect.requests.average),
       bare_proxy_cpu_us_per_request: round(loadFloor.cpuPerRequest, 0),
+      lean_reference_rps: round(loadLean.rps, 0),
+      lean_reference_rounds: loadLean.rounds,
+      lean_reference_ratio_to_bare_proxy: round(loadLean.rps / loadFloor.rps),
+      lean_reference_cpu_us_per_request: round(loadLean.cpuPerRequest, 0),
       raw_socket_ceiling_rps: round(loadCeiling.requests.average, 0),
       raw_socket_ceiling_ratio: round(loadCeiling.requests.average / loadDirect.requests.average),
       gateway_rps: round(loadGateway.rps, 0),
@@ -662,6 +599,20 @@ async function drive(): Promise<void> {
       loadFloor.rounds.join(' '),
       loadGateway.rounds.join(' '),
       '',
+    ],
+    [
+      `32 conns, lean reference req/s per round (${rounds}, interleaved)`,
+      '',
+      '',
+      loadLean.rounds.join(' '),
+      `x${results.throughput_32.lean_reference_ratio_to_bare_proxy} of bare`,
+    ],
+    [
+      'CPU per request at 32 conns, lean reference (µs)',
+      '',
+      '',
+      `${results.throughput_32.lean_reference_cpu_us_per_request}`,
+      `+${round(loadLean.cpuPerRequest - loadFloor.cpuPerRequest, 0)} over bare`,
     ],
     [
       '32 conns, raw-socket ceiling req/s',
