@@ -70,6 +70,7 @@ export interface SsoHarness extends GatewayHarness {
 export async function startSsoHarness(
   provider: Record<string, unknown> = {},
   accounts: Record<string, IdpAccount> = defaultAccounts(),
+  env: NodeJS.ProcessEnv = {},
 ): Promise<SsoHarness> {
   const idp = await startTestIdp({ accounts });
   const harness = await startGatewayHarness(
@@ -90,7 +91,7 @@ export async function startSsoHarness(
         },
       },
     },
-    { [SECRET_ENV]: idp.clientSecret },
+    { [SECRET_ENV]: idp.clientSecret, ...env },
   );
   idp.redirectUris = [`${harness.url}/sso/callback`];
 

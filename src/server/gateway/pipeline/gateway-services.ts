@@ -166,6 +166,10 @@ export function createGatewayServices(
     loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
     log: (message, details) => warn(message, details ?? {}),
   });
+  // Before the first request: keys of sessions nothing can check any more stop working now.
+  const orphaned = sso.sessions.endUnconfigured();
+  if (orphaned > 0)
+    warn(`ended ${orphaned} SSO session(s) of providers no longer configured; their keys are revoked`, {});
   const tick = refreshTick(options.config);
   const refresher =
     tick === undefined

@@ -147,13 +147,7 @@ export class SsoSessions {
 
   /** Revokes the key, ends the session (forgetting its refresh token) and revokes that token at the provider. */
   async end(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): Promise<void> {
-    const before = this.deps.keys.get(session.keyId);
-    this.deps.keys.revoke(session.keyId);
-    if (!this.deps.repository.end(session.id, this.now(), reason)) return;
-    if (before?.revokedAt === null)
-      this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
-    this.audit(actor, 'sso.session.end', session.id, requestId, { key_id: session.keyId, reason });
-    this.deps.bus.invalidate('api-keys', [session.keyId]);
+    if (!this.close(session, reason, requestId, actor)) return;
     const client = this.deps.clients.get(session.provider);
     const token = session.refreshToken ? this.deps.cipher.decrypt(session.refreshToken) : undefined;
     if (client && token) {
@@ -164,6 +158,34 @@ export class SsoSessions {
           reason: problem,
         });
     }
+  }
+
+  /**
+   * Ends, at startup, the open sessions of providers no longer in the configuration. Nothing could
+   * check them again (there is no client to refresh with), so their keys would stay valid, unchecked,
+   * until they expired. Their refresh tokens cannot be revoked at a provider the gateway no longer
+   * knows. Returns how many were ended.
+   */
+  endUnconfigured(): number {
+    let ended = 0;
+    for (const session of this.deps.repository.list({ includeEnded: false })) {
+      if (this.deps.clients.has(session.provider)) continue;
+      const reason = `provider '${session.provider}' is no longer configured`;
+      if (this.close(session, reason, null, `sso:${session.provider}`)) ended += 1;
+    }
+    return ended;
+  }
+
+  /** The local part of ending a session: its key revoked, the session ended, both audited. False if it had already ended. */
+  private close(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): boolean {
+    const before = this.deps.keys.get(session.keyId);
+    this.deps.keys.revoke(session.keyId);
+    if (!this.deps.repository.end(session.id, this.now(), reason)) return false;
+    if (before?.revokedAt === null)
+      this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
+    this.audit(actor, 'sso.session.end', session.id, requestId, { key_id: session.keyId, reason });
+    this.deps.bus.invalidate('api-keys', [session.keyId]);
+    return true;
   }
 
   private audit(
