@@ -3,6 +3,7 @@ import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import type { StoreEngine } from '../../store/engine/store-engine.js';
 import { GatewayError } from '../gateway-error.js';
 import { contentHash, contentTypeOfKey, type RagIndex } from './rag-index.js';
+import type { CollectionRow } from './rag.repository.js';
 
 /**
  * Keeps store-backed collections equal to the head of the namespace and branch they follow: on every
@@ -65,8 +66,16 @@ export class StoreFollower {
     const state = this.engine.state(scope);
     result.revision = state.revision;
     if (state.revision === row.sourceRevision && state.revision !== 0) return result;
+    // Re-pointed (or deleted) while this ran: the sync queued by that change reads the new source,
+    // so this one stops rather than embed, and write, documents the collection no longer follows.
+    const stillFollowing = (): CollectionRow | undefined => {
+      const current = this.index.repository.collection(name);
+      const same = current?.sourceNamespace === scope.namespace && (current.sourceBranch ?? 'main') === scope.branch;
+      return same ? current : undefined;
+    };
     const existing = new Map(this.index.repository.documents(name).map((doc) => [doc.key, doc]));
     for (const [key, content] of Object.entries(state.objects)) {
+      if (stillFollowing() === undefined) return result;
       const contentType = contentTypeOfKey(key);
       const known = existing.get(key);
       existing.delete(key);
@@ -76,14 +85,13 @@ export class StoreFollower {
       if (known === undefined) result.added += 1;
       else result.updated += 1;
     }
+    const current = stillFollowing();
+    if (current === undefined) return result;
     result.removed = this.index.repository.deleteDocuments(
       name,
       [...existing.values()].map((doc) => doc.id),
     );
-    // The source may have changed while this ran: then the next sync (already queued) re-reads it.
-    const current = this.index.repository.collection(name);
-    if (current?.sourceNamespace === scope.namespace && current.sourceBranch === scope.branch)
-      this.index.repository.updateCollection({ ...current, sourceRevision: state.revision });
+    this.index.repository.updateCollection({ ...current, sourceRevision: state.revision });
     return result;
   }
 }
