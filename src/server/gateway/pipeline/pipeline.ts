@@ -70,6 +70,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       signal: new ClientWatch(reply.raw, (completed) => finishRequest(ctx, reply.raw.statusCode, completed)),
       body: {},
       attempts: 0,
+      upstreamPending: false,
       stream: false,
       cached: false,
       committed: false,

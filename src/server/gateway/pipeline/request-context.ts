@@ -52,6 +52,8 @@ export interface RequestContext {
   deployment?: Deployment;
   /** Upstream calls made (retries and fallbacks included). */
   attempts: number;
+  /** A provider call is under way (sent, not yet answered or failed). */
+  upstreamPending: boolean;
   stream: boolean;
   cached: boolean;
   /** The answer being sent; its usage is read when the request finishes (a stream's grows as it runs). */

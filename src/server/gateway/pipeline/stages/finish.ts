@@ -1,12 +1,29 @@
 import type { UsageEntry } from '../../accounting/usage-entry.js';
+import type { Usage } from '../../formats/ir.js';
+import { estimateTokens } from '../../formats/token-estimate.js';
 import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
 import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 
+/**
+ * What a request whose client left while a provider worked on it is charged when no answer came: its
+ * prompt, which the provider had been sent (as a stream left mid-way is charged its prompt and what
+ * was sent). Counted by the limits stage when it ran, else estimated from the body's text. Without
+ * it, leaving just before every answer would spend provider tokens that no budget ever saw.
+ */
+function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined {
+  if (status !== CLIENT_CLOSED_REQUEST || !ctx.upstreamPending) return undefined;
+  const body = ctx.body;
+  const promptTokens =
+    ctx.promptTokens?.tokens ??
+    estimateTokens(JSON.stringify([body.system, body.instructions, body.messages, body.input]));
+  return { promptTokens, completionTokens: 0 };
+}
+
 /** The usage row of a request, from what its context gathered. */
 export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
-  const usage = usageOf(ctx);
+  const usage = usageOf(ctx) ?? abandonedUsage(ctx, status);
   const promptTokens = usage?.promptTokens ?? 0;
   const completionTokens = usage?.completionTokens ?? 0;
   const model = ctx.model ?? null;

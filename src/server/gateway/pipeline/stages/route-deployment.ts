@@ -120,11 +120,14 @@ export async function route(
       const started = performance.now();
       const trace = ctx.trace;
       if (trace !== undefined) ctx.traceHeaders = trace.startAttempt(ctx.endpoint, deployment, ctx.body, ctx.attempts);
+      ctx.upstreamPending = true;
       try {
         const answer = await call(deployment);
+        ctx.upstreamPending = false;
         health.success(deployment, performance.now() - started);
         return answer;
       } catch (error) {
+        ctx.upstreamPending = false;
         trace?.attemptFailed(error);
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
