@@ -95,10 +95,11 @@ server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', url: 'http://1
  * The lean reference: the bare proxy plus the least the gateway must do per request in this bench's
  * configuration, written as directly as it can be, with the gateway's own parts where they exist:
  * the Host check, the key found by a map lookup, an `x-request-id`, the body kept as text and parsed,
- * the gateway's chat schema (zod), the forwarded body with the routed model, the answer parsed (an
- * invalid one must be caught) and its model rewritten in the text, a usage row written 200 to a
- * transaction through the gateway's UsageRepository into its real schema, and a traffic record with
- * both bodies in the gateway's RecordArena. Left out, so it is below what the gateway can reach: the
+ * the gateway's chat schema (zod), the forwarded body with the routed model sent through the
+ * gateway's upstream exchange (undici's dispatch API, cheaper than the bare proxy's `request`), the
+ * answer parsed (an invalid one must be caught) and its model rewritten in the text, a usage row
+ * written 200 to a transaction through the gateway's UsageRepository into its real schema, and a
+ * traffic record with both bodies in the gateway's RecordArena. Left out, so it is below what the gateway can reach: the
  * nesting and UTF-8 checks, limits, policy stages, routing with retries and health, metrics, client
  * disconnect handling, timeouts and every error path. Not a usable proxy: it prices the work, to put
  * the throughput target in proportion.
@@ -118,6 +119,9 @@ const { encodeRecord } = await load('gateway/traffic/record-codec.js');
 const { openDatabase } = await load('db/connection.js');
 const { openBatchConnection } = await load('gateway/accounting/batch-connection.js');
 const { UsageRepository } = await load('gateway/accounting/usage.repository.js');
+const { exchange } = await load('gateway/providers/upstream-exchange.js');
+// Nobody cancels here: the lean reference does not watch for clients that leave.
+const never = { aborted: false, once() { return this; }, off() { return this; } };
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-lean-'));
 const database = openDatabase(join(dataDir, 'lean.db'), process.env.BENCH_MIGRATIONS);
 const batch = openBatchConnection(database);
@@ -147,9 +151,9 @@ app.addHook('onRequest', (request, reply, done) => {
 app.post('/v1/chat/completions', async (request, reply) => {
   const parsed = chatRequestSchema.safeParse(request.body);
   if (!parsed.success) throw new Error('invalid body');
-  const upstream = await pool.request({ method: 'POST', path: '/v1/chat/completions',
+  const upstream = await exchange(pool, { method: 'POST', path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' },
-    body: JSON.stringify({ ...parsed.data, model: 'gpt-4o-mini' }) });
+    body: JSON.stringify({ ...parsed.data, model: 'gpt-4o-mini' }) }, never);
   const text = await upstream.body.text();
   const answer = JSON.parse(text);
   const out = text.replace('"model":' + JSON.stringify(answer.model), '"model":"bench-model"');
