@@ -52,7 +52,7 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
   const client = codecFor(format);
   const sameFormat = provider.kind === 'native' && provider.format === format;
   // Only the native path forwards the client's own headers (the few a provider documents).
-  const context = callContext({ ...args, clientHeaders: sameFormat ? args.headers : undefined });
+  const context = callContext(args, sameFormat ? args.headers : undefined);
   let ir: IrRequest | undefined;
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));

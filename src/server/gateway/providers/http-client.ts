@@ -83,8 +83,17 @@ export async function readJsonText(
   } catch (error) {
     throw transportError(error, call);
   }
+  return { json: parseJsonAnswer(text, response, call), text };
+}
+
+/** A 2xx answer's text parsed; an UpstreamError (retryable, with the upstream's own status) when it is not JSON. */
+export function parseJsonAnswer(
+  text: string,
+  response: UpstreamResponse,
+  call: Pick<UpstreamCall, 'provider' | 'secrets'>,
+): unknown {
   try {
-    return { json: JSON.parse(text), text };
+    return JSON.parse(text);
   } catch {
     throw new UpstreamError(
       `${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`,

@@ -1,6 +1,7 @@
 import { parseSse, type SseEvent } from '../formats/sse.js';
 import {
   errorDetail,
+  parseJsonAnswer,
   postJson,
   readJson,
   readJsonText,
@@ -16,8 +17,12 @@ import { UpstreamError } from './upstream-error.js';
 export async function sendNative(call: UpstreamCall, stream: boolean): Promise<NativeResult> {
   const response = await postJson(call);
   if (!stream) {
-    const { json, text } = await readJsonText(response, call);
-    return { kind: 'json', body: json, text };
+    const complete = response.body.textIfComplete();
+    if (complete === undefined) {
+      const { json, text } = await readJsonText(response, call);
+      return { kind: 'json', body: json, text };
+    }
+    return { kind: 'json', body: parseJsonAnswer(complete, response, call), text: complete };
   }
   if (String(response.headers['content-type'] ?? '').includes('application/json')) {
     // Some servers answer a stream request with plain JSON (often an error with status 200).

@@ -70,6 +70,18 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       if (this.#destroyed) throw new Error('upstream body was destroyed');
       await this.#next();
     }
+    return this.#takeText();
+  }
+
+  /**
+   * The whole body as UTF-8 text if it has already arrived, else undefined. A small answer usually
+   * arrives in the packet that carried its headers, so the reader needs no promise for it.
+   */
+  textIfComplete(): string | undefined {
+    return this.#ended && !this.#destroyed ? this.#takeText() : undefined;
+  }
+
+  #takeText(): string {
     const parts = this.#chunks;
     this.#chunks = [];
     return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');

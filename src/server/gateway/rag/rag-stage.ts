@@ -4,15 +4,16 @@ import { collectPlaceholders } from '../guardrails/pii/pii-scrubber.js';
 import { visitRequestTexts } from '../guardrails/request-texts.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
+import type { RagCaller } from './access.js';
 import type { RagService } from './rag.service.js';
 import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
-/** Request header naming the collections to search (`<collection>[,<collection>...]`). */
 /** A map's own entry: a key named `constructor` or `__proto__` must not reach Object.prototype's members. */
 function own(map: Readonly<Record<string, readonly string[]>>, name: string): readonly string[] {
   return Object.hasOwn(map, name) ? map[name]! : [];
 }
 
+/** Request header naming the collections to search (`<collection>[,<collection>...]`). */
 export const RAG_HEADER = 'x-gatehouse-rag';
 /** Response header listing the chunks put into the request (`<collection>:<chunk id>,...`). */
 export const RAG_CHUNKS_HEADER = 'x-gatehouse-rag-chunks';
@@ -71,7 +72,8 @@ function explicitCollections(ctx: RequestContext): string[] {
  * (whether or not it exists); configured collections the key may not read are skipped.
  */
 export function ragStage(rag: RagService): PolicyStage {
-  return async (ctx) => {
+  // Synchronous until a collection is selected: most requests select none and then cost no promise.
+  return (ctx) => {
     if (ctx.endpoint !== 'chat' && ctx.endpoint !== 'messages' && ctx.endpoint !== 'responses') return undefined;
     const endpoint: RagEndpoint = ctx.endpoint;
     const asked = explicitCollections(ctx);
@@ -92,29 +94,41 @@ export function ragStage(rag: RagService): PolicyStage {
     ];
     const selected = [...asked, ...rag.retriever.readable(key, configured).allowed.map((row) => row.name)];
     if (selected.length === 0) return undefined;
-    const query = retrievalQuery(endpoint, ctx.body);
-    const retrieval =
-      query.trim() === ''
-        ? { collections: selected, hits: [] }
-        : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
-    const redacted = rag.redact(
-      retrieval.hits.map((hit) => hit.text),
-      placeholdersIn(ctx),
-    );
-    for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
-    const hits = [];
-    const texts = [];
-    let budget = settings.max_context_chars;
-    for (const [index, hit] of retrieval.hits.entries()) {
-      const text = redacted.texts[index]!;
-      if (text.length > budget) break;
-      budget -= text.length;
-      hits.push(hit);
-      texts.push(text);
-    }
-    if (hits.length > 0) injectContext(endpoint, ctx.body, contextBlock(hits, texts));
-    ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
-    ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
-    return undefined;
+    return retrieveInto(rag, ctx, endpoint, key, selected);
   };
+}
+
+/** Retrieves from the selected collections and puts what the caller may see into the request. */
+async function retrieveInto(
+  rag: RagService,
+  ctx: RequestContext,
+  endpoint: RagEndpoint,
+  key: RagCaller,
+  selected: readonly string[],
+): Promise<undefined> {
+  const settings = rag.settings;
+  const query = retrievalQuery(endpoint, ctx.body);
+  const retrieval =
+    query.trim() === ''
+      ? { collections: selected, hits: [] }
+      : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
+  const redacted = rag.redact(
+    retrieval.hits.map((hit) => hit.text),
+    placeholdersIn(ctx),
+  );
+  for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
+  const hits = [];
+  const texts = [];
+  let budget = settings.max_context_chars;
+  for (const [index, hit] of retrieval.hits.entries()) {
+    const text = redacted.texts[index]!;
+    if (text.length > budget) break;
+    budget -= text.length;
+    hits.push(hit);
+    texts.push(text);
+  }
+  if (hits.length > 0) injectContext(endpoint, ctx.body, contextBlock(hits, texts));
+  ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
+  ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
+  return undefined;
 }

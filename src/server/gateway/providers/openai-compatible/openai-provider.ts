@@ -18,13 +18,14 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     kind: 'native',
     name: settings.name,
     format: 'chat',
-    async send(body, context): Promise<NativeResult> {
+    // Not async: the call's promise is returned as it is, with no wrapper promise and no extra turn.
+    send(body, context): Promise<NativeResult> {
       return sendNative(
         upstreamCall(settings, '/chat/completions', body, context, settings.apiKey),
         body.stream === true,
       );
     },
-    async sendResponses(body, context): Promise<NativeResult> {
+    sendResponses(body, context): Promise<NativeResult> {
       return sendNative(upstreamCall(settings, '/responses', body, context, settings.apiKey), body.stream === true);
     },
     adaptTranslated(body, context, request) {
