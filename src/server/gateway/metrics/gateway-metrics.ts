@@ -28,7 +28,8 @@ export class GatewayMetrics {
   readonly cacheHits: Counter;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
-  private pending = new Map<string, Pending>();
+  /** Counts since the last scrape, by model then status (no key string built per request). */
+  private pending = new Map<string, Map<number, Pending>>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -83,11 +84,15 @@ export class GatewayMetrics {
 
   /** Counts one finished request with its duration and tokens. */
   observeRequest(model: string, status: number, seconds: number, promptTokens: number, completionTokens: number): void {
-    const key = `${model}\u0000${status}`;
-    let entry = this.pending.get(key);
+    let byStatus = this.pending.get(model);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.pending.set(model, byStatus);
+    }
+    let entry = byStatus.get(status);
     if (!entry) {
       entry = { model, status: String(status), requests: 0, promptTokens: 0, completionTokens: 0 };
-      this.pending.set(key, entry);
+      byStatus.set(status, entry);
     }
     entry.requests += 1;
     entry.promptTokens += promptTokens;
@@ -100,7 +105,7 @@ export class GatewayMetrics {
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();
-    for (const entry of pending.values()) {
+    for (const entry of [...pending.values()].flatMap((byStatus) => [...byStatus.values()])) {
       this.requests.inc({ model: entry.model, status: entry.status }, entry.requests);
       if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
       if (entry.completionTokens > 0)

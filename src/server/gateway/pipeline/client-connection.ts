@@ -19,7 +19,8 @@ export class ClientWatch implements EmitterSignal {
     private readonly onClose: (completed: boolean) => void,
   ) {
     this.closed = this.closed.bind(this);
-    raw.once('close', this.closed);
+    // `on`, not `once`: a response closes once, and `once` would wrap the listener and remove it.
+    raw.on('close', this.closed);
   }
 
   /** Calls `listener` once, when the client goes away. */

@@ -57,8 +57,9 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
   const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
   const usage = new StreamUsage(() => promptEstimate(irRequest, body));
 
+  // Awaited rather than returned: an async function that returns a promise settles it two turns later.
   if (sameFormat)
-    return fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest, resolved.secrets);
+    return await fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest, resolved.secrets);
 
   const request = irRequest();
   const stream = request.stream;

@@ -32,7 +32,7 @@ function resolveCountModel(ctx: RequestContext): void {
 }
 
 /** Stages 3 to 8 for a count: the same stages as a Messages request, with a count as the provider call. */
-async function countHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function countHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const ctx = contextOf(request);
   ctx.body = request.body as Record<string, unknown>;
   const trace = ctx.trace;
@@ -65,7 +65,8 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
   // Counted after the client left: the watch already finished the request as 499.
   if (ctx.signal.aborted) return reply.hijack();
   reply.header(TOKEN_COUNT_HEADER, count!.method);
-  return respond(ctx, reply, answer, codecFor('messages').errorFrame);
+  await respond(ctx, reply, answer, codecFor('messages').errorFrame);
+  return undefined;
 }
 
 /**

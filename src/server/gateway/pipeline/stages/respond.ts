@@ -15,14 +15,15 @@ function describeStreamError(error: unknown): string {
 
 /**
  * The respond stage: sends the answer, after the output stage (PII restore) rewrote it. JSON goes out
- * as the provider's own text where it could keep it; a stream is relayed frame by frame.
+ * as the provider's own text where it could keep it, at once (no promise: the reply is sent when this
+ * returns); a stream is relayed frame by frame, and the promise settles when it ends.
  */
-export async function respond(
+export function respond(
   ctx: RequestContext,
   reply: FastifyReply,
   answer: ProviderAnswer,
   errorFrame: (message: string) => string,
-): Promise<FastifyReply> {
+): Promise<void> | undefined {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
   if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
@@ -34,10 +35,10 @@ export async function respond(
     // The traffic view keeps the answer as the provider gave it: placeholders, never restored originals.
     ctx.responseBody = jsonBody(text);
     const sent = restore?.applies(ctx) ? restore.text(ctx, text) : text;
-    return reply.type('application/json; charset=utf-8').send(sent);
+    reply.type('application/json; charset=utf-8').send(sent);
+    return undefined;
   }
-  await relayStream(ctx, reply, answer, errorFrame);
-  return reply;
+  return relayStream(ctx, reply, answer, errorFrame);
 }
 
 /** Resolves when the socket wants more, or when the client left (nothing more will be written). */
