@@ -13,7 +13,14 @@ import { callContext } from './call-context.js';
 import { resolveProvider } from './registry.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CallContext, CancelSignal, ClientHeaders, Deployment, NativeChatProvider } from './types.js';
+import type {
+  CallContext,
+  CancelSignal,
+  ChatProvider,
+  ClientHeaders,
+  Deployment,
+  NativeChatProvider,
+} from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
 /** Arguments of one conversation call. */
@@ -44,23 +51,47 @@ export interface ExecuteChatArgs {
  * (streams: until the upstream's first event), TranslationError when the request cannot be
  * expressed for this provider.
  */
-export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer> {
+export function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer> {
+  // Not async itself: the native path's promise is returned as it is (an async function that returns
+  // a promise settles it two turns later, on every request). Failures still arrive as rejections.
+  try {
+    const { format, deployment } = args;
+    const body = args.body as Record<string, unknown>;
+    const resolved = resolveProvider(deployment);
+    const provider = resolved.chat;
+    const client = codecFor(format);
+    const sameFormat = provider.kind === 'native' && provider.format === format;
+    // Only the native path forwards the client's own headers (the few a provider documents).
+    const context = callContext(args, sameFormat ? args.headers : undefined);
+    let ir: IrRequest | undefined;
+    const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
+    const usage = new StreamUsage(() => promptEstimate(irRequest, body));
+    const call: PreparedCall = { body, client, context, usage, irRequest, secrets: resolved.secrets };
+    if (sameFormat) return fastPath(provider as NativeChatProvider, call);
+    return translated(args, provider, call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** What both paths of a conversation call share, prepared once. */
+interface PreparedCall {
+  readonly body: Record<string, unknown>;
+  /** The client's format. */
+  readonly client: FormatCodec;
+  readonly context: CallContext;
+  readonly usage: StreamUsage;
+  readonly irRequest: () => IrRequest;
+  readonly secrets: readonly string[];
+}
+
+/** Through the IR both ways: a provider of another format, or one that works on the IR itself. */
+async function translated(
+  args: ExecuteChatArgs,
+  provider: ChatProvider,
+  { body, client, context, usage, irRequest, secrets }: PreparedCall,
+): Promise<ProviderAnswer> {
   const { format, deployment, signal } = args;
-  const body = args.body as Record<string, unknown>;
-  const resolved = resolveProvider(deployment);
-  const provider = resolved.chat;
-  const client = codecFor(format);
-  const sameFormat = provider.kind === 'native' && provider.format === format;
-  // Only the native path forwards the client's own headers (the few a provider documents).
-  const context = callContext(args, sameFormat ? args.headers : undefined);
-  let ir: IrRequest | undefined;
-  const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
-  const usage = new StreamUsage(() => promptEstimate(irRequest, body));
-
-  // Awaited rather than returned: an async function that returns a promise settles it two turns later.
-  if (sameFormat)
-    return await fastPath(provider as NativeChatProvider, client, body, context, usage, irRequest, resolved.secrets);
-
   const request = irRequest();
   const stream = request.stream;
   const encode = {
@@ -69,7 +100,7 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
     usage: () => usage.current(),
     includeUsage: includesUsage(format, body),
   };
-  const streamOptions = { codec: client, usage, signal, provider: provider.name, secrets: resolved.secrets };
+  const streamOptions = { codec: client, usage, signal, provider: provider.name, secrets };
   if (provider.kind === 'ir') {
     if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
     const events = await provider.stream(request, context);
@@ -89,12 +120,7 @@ export async function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer
 
 async function fastPath(
   provider: NativeChatProvider,
-  codec: FormatCodec,
-  body: Record<string, unknown>,
-  context: CallContext,
-  usage: StreamUsage,
-  irRequest: () => IrRequest,
-  secrets: readonly string[],
+  { body, client: codec, context, usage, irRequest, secrets }: PreparedCall,
 ): Promise<ProviderAnswer> {
   const publicModel = context.deployment.model;
   const native: Record<string, unknown> = { ...body, model: context.upstreamModel };

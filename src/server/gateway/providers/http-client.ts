@@ -24,34 +24,70 @@ export interface UpstreamCall {
 /** A 2xx answer whose body has not been read yet. */
 export type UpstreamResponse = UpstreamExchangeResponse;
 
+/** A 2xx JSON answer read whole: the parsed body and its text as received (forwarded without re-serialising). */
+export interface JsonReply {
+  readonly kind: 'json';
+  readonly body: unknown;
+  readonly text: string;
+}
+
+/** Starts the POST; undici's own error if it fails before an answer (the callers map it). */
+function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
+  const target = call.pools.target(call.baseUrl, call.path);
+  return exchange(
+    call.pools.poolFor(target.origin),
+    {
+      method: 'POST',
+      path: target.path,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
+      body: JSON.stringify(call.body),
+      headersTimeout: call.timeoutMs,
+      bodyTimeout: call.timeoutMs,
+    },
+    call.signal,
+  );
+}
+
+const isSuccess = (response: UpstreamResponse): boolean => response.status >= 200 && response.status < 300;
+
 /**
  * Sends the call and resolves once the upstream answered 2xx with headers (the body is left for
  * the caller to read or stream). Any other answer, a transport failure or a timeout rejects with an
  * UpstreamError; an aborted `signal` destroys the upstream request.
  */
 export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
-  const target = call.pools.target(call.baseUrl, call.path);
   let response: UpstreamResponse;
   try {
-    response = await exchange(
-      call.pools.poolFor(target.origin),
-      {
-        method: 'POST',
-        path: target.path,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
-        body: JSON.stringify(call.body),
-        headersTimeout: call.timeoutMs,
-        bodyTimeout: call.timeoutMs,
-      },
-      call.signal,
-    );
+    response = await startPost(call);
   } catch (error) {
     throw transportError(error, call);
   }
-  if (response.status >= 200 && response.status < 300) return response;
+  if (isSuccess(response)) return response;
+  throw await statusError(response, call);
+}
+
+/**
+ * postJson for an answer read whole, as JSON. The same steps in one async function rather than
+ * awaiting postJson: a request's every promise turn costs (this is the path of every non-streamed
+ * chat answer), and a small answer that arrived with its headers is read without another.
+ */
+export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
+  let response: UpstreamResponse;
+  try {
+    response = await startPost(call);
+  } catch (error) {
+    throw transportError(error, call);
+  }
+  if (!isSuccess(response)) throw await statusError(response, call);
+  const text = response.body.textIfComplete() ?? (await readText(response, call));
+  return { kind: 'json', body: parseJsonAnswer(text, response, call), text };
+}
+
+/** The UpstreamError of a non-2xx answer: the provider's message (key-like strings redacted) and type. */
+async function statusError(response: UpstreamResponse, call: UpstreamCall): Promise<UpstreamError> {
   const text = await response.body.text().catch(() => '');
   const detail = errorDetail(text);
-  throw new UpstreamError(
+  return new UpstreamError(
     redact(
       `${call.provider} upstream returned ${response.status}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`,
       call.secrets,
@@ -69,21 +105,19 @@ export async function readJson(
   response: UpstreamResponse,
   call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
 ): Promise<unknown> {
-  return (await readJsonText(response, call)).json;
+  return parseJsonAnswer(await readText(response, call), response, call);
 }
 
-/** readJson, also returning the text as received (so an answer can be forwarded without re-serialising). */
-export async function readJsonText(
+/** The whole body as text, mapping transport failures while reading to UpstreamError. */
+async function readText(
   response: UpstreamResponse,
   call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
-): Promise<{ json: unknown; text: string }> {
-  let text: string;
+): Promise<string> {
   try {
-    text = await response.body.text();
+    return await response.body.text();
   } catch (error) {
     throw transportError(error, call);
   }
-  return { json: parseJsonAnswer(text, response, call), text };
 }
 
 /** A 2xx answer's text parsed; an UpstreamError (retryable, with the upstream's own status) when it is not JSON. */

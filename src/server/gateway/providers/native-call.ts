@@ -1,10 +1,9 @@
 import { parseSse, type SseEvent } from '../formats/sse.js';
 import {
   errorDetail,
-  parseJsonAnswer,
+  postForJson,
   postJson,
   readJson,
-  readJsonText,
   redact,
   transportError,
   type UpstreamCall,
@@ -13,17 +12,16 @@ import {
 import type { NativeResult } from './types.js';
 import { UpstreamError } from './upstream-error.js';
 
-/** Sends a native body; a streamed answer is returned as its SSE events, any other as parsed JSON and its text. */
-export async function sendNative(call: UpstreamCall, stream: boolean): Promise<NativeResult> {
+/**
+ * Sends a native body; a streamed answer is returned as its SSE events, any other as parsed JSON and
+ * its text. Not async itself: the JSON answer's promise is returned as it is.
+ */
+export function sendNative(call: UpstreamCall, stream: boolean): Promise<NativeResult> {
+  return stream ? sendStreamed(call) : postForJson(call);
+}
+
+async function sendStreamed(call: UpstreamCall): Promise<NativeResult> {
   const response = await postJson(call);
-  if (!stream) {
-    const complete = response.body.textIfComplete();
-    if (complete === undefined) {
-      const { json, text } = await readJsonText(response, call);
-      return { kind: 'json', body: json, text };
-    }
-    return { kind: 'json', body: parseJsonAnswer(complete, response, call), text: complete };
-  }
   if (String(response.headers['content-type'] ?? '').includes('application/json')) {
     // Some servers answer a stream request with plain JSON (often an error with status 200).
     const detail = errorDetail(JSON.stringify(await readJson(response, call)));

@@ -1,4 +1,4 @@
-import { postJson, readJson } from '../http-client.js';
+import { postForJson } from '../http-client.js';
 import { providerSettings } from '../provider-settings.js';
 import type { CallContext } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
@@ -28,7 +28,7 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     timeoutMs: settings.timeoutMs,
     secrets: settings.apiKey ? [settings.apiKey] : [],
   };
-  const answer = await readJson(await postJson(call), call);
+  const answer = (await postForJson(call)).body;
   const tokens = (answer as { input_tokens?: unknown } | null)?.input_tokens;
   if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) return tokens;
   // Like a body that is not JSON: the upstream answered 200 with something else, worth another try.

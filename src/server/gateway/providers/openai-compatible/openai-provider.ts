@@ -1,5 +1,5 @@
 import type { EmbeddingsBody, EmbeddingsResponse } from '../../formats/embeddings/embeddings-schema.js';
-import { postJson, readJson, type UpstreamCall } from '../http-client.js';
+import { postForJson, type UpstreamCall } from '../http-client.js';
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
@@ -44,7 +44,7 @@ export function openAiEmbeddingsProvider(settings: ProviderSettings): Embeddings
   return {
     async embed(body: EmbeddingsBody, context) {
       const call = upstreamCall(settings, '/embeddings', body, context, context.apiKey ?? settings.apiKey);
-      const json = (await readJson(await postJson(call), call)) as EmbeddingsResponse;
+      const json = (await postForJson(call)).body as EmbeddingsResponse;
       const usage = json?.usage;
       return {
         body: json,
