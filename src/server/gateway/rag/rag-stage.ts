@@ -49,14 +49,19 @@ function placeholdersIn(ctx: RequestContext): Set<string> {
   return reserved;
 }
 
+/** No collections (shared: most requests name none, and then allocate nothing here). */
+const NONE: readonly string[] = [];
+
 /** The collections the client asked for (header, metadata); removes the metadata entry before it goes upstream. */
-function explicitCollections(ctx: RequestContext): string[] {
-  const asked: string[] = [];
+function explicitCollections(ctx: RequestContext): readonly string[] {
   const header = ctx.headers[RAG_HEADER];
+  const metadata = ctx.body.metadata as Record<string, unknown> | null | undefined;
+  const inMetadata = metadata !== null && typeof metadata === 'object' && RAG_METADATA_KEY in metadata;
+  if (header === undefined && !inMetadata) return NONE;
+  const asked: string[] = [];
   if (header !== undefined)
     asked.push(...names(Array.isArray(header) ? header.join(',') : header, `header ${RAG_HEADER}`));
-  const metadata = ctx.body.metadata as Record<string, unknown> | null | undefined;
-  if (metadata !== null && typeof metadata === 'object' && RAG_METADATA_KEY in metadata) {
+  if (inMetadata) {
     asked.push(...names(metadata[RAG_METADATA_KEY], `metadata.${RAG_METADATA_KEY}`));
     delete metadata[RAG_METADATA_KEY];
     if (Object.keys(metadata).length === 0) delete ctx.body.metadata;
@@ -80,7 +85,7 @@ export function ragStage(rag: RagService): PolicyStage {
     const principal = ctx.principal;
     if (principal?.kind !== 'key') return undefined;
     const key = principal.key.row;
-    const { denied } = rag.retriever.readable(key, asked);
+    const denied = asked.length === 0 ? NONE : rag.retriever.readable(key, asked).denied;
     if (denied.length > 0)
       throw forbidden(
         `API key ${key.id} may not read RAG collection ${denied[0]} (it needs the rag:${denied[0]} scope and, ` +
@@ -89,11 +94,13 @@ export function ragStage(rag: RagService): PolicyStage {
     const settings = rag.settings;
     const configured = [
       ...own(settings.keys, key.id),
-      ...(key.name !== null ? own(settings.keys, key.name) : []),
-      ...(ctx.model !== undefined ? own(settings.models, ctx.model) : []),
+      ...(key.name !== null ? own(settings.keys, key.name) : NONE),
+      ...(ctx.model !== undefined ? own(settings.models, ctx.model) : NONE),
     ];
-    const selected = [...asked, ...rag.retriever.readable(key, configured).allowed.map((row) => row.name)];
-    if (selected.length === 0) return undefined;
+    const readable =
+      configured.length === 0 ? NONE : rag.retriever.readable(key, configured).allowed.map((row) => row.name);
+    if (asked.length === 0 && readable.length === 0) return undefined;
+    const selected = [...asked, ...readable];
     return retrieveInto(rag, ctx, endpoint, key, selected);
   };
 }
