@@ -16,15 +16,8 @@ describe('a request whose client leaves before the answer', () => {
     h = undefined;
   });
 
-  const dailyUsed = async (harness: GatewayHarness, user: string): Promise<number> =>
-    (await harness.admin('GET', `/internal/users/${user}`)).body.limits.find(
-      (limit: { limit_type: string }) => limit.limit_type === 'user_daily',
-    ).used;
-
-  it('is charged its prompt while the provider call is under way: usage row, cost and budget', async () => {
-    const harness = (h = await startGatewayHarness());
-    await harness.admin('POST', '/internal/users', { id: 'leaver', tpd_budget: 1_000_000 });
-    const key = await harness.issueKey({ scopes: ['chat'], user: 'leaver' });
+  /** Sends a chat request the upstream never answers, leaves once it reached the upstream, and returns its usage row. */
+  const leaveWhileCalling = async (harness: GatewayHarness, key: { id: string; key: string }): Promise<any> => {
     harness.openai.setNext({ hang: true });
     const call = rawPost(`${harness.url}/v1/chat/completions`, key.key, {
       model: 'gpt-4o-mini',
@@ -34,8 +27,19 @@ describe('a request whose client leaves before the answer', () => {
     call.destroy();
     expect(await harness.openai.waitForOutcome(0, 3000)).toBe('aborted');
     await sleep(50);
+    return (await harness.usageRows(`key_id=${key.id}`))[0];
+  };
 
-    const [row] = await harness.usageRows(`key_id=${key.id}`);
+  const dailyUsed = async (harness: GatewayHarness, user: string): Promise<number> =>
+    (await harness.admin('GET', `/internal/users/${user}`)).body.limits.find(
+      (limit: { limit_type: string }) => limit.limit_type === 'user_daily',
+    ).used;
+
+  it('is charged its prompt while the provider call is under way: usage row, cost and budget', async () => {
+    const harness = (h = await startGatewayHarness());
+    await harness.admin('POST', '/internal/users', { id: 'leaver', tpd_budget: 1_000_000 });
+    const key = await harness.issueKey({ scopes: ['chat'], user: 'leaver' });
+    const row = await leaveWhileCalling(harness, key);
     expect(row).toMatchObject({ status: 499, error_type: 'client_closed', completion_tokens: 0 });
     // About 400 tokens of prompt (the limits stage counted them with the tokenizer).
     expect(row.prompt_tokens).toBeGreaterThan(300);
@@ -47,16 +51,7 @@ describe('a request whose client leaves before the answer', () => {
   it('without limits on the key, the prompt is estimated from the body', async () => {
     const harness = (h = await startGatewayHarness());
     const key = await harness.issueKey({ scopes: ['chat'] });
-    harness.openai.setNext({ hang: true });
-    const call = rawPost(`${harness.url}/v1/chat/completions`, key.key, {
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: prompt }],
-    });
-    await harness.openai.waitForRequests(1);
-    call.destroy();
-    await harness.openai.waitForOutcome(0, 3000);
-    await sleep(50);
-    const [row] = await harness.usageRows(`key_id=${key.id}`);
+    const row = await leaveWhileCalling(harness, key);
     expect(row).toMatchObject({ status: 499, completion_tokens: 0 });
     expect(row.prompt_tokens).toBeGreaterThan(300);
     expect(row.prompt_tokens).toBeLessThan(900);
