@@ -57,6 +57,22 @@ describe('a request whose client leaves before the answer', () => {
     expect(row.prompt_tokens).toBeLessThan(900);
   });
 
+  it('a token count left mid-call is charged nothing: counting is free at the provider', async () => {
+    const harness = (h = await startGatewayHarness());
+    const key = await harness.issueKey({ scopes: ['chat'] });
+    harness.anthropic.setNext({ hang: true });
+    const call = rawPost(`${harness.url}/v1/messages/count_tokens`, key.key, {
+      model: 'claude-opus-4-7',
+      messages: [{ role: 'user', content: prompt }],
+    });
+    await harness.anthropic.waitForRequests(1);
+    call.destroy();
+    expect(await harness.anthropic.waitForOutcome(0, 3000)).toBe('aborted');
+    await sleep(50);
+    const [row] = await harness.usageRows(`key_id=${key.id}`);
+    expect(row).toMatchObject({ endpoint: 'count_tokens', status: 499, prompt_tokens: 0, cost_usd: 0 });
+  });
+
   it('is charged nothing when it leaves during a retry pause, after a failed attempt', async () => {
     const harness = (h = await startGatewayHarness({ gateway: { max_retries: 1, retry_backoff_ms: 3000 } }));
     await harness.admin('POST', '/internal/users', { id: 'patient', tpd_budget: 1_000_000 });

@@ -12,6 +12,7 @@ import type { EmitterSignal } from '../providers/types.js';
  */
 export class ClientWatch implements EmitterSignal {
   aborted = false;
+  #closed = false;
   #listeners: Array<() => void> = [];
 
   constructor(
@@ -46,6 +47,9 @@ export class ClientWatch implements EmitterSignal {
   }
 
   private closed(): void {
+    // A response closes once; the guard keeps the finishing point single even if 'close' came again.
+    if (this.#closed) return;
+    this.#closed = true;
     const completed = this.raw.writableFinished;
     if (!completed) this.abort();
     this.onClose(completed);

@@ -12,7 +12,9 @@ import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-
  * it, leaving just before every answer would spend provider tokens that no budget ever saw.
  */
 function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined {
-  if (status !== CLIENT_CLOSED_REQUEST || !ctx.upstreamPending) return undefined;
+  // A token count costs nothing at the provider, whether or not its client waited for it.
+  // A token count costs nothing at the provider, whether or not its client waited for it.
+  if (status !== CLIENT_CLOSED_REQUEST || !ctx.upstreamPending || ctx.endpoint === 'count_tokens') return undefined;
   const body = ctx.body;
   const promptTokens =
     ctx.promptTokens?.tokens ??
