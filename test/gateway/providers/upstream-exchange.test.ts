@@ -89,6 +89,21 @@ describe('upstream exchange over undici dispatch', () => {
     expect(response.body.destroyed).toBe(true);
   });
 
+  it('hands over a body whole without a promise only once it has all arrived', async () => {
+    const slow = await post('/chunks');
+    // The first chunk came with the headers; the rest follow every 5 ms.
+    expect(slow.body.textIfComplete()).toBeUndefined();
+    expect(await slow.body.text()).toBe('chunk-0;chunk-1;chunk-2;chunk-3;chunk-4;');
+
+    const small = await post('/hints-then-answer');
+    // Sent in one write with its headers: complete by the time the headers are handed over.
+    expect(small.body.textIfComplete()).toBe('{"ok":true}');
+
+    const given = await post('/hang-after-first');
+    given.body.destroy();
+    expect(given.body.textIfComplete()).toBeUndefined();
+  });
+
   it('yields chunks as they arrive, before the body has ended', async () => {
     const response = await post('/chunks');
     const seen: string[] = [];
