@@ -16,16 +16,24 @@ describe('a request whose client leaves before the answer', () => {
     h = undefined;
   });
 
-  /** Sends a chat request the upstream never answers, leaves once it reached the upstream, and returns its usage row. */
-  const leaveWhileCalling = async (harness: GatewayHarness, key: { id: string; key: string }): Promise<any> => {
-    harness.openai.setNext({ hang: true });
-    const call = rawPost(`${harness.url}/v1/chat/completions`, key.key, {
-      model: 'gpt-4o-mini',
+  /**
+   * Sends a request its upstream never answers (a chat completion, unless `count` asks for a token
+   * count), leaves once it reached the upstream, and returns its usage row.
+   */
+  const leaveWhileCalling = async (
+    harness: GatewayHarness,
+    key: { id: string; key: string },
+    count = false,
+  ): Promise<any> => {
+    const upstream = count ? harness.anthropic : harness.openai;
+    upstream.setNext({ hang: true });
+    const call = rawPost(`${harness.url}${count ? '/v1/messages/count_tokens' : '/v1/chat/completions'}`, key.key, {
+      model: count ? 'claude-opus-4-7' : 'gpt-4o-mini',
       messages: [{ role: 'user', content: prompt }],
     });
-    await harness.openai.waitForRequests(1);
+    await upstream.waitForRequests(1);
     call.destroy();
-    expect(await harness.openai.waitForOutcome(0, 3000)).toBe('aborted');
+    expect(await upstream.waitForOutcome(0, 3000)).toBe('aborted');
     await sleep(50);
     return (await harness.usageRows(`key_id=${key.id}`))[0];
   };
@@ -60,16 +68,7 @@ describe('a request whose client leaves before the answer', () => {
   it('a token count left mid-call is charged nothing: counting is free at the provider', async () => {
     const harness = (h = await startGatewayHarness());
     const key = await harness.issueKey({ scopes: ['chat'] });
-    harness.anthropic.setNext({ hang: true });
-    const call = rawPost(`${harness.url}/v1/messages/count_tokens`, key.key, {
-      model: 'claude-opus-4-7',
-      messages: [{ role: 'user', content: prompt }],
-    });
-    await harness.anthropic.waitForRequests(1);
-    call.destroy();
-    expect(await harness.anthropic.waitForOutcome(0, 3000)).toBe('aborted');
-    await sleep(50);
-    const [row] = await harness.usageRows(`key_id=${key.id}`);
+    const row = await leaveWhileCalling(harness, key, true);
     expect(row).toMatchObject({ endpoint: 'count_tokens', status: 499, prompt_tokens: 0, cost_usd: 0 });
   });
 
