@@ -57,3 +57,51 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
     await admin('/internal/content-policy', 'PUT', { keys: {} });
   }
 });
+
+test('PII & policy: the save bar stays until both settings are saved, and the policy edits survive a slow save', async ({
+  page,
+  app,
+}) => {
+  const admin = (path: string, method: string, body?: unknown) =>
+    fetch(`${app.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const name = `e2e-slow-save-${Date.now()}`;
+  const issued = (await (await admin('/internal/api-keys', 'POST', { name })).json()) as { id: string; key: string };
+  // The PII settings are saved first and come back at once; the content policy's save is held.
+  let releasePolicy: () => void = () => undefined;
+  const policyHeld = new Promise<void>((resolve) => (releasePolicy = resolve));
+  await page.route('**/internal/content-policy', async (route) => {
+    if (route.request().method() === 'PUT') await policyHeld;
+    await route.continue().catch(() => undefined);
+  });
+
+  await openSignedIn(page, 'gateway/guardrails');
+  await page.getByRole('button', { name: 'Key override' }).click();
+  const overrides = page.getByTestId('guardrails-overrides');
+  await overrides.getByLabel('Override 1 key').selectOption(issued.id);
+  await overrides.getByLabel('Override 1 PII mode').selectOption('mask');
+  await overrides.getByRole('button', { name: /replace/ }).click();
+  await overrides.getByLabel('Override 1 blocked patterns').fill('held-e2e');
+  await page.getByTestId('save-guardrails').click();
+  try {
+    // With the PII settings saved and the policy still on its way, nothing says "saved" yet.
+    await expect.poll(async () => (await (await admin('/internal/pii', 'GET')).json()).keys?.[issued.id]).toBeTruthy();
+    await expect(page.getByTestId('save-guardrails')).toBeVisible();
+    await expect(overrides.getByLabel('Override 1 blocked patterns')).toHaveValue('held-e2e');
+    releasePolicy();
+    await expect(page.getByTestId('save-guardrails')).toBeHidden();
+    // Once the bar is gone, the policy is in force.
+    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key, maxRetries: 0 });
+    await expect(
+      client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'HELD-E2E' }] }),
+    ).rejects.toMatchObject({ status: 400 });
+  } finally {
+    releasePolicy();
+    await page.unroute('**/internal/content-policy');
+    await admin('/internal/pii', 'PUT', { keys: {} });
+    await admin('/internal/content-policy', 'PUT', { keys: {} });
+  }
+});

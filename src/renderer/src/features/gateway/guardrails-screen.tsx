@@ -36,13 +36,15 @@ export function GuardrailsScreen() {
   const updatePii = useUpdatePiiSettings();
   const updatePolicy = useUpdateContentPolicySettings();
   const [draft, setDraft] = useState<GuardrailsDraft>();
+  const saving = updatePii.isPending || updatePolicy.isPending;
   useEffect(() => {
-    if (pii.data && policy.data) setDraft(draftOf(pii.data, policy.data));
-  }, [pii.data, policy.data]);
+    // Not while saving: the PII settings come back saved before the content policy is, and taking
+    // them then would drop the policy edits still on their way (and hide the save bar too early).
+    if (pii.data && policy.data && !saving) setDraft(draftOf(pii.data, policy.data));
+  }, [pii.data, policy.data, saving]);
   const saved = pii.data && policy.data ? draftOf(pii.data, policy.data) : undefined;
   const dirty = Boolean(saved && draft && JSON.stringify(saved) !== JSON.stringify(draft));
   const problems = draft ? draftProblems(draft) : [];
-  const saving = updatePii.isPending || updatePolicy.isPending;
   const fromDatabase = pii.data?.source === 'database' || policy.data?.source === 'database';
 
   const save = async (): Promise<void> => {
@@ -173,7 +175,7 @@ export function GuardrailsScreen() {
           </>
         )}
       </PageBody>
-      {dirty && (
+      {(dirty || saving) && (
         <div className="save-bar" role="region" aria-label="Unsaved changes">
           <span>Unsaved changes to PII and content policy</span>
           <Button variant="ghost" onClick={() => saved && setDraft(saved)}>
