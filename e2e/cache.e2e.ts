@@ -1,16 +1,11 @@
 import OpenAI from 'openai';
-import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
 test('cache: turned on in the UI, a repeated request is a hit in the traffic drawer, then purged', async ({
   page,
   app,
 }) => {
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${app.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const admin = (method: string, path: string, body?: unknown) => gatewayAdmin(path, method, body);
   try {
     await openSignedIn(page, 'gateway/cache');
     await expect(page.getByTestId('cache-stats')).toBeVisible();

@@ -45,6 +45,16 @@ export async function storeCall<T = unknown>(
   return JSON.parse(text) as T;
 }
 
+/** Calls the gateway's admin API with the master key; the answer as it came. */
+export function gatewayAdmin(path: string, method = 'GET', body?: unknown): Promise<Response> {
+  const { gatewayUrl, masterKey } = app();
+  return fetch(new URL(path, gatewayUrl), {
+    method,
+    headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 /** Saves a screenshot of the main screens as a test artefact (e2e/artifacts, not committed). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync('e2e/artifacts', { recursive: true });

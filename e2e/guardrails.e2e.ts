@@ -1,21 +1,19 @@
+import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
 const EMAIL = 'jane.roe@example.com';
 
-test('PII & policy: a key override set in the UI masks PII and refuses a pattern; the drawer shows counts, not values', async ({
-  page,
-  app,
-}) => {
-  const admin = (path: string, method: string, body?: unknown) =>
-    fetch(`${app.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const name = `e2e-pii-${Date.now()}`;
-  const issued = (await (await admin('/internal/api-keys', 'POST', { name })).json()) as { id: string; key: string };
-
+/**
+ * Issues a key and, on the PII & policy screen, gives it an override: PII masked and the blocked
+ * patterns replaced by `pattern` (not saved yet).
+ */
+async function overrideForNewKey(page: Page, prefix: string, pattern: string) {
+  const name = `${prefix}-${Date.now()}`;
+  const issued = (await (await gatewayAdmin('/internal/api-keys', 'POST', { name })).json()) as {
+    id: string;
+    key: string;
+  };
   await openSignedIn(page, 'gateway/guardrails');
   await expect(page.getByTestId('pii-panel')).toBeVisible();
   await page.getByRole('button', { name: 'Key override' }).click();
@@ -23,13 +21,30 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
   await overrides.getByLabel('Override 1 key').selectOption(issued.id);
   await overrides.getByLabel('Override 1 PII mode').selectOption('mask');
   await overrides.getByRole('button', { name: /replace/ }).click();
-  await overrides.getByLabel('Override 1 blocked patterns').fill('forbidden-e2e');
+  await overrides.getByLabel('Override 1 blocked patterns').fill(pattern);
+  return { name, issued, overrides };
+}
+
+/** The key overrides back to none, for the tests that follow. */
+async function clearOverrides(): Promise<void> {
+  await gatewayAdmin('/internal/pii', 'PUT', { keys: {} });
+  await gatewayAdmin('/internal/content-policy', 'PUT', { keys: {} });
+}
+
+const clientFor = (gatewayUrl: string, key: string) =>
+  new OpenAI({ baseURL: `${gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
+
+test('PII & policy: a key override set in the UI masks PII and refuses a pattern; the drawer shows counts, not values', async ({
+  page,
+  app,
+}) => {
+  const { name, issued } = await overrideForNewKey(page, 'e2e-pii', 'forbidden-e2e');
   await saveScreenshot(page, 'gateway-guardrails-override');
   await page.getByTestId('save-guardrails').click();
   await expect(page.getByTestId('save-guardrails')).toBeHidden();
 
   try {
-    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key, maxRetries: 0 });
+    const client = clientFor(app.gatewayUrl, issued.key);
     const reply = await client.chat.completions.create({
       model: 'demo/echo',
       messages: [{ role: 'user', content: `write to ${EMAIL}` }],
@@ -53,8 +68,7 @@ test('PII & policy: a key override set in the UI masks PII and refuses a pattern
     await rows.filter({ has: page.locator('.status-4xx') }).click();
     await expect(page.getByTestId('guardrails-blocked')).toContainText('blocked pattern "forbidden-e2e"');
   } finally {
-    await admin('/internal/pii', 'PUT', { keys: {} });
-    await admin('/internal/content-policy', 'PUT', { keys: {} });
+    await clearOverrides();
   }
 });
 
@@ -62,14 +76,6 @@ test('PII & policy: the save bar stays until both settings are saved, and the po
   page,
   app,
 }) => {
-  const admin = (path: string, method: string, body?: unknown) =>
-    fetch(`${app.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${app.masterKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const name = `e2e-slow-save-${Date.now()}`;
-  const issued = (await (await admin('/internal/api-keys', 'POST', { name })).json()) as { id: string; key: string };
   // The PII settings are saved first and come back at once; the content policy's save is held.
   let releasePolicy: () => void = () => undefined;
   const policyHeld = new Promise<void>((resolve) => (releasePolicy = resolve));
@@ -77,31 +83,27 @@ test('PII & policy: the save bar stays until both settings are saved, and the po
     if (route.request().method() === 'PUT') await policyHeld;
     await route.continue().catch(() => undefined);
   });
-
-  await openSignedIn(page, 'gateway/guardrails');
-  await page.getByRole('button', { name: 'Key override' }).click();
-  const overrides = page.getByTestId('guardrails-overrides');
-  await overrides.getByLabel('Override 1 key').selectOption(issued.id);
-  await overrides.getByLabel('Override 1 PII mode').selectOption('mask');
-  await overrides.getByRole('button', { name: /replace/ }).click();
-  await overrides.getByLabel('Override 1 blocked patterns').fill('held-e2e');
+  const { issued, overrides } = await overrideForNewKey(page, 'e2e-slow-save', 'held-e2e');
   await page.getByTestId('save-guardrails').click();
   try {
     // With the PII settings saved and the policy still on its way, nothing says "saved" yet.
-    await expect.poll(async () => (await (await admin('/internal/pii', 'GET')).json()).keys?.[issued.id]).toBeTruthy();
+    await expect
+      .poll(async () => ((await (await gatewayAdmin('/internal/pii')).json()) as any).keys?.[issued.id])
+      .toBeTruthy();
     await expect(page.getByTestId('save-guardrails')).toBeVisible();
     await expect(overrides.getByLabel('Override 1 blocked patterns')).toHaveValue('held-e2e');
     releasePolicy();
     await expect(page.getByTestId('save-guardrails')).toBeHidden();
     // Once the bar is gone, the policy is in force.
-    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key, maxRetries: 0 });
     await expect(
-      client.chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'HELD-E2E' }] }),
+      clientFor(app.gatewayUrl, issued.key).chat.completions.create({
+        model: 'demo/echo',
+        messages: [{ role: 'user', content: 'HELD-E2E' }],
+      }),
     ).rejects.toMatchObject({ status: 400 });
   } finally {
     releasePolicy();
     await page.unroute('**/internal/content-policy');
-    await admin('/internal/pii', 'PUT', { keys: {} });
-    await admin('/internal/content-policy', 'PUT', { keys: {} });
+    await clearOverrides();
   }
 });
