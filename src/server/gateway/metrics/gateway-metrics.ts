@@ -105,11 +105,13 @@ export class GatewayMetrics {
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();
-    for (const entry of [...pending.values()].flatMap((byStatus) => [...byStatus.values()])) {
-      this.requests.inc({ model: entry.model, status: entry.status }, entry.requests);
-      if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
-      if (entry.completionTokens > 0)
-        this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
+    for (const byStatus of pending.values()) {
+      for (const entry of byStatus.values()) {
+        this.requests.inc({ model: entry.model, status: entry.status }, entry.requests);
+        if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
+        if (entry.completionTokens > 0)
+          this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
+      }
     }
   }
 

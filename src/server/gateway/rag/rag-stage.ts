@@ -8,9 +8,12 @@ import type { RagCaller } from './access.js';
 import type { RagService } from './rag.service.js';
 import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
+/** No collections (shared: most requests name none, and then allocate nothing here). */
+const NONE: readonly string[] = [];
+
 /** A map's own entry: a key named `constructor` or `__proto__` must not reach Object.prototype's members. */
 function own(map: Readonly<Record<string, readonly string[]>>, name: string): readonly string[] {
-  return Object.hasOwn(map, name) ? map[name]! : [];
+  return Object.hasOwn(map, name) ? map[name]! : NONE;
 }
 
 /** Request header naming the collections to search (`<collection>[,<collection>...]`). */
@@ -48,9 +51,6 @@ function placeholdersIn(ctx: RequestContext): Set<string> {
   visitRequestTexts(ctx.endpoint, ctx.body, (text) => collectPlaceholders(text, reserved));
   return reserved;
 }
-
-/** No collections (shared: most requests name none, and then allocate nothing here). */
-const NONE: readonly string[] = [];
 
 /** The collections the client asked for (header, metadata); removes the metadata entry before it goes upstream. */
 function explicitCollections(ctx: RequestContext): readonly string[] {

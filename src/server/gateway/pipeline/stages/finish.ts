@@ -1,6 +1,7 @@
 import type { UsageEntry } from '../../accounting/usage-entry.js';
 import type { Usage } from '../../formats/ir.js';
-import { estimateTokens } from '../../formats/token-estimate.js';
+import { tokensForChars } from '../../formats/token-estimate.js';
+import { visitRequestTexts } from '../../guardrails/request-texts.js';
 import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
 import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
@@ -8,18 +9,19 @@ import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-
 /**
  * What a request whose client left while a provider worked on it is charged when no answer came: its
  * prompt, which the provider had been sent (as a stream left mid-way is charged its prompt and what
- * was sent). Counted by the limits stage when it ran, else estimated from the body's text. Without
- * it, leaving just before every answer would spend provider tokens that no budget ever saw.
+ * was sent). Counted by the limits stage when it ran, else estimated from the request's texts as a
+ * stream's prompt is. Without it, leaving just before every answer would spend provider tokens that
+ * no budget ever saw.
  */
 function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined {
   // A token count costs nothing at the provider, whether or not its client waited for it.
-  // A token count costs nothing at the provider, whether or not its client waited for it.
   if (status !== CLIENT_CLOSED_REQUEST || !ctx.upstreamPending || ctx.endpoint === 'count_tokens') return undefined;
-  const body = ctx.body;
-  const promptTokens =
-    ctx.promptTokens?.tokens ??
-    estimateTokens(JSON.stringify([body.system, body.instructions, body.messages, body.input]));
-  return { promptTokens, completionTokens: 0 };
+  if (ctx.promptTokens !== undefined) return { promptTokens: ctx.promptTokens.tokens, completionTokens: 0 };
+  let chars = 0;
+  visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
+    chars += text.length;
+  });
+  return { promptTokens: tokensForChars(chars), completionTokens: 0 };
 }
 
 /** The usage row of a request, from what its context gathered. */
