@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyRequestSchema, applyResponseSchema } from '../../../shared/store-api.js';
-import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/apply: create, update or delete documents. */
 export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
@@ -12,12 +12,13 @@ export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
     },
     async (request) => {
       const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;
-      return runOperation(
+      const result = runOperation(
         metrics,
         'apply',
         () => engine.applyDocuments(scope, documents, { message, mode, expectedRevision }),
         changesOutcome,
       );
+      return visibleChanges(request, result);
     },
   );
 };

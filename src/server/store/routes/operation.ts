@@ -1,4 +1,5 @@
-import { storeErrorSchema } from '../../../shared/store-api.js';
+import type { FastifyRequest } from 'fastify';
+import { storeErrorSchema, type ApplyResponse } from '../../../shared/store-api.js';
 import { httpErrorFor } from '../../http/errors.js';
 import { StoreError } from '../engine/errors.js';
 import type { StoreEngine } from '../engine/store-engine.js';
@@ -57,4 +58,15 @@ export function runOperation<T>(
     metrics.observe(operation, 'error', (performance.now() - start) / 1000, 0);
     throw error instanceof StoreError ? httpErrorFor(error.kind, error.message) : error;
   }
+}
+
+/**
+ * A write's answer as the caller may see it. The changes carry the documents' contents before and
+ * after, which only `read` may see: a write-only token (a CI job pushing configs) learns what changed
+ * by key and type, never the contents it could not read with `state`.
+ */
+export function visibleChanges(request: FastifyRequest, result: ApplyResponse): ApplyResponse {
+  const grant = request.storeGrant;
+  if (grant === undefined || grant.verbs.includes('read')) return result;
+  return { ...result, changes: result.changes.map(({ key, type }) => ({ key, type })) };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, restoreRequestSchema } from '../../../shared/store-api.js';
-import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/restore: a new revision copying another branch's, revision's or checkpoint's state. */
 export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
@@ -19,12 +19,13 @@ export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, 
         message,
       } = request.body;
       const expectedRevision = request.body.expected_revision;
-      return runOperation(
+      const result = runOperation(
         metrics,
         'restore',
         () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
         changesOutcome,
       );
+      return visibleChanges(request, result);
     },
   );
 };

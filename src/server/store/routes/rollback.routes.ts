@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, rollbackRequestSchema } from '../../../shared/store-api.js';
-import { changesOutcome, errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/rollback: a new revision returning the branch to an earlier state. */
 export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
@@ -18,12 +18,13 @@ export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app,
         message,
         expected_revision: expectedRevision,
       } = request.body;
-      return runOperation(
+      const result = runOperation(
         metrics,
         'rollback',
         () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }),
         changesOutcome,
       );
+      return visibleChanges(request, result);
     },
   );
 };
