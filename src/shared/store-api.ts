@@ -86,7 +86,13 @@ export const applyModeSchema = z.enum(['merge', 'replace']);
 export type ApplyMode = z.infer<typeof applyModeSchema>;
 
 const expectedRevision = revisionSelector('expected_revision').nullish();
-const message = z.string().max(65_536, 'must be at most 65536 characters').default('');
+/** A message or description: free text, stored as UTF-8 like a document's content. */
+const freeText = z
+  .string()
+  .max(65_536, 'must be at most 65536 characters')
+  .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
+  .default('');
+const message = freeText;
 
 /** POST /v1/apply. */
 export const applyRequestSchema = z.strictObject({
@@ -207,7 +213,7 @@ export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default
 export const checkpointCreateRequestSchema = z.strictObject({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: checkpointNameSchema.min(1, 'must not be empty'),
-  description: z.string().max(65_536, 'must be at most 65536 characters').default(''),
+  description: freeText,
 });
 
 /** Answer of checkpoint creation. */

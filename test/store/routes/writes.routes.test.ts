@@ -89,6 +89,11 @@ describe('store write routes', () => {
         /^documents\[0\]\.content: .*well-formed/,
       ],
       [
+        'a lone surrogate in the message',
+        { documents: [{ key: 'a', content: 'x' }], message: 'a\ud800b' },
+        /^message: .*well-formed/,
+      ],
+      [
         'a duplicate key',
         {
           documents: [
@@ -202,6 +207,12 @@ describe('store write routes', () => {
       expect((await store.call('POST', '/v1/checkpoints', { name: '' })).statusCode).toBe(400);
       expect((await store.call('POST', '/v1/checkpoints', { description: 'x' })).statusCode).toBe(400);
       expect((await store.call('DELETE', '/v1/checkpoints', { namespace: 'x' })).statusCode).toBe(400);
+    });
+
+    it('answers 400 for a description with a lone surrogate, which UTF-8 cannot store', async () => {
+      const response = await store.call('POST', '/v1/checkpoints', { name: 'odd', description: 'd\udc00' });
+      expect(response.statusCode).toBe(400);
+      expect(errorOf(response.body).message).toMatch(/^description: .*well-formed/);
     });
   });
 
