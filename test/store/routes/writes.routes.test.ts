@@ -353,5 +353,19 @@ describe('store write routes', () => {
       expect((await store.call('POST', '/v1/branches', { scope, name: '' })).statusCode).toBe(400);
       expect((await store.call('POST', '/v1/branches', { scope, name: 'a b' })).statusCode).toBe(400);
     });
+
+    it('answers 404 for a source branch never written (a typo), and creates nothing', async () => {
+      const typo = await store.call('POST', '/v1/branches', { scope: { ...scope, branch: 'mian' }, name: 'feature' });
+      expect(typo.statusCode).toBe(404);
+      expect(errorOf(typo.body)).toEqual({
+        type: 'not_found_error',
+        code: 404,
+        message:
+          'branch "mian" does not exist in namespace "branches/create": branch from one that exists, ' +
+          'or write to "feature" to start it empty',
+      });
+      const branches = await store.call('GET', '/v1/branches?namespace=branches/create');
+      expect(branches.json().branches.map((b: { name: string }) => b.name)).not.toContain('feature');
+    });
   });
 });

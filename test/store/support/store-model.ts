@@ -209,6 +209,8 @@ export class StoreModel {
   ): { name: string; base_revision: number; head_revision: number } {
     const ns = this.ns(namespace);
     if (ns.branches.has(name)) throw new ModelError('conflict');
+    // A source branch never written is a typo, not an empty source.
+    if (!ns.branches.has(scopeBranch) && !revision && !checkpoint) throw new ModelError('not_found');
     const base = this.select(namespace, scopeBranch, revision, checkpoint);
     const sourceBranch = base === 0 ? scopeBranch : ns.revisions.get(base)!.branch;
     const state = this.stateAt(namespace, base);

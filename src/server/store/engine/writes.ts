@@ -95,6 +95,13 @@ export function createBranch(
   if (rows.namespace && ctx.repo.branch(rows.namespace.id, name)) {
     throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`);
   }
+  // Branching from a branch that was never written (a typo: `mian`) would silently make an empty branch.
+  if (!rows.branch && !options.fromRevision && !options.fromCheckpoint) {
+    throw notFoundError(
+      `branch "${scope.branch}" does not exist in namespace "${scope.namespace}": branch from one that exists, ` +
+        `or write to "${name}" to start it empty`,
+    );
+  }
   const source = selectInBranch(ctx.repo, rows, { revision: options.fromRevision, checkpoint: options.fromCheckpoint });
   const changes = ctx.repo.diffIds(0, sourceAt(ctx.repo, source.branch, source.revision));
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
