@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
-import { limitStatusSchema } from './principals-api.js';
+import { limitStatusSchema, principalIdSchema } from './principals-api.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -16,6 +16,8 @@ export const scopeSchema = z.string().regex(/^(\*|chat|embeddings|responses|rag:
 export type Scope = z.infer<typeof scopeSchema>;
 
 const isoTime = z.iso.datetime({ offset: true });
+/** The longest lifetime a key may be given: 100 years (far past it, the expiry is no longer a date). */
+export const MAX_KEY_LIFETIME_SECONDS = 100 * 365.25 * 24 * 3600;
 const nullableLimit = z.number().int().positive().nullable();
 
 /** Limits and budgets stored on a key (budgets for its user and team can only tighten theirs); enforced by the limits stage. */
@@ -32,14 +34,15 @@ export const keyLimitsSchema = z.object({
 export const apiKeyCreateSchema = keyLimitsSchema
   .extend({
     name: z.string().min(1).max(200).optional(),
-    user: z.string().min(1).max(200).optional(),
-    team: z.string().min(1).max(200).optional(),
+    /** A key for a user or team creates its record: the ids follow the records' rules. */
+    user: principalIdSchema.optional(),
+    team: principalIdSchema.optional(),
     scopes: z.array(scopeSchema).min(1).optional(),
     /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
     models: z.array(z.string().min(1)).nullable().optional(),
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now. */
-    expires_in_seconds: z.number().int().positive().optional(),
+    expires_in_seconds: z.number().int().positive().max(MAX_KEY_LIFETIME_SECONDS, 'must be at most 100 years').optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
     /** Whether the key may keep responses and continue kept ones (default true). */
     allow_stateful: z.boolean().optional(),
@@ -52,8 +55,8 @@ export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 export const apiKeyUpdateSchema = keyLimitsSchema
   .extend({
     name: z.string().min(1).max(200).nullable().optional(),
-    user: z.string().min(1).max(200).nullable().optional(),
-    team: z.string().min(1).max(200).nullable().optional(),
+    user: principalIdSchema.nullable().optional(),
+    team: principalIdSchema.nullable().optional(),
     scopes: z.array(scopeSchema).min(1).optional(),
     models: z.array(z.string().min(1)).nullable().optional(),
     expires_at: isoTime.nullable().optional(),

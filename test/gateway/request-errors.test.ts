@@ -99,6 +99,22 @@ describe('request errors name the field and the value', () => {
     );
   });
 
+  it('bounds a key lifetime to a date, and holds user and team ids to the rules of their records', async () => {
+    const tooLong = await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: 9007199254740 });
+    expect(tooLong.body).toEqual(invalid('expires_in_seconds must be at most 100 years'));
+    // Nothing was kept: the listing still answers.
+    expect((await admin('GET', '/internal/api-keys', undefined)).status).toBe(200);
+    expect((await admin('POST', '/internal/api-keys', { name: 'x', user: 'bad user!' })).body).toEqual(
+      invalid("user must be letters, digits and . _ @ + - only, got 'bad user!'"),
+    );
+    const key = await admin('POST', '/internal/api-keys', { name: 'x', user: 'ada@example.com', team: 'ml' });
+    expect(key.status).toBe(201);
+    const id = (key.body as { id: string }).id;
+    expect((await admin('PATCH', `/internal/api-keys/${id}`, { team: 'a/b' })).body).toEqual(
+      invalid("team must be letters, digits and . _ @ + - only, got 'a/b'"),
+    );
+  });
+
   it('names the value of a malformed query time', async () => {
     const response = await fetch(`${servers.gatewayUrl}/internal/usage?since=banana`, {
       headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
