@@ -4,6 +4,7 @@ import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment, NativeResult } from './types.js';
+import { reportedTokens } from '../formats/reported-tokens.js';
 
 /** OpenAI's own API address: its deployments use the native Responses API unless told otherwise. */
 const OPENAI_HOST = 'api.openai.com';
@@ -33,9 +34,11 @@ export function nativeResponsesBody(body: ResponsesBody, upstreamModel: string):
 function usageOf(response: unknown): Partial<Usage> | undefined {
   const usage = (response as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
   if (usage == null) return undefined;
+  const promptTokens = reportedTokens(usage.input_tokens);
+  const completionTokens = reportedTokens(usage.output_tokens);
   return {
-    ...(typeof usage.input_tokens === 'number' ? { promptTokens: usage.input_tokens } : {}),
-    ...(typeof usage.output_tokens === 'number' ? { completionTokens: usage.output_tokens } : {}),
+    ...(promptTokens === undefined ? {} : { promptTokens }),
+    ...(completionTokens === undefined ? {} : { completionTokens }),
   };
 }
 

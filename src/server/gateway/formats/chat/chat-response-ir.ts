@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import type { ChatCompletion, ChatFinishReason, ChatToolCallOut, ChatUsage } from './chat-wire.js';
+import { reportedTokens } from '../reported-tokens.js';
 
 /** Chat completions answers to and from the IR. */
 
@@ -42,8 +43,8 @@ export function chatUsageToIr(usage: unknown): Partial<Usage> | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
   const { prompt_tokens: prompt, completion_tokens: completion } = usage as Record<string, unknown>;
   return {
-    promptTokens: typeof prompt === 'number' ? prompt : undefined,
-    completionTokens: typeof completion === 'number' ? completion : undefined,
+    promptTokens: reportedTokens(prompt),
+    completionTokens: reportedTokens(completion),
   };
 }
 

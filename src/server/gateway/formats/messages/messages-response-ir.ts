@@ -3,6 +3,7 @@ import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from
 import { assertNever } from '../ir.js';
 import { parseToolArguments } from '../translation-error.js';
 import type { MessagesResponse, MessagesStopReason, MessagesTextBlock, MessagesToolUseBlock } from './messages-wire.js';
+import { reportedTokens } from '../reported-tokens.js';
 
 /** Messages answers to and from the IR. */
 
@@ -48,8 +49,7 @@ export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
 export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
   const fields = usage as Record<string, unknown>;
-  const count = (key: string): number | undefined =>
-    typeof fields[key] === 'number' ? (fields[key] as number) : undefined;
+  const count = (key: string): number | undefined => reportedTokens(fields[key]);
   const input = count('input_tokens');
   const cached = (count('cache_creation_input_tokens') ?? 0) + (count('cache_read_input_tokens') ?? 0);
   return {

@@ -3,6 +3,7 @@ import { providerSettings } from '../provider-settings.js';
 import type { CallContext } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
 import { ANTHROPIC_VERSION } from './anthropic-provider.js';
+import { reportedTokens } from '../../formats/reported-tokens.js';
 
 /**
  * Anthropic's own count of a Messages request's input tokens (`POST /v1/messages/count_tokens`),
@@ -29,8 +30,8 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     secrets: settings.apiKey ? [settings.apiKey] : [],
   };
   const answer = (await postForJson(call)).body;
-  const tokens = (answer as { input_tokens?: unknown } | null)?.input_tokens;
-  if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) return tokens;
+  const tokens = reportedTokens((answer as { input_tokens?: unknown } | null)?.input_tokens);
+  if (tokens !== undefined) return tokens;
   // Like a body that is not JSON: the upstream answered 200 with something else, worth another try.
   throw new UpstreamError(`${settings.name} upstream answered count_tokens without an input_tokens count`, {
     status: 200,

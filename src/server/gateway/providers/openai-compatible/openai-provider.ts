@@ -3,6 +3,7 @@ import { postForJson, type UpstreamCall } from '../http-client.js';
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
+import { reportedTokens } from '../../formats/reported-tokens.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
@@ -45,13 +46,10 @@ export function openAiEmbeddingsProvider(settings: ProviderSettings): Embeddings
     async embed(body: EmbeddingsBody, context) {
       const call = upstreamCall(settings, '/embeddings', body, context, context.apiKey ?? settings.apiKey);
       const json = (await postForJson(call)).body as EmbeddingsResponse;
-      const usage = json?.usage;
+      const promptTokens = reportedTokens(json?.usage?.prompt_tokens);
       return {
         body: json,
-        usage:
-          usage && typeof usage.prompt_tokens === 'number'
-            ? { promptTokens: usage.prompt_tokens, completionTokens: 0 }
-            : undefined,
+        usage: promptTokens === undefined ? undefined : { promptTokens, completionTokens: 0 },
       };
     },
   };
