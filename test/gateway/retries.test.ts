@@ -148,6 +148,24 @@ describe('upstream retries and failure signals', () => {
     expect(body.error.message).toContain('invalid JSON');
   });
 
+  it('a 200 whose JSON is no completion is retried like a failure, never relayed as an empty answer', async () => {
+    primary.setNext({ body: { hello: 'world' } }, { body: { id: 'c', object: 'chat.completion', choices: null } });
+    const answer = await ask('retry-model');
+    expect(answer.choices[0]!.message.content).toBe('You said: hi');
+    expect(primary.requests).toHaveLength(3);
+
+    primary.setNext({ body: { hello: 'world' } });
+    const response = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'once-model', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(502);
+    expect(response.headers.get('x-upstream-status')).toBe('200');
+    const body = (await response.json()) as { error: { type: string; message: string } };
+    expect(body.error.message).toContain("JSON that is no chat answer: it has no 'choices'");
+  });
+
   it('a malformed frame from an OpenAI-compatible upstream ends the stream with an error, accounted as one', async () => {
     const chunk = (content: string) =>
       `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;

@@ -1,3 +1,4 @@
+import { answerProblem, type AnswerFormat } from './answer-shape.js';
 import type { CancelSignal } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
 import { UpstreamError } from './upstream-error.js';
@@ -19,6 +20,8 @@ export interface UpstreamCall {
   readonly timeoutMs: number;
   /** Values that must never appear in error messages (the API key). */
   readonly secrets: readonly string[];
+  /** The format a 2xx JSON answer must have; a body of another shape is refused like one that is not JSON. */
+  readonly answer?: AnswerFormat;
 }
 
 /** A 2xx answer whose body has not been read yet. */
@@ -100,12 +103,16 @@ async function statusError(response: UpstreamResponse, call: UpstreamCall): Prom
   );
 }
 
-/** Reads a 2xx JSON body, mapping transport failures while reading to UpstreamError. */
+/**
+ * Reads a 2xx JSON body of any shape (a stream request answered with JSON, usually an error), mapping
+ * transport failures while reading to UpstreamError.
+ */
 export async function readJson(
   response: UpstreamResponse,
   call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
 ): Promise<unknown> {
-  return parseJsonAnswer(await readText(response, call), response, call);
+  const text = await readText(response, call);
+  return parseJsonAnswer(text, response, { provider: call.provider, secrets: call.secrets });
 }
 
 /** The whole body as text, mapping transport failures while reading to UpstreamError. */
@@ -124,17 +131,26 @@ async function readText(
 export function parseJsonAnswer(
   text: string,
   response: UpstreamResponse,
-  call: Pick<UpstreamCall, 'provider' | 'secrets'>,
+  call: Pick<UpstreamCall, 'provider' | 'secrets' | 'answer'>,
 ): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    throw new UpstreamError(
-      `${call.provider} upstream answered with invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`,
-      // The upstream's own status (a 200 with a broken body), so x-upstream-status says what it sent.
-      { status: response.status, retryable: true, upstreamType: 'invalid_response' },
-    );
+    throw invalidAnswer(call, response, `invalid JSON: ${redact(text.slice(0, 200), call.secrets)}`);
   }
+  const problem = call.answer === undefined ? undefined : answerProblem(call.answer, body);
+  if (problem !== undefined) throw invalidAnswer(call, response, `JSON that is no ${call.answer} answer: ${problem}`);
+  return body;
+}
+
+/** A 2xx answer that cannot be used: retryable, with the upstream's own status (x-upstream-status says what it sent). */
+function invalidAnswer(call: Pick<UpstreamCall, 'provider'>, response: UpstreamResponse, what: string): UpstreamError {
+  return new UpstreamError(`${call.provider} upstream answered with ${what}`, {
+    status: response.status,
+    retryable: true,
+    upstreamType: 'invalid_response',
+  });
 }
 
 /** Maps an error thrown by undici (or by reading a body) to an UpstreamError. */

@@ -34,6 +34,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
           signal: context.signal,
           timeoutMs: settings.timeoutMs,
           secrets: settings.apiKey ? [settings.apiKey] : [],
+          answer: 'messages',
         },
         body.stream === true,
       );

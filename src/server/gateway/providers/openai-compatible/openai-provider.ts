@@ -4,6 +4,7 @@ import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
 import { reportedTokens } from '../../formats/reported-tokens.js';
+import type { AnswerFormat } from '../answer-shape.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
@@ -22,12 +23,15 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     // Not async: the call's promise is returned as it is, with no wrapper promise and no extra turn.
     send(body, context): Promise<NativeResult> {
       return sendNative(
-        upstreamCall(settings, '/chat/completions', body, context, settings.apiKey),
+        upstreamCall(settings, '/chat/completions', body, context, settings.apiKey, 'chat'),
         body.stream === true,
       );
     },
     sendResponses(body, context): Promise<NativeResult> {
-      return sendNative(upstreamCall(settings, '/responses', body, context, settings.apiKey), body.stream === true);
+      return sendNative(
+        upstreamCall(settings, '/responses', body, context, settings.apiKey, 'responses'),
+        body.stream === true,
+      );
     },
     adaptTranslated(body, context, request) {
       if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
@@ -44,7 +48,14 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
 export function openAiEmbeddingsProvider(settings: ProviderSettings): EmbeddingsProvider {
   return {
     async embed(body: EmbeddingsBody, context) {
-      const call = upstreamCall(settings, '/embeddings', body, context, context.apiKey ?? settings.apiKey);
+      const call = upstreamCall(
+        settings,
+        '/embeddings',
+        body,
+        context,
+        context.apiKey ?? settings.apiKey,
+        'embeddings',
+      );
       const json = (await postForJson(call)).body as EmbeddingsResponse;
       const promptTokens = reportedTokens(json?.usage?.prompt_tokens);
       return {
@@ -72,6 +83,7 @@ function upstreamCall(
   body: unknown,
   context: CallContext,
   apiKey: string | undefined,
+  answer: AnswerFormat,
 ): UpstreamCall {
   const headers: Record<string, string> = { ...context.traceHeaders, 'x-request-id': context.requestId };
   if (apiKey) {
@@ -88,5 +100,6 @@ function upstreamCall(
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
     secrets: apiKey ? [apiKey] : [],
+    answer,
   };
 }
