@@ -42,7 +42,12 @@ export const apiKeyCreateSchema = keyLimitsSchema
     models: z.array(z.string().min(1)).nullable().optional(),
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now. */
-    expires_in_seconds: z.number().int().positive().max(MAX_KEY_LIFETIME_SECONDS, 'must be at most 100 years').optional(),
+    expires_in_seconds: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_KEY_LIFETIME_SECONDS, 'must be at most 100 years')
+      .optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
     /** Whether the key may keep responses and continue kept ones (default true). */
     allow_stateful: z.boolean().optional(),

@@ -51,7 +51,9 @@ describe('a write-only store token', () => {
       { key: 'api-key', type: 'create' },
       { key: 'db-password', type: 'delete' },
     ]);
-    expect(JSON.stringify([applied.json(), rolledBack.json(), restored.json()])).not.toMatch(/hunter2|rotated|sk-other/);
+    expect(JSON.stringify([applied.json(), rolledBack.json(), restored.json()])).not.toMatch(
+      /hunter2|rotated|sk-other/,
+    );
   });
 
   it('leaves the contents in the answers of a token that may read', async () => {
