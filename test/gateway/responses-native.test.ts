@@ -109,6 +109,28 @@ describe('native Responses pass-through', () => {
     expect(kept.output_text).toBe('You said: keep me');
   });
 
+  it("an upstream that repeats its ids never lets one key overwrite, read or delete another key's response", async () => {
+    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['responses'] }),
+    });
+    const other = new OpenAI({
+      baseURL: `${servers.gatewayUrl}/v1`,
+      apiKey: ((await created.json()) as { key: string }).key,
+      maxRetries: 0,
+    });
+    const mine = await client.responses.create({ model: 'native-model', input: 'first tenant', store: true });
+    const theirs = await other.responses.create({ model: 'native-model', input: 'other tenant', store: true });
+    // The mock upstream answers every request with the same id.
+    expect(theirs.id).toBe(mine.id);
+    expect((await client.responses.retrieve(mine.id)).output_text).toBe('You said: first tenant');
+    expect((await other.responses.retrieve(theirs.id)).output_text).toBe('You said: other tenant');
+    await other.responses.delete(theirs.id);
+    expect((await client.responses.retrieve(mine.id)).output_text).toBe('You said: first tenant');
+    expect(await other.responses.retrieve(theirs.id).catch((e: { status: number }) => e.status)).toBe(404);
+  });
+
   it('other deployments are still translated to their chat API', async () => {
     await client.responses.create({ model: 'bridged-model', input: 'hi' });
     expect(upstream.lastRequest()!.path).toBe('/v1/chat/completions');

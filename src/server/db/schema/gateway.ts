@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // The model gateway's tables. Times are Unix milliseconds; lists and maps are JSON text.
 
@@ -104,16 +104,22 @@ export const gatewaySettings = sqliteTable('gateway_settings', {
 /**
  * Responses kept for `GET /v1/responses/{id}` and `previous_response_id` (`store: true`): the Response
  * object as answered and the request's own input items, owned by the key that made it and its team.
+ * Keyed by id and key: a native upstream's ids are its own, and one that repeats them must not let a
+ * key overwrite (or read) another key's response.
  */
-export const gatewayResponses = sqliteTable('gateway_responses', {
-  id: text('id').primaryKey(),
-  keyId: text('key_id').notNull(),
-  team: text('team'),
-  previousResponseId: text('previous_response_id'),
-  response: text('response', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
-  inputItems: text('input_items', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
-  createdAt: integer('created_at').notNull(),
-});
+export const gatewayResponses = sqliteTable(
+  'gateway_responses',
+  {
+    id: text('id').notNull(),
+    keyId: text('key_id').notNull(),
+    team: text('team'),
+    previousResponseId: text('previous_response_id'),
+    response: text('response', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    inputItems: text('input_items', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.id, table.keyId] })],
+);
 
 /**
  * Limits and budgets a user or team record may carry (null: none of its own, the configuration's

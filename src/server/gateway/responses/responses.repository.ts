@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
 import { gatewayResponses } from '../../db/schema/gateway.js';
 
@@ -7,34 +7,49 @@ export type StoredResponseRow = typeof gatewayResponses.$inferSelect;
 /** A new kept response. */
 export type NewStoredResponseRow = typeof gatewayResponses.$inferInsert;
 
-/** SQL of kept responses. */
+/** SQL of kept responses. A response is one key's: the same id kept by two keys is two rows. */
 export class ResponsesRepository {
-  private readonly byId;
+  private readonly visibleById;
 
   constructor(private readonly db: Db) {
-    this.byId = db
+    const ownKey = sql`${gatewayResponses.keyId} = ${sql.placeholder('keyId')}`;
+    this.visibleById = db
       .select()
       .from(gatewayResponses)
-      .where(eq(gatewayResponses.id, sql.placeholder('id')))
+      .where(
+        and(
+          eq(gatewayResponses.id, sql.placeholder('id')),
+          or(ownKey, and(isNotNull(gatewayResponses.team), eq(gatewayResponses.team, sql.placeholder('team')))),
+        ),
+      )
+      // The key's own response first, then the team's newest.
+      .orderBy(desc(ownKey), desc(gatewayResponses.createdAt))
+      .limit(1)
       .prepare();
   }
 
-  /** Keeps a response; a stream's final object replaces what was kept for its id. */
+  /** Keeps a response; the same key keeping the same id again (a stream's final object) replaces it. */
   upsert(row: NewStoredResponseRow): void {
+    const { id: _id, keyId: _keyId, ...rest } = row;
     this.db
       .insert(gatewayResponses)
       .values(row)
-      .onConflictDoUpdate({ target: gatewayResponses.id, set: { response: row.response } })
+      .onConflictDoUpdate({ target: [gatewayResponses.id, gatewayResponses.keyId], set: rest })
       .run();
   }
 
-  /** The kept response with this id, if any. */
-  find(id: string): StoredResponseRow | undefined {
-    return this.byId.get({ id });
+  /** The kept response with this id that a key (and its team) may see, if any. */
+  findVisible(id: string, keyId: string, team: string | null): StoredResponseRow | undefined {
+    return this.visibleById.get({ id, keyId, team });
   }
 
-  /** Removes a kept response; true when there was one. */
-  delete(id: string): boolean {
-    return this.db.delete(gatewayResponses).where(eq(gatewayResponses.id, id)).run().changes > 0;
+  /** Removes one key's kept response; true when there was one. */
+  delete(id: string, keyId: string): boolean {
+    return (
+      this.db
+        .delete(gatewayResponses)
+        .where(and(eq(gatewayResponses.id, id), eq(gatewayResponses.keyId, keyId)))
+        .run().changes > 0
+    );
   }
 }

@@ -70,8 +70,8 @@ export class ResponsesService {
   conversation(owner: ResponseOwner, previousId: string): ResponsesInputItem[] {
     const chain: StoredResponseRow[] = [this.visible(owner, previousId)];
     for (let id = chain[0]!.previousResponseId; id !== null;) {
-      const row = this.repository.find(id);
-      if (row === undefined || !sees(owner, row)) break;
+      const row = this.repository.findVisible(id, owner.keyId, owner.team);
+      if (row === undefined) break;
       if (chain.length === MAX_RESPONSE_CHAIN)
         throw new GatewayError(
           'invalid',
@@ -107,21 +107,17 @@ export class ResponsesService {
 
   /** Deletes a kept response. */
   delete(owner: ResponseOwner, id: string): { id: string; object: 'response'; deleted: true } {
-    this.visible(owner, id);
-    this.repository.delete(id);
+    const row = this.visible(owner, id);
+    this.repository.delete(row.id, row.keyId);
     return { id, object: 'response', deleted: true };
   }
 
   /** The row, when it exists and the owner may see it; otherwise not found, never saying which. */
   private visible(owner: ResponseOwner, id: string): StoredResponseRow {
-    const row = this.repository.find(id);
-    if (row === undefined || !sees(owner, row)) throw new GatewayError('not_found', `no response with id '${id}'`);
+    const row = this.repository.findVisible(id, owner.keyId, owner.team);
+    if (row === undefined) throw new GatewayError('not_found', `no response with id '${id}'`);
     return row;
   }
-}
-
-function sees(owner: ResponseOwner, row: StoredResponseRow): boolean {
-  return row.keyId === owner.keyId || (owner.team !== null && row.team === owner.team);
 }
 
 function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
