@@ -47,6 +47,10 @@ describe('both servers over one database', () => {
     const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const echoed = await fetch(`${servers.storeUrl}/nope`, { headers: { 'x-request-id': id } });
     expect(echoed.headers.get('x-request-id')).toBe(id);
+    // As sent: a client matching the exact string must find it.
+    const upper = id.toUpperCase();
+    const echoedUpper = await fetch(`${servers.gatewayUrl}/healthz`, { headers: { 'x-request-id': upper } });
+    expect(echoedUpper.headers.get('x-request-id')).toBe(upper);
     const replaced = await fetch(`${servers.gatewayUrl}/healthz`, { headers: { 'x-request-id': 'not-a-uuid' } });
     expect(replaced.headers.get('x-request-id')).toMatch(UUID);
     expect(replaced.headers.get('x-request-id')).not.toBe('not-a-uuid');

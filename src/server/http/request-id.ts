@@ -11,10 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ASSIGNED = Symbol('gatehouse.requestId');
 type WithId = IncomingMessage & { [ASSIGNED]?: string };
 
-/** Echoes a well-formed incoming `x-request-id` UUID, otherwise mints a new one. */
+/** Echoes a well-formed incoming `x-request-id` UUID as sent (letter case too), otherwise mints a new one. */
 export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && UUID.test(incoming) ? incoming.toLowerCase() : randomUUID();
+  const id = typeof incoming === 'string' && UUID.test(incoming) ? incoming : randomUUID();
   (req as WithId)[ASSIGNED] = id;
   return id;
 }
