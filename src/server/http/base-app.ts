@@ -9,6 +9,7 @@ import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-sett
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
+import { AppError } from './errors.js';
 
 /** Options shared by both services' apps. */
 export interface BaseAppOptions {
@@ -36,7 +37,8 @@ export function createBaseApp(options: BaseAppOptions) {
     bodyLimit: options.bodyLimit,
     // Closing must not wait on idle keep-alive sockets, only on requests in flight.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // A request arriving while closing gets the 503 of the onRequest hook below, in the shared shape.
+    return503OnClosing: false,
     // The Host check answers a missing Host in the shared shape; Node's own check answers a bare 400.
     http: { requireHostHeader: false },
     clientErrorHandler: clientErrorHandler(linger),
@@ -49,23 +51,28 @@ export function createBaseApp(options: BaseAppOptions) {
   app.removeContentTypeParser('text/plain');
   installJsonBody(app as unknown as FastifyInstance);
   const hosts = new HostAllowList();
-  // One callback-style hook for what every request needs first: its id on the answer, and the Host
-  // check before anything else runs.
+  const connections = closeQuietConnectionsOnClose(app.server);
+  // One callback-style hook for what every request needs first: its id on the answer, then the
+  // shutdown and Host checks before anything else runs.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(hostProblem(request, hosts) as FastifyError | undefined);
+    if (connections.closing) done(shuttingDown() as unknown as FastifyError);
+    else done(hostProblem(request, hosts) as FastifyError | undefined);
   });
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);
   app.decorate('connections', controls);
   installErrorHandling(app as unknown as FastifyInstance, linger);
-  const connections = closeQuietConnectionsOnClose(app.server);
   app.addHook('preClose', (done) => {
     connections.beginClosing();
     done();
   });
   return app;
 }
+
+/** A request that arrived on a kept-alive connection after shutdown began (its socket closes after the answer). */
+const shuttingDown = (): AppError =>
+  new AppError('service_unavailable', 'the server is shutting down; send the request again once it is back');
 
 /** The typed app returned by {@link createBaseApp}. */
 export type BaseApp = ReturnType<typeof createBaseApp>;

@@ -12,7 +12,12 @@ type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
  * Per connection only, nothing per request: at closing time a socket's in-flight response is the one
  * Node keeps on it, and the socket goes once that response has closed.
  */
-export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): void; readonly tracked: number } {
+export function closeQuietConnectionsOnClose(server: Server): {
+  beginClosing(): void;
+  /** Closing has begun: a request that still arrives is answered 503. */
+  readonly closing: boolean;
+  readonly tracked: number;
+} {
   const open = new Set<HttpSocket>();
   let closing = false;
   server.on('connection', (socket: HttpSocket) => {
@@ -33,6 +38,9 @@ export function closeQuietConnectionsOnClose(server: Server): { beginClosing(): 
     beginClosing: () => {
       closing = true;
       for (const socket of open) destroyWhenQuiet(socket);
+    },
+    get closing() {
+      return closing;
     },
     /** Connections being watched (open ones only, once their close events ran). */
     get tracked() {
