@@ -65,6 +65,17 @@ describe('answers to malformed requests, on both services', () => {
     }
   });
 
+  it('a percent escape in the query that does not decode is a 400 naming the parameter, not literal text', async () => {
+    for (const url of urls()) {
+      const answer = await rawRequest(
+        url,
+        'GET /v1/state?namespace=a&checkpoint=%FF HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n',
+      );
+      const body = expectSharedError(answer, 400);
+      expect(body.error.message).toBe('query parameter checkpoint is not valid: a percent escape does not decode');
+    }
+  });
+
   it('headers over the size limit are a 431 in the shared shape', async () => {
     for (const url of urls()) {
       const answer = await rawRequest(

@@ -9,6 +9,7 @@ import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-sett
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
+import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
 
 /** Options shared by both services' apps. */
@@ -57,7 +58,8 @@ export function createBaseApp(options: BaseAppOptions) {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (connections.closing) done(shuttingDown() as unknown as FastifyError);
-    else done(hostProblem(request, hosts) as FastifyError | undefined);
+    else
+      done((hostProblem(request, hosts) ?? queryEscapeProblem(request.url) ?? undefined) as FastifyError | undefined);
   });
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);
