@@ -181,6 +181,27 @@ describe('admin API (/internal/*)', () => {
     expect(models.data.map((m) => m.id)).toEqual(['demo/echo']);
   });
 
+  it('refuses aliases that can never resolve, or that would hide an allowed model, and changes nothing', async () => {
+    const before = (await admin('GET', '/internal/models')).body;
+    const cases: [object, string][] = [
+      [{ model_aliases: { loop: 'loop' } }, 'model_aliases.loop points at itself'],
+      [
+        { model_aliases: { a: 'b', b: 'demo/echo' } },
+        "model_aliases.a: 'b' is itself an alias, and aliases resolve in one step; point 'a' at 'demo/echo'",
+      ],
+      [
+        { allowed_models: ['demo/echo', 'gpt-4o-mini'], model_aliases: { 'demo/echo': 'gpt-4o-mini' } },
+        "model_aliases.demo/echo: 'demo/echo' is an allowed model, and an alias of that name would send its requests to 'gpt-4o-mini'; rename the alias or take 'demo/echo' out of allowed_models",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await admin('PUT', '/internal/models', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toEqual({ type: 'invalid_request_error', message, code: 400 });
+    }
+    expect((await admin('GET', '/internal/models')).body).toEqual(before);
+  });
+
   it('replaces deployments, never showing keys, and keeps a stored key when an update omits it', async () => {
     const put = await admin('PUT', '/internal/deployments', {
       deployments: [

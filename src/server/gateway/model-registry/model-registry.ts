@@ -1,6 +1,7 @@
 import { invalidConfiguration } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
+import { aliasProblem } from './alias-check.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
 import { duplicateDeploymentId, implicitDeployment, resolveDeployments, type DeploymentSources } from './deployment.js';
@@ -169,6 +170,8 @@ export class ModelRegistry {
             ? update.default_embedding_model
             : current.default_embedding_model,
       };
+      const problem = aliasProblem(next);
+      if (problem !== undefined) throw new GatewayError('invalid', problem);
       repository.put('models', next, this.now());
     }
     this.snapshot = this.compile();
