@@ -142,11 +142,21 @@ describe('traffic log', () => {
     const bus = new GatewayEventBus();
     const published: number[] = [];
     bus.subscribe((m) => m.kind === 'traffic' && published.push(m.event.seq));
-    const log = new TrafficLog(3, bus);
+    const log = new TrafficLog(3, bus, () => 0);
     for (let i = 1; i <= 5; i += 1) log.record(record(i));
     expect(log.list(10).map((e) => e.request_id)).toEqual(['r5', 'r4', 'r3']);
     expect(log.since(3).map((e) => e.seq)).toEqual([4, 5]);
     expect(published).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('numbers events past those of an earlier process, so a client resuming after a restart misses none', () => {
+    const before = new TrafficLog(10, new GatewayEventBus(), () => 1_700_000_000_000);
+    for (let i = 1; i <= 5; i += 1) before.record(record(i));
+    // Restarted a second later.
+    const after = new TrafficLog(10, new GatewayEventBus(), () => 1_700_000_001_000);
+    after.record(record(6));
+    expect(after.since(before.lastSeq).map((e) => e.request_id)).toEqual(['r6']);
+    expect(Number.isSafeInteger(after.lastSeq)).toBe(true);
   });
 
   it('redacts credential fields and cuts large bodies', () => {

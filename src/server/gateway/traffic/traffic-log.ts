@@ -80,13 +80,20 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
  */
 export class TrafficLog {
   private readonly arena: RecordArena;
-  private seq = 0;
+  private seq: number;
 
+  /**
+   * Sequence numbers start from the clock (a thousand per millisecond, exact far past 2^50), so they
+   * keep growing across restarts: a client that resumes with `after` or `Last-Event-ID` from before a
+   * restart must not skip the new process's first requests, as it would if they were numbered from 1.
+   */
   constructor(
     capacity: number,
     private readonly bus: GatewayEventBus,
+    now: () => number = Date.now,
   ) {
     this.arena = new RecordArena(capacity);
+    this.seq = now() * 1000;
   }
 
   /** Records a finished request and publishes it to live subscribers. */
