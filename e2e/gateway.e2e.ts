@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { startOpenAIUpstream } from '../test/support/upstreams/index.js';
-import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
 test('issue a key in the UI, use it with the openai package, and see the request in live traffic', async ({
   page,
@@ -191,4 +191,33 @@ test('a streamed Responses request reads as its events in the traffic drawer', a
   await expect(events).toContainText('response.output_text.delta "streamed"');
   await expect(events).toContainText('response.completed status completed');
   await saveScreenshot(page, 'gateway-traffic-responses-stream');
+});
+
+test('model settings: edits in progress survive a change made elsewhere, which the save bar reports', async ({
+  page,
+}) => {
+  const alias = `kept-${Date.now()}`;
+  await openSignedIn(page, 'gateway/models');
+  const aliases = page.getByTestId('aliases');
+  await aliases.getByLabel('Alias', { exact: true }).fill(alias);
+  await aliases.getByLabel('Alias target').selectOption('demo/echo');
+  await aliases.getByRole('button', { name: 'Add' }).click();
+  await expect(page.getByTestId('save-models')).toBeVisible();
+
+  // Another client changes the settings; the live feed makes the screen refetch them.
+  const current = (await (await gatewayAdmin('/internal/models')).json()) as {
+    per_model_max_tokens: Record<string, number>;
+  };
+  const cap = 100 + (Date.now() % 800);
+  const put = await gatewayAdmin('/internal/models', 'PUT', {
+    per_model_max_tokens: { ...current.per_model_max_tokens, 'demo/echo': cap },
+  });
+  expect(put.status).toBe(200);
+  await expect(page.getByTestId('changed-elsewhere')).toBeVisible();
+  await expect(aliases).toContainText(alias);
+  await expect(page.getByTestId('save-models')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByTestId('save-models')).toBeHidden();
+  await expect(aliases).not.toContainText(alias);
 });

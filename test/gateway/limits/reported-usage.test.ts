@@ -35,7 +35,7 @@ describe('token counts a provider reports', () => {
       messages: [{ role: 'user', content: 'a short question' }],
     });
     expect(response.status).toBe(200);
-    const usage = (await response.json()).usage;
+    const { usage } = (await response.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
     expect(usage.prompt_tokens).toBeGreaterThan(0);
     expect(usage.prompt_tokens).toBeLessThan(50);
     expect(usage.completion_tokens).toBe(Math.ceil('four words of answer'.length / 4));

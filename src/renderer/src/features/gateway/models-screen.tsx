@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { DeploymentInput, ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
+import { useServerDraft } from '../../lib/use-server-draft.js';
 import {
   useDeployments,
   useModelSettings,
@@ -12,7 +12,7 @@ import { Field, Select } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { showToast } from '../../components/toast.js';
 import { timeAgo } from '../../lib/format.js';
-import { deploymentsChanged, draftOf, toDeploymentInput, type DeploymentDraft } from './deployment-form.js';
+import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-form.js';
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
 
@@ -31,14 +31,10 @@ export function ModelsScreen() {
   const deployments = useDeployments();
   const update = useUpdateModelSettings();
   const updateDeployments = useUpdateDeployments();
-  const [draft, setDraft] = useState<ModelSettings>();
-  const [deploymentDrafts, setDeploymentDrafts] = useState<DeploymentDraft[]>();
-  useEffect(() => {
-    if (settings.data) setDraft(settingsOf(settings.data));
-  }, [settings.data]);
-  useEffect(() => {
-    if (deployments.data) setDeploymentDrafts(deployments.data.data.map(draftOf));
-  }, [deployments.data]);
+  const settingsDraft = useServerDraft(settings.data, settingsOf);
+  const { draft, setDraft } = settingsDraft;
+  const deploymentsDraft = useServerDraft(deployments.data, (list) => list.data.map(draftOf));
+  const { draft: deploymentDrafts, setDraft: setDeploymentDrafts } = deploymentsDraft;
   const settingsDirty = Boolean(
     settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft),
   );
@@ -60,8 +56,8 @@ export function ModelsScreen() {
       if (input) inputs.push(input);
     }
     try {
-      if (settingsDirty) await update.mutateAsync(draft);
-      if (deploymentsDirty) await updateDeployments.mutateAsync({ deployments: inputs });
+      if (settingsDirty) settingsDraft.saved(await update.mutateAsync(draft));
+      if (deploymentsDirty) deploymentsDraft.saved(await updateDeployments.mutateAsync({ deployments: inputs }));
       showToast('Model settings saved');
     } catch {
       // shown below from the mutation's error
@@ -77,9 +73,11 @@ export function ModelsScreen() {
     }
   };
   const discard = (): void => {
-    if (settings.data) setDraft(settingsOf(settings.data));
-    if (deployments.data) setDeploymentDrafts(deployments.data.data.map(draftOf));
+    settingsDraft.discard();
+    deploymentsDraft.discard();
   };
+  const changedElsewhere =
+    (settingsDirty && settingsDraft.changedElsewhere) || (deploymentsDirty && deploymentsDraft.changedElsewhere);
 
   return (
     <>
@@ -177,6 +175,12 @@ export function ModelsScreen() {
               : deploymentsDirty
                 ? 'deployments'
                 : 'model settings'}
+            {changedElsewhere && (
+              <span data-testid="changed-elsewhere">
+                {' '}
+                — changed elsewhere meanwhile: Save overwrites that change, Discard loads it
+              </span>
+            )}
           </span>
           <Button variant="ghost" onClick={discard}>
             Discard
