@@ -135,17 +135,22 @@ describe('upstream retries and failure signals', () => {
     expect(primary.requests).toHaveLength(1);
   });
 
-  it('a 200 whose body is not JSON reports x-upstream-status 200', async () => {
+  /** A chat request that must fail with the upstream's 200: its error body. */
+  const failedWith200 = async (model: string): Promise<{ type: string; message: string }> => {
     const response = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'broken-model', messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(response.status).toBe(502);
     expect(response.headers.get('x-upstream-status')).toBe('200');
-    const body = (await response.json()) as { error: { type: string; message: string } };
-    expect(body.error.type).toBe('upstream_error');
-    expect(body.error.message).toContain('invalid JSON');
+    return ((await response.json()) as { error: { type: string; message: string } }).error;
+  };
+
+  it('a 200 whose body is not JSON reports x-upstream-status 200', async () => {
+    const error = await failedWith200('broken-model');
+    expect(error.type).toBe('upstream_error');
+    expect(error.message).toContain('invalid JSON');
   });
 
   it('a 200 whose JSON is no completion is retried like a failure, never relayed as an empty answer', async () => {
@@ -155,15 +160,8 @@ describe('upstream retries and failure signals', () => {
     expect(primary.requests).toHaveLength(3);
 
     primary.setNext({ body: { hello: 'world' } });
-    const response = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'once-model', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(response.status).toBe(502);
-    expect(response.headers.get('x-upstream-status')).toBe('200');
-    const body = (await response.json()) as { error: { type: string; message: string } };
-    expect(body.error.message).toContain("JSON that is no chat answer: it has no 'choices'");
+    const error = await failedWith200('once-model');
+    expect(error.message).toContain("JSON that is no chat answer: it has no 'choices'");
   });
 
   it('a malformed frame from an OpenAI-compatible upstream ends the stream with an error, accounted as one', async () => {
