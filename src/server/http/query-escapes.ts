@@ -14,8 +14,9 @@ export function queryEscapeProblem(url: string): AppError | null {
     if (!pair.includes('%')) continue;
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
-    if (decodes(name) && (equals === -1 || decodes(pair.slice(equals + 1)))) continue;
-    const shown = decodes(name) ? decodeURIComponent(name.replaceAll('+', ' ')) : name;
+    const nameDecodes = decodes(name);
+    if (nameDecodes && (equals === -1 || decodes(pair.slice(equals + 1)))) continue;
+    const shown = nameDecodes ? decodeURIComponent(name.replaceAll('+', ' ')) : name;
     return badRequest(
       `query parameter ${shown.length > 100 ? `${shown.slice(0, 100)}...` : shown} is not valid: a percent escape does not decode`,
     );

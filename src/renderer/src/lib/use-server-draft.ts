@@ -26,26 +26,23 @@ export function useServerDraft<S, T>(server: S | undefined, toDraft: (data: S) =
     if (server === undefined) return;
     const next = toDraft(server);
     const nextJson = JSON.stringify(next);
-    setDraftState((current) => {
-      const currentJson = current === undefined ? undefined : JSON.stringify(current);
-      const edited = currentJson !== undefined && currentJson !== base.current && currentJson !== nextJson;
-      setChangedElsewhere(edited);
-      return edited ? current : next;
-    });
+    // The draft of the render this effect follows: the one on screen.
+    const currentJson = draft === undefined ? undefined : JSON.stringify(draft);
+    const edited = currentJson !== undefined && currentJson !== base.current && currentJson !== nextJson;
+    setChangedElsewhere(edited);
+    if (!edited) setDraftState(next);
     base.current = nextJson;
     // toDraft is a pure mapping: only new server data re-runs this.
   }, [server]);
-  const setDraft = (value: T): void => setDraftState(value);
-  const discard = (): void => {
-    if (server === undefined) return;
-    setDraftState(toDraft(server));
-    setChangedElsewhere(false);
-  };
   const saved = (data: S): void => {
     const next = toDraft(data);
     base.current = JSON.stringify(next);
     setDraftState(next);
     setChangedElsewhere(false);
   };
+  const discard = (): void => {
+    if (server !== undefined) saved(server);
+  };
+  const setDraft: (value: T) => void = setDraftState;
   return { draft, setDraft, changedElsewhere, discard, saved };
 }
