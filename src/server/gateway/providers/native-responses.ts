@@ -1,5 +1,7 @@
 import { eventFrame, type SseEvent } from '../formats/sse.js';
 import { StreamError } from '../formats/stream-error.js';
+import { streamEndedEarly } from '../formats/stream-ended-early.js';
+import { failedResponse } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
@@ -60,7 +62,8 @@ const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/g;
  * Relays a native Responses stream: each event's name and data as the provider sent them, with only
  * `model` inside the Response objects rewritten to the public name. The final Response's usage is
  * reported, and handed to `keep` when the response is kept. A `response.failed` or `error` event ends
- * the relay as a stream error, which the caller reports in the client's shape and accounts as failed.
+ * the relay as a stream error, which the caller reports in the client's shape and accounts as failed,
+ * and so does a body that ends before the final Response.
  */
 export async function* relayResponsesStream(
   events: AsyncIterable<SseEvent>,
@@ -71,25 +74,41 @@ export async function* relayResponsesStream(
   },
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
-  for await (const event of events) {
-    const type = event.event ?? '';
-    if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
-    if (!CARRIES_RESPONSE.test(type)) {
-      yield eventFrame(type, event.data);
-      continue;
-    }
-    const data = event.data.replace(MODEL_FIELD, model);
-    const final = type === 'response.completed' || type === 'response.incomplete';
-    // Kept from the first event on, so the id the client is about to see is readable at once.
-    if (final || (type === 'response.created' && options.keep)) {
-      const response = (JSON.parse(data) as { response?: Record<string, unknown> }).response;
-      if (final) {
-        const usage = usageOf(response);
-        if (usage) options.usage.report(usage);
+  let ended = false;
+  // The last Response kept: should the stream fail or the client leave, it must not stay in progress.
+  let kept: Record<string, unknown> | undefined;
+  try {
+    yield* relayEvents();
+  } finally {
+    if (!ended && kept !== undefined) options.keep?.(failedResponse(kept));
+  }
+
+  async function* relayEvents(): AsyncGenerator<string> {
+    for await (const event of events) {
+      const type = event.event ?? '';
+      if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
+      if (!CARRIES_RESPONSE.test(type)) {
+        yield eventFrame(type, event.data);
+        continue;
       }
-      if (response) options.keep?.(response);
+      const data = event.data.replace(MODEL_FIELD, model);
+      const final = type === 'response.completed' || type === 'response.incomplete';
+      if (final) ended = true;
+      // Kept from the first event on, so the id the client is about to see is readable at once.
+      if (final || (type === 'response.created' && options.keep)) {
+        const response = (JSON.parse(data) as { response?: Record<string, unknown> }).response;
+        if (final) {
+          const usage = usageOf(response);
+          if (usage) options.usage.report(usage);
+        }
+        if (response && options.keep) {
+          options.keep(response);
+          kept = response;
+        }
+      }
+      yield eventFrame(type, data);
     }
-    yield eventFrame(type, data);
+    if (!ended) throw streamEndedEarly('response.completed');
   }
 }
 

@@ -2,7 +2,8 @@ import type { Usage } from '../ir.js';
 import { DONE_FRAME, encodeEvent, type SseEvent } from '../sse.js';
 import type { StreamUsage } from '../token-estimate.js';
 import { chatUsageToIr } from './chat-response-ir.js';
-import { chatStreamError, parseChatChunk } from './chat-stream-decoder.js';
+import { streamEndedEarly } from '../stream-ended-early.js';
+import { CHAT_STREAM_END, chatStreamError, finishesChoice, parseChatChunk } from './chat-stream-decoder.js';
 
 /**
  * The native fast path for chat completions: upstream frames are relayed as they arrive, with only
@@ -22,25 +23,31 @@ export interface ChatRelayOptions {
   readonly usage: StreamUsage;
 }
 
-/** Relays an upstream chat stream as client frames, ending with `[DONE]`. */
+/** Relays an upstream chat stream as client frames, ending with `[DONE]` (or failing if it was cut off). */
 export async function* relayChatStream(
   events: AsyncIterable<SseEvent>,
   options: ChatRelayOptions,
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
+  let finished = false;
   for await (const event of events) {
     const data = event.data;
-    if (data === '[DONE]') break;
+    if (data === '[DONE]') {
+      finished = true;
+      break;
+    }
     if (data.trim() === '') continue;
     const chunk = parseChatChunk(data);
     if (chunk.error != null) throw chatStreamError(chunk.error);
     const usage = chatUsageToIr(chunk.usage);
     if (usage) options.usage.report(usage);
     countGenerated(chunk.choices, options.usage);
+    if (!finished && finishesChoice(chunk)) finished = true;
     const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
     if (usageOnly && !options.includeUsage) continue;
     yield encodeEvent({ data: data.replace(MODEL_FIELD, model) });
   }
+  if (!finished) throw streamEndedEarly(CHAT_STREAM_END);
   yield DONE_FRAME;
 }
 

@@ -1,11 +1,16 @@
 import type { IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
+import { streamEndedEarly } from '../stream-ended-early.js';
 import { StreamError } from '../stream-error.js';
 import { chatUsageToIr, finishReasonToIr } from './chat-response-ir.js';
 
-/** Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events. */
+/**
+ * Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events. A body that
+ * ends with neither `[DONE]` nor a finish_reason was cut off, and fails as a stream error.
+ */
 export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
   let started = false;
+  let finished = false;
   const toolCalls = new Set<number>();
   for await (const event of events) {
     if (event.data === '[DONE]') return;
@@ -42,12 +47,25 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
         // Some compatible servers answer tool calls with finish_reason "stop".
         const stopReason =
           toolCalls.size > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+        finished = true;
         yield { type: 'finish', stopReason, stopSequence: null };
       }
     }
     const usage = chatUsageToIr(chunk.usage);
     if (usage) yield { type: 'usage', usage };
   }
+  if (!finished) throw streamEndedEarly(CHAT_STREAM_END);
+}
+
+/** What finishes a chat stream, for the message of one that ended without it. */
+export const CHAT_STREAM_END = 'a finish_reason or [DONE]';
+
+/** Whether a chunk finishes one of its choices (some compatible servers end without `[DONE]` after it). */
+export function finishesChoice(chunk: Record<string, unknown>): boolean {
+  return (
+    Array.isArray(chunk.choices) &&
+    chunk.choices.some((choice) => (choice as Record<string, unknown> | null)?.finish_reason != null)
+  );
 }
 
 /** Parses one chunk, failing as a stream error (bad gateway) when it is not JSON. */

@@ -2,7 +2,8 @@ import type { Usage } from '../ir.js';
 import { encodeEvent, eventFrame, type SseEvent } from '../sse.js';
 import type { StreamUsage } from '../token-estimate.js';
 import { messagesUsageToIr } from './messages-response-ir.js';
-import { messagesStreamError, parseMessagesEvent } from './messages-stream-decoder.js';
+import { streamEndedEarly } from '../stream-ended-early.js';
+import { MESSAGES_STREAM_END, messagesStreamError, parseMessagesEvent } from './messages-stream-decoder.js';
 
 /**
  * The native fast path for Messages: upstream events are relayed as they arrive. Only
@@ -12,12 +13,13 @@ import { messagesStreamError, parseMessagesEvent } from './messages-stream-decod
 
 const GENERATED_TEXT = /"(?:text|partial_json)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
-/** Relays an upstream Messages stream as client frames. */
+/** Relays an upstream Messages stream as client frames (failing if it ends before `message_stop`). */
 export async function* relayMessagesStream(
   events: AsyncIterable<SseEvent>,
   publicModel: string,
   usage: StreamUsage,
 ): AsyncGenerator<string> {
+  let stopReason = false;
   for await (const event of events) {
     if (event.data.trim() === '') continue;
     const type = event.event ?? parseMessagesEvent(event.data).type;
@@ -32,8 +34,10 @@ export async function* relayMessagesStream(
         break;
       }
       case 'message_delta': {
-        const reported = messagesUsageToIr(parseMessagesEvent(event.data).usage);
+        const payload = parseMessagesEvent(event.data);
+        const reported = messagesUsageToIr(payload.usage);
         if (reported) usage.report(reported);
+        if ((payload.delta as { stop_reason?: unknown } | undefined)?.stop_reason != null) stopReason = true;
         yield encodeEvent(event);
         break;
       }
@@ -50,6 +54,8 @@ export async function* relayMessagesStream(
         yield encodeEvent(event);
     }
   }
+  // The stop reason is what a client needs; a compatible server may end the body after it.
+  if (!stopReason) throw streamEndedEarly(MESSAGES_STREAM_END);
 }
 
 /** Sets the public model name on a non-streamed Messages answer and reads its usage. */

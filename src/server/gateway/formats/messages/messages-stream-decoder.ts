@@ -1,5 +1,6 @@
 import type { IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
+import { streamEndedEarly } from '../stream-ended-early.js';
 import { StreamError } from '../stream-error.js';
 import { anthropicErrorStatus } from './messages-errors.js';
 import { messagesUsageToIr, stopReasonToIr } from './messages-response-ir.js';
@@ -9,8 +10,10 @@ type Payload = Record<string, unknown>;
 /**
  * Decodes an upstream Messages stream into IR events. Tool calls are keyed by their content block
  * index. Prompt tokens come from `message_start`, output tokens from `message_delta` (cumulative).
+ * A body that ends before `message_stop` and without a stop reason was cut off: a stream error.
  */
 export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
+  let finished = false;
   for await (const event of events) {
     if (event.data.trim() === '') continue;
     const payload = parseMessagesEvent(event.data);
@@ -45,6 +48,7 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const usage = messagesUsageToIr(payload.usage);
         if (usage) yield { type: 'usage', usage };
         if (delta.stop_reason != null) {
+          finished = true;
           yield {
             type: 'finish',
             stopReason: stopReasonToIr(delta.stop_reason),
@@ -62,7 +66,11 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         break;
     }
   }
+  if (!finished) throw streamEndedEarly(MESSAGES_STREAM_END);
 }
+
+/** What finishes a Messages stream, for the message of one that ended without it. */
+export const MESSAGES_STREAM_END = 'message_stop';
 
 function* blockStart(index: number, block: Payload): Generator<IrStreamEvent> {
   if (block.type === 'text') {

@@ -72,7 +72,7 @@ export async function* encodeResponsesStream(
     yield frame(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
   } finally {
     // An upstream failure or a client that left: what was kept must not stay in progress for ever.
-    if (!finished && keep !== undefined) keep(failedObject(responseObject(envelope, output, undefined, usage())));
+    if (!finished && keep !== undefined) keep(failedResponse(responseObject(envelope, output, undefined, usage())));
   }
 
   async function* encodeEvents(): AsyncGenerator<string> {
@@ -144,7 +144,7 @@ export async function* encodeResponsesStream(
 }
 
 /** A kept stream's Response when the stream ended before its last event. */
-function failedObject(response: Record<string, unknown>): Record<string, unknown> {
+export function failedResponse(response: Record<string, unknown>): Record<string, unknown> {
   return {
     ...response,
     status: 'failed',

@@ -1,0 +1,199 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startFrameServer, type FrameServer } from '../support/upstreams/index.js';
+
+const KEY = 'sk-cut-upstream-0123456789';
+
+const chatChunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const event = (name: string, data: Record<string, unknown>): string =>
+  `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+
+/** An OpenAI chat stream cut after its first delta: no finish_reason, no [DONE]. */
+const CUT_CHAT = [chatChunk({ role: 'assistant', content: 'Hel' })];
+/** A Messages stream cut after its first delta: no message_delta, no message_stop. */
+const CUT_MESSAGES = [
+  event('message_start', {
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-x',
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 5, output_tokens: 1 },
+    },
+  }),
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
+];
+/** A native Responses stream cut before response.completed. */
+const CUT_RESPONSES = [
+  event('response.created', {
+    sequence_number: 0,
+    response: { id: 'resp_cut', object: 'response', status: 'in_progress', model: 'gpt-4o-mini', output: [] },
+  }),
+  event('response.output_text.delta', {
+    sequence_number: 1,
+    item_id: 'msg_1',
+    output_index: 0,
+    content_index: 0,
+    delta: 'Hel',
+  }),
+];
+
+/**
+ * An upstream whose stream body ends cleanly before the event that finishes it (a restarting
+ * provider, a proxy cutting a long answer): the client must see a failure, never a made-up finish, and
+ * nothing may be accounted, cached or kept as a complete answer.
+ */
+describe('upstream streams that end before they finish', () => {
+  let frames: FrameServer;
+  let servers: TempServers;
+  let apiKey: string;
+
+  const openai = () => new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey, maxRetries: 0 });
+  const anthropic = () => new Anthropic({ baseURL: servers.gatewayUrl, apiKey, maxRetries: 0 });
+  const admin = (path: string) =>
+    fetch(`${servers.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } });
+
+  /** Drains an SDK stream: the text it delivered and what it threw. */
+  async function drain<T>(stream: AsyncIterable<T>, text: (part: T) => string) {
+    const received: string[] = [];
+    const failure = await (async () => {
+      for await (const part of stream) received.push(text(part));
+    })().catch((error: unknown) => error);
+    return { text: received.join(''), failure };
+  }
+
+  async function latestRow(model: string) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const rows = (await (await admin('/internal/usage/logs?limit=10')).json()) as {
+      data: Array<{ model: string; status: number; error_type: string | null }>;
+    };
+    return rows.data.find((row) => row.model === model);
+  }
+
+  beforeAll(async () => {
+    frames = await startFrameServer();
+    const deployment = (model: string, provider: string, extra: Record<string, unknown> = {}) => ({
+      id: model,
+      model,
+      provider,
+      upstream_model: provider === 'anthropic' ? 'claude-x' : 'gpt-4o-mini',
+      base_url: provider === 'anthropic' ? frames.url : `${frames.url}/v1`,
+      api_key: KEY,
+      max_retries: 0,
+      ...extra,
+    });
+    servers = await startTempServers({
+      llm: { allowed_models: ['cut-openai', 'cut-anthropic', 'cut-native-responses'] },
+      cache: { enabled: true },
+      deployments: [
+        deployment('cut-openai', 'openai'),
+        deployment('cut-anthropic', 'anthropic'),
+        deployment('cut-native-responses', 'openai', { responses_api: 'native' }),
+      ],
+    });
+    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['chat', 'responses'] }),
+    });
+    apiKey = ((await created.json()) as { key: string }).key;
+  });
+  afterAll(async () => {
+    await servers?.stop();
+    await frames?.close();
+  });
+
+  const chat = (model: string) =>
+    openai().chat.completions.create({
+      model,
+      temperature: 0,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+
+  it('a chat stream relayed from an OpenAI upstream fails, is accounted as failed and is not cached', async () => {
+    frames.serveFrames(CUT_CHAT);
+    const first = await drain(await chat('cut-openai'), (part) => part.choices[0]?.delta.content ?? '');
+    expect(first.text).toBe('Hel');
+    expect((first.failure as Error).message).toContain('upstream stream ended before a finish_reason or [DONE]');
+    expect(await latestRow('cut-openai')).toMatchObject({ status: 200, error_type: 'upstream_error' });
+
+    // Not kept by the cache: the same request goes upstream again and fails again.
+    const again = await chat('cut-openai').withResponse();
+    expect(again.response.headers.get('x-cache-hit')).not.toBe('true');
+    expect((await drain(again.data, () => '')).failure).toBeInstanceOf(Error);
+  });
+
+  it('a chat stream that ends after its finish_reason without [DONE] is complete', async () => {
+    frames.serveFrames([chatChunk({ role: 'assistant', content: 'Hello' }), chatChunk({}, 'stop')]);
+    const stream = await openai().chat.completions.create({
+      model: 'cut-openai',
+      messages: [{ role: 'user', content: 'complete' }],
+      stream: true,
+    });
+    const done = await drain(stream, (part) => part.choices[0]?.delta.content ?? '');
+    expect(done).toEqual({ text: 'Hello', failure: undefined });
+    expect(await latestRow('cut-openai')).toMatchObject({ status: 200, error_type: null });
+  });
+
+  it('a Messages stream translated to chat fails instead of gaining a made-up finish', async () => {
+    frames.serveFrames(CUT_MESSAGES);
+    const stream = await chat('cut-anthropic');
+    const result = await drain(stream, (part) => part.choices[0]?.delta.content ?? '');
+    expect(result.text).toBe('Hel');
+    expect((result.failure as Error).message).toContain('upstream stream ended before message_stop');
+    expect(await latestRow('cut-anthropic')).toMatchObject({ error_type: 'upstream_error' });
+  });
+
+  it('a Messages stream relayed from an Anthropic upstream fails in the Anthropic SDK', async () => {
+    frames.serveFrames(CUT_MESSAGES);
+    const stream = anthropic().messages.stream({
+      model: 'cut-anthropic',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const failure = await stream.finalMessage().catch((error: unknown) => error);
+    expect((failure as Error).message).toContain('upstream stream ended before message_stop');
+  });
+
+  it('a chat stream translated to Messages fails in the Anthropic SDK', async () => {
+    frames.serveFrames(CUT_CHAT);
+    const stream = anthropic().messages.stream({
+      model: 'cut-openai',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const failure = await stream.finalMessage().catch((error: unknown) => error);
+    expect((failure as Error).message).toContain('upstream stream ended before a finish_reason or [DONE]');
+  });
+
+  it('a Responses stream fails, translated or native, and a kept response is marked failed', async () => {
+    frames.serveFrames(CUT_CHAT);
+    const translated = await drain(
+      await openai().responses.create({ model: 'cut-openai', input: 'hi', stream: true, store: true }),
+      () => '',
+    );
+    expect((translated.failure as Error).message).toContain('upstream stream ended before');
+
+    frames.serveFrames(CUT_RESPONSES);
+    let id = '';
+    const native = await drain(
+      await openai().responses.create({ model: 'cut-native-responses', input: 'hi', stream: true, store: true }),
+      (part) => {
+        if (part.type === 'response.created') id = part.response.id;
+        return '';
+      },
+    );
+    expect((native.failure as Error).message).toContain('upstream stream ended before response.completed');
+    expect(await latestRow('cut-native-responses')).toMatchObject({ error_type: 'upstream_error' });
+    expect(id).toBe('resp_cut');
+    const kept = await openai().responses.retrieve(id);
+    expect(kept.status).toBe('failed');
+  });
+});
