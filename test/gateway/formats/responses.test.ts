@@ -47,6 +47,7 @@ describe('Responses requests', () => {
             content: [
               { type: 'input_text', text: 'Weather?' },
               { type: 'input_image', image_url: 'https://x/y.png' },
+              { type: 'input_image', image_url: 'https://x/z.png', detail: 'low' },
             ],
           },
           { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' },
@@ -67,6 +68,7 @@ describe('Responses requests', () => {
           content: [
             { type: 'text', text: 'Weather?' },
             { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+            { type: 'image_url', image_url: { url: 'https://x/z.png', detail: 'low' } },
           ],
         },
         {

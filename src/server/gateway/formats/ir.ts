@@ -26,6 +26,8 @@ export interface IrTextPart {
 export interface IrImagePart {
   readonly type: 'image';
   readonly source: IrImageSource;
+  /** OpenAI's resolution hint, kept for OpenAI-compatible upstreams (Messages has no equivalent). */
+  readonly detail?: 'auto' | 'low' | 'high';
 }
 
 /** A tool call made by the assistant; `arguments` is JSON text, as chat completions carries it. */

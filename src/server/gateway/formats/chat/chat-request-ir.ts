@@ -1,4 +1,13 @@
-import type { IrImagePart, IrMessage, IrPart, IrRequest, IrTextPart, IrTool, IrToolChoice } from '../ir.js';
+import type {
+  IrImagePart,
+  IrImageSource,
+  IrMessage,
+  IrPart,
+  IrRequest,
+  IrTextPart,
+  IrTool,
+  IrToolChoice,
+} from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
 import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
@@ -77,7 +86,7 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
       case 'text':
         return { type: 'text', text: part.text };
       case 'image_url':
-        return imageFromUrl(part.image_url.url);
+        return imageFromUrl(part.image_url.url, part.image_url.detail);
       case 'input_audio':
       case 'file':
         throw new TranslationError(
@@ -89,12 +98,13 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
   });
 }
 
-/** An image part from an OpenAI `image_url` (a data URL or a web URL). */
-export function imageFromUrl(url: string): IrImagePart {
+/** An image part from an OpenAI `image_url` (a data URL or a web URL) and its `detail`. */
+export function imageFromUrl(url: string, detail?: IrImagePart['detail']): IrImagePart {
   const inline = parseDataUrl(url);
-  return inline
-    ? { type: 'image', source: { kind: 'base64', mediaType: inline.mediaType, data: inline.data } }
-    : { type: 'image', source: { kind: 'url', url } };
+  const source: IrImageSource = inline
+    ? { kind: 'base64', mediaType: inline.mediaType, data: inline.data }
+    : { kind: 'url', url };
+  return detail === undefined ? { type: 'image', source } : { type: 'image', source, detail };
 }
 
 function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>): IrPart[] {
@@ -224,7 +234,7 @@ function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {
   if (part.type === 'text') return { type: 'text', text: part.text };
   const url =
     part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : part.source.url;
-  return { type: 'image_url', image_url: { url } };
+  return { type: 'image_url', image_url: part.detail === undefined ? { url } : { url, detail: part.detail } };
 }
 
 function toolChoiceFromIr(choice: IrToolChoice): unknown {

@@ -86,10 +86,27 @@ const toolChoice = z.discriminatedUnion('type', [
   }),
 ]);
 
+/**
+ * Anthropic's rule: every turn has content, except a final assistant turn (a prefill to continue). A
+ * translated request would otherwise lose the empty turn and reach the provider with no conversation.
+ */
+function noEmptyTurns(messages: ReadonlyArray<{ role: string; content: unknown }>, ctx: z.RefinementCtx): void {
+  messages.forEach((message, index) => {
+    const prefill = index === messages.length - 1 && message.role === 'assistant';
+    if (Array.isArray(message.content) && message.content.length === 0 && !prefill)
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'content'],
+        message: 'must not be empty (only a final assistant turn may be)',
+        input: message.content,
+      });
+  });
+}
+
 /** The Messages request body. */
 export const messagesRequestSchema = z.looseObject({
   model: requiredName(),
-  messages: z.array(messagesMessageSchema).min(1).max(MAX_MESSAGES),
+  messages: z.array(messagesMessageSchema).min(1).max(MAX_MESSAGES).superRefine(noEmptyTurns),
   max_tokens: outputTokens(),
   system: z.union([z.string(), z.array(systemBlock).max(MAX_PARTS)]).optional(),
   stream: z.boolean().optional(),

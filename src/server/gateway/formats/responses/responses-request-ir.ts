@@ -1,6 +1,6 @@
 import { chatResponseFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
-import type { IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
+import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
@@ -50,6 +50,9 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
     }
   });
+  // A chat or Messages upstream needs a conversation; instructions alone are not one.
+  if (messages.length === 0)
+    throw new TranslationError('input: has no user or assistant turn to send; this model needs at least one');
   const tools = (body.tools ?? []).map((tool, index) => {
     if (tool.type !== 'function')
       throw new TranslationError(
@@ -92,7 +95,8 @@ function contentToIr(
   return content.map((part, index) => {
     if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
       return { type: 'text', text: part.text };
-    if (part.type === 'input_image' && typeof part.image_url === 'string') return imageFromUrl(part.image_url);
+    if (part.type === 'input_image' && typeof part.image_url === 'string')
+      return imageFromUrl(part.image_url, imageDetail(part.detail));
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
   });
 }
@@ -101,4 +105,9 @@ function toolChoiceToIr(choice: ResponsesBody['tool_choice'] | undefined): IrToo
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === 'string') return { type: choice === 'required' ? 'required' : choice };
   return { type: 'tool', name: choice.name };
+}
+
+/** The `detail` of an input image, when it is one chat completions knows. */
+function imageDetail(detail: unknown): IrImagePart['detail'] {
+  return detail === 'auto' || detail === 'low' || detail === 'high' ? detail : undefined;
 }

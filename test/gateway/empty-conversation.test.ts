@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+
+// A conversation with no turn left to send is the client's 400, naming the field, never a request
+// forwarded with `messages: []` for the provider to refuse (which the client would get as a 502).
+describe('requests with an empty conversation', () => {
+  let harness: GatewayHarness;
+  let key: string;
+
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${harness.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as { error?: { message: string; type: string } };
+    return { status: response.status, type: json.error?.type, message: json.error?.message ?? '' };
+  };
+  const messages = (turns: unknown[]) => call('/v1/messages', { model: 'demo/echo', max_tokens: 16, messages: turns });
+
+  beforeAll(async () => {
+    harness = await startGatewayHarness();
+    key = (await harness.issueKey({ scopes: ['*'] })).key;
+  });
+  afterAll(async () => harness.close());
+
+  it('Messages: a turn with no content blocks is refused, naming it', async () => {
+    const answer = await messages([{ role: 'user', content: [] }]);
+    expect(answer.status).toBe(400);
+    expect(answer.type).toBe('invalid_request_error');
+    expect(answer.message).toContain('messages[0].content');
+    expect(answer.message).toContain('must not be empty');
+    const middle = await messages([
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [] },
+      { role: 'user', content: 'b' },
+    ]);
+    expect(middle.message).toContain('messages[1].content');
+  });
+
+  it('Messages: an empty final assistant turn (a prefill) is still accepted', async () => {
+    const answer = await messages([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [] },
+    ]);
+    expect(answer.status).toBe(200);
+  });
+
+  it('Responses: an input with no turn is refused for a model served over chat or Messages', async () => {
+    const answer = await call('/v1/responses', { model: 'demo/echo', input: [] });
+    expect(answer.status).toBe(400);
+    expect(answer.message).toContain('input: has no user or assistant turn');
+    const onlyInstructions = await call('/v1/responses', {
+      model: 'demo/echo',
+      input: [{ role: 'developer', content: 'be brief' }],
+    });
+    expect(onlyInstructions.status).toBe(400);
+    expect((await call('/v1/responses', { model: 'demo/echo', input: 'hi' })).status).toBe(200);
+  });
+});
