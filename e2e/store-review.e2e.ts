@@ -35,6 +35,25 @@ async function titleBox(page: Page) {
   return (await title.boundingBox())!;
 }
 
+test('the revision title stays readable in windows 1024 to 1280 px wide', async ({ page }) => {
+  const namespace = freshNamespace('layout');
+  await apply(namespace, 'main', 'Initial configuration', { 'services/billing.json': 'a\nb\n' });
+  await apply(namespace, 'main', 'Scale billing to 4 replicas', { 'services/billing.json': 'a\nc\n' });
+  for (const width of [1024, 1100, 1280]) {
+    await page.setViewportSize({ width, height: 760 });
+    await openSignedIn(page, screen('history', namespace));
+    const box = await titleBox(page);
+    // One line of a short message (a line of the title is about 25 px), and at least half of the
+    // detail pane's width to grow into.
+    expect(box.height, `title height at ${width} px`).toBeLessThan(40);
+    const detail = (await page.locator('.split-detail').boundingBox())!;
+    expect(box.width, `title width at ${width} px`).toBeGreaterThan(detail.width / 2);
+    await expect(page.getByTestId('rollback-button')).toBeVisible();
+    await expect(page.getByTestId('revision-detail').getByRole('link', { name: 'Compare' })).toBeVisible();
+    await page.screenshot({ path: `e2e/artifacts/store-history-${width}.png` });
+  }
+});
+
 test('compare: Revision can be chosen on either side and its id typed', async ({ page }) => {
   const namespace = freshNamespace('compare-kind');
   const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n', 'b.txt': 'b\n' });
@@ -160,6 +179,38 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   expect(relisted.checkpoints).toEqual([
     expect.objectContaining({ name: 'release', revision_id: third.revision, description: 'the second release' }),
   ]);
+});
+
+test('a revision of another branch offers restore, not a rollback that cannot work', async ({ page }) => {
+  const namespace = freshNamespace('other-branch');
+  const base = await apply(namespace, 'main', 'base', { 'a.txt': '1\n' });
+  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'canary' });
+  const onCanary = await apply(namespace, 'canary', 'canary change', { 'a.txt': 'canary\n' });
+  await apply(namespace, 'main', 'main change', { 'a.txt': 'main\n' });
+
+  for (const [branch, revision, owner] of [
+    ['main', onCanary.revision, 'canary'],
+    ['canary', base.revision, 'main'],
+  ] as const) {
+    await openSignedIn(page, screen('history', namespace, branch, `&rev=${revision}`));
+    const detail = page.getByTestId('revision-detail');
+    await expect(detail).toContainText(`#${revision} is on ${owner}, not in the history of ${branch}`);
+    await expect(page.getByTestId('rollback-button')).toHaveCount(0);
+    await saveScreenshot(page, `store-history-elsewhere-${branch}`);
+    await detail.getByRole('button', { name: `Restore into ${branch}` }).click();
+    const restore = page.getByTestId('restore-dialog');
+    await expect(restore.getByTestId('action-preview')).toContainText('1 document would change');
+    await restore.getByRole('button', { name: 'Cancel' }).click();
+  }
+
+  // Restoring a revision of another branch works, where a rollback to it would be refused.
+  await page.getByTestId('revision-detail').getByRole('button', { name: 'Restore into canary' }).click();
+  await page.getByTestId('confirm-restore').click();
+  await expect(page.getByTestId('restore-dialog')).toBeHidden();
+  const state = await storeCall<{ objects: Record<string, string> }>(
+    `/v1/state?namespace=${encodeURIComponent(namespace)}&branch=canary`,
+  );
+  expect(state.objects).toEqual({ 'a.txt': '1\n' });
 });
 
 test('Enter submits the store dialogs', async ({ page }) => {
