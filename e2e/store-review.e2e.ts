@@ -213,6 +213,31 @@ test('a revision of another branch offers restore, not a rollback that cannot wo
   expect(state.objects).toEqual({ 'a.txt': '1\n' });
 });
 
+test('garbage collection keeps what is typed in keep and says what is wrong with it', async ({ page }) => {
+  await openSignedIn(page, 'store/maintenance');
+  const keep = page.getByLabel('Revisions to keep per branch');
+  const preview = page.getByTestId('gc-preview');
+  const panel = page.getByTestId('gc-panel');
+  for (const [typed, problem] of [
+    ['5x', 'Revisions to keep per branch must be a whole number, like 10.'],
+    ['0', 'Revisions to keep per branch must be at least 1.'],
+    ['', 'Revisions to keep per branch is empty: enter how many to keep, like 10.'],
+    ['-3', 'Revisions to keep per branch must be a whole number, like 10.'],
+  ] as const) {
+    await keep.fill(typed);
+    await expect(keep).toHaveValue(typed);
+    await expect(keep).toHaveAttribute('aria-invalid', 'true');
+    await expect(panel).toContainText(problem);
+    await expect(preview).toBeDisabled();
+  }
+  await saveScreenshot(page, 'store-gc-keep-invalid');
+  await keep.fill('100000');
+  await expect(keep).not.toHaveAttribute('aria-invalid', 'true');
+  // Enter in the field runs the preview (a dry run: nothing is deleted).
+  await keep.press('Enter');
+  await expect(page.getByTestId('gc-result')).toBeVisible();
+});
+
 test('Enter submits the store dialogs', async ({ page }) => {
   const namespace = freshNamespace('enter');
   const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
