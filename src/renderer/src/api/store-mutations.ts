@@ -7,7 +7,7 @@ import {
   gcResponseSchema,
 } from '../../../shared/store-api.js';
 import { useApi } from './api-context.js';
-import type { ApiClient } from './http.js';
+import { ApiError, type ApiClient } from './http.js';
 import { queryKeys, type StoreScope } from './query-keys.js';
 
 /** A rollback target: a revision of the branch or a checkpoint. */
@@ -32,18 +32,21 @@ export interface RestoreInput {
 
 /**
  * A store write: afterwards everything about the written namespace (log, state, branches,
- * checkpoints) and the namespace list are refreshed.
+ * checkpoints) and the namespace list are refreshed. So they are after a 409: the branch moved or
+ * the name is taken, so what the screens show of the namespace is out of date.
  */
 function useNamespaceWrite<I, O>(send: (api: ApiClient, input: I) => Promise<O>, namespaceOf: (input: I) => string) {
   const api = useApi();
   const client = useQueryClient();
+  const refresh = (input: I) =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespaceOf(input)) }),
+      client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
+    ]);
   return useMutation({
     mutationFn: (input: I) => send(api, input),
-    onSuccess: (_data, input) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespaceOf(input)) }),
-        client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
-      ]),
+    onSuccess: (_data, input) => refresh(input),
+    onError: (error, input) => (error instanceof ApiError && error.status === 409 ? refresh(input) : undefined),
   });
 }
 

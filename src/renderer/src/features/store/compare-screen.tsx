@@ -1,41 +1,48 @@
 import { useMemo } from 'react';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { assertNever } from '../../lib/assert-never.js';
 import { diffStates } from '../../lib/state-diff.js';
 import { plural } from '../../lib/format.js';
-import { describeSource, isCompleteSource, SourcePicker } from './actions/source-picker.js';
-import { useSourceState, type RestoreSource } from './actions/use-source-state.js';
+import { SourcePicker } from './actions/source-picker.js';
+import { decodeSource, describeSource, encodeSource, isEmptySource, type RestoreSource } from './actions/source.js';
+import { useSourceState } from './actions/use-source-state.js';
 import { ChangesView } from './changes-view.js';
 import { useScope } from './use-scope.js';
 
-/** A source in the URL: `12` (revision), `cp:name` (checkpoint), `branch:name` (branch head). */
-function decode(value: string | null, fallbackBranch: string): RestoreSource {
-  if (value?.startsWith('cp:')) return { kind: 'checkpoint', checkpoint: value.slice(3) };
-  if (value?.startsWith('branch:')) return { kind: 'branch', branch: value.slice(7) };
-  const revision = Number(value);
-  if (value && revision > 0) return { kind: 'revision', revision };
-  return { kind: 'branch', branch: fallbackBranch };
-}
-
-function encode(source: RestoreSource): string {
-  if (source.kind === 'checkpoint') return `cp:${source.checkpoint}`;
-  if (source.kind === 'branch') return `branch:${source.branch}`;
-  return String(source.revision || '');
+/** What to ask for while a side names nothing yet. */
+function emptyPrompt(side: string, source: RestoreSource): string {
+  switch (source.kind) {
+    case 'revision':
+      return `Type a revision id for ${side}.`;
+    case 'checkpoint':
+      return `Pick a checkpoint for ${side}.`;
+    case 'branch':
+      return `Pick a branch for ${side}.`;
+    default:
+      return assertNever(source);
+  }
 }
 
 /** Compares the documents of any two revisions, checkpoints or branch heads of a namespace. */
 export function CompareScreen() {
   const scope = useScope();
   const params = useSearchParams();
-  const from = decode(params.get('from'), scope.branch);
-  const to = decode(params.get('to'), scope.branch);
-  const before = useSourceState(scope.namespace, isCompleteSource(from) ? from : undefined);
-  const after = useSourceState(scope.namespace, isCompleteSource(to) ? to : undefined);
+  const from = decodeSource(params.get('from'), scope.branch);
+  const to = decodeSource(params.get('to'), scope.branch);
+  const before = useSourceState(scope, from);
+  const after = useSourceState(scope, to);
   const changes = useMemo(
     () => (before.data && after.data ? diffStates(before.data.objects, after.data.objects) : undefined),
     [before.data, after.data],
   );
-  const error = before.error ?? after.error;
+  const problems = [
+    before.problem && { side: 'From', ...before.problem },
+    after.problem && { side: 'To', ...after.problem },
+  ].filter((problem) => !!problem);
+  const prompts = [isEmptySource(from) && emptyPrompt('From', from), isEmptySource(to) && emptyPrompt('To', to)].filter(
+    (prompt) => !!prompt,
+  );
 
   return (
     <div className="compare" data-testid="compare-screen">
@@ -47,7 +54,7 @@ export function CompareScreen() {
           label="From"
           idPrefix="from"
           layout="inline"
-          onChange={(next) => updateSearch({ from: encode(next) })}
+          onChange={(next) => updateSearch({ from: encodeSource(next) })}
         />
         <span className="compare-arrow" aria-hidden="true">
           →
@@ -59,22 +66,25 @@ export function CompareScreen() {
           label="To"
           idPrefix="to"
           layout="inline"
-          onChange={(next) => updateSearch({ to: encode(next) })}
+          onChange={(next) => updateSearch({ to: encodeSource(next) })}
         />
         {changes && before.data && after.data && (
           <span className="muted compare-summary">
-            {plural(changes.length, 'document')} differ between <span className="mono">#{before.data.revision}</span>{' '}
-            and <span className="mono">#{after.data.revision}</span>
+            {plural(changes.length, 'document')} {changes.length === 1 ? 'differs' : 'differ'} between{' '}
+            <span className="mono">#{before.data.revision}</span> and{' '}
+            <span className="mono">#{after.data.revision}</span>
           </span>
         )}
       </header>
       <div className="compare-body">
-        {error ? (
+        {problems.length > 0 ? (
           <div className="page-body">
-            <ErrorMessage error={error} title="Could not load one side of the comparison" />
+            {problems.map((problem) => (
+              <ErrorMessage key={problem.side} error={problem.error} title={`${problem.side}: ${problem.title}`} />
+            ))}
           </div>
-        ) : !isCompleteSource(from) || !isCompleteSource(to) ? (
-          <div className="page-body muted">Pick two revisions, checkpoints or branches to compare.</div>
+        ) : prompts.length > 0 ? (
+          <div className="page-body muted">{prompts.join(' ')}</div>
         ) : changes ? (
           <ChangesView
             changes={changes}

@@ -29,17 +29,38 @@ const columns: Column<NamespaceSummary>[] = [
   { header: 'Created', align: 'right', cell: (ns) => timeAgo(ns.created_at) },
 ];
 
+const KEEP_LABEL = 'Revisions to keep per branch';
+
+/**
+ * The `keep` typed, as a count, or what is wrong with it. 0 is refused rather than sent: the store
+ * would read it as its default of 10, not as "keep nothing".
+ */
+function parseKeep(text: string): { readonly keep: number } | { readonly problem: string } {
+  if (text.trim() === '') return { problem: `${KEEP_LABEL} is empty: enter how many to keep, like 10.` };
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    return { problem: `${KEEP_LABEL} must be a whole number, like 10.` };
+  if (Number(text) === 0) return { problem: `${KEEP_LABEL} must be at least 1.` };
+  return { keep: Number(text) };
+}
+
 /** Garbage collection: how many revisions a `keep` would prune (dry run), then a confirmed prune. */
 function GcPanel() {
-  const [keep, setKeep] = useState(10);
+  const [keepText, setKeepText] = useState('10');
+  const parsed = parseKeep(keepText);
+  const keep = 'keep' in parsed ? parsed.keep : undefined;
   const preview = useGc();
   const prune = useGc();
   const [confirming, setConfirming] = useState(false);
-  const run = (): void => preview.mutate({ keep, dryRun: true });
+  const run = (): void => {
+    if (keep !== undefined) preview.mutate({ keep, dryRun: true });
+  };
   const wouldPrune = preview.data?.pruned;
-  const runPrune = (): void =>
+  // Prunes with the keep that was previewed (typing again clears the preview).
+  const previewedKeep = preview.variables?.keep;
+  const runPrune = (): void => {
+    if (previewedKeep === undefined) return;
     prune.mutate(
-      { keep, dryRun: false },
+      { keep: previewedKeep, dryRun: false },
       {
         onSuccess: (result) => {
           setConfirming(false);
@@ -48,6 +69,7 @@ function GcPanel() {
         },
       },
     );
+  };
   return (
     <section className="panel" data-testid="gc-panel">
       <h2 className="panel-title">Garbage collection</h2>
@@ -56,27 +78,47 @@ function GcPanel() {
         every namespace. What is kept stays fully readable; older history and content nothing references are deleted for
         good.
       </p>
-      <div className="form-inline">
-        <Field label="Revisions to keep per branch" htmlFor="gc-keep">
-          <TextInput
-            id="gc-keep"
-            inputMode="numeric"
-            value={keep}
-            onChange={(event) => {
-              setKeep(Number(event.target.value.replace(/\D/g, '')) || 0);
-              preview.reset();
-            }}
-          />
+      <form
+        className="gc-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          run();
+        }}
+      >
+        <Field
+          label={KEEP_LABEL}
+          htmlFor="gc-keep"
+          error={'problem' in parsed ? <span id="gc-keep-problem">{parsed.problem}</span> : undefined}
+        >
+          {/* The buttons share the input's row, so a problem shown under it does not push them down. */}
+          <div className="gc-keep-row">
+            <TextInput
+              id="gc-keep"
+              inputMode="numeric"
+              value={keepText}
+              aria-invalid={'problem' in parsed || undefined}
+              aria-describedby={'problem' in parsed ? 'gc-keep-problem' : undefined}
+              onChange={(event) => {
+                setKeepText(event.target.value);
+                preview.reset();
+              }}
+            />
+            <Button type="submit" disabled={keep === undefined} busy={preview.isPending} data-testid="gc-preview">
+              Preview
+            </Button>
+            {wouldPrune !== undefined && (
+              <Button
+                variant="danger"
+                disabled={wouldPrune === 0}
+                onClick={() => setConfirming(true)}
+                data-testid="gc-run"
+              >
+                Prune {plural(wouldPrune, 'revision')}
+              </Button>
+            )}
+          </div>
         </Field>
-        <Button onClick={run} busy={preview.isPending} data-testid="gc-preview">
-          Preview
-        </Button>
-        {wouldPrune !== undefined && (
-          <Button variant="danger" disabled={wouldPrune === 0} onClick={() => setConfirming(true)} data-testid="gc-run">
-            Prune {plural(wouldPrune, 'revision')}
-          </Button>
-        )}
-      </div>
+      </form>
       {wouldPrune !== undefined && (
         <p className="panel-text" data-testid="gc-result">
           {wouldPrune === 0

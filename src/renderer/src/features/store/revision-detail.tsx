@@ -6,14 +6,16 @@ import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
-import { BranchIcon, CompareIcon, FilesIcon, UndoIcon } from '../../components/icons.js';
+import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, UndoIcon } from '../../components/icons.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { BranchDialog } from './actions/branch-dialog.js';
+import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
+import { revisionSource } from './actions/source.js';
 import { ChangesView } from './changes-view.js';
 import { scopeQuery } from './use-scope.js';
 
-type Action = 'rollback' | 'branch' | undefined;
+type Action = 'rollback' | 'restore' | 'branch' | undefined;
 
 /** One revision: message, metadata, actions, and the diff of every document it changed. */
 export function RevisionDetail({
@@ -42,6 +44,10 @@ export function RevisionDetail({
     return <Loading label={`Loading revision #${id}…`} />;
   }
   const isHead = entry.id === headId;
+  // Rollback reaches only revisions of the branch's own history (the store answers 404 otherwise);
+  // a revision of another branch, such as the base this one started from, is restored instead.
+  const onBranch = entry.branch === scope.branch;
+  const own: StoreScope = { namespace: scope.namespace, branch: entry.branch };
   return (
     <div className="revision-detail" data-testid="revision-detail">
       <header className="revision-header">
@@ -65,23 +71,38 @@ export function RevisionDetail({
             {isHead && <Badge tone="accent">head</Badge>}
           </div>
         </div>
+        {!onBranch && (
+          <p className="revision-note" data-testid="revision-elsewhere">
+            #{entry.id} is on {entry.branch}, not in the history of {scope.branch}, so {scope.branch} cannot be rolled
+            back to it. Restore copies its documents into {scope.branch} as a new revision instead.{' '}
+            <Link to={href('store/history', { ns: scope.namespace, branch: entry.branch, rev: entry.id })}>
+              Show it in the history of {entry.branch}
+            </Link>
+          </p>
+        )}
         <div className="revision-actions">
-          <Button
-            size="sm"
-            icon={<UndoIcon />}
-            disabled={isHead}
-            title={isHead ? 'This is already the head' : undefined}
-            onClick={() => setAction('rollback')}
-            data-testid="rollback-button"
-          >
-            Roll back to this
-          </Button>
+          {onBranch ? (
+            <Button
+              size="sm"
+              icon={<UndoIcon />}
+              disabled={isHead}
+              title={isHead ? 'This is already the head' : undefined}
+              onClick={() => setAction('rollback')}
+              data-testid="rollback-button"
+            >
+              Roll back to this
+            </Button>
+          ) : (
+            <Button size="sm" icon={<RestoreIcon />} onClick={() => setAction('restore')}>
+              Restore into {scope.branch}
+            </Button>
+          )}
           <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')}>
             Branch
           </Button>
           <Link
             className="btn btn-ghost btn-sm"
-            to={href('store/documents', { ...scopeQuery(scope), rev: entry.id })}
+            to={href('store/documents', { ...scopeQuery(own), rev: entry.id })}
             title="Browse documents at this revision"
           >
             <FilesIcon />
@@ -106,8 +127,11 @@ export function RevisionDetail({
       {action === 'rollback' && (
         <RollbackDialog scope={scope} target={{ revision: entry.id }} onClose={() => setAction(undefined)} />
       )}
+      {action === 'restore' && (
+        <RestoreDialog scope={scope} initial={revisionSource(entry.id)} onClose={() => setAction(undefined)} />
+      )}
       {action === 'branch' && (
-        <BranchDialog scope={scope} from={{ revision: entry.id }} onClose={() => setAction(undefined)} />
+        <BranchDialog scope={own} from={{ revision: entry.id }} onClose={() => setAction(undefined)} />
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 import { diffStates } from '../../../lib/state-diff.js';
+import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
 import { describeTarget } from './rollback-dialog.js';
 
@@ -28,6 +29,7 @@ export function BranchDialog({
   const changes = useMemo(() => (source.data ? diffStates({}, source.data.objects) : undefined), [source.data]);
   const invalid = name !== '' && !BRANCH_PATTERN.test(name);
   const sourceLabel = from.revision || from.checkpoint ? describeTarget(from) : `the head of ${scope.branch}`;
+  const canSubmit = name !== '' && !invalid && !!source.data && !create.isPending;
   const submit = (): void =>
     create.mutate(
       { scope, name, fromRevision: from.revision, fromCheckpoint: from.checkpoint },
@@ -51,27 +53,30 @@ export function BranchDialog({
           onCancel={onClose}
           onConfirm={submit}
           busy={create.isPending}
-          disabled={!name || invalid || !source.data}
+          disabled={!canSubmit}
           testId="confirm-branch"
         >
           Create branch
         </ConfirmFooter>
       }
     >
-      <Field
-        label="Branch name"
-        htmlFor="branch-name"
-        error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
-        hint="For example feature/new-limits."
-      >
-        <TextInput
-          id="branch-name"
-          autoFocus
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="feature/new-limits"
-        />
-      </Field>
+      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
+        <Field
+          label="Branch name"
+          htmlFor="branch-name"
+          error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
+          hint="For example feature/new-limits."
+        >
+          <TextInput
+            id="branch-name"
+            autoFocus
+            value={name}
+            aria-invalid={invalid || undefined}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="feature/new-limits"
+          />
+        </Field>
+      </DialogForm>
       <DiffPreview
         title="Documents on the new branch"
         changes={changes}

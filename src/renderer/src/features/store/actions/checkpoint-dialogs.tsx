@@ -7,6 +7,7 @@ import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
+import { DialogForm } from './dialog-form.js';
 
 /** Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). */
 export function CreateCheckpointDialog({
@@ -22,8 +23,13 @@ export function CreateCheckpointDialog({
   const head = log.data?.pages[0]?.entries[0];
   const create = useCreateCheckpoint();
   const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
+  // Undefined until the user edits it: moving a checkpoint then keeps the description it has.
+  const [edited, setEdited] = useState<string>();
   const moving = existing.find((checkpoint) => checkpoint.name === name.trim());
+  const description = edited ?? moving?.description ?? '';
+  const canSubmit = name.trim() !== '' && !!head && !create.isPending;
+  // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
+  // description shown is always the one sent.
   const submit = (): void =>
     create.mutate(
       { scope, name: name.trim(), description },
@@ -49,32 +55,42 @@ export function CreateCheckpointDialog({
           onCancel={onClose}
           onConfirm={submit}
           busy={create.isPending}
-          disabled={!name.trim() || !head}
+          disabled={!canSubmit}
           testId="confirm-checkpoint"
         >
           {moving ? 'Move checkpoint' : 'Create checkpoint'}
         </ConfirmFooter>
       }
     >
-      <Field
-        label="Name"
-        htmlFor="checkpoint-name"
-        hint={
-          moving
-            ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
-            : 'For example release-2024-06.'
-        }
-      >
-        <TextInput id="checkpoint-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
-      </Field>
-      <Field label="Description" htmlFor="checkpoint-description">
-        <TextArea
-          id="checkpoint-description"
-          rows={3}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-      </Field>
+      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
+        <Field
+          label="Name"
+          htmlFor="checkpoint-name"
+          hint={
+            moving
+              ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
+              : 'For example release-2024-06.'
+          }
+        >
+          <TextInput id="checkpoint-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field
+          label="Description"
+          htmlFor="checkpoint-description"
+          hint={
+            moving && edited === undefined && moving.description
+              ? `Kept from “${moving.name}”; edit to change it.`
+              : undefined
+          }
+        >
+          <TextArea
+            id="checkpoint-description"
+            rows={3}
+            value={description}
+            onChange={(event) => setEdited(event.target.value)}
+          />
+        </Field>
+      </DialogForm>
       {create.error && <ErrorMessage error={create.error} title="Could not create the checkpoint" />}
     </Dialog>
   );

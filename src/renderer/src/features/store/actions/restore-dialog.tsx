@@ -7,9 +7,12 @@ import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { diffStates } from '../../../lib/state-diff.js';
 import { showNewRevision } from './action-result.js';
+import { BranchMovedNotice, isBranchMoved } from './branch-moved.js';
+import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
-import { describeSource, isCompleteSource, SourcePicker } from './source-picker.js';
-import { useSourceState, type RestoreSource } from './use-source-state.js';
+import { describeSource, isCompleteSource, revisionIdOf, type RestoreSource } from './source.js';
+import { SourcePicker } from './source-picker.js';
+import { useSourceState } from './use-source-state.js';
 
 /** Restores the branch's documents from a branch, revision or checkpoint, previewing the result first. */
 export function RestoreDialog({
@@ -24,19 +27,22 @@ export function RestoreDialog({
   const [source, setSource] = useState<RestoreSource>(initial);
   const [message, setMessage] = useState('');
   const head = useStoreState(scope, {});
-  const from = useSourceState(scope.namespace, source);
+  const from = useSourceState(scope, source);
   const restore = useRestore();
   const complete = isCompleteSource(source);
+  const moved = isBranchMoved(restore.error);
   const changes = useMemo(
     () => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined),
     [head.data, from.data],
   );
+  // Never confirm against a head that is being read again (after the branch moved).
+  const canSubmit = complete && !!changes && changes.length > 0 && !head.isFetching && !restore.isPending;
   const submit = (): void =>
     restore.mutate(
       {
         scope,
         fromBranch: source.kind === 'branch' ? source.branch : undefined,
-        fromRevision: source.kind === 'revision' ? source.revision : undefined,
+        fromRevision: source.kind === 'revision' ? revisionIdOf(source.revision) : undefined,
         fromCheckpoint: source.kind === 'checkpoint' ? source.checkpoint : undefined,
         message: message || `Restore from ${describeSource(source)}`,
         expectedRevision: head.data?.revision,
@@ -60,32 +66,37 @@ export function RestoreDialog({
           onCancel={onClose}
           onConfirm={submit}
           busy={restore.isPending}
-          disabled={!complete || !changes || changes.length === 0}
+          disabled={!canSubmit}
           testId="confirm-restore"
         >
           Restore {scope.branch}
         </ConfirmFooter>
       }
     >
-      <SourcePicker scope={scope} source={source} onChange={setSource} />
-      <Field label="Message" htmlFor="restore-message">
-        <TextInput
-          id="restore-message"
-          placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'}
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-        />
-      </Field>
-      {complete ? (
+      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
+        <SourcePicker scope={scope} source={source} onChange={setSource} />
+        <Field label="Message" htmlFor="restore-message">
+          <TextInput
+            id="restore-message"
+            placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+          />
+        </Field>
+      </DialogForm>
+      {moved && <BranchMovedNotice branch={scope.branch} head={head.data?.revision} refreshing={head.isFetching} />}
+      {from.problem ? (
+        <ErrorMessage error={from.problem.error} title={`Source: ${from.problem.title}`} />
+      ) : complete ? (
         <DiffPreview
           changes={changes}
-          error={head.error ?? from.error}
+          error={head.error}
           emptyText={`${scope.branch} already matches ${describeSource(source)}.`}
         />
       ) : (
         <div className="muted">Pick a source to preview the restore.</div>
       )}
-      {restore.error && <ErrorMessage error={restore.error} title="Restore failed" />}
+      {restore.error && !moved && <ErrorMessage error={restore.error} title="Restore failed" />}
     </Dialog>
   );
 }

@@ -6,6 +6,8 @@ import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showNewRevision } from './action-result.js';
+import { BranchMovedNotice, isBranchMoved } from './branch-moved.js';
+import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
 
 /** Names a revision selector for titles and messages. */
@@ -31,6 +33,9 @@ export function RollbackDialog({
   const rollback = useRollback();
   const [message, setMessage] = useState(`Roll back to ${describeTarget(target)}`);
   const changes = preview.data?.changes;
+  const moved = isBranchMoved(rollback.error);
+  // Never confirm against a preview that is being computed again (after the branch moved).
+  const canSubmit = !!changes && changes.length > 0 && !preview.isFetching && !rollback.isPending;
   const submit = (): void =>
     rollback.mutate(
       { scope, ...target, message, expectedRevision: preview.data?.from_revision },
@@ -53,22 +58,27 @@ export function RollbackDialog({
           onCancel={onClose}
           onConfirm={submit}
           busy={rollback.isPending}
-          disabled={!changes || changes.length === 0}
+          disabled={!canSubmit}
           testId="confirm-rollback"
         >
           Roll back {scope.branch}
         </ConfirmFooter>
       }
     >
-      <Field label="Message" htmlFor="rollback-message">
-        <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
-      </Field>
+      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
+        <Field label="Message" htmlFor="rollback-message">
+          <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
+        </Field>
+      </DialogForm>
+      {moved && (
+        <BranchMovedNotice branch={scope.branch} head={preview.data?.from_revision} refreshing={preview.isFetching} />
+      )}
       <DiffPreview
         changes={changes}
         error={preview.error}
         emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`}
       />
-      {rollback.error && <ErrorMessage error={rollback.error} title="Rollback failed" />}
+      {rollback.error && !moved && <ErrorMessage error={rollback.error} title="Rollback failed" />}
     </Dialog>
   );
 }

@@ -3,7 +3,7 @@ import { useBranches, useCheckpoints } from '../../../api/store-queries.js';
 import { Field, Select, TextInput } from '../../../components/field.js';
 import { Segmented } from '../../../components/segmented.js';
 import { assertNever } from '../../../lib/assert-never.js';
-import type { RestoreSource } from './use-source-state.js';
+import { sourceSyntaxProblem, type RestoreSource } from './source.js';
 
 const KINDS = [
   { value: 'branch', label: 'Branch' },
@@ -11,32 +11,9 @@ const KINDS = [
   { value: 'checkpoint', label: 'Checkpoint' },
 ] as const;
 
-/** Names a source for titles and messages. */
-export function describeSource(source: RestoreSource): string {
-  switch (source.kind) {
-    case 'branch':
-      return `branch ${source.branch}`;
-    case 'revision':
-      return `#${source.revision}`;
-    case 'checkpoint':
-      return `checkpoint “${source.checkpoint}”`;
-    default:
-      return assertNever(source);
-  }
-}
-
-/** True when the source names something (a branch, a revision id above 0, a checkpoint). */
-export function isCompleteSource(source: RestoreSource): boolean {
-  switch (source.kind) {
-    case 'branch':
-      return source.branch !== '';
-    case 'revision':
-      return source.revision > 0;
-    case 'checkpoint':
-      return source.checkpoint !== '';
-    default:
-      return assertNever(source);
-  }
+/** A name the address asked for that the loaded list lacks: shown as chosen rather than as the first entry. */
+function unlisted(name: string, listed: readonly { readonly name: string }[] | undefined): boolean {
+  return name !== '' && listed !== undefined && !listed.some((entry) => entry.name === name);
 }
 
 /** The input naming one source: a branch select, a revision id or a checkpoint select. */
@@ -66,6 +43,7 @@ function SourceInput({
           onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}
         >
           {others.length === 0 && <option value="">No other branches</option>}
+          {unlisted(source.branch, others) && <option value={source.branch}>{source.branch} (not found)</option>}
           {others.map((branch) => (
             <option key={branch.name} value={branch.name}>
               {branch.name} (head #{branch.head_revision})
@@ -80,10 +58,9 @@ function SourceInput({
           aria-label="Revision id"
           inputMode="numeric"
           placeholder="Revision id, e.g. 12"
-          value={source.revision || ''}
-          onChange={(event) =>
-            onChange({ kind: 'revision', revision: Number(event.target.value.replace(/\D/g, '')) || 0 })
-          }
+          value={source.revision}
+          aria-invalid={sourceSyntaxProblem(source) ? true : undefined}
+          onChange={(event) => onChange({ kind: 'revision', revision: event.target.value })}
         />
       );
     case 'checkpoint':
@@ -95,6 +72,9 @@ function SourceInput({
           onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}
         >
           {(checkpoints.data?.checkpoints.length ?? 0) === 0 && <option value="">No checkpoints</option>}
+          {unlisted(source.checkpoint, checkpoints.data?.checkpoints) && (
+            <option value={source.checkpoint}>{source.checkpoint} (not found)</option>
+          )}
           {checkpoints.data?.checkpoints.map((checkpoint) => (
             <option key={checkpoint.name} value={checkpoint.name}>
               {checkpoint.name} (#{checkpoint.revision_id} on {checkpoint.branch})
@@ -142,7 +122,7 @@ export function SourcePicker({
           kind === 'branch'
             ? { kind, branch: firstBranch }
             : kind === 'revision'
-              ? { kind, revision: 0 }
+              ? { kind, revision: '' }
               : { kind, checkpoint: checkpoints.data?.checkpoints[0]?.name ?? '' },
         )
       }

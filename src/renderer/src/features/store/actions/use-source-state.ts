@@ -1,39 +1,62 @@
-import { useCheckpoints, useRevision, useStoreState } from '../../../api/store-queries.js';
+import type { StoreScope } from '../../../api/query-keys.js';
+import { useBranches, useCheckpoints, useRevision, useStoreState } from '../../../api/store-queries.js';
+import { describeSource, isCompleteSource, revisionIdOf, sourceSyntaxProblem, type RestoreSource } from './source.js';
 
-/** Where a restore takes its documents from. */
-export type RestoreSource =
-  | { readonly kind: 'branch'; readonly branch: string }
-  | { readonly kind: 'revision'; readonly revision: number }
-  | { readonly kind: 'checkpoint'; readonly checkpoint: string };
+/** Why a source cannot be read: a title naming it, and the server's error or an explanation. */
+export interface SourceProblem {
+  readonly title: string;
+  readonly error: unknown;
+}
 
 /**
- * The documents of a restore source. A revision or checkpoint may sit on another branch, and state
- * is read per branch, so the branch is looked up first (the revision's own, or the checkpoint's).
+ * The documents of a source, or the problem that names why it cannot be read. A revision or
+ * checkpoint may sit on another branch, and state is read per branch, so the branch is looked up
+ * first (the revision's own, or the checkpoint's). A branch or checkpoint missing from the
+ * namespace's lists is a problem here, since the store would read a missing branch as empty.
  */
-export function useSourceState(namespace: string, source: RestoreSource | undefined) {
-  const revisionId = source?.kind === 'revision' ? source.revision : undefined;
+export function useSourceState(scope: StoreScope, source: RestoreSource | undefined) {
+  const { namespace } = scope;
+  const complete = source !== undefined && isCompleteSource(source);
+  const revisionId = complete && source.kind === 'revision' ? revisionIdOf(source.revision) : undefined;
   const revision = useRevision(namespace, revisionId);
   const checkpoints = useCheckpoints(namespace);
-  const checkpoint =
-    source?.kind === 'checkpoint'
-      ? checkpoints.data?.checkpoints.find((entry) => entry.name === source.checkpoint)
-      : undefined;
+  const branches = useBranches(scope);
 
   let branch: string | undefined;
-  if (source?.kind === 'branch') branch = source.branch || undefined;
-  else if (source?.kind === 'revision') branch = revision.data?.branch;
-  else if (source?.kind === 'checkpoint') branch = checkpoint?.branch;
+  let problem: SourceProblem | undefined;
+  const syntax = source && sourceSyntaxProblem(source);
+  if (syntax) problem = { title: syntax.title, error: new Error(syntax.detail) };
+  else if (complete && source.kind === 'branch') {
+    if (branches.error) problem = { title: 'the branches could not be listed', error: branches.error };
+    else if (branches.data && !branches.data.branches.some((entry) => entry.name === source.branch))
+      problem = missing('branch', source.branch, namespace);
+    else if (branches.data) branch = source.branch;
+  } else if (complete && source.kind === 'checkpoint') {
+    const found = checkpoints.data?.checkpoints.find((entry) => entry.name === source.checkpoint);
+    if (checkpoints.error) problem = { title: 'the checkpoints could not be listed', error: checkpoints.error };
+    else if (checkpoints.data && !found) problem = missing('checkpoint', source.checkpoint, namespace);
+    else branch = found?.branch;
+  } else if (complete && source.kind === 'revision') {
+    if (revision.error) problem = { title: `revision #${revisionId} could not be loaded`, error: revision.error };
+    else branch = revision.data?.branch;
+  }
 
   const at =
     source?.kind === 'revision'
-      ? { revision: source.revision }
+      ? { revision: revisionId }
       : source?.kind === 'checkpoint'
         ? { checkpoint: source.checkpoint }
         : {};
-  const state = useStoreState({ namespace, branch: branch ?? '' }, at, branch !== undefined);
-  const error =
-    state.error ??
-    (source?.kind === 'revision' ? revision.error : undefined) ??
-    (source?.kind === 'checkpoint' ? checkpoints.error : undefined);
-  return { data: branch !== undefined ? state.data : undefined, error, branch };
+  const readable = branch !== undefined && problem === undefined;
+  const state = useStoreState({ namespace, branch: branch ?? '' }, at, readable);
+  if (!problem && readable && state.error && source)
+    problem = { title: `${describeSource(source)} could not be loaded`, error: state.error };
+  return { data: readable && !problem ? state.data : undefined, problem, branch };
+}
+
+function missing(what: 'branch' | 'checkpoint', name: string, namespace: string): SourceProblem {
+  return {
+    title: `there is no ${what} “${name}”`,
+    error: new Error(`Namespace ${namespace} has no ${what} of that name: pick one from the list.`),
+  };
 }
