@@ -106,3 +106,91 @@ test('a required field says so by name, not in zod’s words', async ({ page }) 
   await expect(deployment.locator('.field-error')).toContainText(['Model is required', 'Weight must be a number']);
   await expect(deployment).not.toContainText(/expected string|Too small|received/);
 });
+
+test('PII & policy: an invalid pattern says, next to the disabled Save, why and where; the field shows the engine’s message', async ({
+  page,
+}) => {
+  await openSignedIn(page, 'gateway/guardrails');
+  await expect(page.getByTestId('policy-panel')).toBeVisible();
+  // An override far down the screen, with a pattern the regex engine refuses.
+  await page.getByRole('button', { name: 'Model override' }).click();
+  const overrides = page.getByTestId('guardrails-overrides');
+  await overrides.getByLabel('Override 1 model').selectOption('demo/echo');
+  await overrides.getByRole('button', { name: /replace/ }).click();
+  const patterns = overrides.getByLabel('Override 1 blocked patterns');
+  await patterns.fill('fine\n(unclosed');
+  await page.evaluate(() => document.querySelector('.page-body')?.scrollTo(0, 0));
+
+  const save = page.getByTestId('save-guardrails');
+  await expect(save).toBeDisabled();
+  const reason = page.getByTestId('save-blocked');
+  await expect(reason).toBeInViewport();
+  await expect(reason).toContainText('Save is disabled');
+  await expect(reason).toContainText('"(unclosed" is not a valid regular expression');
+  expect(await description(save)).toContain('Save is disabled');
+
+  await expect(patterns).toHaveAttribute('aria-invalid', 'true');
+  // The regex engine's own words, on the field.
+  expect(await description(patterns)).toMatch(/Invalid regular expression.*Unterminated group/);
+
+  await page.getByTestId('show-problem').click();
+  await expect(patterns).toBeFocused();
+  await expect(patterns).toBeInViewport();
+
+  await patterns.fill('fine\n\\(closed\\)');
+  await expect(save).toBeEnabled();
+  await expect(patterns).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(reason).toHaveText('');
+  await page.getByRole('button', { name: 'Discard' }).click();
+});
+
+test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every row action is in view', async ({
+  page,
+}) => {
+  const stamp = Date.now();
+  const team = `a11y-team-with-a-rather-long-name-${stamp}`;
+  const user = `someone.with.a.long.address.${stamp}@example.com`;
+  await gatewayAdmin('/internal/teams', 'POST', { id: team, rpm_limit: 100, tpd_budget: 100_000, usd_daily_budget: 5 });
+  await gatewayAdmin('/internal/users', 'POST', { id: user, team, rpm_limit: 50, tpd_budget: 20_000 });
+  const created = await gatewayAdmin('/internal/api-keys', 'POST', {
+    name: `a-very-long-key-name-for-the-laptop-of-someone-${stamp}`,
+    user,
+    team,
+    scopes: ['chat', 'embeddings'],
+    models: ['demo/echo', 'demo/embed'],
+    rpm_limit: 10,
+    tpm_limit: 10_000,
+    user_tpm_budget: 1000,
+    team_tpd_budget: 100_000,
+  });
+  expect(created.status).toBe(201);
+
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const screen of ['gateway/keys', 'gateway/people']) {
+      await openSignedIn(page, screen);
+      const table = page.locator('table').first();
+      await expect(table).toContainText(screen === 'gateway/keys' ? 'a-very-long-key-name' : team.slice(0, 20));
+      const report = await page.evaluate(() => {
+        const body = document.querySelector('.page-body')!;
+        const hidden = [...document.querySelectorAll('table button')].flatMap((button) => {
+          const box = button.getBoundingClientRect();
+          const frame = (button.closest('.data-table-scroll') ?? body).getBoundingClientRect();
+          const inside =
+            box.left >= frame.left - 0.5 &&
+            box.right <= Math.min(frame.right, window.innerWidth) + 0.5 &&
+            box.width > 0;
+          return inside ? [] : [`${button.textContent?.trim()} at ${Math.round(box.left)}–${Math.round(box.right)}`];
+        });
+        return { pageOverflow: body.scrollWidth - body.clientWidth, hidden };
+      });
+      expect(report, `${screen} at ${width} px`).toEqual({ pageOverflow: 0, hidden: [] });
+    }
+  }
+  // The long name is cut short on screen, and whole in its title.
+  await openSignedIn(page, 'gateway/keys');
+  const name = page.getByText(`a-very-long-key-name-for-the-laptop-of-someone-${stamp}`);
+  const cut = await name.evaluate((element) => element.scrollWidth > element.clientWidth);
+  expect(cut).toBe(true);
+  await expect(name.locator('xpath=..')).toHaveAttribute('title', new RegExp(`laptop-of-someone-${stamp}`));
+});

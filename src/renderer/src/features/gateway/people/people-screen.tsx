@@ -28,9 +28,9 @@ function TodayCell({ today }: { readonly today: Today }) {
 
 function NameCell({ id, name }: { readonly id: string; readonly name: string | null }) {
   return (
-    <span className="cell-stack">
-      <span className="cell-strong mono">{id}</span>
-      {name && <span className="muted">{name}</span>}
+    <span className="cell-stack cell-clip" title={name ? `${id}\n${name}` : id}>
+      <span className="cell-strong mono truncate">{id}</span>
+      {name && <span className="muted truncate">{name}</span>}
     </span>
   );
 }
@@ -65,6 +65,7 @@ export function PeopleScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (team) => (
         <RowActions
           onEdit={() => setEditing({ kind: 'team', record: team })}
@@ -85,6 +86,7 @@ export function PeopleScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (user) => (
         <RowActions
           onEdit={() => setEditing({ kind: 'user', record: user })}
