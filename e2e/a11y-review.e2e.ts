@@ -194,3 +194,48 @@ test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every
   expect(cut).toBe(true);
   await expect(name.locator('xpath=..')).toHaveAttribute('title', new RegExp(`laptop-of-someone-${stamp}`));
 });
+
+test('usage: a key has one colour in every chart and in the table, whatever each chart ranks first', async ({
+  page,
+  app,
+}) => {
+  const stamp = Date.now();
+  const busy = await issueKey(`a11y-busy-${stamp}`);
+  const wordy = await issueKey(`a11y-wordy-${stamp}`);
+  const chat = async (key: string, content: string): Promise<void> => {
+    const response = await fetch(`${app.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content }] }),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+  };
+  // Many short requests for one key, fewer but far longer ones for the other: the two charts rank them oppositely.
+  for (let index = 0; index < 40; index += 1) await chat(busy.key, 'hi');
+  for (let index = 0; index < 20; index += 1) await chat(wordy.key, 'many words here '.repeat(400));
+
+  await openSignedIn(page, 'gateway/usage');
+  await page.getByRole('radio', { name: 'Per key' }).click();
+  const swatch = (chart: string, name: string) =>
+    page
+      .getByTestId(chart)
+      .locator('.legend-item')
+      .filter({ hasText: name })
+      .locator('.legend-swatch')
+      .evaluate((element) => getComputedStyle(element).backgroundColor);
+  for (const name of [`a11y-busy-${stamp}`, `a11y-wordy-${stamp}`]) {
+    await expect(page.getByTestId('chart-requests').locator('.legend-item').filter({ hasText: name })).toBeVisible();
+    const colour = await swatch('chart-requests', name);
+    expect(await swatch('chart-total_tokens', name), name).toBe(colour);
+    expect(await swatch('chart-cost_usd', name), name).toBe(colour);
+    const row = page.getByRole('table', { name: 'Usage totals' }).getByRole('row').filter({ hasText: name });
+    expect(
+      await row.locator('.legend-swatch').evaluate((element) => getComputedStyle(element).backgroundColor),
+      `${name} in the table`,
+    ).toBe(colour);
+  }
+  expect(await swatch('chart-requests', `a11y-busy-${stamp}`)).not.toBe(
+    await swatch('chart-requests', `a11y-wordy-${stamp}`),
+  );
+});
