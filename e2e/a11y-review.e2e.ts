@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, storeCall, test } from './fixtures.js';
 
 /** Issues a key through the admin API with a recognisable name. */
 async function issueKey(name: string): Promise<{ id: string; key: string }> {
@@ -238,4 +238,77 @@ test('usage: a key has one colour in every chart and in the table, whatever each
   expect(await swatch('chart-requests', `a11y-busy-${stamp}`)).not.toBe(
     await swatch('chart-requests', `a11y-wordy-${stamp}`),
   );
+});
+
+/**
+ * Markup problems a screen reader trips on: interactive elements inside options or rows (which are
+ * interactive themselves), a grid holding a listbox, aria-activedescendant or ids that are not valid
+ * IDREFs, and buttons without a name.
+ */
+function markupProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    for (const item of document.querySelectorAll('[role="option"], [role="row"]')) {
+      const inner = item.querySelector('button, a[href], input, select, textarea, [tabindex], [role="button"]');
+      if (inner) problems.push(`a ${inner.tagName.toLowerCase()} inside a ${item.getAttribute('role')}`);
+    }
+    for (const grid of document.querySelectorAll('[role="grid"]'))
+      if (grid.querySelector('[role="listbox"]')) problems.push('a listbox inside a grid');
+    for (const element of document.querySelectorAll('[aria-activedescendant]')) {
+      const id = element.getAttribute('aria-activedescendant')!;
+      if (/\s/.test(id) || document.getElementById(id)?.getAttribute('role') !== 'option')
+        problems.push(`aria-activedescendant "${id}" names no option`);
+    }
+    for (const element of document.querySelectorAll('[id]'))
+      if (/\s/.test(element.id)) problems.push(`id "${element.id}" holds a space`);
+    for (const button of document.querySelectorAll('button, [role="button"]')) {
+      const name = button.getAttribute('aria-label') ?? button.textContent ?? '';
+      if (!name.trim() && !button.closest('[aria-hidden="true"]')) problems.push('a button without a name');
+    }
+    return problems;
+  });
+}
+
+test('live traffic is a listbox of named options with valid active-descendant ids', async ({ page, app }) => {
+  const { key } = await issueKey(`a11y-traffic-${Date.now()}`);
+  const response = await fetch(`${app.gatewayUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'listbox check' }] }),
+  });
+  expect(response.status).toBe(200);
+  await openSignedIn(page, 'gateway/traffic');
+  const list = page.getByRole('listbox', { name: 'Requests' });
+  const option = list.getByRole('option', {
+    name: /^200 POST \/v1\/chat\/completions, model demo\/echo, key a11y-traffic-/,
+  });
+  await expect(option.first()).toBeVisible();
+  await expect(page.getByRole('grid')).toHaveCount(0);
+
+  await list.focus();
+  await page.keyboard.press('j');
+  const active = await list.getAttribute('aria-activedescendant');
+  expect(active).toMatch(/^\S+$/);
+  await expect(page.locator(`[id="${active}"]`)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('traffic-drawer')).toBeVisible();
+  expect(await markupProblems(page)).toEqual([]);
+});
+
+test('lists labelled with spaces still get valid ids (the changed documents of a revision)', async ({ page }) => {
+  const namespace = `e2e/a11y-${Date.now()}`;
+  await storeCall('/v1/apply', {
+    scope: { namespace, branch: 'main' },
+    message: 'Two documents',
+    documents: [
+      { key: 'a file with spaces.txt', content: 'one\n' },
+      { key: 'second.txt', content: 'two\n' },
+    ],
+  });
+  await openSignedIn(page, `store/history?ns=${encodeURIComponent(namespace)}&branch=main`);
+  const changes = page.getByRole('listbox', { name: 'Changed documents' });
+  await expect(changes.getByRole('option')).toHaveCount(2);
+  await changes.focus();
+  await page.keyboard.press('j');
+  expect(await markupProblems(page)).toEqual([]);
 });
