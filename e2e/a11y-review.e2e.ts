@@ -1,6 +1,26 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, gatewayAdmin, openSignedIn, storeCall, test } from './fixtures.js';
 
+/** The few DOM members the in-page checks use: this file is type-checked without the DOM library. */
+interface PageElement {
+  readonly id: string;
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  closest(selector: string): PageElement | null;
+  getBoundingClientRect(): { readonly left: number; readonly right: number; readonly width: number };
+  scrollTo(x: number, y: number): void;
+}
+interface PageGlobals {
+  readonly document: PageElement & { getElementById(id: string): PageElement | null };
+  readonly innerWidth: number;
+  getComputedStyle(element: PageElement): { readonly backgroundColor: string };
+}
+
 /** Issues a key through the admin API with a recognisable name. */
 async function issueKey(name: string): Promise<{ id: string; key: string }> {
   const response = await gatewayAdmin('/internal/api-keys', 'POST', { name });
@@ -10,10 +30,11 @@ async function issueKey(name: string): Promise<{ id: string; key: string }> {
 
 /** The texts a control's `aria-describedby` points at, joined; fails when an id does not resolve. */
 async function description(control: Locator): Promise<string> {
-  return control.evaluate((element) => {
+  return control.evaluate((element: PageElement) => {
+    const { document } = globalThis as unknown as PageGlobals;
     const ids = (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
     return ids
-      .map((id) => {
+      .map((id: string) => {
         const target = document.getElementById(id);
         if (!target) throw new Error(`aria-describedby names a missing id: ${id}`);
         return target.textContent ?? '';
@@ -59,7 +80,7 @@ test('dialogs start on their first field (or action) and give focus back to what
   // A dialog without fields or a primary action (the shortcuts list) keeps focus inside it.
   await page.keyboard.press('?');
   await expect(focused(page)).toHaveCount(1);
-  expect(await focused(page).evaluate((element) => Boolean(element.closest('dialog[open]')))).toBe(true);
+  expect(await focused(page).evaluate((element: PageElement) => Boolean(element.closest('dialog[open]')))).toBe(true);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('keys-table')).toBeFocused();
 });
@@ -119,7 +140,9 @@ test('PII & policy: an invalid pattern says, next to the disabled Save, why and 
   await overrides.getByRole('button', { name: /replace/ }).click();
   const patterns = overrides.getByLabel('Override 1 blocked patterns');
   await patterns.fill('fine\n(unclosed');
-  await page.evaluate(() => document.querySelector('.page-body')?.scrollTo(0, 0));
+  await page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).document.querySelector('.page-body')?.scrollTo(0, 0),
+  );
 
   const save = page.getByTestId('save-guardrails');
   await expect(save).toBeDisabled();
@@ -172,14 +195,13 @@ test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every
       const table = page.locator('table').first();
       await expect(table).toContainText(screen === 'gateway/keys' ? 'a-very-long-key-name' : team.slice(0, 20));
       const report = await page.evaluate(() => {
+        const { document, innerWidth } = globalThis as unknown as PageGlobals;
         const body = document.querySelector('.page-body')!;
         const hidden = [...document.querySelectorAll('table button')].flatMap((button) => {
           const box = button.getBoundingClientRect();
           const frame = (button.closest('.data-table-scroll') ?? body).getBoundingClientRect();
           const inside =
-            box.left >= frame.left - 0.5 &&
-            box.right <= Math.min(frame.right, window.innerWidth) + 0.5 &&
-            box.width > 0;
+            box.left >= frame.left - 0.5 && box.right <= Math.min(frame.right, innerWidth) + 0.5 && box.width > 0;
           return inside ? [] : [`${button.textContent?.trim()} at ${Math.round(box.left)}–${Math.round(box.right)}`];
         });
         return { pageOverflow: body.scrollWidth - body.clientWidth, hidden };
@@ -190,7 +212,7 @@ test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every
   // The long name is cut short on screen, and whole in its title.
   await openSignedIn(page, 'gateway/keys');
   const name = page.getByText(`a-very-long-key-name-for-the-laptop-of-someone-${stamp}`);
-  const cut = await name.evaluate((element) => element.scrollWidth > element.clientWidth);
+  const cut = await name.evaluate((element: PageElement) => element.scrollWidth > element.clientWidth);
   expect(cut).toBe(true);
   await expect(name.locator('xpath=..')).toHaveAttribute('title', new RegExp(`laptop-of-someone-${stamp}`));
 });
@@ -223,7 +245,9 @@ test('usage: a key has one colour in every chart and in the table, whatever each
       .locator('.legend-item')
       .filter({ hasText: name })
       .locator('.legend-swatch')
-      .evaluate((element) => getComputedStyle(element).backgroundColor);
+      .evaluate(
+        (element: PageElement) => (globalThis as unknown as PageGlobals).getComputedStyle(element).backgroundColor,
+      );
   for (const name of [`a11y-busy-${stamp}`, `a11y-wordy-${stamp}`]) {
     await expect(page.getByTestId('chart-requests').locator('.legend-item').filter({ hasText: name })).toBeVisible();
     const colour = await swatch('chart-requests', name);
@@ -231,7 +255,11 @@ test('usage: a key has one colour in every chart and in the table, whatever each
     expect(await swatch('chart-cost_usd', name), name).toBe(colour);
     const row = page.getByRole('table', { name: 'Usage totals' }).getByRole('row').filter({ hasText: name });
     expect(
-      await row.locator('.legend-swatch').evaluate((element) => getComputedStyle(element).backgroundColor),
+      await row
+        .locator('.legend-swatch')
+        .evaluate(
+          (element: PageElement) => (globalThis as unknown as PageGlobals).getComputedStyle(element).backgroundColor,
+        ),
       `${name} in the table`,
     ).toBe(colour);
   }
@@ -247,6 +275,7 @@ test('usage: a key has one colour in every chart and in the table, whatever each
  */
 function markupProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
+    const { document } = globalThis as unknown as PageGlobals;
     const problems: string[] = [];
     for (const item of document.querySelectorAll('[role="option"], [role="row"]')) {
       const inner = item.querySelector('button, a[href], input, select, textarea, [tabindex], [role="button"]');
@@ -311,4 +340,16 @@ test('lists labelled with spaces still get valid ids (the changed documents of a
   await changes.focus();
   await page.keyboard.press('j');
   expect(await markupProblems(page)).toEqual([]);
+});
+
+test('g then a goes to the Cache screen, and the shortcuts list says so', async ({ page }) => {
+  await openSignedIn(page, 'gateway/usage');
+  await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('a');
+  await expect(page).toHaveURL(/\/ui\/gateway\/cache$/);
+  await expect(page.getByTestId('cache-stats')).toBeVisible();
+  await page.keyboard.press('?');
+  const shortcuts = page.getByTestId('shortcuts-dialog');
+  await expect(shortcuts.locator('.shortcut-row').filter({ hasText: 'Cache' })).toContainText('ga');
 });

@@ -7,7 +7,7 @@ import {
   toTeamCreate,
   toUserCreate,
 } from '../../src/renderer/src/features/gateway/people/principal-form.js';
-import { parseForm } from '../../src/renderer/src/lib/form-issues.js';
+import { parseForm, type FormFieldRef } from '../../src/renderer/src/lib/form-issues.js';
 import type { ApiKeyRecord } from '../../src/shared/gateway-api.js';
 
 const RAW_ZOD = /Invalid input|Too small|Too big|expected|received|Invalid (string|option|email)/;
@@ -58,7 +58,10 @@ describe('form messages from the shared schemas', () => {
 
   it('puts problems about no known field on the fallback, and a missing field is required', () => {
     const schema = z.object({ name: z.string(), size: z.number().int().min(2) }).strict();
-    const fields = { name: { field: 'name', label: 'Name' }, size: { field: 'size', label: 'Size' } } as const;
+    const fields: Record<string, FormFieldRef<'name' | 'size' | 'form'>> = {
+      name: { field: 'name', label: 'Name' },
+      size: { field: 'size', label: 'Size' },
+    };
     expect(parseForm(schema, { size: 1 }, fields, { field: 'form', label: 'The form' }).errors).toEqual({
       name: 'Name is required',
       size: 'Size must be 2 or more',
