@@ -89,8 +89,11 @@ export function draftProblems(draft: GuardrailsDraft): readonly DraftProblem[] {
   const checkPatterns = (text: string, where: string, fieldId: string): void => {
     for (const pattern of lines(text)) {
       const problem = patternProblem(pattern);
-      if (problem !== undefined)
-        problems.push({ fieldId, message: `${where}: "${pattern}" is not a valid regular expression: ${problem}` });
+      // The engine's own words, without its "Invalid regular expression: /…/i: " preamble, which would
+      // only repeat the pattern and what the sentence already says.
+      const reason = problem?.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+      if (reason !== undefined)
+        problems.push({ fieldId, message: `${where}: "${pattern}" is not a valid regular expression: ${reason}` });
     }
   };
   const checkTokens = (text: string, where: string, fieldId: string, allowNone: boolean): void => {
