@@ -60,7 +60,9 @@ test('dialogs start on their first field (or action) and give focus back to what
 
   // Cancel, not the Close button, and not the irreversible action.
   const row = page.getByTestId('keys-table').getByRole('row').filter({ hasText: name });
-  const revoke = row.getByRole('button', { name: 'Revoke' });
+  // Each row's buttons are named with their key, not a column of identical "Revoke"s.
+  const revoke = page.getByRole('button', { name: `Revoke ${name}`, exact: true });
+  await expect(row.getByRole('button', { name: `Edit limits of ${name}`, exact: true })).toBeVisible();
   await revoke.click();
   const revokeDialog = page.getByTestId('revoke-key-dialog');
   await expect(revokeDialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -209,6 +211,9 @@ test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every
       expect(report, `${screen} at ${width} px`).toEqual({ pageOverflow: 0, hidden: [] });
     }
   }
+  await openSignedIn(page, 'gateway/people');
+  await expect(page.getByRole('button', { name: `Delete ${team}`, exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Edit ${user}`, exact: true })).toBeVisible();
   // The long name is cut short on screen, and whole in its title.
   await openSignedIn(page, 'gateway/keys');
   const name = page.getByText(`a-very-long-key-name-for-the-laptop-of-someone-${stamp}`);

@@ -134,10 +134,23 @@ export function KeysScreen() {
       cell: (key) =>
         key.status !== 'revoked' && (
           <span className="row-actions">
-            <Button size="sm" variant="ghost" icon={<GaugeIcon />} onClick={() => setEditing(key)}>
+            {/* Named with the key: a list of identical "Revoke" buttons says nothing out of context. */}
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<GaugeIcon />}
+              aria-label={`Edit limits of ${key.name ?? key.key_prefix}`}
+              onClick={() => setEditing(key)}
+            >
               Edit limits
             </Button>
-            <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<TrashIcon />}
+              aria-label={`Revoke ${key.name ?? key.key_prefix}`}
+              onClick={() => setRevoking(key)}
+            >
               Revoke
             </Button>
           </span>
