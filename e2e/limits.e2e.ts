@@ -136,10 +136,10 @@ test('a key’s rate limit edited in the UI applies to the next request, no rest
 
   expect(await chat(app, issued.key, 'first')).toBe(200);
   expect(await chat(app, issued.key, 'second')).toBe(429);
-  // The meter shows the bucket empty (and says when it is full again).
+  // The meter shows the bucket used up (and says when all of it is available again).
   await expect(meter).toContainText('1 / 1');
   await expect(meter).toHaveClass(/limit-full/);
-  await expect(meter).toHaveAttribute('title', /Full again in/);
+  await expect(meter).toHaveAttribute('title', /All 1 available again in/);
   await saveScreenshot(page, 'gateway-keys-limits');
 
   // Cleared in the UI: the key has no limit again, at once.

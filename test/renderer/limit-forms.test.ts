@@ -30,7 +30,7 @@ describe('the edit-limits form of a key', () => {
 });
 
 describe('a limit meter', () => {
-  it('a bucket near its limit warns, names its owner and when it is full again', () => {
+  it('a bucket near its limit warns, names its owner and when all of it is available again', () => {
     const view = limitMeterView({
       limit_type: 'requests',
       subject: 'user:ada',
@@ -39,7 +39,12 @@ describe('a limit meter', () => {
       remaining: 1,
       reset_ms: 54_000,
     });
-    expect(view).toMatchObject({ ownerName: 'user ada', amount: '9 / 10', level: 'near', reset: 'Full again in 54 s' });
+    expect(view).toMatchObject({
+      ownerName: 'user ada',
+      amount: '9 / 10',
+      level: 'near',
+      reset: 'All 10 available again in 54 s',
+    });
   });
 
   it('a used-up day budget is full and resets at the end of the UTC day', () => {

@@ -1,6 +1,6 @@
 import { Kbd } from '../components/badge.js';
 import { Dialog } from '../components/dialog.js';
-import { GO_TO_KEYS } from './shortcuts.js';
+import { GO_TO_KEYS } from './go-to-keys.js';
 
 const LIST_KEYS: readonly [string[], string][] = [
   [['j', '↓'], 'Next item'],

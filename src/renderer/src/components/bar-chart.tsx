@@ -54,14 +54,14 @@ export function BarChart({
           return (
             <g key={bucket} onMouseEnter={() => setHover(index)}>
               <rect className="chart-hit" x={PAD.left + index * slot} y={PAD.top} width={slot} height={plotHeight} />
-              {data.series.map((series, seriesIndex) => {
+              {data.series.map((series) => {
                 const value = series.values[index] ?? 0;
                 if (value <= 0) return null;
                 const top = y(base + value);
                 const rect = (
                   <rect
                     key={series.key}
-                    className={`chart-bar series-${seriesIndex + 1}`}
+                    className={`chart-bar series-${series.colour}`}
                     x={x}
                     y={top}
                     width={barWidth}
@@ -87,9 +87,9 @@ export function BarChart({
           style={{ left: Math.min(width - 180, Math.max(0, PAD.left + hover * slot + slot / 2 - 90)) }}
         >
           <div className="chart-tooltip-title">{formatTime(data.buckets[hover]!)}</div>
-          {data.series.map((series, seriesIndex) => (
+          {data.series.map((series) => (
             <div key={series.key} className="chart-tooltip-row">
-              <span className={`legend-swatch series-${seriesIndex + 1}`} />
+              <SeriesSwatch colour={series.colour} />
               <span className="truncate">{series.label}</span>
               <span className="mono">{format(series.values[hover] ?? 0)}</span>
             </div>
@@ -100,13 +100,18 @@ export function BarChart({
   );
 }
 
+/** A series' colour, as a small square (decorative: the series is always named next to it). */
+export function SeriesSwatch({ colour }: { readonly colour: number }) {
+  return <span className={`legend-swatch series-${colour}`} aria-hidden="true" data-colour={colour} />;
+}
+
 /** The colour key of a chart's series. */
 export function Legend({ data }: { readonly data: SeriesSet }) {
   return (
     <div className="legend">
-      {data.series.map((series, index) => (
-        <span key={series.key} className="legend-item">
-          <span className={`legend-swatch series-${index + 1}`} />
+      {data.series.map((series) => (
+        <span key={series.key} className="legend-item" data-series={series.key}>
+          <SeriesSwatch colour={series.colour} />
           <span className="mono">{series.label}</span>
         </span>
       ))}

@@ -5,13 +5,15 @@ import { useListNavigation } from '../lib/use-list-navigation.js';
 export interface Column<T> {
   readonly header: ReactNode;
   readonly cell: (row: T) => ReactNode;
+  /** `cell-actions` keeps a column of row buttons in view when the table scrolls sideways. */
   readonly className?: string;
   readonly align?: 'left' | 'right';
 }
 
 /**
  * A keyboard-driven table for short lists (branches, checkpoints, keys, models): j/k or arrows
- * move, Enter runs `onOpen`, a click selects. Long lists use the virtualised list instead.
+ * move, Enter runs `onOpen`, a click selects. Long lists use the virtualised list instead. A table
+ * wider than the screen scrolls sideways in its own frame.
  */
 export function DataTable<T>({
   rows,
@@ -46,36 +48,38 @@ export function DataTable<T>({
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   return (
-    <table ref={table} className="data-table" aria-label={label} data-testid={testId} {...nav}>
-      <thead>
-        <tr>
-          {columns.map((column, index) => (
-            <th key={index} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
-              {column.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody ref={body}>
-        {rows.map((row, index) => (
-          <tr
-            key={rowKey(row)}
-            className={index === selected ? 'is-selected' : undefined}
-            aria-selected={index === selected}
-            onClick={() => setSelected(index)}
-            onDoubleClick={() => onOpen?.(row)}
-          >
-            {columns.map((column, columnIndex) => (
-              <td
-                key={columnIndex}
-                className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}
-              >
-                {column.cell(row)}
-              </td>
+    <div className="data-table-scroll">
+      <table ref={table} className="data-table" aria-label={label} data-testid={testId} {...nav}>
+        <thead>
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
+                {column.header}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody ref={body}>
+          {rows.map((row, index) => (
+            <tr
+              key={rowKey(row)}
+              className={index === selected ? 'is-selected' : undefined}
+              aria-selected={index === selected}
+              onClick={() => setSelected(index)}
+              onDoubleClick={() => onOpen?.(row)}
+            >
+              {columns.map((column, columnIndex) => (
+                <td
+                  key={columnIndex}
+                  className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}
+                >
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

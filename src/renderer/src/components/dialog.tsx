@@ -1,10 +1,12 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Button } from './button.js';
 import { ErrorMessage } from './feedback.js';
 import { CloseIcon } from './icons.js';
+import { useModalFocus } from './use-modal-focus.js';
 
 /**
- * A modal dialog on the native `<dialog>` element: focus is trapped, Esc closes it, the page
+ * A modal dialog on the native `<dialog>` element: focus starts on its first field (or primary
+ * action), is trapped inside, and goes back to what opened it on close; Esc closes it, the page
  * behind is inert.
  */
 export function Dialog({
@@ -25,11 +27,7 @@ export function Dialog({
   readonly testId?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  useModalFocus(ref);
   return (
     <dialog
       ref={ref}

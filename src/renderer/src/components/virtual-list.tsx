@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useListNavigation } from '../lib/use-list-navigation.js';
 
 /** Props of {@link VirtualList}. */
@@ -8,6 +8,8 @@ export interface VirtualListProps {
   readonly rowHeight: number;
   readonly renderRow: (index: number, selected: boolean) => ReactNode;
   readonly rowKey?: (index: number) => string | number;
+  /** The row's accessible name, when its text alone would not say what it is (a row of columns). */
+  readonly rowLabel?: (index: number) => string;
   /** The highlighted row, or -1. */
   readonly selected: number;
   readonly onSelect: (index: number) => void;
@@ -33,6 +35,7 @@ export function VirtualList({
   rowHeight,
   renderRow,
   rowKey,
+  rowLabel,
   selected,
   onSelect,
   onOpen,
@@ -45,6 +48,13 @@ export function VirtualList({
   testId,
 }: VirtualListProps) {
   const parent = useRef<HTMLDivElement>(null);
+  // Row ids must be valid IDREFs for aria-activedescendant (no spaces, whatever the label): a numeric
+  // key (a sequence number) keeps a row's id as rows arrive above it; other keys use the position.
+  const listId = useId();
+  const rowId = (index: number): string => {
+    const key = rowKey?.(index);
+    return `${listId}-row-${typeof key === 'number' ? key : `at-${index}`}`;
+  };
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => parent.current,
@@ -82,17 +92,18 @@ export function VirtualList({
       id={testId}
       role="listbox"
       aria-label={label}
-      aria-activedescendant={selected >= 0 ? `${label}-row-${selected}` : undefined}
+      aria-activedescendant={selected >= 0 && selected < count ? rowId(selected) : undefined}
       data-testid={testId}
       {...nav}
     >
-      <div className="virtual-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="virtual-list-inner" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div
             key={item.key}
-            id={`${label}-row-${item.index}`}
+            id={rowId(item.index)}
             role="option"
             aria-selected={item.index === selected}
+            aria-label={rowLabel?.(item.index)}
             className={item.index === selected ? 'virtual-row is-selected' : 'virtual-row'}
             style={{ height: item.size, transform: `translateY(${item.start}px)` }}
             onMouseDown={() => onSelect(item.index)}

@@ -50,7 +50,7 @@ export interface LimitMeterView {
   /** 0..1 of the limit used. */
   readonly share: number;
   readonly level: LimitLevel;
-  /** "Full again in 12 s", "Resets in 3 h 5 min (UTC midnight)". */
+  /** "All 10 available again in 12 s", "Resets in 3 h 5 min (end of the UTC day)". */
   readonly reset: string;
 }
 
@@ -81,11 +81,14 @@ export function limitMeterView(status: LimitStatus): LimitMeterView {
   const kind = kindOf(status.limit_type);
   const share = status.limit > 0 ? Math.min(1, Math.max(0, status.used / status.limit)) : 1;
   const level: LimitLevel = status.remaining <= 0 || share >= 1 ? 'full' : share >= NEAR_SHARE ? 'near' : 'ok';
+  // A bucket refills: say how much is free and when all of it is, never a bare "Full" (which reads
+  // as "used up" next to a meter whose colour says the opposite).
+  const allowed = amountOf(status.limit, kind.unit);
   const reset =
     kind.span === 'bucket'
       ? status.used <= 0
-        ? 'Full'
-        : `Full again in ${formatDuration(status.reset_ms)}`
+        ? `None used: all ${allowed} available`
+        : `All ${allowed} available again in ${formatDuration(status.reset_ms)}`
       : `Resets in ${formatDuration(status.reset_ms)} (end of the UTC ${kind.span})`;
   return {
     ...ownerOf(status.subject),

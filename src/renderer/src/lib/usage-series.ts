@@ -12,9 +12,11 @@ export interface Series {
   readonly label: string;
   readonly values: readonly number[];
   readonly total: number;
+  /** Its colour, 1 to {@link MAX_SERIES}: the same for a group in every chart of one usage answer. */
+  readonly colour: number;
 }
 
-/** Buckets from `since` to `until` (floored to the bucket), and each group's values, biggest first. */
+/** Buckets from `since` to `until` (floored to the bucket), and each group's values, busiest first. */
 export interface SeriesSet {
   readonly buckets: readonly number[];
   readonly series: readonly Series[];
@@ -27,7 +29,20 @@ function groupKey(point: UsagePoint): string {
   return point.group ?? '(none)';
 }
 
-/** Lays usage points out on a regular time axis (empty buckets are zero), one series per group. */
+/**
+ * The colour of each group: by its rank in requests, the same whichever metric a chart plots, so one
+ * model or key has one colour across the screen. Groups past the palette share the "others" colour.
+ */
+export function seriesColours(usage: UsageResponse): ReadonlyMap<string, number> {
+  const ranked = totalsByGroup(usage).map((row) => row.key);
+  const own = ranked.length <= MAX_SERIES ? MAX_SERIES : MAX_SERIES - 1;
+  return new Map(ranked.map((key, index) => [key, Math.min(index, own) + 1]));
+}
+
+/**
+ * Lays usage points out on a regular time axis (empty buckets are zero), one series per group, in
+ * the order and colours of {@link seriesColours}; past the palette, the rest are summed into "others".
+ */
 export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
   const size = BUCKET_MS[usage.bucket];
   const start = Math.floor(new Date(usage.since).getTime() / size) * size;
@@ -43,14 +58,13 @@ export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
     if (!entry) byGroup.set(key, (entry = { label: point.label ?? key, values: new Array<number>(count).fill(0) }));
     entry.values[index] = (entry.values[index] ?? 0) + point[metric];
   }
-  const all = [...byGroup]
-    .map(([key, entry]) => ({
-      key,
-      label: entry.label,
-      values: entry.values,
-      total: entry.values.reduce((sum, value) => sum + value, 0),
-    }))
-    .sort((a, b) => b.total - a.total);
+  const colours = seriesColours(usage);
+  const all = [...colours.keys()].flatMap((key) => {
+    const entry = byGroup.get(key);
+    if (!entry) return [];
+    const total = entry.values.reduce((sum, value) => sum + value, 0);
+    return [{ key, label: entry.label, values: entry.values, total, colour: colours.get(key)! }];
+  });
   if (all.length <= MAX_SERIES) return { buckets, series: all };
   const rest = all.slice(MAX_SERIES - 1);
   const other = rest.reduce<number[]>(
@@ -61,7 +75,13 @@ export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
     buckets,
     series: [
       ...all.slice(0, MAX_SERIES - 1),
-      { key: '#other', label: `${rest.length} others`, values: other, total: other.reduce((a, b) => a + b, 0) },
+      {
+        key: '#other',
+        label: `${rest.length} others`,
+        values: other,
+        total: other.reduce((a, b) => a + b, 0),
+        colour: MAX_SERIES,
+      },
     ],
   };
 }

@@ -5,6 +5,7 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { cacheDraftOf, cacheUpdateOf, type CacheDraft } from './cache-form.js';
@@ -240,15 +241,14 @@ export function CacheScreen() {
         )}
       </PageBody>
       {dirty && (
-        <div className="save-bar" role="region" aria-label="Unsaved changes">
-          <span>Unsaved changes to the cache settings</span>
-          <Button variant="ghost" onClick={() => view && setDraft(cacheDraftOf(view.settings))}>
-            Discard
-          </Button>
-          <Button variant="primary" busy={update.isPending} data-testid="save-cache" onClick={() => void save()}>
-            Save changes
-          </Button>
-        </div>
+        <SaveBar
+          onDiscard={() => view && setDraft(cacheDraftOf(view.settings))}
+          onSave={() => void save()}
+          busy={update.isPending}
+          saveTestId="save-cache"
+        >
+          Unsaved changes to the cache settings
+        </SaveBar>
       )}
     </>
   );

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { FormDialog } from '../../components/dialog.js';
 import { Field, TextInput } from '../../components/field.js';
-import { toDeploymentInput, type DeploymentDraft, type DeploymentErrors } from './deployment-form.js';
+import {
+  DEPLOYMENT_LABELS,
+  toDeploymentInput,
+  type DeploymentDraft,
+  type DeploymentErrors,
+} from './deployment-form.js';
 
 // Suggestions only: any provider name the gateway knows is accepted, and it says so when one is not.
 const PROVIDERS = [
@@ -66,10 +71,9 @@ export function DeploymentDialog({
       | 'apiVersion'
       | 'capabilities'
       | 'responsesApi',
-    label: string,
     props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
-    <Field label={label} htmlFor={`deployment-${field}`} error={errors[field]} hint={props.hint}>
+    <Field label={DEPLOYMENT_LABELS[field]} htmlFor={`deployment-${field}`} error={errors[field]} hint={props.hint}>
       <TextInput
         id={`deployment-${field}`}
         autoComplete="off"
@@ -93,30 +97,30 @@ export function DeploymentDialog({
       confirmLabel={isNew ? 'Add to draft' : 'Update draft'}
       confirmTestId="confirm-deployment"
     >
-      {text('model', 'Model', {
+      {text('model', {
         hint: 'The name clients send. Allow it above for requests to reach this deployment.',
         placeholder: 'team-gpt',
         list: 'deployment-models',
       })}
-      {text('provider', 'Provider', {
+      {text('provider', {
         hint: 'Empty: inferred from the upstream model name.',
         placeholder: 'openai',
         list: 'deployment-providers',
       })}
-      {text('upstreamModel', 'Upstream model', {
+      {text('upstreamModel', {
         hint: 'The name the provider knows. Empty: the model name without its provider prefix.',
         placeholder: 'gpt-4o-mini',
       })}
-      {text('baseUrl', 'Base URL', {
+      {text('baseUrl', {
         hint: "Empty: the provider's default address.",
         placeholder: 'http://127.0.0.1:8000/v1',
       })}
-      {text('apiKeyEnv', 'API key environment variable', {
+      {text('apiKeyEnv', {
         hint: "The variable's name in the gateway's environment; the gateway reads the key from it.",
         placeholder: 'OPENAI_API_KEY',
       })}
       <Field
-        label="API key"
+        label={DEPLOYMENT_LABELS.apiKey}
         htmlFor="deployment-apiKey"
         error={errors.apiKey}
         hint={
@@ -134,27 +138,27 @@ export function DeploymentDialog({
           onChange={(event) => set('apiKey', event.target.value)}
         />
       </Field>
-      {text('weight', 'Weight', {
+      {text('weight', {
         hint: 'Share of the model’s traffic relative to its other deployments.',
         inputMode: 'decimal',
       })}
-      {text('timeoutMs', 'Timeout (ms)', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
-      {text('apiVersion', 'API version (Azure)', {
+      {text('timeoutMs', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
+      {text('apiVersion', {
         hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
         placeholder: '2024-10-21',
       })}
-      {text('capabilities', 'Capabilities', {
+      {text('capabilities', {
         hint: 'Comma-separated: responses, streaming, vision, reasoning, structured_outputs, stateful, tools, tool:<type>. Empty: not restricted.',
       })}
-      {text('responsesApi', 'Responses API', {
+      {text('responsesApi', {
         hint: 'native (the provider has its own /responses) or translate (over its chat API). Empty: native for OpenAI itself.',
         placeholder: 'translate',
       })}
-      {text('maxRetries', 'Retries', {
+      {text('maxRetries', {
         hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
         inputMode: 'numeric',
       })}
-      {errors.id && <div className="field-error form-span">Id: {errors.id}</div>}
+      {errors.id && <div className="field-error form-span">{errors.id}</div>}
       {errors.form && <div className="field-error form-span">{errors.form}</div>}
       <datalist id="deployment-providers">
         {PROVIDERS.map((provider) => (

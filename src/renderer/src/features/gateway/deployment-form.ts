@@ -1,4 +1,5 @@
 import { deploymentInputSchema, type DeploymentInput, type DeploymentView } from '../../../../shared/gateway-api.js';
+import { parseForm, type FormFieldRef } from '../../lib/form-issues.js';
 
 /** One deployment as the editor holds it: strings, because inputs are strings. */
 export interface DeploymentDraft {
@@ -94,7 +95,24 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
   };
 }
 
-const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
+/** Each field's label in the dialog, also the subject of its messages ("Model is required"). */
+export const DEPLOYMENT_LABELS = {
+  id: 'Id',
+  model: 'Model',
+  provider: 'Provider',
+  upstreamModel: 'Upstream model',
+  baseUrl: 'Base URL',
+  apiKeyEnv: 'API key environment variable',
+  apiKey: 'API key',
+  weight: 'Weight',
+  timeoutMs: 'Timeout (ms)',
+  maxRetries: 'Retries',
+  apiVersion: 'API version (Azure)',
+  capabilities: 'Capabilities',
+  responsesApi: 'Responses API',
+} as const satisfies Record<Exclude<keyof DeploymentErrors, 'form'>, string>;
+
+const BODY_FIELDS = {
   id: 'id',
   model: 'model',
   provider: 'provider',
@@ -108,7 +126,11 @@ const FIELD_OF: Readonly<Record<string, keyof DeploymentErrors>> = {
   api_version: 'apiVersion',
   capabilities: 'capabilities',
   responses_api: 'responsesApi',
-};
+} as const satisfies Record<string, keyof typeof DEPLOYMENT_LABELS>;
+
+const FIELD_REFS: Readonly<Record<string, FormFieldRef<keyof DeploymentErrors>>> = Object.fromEntries(
+  Object.entries(BODY_FIELDS).map(([body, field]) => [body, { field, label: DEPLOYMENT_LABELS[field] }]),
+);
 
 const text = (value: string): string | undefined => value.trim() || undefined;
 /** A comma-separated list, or undefined when empty. */
@@ -124,7 +146,7 @@ const number = (value: string): number | undefined => (value.trim() ? Number(val
 
 /**
  * The `PUT /internal/deployments` entry for a draft, checked with the shared schema the route uses
- * (its messages are shown as they are). An empty `apiKey` is left out, so the gateway keeps the key
+ * (its messages shown on the fields, worded to name them). An empty `apiKey` is left out, so the gateway keeps the key
  * it stores for this id.
  */
 export function toDeploymentInput(draft: DeploymentDraft): {
@@ -152,14 +174,10 @@ export function toDeploymentInput(draft: DeploymentDraft): {
     capabilities: list(draft.capabilities),
     responses_api: text(draft.responsesApi),
   };
-  const parsed = deploymentInputSchema.safeParse(candidate);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = FIELD_OF[String(issue.path[0])] ?? 'form';
-      errors[field] ??= issue.message;
-    }
-  }
-  return parsed.success && Object.keys(errors).length === 0 ? { input: parsed.data, errors } : { errors };
+  const parsed = parseForm(deploymentInputSchema, candidate, FIELD_REFS, { field: 'form', label: 'The deployment' });
+  for (const [field, message] of Object.entries(parsed.errors) as [keyof DeploymentErrors, string][])
+    errors[field] ??= message;
+  return parsed.data && Object.keys(errors).length === 0 ? { input: parsed.data, errors } : { errors };
 }
 
 /** True when the list differs from the saved one (order included: it is the routing order). */

@@ -119,8 +119,9 @@ export function DeploymentsPanel({
             {
               header: '',
               align: 'right',
+              className: 'cell-actions',
               cell: (d) => (
-                <span className="chip-row">
+                <span className="row-actions">
                   <Button
                     size="sm"
                     variant="ghost"

@@ -4,7 +4,7 @@ import { FormDialog } from '../../components/dialog.js';
 import { DraftTextField } from '../../components/field.js';
 import { showToast } from '../../components/toast.js';
 import { useDraft } from '../../lib/use-draft.js';
-import { keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
+import { KEY_LIMIT_FIELDS, keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
 import { LimitMeters } from './limit-meters.js';
 
 /**
@@ -36,15 +36,14 @@ export function EditKeyLimitsDialog({
       },
     );
   };
-  const number = (field: keyof KeyLimitsForm, label: string, autoFocus = false) => (
+  const number = (field: keyof KeyLimitsForm) => (
     <DraftTextField
       draft={draft}
       field={field}
       idPrefix="key-limit"
-      label={label}
+      label={KEY_LIMIT_FIELDS[field].label}
       inputMode="numeric"
       placeholder="No limit"
-      autoFocus={autoFocus}
     />
   );
   return (
@@ -62,13 +61,13 @@ export function EditKeyLimitsDialog({
       errorTitle="Could not change the limits"
     >
       <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
-      {number('rpm', 'Requests per minute', true)}
-      {number('tpm', 'Tokens per minute')}
+      {number('rpm')}
+      {number('tpm')}
       <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
-      {number('userTpm', 'User, per minute')}
-      {number('userTpd', 'User, per day')}
-      {number('teamTpm', 'Team, per minute')}
-      {number('teamTpd', 'Team, per day')}
+      {number('userTpm')}
+      {number('userTpd')}
+      {number('teamTpm')}
+      {number('teamTpd')}
       <div className="form-section form-span">Where its limits stand now</div>
       <div className="form-span">
         <LimitMeters limits={apiKey.limits} />

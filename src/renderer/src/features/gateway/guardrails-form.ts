@@ -68,31 +68,64 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
   };
 }
 
-/** What is wrong with the draft, by field label; empty when it can be saved. */
-export function draftProblems(draft: GuardrailsDraft): string[] {
-  const problems: string[] = [];
-  const checkPatterns = (text: string, where: string): void => {
+/** One thing that keeps the draft from being saved, and the id of the control where it is fixed. */
+export interface DraftProblem {
+  readonly fieldId: string;
+  readonly message: string;
+}
+
+/** The ids of the screen's controls, so a problem can point at (and focus) the one to fix. */
+export const GUARDRAILS_FIELD_IDS = {
+  patterns: 'blocked-patterns',
+  maxTokens: 'max-input-tokens',
+  overrideTarget: (index: number) => `override-${index}-target`,
+  overridePatterns: (index: number) => `override-${index}-patterns`,
+  overrideMaxTokens: (index: number) => `override-${index}-max-tokens`,
+} as const;
+
+/** What is wrong with the draft, each with the control to fix it in; empty when it can be saved. */
+export function draftProblems(draft: GuardrailsDraft): readonly DraftProblem[] {
+  const problems: DraftProblem[] = [];
+  const checkPatterns = (text: string, where: string, fieldId: string): void => {
     for (const pattern of lines(text)) {
       const problem = patternProblem(pattern);
-      if (problem !== undefined) problems.push(`${where}: ${pattern} is not a valid regular expression (${problem})`);
+      // The engine's own words, without its "Invalid regular expression: /…/i: " preamble, which would
+      // only repeat the pattern and what the sentence already says.
+      const reason = problem?.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+      if (reason !== undefined)
+        problems.push({ fieldId, message: `${where}: "${pattern}" is not a valid regular expression: ${reason}` });
     }
   };
-  const checkTokens = (text: string, where: string, allowNone: boolean): void => {
+  const checkTokens = (text: string, where: string, fieldId: string, allowNone: boolean): void => {
     if (text === '' || (allowNone && text === 'none')) return;
-    if (!/^[1-9]\d*$/.test(text)) problems.push(`${where}: max input tokens must be a positive whole number`);
+    if (!/^[1-9]\d*$/.test(text))
+      problems.push({
+        fieldId,
+        message: `${where}: max input tokens must be a positive whole number${allowNone ? ', "none" or empty' : ' or empty'}`,
+      });
   };
-  checkPatterns(draft.patterns, 'Blocked patterns');
-  checkTokens(draft.maxTokens, 'Content policy', false);
+  checkPatterns(draft.patterns, 'Blocked patterns', GUARDRAILS_FIELD_IDS.patterns);
+  checkTokens(draft.maxTokens, 'Content policy', GUARDRAILS_FIELD_IDS.maxTokens, false);
   const seen = new Set<string>();
-  for (const row of draft.overrides) {
+  draft.overrides.forEach((row, index) => {
     const label = `${row.scope} ${row.name || '(unnamed)'}`;
-    if (row.name.trim() === '') problems.push(`Override ${label}: choose a ${row.scope}`);
-    if (seen.has(`${row.scope}:${row.name}`)) problems.push(`Override ${label}: listed twice`);
+    const target = GUARDRAILS_FIELD_IDS.overrideTarget(index);
+    if (row.name.trim() === '')
+      problems.push({ fieldId: target, message: `Override ${index + 1}: choose a ${row.scope}` });
+    if (seen.has(`${row.scope}:${row.name}`))
+      problems.push({ fieldId: target, message: `Override ${label}: listed twice` });
     seen.add(`${row.scope}:${row.name}`);
-    if (row.patterns !== null) checkPatterns(row.patterns, `Override ${label}`);
-    checkTokens(row.maxTokens, `Override ${label}`, true);
-  }
+    if (row.patterns !== null)
+      checkPatterns(row.patterns, `Override ${label}`, GUARDRAILS_FIELD_IDS.overridePatterns(index));
+    checkTokens(row.maxTokens, `Override ${label}`, GUARDRAILS_FIELD_IDS.overrideMaxTokens(index), true);
+  });
   return problems;
+}
+
+/** The messages of the problems found in one control, one per line; undefined when it has none. */
+export function problemsAt(problems: readonly DraftProblem[], fieldId: string): string | undefined {
+  const messages = problems.filter((problem) => problem.fieldId === fieldId).map((problem) => problem.message);
+  return messages.length ? messages.join('\n') : undefined;
 }
 
 /** The two admin updates that make the draft the settings in force. */

@@ -3,14 +3,35 @@ import { useApiKeys, useModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { Select, TextArea, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
-import type { GuardrailsDraft, OverrideDraft } from './guardrails-form.js';
+import {
+  GUARDRAILS_FIELD_IDS,
+  problemsAt,
+  type DraftProblem,
+  type GuardrailsDraft,
+  type OverrideDraft,
+} from './guardrails-form.js';
+
+/** A control's problem under it in a table cell, linked as a field's would be. */
+function cellProblem(problems: readonly DraftProblem[], fieldId: string) {
+  const message = problemsAt(problems, fieldId);
+  return {
+    control: message ? { id: fieldId, 'aria-invalid': true, 'aria-describedby': `${fieldId}-error` } : { id: fieldId },
+    message: message && (
+      <div className="field-error" id={`${fieldId}-error`}>
+        {message}
+      </div>
+    ),
+  };
+}
 
 /** Per-model and per-key overrides: one row each, blank fields inherited. */
 export function OverridesTable({
   draft,
+  problems,
   onChange,
 }: {
   readonly draft: GuardrailsDraft;
+  readonly problems: readonly DraftProblem[];
   readonly onChange: (draft: GuardrailsDraft) => void;
 }) {
   const models = useModelSettings().data?.allowed_models ?? [];
@@ -24,101 +45,114 @@ export function OverridesTable({
     });
   return (
     <>
-      <table className="data-table" aria-label="Overrides" data-testid="guardrails-overrides">
-        <thead>
-          <tr>
-            <th>Applies to</th>
-            <th>PII mode</th>
-            <th>Blocked patterns</th>
-            <th>Max input tokens</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {draft.overrides.length === 0 && (
+      <div className="data-table-scroll">
+        <table className="data-table" aria-label="Overrides" data-testid="guardrails-overrides">
+          <thead>
             <tr>
-              <td colSpan={5} className="muted">
-                No overrides: every request follows the settings above.
-              </td>
+              <th>Applies to</th>
+              <th>PII mode</th>
+              <th>Blocked patterns</th>
+              <th>Max input tokens</th>
+              <th />
             </tr>
-          )}
-          {draft.overrides.map((row, index) => (
-            <tr key={index}>
-              <td>
-                <Select
-                  aria-label={`Override ${index + 1} ${row.scope}`}
-                  value={row.name}
-                  onChange={(event) => setRow(index, { ...row, name: event.target.value })}
-                >
-                  <option value="">{row.scope === 'model' ? 'Choose a model…' : 'Choose a key…'}</option>
-                  {row.scope === 'model'
-                    ? [...new Set([...models, row.name].filter(Boolean))].map((model) => (
-                        <option key={model} value={model}>
-                          model {model}
+          </thead>
+          <tbody>
+            {draft.overrides.length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No overrides: every request follows the settings above.
+                </td>
+              </tr>
+            )}
+            {draft.overrides.map((row, index) => {
+              const target = cellProblem(problems, GUARDRAILS_FIELD_IDS.overrideTarget(index));
+              const patterns = cellProblem(problems, GUARDRAILS_FIELD_IDS.overridePatterns(index));
+              const maxTokens = cellProblem(problems, GUARDRAILS_FIELD_IDS.overrideMaxTokens(index));
+              return (
+                <tr key={index}>
+                  <td>
+                    <Select
+                      {...target.control}
+                      aria-label={`Override ${index + 1} ${row.scope}`}
+                      value={row.name}
+                      onChange={(event) => setRow(index, { ...row, name: event.target.value })}
+                    >
+                      <option value="">{row.scope === 'model' ? 'Choose a model…' : 'Choose a key…'}</option>
+                      {row.scope === 'model'
+                        ? [...new Set([...models, row.name].filter(Boolean))].map((model) => (
+                            <option key={model} value={model}>
+                              model {model}
+                            </option>
+                          ))
+                        : [...new Set([...keys.map((key) => key.id), row.name].filter(Boolean))].map((id) => {
+                            const key = keys.find((k) => k.id === id);
+                            return (
+                              <option key={id} value={id}>
+                                key {key?.name ? `${key.name} (${key.key_prefix})` : id}
+                              </option>
+                            );
+                          })}
+                    </Select>
+                    {target.message}
+                  </td>
+                  <td>
+                    <Select
+                      aria-label={`Override ${index + 1} PII mode`}
+                      value={row.piiMode}
+                      onChange={(event) => setRow(index, { ...row, piiMode: event.target.value as PiiMode | '' })}
+                    >
+                      <option value="">inherit</option>
+                      {PII_MODES.map((mode) => (
+                        <option key={mode} value={mode}>
+                          {mode}
                         </option>
-                      ))
-                    : [...new Set([...keys.map((key) => key.id), row.name].filter(Boolean))].map((id) => {
-                        const key = keys.find((k) => k.id === id);
-                        return (
-                          <option key={id} value={id}>
-                            key {key?.name ? `${key.name} (${key.key_prefix})` : id}
-                          </option>
-                        );
-                      })}
-                </Select>
-              </td>
-              <td>
-                <Select
-                  aria-label={`Override ${index + 1} PII mode`}
-                  value={row.piiMode}
-                  onChange={(event) => setRow(index, { ...row, piiMode: event.target.value as PiiMode | '' })}
-                >
-                  <option value="">inherit</option>
-                  {PII_MODES.map((mode) => (
-                    <option key={mode} value={mode}>
-                      {mode}
-                    </option>
-                  ))}
-                </Select>
-              </td>
-              <td>
-                {row.patterns === null ? (
-                  <Button variant="ghost" onClick={() => setRow(index, { ...row, patterns: '' })}>
-                    inherit · replace…
-                  </Button>
-                ) : (
-                  <TextArea
-                    aria-label={`Override ${index + 1} blocked patterns`}
-                    className="mono"
-                    rows={2}
-                    placeholder="none"
-                    value={row.patterns}
-                    onChange={(event) => setRow(index, { ...row, patterns: event.target.value })}
-                  />
-                )}
-              </td>
-              <td>
-                <TextInput
-                  aria-label={`Override ${index + 1} max input tokens`}
-                  className="input-narrow"
-                  placeholder="inherit"
-                  title="A number, 'none' for no limit, or blank to inherit"
-                  value={row.maxTokens}
-                  onChange={(event) => setRow(index, { ...row, maxTokens: event.target.value.trim() })}
-                />
-              </td>
-              <td className="align-right">
-                <Button
-                  variant="ghost"
-                  icon={<CloseIcon />}
-                  aria-label={`Remove override ${index + 1}`}
-                  onClick={() => onChange({ ...draft, overrides: draft.overrides.filter((_, i) => i !== index) })}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                      ))}
+                    </Select>
+                  </td>
+                  <td>
+                    {row.patterns === null ? (
+                      <Button variant="ghost" onClick={() => setRow(index, { ...row, patterns: '' })}>
+                        inherit · replace…
+                      </Button>
+                    ) : (
+                      <TextArea
+                        {...patterns.control}
+                        aria-label={`Override ${index + 1} blocked patterns`}
+                        className="mono"
+                        rows={2}
+                        placeholder="none"
+                        value={row.patterns}
+                        onChange={(event) => setRow(index, { ...row, patterns: event.target.value })}
+                      />
+                    )}
+                    {patterns.message}
+                  </td>
+                  <td>
+                    <TextInput
+                      {...maxTokens.control}
+                      aria-label={`Override ${index + 1} max input tokens`}
+                      className="input-narrow"
+                      placeholder="inherit"
+                      title="A number, 'none' for no limit, or blank to inherit"
+                      value={row.maxTokens}
+                      onChange={(event) => setRow(index, { ...row, maxTokens: event.target.value.trim() })}
+                    />
+                    {maxTokens.message}
+                  </td>
+                  <td className="align-right">
+                    <Button
+                      variant="ghost"
+                      icon={<CloseIcon />}
+                      aria-label={`Remove override ${index + 1}`}
+                      onClick={() => onChange({ ...draft, overrides: draft.overrides.filter((_, i) => i !== index) })}
+                    />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <div className="toolbar">
         <Button variant="secondary" icon={<PlusIcon />} onClick={() => add('model')}>
           Model override

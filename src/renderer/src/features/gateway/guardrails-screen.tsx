@@ -10,9 +10,17 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { SaveBar } from '../../components/save-bar.js';
 import { Segmented } from '../../components/segmented.js';
 import { showToast } from '../../components/toast.js';
-import { draftOf, draftProblems, updatesOf, type GuardrailsDraft } from './guardrails-form.js';
+import {
+  draftOf,
+  draftProblems,
+  GUARDRAILS_FIELD_IDS,
+  problemsAt,
+  updatesOf,
+  type GuardrailsDraft,
+} from './guardrails-form.js';
 import { OverridesTable } from './guardrails-overrides.js';
 
 const MODE_LABELS: Readonly<Record<PiiMode, string>> = {
@@ -128,11 +136,12 @@ export function GuardrailsScreen() {
               </p>
               <Field
                 label="Blocked patterns"
-                htmlFor="blocked-patterns"
+                htmlFor={GUARDRAILS_FIELD_IDS.patterns}
+                error={problemsAt(problems, GUARDRAILS_FIELD_IDS.patterns)}
                 hint="One regular expression per line, matched case-insensitively against every text of a request."
               >
                 <TextArea
-                  id="blocked-patterns"
+                  id={GUARDRAILS_FIELD_IDS.patterns}
                   rows={4}
                   className="mono"
                   value={draft.patterns}
@@ -141,11 +150,12 @@ export function GuardrailsScreen() {
               </Field>
               <Field
                 label="Max input tokens"
-                htmlFor="max-input-tokens"
+                htmlFor={GUARDRAILS_FIELD_IDS.maxTokens}
+                error={problemsAt(problems, GUARDRAILS_FIELD_IDS.maxTokens)}
                 hint="Counted with the o200k_base tokenizer over every text of a request. Empty: no limit."
               >
                 <TextInput
-                  id="max-input-tokens"
+                  id={GUARDRAILS_FIELD_IDS.maxTokens}
                   className="input-narrow"
                   inputMode="numeric"
                   placeholder="No limit"
@@ -159,15 +169,8 @@ export function GuardrailsScreen() {
               <p className="panel-text">
                 A key's setting wins over its model's, which wins over the gateway's; blank fields inherit.
               </p>
-              <OverridesTable draft={draft} onChange={setDraft} />
+              <OverridesTable draft={draft} problems={problems} onChange={setDraft} />
             </section>
-            {problems.length > 0 && (
-              <ul className="notice notice-warning" data-testid="guardrails-problems">
-                {problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
-                ))}
-              </ul>
-            )}
             {updatePii.error && <ErrorMessage error={updatePii.error} title="Could not save the PII settings" />}
             {updatePolicy.error && (
               <ErrorMessage error={updatePolicy.error} title="Could not save the content policy" />
@@ -176,21 +179,17 @@ export function GuardrailsScreen() {
         )}
       </PageBody>
       {(dirty || saving) && (
-        <div className="save-bar" role="region" aria-label="Unsaved changes">
-          <span>Unsaved changes to PII and content policy</span>
-          <Button variant="ghost" onClick={() => saved && setDraft(saved)}>
-            Discard
-          </Button>
-          <Button
-            variant="primary"
-            busy={saving}
-            disabled={problems.length > 0}
-            data-testid="save-guardrails"
-            onClick={() => void save()}
-          >
-            Save changes
-          </Button>
-        </div>
+        <SaveBar
+          onDiscard={() => saved && setDraft(saved)}
+          onSave={() => void save()}
+          busy={saving}
+          blocker={
+            problems[0] && { message: problems[0].message, count: problems.length, fieldId: problems[0].fieldId }
+          }
+          saveTestId="save-guardrails"
+        >
+          Unsaved changes to PII and content policy
+        </SaveBar>
       )}
     </>
   );

@@ -71,7 +71,7 @@ export function IssueKeyDialog({
       errorTitle="Could not issue the key"
     >
       <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline.">
-        <TextInput id="key-name" autoFocus value={form.name} onChange={(event) => set('name', event.target.value)} />
+        <TextInput id="key-name" value={form.name} onChange={(event) => set('name', event.target.value)} />
       </Field>
       <Field label="User" htmlFor="key-user">
         <TextInput

@@ -1,17 +1,18 @@
 import { apiKeyUpdateSchema, type ApiKeyRecord, type ApiKeyUpdate } from '../../../../shared/gateway-api.js';
-import { issuesByField, limitsBody, limitText, type LimitField } from './limits-form.js';
+import { parseForm } from '../../lib/form-issues.js';
+import { limitFieldRefs, limitsBody, limitText, type LimitField } from './limits-form.js';
 
 type KeyLimitBody =
   'rpm_limit' | 'tpm_limit' | 'user_tpm_budget' | 'user_tpd_budget' | 'team_tpm_budget' | 'team_tpd_budget';
 
 /** The key's limit fields in the edit form, and what each fills in `PATCH /internal/api-keys/:id`. */
 export const KEY_LIMIT_FIELDS = {
-  rpm: { body: 'rpm_limit', kind: 'count' },
-  tpm: { body: 'tpm_limit', kind: 'count' },
-  userTpm: { body: 'user_tpm_budget', kind: 'count' },
-  userTpd: { body: 'user_tpd_budget', kind: 'count' },
-  teamTpm: { body: 'team_tpm_budget', kind: 'count' },
-  teamTpd: { body: 'team_tpd_budget', kind: 'count' },
+  rpm: { body: 'rpm_limit', kind: 'count', label: 'Requests per minute' },
+  tpm: { body: 'tpm_limit', kind: 'count', label: 'Tokens per minute' },
+  userTpm: { body: 'user_tpm_budget', kind: 'count', label: 'User, per minute' },
+  userTpd: { body: 'user_tpd_budget', kind: 'count', label: 'User, per day' },
+  teamTpm: { body: 'team_tpm_budget', kind: 'count', label: 'Team, per minute' },
+  teamTpd: { body: 'team_tpd_budget', kind: 'count', label: 'Team, per day' },
 } as const satisfies Record<string, LimitField<KeyLimitBody>>;
 
 /** The edit-limits form as typed (empty: no limit). */
@@ -29,9 +30,7 @@ export function keyLimitsForm(key: ApiKeyRecord): KeyLimitsForm {
   };
 }
 
-const FORM_FIELD_OF = Object.fromEntries(
-  Object.entries(KEY_LIMIT_FIELDS).map(([form, field]) => [field.body, form as keyof KeyLimitsForm]),
-);
+const FIELD_REFS = limitFieldRefs(KEY_LIMIT_FIELDS);
 
 /**
  * The PATCH body with only the changed limits (emptied ones as `null`: cleared), checked with the
@@ -43,7 +42,6 @@ export function toKeyLimitsUpdate(
 ): { readonly body?: ApiKeyUpdate; readonly errors: Partial<Record<keyof KeyLimitsForm, string>> } {
   const { body, errors } = limitsBody(form, KEY_LIMIT_FIELDS, key);
   if (Object.keys(errors).length) return { errors };
-  const parsed = apiKeyUpdateSchema.safeParse(body);
-  if (!parsed.success) return { errors: issuesByField(parsed.error, FORM_FIELD_OF, 'rpm') };
-  return { body: parsed.data, errors: {} };
+  const parsed = parseForm(apiKeyUpdateSchema, body, FIELD_REFS, FIELD_REFS.rpm_limit!);
+  return parsed.data ? { body: parsed.data, errors: {} } : { errors: parsed.errors };
 }

@@ -64,18 +64,18 @@ export function KeysScreen() {
     {
       header: 'Key',
       cell: (key) => (
-        <span className="cell-stack">
-          <span className="cell-strong">{key.name ?? 'Unnamed key'}</span>
-          <span className="mono muted">{key.key_prefix}</span>
+        <span className="cell-stack cell-clip" title={`${key.name ?? 'Unnamed key'}\n${key.key_prefix}`}>
+          <span className="cell-strong truncate">{key.name ?? 'Unnamed key'}</span>
+          <span className="mono muted truncate">{key.key_prefix}</span>
         </span>
       ),
     },
     {
       header: 'Owner',
       cell: (key) => (
-        <span className="cell-stack">
-          <span>{key.user ?? '—'}</span>
-          <span className="muted">{key.team ?? ''}</span>
+        <span className="cell-stack cell-clip" title={[key.user, key.team].filter(Boolean).join('\n') || undefined}>
+          <span className="truncate">{key.user ?? '—'}</span>
+          <span className="muted truncate">{key.team ?? ''}</span>
           {key.issuer && (
             <span className="muted" title={`subject ${key.subject ?? ''}`} data-testid="key-issuer">
               via {key.issuer}
@@ -85,59 +85,72 @@ export function KeysScreen() {
       ),
     },
     {
-      header: 'Scopes',
+      header: 'Access',
       cell: (key) => (
-        <span className="chip-row">
-          {key.scopes.map((scope) => (
-            <Badge key={scope}>{scope}</Badge>
-          ))}
+        <span className="cell-stack">
+          <span className="chip-row">
+            {key.scopes.map((scope) => (
+              <Badge key={scope}>{scope}</Badge>
+            ))}
+          </span>
+          {key.models?.length ? (
+            <span className="mono muted" title={key.models.join('\n')}>
+              {key.models.length === 1 ? key.models[0] : `${key.models.length} models`}
+            </span>
+          ) : (
+            <span className="muted">All allowed models</span>
+          )}
         </span>
       ),
-    },
-    {
-      header: 'Models',
-      cell: (key) =>
-        key.models?.length ? (
-          <span className="mono" title={key.models.join('\n')}>
-            {key.models.length === 1 ? key.models[0] : `${key.models.length} models`}
-          </span>
-        ) : (
-          <span className="muted">All allowed</span>
-        ),
     },
     {
       header: 'Limits now',
       cell: (key) => <LimitMeters limits={key.limits} testId={`key-limits-${key.id}`} />,
     },
-    { header: 'Status', cell: (key) => <KeyStatus status={key.status} /> },
     {
-      header: 'Last used',
-      cell: (key) =>
-        key.last_used_at ? (
-          <time title={fullTime(key.last_used_at)}>{timeAgo(key.last_used_at)}</time>
-        ) : (
-          <span className="muted">Never</span>
-        ),
-    },
-    {
-      header: 'Expires',
-      cell: (key) =>
-        key.expires_at ? (
-          <time title={fullTime(key.expires_at)}>{timeAgo(key.expires_at)}</time>
-        ) : (
-          <span className="muted">Never</span>
-        ),
+      header: 'Status',
+      cell: (key) => (
+        <span className="cell-stack">
+          <KeyStatus status={key.status} />
+          {key.last_used_at ? (
+            <time className="muted" title={fullTime(key.last_used_at)}>
+              used {timeAgo(key.last_used_at)}
+            </time>
+          ) : (
+            <span className="muted">never used</span>
+          )}
+          {key.expires_at && (
+            <time className="muted" title={fullTime(key.expires_at)}>
+              {key.status === 'expired' ? 'expired' : 'expires'} {timeAgo(key.expires_at)}
+            </time>
+          )}
+        </span>
+      ),
     },
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (key) =>
         key.status !== 'revoked' && (
           <span className="row-actions">
-            <Button size="sm" variant="ghost" icon={<GaugeIcon />} onClick={() => setEditing(key)}>
+            {/* Named with the key: a list of identical "Revoke" buttons says nothing out of context. */}
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<GaugeIcon />}
+              aria-label={`Edit limits of ${key.name ?? key.key_prefix}`}
+              onClick={() => setEditing(key)}
+            >
               Edit limits
             </Button>
-            <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => setRevoking(key)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<TrashIcon />}
+              aria-label={`Revoke ${key.name ?? key.key_prefix}`}
+              onClick={() => setRevoking(key)}
+            >
               Revoke
             </Button>
           </span>

@@ -1,12 +1,13 @@
-import type { z } from 'zod';
+import type { FormFieldRef } from '../../lib/form-issues.js';
 
 /** How a limit field is typed: a whole count (requests, tokens) or an amount of dollars. */
 export type LimitFieldKind = 'count' | 'usd';
 
-/** A form field holding a limit, and the body field it fills. */
+/** A form field holding a limit: the body field it fills, and its label in the form. */
 export interface LimitField<Body extends string> {
   readonly body: Body;
   readonly kind: LimitFieldKind;
+  readonly label: string;
 }
 
 /** A stored limit as the form shows it: empty for none. */
@@ -16,16 +17,18 @@ export function limitText(value: number | null | undefined): string {
 
 function parseLimit(
   text: string,
-  kind: LimitFieldKind,
+  { kind, label }: LimitField<string>,
 ): { readonly value: number | null } | { readonly error: string } {
   const trimmed = text.trim();
   if (!trimmed) return { value: null };
   const number = Number(trimmed);
   if (kind === 'count')
-    return Number.isInteger(number) && number > 0 ? { value: number } : { error: 'A whole number above 0, or empty.' };
+    return Number.isInteger(number) && number > 0
+      ? { value: number }
+      : { error: `${label} must be a whole number above 0, or empty` };
   return Number.isFinite(number) && number > 0
     ? { value: number }
-    : { error: 'An amount above 0 (e.g. 2.50), or empty.' };
+    : { error: `${label} must be an amount above 0 (e.g. 2.50), or empty` };
 }
 
 /**
@@ -41,23 +44,18 @@ export function limitsBody<Form extends string, Body extends string>(
   const errors: Partial<Record<Form, string>> = {};
   for (const name of Object.keys(fields) as Form[]) {
     const field = fields[name];
-    const parsed = parseLimit(form[name], field.kind);
+    const parsed = parseLimit(form[name], field);
     if ('error' in parsed) errors[name] = parsed.error;
     else if (before ? parsed.value !== before[field.body] : parsed.value !== null) body[field.body] = parsed.value;
   }
   return { body, errors };
 }
 
-/** A shared schema's complaints, put on the form fields that hold the body fields they name. */
-export function issuesByField<Form extends string>(
-  error: z.ZodError,
-  formFieldOf: Readonly<Partial<Record<string, Form>>>,
-  fallback: NoInfer<Form>,
-): Partial<Record<Form, string>> {
-  const errors: Partial<Record<Form, string>> = {};
-  for (const issue of error.issues) {
-    const field = formFieldOf[String(issue.path[0] ?? '')] ?? fallback;
-    errors[field] ??= issue.message;
-  }
-  return errors;
+/** Where each body field of a set of limit fields is held in the form, for {@link parseForm}'s messages. */
+export function limitFieldRefs<Form extends string>(
+  fields: Readonly<Record<Form, LimitField<string>>>,
+): Record<string, FormFieldRef<Form>> {
+  return Object.fromEntries(
+    (Object.keys(fields) as Form[]).map((field) => [fields[field].body, { field, label: fields[field].label }]),
+  );
 }

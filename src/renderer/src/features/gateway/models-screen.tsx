@@ -10,6 +10,7 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, Select } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
+import { SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { timeAgo } from '../../lib/format.js';
 import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-form.js';
@@ -167,28 +168,20 @@ export function ModelsScreen() {
         )}
       </PageBody>
       {dirty && (
-        <div className="save-bar" role="region" aria-label="Unsaved changes">
-          <span>
-            Unsaved changes to the{' '}
-            {settingsDirty && deploymentsDirty
-              ? 'model settings and deployments'
-              : deploymentsDirty
-                ? 'deployments'
-                : 'model settings'}
-            {changedElsewhere && (
-              <span data-testid="changed-elsewhere">
-                {' '}
-                — changed elsewhere meanwhile: Save overwrites that change, Discard loads it
-              </span>
-            )}
-          </span>
-          <Button variant="ghost" onClick={discard}>
-            Discard
-          </Button>
-          <Button variant="primary" busy={saving} data-testid="save-models" onClick={() => void save()}>
-            Save changes
-          </Button>
-        </div>
+        <SaveBar onDiscard={discard} onSave={() => void save()} busy={saving} saveTestId="save-models">
+          Unsaved changes to the{' '}
+          {settingsDirty && deploymentsDirty
+            ? 'model settings and deployments'
+            : deploymentsDirty
+              ? 'deployments'
+              : 'model settings'}
+          {changedElsewhere && (
+            <span data-testid="changed-elsewhere">
+              {' '}
+              — changed elsewhere meanwhile: Save overwrites that change, Discard loads it
+            </span>
+          )}
+        </SaveBar>
       )}
     </>
   );

@@ -1,10 +1,14 @@
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { clockTime, formatCompact, formatCost, formatLatency } from '../../lib/format.js';
 
-/** Column headers, aligned with {@link TrafficRow} by the shared grid template. */
+/**
+ * Column headers, aligned with {@link TrafficRow} by the shared grid template. Visual only: the list
+ * is a listbox, whose options carry their own names ({@link trafficRowLabel}), so the headers are
+ * hidden from assistive technology rather than posing as a row of a grid.
+ */
 export function TrafficHeader() {
   return (
-    <div className="traffic-grid traffic-head" role="row">
+    <div className="traffic-grid traffic-head" aria-hidden="true">
       <span>Time</span>
       <span>Key</span>
       <span>Endpoint</span>
@@ -22,6 +26,23 @@ function statusClass(status: number): string {
   if (status >= 500) return 'status-code status-5xx';
   if (status >= 400) return 'status-code status-4xx';
   return 'status-code status-2xx';
+}
+
+/** What a screen reader says for a request in the list: the columns, each named. */
+export function trafficRowLabel(event: TrafficEvent): string {
+  const tokens = event.prompt_tokens + event.completion_tokens;
+  return [
+    `${event.status} ${event.method} ${event.path}`,
+    `model ${event.model ?? event.requested_model ?? 'none'}`,
+    `key ${event.key_name ?? event.key_id ?? 'none'}`,
+    ...(event.deployment ? [`deployment ${event.deployment}`] : []),
+    ...(event.stream ? ['streamed'] : []),
+    ...(event.cached ? ['from the cache'] : []),
+    formatLatency(event.latency_ms),
+    ...(tokens ? [`${formatCompact(tokens)} tokens`] : []),
+    ...(event.cost_usd ? [formatCost(event.cost_usd)] : []),
+    `at ${clockTime(event.started_at)}`,
+  ].join(', ');
 }
 
 /** One request in the live table. */

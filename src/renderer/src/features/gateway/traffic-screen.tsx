@@ -10,7 +10,7 @@ import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { TrafficDrawer } from './traffic-drawer.js';
 import { matches, NO_FILTER, type TrafficFilter } from './traffic-filter.js';
-import { TrafficHeader, TrafficRow } from './traffic-row.js';
+import { TrafficHeader, TrafficRow, trafficRowLabel } from './traffic-row.js';
 import { TrafficToolbar } from './traffic-toolbar.js';
 
 function firstRequest(gatewayUrl: string): string {
@@ -79,7 +79,7 @@ export function TrafficScreen() {
         filterRef={filterRef}
       />
       <div className="traffic-body">
-        <div className="traffic-table" role="grid" aria-label="Requests">
+        <div className="traffic-table">
           <TrafficHeader />
           {events.length === 0 ? (
             <EmptyState
@@ -111,6 +111,7 @@ export function TrafficScreen() {
               }}
               onClose={closeDrawer}
               rowKey={(index) => shown[index]!.seq}
+              rowLabel={(index) => trafficRowLabel(shown[index]!)}
               renderRow={(index) => <TrafficRow event={shown[index]!} />}
             />
           )}

@@ -42,7 +42,11 @@ export function TrafficToolbar({
         size="sm"
         icon={paused ? <PlayIcon /> : <PauseIcon />}
         onClick={onTogglePause}
-        title="Space"
+        title={
+          paused
+            ? 'Show the requests that arrived while paused, and new ones as they come (Space)'
+            : 'Freeze the list; requests keep arriving and are shown on Resume (Space)'
+        }
         data-testid="pause-traffic"
       >
         {paused ? 'Resume' : 'Pause'}

@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { UsageResponse } from '../../../../shared/gateway-api.js';
 import { useUsage } from '../../api/gateway-queries.js';
-import { BarChart, Legend } from '../../components/bar-chart.js';
+import { BarChart, Legend, SeriesSwatch } from '../../components/bar-chart.js';
 import { DataTable } from '../../components/data-table.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { ChartIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { Segmented } from '../../components/segmented.js';
 import { formatCompact, formatCost, formatInt, formatLatency } from '../../lib/format.js';
-import { toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
+import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
 
 const RANGES = {
   '1h': { label: 'Last hour', ms: 3_600_000, bucket: 'minute' },
@@ -54,7 +54,7 @@ function ChartPanel({
   const data = useMemo(() => toSeries(usage, metric), [usage, metric]);
   const formatter = timeFormat[usage.bucket];
   return (
-    <section className="panel chart-panel">
+    <section className="panel chart-panel" data-testid={`chart-${metric}`}>
       <h2 className="panel-title">{title}</h2>
       <BarChart
         data={data}
@@ -78,6 +78,7 @@ export function UsageScreen() {
   const usage = useUsage({ group_by: groupBy, bucket, since });
   const totals = usage.data?.totals;
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
+  const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
 
   return (
     <>
@@ -175,7 +176,12 @@ export function UsageScreen() {
                     columns={[
                       {
                         header: GROUPS[groupBy],
-                        cell: (row) => <span className="mono">{row.label}</span>,
+                        cell: (row) => (
+                          <span className="cell-title">
+                            <SeriesSwatch colour={colours.get(row.key)!} />
+                            <span className="mono">{row.label}</span>
+                          </span>
+                        ),
                       },
                       { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
                       { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },

@@ -28,20 +28,29 @@ function TodayCell({ today }: { readonly today: Today }) {
 
 function NameCell({ id, name }: { readonly id: string; readonly name: string | null }) {
   return (
-    <span className="cell-stack">
-      <span className="cell-strong mono">{id}</span>
-      {name && <span className="muted">{name}</span>}
+    <span className="cell-stack cell-clip" title={name ? `${id}\n${name}` : id}>
+      <span className="cell-strong mono truncate">{id}</span>
+      {name && <span className="muted truncate">{name}</span>}
     </span>
   );
 }
 
-function RowActions({ onEdit, onDelete }: { readonly onEdit: () => void; readonly onDelete: () => void }) {
+/** Edit and Delete, named with the row's id so each button says what it acts on out of context. */
+function RowActions({
+  id,
+  onEdit,
+  onDelete,
+}: {
+  readonly id: string;
+  readonly onEdit: () => void;
+  readonly onDelete: () => void;
+}) {
   return (
     <span className="row-actions">
-      <Button size="sm" variant="ghost" icon={<PencilIcon />} onClick={onEdit}>
+      <Button size="sm" variant="ghost" icon={<PencilIcon />} aria-label={`Edit ${id}`} onClick={onEdit}>
         Edit
       </Button>
-      <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={onDelete}>
+      <Button size="sm" variant="ghost" icon={<TrashIcon />} aria-label={`Delete ${id}`} onClick={onDelete}>
         Delete
       </Button>
     </span>
@@ -65,8 +74,10 @@ export function PeopleScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (team) => (
         <RowActions
+          id={team.id}
           onEdit={() => setEditing({ kind: 'team', record: team })}
           onDelete={() => setDeleting({ kind: 'team', id: team.id })}
         />
@@ -85,8 +96,10 @@ export function PeopleScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (user) => (
         <RowActions
+          id={user.id}
           onEdit={() => setEditing({ kind: 'user', record: user })}
           onDelete={() => setDeleting({ kind: 'user', id: user.id })}
         />

@@ -6,6 +6,7 @@ import { showToast } from '../../../components/toast.js';
 import { useDraft } from '../../../lib/use-draft.js';
 import { LimitMeters } from '../limit-meters.js';
 import {
+  PRINCIPAL_LABELS,
   principalForm,
   toTeamCreate,
   toTeamUpdate,
@@ -73,14 +74,13 @@ export function PrincipalDialog({
 
   const input = (
     field: keyof PrincipalForm,
-    label: string,
-    props: { hint?: string; placeholder?: string; inputMode?: 'numeric' | 'decimal'; autoFocus?: boolean } = {},
+    props: { hint?: string; placeholder?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
     <DraftTextField
       draft={draft}
       field={field}
       idPrefix="principal"
-      label={label}
+      label={PRINCIPAL_LABELS[field]}
       autoComplete="off"
       spellCheck={false}
       {...props}
@@ -106,16 +106,15 @@ export function PrincipalDialog({
       errorTitle={editing ? `Could not save the ${noun}` : `Could not create the ${noun}`}
     >
       {!editing &&
-        input('id', 'Id', {
+        input('id', {
           hint: target.kind === 'team' ? 'As keys name it, e.g. platform.' : 'As keys name it, e.g. alice@example.com.',
           placeholder: target.kind === 'team' ? 'platform' : 'alice@example.com',
-          autoFocus: true,
         })}
-      {input('name', 'Display name', { placeholder: 'Optional', autoFocus: editing })}
+      {input('name', { placeholder: 'Optional' })}
       {target.kind === 'user' && (
         <>
-          {input('email', 'E-mail', { placeholder: 'Optional' })}
-          <Field label="Team" htmlFor="principal-team" error={errors.team}>
+          {input('email', { placeholder: 'Optional' })}
+          <Field label={PRINCIPAL_LABELS.team} htmlFor="principal-team" error={errors.team}>
             <Select id="principal-team" value={form.team} onChange={(event) => draft.set('team', event.target.value)}>
               <option value="">No team</option>
               {[...new Set([...teams, form.team].filter(Boolean))].map((team) => (
@@ -128,12 +127,12 @@ export function PrincipalDialog({
         </>
       )}
       <div className="form-section form-span">Rate limits (refilled over a minute)</div>
-      {input('rpm', 'Requests per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
-      {input('tpm', 'Tokens per minute', { placeholder: 'No limit', inputMode: 'numeric' })}
+      {input('rpm', { placeholder: 'No limit', inputMode: 'numeric' })}
+      {input('tpm', { placeholder: 'No limit', inputMode: 'numeric' })}
       <div className="form-section form-span">Budgets (per UTC minute and day)</div>
-      {input('tpmBudget', 'Budget: tokens per minute', { placeholder: 'No budget', inputMode: 'numeric' })}
-      {input('tpdBudget', 'Budget: tokens per day', { placeholder: 'No budget', inputMode: 'numeric' })}
-      {input('usd', 'Budget: spend per day (USD)', {
+      {input('tpmBudget', { placeholder: 'No budget', inputMode: 'numeric' })}
+      {input('tpdBudget', { placeholder: 'No budget', inputMode: 'numeric' })}
+      {input('usd', {
         placeholder: 'No budget',
         inputMode: 'decimal',
         hint: 'Counted where the configuration prices the model.',

@@ -11,17 +11,31 @@ import {
   type UserRecord,
   type UserUpdate,
 } from '../../../../../shared/principals-api.js';
-import { issuesByField, limitsBody, limitText, type LimitField } from '../limits-form.js';
+import { parseForm, type FormFieldRef } from '../../../lib/form-issues.js';
+import { limitFieldRefs, limitsBody, limitText, type LimitField } from '../limits-form.js';
 
 type PrincipalLimitBody = 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget';
 
+/** Each field's label in the dialog, also the subject of its messages ("Id is required"). */
+export const PRINCIPAL_LABELS = {
+  id: 'Id',
+  name: 'Display name',
+  email: 'E-mail',
+  team: 'Team',
+  rpm: 'Requests per minute',
+  tpm: 'Tokens per minute',
+  tpmBudget: 'Budget: tokens per minute',
+  tpdBudget: 'Budget: tokens per day',
+  usd: 'Budget: spend per day (USD)',
+} as const satisfies Record<string, string>;
+
 /** The limit fields of a user or team in the form, and what each fills in the request body. */
 export const PRINCIPAL_LIMIT_FIELDS = {
-  rpm: { body: 'rpm_limit', kind: 'count' },
-  tpm: { body: 'tpm_limit', kind: 'count' },
-  tpmBudget: { body: 'tpm_budget', kind: 'count' },
-  tpdBudget: { body: 'tpd_budget', kind: 'count' },
-  usd: { body: 'usd_daily_budget', kind: 'usd' },
+  rpm: { body: 'rpm_limit', kind: 'count', label: PRINCIPAL_LABELS.rpm },
+  tpm: { body: 'tpm_limit', kind: 'count', label: PRINCIPAL_LABELS.tpm },
+  tpmBudget: { body: 'tpm_budget', kind: 'count', label: PRINCIPAL_LABELS.tpmBudget },
+  tpdBudget: { body: 'tpd_budget', kind: 'count', label: PRINCIPAL_LABELS.tpdBudget },
+  usd: { body: 'usd_daily_budget', kind: 'usd', label: PRINCIPAL_LABELS.usd },
 } as const satisfies Record<string, LimitField<PrincipalLimitBody>>;
 
 /** The user or team form as typed: strings, because inputs are strings (empty: none). */
@@ -57,14 +71,11 @@ export function principalForm(record?: TeamRecord | UserRecord): PrincipalForm {
   };
 }
 
-const FORM_FIELD_OF: Readonly<Record<string, keyof PrincipalForm>> = {
-  id: 'id',
-  name: 'name',
-  email: 'email',
-  team: 'team',
+const FIELD_REFS: Readonly<Record<string, FormFieldRef<keyof PrincipalForm>>> = {
   ...Object.fromEntries(
-    Object.entries(PRINCIPAL_LIMIT_FIELDS).map(([form, field]) => [field.body, form as keyof PrincipalForm]),
+    (['id', 'name', 'email', 'team'] as const).map((field) => [field, { field, label: PRINCIPAL_LABELS[field] }]),
   ),
+  ...limitFieldRefs(PRINCIPAL_LIMIT_FIELDS),
 };
 
 /** A text field for a creation: trimmed, left out when empty. */
@@ -82,9 +93,8 @@ function checked<T>(
   errors: PrincipalErrors,
 ): { readonly body?: T; readonly errors: PrincipalErrors } {
   if (Object.keys(errors).length) return { errors };
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) return { errors: issuesByField(parsed.error, FORM_FIELD_OF, 'id') };
-  return { body: parsed.data, errors: {} };
+  const parsed = parseForm(schema, body, FIELD_REFS, FIELD_REFS.id!);
+  return parsed.data ? { body: parsed.data, errors: {} } : { errors: parsed.errors };
 }
 
 /** `POST /internal/teams` body, checked with the shared schema. */

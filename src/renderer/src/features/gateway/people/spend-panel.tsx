@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useUsage } from '../../../api/gateway-queries.js';
-import { BarChart, Legend } from '../../../components/bar-chart.js';
+import { BarChart, Legend, SeriesSwatch } from '../../../components/bar-chart.js';
 import { DataTable } from '../../../components/data-table.js';
 import { ErrorMessage, Loading } from '../../../components/feedback.js';
 import { Segmented } from '../../../components/segmented.js';
 import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
-import { toSeries, totalsByGroup, type Metric } from '../../../lib/usage-series.js';
+import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../../lib/usage-series.js';
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -27,6 +27,7 @@ export function SpendPanel() {
   const usage = useUsage({ group_by: groupBy, bucket: 'day', since });
   const series = useMemo(() => (usage.data ? toSeries(usage.data, metric) : undefined), [usage.data, metric]);
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
+  const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
   const { label, format, integer } = METRICS[metric];
   return (
     <section className="panel" data-testid="spend-panel">
@@ -74,7 +75,12 @@ export function SpendPanel() {
             columns={[
               {
                 header: groupBy === 'user' ? 'User' : 'Team',
-                cell: (row) => <span className="mono">{row.label}</span>,
+                cell: (row) => (
+                  <span className="cell-title">
+                    <SeriesSwatch colour={colours.get(row.key)!} />
+                    <span className="mono">{row.label}</span>
+                  </span>
+                ),
               },
               { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
               { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },

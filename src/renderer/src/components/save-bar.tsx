@@ -1,0 +1,68 @@
+import { useId, type ReactNode } from 'react';
+import { Button } from './button.js';
+
+/** Why a draft cannot be saved yet: the first problem, how many there are, and the control to fix it in. */
+export interface SaveBlocker {
+  readonly message: string;
+  readonly count: number;
+  readonly fieldId?: string;
+}
+
+/** Scrolls the control with a problem into view and puts the cursor in it. */
+function showField(id: string | undefined): void {
+  const field = id ? document.getElementById(id) : null;
+  if (!field) return;
+  field.scrollIntoView({ block: 'center' });
+  field.focus({ preventScroll: true });
+}
+
+/**
+ * The bar that floats over a screen with unsaved changes: what changed, Discard and Save. When the
+ * draft cannot be saved, the bar says why next to the disabled Save (which it describes) and offers
+ * to take the user to the first problem.
+ */
+export function SaveBar({
+  children,
+  onDiscard,
+  onSave,
+  busy = false,
+  blocker,
+  saveTestId,
+}: {
+  readonly children: ReactNode;
+  readonly onDiscard: () => void;
+  readonly onSave: () => void;
+  readonly busy?: boolean;
+  readonly blocker?: SaveBlocker;
+  readonly saveTestId?: string;
+}) {
+  const reasonId = useId();
+  return (
+    <div className="save-bar" role="region" aria-label="Unsaved changes">
+      <span className="save-bar-text">{children}</span>
+      {/* Always in the document, so a screen reader announces the reason when it appears. */}
+      <span className="save-bar-blocked" id={reasonId} role="status" data-testid="save-blocked">
+        {blocker &&
+          `Save is disabled: ${blocker.message}${blocker.count > 1 ? ` (and ${blocker.count - 1} more problems)` : ''}`}
+      </span>
+      {blocker?.fieldId && (
+        <Button variant="secondary" onClick={() => showField(blocker.fieldId)} data-testid="show-problem">
+          Show problem
+        </Button>
+      )}
+      <Button variant="ghost" onClick={onDiscard}>
+        Discard
+      </Button>
+      <Button
+        variant="primary"
+        busy={busy}
+        disabled={Boolean(blocker)}
+        aria-describedby={blocker ? reasonId : undefined}
+        data-testid={saveTestId}
+        onClick={onSave}
+      >
+        Save changes
+      </Button>
+    </div>
+  );
+}
