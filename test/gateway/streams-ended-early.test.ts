@@ -151,26 +151,20 @@ describe('upstream streams that end before they finish', () => {
     expect(await latestRow('cut-anthropic')).toMatchObject({ error_type: 'upstream_error' });
   });
 
+  /** What the Anthropic SDK's finalMessage() throws for a Messages stream of `model`. */
+  const messagesFailure = async (model: string): Promise<string> => {
+    const stream = anthropic().messages.stream({ model, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    return ((await stream.finalMessage().catch((error: unknown) => error)) as Error).message;
+  };
+
   it('a Messages stream relayed from an Anthropic upstream fails in the Anthropic SDK', async () => {
     frames.serveFrames(CUT_MESSAGES);
-    const stream = anthropic().messages.stream({
-      model: 'cut-anthropic',
-      max_tokens: 50,
-      messages: [{ role: 'user', content: 'hi' }],
-    });
-    const failure = await stream.finalMessage().catch((error: unknown) => error);
-    expect((failure as Error).message).toContain('upstream stream ended before message_stop');
+    expect(await messagesFailure('cut-anthropic')).toContain('upstream stream ended before message_stop');
   });
 
   it('a chat stream translated to Messages fails in the Anthropic SDK', async () => {
     frames.serveFrames(CUT_CHAT);
-    const stream = anthropic().messages.stream({
-      model: 'cut-openai',
-      max_tokens: 50,
-      messages: [{ role: 'user', content: 'hi' }],
-    });
-    const failure = await stream.finalMessage().catch((error: unknown) => error);
-    expect((failure as Error).message).toContain('upstream stream ended before a finish_reason or [DONE]');
+    expect(await messagesFailure('cut-openai')).toContain('upstream stream ended before a finish_reason or [DONE]');
   });
 
   it('a Responses stream fails, translated or native, and a kept response is marked failed', async () => {
