@@ -18,8 +18,13 @@ describe('Anthropic answer -> chat completion', () => {
       stop_sequence: null,
       usage: { input_tokens: 10, output_tokens: 7, cache_read_input_tokens: 5, cache_creation_input_tokens: 1 },
     });
-    expect(ir.usage).toEqual({ promptTokens: 16, completionTokens: 7 });
-    const out = chatCodec.responseFromIr(ir, 'public-claude', { promptTokens: 16, completionTokens: 7 });
+    // Cache reads and writes are both prompt; only reads are what OpenAI's formats call cached.
+    expect(ir.usage).toEqual({ promptTokens: 16, completionTokens: 7, cachedPromptTokens: 5 });
+    const out = chatCodec.responseFromIr(ir, 'public-claude', {
+      promptTokens: 16,
+      completionTokens: 7,
+      cachedPromptTokens: 5,
+    });
     expect(out).toMatchObject({
       id: 'chatcmpl-01',
       object: 'chat.completion',
@@ -37,7 +42,7 @@ describe('Anthropic answer -> chat completion', () => {
           finish_reason: 'tool_calls',
         },
       ],
-      usage: { prompt_tokens: 16, completion_tokens: 7, total_tokens: 23 },
+      usage: { prompt_tokens: 16, completion_tokens: 7, total_tokens: 23, prompt_tokens_details: { cached_tokens: 5 } },
     });
   });
 

@@ -52,14 +52,22 @@ describe('Messages on Anthropic (native fast path)', () => {
       stop_reason: 'end_turn',
     });
     const usage = (result.body as { usage: { input_tokens: number; output_tokens: number } }).usage;
-    expect(result.usage).toEqual({ promptTokens: usage.input_tokens, completionTokens: usage.output_tokens });
+    expect(result.usage).toEqual({
+      promptTokens: usage.input_tokens,
+      completionTokens: usage.output_tokens,
+      cachedPromptTokens: 0,
+    });
   });
 
   it('counts cached input as prompt tokens', async () => {
     upstream.setNext({
       reply: { text: 'x', usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 90 } },
     });
-    expect(asJson(await messages({})).usage).toEqual({ promptTokens: 100, completionTokens: 1 });
+    expect(asJson(await messages({})).usage).toEqual({
+      promptTokens: 100,
+      completionTokens: 1,
+      cachedPromptTokens: 90,
+    });
   });
 
   it('relays the full event sequence, ping included, with the model rewritten and usage captured', async () => {

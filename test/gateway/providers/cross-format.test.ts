@@ -90,7 +90,7 @@ describe('chat completions client -> Anthropic upstream', () => {
       ],
       usage: { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 },
     });
-    expect(result.usage).toEqual({ promptTokens: 40, completionTokens: 12 });
+    expect(result.usage).toEqual({ promptTokens: 40, completionTokens: 12, cachedPromptTokens: 0 });
   });
 
   it('streams chat chunks the openai SDK accumulates, with usage from Anthropic', async () => {
@@ -115,7 +115,7 @@ describe('chat completions client -> Anthropic upstream', () => {
     expect(completion.choices[0].message.content).toBe('Sunny in Paris');
     expect(completion.choices[0].finish_reason).toBe('stop');
     expect(completion.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 4 });
-    expect(result.usage()).toEqual({ promptTokens: 30, completionTokens: 4 });
+    expect(result.usage()).toEqual({ promptTokens: 30, completionTokens: 4, cachedPromptTokens: 0 });
   });
 });
 

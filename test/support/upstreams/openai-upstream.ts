@@ -30,7 +30,11 @@ export interface OpenAIReply {
   }>;
   readonly finishReason?: string;
   /** Counts to report; `null` reports no usage at all (as some compatible servers do). */
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number } | null;
+  readonly usage?: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens: number };
+  } | null;
   readonly model?: string;
   readonly id?: string;
 }
@@ -185,7 +189,14 @@ interface Answer {
   text: string | null;
   toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   finishReason: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  usage:
+    | {
+        prompt_tokens: number;
+        completion_tokens: number;
+        total_tokens: number;
+        prompt_tokens_details?: { cached_tokens: number };
+      }
+    | undefined;
 }
 
 function buildAnswer(reply: OpenAIReply, body: Json): Answer {

@@ -9,6 +9,8 @@
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** The part of `promptTokens` the provider read from its prompt cache, when it said. */
+  cachedPromptTokens?: number;
 }
 
 /** Where an image comes from: inline bytes or a URL the provider fetches. */

@@ -64,9 +64,16 @@ function partSize(part: IrPart): { chars: number; tokens: number } {
 export function completeUsage(reported: Partial<Usage> | undefined, estimate: () => Usage): Usage {
   const prompt = reported?.promptTokens;
   const completion = reported?.completionTokens;
-  if (prompt !== undefined && completion !== undefined) return { promptTokens: prompt, completionTokens: completion };
-  const guess = estimate();
-  return { promptTokens: prompt ?? guess.promptTokens, completionTokens: completion ?? guess.completionTokens };
+  const cached = reported?.cachedPromptTokens;
+  let usage: Usage;
+  if (prompt !== undefined && completion !== undefined) usage = { promptTokens: prompt, completionTokens: completion };
+  else {
+    const guess = estimate();
+    usage = { promptTokens: prompt ?? guess.promptTokens, completionTokens: completion ?? guess.completionTokens };
+  }
+  // A cached count only means something beside the prompt count it is part of.
+  if (cached !== undefined && prompt !== undefined && cached <= prompt) usage.cachedPromptTokens = cached;
+  return usage;
 }
 
 /**
@@ -83,6 +90,7 @@ export class StreamUsage {
   report(usage: Partial<Usage>): void {
     if (usage.promptTokens !== undefined) this.reported.promptTokens = usage.promptTokens;
     if (usage.completionTokens !== undefined) this.reported.completionTokens = usage.completionTokens;
+    if (usage.cachedPromptTokens !== undefined) this.reported.cachedPromptTokens = usage.cachedPromptTokens;
   }
 
   /** Counts generated characters (text or tool arguments). */

@@ -41,10 +41,16 @@ export function finishReasonFromIr(reason: IrStopReason): ChatFinishReason {
 /** Reads `usage` of a chat answer or chunk; undefined when absent. */
 export function chatUsageToIr(usage: unknown): Partial<Usage> | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
-  const { prompt_tokens: prompt, completion_tokens: completion } = usage as Record<string, unknown>;
+  const {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    prompt_tokens_details: details,
+  } = usage as Record<string, unknown>;
+  const cached = reportedTokens((details as { cached_tokens?: unknown } | null | undefined)?.cached_tokens);
   return {
     promptTokens: reportedTokens(prompt),
     completionTokens: reportedTokens(completion),
+    ...(cached === undefined ? {} : { cachedPromptTokens: cached }),
   };
 }
 
@@ -54,6 +60,9 @@ export function chatUsageFromIr(usage: Usage): ChatUsage {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: usage.promptTokens + usage.completionTokens,
+    ...(usage.cachedPromptTokens === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } }),
   };
 }
 

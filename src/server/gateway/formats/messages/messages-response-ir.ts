@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseToolArguments } from '../translation-error.js';
-import type { MessagesResponse, MessagesStopReason, MessagesTextBlock, MessagesToolUseBlock } from './messages-wire.js';
+import type {
+  MessagesResponse,
+  MessagesStopReason,
+  MessagesUsage,
+  MessagesTextBlock,
+  MessagesToolUseBlock,
+} from './messages-wire.js';
 import { reportedTokens } from '../reported-tokens.js';
 
 /** Messages answers to and from the IR. */
@@ -44,17 +50,30 @@ export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
 
 /**
  * Reads Messages usage. Cached input counts toward the prompt: Anthropic reports cache reads and
- * writes beside `input_tokens`, not inside it.
+ * writes beside `input_tokens`, not inside it. Cache reads are what OpenAI's formats call cached.
  */
 export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
   const fields = usage as Record<string, unknown>;
   const count = (key: string): number | undefined => reportedTokens(fields[key]);
   const input = count('input_tokens');
-  const cached = (count('cache_creation_input_tokens') ?? 0) + (count('cache_read_input_tokens') ?? 0);
+  const read = count('cache_read_input_tokens');
+  const cached = (count('cache_creation_input_tokens') ?? 0) + (read ?? 0);
   return {
     promptTokens: input === undefined ? undefined : input + cached,
     completionTokens: count('output_tokens'),
+    ...(read === undefined || input === undefined ? {} : { cachedPromptTokens: read }),
+  };
+}
+
+/** Messages usage from complete counts: a cached part goes beside `input_tokens`, as Anthropic reports it. */
+export function messagesUsageFromIr(usage: Usage): MessagesUsage {
+  const cached = usage.cachedPromptTokens;
+  if (cached === undefined) return { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens };
+  return {
+    input_tokens: usage.promptTokens - cached,
+    cache_read_input_tokens: cached,
+    output_tokens: usage.completionTokens,
   };
 }
 
@@ -98,7 +117,7 @@ export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usa
     content,
     stop_reason: stopReasonFromIr(ir.stopReason),
     stop_sequence: ir.stopReason === 'stop_sequence' ? ir.stopSequence : null,
-    usage: { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens },
+    usage: messagesUsageFromIr(usage),
   };
 }
 

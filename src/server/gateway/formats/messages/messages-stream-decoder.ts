@@ -22,8 +22,14 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
       case 'message_start': {
         const message = (payload.message ?? {}) as Payload;
         const usage = messagesUsageToIr(message.usage);
-        // message_start's output count is a placeholder; only the prompt count is final here.
-        if (usage?.promptTokens !== undefined) yield { type: 'usage', usage: { promptTokens: usage.promptTokens } };
+        // message_start's output count is a placeholder; only the prompt counts are final here.
+        if (usage?.promptTokens !== undefined) {
+          const { promptTokens, cachedPromptTokens } = usage;
+          yield {
+            type: 'usage',
+            usage: cachedPromptTokens === undefined ? { promptTokens } : { promptTokens, cachedPromptTokens },
+          };
+        }
         yield { type: 'start', id: String(message.id ?? ''), model: String(message.model ?? '') };
         break;
       }

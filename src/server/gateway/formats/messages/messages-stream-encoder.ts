@@ -2,7 +2,7 @@ import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
-import { messageId, stopReasonFromIr, toolUseId } from './messages-response-ir.js';
+import { messageId, messagesUsageFromIr, stopReasonFromIr, toolUseId } from './messages-response-ir.js';
 
 /** Options of the Messages stream encoder. */
 export interface MessagesStreamOptions {
@@ -114,7 +114,7 @@ export async function* encodeMessagesStream(
   const usage = options.usage();
   yield frame('message_delta', {
     delta: { stop_reason: stopReasonFromIr(reason), stop_sequence: reason === 'stop_sequence' ? stopSequence : null },
-    usage: { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens },
+    usage: messagesUsageFromIr(usage),
   });
   yield frame('message_stop', {});
 }

@@ -55,6 +55,7 @@ export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | '
 export interface MessagesUsage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_input_tokens?: number;
 }
 
 /** A non-streamed answer (`type: message`). */
