@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config/load.js';
-import { SERVER_NODE_FLAGS } from '../support/headless-process.js';
+import { failedStart } from '../support/headless-process.js';
 
 /**
  * Aliases in the configuration file pass the same checks as through the admin API: one that points at
@@ -71,21 +69,7 @@ describe('model aliases in the configuration file', () => {
     const file = configFile('gatehouse.yaml', 'llm:\n  model_aliases:\n    loop: loop\n');
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-aliases-data-'));
     dirs.push(dataDir);
-    const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
-      env: {
-        ...process.env,
-        GATEHOUSE_CONFIG: file,
-        GATEHOUSE_DATA_DIR: dataDir,
-        GATEWAY_PORT: '0',
-        STORE_PORT: '0',
-        GATEHOUSE_LOG_LEVEL: 'warn',
-      },
-      timeout: 10_000,
-    });
-    const failure = await run.then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
+    const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(
       `gatehouse: invalid configuration in ${file}:\n  llm.model_aliases.loop: points at itself`,
