@@ -64,7 +64,7 @@ describe('upstream timeouts fire on time', () => {
       expect(answer.status).toBe(502);
       const body = (await answer.json()) as { error: { message: string } };
       expect(body.error.message).toContain('timed out');
-      expect(elapsed, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+      expect(elapsed, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 25);
       expect(elapsed, `round ${round}`).toBeLessThan(LATEST_MS);
     }
   });
@@ -86,7 +86,7 @@ describe('upstream timeouts fire on time', () => {
       }
       const silence = performance.now() - firstAt!;
       expect(text).toContain('timed out');
-      expect(silence, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+      expect(silence, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 25);
       expect(silence, `round ${round}`).toBeLessThan(LATEST_MS);
     }
   });
