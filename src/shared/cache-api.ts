@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { principalIdSchema } from './principals-api.js';
 
 /**
  * Schemas of the response cache's settings and its admin API (`/internal/cache`), shared by the
@@ -9,6 +10,21 @@ import { z } from 'zod';
 export const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600;
 
 const ttlSeconds = z.number().int().min(1).max(MAX_CACHE_TTL_SECONDS);
+
+/** A model a cache rule or purge names: as the other admin settings take them, and never with control characters. */
+export const cacheModelNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  // eslint-disable-next-line no-control-regex
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: 'must not contain control characters' });
+
+/** An API key id (`key_...`) a cache rule or purge names. */
+export const cacheKeyIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'must be an API key id: letters, digits, _ and - (key_...)' });
 
 /** What a model or key changes of the global settings; an absent field inherits. */
 export const cacheRuleSchema = z
@@ -43,9 +59,9 @@ export const cacheSettingsSchema = z
       .min(1)
       .max(1024 ** 3),
     /** Rules per canonical model name. */
-    models: z.record(z.string().min(1), cacheRuleSchema),
+    models: z.record(cacheModelNameSchema, cacheRuleSchema),
     /** Rules per API key id (they win over the model's). */
-    keys: z.record(z.string().min(1), cacheRuleSchema),
+    keys: z.record(cacheKeyIdSchema, cacheRuleSchema),
   })
   .strict();
 /** The cache's settings. */
@@ -84,9 +100,9 @@ export type CacheView = z.infer<typeof cacheViewSchema>;
 /** `POST /internal/cache/purge` body: nothing purges everything; fields narrow it (all must match). */
 export const cachePurgeSchema = z
   .object({
-    team: z.string().min(1).optional(),
-    key_id: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
+    team: principalIdSchema.optional(),
+    key_id: cacheKeyIdSchema.optional(),
+    model: cacheModelNameSchema.optional(),
   })
   .strict();
 /** A purge request. */

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type Socket } from 'node:net';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS, spawnHeadless } from '../support/headless-process.js';
+import { failedStart, spawnHeadless } from '../support/headless-process.js';
 import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
 
 const auth = { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': 'application/json' };
@@ -116,21 +114,7 @@ describe('headless command shutdown', () => {
       file,
       'deployments:\n  - { id: a, model: m, provider: bogus }\n  - { id: a, model: m, provider: demo }\n',
     );
-    const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
-      env: {
-        ...process.env,
-        GATEHOUSE_CONFIG: file,
-        GATEHOUSE_DATA_DIR: dataDir,
-        GATEWAY_PORT: '0',
-        STORE_PORT: '0',
-        GATEHOUSE_LOG_LEVEL: 'warn',
-      },
-      timeout: 10_000,
-    });
-    const failure = await run.then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
+    const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(`gatehouse: invalid configuration in ${file}:\n`);
     expect(failure?.stderr).toContain("  deployments[1].id 'a' is already used by deployments[0]");

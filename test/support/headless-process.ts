@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 
 /** The Node flags `npm run serve` and `npm start` give the server process. */
 export const SERVER_NODE_FLAGS: readonly string[] = JSON.parse(
@@ -40,4 +41,22 @@ export async function spawnHeadless(env: NodeJS.ProcessEnv, timeoutMs = 20_000):
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Runs the headless command with a configuration that must stop it, on free ports, and returns how
+ * it failed (undefined if it exited 0 within `timeoutMs`).
+ */
+export async function failedStart(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 10_000,
+): Promise<{ code?: number; stderr?: string } | undefined> {
+  const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
+    env: { ...process.env, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn', ...env },
+    timeout: timeoutMs,
+  });
+  return run.then(
+    () => undefined,
+    (error: { code?: number; stderr?: string }) => error,
+  );
 }

@@ -6,6 +6,7 @@ import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/gua
 import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
+import { aliasIssue } from '../gateway/model-registry/alias-check.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -60,12 +61,19 @@ const storeTokenSchema = z
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
 
 /** The llm section; accepts camelCase spellings too (normalised before parsing). */
-const llmSchema = z.object({
-  allowed_models: z.array(z.string().min(1)).default(['demo/echo', 'demo/embed']),
-  model_aliases: z.record(z.string(), z.string().min(1)).default({}),
-  per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
-  default_embedding_model: z.string().min(1).optional(),
-});
+const llmSchema = z
+  .object({
+    allowed_models: z.array(z.string().min(1)).default(['demo/echo', 'demo/embed']),
+    model_aliases: z.record(z.string(), z.string().min(1)).default({}),
+    per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
+    default_embedding_model: z.string().min(1).optional(),
+  })
+  // The admin API refuses the same aliases: one that cannot work must not start from the file either.
+  .superRefine((llm, ctx) => {
+    const issue = aliasIssue(llm);
+    if (issue !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['model_aliases', issue.alias], message: issue.problem });
+  });
 
 /** The whole configuration file, every key optional with a working default. */
 export const configSchema = z

@@ -145,9 +145,13 @@ function decodedStream(payload: Readable, decoder: Transform, encoding: string, 
   return body;
 }
 
-/** True when a parsed body nests no deeper than the limit and has no prototype-rewriting keys. Iterative. */
+/**
+ * True when a parsed body nests no deeper than the limit, has no prototype-rewriting keys and no
+ * number too large for a double (JSON.parse makes `1e400` Infinity, which every later step would
+ * show, store or forward as null). Iterative.
+ */
 function structureIsSafe(root: unknown): boolean {
-  if (typeof root !== 'object' || root === null) return true;
+  if (typeof root !== 'object' || root === null) return typeof root !== 'number' || Number.isFinite(root);
   const nodes: object[] = [root];
   const depths: number[] = [1];
   while (nodes.length > 0) {
@@ -156,7 +160,10 @@ function structureIsSafe(root: unknown): boolean {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const child: unknown = node[i];
-        if (typeof child !== 'object' || child === null) continue;
+        if (typeof child !== 'object' || child === null) {
+          if (typeof child === 'number' && !Number.isFinite(child)) return false;
+          continue;
+        }
         if (depth === MAX_JSON_DEPTH) return false;
         nodes.push(child);
         depths.push(depth + 1);
@@ -166,7 +173,7 @@ function structureIsSafe(root: unknown): boolean {
     for (const key in node) {
       const child = node[key];
       if (typeof child !== 'object' || child === null) {
-        if (key === '__proto__') return false;
+        if (key === '__proto__' || (typeof child === 'number' && !Number.isFinite(child))) return false;
         continue;
       }
       if (key === '__proto__' || (key === 'constructor' && Object.hasOwn(child, 'prototype'))) return false;
@@ -239,6 +246,7 @@ function shortPath(path: string): string {
 const PROTO_KEY = "keys named __proto__ can replace an object's prototype in code that copies them";
 const CONSTRUCTOR_KEY = 'a prototype key inside a constructor key can rewrite prototypes in code that copies it';
 const DEPTH_LIMIT = `the limit is ${MAX_JSON_DEPTH} levels of objects and arrays`;
+const NOT_FINITE = `it is not finite as a 64-bit float; numbers must lie within ±${Number.MAX_VALUE}`;
 
 /** Names the first field that made {@link structureIsSafe} refuse a body. */
 function structureMessage(root: unknown): string {
@@ -247,6 +255,9 @@ function structureMessage(root: unknown): string {
     const isObject = typeof value === 'object' && value !== null;
     if (key === 'constructor' && isObject && Object.hasOwn(value, 'prototype')) {
       return `field ${shortPath(path)}.prototype is not accepted: ${CONSTRUCTOR_KEY}`;
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      return `${path === '' ? 'request body' : `field ${shortPath(path)}`} is a number out of range: ${NOT_FINITE}`;
     }
     if (isObject && depth > MAX_JSON_DEPTH) {
       return `field ${shortPath(path)} is nested more than ${MAX_JSON_DEPTH} levels deep; ${DEPTH_LIMIT}`;

@@ -11,6 +11,7 @@ import { GatewayError } from '../gateway-error.js';
 import type { SettingsRepository } from '../model-registry/settings.repository.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { ResponseCache } from './response-cache.js';
+import type { CacheNames } from './cache-names.js';
 import { recordAction } from '../accounting/record-action.js';
 
 /**
@@ -26,6 +27,7 @@ export class CacheAdmin {
     private readonly repository: SettingsRepository,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
+    private readonly names: CacheNames,
     /** When the settings in force were stored through the admin API; undefined: the file's. */
     storedAt: number | undefined,
   ) {
@@ -76,6 +78,7 @@ export class CacheAdmin {
       this.cache.configure(this.fileSettings);
       this.#source = { kind: 'config' };
     } else {
+      this.names.checkRules(fields, this.cache.settings());
       const next: CacheSettings = { ...this.cache.settings(), ...fields };
       if (next.max_entry_bytes > next.max_bytes)
         throw new GatewayError(
@@ -91,8 +94,9 @@ export class CacheAdmin {
     return this.view();
   }
 
-  /** Forgets kept answers; audited with the filter used. */
+  /** Forgets kept answers; audited with the filter used. Names that exist nowhere are refused (CacheNames). */
   purge(filter: CachePurge, actor: AdminActor): { purged: number } {
+    this.names.checkPurge(filter, (one) => this.cache.holds(one));
     const purged = this.cache.purge(filter);
     this.record(actor, 'cache.purge', { ...filter, purged });
     return { purged };

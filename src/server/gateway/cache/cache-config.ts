@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { cacheRuleSchema, MAX_CACHE_TTL_SECONDS } from '../../../shared/cache-api.js';
+import {
+  cacheKeyIdSchema,
+  cacheModelNameSchema,
+  cacheRuleSchema,
+  MAX_CACHE_TTL_SECONDS,
+} from '../../../shared/cache-api.js';
 
 /** The `cache` section of the configuration file: off unless turned on. */
 export const cacheConfigSchema = z
@@ -21,7 +26,7 @@ export const cacheConfigSchema = z
       .min(1)
       .max(1024 ** 3)
       .default(4 * 1024 ** 2),
-    models: z.record(z.string().min(1), cacheRuleSchema).default({}),
-    keys: z.record(z.string().min(1), cacheRuleSchema).default({}),
+    models: z.record(cacheModelNameSchema, cacheRuleSchema).default({}),
+    keys: z.record(cacheKeyIdSchema, cacheRuleSchema).default({}),
   })
   .strict();

@@ -6,6 +6,7 @@ import type { SettingsRepository } from '../model-registry/settings.repository.j
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { CacheAdmin } from './cache-admin.js';
 import { ResponseCache } from './response-cache.js';
+import { CacheNames, type CacheNameSources } from './cache-names.js';
 
 /** The response cache and its admin side, with the settings in force (a stored override, else the file's). */
 export function createResponseCache(args: {
@@ -16,9 +17,20 @@ export function createResponseCache(args: {
   readonly audit: AuditRepository;
   readonly bus: GatewayEventBus;
   readonly warn: (message: string) => void;
+  /** Where rules and purges find the keys and teams they name. */
+  readonly names: Omit<CacheNameSources, 'registry'>;
 }): { cache: ResponseCache; admin: CacheAdmin } {
   const initial = CacheAdmin.initialSettings(args.config.cache, args.repository, args.warn);
   const cache = new ResponseCache(initial.settings, args.registry, args.metrics);
-  const admin = new CacheAdmin(cache, args.config.cache, args.repository, args.audit, args.bus, initial.updatedAt);
+  const names = new CacheNames({ ...args.names, registry: args.registry });
+  const admin = new CacheAdmin(
+    cache,
+    args.config.cache,
+    args.repository,
+    args.audit,
+    args.bus,
+    names,
+    initial.updatedAt,
+  );
   return { cache, admin };
 }

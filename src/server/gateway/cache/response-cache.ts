@@ -90,6 +90,11 @@ export class ResponseCache {
     return this.#store.purge(filter);
   }
 
+  /** True when some kept answer matches every given field. */
+  holds(filter: CachePurge): boolean {
+    return this.#store.holds(filter);
+  }
+
   /** Counters and size. */
   stats(): CacheStats {
     return this.#store.stats();

@@ -84,14 +84,15 @@ export class ResponseStore {
     }
     // Keys are collected first: lru-cache does not promise that deleting during its own walk is safe.
     const doomed: string[] = [];
-    for (const [key, entry] of this.#entries.entries()) {
-      if (filter.team !== undefined && entry.team !== filter.team) continue;
-      if (filter.key_id !== undefined && entry.keyId !== filter.key_id) continue;
-      if (filter.model !== undefined && entry.model !== filter.model) continue;
-      doomed.push(key);
-    }
+    for (const [key, entry] of this.#entries.entries()) if (matches(entry, filter)) doomed.push(key);
     for (const key of doomed) this.#entries.delete(key);
     return doomed.length;
+  }
+
+  /** True when some entry matches every given field: a name that is gone elsewhere may still be held here. */
+  holds(filter: CachePurge): boolean {
+    for (const entry of this.#entries.values()) if (matches(entry, filter)) return true;
+    return false;
   }
 
   /** Counters since start, and what is held now. */
@@ -104,4 +105,12 @@ export class ResponseStore {
       stores: this.#stores,
     };
   }
+}
+
+function matches(entry: CachedAnswer, filter: CachePurge): boolean {
+  return (
+    (filter.team === undefined || entry.team === filter.team) &&
+    (filter.key_id === undefined || entry.keyId === filter.key_id) &&
+    (filter.model === undefined || entry.model === filter.model)
+  );
 }

@@ -124,7 +124,11 @@ function problem(issue: z.core.$ZodIssue): string {
       return `must be a multiple of ${issue.divisor}, got ${show(issue.input)}`;
     case 'unrecognized_keys':
       return `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
-    case 'invalid_key':
+    case 'invalid_key': {
+      // The name itself is the subject (the last part of the path): say what is wrong with it.
+      const inner = issue.issues[0];
+      return inner === undefined ? 'is not a valid name' : `is not a valid name: ${problem(inner)}`;
+    }
     case 'invalid_element':
       return 'is not valid';
     case 'custom':
@@ -167,12 +171,17 @@ function items(count: number): string {
   return `${count} item${count === 1 ? '' : 's'}`;
 }
 
-/** `messages[0].content` style path. */
+/** `messages[0].content` style path; an empty or very long name (a record's key) is shown quoted or cut. */
 export function fieldName(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else if (key === '') out += '[""]';
+    else {
+      const name = String(key);
+      const shown = name.length > 60 ? `${name.slice(0, 60)}...` : name;
+      out += out === '' ? shown : `.${shown}`;
+    }
   }
   return out;
 }

@@ -9,6 +9,7 @@ import type { AdminActor } from '../admin/admin.service.js';
 import { GatewayError } from '../gateway-error.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
+import { modelNameProblem } from '../model-registry/model-name-problem.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { GuardrailsSettings } from './guardrails-settings.js';
 import { recordAction } from '../accounting/record-action.js';
@@ -82,10 +83,8 @@ export class GuardrailsAdmin {
         `reset cannot be combined with ${others.join(', ')}: reset returns ${endpoint} to the configuration file's values; send the reset and the new values as two requests`,
       );
     for (const model of Object.keys(fields.models ?? {})) {
-      if (this.registry.isAllowed(model)) continue;
-      const target = this.registry.rewriteAlias(model);
-      const hint = target !== model ? `; it is an alias: name its target '${target}'` : ' (see GET /internal/models)';
-      throw new GatewayError('invalid', `models.${model}: '${model}' is not an allowed model${hint}`);
+      const problem = modelNameProblem(this.registry, model);
+      if (problem !== undefined) throw new GatewayError('invalid', `models.${model}: ${problem}`);
     }
     for (const key of Object.keys(fields.keys ?? {})) {
       if (this.keys.get(key) === undefined)

@@ -196,6 +196,7 @@ export function createGatewayServices(
     audit,
     bus,
     warn: (message) => warn(message, {}),
+    names: { keys, principals },
   });
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {

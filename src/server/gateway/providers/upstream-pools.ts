@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
+import { preciseTimeouts } from './precise-timeouts.js';
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
@@ -17,18 +18,22 @@ const MAX_TARGETS = 1000;
  */
 export class UpstreamPools {
   readonly #pools = new Map<string, Pool>();
+  /** Each pool with the exchange's timeouts on Node's precise timers (see preciseTimeouts). */
+  readonly #dispatchers = new Map<string, Dispatcher>();
   readonly #targets = new LRUCache<string, UpstreamTarget>({ max: MAX_TARGETS });
   #closed = false;
 
   /** The keep-alive pool for an origin (created on first use). */
-  poolFor(origin: string): Pool {
+  poolFor(origin: string): Dispatcher {
     if (this.#closed) throw new Error('upstream pools are closed: the gateway is shutting down');
-    let pool = this.#pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+    let dispatcher = this.#dispatchers.get(origin);
+    if (!dispatcher) {
+      const pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+      dispatcher = pool.compose(preciseTimeouts);
       this.#pools.set(origin, pool);
+      this.#dispatchers.set(origin, dispatcher);
     }
-    return pool;
+    return dispatcher;
   }
 
   /** Origin and request path of a base URL plus a path, parsed once per pair (URL parsing is not free on the hot path). */
@@ -51,6 +56,7 @@ export class UpstreamPools {
     this.#closed = true;
     const all = [...this.#pools.values()];
     this.#pools.clear();
+    this.#dispatchers.clear();
     await Promise.all(all.map((pool) => closePool(pool, graceMs)));
   }
 }

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config/load.js';
+import { failedStart } from '../support/headless-process.js';
+
+/**
+ * Aliases in the configuration file pass the same checks as through the admin API: one that points at
+ * itself, at another alias, or is named like an allowed model is an invalid configuration naming it.
+ */
+describe('model aliases in the configuration file', () => {
+  const dirs: string[] = [];
+  const configFile = (name: string, text: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-aliases-'));
+    dirs.push(dir);
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const refusal = (file: string): ConfigError => {
+    try {
+      loadConfig({ file, env: {} });
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error(`${file} was accepted`);
+  };
+
+  it('refuses an alias that points at itself, at another alias, or shadows an allowed model, naming it', () => {
+    const cases: [string, string][] = [
+      ['llm:\n  model_aliases:\n    loop: loop\n', 'llm.model_aliases.loop: points at itself'],
+      [
+        'llm:\n  allowed_models: [gpt-4o]\n  model_aliases:\n    fast: quick\n    quick: gpt-4o\n',
+        "llm.model_aliases.fast: 'quick' is itself an alias, and aliases resolve in one step; point 'fast' at 'gpt-4o'",
+      ],
+      [
+        'llm:\n  allowed_models: [gpt-4o, gpt-4o-mini]\n  model_aliases:\n    gpt-4o: gpt-4o-mini\n',
+        "llm.model_aliases.gpt-4o: 'gpt-4o' is an allowed model, and an alias of that name would send its requests to 'gpt-4o-mini'; rename the alias or take 'gpt-4o' out of allowed_models",
+      ],
+    ];
+    for (const [text, issue] of cases) {
+      const file = configFile('gatehouse.yaml', text);
+      const error = refusal(file);
+      expect(error.issues).toEqual([issue]);
+      expect(error.message).toBe(`invalid configuration in ${file}:\n  ${issue}`);
+    }
+  });
+
+  it('checks the camelCase spelling and JSON files too', () => {
+    const file = configFile('gatehouse.json', JSON.stringify({ llm: { modelAliases: { 'demo/echo': 'demo/embed' } } }));
+    expect(refusal(file).issues[0]).toMatch(/^llm\.model_aliases\.demo\/echo: 'demo\/echo' is an allowed model/);
+  });
+
+  it('accepts aliases that resolve in one step, also to a model not (yet) allowed', () => {
+    const file = configFile(
+      'gatehouse.yaml',
+      'llm:\n  allowed_models: [gpt-4o]\n  model_aliases:\n    fast: gpt-4o\n    later: gpt-5\n',
+    );
+    expect(loadConfig({ file, env: {} }).config.llm.model_aliases).toEqual({ fast: 'gpt-4o', later: 'gpt-5' });
+  });
+
+  it('stops the server from starting, exiting 2 with the alias named', async () => {
+    const file = configFile('gatehouse.yaml', 'llm:\n  model_aliases:\n    loop: loop\n');
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-aliases-data-'));
+    dirs.push(dataDir);
+    const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(
+      `gatehouse: invalid configuration in ${file}:\n  llm.model_aliases.loop: points at itself`,
+    );
+  });
+});
