@@ -5,7 +5,6 @@ import { installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
-import { watchRequestLines } from './request-line-watch.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
@@ -63,8 +62,6 @@ export function createBaseApp(options: BaseAppOptions) {
       done((hostProblem(request, hosts) ?? queryEscapeProblem(request.url) ?? undefined) as FastifyError | undefined);
   });
   const controls = createConnectionControls(app.server, hosts);
-  // Tells an oversized request line (414) from oversized headers (431) however the line was split.
-  watchRequestLines(app.server);
   controls.configure(CONNECTION_DEFAULTS);
   app.decorate('connections', controls);
   installErrorHandling(app as unknown as FastifyInstance, linger);

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type ErrorType } from './errors.js';
 import { envelopeForUrl, withEnvelope } from './error-handler.js';
 import { lingerThenDestroy, type LingerLimits } from './linger-close.js';
 import { assignedRequestId } from './request-id.js';
-import { pendingResponse } from './pending-response.js';
-import { requestLineOpen } from './request-line-watch.js';
 
 /** Sockets already answered: a broken parser reports every later chunk again. */
 const answered = new WeakSet<Socket>();
@@ -35,8 +33,14 @@ interface ParserError extends Error {
   readonly code?: string;
   readonly reason?: string;
   readonly rawPacket?: Buffer;
-  /** Where in `rawPacket` the parser stopped. */
-  readonly bytesParsed?: number;
+}
+
+/** True when the bytes that overflowed are still the request line: the URI is too long, not the headers. */
+function requestLineTooLong(packet: Buffer | undefined, maxHeaderSize: number): boolean {
+  if (!packet) return false;
+  const lineEnd = packet.indexOf('\n');
+  const startsWithMethod = /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'));
+  return startsWithMethod && (lineEnd === -1 || lineEnd > maxHeaderSize / 2);
 }
 
 /** The answer for an error raised before a request reached the app, or undefined to just close. */
@@ -53,7 +57,7 @@ function answerFor(error: ParserError, socket: Socket, limits: TimeoutLimits): s
     return rawErrorResponse(408, 'invalid_request_error', message, id);
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return requestLineOpen(socket, error.rawPacket, error.bytesParsed)
+    return requestLineTooLong(error.rawPacket, limits.maxHeaderSize)
       ? rawErrorResponse(414, 'invalid_request_error', `the request URI is longer than the server accepts`)
       : rawErrorResponse(
           431,
@@ -66,6 +70,11 @@ function answerFor(error: ParserError, socket: Socket, limits: TimeoutLimits): s
     return rawErrorResponse(400, 'invalid_request_error', `malformed HTTP request: ${reason}`);
   }
   return undefined;
+}
+
+/** The response Node holds for the socket's current request, once its headers were parsed. */
+function pendingResponse(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
 }
 
 /** What the parser-level answers need to name the limit that was hit. */
