@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
-import { expect, openSignedIn, storeCall, test } from './fixtures.js';
+import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 /** A fresh namespace for one test. */
 const freshNamespace = (name: string): string => fresh('follow', name);
@@ -177,6 +177,47 @@ test('garbage collection: the prune dialog starts on Cancel and gives focus back
   await expect(run).toBeEnabled();
   const dialog = page.getByRole('dialog');
   await checkFocus(page, run, dialog, dialog.getByRole('button', { name: 'Cancel' }));
+});
+
+test('documents: a revision id is kept as typed, and one that is not an id is named', async ({ page }) => {
+  const namespace = freshNamespace('documents-rev');
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  await apply(namespace, 'main', 'two', { 'a.txt': '2\n', 'b.txt': 'b\n' });
+
+  await openSignedIn(page, screen('documents', namespace, 'main', '&rev=abc'));
+  const id = page.getByRole('textbox', { name: 'Revision id' });
+  await expect(id).toHaveValue('abc');
+  await expect(id).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert')).toContainText('“abc” is not a revision id');
+  await expect(page.getByTestId('state-summary')).toBeHidden();
+  await saveScreenshot(page, 'store-documents-bad-revision');
+
+  await id.fill(`${first.revision}x`);
+  await expect(id).toHaveValue(`${first.revision}x`);
+  await expect(page.getByRole('alert')).toContainText(`“${first.revision}x” is not a revision id`);
+
+  // Emptied to type another id: still a revision, asked for.
+  await id.fill('');
+  await expect(id).toBeVisible();
+  await expect(page.getByTestId('revision-picker')).toHaveValue('revision');
+
+  await id.fill(String(first.revision));
+  await expect(page).toHaveURL(new RegExp(`rev=${first.revision}(&|$)`));
+  await expect(page.getByTestId('state-summary')).toContainText(`1 document at #${first.revision}`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('history: a rev= that is not a revision id is named instead of showing the head', async ({ page }) => {
+  const namespace = freshNamespace('history-rev');
+  await apply(namespace, 'main', 'only one', { 'a.txt': '1\n' });
+  await openSignedIn(page, screen('history', namespace, 'main', '&rev=abc'));
+  await expect(page.getByTestId('log-row')).toHaveCount(1);
+  await expect(page.getByRole('alert')).toContainText('“abc” is not a revision id');
+  await expect(page.getByTestId('revision-detail')).toHaveCount(0);
+  // Picking a revision in the log replaces it.
+  await page.getByTestId('log-row').click();
+  await expect(page.getByTestId('revision-detail')).toContainText('only one');
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
 test('after a store dialog has done its work, focus is on what opened it, or where it was', async ({ page }) => {
