@@ -220,6 +220,18 @@ test('history: a rev= that is not a revision id is named instead of showing the 
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
+test('g then n goes to Maintenance, and the shortcuts list says so', async ({ page }) => {
+  await openSignedIn(page, 'gateway/usage');
+  await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('n');
+  await expect(page).toHaveURL(/\/ui\/store\/maintenance$/);
+  await expect(page.getByTestId('gc-panel')).toBeVisible();
+  await page.keyboard.press('?');
+  const shortcuts = page.getByTestId('shortcuts-dialog');
+  await expect(shortcuts.locator('.shortcut-row').filter({ hasText: 'Maintenance' })).toContainText('gn');
+});
+
 test('after a store dialog has done its work, focus is on what opened it, or where it was', async ({ page }) => {
   const namespace = freshNamespace('focus-after');
   const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
