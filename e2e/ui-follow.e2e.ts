@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
-import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 /** A fresh namespace for one test. */
 const freshNamespace = (name: string): string => fresh('follow', name);
@@ -230,6 +230,41 @@ test('g then n goes to Maintenance, and the shortcuts list says so', async ({ pa
   await page.keyboard.press('?');
   const shortcuts = page.getByTestId('shortcuts-dialog');
   await expect(shortcuts.locator('.shortcut-row').filter({ hasText: 'Maintenance' })).toContainText('gn');
+});
+
+test('cache settings: a problem shows on its field as it is typed, and next to the disabled Save', async ({ page }) => {
+  try {
+    await openSignedIn(page, 'gateway/cache');
+    await expect(page.getByTestId('cache-stats')).toBeVisible();
+    const ttl = page.getByLabel('Time to live (seconds)');
+    await ttl.fill('1.5');
+    await expect(ttl).toHaveAttribute('aria-invalid', 'true');
+    await expect(ttl).toHaveAccessibleDescription(/Time to live must be a whole number/);
+    const save = page.getByTestId('save-cache');
+    await expect(save).toBeDisabled();
+    await expect(page.getByTestId('save-blocked')).toHaveText('Save is disabled: Time to live must be a whole number');
+
+    // The shared schema's ranges are checked as typed too.
+    await ttl.fill('0');
+    await expect(page.getByTestId('save-blocked')).toHaveText('Save is disabled: Time to live must be 1 or more');
+    await ttl.fill('120');
+    await expect(ttl).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(save).toBeEnabled();
+
+    const rules = page.getByLabel('Per-model rules');
+    await rules.fill('{"gpt-4o": {"enabled": "no"}}');
+    await expect(rules).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByTestId('save-blocked')).toContainText('Save is disabled: Per-model rules: gpt-4o.enabled');
+    await rules.fill('{gpt');
+    await expect(page.getByTestId('save-blocked')).toContainText('Save is disabled: Per-model rules must be JSON');
+    await page.getByLabel('Memory bound (bytes)').fill('');
+    await expect(page.getByTestId('save-blocked')).toContainText('(and 1 more problem)');
+    await saveScreenshot(page, 'gateway-cache-problems');
+    await page.getByTestId('show-problem').click();
+    await expect(page.getByLabel('Memory bound (bytes)')).toBeFocused();
+  } finally {
+    await gatewayAdmin('/internal/cache', 'PUT', { reset: true });
+  }
 });
 
 test('after a store dialog has done its work, focus is on what opened it, or where it was', async ({ page }) => {
