@@ -1,27 +1,13 @@
 import type { Page } from '@playwright/test';
+import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
-
-interface Written {
-  readonly revision: number;
-}
 
 interface Checkpoints {
   readonly checkpoints: readonly { name: string; revision_id: number; description: string }[];
 }
 
-/** A fresh namespace for one test, so tests never see each other's history. */
-const freshNamespace = (name: string): string => `e2e/review-${name}-${Date.now()}`;
-
-function apply(namespace: string, branch: string, message: string, documents: Record<string, string>) {
-  return storeCall<Written>('/v1/apply', {
-    scope: { namespace, branch },
-    message,
-    documents: Object.entries(documents).map(([key, content]) => ({ key, content })),
-  });
-}
-
-const screen = (path: string, namespace: string, branch = 'main', extra = ''): string =>
-  `store/${path}?ns=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}${extra}`;
+/** A fresh namespace for one test. */
+const freshNamespace = (name: string): string => fresh('review', name);
 
 /** Drops the browser's own "Failed to load resource" lines for statuses a test provokes on purpose. */
 function allowStatus(consoleErrors: string[], status: number): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cacheSettingsUpdateSchema, type CacheSettings } from '../../src/shared/cache-api.js';
-import { cacheDraftOf, cacheUpdateOf } from '../../src/renderer/src/features/gateway/cache-form.js';
+import { cacheDraftOf, cacheProblems, cacheUpdateOf } from '../../src/renderer/src/features/gateway/cache-form.js';
 
 const settings: CacheSettings = {
   enabled: true,
@@ -14,19 +14,38 @@ const settings: CacheSettings = {
 };
 
 describe('cache form', () => {
+  const draft = cacheDraftOf(settings);
+
   it('round-trips the settings in force into an update the admin API accepts', () => {
-    const { update, error } = cacheUpdateOf(cacheDraftOf(settings));
-    expect(error).toBeUndefined();
+    const { update, errors } = cacheUpdateOf(draft);
+    expect(errors).toEqual({});
     expect(update).toEqual(settings);
     expect(cacheSettingsUpdateSchema.safeParse(update).success).toBe(true);
   });
 
-  it('names the field of a number that is not whole, or rules that are not JSON or not rules', () => {
-    const draft = cacheDraftOf(settings);
-    expect(cacheUpdateOf({ ...draft, ttl_seconds: '1.5' }).error).toBe('ttl_seconds must be a whole number');
-    expect(cacheUpdateOf({ ...draft, max_bytes: '' }).error).toBe('max_bytes must be a whole number');
-    expect(cacheUpdateOf({ ...draft, models: '{gpt' }).error).toMatch(/^models must be JSON/);
-    expect(cacheUpdateOf({ ...draft, keys: '{"key_1": {"enabled": "no"}}' }).error).toMatch(/^keys\.key_1\.enabled: /);
+  it('puts each problem on its field, named by its label, with the shared schema’s ranges', () => {
+    expect(cacheUpdateOf({ ...draft, ttl_seconds: '1.5' }).errors).toEqual({
+      ttl_seconds: 'Time to live must be a whole number',
+    });
+    expect(cacheUpdateOf({ ...draft, ttl_seconds: '0' }).errors.ttl_seconds).toBe('Time to live must be 1 or more');
+    expect(cacheUpdateOf({ ...draft, max_entries: 'many' }).errors.max_entries).toBe(
+      'Most answers kept must be a number',
+    );
+    expect(cacheUpdateOf({ ...draft, max_bytes: '' }).errors.max_bytes).toBe('Memory bound is required');
+    expect(cacheUpdateOf({ ...draft, max_bytes: '100' }).errors.max_bytes).toBe('Memory bound must be 1024 or more');
+    expect(cacheUpdateOf({ ...draft, models: '{gpt' }).errors.models).toMatch(/^Per-model rules must be JSON/);
+    expect(cacheUpdateOf({ ...draft, keys: '{"key_1": {"enabled": "no"}}' }).errors).toEqual({
+      keys: 'Per-key rules: key_1.enabled must be a boolean',
+    });
+    expect(cacheUpdateOf({ ...draft, keys: '{"key_1": {"colour": 1}}' }).errors.keys).toMatch(
+      /^Per-key rules: key_1: .*colour/,
+    );
     expect(cacheUpdateOf({ ...draft, keys: '' }).update?.keys).toEqual({});
+  });
+
+  it('lists every problem, in the order of the fields, with the control to fix it in', () => {
+    const { update, errors } = cacheUpdateOf({ ...draft, keys: '[', ttl_seconds: 'x' });
+    expect(update).toBeUndefined();
+    expect(cacheProblems(errors).map((problem) => problem.fieldId)).toEqual(['cache-ttl', 'cache-keys']);
   });
 });

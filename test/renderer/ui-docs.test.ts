@@ -19,6 +19,12 @@ function tableUnder(heading: string): string[][] {
     );
 }
 
+/** The app's route paths, read as text: importing the route table would load every screen, which needs a browser. */
+function routePaths(): string[] {
+  const routes = readFileSync(new URL('../../src/renderer/src/app/routes.tsx', import.meta.url), 'utf8');
+  return [...routes.matchAll(/^ {2}'([a-z/]*)': \{ title: '([^']+)'/gm)].map((match) => match[1]!);
+}
+
 describe('docs/ui.md', () => {
   it('lists every "g" shortcut the app has, and no other', () => {
     const row = tableUnder('Keyboard').find((cells) => cells[0]!.startsWith('`g` then'));
@@ -31,11 +37,16 @@ describe('docs/ui.md', () => {
     const documented = tableUnder('Screens').map((cells) =>
       /`\/ui\/([^`?]*)/.exec(cells[1] ?? '')?.[1]?.replace(/\/$/, ''),
     );
-    // The route table is read as text: importing it would load every screen, which needs a browser.
-    const routes = readFileSync(new URL('../../src/renderer/src/app/routes.tsx', import.meta.url), 'utf8');
-    const paths = [...routes.matchAll(/^ {2}'([a-z/]*)': \{ title: '([^']+)'/gm)].map((match) => match[1]!);
+    const paths = routePaths();
     expect(paths).toContain('gateway/cache');
     for (const path of paths) expect(documented, path).toContain(path);
     for (const { path, label } of Object.values(GO_TO_KEYS)) expect(paths, label).toContain(path);
+  });
+
+  it('has a "g" shortcut for every screen of the app', () => {
+    const paths = routePaths();
+    const reachable = Object.values(GO_TO_KEYS).map((target) => target.path);
+    expect(paths).toContain('store/maintenance');
+    for (const path of paths) expect(reachable, path).toContain(path);
   });
 });

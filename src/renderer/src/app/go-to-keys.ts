@@ -6,6 +6,7 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   c: { path: 'store/compare', label: 'Compare' },
   b: { path: 'store/branches', label: 'Branches' },
   p: { path: 'store/checkpoints', label: 'Checkpoints' },
+  n: { path: 'store/maintenance', label: 'Maintenance' },
   t: { path: 'gateway/traffic', label: 'Live traffic' },
   k: { path: 'gateway/keys', label: 'Keys' },
   e: { path: 'gateway/people', label: 'Users & teams' },

@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { Button } from './button.js';
 import { ErrorMessage } from './feedback.js';
 import { CloseIcon } from './icons.js';
@@ -17,6 +17,7 @@ export function Dialog({
   footer,
   wide = false,
   testId,
+  returnFocus,
 }: {
   readonly title: ReactNode;
   readonly description?: ReactNode;
@@ -25,9 +26,11 @@ export function Dialog({
   readonly footer?: ReactNode;
   readonly wide?: boolean;
   readonly testId?: string;
+  /** Where focus goes on close when what opened the dialog is gone by then (its action removed it). */
+  readonly returnFocus?: () => HTMLElement | null | undefined;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useModalFocus(ref);
+  useModalFocus(ref, returnFocus);
   return (
     <dialog
       ref={ref}
@@ -58,18 +61,26 @@ export function Dialog({
   );
 }
 
-/** The usual dialog footer: Cancel, then the action (primary, or danger for what cannot be undone). */
+/** What the footer's action does: run `onConfirm`, or submit the `<form>` with the id `form`. */
+type ConfirmAction =
+  { readonly onConfirm: () => void; readonly form?: never } | { readonly form: string; readonly onConfirm?: never };
+
+/**
+ * The usual dialog footer: Cancel, then the action (primary, or danger for what cannot be undone).
+ * Tied to a form (`form`), the action is that form's submit button though it sits outside it, so
+ * Enter in any of the form's fields presses it, and does nothing while it is disabled.
+ */
 export function ConfirmFooter({
   onCancel,
   onConfirm,
+  form,
   children,
   variant = 'primary',
   busy = false,
   disabled = false,
   testId,
-}: {
+}: ConfirmAction & {
   readonly onCancel: () => void;
-  readonly onConfirm: () => void;
   readonly children: ReactNode;
   readonly variant?: 'primary' | 'danger';
   readonly busy?: boolean;
@@ -81,7 +92,13 @@ export function ConfirmFooter({
       <Button variant="ghost" onClick={onCancel}>
         Cancel
       </Button>
-      <Button variant={variant} busy={busy} disabled={disabled} onClick={onConfirm} data-testid={testId}>
+      <Button
+        variant={variant}
+        busy={busy}
+        disabled={disabled}
+        {...(form === undefined ? { onClick: onConfirm } : { type: 'submit', form })}
+        data-testid={testId}
+      >
         {children}
       </Button>
     </>
@@ -89,8 +106,9 @@ export function ConfirmFooter({
 }
 
 /**
- * A dialog around a form: Enter in a field submits like the confirm button, and the mutation's error
- * (when it failed) is shown under the form.
+ * A dialog around a form: Enter in a field submits as the confirm button does (only while it is
+ * enabled), `after` follows the form (a preview, a notice), and the mutation's error (when it failed)
+ * is shown last. `layout="grid"` puts the fields in two columns; `stack` one under the other.
  */
 export function FormDialog({
   onClose,
@@ -98,6 +116,9 @@ export function FormDialog({
   confirmLabel,
   confirmTestId,
   busy = false,
+  disabled = false,
+  layout = 'grid',
+  after,
   error,
   errorTitle,
   children,
@@ -107,34 +128,42 @@ export function FormDialog({
   readonly description?: ReactNode;
   readonly wide?: boolean;
   readonly testId?: string;
+  readonly returnFocus?: () => HTMLElement | null | undefined;
   readonly onClose: () => void;
   readonly onSubmit: () => void;
   readonly confirmLabel: ReactNode;
   readonly confirmTestId?: string;
   readonly busy?: boolean;
+  readonly disabled?: boolean;
+  readonly layout?: 'grid' | 'stack';
+  readonly after?: ReactNode;
   readonly error?: unknown;
   readonly errorTitle?: string;
   readonly children: ReactNode;
 }) {
+  const formId = useId();
   return (
     <Dialog
       {...dialog}
       onClose={onClose}
       footer={
-        <ConfirmFooter onCancel={onClose} onConfirm={onSubmit} busy={busy} testId={confirmTestId}>
+        <ConfirmFooter onCancel={onClose} form={formId} busy={busy} disabled={disabled} testId={confirmTestId}>
           {confirmLabel}
         </ConfirmFooter>
       }
     >
       <form
-        className="form-grid"
+        id={formId}
+        className={layout === 'grid' ? 'form-grid' : 'form-stack'}
         onSubmit={(event) => {
           event.preventDefault();
-          onSubmit();
+          // Enter does nothing while the confirm button is disabled; this also holds for a scripted submit.
+          if (!disabled && !busy) onSubmit();
         }}
       >
         {children}
       </form>
+      {after}
       {error ? <ErrorMessage error={error} title={errorTitle ?? 'Could not save'} /> : null}
     </Dialog>
   );

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { plural } from '../lib/format.js';
 import { Button } from './button.js';
 
 /** Why a draft cannot be saved yet: the first problem, how many there are, and the control to fix it in. */
@@ -43,7 +44,7 @@ export function SaveBar({
       {/* Always in the document, so a screen reader announces the reason when it appears. */}
       <span className="save-bar-blocked" id={reasonId} role="status" data-testid="save-blocked">
         {blocker &&
-          `Save is disabled: ${blocker.message}${blocker.count > 1 ? ` (and ${blocker.count - 1} more problems)` : ''}`}
+          `Save is disabled: ${blocker.message}${blocker.count > 1 ? ` (and ${plural(blocker.count - 1, 'more problem', 'more problems')})` : ''}`}
       </span>
       {blocker?.fieldId && (
         <Button variant="secondary" onClick={() => showField(blocker.fieldId)} data-testid="show-problem">

@@ -1,4 +1,4 @@
-import { useLayoutEffect, type RefObject } from 'react';
+import { useLayoutEffect, useRef, type RefObject } from 'react';
 
 const FIELD = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
 const FOCUSABLE = `${FIELD}, button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])`;
@@ -31,9 +31,17 @@ function returnTarget(opener: Element | null): () => HTMLElement | undefined {
 
 /**
  * Opens the dialog modally with focus on its first field (or primary action), and on close gives
- * focus back to what opened it instead of dropping it on the page's body.
+ * focus back to what opened it instead of dropping it on the page's body. When the opener and the
+ * list it was in are gone by then, `fallback` names where focus goes instead.
  */
-export function useModalFocus(ref: RefObject<HTMLDialogElement | null>): void {
+export function useModalFocus(
+  ref: RefObject<HTMLDialogElement | null>,
+  fallback?: () => HTMLElement | null | undefined,
+): void {
+  const latestFallback = useRef(fallback);
+  useLayoutEffect(() => {
+    latestFallback.current = fallback;
+  });
   // A layout effect: its clean-up runs while the dialog is still in the document, so the focus can
   // be handed back before the element is removed.
   useLayoutEffect(() => {
@@ -45,6 +53,13 @@ export function useModalFocus(ref: RefObject<HTMLDialogElement | null>): void {
     return () => {
       dialog.close();
       back()?.focus();
+      // The update that closes the dialog often removes its opener too (a deleted row, a preview
+      // that was used), later in the same commit: once it is done, focus left on the body moves on.
+      queueMicrotask(() => {
+        if (dialog.open || (document.activeElement && document.activeElement !== document.body)) return;
+        const target = back() ?? latestFallback.current?.();
+        if (usable(target ?? null)) target!.focus();
+      });
     };
   }, [ref]);
 }

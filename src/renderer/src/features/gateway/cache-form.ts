@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { cacheRuleSchema, type CacheSettings, type CacheSettingsUpdate } from '../../../../shared/cache-api.js';
+import {
+  cacheRuleSchema,
+  cacheSettingsUpdateSchema,
+  type CacheSettings,
+  type CacheSettingsUpdate,
+} from '../../../../shared/cache-api.js';
+import { issueText, parseForm } from '../../lib/form-issues.js';
 
 /** The cache settings as the form edits them: numbers as typed, rules as JSON text. */
 export interface CacheDraft {
@@ -29,44 +35,88 @@ export function cacheDraftOf(settings: CacheSettings): CacheDraft {
   };
 }
 
-function integer(text: string, field: string): number | string {
+/** The form's fields that can hold a problem, each with its label (the subject of its messages) and control id. */
+export const CACHE_FIELDS = {
+  ttl_seconds: { label: 'Time to live', id: 'cache-ttl' },
+  max_entries: { label: 'Most answers kept', id: 'cache-entries' },
+  max_bytes: { label: 'Memory bound', id: 'cache-bytes' },
+  max_entry_bytes: { label: 'Largest answer kept', id: 'cache-entry-bytes' },
+  models: { label: 'Per-model rules', id: 'cache-models' },
+  keys: { label: 'Per-key rules', id: 'cache-keys' },
+} as const;
+
+/** A field of the form that can hold a problem. */
+export type CacheField = keyof typeof CACHE_FIELDS;
+
+/** A number field as the schema should see it: a number when the text is one, else the text itself to be refused. */
+function numberOf(text: string): number | string {
   const value = Number(text.trim());
-  return text.trim() !== '' && Number.isInteger(value) ? value : `${field} must be a whole number`;
+  return text.trim() !== '' && Number.isFinite(value) ? value : text.trim();
 }
 
-function rules(text: string, field: string): Record<string, z.infer<typeof cacheRuleSchema>> | string {
+/** Rules typed as JSON: the object, or what is wrong with it, naming the field and the rule's path. */
+function rules(text: string, field: 'models' | 'keys'): { readonly value?: unknown; readonly error?: string } {
+  const { label } = CACHE_FIELDS[field];
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.trim() === '' ? '{}' : text);
   } catch {
-    return `${field} must be JSON: {"name": {"enabled": false, "ttl_seconds": 60}}`;
+    return { error: `${label} must be JSON, like {"name": {"enabled": false, "ttl_seconds": 60}}` };
   }
-  const result = rulesSchema.safeParse(parsed);
-  if (result.success) return result.data;
+  const result = rulesSchema.safeParse(parsed, {
+    error: (issue) => issueText(issue, `${label}: ${(issue.path ?? []).join('.')}`),
+  });
+  if (result.success) return { value: result.data };
   const issue = result.error.issues[0]!;
-  return `${field}.${issue.path.join('.')}: ${issue.message}`;
+  return {
+    error: issue.message.startsWith(label) ? issue.message : `${label}: ${issue.path.join('.')}: ${issue.message}`,
+  };
 }
 
-/** The update the form describes, or the first problem found (the server checks the ranges again). */
-export function cacheUpdateOf(draft: CacheDraft): { update?: CacheSettingsUpdate; error?: string } {
-  const ttl = integer(draft.ttl_seconds, 'ttl_seconds');
-  const entries = integer(draft.max_entries, 'max_entries');
-  const bytes = integer(draft.max_bytes, 'max_bytes');
-  const entryBytes = integer(draft.max_entry_bytes, 'max_entry_bytes');
+/**
+ * The update the form describes, or its problems per field: whole numbers within the shared schema's
+ * ranges, rules as JSON the schema accepts. Checked as the user types, so each problem shows on its
+ * field at once.
+ */
+export function cacheUpdateOf(draft: CacheDraft): {
+  readonly update?: CacheSettingsUpdate;
+  readonly errors: Partial<Record<CacheField, string>>;
+} {
   const models = rules(draft.models, 'models');
   const keys = rules(draft.keys, 'keys');
-  for (const value of [ttl, entries, bytes, entryBytes, models, keys])
-    if (typeof value === 'string') return { error: value };
-  return {
-    update: {
+  const refs = Object.fromEntries(
+    (Object.keys(CACHE_FIELDS) as CacheField[]).map((field) => [field, { field, label: CACHE_FIELDS[field].label }]),
+  );
+  const { data, errors } = parseForm(
+    cacheSettingsUpdateSchema,
+    {
       enabled: draft.enabled,
       sampled: draft.sampled,
-      ttl_seconds: ttl as number,
-      max_entries: entries as number,
-      max_bytes: bytes as number,
-      max_entry_bytes: entryBytes as number,
-      models: models as CacheSettings['models'],
-      keys: keys as CacheSettings['keys'],
+      ttl_seconds: numberOf(draft.ttl_seconds),
+      max_entries: numberOf(draft.max_entries),
+      max_bytes: numberOf(draft.max_bytes),
+      max_entry_bytes: numberOf(draft.max_entry_bytes),
+      // Rules that are not valid are reported below, on their own field.
+      ...(models.error ? {} : { models: models.value }),
+      ...(keys.error ? {} : { keys: keys.value }),
     },
+    refs,
+    { field: 'models', label: CACHE_FIELDS.models.label },
+  );
+  const all = {
+    ...errors,
+    ...(models.error ? { models: models.error } : {}),
+    ...(keys.error ? { keys: keys.error } : {}),
   };
+  return Object.keys(all).length > 0 || !data ? { errors: all } : { update: data, errors: {} };
+}
+
+/** The form's problems in the order of its fields, each with the id of the control to fix it in. */
+export function cacheProblems(
+  errors: Partial<Record<CacheField, string>>,
+): readonly { readonly fieldId: string; readonly message: string }[] {
+  return (Object.keys(CACHE_FIELDS) as CacheField[]).flatMap((field) => {
+    const message = errors[field];
+    return message ? [{ fieldId: CACHE_FIELDS[field].id, message }] : [];
+  });
 }

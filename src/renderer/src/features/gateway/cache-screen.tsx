@@ -8,7 +8,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
-import { cacheDraftOf, cacheUpdateOf, type CacheDraft } from './cache-form.js';
+import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDraft } from './cache-form.js';
 
 /** Purge: everything, or only what matches the fields filled in. */
 function PurgePanel() {
@@ -62,17 +62,17 @@ export function CacheScreen() {
   const cache = useCache();
   const update = useUpdateCache();
   const [draft, setDraft] = useState<CacheDraft>();
-  const [problem, setProblem] = useState<string>();
   useEffect(() => {
     if (cache.data) setDraft(cacheDraftOf(cache.data.settings));
   }, [cache.data]);
   const view = cache.data;
   const dirty = Boolean(view && draft && JSON.stringify(cacheDraftOf(view.settings)) !== JSON.stringify(draft));
+  const checked = draft ? cacheUpdateOf(draft) : undefined;
+  const errors = checked?.errors ?? {};
+  const problems = cacheProblems(errors);
 
   const save = async (): Promise<void> => {
-    if (!draft) return;
-    const { update: body, error } = cacheUpdateOf(draft);
-    setProblem(error);
+    const body = checked?.update;
     if (!body) return;
     try {
       await update.mutateAsync(body);
@@ -162,17 +162,17 @@ export function CacheScreen() {
                 Also cache sampled requests (without temperature 0); embeddings are always cached
               </label>
               <div className="form-grid">
-                <Field label="Time to live (seconds)" htmlFor="cache-ttl">
+                <Field label="Time to live (seconds)" htmlFor={CACHE_FIELDS.ttl_seconds.id} error={errors.ttl_seconds}>
                   <TextInput
-                    id="cache-ttl"
+                    id={CACHE_FIELDS.ttl_seconds.id}
                     inputMode="numeric"
                     value={draft.ttl_seconds}
                     onChange={(e) => set({ ttl_seconds: e.target.value })}
                   />
                 </Field>
-                <Field label="Most answers kept" htmlFor="cache-entries">
+                <Field label="Most answers kept" htmlFor={CACHE_FIELDS.max_entries.id} error={errors.max_entries}>
                   <TextInput
-                    id="cache-entries"
+                    id={CACHE_FIELDS.max_entries.id}
                     inputMode="numeric"
                     value={draft.max_entries}
                     onChange={(e) => set({ max_entries: e.target.value })}
@@ -180,11 +180,12 @@ export function CacheScreen() {
                 </Field>
                 <Field
                   label="Memory bound (bytes)"
-                  htmlFor="cache-bytes"
+                  htmlFor={CACHE_FIELDS.max_bytes.id}
+                  error={errors.max_bytes}
                   hint={formatBytes(Number(draft.max_bytes) || 0)}
                 >
                   <TextInput
-                    id="cache-bytes"
+                    id={CACHE_FIELDS.max_bytes.id}
                     inputMode="numeric"
                     value={draft.max_bytes}
                     onChange={(e) => set({ max_bytes: e.target.value })}
@@ -192,11 +193,12 @@ export function CacheScreen() {
                 </Field>
                 <Field
                   label="Largest answer kept (bytes)"
-                  htmlFor="cache-entry-bytes"
+                  htmlFor={CACHE_FIELDS.max_entry_bytes.id}
+                  error={errors.max_entry_bytes}
                   hint={formatBytes(Number(draft.max_entry_bytes) || 0)}
                 >
                   <TextInput
-                    id="cache-entry-bytes"
+                    id={CACHE_FIELDS.max_entry_bytes.id}
                     inputMode="numeric"
                     value={draft.max_entry_bytes}
                     onChange={(e) => set({ max_entry_bytes: e.target.value })}
@@ -205,11 +207,12 @@ export function CacheScreen() {
               </div>
               <Field
                 label="Per-model rules"
-                htmlFor="cache-models"
+                htmlFor={CACHE_FIELDS.models.id}
+                error={errors.models}
                 hint='{"gpt-4o": {"enabled": false}, "text-embedding-3-small": {"ttl_seconds": 86400}}'
               >
                 <TextArea
-                  id="cache-models"
+                  id={CACHE_FIELDS.models.id}
                   rows={4}
                   className="mono"
                   value={draft.models}
@@ -218,22 +221,18 @@ export function CacheScreen() {
               </Field>
               <Field
                 label="Per-key rules (by key id; they win over the model's)"
-                htmlFor="cache-keys"
+                htmlFor={CACHE_FIELDS.keys.id}
+                error={errors.keys}
                 hint='{"key_abc123": {"enabled": false}}'
               >
                 <TextArea
-                  id="cache-keys"
+                  id={CACHE_FIELDS.keys.id}
                   rows={4}
                   className="mono"
                   value={draft.keys}
                   onChange={(e) => set({ keys: e.target.value })}
                 />
               </Field>
-              {problem && (
-                <div className="field-error" role="alert">
-                  {problem}
-                </div>
-              )}
               {update.error && <ErrorMessage error={update.error} title="Could not save the cache settings" />}
             </section>
             <PurgePanel />
@@ -245,6 +244,9 @@ export function CacheScreen() {
           onDiscard={() => view && setDraft(cacheDraftOf(view.settings))}
           onSave={() => void save()}
           busy={update.isPending}
+          blocker={
+            problems[0] && { message: problems[0].message, count: problems.length, fieldId: problems[0].fieldId }
+          }
           saveTestId="save-cache"
         >
           Unsaved changes to the cache settings

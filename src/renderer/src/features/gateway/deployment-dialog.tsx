@@ -170,7 +170,6 @@ export function DeploymentDialog({
           <option key={model} value={model} />
         ))}
       </datalist>
-      <button type="submit" hidden />
     </FormDialog>
   );
 }

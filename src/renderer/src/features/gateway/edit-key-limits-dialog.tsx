@@ -72,7 +72,6 @@ export function EditKeyLimitsDialog({
       <div className="form-span">
         <LimitMeters limits={apiKey.limits} />
       </div>
-      <button type="submit" hidden />
     </FormDialog>
   );
 }

@@ -157,7 +157,6 @@ export function IssueKeyDialog({
       {number('userTpd', 'User, per day')}
       {number('teamTpm', 'Team, per minute')}
       {number('teamTpd', 'Team, per day')}
-      <button type="submit" hidden />
     </FormDialog>
   );
 }

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import type { RevisionSelector } from '../../api/query-keys.js';
 import { useStoreState } from '../../api/store-queries.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
@@ -13,23 +12,29 @@ import { byteLength, formatBytes, plural } from '../../lib/format.js';
 import { compareKeys } from '../../lib/state-diff.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
-import { RevisionPicker } from './revision-picker.js';
+import { decodeRevisionParam, encodeRevisionParam } from './actions/source.js';
+import { pickedProblem, RevisionPicker, selectorOf, type PickedRevision } from './revision-picker.js';
 import { EmptyBranch } from './store-empty.js';
 import { useScope } from './use-scope.js';
 
-function selectorFrom(params: URLSearchParams): RevisionSelector {
+/** What the address asks to show: `checkpoint=<name>`, `rev=<id>` (kept as typed, see `encodeRevisionParam`), else the head. */
+function pickedFrom(params: URLSearchParams): PickedRevision {
   const checkpoint = params.get('checkpoint');
-  if (checkpoint) return { checkpoint };
-  const revision = Number(params.get('rev'));
-  return revision > 0 ? { revision } : {};
+  if (checkpoint) return { kind: 'checkpoint', checkpoint };
+  const rev = params.get('rev');
+  return rev ? { kind: 'revision', revision: decodeRevisionParam(rev) } : { kind: 'head' };
 }
 
 /** The documents of a branch at the head, any revision or any checkpoint, with a filter. */
 export function DocumentsScreen() {
   const scope = useScope();
   const params = useSearchParams();
-  const at = selectorFrom(params);
-  const state = useStoreState(scope, at);
+  const picked = pickedFrom(params);
+  const problem = pickedProblem(picked);
+  // Undefined while the revision id is empty or not one: nothing to read, and no silent fallback to the head.
+  const selector = selectorOf(picked);
+  const at = selector ?? {};
+  const state = useStoreState(scope, at, selector !== undefined);
   const head = useStoreState(scope, {});
   const [filter, setFilter] = useState('');
   const [rollingBack, setRollingBack] = useState(false);
@@ -49,22 +54,42 @@ export function DocumentsScreen() {
       <span className="toolbar-title">Documents at</span>
       <RevisionPicker
         scope={scope}
-        value={at}
+        value={picked}
         headRevision={head.data?.revision}
-        onChange={(next) => updateSearch({ rev: next.revision, checkpoint: next.checkpoint, key: undefined })}
+        onChange={(next) =>
+          updateSearch({
+            rev: next.kind === 'revision' ? encodeRevisionParam(next.revision) : undefined,
+            checkpoint: next.kind === 'checkpoint' ? next.checkpoint : undefined,
+            key: undefined,
+          })
+        }
       />
-      {state.data && (
+      {selector && state.data && (
         <span className="muted" data-testid="state-summary">
           {plural(keys.length, 'document')} at <span className="mono">#{state.data.revision}</span>
         </span>
       )}
-      {!atHead && state.data && (
+      {selector && !atHead && state.data && (
         <Button size="sm" className="toolbar-end" icon={<UndoIcon />} onClick={() => setRollingBack(true)}>
           Roll back {scope.branch} to this
         </Button>
       )}
     </header>
   );
+  if (problem)
+    return (
+      <div className="page-body">
+        {toolbar}
+        <ErrorMessage error={new Error(problem.detail)} title={problem.title} />
+      </div>
+    );
+  if (!selector)
+    return (
+      <div className="page-body">
+        {toolbar}
+        <p className="muted">Type a revision id to see its documents.</p>
+      </div>
+    );
   if (state.isPending) return <Loading label="Loading documents…" />;
   if (state.isError)
     return (

@@ -4,6 +4,7 @@ import { updateSearch, useSearchParams } from '../../app/router.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { plural } from '../../lib/format.js';
+import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
 import { LogRow } from './log-row.js';
 import { RevisionDetail } from './revision-detail.js';
 import { EmptyBranch } from './store-empty.js';
@@ -19,8 +20,12 @@ export function HistoryScreen() {
   const log = useLog(scope);
   const [detailFocus, setDetailFocus] = useState(0);
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
-  const requested = Number(params.get('rev')) || undefined;
-  const selectedId = requested ?? entries[0]?.id;
+  const rev = params.get('rev');
+  const typed = rev ? decodeRevisionParam(rev) : undefined;
+  const requested = typed === undefined ? undefined : revisionIdOf(typed);
+  // A rev= that is no revision id is named, rather than silently showing the head instead.
+  const problem = typed === undefined ? undefined : sourceSyntaxProblem({ kind: 'revision', revision: typed });
+  const selectedId = problem ? undefined : (requested ?? entries[0]?.id);
   const selectedIndex = entries.findIndex((entry) => entry.id === selectedId);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
   const loadMore = useCallback(() => {
@@ -68,6 +73,11 @@ export function HistoryScreen() {
         {isFetchingNextPage && <div className="split-list-footer">Loading older revisions…</div>}
       </section>
       <section className="split-detail">
+        {problem && (
+          <div className="page-body">
+            <ErrorMessage error={new Error(`${problem.detail} Pick one in the log.`)} title={problem.title} />
+          </div>
+        )}
         {selectedId !== undefined && (
           <RevisionDetail
             key={selectedId}

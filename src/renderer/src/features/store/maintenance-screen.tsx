@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { NamespaceSummary } from '../../../../shared/store-api.js';
 import { useNamespaces } from '../../api/store-queries.js';
 import { useGc } from '../../api/store-mutations.js';
@@ -51,6 +51,7 @@ function GcPanel() {
   const preview = useGc();
   const prune = useGc();
   const [confirming, setConfirming] = useState(false);
+  const keepInput = useRef<HTMLInputElement>(null);
   const run = (): void => {
     if (keep !== undefined) preview.mutate({ keep, dryRun: true });
   };
@@ -85,19 +86,14 @@ function GcPanel() {
           run();
         }}
       >
-        <Field
-          label={KEEP_LABEL}
-          htmlFor="gc-keep"
-          error={'problem' in parsed ? <span id="gc-keep-problem">{parsed.problem}</span> : undefined}
-        >
+        <Field label={KEEP_LABEL} htmlFor="gc-keep" error={'problem' in parsed ? parsed.problem : undefined}>
           {/* The buttons share the input's row, so a problem shown under it does not push them down. */}
           <div className="gc-keep-row">
             <TextInput
               id="gc-keep"
+              ref={keepInput}
               inputMode="numeric"
               value={keepText}
-              aria-invalid={'problem' in parsed || undefined}
-              aria-describedby={'problem' in parsed ? 'gc-keep-problem' : undefined}
               onChange={(event) => {
                 setKeepText(event.target.value);
                 preview.reset();
@@ -132,6 +128,8 @@ function GcPanel() {
           title={`Prune ${plural(wouldPrune ?? 0, 'revision')}?`}
           description="This cannot be undone. Checkpoints and the newest revisions of each branch are kept."
           onClose={() => setConfirming(false)}
+          // A prune uses up its preview, and the Prune button with it: the keep field is next.
+          returnFocus={() => keepInput.current}
           footer={
             <ConfirmFooter
               variant="danger"

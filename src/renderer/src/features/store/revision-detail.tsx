@@ -17,6 +17,12 @@ import { scopeQuery } from './use-scope.js';
 
 type Action = 'rollback' | 'restore' | 'branch' | undefined;
 
+/** The id of the history's revision log (its `testId`), where focus goes back from this pane. */
+const LOG_LIST_ID = 'log-list';
+
+/** A write shows its new revision in place of this one, taking the dialog's opener with it: the log is next. */
+const logList = (): HTMLElement | null => document.getElementById(LOG_LIST_ID);
+
 /** One revision: message, metadata, actions, and the diff of every document it changed. */
 export function RevisionDetail({
   scope,
@@ -121,17 +127,32 @@ export function RevisionDetail({
       <ChangesView
         changes={entry.changes}
         autoFocus={focusToken || false}
-        onEscape={() => document.getElementById('log-list')?.focus()}
+        onEscape={() => logList()?.focus()}
         emptyText="This revision changed no documents."
       />
       {action === 'rollback' && (
-        <RollbackDialog scope={scope} target={{ revision: entry.id }} onClose={() => setAction(undefined)} />
+        <RollbackDialog
+          scope={scope}
+          target={{ revision: entry.id }}
+          onClose={() => setAction(undefined)}
+          returnFocus={logList}
+        />
       )}
       {action === 'restore' && (
-        <RestoreDialog scope={scope} initial={revisionSource(entry.id)} onClose={() => setAction(undefined)} />
+        <RestoreDialog
+          scope={scope}
+          initial={revisionSource(entry.id)}
+          onClose={() => setAction(undefined)}
+          returnFocus={logList}
+        />
       )}
       {action === 'branch' && (
-        <BranchDialog scope={own} from={{ revision: entry.id }} onClose={() => setAction(undefined)} />
+        <BranchDialog
+          scope={own}
+          from={{ revision: entry.id }}
+          onClose={() => setAction(undefined)}
+          returnFocus={logList}
+        />
       )}
     </div>
   );

@@ -1,6 +1,35 @@
 import type { RevisionSelector, StoreScope } from '../../api/query-keys.js';
 import { useCheckpoints } from '../../api/store-queries.js';
 import { Select, TextInput } from '../../components/field.js';
+import { assertNever } from '../../lib/assert-never.js';
+import { revisionIdOf, sourceSyntaxProblem, type RestoreSource } from './actions/source.js';
+
+/**
+ * What to look at on a branch: its head, a checkpoint, or a revision id kept as the user typed it, so
+ * a value that is not one can be shown back with what is wrong rather than rewritten.
+ */
+export type PickedRevision = { readonly kind: 'head' } | Extract<RestoreSource, { kind: 'revision' | 'checkpoint' }>;
+
+/** What is wrong with a picked revision id as typed (undefined: nothing, or nothing typed yet). */
+export function pickedProblem(picked: PickedRevision): ReturnType<typeof sourceSyntaxProblem> {
+  return picked.kind === 'revision' ? sourceSyntaxProblem(picked) : undefined;
+}
+
+/** The selector to read a picked revision with; undefined while a revision id is empty or not one. */
+export function selectorOf(picked: PickedRevision): RevisionSelector | undefined {
+  switch (picked.kind) {
+    case 'head':
+      return {};
+    case 'checkpoint':
+      return { checkpoint: picked.checkpoint };
+    case 'revision': {
+      const revision = revisionIdOf(picked.revision);
+      return revision === undefined ? undefined : { revision };
+    }
+    default:
+      return assertNever(picked);
+  }
+}
 
 /** Picks what to look at on a branch: the head, a checkpoint, or a revision id. */
 export function RevisionPicker({
@@ -10,24 +39,25 @@ export function RevisionPicker({
   headRevision,
 }: {
   readonly scope: StoreScope;
-  readonly value: RevisionSelector;
-  readonly onChange: (value: RevisionSelector) => void;
+  readonly value: PickedRevision;
+  readonly onChange: (value: PickedRevision) => void;
   readonly headRevision?: number;
 }) {
   const checkpoints = useCheckpoints(scope.namespace);
   const onBranch = checkpoints.data?.checkpoints.filter((checkpoint) => checkpoint.branch === scope.branch) ?? [];
-  const kind = value.checkpoint ? `cp:${value.checkpoint}` : value.revision ? 'revision' : 'head';
+  const choice = value.kind === 'checkpoint' ? `cp:${value.checkpoint}` : value.kind;
   return (
     <div className="revision-picker">
       <Select
         aria-label="Revision"
         data-testid="revision-picker"
-        value={kind}
+        value={choice}
         onChange={(event) => {
           const next = event.target.value;
-          if (next === 'head') onChange({});
-          else if (next === 'revision') onChange({ revision: value.revision || headRevision || 1 });
-          else onChange({ checkpoint: next.slice(3) });
+          if (next === 'head') onChange({ kind: 'head' });
+          else if (next === 'revision')
+            onChange({ kind: 'revision', revision: headRevision ? String(headRevision) : '' });
+          else onChange({ kind: 'checkpoint', checkpoint: next.slice(3) });
         }}
       >
         <option value="head">Head{headRevision ? ` (#${headRevision})` : ''}</option>
@@ -42,13 +72,15 @@ export function RevisionPicker({
           </optgroup>
         )}
       </Select>
-      {kind === 'revision' && (
+      {value.kind === 'revision' && (
         <TextInput
           aria-label="Revision id"
           className="revision-picker-id"
           inputMode="numeric"
-          value={value.revision || ''}
-          onChange={(event) => onChange({ revision: Number(event.target.value.replace(/\D/g, '')) || 0 })}
+          placeholder="e.g. 12"
+          value={value.revision}
+          aria-invalid={pickedProblem(value) ? true : undefined}
+          onChange={(event) => onChange({ kind: 'revision', revision: event.target.value })}
         />
       )}
     </div>

@@ -145,7 +145,6 @@ export function PrincipalDialog({
           </div>
         </>
       )}
-      <button type="submit" hidden />
     </FormDialog>
   );
 }

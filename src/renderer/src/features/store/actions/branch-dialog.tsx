@@ -4,12 +4,10 @@ import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
 import { useStoreState } from '../../../api/store-queries.js';
 import { useCreateBranch } from '../../../api/store-mutations.js';
 import { href, navigate } from '../../../app/router.js';
-import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
-import { ErrorMessage } from '../../../components/feedback.js';
+import { FormDialog } from '../../../components/dialog.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 import { diffStates } from '../../../lib/state-diff.js';
-import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
 import { describeTarget } from './rollback-dialog.js';
 
@@ -18,10 +16,13 @@ export function BranchDialog({
   scope,
   from,
   onClose,
+  returnFocus,
 }: {
   readonly scope: StoreScope;
   readonly from: RevisionSelector;
   readonly onClose: () => void;
+  /** Where focus goes on close when the dialog's opener is gone by then. */
+  readonly returnFocus?: () => HTMLElement | null;
 }) {
   const source = useStoreState(scope, from);
   const create = useCreateBranch();
@@ -29,7 +30,7 @@ export function BranchDialog({
   const changes = useMemo(() => (source.data ? diffStates({}, source.data.objects) : undefined), [source.data]);
   const invalid = name !== '' && !BRANCH_PATTERN.test(name);
   const sourceLabel = from.revision || from.checkpoint ? describeTarget(from) : `the head of ${scope.branch}`;
-  const canSubmit = name !== '' && !invalid && !!source.data && !create.isPending;
+  const canSubmit = name !== '' && !invalid && !!source.data;
   const submit = (): void =>
     create.mutate(
       { scope, name, fromRevision: from.revision, fromCheckpoint: from.checkpoint },
@@ -42,48 +43,43 @@ export function BranchDialog({
       },
     );
   return (
-    <Dialog
+    <FormDialog
       wide
+      layout="stack"
       testId="branch-dialog"
       title={`New branch from ${sourceLabel}`}
       description={`The branch starts with the documents of ${sourceLabel} in ${scope.namespace}, as its first revision.`}
       onClose={onClose}
-      footer={
-        <ConfirmFooter
-          onCancel={onClose}
-          onConfirm={submit}
-          busy={create.isPending}
-          disabled={!canSubmit}
-          testId="confirm-branch"
-        >
-          Create branch
-        </ConfirmFooter>
+      returnFocus={returnFocus}
+      onSubmit={submit}
+      confirmLabel="Create branch"
+      confirmTestId="confirm-branch"
+      busy={create.isPending}
+      disabled={!canSubmit}
+      after={
+        <DiffPreview
+          title="Documents on the new branch"
+          changes={changes}
+          error={source.error}
+          emptyText="The source has no documents: the branch starts empty."
+        />
       }
+      error={create.error}
+      errorTitle="Could not create the branch"
     >
-      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
-        <Field
-          label="Branch name"
-          htmlFor="branch-name"
-          error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
-          hint="For example feature/new-limits."
-        >
-          <TextInput
-            id="branch-name"
-            autoFocus
-            value={name}
-            aria-invalid={invalid || undefined}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="feature/new-limits"
-          />
-        </Field>
-      </DialogForm>
-      <DiffPreview
-        title="Documents on the new branch"
-        changes={changes}
-        error={source.error}
-        emptyText="The source has no documents: the branch starts empty."
-      />
-      {create.error && <ErrorMessage error={create.error} title="Could not create the branch" />}
-    </Dialog>
+      <Field
+        label="Branch name"
+        htmlFor="branch-name"
+        error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
+        hint="For example feature/new-limits."
+      >
+        <TextInput
+          id="branch-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="feature/new-limits"
+        />
+      </Field>
+    </FormDialog>
   );
 }

@@ -3,11 +3,10 @@ import type { Checkpoint } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useLog } from '../../../api/store-queries.js';
 import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
-import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
+import { ConfirmFooter, Dialog, FormDialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
-import { DialogForm } from './dialog-form.js';
 
 /** Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). */
 export function CreateCheckpointDialog({
@@ -27,7 +26,7 @@ export function CreateCheckpointDialog({
   const [edited, setEdited] = useState<string>();
   const moving = existing.find((checkpoint) => checkpoint.name === name.trim());
   const description = edited ?? moving?.description ?? '';
-  const canSubmit = name.trim() !== '' && !!head && !create.isPending;
+  const canSubmit = name.trim() !== '' && !!head;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
   const submit = (): void =>
@@ -41,7 +40,8 @@ export function CreateCheckpointDialog({
       },
     );
   return (
-    <Dialog
+    <FormDialog
+      layout="stack"
       testId="checkpoint-dialog"
       title="New checkpoint"
       description={
@@ -50,49 +50,42 @@ export function CreateCheckpointDialog({
           : `The branch ${scope.branch} has no revision to mark yet.`
       }
       onClose={onClose}
-      footer={
-        <ConfirmFooter
-          onCancel={onClose}
-          onConfirm={submit}
-          busy={create.isPending}
-          disabled={!canSubmit}
-          testId="confirm-checkpoint"
-        >
-          {moving ? 'Move checkpoint' : 'Create checkpoint'}
-        </ConfirmFooter>
-      }
+      onSubmit={submit}
+      confirmLabel={moving ? 'Move checkpoint' : 'Create checkpoint'}
+      confirmTestId="confirm-checkpoint"
+      busy={create.isPending}
+      disabled={!canSubmit}
+      error={create.error}
+      errorTitle="Could not create the checkpoint"
     >
-      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
-        <Field
-          label="Name"
-          htmlFor="checkpoint-name"
-          hint={
-            moving
-              ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
-              : 'For example release-2024-06.'
-          }
-        >
-          <TextInput id="checkpoint-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
-        </Field>
-        <Field
-          label="Description"
-          htmlFor="checkpoint-description"
-          hint={
-            moving && edited === undefined && moving.description
-              ? `Kept from “${moving.name}”; edit to change it.`
-              : undefined
-          }
-        >
-          <TextArea
-            id="checkpoint-description"
-            rows={3}
-            value={description}
-            onChange={(event) => setEdited(event.target.value)}
-          />
-        </Field>
-      </DialogForm>
-      {create.error && <ErrorMessage error={create.error} title="Could not create the checkpoint" />}
-    </Dialog>
+      <Field
+        label="Name"
+        htmlFor="checkpoint-name"
+        hint={
+          moving
+            ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
+            : 'For example release-2024-06.'
+        }
+      >
+        <TextInput id="checkpoint-name" value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field
+        label="Description"
+        htmlFor="checkpoint-description"
+        hint={
+          moving && edited === undefined && moving.description
+            ? `Kept from “${moving.name}”; edit to change it.`
+            : undefined
+        }
+      >
+        <TextArea
+          id="checkpoint-description"
+          rows={3}
+          value={description}
+          onChange={(event) => setEdited(event.target.value)}
+        />
+      </Field>
+    </FormDialog>
   );
 }
 

@@ -2,13 +2,12 @@ import { useMemo, useState } from 'react';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useStoreState } from '../../../api/store-queries.js';
 import { useRestore } from '../../../api/store-mutations.js';
-import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
+import { FormDialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { diffStates } from '../../../lib/state-diff.js';
 import { showNewRevision } from './action-result.js';
 import { BranchMovedNotice, isBranchMoved } from './branch-moved.js';
-import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
 import { describeSource, isCompleteSource, revisionIdOf, type RestoreSource } from './source.js';
 import { SourcePicker } from './source-picker.js';
@@ -19,10 +18,13 @@ export function RestoreDialog({
   scope,
   initial,
   onClose,
+  returnFocus,
 }: {
   readonly scope: StoreScope;
   readonly initial: RestoreSource;
   readonly onClose: () => void;
+  /** Where focus goes on close when the dialog's opener is gone by then. */
+  readonly returnFocus?: () => HTMLElement | null;
 }) {
   const [source, setSource] = useState<RestoreSource>(initial);
   const [message, setMessage] = useState('');
@@ -36,7 +38,7 @@ export function RestoreDialog({
     [head.data, from.data],
   );
   // Never confirm against a head that is being read again (after the branch moved).
-  const canSubmit = complete && !!changes && changes.length > 0 && !head.isFetching && !restore.isPending;
+  const canSubmit = complete && !!changes && changes.length > 0 && !head.isFetching;
   const submit = (): void =>
     restore.mutate(
       {
@@ -55,48 +57,48 @@ export function RestoreDialog({
       },
     );
   return (
-    <Dialog
+    <FormDialog
       wide
+      layout="stack"
       testId="restore-dialog"
       title={`Restore ${scope.branch}`}
       description={`A new revision on ${scope.branch} makes its documents equal to the source's. Nothing else changes.`}
       onClose={onClose}
-      footer={
-        <ConfirmFooter
-          onCancel={onClose}
-          onConfirm={submit}
-          busy={restore.isPending}
-          disabled={!canSubmit}
-          testId="confirm-restore"
-        >
-          Restore {scope.branch}
-        </ConfirmFooter>
+      returnFocus={returnFocus}
+      onSubmit={submit}
+      confirmLabel={`Restore ${scope.branch}`}
+      confirmTestId="confirm-restore"
+      busy={restore.isPending}
+      disabled={!canSubmit}
+      after={
+        <>
+          {moved && <BranchMovedNotice branch={scope.branch} head={head.data?.revision} refreshing={head.isFetching} />}
+          {from.problem ? (
+            <ErrorMessage error={from.problem.error} title={`Source: ${from.problem.title}`} />
+          ) : complete ? (
+            <DiffPreview
+              changes={changes}
+              error={head.error}
+              emptyText={`${scope.branch} already matches ${describeSource(source)}.`}
+            />
+          ) : (
+            <div className="muted">Pick a source to preview the restore.</div>
+          )}
+        </>
       }
+      // A moved branch is the notice above, not a failure.
+      error={moved ? undefined : restore.error}
+      errorTitle="Restore failed"
     >
-      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
-        <SourcePicker scope={scope} source={source} onChange={setSource} />
-        <Field label="Message" htmlFor="restore-message">
-          <TextInput
-            id="restore-message"
-            placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-        </Field>
-      </DialogForm>
-      {moved && <BranchMovedNotice branch={scope.branch} head={head.data?.revision} refreshing={head.isFetching} />}
-      {from.problem ? (
-        <ErrorMessage error={from.problem.error} title={`Source: ${from.problem.title}`} />
-      ) : complete ? (
-        <DiffPreview
-          changes={changes}
-          error={head.error}
-          emptyText={`${scope.branch} already matches ${describeSource(source)}.`}
+      <SourcePicker scope={scope} source={source} onChange={setSource} />
+      <Field label="Message" htmlFor="restore-message">
+        <TextInput
+          id="restore-message"
+          placeholder={complete ? `Restore from ${describeSource(source)}` : 'Restore'}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
         />
-      ) : (
-        <div className="muted">Pick a source to preview the restore.</div>
-      )}
-      {restore.error && !moved && <ErrorMessage error={restore.error} title="Restore failed" />}
-    </Dialog>
+      </Field>
+    </FormDialog>
   );
 }

@@ -2,12 +2,10 @@ import { useState } from 'react';
 import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
 import { useHeadDiff } from '../../../api/store-queries.js';
 import { useRollback } from '../../../api/store-mutations.js';
-import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
-import { ErrorMessage } from '../../../components/feedback.js';
+import { FormDialog } from '../../../components/dialog.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showNewRevision } from './action-result.js';
 import { BranchMovedNotice, isBranchMoved } from './branch-moved.js';
-import { DialogForm } from './dialog-form.js';
 import { DiffPreview } from './diff-preview.js';
 
 /** Names a revision selector for titles and messages. */
@@ -24,10 +22,13 @@ export function RollbackDialog({
   scope,
   target,
   onClose,
+  returnFocus,
 }: {
   readonly scope: StoreScope;
   readonly target: RevisionSelector;
   readonly onClose: () => void;
+  /** Where focus goes on close when the dialog's opener is gone by then. */
+  readonly returnFocus?: () => HTMLElement | null;
 }) {
   const preview = useHeadDiff(scope, target);
   const rollback = useRollback();
@@ -35,7 +36,7 @@ export function RollbackDialog({
   const changes = preview.data?.changes;
   const moved = isBranchMoved(rollback.error);
   // Never confirm against a preview that is being computed again (after the branch moved).
-  const canSubmit = !!changes && changes.length > 0 && !preview.isFetching && !rollback.isPending;
+  const canSubmit = !!changes && changes.length > 0 && !preview.isFetching;
   const submit = (): void =>
     rollback.mutate(
       { scope, ...target, message, expectedRevision: preview.data?.from_revision },
@@ -47,38 +48,42 @@ export function RollbackDialog({
       },
     );
   return (
-    <Dialog
+    <FormDialog
       wide
+      layout="stack"
       testId="rollback-dialog"
       title={`Roll back ${scope.branch} to ${describeTarget(target)}`}
       description="A new revision makes the documents equal to the target again. History is kept: you can roll forward the same way."
       onClose={onClose}
-      footer={
-        <ConfirmFooter
-          onCancel={onClose}
-          onConfirm={submit}
-          busy={rollback.isPending}
-          disabled={!canSubmit}
-          testId="confirm-rollback"
-        >
-          Roll back {scope.branch}
-        </ConfirmFooter>
+      returnFocus={returnFocus}
+      onSubmit={submit}
+      confirmLabel={`Roll back ${scope.branch}`}
+      confirmTestId="confirm-rollback"
+      busy={rollback.isPending}
+      disabled={!canSubmit}
+      after={
+        <>
+          {moved && (
+            <BranchMovedNotice
+              branch={scope.branch}
+              head={preview.data?.from_revision}
+              refreshing={preview.isFetching}
+            />
+          )}
+          <DiffPreview
+            changes={changes}
+            error={preview.error}
+            emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`}
+          />
+        </>
       }
+      // A moved branch is the notice above, not a failure.
+      error={moved ? undefined : rollback.error}
+      errorTitle="Rollback failed"
     >
-      <DialogForm onSubmit={submit} canSubmit={canSubmit}>
-        <Field label="Message" htmlFor="rollback-message">
-          <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
-        </Field>
-      </DialogForm>
-      {moved && (
-        <BranchMovedNotice branch={scope.branch} head={preview.data?.from_revision} refreshing={preview.isFetching} />
-      )}
-      <DiffPreview
-        changes={changes}
-        error={preview.error}
-        emptyText={`${scope.branch} already matches ${describeTarget(target)}: nothing to roll back.`}
-      />
-      {rollback.error && !moved && <ErrorMessage error={rollback.error} title="Rollback failed" />}
-    </Dialog>
+      <Field label="Message" htmlFor="rollback-message">
+        <TextInput id="rollback-message" value={message} onChange={(event) => setMessage(event.target.value)} />
+      </Field>
+    </FormDialog>
   );
 }

@@ -66,6 +66,20 @@ export function isCompleteSource(source: RestoreSource): boolean {
 }
 
 /**
+ * A revision id as typed, for a URL parameter: the id itself (`12`), or `rev:<text>` while it is not
+ * one yet (empty, or being typed), so choosing Revision and what was typed survive the round trip
+ * through the address.
+ */
+export function encodeRevisionParam(text: string): string {
+  return revisionIdOf(text) !== undefined ? text : `rev:${text}`;
+}
+
+/** The revision id as typed that {@link encodeRevisionParam} put in a URL parameter (or a bare `abc`). */
+export function decodeRevisionParam(value: string): string {
+  return value.startsWith('rev:') ? value.slice(4) : value;
+}
+
+/**
  * A source in a URL parameter: `12` (a revision), `cp:<name>` (a checkpoint), `branch:<name>` (a
  * branch head). `rev:<text>` holds a revision id still being typed (empty, or not yet a number), so
  * choosing Revision survives the round trip through the address.
@@ -74,8 +88,7 @@ export function decodeSource(value: string | null, fallbackBranch: string): Rest
   if (value === null || value === '') return { kind: 'branch', branch: fallbackBranch };
   if (value.startsWith('cp:')) return { kind: 'checkpoint', checkpoint: value.slice(3) };
   if (value.startsWith('branch:')) return { kind: 'branch', branch: value.slice(7) };
-  if (value.startsWith('rev:')) return { kind: 'revision', revision: value.slice(4) };
-  return { kind: 'revision', revision: value };
+  return { kind: 'revision', revision: decodeRevisionParam(value) };
 }
 
 /** The URL parameter for a source; `decodeSource` reads it back as the same source. */
@@ -86,7 +99,7 @@ export function encodeSource(source: RestoreSource): string {
     case 'branch':
       return `branch:${source.branch}`;
     case 'revision':
-      return revisionIdOf(source.revision) !== undefined ? source.revision : `rev:${source.revision}`;
+      return encodeRevisionParam(source.revision);
     default:
       return assertNever(source);
   }

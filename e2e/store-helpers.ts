@@ -1,0 +1,22 @@
+import { storeCall } from './fixtures.js';
+
+/** What `/v1/apply` answers. */
+export interface Written {
+  readonly revision: number;
+}
+
+/** A namespace of its own for one test (`e2e/<prefix>-<name>-<time>`), so tests never see each other's history. */
+export const freshNamespace = (prefix: string, name: string): string => `e2e/${prefix}-${name}-${Date.now()}`;
+
+/** Writes documents to a branch through the store API, as one revision. */
+export function apply(namespace: string, branch: string, message: string, documents: Record<string, string>) {
+  return storeCall<Written>('/v1/apply', {
+    scope: { namespace, branch },
+    message,
+    documents: Object.entries(documents).map(([key, content]) => ({ key, content })),
+  });
+}
+
+/** The path of a store screen for a namespace and branch, with more query parameters in `extra` (`&rev=2`). */
+export const screen = (path: string, namespace: string, branch = 'main', extra = ''): string =>
+  `store/${path}?ns=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}${extra}`;
