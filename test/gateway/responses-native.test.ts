@@ -96,10 +96,17 @@ describe('native Responses pass-through', () => {
 
   it('a response.failed event ends the stream as an error the SDK raises, accounted as failed', async () => {
     upstream.setNext({ streamErrorAfterFrames: 3 });
-    const stream = client.responses.stream({ model: 'native-model', input: 'break' });
+    let id = '';
+    const stream = client.responses.stream({ model: 'native-model', input: 'break', store: true });
+    stream.on('response.created', (event) => (id = event.response.id));
     const failure = await stream.finalResponse().catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(Error);
     expect(String((failure as Error).message)).toContain('The model failed mid-answer');
+    // The kept Response is the provider's failed one, with its reason.
+    const kept = await client.responses.retrieve(id);
+    expect(kept.status).toBe('failed');
+    expect(kept.error?.message).toBe('The model failed mid-answer');
+    expect(kept.model).toBe('native-model');
   });
 
   it('store: true keeps the native response here, readable by its id', async () => {

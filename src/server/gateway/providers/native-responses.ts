@@ -83,9 +83,22 @@ export async function* relayResponsesStream(
     if (!ended && kept !== undefined) options.keep?.(failedResponse(kept));
   }
 
+  /** Keeps the provider's own failed Response (its error included), if it sent a readable one. */
+  function keepFailed(data: string): void {
+    try {
+      const response = (JSON.parse(data) as { response?: unknown }).response;
+      if (response === null || typeof response !== 'object') return;
+      options.keep?.(response as Record<string, unknown>);
+      ended = true;
+    } catch {
+      // Unreadable: the stream error that follows reports it, and the kept Response is marked failed.
+    }
+  }
+
   async function* relayEvents(): AsyncGenerator<string> {
     for await (const event of events) {
       const type = event.event ?? '';
+      if (type === 'response.failed' && options.keep) keepFailed(event.data.replace(MODEL_FIELD, model));
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
       if (!CARRIES_RESPONSE.test(type)) {
         yield eventFrame(type, event.data);
