@@ -36,6 +36,11 @@ describe('requests with an empty conversation', () => {
       { role: 'user', content: 'b' },
     ]);
     expect(middle.message).toContain('messages[1].content');
+    const blank = await messages([{ role: 'user', content: '  ' }]);
+    expect(blank.message).toContain('messages[0].content');
+    // A prefill alone is no conversation.
+    const onlyPrefill = await messages([{ role: 'assistant', content: [] }]);
+    expect(onlyPrefill.message).toContain('messages[0].content');
   });
 
   it('Messages: an empty final assistant turn (a prefill) is still accepted', async () => {

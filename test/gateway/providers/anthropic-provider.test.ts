@@ -96,7 +96,7 @@ describe('Messages on Anthropic (native fast path)', () => {
       'message_stop',
     ]);
     expect(payloadsOf(all)[0].message.model).toBe('public-anthropic');
-    expect(result.usage()).toEqual({ promptTokens: 21, completionTokens: 9 });
+    expect(result.usage()).toEqual({ promptTokens: 21, completionTokens: 9, cachedPromptTokens: 0 });
   });
 });
 

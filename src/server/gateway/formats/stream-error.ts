@@ -13,3 +13,8 @@ export class StreamError extends Error {
     this.name = 'StreamError';
   }
 }
+
+/** The error of a stream frame that is not JSON (`what`: chunk or event), quoting its start. */
+export function malformedFrame(what: 'chunk' | 'event', data: string): StreamError {
+  return new StreamError(`upstream sent a malformed stream ${what}: ${data.slice(0, 200)}`, 502, 'invalid_response');
+}

@@ -1,5 +1,5 @@
 import { eventFrame, type SseEvent } from '../formats/sse.js';
-import { StreamError } from '../formats/stream-error.js';
+import { malformedFrame, StreamError } from '../formats/stream-error.js';
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
@@ -106,10 +106,9 @@ export async function* relayResponsesStream(
       }
       const data = event.data.replace(MODEL_FIELD, model);
       const final = type === 'response.completed' || type === 'response.incomplete';
-      if (final) ended = true;
       // Kept from the first event on, so the id the client is about to see is readable at once.
       if (final || (type === 'response.created' && options.keep)) {
-        const response = (JSON.parse(data) as { response?: Record<string, unknown> }).response;
+        const response = responseOf(data);
         if (final) {
           const usage = usageOf(response);
           if (usage) options.usage.report(usage);
@@ -119,9 +118,20 @@ export async function* relayResponsesStream(
           kept = response;
         }
       }
+      // Only once the final Response was read: an unreadable one leaves the kept Response failed.
+      if (final) ended = true;
       yield eventFrame(type, data);
     }
     if (!ended) throw streamEndedEarly('response.completed');
+  }
+}
+
+/** The Response an event carries; a stream error when the event is not JSON. */
+function responseOf(data: string): Record<string, unknown> | undefined {
+  try {
+    return (JSON.parse(data) as { response?: Record<string, unknown> }).response;
+  } catch {
+    throw malformedFrame('event', data);
   }
 }
 
@@ -137,6 +147,6 @@ function streamFailure(data: string): StreamError {
     const message = typeof detail.message === 'string' ? detail.message : data.slice(0, 200);
     return new StreamError(message, 502, typeof detail.code === 'string' ? detail.code : 'server_error');
   } catch {
-    return new StreamError(`upstream sent a malformed stream event: ${data.slice(0, 200)}`, 502, 'invalid_response');
+    return malformedFrame('event', data);
   }
 }

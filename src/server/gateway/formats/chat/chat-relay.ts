@@ -3,7 +3,7 @@ import { DONE_FRAME, encodeEvent, type SseEvent } from '../sse.js';
 import type { StreamUsage } from '../token-estimate.js';
 import { chatUsageToIr } from './chat-response-ir.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
-import { CHAT_STREAM_END, chatStreamError, finishesChoice, parseChatChunk } from './chat-stream-decoder.js';
+import { CHAT_STREAM_END, ChoiceFinishes, chatStreamError, parseChatChunk } from './chat-stream-decoder.js';
 
 /**
  * The native fast path for chat completions: upstream frames are relayed as they arrive, with only
@@ -29,11 +29,12 @@ export async function* relayChatStream(
   options: ChatRelayOptions,
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
-  let finished = false;
+  let done = false;
+  const choices = new ChoiceFinishes();
   for await (const event of events) {
     const data = event.data;
     if (data === '[DONE]') {
-      finished = true;
+      done = true;
       break;
     }
     if (data.trim() === '') continue;
@@ -42,12 +43,12 @@ export async function* relayChatStream(
     const usage = chatUsageToIr(chunk.usage);
     if (usage) options.usage.report(usage);
     countGenerated(chunk.choices, options.usage);
-    if (!finished && finishesChoice(chunk)) finished = true;
+    choices.note(chunk);
     const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
     if (usageOnly && !options.includeUsage) continue;
     yield encodeEvent({ data: data.replace(MODEL_FIELD, model) });
   }
-  if (!finished) throw streamEndedEarly(CHAT_STREAM_END);
+  if (!done && !choices.complete) throw streamEndedEarly(CHAT_STREAM_END);
   yield DONE_FRAME;
 }
 

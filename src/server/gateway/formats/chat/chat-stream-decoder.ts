@@ -1,7 +1,7 @@
 import type { IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
-import { StreamError } from '../stream-error.js';
+import { malformedFrame, StreamError } from '../stream-error.js';
 import { chatUsageToIr, finishReasonToIr } from './chat-response-ir.js';
 
 /**
@@ -60,12 +60,30 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
 /** What finishes a chat stream, for the message of one that ended without it. */
 export const CHAT_STREAM_END = 'a finish_reason or [DONE]';
 
-/** Whether a chunk finishes one of its choices (some compatible servers end without `[DONE]` after it). */
-export function finishesChoice(chunk: Record<string, unknown>): boolean {
-  return (
-    Array.isArray(chunk.choices) &&
-    chunk.choices.some((choice) => (choice as Record<string, unknown> | null)?.finish_reason != null)
-  );
+/**
+ * Which choices of a relayed chat stream have finished (`n` > 1 streams each choice by its index).
+ * A compatible server may end its body after the last finish_reason without `[DONE]`: complete all the same.
+ */
+export class ChoiceFinishes {
+  private readonly open = new Set<number>();
+  private finishedAny = false;
+
+  /** Notes a chunk's choices. */
+  note(chunk: Record<string, unknown>): void {
+    if (!Array.isArray(chunk.choices)) return;
+    for (const choice of chunk.choices as Array<Record<string, unknown> | null>) {
+      const index = typeof choice?.index === 'number' ? choice.index : 0;
+      if (choice?.finish_reason != null) {
+        this.open.delete(index);
+        this.finishedAny = true;
+      } else this.open.add(index);
+    }
+  }
+
+  /** True once some choice finished and none is still open. */
+  get complete(): boolean {
+    return this.finishedAny && this.open.size === 0;
+  }
 }
 
 /** Parses one chunk, failing as a stream error (bad gateway) when it is not JSON. */
@@ -76,7 +94,7 @@ export function parseChatChunk(data: string): Record<string, unknown> {
   } catch {
     // fall through
   }
-  throw new StreamError(`upstream sent a malformed stream chunk: ${data.slice(0, 200)}`, 502, 'invalid_response');
+  throw malformedFrame('chunk', data);
 }
 
 /** The error a chat stream chunk `{"error": {...}}` reports. */

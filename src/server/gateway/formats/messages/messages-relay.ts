@@ -29,7 +29,8 @@ export async function* relayMessagesStream(
         const message = (payload.message ?? {}) as Record<string, unknown>;
         message.model = publicModel;
         const reported = messagesUsageToIr(message.usage);
-        if (reported?.promptTokens !== undefined) usage.report({ promptTokens: reported.promptTokens });
+        // Its output count is a placeholder; the prompt counts are final.
+        if (reported?.promptTokens !== undefined) usage.report({ ...reported, completionTokens: undefined });
         yield eventFrame('message_start', JSON.stringify(payload));
         break;
       }

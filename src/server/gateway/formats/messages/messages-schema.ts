@@ -91,13 +91,15 @@ const toolChoice = z.discriminatedUnion('type', [
  * translated request would otherwise lose the empty turn and reach the provider with no conversation.
  */
 function noEmptyTurns(messages: ReadonlyArray<{ role: string; content: unknown }>, ctx: z.RefinementCtx): void {
+  const isEmpty = (content: unknown): boolean =>
+    (Array.isArray(content) && content.length === 0) || (typeof content === 'string' && content.trim() === '');
   messages.forEach((message, index) => {
-    const prefill = index === messages.length - 1 && message.role === 'assistant';
-    if (Array.isArray(message.content) && message.content.length === 0 && !prefill)
+    const prefill = index === messages.length - 1 && message.role === 'assistant' && index > 0;
+    if (isEmpty(message.content) && !prefill)
       ctx.addIssue({
         code: 'custom',
         path: [index, 'content'],
-        message: 'must not be empty (only a final assistant turn may be)',
+        message: 'must not be empty (only a final assistant turn after others may be)',
         input: message.content,
       });
   });

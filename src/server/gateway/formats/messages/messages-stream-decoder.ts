@@ -1,7 +1,7 @@
 import type { IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
-import { StreamError } from '../stream-error.js';
+import { malformedFrame, StreamError } from '../stream-error.js';
 import { anthropicErrorStatus } from './messages-errors.js';
 import { messagesUsageToIr, stopReasonToIr } from './messages-response-ir.js';
 
@@ -98,7 +98,7 @@ export function parseMessagesEvent(data: string): Payload {
   } catch {
     // fall through
   }
-  throw new StreamError(`upstream sent a malformed stream event: ${data.slice(0, 200)}`, 502, 'invalid_response');
+  throw malformedFrame('event', data);
 }
 
 /** The error an `event: error` of a Messages stream reports. */
