@@ -68,12 +68,18 @@ describe('upstream streams that end before they finish', () => {
     return { text: received.join(''), failure };
   }
 
-  async function latestRow(model: string) {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const rows = (await (await admin('/internal/usage/logs?limit=10')).json()) as {
-      data: Array<{ model: string; status: number; error_type: string | null }>;
-    };
-    return rows.data.find((row) => row.model === model);
+  /** The usage row of a request, once its batch is written (polled: rows are written in batches). */
+  async function rowOf(response: Response) {
+    const requestId = response.headers.get('x-request-id');
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      const rows = (await (await admin('/internal/usage/logs?limit=50')).json()) as {
+        data: Array<{ request_id: string; status: number; error_type: string | null }>;
+      };
+      const row = rows.data.find((candidate) => candidate.request_id === requestId);
+      if (row !== undefined) return row;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no usage row for request ${requestId}`);
   }
 
   beforeAll(async () => {
@@ -119,10 +125,11 @@ describe('upstream streams that end before they finish', () => {
 
   it('a chat stream relayed from an OpenAI upstream fails, is accounted as failed and is not cached', async () => {
     frames.serveFrames(CUT_CHAT);
-    const first = await drain(await chat('cut-openai'), (part) => part.choices[0]?.delta.content ?? '');
+    const { data, response } = await chat('cut-openai').withResponse();
+    const first = await drain(data, (part) => part.choices[0]?.delta.content ?? '');
     expect(first.text).toBe('Hel');
     expect((first.failure as Error).message).toContain('upstream stream ended before a finish_reason or [DONE]');
-    expect(await latestRow('cut-openai')).toMatchObject({ status: 200, error_type: 'upstream_error' });
+    expect(await rowOf(response)).toMatchObject({ status: 200, error_type: 'upstream_error' });
 
     // Not kept by the cache: the same request goes upstream again and fails again.
     const again = await chat('cut-openai').withResponse();
@@ -132,23 +139,35 @@ describe('upstream streams that end before they finish', () => {
 
   it('a chat stream that ends after its finish_reason without [DONE] is complete', async () => {
     frames.serveFrames([chatChunk({ role: 'assistant', content: 'Hello' }), chatChunk({}, 'stop')]);
+    const { data, response } = await openai()
+      .chat.completions.create({ model: 'cut-openai', messages: [{ role: 'user', content: 'complete' }], stream: true })
+      .withResponse();
+    const done = await drain(data, (part) => part.choices[0]?.delta.content ?? '');
+    expect(done).toEqual({ text: 'Hello', failure: undefined });
+    expect(await rowOf(response)).toMatchObject({ status: 200, error_type: null });
+  });
+
+  it('a chat stream of two choices cut after only the first finished fails', async () => {
+    const choice = (index: number, delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index, delta, finish_reason: finish }] })}\n\n`;
+    frames.serveFrames([choice(0, { content: 'A' }), choice(1, { content: 'B' }), choice(0, {}, 'stop')]);
     const stream = await openai().chat.completions.create({
       model: 'cut-openai',
-      messages: [{ role: 'user', content: 'complete' }],
+      n: 2,
+      messages: [{ role: 'user', content: 'two' }],
       stream: true,
     });
-    const done = await drain(stream, (part) => part.choices[0]?.delta.content ?? '');
-    expect(done).toEqual({ text: 'Hello', failure: undefined });
-    expect(await latestRow('cut-openai')).toMatchObject({ status: 200, error_type: null });
+    const result = await drain(stream, () => '');
+    expect((result.failure as Error).message).toContain('upstream stream ended before a finish_reason or [DONE]');
   });
 
   it('a Messages stream translated to chat fails instead of gaining a made-up finish', async () => {
     frames.serveFrames(CUT_MESSAGES);
-    const stream = await chat('cut-anthropic');
-    const result = await drain(stream, (part) => part.choices[0]?.delta.content ?? '');
+    const { data, response } = await chat('cut-anthropic').withResponse();
+    const result = await drain(data, (part) => part.choices[0]?.delta.content ?? '');
     expect(result.text).toBe('Hel');
     expect((result.failure as Error).message).toContain('upstream stream ended before message_stop');
-    expect(await latestRow('cut-anthropic')).toMatchObject({ error_type: 'upstream_error' });
+    expect(await rowOf(response)).toMatchObject({ error_type: 'upstream_error' });
   });
 
   /** What the Anthropic SDK's finalMessage() throws for a Messages stream of `model`. */
@@ -177,15 +196,15 @@ describe('upstream streams that end before they finish', () => {
 
     frames.serveFrames(CUT_RESPONSES);
     let id = '';
-    const native = await drain(
-      await openai().responses.create({ model: 'cut-native-responses', input: 'hi', stream: true, store: true }),
-      (part) => {
-        if (part.type === 'response.created') id = part.response.id;
-        return '';
-      },
-    );
+    const { data, response } = await openai()
+      .responses.create({ model: 'cut-native-responses', input: 'hi', stream: true, store: true })
+      .withResponse();
+    const native = await drain(data, (part) => {
+      if (part.type === 'response.created') id = part.response.id;
+      return '';
+    });
     expect((native.failure as Error).message).toContain('upstream stream ended before response.completed');
-    expect(await latestRow('cut-native-responses')).toMatchObject({ error_type: 'upstream_error' });
+    expect(await rowOf(response)).toMatchObject({ error_type: 'upstream_error' });
     expect(id).toBe('resp_cut');
     const kept = await openai().responses.retrieve(id);
     expect(kept.status).toBe('failed');

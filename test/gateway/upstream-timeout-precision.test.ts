@@ -86,7 +86,8 @@ describe('upstream timeouts fire on time', () => {
       }
       const silence = performance.now() - firstAt!;
       expect(text).toContain('timed out');
-      expect(silence, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 25);
+      // Loose below: the client may read the first frame a little after the gateway relayed it.
+      expect(silence, `round ${round}`).toBeGreaterThanOrEqual(TIMEOUT_MS - 150);
       expect(silence, `round ${round}`).toBeLessThan(LATEST_MS);
     }
   });
