@@ -267,3 +267,36 @@ test('Enter submits the store dialogs', async ({ page }) => {
   );
   expect(state.objects).toEqual({ 'a.txt': '2\n' });
 });
+
+test('restore never confirms against the last source while the chosen one loads', async ({ page }) => {
+  const namespace = freshNamespace('restore-switch');
+  await apply(namespace, 'main', 'base', { 'a.txt': '1\n' });
+  for (const [branch, content] of [
+    ['first', 'first\n'],
+    ['second', 'second\n'],
+  ] as const) {
+    await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: branch });
+    await apply(namespace, branch, `${branch} change`, { 'a.txt': content, [`${branch}.txt`]: 'x\n' });
+  }
+  // The second branch's documents arrive only when the test lets them.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/v1\/state\?.*branch=second/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSignedIn(page, screen('branches', namespace));
+  await page.getByRole('button', { name: 'Restore into main' }).first().click();
+  const dialog = page.getByTestId('restore-dialog');
+  await dialog.getByLabel('Branch').selectOption('first');
+  await expect(dialog.getByTestId('action-preview')).toContainText('first.txt');
+  await expect(page.getByTestId('confirm-restore')).toBeEnabled();
+
+  await dialog.getByLabel('Branch').selectOption('second');
+  await expect(dialog).toContainText('Computing the preview');
+  await expect(dialog.getByTestId('action-preview')).not.toContainText('first.txt');
+  await expect(page.getByTestId('confirm-restore')).toBeDisabled();
+  release();
+  await expect(dialog.getByTestId('action-preview')).toContainText('second.txt');
+  await expect(page.getByTestId('confirm-restore')).toBeEnabled();
+});

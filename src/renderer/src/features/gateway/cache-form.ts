@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import {
-  cacheRuleSchema,
+  cacheSettingsSchema,
   cacheSettingsUpdateSchema,
   type CacheSettings,
   type CacheSettingsUpdate,
@@ -18,8 +17,6 @@ export interface CacheDraft {
   readonly models: string;
   readonly keys: string;
 }
-
-const rulesSchema = z.record(z.string().min(1), cacheRuleSchema);
 
 /** The form's starting point for the settings in force. */
 export function cacheDraftOf(settings: CacheSettings): CacheDraft {
@@ -63,7 +60,8 @@ function rules(text: string, field: 'models' | 'keys'): { readonly value?: unkno
   } catch {
     return { error: `${label} must be JSON, like {"name": {"enabled": false, "ttl_seconds": 60}}` };
   }
-  const result = rulesSchema.safeParse(parsed, {
+  // The rule maps as the server checks them, names included.
+  const result = cacheSettingsSchema.shape[field].safeParse(parsed, {
     error: (issue) => issueText(issue, `${label}: ${(issue.path ?? []).join('.')}`),
   });
   if (result.success) return { value: result.data };

@@ -33,9 +33,11 @@ export function RestoreDialog({
   const restore = useRestore();
   const complete = isCompleteSource(source);
   const moved = isBranchMoved(restore.error);
+  // Previewed only from the chosen source's own documents, never the last source's kept on screen.
+  const fromData = from.current ? from.data : undefined;
   const changes = useMemo(
-    () => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined),
-    [head.data, from.data],
+    () => (head.data && fromData ? diffStates(head.data.objects, fromData.objects) : undefined),
+    [head.data, fromData],
   );
   // Never confirm against a head that is being read again (after the branch moved).
   const canSubmit = complete && !!changes && changes.length > 0 && !head.isFetching;

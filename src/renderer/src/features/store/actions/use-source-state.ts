@@ -13,6 +13,7 @@ export interface SourceProblem {
  * checkpoint may sit on another branch, and state is read per branch, so the branch is looked up
  * first (the revision's own, or the checkpoint's). A branch or checkpoint missing from the
  * namespace's lists is a problem here, since the store would read a missing branch as empty.
+ * `current` is false while `data` still shows the previously chosen source.
  */
 export function useSourceState(scope: StoreScope, source: RestoreSource | undefined) {
   const { namespace } = scope;
@@ -51,7 +52,9 @@ export function useSourceState(scope: StoreScope, source: RestoreSource | undefi
   const state = useStoreState({ namespace, branch: branch ?? '' }, at, readable);
   if (!problem && readable && state.error && source)
     problem = { title: `${describeSource(source)} could not be loaded`, error: state.error };
-  return { data: readable && !problem ? state.data : undefined, problem, branch };
+  // While another source loads, the query keeps showing the last one's documents: fine to look at,
+  // never to confirm a write against.
+  return { data: readable && !problem ? state.data : undefined, problem, branch, current: !state.isPlaceholderData };
 }
 
 function missing(what: 'branch' | 'checkpoint', name: string, namespace: string): SourceProblem {
