@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { harnessWithKey } from './support/harness.js';
 
 // A conversation with no turn left to send is the client's 400, naming the field, never a request
 // forwarded with `messages: []` for the provider to refuse (which the client would get as a 502).
 describe('requests with an empty conversation', () => {
-  let harness: GatewayHarness;
-  let key: string;
+  const context = harnessWithKey();
 
   const call = async (path: string, body: unknown) => {
-    const response = await fetch(`${harness.url}${path}`, {
+    const response = await fetch(`${context.harness.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${context.key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as { error?: { message: string; type: string } };
     return { status: response.status, type: json.error?.type, message: json.error?.message ?? '' };
   };
   const messages = (turns: unknown[]) => call('/v1/messages', { model: 'demo/echo', max_tokens: 16, messages: turns });
-
-  beforeAll(async () => {
-    harness = await startGatewayHarness();
-    key = (await harness.issueKey({ scopes: ['*'] })).key;
-  });
-  afterAll(async () => harness.close());
 
   it('Messages: a turn with no content blocks is refused, naming it', async () => {
     const answer = await messages([{ role: 'user', content: [] }]);

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { afterAll, beforeAll } from 'vitest';
 import type { ApiKeyCreate, ApiKeyCreated } from '../../../src/shared/gateway-api.js';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
 import {
@@ -125,4 +126,18 @@ export async function startGatewayHarness(
       await Promise.all([openai.close(), openaiSecondary.close(), anthropic.close()]);
     },
   };
+}
+
+/**
+ * A harness and a key with every scope for the tests of one describe block: started before them,
+ * closed after them. Read its fields inside the tests (they are set once the harness is up).
+ */
+export function harnessWithKey(): { readonly harness: GatewayHarness; readonly key: string } {
+  const context = {} as { harness: GatewayHarness; key: string };
+  beforeAll(async () => {
+    context.harness = await startGatewayHarness();
+    context.key = (await context.harness.issueKey({ scopes: ['*'] })).key;
+  });
+  afterAll(async () => context.harness?.close());
+  return context;
 }
