@@ -91,6 +91,7 @@ test('an invalid field is marked aria-invalid and described by its error and hin
   await openSignedIn(page, 'gateway/keys');
   await page.getByTestId('issue-key').click();
   const dialog = page.getByTestId('issue-key-dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill('a11y-check');
   const rpm = dialog.getByLabel('Requests per minute');
   await expect(rpm).not.toHaveAttribute('aria-invalid', 'true');
   await rpm.fill('lots');

@@ -74,6 +74,13 @@ test('the gateway form dialogs submit through their confirm button too', async (
   await page.getByTestId('issue-key').click();
   const dialog = page.getByTestId('issue-key-dialog');
   await expectSubmitsThrough(dialog, dialog.getByTestId('confirm-issue-key'));
+  // A stray Enter on the empty form issues nothing: the name is required.
+  const name = dialog.getByLabel('Name', { exact: true });
+  await expect(name).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText('Name is required');
+  await expect(page.getByTestId('issued-key-secret')).toHaveCount(0);
 });
 
 /** Opens a dialog with `opener`, checks where focus starts, closes it with Esc and checks focus is back. */

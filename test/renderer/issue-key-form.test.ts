@@ -35,8 +35,9 @@ describe('issue key form', () => {
   });
 
   it('names the fields that are wrong', () => {
-    const errors = validateForm({ ...EMPTY_FORM, rpm: '1.5', scopes: [], ragCollections: 'bad name' });
+    const errors = validateForm({ ...EMPTY_FORM, name: 'ci', rpm: '1.5', scopes: [], ragCollections: 'bad name' });
     expect(Object.keys(errors).sort()).toEqual(['ragCollections', 'rpm']);
+    expect(validateForm(EMPTY_FORM).name).toContain('Name is required');
     expect(validateForm({ ...EMPTY_FORM, scopes: [] }).scopes).toBeDefined();
   });
 });

@@ -70,7 +70,7 @@ export function IssueKeyDialog({
       error={issue.error}
       errorTitle="Could not issue the key"
     >
-      <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline.">
+      <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline." error={errors.name}>
         <TextInput id="key-name" value={form.name} onChange={(event) => set('name', event.target.value)} />
       </Field>
       <Field label="User" htmlFor="key-user">

@@ -45,6 +45,8 @@ const positive = (value: string): number | undefined => {
 /** Field-level problems, keyed by form field. */
 export function validateForm(form: IssueKeyForm): Partial<Record<keyof IssueKeyForm, string>> {
   const errors: Partial<Record<keyof IssueKeyForm, string>> = {};
+  // A credential is never made by a stray Enter: it needs a name saying what it is for.
+  if (form.name.trim() === '') errors.name = 'Name is required: say what the key is for, e.g. ci-pipeline.';
   for (const field of ['rpm', 'tpm', 'userTpm', 'userTpd', 'teamTpm', 'teamTpd', 'expiresInDays'] as const) {
     if (form[field].trim() && positive(form[field]) === undefined) errors[field] = 'A whole number above 0, or empty.';
   }
