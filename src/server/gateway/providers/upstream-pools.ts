@@ -17,23 +17,21 @@ const MAX_TARGETS = 1000;
  * closed with them, so a stopped gateway leaves no sockets or timers behind.
  */
 export class UpstreamPools {
-  readonly #pools = new Map<string, Pool>();
-  /** Each pool with the exchange's timeouts on Node's precise timers (see preciseTimeouts). */
-  readonly #dispatchers = new Map<string, Dispatcher>();
+  /** Each origin's pool, and the pool with the exchange's timeouts on Node's precise timers (see preciseTimeouts). */
+  readonly #pools = new Map<string, { readonly pool: Pool; readonly dispatcher: Dispatcher }>();
   readonly #targets = new LRUCache<string, UpstreamTarget>({ max: MAX_TARGETS });
   #closed = false;
 
   /** The keep-alive pool for an origin (created on first use). */
   poolFor(origin: string): Dispatcher {
     if (this.#closed) throw new Error('upstream pools are closed: the gateway is shutting down');
-    let dispatcher = this.#dispatchers.get(origin);
-    if (!dispatcher) {
+    let entry = this.#pools.get(origin);
+    if (!entry) {
       const pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
-      dispatcher = pool.compose(preciseTimeouts);
-      this.#pools.set(origin, pool);
-      this.#dispatchers.set(origin, dispatcher);
+      entry = { pool, dispatcher: pool.compose(preciseTimeouts) };
+      this.#pools.set(origin, entry);
     }
-    return dispatcher;
+    return entry.dispatcher;
   }
 
   /** Origin and request path of a base URL plus a path, parsed once per pair (URL parsing is not free on the hot path). */
@@ -56,8 +54,7 @@ export class UpstreamPools {
     this.#closed = true;
     const all = [...this.#pools.values()];
     this.#pools.clear();
-    this.#dispatchers.clear();
-    await Promise.all(all.map((pool) => closePool(pool, graceMs)));
+    await Promise.all(all.map(({ pool }) => closePool(pool, graceMs)));
   }
 }
 
