@@ -153,7 +153,7 @@ app.post('/v1/chat/completions', async (request, reply) => {
   if (!parsed.success) throw new Error('invalid body');
   const upstream = await exchange(pool, { method: 'POST', path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' },
-    body: JSON.stringify({ ...parsed.data, model: 'gpt-4o-mini' }) }, never);
+    body: JSON.stringify({ ...parsed.data, model: 'gpt-4o-mini' }) }, never, 0);
   const text = await upstream.body.text();
   const answer = JSON.parse(text);
   const out = text.replace('"model":' + JSON.stringify(answer.model), '"model":"bench-model"');

@@ -35,6 +35,17 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
     });
   },
   '/never-answers': () => undefined,
+  '/trickle': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const tick = () => {
+      response.write(`${String(sent).padStart(4, '0')}\n`);
+      sent += 1;
+      if (sent === 150) response.end();
+      else setTimeout(tick, 1);
+    };
+    tick();
+  },
   '/hints-then-answer': (_request, response) => {
     response.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
     response.writeHead(201, { 'content-type': 'application/json', 'retry-after': '3' });
@@ -69,15 +80,12 @@ const emitterSignal = (): EmitterSignal & { abort(): void } => {
   return signal;
 };
 
-const post = (
-  path: string,
-  signal: CancelSignal = emitterSignal(),
-  timeouts: { headersTimeout?: number; bodyTimeout?: number } = {},
-) =>
+const post = (path: string, signal: CancelSignal = emitterSignal(), timeoutMs = 10_000) =>
   exchange(
     pool,
-    { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', ...timeouts },
+    { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}' },
     signal,
+    timeoutMs,
   );
 
 describe('upstream exchange over undici dispatch', () => {
@@ -162,9 +170,28 @@ describe('upstream exchange over undici dispatch', () => {
   });
 
   it("a headers timeout rejects with undici's code", async () => {
-    await expect(post('/never-answers', emitterSignal(), { headersTimeout: 50 })).rejects.toMatchObject({
+    await expect(post('/never-answers', emitterSignal(), 50)).rejects.toMatchObject({
       code: 'UND_ERR_HEADERS_TIMEOUT',
     });
+  });
+
+  it('a body paused for a slow reader does not time out, however long the reader takes', async () => {
+    const response = await post('/trickle', emitterSignal(), 80);
+    const lines: string[] = [];
+    let first = true;
+    for await (const chunk of response.body) {
+      // Far longer than the timeout: the queue fills, undici stops reading, and the upstream's silence is ours.
+      if (first) await new Promise((resolve) => setTimeout(resolve, 400));
+      first = false;
+      lines.push(...chunk.toString().trimEnd().split('\n'));
+    }
+    expect(lines).toHaveLength(150);
+    expect(lines.at(-1)).toBe('0149');
+  });
+
+  it("a body silent for the timeout fails the reader with undici's code", async () => {
+    const response = await post('/hang-after-first', emitterSignal(), 80);
+    await expect(response.body.text()).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
   });
 
   it('skips 1xx informational answers and resolves with the final status and headers', async () => {

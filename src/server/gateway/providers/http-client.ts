@@ -44,10 +44,9 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
       path: target.path,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
       body: JSON.stringify(call.body),
-      headersTimeout: call.timeoutMs,
-      bodyTimeout: call.timeoutMs,
     },
     call.signal,
+    call.timeoutMs,
   );
 }
 

@@ -1,11 +1,13 @@
-import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { errors, type Dispatcher } from 'undici';
 import type { CancelSignal } from './types.js';
+import { UpstreamBody } from './upstream-body.js';
 
 /**
  * One upstream HTTP exchange over undici's `dispatch` handler API instead of `Pool.request`.
  * `request` wraps every answer in a Node Readable (with its own abort-signal plumbing); for answers
  * that are read whole or relayed chunk by chunk that machinery was some 15 % of the gateway's CPU
- * per request in the benchmark. undici still does the HTTP: pooling, TLS, parsing and timeouts.
+ * per request in the benchmark. undici still does the HTTP: pooling, TLS and parsing.
  */
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
@@ -17,121 +19,7 @@ export interface UpstreamExchangeResponse {
   readonly body: UpstreamBody;
 }
 
-/** Chunks held before undici is asked to stop reading the socket (a consumer slower than the upstream). */
-const HIGH_WATER_CHUNKS = 64;
-
-/**
- * The body of an upstream answer as it arrives. Not a stream: a queue of chunks with one waiting
- * consumer, which is all a relay or a whole-body read needs.
- */
-export class UpstreamBody implements AsyncIterable<Buffer> {
-  #chunks: Buffer[] = [];
-  #ended = false;
-  #error: Error | undefined;
-  #destroyed = false;
-  #paused = false;
-  #iterating = false;
-  #wake: (() => void) | undefined;
-
-  constructor(private readonly controller: Dispatcher.DispatchController) {}
-
-  /** True once the body was read to its end, failed, or was given up. */
-  get destroyed(): boolean {
-    return this.#destroyed || this.#ended || this.#error !== undefined;
-  }
-
-  /** @internal the handler's side: a chunk arrived. */
-  push(chunk: Buffer): void {
-    if (this.#destroyed) return;
-    this.#chunks.push(chunk);
-    if (this.#iterating && !this.#paused && this.#chunks.length >= HIGH_WATER_CHUNKS) {
-      this.#paused = true;
-      this.controller.pause();
-    }
-    this.#notify();
-  }
-
-  /** @internal the handler's side: the body is complete. */
-  end(): void {
-    this.#ended = true;
-    this.#notify();
-  }
-
-  /** @internal the handler's side: the transfer failed. */
-  fail(error: Error): void {
-    this.#error ??= error;
-    this.#notify();
-  }
-
-  /** The whole body as UTF-8 text; rejects with the transport error if the transfer fails. */
-  async text(): Promise<string> {
-    while (!this.#ended) {
-      if (this.#error) throw this.#error;
-      if (this.#destroyed) throw new Error('upstream body was destroyed');
-      await this.#next();
-    }
-    return this.#takeText();
-  }
-
-  /**
-   * The whole body as UTF-8 text if it has already arrived, else undefined. A small answer usually
-   * arrives in the packet that carried its headers, so the reader needs no promise for it.
-   */
-  textIfComplete(): string | undefined {
-    return this.#ended && !this.#destroyed ? this.#takeText() : undefined;
-  }
-
-  #takeText(): string {
-    const parts = this.#chunks;
-    this.#chunks = [];
-    return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-    this.#iterating = true;
-    try {
-      for (;;) {
-        const chunk = this.#chunks.shift();
-        if (chunk !== undefined) {
-          if (this.#paused && this.#chunks.length < HIGH_WATER_CHUNKS / 4) {
-            this.#paused = false;
-            this.controller.resume();
-          }
-          yield chunk;
-          continue;
-        }
-        if (this.#error) throw this.#error;
-        if (this.#ended || this.#destroyed) return;
-        await this.#next();
-      }
-    } finally {
-      // A consumer that stops early (break, return, throw) gives the body up.
-      this.destroy();
-    }
-  }
-
-  /** Stops the transfer if it is still running (the upstream connection is closed) and drops what is queued. */
-  destroy(): void {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    this.#chunks = [];
-    if (!this.#ended && this.#error === undefined)
-      this.controller.abort(new Error('upstream body destroyed before its end'));
-    this.#notify();
-  }
-
-  #next(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-    });
-  }
-
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
-  }
-}
+export { UpstreamBody };
 
 /** Calls `listener` once if `signal` aborts; returns the unsubscribe. */
 function onCancel(signal: CancelSignal, listener: () => void): () => void {
@@ -143,50 +31,126 @@ function onCancel(signal: CancelSignal, listener: () => void): () => void {
   return () => signal.off('abort', listener);
 }
 
+const enum Phase {
+  Headers,
+  Body,
+  Done,
+}
+
+/**
+ * The exchange's handler: settles the caller's promise when the final headers arrive, feeds the body,
+ * and keeps the timeouts. They run on Node's own timers (undici's run on a clock that ticks every
+ * 0.5 s, so a deployment's `timeout_ms` could fire up to a second late), with undici's semantics: the
+ * wait for headers starts when the request is written, the body's restarts with every chunk, and a
+ * body paused by a slow reader never times out. One object per exchange, with no closures per request:
+ * this is every upstream call's path.
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | undefined;
+  #body: UpstreamBody | undefined;
+  #cancelled = false;
+  #phase = Phase.Headers;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    signal: CancelSignal,
+    private readonly timeoutMs: number,
+    private readonly resolve: (response: UpstreamExchangeResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.#unsubscribe = onCancel(signal, () => {
+      this.#cancelled = true;
+      this.#controller?.abort(new Error('upstream call aborted by the client'));
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#cancelled) controller.abort(new Error('upstream call aborted by the client'));
+    else if (this.timeoutMs > 0) {
+      this.#timer = setTimeout(expire, this.timeoutMs, this);
+      // The socket keeps the process alive while the exchange runs; the timer need not.
+      this.#timer.unref();
+    }
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    if (status < 200) return; // 1xx informational: the real answer follows, and the wait for headers goes on
+    this.#phase = Phase.Body;
+    this.#timer?.refresh();
+    this.#body = new UpstreamBody(controller);
+    this.resolve({ status, headers, body: this.#body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#timer?.refresh();
+    this.#body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#finish();
+    this.#body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#finish();
+    if (this.#body) this.#body.fail(error);
+    else this.reject(error);
+  }
+
+  /** The timer fired: the upstream was silent for the whole timeout (a paused body is the reader's doing). */
+  expired(): void {
+    const controller = this.#controller;
+    if (controller === undefined || this.#phase === Phase.Done) return;
+    if (this.#phase === Phase.Body && controller.paused) {
+      this.#timer?.refresh();
+      return;
+    }
+    this.#timer = undefined;
+    controller.abort(
+      this.#phase === Phase.Headers
+        ? new errors.HeadersTimeoutError(`no response headers within ${this.timeoutMs} ms`)
+        : new errors.BodyTimeoutError(`no response data for ${this.timeoutMs} ms`),
+    );
+  }
+
+  #finish(): void {
+    this.#phase = Phase.Done;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#unsubscribe();
+  }
+}
+
+function expire(handler: ExchangeHandler): void {
+  handler.expired();
+}
+
+/** What is sent: undici's dispatch options without its timeouts, which the exchange keeps itself. */
+export type UpstreamRequest = Pick<Dispatcher.DispatchOptions, 'method' | 'path' | 'headers' | 'body'>;
+
 /**
  * Dispatches one request and resolves when the response's final (non-1xx) headers arrive. A
- * transport failure or timeout before then rejects with undici's error (its `code` kept); an abort
- * of `signal` cancels the exchange at any point, body included.
+ * transport failure or a timeout before then rejects with undici's error (its `code` kept); an abort
+ * of `signal` cancels the exchange at any point, body included. `timeoutMs` bounds the wait for
+ * headers and every silence in the body (0: no timeout).
  */
 export function exchange(
   dispatcher: Dispatcher,
-  options: Dispatcher.DispatchOptions,
+  request: UpstreamRequest,
   signal: CancelSignal,
+  timeoutMs: number,
 ): Promise<UpstreamExchangeResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new Error('aborted before the upstream call started'));
       return;
     }
-    let controller: Dispatcher.DispatchController | undefined;
-    let body: UpstreamBody | undefined;
-    let cancelled = false;
-    const unsubscribe = onCancel(signal, () => {
-      cancelled = true;
-      controller?.abort(new Error('upstream call aborted by the client'));
-    });
-    dispatcher.dispatch(options, {
-      onRequestStart(started) {
-        controller = started;
-        if (cancelled) started.abort(new Error('upstream call aborted by the client'));
-      },
-      onResponseStart(started, status, headers) {
-        if (status < 200) return; // 1xx informational: the real answer follows
-        body = new UpstreamBody(started);
-        resolve({ status, headers, body });
-      },
-      onResponseData(_controller, chunk) {
-        body?.push(chunk);
-      },
-      onResponseEnd() {
-        unsubscribe();
-        body?.end();
-      },
-      onResponseError(_controller, error) {
-        unsubscribe();
-        if (body) body.fail(error);
-        else reject(error);
-      },
-    });
+    const { method, path, headers, body } = request;
+    dispatcher.dispatch(
+      { method, path, headers, body, headersTimeout: 0, bodyTimeout: 0 },
+      new ExchangeHandler(signal, timeoutMs, resolve, reject),
+    );
   });
 }

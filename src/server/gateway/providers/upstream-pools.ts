@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import { Pool, type Dispatcher } from 'undici';
-import { preciseTimeouts } from './precise-timeouts.js';
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
@@ -17,21 +16,19 @@ const MAX_TARGETS = 1000;
  * closed with them, so a stopped gateway leaves no sockets or timers behind.
  */
 export class UpstreamPools {
-  /** Each origin's pool, and the pool with the exchange's timeouts on Node's precise timers (see preciseTimeouts). */
-  readonly #pools = new Map<string, { readonly pool: Pool; readonly dispatcher: Dispatcher }>();
+  readonly #pools = new Map<string, Pool>();
   readonly #targets = new LRUCache<string, UpstreamTarget>({ max: MAX_TARGETS });
   #closed = false;
 
   /** The keep-alive pool for an origin (created on first use). */
   poolFor(origin: string): Dispatcher {
     if (this.#closed) throw new Error('upstream pools are closed: the gateway is shutting down');
-    let entry = this.#pools.get(origin);
-    if (!entry) {
-      const pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
-      entry = { pool, dispatcher: pool.compose(preciseTimeouts) };
-      this.#pools.set(origin, entry);
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+      this.#pools.set(origin, pool);
     }
-    return entry.dispatcher;
+    return pool;
   }
 
   /** Origin and request path of a base URL plus a path, parsed once per pair (URL parsing is not free on the hot path). */
@@ -54,7 +51,7 @@ export class UpstreamPools {
     this.#closed = true;
     const all = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(all.map(({ pool }) => closePool(pool, graceMs)));
+    await Promise.all(all.map((pool) => closePool(pool, graceMs)));
   }
 }
 

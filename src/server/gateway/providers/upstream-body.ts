@@ -1,0 +1,117 @@
+import type { Dispatcher } from 'undici';
+
+/** Chunks held before undici is asked to stop reading the socket (a consumer slower than the upstream). */
+const HIGH_WATER_CHUNKS = 64;
+
+/**
+ * The body of an upstream answer as it arrives. Not a stream: a queue of chunks with one waiting
+ * consumer, which is all a relay or a whole-body read needs.
+ */
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  #chunks: Buffer[] = [];
+  #ended = false;
+  #error: Error | undefined;
+  #destroyed = false;
+  #paused = false;
+  #iterating = false;
+  #wake: (() => void) | undefined;
+
+  constructor(private readonly controller: Dispatcher.DispatchController) {}
+
+  /** True once the body was read to its end, failed, or was given up. */
+  get destroyed(): boolean {
+    return this.#destroyed || this.#ended || this.#error !== undefined;
+  }
+
+  /** @internal the handler's side: a chunk arrived. */
+  push(chunk: Buffer): void {
+    if (this.#destroyed) return;
+    this.#chunks.push(chunk);
+    if (this.#iterating && !this.#paused && this.#chunks.length >= HIGH_WATER_CHUNKS) {
+      this.#paused = true;
+      this.controller.pause();
+    }
+    this.#notify();
+  }
+
+  /** @internal the handler's side: the body is complete. */
+  end(): void {
+    this.#ended = true;
+    this.#notify();
+  }
+
+  /** @internal the handler's side: the transfer failed. */
+  fail(error: Error): void {
+    this.#error ??= error;
+    this.#notify();
+  }
+
+  /** The whole body as UTF-8 text; rejects with the transport error if the transfer fails. */
+  async text(): Promise<string> {
+    while (!this.#ended) {
+      if (this.#error) throw this.#error;
+      if (this.#destroyed) throw new Error('upstream body was destroyed');
+      await this.#next();
+    }
+    return this.#takeText();
+  }
+
+  /**
+   * The whole body as UTF-8 text if it has already arrived, else undefined. A small answer usually
+   * arrives in the packet that carried its headers, so the reader needs no promise for it.
+   */
+  textIfComplete(): string | undefined {
+    return this.#ended && !this.#destroyed ? this.#takeText() : undefined;
+  }
+
+  #takeText(): string {
+    const parts = this.#chunks;
+    this.#chunks = [];
+    return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    this.#iterating = true;
+    try {
+      for (;;) {
+        const chunk = this.#chunks.shift();
+        if (chunk !== undefined) {
+          if (this.#paused && this.#chunks.length < HIGH_WATER_CHUNKS / 4) {
+            this.#paused = false;
+            this.controller.resume();
+          }
+          yield chunk;
+          continue;
+        }
+        if (this.#error) throw this.#error;
+        if (this.#ended || this.#destroyed) return;
+        await this.#next();
+      }
+    } finally {
+      // A consumer that stops early (break, return, throw) gives the body up.
+      this.destroy();
+    }
+  }
+
+  /** Stops the transfer if it is still running (the upstream connection is closed) and drops what is queued. */
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#chunks = [];
+    if (!this.#ended && this.#error === undefined)
+      this.controller.abort(new Error('upstream body destroyed before its end'));
+    this.#notify();
+  }
+
+  #next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
