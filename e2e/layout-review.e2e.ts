@@ -5,13 +5,24 @@ import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
 interface Rect {
   readonly left: number;
   readonly right: number;
+  readonly top: number;
   readonly width: number;
 }
-interface PageElement {
+interface PageNode {
   readonly textContent: string | null;
+}
+interface PageElement extends PageNode {
   readonly scrollWidth: number;
   readonly clientWidth: number;
   getBoundingClientRect(): Rect;
+}
+interface PageDocument {
+  createRange(): {
+    setStart(node: PageNode, offset: number): void;
+    setEnd(node: PageNode, offset: number): void;
+    getClientRects(): ArrayLike<Rect>;
+  };
+  createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null };
 }
 
 /** A column header as laid out: its text, box and whether its text is cut. */
@@ -112,5 +123,88 @@ test('live traffic keeps its columns readable beside the drawer from 1024 to 128
     const wide = await columns(page);
     expectReadable(wide, `at ${width} px without the drawer`);
     expect(wide.length).toBeGreaterThan(shown.length);
+  }
+});
+
+/**
+ * Where the lines of an element's text break: for each break, the characters either side. Read from
+ * the layout (the line box of each character), so it holds whatever the markup.
+ */
+function lineBreaks(element: Locator): Promise<string[]> {
+  return element.evaluate((root: PageElement) => {
+    const { document } = globalThis as unknown as { document: PageDocument };
+    const walker = document.createTreeWalker(root, 4 /* text nodes */);
+    const chars: { char: string; top: number }[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let index = 0; index < text.length; index += 1) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) chars.push({ char: text[index]!, top: rect.top });
+      }
+    }
+    const breaks: string[] = [];
+    for (let index = 1; index < chars.length; index += 1) {
+      if (chars[index]!.top > chars[index - 1]!.top + 2) breaks.push(`${chars[index - 1]!.char}|${chars[index]!.char}`);
+    }
+    return breaks;
+  });
+}
+
+/** A break is sensible after the scheme's `//` or before a port, path, query or fragment. */
+const SENSIBLE_BREAK = /^\/\|.|^.\|[:/?#]$/;
+
+async function expectInside(inner: Locator, outer: Locator, what: string): Promise<void> {
+  const a = (await inner.boundingBox())!;
+  const b = (await outer.boundingBox())!;
+  expect(a.x, `${what}: left edge`).toBeGreaterThanOrEqual(b.x);
+  expect(a.x + a.width, `${what}: right edge`).toBeLessThanOrEqual(b.x + b.width);
+}
+
+test('overview: addresses never break inside a number and the copy button stays in its card', async ({ page }) => {
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await openSignedIn(page, '');
+    const gateway = page.getByTestId('service-gateway');
+    const store = page.getByTestId('service-store');
+    await expect(gateway).toContainText('Healthy');
+
+    const baseUrl = gateway.locator('.snippet', { hasText: 'Base URL for clients' });
+    const copy = baseUrl.getByRole('button', { name: 'Copy' });
+    await expect(copy).toBeVisible();
+    await expectInside(baseUrl, gateway, `base URL at ${width} px`);
+    await expectInside(copy, gateway, `copy button at ${width} px`);
+    await expectInside(copy, baseUrl, `copy button in its snippet at ${width} px`);
+    // Nothing (the next card) is drawn over the button: a click at its centre reaches it.
+    await copy.click({ trial: true });
+
+    const addresses = [gateway.locator('dd').first(), store.locator('dd').first(), baseUrl.locator('code').first()];
+    for (const address of addresses) {
+      await expect(address).toHaveText(/^http:\/\/127\.0\.0\.1:\d+(\/v1)?$/);
+      const breaks = await lineBreaks(address);
+      for (const at of breaks) expect(at, `${await address.textContent()} at ${width} px`).toMatch(SENSIBLE_BREAK);
+      await expectInside(address, address.locator('xpath=ancestor::section[1]'), `address at ${width} px`);
+    }
+    await page.screenshot({ path: `e2e/artifacts/overview-${width}.png` });
+  }
+});
+
+test('overview names readiness checks and their states in words, not API identifiers', async ({ page }) => {
+  await openSignedIn(page, '');
+  const gateway = page.getByTestId('service-gateway');
+  const store = page.getByTestId('service-store');
+  await expect(gateway.locator('dt')).toHaveText(['Address', 'Database', 'RAG index']);
+  await expect(store.locator('dt')).toHaveText(['Address', 'Database']);
+  const state = (card: Locator, check: string): Locator =>
+    card.locator('.detail-item', { has: page.locator('dt', { hasText: check }) }).locator('dd');
+  await expect(state(gateway, 'RAG index')).toHaveText('Ready');
+  await expect(state(gateway, 'Database')).toHaveText('Ready');
+  await expect(state(store, 'Database')).toHaveText('Ready');
+  for (const card of [gateway, store]) {
+    const text = (await card.textContent()) ?? '';
+    expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\b/i);
+    expect(text).not.toMatch(/\bok\b/);
   }
 });
