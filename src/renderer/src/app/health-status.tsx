@@ -1,6 +1,7 @@
 import { useServiceHealth, type ServiceHealth } from '../api/health.js';
 import type { Service } from '../api/http.js';
 import { StatusDot, type Tone } from '../components/badge.js';
+import { readinessCheckLabel } from '../lib/readiness-labels.js';
 
 const LABEL: Record<ServiceHealth['state'], string> = {
   ok: 'Healthy',
@@ -19,7 +20,7 @@ export function useHealthSummary(service: Service): {
   if (!health.data) return { label: 'Checking…', tone: 'neutral', detail: '' };
   const failing = Object.entries(health.data.checks)
     .filter(([, state]) => state !== 'ok')
-    .map(([name]) => name);
+    .map(([name]) => readinessCheckLabel(name));
   return {
     label: LABEL[health.data.state],
     tone: TONE[health.data.state],

@@ -2,22 +2,23 @@ import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { clockTime, formatCompact, formatCost, formatLatency } from '../../lib/format.js';
 
 /**
- * Column headers, aligned with {@link TrafficRow} by the shared grid template. Visual only: the list
+ * Column headers, aligned with {@link TrafficRow} by the shared grid template; each cell's `col-*`
+ * class lets the stylesheet drop the less important columns when the list is narrow. Visual only: the list
  * is a listbox, whose options carry their own names ({@link trafficRowLabel}), so the headers are
  * hidden from assistive technology rather than posing as a row of a grid.
  */
 export function TrafficHeader() {
   return (
     <div className="traffic-grid traffic-head" aria-hidden="true">
-      <span>Time</span>
-      <span>Key</span>
-      <span>Endpoint</span>
-      <span>Model</span>
-      <span>Deployment</span>
-      <span>Status</span>
-      <span className="align-right">Latency</span>
-      <span className="align-right">Tokens</span>
-      <span className="align-right">Cost</span>
+      <span className="col-time">Time</span>
+      <span className="col-key">Key</span>
+      <span className="col-endpoint">Endpoint</span>
+      <span className="col-model">Model</span>
+      <span className="col-deployment">Deployment</span>
+      <span className="col-status">Status</span>
+      <span className="col-latency align-right">Latency</span>
+      <span className="col-tokens align-right">Tokens</span>
+      <span className="col-cost align-right">Cost</span>
     </div>
   );
 }
@@ -50,33 +51,39 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
   const tokens = event.prompt_tokens + event.completion_tokens;
   return (
     <div className="traffic-grid traffic-row" data-testid="traffic-row" data-request-id={event.request_id}>
-      <span className="mono muted">{clockTime(event.started_at)}</span>
-      <span className="truncate">{event.key_name ?? <span className="muted">{event.key_id ?? '—'}</span>}</span>
-      <span className="mono truncate">{event.path}</span>
+      <span className="col-time mono muted">{clockTime(event.started_at)}</span>
+      <span className="col-key truncate" title={event.key_name ?? event.key_id ?? undefined}>
+        {event.key_name ?? <span className="muted">{event.key_id ?? '—'}</span>}
+      </span>
+      <span className="col-endpoint mono truncate" title={event.path}>
+        {event.path}
+      </span>
       <span
-        className="mono truncate"
+        className="col-model mono truncate"
         title={
           event.requested_model && event.requested_model !== event.model
-            ? `requested ${event.requested_model}`
-            : undefined
+            ? `${event.model ?? '—'} (requested ${event.requested_model})`
+            : (event.model ?? undefined)
         }
       >
         {event.model ?? event.requested_model ?? '—'}
       </span>
-      <span className="mono truncate muted">{event.deployment ?? '—'}</span>
-      <span>
+      <span className="col-deployment mono truncate muted" title={event.deployment ?? undefined}>
+        {event.deployment ?? '—'}
+      </span>
+      <span className="col-status truncate">
         <span className={statusClass(event.status)}>{event.status}</span>
         {event.stream && <span className="muted traffic-flag">stream</span>}
         {event.cached && <span className="muted traffic-flag">cached</span>}
       </span>
-      <span className="mono align-right">{formatLatency(event.latency_ms)}</span>
+      <span className="col-latency mono align-right">{formatLatency(event.latency_ms)}</span>
       <span
-        className="mono align-right"
+        className="col-tokens mono align-right"
         title={`${event.prompt_tokens} prompt + ${event.completion_tokens} completion`}
       >
         {tokens ? formatCompact(tokens) : '—'}
       </span>
-      <span className="mono align-right">{event.cost_usd ? formatCost(event.cost_usd) : '—'}</span>
+      <span className="col-cost mono align-right">{event.cost_usd ? formatCost(event.cost_usd) : '—'}</span>
     </div>
   );
 }

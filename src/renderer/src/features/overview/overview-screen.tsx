@@ -4,12 +4,14 @@ import type { Service } from '../../api/http.js';
 import { useNamespaces } from '../../api/store-queries.js';
 import { useHealthSummary } from '../../app/health-status.js';
 import { href, Link } from '../../app/router.js';
+import { AddressText } from '../../components/address-text.js';
 import { StatusDot } from '../../components/badge.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ActivityIcon, HistoryIcon, KeyIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { useSession } from '../../connection/connection-context.js';
 import { plural } from '../../lib/format.js';
+import { readinessCheckLabel, readinessStateLabel } from '../../lib/readiness-labels.js';
 import { applyExample } from '../store/store-empty.js';
 
 function ServiceCard({
@@ -38,14 +40,19 @@ function ServiceCard({
       </div>
       <p className="panel-text">{description}</p>
       <dl className="detail-grid">
-        <div className="detail-item">
+        <div className="detail-item detail-item-wide">
           <dt>Address</dt>
-          <dd className="mono">{address}</dd>
+          <dd>
+            <AddressText address={address} />
+          </dd>
         </div>
         {Object.entries(health.data?.checks ?? {}).map(([name, state]) => (
           <div key={name} className="detail-item">
-            <dt>{name}</dt>
-            <dd>{state}</dd>
+            <dt>{readinessCheckLabel(name)}</dt>
+            <dd className="check-state">
+              <StatusDot tone={state === 'ok' ? 'success' : 'warning'} />
+              {readinessStateLabel(state)}
+            </dd>
           </div>
         ))}
       </dl>
@@ -100,9 +107,9 @@ export function OverviewScreen() {
             address={connection.gatewayUrl}
             description="One OpenAI- and Anthropic-compatible endpoint for every model, with keys, limits, usage and live traffic."
           >
-            <div className="snippet">
+            <div className="snippet snippet-address">
               <span className="muted">Base URL for clients</span>
-              <code className="mono">{connection.gatewayUrl}/v1</code>
+              <AddressText address={`${connection.gatewayUrl}/v1`} />
               <CopyButton text={`${connection.gatewayUrl}/v1`} variant="ghost" />
             </div>
           </ServiceCard>

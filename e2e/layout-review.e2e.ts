@@ -1,0 +1,210 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+
+/** The few DOM members the in-page checks use: this file is type-checked without the DOM library. */
+interface Rect {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly width: number;
+}
+interface PageNode {
+  readonly textContent: string | null;
+}
+interface PageElement extends PageNode {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  getBoundingClientRect(): Rect;
+}
+interface PageDocument {
+  createRange(): {
+    setStart(node: PageNode, offset: number): void;
+    setEnd(node: PageNode, offset: number): void;
+    getClientRects(): ArrayLike<Rect>;
+  };
+  createTreeWalker(root: PageElement, show: number): { nextNode(): PageNode | null };
+}
+
+/** A column header as laid out: its text, box and whether its text is cut. */
+interface Column {
+  readonly name: string;
+  readonly left: number;
+  readonly right: number;
+  readonly width: number;
+  readonly clipped: boolean;
+}
+
+/** The traffic table's visible column headers, left to right. */
+async function columns(page: Page): Promise<Column[]> {
+  return page.locator('.traffic-head > span').evaluateAll((cells: PageElement[]) =>
+    cells
+      .map((cell) => {
+        const box = cell.getBoundingClientRect();
+        return {
+          name: (cell.textContent ?? '').trim(),
+          left: box.left,
+          right: box.right,
+          width: box.width,
+          clipped: cell.scrollWidth > cell.clientWidth + 1,
+        };
+      })
+      .filter((column) => column.width > 0),
+  );
+}
+
+/** Whether an element's text is cut short (ellipsis) in its box. */
+function isCut(cell: Locator): Promise<boolean> {
+  return cell.evaluate((element: PageElement) => element.scrollWidth > element.clientWidth + 1);
+}
+
+/** Sends one chat request with a fresh key; its request id. */
+async function sendRequest(gatewayUrl: string, keyName: string): Promise<string> {
+  const issued = await gatewayAdmin('/internal/api-keys', 'POST', { name: keyName });
+  expect(issued.status).toBe(201);
+  const { key } = (await issued.json()) as { key: string };
+  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'layout check' }] }),
+  });
+  expect(response.status).toBe(200);
+  return response.headers.get('x-request-id')!;
+}
+
+/** Every visible column is wide enough to read, shows its whole header and stays clear of the next. */
+function expectReadable(shown: readonly Column[], where: string): void {
+  const names = shown.map((column) => column.name);
+  for (const essential of ['Key', 'Endpoint', 'Model', 'Status']) expect(names, where).toContain(essential);
+  for (const [index, column] of shown.entries()) {
+    expect(column.width, `${column.name} width ${where}`).toBeGreaterThanOrEqual(56);
+    expect(column.clipped, `${column.name} header cut ${where}`).toBe(false);
+    const next = shown[index + 1];
+    if (next) expect(column.right, `${column.name} runs into ${next.name} ${where}`).toBeLessThanOrEqual(next.left);
+  }
+}
+
+test('live traffic keeps its columns readable beside the drawer from 1024 to 1280 px', async ({ page, app }) => {
+  const requestId = await sendRequest(app.gatewayUrl, 'laptop');
+  for (const width of [1024, 1152, 1280]) {
+    await page.setViewportSize({ width, height: 760 });
+    await openSignedIn(page, 'gateway/traffic');
+    const row = page.locator(`[data-testid="traffic-row"][data-request-id="${requestId}"]`);
+    await row.click();
+    const drawer = page.getByTestId('traffic-drawer');
+    await expect(drawer).toBeVisible();
+
+    const where = `at ${width} px with the drawer open`;
+    const shown = await columns(page);
+    expectReadable(shown, where);
+    expect(shown.find((column) => column.name === 'Key')!.width, `Key width ${where}`).toBeGreaterThanOrEqual(72);
+
+    // The list ends where the drawer starts, and the drawer is on screen with room for its details.
+    const list = (await page.getByTestId('traffic-list').boundingBox())!;
+    const panel = (await drawer.boundingBox())!;
+    expect(list.x + list.width, where).toBeLessThanOrEqual(panel.x + 1);
+    expect(panel.x + panel.width, where).toBeLessThanOrEqual(width);
+    expect(panel.width, `drawer width ${where}`).toBeGreaterThanOrEqual(320);
+
+    // The row's endpoint and model are shown whole, under their headers.
+    const endpoint = row.locator('.col-endpoint');
+    await expect(endpoint).toHaveText('/v1/chat/completions');
+    expect(await isCut(endpoint), `endpoint cut ${where}`).toBe(false);
+    expect(await isCut(row.locator('.col-model')), `model cut ${where}`).toBe(false);
+    const header = shown.find((column) => column.name === 'Endpoint')!;
+    expect(
+      Math.abs((await endpoint.boundingBox())!.x - header.left),
+      `endpoint under its header ${where}`,
+    ).toBeLessThan(1);
+    await page.screenshot({ path: `e2e/artifacts/traffic-drawer-${width}.png` });
+
+    // Closed, the list has the whole width and shows more columns, still readable.
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    const wide = await columns(page);
+    expectReadable(wide, `at ${width} px without the drawer`);
+    expect(wide.length).toBeGreaterThan(shown.length);
+  }
+});
+
+/**
+ * Where the lines of an element's text break: for each break, the characters either side. Read from
+ * the layout (the line box of each character), so it holds whatever the markup.
+ */
+function lineBreaks(element: Locator): Promise<string[]> {
+  return element.evaluate((root: PageElement) => {
+    const { document } = globalThis as unknown as { document: PageDocument };
+    const walker = document.createTreeWalker(root, 4 /* text nodes */);
+    const chars: { char: string; top: number }[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let index = 0; index < text.length; index += 1) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) chars.push({ char: text[index]!, top: rect.top });
+      }
+    }
+    const breaks: string[] = [];
+    for (let index = 1; index < chars.length; index += 1) {
+      if (chars[index]!.top > chars[index - 1]!.top + 2) breaks.push(`${chars[index - 1]!.char}|${chars[index]!.char}`);
+    }
+    return breaks;
+  });
+}
+
+/** A break is sensible after the scheme's `//` or before a port, path, query or fragment. */
+const SENSIBLE_BREAK = /^\/\|.|^.\|[:/?#]$/;
+
+async function expectInside(inner: Locator, outer: Locator, what: string): Promise<void> {
+  const a = (await inner.boundingBox())!;
+  const b = (await outer.boundingBox())!;
+  expect(a.x, `${what}: left edge`).toBeGreaterThanOrEqual(b.x);
+  expect(a.x + a.width, `${what}: right edge`).toBeLessThanOrEqual(b.x + b.width);
+}
+
+test('overview: addresses never break inside a number and the copy button stays in its card', async ({ page }) => {
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await openSignedIn(page, '');
+    const gateway = page.getByTestId('service-gateway');
+    const store = page.getByTestId('service-store');
+    await expect(gateway).toContainText('Healthy');
+
+    const baseUrl = gateway.locator('.snippet', { hasText: 'Base URL for clients' });
+    const copy = baseUrl.getByRole('button', { name: 'Copy' });
+    await expect(copy).toBeVisible();
+    await expectInside(baseUrl, gateway, `base URL at ${width} px`);
+    await expectInside(copy, gateway, `copy button at ${width} px`);
+    await expectInside(copy, baseUrl, `copy button in its snippet at ${width} px`);
+    // Nothing (the next card) is drawn over the button: a click at its centre reaches it.
+    await copy.click({ trial: true });
+
+    const addresses = [gateway.locator('dd').first(), store.locator('dd').first(), baseUrl.locator('code').first()];
+    for (const address of addresses) {
+      await expect(address).toHaveText(/^http:\/\/127\.0\.0\.1:\d+(\/v1)?$/);
+      const breaks = await lineBreaks(address);
+      for (const at of breaks) expect(at, `${await address.textContent()} at ${width} px`).toMatch(SENSIBLE_BREAK);
+      await expectInside(address, address.locator('xpath=ancestor::section[1]'), `address at ${width} px`);
+    }
+    await page.screenshot({ path: `e2e/artifacts/overview-${width}.png` });
+  }
+});
+
+test('overview names readiness checks and their states in words, not API identifiers', async ({ page }) => {
+  await openSignedIn(page, '');
+  const gateway = page.getByTestId('service-gateway');
+  const store = page.getByTestId('service-store');
+  await expect(gateway.locator('dt')).toHaveText(['Address', 'Database', 'RAG index']);
+  await expect(store.locator('dt')).toHaveText(['Address', 'Database']);
+  const state = (card: Locator, check: string): Locator =>
+    card.locator('.detail-item', { has: page.locator('dt', { hasText: check }) }).locator('dd');
+  await expect(state(gateway, 'RAG index')).toHaveText('Ready');
+  await expect(state(gateway, 'Database')).toHaveText('Ready');
+  await expect(state(store, 'Database')).toHaveText('Ready');
+  for (const card of [gateway, store]) {
+    const text = (await card.textContent()) ?? '';
+    expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\b/i);
+    expect(text).not.toMatch(/\bok\b/);
+  }
+});
