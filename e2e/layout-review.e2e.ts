@@ -172,7 +172,7 @@ test('overview: addresses never break inside a number and the copy button stays 
     await expect(gateway).toContainText('Healthy');
 
     const baseUrl = gateway.locator('.snippet', { hasText: 'Base URL for clients' });
-    const copy = baseUrl.getByRole('button', { name: 'Copy' });
+    const copy = baseUrl.getByRole('button', { name: 'Copy base URL' });
     await expect(copy).toBeVisible();
     await expectInside(baseUrl, gateway, `base URL at ${width} px`);
     await expectInside(copy, gateway, `copy button at ${width} px`);

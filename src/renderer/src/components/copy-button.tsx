@@ -2,15 +2,20 @@ import { useEffect, useState } from 'react';
 import { Button } from './button.js';
 import { CheckIcon, CopyIcon } from './icons.js';
 
-/** Copies text to the clipboard and confirms for a moment. */
+/**
+ * Copies text to the clipboard and confirms for a moment. `what` names what is copied for assistive
+ * technology when the visible label is a bare "Copy" beside it (`what="base URL"` reads "Copy base URL").
+ */
 export function CopyButton({
   text,
   label = 'Copy',
+  what,
   size = 'sm',
   variant = 'secondary',
 }: {
   readonly text: string;
   readonly label?: string;
+  readonly what?: string;
   readonly size?: 'sm' | 'md';
   readonly variant?: 'secondary' | 'ghost' | 'primary';
 }) {
@@ -29,7 +34,13 @@ export function CopyButton({
     }
   };
   return (
-    <Button size={size} variant={variant} icon={copied ? <CheckIcon /> : <CopyIcon />} onClick={() => void copy()}>
+    <Button
+      size={size}
+      variant={variant}
+      icon={copied ? <CheckIcon /> : <CopyIcon />}
+      aria-label={what === undefined ? undefined : copied ? `Copied ${what}` : `${label} ${what}`}
+      onClick={() => void copy()}
+    >
       {copied ? 'Copied' : label}
     </Button>
   );

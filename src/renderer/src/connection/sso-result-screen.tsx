@@ -105,7 +105,7 @@ export function SsoResultScreen({
               <code className="secret" data-testid="sso-key-secret">
                 {state.key.key}
               </code>
-              <CopyButton text={state.key.key} size="md" variant="primary" />
+              <CopyButton text={state.key.key} what="key" size="md" variant="primary" />
             </div>
             <dl className="sso-details">
               <dt>Team</dt>

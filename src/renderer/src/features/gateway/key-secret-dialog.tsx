@@ -38,7 +38,7 @@ export function KeySecretDialog({
         <code className="secret" data-testid="issued-key-secret">
           {issued.key}
         </code>
-        <CopyButton text={issued.key} size="md" variant="primary" />
+        <CopyButton text={issued.key} what="key" size="md" variant="primary" />
       </div>
       <div className="section-title">Use it</div>
       <pre className="code-block">{example(gatewayUrl, issued.key)}</pre>

@@ -23,13 +23,13 @@ function Detail({ label, children }: { readonly label: string; readonly children
   );
 }
 
-function Body({ title, body }: { readonly title: string; readonly body: unknown }) {
+function Body({ title, what, body }: { readonly title: string; readonly what: string; readonly body: unknown }) {
   const text = pretty(body);
   return (
     <section className="drawer-section">
       <div className="drawer-section-header">
         <span className="section-title">{title}</span>
-        {text && <CopyButton text={text} variant="ghost" />}
+        {text && <CopyButton text={text} what={what} variant="ghost" />}
       </div>
       {text ? <pre className="code-block code-block-scroll">{text}</pre> : <p className="muted">No body recorded.</p>}
     </section>
@@ -157,9 +157,9 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
           <PolicyNote outcome={event.guardrails} />
         </Detail>
       </dl>
-      <Body title="Request (as forwarded)" body={event.request_body} />
+      <Body title="Request (as forwarded)" what="request body" body={event.request_body} />
       <StreamEvents body={event.response_body} />
-      <Body title="Response" body={event.response_body} />
+      <Body title="Response" what="response body" body={event.response_body} />
     </Drawer>
   );
 }

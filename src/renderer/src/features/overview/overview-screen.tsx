@@ -110,7 +110,7 @@ export function OverviewScreen() {
             <div className="snippet snippet-address">
               <span className="muted">Base URL for clients</span>
               <AddressText address={`${connection.gatewayUrl}/v1`} />
-              <CopyButton text={`${connection.gatewayUrl}/v1`} variant="ghost" />
+              <CopyButton text={`${connection.gatewayUrl}/v1`} what="base URL" variant="ghost" />
             </div>
           </ServiceCard>
           <ServiceCard
