@@ -1,0 +1,118 @@
+import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
+
+/** A fresh namespace for one test. */
+const freshNamespace = (name: string): string => fresh('review2', name);
+
+/** Drops the browser's own "Failed to load resource" lines for statuses a test provokes on purpose. */
+function allowStatus(consoleErrors: string[], status: number): void {
+  const expected = new RegExp(`status of ${status}\\b`);
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !expected.test(line)));
+}
+
+test('documents: a checkpoint of another branch is shown as one, with its branch', async ({ page }) => {
+  const namespace = freshNamespace('cp-elsewhere');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'main\n' });
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name: 'on-main' });
+  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'canary' });
+  const onCanary = await apply(namespace, 'canary', 'canary change', { 'a.txt': 'canary\n', 'c.txt': 'c\n' });
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'canary' }, name: 'canary-cp' });
+
+  await openSignedIn(page, screen('documents', namespace, 'main', '&checkpoint=canary-cp'));
+  const picker = page.getByTestId('revision-picker');
+  await expect(picker).toHaveValue('cp:canary-cp');
+  await expect(picker.locator('option:checked')).toHaveText(`canary-cp (#${onCanary.revision} on canary)`);
+  // This branch's own checkpoints are listed apart from those of other branches.
+  await expect(picker.locator('optgroup[label="Checkpoints on main"] option')).toHaveText([/^on-main/]);
+  await expect(picker.locator('optgroup[label="Checkpoints on other branches"] option')).toHaveText([/^canary-cp/]);
+
+  const note = page.getByTestId('checkpoint-elsewhere');
+  await expect(note).toContainText('Checkpoint “canary-cp” is on canary, not in the history of main');
+  await expect(page.getByTestId('document-list')).toContainText('c.txt');
+  await expect(page.getByRole('button', { name: /Roll back/ })).toHaveCount(0);
+  await saveScreenshot(page, 'store-documents-checkpoint-elsewhere');
+
+  await page.getByRole('button', { name: 'Restore into main' }).click();
+  const restore = page.getByTestId('restore-dialog');
+  await expect(restore.getByTestId('action-preview')).toContainText('2 documents would change');
+  await restore.getByRole('button', { name: 'Cancel' }).click();
+
+  await note.getByRole('link', { name: 'Show it on canary' }).click();
+  await expect(page).toHaveURL(/branch=canary&checkpoint=canary-cp/);
+  await expect(picker.locator('option:checked')).toHaveText(`canary-cp (#${onCanary.revision})`);
+  await expect(page.getByTestId('checkpoint-elsewhere')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Roll back canary to this' })).toBeVisible();
+});
+
+test('documents: a checkpoint the namespace does not have is named, never shown as the head', async ({
+  page,
+  consoleErrors,
+}) => {
+  const namespace = freshNamespace('cp-missing');
+  await apply(namespace, 'main', 'base', { 'a.txt': '1\n' });
+  await openSignedIn(page, screen('documents', namespace, 'main', '&checkpoint=nope'));
+  const picker = page.getByTestId('revision-picker');
+  await expect(picker).toHaveValue('cp:nope');
+  await expect(picker.locator('option:checked')).toHaveText('nope (not found)');
+  await expect(page.getByRole('alert')).toContainText(`No checkpoint “nope” in ${namespace}`);
+  await expect(page.getByTestId('document-list')).toHaveCount(0);
+  await saveScreenshot(page, 'store-documents-checkpoint-missing');
+  // Choosing the head from the picker leaves the problem behind.
+  await picker.selectOption('head');
+  await expect(page.getByTestId('document-list')).toContainText('a.txt');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  allowStatus(consoleErrors, 404);
+});
+
+test('documents: from the key filter, ArrowDown moves into the list and Enter opens the first match', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('filter-keys');
+  await apply(namespace, 'main', 'docs', { 'alpha.txt': 'A\n', 'beta.txt': 'B\n', 'gamma.txt': 'G\n' });
+  await openSignedIn(page, screen('documents', namespace));
+  const list = page.getByTestId('document-list');
+  const filter = page.getByRole('textbox', { name: 'Filter keys' });
+  await expect(list).toBeFocused();
+  await page.keyboard.press('/');
+  await expect(filter).toBeFocused();
+
+  // Typing past the last match and back keeps the caret in the filter.
+  await filter.pressSequentially('zz');
+  await expect(page.getByText('No key matches the filter')).toBeVisible();
+  await filter.press('Backspace');
+  await filter.press('Backspace');
+  await expect(list).toBeVisible();
+  await expect(filter).toBeFocused();
+
+  await filter.pressSequentially('ta');
+  await filter.press('Enter');
+  await expect(page).toHaveURL(/key=beta\.txt/);
+  await expect(list).toBeFocused();
+  await expect(page.locator('.document-view')).toContainText('beta.txt');
+
+  await page.keyboard.press('/');
+  await filter.fill('a');
+  await filter.press('ArrowDown');
+  await expect(list).toBeFocused();
+  await expect(page).toHaveURL(/key=alpha\.txt/);
+  await expect(list.getByRole('option', { selected: true })).toHaveText('alpha.txt');
+  await page.keyboard.press('ArrowDown');
+  await expect(list.getByRole('option', { selected: true })).toHaveText('beta.txt');
+});
+
+test('documents: a key the revision does not have is named, with a way back to the list', async ({ page }) => {
+  const namespace = freshNamespace('key-missing');
+  const written = await apply(namespace, 'main', 'docs', { 'a.txt': '1\n', 'b.txt': '2\n' });
+  await openSignedIn(page, screen('documents', namespace, 'main', '&key=missing.txt'));
+  const missing = page.getByTestId('document-missing');
+  await expect(missing).toContainText(`No document “missing.txt” on main at the head (#${written.revision})`);
+  await saveScreenshot(page, 'store-documents-key-missing');
+  await missing.getByRole('button', { name: 'Show the first document' }).click();
+  await expect(page).toHaveURL(/key=a\.txt/);
+  await expect(page.getByTestId('document-list')).toBeFocused();
+  await expect(page.locator('.document-view')).toContainText('a.txt');
+
+  // The same at a revision.
+  await openSignedIn(page, screen('documents', namespace, 'main', `&rev=${written.revision}&key=gone.txt`));
+  await expect(missing).toContainText(`No document “gone.txt” on main at #${written.revision}`);
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import type { Checkpoint } from '../../src/shared/store-api.js';
+import { checkpointProblem, lookUpCheckpoint } from '../../src/renderer/src/features/store/picked-checkpoint.js';
+
+describe('a checkpoint named in the address', () => {
+  const listed: Checkpoint[] = [
+    { name: 'v1', revision_id: 3, branch: 'canary', description: '', created_at: '2026-01-01T00:00:00.000Z' },
+  ];
+  it('is found with its branch, missing, or waiting for the list', () => {
+    expect(lookUpCheckpoint('v1', listed)).toEqual({ status: 'found', checkpoint: listed[0] });
+    expect(lookUpCheckpoint('nope', listed)).toEqual({ status: 'missing', name: 'nope' });
+    expect(lookUpCheckpoint('v1', undefined)).toEqual({ status: 'loading' });
+  });
+
+  it('names a missing one, never falling back to the head', () => {
+    expect(checkpointProblem({ status: 'missing', name: 'nope' }, 'team/app')?.title).toBe(
+      'No checkpoint “nope” in team/app',
+    );
+    expect(checkpointProblem({ status: 'found', checkpoint: listed[0]! }, 'team/app')).toBeUndefined();
+  });
+});
