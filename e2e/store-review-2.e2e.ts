@@ -116,3 +116,52 @@ test('documents: a key the revision does not have is named, with a way back to t
   await openSignedIn(page, screen('documents', namespace, 'main', `&rev=${written.revision}&key=gone.txt`));
   await expect(missing).toContainText(`No document “gone.txt” on main at #${written.revision}`);
 });
+
+test('new branch: the preview says what the branch will be created with, not what would change', async ({ page }) => {
+  const namespace = freshNamespace('branch-preview');
+  const head = await apply(namespace, 'main', 'docs', { 'a.txt': '1\n', 'b.txt': '2\n' });
+  await openSignedIn(page, screen('branches', namespace));
+  await page.getByTestId('new-branch').click();
+  const dialog = page.getByTestId('branch-dialog');
+  const preview = dialog.getByTestId('action-preview');
+  await expect(preview).toContainText(
+    `The branch will be created from the head of main (#${head.revision}) with 2 documents`,
+  );
+  await dialog.getByLabel('Branch name').fill('feature/x');
+  await expect(preview).toContainText(
+    `feature/x will be created from the head of main (#${head.revision}) with 2 documents`,
+  );
+  await expect(preview).not.toContainText('would change');
+  await saveScreenshot(page, 'store-branch-dialog-preview');
+});
+
+test('new branch: a name already taken is refused as typed, and a 409 from a race is handled', async ({
+  page,
+  consoleErrors,
+}) => {
+  const namespace = freshNamespace('branch-taken');
+  await apply(namespace, 'main', 'docs', { 'a.txt': '1\n' });
+  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'canary' });
+  await openSignedIn(page, screen('branches', namespace));
+  await page.getByTestId('new-branch').click();
+  const dialog = page.getByTestId('branch-dialog');
+  const name = dialog.getByLabel('Branch name');
+  await expect(dialog.getByTestId('action-preview')).toContainText('a.txt');
+  await name.fill('canary');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText(`Branch name “canary” is taken: ${namespace} already has a branch of that name.`);
+  await expect(dialog.getByTestId('confirm-branch')).toBeDisabled();
+  await saveScreenshot(page, 'store-branch-dialog-taken');
+  await name.fill('canary2');
+  await expect(name).not.toHaveAttribute('aria-invalid', 'true');
+
+  // Someone else takes the name after the list was loaded: the store's 409 is shown, and the field says so.
+  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'raced' });
+  await name.fill('raced');
+  await expect(dialog.getByTestId('confirm-branch')).toBeEnabled();
+  await dialog.getByTestId('confirm-branch').click();
+  await expect(dialog.getByRole('alert')).toContainText('Could not create the branch');
+  await expect(dialog).toContainText(`Branch name “raced” is taken: ${namespace} already has a branch of that name.`);
+  await expect(dialog.getByTestId('confirm-branch')).toBeDisabled();
+  allowStatus(consoleErrors, 409);
+});

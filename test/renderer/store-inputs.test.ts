@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../../src/shared/store-api.js';
+import { branchNameProblem } from '../../src/renderer/src/features/store/actions/branch-name.js';
 import { checkpointProblem, lookUpCheckpoint } from '../../src/renderer/src/features/store/picked-checkpoint.js';
 
 describe('a checkpoint named in the address', () => {
@@ -17,5 +18,24 @@ describe('a checkpoint named in the address', () => {
       'No checkpoint “nope” in team/app',
     );
     expect(checkpointProblem({ status: 'found', checkpoint: listed[0]! }, 'team/app')).toBeUndefined();
+  });
+});
+
+describe('a new branch name as typed', () => {
+  const existing = [{ name: 'main' }, { name: 'canary' }];
+  it('is refused when another branch has it, naming the field and the clash', () => {
+    expect(branchNameProblem('canary', 'team/app', existing)).toBe(
+      'Branch name “canary” is taken: team/app already has a branch of that name.',
+    );
+    expect(branchNameProblem('canary2', 'team/app', existing)).toBeUndefined();
+    expect(branchNameProblem('canary', 'team/app', undefined)).toBeUndefined();
+    expect(branchNameProblem('', 'team/app', existing)).toBeUndefined();
+  });
+
+  it('is refused when the store could not take it', () => {
+    expect(branchNameProblem('a b', 'ns', existing)).toBe(
+      'Branch name may use letters, digits, ".", "_", "/" and "-" only.',
+    );
+    expect(branchNameProblem('x'.repeat(257), 'ns', existing)).toBe('Branch name is too long: at most 256 characters.');
   });
 });
