@@ -165,3 +165,44 @@ test('new branch: a name already taken is refused as typed, and a 409 from a rac
   await expect(dialog.getByTestId('confirm-branch')).toBeDisabled();
   allowStatus(consoleErrors, 409);
 });
+
+test('garbage collection: keep is trimmed, bounded as the store bounds it, and the prune says what is kept', async ({
+  page,
+}) => {
+  // Something to prune with keep 1, whatever else the store holds.
+  const namespace = freshNamespace('gc');
+  for (const n of [1, 2, 3]) await apply(namespace, 'main', `r${n}`, { 'a.txt': `${n}\n` });
+  await openSignedIn(page, 'store/maintenance');
+  const keep = page.getByLabel('Revisions to keep per branch');
+  const panel = page.getByTestId('gc-panel');
+  const preview = page.getByTestId('gc-preview');
+  for (const [typed, problem] of [
+    ['-3', 'Revisions to keep per branch must be at least 1.'],
+    [
+      '99999999999999999999',
+      'Revisions to keep per branch is too large: the store accepts at most 9,007,199,254,740,991.',
+    ],
+    ['9007199254740992', 'Revisions to keep per branch is too large: the store accepts at most 9,007,199,254,740,991.'],
+  ] as const) {
+    await keep.fill(typed);
+    await expect(keep).toHaveAttribute('aria-invalid', 'true');
+    await expect(panel).toContainText(problem);
+    await expect(preview).toBeDisabled();
+  }
+
+  await keep.fill(' 1 ');
+  await expect(keep).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(keep).toHaveValue(' 1 ');
+  const sent = page.waitForRequest((request) => request.url().endsWith('/v1/gc'));
+  await preview.click();
+  expect((await sent).postDataJSON()).toEqual({ keep: 1, dry_run: true });
+  await page.getByTestId('gc-run').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(
+    'Kept in every namespace you may administer: the newest revision of each branch, every revision a checkpoint points at, and each branch’s base revision.',
+  );
+  await expect(dialog).toContainText('Deleted for good: every other revision with its changes');
+  await saveScreenshot(page, 'store-gc-confirm');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint } from '../../src/shared/store-api.js';
+import { GC_KEEP_MAX, gcRequestSchema, type Checkpoint } from '../../src/shared/store-api.js';
 import { branchNameProblem } from '../../src/renderer/src/features/store/actions/branch-name.js';
+import { parseKeep } from '../../src/renderer/src/features/store/gc-keep.js';
 import { checkpointProblem, lookUpCheckpoint } from '../../src/renderer/src/features/store/picked-checkpoint.js';
 
 describe('a checkpoint named in the address', () => {
@@ -37,5 +38,34 @@ describe('a new branch name as typed', () => {
       'Branch name may use letters, digits, ".", "_", "/" and "-" only.',
     );
     expect(branchNameProblem('x'.repeat(257), 'ns', existing)).toBe('Branch name is too long: at most 256 characters.');
+  });
+});
+
+describe('gc keep as typed', () => {
+  it('reads whole numbers of 1 or more, spaces around them ignored', () => {
+    expect(parseKeep('10')).toEqual({ keep: 10 });
+    expect(parseKeep(' 5 ')).toEqual({ keep: 5 });
+    expect(parseKeep(String(GC_KEEP_MAX))).toEqual({ keep: GC_KEEP_MAX });
+  });
+
+  it('says what is wrong, naming the field', () => {
+    const problem = (text: string): string | undefined => {
+      const parsed = parseKeep(text);
+      return 'problem' in parsed ? parsed.problem : undefined;
+    };
+    expect(problem('  ')).toBe('Revisions to keep per branch is empty: enter how many to keep, like 10.');
+    for (const text of ['5x', '1.5', '1e3', '0x10', '- 3'])
+      expect(problem(text)).toBe('Revisions to keep per branch must be a whole number, like 10.');
+    for (const text of ['0', '-3', ' -0 '])
+      expect(problem(text)).toBe('Revisions to keep per branch must be at least 1.');
+    for (const text of ['9007199254740992', '99999999999999999999'])
+      expect(problem(text)).toBe(
+        `Revisions to keep per branch is too large: the store accepts at most ${GC_KEEP_MAX.toLocaleString()}.`,
+      );
+  });
+
+  it('bounds keep where the store does', () => {
+    expect(gcRequestSchema.safeParse({ keep: GC_KEEP_MAX }).success).toBe(true);
+    expect(gcRequestSchema.safeParse({ keep: GC_KEEP_MAX + 1 }).success).toBe(false);
   });
 });
