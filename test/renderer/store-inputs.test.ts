@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GC_KEEP_MAX, gcRequestSchema, type Checkpoint } from '../../src/shared/store-api.js';
 import { branchNameProblem } from '../../src/renderer/src/features/store/actions/branch-name.js';
 import { parseKeep } from '../../src/renderer/src/features/store/gc-keep.js';
-import { checkpointProblem, lookUpCheckpoint } from '../../src/renderer/src/features/store/picked-checkpoint.js';
+import { checkpointProblem, lookUpCheckpoint } from '../../src/renderer/src/features/store/checkpoint-lookup.js';
 
 describe('a checkpoint named in the address', () => {
   const listed: Checkpoint[] = [
