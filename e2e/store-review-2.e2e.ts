@@ -163,6 +163,10 @@ test('new branch: a name already taken is refused as typed, and a 409 from a rac
   await expect(dialog.getByRole('alert')).toContainText('Could not create the branch');
   await expect(dialog).toContainText(`Branch name “raced” is taken: ${namespace} already has a branch of that name.`);
   await expect(dialog.getByTestId('confirm-branch')).toBeDisabled();
+  // The refusal was about that name: another one clears it.
+  await name.fill('raced-2');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByTestId('confirm-branch')).toBeEnabled();
   allowStatus(consoleErrors, 409);
 });
 

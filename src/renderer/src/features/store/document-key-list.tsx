@@ -16,8 +16,8 @@ export function useFilteredKeys(keys: readonly string[], filter: string): readon
 }
 
 /**
- * The filter and the list of keys it leaves, as a combobox and its listbox: from the filter, ArrowDown
- * moves into the list on the first match and Enter opens the first match. The list takes focus only
+ * The filter and the list of keys it leaves, which it controls as a combobox does its listbox: from the
+ * filter, ArrowDown moves into the list on the first match and Enter opens the first match. The list takes focus only
  * when asked (`focusToken`, a new truthy value each time), never because the filter made it reappear
  * while the user is typing.
  */

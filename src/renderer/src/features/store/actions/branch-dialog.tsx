@@ -82,7 +82,11 @@ export function BranchDialog({
         <TextInput
           id="branch-name"
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            // The store's refusal was about the name as it was: the field now speaks for the new one.
+            create.reset();
+          }}
           placeholder="feature/new-limits"
         />
       </Field>
