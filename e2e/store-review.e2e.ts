@@ -208,7 +208,7 @@ test('garbage collection keeps what is typed in keep and says what is wrong with
     ['5x', 'Revisions to keep per branch must be a whole number, like 10.'],
     ['0', 'Revisions to keep per branch must be at least 1.'],
     ['', 'Revisions to keep per branch is empty: enter how many to keep, like 10.'],
-    ['-3', 'Revisions to keep per branch must be a whole number, like 10.'],
+    ['-3', 'Revisions to keep per branch must be at least 1.'],
   ] as const) {
     await keep.fill(typed);
     await expect(keep).toHaveValue(typed);

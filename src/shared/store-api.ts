@@ -307,6 +307,9 @@ export const restoreRequestSchema = z.strictObject({
   expected_revision: expectedRevision,
 });
 
+/** The largest `keep` gc accepts: the schema's integers are safe integers (zod's `int()`). */
+export const GC_KEEP_MAX = Number.MAX_SAFE_INTEGER;
+
 /** POST /v1/gc. */
 export const gcRequestSchema = z.strictObject({
   keep: z

@@ -1,18 +1,21 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useStoreState } from '../../api/store-queries.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
-import { CopyButton } from '../../components/copy-button.js';
-import { ContentView } from '../../components/diff/diff-view.js';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
-import { TextInput } from '../../components/field.js';
-import { FilesIcon, UndoIcon } from '../../components/icons.js';
-import { VirtualList } from '../../components/virtual-list.js';
-import { byteLength, formatBytes, plural } from '../../lib/format.js';
+import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { RestoreIcon, UndoIcon } from '../../components/icons.js';
+import { assertNever } from '../../lib/assert-never.js';
+import { plural } from '../../lib/format.js';
 import { compareKeys } from '../../lib/state-diff.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
+import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { decodeRevisionParam, encodeRevisionParam } from './actions/source.js';
+import { CheckpointElsewhere } from './checkpoint-elsewhere.js';
+import { DocumentKeyList, useFilteredKeys } from './document-key-list.js';
+import { DocumentPane } from './document-pane.js';
+import { checkpointProblem } from './checkpoint-lookup.js';
+import { usePickedCheckpoint } from './picked-checkpoint.js';
 import { pickedProblem, RevisionPicker, selectorOf, type PickedRevision } from './revision-picker.js';
 import { EmptyBranch } from './store-empty.js';
 import { useScope } from './use-scope.js';
@@ -25,32 +28,57 @@ function pickedFrom(params: URLSearchParams): PickedRevision {
   return rev ? { kind: 'revision', revision: decodeRevisionParam(rev) } : { kind: 'head' };
 }
 
+/** Where the documents on screen come from, for messages: "on main at the head (#12)". */
+function describeWhere(branch: string, picked: PickedRevision, revision: number): string {
+  switch (picked.kind) {
+    case 'head':
+      return `on ${branch} at the head (#${revision})`;
+    case 'revision':
+      return `on ${branch} at #${revision}`;
+    case 'checkpoint':
+      return `at checkpoint “${picked.checkpoint}” (#${revision})`;
+    default:
+      return assertNever(picked);
+  }
+}
+
 /** The documents of a branch at the head, any revision or any checkpoint, with a filter. */
 export function DocumentsScreen() {
   const scope = useScope();
   const params = useSearchParams();
   const picked = pickedFrom(params);
-  const problem = pickedProblem(picked);
+  const checkpoint = usePickedCheckpoint(scope.namespace, picked);
+  const syntax = pickedProblem(picked);
+  const problem = syntax
+    ? { title: syntax.title, error: new Error(syntax.detail) }
+    : checkpointProblem(checkpoint, scope.namespace);
   // Undefined while the revision id is empty or not one: nothing to read, and no silent fallback to the head.
   const selector = selectorOf(picked);
   const at = selector ?? {};
-  const state = useStoreState(scope, at, selector !== undefined);
+  // A checkpoint is read once the namespace's list has it: one it lacks is named above, not asked for.
+  const readable = selector !== undefined && (picked.kind !== 'checkpoint' || checkpoint.status === 'found');
+  const state = useStoreState(scope, at, readable);
   const head = useStoreState(scope, {});
   const [filter, setFilter] = useState('');
-  const [rollingBack, setRollingBack] = useState(false);
+  // The list takes focus on arrival and when the filter hands over, never while the user types.
+  const [listFocus, setListFocus] = useState(1);
+  const focusCount = useRef(1);
+  const focusList = (): void => setListFocus(++focusCount.current);
+  const [action, setAction] = useState<'rollback' | 'restore'>();
   const filterRef = useFilterShortcut();
   const keys = useMemo(() => Object.keys(state.data?.objects ?? {}).sort(compareKeys), [state.data]);
-  const shown = useMemo(
-    () => (filter ? keys.filter((key) => key.toLowerCase().includes(filter.toLowerCase())) : keys),
-    [keys, filter],
-  );
+  const shown = useFilteredKeys(keys, filter);
   const selectedKey = params.get('key') ?? shown[0];
-  const selectedIndex = selectedKey ? shown.indexOf(selectedKey) : -1;
   const content = selectedKey !== undefined ? state.data?.objects[selectedKey] : undefined;
+  const select = (key: string): void => updateSearch({ key });
+  // Rollback reaches the branch's own history; a checkpoint of another branch is restored instead,
+  // as on the Checkpoints screen.
+  const elsewhere =
+    checkpoint.status === 'found' && checkpoint.checkpoint.branch !== scope.branch ? checkpoint.checkpoint : undefined;
 
   const atHead = !at.checkpoint && (!at.revision || at.revision === head.data?.revision);
   const toolbar = (
-    <header className="toolbar">
+    <header className="toolbar toolbar-wrap">
       <span className="toolbar-title">Documents at</span>
       <RevisionPicker
         scope={scope}
@@ -64,23 +92,29 @@ export function DocumentsScreen() {
           })
         }
       />
-      {selector && state.data && (
+      {readable && state.data && (
         <span className="muted" data-testid="state-summary">
           {plural(keys.length, 'document')} at <span className="mono">#{state.data.revision}</span>
         </span>
       )}
-      {selector && !atHead && state.data && (
-        <Button size="sm" className="toolbar-end" icon={<UndoIcon />} onClick={() => setRollingBack(true)}>
-          Roll back {scope.branch} to this
+      {readable && !atHead && state.data && (
+        <Button
+          size="sm"
+          className="toolbar-end"
+          icon={elsewhere ? <RestoreIcon /> : <UndoIcon />}
+          onClick={() => setAction(elsewhere ? 'restore' : 'rollback')}
+        >
+          {elsewhere ? `Restore into ${scope.branch}` : `Roll back ${scope.branch} to this`}
         </Button>
       )}
+      {elsewhere && <CheckpointElsewhere checkpoint={elsewhere} scope={scope} />}
     </header>
   );
   if (problem)
     return (
       <div className="page-body">
         {toolbar}
-        <ErrorMessage error={new Error(problem.detail)} title={problem.title} />
+        <ErrorMessage error={problem.error} title={problem.title} />
       </div>
     );
   if (!selector)
@@ -90,7 +124,7 @@ export function DocumentsScreen() {
         <p className="muted">Type a revision id to see its documents.</p>
       </div>
     );
-  if (state.isPending) return <Loading label="Loading documents…" />;
+  if (!readable || state.isPending) return <Loading label="Loading documents…" />;
   if (state.isError)
     return (
       <div className="page-body">
@@ -109,54 +143,45 @@ export function DocumentsScreen() {
     <div className="documents" data-testid="documents-screen">
       {toolbar}
       <div className="split-view">
-        <section className="split-list">
-          <div className="split-list-header">
-            <TextInput
-              ref={filterRef}
-              className="filter-input"
-              placeholder="Filter keys  /"
-              aria-label="Filter keys"
-              value={filter}
-              onChange={(event) => setFilter(event.target.value)}
-            />
-          </div>
-          {shown.length === 0 ? (
-            <EmptyState title={keys.length ? 'No key matches the filter' : 'No documents at this revision'} />
-          ) : (
-            <VirtualList
-              label="Documents"
-              testId="document-list"
-              count={shown.length}
-              rowHeight={32}
-              autoFocus
-              selected={selectedIndex}
-              onSelect={(index) => updateSearch({ key: shown[index] })}
-              rowKey={(index) => shown[index]!}
-              renderRow={(index) => (
-                <div className="change-row" title={shown[index]}>
-                  <FilesIcon size={14} className="muted" />
-                  <span className="change-row-key">{shown[index]}</span>
-                </div>
-              )}
-            />
-          )}
-        </section>
+        <DocumentKeyList
+          keys={keys}
+          shown={shown}
+          filter={filter}
+          onFilter={(next) => {
+            setFilter(next);
+            setListFocus(0);
+          }}
+          selectedKey={selectedKey}
+          onSelect={select}
+          focusToken={listFocus}
+          onFocusList={focusList}
+          filterRef={filterRef}
+        />
         <section className="split-detail">
-          {selectedKey !== undefined && content !== undefined && (
-            <div className="document-view">
-              <div className="changes-diff-header">
-                <div className="changes-diff-title">
-                  <span className="mono changes-diff-key">{selectedKey}</span>
-                  <span className="muted">{formatBytes(byteLength(content))}</span>
-                </div>
-                <CopyButton text={content} label="Copy content" />
-              </div>
-              <ContentView content={content} />
-            </div>
-          )}
+          <DocumentPane
+            documentKey={selectedKey}
+            content={content}
+            where={describeWhere(scope.branch, picked, state.data.revision)}
+            onBack={
+              keys.length > 0
+                ? () => {
+                    setFilter('');
+                    select(keys[0]!);
+                    focusList();
+                  }
+                : undefined
+            }
+          />
         </section>
       </div>
-      {rollingBack && <RollbackDialog scope={scope} target={at} onClose={() => setRollingBack(false)} />}
+      {action === 'rollback' && <RollbackDialog scope={scope} target={at} onClose={() => setAction(undefined)} />}
+      {action === 'restore' && elsewhere && (
+        <RestoreDialog
+          scope={scope}
+          initial={{ kind: 'checkpoint', checkpoint: elsewhere.name }}
+          onClose={() => setAction(undefined)}
+        />
+      )}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { formatInt, plural, timeAgo } from '../../lib/format.js';
+import { KEEP_LABEL, parseKeep } from './gc-keep.js';
 
 const columns: Column<NamespaceSummary>[] = [
   {
@@ -29,18 +30,14 @@ const columns: Column<NamespaceSummary>[] = [
   { header: 'Created', align: 'right', cell: (ns) => timeAgo(ns.created_at) },
 ];
 
-const KEEP_LABEL = 'Revisions to keep per branch';
-
-/**
- * The `keep` typed, as a count, or what is wrong with it. 0 is refused rather than sent: the store
- * would read it as its default of 10, not as "keep nothing".
- */
-function parseKeep(text: string): { readonly keep: number } | { readonly problem: string } {
-  if (text.trim() === '') return { problem: `${KEEP_LABEL} is empty: enter how many to keep, like 10.` };
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
-    return { problem: `${KEEP_LABEL} must be a whole number, like 10.` };
-  if (Number(text) === 0) return { problem: `${KEEP_LABEL} must be at least 1.` };
-  return { keep: Number(text) };
+/** What a prune with this `keep` leaves and what it takes, as the store's gc decides it. */
+function pruneTerms(keep: number): { readonly kept: string; readonly deleted: string } {
+  const newest = keep === 1 ? 'the newest revision' : `the newest ${formatInt(keep)} revisions`;
+  return {
+    kept: `Kept in every namespace you may administer: ${newest} of each branch, every revision a checkpoint points at, and each branch’s base revision. All of them stay fully readable.`,
+    deleted:
+      'Deleted for good: every other revision with its changes, and the document contents and keys no kept revision uses.',
+  };
 }
 
 /** Garbage collection: how many revisions a `keep` would prune (dry run), then a confirmed prune. */
@@ -76,8 +73,8 @@ function GcPanel() {
       <h2 className="panel-title">Garbage collection</h2>
       <p className="panel-text">
         Keeps the newest revisions of every branch, plus every revision a checkpoint or a branch base points at, in
-        every namespace. What is kept stays fully readable; older history and content nothing references are deleted for
-        good.
+        every namespace you may administer. What is kept stays fully readable; older history and content nothing
+        references are deleted for good.
       </p>
       <form
         className="gc-form"
@@ -126,7 +123,7 @@ function GcPanel() {
       {confirming && (
         <Dialog
           title={`Prune ${plural(wouldPrune ?? 0, 'revision')}?`}
-          description="This cannot be undone. Checkpoints and the newest revisions of each branch are kept."
+          description="This cannot be undone."
           onClose={() => setConfirming(false)}
           // A prune uses up its preview, and the Prune button with it: the keep field is next.
           returnFocus={() => keepInput.current}
@@ -142,6 +139,12 @@ function GcPanel() {
             </ConfirmFooter>
           }
         >
+          {previewedKeep !== undefined && (
+            <>
+              <p className="panel-text">{pruneTerms(previewedKeep).kept}</p>
+              <p className="panel-text">{pruneTerms(previewedKeep).deleted}</p>
+            </>
+          )}
           {prune.error && <ErrorMessage error={prune.error} title="Garbage collection failed" />}
         </Dialog>
       )}

@@ -1,3 +1,4 @@
+import type { Checkpoint } from '../../../../shared/store-api.js';
 import type { RevisionSelector, StoreScope } from '../../api/query-keys.js';
 import { useCheckpoints } from '../../api/store-queries.js';
 import { Select, TextInput } from '../../components/field.js';
@@ -31,7 +32,17 @@ export function selectorOf(picked: PickedRevision): RevisionSelector | undefined
   }
 }
 
-/** Picks what to look at on a branch: the head, a checkpoint, or a revision id. */
+/** A checkpoint as an option: its revision, and its branch when that is not the one on screen. */
+function checkpointLabel(checkpoint: Checkpoint, branch: string): string {
+  if (checkpoint.branch === branch) return `${checkpoint.name} (#${checkpoint.revision_id})`;
+  return `${checkpoint.name} (#${checkpoint.revision_id}${checkpoint.branch ? ` on ${checkpoint.branch}` : ''})`;
+}
+
+/**
+ * Picks what to look at on a branch: the head, a revision id, or any checkpoint of the namespace
+ * (those of other branches listed apart, with their branch). A checkpoint the address names that
+ * the list lacks stays chosen, marked "not found", rather than showing as the head.
+ */
 export function RevisionPicker({
   scope,
   value,
@@ -44,14 +55,31 @@ export function RevisionPicker({
   readonly headRevision?: number;
 }) {
   const checkpoints = useCheckpoints(scope.namespace);
-  const onBranch = checkpoints.data?.checkpoints.filter((checkpoint) => checkpoint.branch === scope.branch) ?? [];
+  const listed = checkpoints.data?.checkpoints;
+  const onBranch = listed?.filter((checkpoint) => checkpoint.branch === scope.branch) ?? [];
+  const elsewhere = listed?.filter((checkpoint) => checkpoint.branch !== scope.branch) ?? [];
+  const unlisted =
+    value.kind === 'checkpoint' && !listed?.some((checkpoint) => checkpoint.name === value.checkpoint)
+      ? value.checkpoint
+      : undefined;
   const choice = value.kind === 'checkpoint' ? `cp:${value.checkpoint}` : value.kind;
+  const group = (label: string, entries: readonly Checkpoint[]) =>
+    entries.length > 0 && (
+      <optgroup label={label}>
+        {entries.map((checkpoint) => (
+          <option key={checkpoint.name} value={`cp:${checkpoint.name}`}>
+            {checkpointLabel(checkpoint, scope.branch)}
+          </option>
+        ))}
+      </optgroup>
+    );
   return (
     <div className="revision-picker">
       <Select
         aria-label="Revision"
         data-testid="revision-picker"
         value={choice}
+        aria-invalid={unlisted !== undefined && listed ? true : undefined}
         onChange={(event) => {
           const next = event.target.value;
           if (next === 'head') onChange({ kind: 'head' });
@@ -62,15 +90,11 @@ export function RevisionPicker({
       >
         <option value="head">Head{headRevision ? ` (#${headRevision})` : ''}</option>
         <option value="revision">Revision…</option>
-        {onBranch.length > 0 && (
-          <optgroup label="Checkpoints">
-            {onBranch.map((checkpoint) => (
-              <option key={checkpoint.name} value={`cp:${checkpoint.name}`}>
-                {checkpoint.name} (#{checkpoint.revision_id})
-              </option>
-            ))}
-          </optgroup>
+        {unlisted !== undefined && (
+          <option value={`cp:${unlisted}`}>{`${unlisted}${listed ? ' (not found)' : ''}`}</option>
         )}
+        {group(`Checkpoints on ${scope.branch}`, onBranch)}
+        {group('Checkpoints on other branches', elsewhere)}
       </Select>
       {value.kind === 'revision' && (
         <TextInput

@@ -1,13 +1,14 @@
 import { useMemo, useState } from 'react';
-import { BRANCH_PATTERN } from '../../../../../shared/store-api.js';
 import type { RevisionSelector, StoreScope } from '../../../api/query-keys.js';
-import { useStoreState } from '../../../api/store-queries.js';
+import { useBranches, useStoreState } from '../../../api/store-queries.js';
 import { useCreateBranch } from '../../../api/store-mutations.js';
 import { href, navigate } from '../../../app/router.js';
 import { FormDialog } from '../../../components/dialog.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
+import { plural } from '../../../lib/format.js';
 import { diffStates } from '../../../lib/state-diff.js';
+import { branchNameProblem } from './branch-name.js';
 import { DiffPreview } from './diff-preview.js';
 import { describeTarget } from './rollback-dialog.js';
 
@@ -28,9 +29,18 @@ export function BranchDialog({
   const create = useCreateBranch();
   const [name, setName] = useState('');
   const changes = useMemo(() => (source.data ? diffStates({}, source.data.objects) : undefined), [source.data]);
-  const invalid = name !== '' && !BRANCH_PATTERN.test(name);
+  const branches = useBranches(scope);
+  // Checked as typed against the branches listed; one created meanwhile is the store's 409, after which
+  // the list is refreshed and this says so too.
+  const problem = branchNameProblem(name, scope.namespace, branches.data?.branches);
   const sourceLabel = from.revision || from.checkpoint ? describeTarget(from) : `the head of ${scope.branch}`;
-  const canSubmit = name !== '' && !invalid && !!source.data;
+  const canSubmit = name !== '' && !problem && !!source.data;
+  // The branch does not exist yet: say what it will be made from and hold, not what "would change".
+  const summary =
+    source.data &&
+    `${name || 'The branch'} will be created from ${
+      from.revision ? `#${from.revision} of ${scope.branch}` : `${sourceLabel} (#${source.data.revision})`
+    } with ${plural(Object.keys(source.data.objects).length, 'document')}`;
   const submit = (): void =>
     create.mutate(
       { scope, name, fromRevision: from.revision, fromCheckpoint: from.checkpoint },
@@ -59,6 +69,7 @@ export function BranchDialog({
       after={
         <DiffPreview
           title="Documents on the new branch"
+          summary={summary}
           changes={changes}
           error={source.error}
           emptyText="The source has no documents: the branch starts empty."
@@ -67,16 +78,15 @@ export function BranchDialog({
       error={create.error}
       errorTitle="Could not create the branch"
     >
-      <Field
-        label="Branch name"
-        htmlFor="branch-name"
-        error={invalid ? 'Use letters, digits, ".", "_", "/" and "-" only.' : undefined}
-        hint="For example feature/new-limits."
-      >
+      <Field label="Branch name" htmlFor="branch-name" error={problem} hint="For example feature/new-limits.">
         <TextInput
           id="branch-name"
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            // The store's refusal was about the name as it was: the field now speaks for the new one.
+            create.reset();
+          }}
           placeholder="feature/new-limits"
         />
       </Field>

@@ -8,11 +8,14 @@ export function DiffPreview({
   changes,
   error,
   title = 'Preview',
+  summary,
   emptyText,
 }: {
   readonly changes: readonly Change[] | undefined;
   readonly error?: unknown;
   readonly title?: string;
+  /** Says what the changes amount to, instead of how many documents would change. */
+  readonly summary?: string;
   readonly emptyText: string;
 }) {
   return (
@@ -20,7 +23,9 @@ export function DiffPreview({
       <div className="preview-header">
         <span className="section-title">{title}</span>
         {changes && (
-          <span className="muted">{changes.length ? plural(changes.length, 'document') + ' would change' : ''}</span>
+          <span className="muted">
+            {summary ?? (changes.length ? plural(changes.length, 'document') + ' would change' : '')}
+          </span>
         )}
       </div>
       <div className="preview-body">

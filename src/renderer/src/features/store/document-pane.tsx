@@ -1,0 +1,49 @@
+import { Button } from '../../components/button.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { ContentView } from '../../components/diff/diff-view.js';
+import { EmptyState } from '../../components/feedback.js';
+import { FilesIcon } from '../../components/icons.js';
+import { byteLength, formatBytes } from '../../lib/format.js';
+
+/**
+ * One document's content, or, for a key the address names that these documents lack, a message
+ * naming it and where it was looked for (`where`: "on main at #12"), with a way back to the list.
+ */
+export function DocumentPane({
+  documentKey,
+  content,
+  where,
+  onBack,
+}: {
+  readonly documentKey: string | undefined;
+  readonly content: string | undefined;
+  readonly where: string;
+  /** Shows the first document instead; undefined when there is none. */
+  readonly onBack: (() => void) | undefined;
+}) {
+  if (documentKey === undefined) return null;
+  if (content === undefined)
+    return (
+      <div className="page-body" data-testid="document-missing">
+        <EmptyState
+          icon={<FilesIcon size={28} />}
+          title={`No document “${documentKey}” ${where}`}
+          action={onBack && <Button onClick={onBack}>Show the first document</Button>}
+        >
+          It may have been deleted or renamed, or exist only on another branch or at another revision.
+        </EmptyState>
+      </div>
+    );
+  return (
+    <div className="document-view">
+      <div className="changes-diff-header">
+        <div className="changes-diff-title">
+          <span className="mono changes-diff-key">{documentKey}</span>
+          <span className="muted">{formatBytes(byteLength(content))}</span>
+        </div>
+        <CopyButton text={content} label="Copy content" />
+      </div>
+      <ContentView content={content} />
+    </div>
+  );
+}
