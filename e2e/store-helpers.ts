@@ -20,3 +20,9 @@ export function apply(namespace: string, branch: string, message: string, docume
 /** The path of a store screen for a namespace and branch, with more query parameters in `extra` (`&rev=2`). */
 export const screen = (path: string, namespace: string, branch = 'main', extra = ''): string =>
   `store/${path}?ns=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}${extra}`;
+
+/** Drops the browser's own "Failed to load resource" lines for statuses a test provokes on purpose. */
+export function allowStatus(consoleErrors: string[], status: number): void {
+  const expected = new RegExp(`status of ${status}\\b`);
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !expected.test(line)));
+}

@@ -1,14 +1,8 @@
-import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace as fresh, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 /** A fresh namespace for one test. */
 const freshNamespace = (name: string): string => fresh('review2', name);
-
-/** Drops the browser's own "Failed to load resource" lines for statuses a test provokes on purpose. */
-function allowStatus(consoleErrors: string[], status: number): void {
-  const expected = new RegExp(`status of ${status}\\b`);
-  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !expected.test(line)));
-}
 
 test('documents: a checkpoint of another branch is shown as one, with its branch', async ({ page }) => {
   const namespace = freshNamespace('cp-elsewhere');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace as fresh, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 interface Checkpoints {
@@ -8,12 +8,6 @@ interface Checkpoints {
 
 /** A fresh namespace for one test. */
 const freshNamespace = (name: string): string => fresh('review', name);
-
-/** Drops the browser's own "Failed to load resource" lines for statuses a test provokes on purpose. */
-function allowStatus(consoleErrors: string[], status: number): void {
-  const expected = new RegExp(`status of ${status}\\b`);
-  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !expected.test(line)));
-}
 
 async function titleBox(page: Page) {
   const title = page.getByTestId('revision-detail').locator('.revision-title');
