@@ -63,7 +63,7 @@ export function EditKeyLimitsDialog({
       <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
       {number('rpm')}
       {number('tpm')}
-      <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
+      <div className="form-section form-span">Budgets this key sets for its user and team (per UTC minute and day)</div>
       {number('userTpm')}
       {number('userTpd')}
       {number('teamTpm')}

@@ -3,6 +3,7 @@ import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
 import { useIssueKey, useModelSettings } from '../../api/gateway-queries.js';
 import { FormDialog } from '../../components/dialog.js';
 import { Field, Select, TextInput } from '../../components/field.js';
+import { KEY_LIMIT_FIELDS } from './key-limits-form.js';
 import { EMPTY_FORM, toRequest, validateForm, type IssueKeyForm } from './issue-key-form.js';
 
 const SCOPES = [
@@ -40,8 +41,8 @@ export function IssueKeyDialog({
   const errors = touched ? validateForm(form) : {};
   const set = <K extends keyof IssueKeyForm>(field: K, value: IssueKeyForm[K]): void =>
     setForm((current) => ({ ...current, [field]: value }));
-  const number = (field: 'rpm' | 'tpm' | 'userTpm' | 'userTpd' | 'teamTpm' | 'teamTpd', label: string) => (
-    <Field label={label} htmlFor={`key-${field}`} error={errors[field]}>
+  const number = (field: keyof typeof KEY_LIMIT_FIELDS) => (
+    <Field label={KEY_LIMIT_FIELDS[field].label} htmlFor={`key-${field}`} error={errors[field]}>
       <TextInput
         id={`key-${field}`}
         inputMode="numeric"
@@ -149,14 +150,14 @@ export function IssueKeyDialog({
           {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
         </div>
       </fieldset>
-      <div className="form-section form-span">Rate limits</div>
-      {number('rpm', 'Requests per minute')}
-      {number('tpm', 'Tokens per minute')}
-      <div className="form-section form-span">Budgets (tokens)</div>
-      {number('userTpm', 'User, per minute')}
-      {number('userTpd', 'User, per day')}
-      {number('teamTpm', 'Team, per minute')}
-      {number('teamTpd', 'Team, per day')}
+      <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
+      {number('rpm')}
+      {number('tpm')}
+      <div className="form-section form-span">Budgets this key sets for its user and team (per UTC minute and day)</div>
+      {number('userTpm')}
+      {number('userTpd')}
+      {number('teamTpm')}
+      {number('teamTpd')}
     </FormDialog>
   );
 }
