@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { apply, freshNamespace, screen } from './store-helpers.js';
 import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
 
 /** The DOM members the in-page checks use: this file is type-checked without the DOM library. */
@@ -164,6 +165,22 @@ test('the spend panel’s choices work from the keyboard, and the panel follows 
   await page.keyboard.press('End');
   await expect(measure.getByRole('radio', { name: 'Requests' })).toBeChecked();
   await expect(page.getByTestId('spend-panel').getByRole('heading')).toContainText('Requests per day');
+});
+
+test('a compare source’s kind is chosen with the arrows, and the screen follows', async ({ page }) => {
+  const namespace = freshNamespace('forms', 'compare-keys');
+  await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  await openSignedIn(page, screen('compare', namespace));
+  const kinds = page.getByRole('radiogroup', { name: 'From: kind' });
+  await kinds.getByRole('radio', { checked: true }).focus();
+  await expect(kinds.getByRole('radio', { name: 'Branch' })).toBeChecked();
+  await page.keyboard.press('ArrowRight');
+  await expect(kinds.getByRole('radio', { name: 'Revision' })).toBeChecked();
+  await expect(kinds.getByRole('radio', { name: 'Revision' })).toBeFocused();
+  await expect(page.getByTestId('from-source').getByRole('textbox', { name: 'Revision id' })).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(kinds.getByRole('radio', { name: 'Branch' })).toBeChecked();
+  await expect(page.getByTestId('from-source').getByRole('textbox', { name: 'Revision id' })).toBeHidden();
 });
 
 test('keys, users and teams and the meters name each limit with the same words', async ({ page }) => {
