@@ -40,11 +40,11 @@ test('a team and a user with a budget created in the UI; their key’s request s
   await dialog.getByTestId('confirm-principal').click();
   await expect(dialog.locator('.field-error')).toContainText('letters, digits');
   await dialog.getByLabel('Id', { exact: true }).fill(team);
-  await dialog.getByLabel('Budget: tokens per day').fill('50000');
+  await dialog.getByLabel('Token budget per day').fill('50000');
   await dialog.getByTestId('confirm-principal').click();
   await expect(dialog).toBeHidden();
   const teamRow = page.getByTestId('teams-table').getByRole('row').filter({ hasText: team });
-  await expect(teamRow).toContainText('tokens today');
+  await expect(teamRow).toContainText('token budget per day');
 
   // A user in it with a daily token budget of their own.
   await page.getByTestId('new-user').click();
@@ -54,7 +54,7 @@ test('a team and a user with a budget created in the UI; their key’s request s
   await dialog.getByTestId('confirm-principal').click();
   await expect(dialog.locator('.field-error')).toContainText('whole number');
   await dialog.getByLabel('Requests per minute').fill('');
-  await dialog.getByLabel('Budget: tokens per day').fill('5000');
+  await dialog.getByLabel('Token budget per day').fill('5000');
   await dialog.getByTestId('confirm-principal').click();
   await expect(dialog).toBeHidden();
   const userRow = page.getByTestId('users-table').getByRole('row').filter({ hasText: user });
@@ -79,10 +79,10 @@ test('a team and a user with a budget created in the UI; their key’s request s
     .getByTestId('keys-table')
     .getByRole('row')
     .filter({ hasText: `e2e-budget-${stamp}` });
-  const keyUserMeter = keyRow.getByRole('meter', { name: `user ${user} tokens today` });
+  const keyUserMeter = keyRow.getByRole('meter', { name: `user ${user} token budget per day` });
   await expect(keyUserMeter).toContainText('/ 5K');
   await expect(keyUserMeter).not.toHaveAttribute('aria-valuenow', '0');
-  await expect(keyRow.getByRole('meter', { name: `team ${team} tokens today` })).toContainText('/ 50K');
+  await expect(keyRow.getByRole('meter', { name: `team ${team} token budget per day` })).toContainText('/ 50K');
 
   // Usage per user and per team carries the cost column.
   await page.getByRole('link', { name: 'Usage' }).click();
@@ -124,10 +124,10 @@ test('a key’s rate limit edited in the UI applies to the next request, no rest
 
   await row.getByRole('button', { name: 'Edit limits' }).click();
   const dialog = page.getByTestId('edit-key-limits-dialog');
-  await dialog.getByLabel('Requests per minute').fill('0');
+  await dialog.getByLabel('Requests per minute', { exact: true }).fill('0');
   await dialog.getByTestId('confirm-key-limits').click();
   await expect(dialog.locator('.field-error')).toContainText('whole number');
-  await dialog.getByLabel('Requests per minute').fill('1');
+  await dialog.getByLabel('Requests per minute', { exact: true }).fill('1');
   await saveScreenshot(page, 'gateway-edit-key-limits');
   await dialog.getByTestId('confirm-key-limits').click();
   await expect(dialog).toBeHidden();
@@ -144,7 +144,7 @@ test('a key’s rate limit edited in the UI applies to the next request, no rest
 
   // Cleared in the UI: the key has no limit again, at once.
   await row.getByRole('button', { name: 'Edit limits' }).click();
-  await dialog.getByLabel('Requests per minute').fill('');
+  await dialog.getByLabel('Requests per minute', { exact: true }).fill('');
   await dialog.getByTestId('confirm-key-limits').click();
   await expect(dialog).toBeHidden();
   await expect(row).toContainText('No limits');

@@ -2,6 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { Button } from './button.js';
 import { ErrorMessage } from './feedback.js';
 import { CloseIcon } from './icons.js';
+import { useFocusFirstProblem } from './use-focus-first-problem.js';
 import { useModalFocus } from './use-modal-focus.js';
 
 /**
@@ -107,8 +108,9 @@ export function ConfirmFooter({
 
 /**
  * A dialog around a form: Enter in a field submits as the confirm button does (only while it is
- * enabled), `after` follows the form (a preview, a notice), and the mutation's error (when it failed)
- * is shown last. `layout="grid"` puts the fields in two columns; `stack` one under the other.
+ * enabled), a refused submit moves focus to the first field with a problem, `after` follows the form
+ * (a preview, a notice), and the mutation's error (when it failed) is shown last. `layout="grid"`
+ * puts the fields in two columns; `stack` one under the other.
  */
 export function FormDialog({
   onClose,
@@ -142,6 +144,8 @@ export function FormDialog({
   readonly children: ReactNode;
 }) {
   const formId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitted = useFocusFirstProblem(formRef);
   return (
     <Dialog
       {...dialog}
@@ -153,12 +157,15 @@ export function FormDialog({
       }
     >
       <form
+        ref={formRef}
         id={formId}
         className={layout === 'grid' ? 'form-grid' : 'form-stack'}
         onSubmit={(event) => {
           event.preventDefault();
           // Enter does nothing while the confirm button is disabled; this also holds for a scripted submit.
-          if (!disabled && !busy) onSubmit();
+          if (disabled || busy) return;
+          onSubmit();
+          submitted();
         }}
       >
         {children}

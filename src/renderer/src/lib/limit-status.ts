@@ -1,33 +1,29 @@
-import type { LimitStatus, LimitType } from '../../../shared/principals-api.js';
+import type { LimitStatus } from '../../../shared/principals-api.js';
 import { assertNever } from './assert-never.js';
 import { formatCompact, formatCost } from './format.js';
+import { LIMIT_WORDS, limitWordOf, type LimitWord } from './limit-words.js';
 
-/** What a limit counts, and over what window, in words for a meter. */
+/** What a limit counts, and over what window. */
 interface LimitKind {
-  /** "requests/min", "tokens today". */
-  readonly what: string;
   readonly unit: 'requests' | 'tokens' | 'usd';
   /** Token buckets refill continuously; budgets end with their UTC minute or day. */
   readonly span: 'bucket' | 'minute' | 'day';
 }
 
-function kindOf(type: LimitType): LimitKind {
-  switch (type) {
+function kindOf(word: LimitWord): LimitKind {
+  switch (word) {
     case 'requests':
-      return { what: 'requests/min', unit: 'requests', span: 'bucket' };
+      return { unit: 'requests', span: 'bucket' };
     case 'tokens':
-      return { what: 'tokens/min', unit: 'tokens', span: 'bucket' };
-    case 'user_minute':
-    case 'team_minute':
-      return { what: 'tokens this min', unit: 'tokens', span: 'minute' };
-    case 'user_daily':
-    case 'team_daily':
-      return { what: 'tokens today', unit: 'tokens', span: 'day' };
-    case 'user_cost_daily':
-    case 'team_cost_daily':
-      return { what: 'spend today', unit: 'usd', span: 'day' };
+      return { unit: 'tokens', span: 'bucket' };
+    case 'tokenBudgetMinute':
+      return { unit: 'tokens', span: 'minute' };
+    case 'tokenBudgetDay':
+      return { unit: 'tokens', span: 'day' };
+    case 'spendBudgetDay':
+      return { unit: 'usd', span: 'day' };
     default:
-      return assertNever(type);
+      return assertNever(word);
   }
 }
 
@@ -43,7 +39,7 @@ export interface LimitMeterView {
   readonly owner: string;
   /** The owner named: "key", "user alice", "team platform". */
   readonly ownerName: string;
-  /** "requests/min". */
+  /** The limit's name, as the forms label it, in lower case: "requests per minute". */
   readonly what: string;
   /** "3 / 10". */
   readonly amount: string;
@@ -78,7 +74,8 @@ function amountOf(value: number, unit: LimitKind['unit']): string {
 
 /** Lays out where a limit stands: who it belongs to, used out of allowed, how full, when it frees up. */
 export function limitMeterView(status: LimitStatus): LimitMeterView {
-  const kind = kindOf(status.limit_type);
+  const word = limitWordOf(status.limit_type);
+  const kind = kindOf(word);
   const share = status.limit > 0 ? Math.min(1, Math.max(0, status.used / status.limit)) : 1;
   const level: LimitLevel = status.remaining <= 0 || share >= 1 ? 'full' : share >= NEAR_SHARE ? 'near' : 'ok';
   // A bucket refills: say how much is free and when all of it is, never a bare "Full" (which reads
@@ -92,7 +89,7 @@ export function limitMeterView(status: LimitStatus): LimitMeterView {
       : `Resets in ${formatDuration(status.reset_ms)} (end of the UTC ${kind.span})`;
   return {
     ...ownerOf(status.subject),
-    what: kind.what,
+    what: LIMIT_WORDS[word].toLowerCase(),
     amount: `${amountOf(status.used, kind.unit)} / ${amountOf(status.limit, kind.unit)}`,
     share,
     level,

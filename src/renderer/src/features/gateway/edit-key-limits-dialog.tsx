@@ -1,10 +1,10 @@
 import type { ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { useUpdateKey } from '../../api/gateway-queries.js';
 import { FormDialog } from '../../components/dialog.js';
-import { DraftTextField } from '../../components/field.js';
 import { showToast } from '../../components/toast.js';
 import { useDraft } from '../../lib/use-draft.js';
-import { KEY_LIMIT_FIELDS, keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
+import { KeyLimitFields } from './key-limit-fields.js';
+import { keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
 import { LimitMeters } from './limit-meters.js';
 
 /**
@@ -36,16 +36,6 @@ export function EditKeyLimitsDialog({
       },
     );
   };
-  const number = (field: keyof KeyLimitsForm) => (
-    <DraftTextField
-      draft={draft}
-      field={field}
-      idPrefix="key-limit"
-      label={KEY_LIMIT_FIELDS[field].label}
-      inputMode="numeric"
-      placeholder="No limit"
-    />
-  );
   return (
     <FormDialog
       wide
@@ -60,14 +50,7 @@ export function EditKeyLimitsDialog({
       error={update.error}
       errorTitle="Could not change the limits"
     >
-      <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
-      {number('rpm')}
-      {number('tpm')}
-      <div className="form-section form-span">Budgets this key sets for its user and team (tokens)</div>
-      {number('userTpm')}
-      {number('userTpd')}
-      {number('teamTpm')}
-      {number('teamTpd')}
+      <KeyLimitFields draft={draft} />
       <div className="form-section form-span">Where its limits stand now</div>
       <div className="form-span">
         <LimitMeters limits={apiKey.limits} />

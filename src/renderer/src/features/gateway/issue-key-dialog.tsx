@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useId } from 'react';
 import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
 import { useIssueKey, useModelSettings } from '../../api/gateway-queries.js';
 import { FormDialog } from '../../components/dialog.js';
 import { Field, Select, TextInput } from '../../components/field.js';
-import { EMPTY_FORM, toRequest, validateForm, type IssueKeyForm } from './issue-key-form.js';
+import { useDraft } from '../../lib/use-draft.js';
+import { EMPTY_FORM, ISSUE_KEY_LABELS, toIssueKeyRequest, type IssueKeyForm } from './issue-key-form.js';
+import { KeyLimitFields } from './key-limit-fields.js';
 
 const SCOPES = [
   { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
@@ -33,28 +35,15 @@ export function IssueKeyDialog({
   readonly onClose: () => void;
   readonly onIssued: (key: ApiKeyCreated) => void;
 }) {
-  const [form, setForm] = useState<IssueKeyForm>(EMPTY_FORM);
-  const [touched, setTouched] = useState(false);
+  const draft = useDraft<IssueKeyForm>(() => EMPTY_FORM);
+  const { form, errors, set } = draft;
   const issue = useIssueKey();
   const models = useModelSettings();
-  const errors = touched ? validateForm(form) : {};
-  const set = <K extends keyof IssueKeyForm>(field: K, value: IssueKeyForm[K]): void =>
-    setForm((current) => ({ ...current, [field]: value }));
-  const number = (field: 'rpm' | 'tpm' | 'userTpm' | 'userTpd' | 'teamTpm' | 'teamTpd', label: string) => (
-    <Field label={label} htmlFor={`key-${field}`} error={errors[field]}>
-      <TextInput
-        id={`key-${field}`}
-        inputMode="numeric"
-        placeholder="No limit"
-        value={form[field]}
-        onChange={(event) => set(field, event.target.value)}
-      />
-    </Field>
-  );
+  const scopesErrorId = useId();
   const submit = (): void => {
-    setTouched(true);
-    if (Object.keys(validateForm(form)).length > 0) return;
-    issue.mutate(toRequest(form), { onSuccess: onIssued });
+    const result = toIssueKeyRequest(form);
+    draft.setErrors(result.errors);
+    if (result.body) issue.mutate(result.body, { onSuccess: onIssued });
   };
   return (
     <FormDialog
@@ -70,10 +59,15 @@ export function IssueKeyDialog({
       error={issue.error}
       errorTitle="Could not issue the key"
     >
-      <Field label="Name" htmlFor="key-name" hint="What the key is for, e.g. ci-pipeline." error={errors.name}>
+      <Field
+        label={ISSUE_KEY_LABELS.name}
+        htmlFor="key-name"
+        hint="What the key is for, e.g. ci-pipeline."
+        error={errors.name}
+      >
         <TextInput id="key-name" value={form.name} onChange={(event) => set('name', event.target.value)} />
       </Field>
-      <Field label="User" htmlFor="key-user">
+      <Field label={ISSUE_KEY_LABELS.user} htmlFor="key-user" error={errors.user}>
         <TextInput
           id="key-user"
           placeholder="alice@example.com"
@@ -81,7 +75,7 @@ export function IssueKeyDialog({
           onChange={(event) => set('user', event.target.value)}
         />
       </Field>
-      <Field label="Team" htmlFor="key-team">
+      <Field label={ISSUE_KEY_LABELS.team} htmlFor="key-team" error={errors.team}>
         <TextInput
           id="key-team"
           placeholder="platform"
@@ -89,7 +83,7 @@ export function IssueKeyDialog({
           onChange={(event) => set('team', event.target.value)}
         />
       </Field>
-      <Field label="Expires" htmlFor="key-expiry">
+      <Field label={ISSUE_KEY_LABELS.expiresInDays} htmlFor="key-expiry" error={errors.expiresInDays}>
         <Select
           id="key-expiry"
           value={form.expiresInDays}
@@ -103,12 +97,13 @@ export function IssueKeyDialog({
         </Select>
       </Field>
       <fieldset className="form-span fieldset">
-        <legend className="field-label">Scopes</legend>
+        <legend className="field-label">{ISSUE_KEY_LABELS.scopes}</legend>
         <div className="chip-row">
           {SCOPES.map((scope) => (
             <label key={scope.value} className="chip-check" title={scope.hint}>
               <input
                 type="checkbox"
+                {...(errors.scopes ? { 'aria-invalid': true, 'aria-describedby': scopesErrorId } : {})}
                 checked={form.scopes.includes(scope.value)}
                 onChange={() => set('scopes', toggle(form.scopes, scope.value))}
               />
@@ -116,10 +111,14 @@ export function IssueKeyDialog({
             </label>
           ))}
         </div>
-        {errors.scopes && <div className="field-error">{errors.scopes}</div>}
+        {errors.scopes && (
+          <div className="field-error" id={scopesErrorId}>
+            {errors.scopes}
+          </div>
+        )}
       </fieldset>
       <Field
-        label="RAG collections"
+        label={ISSUE_KEY_LABELS.ragCollections}
         htmlFor="key-rag"
         error={errors.ragCollections}
         hint="Comma separated; * for all. Adds rag:<collection> scopes."
@@ -132,7 +131,7 @@ export function IssueKeyDialog({
         />
       </Field>
       <fieldset className="fieldset">
-        <legend className="field-label">Models</legend>
+        <legend className="field-label">{ISSUE_KEY_LABELS.models}</legend>
         <div className="chip-row">
           {(models.data?.allowed_models ?? []).map((model) => (
             <label key={model} className="chip-check">
@@ -149,14 +148,7 @@ export function IssueKeyDialog({
           {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
         </div>
       </fieldset>
-      <div className="form-section form-span">Rate limits</div>
-      {number('rpm', 'Requests per minute')}
-      {number('tpm', 'Tokens per minute')}
-      <div className="form-section form-span">Budgets (tokens)</div>
-      {number('userTpm', 'User, per minute')}
-      {number('userTpd', 'User, per day')}
-      {number('teamTpm', 'Team, per minute')}
-      {number('teamTpd', 'Team, per day')}
+      <KeyLimitFields draft={draft} />
     </FormDialog>
   );
 }

@@ -1,7 +1,10 @@
-import type { ApiKeyCreate } from '../../../../shared/gateway-api.js';
+import { apiKeyCreateSchema, scopeSchema, type ApiKeyCreate } from '../../../../shared/gateway-api.js';
+import { parseForm, type FormFieldRef } from '../../lib/form-issues.js';
+import { KEY_LIMIT_FIELDS, type KeyLimitsForm } from './key-limits-form.js';
+import { limitFieldRefs, limitsBody } from './limits-form.js';
 
 /** The issue-key form as typed: strings, because inputs are strings. */
-export interface IssueKeyForm {
+export interface IssueKeyForm extends KeyLimitsForm {
   readonly name: string;
   readonly user: string;
   readonly team: string;
@@ -10,15 +13,12 @@ export interface IssueKeyForm {
   readonly ragCollections: string;
   /** Empty: every allowed model. */
   readonly models: readonly string[];
-  readonly rpm: string;
-  readonly tpm: string;
-  readonly userTpm: string;
-  readonly userTpd: string;
-  readonly teamTpm: string;
-  readonly teamTpd: string;
   /** Days until expiry; empty: never. */
   readonly expiresInDays: string;
 }
+
+/** Problems per form field. */
+export type IssueKeyErrors = Partial<Record<keyof IssueKeyForm, string>>;
 
 /** A fresh form: a chat key with no limits. */
 export const EMPTY_FORM: IssueKeyForm = {
@@ -37,49 +37,69 @@ export const EMPTY_FORM: IssueKeyForm = {
   expiresInDays: '',
 };
 
-const positive = (value: string): number | undefined => {
-  const number = Number(value);
-  return value.trim() && Number.isInteger(number) && number > 0 ? number : undefined;
+/** Each field's label in the dialog, also the subject of its messages ("User must be…"). */
+export const ISSUE_KEY_LABELS = {
+  name: 'Name',
+  user: 'User',
+  team: 'Team',
+  expiresInDays: 'Expires',
+  scopes: 'Scopes',
+  ragCollections: 'RAG collections',
+  models: 'Models',
+} as const satisfies Partial<Record<keyof IssueKeyForm, string>>;
+
+const ref = (field: keyof typeof ISSUE_KEY_LABELS): FormFieldRef<keyof IssueKeyForm> => ({
+  field,
+  label: ISSUE_KEY_LABELS[field],
+});
+
+/** Where each body field is held in the form, for the shared schema's messages. */
+const FIELD_REFS: Readonly<Record<string, FormFieldRef<keyof IssueKeyForm>>> = {
+  name: ref('name'),
+  user: ref('user'),
+  team: ref('team'),
+  scopes: ref('scopes'),
+  models: ref('models'),
+  expires_in_seconds: ref('expiresInDays'),
+  ...limitFieldRefs(KEY_LIMIT_FIELDS),
 };
 
-/** Field-level problems, keyed by form field. */
-export function validateForm(form: IssueKeyForm): Partial<Record<keyof IssueKeyForm, string>> {
-  const errors: Partial<Record<keyof IssueKeyForm, string>> = {};
-  // A credential is never made by a stray Enter: it needs a name saying what it is for.
-  if (form.name.trim() === '') errors.name = 'Name is required: say what the key is for, e.g. ci-pipeline.';
-  for (const field of ['rpm', 'tpm', 'userTpm', 'userTpd', 'teamTpm', 'teamTpd', 'expiresInDays'] as const) {
-    if (form[field].trim() && positive(form[field]) === undefined) errors[field] = 'A whole number above 0, or empty.';
-  }
-  const rag = form.ragCollections
+const commaList = (text: string): string[] =>
+  text
     .split(',')
     .map((value) => value.trim())
     .filter(Boolean);
-  if (rag.some((collection) => !/^(\*|[A-Za-z0-9._/-]+)$/.test(collection)))
-    errors.ragCollections = 'Collection names use letters, digits, ".", "_", "/" and "-".';
-  if (form.scopes.length === 0 && rag.length === 0) errors.scopes = 'Pick at least one scope.';
-  return errors;
-}
 
-/** The request body for a valid form; empty fields are left out (server defaults apply). */
-export function toRequest(form: IssueKeyForm): ApiKeyCreate {
-  const rag = form.ragCollections
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean)
-    .map((collection) => `rag:${collection}`);
-  const days = positive(form.expiresInDays);
-  return {
+/**
+ * The `POST /internal/api-keys` body the form describes, checked with the shared schema the gateway
+ * uses (so a user or team id it would refuse is refused here, on its field); or every problem, per
+ * field. Empty fields are left out (server defaults apply).
+ */
+export function toIssueKeyRequest(form: IssueKeyForm): {
+  readonly body?: ApiKeyCreate;
+  readonly errors: IssueKeyErrors;
+} {
+  const errors: IssueKeyErrors = {};
+  // A credential is never made by a stray Enter: it needs a name saying what it is for.
+  if (form.name.trim() === '') errors.name = 'Name is required: say what the key is for, e.g. ci-pipeline.';
+  const limits = limitsBody(form, KEY_LIMIT_FIELDS);
+  Object.assign(errors, limits.errors);
+  const rag = commaList(form.ragCollections).map((collection) => `rag:${collection}`);
+  if (rag.some((scope) => !scopeSchema.safeParse(scope).success))
+    errors.ragCollections = 'Collection names use letters, digits, ".", "_", "/" and "-" (or * for all).';
+  else if (form.scopes.length === 0 && rag.length === 0) errors.scopes = 'Pick at least one scope.';
+  const days = Number(form.expiresInDays);
+  const body = {
     name: form.name.trim() || undefined,
     user: form.user.trim() || undefined,
     team: form.team.trim() || undefined,
-    scopes: [...form.scopes, ...rag],
+    // Scopes the form already found wrong are its own message; the schema would only repeat them.
+    scopes: errors.ragCollections || errors.scopes ? undefined : [...form.scopes, ...rag],
     models: form.models.length ? [...form.models] : undefined,
-    rpm_limit: positive(form.rpm),
-    tpm_limit: positive(form.tpm),
-    user_tpm_budget: positive(form.userTpm),
-    user_tpd_budget: positive(form.userTpd),
-    team_tpm_budget: positive(form.teamTpm),
-    team_tpd_budget: positive(form.teamTpd),
-    expires_in_seconds: days ? days * 24 * 3600 : undefined,
+    ...limits.body,
+    expires_in_seconds: form.expiresInDays && days > 0 ? days * 24 * 3600 : undefined,
   };
+  const parsed = parseForm(apiKeyCreateSchema, body, FIELD_REFS, FIELD_REFS.name!);
+  if (parsed.data && Object.keys(errors).length === 0) return { body: parsed.data, errors: {} };
+  return { errors: { ...parsed.errors, ...errors } };
 }

@@ -1,5 +1,6 @@
 import { apiKeyUpdateSchema, type ApiKeyRecord, type ApiKeyUpdate } from '../../../../shared/gateway-api.js';
 import { parseForm } from '../../lib/form-issues.js';
+import { limitLabel } from '../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from './limits-form.js';
 
 type KeyLimitBody =
@@ -7,12 +8,12 @@ type KeyLimitBody =
 
 /** The key's limit fields in the edit form, and what each fills in `PATCH /internal/api-keys/:id`. */
 export const KEY_LIMIT_FIELDS = {
-  rpm: { body: 'rpm_limit', kind: 'count', label: 'Requests per minute' },
-  tpm: { body: 'tpm_limit', kind: 'count', label: 'Tokens per minute' },
-  userTpm: { body: 'user_tpm_budget', kind: 'count', label: 'User, per minute' },
-  userTpd: { body: 'user_tpd_budget', kind: 'count', label: 'User, per day' },
-  teamTpm: { body: 'team_tpm_budget', kind: 'count', label: 'Team, per minute' },
-  teamTpd: { body: 'team_tpd_budget', kind: 'count', label: 'Team, per day' },
+  rpm: { body: 'rpm_limit', kind: 'count', label: limitLabel('requests') },
+  tpm: { body: 'tpm_limit', kind: 'count', label: limitLabel('tokens') },
+  userTpm: { body: 'user_tpm_budget', kind: 'count', label: limitLabel('tokenBudgetMinute', 'user') },
+  userTpd: { body: 'user_tpd_budget', kind: 'count', label: limitLabel('tokenBudgetDay', 'user') },
+  teamTpm: { body: 'team_tpm_budget', kind: 'count', label: limitLabel('tokenBudgetMinute', 'team') },
+  teamTpd: { body: 'team_tpd_budget', kind: 'count', label: limitLabel('tokenBudgetDay', 'team') },
 } as const satisfies Record<string, LimitField<KeyLimitBody>>;
 
 /** The edit-limits form as typed (empty: no limit). */

@@ -12,6 +12,7 @@ import {
   type UserUpdate,
 } from '../../../../../shared/principals-api.js';
 import { parseForm, type FormFieldRef } from '../../../lib/form-issues.js';
+import { limitLabel } from '../../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from '../limits-form.js';
 
 type PrincipalLimitBody = 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget';
@@ -22,12 +23,12 @@ export const PRINCIPAL_LABELS = {
   name: 'Display name',
   email: 'E-mail',
   team: 'Team',
-  rpm: 'Requests per minute',
-  tpm: 'Tokens per minute',
-  tpmBudget: 'Budget: tokens per minute',
-  tpdBudget: 'Budget: tokens per day',
-  usd: 'Budget: spend per day (USD)',
-} as const satisfies Record<string, string>;
+  rpm: limitLabel('requests'),
+  tpm: limitLabel('tokens'),
+  tpmBudget: limitLabel('tokenBudgetMinute'),
+  tpdBudget: limitLabel('tokenBudgetDay'),
+  usd: `${limitLabel('spendBudgetDay')} (USD)`,
+} satisfies Record<string, string>;
 
 /** The limit fields of a user or team in the form, and what each fills in the request body. */
 export const PRINCIPAL_LIMIT_FIELDS = {

@@ -1,0 +1,38 @@
+import { DraftTextField } from '../../components/field.js';
+import { KEY_LIMIT_FIELDS, type KeyLimitsForm } from './key-limits-form.js';
+
+/** A form holding a key's limits (perhaps among other fields), as the key dialogs type it. */
+interface KeyLimitsDraft {
+  readonly form: KeyLimitsForm;
+  readonly errors: Partial<Record<keyof KeyLimitsForm, string>>;
+  readonly set: (field: keyof KeyLimitsForm, value: string) => void;
+}
+
+/**
+ * A key's rate limits and the budgets it sets for its user and team, labelled and checked alike in
+ * the dialog that issues a key and the one that edits its limits.
+ */
+export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
+  const number = (field: keyof KeyLimitsForm) => (
+    <DraftTextField
+      draft={draft}
+      field={field}
+      idPrefix="key-limit"
+      label={KEY_LIMIT_FIELDS[field].label}
+      inputMode="numeric"
+      placeholder="No limit"
+    />
+  );
+  return (
+    <>
+      <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
+      {number('rpm')}
+      {number('tpm')}
+      <div className="form-section form-span">Budgets this key sets for its user and team (per UTC minute and day)</div>
+      {number('userTpm')}
+      {number('userTpd')}
+      {number('teamTpm')}
+      {number('teamTpd')}
+    </>
+  );
+}
