@@ -241,6 +241,7 @@ export function CacheScreen() {
       </PageBody>
       {dirty && (
         <SaveBar
+          screen="Cache"
           onDiscard={() => view && setDraft(cacheDraftOf(view.settings))}
           onSave={() => void save()}
           busy={update.isPending}

@@ -180,6 +180,7 @@ export function GuardrailsScreen() {
       </PageBody>
       {(dirty || saving) && (
         <SaveBar
+          screen="PII & policy"
           onDiscard={() => saved && setDraft(saved)}
           onSave={() => void save()}
           busy={saving}

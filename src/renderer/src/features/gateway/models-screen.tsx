@@ -168,7 +168,7 @@ export function ModelsScreen() {
         )}
       </PageBody>
       {dirty && (
-        <SaveBar onDiscard={discard} onSave={() => void save()} busy={saving} saveTestId="save-models">
+        <SaveBar screen="Models" onDiscard={discard} onSave={() => void save()} busy={saving} saveTestId="save-models">
           Unsaved changes to the{' '}
           {settingsDirty && deploymentsDirty
             ? 'model settings and deployments'
