@@ -131,3 +131,83 @@ for (const screen of SCREENS) {
     await expect(page.getByTestId(screen.saveTestId)).toBeHidden();
   });
 }
+
+test('Models: every button has a name of its own, and the add buttons say what they add', async ({ page }) => {
+  await openSignedIn(page, 'gateway/models');
+  await expect(page.getByTestId('aliases')).toBeVisible();
+  const main = page.getByRole('main');
+  await expect(main.getByRole('button', { name: 'Allow model', exact: true })).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Add alias', exact: true })).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Add deployment', exact: true })).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Add', exact: true })).toHaveCount(0);
+  const names = await main.getByRole('button').evaluateAll((buttons) =>
+    buttons.map((button) => {
+      const element = button as unknown as { getAttribute(name: string): string | null; textContent: string | null };
+      return (element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
+    }),
+  );
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+});
+
+test('Models: an alias named like an allowed model is refused as typed, and one made so by allowing its name blocks Save', async ({
+  page,
+}) => {
+  await openSignedIn(page, 'gateway/models');
+  const aliases = page.getByTestId('aliases');
+  const aliasField = aliases.getByLabel('Alias', { exact: true });
+  const addAlias = aliases.getByRole('button', { name: 'Add alias' });
+
+  // As typed: the field says what is wrong, and the alias cannot join the draft.
+  await aliasField.fill('demo/echo');
+  await expect(aliasField).toHaveAttribute('aria-invalid', 'true');
+  await expect(aliases).toContainText('Alias "demo/echo" is already an allowed model name');
+  await expect(addAlias).toBeDisabled();
+  await aliasField.press('Enter');
+  await expect(aliases.getByRole('button', { name: 'Remove alias demo/echo' })).toHaveCount(0);
+  await expect(page.getByTestId('save-models')).toBeHidden();
+
+  // A good name clears the problem.
+  const alias = `quick-${Date.now()}`;
+  await aliasField.fill(alias);
+  await expect(aliasField).not.toHaveAttribute('aria-invalid', 'true');
+  await aliases.getByLabel('Alias target').selectOption('demo/echo');
+  await addAlias.click();
+  await expect(aliases.getByRole('button', { name: `Remove alias ${alias}` })).toBeVisible();
+
+  const save = page.getByTestId('save-models');
+  await expect(save).toBeEnabled();
+
+  // With the draft unsaved, a bad alias being typed disables Save too, with the field's words next to it.
+  await aliasField.fill('demo/echo');
+  await expect(save).toBeDisabled();
+  await expect(page.getByTestId('save-blocked')).toContainText(
+    'Save is disabled: Alias "demo/echo" is already an allowed model name',
+  );
+  await page.getByTestId('show-problem').click();
+  await expect(aliasField).toBeFocused();
+  // An alias's own name again is refused as typed too (it would replace the alias's target).
+  await aliasField.fill(alias);
+  await expect(aliases).toContainText(`Alias "${alias}" already exists`);
+  await expect(addAlias).toBeDisabled();
+  await expect(save).toBeDisabled();
+  await aliasField.fill('');
+  await expect(save).toBeEnabled();
+
+  // Allowing a model of the alias's name makes the draft one the gateway would refuse: Save says why.
+  await page.getByLabel('Model to allow').fill(alias);
+  await page.getByRole('button', { name: 'Allow model' }).click();
+  await expect(save).toBeDisabled();
+  await expect(page.getByTestId('save-blocked')).toContainText(
+    `Save is disabled: Alias "${alias}" is already an allowed model name`,
+  );
+  await expect(aliases).toContainText(`Alias "${alias}" is already an allowed model name`);
+  await page.getByTestId('show-problem').click();
+  await expect(aliases.getByRole('button', { name: `Remove alias ${alias}` })).toBeFocused();
+
+  // Removing the alias resolves it.
+  await aliases.getByRole('button', { name: `Remove alias ${alias}` }).click();
+  await expect(save).toBeEnabled();
+  await expect(page.getByTestId('save-blocked')).toHaveText('');
+  await page.getByRole('button', { name: 'Discard', exact: true }).click();
+  await expect(save).toBeHidden();
+});

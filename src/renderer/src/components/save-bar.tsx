@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
 import { useUnsavedChanges } from '../lib/unsaved-changes.js';
 import { Button } from './button.js';
@@ -8,6 +9,12 @@ export interface SaveBlocker {
   readonly message: string;
   readonly count: number;
   readonly fieldId?: string;
+}
+
+/** The save bar's blocker for a draft's problems: the first one, and how many there are; undefined when none. */
+export function blockerOf(problems: readonly FieldProblem[]): SaveBlocker | undefined {
+  const first = problems[0];
+  return first && { message: first.message, count: problems.length, fieldId: first.fieldId };
 }
 
 /** Scrolls the control with a problem into view and puts the cursor in it. */
