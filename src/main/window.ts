@@ -1,4 +1,5 @@
 import { BrowserWindow, nativeTheme, type WebPreferences } from 'electron';
+import { promptBeforeUnload } from './unload-prompt.js';
 
 /**
  * The one place that sets `webPreferences` (Electron's security checklist): every window gets
@@ -36,5 +37,6 @@ export function createMainWindow(preload: string): BrowserWindow {
     webPreferences: secureWebPreferences(preload),
   });
   window.once('ready-to-show', () => window.show());
+  promptBeforeUnload(window);
   return window;
 }

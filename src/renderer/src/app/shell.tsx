@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useGatewayEvents } from '../api/gateway-events.js';
+import { LeavePrompt } from './leave-prompt.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { useGlobalShortcuts } from './shortcuts.js';
 import { Screen } from './routes.js';
@@ -29,6 +30,7 @@ export function Shell() {
         <Screen path={location.path} />
       </main>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
+      <LeavePrompt />
     </div>
   );
 }

@@ -24,7 +24,7 @@ import {
 } from '../components/icons.js';
 import { toggleTheme, useTheme } from '../lib/theme.js';
 import { HealthLine } from './health-status.js';
-import { href, Link, useLocation } from './router.js';
+import { confirmLeave, href, Link, useLocation } from './router.js';
 
 function NavItem({
   to,
@@ -53,6 +53,7 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
   const scope = useScope();
   const theme = useTheme();
   const store = (path: string): string => href(path, scopeQuery(scope));
+  const { signOut } = session;
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="sidebar-brand">
@@ -134,11 +135,11 @@ export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => v
           >
             <KeyboardIcon />
           </button>
-          {session.signOut && (
+          {signOut && (
             <button
               type="button"
               className="icon-button"
-              onClick={session.signOut}
+              onClick={() => confirmLeave(signOut)}
               aria-label="Sign out"
               title="Sign out"
             >

@@ -31,10 +31,14 @@ export function Dialog({
   readonly returnFocus?: () => HTMLElement | null | undefined;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
   useModalFocus(ref, returnFocus);
   return (
     <dialog
       ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
       className={`dialog ${wide ? 'dialog-wide' : ''}`}
       data-testid={testId}
       onCancel={(event) => {
@@ -48,8 +52,14 @@ export function Dialog({
       <div className="dialog-panel">
         <header className="dialog-header">
           <div>
-            <h2 className="dialog-title">{title}</h2>
-            {description && <p className="dialog-description">{description}</p>}
+            <h2 className="dialog-title" id={titleId}>
+              {title}
+            </h2>
+            {description && (
+              <p className="dialog-description" id={descriptionId}>
+                {description}
+              </p>
+            )}
           </div>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <CloseIcon />
@@ -67,12 +77,13 @@ type ConfirmAction =
   { readonly onConfirm: () => void; readonly form?: never } | { readonly form: string; readonly onConfirm?: never };
 
 /**
- * The usual dialog footer: Cancel, then the action (primary, or danger for what cannot be undone).
+ * The usual dialog footer: Cancel (or `cancelLabel`), then the action (primary, or danger for what cannot be undone).
  * Tied to a form (`form`), the action is that form's submit button though it sits outside it, so
  * Enter in any of the form's fields presses it, and does nothing while it is disabled.
  */
 export function ConfirmFooter({
   onCancel,
+  cancelLabel = 'Cancel',
   onConfirm,
   form,
   children,
@@ -82,6 +93,7 @@ export function ConfirmFooter({
   testId,
 }: ConfirmAction & {
   readonly onCancel: () => void;
+  readonly cancelLabel?: ReactNode;
   readonly children: ReactNode;
   readonly variant?: 'primary' | 'danger';
   readonly busy?: boolean;
@@ -91,7 +103,7 @@ export function ConfirmFooter({
   return (
     <>
       <Button variant="ghost" onClick={onCancel}>
-        Cancel
+        {cancelLabel}
       </Button>
       <Button
         variant={variant}

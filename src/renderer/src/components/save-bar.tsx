@@ -1,5 +1,7 @@
 import { useId, type ReactNode } from 'react';
+import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
+import { useUnsavedChanges } from '../lib/unsaved-changes.js';
 import { Button } from './button.js';
 
 /** Why a draft cannot be saved yet: the first problem, how many there are, and the control to fix it in. */
@@ -7,6 +9,12 @@ export interface SaveBlocker {
   readonly message: string;
   readonly count: number;
   readonly fieldId?: string;
+}
+
+/** The save bar's blocker for a draft's problems: the first one, and how many there are; undefined when none. */
+export function blockerOf(problems: readonly FieldProblem[]): SaveBlocker | undefined {
+  const first = problems[0];
+  return first && { message: first.message, count: problems.length, fieldId: first.fieldId };
 }
 
 /** Scrolls the control with a problem into view and puts the cursor in it. */
@@ -20,9 +28,11 @@ function showField(id: string | undefined): void {
 /**
  * The bar that floats over a screen with unsaved changes: what changed, Discard and Save. When the
  * draft cannot be saved, the bar says why next to the disabled Save (which it describes) and offers
- * to take the user to the first problem.
+ * to take the user to the first problem. While it shows, leaving the screen (`screen` names it) or
+ * the page asks first, so every screen with a save bar guards its draft the same way.
  */
 export function SaveBar({
+  screen,
   children,
   onDiscard,
   onSave,
@@ -30,6 +40,7 @@ export function SaveBar({
   blocker,
   saveTestId,
 }: {
+  readonly screen: string;
   readonly children: ReactNode;
   readonly onDiscard: () => void;
   readonly onSave: () => void;
@@ -38,6 +49,7 @@ export function SaveBar({
   readonly saveTestId?: string;
 }) {
   const reasonId = useId();
+  useUnsavedChanges(screen);
   return (
     <div className="save-bar" role="region" aria-label="Unsaved changes">
       <span className="save-bar-text">{children}</span>

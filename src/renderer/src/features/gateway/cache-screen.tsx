@@ -5,7 +5,7 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
-import { SaveBar } from '../../components/save-bar.js';
+import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDraft } from './cache-form.js';
@@ -241,12 +241,11 @@ export function CacheScreen() {
       </PageBody>
       {dirty && (
         <SaveBar
+          screen="Cache"
           onDiscard={() => view && setDraft(cacheDraftOf(view.settings))}
           onSave={() => void save()}
           busy={update.isPending}
-          blocker={
-            problems[0] && { message: problems[0].message, count: problems.length, fieldId: problems[0].fieldId }
-          }
+          blocker={blockerOf(problems)}
           saveTestId="save-cache"
         >
           Unsaved changes to the cache settings

@@ -9,6 +9,7 @@ import {
   type PiiSettings,
   type PiiSettingsUpdate,
 } from '../../../../shared/guardrails-api.js';
+import type { FieldProblem } from '../../lib/field-problems.js';
 
 /** One override row: a model or a key, and what it changes (blank: inherited). */
 export interface OverrideDraft {
@@ -68,12 +69,6 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
   };
 }
 
-/** One thing that keeps the draft from being saved, and the id of the control where it is fixed. */
-export interface DraftProblem {
-  readonly fieldId: string;
-  readonly message: string;
-}
-
 /** The ids of the screen's controls, so a problem can point at (and focus) the one to fix. */
 export const GUARDRAILS_FIELD_IDS = {
   patterns: 'blocked-patterns',
@@ -84,8 +79,8 @@ export const GUARDRAILS_FIELD_IDS = {
 } as const;
 
 /** What is wrong with the draft, each with the control to fix it in; empty when it can be saved. */
-export function draftProblems(draft: GuardrailsDraft): readonly DraftProblem[] {
-  const problems: DraftProblem[] = [];
+export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const checkPatterns = (text: string, where: string, fieldId: string): void => {
     for (const pattern of lines(text)) {
       const problem = patternProblem(pattern);
@@ -120,12 +115,6 @@ export function draftProblems(draft: GuardrailsDraft): readonly DraftProblem[] {
     checkTokens(row.maxTokens, `Override ${label}`, GUARDRAILS_FIELD_IDS.overrideMaxTokens(index), true);
   });
   return problems;
-}
-
-/** The messages of the problems found in one control, one per line; undefined when it has none. */
-export function problemsAt(problems: readonly DraftProblem[], fieldId: string): string | undefined {
-  const messages = problems.filter((problem) => problem.fieldId === fieldId).map((problem) => problem.message);
-  return messages.length ? messages.join('\n') : undefined;
 }
 
 /** The two admin updates that make the draft the settings in force. */

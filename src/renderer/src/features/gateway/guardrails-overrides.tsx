@@ -3,16 +3,11 @@ import { useApiKeys, useModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { Select, TextArea, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
-import {
-  GUARDRAILS_FIELD_IDS,
-  problemsAt,
-  type DraftProblem,
-  type GuardrailsDraft,
-  type OverrideDraft,
-} from './guardrails-form.js';
+import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
+import { GUARDRAILS_FIELD_IDS, type GuardrailsDraft, type OverrideDraft } from './guardrails-form.js';
 
 /** A control's problem under it in a table cell, linked as a field's would be. */
-function cellProblem(problems: readonly DraftProblem[], fieldId: string) {
+function cellProblem(problems: readonly FieldProblem[], fieldId: string) {
   const message = problemsAt(problems, fieldId);
   return {
     control: message ? { id: fieldId, 'aria-invalid': true, 'aria-describedby': `${fieldId}-error` } : { id: fieldId },
@@ -31,7 +26,7 @@ export function OverridesTable({
   onChange,
 }: {
   readonly draft: GuardrailsDraft;
-  readonly problems: readonly DraftProblem[];
+  readonly problems: readonly FieldProblem[];
   readonly onChange: (draft: GuardrailsDraft) => void;
 }) {
   const models = useModelSettings().data?.allowed_models ?? [];

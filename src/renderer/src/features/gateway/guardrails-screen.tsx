@@ -10,17 +10,11 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
-import { SaveBar } from '../../components/save-bar.js';
+import { blockerOf, SaveBar } from '../../components/save-bar.js';
+import { problemsAt } from '../../lib/field-problems.js';
 import { Segmented } from '../../components/segmented.js';
 import { showToast } from '../../components/toast.js';
-import {
-  draftOf,
-  draftProblems,
-  GUARDRAILS_FIELD_IDS,
-  problemsAt,
-  updatesOf,
-  type GuardrailsDraft,
-} from './guardrails-form.js';
+import { draftOf, draftProblems, GUARDRAILS_FIELD_IDS, updatesOf, type GuardrailsDraft } from './guardrails-form.js';
 import { OverridesTable } from './guardrails-overrides.js';
 
 const MODE_LABELS: Readonly<Record<PiiMode, string>> = {
@@ -180,12 +174,11 @@ export function GuardrailsScreen() {
       </PageBody>
       {(dirty || saving) && (
         <SaveBar
+          screen="PII & policy"
           onDiscard={() => saved && setDraft(saved)}
           onSave={() => void save()}
           busy={saving}
-          blocker={
-            problems[0] && { message: problems[0].message, count: problems.length, fieldId: problems[0].fieldId }
-          }
+          blocker={blockerOf(problems)}
           saveTestId="save-guardrails"
         >
           Unsaved changes to PII and content policy

@@ -4,6 +4,8 @@ import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { Select, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
+import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
+import { ALIAS_FIELD_IDS, aliasTargetOf, newAliasProblem, type NewAlias } from './model-settings-form.js';
 
 /** Removes one key of a record. */
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
@@ -94,7 +96,7 @@ export function AllowedModels({
             </td>
             <td className="align-right">
               <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!adding.trim()}>
-                Allow
+                Allow model
               </Button>
             </td>
           </tr>
@@ -104,23 +106,33 @@ export function AllowedModels({
   );
 }
 
-/** Aliases: names clients may send, rewritten to an allowed model. */
+/**
+ * Aliases: names clients may send, rewritten to an allowed model. A listed alias the gateway would
+ * refuse shows why on its row (`problems`, by the row's Remove button id); the one being typed shows
+ * its problem as it is typed and cannot be added until it is fixed.
+ */
 export function Aliases({
   draft,
   onChange,
+  adding,
+  onAddingChange,
+  problems,
 }: {
   readonly draft: ModelSettings;
   readonly onChange: (draft: ModelSettings) => void;
+  readonly adding: NewAlias;
+  readonly onAddingChange: (alias: NewAlias) => void;
+  readonly problems: readonly FieldProblem[];
 }) {
-  const [alias, setAlias] = useState('');
-  const [target, setTarget] = useState('');
+  const target = aliasTargetOf(draft, adding);
+  const problem = newAliasProblem(draft, { name: adding.name, target });
+  const canAdd = adding.name.trim() !== '' && target !== '' && problem === undefined;
   const add = (): void => {
-    const name = alias.trim();
-    const to = target || draft.allowed_models[0];
-    if (!name || !to) return;
-    onChange({ ...draft, model_aliases: { ...draft.model_aliases, [name]: to } });
-    setAlias('');
+    if (!canAdd) return;
+    onChange({ ...draft, model_aliases: { ...draft.model_aliases, [adding.name.trim()]: target } });
+    onAddingChange({ name: '', target: adding.target });
   };
+  const newErrorId = `${ALIAS_FIELD_IDS.newAlias}-error`;
   return (
     <div className="data-table-scroll">
       <table className="data-table" aria-label="Aliases" data-testid="aliases">
@@ -132,44 +144,65 @@ export function Aliases({
           </tr>
         </thead>
         <tbody>
-          {Object.entries(draft.model_aliases).map(([name, to]) => (
-            <tr key={name}>
-              <td className="mono">{name}</td>
-              <td className="mono">
-                → {to}{' '}
-                {!draft.allowed_models.includes(to) && (
-                  <Badge tone="warning" title="Requests through this alias will be refused">
-                    not allowed
-                  </Badge>
-                )}
-              </td>
-              <td className="align-right">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Remove alias ${name}`}
-                  onClick={() => onChange({ ...draft, model_aliases: without(draft.model_aliases, name) })}
-                >
-                  <CloseIcon size={14} />
-                </button>
-              </td>
-            </tr>
-          ))}
+          {Object.entries(draft.model_aliases).map(([name, to], index) => {
+            const rowId = ALIAS_FIELD_IDS.row(index);
+            const rowProblem = problemsAt(problems, rowId);
+            return (
+              <tr key={name}>
+                <td className="mono">
+                  {name}
+                  {rowProblem && (
+                    <div className="field-error" id={`${rowId}-error`}>
+                      {rowProblem}
+                    </div>
+                  )}
+                </td>
+                <td className="mono">
+                  → {to}{' '}
+                  {!draft.allowed_models.includes(to) && (
+                    <Badge tone="warning" title="Requests through this alias will be refused">
+                      not allowed
+                    </Badge>
+                  )}
+                </td>
+                <td className="align-right">
+                  <button
+                    type="button"
+                    id={rowId}
+                    className="icon-button"
+                    aria-label={`Remove alias ${name}`}
+                    aria-describedby={rowProblem ? `${rowId}-error` : undefined}
+                    onClick={() => onChange({ ...draft, model_aliases: without(draft.model_aliases, name) })}
+                  >
+                    <CloseIcon size={14} />
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
           <tr className="add-row">
             <td>
               <TextInput
+                id={ALIAS_FIELD_IDS.newAlias}
                 aria-label="Alias"
                 placeholder="gpt-4o"
-                value={alias}
-                onChange={(event) => setAlias(event.target.value)}
+                value={adding.name}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? newErrorId : undefined}
+                onChange={(event) => onAddingChange({ ...adding, name: event.target.value })}
                 onKeyDown={(event) => event.key === 'Enter' && add()}
               />
+              {problem && (
+                <div className="field-error" id={newErrorId}>
+                  {problem}
+                </div>
+              )}
             </td>
             <td>
               <Select
                 aria-label="Alias target"
-                value={target || draft.allowed_models[0] || ''}
-                onChange={(event) => setTarget(event.target.value)}
+                value={target}
+                onChange={(event) => onAddingChange({ ...adding, target: event.target.value })}
               >
                 {draft.allowed_models.map((model) => (
                   <option key={model} value={model}>
@@ -179,13 +212,8 @@ export function Aliases({
               </Select>
             </td>
             <td className="align-right">
-              <Button
-                size="sm"
-                icon={<PlusIcon />}
-                onClick={add}
-                disabled={!alias.trim() || draft.allowed_models.length === 0}
-              >
-                Add
+              <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!canAdd}>
+                Add alias
               </Button>
             </td>
           </tr>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { DeploymentInput, ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
 import {
@@ -10,12 +11,19 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, Select } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
-import { SaveBar } from '../../components/save-bar.js';
+import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { timeAgo } from '../../lib/format.js';
 import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-form.js';
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
+import {
+  ALIAS_FIELD_IDS,
+  aliasProblems,
+  aliasTargetOf,
+  newAliasProblem,
+  type NewAlias,
+} from './model-settings-form.js';
 
 function settingsOf(view: ModelSettingsView): ModelSettings {
   return {
@@ -43,6 +51,13 @@ export function ModelsScreen() {
     deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data),
   );
   const dirty = settingsDirty || deploymentsDirty;
+  // The alias being typed counts too: the gateway would refuse it, and saving without it would drop it unseen.
+  const [newAlias, setNewAlias] = useState<NewAlias>({ name: '', target: '' });
+  const listedProblems = draft ? aliasProblems(draft) : [];
+  const typedProblem = draft && newAliasProblem(draft, { ...newAlias, target: aliasTargetOf(draft, newAlias) });
+  const problems = typedProblem
+    ? [...listedProblems, { fieldId: ALIAS_FIELD_IDS.newAlias, message: typedProblem }]
+    : listedProblems;
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
 
@@ -50,7 +65,7 @@ export function ModelsScreen() {
   // The two are separate admin endpoints, so a failure of the second leaves the first saved (and the
   // draft still shows what is left to save).
   const save = async (): Promise<void> => {
-    if (!draft || !deploymentDrafts) return;
+    if (!draft || !deploymentDrafts || problems.length > 0) return;
     const inputs: DeploymentInput[] = [];
     for (const item of deploymentDrafts) {
       const { input } = toDeploymentInput(item);
@@ -119,7 +134,13 @@ export function ModelsScreen() {
                 Names clients may send, rewritten to an allowed model before anything else. Aliases are not listed by
                 /v1/models.
               </p>
-              <Aliases draft={draft} onChange={setDraft} />
+              <Aliases
+                draft={draft}
+                onChange={setDraft}
+                adding={newAlias}
+                onAddingChange={setNewAlias}
+                problems={listedProblems}
+              />
             </section>
             <section className="panel">
               <h2 className="panel-title">Embeddings</h2>
@@ -168,7 +189,14 @@ export function ModelsScreen() {
         )}
       </PageBody>
       {dirty && (
-        <SaveBar onDiscard={discard} onSave={() => void save()} busy={saving} saveTestId="save-models">
+        <SaveBar
+          screen="Models"
+          onDiscard={discard}
+          onSave={() => void save()}
+          busy={saving}
+          blocker={blockerOf(problems)}
+          saveTestId="save-models"
+        >
           Unsaved changes to the{' '}
           {settingsDirty && deploymentsDirty
             ? 'model settings and deployments'

@@ -1,0 +1,72 @@
+import type { ModelSettings } from '../../../../shared/gateway-api.js';
+import { aliasBreaks, type AliasBreak } from '../../../../shared/model-aliases.js';
+import type { FieldProblem } from '../../lib/field-problems.js';
+import { assertNever } from '../../lib/assert-never.js';
+
+type AliasSettings = Pick<ModelSettings, 'allowed_models' | 'model_aliases'>;
+
+/** The alias being typed in the add row: its name and the model it would route to. */
+export interface NewAlias {
+  readonly name: string;
+  readonly target: string;
+}
+
+/** The ids of the Models screen's alias controls, so a problem can point at (and focus) the one to fix. */
+export const ALIAS_FIELD_IDS = {
+  newAlias: 'new-alias',
+  /** A listed alias's Remove button (by the alias's position: names may hold any character). */
+  row: (index: number) => `alias-${index}-remove`,
+} as const;
+
+/** The model an alias being added routes to: the one chosen, while it is still allowed, else the first allowed. */
+export function aliasTargetOf(draft: ModelSettings, alias: NewAlias): string {
+  return draft.allowed_models.includes(alias.target) ? alias.target : (draft.allowed_models[0] ?? '');
+}
+
+/** The gateway's alias rule in the form's words: the alias named as the subject, then what is wrong. */
+function aliasMessage(found: AliasBreak): string {
+  switch (found.kind) {
+    case 'self':
+      return `Alias "${found.alias}" points at itself`;
+    case 'allowed_model':
+      return `Alias "${found.alias}" is already an allowed model name: rename the alias or remove the model`;
+    case 'chained':
+      return `Alias "${found.alias}" routes to "${found.target}", which is itself an alias (aliases resolve in one step): route it to "${found.next}"`;
+    default:
+      return assertNever(found);
+  }
+}
+
+/** What keeps the listed aliases from being saved, each on its alias's row (the gateway refuses them all). */
+export function aliasProblems(settings: AliasSettings): readonly FieldProblem[] {
+  const index = new Map(Object.keys(settings.model_aliases).map((alias, i) => [alias, i]));
+  return aliasBreaks(settings).map((found) => ({
+    fieldId: ALIAS_FIELD_IDS.row(index.get(found.alias)!),
+    message: aliasMessage(found),
+  }));
+}
+
+/**
+ * What is wrong with adding the alias being typed, or undefined (nothing typed yet is not a problem).
+ * The gateway's rule decides, on the aliases as they would be with it: about the new alias itself, or
+ * about one already listed that it would break (an alias routing to the new name).
+ */
+export function newAliasProblem(settings: AliasSettings, alias: NewAlias): string | undefined {
+  const name = alias.name.trim();
+  if (name === '') return undefined;
+  if (Object.hasOwn(settings.model_aliases, name))
+    return `Alias "${name}" already exists (it routes to "${settings.model_aliases[name]}"): remove it first to route it elsewhere`;
+  // A name taken by an allowed model is wrong whatever the target (even the model itself): say that first.
+  if (settings.allowed_models.includes(name))
+    return aliasMessage({ kind: 'allowed_model', alias: name, target: alias.target });
+  if (alias.target === '') return undefined;
+  const before = new Set(aliasBreaks(settings).map((found) => found.alias));
+  const after = aliasBreaks({ ...settings, model_aliases: { ...settings.model_aliases, [name]: alias.target } });
+  const own = after.find((found) => found.alias === name);
+  if (own) return aliasMessage(own);
+  const broken = after.find((found) => !before.has(found.alias));
+  return (
+    broken &&
+    `Alias "${broken.alias}" routes to "${name}", and aliases resolve in one step: "${name}" cannot be an alias too`
+  );
+}

@@ -1,0 +1,29 @@
+import type { ModelSettings } from './gateway-api.js';
+
+/**
+ * An alias that cannot work as written. Aliases resolve in one step, to a name checked against the
+ * allow-list; a target not (yet) allowed is fine (its requests are refused until it is), but an alias
+ * that points at itself (`self`) or at another alias (`chained`, whose own target is `next`) never
+ * resolves, and one named like an allowed model (`allowed_model`) would silently send that model's
+ * requests elsewhere while it stays listed.
+ */
+export type AliasBreak =
+  | { readonly kind: 'self'; readonly alias: string }
+  | { readonly kind: 'allowed_model'; readonly alias: string; readonly target: string }
+  | { readonly kind: 'chained'; readonly alias: string; readonly target: string; readonly next: string };
+
+/**
+ * Every alias of the settings that cannot work, in the order the aliases are listed (one per alias).
+ * The gateway (admin API and configuration file) refuses settings with any; the UI checks its draft with it.
+ */
+export function aliasBreaks(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): AliasBreak[] {
+  const allowed = new Set(settings.allowed_models);
+  const aliases = settings.model_aliases;
+  const breaks: AliasBreak[] = [];
+  for (const [alias, target] of Object.entries(aliases)) {
+    if (target === alias) breaks.push({ kind: 'self', alias });
+    else if (allowed.has(alias)) breaks.push({ kind: 'allowed_model', alias, target });
+    else if (Object.hasOwn(aliases, target)) breaks.push({ kind: 'chained', alias, target, next: aliases[target]! });
+  }
+  return breaks;
+}
