@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../src/shared/gateway-api.js';
 import { keyLimitsForm, toKeyLimitsUpdate } from '../../src/renderer/src/features/gateway/key-limits-form.js';
+import { principalForm, toUserCreate } from '../../src/renderer/src/features/gateway/people/principal-form.js';
 import { limitMeterView } from '../../src/renderer/src/lib/limit-status.js';
 
 const key = {
@@ -26,6 +27,20 @@ describe('the edit-limits form of a key', () => {
     const result = toKeyLimitsUpdate({ ...keyLimitsForm(key), tpm: '0', teamTpd: '1.5' }, key);
     expect(result.body).toBeUndefined();
     expect(Object.keys(result.errors).sort()).toEqual(['teamTpd', 'tpm']);
+  });
+});
+
+describe('the user and team form', () => {
+  it("shows every problem at once: the limits' own checks and the shared schema's", () => {
+    const result = toUserCreate({ ...principalForm(), id: '', team: 'bad team!', rpm: 'ten', usd: '-1' });
+    expect(result.body).toBeUndefined();
+    expect(Object.keys(result.errors).sort()).toEqual(['id', 'rpm', 'team', 'usd']);
+    expect(result.errors.rpm).toMatch(/^Requests per minute must be a whole number/);
+  });
+
+  it('a form the checks accept is the body, with no problems', () => {
+    const result = toUserCreate({ ...principalForm(), id: 'ada', rpm: '10' });
+    expect(result).toEqual({ body: { id: 'ada', rpm_limit: 10 }, errors: {} });
   });
 });
 

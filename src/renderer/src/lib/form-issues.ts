@@ -65,21 +65,25 @@ function withSubject(message: string, bodyField: string, label: string): string 
  * Checks a request body with a shared schema, and puts each problem on the form field that holds the
  * body field it concerns, worded for people: zod's generic complaints are rewritten to name the field
  * ("Id is required"), the schema's own messages are kept. Problems about no known field go to
- * `fallback`.
+ * `fallback`. `found` holds what the form's own checks already refused (a limit that is not a number,
+ * left out of `body`): those are reported with the schema's, so every problem shows at once, and a
+ * field's own message wins.
  */
 export function parseForm<T, Form extends string>(
   schema: z.ZodType<T>,
   body: unknown,
   fields: Readonly<Partial<Record<string, FormFieldRef<Form>>>>,
   fallback: FormFieldRef<NoInfer<Form>>,
+  found: Partial<Record<NoInfer<Form>, string>> = {},
 ): { readonly data?: T; readonly errors: Partial<Record<Form, string>> } {
   const refOf = (path: readonly PropertyKey[]): FormFieldRef<Form> => fields[String(path[0] ?? '')] ?? fallback;
   const parsed = schema.safeParse(body, { error: (issue) => issueText(issue, refOf(issue.path ?? []).label) });
-  if (parsed.success) return { data: parsed.data, errors: {} };
+  const clean = Object.keys(found).length === 0;
+  if (parsed.success) return clean ? { data: parsed.data, errors: {} } : { errors: found };
   const errors: Partial<Record<Form, string>> = {};
   for (const issue of parsed.error.issues) {
     const ref = refOf(issue.path);
     errors[ref.field] ??= withSubject(issue.message, String(issue.path[0] ?? ''), ref.label);
   }
-  return { errors };
+  return { errors: { ...errors, ...found } };
 }

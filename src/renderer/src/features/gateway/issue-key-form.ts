@@ -99,7 +99,6 @@ export function toIssueKeyRequest(form: IssueKeyForm): {
     ...limits.body,
     expires_in_seconds: form.expiresInDays && days > 0 ? days * 24 * 3600 : undefined,
   };
-  const parsed = parseForm(apiKeyCreateSchema, body, FIELD_REFS, FIELD_REFS.name!);
-  if (parsed.data && Object.keys(errors).length === 0) return { body: parsed.data, errors: {} };
-  return { errors: { ...parsed.errors, ...errors } };
+  const parsed = parseForm(apiKeyCreateSchema, body, FIELD_REFS, FIELD_REFS.name!, errors);
+  return parsed.data ? { body: parsed.data, errors: {} } : { errors: parsed.errors };
 }

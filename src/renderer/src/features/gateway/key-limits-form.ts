@@ -42,7 +42,6 @@ export function toKeyLimitsUpdate(
   key: ApiKeyRecord,
 ): { readonly body?: ApiKeyUpdate; readonly errors: Partial<Record<keyof KeyLimitsForm, string>> } {
   const { body, errors } = limitsBody(form, KEY_LIMIT_FIELDS, key);
-  if (Object.keys(errors).length) return { errors };
-  const parsed = parseForm(apiKeyUpdateSchema, body, FIELD_REFS, FIELD_REFS.rpm_limit!);
+  const parsed = parseForm(apiKeyUpdateSchema, body, FIELD_REFS, FIELD_REFS.rpm_limit!, errors);
   return parsed.data ? { body: parsed.data, errors: {} } : { errors: parsed.errors };
 }

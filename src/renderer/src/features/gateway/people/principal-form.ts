@@ -93,8 +93,7 @@ function checked<T>(
   body: unknown,
   errors: PrincipalErrors,
 ): { readonly body?: T; readonly errors: PrincipalErrors } {
-  if (Object.keys(errors).length) return { errors };
-  const parsed = parseForm(schema, body, FIELD_REFS, FIELD_REFS.id!);
+  const parsed = parseForm(schema, body, FIELD_REFS, FIELD_REFS.id!, errors);
   return parsed.data ? { body: parsed.data, errors: {} } : { errors: parsed.errors };
 }
 
