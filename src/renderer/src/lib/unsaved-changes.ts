@@ -25,9 +25,22 @@ export function useUnsavedChanges(screen: string): void {
     if (unsaved.size === 1) window.addEventListener('beforeunload', onBeforeUnload);
     return () => {
       unsaved.delete(id);
-      if (unsaved.size === 0) window.removeEventListener('beforeunload', onBeforeUnload);
+      if (unsaved.size > 0) return;
+      window.removeEventListener('beforeunload', onBeforeUnload);
+      // Saved while the prompt was open (Save, then a link before the save landed): nothing is left to
+      // discard, so the navigation the user asked for goes on instead of a prompt that no longer holds.
+      // A microtask, so a screen that only re-registers (a new name) is not taken for one that left.
+      queueMicrotask(proceedIfNothingUnsaved);
     };
   }, [screen]);
+}
+
+function proceedIfNothingUnsaved(): void {
+  if (unsaved.size > 0 || pending === undefined) return;
+  const leave = pending;
+  pending = undefined;
+  publish();
+  leave.proceed();
 }
 
 /** Whether leaving now would drop unsaved changes. */
