@@ -1,4 +1,6 @@
-import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+import { MAX_PAGE_LIMIT } from '../src/shared/store-api.js';
+import { expect, gatewayAdmin, openSignedIn, storeCall, test } from './fixtures.js';
+import { apply, freshNamespace, screen } from './store-helpers.js';
 
 test('Cache: a leave asked while Save is on its way goes on once the save lands, instead of offering to discard what was saved', async ({
   page,
@@ -31,4 +33,30 @@ test('Cache: a leave asked while Save is on its way goes on once the save lands,
     releaseSave();
     await gatewayAdmin('/internal/cache', 'PUT', { reset: true });
   }
+});
+
+test('Documents: a checkpoint past the first page of the namespace’s checkpoint list is shown, not called missing', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('review-s21', 'many-checkpoints');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'one\n' });
+  const latest = await apply(namespace, 'main', 'second', { 'b.txt': 'two\n' });
+  // One more checkpoint than a list page holds: the last by name is not on the page the UI reads.
+  const names = Array.from({ length: MAX_PAGE_LIMIT + 1 }, (_, index) => `cp-${String(index).padStart(4, '0')}`);
+  for (let start = 0; start < names.length; start += 25)
+    await Promise.all(
+      names
+        .slice(start, start + 25)
+        .map((name) => storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name })),
+    );
+  const last = names.at(-1)!;
+
+  await openSignedIn(page, screen('documents', namespace, 'main', `&checkpoint=${last}`));
+  const picker = page.getByTestId('revision-picker');
+  await expect(picker).toHaveValue(`cp:${last}`);
+  await expect(page.getByTestId('document-list')).toContainText('b.txt');
+  await expect(page.getByTestId('state-summary')).toContainText(`#${latest.revision}`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(picker.locator('option:checked')).toHaveText(last);
+  await expect(picker).not.toHaveAttribute('aria-invalid', 'true');
 });

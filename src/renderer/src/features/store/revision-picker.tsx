@@ -62,6 +62,8 @@ export function RevisionPicker({
     value.kind === 'checkpoint' && !listed?.some((checkpoint) => checkpoint.name === value.checkpoint)
       ? value.checkpoint
       : undefined;
+  // Only a complete list can tell that a checkpoint does not exist; one past its last page may well.
+  const notFound = unlisted !== undefined && listed !== undefined && checkpoints.data?.next_cursor === undefined;
   const choice = value.kind === 'checkpoint' ? `cp:${value.checkpoint}` : value.kind;
   const group = (label: string, entries: readonly Checkpoint[]) =>
     entries.length > 0 && (
@@ -79,7 +81,7 @@ export function RevisionPicker({
         aria-label="Revision"
         data-testid="revision-picker"
         value={choice}
-        aria-invalid={unlisted !== undefined && listed ? true : undefined}
+        aria-invalid={notFound ? true : undefined}
         onChange={(event) => {
           const next = event.target.value;
           if (next === 'head') onChange({ kind: 'head' });
@@ -91,7 +93,7 @@ export function RevisionPicker({
         <option value="head">Head{headRevision ? ` (#${headRevision})` : ''}</option>
         <option value="revision">Revision…</option>
         {unlisted !== undefined && (
-          <option value={`cp:${unlisted}`}>{`${unlisted}${listed ? ' (not found)' : ''}`}</option>
+          <option value={`cp:${unlisted}`}>{`${unlisted}${notFound ? ' (not found)' : ''}`}</option>
         )}
         {group(`Checkpoints on ${scope.branch}`, onBranch)}
         {group('Checkpoints on other branches', elsewhere)}
