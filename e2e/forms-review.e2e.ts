@@ -83,6 +83,10 @@ test('a scope group with no choice is marked invalid and takes the focus', async
   await expect(chat).toHaveAttribute('aria-invalid', 'true');
   expect(await description(chat)).toContain('Pick at least one scope');
   await expect(chat).toBeFocused();
+  // A RAG collection is a scope too: typing one answers the message, which must not stay behind.
+  await dialog.getByLabel('RAG collections').fill('handbook');
+  await expect(chat).not.toHaveAttribute('aria-invalid', 'true');
+  expect(await description(chat)).not.toContain('Pick at least one scope');
   await page.keyboard.press('Escape');
 });
 
@@ -112,7 +116,14 @@ test('a user or team dialog focuses its first problem too (the shared form dialo
   const dialog = page.getByTestId('principal-dialog');
   await dialog.getByLabel('Token budget per day', { exact: true }).fill('many');
   await dialog.getByTestId('confirm-principal').click();
+  const id = dialog.getByLabel('Id', { exact: true });
   const budget = dialog.getByLabel('Token budget per day', { exact: true });
+  // Every problem shows at once, and the first in the form's order takes the focus.
+  await expect(id).toHaveAttribute('aria-invalid', 'true');
+  await expect(budget).toHaveAttribute('aria-invalid', 'true');
+  await expect(id).toBeFocused();
+  await id.fill(`forms-team-${Date.now()}`);
+  await dialog.getByTestId('confirm-principal').click();
   await expect(budget).toHaveAttribute('aria-invalid', 'true');
   await expect(budget).toBeFocused();
   await page.keyboard.press('Escape');

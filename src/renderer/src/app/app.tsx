@@ -108,7 +108,7 @@ export function App() {
           bootstrap={state.bootstrap}
           result={state.result}
           onBack={() => {
-            window.history.replaceState(null, '', import.meta.env.BASE_URL);
+            window.history.replaceState(window.history.state, '', import.meta.env.BASE_URL);
             setState({ phase: 'loading' });
             boot().then(setState, (error: unknown) => setState({ phase: 'failed', error }));
           }}

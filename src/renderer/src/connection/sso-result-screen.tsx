@@ -29,7 +29,8 @@ let taken: SsoReturn | undefined;
 export function takeSsoReturn(): SsoReturn {
   if (taken) return taken;
   const params = new URLSearchParams(window.location.search);
-  window.history.replaceState(null, '', window.location.pathname);
+  // The entry's state (the router's position) is kept: only the address changes.
+  window.history.replaceState(window.history.state, '', window.location.pathname);
   taken = {
     handoff: params.get('handoff') ?? undefined,
     error: params.get('error') ?? undefined,

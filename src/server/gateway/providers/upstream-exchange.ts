@@ -67,6 +67,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
+    // undici starts a request once; were it started again, its first wait must not outlive it.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#cancelled) controller.abort(new Error('upstream call aborted by the client'));
     else if (this.timeoutMs > 0) {
       this.#timer = setTimeout(expire, this.timeoutMs, this);

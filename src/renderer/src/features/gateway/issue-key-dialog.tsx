@@ -7,6 +7,9 @@ import { useDraft } from '../../lib/use-draft.js';
 import { EMPTY_FORM, ISSUE_KEY_LABELS, toIssueKeyRequest, type IssueKeyForm } from './issue-key-form.js';
 import { KeyLimitFields } from './key-limit-fields.js';
 
+/** The scopes and the RAG collections answer "Pick at least one scope" together. */
+const SCOPE_FIELDS = { scopes: ['ragCollections'], ragCollections: ['scopes'] } as const;
+
 const SCOPES = [
   { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
   { value: 'embeddings', label: 'embeddings', hint: 'Embeddings' },
@@ -35,7 +38,7 @@ export function IssueKeyDialog({
   readonly onClose: () => void;
   readonly onIssued: (key: ApiKeyCreated) => void;
 }) {
-  const draft = useDraft<IssueKeyForm>(() => EMPTY_FORM);
+  const draft = useDraft<IssueKeyForm>(() => EMPTY_FORM, SCOPE_FIELDS);
   const { form, errors, set } = draft;
   const issue = useIssueKey();
   const models = useModelSettings();

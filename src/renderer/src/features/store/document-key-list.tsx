@@ -57,6 +57,8 @@ export function DocumentKeyList({
           value={filter}
           onChange={(event) => onFilter(event.target.value)}
           onKeyDown={(event) => {
+            // An input method composing a character uses Enter and the arrows itself.
+            if (event.nativeEvent.isComposing) return;
             if ((event.key !== 'ArrowDown' && event.key !== 'Enter') || first === undefined) return;
             event.preventDefault();
             onSelect(first);
