@@ -211,3 +211,39 @@ test('Models: an alias named like an allowed model is refused as typed, and one 
   await page.getByRole('button', { name: 'Discard', exact: true }).click();
   await expect(save).toBeHidden();
 });
+
+test('Models: a model or alias typed but not added keeps Save disabled until it is added or cleared', async ({
+  page,
+}) => {
+  await openSignedIn(page, 'gateway/models');
+  const save = page.getByTestId('save-models');
+  // Some other change, so the draft is unsaved and the save bar shows.
+  await page.getByLabel('Max tokens for demo/echo').fill('777');
+  await expect(save).toBeEnabled();
+
+  const modelField = page.getByLabel('Model to allow');
+  const model = `typed/model-${Date.now()}`;
+  await modelField.fill(model);
+  await expect(save).toBeDisabled();
+  await expect(page.getByTestId('save-blocked')).toContainText(`Model "${model}" is typed but not allowed yet`);
+  await page.getByTestId('show-problem').click();
+  await expect(modelField).toBeFocused();
+  // An allowed model's name is refused where it is typed.
+  await modelField.fill('demo/echo');
+  await expect(modelField).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('allowed-models')).toContainText('Model "demo/echo" is already allowed');
+  await expect(page.getByRole('button', { name: 'Allow model' })).toBeDisabled();
+  await modelField.fill('');
+  await expect(save).toBeEnabled();
+
+  const aliases = page.getByTestId('aliases');
+  const aliasField = aliases.getByLabel('Alias', { exact: true });
+  const alias = `typed-${Date.now()}`;
+  await aliasField.fill(alias);
+  await expect(save).toBeDisabled();
+  await expect(page.getByTestId('save-blocked')).toContainText(`Alias "${alias}" is typed but not added yet`);
+  await aliases.getByRole('button', { name: 'Add alias' }).click();
+  await expect(save).toBeEnabled();
+  await page.getByRole('button', { name: 'Discard', exact: true }).click();
+  await expect(save).toBeHidden();
+});

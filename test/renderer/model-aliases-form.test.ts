@@ -4,6 +4,8 @@ import {
   aliasProblems,
   aliasTargetOf,
   newAliasProblem,
+  NEW_MODEL_FIELD_ID,
+  typedEntryProblems,
 } from '../../src/renderer/src/features/gateway/model-settings-form.js';
 import { aliasBreaks } from '../../src/shared/model-aliases.js';
 
@@ -92,5 +94,33 @@ describe('alias problems on the Models screen', () => {
         { name: 'x', target: '' },
       ),
     ).toBe('');
+  });
+});
+
+describe('what is typed in the add rows and not added', () => {
+  const draft = { ...settings({ fast: 'demo/echo' }), per_model_max_tokens: {}, default_embedding_model: null };
+
+  it('keeps the draft from being saved, on the field to add it from', () => {
+    expect(typedEntryProblems(draft, ' openai/o3 ', { name: 'quick', target: 'gpt-4o' })).toEqual([
+      {
+        fieldId: NEW_MODEL_FIELD_ID,
+        message: 'Model "openai/o3" is typed but not allowed yet: press Allow model, or clear the field',
+      },
+      {
+        fieldId: ALIAS_FIELD_IDS.newAlias,
+        message: 'Alias "quick" is typed but not added yet: press Add alias, or clear the field',
+      },
+    ]);
+  });
+
+  it('reports what is wrong with it instead, when something is', () => {
+    expect(typedEntryProblems(draft, 'gpt-4o', { name: 'fast', target: 'gpt-4o' }).map((p) => p.message)).toEqual([
+      'Model "gpt-4o" is already allowed',
+      'Alias "fast" already exists (it routes to "demo/echo"): remove it first to route it elsewhere',
+    ]);
+  });
+
+  it('empty or blank fields are no problem', () => {
+    expect(typedEntryProblems(draft, '  ', { name: ' ', target: '' })).toEqual([]);
   });
 });

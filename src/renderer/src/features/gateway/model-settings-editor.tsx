@@ -1,11 +1,17 @@
-import { useState } from 'react';
 import type { ModelSettings } from '../../../../shared/gateway-api.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { Select, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
-import { ALIAS_FIELD_IDS, aliasTargetOf, newAliasProblem, type NewAlias } from './model-settings-form.js';
+import {
+  ALIAS_FIELD_IDS,
+  aliasTargetOf,
+  NEW_MODEL_FIELD_ID,
+  newAliasProblem,
+  newModelProblem,
+  type NewAlias,
+} from './model-settings-form.js';
 
 /** Removes one key of a record. */
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
@@ -19,18 +25,24 @@ export function AllowedModels({
   draft,
   providers,
   onChange,
+  adding,
+  onAddingChange,
 }: {
   readonly draft: ModelSettings;
   readonly providers: Readonly<Record<string, string>>;
   readonly onChange: (draft: ModelSettings) => void;
+  /** The model being typed in the add row (held by the screen: Save must know of it). */
+  readonly adding: string;
+  readonly onAddingChange: (model: string) => void;
 }) {
-  const [adding, setAdding] = useState('');
+  const problem = newModelProblem(draft, adding);
+  const canAdd = adding.trim() !== '' && problem === undefined;
   const add = (): void => {
-    const model = adding.trim();
-    if (!model || draft.allowed_models.includes(model)) return;
-    onChange({ ...draft, allowed_models: [...draft.allowed_models, model] });
-    setAdding('');
+    if (!canAdd) return;
+    onChange({ ...draft, allowed_models: [...draft.allowed_models, adding.trim()] });
+    onAddingChange('');
   };
+  const errorId = `${NEW_MODEL_FIELD_ID}-error`;
   return (
     <div className="data-table-scroll">
       <table className="data-table" aria-label="Allowed models" data-testid="allowed-models">
@@ -87,15 +99,23 @@ export function AllowedModels({
           <tr className="add-row">
             <td colSpan={3}>
               <TextInput
+                id={NEW_MODEL_FIELD_ID}
                 aria-label="Model to allow"
                 placeholder="openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3…"
                 value={adding}
-                onChange={(event) => setAdding(event.target.value)}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? errorId : undefined}
+                onChange={(event) => onAddingChange(event.target.value)}
                 onKeyDown={(event) => event.key === 'Enter' && add()}
               />
+              {problem && (
+                <div className="field-error" id={errorId}>
+                  {problem}
+                </div>
+              )}
             </td>
             <td className="align-right">
-              <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!adding.trim()}>
+              <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!canAdd}>
                 Allow model
               </Button>
             </td>

@@ -70,3 +70,37 @@ export function newAliasProblem(settings: AliasSettings, alias: NewAlias): strin
     `Alias "${broken.alias}" routes to "${name}", and aliases resolve in one step: "${name}" cannot be an alias too`
   );
 }
+
+/** The id of the Models screen's "Model to allow" field. */
+export const NEW_MODEL_FIELD_ID = 'new-model';
+
+/** What is wrong with allowing the model being typed, or undefined (nothing typed yet is not a problem). */
+export function newModelProblem(settings: AliasSettings, name: string): string | undefined {
+  const model = name.trim();
+  return model !== '' && settings.allowed_models.includes(model) ? `Model "${model}" is already allowed` : undefined;
+}
+
+/**
+ * What is typed in the add rows and not added: Save would leave it out without a word, so it keeps the
+ * draft from being saved until it is added or cleared. A problem with it is reported as such.
+ */
+export function typedEntryProblems(draft: ModelSettings, newModel: string, newAlias: NewAlias): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const model = newModel.trim();
+  if (model !== '')
+    problems.push({
+      fieldId: NEW_MODEL_FIELD_ID,
+      message:
+        newModelProblem(draft, model) ??
+        `Model "${model}" is typed but not allowed yet: press Allow model, or clear the field`,
+    });
+  const alias = newAlias.name.trim();
+  if (alias !== '')
+    problems.push({
+      fieldId: ALIAS_FIELD_IDS.newAlias,
+      message:
+        newAliasProblem(draft, { name: alias, target: aliasTargetOf(draft, newAlias) }) ??
+        `Alias "${alias}" is typed but not added yet: press Add alias, or clear the field`,
+    });
+  return problems;
+}

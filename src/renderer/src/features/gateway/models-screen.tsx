@@ -17,13 +17,7 @@ import { timeAgo } from '../../lib/format.js';
 import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-form.js';
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
-import {
-  ALIAS_FIELD_IDS,
-  aliasProblems,
-  aliasTargetOf,
-  newAliasProblem,
-  type NewAlias,
-} from './model-settings-form.js';
+import { aliasProblems, typedEntryProblems, type NewAlias } from './model-settings-form.js';
 
 function settingsOf(view: ModelSettingsView): ModelSettings {
   return {
@@ -51,13 +45,11 @@ export function ModelsScreen() {
     deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data),
   );
   const dirty = settingsDirty || deploymentsDirty;
-  // The alias being typed counts too: the gateway would refuse it, and saving without it would drop it unseen.
+  // What is typed in the add rows counts too: saving without it would drop it unseen.
+  const [newModel, setNewModel] = useState('');
   const [newAlias, setNewAlias] = useState<NewAlias>({ name: '', target: '' });
   const listedProblems = draft ? aliasProblems(draft) : [];
-  const typedProblem = draft && newAliasProblem(draft, { ...newAlias, target: aliasTargetOf(draft, newAlias) });
-  const problems = typedProblem
-    ? [...listedProblems, { fieldId: ALIAS_FIELD_IDS.newAlias, message: typedProblem }]
-    : listedProblems;
+  const problems = draft ? [...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)] : listedProblems;
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
 
@@ -126,7 +118,13 @@ export function ModelsScreen() {
               <p className="panel-text">
                 Requests for any other model are refused with model_not_allowed. A cap lowers max_tokens for that model.
               </p>
-              <AllowedModels draft={draft} providers={settings.data?.providers ?? {}} onChange={setDraft} />
+              <AllowedModels
+                draft={draft}
+                providers={settings.data?.providers ?? {}}
+                onChange={setDraft}
+                adding={newModel}
+                onAddingChange={setNewModel}
+              />
             </section>
             <section className="panel">
               <h2 className="panel-title">Aliases</h2>
