@@ -1,23 +1,11 @@
 import { PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
 import { useApiKeys, useModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
+import { cellProblem } from '../../components/cell-problem.js';
 import { Select, TextArea, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
 import { GUARDRAILS_FIELD_IDS, type GuardrailsDraft, type OverrideDraft } from './guardrails-form.js';
-
-/** A control's problem under it in a table cell, linked as a field's would be. */
-function cellProblem(problems: readonly FieldProblem[], fieldId: string) {
-  const message = problemsAt(problems, fieldId);
-  return {
-    control: message ? { id: fieldId, 'aria-invalid': true, 'aria-describedby': `${fieldId}-error` } : { id: fieldId },
-    message: message && (
-      <div className="field-error" id={`${fieldId}-error`}>
-        {message}
-      </div>
-    ),
-  };
-}
 
 /** Per-model and per-key overrides: one row each, blank fields inherited. */
 export function OverridesTable({
@@ -31,6 +19,7 @@ export function OverridesTable({
 }) {
   const models = useModelSettings().data?.allowed_models ?? [];
   const keys = useApiKeys(false).data?.data ?? [];
+  const problemIn = (fieldId: string) => cellProblem(fieldId, problemsAt(problems, fieldId));
   const setRow = (index: number, row: OverrideDraft): void =>
     onChange({ ...draft, overrides: draft.overrides.map((old, i) => (i === index ? row : old)) });
   const add = (scope: OverrideDraft['scope']): void =>
@@ -60,9 +49,9 @@ export function OverridesTable({
               </tr>
             )}
             {draft.overrides.map((row, index) => {
-              const target = cellProblem(problems, GUARDRAILS_FIELD_IDS.overrideTarget(index));
-              const patterns = cellProblem(problems, GUARDRAILS_FIELD_IDS.overridePatterns(index));
-              const maxTokens = cellProblem(problems, GUARDRAILS_FIELD_IDS.overrideMaxTokens(index));
+              const target = problemIn(GUARDRAILS_FIELD_IDS.overrideTarget(index));
+              const patterns = problemIn(GUARDRAILS_FIELD_IDS.overridePatterns(index));
+              const maxTokens = problemIn(GUARDRAILS_FIELD_IDS.overrideMaxTokens(index));
               return (
                 <tr key={index}>
                   <td>

@@ -1,6 +1,7 @@
 import type { ModelSettings } from '../../../../shared/gateway-api.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
+import { cellProblem } from '../../components/cell-problem.js';
 import { Select, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
@@ -35,14 +36,13 @@ export function AllowedModels({
   readonly adding: string;
   readonly onAddingChange: (model: string) => void;
 }) {
-  const problem = newModelProblem(draft, adding);
-  const canAdd = adding.trim() !== '' && problem === undefined;
+  const problem = cellProblem(NEW_MODEL_FIELD_ID, newModelProblem(draft, adding));
+  const canAdd = adding.trim() !== '' && problem.message === undefined;
   const add = (): void => {
     if (!canAdd) return;
     onChange({ ...draft, allowed_models: [...draft.allowed_models, adding.trim()] });
     onAddingChange('');
   };
-  const errorId = `${NEW_MODEL_FIELD_ID}-error`;
   return (
     <div className="data-table-scroll">
       <table className="data-table" aria-label="Allowed models" data-testid="allowed-models">
@@ -99,20 +99,14 @@ export function AllowedModels({
           <tr className="add-row">
             <td colSpan={3}>
               <TextInput
-                id={NEW_MODEL_FIELD_ID}
+                {...problem.control}
                 aria-label="Model to allow"
                 placeholder="openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3…"
                 value={adding}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? errorId : undefined}
                 onChange={(event) => onAddingChange(event.target.value)}
                 onKeyDown={(event) => event.key === 'Enter' && add()}
               />
-              {problem && (
-                <div className="field-error" id={errorId}>
-                  {problem}
-                </div>
-              )}
+              {problem.message}
             </td>
             <td className="align-right">
               <Button size="sm" icon={<PlusIcon />} onClick={add} disabled={!canAdd}>
@@ -145,14 +139,13 @@ export function Aliases({
   readonly problems: readonly FieldProblem[];
 }) {
   const target = aliasTargetOf(draft, adding);
-  const problem = newAliasProblem(draft, { name: adding.name, target });
-  const canAdd = adding.name.trim() !== '' && target !== '' && problem === undefined;
+  const problem = cellProblem(ALIAS_FIELD_IDS.newAlias, newAliasProblem(draft, { name: adding.name, target }));
+  const canAdd = adding.name.trim() !== '' && target !== '' && problem.message === undefined;
   const add = (): void => {
     if (!canAdd) return;
     onChange({ ...draft, model_aliases: { ...draft.model_aliases, [adding.name.trim()]: target } });
     onAddingChange({ name: '', target: adding.target });
   };
-  const newErrorId = `${ALIAS_FIELD_IDS.newAlias}-error`;
   return (
     <div className="data-table-scroll">
       <table className="data-table" aria-label="Aliases" data-testid="aliases">
@@ -166,16 +159,12 @@ export function Aliases({
         <tbody>
           {Object.entries(draft.model_aliases).map(([name, to], index) => {
             const rowId = ALIAS_FIELD_IDS.row(index);
-            const rowProblem = problemsAt(problems, rowId);
+            const rowProblem = cellProblem(rowId, problemsAt(problems, rowId));
             return (
               <tr key={name}>
                 <td className="mono">
                   {name}
-                  {rowProblem && (
-                    <div className="field-error" id={`${rowId}-error`}>
-                      {rowProblem}
-                    </div>
-                  )}
+                  {rowProblem.message}
                 </td>
                 <td className="mono">
                   → {to}{' '}
@@ -191,7 +180,7 @@ export function Aliases({
                     id={rowId}
                     className="icon-button"
                     aria-label={`Remove alias ${name}`}
-                    aria-describedby={rowProblem ? `${rowId}-error` : undefined}
+                    aria-describedby={rowProblem.describedBy}
                     onClick={() => onChange({ ...draft, model_aliases: without(draft.model_aliases, name) })}
                   >
                     <CloseIcon size={14} />
@@ -203,20 +192,14 @@ export function Aliases({
           <tr className="add-row">
             <td>
               <TextInput
-                id={ALIAS_FIELD_IDS.newAlias}
+                {...problem.control}
                 aria-label="Alias"
                 placeholder="gpt-4o"
                 value={adding.name}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? newErrorId : undefined}
                 onChange={(event) => onAddingChange({ ...adding, name: event.target.value })}
                 onKeyDown={(event) => event.key === 'Enter' && add()}
               />
-              {problem && (
-                <div className="field-error" id={newErrorId}>
-                  {problem}
-                </div>
-              )}
+              {problem.message}
             </td>
             <td>
               <Select
