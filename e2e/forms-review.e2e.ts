@@ -170,9 +170,21 @@ test('segmented choices follow the radio group pattern: one tab stop, arrows mov
 });
 
 test('the spend panel’s choices work from the keyboard, and the panel follows them', async ({ page }) => {
+  // The teams list arrives only after the user is in the spend panel: its late rows must not take focus.
+  const team = await gatewayAdmin('/internal/teams', 'POST', { id: `forms-focus-${Date.now()}` });
+  expect(team.status).toBe(201);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/internal/teams*', async (route) => {
+    await held;
+    await route.continue();
+  });
   await openSignedIn(page, 'gateway/people');
   const measure = page.getByRole('radiogroup', { name: 'Measure' });
   await measure.getByRole('radio', { checked: true }).focus();
+  release();
+  await expect(page.getByTestId('teams-table')).toBeVisible();
+  await expect(measure.getByRole('radio', { checked: true })).toBeFocused();
   await page.keyboard.press('End');
   await expect(measure.getByRole('radio', { name: 'Requests' })).toBeChecked();
   await expect(page.getByTestId('spend-panel').getByRole('heading')).toContainText('Requests per day');

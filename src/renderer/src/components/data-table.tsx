@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { focusUnlessTaken } from '../lib/focus-unless-taken.js';
 import { useListNavigation } from '../lib/use-list-navigation.js';
 
 /** One column of a {@link DataTable}. */
@@ -42,7 +43,7 @@ export function DataTable<T>({
   });
   const table = useRef<HTMLTableElement>(null);
   useEffect(() => {
-    if (autoFocus) table.current?.focus({ preventScroll: true });
+    if (autoFocus) focusUnlessTaken(table.current);
   }, [autoFocus]);
   useEffect(() => {
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });

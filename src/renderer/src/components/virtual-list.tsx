@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { focusUnlessTaken } from '../lib/focus-unless-taken.js';
 import { useListNavigation } from '../lib/use-list-navigation.js';
 
 /** Props of {@link VirtualList}. */
@@ -20,7 +21,10 @@ export interface VirtualListProps {
   /** A single click opens the row too (a drawer that follows the selection). */
   readonly openOnClick?: boolean;
   readonly label: string;
-  /** Focuses the list on mount, and again whenever a new truthy value is passed. */
+  /**
+   * `true` focuses the list on mount unless the user has moved into the screen already; a number
+   * focuses it whenever a new truthy value is passed.
+   */
   readonly autoFocus?: boolean | number;
   readonly className?: string;
   readonly testId?: string;
@@ -77,7 +81,9 @@ export function VirtualList({
   }, [selected, count, virtualizer]);
 
   useEffect(() => {
-    if (autoFocus) parent.current?.focus({ preventScroll: true });
+    // `true` is the screen's starting point; a number is a request to focus the list now.
+    if (autoFocus === true) focusUnlessTaken(parent.current);
+    else if (autoFocus) parent.current?.focus({ preventScroll: true });
   }, [autoFocus]);
 
   const last = items[items.length - 1];
