@@ -14,13 +14,18 @@ const preloadPath = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'pr
 let hosted: HostedServers | undefined;
 let origins: TrustedOrigins | undefined;
 let mainWindow: BrowserWindow | undefined;
+/** Set while a quit waits for the window to close; cleared when the user keeps unsaved changes. */
+let quitWaitsForWindow = false;
 
 function showWindow(): void {
   if (!mainWindow || mainWindow.isDestroyed()) {
     if (!hosted) return;
-    mainWindow = createMainWindow(preloadPath);
+    mainWindow = createMainWindow(preloadPath, () => (quitWaitsForWindow = false));
     void mainWindow.loadURL(hosted.servers.uiUrl);
-    mainWindow.on('closed', () => (mainWindow = undefined));
+    mainWindow.on('closed', () => {
+      mainWindow = undefined;
+      if (quitWaitsForWindow) app.quit();
+    });
     return;
   }
   if (mainWindow.isMinimized()) mainWindow.restore();
@@ -46,10 +51,22 @@ async function start(): Promise<void> {
 }
 
 let stopping = false;
-/** Finishes requests in flight and closes the database before quitting. */
+
+/**
+ * Closes the window first, as a quit without servers would: a screen with unsaved changes asks
+ * before it goes (`app.exit` below would skip that), and keeping them cancels the quit. Then finishes
+ * requests in flight and closes the database.
+ */
 function stopThenQuit(event: { preventDefault(): void }): void {
-  if (!hosted || stopping) return;
+  if (!hosted) return;
+  // Already stopping (a second quit, as when the last window's close quits too): exit stays ours.
   event.preventDefault();
+  if (stopping) return;
+  if (mainWindow && !mainWindow.isDestroyed()) {
+    quitWaitsForWindow = true;
+    mainWindow.close();
+    return;
+  }
   stopping = true;
   hosted.servers.close().finally(() => app.exit(0));
 }

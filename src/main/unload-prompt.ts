@@ -3,9 +3,10 @@ import { dialog, type BrowserWindow } from 'electron';
 /**
  * A page with unsaved changes refuses to unload (`beforeunload`); Electron then cancels a reload or
  * close silently instead of asking as a browser does, so the window would just not close. Ask the
- * user here and let the unload go on when they choose to discard.
+ * user here and let the unload go on when they choose to discard; `onKeep` runs when they keep
+ * editing (a quit that waited for the window then stops).
  */
-export function promptBeforeUnload(window: BrowserWindow): void {
+export function promptBeforeUnload(window: BrowserWindow, onKeep: () => void): void {
   window.webContents.on('will-prevent-unload', (event) => {
     const choice = dialog.showMessageBoxSync(window, {
       type: 'question',
@@ -18,5 +19,6 @@ export function promptBeforeUnload(window: BrowserWindow): void {
     });
     // preventDefault here cancels the page's refusal: the unload proceeds.
     if (choice === 0) event.preventDefault();
+    else onKeep();
   });
 }

@@ -23,8 +23,11 @@ export function secureWebPreferences(preload: string): WebPreferences {
   };
 }
 
-/** Creates the main window, hidden until its first paint so it never flashes white in dark mode. */
-export function createMainWindow(preload: string): BrowserWindow {
+/**
+ * Creates the main window, hidden until its first paint so it never flashes white in dark mode.
+ * `onUnloadKept` runs when the user chose to keep unsaved changes over closing or reloading it.
+ */
+export function createMainWindow(preload: string, onUnloadKept: () => void): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -37,6 +40,6 @@ export function createMainWindow(preload: string): BrowserWindow {
     webPreferences: secureWebPreferences(preload),
   });
   window.once('ready-to-show', () => window.show());
-  promptBeforeUnload(window);
+  promptBeforeUnload(window, onUnloadKept);
   return window;
 }
