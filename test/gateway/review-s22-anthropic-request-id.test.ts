@@ -16,9 +16,9 @@ describe('the request id as the Anthropic SDK reads it', () => {
     const client = harness.anthropicClient(key);
     const request = { model: 'claude-opus-4-7', max_tokens: 20, messages: [{ role: 'user' as const, content: 'hi' }] };
 
-    const { data, response } = await client.messages.create(request).withResponse();
-    expect(data._request_id).toMatch(UUID);
-    expect(data._request_id).toBe(response.headers.get('x-request-id'));
+    const { response, request_id } = await client.messages.create(request).withResponse();
+    expect(request_id).toMatch(UUID);
+    expect(request_id).toBe(response.headers.get('x-request-id'));
 
     const raw = await client.messages.create({ ...request, stream: true }).withResponse();
     expect(raw.response.headers.get('request-id')).toBe(raw.response.headers.get('x-request-id'));
@@ -28,10 +28,11 @@ describe('the request id as the Anthropic SDK reads it', () => {
     expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
     expect((refused as InstanceType<typeof Anthropic.APIError>).requestID).toMatch(UUID);
 
-    const counted = await client.messages.countTokens({ model: 'claude-opus-4-7', messages: request.messages });
-    expect(counted._request_id).toMatch(UUID);
-    const models = await client.models.retrieve('claude-opus-4-7');
-    expect(models._request_id).toMatch(UUID);
+    const counted = await client.messages
+      .countTokens({ model: 'claude-opus-4-7', messages: request.messages })
+      .withResponse();
+    expect(counted.request_id).toMatch(UUID);
+    expect((await client.models.retrieve('claude-opus-4-7').withResponse()).request_id).toMatch(UUID);
   });
 
   it('is left to x-request-id alone for OpenAI-format clients', async () => {

@@ -40,10 +40,10 @@ describe("an upstream's Retry-After on the gateway's 502", () => {
     const client = harness.openaiClient(key);
     harness.openai.setNext({ status: 503 });
     const unsaid = await client.chat.completions.create(chat).catch((error: unknown) => error);
-    expect((unsaid as InstanceType<typeof OpenAI.APIError>).headers.get('retry-after')).toBeNull();
+    expect((unsaid as InstanceType<typeof OpenAI.APIError>).headers!.get('retry-after')).toBeNull();
     harness.openai.setNext({ status: 400, headers: { 'retry-after': '5' } });
     const final = await client.chat.completions.create(chat).catch((error: unknown) => error);
-    const headers = (final as InstanceType<typeof OpenAI.APIError>).headers;
+    const headers = (final as InstanceType<typeof OpenAI.APIError>).headers!;
     expect(headers.get('x-should-retry')).toBe('false');
     expect(headers.get('retry-after')).toBeNull();
   });
