@@ -78,11 +78,11 @@ describe('type names like Object.prototype members', () => {
     });
     expect(await chat({ role: name, content: 'x' })).toEqual({
       status: 400,
-      message: `messages[0].role must be one of 'system', 'developer', 'user', 'assistant', 'tool', got '${name}'`,
+      message: `messages[0].role must be one of 'system', 'developer', 'user', 'assistant', 'tool', 'function', got '${name}'`,
     });
     expect(await chat({ role: 'user', content: 'x' }, { tools: [{ type: name, function: { name: 'f' } }] })).toEqual({
       status: 400,
-      message: `tools[0].type must be one of 'function', got '${name}'`,
+      message: `tools[0].type must be one of 'function', 'custom', got '${name}'`,
     });
     expect((await chat({ role: 'user', content: 'x' }, { response_format: { type: name } })).status).toBe(400);
   });

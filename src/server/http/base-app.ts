@@ -1,7 +1,7 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
-import { installErrorHandling } from './error-handler.js';
+import { envelopeForUrl, installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
@@ -57,6 +57,8 @@ export function createBaseApp(options: BaseAppOptions) {
   // shutdown and Host checks before anything else runs.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Anthropic's SDKs read the id from `request-id`, as Anthropic sends it, and say so in their errors.
+    if (speaksAnthropic(request)) reply.header('request-id', request.id);
     if (connections.closing) done(shuttingDown() as unknown as FastifyError);
     else
       done((hostProblem(request, hosts) ?? queryEscapeProblem(request.url) ?? undefined) as FastifyError | undefined);
@@ -70,6 +72,11 @@ export function createBaseApp(options: BaseAppOptions) {
     done();
   });
   return app;
+}
+
+/** A request from an Anthropic client: one that sends `anthropic-version`, as the SDKs do, or any under /v1/messages. */
+function speaksAnthropic(request: FastifyRequest): boolean {
+  return request.headers['anthropic-version'] !== undefined || envelopeForUrl(request.url) === 'anthropic';
 }
 
 /** A request that arrived on a kept-alive connection after shutdown began (its socket closes after the answer). */

@@ -54,7 +54,7 @@ describe('chat completions validation', () => {
 
   it('names nested fields and unknown roles', () => {
     expect(chatError({ model: 'm', messages: [{ role: 'robot', content: 'x' }] })).toBe(
-      "messages[0].role must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'robot'",
+      "messages[0].role must be one of 'system', 'developer', 'user', 'assistant', 'tool', 'function', got 'robot'",
     );
     expect(chatError({ model: 'm', messages: [{ role: 'tool', content: 'x' }] })).toBe(
       'messages[0].tool_call_id is required',

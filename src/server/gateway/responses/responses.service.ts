@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
 import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
@@ -90,7 +90,8 @@ export class ResponsesService {
 
   /** A page of the input items the response was created from. */
   inputItems(owner: ResponseOwner, id: string, query: InputItemsQuery): InputItemsPage {
-    const items = this.visible(owner, id).inputItems;
+    const row = this.visible(owner, id);
+    const items = row.inputItems.map((item, index) => withListId(item, row.id, index));
     const ordered = query.order === 'asc' ? items : [...items].reverse();
     const from = query.after === undefined ? 0 : ordered.findIndex((item) => item.id === query.after) + 1;
     // An `after` that names no item of this response is past the end: an empty page, as after the last one.
@@ -125,19 +126,30 @@ function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
   return Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
 }
 
-/** Input as OpenAI lists it: typed items with ids, message text as content parts. */
+/**
+ * Input as it is kept: typed items, message text as content parts, and only the ids the client sent.
+ * A continued conversation sends these items upstream again, and OpenAI looks up every item id it
+ * is sent among the items it stored: an id made up here would be refused there ("Item with id ...
+ * not found"). The ids of the input items list are therefore derived when listing (withListId).
+ */
 function listItems(input: string | readonly ResponsesInputItem[]): Array<Record<string, unknown>> {
   const items: readonly ResponsesInputItem[] =
     typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
   return items.map((item) => {
     const type = item.type ?? 'message';
-    const id =
-      typeof item.id === 'string' ? item.id : `${ID_PREFIXES.get(type) ?? 'item'}_${randomUUID().replaceAll('-', '')}`;
-    if (type !== 'message' || typeof item.content !== 'string') return { ...item, id, type };
+    if (type !== 'message' || typeof item.content !== 'string') return { ...item, type };
     const role = item.role as string;
     const text = { type: role === 'assistant' ? 'output_text' : 'input_text', text: item.content };
-    return { ...item, id, type, content: [text] };
+    return { ...item, type, content: [text] };
   });
+}
+
+/** The item as OpenAI lists it, with an id: the client's own, else one derived from its place, the same on every read. */
+function withListId(item: Record<string, unknown>, responseId: string, index: number): Record<string, unknown> {
+  if (typeof item.id === 'string') return item;
+  const type = typeof item.type === 'string' ? item.type : 'message';
+  const digest = createHash('sha256').update(`${responseId}\0${index}`).digest('hex').slice(0, 32);
+  return { ...item, id: `${ID_PREFIXES.get(type) ?? 'item'}_${digest}` };
 }
 
 // A Map: a client's `type` such as `constructor` must not find Object.prototype's members.

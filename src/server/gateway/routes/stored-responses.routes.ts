@@ -8,6 +8,19 @@ import { responseOwner } from '../responses/response-owner.js';
 import { atEdge } from './gateway-errors.js';
 
 const params = z.object({ id: requiredName() });
+/**
+ * OpenAI replays a response's events for `stream=true`; only the final Response object is kept here,
+ * and a JSON body sent to a client that asked for events reads as an empty stream, so it is refused.
+ */
+const retrieveQuery = z.looseObject({
+  stream: z
+    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+    .refine((value) => value === 'false', {
+      error:
+        'cannot be true: a kept response is read whole (its events are not kept, only the final Response object); leave stream out',
+    })
+    .optional(),
+});
 const responseSchema = z.looseObject({ id: z.string(), object: z.literal('response') });
 const inputItemsQuery = z.looseObject({
   after: requiredName().optional(),
@@ -40,7 +53,10 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
 
   typed.get(
     '/v1/responses/:id',
-    { schema: { params, response: { 200: responseSchema } }, onRequest: begin('/v1/responses/:id') },
+    {
+      schema: { params, querystring: retrieveQuery, response: { 200: responseSchema } },
+      onRequest: begin('/v1/responses/:id'),
+    },
     async (request) => {
       const owner = responseOwner(contextOf(request));
       return atEdge(() => services.responses.get(owner, request.params.id)) as z.infer<typeof responseSchema>;

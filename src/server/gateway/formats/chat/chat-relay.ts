@@ -1,7 +1,7 @@
 import type { Usage } from '../ir.js';
 import { DONE_FRAME, encodeEvent, type SseEvent } from '../sse.js';
 import type { StreamUsage } from '../token-estimate.js';
-import { chatUsageToIr } from './chat-response-ir.js';
+import { chatUsageFromIr, chatUsageToIr } from './chat-response-ir.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
 import { CHAT_STREAM_END, ChoiceFinishes, chatStreamError, parseChatChunk } from './chat-stream-decoder.js';
 
@@ -30,6 +30,8 @@ export async function* relayChatStream(
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
   let done = false;
+  let first: Record<string, unknown> | undefined;
+  let usageRelayed = false;
   const choices = new ChoiceFinishes();
   for await (const event of events) {
     const data = event.data;
@@ -40,16 +42,35 @@ export async function* relayChatStream(
     if (data.trim() === '') continue;
     const chunk = parseChatChunk(data);
     if (chunk.error != null) throw chatStreamError(chunk.error);
+    first ??= chunk;
     const usage = chatUsageToIr(chunk.usage);
     if (usage) options.usage.report(usage);
     countGenerated(chunk.choices, options.usage);
     choices.note(chunk);
     const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
     if (usageOnly && !options.includeUsage) continue;
+    if (usage) usageRelayed = true;
     yield encodeEvent({ data: data.replace(MODEL_FIELD, model) });
   }
   if (!done && !choices.complete) throw streamEndedEarly(CHAT_STREAM_END);
+  // Servers that ignore stream_options send no usage; a client that asked for it still gets the
+  // counts the request is accounted with (the estimate), as a non-streamed answer does.
+  if (options.includeUsage && !usageRelayed) yield estimatedUsageChunk(first, options);
   yield DONE_FRAME;
+}
+
+/** The usage-only chunk OpenAI ends a stream with, under the stream's own id, from the usage so far. */
+function estimatedUsageChunk(first: Record<string, unknown> | undefined, options: ChatRelayOptions): string {
+  return encodeEvent({
+    data: JSON.stringify({
+      id: first?.id ?? '',
+      object: 'chat.completion.chunk',
+      created: first?.created ?? Math.floor(Date.now() / 1000),
+      model: options.publicModel,
+      choices: [],
+      usage: chatUsageFromIr(options.usage.current()),
+    }),
+  });
 }
 
 /** Sets the public model name on a non-streamed chat completion and reads its usage. */

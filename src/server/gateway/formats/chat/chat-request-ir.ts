@@ -35,7 +35,7 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
         messages.push({ role: 'user', content: userParts(message.content, index) });
         return;
       case 'assistant':
-        messages.push({ role: 'assistant', content: assistantParts(message) });
+        messages.push({ role: 'assistant', content: assistantParts(message, index) });
         return;
       case 'tool':
         messages.push({
@@ -50,6 +50,10 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
           ],
         });
         return;
+      case 'function':
+        throw new TranslationError(
+          `messages[${index}]: function messages (legacy function calling) are not translated for this model; send tool messages`,
+        );
       default:
         return assertNever(message, 'chat message role');
     }
@@ -58,11 +62,17 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
   return {
     system,
     messages,
-    tools: body.tools?.map((tool): IrTool => ({
-      name: tool.function.name,
-      description: tool.function.description,
-      parameters: tool.function.parameters ?? { type: 'object', properties: {} },
-    })),
+    tools: body.tools?.map((tool, index): IrTool => {
+      if (tool.type === 'custom')
+        throw new TranslationError(
+          `tools[${index}]: custom tools (free-form input) are not translated for this model; send function tools`,
+        );
+      return {
+        name: tool.function.name,
+        description: tool.function.description,
+        parameters: tool.function.parameters ?? { type: 'object', properties: {} },
+      };
+    }),
     toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
     parallelToolCalls: body.parallel_tool_calls ?? undefined,
     maxTokens,
@@ -107,7 +117,7 @@ export function imageFromUrl(url: string, detail?: IrImagePart['detail']): IrIma
   return detail === undefined ? { type: 'image', source } : { type: 'image', source, detail };
 }
 
-function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>): IrPart[] {
+function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, messageIndex: number): IrPart[] {
   const parts: IrPart[] = [];
   const content = message.content;
   if (typeof content === 'string') {
@@ -118,9 +128,13 @@ function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>): I
       if (text !== '') parts.push({ type: 'text', text });
     }
   }
-  for (const call of message.tool_calls ?? []) {
+  (message.tool_calls ?? []).forEach((call, index) => {
+    if (call.type === 'custom')
+      throw new TranslationError(
+        `messages[${messageIndex}].tool_calls[${index}]: custom tool calls are not translated for this model; send function tool calls`,
+      );
     parts.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments });
-  }
+  });
   return parts;
 }
 
@@ -138,7 +152,18 @@ function toolChoiceToIr(choice: ChatBody['tool_choice'] | undefined): IrToolChoi
         return assertNever(choice, 'tool_choice');
     }
   }
-  return { type: 'tool', name: choice.function.name };
+  switch (choice.type) {
+    case 'function':
+      return { type: 'tool', name: choice.function.name };
+    case 'custom':
+      throw new TranslationError('tool_choice: custom tools are not translated for this model; send function tools');
+    case 'allowed_tools':
+      throw new TranslationError(
+        'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
+      );
+    default:
+      return assertNever(choice, 'tool_choice');
+  }
 }
 
 /** Builds a chat completions request from the IR, for an OpenAI-compatible upstream. */

@@ -38,11 +38,18 @@ const assistantPart = z.discriminatedUnion('type', [textPart, refusalPart]);
 
 const textContent = z.union([z.string(), z.array(textPart).max(MAX_PARTS)]);
 
-const toolCall = z.looseObject({
+const functionCall = z.looseObject({
   id: requiredName(),
   type: z.literal('function'),
   function: z.looseObject({ name: requiredName(), arguments: z.string() }),
 });
+/** A call of a custom tool: free-form text input instead of JSON arguments. */
+const customCall = z.looseObject({
+  id: requiredName(),
+  type: z.literal('custom'),
+  custom: z.looseObject({ name: requiredName(), input: z.string() }),
+});
+const toolCall = z.discriminatedUnion('type', [functionCall, customCall]);
 
 const systemMessage = z.looseObject({ role: z.literal('system'), content: textContent, name: name().optional() });
 const developerMessage = z.looseObject({
@@ -63,6 +70,12 @@ const assistantMessage = z.looseObject({
   name: name().optional(),
 });
 const toolMessage = z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: requiredName() });
+/** The result of a legacy `function_call` (deprecated by OpenAI, still accepted). */
+const functionMessage = z.looseObject({
+  role: z.literal('function'),
+  name: requiredName(),
+  content: z.string().nullable(),
+});
 
 /** One message of the conversation. */
 export const chatMessageSchema = z.discriminatedUnion('role', [
@@ -71,6 +84,7 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
   userMessage,
   assistantMessage,
   toolMessage,
+  functionMessage,
 ]);
 
 const functionTool = z.looseObject({
@@ -83,9 +97,28 @@ const functionTool = z.looseObject({
   }),
 });
 
+/** A custom tool: the model writes free-form text (optionally held to a grammar) instead of JSON. */
+const customTool = z.looseObject({
+  type: z.literal('custom'),
+  custom: z.looseObject({ name: requiredName(), description: z.string().optional() }),
+});
+
+// The object form first: a malformed object is then named by its own fields ("tool_choice.function is
+// required"), while a string that is none of the three still reads as one.
 const toolChoice = z.union([
+  z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: requiredName() }) }),
+    z.looseObject({ type: z.literal('custom'), custom: z.looseObject({ name: requiredName() }) }),
+    // The tools the model may use this turn, out of `tools` (which stays the same, for prompt caching).
+    z.looseObject({
+      type: z.literal('allowed_tools'),
+      allowed_tools: z.looseObject({
+        mode: z.enum(['auto', 'required']),
+        tools: z.array(z.looseObject({ type: name() })).max(MAX_TOOLS),
+      }),
+    }),
+  ]),
   z.enum(['none', 'auto', 'required']),
-  z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: requiredName() }) }),
 ]);
 
 /** The chat completions request body. */
@@ -103,7 +136,10 @@ export const chatRequestSchema = z.looseObject({
   n: integerIn(1, MAX_CHOICES).nullish(),
   stop: z.union([name(), z.array(name()).max(MAX_CHAT_STOP_SEQUENCES)]).nullish(),
   user: name().optional(),
-  tools: z.array(functionTool).max(MAX_TOOLS).nullish(),
+  tools: z
+    .array(z.discriminatedUnion('type', [functionTool, customTool]))
+    .max(MAX_TOOLS)
+    .nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   // Loose: compatible servers define their own types (vLLM's structural_tag, llama.cpp's schema field).

@@ -9,7 +9,7 @@ export function visitChatRequestText(body: ChatBody, visitor: TextVisitor, optio
     const kind: TextLocation['kind'] =
       message.role === 'system' || message.role === 'developer'
         ? 'system'
-        : message.role === 'tool'
+        : message.role === 'tool' || message.role === 'function'
           ? 'tool_result'
           : 'message';
     const where = (path: string): TextLocation => ({
@@ -24,11 +24,13 @@ export function visitChatRequestText(body: ChatBody, visitor: TextVisitor, optio
       visitField(holder, 'refusal', visitor, where('refusal'));
     if (options.toolArguments && message.role === 'assistant' && Array.isArray(message.tool_calls)) {
       message.tool_calls.forEach((call, index) => {
-        visitField(call.function as Mutable, 'arguments', visitor, {
+        // A custom tool's call holds free-form text where a function call holds JSON arguments.
+        const custom = call.type === 'custom';
+        visitField((custom ? call.custom : call.function) as Mutable, custom ? 'input' : 'arguments', visitor, {
           kind: 'tool_arguments',
           role: message.role,
           messageIndex,
-          path: `messages[${messageIndex}].tool_calls[${index}].function.arguments`,
+          path: `messages[${messageIndex}].tool_calls[${index}].${custom ? 'custom.input' : 'function.arguments'}`,
         });
       });
     }

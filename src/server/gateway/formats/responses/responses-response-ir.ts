@@ -80,7 +80,7 @@ export function responseObject(
     reasoning: { effort: null, summary: null },
     store: request.store ?? false,
     temperature: request.temperature ?? 1,
-    text: { format: { type: 'text' } },
+    text: textSettings(request.text),
     tool_choice: request.tool_choice ?? 'auto',
     tools: request.tools ?? [],
     top_p: request.top_p ?? 1,
@@ -89,6 +89,12 @@ export function responseObject(
     user: request.user ?? null,
     metadata: request.metadata ?? {},
   };
+}
+
+/** The request's `text` settings as OpenAI echoes them: its `format` (plain text unless asked otherwise) and the rest. */
+function textSettings(text: unknown): Record<string, unknown> {
+  const given = text !== null && typeof text === 'object' ? (text as Record<string, unknown>) : {};
+  return { ...given, format: given.format ?? { type: 'text' } };
 }
 
 /** Builds the Response a client receives for a complete IR answer. */

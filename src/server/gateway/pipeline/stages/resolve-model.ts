@@ -9,11 +9,18 @@ interface ConversationBody {
   max_completion_tokens?: number | null;
 }
 
-function notAllowed(requested: string, model: string, registry: ModelRegistry): AppError {
+/**
+ * The refusal of a model outside the allow-list, naming the models the caller could use instead: a key
+ * limited to some models is shown only those, as /v1/models shows it only those.
+ */
+function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
   const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
-  const allowed = registry.settings().allowed_models;
-  const list = allowed.length > 10 ? `${allowed.slice(0, 10).join(', ')}, ...` : allowed.join(', ');
-  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${list || 'none'})`);
+  const allowed = ctx.services.registry.settings().allowed_models;
+  const keyModels = ctx.principal?.kind === 'key' ? ctx.principal.key.models : null;
+  const usable = keyModels === null ? allowed : allowed.filter((id) => keyModels.has(id));
+  const list = usable.length > 10 ? `${usable.slice(0, 10).join(', ')}, ...` : usable.join(', ');
+  const hint = keyModels === null ? list || 'none' : `this key may use ${list || 'none of them'}`;
+  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})`);
 }
 
 /** A key limited to some models may use only those (by canonical or requested name). */
@@ -61,7 +68,7 @@ function resolveInferenceModel(ctx: RequestContext): string {
   const requested = body.model;
   ctx.requestedModel = requested;
   const resolution = registry.resolve(requested);
-  if (!resolution.ok) throw notAllowed(requested, resolution.model, registry);
+  if (!resolution.ok) throw notAllowed(ctx, requested, resolution.model);
   const model = resolution.model;
   checkKeyModels(ctx, requested, model);
   ctx.model = model;
@@ -91,7 +98,7 @@ export function resolveEmbeddingsModel(ctx: RequestContext): void {
     throw badRequest(`model '${model}' does not support embeddings: Claude-family models have no embeddings API`);
   }
   if (ctx.principal?.kind === 'key') {
-    if (!registry.isAllowed(model)) throw notAllowed(requested, model, registry);
+    if (!registry.isAllowed(model)) throw notAllowed(ctx, requested, model);
     checkKeyModels(ctx, requested, model);
   }
   ctx.model = model;
