@@ -54,11 +54,22 @@ export const scopeSchema = z.strictObject({
 /** A scope as sent by clients. */
 export type ScopeInput = z.input<typeof scopeSchema>;
 
-const revisionSelector = (name: string) =>
-  z
+/** The largest integer a double holds exactly (2^53 - 1): bigger ones would be read as a neighbour. */
+export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A whole number from `min` to `max`. An integer past `max` is told so (zod's `int()` would call
+ * 9007199254740992 "not an integer"); `max` Infinity accepts any size, for values the engine clamps.
+ */
+const wholeNumber = (name: string, max = MAX_INTEGER, min = 0) => {
+  const base = z
     .number({ error: `${name} must be an integer` })
-    .int(`${name} must be an integer`)
-    .min(0, `${name} must not be negative`);
+    .refine(Number.isInteger, `${name} must be an integer`)
+    .min(min, min === 0 ? `${name} must not be negative` : `${name} must be at least ${min}`);
+  return max === Infinity ? base : base.max(max, `${name} must be at most ${max}`);
+};
+
+const revisionSelector = (name: string) => wholeNumber(name);
 
 /** One document of an apply or diff: content to write, or `delete: true`. */
 export const documentInputSchema = z
@@ -128,17 +139,35 @@ export type ApplyResponse = z.infer<typeof applyResponseSchema>;
 const decimalInteger = (value: unknown): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
-const queryInt = (name: string) =>
-  z.preprocess(
-    decimalInteger,
-    z
-      .number({ error: `${name} must be an integer` })
-      .int(`${name} must be an integer`)
-      .min(0, `${name} must not be negative`),
-  );
+const queryInt = (name: string, max = MAX_INTEGER) => z.preprocess(decimalInteger, wholeNumber(name, max));
+
+/** A parameter given twice arrives as a list: say so rather than that it is not an integer or a string. */
+const givenOnce = <T extends z.ZodType>(name: string, schema: T) =>
+  z.preprocess((value, ctx) => {
+    if (!Array.isArray(value)) return value;
+    ctx.addIssue({ code: 'custom', message: `${name} is given ${value.length} times; give it once`, input: value });
+    return z.NEVER;
+  }, schema);
+
+/**
+ * A query string schema that refuses parameters it does not know, as bodies refuse unknown fields:
+ * `?namspace=team/app` would otherwise read the `default` namespace and `?revison=1` the head.
+ */
+const querySchema = <S extends Record<string, z.ZodType>>(shape: S) => {
+  const names = Object.keys(shape);
+  const fields = Object.fromEntries(names.map((name) => [name, givenOnce(name, shape[name])])) as {
+    [K in keyof S]: ReturnType<typeof givenOnce<S[K]>>;
+  };
+  return z.strictObject(fields, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `querystring has unknown parameter${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}; this endpoint takes ${names.join(', ')}`
+        : undefined,
+  });
+};
 
 /** GET /v1/state query. */
-export const stateQuerySchema = z.object({
+export const stateQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
   revision: queryInt('revision').default(0),
@@ -172,10 +201,10 @@ export const diffResponseSchema = z.object({
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
 
 /** GET /v1/log query. */
-export const logQuerySchema = z.object({
+export const logQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: queryInt('after').default(0),
 });
 
@@ -201,13 +230,10 @@ export type LogResponse = z.infer<typeof logResponseSchema>;
 
 /** GET /v1/revisions/:id (Gatehouse extension). */
 export const revisionParamsSchema = z.object({
-  id: z.preprocess(
-    decimalInteger,
-    z.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1'),
-  ),
+  id: z.preprocess(decimalInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
-export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default('') });
+export const revisionQuerySchema = querySchema({ namespace: namespaceSchema.default('') });
 
 /** POST /v1/checkpoints. */
 export const checkpointCreateRequestSchema = z.strictObject({
@@ -226,9 +252,9 @@ export const checkpointDeleteRequestSchema = z.strictObject({
 });
 
 /** GET /v1/checkpoints query (Gatehouse extension). */
-export const checkpointListQuerySchema = z.object({
+export const checkpointListQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: checkpointNameSchema.default(''),
 });
 
@@ -259,10 +285,10 @@ export const rollbackRequestSchema = z.strictObject({
 });
 
 /** GET /v1/branches query. */
-export const branchListQuerySchema = z.object({
+export const branchListQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: branchSchema.default(''),
 });
 
@@ -307,16 +333,12 @@ export const restoreRequestSchema = z.strictObject({
   expected_revision: expectedRevision,
 });
 
-/** The largest `keep` gc accepts: the schema's integers are safe integers (zod's `int()`). */
-export const GC_KEEP_MAX = Number.MAX_SAFE_INTEGER;
+/** The largest `keep` gc accepts. */
+export const GC_KEEP_MAX = MAX_INTEGER;
 
 /** POST /v1/gc. */
 export const gcRequestSchema = z.strictObject({
-  keep: z
-    .number({ error: 'keep must be an integer' })
-    .int('keep must be an integer')
-    .min(0, 'keep must not be negative')
-    .default(0),
+  keep: wholeNumber('keep', GC_KEEP_MAX).default(0),
   /** Gatehouse extension: count what would be pruned, delete nothing. */
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
 });
@@ -325,8 +347,8 @@ export const gcRequestSchema = z.strictObject({
 export const gcResponseSchema = z.object({ pruned: z.number().int() });
 
 /** GET /v1/namespaces query (Gatehouse extension). */
-export const namespaceListQuerySchema = z.object({
-  limit: queryInt('limit').default(0),
+export const namespaceListQuerySchema = querySchema({
+  limit: queryInt('limit', Infinity).default(0),
   after: namespaceSchema.default(''),
 });
 

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, buildTestStore, type TestStore } from './app-helpers.js';
+
+// Query strings are read as strictly as bodies, over a real socket: a misspelt parameter, one given
+// twice, or an integer past what a double holds exactly is refused with a message naming it, never
+// read as something else (`?namspace=team/app` would otherwise answer the empty `default` namespace).
+
+describe('store query strings', () => {
+  let store: TestStore;
+  let base: string;
+  beforeAll(async () => {
+    store = await buildTestStore();
+    base = await store.app.listen({ port: 0, host: '127.0.0.1' });
+    const scope = { namespace: 'team/app', branch: 'main' };
+    for (const content of ['one', 'two']) {
+      const response = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content }] });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+  afterAll(async () => store.close());
+
+  const get = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers },
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const refused = (message: string) => ({
+    status: 400,
+    body: { error: { type: 'invalid_request_error', message, code: 400 } },
+  });
+
+  it('refuses a parameter the endpoint does not take, naming it and the ones it takes', async () => {
+    expect(await get('/v1/state?namspace=team/app')).toEqual(
+      refused(
+        'querystring has unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint',
+      ),
+    );
+    expect(await get('/v1/state?namespace=team/app&revison=1')).toEqual(
+      refused(
+        'querystring has unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint',
+      ),
+    );
+    expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
+      refused('querystring has unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after'),
+    );
+    expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(
+      refused('querystring has unknown parameter "branch"; this endpoint takes namespace'),
+    );
+    for (const path of ['/v1/branches?x=1', '/v1/checkpoints?x=1', '/v1/namespaces?x=1']) {
+      expect((await get(path)).body).toMatchObject({ error: { message: expect.stringContaining('"x"') } });
+    }
+  });
+
+  it('still answers every parameter it documents', async () => {
+    expect(await get('/v1/state?namespace=team/app&branch=main&revision=1&checkpoint=')).toEqual({
+      status: 200,
+      body: { revision: 1, objects: { a: 'one' } },
+    });
+    const log = await get('/v1/log?namespace=team/app&branch=main&limit=1&after=2');
+    expect(log.status).toBe(200);
+    expect(log.body.entries).toHaveLength(1);
+    expect((await get('/v1/branches?namespace=team/app&branch=main&limit=1&after=')).status).toBe(200);
+    expect((await get('/v1/checkpoints?namespace=team/app&limit=1&after=')).status).toBe(200);
+    expect((await get('/v1/namespaces?limit=1&after=')).status).toBe(200);
+    expect((await get('/v1/revisions/2?namespace=team/app')).status).toBe(200);
+  });
+
+  it('refuses a parameter given twice instead of calling it "not an integer"', async () => {
+    expect(await get('/v1/state?namespace=team/app&revision=1&revision=2')).toEqual(
+      refused('revision is given 2 times; give it once'),
+    );
+    expect(await get('/v1/state?namespace=team/app&namespace=other')).toEqual(
+      refused('namespace is given 2 times; give it once'),
+    );
+  });
+
+  it('names the bound of an integer too large for a double, and clamps a large limit as documented', async () => {
+    expect(await get('/v1/state?namespace=team/app&revision=9007199254740993')).toEqual(
+      refused('revision must be at most 9007199254740991'),
+    );
+    expect(await get('/v1/log?namespace=team/app&after=100000000000000000000000')).toEqual(
+      refused('after must be at most 9007199254740991'),
+    );
+    expect(await get('/v1/revisions/100000000000000000000000?namespace=team/app')).toEqual(
+      refused('id must be at most 9007199254740991'),
+    );
+    const log = await get('/v1/log?namespace=team/app&limit=100000000000000000000000');
+    expect(log.status).toBe(200);
+    expect(log.body.entries).toHaveLength(2);
+    expect(await get('/v1/state?namespace=team/app&revision=1.5')).toEqual(refused('revision must be an integer'));
+  });
+
+  it('names the bound of body integers too large for a double', async () => {
+    const post = (path: string, body: unknown) =>
+      get(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(await post('/v1/gc', { keep: 9007199254740992 })).toEqual(refused('keep must be at most 9007199254740991'));
+    expect(await post('/v1/diff', { scope: { namespace: 'team/app' }, revision_id: 1e300 })).toEqual(
+      refused('revision_id must be at most 9007199254740991'),
+    );
+    expect(
+      await post('/v1/apply', {
+        scope: { namespace: 'team/app' },
+        documents: [{ key: 'a', content: 'x' }],
+        expected_revision: 2 ** 60,
+      }),
+    ).toEqual(refused('expected_revision must be at most 9007199254740991'));
+    expect(await post('/v1/gc', { keep: 1.5 })).toEqual(refused('keep must be an integer'));
+  });
+});
