@@ -37,14 +37,13 @@ export const branchSchema = z
     message: 'must contain only letters, digits, ".", "_", "/" and "-"',
   });
 
-/** A checkpoint name: no control characters. */
+/** A checkpoint name: well-formed Unicode without control characters. */
 export const checkpointNameSchema = z
   .string()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && wellFormed(value), {
-    message: 'must not contain control characters',
-  });
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
+  .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
 
 /** Namespace plus branch; both optional (defaults `default` and `main`). */
 export const scopeSchema = z.strictObject({
