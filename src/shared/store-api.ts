@@ -45,11 +45,26 @@ export const checkpointNameSchema = z
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
 
+/**
+ * An object that refuses fields it does not know, naming them and the ones it takes, so a typo
+ * (`revison_id`) is fixed from the message alone rather than passing silently.
+ */
+const strictFields = <S extends Record<string, z.ZodType>>(shape: S, taker = 'this endpoint', kind = 'field') => {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const names = issue.keys.map((key) => `"${key}"`).join(', ');
+      return `unknown ${kind}${issue.keys.length === 1 ? '' : 's'} ${names}; ${taker} takes ${known}`;
+    },
+  });
+};
+
 /** Namespace plus branch; both optional (defaults `default` and `main`). */
-export const scopeSchema = z.strictObject({
-  namespace: namespaceSchema.default(''),
-  branch: branchSchema.default(''),
-});
+export const scopeSchema = strictFields(
+  { namespace: namespaceSchema.default(''), branch: branchSchema.default('') },
+  'it',
+);
 /** A scope as sent by clients. */
 export type ScopeInput = z.input<typeof scopeSchema>;
 
@@ -71,8 +86,8 @@ const wholeNumber = (name: string, max = MAX_INTEGER, min = 0) => {
 const revisionSelector = (name: string) => wholeNumber(name);
 
 /** One document of an apply or diff: content to write, or `delete: true`. */
-export const documentInputSchema = z
-  .strictObject({
+export const documentInputSchema = strictFields(
+  {
     key: z
       .string({ error: 'must be a string' })
       .min(1, 'must not be empty')
@@ -83,10 +98,11 @@ export const documentInputSchema = z
       .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
       .optional(),
     delete: z.boolean().optional(),
-  })
-  .refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
-    message: 'give either content or "delete": true',
-  });
+  },
+  'it',
+).refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
+  message: 'give either content or "delete": true',
+});
 /** A document as sent by clients. */
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
@@ -105,7 +121,7 @@ const freeText = z
 const message = freeText;
 
 /** POST /v1/apply. */
-export const applyRequestSchema = z.strictObject({
+export const applyRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }),
   message,
@@ -153,16 +169,10 @@ const givenOnce = <T extends z.ZodType>(name: string, schema: T) =>
  * `?namspace=team/app` would otherwise read the `default` namespace and `?revison=1` the head.
  */
 const querySchema = <S extends Record<string, z.ZodType>>(shape: S) => {
-  const names = Object.keys(shape);
-  const fields = Object.fromEntries(names.map((name) => [name, givenOnce(name, shape[name])])) as {
+  const fields = Object.fromEntries(Object.keys(shape).map((name) => [name, givenOnce(name, shape[name])])) as {
     [K in keyof S]: ReturnType<typeof givenOnce<S[K]>>;
   };
-  return z.strictObject(fields, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `querystring has unknown parameter${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}; this endpoint takes ${names.join(', ')}`
-        : undefined,
-  });
+  return strictFields(fields, 'this endpoint', 'parameter');
 };
 
 /** GET /v1/state query. */
@@ -182,7 +192,7 @@ export const stateResponseSchema = z.object({
 export type StateResponse = z.infer<typeof stateResponseSchema>;
 
 /** POST /v1/diff. */
-export const diffRequestSchema = z.strictObject({
+export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
@@ -235,7 +245,7 @@ export const revisionParamsSchema = z.object({
 export const revisionQuerySchema = querySchema({ namespace: namespaceSchema.default('') });
 
 /** POST /v1/checkpoints. */
-export const checkpointCreateRequestSchema = z.strictObject({
+export const checkpointCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: checkpointNameSchema.min(1, 'must not be empty'),
   description: freeText,
@@ -245,7 +255,7 @@ export const checkpointCreateRequestSchema = z.strictObject({
 export const checkpointCreateResponseSchema = z.object({ name: z.string(), revision_id: z.number().int() });
 
 /** DELETE /v1/checkpoints. */
-export const checkpointDeleteRequestSchema = z.strictObject({
+export const checkpointDeleteRequestSchema = strictFields({
   namespace: namespaceSchema.default(''),
   name: checkpointNameSchema.min(1, 'must not be empty'),
 });
@@ -275,7 +285,7 @@ export const checkpointListResponseSchema = z.object({
 });
 
 /** POST /v1/rollback. */
-export const rollbackRequestSchema = z.strictObject({
+export const rollbackRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
@@ -308,7 +318,7 @@ export const branchListResponseSchema = z.object({
 });
 
 /** POST /v1/branches. */
-export const branchCreateRequestSchema = z.strictObject({
+export const branchCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: branchSchema.min(1, 'must not be empty'),
   from_revision: revisionSelector('from_revision').default(0),
@@ -323,7 +333,7 @@ export const branchCreateResponseSchema = z.object({
 });
 
 /** POST /v1/restore. */
-export const restoreRequestSchema = z.strictObject({
+export const restoreRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   from_branch: branchSchema.default(''),
   from_revision: revisionSelector('from_revision').default(0),
@@ -336,7 +346,7 @@ export const restoreRequestSchema = z.strictObject({
 export const GC_KEEP_MAX = MAX_INTEGER;
 
 /** POST /v1/gc. */
-export const gcRequestSchema = z.strictObject({
+export const gcRequestSchema = strictFields({
   keep: wholeNumber('keep', GC_KEEP_MAX).default(0),
   /** Gatehouse extension: count what would be pruned, delete nothing. */
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),

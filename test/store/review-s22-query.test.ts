@@ -33,20 +33,16 @@ describe('store query strings', () => {
 
   it('refuses a parameter the endpoint does not take, naming it and the ones it takes', async () => {
     expect(await get('/v1/state?namspace=team/app')).toEqual(
-      refused(
-        'querystring has unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint',
-      ),
+      refused('querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint'),
     );
     expect(await get('/v1/state?namespace=team/app&revison=1')).toEqual(
-      refused(
-        'querystring has unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint',
-      ),
+      refused('querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint'),
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
-      refused('querystring has unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after'),
+      refused('querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after'),
     );
     expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(
-      refused('querystring has unknown parameter "branch"; this endpoint takes namespace'),
+      refused('querystring: unknown parameter "branch"; this endpoint takes namespace'),
     );
     for (const path of ['/v1/branches?x=1', '/v1/checkpoints?x=1', '/v1/namespaces?x=1']) {
       expect((await get(path)).body).toMatchObject({ error: { message: expect.stringContaining('"x"') } });
@@ -90,6 +86,38 @@ describe('store query strings', () => {
     expect(log.status).toBe(200);
     expect(log.body.entries).toHaveLength(2);
     expect(await get('/v1/state?namespace=team/app&revision=1.5')).toEqual(refused('revision must be an integer'));
+  });
+
+  it('names an unknown body field and the fields the endpoint, scope or document takes', async () => {
+    const post = (path: string, body: unknown, method = 'POST') =>
+      get(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const documents = [{ key: 'a', content: 'x' }];
+    expect(await post('/v1/apply', { documents, revison_id: 3 })).toEqual(
+      refused(
+        'body: unknown field "revison_id"; this endpoint takes scope, documents, message, mode, expected_revision',
+      ),
+    );
+    expect(await post('/v1/apply', { scope: { namespace: 'team/app', brnach: 'dev' }, documents })).toEqual(
+      refused('scope: unknown field "brnach"; it takes namespace, branch'),
+    );
+    expect(await post('/v1/apply', { documents: [{ key: 'a', contnet: 'x' }] })).toEqual(
+      refused(
+        'documents[0]: unknown field "contnet"; it takes key, content, delete; documents[0]: give either content or "delete": true',
+      ),
+    );
+    expect(await post('/v1/rollback', { revison_id: 1 })).toEqual(
+      refused(
+        'body: unknown field "revison_id"; this endpoint takes scope, revision_id, checkpoint_name, message, expected_revision',
+      ),
+    );
+    expect(await post('/v1/branches', { name: 'x', expected_revision: 1 })).toEqual(
+      refused(
+        'body: unknown field "expected_revision"; this endpoint takes scope, name, from_revision, from_checkpoint',
+      ),
+    );
+    expect(await post('/v1/checkpoints', { scope: { namespace: 'team/app' }, name: 'v1' }, 'DELETE')).toEqual(
+      refused('body: unknown field "scope"; this endpoint takes namespace, name'),
+    );
   });
 
   it('names the bound of body integers too large for a double', async () => {
