@@ -150,9 +150,12 @@ export const applyResponseSchema = z.object({
 /** Answer of apply, rollback and restore. */
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
 
-/** Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one. */
+/**
+ * Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one.
+ * An empty value (`?revision=`) is unused, like `0` and like an empty checkpoint or cursor.
+ */
 const decimalInteger = (value: unknown): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  value === '' ? 0 : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
 const queryInt = (name: string, max = MAX_INTEGER) => z.preprocess(decimalInteger, wholeNumber(name, max));
 

@@ -63,6 +63,17 @@ describe('store query strings', () => {
     expect((await get('/v1/revisions/2?namespace=team/app')).status).toBe(200);
   });
 
+  it('reads an empty integer parameter as unused, as it does an empty checkpoint or cursor', async () => {
+    expect(await get('/v1/state?namespace=team/app&branch=main&revision=&checkpoint=')).toEqual({
+      status: 200,
+      body: { revision: 2, objects: { a: 'two' } },
+    });
+    const log = await get('/v1/log?namespace=team/app&branch=main&limit=&after=');
+    expect(log.status).toBe(200);
+    expect(log.body.entries).toHaveLength(2);
+    expect((await get('/v1/branches?namespace=team/app&limit=')).status).toBe(200);
+  });
+
   it('refuses a parameter given twice instead of calling it "not an integer"', async () => {
     expect(await get('/v1/state?namespace=team/app&revision=1&revision=2')).toEqual(
       refused('revision is given 2 times; give it once'),
