@@ -21,25 +21,25 @@ export const DEFAULT_LIST_LIMIT = 100;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 
+/** A string field: a missing one is "required", any other value "must be a string" (the field is named by the caller). */
+const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+
 /** A namespace; empty means `default`. */
-export const namespaceSchema = z
-  .string()
+export const namespaceSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || NAMESPACE_PATTERN.test(value), {
     message: 'must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
   });
 
 /** A branch name; empty means `main`. */
-export const branchSchema = z
-  .string()
+export const branchSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
     message: 'must contain only letters, digits, ".", "_", "/" and "-"',
   });
 
 /** A checkpoint name: well-formed Unicode without control characters. */
-export const checkpointNameSchema = z
-  .string()
+export const checkpointNameSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
@@ -88,15 +88,11 @@ const revisionSelector = (name: string) => wholeNumber(name);
 /** One document of an apply or diff: content to write, or `delete: true`. */
 export const documentInputSchema = strictFields(
   {
-    key: z
-      .string({ error: 'must be a string' })
+    key: text()
       .min(1, 'must not be empty')
       .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
       .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }),
-    content: z
-      .string({ error: 'must be a string' })
-      .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
-      .optional(),
+    content: text().refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }).optional(),
     delete: z.boolean().optional(),
   },
   'it',
@@ -113,8 +109,7 @@ export type ApplyMode = z.infer<typeof applyModeSchema>;
 
 const expectedRevision = revisionSelector('expected_revision').nullish();
 /** A message or description: free text, stored as UTF-8 like a document's content. */
-const freeText = z
-  .string()
+const freeText = text()
   .max(65_536, 'must be at most 65536 characters')
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
   .default('');
