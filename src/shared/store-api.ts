@@ -330,6 +330,20 @@ export const branchCreateResponseSchema = z.object({
   head_revision: z.number().int(),
 });
 
+/** DELETE /v1/branches (Gatehouse extension). */
+export const branchDeleteRequestSchema = strictFields({
+  namespace: namespaceSchema.default(''),
+  name: branchSchema.min(1, 'must not be empty'),
+  expected_revision: expectedRevision,
+});
+
+/** Answer of a branch deletion: the head it had and the revisions deleted with it. */
+export const branchDeleteResponseSchema = z.object({
+  name: z.string(),
+  head_revision: z.number().int(),
+  pruned: z.number().int(),
+});
+
 /** POST /v1/restore. */
 export const restoreRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
