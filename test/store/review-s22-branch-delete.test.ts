@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RevisionEvents, type RevisionEvent } from '../../src/server/store/engine/revision-events.js';
-import { ADMIN_TOKEN, buildTestStore, type TestStore } from './app-helpers.js';
+import { ADMIN_TOKEN } from './app-helpers.js';
 import { openTempEngine } from './helpers.js';
+import { socketStore } from './support/socket-store.js';
 
 // Writing to a branch that does not exist creates it, so a typo (`mian`) used to leave a branch behind
 // for good. DELETE /v1/branches removes a branch with its history, over a real socket, and refuses
@@ -11,31 +12,14 @@ const WRITER = 'st-writer-0123456789abcdef0123';
 const TEAM_ADMIN = 'st-team-admin-0123456789abcdef';
 
 describe('DELETE /v1/branches', () => {
-  let store: TestStore;
-  let base: string;
-  beforeAll(async () => {
-    store = await buildTestStore({
-      tokens: [
-        { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
-        { name: 'writer', token: WRITER, verbs: ['read', 'write'], namespaces: ['*'] },
-        { name: 'team-admin', token: TEAM_ADMIN, verbs: ['read', 'write', 'admin'], namespaces: ['team/*'] },
-      ],
-    });
-    base = await store.app.listen({ port: 0, host: '127.0.0.1' });
+  const socket = socketStore({
+    tokens: [
+      { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
+      { name: 'writer', token: WRITER, verbs: ['read', 'write'], namespaces: ['*'] },
+      { name: 'team-admin', token: TEAM_ADMIN, verbs: ['read', 'write', 'admin'], namespaces: ['team/*'] },
+    ],
   });
-  afterAll(async () => store.close());
-
-  const call = async (method: string, path: string, body?: unknown, token = ADMIN_TOKEN) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) => socket.send(method, path, body, token);
   const apply = (namespace: string, branch: string, content: string, key = 'config.yaml') =>
     call('POST', '/v1/apply', { scope: { namespace, branch }, documents: [{ key, content }] });
   const remove = (body: Record<string, unknown>, token = ADMIN_TOKEN) => call('DELETE', '/v1/branches', body, token);
@@ -44,7 +28,7 @@ describe('DELETE /v1/branches', () => {
     body: { error: { type, message, code: status } },
   });
   const contentStored = (content: string) =>
-    store.database.sqlite.prepare('SELECT count(*) FROM store_blobs WHERE content = ?').pluck().get(content);
+    socket.store.database.sqlite.prepare('SELECT count(*) FROM store_blobs WHERE content = ?').pluck().get(content);
 
   it('deletes a branch written by mistake with its history and contents, leaving the others intact', async () => {
     await apply('ops', 'main', 'replicas: 2');

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestStore, type TestStore } from './app-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from './app-helpers.js';
+import { socketStore } from './support/socket-store.js';
 
 // The example session of docs/store.md says its outputs are verbatim: every command is pasted into bash
 // as a reader would, against a fresh store on a real socket, and must print what the doc shows.
@@ -31,20 +32,14 @@ function exampleSession(): Step[] {
 const withoutTimes = (text: string) => text.replace(/"created_at":"[^"]+"/g, '"created_at":"…"');
 
 describe('docs/store.md example session, pasted into a shell', () => {
-  let store: TestStore;
-  let base: string;
-  beforeAll(async () => {
-    store = await buildTestStore();
-    base = await store.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => store.close());
+  const socket = socketStore();
 
   it('prints what the doc shows for every command, in order', async () => {
     const steps = exampleSession();
     expect(steps.length).toBeGreaterThan(20);
     for (const { command, expected } of steps) {
       const { stdout } = await run('bash', ['-c', command], {
-        env: { PATH: process.env.PATH, STORE: base, STORE_TOKEN: ADMIN_TOKEN },
+        env: { PATH: process.env.PATH, STORE: socket.base, STORE_TOKEN: ADMIN_TOKEN },
       }).catch((error: { stdout?: string; code?: number }) => ({
         stdout: `${error.stdout ?? ''}(exit ${error.code})`,
       }));

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestStore, type TestStore } from './app-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { socketStore } from './support/socket-store.js';
 
 // Query strings are read as strictly as bodies, over a real socket: a misspelt parameter, one given
 // twice, or an integer past what a double holds exactly is refused with a message naming it, never
 // read as something else (`?namspace=team/app` would otherwise answer the empty `default` namespace).
 
 describe('store query strings', () => {
-  let store: TestStore;
-  let base: string;
+  const socket = socketStore();
   beforeAll(async () => {
-    store = await buildTestStore();
-    base = await store.app.listen({ port: 0, host: '127.0.0.1' });
     const scope = { namespace: 'team/app', branch: 'main' };
     for (const content of ['one', 'two']) {
-      const response = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content }] });
-      expect(response.statusCode).toBe(200);
+      expect((await socket.send('POST', '/v1/apply', { scope, documents: [{ key: 'a', content }] })).status).toBe(200);
     }
   });
-  afterAll(async () => store.close());
 
-  const get = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers },
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const get = (path: string) => socket.send('GET', path);
   const refused = (message: string) => ({
     status: 400,
     body: { error: { type: 'invalid_request_error', message, code: 400 } },
@@ -100,8 +89,7 @@ describe('store query strings', () => {
   });
 
   it('names an unknown body field and the fields the endpoint, scope or document takes', async () => {
-    const post = (path: string, body: unknown, method = 'POST') =>
-      get(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown, method = 'POST') => socket.send(method, path, body);
     const documents = [{ key: 'a', content: 'x' }];
     expect(await post('/v1/apply', { documents, revison_id: 3 })).toEqual(
       refused(
@@ -132,8 +120,7 @@ describe('store query strings', () => {
   });
 
   it('names the bound of body integers too large for a double', async () => {
-    const post = (path: string, body: unknown) =>
-      get(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) => socket.send('POST', path, body);
     expect(await post('/v1/gc', { keep: 9007199254740992 })).toEqual(refused('keep must be at most 9007199254740991'));
     expect(await post('/v1/diff', { scope: { namespace: 'team/app' }, revision_id: 1e300 })).toEqual(
       refused('revision_id must be at most 9007199254740991'),

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestStore, type TestStore } from './app-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from './app-helpers.js';
+import { socketStore } from './support/socket-store.js';
 
 // A path the store serves, asked with another method (a GET of /v1/apply from a script that meant to
 // POST), is told which methods the path answers instead of being told the route does not exist.
 
 describe('a known path with the wrong method', () => {
-  let store: TestStore;
-  let base: string;
-  beforeAll(async () => {
-    store = await buildTestStore();
-    base = await store.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => store.close());
+  const socket = socketStore();
 
   const send = async (method: string, path: string) => {
-    const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await fetch(`${socket.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     return {
       status: response.status,
       requestId: response.headers.get('x-request-id'),
