@@ -74,6 +74,21 @@ describe('DELETE /v1/branches', () => {
     expect(log.body.entries).toEqual([expect.objectContaining({ id: again.body.revision, parent_id: 0 })]);
   });
 
+  it('takes a namespace made by a typo out of the listing once its last branch goes', async () => {
+    await apply('tema/app', 'main', 'typo namespace');
+    await apply('tema/app', 'dev', 'typo namespace');
+    const listed = async () =>
+      ((await call('GET', '/v1/namespaces?limit=1000')).body.namespaces as { name: string }[]).map((n) => n.name);
+    expect(await listed()).toContain('tema/app');
+    await remove({ namespace: 'tema/app', name: 'main' });
+    expect(await listed()).toContain('tema/app');
+    await remove({ namespace: 'tema/app', name: 'dev' });
+    expect(await listed()).not.toContain('tema/app');
+    // Its revision ids are never handed out again: a new write continues the count.
+    expect((await apply('tema/app', 'main', 'back')).body.revision).toBe(3);
+    expect(await listed()).toContain('tema/app');
+  });
+
   it('answers 404 for a branch that does not exist', async () => {
     expect(await remove({ namespace: 'ops', name: 'nope' })).toEqual(
       failure(404, 'not_found_error', 'branch "nope" does not exist in namespace "ops"'),

@@ -205,8 +205,12 @@ export class StoreRepository {
       namespaceNextRevision: p(
         `UPDATE store_namespaces SET last_revision = last_revision + 1 WHERE id = ? RETURNING last_revision`,
       ).pluck(),
-      namespacePage: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces
-        WHERE name > ? ORDER BY name LIMIT ?`),
+      // A namespace whose branches were all deleted keeps its row (its revision ids are never reused) but
+      // leaves the listing, unless a checkpoint still lives in it.
+      namespacePage: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces n
+        WHERE name > ? AND (EXISTS (SELECT 1 FROM store_branches b WHERE b.namespace_id = n.id)
+          OR EXISTS (SELECT 1 FROM store_checkpoints c WHERE c.namespace_id = n.id))
+        ORDER BY name LIMIT ?`),
       namespaceAll: p(
         `SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces ORDER BY id`,
       ),
