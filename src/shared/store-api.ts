@@ -21,62 +21,84 @@ export const DEFAULT_LIST_LIMIT = 100;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 
+/** A string field: a missing one is "required", any other value "must be a string" (the field is named by the caller). */
+const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+
 /** A namespace; empty means `default`. */
-export const namespaceSchema = z
-  .string()
+export const namespaceSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || NAMESPACE_PATTERN.test(value), {
     message: 'must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
   });
 
 /** A branch name; empty means `main`. */
-export const branchSchema = z
-  .string()
+export const branchSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
     message: 'must contain only letters, digits, ".", "_", "/" and "-"',
   });
 
-/** A checkpoint name: no control characters. */
-export const checkpointNameSchema = z
-  .string()
+/** A checkpoint name: well-formed Unicode without control characters. */
+export const checkpointNameSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && wellFormed(value), {
-    message: 'must not contain control characters',
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
+  .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
+
+/**
+ * An object that refuses fields it does not know, naming them and the ones it takes, so a typo
+ * (`revison_id`) is fixed from the message alone rather than passing silently.
+ */
+const strictFields = <S extends Record<string, z.ZodType>>(shape: S, taker = 'this endpoint', kind = 'field') => {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const names = issue.keys.map((key) => `"${key}"`).join(', ');
+      return `unknown ${kind}${issue.keys.length === 1 ? '' : 's'} ${names}; ${taker} takes ${known}`;
+    },
   });
+};
 
 /** Namespace plus branch; both optional (defaults `default` and `main`). */
-export const scopeSchema = z.strictObject({
-  namespace: namespaceSchema.default(''),
-  branch: branchSchema.default(''),
-});
+export const scopeSchema = strictFields(
+  { namespace: namespaceSchema.default(''), branch: branchSchema.default('') },
+  'it',
+);
 /** A scope as sent by clients. */
 export type ScopeInput = z.input<typeof scopeSchema>;
 
-const revisionSelector = (name: string) =>
-  z
+/** The largest integer a double holds exactly (2^53 - 1): bigger ones would be read as a neighbour. */
+export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A whole number from `min` to `max`. An integer past `max` is told so (zod's `int()` would call
+ * 9007199254740992 "not an integer"); `max` Infinity accepts any size, for values the engine clamps.
+ */
+const wholeNumber = (name: string, max = MAX_INTEGER, min = 0) => {
+  const base = z
     .number({ error: `${name} must be an integer` })
-    .int(`${name} must be an integer`)
-    .min(0, `${name} must not be negative`);
+    .refine(Number.isInteger, `${name} must be an integer`)
+    .min(min, min === 0 ? `${name} must not be negative` : `${name} must be at least ${min}`);
+  return max === Infinity ? base : base.max(max, `${name} must be at most ${max}`);
+};
+
+const revisionSelector = (name: string) => wholeNumber(name);
 
 /** One document of an apply or diff: content to write, or `delete: true`. */
-export const documentInputSchema = z
-  .strictObject({
-    key: z
-      .string({ error: 'must be a string' })
+export const documentInputSchema = strictFields(
+  {
+    key: text()
       .min(1, 'must not be empty')
       .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
       .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }),
-    content: z
-      .string({ error: 'must be a string' })
-      .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
-      .optional(),
+    content: text().refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }).optional(),
     delete: z.boolean().optional(),
-  })
-  .refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
-    message: 'give either content or "delete": true',
-  });
+  },
+  'it',
+).refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
+  message: 'give either content or "delete": true',
+});
 /** A document as sent by clients. */
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
@@ -87,15 +109,14 @@ export type ApplyMode = z.infer<typeof applyModeSchema>;
 
 const expectedRevision = revisionSelector('expected_revision').nullish();
 /** A message or description: free text, stored as UTF-8 like a document's content. */
-const freeText = z
-  .string()
+const freeText = text()
   .max(65_536, 'must be at most 65536 characters')
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
   .default('');
 const message = freeText;
 
 /** POST /v1/apply. */
-export const applyRequestSchema = z.strictObject({
+export const applyRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }),
   message,
@@ -124,21 +145,36 @@ export const applyResponseSchema = z.object({
 /** Answer of apply, rollback and restore. */
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
 
-/** Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one. */
+/**
+ * Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one.
+ * An empty value (`?revision=`) is unused, like `0` and like an empty checkpoint or cursor.
+ */
 const decimalInteger = (value: unknown): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  value === '' ? 0 : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
-const queryInt = (name: string) =>
-  z.preprocess(
-    decimalInteger,
-    z
-      .number({ error: `${name} must be an integer` })
-      .int(`${name} must be an integer`)
-      .min(0, `${name} must not be negative`),
-  );
+const queryInt = (name: string, max = MAX_INTEGER) => z.preprocess(decimalInteger, wholeNumber(name, max));
+
+/** A parameter given twice arrives as a list: say so rather than that it is not an integer or a string. */
+const givenOnce = <T extends z.ZodType>(name: string, schema: T) =>
+  z.preprocess((value, ctx) => {
+    if (!Array.isArray(value)) return value;
+    ctx.addIssue({ code: 'custom', message: `${name} is given ${value.length} times; give it once`, input: value });
+    return z.NEVER;
+  }, schema);
+
+/**
+ * A query string schema that refuses parameters it does not know, as bodies refuse unknown fields:
+ * `?namspace=team/app` would otherwise read the `default` namespace and `?revison=1` the head.
+ */
+const querySchema = <S extends Record<string, z.ZodType>>(shape: S) => {
+  const fields = Object.fromEntries(Object.keys(shape).map((name) => [name, givenOnce(name, shape[name])])) as {
+    [K in keyof S]: ReturnType<typeof givenOnce<S[K]>>;
+  };
+  return strictFields(fields, 'this endpoint', 'parameter');
+};
 
 /** GET /v1/state query. */
-export const stateQuerySchema = z.object({
+export const stateQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
   revision: queryInt('revision').default(0),
@@ -154,7 +190,7 @@ export const stateResponseSchema = z.object({
 export type StateResponse = z.infer<typeof stateResponseSchema>;
 
 /** POST /v1/diff. */
-export const diffRequestSchema = z.strictObject({
+export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
@@ -172,10 +208,10 @@ export const diffResponseSchema = z.object({
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
 
 /** GET /v1/log query. */
-export const logQuerySchema = z.object({
+export const logQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: queryInt('after').default(0),
 });
 
@@ -201,16 +237,13 @@ export type LogResponse = z.infer<typeof logResponseSchema>;
 
 /** GET /v1/revisions/:id (Gatehouse extension). */
 export const revisionParamsSchema = z.object({
-  id: z.preprocess(
-    decimalInteger,
-    z.number({ error: 'id must be an integer' }).int('id must be an integer').min(1, 'id must be at least 1'),
-  ),
+  id: z.preprocess(decimalInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
-export const revisionQuerySchema = z.object({ namespace: namespaceSchema.default('') });
+export const revisionQuerySchema = querySchema({ namespace: namespaceSchema.default('') });
 
 /** POST /v1/checkpoints. */
-export const checkpointCreateRequestSchema = z.strictObject({
+export const checkpointCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: checkpointNameSchema.min(1, 'must not be empty'),
   description: freeText,
@@ -220,15 +253,15 @@ export const checkpointCreateRequestSchema = z.strictObject({
 export const checkpointCreateResponseSchema = z.object({ name: z.string(), revision_id: z.number().int() });
 
 /** DELETE /v1/checkpoints. */
-export const checkpointDeleteRequestSchema = z.strictObject({
+export const checkpointDeleteRequestSchema = strictFields({
   namespace: namespaceSchema.default(''),
   name: checkpointNameSchema.min(1, 'must not be empty'),
 });
 
 /** GET /v1/checkpoints query (Gatehouse extension). */
-export const checkpointListQuerySchema = z.object({
+export const checkpointListQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: checkpointNameSchema.default(''),
 });
 
@@ -250,7 +283,7 @@ export const checkpointListResponseSchema = z.object({
 });
 
 /** POST /v1/rollback. */
-export const rollbackRequestSchema = z.strictObject({
+export const rollbackRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
@@ -259,10 +292,10 @@ export const rollbackRequestSchema = z.strictObject({
 });
 
 /** GET /v1/branches query. */
-export const branchListQuerySchema = z.object({
+export const branchListQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
-  limit: queryInt('limit').default(0),
+  limit: queryInt('limit', Infinity).default(0),
   after: branchSchema.default(''),
 });
 
@@ -283,7 +316,7 @@ export const branchListResponseSchema = z.object({
 });
 
 /** POST /v1/branches. */
-export const branchCreateRequestSchema = z.strictObject({
+export const branchCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: branchSchema.min(1, 'must not be empty'),
   from_revision: revisionSelector('from_revision').default(0),
@@ -297,8 +330,22 @@ export const branchCreateResponseSchema = z.object({
   head_revision: z.number().int(),
 });
 
+/** DELETE /v1/branches (Gatehouse extension). */
+export const branchDeleteRequestSchema = strictFields({
+  namespace: namespaceSchema.default(''),
+  name: branchSchema.min(1, 'must not be empty'),
+  expected_revision: expectedRevision,
+});
+
+/** Answer of a branch deletion: the head it had and the revisions deleted with it. */
+export const branchDeleteResponseSchema = z.object({
+  name: z.string(),
+  head_revision: z.number().int(),
+  pruned: z.number().int(),
+});
+
 /** POST /v1/restore. */
-export const restoreRequestSchema = z.strictObject({
+export const restoreRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   from_branch: branchSchema.default(''),
   from_revision: revisionSelector('from_revision').default(0),
@@ -307,16 +354,12 @@ export const restoreRequestSchema = z.strictObject({
   expected_revision: expectedRevision,
 });
 
-/** The largest `keep` gc accepts: the schema's integers are safe integers (zod's `int()`). */
-export const GC_KEEP_MAX = Number.MAX_SAFE_INTEGER;
+/** The largest `keep` gc accepts. */
+export const GC_KEEP_MAX = MAX_INTEGER;
 
 /** POST /v1/gc. */
-export const gcRequestSchema = z.strictObject({
-  keep: z
-    .number({ error: 'keep must be an integer' })
-    .int('keep must be an integer')
-    .min(0, 'keep must not be negative')
-    .default(0),
+export const gcRequestSchema = strictFields({
+  keep: wholeNumber('keep', GC_KEEP_MAX).default(0),
   /** Gatehouse extension: count what would be pruned, delete nothing. */
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
 });
@@ -325,8 +368,8 @@ export const gcRequestSchema = z.strictObject({
 export const gcResponseSchema = z.object({ pruned: z.number().int() });
 
 /** GET /v1/namespaces query (Gatehouse extension). */
-export const namespaceListQuerySchema = z.object({
-  limit: queryInt('limit').default(0),
+export const namespaceListQuerySchema = querySchema({
+  limit: queryInt('limit', Infinity).default(0),
   after: namespaceSchema.default(''),
 });
 

@@ -173,12 +173,19 @@ export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits
     return send(reply, status, body, headers, linger);
   });
   app.setNotFoundHandler((request, reply) =>
-    send(
-      reply,
-      404,
-      errorBody('not_found_error', `no route ${request.method} ${request.url.split('?')[0]}`),
-      {},
-      linger,
-    ),
+    send(reply, 404, errorBody('not_found_error', noRouteMessage(app, request)), {}, linger),
   );
+}
+
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * `no route GET /v1/apply`, and when the path is served with other methods, which: a script that sent
+ * the wrong method learns its mistake rather than that the endpoint does not exist.
+ */
+function noRouteMessage(app: FastifyInstance, request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  const answered = ROUTE_METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
+  const message = `no route ${request.method} ${path}`;
+  return answered.length === 0 ? message : `${message}; the path answers ${answered.join(', ')}`;
 }

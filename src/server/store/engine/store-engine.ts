@@ -179,6 +179,15 @@ export class StoreEngine {
     return created;
   }
 
+  /** Deletes the scope's branch with its history (see {@link writes.deleteBranch}). */
+  deleteBranch(scope: ScopeLike, expectedRevision?: number | null): writes.DeletedBranch {
+    const normal = normaliseScope(scope);
+    const deleted = this.write(() => writes.deleteBranch(this.ctx, normal, expectedRevision));
+    // Followers of the branch (RAG collections) now follow an empty branch, as if it were never written.
+    this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: 0 });
+    return deleted;
+  }
+
   /** Lists a namespace's branches. */
   branches(scope: ScopeLike, page: Partial<reads.Page<string>> = {}): ReturnType<typeof reads.branches> {
     return this.read(() =>

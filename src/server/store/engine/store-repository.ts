@@ -205,8 +205,12 @@ export class StoreRepository {
       namespaceNextRevision: p(
         `UPDATE store_namespaces SET last_revision = last_revision + 1 WHERE id = ? RETURNING last_revision`,
       ).pluck(),
-      namespacePage: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces
-        WHERE name > ? ORDER BY name LIMIT ?`),
+      // A namespace whose branches were all deleted keeps its row (its revision ids are never reused) but
+      // leaves the listing, unless a checkpoint still lives in it.
+      namespacePage: p(`SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces n
+        WHERE name > ? AND (EXISTS (SELECT 1 FROM store_branches b WHERE b.namespace_id = n.id)
+          OR EXISTS (SELECT 1 FROM store_checkpoints c WHERE c.namespace_id = n.id))
+        ORDER BY name LIMIT ?`),
       namespaceAll: p(
         `SELECT id, name, last_revision AS lastRevision, created_at AS createdAt FROM store_namespaces ORDER BY id`,
       ),
@@ -227,6 +231,19 @@ export class StoreRepository {
         `SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? AND name > ? ORDER BY name LIMIT ?`,
       ),
       branchesOfNamespace: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? ORDER BY id`),
+      branchCheckpointHolder: p(`SELECT c.name, c.revision_id FROM store_checkpoints c
+        JOIN store_revisions r ON r.namespace_id = c.namespace_id AND r.id = c.revision_id
+        WHERE r.branch_id = ? ORDER BY c.name LIMIT 1`).raw(),
+      branchBaseHolder: p(`SELECT b.name, b.base_revision FROM store_branches b
+        JOIN store_revisions r ON r.namespace_id = b.namespace_id AND r.id = b.base_revision
+        WHERE r.branch_id = ? AND b.id <> r.branch_id ORDER BY b.name LIMIT 1`).raw(),
+      branchChangesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id IN
+        (SELECT id FROM store_revisions WHERE branch_id = ?)`),
+      branchSnapshotsDelete: p(`DELETE FROM store_snapshots WHERE namespace_id = ? AND revision_id IN
+        (SELECT id FROM store_revisions WHERE branch_id = ?)`),
+      branchRevisionsDelete: p(`DELETE FROM store_revisions WHERE branch_id = ?`),
+      branchHeadDelete: p(`DELETE FROM store_head_state WHERE branch_id = ?`),
+      branchDelete: p(`DELETE FROM store_branches WHERE id = ?`),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
       keyInsert: p(`INSERT INTO store_keys (key) VALUES (?)`),
@@ -381,6 +398,26 @@ export class StoreRepository {
 
   branchesOf(namespaceId: number): BranchRow[] {
     return this.s.branchesOfNamespace.all(namespaceId) as BranchRow[];
+  }
+
+  /** A checkpoint pointing at one of the branch's revisions, as `[name, revision]`, if any. */
+  checkpointOnBranch(branchId: number): [string, number] | undefined {
+    return this.s.branchCheckpointHolder.get(branchId) as [string, number] | undefined;
+  }
+
+  /** Another branch created from one of the branch's revisions, as `[name, base revision]`, if any. */
+  branchBasedOn(branchId: number): [string, number] | undefined {
+    return this.s.branchBaseHolder.get(branchId) as [string, number] | undefined;
+  }
+
+  /** Deletes a branch with its head state and every revision of it; returns how many revisions went. */
+  deleteBranch(branch: BranchRow): number {
+    this.s.branchChangesDelete.run(branch.namespaceId, branch.id);
+    this.s.branchSnapshotsDelete.run(branch.namespaceId, branch.id);
+    const revisions = this.s.branchRevisionsDelete.run(branch.id).changes;
+    this.s.branchHeadDelete.run(branch.id);
+    this.s.branchDelete.run(branch.id);
+    return revisions;
   }
 
   // ── keys and blobs ────────────────────────────────────────────────────────

@@ -142,6 +142,41 @@ export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name
   }
 }
 
+/** Answer of a branch deletion: its head when deleted (for the record) and how many revisions went with it. */
+export interface DeletedBranch {
+  readonly name: string;
+  readonly head_revision: number;
+  readonly pruned: number;
+}
+
+/**
+ * Deletes the scope's branch with its whole history, as `git branch -D` followed by a gc: its revisions,
+ * their changes and keyframes, its head, and every content and key nothing references any more. Refused
+ * (409) while a checkpoint points at one of its revisions or another branch was created from one, since
+ * gc promises to keep both; and, with `expectedRevision`, unless the head is still that revision.
+ */
+export function deleteBranch(ctx: EngineContext, scope: Scope, expectedRevision?: number | null): DeletedBranch {
+  const rows = lookupScope(ctx.repo, scope);
+  const where = `branch "${scope.branch}" of namespace "${scope.namespace}"`;
+  if (!rows.branch) throw notFoundError(`branch "${scope.branch}" does not exist in namespace "${scope.namespace}"`);
+  checkExpectedRevision(rows, expectedRevision);
+  const checkpoint = ctx.repo.checkpointOnBranch(rows.branch.id);
+  if (checkpoint) {
+    throw conflictError(
+      `${where} holds revision ${checkpoint[1]} of checkpoint "${checkpoint[0]}": delete or move the checkpoint first`,
+    );
+  }
+  const child = ctx.repo.branchBasedOn(rows.branch.id);
+  if (child) {
+    throw conflictError(
+      `${where} holds revision ${child[1]}, the base of branch "${child[0]}": delete that branch first`,
+    );
+  }
+  const pruned = ctx.repo.deleteBranch(rows.branch);
+  ctx.repo.deleteUnreferenced();
+  return { name: scope.branch, head_revision: rows.head, pruned };
+}
+
 /** Writes a revision that turns the branch's state into the `select`ed one (after the compare-and-swap check). */
 function rewrite(
   ctx: EngineContext,

@@ -2,12 +2,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   branchCreateRequestSchema,
   branchCreateResponseSchema,
+  branchDeleteRequestSchema,
+  branchDeleteResponseSchema,
   branchListQuerySchema,
   branchListResponseSchema,
 } from '../../../shared/store-api.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
-/** GET /v1/branches (list, paged) and POST /v1/branches (create from the scope's branch). */
+/**
+ * GET /v1/branches (list, paged), POST /v1/branches (create from the scope's branch) and DELETE /v1/branches
+ * (Gatehouse extension: a branch and its history, so `admin` as gc is).
+ */
 export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
     '/v1/branches',
@@ -31,6 +36,20 @@ export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
       const { scope, name, from_revision: fromRevision, from_checkpoint: fromCheckpoint } = request.body;
       return runOperation(metrics, 'branch_create', () =>
         engine.createBranch(scope, name, { fromRevision, fromCheckpoint }),
+      );
+    },
+  );
+
+  app.delete(
+    '/v1/branches',
+    {
+      config: { storeAuth: { verb: 'admin' } },
+      schema: { body: branchDeleteRequestSchema, response: { 200: branchDeleteResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { namespace, name, expected_revision: expectedRevision } = request.body;
+      return runOperation(metrics, 'branch_delete', () =>
+        engine.deleteBranch({ namespace, branch: name }, expectedRevision),
       );
     },
   );
