@@ -24,6 +24,7 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
+import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
@@ -82,6 +83,8 @@ export interface GatewayServices {
   readonly guardrails: GuardrailsSettings;
   /** RAG collections, their index and retrieval (docs/rag.md). */
   readonly rag: RagService;
+  /** The admin API's changes to collections and documents, each audited. */
+  readonly ragAdmin: RagAdmin;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   /** Span names of `policy`, in the same order. */
@@ -230,6 +233,7 @@ export function createGatewayServices(
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
     rag,
+    ragAdmin: new RagAdmin(rag, audit, bus),
     policy: compilePolicyStages(policy),
     policyNames: policyStageNames(policy),
     cache,
