@@ -45,7 +45,7 @@ export class AdminService {
   /** Issues a key; the secret is in this answer only. */
   createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
     // The key's user and team become records (when new); a user's team is the default of their keys.
-    const team = this.principals.ensureForKey(input.user, input.team);
+    const team = this.ensurePrincipals(input.user, input.team, actor);
     const { row, secret } = this.keys.issue(team !== null ? { ...input, team } : input);
     const record = this.view(row);
     this.record(actor, 'api_key.create', row.id, {
@@ -55,6 +55,13 @@ export class AdminService {
       scopes: row.scopes,
       models: row.allowedModels,
       expires_at: record.expires_at,
+      rpm_limit: record.rpm_limit,
+      tpm_limit: record.tpm_limit,
+      user_tpm_budget: record.user_tpm_budget,
+      user_tpd_budget: record.user_tpd_budget,
+      team_tpm_budget: record.team_tpm_budget,
+      team_tpd_budget: record.team_tpd_budget,
+      allow_stateful: record.allow_stateful,
     });
     this.bus.invalidate('api-keys', [row.id]);
     return { ...record, key: secret };
@@ -76,10 +83,11 @@ export class AdminService {
   /** Changes a key; applies from the next request. */
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
     if (this.keys.get(id) === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    this.principals.ensureForKey(input.user, input.team);
+    this.ensurePrincipals(input.user, input.team, actor);
     const row = this.keys.update(id, input);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    this.record(actor, 'api_key.update', id, { fields: Object.keys(input) });
+    // The values, not only the names: "rpm_limit changed" does not say to what. A key update holds no secret.
+    this.record(actor, 'api_key.update', id, { fields: Object.keys(input), ...input });
     this.bus.invalidate('api-keys', [id]);
     return this.view(row);
   }
@@ -166,6 +174,23 @@ export class AdminService {
     });
     this.bus.invalidate('deployments');
     return list;
+  }
+
+  /**
+   * Creates the user and team records a key names that do not exist yet, each audited as its own
+   * creation (as through /internal/users and /internal/teams); the key's team, as `ensureForKey` gives it.
+   */
+  private ensurePrincipals(
+    user: string | null | undefined,
+    team: string | null | undefined,
+    actor: AdminActor,
+  ): string | null {
+    const newTeam = team != null && this.principals.team(team) === undefined;
+    const newUser = user != null && this.principals.user(user) === undefined;
+    const keyTeam = this.principals.ensureForKey(user, team);
+    if (newTeam) this.record(actor, 'team.create', team, { id: team, with_key: true });
+    if (newUser) this.record(actor, 'user.create', user, { id: user, team: team ?? null, with_key: true });
+    return keyTeam;
   }
 
   /** A key as shown, with where its limits stand now. */
