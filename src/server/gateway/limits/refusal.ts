@@ -9,8 +9,16 @@ const PER: Readonly<Record<LimitCheck['span'], string>> = {
   day: 'per day (budget, UTC)',
 };
 
+// Below a dollar, significant digits rather than fixed decimals: a budget of $0.00001 must not read "$0.0000".
+const SMALL_USD = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3, useGrouping: false });
+
+/** Dollars as a person reads them: cents above a dollar, three significant digits below. */
+export function formatUsd(value: number): string {
+  return `$${value >= 1 ? value.toFixed(2) : SMALL_USD.format(value)}`;
+}
+
 const amount = (check: LimitCheck, value: number): string =>
-  check.measure === 'usd' ? `$${value.toFixed(4)}` : `${value} ${UNIT[check.measure]}`;
+  check.measure === 'usd' ? formatUsd(value) : `${value} ${UNIT[check.measure]}`;
 
 /**
  * The 429 for a refused request: the message names the limit, whose it is and what the request
