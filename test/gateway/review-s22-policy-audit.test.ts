@@ -16,7 +16,7 @@ interface AuditEvent {
 describe('audit trail of policy changes', () => {
   let servers: TempServers;
   let url: string;
-  const admin = async (method: string, path: string, body?: unknown) => {
+  const admin = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {

@@ -18,7 +18,7 @@ describe('cost budget refusals', () => {
     await h?.close();
   });
 
-  const chat = async (key: string, maxTokens: number) => {
+  const chat = async (key: string, maxTokens: number): Promise<{ status: number; headers: Headers; body: any }> => {
     const response = await fetch(`${h.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
