@@ -44,6 +44,19 @@ describe('cost budget refusals', () => {
     expect(refused.body.error.message).not.toContain('$0.0000 ');
   });
 
+  it('tells an embeddings request that can never pass to send less input (it has no max_tokens)', async () => {
+    await h.admin('POST', '/internal/users', { id: 'indexer', tpm_budget: 50 });
+    const key = await h.issueKey({ name: 'indexer', user: 'indexer', scopes: ['embeddings'] });
+    const response = await fetch(`${h.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'word '.repeat(200) }),
+    });
+    expect(response.status).toBe(429);
+    const { error } = await response.json();
+    expect(error.message).toMatch(/allows 50 tokens per minute \(budget\), so it can never pass; send less input$/);
+  });
+
   it('writes dollars with cents from a dollar up, and three significant digits below', () => {
     expect([0, 0.00001, 0.0000042, 0.06, 0.999, 1, 20, 12345.678].map(formatUsd)).toEqual([
       '$0',

@@ -26,12 +26,18 @@ const amount = (check: LimitCheck, value: number): string =>
  * budget's window ends. A request larger than the whole limit can never pass: it says so and tells
  * the SDKs not to retry.
  */
-export function refusal(check: LimitCheck, needed: number, waitMs: number): RateLimitError {
+export function refusal(
+  check: LimitCheck,
+  needed: number,
+  waitMs: number,
+  /** Whether the request reserves output (an embeddings request has only its input to lower). */
+  reservesOutput = true,
+): RateLimitError {
   const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   if (!Number.isFinite(waitMs)) {
     return new RateLimitError(
       check.type,
-      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; lower max_tokens or the input`,
+      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
       { 'x-should-retry': 'false', 'retry-after': String(check.span === 'day' ? 86_400 : 60) },
     );
   }
