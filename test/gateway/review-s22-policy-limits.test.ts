@@ -53,7 +53,7 @@ describe('cost budget refusals', () => {
       body: JSON.stringify({ model: 'text-embedding-3-small', input: 'word '.repeat(200) }),
     });
     expect(response.status).toBe(429);
-    const { error } = await response.json();
+    const { error } = (await response.json()) as { error: { message: string } };
     expect(error.message).toMatch(/allows 50 tokens per minute \(budget\), so it can never pass; send less input$/);
   });
 

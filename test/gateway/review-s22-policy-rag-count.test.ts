@@ -42,7 +42,7 @@ describe('count_tokens with RAG', () => {
 
   it('counts the retrieved context the Messages request would carry, and cites it', async () => {
     const { data, response } = await count(reader);
-    const sent = h.anthropic.lastRequest();
+    const sent = h.anthropic.lastRequest()!;
     expect(sent.path).toBe('/v1/messages/count_tokens');
     expect(JSON.stringify(sent.body.system)).toContain(MARKER);
     expect(response.headers.get('x-gatehouse-rag-chunks')).toBe('handbook:1');
