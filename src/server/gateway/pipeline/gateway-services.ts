@@ -233,7 +233,7 @@ export function createGatewayServices(
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
     rag,
-    ragAdmin: new RagAdmin(rag, audit, bus),
+    ragAdmin: new RagAdmin(rag, audit, bus, keys),
     policy: compilePolicyStages(policy),
     policyNames: policyStageNames(policy),
     cache,

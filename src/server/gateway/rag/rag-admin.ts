@@ -1,4 +1,5 @@
 import type {
+  RagAccess,
   RagCollection,
   RagCollectionCreate,
   RagCollectionUpdate,
@@ -9,6 +10,8 @@ import type {
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { recordAction } from '../accounting/record-action.js';
 import type { AdminActor } from '../admin/admin.service.js';
+import { GatewayError } from '../gateway-error.js';
+import type { KeysService } from '../keys/keys.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { RagService } from './rag.service.js';
 
@@ -27,9 +30,11 @@ export class RagAdmin {
     private readonly rag: RagService,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
+    private readonly keys: Pick<KeysService, 'get'>,
   ) {}
 
   createCollection(input: RagCollectionCreate, actor: AdminActor): RagCollection {
+    this.checkKeys(input.access);
     const created = this.rag.index.create(input);
     this.record(actor, 'rag.collection.create', created.name, described(created));
     this.rag.syncInBackground(created.name);
@@ -37,6 +42,7 @@ export class RagAdmin {
   }
 
   updateCollection(name: string, patch: RagCollectionUpdate, actor: AdminActor): RagCollection {
+    this.checkKeys(patch.access);
     const before = this.rag.index.get(name);
     const after = this.rag.index.update(name, patch);
     this.record(actor, 'rag.collection.update', name, { before: described(before), after: described(after) });
@@ -72,6 +78,20 @@ export class RagAdmin {
     const result = await this.rag.follower.sync(name);
     this.record(actor, 'rag.collection.sync', name, { ...result });
     return result;
+  }
+
+  /**
+   * Key ids are made by the gateway, so one that names no key can never match a caller (a key's name
+   * typed where its id belongs, most likely). Users and teams may be listed before their first key.
+   */
+  private checkKeys(access: RagAccess | undefined): void {
+    if (access === undefined) return;
+    const index = access.keys.findIndex((id) => this.keys.get(id) === undefined);
+    if (index >= 0)
+      throw new GatewayError(
+        'invalid',
+        `access.keys[${index}]: no API key with id '${access.keys[index]}' (list keys by id, key_...; see GET /internal/api-keys)`,
+      );
   }
 
   private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {
