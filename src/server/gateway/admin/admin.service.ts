@@ -16,6 +16,7 @@ import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
+import { principalCreations } from '../principals/principal-creations.js';
 import { toDeploymentView } from '../model-registry/deployment.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
@@ -176,21 +177,15 @@ export class AdminService {
     return list;
   }
 
-  /**
-   * Creates the user and team records a key names that do not exist yet, each audited as its own
-   * creation (as through /internal/users and /internal/teams); the key's team, as `ensureForKey` gives it.
-   */
+  /** The records a key names, created when missing; each creation audited as through /internal/users and /internal/teams. */
   private ensurePrincipals(
     user: string | null | undefined,
     team: string | null | undefined,
     actor: AdminActor,
   ): string | null {
-    const newTeam = team != null && this.principals.team(team) === undefined;
-    const newUser = user != null && this.principals.user(user) === undefined;
-    const keyTeam = this.principals.ensureForKey(user, team);
-    if (newTeam) this.record(actor, 'team.create', team, { id: team, with_key: true });
-    if (newUser) this.record(actor, 'user.create', user, { id: user, team: team ?? null, with_key: true });
-    return keyTeam;
+    const ensured = this.principals.ensureForKey(user, team);
+    for (const event of principalCreations(ensured)) this.record(actor, event.action, event.target, event.details);
+    return ensured.team;
   }
 
   /** A key as shown, with where its limits stand now. */
