@@ -24,6 +24,7 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
+import { unknownKeyRules } from '../keys/key-rules-check.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
@@ -191,6 +192,8 @@ export function createGatewayServices(
     revisions: options.revisions,
     log,
   });
+  // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
+  for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
