@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { principalIdSchema } from './principals-api.js';
+import { apiKeyIdSchema, principalIdSchema } from './principals-api.js';
 
 /**
  * Schemas of the response cache's settings and its admin API (`/internal/cache`), shared by the
@@ -18,13 +18,6 @@ export const cacheModelNameSchema = z
   .max(200)
   // eslint-disable-next-line no-control-regex
   .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: 'must not contain control characters' });
-
-/** An API key id (`key_...`) a cache rule or purge names. */
-export const cacheKeyIdSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]*$/, { error: 'must be an API key id: letters, digits, _ and - (key_...)' });
 
 /** What a model or key changes of the global settings; an absent field inherits. */
 export const cacheRuleSchema = z
@@ -61,7 +54,7 @@ export const cacheSettingsSchema = z
     /** Rules per canonical model name. */
     models: z.record(cacheModelNameSchema, cacheRuleSchema),
     /** Rules per API key id (they win over the model's). */
-    keys: z.record(cacheKeyIdSchema, cacheRuleSchema),
+    keys: z.record(apiKeyIdSchema, cacheRuleSchema),
   })
   .strict();
 /** The cache's settings. */
@@ -101,7 +94,7 @@ export type CacheView = z.infer<typeof cacheViewSchema>;
 export const cachePurgeSchema = z
   .object({
     team: principalIdSchema.optional(),
-    key_id: cacheKeyIdSchema.optional(),
+    key_id: apiKeyIdSchema.optional(),
     model: cacheModelNameSchema.optional(),
   })
   .strict();

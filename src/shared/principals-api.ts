@@ -41,6 +41,13 @@ export const principalIdSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9._@+-]+$/, { error: 'must be letters, digits and . _ @ + - only' });
 
+/** An API key id (`key_...`), as cache rules, purges and RAG access lists name keys. */
+export const apiKeyIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'must be an API key id: letters, digits, _ and - (key_...)' });
+
 const metadataSchema = z.record(z.string(), z.unknown());
 
 /** `POST /internal/teams` body. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiKeyIdSchema, principalIdSchema } from './principals-api.js';
 import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.js';
 
 /**
@@ -15,11 +16,19 @@ export const collectionNameSchema = z.string().regex(COLLECTION_NAME_PATTERN, {
   error: 'must be 1 to 100 letters, digits, ".", "_" or "-"',
 });
 
-const nameList = z.array(z.string().min(1).max(200)).max(1000);
+const MAX_READERS = 1000;
 
-/** Who may read a collection beyond the scope (all empty: the scope alone decides). */
+/**
+ * Who may read a collection beyond the scope (all empty: the scope alone decides). Entries are checked
+ * as the ids they must be: a key name, or a team written with a space, would match no caller and
+ * silently close the collection to the readers it was meant for.
+ */
 export const ragAccessSchema = z
-  .object({ keys: nameList.default([]), users: nameList.default([]), teams: nameList.default([]) })
+  .object({
+    keys: z.array(apiKeyIdSchema).max(MAX_READERS).default([]),
+    users: z.array(principalIdSchema).max(MAX_READERS).default([]),
+    teams: z.array(principalIdSchema).max(MAX_READERS).default([]),
+  })
   .strict();
 /** Access lists of a collection. */
 export type RagAccess = z.infer<typeof ragAccessSchema>;
@@ -57,11 +66,18 @@ export const ragCollectionUpdateSchema = z
 /** Body of a collection update. */
 export type RagCollectionUpdate = z.infer<typeof ragCollectionUpdateSchema>;
 
+/** Access lists as stored: shown as they are, so entries kept before the ids were checked still read. */
+const ragAccessViewSchema = z.object({
+  keys: z.array(z.string()),
+  users: z.array(z.string()),
+  teams: z.array(z.string()),
+});
+
 /** A collection as the admin API shows it. */
 export const ragCollectionSchema = z.object({
   name: z.string(),
   description: z.string(),
-  access: ragAccessSchema,
+  access: ragAccessViewSchema,
   source: ragSourceSchema.nullable(),
   /** Store revision last indexed (0: not yet, or no source). */
   source_revision: z.number(),

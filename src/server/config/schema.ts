@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
+import { modelRuleIssues } from './model-rules-check.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 import { ssoSchema } from './sso-schema.js';
@@ -171,7 +172,11 @@ export const configSchema = z
       .prefault({}),
     sso: ssoSchema.prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    for (const issue of modelRuleIssues(config))
+      ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
+  });
 
 /** The validated configuration, every default filled in. */
 export type Config = z.infer<typeof configSchema>;

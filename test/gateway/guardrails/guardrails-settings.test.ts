@@ -13,6 +13,7 @@ describe('PII and content-policy settings', () => {
   const config = loadConfig({
     env: {},
     overrides: {
+      llm: { allowed_models: ['gpt-4o-mini', 'claude'] },
       pii: { mode: 'mask', models: { 'gpt-4o-mini': { mode: 'redact' } }, keys: { k1: { mode: 'off' } } },
       content_policy: {
         blocked_patterns: ['alpha'],

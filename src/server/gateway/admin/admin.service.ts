@@ -16,6 +16,7 @@ import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
+import { principalCreations } from '../principals/principal-creations.js';
 import { toDeploymentView } from '../model-registry/deployment.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
@@ -45,7 +46,7 @@ export class AdminService {
   /** Issues a key; the secret is in this answer only. */
   createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
     // The key's user and team become records (when new); a user's team is the default of their keys.
-    const team = this.principals.ensureForKey(input.user, input.team);
+    const team = this.ensurePrincipals(input.user, input.team, actor);
     const { row, secret } = this.keys.issue(team !== null ? { ...input, team } : input);
     const record = this.view(row);
     this.record(actor, 'api_key.create', row.id, {
@@ -55,6 +56,13 @@ export class AdminService {
       scopes: row.scopes,
       models: row.allowedModels,
       expires_at: record.expires_at,
+      rpm_limit: record.rpm_limit,
+      tpm_limit: record.tpm_limit,
+      user_tpm_budget: record.user_tpm_budget,
+      user_tpd_budget: record.user_tpd_budget,
+      team_tpm_budget: record.team_tpm_budget,
+      team_tpd_budget: record.team_tpd_budget,
+      allow_stateful: record.allow_stateful,
     });
     this.bus.invalidate('api-keys', [row.id]);
     return { ...record, key: secret };
@@ -76,10 +84,11 @@ export class AdminService {
   /** Changes a key; applies from the next request. */
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
     if (this.keys.get(id) === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    this.principals.ensureForKey(input.user, input.team);
+    this.ensurePrincipals(input.user, input.team, actor);
     const row = this.keys.update(id, input);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    this.record(actor, 'api_key.update', id, { fields: Object.keys(input) });
+    // The values, not only the names: "rpm_limit changed" does not say to what. A key update holds no secret.
+    this.record(actor, 'api_key.update', id, { fields: Object.keys(input), ...input });
     this.bus.invalidate('api-keys', [id]);
     return this.view(row);
   }
@@ -166,6 +175,17 @@ export class AdminService {
     });
     this.bus.invalidate('deployments');
     return list;
+  }
+
+  /** The records a key names, created when missing; each creation audited as through /internal/users and /internal/teams. */
+  private ensurePrincipals(
+    user: string | null | undefined,
+    team: string | null | undefined,
+    actor: AdminActor,
+  ): string | null {
+    const ensured = this.principals.ensureForKey(user, team);
+    for (const event of principalCreations(ensured)) this.record(actor, event.action, event.target, event.details);
+    return ensured.team;
   }
 
   /** A key as shown, with where its limits stand now. */

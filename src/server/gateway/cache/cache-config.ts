@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  cacheKeyIdSchema,
-  cacheModelNameSchema,
-  cacheRuleSchema,
-  MAX_CACHE_TTL_SECONDS,
-} from '../../../shared/cache-api.js';
+import { cacheModelNameSchema, cacheRuleSchema, MAX_CACHE_TTL_SECONDS } from '../../../shared/cache-api.js';
+import { apiKeyIdSchema } from '../../../shared/principals-api.js';
 
 /** The `cache` section of the configuration file: off unless turned on. */
 export const cacheConfigSchema = z
@@ -27,6 +23,6 @@ export const cacheConfigSchema = z
       .max(1024 ** 3)
       .default(4 * 1024 ** 2),
     models: z.record(cacheModelNameSchema, cacheRuleSchema).default({}),
-    keys: z.record(cacheKeyIdSchema, cacheRuleSchema).default({}),
+    keys: z.record(apiKeyIdSchema, cacheRuleSchema).default({}),
   })
   .strict();

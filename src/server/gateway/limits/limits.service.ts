@@ -83,7 +83,8 @@ export class LimitsService {
     const admission = this.limiter.reserve(checks, cost);
     if (!admission.ok) {
       this.metrics.rateLimitHit(admission.check.type);
-      throw refusal(admission.check, admission.needed, admission.waitMs);
+      const reservesOutput = ctx.endpoint !== 'embeddings' && ctx.endpoint !== 'count_tokens';
+      throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput);
     }
     ctx.admitted = true;
     ctx.reservation = admission.reservation;

@@ -9,8 +9,16 @@ const PER: Readonly<Record<LimitCheck['span'], string>> = {
   day: 'per day (budget, UTC)',
 };
 
+// Below a dollar, significant digits rather than fixed decimals: a budget of $0.00001 must not read "$0.0000".
+const SMALL_USD = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3, useGrouping: false });
+
+/** Dollars as a person reads them: cents above a dollar, three significant digits below. */
+export function formatUsd(value: number): string {
+  return `$${value >= 1 ? value.toFixed(2) : SMALL_USD.format(value)}`;
+}
+
 const amount = (check: LimitCheck, value: number): string =>
-  check.measure === 'usd' ? `$${value.toFixed(4)}` : `${value} ${UNIT[check.measure]}`;
+  check.measure === 'usd' ? formatUsd(value) : `${value} ${UNIT[check.measure]}`;
 
 /**
  * The 429 for a refused request: the message names the limit, whose it is and what the request
@@ -18,12 +26,18 @@ const amount = (check: LimitCheck, value: number): string =>
  * budget's window ends. A request larger than the whole limit can never pass: it says so and tells
  * the SDKs not to retry.
  */
-export function refusal(check: LimitCheck, needed: number, waitMs: number): RateLimitError {
+export function refusal(
+  check: LimitCheck,
+  needed: number,
+  waitMs: number,
+  /** Whether the request reserves output (an embeddings request has only its input to lower). */
+  reservesOutput = true,
+): RateLimitError {
   const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   if (!Number.isFinite(waitMs)) {
     return new RateLimitError(
       check.type,
-      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; lower max_tokens or the input`,
+      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
       { 'x-should-retry': 'false', 'retry-after': String(check.span === 'day' ? 86_400 : 60) },
     );
   }

@@ -24,6 +24,8 @@ import { SettingsRepository } from '../model-registry/settings.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
+import { unknownKeyRules } from '../keys/key-rules-check.js';
+import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
@@ -82,6 +84,8 @@ export interface GatewayServices {
   readonly guardrails: GuardrailsSettings;
   /** RAG collections, their index and retrieval (docs/rag.md). */
   readonly rag: RagService;
+  /** The admin API's changes to collections and documents, each audited. */
+  readonly ragAdmin: RagAdmin;
   /** Installed policy stages in the pipeline's order. */
   readonly policy: readonly PolicyStage[];
   /** Span names of `policy`, in the same order. */
@@ -188,6 +192,8 @@ export function createGatewayServices(
     revisions: options.revisions,
     log,
   });
+  // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
+  for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
@@ -230,6 +236,7 @@ export function createGatewayServices(
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),
     rag,
+    ragAdmin: new RagAdmin(rag, audit, bus, keys),
     policy: compilePolicyStages(policy),
     policyNames: policyStageNames(policy),
     cache,

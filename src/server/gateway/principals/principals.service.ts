@@ -24,6 +24,13 @@ const NO_LIMITS: LimitFields = {
   usdDailyBudget: null,
 };
 
+/** A key's team (given, or its user's), and the user and team records its issuance created (null: none). */
+export interface KeyPrincipals {
+  readonly team: string | null;
+  readonly createdTeam: string | null;
+  readonly createdUser: string | null;
+}
+
 /**
  * Users and teams. All of them are held in memory (there are as many as people and groups, not
  * requests): the limits stage reads them on every request without touching the database, and a change
@@ -144,13 +151,15 @@ export class PrincipalsService {
 
   /**
    * The records a key's `user` and `team` name, created when missing (keys issued for a new person or
-   * group need no separate step). Returns the team a key of this user gets when none is given.
+   * group need no separate step). Returns the team a key of this user gets when none is given, and
+   * which records were created, for the caller to audit.
    */
-  ensureForKey(user: string | null | undefined, team: string | null | undefined): string | null {
-    if (team != null && !this.teamsById.has(team)) this.createTeam({ id: team });
-    if (user == null) return team ?? null;
-    const existing = this.usersById.get(user) ?? this.createUser({ id: user, ...(team != null ? { team } : {}) });
-    return team ?? existing.team;
+  ensureForKey(user: string | null | undefined, team: string | null | undefined): KeyPrincipals {
+    const createdTeam = team != null && !this.teamsById.has(team) ? this.createTeam({ id: team }).id : null;
+    if (user == null) return { team: team ?? null, createdTeam, createdUser: null };
+    const existing = this.usersById.get(user);
+    const owner = existing ?? this.createUser({ id: user, ...(team != null ? { team } : {}) });
+    return { team: team ?? owner.team, createdTeam, createdUser: existing === undefined ? owner.id : null };
   }
 
   /** Active keys per user and per team, for the listings. */

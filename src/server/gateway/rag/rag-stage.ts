@@ -70,7 +70,29 @@ function explicitCollections(ctx: RequestContext): readonly string[] {
 }
 
 /**
- * The `rag` policy slot: for chat completions, Messages and Responses requests whose key may read the
+ * The format RAG reads and writes for an endpoint, or undefined where it does not apply. A token count
+ * is a Messages body, and counts the context the Messages request itself would carry (and is refused
+ * the collections that request would be refused).
+ */
+function ragEndpointOf(endpoint: RequestContext['endpoint']): RagEndpoint | undefined {
+  switch (endpoint) {
+    case 'chat':
+    case 'messages':
+    case 'responses':
+      return endpoint;
+    case 'count_tokens':
+      return 'messages';
+    case 'embeddings':
+    case 'models':
+    case 'stored_responses':
+      return undefined;
+    default:
+      return endpoint satisfies never;
+  }
+}
+
+/**
+ * The `rag` policy slot: for chat completions, Messages (and its token counts) and Responses requests whose key may read the
  * selected collections (asked for by header or metadata, or configured for the key or the model),
  * retrieves the top chunks the caller may see, redacts them (PII, irreversibly) and puts them into the
  * request's system text with numbered citations. Asking for a collection the key may not read is 403
@@ -79,8 +101,8 @@ function explicitCollections(ctx: RequestContext): readonly string[] {
 export function ragStage(rag: RagService): PolicyStage {
   // Synchronous until a collection is selected: most requests select none and then cost no promise.
   return (ctx) => {
-    if (ctx.endpoint !== 'chat' && ctx.endpoint !== 'messages' && ctx.endpoint !== 'responses') return undefined;
-    const endpoint: RagEndpoint = ctx.endpoint;
+    const endpoint = ragEndpointOf(ctx.endpoint);
+    if (endpoint === undefined) return undefined;
     const asked = explicitCollections(ctx);
     const principal = ctx.principal;
     if (principal?.kind !== 'key') return undefined;

@@ -31,8 +31,10 @@ export class RagService {
   readonly retriever: RagRetriever;
   readonly follower: StoreFollower;
   private readonly repository: RagRepository;
+  private readonly log: (message: string, error: unknown) => void;
 
   constructor(options: RagServiceOptions) {
+    this.log = options.log;
     this.settings = options.config.rag;
     this.repository = new RagRepository(options.sqlite);
     const embedder = new RagEmbedder(options.registry, options.pools, this.settings.embedding_model);
@@ -51,6 +53,12 @@ export class RagService {
   redact(texts: readonly string[], reserved: ReadonlySet<string> = new Set()): RedactedTexts {
     if (!this.settings.redact_pii) return { texts: [...texts], counts: new Map() };
     return redactRetrievedTexts(texts, reserved);
+  }
+
+  /** Starts a sync of a store-backed collection in the background: an admin call answers without waiting for it. */
+  syncInBackground(name: string): void {
+    if (this.index.row(name).sourceNamespace !== null)
+      this.follower.sync(name).catch((error: unknown) => this.log(`RAG: sync of ${name} failed`, error));
   }
 
   /** Readiness: the full-text index answers a query. */

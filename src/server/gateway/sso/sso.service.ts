@@ -16,6 +16,7 @@ import { SsoSessions } from './sso-sessions.js';
 import type { SsoRepository } from './sso.repository.js';
 import type { TokenCipher } from './token-cipher.js';
 import { recordAction } from '../accounting/record-action.js';
+import { principalCreations } from '../principals/principal-creations.js';
 
 /** A sign-in between the button and the provider's answer. */
 interface LoginTransaction {
@@ -197,7 +198,10 @@ export class SsoService {
     const sessionId = newId('sso');
     const now = this.now();
     // The user record's id is the stable id from the claims; a mapped team becomes a team record.
-    const team = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
+    const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
+    for (const event of principalCreations(ensured))
+      this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details);
+    const team = ensured.team;
     const { row, secret } = this.deps.keys.issue(
       {
         ...pending.grant.key,

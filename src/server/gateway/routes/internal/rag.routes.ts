@@ -24,14 +24,10 @@ import { GatewayError } from '../../gateway-error.js';
  * what a given key would retrieve.
  */
 export const ragRoutes: FastifyPluginAsync = async (app) => {
-  const { rag, keys } = app.gateway;
+  const { rag, ragAdmin, keys } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const { index, follower } = rag;
-  // Following starts at once; the admin call answers without waiting for the first sync.
-  const follow = (name: string): void => {
-    if (index.row(name).sourceNamespace !== null)
-      follower.sync(name).catch((error: unknown) => app.log.error({ err: error }, `RAG: sync of ${name} failed`));
-  };
+  const { index } = rag;
+  const actor = (request: { id: string }) => ({ requestId: request.id });
 
   typed.get('/rag/collections', { schema: { response: { 200: ragCollectionListSchema } } }, async () => ({
     data: index.list(),
@@ -40,11 +36,7 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
   typed.post(
     '/rag/collections',
     { schema: { body: ragCollectionCreateSchema, response: { 201: ragCollectionSchema } } },
-    async (request, reply) => {
-      const created = index.create(request.body);
-      follow(created.name);
-      return reply.code(201).send(created);
-    },
+    async (request, reply) => reply.code(201).send(ragAdmin.createCollection(request.body, actor(request))),
   );
 
   typed.get(
@@ -62,22 +54,18 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: ragCollectionSchema },
       },
     },
-    async (request) => {
-      const updated = index.update(request.params.name, request.body);
-      if (request.body.source !== undefined) follow(updated.name);
-      return updated;
-    },
+    async (request) => ragAdmin.updateCollection(request.params.name, request.body, actor(request)),
   );
 
   typed.delete('/rag/collections/:name', { schema: { params: ragCollectionParamsSchema } }, async (request, reply) => {
-    index.delete(request.params.name);
+    ragAdmin.deleteCollection(request.params.name, actor(request));
     return reply.code(204).send();
   });
 
   typed.post(
     '/rag/collections/:name/sync',
     { schema: { params: ragCollectionParamsSchema, response: { 200: ragSyncResultSchema } } },
-    async (request) => follower.sync(request.params.name),
+    async (request) => ragAdmin.sync(request.params.name, actor(request)),
   );
 
   typed.get(
@@ -91,14 +79,15 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: { params: ragCollectionParamsSchema, body: ragDocumentInputSchema, response: { 201: ragDocumentSchema } },
     },
-    async (request, reply) => reply.code(201).send(await index.ingest(request.params.name, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await ragAdmin.ingest(request.params.name, request.body, actor(request))),
   );
 
   typed.delete(
     '/rag/collections/:name/documents/:id',
     { schema: { params: ragDocumentParamsSchema } },
     async (request, reply) => {
-      index.deleteDocument(request.params.name, request.params.id);
+      ragAdmin.deleteDocument(request.params.name, request.params.id, actor(request));
       return reply.code(204).send();
     },
   );

@@ -1,0 +1,101 @@
+import type {
+  RagAccess,
+  RagCollection,
+  RagCollectionCreate,
+  RagCollectionUpdate,
+  RagDocument,
+  RagDocumentInput,
+  RagSyncResult,
+} from '../../../shared/rag-api.js';
+import type { AuditRepository } from '../accounting/audit.repository.js';
+import { recordAction } from '../accounting/record-action.js';
+import type { AdminActor } from '../admin/admin.service.js';
+import { GatewayError } from '../gateway-error.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { GatewayEventBus } from '../traffic/event-bus.js';
+import type { RagService } from './rag.service.js';
+
+/** What an audit event says of a collection: who may read it and what it follows (never its documents' text). */
+function described(collection: RagCollection): Record<string, unknown> {
+  return { description: collection.description, access: collection.access, source: collection.source };
+}
+
+/**
+ * The admin API's changes to RAG collections, each audited: the access lists decide who reads which
+ * documents, so who changed them, and when, belongs in the same trail as keys and scopes. Documents
+ * are described by key and size only; their text may hold personal data.
+ */
+export class RagAdmin {
+  constructor(
+    private readonly rag: RagService,
+    private readonly audit: AuditRepository,
+    private readonly bus: GatewayEventBus,
+    private readonly keys: Pick<KeysService, 'get'>,
+  ) {}
+
+  createCollection(input: RagCollectionCreate, actor: AdminActor): RagCollection {
+    this.checkKeys(input.access);
+    const created = this.rag.index.create(input);
+    this.record(actor, 'rag.collection.create', created.name, described(created));
+    this.rag.syncInBackground(created.name);
+    return created;
+  }
+
+  updateCollection(name: string, patch: RagCollectionUpdate, actor: AdminActor): RagCollection {
+    this.checkKeys(patch.access);
+    const before = this.rag.index.get(name);
+    const after = this.rag.index.update(name, patch);
+    this.record(actor, 'rag.collection.update', name, { before: described(before), after: described(after) });
+    if (patch.source !== undefined) this.rag.syncInBackground(name);
+    return after;
+  }
+
+  deleteCollection(name: string, actor: AdminActor): void {
+    const before = this.rag.index.get(name);
+    this.rag.index.delete(name);
+    this.record(actor, 'rag.collection.delete', name, { ...described(before), documents: before.documents });
+  }
+
+  async ingest(name: string, input: RagDocumentInput, actor: AdminActor): Promise<RagDocument> {
+    const document = await this.rag.index.ingest(name, input);
+    this.record(actor, 'rag.document.put', name, {
+      document_id: document.id,
+      key: document.key,
+      content_type: document.content_type,
+      chars: document.chars,
+      chunks: document.chunks,
+    });
+    return document;
+  }
+
+  deleteDocument(name: string, id: string, actor: AdminActor): void {
+    const key = this.rag.index.documents(name).find((document) => document.id === id)?.key ?? null;
+    this.rag.index.deleteDocument(name, id);
+    this.record(actor, 'rag.document.delete', name, { document_id: id, key });
+  }
+
+  async sync(name: string, actor: AdminActor): Promise<RagSyncResult> {
+    const result = await this.rag.follower.sync(name);
+    this.record(actor, 'rag.collection.sync', name, { ...result });
+    return result;
+  }
+
+  /**
+   * Key ids are made by the gateway, so one that names no key can never match a caller (a key's name
+   * typed where its id belongs, most likely). Users and teams may be listed before their first key.
+   */
+  private checkKeys(access: RagAccess | undefined): void {
+    if (access === undefined) return;
+    const index = access.keys.findIndex((id) => this.keys.get(id) === undefined);
+    if (index >= 0)
+      throw new GatewayError(
+        'invalid',
+        `access.keys[${index}]: no API key with id '${access.keys[index]}' (list keys by id, key_...; see GET /internal/api-keys)`,
+      );
+  }
+
+  private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {
+    const entry = { createdAt: Date.now(), actor: 'master', action, target, requestId: actor.requestId, details };
+    recordAction(this.audit, this.bus, entry);
+  }
+}
