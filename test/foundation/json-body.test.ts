@@ -199,6 +199,27 @@ describe('JSON body nesting and prototype keys', () => {
     });
   });
 
+  it('an empty body that says it is JSON is no body where the route takes none or an optional one', async () => {
+    // As `curl -X POST -H 'content-type: application/json'` sends it: only a required body is missed.
+    const admin = (path: string, method: string) =>
+      sendBytes(
+        `${servers.gatewayUrl}${path}`,
+        { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+        '',
+        method,
+      );
+    const purged = await admin('/internal/cache/purge', 'POST');
+    expect(purged.status).toBe(200);
+    expect(purged.body).toEqual({ purged: 0 });
+    const created = await gateway('/internal/teams', JSON.stringify({ id: 'empty-body-team' }), TEST_MASTER_KEY);
+    expect(created.status).toBe(201);
+    expect((await admin('/internal/teams/empty-body-team', 'DELETE')).status).toBe(200);
+    expect(await admin('/internal/teams', 'POST')).toMatchObject({
+      status: 400,
+      body: invalid('request body is empty; send a JSON object'),
+    });
+  });
+
   describe("today's answers stay", () => {
     it('empty, malformed and mistyped bodies', async () => {
       expect(await gateway('/v1/chat/completions', '')).toMatchObject({

@@ -47,7 +47,8 @@ const JSON_EXCERPT = /, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s;
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
   const charset = charsetError(request.headers['content-type']);
   if (charset) return done(charset);
-  if (body.length === 0) return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY());
+  if (body.length === 0)
+    return bodyIsOptional(request) ? done(null, undefined) : done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY());
   // One fast pass over the bytes; naming the field that holds bad ones is the rare, slow case.
   if (!isUtf8(body)) return done(badRequest(invalidUtf8Message(body)));
   const text = body.toString('utf8');
@@ -62,6 +63,15 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
   }
   if (!structureIsSafe(value)) return done(badRequest(structureMessage(value)));
   done(null, value);
+}
+
+/**
+ * Whether the route takes no body or an optional one: such a request may still say it is JSON
+ * (`curl -X POST -H 'content-type: application/json' .../cache/purge`) and send nothing.
+ */
+function bodyIsOptional(request: FastifyRequest): boolean {
+  const schema = request.routeOptions.schema?.body as { safeParse?(value: unknown): { success: boolean } } | undefined;
+  return schema === undefined || schema.safeParse?.(undefined).success === true;
 }
 
 /** A charset other than UTF-8 in the Content-Type, refused rather than decoded wrongly. */
