@@ -56,7 +56,7 @@ describe('deployment base_url through the admin API', () => {
 describe('deployment base_url in the configuration file', () => {
   it('stops the start naming the key, without the credential', async () => {
     const start = startTempServers({ deployments: [{ model: 'gpt-4o-mini', base_url: WITH_CREDENTIALS }] });
-    await expect(start).rejects.toThrow(/deployments\.0\.base_url: must not contain credentials/);
+    await expect(start).rejects.toThrow(/deployments\[0\]\.base_url: must not contain credentials/);
     const error = await start.catch((e: Error) => e);
     expect(String(error)).not.toContain(PASSWORD);
     await expect(startTempServers({ providers: { openai: { base_url: 'ftp://x.example.test' } } })).rejects.toThrow(

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
+import { describeConfigIssues } from './config-issues.js';
 import { defaultDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
 import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
@@ -82,12 +83,7 @@ export function normaliseSpellings(input: Json): Json {
 }
 
 function describeIssues(error: z.ZodError, source: string): ConfigError {
-  const lines = error.issues.map((issue) => {
-    const key = issue.path.map(String).join('.') || '(top level)';
-    const unknown = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-    return `${key}: ${issue.message}${unknown}`;
-  });
-  return invalidConfiguration(lines, source);
+  return invalidConfiguration(describeConfigIssues(configSchema, error.issues), source);
 }
 
 /** Reads and parses a YAML or JSON configuration file (a mapping at the top level). */
