@@ -12,6 +12,9 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
   return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
 }
 
+/** How long closing may take once the requests still running at the shutdown timeout were ended. */
+const CUT_GRACE_MS = 5000;
+
 /** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
 function refuse(error: ConfigError): never {
   process.stderr.write(`gatehouse: ${error.message}\n`);
@@ -53,17 +56,25 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
+    let cut = false;
     const timer = setTimeout(() => {
+      cut = true;
       process.stderr.write(
-        `gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; exiting\n`,
+        `gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; ending them\n`,
       );
-      process.exit(1);
+      // Cut requests are accounted (as their clients leaving) and the database is closed, not
+      // abandoned mid-batch; the last deadline covers a close that hangs even so.
+      servers.cutConnections();
+      setTimeout(() => {
+        process.stderr.write(`gatehouse: could not close within ${CUT_GRACE_MS} ms of ending requests; exiting\n`);
+        process.exit(1);
+      }, CUT_GRACE_MS).unref();
     }, config.server.shutdown_timeout_ms);
     timer.unref();
     servers.close().then(
       () => {
         process.stdout.write('gatehouse: stopped\n');
-        process.exit(0);
+        process.exit(cut ? 1 : 0);
       },
       (error: unknown) => {
         process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);

@@ -23,6 +23,11 @@ export interface RunningServers {
   readonly store: FastifyInstance;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
+  /**
+   * Ends every connection at once, requests in flight included, so a `close()` that waits on them
+   * finishes: each cut request is accounted as its client leaving, and the database still closes.
+   */
+  cutConnections(): void;
 }
 
 /** Options beyond the configuration (paths that differ between the desktop bundle and source). */
@@ -117,6 +122,10 @@ export async function startServers(config: Config, options: StartOptions = {}): 
         database.close();
       })();
       return closing;
+    },
+    cutConnections: () => {
+      gatewayApp.server.closeAllConnections();
+      storeApp.server.closeAllConnections();
     },
   };
 }
