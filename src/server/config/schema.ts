@@ -25,7 +25,11 @@ export const deploymentSchema = z
     upstream_model: z.string().min(1).optional(),
     base_url: baseUrlSchema.optional(),
     api_key: z.string().min(1).optional(),
-    api_key_env: z.string().min(1).optional(),
+    // Shown back by the admin API and the UI: a name, never a key pasted into the wrong field.
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY')
+      .optional(),
     // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
     api_version: z.string().min(1).optional(),
     // How /v1/responses reaches it: the provider's own Responses API, or translated to its chat API.
