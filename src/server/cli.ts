@@ -87,11 +87,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const code = (error as NodeJS.ErrnoException).code;
-  const hint =
-    code === 'EADDRINUSE'
-      ? ' (another process uses that port: set GATEWAY_PORT / STORE_PORT, or 0 for a free one)'
-      : '';
-  process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}${hint}\n`);
+  process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}\n`);
   process.exit(1);
 });

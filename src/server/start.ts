@@ -7,6 +7,7 @@ import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/sec
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
+import { listenProblem } from './http/listen-problem.js';
 import { RevisionEvents } from './store/engine/revision-events.js';
 import { resolveStoreTokens } from './store/store-tokens.js';
 
@@ -95,9 +96,14 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     // Before listening: Node reads the interval of its timeout checks when the listener opens.
     gateway.connections.configure(config.server);
     store.connections.configure(config.server);
-    await store.listen({ host: config.server.host, port: config.server.store_port });
+    const { host } = config.server;
+    await store.listen({ host, port: config.server.store_port }).catch((error: unknown) => {
+      throw listenProblem(error, 'store', host, config.server.store_port);
+    });
     storeUrl = urlOf(store);
-    await gateway.listen({ host: config.server.host, port: config.server.gateway_port });
+    await gateway.listen({ host, port: config.server.gateway_port }).catch((error: unknown) => {
+      throw listenProblem(error, 'gateway', host, config.server.gateway_port);
+    });
     gatewayUrl = urlOf(gateway);
   } catch (error) {
     await Promise.allSettled([gateway?.close(), store?.close()]);
