@@ -4,7 +4,7 @@
  */
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
-import { startServers } from './start.js';
+import { startServers, type RunningServers } from './start.js';
 
 function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
   if (!secret) return undefined;
@@ -14,6 +14,13 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
 
 /** How long closing may take once the requests still running at the shutdown timeout were ended. */
 const CUT_GRACE_MS = 5000;
+
+/** Where the UI is, or why that address does not show it. */
+function uiLine(servers: RunningServers): string {
+  if (servers.ui === 'served') return `ui available at ${servers.uiUrl}`;
+  if (servers.ui === 'off') return 'ui off (server.ui is false)';
+  return `ui not built: run npm run build, then restart (it will be at ${servers.uiUrl})`;
+}
 
 /** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
 function refuse(error: ConfigError): never {
@@ -45,7 +52,7 @@ async function main(): Promise<void> {
     `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
     `gateway listening on ${servers.gatewayUrl}`,
     `store listening on ${servers.storeUrl}`,
-    `ui available at ${servers.uiUrl}`,
+    uiLine(servers),
     describeSecret('master key', servers.masterKey, 'PROXY_MASTER_KEY'),
     describeSecret('store token', servers.storeToken, 'STORE_TOKEN'),
   ];

@@ -16,6 +16,8 @@ export interface RunningServers {
   readonly gatewayUrl: string;
   readonly storeUrl: string;
   readonly uiUrl: string;
+  /** Whether `uiUrl` answers: the built UI, turned off by `server.ui`, or not built yet (`npm run build`). */
+  readonly ui: 'served' | 'off' | 'not built';
   readonly masterKey: ResolvedSecret;
   /** The full-access store token (absent when auth is disabled or only configured tokens exist). */
   readonly storeToken?: ResolvedSecret;
@@ -68,6 +70,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   });
   const { grants, primary } = resolveStoreTokens(config, env);
   const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
+  const uiDir = options.uiDir ?? findUiDir();
   // New store revisions reach the gateway in-process (RAG collections follow store branches).
   const revisions = new RevisionEvents();
   let gatewayUrl = '';
@@ -82,7 +85,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       database,
       masterKey: masterKey.value,
       env,
-      uiDir: options.uiDir ?? findUiDir(),
+      uiDir,
       uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
       revisions,
     });
@@ -110,6 +113,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     database.close();
     throw error;
   }
+  const ui = !config.server.ui
+    ? 'off'
+    : uiDir !== undefined && existsSync(join(uiDir, 'index.html'))
+      ? 'served'
+      : 'not built';
   const storeApp = store;
   const gatewayApp = gateway;
   let closing: Promise<void> | undefined;
@@ -117,6 +125,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     gatewayUrl,
     storeUrl: urlOf(storeApp),
     uiUrl: `${gatewayUrl}/ui/`,
+    ui,
     masterKey,
     storeToken: primary,
     database,
