@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
+import { jsonProblem, yamlProblem } from './parse-error.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
 import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
@@ -133,14 +134,18 @@ export function readConfigFile(path: string): Json {
   } catch (error) {
     throw new ConfigError(`cannot read configuration file ${path}: ${(error as Error).message}`);
   }
+  const json = extname(path) === '.json';
+  let parsed: unknown;
   try {
-    const parsed: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-    if (parsed == null) return {};
-    if (!isObject(parsed)) throw new Error('the top level must be a mapping of keys');
-    return parsed;
+    parsed = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`cannot parse configuration file ${path}: ${(error as Error).message}`);
+    const problem = json ? jsonProblem(text) : yamlProblem(error as Error);
+    throw new ConfigError(`cannot parse configuration file ${path}: ${problem}`);
   }
+  if (parsed == null) return {};
+  if (!isObject(parsed))
+    throw new ConfigError(`cannot parse configuration file ${path}: the top level must be a mapping of keys`);
+  return parsed;
 }
 
 function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
