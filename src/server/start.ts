@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
+import { dataFolderProblem } from './config/data-folder-problem.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
@@ -60,16 +61,20 @@ function urlOf(app: FastifyInstance): string {
 export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
   const env = options.env ?? process.env;
   const dataDir = config.server.data_dir!;
-  // The folder holds the database (provider keys in it) and the secrets: its owner's only.
-  makePrivateDir(dataDir);
-  const masterKey = resolveSecret({
-    envValue: env.PROXY_MASTER_KEY,
-    dataDir,
-    file: 'master.key',
-    prefix: 'gk-master-',
-  });
-  const { grants, primary } = resolveStoreTokens(config, env);
-  const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
+  const databaseFile = join(dataDir, 'gatehouse.db');
+  let masterKey: ResolvedSecret;
+  let tokens: ReturnType<typeof resolveStoreTokens>;
+  let database: DatabaseHandle;
+  try {
+    // The folder holds the database (provider keys in it) and the secrets: its owner's only.
+    makePrivateDir(dataDir);
+    masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
+    tokens = resolveStoreTokens(config, env);
+    database = openDatabase(databaseFile, options.migrationsDir);
+  } catch (error) {
+    throw dataFolderProblem(error, dataDir, databaseFile);
+  }
+  const { grants, primary } = tokens;
   const uiDir = options.uiDir ?? findUiDir();
   // New store revisions reach the gateway in-process (RAG collections follow store branches).
   const revisions = new RevisionEvents();
