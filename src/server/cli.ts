@@ -4,6 +4,7 @@
  */
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
+import { stopOnSignals } from './shutdown.js';
 import { startServers, type RunningServers } from './start.js';
 
 function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
@@ -11,9 +12,6 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
   if (secret.source === 'environment') return `${label}: from ${envName}`;
   return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
 }
-
-/** How long closing may take once the requests still running at the shutdown timeout were ended. */
-const CUT_GRACE_MS = 5000;
 
 /** Where the UI is, or why that address does not show it. */
 function uiLine(servers: RunningServers): string {
@@ -58,39 +56,7 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
-    let cut = false;
-    const timer = setTimeout(() => {
-      cut = true;
-      process.stderr.write(
-        `gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; ending them\n`,
-      );
-      // Cut requests are accounted (as their clients leaving) and the database is closed, not
-      // abandoned mid-batch; the last deadline covers a close that hangs even so.
-      servers.cutConnections();
-      setTimeout(() => {
-        process.stderr.write(`gatehouse: could not close within ${CUT_GRACE_MS} ms of ending requests; exiting\n`);
-        process.exit(1);
-      }, CUT_GRACE_MS).unref();
-    }, config.server.shutdown_timeout_ms);
-    timer.unref();
-    servers.close().then(
-      () => {
-        process.stdout.write('gatehouse: stopped\n');
-        process.exit(cut ? 1 : 0);
-      },
-      (error: unknown) => {
-        process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignals(servers, config.server.shutdown_timeout_ms);
 }
 
 main().catch((error: unknown) => {
