@@ -5,6 +5,7 @@
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { stopOnSignals } from './shutdown.js';
+import { localUiUrl } from './ui-addresses.js';
 import { startServers, type RunningServers } from './start.js';
 
 function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
@@ -15,7 +16,12 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
 
 /** Where the UI is, or why that address does not show it. */
 function uiLine(servers: RunningServers): string {
-  if (servers.ui === 'served') return `ui available at ${servers.uiUrl}`;
+  if (servers.ui === 'served') {
+    const local = localUiUrl(servers.uiUrl);
+    return local === servers.uiUrl
+      ? `ui available at ${local}`
+      : `ui available at ${local} (and at this machine's other addresses, same port)`;
+  }
   if (servers.ui === 'off') return 'ui off (server.ui is false)';
   return `ui not built: run npm run build, then restart (it will be at ${servers.uiUrl})`;
 }

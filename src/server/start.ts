@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
 import { dataFolderProblem } from './config/data-folder-problem.js';
+import { uiAddresses } from './ui-addresses.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
@@ -80,6 +81,12 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   const revisions = new RevisionEvents();
   let gatewayUrl = '';
   let storeUrl = '';
+  const addresses = uiAddresses({
+    gatewayUrl: () => gatewayUrl,
+    storeUrl: () => storeUrl,
+    allowedHosts: config.server.allowed_hosts,
+    version: '0.1.0',
+  });
   let gateway: FastifyInstance | undefined;
   let store: FastifyInstance | undefined;
   try {
@@ -91,7 +98,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       masterKey: masterKey.value,
       env,
       uiDir,
-      uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
+      uiBootstrap: addresses.bootstrap,
       revisions,
     });
     store = await buildStoreApp({
@@ -99,7 +106,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       database,
       tokens: grants,
       revisions,
-      allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []),
+      allowedOrigin: addresses.allowedOrigin,
     });
     // Before listening: Node reads the interval of its timeout checks when the listener opens.
     gateway.connections.configure(config.server);
