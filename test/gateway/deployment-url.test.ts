@@ -66,7 +66,9 @@ describe('deployment base_url in the configuration file', () => {
 
   it('refuses credentials in OPENAI_BASE_URL by the key it lands in', async () => {
     const start = startTempServers({}, { OPENAI_BASE_URL: WITH_CREDENTIALS });
-    await expect(start).rejects.toThrow(/providers\.openai\.base_url: must not contain credentials/);
+    await expect(start).rejects.toThrow(
+      /OPENAI_BASE_URL \(providers\.openai\.base_url\): must not contain credentials/,
+    );
     expect(String(await start.catch((e: Error) => e))).not.toContain(PASSWORD);
   });
 });
