@@ -4,12 +4,26 @@
  */
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
-import { startServers } from './start.js';
+import { stopOnSignals } from './shutdown.js';
+import { localUiUrl } from './ui-addresses.js';
+import { startServers, type RunningServers } from './start.js';
 
 function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
   if (!secret) return undefined;
   if (secret.source === 'environment') return `${label}: from ${envName}`;
   return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
+}
+
+/** Where the UI is, or why that address does not show it. */
+function uiLine(servers: RunningServers): string {
+  if (servers.ui === 'served') {
+    const local = localUiUrl(servers.uiUrl);
+    return local === servers.uiUrl
+      ? `ui available at ${local}`
+      : `ui available at ${local} (and at this machine's other addresses, same port)`;
+  }
+  if (servers.ui === 'off') return 'ui off (server.ui is false)';
+  return `ui not built: run npm run build, then restart (it will be at ${servers.uiUrl})`;
 }
 
 /** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
@@ -42,45 +56,16 @@ async function main(): Promise<void> {
     `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
     `gateway listening on ${servers.gatewayUrl}`,
     `store listening on ${servers.storeUrl}`,
-    `ui available at ${servers.uiUrl}`,
+    uiLine(servers),
     describeSecret('master key', servers.masterKey, 'PROXY_MASTER_KEY'),
     describeSecret('store token', servers.storeToken, 'STORE_TOKEN'),
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
-    const timer = setTimeout(() => {
-      process.stderr.write(
-        `gatehouse: requests still running after ${config.server.shutdown_timeout_ms} ms; exiting\n`,
-      );
-      process.exit(1);
-    }, config.server.shutdown_timeout_ms);
-    timer.unref();
-    servers.close().then(
-      () => {
-        process.stdout.write('gatehouse: stopped\n');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignals(servers, config.server.shutdown_timeout_ms);
 }
 
 main().catch((error: unknown) => {
-  const code = (error as NodeJS.ErrnoException).code;
-  const hint =
-    code === 'EADDRINUSE'
-      ? ' (another process uses that port: set GATEWAY_PORT / STORE_PORT, or 0 for a free one)'
-      : '';
-  process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}${hint}\n`);
+  process.stderr.write(`gatehouse: failed to start: ${(error as Error).message}\n`);
   process.exit(1);
 });

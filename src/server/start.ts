@@ -3,10 +3,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
+import { dataFolderProblem } from './config/data-folder-problem.js';
+import { uiAddresses } from './ui-addresses.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
+import { listenProblem } from './http/listen-problem.js';
 import { RevisionEvents } from './store/engine/revision-events.js';
 import { resolveStoreTokens } from './store/store-tokens.js';
 
@@ -15,6 +18,8 @@ export interface RunningServers {
   readonly gatewayUrl: string;
   readonly storeUrl: string;
   readonly uiUrl: string;
+  /** Whether `uiUrl` answers: the built UI, turned off by `server.ui`, or not built yet (`npm run build`). */
+  readonly ui: 'served' | 'off' | 'not built';
   readonly masterKey: ResolvedSecret;
   /** The full-access store token (absent when auth is disabled or only configured tokens exist). */
   readonly storeToken?: ResolvedSecret;
@@ -23,6 +28,11 @@ export interface RunningServers {
   readonly store: FastifyInstance;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
+  /**
+   * Ends every connection at once, requests in flight included, so a `close()` that waits on them
+   * finishes: each cut request is accounted as its client leaving, and the database still closes.
+   */
+  cutConnections(): void;
 }
 
 /** Options beyond the configuration (paths that differ between the desktop bundle and source). */
@@ -52,20 +62,31 @@ function urlOf(app: FastifyInstance): string {
 export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
   const env = options.env ?? process.env;
   const dataDir = config.server.data_dir!;
-  // The folder holds the database (provider keys in it) and the secrets: its owner's only.
-  makePrivateDir(dataDir);
-  const masterKey = resolveSecret({
-    envValue: env.PROXY_MASTER_KEY,
-    dataDir,
-    file: 'master.key',
-    prefix: 'gk-master-',
-  });
-  const { grants, primary } = resolveStoreTokens(config, env);
-  const database = openDatabase(join(dataDir, 'gatehouse.db'), options.migrationsDir);
+  const databaseFile = join(dataDir, 'gatehouse.db');
+  let masterKey: ResolvedSecret;
+  let tokens: ReturnType<typeof resolveStoreTokens>;
+  let database: DatabaseHandle;
+  try {
+    // The folder holds the database (provider keys in it) and the secrets: its owner's only.
+    makePrivateDir(dataDir);
+    masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
+    tokens = resolveStoreTokens(config, env);
+    database = openDatabase(databaseFile, options.migrationsDir);
+  } catch (error) {
+    throw dataFolderProblem(error, dataDir, databaseFile);
+  }
+  const { grants, primary } = tokens;
+  const uiDir = options.uiDir ?? findUiDir();
   // New store revisions reach the gateway in-process (RAG collections follow store branches).
   const revisions = new RevisionEvents();
   let gatewayUrl = '';
   let storeUrl = '';
+  const addresses = uiAddresses({
+    gatewayUrl: () => gatewayUrl,
+    storeUrl: () => storeUrl,
+    allowedHosts: config.server.allowed_hosts,
+    version: '0.1.0',
+  });
   let gateway: FastifyInstance | undefined;
   let store: FastifyInstance | undefined;
   try {
@@ -76,8 +97,8 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       database,
       masterKey: masterKey.value,
       env,
-      uiDir: options.uiDir ?? findUiDir(),
-      uiBootstrap: () => ({ gatewayUrl, storeUrl, version: '0.1.0' }),
+      uiDir,
+      uiBootstrap: addresses.bootstrap,
       revisions,
     });
     store = await buildStoreApp({
@@ -85,20 +106,30 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       database,
       tokens: grants,
       revisions,
-      allowedOrigins: () => (gatewayUrl ? [gatewayUrl, gatewayUrl.replace('127.0.0.1', 'localhost')] : []),
+      allowedOrigin: addresses.allowedOrigin,
     });
     // Before listening: Node reads the interval of its timeout checks when the listener opens.
     gateway.connections.configure(config.server);
     store.connections.configure(config.server);
-    await store.listen({ host: config.server.host, port: config.server.store_port });
+    const { host } = config.server;
+    await store.listen({ host, port: config.server.store_port }).catch((error: unknown) => {
+      throw listenProblem(error, 'store', host, config.server.store_port);
+    });
     storeUrl = urlOf(store);
-    await gateway.listen({ host: config.server.host, port: config.server.gateway_port });
+    await gateway.listen({ host, port: config.server.gateway_port }).catch((error: unknown) => {
+      throw listenProblem(error, 'gateway', host, config.server.gateway_port);
+    });
     gatewayUrl = urlOf(gateway);
   } catch (error) {
     await Promise.allSettled([gateway?.close(), store?.close()]);
     database.close();
     throw error;
   }
+  const ui = !config.server.ui
+    ? 'off'
+    : uiDir !== undefined && existsSync(join(uiDir, 'index.html'))
+      ? 'served'
+      : 'not built';
   const storeApp = store;
   const gatewayApp = gateway;
   let closing: Promise<void> | undefined;
@@ -106,6 +137,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     gatewayUrl,
     storeUrl: urlOf(storeApp),
     uiUrl: `${gatewayUrl}/ui/`,
+    ui,
     masterKey,
     storeToken: primary,
     database,
@@ -117,6 +149,10 @@ export async function startServers(config: Config, options: StartOptions = {}): 
         database.close();
       })();
       return closing;
+    },
+    cutConnections: () => {
+      gatewayApp.server.closeAllConnections();
+      storeApp.server.closeAllConnections();
     },
   };
 }

@@ -19,10 +19,10 @@ describe('connection keys of the server section', () => {
       loadConfig({ env: {}, overrides: { server: { headers_timeout_ms: 5000, request_timeout_ms: 1000 } } }),
     ).toThrow(/server\.headers_timeout_ms/);
     expect(() => loadConfig({ env: {}, overrides: { server: { allowed_hosts: ['http://box.lan'] } } })).toThrow(
-      /server\.allowed_hosts\.0/,
+      /server\.allowed_hosts\[0\]/,
     );
     expect(() => loadConfig({ env: {}, overrides: { server: { allowed_hosts: ['box.lan:8747'] } } })).toThrow(
-      /server\.allowed_hosts\.0/,
+      /server\.allowed_hosts\[0\]/,
     );
   });
 });

@@ -56,7 +56,7 @@ describe('deployment base_url through the admin API', () => {
 describe('deployment base_url in the configuration file', () => {
   it('stops the start naming the key, without the credential', async () => {
     const start = startTempServers({ deployments: [{ model: 'gpt-4o-mini', base_url: WITH_CREDENTIALS }] });
-    await expect(start).rejects.toThrow(/deployments\.0\.base_url: must not contain credentials/);
+    await expect(start).rejects.toThrow(/deployments\[0\]\.base_url: must not contain credentials/);
     const error = await start.catch((e: Error) => e);
     expect(String(error)).not.toContain(PASSWORD);
     await expect(startTempServers({ providers: { openai: { base_url: 'ftp://x.example.test' } } })).rejects.toThrow(
@@ -66,7 +66,9 @@ describe('deployment base_url in the configuration file', () => {
 
   it('refuses credentials in OPENAI_BASE_URL by the key it lands in', async () => {
     const start = startTempServers({}, { OPENAI_BASE_URL: WITH_CREDENTIALS });
-    await expect(start).rejects.toThrow(/providers\.openai\.base_url: must not contain credentials/);
+    await expect(start).rejects.toThrow(
+      /OPENAI_BASE_URL \(providers\.openai\.base_url\): must not contain credentials/,
+    );
     expect(String(await start.catch((e: Error) => e))).not.toContain(PASSWORD);
   });
 });

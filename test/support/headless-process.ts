@@ -1,6 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 /** The Node flags `npm run serve` and `npm start` give the server process. */
@@ -19,9 +21,18 @@ export interface HeadlessProcess {
   exited(): Promise<number | null>;
 }
 
-/** Spawns the headless command as one Node process (so signals reach the server itself). */
-export async function spawnHeadless(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<HeadlessProcess> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
+/** The checkout, so the command can start from any working directory. */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Spawns the headless command as one Node process (so signals reach the server itself), in `cwd` if given. */
+export async function spawnHeadless(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 20_000,
+  cwd: string = ROOT,
+): Promise<HeadlessProcess> {
+  const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', tsx, join(ROOT, 'src/server/cli.ts')], {
+    cwd,
     env: { ...process.env, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

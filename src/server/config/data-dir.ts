@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /** The OS's per-user application-data folder for Gatehouse (the same for the desktop app and `npm run serve`). */
 export function defaultDataDir(
@@ -9,4 +9,21 @@ export function defaultDataDir(
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Gatehouse');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Gatehouse');
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'gatehouse');
+}
+
+/**
+ * The absolute folder a `data_dir` setting means: `~` is the home folder (no shell expands it in a
+ * configuration file or an environment file), and a relative path is read from `base` (the
+ * configuration file's folder, or the working directory for the environment), so the same file finds
+ * the same database whatever folder the server is started from. A string, or the problem with it.
+ */
+export function resolveDataDir(
+  value: string,
+  base: string,
+  home: string = homedir(),
+): { readonly path: string } | { readonly problem: string } {
+  if (value === '~' || value.startsWith('~/')) return { path: join(home, value.slice(1)) };
+  if (value.startsWith('~'))
+    return { problem: `'${value}': only ~ (your own home folder) is understood; write the full path` };
+  return { path: isAbsolute(value) ? resolve(value) : resolve(base, value) };
 }

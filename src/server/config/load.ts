@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
-import { defaultDataDir } from './data-dir.js';
+import { describeConfigIssues } from './config-issues.js';
+import { jsonProblem, yamlProblem } from './parse-error.js';
+import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
 import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 
@@ -81,13 +83,47 @@ export function normaliseSpellings(input: Json): Json {
   return out;
 }
 
-function describeIssues(error: z.ZodError, source: string): ConfigError {
-  const lines = error.issues.map((issue) => {
-    const key = issue.path.map(String).join('.') || '(top level)';
-    const unknown = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-    return `${key}: ${issue.message}${unknown}`;
+/** Keys an environment variable sets, so a bad value is blamed on the variable rather than the file. */
+const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
+  ['GATEHOUSE_HOST', 'server.host'],
+  ['GATEHOUSE_DATA_DIR', 'server.data_dir'],
+  ['GATEHOUSE_LOG_LEVEL', 'server.log_level'],
+  ['OPENAI_API_KEY', 'providers.openai.api_key'],
+  ['OPENAI_BASE_URL', 'providers.openai.base_url'],
+  ['ANTHROPIC_API_KEY', 'providers.anthropic.api_key'],
+  ['ANTHROPIC_BASE_URL', 'providers.anthropic.base_url'],
+];
+
+/** `GATEHOUSE_LOG_LEVEL (server.log_level): ...` for a key whose value came from the environment. */
+function blameEnvironment(lines: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  return lines.map((line) => {
+    const set = ENV_KEYS.find(([variable, key]) => env[variable] && line.startsWith(`${key}:`));
+    return set ? `${set[0]} (${line.slice(0, set[1].length)})${line.slice(set[1].length)}` : line;
   });
-  return invalidConfiguration(lines, source);
+}
+
+function describeIssues(error: z.ZodError, source: string, env: NodeJS.ProcessEnv): ConfigError {
+  return invalidConfiguration(blameEnvironment(describeConfigIssues(configSchema, error.issues), env), source);
+}
+
+/**
+ * The absolute data folder: from GATEHOUSE_DATA_DIR or an override, read from the working directory;
+ * from the file, read from the file's folder; else the OS's app-data folder.
+ */
+function dataDirOf(
+  config: Config,
+  options: { env: NodeJS.ProcessEnv; file?: string; overrides?: Json; source: string },
+): string {
+  const value = config.server.data_dir;
+  if (value === undefined) return defaultDataDir(options.env);
+  const fromFile =
+    !options.env.GATEHOUSE_DATA_DIR &&
+    options.file !== undefined &&
+    !(isObject(options.overrides?.server) && options.overrides.server.data_dir !== undefined);
+  const resolved = resolveDataDir(value, fromFile ? dirname(resolve(options.file!)) : process.cwd());
+  if ('path' in resolved) return resolved.path;
+  const key = options.env.GATEHOUSE_DATA_DIR ? 'GATEHOUSE_DATA_DIR (server.data_dir)' : 'server.data_dir';
+  throw invalidConfiguration([`${key}: ${resolved.problem}`], options.source);
 }
 
 /** Reads and parses a YAML or JSON configuration file (a mapping at the top level). */
@@ -98,14 +134,18 @@ export function readConfigFile(path: string): Json {
   } catch (error) {
     throw new ConfigError(`cannot read configuration file ${path}: ${(error as Error).message}`);
   }
+  const json = extname(path) === '.json';
+  let parsed: unknown;
   try {
-    const parsed: unknown = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-    if (parsed == null) return {};
-    if (!isObject(parsed)) throw new Error('the top level must be a mapping of keys');
-    return parsed;
+    parsed = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`cannot parse configuration file ${path}: ${(error as Error).message}`);
+    const problem = json ? jsonProblem(text) : yamlProblem(error as Error);
+    throw new ConfigError(`cannot parse configuration file ${path}: ${problem}`);
   }
+  if (parsed == null) return {};
+  if (!isObject(parsed))
+    throw new ConfigError(`cannot parse configuration file ${path}: the top level must be a mapping of keys`);
+  return parsed;
 }
 
 function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -178,10 +218,11 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }), env);
   const source = read?.source ?? 'defaults and environment';
   const result = configSchema.safeParse(raw);
-  if (!result.success) throw describeIssues(result.error, source);
+  if (!result.success) throw describeIssues(result.error, source, env);
   const config = result.data;
+  const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source });
   return {
-    config: { ...config, server: { ...config.server, data_dir: config.server.data_dir ?? defaultDataDir(env) } },
+    config: { ...config, server: { ...config.server, data_dir: dataDir } },
     source,
     warnings: read?.warnings ?? [],
   };

@@ -18,35 +18,45 @@ const allowedHost = z
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
 
 /** One upstream serving a public model name. */
-export const deploymentSchema = z.object({
-  id: z.string().min(1).optional(),
-  model: z.string().min(1),
-  provider: z.string().min(1).optional(),
-  upstream_model: z.string().min(1).optional(),
-  base_url: baseUrlSchema.optional(),
-  api_key: z.string().min(1).optional(),
-  api_key_env: z.string().min(1).optional(),
-  // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
-  api_version: z.string().min(1).optional(),
-  // How /v1/responses reaches it: the provider's own Responses API, or translated to its chat API.
-  responses_api: z.enum(['native', 'translate']).optional(),
-  weight: z.number().positive().default(1),
-  // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
-  timeout_ms: positiveInt.optional(),
-  // Unset means gateway.max_retries.
-  max_retries: z.number().int().min(0).max(10).optional(),
-  capabilities: z.array(capabilitySchema).optional(),
-});
+export const deploymentSchema = z
+  .object({
+    id: z.string().min(1).optional(),
+    model: z.string().min(1),
+    provider: z.string().min(1).optional(),
+    upstream_model: z.string().min(1).optional(),
+    base_url: baseUrlSchema.optional(),
+    api_key: z.string().min(1).optional(),
+    // Shown back by the admin API and the UI: a name, never a key pasted into the wrong field.
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY')
+      .optional(),
+    // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
+    api_version: z.string().min(1).optional(),
+    // How /v1/responses reaches it: the provider's own Responses API, or translated to its chat API.
+    responses_api: z.enum(['native', 'translate']).optional(),
+    weight: z.number().positive().default(1),
+    // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
+    timeout_ms: positiveInt.optional(),
+    // Unset means gateway.max_retries.
+    max_retries: z.number().int().min(0).max(10).optional(),
+    capabilities: z.array(capabilitySchema).optional(),
+  })
+  .strict();
 
-const providerSchema = z.object({
-  base_url: baseUrlSchema.optional(),
-  api_key: z.string().min(1).optional(),
-});
+const providerSchema = z
+  .object({
+    base_url: baseUrlSchema.optional(),
+    api_key: z.string().min(1).optional(),
+  })
+  .strict();
 
-const priceSchema = z.object({
-  input_per_mtok: z.number().nonnegative(),
-  output_per_mtok: z.number().nonnegative(),
-});
+const priceSchema = z
+  .object({
+    input_per_mtok: z.number().nonnegative(),
+    output_per_mtok: z.number().nonnegative(),
+  })
+  .strict();
 
 const storeTokenSchema = z
   .object({
@@ -59,6 +69,7 @@ const storeTokenSchema = z
       .default(['read', 'write', 'admin']),
     namespaces: z.array(z.string().min(1)).default(['*']),
   })
+  .strict()
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
 
 /** The llm section; accepts camelCase spellings too (normalised before parsing). */
@@ -69,6 +80,7 @@ const llmSchema = z
     per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
     default_embedding_model: z.string().min(1).optional(),
   })
+  .strict()
   // The admin API refuses the same aliases: one that cannot work must not start from the file either.
   .superRefine((llm, ctx) => {
     const issue = aliasIssue(llm);
@@ -95,6 +107,7 @@ export const configSchema = z
         max_connections: positiveInt.default(CONNECTION_DEFAULTS.max_connections),
         allowed_hosts: z.array(allowedHost).default([]),
       })
+      .strict()
       .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
         message: 'headers_timeout_ms must not exceed request_timeout_ms (receiving the request includes its headers)',
         path: ['headers_timeout_ms'],
@@ -107,6 +120,7 @@ export const configSchema = z
         // False refuses store: true and previous_response_id for every key (403).
         allow_stateful: z.boolean().default(true),
       })
+      .strict()
       .prefault({}),
     allow_passthrough_keys: z.boolean().default(false),
     providers: z.record(z.string(), providerSchema).default({}),
@@ -128,6 +142,7 @@ export const configSchema = z
         // Longest wait honoured from an upstream's Retry-After; a longer ask falls back at once.
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
       })
+      .strict()
       .prefault({}),
     // Retrieval-augmented generation (docs/rag.md): collections are managed through /internal/rag.
     rag: z
@@ -145,6 +160,7 @@ export const configSchema = z
         models: z.record(z.string(), z.array(z.string().min(1))).default({}),
         keys: z.record(z.string(), z.array(z.string().min(1))).default({}),
       })
+      .strict()
       .refine((rag) => rag.chunk_overlap < rag.chunk_size, {
         message: 'chunk_overlap must be smaller than chunk_size',
         path: ['chunk_overlap'],
@@ -159,6 +175,7 @@ export const configSchema = z
             enabled: z.boolean().default(true),
             tokens: z.array(storeTokenSchema).default([]),
           })
+          .strict()
           .prefault({}),
         metrics_public: z.boolean().default(false),
         limits: z
@@ -167,8 +184,10 @@ export const configSchema = z
             document_bytes: positiveInt.default(1024 * 1024),
             documents_per_apply: positiveInt.default(10_000),
           })
+          .strict()
           .prefault({}),
       })
+      .strict()
       .prefault({}),
     sso: ssoSchema.prefault({}),
   })

@@ -6,7 +6,7 @@ import { createBaseApp } from '../http/base-app.js';
 import type { RevisionEvents } from '../store/engine/revision-events.js';
 import { registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
-import { registerUi, type UiBootstrap } from '../http/ui.js';
+import { registerUi, type UiBootstrapSource } from '../http/ui.js';
 import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
 import { gatewayRoutes } from './routes/index.js';
 
@@ -17,7 +17,7 @@ export interface GatewayAppContext {
   readonly masterKey: string;
   /** The built renderer to serve at /ui, when there is one. */
   readonly uiDir?: string;
-  readonly uiBootstrap?: () => UiBootstrap;
+  readonly uiBootstrap?: UiBootstrapSource;
   /** Where secrets named in the configuration (`client_secret_env`) are read. */
   readonly env?: NodeJS.ProcessEnv;
   /** The store's new-revision notices (RAG collections follow store branches). */

@@ -13,12 +13,18 @@ export interface UiBootstrap {
 }
 
 /**
+ * The bootstrap for a page loaded through `hostname` (the name the browser used, without the port):
+ * servers bound to every interface are reached by whatever name the browser knows them by.
+ */
+export type UiBootstrapSource = (hostname: string) => UiBootstrap;
+
+/**
  * Serves the built renderer under `/ui/` (as LiteLLM serves its admin UI), with an SPA fallback and
  * `/ui/bootstrap.json` telling the page where the store listens.
  */
 export async function registerUi(
   app: FastifyInstance,
-  options: { dir: string | undefined; bootstrap: () => UiBootstrap },
+  options: { dir: string | undefined; bootstrap: UiBootstrapSource },
 ): Promise<void> {
   app.get('/', { config: { skipHttpMetrics: true } }, async (_request, reply) => reply.redirect('/ui/'));
   // Its own scope: the UI's hook and 404 handler apply to /ui/* only, so API requests pay for neither.
@@ -27,11 +33,11 @@ export async function registerUi(
 
 async function uiScope(
   ui: FastifyInstance,
-  options: { dir: string | undefined; bootstrap: () => UiBootstrap },
+  options: { dir: string | undefined; bootstrap: UiBootstrapSource },
 ): Promise<void> {
-  ui.get('/bootstrap.json', { config: { skipHttpMetrics: true } }, async (_request, reply) => {
+  ui.get('/bootstrap.json', { config: { skipHttpMetrics: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return options.bootstrap();
+    return options.bootstrap(request.hostname);
   });
   const dir = options.dir;
   if (!dir || !existsSync(join(dir, 'index.html'))) {
@@ -56,9 +62,9 @@ async function uiScope(
       .send(errorBody('not_found_error', `no route ${request.method} ${path}`));
   });
   // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
-  ui.addHook('onSend', (_request, reply, payload, done) => {
+  ui.addHook('onSend', (request, reply, payload, done) => {
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
-      reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap().storeUrl));
+      reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap(request.hostname).storeUrl));
     done(null, payload);
   });
 }

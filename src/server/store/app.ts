@@ -23,7 +23,7 @@ export interface StoreAppContext {
   /** Resolved tokens; empty with auth enabled means every authenticated request is refused. */
   readonly tokens: readonly StoreTokenGrant[];
   /** Browser origins allowed to call the store (the UI's). */
-  readonly allowedOrigins?: () => readonly string[];
+  readonly allowedOrigin?: (origin: string) => boolean;
   /** Told about every new revision (the gateway's RAG collections follow branches with it). */
   readonly revisions?: RevisionEvents;
 }
@@ -46,7 +46,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
-  if (ctx.allowedOrigins) allowOrigins(plain, ctx.allowedOrigins);
+  if (ctx.allowedOrigin) allowOrigins(plain, ctx.allowedOrigin);
   registerHttpMetrics(plain, registry, 'svc');
 
   const authEnabled = config.store.auth.enabled;

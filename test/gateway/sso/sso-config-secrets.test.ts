@@ -38,7 +38,7 @@ describe('SSO configuration', () => {
         env,
         overrides: providerConfig('https://idp.example', { mappings: [{ value: 'g', scopes: ['admin'] }] }),
       }),
-    ).toThrow(/sso\.providers\.corp\.mappings\.0\.scopes\.0/);
+    ).toThrow(/sso\.providers\.corp\.mappings\[0\]\.scopes\[0\]/);
     expect(() =>
       loadConfig({ env, overrides: providerConfig('https://idp.example', { authorization_params: { state: 'x' } }) }),
     ).toThrow(/sso\.providers\.corp\.authorization_params: may not set state/);

@@ -55,6 +55,16 @@ export interface ModelRegistryOptions {
 }
 
 /**
+ * A key read from a variable that is not set: every call would go out without a key and fail upstream
+ * (401), so the list is refused, naming the variable (a name, never a secret).
+ */
+function missingKeyVariable(input: DeploymentConfig | DeploymentInput, env: NodeJS.ProcessEnv): string | undefined {
+  const variable = input.api_key_env;
+  if (variable === undefined || input.api_key || env[variable]) return undefined;
+  return `api_key_env ${variable} is not set in the gateway's environment: set it before starting, or give api_key`;
+}
+
+/**
  * Allowed models, aliases, caps and deployments: the configuration file's values unless the admin API
  * stored an override, which applies from the next request on and survives restarts.
  */
@@ -229,7 +239,7 @@ export class ModelRegistry {
     }
     const resolved = resolveDeployments(inputs, sources);
     for (const [index, deployment] of resolved.entries()) {
-      const problem = deploymentProblem(deployment);
+      const problem = deploymentProblem(deployment) ?? missingKeyVariable(inputs[index]!, sources.env);
       if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
     }
     return { resolved, problems };

@@ -42,6 +42,7 @@ import { createOidcClients, refreshTick } from '../sso/sso-setup.js';
 import { SsoRepository } from '../sso/sso.repository.js';
 import { SsoService } from '../sso/sso.service.js';
 import { TokenCipher } from '../sso/token-cipher.js';
+import { InFlightRequests } from './in-flight.js';
 import {
   compilePolicyStages,
   policyStageNames,
@@ -52,6 +53,8 @@ import {
 
 /** Reported in spans (service.version). */
 const GATEWAY_VERSION = '0.1.0';
+/** Longest wait at close for cut requests to be accounted. */
+const IN_FLIGHT_GRACE_MS = 2000;
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
 export interface GatewayServices {
@@ -96,6 +99,8 @@ export interface GatewayServices {
   /** Request spans, exported over OTLP; undefined when tracing is off. */
   readonly tracing: RequestTracing | undefined;
   readonly output: OutputStages;
+  /** Requests begun and not yet accounted; closing waits for them. */
+  readonly inFlight: InFlightRequests;
   /** Writes what is pending (usage batch, key last-use times), stops timers and closes upstream connections. */
   close(): Promise<void>;
 }
@@ -142,6 +147,7 @@ export function createGatewayServices(
   const keys = new KeysService(new KeysRepository(db, batch.sqlite));
   const usage = new UsageRepository(sqlite);
   const audit = new AuditRepository(sqlite);
+  const inFlight = new InFlightRequests();
   const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
   });
@@ -243,7 +249,11 @@ export function createGatewayServices(
     cacheAdmin,
     tracing,
     output: { piiRestore: piiRestoreStage, ...options.output },
+    inFlight,
     close: async () => {
+      // Requests whose connections were cut are accounted as their responses close, which may come
+      // just after the server reports closed; a response that never closes does not hold shutdown.
+      await inFlight.settled(IN_FLIGHT_GRACE_MS);
       clearInterval(refresher);
       await rag.close();
       recorder.close();

@@ -58,6 +58,7 @@ export interface InferenceEndpoint {
  */
 export function beginPipeline(endpoint: Endpoint, path: string, services: GatewayServices): onRequestHookHandler {
   return (request, reply, done) => {
+    services.inFlight.begin();
     const ctx: RequestContext = {
       services,
       requestId: request.id,
@@ -67,7 +68,13 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       headers: request.headers,
       startedAt: performance.now(),
       startedAtMs: Date.now(),
-      signal: new ClientWatch(reply.raw, (completed) => finishRequest(ctx, reply.raw.statusCode, completed)),
+      signal: new ClientWatch(reply.raw, (completed) => {
+        try {
+          finishRequest(ctx, reply.raw.statusCode, completed);
+        } finally {
+          services.inFlight.end();
+        }
+      }),
       body: {},
       attempts: 0,
       upstreamPending: false,

@@ -1,0 +1,28 @@
+import { ConfigError } from './load.js';
+
+const SETTING = 'GATEHOUSE_DATA_DIR or server.data_dir';
+
+/**
+ * A failure to use the data folder or its database, said in the user's terms: which folder or file,
+ * the setting that chose it, and what to do. Configuration errors pass through as they are.
+ */
+export function dataFolderProblem(error: unknown, dataDir: string, databaseFile: string): Error {
+  if (error instanceof ConfigError || !(error instanceof Error)) return error as Error;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code.startsWith('SQLITE_')) {
+    const hint =
+      code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+        ? ': move it aside to start with an empty database, or choose another folder'
+        : '';
+    return new Error(`cannot open the database ${databaseFile} (${SETTING}): ${error.message}${hint}`, {
+      cause: error,
+    });
+  }
+  const hint =
+    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? ': it must be a folder this user owns and may write, or one it may create'
+      : code === 'ENOTDIR' || code === 'EEXIST'
+        ? ': part of that path is a file, not a folder'
+        : '';
+  return new Error(`cannot use the data folder ${dataDir} (${SETTING}): ${error.message}${hint}`, { cause: error });
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config/load.js';
+import { failedStart } from '../support/headless-process.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function configFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-keys-'));
+  dirs.push(dir);
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** The message loading `overrides` stops with. */
+function refusal(overrides: Record<string, unknown>): string {
+  try {
+    loadConfig({ env: {}, overrides });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(overrides)}`);
+}
+
+describe('a misspelt key inside a section', () => {
+  it('stops the headless start, exiting 2, naming the file, the key and what was meant', async () => {
+    const file = configFile('gatehouse.yaml', 'server:\n  gatway_port: 9310\nllm:\n  allowed_modles: [demo/echo]\n');
+    const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: join(file, '..', 'data') });
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toBe(
+      `gatehouse: invalid configuration in ${file}:\n` +
+        '  server.gatway_port: unknown key (did you mean gateway_port?)\n' +
+        '  llm.allowed_modles: unknown key (did you mean allowed_models?)\n',
+    );
+  });
+
+  it.each([
+    [{ responses: { default_stroe: true } }, 'responses.default_stroe: unknown key (did you mean default_store?)'],
+    [
+      { providers: { openai: { base_ulr: 'http://x' } } },
+      'providers.openai.base_ulr: unknown key (did you mean base_url?)',
+    ],
+    [
+      {
+        deployments: [
+          { model: 'm', provider: 'demo' },
+          { model: 'm', provider: 'demo', api_key_evn: 'X' },
+        ],
+      },
+      'deployments[1].api_key_evn: unknown key (did you mean api_key_env?)',
+    ],
+    [
+      { pricing: { m: { input_per_mtok: 1, output_per_mtok: 1, output_per_mtoken: 2 } } },
+      'pricing.m.output_per_mtoken: unknown key (did you mean output_per_mtok?)',
+    ],
+    [{ gateway: { max_retires: 1 } }, 'gateway.max_retires: unknown key (did you mean max_retries?)'],
+    [{ rag: { topK: 3 } }, 'rag.topK: unknown key (did you mean top_k?)'],
+    [{ store: { metric_public: true } }, 'store.metric_public: unknown key (did you mean metrics_public?)'],
+    [{ store: { auth: { enabeld: false } } }, 'store.auth.enabeld: unknown key (did you mean enabled?)'],
+    [{ store: { limits: { body_byte: 1 } } }, 'store.limits.body_byte: unknown key (did you mean body_bytes?)'],
+    [
+      { store: { auth: { tokens: [{ token: 'x'.repeat(20), verb: ['read'] }] } } },
+      'store.auth.tokens[0].verb: unknown key (did you mean verbs?)',
+    ],
+  ])('is refused by name in every section: %j', (overrides, line) => {
+    expect(refusal(overrides)).toContain(`\n  ${line}`);
+  });
+
+  it('lists the accepted keys when nothing is close, and names a misspelt top-level key once', () => {
+    expect(refusal({ server: { colour: 'blue' } })).toMatch(
+      /\n {2}server\.colour: unknown key \(accepted here: host, gateway_port, store_port, data_dir, /,
+    );
+    expect(refusal({ sever: { host: '127.0.0.1' } })).toBe(
+      'invalid configuration in defaults and environment:\n  sever: unknown key (did you mean server?)',
+    );
+  });
+
+  it('still accepts the camelCase spellings the interface documents', () => {
+    const { config } = loadConfig({
+      env: {},
+      overrides: {
+        llm: { allowedModels: ['demo/echo'], defaultEmbeddingModel: 'demo/embed' },
+        responses: { defaultStore: true },
+      },
+    });
+    expect(config.llm.allowed_models).toEqual(['demo/echo']);
+    expect(config.llm.default_embedding_model).toBe('demo/embed');
+    expect(config.responses.default_store).toBe(true);
+  });
+});

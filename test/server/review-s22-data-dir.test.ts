@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config/load.js';
+import { spawnHeadless } from '../support/headless-process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-datadir-')));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Starts the headless command in `cwd` (not the checkout), stops it, and returns what it printed. */
+async function startFrom(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const server = await spawnHeadless(env, 20_000, cwd);
+  server.child.kill('SIGTERM');
+  expect(await server.exited(), server.output()).toBe(0);
+  return server.output();
+}
+
+describe('the data folder', () => {
+  it('named relatively in a configuration file is read from the file folder, whatever folder the server starts in', async () => {
+    const project = tempDir();
+    const elsewhere = tempDir();
+    writeFileSync(join(project, 'gatehouse.yaml'), 'server:\n  data_dir: ./data\n');
+    const output = await startFrom(elsewhere, { GATEHOUSE_CONFIG: join(project, 'gatehouse.yaml') });
+    expect(output).toContain(`data in ${join(project, 'data')}\n`);
+    expect(existsSync(join(project, 'data', 'gatehouse.db'))).toBe(true);
+    expect(existsSync(join(elsewhere, 'data'))).toBe(false);
+  });
+
+  it('starting with ~/ is in the home folder, as the example file shows it, never a folder named ~', async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'gatehouse.yaml'), 'server:\n  data_dir: ~/.local/share/gatehouse-test\n');
+    const output = await startFrom(cwd, { HOME: home, GATEHOUSE_CONFIG: 'gatehouse.yaml' });
+    expect(output).toContain(`data in ${join(home, '.local/share/gatehouse-test')}\n`);
+    expect(existsSync(join(home, '.local/share/gatehouse-test', 'master.key'))).toBe(true);
+    expect(existsSync(join(cwd, '~'))).toBe(false);
+  });
+
+  it('from a relative GATEHOUSE_DATA_DIR is read from the working directory and printed in full', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'state'));
+    const output = await startFrom(cwd, { GATEHOUSE_DATA_DIR: 'state/gh' });
+    expect(output).toContain(`data in ${join(cwd, 'state/gh')}\n`);
+    expect(existsSync(join(cwd, 'state/gh', 'gatehouse.db'))).toBe(true);
+  });
+
+  it('refuses ~user, naming the key or the variable it came from', () => {
+    expect(() => loadConfig({ env: {}, overrides: { server: { data_dir: '~bob/gh' } } })).toThrowError(
+      "invalid configuration in defaults and environment:\n  server.data_dir: '~bob/gh': only ~ (your own home folder) is understood; write the full path",
+    );
+    expect(() => loadConfig({ env: { GATEHOUSE_DATA_DIR: '~bob/gh' } })).toThrowError(
+      /\n {2}GATEHOUSE_DATA_DIR \(server\.data_dir\): '~bob\/gh': only ~/,
+    );
+  });
+
+  it('finds the same master key on a restart from another folder', async () => {
+    const project = tempDir();
+    writeFileSync(join(project, 'gatehouse.yaml'), 'server:\n  data_dir: data\n');
+    const env = { GATEHOUSE_CONFIG: join(project, 'gatehouse.yaml'), GATEHOUSE_DATA_DIR: '' };
+    await startFrom(ROOT, env);
+    const again = await startFrom(tempDir(), env);
+    expect(again).toContain(`master key: stored in ${join(project, 'data', 'master.key')}`);
+  });
+});
+
+describe('a bad value from the environment', () => {
+  it('is blamed on the variable, not on the configuration file', () => {
+    const dir = tempDir();
+    const file = join(dir, 'gatehouse.yaml');
+    writeFileSync(file, 'server:\n  log_level: info\n');
+    expect(() => loadConfig({ file, env: { GATEHOUSE_LOG_LEVEL: 'verbose' } })).toThrowError(
+      /\n {2}GATEHOUSE_LOG_LEVEL \(server\.log_level\): Invalid option: expected one of/,
+    );
+    expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'ftp://example.test' } })).toThrowError(
+      /\n {2}OPENAI_BASE_URL \(providers\.openai\.base_url\): must be an http:\/\/ or https:\/\/ URL/,
+    );
+  });
+});
