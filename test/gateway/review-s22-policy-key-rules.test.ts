@@ -42,9 +42,9 @@ describe('configuration rules for keys that do not exist', () => {
       cache: { keys: { [id]: { enabled: false } } },
       rag: { keys: { 'support-bot': ['faq'], 'support-bto': ['faq'] } },
     });
-    // The warnings are written while the gateway starts, before it says it listens.
-    const log = second.output();
+    // Read once the process has ended: its stdout and stderr arrive through separate pipes, in no set order.
     await stop(second);
+    const log = second.output();
     expect(log).toContain(
       "configuration: pii.keys.key_typo: no API key with id 'key_typo', so this rule applies to no request",
     );

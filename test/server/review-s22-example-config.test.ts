@@ -49,7 +49,7 @@ describe('the example configuration file', () => {
       ['gpt-4o-mini', 'gpt-4o-mini', 3],
       ['gpt-4o-mini', 'llama3.1', 1],
     ]);
-    expect(config.limits.models['gpt-4o']).toEqual({ rpm_limit: 500, tpm_limit: 300000 });
+    expect(config.limits.models['gpt-4o-mini']).toEqual({ rpm_limit: 500, tpm_limit: 300000 });
     expect(config.sso.providers.corp).toMatchObject({ client_id: 'gatehouse', client_secret_env: 'CORP_OIDC_SECRET' });
     expect(config.store.auth.tokens).toEqual([
       { name: 'ci', token_env: 'GATEHOUSE_CI_TOKEN', verbs: ['read', 'write'], namespaces: ['team/*'] },
