@@ -170,17 +170,28 @@ test('deleting the scope’s branch moves the scope to main, else to the first b
   await expect(page.getByTestId('branch-picker')).toHaveValue('alpha');
 });
 
-test('deleting the last branch of a namespace leaves its empty state, not another namespace', async ({ page }) => {
+test('deleting the last branch of a namespace leaves its empty state, not another namespace', async ({ page, app }) => {
   const namespace = fresh('last');
   await apply(namespace, 'solo', 'only write', { 'a.txt': '1\n' });
   await openSignedIn(page, screen('branches', namespace, 'solo'));
+  await expect(page.getByTestId('branch-picker')).toHaveValue('solo');
+  // Without ns in the address the scope is the last one used, which a namespace gone from the list would lose.
+  await page.goto(new URL('store/branches', app.uiUrl).toString());
+  await expect(page.getByText(`Namespace ${namespace}.`)).toBeVisible();
   await deleteButton(page, 'solo').click();
   const dialog = page.getByTestId('delete-branch-dialog');
   await expect(dialog).toContainText('1 revision from its head');
+  // The namespace list is read again, without the namespace: the screen stays on it all the same.
+  const namespacesRead = page.waitForResponse(
+    (response) => response.url().includes('/v1/namespaces') && response.request().method() === 'GET',
+  );
   await dialog.getByTestId('confirm-delete-branch').click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText(`No branches in ${namespace} yet`)).toBeVisible();
+  const listed = (await (await namespacesRead).json()) as { namespaces: { name: string }[] };
+  expect(listed.namespaces.map((entry) => entry.name)).not.toContain(namespace);
   expect(new URL(page.url()).searchParams.get('ns')).toBe(namespace);
+  await expect(page.getByText(`No branches in ${namespace} yet`)).toBeVisible();
+  await expect(page.getByText(`Namespace ${namespace}.`)).toBeVisible();
   await expect(page.locator('.toaster')).toContainText('Deleted branch “solo” and its 1 revision');
   // No table is left to hold focus: it goes to the screen's first action.
   await expect(page.getByTestId('new-branch')).toBeFocused();
