@@ -60,6 +60,7 @@ export function BranchesScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (branch) => (
         <span className="row-actions">
           {!branch.current && (

@@ -53,7 +53,7 @@ export function DeleteBranchDialog({
     <Dialog
       testId="delete-branch-dialog"
       title={`Delete branch “${name}”?`}
-      description={describe(name, counted, revisions.isPending, gone)}
+      description={whatGoes(name, counted, revisions.isPending, gone)}
       onClose={onClose}
       returnFocus={returnFocus}
       footer={
@@ -96,7 +96,7 @@ export function DeleteBranchDialog({
 }
 
 /** What the confirmation says goes: the branch, its history counted from its head, and that the name is freed. */
-function describe(
+function whatGoes(
   name: string,
   counted: { readonly head: number; readonly count: number } | undefined,
   counting: boolean,
