@@ -343,6 +343,8 @@ export const branchDeleteResponseSchema = z.object({
   head_revision: z.number().int(),
   pruned: z.number().int(),
 });
+/** Answer of a branch deletion. */
+export type BranchDeleteResponse = z.infer<typeof branchDeleteResponseSchema>;
 
 /** POST /v1/restore. */
 export const restoreRequestSchema = strictFields({

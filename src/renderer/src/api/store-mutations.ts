@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   applyResponseSchema,
   branchCreateResponseSchema,
+  branchDeleteResponseSchema,
   checkpointCreateResponseSchema,
   emptyResponseSchema,
   gcResponseSchema,
@@ -106,6 +107,27 @@ export function useCreateBranch() {
         schema: branchCreateResponseSchema,
       }),
     scopeNamespace,
+  );
+}
+
+/** What deleting a branch needs: the branch, and the head it was confirmed at. */
+export interface DeleteBranchInput {
+  readonly namespace: string;
+  readonly name: string;
+  /** The head the confirmation showed: the store refuses (409) if the branch moved since. */
+  readonly expectedRevision?: number;
+}
+
+/** Deletes a branch with its whole history (the name is free again afterwards). */
+export function useDeleteBranch() {
+  return useNamespaceWrite(
+    (api, input: DeleteBranchInput) =>
+      api.request('store', '/v1/branches', {
+        method: 'DELETE',
+        body: { namespace: input.namespace, name: input.name, expected_revision: input.expectedRevision },
+        schema: branchDeleteResponseSchema,
+      }),
+    (input) => input.namespace,
   );
 }
 

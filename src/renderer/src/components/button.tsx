@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 
 /** Visual weight of a button. */
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -15,6 +15,7 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
+  readonly ref?: Ref<HTMLButtonElement>;
   readonly variant?: ButtonVariant;
   readonly size?: 'sm' | 'md';
   readonly icon?: ReactNode;

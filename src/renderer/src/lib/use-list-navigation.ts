@@ -6,6 +6,15 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/**
+ * True when a key press lands on a control inside the list (a row's button or link): Enter there
+ * presses that control, and must not also open the row the list has highlighted.
+ */
+function isControlInside(event: KeyboardEvent<HTMLElement>): boolean {
+  const { target, currentTarget } = event;
+  return target instanceof HTMLElement && target !== currentTarget && target.matches('button, a[href]');
+}
+
 /** What a keyboard-driven list needs to know. */
 export interface ListNavigationOptions {
   readonly count: number;
@@ -48,7 +57,7 @@ export function useListNavigation({ count, index, onMove, onOpen, onClose, page 
         case 'PageUp':
           return move(index - page);
         case 'Enter':
-          if (index >= 0 && onOpen) {
+          if (index >= 0 && onOpen && !isControlInside(event)) {
             event.preventDefault();
             onOpen(index);
           }

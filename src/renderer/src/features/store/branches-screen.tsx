@@ -1,25 +1,42 @@
-import { useState } from 'react';
-import type { BranchSummary } from '../../../../shared/store-api.js';
+import { useRef, useState } from 'react';
+import type { BranchDeleteResponse, BranchSummary } from '../../../../shared/store-api.js';
 import { useBranches } from '../../api/store-queries.js';
 import { href, Link, navigate } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { EmptyState } from '../../components/feedback.js';
-import { BranchIcon, PlusIcon, RestoreIcon } from '../../components/icons.js';
+import { BranchIcon, PlusIcon, RestoreIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
+import { showToast } from '../../components/toast.js';
+import { plural } from '../../lib/format.js';
 import { BranchDialog } from './actions/branch-dialog.js';
+import { DeleteBranchDialog } from './actions/delete-branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
+import { scopeAfterDelete } from './actions/scope-after-delete.js';
 import { useScope } from './use-scope.js';
 
-/** The branches of a namespace with base and head revisions; create one, or restore from one. */
+/** The branches of a namespace with base and head revisions; create one, restore from one, or delete one. */
 export function BranchesScreen() {
   const scope = useScope();
   const branches = useBranches(scope);
   const [creating, setCreating] = useState(false);
   const [restoreFrom, setRestoreFrom] = useState<string>();
+  const [deleting, setDeleting] = useState<string>();
+  const newBranch = useRef<HTMLButtonElement>(null);
+  // Set when a deletion left the namespace without branches: the table is gone for good then.
+  const emptied = useRef(false);
   const history = (name: string): string => href('store/history', { ns: scope.namespace, branch: name });
+  const deleted = (result: BranchDeleteResponse): void => {
+    const before = branches.data?.branches.map((branch) => branch.name) ?? [];
+    setDeleting(undefined);
+    showToast(`Deleted branch “${result.name}” and its ${plural(result.pruned, 'revision')}`);
+    emptied.current = before.every((name) => name === result.name);
+    const next = scopeAfterDelete(scope.namespace, before, result.name, scope.branch);
+    // Replaced, not pushed: Back would return to a branch that no longer exists.
+    if (next) navigate(href('store/branches', { ns: next.namespace, branch: next.branch }), { replace: true });
+  };
 
   const columns: Column<BranchSummary>[] = [
     {
@@ -43,12 +60,25 @@ export function BranchesScreen() {
     {
       header: '',
       align: 'right',
-      cell: (branch) =>
-        !branch.current && (
-          <Button size="sm" variant="ghost" icon={<RestoreIcon />} onClick={() => setRestoreFrom(branch.name)}>
-            Restore into {scope.branch}
-          </Button>
-        ),
+      className: 'cell-actions',
+      cell: (branch) => (
+        <span className="row-actions">
+          {!branch.current && (
+            <Button size="sm" variant="ghost" icon={<RestoreIcon />} onClick={() => setRestoreFrom(branch.name)}>
+              Restore into {scope.branch}
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="ghost"
+            className="btn-ghost-danger"
+            icon={<TrashIcon />}
+            aria-label={`Delete branch ${branch.name}`}
+            title={`Delete branch ${branch.name}`}
+            onClick={() => setDeleting(branch.name)}
+          />
+        </span>
+      ),
     },
   ];
 
@@ -58,7 +88,13 @@ export function BranchesScreen() {
         title="Branches"
         subtitle={`Namespace ${scope.namespace}. Base is the revision a branch was created from; head, its latest.`}
         actions={
-          <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)} data-testid="new-branch">
+          <Button
+            ref={newBranch}
+            variant="primary"
+            icon={<PlusIcon />}
+            onClick={() => setCreating(true)}
+            data-testid="new-branch"
+          >
             New branch
           </Button>
         }
@@ -95,6 +131,17 @@ export function BranchesScreen() {
           scope={scope}
           initial={{ kind: 'branch', branch: restoreFrom }}
           onClose={() => setRestoreFrom(undefined)}
+        />
+      )}
+      {deleting && (
+        <DeleteBranchDialog
+          scope={scope}
+          name={deleting}
+          onDeleted={deleted}
+          onClose={() => setDeleting(undefined)}
+          // With its row gone the table takes focus, also when it is listed again for a new scope (its
+          // own autofocus); with the last branch gone there is no table, so the screen's first action.
+          returnFocus={() => (emptied.current ? newBranch.current : undefined)}
         />
       )}
     </>

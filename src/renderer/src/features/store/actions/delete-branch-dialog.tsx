@@ -1,0 +1,113 @@
+import type { BranchDeleteResponse } from '../../../../../shared/store-api.js';
+import { useBranchRevisions } from '../../../api/branch-revisions.js';
+import { ApiError } from '../../../api/http.js';
+import type { StoreScope } from '../../../api/query-keys.js';
+import { useDeleteBranch } from '../../../api/store-mutations.js';
+import { useCheckpoints } from '../../../api/store-queries.js';
+import { href, Link } from '../../../app/router.js';
+import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
+import { ErrorMessage } from '../../../components/feedback.js';
+import { AlertIcon } from '../../../components/icons.js';
+import { plural } from '../../../lib/format.js';
+
+/**
+ * Confirms deleting a branch with its whole history. It counts the branch's revisions first and
+ * sends the head it counted from as `expected_revision`, so a branch that moved after the dialog
+ * opened is refused (409) rather than deleted unseen; the count is then made again against the new
+ * head. The store's other refusals (a checkpoint or a branch based on it) are shown as it words them.
+ */
+export function DeleteBranchDialog({
+  scope,
+  name,
+  onDeleted,
+  onClose,
+  returnFocus,
+}: {
+  /** The screen's scope: its namespace holds the branch. */
+  readonly scope: StoreScope;
+  readonly name: string;
+  readonly onDeleted: (result: BranchDeleteResponse) => void;
+  readonly onClose: () => void;
+  /** Where focus goes on close when the dialog's opener is gone by then. */
+  readonly returnFocus?: () => HTMLElement | null | undefined;
+}) {
+  const branch = { namespace: scope.namespace, branch: name };
+  const revisions = useBranchRevisions(branch);
+  const checkpoints = useCheckpoints(scope.namespace);
+  const remove = useDeleteBranch();
+  const counted = revisions.data;
+  const refused = remove.error instanceof ApiError && remove.error.status === 409;
+  const sentHead = remove.variables?.expectedRevision;
+  // Known once the count was made again after the refusal: the head is no longer the one confirmed.
+  const moved = refused && !revisions.isFetching && counted !== undefined && counted.head !== sentHead;
+  const gone = !revisions.isFetching && counted?.head === 0;
+  const blockers = refused ? (checkpoints.data?.checkpoints ?? []).filter((cp) => cp.branch === name) : [];
+  // Never confirm against a count that is being made again.
+  const canDelete = !!counted && !gone && !revisions.isFetching;
+  const submit = (): void =>
+    remove.mutate(
+      { namespace: scope.namespace, name, expectedRevision: counted?.head },
+      { onSuccess: (result) => onDeleted(result) },
+    );
+  return (
+    <Dialog
+      testId="delete-branch-dialog"
+      title={`Delete branch “${name}”?`}
+      description={whatGoes(name, counted, revisions.isPending, gone)}
+      onClose={onClose}
+      returnFocus={returnFocus}
+      footer={
+        <ConfirmFooter
+          onCancel={onClose}
+          onConfirm={submit}
+          variant="danger"
+          busy={remove.isPending}
+          disabled={!canDelete}
+          testId="confirm-delete-branch"
+        >
+          Delete branch
+        </ConfirmFooter>
+      }
+    >
+      {revisions.error && <ErrorMessage error={revisions.error} title={`Could not count the revisions of ${name}`} />}
+      {remove.error && (
+        <ErrorMessage
+          error={remove.error}
+          title={`Could not delete ${name}`}
+          action={
+            blockers.length > 0 && (
+              <Link to={href('store/checkpoints', { ns: scope.namespace, branch: scope.branch })}>
+                Open Checkpoints
+              </Link>
+            )
+          }
+        />
+      )}
+      {moved && counted && (
+        <div className="notice notice-warning" role="status" data-testid="branch-moved">
+          <AlertIcon />
+          <span>
+            {`${name} moved to #${counted.head} after this dialog opened (a write from elsewhere), so nothing was deleted. The count above is for the new head: check it, then delete again.`}
+          </span>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** What the confirmation says goes: the branch, its history counted from its head, and that the name is freed. */
+function whatGoes(
+  name: string,
+  counted: { readonly head: number; readonly count: number } | undefined,
+  counting: boolean,
+  gone: boolean,
+): string {
+  if (counting) return `Counting the revisions of ${name}…`;
+  if (gone) return `${name} no longer exists: nothing to delete.`;
+  if (!counted) return `Deletes ${name} and all its history. This cannot be undone.`;
+  return (
+    `Deletes ${name} and all its history: ${plural(counted.count, 'revision')} from its head #${counted.head} ` +
+    `back to its first, with their changes. This cannot be undone. The name ${name} becomes free: ` +
+    `writing to it again starts a new, empty branch.`
+  );
+}
