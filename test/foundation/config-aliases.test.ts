@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/server/config/load.js';
+import { loadConfig } from '../../src/server/config/load.js';
+import { configFiles, configRefusal } from '../support/config-files.js';
 import { failedStart } from '../support/headless-process.js';
 
 /**
@@ -10,27 +8,11 @@ import { failedStart } from '../support/headless-process.js';
  * itself, at another alias, or is named like an allowed model is an invalid configuration naming it.
  */
 describe('model aliases in the configuration file', () => {
-  const dirs: string[] = [];
-  const configFile = (name: string, text: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-aliases-'));
-    dirs.push(dir);
-    const file = join(dir, name);
-    writeFileSync(file, text);
-    return file;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  const files = configFiles('gatehouse-aliases-');
+  const configFile = (name: string, text: string): string => files.write(text, name);
+  afterAll(() => files.cleanup());
 
-  const refusal = (file: string): ConfigError => {
-    try {
-      loadConfig({ file, env: {} });
-    } catch (error) {
-      if (error instanceof ConfigError) return error;
-      throw error;
-    }
-    throw new Error(`${file} was accepted`);
-  };
+  const refusal = configRefusal;
 
   it('refuses an alias that points at itself, at another alias, or shadows an allowed model, naming it', () => {
     const cases: [string, string][] = [
@@ -67,8 +49,7 @@ describe('model aliases in the configuration file', () => {
 
   it('stops the server from starting, exiting 2 with the alias named', async () => {
     const file = configFile('gatehouse.yaml', 'llm:\n  model_aliases:\n    loop: loop\n');
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-aliases-data-'));
-    dirs.push(dataDir);
+    const dataDir = files.folder();
     const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(

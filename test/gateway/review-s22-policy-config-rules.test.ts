@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/server/config/load.js';
+import { loadConfig } from '../../src/server/config/load.js';
+import { configFiles, configRefusal } from '../support/config-files.js';
 import { failedStart } from '../support/headless-process.js';
 
 /**
@@ -12,28 +10,12 @@ import { failedStart } from '../support/headless-process.js';
  * admin API refused the same names. The file is now refused, naming each such rule.
  */
 describe('per-model rules in the configuration file', () => {
-  const dirs: string[] = [];
-  const configFile = (text: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-model-rules-'));
-    dirs.push(dir);
-    const file = join(dir, 'gatehouse.yaml');
-    writeFileSync(file, text);
-    return file;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  const files = configFiles('gatehouse-model-rules-');
+  const configFile = (text: string): string => files.write(text);
+  afterAll(() => files.cleanup());
 
   const llm = 'llm:\n  allowed_models: [demo/echo, demo/embed]\n  model_aliases: { fast: demo/echo }\n';
-  const refusal = (file: string): ConfigError => {
-    try {
-      loadConfig({ file, env: {} });
-    } catch (error) {
-      if (error instanceof ConfigError) return error;
-      throw error;
-    }
-    throw new Error(`${file} was accepted`);
-  };
+  const refusal = configRefusal;
 
   it('refuses a rule that names an alias, in every section that holds rules per model, naming its target', () => {
     const file = configFile(
@@ -74,8 +56,7 @@ describe('per-model rules in the configuration file', () => {
 
   it('stops the headless server from starting, exiting 2 with the rule named', async () => {
     const file = configFile(llm + 'pii: { models: { fast: { mode: block } } }\n');
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-model-rules-data-'));
-    dirs.push(dataDir);
+    const dataDir = files.folder();
     const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain(
