@@ -16,14 +16,12 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
 
 /** Where the UI is, or why that address does not show it. */
 function uiLine(servers: RunningServers): string {
-  if (servers.ui === 'served') {
-    const local = localUiUrl(servers.uiUrl);
-    return local === servers.uiUrl
-      ? `ui available at ${local}`
-      : `ui available at ${local} (and at this machine's other addresses, same port)`;
-  }
   if (servers.ui === 'off') return 'ui off (server.ui is false)';
-  return `ui not built: run npm run build, then restart (it will be at ${servers.uiUrl})`;
+  // A browser is sent to an address it can open: 0.0.0.0 is where the server listens, not a page.
+  const local = localUiUrl(servers.uiUrl);
+  const where = local === servers.uiUrl ? local : `${local} (and at this machine's other addresses, same port)`;
+  if (servers.ui === 'served') return `ui available at ${where}`;
+  return `ui not built: run npm run build, then restart (it will be at ${where})`;
 }
 
 /** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
