@@ -64,6 +64,16 @@ describe('chat completions validation', () => {
     ).toBe('messages[0].content[0].image_url.url is required');
   });
 
+  it('names the missing field of an object tool_choice, and a string that is none of the choices', () => {
+    const hi = [{ role: 'user', content: 'hi' }];
+    expect(chatError({ model: 'm', messages: hi, tool_choice: { type: 'function' } })).toBe(
+      'tool_choice.function is required',
+    );
+    expect(chatError({ model: 'm', messages: hi, tool_choice: 'sometimes' })).toBe(
+      "tool_choice must be one of 'none', 'auto', 'required', got 'sometimes'",
+    );
+  });
+
   it('accepts tools, tool_choice, tool calls and null optional fields', () => {
     const result = validateChatRequest({
       model: 'm',

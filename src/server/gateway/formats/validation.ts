@@ -46,8 +46,7 @@ export function formatIssue(issue: z.core.$ZodIssue): string {
     // When one variant matched the value's type, its own issue is the useful one; a variant whose
     // items also have the right types (a token list that is only too long) before one whose do not.
     const viable = issue.errors.filter(
-      (branch) =>
-        branch.length > 0 && !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+      (branch) => branch.length > 0 && !branch.some((inner) => refusesItsType(inner, issue.input)),
     );
     const matched = viable.find((branch) => !branch.some((inner) => inner.code === 'invalid_type')) ?? viable[0];
     if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
@@ -57,6 +56,17 @@ export function formatIssue(issue: z.core.$ZodIssue): string {
   const text = withoutOwnName(problem(issue), issue.path);
   // A credential pasted into the wrong field (a key in `api_key_env`) must not come back in the answer.
   return `${subject} ${issue.path.some(isCredentialField) ? text.replace(/, got .*$/s, '') : text}`;
+}
+
+/**
+ * A union variant's issue that says the value is of another kind altogether: a type it does not take,
+ * or a list of literals (an enum of strings) given an object or array.
+ */
+function refusesItsType(inner: z.core.$ZodIssue, input: unknown): boolean {
+  if (inner.path.length > 0) return false;
+  return (
+    inner.code === 'invalid_type' || (inner.code === 'invalid_value' && input !== null && typeof input === 'object')
+  );
 }
 
 /** Fields that hold, or are easily mistaken for, a secret: their values are never echoed. */
