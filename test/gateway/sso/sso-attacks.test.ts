@@ -194,6 +194,10 @@ describe('single sign-on refuses what it must', () => {
     const unknown = await start({ provider: 'nope', return_to: '/ui/sso/done', challenge });
     expect(unknown.status).toBe(400);
     expect((await errorOf(unknown)).message).toContain("provider 'nope' is not configured; configured: testidp");
+    // An unknown provider is named first, even with the rest of the query missing: it is the likelier mistake.
+    const bare = await start({ provider: 'nope' });
+    expect(bare.status).toBe(400);
+    expect((await errorOf(bare)).message).toBe("provider 'nope' is not configured; configured: testidp");
     for (const returnTo of [
       'https://evil.example/x',
       '//evil.example/x',

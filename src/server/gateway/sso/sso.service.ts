@@ -268,6 +268,11 @@ export class SsoService {
     };
   }
 
+  /** Refuses a provider that is not configured, naming the ones that are. */
+  assertProvider(id: string): void {
+    this.client(id);
+  }
+
   private client(id: string): OidcClient {
     const client = this.deps.clients.get(id);
     if (!client) {

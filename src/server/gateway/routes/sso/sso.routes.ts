@@ -29,17 +29,28 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
     data: sso.providers(),
   }));
 
-  typed.get('/login', { schema: { querystring: ssoLoginQuerySchema } }, async (request, reply) => {
-    const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
-    const location = await sso.startLogin({
-      provider: request.query.provider,
-      returnTo: request.query.return_to,
-      challenge: request.query.challenge,
-      binding,
-      gatewayOrigin: `${request.protocol}://${request.host}`,
-    });
-    return reply.headers(noStore).redirect(location, 302);
-  });
+  typed.get(
+    '/login',
+    {
+      schema: { querystring: ssoLoginQuerySchema },
+      // The provider first: a name that is not configured is the likelier mistake than the rest.
+      preValidation: async (request) => {
+        const { provider } = request.query as Record<string, unknown>;
+        if (typeof provider === 'string' && provider !== '') sso.assertProvider(provider);
+      },
+    },
+    async (request, reply) => {
+      const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
+      const location = await sso.startLogin({
+        provider: request.query.provider,
+        returnTo: request.query.return_to,
+        challenge: request.query.challenge,
+        binding,
+        gatewayOrigin: `${request.protocol}://${request.host}`,
+      });
+      return reply.headers(noStore).redirect(location, 302);
+    },
+  );
 
   typed.get('/callback', { schema: { querystring: ssoCallbackQuerySchema } }, async (request, reply) => {
     const outcome = await sso.callback(request.query, readBinding(request));
