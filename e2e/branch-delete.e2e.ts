@@ -84,17 +84,38 @@ test('Cancel (or Esc) deletes nothing and gives focus back to the row button', a
   expect(await branchNames(namespace)).toEqual(['feature', 'main']);
 });
 
-test('a branch a checkpoint points into is refused in the dialog with the store message and a way to Checkpoints', async ({
+test('a checkpoint in the branch is named before confirming: Delete stays disabled, with a way to Checkpoints', async ({
   page,
-  consoleErrors,
 }) => {
   const namespace = fresh('checkpoint');
-  const { featureHead } = await mainAndFeature(namespace);
+  await mainAndFeature(namespace);
   await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'feature' }, name: 'release' });
   await openSignedIn(page, screen('branches', namespace));
   await deleteButton(page, 'feature').click();
   const dialog = page.getByTestId('delete-branch-dialog');
   await expect(dialog).toContainText('3 revisions');
+  const held = dialog.getByTestId('branch-held');
+  await expect(held).toContainText('Checkpoint “release” points into feature');
+  await expect(dialog.getByTestId('confirm-delete-branch')).toBeDisabled();
+  await saveScreenshot(page, 'store-branch-delete-held');
+
+  await held.getByRole('link', { name: 'Open Checkpoints' }).click();
+  await expect(page).toHaveURL(/\/ui\/store\/checkpoints\?/);
+  await expect(page.getByTestId('checkpoints-table')).toContainText('release');
+  expect(await branchNames(namespace)).toEqual(['feature', 'main']);
+});
+
+test('a checkpoint made after the dialog opened is refused in the dialog with the store message and a way to Checkpoints', async ({
+  page,
+  consoleErrors,
+}) => {
+  const namespace = fresh('checkpoint-later');
+  const { featureHead } = await mainAndFeature(namespace);
+  await openSignedIn(page, screen('branches', namespace));
+  await deleteButton(page, 'feature').click();
+  const dialog = page.getByTestId('delete-branch-dialog');
+  await expect(dialog).toContainText('3 revisions');
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'feature' }, name: 'release' });
   await dialog.getByTestId('confirm-delete-branch').click();
 
   const alert = dialog.getByRole('alert');
@@ -102,7 +123,8 @@ test('a branch a checkpoint points into is refused in the dialog with the store 
   await expect(alert).toContainText(
     `branch "feature" of namespace "${namespace}" holds revision ${featureHead} of checkpoint "release": delete or move the checkpoint first`,
   );
-  await expect(dialog).toBeVisible();
+  // The list was read again: Delete now stays disabled, and the link leads to the checkpoint.
+  await expect(dialog.getByTestId('confirm-delete-branch')).toBeDisabled();
   await saveScreenshot(page, 'store-branch-delete-refused');
   expect(await branchNames(namespace)).toEqual(['feature', 'main']);
 

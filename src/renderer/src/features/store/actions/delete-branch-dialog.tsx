@@ -14,7 +14,8 @@ import { plural } from '../../../lib/format.js';
  * Confirms deleting a branch with its whole history. It counts the branch's revisions first and
  * sends the head it counted from as `expected_revision`, so a branch that moved after the dialog
  * opened is refused (409) rather than deleted unseen; the count is then made again against the new
- * head. The store's other refusals (a checkpoint or a branch based on it) are shown as it words them.
+ * head. A checkpoint known to point into the branch is named before anything is sent (the store
+ * would refuse); the store's other refusals (a branch based on it) are shown as it words them.
  */
 export function DeleteBranchDialog({
   scope,
@@ -41,14 +42,19 @@ export function DeleteBranchDialog({
   // Known once the count was made again after the refusal: the head is no longer the one confirmed.
   const moved = refused && !revisions.isFetching && counted !== undefined && counted.head !== sentHead;
   const gone = !revisions.isFetching && counted?.head === 0;
-  const blockers = refused ? (checkpoints.data?.checkpoints ?? []).filter((cp) => cp.branch === name) : [];
-  // Never confirm against a count that is being made again.
-  const canDelete = !!counted && !gone && !revisions.isFetching;
+  // The store keeps a branch a checkpoint points into: say so before the user confirms, not after.
+  const holding = (checkpoints.data?.checkpoints ?? []).filter((cp) => cp.branch === name);
+  // Never confirm against a count that is being made again, nor what the store is known to refuse.
+  const canDelete = !!counted && !gone && !revisions.isFetching && holding.length === 0;
   const submit = (): void =>
     remove.mutate(
       { namespace: scope.namespace, name, expectedRevision: counted?.head },
-      { onSuccess: (result) => onDeleted(result) },
+      // A refusal may come from a checkpoint made since the list was read: read it again.
+      { onSuccess: (result) => onDeleted(result), onError: () => void checkpoints.refetch() },
     );
+  const openCheckpoints = (
+    <Link to={href('store/checkpoints', { ns: scope.namespace, branch: scope.branch })}>Open Checkpoints</Link>
+  );
   return (
     <Dialog
       testId="delete-branch-dialog"
@@ -70,18 +76,24 @@ export function DeleteBranchDialog({
       }
     >
       {revisions.error && <ErrorMessage error={revisions.error} title={`Could not count the revisions of ${name}`} />}
-      {remove.error && (
+      {remove.error ? (
         <ErrorMessage
           error={remove.error}
           title={`Could not delete ${name}`}
-          action={
-            blockers.length > 0 && (
-              <Link to={href('store/checkpoints', { ns: scope.namespace, branch: scope.branch })}>
-                Open Checkpoints
-              </Link>
-            )
-          }
+          action={refused && holding.length > 0 && openCheckpoints}
         />
+      ) : (
+        holding.length > 0 && (
+          <div className="notice notice-warning" role="status" data-testid="branch-held">
+            <AlertIcon />
+            <span>
+              {`${holding.length === 1 ? 'Checkpoint' : 'Checkpoints'} ${holding.map((cp) => `“${cp.name}”`).join(', ')} ` +
+                `${holding.length === 1 ? 'points' : 'point'} into ${name}, and the store keeps a branch a checkpoint ` +
+                `points into: delete or move ${holding.length === 1 ? 'it' : 'them'} first. `}
+              {openCheckpoints}
+            </span>
+          </div>
+        )
       )}
       {moved && counted && (
         <div className="notice notice-warning" role="status" data-testid="branch-moved">
