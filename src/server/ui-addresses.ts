@@ -2,7 +2,9 @@ import { HostAllowList } from './http/host-check.js';
 import type { UiBootstrap } from './http/ui.js';
 
 /** Bound to every interface: no one address reaches it, each browser uses its own name for the machine. */
-export function isUnspecified(address: string): boolean {
+export function isUnspecified(hostname: string): boolean {
+  // A URL's hostname keeps an IPv6 address's brackets.
+  const address = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   return address === '0.0.0.0' || address === '::' || address === '::0';
 }
 
@@ -24,7 +26,7 @@ export function uiAddresses(options: {
   const seenAs = (url: string, hostname: string): string => {
     if (!url) return url;
     const parsed = new URL(url);
-    if (!isUnspecified(parsed.hostname.replace(/^\[|\]$/g, ''))) return url;
+    if (!isUnspecified(parsed.hostname)) return url;
     return `http://${hostname}:${parsed.port}`;
   };
   return {
@@ -38,7 +40,7 @@ export function uiAddresses(options: {
       if (!gatewayUrl) return false;
       if (origin === gatewayUrl || origin === gatewayUrl.replace('127.0.0.1', 'localhost')) return true;
       const gateway = new URL(gatewayUrl);
-      if (!isUnspecified(gateway.hostname.replace(/^\[|\]$/g, ''))) return false;
+      if (!isUnspecified(gateway.hostname)) return false;
       let page: URL;
       try {
         page = new URL(origin);
@@ -53,8 +55,7 @@ export function uiAddresses(options: {
 /** The UI's address for a browser on this machine: `0.0.0.0` is where it listens, not where to browse. */
 export function localUiUrl(uiUrl: string): string {
   const url = new URL(uiUrl);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isUnspecified(host)) return uiUrl;
-  url.hostname = host === '0.0.0.0' ? '127.0.0.1' : '[::1]';
+  if (!isUnspecified(url.hostname)) return uiUrl;
+  url.hostname = url.hostname === '0.0.0.0' ? '127.0.0.1' : '[::1]';
   return url.toString();
 }

@@ -15,7 +15,8 @@ export class InFlightRequests {
   /** A request was finished (its usage row handed to the recorder). */
   end(): void {
     this.#count -= 1;
-    if (this.#count > 0) return;
+    // Only a close waits: nothing to do (and nothing to allocate) on a request's ordinary end.
+    if (this.#count > 0 || this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const resolve of waiters) resolve();
