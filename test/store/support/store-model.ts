@@ -212,7 +212,11 @@ export class StoreModel {
     // A source branch never written is a typo, not an empty source.
     if (!ns.branches.has(scopeBranch) && !revision && !checkpoint) throw new ModelError('not_found');
     const base = this.select(namespace, scopeBranch, revision, checkpoint);
-    const sourceBranch = base === 0 ? scopeBranch : ns.revisions.get(base)!.branch;
+    // Revision 0 (a checkpoint taken where nothing was written) belongs to no branch.
+    const message =
+      base === 0
+        ? `branch from checkpoint "${checkpoint}" (revision 0, no documents)`
+        : `branch from ${ns.revisions.get(base)!.branch}@${base}`;
     const state = this.stateAt(namespace, base);
     const id = ++ns.counter;
     ns.branches.set(name, { base, head: id });
@@ -220,7 +224,7 @@ export class StoreModel {
       id,
       branch: name,
       parent: 0,
-      message: `branch from ${sourceBranch}@${base}`,
+      message,
       state,
       changes: diffStates(EMPTY, state),
     });

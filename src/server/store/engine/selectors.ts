@@ -54,7 +54,7 @@ export function lookupScope(repo: StoreRepository, scope: Scope): ScopeRows {
 export interface Target {
   readonly revision: number;
   readonly branch: BranchRow | undefined;
-  /** Name of the branch the revision belongs to (the scope's branch for revision 0). */
+  /** Name of the branch the revision belongs to (empty for revision 0, which belongs to none). */
   readonly branchName: string;
 }
 
@@ -86,7 +86,7 @@ export function revisionInNamespace(repo: StoreRepository, rows: ScopeRows, revi
 export function checkpointTarget(repo: StoreRepository, rows: ScopeRows, name: string): Target {
   const checkpoint = rows.namespace ? repo.checkpoint(rows.namespace.id, name) : undefined;
   if (!checkpoint) throw notFoundError(`checkpoint "${name}" does not exist in namespace "${rows.scope.namespace}"`);
-  if (checkpoint.revisionId === 0) return { revision: 0, branch: undefined, branchName: rows.scope.branch };
+  if (checkpoint.revisionId === 0) return { revision: 0, branch: undefined, branchName: '' };
   return revisionInNamespace(repo, rows, checkpoint.revisionId);
 }
 

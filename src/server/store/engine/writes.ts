@@ -109,9 +109,19 @@ export function createBranch(
     ctx,
     { namespace, branch: undefined, branchName: name, baseRevision: source.revision },
     changes,
-    `branch from ${source.branchName}@${source.revision}`,
+    branchMessage(source, options.fromCheckpoint),
   );
   return { name, base_revision: source.revision, head_revision: head };
+}
+
+/**
+ * The message of a new branch's first revision: `branch from <branch>@<revision>`. A checkpoint taken
+ * where nothing was written points at revision 0, which belongs to no branch: naming the scope's branch
+ * there would claim an origin the branch never had, so the message names the checkpoint instead.
+ */
+function branchMessage(source: Target, checkpoint: string): string {
+  if (source.revision === 0) return `branch from checkpoint "${checkpoint}" (revision 0, no documents)`;
+  return `branch from ${source.branchName}@${source.revision}`;
 }
 
 /** Points checkpoint `name` at the scope's head (moving it if it exists) and makes that head a keyframe. */
