@@ -62,6 +62,15 @@ export const storeBlobs = sqliteTable(
   (t) => [index('store_blobs_hash').on(t.hash)],
 );
 
+/**
+ * Contents that no revision, keyframe or head referenced when gc or a branch deletion last looked, to be
+ * deleted in short transactions after it. A write that stores one of them again takes it off this list
+ * in its own transaction, so the sweep never deletes a content that is in use.
+ */
+export const storeUnreferencedBlobs = sqliteTable('store_unreferenced_blobs', {
+  blobId: integer('blob_id').primaryKey(),
+});
+
 /** Revisions, numbered per namespace; `keyframe` marks a snapshot, `root` a revision whose parent was collected. */
 export const storeRevisions = sqliteTable(
   'store_revisions',

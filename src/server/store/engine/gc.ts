@@ -56,8 +56,9 @@ export function countGarbage(repo: StoreRepository, keep: number, covers?: Names
 /**
  * Garbage collection over every namespace `covers` accepts (all without it), like a shallow Git clone
  * (see {@link planGarbage} for what stays). A kept revision whose parent goes first gets a keyframe and becomes a root, so it stays
- * fully readable; then the rest go with their change rows and keyframes, and finally every content and
- * key nothing references. Call inside one write transaction. Returns the number of revisions deleted.
+ * fully readable; then the rest go with their change rows and keyframes, and finally every key nothing
+ * references, while the contents nothing references are listed for the `ContentSweeper` to delete
+ * after the transaction. Call inside one write transaction. Returns the number of revisions deleted.
  */
 export function collectGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFilter): number {
   let pruned = 0;
@@ -87,6 +88,6 @@ export function collectGarbage(repo: StoreRepository, keep: number, covers?: Nam
     if (runStart !== 0) repo.deleteRevisions(namespace.id, runStart, runEnd);
     pruned += doomed;
   }
-  if (pruned > 0) repo.deleteUnreferenced();
+  if (pruned > 0) repo.markUnreferenced();
   return pruned;
 }

@@ -8,6 +8,7 @@ import type {
   StateResponse,
 } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
+import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import * as reads from './reads.js';
@@ -30,6 +31,8 @@ export interface StoreEngineOptions {
   readonly stateCacheChars?: number;
   /** Told about every new revision once it is committed (in-process followers such as RAG). */
   readonly events?: RevisionEvents;
+  /** How unreferenced contents are deleted after gc and branch deletion (tests drive the slices). */
+  readonly sweep?: ContentSweeperOptions;
 }
 
 /**
@@ -40,6 +43,7 @@ export interface StoreEngineOptions {
 export class StoreEngine {
   private readonly ctx: EngineContext;
   private readonly events: RevisionEvents | undefined;
+  private readonly sweeper: ContentSweeper;
 
   constructor(sqlite: Database.Database, options: StoreEngineOptions = {}) {
     this.ctx = {
@@ -50,6 +54,7 @@ export class StoreEngine {
       stateCache: new StateCache(options.stateCacheChars ?? 32 * 1024 * 1024),
     };
     this.events = options.events;
+    this.sweeper = new ContentSweeper(this.ctx.repo, options.sweep);
   }
 
   /** The limits in force. */
@@ -183,6 +188,7 @@ export class StoreEngine {
   deleteBranch(scope: ScopeLike, expectedRevision?: number | null): writes.DeletedBranch {
     const normal = normaliseScope(scope);
     const deleted = this.write(() => writes.deleteBranch(this.ctx, normal, expectedRevision));
+    this.sweeper.start();
     // Followers of the branch (RAG collections) now follow an empty branch, as if it were never written.
     this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: 0 });
     return deleted;
@@ -212,7 +218,21 @@ export class StoreEngine {
     if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep, covers) }));
     const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep, covers) }));
     this.ctx.stateCache.clear();
+    if (result.pruned > 0) this.sweeper.start();
     return result;
+  }
+
+  /**
+   * Deletes, in short transactions after this call, the contents an earlier gc or branch deletion listed
+   * as unreferenced (some may be left from a process that stopped before its sweep ended).
+   */
+  sweepUnreferenced(): void {
+    this.sweeper.start();
+  }
+
+  /** Resolves once no content sweep is running. */
+  contentSwept(): Promise<void> {
+    return this.sweeper.whenIdle();
   }
 
   /** Publishes a write's new revision (none for a no-op) and returns its answer. */

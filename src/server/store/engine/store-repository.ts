@@ -305,10 +305,19 @@ export class StoreRepository {
       ),
       checkpointRevisions: p(`SELECT revision_id FROM store_checkpoints WHERE namespace_id = ?`).pluck(),
 
-      blobsDeleteUnreferenced: p(`DELETE FROM store_blobs WHERE id NOT IN (
+      blobsMarkUnreferenced: p(`INSERT OR IGNORE INTO store_unreferenced_blobs (blob_id)
+        SELECT id FROM store_blobs WHERE id NOT IN (
         SELECT blob_id FROM store_head_state UNION SELECT blob_id FROM store_snapshots
         UNION SELECT before_blob FROM store_revision_changes WHERE before_blob IS NOT NULL
         UNION SELECT after_blob FROM store_revision_changes WHERE after_blob IS NOT NULL)`),
+      blobUnmark: p(`DELETE FROM store_unreferenced_blobs WHERE blob_id = ?`),
+      unreferencedBatchEnd: p(
+        `SELECT max(blob_id) FROM (SELECT blob_id FROM store_unreferenced_blobs ORDER BY blob_id LIMIT ?)`,
+      ).pluck(),
+      unreferencedBlobsDelete: p(
+        `DELETE FROM store_blobs WHERE id IN (SELECT blob_id FROM store_unreferenced_blobs WHERE blob_id <= ?)`,
+      ),
+      unreferencedMarksDelete: p(`DELETE FROM store_unreferenced_blobs WHERE blob_id <= ?`),
       keysDeleteUnreferenced: p(`DELETE FROM store_keys WHERE id NOT IN (
         SELECT key_id FROM store_head_state UNION SELECT key_id FROM store_snapshots
         UNION SELECT key_id FROM store_revision_changes)`),
@@ -435,10 +444,17 @@ export class StoreRepository {
     return this.s.keyText.get(id) as string;
   }
 
-  /** The id of a content, stored when new; equal hash prefixes are confirmed by comparing content. */
+  /**
+   * The id of a content, stored when new; equal hash prefixes are confirmed by comparing content. A
+   * content found again is in use from here on: it leaves the sweep's list in this same transaction.
+   */
   ensureBlob(content: string): number {
     const hash = contentHash(content);
-    for (const [id, stored] of this.s.blobsByHash.all(hash) as [number, string][]) if (stored === content) return id;
+    for (const [id, stored] of this.s.blobsByHash.all(hash) as [number, string][]) {
+      if (stored !== content) continue;
+      this.s.blobUnmark.run(id);
+      return id;
+    }
     return Number(this.s.blobInsert.run(hash, content).lastInsertRowid);
   }
 
@@ -596,10 +612,21 @@ export class StoreRepository {
 
   // ── garbage collection ────────────────────────────────────────────────────
 
-  /** Deletes contents and keys nothing references any more; returns how many contents went. */
-  deleteUnreferenced(): number {
-    const blobs = this.s.blobsDeleteUnreferenced.run().changes;
+  /**
+   * Deletes the keys nothing references any more and lists the contents nothing references for
+   * {@link sweepUnreferenced}: finding them is one pass over the references, while deleting them frees
+   * every page of their text, which is what takes long. Returns how many contents were newly listed.
+   */
+  markUnreferenced(): number {
     this.s.keysDeleteUnreferenced.run();
-    return blobs;
+    return this.s.blobsMarkUnreferenced.run().changes;
+  }
+
+  /** Deletes up to `limit` listed contents (lowest ids first) with their marks; returns how many went. */
+  sweepUnreferenced(limit: number): number {
+    const upTo = this.s.unreferencedBatchEnd.get(limit) as number | null;
+    if (upTo === null) return 0;
+    this.s.unreferencedBlobsDelete.run(upTo);
+    return this.s.unreferencedMarksDelete.run(upTo).changes;
   }
 }

@@ -161,7 +161,8 @@ export interface DeletedBranch {
 
 /**
  * Deletes the scope's branch with its whole history, as `git branch -D` followed by a gc: its revisions,
- * their changes and keyframes, its head, and every content and key nothing references any more. Refused
+ * their changes and keyframes, its head, and every key nothing references any more; contents nothing
+ * references are listed for the content sweeper, which deletes them after this transaction. Refused
  * (409) while a checkpoint points at one of its revisions or another branch was created from one, since
  * gc promises to keep both; and, with `expectedRevision`, unless the head is still that revision.
  */
@@ -183,7 +184,7 @@ export function deleteBranch(ctx: EngineContext, scope: Scope, expectedRevision?
     );
   }
   const pruned = ctx.repo.deleteBranch(rows.branch);
-  ctx.repo.deleteUnreferenced();
+  ctx.repo.markUnreferenced();
   return { name: scope.branch, head_revision: rows.head, pruned };
 }
 

@@ -31,10 +31,14 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   // Responses are typed against their zod schemas at compile time; re-checking them at run time would
   // copy every document of a 10,000-document diff or log page through zod. Requests are still validated.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  const deps: StoreRouteDeps = {
-    engine: new StoreEngine(options.database.sqlite, { limits: options.limits, events: options.events }),
-    metrics: createStoreMetrics(options.registry),
-  };
+  const engine = new StoreEngine(options.database.sqlite, {
+    limits: options.limits,
+    events: options.events,
+    sweep: { onError: (error) => app.log.error({ err: error }, 'store: sweeping unreferenced contents failed') },
+  });
+  // Contents listed by a process that stopped before its sweep ended are deleted now.
+  engine.sweepUnreferenced();
+  const deps: StoreRouteDeps = { engine, metrics: createStoreMetrics(options.registry) };
   await app.register(applyRoutes, deps);
   await app.register(stateRoutes, deps);
   await app.register(diffRoutes, deps);

@@ -1,0 +1,3 @@
+CREATE TABLE `store_unreferenced_blobs` (
+	`blob_id` integer PRIMARY KEY NOT NULL
+);
