@@ -21,6 +21,15 @@ describe('state cache', () => {
     expect(computed()).toBe(1);
   });
 
+  it('with a bound of 0 keeps nothing and computes every read', () => {
+    const { cache, read, computed } = counted(0);
+    expect(read(1, 10)).toBe('x'.repeat(10));
+    expect(read(1, 10)).toBe('x'.repeat(10));
+    expect(computed()).toBe(2);
+    expect(cache.chars).toBe(0);
+    cache.clear();
+  });
+
   it('keys by namespace and revision', () => {
     const cache = new StateCache(100);
     expect(cache.through(1, 2, () => 'a')).toBe('a');

@@ -8,10 +8,15 @@ import { LRUCache } from 'lru-cache';
 export class StateCache {
   // lru-cache rather than a re-inserting Map: evicting from the front of a Map walks the slots V8 leaves
   // behind deleted entries, which grows slow once the cache has turned over a few times.
-  readonly #entries: LRUCache<string, string>;
+  // Undefined when the cache is off: lru-cache refuses a size bound of 0.
+  readonly #entries: LRUCache<string, string> | undefined;
 
-  /** `maxChars`: total length of the cached JSON texts; one text over a quarter of it is not kept. */
+  /**
+   * `maxChars`: total length of the cached JSON texts, 0 (or less) for no cache; one text over a quarter
+   * of it is not kept.
+   */
   constructor(maxChars: number) {
+    if (maxChars <= 0) return;
     this.#entries = new LRUCache<string, string>({
       maxSize: maxChars,
       // A length is a whole number, so "at most a quarter" is "at most the quarter rounded down".
@@ -23,6 +28,7 @@ export class StateCache {
 
   /** The cached JSON, or the result of `compute` (then cached). */
   through(namespaceId: number, revision: number, compute: () => string): string {
+    if (!this.#entries) return compute();
     const key = `${namespaceId}:${revision}`;
     const found = this.#entries.get(key);
     if (found !== undefined) return found;
@@ -33,11 +39,11 @@ export class StateCache {
 
   /** Total length of the cached JSON texts. */
   get chars(): number {
-    return this.#entries.calculatedSize;
+    return this.#entries?.calculatedSize ?? 0;
   }
 
   /** Drops everything (after gc, so collected revisions do not hold memory). */
   clear(): void {
-    this.#entries.clear();
+    this.#entries?.clear();
   }
 }
