@@ -99,6 +99,27 @@ describe('a hold whose process id runs', () => {
   });
 });
 
+describe('a hold whose process has ended', () => {
+  it.runIf(process.platform === 'linux')(
+    'is taken over while its parent has not collected it yet (a zombie)',
+    async () => {
+      const dir = dataDir();
+      // The subshell ends at once, and `sleep`, its parent after the exec, never collects it.
+      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30']);
+      cleanups.push(() => parent.kill('SIGKILL'));
+      const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
+      writeHold(dir, { pid: zombie });
+      const hold = holdDataFolder(dir);
+      cleanups.push(() => hold.release());
+      expect(hold.takeover).toBe(
+        `took over the data folder ${dir} from process ${zombie}, which is no longer running (it did not stop cleanly)`,
+      );
+    },
+  );
+});
+
 describe('a hold file that names no server', () => {
   it('is taken as another start writing it right now, then as left by a start cut off', () => {
     const dir = dataDir();

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 
-/** Whether a process with this id exists; one of another user counts (it cannot be signalled, but it runs). */
+/** Whether a process with this id runs; one of another user counts (it cannot be signalled, but it runs). */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A zombie has ended but its parent has not collected it yet, and it still answers signal 0.
+  return statFields(pid)?.[0] !== 'Z';
 }
 
 /**
@@ -16,16 +17,24 @@ export function isRunning(pid: number): boolean {
  * Undefined where /proc does not say (macOS, Windows, or the process is gone).
  */
 export function processStart(pid: number): string | undefined {
+  const ticks = statFields(pid)?.[22 - 3];
+  if (ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The second field is the command name, which may hold spaces and parentheses: fields are
-    // counted from after its closing one, where the third field (the state) begins.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = fields[22 - 3];
-    if (ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return `${boot}/${ticks}`;
+    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/${ticks}`;
   } catch {
     return undefined;
   }
+}
+
+/** The fields of /proc/<pid>/stat from the third (the state) on, or undefined without /proc. */
+function statFields(pid: number): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The second field is the command name, which may hold spaces and parentheses: fields are counted
+  // from after its closing one.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
