@@ -38,8 +38,11 @@ export interface ExecuteResponsesArgs {
   readonly requestId: string;
   /** Trace context for the upstream (see CallContext). */
   readonly traceHeaders?: Readonly<Record<string, string>>;
-  /** For a kept response (`store: true`): receives the Response object before the client does. */
-  readonly keep?: (response: Record<string, unknown>) => void;
+  /**
+   * For a kept response (`store: true`): receives the Response object before the client does, and
+   * returns the id it is kept under, which is the one the client gets.
+   */
+  readonly keep?: (response: Record<string, unknown>) => string;
 }
 
 /** Where a failure after the stream started is reported, in the Responses stream's own shape. */
@@ -103,7 +106,8 @@ async function nativeResponses(
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, publicModel);
     usage.report(relayed.usage ?? {});
-    args.keep?.(relayed.body);
+    const keptAs = args.keep?.(relayed.body);
+    if (keptAs !== undefined) relayed.body.id = keptAs;
     return { kind: 'json', body: relayed.body, usage: usage.current() };
   }
   return startStream(relayResponsesStream(result.events, { publicModel, usage, keep: args.keep }), {

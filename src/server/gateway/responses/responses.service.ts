@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { responseId } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
 import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
@@ -25,8 +26,11 @@ export interface InputItemsQuery {
   readonly order: 'asc' | 'desc';
 }
 
-/** Keeps the Response object given to a client, for the same request's later calls. */
-export type ResponseKeeper = (response: Record<string, unknown>) => void;
+/**
+ * Keeps the Response object given to a client, for the same request's later calls (a stream keeps it
+ * as it starts and again as it ends). Returns the id it is kept under, which the client must be given.
+ */
+export type ResponseKeeper = (response: Record<string, unknown>) => string;
 
 /** The most responses one conversation may chain: each turn resends them all upstream. */
 export const MAX_RESPONSE_CHAIN = 100;
@@ -51,16 +55,29 @@ export class ResponsesService {
     // A copy: the policy stages may rewrite the request's items in place (scrubbing) after this.
     const inputItems = listItems(structuredClone(input));
     const createdAt = this.now();
-    return (response) =>
+    let keptAs: string | undefined;
+    return (response) => {
+      keptAs ??= this.unusedId(String(response.id));
       this.repository.upsert({
-        id: String(response.id),
+        id: keptAs,
         keyId: owner.keyId,
         team: owner.team,
         previousResponseId: previousId,
-        response,
+        response: { ...response, id: keptAs },
         inputItems,
         createdAt,
       });
+      return keptAs;
+    };
+  }
+
+  /**
+   * The id a new response is kept under: the provider's own, unless a response is already kept under
+   * it. Some OpenAI-compatible servers answer every request with the same id; keeping the new answer
+   * under it would replace an earlier turn, or leave two turns behind one id.
+   */
+  private unusedId(id: string): string {
+    return this.repository.isKept(id) ? responseId() : id;
   }
 
   /**

@@ -18,7 +18,12 @@ export interface ResponseEnvelope {
 
 /** A fresh envelope for a request. */
 export function responseEnvelope(request: ResponsesBody, model: string): ResponseEnvelope {
-  return { id: `resp_${randomUUID().replaceAll('-', '')}`, model, createdAt: Math.floor(Date.now() / 1000), request };
+  return { id: responseId(), model, createdAt: Math.floor(Date.now() / 1000), request };
+}
+
+/** A new Response id of the gateway's own. */
+export function responseId(): string {
+  return `resp_${randomUUID().replaceAll('-', '')}`;
 }
 
 /** A new output item id with OpenAI's prefixes (`msg_`, `fc_`). */
