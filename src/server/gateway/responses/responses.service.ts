@@ -26,11 +26,14 @@ export interface InputItemsQuery {
   readonly order: 'asc' | 'desc';
 }
 
+/** Who made a Response's output item ids: its provider, or the gateway, for an answer it translated. */
+export type ItemIdsBy = 'provider' | 'gateway';
+
 /**
  * Keeps the Response object given to a client, for the same request's later calls (a stream keeps it
  * as it starts and again as it ends). Returns the id it is kept under, which the client must be given.
  */
-export type ResponseKeeper = (response: Record<string, unknown>) => string;
+export type ResponseKeeper = (response: Record<string, unknown>, itemIdsBy: ItemIdsBy) => string;
 
 /** The most responses one conversation may chain: each turn resends them all upstream. */
 export const MAX_RESPONSE_CHAIN = 100;
@@ -56,7 +59,7 @@ export class ResponsesService {
     const inputItems = listItems(structuredClone(input));
     const createdAt = this.now();
     let keptAs: string | undefined;
-    return (response) => {
+    return (response, itemIdsBy) => {
       keptAs ??= this.unusedId(String(response.id));
       this.repository.upsert({
         id: keptAs,
@@ -66,6 +69,7 @@ export class ResponsesService {
         response: { ...response, id: keptAs },
         inputItems,
         createdAt,
+        itemIdsBy,
       });
       return keptAs;
     };
@@ -138,9 +142,22 @@ export class ResponsesService {
   }
 }
 
+/**
+ * A kept response's output as it is sent again, in front of a later turn. Item ids the gateway made
+ * for a translated answer are left out: a provider with a Responses API of its own looks up every id
+ * it is sent among the items it stored, and refuses one it never issued. An assistant message goes
+ * as its text, the form every Responses API takes without an id.
+ */
 function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
-  const output = row.response.output;
-  return Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
+  const output = Array.isArray(row.response.output) ? (row.response.output as Array<Record<string, unknown>>) : [];
+  if (row.itemIdsBy === 'provider') return output;
+  return output.map(({ id: _id, ...item }) => (item.type === 'message' ? messageAsText(item) : item));
+}
+
+function messageAsText(item: Record<string, unknown>): Record<string, unknown> {
+  const parts = Array.isArray(item.content) ? (item.content as Array<Record<string, unknown>>) : [];
+  const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return { type: 'message', role: item.role, content: text };
 }
 
 /**
