@@ -104,12 +104,18 @@ describe('a hold whose process has ended', () => {
     'is taken over while its parent has not collected it yet (a zombie)',
     async () => {
       const dir = dataDir();
-      // The subshell ends at once, and `sleep`, its parent after the exec, never collects it.
-      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30']);
+      // The forked child ends at once and its parent never waits for it. (A shell's background job was
+      // sometimes collected by the shell itself before it exec'd into a process that would not.)
+      const parent = spawn('python3', [
+        '-c',
+        'import os, sys, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(30)',
+      ]);
       cleanups.push(() => parent.kill('SIGKILL'));
       const [line] = (await once(parent.stdout, 'data')) as [Buffer];
       const zombie = Number(line.toString().trim());
-      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
+      await expect
+        .poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0], { timeout: 10_000 })
+        .toBe('Z');
       writeHold(dir, { pid: zombie });
       const hold = holdDataFolder(dir);
       cleanups.push(() => hold.release());
