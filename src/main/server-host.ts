@@ -18,8 +18,10 @@ function withFreePorts(config: Config): Config {
 /**
  * Starts the gateway and the store in-process, as `npm run serve` does, with paths resolved from the
  * app's folder (the bundle moves modules, so nothing is looked up relative to this file). When the
- * configured ports are taken (a headless instance is running, say) it falls back to free ports: the
- * window learns the addresses from the bridge, so any port works.
+ * configured ports are taken (a headless instance on another data folder, say) it falls back to free
+ * ports: the window learns the addresses from the bridge, so any port works. A server already on the
+ * same data folder refuses the start instead, whatever the ports: two would share the database but not
+ * what each keeps in memory.
  */
 export async function hostServers(appPath: string, version: string): Promise<HostedServers> {
   const { config } = loadConfig();

@@ -50,6 +50,9 @@ async function main(): Promise<void> {
       refuse(error.issues.length > 0 ? invalidConfiguration(error.issues, source) : error);
     throw error;
   }
+  // Before the addresses are printed: whoever reads them may stop the server at once, and a signal
+  // without its handler would end the process without closing the database or giving the folder back.
+  stopOnSignals(servers, config.server.shutdown_timeout_ms);
   const lines = [
     `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
     `gateway listening on ${servers.gatewayUrl}`,
@@ -59,8 +62,6 @@ async function main(): Promise<void> {
     describeSecret('store token', servers.storeToken, 'STORE_TOKEN'),
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
-
-  stopOnSignals(servers, config.server.shutdown_timeout_ms);
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import type { Config } from './config/schema.js';
 import { dataFolderProblem } from './config/data-folder-problem.js';
 import { uiAddresses } from './ui-addresses.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
+import { holdDataFolder, type DataFolderHold } from './data-folder/hold.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
@@ -26,7 +27,7 @@ export interface RunningServers {
   readonly database: DatabaseHandle;
   readonly gateway: FastifyInstance;
   readonly store: FastifyInstance;
-  /** Stops accepting, lets requests in flight finish, then closes the database. */
+  /** Stops accepting, lets requests in flight finish, then closes the database and gives the data folder back. */
   close(): Promise<void>;
   /**
    * Ends every connection at once, requests in flight included, so a `close()` that waits on them
@@ -66,15 +67,21 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   let masterKey: ResolvedSecret;
   let tokens: ReturnType<typeof resolveStoreTokens>;
   let database: DatabaseHandle;
+  let hold: DataFolderHold | undefined;
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.
     makePrivateDir(dataDir);
+    // Before the database opens: a second server on it would share its rows but not what each keeps in
+    // memory (key caches, revocations, limit counters, the response cache), so one folder, one server.
+    hold = holdDataFolder(dataDir);
     masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
     tokens = resolveStoreTokens(config, env);
     database = openDatabase(databaseFile, options.migrationsDir);
   } catch (error) {
+    hold?.release();
     throw dataFolderProblem(error, dataDir, databaseFile);
   }
+  const folderHold = hold;
   const { grants, primary } = tokens;
   const uiDir = options.uiDir ?? findUiDir();
   // New store revisions reach the gateway in-process (RAG collections follow store branches).
@@ -101,6 +108,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       uiBootstrap: addresses.bootstrap,
       revisions,
     });
+    if (folderHold.takeover) gateway.log.warn({ data_dir: dataDir, hold_file: folderHold.file }, folderHold.takeover);
     store = await buildStoreApp({
       config,
       database,
@@ -120,9 +128,14 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       throw listenProblem(error, 'gateway', host, config.server.gateway_port);
     });
     gatewayUrl = urlOf(gateway);
+    folderHold.announce({ gateway: gatewayUrl, store: storeUrl });
   } catch (error) {
     await Promise.allSettled([gateway?.close(), store?.close()]);
-    database.close();
+    try {
+      database.close();
+    } finally {
+      folderHold.release();
+    }
     throw error;
   }
   const ui = !config.server.ui
@@ -146,7 +159,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     close: () => {
       closing ??= (async () => {
         await Promise.allSettled([gatewayApp.close(), storeApp.close()]);
-        database.close();
+        try {
+          database.close();
+        } finally {
+          folderHold.release();
+        }
       })();
       return closing;
     },

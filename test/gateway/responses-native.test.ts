@@ -129,8 +129,9 @@ describe('native Responses pass-through', () => {
     });
     const mine = await client.responses.create({ model: 'native-model', input: 'first tenant', store: true });
     const theirs = await other.responses.create({ model: 'native-model', input: 'other tenant', store: true });
-    // The mock upstream answers every request with the same id.
-    expect(theirs.id).toBe(mine.id);
+    // The mock upstream answers every request with the same id: the later answer gets one of the gateway's own.
+    expect(theirs.id).not.toBe(mine.id);
+    expect(await other.responses.retrieve(mine.id).catch((e: { status: number }) => e.status)).toBe(404);
     expect((await client.responses.retrieve(mine.id)).output_text).toBe('You said: first tenant');
     expect((await other.responses.retrieve(theirs.id)).output_text).toBe('You said: other tenant');
     await other.responses.delete(theirs.id);

@@ -53,6 +53,24 @@ describe('usage series', () => {
     ]);
   });
 
+  it('names the group of requests without a value by the grouping', () => {
+    const byUser: UsageResponse = {
+      ...usage,
+      group_by: 'user',
+      data: [
+        point('2026-01-01T00:00:00.000Z', 'ada', 2),
+        { ...point('2026-01-01T01:00:00.000Z', 'x', 3), group: null },
+      ],
+    };
+    expect(totalsByGroup(byUser).map((row) => row.label)).toEqual(['No user', 'ada']);
+    expect(toSeries({ ...byUser, group_by: 'team' }, 'requests').series.map((series) => series.label)).toEqual([
+      'No team',
+      'ada',
+    ]);
+    const named = { ...point('2026-01-01T00:00:00.000Z', 'key_1', 1), label: 'ci-bot' };
+    expect(totalsByGroup({ ...usage, group_by: 'key', data: [named] })[0]!.label).toBe('ci-bot');
+  });
+
   it('picks round axis steps, whole ones for counts', () => {
     expect(niceScale(0, true)).toEqual({ max: 1, step: 1 });
     expect(niceScale(3, true)).toEqual({ max: 3, step: 1 });

@@ -56,11 +56,12 @@ async function streamRunning(
   return { server, upstream, dataDir };
 }
 
-/** A closed database leaves no write-ahead log behind, and the cut request has its usage row. */
+/** A closed database leaves no write-ahead log behind, the folder is given back, and the cut request has its usage row. */
 function expectClosedWithCutRow(dataDir: string): void {
   expect(existsSync(join(dataDir, 'gatehouse.db-wal')), 'write-ahead log left: the database was not closed').toBe(
     false,
   );
+  expect(existsSync(join(dataDir, 'gatehouse.lock')), 'hold file left: the data folder was not given back').toBe(false);
   const db = new Database(join(dataDir, 'gatehouse.db'), { readonly: true });
   cleanups.push(() => db.close());
   const rows = db.prepare('select status, error_type, model from gateway_usage').all();

@@ -1,6 +1,9 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
+/** The settings that choose the data folder, for messages that tell the user what to change. */
+export const DATA_DIR_SETTING = 'GATEHOUSE_DATA_DIR or server.data_dir';
+
 /** The OS's per-user application-data folder for Gatehouse (the same for the desktop app and `npm run serve`). */
 export function defaultDataDir(
   env: NodeJS.ProcessEnv = process.env,

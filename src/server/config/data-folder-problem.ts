@@ -1,20 +1,22 @@
+import { DataFolderInUseError } from '../data-folder/data-folder-in-use.js';
+import { DATA_DIR_SETTING } from './data-dir.js';
 import { ConfigError } from './load.js';
-
-const SETTING = 'GATEHOUSE_DATA_DIR or server.data_dir';
 
 /**
  * A failure to use the data folder or its database, said in the user's terms: which folder or file,
- * the setting that chose it, and what to do. Configuration errors pass through as they are.
+ * the setting that chose it, and what to do. Configuration errors, and a folder another server holds
+ * (already said that way), pass through as they are.
  */
 export function dataFolderProblem(error: unknown, dataDir: string, databaseFile: string): Error {
-  if (error instanceof ConfigError || !(error instanceof Error)) return error as Error;
+  if (error instanceof ConfigError || error instanceof DataFolderInUseError || !(error instanceof Error))
+    return error as Error;
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (code.startsWith('SQLITE_')) {
     const hint =
       code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
         ? ': move it aside to start with an empty database, or choose another folder'
         : '';
-    return new Error(`cannot open the database ${databaseFile} (${SETTING}): ${error.message}${hint}`, {
+    return new Error(`cannot open the database ${databaseFile} (${DATA_DIR_SETTING}): ${error.message}${hint}`, {
       cause: error,
     });
   }
@@ -24,5 +26,7 @@ export function dataFolderProblem(error: unknown, dataDir: string, databaseFile:
       : code === 'ENOTDIR' || code === 'EEXIST'
         ? ': part of that path is a file, not a folder'
         : '';
-  return new Error(`cannot use the data folder ${dataDir} (${SETTING}): ${error.message}${hint}`, { cause: error });
+  return new Error(`cannot use the data folder ${dataDir} (${DATA_DIR_SETTING}): ${error.message}${hint}`, {
+    cause: error,
+  });
 }

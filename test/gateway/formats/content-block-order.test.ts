@@ -6,44 +6,73 @@ import { collect, eventsOf, OPENAI_INTERLEAVED_TOOL_STREAM, payloads } from './s
 /** Messages content blocks cannot interleave; chat tool calls can. */
 
 describe('ContentBlockOrder', () => {
-  it('streams sequential tool calls without holding anything back', () => {
+  it('streams text as it arrives, and a tool call as one block once its arguments are complete JSON', () => {
     const order = new ContentBlockOrder();
     expect(order.text('Checking.')).toEqual([{ step: 'start_text' }, { step: 'text', text: 'Checking.' }]);
-    expect(order.toolStart(0, 'a', 'f')).toEqual([{ step: 'stop' }, { step: 'start_tool', id: 'a', name: 'f' }]);
-    expect(order.toolDelta(0, '{"x":1}')).toEqual([{ step: 'json', json: '{"x":1}' }]);
-    expect(order.toolStart(1, 'b', 'g')).toEqual([{ step: 'stop' }, { step: 'start_tool', id: 'b', name: 'g' }]);
-    expect(order.toolDelta(1, '{}')).toEqual([{ step: 'json', json: '{}' }]);
-    expect(order.end()).toEqual([{ step: 'stop' }]);
+    expect(order.text(' Now.')).toEqual([{ step: 'text', text: ' Now.' }]);
+    expect(order.toolStart(0, 'a', 'f')).toEqual([]);
+    expect(order.toolDelta(0, '{"x":')).toEqual([]);
+    expect(order.toolDelta(0, '1}')).toEqual([
+      { step: 'stop' },
+      { step: 'start_tool', id: 'a', name: 'f' },
+      { step: 'json', json: '{"x":1}' },
+      { step: 'stop' },
+    ]);
+    order.toolStart(1, 'b', 'g');
+    expect(order.toolDelta(1, '{}')).toEqual([
+      { step: 'start_tool', id: 'b', name: 'g' },
+      { step: 'json', json: '{}' },
+      { step: 'stop' },
+    ]);
+    expect(order.toolDelta(1, '}')).toEqual([]);
+    expect(order.end(false)).toEqual([]);
   });
 
-  it('holds a call that starts mid-arguments of another, and replays it once those complete', () => {
+  it('holds a call that starts mid-arguments of another, and sends both in order once the first completes', () => {
     const order = new ContentBlockOrder();
     order.toolStart(0, 'a', 'f');
-    expect(order.toolDelta(0, '{"x":')).toEqual([{ step: 'json', json: '{"x":' }]);
+    expect(order.toolDelta(0, '{"x":')).toEqual([]);
     expect(order.toolStart(1, 'b', 'g')).toEqual([]);
-    expect(order.toolDelta(1, '{"y":')).toEqual([]);
+    expect(order.toolDelta(1, '{"y":2}')).toEqual([]);
     expect(order.toolDelta(0, '1}')).toEqual([
-      { step: 'json', json: '1}' },
+      { step: 'start_tool', id: 'a', name: 'f' },
+      { step: 'json', json: '{"x":1}' },
       { step: 'stop' },
       { step: 'start_tool', id: 'b', name: 'g' },
-      { step: 'json', json: '{"y":' },
+      { step: 'json', json: '{"y":2}' },
+      { step: 'stop' },
     ]);
-    // Call 1 is live now: its deltas stream again.
-    expect(order.toolDelta(1, '2}')).toEqual([{ step: 'json', json: '2}' }]);
-    expect(order.end()).toEqual([{ step: 'stop' }]);
+    expect(order.end(false)).toEqual([]);
   });
 
-  it('keeps text that arrives mid-arguments in its place, and flushes arguments that never complete at the end', () => {
+  it('keeps text that arrives mid-arguments in its place, and sends arguments that never complete at the end', () => {
     const order = new ContentBlockOrder();
     order.toolStart(0, 'a', 'f');
     order.toolDelta(0, '{"x": [1');
     expect(order.text('Also')).toEqual([]);
     expect(order.text(' this.')).toEqual([]);
-    expect(order.end()).toEqual([
+    expect(order.end(false)).toEqual([
+      { step: 'start_tool', id: 'a', name: 'f' },
+      { step: 'json', json: '{"x": [1' },
       { step: 'stop' },
       { step: 'start_text' },
       { step: 'text', text: 'Also' },
       { step: 'text', text: ' this.' },
+      { step: 'stop' },
+    ]);
+  });
+
+  it('leaves out a call the token limit cut off, and nothing else', () => {
+    const order = new ContentBlockOrder();
+    order.text('Writing.');
+    order.toolStart(0, 'a', 'f');
+    order.toolDelta(0, '{"path": "a.txt", "content": "Dea');
+    order.toolStart(1, 'b', 'g');
+    order.toolDelta(1, '{}');
+    expect(order.end(true)).toEqual([
+      { step: 'stop' },
+      { step: 'start_tool', id: 'b', name: 'g' },
+      { step: 'json', json: '{}' },
       { step: 'stop' },
     ]);
   });

@@ -302,7 +302,7 @@ describe('Messages -> chat completions', () => {
       ],
     });
     expect(out.messages).toEqual([
-      { role: 'tool', tool_call_id: 't1', content: 'error' },
+      { role: 'tool', tool_call_id: 't1', content: 'Error' },
       {
         role: 'user',
         content: [

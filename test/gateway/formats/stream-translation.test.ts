@@ -81,7 +81,6 @@ describe('OpenAI stream -> Messages SSE', () => {
       'content_block_stop',
       'content_block_start',
       'content_block_delta',
-      'content_block_delta',
       'content_block_stop',
       'content_block_start',
       'content_block_delta',
@@ -102,13 +101,14 @@ describe('OpenAI stream -> Messages SSE', () => {
       index: 1,
       content_block: { type: 'tool_use', id: 'call_a', name: 'weather', input: {} },
     });
+    // A call goes out once its arguments are complete JSON, as one delta.
     expect(out[6].data).toEqual({
       type: 'content_block_delta',
       index: 1,
-      delta: { type: 'input_json_delta', partial_json: '{"city":' },
+      delta: { type: 'input_json_delta', partial_json: '{"city":"Paris"}' },
     });
-    expect(out[9].data.index).toBe(2);
-    expect(out[12].data).toEqual({
+    expect(out[8].data.index).toBe(2);
+    expect(out[11].data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { input_tokens: 31, output_tokens: 12 },

@@ -30,6 +30,23 @@ function groupKey(point: UsagePoint): string {
 }
 
 /**
+ * The group of requests without a value, in the grouping's words: requests made with the master key
+ * or a provider's own key, or refused before a key was known, have no gateway key; keys issued without
+ * a user or team have none; a request refused before its model was known has no model.
+ */
+const NO_GROUP: Readonly<Record<UsageResponse['group_by'], string>> = {
+  model: 'No model',
+  key: 'No gateway key',
+  user: 'No user',
+  team: 'No team',
+  none: 'All requests',
+};
+
+function groupLabel(usage: UsageResponse, point: UsagePoint): string {
+  return point.group === null ? NO_GROUP[usage.group_by] : (point.label ?? point.group);
+}
+
+/**
  * The colour of each group: by its rank in requests, the same whichever metric a chart plots, so one
  * model or key has one colour across the screen. Groups past the palette share the "others" colour.
  */
@@ -55,7 +72,8 @@ export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
     if (index < 0 || index >= count) continue;
     const key = groupKey(point);
     let entry = byGroup.get(key);
-    if (!entry) byGroup.set(key, (entry = { label: point.label ?? key, values: new Array<number>(count).fill(0) }));
+    if (!entry)
+      byGroup.set(key, (entry = { label: groupLabel(usage, point), values: new Array<number>(count).fill(0) }));
     entry.values[index] = (entry.values[index] ?? 0) + point[metric];
   }
   const colours = seriesColours(usage);
@@ -117,7 +135,7 @@ export function totalsByGroup(usage: UsageResponse): {
         key,
         (entry = {
           key,
-          label: point.label ?? key,
+          label: groupLabel(usage, point),
           requests: 0,
           tokens: 0,
           cost: 0,

@@ -117,6 +117,13 @@ export const gatewayResponses = sqliteTable(
     response: text('response', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     inputItems: text('input_items', { mode: 'json' }).$type<Array<Record<string, unknown>>>().notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * Who made the output items' ids: the provider, or the gateway for an answer it translated from
+     * a chat API, whose ids no provider knows and which are never sent to one.
+     */
+    itemIdsBy: text('item_ids_by', { enum: ['provider', 'gateway'] })
+      .notNull()
+      .default('provider'),
   },
   (table) => [primaryKey({ columns: [table.id, table.keyId] })],
 );

@@ -27,6 +27,7 @@ import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
 import type { CallContext, CancelSignal, Deployment, NativeResult } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
+import type { ResponseKeeper } from '../responses/responses.service.js';
 
 /** Arguments of one Responses call. */
 export interface ExecuteResponsesArgs {
@@ -38,8 +39,11 @@ export interface ExecuteResponsesArgs {
   readonly requestId: string;
   /** Trace context for the upstream (see CallContext). */
   readonly traceHeaders?: Readonly<Record<string, string>>;
-  /** For a kept response (`store: true`): receives the Response object before the client does. */
-  readonly keep?: (response: Record<string, unknown>) => void;
+  /**
+   * For a kept response (`store: true`): receives the Response object before the client does, and who
+   * made its item ids; returns the id it is kept under, which is the one the client gets.
+   */
+  readonly keep?: ResponseKeeper;
 }
 
 /** Where a failure after the stream started is reported, in the Responses stream's own shape. */
@@ -64,14 +68,15 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
     });
   }
   const request = responsesRequestToIr(args.body);
+  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, 'gateway'));
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
   const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name, secrets: resolved.secrets };
   if (provider.kind === 'ir') {
-    if (!request.stream) return answer(await provider.generate(request, context), envelope, request, args.keep);
+    if (!request.stream) return answer(await provider.generate(request, context), envelope, request, keep);
     const events = await provider.stream(request, context);
     return startStream(
-      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current(), args.keep),
+      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current(), keep),
       streamOptions,
     );
   }
@@ -79,10 +84,10 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const native = upstream.requestFromIr(request, context.upstreamModel);
   provider.adaptTranslated?.(native, context, request);
   const result = await provider.send(native, context);
-  if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request, args.keep);
+  if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request, keep);
   const events = tapUsage(upstream.decodeStream(result.events, request), usage);
   return startStream(
-    encodeResponsesStream(events, envelope, () => usage.current(), args.keep),
+    encodeResponsesStream(events, envelope, () => usage.current(), keep),
     streamOptions,
   );
 }
@@ -98,15 +103,17 @@ async function nativeResponses(
   meta: { readonly provider: string; readonly secrets: readonly string[] },
 ): Promise<ProviderAnswer> {
   const publicModel = args.deployment.model;
+  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, 'provider'));
   const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
   const result = await send(nativeResponsesBody(args.body, context.upstreamModel), context);
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, publicModel);
     usage.report(relayed.usage ?? {});
-    args.keep?.(relayed.body);
+    const keptAs = keep?.(relayed.body);
+    if (keptAs !== undefined) relayed.body.id = keptAs;
     return { kind: 'json', body: relayed.body, usage: usage.current() };
   }
-  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep: args.keep }), {
+  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep }), {
     codec: RESPONSES_ERRORS,
     usage,
     signal: context.signal,
@@ -119,7 +126,7 @@ function answer(
   response: IrResponse,
   envelope: ResponseEnvelope,
   request: IrRequest,
-  keep: ExecuteResponsesArgs['keep'],
+  keep: ((response: Record<string, unknown>) => string) | undefined,
 ): JsonAnswer {
   const usage = completeUsage(response.usage, () => {
     const chars = response.content.reduce(

@@ -70,11 +70,13 @@ export async function* relayResponsesStream(
   options: {
     readonly publicModel: string;
     readonly usage: StreamUsage;
-    readonly keep?: (response: Record<string, unknown>) => void;
+    readonly keep?: (response: Record<string, unknown>) => string;
   },
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
   let ended = false;
+  // The id the response is kept under when it is not the provider's (one the provider repeated).
+  let renamedTo: string | undefined;
   // The last Response kept: should the stream fail or the client leave, it must not stay in progress.
   let kept: Record<string, unknown> | undefined;
   try {
@@ -114,16 +116,29 @@ export async function* relayResponsesStream(
           if (usage) options.usage.report(usage);
         }
         if (response && options.keep) {
-          options.keep(response);
+          const keptAs = options.keep(response);
+          if (keptAs !== response.id) renamedTo = keptAs;
           kept = response;
         }
       }
       // Only once the final Response was read: an unreadable one leaves the kept Response failed.
       if (final) ended = true;
-      yield eventFrame(type, data);
+      yield eventFrame(type, renamedTo === undefined ? data : withResponseId(data, renamedTo));
     }
     if (!ended) throw streamEndedEarly('response.completed');
   }
+}
+
+/** An event's data with its Response under another id. */
+function withResponseId(data: string, id: string): string {
+  let event: { response?: Record<string, unknown> };
+  try {
+    event = JSON.parse(data) as typeof event;
+  } catch {
+    throw malformedFrame('event', data);
+  }
+  if (event.response === undefined) return data;
+  return JSON.stringify({ ...event, response: { ...event.response, id } });
 }
 
 /** The Response an event carries; a stream error when the event is not JSON. */

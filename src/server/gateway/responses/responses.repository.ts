@@ -10,6 +10,7 @@ export type NewStoredResponseRow = typeof gatewayResponses.$inferInsert;
 /** SQL of kept responses. A response is one key's: the same id kept by two keys is two rows. */
 export class ResponsesRepository {
   private readonly visibleById;
+  private readonly anyById;
 
   constructor(private readonly db: Db) {
     const ownKey = sql`${gatewayResponses.keyId} = ${sql.placeholder('keyId')}`;
@@ -26,6 +27,17 @@ export class ResponsesRepository {
       .orderBy(desc(ownKey), desc(gatewayResponses.createdAt))
       .limit(1)
       .prepare();
+    this.anyById = db
+      .select({ id: gatewayResponses.id })
+      .from(gatewayResponses)
+      .where(eq(gatewayResponses.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare();
+  }
+
+  /** Whether any key keeps a response with this id. */
+  isKept(id: string): boolean {
+    return this.anyById.get({ id }) !== undefined;
   }
 
   /** Keeps a response; the same key keeping the same id again (a stream's final object) replaces it. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { responseId } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
 import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
@@ -25,8 +26,14 @@ export interface InputItemsQuery {
   readonly order: 'asc' | 'desc';
 }
 
-/** Keeps the Response object given to a client, for the same request's later calls. */
-export type ResponseKeeper = (response: Record<string, unknown>) => void;
+/** Who made a Response's output item ids: its provider, or the gateway, for an answer it translated. */
+export type ItemIdsBy = 'provider' | 'gateway';
+
+/**
+ * Keeps the Response object given to a client, for the same request's later calls (a stream keeps it
+ * as it starts and again as it ends). Returns the id it is kept under, which the client must be given.
+ */
+export type ResponseKeeper = (response: Record<string, unknown>, itemIdsBy: ItemIdsBy) => string;
 
 /** The most responses one conversation may chain: each turn resends them all upstream. */
 export const MAX_RESPONSE_CHAIN = 100;
@@ -51,16 +58,30 @@ export class ResponsesService {
     // A copy: the policy stages may rewrite the request's items in place (scrubbing) after this.
     const inputItems = listItems(structuredClone(input));
     const createdAt = this.now();
-    return (response) =>
+    let keptAs: string | undefined;
+    return (response, itemIdsBy) => {
+      keptAs ??= this.unusedId(String(response.id));
       this.repository.upsert({
-        id: String(response.id),
+        id: keptAs,
         keyId: owner.keyId,
         team: owner.team,
         previousResponseId: previousId,
-        response,
+        response: { ...response, id: keptAs },
         inputItems,
         createdAt,
+        itemIdsBy,
       });
+      return keptAs;
+    };
+  }
+
+  /**
+   * The id a new response is kept under: the provider's own, unless a response is already kept under
+   * it. Some OpenAI-compatible servers answer every request with the same id; keeping the new answer
+   * under it would replace an earlier turn, or leave two turns behind one id.
+   */
+  private unusedId(id: string): string {
+    return this.repository.isKept(id) ? responseId() : id;
   }
 
   /**
@@ -121,9 +142,22 @@ export class ResponsesService {
   }
 }
 
+/**
+ * A kept response's output as it is sent again, in front of a later turn. Item ids the gateway made
+ * for a translated answer are left out: a provider with a Responses API of its own looks up every id
+ * it is sent among the items it stored, and refuses one it never issued. An assistant message goes
+ * as its text, the form every Responses API takes without an id.
+ */
 function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
-  const output = row.response.output;
-  return Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
+  const output = Array.isArray(row.response.output) ? (row.response.output as Array<Record<string, unknown>>) : [];
+  if (row.itemIdsBy === 'provider') return output;
+  return output.map(({ id: _id, ...item }) => (item.type === 'message' ? messageAsText(item) : item));
+}
+
+function messageAsText(item: Record<string, unknown>): Record<string, unknown> {
+  const parts = Array.isArray(item.content) ? (item.content as Array<Record<string, unknown>>) : [];
+  const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return { type: 'message', role: item.role, content: text };
 }
 
 /**

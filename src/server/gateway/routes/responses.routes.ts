@@ -49,7 +49,8 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
 function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined): ResponseKeeper | undefined {
   const restore = ctx.services.output.piiRestore;
   if (keeper === undefined || restore === undefined || !restore.applies(ctx)) return keeper;
-  return (response) => keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>);
+  return (response, itemIdsBy) =>
+    keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>, itemIdsBy);
 }
 
 /**
@@ -57,8 +58,8 @@ function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined)
  * context, which every reader of the kept response could otherwise see, whatever they may read).
  */
 function withClientInstructions(keeper: ResponseKeeper, instructions: ResponsesBody['instructions']): ResponseKeeper {
-  return (response) =>
-    keeper('instructions' in response ? { ...response, instructions: instructions ?? null } : response);
+  return (response, itemIdsBy) =>
+    keeper('instructions' in response ? { ...response, instructions: instructions ?? null } : response, itemIdsBy);
 }
 
 /**

@@ -227,11 +227,7 @@ function userMessages(parts: readonly IrPart[]): JsonObject[] {
           .filter((inner): inner is IrTextPart => inner.type === 'text')
           .map((inner) => inner.text)
           .join('\n');
-        out.push({
-          role: 'tool',
-          tool_call_id: part.toolCallId,
-          content: part.isError && text === '' ? 'error' : text,
-        });
+        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolResultText(text, part.isError) });
         // Tool messages carry text only: images a tool returned go to the user turn that follows.
         for (const inner of part.content) if (inner.type === 'image') rest.push(inner);
         break;
@@ -253,6 +249,15 @@ function userMessages(parts: readonly IrPart[]): JsonObject[] {
     out.push({ role: 'user', content: rest.map(userPartFromIr) });
   }
   return out;
+}
+
+/**
+ * A `tool` message has no error flag, so a failed call's result says so in its text, the way agent
+ * SDKs and MCP clients write tool errors: without it the model would take the error text for output.
+ */
+function toolResultText(text: string, isError: boolean): string {
+  if (!isError) return text;
+  return text === '' ? 'Error' : `Error: ${text}`;
 }
 
 function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {

@@ -1,18 +1,20 @@
+import { isCompleteArguments } from '../cut-tool-calls.js';
+
 /**
  * Orders streamed content into Messages content blocks, which cannot interleave: a block starts,
  * takes its deltas and stops before the next one starts. Chat completions streams may interleave
- * parallel tool calls (argument deltas of call 0 after call 1 started), so:
+ * parallel tool calls (argument deltas of call 0 after call 1 started), and a Messages client takes
+ * a tool call's input as the JSON object its deltas add up to, so:
  *
- * - one block is live and its deltas go out as they arrive;
- * - a block that starts while the live tool call's arguments are not yet complete JSON waits in a
- *   queue, buffering its deltas;
- * - once the live call's arguments parse, it stops and the queue is replayed in arrival order, the
- *   last replayed block becoming live; the rest is flushed at the end.
+ * - text goes out as it arrives, unless a tool call before it is still waiting;
+ * - a tool call waits, gathering its argument deltas, until they are complete JSON, then goes out as
+ *   one block with one `input_json_delta` (as Anthropic's own streams hold a call's JSON back until
+ *   it is checked), followed by whatever arrived behind it, in arrival order;
+ * - at the end, calls still waiting go out as they are, except those the token limit cut off, which
+ *   are left out: their input would be an object the model never wrote.
  *
- * Sequential streams (the usual case) never queue, so they stream as fast as they arrive; an
- * interleaved one delays only the later calls, until the earlier ones are complete. A call's
- * arguments complete as JSON cannot take further text, so nothing valid is lost: deltas for a
- * call already stopped can only come from a model emitting broken JSON, and are dropped.
+ * A call's arguments complete as JSON cannot take further text, so nothing valid is lost: deltas for a
+ * call already sent can only come from a model emitting broken JSON, and are dropped.
  */
 
 /** One step of the Messages stream, in an order Messages clients accept. */
@@ -23,113 +25,73 @@ export type BlockStep =
   | { readonly step: 'json'; readonly json: string }
   | { readonly step: 'stop' };
 
-type Live = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly index: number; arguments: string };
 type Waiting =
   | { readonly kind: 'text'; readonly texts: string[] }
-  | {
-      readonly kind: 'tool';
-      readonly index: number;
-      readonly id: string;
-      readonly name: string;
-      readonly deltas: string[];
-    };
+  | { readonly kind: 'tool'; readonly index: number; readonly id: string; readonly name: string; arguments: string };
 
 /** Turns text and tool-call events (keyed by the IR's tool index) into block steps. */
 export class ContentBlockOrder {
-  private live: Live | undefined;
+  /** Whether a text block is open. */
+  private textIsLive = false;
+  /** Blocks not sent yet, in arrival order; the first is a tool call whose arguments are incomplete. */
   private readonly queue: Waiting[] = [];
 
   /** A text delta. */
   text(text: string): BlockStep[] {
     const last = this.queue.at(-1);
-    if (last?.kind === 'text') {
-      last.texts.push(text);
-      return [];
+    if (last?.kind === 'text') last.texts.push(text);
+    else if (last !== undefined) this.queue.push({ kind: 'text', texts: [text] });
+    else if (this.textIsLive) return [{ step: 'text', text }];
+    else {
+      this.textIsLive = true;
+      return [{ step: 'start_text' }, { step: 'text', text }];
     }
-    if (this.live?.kind === 'text' && this.queue.length === 0) return [{ step: 'text', text }];
-    if (this.mustWait()) {
-      this.queue.push({ kind: 'text', texts: [text] });
-      return [];
-    }
-    const steps = this.stopLive();
-    this.live = { kind: 'text' };
-    return [...steps, { step: 'start_text' }, { step: 'text', text }];
+    return [];
   }
 
   /** A tool call starts. */
   toolStart(index: number, id: string, name: string): BlockStep[] {
-    if (this.mustWait()) {
-      this.queue.push({ kind: 'tool', index, id, name, deltas: [] });
-      return [];
-    }
-    const steps = this.stopLive();
-    this.live = { kind: 'tool', index, arguments: '' };
-    return [...steps, { step: 'start_tool', id, name }];
+    this.queue.push({ kind: 'tool', index, id, name, arguments: '' });
+    return [];
   }
 
   /** Argument text of a tool call. */
   toolDelta(index: number, json: string): BlockStep[] {
-    const live = this.live;
-    if (live?.kind === 'tool' && live.index === index) {
-      live.arguments += json;
-      const steps: BlockStep[] = [{ step: 'json', json }];
-      if (this.queue.length > 0 && !this.liveIsMidArguments()) steps.push(...this.replay(false));
-      return steps;
-    }
-    const waiting = this.queue.find((item) => item.kind === 'tool' && item.index === index);
-    if (waiting?.kind === 'tool') waiting.deltas.push(json);
-    return [];
+    const call = this.queue.find((item) => item.kind === 'tool' && item.index === index);
+    if (call?.kind !== 'tool') return [];
+    call.arguments += json;
+    return this.flush(false);
   }
 
-  /** The stream ended: stop the live block and replay everything still waiting. */
-  end(): BlockStep[] {
-    return this.replay(true);
+  /** The stream ended (`cut`: at the token limit): sends what still waits and stops the last block. */
+  end(cut: boolean): BlockStep[] {
+    return [...this.flush(true, cut), ...this.stopText()];
   }
 
-  /** Whether a new block must wait: something already waits, or the live call is mid-arguments. */
-  private mustWait(): boolean {
-    return this.queue.length > 0 || this.liveIsMidArguments();
-  }
-
-  private liveIsMidArguments(): boolean {
-    return this.live?.kind === 'tool' && !isCompleteJson(this.live.arguments);
-  }
-
-  private stopLive(): BlockStep[] {
-    if (this.live === undefined) return [];
-    this.live = undefined;
-    return [{ step: 'stop' }];
-  }
-
-  /** Stops the live block and starts waiting ones, until one is left live (or, at the end, none). */
-  private replay(all: boolean): BlockStep[] {
-    const steps = this.stopLive();
-    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+  /** Sends waiting blocks from the front while they are ready: all of them at the end. */
+  private flush(atEnd: boolean, cut = false): BlockStep[] {
+    const steps: BlockStep[] = [];
+    for (let next = this.queue[0]; next !== undefined; next = this.queue[0]) {
+      const complete = next.kind === 'text' || isCompleteArguments(next.arguments);
+      if (!complete && !atEnd) break;
+      this.queue.shift();
+      if (!complete && cut) continue;
+      steps.push(...this.stopText());
       if (next.kind === 'text') {
         steps.push({ step: 'start_text' }, ...next.texts.map((text): BlockStep => ({ step: 'text', text })));
-        this.live = { kind: 'text' };
+        this.textIsLive = true;
       } else {
-        steps.push(
-          { step: 'start_tool', id: next.id, name: next.name },
-          ...next.deltas.map((json): BlockStep => ({ step: 'json', json })),
-        );
-        this.live = { kind: 'tool', index: next.index, arguments: next.deltas.join('') };
+        steps.push({ step: 'start_tool', id: next.id, name: next.name });
+        if (next.arguments !== '') steps.push({ step: 'json', json: next.arguments });
+        steps.push({ step: 'stop' });
       }
-      // The last block stays live; an incomplete call stays live too, the rest keep waiting.
-      if (!all && (this.queue.length === 0 || this.liveIsMidArguments())) return steps;
-      steps.push(...this.stopLive());
     }
     return steps;
   }
-}
 
-/** Whether tool arguments (a JSON object) are complete; the suffix test spares parsing every delta. */
-function isCompleteJson(text: string): boolean {
-  if (!text.trimEnd().endsWith('}')) return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+  private stopText(): BlockStep[] {
+    if (!this.textIsLive) return [];
+    this.textIsLive = false;
+    return [{ step: 'stop' }];
   }
 }

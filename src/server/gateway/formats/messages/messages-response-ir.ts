@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
+import { isCutOff } from '../cut-tool-calls.js';
 import { parseToolArguments } from '../translation-error.js';
 import type {
   MessagesResponse,
@@ -103,10 +104,15 @@ export function messagesResponseToIr(json: unknown): IrResponse {
   };
 }
 
-/** Builds the Messages answer a client receives; `model` is the public model name. */
+/**
+ * Builds the Messages answer a client receives; `model` is the public model name. A tool call the
+ * token limit cut off is left out (`stop_reason` `max_tokens` says the answer was cut): `input` must
+ * be an object, and any object made of the unfinished JSON would be one the model never wrote.
+ */
 export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usage): MessagesResponse {
   const content = ir.content.flatMap((part): Array<MessagesTextBlock | MessagesToolUseBlock> => {
     if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    if (isCutOff(part, ir.stopReason)) return [];
     return [{ type: 'tool_use', id: toolUseId(part.id), name: part.name, input: parseToolArguments(part.arguments) }];
   });
   return {

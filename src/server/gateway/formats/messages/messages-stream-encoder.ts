@@ -109,7 +109,7 @@ export async function* encodeMessagesStream(
     }
   }
   if (!started) yield start();
-  yield* frames(blocks.end());
+  yield* frames(blocks.end(stopReason === 'length'));
   const reason = stopReason ?? (sawTool ? 'tool_calls' : 'stop');
   const usage = options.usage();
   yield frame('message_delta', {

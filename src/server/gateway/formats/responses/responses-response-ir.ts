@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, Usage } from '../ir.js';
 import type { ResponsesBody } from './responses-schema.js';
+import { isCutOff } from '../cut-tool-calls.js';
 
 /** Responses answers built from the IR (a Responses request served by a chat provider). */
 
@@ -18,7 +19,12 @@ export interface ResponseEnvelope {
 
 /** A fresh envelope for a request. */
 export function responseEnvelope(request: ResponsesBody, model: string): ResponseEnvelope {
-  return { id: `resp_${randomUUID().replaceAll('-', '')}`, model, createdAt: Math.floor(Date.now() / 1000), request };
+  return { id: responseId(), model, createdAt: Math.floor(Date.now() / 1000), request };
+}
+
+/** A new Response id of the gateway's own. */
+export function responseId(): string {
+  return `resp_${randomUUID().replaceAll('-', '')}`;
 }
 
 /** A new output item id with OpenAI's prefixes (`msg_`, `fc_`). */
@@ -31,7 +37,7 @@ export type ResponseOutputItem =
   | {
       type: 'message';
       id: string;
-      status: 'in_progress' | 'completed';
+      status: ItemStatus;
       role: 'assistant';
       content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
     }
@@ -41,8 +47,17 @@ export type ResponseOutputItem =
       call_id: string;
       name: string;
       arguments: string;
-      status: 'in_progress' | 'completed';
+      status: ItemStatus;
     };
+
+/** An output item's status: `incomplete` for the one the token limit cut off, as OpenAI marks it. */
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+/** The status of an answer's last output item once the answer stopped for `stop`. */
+export function lastItemStatus(item: ResponseOutputItem, stop: IrStopReason | undefined): ItemStatus {
+  if (item.type === 'function_call') return isCutOff(item, stop) ? 'incomplete' : 'completed';
+  return stop === 'length' ? 'incomplete' : 'completed';
+}
 
 /** Response usage from complete counts. */
 export function responsesUsage(usage: Usage): object {
@@ -105,6 +120,7 @@ export function responsesResponseFromIr(
 ): Record<string, unknown> {
   const output: ResponseOutputItem[] = [];
   const text = ir.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const calls = ir.content.filter((part) => part.type === 'tool_call');
   if (text !== '')
     output.push({
       type: 'message',
@@ -121,8 +137,11 @@ export function responsesResponseFromIr(
         call_id: part.id,
         name: part.name,
         arguments: part.arguments,
-        status: 'completed',
+        status: isCutOff(part, ir.stopReason) ? 'incomplete' : 'completed',
       });
   }
+  // The message comes before the calls: the limit cut it only when no call followed.
+  const message = output[0];
+  if (message?.type === 'message' && calls.length === 0) message.status = lastItemStatus(message, ir.stopReason);
   return responseObject(envelope, output, ir.stopReason, usage);
 }

@@ -1,7 +1,13 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
-import { itemId, responseObject, type ResponseEnvelope, type ResponseOutputItem } from './responses-response-ir.js';
+import {
+  itemId,
+  lastItemStatus,
+  responseObject,
+  type ResponseEnvelope,
+  type ResponseOutputItem,
+} from './responses-response-ir.js';
 
 /**
  * Encodes IR events as a typed Responses stream, as OpenAI sends it: `response.created`,
@@ -29,7 +35,8 @@ export async function* encodeResponsesStream(
     if (!open) return;
     const { item, index } = open;
     open = undefined;
-    item.status = 'completed';
+    // An item closed because another followed is complete; the last one is closed once the stop is known.
+    item.status = stop === undefined ? 'completed' : lastItemStatus(item, stop);
     if (item.type === 'message') {
       const part = item.content[0];
       yield frame('response.output_text.done', {
