@@ -75,10 +75,31 @@ export function contentHash(content: string, contentType: string): string {
 }
 
 /**
+ * The collection a document was being indexed for was deleted, or changed its source, while the
+ * document's chunks were being embedded: nothing was stored.
+ */
+export class CollectionChangedError extends GatewayError {
+  constructor(collection: string, key: string) {
+    super(
+      'conflict',
+      `RAG collection ${collection} was deleted or changed its source while ${key} was being indexed; the document was not stored`,
+    );
+    this.name = 'CollectionChangedError';
+  }
+}
+
+/**
  * Collections and their documents: create, change and delete them, and index a document (chunk it,
  * embed its chunks when an embedding model is set, store both; FTS5 indexes chunks by trigger).
  */
 export class RagIndex {
+  /**
+   * Bumped when a collection is deleted or changes its source. A name can be deleted and made again
+   * (with other readers) while a document is being embedded for the old one; comparing generations
+   * keeps that document out of the new collection.
+   */
+  private readonly generations = new Map<string, number>();
+
   constructor(
     readonly repository: RagRepository,
     private readonly embedder: RagEmbedder,
@@ -129,7 +150,10 @@ export class RagIndex {
     if (patch.source !== undefined) {
       sourceNamespace = patch.source?.namespace ?? null;
       sourceBranch = patch.source ? patch.source.branch : null;
-      if (sourceNamespace !== row.sourceNamespace || sourceBranch !== row.sourceBranch) sourceRevision = 0;
+      if (sourceNamespace !== row.sourceNamespace || sourceBranch !== row.sourceBranch) {
+        sourceRevision = 0;
+        this.nextGeneration(name);
+      }
     }
     this.repository.updateCollection({
       ...row,
@@ -146,6 +170,11 @@ export class RagIndex {
   delete(name: string): void {
     if (!this.repository.deleteCollection(name))
       throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
+    this.nextGeneration(name);
+  }
+
+  private nextGeneration(name: string): void {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
   }
 
   documents(name: string): RagDocument[] {
@@ -179,7 +208,11 @@ export class RagIndex {
       throw new GatewayError('not_found', `document ${id} is not in RAG collection ${name}`);
   }
 
-  /** Chunks, embeds and stores one document, replacing any earlier version of the same key. */
+  /**
+   * Chunks, embeds and stores one document, replacing any earlier version of the same key. Throws
+   * CollectionChangedError, storing nothing, when the collection was deleted or changed its source
+   * while the chunks were being embedded.
+   */
   async indexDocument(
     collection: string,
     key: string,
@@ -187,8 +220,10 @@ export class RagIndex {
     contentType: 'text' | 'markdown',
     revision: number | null,
   ): Promise<void> {
+    const generation = this.generations.get(collection);
     const drafts = chunkDocument(content, contentType, this.chunking);
     const vectors = await this.embedChunks(drafts.map((draft) => draft.text));
+    if (this.generations.get(collection) !== generation) throw new CollectionChangedError(collection, key);
     const chunks: NewChunk[] = drafts.map((draft, ordinal) => ({
       ordinal,
       heading: draft.heading,

@@ -2,7 +2,7 @@ import type { RagSyncResult } from '../../../shared/rag-api.js';
 import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import type { StoreEngine } from '../../store/engine/store-engine.js';
 import { GatewayError } from '../gateway-error.js';
-import { contentHash, contentTypeOfKey, type RagIndex } from './rag-index.js';
+import { CollectionChangedError, contentHash, contentTypeOfKey, type RagIndex } from './rag-index.js';
 import type { CollectionRow } from './rag.repository.js';
 
 /**
@@ -81,7 +81,12 @@ export class StoreFollower {
       existing.delete(key);
       // Unchanged content keeps its chunks, and the revision they were indexed from.
       if (known !== undefined && known.contentHash === contentHash(content, contentType)) continue;
-      await this.index.indexDocument(name, key, content, contentType, state.revision);
+      try {
+        await this.index.indexDocument(name, key, content, contentType, state.revision);
+      } catch (error) {
+        if (error instanceof CollectionChangedError) return result;
+        throw error;
+      }
       if (known === undefined) result.added += 1;
       else result.updated += 1;
     }
