@@ -17,6 +17,7 @@ import {
   ragSyncResultSchema,
 } from '../../../../shared/rag-api.js';
 import { GatewayError } from '../../gateway-error.js';
+import { keyStatus } from '../../keys/key-view.js';
 
 /**
  * `/internal/rag/*`: collections (create, list, read, change, delete), their documents (ingest text or
@@ -112,6 +113,9 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
       const key = keyId === undefined ? null : keys.get(keyId);
       if (key === undefined) throw new GatewayError('not_found', `API key ${keyId} does not exist`);
       const names = request.body.collections ?? index.list().map((collection) => collection.name);
+      // A revoked or expired key is refused before any retrieval: it reads nothing.
+      if (key !== null && keyStatus(key, Date.now()) !== 'active')
+        return { collections: [], denied: [...new Set(names)], hits: [] };
       const result = await rag.retriever.retrieve(key, names, query, topK ?? rag.settings.top_k, request.id);
       // What the key would be sent: the same redaction as on the way to an upstream.
       const { texts } = rag.redact(result.hits.map((hit) => hit.text));
