@@ -21,6 +21,12 @@ export class PendingStore<T> {
     this.entries.set(id, { value, expiresAt: this.now() + this.ttlMs });
   }
 
+  /** The entry without using it up, or undefined when unknown, used or expired. */
+  peek(id: string): T | undefined {
+    const entry = this.entries.get(id);
+    return entry !== undefined && entry.expiresAt > this.now() ? entry.value : undefined;
+  }
+
   /** Removes and returns the entry (one use only), or undefined when unknown, used or expired. */
   take(id: string): T | undefined {
     const entry = this.entries.get(id);

@@ -125,17 +125,20 @@ export class SsoService {
   async callback(query: Record<string, unknown>, binding: string | undefined): Promise<CallbackOutcome> {
     const state = typeof query.state === 'string' ? query.state : undefined;
     if (state === undefined) throw new SsoError('invalid_request_error', 'state is missing from the callback');
-    const transaction = this.logins.take(state);
+    const transaction = this.logins.peek(state);
     if (transaction === undefined)
       throw new SsoError(
         'invalid_request_error',
         'state does not match a sign-in in progress (unknown, already used or expired)',
       );
+    // Checked before the state is used up: whoever replays a callback they saw from another browser
+    // gets nothing from it, and must not end the sign-in of the person it belongs to either.
     if (binding === undefined || !sameSecret(binding, transaction.binding))
       throw new SsoError(
         'invalid_request_error',
         'this sign-in was started in another browser (the sign-in cookie does not match)',
       );
+    this.logins.take(state);
     const client = this.client(transaction.provider);
     try {
       const callbackUrl = new URL(transaction.redirectUri);
