@@ -17,7 +17,23 @@ interface Segment {
   readonly joiner: string;
 }
 
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+// Only the opening is matched by a pattern; the title is trimmed by hand (headingTitle). A pattern with
+// a lazy title followed by optional spaces and closing #s backtracks in cubic time over a long run of
+// spaces, which let one line of a document stall the process for minutes.
+const HEADING_OPENING = /^(#{1,6})[ \t]+(?=\S)/;
+
+/** An ATX heading's level and title (without a closing run of #s), or undefined for other lines. */
+export function parseHeading(line: string): { level: number; title: string } | undefined {
+  const opening = HEADING_OPENING.exec(line);
+  if (opening === null) return undefined;
+  let title = line.slice(opening[0].length).trimEnd();
+  let end = title.length;
+  while (end > 0 && title[end - 1] === '#') end -= 1;
+  // A closing sequence counts only after a space ("# C#" keeps its #); a title of #s alone stays.
+  if (end < title.length && end > 0 && (title[end - 1] === ' ' || title[end - 1] === '\t'))
+    title = title.slice(0, end).trimEnd();
+  return { level: opening[1]!.length, title };
+}
 
 /**
  * Splits a document into chunks of at most `size` characters. Paragraphs (and, inside long ones,
@@ -51,13 +67,13 @@ function markdownSections(content: string): Array<{ heading: string | null; body
   };
   for (const line of content.split(/\r?\n/)) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const match = inFence ? null : HEADING.exec(line);
-    if (match) {
+    const heading = inFence ? undefined : parseHeading(line);
+    if (heading !== undefined) {
       flush();
-      path.length = Math.min(path.length, match[1]!.length - 1);
-      path.push(match[2]!);
+      path.length = Math.min(path.length, heading.level - 1);
+      path.push(heading.title);
       // The heading's words are part of the section's text, so BM25 finds the section by its title.
-      current.push(match[2]!);
+      current.push(heading.title);
       continue;
     }
     current.push(line);
