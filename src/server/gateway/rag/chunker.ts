@@ -58,10 +58,17 @@ function markdownSections(content: string): Array<{ heading: string | null; body
   let current: string[] = [];
   let hasContent = false;
   let inFence = false;
-  const flush = (): void => {
+  /** The level of the heading the current section is under (0: before the first heading). */
+  let level = 0;
+  /** Ends the current section; `nextLevel` is the level of the heading that ends it (undefined: the end). */
+  const flush = (nextLevel?: number): void => {
     const body = current.join('\n').trim();
-    // A heading directly followed by a subheading has nothing of its own to index.
-    if (hasContent && body !== '') sections.push({ heading: path.length > 0 ? path.join(' > ') : null, body });
+    // A heading directly followed by a subheading has nothing of its own to index: the subheading's
+    // section carries its title in its path. One followed by nothing deeper is text in its own right
+    // (a title-only document, a closing "## Questions? Ask #help" line), so it is kept.
+    const titleOnly = level > 0 && (nextLevel === undefined || nextLevel <= level);
+    if ((hasContent || titleOnly) && body !== '')
+      sections.push({ heading: path.length > 0 ? path.join(' > ') : null, body });
     current = [];
     hasContent = false;
   };
@@ -69,7 +76,8 @@ function markdownSections(content: string): Array<{ heading: string | null; body
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const heading = inFence ? undefined : parseHeading(line);
     if (heading !== undefined) {
-      flush();
+      flush(heading.level);
+      level = heading.level;
       path.length = Math.min(path.length, heading.level - 1);
       path.push(heading.title);
       // The heading's words are part of the section's text, so BM25 finds the section by its title.
