@@ -124,6 +124,11 @@ export const gatewayResponses = sqliteTable(
     itemIdsBy: text('item_ids_by', { enum: ['provider', 'gateway'] })
       .notNull()
       .default('provider'),
+    /**
+     * The RAG collections the response was made with, its own and its conversation's: another key of
+     * the team sees the response only if it may read them all, since the answer may quote them.
+     */
+    ragCollections: text('rag_collections', { mode: 'json' }).$type<string[]>().notNull().default([]),
   },
   (table) => [primaryKey({ columns: [table.id, table.keyId] })],
 );

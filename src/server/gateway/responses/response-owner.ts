@@ -6,5 +6,11 @@ export function responseOwner(ctx: RequestContext): ResponseOwner {
   const principal = ctx.principal;
   // Only embeddings accept a caller's own provider key; Responses always authenticate an issued key.
   if (principal?.kind !== 'key') throw new Error(`kept responses need an issued key (${ctx.path})`);
-  return { keyId: principal.key.row.id, team: principal.key.row.team };
+  const key = principal.key.row;
+  const retriever = ctx.services.rag.retriever;
+  return {
+    keyId: key.id,
+    team: key.team,
+    mayReadCollections: (names) => retriever.readable(key, names).denied.length === 0,
+  };
 }

@@ -8,6 +8,14 @@ import type { ResponsesRepository, StoredResponseRow } from './responses.reposit
 export interface ResponseOwner {
   readonly keyId: string;
   readonly team: string | null;
+  /** Whether the key may read every one of these RAG collections (a teammate's response may quote them). */
+  readonly mayReadCollections: (names: readonly string[]) => boolean;
+}
+
+/** A kept conversation as it is sent again: its items, and the RAG collections its answers were made with. */
+export interface KeptConversation {
+  readonly items: ResponsesInputItem[];
+  readonly ragCollections: readonly string[];
 }
 
 /** One page of a response's input items, in OpenAI's list shape. */
@@ -35,6 +43,9 @@ export type ItemIdsBy = 'provider' | 'gateway';
  */
 export type ResponseKeeper = (response: Record<string, unknown>, itemIdsBy: ItemIdsBy) => string;
 
+/** The RAG collections a response is made with, read when it is kept (retrieval runs after the keeper is made). */
+export type RagCollectionsOf = () => readonly string[];
+
 /** The most responses one conversation may chain: each turn resends them all upstream. */
 export const MAX_RESPONSE_CHAIN = 100;
 
@@ -54,6 +65,7 @@ export class ResponsesService {
     owner: ResponseOwner,
     input: string | readonly ResponsesInputItem[],
     previousId: string | null,
+    ragCollections: RagCollectionsOf,
   ): ResponseKeeper {
     // A copy: the policy stages may rewrite the request's items in place (scrubbing) after this.
     const inputItems = listItems(structuredClone(input));
@@ -70,6 +82,7 @@ export class ResponsesService {
         inputItems,
         createdAt,
         itemIdsBy,
+        ragCollections: [...new Set(ragCollections())].sort(),
       });
       return keptAs;
     };
@@ -88,10 +101,10 @@ export class ResponsesService {
    * The conversation up to and including `previousId`, oldest first: each kept response's input
    * items, then its output. A chain ends early where an earlier response was deleted.
    */
-  conversation(owner: ResponseOwner, previousId: string): ResponsesInputItem[] {
+  conversation(owner: ResponseOwner, previousId: string): KeptConversation {
     const chain: StoredResponseRow[] = [this.visible(owner, previousId)];
     for (let id = chain[0]!.previousResponseId; id !== null;) {
-      const row = this.repository.findVisible(id, owner.keyId, owner.team);
+      const row = this.readable(owner, id);
       if (row === undefined) break;
       if (chain.length === MAX_RESPONSE_CHAIN)
         throw new GatewayError(
@@ -101,7 +114,10 @@ export class ResponsesService {
       chain.push(row);
       id = row.previousResponseId;
     }
-    return chain.reverse().flatMap((row) => [...row.inputItems, ...outputOf(row)] as ResponsesInputItem[]);
+    return {
+      items: chain.reverse().flatMap((row) => [...row.inputItems, ...outputOf(row)] as ResponsesInputItem[]),
+      ragCollections: [...new Set(chain.flatMap((row) => row.ragCollections))],
+    };
   }
 
   /** The kept Response object. */
@@ -136,9 +152,19 @@ export class ResponsesService {
 
   /** The row, when it exists and the owner may see it; otherwise not found, never saying which. */
   private visible(owner: ResponseOwner, id: string): StoredResponseRow {
-    const row = this.repository.findVisible(id, owner.keyId, owner.team);
+    const row = this.readable(owner, id);
     if (row === undefined) throw new GatewayError('not_found', `no response with id '${id}'`);
     return row;
+  }
+
+  /**
+   * The key's own row, or a teammate's made only with RAG collections the key may read too: an answer
+   * may quote what was retrieved, so sharing it with the team must not open a collection to the team.
+   */
+  private readable(owner: ResponseOwner, id: string): StoredResponseRow | undefined {
+    const row = this.repository.findVisible(id, owner.keyId, owner.team);
+    if (row === undefined || row.keyId === owner.keyId) return row;
+    return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections) ? row : undefined;
   }
 }
 

@@ -88,14 +88,18 @@ function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
   const previous = body.previous_response_id ?? null;
   if (!body.store && previous === null) return undefined;
   const owner = responseOwner(ctx);
+  // The answer may quote what the conversation retrieved before, as well as what this request retrieves.
+  let earlierCollections: readonly string[] = [];
+  const ragCollections = () => [...earlierCollections, ...(ctx.rag?.collections ?? [])];
   // Taken before the chain is added: a response keeps only the input its own request sent.
   const keeper = body.store
-    ? withClientInstructions(responses.keeper(owner, body.input, previous), body.instructions)
+    ? withClientInstructions(responses.keeper(owner, body.input, previous, ragCollections), body.instructions)
     : undefined;
   if (previous !== null) {
     const earlier = atEdge(() => responses.conversation(owner, previous));
+    earlierCollections = earlier.ragCollections;
     const input = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
-    body.input = [...earlier, ...input];
+    body.input = [...earlier.items, ...input];
   }
   return keeper;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `gateway_responses` ADD `rag_collections` text DEFAULT '[]' NOT NULL;
