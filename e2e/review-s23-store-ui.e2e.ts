@@ -1,4 +1,4 @@
-import { expect, openSignedIn, test } from './fixtures.js';
+import { expect, openSignedIn, storeCall, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
 
 test('History: a change made only of invisible characters, line endings or the final newline shows what changed', async ({
@@ -37,4 +37,35 @@ test('History: a change made only of invisible characters, line endings or the f
   // Documents shows the same characters in the document itself.
   await openSignedIn(page, screen('documents', namespace, 'main', '&key=key.txt'));
   await expect(page.getByTestId('content-view').locator('abbr.invisible-char')).toHaveText('U+200B');
+});
+
+test('Branches and Checkpoints: a namespace of more than one store page (1,000) of each lists them all, the current branch too', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const namespace = freshNamespace('s23', 'pages');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  // Named to sort before `main`, so the current branch is the one past the first page.
+  const names = Array.from({ length: 1001 }, (_, i) => `a${String(i).padStart(4, '0')}`);
+  const workers = 4;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let i = worker; i < names.length; i += workers) {
+        const scope = { namespace, branch: 'main' };
+        await storeCall('/v1/branches', { scope, name: names[i] });
+        await storeCall('/v1/checkpoints', { scope, name: `cp-${names[i]}`, description: '' });
+      }
+    }),
+  );
+
+  await openSignedIn(page, screen('branches', namespace));
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(1 + 1002);
+  await expect(page.getByRole('row', { name: /^main current/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'a1000', exact: true })).toHaveCount(1);
+  await expect(page.getByLabel('Branch', { exact: true }).locator('option', { hasText: /^a1000$/ })).toHaveCount(1);
+
+  await openSignedIn(page, screen('checkpoints', namespace));
+  await expect(rows).toHaveCount(1 + 1001);
+  await expect(page.getByRole('link', { name: 'cp-a1000', exact: true })).toHaveCount(1);
 });
