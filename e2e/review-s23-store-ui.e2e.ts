@@ -69,3 +69,32 @@ test('Branches and Checkpoints: a namespace of more than one store page (1,000) 
   await expect(rows).toHaveCount(1 + 1001);
   await expect(page.getByRole('link', { name: 'cp-a1000', exact: true })).toHaveCount(1);
 });
+
+test('History and Documents: a branch the namespace does not have is named as missing, with the branches it has', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('s23', 'typo');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  await apply(namespace, 'canary', 'canary', { 'a.txt': 'b' });
+
+  await openSignedIn(page, screen('history', namespace, 'mian'));
+  await expect(page.getByText(`No branch “mian” in ${namespace}`)).toBeVisible();
+  await expect(page.getByText('No revisions on')).toHaveCount(0);
+  const offered = page.getByRole('list', { name: `Branches of ${namespace}` });
+  await expect(offered.getByRole('link')).toHaveText(['main', 'canary']);
+  await offered.getByRole('link', { name: 'main' }).click();
+  await expect(page).toHaveURL(/\/store\/history\?.*branch=main/);
+  await expect(page.getByTestId('log-list')).toContainText('base');
+
+  await openSignedIn(page, screen('documents', namespace, 'mian'));
+  await expect(page.getByText(`No branch “mian” in ${namespace}`)).toBeVisible();
+  await page
+    .getByRole('list', { name: `Branches of ${namespace}` })
+    .getByRole('link', { name: 'canary' })
+    .click();
+  await expect(page).toHaveURL(/\/store\/documents\?.*branch=canary/);
+
+  // A namespace with nothing written still gets the first command to paste.
+  await openSignedIn(page, screen('history', freshNamespace('s23', 'empty'), 'main'));
+  await expect(page.getByText(/No revisions on .* \/ main yet/)).toBeVisible();
+});

@@ -135,7 +135,7 @@ export function DocumentsScreen() {
   if (state.data.revision === 0)
     return (
       <div className="page-body">
-        <EmptyBranch scope={scope} />
+        <EmptyBranch scope={scope} path="store/documents" />
       </div>
     );
 

@@ -42,7 +42,7 @@ export function HistoryScreen() {
   if (entries.length === 0)
     return (
       <div className="page-body">
-        <EmptyBranch scope={scope} />
+        <EmptyBranch scope={scope} path="store/history" />
       </div>
     );
 
