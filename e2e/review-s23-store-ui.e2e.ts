@@ -98,3 +98,27 @@ test('History and Documents: a branch the namespace does not have is named as mi
   await openSignedIn(page, screen('history', freshNamespace('s23', 'empty'), 'main'));
   await expect(page.getByText(/No revisions on .* \/ main yet/)).toBeVisible();
 });
+
+test('History: a link to a revision older than the first page of the log shows it selected, and j goes on from it', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const namespace = freshNamespace('s23', 'deep-link');
+  // More than two pages of the log (100 entries each), so revision 3 is on the third.
+  for (let i = 1; i <= 230; i++) await apply(namespace, 'main', `edit ${i}`, { 'a.txt': `version ${i}` });
+
+  await openSignedIn(page, screen('history', namespace, 'main', '&rev=3'));
+  const selected = page.getByTestId('log-list').getByRole('option', { selected: true });
+  await expect(selected).toContainText('edit 3');
+  await expect(selected).toBeInViewport();
+  await page.getByTestId('log-list').focus();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/[?&]rev=2(&|$)/);
+  await expect(selected).toContainText('edit 2');
+
+  // A revision of another branch is not chased through the whole log: it is shown as such.
+  const other = await apply(namespace, 'side', 'side', { 'b.txt': 'b' });
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${other.revision}`));
+  await expect(page.getByTestId('revision-detail')).toContainText('side');
+  await expect(page.getByTestId('log-list').getByRole('option')).not.toHaveCount(0);
+});
