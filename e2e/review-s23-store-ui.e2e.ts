@@ -122,3 +122,19 @@ test('History: a link to a revision older than the first page of the log shows i
   await expect(page.getByTestId('revision-detail')).toContainText('side');
   await expect(page.getByTestId('log-list').getByRole('option')).not.toHaveCount(0);
 });
+
+test('Checkpoints: a long name wraps beside its icon, which keeps its size', async ({ page }) => {
+  const namespace = freshNamespace('s23', 'long-names');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  const name = 'release candidate for the spring launch of the new pricing page and its translations';
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name, description: 'long' });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openSignedIn(page, screen('checkpoints', namespace));
+  const cell = page.getByRole('row', { name: new RegExp(name) }).locator('.cell-title');
+  const link = cell.getByRole('link', { name });
+  await expect(link).toBeVisible();
+  const [icon, text] = await Promise.all([cell.locator('svg').boundingBox(), link.boundingBox()]);
+  // The name wraps onto several lines, and the icon is still 14 px wide.
+  expect(text!.height).toBeGreaterThan(30);
+  expect(icon!.width).toBeCloseTo(14, 0);
+});
