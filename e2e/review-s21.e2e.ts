@@ -57,6 +57,7 @@ test('Documents: a checkpoint past the first page of the namespace’s checkpoin
   await expect(page.getByTestId('document-list')).toContainText('b.txt');
   await expect(page.getByTestId('state-summary')).toContainText(`#${latest.revision}`);
   await expect(page.getByRole('alert')).toHaveCount(0);
-  await expect(picker.locator('option:checked')).toHaveText(last);
+  // Listed like every other checkpoint, with its revision: the whole list is read.
+  await expect(picker.locator('option:checked')).toHaveText(`${last} (#${latest.revision})`);
   await expect(picker).not.toHaveAttribute('aria-invalid', 'true');
 });

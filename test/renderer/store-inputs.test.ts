@@ -14,13 +14,6 @@ describe('a checkpoint named in the address', () => {
     expect(lookUpCheckpoint('v1', undefined)).toEqual({ status: 'loading' });
   });
 
-  it('is not called missing when the list stopped at a page end: the store is asked instead', () => {
-    const lookup = lookUpCheckpoint('zz-later', listed, false);
-    expect(lookup).toEqual({ status: 'unlisted', name: 'zz-later' });
-    expect(checkpointProblem(lookup, 'team/app')).toBeUndefined();
-    expect(lookUpCheckpoint('v1', listed, false)).toEqual({ status: 'found', checkpoint: listed[0] });
-  });
-
   it('names a missing one, never falling back to the head', () => {
     expect(checkpointProblem({ status: 'missing', name: 'nope' }, 'team/app')?.title).toBe(
       'No checkpoint “nope” in team/app',

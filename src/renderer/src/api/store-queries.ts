@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import {
+  MAX_PAGE_LIMIT,
   branchListResponseSchema,
   checkpointListResponseSchema,
   diffResponseSchema,
@@ -8,47 +9,64 @@ import {
   namespaceListResponseSchema,
   stateResponseSchema,
 } from '../../../shared/store-api.js';
+import { readAllPages } from './all-pages.js';
 import { useApi } from './api-context.js';
 import { queryKeys, type RevisionSelector, type StoreScope } from './query-keys.js';
 
 /** Log entries per page: enough to fill a tall window, small enough to arrive quickly. */
 export const LOG_PAGE_SIZE = 100;
 
-/** Every namespace with its counts. */
+/** Every namespace with its counts (all pages). */
 export function useNamespaces() {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.namespaces(),
     queryFn: ({ signal }) =>
-      api.request('store', '/v1/namespaces', { query: { limit: 1000 }, schema: namespaceListResponseSchema, signal }),
+      readAllPages(
+        (after) =>
+          api.request('store', '/v1/namespaces', {
+            query: { limit: MAX_PAGE_LIMIT, after },
+            schema: namespaceListResponseSchema,
+            signal,
+          }),
+        (pages) => ({ namespaces: pages.flatMap((page) => page.namespaces) }),
+      ),
   });
 }
 
-/** The branches of a namespace, `current` marking the scope's branch. */
+/** Every branch of a namespace (all pages), `current` marking the scope's branch. */
 export function useBranches(scope: StoreScope) {
   const api = useApi();
   return useQuery({
     queryKey: [...queryKeys.store.branches(scope.namespace), scope.branch],
     queryFn: ({ signal }) =>
-      api.request('store', '/v1/branches', {
-        query: { namespace: scope.namespace, branch: scope.branch, limit: 1000 },
-        schema: branchListResponseSchema,
-        signal,
-      }),
+      readAllPages(
+        (after) =>
+          api.request('store', '/v1/branches', {
+            query: { namespace: scope.namespace, branch: scope.branch, limit: MAX_PAGE_LIMIT, after },
+            schema: branchListResponseSchema,
+            signal,
+          }),
+        (pages) => ({ branches: pages.flatMap((page) => page.branches) }),
+      ),
   });
 }
 
-/** The checkpoints of a namespace. */
+/** Every checkpoint of a namespace (all pages). */
 export function useCheckpoints(namespace: string) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.checkpoints(namespace),
     queryFn: ({ signal }) =>
-      api.request('store', '/v1/checkpoints', {
-        query: { namespace, limit: 1000 },
-        schema: checkpointListResponseSchema,
-        signal,
-      }),
+      readAllPages(
+        (after) =>
+          api.request('store', '/v1/checkpoints', {
+            query: { namespace, limit: MAX_PAGE_LIMIT, after },
+            schema: checkpointListResponseSchema,
+            signal,
+          }),
+        (pages) => ({ checkpoints: pages.flatMap((page) => page.checkpoints) }),
+      ),
   });
 }
 

@@ -14,6 +14,8 @@ export interface DiffLine {
   readonly newNo?: number;
   /** Word-level segments when this line was paired with a changed counterpart. */
   readonly segments?: readonly Segment[];
+  /** The document ends with this line and no newline after it. */
+  readonly noNewline?: boolean;
 }
 
 /** Splits content into lines; a final newline does not make an extra empty line. */
@@ -23,6 +25,27 @@ export function splitLines(content: string): string[] {
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
+
+/** A line of a document as the diff compares it: a carriage return before its newline stays in `text`. */
+interface SourceLine {
+  readonly text: string;
+  readonly noNewline: boolean;
+}
+
+/**
+ * Splits content for diffing. Unlike `splitLines`, line endings count: a line that went from LF to
+ * CRLF, or a final newline added or removed, is a changed line, never an invisible one.
+ */
+function diffSource(content: string): SourceLine[] {
+  if (content === '') return [];
+  const lines = content.split('\n');
+  const noNewline = lines[lines.length - 1] !== '';
+  if (!noNewline) lines.pop();
+  return lines.map((text, index) => ({ text, noNewline: noNewline && index === lines.length - 1 }));
+}
+
+// A line cannot hold a newline, so this suffix tells "last line without newline" apart from any other line.
+const compareKey = (line: SourceLine): string => (line.noNewline ? `${line.text}\n` : line.text);
 
 const TOKEN = /\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 
@@ -84,8 +107,8 @@ function changeBlock(dels: DiffLine[], adds: DiffLine[]): DiffLine[] {
  * lines. `before` undefined means the document was created; `after` undefined, deleted.
  */
 export function diffLines(before: string | undefined, after: string | undefined): DiffLine[] {
-  const a = splitLines(before ?? '');
-  const b = splitLines(after ?? '');
+  const a = diffSource(before ?? '');
+  const b = diffSource(after ?? '');
   const out: DiffLine[] = [];
   let dels: DiffLine[] = [];
   let adds: DiffLine[] = [];
@@ -94,16 +117,20 @@ export function diffLines(before: string | undefined, after: string | undefined)
     dels = [];
     adds = [];
   };
-  for (const run of diffSequences(a, b)) {
+  // A created or deleted document has no other version whose final newline could differ.
+  const modified = before !== undefined && after !== undefined;
+  const line = (source: SourceLine, fields: Omit<DiffLine, 'text' | 'noNewline'>): DiffLine =>
+    modified && source.noNewline ? { ...fields, text: source.text, noNewline: true } : { ...fields, text: source.text };
+  for (const run of diffSequences(a.map(compareKey), b.map(compareKey))) {
     if (run.type === 'equal') {
       flush();
       for (let i = 0; i < run.aEnd - run.aStart; i++) {
-        out.push({ kind: 'context', text: a[run.aStart + i]!, oldNo: run.aStart + i + 1, newNo: run.bStart + i + 1 });
+        out.push(line(a[run.aStart + i]!, { kind: 'context', oldNo: run.aStart + i + 1, newNo: run.bStart + i + 1 }));
       }
     } else if (run.type === 'delete') {
-      for (let i = run.aStart; i < run.aEnd; i++) dels.push({ kind: 'del', text: a[i]!, oldNo: i + 1 });
+      for (let i = run.aStart; i < run.aEnd; i++) dels.push(line(a[i]!, { kind: 'del', oldNo: i + 1 }));
     } else {
-      for (let i = run.bStart; i < run.bEnd; i++) adds.push({ kind: 'add', text: b[i]!, newNo: i + 1 });
+      for (let i = run.bStart; i < run.bEnd; i++) adds.push(line(b[i]!, { kind: 'add', newNo: i + 1 }));
     }
   }
   flush();

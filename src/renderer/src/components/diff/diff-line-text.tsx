@@ -1,20 +1,50 @@
 import type { DiffLine } from '../../lib/text-diff.js';
+import { VisibleText } from './visible-text.js';
 
-/** A line's text, with changed words marked when it was paired with its counterpart. */
+// The carriage return of a CRLF line is only worth showing where it is what changed.
+const withoutCr = (text: string): string => (text.endsWith('\r') ? text.slice(0, -1) : text);
+
+/** Marks a changed line that ends its document without a newline (git's "No newline at end of file"). */
+function NoNewline({ line }: { readonly line: DiffLine }) {
+  if (!line.noNewline || line.kind === 'context') return null;
+  return (
+    <mark className={`no-newline ${line.kind === 'add' ? 'word-add' : 'word-del'}`} title="No newline at end of file">
+      no newline at end
+    </mark>
+  );
+}
+
+/**
+ * A line's text, with changed words marked when it was paired with its counterpart, invisible
+ * characters shown, and a missing final newline said.
+ */
 export function DiffLineText({ line }: { readonly line: DiffLine | undefined }) {
   if (!line) return null;
-  if (!line.segments) return <>{line.text || '\u200b'}</>;
+  const segments = line.segments;
+  if (!segments) {
+    const text = withoutCr(line.text);
+    return (
+      <>
+        {text ? <VisibleText text={text} /> : '\u200b'}
+        <NoNewline line={line} />
+      </>
+    );
+  }
   return (
     <>
-      {line.segments.map((segment, index) =>
+      {segments.map((segment, index) =>
         segment.changed ? (
           <mark key={index} className={line.kind === 'add' ? 'word-add' : 'word-del'}>
-            {segment.text}
+            <VisibleText text={segment.text} />
           </mark>
         ) : (
-          <span key={index}>{segment.text}</span>
+          <span key={index}>
+            <VisibleText text={index === segments.length - 1 ? withoutCr(segment.text) : segment.text} />
+          </span>
         ),
       )}
+      {segments.length === 0 && '\u200b'}
+      <NoNewline line={line} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { diffLines, foldContext, splitLines, toSplitRows, type DiffLine, type Hu
 import type { DiffMode } from '../../lib/diff-mode.js';
 import { plural } from '../../lib/format.js';
 import { SplitRow, UnifiedRow } from './diff-line-text.js';
+import { VisibleText } from './visible-text.js';
 
 /** Rows rendered before "show everything": a 1 MB document should not freeze the window. */
 const RENDER_LIMIT = 3000;
@@ -50,14 +51,6 @@ export function DiffView({
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [showAll, setShowAll] = useState(false);
 
-  if (
-    before !== undefined &&
-    after !== undefined &&
-    before !== after &&
-    lines.every((line) => line.kind === 'context')
-  ) {
-    return <div className="diff-note">Only line endings or the final newline changed.</div>;
-  }
   if (lines.length === 0) {
     return <div className="diff-note">{after === '' || before === '' ? 'The document is empty.' : 'No changes.'}</div>;
   }
@@ -124,7 +117,7 @@ export function ContentView({ content }: { readonly content: string }) {
           {shown.map((line, index) => (
             <tr key={index} className="diff-row">
               <td className="diff-ln">{index + 1}</td>
-              <td className="diff-code">{line || '\u200b'}</td>
+              <td className="diff-code">{line ? <VisibleText text={line} /> : '\u200b'}</td>
             </tr>
           ))}
         </tbody>

@@ -8,23 +8,13 @@ export type CheckpointLookup =
   | { readonly status: 'none' | 'loading' }
   | { readonly status: 'error'; readonly error: unknown }
   | { readonly status: 'missing'; readonly name: string }
-  // Not in the part of the list that was read: the store itself says whether it exists.
-  | { readonly status: 'unlisted'; readonly name: string }
   | { readonly status: 'found'; readonly checkpoint: Checkpoint };
 
-/**
- * Looks a checkpoint up by name in the namespace's list (undefined list: still loading). `complete` is
- * false when the list was cut at a page's end: a name not in it may still exist, so it is not missing.
- */
-export function lookUpCheckpoint(
-  name: string,
-  listed: readonly Checkpoint[] | undefined,
-  complete = true,
-): CheckpointLookup {
+/** Looks a checkpoint up by name in the namespace's whole list (undefined list: still loading). */
+export function lookUpCheckpoint(name: string, listed: readonly Checkpoint[] | undefined): CheckpointLookup {
   if (listed === undefined) return { status: 'loading' };
   const checkpoint = listed.find((entry) => entry.name === name);
-  if (checkpoint) return { status: 'found', checkpoint };
-  return complete ? { status: 'missing', name } : { status: 'unlisted', name };
+  return checkpoint ? { status: 'found', checkpoint } : { status: 'missing', name };
 }
 
 /** What to say about a picked checkpoint that cannot be shown (undefined: nothing wrong). */

@@ -56,10 +56,7 @@ export function DocumentsScreen() {
   const selector = selectorOf(picked);
   const at = selector ?? {};
   // A checkpoint is read once the namespace's list has it: one it lacks is named above, not asked for.
-  // One beyond the list's first page is asked for: the store's answer says whether it exists.
-  const readable =
-    selector !== undefined &&
-    (picked.kind !== 'checkpoint' || checkpoint.status === 'found' || checkpoint.status === 'unlisted');
+  const readable = selector !== undefined && (picked.kind !== 'checkpoint' || checkpoint.status === 'found');
   const state = useStoreState(scope, at, readable);
   const head = useStoreState(scope, {});
   const [filter, setFilter] = useState('');
@@ -138,7 +135,7 @@ export function DocumentsScreen() {
   if (state.data.revision === 0)
     return (
       <div className="page-body">
-        <EmptyBranch scope={scope} />
+        <EmptyBranch scope={scope} path="store/documents" />
       </div>
     );
 

@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useState } from 'react';
-import { useLog } from '../../api/store-queries.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useLog, useRevision } from '../../api/store-queries.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { VirtualList } from '../../components/virtual-list.js';
@@ -31,6 +31,21 @@ export function HistoryScreen() {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // The same query as the detail pane's: it says which branch the revision is on, at no extra request.
+  const revision = useRevision(scope.namespace, selectedIndex < 0 ? requested : undefined);
+  // A revision of this branch older than the pages read so far (a link to it, a reload) is read up to,
+  // so the log shows it selected and j / k go on from there rather than from the head. The log is
+  // newest first and ids grow with time, so once the oldest entry read is older, it is not on the way.
+  const oldest = entries[entries.length - 1]?.id;
+  const readUpTo =
+    requested !== undefined &&
+    selectedIndex < 0 &&
+    revision.data?.branch === scope.branch &&
+    oldest !== undefined &&
+    requested < oldest;
+  useEffect(() => {
+    if (readUpTo) loadMore();
+  }, [readUpTo, loadMore]);
 
   if (log.isPending) return <Loading label="Loading history…" />;
   if (log.isError)
@@ -42,7 +57,7 @@ export function HistoryScreen() {
   if (entries.length === 0)
     return (
       <div className="page-body">
-        <EmptyBranch scope={scope} />
+        <EmptyBranch scope={scope} path="store/history" />
       </div>
     );
 

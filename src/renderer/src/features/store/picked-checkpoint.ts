@@ -7,9 +7,5 @@ export function usePickedCheckpoint(namespace: string, picked: PickedRevision): 
   const checkpoints = useCheckpoints(namespace);
   if (picked.kind !== 'checkpoint') return { status: 'none' };
   if (checkpoints.isError) return { status: 'error', error: checkpoints.error };
-  return lookUpCheckpoint(
-    picked.checkpoint,
-    checkpoints.data?.checkpoints,
-    checkpoints.data?.next_cursor === undefined,
-  );
+  return lookUpCheckpoint(picked.checkpoint, checkpoints.data?.checkpoints);
 }

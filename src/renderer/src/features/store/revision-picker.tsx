@@ -62,8 +62,7 @@ export function RevisionPicker({
     value.kind === 'checkpoint' && !listed?.some((checkpoint) => checkpoint.name === value.checkpoint)
       ? value.checkpoint
       : undefined;
-  // Only a complete list can tell that a checkpoint does not exist; one past its last page may well.
-  const notFound = unlisted !== undefined && listed !== undefined && checkpoints.data?.next_cursor === undefined;
+  const notFound = unlisted !== undefined && listed !== undefined;
   const choice = value.kind === 'checkpoint' ? `cp:${value.checkpoint}` : value.kind;
   const group = (label: string, entries: readonly Checkpoint[]) =>
     entries.length > 0 && (

@@ -1,8 +1,10 @@
 import type { StoreScope } from '../../api/query-keys.js';
+import { useBranches } from '../../api/store-queries.js';
 import { CopyButton } from '../../components/copy-button.js';
-import { EmptyState } from '../../components/feedback.js';
+import { EmptyState, Loading } from '../../components/feedback.js';
 import { HistoryIcon } from '../../components/icons.js';
 import { useSession } from '../../connection/connection-context.js';
+import { MissingBranch } from './missing-branch.js';
 
 /** A ready-to-paste first apply for an empty branch. */
 export function applyExample(storeUrl: string, scope: StoreScope): string {
@@ -14,10 +16,18 @@ export function applyExample(storeUrl: string, scope: StoreScope): string {
   return `curl -X POST ${storeUrl}/v1/apply \\\n  -H "authorization: Bearer $STORE_TOKEN" \\\n  -H "content-type: application/json" \\\n  -d '${body}'`;
 }
 
-/** What an empty branch shows: what history is, and how to write the first revision. */
-export function EmptyBranch({ scope }: { readonly scope: StoreScope }) {
+/**
+ * What a branch without revisions shows: in a namespace with other branches, that this one does not
+ * exist and which do; otherwise what history is, and how to write the first revision.
+ */
+export function EmptyBranch({ scope, path }: { readonly scope: StoreScope; readonly path: string }) {
   const { connection } = useSession();
+  const branches = useBranches(scope);
   const example = applyExample(connection.storeUrl, scope);
+  if (branches.isPending) return <Loading />;
+  const listed = branches.data?.branches ?? [];
+  if (listed.length > 0 && !listed.some((branch) => branch.name === scope.branch))
+    return <MissingBranch scope={scope} branches={listed} path={path} />;
   return (
     <EmptyState
       icon={<HistoryIcon size={28} />}

@@ -1,0 +1,140 @@
+import { expect, openSignedIn, storeCall, test } from './fixtures.js';
+import { apply, freshNamespace, screen } from './store-helpers.js';
+
+test('History: a change made only of invisible characters, line endings or the final newline shows what changed', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('s23', 'hidden');
+  await apply(namespace, 'main', 'base', {
+    'key.txt': 'api_key = abc\nname = prod\n',
+    'crlf.txt': 'one\ntwo\nthree\n',
+    'eof.txt': 'alpha\nbeta\n',
+  });
+  const { revision } = await apply(namespace, 'main', 'sneaky', {
+    'key.txt': 'api_key = abc\u200b\nname = prod\n',
+    'crlf.txt': 'one\r\ntwo\nthree 3\n',
+    'eof.txt': 'alpha\nbeta',
+  });
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${revision}`));
+  const changes = page.getByTestId('changes-list');
+  const diff = page.getByTestId('diff-view');
+
+  await changes.getByText('key.txt', { exact: true }).click();
+  const zeroWidth = diff.locator('mark.word-add abbr.invisible-char');
+  await expect(zeroWidth).toHaveText('U+200B');
+  await expect(zeroWidth).toHaveAttribute('title', 'U+200B zero width space');
+
+  // The line ending is shown where it changed (line 1), alongside the change of content (line 3).
+  await changes.getByText('crlf.txt', { exact: true }).click();
+  await expect(diff.locator('mark.word-add abbr.invisible-char')).toHaveText('CR');
+  await expect(diff.locator('mark.word-add', { hasText: '3' })).toBeVisible();
+  await expect(page.getByTestId('changes-view')).not.toContainText('Only line endings');
+
+  await changes.getByText('eof.txt', { exact: true }).click();
+  await expect(diff.locator('mark.no-newline')).toHaveText('no newline at end');
+  await expect(diff.locator('mark.no-newline')).toHaveAttribute('title', 'No newline at end of file');
+
+  // Documents shows the same characters in the document itself.
+  await openSignedIn(page, screen('documents', namespace, 'main', '&key=key.txt'));
+  await expect(page.getByTestId('content-view').locator('abbr.invisible-char')).toHaveText('U+200B');
+});
+
+test('Branches and Checkpoints: a namespace of more than one store page (1,000) of each lists them all, the current branch too', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const namespace = freshNamespace('s23', 'pages');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  // Named to sort before `main`, so the current branch is the one past the first page.
+  const names = Array.from({ length: 1001 }, (_, i) => `a${String(i).padStart(4, '0')}`);
+  const workers = 4;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let i = worker; i < names.length; i += workers) {
+        const scope = { namespace, branch: 'main' };
+        await storeCall('/v1/branches', { scope, name: names[i] });
+        await storeCall('/v1/checkpoints', { scope, name: `cp-${names[i]}`, description: '' });
+      }
+    }),
+  );
+
+  await openSignedIn(page, screen('branches', namespace));
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(1 + 1002);
+  await expect(page.getByRole('row', { name: /^main current/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'a1000', exact: true })).toHaveCount(1);
+  await expect(page.getByLabel('Branch', { exact: true }).locator('option', { hasText: /^a1000$/ })).toHaveCount(1);
+
+  await openSignedIn(page, screen('checkpoints', namespace));
+  await expect(rows).toHaveCount(1 + 1001);
+  await expect(page.getByRole('link', { name: 'cp-a1000', exact: true })).toHaveCount(1);
+});
+
+test('History and Documents: a branch the namespace does not have is named as missing, with the branches it has', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('s23', 'typo');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  await apply(namespace, 'canary', 'canary', { 'a.txt': 'b' });
+
+  await openSignedIn(page, screen('history', namespace, 'mian'));
+  await expect(page.getByText(`No branch “mian” in ${namespace}`)).toBeVisible();
+  await expect(page.getByText('No revisions on')).toHaveCount(0);
+  const offered = page.getByRole('list', { name: `Branches of ${namespace}` });
+  await expect(offered.getByRole('link')).toHaveText(['main', 'canary']);
+  await offered.getByRole('link', { name: 'main' }).click();
+  await expect(page).toHaveURL(/\/store\/history\?.*branch=main/);
+  await expect(page.getByTestId('log-list')).toContainText('base');
+
+  await openSignedIn(page, screen('documents', namespace, 'mian'));
+  await expect(page.getByText(`No branch “mian” in ${namespace}`)).toBeVisible();
+  await page
+    .getByRole('list', { name: `Branches of ${namespace}` })
+    .getByRole('link', { name: 'canary' })
+    .click();
+  await expect(page).toHaveURL(/\/store\/documents\?.*branch=canary/);
+
+  // A namespace with nothing written still gets the first command to paste.
+  await openSignedIn(page, screen('history', freshNamespace('s23', 'empty'), 'main'));
+  await expect(page.getByText(/No revisions on .* \/ main yet/)).toBeVisible();
+});
+
+test('History: a link to a revision older than the first page of the log shows it selected, and j goes on from it', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const namespace = freshNamespace('s23', 'deep-link');
+  // More than two pages of the log (100 entries each), so revision 3 is on the third.
+  for (let i = 1; i <= 230; i++) await apply(namespace, 'main', `edit ${i}`, { 'a.txt': `version ${i}` });
+
+  await openSignedIn(page, screen('history', namespace, 'main', '&rev=3'));
+  const selected = page.getByTestId('log-list').getByRole('option', { selected: true });
+  await expect(selected).toContainText('edit 3');
+  await expect(selected).toBeInViewport();
+  await page.getByTestId('log-list').focus();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/[?&]rev=2(&|$)/);
+  await expect(selected).toContainText('edit 2');
+
+  // A revision of another branch is not chased through the whole log: it is shown as such.
+  const other = await apply(namespace, 'side', 'side', { 'b.txt': 'b' });
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${other.revision}`));
+  await expect(page.getByTestId('revision-detail')).toContainText('side');
+  await expect(page.getByTestId('log-list').getByRole('option')).not.toHaveCount(0);
+});
+
+test('Checkpoints: a long name wraps beside its icon, which keeps its size', async ({ page }) => {
+  const namespace = freshNamespace('s23', 'long-names');
+  await apply(namespace, 'main', 'base', { 'a.txt': 'a' });
+  const name = 'release candidate for the spring launch of the new pricing page and its translations';
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name, description: 'long' });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openSignedIn(page, screen('checkpoints', namespace));
+  const cell = page.getByRole('row', { name: new RegExp(name) }).locator('.cell-title');
+  const link = cell.getByRole('link', { name });
+  await expect(link).toBeVisible();
+  const [icon, text] = await Promise.all([cell.locator('svg').boundingBox(), link.boundingBox()]);
+  // The name wraps onto several lines, and the icon is still 14 px wide.
+  expect(text!.height).toBeGreaterThan(30);
+  expect(icon!.width).toBeCloseTo(14, 0);
+});

@@ -1,0 +1,18 @@
+import { splitInvisible } from '../../lib/invisible-chars.js';
+
+/** Text with its control and format characters shown as marked placeholders, each named in its tooltip. */
+export function VisibleText({ text }: { readonly text: string }) {
+  return (
+    <>
+      {splitInvisible(text).map((piece, index) =>
+        'text' in piece ? (
+          piece.text
+        ) : (
+          <abbr key={index} className="invisible-char" title={piece.invisible.label}>
+            {piece.invisible.shown}
+          </abbr>
+        ),
+      )}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+/** A character that draws nothing (or reorders what follows), with how to show it and its name. */
+export interface InvisibleChar {
+  /** The character itself. */
+  readonly char: string;
+  /** What stands for it on screen: an ASCII control's abbreviation (`NUL`, `CR`) or its code point (`U+200B`). */
+  readonly shown: string;
+  /** Code point and name, for the tooltip: "U+200B zero width space". */
+  readonly label: string;
+}
+
+/** A run of ordinary text, or one invisible character. */
+export type TextPiece = { readonly text: string } | { readonly invisible: InvisibleChar };
+
+/*
+ * Control characters other than tab and newline, and format characters (zero-width spaces and
+ * joiners, byte order marks, bidirectional controls): a change made only of these would otherwise
+ * show as a changed line with no visible difference, and bidirectional controls can make a line
+ * read differently from what it holds.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+const NAMES: Readonly<Record<number, string>> = {
+  0x00: 'null',
+  0x07: 'bell',
+  0x08: 'backspace',
+  0x0b: 'vertical tab',
+  0x0c: 'form feed',
+  0x0d: 'carriage return',
+  0x1b: 'escape',
+  0x7f: 'delete',
+  0xad: 'soft hyphen',
+  0x061c: 'arabic letter mark',
+  0x180e: 'mongolian vowel separator',
+  0x200b: 'zero width space',
+  0x200c: 'zero width non-joiner',
+  0x200d: 'zero width joiner',
+  0x200e: 'left-to-right mark',
+  0x200f: 'right-to-left mark',
+  0x2028: 'line separator',
+  0x2029: 'paragraph separator',
+  0x202a: 'left-to-right embedding',
+  0x202b: 'right-to-left embedding',
+  0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override',
+  0x202e: 'right-to-left override',
+  0x2060: 'word joiner',
+  0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate',
+  0x2068: 'first strong isolate',
+  0x2069: 'pop directional isolate',
+  0xfeff: 'byte order mark',
+};
+
+// ASCII's own abbreviations: plain letters read in any font, where the control pictures (U+2400 on) often have no glyph.
+const ASCII_CONTROLS =
+  'NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US'.split(
+    ' ',
+  );
+
+const PICTOGRAPHIC = /\p{Extended_Pictographic}(?:\u{fe0f}|\p{Emoji_Modifier})?$/u;
+
+const hex = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** How one invisible character is shown and named. */
+export function describeInvisible(char: string): InvisibleChar {
+  const code = char.codePointAt(0) ?? 0;
+  const shown = code < 0x20 ? ASCII_CONTROLS[code]! : code === 0x7f ? 'DEL' : hex(code);
+  const name = NAMES[code] ?? (code < 0xa0 ? 'control character' : 'format character');
+  return { char, shown, label: `${hex(code)} ${name}` };
+}
+
+const joinsPictographs = (text: string, at: number): boolean =>
+  PICTOGRAPHIC.test(text.slice(Math.max(0, at - 4), at)) &&
+  /^\p{Extended_Pictographic}/u.test(text.slice(at + 1, at + 3));
+
+/**
+ * Splits a line into ordinary text and invisible characters. A zero width joiner between two
+ * pictographs is part of an emoji (👩‍💻) and stays text.
+ */
+export function splitInvisible(text: string): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let from = 0;
+  for (const match of text.matchAll(INVISIBLE)) {
+    const at = match.index;
+    const char = match[0];
+    if (char === '\t' || (char === '\u200d' && joinsPictographs(text, at))) continue;
+    if (at > from) pieces.push({ text: text.slice(from, at) });
+    pieces.push({ invisible: describeInvisible(char) });
+    from = at + char.length;
+  }
+  if (from < text.length) pieces.push({ text: text.slice(from) });
+  return pieces;
+}
