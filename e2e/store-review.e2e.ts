@@ -96,6 +96,12 @@ test('count phrases agree with their number', async ({ page }) => {
   await expect(summary).toHaveText(`1 document differs between #${first.revision} and #${second.revision}`);
   await openSignedIn(page, screen('compare', namespace, 'main', `&from=${first.revision}&to=${third.revision}`));
   await expect(summary).toHaveText(`2 documents differ between #${first.revision} and #${third.revision}`);
+  // No count to give: the empty view says it once, without "0 documents differ" above it.
+  await openSignedIn(page, screen('compare', namespace, 'main', `&from=${second.revision}&to=${second.revision}`));
+  await expect(page.getByTestId('compare-screen')).toContainText(
+    `#${second.revision} and #${second.revision} have the same documents.`,
+  );
+  await expect(summary).toHaveCount(0);
 });
 
 test('roll back after the branch moved: says so, refreshes the history and previews against the new head', async ({

@@ -68,7 +68,7 @@ export function CompareScreen() {
           layout="inline"
           onChange={(next) => updateSearch({ to: encodeSource(next) })}
         />
-        {changes && before.data && after.data && (
+        {changes && changes.length > 0 && before.data && after.data && (
           <span className="muted compare-summary">
             {plural(changes.length, 'document')} {changes.length === 1 ? 'differs' : 'differ'} between{' '}
             <span className="mono">#{before.data.revision}</span> and{' '}
