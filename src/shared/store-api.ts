@@ -227,10 +227,14 @@ export const logEntrySchema = z.object({
 /** One revision of a branch's history. */
 export type LogEntry = z.infer<typeof logEntrySchema>;
 
-/** A page of history, newest first; `next_cursor` is the `after` of the next page. */
+/**
+ * A page of history, newest first; `next_cursor` is the `after` of the next page, `total` the number of
+ * entries over all pages (Gatehouse extension).
+ */
 export const logResponseSchema = z.object({
   entries: z.array(logEntrySchema),
   next_cursor: z.number().int().optional(),
+  total: z.number().int().optional(),
 });
 /** A page of history. */
 export type LogResponse = z.infer<typeof logResponseSchema>;

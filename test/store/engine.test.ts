@@ -165,7 +165,7 @@ describe('store engine', () => {
 
     it('answers revision 0 and no objects for a scope with nothing written', () => {
       expect(engine.state({ namespace: 'nothing', branch: 'here' })).toEqual({ revision: 0, objects: {} });
-      expect(engine.log({ namespace: 'nothing' })).toEqual({ entries: [] });
+      expect(engine.log({ namespace: 'nothing' })).toEqual({ entries: [], total: 0 });
       expect(engine.branches({ namespace: 'nothing' })).toEqual({ branches: [] });
       expect(engine.diff({ namespace: 'nothing' })).toEqual({ from_revision: 0, to_revision: 0, changes: [] });
     });

@@ -120,6 +120,7 @@ describe('store read routes', () => {
     it('answers entries newest first with ISO timestamps and changes, paged with after and next_cursor', async () => {
       const log = (await store.call('GET', '/v1/log?namespace=reads/app&branch=main')).json();
       expect(log.next_cursor).toBeUndefined();
+      expect(log.total).toBe(2);
       expect(
         log.entries.map((e: { id: number; parent_id: number; branch: string; message: string }) => [
           e.id,
@@ -139,15 +140,19 @@ describe('store read routes', () => {
       const page = (await store.call('GET', '/v1/log?namespace=reads/app&branch=main&limit=1')).json();
       expect(page.entries.map((e: { id: number }) => e.id)).toEqual([2]);
       expect(page.next_cursor).toBe(2);
+      // The count covers every page, so a client can say "2 revisions" after reading one.
+      expect(page.total).toBe(2);
       const next = (
         await store.call('GET', `/v1/log?namespace=reads/app&branch=main&limit=1&after=${page.next_cursor}`)
       ).json();
       expect(next.entries.map((e: { id: number }) => e.id)).toEqual([1]);
       expect(next.next_cursor).toBeUndefined();
-      expect((await store.call('GET', '/v1/log?namespace=reads/app&branch=dev')).json().entries[0].message).toBe(
-        'branch from main@2',
-      );
-      expect((await store.call('GET', '/v1/log?namespace=none&branch=main')).json()).toEqual({ entries: [] });
+      expect(next.total).toBe(2);
+      const dev = (await store.call('GET', '/v1/log?namespace=reads/app&branch=dev')).json();
+      expect(dev.entries[0].message).toBe('branch from main@2');
+      // A branch's log holds the revisions written on it, not its base's.
+      expect(dev.total).toBe(1);
+      expect((await store.call('GET', '/v1/log?namespace=none&branch=main')).json()).toEqual({ entries: [], total: 0 });
     });
 
     it('answers one revision with its changes, 404 when unknown, 400 for a bad id or limit', async () => {

@@ -83,12 +83,16 @@ const pageSize = (limit: number, fallback: number): number => Math.min(limit || 
 /** The branch's history, newest first, `limit` entries below revision `after`. */
 export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogResponse {
   const rows = lookupScope(ctx.repo, scope);
-  if (!rows.branch) return { entries: [] };
+  if (!rows.branch) return { entries: [], total: 0 };
   const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
   const revisions = ctx.repo.revisionPage(rows.branch.id, page.after || Number.MAX_SAFE_INTEGER, limit + 1);
   const branchName = rows.branch.name;
   const entries = revisions.slice(0, limit).map((revision) => logEntry(ctx.repo, revision, branchName));
-  return revisions.length > limit ? { entries, next_cursor: entries[entries.length - 1].id } : { entries };
+  // Read in the same call as the page, so a client showing "N revisions" never sees a count from another moment.
+  const total = ctx.repo.revisionCount(rows.branch.id);
+  return revisions.length > limit
+    ? { entries, next_cursor: entries[entries.length - 1].id, total }
+    : { entries, total };
 }
 
 /** One revision of the namespace as a log entry; 404 when it does not exist (never written, or collected). */

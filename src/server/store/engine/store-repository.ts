@@ -263,6 +263,7 @@ export class StoreRepository {
         p(`INSERT INTO store_revisions (namespace_id, id, branch_id, parent_id, message, created_at, keyframe, root)
         VALUES (?, ?, ?, ?, ?, ?, 0, 0)`),
       revision: p(`SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE namespace_id = ? AND id = ?`),
+      revisionCount: p(`SELECT count(*) FROM store_revisions WHERE branch_id = ?`).pluck(),
       revisionPage: p(
         `SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE branch_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
       ),
@@ -493,6 +494,11 @@ export class StoreRepository {
   }
 
   /** Revisions of a branch below `before`, newest first. */
+  /** How many revisions a branch's log holds (those written on it, not its base's). */
+  revisionCount(branchId: number): number {
+    return this.s.revisionCount.get(branchId) as number;
+  }
+
   revisionPage(branchId: number, before: number, limit: number): RevisionRow[] {
     return this.s.revisionPage.all(branchId, before, limit) as RevisionRow[];
   }

@@ -20,6 +20,8 @@ export function HistoryScreen() {
   const log = useLog(scope);
   const [detailFocus, setDetailFocus] = useState(0);
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
+  // The newest page read holds the newest count.
+  const total = log.data?.pages[log.data.pages.length - 1]?.total;
   const rev = params.get('rev');
   const typed = rev ? decodeRevisionParam(rev) : undefined;
   const requested = typed === undefined ? undefined : revisionIdOf(typed);
@@ -69,7 +71,11 @@ export function HistoryScreen() {
             {scope.branch} <span className="muted">in {scope.namespace}</span>
           </span>
           <span className="muted">
-            {hasNextPage ? `${entries.length}+ revisions` : plural(entries.length, 'revision')}
+            {total !== undefined
+              ? plural(total, 'revision')
+              : hasNextPage
+                ? `${entries.length}+ revisions`
+                : plural(entries.length, 'revision')}
           </span>
         </header>
         <VirtualList
