@@ -70,4 +70,26 @@ describe('invisible characters', () => {
       'b',
     ]);
   });
+
+  it('outlines spaces other than U+0020, keeping the character itself, and names them', () => {
+    expect(splitInvisible('port:\u00a08080')).toEqual([
+      { text: 'port:' },
+      { invisible: { char: '\u00a0', shown: '\u00a0', label: 'U+00A0 no-break space', space: true } },
+      { text: '8080' },
+    ]);
+    expect(describeInvisible('\u2009').label).toBe('U+2009 thin space');
+    expect(describeInvisible('\u202f').label).toBe('U+202F narrow no-break space');
+    expect(describeInvisible('\u3000').space).toBe(true);
+    expect(splitInvisible('plain spaces stay text')).toEqual([{ text: 'plain spaces stay text' }]);
+  });
+
+  it('shows a line where only a space became a no-break space with the changed space named', () => {
+    const lines = diffLines('name: a b\n', 'name: a\u00a0b\n');
+    expect(lines.map((line) => line.kind)).toEqual(['del', 'add']);
+    const changed = lines[1]!.segments!.filter((segment) => segment.changed).map((segment) => segment.text);
+    expect(changed.join('')).toContain('\u00a0');
+    expect(
+      changed.flatMap((text) => splitInvisible(text)).some((piece) => 'invisible' in piece && piece.invisible.space),
+    ).toBe(true);
+  });
 });

@@ -6,6 +6,11 @@ export interface InvisibleChar {
   readonly shown: string;
   /** Code point and name, for the tooltip: "U+200B zero width space". */
   readonly label: string;
+  /**
+   * A space other than U+0020 (a no-break space, a thin space): it has a width and reads as a space,
+   * so it is shown as itself, outlined, rather than replaced by its code point.
+   */
+  readonly space?: true;
 }
 
 /** A run of ordinary text, or one invisible character. */
@@ -17,7 +22,14 @@ export type TextPiece = { readonly text: string } | { readonly invisible: Invisi
  * show as a changed line with no visible difference, and bidirectional controls can make a line
  * read differently from what it holds.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]|[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/*
+ * Spaces other than U+0020. They look like a space, so a change from one to the other (a no-break
+ * space pasted from a word processor breaks YAML indentation and string comparisons) would show as a
+ * highlighted change with nothing visibly different.
+ */
+const UNUSUAL_SPACE = /^[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]$/u;
 
 const NAMES: Readonly<Record<number, string>> = {
   0x00: 'null',
@@ -28,7 +40,20 @@ const NAMES: Readonly<Record<number, string>> = {
   0x0d: 'carriage return',
   0x1b: 'escape',
   0x7f: 'delete',
+  0xa0: 'no-break space',
   0xad: 'soft hyphen',
+  0x1680: 'ogham space mark',
+  0x2000: 'en quad',
+  0x2001: 'em quad',
+  0x2002: 'en space',
+  0x2003: 'em space',
+  0x2004: 'three-per-em space',
+  0x2005: 'four-per-em space',
+  0x2006: 'six-per-em space',
+  0x2007: 'figure space',
+  0x2008: 'punctuation space',
+  0x2009: 'thin space',
+  0x200a: 'hair space',
   0x061c: 'arabic letter mark',
   0x180e: 'mongolian vowel separator',
   0x200b: 'zero width space',
@@ -43,11 +68,14 @@ const NAMES: Readonly<Record<number, string>> = {
   0x202c: 'pop directional formatting',
   0x202d: 'left-to-right override',
   0x202e: 'right-to-left override',
+  0x202f: 'narrow no-break space',
+  0x205f: 'medium mathematical space',
   0x2060: 'word joiner',
   0x2066: 'left-to-right isolate',
   0x2067: 'right-to-left isolate',
   0x2068: 'first strong isolate',
   0x2069: 'pop directional isolate',
+  0x3000: 'ideographic space',
   0xfeff: 'byte order mark',
 };
 
@@ -66,7 +94,8 @@ export function describeInvisible(char: string): InvisibleChar {
   const code = char.codePointAt(0) ?? 0;
   const shown = code < 0x20 ? ASCII_CONTROLS[code]! : code === 0x7f ? 'DEL' : hex(code);
   const name = NAMES[code] ?? (code < 0xa0 ? 'control character' : 'format character');
-  return { char, shown, label: `${hex(code)} ${name}` };
+  const label = `${hex(code)} ${name}`;
+  return UNUSUAL_SPACE.test(char) ? { char, shown: char, label, space: true } : { char, shown, label };
 }
 
 const joinsPictographs = (text: string, at: number): boolean =>

@@ -1,6 +1,9 @@
 import { splitInvisible } from '../../lib/invisible-chars.js';
 
-/** Text with its control and format characters shown as marked placeholders, each named in its tooltip. */
+/**
+ * Text with its control and format characters shown as marked placeholders, and its unusual spaces
+ * outlined, each named in its tooltip.
+ */
 export function VisibleText({ text }: { readonly text: string }) {
   return (
     <>
@@ -8,7 +11,11 @@ export function VisibleText({ text }: { readonly text: string }) {
         'text' in piece ? (
           piece.text
         ) : (
-          <abbr key={index} className="invisible-char" title={piece.invisible.label}>
+          <abbr
+            key={index}
+            className={piece.invisible.space ? 'unusual-space' : 'invisible-char'}
+            title={piece.invisible.label}
+          >
             {piece.invisible.shown}
           </abbr>
         ),
