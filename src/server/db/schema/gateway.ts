@@ -125,6 +125,12 @@ export const gatewayResponses = sqliteTable(
       .notNull()
       .default('provider'),
     /**
+     * The Responses API that made the ids, when the provider did (its base URL): another provider's
+     * API refuses ids it never issued, so a conversation that moves is replayed without them. Null for
+     * rows kept before it was recorded, whose ids are replayed as they were.
+     */
+    itemIdsIssuer: text('item_ids_issuer'),
+    /**
      * The RAG collections the response was made with, its own and its conversation's: another key of
      * the team sees the response only if it may read them all, since the answer may quote them.
      */

@@ -20,6 +20,7 @@ import { callContext } from './call-context.js';
 import {
   nativeResponsesBody,
   relayResponsesJson,
+  responsesIssuer,
   relayResponsesStream,
   usesNativeResponses,
 } from './native-responses.js';
@@ -44,6 +45,8 @@ export interface ExecuteResponsesArgs {
    * made its item ids; returns the id it is kept under, which is the one the client gets.
    */
   readonly keep?: ResponseKeeper;
+  /** The Responses API that issued the id of each item replayed from a kept conversation, where a provider did. */
+  readonly replayedIssuers?: ReadonlyMap<object, string>;
 }
 
 /** Where a failure after the stream started is reported, in the Responses stream's own shape. */
@@ -68,7 +71,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
     });
   }
   const request = responsesRequestToIr(args.body);
-  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, 'gateway'));
+  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'gateway' }));
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
   const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name, secrets: resolved.secrets };
@@ -103,9 +106,11 @@ async function nativeResponses(
   meta: { readonly provider: string; readonly secrets: readonly string[] },
 ): Promise<ProviderAnswer> {
   const publicModel = args.deployment.model;
-  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, 'provider'));
+  const issuer = responsesIssuer(args.deployment);
+  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'provider', issuer }));
   const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
-  const result = await send(nativeResponsesBody(args.body, context.upstreamModel), context);
+  const body = nativeResponsesBody(args.body, context.upstreamModel, { issuer, replayed: args.replayedIssuers });
+  const result = await send(body, context);
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, publicModel);
     usage.report(relayed.usage ?? {});

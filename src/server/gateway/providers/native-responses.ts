@@ -2,7 +2,9 @@ import { eventFrame, type SseEvent } from '../formats/sse.js';
 import { malformedFrame, StreamError } from '../formats/stream-error.js';
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse } from '../formats/responses/responses-stream-encoder.js';
-import type { ResponsesBody } from '../formats/responses/responses-schema.js';
+import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
+import { withoutItemId } from '../responses/replayed-items.js';
+import { providerSettings } from './provider-settings.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment, NativeResult } from './types.js';
@@ -27,9 +29,38 @@ export function usesNativeResponses(deployment: Deployment): boolean {
  * unless told not to, and this gateway decides where they are kept). The conversation of a
  * `previous_response_id` is already in `input`, rebuilt from what this gateway kept.
  */
-export function nativeResponsesBody(body: ResponsesBody, upstreamModel: string): Record<string, unknown> {
+export function nativeResponsesBody(
+  body: ResponsesBody,
+  upstreamModel: string,
+  ids: ReplayedIds = { issuer: '' },
+): Record<string, unknown> {
   const { previous_response_id: _previous, ...rest } = body;
-  return { ...rest, model: upstreamModel, store: body.store === true };
+  const input = ids.replayed && ids.replayed.size > 0 ? ownIdsOnly(body.input, ids) : body.input;
+  return { ...rest, input, model: upstreamModel, store: body.store === true };
+}
+
+/** The upstream's Responses API (see {@link responsesIssuer}), and who issued the item ids a kept conversation replays. */
+export interface ReplayedIds {
+  readonly issuer: string;
+  readonly replayed?: ReadonlyMap<object, string>;
+}
+
+/**
+ * The Responses API a deployment's item ids belong to, named by its base URL: a conversation kept from
+ * one and continued on another (a fallback, a changed route) must not send the first one's ids.
+ */
+export function responsesIssuer(deployment: Deployment): string {
+  return providerSettings(deployment).baseUrl.replace(/\/+$/, '');
+}
+
+/** The input with the replayed items another Responses API issued sent without their ids. */
+function ownIdsOnly(input: ResponsesBody['input'], ids: ReplayedIds): ResponsesBody['input'] {
+  if (typeof input === 'string') return input;
+  return input.flatMap((item) => {
+    const issuer = ids.replayed!.get(item);
+    if (issuer === undefined || issuer === ids.issuer) return [item];
+    return (withoutItemId(item) as ResponsesInputItem | undefined) ?? [];
+  });
 }
 
 /** Response usage (`input_tokens`, `output_tokens`) in the gateway's terms, when present. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { responseId } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
+import { withoutItemId } from './replayed-items.js';
 import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
 
 /** Who asks for a kept response: the key, and its team, which sees the team's responses too. */
@@ -16,6 +17,11 @@ export interface ResponseOwner {
 export interface KeptConversation {
   readonly items: ResponsesInputItem[];
   readonly ragCollections: readonly string[];
+  /**
+   * The Responses API that issued the id of each replayed item a provider made (see {@link ItemIds}),
+   * by the item itself: two servers may well issue the same id.
+   */
+  readonly itemIssuers: ReadonlyMap<object, string>;
 }
 
 /** One page of a response's input items, in OpenAI's list shape. */
@@ -34,14 +40,17 @@ export interface InputItemsQuery {
   readonly order: 'asc' | 'desc';
 }
 
-/** Who made a Response's output item ids: its provider, or the gateway, for an answer it translated. */
-export type ItemIdsBy = 'provider' | 'gateway';
+/**
+ * Who made a Response's output item ids: the gateway, for an answer it translated, or a provider's own
+ * Responses API, named by its base URL (`issuer`): only that API knows them.
+ */
+export type ItemIds = { readonly by: 'gateway' } | { readonly by: 'provider'; readonly issuer: string };
 
 /**
  * Keeps the Response object given to a client, for the same request's later calls (a stream keeps it
  * as it starts and again as it ends). Returns the id it is kept under, which the client must be given.
  */
-export type ResponseKeeper = (response: Record<string, unknown>, itemIdsBy: ItemIdsBy) => string;
+export type ResponseKeeper = (response: Record<string, unknown>, itemIds: ItemIds) => string;
 
 /** The RAG collections a response is made with, read when it is kept (retrieval runs after the keeper is made). */
 export type RagCollectionsOf = () => readonly string[];
@@ -71,7 +80,7 @@ export class ResponsesService {
     const inputItems = listItems(structuredClone(input));
     const createdAt = this.now();
     let keptAs: string | undefined;
-    return (response, itemIdsBy) => {
+    return (response, itemIds) => {
       keptAs ??= this.unusedId(String(response.id));
       this.repository.upsert({
         id: keptAs,
@@ -81,7 +90,8 @@ export class ResponsesService {
         response: { ...response, id: keptAs },
         inputItems,
         createdAt,
-        itemIdsBy,
+        itemIdsBy: itemIds.by,
+        itemIdsIssuer: itemIds.by === 'provider' ? itemIds.issuer : null,
         ragCollections: [...new Set(ragCollections())].sort(),
       });
       return keptAs;
@@ -114,10 +124,14 @@ export class ResponsesService {
       chain.push(row);
       id = row.previousResponseId;
     }
-    return {
-      items: chain.reverse().flatMap((row) => [...row.inputItems, ...outputOf(row)] as ResponsesInputItem[]),
-      ragCollections: [...new Set(chain.flatMap((row) => row.ragCollections))],
-    };
+    const itemIssuers = new Map<object, string>();
+    const items = chain.reverse().flatMap((row) => {
+      const output = outputOf(row);
+      const issuer = row.itemIdsBy === 'provider' ? row.itemIdsIssuer : null;
+      if (issuer !== null) for (const item of output) itemIssuers.set(item, issuer);
+      return [...row.inputItems, ...output] as ResponsesInputItem[];
+    });
+    return { items, ragCollections: [...new Set(chain.flatMap((row) => row.ragCollections))], itemIssuers };
   }
 
   /** The kept Response object. */
@@ -177,13 +191,10 @@ export class ResponsesService {
 function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
   const output = Array.isArray(row.response.output) ? (row.response.output as Array<Record<string, unknown>>) : [];
   if (row.itemIdsBy === 'provider') return output;
-  return output.map(({ id: _id, ...item }) => (item.type === 'message' ? messageAsText(item) : item));
-}
-
-function messageAsText(item: Record<string, unknown>): Record<string, unknown> {
-  const parts = Array.isArray(item.content) ? (item.content as Array<Record<string, unknown>>) : [];
-  const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-  return { type: 'message', role: item.role, content: text };
+  return output.flatMap((item) => {
+    const replayed = withoutItemId(item);
+    return replayed === undefined ? [] : [replayed];
+  });
 }
 
 /**

@@ -18,13 +18,15 @@ import { storedResponsesRoutes } from './stored-responses.routes.js';
 export const responsesRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
   const keepers = new WeakMap<RequestContext, ResponseKeeper>();
+  const replayedIssuers = new WeakMap<RequestContext, ReadonlyMap<object, string>>();
   const endpoint: InferenceEndpoint = {
     endpoint: 'responses',
     path: '/v1/responses',
     resolveModel: (ctx) => {
       resolveResponsesModel(ctx);
-      const keeper = prepareStatefulUse(ctx);
+      const { keeper, itemIssuers } = prepareStatefulUse(ctx);
       if (keeper !== undefined) keepers.set(ctx, keeper);
+      if (itemIssuers !== undefined) replayedIssuers.set(ctx, itemIssuers);
     },
     call: (ctx, deployment) =>
       executeResponses({
@@ -34,6 +36,7 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         signal: ctx.signal,
         requestId: ctx.requestId,
         keep: keptAsAnswered(ctx, keepers.get(ctx)),
+        replayedIssuers: replayedIssuers.get(ctx),
         traceHeaders: ctx.traceHeaders,
       }),
     errorFrame: responsesErrorFrame,
@@ -49,8 +52,8 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
 function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined): ResponseKeeper | undefined {
   const restore = ctx.services.output.piiRestore;
   if (keeper === undefined || restore === undefined || !restore.applies(ctx)) return keeper;
-  return (response, itemIdsBy) =>
-    keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>, itemIdsBy);
+  return (response, itemIds) =>
+    keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>, itemIds);
 }
 
 /**
@@ -58,15 +61,10 @@ function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined)
  * context, which every reader of the kept response could otherwise see, whatever they may read).
  */
 function withClientInstructions(keeper: ResponseKeeper, instructions: ResponsesBody['instructions']): ResponseKeeper {
-  return (response, itemIdsBy) =>
-    keeper('instructions' in response ? { ...response, instructions: instructions ?? null } : response, itemIdsBy);
+  return (response, itemIds) =>
+    keeper('instructions' in response ? { ...response, instructions: instructions ?? null } : response, itemIds);
 }
 
-/**
- * `store` (defaulting to `responses.default_store`) and `previous_response_id`, before the policy
- * stages see the body: the earlier turns go in front of the input, so they are scrubbed and routed
- * (the `stateful` capability) like the rest. Returns the keeper of a response to keep.
- */
 /** Why this request may not keep responses or continue kept ones, when the key or the policy says so. */
 function statefulDenial(ctx: RequestContext): string | undefined {
   if (!ctx.services.config.responses.allow_stateful)
@@ -77,7 +75,19 @@ function statefulDenial(ctx: RequestContext): string | undefined {
   return undefined;
 }
 
-function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
+/** What a stateful request needs later: the keeper of its answer, and who issued the ids it replays. */
+interface StatefulUse {
+  readonly keeper?: ResponseKeeper;
+  readonly itemIssuers?: ReadonlyMap<object, string>;
+}
+
+/**
+ * `store` (defaulting to `responses.default_store`) and `previous_response_id`, before the policy
+ * stages see the body: the earlier turns go in front of the input, so they are scrubbed and routed
+ * (the `stateful` capability) like the rest. Returns the keeper of a response to keep and the
+ * issuers of the replayed item ids.
+ */
+function prepareStatefulUse(ctx: RequestContext): StatefulUse {
   const body = ctx.body as ResponsesBody;
   const responses = ctx.services.responses;
   const denial = statefulDenial(ctx);
@@ -86,7 +96,7 @@ function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
   // A default of store: true does not apply where stateful use is denied: nothing is kept, nothing refused.
   body.store ??= denial === undefined && ctx.services.config.responses.default_store;
   const previous = body.previous_response_id ?? null;
-  if (!body.store && previous === null) return undefined;
+  if (!body.store && previous === null) return {};
   const owner = responseOwner(ctx);
   // The answer may quote what the conversation retrieved before, as well as what this request retrieves.
   let earlierCollections: readonly string[] = [];
@@ -100,6 +110,7 @@ function prepareStatefulUse(ctx: RequestContext): ResponseKeeper | undefined {
     earlierCollections = earlier.ragCollections;
     const input = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
     body.input = [...earlier.items, ...input];
+    return { keeper, itemIssuers: earlier.itemIssuers };
   }
-  return keeper;
+  return { keeper };
 }

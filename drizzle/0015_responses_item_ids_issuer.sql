@@ -1,0 +1,1 @@
+ALTER TABLE `gateway_responses` ADD `item_ids_issuer` text;
