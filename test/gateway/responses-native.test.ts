@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { openAIClientWithNewKey } from '../support/sdk-clients.js';
+import { startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-native-responses-0123456789';
@@ -36,16 +37,7 @@ describe('native Responses pass-through', () => {
         },
       ],
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['responses'] }),
-    });
-    client = new OpenAI({
-      baseURL: `${servers.gatewayUrl}/v1`,
-      apiKey: ((await created.json()) as { key: string }).key,
-      maxRetries: 0,
-    });
+    client = await openAIClientWithNewKey(servers, { scopes: ['responses'] });
   });
   beforeEach(() => upstream.reset());
   afterAll(async () => {
@@ -117,16 +109,7 @@ describe('native Responses pass-through', () => {
   });
 
   it("an upstream that repeats its ids never lets one key overwrite, read or delete another key's response", async () => {
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['responses'] }),
-    });
-    const other = new OpenAI({
-      baseURL: `${servers.gatewayUrl}/v1`,
-      apiKey: ((await created.json()) as { key: string }).key,
-      maxRetries: 0,
-    });
+    const other = await openAIClientWithNewKey(servers, { scopes: ['responses'] });
     const mine = await client.responses.create({ model: 'native-model', input: 'first tenant', store: true });
     const theirs = await other.responses.create({ model: 'native-model', input: 'other tenant', store: true });
     // The mock upstream answers every request with the same id: the later answer gets one of the gateway's own.

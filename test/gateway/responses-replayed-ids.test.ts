@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { openAIClientWithNewKey } from '../support/sdk-clients.js';
+import { startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-replayed-ids-0123456789';
@@ -32,16 +33,7 @@ describe('a translated turn continued on a native Responses upstream', () => {
         { id: 'bridged', model: 'bridged-model', provider: 'openai', base_url: upstream.url, api_key: KEY },
       ],
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['responses'] }),
-    });
-    client = new OpenAI({
-      baseURL: `${servers.gatewayUrl}/v1`,
-      apiKey: ((await created.json()) as { key: string }).key,
-      maxRetries: 0,
-    });
+    client = await openAIClientWithNewKey(servers, { scopes: ['responses'] });
   });
   beforeEach(() => upstream.reset());
   afterAll(async () => {
