@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,25 @@ describe('the UI served by the gateway', () => {
     expect(asset.status).toBe(200);
     const missing = await fetch(`${servers.gatewayUrl}/ui/assets/missing.js`);
     expect(missing.status).toBe(404);
+  });
+
+  it('answers deep links with the shell of a rebuild made while it runs, and says when the build is missing', async () => {
+    const dir = fakeRendererBuild();
+    const running = await startTempServers({}, {}, { uiDir: dir });
+    try {
+      expect(await (await fetch(`${running.gatewayUrl}/ui/store/history`)).text()).toContain(
+        '<title>Gatehouse</title>',
+      );
+      // A rebuild names its bundle anew: the shell must name the new one, or the page loads nothing.
+      writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Rebuilt</title><script src="/ui/assets/app-2.js">');
+      expect(await (await fetch(`${running.gatewayUrl}/ui/store/history`)).text()).toContain('app-2.js');
+      rmSync(join(dir, 'index.html'));
+      const missing = await fetch(`${running.gatewayUrl}/ui/keys`);
+      expect(missing.status).toBe(503);
+      expect(await missing.text()).toContain('npm run build');
+    } finally {
+      await running.stop();
+    }
   });
 
   it('says how to build the UI when it has not been built', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { uiContentSecurityPolicy } from '../../shared/content-security-policy.js';
 import { errorBody } from './errors.js';
@@ -49,13 +49,20 @@ async function uiScope(
     );
     return;
   }
-  const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
+  const appShell = appShellOf(join(dir, 'index.html'));
   await ui.register(fastifyStatic, { root: dir, prefix: '/', index: ['index.html'], wildcard: true });
   // Client-side routes (/ui/store/…) are answered with the app shell; a missing asset stays a 404.
   ui.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if ((request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path))
-      return reply.code(200).type('text/html; charset=utf-8').send(indexHtml);
+    if ((request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path)) {
+      const html = appShell();
+      if (html === undefined)
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send('The UI build is missing (being rebuilt?). Reload when `npm run build` has finished.');
+      return reply.code(200).type('text/html; charset=utf-8').send(html);
+    }
     return reply
       .code(404)
       .type('application/json; charset=utf-8')
@@ -67,4 +74,23 @@ async function uiScope(
       reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap(request.hostname).storeUrl));
     done(null, payload);
   });
+}
+
+/**
+ * The app shell for client-side routes, read again when the file changes: a rebuild while the server
+ * runs renames the bundle it names, and a shell kept from before would point every deep link at
+ * assets that are gone. Undefined while the file is missing (a build empties the folder first).
+ */
+function appShellOf(file: string): () => string | undefined {
+  let cached: { readonly mtimeMs: number; readonly size: number; readonly html: string } | undefined;
+  return () => {
+    try {
+      const { mtimeMs, size } = statSync(file);
+      if (cached === undefined || cached.mtimeMs !== mtimeMs || cached.size !== size)
+        cached = { mtimeMs, size, html: readFileSync(file, 'utf8') };
+      return cached.html;
+    } catch {
+      return undefined;
+    }
+  };
 }
