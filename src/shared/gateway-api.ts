@@ -401,9 +401,12 @@ export const usageRowSchema = z.object({
 /** A usage row. */
 export type UsageRow = z.infer<typeof usageRowSchema>;
 
+/** How many items one page of an admin list holds: 1 to 1000, 100 unless asked. */
+export const pageLimitSchema = queryInteger(1, 1000).default(100);
+
 /** Paging of newest-first lists: `before` is the id of the last item seen (the previous `next_cursor`). */
 const pageQuerySchema = z.object({
-  limit: queryInteger(1, 1000).default(100),
+  limit: pageLimitSchema,
   before: queryInteger(1).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimitSchema } from './gateway-api.js';
 import { apiKeyIdSchema, principalIdSchema } from './principals-api.js';
 import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.js';
 
@@ -145,11 +146,23 @@ export const ragChunkSchema = z.object({
 /** A chunk. */
 export type RagChunk = z.infer<typeof ragChunkSchema>;
 
-/** `GET /internal/rag/collections/:name/chunks` query. */
-export const ragChunkQuerySchema = z.object({ document: z.string().min(1).max(100).optional() });
+/**
+ * `GET /internal/rag/collections/:name/chunks` query: chunks in document-key and chunk order, `limit`
+ * at a time; `after` is the previous page's `next_cursor` (a position, so a page stays right when
+ * documents are re-indexed between pages).
+ */
+export const ragChunkQuerySchema = z.object({
+  document: z.string().min(1).max(100).optional(),
+  limit: pageLimitSchema,
+  after: z.string().min(1).max(10_000).optional(),
+});
+/** Query of a chunk list. */
+export type RagChunkQuery = z.infer<typeof ragChunkQuerySchema>;
 
-/** `GET /internal/rag/collections/:name/chunks` answer. */
-export const ragChunkListSchema = z.object({ data: z.array(ragChunkSchema) });
+/** `GET /internal/rag/collections/:name/chunks` answer: one page, with the cursor of the next (null on the last). */
+export const ragChunkListSchema = z.object({ data: z.array(ragChunkSchema), next_cursor: z.string().nullable() });
+/** A page of chunks. */
+export type RagChunkList = z.infer<typeof ragChunkListSchema>;
 
 /** `POST /internal/rag/search` body: what `key_id` would retrieve for `query` (no key: every collection). */
 export const ragSearchSchema = z

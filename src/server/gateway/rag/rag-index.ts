@@ -11,6 +11,8 @@ import { GatewayError } from '../gateway-error.js';
 import { chunkDocument, type ChunkOptions } from './chunker.js';
 import { vectorToBuffer, type RagEmbedder } from './embedder.js';
 import type {
+  ChunkPage,
+  ChunkPosition,
   ChunkRow,
   CollectionRow,
   CollectionStats,
@@ -182,9 +184,15 @@ export class RagIndex {
     return this.repository.documents(name).map(documentView);
   }
 
-  chunks(name: string, documentId?: string): RagChunk[] {
+  /** One page of a collection's chunks, with the position after which the next page starts (none on the last). */
+  chunks(name: string, page: ChunkPage): { chunks: RagChunk[]; next: ChunkPosition | null } {
     this.row(name);
-    return this.repository.chunks(name, documentId).map(chunkView);
+    // One row more than the page tells whether another page follows.
+    const rows = this.repository.chunks(name, { ...page, limit: page.limit + 1 });
+    const chunks = rows.slice(0, page.limit).map(chunkView);
+    const last = chunks[chunks.length - 1];
+    const next = rows.length > page.limit && last ? { documentKey: last.document_key, ordinal: last.ordinal } : null;
+    return { chunks, next };
   }
 
   /** Ingests text or Markdown through the admin API (not into a store-backed collection: the store owns those). */

@@ -47,6 +47,19 @@ export interface ChunkRow {
   readonly embeddingModel: string | null;
 }
 
+/** A place in a chunk list, which is in document-key, then chunk, order. */
+export interface ChunkPosition {
+  readonly documentKey: string;
+  readonly ordinal: number;
+}
+
+/** Which chunks of a list to read: one document or all, after a position, how many. */
+export interface ChunkPage {
+  readonly documentId?: string;
+  readonly after?: ChunkPosition;
+  readonly limit: number;
+}
+
 /** A chunk to insert. */
 export interface NewChunk {
   readonly ordinal: number;
@@ -201,12 +214,41 @@ export class RagRepository {
     return this.sqlite.transaction(() => ids.reduce((sum, id) => sum + remove.run(collection, id).changes, 0))();
   }
 
-  /** Chunks of a collection (optionally one document), in document and reading order. */
-  chunks(collection: string, documentId?: string): ChunkRow[] {
-    return this.stmt(
-      `SELECT ${CHUNK_COLUMNS} FROM rag_chunks k JOIN rag_documents d ON d.id = k.document_id
-         WHERE k.collection = ? AND (? IS NULL OR k.document_id = ?) ORDER BY d.key, k.ordinal`,
-    ).all(collection, documentId ?? null, documentId ?? null) as ChunkRow[];
+  /**
+   * Up to `limit` chunks of a collection (optionally one document) in document-key and reading order,
+   * after a position in that order: the rest of the position's document, then the documents after it.
+   * Each part is a range of the (collection, key) and (document, ordinal) indexes, so a late page of a
+   * large document costs what the first does.
+   */
+  chunks(collection: string, page: ChunkPage): ChunkRow[] {
+    const documentId = page.documentId ?? null;
+    const select = `SELECT ${CHUNK_COLUMNS} FROM rag_documents d JOIN rag_chunks k ON k.document_id = d.id
+      WHERE d.collection = ? AND (? IS NULL OR d.id = ?)`;
+    const { after, limit } = page;
+    if (after === undefined)
+      return this.stmt(`${select} ORDER BY d.key, k.ordinal LIMIT ?`).all(
+        collection,
+        documentId,
+        documentId,
+        limit,
+      ) as ChunkRow[];
+    const rest = this.stmt(`${select} AND d.key = ? AND k.ordinal > ? ORDER BY k.ordinal LIMIT ?`).all(
+      collection,
+      documentId,
+      documentId,
+      after.documentKey,
+      after.ordinal,
+      limit,
+    ) as ChunkRow[];
+    if (rest.length === limit) return rest;
+    const later = this.stmt(`${select} AND d.key > ? ORDER BY d.key, k.ordinal LIMIT ?`).all(
+      collection,
+      documentId,
+      documentId,
+      after.documentKey,
+      limit - rest.length,
+    ) as ChunkRow[];
+    return [...rest, ...later];
   }
 
   /** Chunks by id, in no particular order. */

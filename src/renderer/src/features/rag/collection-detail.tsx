@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { RagCollection, RagDocument } from '../../../../shared/rag-api.js';
-import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { QueryView } from '../../components/query-view.js';
 import { AddDocumentForm } from './add-document-form.js';
-import { useRagChunks, useRagDocuments } from './rag-queries.js';
+import { ChunkList } from './chunk-list.js';
+import { useRagDocuments } from './rag-queries.js';
 import { SearchPanel } from './search-panel.js';
 
 /** Who may read a collection, in words. */
@@ -19,29 +19,6 @@ export function describeAccess(collection: RagCollection): string {
   return parts.length === 0
     ? `every key with rag:${collection.name}`
     : `rag:${collection.name} and ${parts.join(' or ')}`;
-}
-
-function Chunks({ collection, document }: { readonly collection: string; readonly document: string | undefined }) {
-  const chunks = useRagChunks(collection, document);
-  return (
-    <QueryView query={chunks} errorTitle="Could not load the chunks">
-      {(data) => (
-        <ol className="rag-hits" data-testid="rag-chunks">
-          {data.data.map((chunk) => (
-            <li key={chunk.id} className="rag-hit">
-              <div className="chip-row">
-                <span className="mono">{chunk.citation}</span>
-                <span>{chunk.heading ? `${chunk.document_key} > ${chunk.heading}` : chunk.document_key}</span>
-                {chunk.revision !== null && <Badge>revision {chunk.revision}</Badge>}
-                {chunk.embedded && <Badge>vector</Badge>}
-              </div>
-              <pre className="rag-text">{chunk.text}</pre>
-            </li>
-          ))}
-        </ol>
-      )}
-    </QueryView>
-  );
 }
 
 /** One collection: its documents and their chunks, ingestion (unless the store owns it) and the key's-eye search. */
@@ -91,7 +68,12 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
       <SearchPanel collection={collection.name} />
       <section className="panel">
         <h2 className="panel-title">Chunks{document ? ' of the selected document' : ''}</h2>
-        <Chunks collection={collection.name} document={document} />
+        <ChunkList
+          key={document ?? ''}
+          collection={collection.name}
+          document={document}
+          total={document ? documents.data?.data.find((doc) => doc.id === document)?.chunks : collection.chunks}
+        />
       </section>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   ragChunkListSchema,
@@ -44,13 +44,22 @@ export function useRagDocuments(name: string) {
   });
 }
 
-/** Chunks of a collection, or of one of its documents. */
+/** Chunks asked for at a time: a document may have thousands, each up to a chunk's size. */
+export const CHUNK_PAGE_SIZE = 100;
+
+/** Chunks of a collection, or of one of its documents, a page at a time (`after` cursor). */
 export function useRagChunks(name: string, document: string | undefined) {
   const api = useApi();
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ragKeys.chunks(name, document),
-    queryFn: ({ signal }) =>
-      api.request('gateway', path(name, '/chunks'), { query: { document }, schema: ragChunkListSchema, signal }),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api.request('gateway', path(name, '/chunks'), {
+        query: { document, limit: CHUNK_PAGE_SIZE, after: pageParam },
+        schema: ragChunkListSchema,
+        signal,
+      }),
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
 }
 

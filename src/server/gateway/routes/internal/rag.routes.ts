@@ -18,6 +18,7 @@ import {
 } from '../../../../shared/rag-api.js';
 import { GatewayError } from '../../gateway-error.js';
 import { keyStatus } from '../../keys/key-view.js';
+import { decodeChunkCursor, encodeChunkCursor } from '../../rag/chunk-cursor.js';
 
 /**
  * `/internal/rag/*`: collections (create, list, read, change, delete), their documents (ingest text or
@@ -102,7 +103,15 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: ragChunkListSchema },
       },
     },
-    async (request) => ({ data: index.chunks(request.params.name, request.query.document) }),
+    async (request) => {
+      const { document, limit, after } = request.query;
+      const page = index.chunks(request.params.name, {
+        documentId: document,
+        after: after === undefined ? undefined : decodeChunkCursor(after),
+        limit,
+      });
+      return { data: page.chunks, next_cursor: page.next === null ? null : encodeChunkCursor(page.next) };
+    },
   );
 
   typed.post(

@@ -1,0 +1,114 @@
+/** A piece of a section that chunks keep whole, and what joins it to the piece before it. */
+export interface Segment {
+  readonly text: string;
+  /** A blank line between paragraphs, a space between sentences or words of one paragraph. */
+  readonly joiner: string;
+}
+
+/**
+ * Consecutive sentences (or paragraphs) shorter than this are packed into one segment. Every segment
+ * costs the overlap step the same, so text made of one-character sentences (". . .") cost ten times as
+ * much as prose of the same length; packed, at least every other segment has this many characters,
+ * whatever the text. A short sentence between ordinary ones ("Yes.") stays a segment of its own.
+ */
+export const MIN_SEGMENT_CHARS = 16;
+
+const PARAGRAPH_BREAK = /\n\s*\n/;
+const SENTENCE_BREAK = /(?<=[.!?])\s+/;
+const PARAGRAPH_JOINER = '\n\n';
+const SENTENCE_JOINER = ' ';
+
+/**
+ * Paragraphs, with those longer than `size` split into sentences and, failing that, words; short
+ * neighbours are packed together (see MIN_SEGMENT_CHARS). No segment is longer than `size`.
+ */
+export function splitSegments(body: string, size: number): Segment[] {
+  const out: Segment[] = [];
+  const paragraphs = new RunPacker(PARAGRAPH_JOINER, size, (text) => out.push({ text, joiner: PARAGRAPH_JOINER }));
+  for (const paragraph of body.split(PARAGRAPH_BREAK)) {
+    const text = paragraph.trim();
+    if (text === '') continue;
+    if (text.length <= size) {
+      paragraphs.add(text);
+      continue;
+    }
+    paragraphs.flush();
+    let joiner = PARAGRAPH_JOINER;
+    const emit = (piece: string): void => {
+      out.push({ text: piece, joiner });
+      joiner = SENTENCE_JOINER;
+    };
+    const sentences = new RunPacker(SENTENCE_JOINER, size, emit);
+    for (const sentence of text.split(SENTENCE_BREAK)) {
+      if (sentence.length <= size) {
+        sentences.add(sentence);
+        continue;
+      }
+      sentences.flush();
+      for (const piece of splitWords(sentence, size)) emit(piece);
+    }
+    sentences.flush();
+  }
+  paragraphs.flush();
+  return out;
+}
+
+/** Passes pieces on, packing runs of short ones into segments of MIN_SEGMENT_CHARS or more that fit in `size`. */
+class RunPacker {
+  private parts: string[] = [];
+  private length = 0;
+
+  constructor(
+    private readonly joiner: string,
+    private readonly size: number,
+    private readonly emit: (text: string) => void,
+  ) {}
+
+  add(piece: string): void {
+    if (piece.length >= MIN_SEGMENT_CHARS) {
+      this.flush();
+      this.emit(piece);
+      return;
+    }
+    if (this.parts.length > 0 && this.length + this.joiner.length + piece.length > this.size) this.flush();
+    this.length += (this.parts.length > 0 ? this.joiner.length : 0) + piece.length;
+    this.parts.push(piece);
+    if (this.length >= MIN_SEGMENT_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    this.emit(this.parts.length === 1 ? this.parts[0]! : this.parts.join(this.joiner));
+    this.parts = [];
+    this.length = 0;
+  }
+}
+
+/** Words packed into pieces of at most `size` characters; a longer word is cut where it must be. */
+function splitWords(text: string, size: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/)) {
+    // A single "word" longer than a chunk (a URL, base64) is cut, never inside a surrogate pair.
+    for (let at = 0; at < word.length;) {
+      const end = cutAt(word, at, size);
+      const piece = word.slice(at, end);
+      at = end;
+      if (current !== '' && current.length + 1 + piece.length > size) {
+        out.push(current);
+        current = '';
+      }
+      current = current === '' ? piece : `${current} ${piece}`;
+    }
+  }
+  if (current !== '') out.push(current);
+  return out;
+}
+
+/** Where a piece of at most `size` code units starting at `from` ends, moved back off a surrogate pair. */
+function cutAt(text: string, from: number, size: number): number {
+  const end = Math.min(from + size, text.length);
+  if (end === text.length || end - 1 <= from) return end;
+  const before = text.charCodeAt(end - 1);
+  return before >= 0xd800 && before <= 0xdbff ? end - 1 : end;
+}
