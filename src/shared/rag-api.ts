@@ -75,6 +75,9 @@ const ragAccessViewSchema = z.object({
 });
 
 /** A collection as the admin API shows it. */
+/** A document of a collection's source that its last sync could not index, and why. */
+export const ragSkippedDocumentSchema = z.object({ key: z.string(), reason: z.string() });
+
 export const ragCollectionSchema = z.object({
   name: z.string(),
   description: z.string(),
@@ -82,6 +85,8 @@ export const ragCollectionSchema = z.object({
   source: ragSourceSchema.nullable(),
   /** Store revision last indexed (0: not yet, or no source). */
   source_revision: z.number(),
+  /** Documents of the source the last sync could not index (too many chunks), with why. */
+  skipped_documents: z.array(ragSkippedDocumentSchema),
   documents: z.number(),
   chunks: z.number(),
   /** Chunks that carry a vector of the configured embedding model. */
@@ -201,6 +206,8 @@ export const ragSyncResultSchema = z.object({
   added: z.number(),
   updated: z.number(),
   removed: z.number(),
+  /** Documents of the source that could not be indexed (too many chunks), with why; their old chunks are removed. */
+  skipped: z.array(ragSkippedDocumentSchema),
 });
 /** What a sync changed. */
 export type RagSyncResult = z.infer<typeof ragSyncResultSchema>;

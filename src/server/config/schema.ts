@@ -152,6 +152,9 @@ export const configSchema = z
         top_k: z.number().int().min(1).max(50).default(5),
         chunk_size: z.number().int().min(100).max(20_000).default(800),
         chunk_overlap: z.number().int().min(0).max(10_000).default(150),
+        // Most chunks one document may make: each costs an embedding and rows, and a document of
+        // thousands of one-line headings would make a chunk per line.
+        max_chunks_per_document: z.number().int().min(1).max(1_000_000).default(20_000),
         // Longest retrieved text put into one request, in characters.
         max_context_chars: positiveInt.default(12_000),
         // Retrieved text has its PII redacted (every type the PII module detects, never restored).

@@ -1,7 +1,7 @@
 import type { DomainErrorKind } from '../http/errors.js';
 
 /** What kind of expected failure a gateway service hit; the HTTP edge maps each to a status. */
-export type GatewayErrorKind = Exclude<DomainErrorKind, 'too_large'>;
+export type GatewayErrorKind = DomainErrorKind;
 
 /**
  * An expected failure of a gateway service (a setting that cannot be used, an unknown key): services

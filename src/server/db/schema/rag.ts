@@ -20,6 +20,11 @@ export const ragCollections = sqliteTable('rag_collections', {
   sourceBranch: text('source_branch'),
   /** The store revision the collection was last indexed at (0: not yet). */
   sourceRevision: integer('source_revision').notNull().default(0),
+  /** Documents of the source the last sync could not index (too many chunks), with why. */
+  skippedDocuments: text('skipped_documents', { mode: 'json' })
+    .$type<Array<{ key: string; reason: string }>>()
+    .notNull()
+    .default([]),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

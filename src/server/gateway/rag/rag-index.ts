@@ -50,6 +50,7 @@ function collectionView(row: CollectionStats): RagCollection {
     source:
       row.sourceNamespace === null ? null : { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' },
     source_revision: row.sourceRevision,
+    skipped_documents: [...row.skippedDocuments],
     documents: row.documents,
     chunks: row.chunks,
     embedded_chunks: row.embeddedChunks,
@@ -90,6 +91,17 @@ export class CollectionChangedError extends GatewayError {
   }
 }
 
+/** A document that would make more chunks than `rag.max_chunks_per_document`; nothing of it is stored. */
+export class TooManyChunksError extends GatewayError {
+  constructor(key: string, chunks: number, max: number) {
+    super(
+      'too_large',
+      `document ${key} makes ${chunks} chunks, more than rag.max_chunks_per_document (${max}): split it into smaller documents, or raise the limit`,
+    );
+    this.name = 'TooManyChunksError';
+  }
+}
+
 /**
  * Collections and their documents: create, change and delete them, and index a document (chunk it,
  * embed its chunks when an embedding model is set, store both; FTS5 indexes chunks by trigger).
@@ -105,7 +117,7 @@ export class RagIndex {
   constructor(
     readonly repository: RagRepository,
     private readonly embedder: RagEmbedder,
-    private readonly chunking: ChunkOptions,
+    private readonly chunking: ChunkOptions & { readonly maxChunksPerDocument: number },
     private readonly log: (message: string, error: unknown) => void,
     private readonly now: () => number = Date.now,
   ) {}
@@ -148,12 +160,13 @@ export class RagIndex {
   /** Changes a collection; a changed source forgets the indexed revision so the next sync re-reads it. */
   update(name: string, patch: RagCollectionUpdate): RagCollection {
     const row = this.row(name);
-    let { sourceNamespace, sourceBranch, sourceRevision } = row;
+    let { sourceNamespace, sourceBranch, sourceRevision, skippedDocuments } = row;
     if (patch.source !== undefined) {
       sourceNamespace = patch.source?.namespace ?? null;
       sourceBranch = patch.source ? patch.source.branch : null;
       if (sourceNamespace !== row.sourceNamespace || sourceBranch !== row.sourceBranch) {
         sourceRevision = 0;
+        skippedDocuments = [];
         this.nextGeneration(name);
       }
     }
@@ -164,6 +177,7 @@ export class RagIndex {
       sourceNamespace,
       sourceBranch,
       sourceRevision,
+      skippedDocuments,
       updatedAt: this.now(),
     });
     return this.get(name);
@@ -217,9 +231,9 @@ export class RagIndex {
   }
 
   /**
-   * Chunks, embeds and stores one document, replacing any earlier version of the same key. Throws
-   * CollectionChangedError, storing nothing, when the collection was deleted or changed its source
-   * while the chunks were being embedded.
+   * Chunks, embeds and stores one document, replacing any earlier version of the same key. Throws,
+   * storing nothing, TooManyChunksError for a document over the chunk limit, and CollectionChangedError
+   * when the collection was deleted or changed its source while the chunks were being embedded.
    */
   async indexDocument(
     collection: string,
@@ -230,6 +244,8 @@ export class RagIndex {
   ): Promise<void> {
     const generation = this.generations.get(collection);
     const drafts = chunkDocument(content, contentType, this.chunking);
+    const max = this.chunking.maxChunksPerDocument;
+    if (drafts.length > max) throw new TooManyChunksError(key, drafts.length, max);
     const vectors = await this.embedChunks(drafts.map((draft) => draft.text));
     if (this.generations.get(collection) !== generation) throw new CollectionChangedError(collection, key);
     const chunks: NewChunk[] = drafts.map((draft, ordinal) => ({

@@ -9,6 +9,8 @@ export interface CollectionRow {
   readonly sourceNamespace: string | null;
   readonly sourceBranch: string | null;
   readonly sourceRevision: number;
+  /** Documents of the source the last sync could not index, with why. */
+  readonly skippedDocuments: ReadonlyArray<{ readonly key: string; readonly reason: string }>;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -70,12 +72,19 @@ export interface NewChunk {
 }
 
 const COLLECTION_COLUMNS = `c.name, c.description, c.access, c.source_namespace AS sourceNamespace,
-  c.source_branch AS sourceBranch, c.source_revision AS sourceRevision, c.created_at AS createdAt, c.updated_at AS updatedAt`;
+  c.source_branch AS sourceBranch, c.source_revision AS sourceRevision, c.skipped_documents AS skippedDocuments,
+  c.created_at AS createdAt, c.updated_at AS updatedAt`;
 const CHUNK_COLUMNS = `k.id, k.collection, k.document_id AS documentId, d.key AS documentKey, k.ordinal, k.heading,
   k.text, k.revision, k.embedding, k.embedding_model AS embeddingModel`;
 
-function parseCollection<T extends { access: unknown }>(row: T): T & { access: RagAccessRow } {
-  return { ...row, access: JSON.parse(row.access as string) as RagAccessRow };
+function parseCollection<T extends { access: unknown; skippedDocuments: unknown }>(
+  row: T,
+): T & Pick<CollectionRow, 'access' | 'skippedDocuments'> {
+  return {
+    ...row,
+    access: JSON.parse(row.access as string) as RagAccessRow,
+    skippedDocuments: JSON.parse(row.skippedDocuments as string) as CollectionRow['skippedDocuments'],
+  };
 }
 
 /** Every query of the RAG feature; SQL stays here. */
@@ -102,14 +111,14 @@ export class RagRepository {
           (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name) AS chunks,
           (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name AND k.embedding IS NOT NULL) AS embeddedChunks
          FROM rag_collections c ORDER BY c.name`,
-    ).all() as Array<CollectionStats & { access: string }>;
+    ).all() as Array<CollectionStats & { access: string; skippedDocuments: string }>;
     return rows.map(parseCollection);
   }
 
   /** One collection, or undefined. */
   collection(name: string): CollectionRow | undefined {
     const row = this.stmt(`SELECT ${COLLECTION_COLUMNS} FROM rag_collections c WHERE c.name = ?`).get(name) as
-      (CollectionRow & { access: string }) | undefined;
+      (CollectionRow & { access: string; skippedDocuments: string }) | undefined;
     return row === undefined ? undefined : parseCollection(row);
   }
 
@@ -119,12 +128,12 @@ export class RagRepository {
       `SELECT ${COLLECTION_COLUMNS} FROM rag_collections c WHERE c.source_namespace IS NOT NULL
            AND (? IS NULL OR c.source_namespace = ?) AND (? IS NULL OR c.source_branch = ?)`,
     ).all(namespace ?? null, namespace ?? null, branch ?? null, branch ?? null) as Array<
-      CollectionRow & { access: string }
+      CollectionRow & { access: string; skippedDocuments: string }
     >;
     return rows.map(parseCollection);
   }
 
-  insertCollection(row: Omit<CollectionRow, 'sourceRevision'>): void {
+  insertCollection(row: Omit<CollectionRow, 'sourceRevision' | 'skippedDocuments'>): void {
     this.stmt(
       `INSERT INTO rag_collections (name, description, access, source_namespace, source_branch, source_revision, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
@@ -142,13 +151,14 @@ export class RagRepository {
   updateCollection(row: CollectionRow): void {
     this.stmt(
       `UPDATE rag_collections SET description = ?, access = ?, source_namespace = ?, source_branch = ?,
-           source_revision = ?, updated_at = ? WHERE name = ?`,
+           source_revision = ?, skipped_documents = ?, updated_at = ? WHERE name = ?`,
     ).run(
       row.description,
       JSON.stringify(row.access),
       row.sourceNamespace,
       row.sourceBranch,
       row.sourceRevision,
+      JSON.stringify(row.skippedDocuments),
       row.updatedAt,
       row.name,
     );

@@ -38,7 +38,11 @@ export class RagService {
     this.settings = options.config.rag;
     this.repository = new RagRepository(options.sqlite);
     const embedder = new RagEmbedder(options.registry, options.pools, this.settings.embedding_model);
-    const chunking = { size: this.settings.chunk_size, overlap: this.settings.chunk_overlap };
+    const chunking = {
+      size: this.settings.chunk_size,
+      overlap: this.settings.chunk_overlap,
+      maxChunksPerDocument: this.settings.max_chunks_per_document,
+    };
     this.index = new RagIndex(this.repository, embedder, chunking, options.log);
     this.retriever = new RagRetriever(this.repository, embedder, new RagMetrics(options.metricsRegistry), options.log);
     // The gateway reads the store's tables directly (same process, same database); it never writes them.

@@ -2,7 +2,13 @@ import type { RagSyncResult } from '../../../shared/rag-api.js';
 import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import type { StoreEngine } from '../../store/engine/store-engine.js';
 import { GatewayError } from '../gateway-error.js';
-import { CollectionChangedError, contentHash, contentTypeOfKey, type RagIndex } from './rag-index.js';
+import {
+  CollectionChangedError,
+  contentHash,
+  contentTypeOfKey,
+  TooManyChunksError,
+  type RagIndex,
+} from './rag-index.js';
 import type { CollectionRow } from './rag.repository.js';
 
 /**
@@ -60,7 +66,7 @@ export class StoreFollower {
 
   private async run(name: string): Promise<RagSyncResult> {
     const row = this.index.repository.collection(name);
-    const result = { revision: row?.sourceRevision ?? 0, added: 0, updated: 0, removed: 0 };
+    const result: RagSyncResult = { revision: row?.sourceRevision ?? 0, added: 0, updated: 0, removed: 0, skipped: [] };
     if (row === undefined || row.sourceNamespace === null) return result;
     const scope = { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' };
     const state = this.engine.state(scope);
@@ -78,15 +84,23 @@ export class StoreFollower {
       if (stillFollowing() === undefined) return result;
       const contentType = contentTypeOfKey(key);
       const known = existing.get(key);
-      existing.delete(key);
       // Unchanged content keeps its chunks, and the revision they were indexed from.
-      if (known !== undefined && known.contentHash === contentHash(content, contentType)) continue;
+      if (known !== undefined && known.contentHash === contentHash(content, contentType)) {
+        existing.delete(key);
+        continue;
+      }
       try {
         await this.index.indexDocument(name, key, content, contentType, state.revision);
       } catch (error) {
         if (error instanceof CollectionChangedError) return result;
-        throw error;
+        if (!(error instanceof TooManyChunksError)) throw error;
+        // The rest of the source is still indexed. The document stays in `existing`, so its earlier
+        // chunks go with the deleted documents': what retrieval finds must be the source's head.
+        result.skipped.push({ key, reason: error.message });
+        this.log(`RAG: collection ${name} skipped ${key}`, error);
+        continue;
       }
+      existing.delete(key);
       if (known === undefined) result.added += 1;
       else result.updated += 1;
     }
@@ -96,7 +110,11 @@ export class StoreFollower {
       name,
       [...existing.values()].map((doc) => doc.id),
     );
-    this.index.repository.updateCollection({ ...current, sourceRevision: state.revision });
+    this.index.repository.updateCollection({
+      ...current,
+      sourceRevision: state.revision,
+      skippedDocuments: result.skipped,
+    });
     return result;
   }
 }

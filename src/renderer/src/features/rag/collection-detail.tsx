@@ -7,6 +7,7 @@ import { AddDocumentForm } from './add-document-form.js';
 import { ChunkList } from './chunk-list.js';
 import { useRagDocuments } from './rag-queries.js';
 import { SearchPanel } from './search-panel.js';
+import { SkippedDocuments } from './skipped-documents.js';
 
 /** Who may read a collection, in words. */
 export function describeAccess(collection: RagCollection): string {
@@ -51,6 +52,7 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
             ? `Follows ${collection.source.namespace}@${collection.source.branch}, indexed at revision ${collection.source_revision}.`
             : 'Documents are added here.'}
         </p>
+        <SkippedDocuments collection={collection} />
         <QueryView query={documents} errorTitle="Could not load the documents">
           {(data) => (
             <DataTable

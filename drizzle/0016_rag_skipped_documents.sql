@@ -1,0 +1,1 @@
+ALTER TABLE `rag_collections` ADD `skipped_documents` text DEFAULT '[]' NOT NULL;
