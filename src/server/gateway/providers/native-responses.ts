@@ -27,12 +27,13 @@ export function usesNativeResponses(deployment: Deployment): boolean {
 /**
  * The body for a native upstream: its model name, and `store` said explicitly (OpenAI keeps responses
  * unless told not to, and this gateway decides where they are kept). The conversation of a
- * `previous_response_id` is already in `input`, rebuilt from what this gateway kept.
+ * `previous_response_id` is already in `input`, rebuilt from what this gateway kept; its items another
+ * Responses API issued go without their ids.
  */
 export function nativeResponsesBody(
   body: ResponsesBody,
   upstreamModel: string,
-  ids: ReplayedIds = { issuer: '' },
+  ids: ReplayedIds,
 ): Record<string, unknown> {
   const { previous_response_id: _previous, ...rest } = body;
   const input = ids.replayed && ids.replayed.size > 0 ? ownIdsOnly(body.input, ids) : body.input;
