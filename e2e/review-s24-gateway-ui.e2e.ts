@@ -102,3 +102,27 @@ test('PII & policy: a refused save keeps every edit on screen, and a pattern ove
     await gatewayAdmin('/internal/content-policy', 'PUT', { reset: true });
   }
 });
+
+test('cache: the counters move as requests are answered, and a draft typed meanwhile stays', async ({ page, app }) => {
+  const issued = await issueKey({ name: `cache-live-${Date.now()}` });
+  try {
+    expect((await gatewayAdmin('/internal/cache', 'PUT', { enabled: true })).status).toBe(200);
+    await openSignedIn(page, 'gateway/cache');
+    const stats = page.getByTestId('cache-stats');
+    await expect(stats).toBeVisible();
+    const hits = async (): Promise<number> => {
+      const text = await stats.locator('dt', { hasText: 'Hits / misses' }).locator('xpath=../dd').innerText();
+      return Number(text.split('/')[0]!.replace(/\D/g, ''));
+    };
+    const before = await hits();
+    await page.getByLabel('Time to live (seconds)').fill('777');
+    const content = `cache-live ${Date.now()}`;
+    await chat(app, issued.key, content, { temperature: 0 });
+    await chat(app, issued.key, content, { temperature: 0 });
+    await expect.poll(hits).toBeGreaterThan(before);
+    await expect(page.getByLabel('Time to live (seconds)')).toHaveValue('777');
+    await saveBar(page).getByRole('button', { name: 'Discard' }).click();
+  } finally {
+    await gatewayAdmin('/internal/cache', 'PUT', { reset: true });
+  }
+});

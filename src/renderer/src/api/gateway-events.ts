@@ -76,9 +76,9 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
 const SPEND_REFRESH_MS = 1000;
 
 /**
- * Finished requests move every meter (keys', users', teams'), today's spend and the usage series,
- * and the gateway sends no invalidation for them: refresh those views once per burst of traffic
- * instead (only the queries on screen refetch).
+ * Finished requests move every meter (keys', users', teams'), today's spend, the usage series and
+ * the response cache's counters, and the gateway sends no invalidation for them: refresh those views
+ * once per burst of traffic instead (only the queries on screen refetch).
  */
 function spendRefresher(client: QueryClient): { readonly touch: () => void; readonly stop: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,6 +90,7 @@ function spendRefresher(client: QueryClient): { readonly touch: () => void; read
         void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
         void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
         void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
+        void client.invalidateQueries({ queryKey: queryKeys.gateway.cache });
       }, SPEND_REFRESH_MS);
     },
     stop: () => clearTimeout(timer),
