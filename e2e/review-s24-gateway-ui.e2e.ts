@@ -103,6 +103,70 @@ test('PII & policy: a refused save keeps every edit on screen, and a pattern ove
   }
 });
 
+test('live traffic: filters and the open request are in the address, survive a reload and Back, and link to a request', async ({
+  page,
+  app,
+}) => {
+  const tag = `urlstate${Date.now()}`;
+  const issued = await issueKey({ name: tag });
+  const first = await chat(app, issued.key, `${tag} one`);
+  const second = await chat(app, issued.key, `${tag} two`);
+
+  await openSignedIn(page, 'gateway/traffic');
+  await expect(trafficList(page)).toBeVisible();
+  await page.getByLabel('Filter requests').fill(tag);
+  await page.getByLabel('Status', { exact: true }).selectOption('ok');
+  await page.getByLabel('Key', { exact: true }).selectOption(issued.id);
+  await expect(trafficList(page).getByRole('option')).toHaveCount(2);
+  await trafficList(page).getByRole('option').filter({ hasText: 'demo/echo' }).last().click();
+  const drawer = page.getByTestId('traffic-drawer');
+  await expect(drawer).toContainText(first);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}(&|$)`));
+  await expect(page).toHaveURL(/[?&]status=ok(&|$)/);
+  await expect(page).toHaveURL(new RegExp(`[?&]key=${issued.id}(&|$)`));
+  await expect(page).toHaveURL(new RegExp(`[?&]request=${first}(&|$)`));
+
+  await page.reload();
+  await expect(page.getByLabel('Filter requests')).toHaveValue(tag);
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('ok');
+  await expect(page.getByLabel('Key', { exact: true })).toHaveValue(issued.id);
+  await expect(trafficList(page).getByRole('option')).toHaveCount(2);
+  await expect(page.getByTestId('traffic-drawer')).toContainText(first);
+
+  // Another screen, then Back: the same filters and request.
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await expect(page.getByTestId('keys-table')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Filter requests')).toHaveValue(tag);
+  await expect(page.getByTestId('traffic-drawer')).toContainText(first);
+
+  // Closing the drawer takes the request out of the address; a pasted link opens it again.
+  await page.getByRole('button', { name: 'Close details' }).click();
+  await expect(page).not.toHaveURL(/request=/);
+  await page.goto(new URL(`gateway/traffic?request=${second}`, app.uiUrl).toString());
+  await expect(page.getByTestId('traffic-drawer')).toContainText(second);
+  await expect(page.getByLabel('Filter requests')).toHaveValue('');
+
+  // One the gateway no longer has (or never had) is named, not shown as an empty screen.
+  await page.goto(new URL('gateway/traffic?request=no-such-request', app.uiUrl).toString());
+  await expect(page.getByTestId('traffic-drawer')).toContainText('no-such-request');
+  await expect(page.getByTestId('traffic-drawer')).toContainText('not among the recent requests');
+});
+
+test('live traffic: a reload shows every request the gateway still keeps, not only the newest 500', async ({
+  page,
+  app,
+}) => {
+  const issued = await issueKey({ name: `reload-${Date.now()}` });
+  const count = 620;
+  for (let start = 0; start < count; start += 20)
+    await Promise.all(
+      Array.from({ length: Math.min(20, count - start) }, (_, i) => chat(app, issued.key, `r${start + i}`)),
+    );
+  await openSignedIn(page, `gateway/traffic?key=${issued.id}`);
+  await expect(page.getByTestId('traffic-screen')).toContainText(`${count} of`);
+});
+
 test('cache: the counters move as requests are answered, and a draft typed meanwhile stays', async ({ page, app }) => {
   const issued = await issueKey({ name: `cache-live-${Date.now()}` });
   try {
@@ -125,4 +189,24 @@ test('cache: the counters move as requests are answered, and a draft typed meanw
   } finally {
     await gatewayAdmin('/internal/cache', 'PUT', { reset: true });
   }
+});
+
+test('live traffic: closing the drawer from inside it gives focus back to the list', async ({ page, app }) => {
+  const issued = await issueKey({ name: `focus-${Date.now()}` });
+  await chat(app, issued.key, 'focus');
+  await openSignedIn(page, `gateway/traffic?key=${issued.id}`);
+  await expect(trafficList(page)).toBeFocused();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const drawer = page.getByTestId('traffic-drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('button', { name: 'Copy as curl' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(trafficList(page)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('button', { name: 'Close details' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(trafficList(page)).toBeFocused();
 });

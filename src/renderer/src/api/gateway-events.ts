@@ -11,7 +11,7 @@ import { assertNever } from '../lib/assert-never.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';
 import { queryKeys } from './query-keys.js';
-import { TrafficBuffer } from './traffic-buffer.js';
+import { TRAFFIC_CAPACITY, TrafficBuffer } from './traffic-buffer.js';
 
 const buffers = new WeakMap<ApiClient, TrafficBuffer>();
 
@@ -105,10 +105,14 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Fills the buffer from the gateway's recent requests: at first all it keeps (up to what the view
+ * holds), so a reload shows what was there before it; after a drop, what came meanwhile.
+ */
 async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
   const after = buffer.lastSeq();
   const page = await api.request('gateway', '/internal/traffic', {
-    query: { limit: after ? 10_000 : 500, after: after || undefined },
+    query: { limit: after ? 10_000 : TRAFFIC_CAPACITY, after: after || undefined },
     schema: trafficListSchema,
     signal,
   });

@@ -36,3 +36,21 @@ export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
   }
   return true;
 }
+
+const STATUSES: readonly TrafficFilter['status'][] = ['all', 'ok', 'client', 'server'];
+
+/** The filter an address asks for (`q`, `status`, `model`, `key`); what it does not say, or says wrongly, is no filter. */
+export function filterFromSearch(params: URLSearchParams): TrafficFilter {
+  const status = STATUSES.find((value) => value === params.get('status')) ?? 'all';
+  return { text: params.get('q') ?? '', status, model: params.get('model') ?? '', key: params.get('key') ?? '' };
+}
+
+/** The address values of a filter (no filter leaves them out), for a link that shows the same requests. */
+export function filterToSearch(filter: TrafficFilter): Readonly<Record<string, string | undefined>> {
+  return {
+    q: filter.text || undefined,
+    status: filter.status === 'all' ? undefined : filter.status,
+    model: filter.model || undefined,
+    key: filter.key || undefined,
+  };
+}
