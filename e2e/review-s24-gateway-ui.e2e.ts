@@ -153,6 +153,40 @@ test('live traffic: filters and the open request are in the address, survive a r
   await expect(page.getByTestId('traffic-drawer')).toContainText('not among the recent requests');
 });
 
+test('usage: grouping and range are in the address, survive a reload and Back', async ({ page }) => {
+  await openSignedIn(page, 'gateway/usage');
+  await page.getByRole('radio', { name: 'Per key' }).click();
+  await page.getByRole('radio', { name: '7 days' }).click();
+  await expect(page).toHaveURL(/[?&]group=key(&|$)/);
+  await expect(page).toHaveURL(/[?&]range=7d(&|$)/);
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Per key' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: '7 days' })).toBeChecked();
+  await page.getByRole('link', { name: 'Models' }).click();
+  await page.goBack();
+  await expect(page.getByRole('radio', { name: 'Per key' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: '7 days' })).toBeChecked();
+  // A value the screen does not know falls back to the default rather than a blank choice.
+  await openSignedIn(page, 'gateway/usage?group=nope&range=1y');
+  await expect(page.getByRole('radio', { name: 'Per model' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: '24 hours' })).toBeChecked();
+});
+
+test('usage: the last hour keeps moving while the screen stays open', async ({ page }) => {
+  await page.clock.install();
+  const sinces: number[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/internal/usage') sinces.push(Date.parse(url.searchParams.get('since') ?? ''));
+  });
+  await openSignedIn(page, 'gateway/usage?range=1h');
+  await expect(page.getByRole('radio', { name: 'Last hour' })).toBeChecked();
+  await expect.poll(() => sinces.length).toBeGreaterThan(0);
+  const opened = sinces[0]!;
+  await page.clock.runFor('30:00');
+  await expect.poll(() => sinces[sinces.length - 1]! - opened).toBeGreaterThanOrEqual(29 * 60_000);
+});
+
 test('live traffic: a reload shows every request the gateway still keeps, not only the newest 500', async ({
   page,
   app,

@@ -9,6 +9,7 @@ import {
   usageResponseSchema,
   apiKeyRecordSchema,
   type ApiKeyCreate,
+  type UsageResponse,
   type ApiKeyUpdate,
   type DeploymentsUpdate,
   type ModelSettingsUpdate,
@@ -130,6 +131,12 @@ export function useUsage(query: Pick<UsageQuery, 'group_by' | 'bucket'> & { read
   return useQuery({
     queryKey: queryKeys.gateway.usage(query.group_by, query.bucket, query.since),
     refetchInterval: 15_000,
+    // The window moves each minute: the charts stay on screen while the moved one loads, rather than
+    // flashing to a spinner; a different grouping or bucket is other data, and waits for its own.
+    placeholderData: (previous: UsageResponse | undefined, previousQuery) =>
+      previousQuery?.queryKey[2] === query.group_by && previousQuery.queryKey[3] === query.bucket
+        ? previous
+        : undefined,
     queryFn: ({ signal }) => api.request('gateway', '/internal/usage', { query, schema: usageResponseSchema, signal }),
   });
 }
