@@ -201,6 +201,29 @@ test('live traffic: a reload shows every request the gateway still keeps, not on
   await expect(page.getByTestId('traffic-screen')).toContainText(`${count} of`);
 });
 
+test('the new key’s example uses an endpoint and a model the key may use', async ({ page, app }) => {
+  const name = `embed-only-${Date.now()}`;
+  await openSignedIn(page, 'gateway/keys');
+  await page.getByTestId('issue-key').click();
+  const dialog = page.getByTestId('issue-key-dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByRole('checkbox', { name: 'chat' }).uncheck();
+  await dialog.getByRole('checkbox', { name: 'embeddings' }).check();
+  await dialog.getByRole('checkbox', { name: 'demo/embed' }).check();
+  await dialog.getByTestId('confirm-issue-key').click();
+  const secretDialog = page.getByTestId('key-secret-dialog');
+  const example = await secretDialog.locator('pre').innerText();
+  const secret = (await page.getByTestId('issued-key-secret').innerText()).trim();
+  expect(example).toContain('client.embeddings.create(');
+  expect(example).toContain('model="demo/embed"');
+  expect(example).not.toContain('demo/echo');
+  // What the example does works with the key.
+  const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: secret, maxRetries: 0 });
+  const vectors = await client.embeddings.create({ model: 'demo/embed', input: 'Hello' });
+  expect(vectors.data[0]?.embedding.length).toBeGreaterThan(0);
+  await page.getByTestId('close-secret').click();
+});
+
 test('cache: the counters move as requests are answered, and a draft typed meanwhile stays', async ({ page, app }) => {
   const issued = await issueKey({ name: `cache-live-${Date.now()}` });
   try {
