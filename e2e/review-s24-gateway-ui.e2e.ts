@@ -267,3 +267,26 @@ test('live traffic: closing the drawer from inside it gives focus back to the li
   await expect(drawer).toBeHidden();
   await expect(trafficList(page)).toBeFocused();
 });
+
+test('usage: a small cost on the value axis is shown whole, not cut off at the chart’s edge', async ({ page, app }) => {
+  const issued = await issueKey({ name: `axis-${Date.now()}` });
+  await chat(app, issued.key, 'priced');
+  // As a gateway with pricing answers for cheap requests: fractions of a cent per bucket.
+  await page.route('**/internal/usage?**', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: { cost_usd: number }[]; totals: { cost_usd: number } };
+    for (const point of body.data) point.cost_usd = 0.000038;
+    body.totals.cost_usd = 0.000038 * body.data.length;
+    await route.fulfill({ response, json: body });
+  });
+  await openSignedIn(page, 'gateway/usage?range=1h');
+  const axis = page.getByTestId('chart-cost_usd').locator('text.chart-axis');
+  await expect(axis.filter({ hasText: '$0.000040' })).toHaveCount(1);
+  for (const label of await axis.all()) {
+    const cut = await label.evaluate((element) => {
+      const text = element as unknown as { getBBox(): { x: number } };
+      return text.getBBox().x < 0;
+    });
+    expect(cut, `${await label.textContent()} starts left of the chart`).toBe(false);
+  }
+});
