@@ -290,3 +290,39 @@ test('usage: a small cost on the value axis is shown whole, not cut off at the c
     expect(cut, `${await label.textContent()} starts left of the chart`).toBe(false);
   }
 });
+
+test('keys: among many, the filter finds a key by name, user or prefix, and stays in the address', async ({ page }) => {
+  const tag = `find${Date.now()}`;
+  for (let i = 0; i < 120; i += 1) await issueKey({ name: `${tag}-bulk-${i}` });
+  const wanted = await issueKey({ name: `${tag}-wanted`, user: `${tag}.owner` });
+  await openSignedIn(page, 'gateway/keys');
+  await expect(page.getByTestId('keys-table')).toBeVisible();
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Filter keys')).toBeFocused();
+  await page.keyboard.type(`${tag}.owner`);
+  const table = page.getByTestId('keys-table');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table).toContainText(`${tag}-wanted`);
+  await expect(page.getByTestId('keys-count')).toContainText('1 of');
+  await expect(page.getByLabel('Filter keys')).toHaveValue(`${tag}.owner`);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}.owner(&|$)`));
+
+  await page.reload();
+  await expect(page.getByLabel('Filter keys')).toHaveValue(`${tag}.owner`);
+  await expect(page.getByTestId('keys-table').getByRole('row')).toHaveCount(2);
+
+  // By the prefix shown in the table, and a filter that finds nothing says so with a way out.
+  await page.getByLabel('Filter keys').fill(wanted.key.slice(0, 10));
+  await expect(page.getByTestId('keys-table')).toContainText(`${tag}-wanted`);
+  await page.getByLabel('Filter keys').fill(`${tag}-nothing`);
+  await expect(page.getByText(`No key matches “${tag}-nothing”`)).toBeVisible();
+  await page.getByRole('button', { name: 'Clear the filter' }).click();
+  await expect(page.getByLabel('Filter keys')).toHaveValue('');
+  await expect(page).not.toHaveURL(/[?&]q=/);
+
+  // Show revoked is kept in the address too.
+  await page.getByRole('checkbox', { name: 'Show revoked' }).check();
+  await expect(page).toHaveURL(/[?&]revoked=1(&|$)/);
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Show revoked' })).toBeChecked();
+});
