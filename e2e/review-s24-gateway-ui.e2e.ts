@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import OpenAI from 'openai';
+import { startOpenAIUpstream } from '../test/support/upstreams/index.js';
 import { expect, gatewayAdmin, openSignedIn, test, type App } from './fixtures.js';
 
 /** Issues a key through the admin API. */
@@ -325,4 +326,43 @@ test('keys: among many, the filter finds a key by name, user or prefix, and stay
   await expect(page).toHaveURL(/[?&]revoked=1(&|$)/);
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Show revoked' })).toBeChecked();
+});
+
+test('live traffic: a stream that failed after its 200 shows as failed, under Failed and not under Success', async ({
+  page,
+  app,
+}) => {
+  const upstream = await startOpenAIUpstream({ apiKey: 'sk-e2e-failing-stream' });
+  const model = `failing-stream-${Date.now()}`;
+  const models = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
+  try {
+    await gatewayAdmin('/internal/models', 'PUT', { allowed_models: [...models.allowed_models, model] });
+    const deployments = {
+      deployments: [{ model, provider: 'openai', base_url: upstream.url, api_key: 'sk-e2e-failing-stream' }],
+    };
+    expect((await gatewayAdmin('/internal/deployments', 'PUT', deployments)).status).toBe(200);
+    const issued = await issueKey({ name: `failing-${Date.now()}` });
+    upstream.setNext({ streamErrorAfterFrames: 2 });
+    const client = new OpenAI({ baseURL: `${app.gatewayUrl}/v1`, apiKey: issued.key, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model,
+      stream: true,
+      messages: [{ role: 'user', content: 'fail' }],
+    });
+    await expect(async () => {
+      for await (const chunk of stream) void chunk;
+    }).rejects.toThrow();
+
+    await openSignedIn(page, `gateway/traffic?key=${issued.id}&status=failed`);
+    const row = trafficList(page).getByRole('option');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('failed');
+    await expect(row).toHaveAttribute('aria-label', /^200 POST \/v1\/chat\/completions, failed after it began: /);
+    await page.getByLabel('Status', { exact: true }).selectOption('ok');
+    await expect(page.getByText('No request matches the filters')).toBeVisible();
+  } finally {
+    await gatewayAdmin('/internal/deployments', 'PUT', { reset: true });
+    await gatewayAdmin('/internal/models', 'PUT', { reset: true });
+    await upstream.close();
+  }
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TrafficBuffer } from '../../src/renderer/src/api/traffic-buffer.js';
 import {
+  failed,
   filterFromSearch,
   filterToSearch,
+  matches,
   NO_FILTER,
   type TrafficFilter,
 } from '../../src/renderer/src/features/gateway/traffic-filter.js';
@@ -36,5 +38,24 @@ describe('traffic filter in the address', () => {
   it('reads a status it does not know as every status', () => {
     expect(filterFromSearch(new URLSearchParams('status=teapot')).status).toBe('all');
     expect(filterFromSearch(new URLSearchParams('status=constructor')).status).toBe('all');
+  });
+});
+
+describe('traffic status filter: a stream that failed after its 200', () => {
+  const base = { ...event(1), status: 200, error_type: null } as TrafficEvent;
+  const failedStream = { ...base, stream: true, error_type: 'upstream_error' } as TrafficEvent;
+  const refused = { ...base, status: 429, error_type: 'rate_limit_exceeded' } as TrafficEvent;
+  const only = (status: TrafficFilter['status'], list: readonly TrafficEvent[]) =>
+    list.filter((item) => matches(item, { ...NO_FILTER, status }));
+
+  it('is a failure: under Failed, not under Success', () => {
+    expect(failed(failedStream)).toBe(true);
+    expect(only('ok', [base, failedStream, refused])).toEqual([base]);
+    expect(only('failed', [base, failedStream, refused])).toEqual([failedStream, refused]);
+  });
+
+  it('keeps 4xx and 5xx to the status codes', () => {
+    expect(only('client', [base, failedStream, refused])).toEqual([refused]);
+    expect(only('server', [base, failedStream, refused])).toEqual([]);
   });
 });
