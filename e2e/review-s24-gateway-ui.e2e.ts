@@ -366,3 +366,29 @@ test('live traffic: a stream that failed after its 200 shows as failed, under Fa
     await upstream.close();
   }
 });
+
+test('collections: Delete asks first, saying what goes, and only then deletes', async ({ page }) => {
+  const name = `del-${Date.now()}`;
+  expect((await gatewayAdmin('/internal/rag/collections', 'POST', { name })).status).toBe(201);
+  const doc = { key: 'handbook.md', content: '# Handbook\n\nHolidays are booked in the portal.' };
+  expect((await gatewayAdmin(`/internal/rag/collections/${name}/documents`, 'POST', doc)).status).toBe(201);
+  const exists = async (): Promise<number> => (await gatewayAdmin(`/internal/rag/collections/${name}`)).status;
+
+  await openSignedIn(page, 'gateway/collections');
+  const table = page.getByTestId('collections-table');
+  await table.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Delete collection “${name}”?` });
+  await expect(dialog).toContainText('Its 1 document and');
+  await expect(dialog).toContainText('deleted for good');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(await exists()).toBe(200);
+
+  await table.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+  await dialog.getByRole('button', { name: 'Delete collection' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`Deleted collection ${name}`)).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+  expect(await exists()).toBe(404);
+});
