@@ -44,6 +44,8 @@ test('a save the gateway refuses says so in the save bar, on screen, and keeps t
   const failure = saveBar(page).getByRole('alert');
   await expect(failure).toContainText('Not saved');
   await expect(failure).toContainText(`${variable} is not set in the gateway's environment`);
+  // The gateway names it by its place in the list; the bar adds what the table shows.
+  await expect(failure).toContainText('(demo/echo, not saved yet, http://127.0.0.1:9/v1): api_key_env');
   await expect(failure).toBeInViewport();
   await expect(page.getByTestId('deployments-table')).toContainText('Not saved yet');
   await saveBar(page).getByRole('button', { name: 'Discard' }).click();

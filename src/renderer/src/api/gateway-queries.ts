@@ -16,6 +16,7 @@ import {
   type UsageQuery,
 } from '../../../shared/gateway-api.js';
 import { useApi } from './api-context.js';
+import { nameDeploymentInError } from './deployment-errors.js';
 import { queryKeys } from './query-keys.js';
 
 /** Issued keys (never their secrets). */
@@ -103,8 +104,17 @@ export function useUpdateDeployments() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DeploymentsUpdate) =>
-      api.request('gateway', '/internal/deployments', { method: 'PUT', body, schema: deploymentListSchema }),
+    mutationFn: async (body: DeploymentsUpdate) => {
+      try {
+        return await api.request('gateway', '/internal/deployments', {
+          method: 'PUT',
+          body,
+          schema: deploymentListSchema,
+        });
+      } catch (error) {
+        throw nameDeploymentInError(error, 'deployments' in body ? (body.deployments ?? []) : []);
+      }
+    },
     onSuccess: (data) => {
       client.setQueryData(queryKeys.gateway.deployments, data);
       // The provider shown per allowed model and the health rows follow the deployments.
