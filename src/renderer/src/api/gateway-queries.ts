@@ -16,7 +16,8 @@ import {
   type UsageQuery,
 } from '../../../shared/gateway-api.js';
 import { useApi } from './api-context.js';
-import { nameDeploymentInError } from './deployment-errors.js';
+import { nameDeploymentInMessage } from './deployment-errors.js';
+import { ApiError } from './http.js';
 import { queryKeys } from './query-keys.js';
 
 /** Issued keys (never their secrets). */
@@ -112,7 +113,9 @@ export function useUpdateDeployments() {
           schema: deploymentListSchema,
         });
       } catch (error) {
-        throw nameDeploymentInError(error, 'deployments' in body ? (body.deployments ?? []) : []);
+        if (!(error instanceof ApiError)) throw error;
+        const message = nameDeploymentInMessage(error.message, body.deployments ?? []);
+        throw new ApiError(error.status, error.type, message, error.requestId);
       }
     },
     onSuccess: (data) => {
