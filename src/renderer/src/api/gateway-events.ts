@@ -11,7 +11,7 @@ import { assertNever } from '../lib/assert-never.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';
 import { queryKeys } from './query-keys.js';
-import { TrafficBuffer } from './traffic-buffer.js';
+import { TRAFFIC_CAPACITY, TrafficBuffer } from './traffic-buffer.js';
 
 const buffers = new WeakMap<ApiClient, TrafficBuffer>();
 
@@ -76,9 +76,9 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
 const SPEND_REFRESH_MS = 1000;
 
 /**
- * Finished requests move every meter (keys', users', teams'), today's spend and the usage series,
- * and the gateway sends no invalidation for them: refresh those views once per burst of traffic
- * instead (only the queries on screen refetch).
+ * Finished requests move every meter (keys', users', teams'), today's spend, the usage series and
+ * the response cache's counters, and the gateway sends no invalidation for them: refresh those views
+ * once per burst of traffic instead (only the queries on screen refetch).
  */
 function spendRefresher(client: QueryClient): { readonly touch: () => void; readonly stop: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,6 +90,7 @@ function spendRefresher(client: QueryClient): { readonly touch: () => void; read
         void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
         void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
         void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
+        void client.invalidateQueries({ queryKey: queryKeys.gateway.cache });
       }, SPEND_REFRESH_MS);
     },
     stop: () => clearTimeout(timer),
@@ -104,10 +105,14 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Fills the buffer from the gateway's recent requests: at first all it keeps (up to what the view
+ * holds), so a reload shows what was there before it; after a drop, what came meanwhile.
+ */
 async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
   const after = buffer.lastSeq();
   const page = await api.request('gateway', '/internal/traffic', {
-    query: { limit: after ? 10_000 : 500, after: after || undefined },
+    query: { limit: after ? 10_000 : TRAFFIC_CAPACITY, after: after || undefined },
     schema: trafficListSchema,
     signal,
   });

@@ -9,12 +9,15 @@ import {
   usageResponseSchema,
   apiKeyRecordSchema,
   type ApiKeyCreate,
+  type UsageResponse,
   type ApiKeyUpdate,
   type DeploymentsUpdate,
   type ModelSettingsUpdate,
   type UsageQuery,
 } from '../../../shared/gateway-api.js';
 import { useApi } from './api-context.js';
+import { nameDeploymentInMessage } from './deployment-errors.js';
+import { ApiError } from './http.js';
 import { queryKeys } from './query-keys.js';
 
 /** Issued keys (never their secrets). */
@@ -102,8 +105,19 @@ export function useUpdateDeployments() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DeploymentsUpdate) =>
-      api.request('gateway', '/internal/deployments', { method: 'PUT', body, schema: deploymentListSchema }),
+    mutationFn: async (body: DeploymentsUpdate) => {
+      try {
+        return await api.request('gateway', '/internal/deployments', {
+          method: 'PUT',
+          body,
+          schema: deploymentListSchema,
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const message = nameDeploymentInMessage(error.message, body.deployments ?? []);
+        throw new ApiError(error.status, error.type, message, error.requestId);
+      }
+    },
     onSuccess: (data) => {
       client.setQueryData(queryKeys.gateway.deployments, data);
       // The provider shown per allowed model and the health rows follow the deployments.
@@ -130,6 +144,12 @@ export function useUsage(query: Pick<UsageQuery, 'group_by' | 'bucket'> & { read
   return useQuery({
     queryKey: queryKeys.gateway.usage(query.group_by, query.bucket, query.since),
     refetchInterval: 15_000,
+    // The window moves each minute: the charts stay on screen while the moved one loads, rather than
+    // flashing to a spinner; a different grouping or bucket is other data, and waits for its own.
+    placeholderData: (previous: UsageResponse | undefined, previousQuery) =>
+      previousQuery?.queryKey[2] === query.group_by && previousQuery.queryKey[3] === query.bucket
+        ? previous
+        : undefined,
     queryFn: ({ signal }) => api.request('gateway', '/internal/usage', { query, schema: usageResponseSchema, signal }),
   });
 }

@@ -30,7 +30,8 @@ export class TrafficBuffer {
 
   /** The newest sequence number held, to resume the stream after it. */
   lastSeq(): number {
-    return Math.max(this.events[0]?.seq ?? 0, this.pending[this.pending.length - 1]?.seq ?? 0);
+    // Queued events are in arrival order, and a backfill arrives newest first: look at all of them.
+    return this.pending.reduce((newest, event) => Math.max(newest, event.seq), this.events[0]?.seq ?? 0);
   }
 
   /** Queues events (any order; duplicates by `seq` ignored). */

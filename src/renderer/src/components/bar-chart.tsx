@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { axisLabelRoom } from '../lib/chart-layout.js';
 import { niceScale, type SeriesSet } from '../lib/usage-series.js';
 import { useElementWidth } from '../lib/use-element-width.js';
 
 const HEIGHT = 180;
-const PAD = { top: 8, right: 8, bottom: 22, left: 48 };
+const PAD = { top: 8, right: 8, bottom: 22 };
 
 /**
  * Stacked bars over time, one colour per series, with a hover read-out of the bucket. Drawn as
@@ -30,7 +31,9 @@ export function BarChart({
   );
   const { max, step } = niceScale(Math.max(0, ...stacks), integer);
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, index) => index * step);
-  const plotWidth = Math.max(1, width - PAD.left - PAD.right);
+  const tickLabels = ticks.map((tick) => format(tick));
+  const left = axisLabelRoom(tickLabels);
+  const plotWidth = Math.max(1, width - left - PAD.right);
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / count;
   const barWidth = Math.max(1, slot * 0.72);
@@ -40,20 +43,20 @@ export function BarChart({
   return (
     <div className="chart" ref={ref}>
       <svg width={width} height={HEIGHT} role="img" aria-label={label} onMouseLeave={() => setHover(undefined)}>
-        {ticks.map((tick) => (
+        {ticks.map((tick, index) => (
           <g key={tick}>
-            <line className="chart-grid" x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text className="chart-axis" x={PAD.left - 6} y={y(tick) + 4} textAnchor="end">
-              {format(tick)}
+            <line className="chart-grid" x1={left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <text className="chart-axis" x={left - 6} y={y(tick) + 4} textAnchor="end">
+              {tickLabels[index]}
             </text>
           </g>
         ))}
         {data.buckets.map((bucket, index) => {
           let base = 0;
-          const x = PAD.left + index * slot + (slot - barWidth) / 2;
+          const x = left + index * slot + (slot - barWidth) / 2;
           return (
             <g key={bucket} onMouseEnter={() => setHover(index)}>
-              <rect className="chart-hit" x={PAD.left + index * slot} y={PAD.top} width={slot} height={plotHeight} />
+              <rect className="chart-hit" x={left + index * slot} y={PAD.top} width={slot} height={plotHeight} />
               {data.series.map((series) => {
                 const value = series.values[index] ?? 0;
                 if (value <= 0) return null;
@@ -84,7 +87,7 @@ export function BarChart({
       {hover !== undefined && (
         <div
           className="chart-tooltip"
-          style={{ left: Math.min(width - 180, Math.max(0, PAD.left + hover * slot + slot / 2 - 90)) }}
+          style={{ left: Math.min(width - 180, Math.max(0, left + hover * slot + slot / 2 - 90)) }}
         >
           <div className="chart-tooltip-title">{formatTime(data.buckets[hover]!)}</div>
           {data.series.map((series) => (

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { ApiError } from '../api/http.js';
 import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
 import { useUnsavedChanges } from '../lib/unsaved-changes.js';
@@ -26,10 +27,31 @@ function showField(id: string | undefined): void {
 }
 
 /**
+ * The save's failure while it still describes the draft on screen: an edit after it starts over, so
+ * the bar never blames the new draft for what the server said about the old one.
+ */
+function useFailureOfThisDraft(error: unknown, draft: string): unknown {
+  const [seen, setSeen] = useState<{ readonly error: unknown; readonly draft: string }>();
+  if (error && seen?.error !== error) {
+    setSeen({ error, draft });
+    return error;
+  }
+  return error && seen?.draft === draft ? error : undefined;
+}
+
+/** The failure in one line: the server's own words and the request id to look it up by. */
+function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof ApiError && error.requestId ? `${message} (request id ${error.requestId})` : message;
+}
+
+/**
  * The bar that floats over a screen with unsaved changes: what changed, Discard and Save. When the
  * draft cannot be saved, the bar says why next to the disabled Save (which it describes) and offers
  * to take the user to the first problem. While it shows, leaving the screen (`screen` names it) or
- * the page asks first, so every screen with a save bar guards its draft the same way.
+ * the page asks first, so every screen with a save bar guards its draft the same way. A save the
+ * server refused says why in the bar itself, where the user just pressed Save (the page below may be
+ * scrolled anywhere), until the draft is edited again.
  */
 export function SaveBar({
   screen,
@@ -38,6 +60,8 @@ export function SaveBar({
   onSave,
   busy = false,
   blocker,
+  error,
+  draft,
   saveTestId,
 }: {
   readonly screen: string;
@@ -46,10 +70,15 @@ export function SaveBar({
   readonly onSave: () => void;
   readonly busy?: boolean;
   readonly blocker?: SaveBlocker;
+  /** The last save's failure, if it failed. */
+  readonly error?: unknown;
+  /** The draft as JSON: a failure is shown only while the draft is the one that was sent. */
+  readonly draft: string;
   readonly saveTestId?: string;
 }) {
   const reasonId = useId();
   useUnsavedChanges(screen);
+  const failure = useFailureOfThisDraft(error, draft);
   return (
     <div className="save-bar" role="region" aria-label="Unsaved changes">
       <span className="save-bar-text">{children}</span>
@@ -58,6 +87,11 @@ export function SaveBar({
         {blocker &&
           `Save is disabled: ${blocker.message}${blocker.count > 1 ? ` (and ${plural(blocker.count - 1, 'more problem', 'more problems')})` : ''}`}
       </span>
+      {failure !== undefined && (
+        <span className="save-bar-blocked" role="alert" data-testid="save-failed">
+          Not saved: {failureText(failure)}
+        </span>
+      )}
       {blocker?.fieldId && (
         <Button variant="secondary" onClick={() => showField(blocker.fieldId)} data-testid="show-problem">
           Show problem

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { CachePurge } from '../../../../shared/cache-api.js';
 import { useCache, usePurgeCache, useUpdateCache } from '../../api/cache-queries.js';
 import { Button } from '../../components/button.js';
@@ -8,6 +8,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
+import { useServerDraft } from '../../lib/use-server-draft.js';
 import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDraft } from './cache-form.js';
 
 /** Purge: everything, or only what matches the fields filled in. */
@@ -61,10 +62,9 @@ function PurgePanel() {
 export function CacheScreen() {
   const cache = useCache();
   const update = useUpdateCache();
-  const [draft, setDraft] = useState<CacheDraft>();
-  useEffect(() => {
-    if (cache.data) setDraft(cacheDraftOf(cache.data.settings));
-  }, [cache.data]);
+  // The counters refetch as requests are answered: only a change of the settings may touch the draft.
+  const serverDraft = useServerDraft(cache.data, (data) => cacheDraftOf(data.settings));
+  const { draft, setDraft } = serverDraft;
   const view = cache.data;
   const dirty = Boolean(view && draft && JSON.stringify(cacheDraftOf(view.settings)) !== JSON.stringify(draft));
   const checked = draft ? cacheUpdateOf(draft) : undefined;
@@ -75,10 +75,10 @@ export function CacheScreen() {
     const body = checked?.update;
     if (!body) return;
     try {
-      await update.mutateAsync(body);
+      serverDraft.saved(await update.mutateAsync(body));
       showToast('Cache settings saved');
     } catch {
-      // shown below
+      // shown in the save bar
     }
   };
   const reset = async (): Promise<void> => {
@@ -89,7 +89,13 @@ export function CacheScreen() {
       // shown below
     }
   };
-  const set = (patch: Partial<CacheDraft>): void => setDraft(draft && { ...draft, ...patch });
+  const set = (patch: Partial<CacheDraft>): void => {
+    if (draft) setDraft({ ...draft, ...patch });
+  };
+  const discard = (): void => {
+    serverDraft.discard();
+    update.reset();
+  };
 
   return (
     <>
@@ -233,7 +239,10 @@ export function CacheScreen() {
                   onChange={(e) => set({ keys: e.target.value })}
                 />
               </Field>
-              {update.error && <ErrorMessage error={update.error} title="Could not save the cache settings" />}
+              {/* A save's failure shows in the save bar; this is a reset's, which has no bar. */}
+              {!dirty && update.error && (
+                <ErrorMessage error={update.error} title="Could not reset the cache settings" />
+              )}
             </section>
             <PurgePanel />
           </>
@@ -242,10 +251,12 @@ export function CacheScreen() {
       {dirty && (
         <SaveBar
           screen="Cache"
-          onDiscard={() => view && setDraft(cacheDraftOf(view.settings))}
+          onDiscard={discard}
           onSave={() => void save()}
           busy={update.isPending}
           blocker={blockerOf(problems)}
+          error={update.error}
+          draft={JSON.stringify(draft)}
           saveTestId="save-cache"
         >
           Unsaved changes to the cache settings

@@ -1,4 +1,6 @@
 import {
+  MAX_PATTERN_CHARS,
+  MAX_PATTERNS,
   patternProblem,
   type ContentPolicyRule,
   type ContentPolicySettings,
@@ -10,6 +12,7 @@ import {
   type PiiSettingsUpdate,
 } from '../../../../shared/guardrails-api.js';
 import type { FieldProblem } from '../../lib/field-problems.js';
+import { formatInt } from '../../lib/format.js';
 
 /** One override row: a model or a key, and what it changes (blank: inherited). */
 export interface OverrideDraft {
@@ -82,7 +85,21 @@ export const GUARDRAILS_FIELD_IDS = {
 export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
   const problems: FieldProblem[] = [];
   const checkPatterns = (text: string, where: string, fieldId: string): void => {
-    for (const pattern of lines(text)) {
+    const patterns = lines(text);
+    // The shared schema's bounds, checked here so the gateway's refusal is never the first word.
+    if (patterns.length > MAX_PATTERNS)
+      problems.push({
+        fieldId,
+        message: `${where}: at most ${formatInt(MAX_PATTERNS)} patterns, got ${formatInt(patterns.length)}`,
+      });
+    for (const pattern of patterns) {
+      if (pattern.length > MAX_PATTERN_CHARS) {
+        problems.push({
+          fieldId,
+          message: `${where}: a pattern is ${formatInt(pattern.length)} characters long, more than the ${formatInt(MAX_PATTERN_CHARS)} allowed ("${pattern.slice(0, 24)}…")`,
+        });
+        continue;
+      }
       const problem = patternProblem(pattern);
       // The engine's own words, without its "Invalid regular expression: /…/i: " preamble, which would
       // only repeat the pattern and what the sentence already says.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { PII_ENTITY_TYPES, PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
 import {
   useContentPolicySettings,
@@ -14,7 +14,8 @@ import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { problemsAt } from '../../lib/field-problems.js';
 import { Segmented } from '../../components/segmented.js';
 import { showToast } from '../../components/toast.js';
-import { draftOf, draftProblems, GUARDRAILS_FIELD_IDS, updatesOf, type GuardrailsDraft } from './guardrails-form.js';
+import { useServerDraft } from '../../lib/use-server-draft.js';
+import { draftOf, draftProblems, GUARDRAILS_FIELD_IDS, updatesOf } from './guardrails-form.js';
 import { OverridesTable } from './guardrails-overrides.js';
 
 const MODE_LABELS: Readonly<Record<PiiMode, string>> = {
@@ -37,14 +38,16 @@ export function GuardrailsScreen() {
   const policy = useContentPolicySettings();
   const updatePii = useUpdatePiiSettings();
   const updatePolicy = useUpdateContentPolicySettings();
-  const [draft, setDraft] = useState<GuardrailsDraft>();
   const saving = updatePii.isPending || updatePolicy.isPending;
-  useEffect(() => {
-    // Not while saving: the PII settings come back saved before the content policy is, and taking
-    // them then would drop the policy edits still on their way (and hide the save bar too early).
-    if (pii.data && policy.data && !saving) setDraft(draftOf(pii.data, policy.data));
-  }, [pii.data, policy.data, saving]);
-  const saved = pii.data && policy.data ? draftOf(pii.data, policy.data) : undefined;
+  const server = useMemo(
+    () => (pii.data && policy.data ? { pii: pii.data, policy: policy.data } : undefined),
+    [pii.data, policy.data],
+  );
+  // The edits stay until saved or discarded: the PII settings come back saved before the content
+  // policy is sent, and a refused policy must leave every edit on screen to fix and save again.
+  const serverDraft = useServerDraft(server, (both) => draftOf(both.pii, both.policy));
+  const { draft, setDraft } = serverDraft;
+  const saved = server ? draftOf(server.pii, server.policy) : undefined;
   const dirty = Boolean(saved && draft && JSON.stringify(saved) !== JSON.stringify(draft));
   const problems = draft ? draftProblems(draft) : [];
   const fromDatabase = pii.data?.source === 'database' || policy.data?.source === 'database';
@@ -52,12 +55,15 @@ export function GuardrailsScreen() {
   const save = async (): Promise<void> => {
     if (!draft || problems.length > 0) return;
     const updates = updatesOf(draft);
+    // Either may fail: the bar must show this save's failure, not one left from an earlier save.
+    updatePii.reset();
+    updatePolicy.reset();
     try {
-      await updatePii.mutateAsync(updates.pii);
-      await updatePolicy.mutateAsync(updates.policy);
+      const piiSaved = await updatePii.mutateAsync(updates.pii);
+      serverDraft.saved({ pii: piiSaved, policy: await updatePolicy.mutateAsync(updates.policy) });
       showToast('PII and content policy saved');
     } catch {
-      // shown below from the mutation's error
+      // shown in the save bar
     }
   };
   const reset = async (): Promise<void> => {
@@ -165,9 +171,12 @@ export function GuardrailsScreen() {
               </p>
               <OverridesTable draft={draft} problems={problems} onChange={setDraft} />
             </section>
-            {updatePii.error && <ErrorMessage error={updatePii.error} title="Could not save the PII settings" />}
-            {updatePolicy.error && (
-              <ErrorMessage error={updatePolicy.error} title="Could not save the content policy" />
+            {/* A save's failure shows in the save bar; this is a reset's, which has no bar. */}
+            {!dirty && updatePii.error && (
+              <ErrorMessage error={updatePii.error} title="Could not reset the PII settings" />
+            )}
+            {!dirty && updatePolicy.error && (
+              <ErrorMessage error={updatePolicy.error} title="Could not reset the content policy" />
             )}
           </>
         )}
@@ -175,10 +184,16 @@ export function GuardrailsScreen() {
       {(dirty || saving) && (
         <SaveBar
           screen="PII & policy"
-          onDiscard={() => saved && setDraft(saved)}
+          onDiscard={() => {
+            serverDraft.discard();
+            updatePii.reset();
+            updatePolicy.reset();
+          }}
           onSave={() => void save()}
           busy={saving}
           blocker={blockerOf(problems)}
+          error={updatePolicy.error ?? updatePii.error}
+          draft={JSON.stringify(draft)}
           saveTestId="save-guardrails"
         >
           Unsaved changes to PII and content policy

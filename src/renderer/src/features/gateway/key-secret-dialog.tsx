@@ -1,13 +1,10 @@
 import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
+import { useModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { Dialog } from '../../components/dialog.js';
 import { AlertIcon } from '../../components/icons.js';
-
-/** A client snippet using the new key against this gateway. */
-function example(gatewayUrl: string, key: string): string {
-  return `from openai import OpenAI\n\nclient = OpenAI(base_url="${gatewayUrl}/v1", api_key="${key}")\nreply = client.chat.completions.create(\n    model="demo/echo",\n    messages=[{"role": "user", "content": "Hello"}],\n)\nprint(reply.choices[0].message.content)`;
-}
+import { keyExample, keyExampleCode } from './key-example.js';
 
 /** Shows a new key's secret, the only time it is ever shown, with a copy button. */
 export function KeySecretDialog({
@@ -19,6 +16,7 @@ export function KeySecretDialog({
   readonly gatewayUrl: string;
   readonly onClose: () => void;
 }) {
+  const example = keyExample(issued, useModelSettings().data);
   return (
     <Dialog
       testId="key-secret-dialog"
@@ -41,7 +39,13 @@ export function KeySecretDialog({
         <CopyButton text={issued.key} what="key" size="md" variant="primary" />
       </div>
       <div className="section-title">Use it</div>
-      <pre className="code-block">{example(gatewayUrl, issued.key)}</pre>
+      {example ? (
+        <pre className="code-block">{keyExampleCode(gatewayUrl, issued.key, example)}</pre>
+      ) : (
+        <p className="muted">
+          Its scopes allow none of chat, responses and embeddings, so there is no call to show here.
+        </p>
+      )}
     </Dialog>
   );
 }

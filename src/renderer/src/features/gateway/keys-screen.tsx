@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
+import { updateSearch, useLocation } from '../../app/router.js';
 import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
+import { TextInput } from '../../components/field.js';
 import { ConfirmFooter, Dialog } from '../../components/dialog.js';
 import { EmptyState, ErrorMessage } from '../../components/feedback.js';
 import { GaugeIcon, KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
@@ -11,11 +13,13 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { useSession } from '../../connection/connection-context.js';
-import { fullTime, timeAgo } from '../../lib/format.js';
+import { formatInt, fullTime, plural, timeAgo } from '../../lib/format.js';
+import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
 import { IssueKeyDialog } from './issue-key-dialog.js';
 import { KeySecretDialog } from './key-secret-dialog.js';
 import { KeyStatus } from './key-status.js';
+import { keyMatches } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
 
 function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; readonly onClose: () => void }) {
@@ -50,10 +54,17 @@ function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; read
   );
 }
 
-/** Issued API keys: list with where each key's limits stand, issue (secret shown once), edit limits, revoke. */
+/**
+ * Issued API keys: list with where each key's limits stand, issue (secret shown once), edit limits,
+ * revoke. With hundreds of keys the filter finds one by name, id, prefix, user or team; it and Show
+ * revoked are kept in the address (`q`, `revoked=1`).
+ */
 export function KeysScreen() {
   const { connection } = useSession();
-  const [showRevoked, setShowRevoked] = useState(false);
+  const params = new URLSearchParams(useLocation().search);
+  const filter = params.get('q') ?? '';
+  const showRevoked = params.get('revoked') === '1';
+  const filterRef = useFilterShortcut();
   const keys = useApiKeys(showRevoked);
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
@@ -166,7 +177,11 @@ export function KeysScreen() {
         actions={
           <>
             <label className="checkbox">
-              <input type="checkbox" checked={showRevoked} onChange={(event) => setShowRevoked(event.target.checked)} />
+              <input
+                type="checkbox"
+                checked={showRevoked}
+                onChange={(event) => updateSearch({ revoked: event.target.checked ? '1' : undefined })}
+              />
               <span>Show revoked</span>
             </label>
             <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)} data-testid="issue-key">
@@ -196,17 +211,51 @@ export function KeysScreen() {
             )
           }
         >
-          {(data) => (
-            <DataTable
-              label="API keys"
-              testId="keys-table"
-              autoFocus
-              rows={data.data}
-              columns={columns}
-              rowKey={(key) => key.id}
-              onOpen={(key) => key.status !== 'revoked' && setEditing(key)}
-            />
-          )}
+          {(data) => {
+            const rows = data.data.filter((key) => keyMatches(key, filter));
+            return (
+              <>
+                <div className="table-filter">
+                  <TextInput
+                    ref={filterRef}
+                    className="filter-input"
+                    aria-label="Filter keys"
+                    placeholder="Filter: name, id, prefix, user, team  /"
+                    value={filter}
+                    onChange={(event) => updateSearch({ q: event.target.value })}
+                  />
+                  <span className="muted" role="status" data-testid="keys-count">
+                    {rows.length === data.data.length
+                      ? plural(data.data.length, 'key')
+                      : `${formatInt(rows.length)} of ${plural(data.data.length, 'key')}`}
+                  </span>
+                </div>
+                {rows.length === 0 ? (
+                  <EmptyState
+                    title={`No key matches “${filter.trim()}”`}
+                    action={
+                      <Button variant="secondary" onClick={() => updateSearch({ q: undefined })}>
+                        Clear the filter
+                      </Button>
+                    }
+                  >
+                    The filter looks in each key's name, id, prefix, user and team
+                    {showRevoked ? '' : ' (revoked keys are hidden: Show revoked lists them too)'}.
+                  </EmptyState>
+                ) : (
+                  <DataTable
+                    label="API keys"
+                    testId="keys-table"
+                    autoFocus
+                    rows={rows}
+                    columns={columns}
+                    rowKey={(key) => key.id}
+                    onOpen={(key) => key.status !== 'revoked' && setEditing(key)}
+                  />
+                )}
+              </>
+            );
+          }}
         </QueryView>
       </PageBody>
       {issuing && (

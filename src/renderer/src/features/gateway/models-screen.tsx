@@ -63,6 +63,9 @@ export function ModelsScreen() {
       const { input } = toDeploymentInput(item);
       if (input) inputs.push(input);
     }
+    // Either may fail: the bar must show this save's failure, not one left from an earlier save.
+    update.reset();
+    updateDeployments.reset();
     try {
       if (settingsDirty) settingsDraft.saved(await update.mutateAsync(draft));
       if (deploymentsDirty) deploymentsDraft.saved(await updateDeployments.mutateAsync({ deployments: inputs }));
@@ -83,6 +86,8 @@ export function ModelsScreen() {
   const discard = (): void => {
     settingsDraft.discard();
     deploymentsDraft.discard();
+    update.reset();
+    updateDeployments.reset();
   };
   const changedElsewhere =
     (settingsDirty && settingsDraft.changedElsewhere) || (deploymentsDirty && deploymentsDraft.changedElsewhere);
@@ -179,9 +184,10 @@ export function ModelsScreen() {
                 />
               )}
             </section>
-            {update.error && <ErrorMessage error={update.error} title="Could not save the model settings" />}
-            {updateDeployments.error && (
-              <ErrorMessage error={updateDeployments.error} title="Could not save the deployments" />
+            {/* A save's failure shows in the save bar; this is a reset's, which has no bar. */}
+            {!dirty && update.error && <ErrorMessage error={update.error} title="Could not reset the model settings" />}
+            {!dirty && updateDeployments.error && (
+              <ErrorMessage error={updateDeployments.error} title="Could not reset the deployments" />
             )}
           </>
         )}
@@ -193,6 +199,8 @@ export function ModelsScreen() {
           onSave={() => void save()}
           busy={saving}
           blocker={blockerOf(problems)}
+          error={updateDeployments.error ?? update.error}
+          draft={JSON.stringify([draft, deploymentDrafts, newModel, newAlias])}
           saveTestId="save-models"
         >
           Unsaved changes to the{' '}

@@ -72,7 +72,13 @@ function cacheLabel(cache: TrafficEvent['cache']): string | undefined {
 }
 
 /** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
-export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent; readonly onClose: () => void }) {
+export function TrafficDrawer({
+  event,
+  onClose,
+}: {
+  readonly event: TrafficEvent;
+  readonly onClose: (focusWasInside: boolean) => void;
+}) {
   const api = useApi();
   const curl = toCurl({
     baseUrl: api.baseUrl('gateway'),
@@ -160,6 +166,31 @@ export function TrafficDrawer({ event, onClose }: { readonly event: TrafficEvent
       <Body title="Request (as forwarded)" what="request body" body={event.request_body} />
       <StreamEvents body={event.response_body} />
       <Body title="Response" what="response body" body={event.response_body} />
+    </Drawer>
+  );
+}
+
+/**
+ * A request an address names that the view does not hold: the gateway keeps only its newest
+ * requests for this view, so an old link says so rather than opening on nothing.
+ */
+export function MissingRequestDrawer({
+  requestId,
+  onClose,
+}: {
+  readonly requestId: string;
+  readonly onClose: (focusWasInside: boolean) => void;
+}) {
+  return (
+    <Drawer testId="traffic-drawer" title="Request not found" onClose={onClose}>
+      <div className="notice notice-warning" role="status">
+        <AlertIcon />
+        <span>
+          Request <span className="mono">{requestId}</span> is not among the recent requests: the gateway keeps only the
+          newest ones for this view (<span className="mono">gateway.traffic_buffer</span>), so it has left them, or it
+          never passed through this gateway. Its totals are still counted on the Usage screen.
+        </span>
+      </div>
     </Drawer>
   );
 }

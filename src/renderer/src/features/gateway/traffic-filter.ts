@@ -3,7 +3,8 @@ import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 /** What the traffic table shows. */
 export interface TrafficFilter {
   readonly text: string;
-  readonly status: 'all' | 'ok' | 'client' | 'server';
+  /** `failed`: every request that did not succeed, a stream that failed after its 200 included. */
+  readonly status: 'all' | 'ok' | 'failed' | 'client' | 'server';
   readonly model: string;
   readonly key: string;
 }
@@ -11,9 +12,18 @@ export interface TrafficFilter {
 /** No filtering. */
 export const NO_FILTER: TrafficFilter = { text: '', status: 'all', model: '', key: '' };
 
+/**
+ * Whether a request failed: refused or failed with its status, or a stream that failed after its
+ * 200 was sent (the error then only reaches the client in the stream, as usage counts it).
+ */
+export function failed(event: TrafficEvent): boolean {
+  return event.status >= 400 || event.error_type !== null;
+}
+
 /** True when an event passes the filter. */
 export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
-  if (filter.status === 'ok' && event.status >= 400) return false;
+  if (filter.status === 'ok' && failed(event)) return false;
+  if (filter.status === 'failed' && !failed(event)) return false;
   if (filter.status === 'client' && (event.status < 400 || event.status >= 500)) return false;
   if (filter.status === 'server' && event.status < 500) return false;
   if (filter.model && event.model !== filter.model && event.requested_model !== filter.model) return false;
@@ -35,4 +45,22 @@ export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
     if (!haystack.some((value) => value?.toLowerCase().includes(needle))) return false;
   }
   return true;
+}
+
+const STATUSES: readonly TrafficFilter['status'][] = ['all', 'ok', 'failed', 'client', 'server'];
+
+/** The filter an address asks for (`q`, `status`, `model`, `key`); what it does not say, or says wrongly, is no filter. */
+export function filterFromSearch(params: URLSearchParams): TrafficFilter {
+  const status = STATUSES.find((value) => value === params.get('status')) ?? 'all';
+  return { text: params.get('q') ?? '', status, model: params.get('model') ?? '', key: params.get('key') ?? '' };
+}
+
+/** The address values of a filter (no filter leaves them out), for a link that shows the same requests. */
+export function filterToSearch(filter: TrafficFilter): Readonly<Record<string, string | undefined>> {
+  return {
+    q: filter.text || undefined,
+    status: filter.status === 'all' ? undefined : filter.status,
+    model: filter.model || undefined,
+    key: filter.key || undefined,
+  };
 }

@@ -1,5 +1,6 @@
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { clockTime, formatCompact, formatCost, formatLatency } from '../../lib/format.js';
+import { failed } from './traffic-filter.js';
 
 /**
  * Column headers, aligned with {@link TrafficRow} by the shared grid template; each cell's `col-*`
@@ -23,17 +24,23 @@ export function TrafficHeader() {
   );
 }
 
-function statusClass(status: number): string {
-  if (status >= 500) return 'status-code status-5xx';
-  if (status >= 400) return 'status-code status-4xx';
-  return 'status-code status-2xx';
+function statusClass(event: TrafficEvent): string {
+  if (event.status >= 500) return 'status-code status-5xx';
+  if (event.status >= 400) return 'status-code status-4xx';
+  // A 200 whose stream then failed is a failure, whatever its status says.
+  return failed(event) ? 'status-code status-5xx' : 'status-code status-2xx';
 }
+
+/** A stream that failed after its 200: its error, as the client saw it in the stream. */
+const failedAfterStart = (event: TrafficEvent): string | undefined =>
+  event.status < 400 && event.error_type !== null ? event.error_type : undefined;
 
 /** What a screen reader says for a request in the list: the columns, each named. */
 export function trafficRowLabel(event: TrafficEvent): string {
   const tokens = event.prompt_tokens + event.completion_tokens;
   return [
     `${event.status} ${event.method} ${event.path}`,
+    ...(failedAfterStart(event) ? [`failed after it began: ${failedAfterStart(event)}`] : []),
     `model ${event.model ?? event.requested_model ?? 'none'}`,
     `key ${event.key_name ?? event.key_id ?? 'none'}`,
     ...(event.deployment ? [`deployment ${event.deployment}`] : []),
@@ -72,8 +79,14 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
         {event.deployment ?? '—'}
       </span>
       <span className="col-status truncate">
-        <span className={statusClass(event.status)}>{event.status}</span>
+        <span
+          className={statusClass(event)}
+          title={failedAfterStart(event) && `Failed after it began: ${failedAfterStart(event)}`}
+        >
+          {event.status}
+        </span>
         {event.stream && <span className="muted traffic-flag">stream</span>}
+        {failedAfterStart(event) && <span className="traffic-flag traffic-flag-failed">failed</span>}
         {event.cached && <span className="muted traffic-flag">cached</span>}
       </span>
       <span className="col-latency mono align-right">{formatLatency(event.latency_ms)}</span>

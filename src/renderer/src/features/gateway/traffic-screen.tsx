@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { updateSearch, useLocation } from '../../app/router.js';
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { useTrafficBuffer, useTrafficConnected, useTrafficEvents } from '../../api/gateway-events.js';
 import { CopyButton } from '../../components/copy-button.js';
@@ -8,8 +9,8 @@ import { VirtualList } from '../../components/virtual-list.js';
 import { useSession } from '../../connection/connection-context.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
-import { TrafficDrawer } from './traffic-drawer.js';
-import { matches, NO_FILTER, type TrafficFilter } from './traffic-filter.js';
+import { MissingRequestDrawer, TrafficDrawer } from './traffic-drawer.js';
+import { filterFromSearch, filterToSearch, matches, type TrafficFilter } from './traffic-filter.js';
 import { TrafficHeader, TrafficRow, trafficRowLabel } from './traffic-row.js';
 import { TrafficToolbar } from './traffic-toolbar.js';
 
@@ -32,7 +33,9 @@ function useSpaceToggle(toggle: () => void): void {
 
 /**
  * Requests through the gateway as they happen. The buffer keeps filling while the view is paused;
- * resuming shows everything that arrived. Rows are virtualised and updates batched per frame.
+ * resuming shows everything that arrived. Rows are virtualised and updates batched per frame. The
+ * filters and the open request live in the address (`q`, `status`, `model`, `key`, `request`), so a
+ * reload, Back and Forward, and a link someone pasted show the same requests.
  */
 export function TrafficScreen() {
   const { connection } = useSession();
@@ -40,31 +43,64 @@ export function TrafficScreen() {
   const live = useTrafficEvents(buffer);
   const connected = useTrafficConnected(buffer);
   const [frozen, setFrozen] = useState<readonly TrafficEvent[]>();
-  const [filter, setFilter] = useState<TrafficFilter>(NO_FILTER);
+  const { search } = useLocation();
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const filter = useMemo(() => filterFromSearch(params), [params]);
+  const requestId = params.get('request') || undefined;
   const [selectedSeq, setSelectedSeq] = useState<number>();
-  const [open, setOpen] = useState(false);
+  // A number asks the list to take focus now: after the drawer closed with focus inside it.
+  const [focusList, setFocusList] = useState(0);
   const filterRef = useFilterShortcut();
   const togglePause = useCallback(() => setFrozen((current) => (current ? undefined : buffer.snapshot())), [buffer]);
   useSpaceToggle(togglePause);
+  const setFilter = useCallback((next: TrafficFilter) => updateSearch(filterToSearch(next)), []);
 
   const events = frozen ?? live;
   const newCount = frozen ? live.findIndex((event) => event.seq <= (frozen[0]?.seq ?? -1)) : 0;
   const shown = useMemo(() => events.filter((event) => matches(event, filter)), [events, filter]);
+  // The choices are what the buffer holds, plus the one a link asked for before its requests arrive.
   const models = useMemo(
-    () => [...new Set(live.map((event) => event.model).filter((model): model is string => Boolean(model)))].sort(),
-    [live],
+    () =>
+      [
+        ...new Set(
+          [...live.map((event) => event.model), filter.model].filter((model): model is string => Boolean(model)),
+        ),
+      ].sort(),
+    [live, filter.model],
   );
   const keys = useMemo(() => {
     const byId = new Map<string, string>();
     for (const event of live) if (event.key_id) byId.set(event.key_id, event.key_name ?? event.key_id);
+    if (filter.key && !byId.has(filter.key)) byId.set(filter.key, filter.key);
     return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
-  }, [live]);
-  const selectedIndex = selectedSeq === undefined ? -1 : shown.findIndex((event) => event.seq === selectedSeq);
-  const selected = selectedIndex >= 0 ? shown[selectedIndex] : undefined;
-  const closeDrawer = useCallback(() => setOpen(false), []);
+  }, [live, filter.key]);
+  // The open request: the one the address names (the highlighted one when several share its id).
+  const opened = useMemo(() => {
+    if (!requestId) return undefined;
+    const named = (list: readonly TrafficEvent[]) =>
+      list.find((event) => event.request_id === requestId && event.seq === selectedSeq) ??
+      list.find((event) => event.request_id === requestId);
+    return named(events) ?? named(live);
+  }, [requestId, selectedSeq, events, live]);
+  const highlighted = requestId ? opened?.seq : selectedSeq;
+  const selectedIndex = highlighted === undefined ? -1 : shown.findIndex((event) => event.seq === highlighted);
+  const openRequest = useCallback((event: TrafficEvent) => {
+    setSelectedSeq(event.seq);
+    updateSearch({ request: event.request_id });
+  }, []);
+  const closeDrawer = useCallback((focusWasInside = false) => {
+    updateSearch({ request: undefined });
+    if (focusWasInside) setFocusList((count) => count + 1);
+  }, []);
+  const drawer = !requestId ? undefined : opened ? (
+    <TrafficDrawer event={opened} onClose={closeDrawer} />
+  ) : (
+    // Only once the buffer holds what the gateway kept: before that, the request may still arrive.
+    connected && <MissingRequestDrawer requestId={requestId} onClose={closeDrawer} />
+  );
 
   return (
-    <div className={open && selected ? 'traffic with-drawer' : 'traffic'} data-testid="traffic-screen">
+    <div className={drawer ? 'traffic with-drawer' : 'traffic'} data-testid="traffic-screen">
       <TrafficToolbar
         connected={connected}
         paused={frozen !== undefined}
@@ -101,14 +137,12 @@ export function TrafficScreen() {
               testId="traffic-list"
               count={shown.length}
               rowHeight={36}
-              autoFocus
+              autoFocus={focusList || true}
               openOnClick
               selected={selectedIndex}
-              onSelect={(index) => setSelectedSeq(shown[index]!.seq)}
-              onOpen={(index) => {
-                setSelectedSeq(shown[index]!.seq);
-                setOpen(true);
-              }}
+              // With the drawer open it follows the highlighted request, address and all.
+              onSelect={(index) => (requestId ? openRequest(shown[index]!) : setSelectedSeq(shown[index]!.seq))}
+              onOpen={(index) => openRequest(shown[index]!)}
               onClose={closeDrawer}
               rowKey={(index) => shown[index]!.seq}
               rowLabel={(index) => trafficRowLabel(shown[index]!)}
@@ -116,7 +150,7 @@ export function TrafficScreen() {
             />
           )}
         </div>
-        {open && selected && <TrafficDrawer event={selected} onClose={closeDrawer} />}
+        {drawer}
       </div>
     </div>
   );

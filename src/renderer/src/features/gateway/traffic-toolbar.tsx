@@ -66,6 +66,7 @@ export function TrafficToolbar({
       >
         <option value="all">All statuses</option>
         <option value="ok">Success</option>
+        <option value="failed">Failed</option>
         <option value="client">4xx</option>
         <option value="server">5xx</option>
       </Select>

@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { UsageResponse } from '../../../../shared/gateway-api.js';
+import { updateSearch, useLocation } from '../../app/router.js';
 import { useUsage } from '../../api/gateway-queries.js';
 import { BarChart, Legend, SeriesSwatch } from '../../components/bar-chart.js';
 import { DataTable } from '../../components/data-table.js';
@@ -8,6 +9,7 @@ import { ChartIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { Segmented } from '../../components/segmented.js';
 import { formatCompact, formatCost, formatInt, formatLatency } from '../../lib/format.js';
+import { useMinute } from '../../lib/use-minute.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
 
 const RANGES = {
@@ -17,10 +19,17 @@ const RANGES = {
   '30d': { label: '30 days', ms: 30 * 86_400_000, bucket: 'day' },
 } as const;
 type Range = keyof typeof RANGES;
+const DEFAULT_RANGE: Range = '24h';
 
 /** What the usage is split by, as the table heads it. */
 const GROUPS = { model: 'Model', key: 'Key', user: 'User', team: 'Team' } as const;
 type GroupBy = keyof typeof GROUPS;
+const DEFAULT_GROUP: GroupBy = 'model';
+
+/** A key of `choices` named in the address, or the default for anything else (`toString` included). */
+function choiceOf<K extends string>(choices: Readonly<Record<K, unknown>>, value: string | null, fallback: K): K {
+  return value !== null && Object.hasOwn(choices, value) ? (value as K) : fallback;
+}
 
 const timeFormat = {
   minute: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false }),
@@ -68,13 +77,20 @@ function ChartPanel({
   );
 }
 
-/** Requests, tokens and cost over time per model, key, user or team. */
+/**
+ * Requests, tokens and cost over time per model, key, user or team. The grouping and the range are
+ * in the address (`group`, `range`), so a reload, Back and a shared link show the same charts.
+ */
 export function UsageScreen() {
-  const [range, setRange] = useState<Range>('24h');
-  const [groupBy, setGroupBy] = useState<GroupBy>('model');
+  const params = new URLSearchParams(useLocation().search);
+  const range = choiceOf(RANGES, params.get('range'), DEFAULT_RANGE);
+  const groupBy = choiceOf(GROUPS, params.get('group'), DEFAULT_GROUP);
+  const setRange = (value: Range): void => updateSearch({ range: value === DEFAULT_RANGE ? undefined : value });
+  const setGroupBy = (value: GroupBy): void => updateSearch({ group: value === DEFAULT_GROUP ? undefined : value });
   const { bucket, ms } = RANGES[range];
-  // Rounded to the minute so the query key (and cache) is stable between renders.
-  const since = useMemo(() => new Date(Math.floor((Date.now() - ms) / 60_000) * 60_000).toISOString(), [ms]);
+  // Whole minutes, moving on each one: the window stays "the last hour" however long the screen is open.
+  const minute = useMinute();
+  const since = new Date(minute - ms).toISOString();
   const usage = useUsage({ group_by: groupBy, bucket, since });
   const totals = usage.data?.totals;
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);

@@ -7,15 +7,16 @@ import { FilesIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { CollectionDetail, describeAccess } from './collection-detail.js';
+import { DeleteCollectionDialog } from './delete-collection-dialog.js';
 import { NewCollectionDialog } from './new-collection-dialog.js';
-import { useCollections, useDeleteCollection } from './rag-queries.js';
+import { useCollections } from './rag-queries.js';
 import './rag.css';
 
 /** RAG collections: who may read them, their documents and chunks, and what a key would retrieve. */
 export function CollectionsScreen() {
   const collections = useCollections();
-  const remove = useDeleteCollection();
   const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<RagCollection>();
   const [open, setOpen] = useState<string>();
   const columns: Column<RagCollection>[] = [
     { header: 'Collection', cell: (c) => <span className="cell-strong">{c.name}</span> },
@@ -32,10 +33,17 @@ export function CollectionsScreen() {
       align: 'right',
       cell: (c) => (
         <span className="chip-row">
-          <Button size="sm" variant="ghost" onClick={() => setOpen(c.name)}>
+          {/* Named with the collection: a column of identical "Delete" buttons says nothing out of context. */}
+          <Button size="sm" variant="ghost" aria-label={`Open ${c.name}`} onClick={() => setOpen(c.name)}>
             Open
           </Button>
-          <Button size="sm" variant="ghost" icon={<TrashIcon />} onClick={() => remove.mutate(c.name)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<TrashIcon />}
+            aria-label={`Delete ${c.name}`}
+            onClick={() => setDeleting(c)}
+          >
             Delete
           </Button>
         </span>
@@ -86,6 +94,7 @@ export function CollectionsScreen() {
         </QueryView>
       </PageBody>
       {creating && <NewCollectionDialog onClose={() => setCreating(false)} />}
+      {deleting && <DeleteCollectionDialog collection={deleting} onClose={() => setDeleting(undefined)} />}
     </>
   );
 }

@@ -22,7 +22,8 @@ export function NewCollectionDialog({ onClose }: { readonly onClose: () => void 
   const [namespace, setNamespace] = useState('');
   const [branch, setBranch] = useState('main');
   const [touched, setTouched] = useState(false);
-  const nameError = touched && !COLLECTION_NAME_PATTERN.test(name) ? 'Letters, digits, ".", "_" or "-"' : undefined;
+  const nameError =
+    touched && !COLLECTION_NAME_PATTERN.test(name) ? 'Name must be letters, digits, ".", "_" or "-" only' : undefined;
   const submit = (): void => {
     setTouched(true);
     if (!COLLECTION_NAME_PATTERN.test(name)) return;

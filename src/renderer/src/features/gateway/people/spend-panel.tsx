@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useUsage } from '../../../api/gateway-queries.js';
+import { useMinute } from '../../../lib/use-minute.js';
 import { BarChart, Legend, SeriesSwatch } from '../../../components/bar-chart.js';
 import { DataTable } from '../../../components/data-table.js';
 import { ErrorMessage, Loading } from '../../../components/feedback.js';
@@ -23,7 +24,9 @@ export function SpendPanel() {
   const [groupBy, setGroupBy] = useState<'user' | 'team'>('user');
   const [metric, setMetric] = useState<SpendMetric>('cost_usd');
   // From the start of the UTC day two weeks back, so each bar is a whole day (as the budgets count).
-  const since = useMemo(() => new Date((Math.floor(Date.now() / DAY_MS) - (DAYS - 1)) * DAY_MS).toISOString(), []);
+  // It moves on at midnight UTC while the screen stays open.
+  const minute = useMinute();
+  const since = new Date((Math.floor(minute / DAY_MS) - (DAYS - 1)) * DAY_MS).toISOString();
   const usage = useUsage({ group_by: groupBy, bucket: 'day', since });
   const series = useMemo(() => (usage.data ? toSeries(usage.data, metric) : undefined), [usage.data, metric]);
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);

@@ -1,0 +1,63 @@
+import { assertNever } from '../../lib/assert-never.js';
+
+/** What a new key's example calls: an endpoint its scopes allow, with a model it may use. */
+export interface KeyExample {
+  readonly endpoint: 'chat' | 'responses' | 'embeddings';
+  readonly model: string;
+}
+
+/** The model settings an example is chosen from (the Models screen's). */
+export interface ExampleModels {
+  readonly allowed_models: readonly string[];
+  readonly default_embedding_model: string | null;
+}
+
+const looksLikeEmbeddings = (model: string, models: ExampleModels | undefined): boolean =>
+  model === models?.default_embedding_model || /embed/i.test(model);
+
+/**
+ * The call a new key's example makes, so the example works when pasted: the endpoint its scopes
+ * allow (chat first, as most clients use it), and a model on its own allow-list, or else one the
+ * gateway allows, that suits the endpoint (an embeddings model only for embeddings). Undefined when
+ * its scopes allow none of the three (a key for retrieval only).
+ */
+export function keyExample(
+  key: { readonly scopes: readonly string[]; readonly models: readonly string[] | null },
+  models: ExampleModels | undefined,
+): KeyExample | undefined {
+  const allows = (scope: string): boolean => key.scopes.includes('*') || key.scopes.includes(scope);
+  const endpoint = allows('chat')
+    ? 'chat'
+    : allows('responses')
+      ? 'responses'
+      : allows('embeddings')
+        ? 'embeddings'
+        : undefined;
+  if (!endpoint) return undefined;
+  const candidates = key.models?.length ? key.models : (models?.allowed_models ?? []);
+  const suits = (model: string): boolean => (endpoint === 'embeddings') === looksLikeEmbeddings(model, models);
+  const preferred = endpoint === 'embeddings' ? models?.default_embedding_model : undefined;
+  const model =
+    (preferred && candidates.includes(preferred) ? preferred : undefined) ??
+    candidates.find(suits) ??
+    candidates[0] ??
+    (endpoint === 'embeddings' ? 'demo/embed' : 'demo/echo');
+  return { endpoint, model };
+}
+
+/** A Python snippet (the `openai` package) making the example's call with the new key against this gateway. */
+export function keyExampleCode(gatewayUrl: string, secret: string, example: KeyExample): string {
+  // JSON string literals are Python string literals too, whatever a model name holds.
+  const client = `from openai import OpenAI\n\nclient = OpenAI(base_url=${JSON.stringify(`${gatewayUrl}/v1`)}, api_key=${JSON.stringify(secret)})\n`;
+  const model = JSON.stringify(example.model);
+  switch (example.endpoint) {
+    case 'chat':
+      return `${client}reply = client.chat.completions.create(\n    model=${model},\n    messages=[{"role": "user", "content": "Hello"}],\n)\nprint(reply.choices[0].message.content)`;
+    case 'responses':
+      return `${client}reply = client.responses.create(model=${model}, input="Hello")\nprint(reply.output_text)`;
+    case 'embeddings':
+      return `${client}result = client.embeddings.create(model=${model}, input="Hello")\nprint(len(result.data[0].embedding))`;
+    default:
+      return assertNever(example.endpoint);
+  }
+}

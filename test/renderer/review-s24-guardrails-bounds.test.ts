@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { contentPolicySettingsUpdateSchema, MAX_PATTERN_CHARS, MAX_PATTERNS } from '../../src/shared/guardrails-api.js';
+import {
+  draftProblems,
+  GUARDRAILS_FIELD_IDS,
+  updatesOf,
+  type GuardrailsDraft,
+} from '../../src/renderer/src/features/gateway/guardrails-form.js';
+
+const base: GuardrailsDraft = { mode: 'off', entities: [], patterns: '', maxTokens: '', overrides: [] };
+
+describe('PII & policy form: the shared schema bounds on patterns', () => {
+  it('refuses, on the patterns field, what the gateway would refuse: a pattern too long, too many patterns', () => {
+    const cases = [
+      { patterns: 'a'.repeat(MAX_PATTERN_CHARS + 1), says: `more than the 1,000 allowed` },
+      {
+        patterns: Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => `p${i}`).join('\n'),
+        says: 'at most 500 patterns',
+      },
+    ];
+    for (const { patterns, says } of cases) {
+      const draft = { ...base, patterns };
+      expect(contentPolicySettingsUpdateSchema.safeParse(updatesOf(draft).policy).success).toBe(false);
+      const problems = draftProblems(draft);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatchObject({ fieldId: GUARDRAILS_FIELD_IDS.patterns });
+      expect(problems[0]!.message).toContain(says);
+    }
+  });
+
+  it('accepts what the gateway accepts at the bounds themselves', () => {
+    const draft = {
+      ...base,
+      patterns: ['a'.repeat(MAX_PATTERN_CHARS), ...Array.from({ length: MAX_PATTERNS - 1 }, (_, i) => `p${i}`)].join(
+        '\n',
+      ),
+    };
+    expect(contentPolicySettingsUpdateSchema.safeParse(updatesOf(draft).policy).success).toBe(true);
+    expect(draftProblems(draft)).toEqual([]);
+  });
+
+  it('names an override’s patterns field for its own bound', () => {
+    const draft: GuardrailsDraft = {
+      ...base,
+      overrides: [
+        { scope: 'model', name: 'demo/echo', piiMode: '', patterns: 'b'.repeat(MAX_PATTERN_CHARS + 1), maxTokens: '' },
+      ],
+    };
+    expect(draftProblems(draft).map((problem) => problem.fieldId)).toEqual([GUARDRAILS_FIELD_IDS.overridePatterns(0)]);
+  });
+});
