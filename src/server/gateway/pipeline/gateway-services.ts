@@ -210,6 +210,7 @@ export function createGatewayServices(
     warn: (message) => warn(message, {}),
     names: { keys, principals },
   });
+  const health = new DeploymentHealthTracker();
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
     rateLimit: (ctx) => limits.admit(ctx),
@@ -227,7 +228,7 @@ export function createGatewayServices(
     keys,
     principals,
     limits,
-    admin: new AdminService(keys, principals, limits, registry, audit, bus),
+    admin: new AdminService(keys, principals, limits, registry, health, audit, bus),
     principalsAdmin: new PrincipalsAdmin(principals, keys, limits, usage, recorder, audit, bus),
     recorder,
     usage,
@@ -236,7 +237,7 @@ export function createGatewayServices(
     metrics,
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
-    health: new DeploymentHealthTracker(),
+    health,
     responses: new ResponsesService(new ResponsesRepository(db)),
     sso,
     pools,

@@ -31,6 +31,16 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
+ * Whether a failure says something about the deployment rather than about the request: everything
+ * worth retrying, and a provider refusing its key, its access or its model (401, 403, 404). A request
+ * the provider refused as malformed (400, 413, 422, ...) would fail on any deployment; counting it
+ * would let one client's bad requests push a healthy deployment into cooldown for everybody.
+ */
+export function blamesDeployment(error: UpstreamError): boolean {
+  return error.retryable || error.status === 401 || error.status === 403 || error.status === 404;
+}
+
+/**
  * A call the provider cannot make at all (embeddings on an Anthropic deployment, for example):
  * the request is wrong, not the upstream. Callers answer 400 invalid_request_error.
  */

@@ -1,7 +1,7 @@
 import { AppError, badRequest } from '../../../http/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
-import { UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
+import { blamesDeployment, UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
 import type { ProviderAnswer } from '../../providers/answer.js';
 import type { Deployment } from '../../providers/types.js';
 import type { ClientWatch } from '../client-connection.js';
@@ -127,7 +127,10 @@ export async function route(
       try {
         const answer = await call(deployment);
         ctx.upstreamPending = false;
-        health.success(deployment, performance.now() - started);
+        const latencyMs = performance.now() - started;
+        // A stream can still fail after it started: the finishing stage records how it ended.
+        if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
+        else health.success(deployment, latencyMs);
         return answer;
       } catch (error) {
         ctx.upstreamPending = false;
@@ -135,13 +138,30 @@ export async function route(
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        health.failure(deployment, performance.now() - started, error.status, error.message);
+        health.failure(deployment, performance.now() - started, error.status, error.message, blamesDeployment(error));
         last = error;
         if (!error.retryable) throw upstreamFailure(error, ctx.attempts);
       }
     }
   }
   throw upstreamFailure(last!, ctx.attempts);
+}
+
+/**
+ * Records in the deployment health how a relayed stream ended, once it has (called by the finishing
+ * stage): a failure after its start (a dropped connection, a timeout mid-stream, a malformed frame) is
+ * the deployment's like any failure before it, so a deployment whose streams keep breaking cools down.
+ * A stream the client left is the deployment's success so far.
+ */
+export function settleStreamHealth(ctx: RequestContext): void {
+  const relayed = ctx.relayedStream;
+  if (relayed === undefined) return;
+  ctx.relayedStream = undefined;
+  const failure = ctx.answer?.kind === 'stream' ? ctx.answer.error() : undefined;
+  const { health } = ctx.services;
+  if (failure === undefined) health.success(relayed.deployment, relayed.latencyMs);
+  else
+    health.failure(relayed.deployment, relayed.latencyMs, failure.status, failure.message, blamesDeployment(failure));
 }
 
 /** The client disconnected before an answer: nothing can be sent, the request is accounted as 499. */
