@@ -9,19 +9,22 @@ export class UpstreamError extends Error {
   readonly retryable: boolean;
   /** The provider's error type (`rate_limit_error`, `server_error`, ...) or a transport code. */
   readonly upstreamType: string | undefined;
-  /** Seconds the provider asked to wait (`retry-after`), when it said. */
+  /** Milliseconds the provider asked to wait (`retry-after-ms`, or `retry-after`), when it said. */
+  readonly retryAfterMs: number | undefined;
+  /** The same wait in whole seconds, rounded up (a `Retry-After` header can say no less). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
     message: string,
-    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterSeconds?: number },
+    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterMs?: number },
   ) {
     super(message);
     this.name = 'UpstreamError';
     this.status = options.status;
     this.retryable = options.retryable ?? isRetryableStatus(options.status);
     this.upstreamType = options.upstreamType;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterMs = options.retryAfterMs;
+    this.retryAfterSeconds = options.retryAfterMs === undefined ? undefined : Math.ceil(options.retryAfterMs / 1000);
   }
 }
 

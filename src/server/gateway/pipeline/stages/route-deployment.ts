@@ -50,7 +50,11 @@ export function upstreamFailure(error: UpstreamError, attempts: number): AppErro
   const headers: Record<string, string> = {};
   if (error.status > 0) headers['x-upstream-status'] = String(error.status);
   if (!error.retryable) headers['x-should-retry'] = 'false';
-  else if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  else if (error.retryAfterMs !== undefined) {
+    headers['retry-after'] = String(error.retryAfterSeconds);
+    // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
+    headers['retry-after-ms'] = String(error.retryAfterMs);
+  }
   return new AppError('upstream_error', `${error.message}${suffix}`, { headers });
 }
 
@@ -79,8 +83,8 @@ export function retryDelay(
   settings: { readonly backoffMs: number; readonly maxWaitMs: number },
   random: () => number = Math.random,
 ): number | undefined {
-  if (error.retryAfterSeconds !== undefined) {
-    const asked = error.retryAfterSeconds * 1000;
+  if (error.retryAfterMs !== undefined) {
+    const asked = error.retryAfterMs;
     return asked > settings.maxWaitMs ? undefined : asked;
   }
   const ceiling = Math.min(settings.backoffMs * 2 ** (retry - 1), settings.maxWaitMs);
