@@ -23,13 +23,17 @@ export function deploymentOrder(
   if (deployments.length <= 1) return [...deployments];
   const pool = [...deployments];
   const ordered: Deployment[] = [];
+  // Weights as shares of the largest: a sum of weights near the largest number would overflow to
+  // Infinity and hand every first choice to the last deployment.
+  let largest = 0;
+  for (const d of pool) largest = Math.max(largest, d.weight);
   while (pool.length > 0) {
     let total = 0;
-    for (const d of pool) total += d.weight;
+    for (const d of pool) total += d.weight / largest;
     let pick = random() * total;
     let index = 0;
     for (; index < pool.length - 1; index += 1) {
-      pick -= pool[index]!.weight;
+      pick -= pool[index]!.weight / largest;
       if (pick < 0) break;
     }
     ordered.push(pool.splice(index, 1)[0]!);
