@@ -25,6 +25,7 @@ import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
+import { unreachableDeployments } from '../model-registry/unreachable-deployments.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
@@ -200,6 +201,8 @@ export function createGatewayServices(
   });
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
+  for (const problem of unreachableDeployments(registry, options.config.rag.embedding_model))
+    warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
