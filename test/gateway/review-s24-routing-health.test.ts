@@ -66,8 +66,8 @@ describe('deployment health and cooldown', () => {
   });
 
   it("does not cool a deployment down for requests the provider refused as the client's mistake", async () => {
-    for (let i = 0; i < 3; i += 1) {
-      h.openai.setNext({ status: 400, error: { message: 'max_tokens is too large for this model' } });
+    for (const status of [400, 413, 422]) {
+      h.openai.setNext({ status, error: { message: 'max_tokens is too large for this model' } });
       const refused = await ask();
       expect(refused.status).toBe(502);
     }
@@ -76,15 +76,15 @@ describe('deployment health and cooldown', () => {
       requests: 3,
       failures: 3,
       consecutive_failures: 0,
-      last_status: 400,
+      last_status: 422,
       cooldown_until: null,
     });
     expect((await ask()).deployment).toBe('ha-primary');
   });
 
-  it('still cools a deployment down for a key the provider refuses', async () => {
-    for (let i = 0; i < 3; i += 1) {
-      h.openai.setNext({ status: 401 });
+  it('still cools a deployment down for a key, a model or an address the provider refuses', async () => {
+    for (const status of [401, 404, 405]) {
+      h.openai.setNext({ status });
       expect((await ask()).status).toBe(502);
     }
     expect(await healthOf('ha-primary')).toMatchObject({ state: 'cooling_down', consecutive_failures: 3 });

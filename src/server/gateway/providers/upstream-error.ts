@@ -33,14 +33,18 @@ export function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 
+/** Provider statuses that refuse the request itself: malformed, too large, or not processable. */
+const REQUEST_FAULTS: ReadonlySet<number> = new Set([400, 413, 422]);
+
 /**
  * Whether a failure says something about the deployment rather than about the request: everything
- * worth retrying, and a provider refusing its key, its access or its model (401, 403, 404). A request
- * the provider refused as malformed (400, 413, 422, ...) would fail on any deployment; counting it
- * would let one client's bad requests push a healthy deployment into cooldown for everybody.
+ * worth retrying, and every other refusal (its key, access or model: 401, 403, 404; a redirect or 405
+ * from a wrong address). A request the provider refused as malformed (400, 413, 422) would fail on any
+ * deployment; counting it would let one client's bad requests push a healthy deployment into
+ * cooldown for everybody.
  */
 export function blamesDeployment(error: UpstreamError): boolean {
-  return error.retryable || error.status === 401 || error.status === 403 || error.status === 404;
+  return error.retryable || !REQUEST_FAULTS.has(error.status);
 }
 
 /**
