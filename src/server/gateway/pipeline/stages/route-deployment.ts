@@ -98,8 +98,9 @@ export function retryDelay(
 /**
  * The route stage: calls the provider on the model's deployments in turn until one answers. A
  * retryable UpstreamError (429, 5xx, timeout, connection error) is retried on the same deployment
- * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; anything
- * else, or the last failure, becomes the answer. Calls resolve only before the first byte reaches
+ * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; another
+ * refusal of the deployment (401, 403, 404, ...) goes to the next one at once; a refusal of the
+ * request itself (400, 413, 422), anything else, or the last failure becomes the answer. Calls resolve only before the first byte reaches
  * the client, so a retry can never follow a started stream.
  */
 export async function route(
@@ -146,9 +147,14 @@ export async function route(
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        health.failure(deployment, performance.now() - started, error.status, error.message, blamesDeployment(error));
+        const blamed = blamesDeployment(error);
+        health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
         last = error;
-        if (!error.retryable) throw upstreamFailure(error, ctx.attempts);
+        if (error.retryable) continue;
+        // A refusal of this deployment (its key, model or address) is no reason to fail a model that
+        // others serve; a refusal of the request itself would fail on every one of them.
+        if (blamed) break;
+        throw upstreamFailure(error, ctx.attempts);
       }
     }
   }
