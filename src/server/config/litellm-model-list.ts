@@ -148,6 +148,15 @@ export function convertModelEntry(
   if (!isObject(params) || typeof params.model !== 'string') return skip('litellm_params.model is missing');
   const split = splitModel(params.model, params.custom_llm_provider);
   if ('problem' in split) return skip(`litellm_params.model: ${split.problem}`);
+  // LiteLLM's weighted shuffle never picks a weight of 0; Gatehouse has none, and its default of 1
+  // would hand such a parked deployment an equal share of the traffic.
+  if (params.weight === 0) {
+    unmapped.push({
+      path: `${at}.litellm_params.weight`,
+      reason: '0, so LiteLLM never routes to it; this deployment is left out',
+    });
+    return undefined;
+  }
 
   const deployment: Json = { model: name };
   const prices: { input?: number; output?: number } = {};

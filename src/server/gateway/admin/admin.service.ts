@@ -18,6 +18,7 @@ import type { LimitsService } from '../limits/limits.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import { principalCreations } from '../principals/principal-creations.js';
 import { toDeploymentView } from '../model-registry/deployment.js';
+import type { DeploymentHealthTracker } from '../model-registry/deployment-health.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 
@@ -39,6 +40,7 @@ export class AdminService {
     private readonly principals: PrincipalsService,
     private readonly limits: LimitsService,
     private readonly registry: ModelRegistry,
+    private readonly health: DeploymentHealthTracker,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
   ) {}
@@ -167,7 +169,9 @@ export class AdminService {
     if (update.reset === true)
       refuseBesideReset(update.deployments !== undefined ? ['deployments'] : [], 'PUT /internal/deployments');
     const inputs = update.reset === true ? 'reset' : (update.deployments ?? []);
+    const before = this.registry.deployments();
     this.registry.replaceDeployments(inputs);
+    this.health.forgetChanged(before, this.registry.deployments());
     const list = this.deployments();
     // The audit keeps what changed, never a key.
     this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, {

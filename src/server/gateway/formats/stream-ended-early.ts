@@ -1,4 +1,4 @@
-import { StreamError } from './stream-error.js';
+import { BROKEN_STREAM_STATUS, StreamError } from './stream-error.js';
 
 /**
  * The error of an upstream stream whose body ended cleanly before the event that finishes it (a
@@ -6,5 +6,9 @@ import { StreamError } from './stream-error.js';
  * partial text as a whole answer, and the cache and kept responses would keep it as one.
  */
 export function streamEndedEarly(missing: string): StreamError {
-  return new StreamError(`upstream stream ended before ${missing}: the answer is incomplete`, 502, 'upstream_error');
+  return new StreamError(
+    `upstream stream ended before ${missing}: the answer is incomplete`,
+    BROKEN_STREAM_STATUS,
+    'upstream_error',
+  );
 }

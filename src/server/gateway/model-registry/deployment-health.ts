@@ -23,6 +23,17 @@ interface Stats {
   cooldownUntil: number;
 }
 
+/** Whether two versions of a deployment call the same upstream the same way. */
+function sameUpstream(a: Deployment, b: Deployment): boolean {
+  return (
+    a.provider === b.provider &&
+    a.baseUrl === b.baseUrl &&
+    a.upstreamModel === b.upstreamModel &&
+    a.apiKey === b.apiKey &&
+    a.apiVersion === b.apiVersion
+  );
+}
+
 /** Per-deployment outcomes since the start, for routing (cooldowns) and the health endpoint. */
 export class DeploymentHealthTracker {
   private readonly stats = new Map<string, Stats>();
@@ -43,19 +54,38 @@ export class DeploymentHealthTracker {
     s.cooldownUntil = 0;
   }
 
-  /** Records a failed upstream call (`status` 0 for connection errors and timeouts). */
-  failure(deployment: Deployment, latencyMs: number, status: number, message: string): void {
+  /**
+   * Records a failed upstream call (`status` 0 for connection errors and timeouts). Only a failure that
+   * `blamesDeployment` counts toward the cooldown; one caused by the request itself is shown (failures,
+   * last status and error) without touching the run of failures in a row.
+   */
+  failure(deployment: Deployment, latencyMs: number, status: number, message: string, blamesDeployment = true): void {
     const s = this.entry(deployment);
     s.requests += 1;
     s.failures += 1;
-    s.consecutiveFailures += 1;
     s.lastStatus = status || null;
     // Redacted before cutting, so a cut cannot leave half a key that no longer looks like one.
     s.lastError = redactSecrets(message).slice(0, 500);
     s.lastUsedAt = this.now();
     s.lastLatencyMs = latencyMs;
     s.totalLatencyMs += latencyMs;
+    if (!blamesDeployment) return;
+    s.consecutiveFailures += 1;
     if (s.consecutiveFailures >= COOLDOWN_AFTER_FAILURES) s.cooldownUntil = this.now() + COOLDOWN_MS;
+  }
+
+  /**
+   * Forgets what the deployments did whose upstream changed in a save (another provider, address,
+   * model, key or API version under the same id): their failures and cooldown were the old upstream's,
+   * and a deployment an admin just fixed would otherwise wait out that cooldown before any request
+   * reached it.
+   */
+  forgetChanged(before: readonly Deployment[], after: readonly Deployment[]): void {
+    const previous = new Map(before.map((deployment) => [deployment.id, deployment]));
+    for (const deployment of after) {
+      const old = previous.get(deployment.id);
+      if (old !== undefined && !sameUpstream(old, deployment)) this.stats.delete(deployment.id);
+    }
   }
 
   /** True while a deployment that kept failing should be tried after the others. */

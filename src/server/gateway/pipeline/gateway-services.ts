@@ -25,6 +25,7 @@ import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
+import { unreachableDeployments } from '../model-registry/unreachable-deployments.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
@@ -200,6 +201,8 @@ export function createGatewayServices(
   });
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
+  for (const problem of unreachableDeployments(registry, options.config.rag.embedding_model))
+    warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
@@ -210,6 +213,7 @@ export function createGatewayServices(
     warn: (message) => warn(message, {}),
     names: { keys, principals },
   });
+  const health = new DeploymentHealthTracker();
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
     rateLimit: (ctx) => limits.admit(ctx),
@@ -227,7 +231,7 @@ export function createGatewayServices(
     keys,
     principals,
     limits,
-    admin: new AdminService(keys, principals, limits, registry, audit, bus),
+    admin: new AdminService(keys, principals, limits, registry, health, audit, bus),
     principalsAdmin: new PrincipalsAdmin(principals, keys, limits, usage, recorder, audit, bus),
     recorder,
     usage,
@@ -236,7 +240,7 @@ export function createGatewayServices(
     metrics,
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
-    health: new DeploymentHealthTracker(),
+    health,
     responses: new ResponsesService(new ResponsesRepository(db)),
     sso,
     pools,

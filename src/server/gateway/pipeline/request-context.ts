@@ -50,6 +50,11 @@ export interface RequestContext {
   /** The canonical model after alias rewrite and allow-list. */
   model?: string;
   deployment?: Deployment;
+  /**
+   * The deployment whose stream is being relayed and its time to first frame: its health is recorded
+   * when the stream ends, since it may still fail (see settleStreamHealth).
+   */
+  relayedStream?: { readonly deployment: Deployment; readonly latencyMs: number };
   /** Upstream calls made (retries and fallbacks included). */
   attempts: number;
   /** A provider call is under way (sent, not yet answered or failed). */

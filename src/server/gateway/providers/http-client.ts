@@ -97,7 +97,7 @@ async function statusError(response: UpstreamResponse, call: UpstreamCall): Prom
     {
       status: response.status,
       upstreamType: detail.type,
-      retryAfterSeconds: retryAfter(response.headers),
+      retryAfterMs: retryAfter(response.headers),
     },
   );
 }
@@ -207,15 +207,16 @@ export function errorDetail(text: string): { message: string; type: string | und
   return { message: text.trim().slice(0, 500) || '(empty body)', type: undefined };
 }
 
+/** The wait an upstream asked for, in milliseconds: `retry-after-ms` (OpenAI's), else `Retry-After` in seconds or as a date. */
 function retryAfter(headers: UpstreamHeaders): number | undefined {
   const ms = Number(headers['retry-after-ms']);
-  if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms / 1000);
+  if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms);
   const value = headers['retry-after'];
   if (typeof value !== 'string') return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** Removes secrets from a message: the exact ones given, then anything shaped like a key. */

@@ -30,7 +30,7 @@
  *
  * Errors, all thrown before anything is returned (for streams: before the upstream's first event,
  * so a retry or a fallback to another deployment is still possible):
- * - `UpstreamError { status, retryable, upstreamType, retryAfterSeconds, message }`: the provider's
+ * - `UpstreamError { status, retryable, upstreamType, retryAfterMs, retryAfterSeconds, message }`: the provider's
  *   HTTP status, or 0 for connection errors, timeouts and client aborts (`upstreamType: 'aborted'`,
  *   not retryable). `retryable` is true for 0, 408, 429 and 5xx. The message names the provider,
  *   its status and its message, never the API key.

@@ -1,6 +1,6 @@
 import type { FormatCodec } from '../formats/codec.js';
 import type { IrStreamEvent, Usage } from '../formats/ir.js';
-import { StreamError } from '../formats/stream-error.js';
+import { BROKEN_STREAM_STATUS, StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal } from './types.js';
 import { redact } from './http-client.js';
@@ -87,6 +87,13 @@ export function asUpstreamError(error: unknown, provider: string, secrets: reado
   if (error instanceof UpstreamError) return error;
   if (error instanceof StreamError) {
     const detail = redact(error.message, secrets);
+    // A 2xx stream the gateway found broken: worth another try, like a 2xx JSON answer that is no answer.
+    if (error.status === BROKEN_STREAM_STATUS)
+      return new UpstreamError(`${provider} ${detail}`, {
+        status: error.status,
+        retryable: true,
+        upstreamType: error.type,
+      });
     return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${detail}`, {
       status: error.status,
       upstreamType: error.type,

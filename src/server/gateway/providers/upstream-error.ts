@@ -9,25 +9,42 @@ export class UpstreamError extends Error {
   readonly retryable: boolean;
   /** The provider's error type (`rate_limit_error`, `server_error`, ...) or a transport code. */
   readonly upstreamType: string | undefined;
-  /** Seconds the provider asked to wait (`retry-after`), when it said. */
+  /** Milliseconds the provider asked to wait (`retry-after-ms`, or `retry-after`), when it said. */
+  readonly retryAfterMs: number | undefined;
+  /** The same wait in whole seconds, rounded up (a `Retry-After` header can say no less). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
     message: string,
-    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterSeconds?: number },
+    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterMs?: number },
   ) {
     super(message);
     this.name = 'UpstreamError';
     this.status = options.status;
     this.retryable = options.retryable ?? isRetryableStatus(options.status);
     this.upstreamType = options.upstreamType;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterMs = options.retryAfterMs;
+    this.retryAfterSeconds = options.retryAfterMs === undefined ? undefined : Math.ceil(options.retryAfterMs / 1000);
   }
 }
 
 /** Statuses worth trying another deployment for: no status (transport), 408, 429 and 5xx. */
 export function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/** Provider statuses that refuse the request itself: malformed, too large, or not processable. */
+const REQUEST_FAULTS: ReadonlySet<number> = new Set([400, 413, 422]);
+
+/**
+ * Whether a failure says something about the deployment rather than about the request: everything
+ * worth retrying, and every other refusal (its key, access or model: 401, 403, 404; a redirect or 405
+ * from a wrong address). A request the provider refused as malformed (400, 413, 422) would fail on any
+ * deployment; counting it would let one client's bad requests push a healthy deployment into
+ * cooldown for everybody.
+ */
+export function blamesDeployment(error: UpstreamError): boolean {
+  return error.retryable || !REQUEST_FAULTS.has(error.status);
 }
 
 /**

@@ -5,7 +5,7 @@ import { Badge, StatusDot, type Tone } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable } from '../../components/data-table.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
-import { formatLatency } from '../../lib/format.js';
+import { clockTime, formatLatency, plural } from '../../lib/format.js';
 import { DeploymentDialog } from './deployment-dialog.js';
 import { emptyDraft, type DeploymentDraft } from './deployment-form.js';
 
@@ -26,11 +26,28 @@ function HealthCell({
   if (!draft.id) return <span className="muted">Not saved yet</span>;
   if (!health) return <span className="muted">—</span>;
   const state = HEALTH[health.state];
+  // Why a deployment is out of favour, in words on the row: a tooltip reaches neither the keyboard
+  // nor a screen reader, and the cooldown's end says when it will be tried first again.
+  const troubled = health.state === 'degraded' || health.state === 'cooling_down';
+  const error = troubled ? health.last_error : null;
   return (
-    <span className="cell-title" title={health.last_error ?? undefined}>
-      <StatusDot tone={state.tone} />
-      {state.label}
-      {health.avg_latency_ms !== null && <span className="muted">{formatLatency(health.avg_latency_ms)}</span>}
+    <span className="cell-stack health-cell">
+      <span className="cell-title health-state">
+        <StatusDot tone={state.tone} />
+        {state.label}
+        {health.avg_latency_ms !== null && <span className="muted">{formatLatency(health.avg_latency_ms)}</span>}
+      </span>
+      {troubled && (
+        <span className="muted">
+          {`${plural(health.consecutive_failures, 'failure')} in a row` +
+            (health.cooldown_until !== null ? `, tried last until ${clockTime(health.cooldown_until)}` : '')}
+        </span>
+      )}
+      {error !== null && (
+        <span className="muted health-error" title={error}>
+          {error}
+        </span>
+      )}
     </span>
   );
 }

@@ -5,6 +5,7 @@ import { visitRequestTexts } from '../../guardrails/request-texts.js';
 import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
 import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
+import { settleStreamHealth } from './route-deployment.js';
 
 /**
  * What a request whose client left while a provider worked on it is charged when no answer came: its
@@ -63,6 +64,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   const services = ctx.services;
   const status = completed ? replyStatus : CLIENT_CLOSED_REQUEST;
   if (!completed) ctx.errorType ??= 'client_closed';
+  settleStreamHealth(ctx);
   const entry = usageEntry(ctx, status);
   if (ctx.reservation !== undefined)
     services.limits.settle(ctx.reservation, entry.promptTokens + entry.completionTokens, entry.costUsd);

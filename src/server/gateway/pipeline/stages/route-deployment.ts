@@ -1,7 +1,7 @@
 import { AppError, badRequest } from '../../../http/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
-import { UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
+import { blamesDeployment, UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
 import type { ProviderAnswer } from '../../providers/answer.js';
 import type { Deployment } from '../../providers/types.js';
 import type { ClientWatch } from '../client-connection.js';
@@ -23,13 +23,17 @@ export function deploymentOrder(
   if (deployments.length <= 1) return [...deployments];
   const pool = [...deployments];
   const ordered: Deployment[] = [];
+  // Weights as shares of the largest: a sum of weights near the largest number would overflow to
+  // Infinity and hand every first choice to the last deployment.
+  let largest = 0;
+  for (const d of pool) largest = Math.max(largest, d.weight);
   while (pool.length > 0) {
     let total = 0;
-    for (const d of pool) total += d.weight;
+    for (const d of pool) total += d.weight / largest;
     let pick = random() * total;
     let index = 0;
     for (; index < pool.length - 1; index += 1) {
-      pick -= pool[index]!.weight;
+      pick -= pool[index]!.weight / largest;
       if (pick < 0) break;
     }
     ordered.push(pool.splice(index, 1)[0]!);
@@ -50,7 +54,11 @@ export function upstreamFailure(error: UpstreamError, attempts: number): AppErro
   const headers: Record<string, string> = {};
   if (error.status > 0) headers['x-upstream-status'] = String(error.status);
   if (!error.retryable) headers['x-should-retry'] = 'false';
-  else if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  else if (error.retryAfterMs !== undefined) {
+    headers['retry-after'] = String(error.retryAfterSeconds);
+    // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
+    headers['retry-after-ms'] = String(error.retryAfterMs);
+  }
   return new AppError('upstream_error', `${error.message}${suffix}`, { headers });
 }
 
@@ -79,8 +87,8 @@ export function retryDelay(
   settings: { readonly backoffMs: number; readonly maxWaitMs: number },
   random: () => number = Math.random,
 ): number | undefined {
-  if (error.retryAfterSeconds !== undefined) {
-    const asked = error.retryAfterSeconds * 1000;
+  if (error.retryAfterMs !== undefined) {
+    const asked = error.retryAfterMs;
     return asked > settings.maxWaitMs ? undefined : asked;
   }
   const ceiling = Math.min(settings.backoffMs * 2 ** (retry - 1), settings.maxWaitMs);
@@ -90,8 +98,9 @@ export function retryDelay(
 /**
  * The route stage: calls the provider on the model's deployments in turn until one answers. A
  * retryable UpstreamError (429, 5xx, timeout, connection error) is retried on the same deployment
- * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; anything
- * else, or the last failure, becomes the answer. Calls resolve only before the first byte reaches
+ * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; another
+ * refusal of the deployment (401, 403, 404, ...) goes to the next one at once; a refusal of the
+ * request itself (400, 413, 422), anything else, or the last failure becomes the answer. Calls resolve only before the first byte reaches
  * the client, so a retry can never follow a started stream.
  */
 export async function route(
@@ -127,7 +136,10 @@ export async function route(
       try {
         const answer = await call(deployment);
         ctx.upstreamPending = false;
-        health.success(deployment, performance.now() - started);
+        const latencyMs = performance.now() - started;
+        // A stream can still fail after it started: the finishing stage records how it ended.
+        if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
+        else health.success(deployment, latencyMs);
         return answer;
       } catch (error) {
         ctx.upstreamPending = false;
@@ -135,13 +147,35 @@ export async function route(
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        health.failure(deployment, performance.now() - started, error.status, error.message);
+        const blamed = blamesDeployment(error);
+        health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
         last = error;
-        if (!error.retryable) throw upstreamFailure(error, ctx.attempts);
+        if (error.retryable) continue;
+        // A refusal of this deployment (its key, model or address) is no reason to fail a model that
+        // others serve; a refusal of the request itself would fail on every one of them.
+        if (blamed) break;
+        throw upstreamFailure(error, ctx.attempts);
       }
     }
   }
   throw upstreamFailure(last!, ctx.attempts);
+}
+
+/**
+ * Records in the deployment health how a relayed stream ended, once it has (called by the finishing
+ * stage): a failure after its start (a dropped connection, a timeout mid-stream, a malformed frame) is
+ * the deployment's like any failure before it, so a deployment whose streams keep breaking cools down.
+ * A stream the client left is the deployment's success so far.
+ */
+export function settleStreamHealth(ctx: RequestContext): void {
+  const relayed = ctx.relayedStream;
+  if (relayed === undefined) return;
+  ctx.relayedStream = undefined;
+  const failure = ctx.answer?.kind === 'stream' ? ctx.answer.error() : undefined;
+  const { health } = ctx.services;
+  if (failure === undefined) health.success(relayed.deployment, relayed.latencyMs);
+  else
+    health.failure(relayed.deployment, relayed.latencyMs, failure.status, failure.message, blamesDeployment(failure));
 }
 
 /** The client disconnected before an answer: nothing can be sent, the request is accounted as 499. */
