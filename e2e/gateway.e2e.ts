@@ -19,7 +19,12 @@ test('issue a key in the UI, use it with the openai package, and see the request
   const secret = (await page.getByTestId('issued-key-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^gk-/);
   await saveScreenshot(page, 'gateway-key-secret');
+  // The secret is never shown again: a stray Esc or a click beside the dialog must not close it.
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5);
+  await expect(page.getByTestId('issued-key-secret')).toHaveText(secret);
   await page.getByTestId('close-secret').click();
+  await expect(page.getByTestId('key-secret-dialog')).toHaveCount(0);
   await expect(page.getByTestId('keys-table')).toContainText(name);
 
   // A real client against the gateway, with the key the UI showed.

@@ -7,8 +7,8 @@ import { useModalFocus } from './use-modal-focus.js';
 
 /**
  * A modal dialog on the native `<dialog>` element: focus starts on its first field (or primary
- * action), is trapped inside, and goes back to what opened it on close; Esc closes it, the page
- * behind is inert.
+ * action), is trapped inside, and goes back to what opened it on close; Esc closes it (unless
+ * `explicitClose`), the page behind is inert.
  */
 export function Dialog({
   title,
@@ -19,6 +19,7 @@ export function Dialog({
   wide = false,
   testId,
   returnFocus,
+  explicitClose = false,
 }: {
   readonly title: ReactNode;
   readonly description?: ReactNode;
@@ -29,6 +30,11 @@ export function Dialog({
   readonly testId?: string;
   /** Where focus goes on close when what opened the dialog is gone by then (its action removed it). */
   readonly returnFocus?: () => HTMLElement | null | undefined;
+  /**
+   * Only its buttons close it, not Esc or a click outside: for content that is gone once closed (a new
+   * key's secret), where a stray key press would lose it.
+   */
+  readonly explicitClose?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -43,10 +49,10 @@ export function Dialog({
       data-testid={testId}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        if (!explicitClose) onClose();
       }}
       onClick={(event) => {
-        if (event.target === ref.current) onClose();
+        if (event.target === ref.current && !explicitClose) onClose();
       }}
     >
       <div className="dialog-panel">

@@ -22,6 +22,7 @@ export function KeySecretDialog({
       testId="key-secret-dialog"
       title={`Key “${issued.name ?? issued.key_prefix}” issued`}
       onClose={onClose}
+      explicitClose
       footer={
         <Button variant="primary" onClick={onClose} data-testid="close-secret">
           I have copied the key
