@@ -49,3 +49,23 @@ describe('PII & policy form: the shared schema bounds on patterns', () => {
     expect(draftProblems(draft).map((problem) => problem.fieldId)).toEqual([GUARDRAILS_FIELD_IDS.overridePatterns(0)]);
   });
 });
+
+describe('PII & policy form: an override that sets nothing', () => {
+  it('is a problem on its row rather than a row that vanishes when saved', () => {
+    const empty = { scope: 'model', name: 'gpt-4o-mini', piiMode: '', patterns: null, maxTokens: '' } as const;
+    const draft = { ...base, overrides: [empty] };
+    // Saved as it is, the gateway would keep no rule for it.
+    expect(updatesOf(draft).pii.models).toEqual({});
+    expect(updatesOf(draft).policy.models).toEqual({});
+    expect(draftProblems(draft)).toEqual([
+      {
+        fieldId: GUARDRAILS_FIELD_IDS.overrideTarget(0),
+        message:
+          'Override model gpt-4o-mini: sets nothing (every setting inherits); change one, or remove the override',
+      },
+    ]);
+    expect(draftProblems({ ...base, overrides: [{ ...empty, maxTokens: 'none' }] })).toEqual([]);
+    expect(draftProblems({ ...base, overrides: [{ ...empty, piiMode: 'mask' }] })).toEqual([]);
+    expect(draftProblems({ ...base, overrides: [{ ...empty, patterns: '' }] })).toEqual([]);
+  });
+});

@@ -124,6 +124,12 @@ export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
     const target = GUARDRAILS_FIELD_IDS.overrideTarget(index);
     if (row.name.trim() === '')
       problems.push({ fieldId: target, message: `Override ${index + 1}: choose a ${row.scope}` });
+    // Saved, it would be no rule at all: the row would vanish with nothing said.
+    else if (row.piiMode === '' && !row.entities && row.patterns === null && row.maxTokens === '')
+      problems.push({
+        fieldId: target,
+        message: `Override ${label}: sets nothing (every setting inherits); change one, or remove the override`,
+      });
     if (seen.has(`${row.scope}:${row.name}`))
       problems.push({ fieldId: target, message: `Override ${label}: listed twice` });
     seen.add(`${row.scope}:${row.name}`);
