@@ -1,4 +1,5 @@
-import { expect, gatewayAdmin, openSignedIn, storeCall, test } from './fixtures.js';
+import { expect, gatewayAdmin, storeCall, test } from './fixtures.js';
+import { openCollection } from './rag-helpers.js';
 
 test('collections: a store document over the chunk limit is named as not indexed, with why', async ({ page }) => {
   const name = `skipped-${Date.now()}`;
@@ -19,13 +20,7 @@ test('collections: a store document over the chunk limit is named as not indexed
   expect(created.status).toBe(201);
   expect((await gatewayAdmin(`/internal/rag/collections/${name}/sync`, 'POST')).status).toBe(200);
 
-  await openSignedIn(page, 'gateway/collections');
-  await page
-    .getByTestId('collections-table')
-    .getByRole('row')
-    .filter({ hasText: name })
-    .getByRole('button', { name: 'Open' })
-    .click();
+  await openCollection(page, name);
   const skipped = page.getByRole('region', { name: `1 document of ${namespace}@main is not indexed` });
   await expect(skipped).toContainText(
     'glossary.md: document glossary.md makes 20001 chunks, more than rag.max_chunks_per_document (20000)',

@@ -1,4 +1,5 @@
-import { expect, gatewayAdmin, openSignedIn, saveScreenshot, test } from './fixtures.js';
+import { expect, gatewayAdmin, saveScreenshot, test } from './fixtures.js';
+import { openCollection } from './rag-helpers.js';
 
 /**
  * The chunk list is paged by the gateway (100 a time unless asked), so the Collections screen reads
@@ -18,13 +19,7 @@ test('collections: chunks show 100 at a time, with how many there are and a butt
   });
   expect(((await ingested.json()) as { chunks: number }).chunks).toBe(230);
 
-  await openSignedIn(page, 'gateway/collections');
-  await page
-    .getByTestId('collections-table')
-    .getByRole('row')
-    .filter({ hasText: name })
-    .getByRole('button', { name: 'Open' })
-    .click();
+  await openCollection(page, name);
   const chunks = page.getByTestId('rag-chunks').getByRole('listitem');
   const more = page.getByTestId('rag-chunks-more');
   await expect(chunks).toHaveCount(100);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, type ChunkOptions } from '../../src/server/gateway/rag/chunker.js';
 import { splitSegments } from '../../src/server/gateway/rag/segments.js';
+import { fill, ordinaryWords } from './support/degenerate-texts.js';
 
 /**
  * Every segment (paragraph, sentence, run of words) costs the chunker's overlap step the same, so text
@@ -9,17 +10,6 @@ import { splitSegments } from '../../src/server/gateway/rag/segments.js';
  * sentences and paragraphs are now packed, so the work follows the text's length.
  */
 const MB3 = 3 * 1024 * 1024;
-const fill = (unit: string, length: number): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-const WORDS = ['policy', 'employees', 'receive', 'annual', 'leave', 'the', 'office', 'opens', 'at', 'seven', 'late'];
-const ordinaryWords = (length: number): string => {
-  const words: string[] = [];
-  for (let i = 0, total = 0; total < length; i += 1) {
-    const word = WORDS[(i * 7 + (i >> 3)) % WORDS.length]!;
-    words.push(word);
-    total += word.length + 1;
-  }
-  return words.join(' ').slice(0, length);
-};
 const DEFAULTS: ChunkOptions = { size: 800, overlap: 150 };
 
 /** Inputs of degenerate shape (1 MB each): each must chunk in bounded work, within the size, whole characters. */

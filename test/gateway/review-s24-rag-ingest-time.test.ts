@@ -1,23 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_STORE_TOKEN } from '../support/temp-servers.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { fill, ordinaryWords } from './support/degenerate-texts.js';
 
 /**
  * A document of one-character sentences (". . .") held both services for seconds while it was chunked:
  * 3 MB of it took 3.0 s to ingest against 0.5 s for 3 MB of words. Each kind is timed here on the same
  * machine in the same run, the fastest of two, so only a change in how the work grows can fail it.
  */
-const fill = (unit: string, length: number): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-const WORDS = ['policy', 'employees', 'receive', 'annual', 'leave', 'the', 'office', 'opens', 'at', 'seven', 'late'];
-const ordinaryWords = (length: number): string => {
-  const words: string[] = [];
-  for (let i = 0, total = 0; total < length; i += 1) {
-    const word = WORDS[(i * 7 + (i >> 3)) % WORDS.length]!;
-    words.push(word);
-    total += word.length + 1;
-  }
-  return words.join(' ').slice(0, length);
-};
 
 describe('RAG indexing of text made of very short sentences', () => {
   let h: GatewayHarness;
