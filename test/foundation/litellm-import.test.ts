@@ -95,6 +95,17 @@ function runImport(...args: string[]) {
   });
 }
 
+const DUPLICATE_IDS = `model_list:
+  - model_name: a
+    litellm_params: {model: openai/gpt-4o-mini, api_base: http://127.0.0.1:9/v1}
+    model_info: {id: dup}
+  - model_name: b
+    litellm_params: {model: openai/gpt-4o, api_base: http://127.0.0.1:9/v1}
+    model_info: {id: dup}
+`;
+const DUPLICATE_MESSAGE =
+  "model_list[1].model_info.id 'dup' is already used by model_list[0]; deployment ids must be unique";
+
 describe('LiteLLM config conversion', () => {
   const raw = parseYaml(liteLlmYaml('http://127.0.0.1:9/v1')) as Record<string, unknown>;
 
@@ -239,6 +250,11 @@ describe('loading a LiteLLM config as GATEHOUSE_CONFIG', () => {
       /mixes a LiteLLM proxy config \(model_list, router_settings\) with Gatehouse keys \(server\)/,
     );
   });
+
+  it('refuses two entries with one model_info.id, naming them as the LiteLLM file does', () => {
+    const file = tempFile('dup.yaml', DUPLICATE_IDS);
+    expect(() => loadConfig({ file, env })).toThrow(DUPLICATE_MESSAGE);
+  });
 });
 
 describe('npm run import:litellm', () => {
@@ -273,5 +289,12 @@ describe('npm run import:litellm', () => {
     expect(runImport(tempFile('g.yaml', 'server: {gateway_port: 0}\n')).status).toBe(2);
     expect(runImport(tempFile('bad.yaml', 'model_list: [unclosed\n')).status).toBe(2);
     expect(runImport().status).toBe(2);
+  });
+
+  it('exits 2 on two entries with one model_info.id, naming them', () => {
+    const result = runImport(tempFile('dup.yaml', DUPLICATE_IDS));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(DUPLICATE_MESSAGE);
+    expect(result.stdout).toBe('');
   });
 });

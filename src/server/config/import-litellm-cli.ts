@@ -1,7 +1,8 @@
 /**
  * `npm run import:litellm -- config.yaml [--out gatehouse.yaml]`: converts a LiteLLM proxy config
  * into a Gatehouse configuration file (stdout, or `--out`), and names every key it could not convert
- * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input or arguments.
+ * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input (two entries
+ * with one id, say) or arguments.
  */
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
@@ -51,6 +52,7 @@ function main(args: readonly string[]): void {
     );
 
   const imported = importLiteLlmConfig(raw);
+  if (imported.conflicts.length > 0) fail(`${input}: ${imported.conflicts.join('; ')}`, 2);
   const unmapped = describeUnmapped(imported.unmapped);
   for (const line of unmapped) process.stderr.write(`import:litellm: ${line}\n`);
   const converted = Object.keys(imported.config).length > 0;

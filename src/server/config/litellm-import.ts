@@ -32,6 +32,11 @@ export interface LiteLlmImport {
   readonly unmapped: readonly UnmappedKey[];
   /** Deployments converted from `model_list`. */
   readonly deployments: number;
+  /**
+   * What makes the conversion unusable, named in the LiteLLM file's own terms (two entries with one
+   * `model_info.id`); the start refuses such a file.
+   */
+  readonly conflicts: readonly string[];
 }
 
 const FALLBACKS = ['fallbacks', 'context_window_fallbacks', 'content_policy_fallbacks', 'default_fallbacks'];
@@ -158,12 +163,23 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const deployments: Json[] = [];
   const pricing: Record<string, unknown> = {};
   const models = Array.isArray(raw.model_list) ? raw.model_list : [];
+  const conflicts: string[] = [];
+  const entryOfId = new Map<string, number>();
   if (raw.model_list !== undefined && !Array.isArray(raw.model_list))
     unmapped.push({ path: 'model_list', reason: 'not a list' });
   models.forEach((entry, index) => {
     const converted = convertModelEntry(entry, index, unmapped, settings.timeoutMs);
     if (!converted) return;
     deployments.push(converted.deployment);
+    const id = converted.deployment.id;
+    if (typeof id === 'string') {
+      const first = entryOfId.get(id);
+      if (first === undefined) entryOfId.set(id, index);
+      else
+        conflicts.push(
+          `model_list[${index}].model_info.id '${id}' is already used by model_list[${first}]; deployment ids must be unique`,
+        );
+    }
     const model = converted.deployment.model as string;
     if (!converted.price) return;
     const known = pricing[model];
@@ -199,5 +215,5 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   if (deployments.length > 0) config.deployments = deployments;
   if (Object.keys(pricing).length > 0) config.pricing = pricing;
   if (settings.maxRetries !== undefined) config.gateway = { max_retries: settings.maxRetries };
-  return { config, unmapped, deployments: deployments.length };
+  return { config, unmapped, deployments: deployments.length, conflicts };
 }

@@ -203,6 +203,8 @@ function fromLiteLlm(raw: Json, file: string): { raw: Json; warnings: string[]; 
     );
   }
   const imported = importLiteLlmConfig(raw);
+  if (imported.conflicts.length > 0)
+    throw new ConfigError(`${file} (a LiteLLM proxy config): ${imported.conflicts.join('; ')}`);
   return {
     raw: imported.config,
     warnings: describeUnmapped(imported.unmapped),
