@@ -11,6 +11,7 @@
  * Environment (all optional):
  *   BENCH_DURATION      seconds of each 32-connection throughput run (default 10)
  *   BENCH_ROUNDS        interleaved rounds of the bare proxy and the gateway at 32 connections (default 3)
+ *   BENCH_WARMUP        seconds at 32 connections each proxy serves, unmeasured, before those rounds (default 5)
  *   BENCH_SEQUENTIAL    sequential requests per latency run (default 5000)
  *   BENCH_STREAMS       sequential streaming requests per TTFT run (default 1000)
  *   BENCH_TOTAL         requests through the gateway before the RSS reading (default 100000)
@@ -406,6 +407,15 @@ async function drive(): Promise<void> {
   const leanUrl = lean.url;
   // The others were warmed by the sequential runs; the lean reference gets as many requests first.
   await loadRequests(leanUrl, through.headers, chat('bench-model'), sequentialCount);
+  // Then each serves the measured load, unmeasured, for the same time: a process that has only seen
+  // one request at a time is still compiling its concurrent paths (the gateway more than the others:
+  // it has more code), and that compiling would count as its CPU per request in the first round.
+  const warmup = env('BENCH_WARMUP', 5);
+  if (warmup > 0) {
+    await load(floor.url, direct.headers, chat('gpt-4o-mini'), warmup);
+    await load(leanUrl, through.headers, chat('bench-model'), warmup);
+    gatewayRequests += (await load(through.url, through.headers, chat('bench-model'), warmup)).requests.total;
+  }
   for (let round = 0; round < rounds; round += 1) {
     floorRuns.push(await measured(floor.child, () => load(floor.url, direct.headers, chat('gpt-4o-mini'), duration)));
     leanRuns.push(await measured(lean.child, () => load(leanUrl, through.headers, chat('bench-model'), duration)));
