@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  OPENAI_UPSTREAM_KEY,
-  SECONDARY_UPSTREAM_KEY,
-  startGatewayHarness,
-  type GatewayHarness,
-} from './support/harness.js';
+import { haDeployments, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 /**
  * What the deployment health view and the cooldown it drives make of each kind of failure: a stream
@@ -94,28 +89,7 @@ describe('deployment health and cooldown', () => {
   });
 
   it("starts afresh when an admin changes a deployment's upstream, so the fixed one is used at once", async () => {
-    const deployments = (primaryUrl: string) => ({
-      deployments: [
-        {
-          id: 'ha-primary',
-          model: 'ha-model',
-          provider: 'openai',
-          upstream_model: 'gpt-4o-mini',
-          base_url: primaryUrl,
-          api_key: OPENAI_UPSTREAM_KEY,
-          weight: 1_000_000,
-        },
-        {
-          id: 'ha-secondary',
-          model: 'ha-model',
-          provider: 'openai',
-          upstream_model: 'gpt-4o-mini',
-          base_url: h.openaiSecondary.url,
-          api_key: SECONDARY_UPSTREAM_KEY,
-          weight: 0.000001,
-        },
-      ],
-    });
+    const deployments = (primaryUrl: string) => ({ deployments: haDeployments(primaryUrl, h.openaiSecondary.url) });
     // Port 9 (discard) has no listener here: every call is refused at once.
     expect((await h.admin('PUT', '/internal/deployments', deployments('http://127.0.0.1:9/v1'))).status).toBe(200);
     for (let i = 0; i < 3; i += 1) expect((await ask()).deployment).toBe('ha-secondary');

@@ -36,6 +36,23 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
+/** The harness's `ha-model` deployments: a primary on `primaryUrl` all but always chosen first, then a secondary. */
+export function haDeployments(primaryUrl: string, secondaryUrl: string): Array<Record<string, unknown>> {
+  const deployment = (id: string, url: string, apiKey: string, weight: number) => ({
+    id,
+    model: 'ha-model',
+    provider: 'openai',
+    upstream_model: 'gpt-4o-mini',
+    base_url: url,
+    api_key: apiKey,
+    weight,
+  });
+  return [
+    deployment('ha-primary', primaryUrl, OPENAI_UPSTREAM_KEY, 1_000_000),
+    deployment('ha-secondary', secondaryUrl, SECONDARY_UPSTREAM_KEY, 0.000001),
+  ];
+}
+
 /** Starts the mocks and the gateway configured to use them. */
 export async function startGatewayHarness(
   extra: Record<string, unknown> = {},
@@ -65,27 +82,8 @@ export async function startGatewayHarness(
         openai: { base_url: openai.url, api_key: OPENAI_UPSTREAM_KEY },
         anthropic: { base_url: anthropic.url, api_key: ANTHROPIC_UPSTREAM_KEY },
       },
-      deployments: [
-        // Weights make the primary the first choice (all but certainly), so fallback tests are deterministic.
-        {
-          id: 'ha-primary',
-          model: 'ha-model',
-          provider: 'openai',
-          upstream_model: 'gpt-4o-mini',
-          base_url: openai.url,
-          api_key: OPENAI_UPSTREAM_KEY,
-          weight: 1_000_000,
-        },
-        {
-          id: 'ha-secondary',
-          model: 'ha-model',
-          provider: 'openai',
-          upstream_model: 'gpt-4o-mini',
-          base_url: openaiSecondary.url,
-          api_key: SECONDARY_UPSTREAM_KEY,
-          weight: 0.000001,
-        },
-      ],
+      // Weights make the primary the first choice (all but certainly), so fallback tests are deterministic.
+      deployments: haDeployments(openai.url, openaiSecondary.url),
       pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
       // One attempt per deployment, so failure tests see each upstream call once; retry tests set their own.
       gateway: { max_retries: 0, retry_backoff_ms: 10 },
