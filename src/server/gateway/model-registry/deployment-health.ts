@@ -9,6 +9,8 @@ const COOLDOWN_MS = 30_000;
 const MAX_TRACKED = 1000;
 
 interface Stats {
+  /** The version of the deployment these outcomes are of: a save may point its id at another upstream. */
+  upstream: Deployment;
   model: string;
   provider: string;
   requests: number;
@@ -37,12 +39,18 @@ function sameUpstream(a: Deployment, b: Deployment): boolean {
 /** Per-deployment outcomes since the start, for routing (cooldowns) and the health endpoint. */
 export class DeploymentHealthTracker {
   private readonly stats = new Map<string, Stats>();
+  /**
+   * Versions of deployments a save removed or pointed at another upstream. A call made on one of them
+   * can end after the save (a timeout, a stream); what it did is the old upstream's, never the new one's.
+   */
+  private readonly retired = new WeakSet<Deployment>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Records a successful upstream call. */
   success(deployment: Deployment, latencyMs: number, status = 200): void {
     const s = this.entry(deployment);
+    if (s === undefined) return;
     s.requests += 1;
     s.successes += 1;
     s.consecutiveFailures = 0;
@@ -61,6 +69,7 @@ export class DeploymentHealthTracker {
    */
   failure(deployment: Deployment, latencyMs: number, status: number, message: string, blamesDeployment = true): void {
     const s = this.entry(deployment);
+    if (s === undefined) return;
     s.requests += 1;
     s.failures += 1;
     s.lastStatus = status || null;
@@ -76,15 +85,20 @@ export class DeploymentHealthTracker {
 
   /**
    * Forgets what the deployments did whose upstream changed in a save (another provider, address,
-   * model, key or API version under the same id): their failures and cooldown were the old upstream's,
-   * and a deployment an admin just fixed would otherwise wait out that cooldown before any request
-   * reached it.
+   * model, key or API version under the same id, or an id saved again after it was removed): their
+   * failures and cooldown were the old upstream's, and a deployment an admin just fixed would otherwise
+   * wait out that cooldown before any request reached it. Calls still under way on the old upstream
+   * are not counted when they end.
    */
   forgetChanged(before: readonly Deployment[], after: readonly Deployment[]): void {
-    const previous = new Map(before.map((deployment) => [deployment.id, deployment]));
+    const saved = new Map(after.map((deployment) => [deployment.id, deployment]));
+    for (const old of before) {
+      const now = saved.get(old.id);
+      if (now === undefined || !sameUpstream(old, now)) this.retired.add(old);
+    }
     for (const deployment of after) {
-      const old = previous.get(deployment.id);
-      if (old !== undefined && !sameUpstream(old, deployment)) this.stats.delete(deployment.id);
+      const s = this.stats.get(deployment.id);
+      if (s !== undefined && !sameUpstream(s.upstream, deployment)) this.stats.delete(deployment.id);
     }
   }
 
@@ -137,11 +151,14 @@ export class DeploymentHealthTracker {
     };
   }
 
-  private entry(deployment: Deployment): Stats {
+  /** The outcomes of a deployment; undefined for a version a save has replaced, which no longer counts. */
+  private entry(deployment: Deployment): Stats | undefined {
+    if (this.retired.has(deployment)) return undefined;
     let s = this.stats.get(deployment.id);
     if (!s) {
       const tracked = this.stats.size < MAX_TRACKED;
       s = {
+        upstream: deployment,
         model: deployment.model,
         provider: deployment.provider,
         requests: 0,
