@@ -147,7 +147,7 @@ export async function route(
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        const blamed = blamesDeployment(error);
+        const blamed = blamesDeployment(error) && !refusesCallersKey(ctx, error);
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
         last = error;
         if (error.retryable) continue;
@@ -159,6 +159,14 @@ export async function route(
     }
   }
   throw upstreamFailure(last!, ctx.attempts);
+}
+
+/**
+ * Whether the provider refused the key a passthrough caller sent as its own: the caller's key, not the
+ * deployment's, so it neither counts toward the deployment's cooldown nor is sent on to the others.
+ */
+function refusesCallersKey(ctx: RequestContext, error: UpstreamError): boolean {
+  return ctx.principal?.kind === 'passthrough' && (error.status === 401 || error.status === 403);
 }
 
 /**
