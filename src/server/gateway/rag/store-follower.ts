@@ -71,7 +71,10 @@ export class StoreFollower {
     const scope = { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' };
     const state = this.engine.state(scope);
     result.revision = state.revision;
-    if (state.revision === row.sourceRevision && state.revision !== 0) return result;
+    // Documents skipped for their size are tried again at the same revision: the limit may have been
+    // raised since, and nothing in the store changes to start another sync.
+    if (state.revision === row.sourceRevision && state.revision !== 0 && row.skippedDocuments.length === 0)
+      return result;
     // Re-pointed (or deleted) while this ran: the sync queued by that change reads the new source,
     // so this one stops rather than embed, and write, documents the collection no longer follows.
     const stillFollowing = (): CollectionRow | undefined => {
