@@ -207,8 +207,19 @@ export function errorDetail(text: string): { message: string; type: string | und
   return { message: text.trim().slice(0, 500) || '(empty body)', type: undefined };
 }
 
+/**
+ * The longest wait passed on: larger numbers print in exponent notation (`1e+300`), which no
+ * `Retry-After` may hold, and a wait of 285,000 years is as good as any longer one.
+ */
+const MAX_RETRY_AFTER_MS = Number.MAX_SAFE_INTEGER;
+
 /** The wait an upstream asked for, in milliseconds: `retry-after-ms` (OpenAI's), else `Retry-After` in seconds or as a date. */
 function retryAfter(headers: UpstreamHeaders): number | undefined {
+  const asked = askedWait(headers);
+  return asked === undefined ? undefined : Math.min(asked, MAX_RETRY_AFTER_MS);
+}
+
+function askedWait(headers: UpstreamHeaders): number | undefined {
   const ms = Number(headers['retry-after-ms']);
   if (Number.isFinite(ms) && ms > 0) return Math.ceil(ms);
   const value = headers['retry-after'];
