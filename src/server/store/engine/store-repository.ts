@@ -493,12 +493,12 @@ export class StoreRepository {
     return this.s.revision.get(namespaceId, id) as RevisionRow | undefined;
   }
 
-  /** Revisions of a branch below `before`, newest first. */
   /** How many revisions a branch's log holds (those written on it, not its base's). */
   revisionCount(branchId: number): number {
     return this.s.revisionCount.get(branchId) as number;
   }
 
+  /** Revisions of a branch below `before`, newest first. */
   revisionPage(branchId: number, before: number, limit: number): RevisionRow[] {
     return this.s.revisionPage.all(branchId, before, limit) as RevisionRow[];
   }
