@@ -107,6 +107,12 @@ describe('RAG chunk list paging', () => {
     expect((await list('?after=')).body.error.message).toBe('query parameter after must not be empty');
   });
 
+  it('answers 404 for a collection that does not exist, whatever the cursor', async () => {
+    const answer = await h.admin('GET', '/internal/rag/collections/no-such-collection/chunks?after=not-a-cursor!');
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.type).toBe('not_found_error');
+  });
+
   it('keeps the answers for a 16,000-chunk document small, to its last page', async () => {
     const lines = Array.from({ length: 16_000 }, (_, i) => `Line ${i} of the long log, padded to fill a chunk alone.`);
     expect((await ingest('d-log.txt', lines.join('\n\n'))).chunks).toBe(16_000);

@@ -105,6 +105,8 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { document, limit, after } = request.query;
+      // An unknown collection is a 404 whatever the cursor: the path is resolved before the query.
+      index.row(request.params.name);
       const page = index.chunks(request.params.name, {
         documentId: document,
         after: after === undefined ? undefined : decodeChunkCursor(after),
