@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { OPENAI_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 /** A caller's own provider key, which the mock upstreams do not accept. */
 const CALLERS_KEY = 'sk-callers-own-key-0123456789abcdef';
@@ -40,6 +40,24 @@ describe('a passthrough key the provider refuses', () => {
       last_status: 401,
       cooldown_until: null,
     });
+
+    const key = (await h.issueKey({ scopes: ['embeddings'] })).key;
+    const answered = await h.openaiClient(key).embeddings.create({ model: 'ha-model', input: 'ours' }).withResponse();
+    expect(answered.response.headers.get('x-gateway-deployment')).toBe('ha-primary');
+  });
+
+  it("does not cool the deployment down when the provider rate-limits the caller's own key", async () => {
+    h.openai.reset();
+    h.openaiSecondary.reset();
+    // A caller whose own key the primary accepts, but whose quota there is spent.
+    const caller = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: OPENAI_UPSTREAM_KEY, maxRetries: 0 });
+    h.openai.setNext(...Array.from({ length: 3 }, () => ({ status: 429, headers: { 'retry-after': '30' } })));
+    for (let i = 0; i < 3; i += 1) {
+      const error = await caller.embeddings.create({ model: 'ha-model', input: 'mine' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+    }
+    expect(h.openai.requests).toHaveLength(3);
+    expect(await healthOf('ha-primary')).toMatchObject({ state: 'healthy', cooldown_until: null });
 
     const key = (await h.issueKey({ scopes: ['embeddings'] })).key;
     const answered = await h.openaiClient(key).embeddings.create({ model: 'ha-model', input: 'ours' }).withResponse();

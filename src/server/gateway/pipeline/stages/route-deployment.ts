@@ -147,7 +147,7 @@ export async function route(
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        const blamed = blamesDeployment(error) && !refusesCallersKey(ctx, error);
+        const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
         last = error;
         if (error.retryable) continue;
@@ -162,11 +162,15 @@ export async function route(
 }
 
 /**
- * Whether the provider refused the key a passthrough caller sent as its own: the caller's key, not the
- * deployment's, so it neither counts toward the deployment's cooldown nor is sent on to the others.
+ * Whether the provider refused or rate-limited the key a passthrough caller sent as its own: that is
+ * the caller's key and quota, not the deployment's, so it never counts toward the deployment's
+ * cooldown (one caller's exhausted quota would move everybody's traffic), and a refused key is not
+ * sent on to the others.
  */
-function refusesCallersKey(ctx: RequestContext, error: UpstreamError): boolean {
-  return ctx.principal?.kind === 'passthrough' && (error.status === 401 || error.status === 403);
+function concernsCallersKey(ctx: RequestContext, error: UpstreamError): boolean {
+  return (
+    ctx.principal?.kind === 'passthrough' && (error.status === 401 || error.status === 403 || error.status === 429)
+  );
 }
 
 /**
