@@ -167,6 +167,25 @@ describe('LiteLLM config conversion', () => {
     expect(unmapped.find((u) => u.path.endsWith('.rpm'))!.reason).toMatch(/rate limits/);
   });
 
+  it('keeps a model_info.id YAML reads as a number, and names one it cannot use', () => {
+    const { config, unmapped } = importLiteLlmConfig(
+      parseYaml(`model_list:
+  - model_name: a
+    litellm_params: {model: openai/gpt-4o-mini}
+    model_info: {id: 7}
+  - model_name: b
+    litellm_params: {model: openai/gpt-4o-mini}
+    model_info: {id: [1, 2]}
+`) as Record<string, unknown>,
+    );
+    const deployments = (config as { deployments: Array<{ id?: string; model: string }> }).deployments;
+    expect(deployments.map((d) => d.id)).toEqual(['7', undefined]);
+    expect(unmapped).toContainEqual({
+      path: 'model_list[1].model_info.id',
+      reason: 'not a name or a whole number; the deployment gets an id of its own',
+    });
+  });
+
   it('takes a master key from PROXY_MASTER_KEY as already mapped, and reports a missing azure api_version', () => {
     const { unmapped, config } = importLiteLlmConfig({
       general_settings: { master_key: 'os.environ/PROXY_MASTER_KEY' },

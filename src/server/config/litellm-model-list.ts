@@ -163,7 +163,11 @@ export function convertModelEntry(
   const report = (key: string, reason: string): void => {
     unmapped.push({ path: `${at}.${key}`, reason });
   };
-  if (isObject(info) && typeof info.id === 'string' && info.id !== '') deployment.id = info.id;
+  const id = isObject(info) ? info.id : undefined;
+  // YAML reads `id: 7` as a number: the same id written without quotes.
+  if ((typeof id === 'string' && id !== '') || Number.isSafeInteger(id)) deployment.id = String(id);
+  else if (id !== undefined)
+    report('model_info.id', 'not a name or a whole number; the deployment gets an id of its own');
   if (split.provider !== undefined) deployment.provider = split.provider;
   deployment.upstream_model = split.upstream;
   const provider = split.provider;
