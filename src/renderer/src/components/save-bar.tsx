@@ -1,8 +1,9 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/http.js';
 import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
 import { useUnsavedChanges } from '../lib/unsaved-changes.js';
+import { useSaveBarRoom } from './use-save-bar-room.js';
 import { Button } from './button.js';
 
 /** Why a draft cannot be saved yet: the first problem, how many there are, and the control to fix it in. */
@@ -79,8 +80,10 @@ export function SaveBar({
   const reasonId = useId();
   useUnsavedChanges(screen);
   const failure = useFailureOfThisDraft(error, draft);
+  const bar = useRef<HTMLDivElement>(null);
+  useSaveBarRoom(bar);
   return (
-    <div className="save-bar" role="region" aria-label="Unsaved changes">
+    <div ref={bar} className="save-bar" role="region" aria-label="Unsaved changes">
       <span className="save-bar-text">{children}</span>
       {/* Always in the document, so a screen reader announces the reason when it appears. */}
       <span className="save-bar-blocked" id={reasonId} role="status" data-testid="save-blocked">
