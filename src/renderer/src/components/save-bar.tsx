@@ -62,6 +62,7 @@ export function SaveBar({
   busy = false,
   blocker,
   error,
+  failureLead = 'Not saved',
   draft,
   saveTestId,
 }: {
@@ -73,6 +74,8 @@ export function SaveBar({
   readonly blocker?: SaveBlocker;
   /** The last save's failure, if it failed. */
   readonly error?: unknown;
+  /** What the failure left unsaved, when not everything (a save of two documents whose first went through). */
+  readonly failureLead?: string;
   /** The draft as JSON: a failure is shown only while the draft is the one that was sent. */
   readonly draft: string;
   readonly saveTestId?: string;
@@ -92,7 +95,7 @@ export function SaveBar({
       </span>
       {failure !== undefined && (
         <span className="save-bar-blocked" role="alert" data-testid="save-failed">
-          Not saved: {failureText(failure)}
+          {failureLead}: {failureText(failure)}
         </span>
       )}
       {blocker?.fieldId && (
