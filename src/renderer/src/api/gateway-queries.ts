@@ -138,16 +138,22 @@ export function useDeploymentHealth() {
   });
 }
 
-/** Usage aggregated per time bucket and group. */
-export function useUsage(query: Pick<UsageQuery, 'group_by' | 'bucket'> & { readonly since: string }) {
+/** Usage aggregated per time bucket and group, over a window of `windowMs` from `since`. */
+export function useUsage(
+  query: Pick<UsageQuery, 'group_by' | 'bucket'> & { readonly since: string },
+  windowMs: number,
+) {
   const api = useApi();
   return useQuery({
-    queryKey: queryKeys.gateway.usage(query.group_by, query.bucket, query.since),
+    queryKey: queryKeys.gateway.usage(query.group_by, query.bucket, windowMs, query.since),
     refetchInterval: 15_000,
     // The window moves each minute: the charts stay on screen while the moved one loads, rather than
-    // flashing to a spinner; a different grouping or bucket is other data, and waits for its own.
+    // flashing to a spinner. Another grouping, bucket or window length (24 hours and 7 days share
+    // hourly buckets) is other data, and waits for its own rather than show the old under the new name.
     placeholderData: (previous: UsageResponse | undefined, previousQuery) =>
-      previousQuery?.queryKey[2] === query.group_by && previousQuery.queryKey[3] === query.bucket
+      previousQuery?.queryKey[2] === query.group_by &&
+      previousQuery.queryKey[3] === query.bucket &&
+      previousQuery.queryKey[4] === windowMs
         ? previous
         : undefined,
     queryFn: ({ signal }) => api.request('gateway', '/internal/usage', { query, schema: usageResponseSchema, signal }),

@@ -35,7 +35,8 @@ export const queryKeys = {
     models: ['gateway', 'models'] as const,
     deployments: ['gateway', 'deployments'] as const,
     deploymentHealth: ['gateway', 'deployments', 'health'] as const,
-    usage: (groupBy: string, bucket: string, since: string) => ['gateway', 'usage', groupBy, bucket, since] as const,
+    usage: (groupBy: string, bucket: string, windowMs: number, since: string) =>
+      ['gateway', 'usage', groupBy, bucket, windowMs, since] as const,
     traffic: ['gateway', 'traffic'] as const,
     teams: ['gateway', 'teams'] as const,
     users: ['gateway', 'users'] as const,

@@ -14,7 +14,9 @@ export interface Column<T> {
 /**
  * A keyboard-driven table for short lists (branches, checkpoints, keys, models): j/k or arrows
  * move, Enter runs `onOpen`, a click selects. Long lists use the virtualised list instead. A table
- * wider than the screen scrolls sideways in its own frame.
+ * wider than the screen scrolls sideways in its own frame. The highlighted row is held by its key,
+ * so it stays on the same item when the rows change (filtered, refreshed, one removed) and is
+ * dropped when that item is gone, rather than landing on whatever row took its place.
  */
 export function DataTable<T>({
   rows,
@@ -33,21 +35,24 @@ export function DataTable<T>({
   readonly testId?: string;
   readonly autoFocus?: boolean;
 }) {
-  const [selected, setSelected] = useState(-1);
+  const [selectedKey, setSelectedKey] = useState<string>();
+  const selected = selectedKey === undefined ? -1 : rows.findIndex((row) => rowKey(row) === selectedKey);
+  const select = (index: number): void => setSelectedKey(rowKey(rows[index]!));
   const body = useRef<HTMLTableSectionElement>(null);
   const nav = useListNavigation({
     count: rows.length,
     index: selected,
-    onMove: setSelected,
+    onMove: select,
     onOpen: onOpen ? (index) => onOpen(rows[index]!) : undefined,
   });
   const table = useRef<HTMLTableElement>(null);
   useEffect(() => {
     if (autoFocus) focusUnlessTaken(table.current);
   }, [autoFocus]);
+  // Only when the highlight moves: a refresh that shifts the row must not scroll the page back to it.
   useEffect(() => {
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+  }, [selectedKey]);
   return (
     <div className="data-table-scroll">
       <table ref={table} className="data-table" aria-label={label} data-testid={testId} {...nav}>
@@ -66,7 +71,7 @@ export function DataTable<T>({
               key={rowKey(row)}
               className={index === selected ? 'is-selected' : undefined}
               aria-selected={index === selected}
-              onClick={() => setSelected(index)}
+              onClick={() => select(index)}
               onDoubleClick={() => onOpen?.(row)}
             >
               {columns.map((column, columnIndex) => (

@@ -1,8 +1,9 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/http.js';
 import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
 import { useUnsavedChanges } from '../lib/unsaved-changes.js';
+import { useSaveBarRoom } from './use-save-bar-room.js';
 import { Button } from './button.js';
 
 /** Why a draft cannot be saved yet: the first problem, how many there are, and the control to fix it in. */
@@ -61,6 +62,7 @@ export function SaveBar({
   busy = false,
   blocker,
   error,
+  failureLead = 'Not saved',
   draft,
   saveTestId,
 }: {
@@ -72,6 +74,8 @@ export function SaveBar({
   readonly blocker?: SaveBlocker;
   /** The last save's failure, if it failed. */
   readonly error?: unknown;
+  /** What the failure left unsaved, when not everything (a save of two documents whose first went through). */
+  readonly failureLead?: string;
   /** The draft as JSON: a failure is shown only while the draft is the one that was sent. */
   readonly draft: string;
   readonly saveTestId?: string;
@@ -79,8 +83,10 @@ export function SaveBar({
   const reasonId = useId();
   useUnsavedChanges(screen);
   const failure = useFailureOfThisDraft(error, draft);
+  const bar = useRef<HTMLDivElement>(null);
+  useSaveBarRoom(bar);
   return (
-    <div className="save-bar" role="region" aria-label="Unsaved changes">
+    <div ref={bar} className="save-bar" role="region" aria-label="Unsaved changes">
       <span className="save-bar-text">{children}</span>
       {/* Always in the document, so a screen reader announces the reason when it appears. */}
       <span className="save-bar-blocked" id={reasonId} role="status" data-testid="save-blocked">
@@ -89,7 +95,7 @@ export function SaveBar({
       </span>
       {failure !== undefined && (
         <span className="save-bar-blocked" role="alert" data-testid="save-failed">
-          Not saved: {failureText(failure)}
+          {failureLead}: {failureText(failure)}
         </span>
       )}
       {blocker?.fieldId && (

@@ -193,6 +193,11 @@ export function GuardrailsScreen() {
           busy={saving}
           blocker={blockerOf(problems)}
           error={updatePolicy.error ?? updatePii.error}
+          // The PII settings go first: when only the content policy was refused, they are in force now,
+          // and Discard keeps them, so the bar must not say that nothing was saved.
+          failureLead={
+            updatePii.isSuccess && updatePolicy.isError ? 'PII settings saved, content policy not saved' : undefined
+          }
           draft={JSON.stringify(draft)}
           saveTestId="save-guardrails"
         >

@@ -22,7 +22,16 @@ import { KeyStatus } from './key-status.js';
 import { keyMatches } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
 
-function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; readonly onClose: () => void }) {
+function RevokeDialog({
+  apiKey,
+  onClose,
+  returnFocus,
+}: {
+  readonly apiKey: ApiKeyRecord;
+  readonly onClose: () => void;
+  /** Where focus goes when the row and the table are gone (the filter's only match revoked). */
+  readonly returnFocus: () => HTMLElement | null;
+}) {
   const revoke = useRevokeKey();
   return (
     <Dialog
@@ -30,6 +39,7 @@ function RevokeDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyRecord; read
       title={`Revoke “${apiKey.name ?? apiKey.key_prefix}”?`}
       description="Requests with this key fail with 401 from now on. This cannot be undone; issue a new key instead."
       onClose={onClose}
+      returnFocus={returnFocus}
       footer={
         <ConfirmFooter
           onCancel={onClose}
@@ -271,7 +281,9 @@ export function KeysScreen() {
         <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />
       )}
       {editing && <EditKeyLimitsDialog apiKey={editing} onClose={() => setEditing(undefined)} />}
-      {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} />}
+      {revoking && (
+        <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} returnFocus={() => filterRef.current} />
+      )}
     </>
   );
 }

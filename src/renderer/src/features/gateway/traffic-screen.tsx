@@ -88,10 +88,16 @@ export function TrafficScreen() {
     setSelectedSeq(event.seq);
     updateSearch({ request: event.request_id });
   }, []);
-  const closeDrawer = useCallback((focusWasInside = false) => {
-    updateSearch({ request: undefined });
-    if (focusWasInside) setFocusList((count) => count + 1);
-  }, []);
+  const openedSeq = opened?.seq;
+  const closeDrawer = useCallback(
+    (focusWasInside = false) => {
+      // The request stays highlighted, also one a link or a reload opened, so j and k go on from it.
+      if (openedSeq !== undefined) setSelectedSeq(openedSeq);
+      updateSearch({ request: undefined });
+      if (focusWasInside) setFocusList((count) => count + 1);
+    },
+    [openedSeq],
+  );
   const drawer = !requestId ? undefined : opened ? (
     <TrafficDrawer event={opened} onClose={closeDrawer} />
   ) : (

@@ -91,7 +91,7 @@ export function UsageScreen() {
   // Whole minutes, moving on each one: the window stays "the last hour" however long the screen is open.
   const minute = useMinute();
   const since = new Date(minute - ms).toISOString();
-  const usage = useUsage({ group_by: groupBy, bucket, since });
+  const usage = useUsage({ group_by: groupBy, bucket, since }, ms);
   const totals = usage.data?.totals;
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { RagCollection } from '../../../../shared/rag-api.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -18,6 +18,7 @@ export function CollectionsScreen() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<RagCollection>();
   const [open, setOpen] = useState<string>();
+  const newCollection = useRef<HTMLButtonElement>(null);
   const columns: Column<RagCollection>[] = [
     { header: 'Collection', cell: (c) => <span className="cell-strong">{c.name}</span> },
     { header: 'Readers', cell: (c) => <span className="muted">{describeAccess(c)}</span> },
@@ -56,7 +57,13 @@ export function CollectionsScreen() {
         title="Collections"
         subtitle="Documents the gateway retrieves from (RAG). A key reads a collection with its rag:<name> scope and, where readers are listed, only when it is listed."
         actions={
-          <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)} data-testid="new-collection">
+          <Button
+            ref={newCollection}
+            variant="primary"
+            icon={<PlusIcon />}
+            onClick={() => setCreating(true)}
+            data-testid="new-collection"
+          >
             New collection
           </Button>
         }
@@ -94,7 +101,14 @@ export function CollectionsScreen() {
         </QueryView>
       </PageBody>
       {creating && <NewCollectionDialog onClose={() => setCreating(false)} />}
-      {deleting && <DeleteCollectionDialog collection={deleting} onClose={() => setDeleting(undefined)} />}
+      {deleting && (
+        <DeleteCollectionDialog
+          collection={deleting}
+          onClose={() => setDeleting(undefined)}
+          // With its row gone the table takes focus; with the last collection gone there is no table.
+          returnFocus={() => newCollection.current}
+        />
+      )}
     </>
   );
 }

@@ -18,9 +18,12 @@ function whatGoes(collection: RagCollection): string {
 export function DeleteCollectionDialog({
   collection,
   onClose,
+  returnFocus,
 }: {
   readonly collection: RagCollection;
   readonly onClose: () => void;
+  /** Where focus goes when the row's button and the table are both gone (the last collection deleted). */
+  readonly returnFocus?: () => HTMLElement | null;
 }) {
   const remove = useDeleteCollection();
   return (
@@ -29,6 +32,7 @@ export function DeleteCollectionDialog({
       title={`Delete collection “${collection.name}”?`}
       description={whatGoes(collection)}
       onClose={onClose}
+      returnFocus={returnFocus}
       footer={
         <ConfirmFooter
           onCancel={onClose}

@@ -27,7 +27,7 @@ export function SpendPanel() {
   // It moves on at midnight UTC while the screen stays open.
   const minute = useMinute();
   const since = new Date((Math.floor(minute / DAY_MS) - (DAYS - 1)) * DAY_MS).toISOString();
-  const usage = useUsage({ group_by: groupBy, bucket: 'day', since });
+  const usage = useUsage({ group_by: groupBy, bucket: 'day', since }, DAYS * DAY_MS);
   const series = useMemo(() => (usage.data ? toSeries(usage.data, metric) : undefined), [usage.data, metric]);
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
