@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ConfirmFooter, Dialog } from '../components/dialog.js';
-import { askToLeave, holdsUnsaved, resolveLeave, usePendingLeave } from '../lib/unsaved-changes.js';
+import { askToLeave, holdsUnsaved, resolveLeave, usePendingLeave, type LeaveWording } from '../lib/unsaved-changes.js';
 import { setLeaveGuard } from './router.js';
 
 /**
@@ -15,23 +15,34 @@ export function LeavePrompt() {
   }, []);
   if (!pending) return null;
   const keep = (): void => resolveLeave('keep');
+  const wording = pending.wording ?? draftWording(pending.screen);
   return (
     <Dialog
-      title={`Discard unsaved changes to ${pending.screen}?`}
-      description="They have not been saved. Discarding them cannot be undone."
+      title={wording.title}
+      description={wording.description}
       onClose={keep}
       testId="leave-dialog"
       footer={
         <ConfirmFooter
           onCancel={keep}
-          cancelLabel="Keep editing"
+          cancelLabel={wording.stay}
           onConfirm={() => resolveLeave('discard')}
           variant="danger"
           testId="discard-and-leave"
         >
-          Discard
+          {wording.leave}
         </ConfirmFooter>
       }
     />
   );
+}
+
+/** The prompt for a screen's unsaved draft. */
+function draftWording(screen: string): LeaveWording {
+  return {
+    title: `Discard unsaved changes to ${screen}?`,
+    description: 'They have not been saved. Discarding them cannot be undone.',
+    stay: 'Keep editing',
+    leave: 'Discard',
+  };
 }

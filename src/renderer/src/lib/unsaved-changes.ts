@@ -1,13 +1,28 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
+/** How the prompt asks, for what would be lost that is not a draft (a secret shown once). */
+export interface LeaveWording {
+  readonly title: string;
+  readonly description: string;
+  readonly stay: string;
+  readonly leave: string;
+}
+
 /** A navigation held until the user decides: which screen's changes it would drop, and how to carry it out. */
 export interface PendingLeave {
   readonly screen: string;
+  readonly wording?: LeaveWording;
   readonly proceed: () => void;
 }
 
-// The screens mounted with unsaved changes, by the name the prompt uses (in the order they became unsaved).
-const unsaved = new Map<symbol, string>();
+/** What a mounted screen would lose: its name in the prompt, and the prompt's words when not the usual ones. */
+interface Hold {
+  readonly screen: string;
+  readonly wording?: LeaveWording;
+}
+
+// The screens mounted with unsaved changes (in the order they became unsaved).
+const unsaved = new Map<symbol, Hold>();
 let pending: PendingLeave | undefined;
 const listeners = new Set<() => void>();
 const publish = (): void => listeners.forEach((listener) => listener());
@@ -17,11 +32,14 @@ function onBeforeUnload(event: BeforeUnloadEvent): void {
   event.preventDefault();
 }
 
-/** Marks the calling screen as holding unsaved changes while it is mounted: leaving it asks first. */
-export function useUnsavedChanges(screen: string): void {
+/**
+ * Marks the calling screen as holding unsaved changes while it is mounted: leaving it asks first, in
+ * `wording` when given (it must be a stable object: a new one re-registers the hold).
+ */
+export function useUnsavedChanges(screen: string, wording?: LeaveWording): void {
   useEffect(() => {
     const id = Symbol(screen);
-    unsaved.set(id, screen);
+    unsaved.set(id, { screen, wording });
     if (unsaved.size === 1) window.addEventListener('beforeunload', onBeforeUnload);
     return () => {
       unsaved.delete(id);
@@ -32,7 +50,7 @@ export function useUnsavedChanges(screen: string): void {
       // A microtask, so a screen that only re-registers (a new name) is not taken for one that left.
       queueMicrotask(proceedIfNothingUnsaved);
     };
-  }, [screen]);
+  }, [screen, wording]);
 }
 
 function proceedIfNothingUnsaved(): void {
@@ -53,12 +71,12 @@ export function holdsUnsaved(): boolean {
  * while the first waits takes its place (the latest is what the user did last).
  */
 export function askToLeave(proceed: () => void): void {
-  const screen = [...unsaved.values()].at(-1);
-  if (screen === undefined) {
+  const hold = [...unsaved.values()].at(-1);
+  if (hold === undefined) {
     proceed();
     return;
   }
-  pending = { screen, proceed };
+  pending = { ...hold, proceed };
   publish();
 }
 

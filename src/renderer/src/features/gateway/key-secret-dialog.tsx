@@ -4,7 +4,16 @@ import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { Dialog } from '../../components/dialog.js';
 import { AlertIcon } from '../../components/icons.js';
+import { useUnsavedChanges, type LeaveWording } from '../../lib/unsaved-changes.js';
 import { keyExample, keyExampleCode } from './key-example.js';
+
+/** Leaving the page (Back, a reload, a link) while the secret is shown would lose it for good. */
+const LEAVE_SECRET: LeaveWording = {
+  title: 'Leave without the new key?',
+  description: 'Its secret is shown only this once: Gatehouse keeps only a hash of it and cannot show it again.',
+  stay: 'Stay',
+  leave: 'Leave',
+};
 
 /** Shows a new key's secret, the only time it is ever shown, with a copy button. */
 export function KeySecretDialog({
@@ -17,6 +26,7 @@ export function KeySecretDialog({
   readonly onClose: () => void;
 }) {
   const example = keyExample(issued, useModelSettings().data);
+  useUnsavedChanges('the new key', LEAVE_SECRET);
   return (
     <Dialog
       testId="key-secret-dialog"
