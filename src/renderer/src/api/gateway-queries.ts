@@ -21,9 +21,10 @@ import { ApiError } from './http.js';
 import { queryKeys } from './query-keys.js';
 
 /** Issued keys (never their secrets). */
-export function useApiKeys(includeRevoked: boolean) {
+export function useApiKeys(includeRevoked: boolean, enabled = true) {
   const api = useApi();
   return useQuery({
+    enabled,
     queryKey: queryKeys.gateway.keys(includeRevoked),
     queryFn: ({ signal }) =>
       api.request('gateway', '/internal/api-keys', {

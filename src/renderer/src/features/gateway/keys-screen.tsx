@@ -76,6 +76,9 @@ export function KeysScreen() {
   const showRevoked = params.get('revoked') === '1';
   const filterRef = useFilterShortcut();
   const keys = useApiKeys(showRevoked);
+  // No active key: whether any was issued and revoked decides between "no keys yet" and "none active".
+  const withRevoked = useApiKeys(true, !showRevoked && keys.data?.data.length === 0);
+  const onlyRevoked = !showRevoked && (withRevoked.data?.data.length ?? 0) > 0;
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
@@ -205,7 +208,25 @@ export function KeysScreen() {
           query={keys}
           errorTitle="Could not load the keys"
           empty={(data) =>
-            data.data.length === 0 && (
+            data.data.length === 0 &&
+            (onlyRevoked ? (
+              <EmptyState
+                icon={<KeyIcon size={28} />}
+                title="No active keys"
+                action={
+                  <>
+                    <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>
+                      Issue a key
+                    </Button>
+                    <Button variant="secondary" onClick={() => updateSearch({ revoked: '1' })}>
+                      Show revoked
+                    </Button>
+                  </>
+                }
+              >
+                Every key issued so far has been revoked ({plural(withRevoked.data?.data.length ?? 0, 'key')}).
+              </EmptyState>
+            ) : (
               <EmptyState
                 icon={<KeyIcon size={28} />}
                 title="No keys yet"
@@ -218,7 +239,7 @@ export function KeysScreen() {
                 Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its
                 traffic and usage are tracked separately.
               </EmptyState>
-            )
+            ))
           }
         >
           {(data) => {
