@@ -38,7 +38,7 @@ test('Cache: a leave asked while Save is on its way goes on once the save lands,
 test('Documents: a checkpoint past the first page of the namespace’s checkpoint list is shown, not called missing', async ({
   page,
 }) => {
-  const namespace = freshNamespace('review-s21', 'many-checkpoints');
+  const namespace = freshNamespace('checkpoint-pages', 'many-checkpoints');
   await apply(namespace, 'main', 'base', { 'a.txt': 'one\n' });
   const latest = await apply(namespace, 'main', 'second', { 'b.txt': 'two\n' });
   // One more checkpoint than a list page holds: the last by name is not on the page the UI reads.
