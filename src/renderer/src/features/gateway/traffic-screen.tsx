@@ -58,12 +58,15 @@ export function TrafficScreen() {
   const events = frozen ?? live;
   const newCount = frozen ? live.findIndex((event) => event.seq <= (frozen[0]?.seq ?? -1)) : 0;
   const shown = useMemo(() => events.filter((event) => matches(event, filter)), [events, filter]);
-  // The choices are what the buffer holds, plus the one a link asked for before its requests arrive.
+  // The choices are what the buffer holds (a request refused before its model resolved, by the name it
+  // asked for), plus the one a link asked for before its requests arrive.
   const models = useMemo(
     () =>
       [
         ...new Set(
-          [...live.map((event) => event.model), filter.model].filter((model): model is string => Boolean(model)),
+          [...live.map((event) => event.model ?? event.requested_model), filter.model].filter(
+            (model): model is string => Boolean(model),
+          ),
         ),
       ].sort(),
     [live, filter.model],
