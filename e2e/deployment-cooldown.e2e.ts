@@ -37,7 +37,7 @@ test('a deployment cooling down shows its failures, its last error and the end o
     await openSignedIn(page, 'gateway/models');
     const row = page.getByTestId('deployments-table').getByRole('row').filter({ hasText: 'down-e2e' });
     await expect(row).toContainText('Cooling down');
-    await expect(row.getByText(/^3 failures in a row, tried last until \d\d:\d\d:\d\d/)).toBeVisible();
+    await expect(row.getByText(/^3 failures in a row, tried after the others until \d\d:\d\d:\d\d/)).toBeVisible();
     await expect(row.getByText(/connection failed: connect ECONNREFUSED 127\.0\.0\.1:9/)).toBeVisible();
     await row.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'gateway-deployment-cooling-down');

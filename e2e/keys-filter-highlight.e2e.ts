@@ -41,3 +41,18 @@ test('keys: a highlighted key hidden by the filter is not opened by Enter, and i
   await expect(highlighted).toHaveCount(1);
   await expect(highlighted).toContainText(name);
 });
+
+test('keys: ↓ in the filter moves into the table on the first match, and Enter there opens it', async ({ page }) => {
+  const name = `down${Date.now()}`;
+  expect((await gatewayAdmin('/internal/api-keys', 'POST', { name })).status).toBe(201);
+  await openSignedIn(page, 'gateway/keys');
+  await page.keyboard.press('/');
+  await page.keyboard.type(name);
+  const table = page.getByTestId('keys-table');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(table).toBeFocused();
+  await expect(table.locator('tbody tr[aria-selected="true"]')).toContainText(name);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('edit-key-limits-dialog')).toBeVisible();
+});

@@ -26,6 +26,7 @@ export function DataTable<T>({
   label,
   testId,
   autoFocus,
+  focusToken,
 }: {
   readonly rows: readonly T[];
   readonly columns: readonly Column<T>[];
@@ -34,6 +35,8 @@ export function DataTable<T>({
   readonly label: string;
   readonly testId?: string;
   readonly autoFocus?: boolean;
+  /** A new truthy value moves focus into the table, on its first row when none is highlighted (from a filter's ↓). */
+  readonly focusToken?: number;
 }) {
   const [selectedKey, setSelectedKey] = useState<string>();
   const selected = selectedKey === undefined ? -1 : rows.findIndex((row) => rowKey(row) === selectedKey);
@@ -49,6 +52,11 @@ export function DataTable<T>({
   useEffect(() => {
     if (autoFocus) focusUnlessTaken(table.current);
   }, [autoFocus]);
+  useEffect(() => {
+    if (!focusToken) return;
+    table.current?.focus();
+    if (selected < 0 && rows.length > 0) select(0);
+  }, [focusToken]);
   // Only when the highlight moves: a refresh that shifts the row must not scroll the page back to it.
   useEffect(() => {
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });

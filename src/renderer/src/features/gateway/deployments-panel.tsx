@@ -40,7 +40,9 @@ function HealthCell({
       {troubled && (
         <span className="muted">
           {`${plural(health.consecutive_failures, 'failure')} in a row` +
-            (health.cooldown_until !== null ? `, tried last until ${clockTime(health.cooldown_until)}` : '')}
+            (health.cooldown_until !== null
+              ? `, tried after the others until ${clockTime(health.cooldown_until)}`
+              : '')}
         </span>
       )}
       {error !== null && (

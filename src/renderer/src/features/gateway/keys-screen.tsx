@@ -83,6 +83,7 @@ export function KeysScreen() {
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
   const [editing, setEditing] = useState<ApiKeyRecord>();
+  const [tableFocus, setTableFocus] = useState(0);
 
   const columns: Column<ApiKeyRecord>[] = [
     {
@@ -252,8 +253,15 @@ export function KeysScreen() {
                     className="filter-input"
                     aria-label="Filter keys"
                     placeholder="Filter: name, id, prefix, user, team  /"
+                    title="↓ moves to the matching keys"
                     value={filter}
                     onChange={(event) => updateSearch({ q: event.target.value })}
+                    onKeyDown={(event) => {
+                      // An input method composing a character uses the arrows itself.
+                      if (event.key !== 'ArrowDown' || event.nativeEvent.isComposing || rows.length === 0) return;
+                      event.preventDefault();
+                      setTableFocus((token) => token + 1);
+                    }}
                   />
                   <span className="muted" role="status" data-testid="keys-count">
                     {rows.length === data.data.length
@@ -278,6 +286,7 @@ export function KeysScreen() {
                     label="API keys"
                     testId="keys-table"
                     autoFocus
+                    focusToken={tableFocus}
                     rows={rows}
                     columns={columns}
                     rowKey={(key) => key.id}
