@@ -124,6 +124,18 @@ async function messages(
   sendJson(response, 200, answer);
 }
 
+/** Messages fields that only shape the answer, which `count_tokens` refuses. */
+const NOT_COUNTED = [
+  'max_tokens',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'metadata',
+  'service_tier',
+];
+
 /** `POST /v1/messages/count_tokens`: about a token per four characters of the prompt, or `reply.usage.input_tokens`. */
 function countTokens(request: RecordedRequest, response: ServerResponse, script: AnthropicScript): void {
   const body = request.body;
@@ -131,6 +143,10 @@ function countTokens(request: RecordedRequest, response: ServerResponse, script:
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
   if (!Array.isArray(body.messages))
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
+  // The count takes the prompt only; fields that shape the answer are refused, as Anthropic does.
+  const extra = NOT_COUNTED.find((field) => field in body);
+  if (extra !== undefined)
+    return sendJson(response, 400, anthropicErrorBody(400, { message: `${extra}: Extra inputs are not permitted` }));
   const prompt = JSON.stringify([body.system ?? null, body.messages, body.tools ?? null]);
   sendJson(response, 200, { input_tokens: script.reply?.usage?.input_tokens ?? Math.ceil(prompt.length / 4) });
 }
