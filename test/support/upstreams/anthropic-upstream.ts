@@ -116,6 +116,13 @@ async function messages(
       }),
     );
   }
+  const badId = invalidToolId(body.messages);
+  if (badId !== undefined)
+    return sendJson(
+      response,
+      400,
+      anthropicErrorBody(400, { message: `${badId}: String should match pattern '^[a-zA-Z0-9_-]+$'` }),
+    );
   const reply = script.reply ??
     options.reply?.(body) ??
     forcedToolReply(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
@@ -248,6 +255,22 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   }
   return frames;
 }
+
+/** The path of the first tool_use id or tool_result tool_use_id Anthropic would refuse, if any. */
+function invalidToolId(messages: Json[]): string | undefined {
+  for (const [turn, message] of messages.entries()) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const [index, block] of message.content.entries()) {
+      const path = `messages.${turn}.content.${index}`;
+      if (block?.type === 'tool_use' && !TOOL_ID.test(String(block.id))) return `${path}.tool_use.id`;
+      if (block?.type === 'tool_result' && !TOOL_ID.test(String(block.tool_use_id)))
+        return `${path}.tool_result.tool_use_id`;
+    }
+  }
+  return undefined;
+}
+
+const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 
 function hasToolBlocks(message: Json): boolean {
   return (
