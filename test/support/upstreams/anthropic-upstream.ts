@@ -41,6 +41,8 @@ export interface AnthropicScript extends BaseScript {
   readonly error?: { readonly type?: string; readonly message?: string };
   /** Streams: after this many frames, send `event: error` (overloaded_error unless `error` says) and end. */
   readonly streamErrorAfterFrames?: number;
+  /** Streams: `data:` lines only, no `event:` lines, as some Anthropic-compatible servers send them. */
+  readonly omitEventLines?: boolean;
 }
 
 /** Options of the Anthropic mock. */
@@ -207,7 +209,7 @@ function buildAnswer(reply: AnthropicReply, body: Json): Answer {
 
 function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   const event = (type: string, payload: object): string =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+    `${script.omitEventLines ? '' : `event: ${type}\n`}data: ${JSON.stringify({ type, ...payload })}\n\n`;
   const frames = [
     event('message_start', {
       message: {
