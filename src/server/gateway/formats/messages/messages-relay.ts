@@ -57,9 +57,13 @@ export async function* relayMessagesStream(
         yield encodeEvent(event);
     }
   }
-  // The stop reason is what a client needs; a compatible server may end the body after it.
+  // The stop reason is what a client needs; a compatible server may end the body after it. Anthropic's
+  // SDKs make their final message only at message_stop, so the stream gets the one it left out.
   if (!stopReason) throw streamEndedEarly(MESSAGES_STREAM_END);
+  yield MESSAGE_STOP_FRAME;
 }
+
+const MESSAGE_STOP_FRAME = eventFrame('message_stop', JSON.stringify({ type: 'message_stop' }));
 
 /**
  * The event with its name. Some Anthropic-compatible servers send `data:` lines without `event:`
