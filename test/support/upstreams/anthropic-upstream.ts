@@ -41,6 +41,8 @@ export interface AnthropicScript extends BaseScript {
   readonly error?: { readonly type?: string; readonly message?: string };
   /** Streams: after this many frames, send `event: error` (overloaded_error unless `error` says) and end. */
   readonly streamErrorAfterFrames?: number;
+  /** Streams: `data:` lines only, no `event:` lines, as some Anthropic-compatible servers send them. */
+  readonly omitEventLines?: boolean;
 }
 
 /** Options of the Anthropic mock. */
@@ -116,6 +118,13 @@ async function messages(
       }),
     );
   }
+  const badId = invalidToolId(body.messages);
+  if (badId !== undefined)
+    return sendJson(
+      response,
+      400,
+      anthropicErrorBody(400, { message: `${badId}: String should match pattern '^[a-zA-Z0-9_-]+$'` }),
+    );
   const reply = script.reply ??
     options.reply?.(body) ??
     forcedToolReply(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
@@ -124,6 +133,18 @@ async function messages(
   sendJson(response, 200, answer);
 }
 
+/** Messages fields that only shape the answer, which `count_tokens` refuses. */
+const NOT_COUNTED = [
+  'max_tokens',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'metadata',
+  'service_tier',
+];
+
 /** `POST /v1/messages/count_tokens`: about a token per four characters of the prompt, or `reply.usage.input_tokens`. */
 function countTokens(request: RecordedRequest, response: ServerResponse, script: AnthropicScript): void {
   const body = request.body;
@@ -131,6 +152,10 @@ function countTokens(request: RecordedRequest, response: ServerResponse, script:
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'model: Field required' }));
   if (!Array.isArray(body.messages))
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'messages: Field required' }));
+  // The count takes the prompt only; fields that shape the answer are refused, as Anthropic does.
+  const extra = NOT_COUNTED.find((field) => field in body);
+  if (extra !== undefined)
+    return sendJson(response, 400, anthropicErrorBody(400, { message: `${extra}: Extra inputs are not permitted` }));
   const prompt = JSON.stringify([body.system ?? null, body.messages, body.tools ?? null]);
   sendJson(response, 200, { input_tokens: script.reply?.usage?.input_tokens ?? Math.ceil(prompt.length / 4) });
 }
@@ -184,7 +209,7 @@ function buildAnswer(reply: AnthropicReply, body: Json): Answer {
 
 function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   const event = (type: string, payload: object): string =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+    `${script.omitEventLines ? '' : `event: ${type}\n`}data: ${JSON.stringify({ type, ...payload })}\n\n`;
   const frames = [
     event('message_start', {
       message: {
@@ -232,6 +257,22 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   }
   return frames;
 }
+
+/** The path of the first tool_use id or tool_result tool_use_id Anthropic would refuse, if any. */
+function invalidToolId(messages: Json[]): string | undefined {
+  for (const [turn, message] of messages.entries()) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const [index, block] of message.content.entries()) {
+      const path = `messages.${turn}.content.${index}`;
+      if (block?.type === 'tool_use' && !TOOL_ID.test(String(block.id))) return `${path}.tool_use.id`;
+      if (block?.type === 'tool_result' && !TOOL_ID.test(String(block.tool_use_id)))
+        return `${path}.tool_result.tool_use_id`;
+    }
+  }
+  return undefined;
+}
+
+const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 
 function hasToolBlocks(message: Json): boolean {
   return (

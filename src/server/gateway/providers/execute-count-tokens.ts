@@ -3,8 +3,8 @@ import type { CountTokensBody } from '../formats/messages/count-tokens-schema.js
 import { estimatePromptTokens } from '../formats/token-estimate.js';
 import { countAnthropicTokens } from './anthropic/count-tokens.js';
 import { countDemoPromptTokens } from './demo/demo-tokenizer.js';
-import { upstreamModelName } from './registry.js';
-import type { CancelSignal, Deployment } from './types.js';
+import { callContext } from './call-context.js';
+import type { CancelSignal, ClientHeaders, Deployment } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
 /** Where a count came from: the provider's own count endpoint, the demo tokenizer, or the gateway's estimate. */
@@ -24,6 +24,8 @@ export interface CountTokensArgs {
   readonly pools: UpstreamPools;
   readonly signal: CancelSignal;
   readonly requestId: string;
+  /** The client's headers: Anthropic gets its `anthropic-beta`, as the Messages call does. */
+  readonly headers?: ClientHeaders;
   /** Trace context for the upstream (see CallContext). */
   readonly traceHeaders?: Readonly<Record<string, string>>;
 }
@@ -38,14 +40,7 @@ export interface CountTokensArgs {
 export async function countTokens(args: CountTokensArgs): Promise<TokenCount> {
   const { deployment } = args;
   if (deployment.provider === 'anthropic') {
-    const context = {
-      deployment,
-      pools: args.pools,
-      upstreamModel: upstreamModelName(deployment),
-      signal: args.signal,
-      requestId: args.requestId,
-      traceHeaders: args.traceHeaders,
-    };
+    const context = callContext(args, args.headers);
     return { inputTokens: await countAnthropicTokens(args.body, context), method: 'provider' };
   }
   // The same IR the Messages call builds, so a count matches what that call would bill.

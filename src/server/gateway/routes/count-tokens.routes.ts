@@ -50,6 +50,7 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
       pools: ctx.services.pools,
       signal: ctx.signal,
       requestId: ctx.requestId,
+      headers: ctx.headers,
       traceHeaders: ctx.traceHeaders,
     });
     return { kind: 'json', body: { input_tokens: count.inputTokens }, usage: NO_USAGE };

@@ -8,7 +8,8 @@ import { MESSAGES_STREAM_END, messagesStreamError, parseMessagesEvent } from './
 /**
  * The native fast path for Messages: upstream events are relayed as they arrive. Only
  * `message_start` (model name, prompt tokens), `message_delta` (output tokens) and `error` are
- * parsed; deltas are passed through after a string scan that counts generated characters.
+ * parsed (and an event that came without its name); deltas are passed through after a string scan
+ * that counts generated characters.
  */
 
 const GENERATED_TEXT = /"(?:text|partial_json)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
@@ -20,9 +21,10 @@ export async function* relayMessagesStream(
   usage: StreamUsage,
 ): AsyncGenerator<string> {
   let stopReason = false;
-  for await (const event of events) {
-    if (event.data.trim() === '') continue;
-    const type = event.event ?? parseMessagesEvent(event.data).type;
+  for await (const received of events) {
+    if (received.data.trim() === '') continue;
+    const event = named(received);
+    const type = event.event;
     switch (type) {
       case 'message_start': {
         const payload = parseMessagesEvent(event.data);
@@ -55,8 +57,23 @@ export async function* relayMessagesStream(
         yield encodeEvent(event);
     }
   }
-  // The stop reason is what a client needs; a compatible server may end the body after it.
+  // The stop reason is what a client needs; a compatible server may end the body after it. Anthropic's
+  // SDKs make their final message only at message_stop, so the stream gets the one it left out.
   if (!stopReason) throw streamEndedEarly(MESSAGES_STREAM_END);
+  yield MESSAGE_STOP_FRAME;
+}
+
+const MESSAGE_STOP_FRAME = eventFrame('message_stop', JSON.stringify({ type: 'message_stop' }));
+
+/**
+ * The event with its name. Some Anthropic-compatible servers send `data:` lines without `event:`
+ * lines, and Anthropic's SDKs drop a frame without a name (the rest of the answer with it), so a
+ * nameless event is named after the type its JSON carries, as the Messages format has it.
+ */
+function named(event: SseEvent): SseEvent {
+  if (event.event !== undefined) return event;
+  const type = parseMessagesEvent(event.data).type;
+  return typeof type === 'string' ? { event: type, data: event.data } : event;
 }
 
 /** Sets the public model name on a non-streamed Messages answer and reads its usage. */

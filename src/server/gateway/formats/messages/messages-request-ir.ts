@@ -3,6 +3,7 @@ import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
+import { anthropicToolId } from './tool-id.js';
 import type {
   MessagesContentBlock,
   MessagesImageBlock,
@@ -294,12 +295,14 @@ function blockFromIr(part: IrPart): JsonObject[] {
     case 'image':
       return [{ type: 'image', source: imageSourceFromIr(part) }];
     case 'tool_call':
-      return [{ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) }];
+      return [
+        { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolArguments(part.arguments) },
+      ];
     case 'tool_result': {
       const content = part.content.flatMap(blockFromIr);
       const block: JsonObject = {
         type: 'tool_result',
-        tool_use_id: part.toolCallId,
+        tool_use_id: anthropicToolId(part.toolCallId),
         content: content.length === 1 && content[0].type === 'text' ? content[0].text : content,
       };
       if (part.isError) block.is_error = true;

@@ -11,6 +11,7 @@ import type {
   MessagesToolUseBlock,
 } from './messages-wire.js';
 import { reportedTokens } from '../reported-tokens.js';
+import { toolUseId } from './tool-id.js';
 
 /** Messages answers to and from the IR. */
 
@@ -131,9 +132,4 @@ export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usa
 export function messageId(upstreamId: string): string {
   if (upstreamId.startsWith('msg_')) return upstreamId;
   return `msg_${upstreamId.replace(/^chatcmpl-/, '') || randomUUID().replaceAll('-', '')}`;
-}
-
-/** Tool call ids pass through unchanged (clients send them back), with a fallback for servers that omit them. */
-export function toolUseId(id: string): string {
-  return id === '' ? `toolu_${randomUUID().replaceAll('-', '')}` : id;
 }

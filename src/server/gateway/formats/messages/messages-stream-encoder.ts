@@ -2,7 +2,8 @@ import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
-import { messageId, messagesUsageFromIr, stopReasonFromIr, toolUseId } from './messages-response-ir.js';
+import { messageId, messagesUsageFromIr, stopReasonFromIr } from './messages-response-ir.js';
+import { toolUseId } from './tool-id.js';
 
 /** Options of the Messages stream encoder. */
 export interface MessagesStreamOptions {

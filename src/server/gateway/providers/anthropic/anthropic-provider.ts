@@ -1,6 +1,7 @@
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
-import type { ClientHeaders, NativeChatProvider, NativeResult } from '../types.js';
+import type { NativeChatProvider, NativeResult } from '../types.js';
+import { anthropicBeta } from './anthropic-beta.js';
 
 /**
  * The API version this gateway speaks to Anthropic: the one whose parameters it sends (newer
@@ -54,22 +55,4 @@ function withAnthropicTemperature(body: Record<string, unknown>): Record<string,
   return typeof body.temperature === 'number' && body.temperature > MAX_TEMPERATURE
     ? { ...body, temperature: MAX_TEMPERATURE }
     : body;
-}
-
-/** Beta names look like `prompt-caching-2024-07-31`; anything else is left behind, not sent upstream. */
-const BETA_NAME = /^[a-z0-9][a-z0-9._-]*$/i;
-
-/**
- * The client's `anthropic-beta` header (any case, repeated or comma-separated) as one value of
- * well-formed beta names, so that Messages clients keep the betas they opted into on the native path.
- */
-function anthropicBeta(headers: ClientHeaders | undefined): string | undefined {
-  if (headers === undefined) return undefined;
-  const names = Object.entries(headers)
-    .filter(([name]) => name.toLowerCase() === 'anthropic-beta')
-    .flatMap(([, value]) => (value === undefined ? [] : typeof value === 'string' ? [value] : [...value]))
-    .flatMap((value) => value.split(','))
-    .map((name) => name.trim())
-    .filter((name) => BETA_NAME.test(name));
-  return names.length === 0 ? undefined : [...new Set(names)].join(',');
 }
