@@ -175,6 +175,19 @@ function toolChoiceToIr(choice: NonNullable<MessagesBody['tool_choice']>): IrToo
   }
 }
 
+/**
+ * Stop sequences for Anthropic, which refuses one that is only whitespace (OpenAI takes `"\n"`): the
+ * client's 400 naming it, rather than Anthropic's refusal of the whole request as an upstream error.
+ */
+function stopSequences(stop: readonly string[]): string[] {
+  for (const sequence of stop)
+    if (sequence.trim() === '')
+      throw new TranslationError(
+        `stop: ${JSON.stringify(sequence)} is only whitespace, which Anthropic models do not take as a stop sequence`,
+      );
+  return [...stop];
+}
+
 /** Builds a Messages request from the IR, for the Anthropic API. */
 export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject {
   const body: JsonObject = {
@@ -189,7 +202,7 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
   if (ir.topP !== undefined) body.top_p = ir.topP;
   if (ir.topK !== undefined) body.top_k = ir.topK;
-  if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = [...ir.stop];
+  if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = stopSequences(ir.stop);
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
   const { tools, choice } = toolsFromIr(ir, body.messages as JsonObject[]);
   if (tools.length > 0) {
