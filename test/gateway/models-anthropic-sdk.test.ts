@@ -46,6 +46,21 @@ describe('GET /v1/models for both SDKs', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('limit');
   });
 
+  it("answers an Anthropic client's errors outside /v1/messages in Anthropic's envelope too", async () => {
+    const anthropic = { 'x-api-key': secret, 'anthropic-version': '2023-06-01' };
+    for (const [path, headers, status] of [
+      ['/v1/models/no-such-model', anthropic, 404],
+      ['/v1/models', { 'anthropic-version': '2023-06-01' }, 401],
+    ] as const) {
+      const answer = await fetch(`${h.url}${path}`, { headers });
+      expect(answer.status).toBe(status);
+      expect(await answer.json()).toMatchObject({ type: 'error', error: { code: status } });
+    }
+    // An OpenAI client's errors keep OpenAI's shape.
+    const openai = await fetch(`${h.url}/v1/models/no-such-model`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(Object.keys(await openai.json())).toEqual(['error']);
+  });
+
   it('x-api-key works on /v1/models only where Anthropic clients call, not on chat completions', async () => {
     const models = await fetch(`${h.url}/v1/models`, { headers: { 'x-api-key': secret } });
     expect(models.status).toBe(200);

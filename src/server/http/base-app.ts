@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
-import { envelopeForUrl, installErrorHandling } from './error-handler.js';
+import { envelopeForRequest, installErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
@@ -76,7 +76,7 @@ export function createBaseApp(options: BaseAppOptions) {
 
 /** A request from an Anthropic client: one that sends `anthropic-version`, as the SDKs do, or any under /v1/messages. */
 function speaksAnthropic(request: FastifyRequest): boolean {
-  return request.headers['anthropic-version'] !== undefined || envelopeForUrl(request.url) === 'anthropic';
+  return envelopeForRequest(request) === 'anthropic';
 }
 
 /** A request that arrived on a kept-alive connection after shutdown began (its socket closes after the answer). */

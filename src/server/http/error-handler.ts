@@ -129,6 +129,14 @@ export function envelopeForUrl(url: string): ErrorEnvelopeConfig['errorEnvelope'
   return next === '' || next === '/' || next === '?' ? 'anthropic' : undefined;
 }
 
+/**
+ * The envelope a request's errors are answered in: Anthropic's under /v1/messages, and for any request
+ * an Anthropic client sends (its SDKs send `anthropic-version` on every call, `/v1/models` included).
+ */
+export function envelopeForRequest(request: FastifyRequest): ErrorEnvelopeConfig['errorEnvelope'] {
+  return request.headers['anthropic-version'] !== undefined ? 'anthropic' : envelopeForUrl(request.url);
+}
+
 /** The error body in the given envelope. */
 export function withEnvelope(envelope: ErrorEnvelopeConfig['errorEnvelope'], body: ErrorBody): object {
   return envelope === 'anthropic' ? { type: 'error', ...body } : body;
@@ -144,7 +152,7 @@ function send(
   const request = reply.request;
   if (linger !== undefined) lingerIfBodyUnread(request, reply, linger);
   const envelope =
-    (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope ?? envelopeForUrl(request.url);
+    (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope ?? envelopeForRequest(request);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(withEnvelope(envelope, body));
 }
 
