@@ -26,16 +26,18 @@ export async function* encodeResponsesStream(
 ): AsyncGenerator<string> {
   let sequence = 0;
   const output: ResponseOutputItem[] = [];
-  let open: { item: ResponseOutputItem; index: number; irIndex?: number } | undefined;
+  // Items not yet done, in output order. Several function calls stay open at once: a chat stream's
+  // parallel calls may interleave (call 0's arguments arriving after call 1 started), and each
+  // delta goes to its own call's output_index, which is how the openai SDK accumulates them.
+  const open: OpenItem[] = [];
   let stop: IrStopReason | undefined;
   const frame = (type: string, payload: Record<string, unknown>): string =>
     eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
 
-  function* close(): Generator<string> {
-    if (!open) return;
-    const { item, index } = open;
-    open = undefined;
-    // An item closed because another followed is complete; the last one is closed once the stop is known.
+  function* close(entry: OpenItem): Generator<string> {
+    const { item, index } = entry;
+    open.splice(open.indexOf(entry), 1);
+    // An item closed because another followed is complete; the last ones are closed once the stop is known.
     item.status = stop === undefined ? 'completed' : lastItemStatus(item, stop);
     if (item.type === 'message') {
       const part = item.content[0];
@@ -51,18 +53,25 @@ export async function* encodeResponsesStream(
       yield frame('response.function_call_arguments.done', {
         item_id: item.id,
         output_index: index,
+        name: item.name,
         arguments: item.arguments,
       });
     }
     yield frame('response.output_item.done', { output_index: index, item });
   }
 
+  /** Closes the open items `which` selects, in output order. */
+  function* closeOpen(which: (item: ResponseOutputItem) => boolean = () => true): Generator<string> {
+    for (const entry of open.filter((candidate) => which(candidate.item))) yield* close(entry);
+  }
+
   function* add(item: ResponseOutputItem, irIndex?: number): Generator<string> {
-    yield* close();
+    // Text after calls starts a new message and ends them; a call ends the text before it, not other calls.
+    yield* closeOpen(item.type === 'message' ? undefined : (other) => other.type === 'message');
     output.push(item);
-    open = { item, index: output.length - 1, irIndex };
+    open.push({ item, index: output.length - 1, irIndex });
     const added = item.type === 'message' ? { ...item, content: [] } : item;
-    yield frame('response.output_item.added', { output_index: open.index, item: added });
+    yield frame('response.output_item.added', { output_index: output.length - 1, item: added });
   }
 
   const created = responseObject(envelope, [], undefined, undefined);
@@ -72,7 +81,7 @@ export async function* encodeResponsesStream(
     yield frame('response.created', { response: created });
     yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
     yield* encodeEvents();
-    yield* close();
+    yield* closeOpen();
     const final = responseObject(envelope, output, stop ?? 'stop', usage());
     keep?.(final);
     finished = true;
@@ -89,7 +98,7 @@ export async function* encodeResponsesStream(
         case 'usage':
           break;
         case 'text': {
-          if (open?.item.type !== 'message') {
+          if (open.at(-1)?.item.type !== 'message') {
             const item: ResponseOutputItem = {
               type: 'message',
               id: itemId('msg'),
@@ -105,7 +114,7 @@ export async function* encodeResponsesStream(
               part: { type: 'output_text', text: '', annotations: [] },
             });
           }
-          const current = open!;
+          const current = open.at(-1)!;
           const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
           message.content[0].text += event.text;
           yield frame('response.output_text.delta', {
@@ -130,16 +139,18 @@ export async function* encodeResponsesStream(
             event.index,
           );
           break;
-        case 'tool_call_delta':
-          if (open?.item.type === 'function_call' && open.irIndex === event.index) {
-            open.item.arguments += event.arguments;
+        case 'tool_call_delta': {
+          const call = open.find((entry) => entry.item.type === 'function_call' && entry.irIndex === event.index);
+          if (call?.item.type === 'function_call') {
+            call.item.arguments += event.arguments;
             yield frame('response.function_call_arguments.delta', {
-              item_id: open.item.id,
-              output_index: open.index,
+              item_id: call.item.id,
+              output_index: call.index,
               delta: event.arguments,
             });
           }
           break;
+        }
         case 'finish':
           stop = event.stopReason;
           break;
@@ -148,6 +159,13 @@ export async function* encodeResponsesStream(
       }
     }
   }
+}
+
+/** An output item still being streamed; `irIndex` keys a function call's deltas. */
+interface OpenItem {
+  readonly item: ResponseOutputItem;
+  readonly index: number;
+  readonly irIndex?: number;
 }
 
 /** A kept stream's Response when the stream ended before its last event. */
