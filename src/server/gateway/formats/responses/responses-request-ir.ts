@@ -2,6 +2,7 @@ import { chatResponseFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
+import { refuseUntranslatableResponsesParams } from './responses-params.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -10,6 +11,7 @@ import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './
  * consecutive items of one role form one turn.
  */
 export function responsesRequestToIr(body: ResponsesBody): IrRequest {
+  refuseUntranslatableResponsesParams(body);
   const system = body.instructions ? [body.instructions] : [];
   const messages: IrMessage[] = [];
   const push = (role: IrMessage['role'], parts: IrPart[]): void => {
