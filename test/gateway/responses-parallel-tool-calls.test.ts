@@ -28,6 +28,19 @@ const INTERLEAVED_CALLS = [
   'data: [DONE]\n\n',
 ];
 
+/** The same calls as OpenAI streams them: each call's arguments complete before the next call starts. */
+const SEQUENTIAL_CALLS = [
+  chunk({ role: 'assistant', content: null }),
+  chunk({
+    tool_calls: [{ index: 0, id: 'call_oslo', type: 'function', function: { name: 'weather', arguments: '' } }],
+  }),
+  chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Oslo"}' } }] }),
+  chunk({ tool_calls: [{ index: 1, id: 'call_rome', type: 'function', function: { name: 'time', arguments: '' } }] }),
+  chunk({ tool_calls: [{ index: 1, function: { arguments: '{"city":"Rome"}' } }] }),
+  chunk({}, 'tool_calls'),
+  'data: [DONE]\n\n',
+];
+
 /** A Responses stream served over a chat completions upstream whose parallel tool calls interleave. */
 describe('parallel tool calls of a Responses stream served over chat completions', () => {
   let frames: FrameServer;
@@ -63,9 +76,8 @@ describe('parallel tool calls of a Responses stream served over chat completions
     await frames?.close();
   });
 
-  it('keep every argument of each call, in the stream, the final Response and the kept one', async () => {
-    frames.serveFrames(INTERLEAVED_CALLS);
-    const stream = client.responses.stream({
+  const streamCalls = () =>
+    client.responses.stream({
       model: 'parallel',
       input: 'Weather in Oslo and time in Rome?',
       store: true,
@@ -76,6 +88,10 @@ describe('parallel tool calls of a Responses stream served over chat completions
         strict: false,
       })),
     });
+
+  it('keep every argument of each call, in the stream, the final Response and the kept one', async () => {
+    frames.serveFrames(INTERLEAVED_CALLS);
+    const stream = streamCalls();
     const argumentsDone: Array<{ name: string; arguments: string }> = [];
     for await (const event of stream)
       if (event.type === 'response.function_call_arguments.done')
@@ -90,5 +106,19 @@ describe('parallel tool calls of a Responses stream served over chat completions
     expect(argumentsDone).toEqual(calls.map(({ name, arguments: text }) => ({ name, arguments: text })));
     const kept = await client.responses.retrieve(final.id);
     expect(kept.output).toMatchObject(calls);
+  });
+
+  it('end each call before the next one starts when its arguments are complete, as OpenAI streams them', async () => {
+    frames.serveFrames(SEQUENTIAL_CALLS);
+    const stream = streamCalls();
+    const lifecycle: string[] = [];
+    for await (const event of stream)
+      if (event.type === 'response.output_item.added' || event.type === 'response.output_item.done')
+        lifecycle.push(`${event.type.slice('response.output_item.'.length)} ${event.output_index}`);
+    expect(lifecycle).toEqual(['added 0', 'done 0', 'added 1', 'done 1']);
+    expect((await stream.finalResponse()).output).toMatchObject([
+      { arguments: '{"city":"Oslo"}' },
+      { arguments: '{"city":"Rome"}' },
+    ]);
   });
 });

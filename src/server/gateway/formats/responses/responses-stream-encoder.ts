@@ -1,4 +1,5 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
+import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import {
@@ -26,9 +27,10 @@ export async function* encodeResponsesStream(
 ): AsyncGenerator<string> {
   let sequence = 0;
   const output: ResponseOutputItem[] = [];
-  // Items not yet done, in output order. Several function calls stay open at once: a chat stream's
-  // parallel calls may interleave (call 0's arguments arriving after call 1 started), and each
-  // delta goes to its own call's output_index, which is how the openai SDK accumulates them.
+  // Items not yet done, in output order. A chat stream's parallel calls may interleave (call 0's
+  // arguments arriving after call 1 started), so a call whose arguments are not complete JSON stays
+  // open beside the next one, each delta going to its own call's output_index, which is how the
+  // openai SDK accumulates them. Complete arguments cannot take more text: such a call is done.
   const open: OpenItem[] = [];
   let stop: IrStopReason | undefined;
   const frame = (type: string, payload: Record<string, unknown>): string =>
@@ -66,8 +68,11 @@ export async function* encodeResponsesStream(
   }
 
   function* add(item: ResponseOutputItem, irIndex?: number): Generator<string> {
-    // Text after calls starts a new message and ends them; a call ends the text before it, not other calls.
-    yield* closeOpen(item.type === 'message' ? undefined : (other) => other.type === 'message');
+    // Text after calls starts a new message and ends them; a call ends the text before it, and the
+    // calls whose arguments are complete.
+    yield* closeOpen(
+      item.type === 'message' ? undefined : (other) => other.type === 'message' || isCompleteArguments(other.arguments),
+    );
     output.push(item);
     open.push({ item, index: output.length - 1, irIndex });
     const added = item.type === 'message' ? { ...item, content: [] } : item;
