@@ -97,6 +97,8 @@ function contentToIr(
   return content.map((part, index) => {
     if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
       return { type: 'text', text: part.text };
+    // An earlier answer's refusal, sent back with its output: the model's own words of that turn.
+    if (part.type === 'refusal' && typeof part.refusal === 'string') return { type: 'text', text: part.refusal };
     if (part.type === 'input_image' && typeof part.image_url === 'string')
       return imageFromUrl(part.image_url, imageDetail(part.detail));
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);

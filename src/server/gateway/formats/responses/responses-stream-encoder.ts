@@ -42,15 +42,7 @@ export async function* encodeResponsesStream(
     // An item closed because another followed is complete; the last ones are closed once the stop is known.
     item.status = stop === undefined ? 'completed' : lastItemStatus(item, stop);
     if (item.type === 'message') {
-      const part = item.content[0];
-      yield frame('response.output_text.done', {
-        item_id: item.id,
-        output_index: index,
-        content_index: 0,
-        text: part.text,
-        logprobs: [],
-      });
-      yield frame('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part });
+      yield* partDone(item, index);
     } else {
       yield frame('response.function_call_arguments.done', {
         item_id: item.id,
@@ -60,6 +52,37 @@ export async function* encodeResponsesStream(
       });
     }
     yield frame('response.output_item.done', { output_index: index, item });
+  }
+
+  /** Ends the message's last content part: its text, or its refusal. */
+  function* partDone(message: MessageItem, index: number): Generator<string> {
+    const at = partAt(message, index);
+    const part = message.content[at.content_index];
+    if (part.type === 'output_text') yield frame('response.output_text.done', { ...at, text: part.text, logprobs: [] });
+    else yield frame('response.refusal.done', { ...at, refusal: part.refusal });
+    yield frame('response.content_part.done', { ...at, part });
+  }
+
+  /** Adds text to the open message; a refusal goes in a part of its own, as OpenAI streams it. */
+  function* addText(current: OpenItem & { item: MessageItem }, text: string, refusal: boolean): Generator<string> {
+    const message = current.item;
+    const kind = refusal ? 'refusal' : 'output_text';
+    if (message.content.at(-1)?.type !== kind) {
+      if (message.content.length > 0) yield* partDone(message, current.index);
+      message.content.push(
+        refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [], logprobs: [] },
+      );
+      const added = refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [] };
+      yield frame('response.content_part.added', { ...partAt(message, current.index), part: added });
+    }
+    const part = message.content.at(-1)!;
+    if (part.type === 'refusal') {
+      part.refusal += text;
+      yield frame('response.refusal.delta', { ...partAt(message, current.index), delta: text });
+    } else {
+      part.text += text;
+      yield frame('response.output_text.delta', { ...partAt(message, current.index), delta: text, logprobs: [] });
+    }
   }
 
   /** Closes the open items `which` selects, in output order. */
@@ -103,32 +126,9 @@ export async function* encodeResponsesStream(
         case 'usage':
           break;
         case 'text': {
-          if (open.at(-1)?.item.type !== 'message') {
-            const item: ResponseOutputItem = {
-              type: 'message',
-              id: itemId('msg'),
-              status: 'in_progress',
-              role: 'assistant',
-              content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
-            };
-            yield* add(item);
-            yield frame('response.content_part.added', {
-              item_id: item.id,
-              output_index: output.length - 1,
-              content_index: 0,
-              part: { type: 'output_text', text: '', annotations: [] },
-            });
-          }
-          const current = open.at(-1)!;
-          const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
-          message.content[0].text += event.text;
-          yield frame('response.output_text.delta', {
-            item_id: message.id,
-            output_index: current.index,
-            content_index: 0,
-            delta: event.text,
-            logprobs: [],
-          });
+          if (open.at(-1)?.item.type !== 'message')
+            yield* add({ type: 'message', id: itemId('msg'), status: 'in_progress', role: 'assistant', content: [] });
+          yield* addText(open.at(-1) as OpenItem & { item: MessageItem }, event.text, event.refusal === true);
           break;
         }
         case 'tool_call_start':
@@ -164,6 +164,13 @@ export async function* encodeResponsesStream(
       }
     }
   }
+}
+
+type MessageItem = Extract<ResponseOutputItem, { type: 'message' }>;
+
+/** Where a message's last content part is, as its events say it. */
+function partAt(message: MessageItem, index: number) {
+  return { item_id: message.id, output_index: index, content_index: message.content.length - 1 };
 }
 
 /** An output item still being streamed; `irIndex` keys a function call's deltas. */
