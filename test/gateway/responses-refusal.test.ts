@@ -77,11 +77,10 @@ describe('a refusal in a Responses answer served over chat completions', () => {
       { type: 'message', status: 'completed', content: [{ type: 'refusal', refusal: REFUSAL }] },
     ]);
 
-    // Sent back with its output, as agents continue a conversation, the refusal is the model's turn.
-    await client.responses.create({
-      model: 'gpt-4o-mini',
-      input: [...response.output, { role: 'user', content: 'Why?' }],
-    });
+    // Sent back with its output, as agents continue a conversation, the refusal is the model's turn
+    // (the SDK types output items wider than input items, though OpenAI takes a message back).
+    const output = response.output as OpenAI.Responses.ResponseInputItem[];
+    await client.responses.create({ model: 'gpt-4o-mini', input: [...output, { role: 'user', content: 'Why?' }] });
     expect(h.openai.lastRequest()!.body.messages).toEqual([
       { role: 'assistant', content: REFUSAL },
       { role: 'user', content: 'Why?' },
