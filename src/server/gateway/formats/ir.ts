@@ -22,6 +22,8 @@ export type IrImageSource =
 export interface IrTextPart {
   readonly type: 'text';
   text: string;
+  /** The model declined (chat completions' `refusal`): a Responses answer carries it as a `refusal` part. */
+  readonly refusal?: true;
 }
 
 /** An image. */
@@ -120,7 +122,7 @@ export interface IrResponse {
  */
 export type IrStreamEvent =
   | { readonly type: 'start'; readonly id: string; readonly model: string }
-  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'text'; readonly text: string; readonly refusal?: true }
   | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_call_delta'; readonly index: number; readonly arguments: string }
   | { readonly type: 'finish'; readonly stopReason: IrStopReason; readonly stopSequence: string | null }

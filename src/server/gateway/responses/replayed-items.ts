@@ -11,6 +11,8 @@ export function withoutItemId(item: Record<string, unknown>): Record<string, unk
 
 function messageAsText(item: Record<string, unknown>): Record<string, unknown> {
   const parts = Array.isArray(item.content) ? (item.content as Array<Record<string, unknown>>) : [];
-  const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  const text = parts
+    .map((part) => (typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : ''))
+    .join('');
   return { type: 'message', role: item.role, content: text };
 }

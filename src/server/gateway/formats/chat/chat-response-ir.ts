@@ -73,13 +73,10 @@ export function chatResponseToIr(json: unknown): IrResponse {
   const choice = (choices[0] ?? {}) as Record<string, unknown>;
   const message = (choice.message ?? {}) as Record<string, unknown>;
   const content: Array<IrTextPart | IrToolCallPart> = [];
-  const text =
-    typeof message.content === 'string' && message.content !== ''
-      ? message.content
-      : typeof message.refusal === 'string'
-        ? message.refusal
-        : '';
-  if (text !== '') content.push({ type: 'text', text });
+  if (typeof message.content === 'string' && message.content !== '')
+    content.push({ type: 'text', text: message.content });
+  else if (typeof message.refusal === 'string' && message.refusal !== '')
+    content.push({ type: 'text', text: message.refusal, refusal: true });
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as ChatToolCallOut[]) : [];
   for (const call of calls) {
     content.push({

@@ -29,7 +29,8 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
     if (choice) {
       const delta = (choice.delta ?? {}) as Record<string, unknown>;
       if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
-      else if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text', text: delta.refusal };
+      else if (typeof delta.refusal === 'string' && delta.refusal !== '')
+        yield { type: 'text', text: delta.refusal, refusal: true };
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
         const {
           index,

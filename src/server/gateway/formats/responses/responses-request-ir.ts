@@ -2,6 +2,7 @@ import { chatResponseFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
+import { refuseUntranslatableResponsesParams } from './responses-params.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -10,6 +11,7 @@ import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './
  * consecutive items of one role form one turn.
  */
 export function responsesRequestToIr(body: ResponsesBody): IrRequest {
+  refuseUntranslatableResponsesParams(body);
   const system = body.instructions ? [body.instructions] : [];
   const messages: IrMessage[] = [];
   const push = (role: IrMessage['role'], parts: IrPart[]): void => {
@@ -95,6 +97,8 @@ function contentToIr(
   return content.map((part, index) => {
     if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
       return { type: 'text', text: part.text };
+    // An earlier answer's refusal, sent back with its output: the model's own words of that turn.
+    if (part.type === 'refusal' && typeof part.refusal === 'string') return { type: 'text', text: part.refusal };
     if (part.type === 'input_image' && typeof part.image_url === 'string')
       return imageFromUrl(part.image_url, imageDetail(part.detail));
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);

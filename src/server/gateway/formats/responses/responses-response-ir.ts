@@ -32,6 +32,10 @@ export function itemId(prefix: 'msg' | 'fc'): string {
   return `${prefix}_${randomUUID().replaceAll('-', '')}`;
 }
 
+/** A content part of an answer's message: its text, or the model's refusal. */
+export type ResponseMessagePart =
+  { type: 'output_text'; text: string; annotations: []; logprobs: [] } | { type: 'refusal'; refusal: string };
+
 /** An output item of a Response. */
 export type ResponseOutputItem =
   | {
@@ -39,7 +43,7 @@ export type ResponseOutputItem =
       id: string;
       status: ItemStatus;
       role: 'assistant';
-      content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
+      content: ResponseMessagePart[];
     }
   | {
       type: 'function_call';
@@ -119,16 +123,16 @@ export function responsesResponseFromIr(
   usage: Usage,
 ): Record<string, unknown> {
   const output: ResponseOutputItem[] = [];
-  const text = ir.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const textOf = (refusal: boolean): string =>
+    ir.content.map((part) => (part.type === 'text' && (part.refusal === true) === refusal ? part.text : '')).join('');
+  const [text, refusal] = [textOf(false), textOf(true)];
   const calls = ir.content.filter((part) => part.type === 'tool_call');
-  if (text !== '')
-    output.push({
-      type: 'message',
-      id: itemId('msg'),
-      status: 'completed',
-      role: 'assistant',
-      content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
-    });
+  const content: ResponseMessagePart[] = [];
+  if (text !== '') content.push({ type: 'output_text', text, annotations: [], logprobs: [] });
+  // As OpenAI answers a refusal: a part of its own, which the SDK's parse() does not read as JSON.
+  if (refusal !== '') content.push({ type: 'refusal', refusal });
+  if (content.length > 0)
+    output.push({ type: 'message', id: itemId('msg'), status: 'completed', role: 'assistant', content });
   for (const part of ir.content) {
     if (part.type === 'tool_call')
       output.push({

@@ -38,6 +38,7 @@ function typedItem(shapes: Readonly<Record<string, z.ZodType>>) {
 const contentPart = typedItem({
   input_text: z.looseObject({ text: z.string() }),
   output_text: z.looseObject({ text: z.string() }),
+  refusal: z.looseObject({ refusal: z.string() }),
   input_image: z.looseObject({ image_url: z.string().min(1).optional(), file_id: name().optional() }),
 });
 
@@ -95,6 +96,7 @@ export const responsesRequestSchema = z.looseObject({
 /** One content part of a Responses message item. */
 export type ResponsesContentPart =
   | { type: 'input_text' | 'output_text'; text: string; [key: string]: unknown }
+  | { type: 'refusal'; refusal: string; [key: string]: unknown }
   | { type: 'input_image'; image_url?: string; file_id?: string; [key: string]: unknown }
   | { type: string; [key: string]: unknown };
 

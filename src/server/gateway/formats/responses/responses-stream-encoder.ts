@@ -1,4 +1,5 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
+import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import {
@@ -26,43 +27,79 @@ export async function* encodeResponsesStream(
 ): AsyncGenerator<string> {
   let sequence = 0;
   const output: ResponseOutputItem[] = [];
-  let open: { item: ResponseOutputItem; index: number; irIndex?: number } | undefined;
+  // Items not yet done, in output order. A chat stream's parallel calls may interleave (call 0's
+  // arguments arriving after call 1 started), so a call whose arguments are not complete JSON stays
+  // open beside the next one, each delta going to its own call's output_index, which is how the
+  // openai SDK accumulates them. Complete arguments cannot take more text: such a call is done.
+  const open: OpenItem[] = [];
   let stop: IrStopReason | undefined;
   const frame = (type: string, payload: Record<string, unknown>): string =>
     eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
 
-  function* close(): Generator<string> {
-    if (!open) return;
-    const { item, index } = open;
-    open = undefined;
-    // An item closed because another followed is complete; the last one is closed once the stop is known.
+  function* close(entry: OpenItem): Generator<string> {
+    const { item, index } = entry;
+    open.splice(open.indexOf(entry), 1);
+    // An item closed because another followed is complete; the last ones are closed once the stop is known.
     item.status = stop === undefined ? 'completed' : lastItemStatus(item, stop);
     if (item.type === 'message') {
-      const part = item.content[0];
-      yield frame('response.output_text.done', {
-        item_id: item.id,
-        output_index: index,
-        content_index: 0,
-        text: part.text,
-        logprobs: [],
-      });
-      yield frame('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part });
+      yield* partDone(item, index);
     } else {
       yield frame('response.function_call_arguments.done', {
         item_id: item.id,
         output_index: index,
+        name: item.name,
         arguments: item.arguments,
       });
     }
     yield frame('response.output_item.done', { output_index: index, item });
   }
 
+  /** Ends the message's last content part: its text, or its refusal. */
+  function* partDone(message: MessageItem, index: number): Generator<string> {
+    const at = partAt(message, index);
+    const part = message.content[at.content_index];
+    if (part.type === 'output_text') yield frame('response.output_text.done', { ...at, text: part.text, logprobs: [] });
+    else yield frame('response.refusal.done', { ...at, refusal: part.refusal });
+    yield frame('response.content_part.done', { ...at, part });
+  }
+
+  /** Adds text to the open message; a refusal goes in a part of its own, as OpenAI streams it. */
+  function* addText(current: OpenItem & { item: MessageItem }, text: string, refusal: boolean): Generator<string> {
+    const message = current.item;
+    const kind = refusal ? 'refusal' : 'output_text';
+    if (message.content.at(-1)?.type !== kind) {
+      if (message.content.length > 0) yield* partDone(message, current.index);
+      message.content.push(
+        refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [], logprobs: [] },
+      );
+      const added = refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [] };
+      yield frame('response.content_part.added', { ...partAt(message, current.index), part: added });
+    }
+    const part = message.content.at(-1)!;
+    if (part.type === 'refusal') {
+      part.refusal += text;
+      yield frame('response.refusal.delta', { ...partAt(message, current.index), delta: text });
+    } else {
+      part.text += text;
+      yield frame('response.output_text.delta', { ...partAt(message, current.index), delta: text, logprobs: [] });
+    }
+  }
+
+  /** Closes the open items `which` selects, in output order. */
+  function* closeOpen(which: (item: ResponseOutputItem) => boolean = () => true): Generator<string> {
+    for (const entry of open.filter((candidate) => which(candidate.item))) yield* close(entry);
+  }
+
   function* add(item: ResponseOutputItem, irIndex?: number): Generator<string> {
-    yield* close();
+    // Text after calls starts a new message and ends them; a call ends the text before it, and the
+    // calls whose arguments are complete.
+    yield* closeOpen(
+      item.type === 'message' ? undefined : (other) => other.type === 'message' || isCompleteArguments(other.arguments),
+    );
     output.push(item);
-    open = { item, index: output.length - 1, irIndex };
+    open.push({ item, index: output.length - 1, irIndex });
     const added = item.type === 'message' ? { ...item, content: [] } : item;
-    yield frame('response.output_item.added', { output_index: open.index, item: added });
+    yield frame('response.output_item.added', { output_index: output.length - 1, item: added });
   }
 
   const created = responseObject(envelope, [], undefined, undefined);
@@ -72,7 +109,7 @@ export async function* encodeResponsesStream(
     yield frame('response.created', { response: created });
     yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
     yield* encodeEvents();
-    yield* close();
+    yield* closeOpen();
     const final = responseObject(envelope, output, stop ?? 'stop', usage());
     keep?.(final);
     finished = true;
@@ -89,32 +126,9 @@ export async function* encodeResponsesStream(
         case 'usage':
           break;
         case 'text': {
-          if (open?.item.type !== 'message') {
-            const item: ResponseOutputItem = {
-              type: 'message',
-              id: itemId('msg'),
-              status: 'in_progress',
-              role: 'assistant',
-              content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
-            };
-            yield* add(item);
-            yield frame('response.content_part.added', {
-              item_id: item.id,
-              output_index: output.length - 1,
-              content_index: 0,
-              part: { type: 'output_text', text: '', annotations: [] },
-            });
-          }
-          const current = open!;
-          const message = current.item as Extract<ResponseOutputItem, { type: 'message' }>;
-          message.content[0].text += event.text;
-          yield frame('response.output_text.delta', {
-            item_id: message.id,
-            output_index: current.index,
-            content_index: 0,
-            delta: event.text,
-            logprobs: [],
-          });
+          if (open.at(-1)?.item.type !== 'message')
+            yield* add({ type: 'message', id: itemId('msg'), status: 'in_progress', role: 'assistant', content: [] });
+          yield* addText(open.at(-1) as OpenItem & { item: MessageItem }, event.text, event.refusal === true);
           break;
         }
         case 'tool_call_start':
@@ -130,16 +144,18 @@ export async function* encodeResponsesStream(
             event.index,
           );
           break;
-        case 'tool_call_delta':
-          if (open?.item.type === 'function_call' && open.irIndex === event.index) {
-            open.item.arguments += event.arguments;
+        case 'tool_call_delta': {
+          const call = open.find((entry) => entry.item.type === 'function_call' && entry.irIndex === event.index);
+          if (call?.item.type === 'function_call') {
+            call.item.arguments += event.arguments;
             yield frame('response.function_call_arguments.delta', {
-              item_id: open.item.id,
-              output_index: open.index,
+              item_id: call.item.id,
+              output_index: call.index,
               delta: event.arguments,
             });
           }
           break;
+        }
         case 'finish':
           stop = event.stopReason;
           break;
@@ -148,6 +164,20 @@ export async function* encodeResponsesStream(
       }
     }
   }
+}
+
+type MessageItem = Extract<ResponseOutputItem, { type: 'message' }>;
+
+/** Where a message's last content part is, as its events say it. */
+function partAt(message: MessageItem, index: number) {
+  return { item_id: message.id, output_index: index, content_index: message.content.length - 1 };
+}
+
+/** An output item still being streamed; `irIndex` keys a function call's deltas. */
+interface OpenItem {
+  readonly item: ResponseOutputItem;
+  readonly index: number;
+  readonly irIndex?: number;
 }
 
 /** A kept stream's Response when the stream ended before its last event. */

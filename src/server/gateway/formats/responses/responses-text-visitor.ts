@@ -5,7 +5,7 @@ type Mutable = Record<string, unknown>;
 
 /**
  * Visits every text of a Responses request, mutably: `instructions`, a string `input`, and in input
- * items the text of messages (string content, `input_text` and `output_text` parts), function-call
+ * items the text of messages (string content, `input_text`, `output_text` and `refusal` parts), function-call
  * outputs, and (with `toolArguments`) function-call arguments.
  */
 export function visitResponsesRequestText(body: ResponsesBody, visitor: TextVisitor, options: VisitOptions = {}): void {
@@ -56,5 +56,7 @@ function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where:
   content.forEach((part: Mutable, index) => {
     if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
       visitField(part, 'text', visitor, { ...where, path: `${where.path}[${index}].text` });
+    else if (part.type === 'refusal' && typeof part.refusal === 'string')
+      visitField(part, 'refusal', visitor, { ...where, path: `${where.path}[${index}].refusal` });
   });
 }
