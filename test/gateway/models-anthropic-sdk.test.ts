@@ -58,7 +58,7 @@ describe('GET /v1/models for both SDKs', () => {
     }
     // An OpenAI client's errors keep OpenAI's shape.
     const openai = await fetch(`${h.url}/v1/models/no-such-model`, { headers: { authorization: `Bearer ${secret}` } });
-    expect(Object.keys(await openai.json())).toEqual(['error']);
+    expect(Object.keys((await openai.json()) as object)).toEqual(['error']);
   });
 
   it('x-api-key works on /v1/models only where Anthropic clients call, not on chat completions', async () => {
