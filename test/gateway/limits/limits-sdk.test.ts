@@ -144,6 +144,38 @@ describe('refusals', () => {
   });
 });
 
+describe('refusals the SDKs would otherwise sleep through', () => {
+  it('a spent daily budget is not retried by the SDK, which would wait until midnight; a minute limit is', async () => {
+    await h.admin('POST', '/internal/users', { id: 'midnight-user', tpd_budget: 200 });
+    const daily = await h.issueKey({ scopes: ['chat', 'embeddings'], user: 'midnight-user' });
+    // The embeddings mock reports as many tokens as the input has words: 190 of the day's 200.
+    await h
+      .openaiClient(daily.key)
+      .embeddings.create({ model: 'text-embedding-3-small', input: 'word '.repeat(190).trim() });
+    const error = (await ask(h.openaiClient(daily.key)).catch((e: unknown) => e)) as InstanceType<
+      typeof OpenAI.RateLimitError
+    >;
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error.error).toMatchObject({ limit_type: 'user_daily' });
+    const wait = Number(error.headers.get('retry-after'));
+    // The wait is until midnight UTC: more than a minute but in the last minute of the day.
+    expect(error.headers.get('x-should-retry')).toBe(wait > 60 ? 'false' : null);
+    if (wait > 60) {
+      // Default retries: without x-should-retry the OpenAI SDK sleeps all of Retry-After (hours) first.
+      const started = Date.now();
+      await ask(new OpenAI({ baseURL: `${h.url}/v1`, apiKey: daily.key })).catch(() => undefined);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+
+    const minute = await h.issueKey({ scopes: ['chat'], rpm_limit: 1 });
+    const client = h.openaiClient(minute.key);
+    await ask(client);
+    const limited = (await ask(client).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.RateLimitError>;
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('x-should-retry')).toBeNull();
+  }, 10_000);
+});
+
 describe('budgets across endpoints', () => {
   it("embeddings and chat draw on the same user's daily budget", async () => {
     await h.admin('POST', '/internal/users', { id: 'budget-user', tpd_budget: 200 });

@@ -42,7 +42,17 @@ export function refusal(
     );
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new RateLimitError(check.type, `rate limit '${check.type}' exceeded: ${limit}; retry after ${seconds} s`, {
-    'retry-after': String(seconds),
-  });
+  const headers: Record<string, string> = { 'retry-after': String(seconds) };
+  // The official SDKs sleep for all of Retry-After before their retry (OpenAI's with no ceiling): a
+  // daily budget's wait until midnight would hold the caller's call for hours. Past a minute, the
+  // caller decides, from Retry-After.
+  if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
+  return new RateLimitError(
+    check.type,
+    `rate limit '${check.type}' exceeded: ${limit}; retry after ${seconds} s`,
+    headers,
+  );
 }
+
+/** The longest wait the SDKs are left to sleep through on their own before retrying. */
+const MAX_SDK_WAIT_SECONDS = 60;
