@@ -44,6 +44,20 @@ describe('requests with an empty conversation', () => {
     expect(answer.status).toBe(200);
   });
 
+  it('chat for a Claude model: no turn with content is refused, naming it, before any upstream call', async () => {
+    context.harness.anthropic.reset();
+    for (const turns of [
+      [{ role: 'user', content: [] }],
+      [{ role: 'user', content: '' }],
+      [{ role: 'system', content: 'be brief' }],
+    ]) {
+      const answer = await call('/v1/chat/completions', { model: 'claude-opus-4-7', messages: turns });
+      expect(answer.status).toBe(400);
+      expect(answer.message).toContain('messages: no user or assistant turn has content to send');
+    }
+    expect(context.harness.anthropic.requests).toHaveLength(0);
+  });
+
   it('Responses: an input with no turn is refused for a model served over chat or Messages', async () => {
     const answer = await call('/v1/responses', { model: 'demo/echo', input: [] });
     expect(answer.status).toBe(400);

@@ -190,11 +190,13 @@ function stopSequences(stop: readonly string[]): string[] {
 
 /** Builds a Messages request from the IR, for the Anthropic API. */
 export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject {
-  const body: JsonObject = {
-    model,
-    max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: messagesFromIr(ir.messages),
-  };
+  const messages = messagesFromIr(ir.messages);
+  // Anthropic refuses `messages: []`: the client's 400 here, rather than its refusal as an upstream 502.
+  if (messages.length === 0)
+    throw new TranslationError(
+      'messages: no user or assistant turn has content to send (empty text is left out), and Anthropic models need at least one',
+    );
+  const body: JsonObject = { model, max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
   const system = ir.system.filter((text) => text !== '');
   if (system.length === 1) body.system = system[0];
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
