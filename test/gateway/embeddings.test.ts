@@ -81,6 +81,20 @@ describe('embeddings', () => {
     expect(events.body.data.some((e: { request_id: string }) => e.request_id === requestId)).toBe(true);
   });
 
+  it('refuses an empty text, alone or in a batch, naming where it is, before any upstream call', async () => {
+    for (const [input, where] of [
+      ['', 'input'],
+      [['a', '', 'c'], 'input[1]'],
+    ] as const) {
+      const error = await client.embeddings
+        .create({ model: 'text-embedding-3-small', input: input as string | string[] })
+        .catch((e: unknown) => e as APIError);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as APIError).message).toContain(`${where} must not be an empty string`);
+    }
+    expect(h.openai.requests).toHaveLength(0);
+  });
+
   it('rejects Claude models and missing scopes', async () => {
     const claude = await client.embeddings
       .create({ model: 'claude-opus-4-7', input: 'x' })

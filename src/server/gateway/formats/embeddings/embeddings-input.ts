@@ -26,12 +26,16 @@ export const embeddingsInputSchema = z
 
 function inputProblem(value: unknown): Problem | undefined {
   if (value === undefined) return { path: [], message: 'is required', input: value };
-  if (typeof value === 'string') return undefined;
+  // Providers refuse an empty text (OpenAI: "input cannot be an empty string"): the client's 400, not a 502.
+  if (typeof value === 'string') return value === '' ? { path: [], message: EMPTY_TEXT, input: value } : undefined;
   if (!Array.isArray(value))
     return { path: [], message: `must be a string or an array, got ${describe(value)}`, input: value };
   if (value.length === 0) return { path: [], message: 'must contain at least 1 item', input: value };
   const first: unknown = value[0];
-  if (typeof first === 'string') return everyItem(value, [], (item) => typeof item === 'string', 'a string');
+  if (typeof first === 'string') {
+    const problem = everyItem(value, [], (item) => typeof item === 'string' && item !== '', 'a string');
+    return problem?.input === '' ? { ...problem, message: EMPTY_TEXT } : problem;
+  }
   if (typeof first === 'number') return tokensProblem(value, []);
   if (Array.isArray(first)) {
     for (const [index, item] of value.entries()) {
@@ -49,6 +53,8 @@ function inputProblem(value: unknown): Problem | undefined {
     input: first,
   };
 }
+
+const EMPTY_TEXT = 'must not be an empty string';
 
 function tokensProblem(tokens: readonly unknown[], path: ReadonlyArray<number>): Problem | undefined {
   if (tokens.length > MAX_EMBEDDING_INPUT_TOKENS)
