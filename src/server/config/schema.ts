@@ -3,6 +3,7 @@ import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
@@ -58,6 +59,20 @@ const priceSchema = z
   })
   .strict();
 
+/**
+ * A grant's namespace: `*`, a subtree (`team/*`) or one namespace. Anything else (`team/**`, `/team`,
+ * `team*`) would match no namespace a request can name, and the token would silently reach nothing.
+ */
+const namespacePattern = z
+  .string()
+  .max(MAX_NAME_LENGTH + 2)
+  .refine(
+    (pattern) => pattern === '*' || NAMESPACE_PATTERN.test(pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern),
+    {
+      message: 'must be "*", a namespace such as team/app, or a subtree such as team/*',
+    },
+  );
+
 const storeTokenSchema = z
   .object({
     name: z.string().min(1).optional(),
@@ -67,7 +82,7 @@ const storeTokenSchema = z
       .array(z.enum(['read', 'write', 'admin']))
       .min(1)
       .default(['read', 'write', 'admin']),
-    namespaces: z.array(z.string().min(1)).default(['*']),
+    namespaces: z.array(namespacePattern).default(['*']),
   })
   .strict()
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });

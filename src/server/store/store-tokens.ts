@@ -8,6 +8,33 @@ import type { StoreTokenGrant } from './store-auth.js';
 const tooShort = (token: string): string | undefined => shortSecretProblem('a store token', token);
 
 /**
+ * Tokens configured twice, named by where each comes from (never the value): a request is
+ * authenticated as the first grant holding its token, so the later one's verbs and namespaces would
+ * silently never apply, and a restricted entry would shadow STORE_TOKEN's full access.
+ */
+function sharedTokens(config: Config, env: NodeJS.ProcessEnv): string[] {
+  const sources: Array<readonly [where: string, token: string | undefined]> = config.store.auth.tokens.map(
+    (entry, index) =>
+      entry.token !== undefined
+        ? [`store.auth.tokens[${index}].token`, entry.token]
+        : [`store.auth.tokens[${index}].token_env (${entry.token_env})`, env[entry.token_env!]],
+  );
+  sources.push(['STORE_TOKEN', env.STORE_TOKEN]);
+  const first = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [where, token] of sources) {
+    if (!token) continue;
+    const earlier = first.get(token);
+    if (earlier === undefined) first.set(token, where);
+    else
+      problems.push(
+        `${where}: the same token as ${earlier}, whose grants alone would apply to it; give each its own token`,
+      );
+  }
+  return problems;
+}
+
+/**
  * The store's token grants: the config file's list, plus `STORE_TOKEN` (full access); with neither,
  * a generated token kept beside the master key. A token that is missing or too short from the
  * environment is a configuration error naming the variable.
@@ -32,6 +59,7 @@ export function resolveStoreTokens(
       });
   });
   if (env.STORE_TOKEN && tooShort(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${tooShort(env.STORE_TOKEN)}`);
+  problems.push(...sharedTokens(config, env));
   if (problems.length > 0) throw invalidConfiguration(problems);
   if (!config.store.auth.enabled) return { grants };
   if (env.STORE_TOKEN || grants.length === 0) {
