@@ -86,6 +86,8 @@ export function normaliseSpellings(input: Json): Json {
 /** Keys an environment variable sets, so a bad value is blamed on the variable rather than the file. */
 const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['GATEHOUSE_HOST', 'server.host'],
+  ['GATEWAY_PORT', 'server.gateway_port'],
+  ['STORE_PORT', 'server.store_port'],
   ['GATEHOUSE_DATA_DIR', 'server.data_dir'],
   ['GATEHOUSE_LOG_LEVEL', 'server.log_level'],
   ['OPENAI_API_KEY', 'providers.openai.api_key'],

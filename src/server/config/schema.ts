@@ -127,6 +127,15 @@ export const configSchema = z
         message: 'headers_timeout_ms must not exceed request_timeout_ms (receiving the request includes its headers)',
         path: ['headers_timeout_ms'],
       })
+      .superRefine((server, ctx) => {
+        // One port cannot take both listeners: the store's start would be reported as another program's.
+        if (server.gateway_port === 0 || server.gateway_port !== server.store_port) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `store_port must differ from gateway_port (both ${server.store_port}): each service listens on its own port`,
+          path: ['store_port'],
+        });
+      })
       .prefault({}),
     llm: llmSchema.prefault({}),
     responses: z
