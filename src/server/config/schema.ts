@@ -4,6 +4,7 @@ import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
 import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
+import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
@@ -76,7 +77,11 @@ const namespacePattern = z
 const storeTokenSchema = z
   .object({
     name: z.string().min(1).optional(),
-    token: z.string().min(16, 'store token must be at least 16 characters').optional(),
+    token: z
+      .string()
+      .min(MIN_SECRET_LENGTH, `store token must be at least ${MIN_SECRET_LENGTH} characters`)
+      .regex(BEARER_SECRET_PATTERN, `store token must hold ${BEARER_SECRET_RULE}`)
+      .optional(),
     token_env: z.string().min(1).optional(),
     verbs: z
       .array(z.enum(['read', 'write', 'admin']))

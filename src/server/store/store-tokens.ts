@@ -1,11 +1,11 @@
 import { invalidConfiguration } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { shortSecretProblem } from '../config/secret-length.js';
+import { bearerSecretProblem } from '../config/bearer-secret.js';
 import { resolveSecret, type ResolvedSecret } from '../config/secrets.js';
 import type { StoreTokenGrant } from './store-auth.js';
 
-/** As for `store.auth.tokens[].token` in the file. */
-const tooShort = (token: string): string | undefined => shortSecretProblem('a store token', token);
+/** Why a token from the environment cannot be used, as for `store.auth.tokens[].token` in the file. */
+const unusable = (token: string): string | undefined => bearerSecretProblem('a store token', token);
 
 /**
  * Tokens configured twice, named by where each comes from (never the value): a request is
@@ -49,7 +49,7 @@ export function resolveStoreTokens(
     const token = entry.token ?? (entry.token_env ? env[entry.token_env] : undefined);
     const key = `store.auth.tokens[${index}].token_env`;
     if (!token) problems.push(`${key}: ${entry.token_env} is not set in the environment`);
-    else if (tooShort(token)) problems.push(`${key}: ${entry.token_env} ${tooShort(token)}`);
+    else if (unusable(token)) problems.push(`${key}: ${entry.token_env} ${unusable(token)}`);
     else
       grants.push({
         name: entry.name ?? `token-${index + 1}`,
@@ -58,7 +58,7 @@ export function resolveStoreTokens(
         namespaces: entry.namespaces,
       });
   });
-  if (env.STORE_TOKEN && tooShort(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${tooShort(env.STORE_TOKEN)}`);
+  if (env.STORE_TOKEN && unusable(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${unusable(env.STORE_TOKEN)}`);
   problems.push(...sharedTokens(config, env));
   if (problems.length > 0) throw invalidConfiguration(problems);
   if (!config.store.auth.enabled) return { grants };
