@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
 import { dataFolderProblem } from './config/data-folder-problem.js';
+import { invalidConfiguration } from './config/load.js';
+import { bearerSecretProblem } from './config/bearer-secret.js';
 import { uiAddresses } from './ui-addresses.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { holdDataFolder, type DataFolderHold } from './data-folder/hold.js';
@@ -68,6 +70,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   let tokens: ReturnType<typeof resolveStoreTokens>;
   let database: DatabaseHandle;
   let hold: DataFolderHold | undefined;
+  // The master key opens the whole admin API: held to the rules of the store's tokens, before the folder is touched.
+  const masterKeyProblem = env.PROXY_MASTER_KEY
+    ? bearerSecretProblem('the master key', env.PROXY_MASTER_KEY)
+    : undefined;
+  if (masterKeyProblem) throw invalidConfiguration([`PROXY_MASTER_KEY: ${masterKeyProblem}`]);
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.
     makePrivateDir(dataDir);

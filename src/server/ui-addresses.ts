@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { HostAllowList } from './http/host-check.js';
 import type { UiBootstrap } from './http/ui.js';
 
@@ -10,7 +11,8 @@ export function isUnspecified(hostname: string): boolean {
 
 /**
  * What the UI is told and which pages may call the store, from where the servers listen. On a
- * specific address the page reaches the store there. Bound to every interface (`0.0.0.0`), the
+ * specific address the page reaches the store there, from the gateway's pages under any name the
+ * servers answer (`localhost`, `server.allowed_hosts`). Bound to every interface (`0.0.0.0`), the
  * printed `0.0.0.0` is no address a browser may use (and not the page's origin): the page is told
  * the store under the name it loaded the UI by, and pages of the gateway's port under any name the
  * servers answer (IP addresses, localhost, `server.allowed_hosts`) may call the store.
@@ -40,14 +42,16 @@ export function uiAddresses(options: {
       if (!gatewayUrl) return false;
       if (origin === gatewayUrl || origin === gatewayUrl.replace('127.0.0.1', 'localhost')) return true;
       const gateway = new URL(gatewayUrl);
-      if (!isUnspecified(gateway.hostname)) return false;
       let page: URL;
       try {
         page = new URL(origin);
       } catch {
         return false;
       }
-      return page.protocol === 'http:' && page.port === gateway.port && hosts.allows(page.host);
+      if (page.protocol !== 'http:' || page.port !== gateway.port || !hosts.allows(page.host)) return false;
+      // On one address, the gateway also serves the UI under the names it answers (server.allowed_hosts,
+      // *.localhost): such a page is the gateway's own. Another IP address is another machine.
+      return isUnspecified(gateway.hostname) || isIP(page.hostname.replace(/^\[|\]$/g, '')) === 0;
     },
   };
 }

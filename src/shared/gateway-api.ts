@@ -52,7 +52,12 @@ export const apiKeyCreateSchema = keyLimitsSchema
     /** Whether the key may keep responses and continue kept ones (default true). */
     allow_stateful: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  // Two expiries would leave one silently ignored: the key would live longer or shorter than asked.
+  .refine((input) => input.expires_in_seconds === undefined || input.expires_at === undefined, {
+    message: 'cannot be given with expires_at: give one of them',
+    path: ['expires_in_seconds'],
+  });
 /** Body of a key creation. */
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 

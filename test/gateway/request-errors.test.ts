@@ -84,6 +84,16 @@ describe('request errors name the field and the value', () => {
     );
   });
 
+  it('refuses a key with two expiries rather than silently keeping one, issuing nothing', async () => {
+    const before = (await admin('GET', '/internal/api-keys', undefined)).body.data.length;
+    for (const expires_at of ['2030-01-01T00:00:00Z', null]) {
+      const answer = await admin('POST', '/internal/api-keys', { name: 'x', expires_at, expires_in_seconds: 60 });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual(invalid('expires_in_seconds cannot be given with expires_at: give one of them'));
+    }
+    expect((await admin('GET', '/internal/api-keys', undefined)).body.data.length).toBe(before);
+  });
+
   it('words exclusive minimums as "greater than"', async () => {
     expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: 0 })).body).toEqual(
       invalid('expires_in_seconds must be greater than 0, got 0'),

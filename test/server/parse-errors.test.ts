@@ -43,6 +43,16 @@ describe('a configuration file that does not parse', () => {
     );
   });
 
+  it('JSON: a key named twice in one object is placed, as YAML refuses it, rather than the last one silently winning', () => {
+    const { file, message } = refusal(
+      'twice.json',
+      `{\n  "server": { "log_level": "warn" },\n  "providers": { "openai": { "api_key": "${SECRET}" } },\n  "server": { "ui": false }\n}\n`,
+    );
+    expect(message).toBe(
+      `cannot parse configuration file ${file}: a key is named twice in one object at line 4, column 3; only the last would count`,
+    );
+  });
+
   it('YAML: keeps the parser words and position, without the excerpt of the file', () => {
     const { file, message } = refusal(
       'gatehouse.yaml',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument, parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
@@ -86,6 +86,8 @@ export function normaliseSpellings(input: Json): Json {
 /** Keys an environment variable sets, so a bad value is blamed on the variable rather than the file. */
 const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['GATEHOUSE_HOST', 'server.host'],
+  ['GATEWAY_PORT', 'server.gateway_port'],
+  ['STORE_PORT', 'server.store_port'],
   ['GATEHOUSE_DATA_DIR', 'server.data_dir'],
   ['GATEHOUSE_LOG_LEVEL', 'server.log_level'],
   ['OPENAI_API_KEY', 'providers.openai.api_key'],
@@ -126,6 +128,14 @@ function dataDirOf(
   throw invalidConfiguration([`${key}: ${resolved.problem}`], options.source);
 }
 
+/** Where a JSON text names a key twice in one object (the YAML reader, a JSON superset, finds them), or undefined. */
+function duplicateJsonKey(text: string): string | undefined {
+  const error = parseDocument(text).errors.find((problem) => problem.code === 'DUPLICATE_KEY');
+  const at = error?.linePos?.[0];
+  if (!at) return undefined;
+  return `a key is named twice in one object at line ${at.line}, column ${at.col}; only the last would count`;
+}
+
 /** Reads and parses a YAML or JSON configuration file (a mapping at the top level). */
 export function readConfigFile(path: string): Json {
   let text: string;
@@ -141,6 +151,11 @@ export function readConfigFile(path: string): Json {
   } catch (error) {
     const problem = json ? jsonProblem(text) : yamlProblem(error as Error);
     throw new ConfigError(`cannot parse configuration file ${path}: ${problem}`);
+  }
+  if (json) {
+    // JSON.parse keeps the last of two keys of one object without a word, where the YAML reader refuses them.
+    const duplicate = duplicateJsonKey(text);
+    if (duplicate) throw new ConfigError(`cannot parse configuration file ${path}: ${duplicate}`);
   }
   if (parsed == null) return {};
   if (!isObject(parsed))

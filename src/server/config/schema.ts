@@ -3,6 +3,8 @@ import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
 import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
+import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
@@ -58,16 +60,34 @@ const priceSchema = z
   })
   .strict();
 
+/**
+ * A grant's namespace: `*`, a subtree (`team/*`) or one namespace. Anything else (`team/**`, `/team`,
+ * `team*`) would match no namespace a request can name, and the token would silently reach nothing.
+ */
+const namespacePattern = z
+  .string()
+  .max(MAX_NAME_LENGTH + 2)
+  .refine(
+    (pattern) => pattern === '*' || NAMESPACE_PATTERN.test(pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern),
+    {
+      message: 'must be "*", a namespace such as team/app, or a subtree such as team/*',
+    },
+  );
+
 const storeTokenSchema = z
   .object({
     name: z.string().min(1).optional(),
-    token: z.string().min(16, 'store token must be at least 16 characters').optional(),
+    token: z
+      .string()
+      .min(MIN_SECRET_LENGTH, `store token must be at least ${MIN_SECRET_LENGTH} characters`)
+      .regex(BEARER_SECRET_PATTERN, `store token must hold ${BEARER_SECRET_RULE}`)
+      .optional(),
     token_env: z.string().min(1).optional(),
     verbs: z
       .array(z.enum(['read', 'write', 'admin']))
       .min(1)
       .default(['read', 'write', 'admin']),
-    namespaces: z.array(z.string().min(1)).default(['*']),
+    namespaces: z.array(namespacePattern).default(['*']),
   })
   .strict()
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
@@ -111,6 +131,15 @@ export const configSchema = z
       .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
         message: 'headers_timeout_ms must not exceed request_timeout_ms (receiving the request includes its headers)',
         path: ['headers_timeout_ms'],
+      })
+      .superRefine((server, ctx) => {
+        // One port cannot take both listeners: the store's start would be reported as another program's.
+        if (server.gateway_port === 0 || server.gateway_port !== server.store_port) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `store_port must differ from gateway_port (both ${server.store_port}): each service listens on its own port`,
+          path: ['store_port'],
+        });
       })
       .prefault({}),
     llm: llmSchema.prefault({}),

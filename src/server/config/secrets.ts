@@ -9,10 +9,30 @@ export interface ResolvedSecret {
   readonly path?: string;
 }
 
+/**
+ * Why an existing folder must not be made private, or undefined. A folder others may write into
+ * (sticky, like /tmp, or writable by everyone) is shared on purpose: narrowing it would lock every
+ * other user out of it, and while it stays shared they could replace the database or the secrets.
+ * One owned by another user stays theirs to read and change whatever mode it is given.
+ */
+function sharedFolderProblem(dir: string, mode: number, uid: number): string | undefined {
+  if (process.platform === 'win32' || process.getuid === undefined) return undefined;
+  if (uid !== process.getuid())
+    return `it belongs to another user (uid ${uid}), who could read and replace the database and secrets in it; choose a folder of this user's own`;
+  if ((mode & 0o1002) !== 0) {
+    const shown = (mode & 0o7777).toString(8).padStart(4, '0');
+    return `it is shared (mode ${shown}: others may create files in it), and making it private (0700) would lock them out; choose a folder of Gatehouse's own, such as ${join(dir, 'gatehouse')}`;
+  }
+  return undefined;
+}
+
 /** Creates a folder only its owner can enter, or narrows an existing one to that (mode 0700). */
 export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  const { mode, uid } = statSync(dir);
+  const problem = sharedFolderProblem(dir, mode, uid);
+  if (problem !== undefined) throw new Error(problem);
+  if ((mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
 }
 
 /** Narrows an existing file to its owner (mode 0600); a missing one is left alone. */

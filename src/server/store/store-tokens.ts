@@ -1,14 +1,38 @@
 import { invalidConfiguration } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { bearerSecretProblem } from '../config/bearer-secret.js';
 import { resolveSecret, type ResolvedSecret } from '../config/secrets.js';
 import type { StoreTokenGrant } from './store-auth.js';
 
-/** The shortest token accepted from any source, as for `store.auth.tokens[].token` in the file. */
-const MIN_TOKEN_LENGTH = 16;
+/** Why a token from the environment cannot be used, as for `store.auth.tokens[].token` in the file. */
+const unusable = (token: string): string | undefined => bearerSecretProblem('a store token', token);
 
-/** The length only: the value is a secret, even a weak one. */
-const tooShort = (token: string): string =>
-  `holds ${token.length} characters; a store token needs at least ${MIN_TOKEN_LENGTH}, guessable otherwise`;
+/**
+ * Tokens configured twice, named by where each comes from (never the value): a request is
+ * authenticated as the first grant holding its token, so the later one's verbs and namespaces would
+ * silently never apply, and a restricted entry would shadow STORE_TOKEN's full access.
+ */
+function sharedTokens(config: Config, env: NodeJS.ProcessEnv): string[] {
+  const sources: Array<readonly [where: string, token: string | undefined]> = config.store.auth.tokens.map(
+    (entry, index) =>
+      entry.token !== undefined
+        ? [`store.auth.tokens[${index}].token`, entry.token]
+        : [`store.auth.tokens[${index}].token_env (${entry.token_env})`, env[entry.token_env!]],
+  );
+  sources.push(['STORE_TOKEN', env.STORE_TOKEN]);
+  const first = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [where, token] of sources) {
+    if (!token) continue;
+    const earlier = first.get(token);
+    if (earlier === undefined) first.set(token, where);
+    else
+      problems.push(
+        `${where}: the same token as ${earlier}, whose grants alone would apply to it; give each its own token`,
+      );
+  }
+  return problems;
+}
 
 /**
  * The store's token grants: the config file's list, plus `STORE_TOKEN` (full access); with neither,
@@ -25,7 +49,7 @@ export function resolveStoreTokens(
     const token = entry.token ?? (entry.token_env ? env[entry.token_env] : undefined);
     const key = `store.auth.tokens[${index}].token_env`;
     if (!token) problems.push(`${key}: ${entry.token_env} is not set in the environment`);
-    else if (token.length < MIN_TOKEN_LENGTH) problems.push(`${key}: ${entry.token_env} ${tooShort(token)}`);
+    else if (unusable(token)) problems.push(`${key}: ${entry.token_env} ${unusable(token)}`);
     else
       grants.push({
         name: entry.name ?? `token-${index + 1}`,
@@ -34,8 +58,8 @@ export function resolveStoreTokens(
         namespaces: entry.namespaces,
       });
   });
-  if (env.STORE_TOKEN && env.STORE_TOKEN.length < MIN_TOKEN_LENGTH)
-    problems.push(`STORE_TOKEN: ${tooShort(env.STORE_TOKEN)}`);
+  if (env.STORE_TOKEN && unusable(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${unusable(env.STORE_TOKEN)}`);
+  problems.push(...sharedTokens(config, env));
   if (problems.length > 0) throw invalidConfiguration(problems);
   if (!config.store.auth.enabled) return { grants };
   if (env.STORE_TOKEN || grants.length === 0) {

@@ -16,6 +16,8 @@ export interface DeploymentSources {
   readonly env: NodeJS.ProcessEnv;
   /** Retries of a deployment that does not set its own (`gateway.max_retries`). */
   readonly maxRetries: number;
+  /** Variables holding Gatehouse's own credentials, never read as a provider key (`ownSecretVariables`). */
+  readonly ownSecrets: ReadonlyMap<string, string>;
 }
 
 /** `openai/gpt-4o` -> `gpt-4o` when the prefix names the provider; otherwise the name unchanged. */
@@ -34,10 +36,11 @@ export function resolveDeployment(
   // The provider-wide key goes only to the provider-wide address: a deployment pointing elsewhere
   // (a local Ollama, a colleague's vLLM) must not receive the organisation's OpenAI key.
   const sameHost = input.base_url === undefined || input.base_url === defaults?.base_url;
+  // A list saved before such names were refused may still name one: it is never read.
+  const keyVariable =
+    input.api_key_env !== undefined && !sources.ownSecrets.has(input.api_key_env) ? input.api_key_env : undefined;
   const apiKey =
-    input.api_key ??
-    (input.api_key_env ? sources.env[input.api_key_env] : undefined) ??
-    (sameHost ? defaults?.api_key : undefined);
+    input.api_key ?? (keyVariable ? sources.env[keyVariable] : undefined) ?? (sameHost ? defaults?.api_key : undefined);
   const baseUrl = input.base_url ?? defaults?.base_url;
   return {
     id,

@@ -1,4 +1,5 @@
 import { invalidConfiguration } from '../../config/load.js';
+import { ownSecretVariables } from '../../config/own-secret-variables.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { aliasProblem } from './alias-check.js';
@@ -55,12 +56,17 @@ export interface ModelRegistryOptions {
 }
 
 /**
- * A key read from a variable that is not set: every call would go out without a key and fail upstream
- * (401), so the list is refused, naming the variable (a name, never a secret).
+ * A key read from a variable that is not set (every call would go out without a key and fail upstream
+ * with 401), or from one holding Gatehouse's own credentials: the list is refused, naming the variable
+ * (a name, never a secret).
  */
-function missingKeyVariable(input: DeploymentConfig | DeploymentInput, env: NodeJS.ProcessEnv): string | undefined {
+function keyVariableProblem(input: DeploymentConfig | DeploymentInput, sources: DeploymentSources): string | undefined {
   const variable = input.api_key_env;
-  if (variable === undefined || input.api_key || env[variable]) return undefined;
+  if (variable === undefined) return undefined;
+  const own = sources.ownSecrets.get(variable);
+  if (own !== undefined)
+    return `api_key_env ${variable} holds ${own}, which is never sent to a provider: name the variable that holds the provider's key`;
+  if (input.api_key || sources.env[variable]) return undefined;
   return `api_key_env ${variable} is not set in the gateway's environment: set it before starting, or give api_key`;
 }
 
@@ -72,10 +78,12 @@ export class ModelRegistry {
   private snapshot: Snapshot;
   private readonly created = Math.floor(Date.now() / 1000);
   private readonly now: () => number;
+  private readonly ownSecrets: ReadonlyMap<string, string>;
 
   /** Throws ConfigError when the configuration file lists deployments the gateway could not route as written. */
   constructor(private readonly options: ModelRegistryOptions) {
     this.now = options.now ?? Date.now;
+    this.ownSecrets = ownSecretVariables(options.config);
     // Checked even while the admin API's list is in force: a reset would bring the file's back.
     const { problems } = this.checkDeployments(options.config.deployments, this.sources());
     if (problems.length > 0) throw invalidConfiguration(problems);
@@ -239,7 +247,7 @@ export class ModelRegistry {
     }
     const resolved = resolveDeployments(inputs, sources);
     for (const [index, deployment] of resolved.entries()) {
-      const problem = deploymentProblem(deployment) ?? missingKeyVariable(inputs[index]!, sources.env);
+      const problem = deploymentProblem(deployment) ?? keyVariableProblem(inputs[index]!, sources);
       if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
     }
     return { resolved, problems };
@@ -251,6 +259,7 @@ export class ModelRegistry {
       providers: this.options.config.providers,
       env: this.options.env ?? process.env,
       maxRetries: this.options.config.gateway.max_retries,
+      ownSecrets: this.ownSecrets,
     };
   }
 

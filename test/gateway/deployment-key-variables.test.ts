@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SettingsRepository } from '../../src/server/gateway/model-registry/settings.repository.js';
+import { startTempServers, TEST_MASTER_KEY, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
+
+// A deployment's api_key_env is sent as the provider key to the deployment's address, which the admin
+// API sets: naming the variable of Gatehouse's own master key or store token would hand it to whoever
+// runs that address.
+
+const CI_TOKEN = 'st-ci-token-0123456789abcdef';
+
+/** An upstream that records every Authorization header it is sent, and fails. */
+async function recordingUpstream(): Promise<{ server: Server; url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((request, response) => {
+    seen.push(request.headers.authorization ?? '');
+    response.writeHead(500, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
+}
+
+const deployment = (url: string, api_key_env: string) => ({
+  id: 'leak',
+  model: 'gpt-4o-mini',
+  provider: 'openai',
+  base_url: url,
+  api_key_env,
+  max_retries: 0,
+});
+
+describe('deployment api_key_env naming one of Gatehouse’s own credentials', () => {
+  let servers: TempServers;
+  let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  beforeAll(async () => {
+    upstream = await recordingUpstream();
+    servers = await startTempServers(
+      {
+        llm: { allowed_models: ['gpt-4o-mini'] },
+        store: { auth: { tokens: [{ name: 'ci', token_env: 'STORE_CI_TOKEN', verbs: ['read'] }] } },
+      },
+      { STORE_CI_TOKEN: CI_TOKEN },
+    );
+  });
+  afterAll(async () => {
+    await servers.stop();
+    upstream.server.close();
+  });
+
+  it('is refused by the admin API, naming the variable and what it holds, and nothing changes', async () => {
+    const before = (await admin('GET', '/internal/deployments')).body;
+    const cases = [
+      ['PROXY_MASTER_KEY', 'the master key'],
+      ['STORE_TOKEN', 'the store token'],
+      ['STORE_CI_TOKEN', 'the store token store.auth.tokens[0]'],
+    ] as const;
+    for (const [variable, holds] of cases) {
+      const response = await admin('PUT', '/internal/deployments', {
+        deployments: [deployment(upstream.url, variable)],
+      });
+      expect(response.status, variable).toBe(400);
+      expect(response.body.error.message).toBe(
+        `deployments[0].api_key_env ${variable} holds ${holds}, which is never sent to a provider: name the variable that holds the provider's key`,
+      );
+    }
+    expect((await admin('GET', '/internal/deployments')).body).toEqual(before);
+  });
+
+  it('stops the start when the configuration file names one', async () => {
+    await expect(startTempServers({ deployments: [deployment(upstream.url, 'PROXY_MASTER_KEY')] })).rejects.toThrow(
+      'deployments[0].api_key_env PROXY_MASTER_KEY holds the master key, which is never sent to a provider',
+    );
+  });
+});
+
+describe('a deployment list saved before such names were refused', () => {
+  it('never reads the variable: the upstream gets no credential of Gatehouse', async () => {
+    const upstream = await recordingUpstream();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-key-variable-'));
+    const config = { llm: { allowed_models: ['gpt-4o-mini'] } };
+    try {
+      const first = await startTempServers(config, { GATEHOUSE_DATA_DIR: dataDir });
+      new SettingsRepository(first.database.db).put(
+        'deployments',
+        [deployment(upstream.url, 'PROXY_MASTER_KEY'), { ...deployment(upstream.url, 'STORE_TOKEN'), id: 'leak-2' }],
+        Date.now(),
+      );
+      await first.close();
+      const second = await startTempServers(config, { GATEHOUSE_DATA_DIR: dataDir });
+      try {
+        const issued = await fetch(`${second.gatewayUrl}/internal/api-keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'caller' }),
+        });
+        const { key } = (await issued.json()) as { key: string };
+        for (let i = 0; i < 4; i++) {
+          await fetch(`${second.gatewayUrl}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+          });
+        }
+        expect(upstream.seen.length).toBeGreaterThan(0);
+        for (const header of upstream.seen) {
+          expect(header).not.toContain(TEST_MASTER_KEY);
+          expect(header).not.toContain(TEST_STORE_TOKEN);
+        }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      upstream.server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
