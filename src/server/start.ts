@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
 import { dataFolderProblem } from './config/data-folder-problem.js';
 import { invalidConfiguration } from './config/load.js';
-import { bearerSecretProblem } from './config/bearer-secret.js';
+import { bearerSecretProblem, MIN_SECRET_LENGTH } from './config/bearer-secret.js';
 import { uiAddresses } from './ui-addresses.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { holdDataFolder, type DataFolderHold } from './data-folder/hold.js';
@@ -74,7 +74,14 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   const masterKeyProblem = env.PROXY_MASTER_KEY
     ? bearerSecretProblem('the master key', env.PROXY_MASTER_KEY)
     : undefined;
-  if (masterKeyProblem) throw invalidConfiguration([`PROXY_MASTER_KEY: ${masterKeyProblem}`]);
+  if (masterKeyProblem) {
+    // A short key carried over from elsewhere (LiteLLM's examples use `sk-1234`) is easiest replaced by a generated one.
+    const hint =
+      env.PROXY_MASTER_KEY!.length < MIN_SECRET_LENGTH
+        ? ' (or leave it unset: Gatehouse then generates one in its data folder)'
+        : '';
+    throw invalidConfiguration([`PROXY_MASTER_KEY: ${masterKeyProblem}${hint}`]);
+  }
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.
     makePrivateDir(dataDir);

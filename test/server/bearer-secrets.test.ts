@@ -21,7 +21,7 @@ describe('PROXY_MASTER_KEY', () => {
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toBe(
       'gatehouse: invalid configuration in defaults and environment:\n' +
-        '  PROXY_MASTER_KEY: holds 5 characters; the master key needs at least 16, guessable otherwise\n',
+        '  PROXY_MASTER_KEY: holds 5 characters; the master key needs at least 16, guessable otherwise (or leave it unset: Gatehouse then generates one in its data folder)\n',
     );
     expect(existsSync(dataDir)).toBe(false);
   });
