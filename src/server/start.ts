@@ -88,7 +88,13 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     // Before the database opens: a second server on it would share its rows but not what each keeps in
     // memory (key caches, revocations, limit counters, the response cache), so one folder, one server.
     hold = holdDataFolder(dataDir);
-    masterKey = resolveSecret({ envValue: env.PROXY_MASTER_KEY, dataDir, file: 'master.key', prefix: 'gk-master-' });
+    masterKey = resolveSecret({
+      envValue: env.PROXY_MASTER_KEY,
+      dataDir,
+      file: 'master.key',
+      prefix: 'gk-master-',
+      what: 'the master key',
+    });
     tokens = resolveStoreTokens(config, env);
     database = openDatabase(databaseFile, options.migrationsDir);
   } catch (error) {

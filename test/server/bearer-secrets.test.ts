@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +55,28 @@ describe('a master key or store token no Authorization header can carry', () => 
     expect(await issues({}, { store: { auth: { tokens: [{ token: 'store pass phrase in the file' }] } } })).toEqual([
       'store.auth.tokens[0].token: store token must hold only printable ASCII without spaces, which is all an Authorization: Bearer header carries',
     ]);
+  });
+});
+
+// A key file the user wrote and gave to clients must not be replaced unasked by a generated one.
+describe('a master.key file holding a key that cannot be used', () => {
+  it('stops the start naming the file, and leaves it as it was; an empty one is generated again', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'gatehouse-keyfile-'));
+    dirs.push(base);
+    const file = join(base, 'master.key');
+    writeFileSync(file, 'sk-1234\n');
+    const error = (await startTempServers({}, { GATEHOUSE_DATA_DIR: base, PROXY_MASTER_KEY: '' }).catch(
+      (e: unknown) => e,
+    )) as ConfigError;
+    expect(error.issues).toEqual([
+      `${file}: holds 7 characters; the master key needs at least 16, guessable otherwise (delete the file, and Gatehouse generates a new one)`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('sk-1234\n');
+
+    writeFileSync(file, '');
+    const servers = await startTempServers({}, { GATEHOUSE_DATA_DIR: base, PROXY_MASTER_KEY: '' });
+    await servers.close();
+    expect(servers.masterKey.source).toBe('generated');
+    expect(readFileSync(file, 'utf8').trim()).toBe(servers.masterKey.value);
   });
 });

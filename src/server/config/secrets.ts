@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { bearerSecretProblem } from './bearer-secret.js';
+import { invalidConfiguration } from './load.js';
 
 /** A secret and where it came from, so the user can be told where to find it (never the value itself). */
 export interface ResolvedSecret {
@@ -42,13 +44,18 @@ export function makePrivateFile(path: string): void {
 }
 
 /**
- * Returns the secret from the environment, else from `<dataDir>/<file>`, else generates one there with mode 0600.
+ * Returns the secret from the environment, else from `<dataDir>/<file>`, else generates one there with
+ * mode 0600. A file holding a secret that cannot be used (too short, a space) stops the start naming
+ * the file: it may be a key the user wrote there and gave to clients, never to be overwritten unasked.
+ * An empty file (a write cut short) is generated again.
  */
 export function resolveSecret(options: {
   envValue?: string;
   dataDir: string;
   file: string;
   prefix: string;
+  /** The secret, as messages name it (`the master key`). */
+  what: string;
 }): ResolvedSecret {
   const path = join(options.dataDir, options.file);
   // A file left from an earlier start keeps a secret even when the environment now supplies one.
@@ -56,7 +63,11 @@ export function resolveSecret(options: {
   if (options.envValue) return { value: options.envValue, source: 'environment' };
   if (existsSync(path)) {
     const value = readFileSync(path, 'utf8').trim();
-    if (value.length >= 16) return { value, source: 'file', path };
+    if (value !== '') {
+      const problem = bearerSecretProblem(options.what, value);
+      if (problem === undefined) return { value, source: 'file', path };
+      throw invalidConfiguration([`${path}: ${problem} (delete the file, and Gatehouse generates a new one)`]);
+    }
   }
   makePrivateDir(options.dataDir);
   const value = `${options.prefix}${randomBytes(24).toString('base64url')}`;

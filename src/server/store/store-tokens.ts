@@ -68,6 +68,7 @@ export function resolveStoreTokens(
       dataDir: config.server.data_dir!,
       file: 'store.token',
       prefix: 'st-',
+      what: 'a store token',
     });
     grants.push({ name: 'primary', token: primary.value, verbs: ['read', 'write', 'admin'], namespaces: ['*'] });
     return { grants, primary };

@@ -16,7 +16,9 @@ export class TokenCipher {
 
   /** The cipher over `<dataDir>/sso.key`. */
   static forDataDir(dataDir: string): TokenCipher {
-    return new TokenCipher(resolveSecret({ dataDir, file: 'sso.key', prefix: 'sso-' }).value);
+    return new TokenCipher(
+      resolveSecret({ dataDir, file: 'sso.key', prefix: 'sso-', what: 'the key of kept sign-ins' }).value,
+    );
   }
 
   /** A cipher with a random key, for a gateway without providers (nothing it seals outlives the process). */
