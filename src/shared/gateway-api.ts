@@ -30,6 +30,19 @@ export const keyLimitsSchema = z.object({
   team_tpd_budget: nullableLimit.optional(),
 });
 
+/**
+ * A key's model allow-list: null or absent for every allowed model. An empty list would allow none (LiteLLM
+ * reads `[]` as every model), so a key with it could call nothing: refused, saying how to allow all.
+ */
+const keyModelsSchema = z
+  .array(z.string().min(1))
+  .refine(
+    (models) => models.length > 0,
+    'must list at least one model: leave it out, or send null, for every allowed model',
+  )
+  .nullable()
+  .optional();
+
 /** `POST /internal/api-keys` body. Without `scopes` a key gets `["chat"]`. */
 export const apiKeyCreateSchema = keyLimitsSchema
   .extend({
@@ -39,7 +52,7 @@ export const apiKeyCreateSchema = keyLimitsSchema
     team: principalIdSchema.optional(),
     scopes: z.array(scopeSchema).min(1).optional(),
     /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
-    models: z.array(z.string().min(1)).nullable().optional(),
+    models: keyModelsSchema,
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now. */
     expires_in_seconds: z
@@ -57,6 +70,11 @@ export const apiKeyCreateSchema = keyLimitsSchema
   .refine((input) => input.expires_in_seconds === undefined || input.expires_at === undefined, {
     message: 'cannot be given with expires_at: give one of them',
     path: ['expires_in_seconds'],
+  })
+  // A key issued already expired could never be used (an update may still set a past expiry: to end a key now).
+  .refine((input) => input.expires_at == null || Date.parse(input.expires_at) > Date.now(), {
+    message: 'must be in the future: a key issued already expired could never be used',
+    path: ['expires_at'],
   });
 /** Body of a key creation. */
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
@@ -68,7 +86,7 @@ export const apiKeyUpdateSchema = keyLimitsSchema
     user: principalIdSchema.nullable().optional(),
     team: principalIdSchema.nullable().optional(),
     scopes: z.array(scopeSchema).min(1).optional(),
-    models: z.array(z.string().min(1)).nullable().optional(),
+    models: keyModelsSchema,
     expires_at: isoTime.nullable().optional(),
     metadata: z.record(z.string(), z.unknown()).nullable().optional(),
     allow_stateful: z.boolean().optional(),

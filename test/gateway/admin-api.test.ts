@@ -147,9 +147,12 @@ describe('admin API (/internal/*)', () => {
   });
 
   it('refuses expired keys and validates bodies naming the field', async () => {
-    const expired = await admin('POST', '/internal/api-keys', { expires_at: '2020-01-01T00:00:00Z' });
+    const issued = await admin('POST', '/internal/api-keys', {});
+    const expired = await admin('PATCH', `/internal/api-keys/${issued.body.id}`, {
+      expires_at: '2020-01-01T00:00:00Z',
+    });
     expect(expired.body.status).toBe('expired');
-    const error = (await chat(expired.body.key).catch((e: unknown) => e)) as APIError;
+    const error = (await chat(issued.body.key).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(error.message).toContain('expired');
     const invalid = await admin('POST', '/internal/api-keys', { scopes: ['admin'] });

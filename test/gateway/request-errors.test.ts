@@ -94,6 +94,24 @@ describe('request errors name the field and the value', () => {
     expect((await admin('GET', '/internal/api-keys', undefined)).body.data.length).toBe(before);
   });
 
+  it('refuses a key that could never be used: issued already expired, or allowed no model', async () => {
+    const before = (await admin('GET', '/internal/api-keys', undefined)).body.data.length;
+    const expired = await admin('POST', '/internal/api-keys', { name: 'x', expires_at: '2020-01-01T00:00:00Z' });
+    expect(expired.status).toBe(400);
+    expect(expired.body).toEqual(
+      invalid('expires_at must be in the future: a key issued already expired could never be used'),
+    );
+    const noModel = invalid('models must list at least one model: leave it out, or send null, for every allowed model');
+    expect((await admin('POST', '/internal/api-keys', { name: 'x', models: [] })).body).toEqual(noModel);
+    expect((await admin('GET', '/internal/api-keys', undefined)).body.data.length).toBe(before);
+    // On an existing key an empty list is refused too, while a past expiry ends the key now.
+    const key = (await admin('POST', '/internal/api-keys', { name: 'ends-now' })).body;
+    expect((await admin('PATCH', `/internal/api-keys/${key.id}`, { models: [] })).body).toEqual(noModel);
+    const ended = await admin('PATCH', `/internal/api-keys/${key.id}`, { expires_at: '2020-01-01T00:00:00Z' });
+    expect(ended.status).toBe(200);
+    expect(ended.body.status).toBe('expired');
+  });
+
   it('words exclusive minimums as "greater than"', async () => {
     expect((await admin('POST', '/internal/api-keys', { name: 'x', expires_in_seconds: 0 })).body).toEqual(
       invalid('expires_in_seconds must be greater than 0, got 0'),
