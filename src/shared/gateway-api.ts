@@ -347,10 +347,13 @@ const queryInteger = (min: number, max?: number) => {
   return z.preprocess(decimalInteger, max === undefined ? base : base.max(max));
 };
 
-/** Time given as ISO-8601 or Unix milliseconds, up to the end of year 9999 (beyond, no date can show it). */
+/**
+ * Time given as ISO-8601 (a time, or a date meaning its midnight UTC) or Unix milliseconds, up to the end
+ * of year 9999 (beyond, no date can show it).
+ */
 const timeParam = z
-  .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+$/)], {
-    error: 'must be an ISO-8601 time or Unix milliseconds',
+  .union([z.iso.datetime({ offset: true }), z.iso.date(), z.string().regex(/^\d+$/)], {
+    error: 'must be an ISO-8601 time or date, or Unix milliseconds',
   })
   .refine((value) => !/^\d+$/.test(value) || Number(value) <= MAX_TIME_MS, {
     error: (issue) => `must be at most ${MAX_TIME_MS} (the end of year 9999), got '${String(issue.input)}'`,

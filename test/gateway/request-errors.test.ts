@@ -149,8 +149,19 @@ describe('request errors name the field and the value', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual(
-      invalid("query parameter since must be an ISO-8601 time or Unix milliseconds, got 'banana'"),
+      invalid("query parameter since must be an ISO-8601 time or date, or Unix milliseconds, got 'banana'"),
     );
+  });
+
+  it('takes a date alone as its midnight UTC', async () => {
+    const response = await fetch(`${servers.gatewayUrl}/internal/usage?since=2026-01-01&until=2026-01-02`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      since: '2026-01-01T00:00:00.000Z',
+      until: '2026-01-02T00:00:00.000Z',
+    });
   });
 
   describe('a body that is not sent as JSON', () => {

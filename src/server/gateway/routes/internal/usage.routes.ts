@@ -21,7 +21,7 @@ function timeOf(value: string | undefined, fallback: number, name: string): numb
   if (value === undefined) return fallback;
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
   if (!Number.isFinite(ms))
-    throw badRequest(`query parameter ${name} must be an ISO-8601 time or Unix milliseconds, got '${value}'`);
+    throw badRequest(`query parameter ${name} must be an ISO-8601 time or date, or Unix milliseconds, got '${value}'`);
   return ms;
 }
 
