@@ -144,6 +144,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       throw listenProblem(error, 'store', host, config.server.store_port);
     });
     storeUrl = urlOf(store);
+    if (!config.store.auth.enabled && !isLoopbackHost(host))
+      store.log.warn(
+        { host, store_url: storeUrl },
+        `the store's authentication is off (store.auth.enabled: false) while it listens on ${host}: anyone who can reach ${storeUrl} can read and change every namespace`,
+      );
     await gateway.listen({ host, port: config.server.gateway_port }).catch((error: unknown) => {
       throw listenProblem(error, 'gateway', host, config.server.gateway_port);
     });
@@ -192,4 +197,9 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       storeApp.server.closeAllConnections();
     },
   };
+}
+
+/** Whether a bind address only this machine can reach. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
