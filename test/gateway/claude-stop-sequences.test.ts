@@ -24,13 +24,11 @@ describe('chat stop sequences for a Claude model', () => {
   });
 
   it('forwards stops with text in them as stop_sequences', async () => {
-    await c.harness
-      .openaiClient(c.key)
-      .chat.completions.create({
-        model: 'claude-opus-4-7',
-        stop: ['\nEND'],
-        messages: [{ role: 'user', content: 'hi' }],
-      });
+    await c.harness.openaiClient(c.key).chat.completions.create({
+      model: 'claude-opus-4-7',
+      stop: ['\nEND'],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(c.harness.anthropic.lastRequest()!.body.stop_sequences).toEqual(['\nEND']);
   });
 });
