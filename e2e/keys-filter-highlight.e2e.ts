@@ -46,9 +46,11 @@ test('keys: ↓ in the filter moves into the table on the first match, and Enter
   const name = `down${Date.now()}`;
   expect((await gatewayAdmin('/internal/api-keys', 'POST', { name })).status).toBe(201);
   await openSignedIn(page, 'gateway/keys');
+  const table = page.getByTestId('keys-table');
+  // The filter is there once the keys are: `/` before that would focus nothing.
+  await expect(table).toBeFocused();
   await page.keyboard.press('/');
   await page.keyboard.type(name);
-  const table = page.getByTestId('keys-table');
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await page.keyboard.press('ArrowDown');
   await expect(table).toBeFocused();
