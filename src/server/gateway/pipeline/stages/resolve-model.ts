@@ -7,6 +7,8 @@ interface ConversationBody {
   model: string;
   max_tokens?: number | null;
   max_completion_tokens?: number | null;
+  /** Messages' extended thinking (`{type: 'enabled', budget_tokens}`). */
+  thinking?: unknown;
 }
 
 /**
@@ -46,6 +48,26 @@ export function resolveConversationModel(ctx: RequestContext): void {
   const { max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens } = body;
   if (maxCompletionTokens != null) body.max_completion_tokens = Math.min(maxCompletionTokens, cap);
   if (maxTokens != null || maxCompletionTokens == null) body.max_tokens = Math.min(maxTokens ?? cap, cap);
+  checkThinkingBudget(body, maxTokens, model, cap);
+}
+
+/**
+ * Anthropic refuses a thinking budget that is not below `max_tokens`. When the cap is what brought
+ * `max_tokens` down to it, the client's request was valid as sent: it gets a 400 naming the cap, rather
+ * than Anthropic's refusal of a body it never wrote, as a 502.
+ */
+function checkThinkingBudget(
+  body: ConversationBody,
+  sent: number | null | undefined,
+  model: string,
+  cap: number,
+): void {
+  const budget = (body.thinking as { budget_tokens?: unknown } | null | undefined)?.budget_tokens;
+  if (typeof budget !== 'number' || body.max_tokens == null || body.max_tokens > budget) return;
+  if (sent != null && sent <= budget) return;
+  throw badRequest(
+    `thinking.budget_tokens (${budget}) must be below max_tokens, which per_model_max_tokens caps at ${cap} for model '${model}': lower the budget`,
+  );
 }
 
 /**
