@@ -142,7 +142,7 @@ export class StreamRestore {
   private responsesEvent(event: SseEvent, json: Json): string {
     const type = String(json.type ?? '');
     let before = '';
-    if (RESTORED_DELTAS.has(type) && typeof json.delta === 'string') {
+    if (isRestoredDelta(type) && typeof json.delta === 'string') {
       const family = type.slice(0, -'.delta'.length);
       const channel = `${family}|${json.item_id}|${json.content_index ?? ''}`;
       json.delta = this.restorer.delta(channel, json.delta);
@@ -187,12 +187,14 @@ export class StreamRestore {
   }
 }
 
-/** Responses delta events whose text the client reads. */
-const RESTORED_DELTAS: ReadonlySet<string> = new Set([
-  'response.output_text.delta',
-  'response.function_call_arguments.delta',
-  'response.refusal.delta',
-]);
+/**
+ * Responses delta events whose text the client reads: every `*.delta` with a text `delta` (output
+ * text, refusals, function, custom tool and MCP call arguments, interpreter code, audio transcripts),
+ * but the model's reasoning. A placeholder is often cut between two deltas, so each is a channel.
+ */
+function isRestoredDelta(type: string): boolean {
+  return type.endsWith('.delta') && !type.startsWith('response.reasoning');
+}
 
 /** Responses events after which no delta comes. */
 const RESPONSE_ENDS: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);
