@@ -6,7 +6,7 @@ import { startFrameServer, type FrameServer } from '../../support/upstreams/inde
 const EMAIL = 'jane.doe@example.com';
 // The client's request: its e-mail address becomes [EMAIL_1].
 const PROMPT = `Mail the invoice to ${EMAIL}.`;
-// What the model writes as a custom tool's input, an MCP call's arguments and interpreter code.
+// What the model writes as a custom tool's input, a call's arguments or interpreter code.
 const INPUT = 'to: [EMAIL_1]';
 const RESTORED = `to: ${EMAIL}`;
 
@@ -42,11 +42,24 @@ function framesOf(kind: (typeof DELTAS)[number], pieces: string[]): string[] {
   ];
 }
 
+/** A chat stream calling a function the legacy way (`functions`), its arguments in `pieces`. */
+function legacyCallFrames(pieces: string[]): string[] {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return [
+    chunk({ role: 'assistant', content: null, function_call: { name: 'mailer', arguments: '' } }),
+    ...pieces.map((piece) => chunk({ function_call: { arguments: piece } })),
+    chunk({}, 'function_call'),
+    'data: [DONE]\n\n',
+  ];
+} // prettier-ignore
+
 /**
- * A native Responses stream whose tool-like output (custom tool input, MCP arguments, interpreter
- * code) carries a placeholder cut between two deltas: the client reads the original, whole.
+ * Streams whose tool-like output (a native Responses upstream's custom tool input, MCP arguments and
+ * interpreter code; a chat legacy function call) carries a placeholder cut between two deltas: the
+ * client reads the original, whole.
  */
-describe('PII restore in streamed tool deltas of a native Responses upstream', () => {
+describe('PII restore in streamed tool deltas', () => {
   let frames: FrameServer;
   let servers: TempServers;
   let openai: OpenAI;
@@ -54,7 +67,7 @@ describe('PII restore in streamed tool deltas of a native Responses upstream', (
   beforeAll(async () => {
     frames = await startFrameServer();
     servers = await startTempServers({
-      llm: { allowed_models: ['split-responses'] },
+      llm: { allowed_models: ['split-responses', 'split-chat'] },
       gateway: { max_retries: 0 },
       pii: { mode: 'mask' },
       deployments: [
@@ -67,12 +80,20 @@ describe('PII restore in streamed tool deltas of a native Responses upstream', (
           base_url: `${frames.url}/v1`,
           api_key: 'sk-frames-0123456789',
         },
+        {
+          id: 'chat',
+          model: 'split-chat',
+          provider: 'openai',
+          upstream_model: 'gpt-4o-mini',
+          base_url: `${frames.url}/v1`,
+          api_key: 'sk-frames-0123456789',
+        },
       ],
     });
     const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['responses'] }),
+      body: JSON.stringify({ scopes: ['chat', 'responses'] }),
     });
     const key = ((await created.json()) as { key: string }).key;
     openai = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
@@ -98,4 +119,19 @@ describe('PII restore in streamed tool deltas of a native Responses upstream', (
       }
     });
   }
+
+  it('chat: the arguments of a legacy function call split at every position', async () => {
+    for (let at = 0; at <= INPUT.length; at += 1) {
+      frames.serveFrames(legacyCallFrames([INPUT.slice(0, at), INPUT.slice(at)]));
+      const stream = await openai.chat.completions.create({
+        model: 'split-chat',
+        stream: true,
+        messages: [{ role: 'user', content: PROMPT }],
+        functions: [{ name: 'mailer', parameters: { type: 'object' } }],
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.function_call?.arguments ?? '';
+      expect(text, `split after ${at}`).toBe(RESTORED);
+    }
+  });
 });

@@ -69,6 +69,9 @@ export class StreamRestore {
         if (typeof call.function?.arguments === 'string')
           call.function.arguments = this.restorer.delta(`${prefix}t${call.index ?? 0}`, call.function.arguments);
       }
+      // The legacy form of a tool call, streamed to clients that still send `functions`.
+      if (typeof delta.function_call?.arguments === 'string')
+        delta.function_call.arguments = this.restorer.delta(`${prefix}f`, delta.function_call.arguments);
       if (choice.finish_reason != null && this.restorer.pending) this.flushChoice(prefix, delta);
     }
     return encodeEvent({ ...event, data: JSON.stringify(chunk) });
@@ -82,6 +85,8 @@ export class StreamRestore {
       const kind = channel.slice(prefix.length);
       if (kind === 'c') delta.content = (delta.content ?? '') + text;
       else if (kind === 'r') delta.refusal = (delta.refusal ?? '') + text;
+      else if (kind === 'f')
+        delta.function_call = { ...delta.function_call, arguments: (delta.function_call?.arguments ?? '') + text };
       else {
         const index = Number(kind.slice(1));
         const calls = (delta.tool_calls ??= []) as Json[];
@@ -102,6 +107,7 @@ export class StreamRestore {
       const text = this.restorer.flush(channel);
       if (kind === 'c') delta.content = text;
       else if (kind === 'r') delta.refusal = text;
+      else if (kind === 'f') delta.function_call = { arguments: text };
       else delta.tool_calls = [{ index: Number(kind.slice(1)), function: { arguments: text } }];
       const chunk = { ...this.chatEnvelope, choices: [{ index: Number(choice), delta, finish_reason: null }] };
       chunks.push(encodeEvent({ data: JSON.stringify(chunk) }));
