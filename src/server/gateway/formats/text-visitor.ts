@@ -9,10 +9,10 @@
 export interface TextLocation {
   /**
    * `system` prompt, a conversation `message`, a `tool_result` sent back, the model's `answer`, the
-   * arguments of a tool call (JSON text, or a string inside a Messages `tool_use` input), or an
-   * embeddings `input`.
+   * arguments of a tool call (JSON text, or a string inside a Messages `tool_use` input), an
+   * embeddings `input`, or a string of a part the gateway forwards without reading (`passed`).
    */
-  readonly kind: 'system' | 'message' | 'tool_result' | 'answer' | 'tool_arguments' | 'input';
+  readonly kind: 'system' | 'message' | 'tool_result' | 'answer' | 'tool_arguments' | 'input' | 'passed';
   /** Role of the message holding the text (`system` for system prompts). */
   readonly role: string;
   /** Index of the message in `messages` (-1 for a top-level system prompt or an answer). */
@@ -25,6 +25,13 @@ export interface TextLocation {
 export interface VisitOptions {
   /** Also tool-call arguments (chat `tool_calls`, Messages `tool_use` input, Responses `function_call`). */
   readonly toolArguments?: boolean;
+  /**
+   * Also every string of what the schemas let through without reading it, as a native upstream receives
+   * it: block and item types the visitor does not know (server and MCP tool calls and results, custom
+   * tool calls, file names), citations, a chat `prediction`, Responses `prompt` variables. The answers
+   * carry such parts with the originals restored, so a client sends them back with the next turn.
+   */
+  readonly passedThrough?: boolean;
 }
 
 /** Called once per text field; returning a string replaces the field's text in place. */
@@ -58,5 +65,56 @@ export function visitJsonStrings(
   } else if (value !== null && typeof value === 'object') {
     for (const name of Object.keys(value))
       visitJsonStrings(value as Record<string, unknown>, name, visitor, { ...where, path: `${where.path}.${name}` });
+  }
+}
+
+/**
+ * Keys whose strings are not text for a reader: names and ids that must match elsewhere, signatures,
+ * encoded or encrypted payloads, and addresses the provider fetches, which a placeholder would break.
+ */
+const OPAQUE_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'id',
+  'name',
+  'signature',
+  'encrypted_content',
+  'encrypted_index',
+  'data',
+  'file_data',
+  'image_url',
+  'file_url',
+  'media_type',
+]);
+
+/**
+ * The model's reasoning: signed or encrypted, and sent back as the model wrote it (its placeholders
+ * are never restored either).
+ */
+export function isReasoningType(type: unknown): boolean {
+  return type === 'thinking' || type === 'redacted_thinking' || type === 'reasoning';
+}
+
+/**
+ * Visits every string inside a JSON value the gateway forwards without reading (`holder[key]`), in
+ * place, except under opaque keys (ids, names, signatures, encoded data) and inside reasoning.
+ */
+export function visitPassedThrough(
+  holder: Record<string, unknown> | unknown[],
+  key: string | number,
+  visitor: TextVisitor,
+  where: TextLocation,
+): void {
+  const value = (holder as Record<string | number, unknown>)[key];
+  if (typeof value === 'string') {
+    const replaced = visitor(value, where);
+    if (typeof replaced === 'string') (holder as Record<string | number, unknown>)[key] = replaced;
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1)
+      visitPassedThrough(value, i, visitor, { ...where, path: `${where.path}[${i}]` });
+  } else if (value !== null && typeof value === 'object' && !isReasoningType((value as { type?: unknown }).type)) {
+    for (const name of Object.keys(value)) {
+      if (OPAQUE_KEYS.has(name) || name.endsWith('_id')) continue;
+      visitPassedThrough(value as Record<string, unknown>, name, visitor, { ...where, path: `${where.path}.${name}` });
+    }
   }
 }

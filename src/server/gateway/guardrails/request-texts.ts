@@ -9,11 +9,11 @@ import { visitResponsesRequestText } from '../formats/responses/responses-text-v
 import type { TextVisitor, VisitOptions } from '../formats/text-visitor.js';
 import type { Endpoint } from '../pipeline/request-context.js';
 
-const EVERY_TEXT: VisitOptions = { toolArguments: true };
+const EVERY_TEXT: VisitOptions = { toolArguments: true, passedThrough: true };
 
 /**
- * Visits every text a request carries, tool-call arguments included, with its format's text visitor:
- * what the PII stage scrubs and the content policy reads. Endpoints without text visit nothing.
+ * Visits every text a request carries, tool-call arguments and the parts forwarded unread included,
+ * with its format's text visitor: what the PII stage scrubs and the content policy reads. Endpoints without text visit nothing.
  */
 export function visitRequestTexts(endpoint: Endpoint, body: Record<string, unknown>, visitor: TextVisitor): void {
   switch (endpoint) {

@@ -119,6 +119,11 @@ export class RagIndex {
     private readonly embedder: RagEmbedder,
     private readonly chunking: ChunkOptions & { readonly maxChunksPerDocument: number },
     private readonly log: (message: string, error: unknown) => void,
+    /**
+     * Chunk texts as the embedding model's provider may see them: redacted as retrieved text is, since
+     * that provider is an upstream like any other (the index itself keeps the text as written).
+     */
+    private readonly embeddable: (texts: readonly string[]) => readonly string[],
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -274,7 +279,7 @@ export class RagIndex {
   private async embedChunks(texts: readonly string[]): Promise<Float32Array[] | null> {
     if (this.embedder.model === undefined || texts.length === 0) return null;
     try {
-      return await this.embedder.embed(texts);
+      return await this.embedder.embed(this.embeddable(texts));
     } catch (error) {
       this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
       return null;

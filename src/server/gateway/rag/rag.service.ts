@@ -43,7 +43,7 @@ export class RagService {
       overlap: this.settings.chunk_overlap,
       maxChunksPerDocument: this.settings.max_chunks_per_document,
     };
-    this.index = new RagIndex(this.repository, embedder, chunking, options.log);
+    this.index = new RagIndex(this.repository, embedder, chunking, options.log, (texts) => this.redact(texts).texts);
     this.retriever = new RagRetriever(this.repository, embedder, new RagMetrics(options.metricsRegistry), options.log);
     // The gateway reads the store's tables directly (same process, same database); it never writes them.
     this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);

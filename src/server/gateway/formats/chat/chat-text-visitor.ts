@@ -1,4 +1,10 @@
-import { visitField, type TextLocation, type TextVisitor, type VisitOptions } from '../text-visitor.js';
+import {
+  visitField,
+  visitPassedThrough,
+  type TextLocation,
+  type TextVisitor,
+  type VisitOptions,
+} from '../text-visitor.js';
 import type { ChatBody } from './chat-schema.js';
 
 type Mutable = Record<string, unknown>;
@@ -34,7 +40,24 @@ export function visitChatRequestText(body: ChatBody, visitor: TextVisitor, optio
         });
       });
     }
+    // The legacy form of a tool call (`functions`), still forwarded as it is to OpenAI-compatible servers.
+    const legacy = holder.function_call as Mutable | null | undefined;
+    if (options.toolArguments && message.role === 'assistant' && typeof legacy?.arguments === 'string')
+      visitField(legacy, 'arguments', visitor, {
+        kind: 'tool_arguments',
+        role: message.role,
+        messageIndex,
+        path: `messages[${messageIndex}].function_call.arguments`,
+      });
   });
+  // A predicted output (the text the answer is expected to repeat, such as a file being edited).
+  if (options.passedThrough && (body as Mutable).prediction != null)
+    visitPassedThrough(body as Mutable, 'prediction', visitor, {
+      kind: 'passed',
+      role: 'assistant',
+      messageIndex: -1,
+      path: 'prediction',
+    });
 }
 
 /** Visits the answer texts of a chat completion (`choices[].message.content`), mutably. */

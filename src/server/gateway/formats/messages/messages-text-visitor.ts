@@ -1,6 +1,8 @@
 import {
+  isReasoningType,
   visitField,
   visitJsonStrings,
+  visitPassedThrough,
   type TextLocation,
   type TextVisitor,
   type VisitOptions,
@@ -37,6 +39,7 @@ export function visitMessagesRequestText(body: MessagesBody, visitor: TextVisito
       visitor,
       (path) => where('message', path),
       (path) => where('tool_result', path),
+      options.passedThrough === true,
     );
     if (options.toolArguments && Array.isArray(message.content)) {
       message.content.forEach((block: Mutable, index) => {
@@ -62,12 +65,23 @@ export function visitMessagesResponseText(body: { content?: unknown }, visitor: 
   });
 }
 
+/** Block types read field by field above; every other one is forwarded as the client wrote it. */
+const KNOWN_BLOCKS: ReadonlySet<unknown> = new Set([
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'tool_result',
+  'tool_use',
+]);
+
 function visitBlocks(
   holder: Mutable,
   key: string,
   visitor: TextVisitor,
   where: (path: string) => TextLocation,
   whereResult: (path: string) => TextLocation,
+  passed: boolean,
 ): void {
   const content = holder[key];
   if (typeof content === 'string') {
@@ -77,12 +91,15 @@ function visitBlocks(
   if (!Array.isArray(content)) return;
   content.forEach((block: Mutable, index) => {
     const path = `${key}[${index}]`;
-    if (block.type === 'text' && typeof block.text === 'string')
+    if (block.type === 'text' && typeof block.text === 'string') {
       visitField(block, 'text', visitor, where(`${path}.text`));
-    else if (block.type === 'document') visitDocument(block, visitor, inner(where, path));
+      // An answer's citations quote the documents it read, and come back with the answer's text.
+      if (passed && block.citations != null)
+        visitPassedThrough(block, 'citations', visitor, { ...where(`${path}.citations`), kind: 'passed' });
+    } else if (block.type === 'document') visitDocument(block, visitor, inner(where, path), passed);
     else if (block.type === 'search_result') {
       visitStrings(block, ['title', 'source'], visitor, inner(where, path));
-      visitBlocks(block, 'content', visitor, inner(where, path), inner(where, path));
+      visitBlocks(block, 'content', visitor, inner(where, path), inner(where, path), passed);
     } else if (block.type === 'tool_result')
       visitBlocks(
         block,
@@ -90,7 +107,10 @@ function visitBlocks(
         visitor,
         (inner) => whereResult(`${path}.${inner}`),
         (inner) => whereResult(`${path}.${inner}`),
+        passed,
       );
+    else if (passed && !KNOWN_BLOCKS.has(block.type) && !isReasoningType(block.type))
+      visitPassedThrough(content, index, visitor, { ...where(path), kind: 'passed' });
   });
 }
 
@@ -108,12 +128,17 @@ function visitStrings(
  * A document's texts: its title and context, and its source when it is text (`{type: "text", data}`)
  * or content blocks (`{type: "content", content: [...]}`); base64 and URL sources hold no text to read.
  */
-function visitDocument(block: Mutable, visitor: TextVisitor, where: (path: string) => TextLocation): void {
+function visitDocument(
+  block: Mutable,
+  visitor: TextVisitor,
+  where: (path: string) => TextLocation,
+  passed: boolean,
+): void {
   visitStrings(block, ['title', 'context'], visitor, where);
   const source: unknown = block.source;
   if (isTextSource(source)) visitField(source, 'data', visitor, where('source.data'));
   else if (isContentSource(source))
-    visitBlocks(source, 'content', visitor, inner(where, 'source'), inner(where, 'source'));
+    visitBlocks(source, 'content', visitor, inner(where, 'source'), inner(where, 'source'), passed);
 }
 
 /** A document source made of content blocks (`{type: "content", content: [...]}`). */

@@ -69,6 +69,9 @@ export class StreamRestore {
         if (typeof call.function?.arguments === 'string')
           call.function.arguments = this.restorer.delta(`${prefix}t${call.index ?? 0}`, call.function.arguments);
       }
+      // The legacy form of a tool call, streamed to clients that still send `functions`.
+      if (typeof delta.function_call?.arguments === 'string')
+        delta.function_call.arguments = this.restorer.delta(`${prefix}f`, delta.function_call.arguments);
       if (choice.finish_reason != null && this.restorer.pending) this.flushChoice(prefix, delta);
     }
     return encodeEvent({ ...event, data: JSON.stringify(chunk) });
@@ -82,6 +85,8 @@ export class StreamRestore {
       const kind = channel.slice(prefix.length);
       if (kind === 'c') delta.content = (delta.content ?? '') + text;
       else if (kind === 'r') delta.refusal = (delta.refusal ?? '') + text;
+      else if (kind === 'f')
+        delta.function_call = { ...delta.function_call, arguments: (delta.function_call?.arguments ?? '') + text };
       else {
         const index = Number(kind.slice(1));
         const calls = (delta.tool_calls ??= []) as Json[];
@@ -102,6 +107,7 @@ export class StreamRestore {
       const text = this.restorer.flush(channel);
       if (kind === 'c') delta.content = text;
       else if (kind === 'r') delta.refusal = text;
+      else if (kind === 'f') delta.function_call = { arguments: text };
       else delta.tool_calls = [{ index: Number(kind.slice(1)), function: { arguments: text } }];
       const chunk = { ...this.chatEnvelope, choices: [{ index: Number(choice), delta, finish_reason: null }] };
       chunks.push(encodeEvent({ data: JSON.stringify(chunk) }));
@@ -142,7 +148,7 @@ export class StreamRestore {
   private responsesEvent(event: SseEvent, json: Json): string {
     const type = String(json.type ?? '');
     let before = '';
-    if (RESTORED_DELTAS.has(type) && typeof json.delta === 'string') {
+    if (isRestoredDelta(type) && typeof json.delta === 'string') {
       const family = type.slice(0, -'.delta'.length);
       const channel = `${family}|${json.item_id}|${json.content_index ?? ''}`;
       json.delta = this.restorer.delta(channel, json.delta);
@@ -187,12 +193,14 @@ export class StreamRestore {
   }
 }
 
-/** Responses delta events whose text the client reads. */
-const RESTORED_DELTAS: ReadonlySet<string> = new Set([
-  'response.output_text.delta',
-  'response.function_call_arguments.delta',
-  'response.refusal.delta',
-]);
+/**
+ * Responses delta events whose text the client reads: every `*.delta` with a text `delta` (output
+ * text, refusals, function, custom tool and MCP call arguments, interpreter code, audio transcripts),
+ * but the model's reasoning. A placeholder is often cut between two deltas, so each is a channel.
+ */
+function isRestoredDelta(type: string): boolean {
+  return type.endsWith('.delta') && !type.startsWith('response.reasoning');
+}
 
 /** Responses events after which no delta comes. */
 const RESPONSE_ENDS: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);
