@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { AuditEntry } from '../accounting/usage-entry.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
+import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
 import { jsonBody } from '../traffic/traffic-log.js';
 import { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -201,5 +202,5 @@ export function noteFailure(request: FastifyRequest, type: string, body: unknown
   const ctx = request.gatewayRequest;
   if (ctx === null) return;
   ctx.errorType = type;
-  ctx.responseBody = { kind: 'value', value: body };
+  ctx.responseBody = { kind: 'value', value: failureForTraffic(ctx, body) };
 }
