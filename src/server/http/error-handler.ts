@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { databaseBusyError } from './database-busy.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 
@@ -175,7 +176,8 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
  * before the client finished sending its body closes the connection only once the client read it.
  */
 export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    const error = databaseBusyError(thrown) ?? thrown;
     const { status, body, headers } = toErrorResponse(error, request);
     if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers, linger);
