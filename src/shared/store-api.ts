@@ -173,6 +173,22 @@ const querySchema = <S extends Record<string, z.ZodType>>(shape: S) => {
   return strictFields(fields, 'this endpoint', 'parameter');
 };
 
+/**
+ * The query string of an endpoint that takes a JSON body: nothing. A scope or selector sent there (as
+ * GET /v1/state takes them) would otherwise be ignored, writing to `default`/`main` or running gc for real.
+ */
+export const bodyOnlyQuerySchema = z.strictObject(
+  {},
+  {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const names = issue.keys.map((key) => `"${key}"`).join(', ');
+      const noun = issue.keys.length === 1 ? 'parameter' : 'parameters';
+      return `unknown ${noun} ${names}; this endpoint takes none: send its fields in the JSON body`;
+    },
+  },
+);
+
 /** GET /v1/state query. */
 export const stateQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),

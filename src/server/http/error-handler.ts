@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { databaseBusyError } from './database-busy.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 
@@ -45,7 +46,8 @@ export function toErrorResponse(
   if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return { status: 400, body: errorBody('invalid_request_error', validationMessage(fastifyError)), headers: {} };
+    const message = missingBodyMessage(fastifyError, request) ?? validationMessage(fastifyError);
+    return { status: 400, body: errorBody('invalid_request_error', message), headers: {} };
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -98,6 +100,19 @@ export function toErrorResponse(
     body: errorBody('internal_error', 'internal error; see the server log for this request id'),
     headers: {},
   };
+}
+
+/**
+ * A route that needs a body got none (its fields put in the query string, a client that dropped it) or
+ * a JSON `null`: zod would say "expected object, received null" for both, which reads as a bug.
+ */
+function missingBodyMessage(error: FastifyError, request: FastifyRequest): string | undefined {
+  const context = (error as { validationContext?: string }).validationContext;
+  if (context !== 'body' || (request.body !== null && request.body !== undefined)) return undefined;
+  // The JSON parser keeps the text of every body it read; none means nothing was sent.
+  return request.rawBody === null
+    ? 'request body is missing; send a JSON object'
+    : 'request body is null; send a JSON object';
 }
 
 /** Names the size sent (when the client declared it) and the limit, as the per-document 413s do. */
@@ -175,7 +190,8 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
  * before the client finished sending its body closes the connection only once the client read it.
  */
 export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    const error = databaseBusyError(thrown) ?? thrown;
     const { status, body, headers } = toErrorResponse(error, request);
     if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers, linger);

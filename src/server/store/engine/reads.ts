@@ -80,19 +80,38 @@ export interface Page<C> {
 
 const pageSize = (limit: number, fallback: number): number => Math.min(limit || fallback, MAX_PAGE_LIMIT);
 
-/** The branch's history, newest first, `limit` entries below revision `after`. */
+/**
+ * The branch's history, newest first, `limit` entries below revision `after`. Entries carry whole
+ * contents, so a page also ends (with `next_cursor`) before the entry that would take its contents
+ * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
+ * exhaust the process. The first entry always comes, whatever its size.
+ */
 export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogResponse {
   const rows = lookupScope(ctx.repo, scope);
   if (!rows.branch) return { entries: [], total: 0 };
   const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
   const revisions = ctx.repo.revisionPage(rows.branch.id, page.after || Number.MAX_SAFE_INTEGER, limit + 1);
   const branchName = rows.branch.name;
-  const entries = revisions.slice(0, limit).map((revision) => logEntry(ctx.repo, revision, branchName));
+  const entries: LogEntry[] = [];
+  let size = 0;
+  for (const revision of revisions.slice(0, limit)) {
+    const entry = logEntry(ctx.repo, revision, branchName);
+    size += contentSize(entry);
+    if (entries.length > 0 && size > ctx.limits.body_bytes) break;
+    entries.push(entry);
+  }
   // Read in the same call as the page, so a client showing "N revisions" never sees a count from another moment.
   const total = ctx.repo.revisionCount(rows.branch.id);
-  return revisions.length > limit
+  return revisions.length > entries.length
     ? { entries, next_cursor: entries[entries.length - 1].id, total }
     : { entries, total };
+}
+
+/** Characters of the contents an entry carries (what makes it large; keys and messages are bounded). */
+function contentSize(entry: LogEntry): number {
+  let size = 0;
+  for (const change of entry.changes) size += (change.before?.length ?? 0) + (change.after?.length ?? 0);
+  return size;
 }
 
 /** One revision of the namespace as a log entry; 404 when it does not exist (never written, or collected). */

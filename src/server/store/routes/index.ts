@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
+import { bodyOnlyQuerySchema } from '../../../shared/store-api.js';
 import type { Config } from '../../config/schema.js';
 import type { DatabaseHandle } from '../../db/connection.js';
 import type { RevisionEvents } from '../engine/revision-events.js';
@@ -38,6 +39,12 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   });
   // Contents listed by a process that stopped before its sweep ended are deleted now.
   engine.sweepUnreferenced();
+  // An endpoint that takes a JSON body refuses every query parameter, as the others refuse unknown
+  // ones; set here so that no such route can forget it.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body && !route.schema.querystring)
+      route.schema = { ...route.schema, querystring: bodyOnlyQuerySchema };
+  });
   const deps: StoreRouteDeps = { engine, metrics: createStoreMetrics(options.registry) };
   await app.register(applyRoutes, deps);
   await app.register(stateRoutes, deps);
