@@ -40,9 +40,11 @@ function validationMessage(error: FastifyError): string {
 
 /** Maps any thrown error to the shared error shape; never leaks internals of unexpected ones. */
 export function toErrorResponse(
-  error: FastifyError | AppError | Error,
+  thrown: FastifyError | AppError | Error,
   request: FastifyRequest,
 ): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  // Also here, not only in the handler: the gateway's usage row reads its error type from this answer.
+  const error = databaseBusyError(thrown) ?? thrown;
   if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
