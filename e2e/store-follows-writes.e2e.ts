@@ -8,8 +8,8 @@ import { apply, freshNamespace, screen } from './store-helpers.js';
 test('history shows revisions written through the API while it is open', async ({ page }) => {
   const namespace = freshNamespace('follow', 'history');
   await openSignedIn(page, screen('history', namespace));
-  // The empty branch's own advice: apply through the API.
-  await expect(page.getByText(`No revisions on ${namespace} / main yet`)).toBeVisible();
+  // The screen's own advice: apply through the API.
+  await expect(page.getByText(`"namespace":"${namespace}"`)).toBeVisible();
 
   await apply(namespace, 'main', 'First from a terminal', { 'prompt.txt': 'hello' });
   const rows = page.getByTestId('log-row');
