@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { allowStatus, apply, freshNamespace, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace, holdStoreChanges, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 const fresh = (name: string): string => freshNamespace('branch-delete', name);
@@ -115,8 +115,10 @@ test('a checkpoint made after the dialog opened is refused in the dialog with th
   await deleteButton(page, 'feature').click();
   const dialog = page.getByTestId('delete-branch-dialog');
   await expect(dialog).toContainText('3 revisions');
+  const releaseChanges = await holdStoreChanges(page);
   await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'feature' }, name: 'release' });
   await dialog.getByTestId('confirm-delete-branch').click();
+  await releaseChanges();
 
   const alert = dialog.getByRole('alert');
   await expect(alert).toContainText('Could not delete feature');
@@ -145,8 +147,10 @@ test('a branch that moved after the dialog opened is not deleted unseen: counted
   const dialog = page.getByTestId('delete-branch-dialog');
   await expect(dialog).toContainText(`3 revisions from its head #${featureHead}`);
 
+  const releaseChanges = await holdStoreChanges(page);
   const moved = await apply(namespace, 'feature', 'written elsewhere', { 'c.txt': '1\n' });
   await dialog.getByTestId('confirm-delete-branch').click();
+  await releaseChanges();
   await expect(dialog.getByTestId('branch-moved')).toContainText(
     `feature moved to #${moved.revision} after this dialog opened (a write from elsewhere), so nothing was deleted`,
   );

@@ -191,6 +191,16 @@ test('overview: addresses never break inside a number and the copy button stays 
   }
 });
 
+test('sign-in: the two addresses break only between their parts', async ({ page, app }) => {
+  await page.goto(app.uiUrl);
+  const addresses = page.locator('.login-subtitle code');
+  await expect(addresses).toHaveText([app.gatewayUrl, app.storeUrl].map((url) => url.replace(/\/$/, '')));
+  for (const address of await addresses.all()) {
+    const breaks = await lineBreaks(address);
+    for (const at of breaks) expect(at, `${await address.textContent()}`).toMatch(SENSIBLE_BREAK);
+  }
+});
+
 test('overview names readiness checks and their states in words, not API identifiers', async ({ page }) => {
   await openSignedIn(page, '');
   const gateway = page.getByTestId('service-gateway');

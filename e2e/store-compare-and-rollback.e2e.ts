@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { allowStatus, apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace as fresh, holdStoreChanges, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 interface Checkpoints {
@@ -118,8 +118,10 @@ test('roll back after the branch moved: says so, refreshes the history and previ
   await expect(dialog.getByTestId('action-preview')).toContainText('1 document would change');
 
   // Someone else writes meanwhile.
+  const releaseChanges = await holdStoreChanges(page);
   const moved = await apply(namespace, 'main', 'third', { 'b.txt': 'new\n' });
   await dialog.getByTestId('confirm-rollback').click();
+  await releaseChanges();
   await expect(dialog.getByRole('alert')).toContainText(`main moved to #${moved.revision}`);
   await expect(dialog.getByTestId('action-preview')).toContainText('2 documents would change');
   await expect(dialog.getByTestId('changes-list')).toContainText('b.txt');

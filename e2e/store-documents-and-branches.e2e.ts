@@ -1,4 +1,4 @@
-import { allowStatus, apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace as fresh, holdStoreChanges, screen } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 /** A fresh namespace for one test. */
@@ -150,10 +150,12 @@ test('new branch: a name already taken is refused as typed, and a 409 from a rac
   await expect(name).not.toHaveAttribute('aria-invalid', 'true');
 
   // Someone else takes the name after the list was loaded: the store's 409 is shown, and the field says so.
+  const releaseChanges = await holdStoreChanges(page);
   await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'raced' });
   await name.fill('raced');
   await expect(dialog.getByTestId('confirm-branch')).toBeEnabled();
   await dialog.getByTestId('confirm-branch').click();
+  await releaseChanges();
   await expect(dialog.getByRole('alert')).toContainText('Could not create the branch');
   await expect(dialog).toContainText(`Branch name “raced” is taken: ${namespace} already has a branch of that name.`);
   await expect(dialog.getByTestId('confirm-branch')).toBeDisabled();

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { storeCall } from './fixtures.js';
 
 /** What `/v1/apply` answers. */
@@ -25,4 +26,24 @@ export const screen = (path: string, namespace: string, branch = 'main', extra =
 export function allowStatus(consoleErrors: string[], status: number): void {
   const expected = new RegExp(`status of ${status}\\b`);
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !expected.test(line)));
+}
+
+/**
+ * Holds the page's readings of the namespace list (how it notices writes from elsewhere, every few
+ * seconds) until the returned function is called: a test that writes behind an open dialog's back
+ * then acts before the page could have noticed, as a person quicker than that would.
+ */
+export async function holdStoreChanges(page: Page): Promise<() => Promise<void>> {
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const namespaces = /\/v1\/namespaces(\?|$)/;
+  await page.route(namespaces, async (route) => {
+    await released;
+    // A reading the page gave up meanwhile (a newer one replaced it) is already over.
+    await route.continue().catch(() => undefined);
+  });
+  return async () => {
+    release();
+    await page.unroute(namespaces);
+  };
 }

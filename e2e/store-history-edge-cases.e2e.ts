@@ -95,8 +95,10 @@ test('History and Documents: a branch the namespace does not have is named as mi
   await expect(page).toHaveURL(/\/store\/documents\?.*branch=canary/);
 
   // A namespace with nothing written still gets the first command to paste.
-  await openSignedIn(page, screen('history', freshNamespace('s23', 'empty'), 'main'));
-  await expect(page.getByText(/No revisions on .* \/ main yet/)).toBeVisible();
+  const empty = freshNamespace('s23', 'empty');
+  await openSignedIn(page, screen('history', empty, 'main'));
+  await expect(page.getByText(`"namespace":"${empty}"`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy command' })).toBeVisible();
 });
 
 test('History: a link to a revision older than the first page of the log shows it selected, and j goes on from it', async ({

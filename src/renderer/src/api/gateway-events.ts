@@ -8,6 +8,7 @@ import {
 } from '../../../shared/gateway-api.js';
 import { readSse } from '../lib/sse.js';
 import { assertNever } from '../lib/assert-never.js';
+import { whileShown } from '../lib/while-shown.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';
 import { queryKeys } from './query-keys.js';
@@ -120,58 +121,64 @@ async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSign
 }
 
 /**
- * Keeps one live connection to the gateway's admin event stream while signed in: traffic events
+ * Follows the gateway's admin event stream until the returned function is called: traffic events
  * go to the buffer, `invalidate {topic, ids}` messages refresh the matching queries. Reconnects
  * with back-off, filling any gap from the recent-traffic endpoint.
+ */
+function followEvents(api: ApiClient, client: QueryClient, buffer: TrafficBuffer): () => void {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const spend = spendRefresher(client);
+  const run = async (): Promise<void> => {
+    let delay = 1000;
+    while (!signal.aborted) {
+      try {
+        await backfill(api, buffer, signal);
+        // Last-Event-ID: the stream resumes after what the backfill returned, leaving no gap.
+        const last = buffer.lastSeq();
+        const response = await api.open(
+          'gateway',
+          '/internal/traffic/stream',
+          signal,
+          last ? { 'last-event-id': String(last) } : {},
+        );
+        buffer.setConnected(true);
+        delay = 1000;
+        for await (const message of readSse(response.body!)) {
+          if (message.event === 'traffic') {
+            const event = trafficEventSchema.safeParse(parseJson(message.data));
+            if (event.success) {
+              buffer.add([event.data]);
+              spend.touch();
+            }
+          } else if (message.event === 'invalidate') {
+            const parsed = invalidateMessageSchema.safeParse(parseJson(message.data));
+            if (parsed.success) invalidate(client, parsed.data);
+          }
+        }
+      } catch {
+        // dropped or refused: retry below
+      }
+      buffer.setConnected(false);
+      if (signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 15_000);
+    }
+  };
+  void run();
+  return () => {
+    controller.abort();
+    spend.stop();
+  };
+}
+
+/**
+ * Keeps one live connection to the gateway's admin event stream while signed in, closed while the
+ * page is hidden in the back/forward cache and opened again (gap filled) when it is shown.
  */
 export function useGatewayEvents(): void {
   const api = useApi();
   const client = useQueryClient();
   const buffer = useTrafficBuffer();
-  useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const spend = spendRefresher(client);
-    const run = async (): Promise<void> => {
-      let delay = 1000;
-      while (!signal.aborted) {
-        try {
-          await backfill(api, buffer, signal);
-          // Last-Event-ID: the stream resumes after what the backfill returned, leaving no gap.
-          const last = buffer.lastSeq();
-          const response = await api.open(
-            'gateway',
-            '/internal/traffic/stream',
-            signal,
-            last ? { 'last-event-id': String(last) } : {},
-          );
-          buffer.setConnected(true);
-          delay = 1000;
-          for await (const message of readSse(response.body!)) {
-            if (message.event === 'traffic') {
-              const event = trafficEventSchema.safeParse(parseJson(message.data));
-              if (event.success) {
-                buffer.add([event.data]);
-                spend.touch();
-              }
-            } else if (message.event === 'invalidate') {
-              const parsed = invalidateMessageSchema.safeParse(parseJson(message.data));
-              if (parsed.success) invalidate(client, parsed.data);
-            }
-          }
-        } catch {
-          // dropped or refused: retry below
-        }
-        buffer.setConnected(false);
-        if (signal.aborted) return;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 15_000);
-      }
-    };
-    void run();
-    return () => {
-      controller.abort();
-      spend.stop();
-    };
-  }, [api, client, buffer]);
+  useEffect(() => whileShown(() => followEvents(api, client, buffer)), [api, client, buffer]);
 }

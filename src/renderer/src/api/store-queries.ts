@@ -16,11 +16,12 @@ import { queryKeys, type RevisionSelector, type StoreScope } from './query-keys.
 /** Log entries per page: enough to fill a tall window, small enough to arrive quickly. */
 export const LOG_PAGE_SIZE = 100;
 
-/** Every namespace with its counts (all pages). */
-export function useNamespaces() {
+/** Every namespace with its counts (all pages), read again every `pollMs` while the page is visible when given. */
+export function useNamespaces(pollMs?: number) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.namespaces(),
+    refetchInterval: pollMs,
     queryFn: ({ signal }) =>
       readAllPages(
         (after) =>

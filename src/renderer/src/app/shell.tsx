@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useGatewayEvents } from '../api/gateway-events.js';
+import { useStoreChanges } from '../api/store-changes.js';
 import { LeavePrompt } from './leave-prompt.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { useGlobalShortcuts } from './shortcuts.js';
@@ -23,6 +24,8 @@ export function Shell() {
   useGlobalShortcuts(go, showHelp);
   // One live connection for the whole session: traffic keeps buffering while other screens show.
   useGatewayEvents();
+  // The store has no such stream: writes made elsewhere are found by reading its namespace list.
+  useStoreChanges();
   return (
     <div className="app">
       <Sidebar onShowShortcuts={showHelp} />

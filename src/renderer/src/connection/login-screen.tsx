@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SsoProviderInfo } from '../../../shared/sso-api.js';
+import { AddressText } from '../components/address-text.js';
 import { Button } from '../components/button.js';
 import { Field, TextInput } from '../components/field.js';
 import { browserConnection, saveCredentials, type Bootstrap, type Connection } from './connection.js';
@@ -62,7 +63,8 @@ export function LoginScreen({
               Sign in to Gatehouse
             </h1>
             <p className="login-subtitle">
-              Gateway at <code>{bootstrap.gatewayUrl}</code>, store at <code>{bootstrap.storeUrl}</code>
+              Gateway at <AddressText address={bootstrap.gatewayUrl} />, store at{' '}
+              <AddressText address={bootstrap.storeUrl} />
             </p>
           </div>
         </div>

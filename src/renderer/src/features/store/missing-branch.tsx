@@ -39,7 +39,7 @@ export function MissingBranch({
         {plural(branches.length, 'branch', 'branches')}
         {branches.length > OFFERED ? `; the first ${OFFERED}:` : ':'}
       </p>
-      <ul className="missing-branch-list" aria-label={`Branches of ${scope.namespace}`}>
+      <ul className="missing-scope-list" aria-label={`Branches of ${scope.namespace}`}>
         {offered(branches).map((branch) => (
           <li key={branch.name}>
             <Link to={href(path, { ns: scope.namespace, branch: branch.name })} className="mono">
