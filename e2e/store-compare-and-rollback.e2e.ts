@@ -140,7 +140,7 @@ test('roll back after the branch moved: says so, refreshes the history and previ
 test('moving a checkpoint keeps its description unless it is changed', async ({ page }) => {
   const namespace = freshNamespace('checkpoint-move');
   const scope = { namespace, branch: 'main' };
-  await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
   await storeCall('/v1/checkpoints', { scope, name: 'release', description: 'the first release' });
   const second = await apply(namespace, 'main', 'two', { 'a.txt': '2\n' });
 
@@ -151,6 +151,9 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   await expect(dialog.getByLabel('Description')).toHaveValue('the first release');
   await dialog.getByTestId('confirm-checkpoint').click();
   await expect(dialog).toBeHidden();
+  await expect(page.locator('.toaster')).toContainText(
+    `Checkpoint “release” moved from #${first.revision} to #${second.revision}`,
+  );
   const listed = await storeCall<Checkpoints>(`/v1/checkpoints?namespace=${encodeURIComponent(namespace)}`);
   expect(listed.checkpoints).toEqual([
     expect.objectContaining({ name: 'release', revision_id: second.revision, description: 'the first release' }),
@@ -167,6 +170,13 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   expect(relisted.checkpoints).toEqual([
     expect.objectContaining({ name: 'release', revision_id: third.revision, description: 'the second release' }),
   ]);
+
+  // A new name is created, and the toast says so rather than that it moved.
+  await page.getByTestId('new-checkpoint').click();
+  await dialog.getByLabel('Name', { exact: true }).fill('nightly');
+  await dialog.getByTestId('confirm-checkpoint').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.toaster')).toContainText(`Checkpoint “nightly” created at #${third.revision}`);
 });
 
 test('a revision of another branch offers restore, not a rollback that cannot work', async ({ page }) => {

@@ -35,7 +35,11 @@ export function CreateCheckpointDialog({
       {
         onSuccess: (result) => {
           onClose();
-          showToast(`Checkpoint “${result.name}” now points at #${result.revision_id}`);
+          showToast(
+            moving
+              ? `Checkpoint “${result.name}” moved from #${moving.revision_id} to #${result.revision_id}`
+              : `Checkpoint “${result.name}” created at #${result.revision_id}`,
+          );
         },
       },
     );
