@@ -55,17 +55,7 @@ export function visitJsonStrings(
   visitor: TextVisitor,
   where: TextLocation,
 ): void {
-  const value = (holder as Record<string | number, unknown>)[key];
-  if (typeof value === 'string') {
-    const replaced = visitor(value, where);
-    if (typeof replaced === 'string') (holder as Record<string | number, unknown>)[key] = replaced;
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1)
-      visitJsonStrings(value, i, visitor, { ...where, path: `${where.path}[${i}]` });
-  } else if (value !== null && typeof value === 'object') {
-    for (const name of Object.keys(value))
-      visitJsonStrings(value as Record<string, unknown>, name, visitor, { ...where, path: `${where.path}.${name}` });
-  }
+  visitStrings(holder, key, visitor, where, false);
 }
 
 /**
@@ -104,17 +94,35 @@ export function visitPassedThrough(
   visitor: TextVisitor,
   where: TextLocation,
 ): void {
+  visitStrings(holder, key, visitor, where, true);
+}
+
+/** The walk of both: every string, or (`passedThrough`) every one a reader could take for text. */
+function visitStrings(
+  holder: Record<string, unknown> | unknown[],
+  key: string | number,
+  visitor: TextVisitor,
+  where: TextLocation,
+  passedThrough: boolean,
+): void {
   const value = (holder as Record<string | number, unknown>)[key];
   if (typeof value === 'string') {
     const replaced = visitor(value, where);
     if (typeof replaced === 'string') (holder as Record<string | number, unknown>)[key] = replaced;
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1)
-      visitPassedThrough(value, i, visitor, { ...where, path: `${where.path}[${i}]` });
-  } else if (value !== null && typeof value === 'object' && !isReasoningType((value as { type?: unknown }).type)) {
+      visitStrings(value, i, visitor, { ...where, path: `${where.path}[${i}]` }, passedThrough);
+  } else if (value !== null && typeof value === 'object') {
+    if (passedThrough && isReasoningType((value as { type?: unknown }).type)) return;
     for (const name of Object.keys(value)) {
-      if (OPAQUE_KEYS.has(name) || name.endsWith('_id')) continue;
-      visitPassedThrough(value as Record<string, unknown>, name, visitor, { ...where, path: `${where.path}.${name}` });
+      if (passedThrough && (OPAQUE_KEYS.has(name) || name.endsWith('_id'))) continue;
+      visitStrings(
+        value as Record<string, unknown>,
+        name,
+        visitor,
+        { ...where, path: `${where.path}.${name}` },
+        passedThrough,
+      );
     }
   }
 }
