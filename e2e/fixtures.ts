@@ -55,6 +55,18 @@ export function gatewayAdmin(path: string, method = 'GET', body?: unknown): Prom
   });
 }
 
+/**
+ * Adds `model` to the gateway's allowed models, for a test that needs a model of its own; resolves with
+ * the list before, which the test puts back when it is done.
+ */
+export async function allowModel(model: string): Promise<string[]> {
+  const before = ((await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] })
+    .allowed_models;
+  const saved = await gatewayAdmin('/internal/models', 'PUT', { allowed_models: [...before, model] });
+  if (saved.status !== 200) throw new Error(`allowing ${model}: ${saved.status} ${await saved.text()}`);
+  return before;
+}
+
 /** Saves a screenshot of the main screens as a test artefact (e2e/artifacts, not committed). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync('e2e/artifacts', { recursive: true });

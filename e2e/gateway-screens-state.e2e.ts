@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import OpenAI from 'openai';
 import { startOpenAIUpstream } from '../test/support/upstreams/index.js';
-import { expect, gatewayAdmin, openSignedIn, test, type App } from './fixtures.js';
+import { allowModel, expect, gatewayAdmin, openSignedIn, test, type App } from './fixtures.js';
 
 /** Issues a key through the admin API. */
 async function issueKey(body: Record<string, unknown>): Promise<{ id: string; key: string; name: string }> {
@@ -71,10 +71,7 @@ test('PII & policy: a refused save keeps every edit on screen, and a pattern ove
   consoleErrors,
 }) => {
   const model = `pii-override-${Date.now()}`;
-  const models = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
-  expect(
-    (await gatewayAdmin('/internal/models', 'PUT', { allowed_models: [...models.allowed_models, model] })).status,
-  ).toBe(200);
+  const allowed = await allowModel(model);
   try {
     await openSignedIn(page, 'gateway/guardrails');
     const patterns = page.getByLabel('Blocked patterns');
@@ -88,7 +85,7 @@ test('PII & policy: a refused save keeps every edit on screen, and a pattern ove
     await page.getByLabel('Override 1 PII mode').selectOption('mask');
 
     // Another admin takes the model off the allow-list meanwhile: the gateway refuses the override.
-    expect((await gatewayAdmin('/internal/models', 'PUT', { allowed_models: models.allowed_models })).status).toBe(200);
+    expect((await gatewayAdmin('/internal/models', 'PUT', { allowed_models: allowed })).status).toBe(200);
     await page.getByTestId('save-guardrails').click();
     await expect(saveBar(page).getByRole('alert')).toContainText(`models.${model}`);
     await expect(saveBar(page).getByRole('alert')).toBeInViewport();
@@ -338,9 +335,8 @@ test('live traffic: a stream that failed after its 200 shows as failed, under Fa
 }) => {
   const upstream = await startOpenAIUpstream({ apiKey: 'sk-e2e-failing-stream' });
   const model = `failing-stream-${Date.now()}`;
-  const models = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
   try {
-    await gatewayAdmin('/internal/models', 'PUT', { allowed_models: [...models.allowed_models, model] });
+    await allowModel(model);
     const deployments = {
       deployments: [{ model, provider: 'openai', base_url: upstream.url, api_key: 'sk-e2e-failing-stream' }],
     };

@@ -1,4 +1,4 @@
-import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+import { allowModel, expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
 
 /**
  * PII & policy saves the PII settings, then the content policy. When only the policy is refused, the
@@ -9,10 +9,7 @@ test('PII & policy: a refused content policy after saved PII settings says the P
   consoleErrors,
 }) => {
   const model = `policy-only-${Date.now()}`;
-  const models = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
-  expect(
-    (await gatewayAdmin('/internal/models', 'PUT', { allowed_models: [...models.allowed_models, model] })).status,
-  ).toBe(200);
+  const allowed = await allowModel(model);
   try {
     await openSignedIn(page, 'gateway/guardrails');
     await page.getByRole('radio', { name: 'Redact' }).click();
@@ -20,7 +17,7 @@ test('PII & policy: a refused content policy after saved PII settings says the P
     await page.getByLabel('Override 1 model').selectOption(model);
     // Only a content-policy setting: the PII update has no rule for the model, and goes through.
     await page.getByLabel('Override 1 max input tokens').fill('100');
-    expect((await gatewayAdmin('/internal/models', 'PUT', { allowed_models: models.allowed_models })).status).toBe(200);
+    expect((await gatewayAdmin('/internal/models', 'PUT', { allowed_models: allowed })).status).toBe(200);
 
     await page.getByTestId('save-guardrails').click();
     const failure = page.getByRole('region', { name: 'Unsaved changes' }).getByRole('alert');
