@@ -284,6 +284,8 @@ test('after a store dialog has done its work, focus is on what opened it, or whe
   const create = page.getByTestId('new-checkpoint');
   await create.click();
   await page.getByTestId('checkpoint-dialog').getByLabel('Name', { exact: true }).fill('made');
+  // The dialog marks the branch's head, which it reads first: Enter submits only once it knows it.
+  await expect(page.getByTestId('confirm-checkpoint')).toBeEnabled();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('checkpoints-table')).toContainText('made');
   await expect(create).toBeFocused();
