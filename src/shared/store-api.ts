@@ -2,8 +2,13 @@
 // Imported by the server routes and by the renderer: no Node or database imports here.
 import { z } from 'zod';
 
-/** Path-like namespace: segments of letters, digits, `.`, `_`, `-` joined by `/` (`team/app/config`). */
-export const NAMESPACE_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+/**
+ * Path-like namespace: segments of letters, digits, `.`, `_`, `-` joined by `/` (`team/app/config`).
+ * A segment is never `.` or `..`: browsers and HTTP clients collapse those in URLs, so the UI's link to
+ * `team/../app` would open another namespace, and `team/*` grants would seem to cover what is not below.
+ */
+const SEGMENT = String.raw`(?!\.\.?(?:/|$))[A-Za-z0-9._-]+`;
+export const NAMESPACE_PATTERN = new RegExp(`^${SEGMENT}(?:/${SEGMENT})*$`);
 /** Branch names (and names of branches to create). */
 export const BRANCH_PATTERN = /^[A-Za-z0-9._/-]+$/;
 /** Longest namespace, branch or checkpoint name. */
@@ -24,11 +29,14 @@ const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 /** A string field: a missing one is "required", any other value "must be a string" (the field is named by the caller). */
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
 
+const NAMESPACE_RULE =
+  'must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/", none of them "." or ".."';
+
 /** A namespace; empty means `default`. */
 export const namespaceSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || NAMESPACE_PATTERN.test(value), {
-    message: 'must be path-like: segments of letters, digits, ".", "_" or "-" separated by single "/"',
+    message: NAMESPACE_RULE,
   });
 
 /** A branch name; empty means `main`. */

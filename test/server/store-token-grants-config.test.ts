@@ -22,7 +22,7 @@ describe('store.auth.tokens[].namespaces', () => {
   });
 
   it('refuses a pattern that matches no namespace, naming it', () => {
-    const patterns = ['team/**', '/team', 'team*', 'team/', '*/app', 'team app'];
+    const patterns = ['team/**', '/team', 'team*', 'team/', '*/app', 'team app', 'team/../*', '..'];
     expect(problemsOf([{ token: SHARED, namespaces: patterns }])).toEqual(
       patterns.map(
         (_, i) =>

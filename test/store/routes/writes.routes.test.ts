@@ -114,6 +114,16 @@ describe('store write routes', () => {
         /^scope\.namespace: /,
       ],
       [
+        'a namespace with a ".." segment, which URLs would collapse into another namespace',
+        { scope: { namespace: 'team/..' }, documents: [{ key: 'a', content: 'x' }] },
+        /^scope\.namespace: .*none of them "\." or "\.\."$/,
+      ],
+      [
+        'a namespace with a "." segment',
+        { scope: { namespace: 'team/./app' }, documents: [{ key: 'a', content: 'x' }] },
+        /^scope\.namespace: /,
+      ],
+      [
         'a branch with a space',
         { scope: { branch: 'my branch' }, documents: [{ key: 'a', content: 'x' }] },
         /^scope\.branch: /,
