@@ -14,8 +14,9 @@ const branchRow = (page: Page, branch: string) =>
 
 test('a branch made from an empty checkpoint reads as such on History and Branches', async ({ page }) => {
   const namespace = freshNamespace('empty-cp', 'branch');
+  // Taken before anything was written: a checkpoint of a branch never written is refused once the namespace has one.
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name: 'blank' });
   await apply(namespace, 'main', 'main config', { 'a.txt': 'a\n' });
-  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'scratch' }, name: 'blank' });
   const created = await storeCall<{ head_revision: number }>('/v1/branches', {
     scope: { namespace, branch: 'main' },
     name: 'fresh',

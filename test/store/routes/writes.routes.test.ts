@@ -190,6 +190,30 @@ describe('store write routes', () => {
   });
 
   describe('POST and DELETE /v1/checkpoints', () => {
+    it('refuses a branch never written (a typo) and leaves an existing checkpoint where it was', async () => {
+      const scope = { namespace: 'cp/typo', branch: 'main' };
+      await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '1' }] });
+      await store.call('POST', '/v1/checkpoints', { scope, name: 'release' });
+      const typo = await store.call('POST', '/v1/checkpoints', {
+        scope: { ...scope, branch: 'mian' },
+        name: 'release',
+      });
+      expect(typo.statusCode).toBe(404);
+      expect(errorOf(typo.body)).toEqual({
+        type: 'not_found_error',
+        code: 404,
+        message:
+          'branch "mian" does not exist in namespace "cp/typo", so it has no head to checkpoint; its branches are "main"',
+      });
+      const listed = await store.call('GET', '/v1/checkpoints?namespace=cp/typo');
+      expect(
+        listed.json().checkpoints.map((c: { name: string; revision_id: number }) => [c.name, c.revision_id]),
+      ).toEqual([['release', 1]]);
+      // Where nothing was written at all, the empty state is checkpointed at revision 0.
+      const empty = await store.call('POST', '/v1/checkpoints', { scope: { namespace: 'cp/empty' }, name: 'start' });
+      expect(empty.json()).toEqual({ name: 'start', revision_id: 0 });
+    });
+
     it('creates at the head, moves on re-creation, deletes, and 404s an unknown name', async () => {
       const scope = { namespace: 'cp/basic' };
       await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '1' }] });

@@ -122,6 +122,9 @@ export class StoreModel {
   }
 
   checkpoint(namespace: string, branch: string, name: string): { name: string; revision_id: number } {
+    const branches = this.ns(namespace).branches;
+    // A branch never written has no head to mark, unless nothing at all was written in the namespace.
+    if (!branches.has(branch) && branches.size > 0) throw new ModelError('not_found');
     const revision = this.head(namespace, branch);
     this.ns(namespace).checkpoints.set(name, revision);
     return { name, revision_id: revision };

@@ -132,6 +132,7 @@ export function createCheckpoint(
   description: string,
 ): { name: string; revision_id: number } {
   const rows = lookupScope(ctx.repo, scope);
+  refuseUnwrittenBranch(ctx, rows);
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
   if (rows.branch && rows.head > 0) {
     // A checkpoint is read and restored often and kept through gc: give it a state of its own.
@@ -142,6 +143,26 @@ export function createCheckpoint(
   }
   ctx.repo.upsertCheckpoint(namespace.id, name, rows.head, description, ctx.now());
   return { name, revision_id: rows.head };
+}
+
+/**
+ * A checkpoint on a branch never written, in a namespace that has branches: 404, as `git tag -f` refuses
+ * a ref that does not resolve. A misspelled branch (`mian`) would otherwise point the checkpoint at
+ * revision 0, and moving an existing one there would drop gc's protection of the revision it marked.
+ * A namespace with nothing written at all still takes a checkpoint of its empty state, at revision 0.
+ */
+function refuseUnwrittenBranch(ctx: EngineContext, rows: ScopeRows): void {
+  if (rows.branch || !rows.namespace) return;
+  const branches = ctx.repo.branchesOf(rows.namespace.id).map((branch) => branch.name);
+  if (branches.length === 0) return;
+  const shown = branches
+    .slice(0, 5)
+    .map((name) => `"${name}"`)
+    .join(', ');
+  throw notFoundError(
+    `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so it has no head to ` +
+      `checkpoint; its branches are ${shown}${branches.length > 5 ? ` and ${branches.length - 5} more` : ''}`,
+  );
 }
 
 /** Deletes a checkpoint of the namespace; 404 when there is none. */
