@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
 import { makePrivateDir, makePrivateFile } from '../config/secrets.js';
+import { DatabaseLockWatch } from './lock-watch.js';
 
 /** The typed Drizzle handle over the whole schema. */
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -15,6 +16,8 @@ export interface DatabaseHandle {
   readonly sqlite: Database.Database;
   readonly db: Db;
   readonly file: string;
+  /** Whether another process holds the write lock; every connection to the file is registered with it. */
+  readonly lock: DatabaseLockWatch;
   close(): void;
 }
 
@@ -55,7 +58,9 @@ export function openDatabase(
   // FULL: an acknowledged write survives power loss, not only a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // The busy timeout: 5 s, and shorter while another process is known to hold the lock.
+  const lock = new DatabaseLockWatch();
+  lock.add(sqlite);
   // Memory-mapped reads: large state reads (10,000 documents) skip a copy per page.
   sqlite.pragma('mmap_size = 268435456');
   const db = drizzle(sqlite, { schema });
@@ -64,7 +69,9 @@ export function openDatabase(
     sqlite,
     db,
     file,
+    lock,
     close: () => {
+      lock.close();
       if (sqlite.open) sqlite.close();
     },
   };

@@ -31,6 +31,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     name: 'gateway',
     logLevel: config.server.log_level,
     bodyLimit: config.gateway.body_limit_bytes,
+    lock: database.lock,
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();

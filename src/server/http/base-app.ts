@@ -11,12 +11,15 @@ import { LINGER_MS } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
 import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
+import type { DatabaseLockWatch } from '../db/lock-watch.js';
 
 /** Options shared by both services' apps. */
 export interface BaseAppOptions {
   readonly name: string;
   readonly logLevel: string;
   readonly bodyLimit: number;
+  /** The database's lock watch, told when an answer was a locked database's 503. */
+  readonly lock?: DatabaseLockWatch;
 }
 
 /**
@@ -66,7 +69,7 @@ export function createBaseApp(options: BaseAppOptions) {
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);
   app.decorate('connections', controls);
-  installErrorHandling(app as unknown as FastifyInstance, linger);
+  installErrorHandling(app as unknown as FastifyInstance, linger, options.lock);
   app.addHook('preClose', (done) => {
     connections.beginClosing();
     done();

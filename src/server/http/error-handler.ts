@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseBusyError } from './database-busy.js';
+import type { DatabaseLockWatch } from '../db/lock-watch.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 
@@ -191,9 +192,12 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
  * Installs the one error handler and the 404 handler of an app; with `linger`, an error answered
  * before the client finished sending its body closes the connection only once the client read it.
  */
-export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits): void {
+export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits, lock?: DatabaseLockWatch): void {
   app.setErrorHandler((thrown: FastifyError, request, reply) => {
-    const error = databaseBusyError(thrown) ?? thrown;
+    const busy = databaseBusyError(thrown);
+    // Writes stop waiting the full busy timeout, one after another, while the other process holds on.
+    if (busy) lock?.noteBusy();
+    const error = busy ?? thrown;
     const { status, body, headers } = toErrorResponse(error, request);
     if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers, linger);

@@ -43,6 +43,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     name: 'store',
     logLevel: config.server.log_level,
     bodyLimit: config.store.limits.body_bytes,
+    lock: database.lock,
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();

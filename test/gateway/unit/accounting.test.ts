@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
 import { AuditRepository } from '../../../src/server/gateway/accounting/audit.repository.js';
 import { PriceTable } from '../../../src/server/gateway/accounting/pricing.js';
@@ -66,6 +67,32 @@ describe('usage recorder', () => {
     expect(count()).toBe(1);
     for (let i = 2; i <= 6; i += 1) recorder.record(entry(i));
     expect(count()).toBe(6);
+  });
+
+  it('keeps rows while another process holds the lock, the oldest dropped past the bound, and writes them after', async () => {
+    const other = new Database(database.file);
+    const dropped: number[] = [];
+    database.lock.configure({ waitMs: 30, probeMs: 20 });
+    const held = new UsageRecorder(usage, database.sqlite, usage, new AuditRepository(database.sqlite), {
+      maxBatch: 3,
+      maxHeldRows: 4,
+      lock: database.lock,
+      onError: (_error, rows) => dropped.push(rows),
+    });
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      for (let i = 1; i <= 6; i += 1) held.record(entry(i));
+      expect(database.lock.held).toBe(true);
+      expect(dropped).toEqual([1, 1]);
+      expect(count()).toBe(0);
+      other.exec('COMMIT');
+      await vi.waitFor(() => expect(count()).toBe(4));
+      const ids = database.sqlite.prepare('SELECT request_id AS id FROM gateway_usage ORDER BY id').all();
+      expect(ids).toEqual(['r3', 'r4', 'r5', 'r6'].map((id) => ({ id })));
+    } finally {
+      held.close();
+      other.close();
+    }
   });
 
   it('commits a row and its audit event immediately with commitNow', () => {

@@ -20,10 +20,11 @@ export function openBatchConnection(handle: DatabaseHandle): BatchConnection {
   const sqlite = new Database(handle.file, nativeBinding ? { nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  handle.lock.add(sqlite);
   return {
     sqlite,
     close: () => {
+      handle.lock.remove(sqlite);
       if (sqlite.open) sqlite.close();
     },
   };

@@ -2,6 +2,11 @@ import type Database from 'better-sqlite3';
 import type { AuditRepository } from './audit.repository.js';
 import type { AuditEntry, UsageEntry } from './usage-entry.js';
 import type { UsageRepository } from './usage.repository.js';
+import type { DatabaseLockWatch } from '../../db/lock-watch.js';
+import { isDatabaseBusy } from '../../http/database-busy.js';
+
+/** Rows kept in memory at most while another process holds the database lock (some 30 MB). */
+const MAX_HELD_ROWS = 100_000;
 
 /** Options of the recorder. */
 export interface UsageRecorderOptions {
@@ -11,6 +16,12 @@ export interface UsageRecorderOptions {
   readonly maxBatch?: number;
   /** Called with a batch that could not be written (the rows are dropped, never retried forever). */
   readonly onError?: (error: unknown, rows: number) => void;
+  /**
+   * The database's lock watch: while another process holds the write lock, rows wait in memory (up to
+   * `maxHeldRows`, the oldest dropped beyond) and are written once it is free, instead of being dropped.
+   */
+  readonly lock?: DatabaseLockWatch;
+  readonly maxHeldRows?: number;
 }
 
 /**
@@ -26,6 +37,7 @@ export class UsageRecorder {
   private readonly maxBatch: number;
   private readonly commitPair: (usage: UsageEntry, audit: AuditEntry) => void;
   private closed = false;
+  private releaseWatch: (() => void) | undefined;
 
   /**
    * `batches` writes the queued rows (a connection without fsync on commit, see batch-connection.ts);
@@ -69,13 +81,32 @@ export class UsageRecorder {
       this.timer = undefined;
     }
     if (this.queue.length === 0) return;
+    const lock = this.options.lock;
+    if (lock?.held) return this.holdUntilFree(lock);
     const batch = this.queue;
     this.queue = [];
     try {
       this.batches.insertBatch(batch);
     } catch (error) {
-      this.options.onError?.(error, batch.length);
+      if (lock === undefined || !isDatabaseBusy(error)) return this.options.onError?.(error, batch.length);
+      this.queue = batch.concat(this.queue);
+      lock.noteBusy();
+      this.holdUntilFree(lock);
     }
+  }
+
+  /** Keeps the queue (bounded) until the lock is free, then writes it. */
+  private holdUntilFree(lock: DatabaseLockWatch): void {
+    const excess = this.queue.length - (this.options.maxHeldRows ?? MAX_HELD_ROWS);
+    if (excess > 0) {
+      this.queue.splice(0, excess);
+      this.options.onError?.(new Error('the database stayed locked by another process'), excess);
+    }
+    this.releaseWatch ??= lock.onRelease(() => {
+      this.releaseWatch?.();
+      this.releaseWatch = undefined;
+      this.flush();
+    });
   }
 
   /** Rows waiting for their batch. */
@@ -85,7 +116,12 @@ export class UsageRecorder {
 
   /** Writes what is queued and refuses further rows (the database closes next). */
   close(): void {
+    this.releaseWatch?.();
+    this.releaseWatch = undefined;
     this.flush();
+    // Rows still held for a locked database cannot wait for it any longer.
+    if (this.queue.length > 0) this.options.onError?.(new Error('the database was locked at close'), this.queue.length);
+    this.queue = [];
     this.closed = true;
   }
 }

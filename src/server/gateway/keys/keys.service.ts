@@ -1,5 +1,7 @@
 import type { ApiKeyCreate, ApiKeyUpdate } from '../../../shared/gateway-api.js';
 import { LruCache } from './lru-cache.js';
+import type { DatabaseLockWatch } from '../../db/lock-watch.js';
+import { isDatabaseBusy } from '../../http/database-busy.js';
 import { digestKeySecret, digestsEqual, displayPrefix, generateKeySecret, hashKeySecret, newId } from './key-secret.js';
 import { keyStatus } from './key-view.js';
 import { DEFAULT_SCOPES } from './scopes.js';
@@ -31,6 +33,10 @@ export interface KeysServiceOptions {
   /** How often last-use times are written (they are batched, never a write per request). */
   readonly touchIntervalMs?: number;
   readonly now?: () => number;
+  /** The database's lock watch: last-use times wait while another process holds the lock. */
+  readonly lock?: DatabaseLockWatch;
+  /** Told when last-use times could not be written (they are kept and tried again). */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** Issues, looks up and manages API keys; lookups are served from memory after the first. */
@@ -42,7 +48,7 @@ export class KeysService {
 
   constructor(
     private readonly repository: KeysRepository,
-    options: KeysServiceOptions = {},
+    private readonly options: KeysServiceOptions = {},
   ) {
     this.cache = new LruCache(options.cacheSize ?? 10_000);
     this.now = options.now ?? Date.now;
@@ -164,10 +170,18 @@ export class KeysService {
 
   /** Writes pending last-use times. */
   flushTouches(): void {
-    if (this.pendingTouches.size === 0) return;
+    if (this.pendingTouches.size === 0 || this.options.lock?.held) return;
     const pending = this.pendingTouches;
     this.pendingTouches = new Map();
-    this.repository.touchMany(pending);
+    try {
+      this.repository.touchMany(pending);
+    } catch (error) {
+      // Runs on a timer, where a throw would end the process: the times are kept for the next try
+      // (one per key, so the map stays small), a use noted meanwhile being the newer.
+      for (const [id, at] of pending) if (!this.pendingTouches.has(id)) this.pendingTouches.set(id, at);
+      if (isDatabaseBusy(error)) this.options.lock?.noteBusy();
+      else this.options.onError?.(error);
+    }
   }
 
   /** Stops the timer and writes what is pending. */

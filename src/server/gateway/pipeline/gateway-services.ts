@@ -145,12 +145,16 @@ export function createGatewayServices(
   // Also before any timer: a provider whose secret is not in the environment stops the start.
   const oidcClients = createOidcClients(options.config, options.env ?? process.env);
   const batch = openBatchConnection(options.database);
-  const keys = new KeysService(new KeysRepository(db, batch.sqlite));
+  const keys = new KeysService(new KeysRepository(db, batch.sqlite), {
+    lock: options.database.lock,
+    onError: (error) => log('could not write key last-use times', error),
+  });
   const usage = new UsageRepository(sqlite);
   const audit = new AuditRepository(sqlite);
   const inFlight = new InFlightRequests();
   const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
+    lock: options.database.lock,
   });
   const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
