@@ -38,8 +38,12 @@ describe('the database locked by another process', () => {
   });
 
   const chat = () => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
-  const admin = async (path: string) =>
-    (await fetch(`${servers.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } })).json();
+  const admin = async (path: string) => {
+    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+    });
+    return (await response.json()) as { data: unknown[] };
+  };
   const storeWrite = async () => {
     const started = performance.now();
     const response = await fetch(`${servers.storeUrl}/v1/apply`, {
