@@ -11,6 +11,10 @@ import {
 } from './rag-index.js';
 import type { CollectionRow } from './rag.repository.js';
 
+/** The wait before a failed background sync is tried again, and the longest it grows to. */
+const FIRST_RETRY_MS = 5000;
+const LAST_RETRY_MS = 5 * 60_000;
+
 /**
  * Keeps store-backed collections equal to the head of the namespace and branch they follow: on every
  * new revision of that branch (the store's in-process event), and once at start for revisions written
@@ -19,7 +23,10 @@ import type { CollectionRow } from './rag.repository.js';
  */
 export class StoreFollower {
   private readonly running = new Map<string, Promise<RagSyncResult>>();
+  /** Background syncs that failed, waiting to be tried again, with the wait that follows the next failure. */
+  private readonly retries = new Map<string, { timer: NodeJS.Timeout; nextDelayMs: number }>();
   private unsubscribe: (() => void) | undefined;
+  private closed = false;
 
   constructor(
     private readonly index: RagIndex,
@@ -37,7 +44,10 @@ export class StoreFollower {
 
   /** Stops following (pending syncs finish). */
   async close(): Promise<void> {
+    this.closed = true;
     this.unsubscribe?.();
+    for (const retry of this.retries.values()) clearTimeout(retry.timer);
+    this.retries.clear();
     await Promise.allSettled([...this.running.values()]);
   }
 
@@ -49,9 +59,12 @@ export class StoreFollower {
     const previous = this.running.get(name) ?? Promise.resolve(undefined);
     const next = previous.catch(() => undefined).then(() => this.run(name));
     this.running.set(name, next);
-    void next.finally(() => {
+    // Both ways, not `finally`: the promise `finally` returns rejects with a failed sync, and a
+    // rejection nobody handles ends the process.
+    const forget = (): void => {
       if (this.running.get(name) === next) this.running.delete(name);
-    });
+    };
+    next.then(forget, forget);
     return next;
   }
 
@@ -60,8 +73,25 @@ export class StoreFollower {
     while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
   }
 
+  /**
+   * Syncs without a caller to answer. A failure (the database locked by another process, a disk full)
+   * is logged and the sync tried again after 5 s, then twice as long each time up to 5 minutes, until
+   * one succeeds: the collection would otherwise stay behind the store until its next write.
+   */
   private background(name: string): void {
-    this.sync(name).catch((error: unknown) => this.log(`RAG: could not sync collection ${name} from the store`, error));
+    const pending = this.retries.get(name);
+    if (pending !== undefined) clearTimeout(pending.timer);
+    this.sync(name).then(
+      () => this.retries.delete(name),
+      (error: unknown) => {
+        this.log(`RAG: could not sync collection ${name} from the store`, error);
+        if (this.closed || this.index.repository.collection(name) === undefined) return;
+        const delayMs = this.retries.get(name)?.nextDelayMs ?? FIRST_RETRY_MS;
+        const timer = setTimeout(() => this.background(name), delayMs);
+        timer.unref();
+        this.retries.set(name, { timer, nextDelayMs: Math.min(delayMs * 2, LAST_RETRY_MS) });
+      },
+    );
   }
 
   private async run(name: string): Promise<RagSyncResult> {
