@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { databaseBusyError } from './database-busy.js';
+import { databaseStateError, isDatabaseBusy } from './database-errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
@@ -45,7 +45,7 @@ export function toErrorResponse(
   request: FastifyRequest,
 ): { status: number; body: ErrorBody; headers: Record<string, string> } {
   // Also here, not only in the handler: the gateway's usage row reads its error type from this answer.
-  const error = databaseBusyError(thrown) ?? thrown;
+  const error = databaseStateError(thrown) ?? thrown;
   if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -194,10 +194,9 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
  */
 export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits, lock?: DatabaseLockWatch): void {
   app.setErrorHandler((thrown: FastifyError, request, reply) => {
-    const busy = databaseBusyError(thrown);
     // Writes stop waiting the full busy timeout, one after another, while the other process holds on.
-    if (busy) lock?.noteBusy();
-    const error = busy ?? thrown;
+    if (isDatabaseBusy(thrown)) lock?.noteBusy();
+    const error = databaseStateError(thrown) ?? thrown;
     const { status, body, headers } = toErrorResponse(error, request);
     if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers, linger);

@@ -3,7 +3,7 @@ import type { AuditRepository } from './audit.repository.js';
 import type { AuditEntry, UsageEntry } from './usage-entry.js';
 import type { UsageRepository } from './usage.repository.js';
 import type { DatabaseLockWatch } from '../../db/lock-watch.js';
-import { isDatabaseBusy } from '../../http/database-busy.js';
+import { isDatabaseBusy } from '../../http/database-errors.js';
 
 /** Rows kept in memory at most while another process holds the database lock (some 30 MB). */
 const MAX_HELD_ROWS = 100_000;

@@ -1,7 +1,7 @@
 import type { ApiKeyCreate, ApiKeyUpdate } from '../../../shared/gateway-api.js';
 import { LruCache } from './lru-cache.js';
 import type { DatabaseLockWatch } from '../../db/lock-watch.js';
-import { isDatabaseBusy } from '../../http/database-busy.js';
+import { isDatabaseBusy } from '../../http/database-errors.js';
 import { digestKeySecret, digestsEqual, displayPrefix, generateKeySecret, hashKeySecret, newId } from './key-secret.js';
 import { keyStatus } from './key-view.js';
 import { DEFAULT_SCOPES } from './scopes.js';

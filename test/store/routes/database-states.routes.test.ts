@@ -46,3 +46,36 @@ describe('a write while another process holds the database lock', () => {
     expect(JSON.parse(retried.body).revision).toBe(2);
   });
 });
+
+describe('a write when the disk is full', () => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await buildTestStore();
+  });
+  afterEach(async () => store.close());
+
+  it('answers 503 naming the full disk, tells SDKs not to retry, writes nothing, and goes on once there is room', async () => {
+    const apply = (content: string) =>
+      store.call('POST', '/v1/apply', { scope: { namespace: 'full' }, documents: [{ key: 'a', content }] });
+    expect((await apply('small')).statusCode).toBe(200);
+    // As a full disk does: the file may not grow past the pages it has.
+    const pages = store.database.sqlite.pragma('page_count', { simple: true }) as number;
+    store.database.sqlite.pragma(`max_page_count = ${pages}`);
+
+    const response = await apply('x'.repeat(200_000));
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['x-should-retry']).toBe('false');
+    const error = JSON.parse(response.body).error;
+    expect(error).toEqual({
+      type: 'service_unavailable',
+      code: 503,
+      message:
+        'nothing was written (SQLITE_FULL): the disk that holds the database is full: free some space, then send the request again',
+    });
+    const state = await store.call('GET', '/v1/state?namespace=full');
+    expect(JSON.parse(state.body)).toEqual({ revision: 1, objects: { a: 'small' } });
+
+    store.database.sqlite.pragma('max_page_count = 1073741823');
+    expect(JSON.parse((await apply('x'.repeat(200_000))).body).revision).toBe(2);
+  });
+});

@@ -1,0 +1,40 @@
+import { AppError } from './errors.js';
+
+/** The SQLite result code of an error better-sqlite3 raised (`SQLITE_BUSY_SNAPSHOT`, ...), if it is one. */
+function sqliteCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'SqliteError') return undefined;
+  const code = (error as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether `error` is SQLite saying another connection holds the lock (`SQLITE_BUSY`, `SQLITE_LOCKED`, extended codes). */
+export function isDatabaseBusy(error: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(sqliteCode(error) ?? '');
+}
+
+/**
+ * A SQLite error that says the database cannot be written right now, as a 503 naming why, rather than
+ * an internal error: these are states of the machine, which the message tells the user how to end.
+ * Each service serialises its own writes, so a lock means another process (a sqlite3 shell left in a
+ * transaction, a backup tool): a state that passes, worth a retry. A full disk or a read-only file is
+ * not retried (`x-should-retry: false`, which both official SDKs honour) until someone acts.
+ */
+export function databaseStateError(error: unknown): AppError | undefined {
+  const code = sqliteCode(error);
+  if (code === undefined) return undefined;
+  if (isDatabaseBusy(error))
+    return new AppError(
+      'service_unavailable',
+      `the database is locked by another connection (${code}), such as a sqlite3 shell or a backup; retry shortly`,
+      { headers: { 'retry-after': '1' } },
+    );
+  const problem = /^SQLITE_FULL(_|$)/.test(code)
+    ? 'the disk that holds the database is full: free some space'
+    : /^SQLITE_READONLY(_|$)/.test(code)
+      ? 'the database file cannot be written: check that the data folder and gatehouse.db are writable by this user'
+      : undefined;
+  if (problem === undefined) return undefined;
+  return new AppError('service_unavailable', `nothing was written (${code}): ${problem}, then send the request again`, {
+    headers: { 'x-should-retry': 'false' },
+  });
+}
