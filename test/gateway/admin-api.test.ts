@@ -388,6 +388,22 @@ describe('admin API (/internal/*)', () => {
     expect(all).not.toContain(TEST_MASTER_KEY);
   });
 
+  it('tells open Users and Teams views about the user and team a new key created, as their own endpoints do', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(`${servers.gatewayUrl}/internal/traffic/stream`, {
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+      signal: controller.signal,
+    });
+    const reader = stream.body!.getReader();
+    await admin('POST', '/internal/api-keys', { name: 'first of its kind', user: 'dave-new', team: 't-new' });
+    let text = '';
+    while (!text.includes('"topic":"api-keys"')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const topics = [...text.matchAll(/^data: (\{"topic".*\})$/gm)].map((match) => JSON.parse(match[1]!));
+    expect(topics).toContainEqual({ topic: 'users', ids: ['dave-new'] });
+    expect(topics).toContainEqual({ topic: 'teams', ids: ['t-new'] });
+  });
+
   it('persists keys, model settings and deployments across a restart', async () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'survivor' })).body;
     await admin('PUT', '/internal/models', {

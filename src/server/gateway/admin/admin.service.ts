@@ -188,7 +188,8 @@ export class AdminService {
     actor: AdminActor,
   ): string | null {
     const ensured = this.principals.ensureForKey(user, team);
-    for (const event of principalCreations(ensured)) this.record(actor, event.action, event.target, event.details);
+    for (const event of principalCreations(ensured))
+      this.record(actor, event.action, event.target, event.details, event.changed);
     return ensured.team;
   }
 
@@ -197,9 +198,15 @@ export class AdminService {
     return { ...toKeyRecord(row, now), limits: this.limits.keyStatus(row) };
   }
 
-  private record(actor: AdminActor, action: string, target: string | null, details: Record<string, unknown>): void {
+  private record(
+    actor: AdminActor,
+    action: string,
+    target: string | null,
+    details: Record<string, unknown>,
+    changed?: Parameters<typeof recordAction>[3],
+  ): void {
     const entry = { createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details };
-    recordAction(this.audit, this.bus, entry);
+    recordAction(this.audit, this.bus, entry, changed);
   }
 }
 

@@ -203,7 +203,7 @@ export class SsoService {
     // The user record's id is the stable id from the claims; a mapped team becomes a team record.
     const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
     for (const event of principalCreations(ensured))
-      this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details);
+      this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details, event.changed);
     const team = ensured.team;
     const { row, secret } = this.deps.keys.issue(
       {
@@ -302,8 +302,10 @@ export class SsoService {
     target: string,
     requestId: string | null,
     details: Record<string, unknown>,
+    changed?: Parameters<typeof recordAction>[3],
   ): void {
-    recordAction(this.deps.audit, this.deps.bus, { createdAt: this.now(), actor, action, target, requestId, details });
+    const entry = { createdAt: this.now(), actor, action, target, requestId, details };
+    recordAction(this.deps.audit, this.deps.bus, entry, changed);
   }
 }
 
