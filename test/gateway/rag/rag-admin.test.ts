@@ -105,6 +105,17 @@ describe('RAG admin API', () => {
     expect(metrics).toMatch(/gateway_rag_retrievals_total\{collection="md"\} [1-9]/);
     expect(metrics).toMatch(/gateway_rag_chunks_returned_total\{collection="md"\} [1-9]/);
     expect(metrics).toMatch(/gateway_rag_retrieval_duration_seconds_count [1-9]/);
+
+    // The admin console's search is not a request's retrieval: the metrics do not move.
+    const counts = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) =>
+          /^gateway_rag_(retrievals_total|chunks_returned_total|retrieval_duration_seconds_count)/.test(line),
+        );
+    const search = await h.admin('POST', '/internal/rag/search', { query: 'apt', collections: ['md'] });
+    expect(search.body.hits.length).toBeGreaterThan(0);
+    expect(counts(await (await fetch(`${h.url}/metrics`)).text())).toEqual(counts(metrics));
   });
 
   it('a streamed answer carries the chunks header too', async () => {

@@ -44,13 +44,17 @@ export class RagRetriever {
     return { allowed, denied };
   }
 
-  /** The top `topK` chunks for `query` in the collections of `names` the caller may read. */
+  /**
+   * The top `topK` chunks for `query` in the collections of `names` the caller may read. `purpose`
+   * `search` (the admin console's) leaves the metrics alone: they count what requests were given.
+   */
   async retrieve(
     caller: RagCaller | null,
     names: readonly string[],
     query: string,
     topK: number,
     requestId?: string,
+    purpose: 'request' | 'search' = 'request',
   ): Promise<Retrieval> {
     const started = performance.now();
     const { allowed, denied } = this.readable(caller, names);
@@ -69,11 +73,12 @@ export class RagRetriever {
       if (row === undefined) continue;
       hits.push({ ...chunkView(row), score: entry.score, bm25_rank: entry.bm25Rank, vector_rank: entry.vectorRank });
     }
-    this.metrics.observe(
-      collections,
-      hits.map((hit) => hit.collection),
-      (performance.now() - started) / 1000,
-    );
+    if (purpose === 'request')
+      this.metrics.observe(
+        collections,
+        hits.map((hit) => hit.collection),
+        (performance.now() - started) / 1000,
+      );
     return { collections, denied, hits };
   }
 

@@ -127,7 +127,8 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
       // A revoked or expired key is refused before any retrieval: it reads nothing.
       if (key !== null && keyStatus(key, Date.now()) !== 'active')
         return { collections: [], denied: [...new Set(names)], hits: [] };
-      const result = await rag.retriever.retrieve(key, names, query, topK ?? rag.settings.top_k, request.id);
+      const topN = topK ?? rag.settings.top_k;
+      const result = await rag.retriever.retrieve(key, names, query, topN, request.id, 'search');
       // What the key would be sent: the same redaction as on the way to an upstream.
       const { texts } = rag.redact(result.hits.map((hit) => hit.text));
       return {
