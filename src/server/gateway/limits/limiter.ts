@@ -20,8 +20,8 @@ export interface Reservation {
   readonly at: number;
   /** Whose budgets the request counts in even where it is not checked against them: its user (or key) and team. */
   readonly owners: readonly LimitSubject[];
-  /** The budget windows that held the request's cost: the others of its owners were created since. */
-  readonly held: ReadonlySet<CalendarWindow>;
+  /** The budget windows that hold the request's cost, and what they count: the others of its owners were created since. */
+  readonly held: ReadonlyMap<CalendarWindow, LimitMeasure>;
 }
 
 /** The outcome of a reservation: admitted, or the limit that refused it and how long until it fits. */
@@ -74,22 +74,38 @@ export class Limiter {
       if (waitMs > 0 && (refused === undefined || waitMs > refused.waitMs)) refused = { check, needed, waitMs };
     }
     if (refused !== undefined) return { ok: false, ...refused };
-    const held = new Set<CalendarWindow>();
+    const held = new Map<CalendarWindow, LimitMeasure>();
     for (const check of checks) {
       const amount = amountOf(check.measure, cost);
       if (check.span === 'bucket') this.bucket(check, now).take(amount, now);
       else {
         const window = this.window(check, now);
         window.add(amount, now);
-        held.add(window);
+        held.set(window, check.measure);
       }
     }
     for (const { window, measure } of this.ownerWindows(owners)) {
       if (held.has(window)) continue;
       window.add(amountOf(measure, cost), now);
-      held.add(window);
+      held.set(window, measure);
     }
     return { ok: true, reservation: { checks, cost, at: now, owners, held } };
+  }
+
+  /**
+   * Adds to an admitted request's reservation what its prompt grew by after the check (retrieved
+   * context): taken at once from every limit and budget the reservation holds, without refusing (the
+   * request was admitted), so that requests admitted next see it before this one settles.
+   */
+  extend(reservation: Reservation, extra: LimitCost): Reservation {
+    const now = this.now();
+    for (const check of reservation.checks)
+      if (check.span === 'bucket' && check.measure !== 'requests')
+        this.bucket(check, now).take(amountOf(check.measure, extra), now);
+    for (const [window, measure] of reservation.held)
+      window.add(amountOf(measure, extra), now, windowStart(window.span, reservation.at));
+    const cost = { tokens: reservation.cost.tokens + extra.tokens, usd: reservation.cost.usd + extra.usd };
+    return { ...reservation, cost };
   }
 
   /** Whether some budget window of these owners is held (a request without limits of its own still counts in it). */

@@ -9,6 +9,7 @@ import type { PrincipalsService } from '../principals/principals.service.js';
 import { rateLimitHeaders } from './limit-headers.js';
 import { budgetOwners, planLimits, planTeamLimits, planUserLimits, type LimitCheck } from './limit-plan.js';
 import type { LimitCost, Limiter, Reservation } from './limiter.js';
+import { countTextTokens } from '../formats/tokenizer.js';
 import { countPromptTokens } from './prompt-tokens.js';
 import { refusal } from './refusal.js';
 
@@ -99,6 +100,21 @@ export class LimitsService {
       admission.reservation.at,
     );
     return undefined;
+  }
+
+  /**
+   * A request's prompt grew after it was admitted (the RAG stage put retrieved context into it): its
+   * reservation takes the added text's tokens and their price too. Only where the limits stage counted
+   * the prompt (some token limit or budget applies); otherwise settlement counts what was used.
+   */
+  grow(ctx: RequestContext, text: string): void {
+    const reservation = ctx.reservation;
+    const prompt = ctx.promptTokens;
+    if (reservation === undefined || prompt === undefined) return;
+    const tokens = countTextTokens(text);
+    const usd = this.price(ctx.model ?? '', { promptTokens: tokens, completionTokens: 0 });
+    ctx.reservation = this.limiter.extend(reservation, { tokens, usd });
+    ctx.promptTokens = { ...prompt, tokens: prompt.tokens + tokens };
   }
 
   /**
