@@ -85,14 +85,29 @@ export class AdminService {
 
   /** Changes a key; applies from the next request. */
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
-    if (this.keys.get(id) === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    this.ensurePrincipals(input.user, input.team, actor);
-    const row = this.keys.update(id, input);
+    const before = this.keys.get(id);
+    if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    const team = this.ensurePrincipals(input.user, input.team, actor);
+    const change = this.followNewOwner(before, input, team);
+    const row = this.keys.update(id, change);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     // The values, not only the names: "rpm_limit changed" does not say to what. A key update holds no secret.
-    this.record(actor, 'api_key.update', id, { fields: Object.keys(input), ...input });
+    this.record(actor, 'api_key.update', id, { fields: Object.keys(change), ...change });
     this.bus.invalidate('api-keys', [id]);
     return this.view(row);
+  }
+
+  /**
+   * A key given to another user without a team named: when its team was its old user's (or it had
+   * none), it takes the new user's team, as a key issued for them would. Otherwise the new user's
+   * spending would go on charging the old team's budgets and reading the old team's cached answers.
+   * A team the key was given on purpose stays.
+   */
+  private followNewOwner(before: ApiKeyRow, input: ApiKeyUpdate, userTeam: string | null): ApiKeyUpdate {
+    if (input.user == null || input.team !== undefined || input.user === before.ownerUser) return input;
+    const oldUserTeam = before.ownerUser === null ? null : (this.principals.user(before.ownerUser)?.team ?? null);
+    if (before.team !== oldUserTeam || userTeam === before.team) return input;
+    return { ...input, team: userTeam };
   }
 
   /** Revokes a key: 401 from the next request on. Revoking twice is not an error. */

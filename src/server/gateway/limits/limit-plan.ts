@@ -136,6 +136,15 @@ export function planLimits(
   return checks;
 }
 
+/**
+ * Whose budgets a key's requests count in: its user (the key itself when it has none) and its team.
+ */
+export function budgetOwners(key: ApiKeyRow): LimitSubject[] {
+  const owners = [key.ownerUser !== null ? subject('user', key.ownerUser) : subject('key', key.id)];
+  if (key.team !== null) owners.push(subject('team', key.team));
+  return owners;
+}
+
 /** A user's own limits (those every key of theirs shares), for the admin views. */
 export function planUserLimits(user: UserRow, config: LimitsConfig): LimitCheck[] {
   const checks: LimitCheck[] = [];

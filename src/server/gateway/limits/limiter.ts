@@ -1,6 +1,6 @@
 import type { LimitStatus } from '../../../shared/principals-api.js';
-import { CalendarWindow, windowEnd, windowStart } from './calendar-window.js';
-import type { LimitCheck, LimitMeasure } from './limit-plan.js';
+import { CalendarWindow, windowEnd, windowStart, type WindowSpan } from './calendar-window.js';
+import type { LimitCheck, LimitMeasure, LimitSubject } from './limit-plan.js';
 import { TokenBucket } from './token-bucket.js';
 import type { UsageHistory } from './usage-history.js';
 
@@ -18,12 +18,26 @@ export interface Reservation {
   readonly cost: LimitCost;
   /** When it was taken: a budget's settlement goes to the window the reservation was made in. */
   readonly at: number;
+  /** Whose budgets the request counts in even where it is not checked against them: its user (or key) and team. */
+  readonly owners: readonly LimitSubject[];
+  /** The budget windows that hold the request's cost, and what they count: the others of its owners were created since. */
+  readonly held: ReadonlyMap<CalendarWindow, LimitMeasure>;
 }
 
 /** The outcome of a reservation: admitted, or the limit that refused it and how long until it fits. */
 export type Admission =
   | { readonly ok: true; readonly reservation: Reservation }
   | { readonly ok: false; readonly check: LimitCheck; readonly needed: number; readonly waitMs: number };
+
+/** The budget windows a subject may have: tokens per minute and per day, spend per day. */
+const WINDOW_KINDS = [
+  ['tokens', 'minute'],
+  ['tokens', 'day'],
+  ['usd', 'day'],
+] as const;
+
+const windowName = (measure: LimitMeasure, span: WindowSpan, who: LimitSubject): string =>
+  `${measure}|${span}|${who.name}`;
 
 const amountOf = (measure: LimitMeasure, cost: LimitCost): number =>
   measure === 'requests' ? 1 : measure === 'tokens' ? cost.tokens : cost.usd;
@@ -44,8 +58,14 @@ export class Limiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Checks every limit and, when all have room, takes the request's cost from each. */
-  reserve(checks: readonly LimitCheck[], cost: LimitCost): Admission {
+  /**
+   * Checks every limit and, when all have room, takes the request's cost from each. `owners` (the
+   * request's user, or its key when it has none, and its team) are charged in every budget window
+   * of theirs that this process holds, checked or not: a budget one key caps (`team_tpd_budget`) or
+   * one set again after it was removed counts every request of its user or team, as the usage
+   * table does after a restart.
+   */
+  reserve(checks: readonly LimitCheck[], cost: LimitCost, owners: readonly LimitSubject[] = []): Admission {
     const now = this.now();
     let refused: { check: LimitCheck; needed: number; waitMs: number } | undefined;
     for (const check of checks) {
@@ -54,26 +74,75 @@ export class Limiter {
       if (waitMs > 0 && (refused === undefined || waitMs > refused.waitMs)) refused = { check, needed, waitMs };
     }
     if (refused !== undefined) return { ok: false, ...refused };
+    const held = new Map<CalendarWindow, LimitMeasure>();
     for (const check of checks) {
       const amount = amountOf(check.measure, cost);
       if (check.span === 'bucket') this.bucket(check, now).take(amount, now);
-      else this.window(check, now).add(amount, now);
+      else {
+        const window = this.window(check, now);
+        window.add(amount, now);
+        held.set(window, check.measure);
+      }
     }
-    return { ok: true, reservation: { checks, cost, at: now } };
+    for (const { window, measure } of this.ownerWindows(owners)) {
+      if (held.has(window)) continue;
+      window.add(amountOf(measure, cost), now);
+      held.set(window, measure);
+    }
+    return { ok: true, reservation: { checks, cost, at: now, owners, held } };
+  }
+
+  /**
+   * Adds to an admitted request's reservation what its prompt grew by after the check (retrieved
+   * context): taken at once from every limit and budget the reservation holds, without refusing (the
+   * request was admitted), so that requests admitted next see it before this one settles.
+   */
+  extend(reservation: Reservation, extra: LimitCost): Reservation {
+    const now = this.now();
+    for (const check of reservation.checks)
+      if (check.span === 'bucket' && check.measure !== 'requests')
+        this.bucket(check, now).take(amountOf(check.measure, extra), now);
+    for (const [window, measure] of reservation.held)
+      window.add(amountOf(measure, extra), now, windowStart(window.span, reservation.at));
+    const cost = { tokens: reservation.cost.tokens + extra.tokens, usd: reservation.cost.usd + extra.usd };
+    return { ...reservation, cost };
+  }
+
+  /** Whether some budget window of these owners is held (a request without limits of its own still counts in it). */
+  tracks(owners: readonly LimitSubject[]): boolean {
+    for (const owner of owners)
+      for (const [measure, span] of WINDOW_KINDS) if (this.windows.has(windowName(measure, span, owner))) return true;
+    return false;
   }
 
   /**
    * Replaces a reservation's estimate with what the request really used: unused tokens go back, and
-   * a request that used more than it reserved (a long stream) takes the difference.
+   * a request that used more than it reserved (a long stream) takes the difference. A window of its
+   * owners created since the reservation (from the usage table, which does not have this request
+   * yet, unless it was `recorded` before its answer) takes all it used.
    */
-  settle(reservation: Reservation, actual: LimitCost): void {
+  settle(reservation: Reservation, actual: LimitCost, recorded = false): void {
     const now = this.now();
+    const settled = new Set<CalendarWindow>();
     for (const check of reservation.checks) {
       if (check.measure === 'requests') continue;
       const difference = amountOf(check.measure, actual) - amountOf(check.measure, reservation.cost);
-      if (difference === 0) continue;
-      if (check.span === 'bucket') this.bucket(check, now).give(-difference, now);
-      else this.window(check, now).add(difference, now, windowStart(check.span, reservation.at));
+      if (check.span === 'bucket') {
+        if (difference !== 0) this.bucket(check, now).give(-difference, now);
+        continue;
+      }
+      const window = this.window(check, now);
+      if (settled.has(window)) continue;
+      settled.add(window);
+      if (difference !== 0) window.add(difference, now, windowStart(check.span, reservation.at));
+    }
+    for (const { window, measure } of this.ownerWindows(reservation.owners)) {
+      if (settled.has(window)) continue;
+      settled.add(window);
+      const used = amountOf(measure, actual);
+      if (reservation.held.has(window))
+        window.add(used - amountOf(measure, reservation.cost), now, windowStart(window.span, reservation.at));
+      else if (!recorded) window.add(used, now, windowStart(window.span, reservation.at));
     }
   }
 
@@ -131,7 +200,7 @@ export class Limiter {
 
   private window(check: LimitCheck, now: number): CalendarWindow {
     if (check.span === 'bucket') throw new Error('a bucket has no calendar window');
-    const name = `${check.measure}|${check.span}|${check.subject.name}`;
+    const name = windowName(check.measure, check.span, check.subject);
     let window = this.windows.get(name);
     if (window === undefined) {
       window = new CalendarWindow(check.span, now);
@@ -140,5 +209,14 @@ export class Limiter {
       this.windows.set(name, window);
     }
     return window;
+  }
+
+  /** The budget windows this process holds for the owners, each once. */
+  private *ownerWindows(owners: readonly LimitSubject[]): Generator<{ window: CalendarWindow; measure: LimitMeasure }> {
+    for (const owner of owners)
+      for (const [measure, span] of WINDOW_KINDS) {
+        const window = this.windows.get(windowName(measure, span, owner));
+        if (window !== undefined) yield { window, measure };
+      }
   }
 }

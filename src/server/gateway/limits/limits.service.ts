@@ -7,8 +7,9 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import { rateLimitHeaders } from './limit-headers.js';
-import { planLimits, planTeamLimits, planUserLimits, type LimitCheck } from './limit-plan.js';
+import { budgetOwners, planLimits, planTeamLimits, planUserLimits, type LimitCheck } from './limit-plan.js';
 import type { LimitCost, Limiter, Reservation } from './limiter.js';
+import { countTextTokens } from '../formats/tokenizer.js';
 import { countPromptTokens } from './prompt-tokens.js';
 import { refusal } from './refusal.js';
 
@@ -75,12 +76,16 @@ export class LimitsService {
       return undefined;
     }
     const checks = planLimits(principal.key.row, ctx.model, this.principals, this.config);
-    if (checks.length === 0) {
+    // A request with no limits of its own still counts in its user's and team's budgets where one of
+    // their other keys is checked against them (a key's `team_tpd_budget`); it reserves nothing and
+    // settles what it used.
+    const owners = budgetOwners(principal.key.row);
+    if (checks.length === 0 && !this.limiter.tracks(owners)) {
       ctx.admitted = true;
       return undefined;
     }
     const cost = checks.some((check) => check.measure !== 'requests') ? this.costOf(ctx) : NOTHING;
-    const admission = this.limiter.reserve(checks, cost);
+    const admission = this.limiter.reserve(checks, cost, owners);
     if (!admission.ok) {
       this.metrics.rateLimitHit(admission.check.type);
       const reservesOutput = ctx.endpoint !== 'embeddings' && ctx.endpoint !== 'count_tokens';
@@ -97,9 +102,27 @@ export class LimitsService {
     return undefined;
   }
 
-  /** Settles a finished request's reservation with what it really used (tokens, and spend where priced). */
-  settle(reservation: Reservation, tokens: number, usd: number): void {
-    this.limiter.settle(reservation, { tokens, usd });
+  /**
+   * A request's prompt grew after it was admitted (the RAG stage put retrieved context into it): its
+   * reservation takes the added text's tokens and their price too. Only where the limits stage counted
+   * the prompt (some token limit or budget applies); otherwise settlement counts what was used.
+   */
+  grow(ctx: RequestContext, text: string): void {
+    const reservation = ctx.reservation;
+    const prompt = ctx.promptTokens;
+    if (reservation === undefined || prompt === undefined) return;
+    const tokens = countTextTokens(text);
+    const usd = this.price(ctx.model ?? '', { promptTokens: tokens, completionTokens: 0 });
+    ctx.reservation = this.limiter.extend(reservation, { tokens, usd });
+    ctx.promptTokens = { ...prompt, tokens: prompt.tokens + tokens };
+  }
+
+  /**
+   * Settles a finished request's reservation with what it really used (tokens, and spend where priced).
+   * `recorded`: its usage row is already written (embeddings commit it before the answer).
+   */
+  settle(reservation: Reservation, tokens: number, usd: number, recorded = false): void {
+    this.limiter.settle(reservation, { tokens, usd }, recorded);
   }
 
   /** Where every limit of a key stands (its user's and team's included; models' are shared and shown apart). */

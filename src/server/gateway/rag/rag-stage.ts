@@ -156,7 +156,12 @@ async function retrieveInto(
     hits.push(hit);
     texts.push(text);
   }
-  if (hits.length > 0) injectContext(endpoint, ctx.body, contextBlock(hits, texts));
+  if (hits.length > 0) {
+    const context = contextBlock(hits, texts);
+    injectContext(endpoint, ctx.body, context);
+    // The limits stage reserved the prompt as the client sent it: the context is part of it now.
+    ctx.services.limits.grow(ctx, context);
+  }
   ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
   ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
   return undefined;

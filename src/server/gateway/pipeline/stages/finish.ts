@@ -67,7 +67,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   settleStreamHealth(ctx);
   const entry = usageEntry(ctx, status);
   if (ctx.reservation !== undefined)
-    services.limits.settle(ctx.reservation, entry.promptTokens + entry.completionTokens, entry.costUsd);
+    services.limits.settle(ctx.reservation, entry.promptTokens + entry.completionTokens, entry.costUsd, ctx.committed);
   // A stream whose client left: what had been sent by then.
   if (ctx.responseBody === undefined && ctx.transcript !== undefined)
     ctx.responseBody = textBody(ctx.transcript.frames.join(''), ctx.transcript.truncated);
