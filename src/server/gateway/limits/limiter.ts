@@ -108,8 +108,14 @@ export class Limiter {
     return { ...reservation, cost };
   }
 
+  /** Whether any budget window is held at all (when none is, no request needs its owners worked out). */
+  get holdsBudgets(): boolean {
+    return this.windows.size > 0;
+  }
+
   /** Whether some budget window of these owners is held (a request without limits of its own still counts in it). */
   tracks(owners: readonly LimitSubject[]): boolean {
+    if (this.windows.size === 0) return false;
     for (const owner of owners)
       for (const [measure, span] of WINDOW_KINDS) if (this.windows.has(windowName(measure, span, owner))) return true;
     return false;

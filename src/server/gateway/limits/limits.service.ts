@@ -7,11 +7,21 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import { rateLimitHeaders } from './limit-headers.js';
-import { budgetOwners, planLimits, planTeamLimits, planUserLimits, type LimitCheck } from './limit-plan.js';
+import {
+  budgetOwners,
+  planLimits,
+  planTeamLimits,
+  planUserLimits,
+  type LimitCheck,
+  type LimitSubject,
+} from './limit-plan.js';
 import type { LimitCost, Limiter, Reservation } from './limiter.js';
 import { countTextTokens } from '../formats/tokenizer.js';
 import { countPromptTokens } from './prompt-tokens.js';
 import { refusal } from './refusal.js';
+
+/** No one's budgets to count in: every request's path when no budget is set anywhere (nothing allocated). */
+const NO_OWNERS: readonly LimitSubject[] = [];
 
 const NOTHING: LimitCost = { tokens: 0, usd: 0 };
 
@@ -79,7 +89,7 @@ export class LimitsService {
     // A request with no limits of its own still counts in its user's and team's budgets where one of
     // their other keys is checked against them (a key's `team_tpd_budget`); it reserves nothing and
     // settles what it used.
-    const owners = budgetOwners(principal.key.row);
+    const owners = checks.length > 0 || this.limiter.holdsBudgets ? budgetOwners(principal.key.row) : NO_OWNERS;
     if (checks.length === 0 && !this.limiter.tracks(owners)) {
       ctx.admitted = true;
       return undefined;
