@@ -72,8 +72,8 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const name = deployment.provider;
   const defaults = name === 'anthropic' ? ANTHROPIC : (OPENAI_COMPATIBLE[name] ?? {});
-  const baseUrl =
-    deployment.baseUrl ?? (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
+  const providerUrl = (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
+  const baseUrl = deployment.baseUrl ?? providerUrl;
   if (!baseUrl) {
     // Retryable: another deployment of the same model may be configured correctly.
     throw new UpstreamError(`deployment ${deployment.id} (${name}) has no base URL configured`, {
@@ -85,7 +85,13 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
   return {
     name,
     baseUrl,
-    apiKey: deployment.apiKey ?? (defaults.keyEnv ? env[defaults.keyEnv] : undefined),
+    // The provider's key variable goes to the provider's own address only, as a configured provider
+    // key does (resolveDeployment): a deployment pointing elsewhere (a colleague's vLLM) must not get it.
+    apiKey:
+      deployment.apiKey ??
+      (defaults.keyEnv !== undefined && (deployment.baseUrl === undefined || deployment.baseUrl === providerUrl)
+        ? env[defaults.keyEnv]
+        : undefined),
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
     acceptsTopK: defaults.topK === true,
