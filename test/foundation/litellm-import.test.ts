@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -299,6 +299,15 @@ describe('npm run import:litellm', () => {
     expect(result.stdout).toBe('');
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(readFileSync(out, 'utf8')).toMatch(/^# Converted from the LiteLLM proxy config/);
+    expect(result.stderr).toMatch(/wrote .* \(\d+ deployments?\); start with/);
+  });
+
+  it('narrows an existing --out file to 0600 too (writing keeps the mode of a file that exists)', () => {
+    const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
+    const out = tempFile('existing.yaml', 'old\n');
+    chmodSync(out, 0o644);
+    expect(runImport(input, '--out', out).status).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it('exits 2 on unreadable or non-LiteLLM input', () => {

@@ -85,5 +85,8 @@ describe('a bad value from the environment', () => {
     expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'ftp://example.test' } })).toThrowError(
       /\n {2}OPENAI_BASE_URL \(providers\.openai\.base_url\): must be an http:\/\/ or https:\/\/ URL/,
     );
+    expect(() => loadConfig({ file, env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'notaurl' } })).toThrowError(
+      /\n {2}OTEL_EXPORTER_OTLP_ENDPOINT \(telemetry\.otlp_endpoint\): /,
+    );
   });
 });

@@ -4,7 +4,7 @@
  * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input (two entries
  * with one id, say) or arguments.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
@@ -61,9 +61,11 @@ function main(args: readonly string[]): void {
   if (out === undefined) process.stdout.write(text);
   else {
     writeFileSync(out, text, { mode: 0o600 });
-    process.stderr.write(
-      `import:litellm: wrote ${out} (${imported.deployments} deployments); start with GATEHOUSE_CONFIG=${out} npm run serve\n`,
-    );
+    // The mode above applies only to a file it creates; one that existed keeps its own, and the output
+    // may hold literal api_key values.
+    chmodSync(out, 0o600);
+    const count = `${imported.deployments} deployment${imported.deployments === 1 ? '' : 's'}`;
+    process.stderr.write(`import:litellm: wrote ${out} (${count}); start with GATEHOUSE_CONFIG=${out} npm run serve\n`);
   }
 }
 

@@ -94,6 +94,10 @@ const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['OPENAI_BASE_URL', 'providers.openai.base_url'],
   ['ANTHROPIC_API_KEY', 'providers.anthropic.api_key'],
   ['ANTHROPIC_BASE_URL', 'providers.anthropic.base_url'],
+  // Read by telemetryFromEnv; OTEL_SDK_DISABLED and OTEL_TRACES_EXPORTER only turn tracing off.
+  ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'telemetry.otlp_traces_endpoint'],
+  ['OTEL_EXPORTER_OTLP_ENDPOINT', 'telemetry.otlp_endpoint'],
+  ['OTEL_SERVICE_NAME', 'telemetry.service_name'],
 ];
 
 /** `GATEHOUSE_LOG_LEVEL (server.log_level): ...` for a key whose value came from the environment. */
