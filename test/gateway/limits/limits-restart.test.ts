@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
+import { startOpenAIUpstream } from '../../support/upstreams/index.js';
 
 // Limits survive a restart: a new process rebuilds its buckets and budgets from the usage table.
 
@@ -56,6 +57,40 @@ describe('limits across a restart', () => {
       expect(after.limits.find((l: any) => l.limit_type === 'user_daily').used).toBe(usedBefore);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("a caller's own provider key (allow_passthrough_keys) across a restart", () => {
+  it('is left out of the model limits in the next process, as it was in the first', async () => {
+    const upstream = await startOpenAIUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-passthrough-restart-'));
+    const config = {
+      llm: { allowed_models: ['emb'] },
+      allow_passthrough_keys: true,
+      deployments: [
+        { id: 'e', model: 'emb', provider: 'openai', upstream_model: 'text-embedding-3-small', base_url: upstream.url },
+      ],
+      limits: { models: { emb: { rpm_limit: 2 } } },
+    };
+    const embed = (url: string, key: string) =>
+      new OpenAI({ baseURL: `${url}/v1`, apiKey: key, maxRetries: 0 }).embeddings.create({ model: 'emb', input: 'x' });
+    const first = await startTempServers(config, { GATEHOUSE_DATA_DIR: dir });
+    try {
+      // The callers' own provider keys: not the gateway's to limit.
+      for (let i = 0; i < 3; i += 1) await embed(first.gatewayUrl, 'sk-callers-own-key-0123456789');
+    } finally {
+      await first.stop();
+    }
+    const second = await startTempServers(config, { GATEHOUSE_DATA_DIR: dir });
+    try {
+      const key = await admin(second.gatewayUrl, 'POST', '/internal/api-keys', { scopes: ['embeddings'] });
+      // The model's two requests a minute are still there for a gateway key.
+      for (let i = 0; i < 2; i += 1) expect((await embed(second.gatewayUrl, key.key)).data).toHaveLength(1);
+    } finally {
+      await second.stop();
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

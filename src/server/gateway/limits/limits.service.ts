@@ -81,10 +81,9 @@ export class LimitsService {
    */
   admit(ctx: RequestContext): undefined {
     const principal = ctx.principal;
-    if (principal?.kind !== 'key') {
-      ctx.admitted = true;
-      return undefined;
-    }
+    // A caller's own provider key (allow_passthrough_keys) is not the gateway's to limit, and its
+    // usage row says so: limits rebuilt from the usage table at start leave it out as this process does.
+    if (principal?.kind !== 'key') return undefined;
     const checks = planLimits(principal.key.row, ctx.model, this.principals, this.config);
     // A request with no limits of its own still counts in its user's and team's budgets where one of
     // their other keys is checked against them (a key's `team_tpd_budget`); it reserves nothing and
