@@ -62,4 +62,14 @@ describe('a key given to another user', () => {
     });
     expect(both.body.team).toBe('reassign-ops');
   });
+
+  it('loses the team it had from its user when the user is cleared, and keeps one given on purpose', async () => {
+    await h.admin('POST', '/internal/users', { id: 'reassign-dan', team: 'reassign-red' });
+    const inherited = await h.issueKey({ scopes: ['chat'], user: 'reassign-dan' });
+    const cleared = await h.admin('PATCH', `/internal/api-keys/${inherited.id}`, { user: null });
+    expect(cleared.body).toMatchObject({ user: null, team: null });
+    const onPurpose = await h.issueKey({ scopes: ['chat'], user: 'reassign-dan', team: 'reassign-ops' });
+    const kept = await h.admin('PATCH', `/internal/api-keys/${onPurpose.id}`, { user: null });
+    expect(kept.body).toMatchObject({ user: null, team: 'reassign-ops' });
+  });
 });

@@ -98,13 +98,13 @@ export class AdminService {
   }
 
   /**
-   * A key given to another user without a team named: when its team was its old user's (or it had
-   * none), it takes the new user's team, as a key issued for them would. Otherwise the new user's
-   * spending would go on charging the old team's budgets and reading the old team's cached answers.
-   * A team the key was given on purpose stays.
+   * A key given to another user, or to none, without a team named: when its team was its old user's
+   * (or it had none), it takes the new user's team (none for no user), as a key issued for them would.
+   * Otherwise the new user's spending would go on charging the old team's budgets and reading the old
+   * team's cached answers. A team the key was given on purpose stays.
    */
   private followNewOwner(before: ApiKeyRow, input: ApiKeyUpdate, userTeam: string | null): ApiKeyUpdate {
-    if (input.user == null || input.team !== undefined || input.user === before.ownerUser) return input;
+    if (input.user === undefined || input.team !== undefined || input.user === before.ownerUser) return input;
     const oldUserTeam = before.ownerUser === null ? null : (this.principals.user(before.ownerUser)?.team ?? null);
     if (before.team !== oldUserTeam || userTeam === before.team) return input;
     return { ...input, team: userTeam };
