@@ -1,4 +1,4 @@
-import { expect, openSignedIn, test } from './fixtures.js';
+import { expect, openSignedIn, storeCall, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
 
 /**
@@ -21,4 +21,32 @@ test('compare: each side names its own source input', async ({ page }) => {
   await expect(page.getByRole('combobox', { name: 'To: branch', exact: true })).toHaveValue('main');
   await page.getByRole('radiogroup', { name: 'From: kind' }).getByRole('radio', { name: 'Checkpoint' }).click();
   await expect(page.getByRole('combobox', { name: 'From: checkpoint', exact: true })).toBeVisible();
+});
+
+test('checkpoints and branches: each row’s buttons name the row’s checkpoint or branch', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'rows');
+  await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  for (const name of ['first', 'second']) {
+    await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name });
+    await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: `side-${name}` });
+    await apply(namespace, `side-${name}`, name, { [`${name}.txt`]: `${name}\n` });
+    await storeCall('/v1/checkpoints', { scope: { namespace, branch: `side-${name}` }, name: `on-${name}` });
+  }
+
+  await openSignedIn(page, screen('checkpoints', namespace));
+  await page.getByRole('button', { name: 'Roll back to second', exact: true }).click();
+  const rollback = page.getByRole('dialog');
+  await expect(rollback).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Roll back to first', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Restore into main from on-second', exact: true }).click();
+  const restore = page.getByTestId('restore-dialog');
+  await expect(restore.getByRole('combobox', { name: 'Checkpoint' })).toHaveValue('on-second');
+  await page.keyboard.press('Escape');
+
+  await openSignedIn(page, screen('branches', namespace));
+  await page.getByRole('button', { name: 'Restore into main from side-second', exact: true }).click();
+  await expect(restore.getByRole('combobox', { name: 'Branch' })).toHaveValue('side-second');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Restore into main from side-first', exact: true })).toBeVisible();
 });
