@@ -50,3 +50,34 @@ test('checkpoints and branches: each row’s buttons name the row’s checkpoint
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Restore into main from side-first', exact: true })).toBeVisible();
 });
+
+test('a revision’s or a comparison’s diff of one document is in the address: a link or a reload opens it', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('locators', 'diff-link');
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': 'a1\n', 'b.txt': 'b1\n', 'c.txt': 'c1\n' });
+  const second = await apply(namespace, 'main', 'two', { 'a.txt': 'a2\n', 'b.txt': 'b2\n', 'c.txt': 'c2\n' });
+
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${second.revision}&key=b.txt`));
+  const changed = page.getByRole('listbox', { name: 'Changed documents' });
+  await expect(changed.getByRole('option', { name: 'Modified b.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('diff-key')).toHaveText('b.txt');
+
+  await changed.getByRole('option', { name: 'Modified c.txt' }).click();
+  await expect(page).toHaveURL(/[?&]key=c\.txt(&|$)/);
+  await page.reload();
+  await expect(changed.getByRole('option', { name: 'Modified c.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('diff-key')).toHaveText('c.txt');
+
+  // Another revision starts on its own first document.
+  await page.getByRole('listbox', { name: 'Revisions' }).getByRole('option', { name: /^one/ }).click();
+  await expect(page).not.toHaveURL(/[?&]key=/);
+  await expect(page.getByTestId('diff-key')).toHaveText('a.txt');
+
+  await openSignedIn(
+    page,
+    screen('compare', namespace, 'main', `&from=${first.revision}&to=${second.revision}&key=c.txt`),
+  );
+  await expect(changed.getByRole('option', { name: 'Modified c.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('diff-key')).toHaveText('c.txt');
+});

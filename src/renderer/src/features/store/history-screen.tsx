@@ -85,7 +85,7 @@ export function HistoryScreen() {
           rowHeight={60}
           autoFocus
           selected={selectedIndex}
-          onSelect={(index) => updateSearch({ rev: entries[index]!.id })}
+          onSelect={(index) => updateSearch({ rev: entries[index]!.id, key: undefined })}
           onOpen={() => setDetailFocus((n) => n + 1)}
           onEndReached={loadMore}
           rowKey={(index) => entries[index]!.id}

@@ -129,6 +129,7 @@ export function RevisionDetail({
         autoFocus={focusToken || false}
         onEscape={() => logList()?.focus()}
         emptyText="This revision changed no documents."
+        linked
       />
       {action === 'rollback' && (
         <RollbackDialog
