@@ -81,3 +81,29 @@ test('a revision’s or a comparison’s diff of one document is in the address:
   await expect(changed.getByRole('option', { name: 'Modified c.txt' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('diff-key')).toHaveText('c.txt');
 });
+
+test('a diff and a document’s content are tables named for their document, with named columns', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'diff-table');
+  await apply(namespace, 'main', 'one', { 'a.txt': 'same\nold\n' });
+  const second = await apply(namespace, 'main', 'two', { 'a.txt': 'same\nnew\n' });
+
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${second.revision}`));
+  const diff = page.getByRole('table', { name: 'Diff of a.txt' });
+  await expect(diff.getByRole('columnheader')).toHaveText(['Old line', 'Before', 'New line', 'After']);
+  // A cell is read by its column, as a script or a screen reader would.
+  const changed = diff.getByRole('row').filter({ hasText: 'new' });
+  await expect(changed.getByRole('cell').nth(1)).toHaveText('old');
+  await expect(changed.getByRole('cell').nth(3)).toHaveText('new');
+  // The header row takes no room on screen.
+  const header = await diff.locator('thead').boundingBox();
+  expect(header?.height ?? 0).toBeLessThanOrEqual(1);
+
+  await page.getByRole('radiogroup', { name: 'Diff layout' }).getByRole('radio', { name: 'Unified' }).click();
+  await expect(diff.getByRole('columnheader')).toHaveText(['Old line', 'New line', 'Change', 'Text']);
+  await page.getByRole('radiogroup', { name: 'Diff layout' }).getByRole('radio', { name: 'Side by side' }).click();
+
+  await openSignedIn(page, screen('documents', namespace, 'main', '&key=a.txt'));
+  const content = page.getByRole('table', { name: 'Content of a.txt' });
+  await expect(content.getByRole('columnheader')).toHaveText(['Line', 'Text']);
+  await expect(content.getByRole('row').filter({ hasText: 'new' }).getByRole('cell').nth(1)).toHaveText('new');
+});

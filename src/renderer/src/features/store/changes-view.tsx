@@ -103,7 +103,13 @@ export function ChangesView({
           </div>
           <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />
         </div>
-        <DiffView key={change.key} before={change.before} after={change.after} mode={mode} />
+        <DiffView
+          key={change.key}
+          before={change.before}
+          after={change.after}
+          mode={mode}
+          label={`Diff of ${change.key}`}
+        />
       </div>
     </div>
   );
