@@ -107,3 +107,27 @@ test('a diff and a document’s content are tables named for their document, wit
   await expect(content.getByRole('columnheader')).toHaveText(['Line', 'Text']);
   await expect(content.getByRole('row').filter({ hasText: 'new' }).getByRole('cell').nth(1)).toHaveText('new');
 });
+
+test('documents: the key filter is in the address, so a reload or a link shows the same filtered list', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('locators', 'doc-filter');
+  await apply(namespace, 'main', 'one', { 'app/a.json': '{}\n', 'app/b.json': '{}\n', 'docs/readme.md': '# hi\n' });
+
+  await openSignedIn(page, screen('documents', namespace));
+  const list = page.getByRole('listbox', { name: 'Documents' });
+  await expect(list.getByRole('option')).toHaveCount(3);
+  await page.getByRole('textbox', { name: 'Filter keys' }).fill('app/');
+  await expect(page).toHaveURL(/[?&]q=app%2F(&|$)/);
+  await expect(list.getByRole('option')).toHaveText(['app/a.json', 'app/b.json']);
+
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Filter keys' })).toHaveValue('app/');
+  await expect(list.getByRole('option')).toHaveText(['app/a.json', 'app/b.json']);
+
+  await openSignedIn(page, screen('documents', namespace, 'main', '&q=readme'));
+  await expect(list.getByRole('option')).toHaveText(['docs/readme.md']);
+  await page.getByRole('textbox', { name: 'Filter keys' }).fill('');
+  await expect(page).not.toHaveURL(/[?&]q=/);
+  await expect(list.getByRole('option')).toHaveCount(3);
+});

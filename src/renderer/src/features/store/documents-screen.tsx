@@ -59,7 +59,9 @@ export function DocumentsScreen() {
   const readable = selector !== undefined && (picked.kind !== 'checkpoint' || checkpoint.status === 'found');
   const state = useStoreState(scope, at, readable);
   const head = useStoreState(scope, {});
-  const [filter, setFilter] = useState('');
+  // In the address (`q=`), as on Keys and Live traffic: a reload or a link shows the same filtered list.
+  const filter = params.get('q') ?? '';
+  const setFilter = (next: string): void => updateSearch({ q: next });
   // The list takes focus on arrival and when the filter hands over, never while the user types.
   const [listFocus, setListFocus] = useState(1);
   const focusCount = useRef(1);
@@ -165,8 +167,7 @@ export function DocumentsScreen() {
             onBack={
               keys.length > 0
                 ? () => {
-                    setFilter('');
-                    select(keys[0]!);
+                    updateSearch({ q: undefined, key: keys[0] });
                     focusList();
                   }
                 : undefined
