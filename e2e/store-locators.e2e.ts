@@ -131,3 +131,20 @@ test('documents: the key filter is in the address, so a reload or a link shows t
   await expect(page).not.toHaveURL(/[?&]q=/);
   await expect(list.getByRole('option')).toHaveCount(3);
 });
+
+test('history: the revision’s Documents and Compare links are named apart from the sidebar’s', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'detail-links');
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  const second = await apply(namespace, 'main', 'two', { 'a.txt': '2\n' });
+
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${first.revision}`));
+  await expect(page.getByRole('link', { name: 'Documents', exact: true })).toHaveCount(1);
+  await expect(page.getByRole('link', { name: 'Compare', exact: true })).toHaveCount(1);
+  await page.getByRole('link', { name: `Compare #${first.revision} with head`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`store/compare\\?.*from=${first.revision}&to=${second.revision}`));
+
+  await page.goBack();
+  await page.getByRole('link', { name: `Documents at #${first.revision}`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`store/documents\\?.*rev=${first.revision}`));
+  await expect(page.getByRole('table', { name: 'Content of a.txt' })).toContainText('1');
+});
