@@ -148,3 +148,28 @@ test('history: the revision’s Documents and Compare links are named apart from
   await expect(page).toHaveURL(new RegExp(`store/documents\\?.*rev=${first.revision}`));
   await expect(page.getByRole('table', { name: 'Content of a.txt' })).toContainText('1');
 });
+
+test('history: after Enter and Esc, j and k keep moving through the log', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'log-keys');
+  await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  await apply(namespace, 'main', 'two', { 'a.txt': '2\n' });
+  await apply(namespace, 'main', 'three', { 'a.txt': '3\n' });
+
+  await openSignedIn(page, screen('history', namespace));
+  const log = page.getByRole('listbox', { name: 'Revisions' });
+  await expect(log).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('listbox', { name: 'Changed documents' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(log).toBeFocused();
+
+  await page.keyboard.press('j');
+  await expect(log.getByRole('option', { name: /^two/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(log).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(log.getByRole('option', { name: /^one/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(log).toBeFocused();
+  // Enter still opens the revision now shown.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('listbox', { name: 'Changed documents' })).toBeFocused();
+});
