@@ -173,3 +173,26 @@ test('history: after Enter and Esc, j and k keep moving through the log', async 
   await page.keyboard.press('Enter');
   await expect(page.getByRole('listbox', { name: 'Changed documents' })).toBeFocused();
 });
+
+test('documents: a revision id being typed keeps focus while the documents it names load', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'typed-rev');
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  const second = await apply(namespace, 'main', 'two', { 'a.txt': '2\n', 'b.txt': 'b\n' });
+
+  await openSignedIn(page, screen('documents', namespace));
+  const list = page.getByRole('listbox', { name: 'Documents' });
+  await expect(list).toBeFocused();
+  await page.getByRole('combobox', { name: 'Revision' }).selectOption({ label: 'Revision…' });
+  const id = page.getByRole('textbox', { name: 'Revision id' });
+  await expect(id).toHaveValue(String(second.revision));
+  await id.click();
+  await id.fill(String(first.revision));
+  await expect(page.getByTestId('state-summary')).toHaveText(`1 document at #${first.revision}`);
+  await expect(id).toBeFocused();
+  // Typed key by key, each id loading as it is typed: none of them takes the keys that follow.
+  await id.fill('');
+  await id.pressSequentially(String(second.revision), { delay: 150 });
+  await expect(page.getByTestId('state-summary')).toHaveText(`2 documents at #${second.revision}`);
+  await expect(id).toBeFocused();
+  await expect(id).toHaveValue(String(second.revision));
+});
