@@ -196,3 +196,13 @@ test('documents: a revision id being typed keeps focus while the documents it na
   await expect(id).toBeFocused();
   await expect(id).toHaveValue(String(second.revision));
 });
+
+test('maintenance: the garbage collection preview’s count is a status', async ({ page }) => {
+  const namespace = freshNamespace('locators', 'gc-status');
+  await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  await openSignedIn(page, screen('maintenance', namespace));
+  const keep = page.getByRole('textbox', { name: 'Revisions to keep per branch' });
+  await keep.fill('9007199254740991');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Nothing to prune' })).toBeVisible();
+});
