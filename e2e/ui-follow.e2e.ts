@@ -43,7 +43,7 @@ test('Enter in a store dialog does nothing while its confirm is disabled, and su
   await page.keyboard.press('Escape');
 
   // A checkpoint at the head: nothing to roll back, so confirm stays disabled.
-  await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+  await page.getByRole('button', { name: 'Roll back to at-head', exact: true }).click();
   const rollback = page.getByTestId('rollback-dialog');
   const confirmRollback = rollback.getByTestId('confirm-rollback');
   await expectSubmitsThrough(rollback, confirmRollback);
@@ -125,7 +125,7 @@ test('every store dialog starts on its first field (or its action) and gives foc
   const rollback = page.getByTestId('rollback-dialog');
   await checkFocus(
     page,
-    page.getByRole('button', { name: 'Roll back', exact: true }),
+    page.getByRole('button', { name: 'Roll back to mine', exact: true }),
     rollback,
     rollback.getByLabel('Message'),
   );

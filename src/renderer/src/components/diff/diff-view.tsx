@@ -28,6 +28,27 @@ function GapRow({
   );
 }
 
+/**
+ * Column names for assistive technology and scripts (`getByRole('columnheader')`, a cell read by its
+ * column); the row takes no room on screen.
+ */
+function HiddenHeader({ names }: { readonly names: readonly string[] }) {
+  return (
+    <thead className="diff-head">
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            <span className="visually-hidden">{name}</span>
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+const SPLIT_HEADERS = ['Old line', 'Before', 'New line', 'After'];
+const UNIFIED_HEADERS = ['Old line', 'New line', 'Change', 'Text'];
+
 function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
   if (mode === 'unified') return lines.map((line, index) => <UnifiedRow key={index} line={line} />);
   return toSplitRows(lines).map((row, index) => <SplitRow key={index} left={row.left} right={row.right} />);
@@ -36,15 +57,18 @@ function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
 /**
  * A line diff of two versions of one document, side by side or unified, with changed words
  * highlighted and long unchanged stretches folded. `before` undefined: created; `after` undefined: deleted.
+ * `label` names the table ("Diff of config/app.json").
  */
 export function DiffView({
   before,
   after,
   mode,
+  label,
 }: {
   readonly before: string | undefined;
   readonly after: string | undefined;
   readonly mode: DiffMode;
+  readonly label: string;
 }) {
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const hunks = useMemo(() => foldContext(lines), [lines]);
@@ -73,7 +97,7 @@ export function DiffView({
   });
   return (
     <div className="diff-scroll">
-      <table className={`diff-table diff-${mode}`} data-testid="diff-view" data-mode={mode}>
+      <table className={`diff-table diff-${mode}`} aria-label={label} data-testid="diff-view" data-mode={mode}>
         {mode === 'split' ? (
           <colgroup>
             <col className="diff-col-ln" />
@@ -89,6 +113,7 @@ export function DiffView({
             <col />
           </colgroup>
         )}
+        <HiddenHeader names={mode === 'split' ? SPLIT_HEADERS : UNIFIED_HEADERS} />
         <tbody>{body}</tbody>
       </table>
       {budget <= 0 && !showAll && (
@@ -100,19 +125,20 @@ export function DiffView({
   );
 }
 
-/** Plain content with line numbers (state browser, created documents outside a diff). */
-export function ContentView({ content }: { readonly content: string }) {
+/** Plain content with line numbers (state browser, created documents outside a diff); `label` names the table. */
+export function ContentView({ content, label }: { readonly content: string; readonly label: string }) {
   const lines = useMemo(() => splitLines(content), [content]);
   const [showAll, setShowAll] = useState(false);
   if (lines.length === 0) return <div className="diff-note">The document is empty.</div>;
   const shown = showAll ? lines : lines.slice(0, RENDER_LIMIT);
   return (
     <div className="diff-scroll">
-      <table className="diff-table diff-plain" data-testid="content-view">
+      <table className="diff-table diff-plain" aria-label={label} data-testid="content-view">
         <colgroup>
           <col className="diff-col-ln" />
           <col />
         </colgroup>
+        <HiddenHeader names={['Line', 'Text']} />
         <tbody>
           {shown.map((line, index) => (
             <tr key={index} className="diff-row">

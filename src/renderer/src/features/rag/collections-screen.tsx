@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { updateSearch, useSearchParams } from '../../app/router.js';
 import type { RagCollection } from '../../../../shared/rag-api.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -17,7 +18,9 @@ export function CollectionsScreen() {
   const collections = useCollections();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<RagCollection>();
-  const [open, setOpen] = useState<string>();
+  // The open collection is in the address (`collection=`): a reload or a link opens it again.
+  const open = useSearchParams().get('collection') ?? undefined;
+  const setOpen = (name: string): void => updateSearch({ collection: name });
   const newCollection = useRef<HTMLButtonElement>(null);
   const columns: Column<RagCollection>[] = [
     { header: 'Collection', cell: (c) => <span className="cell-strong">{c.name}</span> },

@@ -64,7 +64,13 @@ export function BranchesScreen() {
       cell: (branch) => (
         <span className="row-actions">
           {!branch.current && (
-            <Button size="sm" variant="ghost" icon={<RestoreIcon />} onClick={() => setRestoreFrom(branch.name)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<RestoreIcon />}
+              aria-label={`Restore into ${scope.branch} from ${branch.name}`}
+              onClick={() => setRestoreFrom(branch.name)}
+            >
               Restore into {scope.branch}
             </Button>
           )}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Change } from '../../../../shared/store-api.js';
+import { updateSearch, useSearchParams } from '../../app/router.js';
 import { DiffView } from '../../components/diff/diff-view.js';
 import { EmptyState } from '../../components/feedback.js';
 import { Segmented } from '../../components/segmented.js';
@@ -39,23 +40,34 @@ function useDiffModeShortcut(): void {
 
 /**
  * A set of document changes: the changed keys on the left (keyboard driven), the selected one's
- * diff on the right, side by side or unified.
+ * diff on the right, side by side or unified. On a screen (`linked`) the selected document is the
+ * address's `key=`, so a link or a reload opens the same diff; one the changes lack shows the first.
  */
 export function ChangesView({
   changes,
   emptyText = 'No documents changed.',
   autoFocus = false,
   onEscape,
+  linked = false,
 }: {
   readonly changes: readonly Change[];
   readonly emptyText?: string;
   readonly autoFocus?: boolean | number;
   readonly onEscape?: () => void;
+  readonly linked?: boolean;
 }) {
-  const [selected, setSelected] = useState(0);
+  const [own, setOwn] = useState(0);
+  const linkedKey = useSearchParams().get('key');
+  const selected = linked
+    ? Math.max(
+        0,
+        changes.findIndex((change) => change.key === linkedKey),
+      )
+    : own;
+  const setSelected = (index: number): void => (linked ? updateSearch({ key: changes[index]!.key }) : setOwn(index));
   const mode = useDiffMode();
   useDiffModeShortcut();
-  useEffect(() => setSelected(0), [changes]);
+  useEffect(() => setOwn(0), [changes]);
   if (changes.length === 0) return <EmptyState title={emptyText} />;
   const change = changes[Math.min(selected, changes.length - 1)]!;
   return (
@@ -91,7 +103,13 @@ export function ChangesView({
           </div>
           <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />
         </div>
-        <DiffView key={change.key} before={change.before} after={change.after} mode={mode} />
+        <DiffView
+          key={change.key}
+          before={change.before}
+          after={change.after}
+          mode={mode}
+          label={`Diff of ${change.key}`}
+        />
       </div>
     </div>
   );

@@ -58,6 +58,7 @@ export function CheckpointsScreen() {
               size="sm"
               variant="ghost"
               icon={<UndoIcon />}
+              aria-label={`Roll back to ${checkpoint.name}`}
               onClick={() => setAction({ kind: 'rollback', checkpoint })}
             >
               Roll back
@@ -67,6 +68,7 @@ export function CheckpointsScreen() {
               size="sm"
               variant="ghost"
               icon={<RestoreIcon />}
+              aria-label={`Restore into ${scope.branch} from ${checkpoint.name}`}
               onClick={() => setAction({ kind: 'restore', checkpoint })}
             >
               Restore into {scope.branch}

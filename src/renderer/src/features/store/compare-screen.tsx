@@ -87,6 +87,7 @@ export function CompareScreen() {
           <div className="page-body muted">{prompts.join(' ')}</div>
         ) : changes ? (
           <ChangesView
+            linked
             changes={changes}
             emptyText={`${describeSource(from)} and ${describeSource(to)} have the same documents.`}
           />

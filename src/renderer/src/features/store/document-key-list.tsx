@@ -18,8 +18,8 @@ export function useFilteredKeys(keys: readonly string[], filter: string): readon
 /**
  * The filter and the list of keys it leaves, which it controls as a combobox does its listbox: from the
  * filter, ArrowDown moves into the list on the first match and Enter opens the first match. The list takes focus only
- * when asked (`focusToken`, a new truthy value each time), never because the filter made it reappear
- * while the user is typing.
+ * when asked (`focusToken`: a new number each time; `true` when its rows arrive, unless focus is
+ * elsewhere on the screen), never because the filter made it reappear while the user is typing.
  */
 export function DocumentKeyList({
   keys,
@@ -38,7 +38,7 @@ export function DocumentKeyList({
   readonly onFilter: (filter: string) => void;
   readonly selectedKey: string | undefined;
   readonly onSelect: (key: string) => void;
-  readonly focusToken: number;
+  readonly focusToken: number | boolean;
   readonly onFocusList: () => void;
   readonly filterRef: RefObject<HTMLInputElement | null>;
 }) {

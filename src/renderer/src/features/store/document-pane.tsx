@@ -43,7 +43,7 @@ export function DocumentPane({
         </div>
         <CopyButton text={content} label="Copy content" />
       </div>
-      <ContentView content={content} />
+      <ContentView content={content} label={`Content of ${documentKey}`} />
     </div>
   );
 }

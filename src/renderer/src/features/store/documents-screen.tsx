@@ -59,9 +59,13 @@ export function DocumentsScreen() {
   const readable = selector !== undefined && (picked.kind !== 'checkpoint' || checkpoint.status === 'found');
   const state = useStoreState(scope, at, readable);
   const head = useStoreState(scope, {});
-  const [filter, setFilter] = useState('');
-  // The list takes focus on arrival and when the filter hands over, never while the user types.
-  const [listFocus, setListFocus] = useState(1);
+  // In the address (`q=`), as on Keys and Live traffic: a reload or a link shows the same filtered list.
+  const filter = params.get('q') ?? '';
+  const setFilter = (next: string): void => updateSearch({ q: next });
+  // The list takes focus when its rows arrive unless focus is already elsewhere on the screen (`true`:
+  // a revision id being typed keeps it while each id loads), and when the filter hands over (a new
+  // number), never while the user types in the filter (`false`).
+  const [listFocus, setListFocus] = useState<number | boolean>(true);
   const focusCount = useRef(1);
   const focusList = (): void => setListFocus(++focusCount.current);
   const [action, setAction] = useState<'rollback' | 'restore'>();
@@ -84,13 +88,14 @@ export function DocumentsScreen() {
         scope={scope}
         value={picked}
         headRevision={head.data?.revision}
-        onChange={(next) =>
+        onChange={(next) => {
+          setListFocus(true);
           updateSearch({
             rev: next.kind === 'revision' ? encodeRevisionParam(next.revision) : undefined,
             checkpoint: next.kind === 'checkpoint' ? next.checkpoint : undefined,
             key: undefined,
-          })
-        }
+          });
+        }}
       />
       {readable && state.data && (
         <span className="muted" data-testid="state-summary">
@@ -149,7 +154,7 @@ export function DocumentsScreen() {
           filter={filter}
           onFilter={(next) => {
             setFilter(next);
-            setListFocus(0);
+            setListFocus(false);
           }}
           selectedKey={selectedKey}
           onSelect={select}
@@ -165,8 +170,7 @@ export function DocumentsScreen() {
             onBack={
               keys.length > 0
                 ? () => {
-                    setFilter('');
-                    select(keys[0]!);
+                    updateSearch({ q: undefined, key: keys[0] });
                     focusList();
                   }
                 : undefined

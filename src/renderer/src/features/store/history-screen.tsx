@@ -18,7 +18,9 @@ export function HistoryScreen() {
   const scope = useScope();
   const params = useSearchParams();
   const log = useLog(scope);
-  const [detailFocus, setDetailFocus] = useState(0);
+  // Enter on the log moves focus into that revision's changed documents; only that one's: the token is
+  // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
+  const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
   // The newest page read holds the newest count.
   const total = log.data?.pages[log.data.pages.length - 1]?.total;
@@ -85,8 +87,8 @@ export function HistoryScreen() {
           rowHeight={60}
           autoFocus
           selected={selectedIndex}
-          onSelect={(index) => updateSearch({ rev: entries[index]!.id })}
-          onOpen={() => setDetailFocus((n) => n + 1)}
+          onSelect={(index) => updateSearch({ rev: entries[index]!.id, key: undefined })}
+          onOpen={(index) => setDetailFocus((last) => ({ id: entries[index]!.id, count: (last?.count ?? 0) + 1 }))}
           onEndReached={loadMore}
           rowKey={(index) => entries[index]!.id}
           renderRow={(index) => <LogRow entry={entries[index]!} head={index === 0} />}
@@ -106,7 +108,7 @@ export function HistoryScreen() {
             id={selectedId}
             headId={entries[0]!.id}
             fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}
-            focusToken={detailFocus}
+            focusToken={detailFocus?.id === selectedId ? detailFocus.count : 0}
           />
         )}
       </section>

@@ -112,13 +112,16 @@ function GcPanel() {
           </div>
         </Field>
       </form>
-      {wouldPrune !== undefined && (
-        <p className="panel-text" data-testid="gc-result">
-          {wouldPrune === 0
-            ? 'Nothing to prune: every revision is within the newest to keep or protected.'
-            : `${plural(wouldPrune, 'revision')} would be pruned.`}
-        </p>
-      )}
+      {/* Always in the document, so the preview's count is announced (and awaited) as a status when it arrives. */}
+      <div role="status">
+        {wouldPrune !== undefined && (
+          <p className="panel-text" data-testid="gc-result">
+            {wouldPrune === 0
+              ? 'Nothing to prune: every revision is within the newest to keep or protected.'
+              : `${plural(wouldPrune, 'revision')} would be pruned.`}
+          </p>
+        )}
+      </div>
       {preview.error && <ErrorMessage error={preview.error} title="Could not preview garbage collection" />}
       {confirming && (
         <Dialog

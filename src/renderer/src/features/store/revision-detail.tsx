@@ -110,6 +110,7 @@ export function RevisionDetail({
             className="btn btn-ghost btn-sm"
             to={href('store/documents', { ...scopeQuery(own), rev: entry.id })}
             title="Browse documents at this revision"
+            aria-label={`Documents at #${entry.id}`}
           >
             <FilesIcon />
             <span>Documents</span>
@@ -118,6 +119,7 @@ export function RevisionDetail({
             className="btn btn-ghost btn-sm"
             to={href('store/compare', { ...scopeQuery(scope), from: entry.id, to: headId })}
             title="Compare with head"
+            aria-label={`Compare #${entry.id} with head`}
           >
             <CompareIcon />
             <span>Compare</span>
@@ -129,6 +131,7 @@ export function RevisionDetail({
         autoFocus={focusToken || false}
         onEscape={() => logList()?.focus()}
         emptyText="This revision changed no documents."
+        linked
       />
       {action === 'rollback' && (
         <RollbackDialog

@@ -23,13 +23,17 @@ function SourceInput({
   onChange,
   id,
   excludeCurrent,
+  side,
 }: {
   readonly scope: StoreScope;
   readonly source: RestoreSource;
   readonly onChange: (source: RestoreSource) => void;
   readonly id: string;
   readonly excludeCurrent: boolean;
+  /** Which side of a pair the input is for ("From"), named in its label; none in a dialog's lone picker. */
+  readonly side?: string;
 }) {
+  const name = (what: string): string => (side ? `${side}: ${what.toLowerCase()}` : what);
   const branches = useBranches(scope);
   const checkpoints = useCheckpoints(scope.namespace);
   const others = branches.data?.branches.filter((branch) => !excludeCurrent || branch.name !== scope.branch) ?? [];
@@ -38,7 +42,7 @@ function SourceInput({
       return (
         <Select
           id={id}
-          aria-label="Branch"
+          aria-label={name('Branch')}
           value={source.branch}
           onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}
         >
@@ -55,7 +59,7 @@ function SourceInput({
       return (
         <TextInput
           id={id}
-          aria-label="Revision id"
+          aria-label={name('Revision id')}
           inputMode="numeric"
           placeholder="Revision id, e.g. 12"
           value={source.revision}
@@ -67,7 +71,7 @@ function SourceInput({
       return (
         <Select
           id={id}
-          aria-label="Checkpoint"
+          aria-label={name('Checkpoint')}
           value={source.checkpoint}
           onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}
         >
@@ -135,6 +139,7 @@ export function SourcePicker({
       onChange={onChange}
       id={`${idPrefix}-${source.kind}`}
       excludeCurrent={excludeCurrent}
+      side={layout === 'inline' ? label : undefined}
     />
   );
   if (layout === 'inline') {
