@@ -45,6 +45,8 @@ test('checkpoints and branches: each row’s buttons name the row’s checkpoint
   await page.keyboard.press('Escape');
 
   await openSignedIn(page, screen('branches', namespace));
+  // The column of row buttons is named too, though blank on screen.
+  await expect(page.getByTestId('branches-table').getByRole('columnheader').last()).toHaveText('Actions');
   await page.getByRole('button', { name: 'Restore into main from side-second', exact: true }).click();
   await expect(restore.getByRole('combobox', { name: 'Branch' })).toHaveValue('side-second');
   await page.keyboard.press('Escape');
@@ -147,6 +149,11 @@ test('history: the revision’s Documents and Compare links are named apart from
   await page.getByRole('link', { name: `Documents at #${first.revision}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`store/documents\\?.*rev=${first.revision}`));
   await expect(page.getByRole('table', { name: 'Content of a.txt' })).toContainText('1');
+
+  // The head is compared with the revision before it, not with itself.
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${second.revision}`));
+  await page.getByRole('link', { name: `Compare #${second.revision} with #${first.revision}`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`store/compare\\?.*from=${first.revision}&to=${second.revision}`));
 });
 
 test('history: after Enter and Esc, j and k keep moving through the log', async ({ page }) => {
@@ -185,7 +192,10 @@ test('documents: a revision id being typed keeps focus while the documents it na
   await page.getByRole('combobox', { name: 'Revision' }).selectOption({ label: 'Revision…' });
   const id = page.getByRole('textbox', { name: 'Revision id' });
   await expect(id).toHaveValue(String(second.revision));
-  await id.click();
+  // Chosen in the picker, the id box comes next: focus is there, its value selected to type over.
+  await expect(id).toBeFocused();
+  await page.keyboard.type(String(first.revision));
+  await expect(id).toHaveValue(String(first.revision));
   await id.fill(String(first.revision));
   await expect(page.getByTestId('state-summary')).toHaveText(`1 document at #${first.revision}`);
   await expect(id).toBeFocused();

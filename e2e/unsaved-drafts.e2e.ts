@@ -217,6 +217,9 @@ test('Models: a model or alias typed but not added keeps Save disabled until it 
 }) => {
   await openSignedIn(page, 'gateway/models');
   const save = page.getByTestId('save-models');
+  // The columns of row buttons are named, though blank on screen.
+  for (const table of ['allowed-models', 'aliases'])
+    await expect(page.getByTestId(table).getByRole('columnheader').last()).toHaveText('Actions');
   // Some other change, so the draft is unsaved and the save bar shows.
   await page.getByLabel('Max tokens for demo/echo').fill('777');
   await expect(save).toBeEnabled();

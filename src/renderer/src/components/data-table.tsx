@@ -4,6 +4,7 @@ import { useListNavigation } from '../lib/use-list-navigation.js';
 
 /** One column of a {@link DataTable}. */
 export interface Column<T> {
+  /** Empty for a column of row buttons: it is named "Actions" for screen readers and scripts, not on screen. */
   readonly header: ReactNode;
   readonly cell: (row: T) => ReactNode;
   /** `cell-actions` keeps a column of row buttons in view when the table scrolls sideways. */
@@ -68,7 +69,7 @@ export function DataTable<T>({
           <tr>
             {columns.map((column, index) => (
               <th key={index} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
-                {column.header}
+                {column.header === '' ? <ActionsHeader /> : column.header}
               </th>
             ))}
           </tr>
@@ -96,4 +97,12 @@ export function DataTable<T>({
       </table>
     </div>
   );
+}
+
+/**
+ * The header of a column of row buttons: blank on screen, where the buttons speak for themselves, but
+ * named, so that a screen reader announces the column and `getByRole('columnheader')` finds it.
+ */
+export function ActionsHeader() {
+  return <span className="visually-hidden">Actions</span>;
 }

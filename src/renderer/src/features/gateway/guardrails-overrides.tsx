@@ -6,6 +6,7 @@ import { Select, TextArea, TextInput } from '../../components/field.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { problemsAt, type FieldProblem } from '../../lib/field-problems.js';
 import { GUARDRAILS_FIELD_IDS, type GuardrailsDraft, type OverrideDraft } from './guardrails-form.js';
+import { ActionsHeader } from '../../components/data-table.js';
 
 /** Per-model and per-key overrides: one row each, blank fields inherited. */
 export function OverridesTable({
@@ -37,7 +38,9 @@ export function OverridesTable({
               <th>PII mode</th>
               <th>Blocked patterns</th>
               <th>Max input tokens</th>
-              <th />
+              <th>
+                <ActionsHeader />
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -13,6 +13,7 @@ import {
   newModelProblem,
   type NewAlias,
 } from './model-settings-form.js';
+import { ActionsHeader } from '../../components/data-table.js';
 
 /** Removes one key of a record. */
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
@@ -51,7 +52,9 @@ export function AllowedModels({
             <th>Model</th>
             <th>Provider</th>
             <th className="align-right">Max tokens cap</th>
-            <th />
+            <th>
+              <ActionsHeader />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -153,7 +156,9 @@ export function Aliases({
           <tr>
             <th>Alias</th>
             <th>Routes to</th>
-            <th />
+            <th>
+              <ActionsHeader />
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -115,15 +115,30 @@ export function RevisionDetail({
             <FilesIcon />
             <span>Documents</span>
           </Link>
-          <Link
-            className="btn btn-ghost btn-sm"
-            to={href('store/compare', { ...scopeQuery(scope), from: entry.id, to: headId })}
-            title="Compare with head"
-            aria-label={`Compare #${entry.id} with head`}
-          >
-            <CompareIcon />
-            <span>Compare</span>
-          </Link>
+          {!isHead ? (
+            <Link
+              className="btn btn-ghost btn-sm"
+              to={href('store/compare', { ...scopeQuery(scope), from: entry.id, to: headId })}
+              title="Compare with head"
+              aria-label={`Compare #${entry.id} with head`}
+            >
+              <CompareIcon />
+              <span>Compare</span>
+            </Link>
+          ) : (
+            // The head compared with itself says nothing: it is compared with the revision before it.
+            entry.parent_id > 0 && (
+              <Link
+                className="btn btn-ghost btn-sm"
+                to={href('store/compare', { ...scopeQuery(scope), from: entry.parent_id, to: entry.id })}
+                title="Compare with the revision before"
+                aria-label={`Compare #${entry.id} with #${entry.parent_id}`}
+              >
+                <CompareIcon />
+                <span>Compare</span>
+              </Link>
+            )
+          )}
         </div>
       </header>
       <ChangesView

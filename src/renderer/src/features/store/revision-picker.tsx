@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { Checkpoint } from '../../../../shared/store-api.js';
 import type { RevisionSelector, StoreScope } from '../../api/query-keys.js';
 import { useCheckpoints } from '../../api/store-queries.js';
@@ -55,6 +56,16 @@ export function RevisionPicker({
   readonly headRevision?: number;
 }) {
   const checkpoints = useCheckpoints(scope.namespace);
+  // "Revision…" chosen in the picker: its id box comes next, so focus goes there (not when the
+  // address opens a revision, which must not pull focus from where the user is).
+  const idBox = useRef<HTMLInputElement>(null);
+  const focusIdBox = useRef(false);
+  useEffect(() => {
+    if (value.kind !== 'revision' || !focusIdBox.current) return;
+    focusIdBox.current = false;
+    idBox.current?.focus();
+    idBox.current?.select();
+  }, [value.kind]);
   const listed = checkpoints.data?.checkpoints;
   const onBranch = listed?.filter((checkpoint) => checkpoint.branch === scope.branch) ?? [];
   const elsewhere = listed?.filter((checkpoint) => checkpoint.branch !== scope.branch) ?? [];
@@ -84,9 +95,10 @@ export function RevisionPicker({
         onChange={(event) => {
           const next = event.target.value;
           if (next === 'head') onChange({ kind: 'head' });
-          else if (next === 'revision')
+          else if (next === 'revision') {
+            focusIdBox.current = true;
             onChange({ kind: 'revision', revision: headRevision ? String(headRevision) : '' });
-          else onChange({ kind: 'checkpoint', checkpoint: next.slice(3) });
+          } else onChange({ kind: 'checkpoint', checkpoint: next.slice(3) });
         }}
       >
         <option value="head">Head{headRevision ? ` (#${headRevision})` : ''}</option>
@@ -99,6 +111,7 @@ export function RevisionPicker({
       </Select>
       {value.kind === 'revision' && (
         <TextInput
+          ref={idBox}
           aria-label="Revision id"
           className="revision-picker-id"
           inputMode="numeric"
