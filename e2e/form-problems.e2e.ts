@@ -188,6 +188,16 @@ test('the spend panel’s choices work from the keyboard, and the panel follows 
   await page.keyboard.press('End');
   await expect(measure.getByRole('radio', { name: 'Requests' })).toBeChecked();
   await expect(page.getByTestId('spend-panel').getByRole('heading')).toContainText('Requests per day');
+
+  // Both choices are in the address, as Usage's are: a reload keeps them.
+  await page.getByRole('radiogroup', { name: 'Spend of' }).getByRole('radio', { name: 'Per team' }).click();
+  await expect(page).toHaveURL(/[?&]spend=team/);
+  await expect(page).toHaveURL(/[?&]measure=requests/);
+  await page.reload();
+  await expect(
+    page.getByRole('radiogroup', { name: 'Spend of' }).getByRole('radio', { name: 'Per team' }),
+  ).toBeChecked();
+  await expect(page.getByTestId('spend-panel').getByRole('heading')).toContainText('Requests per day');
 });
 
 test('a compare source’s kind is chosen with the arrows, and the screen follows', async ({ page }) => {

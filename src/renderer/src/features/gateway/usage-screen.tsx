@@ -9,6 +9,7 @@ import { ChartIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { Segmented } from '../../components/segmented.js';
 import { formatCompact, formatCost, formatInt, formatLatency } from '../../lib/format.js';
+import { choiceOf } from '../../lib/address-choice.js';
 import { useMinute } from '../../lib/use-minute.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
 
@@ -25,11 +26,6 @@ const DEFAULT_RANGE: Range = '24h';
 const GROUPS = { model: 'Model', key: 'Key', user: 'User', team: 'Team' } as const;
 type GroupBy = keyof typeof GROUPS;
 const DEFAULT_GROUP: GroupBy = 'model';
-
-/** A key of `choices` named in the address, or the default for anything else (`toString` included). */
-function choiceOf<K extends string>(choices: Readonly<Record<K, unknown>>, value: string | null, fallback: K): K {
-  return value !== null && Object.hasOwn(choices, value) ? (value as K) : fallback;
-}
 
 const timeFormat = {
   minute: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false }),

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { updateSearch, useLocation } from '../../../app/router.js';
 import { useUsage } from '../../../api/gateway-queries.js';
 import { useMinute } from '../../../lib/use-minute.js';
 import { BarChart, Legend, SeriesSwatch } from '../../../components/bar-chart.js';
@@ -7,6 +8,7 @@ import { ErrorMessage, Loading } from '../../../components/feedback.js';
 import { Segmented } from '../../../components/segmented.js';
 import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../../lib/usage-series.js';
+import { choiceOf } from '../../../lib/address-choice.js';
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -19,10 +21,19 @@ const METRICS = {
 } as const satisfies Partial<Record<Metric, unknown>>;
 type SpendMetric = keyof typeof METRICS;
 
-/** Spend, tokens or requests per UTC day over the last two weeks, per user or per team. */
+const GROUPS = { user: 'Per user', team: 'Per team' } as const;
+type SpendGroup = keyof typeof GROUPS;
+
+/**
+ * Spend, tokens or requests per UTC day over the last two weeks, per user or per team. Both choices
+ * are in the address (`spend`, `measure`), as the Usage screen's are: a reload or a link keeps them.
+ */
 export function SpendPanel() {
-  const [groupBy, setGroupBy] = useState<'user' | 'team'>('user');
-  const [metric, setMetric] = useState<SpendMetric>('cost_usd');
+  const params = new URLSearchParams(useLocation().search);
+  const groupBy = choiceOf(GROUPS, params.get('spend'), 'user');
+  const metric = choiceOf(METRICS, params.get('measure'), 'cost_usd');
+  const setGroupBy = (value: SpendGroup): void => updateSearch({ spend: value === 'user' ? undefined : value });
+  const setMetric = (value: SpendMetric): void => updateSearch({ measure: value === 'cost_usd' ? undefined : value });
   // From the start of the UTC day two weeks back, so each bar is a whole day (as the budgets count).
   // It moves on at midnight UTC while the screen stays open.
   const minute = useMinute();
@@ -43,10 +54,7 @@ export function SpendPanel() {
             label="Spend of"
             value={groupBy}
             onChange={setGroupBy}
-            options={[
-              { value: 'user', label: 'Per user' },
-              { value: 'team', label: 'Per team' },
-            ]}
+            options={(Object.keys(GROUPS) as SpendGroup[]).map((value) => ({ value, label: GROUPS[value] }))}
           />
           <Segmented
             label="Measure"
