@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useLog, useRevision } from '../../api/store-queries.js';
+import { useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { plural } from '../../lib/format.js';
 import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
+import { checkpointsByRevision } from './checkpoint-marks.js';
 import { LogRow } from './log-row.js';
 import { RevisionDetail } from './revision-detail.js';
 import { EmptyBranch } from './store-empty.js';
@@ -18,6 +19,9 @@ export function HistoryScreen() {
   const scope = useScope();
   const params = useSearchParams();
   const log = useLog(scope);
+  // The same list the Checkpoints screen reads (and a new checkpoint refreshes): marks in the log.
+  const checkpointList = useCheckpoints(scope.namespace).data?.checkpoints;
+  const checkpoints = useMemo(() => checkpointsByRevision(checkpointList), [checkpointList]);
   // Enter on the log moves focus into that revision's changed documents; only that one's: the token is
   // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
   const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
@@ -91,7 +95,9 @@ export function HistoryScreen() {
           onOpen={(index) => setDetailFocus((last) => ({ id: entries[index]!.id, count: (last?.count ?? 0) + 1 }))}
           onEndReached={loadMore}
           rowKey={(index) => entries[index]!.id}
-          renderRow={(index) => <LogRow entry={entries[index]!} head={index === 0} />}
+          renderRow={(index) => (
+            <LogRow entry={entries[index]!} head={index === 0} checkpoints={checkpoints.get(entries[index]!.id)} />
+          )}
         />
         {isFetchingNextPage && <div className="split-list-footer">Loading older revisions…</div>}
       </section>
@@ -107,6 +113,7 @@ export function HistoryScreen() {
             scope={scope}
             id={selectedId}
             headId={entries[0]!.id}
+            checkpoints={checkpoints.get(selectedId) ?? []}
             fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}
             focusToken={detailFocus?.id === selectedId ? detailFocus.count : 0}
           />

@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../../../shared/store-api.js';
 import { Badge } from '../../components/badge.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
+import { CheckpointMark } from './checkpoint-marks.js';
 
 /** Up to two changed keys, then "+N more". */
 function changedKeys(entry: LogEntry): string {
@@ -10,12 +11,21 @@ function changedKeys(entry: LogEntry): string {
   return keys.length > 2 ? `${shown} +${keys.length - 2} more` : shown;
 }
 
-/** One revision in the history list: message, id, time and changed keys. */
-export function LogRow({ entry, head }: { readonly entry: LogEntry; readonly head: boolean }) {
+/** One revision in the history list: message, checkpoints, id, time and changed keys. */
+export function LogRow({
+  entry,
+  head,
+  checkpoints = [],
+}: {
+  readonly entry: LogEntry;
+  readonly head: boolean;
+  readonly checkpoints?: readonly string[];
+}) {
   return (
     <div className="log-row" data-testid="log-row" data-revision={entry.id}>
       <div className="log-row-top">
         <span className="log-row-message">{entry.message || '(no message)'}</span>
+        <CheckpointMark names={checkpoints} />
         {head && <Badge tone="accent">head</Badge>}
       </div>
       <div className="log-row-meta">

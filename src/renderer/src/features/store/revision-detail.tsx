@@ -6,7 +6,7 @@ import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
-import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, UndoIcon } from '../../components/icons.js';
+import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, TagIcon, UndoIcon } from '../../components/icons.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
@@ -28,12 +28,15 @@ export function RevisionDetail({
   scope,
   id,
   headId,
+  checkpoints,
   fromLog,
   focusToken,
 }: {
   readonly scope: StoreScope;
   readonly id: number;
   readonly headId: number;
+  /** Names of the checkpoints at this revision. */
+  readonly checkpoints: readonly string[];
   readonly fromLog?: LogEntry;
   readonly focusToken: number;
 }) {
@@ -75,6 +78,18 @@ export function RevisionDetail({
               {timeAgo(entry.created_at)}
             </time>
             {isHead && <Badge tone="accent">head</Badge>}
+            {checkpoints.map((name) => (
+              <Link
+                key={name}
+                className="badge badge-success"
+                to={href('store/documents', { ...scopeQuery(own), checkpoint: name })}
+                title={`Documents at checkpoint ${name}`}
+                aria-label={`Documents at checkpoint ${name}`}
+              >
+                <TagIcon size={11} />
+                <span className="checkpoint-mark-name">{name}</span>
+              </Link>
+            ))}
           </div>
         </div>
         {!onBranch && (
