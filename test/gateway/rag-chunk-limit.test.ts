@@ -51,7 +51,7 @@ describe('the most chunks one RAG document may make', () => {
     });
     expect(refused.status).toBe(413);
     expect(refused.body.error.message).toBe(
-      'document many.md makes 51 chunks, more than rag.max_chunks_per_document (50): split it into smaller documents, or raise the limit',
+      'document many.md makes more than 50 chunks (rag.max_chunks_per_document): split it into smaller documents, or raise the limit',
     );
     expect(await keysOf('notes')).toEqual(['ok.md']);
   });
@@ -67,7 +67,7 @@ describe('the most chunks one RAG document may make', () => {
     // Retrieval must not answer from a version the store no longer has.
     expect(await keysOf('wiki')).toEqual(['new.md', 'steady.md']);
     const reason =
-      'document grows.md makes 500 chunks, more than rag.max_chunks_per_document (50): split it into smaller documents, or raise the limit';
+      'document grows.md makes more than 50 chunks (rag.max_chunks_per_document): split it into smaller documents, or raise the limit';
     const collection = (await h.admin('GET', '/internal/rag/collections/wiki')).body;
     expect(collection.skipped_documents).toEqual([{ key: 'grows.md', reason }]);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, type ChunkOptions } from '../../src/server/gateway/rag/chunker.js';
+import { markdownSections } from '../../src/server/gateway/rag/markdown-sections.js';
 import { splitSegments } from '../../src/server/gateway/rag/segments.js';
 import { fill, ordinaryWords } from './support/degenerate-texts.js';
 
@@ -114,5 +115,31 @@ describe('RAG chunking of text made of very short sentences', () => {
       { text: 'a. b. c. d. e. f.', joiner: ' ' },
       { text: 'g. h. i.', joiner: ' ' },
     ]);
+  });
+});
+
+/**
+ * A document over the chunk limit is refused whole, so the chunker stops once it is past the limit: a
+ * 3 MB document of one-line headings (786,432 chunks) was chunked in full, holding up every request for
+ * seconds, only to be refused.
+ */
+describe('RAG chunking with a limit', () => {
+  const headings = (count: number): string =>
+    Array.from({ length: count }, (_, index) => `# Heading ${index}`).join('\n');
+
+  it('stops just past the limit, having read only the headings it needed', () => {
+    const chunks = chunkDocument(headings(100_000), 'markdown', DEFAULTS, 50);
+    expect(chunks.length).toBe(51);
+    expect(chunks.at(-1)).toEqual({ heading: 'Heading 50', text: 'Heading 50' });
+    const sections = markdownSections(headings(100_000), 50);
+    expect(sections).toHaveLength(51);
+  });
+
+  it('chunks a document within the limit exactly as without one', () => {
+    const prose = `# Intro\n\n${ordinaryWords(4000)}\n\n## Details\r\n\r\n${ordinaryWords(3000)}\r\n# End\nbye\r`;
+    const limited = chunkDocument(prose, 'markdown', DEFAULTS, 1000);
+    expect(limited).toEqual(chunkDocument(prose, 'markdown', DEFAULTS));
+    expect(limited.length).toBeGreaterThan(3);
+    expect(limited.at(-1)).toEqual({ heading: 'End', text: 'End\nbye' });
   });
 });

@@ -18,11 +18,24 @@ export interface ChunkOptions {
  * sentences, then words) are packed whole, and each chunk starts with the last `overlap` characters'
  * worth of whole segments of the previous one, so an answer that straddles a boundary is found in
  * one chunk. Markdown chunks never cross a heading and remember the heading path they sit under.
+ * With `stopAfter`, it stops once it has more chunks than that (the rest of the document unread).
  */
-export function chunkDocument(content: string, contentType: 'text' | 'markdown', options: ChunkOptions): DraftChunk[] {
-  const sections = contentType === 'markdown' ? markdownSections(content) : [{ heading: null, body: content }];
+export function chunkDocument(
+  content: string,
+  contentType: 'text' | 'markdown',
+  options: ChunkOptions,
+  stopAfter = Infinity,
+): DraftChunk[] {
+  // Every section makes at least one chunk, so no more sections are needed than chunks.
+  const sections =
+    contentType === 'markdown' ? markdownSections(content, stopAfter) : [{ heading: null, body: content }];
   const chunks: DraftChunk[] = [];
-  for (const section of sections) pack(splitSegments(section.body, options.size), section.heading, options, chunks);
+  for (const section of sections) {
+    pack(splitSegments(section.body, options.size), section.heading, options, chunks);
+    // A document over the limit is refused whole: a heading-only document of a few MB would
+    // otherwise be chunked for seconds, holding up every request, only to be refused.
+    if (chunks.length > stopAfter) break;
+  }
   return chunks;
 }
 

@@ -23,8 +23,11 @@ export function parseHeading(line: string): { level: number; title: string } | u
   return { level: opening[1]!.length, title };
 }
 
-/** Markdown split at headings; each section carries its heading path. */
-export function markdownSections(content: string): MarkdownSection[] {
+/**
+ * Markdown split at headings; each section carries its heading path. Stops once it has more than
+ * `stopAfter` sections: a caller that refuses a document over a limit need not split all of it.
+ */
+export function markdownSections(content: string, stopAfter = Infinity): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   const path: string[] = [];
   let current: string[] = [];
@@ -44,7 +47,12 @@ export function markdownSections(content: string): MarkdownSection[] {
     current = [];
     hasContent = false;
   };
-  for (const line of content.split(/\r?\n/)) {
+  // Lines are read one by one rather than split all at once, so stopping early leaves the rest unread.
+  for (let start = 0; start <= content.length;) {
+    let end = content.indexOf('\n', start);
+    if (end < 0) end = content.length;
+    const line = content.slice(start, end < content.length && content.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
     // Blank lines, the bulk of some documents, can be neither a fence nor a heading.
     if (line === '') {
       current.push(line);
@@ -54,6 +62,7 @@ export function markdownSections(content: string): MarkdownSection[] {
     const heading = inFence ? undefined : parseHeading(line);
     if (heading !== undefined) {
       flush(heading.level);
+      if (sections.length > stopAfter) return sections;
       level = heading.level;
       path.length = Math.min(path.length, heading.level - 1);
       path.push(heading.title);

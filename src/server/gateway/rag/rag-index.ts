@@ -93,10 +93,10 @@ export class CollectionChangedError extends GatewayError {
 
 /** A document that would make more chunks than `rag.max_chunks_per_document`; nothing of it is stored. */
 export class TooManyChunksError extends GatewayError {
-  constructor(key: string, chunks: number, max: number) {
+  constructor(key: string, max: number) {
     super(
       'too_large',
-      `document ${key} makes ${chunks} chunks, more than rag.max_chunks_per_document (${max}): split it into smaller documents, or raise the limit`,
+      `document ${key} makes more than ${max} chunks (rag.max_chunks_per_document): split it into smaller documents, or raise the limit`,
     );
     this.name = 'TooManyChunksError';
   }
@@ -248,9 +248,9 @@ export class RagIndex {
     revision: number | null,
   ): Promise<void> {
     const generation = this.generations.get(collection);
-    const drafts = chunkDocument(content, contentType, this.chunking);
     const max = this.chunking.maxChunksPerDocument;
-    if (drafts.length > max) throw new TooManyChunksError(key, drafts.length, max);
+    const drafts = chunkDocument(content, contentType, this.chunking, max);
+    if (drafts.length > max) throw new TooManyChunksError(key, max);
     const vectors = await this.embedChunks(drafts.map((draft) => draft.text));
     if (this.generations.get(collection) !== generation) throw new CollectionChangedError(collection, key);
     const chunks: NewChunk[] = drafts.map((draft, ordinal) => ({
