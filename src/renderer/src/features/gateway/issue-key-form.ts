@@ -1,21 +1,11 @@
-import { apiKeyCreateSchema, scopeSchema, type ApiKeyCreate } from '../../../../shared/gateway-api.js';
+import { apiKeyCreateSchema, type ApiKeyCreate } from '../../../../shared/gateway-api.js';
 import { parseForm, type FormFieldRef } from '../../lib/form-issues.js';
+import { formScopes, KEY_ACCESS_REFS, type KeyAccessForm } from './key-access-form.js';
 import { KEY_LIMIT_FIELDS, type KeyLimitsForm } from './key-limits-form.js';
 import { limitFieldRefs, limitsBody } from './limits-form.js';
 
 /** The issue-key form as typed: strings, because inputs are strings. */
-export interface IssueKeyForm extends KeyLimitsForm {
-  readonly name: string;
-  readonly user: string;
-  readonly team: string;
-  readonly scopes: readonly string[];
-  /** Collections for `rag:<collection>` scopes, comma separated. */
-  readonly ragCollections: string;
-  /** Empty: every allowed model. */
-  readonly models: readonly string[];
-  /** Days until expiry; empty: never. */
-  readonly expiresInDays: string;
-}
+export interface IssueKeyForm extends KeyLimitsForm, KeyAccessForm {}
 
 /** Problems per form field. */
 export type IssueKeyErrors = Partial<Record<keyof IssueKeyForm, string>>;
@@ -37,38 +27,11 @@ export const EMPTY_FORM: IssueKeyForm = {
   expiresInDays: '',
 };
 
-/** Each field's label in the dialog, also the subject of its messages ("User must be…"). */
-export const ISSUE_KEY_LABELS = {
-  name: 'Name',
-  user: 'User',
-  team: 'Team',
-  expiresInDays: 'Expires',
-  scopes: 'Scopes',
-  ragCollections: 'RAG collections',
-  models: 'Models',
-} as const satisfies Partial<Record<keyof IssueKeyForm, string>>;
-
-const ref = (field: keyof typeof ISSUE_KEY_LABELS): FormFieldRef<keyof IssueKeyForm> => ({
-  field,
-  label: ISSUE_KEY_LABELS[field],
-});
-
 /** Where each body field is held in the form, for the shared schema's messages. */
 const FIELD_REFS: Readonly<Record<string, FormFieldRef<keyof IssueKeyForm>>> = {
-  name: ref('name'),
-  user: ref('user'),
-  team: ref('team'),
-  scopes: ref('scopes'),
-  models: ref('models'),
-  expires_in_seconds: ref('expiresInDays'),
+  ...KEY_ACCESS_REFS,
   ...limitFieldRefs(KEY_LIMIT_FIELDS),
 };
-
-const commaList = (text: string): string[] =>
-  text
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean);
 
 /**
  * The `POST /internal/api-keys` body the form describes, checked with the shared schema the gateway
@@ -84,17 +47,14 @@ export function toIssueKeyRequest(form: IssueKeyForm): {
   if (form.name.trim() === '') errors.name = 'Name is required: say what the key is for, e.g. ci-pipeline.';
   const limits = limitsBody(form, KEY_LIMIT_FIELDS);
   Object.assign(errors, limits.errors);
-  const rag = commaList(form.ragCollections).map((collection) => `rag:${collection}`);
-  if (rag.some((scope) => !scopeSchema.safeParse(scope).success))
-    errors.ragCollections = 'Collection names use letters, digits, ".", "_", "/" and "-" (or * for all).';
-  else if (form.scopes.length === 0 && rag.length === 0) errors.scopes = 'Pick at least one scope.';
+  const scopes = formScopes(form, errors);
   const days = Number(form.expiresInDays);
   const body = {
     name: form.name.trim() || undefined,
     user: form.user.trim() || undefined,
     team: form.team.trim() || undefined,
     // Scopes the form already found wrong are its own message; the schema would only repeat them.
-    scopes: errors.ragCollections || errors.scopes ? undefined : [...form.scopes, ...rag],
+    scopes,
     models: form.models.length ? [...form.models] : undefined,
     ...limits.body,
     expires_in_seconds: form.expiresInDays && days > 0 ? days * 24 * 3600 : undefined,

@@ -8,13 +8,14 @@ import { DataTable, type Column } from '../../components/data-table.js';
 import { TextInput } from '../../components/field.js';
 import { ConfirmFooter, Dialog } from '../../components/dialog.js';
 import { EmptyState, ErrorMessage } from '../../components/feedback.js';
-import { GaugeIcon, KeyIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
+import { GaugeIcon, KeyIcon, PencilIcon, PlusIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { useSession } from '../../connection/connection-context.js';
 import { formatInt, fullTime, plural, timeAgo } from '../../lib/format.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
+import { EditKeyDialog } from './edit-key-dialog.js';
 import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
 import { IssueKeyDialog } from './issue-key-dialog.js';
 import { KeySecretDialog } from './key-secret-dialog.js';
@@ -82,7 +83,8 @@ export function KeysScreen() {
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
-  const [editing, setEditing] = useState<ApiKeyRecord>();
+  const [editingLimits, setEditingLimits] = useState<ApiKeyRecord>();
+  const [editingKey, setEditingKey] = useState<ApiKeyRecord>();
   const [tableFocus, setTableFocus] = useState(0);
 
   const columns: Column<ApiKeyRecord>[] = [
@@ -163,9 +165,18 @@ export function KeysScreen() {
             <Button
               size="sm"
               variant="ghost"
+              icon={<PencilIcon />}
+              aria-label={`Edit ${key.name ?? key.key_prefix}`}
+              onClick={() => setEditingKey(key)}
+            >
+              Edit
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
               icon={<GaugeIcon />}
               aria-label={`Edit limits of ${key.name ?? key.key_prefix}`}
-              onClick={() => setEditing(key)}
+              onClick={() => setEditingLimits(key)}
             >
               Edit limits
             </Button>
@@ -290,7 +301,7 @@ export function KeysScreen() {
                     rows={rows}
                     columns={columns}
                     rowKey={(key) => key.id}
-                    onOpen={(key) => key.status !== 'revoked' && setEditing(key)}
+                    onOpen={(key) => key.status !== 'revoked' && setEditingLimits(key)}
                   />
                 )}
               </>
@@ -310,7 +321,8 @@ export function KeysScreen() {
       {issued && (
         <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />
       )}
-      {editing && <EditKeyLimitsDialog apiKey={editing} onClose={() => setEditing(undefined)} />}
+      {editingLimits && <EditKeyLimitsDialog apiKey={editingLimits} onClose={() => setEditingLimits(undefined)} />}
+      {editingKey && <EditKeyDialog apiKey={editingKey} onClose={() => setEditingKey(undefined)} />}
       {revoking && (
         <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} returnFocus={() => filterRef.current} />
       )}

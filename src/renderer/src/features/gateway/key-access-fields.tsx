@@ -1,0 +1,144 @@
+import { useId } from 'react';
+import { useModelSettings } from '../../api/gateway-queries.js';
+import { Field, Select, TextInput } from '../../components/field.js';
+import { KEY_ACCESS_LABELS, type KeyAccessForm } from './key-access-form.js';
+
+const SCOPES = [
+  { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
+  { value: 'embeddings', label: 'embeddings', hint: 'Embeddings' },
+  { value: 'responses', label: 'responses', hint: 'Responses API' },
+  { value: '*', label: '*', hint: 'Everything' },
+] as const;
+
+/** Expiry choices counted from now, after the dialog's own first choices ("Never", "Keep …"). */
+export const EXPIRY_IN_DAYS = [
+  { value: '1', label: 'In 1 day' },
+  { value: '7', label: 'In 7 days' },
+  { value: '30', label: 'In 30 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '365', label: 'In a year' },
+] as const;
+
+/** A form holding a key's owner and access (perhaps among other fields), as the key dialogs type it. */
+interface KeyAccessDraft {
+  readonly form: KeyAccessForm;
+  readonly errors: Partial<Record<keyof KeyAccessForm, string>>;
+  // A method, so a draft of a larger form (the access fields among its limits) fits too.
+  set<K extends keyof KeyAccessForm>(field: K, value: KeyAccessForm[K]): void;
+}
+
+function toggle(list: readonly string[], value: string): string[] {
+  return list.includes(value) ? list.filter((item) => item !== value) : [...list, value];
+}
+
+/**
+ * A key's name, owner, expiry, scopes, RAG collections and model allow-list, labelled and checked
+ * alike in the dialog that issues a key and the one that edits it.
+ */
+export function KeyAccessFields({
+  draft,
+  expiry,
+}: {
+  readonly draft: KeyAccessDraft;
+  /** The expiry choices, in order. */
+  readonly expiry: readonly { readonly value: string; readonly label: string }[];
+}) {
+  const { form, errors, set } = draft;
+  const models = useModelSettings();
+  const scopesErrorId = useId();
+  // A key may hold a model since taken off the allow-list: it stays listed, so saving does not drop it.
+  const choices = [...new Set([...(models.data?.allowed_models ?? []), ...form.models])];
+  return (
+    <>
+      <Field
+        label={KEY_ACCESS_LABELS.name}
+        htmlFor="key-name"
+        hint="What the key is for, e.g. ci-pipeline."
+        error={errors.name}
+      >
+        <TextInput id="key-name" value={form.name} onChange={(event) => set('name', event.target.value)} />
+      </Field>
+      <Field label={KEY_ACCESS_LABELS.user} htmlFor="key-user" error={errors.user}>
+        <TextInput
+          id="key-user"
+          placeholder="alice@example.com"
+          value={form.user}
+          onChange={(event) => set('user', event.target.value)}
+        />
+      </Field>
+      <Field label={KEY_ACCESS_LABELS.team} htmlFor="key-team" error={errors.team}>
+        <TextInput
+          id="key-team"
+          placeholder="platform"
+          value={form.team}
+          onChange={(event) => set('team', event.target.value)}
+        />
+      </Field>
+      <Field label={KEY_ACCESS_LABELS.expiresInDays} htmlFor="key-expiry" error={errors.expiresInDays}>
+        <Select
+          id="key-expiry"
+          value={form.expiresInDays}
+          onChange={(event) => set('expiresInDays', event.target.value)}
+        >
+          {expiry.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <fieldset className="form-span fieldset">
+        <legend className="field-label">{KEY_ACCESS_LABELS.scopes}</legend>
+        <div className="chip-row">
+          {SCOPES.map((scope) => (
+            <label key={scope.value} className="chip-check" title={scope.hint}>
+              <input
+                type="checkbox"
+                {...(errors.scopes ? { 'aria-invalid': true, 'aria-describedby': scopesErrorId } : {})}
+                checked={form.scopes.includes(scope.value)}
+                onChange={() => set('scopes', toggle(form.scopes, scope.value))}
+              />
+              <span className="mono">{scope.label}</span>
+            </label>
+          ))}
+        </div>
+        {errors.scopes && (
+          <div className="field-error" id={scopesErrorId}>
+            {errors.scopes}
+          </div>
+        )}
+      </fieldset>
+      <Field
+        label={KEY_ACCESS_LABELS.ragCollections}
+        htmlFor="key-rag"
+        error={errors.ragCollections}
+        hint="Comma separated; * for all. Adds rag:<collection> scopes."
+      >
+        <TextInput
+          id="key-rag"
+          placeholder="docs, wiki"
+          value={form.ragCollections}
+          onChange={(event) => set('ragCollections', event.target.value)}
+        />
+      </Field>
+      <fieldset className="fieldset">
+        <legend className="field-label">{KEY_ACCESS_LABELS.models}</legend>
+        <div className="chip-row">
+          {choices.map((model) => (
+            <label key={model} className="chip-check">
+              <input
+                type="checkbox"
+                checked={form.models.includes(model)}
+                onChange={() => set('models', toggle(form.models, model))}
+              />
+              <span className="mono">{model}</span>
+            </label>
+          ))}
+        </div>
+        <div className="field-hint">
+          {form.models.length ? 'Only the checked models.' : 'None checked: every allowed model.'}
+        </div>
+      </fieldset>
+    </>
+  );
+}
