@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyExample, keyExampleCode } from '../../src/renderer/src/features/gateway/key-example.js';
+import { keyExample } from '../../src/renderer/src/features/gateway/key-example.js';
+import { keyExampleCode } from '../../src/renderer/src/features/gateway/key-example-code.js';
 
 const models = { allowed_models: ['demo/echo', 'demo/embed', 'gpt-4o-mini'], default_embedding_model: null };
 
@@ -36,7 +37,7 @@ describe('the new key’s example', () => {
 
   it('writes each call with the key and model as Python string literals', () => {
     const code = (endpoint: 'chat' | 'responses' | 'embeddings') =>
-      keyExampleCode('http://127.0.0.1:8747', 'gk-abc', { endpoint, model: 'team "a"' });
+      keyExampleCode('python', 'http://127.0.0.1:8747', 'gk-abc', { endpoint, model: 'team "a"' });
     expect(code('chat')).toContain('client.chat.completions.create(\n    model="team \\"a\\"",');
     expect(code('responses')).toContain('client.responses.create(model="team \\"a\\"", input="Hello")');
     expect(code('embeddings')).toContain('client.embeddings.create(model="team \\"a\\"", input="Hello")');

@@ -1,5 +1,3 @@
-import { assertNever } from '../../lib/assert-never.js';
-
 /** What a new key's example calls: an endpoint its scopes allow, with a model it may use. */
 export interface KeyExample {
   readonly endpoint: 'chat' | 'responses' | 'embeddings';
@@ -45,21 +43,4 @@ export function keyExample(
   // No model suits any of them: the first endpoint still, with what the key may use.
   const endpoint = endpoints[0]!;
   return { endpoint, model: candidates[0] ?? (endpoint === 'embeddings' ? 'demo/embed' : 'demo/echo') };
-}
-
-/** A Python snippet (the `openai` package) making the example's call with the new key against this gateway. */
-export function keyExampleCode(gatewayUrl: string, secret: string, example: KeyExample): string {
-  // JSON string literals are Python string literals too, whatever a model name holds.
-  const client = `from openai import OpenAI\n\nclient = OpenAI(base_url=${JSON.stringify(`${gatewayUrl}/v1`)}, api_key=${JSON.stringify(secret)})\n`;
-  const model = JSON.stringify(example.model);
-  switch (example.endpoint) {
-    case 'chat':
-      return `${client}reply = client.chat.completions.create(\n    model=${model},\n    messages=[{"role": "user", "content": "Hello"}],\n)\nprint(reply.choices[0].message.content)`;
-    case 'responses':
-      return `${client}reply = client.responses.create(model=${model}, input="Hello")\nprint(reply.output_text)`;
-    case 'embeddings':
-      return `${client}result = client.embeddings.create(model=${model}, input="Hello")\nprint(len(result.data[0].embedding))`;
-    default:
-      return assertNever(example.endpoint);
-  }
 }

@@ -1,11 +1,14 @@
+import { useState } from 'react';
 import type { ApiKeyCreated } from '../../../../shared/gateway-api.js';
 import { useModelSettings } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { Dialog } from '../../components/dialog.js';
 import { AlertIcon } from '../../components/icons.js';
+import { Segmented } from '../../components/segmented.js';
 import { useUnsavedChanges, type LeaveWording } from '../../lib/unsaved-changes.js';
-import { keyExample, keyExampleCode } from './key-example.js';
+import { keyExample } from './key-example.js';
+import { EXAMPLE_LANGUAGES, keyExampleCode, type ExampleLanguage } from './key-example-code.js';
 
 /** Leaving the page (Back, a reload, a link) while the secret is shown would lose it for good. */
 const LEAVE_SECRET: LeaveWording = {
@@ -26,6 +29,8 @@ export function KeySecretDialog({
   readonly onClose: () => void;
 }) {
   const example = keyExample(issued, useModelSettings().data);
+  const [language, setLanguage] = useState<ExampleLanguage>('python');
+  const code = example ? keyExampleCode(language, gatewayUrl, issued.key, example) : '';
   useUnsavedChanges('the new key', LEAVE_SECRET);
   return (
     <Dialog
@@ -49,9 +54,19 @@ export function KeySecretDialog({
         </code>
         <CopyButton text={issued.key} what="key" size="md" variant="primary" />
       </div>
-      <div className="section-title">Use it</div>
+      <div className="section-title section-title-row">
+        <span>Use it</span>
+        {example && (
+          <span className="section-title-controls">
+            <Segmented options={EXAMPLE_LANGUAGES} value={language} onChange={setLanguage} label="Example language" />
+            <CopyButton text={code} what="example" />
+          </span>
+        )}
+      </div>
       {example ? (
-        <pre className="code-block">{keyExampleCode(gatewayUrl, issued.key, example)}</pre>
+        <pre className="code-block" data-testid="key-example">
+          {code}
+        </pre>
       ) : (
         <p className="muted">
           Its scopes allow none of chat, responses and embeddings, so there is no call to show here.
