@@ -171,16 +171,23 @@ test('overview: addresses never break inside a number and the copy button stays 
     const store = page.getByTestId('service-store');
     await expect(gateway).toContainText('Healthy');
 
-    const baseUrl = gateway.locator('.snippet', { hasText: 'Base URL for clients' });
-    const copy = baseUrl.getByRole('button', { name: 'Copy base URL' });
-    await expect(copy).toBeVisible();
-    await expectInside(baseUrl, gateway, `base URL at ${width} px`);
-    await expectInside(copy, gateway, `copy button at ${width} px`);
-    await expectInside(copy, baseUrl, `copy button in its snippet at ${width} px`);
-    // Nothing (the next card) is drawn over the button: a click at its centre reaches it.
-    await copy.click({ trial: true });
+    const baseUrls = [];
+    for (const sdk of ['OpenAI', 'Anthropic']) {
+      const baseUrl = gateway.locator('.snippet', { hasText: `${sdk} base URL` });
+      const copy = baseUrl.getByRole('button', { name: `Copy ${sdk} base URL` });
+      await expect(copy).toBeVisible();
+      await expectInside(baseUrl, gateway, `${sdk} base URL at ${width} px`);
+      await expectInside(copy, gateway, `${sdk} copy button at ${width} px`);
+      await expectInside(copy, baseUrl, `${sdk} copy button in its snippet at ${width} px`);
+      // Nothing (the next card) is drawn over the button: a click at its centre reaches it.
+      await copy.click({ trial: true });
+      baseUrls.push(baseUrl.locator('code').first());
+    }
+    // Anthropic's SDKs add /v1 themselves; OpenAI's expect it in the base URL.
+    await expect(baseUrls[0]!).toHaveText(/\/v1$/);
+    await expect(baseUrls[1]!).toHaveText(/:\d+$/);
 
-    const addresses = [gateway.locator('dd').first(), store.locator('dd').first(), baseUrl.locator('code').first()];
+    const addresses = [gateway.locator('dd').first(), store.locator('dd').first(), ...baseUrls];
     for (const address of addresses) {
       await expect(address).toHaveText(/^http:\/\/127\.0\.0\.1:\d+(\/v1)?$/);
       const breaks = await lineBreaks(address);

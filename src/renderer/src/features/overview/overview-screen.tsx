@@ -108,9 +108,15 @@ export function OverviewScreen() {
             description="One OpenAI- and Anthropic-compatible endpoint for every model, with keys, limits, usage and live traffic."
           >
             <div className="snippet snippet-address">
-              <span className="muted">Base URL for clients</span>
+              <span className="muted">OpenAI base URL</span>
               <AddressText address={`${connection.gatewayUrl}/v1`} />
-              <CopyButton text={`${connection.gatewayUrl}/v1`} what="base URL" variant="ghost" />
+              <CopyButton text={`${connection.gatewayUrl}/v1`} what="OpenAI base URL" variant="ghost" />
+            </div>
+            {/* Anthropic's SDKs add /v1 themselves: given the OpenAI base URL they would call /v1/v1/messages. */}
+            <div className="snippet snippet-address">
+              <span className="muted">Anthropic base URL</span>
+              <AddressText address={connection.gatewayUrl} />
+              <CopyButton text={connection.gatewayUrl} what="Anthropic base URL" variant="ghost" />
             </div>
           </ServiceCard>
           <ServiceCard
@@ -137,7 +143,7 @@ export function OverviewScreen() {
               to={href('gateway/traffic')}
               action="Live traffic"
             >
-              Point any OpenAI client at the base URL above; try the offline model demo/echo.
+              Point any OpenAI or Anthropic client at its base URL above; try the offline model demo/echo.
             </Step>
             <Step
               icon={<HistoryIcon />}
