@@ -22,7 +22,7 @@ export const queryKeys = {
     namespace: (namespace: string) => ['store', namespace] as const,
     branches: (namespace: string) => ['store', namespace, 'branches'] as const,
     checkpoints: (namespace: string) => ['store', namespace, 'checkpoints'] as const,
-    log: (scope: StoreScope) => ['store', scope.namespace, 'log', scope.branch] as const,
+    log: (scope: StoreScope, key = '') => ['store', scope.namespace, 'log', scope.branch, key] as const,
     revision: (namespace: string, id: number) => ['store', namespace, 'revision', id] as const,
     state: (scope: StoreScope, at: RevisionSelector) =>
       ['store', scope.namespace, 'state', scope.branch, at.checkpoint ?? '', at.revision ?? 0] as const,

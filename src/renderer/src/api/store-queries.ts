@@ -71,11 +71,14 @@ export function useCheckpoints(namespace: string) {
   });
 }
 
-/** A branch's history, newest first, one page at a time (`after` cursor). */
-export function useLog(scope: StoreScope) {
+/**
+ * A branch's history, newest first, one page at a time (`after` cursor); with `key`, only the
+ * revisions that changed that document.
+ */
+export function useLog(scope: StoreScope, key = '') {
   const api = useApi();
   return useInfiniteQuery({
-    queryKey: queryKeys.store.log(scope),
+    queryKey: queryKeys.store.log(scope, key),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       api.request('store', '/v1/log', {
@@ -84,6 +87,7 @@ export function useLog(scope: StoreScope) {
           branch: scope.branch,
           limit: LOG_PAGE_SIZE,
           after: pageParam || undefined,
+          key: key || undefined,
         },
         schema: logResponseSchema,
         signal,

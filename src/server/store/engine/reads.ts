@@ -81,16 +81,24 @@ export interface Page<C> {
 const pageSize = (limit: number, fallback: number): number => Math.min(limit || fallback, MAX_PAGE_LIMIT);
 
 /**
- * The branch's history, newest first, `limit` entries below revision `after`. Entries carry whole
+ * The branch's history, newest first, `limit` entries below revision `after`; with `key`, only the
+ * revisions that changed that document (each with all its changes, as `git log -- <path>`). Entries carry whole
  * contents, so a page also ends (with `next_cursor`) before the entry that would take its contents
  * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
  * exhaust the process. The first entry always comes, whatever its size.
  */
-export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogResponse {
+export function log(ctx: EngineContext, scope: Scope, page: Page<number>, key = ''): LogResponse {
   const rows = lookupScope(ctx.repo, scope);
   if (!rows.branch) return { entries: [], total: 0 };
+  // A key never written anywhere has no history.
+  const keyId = key === '' ? undefined : ctx.repo.keyId(key);
+  if (key !== '' && keyId === undefined) return { entries: [], total: 0 };
   const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
-  const revisions = ctx.repo.revisionPage(rows.branch.id, page.after || Number.MAX_SAFE_INTEGER, limit + 1);
+  const before = page.after || Number.MAX_SAFE_INTEGER;
+  const revisions =
+    keyId === undefined
+      ? ctx.repo.revisionPage(rows.branch.id, before, limit + 1)
+      : ctx.repo.revisionPageTouching(rows.branch.id, keyId, before, limit + 1);
   const branchName = rows.branch.name;
   const entries: LogEntry[] = [];
   let size = 0;
@@ -101,7 +109,10 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogRe
     entries.push(entry);
   }
   // Read in the same call as the page, so a client showing "N revisions" never sees a count from another moment.
-  const total = ctx.repo.revisionCount(rows.branch.id);
+  const total =
+    keyId === undefined
+      ? ctx.repo.revisionCount(rows.branch.id)
+      : ctx.repo.revisionCountTouching(rows.branch.id, keyId);
   return revisions.length > entries.length
     ? { entries, next_cursor: entries[entries.length - 1].id, total }
     : { entries, total };

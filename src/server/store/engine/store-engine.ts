@@ -108,10 +108,10 @@ export class StoreEngine {
     return this.read(() => reads.diff(this.ctx, normaliseScope(scope), full));
   }
 
-  /** The branch's history, newest first. */
-  log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}): LogResponse {
+  /** The branch's history, newest first; with `key`, only the revisions that changed that document. */
+  log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}, key = ''): LogResponse {
     return this.read(() =>
-      reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }),
+      reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }, key),
     );
   }
 

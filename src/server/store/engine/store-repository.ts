@@ -67,6 +67,9 @@ const BRANCH_COLUMNS = `id, namespace_id AS namespaceId, name, base_revision AS 
   document_count AS documentCount, changes_since_keyframe AS changesSinceKeyframe, created_at AS createdAt`;
 const REVISION_COLUMNS = `namespace_id AS namespaceId, id, branch_id AS branchId, parent_id AS parentId, message,
   created_at AS createdAt, keyframe, root`;
+/** Whether revision `r` changed the key bound to the condition's one parameter. */
+const TOUCHES_KEY = `SELECT 1 FROM store_revision_changes c
+  WHERE c.namespace_id = r.namespace_id AND c.revision_id = r.id AND c.key_id = ?`;
 const CHECKPOINT_COLUMNS = `c.namespace_id AS namespaceId, c.name, c.revision_id AS revisionId, c.description,
   c.created_at AS createdAt, b.name AS branch`;
 const CHECKPOINT_FROM = `store_checkpoints c
@@ -267,6 +270,15 @@ export class StoreRepository {
       revisionPage: p(
         `SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE branch_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
       ),
+      // A document's history walks the branch's revisions newest first and keeps those with a change
+      // of the key (a primary-key lookup each), so no index is kept up on every write for it.
+      revisionPageTouching: p(
+        `SELECT ${REVISION_COLUMNS} FROM store_revisions r WHERE branch_id = ? AND id < ? AND EXISTS (${TOUCHES_KEY})
+          ORDER BY id DESC LIMIT ?`,
+      ),
+      revisionCountTouching: p(
+        `SELECT count(*) FROM store_revisions r WHERE branch_id = ? AND EXISTS (${TOUCHES_KEY})`,
+      ).pluck(),
       // Roots are keyframes, so the partial keyframe index finds them.
       rootWithin: p(
         `SELECT 1 FROM store_revisions WHERE branch_id = ? AND keyframe = 1 AND id > ? AND id <= ? AND root = 1 LIMIT 1`,
@@ -501,6 +513,16 @@ export class StoreRepository {
   /** Revisions of a branch below `before`, newest first. */
   revisionPage(branchId: number, before: number, limit: number): RevisionRow[] {
     return this.s.revisionPage.all(branchId, before, limit) as RevisionRow[];
+  }
+
+  /** Revisions of a branch below `before` that changed a key, newest first. */
+  revisionPageTouching(branchId: number, keyId: number, before: number, limit: number): RevisionRow[] {
+    return this.s.revisionPageTouching.all(branchId, before, keyId, limit) as RevisionRow[];
+  }
+
+  /** How many revisions of a branch changed a key. */
+  revisionCountTouching(branchId: number, keyId: number): number {
+    return this.s.revisionCountTouching.get(branchId, keyId) as number;
   }
 
   /** The newest keyframe of a branch at or below `revision`, 0 when none. */

@@ -17,8 +17,8 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       schema: { querystring: logQuerySchema, response: { 200: logResponseSchema, ...errorResponses } },
     },
     async (request) => {
-      const { namespace, branch, limit, after } = request.query;
-      return runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }));
+      const { namespace, branch, limit, after, key } = request.query;
+      return runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, key));
     },
   );
 

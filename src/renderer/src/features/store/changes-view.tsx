@@ -49,15 +49,18 @@ export function ChangesView({
   autoFocus = false,
   onEscape,
   linked = false,
+  preferredKey,
 }: {
   readonly changes: readonly Change[];
   readonly emptyText?: string;
   readonly autoFocus?: boolean | number;
   readonly onEscape?: () => void;
   readonly linked?: boolean;
+  /** The document shown first when the address names none (a document's history shows that document). */
+  readonly preferredKey?: string;
 }) {
   const [own, setOwn] = useState(0);
-  const linkedKey = useSearchParams().get('key');
+  const linkedKey = useSearchParams().get('key') ?? preferredKey;
   const selected = linked
     ? Math.max(
         0,

@@ -2,7 +2,8 @@ import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ContentView } from '../../components/diff/diff-view.js';
 import { EmptyState } from '../../components/feedback.js';
-import { FilesIcon } from '../../components/icons.js';
+import { FilesIcon, HistoryIcon } from '../../components/icons.js';
+import { Link } from '../../app/router.js';
 import { byteLength, formatBytes } from '../../lib/format.js';
 
 /**
@@ -13,11 +14,14 @@ export function DocumentPane({
   documentKey,
   content,
   where,
+  historyHref,
   onBack,
 }: {
   readonly documentKey: string | undefined;
   readonly content: string | undefined;
   readonly where: string;
+  /** The address of the document's history on the branch shown. */
+  readonly historyHref: string;
   /** Shows the first document instead; undefined when there is none. */
   readonly onBack: (() => void) | undefined;
 }) {
@@ -41,7 +45,18 @@ export function DocumentPane({
           <span className="mono changes-diff-key">{documentKey}</span>
           <span className="muted">{formatBytes(byteLength(content))}</span>
         </div>
-        <CopyButton text={content} label="Copy content" />
+        <span className="row-actions">
+          <Link
+            className="btn btn-ghost btn-sm"
+            to={historyHref}
+            title="The revisions that changed this document"
+            aria-label={`History of ${documentKey}`}
+          >
+            <HistoryIcon />
+            <span>History</span>
+          </Link>
+          <CopyButton text={content} label="Copy content" />
+        </span>
       </div>
       <ContentView content={content} label={`Content of ${documentKey}`} />
     </div>

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { useStoreState } from '../../api/store-queries.js';
-import { updateSearch, useSearchParams } from '../../app/router.js';
+import { href, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { RestoreIcon, UndoIcon } from '../../components/icons.js';
@@ -18,7 +18,7 @@ import { checkpointProblem } from './checkpoint-lookup.js';
 import { usePickedCheckpoint } from './picked-checkpoint.js';
 import { pickedProblem, RevisionPicker, selectorOf, type PickedRevision } from './revision-picker.js';
 import { EmptyBranch } from './store-empty.js';
-import { useScope } from './use-scope.js';
+import { scopeQuery, useScope } from './use-scope.js';
 
 /** What the address asks to show: `checkpoint=<name>`, `rev=<id>` (kept as typed, see `encodeRevisionParam`), else the head. */
 function pickedFrom(params: URLSearchParams): PickedRevision {
@@ -167,6 +167,7 @@ export function DocumentsScreen() {
             documentKey={selectedKey}
             content={content}
             where={describeWhere(scope.branch, picked, state.data.revision)}
+            historyHref={href('store/history', { ...scopeQuery(scope), document: selectedKey })}
             onBack={
               keys.length > 0
                 ? () => {

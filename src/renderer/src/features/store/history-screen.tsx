@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
-import { updateSearch, useSearchParams } from '../../app/router.js';
-import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
+import { Button } from '../../components/button.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { plural } from '../../lib/format.js';
 import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
@@ -9,7 +10,7 @@ import { checkpointsByRevision } from './checkpoint-marks.js';
 import { LogRow } from './log-row.js';
 import { RevisionDetail } from './revision-detail.js';
 import { EmptyBranch } from './store-empty.js';
-import { useScope } from './use-scope.js';
+import { scopeQuery, useScope } from './use-scope.js';
 
 /**
  * The history of a branch, as in GitHub Desktop: the revision log on the left (virtualised, paged
@@ -18,7 +19,9 @@ import { useScope } from './use-scope.js';
 export function HistoryScreen() {
   const scope = useScope();
   const params = useSearchParams();
-  const log = useLog(scope);
+  // One document's history (`document=`), as `git log -- <path>`; empty: the whole branch's.
+  const documentKey = params.get('document') ?? '';
+  const log = useLog(scope, documentKey);
   // The same list the Checkpoints screen reads (and a new checkpoint refreshes): marks in the log.
   const checkpointList = useCheckpoints(scope.namespace).data?.checkpoints;
   const checkpoints = useMemo(() => checkpointsByRevision(checkpointList), [checkpointList]);
@@ -62,6 +65,17 @@ export function HistoryScreen() {
         <ErrorMessage error={log.error} title="Could not load the history" />
       </div>
     );
+  if (entries.length === 0 && documentKey !== '')
+    return (
+      <div className="page-body">
+        <EmptyState
+          title={`No revision of ${scope.branch} changed “${documentKey}”`}
+          action={<Button onClick={() => updateSearch({ document: undefined })}>Show every revision</Button>}
+        >
+          It may have been written only on another branch, or its revisions collected by garbage collection.
+        </EmptyState>
+      </div>
+    );
   if (entries.length === 0)
     return (
       <div className="page-body">
@@ -73,9 +87,18 @@ export function HistoryScreen() {
     <div className="split-view history" data-testid="history-screen">
       <section className="split-list">
         <header className="split-list-header">
-          <span className="split-list-title">
-            {scope.branch} <span className="muted">in {scope.namespace}</span>
-          </span>
+          {documentKey ? (
+            <span className="split-list-title">
+              <span className="mono">{documentKey}</span> <span className="muted">on {scope.branch}</span>{' '}
+              <Link to={href('store/history', scopeQuery(scope))} aria-label="Show every revision">
+                all
+              </Link>
+            </span>
+          ) : (
+            <span className="split-list-title">
+              {scope.branch} <span className="muted">in {scope.namespace}</span>
+            </span>
+          )}
           <span className="muted">
             {total !== undefined
               ? plural(total, 'revision')
@@ -114,6 +137,7 @@ export function HistoryScreen() {
             id={selectedId}
             headId={entries[0]!.id}
             checkpoints={checkpoints.get(selectedId) ?? []}
+            preferredKey={documentKey || undefined}
             fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}
             focusToken={detailFocus?.id === selectedId ? detailFocus.count : 0}
           />

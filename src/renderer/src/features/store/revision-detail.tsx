@@ -29,6 +29,7 @@ export function RevisionDetail({
   id,
   headId,
   checkpoints,
+  preferredKey,
   fromLog,
   focusToken,
 }: {
@@ -37,6 +38,8 @@ export function RevisionDetail({
   readonly headId: number;
   /** Names of the checkpoints at this revision. */
   readonly checkpoints: readonly string[];
+  /** The document shown first (a document's history shows that document). */
+  readonly preferredKey?: string;
   readonly fromLog?: LogEntry;
   readonly focusToken: number;
 }) {
@@ -162,6 +165,7 @@ export function RevisionDetail({
         onEscape={() => logList()?.focus()}
         emptyText="This revision changed no documents."
         linked
+        preferredKey={preferredKey}
       />
       {action === 'rollback' && (
         <RollbackDialog
