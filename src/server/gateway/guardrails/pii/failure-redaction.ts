@@ -9,13 +9,13 @@ interface ErrorBodyShape {
 }
 
 /**
- * The error body as the traffic view keeps it. A request refused before the PII stage ran (a value
- * the schema refused, named in the message as the contract asks) was never scrubbed: its message may
- * quote what the client sent, so the values the request's PII rule finds there are redacted. The
+ * The error body as the traffic view keeps it. An error message may quote what the client sent, as
+ * the contract asks: a value the schema refused before the PII stage ran, or, after it, a field the
+ * stage does not read (a RAG header or `metadata` entry). So the values the request's PII rule finds
+ * there are redacted, whichever stage refused; placeholders already in it are not found again. The
  * client's own answer keeps them: it is the client's text.
  */
 export function failureForTraffic(ctx: RequestContext, body: unknown): unknown {
-  if (ctx.guardrails?.pii_mode !== undefined) return body;
   const message = (body as ErrorBodyShape | null)?.error?.message;
   if (typeof message !== 'string') return body;
   const rule = rulesOf(ctx).pii;
