@@ -4,6 +4,7 @@ import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
+import { normalisedForPolicy } from './policy-text.js';
 import { checkTokens } from './token-count.js';
 
 /**
@@ -45,10 +46,12 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
   noteGuardrails(ctx).content_policy = 'passed';
 }
 
-/** The refusal's reason when a pattern matches the text. */
+/** The refusal's reason when a pattern matches the text, as written or as a reader takes it. */
 function matchIn(patterns: readonly BlockedPattern[], text: string, path: string): string | undefined {
+  const normalised = normalisedForPolicy(text);
   for (const pattern of patterns)
-    if (pattern.regex.test(text)) return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${path}`;
+    if (pattern.regex.test(text) || (normalised !== undefined && pattern.regex.test(normalised)))
+      return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${path}`;
   return undefined;
 }
 
