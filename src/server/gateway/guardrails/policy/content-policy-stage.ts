@@ -5,6 +5,7 @@ import { visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
 import { normalisedForPolicy } from './policy-text.js';
+import { visitToolDefinitionTexts } from './tool-definition-texts.js';
 import { checkTokens } from './token-count.js';
 
 /**
@@ -34,6 +35,10 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
     }
   });
   violation ??= matchJoined(policy.patterns, runs?.close());
+  if (violation === undefined && policy.patterns.length > 0)
+    visitToolDefinitionTexts(ctx.endpoint, ctx.body, (text, where) => {
+      violation ??= matchIn(policy.patterns, text, where.path);
+    });
   if (violation === undefined && limit !== null) {
     const check = checkTokens(texts, limit, bytes);
     if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens;
