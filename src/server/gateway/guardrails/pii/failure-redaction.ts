@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../pipeline/request-context.js';
 import { rulesOf } from '../request-rules.js';
 import { findEntities } from './detectors.js';
-import { PiiScrubber } from './pii-scrubber.js';
+import { collectPlaceholders, PiiScrubber } from './pii-scrubber.js';
 
 /** The error body a failed request answered (the shared error shape, Anthropic's envelope or not). */
 interface ErrorBodyShape {
@@ -22,7 +22,10 @@ export function failureForTraffic(ctx: RequestContext, body: unknown): unknown {
   if (rule === undefined) return body;
   const found = findEntities(message, rule.detectors);
   if (found.length === 0) return body;
-  const redacted = new PiiScrubber(false, new Set()).scrub(message, found);
+  // A message that already quotes placeholders (an upstream's, after scrubbing) keeps them unambiguous.
+  const quoted = new Set<string>();
+  collectPlaceholders(message, quoted);
+  const redacted = new PiiScrubber(false, quoted).scrub(message, found);
   const error = (body as { error: object }).error;
   return { ...(body as object), error: { ...error, message: redacted } };
 }
