@@ -25,7 +25,7 @@ describe('Messages tool_use input: keys and numbers', () => {
   beforeEach(() => h.anthropic.reset());
   afterAll(() => h.close());
 
-  const tools = [{ name: 'pay', input_schema: { type: 'object' } }];
+  const tools: Anthropic.Tool[] = [{ name: 'pay', input_schema: { type: 'object' } }];
   const turn = (input: Record<string, unknown>): Anthropic.MessageParam[] => [
     { role: 'user', content: 'Pay the invoices.' },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'pay', input }] },
