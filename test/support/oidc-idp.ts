@@ -9,8 +9,8 @@ export interface IdpAccount {
   name?: string;
   groups: string[];
   disabled?: boolean;
-  /** Whether the provider vouches for the address (default true). */
-  emailVerified?: boolean;
+  /** Whether the provider vouches for the address (default true); some providers say it as a string. */
+  emailVerified?: boolean | 'true' | 'false';
 }
 
 /** A real OpenID provider (`oidc-provider`) on 127.0.0.1, with knobs for the failure cases tests need. */

@@ -72,6 +72,37 @@ describe('PII in the parts a native upstream receives as sent', () => {
     expect(h.openai.requests).toHaveLength(0);
   });
 
+  it("chat: a file part's name is scrubbed and read by the content policy; its data is not", async () => {
+    const file = { filename: `${EMAIL} invoice.pdf`, file_data: 'data:application/pdf;base64,JVBERi0=' };
+    await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'summarise' },
+            { type: 'file', file },
+          ],
+        },
+      ],
+    });
+    const sent = h.openai.lastRequest()!;
+    expect(sent.rawBody).not.toContain(EMAIL);
+    expect(sent.body.messages[0].content[1]).toEqual({
+      type: 'file',
+      file: { filename: '[EMAIL_1] invoice.pdf', file_data: file.file_data },
+    });
+    const error = await openai.chat.completions
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: [{ type: 'file', file: { ...file, filename: 'launch codes.pdf' } }] }],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain('matched in messages[0].content[0].file.filename');
+    expect(h.openai.requests).toHaveLength(1);
+  });
+
   it('Responses native: custom tool calls and outputs, prompt variables and file names are scrubbed; ids and file addresses are not', async () => {
     await openai.responses.create({
       model: 'resp-native',

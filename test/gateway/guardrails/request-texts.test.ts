@@ -39,7 +39,7 @@ describe('every text a request carries', () => {
     expect(body.messages[2]!.tool_calls![0]!.function.arguments).toBe('{"X":"Y"}');
   });
 
-  it('Messages and count_tokens: system, text, tool_use input strings, tool results, text documents, search results (title and source too)', () => {
+  it('Messages and count_tokens: system, text, tool_use input strings, keys and numbers, tool results, text documents, search results (title and source too)', () => {
     const body = () => ({
       model: 'm',
       system: 's',
@@ -61,8 +61,14 @@ describe('every text a request carries', () => {
     const expected = [
       'system:system=s',
       'tool_arguments:messages[0].content[0].input.q=q',
-      'tool_arguments:messages[0].content[0].input.list[0]=l',
-      'tool_arguments:messages[0].content[0].input.deep.k=v',
+      'tool_arguments:messages[0].content[0].input.list=list',
+      'tool_arguments:messages[0].content[0].input.n=n',
+      'tool_arguments:messages[0].content[0].input.deep=deep',
+      'tool_arguments:messages[0].content[0].input.Q=q',
+      'tool_arguments:messages[0].content[0].input.LIST[0]=l',
+      'tool_arguments:messages[0].content[0].input.N=1',
+      'tool_arguments:messages[0].content[0].input.DEEP.k=k',
+      'tool_arguments:messages[0].content[0].input.DEEP.K=v',
       'tool_result:messages[1].content[0].content[0].text=r',
       'message:messages[1].content[1].source.data=doc',
       'message:messages[1].content[2].content[0].text=sr',
@@ -72,7 +78,10 @@ describe('every text a request carries', () => {
     const sorted = (list: string[]) => [...list].sort();
     const messages = body();
     expect(sorted(walk('messages', messages))).toEqual(sorted(expected));
-    expect(messages.messages[0]!.content[0]).toMatchObject({ input: { q: 'Q', list: ['L'], n: 1, deep: { k: 'V' } } });
+    // Keys are text the model reads too (renamed in place, order kept); a number unchanged stays a number.
+    expect(messages.messages[0]!.content[0]).toMatchObject({ input: { Q: 'Q', LIST: ['L'], N: 1, DEEP: { K: 'V' } } });
+    const use = messages.messages[0]!.content[0] as { input: object };
+    expect(Object.keys(use.input)).toEqual(['Q', 'LIST', 'N', 'DEEP']);
     expect(sorted(walk('count_tokens', body()))).toEqual(sorted(expected));
   });
 

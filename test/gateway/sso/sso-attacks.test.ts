@@ -187,6 +187,14 @@ describe('single sign-on refuses what it must', () => {
     expect(await keyCount(h)).toBe(before);
   });
 
+  it('refuses an address the provider marks unverified with the string "false", as some providers write it', async () => {
+    const before = await keyCount(h);
+    const { error, description } = returnedError(await h.walk('trudy'));
+    expect(error).toBe('authentication_error');
+    expect(description).toContain('has not verified the e-mail address alice@example.com');
+    expect(await keyCount(h)).toBe(before);
+  });
+
   it('validates the sign-in start, naming the field', async () => {
     const { challenge } = handoffPair();
     const start = (query: Record<string, string>) =>

@@ -15,6 +15,7 @@ export function defaultAccounts(): Record<string, IdpAccount> {
     bob: { email: 'bob@example.com', groups: ['staff'] },
     carol: { email: 'carol@example.com', groups: ['contractors'] },
     mallory: { email: 'alice@example.com', groups: ['staff'], emailVerified: false },
+    trudy: { email: 'alice@example.com', groups: ['staff'], emailVerified: 'false' },
   };
 }
 

@@ -48,7 +48,12 @@ export function visitField(
   if (typeof replaced === 'string') holder[key] = replaced;
 }
 
-/** Visits every string inside a JSON value held at `holder[key]` (a Messages `tool_use` input), in place. */
+/**
+ * Visits every string inside a JSON value held at `holder[key]` (a Messages `tool_use` input), in
+ * place, and what else of it the model reads as text: its object keys (`{"jane@example.com": ...}`)
+ * and numbers (`{"card": 4111111111111111}`), which chat and Responses carry inside their arguments'
+ * JSON text. A replaced key renames its member; a replaced number becomes the replacing string.
+ */
 export function visitJsonStrings(
   holder: Record<string, unknown> | unknown[],
   key: string | number,
@@ -106,18 +111,20 @@ function visitStrings(
   passedThrough: boolean,
 ): void {
   const value = (holder as Record<string | number, unknown>)[key];
-  if (typeof value === 'string') {
-    const replaced = visitor(value, where);
-    if (typeof replaced === 'string') (holder as Record<string | number, unknown>)[key] = replaced;
+  if (typeof value === 'string' || (!passedThrough && typeof value === 'number')) {
+    const replaced = visitor(String(value), where);
+    if (typeof replaced === 'string' && replaced !== String(value))
+      (holder as Record<string | number, unknown>)[key] = replaced;
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1)
       visitStrings(value, i, visitor, { ...where, path: `${where.path}[${i}]` }, passedThrough);
   } else if (value !== null && typeof value === 'object') {
     if (passedThrough && isReasoningType((value as { type?: unknown }).type)) return;
-    for (const name of Object.keys(value)) {
+    if (!passedThrough) visitKeys(holder, key, visitor, where);
+    for (const name of Object.keys((holder as Record<string | number, unknown>)[key] as object)) {
       if (passedThrough && (OPAQUE_KEYS.has(name) || name.endsWith('_id'))) continue;
       visitStrings(
-        value as Record<string, unknown>,
+        (holder as Record<string | number, unknown>)[key] as Record<string, unknown>,
         name,
         visitor,
         { ...where, path: `${where.path}.${name}` },
@@ -125,4 +132,27 @@ function visitStrings(
       );
     }
   }
+}
+
+/**
+ * Visits the keys of the object at `holder[key]`; when one is replaced, the object is rebuilt with
+ * that member renamed (order kept) and put in its place.
+ */
+function visitKeys(
+  holder: Record<string, unknown> | unknown[],
+  key: string | number,
+  visitor: TextVisitor,
+  where: TextLocation,
+): void {
+  const object = (holder as Record<string | number, unknown>)[key] as Record<string, unknown>;
+  let renamed: Array<[string, unknown]> | undefined;
+  const names = Object.keys(object);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const replaced = visitor(name, { ...where, path: `${where.path}.${name}` });
+    if (typeof replaced !== 'string' || replaced === name) continue;
+    renamed ??= names.map((each) => [each, object[each]]);
+    renamed[index]![0] = replaced;
+  }
+  if (renamed !== undefined) (holder as Record<string | number, unknown>)[key] = Object.fromEntries(renamed);
 }

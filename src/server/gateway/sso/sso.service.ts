@@ -157,7 +157,9 @@ export class SsoService {
           `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
         );
       // An address the provider has not verified could be anyone's: it must not name the key's owner.
-      if (client.settings.user_claim === 'email' && tokens.claims.email_verified === false)
+      // Some providers (Amazon Cognito's userinfo among them) write the flag as a string.
+      const verified = tokens.claims.email_verified;
+      if (client.settings.user_claim === 'email' && (verified === false || verified === 'false'))
         throw new SsoError(
           'authentication_error',
           `${client.label} has not verified the e-mail address ${user}; the key's owner is named by a verified address only`,

@@ -7,8 +7,36 @@ import { decodeRecord, encodeRecord } from './record-codec.js';
 /** Longest body kept per request (characters of JSON); larger ones are cut and flagged. */
 export const MAX_BODY_CHARS = 64 * 1024;
 
-/** Body fields that may carry credentials (some clients send keys in the body). */
-const SECRET_FIELDS = new Set(['api_key', 'apiKey', 'authorization', 'x-api-key', 'password', 'secret', 'token']);
+/**
+ * Body fields that may carry credentials, by lower-case name: some clients send keys in the body, and
+ * the APIs themselves carry third-party ones (a Responses MCP tool's `authorization` and `headers`
+ * such as `Authorization`, a Messages MCP server's `authorization_token`).
+ */
+const SECRET_FIELDS = new Set([
+  'api_key',
+  'apikey',
+  'api-key',
+  'x-api-key',
+  'authorization',
+  'proxy-authorization',
+  'authorization_token',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'password',
+  'secret',
+  'token',
+]);
+
+/**
+ * A secret field's string value in JSON text (`"Authorization": "Bearer ..."`), up to its closing
+ * quote or the end of a cut text: a body kept as text (cut at the limit) is never parsed, and must
+ * not show what a parsed one would hide.
+ */
+const SECRET_IN_TEXT = new RegExp(
+  `("(?:${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")(?:[^"\\\\]|\\\\.)*(?:"|\\\\?$)`,
+  'gi',
+);
 
 /**
  * A body as a finished request hands it to the traffic buffer: text, never an object graph, because
@@ -35,7 +63,12 @@ export interface TrafficRecord extends Omit<
 }
 
 function redact(key: string, value: unknown): unknown {
-  return SECRET_FIELDS.has(key) && typeof value === 'string' ? '[redacted]' : value;
+  return typeof value === 'string' && SECRET_FIELDS.has(key.toLowerCase()) ? '[redacted]' : value;
+}
+
+/** Text with the values of secret fields replaced, wherever it holds JSON (a cut body, an SSE transcript). */
+function redactText(text: string): string {
+  return text.includes('"') ? text.replace(SECRET_IN_TEXT, '$1[redacted]"') : text;
 }
 
 /** JSON text to keep; text past the limit is cut now (the buffer copies what it keeps, never a parent string). */
@@ -65,7 +98,7 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
       return { value: JSON.parse(JSON.stringify(value, redact)) as unknown, truncated: false };
     }
     case 'text':
-      return { value: body.text, truncated: body.truncated };
+      return { value: redactText(body.text), truncated: body.truncated };
     case 'value':
       return { value: JSON.parse(JSON.stringify(body.value, redact)) as unknown, truncated: false };
     default:

@@ -25,7 +25,7 @@ export function visitChatRequestText(body: ChatBody, visitor: TextVisitor, optio
       path: `messages[${messageIndex}].${path}`,
     });
     const holder = message as Mutable;
-    visitContent(holder, 'content', visitor, where);
+    visitContent(holder, 'content', visitor, where, options.passedThrough === true);
     if (message.role === 'assistant' && typeof message.refusal === 'string')
       visitField(holder, 'refusal', visitor, where('refusal'));
     if (options.toolArguments && message.role === 'assistant' && Array.isArray(message.tool_calls)) {
@@ -76,7 +76,17 @@ export function visitChatResponseText(body: { choices?: unknown }, visitor: Text
   });
 }
 
-function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where: (path: string) => TextLocation): void {
+/**
+ * A message's content: its text and refusal parts, and (`passed`) the strings of the other parts an
+ * upstream receives as sent, such as a file part's `filename` (encoded data and addresses are not read).
+ */
+function visitContent(
+  holder: Mutable,
+  key: string,
+  visitor: TextVisitor,
+  where: (path: string) => TextLocation,
+  passed = false,
+): void {
   const content = holder[key];
   if (typeof content === 'string') {
     visitField(holder, key, visitor, where(key));
@@ -88,5 +98,7 @@ function visitContent(holder: Mutable, key: string, visitor: TextVisitor, where:
       visitField(part, 'text', visitor, where(`${key}[${index}].text`));
     else if (part.type === 'refusal' && typeof part.refusal === 'string')
       visitField(part, 'refusal', visitor, where(`${key}[${index}].refusal`));
+    else if (passed && part.type !== 'image_url')
+      visitPassedThrough(content, index, visitor, { ...where(`${key}[${index}]`), kind: 'passed' });
   });
 }

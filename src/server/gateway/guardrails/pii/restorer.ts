@@ -48,7 +48,8 @@ export class PiiRestorer {
     const type = (value as { type?: unknown }).type;
     if (typeof type === 'string' && isReasoning(type)) return value;
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = this.value(item);
+    // Keys too: a Messages tool_use input may name a value by it (`{"[EMAIL_1]": "admin"}`).
+    for (const [key, item] of Object.entries(value)) out[this.text(key)] = this.value(item);
     return out;
   }
 

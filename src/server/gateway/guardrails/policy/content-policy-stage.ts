@@ -2,7 +2,10 @@ import type { PolicyStage } from '../../pipeline/stages/policy-stages.js';
 import type { RequestContext } from '../../pipeline/request-context.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { visitRequestTexts } from '../request-texts.js';
-import type { CompiledPolicy } from '../rules.js';
+import type { BlockedPattern, CompiledPolicy } from '../rules.js';
+import { PartRuns, type JoinedParts } from './part-runs.js';
+import { normalisedForPolicy } from './policy-text.js';
+import { visitToolDefinitionTexts } from './tool-definition-texts.js';
 import { checkTokens } from './token-count.js';
 
 /**
@@ -21,19 +24,21 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
   const texts: string[] = [];
   let bytes = 0;
   let violation: string | undefined;
+  const runs = policy.patterns.length > 0 ? new PartRuns() : undefined;
   visitRequestTexts(ctx.endpoint, ctx.body, (text, where) => {
     if (violation !== undefined) return;
-    for (const pattern of policy.patterns) {
-      if (pattern.regex.test(text)) {
-        violation = `blocked pattern ${JSON.stringify(pattern.source)} matched in ${where.path}`;
-        return;
-      }
-    }
+    violation = matchJoined(policy.patterns, runs?.add(text, where.path)) ?? matchIn(policy.patterns, text, where.path);
+    if (violation !== undefined) return;
     if (limit !== null) {
       texts.push(text);
       bytes += Buffer.byteLength(text);
     }
   });
+  violation ??= matchJoined(policy.patterns, runs?.close());
+  if (violation === undefined && policy.patterns.length > 0)
+    visitToolDefinitionTexts(ctx.endpoint, ctx.body, (text, where) => {
+      violation ??= matchIn(policy.patterns, text, where.path);
+    });
   if (violation === undefined && limit !== null) {
     const check = checkTokens(texts, limit, bytes);
     if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens;
@@ -44,4 +49,23 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
     refuse(ctx, 'content_policy', violation);
   }
   noteGuardrails(ctx).content_policy = 'passed';
+}
+
+/** The refusal's reason when a pattern matches the text, as written or as a reader takes it. */
+function matchIn(patterns: readonly BlockedPattern[], text: string, path: string): string | undefined {
+  const normalised = normalisedForPolicy(text);
+  for (const pattern of patterns)
+    if (pattern.regex.test(text) || (normalised !== undefined && pattern.regex.test(normalised)))
+      return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${path}`;
+  return undefined;
+}
+
+/** The refusal's reason when a pattern matches a content list's parts read together. */
+function matchJoined(patterns: readonly BlockedPattern[], parts: JoinedParts | undefined): string | undefined {
+  if (parts === undefined) return undefined;
+  for (const joined of parts.joined) {
+    const reason = matchIn(patterns, joined, parts.list);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
 }
