@@ -203,12 +203,19 @@ export const stateQuerySchema = querySchema({
   branch: branchSchema.default(''),
   revision: queryInt('revision').default(0),
   checkpoint: checkpointNameSchema.default(''),
+  // Either one asks for a page of the state rather than all of it.
+  limit: queryInt('limit', Infinity).default(0),
+  after: text()
+    .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
+    .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
+    .default(''),
 });
 
-/** The documents of a scope at one revision. */
+/** The documents of a scope at one revision; a page of them carries `next_cursor` when more follow. */
 export const stateResponseSchema = z.object({
   revision: z.number().int(),
   objects: z.record(z.string(), z.string()),
+  next_cursor: z.string().optional(),
 });
 /** The documents of a scope at one revision. */
 export type StateResponse = z.infer<typeof stateResponseSchema>;

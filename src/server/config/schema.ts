@@ -215,6 +215,7 @@ export const configSchema = z
             body_bytes: positiveInt.default(16 * 1024 * 1024),
             document_bytes: positiveInt.default(1024 * 1024),
             documents_per_apply: positiveInt.default(10_000),
+            response_bytes: positiveInt.default(64 * 1024 * 1024),
           })
           .strict()
           .prefault({}),

@@ -15,33 +15,10 @@ import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes
 import { notFoundError } from './errors.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
+import type { Selector } from './state-reads.js';
 import type { RevisionRow, StoreRepository } from './store-repository.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
-
-/** A state or diff selector: checkpoint before revision before head. */
-export interface Selector {
-  readonly revision: number;
-  readonly checkpoint: string;
-}
-
-/** The state of the scope at head, a revision or a checkpoint, its documents as JSON text. */
-export interface StateJson {
-  readonly revision: number;
-  /** A JSON object of key to content, keys in byte order. */
-  readonly objectsJson: string;
-}
-
-/** The documents of the scope at head, a revision or a checkpoint. */
-export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector): StateJson {
-  const rows = lookupScope(ctx.repo, scope);
-  const { revision, branch } = selectInBranch(ctx.repo, rows, selector);
-  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
-  const objectsJson = ctx.stateCache.through(branch.namespaceId, revision, () =>
-    ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision)),
-  );
-  return { revision, objectsJson };
-}
 
 /** Options of a diff: the selected revision and, optionally, documents to try on top of it. */
 export interface DiffOptions extends Selector {

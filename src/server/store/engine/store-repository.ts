@@ -60,6 +60,17 @@ export interface ChangeRow {
 /** A change joined with its key text and contents: `[key, type, before, after]`. */
 export type ChangeTextRow = [string, 0 | 1 | 2, string | null, string | null];
 
+/** A state's size and, when it was within the bound asked for, its JSON. */
+export interface SizedStateJson {
+  readonly documents: number;
+  /** UTF-8 bytes of the keys and contents. */
+  readonly bytes: number;
+  readonly json: string | null;
+}
+
+/** A document of a state page: `[key, blob id, UTF-8 bytes of key and content]`. */
+export type StatePageRow = [string, number, number];
+
 /** Map of key id to blob id: the state of a scope in id space. */
 export type BlobMap = Map<number, number>;
 
@@ -152,9 +163,21 @@ const SOURCE_STATEMENTS = {
   // SQLite writes the JSON: 10,000 documents cross into JavaScript as one string, not 10,000 rows.
   // json_quote on both sides rather than json_group_object, which cuts an object key at U+0000 (a
   // legal key) and so could answer with a truncated, duplicated key; same speed, same text otherwise.
-  json: `SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}' FROM (
-    SELECT k.key AS key, b.content AS content FROM tgt
-    JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id ORDER BY k.key)`,
+  // The state's size (UTF-8 bytes of keys and contents) comes first and the JSON only within @max:
+  // octet_length takes a text's size from its record header, so measuring reads no content, and a
+  // state of gigabytes is refused without being built.
+  json: `, total AS (
+      SELECT count(*) AS documents, coalesce(sum(octet_length(k.key) + octet_length(b.content)), 0) AS bytes FROM tgt
+      JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id)
+    SELECT total.documents, total.bytes, CASE WHEN total.bytes <= @max THEN (
+      SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}' FROM (
+        SELECT k.key AS key, b.content AS content FROM tgt
+        JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id ORDER BY k.key))
+    END FROM total`,
+  // One page of the state in key order (bytewise): each key with its content's id and size.
+  page: `SELECT k.key, tgt.blob_id, octet_length(k.key) + octet_length(b.content) FROM tgt
+    JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id
+    WHERE k.key > @after ORDER BY k.key LIMIT @limit`,
   diffIds: `${DIFF} ${DIFF_IDS}`,
   diffText: `${DIFF} ${DIFF_TEXT}`,
   ownDiffIds: `${DIFF_OWN_HISTORY} ${DIFF_IDS}`,
@@ -193,7 +216,7 @@ export class StoreRepository {
           // The own-history diff needs the `earliest` CTE, which only the backward form has.
           if (name.startsWith('own') && kind !== 'back') return [];
           const statement = p(`${SOURCE_CTE[kind]} ${body}`);
-          return [[name, name === 'json' ? statement.pluck() : name === 'keyframe' ? statement : statement.raw()]];
+          return [[name, name === 'keyframe' ? statement : statement.raw()]];
         }),
       ) as Record<SourceStatement, Database.Statement>;
     this.source = { head: bySource('head'), at: bySource('at'), back: bySource('back') };
@@ -552,9 +575,21 @@ export class StoreRepository {
     return new Map(this.sourceStatement(source, 'ids').all(sourceParams(source)) as [number, number][]);
   }
 
-  /** The state of `source` as a JSON object of key to content, keys in byte order. */
-  stateJson(source: StateSource): string {
-    return this.sourceStatement(source, 'json').get(sourceParams(source)) as string;
+  /**
+   * The size of the state of `source` and, when it is at most `maxBytes`, its JSON: an object of key to
+   * content, keys in byte order.
+   */
+  stateJson(source: StateSource, maxBytes: number): SizedStateJson {
+    const [documents, bytes, json] = this.sourceStatement(source, 'json').get({
+      ...sourceParams(source),
+      max: maxBytes,
+    }) as [number, number, string | null];
+    return { documents, bytes, json };
+  }
+
+  /** Up to `limit` documents of the state of `source` with keys after `after`, in key order, without contents. */
+  statePage(source: StateSource, after: string, limit: number): StatePageRow[] {
+    return this.sourceStatement(source, 'page').all({ ...sourceParams(source), after, limit }) as StatePageRow[];
   }
 
   /** The changes that turn the head of branch `currentBranchId` (0: none) into `source`, in id space. */
