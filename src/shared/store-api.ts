@@ -149,6 +149,7 @@ export const applyResponseSchema = z.object({
   revision: z.number().int(),
   noop: z.boolean(),
   changes: z.array(changeSchema),
+  contents_omitted: z.boolean().optional(),
 });
 /** Answer of apply, rollback and restore. */
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
@@ -198,6 +199,13 @@ export const bodyOnlyQuerySchema = z.strictObject(
 );
 
 /** GET /v1/state query. */
+/** A document key where a page starts (exclusive); empty for the first page. */
+const keyCursor = () =>
+  text()
+    .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
+    .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
+    .default('');
+
 export const stateQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
@@ -205,10 +213,7 @@ export const stateQuerySchema = querySchema({
   checkpoint: checkpointNameSchema.default(''),
   // Either one asks for a page of the state rather than all of it.
   limit: queryInt('limit', Infinity).default(0),
-  after: text()
-    .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
-    .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
-    .default(''),
+  after: keyCursor(),
 });
 
 /** The documents of a scope at one revision; a page of them carries `next_cursor` when more follow. */
@@ -234,6 +239,7 @@ export const diffResponseSchema = z.object({
   from_revision: z.number().int(),
   to_revision: z.number().int(),
   changes: z.array(changeSchema),
+  contents_omitted: z.boolean().optional(),
 });
 /** Answer of a diff. */
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
@@ -254,6 +260,8 @@ export const logEntrySchema = z.object({
   message: z.string(),
   created_at: z.string(),
   changes: z.array(changeSchema),
+  // The changes carry keys and types only: their contents passed response_bytes (read them in pages).
+  contents_omitted: z.boolean().optional(),
 });
 /** One revision of a branch's history. */
 export type LogEntry = z.infer<typeof logEntrySchema>;
@@ -275,7 +283,15 @@ export const revisionParamsSchema = z.object({
   id: z.preprocess(decimalInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
-export const revisionQuerySchema = querySchema({ namespace: namespaceSchema.default('') });
+export const revisionQuerySchema = querySchema({
+  namespace: namespaceSchema.default(''),
+  // Either one asks for a page of the revision's changes rather than all of them.
+  limit: queryInt('limit', Infinity).default(0),
+  after: keyCursor(),
+});
+
+/** One revision; a page of its changes carries `next_cursor` when more follow. */
+export const revisionResponseSchema = logEntrySchema.extend({ next_cursor: z.string().optional() });
 
 /** POST /v1/checkpoints. */
 export const checkpointCreateRequestSchema = strictFields({

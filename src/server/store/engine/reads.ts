@@ -4,6 +4,7 @@ import {
   MAX_PAGE_LIMIT,
   type ApplyMode,
   type BranchSummary,
+  type Change,
   type Checkpoint,
   type DiffResponse,
   type DocumentInput,
@@ -11,12 +12,13 @@ import {
   type LogResponse,
   type NamespaceSummary,
 } from '../../../shared/store-api.js';
-import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes.js';
+import { changeList, revisionChangeList, streamedChangeList } from './change-lists.js';
+import { apiChange, headState, planDocuments } from './changes.js';
 import { notFoundError } from './errors.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
 import type { Selector } from './state-reads.js';
-import type { RevisionRow, StoreRepository } from './store-repository.js';
+import type { RevisionRow } from './store-repository.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
 
@@ -40,13 +42,18 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
         ? headState(ctx.repo, rows.branch?.id)
         : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
-    return { from_revision: target.revision, to_revision: target.revision, changes: plannedToApi(planned) };
+    const list = changeList(ctx.repo, planned, ctx.limits.response_bytes);
+    return { from_revision: target.revision, to_revision: target.revision, ...list };
   }
   const changes = ctx.repo.diffText(
     rows.branch?.id ?? 0,
     sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
   );
-  return { from_revision: rows.head, to_revision: target.revision, changes: textRowsToApi(changes) };
+  return {
+    from_revision: rows.head,
+    to_revision: target.revision,
+    ...streamedChangeList(changes, ctx.limits.response_bytes),
+  };
 }
 
 /** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */
@@ -72,7 +79,7 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogRe
   const entries: LogEntry[] = [];
   let size = 0;
   for (const revision of revisions.slice(0, limit)) {
-    const entry = logEntry(ctx.repo, revision, branchName);
+    const entry = logEntry(ctx, revision, branchName);
     size += contentSize(entry);
     if (entries.length > 0 && size > ctx.limits.body_bytes) break;
     entries.push(entry);
@@ -91,22 +98,56 @@ function contentSize(entry: LogEntry): number {
   return size;
 }
 
-/** One revision of the namespace as a log entry; 404 when it does not exist (never written, or collected). */
-export function revision(ctx: EngineContext, namespaceName: string, id: number): LogEntry {
+/** Where a page of a revision's changes starts (`after`, a key; empty for the first) and its most changes. */
+export interface ChangePage {
+  readonly limit: number;
+  readonly after: string;
+}
+
+/**
+ * One revision of the namespace as a log entry; 404 when it does not exist (never written, or
+ * collected). With `page`, only its changes with keys after `page.after`, at most `page.limit` of them
+ * and at most `response_bytes` of contents past the first, with `next_cursor` when more follow: how
+ * the contents of a revision too large for one answer are read.
+ */
+export function revision(
+  ctx: EngineContext,
+  namespaceName: string,
+  id: number,
+  page?: ChangePage,
+): LogEntry & { next_cursor?: string } {
   const namespace = ctx.repo.namespace(namespaceName);
   const row = namespace ? ctx.repo.revision(namespace.id, id) : undefined;
   if (!row) throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"`);
-  return logEntry(ctx.repo, row, ctx.repo.branchById(row.branchId)?.name ?? '');
+  const branch = ctx.repo.branchById(row.branchId)?.name ?? '';
+  if (!page) return logEntry(ctx, row, branch);
+  const limit = pageSize(page.limit, MAX_PAGE_LIMIT);
+  const rows = ctx.repo.changesPage(row.namespaceId, row.id, page.after, limit + 1);
+  const changes: Change[] = [];
+  let bytes = 0;
+  for (const [key, type, beforeBlob, afterBlob, size] of rows.slice(0, limit)) {
+    bytes += size;
+    if (changes.length > 0 && bytes > ctx.limits.response_bytes) break;
+    changes.push(apiChange(key, type, ctx.repo.contentOrUndefined(beforeBlob), ctx.repo.contentOrUndefined(afterBlob)));
+  }
+  const entry = { ...entryFields(row, branch), changes };
+  return rows.length > changes.length ? { ...entry, next_cursor: changes[changes.length - 1].key } : entry;
 }
 
-function logEntry(repo: StoreRepository, row: RevisionRow, branch: string): LogEntry {
+function entryFields(row: RevisionRow, branch: string): Omit<LogEntry, 'changes'> {
   return {
     id: row.id,
     parent_id: row.parentId,
     branch,
     message: row.message,
     created_at: new Date(row.createdAt).toISOString(),
-    changes: textRowsToApi(repo.changesOf(row.namespaceId, row.id)),
+  };
+}
+
+function logEntry(ctx: EngineContext, row: RevisionRow, branch: string): LogEntry {
+  return {
+    ...entryFields(row, branch),
+    ...revisionChangeList(ctx.repo, row.namespaceId, row.id, ctx.limits.response_bytes),
   };
 }
 

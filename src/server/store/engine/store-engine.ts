@@ -145,9 +145,9 @@ export class StoreEngine {
     );
   }
 
-  /** One revision of a namespace with its changes. */
-  revision(namespace: string, id: number): LogEntry {
-    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id));
+  /** One revision of a namespace with its changes, or with `page` a page of them. */
+  revision(namespace: string, id: number, page?: reads.ChangePage): LogEntry & { next_cursor?: string } {
+    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id, page));
   }
 
   /** Points a checkpoint at the scope's head. */

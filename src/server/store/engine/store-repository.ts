@@ -68,6 +68,9 @@ export interface SizedStateJson {
   readonly json: string | null;
 }
 
+/** A change of a revision's page: `[key, type, before blob, after blob, UTF-8 bytes of both contents]`. */
+export type ChangePageRow = [string, 0 | 1 | 2, number | null, number | null, number];
+
 /** A document of a state page: `[key, blob id, UTF-8 bytes of key and content]`. */
 export type StatePageRow = [string, number, number];
 
@@ -275,6 +278,7 @@ export class StoreRepository {
       blobsByHash: p(`SELECT id, content FROM store_blobs WHERE hash = ?`).raw(),
       blobInsert: p(`INSERT INTO store_blobs (hash, content) VALUES (?, ?)`),
       blobContent: p(`SELECT content FROM store_blobs WHERE id = ?`).pluck(),
+      blobBytes: p(`SELECT octet_length(content) FROM store_blobs WHERE id = ?`).pluck(),
 
       headBlob: p(`SELECT blob_id FROM store_head_state WHERE branch_id = ? AND key_id = ?`).pluck(),
       headUpsert: p(`INSERT INTO store_head_state (branch_id, key_id, blob_id) VALUES (?, ?, ?)
@@ -312,6 +316,23 @@ export class StoreRepository {
         LEFT JOIN store_blobs bb ON bb.id = c.before_blob
         LEFT JOIN store_blobs ab ON ab.id = c.after_blob
         WHERE c.namespace_id = ? AND c.revision_id = ? ORDER BY k.key`).raw(),
+      // Sizes come from the record headers (octet_length reads no content): a revision's contents are
+      // measured before any is built into an answer.
+      changesBytesOfRevision: p(`SELECT
+        coalesce(sum(coalesce(octet_length(bb.content), 0) + coalesce(octet_length(ab.content), 0)), 0)
+        FROM store_revision_changes c
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ?`).pluck(),
+      changeKeysOfRevision: p(`SELECT k.key, c.type FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        WHERE c.namespace_id = ? AND c.revision_id = ? ORDER BY k.key`),
+      changesPageOfRevision: p(`SELECT k.key, c.type, c.before_blob, c.after_blob,
+        coalesce(octet_length(bb.content), 0) + coalesce(octet_length(ab.content), 0) FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ? AND k.key > ? ORDER BY k.key LIMIT ?`).raw(),
       changesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id BETWEEN ? AND ?`),
 
       snapshotFromHead: p(`INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id)
@@ -486,6 +507,11 @@ export class StoreRepository {
     return this.s.blobContent.get(blobId) as string;
   }
 
+  /** UTF-8 bytes of a content, read from its record header (the content itself is not read). */
+  contentBytes(blobId: number): number {
+    return this.s.blobBytes.get(blobId) as number;
+  }
+
   /** Content of a nullable blob reference. */
   contentOrUndefined(blobId: number | null): string | undefined {
     return blobId === null ? undefined : this.content(blobId);
@@ -556,6 +582,21 @@ export class StoreRepository {
     return this.s.changesOfRevision.all(namespaceId, revisionId) as ChangeTextRow[];
   }
 
+  /** UTF-8 bytes of the contents before and after every change of one revision. */
+  changesBytes(namespaceId: number, revisionId: number): number {
+    return this.s.changesBytesOfRevision.get(namespaceId, revisionId) as number;
+  }
+
+  /** Keys and types of the changes of one revision, sorted by key bytes. */
+  changeKeysOf(namespaceId: number, revisionId: number): { key: string; type: 0 | 1 | 2 }[] {
+    return this.s.changeKeysOfRevision.all(namespaceId, revisionId) as { key: string; type: 0 | 1 | 2 }[];
+  }
+
+  /** Up to `limit` changes of one revision with keys after `after`, by key bytes, their contents by id and size. */
+  changesPage(namespaceId: number, revisionId: number, after: string, limit: number): ChangePageRow[] {
+    return this.s.changesPageOfRevision.all(namespaceId, revisionId, after, limit) as ChangePageRow[];
+  }
+
   // ── keyframes and reconstruction ──────────────────────────────────────────
 
   /** Writes the branch's head state as the keyframe of `revisionId` (which must be its head). */
@@ -601,12 +642,15 @@ export class StoreRepository {
     return rows.map(([keyId, type, beforeBlob, afterBlob]) => ({ keyId, type, beforeBlob, afterBlob }));
   }
 
-  /** Like {@link diffIds}, with key text and contents, sorted by key bytes. */
-  diffText(currentBranchId: number, source: StateSource): ChangeTextRow[] {
-    return this.diffStatement(currentBranchId, source, 'diffText').all({
+  /**
+   * Like {@link diffIds}, with key text and contents, sorted by key bytes; read one row at a time, so
+   * a caller can drop contents as they come. Run no other statement before the iteration ends.
+   */
+  diffText(currentBranchId: number, source: StateSource): IterableIterator<ChangeTextRow> {
+    return this.diffStatement(currentBranchId, source, 'diffText').iterate({
       ...sourceParams(source),
       cur: currentBranchId,
-    }) as ChangeTextRow[];
+    }) as IterableIterator<ChangeTextRow>;
   }
 
   private sourceStatement(source: StateSource, name: SourceStatement): Database.Statement {
