@@ -91,10 +91,14 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>): LogRe
     : { entries, total };
 }
 
-/** Characters of the contents an entry carries (what makes it large; keys and messages are bounded). */
+/**
+ * Characters of the keys and contents an entry carries (what makes it large; its message is bounded).
+ * Keys count too: an entry whose contents were omitted still lists every key it changed.
+ */
 function contentSize(entry: LogEntry): number {
   let size = 0;
-  for (const change of entry.changes) size += (change.before?.length ?? 0) + (change.after?.length ?? 0);
+  for (const change of entry.changes)
+    size += change.key.length + (change.before?.length ?? 0) + (change.after?.length ?? 0);
   return size;
 }
 
