@@ -62,6 +62,7 @@ describe('lists of changes past response_bytes', () => {
     const first = await send('POST', '/v1/apply', { scope, documents });
     expect(first.contents_omitted).toBe(true);
     expect(first.changes).toEqual(keysOnly('create'));
+    await send('POST', '/v1/checkpoints', { scope, name: 'full' });
 
     const only = [{ key: 'only', content: 'x' }];
     const preview = await send('POST', '/v1/diff', { scope, documents: only, mode: 'replace' });
@@ -86,6 +87,11 @@ describe('lists of changes past response_bytes', () => {
     const restored = await send('POST', '/v1/restore', { scope, from_branch: 'empty' });
     expect(restored.contents_omitted).toBe(true);
     expect(restored.changes).toEqual(replaced.changes);
+
+    // Against another branch's revision the diff reads that whole state, and still lists keys only.
+    const across = await send('POST', '/v1/diff', { scope: { ...scope, branch: 'empty' }, checkpoint_name: 'full' });
+    expect(across.contents_omitted).toBe(true);
+    expect(across.changes).toEqual([...keysOnly('create'), { key: 'only', type: 'delete' }]);
 
     // What the omitted contents were is still there to read, a page at a time.
     const state = await send('GET', `/v1/state?namespace=big/writes&revision=${rolled.revision}&limit=1000`);

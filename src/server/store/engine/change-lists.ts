@@ -66,26 +66,23 @@ export function revisionChangeList(
 }
 
 /**
- * Changes from rows already in key order, read one at a time: contents are kept while they total at
- * most `maxBytes`, and dropped, every one, once they pass it.
+ * Changes from rows already in key order, read one at a time while their contents total at most
+ * `maxBytes`. Once they pass it, reading stops (no more content is read) and the list is `keys()`.
  */
-export function streamedChangeList(rows: Iterable<ChangeTextRow>, maxBytes: number): ChangeList {
+export function streamedChangeList(
+  rows: Iterable<ChangeTextRow>,
+  maxBytes: number,
+  keys: () => readonly { key: string; type: 0 | 1 | 2 }[],
+): ChangeList {
   const changes: Change[] = [];
   let bytes = 0;
-  let omitted = false;
   for (const [key, type, before, after] of rows) {
-    if (!omitted) {
-      bytes += utf8(before) + utf8(after);
-      if (bytes > maxBytes) {
-        omitted = true;
-        for (let i = 0; i < changes.length; i++) changes[i] = { key: changes[i].key, type: changes[i].type };
-      }
-    }
-    changes.push(
-      omitted ? { key, type: CHANGE_TYPES[type] } : apiChange(key, type, before ?? undefined, after ?? undefined),
-    );
+    bytes += utf8(before) + utf8(after);
+    // Leaving the loop closes the statement, so keys() may run.
+    if (bytes > maxBytes) break;
+    changes.push(apiChange(key, type, before ?? undefined, after ?? undefined));
   }
-  return omitted ? { changes, contents_omitted: true } : { changes };
+  return bytes > maxBytes ? keysOnly(keys()) : { changes };
 }
 
 /** API changes from rows already joined with text (the database sorted them by key bytes). */

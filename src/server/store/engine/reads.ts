@@ -45,15 +45,12 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
     const list = changeList(ctx.repo, planned, ctx.limits.response_bytes);
     return { from_revision: target.revision, to_revision: target.revision, ...list };
   }
-  const changes = ctx.repo.diffText(
-    rows.branch?.id ?? 0,
-    sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
+  const current = rows.branch?.id ?? 0;
+  const source = sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision);
+  const list = streamedChangeList(ctx.repo.diffText(current, source), ctx.limits.response_bytes, () =>
+    ctx.repo.diffKeys(current, source),
   );
-  return {
-    from_revision: rows.head,
-    to_revision: target.revision,
-    ...streamedChangeList(changes, ctx.limits.response_bytes),
-  };
+  return { from_revision: rows.head, to_revision: target.revision, ...list };
 }
 
 /** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */

@@ -155,6 +155,8 @@ const DIFF_OWN_HISTORY = `, diff AS (
 const CHANGE_TYPE = `CASE WHEN d.before_blob IS NULL THEN 0 WHEN d.after_blob IS NULL THEN 2 ELSE 1 END`;
 
 const DIFF_IDS = `SELECT d.key_id, ${CHANGE_TYPE}, d.before_blob, d.after_blob FROM diff d`;
+// Keys and types only: what a diff too large to carry its contents lists (no content is read).
+const DIFF_KEYS = `SELECT k.key AS key, ${CHANGE_TYPE} AS type FROM diff d JOIN store_keys k ON k.id = d.key_id ORDER BY k.key`;
 const DIFF_TEXT = `SELECT k.key, ${CHANGE_TYPE}, bb.content, ab.content FROM diff d
   JOIN store_keys k ON k.id = d.key_id
   LEFT JOIN store_blobs bb ON bb.id = d.before_blob
@@ -183,8 +185,10 @@ const SOURCE_STATEMENTS = {
     WHERE k.key > @after ORDER BY k.key LIMIT @limit`,
   diffIds: `${DIFF} ${DIFF_IDS}`,
   diffText: `${DIFF} ${DIFF_TEXT}`,
+  diffKeys: `${DIFF} ${DIFF_KEYS}`,
   ownDiffIds: `${DIFF_OWN_HISTORY} ${DIFF_IDS}`,
   ownDiffText: `${DIFF_OWN_HISTORY} ${DIFF_TEXT}`,
+  ownDiffKeys: `${DIFF_OWN_HISTORY} ${DIFF_KEYS}`,
   keyframe: `INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id) SELECT @ns, @rev, key_id, blob_id FROM tgt`,
 } as const;
 
@@ -219,7 +223,7 @@ export class StoreRepository {
           // The own-history diff needs the `earliest` CTE, which only the backward form has.
           if (name.startsWith('own') && kind !== 'back') return [];
           const statement = p(`${SOURCE_CTE[kind]} ${body}`);
-          return [[name, name === 'keyframe' ? statement : statement.raw()]];
+          return [[name, name === 'keyframe' || name.endsWith('Keys') ? statement : statement.raw()]];
         }),
       ) as Record<SourceStatement, Database.Statement>;
     this.source = { head: bySource('head'), at: bySource('at'), back: bySource('back') };
@@ -657,13 +661,23 @@ export class StoreRepository {
     return this.source[source.kind][name];
   }
 
+  /** Like {@link diffText}, keys and types only. */
+  diffKeys(currentBranchId: number, source: StateSource): { key: string; type: 0 | 1 | 2 }[] {
+    return this.diffStatement(currentBranchId, source, 'diffKeys').all({
+      ...sourceParams(source),
+      cur: currentBranchId,
+    }) as { key: string; type: 0 | 1 | 2 }[];
+  }
+
   private diffStatement(
     currentBranchId: number,
     source: StateSource,
-    name: 'diffIds' | 'diffText',
+    name: 'diffIds' | 'diffText' | 'diffKeys',
   ): Database.Statement {
-    if (source.kind === 'back' && source.branchId === currentBranchId)
-      return this.source.back[name === 'diffIds' ? 'ownDiffIds' : 'ownDiffText'];
+    if (source.kind === 'back' && source.branchId === currentBranchId) {
+      const own = { diffIds: 'ownDiffIds', diffText: 'ownDiffText', diffKeys: 'ownDiffKeys' } as const;
+      return this.source.back[own[name]];
+    }
     return this.sourceStatement(source, name);
   }
 
