@@ -53,6 +53,16 @@ export const checkpointNameSchema = text()
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
 
+/** What a JSON value is, for messages: `an array`, `null`, `a string`. */
+const jsonKind = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
+
 /**
  * An object that refuses fields it does not know, naming them and the ones it takes, so a typo
  * (`revison_id`) is fixed from the message alone rather than passing silently.
@@ -61,6 +71,7 @@ const strictFields = <S extends Record<string, z.ZodType>>(shape: S, taker = 'th
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (issue) => {
+      if (issue.code === 'invalid_type') return `must be an object, got ${jsonKind(issue.input)}`;
       if (issue.code !== 'unrecognized_keys') return undefined;
       const names = issue.keys.map((key) => `"${key}"`).join(', ');
       return `unknown ${kind}${issue.keys.length === 1 ? '' : 's'} ${names}; ${taker} takes ${known}`;
@@ -101,7 +112,7 @@ export const documentInputSchema = strictFields(
       .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
       .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }),
     content: text().refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }).optional(),
-    delete: z.boolean().optional(),
+    delete: z.boolean({ error: (issue) => `must be true or false, got ${jsonKind(issue.input)}` }).optional(),
   },
   'it',
 ).refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
@@ -111,7 +122,9 @@ export const documentInputSchema = strictFields(
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
 /** `merge` (default) changes only the listed keys; `replace` makes them the whole state. */
-export const applyModeSchema = z.enum(['merge', 'replace']);
+export const applyModeSchema = z.enum(['merge', 'replace'], {
+  error: (issue) => `must be "merge" or "replace", got ${JSON.stringify(issue.input) ?? 'nothing'}`,
+});
 /** How an apply treats keys it does not list. */
 export type ApplyMode = z.infer<typeof applyModeSchema>;
 
