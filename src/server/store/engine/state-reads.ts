@@ -66,17 +66,16 @@ export function statePageJson(
   if (!branch || revision === 0) return { revision, objectsJson: '{}' };
   const limit = Math.min(page.limit || MAX_PAGE_LIMIT, MAX_PAGE_LIMIT);
   const rows = ctx.repo.statePage(sourceAt(ctx.repo, branch, revision), page.after, limit + 1);
-  const parts: string[] = [];
+  const pairs: [string, number][] = [];
   let bytes = 0;
   for (const [key, blobId, size] of rows.slice(0, limit)) {
     bytes += size;
-    if (parts.length > 0 && bytes > maxBytes) break;
-    // Built as text: an object would turn a key named "__proto__" into its prototype.
-    parts.push(`${JSON.stringify(key)}:${JSON.stringify(ctx.repo.content(blobId))}`);
+    if (pairs.length > 0 && bytes > maxBytes) break;
+    pairs.push([key, blobId]);
   }
-  const objectsJson = `{${parts.join(',')}}`;
-  return rows.length > parts.length
-    ? { revision, objectsJson, next_cursor: rows[parts.length - 1][0] }
+  const objectsJson = ctx.repo.contentsJson(pairs);
+  return rows.length > pairs.length
+    ? { revision, objectsJson, next_cursor: pairs[pairs.length - 1][0] }
     : { revision, objectsJson };
 }
 

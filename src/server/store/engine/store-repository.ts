@@ -283,6 +283,11 @@ export class StoreRepository {
       blobInsert: p(`INSERT INTO store_blobs (hash, content) VALUES (?, ?)`),
       blobContent: p(`SELECT content FROM store_blobs WHERE id = ?`).pluck(),
       blobBytes: p(`SELECT octet_length(content) FROM store_blobs WHERE id = ?`).pluck(),
+      // A JSON object from a JSON array of [key, blob id] pairs, in the array's order, written by SQLite
+      // as a whole state is: one string crosses into JavaScript, not every content and then their JSON.
+      pairsJson: p(`SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}'
+        FROM (SELECT j.value ->> 0 AS key, b.content AS content FROM json_each(?) j
+          JOIN store_blobs b ON b.id = j.value ->> 1 ORDER BY j.key)`).pluck(),
 
       headBlob: p(`SELECT blob_id FROM store_head_state WHERE branch_id = ? AND key_id = ?`).pluck(),
       headUpsert: p(`INSERT INTO store_head_state (branch_id, key_id, blob_id) VALUES (?, ?, ?)
@@ -514,6 +519,11 @@ export class StoreRepository {
   /** UTF-8 bytes of a content, read from its record header (the content itself is not read). */
   contentBytes(blobId: number): number {
     return this.s.blobBytes.get(blobId) as number;
+  }
+
+  /** A JSON object of each key to the content of its blob, keys in the order given. */
+  contentsJson(pairs: readonly (readonly [string, number])[]): string {
+    return this.s.pairsJson.get(JSON.stringify(pairs)) as string;
   }
 
   /** Content of a nullable blob reference. */
