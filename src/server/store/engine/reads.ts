@@ -4,7 +4,6 @@ import {
   MAX_PAGE_LIMIT,
   type ApplyMode,
   type BranchSummary,
-  type Change,
   type Checkpoint,
   type DiffResponse,
   type DocumentInput,
@@ -15,6 +14,7 @@ import {
 import { changeList, revisionChangeList, streamedChangeList } from './change-lists.js';
 import { apiChange, headState, planDocuments } from './changes.js';
 import { notFoundError } from './errors.js';
+import { itemsWithin } from './page-bound.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
 import type { Selector } from './state-reads.js';
@@ -124,13 +124,13 @@ export function revision(
   if (!page) return logEntry(ctx, row, branch);
   const limit = pageSize(page.limit, MAX_PAGE_LIMIT);
   const rows = ctx.repo.changesPage(row.namespaceId, row.id, page.after, limit + 1);
-  const changes: Change[] = [];
-  let bytes = 0;
-  for (const [key, type, beforeBlob, afterBlob, size] of rows.slice(0, limit)) {
-    bytes += size;
-    if (changes.length > 0 && bytes > ctx.limits.response_bytes) break;
-    changes.push(apiChange(key, type, ctx.repo.contentOrUndefined(beforeBlob), ctx.repo.contentOrUndefined(afterBlob)));
-  }
+  const taken = rows.slice(
+    0,
+    itemsWithin(rows.slice(0, limit), (row) => row[4], ctx.limits.response_bytes),
+  );
+  const changes = taken.map(([key, type, before, after]) =>
+    apiChange(key, type, ctx.repo.contentOrUndefined(before), ctx.repo.contentOrUndefined(after)),
+  );
   const entry = { ...entryFields(row, branch), changes };
   return rows.length > changes.length ? { ...entry, next_cursor: changes[changes.length - 1].key } : entry;
 }

@@ -1,5 +1,6 @@
 import { MAX_PAGE_LIMIT } from '../../../shared/store-api.js';
 import { tooLargeError } from './errors.js';
+import { itemsWithin } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
 import { lookupScope, selectInBranch, type EngineContext, type Scope, type Target } from './selectors.js';
 import type { CachedState } from './state-cache.js';
@@ -66,13 +67,8 @@ export function statePageJson(
   if (!branch || revision === 0) return { revision, objectsJson: '{}' };
   const limit = Math.min(page.limit || MAX_PAGE_LIMIT, MAX_PAGE_LIMIT);
   const rows = ctx.repo.statePage(sourceAt(ctx.repo, branch, revision), page.after, limit + 1);
-  const pairs: [string, number][] = [];
-  let bytes = 0;
-  for (const [key, blobId, size] of rows.slice(0, limit)) {
-    bytes += size;
-    if (pairs.length > 0 && bytes > maxBytes) break;
-    pairs.push([key, blobId]);
-  }
+  const carried = itemsWithin(rows.slice(0, limit), ([, , bytes]) => bytes, maxBytes);
+  const pairs = rows.slice(0, carried).map(([key, blobId]) => [key, blobId] as const);
   const objectsJson = ctx.repo.contentsJson(pairs);
   return rows.length > pairs.length
     ? { revision, objectsJson, next_cursor: pairs[pairs.length - 1][0] }
