@@ -53,6 +53,16 @@ export const checkpointNameSchema = text()
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
 
+/** What a JSON value is, for messages: `an array`, `null`, `a string`. */
+const jsonKind = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
+
 /**
  * An object that refuses fields it does not know, naming them and the ones it takes, so a typo
  * (`revison_id`) is fixed from the message alone rather than passing silently.
@@ -61,6 +71,7 @@ const strictFields = <S extends Record<string, z.ZodType>>(shape: S, taker = 'th
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (issue) => {
+      if (issue.code === 'invalid_type') return `must be an object, got ${jsonKind(issue.input)}`;
       if (issue.code !== 'unrecognized_keys') return undefined;
       const names = issue.keys.map((key) => `"${key}"`).join(', ');
       return `unknown ${kind}${issue.keys.length === 1 ? '' : 's'} ${names}; ${taker} takes ${known}`;
@@ -101,7 +112,7 @@ export const documentInputSchema = strictFields(
       .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
       .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }),
     content: text().refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' }).optional(),
-    delete: z.boolean().optional(),
+    delete: z.boolean({ error: (issue) => `must be true or false, got ${jsonKind(issue.input)}` }).optional(),
   },
   'it',
 ).refine((doc) => (doc.delete === true) !== (doc.content !== undefined), {
@@ -111,7 +122,9 @@ export const documentInputSchema = strictFields(
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
 /** `merge` (default) changes only the listed keys; `replace` makes them the whole state. */
-export const applyModeSchema = z.enum(['merge', 'replace']);
+export const applyModeSchema = z.enum(['merge', 'replace'], {
+  error: (issue) => `must be "merge" or "replace", got ${JSON.stringify(issue.input) ?? 'nothing'}`,
+});
 /** How an apply treats keys it does not list. */
 export type ApplyMode = z.infer<typeof applyModeSchema>;
 
@@ -149,6 +162,7 @@ export const applyResponseSchema = z.object({
   revision: z.number().int(),
   noop: z.boolean(),
   changes: z.array(changeSchema),
+  contents_omitted: z.boolean().optional(),
 });
 /** Answer of apply, rollback and restore. */
 export type ApplyResponse = z.infer<typeof applyResponseSchema>;
@@ -198,17 +212,28 @@ export const bodyOnlyQuerySchema = z.strictObject(
 );
 
 /** GET /v1/state query. */
+/** A document key where a page starts (exclusive); empty for the first page. */
+const keyCursor = () =>
+  text()
+    .max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`)
+    .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
+    .default('');
+
 export const stateQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
   branch: branchSchema.default(''),
   revision: queryInt('revision').default(0),
   checkpoint: checkpointNameSchema.default(''),
+  // Either one asks for a page of the state rather than all of it.
+  limit: queryInt('limit', Infinity).default(0),
+  after: keyCursor(),
 });
 
-/** The documents of a scope at one revision. */
+/** The documents of a scope at one revision; a page of them carries `next_cursor` when more follow. */
 export const stateResponseSchema = z.object({
   revision: z.number().int(),
   objects: z.record(z.string(), z.string()),
+  next_cursor: z.string().optional(),
 });
 /** The documents of a scope at one revision. */
 export type StateResponse = z.infer<typeof stateResponseSchema>;
@@ -227,6 +252,7 @@ export const diffResponseSchema = z.object({
   from_revision: z.number().int(),
   to_revision: z.number().int(),
   changes: z.array(changeSchema),
+  contents_omitted: z.boolean().optional(),
 });
 /** Answer of a diff. */
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
@@ -249,6 +275,8 @@ export const logEntrySchema = z.object({
   message: z.string(),
   created_at: z.string(),
   changes: z.array(changeSchema),
+  // The changes carry keys and types only: their contents passed response_bytes (read them in pages).
+  contents_omitted: z.boolean().optional(),
 });
 /** One revision of a branch's history. */
 export type LogEntry = z.infer<typeof logEntrySchema>;
@@ -270,7 +298,15 @@ export const revisionParamsSchema = z.object({
   id: z.preprocess(decimalInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
-export const revisionQuerySchema = querySchema({ namespace: namespaceSchema.default('') });
+export const revisionQuerySchema = querySchema({
+  namespace: namespaceSchema.default(''),
+  // Either one asks for a page of the revision's changes rather than all of them.
+  limit: queryInt('limit', Infinity).default(0),
+  after: keyCursor(),
+});
+
+/** One revision; a page of its changes carries `next_cursor` when more follow. */
+export const revisionResponseSchema = logEntrySchema.extend({ next_cursor: z.string().optional() });
 
 /** POST /v1/checkpoints. */
 export const checkpointCreateRequestSchema = strictFields({

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { StateCache } from '../../src/server/store/engine/state-cache.js';
 
+/** A cached state of one document holding `json` (only the JSON's length counts towards the bound). */
+const state = (json: string) => ({ json, bytes: json.length, documents: 1 });
+
 /** A cache and a counter of the computations it asked for. */
 function counted(maxChars: number) {
   const cache = new StateCache(maxChars);
@@ -8,8 +11,8 @@ function counted(maxChars: number) {
   const read = (revision: number, chars: number): string =>
     cache.through(1, revision, () => {
       computed += 1;
-      return 'x'.repeat(chars);
-    });
+      return state('x'.repeat(chars));
+    }).json;
   return { cache, read, computed: () => computed };
 }
 
@@ -32,9 +35,9 @@ describe('state cache', () => {
 
   it('keys by namespace and revision', () => {
     const cache = new StateCache(100);
-    expect(cache.through(1, 2, () => 'a')).toBe('a');
-    expect(cache.through(2, 1, () => 'b')).toBe('b');
-    expect(cache.through(1, 2, () => 'c')).toBe('a');
+    expect(cache.through(1, 2, () => state('a')).json).toBe('a');
+    expect(cache.through(2, 1, () => state('b')).json).toBe('b');
+    expect(cache.through(1, 2, () => state('c')).json).toBe('a');
   });
 
   it('keeps texts up to the character bound and evicts the least recently used past it', () => {

@@ -215,6 +215,11 @@ export const configSchema = z
             body_bytes: positiveInt.default(16 * 1024 * 1024),
             document_bytes: positiveInt.default(1024 * 1024),
             documents_per_apply: positiveInt.default(10_000),
+            // A whole state is one JSON string in the process, and escaping can make it six times its
+            // contents (U+0000 is written \u0000): past 64 MiB of contents it could pass V8's longest string.
+            response_bytes: positiveInt
+              .max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB); larger states are read in pages')
+              .default(64 * 1024 * 1024),
           })
           .strict()
           .prefault({}),

@@ -70,3 +70,30 @@ describe('GET /v1/log over large revisions', () => {
     expect(page.next_cursor).toBe(page.entries[24].id);
   });
 });
+
+describe('GET /v1/log over revisions whose contents are omitted', () => {
+  let store: TestStore;
+  // Each revision lists 40 keys of 30 characters (1,200 characters of keys) with contents past
+  // response_bytes, so its entry carries keys and types only; keys still count towards the page's bound.
+  beforeAll(async () => {
+    store = await buildTestStore({ limits: { body_bytes: 4096, response_bytes: 10 } });
+    for (let i = 0; i < 6; i++) {
+      const documents = Array.from({ length: 40 }, (_, k) => ({
+        key: `key-${String(k).padStart(26, '0')}`,
+        content: `${i}`,
+      }));
+      const response = await store.call('POST', '/v1/apply', { scope: { namespace: 'keys/log' }, documents });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+  afterAll(async () => store.close());
+
+  it('ends a page once its keys would pass body_bytes', async () => {
+    const page = (await store.call('GET', '/v1/log?namespace=keys/log&limit=100')).json() as {
+      entries: { contents_omitted?: boolean }[];
+      next_cursor?: number;
+    };
+    expect(page.entries.map((e) => e.contents_omitted)).toEqual([true, true, true]);
+    expect(page.next_cursor).toBe(4);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ApplyMode, Change, DocumentInput } from '../../../shared/store-api.js';
+import type { ChangeRef } from './change-lists.js';
 import { compareBytewise } from './bytewise.js';
-import { CHANGE_TYPES, type ChangeRow, type ChangeTextRow, type StoreRepository } from './store-repository.js';
+import { CHANGE_TYPES, type ChangeRow, type StoreRepository } from './store-repository.js';
 
 /** A state to change: the blob of a key, and every entry (for replace mode). */
 export interface BaseState {
@@ -14,13 +15,16 @@ export function headState(repo: StoreRepository, branchId: number | undefined): 
   return { get: (keyId) => repo.headBlob(branchId, keyId), entries: () => repo.headMap(branchId) };
 }
 
-/** A change planned from documents, in text space; key and content ids are resolved only when written. */
+/**
+ * A change planned from documents, in text space; key and content ids are resolved only when written.
+ * The content before is kept by id: a replace can delete every document of a branch.
+ */
 export interface PlannedChange {
   readonly key: string;
   readonly keyId: number | undefined;
   readonly type: 0 | 1 | 2;
   readonly beforeBlob: number | null;
-  readonly before?: string;
+  readonly afterBlob: null;
   readonly after?: string;
 }
 
@@ -38,22 +42,21 @@ export function planDocuments(
     const current = keyId === undefined ? undefined : base.get(keyId);
     if (keyId !== undefined) listed?.add(keyId);
     if (doc.delete) {
-      if (current !== undefined)
-        planned.push({ key: doc.key, keyId, type: 2, beforeBlob: current, before: repo.content(current) });
+      if (current !== undefined) planned.push({ key: doc.key, keyId, type: 2, beforeBlob: current, afterBlob: null });
       continue;
     }
     const content = doc.content ?? '';
     if (current === undefined) {
-      planned.push({ key: doc.key, keyId, type: 0, beforeBlob: null, after: content });
+      planned.push({ key: doc.key, keyId, type: 0, beforeBlob: null, afterBlob: null, after: content });
       continue;
     }
-    const before = repo.content(current);
-    if (before !== content) planned.push({ key: doc.key, keyId, type: 1, beforeBlob: current, before, after: content });
+    if (repo.content(current) !== content)
+      planned.push({ key: doc.key, keyId, type: 1, beforeBlob: current, afterBlob: null, after: content });
   }
   if (listed) {
     for (const [keyId, blobId] of base.entries()) {
       if (!listed.has(keyId))
-        planned.push({ key: repo.keyText(keyId), keyId, type: 2, beforeBlob: blobId, before: repo.content(blobId) });
+        planned.push({ key: repo.keyText(keyId), keyId, type: 2, beforeBlob: blobId, afterBlob: null });
     }
   }
   return planned;
@@ -69,31 +72,13 @@ export function materialise(repo: StoreRepository, planned: readonly PlannedChan
   }));
 }
 
-/** API changes from planned ones, sorted by key bytes. */
-export function plannedToApi(planned: readonly PlannedChange[]): Change[] {
-  return sortChanges(planned.map((c) => apiChange(c.key, c.type, c.before, c.after)));
+/** Id-space change rows with their key text, to answer with (see change-lists.ts). */
+export function rowsWithKeys(repo: StoreRepository, rows: readonly ChangeRow[]): ChangeRef[] {
+  return rows.map((row) => ({ ...row, key: repo.keyText(row.keyId) }));
 }
 
-/** API changes from id-space rows (looks up keys and contents), sorted by key bytes. */
-export function rowsToApi(repo: StoreRepository, rows: readonly ChangeRow[]): Change[] {
-  return sortChanges(
-    rows.map((c) =>
-      apiChange(
-        repo.keyText(c.keyId),
-        c.type,
-        repo.contentOrUndefined(c.beforeBlob),
-        repo.contentOrUndefined(c.afterBlob),
-      ),
-    ),
-  );
-}
-
-/** API changes from rows already joined with text (the database sorted them by key bytes). */
-export function textRowsToApi(rows: readonly ChangeTextRow[]): Change[] {
-  return rows.map(([key, type, before, after]) => apiChange(key, type, before ?? undefined, after ?? undefined));
-}
-
-function apiChange(key: string, type: 0 | 1 | 2, before: string | undefined, after: string | undefined): Change {
+/** One change as the API shows it: no `before` for a create, no `after` for a delete. */
+export function apiChange(key: string, type: 0 | 1 | 2, before: string | undefined, after: string | undefined): Change {
   const change: { key: string; type: Change['type']; before?: string; after?: string } = {
     key,
     type: CHANGE_TYPES[type],
@@ -103,6 +88,7 @@ function apiChange(key: string, type: 0 | 1 | 2, before: string | undefined, aft
   return change;
 }
 
-function sortChanges(changes: Change[]): Change[] {
+/** Sorts changes by key bytes (UTF-8), in place. */
+export function sortChanges(changes: Change[]): Change[] {
   return changes.sort((a, b) => compareBytewise(a.key, b.key));
 }

@@ -11,37 +11,16 @@ import {
   type LogResponse,
   type NamespaceSummary,
 } from '../../../shared/store-api.js';
-import { headState, planDocuments, plannedToApi, textRowsToApi } from './changes.js';
+import { changeList, revisionChangeList, streamedChangeList } from './change-lists.js';
+import { apiChange, headState, planDocuments } from './changes.js';
 import { notFoundError } from './errors.js';
+import { itemsWithin } from './page-bound.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
-import type { RevisionRow, StoreRepository } from './store-repository.js';
+import type { Selector } from './state-reads.js';
+import type { RevisionRow } from './store-repository.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
-
-/** A state or diff selector: checkpoint before revision before head. */
-export interface Selector {
-  readonly revision: number;
-  readonly checkpoint: string;
-}
-
-/** The state of the scope at head, a revision or a checkpoint, its documents as JSON text. */
-export interface StateJson {
-  readonly revision: number;
-  /** A JSON object of key to content, keys in byte order. */
-  readonly objectsJson: string;
-}
-
-/** The documents of the scope at head, a revision or a checkpoint. */
-export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector): StateJson {
-  const rows = lookupScope(ctx.repo, scope);
-  const { revision, branch } = selectInBranch(ctx.repo, rows, selector);
-  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
-  const objectsJson = ctx.stateCache.through(branch.namespaceId, revision, () =>
-    ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision)),
-  );
-  return { revision, objectsJson };
-}
 
 /** Options of a diff: the selected revision and, optionally, documents to try on top of it. */
 export interface DiffOptions extends Selector {
@@ -63,13 +42,15 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
         ? headState(ctx.repo, rows.branch?.id)
         : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
-    return { from_revision: target.revision, to_revision: target.revision, changes: plannedToApi(planned) };
+    const list = changeList(ctx.repo, planned, ctx.limits.response_bytes);
+    return { from_revision: target.revision, to_revision: target.revision, ...list };
   }
-  const changes = ctx.repo.diffText(
-    rows.branch?.id ?? 0,
-    sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
+  const current = rows.branch?.id ?? 0;
+  const source = sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision);
+  const list = streamedChangeList(ctx.repo.diffText(current, source), ctx.limits.response_bytes, () =>
+    ctx.repo.diffKeys(current, source),
   );
-  return { from_revision: rows.head, to_revision: target.revision, changes: textRowsToApi(changes) };
+  return { from_revision: rows.head, to_revision: target.revision, ...list };
 }
 
 /** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */
@@ -103,7 +84,7 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>, key = 
   const entries: LogEntry[] = [];
   let size = 0;
   for (const revision of revisions.slice(0, limit)) {
-    const entry = logEntry(ctx.repo, revision, branchName);
+    const entry = logEntry(ctx, revision, branchName);
     size += contentSize(entry);
     if (entries.length > 0 && size > ctx.limits.body_bytes) break;
     entries.push(entry);
@@ -118,29 +99,67 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>, key = 
     : { entries, total };
 }
 
-/** Characters of the contents an entry carries (what makes it large; keys and messages are bounded). */
+/**
+ * Characters of the keys and contents an entry carries (what makes it large; its message is bounded).
+ * Keys count too: an entry whose contents were omitted still lists every key it changed.
+ */
 function contentSize(entry: LogEntry): number {
   let size = 0;
-  for (const change of entry.changes) size += (change.before?.length ?? 0) + (change.after?.length ?? 0);
+  for (const change of entry.changes)
+    size += change.key.length + (change.before?.length ?? 0) + (change.after?.length ?? 0);
   return size;
 }
 
-/** One revision of the namespace as a log entry; 404 when it does not exist (never written, or collected). */
-export function revision(ctx: EngineContext, namespaceName: string, id: number): LogEntry {
+/** Where a page of a revision's changes starts (`after`, a key; empty for the first) and its most changes. */
+export interface ChangePage {
+  readonly limit: number;
+  readonly after: string;
+}
+
+/**
+ * One revision of the namespace as a log entry; 404 when it does not exist (never written, or
+ * collected). With `page`, only its changes with keys after `page.after`, at most `page.limit` of them
+ * and at most `response_bytes` of contents past the first, with `next_cursor` when more follow: how
+ * the contents of a revision too large for one answer are read.
+ */
+export function revision(
+  ctx: EngineContext,
+  namespaceName: string,
+  id: number,
+  page?: ChangePage,
+): LogEntry & { next_cursor?: string } {
   const namespace = ctx.repo.namespace(namespaceName);
   const row = namespace ? ctx.repo.revision(namespace.id, id) : undefined;
   if (!row) throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"`);
-  return logEntry(ctx.repo, row, ctx.repo.branchById(row.branchId)?.name ?? '');
+  const branch = ctx.repo.branchById(row.branchId)?.name ?? '';
+  if (!page) return logEntry(ctx, row, branch);
+  const limit = pageSize(page.limit, MAX_PAGE_LIMIT);
+  const rows = ctx.repo.changesPage(row.namespaceId, row.id, page.after, limit + 1);
+  const taken = rows.slice(
+    0,
+    itemsWithin(rows.slice(0, limit), (row) => row[4], ctx.limits.response_bytes),
+  );
+  const changes = taken.map(([key, type, before, after]) =>
+    apiChange(key, type, ctx.repo.contentOrUndefined(before), ctx.repo.contentOrUndefined(after)),
+  );
+  const entry = { ...entryFields(row, branch), changes };
+  return rows.length > changes.length ? { ...entry, next_cursor: changes[changes.length - 1].key } : entry;
 }
 
-function logEntry(repo: StoreRepository, row: RevisionRow, branch: string): LogEntry {
+function entryFields(row: RevisionRow, branch: string): Omit<LogEntry, 'changes'> {
   return {
     id: row.id,
     parent_id: row.parentId,
     branch,
     message: row.message,
     created_at: new Date(row.createdAt).toISOString(),
-    changes: textRowsToApi(repo.changesOf(row.namespaceId, row.id)),
+  };
+}
+
+function logEntry(ctx: EngineContext, row: RevisionRow, branch: string): LogEntry {
+  return {
+    ...entryFields(row, branch),
+    ...revisionChangeList(ctx.repo, row.namespaceId, row.id, ctx.limits.response_bytes),
   };
 }
 

@@ -9,13 +9,16 @@ export interface StoreLimits {
   readonly body_bytes: number;
   readonly document_bytes: number;
   readonly documents_per_apply: number;
+  /** UTF-8 bytes of keys and contents one whole-state answer may carry (larger states are read in pages). */
+  readonly response_bytes: number;
 }
 
-/** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply. */
+/** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply, 64 MiB states. */
 export const DEFAULT_LIMITS: StoreLimits = {
   body_bytes: 16 * 1024 * 1024,
   document_bytes: 1024 * 1024,
   documents_per_apply: 10_000,
+  response_bytes: 64 * 1024 * 1024,
 };
 
 /** What every store operation shares: the repository, limits, clock, keyframe pace and state cache. */

@@ -12,6 +12,7 @@ import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import * as reads from './reads.js';
+import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
@@ -19,6 +20,12 @@ import * as writes from './writes.js';
 
 /** A scope as callers give it: empty or missing parts take the defaults. */
 export type ScopeLike = { readonly namespace?: string; readonly branch?: string } | undefined;
+
+/** A state selector with the unused parts filled in (checkpoint before revision before head). */
+const fullSelector = (selector: Partial<stateReads.Selector>): stateReads.Selector => ({
+  revision: selector.revision ?? 0,
+  checkpoint: selector.checkpoint ?? '',
+});
 
 /** Options of {@link StoreEngine}. */
 export interface StoreEngineOptions {
@@ -80,20 +87,43 @@ export class StoreEngine {
     );
   }
 
-  /** The documents at head, a revision of the branch, or a checkpoint. */
-  state(scope: ScopeLike, selector: Partial<reads.Selector> = {}): StateResponse {
-    const { revision, objectsJson } = this.stateJson(scope, selector);
+  /**
+   * The documents at head, a revision of the branch, or a checkpoint, however many (for in-process
+   * readers that consume a whole state; answers to clients go through {@link stateJson}).
+   */
+  state(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): StateResponse {
+    const { revision, objectsJson } = this.read(() =>
+      stateReads.stateJson(this.ctx, normaliseScope(scope), fullSelector(selector), Number.MAX_SAFE_INTEGER),
+    );
     // JSON.parse makes a key named "__proto__" an own property, not the prototype.
     return { revision, objects: JSON.parse(objectsJson) as Record<string, string> };
   }
 
-  /** Like {@link state}, the documents as JSON text (what the HTTP answer embeds without re-encoding). */
-  stateJson(scope: ScopeLike, selector: Partial<reads.Selector> = {}): reads.StateJson {
+  /**
+   * Like {@link state}, the documents as JSON text (what the HTTP answer embeds without re-encoding);
+   * 413 when they pass `response_bytes`.
+   */
+  stateJson(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): stateReads.StateJson {
     return this.read(() =>
-      reads.stateJson(this.ctx, normaliseScope(scope), {
-        revision: selector.revision ?? 0,
-        checkpoint: selector.checkpoint ?? '',
-      }),
+      stateReads.stateJson(this.ctx, normaliseScope(scope), fullSelector(selector), this.ctx.limits.response_bytes),
+    );
+  }
+
+  /** One page of the documents, in key order after `page.after`, at most `response_bytes` past its first. */
+  statePage(
+    scope: ScopeLike,
+    selector: Partial<stateReads.Selector>,
+    page: Partial<stateReads.StatePage>,
+  ): stateReads.StatePageJson {
+    const full = { limit: page.limit ?? 0, after: page.after ?? '' };
+    return this.read(() =>
+      stateReads.statePageJson(
+        this.ctx,
+        normaliseScope(scope),
+        fullSelector(selector),
+        full,
+        this.ctx.limits.response_bytes,
+      ),
     );
   }
 
@@ -115,9 +145,9 @@ export class StoreEngine {
     );
   }
 
-  /** One revision of a namespace with its changes. */
-  revision(namespace: string, id: number): LogEntry {
-    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id));
+  /** One revision of a namespace with its changes, or with `page` a page of them. */
+  revision(namespace: string, id: number, page?: reads.ChangePage): LogEntry & { next_cursor?: string } {
+    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id, page));
   }
 
   /** Points a checkpoint at the scope's head. */

@@ -60,6 +60,20 @@ export interface ChangeRow {
 /** A change joined with its key text and contents: `[key, type, before, after]`. */
 export type ChangeTextRow = [string, 0 | 1 | 2, string | null, string | null];
 
+/** A state's size and, when it was within the bound asked for, its JSON. */
+export interface SizedStateJson {
+  readonly documents: number;
+  /** UTF-8 bytes of the keys and contents. */
+  readonly bytes: number;
+  readonly json: string | null;
+}
+
+/** A change of a revision's page: `[key, type, before blob, after blob, UTF-8 bytes of both contents]`. */
+export type ChangePageRow = [string, 0 | 1 | 2, number | null, number | null, number];
+
+/** A document of a state page: `[key, blob id, UTF-8 bytes of key and content]`. */
+export type StatePageRow = [string, number, number];
+
 /** Map of key id to blob id: the state of a scope in id space. */
 export type BlobMap = Map<number, number>;
 
@@ -144,6 +158,8 @@ const DIFF_OWN_HISTORY = `, diff AS (
 const CHANGE_TYPE = `CASE WHEN d.before_blob IS NULL THEN 0 WHEN d.after_blob IS NULL THEN 2 ELSE 1 END`;
 
 const DIFF_IDS = `SELECT d.key_id, ${CHANGE_TYPE}, d.before_blob, d.after_blob FROM diff d`;
+// Keys and types only: what a diff too large to carry its contents lists (no content is read).
+const DIFF_KEYS = `SELECT k.key AS key, ${CHANGE_TYPE} AS type FROM diff d JOIN store_keys k ON k.id = d.key_id ORDER BY k.key`;
 const DIFF_TEXT = `SELECT k.key, ${CHANGE_TYPE}, bb.content, ab.content FROM diff d
   JOIN store_keys k ON k.id = d.key_id
   LEFT JOIN store_blobs bb ON bb.id = d.before_blob
@@ -155,13 +171,27 @@ const SOURCE_STATEMENTS = {
   // SQLite writes the JSON: 10,000 documents cross into JavaScript as one string, not 10,000 rows.
   // json_quote on both sides rather than json_group_object, which cuts an object key at U+0000 (a
   // legal key) and so could answer with a truncated, duplicated key; same speed, same text otherwise.
-  json: `SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}' FROM (
-    SELECT k.key AS key, b.content AS content FROM tgt
-    JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id ORDER BY k.key)`,
+  // The state's size (UTF-8 bytes of keys and contents) comes first and the JSON only within @max:
+  // octet_length takes a text's size from its record header, so measuring reads no content, and a
+  // state of gigabytes is refused without being built.
+  json: `, total AS (
+      SELECT count(*) AS documents, coalesce(sum(octet_length(k.key) + octet_length(b.content)), 0) AS bytes FROM tgt
+      JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id)
+    SELECT total.documents, total.bytes, CASE WHEN total.bytes <= @max THEN (
+      SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}' FROM (
+        SELECT k.key AS key, b.content AS content FROM tgt
+        JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id ORDER BY k.key))
+    END FROM total`,
+  // One page of the state in key order (bytewise): each key with its content's id and size.
+  page: `SELECT k.key, tgt.blob_id, octet_length(k.key) + octet_length(b.content) FROM tgt
+    JOIN store_keys k ON k.id = tgt.key_id JOIN store_blobs b ON b.id = tgt.blob_id
+    WHERE k.key > @after ORDER BY k.key LIMIT @limit`,
   diffIds: `${DIFF} ${DIFF_IDS}`,
   diffText: `${DIFF} ${DIFF_TEXT}`,
+  diffKeys: `${DIFF} ${DIFF_KEYS}`,
   ownDiffIds: `${DIFF_OWN_HISTORY} ${DIFF_IDS}`,
   ownDiffText: `${DIFF_OWN_HISTORY} ${DIFF_TEXT}`,
+  ownDiffKeys: `${DIFF_OWN_HISTORY} ${DIFF_KEYS}`,
   keyframe: `INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id) SELECT @ns, @rev, key_id, blob_id FROM tgt`,
 } as const;
 
@@ -196,7 +226,7 @@ export class StoreRepository {
           // The own-history diff needs the `earliest` CTE, which only the backward form has.
           if (name.startsWith('own') && kind !== 'back') return [];
           const statement = p(`${SOURCE_CTE[kind]} ${body}`);
-          return [[name, name === 'json' ? statement.pluck() : name === 'keyframe' ? statement : statement.raw()]];
+          return [[name, name === 'keyframe' || name.endsWith('Keys') ? statement : statement.raw()]];
         }),
       ) as Record<SourceStatement, Database.Statement>;
     this.source = { head: bySource('head'), at: bySource('at'), back: bySource('back') };
@@ -255,6 +285,12 @@ export class StoreRepository {
       blobsByHash: p(`SELECT id, content FROM store_blobs WHERE hash = ?`).raw(),
       blobInsert: p(`INSERT INTO store_blobs (hash, content) VALUES (?, ?)`),
       blobContent: p(`SELECT content FROM store_blobs WHERE id = ?`).pluck(),
+      blobBytes: p(`SELECT octet_length(content) FROM store_blobs WHERE id = ?`).pluck(),
+      // A JSON object from a JSON array of [key, blob id] pairs, in the array's order, written by SQLite
+      // as a whole state is: one string crosses into JavaScript, not every content and then their JSON.
+      pairsJson: p(`SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}'
+        FROM (SELECT j.value ->> 0 AS key, b.content AS content FROM json_each(?) j
+          JOIN store_blobs b ON b.id = j.value ->> 1 ORDER BY j.key)`).pluck(),
 
       headBlob: p(`SELECT blob_id FROM store_head_state WHERE branch_id = ? AND key_id = ?`).pluck(),
       headUpsert: p(`INSERT INTO store_head_state (branch_id, key_id, blob_id) VALUES (?, ?, ?)
@@ -301,6 +337,23 @@ export class StoreRepository {
         LEFT JOIN store_blobs bb ON bb.id = c.before_blob
         LEFT JOIN store_blobs ab ON ab.id = c.after_blob
         WHERE c.namespace_id = ? AND c.revision_id = ? ORDER BY k.key`).raw(),
+      // Sizes come from the record headers (octet_length reads no content): a revision's contents are
+      // measured before any is built into an answer.
+      changesBytesOfRevision: p(`SELECT
+        coalesce(sum(coalesce(octet_length(bb.content), 0) + coalesce(octet_length(ab.content), 0)), 0)
+        FROM store_revision_changes c
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ?`).pluck(),
+      changeKeysOfRevision: p(`SELECT k.key, c.type FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        WHERE c.namespace_id = ? AND c.revision_id = ? ORDER BY k.key`),
+      changesPageOfRevision: p(`SELECT k.key, c.type, c.before_blob, c.after_blob,
+        coalesce(octet_length(bb.content), 0) + coalesce(octet_length(ab.content), 0) FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ? AND k.key > ? ORDER BY k.key LIMIT ?`).raw(),
       changesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id BETWEEN ? AND ?`),
 
       snapshotFromHead: p(`INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id)
@@ -475,6 +528,16 @@ export class StoreRepository {
     return this.s.blobContent.get(blobId) as string;
   }
 
+  /** UTF-8 bytes of a content, read from its record header (the content itself is not read). */
+  contentBytes(blobId: number): number {
+    return this.s.blobBytes.get(blobId) as number;
+  }
+
+  /** A JSON object of each key to the content of its blob, keys in the order given. */
+  contentsJson(pairs: readonly (readonly [string, number])[]): string {
+    return this.s.pairsJson.get(JSON.stringify(pairs)) as string;
+  }
+
   /** Content of a nullable blob reference. */
   contentOrUndefined(blobId: number | null): string | undefined {
     return blobId === null ? undefined : this.content(blobId);
@@ -555,6 +618,21 @@ export class StoreRepository {
     return this.s.changesOfRevision.all(namespaceId, revisionId) as ChangeTextRow[];
   }
 
+  /** UTF-8 bytes of the contents before and after every change of one revision. */
+  changesBytes(namespaceId: number, revisionId: number): number {
+    return this.s.changesBytesOfRevision.get(namespaceId, revisionId) as number;
+  }
+
+  /** Keys and types of the changes of one revision, sorted by key bytes. */
+  changeKeysOf(namespaceId: number, revisionId: number): { key: string; type: 0 | 1 | 2 }[] {
+    return this.s.changeKeysOfRevision.all(namespaceId, revisionId) as { key: string; type: 0 | 1 | 2 }[];
+  }
+
+  /** Up to `limit` changes of one revision with keys after `after`, by key bytes, their contents by id and size. */
+  changesPage(namespaceId: number, revisionId: number, after: string, limit: number): ChangePageRow[] {
+    return this.s.changesPageOfRevision.all(namespaceId, revisionId, after, limit) as ChangePageRow[];
+  }
+
   // ── keyframes and reconstruction ──────────────────────────────────────────
 
   /** Writes the branch's head state as the keyframe of `revisionId` (which must be its head). */
@@ -574,9 +652,21 @@ export class StoreRepository {
     return new Map(this.sourceStatement(source, 'ids').all(sourceParams(source)) as [number, number][]);
   }
 
-  /** The state of `source` as a JSON object of key to content, keys in byte order. */
-  stateJson(source: StateSource): string {
-    return this.sourceStatement(source, 'json').get(sourceParams(source)) as string;
+  /**
+   * The size of the state of `source` and, when it is at most `maxBytes`, its JSON: an object of key to
+   * content, keys in byte order.
+   */
+  stateJson(source: StateSource, maxBytes: number): SizedStateJson {
+    const [documents, bytes, json] = this.sourceStatement(source, 'json').get({
+      ...sourceParams(source),
+      max: maxBytes,
+    }) as [number, number, string | null];
+    return { documents, bytes, json };
+  }
+
+  /** Up to `limit` documents of the state of `source` with keys after `after`, in key order, without contents. */
+  statePage(source: StateSource, after: string, limit: number): StatePageRow[] {
+    return this.sourceStatement(source, 'page').all({ ...sourceParams(source), after, limit }) as StatePageRow[];
   }
 
   /** The changes that turn the head of branch `currentBranchId` (0: none) into `source`, in id space. */
@@ -588,25 +678,38 @@ export class StoreRepository {
     return rows.map(([keyId, type, beforeBlob, afterBlob]) => ({ keyId, type, beforeBlob, afterBlob }));
   }
 
-  /** Like {@link diffIds}, with key text and contents, sorted by key bytes. */
-  diffText(currentBranchId: number, source: StateSource): ChangeTextRow[] {
-    return this.diffStatement(currentBranchId, source, 'diffText').all({
+  /**
+   * Like {@link diffIds}, with key text and contents, sorted by key bytes; read one row at a time, so
+   * a caller can drop contents as they come. Run no other statement before the iteration ends.
+   */
+  diffText(currentBranchId: number, source: StateSource): IterableIterator<ChangeTextRow> {
+    return this.diffStatement(currentBranchId, source, 'diffText').iterate({
       ...sourceParams(source),
       cur: currentBranchId,
-    }) as ChangeTextRow[];
+    }) as IterableIterator<ChangeTextRow>;
   }
 
   private sourceStatement(source: StateSource, name: SourceStatement): Database.Statement {
     return this.source[source.kind][name];
   }
 
+  /** Like {@link diffText}, keys and types only. */
+  diffKeys(currentBranchId: number, source: StateSource): { key: string; type: 0 | 1 | 2 }[] {
+    return this.diffStatement(currentBranchId, source, 'diffKeys').all({
+      ...sourceParams(source),
+      cur: currentBranchId,
+    }) as { key: string; type: 0 | 1 | 2 }[];
+  }
+
   private diffStatement(
     currentBranchId: number,
     source: StateSource,
-    name: 'diffIds' | 'diffText',
+    name: 'diffIds' | 'diffText' | 'diffKeys',
   ): Database.Statement {
-    if (source.kind === 'back' && source.branchId === currentBranchId)
-      return this.source.back[name === 'diffIds' ? 'ownDiffIds' : 'ownDiffText'];
+    if (source.kind === 'back' && source.branchId === currentBranchId) {
+      const own = { diffIds: 'ownDiffIds', diffText: 'ownDiffText', diffKeys: 'ownDiffKeys' } as const;
+      return this.source.back[own[name]];
+    }
     return this.sourceStatement(source, name);
   }
 

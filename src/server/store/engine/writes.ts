@@ -1,5 +1,6 @@
 import type { ApplyMode, ApplyResponse, DocumentInput } from '../../../shared/store-api.js';
-import { headState, materialise, planDocuments, plannedToApi, rowsToApi } from './changes.js';
+import { changeList } from './change-lists.js';
+import { headState, materialise, planDocuments, rowsWithKeys } from './changes.js';
 import { commitRevision } from './commit.js';
 import { conflictError, notFoundError } from './errors.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
@@ -41,7 +42,7 @@ export function applyDocuments(
   const planned = planDocuments(ctx.repo, headState(ctx.repo, rows.branch?.id), documents, options.mode);
   if (planned.length === 0) return noop(rows);
   const revision = commit(ctx, rows, materialise(ctx.repo, planned), options.message || 'apply');
-  return { revision, noop: false, changes: plannedToApi(planned) };
+  return { revision, noop: false, ...changeList(ctx.repo, planned, ctx.limits.response_bytes) };
 }
 
 /** Options of a rollback: the target (checkpoint before revision before head). */
@@ -226,7 +227,7 @@ function rewrite(
   );
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, message);
-  return { revision, noop: false, changes: rowsToApi(ctx.repo, changes) };
+  return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
 }
 
 function commit(ctx: EngineContext, rows: ScopeRows, changes: readonly ChangeRow[], message: string): number {

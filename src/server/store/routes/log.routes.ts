@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  logEntrySchema,
   logQuerySchema,
   logResponseSchema,
   revisionParamsSchema,
   revisionQuerySchema,
+  revisionResponseSchema,
 } from '../../../shared/store-api.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
-/** GET /v1/log (a branch's history) and GET /v1/revisions/:id (one revision; Gatehouse extension). */
+/**
+ * GET /v1/log (a branch's history) and GET /v1/revisions/:id (one revision, or a page of its changes;
+ * Gatehouse extension).
+ */
 export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
     '/v1/log',
@@ -29,10 +32,13 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       schema: {
         params: revisionParamsSchema,
         querystring: revisionQuerySchema,
-        response: { 200: logEntrySchema, ...errorResponses },
+        response: { 200: revisionResponseSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      runOperation(metrics, 'revision', () => engine.revision(request.query.namespace, request.params.id)),
+    async (request) => {
+      const { namespace, limit, after } = request.query;
+      const page = limit > 0 || after !== '' ? { limit, after } : undefined;
+      return runOperation(metrics, 'revision', () => engine.revision(namespace, request.params.id, page));
+    },
   );
 };

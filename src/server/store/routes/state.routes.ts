@@ -3,7 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
-/** GET /v1/state: the documents at head, a revision or a checkpoint. */
+/**
+ * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
+ * `response_bytes`), or with `limit` or `after` one page in key order.
+ */
 export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
     '/v1/state',
@@ -12,16 +15,20 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, branch, revision, checkpoint } = request.query;
+      const { namespace, branch, revision, checkpoint, limit, after } = request.query;
+      const paged = limit > 0 || after !== '';
       const state = runOperation(metrics, 'state', () =>
-        engine.stateJson({ namespace, branch }, { revision, checkpoint }),
+        paged
+          ? engine.statePage({ namespace, branch }, { revision, checkpoint }, { limit, after })
+          : engine.stateJson({ namespace, branch }, { revision, checkpoint }),
       );
-      // SQLite already wrote the documents as JSON: embed that text rather than parse and re-encode
+      const cursor = 'next_cursor' in state ? `,"next_cursor":${JSON.stringify(state.next_cursor)}` : '';
+      // The engine already wrote the documents as JSON: embed that text rather than parse and re-encode
       // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
       return (reply as FastifyReply)
         .type('application/json; charset=utf-8')
         .serializer((payload) => payload as string)
-        .send(`{"revision":${state.revision},"objects":${state.objectsJson}}`);
+        .send(`{"revision":${state.revision},"objects":${state.objectsJson}${cursor}}`);
     },
   );
 };

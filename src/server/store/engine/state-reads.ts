@@ -1,0 +1,91 @@
+import { MAX_PAGE_LIMIT } from '../../../shared/store-api.js';
+import { tooLargeError } from './errors.js';
+import { itemsWithin } from './page-bound.js';
+import { sourceAt } from './reconstruct.js';
+import { lookupScope, selectInBranch, type EngineContext, type Scope, type Target } from './selectors.js';
+import type { CachedState } from './state-cache.js';
+
+// Reading a state, whole or in pages. A branch holds any number of documents of up to a MiB each, so
+// its whole state can pass what one process can build in memory: a whole read is refused past a bound,
+// naming it and how to page, and a page carries at most that much beyond its first document.
+
+/** A state selector: checkpoint before revision before head. */
+export interface Selector {
+  readonly revision: number;
+  readonly checkpoint: string;
+}
+
+/** The state of the scope at head, a revision or a checkpoint, its documents as JSON text. */
+export interface StateJson {
+  readonly revision: number;
+  /** A JSON object of key to content, keys in byte order. */
+  readonly objectsJson: string;
+}
+
+/** A page of a state: its documents after a key, and the last key when more follow. */
+export interface StatePageJson extends StateJson {
+  readonly next_cursor?: string;
+}
+
+/** Where a page starts (`after`, a key; empty for the first) and how many documents it holds at most. */
+export interface StatePage {
+  readonly limit: number;
+  readonly after: string;
+}
+
+/**
+ * The whole state of the scope at the selected revision; 413 when its keys and contents pass
+ * `maxBytes` UTF-8 bytes, before any of it is built.
+ */
+export function stateJson(ctx: EngineContext, scope: Scope, selector: Selector, maxBytes: number): StateJson {
+  const target = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  const { revision, branch } = target;
+  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
+  const state = ctx.stateCache.through(branch.namespaceId, revision, () => {
+    const sized = ctx.repo.stateJson(sourceAt(ctx.repo, branch, revision), maxBytes);
+    if (sized.json === null) throw tooLarge(scope, target, sized, maxBytes);
+    return { json: sized.json, bytes: sized.bytes, documents: sized.documents };
+  });
+  // A state cached by an in-process reader with no bound may still be over this one.
+  if (state.bytes > maxBytes) throw tooLarge(scope, target, state, maxBytes);
+  return { revision, objectsJson: state.json };
+}
+
+/**
+ * Up to `limit` documents (1,000 at most) of the state at the selected revision, keys after `after` in
+ * byte order. The page ends early, with `next_cursor`, before the document that would take its keys and
+ * contents past `maxBytes`; its first document always comes.
+ */
+export function statePageJson(
+  ctx: EngineContext,
+  scope: Scope,
+  selector: Selector,
+  page: StatePage,
+  maxBytes: number,
+): StatePageJson {
+  const { revision, branch } = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
+  const limit = Math.min(page.limit || MAX_PAGE_LIMIT, MAX_PAGE_LIMIT);
+  const rows = ctx.repo.statePage(sourceAt(ctx.repo, branch, revision), page.after, limit + 1);
+  const carried = itemsWithin(rows.slice(0, limit), ([, , bytes]) => bytes, maxBytes);
+  const pairs = rows.slice(0, carried).map(([key, blobId]) => [key, blobId] as const);
+  const objectsJson = ctx.repo.contentsJson(pairs);
+  return rows.length > pairs.length
+    ? { revision, objectsJson, next_cursor: pairs[pairs.length - 1][0] }
+    : { revision, objectsJson };
+}
+
+function tooLarge(
+  scope: Scope,
+  target: Target,
+  size: Pick<CachedState, 'bytes' | 'documents'>,
+  maxBytes: number,
+): Error {
+  const first = `/v1/state?namespace=${scope.namespace}&branch=${target.branchName}&revision=${target.revision}&limit=${MAX_PAGE_LIMIT}`;
+  return tooLargeError(
+    `the state of branch "${target.branchName}" of namespace "${scope.namespace}" at revision ${target.revision} ` +
+      `is ${size.bytes} bytes in ${size.documents} documents; a whole state is at most ${maxBytes} bytes ` +
+      `(store.limits.response_bytes): read it in pages, GET ${first} and then the same with after=<next_cursor> ` +
+      `until an answer has no next_cursor`,
+  );
+}
