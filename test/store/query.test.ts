@@ -32,7 +32,9 @@ describe('store query strings', () => {
       ),
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
-      refused('querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key'),
+      refused(
+        'querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key',
+      ),
     );
     expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(
       refused('querystring: unknown parameter "branch"; this endpoint takes namespace, limit, after'),
