@@ -89,6 +89,12 @@ export interface IrResponseFormat {
 /** A conversation request, independent of the client's format. */
 export interface IrRequest {
   readonly system: readonly string[];
+  /**
+   * Where each `system` text stood in the client's conversation: how many of `messages` came before
+   * it. Absent, every one leads. Only chat completions can say it there; Messages has one system
+   * prompt, ahead of the turns.
+   */
+  readonly systemAt?: readonly number[];
   readonly messages: readonly IrMessage[];
   readonly tools?: readonly IrTool[];
   readonly toolChoice?: IrToolChoice;

@@ -13,11 +13,16 @@ import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './
 export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   refuseUntranslatableResponsesParams(body);
   const system = body.instructions ? [body.instructions] : [];
+  const systemAt = system.map(() => 0);
   const messages: IrMessage[] = [];
-  const push = (role: IrMessage['role'], parts: IrPart[]): void => {
+  // A system message between two messages of one role keeps them apart, so it can stay between them.
+  let apart = false;
+  const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
-    if (last && last.role === role) messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
+    if (last && last.role === role && !(message && apart))
+      messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
+    if (message) apart = false;
   };
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
@@ -27,9 +32,11 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     if (type === 'message') {
       const message = item as Extract<ResponsesInputItem, { role: string }>;
       const parts = contentToIr(message.content, `${path}.content`);
-      if (message.role === 'system' || message.role === 'developer')
+      if (message.role === 'system' || message.role === 'developer') {
         system.push(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
-      else push(message.role, parts);
+        systemAt.push(messages.length);
+        apart = true;
+      } else push(message.role, parts, true);
     } else if (type === 'function_call') {
       const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
       push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
@@ -68,6 +75,7 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   });
   return {
     system,
+    systemAt,
     messages,
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
