@@ -115,8 +115,15 @@ function contentToIr(
 
 function toolChoiceToIr(choice: ResponsesBody['tool_choice'] | undefined): IrToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
-  if (typeof choice === 'string') return { type: choice === 'required' ? 'required' : choice };
-  return { type: 'tool', name: choice.name };
+  if (typeof choice === 'string') return { type: choice };
+  if (choice.type === 'function' && typeof choice.name === 'string') return { type: 'tool', name: choice.name };
+  if (choice.type === 'allowed_tools')
+    throw new TranslationError(
+      'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
+    );
+  if (choice.type === 'custom')
+    throw new TranslationError('tool_choice: custom tools are not translated for this model; send function tools');
+  throw new TranslationError(`tool_choice: the hosted tool ${choice.type} needs a model with a native Responses API`);
 }
 
 /** The `detail` of an input image, when it is one chat completions knows. */
