@@ -236,7 +236,9 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
       );
       if (index === 0) frames.push(event('ping', {}));
       frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-      for (const part of fragments(JSON.stringify(block.input)))
+      // A call without arguments streams no JSON at all, only that empty delta, as Anthropic sends it.
+      const json = Object.keys(block.input).length === 0 ? '' : JSON.stringify(block.input);
+      for (const part of fragments(json))
         frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }));
     }
     frames.push(event('content_block_stop', { index }));
