@@ -118,6 +118,9 @@ async function messages(
       }),
     );
   }
+  const untyped = untypedToolSchema(body.tools);
+  if (untyped !== undefined)
+    return sendJson(response, 400, anthropicErrorBody(400, { message: `${untyped}: Field required` }));
   const badId = invalidToolId(body.messages);
   if (badId !== undefined)
     return sendJson(
@@ -131,6 +134,15 @@ async function messages(
   const answer = buildAnswer(reply, body);
   if (body.stream === true) return writeFrames(response, streamFrames(answer, script), script);
   sendJson(response, 200, answer);
+}
+
+/** The path of a custom tool's `input_schema.type` that is missing, which Anthropic requires (it must be `object`). */
+function untypedToolSchema(tools: unknown): string | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  const index = tools.findIndex(
+    (tool) => (tool.type === undefined || tool.type === 'custom') && tool.input_schema?.type === undefined,
+  );
+  return index === -1 ? undefined : `tools.${index}.custom.input_schema.type`;
 }
 
 /** Messages fields that only shape the answer, which `count_tokens` refuses. */

@@ -239,7 +239,7 @@ function toolsFromIr(
   const tools: JsonObject[] = (ir.tools ?? []).map((tool) => ({
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: tool.parameters,
+    input_schema: objectSchema(tool.parameters),
   }));
   const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
   if (ir.responseFormat !== undefined) {
@@ -251,6 +251,14 @@ function toolsFromIr(
   if (tools.length === 0 && messages.some(hasToolBlocks))
     return { tools: [{ ...PLACEHOLDER_TOOL }], choice: { type: 'none' } };
   return { tools, choice };
+}
+
+/**
+ * A function's parameters as Anthropic's `input_schema`, which must say `type: object`: OpenAI takes
+ * `{}` for a function without arguments, or properties without a type, and means that object.
+ */
+function objectSchema(parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  return parameters.type === undefined ? { type: 'object', ...parameters } : parameters;
 }
 
 function hasToolBlocks(message: JsonObject): boolean {
