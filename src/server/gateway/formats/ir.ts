@@ -64,6 +64,8 @@ export interface IrTool {
   readonly name: string;
   readonly description?: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** Arguments held to `parameters` exactly (OpenAI's strict mode), when the client said so. */
+  readonly strict?: boolean;
 }
 
 /** How the model must use the tools. */

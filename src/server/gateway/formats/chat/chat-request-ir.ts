@@ -203,6 +203,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
         name: tool.name,
         ...(tool.description === undefined ? {} : { description: tool.description }),
         parameters: tool.parameters,
+        ...(tool.strict === undefined ? {} : { strict: tool.strict }),
       },
     }));
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;

@@ -71,6 +71,7 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       name: String(tool.name),
       description: tool.description ?? undefined,
       parameters: tool.parameters ?? { type: 'object', properties: {} },
+      strict: typeof tool.strict === 'boolean' ? tool.strict : undefined,
     };
   });
   return {
