@@ -109,6 +109,10 @@ async function messages(
   if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) {
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'temperature: range: 0..1' }));
   }
+  if (typeof body.temperature === 'number' && typeof body.top_p === 'number') {
+    const message = '`temperature` and `top_p` cannot both be specified for this model. Please use only one.';
+    return sendJson(response, 400, anthropicErrorBody(400, { message }));
+  }
   if (!(Array.isArray(body.tools) && body.tools.length > 0) && body.messages.some(hasToolBlocks)) {
     return sendJson(
       response,

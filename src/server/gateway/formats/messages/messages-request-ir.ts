@@ -202,7 +202,9 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
   // Kept as asked (0..2); the Anthropic provider clamps it to Anthropic's 0..1 on every path.
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
-  if (ir.topP !== undefined) body.top_p = ir.topP;
+  // Claude models since Opus 4.1 refuse temperature and top_p together ("use only one"), which
+  // OpenAI clients often send; temperature, the setting every model has, is the one kept.
+  if (ir.topP !== undefined && ir.temperature === undefined) body.top_p = ir.topP;
   if (ir.topK !== undefined) body.top_k = ir.topK;
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = stopSequences(ir.stop);
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
