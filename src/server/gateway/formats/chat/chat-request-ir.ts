@@ -128,6 +128,9 @@ function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, me
       if (text !== '') parts.push({ type: 'text', text });
     }
   }
+  // A refusal as OpenAI answers it, sent back with the history: the model's own words of that turn.
+  if (parts.length === 0 && typeof message.refusal === 'string' && message.refusal !== '')
+    parts.push({ type: 'text', text: message.refusal });
   (message.tool_calls ?? []).forEach((call, index) => {
     if (call.type === 'custom')
       throw new TranslationError(
