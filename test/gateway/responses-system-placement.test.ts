@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { harnessWithKey, type GatewayHarness } from './support/harness.js';
 
 /**
  * System and developer messages in the middle of a Responses `input` keep their place among the
@@ -8,18 +8,15 @@ import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
  * one system prompt, so a Claude model gets them there.
  */
 describe('Responses system and developer items', () => {
+  const context = harnessWithKey();
   let h: GatewayHarness;
   let client: OpenAI;
-
-  beforeAll(async () => {
-    h = await startGatewayHarness();
-    client = h.openaiClient((await h.issueKey({ scopes: ['responses'] })).key);
-  });
   beforeEach(() => {
+    h = context.harness;
+    client = h.openaiClient(context.key);
     h.openai.reset();
     h.anthropic.reset();
   });
-  afterAll(async () => h.close());
 
   const input: OpenAI.Responses.ResponseInput = [
     { role: 'user', content: 'Hello' },
