@@ -65,6 +65,29 @@ describe('Responses system and developer items', () => {
     ]);
   });
 
+  it('leave a function call and the message after it one assistant turn', async () => {
+    await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        { role: 'developer', content: 'Use the tool.' },
+        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
+        { role: 'assistant', content: 'Checking.' },
+        { type: 'function_call_output', call_id: 'call_1', output: '-3' },
+      ],
+    });
+    expect(h.openai.lastRequest()!.body.messages).toEqual([
+      { role: 'user', content: 'Weather in Oslo?' },
+      { role: 'system', content: 'Use the tool.' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '-3' },
+    ]);
+  });
+
   it('go to the system prompt, in order, on a Claude model', async () => {
     await client.responses.create({ model: 'claude-opus-4-7', instructions: 'Be brief.', input });
     const body = h.anthropic.lastRequest()!.body;

@@ -15,14 +15,16 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   const system = body.instructions ? [body.instructions] : [];
   const systemAt = system.map(() => 0);
   const messages: IrMessage[] = [];
-  // A system message between two messages of one role keeps them apart, so it can stay between them.
+  // A system message between two messages of one role keeps them apart, so it can stay between them;
+  // function calls and their outputs join their turn all the same, since chat completions needs a
+  // call's output right after the assistant message that made it.
   let apart = false;
   const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
     if (last && last.role === role && !(message && apart))
       messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
-    if (message) apart = false;
+    apart = false;
   };
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
