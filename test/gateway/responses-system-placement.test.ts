@@ -65,27 +65,45 @@ describe('Responses system and developer items', () => {
     ]);
   });
 
-  it('leave a function call and the message after it one assistant turn', async () => {
+  it.each([
+    [
+      'after the user turn, before the call',
+      [
+        { role: 'developer', content: 'Use the tool.' },
+        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
+        { role: 'assistant', content: 'Checking.' },
+      ],
+      'user',
+    ],
+    [
+      'between the call and the message after it',
+      [
+        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
+        { role: 'developer', content: 'Use the tool.' },
+        { role: 'assistant', content: 'Checking.' },
+      ],
+      'tool',
+    ],
+  ] as const)('never come between a function call and its output (%s)', async (_, items, after) => {
     await client.responses.create({
       model: 'gpt-4o-mini',
       input: [
         { role: 'user', content: 'Weather in Oslo?' },
-        { role: 'developer', content: 'Use the tool.' },
-        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
-        { role: 'assistant', content: 'Checking.' },
+        ...items,
         { type: 'function_call_output', call_id: 'call_1', output: '-3' },
       ],
     });
-    expect(h.openai.lastRequest()!.body.messages).toEqual([
-      { role: 'user', content: 'Weather in Oslo?' },
-      { role: 'system', content: 'Use the tool.' },
-      {
-        role: 'assistant',
-        content: 'Checking.',
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
-      },
-      { role: 'tool', tool_call_id: 'call_1', content: '-3' },
-    ]);
+    const assistant = {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+    };
+    const system = { role: 'system', content: 'Use the tool.' };
+    const tool = { role: 'tool', tool_call_id: 'call_1', content: '-3' };
+    const user = { role: 'user', content: 'Weather in Oslo?' };
+    expect(h.openai.lastRequest()!.body.messages).toEqual(
+      after === 'user' ? [user, system, assistant, tool] : [user, assistant, tool, system],
+    );
   });
 
   it('go to the system prompt, in order, on a Claude model', async () => {

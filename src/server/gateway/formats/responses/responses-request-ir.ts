@@ -16,12 +16,13 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   const systemAt = system.map(() => 0);
   const messages: IrMessage[] = [];
   // A system message between two messages of one role keeps them apart, so it can stay between them;
-  // function calls and their outputs join their turn all the same, since chat completions needs a
-  // call's output right after the assistant message that made it.
+  // but nothing comes between an assistant's function calls and their outputs, which chat
+  // completions needs right after the assistant message that made the calls: it follows them.
   let apart = false;
   const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
-    if (last && last.role === role && !(message && apart))
+    const calls = last?.content.some((part) => part.type === 'tool_call') === true;
+    if (last && last.role === role && !(message && apart && !calls))
       messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
     apart = false;
