@@ -90,7 +90,12 @@ describe('Responses endpoint', () => {
     expect(h.openai.lastRequest()!.body.tools).toEqual([
       {
         type: 'function',
-        function: { name: 'get_weather', description: 'Weather for a city', parameters: tools[0]!.parameters },
+        function: {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: tools[0]!.parameters,
+          strict: false,
+        },
       },
     ]);
 

@@ -53,7 +53,7 @@ describe('chat completions -> Messages', () => {
         { role: 'user', content: 'Again' },
       ],
       temperature: 1.7, // as asked: the Anthropic provider clamps it to 1 on the way out
-      top_p: 0.9,
+      // top_p left out: Claude models refuse it beside temperature.
       stop_sequences: ['END'],
       metadata: { user_id: 'u-1' },
       stream: true,

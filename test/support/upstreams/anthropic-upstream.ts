@@ -109,6 +109,10 @@ async function messages(
   if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) {
     return sendJson(response, 400, anthropicErrorBody(400, { message: 'temperature: range: 0..1' }));
   }
+  if (typeof body.temperature === 'number' && typeof body.top_p === 'number') {
+    const message = '`temperature` and `top_p` cannot both be specified for this model. Please use only one.';
+    return sendJson(response, 400, anthropicErrorBody(400, { message }));
+  }
   if (!(Array.isArray(body.tools) && body.tools.length > 0) && body.messages.some(hasToolBlocks)) {
     return sendJson(
       response,
@@ -118,6 +122,9 @@ async function messages(
       }),
     );
   }
+  const untyped = untypedToolSchema(body.tools);
+  if (untyped !== undefined)
+    return sendJson(response, 400, anthropicErrorBody(400, { message: `${untyped}: Field required` }));
   const badId = invalidToolId(body.messages);
   if (badId !== undefined)
     return sendJson(
@@ -131,6 +138,15 @@ async function messages(
   const answer = buildAnswer(reply, body);
   if (body.stream === true) return writeFrames(response, streamFrames(answer, script), script);
   sendJson(response, 200, answer);
+}
+
+/** The path of a custom tool's `input_schema.type` that is missing, which Anthropic requires (it must be `object`). */
+function untypedToolSchema(tools: unknown): string | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  const index = tools.findIndex(
+    (tool) => (tool.type === undefined || tool.type === 'custom') && tool.input_schema?.type === undefined,
+  );
+  return index === -1 ? undefined : `tools.${index}.custom.input_schema.type`;
 }
 
 /** Messages fields that only shape the answer, which `count_tokens` refuses. */
@@ -236,7 +252,9 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
       );
       if (index === 0) frames.push(event('ping', {}));
       frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-      for (const part of fragments(JSON.stringify(block.input)))
+      // A call without arguments streams no JSON at all, only that empty delta, as Anthropic sends it.
+      const json = Object.keys(block.input).length === 0 ? '' : JSON.stringify(block.input);
+      for (const part of fragments(json))
         frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }));
     }
     frames.push(event('content_block_stop', { index }));

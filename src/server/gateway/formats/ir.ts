@@ -64,6 +64,8 @@ export interface IrTool {
   readonly name: string;
   readonly description?: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** Arguments held to `parameters` exactly (OpenAI's strict mode), when the client said so. */
+  readonly strict?: boolean;
 }
 
 /** How the model must use the tools. */
@@ -89,6 +91,12 @@ export interface IrResponseFormat {
 /** A conversation request, independent of the client's format. */
 export interface IrRequest {
   readonly system: readonly string[];
+  /**
+   * Where each `system` text stood in the client's conversation: how many of `messages` came before
+   * it. Absent, every one leads. Only chat completions can say it there; Messages has one system
+   * prompt, ahead of the turns.
+   */
+  readonly systemAt?: readonly number[];
   readonly messages: readonly IrMessage[];
   readonly tools?: readonly IrTool[];
   readonly toolChoice?: IrToolChoice;

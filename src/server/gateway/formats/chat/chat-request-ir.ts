@@ -128,6 +128,9 @@ function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, me
       if (text !== '') parts.push({ type: 'text', text });
     }
   }
+  // A refusal as OpenAI answers it, sent back with the history: the model's own words of that turn.
+  if (parts.length === 0 && typeof message.refusal === 'string' && message.refusal !== '')
+    parts.push({ type: 'text', text: message.refusal });
   (message.tool_calls ?? []).forEach((call, index) => {
     if (call.type === 'custom')
       throw new TranslationError(
@@ -168,11 +171,27 @@ function toolChoiceToIr(choice: ChatBody['tool_choice'] | undefined): IrToolChoi
 
 /** Builds a chat completions request from the IR, for an OpenAI-compatible upstream. */
 export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
-  const messages: JsonObject[] = ir.system.map((text) => ({ role: 'system', content: text }));
-  for (const message of ir.messages) {
-    if (message.role === 'assistant') messages.push(assistantMessage(message.content));
-    else messages.push(...userMessages(message.content));
-  }
+  const messages: JsonObject[] = [];
+  let nextSystem = 0;
+  const systemUpTo = (position: number): void => {
+    for (; nextSystem < ir.system.length && (ir.systemAt?.[nextSystem] ?? 0) <= position; nextSystem += 1)
+      messages.push({ role: 'system', content: ir.system[nextSystem] });
+  };
+  ir.messages.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      systemUpTo(index);
+      messages.push(assistantMessage(message.content));
+      return;
+    }
+    // Tool messages must directly follow the assistant's calls: a system message due before them
+    // goes after them instead, the nearest place chat completions takes it.
+    const turn = userMessages(message.content);
+    const results = index > 0 ? turn.filter((chat) => chat.role === 'tool') : [];
+    messages.push(...results);
+    systemUpTo(index);
+    messages.push(...turn.slice(results.length));
+  });
+  systemUpTo(Infinity);
   const body: JsonObject = { model, messages };
   if (ir.maxTokens !== undefined) body.max_tokens = ir.maxTokens;
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
@@ -187,6 +206,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
         name: tool.name,
         ...(tool.description === undefined ? {} : { description: tool.description }),
         parameters: tool.parameters,
+        ...(tool.strict === undefined ? {} : { strict: tool.strict }),
       },
     }));
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;

@@ -202,7 +202,9 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
   // Kept as asked (0..2); the Anthropic provider clamps it to Anthropic's 0..1 on every path.
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
-  if (ir.topP !== undefined) body.top_p = ir.topP;
+  // Claude models since Opus 4.1 refuse temperature and top_p together ("use only one"), which
+  // OpenAI clients often send; temperature, the setting every model has, is the one kept.
+  if (ir.topP !== undefined && ir.temperature === undefined) body.top_p = ir.topP;
   if (ir.topK !== undefined) body.top_k = ir.topK;
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = stopSequences(ir.stop);
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
@@ -239,7 +241,7 @@ function toolsFromIr(
   const tools: JsonObject[] = (ir.tools ?? []).map((tool) => ({
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: tool.parameters,
+    input_schema: objectSchema(tool.parameters),
   }));
   const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
   if (ir.responseFormat !== undefined) {
@@ -251,6 +253,14 @@ function toolsFromIr(
   if (tools.length === 0 && messages.some(hasToolBlocks))
     return { tools: [{ ...PLACEHOLDER_TOOL }], choice: { type: 'none' } };
   return { tools, choice };
+}
+
+/**
+ * A function's parameters as Anthropic's `input_schema`, which must say `type: object`: OpenAI takes
+ * `{}` for a function without arguments, or properties without a type, and means that object.
+ */
+function objectSchema(parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  return parameters.type === undefined ? { type: 'object', ...parameters } : parameters;
 }
 
 function hasToolBlocks(message: JsonObject): boolean {

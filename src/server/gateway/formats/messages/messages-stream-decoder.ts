@@ -14,6 +14,14 @@ type Payload = Record<string, unknown>;
  */
 export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
   let finished = false;
+  // Tool blocks without JSON so far. Anthropic streams a call without arguments as no JSON at all
+  // (its `input` is `{}`), while OpenAI's formats write "{}": such a call gets it once it is known
+  // to be whole, when a block follows it or the answer stops for another reason than the token limit.
+  const noArguments = new Set<number>();
+  function* argumentsOfEmptyCalls(): Generator<IrStreamEvent> {
+    for (const index of noArguments) yield { type: 'tool_call_delta', index, arguments: '{}' };
+    noArguments.clear();
+  }
   for await (const event of events) {
     if (event.data.trim() === '') continue;
     const payload = parseMessagesEvent(event.data);
@@ -33,9 +41,14 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         yield { type: 'start', id: String(message.id ?? ''), model: String(message.model ?? '') };
         break;
       }
-      case 'content_block_start':
-        yield* blockStart(Number(payload.index), (payload.content_block ?? {}) as Payload);
+      case 'content_block_start': {
+        yield* argumentsOfEmptyCalls();
+        const index = Number(payload.index);
+        const block = (payload.content_block ?? {}) as Payload;
+        yield* blockStart(index, block);
+        if (block.type === 'tool_use' && !hasInput(block.input)) noArguments.add(index);
         break;
+      }
       case 'content_block_delta': {
         const delta = (payload.delta ?? {}) as Payload;
         if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '')
@@ -45,6 +58,7 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
           typeof delta.partial_json === 'string' &&
           delta.partial_json !== ''
         ) {
+          noArguments.delete(Number(payload.index));
           yield { type: 'tool_call_delta', index: Number(payload.index), arguments: delta.partial_json };
         }
         break;
@@ -55,9 +69,12 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         if (usage) yield { type: 'usage', usage };
         if (delta.stop_reason != null) {
           finished = true;
+          const stopReason = stopReasonToIr(delta.stop_reason);
+          // A call the limit stopped before any JSON is not known to be whole: it stays without arguments.
+          if (stopReason !== 'length') yield* argumentsOfEmptyCalls();
           yield {
             type: 'finish',
-            stopReason: stopReasonToIr(delta.stop_reason),
+            stopReason,
             stopSequence: typeof delta.stop_sequence === 'string' ? delta.stop_sequence : null,
           };
         }
@@ -83,11 +100,13 @@ function* blockStart(index: number, block: Payload): Generator<IrStreamEvent> {
     if (typeof block.text === 'string' && block.text !== '') yield { type: 'text', text: block.text };
   } else if (block.type === 'tool_use') {
     yield { type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') };
-    const input = block.input;
-    if (input !== null && typeof input === 'object' && Object.keys(input).length > 0) {
-      yield { type: 'tool_call_delta', index, arguments: JSON.stringify(input) };
-    }
+    if (hasInput(block.input)) yield { type: 'tool_call_delta', index, arguments: JSON.stringify(block.input) };
   }
+}
+
+/** Whether a tool_use block's start already carries its input (some compatible servers send it there). */
+function hasInput(input: unknown): boolean {
+  return input !== null && typeof input === 'object' && Object.keys(input).length > 0;
 }
 
 /** Parses one event's data, failing as a stream error (bad gateway) when it is not JSON. */

@@ -13,11 +13,19 @@ import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './
 export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   refuseUntranslatableResponsesParams(body);
   const system = body.instructions ? [body.instructions] : [];
+  const systemAt = system.map(() => 0);
   const messages: IrMessage[] = [];
-  const push = (role: IrMessage['role'], parts: IrPart[]): void => {
+  // A system message between two messages of one role keeps them apart, so it can stay between them;
+  // but nothing comes between an assistant's function calls and their outputs, which chat
+  // completions needs right after the assistant message that made the calls: it follows them.
+  let apart = false;
+  const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
-    if (last && last.role === role) messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
+    const calls = last?.content.some((part) => part.type === 'tool_call') === true;
+    if (last && last.role === role && !(message && apart && !calls))
+      messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
+    apart = false;
   };
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
@@ -27,9 +35,11 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     if (type === 'message') {
       const message = item as Extract<ResponsesInputItem, { role: string }>;
       const parts = contentToIr(message.content, `${path}.content`);
-      if (message.role === 'system' || message.role === 'developer')
+      if (message.role === 'system' || message.role === 'developer') {
         system.push(parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
-      else push(message.role, parts);
+        systemAt.push(messages.length);
+        apart = true;
+      } else push(message.role, parts, true);
     } else if (type === 'function_call') {
       const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
       push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
@@ -64,10 +74,12 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       name: String(tool.name),
       description: tool.description ?? undefined,
       parameters: tool.parameters ?? { type: 'object', properties: {} },
+      strict: typeof tool.strict === 'boolean' ? tool.strict : undefined,
     };
   });
   return {
     system,
+    systemAt,
     messages,
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
@@ -107,8 +119,15 @@ function contentToIr(
 
 function toolChoiceToIr(choice: ResponsesBody['tool_choice'] | undefined): IrToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
-  if (typeof choice === 'string') return { type: choice === 'required' ? 'required' : choice };
-  return { type: 'tool', name: choice.name };
+  if (typeof choice === 'string') return { type: choice };
+  if (choice.type === 'function' && typeof choice.name === 'string') return { type: 'tool', name: choice.name };
+  if (choice.type === 'allowed_tools')
+    throw new TranslationError(
+      'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
+    );
+  if (choice.type === 'custom')
+    throw new TranslationError('tool_choice: custom tools are not translated for this model; send function tools');
+  throw new TranslationError(`tool_choice: the hosted tool ${choice.type} needs a model with a native Responses API`);
 }
 
 /** The `detail` of an input image, when it is one chat completions knows. */

@@ -39,7 +39,7 @@ const contentPart = typedItem({
   input_text: z.looseObject({ text: z.string() }),
   output_text: z.looseObject({ text: z.string() }),
   refusal: z.looseObject({ refusal: z.string() }),
-  input_image: z.looseObject({ image_url: z.string().min(1).optional(), file_id: name().optional() }),
+  input_image: z.looseObject({ image_url: z.string().min(1).nullish(), file_id: name().nullish() }),
 });
 
 const messageItem = z.looseObject({
@@ -65,9 +65,14 @@ const tool = typedItem({
   }),
 });
 
+// Beyond these, OpenAI has a choice per hosted tool (`{type: "file_search"}`, `{type: "mcp", ...}`),
+// `allowed_tools` and `custom`: they pass through loosely to a native Responses upstream.
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
-  z.looseObject({ type: z.literal('function'), name: requiredName() }),
+  typedItem({ function: z.looseObject({ name: requiredName() }) }).refine((choice) => choice.type !== undefined, {
+    message: 'is required',
+    path: ['type'],
+  }),
 ]);
 
 /** The Responses request body. */
@@ -97,7 +102,7 @@ export const responsesRequestSchema = z.looseObject({
 export type ResponsesContentPart =
   | { type: 'input_text' | 'output_text'; text: string; [key: string]: unknown }
   | { type: 'refusal'; refusal: string; [key: string]: unknown }
-  | { type: 'input_image'; image_url?: string; file_id?: string; [key: string]: unknown }
+  | { type: 'input_image'; image_url?: string | null; file_id?: string | null; [key: string]: unknown }
   | { type: string; [key: string]: unknown };
 
 /** One input item. */
@@ -130,7 +135,13 @@ export interface ResponsesBody {
     parameters?: Record<string, unknown> | null;
     [key: string]: unknown;
   }> | null;
-  tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string } | null;
+  tool_choice?:
+    | 'none'
+    | 'auto'
+    | 'required'
+    | { type: 'function'; name: string; [key: string]: unknown }
+    | { type: string; [key: string]: unknown }
+    | null;
   parallel_tool_calls?: boolean | null;
   user?: string;
   metadata?: Record<string, string> | null;
