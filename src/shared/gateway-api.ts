@@ -413,6 +413,8 @@ export const usageRowSchema = z.object({
   team: z.string().nullable(),
   endpoint: z.string(),
   model: z.string().nullable(),
+  /** The model as the client named it (an alias, or a name refused before it resolved), as in the traffic view. */
+  requested_model: z.string().nullable(),
   deployment: z.string().nullable(),
   provider: z.string().nullable(),
   prompt_tokens: z.number(),
