@@ -10,6 +10,7 @@ import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
 import { aliasIssue } from '../gateway/model-registry/alias-check.js';
+import { modelSettingIssues } from '../gateway/model-registry/model-settings-check.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -95,7 +96,11 @@ const storeTokenSchema = z
 /** The llm section; accepts camelCase spellings too (normalised before parsing). */
 const llmSchema = z
   .object({
-    allowed_models: z.array(z.string().min(1)).default(['demo/echo', 'demo/embed']),
+    // Listed twice, a model would show twice in /v1/models; the admin API drops repeats too.
+    allowed_models: z
+      .array(z.string().min(1))
+      .default(['demo/echo', 'demo/embed'])
+      .transform((models) => [...new Set(models)]),
     model_aliases: z.record(z.string(), z.string().min(1)).default({}),
     per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
     default_embedding_model: z.string().min(1).optional(),
@@ -227,6 +232,10 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     for (const issue of modelRuleIssues(config))
       ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
+    const settings = { ...config.llm, default_embedding_model: config.llm.default_embedding_model ?? null };
+    const check = { settings, caps: true, defaultEmbeddingModel: true, passthrough: config.allow_passthrough_keys };
+    for (const issue of modelSettingIssues(check))
+      ctx.addIssue({ code: 'custom', path: ['llm', ...issue.path], message: issue.message });
   });
 
 /** The validated configuration, every default filled in. */
