@@ -24,7 +24,7 @@ const modelObjectSchema = z.object({
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 
 /**
- * `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no
+ * `GET /v1/models` (canonical names, and for a key limited to some, the aliases it lists) and `GET /v1/models/:model`; any valid key, no
  * scope. In OpenAI's shape, or in Anthropic's for Anthropic's SDKs (they send `anthropic-version`).
  */
 export const modelsRoutes: FastifyPluginAsync = async (app) => {
