@@ -74,7 +74,13 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
     { schema: { querystring: auditQuerySchema, response: { 200: auditListSchema } } },
     async (request) => {
       const q = request.query;
-      const data = services.audit.list({ limit: q.limit, before: q.before, action: q.action });
+      const data = services.audit.list({
+        limit: q.limit,
+        before: q.before,
+        action: q.action,
+        target: q.target,
+        actor: q.actor,
+      });
       return { data, next_cursor: nextCursor(data, q.limit) };
     },
   );
