@@ -175,6 +175,9 @@ export const configSchema = z
         retry_backoff_ms: z.number().int().min(0).max(60_000).default(250),
         // Longest wait honoured from an upstream's Retry-After; a longer ask falls back at once.
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
+        // Failures in a row after which a deployment is tried last, and for how long (0: never).
+        cooldown_after_failures: z.number().int().min(1).max(100).default(3),
+        cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
       })
       .strict()
       .prefault({}),

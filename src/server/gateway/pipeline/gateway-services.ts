@@ -220,7 +220,8 @@ export function createGatewayServices(
     warn: (message) => warn(message, {}),
     names: { keys, principals },
   });
-  const health = new DeploymentHealthTracker();
+  const { cooldown_after_failures: afterFailures, cooldown_ms: cooldownMs } = options.config.gateway;
+  const health = new DeploymentHealthTracker(Date.now, { afterFailures, ms: cooldownMs });
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
     rateLimit: (ctx) => limits.admit(ctx),
