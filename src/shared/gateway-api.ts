@@ -448,6 +448,8 @@ export const usageLogsQuerySchema = queryParams({
   key_id: z.string().optional(),
   model: z.string().optional(),
   request_id: z.string().optional(),
+  /** `chat`, `messages`, `count_tokens`, `responses` or `embeddings`. */
+  endpoint: z.string().optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */

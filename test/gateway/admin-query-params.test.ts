@@ -35,7 +35,7 @@ describe('query parameters of the admin listings', () => {
       ],
       [
         '/internal/usage/logs?user=ada&team=x',
-        "unknown query parameters 'user', 'team'; this endpoint takes limit, before, key_id, model, request_id",
+        "unknown query parameters 'user', 'team'; this endpoint takes limit, before, key_id, model, request_id, endpoint",
       ],
       [
         '/internal/api-keys?metadata.owner=ops',
@@ -55,6 +55,20 @@ describe('query parameters of the admin listings', () => {
         body: { error: { type: 'invalid_request_error', message, code: 400 } },
       });
     }
+  });
+
+  it('filters usage rows by endpoint', async () => {
+    const { key } = (await admin('POST', '/internal/api-keys', { name: 'both', scopes: ['chat', 'embeddings'] })).body;
+    const call = (path: string, body: unknown) =>
+      fetch(`${servers.gatewayUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.text());
+    await call('/v1/chat/completions', { model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] });
+    await call('/v1/embeddings', { model: 'demo/embed', input: 'hi' });
+    const rows = (await admin('GET', '/internal/usage/logs?endpoint=embeddings')).body.data;
+    expect(rows.map((row: { endpoint: string }) => row.endpoint)).toEqual(['embeddings']);
   });
 
   it('filters the audit trail by target and by actor', async () => {

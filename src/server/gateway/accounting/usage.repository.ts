@@ -46,6 +46,7 @@ export interface UsageLogFilter {
   readonly keyId?: string;
   readonly model?: string;
   readonly requestId?: string;
+  readonly endpoint?: string;
 }
 
 function groupColumn(groupBy: UsageQuery['group_by']): string {
@@ -217,6 +218,7 @@ export class UsageRepository {
     if (filter.keyId !== undefined) where.push('key_id = @key_id');
     if (filter.model !== undefined) where.push(modelFilter());
     if (filter.requestId !== undefined) where.push('request_id = @request_id');
+    if (filter.endpoint !== undefined) where.push('endpoint = @endpoint');
     const rows = this.sqlite
       .prepare(
         `SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
@@ -227,6 +229,7 @@ export class UsageRepository {
         key_id: filter.keyId ?? null,
         model: filter.model ?? null,
         request_id: filter.requestId ?? null,
+        endpoint: filter.endpoint ?? null,
       }) as LogRow[];
     return rows.map((r) => ({
       id: r.id,

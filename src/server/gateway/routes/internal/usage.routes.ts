@@ -64,6 +64,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         keyId: q.key_id,
         model: q.model,
         requestId: q.request_id,
+        endpoint: q.endpoint,
       });
       return { data, next_cursor: nextCursor(data, q.limit) };
     },
