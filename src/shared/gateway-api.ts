@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema, principalIdSchema } from './principals-api.js';
+import { queryParams } from './query-params.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -132,7 +133,7 @@ export const apiKeyCreatedSchema = apiKeyRecordSchema.extend({ key: z.string() }
 export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
 
 /** `GET /internal/api-keys` query. */
-export const apiKeyListQuerySchema = z.object({
+export const apiKeyListQuerySchema = queryParams({
   user: z.string().optional(),
   team: z.string().optional(),
   /** Keys issued through this OpenID issuer only. */
@@ -360,7 +361,7 @@ const timeParam = z
   });
 
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
-export const usageQuerySchema = z.object({
+export const usageQuerySchema = queryParams({
   group_by: z.enum(['model', 'key', 'user', 'team', 'none']).default('model'),
   bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
   since: timeParam.optional(),
@@ -413,6 +414,8 @@ export const usageRowSchema = z.object({
   team: z.string().nullable(),
   endpoint: z.string(),
   model: z.string().nullable(),
+  /** The model as the client named it (an alias, or a name refused before it resolved), as in the traffic view. */
+  requested_model: z.string().nullable(),
   deployment: z.string().nullable(),
   provider: z.string().nullable(),
   prompt_tokens: z.number(),
@@ -431,19 +434,22 @@ export type UsageRow = z.infer<typeof usageRowSchema>;
 export const pageLimitSchema = queryInteger(1, 1000).default(100);
 
 /** Paging of newest-first lists: `before` is the id of the last item seen (the previous `next_cursor`). */
-const pageQuerySchema = z.object({
+const pageQuery = {
   limit: pageLimitSchema,
   before: queryInteger(1).optional(),
-});
+};
 
 /** A page of items with the cursor of the next page (null on the last). */
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.number().nullable() });
 
 /** `GET /internal/usage/logs` query. */
-export const usageLogsQuerySchema = pageQuerySchema.extend({
+export const usageLogsQuerySchema = queryParams({
+  ...pageQuery,
   key_id: z.string().optional(),
   model: z.string().optional(),
   request_id: z.string().optional(),
+  /** `chat`, `messages`, `count_tokens`, `responses` or `embeddings`. */
+  endpoint: z.string().optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */
@@ -463,7 +469,14 @@ export const auditEventSchema = z.object({
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 /** `GET /internal/audit` query. */
-export const auditQuerySchema = pageQuerySchema.extend({ action: z.string().optional() });
+export const auditQuerySchema = queryParams({
+  ...pageQuery,
+  action: z.string().optional(),
+  /** What an event changed (a key, user or team id, a model), as its `target` names it. */
+  target: z.string().optional(),
+  /** Who acted: `master`, `key:<id>`, `passthrough`, `sso:<provider>`. */
+  actor: z.string().optional(),
+});
 
 /** `GET /internal/audit` answer. */
 export const auditListSchema = pageOf(auditEventSchema);
@@ -516,14 +529,14 @@ export const trafficEventSchema = z.object({
 export type TrafficEvent = z.infer<typeof trafficEventSchema>;
 
 /** `GET /internal/traffic` query: newest first; `after` returns only events with a larger `seq`. */
-export const trafficQuerySchema = z.object({
+export const trafficQuerySchema = queryParams({
   limit: queryInteger(1, 10_000).default(100),
   after: queryInteger(0).optional(),
   bodies: z.enum(['true', 'false']).default('true'),
 });
 
 /** `GET /internal/traffic/stream` query: `after` replays the buffered events with a larger `seq`. */
-export const trafficStreamQuerySchema = z.object({ after: queryInteger(0).optional() });
+export const trafficStreamQuerySchema = queryParams({ after: queryInteger(0).optional() });
 
 /** `GET /internal/traffic` answer. */
 export const trafficListSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryParams } from './query-params.js';
 import { pageLimitSchema } from './gateway-api.js';
 import { apiKeyIdSchema, principalIdSchema } from './principals-api.js';
 import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.js';
@@ -156,7 +157,7 @@ export type RagChunk = z.infer<typeof ragChunkSchema>;
  * at a time; `after` is the previous page's `next_cursor` (a position, so a page stays right when
  * documents are re-indexed between pages).
  */
-export const ragChunkQuerySchema = z.object({
+export const ragChunkQuerySchema = queryParams({
   document: z.string().min(1).max(100).optional(),
   limit: pageLimitSchema,
   after: z.string().min(1).max(10_000).optional(),

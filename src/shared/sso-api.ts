@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryParams } from './query-params.js';
 import { apiKeyCreatedSchema } from './gateway-api.js';
 
 /**
@@ -86,7 +87,7 @@ export const ssoSessionRecordSchema = z.object({
 export type SsoSessionRecord = z.infer<typeof ssoSessionRecordSchema>;
 
 /** `GET /internal/sso/sessions` query and answer. */
-export const ssoSessionListQuerySchema = z.object({
+export const ssoSessionListQuerySchema = queryParams({
   provider: z.string().optional(),
   include_ended: z.enum(['true', 'false']).optional(),
 });

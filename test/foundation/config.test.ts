@@ -44,9 +44,12 @@ describe('configuration', () => {
       per_model_max_tokens: { 'gpt-4o': 100 },
       model_aliases: { fast: 'gpt-4o' },
     });
-    const dotted = configFile('d.yaml', 'llm.allowed_models: [claude-x]\nllm.default_embedding_model: demo/embed\n');
+    const dotted = configFile(
+      'd.yaml',
+      'llm.allowed_models: [claude-x, demo/embed]\nllm.default_embedding_model: demo/embed\n',
+    );
     expect(loadConfig({ file: dotted, env: {} }).config.llm).toMatchObject({
-      allowed_models: ['claude-x'],
+      allowed_models: ['claude-x', 'demo/embed'],
       default_embedding_model: 'demo/embed',
     });
   });

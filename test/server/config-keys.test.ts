@@ -85,11 +85,11 @@ describe('a misspelt key inside a section', () => {
     const { config } = loadConfig({
       env: {},
       overrides: {
-        llm: { allowedModels: ['demo/echo'], defaultEmbeddingModel: 'demo/embed' },
+        llm: { allowedModels: ['demo/echo', 'demo/embed'], defaultEmbeddingModel: 'demo/embed' },
         responses: { defaultStore: true },
       },
     });
-    expect(config.llm.allowed_models).toEqual(['demo/echo']);
+    expect(config.llm.allowed_models).toEqual(['demo/echo', 'demo/embed']);
     expect(config.llm.default_embedding_model).toBe('demo/embed');
     expect(config.responses.default_store).toBe(true);
   });

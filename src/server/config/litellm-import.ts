@@ -108,6 +108,7 @@ function convertSettings(raw: Json, unmapped: UnmappedKey[]) {
   let maxRetries: number | undefined;
   let timeoutMs: number | undefined;
   let aliases: Record<string, string> = {};
+  const cooldown: { cooldown_after_failures?: number; cooldown_ms?: number } = {};
   const sections: Array<[string, Json]> = [
     ['router_settings', router],
     ['litellm_settings', litellm],
@@ -127,6 +128,8 @@ function convertSettings(raw: Json, unmapped: UnmappedKey[]) {
         else if (timeoutMs === undefined) timeoutMs = ms;
         else if (ms !== timeoutMs)
           unmapped.push({ path, reason: 'router_settings.timeout is used instead (Gatehouse has one default)' });
+      } else if (section === 'router_settings' && COOLDOWN_KEYS.includes(key)) {
+        convertCooldown(key, value, path, cooldown, unmapped);
       } else if (section === 'router_settings' && key === 'model_group_alias') {
         aliases = convertAliases(value, path, unmapped);
       } else if (section === 'router_settings' && key === 'routing_strategy' && value === 'simple-shuffle') {
@@ -138,7 +141,32 @@ function convertSettings(raw: Json, unmapped: UnmappedKey[]) {
       }
     }
   }
-  return { maxRetries, timeoutMs, aliases };
+  return { maxRetries, timeoutMs, aliases, cooldown };
+}
+
+const COOLDOWN_KEYS = ['allowed_fails', 'cooldown_time', 'disable_cooldowns'];
+
+/**
+ * LiteLLM's cooldown as Gatehouse's: `allowed_fails` failures are allowed and the next one starts a
+ * cooldown (Gatehouse counts them in a row, LiteLLM within a minute), `cooldown_time` is in seconds,
+ * `disable_cooldowns: true` is a cooldown of 0.
+ */
+function convertCooldown(
+  key: string,
+  value: unknown,
+  path: string,
+  cooldown: { cooldown_after_failures?: number; cooldown_ms?: number },
+  unmapped: UnmappedKey[],
+): void {
+  if (key === 'allowed_fails') {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 100)
+      cooldown.cooldown_after_failures = value + 1;
+    else unmapped.push({ path, reason: 'Gatehouse takes 0 to 99 allowed failures' });
+  } else if (key === 'cooldown_time') {
+    if (typeof value === 'number' && value >= 0 && value <= 3600) cooldown.cooldown_ms ??= Math.round(value * 1000);
+    else unmapped.push({ path, reason: 'Gatehouse takes a cooldown of 0 to 3600 seconds' });
+  } else if (value === true) cooldown.cooldown_ms = 0;
+  else if (value !== false) unmapped.push({ path, reason: 'not true or false' });
 }
 
 /** `general_settings`: only a master key read from PROXY_MASTER_KEY means the same in Gatehouse. */
@@ -214,6 +242,8 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   if (Object.keys(llm).length > 0) config.llm = llm;
   if (deployments.length > 0) config.deployments = deployments;
   if (Object.keys(pricing).length > 0) config.pricing = pricing;
-  if (settings.maxRetries !== undefined) config.gateway = { max_retries: settings.maxRetries };
+  const gateway: Json = settings.maxRetries === undefined ? {} : { max_retries: settings.maxRetries };
+  Object.assign(gateway, settings.cooldown);
+  if (Object.keys(gateway).length > 0) config.gateway = gateway;
   return { config, unmapped, deployments: deployments.length, conflicts };
 }

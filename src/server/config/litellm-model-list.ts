@@ -160,6 +160,8 @@ export function convertModelEntry(
 
   const deployment: Json = { model: name };
   const prices: { input?: number; output?: number } = {};
+  /** Where each price was read, for a report that names it. */
+  const priceAt: { input?: string; output?: string } = {};
   const report = (key: string, reason: string): void => {
     unmapped.push({ path: `${at}.${key}`, reason });
   };
@@ -220,9 +222,11 @@ export function convertModelEntry(
         break;
       case 'input_cost_per_token':
       case 'output_cost_per_token':
-        if (typeof value === 'number' && value >= 0)
-          prices[key === 'input_cost_per_token' ? 'input' : 'output'] = value;
-        else report(path, 'not a non-negative number');
+        if (typeof value === 'number' && value >= 0) {
+          const side = key === 'input_cost_per_token' ? 'input' : 'output';
+          prices[side] = value;
+          priceAt[side] = path;
+        } else report(path, 'not a non-negative number');
         break;
       case 'rpm':
       case 'tpm':
@@ -242,24 +246,34 @@ export function convertModelEntry(
   if (isObject(info)) {
     for (const [key, value] of Object.entries(info)) {
       if (key === 'id') continue;
+      // An embeddings model has no output tokens: its price is the input's alone (below).
+      if (key === 'mode' && value === 'embedding') continue;
       if (
         (key === 'input_cost_per_token' || key === 'output_cost_per_token') &&
         typeof value === 'number' &&
         value >= 0
       ) {
-        prices[key === 'input_cost_per_token' ? 'input' : 'output'] ??= value;
+        const side = key === 'input_cost_per_token' ? 'input' : 'output';
+        prices[side] ??= value;
+        priceAt[side] ??= `model_info.${key}`;
       } else if (key === 'rpm' || key === 'tpm') report(`model_info.${key}`, PER_DEPLOYMENT_LIMITS);
       else report(`model_info.${key}`, 'no Gatehouse equivalent');
     }
   } else if (info !== undefined) report('model_info', 'not a mapping');
   for (const key of Object.keys(rest)) report(key, 'no Gatehouse equivalent');
 
+  if (prices.input !== undefined && isObject(info) && info.mode === 'embedding') prices.output ??= 0;
   if (prices.input !== undefined && prices.output !== undefined)
     return {
       deployment,
       price: { input_per_mtok: perMillion(prices.input), output_per_mtok: perMillion(prices.output) },
     };
-  if (prices.input !== undefined || prices.output !== undefined)
-    report('input_cost_per_token', 'Gatehouse pricing needs both input_cost_per_token and output_cost_per_token');
+  if (priceAt.input !== undefined)
+    report(
+      priceAt.input,
+      'Gatehouse prices a chat model by both; add output_cost_per_token (or model_info.mode: embedding)',
+    );
+  if (priceAt.output !== undefined)
+    report(priceAt.output, 'Gatehouse prices a model by both; add input_cost_per_token');
   return { deployment };
 }

@@ -10,6 +10,7 @@ import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
 import { aliasIssue } from '../gateway/model-registry/alias-check.js';
+import { modelSettingIssues } from '../gateway/model-registry/model-settings-check.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -95,7 +96,11 @@ const storeTokenSchema = z
 /** The llm section; accepts camelCase spellings too (normalised before parsing). */
 const llmSchema = z
   .object({
-    allowed_models: z.array(z.string().min(1)).default(['demo/echo', 'demo/embed']),
+    // Listed twice, a model would show twice in /v1/models; the admin API drops repeats too.
+    allowed_models: z
+      .array(z.string().min(1))
+      .default(['demo/echo', 'demo/embed'])
+      .transform((models) => [...new Set(models)]),
     model_aliases: z.record(z.string(), z.string().min(1)).default({}),
     per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
     default_embedding_model: z.string().min(1).optional(),
@@ -170,6 +175,9 @@ export const configSchema = z
         retry_backoff_ms: z.number().int().min(0).max(60_000).default(250),
         // Longest wait honoured from an upstream's Retry-After; a longer ask falls back at once.
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
+        // Failures in a row after which a deployment is tried last, and for how long (0: never).
+        cooldown_after_failures: z.number().int().min(1).max(100).default(3),
+        cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
       })
       .strict()
       .prefault({}),
@@ -232,6 +240,10 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     for (const issue of modelRuleIssues(config))
       ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
+    const settings = { ...config.llm, default_embedding_model: config.llm.default_embedding_model ?? null };
+    const check = { settings, caps: true, defaultEmbeddingModel: true, passthrough: config.allow_passthrough_keys };
+    for (const issue of modelSettingIssues(check))
+      ctx.addIssue({ code: 'custom', path: ['llm', ...issue.path], message: issue.message });
   });
 
 /** The validated configuration, every default filled in. */

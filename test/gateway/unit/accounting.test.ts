@@ -25,6 +25,7 @@ const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
   team: 't',
   endpoint: 'chat',
   model: 'm',
+  requestedModel: 'm',
   deployment: 'd',
   provider: 'p',
   promptTokens: 10,

@@ -58,7 +58,10 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       void client.invalidateQueries({ queryKey: queryKeys.gateway.deployments });
       return;
     case 'usage':
+      // Sent when usage rows are written; users' and teams' spend today is summed from them too.
       void client.invalidateQueries({ queryKey: ['gateway', 'usage'] });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
+      void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
       return;
     case 'audit':
       return;

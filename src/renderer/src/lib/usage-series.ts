@@ -32,7 +32,8 @@ function groupKey(point: UsagePoint): string {
 /**
  * The group of requests without a value, in the grouping's words: requests made with the master key
  * or a provider's own key, or refused before a key was known, have no gateway key; keys issued without
- * a user or team have none; a request refused before its model was known has no model.
+ * a user or team have none; a request refused before it named a model (no key, a malformed body) has no
+ * model (one refused for the model it named counts under that name, as the traffic view shows it).
  */
 const NO_GROUP: Readonly<Record<UsageResponse['group_by'], string>> = {
   model: 'No model',

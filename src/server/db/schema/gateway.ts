@@ -52,6 +52,8 @@ export const gatewayUsage = sqliteTable(
     team: text('team'),
     endpoint: text('endpoint').notNull(),
     model: text('model'),
+    /** The model as the client named it (an alias, or a name refused before it resolved). */
+    requestedModel: text('requested_model'),
     deployment: text('deployment'),
     provider: text('provider'),
     promptTokens: integer('prompt_tokens').notNull(),

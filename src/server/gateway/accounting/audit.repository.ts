@@ -17,6 +17,8 @@ export interface AuditFilter {
   readonly limit: number;
   readonly before?: number;
   readonly action?: string;
+  readonly target?: string;
+  readonly actor?: string;
 }
 
 /** SQL of audit events. */
@@ -46,11 +48,19 @@ export class AuditRepository {
     const where: string[] = [];
     if (filter.before !== undefined) where.push('id < @before');
     if (filter.action !== undefined) where.push('action = @action');
+    if (filter.target !== undefined) where.push('target = @target');
+    if (filter.actor !== undefined) where.push('actor = @actor');
     const rows = this.sqlite
       .prepare(
         `SELECT * FROM gateway_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
       )
-      .all({ limit: filter.limit, before: filter.before ?? null, action: filter.action ?? null }) as AuditRow[];
+      .all({
+        limit: filter.limit,
+        before: filter.before ?? null,
+        action: filter.action ?? null,
+        target: filter.target ?? null,
+        actor: filter.actor ?? null,
+      }) as AuditRow[];
     return rows.map((r) => ({
       id: r.id,
       created_at: new Date(r.created_at).toISOString(),

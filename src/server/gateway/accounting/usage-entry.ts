@@ -7,6 +7,8 @@ export interface UsageEntry {
   readonly team: string | null;
   readonly endpoint: string;
   readonly model: string | null;
+  /** The model as the client named it; kept also for a request refused before its model resolved. */
+  readonly requestedModel: string | null;
   readonly deployment: string | null;
   readonly provider: string | null;
   readonly promptTokens: number;

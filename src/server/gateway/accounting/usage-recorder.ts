@@ -22,6 +22,8 @@ export interface UsageRecorderOptions {
    */
   readonly lock?: DatabaseLockWatch;
   readonly maxHeldRows?: number;
+  /** Called after rows were written (a batch, or one durable row), for the views that show them: keep it cheap. */
+  readonly onWritten?: () => void;
 }
 
 /**
@@ -72,6 +74,7 @@ export class UsageRecorder {
   /** Writes a usage row and its audit event in one durable transaction, now. */
   commitNow(entry: UsageEntry, audit: AuditEntry): void {
     this.commitPair(entry, audit);
+    this.options.onWritten?.();
   }
 
   /** Writes whatever is queued. */
@@ -87,6 +90,7 @@ export class UsageRecorder {
     this.queue = [];
     try {
       this.batches.insertBatch(batch);
+      this.options.onWritten?.();
     } catch (error) {
       if (lock === undefined || !isDatabaseBusy(error)) return this.options.onError?.(error, batch.length);
       this.queue = batch.concat(this.queue);

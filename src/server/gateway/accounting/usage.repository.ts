@@ -26,6 +26,7 @@ interface LogRow {
   team: string | null;
   endpoint: string;
   model: string | null;
+  requested_model: string | null;
   deployment: string | null;
   provider: string | null;
   prompt_tokens: number;
@@ -45,12 +46,15 @@ export interface UsageLogFilter {
   readonly keyId?: string;
   readonly model?: string;
   readonly requestId?: string;
+  readonly endpoint?: string;
 }
 
 function groupColumn(groupBy: UsageQuery['group_by']): string {
   switch (groupBy) {
     case 'model':
-      return 'u.model';
+      // As the traffic view shows a request: the model it was routed to, else the one it asked for
+      // (refused before it resolved), so the two views name such a request alike.
+      return 'COALESCE(u.model, u.requested_model)';
     case 'key':
       return 'u.key_id';
     case 'user':
@@ -64,13 +68,16 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
   }
 }
 
-const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, deployment, provider,
-  prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
-const ROW_PLACEHOLDERS = `(${new Array(18).fill('?').join(', ')})`;
+/** A `model` filter matches the routed model or the name asked for (an alias), as the traffic view's filter does. */
+const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}requested_model = @model)`;
+
+const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
+  provider, prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
+const ROW_PLACEHOLDERS = `(${new Array(19).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 18 values of a row, in column order, appended to `out`. */
+/** The 19 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -80,6 +87,8 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.team,
     e.endpoint,
     e.model,
+    // Undefined cannot be bound: rows built outside the pipeline (the benchmark's reference) may lack it.
+    e.requestedModel ?? null,
     e.deployment,
     e.provider,
     e.promptTokens,
@@ -140,7 +149,7 @@ export class UsageRepository {
     const label = query.group_by === 'key' ? 'k.name' : 'NULL';
     const where = ['u.created_at >= @since', 'u.created_at < @until'];
     if (query.key_id !== undefined) where.push('u.key_id = @key_id');
-    if (query.model !== undefined) where.push('u.model = @model');
+    if (query.model !== undefined) where.push(modelFilter('u.'));
     const rows = this.sqlite
       .prepare(
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
@@ -207,8 +216,9 @@ export class UsageRepository {
     const where: string[] = [];
     if (filter.before !== undefined) where.push('id < @before');
     if (filter.keyId !== undefined) where.push('key_id = @key_id');
-    if (filter.model !== undefined) where.push('model = @model');
+    if (filter.model !== undefined) where.push(modelFilter());
     if (filter.requestId !== undefined) where.push('request_id = @request_id');
+    if (filter.endpoint !== undefined) where.push('endpoint = @endpoint');
     const rows = this.sqlite
       .prepare(
         `SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
@@ -219,6 +229,7 @@ export class UsageRepository {
         key_id: filter.keyId ?? null,
         model: filter.model ?? null,
         request_id: filter.requestId ?? null,
+        endpoint: filter.endpoint ?? null,
       }) as LogRow[];
     return rows.map((r) => ({
       id: r.id,
@@ -229,6 +240,7 @@ export class UsageRepository {
       team: r.team,
       endpoint: r.endpoint,
       model: r.model,
+      requested_model: r.requested_model,
       deployment: r.deployment,
       provider: r.provider,
       prompt_tokens: r.prompt_tokens,

@@ -2,9 +2,15 @@ import type { DeploymentHealth } from '../../../shared/gateway-api.js';
 import { redactSecrets } from '../providers/redact-secrets.js';
 import type { Deployment } from '../providers/types.js';
 
-/** Failures in a row after which a deployment is tried last for a while (LiteLLM's cooldown). */
-const COOLDOWN_AFTER_FAILURES = 3;
-const COOLDOWN_MS = 30_000;
+/** When a deployment is tried last for a while (LiteLLM's cooldown): `gateway.cooldown_*` of the configuration. */
+export interface CooldownSettings {
+  /** Failures in a row that start a cooldown. */
+  readonly afterFailures: number;
+  /** How long it lasts; 0 never cools a deployment down. */
+  readonly ms: number;
+}
+
+const DEFAULT_COOLDOWN: CooldownSettings = { afterFailures: 3, ms: 30_000 };
 /** Passthrough calls derive a deployment per model name; a bound keeps arbitrary names from growing the map. */
 const MAX_TRACKED = 1000;
 
@@ -45,7 +51,10 @@ export class DeploymentHealthTracker {
    */
   private readonly retired = new WeakSet<Deployment>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly cooldown: CooldownSettings = DEFAULT_COOLDOWN,
+  ) {}
 
   /** Records a successful upstream call. */
   success(deployment: Deployment, latencyMs: number, status = 200): void {
@@ -80,7 +89,8 @@ export class DeploymentHealthTracker {
     s.totalLatencyMs += latencyMs;
     if (!blamesDeployment) return;
     s.consecutiveFailures += 1;
-    if (s.consecutiveFailures >= COOLDOWN_AFTER_FAILURES) s.cooldownUntil = this.now() + COOLDOWN_MS;
+    if (s.consecutiveFailures >= this.cooldown.afterFailures && this.cooldown.ms > 0)
+      s.cooldownUntil = this.now() + this.cooldown.ms;
   }
 
   /**

@@ -3,6 +3,7 @@ import { ownSecretVariables } from '../../config/own-secret-variables.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { aliasProblem } from './alias-check.js';
+import { modelSettingIssues } from './model-settings-check.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
 import { duplicateDeploymentId, implicitDeployment, resolveDeployments, type DeploymentSources } from './deployment.js';
@@ -190,6 +191,14 @@ export class ModelRegistry {
       };
       const problem = aliasProblem(next);
       if (problem !== undefined) throw new GatewayError('invalid', problem);
+      // Only what this update sends: settings saved before stay as they are until they are sent again.
+      const [issue] = modelSettingIssues({
+        settings: next,
+        caps: update.per_model_max_tokens !== undefined,
+        defaultEmbeddingModel: update.default_embedding_model != null,
+        passthrough: this.options.config.allow_passthrough_keys,
+      });
+      if (issue !== undefined) throw new GatewayError('invalid', `${issue.path.join('.')}: ${issue.message}`);
       repository.put('models', next, this.now());
     }
     this.snapshot = this.compile();

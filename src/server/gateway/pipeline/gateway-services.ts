@@ -31,6 +31,7 @@ import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
 import { GatewayEventBus } from '../traffic/event-bus.js';
 import { TrafficLog } from '../traffic/traffic-log.js';
+import { UsageNotice } from '../traffic/usage-notice.js';
 import type { CacheAdmin } from '../cache/cache-admin.js';
 import { createResponseCache } from '../cache/create-cache.js';
 import type { ResponseCache } from '../cache/response-cache.js';
@@ -152,11 +153,13 @@ export function createGatewayServices(
   const usage = new UsageRepository(sqlite);
   const audit = new AuditRepository(sqlite);
   const inFlight = new InFlightRequests();
+  const bus = new GatewayEventBus();
+  const usageNotice = new UsageNotice(bus);
   const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
     lock: options.database.lock,
+    onWritten: usageNotice.written,
   });
-  const bus = new GatewayEventBus();
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
   const prices = new PriceTable(options.config.pricing);
@@ -217,7 +220,8 @@ export function createGatewayServices(
     warn: (message) => warn(message, {}),
     names: { keys, principals },
   });
-  const health = new DeploymentHealthTracker();
+  const { cooldown_after_failures: afterFailures, cooldown_ms: cooldownMs } = options.config.gateway;
+  const health = new DeploymentHealthTracker(Date.now, { afterFailures, ms: cooldownMs });
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
     rateLimit: (ctx) => limits.admit(ctx),
@@ -265,6 +269,7 @@ export function createGatewayServices(
       clearInterval(refresher);
       await rag.close();
       recorder.close();
+      usageNotice.close();
       keys.close();
       batch.close();
       await Promise.all([pools.close(), tracing?.shutdown()]);

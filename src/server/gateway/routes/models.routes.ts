@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
+import { modelsNamedBy } from '../model-registry/key-model-names.js';
 import type { ModelObject } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
 import { beginPipeline } from '../pipeline/pipeline.js';
@@ -23,17 +24,15 @@ const modelObjectSchema = z.object({
 const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 
 /**
- * `GET /v1/models` (canonical names only, never aliases) and `GET /v1/models/:model`; any valid key, no
+ * `GET /v1/models` (canonical names, and for a key limited to some, the aliases it lists) and `GET /v1/models/:model`; any valid key, no
  * scope. In OpenAI's shape, or in Anthropic's for Anthropic's SDKs (they send `anthropic-version`).
  */
 export const modelsRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  /** The models this caller may use: a key limited to some models sees only those. */
-  const visible = (models: ReadonlySet<string> | null): readonly ModelObject[] => {
-    const data = services.registry.modelList().data;
-    return models === null ? data : data.filter((m) => models.has(m.id));
-  };
+  /** The models this caller may use: a key limited to some models sees only those (aliases included). */
+  const visible = (models: ReadonlySet<string> | null): readonly ModelObject[] =>
+    modelsNamedBy(services.registry, models);
   const keyModels = (request: Parameters<typeof contextOf>[0]): ReadonlySet<string> | null => {
     const principal = contextOf(request).principal;
     return principal?.kind === 'key' ? principal.key.models : null;
@@ -67,17 +66,18 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       // A wildcard: canonical names such as `demo/echo` contain slashes.
       const id = request.params['*'];
-      const found = services.registry.modelList().data.find((m) => m.id === id);
-      if (!found) throw notFound(`model '${id}' is not in allowed_models`);
+      const models = keyModels(request);
+      const found = visible(models).find((m) => m.id === id);
+      if (found) return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
+      const allowed = services.registry.modelList().data.some((m) => m.id === id);
+      const principal = contextOf(request).principal;
+      if (!allowed || principal?.kind !== 'key' || models === null)
+        throw notFound(`model '${id}' is not in allowed_models`);
       // Left out of this key's list, so 404 too (as OpenAI answers for a model the caller cannot use),
       // but saying why: the model is allowed, this key is not.
-      const principal = contextOf(request).principal;
-      if (principal?.kind === 'key' && principal.key.models !== null && !principal.key.models.has(id)) {
-        throw notFound(
-          `API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...principal.key.models])})`,
-        );
-      }
-      return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
+      throw notFound(
+        `API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...models])})`,
+      );
     },
   );
 };

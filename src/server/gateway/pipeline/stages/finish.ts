@@ -40,6 +40,7 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     team: key?.team ?? null,
     endpoint: ctx.endpoint,
     model,
+    requestedModel: ctx.requestedModel ?? null,
     deployment: ctx.deployment?.id ?? null,
     provider: ctx.deployment?.provider ?? null,
     promptTokens,

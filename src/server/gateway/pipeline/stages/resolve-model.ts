@@ -1,4 +1,5 @@
 import { AppError, badRequest, forbidden } from '../../../http/errors.js';
+import { modelsNamedBy } from '../../model-registry/key-model-names.js';
 import type { ModelRegistry } from '../../model-registry/model-registry.js';
 import type { RequestContext } from '../request-context.js';
 
@@ -17,9 +18,8 @@ interface ConversationBody {
  */
 function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
   const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
-  const allowed = ctx.services.registry.settings().allowed_models;
   const keyModels = ctx.principal?.kind === 'key' ? ctx.principal.key.models : null;
-  const usable = keyModels === null ? allowed : allowed.filter((id) => keyModels.has(id));
+  const usable = modelsNamedBy(ctx.services.registry, keyModels).map((model) => model.id);
   const list = usable.length > 10 ? `${usable.slice(0, 10).join(', ')}, ...` : usable.join(', ');
   const hint = keyModels === null ? list || 'none' : `this key may use ${list || 'none of them'}`;
   return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})`);

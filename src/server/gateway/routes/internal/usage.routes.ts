@@ -64,6 +64,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         keyId: q.key_id,
         model: q.model,
         requestId: q.request_id,
+        endpoint: q.endpoint,
       });
       return { data, next_cursor: nextCursor(data, q.limit) };
     },
@@ -74,7 +75,13 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
     { schema: { querystring: auditQuerySchema, response: { 200: auditListSchema } } },
     async (request) => {
       const q = request.query;
-      const data = services.audit.list({ limit: q.limit, before: q.before, action: q.action });
+      const data = services.audit.list({
+        limit: q.limit,
+        before: q.before,
+        action: q.action,
+        target: q.target,
+        actor: q.actor,
+      });
       return { data, next_cursor: nextCursor(data, q.limit) };
     },
   );

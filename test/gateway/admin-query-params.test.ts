@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+
+/**
+ * The admin listings used to drop query parameters they did not know: `/internal/audit?target=<key>`
+ * answered every event, `/internal/usage?key=<id>` every key's usage, each looking like the filtered
+ * answer. They refuse them now, naming what they take, as the store's endpoints do; the audit trail
+ * also filters by target and actor.
+ */
+describe('query parameters of the admin listings', () => {
+  let servers: TempServers;
+  beforeAll(async () => {
+    servers = await startTempServers();
+  });
+  afterAll(async () => servers?.stop());
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('refuses a parameter a listing does not take, naming it and the ones it takes', async () => {
+    const cases: Array<[string, string]> = [
+      [
+        '/internal/audit?actions=api_key.create',
+        "unknown query parameter 'actions'; this endpoint takes limit, before, action, target, actor",
+      ],
+      [
+        '/internal/usage?key=key_1',
+        "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model",
+      ],
+      [
+        '/internal/usage/logs?user=ada&team=x',
+        "unknown query parameters 'user', 'team'; this endpoint takes limit, before, key_id, model, request_id, endpoint",
+      ],
+      [
+        '/internal/api-keys?metadata.owner=ops',
+        "unknown query parameter 'metadata.owner'; this endpoint takes user, team, issuer, include_revoked",
+      ],
+      ['/internal/users?teams=research', "unknown query parameter 'teams'; this endpoint takes team"],
+      [
+        '/internal/traffic?model=demo/echo',
+        "unknown query parameter 'model'; this endpoint takes limit, after, bodies",
+      ],
+    ];
+    for (const [path, message] of cases) {
+      const answer = await admin('GET', path);
+      expect({ path, status: answer.status, body: answer.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: { type: 'invalid_request_error', message, code: 400 } },
+      });
+    }
+  });
+
+  it('filters usage rows by endpoint', async () => {
+    const { key } = (await admin('POST', '/internal/api-keys', { name: 'both', scopes: ['chat', 'embeddings'] })).body;
+    const call = (path: string, body: unknown) =>
+      fetch(`${servers.gatewayUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.text());
+    await call('/v1/chat/completions', { model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] });
+    await call('/v1/embeddings', { model: 'demo/embed', input: 'hi' });
+    const rows = (await admin('GET', '/internal/usage/logs?endpoint=embeddings')).body.data;
+    expect(rows.map((row: { endpoint: string }) => row.endpoint)).toEqual(['embeddings']);
+  });
+
+  it('filters the audit trail by target and by actor', async () => {
+    const first = (await admin('POST', '/internal/api-keys', { name: 'audited-1' })).body;
+    const second = (await admin('POST', '/internal/api-keys', { name: 'audited-2' })).body;
+    await admin('PATCH', `/internal/api-keys/${first.id}`, { name: 'audited-1b' });
+    const forFirst = (await admin('GET', `/internal/audit?target=${first.id}`)).body.data;
+    expect(forFirst.map((event: { action: string }) => event.action)).toEqual(['api_key.update', 'api_key.create']);
+    const bySecond = (await admin('GET', `/internal/audit?target=${second.id}&action=api_key.create`)).body.data;
+    expect(bySecond).toHaveLength(1);
+    const byMaster = (await admin('GET', '/internal/audit?actor=master')).body.data;
+    expect(byMaster.length).toBeGreaterThanOrEqual(3);
+    expect((await admin('GET', '/internal/audit?actor=passthrough')).body.data).toEqual([]);
+  });
+});
