@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 
 /**
  * The admin listings used to drop query parameters they did not know: `/internal/audit?target=<key>`
@@ -14,14 +14,7 @@ describe('query parameters of the admin listings', () => {
   });
   afterAll(async () => servers?.stop());
 
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const admin = gatewayAdmin(() => servers);
 
   it('refuses a parameter a listing does not take, naming it and the ones it takes', async () => {
     const cases: Array<[string, string]> = [

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-capabilities-upstream-0123456789';
@@ -12,14 +12,7 @@ describe('capability routing and the policy version', () => {
   let servers: TempServers;
   let client: OpenAI;
 
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const admin = gatewayAdmin(() => servers);
 
   beforeAll(async () => {
     [plain, rich] = await Promise.all([startOpenAIUpstream({ apiKey: KEY }), startOpenAIUpstream({ apiKey: KEY })]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFiles, configRefusal } from '../support/config-files.js';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 
 /**
  * Caps and the default embeddings model are looked up by the canonical model a request resolves to.
@@ -44,14 +44,7 @@ describe('model settings that could never take effect', () => {
     });
     afterAll(async () => servers?.stop());
 
-    const admin = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${servers.gatewayUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
+    const admin = gatewayAdmin(() => servers);
 
     it('lists a model named twice in the file once, and takes an alias as the default embeddings model', async () => {
       const issued = await admin('POST', '/internal/api-keys', { name: 'lister', scopes: ['*'] });

@@ -41,3 +41,23 @@ export async function startTempServers(
     },
   };
 }
+
+/** What {@link gatewayAdmin} answers: the status and the parsed JSON body. */
+export interface AdminAnswer {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** A caller of the gateway's admin API with the test master key, for `servers().gatewayUrl` once they are up. */
+export function gatewayAdmin(
+  servers: () => { readonly gatewayUrl: string },
+): (method: string, path: string, body?: unknown) => Promise<AdminAnswer> {
+  return async (method, path, body) => {
+    const response = await fetch(`${servers().gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+}

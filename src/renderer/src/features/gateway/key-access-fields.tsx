@@ -48,32 +48,21 @@ export function KeyAccessFields({
   const scopesErrorId = useId();
   // A key may hold a model since taken off the allow-list: it stays listed, so saving does not drop it.
   const choices = [...new Set([...(models.data?.allowed_models ?? []), ...form.models])];
+  const text = (field: 'name' | 'user' | 'team', extra: { readonly hint?: string; readonly placeholder?: string }) => (
+    <Field label={KEY_ACCESS_LABELS[field]} htmlFor={`key-${field}`} hint={extra.hint} error={errors[field]}>
+      <TextInput
+        id={`key-${field}`}
+        placeholder={extra.placeholder}
+        value={form[field]}
+        onChange={(event) => set(field, event.target.value)}
+      />
+    </Field>
+  );
   return (
     <>
-      <Field
-        label={KEY_ACCESS_LABELS.name}
-        htmlFor="key-name"
-        hint="What the key is for, e.g. ci-pipeline."
-        error={errors.name}
-      >
-        <TextInput id="key-name" value={form.name} onChange={(event) => set('name', event.target.value)} />
-      </Field>
-      <Field label={KEY_ACCESS_LABELS.user} htmlFor="key-user" error={errors.user}>
-        <TextInput
-          id="key-user"
-          placeholder="alice@example.com"
-          value={form.user}
-          onChange={(event) => set('user', event.target.value)}
-        />
-      </Field>
-      <Field label={KEY_ACCESS_LABELS.team} htmlFor="key-team" error={errors.team}>
-        <TextInput
-          id="key-team"
-          placeholder="platform"
-          value={form.team}
-          onChange={(event) => set('team', event.target.value)}
-        />
-      </Field>
+      {text('name', { hint: 'What the key is for, e.g. ci-pipeline.' })}
+      {text('user', { placeholder: 'alice@example.com' })}
+      {text('team', { placeholder: 'platform' })}
       <Field label={KEY_ACCESS_LABELS.expiresInDays} htmlFor="key-expiry" error={errors.expiresInDays}>
         <Select
           id="key-expiry"
