@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { withSdkClients, type GatewayHarness } from '../support/harness.js';
 
 /**
  * A model reads through invisible characters and compatibility forms: `laun<ZWSP>ch` and fullwidth
@@ -13,17 +13,11 @@ describe('content policy on text as a model reads it', () => {
   let openai: OpenAI;
   let anthropic: Anthropic;
 
-  beforeAll(async () => {
-    h = await startGatewayHarness({ content_policy: { blocked_patterns: ['launch\\s+codes'] } });
-    const key = (await h.issueKey({ scopes: ['chat', 'responses'] })).key;
-    openai = h.openaiClient(key);
-    anthropic = h.anthropicClient(key);
-  });
-  beforeEach(() => {
-    h.openai.reset();
-    h.anthropic.reset();
-  });
-  afterAll(() => h.close());
+  withSdkClients(
+    { content_policy: { blocked_patterns: ['launch\\s+codes'] } },
+    ['chat', 'responses'],
+    (clients) => ({ h, openai, anthropic } = clients),
+  );
 
   async function expectRefused(call: Promise<unknown>): Promise<void> {
     const error = (await call.catch((e: unknown) => e)) as { status?: number; message?: string };

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { withSdkClients, type GatewayHarness } from '../support/harness.js';
 
 /**
  * The model reads a tool's description and an answer format's schema as it reads the prompt, so a
@@ -13,17 +13,11 @@ describe('content policy on tool definitions and answer formats', () => {
   let openai: OpenAI;
   let anthropic: Anthropic;
 
-  beforeAll(async () => {
-    h = await startGatewayHarness({ content_policy: { blocked_patterns: ['launch\\s+codes', 'secret_tool'] } });
-    const key = (await h.issueKey({ scopes: ['chat', 'responses'] })).key;
-    openai = h.openaiClient(key);
-    anthropic = h.anthropicClient(key);
-  });
-  beforeEach(() => {
-    h.openai.reset();
-    h.anthropic.reset();
-  });
-  afterAll(() => h.close());
+  withSdkClients(
+    { content_policy: { blocked_patterns: ['launch\\s+codes', 'secret_tool'] } },
+    ['chat', 'responses'],
+    (clients) => ({ h, openai, anthropic } = clients),
+  );
 
   async function expectRefused(call: Promise<unknown>, where: string): Promise<void> {
     const error = (await call.catch((e: unknown) => e)) as { status?: number; message?: string };

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { ApiKeyCreate, ApiKeyCreated } from '../../../src/shared/gateway-api.js';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../../support/temp-servers.js';
 import {
@@ -138,4 +138,34 @@ export function harnessWithKey(): { readonly harness: GatewayHarness; readonly k
   });
   afterAll(async () => context.harness?.close());
   return context;
+}
+
+/** A block's harness with both SDK clients on one key, as {@link withSdkClients} hands them over. */
+export interface HarnessClients {
+  readonly h: GatewayHarness;
+  readonly openai: OpenAI;
+  readonly anthropic: Anthropic;
+}
+
+/**
+ * Starts a harness with `extra` configuration before the block's tests and closes it after them,
+ * handing `ready` both SDK clients on a key with `scopes`; the mock upstreams forget their requests
+ * before each test.
+ */
+export function withSdkClients(
+  extra: Record<string, unknown>,
+  scopes: string[],
+  ready: (clients: HarnessClients) => void,
+): void {
+  let h: GatewayHarness | undefined;
+  beforeAll(async () => {
+    h = await startGatewayHarness(extra);
+    const key = (await h.issueKey({ scopes })).key;
+    ready({ h, openai: h.openaiClient(key), anthropic: h.anthropicClient(key) });
+  });
+  beforeEach(() => {
+    h?.openai.reset();
+    h?.anthropic.reset();
+  });
+  afterAll(() => h?.close());
 }
