@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Change } from '../../../../shared/store-api.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { DiffView } from '../../components/diff/diff-view.js';
@@ -50,6 +50,7 @@ export function ChangesView({
   onEscape,
   linked = false,
   preferredKey,
+  omitted,
 }: {
   readonly changes: readonly Change[];
   readonly emptyText?: string;
@@ -58,6 +59,11 @@ export function ChangesView({
   readonly linked?: boolean;
   /** The document shown first when the address names none (a document's history shows that document). */
   readonly preferredKey?: string;
+  /**
+   * Set when the changes came without their contents (they passed the store's response limit): what
+   * the diff pane shows for a change instead of a diff that would read as empty.
+   */
+  readonly omitted?: (change: Change) => ReactNode;
 }) {
   const [own, setOwn] = useState(0);
   const linkedKey = useSearchParams().get('key') ?? preferredKey;
@@ -102,17 +108,21 @@ export function ChangesView({
               {change.key}
             </span>
             <ChangeBadge type={change.type} />
-            <Stats change={change} />
+            {!omitted && <Stats change={change} />}
           </div>
-          <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />
+          {!omitted && <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />}
         </div>
-        <DiffView
-          key={change.key}
-          before={change.before}
-          after={change.after}
-          mode={mode}
-          label={`Diff of ${change.key}`}
-        />
+        {omitted ? (
+          omitted(change)
+        ) : (
+          <DiffView
+            key={change.key}
+            before={change.before}
+            after={change.after}
+            mode={mode}
+            label={`Diff of ${change.key}`}
+          />
+        )}
       </div>
     </div>
   );

@@ -5,7 +5,7 @@ import { useRevision } from '../../api/store-queries.js';
 import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
-import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, TagIcon, UndoIcon } from '../../components/icons.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { BranchDialog } from './actions/branch-dialog.js';
@@ -166,6 +166,31 @@ export function RevisionDetail({
         emptyText="This revision changed no documents."
         linked
         preferredKey={preferredKey}
+        omitted={
+          entry.contents_omitted
+            ? (change) => (
+                <EmptyState
+                  title="Contents not loaded"
+                  action={
+                    // A deleted document is read where it last was: the revision before.
+                    <Link
+                      className="btn btn-secondary btn-sm"
+                      to={href('store/documents', {
+                        ...scopeQuery(own),
+                        rev: change.type === 'delete' ? entry.parent_id : entry.id,
+                        key: change.key,
+                      })}
+                    >
+                      Open {change.key} at #{change.type === 'delete' ? entry.parent_id : entry.id}
+                    </Link>
+                  }
+                >
+                  This revision changed more content than the store sends in one answer (store.limits.response_bytes),
+                  so it lists the documents it changed without their contents.
+                </EmptyState>
+              )
+            : undefined
+        }
       />
       {action === 'rollback' && (
         <RollbackDialog
