@@ -52,7 +52,7 @@ export function keyExampleCode(
 
 function pythonCode(gatewayUrl: string, secret: string, example: KeyExample): string {
   // JSON string literals are Python string literals too, whatever a model name holds.
-  const client = `from openai import OpenAI\n\nclient = OpenAI(base_url=${JSON.stringify(`${gatewayUrl}/v1`)}, api_key=${JSON.stringify(secret)})\n`;
+  const client = `# pip install openai\nfrom openai import OpenAI\n\nclient = OpenAI(base_url=${JSON.stringify(`${gatewayUrl}/v1`)}, api_key=${JSON.stringify(secret)})\n`;
   const model = JSON.stringify(example.model);
   switch (example.endpoint) {
     case 'chat':
@@ -68,7 +68,8 @@ function pythonCode(gatewayUrl: string, secret: string, example: KeyExample): st
 
 function nodeCode(gatewayUrl: string, secret: string, example: KeyExample): string {
   // JSON string literals are JavaScript string literals too.
-  const client = `import OpenAI from 'openai';\n\nconst client = new OpenAI({ baseURL: ${JSON.stringify(`${gatewayUrl}/v1`)}, apiKey: ${JSON.stringify(secret)} });\n`;
+  // An ES module (`import`, top-level `await`): a .mjs file runs it in any project.
+  const client = `// npm install openai; save as example.mjs, then: node example.mjs\nimport OpenAI from 'openai';\n\nconst client = new OpenAI({ baseURL: ${JSON.stringify(`${gatewayUrl}/v1`)}, apiKey: ${JSON.stringify(secret)} });\n`;
   const model = JSON.stringify(example.model);
   switch (example.endpoint) {
     case 'chat':
