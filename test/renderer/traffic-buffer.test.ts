@@ -49,6 +49,22 @@ describe('TrafficBuffer', () => {
     expect(buffer.lastSeq()).toBe(200);
   });
 
+  it('says it is connected only together with the events queued before, never ahead of them', () => {
+    const buffer = new TrafficBuffer();
+    buffer.add([event(1), event(2)]);
+    buffer.setConnected(true);
+    // A render now (for any other reason) must not see "Live" over an empty list.
+    expect(buffer.connected).toBe(false);
+    expect(buffer.snapshot()).toHaveLength(0);
+    vi.advanceTimersByTime(PUBLISH_INTERVAL_MS);
+    expect(buffer.connected).toBe(true);
+    expect(buffer.snapshot()).toHaveLength(2);
+    buffer.setConnected(false);
+    expect(buffer.connected).toBe(true);
+    vi.advanceTimersByTime(PUBLISH_INTERVAL_MS);
+    expect(buffer.connected).toBe(false);
+  });
+
   it('merges late (backfilled) events in order and keeps at most the capacity', () => {
     const buffer = new TrafficBuffer();
     buffer.add([event(10), event(11)]);

@@ -17,8 +17,16 @@ export class TrafficBuffer {
   private readonly seen = new Set<number>();
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
-  /** Whether the live stream is currently connected. */
-  connected = false;
+  private connectedNow = false;
+  private connectedShown = false;
+
+  /**
+   * Whether the live stream is connected, as of the last publish: a render between the stream
+   * opening and the next publish must not say "Live" over a list the backfill has not reached yet.
+   */
+  get connected(): boolean {
+    return this.connectedShown;
+  }
 
   /** The events, newest first (a new array after each publish). */
   snapshot = (): readonly TrafficEvent[] => this.events;
@@ -45,8 +53,8 @@ export class TrafficBuffer {
   }
 
   setConnected(connected: boolean): void {
-    if (this.connected === connected) return;
-    this.connected = connected;
+    if (this.connectedNow === connected) return;
+    this.connectedNow = connected;
     this.schedule();
   }
 
@@ -58,6 +66,7 @@ export class TrafficBuffer {
 
   private flush(): void {
     this.scheduled = false;
+    this.connectedShown = this.connectedNow;
     if (this.pending.length > 0) {
       const incoming = this.pending.splice(0).sort((a, b) => b.seq - a.seq);
       const merged =
