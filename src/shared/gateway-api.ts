@@ -44,6 +44,19 @@ const keyModelsSchema = z
   .nullable()
   .optional();
 
+/** A key's lifetime from now, in seconds (the alternative to `expires_at`). */
+const keyLifetimeSchema = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_KEY_LIFETIME_SECONDS, 'must be at most 100 years')
+  .optional();
+
+// Two expiries would leave one silently ignored: the key would live longer or shorter than asked.
+const oneExpiry = (input: { expires_in_seconds?: number; expires_at?: string | null }): boolean =>
+  input.expires_in_seconds === undefined || input.expires_at === undefined;
+const ONE_EXPIRY = { message: 'cannot be given with expires_at: give one of them', path: ['expires_in_seconds'] };
+
 /** `POST /internal/api-keys` body. Without `scopes` a key gets `["chat"]`. */
 export const apiKeyCreateSchema = keyLimitsSchema
   .extend({
@@ -56,22 +69,13 @@ export const apiKeyCreateSchema = keyLimitsSchema
     models: keyModelsSchema,
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now. */
-    expires_in_seconds: z
-      .number()
-      .int()
-      .positive()
-      .max(MAX_KEY_LIFETIME_SECONDS, 'must be at most 100 years')
-      .optional(),
+    expires_in_seconds: keyLifetimeSchema,
     metadata: z.record(z.string(), z.unknown()).optional(),
     /** Whether the key may keep responses and continue kept ones (default true). */
     allow_stateful: z.boolean().optional(),
   })
   .strict()
-  // Two expiries would leave one silently ignored: the key would live longer or shorter than asked.
-  .refine((input) => input.expires_in_seconds === undefined || input.expires_at === undefined, {
-    message: 'cannot be given with expires_at: give one of them',
-    path: ['expires_in_seconds'],
-  })
+  .refine(oneExpiry, ONE_EXPIRY)
   // A key issued already expired could never be used (an update may still set a past expiry: to end a key now).
   .refine((input) => input.expires_at == null || Date.parse(input.expires_at) > Date.now(), {
     message: 'must be in the future: a key issued already expired could never be used',
@@ -89,10 +93,13 @@ export const apiKeyUpdateSchema = keyLimitsSchema
     scopes: z.array(scopeSchema).min(1).optional(),
     models: keyModelsSchema,
     expires_at: isoTime.nullable().optional(),
+    /** Alternative to `expires_at`: lifetime from now (from the time of the update). */
+    expires_in_seconds: keyLifetimeSchema,
     metadata: z.record(z.string(), z.unknown()).nullable().optional(),
     allow_stateful: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneExpiry, ONE_EXPIRY);
 /** Body of a key update. */
 export type ApiKeyUpdate = z.infer<typeof apiKeyUpdateSchema>;
 
@@ -121,6 +128,10 @@ export const apiKeyRecordSchema = z.object({
   /** Single sign-on: the OpenID issuer and subject the key was issued to (null for admin-issued keys). */
   issuer: z.string().nullable(),
   subject: z.string().nullable(),
+  /** When the secret was last replaced by `POST /internal/api-keys/:id/rotate` (null: never). */
+  rotated_at: z.string().nullable(),
+  /** Until when the secret before the last rotation still works (null: never rotated). */
+  previous_key_expires_at: z.string().nullable(),
   /** Where the key's limits stand now (its own, its user's and its team's). */
   limits: z.array(limitStatusSchema).optional(),
 });
@@ -131,6 +142,26 @@ export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 export const apiKeyCreatedSchema = apiKeyRecordSchema.extend({ key: z.string() });
 /** A freshly issued key. */
 export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
+
+/** The longest grace period a rotation gives the old secret: a week. */
+export const MAX_ROTATION_GRACE_SECONDS = 7 * 86_400;
+
+/**
+ * `POST /internal/api-keys/:id/rotate` body (optional): how long the old secret keeps working beside
+ * the new one, so clients can be moved over without an outage. Without it the old secret stops at once.
+ */
+export const apiKeyRotateSchema = z
+  .object({
+    grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ROTATION_GRACE_SECONDS, 'must be at most 604800 (a week)')
+      .optional(),
+  })
+  .strict();
+/** Body of a key rotation. */
+export type ApiKeyRotate = z.infer<typeof apiKeyRotateSchema>;
 
 /** `GET /internal/api-keys` query. */
 export const apiKeyListQuerySchema = queryParams({

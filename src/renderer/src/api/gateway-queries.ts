@@ -72,6 +72,21 @@ export function useRevokeKey() {
   });
 }
 
+/** Gives a key a new secret (in the answer only); the old one works for `grace_seconds` more. */
+export function useRotateKey() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, graceSeconds }: { id: string; graceSeconds: number }) =>
+      api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}/rotate`, {
+        method: 'POST',
+        body: { grace_seconds: graceSeconds },
+        schema: apiKeyCreatedSchema,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+  });
+}
+
 /** Allowed models, aliases, per-model caps. */
 export function useModelSettings() {
   const api = useApi();

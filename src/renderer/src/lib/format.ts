@@ -21,8 +21,12 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 export function timeAgo(iso: string, now: number = Date.now()): string {
   const seconds = (new Date(iso).getTime() - now) / 1000;
   if (!Number.isFinite(seconds)) return iso;
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  for (const [index, [unit, size]] of UNITS.entries()) {
+    // Compared at the next unit's precision: 59 min 59 s is "1 hour", not "60 minutes"; halves round
+    // away from now, in the past as in the future.
+    const finer = UNITS[index + 1]?.[1] ?? 1;
+    if (Math.abs(seconds) >= size - finer / 2)
+      return relative.format(Math.sign(seconds) * Math.round(Math.abs(seconds) / size), unit);
   }
   return 'just now';
 }

@@ -31,9 +31,15 @@ export const gatewayApiKeys = sqliteTable(
     issuer: text('issuer'),
     subject: text('subject'),
     ssoSessionId: text('sso_session_id'),
+    /** When the secret was last replaced (rotation keeps the key's id, limits and history). */
+    rotatedAt: integer('rotated_at'),
+    /** The secret before the last rotation, and until when it still works (a grace period, or the rotation itself). */
+    previousKeyHash: text('previous_key_hash'),
+    previousKeyExpiresAt: integer('previous_key_expires_at'),
   },
   (table) => [
     uniqueIndex('gateway_api_keys_hash').on(table.keyHash),
+    index('gateway_api_keys_previous_hash').on(table.previousKeyHash),
     index('gateway_api_keys_sso_session').on(table.ssoSessionId),
     index('gateway_api_keys_owner').on(table.ownerUser),
     index('gateway_api_keys_team').on(table.team),

@@ -2,6 +2,7 @@ import type {
   ApiKeyCreate,
   ApiKeyCreated,
   ApiKeyRecord,
+  ApiKeyRotate,
   ApiKeyUpdate,
   DeploymentList,
   DeploymentsUpdate,
@@ -120,6 +121,28 @@ export class AdminService {
       this.bus.invalidate('api-keys', [id]);
     }
     return this.view(row);
+  }
+
+  /**
+   * Gives a key a new secret, shown in this answer only; everything else about the key stays. A
+   * revoked key is refused: it cannot be brought back this way.
+   */
+  rotateKey(id: string, input: ApiKeyRotate, actor: AdminActor): ApiKeyCreated {
+    const before = this.keys.get(id);
+    if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    if (before.revokedAt !== null)
+      throw new GatewayError('conflict', `API key '${id}' is revoked: issue a new key instead of rotating it`);
+    const rotated = this.keys.rotate(id, input.grace_seconds ?? 0);
+    if (rotated === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    const record = this.view(rotated.row);
+    this.record(actor, 'api_key.rotate', id, {
+      name: rotated.row.name,
+      key_prefix: record.key_prefix,
+      previous_key_prefix: before.keyPrefix,
+      previous_key_expires_at: record.previous_key_expires_at,
+    });
+    this.bus.invalidate('api-keys', [id]);
+    return { ...record, key: rotated.secret };
   }
 
   /** The model settings in force. */

@@ -35,5 +35,7 @@ export function toKeyRecord(row: ApiKeyRow, now: number = Date.now()): ApiKeyRec
     status: keyStatus(row, now),
     issuer: row.issuer,
     subject: row.subject,
+    rotated_at: iso(row.rotatedAt),
+    previous_key_expires_at: iso(row.previousKeyExpiresAt),
   };
 }

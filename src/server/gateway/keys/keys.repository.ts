@@ -8,7 +8,20 @@ export type ApiKeyRow = typeof gatewayApiKeys.$inferSelect;
 /** A new key row. */
 export type NewApiKeyRow = typeof gatewayApiKeys.$inferInsert;
 /** Columns an update may change. */
-export type ApiKeyPatch = Partial<Omit<ApiKeyRow, 'id' | 'keyHash' | 'keyPrefix' | 'createdAt'>>;
+export type ApiKeyPatch = Partial<
+  Omit<
+    ApiKeyRow,
+    'id' | 'keyHash' | 'keyPrefix' | 'createdAt' | 'rotatedAt' | 'previousKeyHash' | 'previousKeyExpiresAt'
+  >
+>;
+
+/** A new secret for a key: its hash and prefix, and until when the one it replaces still works. */
+export interface SecretReplacement {
+  readonly keyHash: string;
+  readonly keyPrefix: string;
+  readonly at: number;
+  readonly previousExpiresAt: number;
+}
 
 /** Filters of a key listing. */
 export interface ApiKeyFilter {
@@ -21,6 +34,7 @@ export interface ApiKeyFilter {
 /** SQL of the keys feature. */
 export class KeysRepository {
   private readonly byHash;
+  private readonly byPreviousHash;
   private readonly byId;
   private readonly touch: Database.Statement;
   private readonly touchAll: (entries: Iterable<readonly [string, number]>) => void;
@@ -34,6 +48,11 @@ export class KeysRepository {
       .select()
       .from(gatewayApiKeys)
       .where(eq(gatewayApiKeys.keyHash, sql.placeholder('hash')))
+      .prepare();
+    this.byPreviousHash = db
+      .select()
+      .from(gatewayApiKeys)
+      .where(eq(gatewayApiKeys.previousKeyHash, sql.placeholder('hash')))
       .prepare();
     this.byId = db
       .select()
@@ -56,6 +75,30 @@ export class KeysRepository {
   /** The key with this secret hash, if any. */
   findByHash(hash: string): ApiKeyRow | undefined {
     return this.byHash.get({ hash });
+  }
+
+  /** The key whose secret before its last rotation has this hash, if any. */
+  findByPreviousHash(hash: string): ApiKeyRow | undefined {
+    return this.byPreviousHash.get({ hash });
+  }
+
+  /**
+   * Gives the key a new secret; the current one becomes the previous one (one statement: SQLite reads
+   * every right-hand side before it writes). A secret from before an earlier rotation stops working.
+   */
+  replaceSecret(id: string, next: SecretReplacement): ApiKeyRow | undefined {
+    return this.db
+      .update(gatewayApiKeys)
+      .set({
+        previousKeyHash: sql`${gatewayApiKeys.keyHash}`,
+        previousKeyExpiresAt: next.previousExpiresAt,
+        keyHash: next.keyHash,
+        keyPrefix: next.keyPrefix,
+        rotatedAt: next.at,
+      })
+      .where(eq(gatewayApiKeys.id, id))
+      .returning()
+      .get();
   }
 
   /** The key with this id, if any. */

@@ -11,10 +11,12 @@ import type { ApiKeyFilter, ApiKeyPatch, ApiKeyRow, KeysRepository } from './key
 export interface AuthenticatedKey {
   readonly row: ApiKeyRow;
   readonly models: ReadonlySet<string> | null;
+  /** Presented with the secret from before the key's last rotation (it works until the grace period ends). */
+  readonly previousSecret: boolean;
 }
 
 /** Why a presented key was refused. */
-export type KeyRejection = 'unknown' | 'expired' | 'revoked';
+export type KeyRejection = 'unknown' | 'expired' | 'revoked' | 'rotated';
 
 /** The outcome of checking a presented key. */
 export type KeyCheck =
@@ -99,17 +101,26 @@ export class KeysService {
   check(secret: string): KeyCheck {
     let entry = this.cache.get(secret);
     if (entry === undefined) {
-      const digest = digestKeySecret(secret);
-      const row = this.repository.findByHash(digest.toString('hex'));
-      if (row === undefined) return { ok: false, reason: 'unknown' };
-      const stored = Buffer.from(row.keyHash, 'hex');
-      if (!digestsEqual(stored, digest)) return { ok: false, reason: 'unknown' };
-      entry = { row, models: row.allowedModels ? new Set(row.allowedModels) : null };
+      entry = this.lookUp(secret);
+      if (entry === undefined) return { ok: false, reason: 'unknown' };
       this.cache.set(secret, entry);
     }
-    const status = keyStatus(entry.row, this.now());
+    const now = this.now();
+    const status = keyStatus(entry.row, now);
     if (status !== 'active') return { ok: false, reason: status };
+    if (entry.previousSecret && now >= (entry.row.previousKeyExpiresAt ?? 0)) return { ok: false, reason: 'rotated' };
     return { ok: true, key: entry };
+  }
+
+  /** The key a secret belongs to: as its current secret, or as the one its last rotation replaced. */
+  private lookUp(secret: string): AuthenticatedKey | undefined {
+    const digest = digestKeySecret(secret);
+    const hex = digest.toString('hex');
+    const current = this.repository.findByHash(hex);
+    if (current !== undefined) return matches(current.keyHash, digest) ? authenticated(current, false) : undefined;
+    const replaced = this.repository.findByPreviousHash(hex);
+    if (replaced?.previousKeyHash && matches(replaced.previousKeyHash, digest)) return authenticated(replaced, true);
+    return undefined;
   }
 
   /** Notes a use of the key; written with the next batch. */
@@ -144,6 +155,7 @@ export class KeysService {
     if (input.metadata !== undefined) patch.metadata = input.metadata;
     if (input.allow_stateful !== undefined) patch.allowStateful = input.allow_stateful;
     if (input.expires_at !== undefined) patch.expiresAt = parseTime(input.expires_at);
+    if (input.expires_in_seconds !== undefined) patch.expiresAt = this.now() + input.expires_in_seconds * 1000;
     const row = this.repository.update(id, patch);
     this.forget(id);
     return row;
@@ -166,6 +178,23 @@ export class KeysService {
     const row = this.repository.update(id, { revokedAt: this.now() });
     this.forget(id);
     return row;
+  }
+
+  /**
+   * Gives a key a new secret (returned here only); its id, limits, usage and history stay. The old
+   * secret works for `graceSeconds` more (0: it stops now), and one from an earlier rotation stops now.
+   */
+  rotate(id: string, graceSeconds: number): { row: ApiKeyRow; secret: string } | undefined {
+    const secret = generateKeySecret();
+    const at = this.now();
+    const row = this.repository.replaceSecret(id, {
+      keyHash: hashKeySecret(secret),
+      keyPrefix: displayPrefix(secret),
+      at,
+      previousExpiresAt: at + graceSeconds * 1000,
+    });
+    this.forget(id);
+    return row && { row, secret };
   }
 
   /** Writes pending last-use times. */
@@ -193,6 +222,15 @@ export class KeysService {
   private forget(id: string): void {
     this.cache.deleteWhere((entry) => entry.row.id === id);
   }
+}
+
+function authenticated(row: ApiKeyRow, previousSecret: boolean): AuthenticatedKey {
+  return { row, models: row.allowedModels ? new Set(row.allowedModels) : null, previousSecret };
+}
+
+/** Whether a stored hash is the presented secret's digest, compared in constant time. */
+function matches(storedHex: string, digest: Buffer): boolean {
+  return digestsEqual(Buffer.from(storedHex, 'hex'), digest);
 }
 
 function parseTime(value: string | null | undefined): number | null {

@@ -7,6 +7,7 @@ import { Dialog } from '../../components/dialog.js';
 import { AlertIcon } from '../../components/icons.js';
 import { Segmented } from '../../components/segmented.js';
 import { useUnsavedChanges, type LeaveWording } from '../../lib/unsaved-changes.js';
+import { fullTime } from '../../lib/format.js';
 import { keyExample } from './key-example.js';
 import { EXAMPLE_LANGUAGES, keyExampleCode, type ExampleLanguage } from './key-example-code.js';
 
@@ -18,7 +19,14 @@ const LEAVE_SECRET: LeaveWording = {
   leave: 'Leave',
 };
 
-/** Shows a new key's secret, the only time it is ever shown, with a copy button. */
+/** What became of the secret a rotation replaced. */
+function previousSecretNote(rotated: ApiKeyCreated): string {
+  const until = rotated.previous_key_expires_at;
+  if (until === null || until === rotated.rotated_at) return 'The old secret no longer works.';
+  return `The old secret works until ${fullTime(until)}: move every client over by then.`;
+}
+
+/** Shows a new key's secret (or a rotated key's new one), the only time it is ever shown, with a copy button. */
 export function KeySecretDialog({
   issued,
   gatewayUrl,
@@ -32,10 +40,12 @@ export function KeySecretDialog({
   const [language, setLanguage] = useState<ExampleLanguage>('python');
   const code = example ? keyExampleCode(language, gatewayUrl, issued.key, example) : '';
   useUnsavedChanges('the new key', LEAVE_SECRET);
+  const rotated = issued.rotated_at !== null;
+  const name = issued.name ?? issued.key_prefix;
   return (
     <Dialog
       testId="key-secret-dialog"
-      title={`Key “${issued.name ?? issued.key_prefix}” issued`}
+      title={rotated ? `New secret for “${name}”` : `Key “${name}” issued`}
       onClose={onClose}
       explicitClose
       footer={
@@ -46,7 +56,10 @@ export function KeySecretDialog({
     >
       <div className="notice notice-warning">
         <AlertIcon />
-        <span>Copy the key now. Gatehouse stores only a hash of it: it cannot show it again.</span>
+        <span>
+          Copy the key now. Gatehouse stores only a hash of it: it cannot show it again.
+          {rotated && ` ${previousSecretNote(issued)}`}
+        </span>
       </div>
       <div className="secret-row">
         <code className="secret" data-testid="issued-key-secret">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
 import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
@@ -19,9 +19,43 @@ import { EditKeyDialog } from './edit-key-dialog.js';
 import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
 import { IssueKeyDialog } from './issue-key-dialog.js';
 import { KeySecretDialog } from './key-secret-dialog.js';
+import { RotateKeyDialog } from './rotate-key-dialog.js';
 import { KeyStatus } from './key-status.js';
 import { keyMatches } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
+
+type KeyAction = { readonly text: string; readonly label: string; readonly icon: ReactNode; readonly run: () => void };
+
+/** A key row's actions, each named with the key. */
+function keyActions(
+  key: ApiKeyRecord,
+  open: Record<'edit' | 'limits' | 'rotate' | 'revoke', (key: ApiKeyRecord) => void>,
+): KeyAction[] {
+  const name = key.name ?? key.key_prefix;
+  return [
+    { text: 'Edit', label: `Edit ${name}`, icon: <PencilIcon />, run: () => open.edit(key) },
+    { text: 'Edit limits', label: `Edit limits of ${name}`, icon: <GaugeIcon />, run: () => open.limits(key) },
+    { text: 'Rotate', label: `Rotate the secret of ${name}`, icon: <KeyIcon />, run: () => open.rotate(key) },
+    { text: 'Revoke', label: `Revoke ${name}`, icon: <TrashIcon />, run: () => open.revoke(key) },
+  ];
+}
+
+/** When the key's secret was last rotated, and while the old one still works, until when. */
+function RotationNote({ apiKey }: { readonly apiKey: ApiKeyRecord }) {
+  if (apiKey.rotated_at === null) return null;
+  const until = apiKey.previous_key_expires_at;
+  const oldStillWorks = until !== null && Date.parse(until) > Date.now() && apiKey.status === 'active';
+  return (
+    <time
+      className="muted"
+      title={`Rotated ${fullTime(apiKey.rotated_at)}${oldStillWorks ? `; the old secret works until ${fullTime(until)}` : ''}`}
+      data-testid="key-rotated"
+    >
+      rotated {timeAgo(apiKey.rotated_at)}
+      {oldStillWorks && `, old secret stops ${timeAgo(until)}`}
+    </time>
+  );
+}
 
 function RevokeDialog({
   apiKey,
@@ -85,6 +119,7 @@ export function KeysScreen() {
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
   const [editingLimits, setEditingLimits] = useState<ApiKeyRecord>();
   const [editingKey, setEditingKey] = useState<ApiKeyRecord>();
+  const [rotating, setRotating] = useState<ApiKeyRecord>();
   const [tableFocus, setTableFocus] = useState(0);
 
   const columns: Column<ApiKeyRecord>[] = [
@@ -151,6 +186,7 @@ export function KeysScreen() {
               {key.status === 'expired' ? 'expired' : 'expires'} {timeAgo(key.expires_at)}
             </time>
           )}
+          <RotationNote apiKey={key} />
         </span>
       ),
     },
@@ -160,35 +196,26 @@ export function KeysScreen() {
       className: 'cell-actions',
       cell: (key) =>
         key.status !== 'revoked' && (
-          <span className="row-actions">
+          <span className="row-actions key-actions">
             {/* Named with the key: a list of identical "Revoke" buttons says nothing out of context. */}
-            <Button
-              size="sm"
-              variant="ghost"
-              icon={<PencilIcon />}
-              aria-label={`Edit ${key.name ?? key.key_prefix}`}
-              onClick={() => setEditingKey(key)}
-            >
-              Edit
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              icon={<GaugeIcon />}
-              aria-label={`Edit limits of ${key.name ?? key.key_prefix}`}
-              onClick={() => setEditingLimits(key)}
-            >
-              Edit limits
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              icon={<TrashIcon />}
-              aria-label={`Revoke ${key.name ?? key.key_prefix}`}
-              onClick={() => setRevoking(key)}
-            >
-              Revoke
-            </Button>
+            {keyActions(key, {
+              edit: setEditingKey,
+              limits: setEditingLimits,
+              rotate: setRotating,
+              revoke: setRevoking,
+            }).map((action) => (
+              <Button
+                key={action.text}
+                size="sm"
+                variant="ghost"
+                icon={action.icon}
+                aria-label={action.label}
+                title={action.label}
+                onClick={action.run}
+              >
+                {action.text}
+              </Button>
+            ))}
           </span>
         ),
     },
@@ -293,16 +320,18 @@ export function KeysScreen() {
                     {showRevoked ? '' : ' (revoked keys are hidden: Show revoked lists them too)'}.
                   </EmptyState>
                 ) : (
-                  <DataTable
-                    label="API keys"
-                    testId="keys-table"
-                    autoFocus
-                    focusToken={tableFocus}
-                    rows={rows}
-                    columns={columns}
-                    rowKey={(key) => key.id}
-                    onOpen={(key) => key.status !== 'revoked' && setEditingLimits(key)}
-                  />
+                  <div className="key-table-container">
+                    <DataTable
+                      label="API keys"
+                      testId="keys-table"
+                      autoFocus
+                      focusToken={tableFocus}
+                      rows={rows}
+                      columns={columns}
+                      rowKey={(key) => key.id}
+                      onOpen={(key) => key.status !== 'revoked' && setEditingLimits(key)}
+                    />
+                  </div>
                 )}
               </>
             );
@@ -323,6 +352,16 @@ export function KeysScreen() {
       )}
       {editingLimits && <EditKeyLimitsDialog apiKey={editingLimits} onClose={() => setEditingLimits(undefined)} />}
       {editingKey && <EditKeyDialog apiKey={editingKey} onClose={() => setEditingKey(undefined)} />}
+      {rotating && (
+        <RotateKeyDialog
+          apiKey={rotating}
+          onClose={() => setRotating(undefined)}
+          onRotated={(rotated) => {
+            setRotating(undefined);
+            setIssued(rotated);
+          }}
+        />
+      )}
       {revoking && (
         <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} returnFocus={() => filterRef.current} />
       )}

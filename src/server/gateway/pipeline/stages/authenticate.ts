@@ -70,6 +70,8 @@ export function authenticate(ctx: RequestContext): void {
           throw unauthorized('API key has expired');
         case 'revoked':
           throw unauthorized('API key has been revoked');
+        case 'rotated':
+          throw unauthorized('API key has been rotated: this secret was replaced; use the new one');
       }
     }
     ctx.principal = { kind: 'key', key: check.key };

@@ -6,11 +6,12 @@ import {
   apiKeyListQuerySchema,
   apiKeyListSchema,
   apiKeyRecordSchema,
+  apiKeyRotateSchema,
   apiKeyUpdateSchema,
   idParamsSchema,
 } from '../../../../shared/gateway-api.js';
 
-/** `/internal/api-keys`: issue (secret shown once), list, read, update, revoke. */
+/** `/internal/api-keys`: issue (secret shown once), list, read, update, rotate (new secret shown once), revoke. */
 export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
   const { admin } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -47,6 +48,18 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     '/api-keys/:id',
     { schema: { params: idParamsSchema, body: apiKeyUpdateSchema, response: { 200: apiKeyRecordSchema } } },
     async (request) => admin.updateKey(request.params.id, request.body, { requestId: request.id }),
+  );
+
+  // Options are optional, and so is the body: a bare POST rotates with no grace period.
+  typed.post(
+    '/api-keys/:id/rotate',
+    {
+      schema: { params: idParamsSchema, body: apiKeyRotateSchema.nullish(), response: { 200: apiKeyCreatedSchema } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return admin.rotateKey(request.params.id, request.body ?? {}, { requestId: request.id });
+    },
   );
 
   typed.delete(
