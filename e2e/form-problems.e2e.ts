@@ -136,7 +136,8 @@ test('segmented choices follow the radio group pattern: one tab stop, arrows mov
   await expect(radio('Per model')).toBeChecked();
   // Only the checked option is in the tab order.
   await expect(radio('Per model')).toHaveAttribute('tabindex', '0');
-  for (const other of ['Per key', 'Per user', 'Per team']) await expect(radio(other)).toHaveAttribute('tabindex', '-1');
+  for (const other of ['Per key', 'Per user', 'Per team', 'Per deployment', 'Per provider'])
+    await expect(radio(other)).toHaveAttribute('tabindex', '-1');
 
   await radio('Per model').focus();
   await page.keyboard.press('ArrowRight');
@@ -149,12 +150,12 @@ test('segmented choices follow the radio group pattern: one tab stop, arrows mov
   await expect(radio('Per model')).toBeChecked();
   // Wraps both ways.
   await page.keyboard.press('ArrowLeft');
-  await expect(radio('Per team')).toBeChecked();
-  await expect(radio('Per team')).toBeFocused();
+  await expect(radio('Per provider')).toBeChecked();
+  await expect(radio('Per provider')).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect(radio('Per model')).toBeChecked();
   await page.keyboard.press('End');
-  await expect(radio('Per team')).toBeChecked();
+  await expect(radio('Per provider')).toBeChecked();
   await page.keyboard.press('Home');
   await expect(radio('Per model')).toBeChecked();
 

@@ -391,9 +391,12 @@ const timeParam = z
     error: (issue) => `must be at most ${MAX_TIME_MS} (the end of year 9999), got '${String(issue.input)}'`,
   });
 
+/** What usage can be grouped by: a deployment is the one that answered (after any retries and fallbacks). */
+const usageGroupBySchema = z.enum(['model', 'key', 'user', 'team', 'deployment', 'provider', 'none']);
+
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = queryParams({
-  group_by: z.enum(['model', 'key', 'user', 'team', 'none']).default('model'),
+  group_by: usageGroupBySchema.default('model'),
   bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
   since: timeParam.optional(),
   until: timeParam.optional(),
@@ -413,7 +416,7 @@ const usageTotalsSchema = z.object({
   avg_latency_ms: z.number().nullable(),
 });
 
-/** One point of a usage series: a time bucket for one group (model, key, user or team). */
+/** One point of a usage series: a time bucket for one group (model, key, user, team, deployment or provider). */
 export const usagePointSchema = usageTotalsSchema.extend({
   bucket_start: z.string(),
   group: z.string().nullable(),
@@ -425,7 +428,7 @@ export type UsagePoint = z.infer<typeof usagePointSchema>;
 
 /** `GET /internal/usage` answer. */
 export const usageResponseSchema = z.object({
-  group_by: z.enum(['model', 'key', 'user', 'team', 'none']),
+  group_by: usageGroupBySchema,
   bucket: z.enum(['minute', 'hour', 'day']),
   since: z.string(),
   until: z.string(),

@@ -33,13 +33,16 @@ function groupKey(point: UsagePoint): string {
  * The group of requests without a value, in the grouping's words: requests made with the master key
  * or a provider's own key, or refused before a key was known, have no gateway key; keys issued without
  * a user or team have none; a request refused before it named a model (no key, a malformed body) has no
- * model (one refused for the model it named counts under that name, as the traffic view shows it).
+ * model (one refused for the model it named counts under that name, as the traffic view shows it); a
+ * request refused before it was routed has no deployment or provider.
  */
 const NO_GROUP: Readonly<Record<UsageResponse['group_by'], string>> = {
   model: 'No model',
   key: 'No gateway key',
   user: 'No user',
   team: 'No team',
+  deployment: 'No deployment',
+  provider: 'No provider',
   none: 'All requests',
 };
 

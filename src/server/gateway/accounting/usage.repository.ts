@@ -61,6 +61,10 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
       return 'u.owner_user';
     case 'team':
       return 'u.team';
+    case 'deployment':
+      return 'u.deployment';
+    case 'provider':
+      return 'u.provider';
     case 'none':
       return 'NULL';
     default:

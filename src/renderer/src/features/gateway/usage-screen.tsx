@@ -23,7 +23,14 @@ type Range = keyof typeof RANGES;
 const DEFAULT_RANGE: Range = '24h';
 
 /** What the usage is split by, as the table heads it. */
-const GROUPS = { model: 'Model', key: 'Key', user: 'User', team: 'Team' } as const;
+const GROUPS = {
+  model: 'Model',
+  key: 'Key',
+  user: 'User',
+  team: 'Team',
+  deployment: 'Deployment',
+  provider: 'Provider',
+} as const;
 type GroupBy = keyof typeof GROUPS;
 const DEFAULT_GROUP: GroupBy = 'model';
 
@@ -74,7 +81,7 @@ function ChartPanel({
 }
 
 /**
- * Requests, tokens and cost over time per model, key, user or team. The grouping and the range are
+ * Requests, tokens and cost over time per model, key, user, team, deployment or provider. The grouping and the range are
  * in the address (`group`, `range`), so a reload, Back and a shared link show the same charts.
  */
 export function UsageScreen() {
@@ -103,12 +110,10 @@ export function UsageScreen() {
               label="Group by"
               value={groupBy}
               onChange={setGroupBy}
-              options={[
-                { value: 'model', label: 'Per model' },
-                { value: 'key', label: 'Per key' },
-                { value: 'user', label: 'Per user' },
-                { value: 'team', label: 'Per team' },
-              ]}
+              options={(Object.keys(GROUPS) as GroupBy[]).map((value) => ({
+                value,
+                label: `Per ${GROUPS[value].toLowerCase()}`,
+              }))}
             />
             <Segmented
               label="Range"
@@ -150,8 +155,8 @@ export function UsageScreen() {
             </div>
             {usage.data.data.length === 0 ? (
               <EmptyState icon={<ChartIcon size={28} />} title={`No usage in the ${RANGES[range].label.toLowerCase()}`}>
-                Requests through the gateway are counted here per model, key, user and team. Issue a key and send a
-                request; it appears within seconds.
+                Requests through the gateway are counted here per model, key, user, team, deployment and provider. Issue
+                a key and send a request; it appears within seconds.
               </EmptyState>
             ) : (
               <>
