@@ -84,7 +84,7 @@ export function CacheScreen() {
   const reset = async (): Promise<void> => {
     try {
       await update.mutateAsync({ reset: true });
-      showToast('Cache settings reset to the configuration file');
+      showToast('Cache settings reset to the startup configuration');
     } catch {
       // shown below
     }
@@ -103,13 +103,13 @@ export function CacheScreen() {
         title="Response cache"
         subtitle={
           view
-            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'admin' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'configuration file'}.`
+            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'admin' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'startup configuration'}.`
             : undefined
         }
         actions={
           view?.source === 'admin' && (
             <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => void reset()}>
-              Reset to configuration file
+              Reset to startup configuration
             </Button>
           )
         }

@@ -70,7 +70,7 @@ export function GuardrailsScreen() {
     try {
       if (pii.data?.source === 'database') await updatePii.mutateAsync({ reset: true });
       if (policy.data?.source === 'database') await updatePolicy.mutateAsync({ reset: true });
-      showToast('PII and content policy reset to the configuration file');
+      showToast('PII and content policy reset to the startup configuration');
     } catch {
       // shown below
     }
@@ -85,7 +85,7 @@ export function GuardrailsScreen() {
         actions={
           fromDatabase && (
             <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
-              Reset to configuration file
+              Reset to startup configuration
             </Button>
           )
         }

@@ -78,7 +78,7 @@ export function ModelsScreen() {
     try {
       if (settings.data?.source === 'database') await update.mutateAsync({ reset: true });
       if (deployments.data?.source === 'database') await updateDeployments.mutateAsync({ reset: true });
-      showToast('Model settings reset to the configuration file');
+      showToast('Model settings reset to the startup configuration');
     } catch {
       // shown below
     }
@@ -98,13 +98,13 @@ export function ModelsScreen() {
         title="Models"
         subtitle={
           settings.data
-            ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'configuration file'}.`
+            ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'startup configuration'}.`
             : undefined
         }
         actions={
           fromDatabase && (
             <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
-              Reset to configuration file
+              Reset to startup configuration
             </Button>
           )
         }
@@ -170,7 +170,7 @@ export function ModelsScreen() {
               <h2 className="panel-title">Deployments</h2>
               <p className="panel-text">
                 The upstreams behind model names, tried by weight with fallback. Source:{' '}
-                {deployments.data?.source === 'database' ? 'edited here' : 'configuration file'}.
+                {deployments.data?.source === 'database' ? 'edited here' : 'startup configuration'}.
               </p>
               {deployments.isError ? (
                 <ErrorMessage error={deployments.error} title="Could not load the deployments" />
