@@ -4,7 +4,7 @@ import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
-import { normalisedForPolicy } from './policy-text.js';
+import { readingsForPolicy } from './policy-text.js';
 import { visitToolDefinitionTexts } from './tool-definition-texts.js';
 import { checkTokens } from './token-count.js';
 
@@ -53,9 +53,9 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
 
 /** The refusal's reason when a pattern matches the text, as written or as a reader takes it. */
 function matchIn(patterns: readonly BlockedPattern[], text: string, path: string): string | undefined {
-  const normalised = normalisedForPolicy(text);
+  const readings = readingsForPolicy(text);
   for (const pattern of patterns)
-    if (pattern.regex.test(text) || (normalised !== undefined && pattern.regex.test(normalised)))
+    if (pattern.regex.test(text) || readings.some((reading) => pattern.regex.test(reading)))
       return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${path}`;
   return undefined;
 }
