@@ -7,7 +7,11 @@ import {
   type ResponseEnvelope,
 } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
-import { encodeResponsesStream, responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
+import {
+  encodeResponsesStream,
+  responsesErrorFrame,
+  type ResponsesSequence,
+} from '../formats/responses/responses-stream-encoder.js';
 import {
   completeUsage,
   estimatePromptTokens,
@@ -49,8 +53,10 @@ export interface ExecuteResponsesArgs {
   readonly replayedIssuers?: ReadonlyMap<object, string>;
 }
 
-/** Where a failure after the stream started is reported, in the Responses stream's own shape. */
-const RESPONSES_ERRORS = { errorFrame: responsesErrorFrame };
+/** Where a failure after the stream started is reported: in the Responses stream's own shape, numbered after its last event. */
+const responsesErrors = (sequence: ResponsesSequence) => ({
+  errorFrame: (message: string) => responsesErrorFrame(message, sequence),
+});
 
 /**
  * Serves a Responses request over the deployment's provider through the IR: chat completions or
@@ -74,12 +80,19 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'gateway' }));
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
-  const streamOptions = { codec: RESPONSES_ERRORS, usage, signal, provider: provider.name, secrets: resolved.secrets };
+  const sequence: ResponsesSequence = { next: 0 };
+  const streamOptions = {
+    codec: responsesErrors(sequence),
+    usage,
+    signal,
+    provider: provider.name,
+    secrets: resolved.secrets,
+  };
   if (provider.kind === 'ir') {
     if (!request.stream) return answer(await provider.generate(request, context), envelope, request, keep);
     const events = await provider.stream(request, context);
     return startStream(
-      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current(), keep),
+      encodeResponsesStream(tapUsage(events, usage), envelope, () => usage.current(), keep, sequence),
       streamOptions,
     );
   }
@@ -90,7 +103,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   if (result.kind === 'json') return answer(upstream.responseToIr(result.body, request), envelope, request, keep);
   const events = tapUsage(upstream.decodeStream(result.events, request), usage);
   return startStream(
-    encodeResponsesStream(events, envelope, () => usage.current(), keep),
+    encodeResponsesStream(events, envelope, () => usage.current(), keep, sequence),
     streamOptions,
   );
 }
@@ -118,8 +131,9 @@ async function nativeResponses(
     if (keptAs !== undefined) relayed.body.id = keptAs;
     return { kind: 'json', body: relayed.body, usage: usage.current() };
   }
-  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep }), {
-    codec: RESPONSES_ERRORS,
+  const sequence: ResponsesSequence = { next: 0 };
+  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep, sequence }), {
+    codec: responsesErrors(sequence),
     usage,
     signal: context.signal,
     ...meta,

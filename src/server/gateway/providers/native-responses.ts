@@ -1,7 +1,7 @@
 import { eventFrame, type SseEvent } from '../formats/sse.js';
 import { malformedFrame, StreamError } from '../formats/stream-error.js';
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
-import { failedResponse } from '../formats/responses/responses-stream-encoder.js';
+import { failedResponse, type ResponsesSequence } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { withoutItemId } from '../responses/replayed-items.js';
 import { providerSettings } from './provider-settings.js';
@@ -103,6 +103,8 @@ export async function* relayResponsesStream(
     readonly publicModel: string;
     readonly usage: StreamUsage;
     readonly keep?: (response: Record<string, unknown>) => string;
+    /** Follows the provider's numbering, so a failure reported by the gateway comes next in it. */
+    readonly sequence?: ResponsesSequence;
   },
 ): AsyncGenerator<string> {
   const model = `"model":${JSON.stringify(options.publicModel)}`;
@@ -133,7 +135,9 @@ export async function* relayResponsesStream(
     for await (const event of events) {
       const type = event.event ?? '';
       if (type === 'response.failed' && options.keep) keepFailed(event.data.replace(MODEL_FIELD, model));
+      // Not relayed: the gateway's own error event takes its place, and its number.
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
+      if (options.sequence !== undefined) noteSequence(options.sequence, event.data);
       if (!CARRIES_RESPONSE.test(type)) {
         yield eventFrame(type, event.data);
         continue;
@@ -196,4 +200,12 @@ function streamFailure(data: string): StreamError {
   } catch {
     return malformedFrame('event', data);
   }
+}
+
+const SEQUENCE_NUMBER = /"sequence_number":\s*(\d+)/;
+
+/** Moves the stream's next number past the one this event carries, if it carries one. */
+function noteSequence(sequence: ResponsesSequence, data: string): void {
+  const found = SEQUENCE_NUMBER.exec(data);
+  if (found !== null) sequence.next = Math.max(sequence.next, Number(found[1]) + 1);
 }

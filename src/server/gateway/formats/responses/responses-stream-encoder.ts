@@ -10,6 +10,11 @@ import {
   type ResponseOutputItem,
 } from './responses-response-ir.js';
 
+/** The next `sequence_number` of a Responses stream, shared with the frame that reports its failure. */
+export interface ResponsesSequence {
+  next: number;
+}
+
 /**
  * Encodes IR events as a typed Responses stream, as OpenAI sends it: `response.created`,
  * `response.in_progress`, per output item `response.output_item.added` ... `response.output_item.done`
@@ -24,8 +29,8 @@ export async function* encodeResponsesStream(
   envelope: ResponseEnvelope,
   usage: () => Usage,
   keep?: (response: Record<string, unknown>) => void,
+  sequence: ResponsesSequence = { next: 0 },
 ): AsyncGenerator<string> {
-  let sequence = 0;
   const output: ResponseOutputItem[] = [];
   // Items not yet done, in output order. A chat stream's parallel calls may interleave (call 0's
   // arguments arriving after call 1 started), so a call whose arguments are not complete JSON stays
@@ -34,7 +39,7 @@ export async function* encodeResponsesStream(
   const open: OpenItem[] = [];
   let stop: IrStopReason | undefined;
   const frame = (type: string, payload: Record<string, unknown>): string =>
-    eventFrame(type, JSON.stringify({ type, sequence_number: sequence++, ...payload }));
+    eventFrame(type, JSON.stringify({ type, sequence_number: sequence.next++, ...payload }));
 
   function* close(entry: OpenItem): Generator<string> {
     const { item, index } = entry;
@@ -190,10 +195,11 @@ export function failedResponse(response: Record<string, unknown>): Record<string
 }
 
 /**
- * The frame that reports a failure after the stream started: OpenAI's `error` event fields, plus
- * an `error` object, which is what makes the openai SDK raise it.
+ * The frame that reports a failure after the stream started: OpenAI's `error` event fields (its
+ * `sequence_number` the stream's next, when the stream's numbering is known), plus an `error` object,
+ * which is what makes the openai SDK raise it.
  */
-export function responsesErrorFrame(message: string): string {
+export function responsesErrorFrame(message: string, sequence?: ResponsesSequence): string {
   return eventFrame(
     'error',
     JSON.stringify({
@@ -201,6 +207,7 @@ export function responsesErrorFrame(message: string): string {
       code: 'upstream_error',
       message,
       param: null,
+      ...(sequence === undefined ? {} : { sequence_number: sequence.next++ }),
       error: { type: 'upstream_error', message, code: 502 },
     }),
   );
