@@ -97,7 +97,7 @@ describe('chat completion -> Anthropic answer', () => {
       content: [{ type: 'tool_use', id: 'call_1', name: 'weather', input: { city: 'Rome' } }],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 20, output_tokens: 9 },
+      usage: { input_tokens: 20, output_tokens: 9, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });
 

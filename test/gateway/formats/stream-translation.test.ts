@@ -94,7 +94,7 @@ describe('OpenAI stream -> Messages SSE', () => {
       model: 'public-gpt',
       role: 'assistant',
       content: [],
-      usage: { input_tokens: 31, output_tokens: 0 },
+      usage: { input_tokens: 31, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
     expect(out[5].data).toEqual({
       type: 'content_block_start',
@@ -111,7 +111,7 @@ describe('OpenAI stream -> Messages SSE', () => {
     expect(out[11].data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { input_tokens: 31, output_tokens: 12 },
+      usage: { input_tokens: 31, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });
 

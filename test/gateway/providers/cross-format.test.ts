@@ -264,7 +264,7 @@ describe('Messages client -> OpenAI upstream', () => {
       content: [{ type: 'tool_use', id: 'call_7', name: 'weather', input: { city: 'Rome' } }],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 50, output_tokens: 8 },
+      usage: { input_tokens: 50, output_tokens: 8, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });
 

@@ -68,12 +68,16 @@ export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   };
 }
 
-/** Messages usage from complete counts: a cached part goes beside `input_tokens`, as Anthropic reports it. */
+/**
+ * Messages usage from complete counts: a cached part goes beside `input_tokens`, as Anthropic reports
+ * it. Both cache counts are always there, as in Anthropic's answers; an upstream of another format
+ * reports no cache writes (OpenAI's caching has none to bill), and reads only when it says.
+ */
 export function messagesUsageFromIr(usage: Usage): MessagesUsage {
-  const cached = usage.cachedPromptTokens;
-  if (cached === undefined) return { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens };
+  const cached = usage.cachedPromptTokens ?? 0;
   return {
     input_tokens: usage.promptTokens - cached,
+    cache_creation_input_tokens: 0,
     cache_read_input_tokens: cached,
     output_tokens: usage.completionTokens,
   };

@@ -49,7 +49,7 @@ export async function* encodeMessagesStream(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: options.usage().promptTokens, output_tokens: 0 },
+        usage: messagesUsageFromIr({ ...options.usage(), completionTokens: 0 }),
       },
     });
   };

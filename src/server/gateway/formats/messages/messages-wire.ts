@@ -51,11 +51,12 @@ export type MessagesContentBlock =
 /** `stop_reason` values. */
 export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';
 
-/** Token usage as Messages reports it. */
+/** Token usage as Messages reports it: the cache counts always present, 0 when nothing was cached. */
 export interface MessagesUsage {
   input_tokens: number;
   output_tokens: number;
-  cache_read_input_tokens?: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
 }
 
 /** A non-streamed answer (`type: message`). */
