@@ -14,6 +14,8 @@ import type { CollectionRow } from './rag.repository.js';
 /** The wait before a failed background sync is tried again, and the longest it grows to. */
 const FIRST_RETRY_MS = 5000;
 const LAST_RETRY_MS = 5 * 60_000;
+/** Documents read from the source at a time (a page also stops at the store's response_bytes). */
+const SOURCE_PAGE_DOCUMENTS = 500;
 
 /**
  * Keeps store-backed collections equal to the head of the namespace and branch they follow: on every
@@ -99,12 +101,12 @@ export class StoreFollower {
     const result: RagSyncResult = { revision: row?.sourceRevision ?? 0, added: 0, updated: 0, removed: 0, skipped: [] };
     if (row === undefined || row.sourceNamespace === null) return result;
     const scope = { namespace: row.sourceNamespace, branch: row.sourceBranch ?? 'main' };
-    const state = this.engine.state(scope);
-    result.revision = state.revision;
+    let page = this.engine.statePage(scope, {}, { limit: SOURCE_PAGE_DOCUMENTS });
+    const revision = page.revision;
+    result.revision = revision;
     // Documents skipped for their size are tried again at the same revision: the limit may have been
     // raised since, and nothing in the store changes to start another sync.
-    if (state.revision === row.sourceRevision && state.revision !== 0 && row.skippedDocuments.length === 0)
-      return result;
+    if (revision === row.sourceRevision && revision !== 0 && row.skippedDocuments.length === 0) return result;
     // Re-pointed (or deleted) while this ran: the sync queued by that change reads the new source,
     // so this one stops rather than embed, and write, documents the collection no longer follows.
     const stillFollowing = (): CollectionRow | undefined => {
@@ -113,29 +115,26 @@ export class StoreFollower {
       return same ? current : undefined;
     };
     const existing = new Map(this.index.repository.documents(name).map((doc) => [doc.key, doc]));
-    for (const [key, content] of Object.entries(state.objects)) {
-      if (stillFollowing() === undefined) return result;
-      const contentType = contentTypeOfKey(key);
-      const known = existing.get(key);
-      // Unchanged content keeps its chunks, and the revision they were indexed from.
-      if (known !== undefined && known.contentHash === contentHash(content, contentType)) {
+    // The source a page at a time, every page at the first one's revision: a large branch is never
+    // held whole, and writes made meanwhile wait for the sync they start.
+    for (;;) {
+      const objects = JSON.parse(page.objectsJson) as Record<string, string>;
+      for (const [key, content] of Object.entries(objects)) {
+        if (stillFollowing() === undefined) return result;
+        const outcome = await this.indexOne(name, key, content, revision, existing.get(key));
+        if (outcome === 'collection changed') return result;
+        if (typeof outcome === 'object') {
+          // The rest of the source is still indexed. The document stays in `existing`, so its earlier
+          // chunks go with the deleted documents': what retrieval finds must be the source's head.
+          result.skipped.push({ key, reason: outcome.reason });
+          continue;
+        }
         existing.delete(key);
-        continue;
+        if (outcome === 'added') result.added += 1;
+        else if (outcome === 'updated') result.updated += 1;
       }
-      try {
-        await this.index.indexDocument(name, key, content, contentType, state.revision);
-      } catch (error) {
-        if (error instanceof CollectionChangedError) return result;
-        if (!(error instanceof TooManyChunksError)) throw error;
-        // The rest of the source is still indexed. The document stays in `existing`, so its earlier
-        // chunks go with the deleted documents': what retrieval finds must be the source's head.
-        result.skipped.push({ key, reason: error.message });
-        this.log(`RAG: collection ${name} skipped ${key}`, error);
-        continue;
-      }
-      existing.delete(key);
-      if (known === undefined) result.added += 1;
-      else result.updated += 1;
+      if (page.next_cursor === undefined) break;
+      page = this.engine.statePage(scope, { revision }, { limit: SOURCE_PAGE_DOCUMENTS, after: page.next_cursor });
     }
     const current = stillFollowing();
     if (current === undefined) return result;
@@ -143,11 +142,29 @@ export class StoreFollower {
       name,
       [...existing.values()].map((doc) => doc.id),
     );
-    this.index.repository.updateCollection({
-      ...current,
-      sourceRevision: state.revision,
-      skippedDocuments: result.skipped,
-    });
+    this.index.repository.updateCollection({ ...current, sourceRevision: revision, skippedDocuments: result.skipped });
     return result;
+  }
+
+  /** Indexes one document of the source unless its content is what the collection already holds. */
+  private async indexOne(
+    name: string,
+    key: string,
+    content: string,
+    revision: number,
+    known: { readonly contentHash: string } | undefined,
+  ): Promise<'added' | 'updated' | 'unchanged' | 'collection changed' | { readonly reason: string }> {
+    const contentType = contentTypeOfKey(key);
+    // Unchanged content keeps its chunks, and the revision they were indexed from.
+    if (known !== undefined && known.contentHash === contentHash(content, contentType)) return 'unchanged';
+    try {
+      await this.index.indexDocument(name, key, content, contentType, revision);
+    } catch (error) {
+      if (error instanceof CollectionChangedError) return 'collection changed';
+      if (!(error instanceof TooManyChunksError)) throw error;
+      this.log(`RAG: collection ${name} skipped ${key}`, error);
+      return { reason: error.message };
+    }
+    return known === undefined ? 'added' : 'updated';
   }
 }
