@@ -3,6 +3,8 @@ import type { RequestContext } from '../../pipeline/request-context.js';
 import type { OutputStage, PolicyStage } from '../../pipeline/stages/policy-stages.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { visitRequestTexts } from '../request-texts.js';
+import type { EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
+import { tokenIdInputs } from '../../formats/embeddings/embeddings-text-visitor.js';
 import type { CompiledPii } from '../rules.js';
 import { findEntities, type Found } from './detectors.js';
 import { collectPlaceholders, PiiScrubber } from './pii-scrubber.js';
@@ -29,6 +31,13 @@ export const piiScrubStage: PolicyStage = (ctx) => {
 };
 
 function scrub(ctx: RequestContext, rule: CompiledPii): void {
+  const ids = ctx.endpoint === 'embeddings' ? tokenIdInputs(ctx.body as unknown as EmbeddingsBody) : undefined;
+  if (ids !== undefined)
+    refuse(
+      ctx,
+      'pii',
+      `${ids.paths[0]} is token ids, which PII detection cannot read (pii.mode is ${rule.mode}); send it as text`,
+    );
   const found: Found[][] = [];
   const reserved = new Set<string>();
   let total = 0;

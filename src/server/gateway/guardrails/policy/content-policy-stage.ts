@@ -2,6 +2,8 @@ import type { PolicyStage } from '../../pipeline/stages/policy-stages.js';
 import type { RequestContext } from '../../pipeline/request-context.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { visitRequestTexts } from '../request-texts.js';
+import type { EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
+import { tokenIdInputs } from '../../formats/embeddings/embeddings-text-visitor.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
 import { readingsForPolicy } from './policy-text.js';
@@ -20,7 +22,11 @@ export const contentPolicyStage: PolicyStage = (ctx) => {
 };
 
 function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
-  const limit = policy.maxInputTokens;
+  const ids = ctx.endpoint === 'embeddings' ? tokenIdInputs(ctx.body as unknown as EmbeddingsBody) : undefined;
+  if (ids !== undefined && policy.patterns.length > 0)
+    refuse(ctx, 'content_policy', `${ids.paths[0]} is token ids, which blocked patterns cannot read; send it as text`);
+  // Token ids count as they are: one each.
+  const limit = policy.maxInputTokens === null ? null : policy.maxInputTokens - (ids?.tokens ?? 0);
   const texts: string[] = [];
   let bytes = 0;
   let violation: string | undefined;
@@ -40,9 +46,10 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
       violation ??= matchIn(policy.patterns, text, where.path);
     });
   if (violation === undefined && limit !== null) {
-    const check = checkTokens(texts, limit, bytes);
-    if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens;
-    if (!check.fits) violation = `the input is over the limit of ${limit} tokens (content_policy.max_input_tokens)`;
+    const check = limit < 0 ? { fits: false } : checkTokens(texts, limit, bytes);
+    if (check.tokens !== undefined) noteGuardrails(ctx).input_tokens = check.tokens + (ids?.tokens ?? 0);
+    if (!check.fits)
+      violation = `the input is over the limit of ${policy.maxInputTokens} tokens (content_policy.max_input_tokens)`;
   }
   if (violation !== undefined) {
     noteGuardrails(ctx).content_policy = 'refused';
