@@ -59,7 +59,7 @@ describe('the error event of a broken Responses stream is numbered in the stream
   for (const model of ['bridged-model', 'native-model']) {
     it(`${model}: the error event comes next in the numbering`, async () => {
       upstream.setNext({ streamErrorAfterFrames: 3 });
-      const events = await streamEvents(servers, client.apiKey, model);
+      const events = await streamEvents(servers, client.apiKey!, model);
       const last = events.at(-1)!;
       expect(last.event).toBe('error');
       const numbers = events.map((event) => event.data.sequence_number);

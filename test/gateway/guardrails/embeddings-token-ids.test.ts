@@ -45,7 +45,12 @@ describe('guardrails on embeddings input given as token ids', () => {
   it('the input limit counts each id as a token', async () => {
     await h.admin('PUT', '/internal/content-policy', { max_input_tokens: 5 });
     expect(await embed([1, 2, 3, 4, 5])).toBe('ok');
-    expect(await embed([[1, 2, 3], [4, 5, 6]])).toContain('over the limit of 5 tokens');
+    expect(
+      await embed([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]),
+    ).toContain('over the limit of 5 tokens');
     expect(await embed([1, 2, 3, 4, 5, 6])).toContain('over the limit of 5 tokens');
   });
 

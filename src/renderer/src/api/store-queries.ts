@@ -7,9 +7,9 @@ import {
   logEntrySchema,
   logResponseSchema,
   namespaceListResponseSchema,
-  stateResponseSchema,
 } from '../../../shared/store-api.js';
 import { readAllPages } from './all-pages.js';
+import { readStoreState } from './store-state.js';
 import { useApi } from './api-context.js';
 import { queryKeys, type RevisionSelector, type StoreScope } from './query-keys.js';
 
@@ -107,24 +107,17 @@ export function useRevision(namespace: string, id: number | undefined) {
   });
 }
 
-/** The documents of a branch at a revision or checkpoint (head when neither). */
+/**
+ * The documents of a branch at a revision or checkpoint (head when neither), read a page at a time
+ * (see {@link readStoreState}).
+ */
 export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled = true) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.state(scope, at),
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) =>
-      api.request('store', '/v1/state', {
-        query: {
-          namespace: scope.namespace,
-          branch: scope.branch,
-          revision: at.revision || undefined,
-          checkpoint: at.checkpoint || undefined,
-        },
-        schema: stateResponseSchema,
-        signal,
-      }),
+    queryFn: ({ signal }) => readStoreState(api, scope, at, signal),
   });
 }
 
