@@ -1,8 +1,6 @@
-import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openAIClientWithNewKey } from '../support/sdk-clients.js';
-import { startTempServers, type TempServers } from '../support/temp-servers.js';
-import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+import { describe, expect, it } from 'vitest';
+import type { TempServers } from '../support/temp-servers.js';
+import { responsesTestBed } from '../support/responses-test-bed.js';
 
 const KEY = 'sk-sequence-0123456789';
 
@@ -33,33 +31,12 @@ async function streamEvents(
  * gateway numbers the stream) and from a provider's own Responses API (the gateway follows its numbers).
  */
 describe('the error event of a broken Responses stream is numbered in the stream', () => {
-  let upstream: OpenAIUpstream;
-  let servers: TempServers;
-  let client: OpenAI;
-
-  beforeAll(async () => {
-    upstream = await startOpenAIUpstream({ apiKey: KEY });
-    const deployment = { provider: 'openai', upstream_model: 'gpt-4.1', base_url: upstream.url, api_key: KEY };
-    servers = await startTempServers({
-      llm: { allowed_models: ['native-model', 'bridged-model'] },
-      gateway: { max_retries: 0 },
-      deployments: [
-        { ...deployment, id: 'native', model: 'native-model', responses_api: 'native' },
-        { ...deployment, id: 'bridged', model: 'bridged-model' },
-      ],
-    });
-    client = await openAIClientWithNewKey(servers, { scopes: ['responses'] });
-  });
-  beforeEach(() => upstream.reset());
-  afterAll(async () => {
-    await servers.stop();
-    await upstream.close();
-  });
+  const bed = responsesTestBed(KEY);
 
   for (const model of ['bridged-model', 'native-model']) {
     it(`${model}: the error event comes next in the numbering`, async () => {
-      upstream.setNext({ streamErrorAfterFrames: 3 });
-      const events = await streamEvents(servers, client.apiKey!, model);
+      bed.upstream.setNext({ streamErrorAfterFrames: 3 });
+      const events = await streamEvents(bed.servers, bed.client.apiKey!, model);
       const last = events.at(-1)!;
       expect(last.event).toBe('error');
       const numbers = events.map((event) => event.data.sequence_number);

@@ -1,8 +1,6 @@
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openAIClientWithNewKey } from '../support/sdk-clients.js';
-import { startTempServers, type TempServers } from '../support/temp-servers.js';
-import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+import { describe, expect, it } from 'vitest';
+import { responsesTestBed } from '../support/responses-test-bed.js';
 
 const KEY = 'sk-tool-choice-0123456789';
 
@@ -11,28 +9,7 @@ const KEY = 'sk-tool-choice-0123456789';
  * upstream; one a chat upstream cannot honour is refused naming it, before any upstream call.
  */
 describe('Responses tool_choice and nullable input fields', () => {
-  let upstream: OpenAIUpstream;
-  let servers: TempServers;
-  let client: OpenAI;
-
-  beforeAll(async () => {
-    upstream = await startOpenAIUpstream({ apiKey: KEY });
-    const deployment = { provider: 'openai', upstream_model: 'gpt-4.1', base_url: upstream.url, api_key: KEY };
-    servers = await startTempServers({
-      llm: { allowed_models: ['native-model', 'bridged-model'] },
-      gateway: { max_retries: 0 },
-      deployments: [
-        { id: 'native', model: 'native-model', responses_api: 'native', ...deployment },
-        { id: 'bridged', model: 'bridged-model', ...deployment },
-      ],
-    });
-    client = await openAIClientWithNewKey(servers, { scopes: ['responses'] });
-  });
-  beforeEach(() => upstream.reset());
-  afterAll(async () => {
-    await servers.stop();
-    await upstream.close();
-  });
+  const bed = responsesTestBed(KEY);
 
   const choices: Array<Pick<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'tools' | 'tool_choice'>> = [
     { tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } },
@@ -48,9 +25,9 @@ describe('Responses tool_choice and nullable input fields', () => {
   ];
 
   it.each(choices)('forwards tool_choice $tool_choice.type to a native Responses upstream', async (params) => {
-    const response = await client.responses.create({ model: 'native-model', input: 'Go', ...params });
+    const response = await bed.client.responses.create({ model: 'native-model', input: 'Go', ...params });
     expect(response.output_text).toBe('You said: Go');
-    expect(upstream.lastRequest()!.body).toMatchObject({ tool_choice: params.tool_choice, tools: params.tools });
+    expect(bed.upstream.lastRequest()!.body).toMatchObject({ tool_choice: params.tool_choice, tools: params.tools });
   });
 
   it.each([
@@ -63,26 +40,26 @@ describe('Responses tool_choice and nullable input fields', () => {
     [{ tool_choice: { type: 'file_search' } } as const, 'tool_choice: the hosted tool file_search needs'],
   ] as const)('refuses a tool_choice a chat upstream cannot honour, naming it (%#)', async (params, message) => {
     const tools = [{ type: 'function' as const, name: 'weather', parameters: {}, strict: false }];
-    const call = client.responses.create({ model: 'bridged-model', input: 'Go', tools, ...params });
+    const call = bed.client.responses.create({ model: 'bridged-model', input: 'Go', tools, ...params });
     await expect(call).rejects.toMatchObject({ status: 400, message: expect.stringContaining(message) });
-    expect(upstream.requests).toHaveLength(0);
+    expect(bed.upstream.requests).toHaveLength(0);
   });
 
   it('still translates a function tool_choice for a chat upstream', async () => {
-    await client.responses.create({
+    await bed.client.responses.create({
       model: 'bridged-model',
       input: 'Go',
       tools: [{ type: 'function', name: 'weather', parameters: {}, strict: false }],
       tool_choice: { type: 'function', name: 'weather' },
     });
-    expect(upstream.lastRequest()!.body.tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
+    expect(bed.upstream.lastRequest()!.body.tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
   });
 
   it('takes an input image whose image_url is null beside its file_id, as the SDK types allow', async () => {
     const input: OpenAI.Responses.ResponseInput = [
       { role: 'user', content: [{ type: 'input_image', image_url: null, file_id: 'file-abc', detail: 'auto' }] },
     ];
-    await client.responses.create({ model: 'native-model', input });
-    expect(upstream.lastRequest()!.body.input).toEqual(input);
+    await bed.client.responses.create({ model: 'native-model', input });
+    expect(bed.upstream.lastRequest()!.body.input).toEqual(input);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/renderer/src/api/http.js';
-import { readStoreState } from '../../src/renderer/src/api/store-state.js';
-import { startTempServers, TEST_MASTER_KEY, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
+import { readStoreState, type StoreReader } from '../../src/renderer/src/api/store-state.js';
+import { startTempServers, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
 
 const RESPONSE_BYTES = 64 * 1024;
 
@@ -12,7 +11,17 @@ const RESPONSE_BYTES = 64 * 1024;
  */
 describe('the UI’s read of a whole state', () => {
   let servers: TempServers;
-  let api: ApiClient;
+  // The app's client needs a browser window; this one makes the same store requests from Node.
+  const api: StoreReader = {
+    request: async (_service, path, { query, schema, signal }) => {
+      const url = new URL(path, servers.storeUrl);
+      for (const [name, value] of Object.entries(query))
+        if (value !== undefined) url.searchParams.set(name, String(value));
+      const response = await fetch(url, { headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` }, signal });
+      if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+      return schema.parse(await response.json());
+    },
+  };
   const scope = { namespace: 'big/docs', branch: 'main' };
   const apply = async (documents: unknown[]): Promise<number> => {
     const response = await fetch(`${servers.storeUrl}/v1/apply`, {
@@ -26,14 +35,6 @@ describe('the UI’s read of a whole state', () => {
 
   beforeAll(async () => {
     servers = await startTempServers({ store: { limits: { response_bytes: RESPONSE_BYTES } } });
-    api = createApiClient({
-      gatewayUrl: servers.gatewayUrl,
-      storeUrl: servers.storeUrl,
-      masterKey: TEST_MASTER_KEY,
-      storeToken: TEST_STORE_TOKEN,
-      version: 'test',
-      mode: 'browser',
-    });
   });
   afterAll(() => servers?.stop());
 

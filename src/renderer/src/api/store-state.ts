@@ -1,6 +1,6 @@
 import { MAX_PAGE_LIMIT, stateResponseSchema, type StateResponse } from '../../../shared/store-api.js';
 import { readAllPages } from './all-pages.js';
-import type { ApiClient } from './http.js';
+import type { z } from 'zod';
 import type { RevisionSelector, StoreScope } from './query-keys.js';
 
 /**
@@ -9,13 +9,26 @@ import type { RevisionSelector, StoreScope } from './query-keys.js';
  */
 export const STATE_READ_LIMIT_CHARS = 256 * 1024 * 1024;
 
+/** What reading a state needs of the API client (the app's ApiClient is one). */
+export interface StoreReader {
+  request<T>(
+    service: 'store',
+    path: string,
+    options: {
+      readonly query: Readonly<Record<string, string | number | undefined>>;
+      readonly schema: z.ZodType<T>;
+      readonly signal?: AbortSignal;
+    },
+  ): Promise<T>;
+}
+
 /**
  * The documents of a branch at a revision or checkpoint (head when neither), read a page at a time
  * and every page at the first one's revision, so a state past the store's `response_bytes` (which a
  * whole read refuses with 413) still loads, up to `limitChars` of document text.
  */
 export function readStoreState(
-  api: ApiClient,
+  api: StoreReader,
   scope: StoreScope,
   at: RevisionSelector,
   signal?: AbortSignal,
