@@ -1,7 +1,11 @@
 import type { ChatBody } from '../formats/chat/chat-schema.js';
 import { visitChatRequestText } from '../formats/chat/chat-text-visitor.js';
 import type { EmbeddingsBody } from '../formats/embeddings/embeddings-schema.js';
-import { visitEmbeddingsInputText } from '../formats/embeddings/embeddings-text-visitor.js';
+import {
+  tokenIdInputs,
+  visitEmbeddingsInputText,
+  type TokenIdInputs,
+} from '../formats/embeddings/embeddings-text-visitor.js';
 import type { MessagesBody } from '../formats/messages/messages-schema.js';
 import { visitMessagesRequestText } from '../formats/messages/messages-text-visitor.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
@@ -32,4 +36,9 @@ export function visitRequestTexts(endpoint: Endpoint, body: Record<string, unkno
     default:
       endpoint satisfies never;
   }
+}
+
+/** What the request gives as token ids instead of text (embeddings input), which no text rule can read. */
+export function requestTokenIds(endpoint: Endpoint, body: Record<string, unknown>): TokenIdInputs | undefined {
+  return endpoint === 'embeddings' ? tokenIdInputs(body as unknown as EmbeddingsBody) : undefined;
 }

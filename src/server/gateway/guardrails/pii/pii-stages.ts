@@ -2,9 +2,7 @@ import type { PiiEntityType } from '../../../../shared/guardrails-api.js';
 import type { RequestContext } from '../../pipeline/request-context.js';
 import type { OutputStage, PolicyStage } from '../../pipeline/stages/policy-stages.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
-import { visitRequestTexts } from '../request-texts.js';
-import type { EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
-import { tokenIdInputs } from '../../formats/embeddings/embeddings-text-visitor.js';
+import { requestTokenIds, visitRequestTexts } from '../request-texts.js';
 import type { CompiledPii } from '../rules.js';
 import { findEntities, type Found } from './detectors.js';
 import { collectPlaceholders, PiiScrubber } from './pii-scrubber.js';
@@ -31,7 +29,7 @@ export const piiScrubStage: PolicyStage = (ctx) => {
 };
 
 function scrub(ctx: RequestContext, rule: CompiledPii): void {
-  const ids = ctx.endpoint === 'embeddings' ? tokenIdInputs(ctx.body as unknown as EmbeddingsBody) : undefined;
+  const ids = requestTokenIds(ctx.endpoint, ctx.body);
   if (ids !== undefined)
     refuse(
       ctx,

@@ -1,9 +1,7 @@
 import type { PolicyStage } from '../../pipeline/stages/policy-stages.js';
 import type { RequestContext } from '../../pipeline/request-context.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
-import { visitRequestTexts } from '../request-texts.js';
-import type { EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
-import { tokenIdInputs } from '../../formats/embeddings/embeddings-text-visitor.js';
+import { requestTokenIds, visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
 import { readingsForPolicy } from './policy-text.js';
@@ -22,7 +20,7 @@ export const contentPolicyStage: PolicyStage = (ctx) => {
 };
 
 function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
-  const ids = ctx.endpoint === 'embeddings' ? tokenIdInputs(ctx.body as unknown as EmbeddingsBody) : undefined;
+  const ids = requestTokenIds(ctx.endpoint, ctx.body);
   if (ids !== undefined && policy.patterns.length > 0)
     refuse(ctx, 'content_policy', `${ids.paths[0]} is token ids, which blocked patterns cannot read; send it as text`);
   // Token ids count as they are: one each.
