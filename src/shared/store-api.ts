@@ -229,10 +229,23 @@ export const stateQuerySchema = querySchema({
   after: keyCursor(),
 });
 
+/**
+ * Documents by key, checked without being rebuilt: z.record assigns each key into a new object, where
+ * a document named "__proto__" would set the object's prototype instead and vanish.
+ */
+const documentsByKeySchema = z.custom<Record<string, string>>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((content) => typeof content === 'string'),
+  'must be an object of document contents (strings) by key',
+);
+
 /** The documents of a scope at one revision; a page of them carries `next_cursor` when more follow. */
 export const stateResponseSchema = z.object({
   revision: z.number().int(),
-  objects: z.record(z.string(), z.string()),
+  objects: documentsByKeySchema,
   next_cursor: z.string().optional(),
 });
 /** The documents of a scope at one revision. */

@@ -50,6 +50,7 @@ describe('the UI’s read of a whole state', () => {
     await apply([
       { key: 'doc/000', content: 'changed' },
       { key: 'doc/120', content: 'new' },
+      { key: '__proto__', content: 'a document like any other' },
     ]);
     const whole = await fetch(`${servers.storeUrl}/v1/state?namespace=big/docs&branch=main&revision=${first}`, {
       headers: { authorization: `Bearer ${TEST_STORE_TOKEN}` },
@@ -63,8 +64,10 @@ describe('the UI’s read of a whole state', () => {
     expect(state.objects['doc/119']).toBe(content(119));
 
     const head = await readStoreState(api, scope, {});
-    expect(Object.keys(head.objects)).toHaveLength(121);
+    expect(Object.keys(head.objects)).toHaveLength(122);
     expect(head.objects['doc/120']).toBe('new');
+    expect(Object.hasOwn(head.objects, '__proto__')).toBe(true);
+    expect(head.objects['__proto__']).toBe('a document like any other');
     expect(head.objects['doc/000']).toBe('changed');
   });
 

@@ -117,6 +117,9 @@ export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled =
     queryKey: queryKeys.store.state(scope, at),
     enabled,
     placeholderData: keepPreviousData,
+    // Sharing rebuilds objects key by key, which would drop a document named "__proto__" (and costs a
+    // walk over every document of a large state on each refetch).
+    structuralSharing: false,
     queryFn: ({ signal }) => readStoreState(api, scope, at, signal),
   });
 }
