@@ -1,5 +1,5 @@
 import type { PiiEntityType } from '../../../../shared/guardrails-api.js';
-import type { Found } from './detectors.js';
+import type { Piece } from './split-entities.js';
 import { PLACEHOLDER, placeholder } from './placeholders.js';
 
 /**
@@ -18,12 +18,16 @@ export class PiiScrubber {
     private readonly reserved: ReadonlySet<string>,
   ) {}
 
-  /** The text with every found entity replaced by its placeholder. */
-  scrub(text: string, found: readonly Found[]): string {
+  /**
+   * The text with every found entity replaced by its placeholder; a piece of an entity that began in
+   * an earlier part is removed (that part's placeholder stands for the whole value).
+   */
+  scrub(text: string, found: readonly Piece[]): string {
     let out = '';
     let at = 0;
     for (const entity of found) {
-      out += text.slice(at, entity.start) + this.placeholderOf(entity.type, text.slice(entity.start, entity.end));
+      const value = entity.value ?? text.slice(entity.start, entity.end);
+      out += text.slice(at, entity.start) + (entity.drop ? '' : this.placeholderOf(entity.type, value));
       at = entity.end;
     }
     return out + text.slice(at);

@@ -5,6 +5,7 @@ import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { requestTokenIds, visitRequestTexts } from '../request-texts.js';
 import type { CompiledPii } from '../rules.js';
 import { findEntities, type Found } from './detectors.js';
+import { splitEntities, type Piece } from './split-entities.js';
 import { collectPlaceholders, PiiScrubber } from './pii-scrubber.js';
 import { PiiRestorer } from './restorer.js';
 import { StreamRestore, type StreamFormat } from './stream-restore.js';
@@ -37,26 +38,35 @@ function scrub(ctx: RequestContext, rule: CompiledPii): void {
       `${ids.paths[0]} is token ids, which PII detection cannot read (pii.mode is ${rule.mode}); send it as text`,
     );
   const found: Found[][] = [];
+  const texts: string[] = [];
+  const paths: string[] = [];
   const reserved = new Set<string>();
-  let total = 0;
-  visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
-    const entities = findEntities(text, rule.detectors);
-    found.push(entities);
-    total += entities.length;
+  visitRequestTexts(ctx.endpoint, ctx.body, (text, where) => {
+    found.push(findEntities(text, rule.detectors));
+    texts.push(text);
+    paths.push(where.path);
     collectPlaceholders(text, reserved);
   });
+  const split = splitEntities(texts, paths, found, rule.detectors);
+  const pieces: Piece[][] = found.map((entities, index) => split.get(index) ?? entities);
   const outcome = noteGuardrails(ctx);
   outcome.pii_mode = rule.mode;
-  if (total === 0) return;
   const counts: Partial<Record<PiiEntityType, number>> = {};
-  for (const entities of found) for (const entity of entities) counts[entity.type] = (counts[entity.type] ?? 0) + 1;
+  let total = 0;
+  for (const entities of pieces)
+    for (const entity of entities)
+      if (!entity.drop) {
+        counts[entity.type] = (counts[entity.type] ?? 0) + 1;
+        total += 1;
+      }
+  if (total === 0) return;
   outcome.pii_entities = counts;
   for (const [type, count] of Object.entries(counts)) ctx.services.metrics.piiEntities.labels(type).inc(count);
   if (rule.mode === 'block') refuse(ctx, 'pii', `the request contains ${describe(counts)} (pii.mode is block)`);
   const scrubber = new PiiScrubber(rule.mode === 'mask', reserved);
   let index = 0;
   visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
-    const entities = found[index++]!;
+    const entities = pieces[index++]!;
     return entities.length === 0 ? undefined : scrubber.scrub(text, entities);
   });
   ctx.bodyRewritten = true;

@@ -42,6 +42,6 @@ export class PartRuns {
 const PART_TEXT = /^(.*)\[\d+\]\.(?:text|refusal)$/;
 
 /** The path of the content list a text part belongs to; undefined for a text that is not a part. */
-function listOf(path: string): string | undefined {
+export function listOf(path: string): string | undefined {
   return PART_TEXT.exec(path)?.[1];
 }

@@ -1,0 +1,94 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+
+/**
+ * A provider reads a content list's text parts side by side, so a value cut between two parts
+ * (`ada.lovelace@exam` + `ple.com`) reaches the model whole. PII masking finds it in the parts read
+ * together: the first part gets the placeholder, the rest of the value leaves the later part, and the
+ * answer gets the original back.
+ */
+describe('PII cut between the text parts of one message', () => {
+  let h: GatewayHarness;
+  let openai: OpenAI;
+  let anthropic: Anthropic;
+  beforeAll(async () => {
+    h = await startGatewayHarness({ pii: { mode: 'mask' } });
+    const key = (await h.issueKey({ scopes: ['chat'] })).key;
+    openai = h.openaiClient(key);
+    anthropic = h.anthropicClient(key);
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.openai.reset();
+    h.anthropic.reset();
+  });
+
+  it('chat: the upstream sees one placeholder and no piece of the address; the answer has it back', async () => {
+    h.openai.setNext({ reply: { text: 'Sent to [EMAIL_1].' } });
+    const answer = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Write to ada.lovelace@exam' },
+            { type: 'text', text: 'ple.com and to bob@example.org' },
+          ],
+        },
+      ],
+    });
+    const sent = h.openai.lastRequest()!.body.messages[0].content;
+    expect(sent).toEqual([
+      { type: 'text', text: 'Write to [EMAIL_1]' },
+      { type: 'text', text: ' and to [EMAIL_2]' },
+    ]);
+    expect(answer.choices[0]!.message.content).toBe('Sent to ada.lovelace@example.com.');
+  });
+
+  it('Messages: a card number over three blocks is one placeholder in the first', async () => {
+    await anthropic.messages.create({
+      model: 'claude-opus-4-7',
+      max_tokens: 20,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Card 4111 1111' },
+            { type: 'text', text: ' 1111 ' },
+            { type: 'text', text: '1111, thanks' },
+          ],
+        },
+      ],
+    });
+    const sent = h.anthropic.lastRequest()!.body.messages[0].content;
+    expect(sent.map((block: { text: string }) => block.text)).toEqual(['Card [CREDIT_CARD_1]', '', ', thanks']);
+  });
+
+  it('block mode counts a cut value and refuses the request', async () => {
+    const blocking = await startGatewayHarness({ pii: { mode: 'block' } });
+    try {
+      const client = blocking.openaiClient((await blocking.issueKey({ scopes: ['chat'] })).key);
+      const failure = await client.chat.completions
+        .create({
+          model: 'gpt-4o-mini',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'mail ada@exa' },
+                { type: 'text', text: 'mple.com' },
+              ],
+            },
+          ],
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((failure as Error).message).toContain('1 email');
+      expect(blocking.openai.requests).toHaveLength(0);
+    } finally {
+      await blocking.close();
+    }
+  });
+});
