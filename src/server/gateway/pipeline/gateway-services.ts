@@ -40,7 +40,8 @@ import type { RequestTracing } from '../telemetry/tracing.js';
 import { GuardrailsSettings } from '../guardrails/guardrails-settings.js';
 import { piiRestoreStage, piiScrubStage } from '../guardrails/pii/pii-stages.js';
 import { contentPolicyStage } from '../guardrails/policy/content-policy-stage.js';
-import { createOidcClients, refreshTick } from '../sso/sso-setup.js';
+import { loadOidcClients, refreshTick } from '../sso/sso-setup.js';
+import type { OidcClient } from '../sso/oidc-client.js';
 import { SsoRepository } from '../sso/sso.repository.js';
 import { SsoService } from '../sso/sso.service.js';
 import { TokenCipher } from '../sso/token-cipher.js';
@@ -122,6 +123,8 @@ export interface GatewayServicesOptions {
   readonly revisions?: RevisionEvents;
   /** Request spans (loadRequestTracing); none: tracing off. */
   readonly tracing?: RequestTracing;
+  /** The single sign-on providers' clients (loadOidcClients); none: no provider configured. */
+  readonly oidcClients?: ReadonlyMap<string, OidcClient>;
 }
 
 declare module 'fastify' {
@@ -143,8 +146,7 @@ export function createGatewayServices(
   // connection or timer below exists that would then be left open.
   const settings = new SettingsRepository(db);
   const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
-  // Also before any timer: a provider whose secret is not in the environment stops the start.
-  const oidcClients = createOidcClients(options.config, options.env ?? process.env);
+  const oidcClients = options.oidcClients ?? new Map<string, OidcClient>();
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite), {
     lock: options.database.lock,
@@ -281,12 +283,14 @@ export function createGatewayServices(
 export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
   async (app, options) => {
     const log = (message: string, error: unknown): void => app.log.error({ err: error }, message);
+    // First: a provider whose secret is not in the environment stops the start, before anything opens.
+    const oidcClients = await loadOidcClients(options.config, options.env ?? process.env);
     const tracing = await loadRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) =>
       app.log.warn(message),
     );
     let services: GatewayServices;
     try {
-      services = createGatewayServices({ ...options, tracing }, log, (message, details) =>
+      services = createGatewayServices({ ...options, tracing, oidcClients }, log, (message, details) =>
         app.log.warn(details, message),
       );
     } catch (error) {

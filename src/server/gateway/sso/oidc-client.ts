@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { OidcFailure } from './oidc-failure.js';
 import type { SsoProviderConfig } from '../../config/sso-schema.js';
 
 /** Claims of a signed-in user: the validated ID token's, completed from userinfo where it lacks the mapped ones. */
@@ -9,17 +10,6 @@ export interface TokenResult {
   readonly claims: UserClaims;
   readonly refreshToken?: string;
   readonly idToken?: string;
-}
-
-/** Why talking to the provider failed: it refused (`rejected`), or it could not be reached or understood (`unavailable`). */
-export class OidcFailure extends Error {
-  constructor(
-    readonly kind: 'rejected' | 'unavailable',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OidcFailure';
-  }
 }
 
 /** What the authorization request carries; the caller keeps the verifier, state and nonce. */

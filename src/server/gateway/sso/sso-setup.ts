@@ -1,27 +1,29 @@
 import type { Config } from '../../config/schema.js';
 import { invalidConfiguration } from '../../config/load.js';
-import { OidcClient } from './oidc-client.js';
+import type { OidcClient } from './oidc-client.js';
 
 /**
  * The configured providers' clients, with their secrets read from the environment. A provider whose
- * secret variable is unset stops the start (ConfigError naming the key, never a value).
+ * secret variable is unset stops the start (ConfigError naming the key, never a value). The OpenID
+ * client library is loaded only when a provider is configured: a gateway without single sign-on
+ * does not hold it in memory.
  */
-export function createOidcClients(config: Config, env: NodeJS.ProcessEnv): Map<string, OidcClient> {
+export async function loadOidcClients(config: Config, env: NodeJS.ProcessEnv): Promise<Map<string, OidcClient>> {
   const clients = new Map<string, OidcClient>();
+  const providers = Object.entries(config.sso.providers);
+  if (providers.length === 0) return clients;
   const issues: string[] = [];
-  for (const [id, provider] of Object.entries(config.sso.providers)) {
-    const secret = env[provider.client_secret_env];
-    if (!secret) {
+  for (const [id, provider] of providers) {
+    if (!env[provider.client_secret_env])
       issues.push(
         `sso.providers.${id}.client_secret_env: the environment variable ${provider.client_secret_env} is not set`,
       );
-      continue;
-    }
     if (!provider.allow_insecure_http && new URL(provider.issuer).protocol === 'http:')
       issues.push(`sso.providers.${id}.issuer: an http issuer needs allow_insecure_http: true (use https)`);
-    clients.set(id, new OidcClient(id, provider, secret));
   }
   if (issues.length > 0) throw invalidConfiguration(issues);
+  const { OidcClient: Client } = await import('./oidc-client.js');
+  for (const [id, provider] of providers) clients.set(id, new Client(id, provider, env[provider.client_secret_env]!));
   return clients;
 }
 

@@ -1,5 +1,4 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
 import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
@@ -8,7 +7,8 @@ import type { KeysService } from '../keys/keys.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
-import { OidcFailure, type OidcClient, type UserClaims } from './oidc-client.js';
+import type { OidcClient, UserClaims } from './oidc-client.js';
+import { OidcFailure } from './oidc-failure.js';
 import { PendingStore } from './pending-store.js';
 import { parseReturnTarget } from './return-target.js';
 import { SsoError } from './sso-errors.js';
@@ -102,12 +102,12 @@ export class SsoService {
     const client = this.client(input.provider);
     const target = parseReturnTarget(input.returnTo, input.gatewayOrigin);
     if ('problem' in target) throw new SsoError('invalid_request_error', target.problem);
-    const state = randomState();
+    const state = randomToken();
     const transaction: LoginTransaction = {
       provider: client.id,
       binding: input.binding,
-      codeVerifier: randomPKCECodeVerifier(),
-      nonce: randomNonce(),
+      codeVerifier: randomToken(),
+      nonce: randomToken(),
       redirectUri: client.settings.redirect_uri ?? `${input.gatewayOrigin}/sso/callback`,
       returnTo: target.url,
       challenge: input.challenge,
@@ -330,4 +330,9 @@ function asSsoError(error: unknown): SsoError {
       ? new SsoError('authentication_error', `the sign-in was rejected: ${error.message}`)
       : new SsoError('upstream_error', `the identity provider could not be used: ${error.message}`);
   throw error;
+}
+
+/** A state, nonce or PKCE verifier: 32 random bytes in base64url, as openid-client makes them (43 characters). */
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
 }
