@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema, principalIdSchema } from './principals-api.js';
-import { queryParams } from './query-params.js';
+import { queryInteger, queryParams } from './query-params.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -170,10 +170,14 @@ export const apiKeyListQuerySchema = queryParams({
   /** Keys issued through this OpenID issuer only. */
   issuer: z.string().optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
+  /** A page of at most this many (every key when absent). */
+  limit: queryInteger(1, 1000).optional(),
+  /** The `next_cursor` of the previous page: the id of its last key. */
+  after: z.string().min(1).max(200).optional(),
 });
 
-/** `GET /internal/api-keys` answer. */
-export const apiKeyListSchema = z.object({ data: z.array(apiKeyRecordSchema) });
+/** `GET /internal/api-keys` answer: newest first; `next_cursor` is the `after` of the next page (null on the last). */
+export const apiKeyListSchema = z.object({ data: z.array(apiKeyRecordSchema), next_cursor: z.string().nullable() });
 /** A list of keys. */
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
@@ -368,16 +372,6 @@ export const deploymentHealthListSchema = z.object({ data: z.array(deploymentHea
 
 /** The last millisecond of year 9999, the latest time an ISO-8601 date-time can write. */
 export const MAX_TIME_MS = 253_402_300_799_999;
-
-/** Query strings carry integers as plain decimal digits; `1e3`, `0x10` or ` 1` are not coerced into one. */
-const decimalInteger = (value: unknown): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-
-/** An integer query parameter of at least `min` and at most `max` (else 2^53 - 1, as every integer). */
-const queryInteger = (min: number, max?: number) => {
-  const base = z.number().int().min(min);
-  return z.preprocess(decimalInteger, max === undefined ? base : base.max(max));
-};
 
 /**
  * Time given as ISO-8601 (a time, or a date meaning its midnight UTC) or Unix milliseconds, up to the end

@@ -16,3 +16,13 @@ export const queryParams = <S extends Record<string, z.ZodType>>(shape: S) => {
     },
   });
 };
+
+/** Query strings carry integers as plain decimal digits; `1e3`, `0x10` or ` 1` are not coerced into one. */
+const decimalInteger = (value: unknown): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+
+/** An integer query parameter of at least `min` and at most `max` (else 2^53 - 1, as every integer). */
+export const queryInteger = (min: number, max?: number) => {
+  const base = z.number().int().min(min);
+  return z.preprocess(decimalInteger, max === undefined ? base : base.max(max));
+};

@@ -32,7 +32,7 @@ describe('query parameters of the admin listings', () => {
       ],
       [
         '/internal/api-keys?metadata.owner=ops',
-        "unknown query parameter 'metadata.owner'; this endpoint takes user, team, issuer, include_revoked",
+        "unknown query parameter 'metadata.owner'; this endpoint takes user, team, issuer, include_revoked, limit, after",
       ],
       ['/internal/users?teams=research', "unknown query parameter 'teams'; this endpoint takes team"],
       [

@@ -1,6 +1,7 @@
 import type {
   ApiKeyCreate,
   ApiKeyCreated,
+  ApiKeyList,
   ApiKeyRecord,
   ApiKeyRotate,
   ApiKeyUpdate,
@@ -71,10 +72,29 @@ export class AdminService {
     return { ...record, key: secret };
   }
 
-  /** Keys, never their secrets. */
-  listKeys(filter: { user?: string; team?: string; issuer?: string; includeRevoked: boolean }): ApiKeyRecord[] {
+  /**
+   * Keys, never their secrets, newest first: all of them, or a page of `limit` after the key `after`
+   * with the cursor of the next page (null on the last).
+   */
+  listKeys(filter: {
+    user?: string;
+    team?: string;
+    issuer?: string;
+    includeRevoked: boolean;
+    limit?: number;
+    after?: string;
+  }): ApiKeyList {
+    const after = filter.after === undefined ? undefined : this.keys.get(filter.after);
+    if (filter.after !== undefined && after === undefined)
+      throw new GatewayError('invalid', `after: no API key with id '${filter.after}' (send the next_cursor of a page)`);
+    // One more than asked: whether another page follows.
+    const rows = this.keys.list({ ...filter, after, limit: filter.limit === undefined ? undefined : filter.limit + 1 });
+    const page = filter.limit === undefined ? rows : rows.slice(0, filter.limit);
     const now = Date.now();
-    return this.keys.list(filter).map((row) => this.view(row, now));
+    return {
+      data: page.map((row) => this.view(row, now)),
+      next_cursor: rows.length > page.length ? page[page.length - 1]!.id : null,
+    };
   }
 
   /** One key. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys } from '../../db/schema/gateway.js';
 
@@ -29,6 +29,9 @@ export interface ApiKeyFilter {
   readonly team?: string;
   readonly issuer?: string;
   readonly includeRevoked: boolean;
+  /** At most this many (all when absent), after the key `after` in the list's order. */
+  readonly limit?: number;
+  readonly after?: ApiKeyRow;
 }
 
 /** SQL of the keys feature. */
@@ -113,13 +116,14 @@ export class KeysRepository {
       filter.team !== undefined ? eq(gatewayApiKeys.team, filter.team) : undefined,
       filter.issuer !== undefined ? eq(gatewayApiKeys.issuer, filter.issuer) : undefined,
       filter.includeRevoked ? undefined : isNull(gatewayApiKeys.revokedAt),
+      filter.after === undefined ? undefined : olderThan(filter.after),
     ].filter((c) => c !== undefined);
-    return this.db
+    const query = this.db
       .select()
       .from(gatewayApiKeys)
       .where(and(...conditions))
-      .orderBy(desc(gatewayApiKeys.createdAt), desc(gatewayApiKeys.id))
-      .all();
+      .orderBy(desc(gatewayApiKeys.createdAt), desc(gatewayApiKeys.id));
+    return filter.limit === undefined ? query.all() : query.limit(filter.limit).all();
   }
 
   /** Applies `patch`; returns the new row, or undefined when the key does not exist. */
@@ -144,4 +148,12 @@ export class KeysRepository {
   touchMany(entries: Iterable<readonly [string, number]>): void {
     this.touchAll(entries);
   }
+}
+
+/** Keys after `key` in newest-first order: issued before it, or at the same millisecond with a smaller id. */
+function olderThan(key: ApiKeyRow) {
+  return or(
+    lt(gatewayApiKeys.createdAt, key.createdAt),
+    and(eq(gatewayApiKeys.createdAt, key.createdAt), lt(gatewayApiKeys.id, key.id)),
+  );
 }

@@ -28,14 +28,15 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/api-keys',
     { schema: { querystring: apiKeyListQuerySchema, response: { 200: apiKeyListSchema } } },
-    async (request) => ({
-      data: admin.listKeys({
+    async (request) =>
+      admin.listKeys({
         user: request.query.user,
         team: request.query.team,
         issuer: request.query.issuer,
         includeRevoked: request.query.include_revoked === 'true',
+        limit: request.query.limit,
+        after: request.query.after,
       }),
-    }),
   );
 
   typed.get(
