@@ -3,6 +3,12 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
 
+/** A chat user message of text parts. */
+const userParts = (...texts: string[]): OpenAI.ChatCompletionUserMessageParam => ({
+  role: 'user',
+  content: texts.map((text) => ({ type: 'text', text })),
+});
+
 /**
  * A provider reads a content list's text parts side by side, so a value cut between two parts
  * (`ada.lovelace@exam` + `ple.com`) reaches the model whole. PII masking finds it in the parts read
@@ -29,15 +35,7 @@ describe('PII cut between the text parts of one message', () => {
     h.openai.setNext({ reply: { text: 'Sent to [EMAIL_1].' } });
     const answer = await openai.chat.completions.create({
       model: 'gpt-4o-mini',
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Write to ada.lovelace@exam' },
-            { type: 'text', text: 'ple.com and to bob@example.org' },
-          ],
-        },
-      ],
+      messages: [userParts('Write to ada.lovelace@exam', 'ple.com and to bob@example.org')],
     });
     const sent = h.openai.lastRequest()!.body.messages[0].content;
     expect(sent).toEqual([
@@ -73,15 +71,7 @@ describe('PII cut between the text parts of one message', () => {
       const failure = await client.chat.completions
         .create({
           model: 'gpt-4o-mini',
-          messages: [
-            {
-              role: 'user',
-              content: [
-                { type: 'text', text: 'mail ada@exa' },
-                { type: 'text', text: 'mple.com' },
-              ],
-            },
-          ],
+          messages: [userParts('mail ada@exa', 'mple.com')],
         })
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
