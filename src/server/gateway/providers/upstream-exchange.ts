@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { errors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { errors } from './undici-parts.js';
 import type { CancelSignal } from './types.js';
 import { UpstreamBody } from './upstream-body.js';
 

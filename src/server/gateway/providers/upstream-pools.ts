@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from './undici-parts.js';
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
