@@ -43,7 +43,7 @@ test('a save the gateway refuses says so in the save bar, on screen, and keeps t
   // The bar the user just pressed Save on says what went wrong, in view, and the draft is still there.
   const failure = saveBar(page).getByRole('alert');
   await expect(failure).toContainText('Not saved');
-  await expect(failure).toContainText(`${variable} is not set in the gateway's environment`);
+  await expect(failure).toContainText(`${variable} is not a variable the admin API may read`);
   // The gateway names it by its place in the list; the bar adds what the table shows.
   await expect(failure).toContainText('(demo/echo, not saved yet, http://127.0.0.1:9/v1): api_key_env');
   await expect(failure).toBeInViewport();

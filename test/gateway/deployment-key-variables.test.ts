@@ -128,3 +128,113 @@ describe('a deployment list saved before such names were refused', () => {
     }
   });
 });
+
+describe('the variables a deployment set through the admin API may read its key from', () => {
+  const HOST_SECRET = 'host-secret-0123456789';
+  const TEAM_KEY = 'sk-team-0123456789';
+  const FILE_KEY = 'sk-file-0123456789';
+  let servers: TempServers;
+  let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
+  let callerKey: string;
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${servers.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const chat = () =>
+    fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${callerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+
+  beforeAll(async () => {
+    upstream = await recordingUpstream();
+    servers = await startTempServers(
+      {
+        llm: { allowed_models: ['gpt-4o-mini', 'file-model'] },
+        gateway: { key_variables: ['GATEHOUSE_TEAM_KEY'] },
+        deployments: [
+          { model: 'file-model', provider: 'openai', base_url: upstream.url, api_key_env: 'GATEHOUSE_FILE_KEY' },
+        ],
+      },
+      { GATEHOUSE_HOST_SECRET: HOST_SECRET, GATEHOUSE_TEAM_KEY: TEAM_KEY, GATEHOUSE_FILE_KEY: FILE_KEY },
+    );
+    callerKey = (await admin('POST', '/internal/api-keys', { name: 'caller' })).body.key;
+  });
+  afterAll(async () => {
+    await servers.stop();
+    upstream.server.close();
+  });
+
+  it('are not every variable of the gateway: another one is refused, naming it, and nothing is sent', async () => {
+    const before = (await admin('GET', '/internal/deployments')).body;
+    const refused = await admin('PUT', '/internal/deployments', {
+      deployments: [deployment(upstream.url, 'GATEHOUSE_HOST_SECRET')],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(
+      'deployments[0].api_key_env GATEHOUSE_HOST_SECRET is not a variable the admin API may read: list it in gateway.key_variables of the startup configuration, or give api_key',
+    );
+    expect(JSON.stringify(refused.body)).not.toContain(HOST_SECRET);
+    expect((await admin('GET', '/internal/deployments')).body).toEqual(before);
+    await chat();
+    expect(upstream.seen.join(' ')).not.toContain(HOST_SECRET);
+  });
+
+  it('are those in gateway.key_variables and those the file’s deployments name, sent as the key', async () => {
+    for (const [variable, value] of [
+      ['GATEHOUSE_TEAM_KEY', TEAM_KEY],
+      ['GATEHOUSE_FILE_KEY', FILE_KEY],
+    ] as const) {
+      const saved = await admin('PUT', '/internal/deployments', { deployments: [deployment(upstream.url, variable)] });
+      expect(saved.status, variable).toBe(200);
+      upstream.seen.length = 0;
+      await chat();
+      expect(upstream.seen[0], variable).toBe(`Bearer ${value}`);
+    }
+  });
+});
+
+describe('a deployment list saved through the admin API before its variable was allowed no longer', () => {
+  it('never reads the variable once the startup configuration stops allowing it', async () => {
+    const upstream = await recordingUpstream();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-key-variable-'));
+    const env = { GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_TEAM_KEY: 'sk-team-0123456789' };
+    const config = { llm: { allowed_models: ['gpt-4o-mini'] } };
+    try {
+      const first = await startTempServers({ ...config, gateway: { key_variables: ['GATEHOUSE_TEAM_KEY'] } }, env);
+      const saved = await fetch(`${first.gatewayUrl}/internal/deployments`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ deployments: [deployment(upstream.url, 'GATEHOUSE_TEAM_KEY')] }),
+      });
+      expect(saved.status).toBe(200);
+      await first.close();
+      const second = await startTempServers(config, env);
+      try {
+        const issued = await fetch(`${second.gatewayUrl}/internal/api-keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'caller' }),
+        });
+        const { key } = (await issued.json()) as { key: string };
+        await fetch(`${second.gatewayUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        expect(upstream.seen.length).toBeGreaterThan(0);
+        expect(upstream.seen.join(' ')).not.toContain('sk-team-0123456789');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      upstream.server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -21,7 +21,12 @@ const allowedHost = z
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
 
 /** One upstream serving a public model name. */
-export const deploymentSchema = z
+export /** The name of an environment variable that holds a provider key. */
+const envVariableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY');
+
+const deploymentSchema = z
   .object({
     id: z.string().min(1).optional(),
     model: z.string().min(1),
@@ -30,10 +35,7 @@ export const deploymentSchema = z
     base_url: baseUrlSchema.optional(),
     api_key: z.string().min(1).optional(),
     // Shown back by the admin API and the UI: a name, never a key pasted into the wrong field.
-    api_key_env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY')
-      .optional(),
+    api_key_env: envVariableName.optional(),
     // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
     api_version: z.string().min(1).optional(),
     // How /v1/responses reaches it: the provider's own Responses API, or translated to its chat API.
@@ -178,6 +180,9 @@ export const configSchema = z
         // Failures in a row after which a deployment is tried last, and for how long (0: never).
         cooldown_after_failures: z.number().int().min(1).max(100).default(3),
         cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
+        // Environment variables a deployment set through the admin API may read its key from, besides
+        // those the file's own deployments name: the API also sets where that key is sent.
+        key_variables: z.array(envVariableName).max(1000).default([]),
       })
       .strict()
       .prefault({}),

@@ -18,6 +18,17 @@ export interface DeploymentSources {
   readonly maxRetries: number;
   /** Variables holding Gatehouse's own credentials, never read as a provider key (`ownSecretVariables`). */
   readonly ownSecrets: ReadonlyMap<string, string>;
+  /**
+   * For a list set through the admin API: the only variables its `api_key_env` may read (the API also
+   * sets where the key goes, so any other variable of the gateway's environment could be sent anywhere).
+   * Unset for the configuration file's own list, which may name any.
+   */
+  readonly apiKeyVariables?: ReadonlySet<string>;
+}
+
+/** Whether a deployment of these sources may read its key from `variable`. */
+export function mayReadKeyVariable(variable: string, sources: DeploymentSources): boolean {
+  return !sources.ownSecrets.has(variable) && (sources.apiKeyVariables?.has(variable) ?? true);
 }
 
 /** `openai/gpt-4o` -> `gpt-4o` when the prefix names the provider; otherwise the name unchanged. */
@@ -38,7 +49,7 @@ export function resolveDeployment(
   const sameHost = input.base_url === undefined || input.base_url === defaults?.base_url;
   // A list saved before such names were refused may still name one: it is never read.
   const keyVariable =
-    input.api_key_env !== undefined && !sources.ownSecrets.has(input.api_key_env) ? input.api_key_env : undefined;
+    input.api_key_env !== undefined && mayReadKeyVariable(input.api_key_env, sources) ? input.api_key_env : undefined;
   const apiKey =
     input.api_key ?? (keyVariable ? sources.env[keyVariable] : undefined) ?? (sameHost ? defaults?.api_key : undefined);
   const baseUrl = input.base_url ?? defaults?.base_url;

@@ -6,7 +6,13 @@ import { aliasProblem } from './alias-check.js';
 import { modelSettingIssues } from './model-settings-check.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
-import { duplicateDeploymentId, implicitDeployment, resolveDeployments, type DeploymentSources } from './deployment.js';
+import {
+  duplicateDeploymentId,
+  implicitDeployment,
+  mayReadKeyVariable,
+  resolveDeployments,
+  type DeploymentSources,
+} from './deployment.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { deploymentProblem, inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
@@ -67,8 +73,16 @@ function keyVariableProblem(input: DeploymentConfig | DeploymentInput, sources: 
   const own = sources.ownSecrets.get(variable);
   if (own !== undefined)
     return `api_key_env ${variable} holds ${own}, which is never sent to a provider: name the variable that holds the provider's key`;
+  if (!mayReadKeyVariable(variable, sources))
+    return `api_key_env ${variable} is not a variable the admin API may read: list it in gateway.key_variables of the startup configuration, or give api_key`;
   if (input.api_key || sources.env[variable]) return undefined;
   return `api_key_env ${variable} is not set in the gateway's environment: set it before starting, or give api_key`;
+}
+
+/** The variables a list set through the admin API may read keys from: those the file's deployments name, and gateway.key_variables. */
+function apiKeyVariables(config: Config): ReadonlySet<string> {
+  const named = config.deployments.flatMap((deployment) => (deployment.api_key_env ? [deployment.api_key_env] : []));
+  return new Set([...named, ...config.gateway.key_variables]);
 }
 
 /**
@@ -80,11 +94,13 @@ export class ModelRegistry {
   private readonly created = Math.floor(Date.now() / 1000);
   private readonly now: () => number;
   private readonly ownSecrets: ReadonlyMap<string, string>;
+  private readonly apiKeyVariables: ReadonlySet<string>;
 
   /** Throws ConfigError when the configuration file lists deployments the gateway could not route as written. */
   constructor(private readonly options: ModelRegistryOptions) {
     this.now = options.now ?? Date.now;
     this.ownSecrets = ownSecretVariables(options.config);
+    this.apiKeyVariables = apiKeyVariables(options.config);
     // Checked even while the admin API's list is in force: a reset would bring the file's back.
     const { problems } = this.checkDeployments(options.config.deployments, this.sources());
     if (problems.length > 0) throw invalidConfiguration(problems);
@@ -216,7 +232,7 @@ export class ModelRegistry {
     if (inputs === 'reset') {
       repository.delete('deployments');
     } else {
-      const sources = this.sources();
+      const sources = this.sources(true);
       const { resolved, problems } = this.checkDeployments(inputs, sources);
       if (problems.length > 0) throw new GatewayError('invalid', problems[0]!);
       const before = this.snapshot.deploymentInputs;
@@ -262,13 +278,15 @@ export class ModelRegistry {
     return { resolved, problems };
   }
 
-  private sources(): DeploymentSources {
+  /** Where deployments' values come from; `fromAdminApi` for a list set through the admin API. */
+  private sources(fromAdminApi = false): DeploymentSources {
     return {
       inferProvider: (model) => inferProvider(model),
       providers: this.options.config.providers,
       env: this.options.env ?? process.env,
       maxRetries: this.options.config.gateway.max_retries,
       ownSecrets: this.ownSecrets,
+      ...(fromAdminApi ? { apiKeyVariables: this.apiKeyVariables } : {}),
     };
   }
 
@@ -289,7 +307,7 @@ export class ModelRegistry {
       default_embedding_model: config.llm.default_embedding_model ?? null,
     };
     const deploymentInputs = storedDeployments?.value ?? config.deployments;
-    const deployments = resolveDeployments(deploymentInputs, this.sources());
+    const deployments = resolveDeployments(deploymentInputs, this.sources(storedDeployments !== undefined));
     const byModel = new Map<string, Deployment[]>();
     for (const deployment of deployments)
       byModel.set(deployment.model, [...(byModel.get(deployment.model) ?? []), deployment]);

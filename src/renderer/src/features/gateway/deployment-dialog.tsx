@@ -116,7 +116,7 @@ export function DeploymentDialog({
         placeholder: 'http://127.0.0.1:8000/v1',
       })}
       {text('apiKeyEnv', {
-        hint: "The variable's name in the gateway's environment; the gateway reads the key from it.",
+        hint: "The variable's name in the gateway's environment, one its startup configuration allows (gateway.key_variables, or named by a deployment of the file); the gateway reads the key from it.",
         placeholder: 'OPENAI_API_KEY',
       })}
       <Field
