@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsRepository } from '../../src/server/gateway/model-registry/settings.repository.js';
-import { startTempServers, TEST_MASTER_KEY, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
+import {
+  gatewayAdmin,
+  startTempServers,
+  TEST_MASTER_KEY,
+  TEST_STORE_TOKEN,
+  type TempServers,
+} from '../support/temp-servers.js';
 
 // A deployment's api_key_env is sent as the provider key to the deployment's address, which the admin
 // API sets: naming the variable of Gatehouse's own master key or store token would hand it to whoever
@@ -24,6 +30,19 @@ async function recordingUpstream(): Promise<{ server: Server; url: string; seen:
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
 }
 
+/** Issues a caller key and sends `count` chat requests with it; what they answer does not matter here. */
+async function chatAsNewCaller(servers: TempServers, count = 1): Promise<void> {
+  const { key } = (await gatewayAdmin(() => servers)('POST', '/internal/api-keys', { name: 'caller' })).body as {
+    key: string;
+  };
+  for (let i = 0; i < count; i++)
+    await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+}
+
 const deployment = (url: string, api_key_env: string) => ({
   id: 'leak',
   model: 'gpt-4o-mini',
@@ -36,14 +55,7 @@ const deployment = (url: string, api_key_env: string) => ({
 describe('deployment api_key_env naming one of Gatehouse’s own credentials', () => {
   let servers: TempServers;
   let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const admin = gatewayAdmin(() => servers);
 
   beforeAll(async () => {
     upstream = await recordingUpstream();
@@ -101,19 +113,7 @@ describe('a deployment list saved before such names were refused', () => {
       await first.close();
       const second = await startTempServers(config, { GATEHOUSE_DATA_DIR: dataDir });
       try {
-        const issued = await fetch(`${second.gatewayUrl}/internal/api-keys`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'caller' }),
-        });
-        const { key } = (await issued.json()) as { key: string };
-        for (let i = 0; i < 4; i++) {
-          await fetch(`${second.gatewayUrl}/v1/chat/completions`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-          });
-        }
+        await chatAsNewCaller(second, 4);
         expect(upstream.seen.length).toBeGreaterThan(0);
         for (const header of upstream.seen) {
           expect(header).not.toContain(TEST_MASTER_KEY);
@@ -135,21 +135,7 @@ describe('the variables a deployment set through the admin API may read its key 
   const FILE_KEY = 'sk-file-0123456789';
   let servers: TempServers;
   let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
-  let callerKey: string;
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${servers.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
-  const chat = () =>
-    fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${callerKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-    });
+  const admin = gatewayAdmin(() => servers);
 
   beforeAll(async () => {
     upstream = await recordingUpstream();
@@ -163,7 +149,6 @@ describe('the variables a deployment set through the admin API may read its key 
       },
       { GATEHOUSE_HOST_SECRET: HOST_SECRET, GATEHOUSE_TEAM_KEY: TEAM_KEY, GATEHOUSE_FILE_KEY: FILE_KEY },
     );
-    callerKey = (await admin('POST', '/internal/api-keys', { name: 'caller' })).body.key;
   });
   afterAll(async () => {
     await servers.stop();
@@ -181,7 +166,7 @@ describe('the variables a deployment set through the admin API may read its key 
     );
     expect(JSON.stringify(refused.body)).not.toContain(HOST_SECRET);
     expect((await admin('GET', '/internal/deployments')).body).toEqual(before);
-    await chat();
+    await chatAsNewCaller(servers);
     expect(upstream.seen.join(' ')).not.toContain(HOST_SECRET);
   });
 
@@ -193,7 +178,7 @@ describe('the variables a deployment set through the admin API may read its key 
       const saved = await admin('PUT', '/internal/deployments', { deployments: [deployment(upstream.url, variable)] });
       expect(saved.status, variable).toBe(200);
       upstream.seen.length = 0;
-      await chat();
+      await chatAsNewCaller(servers);
       expect(upstream.seen[0], variable).toBe(`Bearer ${value}`);
     }
   });
@@ -216,17 +201,7 @@ describe('a deployment list saved through the admin API before its variable was 
       await first.close();
       const second = await startTempServers(config, env);
       try {
-        const issued = await fetch(`${second.gatewayUrl}/internal/api-keys`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'caller' }),
-        });
-        const { key } = (await issued.json()) as { key: string };
-        await fetch(`${second.gatewayUrl}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-        });
+        await chatAsNewCaller(second);
         expect(upstream.seen.length).toBeGreaterThan(0);
         expect(upstream.seen.join(' ')).not.toContain('sk-team-0123456789');
       } finally {
