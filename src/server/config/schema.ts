@@ -20,13 +20,13 @@ const allowedHost = z
   .string()
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
 
-/** One upstream serving a public model name. */
-export /** The name of an environment variable that holds a provider key. */
+/** The name of an environment variable that holds a provider key. */
 const envVariableName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY');
 
-const deploymentSchema = z
+/** One upstream serving a public model name. */
+export const deploymentSchema = z
   .object({
     id: z.string().min(1).optional(),
     model: z.string().min(1),
