@@ -88,3 +88,48 @@ describe('a deployment whose api_key_env names a variable that is not set', () =
     expect(failure?.stderr).not.toContain('pasted-secret');
   });
 });
+
+describe('a deployment saved through the admin API whose key variable the configuration no longer allows', () => {
+  it('is named in the log at start, saying its calls go without that key', async () => {
+    const master = 'gk-master-keyvars-0123456789abcdef';
+    const allowed = configDir(
+      ['llm:', '  allowed_models: [gpt-4o-mini]', 'gateway:', '  key_variables: [GATEHOUSE_TEST_TEAM_KEY]', ''].join(
+        '\n',
+      ),
+    );
+    const env = {
+      GATEHOUSE_DATA_DIR: join(allowed.dir, 'data'),
+      GATEHOUSE_TEST_TEAM_KEY: 'sk-team-0123456789',
+      PROXY_MASTER_KEY: master,
+    };
+    const first = await spawnHeadless({ ...env, GATEHOUSE_CONFIG: allowed.file });
+    const saved = await fetch(`${first.gatewayUrl}/internal/deployments`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${master}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        deployments: [
+          {
+            id: 'team',
+            model: 'gpt-4o-mini',
+            provider: 'openai',
+            base_url: 'http://127.0.0.1:9/v1',
+            api_key_env: 'GATEHOUSE_TEST_TEAM_KEY',
+          },
+        ],
+      }),
+    });
+    expect(saved.status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited(), first.output()).toBe(0);
+    expect(first.output()).not.toContain('GATEHOUSE_TEST_TEAM_KEY');
+
+    const narrower = configDir(['llm:', '  allowed_models: [gpt-4o-mini]', ''].join('\n'));
+    const second = await spawnHeadless({ ...env, GATEHOUSE_CONFIG: narrower.file });
+    second.child.kill('SIGTERM');
+    await second.exited();
+    expect(second.output()).toContain(
+      "configuration: deployment 'team' (saved through PUT /internal/deployments): api_key_env GATEHOUSE_TEST_TEAM_KEY is not a variable the admin API may read, so its calls go without that key: list it in gateway.key_variables of the startup configuration, or save the deployment with api_key",
+    );
+    expect(second.output()).not.toContain('sk-team-0123456789');
+  });
+});

@@ -176,6 +176,23 @@ export class ModelRegistry {
   }
 
   /** Where the deployments in force come from. */
+  /**
+   * The saved list's deployments whose `api_key_env` may not be read (the startup configuration no
+   * longer allows the variable), each worded for the log at start: their calls go without that key.
+   */
+  unreadKeyVariables(): string[] {
+    if (this.snapshot.deploymentsSource.source !== 'database') return [];
+    const sources = this.sources(true);
+    return this.snapshot.deploymentInputs.flatMap((input, index) => {
+      const variable = input.api_key_env;
+      if (variable === undefined || input.api_key || mayReadKeyVariable(variable, sources)) return [];
+      const id = this.snapshot.deployments[index]?.id ?? input.model;
+      return [
+        `deployment '${id}' (saved through PUT /internal/deployments): api_key_env ${variable} is not a variable the admin API may read, so its calls go without that key: list it in gateway.key_variables of the startup configuration, or save the deployment with api_key`,
+      ];
+    });
+  }
+
   deploymentsSource(): SettingSource {
     return this.snapshot.deploymentsSource;
   }

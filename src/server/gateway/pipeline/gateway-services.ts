@@ -212,6 +212,7 @@ export function createGatewayServices(
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
   for (const problem of unreachableDeployments(registry, options.config.rag.embedding_model))
     warn(`configuration: ${problem}`, {});
+  for (const problem of registry.unreadKeyVariables()) warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
