@@ -52,25 +52,31 @@ const deployment = (url: string, api_key_env: string) => ({
   max_retries: 0,
 });
 
-describe('deployment api_key_env naming one of Gatehouse’s own credentials', () => {
-  let servers: TempServers;
-  let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
-  const admin = gatewayAdmin(() => servers);
-
+/**
+ * Servers with a recording upstream for one describe block: started before its tests (with the
+ * configuration and environment `start` gives for the upstream's address) and stopped after them.
+ */
+function serversWithUpstream(start: (upstreamUrl: string) => [Record<string, unknown>, NodeJS.ProcessEnv]) {
+  const bed = {} as { servers: TempServers; upstream: Awaited<ReturnType<typeof recordingUpstream>> };
   beforeAll(async () => {
-    upstream = await recordingUpstream();
-    servers = await startTempServers(
-      {
-        llm: { allowed_models: ['gpt-4o-mini'] },
-        store: { auth: { tokens: [{ name: 'ci', token_env: 'STORE_CI_TOKEN', verbs: ['read'] }] } },
-      },
-      { STORE_CI_TOKEN: CI_TOKEN },
-    );
+    bed.upstream = await recordingUpstream();
+    bed.servers = await startTempServers(...start(bed.upstream.url));
   });
   afterAll(async () => {
-    await servers.stop();
-    upstream.server.close();
+    await bed.servers.stop();
+    bed.upstream.server.close();
   });
+  return { bed, admin: gatewayAdmin(() => bed.servers) };
+}
+
+describe('deployment api_key_env naming one of Gatehouse’s own credentials', () => {
+  const { bed, admin } = serversWithUpstream(() => [
+    {
+      llm: { allowed_models: ['gpt-4o-mini'] },
+      store: { auth: { tokens: [{ name: 'ci', token_env: 'STORE_CI_TOKEN', verbs: ['read'] }] } },
+    },
+    { STORE_CI_TOKEN: CI_TOKEN },
+  ]);
 
   it('is refused by the admin API, naming the variable and what it holds, and nothing changes', async () => {
     const before = (await admin('GET', '/internal/deployments')).body;
@@ -81,7 +87,7 @@ describe('deployment api_key_env naming one of Gatehouse’s own credentials', (
     ] as const;
     for (const [variable, holds] of cases) {
       const response = await admin('PUT', '/internal/deployments', {
-        deployments: [deployment(upstream.url, variable)],
+        deployments: [deployment(bed.upstream.url, variable)],
       });
       expect(response.status, variable).toBe(400);
       expect(response.body.error.message).toBe(
@@ -92,7 +98,7 @@ describe('deployment api_key_env naming one of Gatehouse’s own credentials', (
   });
 
   it('stops the start when the configuration file names one', async () => {
-    await expect(startTempServers({ deployments: [deployment(upstream.url, 'PROXY_MASTER_KEY')] })).rejects.toThrow(
+    await expect(startTempServers({ deployments: [deployment(bed.upstream.url, 'PROXY_MASTER_KEY')] })).rejects.toThrow(
       'deployments[0].api_key_env PROXY_MASTER_KEY holds the master key, which is never sent to a provider',
     );
   });
@@ -133,32 +139,21 @@ describe('the variables a deployment set through the admin API may read its key 
   const HOST_SECRET = 'host-secret-0123456789';
   const TEAM_KEY = 'sk-team-0123456789';
   const FILE_KEY = 'sk-file-0123456789';
-  let servers: TempServers;
-  let upstream: Awaited<ReturnType<typeof recordingUpstream>>;
-  const admin = gatewayAdmin(() => servers);
-
-  beforeAll(async () => {
-    upstream = await recordingUpstream();
-    servers = await startTempServers(
-      {
-        llm: { allowed_models: ['gpt-4o-mini', 'file-model'] },
-        gateway: { key_variables: ['GATEHOUSE_TEAM_KEY'] },
-        deployments: [
-          { model: 'file-model', provider: 'openai', base_url: upstream.url, api_key_env: 'GATEHOUSE_FILE_KEY' },
-        ],
-      },
-      { GATEHOUSE_HOST_SECRET: HOST_SECRET, GATEHOUSE_TEAM_KEY: TEAM_KEY, GATEHOUSE_FILE_KEY: FILE_KEY },
-    );
-  });
-  afterAll(async () => {
-    await servers.stop();
-    upstream.server.close();
-  });
+  const { bed, admin } = serversWithUpstream((upstreamUrl) => [
+    {
+      llm: { allowed_models: ['gpt-4o-mini', 'file-model'] },
+      gateway: { key_variables: ['GATEHOUSE_TEAM_KEY'] },
+      deployments: [
+        { model: 'file-model', provider: 'openai', base_url: upstreamUrl, api_key_env: 'GATEHOUSE_FILE_KEY' },
+      ],
+    },
+    { GATEHOUSE_HOST_SECRET: HOST_SECRET, GATEHOUSE_TEAM_KEY: TEAM_KEY, GATEHOUSE_FILE_KEY: FILE_KEY },
+  ]);
 
   it('are not every variable of the gateway: another one is refused, naming it, and nothing is sent', async () => {
     const before = (await admin('GET', '/internal/deployments')).body;
     const refused = await admin('PUT', '/internal/deployments', {
-      deployments: [deployment(upstream.url, 'GATEHOUSE_HOST_SECRET')],
+      deployments: [deployment(bed.upstream.url, 'GATEHOUSE_HOST_SECRET')],
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe(
@@ -166,8 +161,8 @@ describe('the variables a deployment set through the admin API may read its key 
     );
     expect(JSON.stringify(refused.body)).not.toContain(HOST_SECRET);
     expect((await admin('GET', '/internal/deployments')).body).toEqual(before);
-    await chatAsNewCaller(servers);
-    expect(upstream.seen.join(' ')).not.toContain(HOST_SECRET);
+    await chatAsNewCaller(bed.servers);
+    expect(bed.upstream.seen.join(' ')).not.toContain(HOST_SECRET);
   });
 
   it('are those in gateway.key_variables and those the file’s deployments name, sent as the key', async () => {
@@ -175,11 +170,13 @@ describe('the variables a deployment set through the admin API may read its key 
       ['GATEHOUSE_TEAM_KEY', TEAM_KEY],
       ['GATEHOUSE_FILE_KEY', FILE_KEY],
     ] as const) {
-      const saved = await admin('PUT', '/internal/deployments', { deployments: [deployment(upstream.url, variable)] });
+      const saved = await admin('PUT', '/internal/deployments', {
+        deployments: [deployment(bed.upstream.url, variable)],
+      });
       expect(saved.status, variable).toBe(200);
-      upstream.seen.length = 0;
-      await chatAsNewCaller(servers);
-      expect(upstream.seen[0], variable).toBe(`Bearer ${value}`);
+      bed.upstream.seen.length = 0;
+      await chatAsNewCaller(bed.servers);
+      expect(bed.upstream.seen[0], variable).toBe(`Bearer ${value}`);
     }
   });
 });
