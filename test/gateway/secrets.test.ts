@@ -83,6 +83,10 @@ describe('secrets never appear in logs, answers, traffic or metrics', () => {
 
     const everything = `${server.output()}\n${answers.join('\n')}`;
     expect(server.output()).toContain('"url":"/v1/chat/completions"');
+    // At debug level Fastify logs each request's arrival and completion, bound to its id.
+    expect(server.output()).toMatch(
+      /"requestId":"[^"]+","res":\{"statusCode":502\},"responseTime":[0-9.]+,"msg":"request completed"/,
+    );
     for (const secret of [MASTER, PROVIDER_KEY, PASSTHROUGH_KEY]) expect(everything).not.toContain(secret);
     // The issued key appears exactly once: in the answer that issued it.
     expect(everything.split(issued).length - 1).toBe(1);

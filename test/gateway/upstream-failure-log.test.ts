@@ -28,7 +28,11 @@ describe('upstream failures in the log', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }] }),
     });
-    return { status: response.status, body: (await response.json()) as { error: { type: string; message: string } } };
+    return {
+      status: response.status,
+      requestId: response.headers.get('x-request-id'),
+      body: (await response.json()) as { error: { type: string; message: string } },
+    };
   };
   const logLines = (): LogLine[] =>
     server
@@ -90,6 +94,8 @@ describe('upstream failures in the log', () => {
     expect(warnings.map((line) => line.msg)).toEqual(
       failures.map((failure) => `upstream failure: ${failure.body.error.message}`),
     );
+    // Each names the request it belongs to, as the answer's x-request-id does.
+    expect(warnings.map((line) => line.requestId)).toEqual(failures.map((failure) => failure.requestId));
     for (const warning of warnings) {
       expect(warning).toMatchObject({
         route: '/v1/chat/completions',
@@ -99,6 +105,8 @@ describe('upstream failures in the log', () => {
       });
       expect(warning).not.toHaveProperty('err');
     }
+    // Lines per request (arrival, completion) are for the debug level only.
+    expect(lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed')).toEqual([]);
     const output = server.output();
     expect(output).not.toContain('"stack"');
     for (const secret of [OPENAI_KEY, ANTHROPIC_KEY, MASTER, key]) expect(output).not.toContain(secret);

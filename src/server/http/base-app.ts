@@ -8,7 +8,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
 import { envelopeForRequest, installErrorHandling } from './error-handler.js';
-import { loggerOptions } from './logger.js';
+import { logsEveryRequest, serverLogger } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
@@ -45,15 +45,16 @@ export interface BaseAppOptions {
 export function createBaseApp(options: BaseAppOptions) {
   // A client still sending a body after its answer may send a few times the limit before it is cut.
   const linger = { maxBytes: 4 * options.bodyLimit, maxMs: LINGER_MS };
+  const logger = serverLogger(options.logLevel, options.name);
+  const fastifyLogs = logsEveryRequest(options.logLevel);
   const app = Fastify({
-    logger: loggerOptions(options.logLevel, options.name),
+    ...(fastifyLogs ? { loggerInstance: logger } : {}),
     genReqId: requestIdFor,
     schemaController: { compilersFactory: ZOD_COMPILERS },
     requestIdHeader: false,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
-      // Per-request lines only when debugging: they cost time on the hot path.
-      disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace',
+      disableRequestLogging: !fastifyLogs,
     }),
     bodyLimit: options.bodyLimit,
     // Closing must not wait on idle keep-alive sockets, only on requests in flight.
@@ -65,6 +66,9 @@ export function createBaseApp(options: BaseAppOptions) {
     clientErrorHandler: clientErrorHandler(linger),
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
+  // Without a logger of its own (see logsEveryRequest), Fastify's `log` is a no-op: the app and its
+  // plugins log through this one, which every encapsulated instance inherits.
+  if (!fastifyLogs && logger !== undefined) app.log = logger;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every API body is JSON: a text/plain body must get the content-type error, not reach the

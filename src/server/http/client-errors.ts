@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errorBody, type ErrorType } from './errors.js';
 import { envelopeForUrl, withEnvelope } from './error-handler.js';
 import { lingerThenDestroy, type LingerLimits } from './linger-close.js';
+import { requestLog } from './logger.js';
 import { assignedRequestId } from './request-id.js';
 
 /** Sockets already answered: a broken parser reports every later chunk again. */
@@ -122,7 +123,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? [414, 'invalid_request_error', `a path parameter of '${shown}' is longer than the server accepts`]
         : [500, 'internal_error', 'internal error; see the server log for this request id'];
-  if (status === 500) request.log.error({ err: error }, 'unexpected framework error');
+  if (status === 500) requestLog(request).error({ err: error }, 'unexpected framework error');
   void reply
     .code(status)
     .header('x-request-id', request.id)

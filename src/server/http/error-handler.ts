@@ -4,6 +4,7 @@ import { databaseStateError, isDatabaseBusy } from './database-errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
+import { requestLog } from './logger.js';
 
 /** Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`). */
 export interface ErrorEnvelopeConfig {
@@ -182,10 +183,10 @@ function logServerError(request: FastifyRequest, error: Error, status: number, b
   const context = { route: request.routeOptions.url, method: request.method, status };
   if (error instanceof AppError && status !== 500) {
     const what = body.error.type === 'upstream_error' ? 'upstream failure' : body.error.type;
-    request.log.warn({ ...context, type: body.error.type }, `${what}: ${body.error.message}`);
+    requestLog(request).warn({ ...context, type: body.error.type }, `${what}: ${body.error.message}`);
     return;
   }
-  request.log.error({ ...context, err: error }, 'unexpected error');
+  requestLog(request).error({ ...context, err: error }, 'unexpected error');
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { formatValidatorCompiler } from '../pipeline/format-validator.js';
 import { internalRoutes } from './internal/index.js';
-import { lazyChildLoggerFactory } from './lazy-request-logger.js';
 import { ssoRoutes } from './sso/sso.routes.js';
 import { v1Routes } from './v1.js';
 
@@ -10,9 +9,8 @@ import { v1Routes } from './v1.js';
  * `gateway-services` plugin decorated the app with.
  */
 export const gatewayRoutes: FastifyPluginAsync = async (app) => {
-  // Encapsulated: only the gateway's routes get the field-naming validator and the lazy request logger.
+  // Encapsulated: only the gateway's routes get the field-naming validator.
   app.setValidatorCompiler(formatValidatorCompiler);
-  app.setChildLoggerFactory(lazyChildLoggerFactory);
   await app.register(v1Routes);
   await app.register(internalRoutes, { prefix: '/internal' });
   await app.register(ssoRoutes, { prefix: '/sso' });

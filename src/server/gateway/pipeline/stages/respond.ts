@@ -6,6 +6,7 @@ import { UpstreamError } from '../../providers/upstream-error.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
 import type { ClientWatch } from '../client-connection.js';
 import type { RequestContext } from '../request-context.js';
+import { requestLog } from '../../../http/logger.js';
 
 /** What the client may see of a failure inside a started stream (only provider errors are shown as they are). */
 function describeStreamError(error: unknown): string {
@@ -106,7 +107,7 @@ async function relayStream(
     if (!signal.aborted) {
       ctx.errorType = 'upstream_error';
       if (!(error instanceof StreamError || error instanceof UpstreamError))
-        reply.request.log.error({ err: error }, 'stream relay failed');
+        requestLog(reply.request).error({ err: error }, 'stream relay failed');
       if (!raw.destroyed) write(errorFrame(describeStreamError(error)));
     }
   } finally {
