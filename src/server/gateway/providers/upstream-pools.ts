@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
 
@@ -8,7 +7,10 @@ export interface UpstreamTarget {
   readonly path: string;
 }
 
-/** Parsed targets kept per pool set; base URLs come from configuration, so the set stays small. */
+/**
+ * Parsed targets kept per pool set. Base URLs and paths come from configuration, so the set stays
+ * small; should deployments be replaced with new addresses that often, it starts over past this.
+ */
 const MAX_TARGETS = 1000;
 
 /**
@@ -18,7 +20,9 @@ const MAX_TARGETS = 1000;
  */
 export class UpstreamPools {
   readonly #pools = new Map<string, Pool>();
-  readonly #targets = new LRUCache<string, UpstreamTarget>({ max: MAX_TARGETS });
+  /** By base URL, then path: two map lookups, where one keyed by both would build a string per call. */
+  readonly #targets = new Map<string, Map<string, UpstreamTarget>>();
+  #targetCount = 0;
   #closed = false;
 
   /** The keep-alive pool for an origin (created on first use). */
@@ -34,12 +38,22 @@ export class UpstreamPools {
 
   /** Origin and request path of a base URL plus a path, parsed once per pair (URL parsing is not free on the hot path). */
   target(baseUrl: string, path: string): UpstreamTarget {
-    const key = `${baseUrl} ${path}`;
-    let target = this.#targets.get(key);
-    if (!target) {
+    let byPath = this.#targets.get(baseUrl);
+    let target = byPath?.get(path);
+    if (target === undefined) {
       const url = new URL(baseUrl);
       target = { origin: url.origin, path: `${url.pathname.replace(/\/+$/, '')}${path}${url.search}` };
-      this.#targets.set(key, target);
+      if (this.#targetCount >= MAX_TARGETS) {
+        this.#targets.clear();
+        this.#targetCount = 0;
+        byPath = undefined;
+      }
+      if (byPath === undefined) {
+        byPath = new Map();
+        this.#targets.set(baseUrl, byPath);
+      }
+      byPath.set(path, target);
+      this.#targetCount += 1;
     }
     return target;
   }

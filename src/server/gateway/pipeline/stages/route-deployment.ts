@@ -19,8 +19,9 @@ export function deploymentOrder(
   deployments: readonly Deployment[],
   health: DeploymentHealthTracker,
   random: () => number = Math.random,
-): Deployment[] {
-  if (deployments.length <= 1) return [...deployments];
+): readonly Deployment[] {
+  // One deployment is its own order (the list is only read): no copy on the common path.
+  if (deployments.length <= 1) return deployments;
   const pool = [...deployments];
   const ordered: Deployment[] = [];
   // Weights as shares of the largest: a sum of weights near the largest number would overflow to
@@ -116,14 +117,16 @@ export async function route(
     GENERATING.has(ctx.endpoint) && served.some((deployment) => deployment.capabilities !== undefined)
       ? capableDeployments(served, requiredCapabilities(ctx.endpoint, ctx.body), ctx.model!)
       : served;
-  const settings = { backoffMs: config.gateway.retry_backoff_ms, maxWaitMs: config.gateway.max_retry_wait_ms };
   const signal = ctx.signal;
   let last: UpstreamError | undefined;
   for (const deployment of deploymentOrder(deployments, health)) {
     ctx.deployment = deployment;
     for (let retry = 0; retry <= deployment.maxRetries; retry += 1) {
       if (retry > 0) {
-        const wait = retryDelay(retry, last!, settings);
+        const wait = retryDelay(retry, last!, {
+          backoffMs: config.gateway.retry_backoff_ms,
+          maxWaitMs: config.gateway.max_retry_wait_ms,
+        });
         if (wait === undefined) break;
         await pause(wait, signal);
       }
