@@ -44,4 +44,25 @@ describe('connection tracking for graceful close', () => {
 
     await expect.poll(() => tracker.tracked, { timeout: 5000 }).toBe(0);
   });
+
+  it("adds nothing to a request's path until closing begins, then answers what still arrives and closes its socket", async () => {
+    // A second 'request' listener would have Node copy the listener list for every request served.
+    expect(server.listenerCount('request')).toBe(1);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    tracker.beginClosing();
+    tracker.beginClosing();
+    expect(server.listenerCount('request')).toBe(2);
+    const response = await new Promise<{ status: number; closed: Promise<unknown> }>((resolve, reject) => {
+      const sent = httpRequest({ port, host: '127.0.0.1', path: '/late' }, (answer) => {
+        answer.resume();
+        resolve({ status: answer.statusCode ?? 0, closed: once(answer.socket, 'close') });
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(response.status).toBe(200);
+    await response.closed;
+  });
 });

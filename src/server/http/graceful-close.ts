@@ -24,10 +24,6 @@ export function closeQuietConnectionsOnClose(server: Server): {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  // A request that arrives on a kept-alive socket while closing is answered (503), then its socket goes.
-  server.on('request', (request: { socket: HttpSocket }, response: ServerResponse) => {
-    if (closing) response.once('close', () => setImmediate(() => destroyWhenQuiet(request.socket)));
-  });
   /** Destroys the socket once it carries no response; a pipelined request's response follows the first. */
   const destroyWhenQuiet = (socket: HttpSocket): void => {
     const inFlight = socket._httpMessage;
@@ -36,7 +32,14 @@ export function closeQuietConnectionsOnClose(server: Server): {
   };
   return {
     beginClosing: () => {
+      if (closing) return;
       closing = true;
+      // A request that arrives on a kept-alive socket while closing is answered (503), then its socket
+      // goes. Listened for from now on only: a second 'request' listener would make Node copy the
+      // listener list on every request the server answers.
+      server.on('request', (request: { socket: HttpSocket }, response: ServerResponse) => {
+        response.once('close', () => setImmediate(() => destroyWhenQuiet(request.socket)));
+      });
       for (const socket of open) destroyWhenQuiet(socket);
     },
     get closing() {
