@@ -55,6 +55,8 @@ export interface ProviderSettings {
   readonly name: string;
   readonly baseUrl: string;
   readonly apiKey: string | undefined;
+  /** What no error message may show: the API key, when there is one (derived once, not per call). */
+  readonly secrets: readonly string[];
   readonly auth: 'bearer' | 'api-key';
   readonly timeoutMs: number;
   /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
@@ -82,16 +84,18 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
       upstreamType: 'configuration',
     });
   }
+  // The provider's key variable goes to the provider's own address only, as a configured provider
+  // key does (resolveDeployment): a deployment pointing elsewhere (a colleague's vLLM) must not get it.
+  const apiKey =
+    deployment.apiKey ??
+    (defaults.keyEnv !== undefined && (deployment.baseUrl === undefined || deployment.baseUrl === providerUrl)
+      ? env[defaults.keyEnv]
+      : undefined);
   return {
     name,
     baseUrl,
-    // The provider's key variable goes to the provider's own address only, as a configured provider
-    // key does (resolveDeployment): a deployment pointing elsewhere (a colleague's vLLM) must not get it.
-    apiKey:
-      deployment.apiKey ??
-      (defaults.keyEnv !== undefined && (deployment.baseUrl === undefined || deployment.baseUrl === providerUrl)
-        ? env[defaults.keyEnv]
-        : undefined),
+    apiKey,
+    secrets: apiKey ? [apiKey] : [],
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
     acceptsTopK: defaults.topK === true,

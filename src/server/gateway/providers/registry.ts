@@ -28,20 +28,18 @@ function buildProvider(deployment: Deployment): ResolvedProvider {
       return { chat: demoChatProvider, embeddings: demoEmbeddingsProvider, secrets: [] };
     case 'anthropic': {
       const settings = providerSettings(deployment);
-      return { chat: anthropicChatProvider(settings), embeddings: undefined, secrets: secretsOf(settings.apiKey) };
+      return { chat: anthropicChatProvider(settings), embeddings: undefined, secrets: settings.secrets };
     }
     default: {
       const settings = providerSettings(deployment);
       return {
         chat: openAiChatProvider(settings),
         embeddings: openAiEmbeddingsProvider(settings),
-        secrets: secretsOf(settings.apiKey),
+        secrets: settings.secrets,
       };
     }
   }
 }
-
-const secretsOf = (apiKey: string | undefined): readonly string[] => (apiKey ? [apiKey] : []);
 
 /** Whether a provider offers embeddings (Anthropic does not). */
 export function supportsEmbeddings(provider: string): boolean {

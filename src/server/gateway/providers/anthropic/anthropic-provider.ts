@@ -34,7 +34,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
           body: withAnthropicTemperature(body),
           signal: context.signal,
           timeoutMs: settings.timeoutMs,
-          secrets: settings.apiKey ? [settings.apiKey] : [],
+          secrets: settings.secrets,
           answer: 'messages',
         },
         body.stream === true,

@@ -48,7 +48,7 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     body: { ...prompt, model: context.upstreamModel },
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
-    secrets: settings.apiKey ? [settings.apiKey] : [],
+    secrets: settings.secrets,
   };
   const answer = (await postForJson(call)).body;
   const tokens = reportedTokens((answer as { input_tokens?: unknown } | null)?.input_tokens);

@@ -99,7 +99,8 @@ function upstreamCall(
     body,
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
-    secrets: apiKey ? [apiKey] : [],
+    // The deployment's own key has its list already; a caller's passthrough key gets one here.
+    secrets: apiKey === settings.apiKey ? settings.secrets : apiKey ? [apiKey] : [],
     answer,
   };
 }
