@@ -8,7 +8,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
 import { envelopeForRequest, installErrorHandling } from './error-handler.js';
-import { logsEveryRequest, serverLogger } from './logger.js';
+import { logsEveryRequest, REQUEST_ID_LOG_LABEL, serverLogger } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
@@ -53,7 +53,7 @@ export function createBaseApp(options: BaseAppOptions) {
     schemaController: { compilersFactory: ZOD_COMPILERS },
     requestIdHeader: false,
     logController: new LogController({
-      requestIdLogLabel: 'requestId',
+      requestIdLogLabel: REQUEST_ID_LOG_LABEL,
       disableRequestLogging: !fastifyLogs,
     }),
     bodyLimit: options.bodyLimit,

@@ -21,6 +21,7 @@ function loggerOptions(level: string, name: string): pino.LoggerOptions {
     name,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
+      // Given serializers replace pino's defaults, its error serializer among them.
       err: pino.stdSerializers.err,
       // Only what identifies the request: never headers or bodies, which can hold keys and prompts.
       req: (req: { method: string; url: string; id: string }) => ({
@@ -28,10 +29,12 @@ function loggerOptions(level: string, name: string): pino.LoggerOptions {
         url: req.url.split('?')[0],
         id: req.id,
       }),
-      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
     },
   };
 }
+
+/** The field naming the request on every line it logs, Fastify's own lines and requestLog's alike. */
+export const REQUEST_ID_LOG_LABEL = 'requestId';
 
 /** A server's logger at the given level, or none when the level is `silent`. */
 export function serverLogger(level: string, name: string): FastifyBaseLogger | undefined {
@@ -49,5 +52,5 @@ export const logsEveryRequest = (level: string): boolean => level === 'debug' ||
 
 /** The logger for what one request logs (errors mostly), bound to its id as each of its lines is. */
 export function requestLog(request: FastifyRequest): FastifyBaseLogger {
-  return request.server.log.child({ requestId: request.id });
+  return request.server.log.child({ [REQUEST_ID_LOG_LABEL]: request.id });
 }
