@@ -17,9 +17,16 @@ export const queryParams = <S extends Record<string, z.ZodType>>(shape: S) => {
   });
 };
 
-/** Query strings carry integers as plain decimal digits; `1e3`, `0x10` or ` 1` are not coerced into one. */
-const decimalInteger = (value: unknown): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+/**
+ * Query strings carry integers as plain decimal digits; `1e3`, `0x10` or ` 1` are not coerced into one.
+ * Digits past a double's range (309 and more) read as its largest value, not Infinity, so a bound says
+ * "must be at most", and a clamped parameter is clamped, as for any other large number.
+ */
+export const decimalInteger = (value: unknown): unknown => {
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) return value;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : Math.sign(number) * Number.MAX_VALUE;
+};
 
 /** An integer query parameter of at least `min` and at most `max` (else 2^53 - 1, as every integer). */
 export const queryInteger = (min: number, max?: number) => {

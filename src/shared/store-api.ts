@@ -1,6 +1,7 @@
 // Request and response schemas of the versioned document store API (/v1/*).
 // Imported by the server routes and by the renderer: no Node or database imports here.
 import { z } from 'zod';
+import { decimalInteger } from './query-params.js';
 
 /**
  * Path-like namespace: segments of letters, digits, `.`, `_`, `-` joined by `/` (`team/app/config`).
@@ -171,10 +172,9 @@ export type ApplyResponse = z.infer<typeof applyResponseSchema>;
  * Query strings carry integers as plain decimal digits; `1e2`, `0x1` or ` 1` are not coerced into one.
  * An empty value (`?revision=`) is unused, like `0` and like an empty checkpoint or cursor.
  */
-const decimalInteger = (value: unknown): unknown =>
-  value === '' ? 0 : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+const storeInteger = (value: unknown): unknown => (value === '' ? 0 : decimalInteger(value));
 
-const queryInt = (name: string, max = MAX_INTEGER) => z.preprocess(decimalInteger, wholeNumber(name, max));
+const queryInt = (name: string, max = MAX_INTEGER) => z.preprocess(storeInteger, wholeNumber(name, max));
 
 /** A parameter given twice arrives as a list: say so rather than that it is not an integer or a string. */
 const givenOnce = <T extends z.ZodType>(name: string, schema: T) =>
@@ -256,7 +256,7 @@ export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
-  documents: z.array(documentInputSchema).default([]),
+  documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }).default([]),
   mode: applyModeSchema.default('merge'),
 });
 
@@ -308,7 +308,7 @@ export type LogResponse = z.infer<typeof logResponseSchema>;
 
 /** GET /v1/revisions/:id (Gatehouse extension). */
 export const revisionParamsSchema = z.object({
-  id: z.preprocess(decimalInteger, wholeNumber('id', MAX_INTEGER, 1)),
+  id: z.preprocess(storeInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
 export const revisionQuerySchema = querySchema({

@@ -94,8 +94,21 @@ describe('both servers over one database', () => {
     });
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(servers.gatewayUrl);
+    // Only the methods the store's routes answer.
+    expect(allowed.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
     const foreign = await fetch(`${servers.storeUrl}/healthz`, { headers: { origin: 'https://evil.example' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    // A preflight from elsewhere is told why, in the error shape, rather than "no route OPTIONS".
+    const refused = await fetch(`${servers.storeUrl}/v1/apply`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(refused.headers.get('x-request-id')).toBeTruthy();
+    expect(await refused.json()).toMatchObject({
+      error: { type: 'permission_error', message: expect.stringContaining("origin 'https://evil.example'"), code: 403 },
+    });
   });
 
   it('tell the UI where the store is, without any credential', async () => {

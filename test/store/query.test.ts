@@ -91,6 +91,15 @@ describe('store query strings', () => {
     const log = await get('/v1/log?namespace=team/app&limit=100000000000000000000000');
     expect(log.status).toBe(200);
     expect(log.body.entries).toHaveLength(2);
+    // Past a double's range (309 digits and more) too: the bound, never "not an integer".
+    const huge = '9'.repeat(400);
+    expect(await get(`/v1/state?namespace=team/app&revision=${huge}`)).toEqual(
+      refused('revision must be at most 9007199254740991'),
+    );
+    expect((await get(`/v1/log?namespace=team/app&limit=${huge}`)).body.entries).toHaveLength(2);
+    expect(await get(`/v1/state?namespace=team/app&revision=-${huge}`)).toEqual(
+      refused('revision must not be negative'),
+    );
     expect(await get('/v1/state?namespace=team/app&revision=1.5')).toEqual(refused('revision must be an integer'));
   });
 

@@ -35,4 +35,11 @@ describe('missing and mistyped text fields', () => {
       'checkpoint_name: must be a string',
     );
   });
+
+  it("calls a diff's documents that are no list what apply calls them", async () => {
+    for (const documents of [null, 'a.txt', { key: 'a' }]) {
+      expect(await message('POST', '/v1/diff', { documents })).toBe('documents must be an array of documents');
+      expect(await message('POST', '/v1/apply', { documents })).toBe('documents must be an array of documents');
+    }
+  });
 });

@@ -47,7 +47,8 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
-  if (ctx.allowedOrigin) allowOrigins(plain, ctx.allowedOrigin);
+  // The store's routes answer these three methods; a preflight promises no other.
+  if (ctx.allowedOrigin) allowOrigins(plain, ctx.allowedOrigin, 'GET, POST, DELETE');
   registerHttpMetrics(plain, registry, 'svc');
 
   const authEnabled = config.store.auth.enabled;

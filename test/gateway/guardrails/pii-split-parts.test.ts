@@ -45,6 +45,21 @@ describe('PII cut between the text parts of one message', () => {
     expect(answer.choices[0]!.message.content).toBe('Sent to ada.lovelace@example.com.');
   });
 
+  it('a whole value at the end of a part keeps the next part\'s first word, and the one before a value at the start keeps its last', async () => {
+    h.openai.setNext({ reply: { text: 'Noted [EMAIL_1], [EMAIL_2].' } });
+    const answer = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [userParts('mail ada@example.com', 'Thanks a lot, Contact', 'bob@example.org today')],
+    });
+    const sent = h.openai.lastRequest()!.body.messages[0].content;
+    expect(sent).toEqual([
+      { type: 'text', text: 'mail [EMAIL_1]' },
+      { type: 'text', text: 'Thanks a lot, Contact' },
+      { type: 'text', text: '[EMAIL_2] today' },
+    ]);
+    expect(answer.choices[0]!.message.content).toBe('Noted ada@example.com, bob@example.org.');
+  });
+
   it('Messages: a card number over three blocks is one placeholder in the first', async () => {
     await anthropic.messages.create({
       model: 'claude-opus-4-7',

@@ -55,6 +55,7 @@ function addSplits(
     const from = partAt(entity.start);
     const to = partAt(entity.end - 1);
     if (from === to) continue; // within one part: found there already
+    if (runsIntoWord(texts, found, first, starts, entity, from, to)) continue;
     const value = joined.slice(entity.start, entity.end);
     for (let part = from; part <= to; part += 1) {
       const index = first + part;
@@ -69,4 +70,37 @@ function addSplits(
       );
     }
   }
+}
+
+const LETTER = /\p{L}/u;
+
+/**
+ * Whether a reading across parts only runs a value that one part holds whole on into a word the
+ * neighbouring part begins or ends with: `ada@example.com` + `Thanks a lot` reads `example.comThanks`
+ * as the domain, which would take the word from the next part and give it back glued to the address.
+ * The parts' own readings then stand. A value cut mid-way (`ada@exam` + `ple.com`) has no whole value
+ * at the cut, and digits running on (`4111 1111` + ` 1111`) are no word, so those are still read joined.
+ */
+function runsIntoWord(
+  texts: readonly string[],
+  found: readonly (readonly Found[])[],
+  first: number,
+  starts: readonly number[],
+  entity: Found,
+  from: number,
+  to: number,
+): boolean {
+  for (let part = from + 1; part <= to; part += 1) {
+    const left = texts[first + part - 1]!;
+    const right = texts[first + part]!;
+    const endsLeft = found[first + part - 1]!.some(
+      (own) => own.type === entity.type && own.end === left.length && starts[part - 1]! + own.start >= entity.start,
+    );
+    if (endsLeft && LETTER.test(right.charAt(0))) return true;
+    const startsRight = found[first + part]!.some(
+      (own) => own.type === entity.type && own.start === 0 && starts[part]! + own.end <= entity.end,
+    );
+    if (startsRight && LETTER.test(left.charAt(left.length - 1))) return true;
+  }
+  return false;
 }
