@@ -74,8 +74,9 @@ describe('request traces over OTLP', () => {
       'http.response.status_code': 200,
       'gatehouse.endpoint': 'chat',
       'gatehouse.model': 'gpt-4o-mini',
-      'gatehouse.cache.hit': false,
     });
+    // The cache keeps only temperature-0 answers here: it did not apply, so the span says neither.
+    expect(root.attributes).not.toHaveProperty('gatehouse.cache.hit');
     for (const name of [
       'gateway.authenticate',
       'gateway.resolve_model',
@@ -234,7 +235,10 @@ describe('request traces over OTLP', () => {
           { model: 'gpt-4o-mini', temperature: 0, messages: [{ role: 'user', content: 'trace a hit' }] },
           { headers: { traceparent } },
         );
-    await ask(callerContext().traceparent);
+    const first = callerContext();
+    await ask(first.traceparent);
+    const miss = await receiver.waitForTrace(first.traceId, 7);
+    expect(only(miss, 'POST /v1/chat/completions').attributes['gatehouse.cache.hit']).toBe(false);
     const caller = callerContext();
     await ask(caller.traceparent);
     const spans = await receiver.waitForTrace(caller.traceId, 6);

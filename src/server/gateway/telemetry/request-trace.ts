@@ -159,7 +159,8 @@ export class RequestTrace {
     readonly errorType: string | undefined;
     readonly usage: Usage | undefined;
     readonly model: string | undefined;
-    readonly cached: boolean;
+    /** Undefined when the cache did not apply to the request (as `x-cache-hit` is then absent). */
+    readonly cached: boolean | undefined;
   }): void {
     const upstream = this.#upstream;
     if (upstream !== undefined) {
@@ -177,7 +178,7 @@ export class RequestTrace {
     }
     const root = this.#root;
     root.setAttribute('http.response.status_code', outcome.status);
-    root.setAttribute('gatehouse.cache.hit', outcome.cached);
+    if (outcome.cached !== undefined) root.setAttribute('gatehouse.cache.hit', outcome.cached);
     if (outcome.model !== undefined) root.setAttribute('gatehouse.model', outcome.model);
     if (outcome.errorType !== undefined) {
       root.setAttribute('error.type', outcome.errorType);

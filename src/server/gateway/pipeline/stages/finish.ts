@@ -86,7 +86,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     errorType: entry.errorType ?? undefined,
     usage: usageOf(ctx),
     model: entry.model ?? undefined,
-    cached: ctx.cached,
+    cached: ctx.cache === undefined ? undefined : ctx.cached,
   });
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
   services.traffic.record({
