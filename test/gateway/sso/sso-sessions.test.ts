@@ -122,7 +122,8 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
     // Signing out twice: the key no longer authenticates.
     const again = await h.logout(key.key);
     expect(again.status).toBe(401);
-    expect(again.body.error.type).toBe('authentication_error');
+    // In the words /v1 uses for the same key.
+    expect(again.body.error).toMatchObject({ type: 'authentication_error', message: 'API key has been revoked' });
   });
 
   it('refuses sign-out without a key, and for a key the master key issued', async () => {

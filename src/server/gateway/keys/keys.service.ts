@@ -18,6 +18,14 @@ export interface AuthenticatedKey {
 /** Why a presented key was refused. */
 export type KeyRejection = 'unknown' | 'expired' | 'revoked' | 'rotated';
 
+/** What a caller is told of a refused key, in the same words wherever a key is presented. */
+export const KEY_REJECTION_MESSAGES: Readonly<Record<KeyRejection, string>> = {
+  unknown: 'invalid API key',
+  expired: 'API key has expired',
+  revoked: 'API key has been revoked',
+  rotated: 'API key has been rotated: this secret was replaced; use the new one',
+};
+
 /** The outcome of checking a presented key. */
 export type KeyCheck =
   { readonly ok: true; readonly key: AuthenticatedKey } | { readonly ok: false; readonly reason: KeyRejection };

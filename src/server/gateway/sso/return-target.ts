@@ -20,7 +20,7 @@ export function parseReturnTarget(value: string, gatewayOrigin: string): { url: 
   }
   if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.port === '' || url.username || url.password)
     return {
-      problem: `return_to must be http://127.0.0.1:<port>/..., http://[::1]:<port>/... or http://localhost:<port>/..., got '${shorten(value)}'`,
+      problem: `return_to must be a path under /ui/ or http://127.0.0.1:<port>/..., http://[::1]:<port>/... or http://localhost:<port>/..., got '${shorten(value)}'`,
     };
   return { url };
 }

@@ -3,7 +3,7 @@ import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../sh
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
-import type { KeysService } from '../keys/keys.service.js';
+import { KEY_REJECTION_MESSAGES, type KeysService } from '../keys/keys.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
@@ -254,11 +254,7 @@ export class SsoService {
   /** Signs out the holder of an SSO key: the key is revoked, the refresh token revoked at the provider. */
   async logout(secret: string, requestId: string): Promise<SsoLogoutResult> {
     const check = this.deps.keys.check(secret);
-    if (!check.ok)
-      throw new SsoError(
-        'authentication_error',
-        `the API key is ${check.reason === 'unknown' ? 'not valid' : check.reason}`,
-      );
+    if (!check.ok) throw new SsoError('authentication_error', KEY_REJECTION_MESSAGES[check.reason]);
     const sessionId = check.key.row.ssoSessionId;
     const session = sessionId ? this.deps.repository.findById(sessionId) : undefined;
     if (!session)

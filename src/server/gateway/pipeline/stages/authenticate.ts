@@ -3,6 +3,7 @@ import { bearerToken, secretsEqual } from '../../../http/secrets.js';
 import { forbidden, unauthorized } from '../../../http/errors.js';
 import { isIssuedKey } from '../../keys/key-secret.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
+import { KEY_REJECTION_MESSAGES } from '../../keys/keys.service.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 
 /** The scope each endpoint needs; `/v1/models` needs only a valid key. */
@@ -63,16 +64,7 @@ export function authenticate(ctx: RequestContext): void {
     if (!check.ok) {
       if (secretsEqual(secret, masterKey))
         throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
-      switch (check.reason) {
-        case 'unknown':
-          throw unauthorized('invalid API key');
-        case 'expired':
-          throw unauthorized('API key has expired');
-        case 'revoked':
-          throw unauthorized('API key has been revoked');
-        case 'rotated':
-          throw unauthorized('API key has been rotated: this secret was replaced; use the new one');
-      }
+      throw unauthorized(KEY_REJECTION_MESSAGES[check.reason]);
     }
     ctx.principal = { kind: 'key', key: check.key };
     const scope = requiredScope(ctx.endpoint);
