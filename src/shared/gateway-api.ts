@@ -476,8 +476,8 @@ export const usageLogsQuerySchema = queryParams({
   key_id: z.string().optional(),
   model: z.string().optional(),
   request_id: z.string().optional(),
-  /** `chat`, `messages`, `count_tokens`, `responses` or `embeddings`. */
-  endpoint: z.string().optional(),
+  /** The endpoints that write usage rows; another name would match none, so it is refused by name. */
+  endpoint: z.enum(['chat', 'messages', 'count_tokens', 'responses', 'embeddings']).optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */

@@ -62,6 +62,11 @@ describe('query parameters of the admin listings', () => {
     await call('/v1/embeddings', { model: 'demo/embed', input: 'hi' });
     const rows = (await admin('GET', '/internal/usage/logs?endpoint=embeddings')).body.data;
     expect(rows.map((row: { endpoint: string }) => row.endpoint)).toEqual(['embeddings']);
+    // A name no row can have is refused, naming the ones there are, rather than matching nothing.
+    const unknown = await admin('GET', '/internal/usage/logs?endpoint=embedding');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('endpoint');
+    expect(unknown.body.error.message).toContain("'embeddings'");
   });
 
   it('filters the audit trail by target and by actor', async () => {

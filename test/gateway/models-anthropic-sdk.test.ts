@@ -44,6 +44,26 @@ describe('GET /v1/models for both SDKs', () => {
     const bad = await fetch(`${h.url}/v1/models?limit=0`, { headers });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('limit');
+    // A cursor that is no model of the list is refused, not read as the start or as an empty page.
+    for (const cursor of ['after_id', 'before_id']) {
+      const unknown = await fetch(`${h.url}/v1/models?${cursor}=nope`, { headers });
+      expect(unknown.status, cursor).toBe(400);
+      expect(await unknown.json()).toMatchObject({
+        type: 'error',
+        error: {
+          message: `query parameter ${cursor} 'nope' is not a model of this list; page with the first_id or last_id of an earlier page`,
+        },
+      });
+    }
+  });
+
+  it('answers for an alias under its own name in both shapes; an alias of a model not allowed stays 404', async () => {
+    const fast = await h.openaiClient(secret).models.retrieve('fast');
+    const target = await h.openaiClient(secret).models.retrieve('gpt-4o-mini');
+    expect(fast).toMatchObject({ id: 'fast', object: 'model', owned_by: target.owned_by });
+    expect((await h.anthropicClient(secret).models.retrieve('smart')).id).toBe('smart');
+    const ghost = await fetch(`${h.url}/v1/models/ghost`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(ghost.status).toBe(404);
   });
 
   it("answers an Anthropic client's errors outside /v1/messages in Anthropic's envelope too", async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badRequest } from '../../http/errors.js';
 import type { ModelObject } from '../model-registry/model-registry.js';
 
 /** A model as Anthropic's `GET /v1/models` describes it. */
@@ -57,12 +58,8 @@ export function anthropicModelPage(
   const limit = query.limit ?? 20;
   let from = 0;
   let to = models.length;
-  if (query.after_id !== undefined) from = models.findIndex((m) => m.id === query.after_id) + 1;
-  if (query.before_id !== undefined)
-    to = Math.max(
-      0,
-      models.findIndex((m) => m.id === query.before_id),
-    );
+  if (query.after_id !== undefined) from = cursorIndex(models, 'after_id', query.after_id) + 1;
+  if (query.before_id !== undefined) to = cursorIndex(models, 'before_id', query.before_id);
   const window = models.slice(from, to);
   const page =
     query.before_id !== undefined && query.after_id === undefined ? window.slice(-limit) : window.slice(0, limit);
@@ -73,4 +70,17 @@ export function anthropicModelPage(
     first_id: data[0]?.id ?? null,
     last_id: data.at(-1)?.id ?? null,
   };
+}
+
+/**
+ * Where a cursor points: a model of the list. Another id would read as the list's start (after_id) or
+ * an empty page (before_id), either a wrong answer given as a right one.
+ */
+function cursorIndex(models: readonly ModelObject[], name: string, id: string): number {
+  const index = models.findIndex((m) => m.id === id);
+  if (index === -1)
+    throw badRequest(
+      `query parameter ${name} '${id.slice(0, 200)}' is not a model of this list; page with the first_id or last_id of an earlier page`,
+    );
+  return index;
 }

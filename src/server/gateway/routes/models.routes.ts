@@ -67,7 +67,12 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
       // A wildcard: canonical names such as `demo/echo` contain slashes.
       const id = request.params['*'];
       const models = keyModels(request);
-      const found = visible(models).find((m) => m.id === id);
+      const shown = visible(models);
+      // An alias the caller may call answers under its own name, as requests use it, with its target's owner.
+      const resolution = services.registry.resolve(id);
+      const target = shown.find((m) => m.id === resolution.model);
+      const found =
+        shown.find((m) => m.id === id) ?? (resolution.aliasOf !== undefined && target ? { ...target, id } : undefined);
       if (found) return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
       const allowed = services.registry.modelList().data.some((m) => m.id === id);
       const principal = contextOf(request).principal;
