@@ -77,7 +77,8 @@ export const apiKeyCreateSchema = keyLimitsSchema
   .strict()
   .refine(oneExpiry, ONE_EXPIRY)
   // A key issued already expired could never be used (an update may still set a past expiry: to end a key now).
-  .refine((input) => input.expires_at == null || Date.parse(input.expires_at) > Date.now(), {
+  // A value that is no date at all is told so by its format check alone.
+  .refine((input) => input.expires_at == null || !(Date.parse(input.expires_at) <= Date.now()), {
     message: 'must be in the future: a key issued already expired could never be used',
     path: ['expires_at'],
   });
@@ -239,7 +240,7 @@ export function baseUrlProblem(address: string): string | undefined {
     return 'must be an absolute http:// or https:// URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `must be an http:// or https:// URL, got ${url.protocol}`;
+    return `must be an http:// or https:// URL, got '${withoutUserinfo(address).slice(0, 200)}'`;
   }
   if (url.username !== '' || url.password !== '') {
     const shown = `${url.protocol}//${url.host}${url.pathname}`;

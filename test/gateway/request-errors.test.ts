@@ -101,6 +101,11 @@ describe('request errors name the field and the value', () => {
     expect(expired.body).toEqual(
       invalid('expires_at must be in the future: a key issued already expired could never be used'),
     );
+    // No date at all is told that alone, not also that it is in the past.
+    const notDate = await admin('POST', '/internal/api-keys', { name: 'x', expires_at: 'not a date' });
+    expect(notDate.status).toBe(400);
+    expect(notDate.body.error.message).toMatch(/^expires_at must be an ISO-8601/);
+    expect(notDate.body.error.message).not.toContain('future');
     const noModel = invalid('models must list at least one model: leave it out, or send null, for every allowed model');
     expect((await admin('POST', '/internal/api-keys', { name: 'x', models: [] })).body).toEqual(noModel);
     expect((await admin('GET', '/internal/api-keys', undefined)).body.data.length).toBe(before);
