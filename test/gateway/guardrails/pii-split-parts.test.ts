@@ -45,7 +45,7 @@ describe('PII cut between the text parts of one message', () => {
     expect(answer.choices[0]!.message.content).toBe('Sent to ada.lovelace@example.com.');
   });
 
-  it('a whole value at the end of a part keeps the next part\'s first word, and the one before a value at the start keeps its last', async () => {
+  it("a whole value at the end of a part keeps the next part's first word, and the one before a value at the start keeps its last", async () => {
     h.openai.setNext({ reply: { text: 'Noted [EMAIL_1], [EMAIL_2].' } });
     const answer = await openai.chat.completions.create({
       model: 'gpt-4o-mini',

@@ -72,7 +72,8 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
       const resolution = services.registry.resolve(id);
       const target = shown.find((m) => m.id === resolution.model);
       const found =
-        shown.find((m) => m.id === id) ?? (resolution.aliasOf !== undefined && target ? { ...target, id } : undefined);
+        shown.find((m) => m.id === id) ??
+        (resolution.ok && resolution.aliasOf !== undefined && target ? { ...target, id } : undefined);
       if (found) return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
       const allowed = services.registry.modelList().data.some((m) => m.id === id);
       const principal = contextOf(request).principal;
