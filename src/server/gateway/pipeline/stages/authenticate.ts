@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerToken, secretsEqual } from '../../../http/secrets.js';
+import { bearerToken, notBearerHint, secretsEqual } from '../../../http/secrets.js';
 import { forbidden, unauthorized } from '../../../http/errors.js';
 import { isIssuedKey } from '../../keys/key-secret.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
@@ -46,9 +46,11 @@ function presentedKey(headers: IncomingHttpHeaders, endpoint: Endpoint): string 
 
 /** Why no credential was found, in the words of the endpoint's own credential. */
 function missingKeyMessage(headers: IncomingHttpHeaders, endpoint: Endpoint): string {
-  if (reads(endpoint)) return 'missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>';
+  const malformed = notBearerHint(headers.authorization);
+  if (reads(endpoint))
+    return `missing API key: send x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>${malformed}`;
   const hint = apiKeyHeader(headers) !== undefined ? ' (x-api-key is read only on /v1/messages and /v1/models)' : '';
-  return `missing API key: send Authorization: Bearer <API_KEY>${hint}`;
+  return `missing API key: send Authorization: Bearer <API_KEY>${hint || malformed}`;
 }
 
 /**
