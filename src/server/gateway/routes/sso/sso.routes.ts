@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, unauthorized } from '../../../http/errors.js';
-import { bearerToken } from '../../../http/secrets.js';
+import { bearerToken, notBearerHint } from '../../../http/secrets.js';
 import {
   ssoCallbackQuerySchema,
   ssoIssuedKeySchema,
@@ -65,7 +65,10 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
 
   typed.post('/logout', { schema: { response: { 200: ssoLogoutResultSchema } } }, async (request) => {
     const key = bearerToken(request.headers.authorization);
-    if (key === undefined) throw unauthorized('missing API key: send Authorization: Bearer <the key to sign out>');
+    if (key === undefined)
+      throw unauthorized(
+        `missing API key: send Authorization: Bearer <the key to sign out>${notBearerHint(request.headers.authorization)}`,
+      );
     return sso.logout(key, request.id);
   });
 };
