@@ -277,7 +277,7 @@ export const logQuerySchema = querySchema({
   limit: queryInt('limit', Infinity).default(0),
   after: queryInt('after').default(0),
   // Only the revisions that changed this document, as `git log -- <path>` (extension; empty: all).
-  key: z.string().max(MAX_KEY_LENGTH, `key must be at most ${MAX_KEY_LENGTH} characters`).default(''),
+  key: z.string().max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`).default(''),
 });
 
 /** One revision of a branch's history. */

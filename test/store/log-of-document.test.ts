@@ -65,6 +65,6 @@ describe('GET /v1/log with key', () => {
     expect((await log('branch=main&key=nope.md')).body).toEqual({ entries: [], total: 0 });
     const long = await log(`branch=main&key=${'k'.repeat(5000)}`);
     expect(long.status).toBe(400);
-    expect(long.body.error.message).toMatch(/key must be at most \d+ characters/);
+    expect(long.body.error.message).toMatch(/^key: must be at most \d+ characters$/);
   });
 });
