@@ -38,3 +38,18 @@ test('history of a document the branch never changed says so and offers every re
   await page.getByRole('button', { name: 'Show every revision' }).click();
   await expect(page.getByRole('listbox', { name: 'Revisions' }).getByRole('option')).toHaveCount(1);
 });
+
+test("a document's latest change is not called the head when the branch moved on since", async ({ page }) => {
+  const namespace = freshNamespace('history', 'document-head');
+  await apply(namespace, 'main', 'router', { 'router.json': '{"model":"a"}\n' });
+  await apply(namespace, 'main', 'prompt', { 'prompt.md': 'hi\n' });
+  await openSignedIn(page, screen('history', namespace, 'main', '&document=router.json'));
+  const log = page.getByRole('listbox', { name: 'Revisions' });
+  await expect(log.getByRole('option')).toHaveCount(1);
+  await expect(log.getByRole('option').nth(0)).toContainText('router');
+  await expect(log.getByRole('option').nth(0)).not.toContainText('head');
+  // The branch's head is #2: this one may be rolled back to, and compares with the head.
+  const detail = page.getByTestId('revision-detail');
+  await expect(detail.getByTestId('rollback-button')).toBeEnabled();
+  await expect(detail.getByRole('link', { name: /^Compare #\d+ with head$/ })).toBeVisible();
+});

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
+import { useBranches, useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
 import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
@@ -29,6 +29,12 @@ export function HistoryScreen() {
   // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
   const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
+  // One document's log starts at its latest change, which need not be the branch's head: that comes
+  // from the branch list (the scope picker's, so no extra request), undefined until it is read.
+  const branches = useBranches(scope);
+  const headId = documentKey
+    ? branches.data?.branches.find((branch) => branch.current)?.head_revision
+    : entries[0]?.id;
   // The newest page read holds the newest count.
   const total = log.data?.pages[log.data.pages.length - 1]?.total;
   const rev = params.get('rev');
@@ -119,7 +125,11 @@ export function HistoryScreen() {
           onEndReached={loadMore}
           rowKey={(index) => entries[index]!.id}
           renderRow={(index) => (
-            <LogRow entry={entries[index]!} head={index === 0} checkpoints={checkpoints.get(entries[index]!.id)} />
+            <LogRow
+              entry={entries[index]!}
+              head={entries[index]!.id === headId}
+              checkpoints={checkpoints.get(entries[index]!.id)}
+            />
           )}
         />
         {isFetchingNextPage && <div className="split-list-footer">Loading older revisions…</div>}
@@ -135,7 +145,7 @@ export function HistoryScreen() {
             key={selectedId}
             scope={scope}
             id={selectedId}
-            headId={entries[0]!.id}
+            headId={headId}
             checkpoints={checkpoints.get(selectedId) ?? []}
             preferredKey={documentKey || undefined}
             fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}

@@ -35,7 +35,8 @@ export function RevisionDetail({
 }: {
   readonly scope: StoreScope;
   readonly id: number;
-  readonly headId: number;
+  /** The branch's head, undefined while it is being read. */
+  readonly headId: number | undefined;
   /** Names of the checkpoints at this revision. */
   readonly checkpoints: readonly string[];
   /** The document shown first (a document's history shows that document). */
