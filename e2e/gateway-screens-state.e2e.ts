@@ -392,3 +392,16 @@ test('collections: Delete asks first, saying what goes, and only then deletes', 
   await expect(table.getByRole('row').filter({ hasText: name })).toHaveCount(0);
   expect(await exists()).toBe(404);
 });
+
+test('live traffic: a refused request shows its error message whole and the model it asked for, not "→ null"', async ({
+  page,
+  app,
+}) => {
+  const issued = await issueKey({ name: `refused-${Date.now()}` });
+  const requestId = await chat(app, issued.key, 'refused', { model: 'no-such-model-e2e' });
+  await openSignedIn(page, `gateway/traffic?key=${issued.id}&request=${requestId}`);
+  const drawer = page.getByTestId('traffic-drawer');
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByTestId('traffic-error-message')).toContainText("'no-such-model-e2e'");
+  await expect(drawer).toContainText('no-such-model-e2e (not routed)');
+});

@@ -29,4 +29,17 @@ describe('stream transcripts in the traffic drawer', () => {
     expect(transcriptEvents(messages)).toEqual([{ name: 'content_block_delta', summary: '"Yo"' }]);
     expect(transcriptEvents('{"object":"response"}')).toBeUndefined();
   });
+
+  it('says how a stream ended: the finish reason and the token counts', () => {
+    const chat =
+      'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n' +
+      'data: {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":9,"total_tokens":21}}\n\n';
+    expect(transcriptEvents(chat)).toEqual([
+      { name: 'chunk', summary: 'finish stop' },
+      { name: 'chunk', summary: 'usage 12+9' },
+    ]);
+    const messages =
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}\n\n';
+    expect(transcriptEvents(messages)).toEqual([{ name: 'message_delta', summary: 'finish end_turn, usage 7' }]);
+  });
 });

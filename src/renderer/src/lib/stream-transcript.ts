@@ -17,8 +17,9 @@ function summarise(data: string): { type?: string; summary: string } {
   const type = typeof payload.type === 'string' ? payload.type : undefined;
   const item = payload.item as { type?: string; name?: string } | undefined;
   const error = payload.error as { message?: string } | undefined;
-  const choice = (payload.choices as Array<{ delta?: { content?: string } }> | undefined)?.[0];
-  const delta = (payload.delta as { text?: string } | string | undefined) ?? choice?.delta?.content;
+  const choice = (payload.choices as Array<{ delta?: { content?: string }; finish_reason?: unknown }> | undefined)?.[0];
+  const delta =
+    (payload.delta as { text?: string; stop_reason?: unknown } | string | undefined) ?? choice?.delta?.content;
   const summary =
     typeof delta === 'string'
       ? JSON.stringify(delta)
@@ -30,8 +31,24 @@ function summarise(data: string): { type?: string; summary: string } {
             ? `${item.type}${item.name ? ` ${item.name}` : ''}`
             : typeof (payload.response as { status?: string } | undefined)?.status === 'string'
               ? `status ${(payload.response as { status: string }).status}`
-              : '';
+              : ending(choice?.finish_reason ?? delta?.stop_reason, payload.usage);
   return { type, summary };
+}
+
+/**
+ * How a frame ends the answer, when that is all it carries: the finish reason (chat's
+ * `finish_reason`, Messages' `stop_reason`) and the token counts (`usage 12+9`, prompt and answer).
+ */
+function ending(reason: unknown, usage: unknown): string {
+  const parts: string[] = [];
+  if (typeof reason === 'string') parts.push(`finish ${reason}`);
+  if (usage !== null && typeof usage === 'object') {
+    const counts = usage as Record<string, unknown>;
+    const input = counts.prompt_tokens ?? counts.input_tokens;
+    const output = counts.completion_tokens ?? counts.output_tokens;
+    if (typeof output === 'number') parts.push(`usage ${typeof input === 'number' ? `${input}+` : ''}${output}`);
+  }
+  return parts.join(', ');
 }
 
 /**

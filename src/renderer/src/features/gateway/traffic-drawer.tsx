@@ -71,6 +71,35 @@ function cacheLabel(cache: TrafficEvent['cache']): string | undefined {
   }
 }
 
+/** The model asked for and the one routed to; a request refused before routing has only the first. */
+function modelLabel(event: TrafficEvent): string | undefined {
+  if (event.model === null) return event.requested_model ? `${event.requested_model} (not routed)` : undefined;
+  return event.requested_model && event.requested_model !== event.model
+    ? `${event.requested_model} → ${event.model}`
+    : event.model;
+}
+
+/**
+ * A failed request's message, read from its answer (OpenAI's `{error: {message}}`, Anthropic's
+ * `{type: "error", error: {message}}`), so it can be read whole beside its status.
+ */
+export function errorMessageOf(body: unknown): string | undefined {
+  const value = typeof body === 'string' ? parsed(body) : body;
+  if (value === null || typeof value !== 'object') return undefined;
+  const error = (value as { error?: unknown }).error;
+  if (error === null || typeof error !== 'object') return undefined;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
 export function TrafficDrawer({
   event,
@@ -117,16 +146,18 @@ export function TrafficDrawer({
           {event.status}
           {event.error_type ? ` · ${event.error_type}` : ''}
         </Detail>
+        {event.status >= 400 && errorMessageOf(event.response_body) !== undefined && (
+          <div className="detail-item detail-item-wide">
+            <dt>Error</dt>
+            <dd data-testid="traffic-error-message">{errorMessageOf(event.response_body)}</dd>
+          </div>
+        )}
         <Detail label="Time">{fullTime(event.started_at)}</Detail>
         <Detail label="Latency">{formatLatency(event.latency_ms)}</Detail>
         <Detail label="Request id">
           <span className="mono">{event.request_id}</span>
         </Detail>
-        <Detail label="Model">
-          {event.requested_model && event.requested_model !== event.model
-            ? `${event.requested_model} → ${event.model}`
-            : event.model}
-        </Detail>
+        <Detail label="Model">{modelLabel(event)}</Detail>
         <Detail label="Deployment">
           {event.deployment ? `${event.deployment} (${event.provider ?? '?'})` : event.provider}
         </Detail>
