@@ -12,7 +12,12 @@ interface PageElement {
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
   closest(selector: string): PageElement | null;
-  getBoundingClientRect(): { readonly left: number; readonly right: number; readonly width: number };
+  getBoundingClientRect(): {
+    readonly left: number;
+    readonly right: number;
+    readonly width: number;
+    readonly height: number;
+  };
   scrollTo(x: number, y: number): void;
 }
 interface PageGlobals {
@@ -210,6 +215,15 @@ test('tables fit from 1024 to 1280 px: the page never scrolls sideways and every
         return { pageOverflow: body.scrollWidth - body.clientWidth, hidden };
       });
       expect(report, `${screen} at ${width} px`).toEqual({ pageOverflow: 0, hidden: [] });
+      if (screen === 'gateway/keys') {
+        // A key's status lines ("never used", "used 5 minutes ago") each stay on one line beside the actions.
+        const heights = await page
+          .getByTestId('keys-table')
+          .locator('td.cell-nowrap .cell-stack > *')
+          .evaluateAll((lines: PageElement[]) => lines.map((line) => line.getBoundingClientRect().height));
+        expect(heights.length, `status lines at ${width} px`).toBeGreaterThan(0);
+        for (const height of heights) expect(height, `a status line at ${width} px`).toBeLessThan(30);
+      }
     }
   }
   await openSignedIn(page, 'gateway/people');

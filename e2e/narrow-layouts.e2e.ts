@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+import { apply, freshNamespace, screen } from './store-helpers.js';
 
 /** The few DOM members the in-page checks use: this file is type-checked without the DOM library. */
 interface Rect {
@@ -224,4 +225,34 @@ test('overview names readiness checks and their states in words, not API identif
     expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\b/i);
     expect(text).not.toMatch(/\bok\b/);
   }
+});
+
+test('in a window narrower than the desktop minimum, the traffic drawer lies over the list and the diff keeps its width', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  const requestId = await sendRequest(app.gatewayUrl, 'narrow');
+  await openSignedIn(page, `gateway/traffic?request=${requestId}`);
+  const drawer = page.getByTestId('traffic-drawer');
+  await expect(drawer).toBeVisible();
+  const panel = (await drawer.boundingBox())!;
+  expect(panel.x + panel.width, 'drawer right edge').toBeLessThanOrEqual(800);
+  expect(panel.width, 'drawer width').toBeGreaterThanOrEqual(300);
+  // Its buttons are on screen and work.
+  await drawer.getByRole('button', { name: 'Copy as curl' }).click({ trial: true });
+  await drawer.getByRole('button', { name: 'Close details' }).click();
+  await expect(drawer).toBeHidden();
+
+  const namespace = freshNamespace('narrow', 'diff');
+  const lines = (word: string) =>
+    Array.from({ length: 12 }, (_, index) => `line ${index} of the ${word} text`).join('\n');
+  await apply(namespace, 'main', 'first', { 'notes/readme.md': lines('first') });
+  await apply(namespace, 'main', 'second', { 'notes/readme.md': lines('second') });
+  await openSignedIn(page, screen('history', namespace, 'main'));
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toBeVisible();
+  // Above its list of changed documents rather than beside it: each side of the diff has room for words.
+  expect((await diff.boundingBox())!.width, 'diff width').toBeGreaterThanOrEqual(300);
+  await page.screenshot({ path: 'e2e/artifacts/narrow-800.png' });
 });

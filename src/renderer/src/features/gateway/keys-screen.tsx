@@ -171,6 +171,8 @@ export function KeysScreen() {
     },
     {
       header: 'Status',
+      // Each line of the status on one line: squeezed by the actions, "used 5 minutes ago" read a word a line.
+      className: 'cell-nowrap',
       cell: (key) => (
         <span className="cell-stack">
           <KeyStatus status={key.status} />
