@@ -127,6 +127,10 @@ test('new branch: the preview says what the branch will be created with, not wha
   );
   await expect(preview).not.toContainText('would change');
   await saveScreenshot(page, 'store-branch-dialog-preview');
+  // A name the field refuses is not announced as one that will be created.
+  await dialog.getByLabel('Branch name').fill('bad name with spaces');
+  await expect(preview).toContainText(`The branch will be created from the head of main (#${head.revision})`);
+  await expect(preview).not.toContainText('bad name with spaces');
 });
 
 test('new branch: a name already taken is refused as typed, and a 409 from a race is handled', async ({

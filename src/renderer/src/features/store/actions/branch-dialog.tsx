@@ -38,7 +38,8 @@ export function BranchDialog({
   // The branch does not exist yet: say what it will be made from and hold, not what "would change".
   const summary =
     source.data &&
-    `${name || 'The branch'} will be created from ${
+    // A name the field refuses is not repeated as if it would be created.
+    `${name && !problem ? name : 'The branch'} will be created from ${
       from.revision ? `#${from.revision} of ${scope.branch}` : `${sourceLabel} (#${source.data.revision})`
     } with ${plural(Object.keys(source.data.objects).length, 'document')}`;
   const submit = (): void =>

@@ -47,7 +47,7 @@ export function CreateCheckpointDialog({
     <FormDialog
       layout="stack"
       testId="checkpoint-dialog"
-      title="New checkpoint"
+      title={moving ? `Move checkpoint “${moving.name}”` : 'New checkpoint'}
       description={
         head
           ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.`
