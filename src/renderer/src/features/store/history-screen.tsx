@@ -32,9 +32,7 @@ export function HistoryScreen() {
   // One document's log starts at its latest change, which need not be the branch's head: that comes
   // from the branch list (the scope picker's, so no extra request), undefined until it is read.
   const branches = useBranches(scope);
-  const headId = documentKey
-    ? branches.data?.branches.find((branch) => branch.current)?.head_revision
-    : entries[0]?.id;
+  const headId = documentKey ? branches.data?.branches.find((branch) => branch.current)?.head_revision : entries[0]?.id;
   // The newest page read holds the newest count.
   const total = log.data?.pages[log.data.pages.length - 1]?.total;
   const rev = params.get('rev');
