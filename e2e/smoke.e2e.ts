@@ -23,6 +23,12 @@ test('refuses a wrong master key with the server message', async ({ page, app, c
   await page.getByLabel('Store token').fill(app.storeToken);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('The gateway did not accept this master key')).toBeVisible();
+  await expect(page.getByText('The store did not accept this token')).toHaveCount(0);
+  // Both wrong: each field says so at once.
+  await page.getByLabel('Store token').fill('st-wrong-0123456789abcdef');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('The gateway did not accept this master key')).toBeVisible();
+  await expect(page.getByText('The store did not accept this token')).toBeVisible();
   // The browser logs the refused request itself; that is the expected outcome here.
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !/401/.test(line)));
 });

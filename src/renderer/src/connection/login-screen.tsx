@@ -24,7 +24,9 @@ export function LoginScreen({
   const [storeToken, setStoreToken] = useState('');
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<VerifyFailure>();
+  const [failures, setFailures] = useState<readonly VerifyFailure[]>([]);
+  const failureOf = (field: VerifyFailure['field']): string | undefined =>
+    failures.find((failure) => failure.field === field)?.message;
   const [providers, setProviders] = useState<readonly SsoProviderInfo[]>([]);
   useEffect(() => {
     void fetchSsoProviders(bootstrap.gatewayUrl).then(setProviders);
@@ -33,19 +35,19 @@ export function LoginScreen({
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     setBusy(true);
-    setFailure(undefined);
+    setFailures([]);
     const credentials = { masterKey: masterKey.trim(), storeToken: storeToken.trim() || null };
     const connection = browserConnection(bootstrap, credentials);
     try {
-      const problem = await verifyConnection(connection);
-      if (problem) {
-        setFailure(problem);
+      const problems = await verifyConnection(connection);
+      if (problems.length > 0) {
+        setFailures(problems);
         return;
       }
       saveCredentials(credentials, remember);
       onSignedIn(connection);
     } catch (error) {
-      setFailure({ field: 'form', message: (error as Error).message });
+      setFailures([{ field: 'form', message: (error as Error).message }]);
     } finally {
       setBusy(false);
     }
@@ -68,7 +70,7 @@ export function LoginScreen({
             </p>
           </div>
         </div>
-        {notice && !failure && (
+        {notice && failures.length === 0 && (
           <div className="login-notice" role="alert" data-testid="login-notice">
             <strong>Please sign in again.</strong> {notice}
           </div>
@@ -76,7 +78,7 @@ export function LoginScreen({
         <Field
           label="Gateway master key"
           htmlFor="master-key"
-          error={failure?.field === 'masterKey' ? failure.message : undefined}
+          error={failureOf('masterKey')}
           hint="PROXY_MASTER_KEY, or the master.key file in the data folder the server printed at start."
         >
           <TextInput
@@ -93,7 +95,7 @@ export function LoginScreen({
         <Field
           label="Store token"
           htmlFor="store-token"
-          error={failure?.field === 'storeToken' ? failure.message : undefined}
+          error={failureOf('storeToken')}
           hint="STORE_TOKEN, or the store token file beside the master key. Leave empty if the store runs without authentication."
         >
           <TextInput
@@ -109,11 +111,13 @@ export function LoginScreen({
           <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
           <span>Remember on this computer</span>
         </label>
-        {failure?.field === 'form' && (
-          <div className="field-error" role="alert">
-            {failure.message}
-          </div>
-        )}
+        {failures
+          .filter((failure) => failure.field === 'form')
+          .map((failure) => (
+            <div key={failure.message} className="field-error" role="alert">
+              {failure.message}
+            </div>
+          ))}
         <Button type="submit" variant="primary" busy={busy} className="login-submit">
           Sign in
         </Button>

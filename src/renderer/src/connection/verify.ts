@@ -21,20 +21,28 @@ async function check(run: () => Promise<unknown>): Promise<ApiError | undefined>
   }
 }
 
-/** Tries both credentials against the services before the UI is shown. */
-export async function verifyConnection(connection: Connection): Promise<VerifyFailure | undefined> {
+/**
+ * Tries both credentials against the services before the UI is shown, both at once: with both wrong,
+ * each field says so, rather than the second only after the first is fixed. Empty: both accepted.
+ */
+export async function verifyConnection(connection: Connection): Promise<readonly VerifyFailure[]> {
   const api = createApiClient(connection);
-  const gateway = await check(() => api.request('gateway', '/internal/api-keys', { schema: anything }));
-  if (gateway) {
-    return gateway.status === 0
-      ? { field: 'form', message: gateway.message }
-      : { field: 'masterKey', message: `The gateway did not accept this master key: ${gateway.message}` };
-  }
-  const store = await check(() => api.request('store', '/v1/namespaces', { query: { limit: 1 }, schema: anything }));
-  if (store) {
-    return store.status === 0
-      ? { field: 'form', message: store.message }
-      : { field: 'storeToken', message: `The store did not accept this token: ${store.message}` };
-  }
-  return undefined;
+  const [gateway, store] = await Promise.all([
+    check(() => api.request('gateway', '/internal/api-keys', { schema: anything })),
+    check(() => api.request('store', '/v1/namespaces', { query: { limit: 1 }, schema: anything })),
+  ]);
+  const failures: VerifyFailure[] = [];
+  if (gateway)
+    failures.push(
+      gateway.status === 0
+        ? { field: 'form', message: gateway.message }
+        : { field: 'masterKey', message: `The gateway did not accept this master key: ${gateway.message}` },
+    );
+  if (store)
+    failures.push(
+      store.status === 0
+        ? { field: 'form', message: store.message }
+        : { field: 'storeToken', message: `The store did not accept this token: ${store.message}` },
+    );
+  return failures;
 }
