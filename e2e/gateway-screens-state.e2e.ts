@@ -404,4 +404,6 @@ test('live traffic: a refused request shows its error message whole and the mode
   await expect(drawer).toBeVisible();
   await expect(drawer.getByTestId('traffic-error-message')).toContainText("'no-such-model-e2e'");
   await expect(drawer).toContainText('no-such-model-e2e (not routed)');
+  // Its body was never recorded: the curl command says it goes without.
+  await expect(drawer.getByRole('button', { name: 'Copy as curl (no body)' })).toBeVisible();
 });

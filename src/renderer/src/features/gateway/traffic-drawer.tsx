@@ -124,7 +124,13 @@ export function TrafficDrawer({
         </span>
       }
       onClose={onClose}
-      actions={<CopyButton text={curl} label="Copy as curl" />}
+      // A request refused before its body was read has none recorded: the command would not replay it.
+      actions={
+        <CopyButton
+          text={curl}
+          label={event.request_body === null && event.method !== 'GET' ? 'Copy as curl (no body)' : 'Copy as curl'}
+        />
+      }
     >
       {event.truncated && (
         <div className="notice notice-warning">
