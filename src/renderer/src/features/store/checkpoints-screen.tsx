@@ -46,6 +46,8 @@ export function CheckpointsScreen() {
     },
     {
       header: 'Created',
+      // "2 minutes ago" on one line: the description beside it gives up width instead.
+      className: 'cell-nowrap',
       cell: (checkpoint) => <time title={fullTime(checkpoint.created_at)}>{timeAgo(checkpoint.created_at)}</time>,
     },
     {

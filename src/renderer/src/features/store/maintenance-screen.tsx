@@ -27,7 +27,7 @@ const columns: Column<NamespaceSummary>[] = [
   { header: 'Branches', align: 'right', cell: (ns) => formatInt(ns.branches) },
   { header: 'Checkpoints', align: 'right', cell: (ns) => formatInt(ns.checkpoints) },
   { header: 'Latest', align: 'right', cell: (ns) => <span className="mono">#{ns.head_revision}</span> },
-  { header: 'Created', align: 'right', cell: (ns) => timeAgo(ns.created_at) },
+  { header: 'Created', align: 'right', className: 'cell-nowrap', cell: (ns) => timeAgo(ns.created_at) },
 ];
 
 /** What a prune with this `keep` leaves and what it takes, as the store's gc decides it. */
