@@ -255,4 +255,12 @@ test('in a window narrower than the desktop minimum, the traffic drawer lies ove
   // Above its list of changed documents rather than beside it: each side of the diff has room for words.
   expect((await diff.boundingBox())!.width, 'diff width').toBeGreaterThanOrEqual(300);
   await page.screenshot({ path: 'e2e/artifacts/narrow-800.png' });
+
+  // Documents: the key list gives up width, and the open document's header still names it.
+  await openSignedIn(page, screen('documents', namespace, 'main', '&key=notes%2Freadme.md'));
+  const name = page.locator('.changes-diff-key', { hasText: 'notes/readme.md' });
+  await expect(name).toBeVisible();
+  expect((await name.boundingBox())!.width, 'document name width').toBeGreaterThanOrEqual(100);
+  expect((await page.getByTestId('content-view').boundingBox())!.width, 'content width').toBeGreaterThanOrEqual(300);
+  await page.screenshot({ path: 'e2e/artifacts/narrow-800-documents.png' });
 });
