@@ -45,19 +45,43 @@ describe('PII cut between the text parts of one message', () => {
     expect(answer.choices[0]!.message.content).toBe('Sent to ada.lovelace@example.com.');
   });
 
-  it("a whole value at the end of a part keeps the next part's first word, and the one before a value at the start keeps its last", async () => {
-    h.openai.setNext({ reply: { text: 'Noted [EMAIL_1], [EMAIL_2].' } });
+  it('an address the part holds whole keeps the capitalised word the next part begins', async () => {
+    h.openai.setNext({ reply: { text: 'Noted [EMAIL_1].' } });
     const answer = await openai.chat.completions.create({
       model: 'gpt-4o-mini',
-      messages: [userParts('mail ada@example.com', 'Thanks a lot, Contact', 'bob@example.org today')],
+      messages: [userParts('mail ada@example.com', 'Thanks a lot')],
     });
-    const sent = h.openai.lastRequest()!.body.messages[0].content;
-    expect(sent).toEqual([
+    expect(h.openai.lastRequest()!.body.messages[0].content).toEqual([
       { type: 'text', text: 'mail [EMAIL_1]' },
-      { type: 'text', text: 'Thanks a lot, Contact' },
-      { type: 'text', text: '[EMAIL_2] today' },
+      { type: 'text', text: 'Thanks a lot' },
     ]);
-    expect(answer.choices[0]!.message.content).toBe('Noted ada@example.com, bob@example.org.');
+    expect(answer.choices[0]!.message.content).toBe('Noted ada@example.com.');
+  });
+
+  it('never sends on the rest of a value cut where its first piece already reads as a whole one', async () => {
+    const pem = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
+    const cuts: Array<{ parts: string[]; leak: string[] }> = [
+      // A key cut inside its body, the next part starting with a letter.
+      {
+        parts: [
+          `-----BEGIN PRIVATE KEY-----\n${pem.slice(0, 30)}`,
+          `${pem.slice(30)}\n-----END PRIVATE KEY-----\nthanks`,
+        ],
+        leak: [pem.slice(30)],
+      },
+      { parts: ['use sk-proj-abcdefghijklmnopqrstu', 'vwxyzABCDEF0123 for prod'], leak: ['vwxyzABCDEF0123'] },
+      // An address cut in its local part, or at the end of its domain.
+      { parts: ['Write to ada.love', 'lace@example.com please'], leak: ['ada.love', 'lace'] },
+      { parts: ['mail ada@example.co', 'm please'], leak: ['example.co'] },
+      // Read apart, "Contact" would stay; read joined, the address is masked whole, as it must be.
+      { parts: ['Thanks, Contact', 'bob@example.org today'], leak: ['bob@', 'example.org'] },
+    ];
+    for (const { parts, leak } of cuts) {
+      h.openai.setNext({ reply: { text: 'ok' } });
+      await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [userParts(...parts)] });
+      const sent = JSON.stringify(h.openai.lastRequest()!.body.messages);
+      for (const piece of leak) expect(sent, `${parts.join(' | ')}: ${piece}`).not.toContain(piece);
+    }
   });
 
   it('Messages: a card number over three blocks is one placeholder in the first', async () => {

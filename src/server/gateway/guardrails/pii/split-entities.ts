@@ -72,14 +72,18 @@ function addSplits(
   }
 }
 
-const LETTER = /\p{L}/u;
+/** A word that starts where a part starts: a capital, then letters only (`Thanks`, `IBAN`). */
+const NEW_WORD = /^\p{Lu}\p{L}*$/u;
+const ENDS_LOWER = /\p{Ll}$/u;
 
 /**
- * Whether a reading across parts only runs a value that one part holds whole on into a word the
- * neighbouring part begins or ends with: `ada@example.com` + `Thanks a lot` reads `example.comThanks`
- * as the domain, which would take the word from the next part and give it back glued to the address.
- * The parts' own readings then stand. A value cut mid-way (`ada@exam` + `ple.com`) has no whole value
- * at the cut, and digits running on (`4111 1111` + ` 1111`) are no word, so those are still read joined.
+ * Whether a reading across two parts is an address that the first part holds whole, run on into a
+ * word the next part begins: `ada@example.com` + `Thanks a lot` reads `example.comThanks` as the
+ * domain, which would take the word from the next part and give it back glued to the address. The
+ * first part's own address then stands. Only for e-mail addresses, and only where the run-on is a
+ * capitalised word after a lowercase end (a domain's letters do not change case mid-way): anything
+ * less clear is read joined, since a cut value read apart would send the rest of it upstream as it
+ * is (`ada.love` + `lace@example.com`, a key cut inside its body, `ada@example.co` + `m`).
  */
 function runsIntoWord(
   texts: readonly string[],
@@ -90,17 +94,11 @@ function runsIntoWord(
   from: number,
   to: number,
 ): boolean {
-  for (let part = from + 1; part <= to; part += 1) {
-    const left = texts[first + part - 1]!;
-    const right = texts[first + part]!;
-    const endsLeft = found[first + part - 1]!.some(
-      (own) => own.type === entity.type && own.end === left.length && starts[part - 1]! + own.start >= entity.start,
-    );
-    if (endsLeft && LETTER.test(right.charAt(0))) return true;
-    const startsRight = found[first + part]!.some(
-      (own) => own.type === entity.type && own.start === 0 && starts[part]! + own.end <= entity.end,
-    );
-    if (startsRight && LETTER.test(left.charAt(left.length - 1))) return true;
-  }
-  return false;
+  if (entity.type !== 'email' || to !== from + 1) return false;
+  const left = texts[first + from]!;
+  const runOn = texts[first + to]!.slice(0, entity.end - starts[to]!);
+  const wholeAtEnd = found[first + from]!.some(
+    (own) => own.type === 'email' && own.end === left.length && starts[from]! + own.start === entity.start,
+  );
+  return wholeAtEnd && ENDS_LOWER.test(left) && NEW_WORD.test(runOn);
 }
