@@ -240,7 +240,8 @@ export function baseUrlProblem(address: string): string | undefined {
     return 'must be an absolute http:// or https:// URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `must be an http:// or https:// URL, got '${withoutUserinfo(address).slice(0, 200)}'`;
+    // Scheme, host and path only, as below: a query string may hold a token too.
+    return `must be an http:// or https:// URL, got '${`${url.protocol}//${url.host}${url.pathname}`.slice(0, 200)}'`;
   }
   if (url.username !== '' || url.password !== '') {
     const shown = `${url.protocol}//${url.host}${url.pathname}`;

@@ -60,11 +60,11 @@ describe('deployment base_url in the configuration file', () => {
     const error = await start.catch((e: Error) => e);
     expect(String(error)).not.toContain(PASSWORD);
     await expect(startTempServers({ providers: { openai: { base_url: 'ftp://x.example.test' } } })).rejects.toThrow(
-      "providers.openai.base_url: must be an http:// or https:// URL, got 'ftp://x.example.test'",
+      "providers.openai.base_url: must be an http:// or https:// URL, got 'ftp://x.example.test/'",
     );
     // The address is shown, never a credential in it.
     const ftp = await startTempServers({
-      providers: { openai: { base_url: `ftp://user:${PASSWORD}@x.example.test/v1` } },
+      providers: { openai: { base_url: `ftp://user:${PASSWORD}@x.example.test/v1?token=${PASSWORD}` } },
     }).catch((e: Error) => e);
     expect(String(ftp)).toContain("got 'ftp://x.example.test/v1'");
     expect(String(ftp)).not.toContain(PASSWORD);

@@ -44,7 +44,7 @@ describe('form messages from the shared schemas', () => {
       'API key environment variable must be an environment variable name, like OPENAI_API_KEY',
     );
     expect(toDeploymentInput({ ...emptyDraft(), model: 'm', baseUrl: 'ftp://x' }).errors.baseUrl).toBe(
-      "Base URL must be an http:// or https:// URL, got 'ftp://x'",
+      "Base URL must be an http:// or https:// URL, got 'ftp://x/'",
     );
   });
 

@@ -44,6 +44,13 @@ describe('an Authorization header that is no Bearer token', () => {
       expect(bare).toBe(`${missing} (Authorization has no scheme: put Bearer before the token)`);
       expect(bare).not.toContain(secret);
       expect(await messageOf(url, 'Bearer')).toBe(`${missing} (Authorization has no token after Bearer)`);
+      expect(await messageOf(url, `Bearer ${secret} extra`)).toBe(
+        `${missing} (Authorization has more than one word after Bearer; a token holds no spaces)`,
+      );
+      // An unknown first word may be part of a secret (a pass phrase, an AWS key id): never repeated.
+      const unknown = await messageOf(url, `AKIAIOSFODNN7EXAMPLE ${secret}`);
+      expect(unknown).toBe(`${missing} (Authorization uses another scheme than Bearer)`);
+      expect(unknown).not.toContain('AKIA');
     }
   });
 });

@@ -18,7 +18,11 @@ export function allowOrigins(app: FastifyInstance, allowed: (origin: string) => 
       // A preflight from elsewhere is told why, rather than "no route OPTIONS"; the browser refuses
       // the call either way. Other requests go on without CORS headers, so the browser hides the answer.
       if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined)
-        done(forbidden(`origin '${origin}' may not call this service from a browser: only the UI's own origin may`));
+        done(
+          forbidden(
+            `origin '${origin.slice(0, 200)}' may not call this service from a browser: only the UI's own origin may`,
+          ),
+        );
       else done();
       return;
     }

@@ -7,19 +7,30 @@ export function bearerToken(header: string | string[] | undefined): string | und
   return match?.[1];
 }
 
+/** Authorization schemes other than Bearer, named when a header uses one (never any other word of it). */
+const KNOWN_SCHEMES = new Map(
+  ['Basic', 'Digest', 'Token', 'Negotiate', 'NTLM', 'HOBA', 'Mutual', 'AWS4-HMAC-SHA256', 'ApiKey', 'Api-Key'].map(
+    (scheme) => [scheme.toLowerCase(), scheme],
+  ),
+);
+
 /**
  * Why an Authorization header that is present gave no bearer value, as a clause for a "missing"
- * message (empty when there is no header). It names the scheme only: a header of one word may be the
- * secret itself, sent without a scheme, and is never echoed.
+ * message (empty when there is no header). Of what the header holds it names only a known scheme:
+ * any other word may be the secret itself, sent without a scheme, and is never echoed.
  */
 export function notBearerHint(header: string | string[] | undefined): string {
   if (header === undefined) return '';
   if (Array.isArray(header)) return ' (Authorization is sent more than once)';
   const words = header.trim().split(/\s+/);
   if (words[0] === '') return ' (Authorization is empty)';
-  if (/^Bearer$/i.test(words[0]!)) return ' (Authorization has no token after Bearer)';
-  if (words.length > 1 && /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(words[0]!))
-    return ` (Authorization holds a ${words[0]} credential, not a Bearer token)`;
+  if (/^Bearer$/i.test(words[0]!))
+    return words.length > 2
+      ? ' (Authorization has more than one word after Bearer; a token holds no spaces)'
+      : ' (Authorization has no token after Bearer)';
+  const scheme = words.length > 1 ? KNOWN_SCHEMES.get(words[0]!.toLowerCase()) : undefined;
+  if (scheme !== undefined) return ` (Authorization holds a ${scheme} credential, not a Bearer token)`;
+  if (words.length > 1) return ' (Authorization uses another scheme than Bearer)';
   return ' (Authorization has no scheme: put Bearer before the token)';
 }
 
