@@ -53,3 +53,16 @@ test("a document's latest change is not called the head when the branch moved on
   await expect(detail.getByTestId('rollback-button')).toBeEnabled();
   await expect(detail.getByRole('link', { name: /^Compare #\d+ with head$/ })).toBeVisible();
 });
+
+test("a document changed by the branch's head shows that revision as the head", async ({ page }) => {
+  const namespace = freshNamespace('history', 'document-is-head');
+  await apply(namespace, 'main', 'prompt', { 'prompt.md': 'hi\n' });
+  await apply(namespace, 'main', 'router', { 'router.json': '{"model":"a"}\n' });
+  await openSignedIn(page, screen('history', namespace, 'main', '&document=router.json'));
+  const log = page.getByRole('listbox', { name: 'Revisions' });
+  await expect(log.getByRole('option')).toHaveCount(1);
+  await expect(log.getByRole('option').nth(0)).toContainText('head');
+  const detail = page.getByTestId('revision-detail');
+  await expect(detail.getByTestId('rollback-button')).toBeDisabled();
+  await expect(detail.getByTestId('rollback-button')).toHaveAttribute('title', 'This is already the head');
+});

@@ -57,6 +57,8 @@ export function RevisionDetail({
     return <Loading label={`Loading revision #${id}…`} />;
   }
   const isHead = entry.id === headId;
+  // Until the branch's head is read (a document's history), whether this is it is not known.
+  const headUnknown = headId === undefined;
   // Rollback reaches only revisions of the branch's own history (the store answers 404 otherwise);
   // a revision of another branch, such as the base this one started from, is restored instead.
   const onBranch = entry.branch === scope.branch;
@@ -110,8 +112,8 @@ export function RevisionDetail({
             <Button
               size="sm"
               icon={<UndoIcon />}
-              disabled={isHead}
-              title={isHead ? 'This is already the head' : undefined}
+              disabled={isHead || headUnknown}
+              title={isHead ? 'This is already the head' : headUnknown ? 'Reading the branch’s head…' : undefined}
               onClick={() => setAction('rollback')}
               data-testid="rollback-button"
             >
@@ -134,7 +136,7 @@ export function RevisionDetail({
             <FilesIcon />
             <span>Documents</span>
           </Link>
-          {!isHead ? (
+          {headUnknown ? null : !isHead ? (
             <Link
               className="btn btn-ghost btn-sm"
               to={href('store/compare', { ...scopeQuery(scope), from: entry.id, to: headId })}
