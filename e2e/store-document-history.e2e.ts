@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, openSignedIn, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
 
@@ -39,30 +40,36 @@ test('history of a document the branch never changed says so and offers every re
   await expect(page.getByRole('listbox', { name: 'Revisions' }).getByRole('option')).toHaveCount(1);
 });
 
-test("a document's latest change is not called the head when the branch moved on since", async ({ page }) => {
-  const namespace = freshNamespace('history', 'document-head');
-  await apply(namespace, 'main', 'router', { 'router.json': '{"model":"a"}\n' });
-  await apply(namespace, 'main', 'prompt', { 'prompt.md': 'hi\n' });
+/**
+ * router.json's history on a branch of two revisions, router.json written first or last: its one
+ * revision in the log, and that revision's detail.
+ */
+async function routerHistory(page: Page, name: string, routerLast: boolean) {
+  const namespace = freshNamespace('history', name);
+  const writes: Array<[string, Record<string, string>]> = [
+    ['router', { 'router.json': '{"model":"a"}\n' }],
+    ['prompt', { 'prompt.md': 'hi\n' }],
+  ];
+  for (const [message, documents] of routerLast ? writes.reverse() : writes)
+    await apply(namespace, 'main', message, documents);
   await openSignedIn(page, screen('history', namespace, 'main', '&document=router.json'));
   const log = page.getByRole('listbox', { name: 'Revisions' });
   await expect(log.getByRole('option')).toHaveCount(1);
   await expect(log.getByRole('option').nth(0)).toContainText('router');
-  await expect(log.getByRole('option').nth(0)).not.toContainText('head');
+  return { entry: log.getByRole('option').nth(0), detail: page.getByTestId('revision-detail') };
+}
+
+test("a document's latest change is not called the head when the branch moved on since", async ({ page }) => {
+  const { entry, detail } = await routerHistory(page, 'document-head', false);
+  await expect(entry).not.toContainText('head');
   // The branch's head is #2: this one may be rolled back to, and compares with the head.
-  const detail = page.getByTestId('revision-detail');
   await expect(detail.getByTestId('rollback-button')).toBeEnabled();
   await expect(detail.getByRole('link', { name: /^Compare #\d+ with head$/ })).toBeVisible();
 });
 
 test("a document changed by the branch's head shows that revision as the head", async ({ page }) => {
-  const namespace = freshNamespace('history', 'document-is-head');
-  await apply(namespace, 'main', 'prompt', { 'prompt.md': 'hi\n' });
-  await apply(namespace, 'main', 'router', { 'router.json': '{"model":"a"}\n' });
-  await openSignedIn(page, screen('history', namespace, 'main', '&document=router.json'));
-  const log = page.getByRole('listbox', { name: 'Revisions' });
-  await expect(log.getByRole('option')).toHaveCount(1);
-  await expect(log.getByRole('option').nth(0)).toContainText('head');
-  const detail = page.getByTestId('revision-detail');
+  const { entry, detail } = await routerHistory(page, 'document-is-head', true);
+  await expect(entry).toContainText('head');
   await expect(detail.getByTestId('rollback-button')).toBeDisabled();
   await expect(detail.getByTestId('rollback-button')).toHaveAttribute('title', 'This is already the head');
 });
