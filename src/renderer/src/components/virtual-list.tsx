@@ -18,7 +18,10 @@ export interface VirtualListProps {
   readonly onClose?: () => void;
   /** Called when the last rows come into view (load the next page). */
   readonly onEndReached?: () => void;
-  /** A single click opens the row too (a drawer that follows the selection). */
+  /**
+   * A single click opens the row too (a drawer that follows the selection), and so does Enter before
+   * any row is highlighted: it opens the first.
+   */
   readonly openOnClick?: boolean;
   readonly label: string;
   /**
@@ -72,6 +75,7 @@ export function VirtualList({
     index: selected,
     onMove: onSelect,
     onOpen,
+    openFirst: openOnClick,
     onClose,
     page: Math.max(1, Math.floor((parent.current?.clientHeight ?? 600) / rowHeight) - 1),
   });

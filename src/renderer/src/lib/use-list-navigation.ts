@@ -23,6 +23,12 @@ export interface ListNavigationOptions {
   readonly onMove: (index: number) => void;
   /** Enter on the highlighted item. */
   readonly onOpen?: (index: number) => void;
+  /**
+   * Enter with nothing highlighted opens the first item: for lists where opening only shows the item
+   * (live traffic's drawer). Lists whose Enter starts an edit leave it off, so it acts only on a row
+   * the user chose.
+   */
+  readonly openFirst?: boolean;
   /** Esc. */
   readonly onClose?: () => void;
   /** Rows per PageUp/PageDown. */
@@ -33,7 +39,15 @@ export interface ListNavigationOptions {
  * Keyboard handling for a focusable list: j/k or arrows move, Home/End and PageUp/PageDown jump,
  * Enter opens, Esc closes. Spread the result on the list element (it must be focusable).
  */
-export function useListNavigation({ count, index, onMove, onOpen, onClose, page = 10 }: ListNavigationOptions) {
+export function useListNavigation({
+  count,
+  index,
+  onMove,
+  onOpen,
+  openFirst = false,
+  onClose,
+  page = 10,
+}: ListNavigationOptions) {
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLElement>) => {
       if (isTypingTarget(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
@@ -56,12 +70,14 @@ export function useListNavigation({ count, index, onMove, onOpen, onClose, page 
           return move(index + page);
         case 'PageUp':
           return move(index - page);
-        case 'Enter':
-          if (index >= 0 && onOpen && !isControlInside(event)) {
+        case 'Enter': {
+          const opened = index >= 0 ? index : openFirst && count > 0 ? 0 : -1;
+          if (opened >= 0 && onOpen && !isControlInside(event)) {
             event.preventDefault();
-            onOpen(index);
+            onOpen(opened);
           }
           return;
+        }
         case 'Escape':
           if (onClose) {
             event.preventDefault();
@@ -72,7 +88,7 @@ export function useListNavigation({ count, index, onMove, onOpen, onClose, page 
           return;
       }
     },
-    [count, index, onMove, onOpen, onClose, page],
+    [count, index, onMove, onOpen, openFirst, onClose, page],
   );
   return { onKeyDown, tabIndex: 0 };
 }
