@@ -239,12 +239,12 @@ export function baseUrlProblem(address: string): string | undefined {
   } catch {
     return 'must be an absolute http:// or https:// URL';
   }
+  // Scheme, host and path only: a query string may hold a token too.
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // Scheme, host and path only, as below: a query string may hold a token too.
-    return `must be an http:// or https:// URL, got '${`${url.protocol}//${url.host}${url.pathname}`.slice(0, 200)}'`;
+    return `must be an http:// or https:// URL, got '${shown.slice(0, 200)}'`;
   }
   if (url.username !== '' || url.password !== '') {
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     return `must not contain credentials (user:password@), got ${shown}; put the key in api_key`;
   }
   return undefined;

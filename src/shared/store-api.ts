@@ -137,10 +137,13 @@ const freeText = text()
   .default('');
 const message = freeText;
 
+/** The documents of an apply or diff, named alike in both when they are no list. */
+const documentListSchema = z.array(documentInputSchema, { error: 'documents must be an array of documents' });
+
 /** POST /v1/apply. */
 export const applyRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
-  documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }),
+  documents: documentListSchema,
   message,
   mode: applyModeSchema.default('merge'),
   expected_revision: expectedRevision,
@@ -256,7 +259,7 @@ export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
-  documents: z.array(documentInputSchema, { error: 'documents must be an array of documents' }).default([]),
+  documents: documentListSchema.default([]),
   mode: applyModeSchema.default('merge'),
 });
 

@@ -34,6 +34,15 @@ export function notBearerHint(header: string | string[] | undefined): string {
   return ' (Authorization has no scheme: put Bearer before the token)';
 }
 
+/** The 401 message for a request without a bearer value: what to send, and why the header sent was none. */
+export function missingBearerMessage(
+  credential: string,
+  placeholder: string,
+  header: string | string[] | undefined,
+): string {
+  return `missing ${credential}: send Authorization: Bearer <${placeholder}>${notBearerHint(header)}`;
+}
+
 /** Compares two secrets in constant time (hashing first so lengths never leak). */
 export function secretsEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken, notBearerHint, secretsEqual } from '../http/secrets.js';
+import { bearerToken, missingBearerMessage, secretsEqual } from '../http/secrets.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 
 /** What a route needs: declared as `config: { storeAuth: { verb } }` on each store route. */
@@ -53,10 +53,7 @@ function requestedNamespace(request: FastifyRequest): string | undefined {
 /** Finds the grant for the request's bearer token, or throws 401. */
 export function authenticateStoreToken(request: FastifyRequest, grants: readonly StoreTokenGrant[]): StoreTokenGrant {
   const token = bearerToken(request.headers.authorization);
-  if (!token)
-    throw unauthorized(
-      `missing bearer token: send Authorization: Bearer <STORE_TOKEN>${notBearerHint(request.headers.authorization)}`,
-    );
+  if (!token) throw unauthorized(missingBearerMessage('bearer token', 'STORE_TOKEN', request.headers.authorization));
   // Compare against every grant so timing does not reveal which one matched.
   let found: StoreTokenGrant | undefined;
   for (const grant of grants) if (secretsEqual(grant.token, token)) found ??= grant;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import { modelsNamedBy } from '../model-registry/key-model-names.js';
-import type { ModelObject } from '../model-registry/model-registry.js';
+import type { ModelObject, ModelRegistry } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
 import { beginPipeline } from '../pipeline/pipeline.js';
 import {
@@ -68,12 +68,7 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
       const id = request.params['*'];
       const models = keyModels(request);
       const shown = visible(models);
-      // An alias the caller may call answers under its own name, as requests use it, with its target's owner.
-      const resolution = services.registry.resolve(id);
-      const target = shown.find((m) => m.id === resolution.model);
-      const found =
-        shown.find((m) => m.id === id) ??
-        (resolution.ok && resolution.aliasOf !== undefined && target ? { ...target, id } : undefined);
+      const found = shown.find((m) => m.id === id) ?? aliasEntry(id, shown, services.registry);
       if (found) return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
       const allowed = services.registry.modelList().data.some((m) => m.id === id);
       const principal = contextOf(request).principal;
@@ -87,6 +82,17 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
+
+/**
+ * An alias the caller may call, answered under its own name (as requests use it) with its target's
+ * entry: `shown` holds the target when the caller may use it.
+ */
+function aliasEntry(id: string, shown: readonly ModelObject[], registry: ModelRegistry): ModelObject | undefined {
+  const resolution = registry.resolve(id);
+  if (!resolution.ok || resolution.aliasOf === undefined) return undefined;
+  const target = shown.find((m) => m.id === resolution.model);
+  return target === undefined ? undefined : { ...target, id };
+}
 
 /** A few names for a message. */
 function listed(names: readonly string[]): string {

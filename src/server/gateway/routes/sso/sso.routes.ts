@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, unauthorized } from '../../../http/errors.js';
-import { bearerToken, notBearerHint } from '../../../http/secrets.js';
+import { bearerToken, missingBearerMessage } from '../../../http/secrets.js';
 import {
   ssoCallbackQuerySchema,
   ssoIssuedKeySchema,
@@ -66,9 +66,7 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
   typed.post('/logout', { schema: { response: { 200: ssoLogoutResultSchema } } }, async (request) => {
     const key = bearerToken(request.headers.authorization);
     if (key === undefined)
-      throw unauthorized(
-        `missing API key: send Authorization: Bearer <the key to sign out>${notBearerHint(request.headers.authorization)}`,
-      );
+      throw unauthorized(missingBearerMessage('API key', 'the key to sign out', request.headers.authorization));
     return sso.logout(key, request.id);
   });
 };
