@@ -118,21 +118,24 @@ async function nativeResponses(
   context: CallContext,
   meta: { readonly provider: string; readonly secrets: readonly string[] },
 ): Promise<ProviderAnswer> {
-  const publicModel = args.deployment.model;
+  const shownAs = {
+    publicModel: args.deployment.model,
+    previousResponseId: args.body.previous_response_id ?? undefined,
+  };
   const issuer = responsesIssuer(args.deployment);
   const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'provider', issuer }));
   const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
   const body = nativeResponsesBody(args.body, context.upstreamModel, { issuer, replayed: args.replayedIssuers });
   const result = await send(body, context);
   if (result.kind === 'json') {
-    const relayed = relayResponsesJson(result, publicModel);
+    const relayed = relayResponsesJson(result, shownAs);
     usage.report(relayed.usage ?? {});
     const keptAs = keep?.(relayed.body);
     if (keptAs !== undefined) relayed.body.id = keptAs;
     return { kind: 'json', body: relayed.body, usage: usage.current() };
   }
   const sequence: ResponsesSequence = { next: 0 };
-  return startStream(relayResponsesStream(result.events, { publicModel, usage, keep, sequence }), {
+  return startStream(relayResponsesStream(result.events, { ...shownAs, usage, keep, sequence }), {
     codec: responsesErrors(sequence),
     usage,
     signal: context.signal,

@@ -76,38 +76,52 @@ function usageOf(response: unknown): Partial<Usage> | undefined {
   };
 }
 
-/** A native JSON answer with the public model name; its usage read for accounting. */
+/**
+ * What a native Response says as this gateway's answer: the public model name, and the client's own
+ * `previous_response_id` (the provider was sent the conversation it stands for, not the id, so it
+ * answers null there).
+ */
+export interface PublicResponse {
+  readonly publicModel: string;
+  readonly previousResponseId?: string | undefined;
+}
+
+/** Gives a Response object the public model name and the client's `previous_response_id`. */
+function makePublic(response: Record<string, unknown>, as: PublicResponse): void {
+  response.model = as.publicModel;
+  if (as.previousResponseId !== undefined) response.previous_response_id = as.previousResponseId;
+}
+
+/** A native JSON answer made public; its usage read for accounting. */
 export function relayResponsesJson(
   result: Extract<NativeResult, { kind: 'json' }>,
-  publicModel: string,
+  as: PublicResponse,
 ): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
   const body = (result.body !== null && typeof result.body === 'object' ? result.body : {}) as Record<string, unknown>;
-  body.model = publicModel;
+  makePublic(body, as);
   return { body, usage: usageOf(body) };
 }
 
 /** Event types whose data carries the whole Response (with its `model`). */
 const CARRIES_RESPONSE = /^response\.(created|in_progress|completed|incomplete|failed|queued)$/;
-const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/g;
 
 /**
- * Relays a native Responses stream: each event's name and data as the provider sent them, with only
- * `model` inside the Response objects rewritten to the public name. The final Response's usage is
+ * Relays a native Responses stream: each event's name and data as the provider sent them, except the
+ * Response objects, made public (see {@link PublicResponse}). Every event is parsed: a malformed one
+ * ends the relay as a stream error instead of reaching the client. The final Response's usage is
  * reported, and handed to `keep` when the response is kept. A `response.failed` or `error` event ends
  * the relay as a stream error, which the caller reports in the client's shape and accounts as failed,
  * and so does a body that ends before the final Response.
  */
 export async function* relayResponsesStream(
   events: AsyncIterable<SseEvent>,
-  options: {
-    readonly publicModel: string;
+  options: PublicResponse & {
     readonly usage: StreamUsage;
     readonly keep?: (response: Record<string, unknown>) => string;
     /** Follows the provider's numbering, so a failure reported by the gateway comes next in it. */
     readonly sequence?: ResponsesSequence;
   },
 ): AsyncGenerator<string> {
-  const model = `"model":${JSON.stringify(options.publicModel)}`;
   let ended = false;
   // The id the response is kept under when it is not the provider's (one the provider repeated).
   let renamedTo: string | undefined;
@@ -124,6 +138,7 @@ export async function* relayResponsesStream(
     try {
       const response = (JSON.parse(data) as { response?: unknown }).response;
       if (response === null || typeof response !== 'object') return;
+      makePublic(response as Record<string, unknown>, options);
       options.keep?.(response as Record<string, unknown>);
       ended = true;
     } catch {
@@ -134,56 +149,47 @@ export async function* relayResponsesStream(
   async function* relayEvents(): AsyncGenerator<string> {
     for await (const event of events) {
       const type = event.event ?? '';
-      if (type === 'response.failed' && options.keep) keepFailed(event.data.replace(MODEL_FIELD, model));
+      if (type === 'response.failed' && options.keep) keepFailed(event.data);
       // Not relayed: the gateway's own error event takes its place, and its number.
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
-      if (options.sequence !== undefined) noteSequence(options.sequence, event.data);
-      if (!CARRIES_RESPONSE.test(type)) {
+      const payload = parseEvent(event.data);
+      if (options.sequence !== undefined) noteSequence(options.sequence, payload);
+      const response = CARRIES_RESPONSE.test(type) ? payload.response : undefined;
+      if (response === null || typeof response !== 'object') {
         yield eventFrame(type, event.data);
         continue;
       }
-      const data = event.data.replace(MODEL_FIELD, model);
       const final = type === 'response.completed' || type === 'response.incomplete';
+      makePublic(response, options);
+      if (final) {
+        const usage = usageOf(response);
+        if (usage) options.usage.report(usage);
+      }
       // Kept from the first event on, so the id the client is about to see is readable at once.
-      if (final || (type === 'response.created' && options.keep)) {
-        const response = responseOf(data);
-        if (final) {
-          const usage = usageOf(response);
-          if (usage) options.usage.report(usage);
-        }
-        if (response && options.keep) {
-          const keptAs = options.keep(response);
-          if (keptAs !== response.id) renamedTo = keptAs;
-          kept = response;
-        }
+      if ((final || type === 'response.created') && options.keep) {
+        const keptAs = options.keep(response);
+        if (keptAs !== response.id) renamedTo = keptAs;
+        kept = response;
       }
       // Only once the final Response was read: an unreadable one leaves the kept Response failed.
       if (final) ended = true;
-      yield eventFrame(type, renamedTo === undefined ? data : withResponseId(data, renamedTo));
+      const shown = renamedTo === undefined ? response : { ...response, id: renamedTo };
+      yield eventFrame(type, JSON.stringify({ ...payload, response: shown }));
     }
     if (!ended) throw streamEndedEarly('response.completed');
   }
 }
 
-/** An event's data with its Response under another id. */
-function withResponseId(data: string, id: string): string {
-  let event: { response?: Record<string, unknown> };
+/** An event's data as an object; a stream error when it is not one. */
+function parseEvent(data: string): { response?: Record<string, unknown> | null; sequence_number?: unknown } {
+  let value: unknown;
   try {
-    event = JSON.parse(data) as typeof event;
+    value = JSON.parse(data);
   } catch {
     throw malformedFrame('event', data);
   }
-  if (event.response === undefined) return data;
-  return JSON.stringify({ ...event, response: { ...event.response, id } });
-}
-
-/** The Response an event carries; a stream error when the event is not JSON. */
-function responseOf(data: string): Record<string, unknown> | undefined {
-  try {
-    return (JSON.parse(data) as { response?: Record<string, unknown> }).response;
-  } catch {
-    throw malformedFrame('event', data);
-  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw malformedFrame('event', data);
+  return value as { response?: Record<string, unknown> | null };
 }
 
 /** The error an `error` or `response.failed` event reports. */
@@ -202,10 +208,9 @@ function streamFailure(data: string): StreamError {
   }
 }
 
-const SEQUENCE_NUMBER = /"sequence_number":\s*(\d+)/;
-
 /** Moves the stream's next number past the one this event carries, if it carries one. */
-function noteSequence(sequence: ResponsesSequence, data: string): void {
-  const found = SEQUENCE_NUMBER.exec(data);
-  if (found !== null) sequence.next = Math.max(sequence.next, Number(found[1]) + 1);
+function noteSequence(sequence: ResponsesSequence, payload: { sequence_number?: unknown }): void {
+  const number = payload.sequence_number;
+  if (typeof number === 'number' && Number.isSafeInteger(number) && number >= 0)
+    sequence.next = Math.max(sequence.next, number + 1);
 }

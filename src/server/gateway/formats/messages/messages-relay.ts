@@ -6,13 +6,11 @@ import { streamEndedEarly } from '../stream-ended-early.js';
 import { MESSAGES_STREAM_END, messagesStreamError, parseMessagesEvent } from './messages-stream-decoder.js';
 
 /**
- * The native fast path for Messages: upstream events are relayed as they arrive. Only
- * `message_start` (model name, prompt tokens), `message_delta` (output tokens) and `error` are
- * parsed (and an event that came without its name); deltas are passed through after a string scan
- * that counts generated characters.
+ * The native fast path for Messages: upstream events are relayed as they arrive, as the provider
+ * sent them, except `message_start`, which gets the public model name. Every event is parsed all the
+ * same: a malformed one must end the stream with an error frame (and count as a failure) instead of
+ * reaching the client, and the parse yields usage and the generated text to count.
  */
-
-const GENERATED_TEXT = /"(?:text|partial_json)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
 /** Relays an upstream Messages stream as client frames (failing if it ends before `message_stop`). */
 export async function* relayMessagesStream(
@@ -23,11 +21,10 @@ export async function* relayMessagesStream(
   let stopReason = false;
   for await (const received of events) {
     if (received.data.trim() === '') continue;
-    const event = named(received);
-    const type = event.event;
-    switch (type) {
+    const payload = parseMessagesEvent(received.data);
+    const event = named(received, payload);
+    switch (event.event) {
       case 'message_start': {
-        const payload = parseMessagesEvent(event.data);
         const message = (payload.message ?? {}) as Record<string, unknown>;
         message.model = publicModel;
         const reported = messagesUsageToIr(message.usage);
@@ -37,7 +34,6 @@ export async function* relayMessagesStream(
         break;
       }
       case 'message_delta': {
-        const payload = parseMessagesEvent(event.data);
         const reported = messagesUsageToIr(payload.usage);
         if (reported) usage.report(reported);
         if ((payload.delta as { stop_reason?: unknown } | undefined)?.stop_reason != null) stopReason = true;
@@ -45,11 +41,11 @@ export async function* relayMessagesStream(
         break;
       }
       case 'content_block_delta':
-        for (const match of event.data.matchAll(GENERATED_TEXT)) usage.addOutput(match[1].length);
+        usage.addOutput(generatedLength(payload.delta));
         yield encodeEvent(event);
         break;
       case 'error':
-        throw messagesStreamError(parseMessagesEvent(event.data).error);
+        throw messagesStreamError(payload.error);
       case 'message_stop':
         yield encodeEvent(event);
         return;
@@ -70,10 +66,17 @@ const MESSAGE_STOP_FRAME = eventFrame('message_stop', JSON.stringify({ type: 'me
  * lines, and Anthropic's SDKs drop a frame without a name (the rest of the answer with it), so a
  * nameless event is named after the type its JSON carries, as the Messages format has it.
  */
-function named(event: SseEvent): SseEvent {
+function named(event: SseEvent, payload: { readonly type?: unknown }): SseEvent {
   if (event.event !== undefined) return event;
-  const type = parseMessagesEvent(event.data).type;
-  return typeof type === 'string' ? { event: type, data: event.data } : event;
+  return typeof payload.type === 'string' ? { event: payload.type, data: event.data } : event;
+}
+
+/** Characters a content block delta generated: its text, tool input JSON or thinking. */
+function generatedLength(delta: unknown): number {
+  if (delta === null || typeof delta !== 'object') return 0;
+  const { text, partial_json: json, thinking } = delta as Record<string, unknown>;
+  const length = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
+  return length(text) + length(json) + length(thinking);
 }
 
 /** Sets the public model name on a non-streamed Messages answer and reads its usage. */
