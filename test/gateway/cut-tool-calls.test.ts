@@ -202,4 +202,49 @@ describe('a tool call cut off by the token limit', () => {
       expect(finish).toBe('length');
     });
   });
+
+  describe('Responses client, Anthropic upstream, JSON answer', () => {
+    /** Anthropic's JSON answer cut inside its last block: `input` is an object all the same. */
+    const cutAnswer = (content: object[]) => ({
+      id: 'msg_cut',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-opus-4-7',
+      content,
+      stop_reason: 'max_tokens',
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 16 },
+    });
+    const request = {
+      model: 'claude-opus-4-7',
+      input: 'write the letter',
+      tools: [{ type: 'function' as const, name: 'write_file', parameters: {}, strict: false }],
+    };
+
+    it('marks the last call incomplete though its input parsed, and the calls before it completed', async () => {
+      anthropic.serveJson(
+        cutAnswer([
+          { type: 'tool_use', id: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+          { type: 'tool_use', id: 'toolu_b', name: 'write_file', input: {} },
+        ]),
+      );
+      const response = await gpt().responses.create(request);
+      expect(response.status).toBe('incomplete');
+      expect(response.output).toMatchObject([
+        { type: 'function_call', call_id: 'toolu_a', arguments: '{"path":"a.txt"}', status: 'completed' },
+        { type: 'function_call', call_id: 'toolu_b', arguments: '{}', status: 'incomplete' },
+      ]);
+    });
+
+    it('leaves a call complete when the limit cut the text after it', async () => {
+      anthropic.serveJson(
+        cutAnswer([
+          { type: 'tool_use', id: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+          { type: 'text', text: 'and then' },
+        ]),
+      );
+      const response = await gpt().responses.create(request);
+      expect(response.output.find((item) => item.type === 'function_call')).toMatchObject({ status: 'completed' });
+    });
+  });
 });

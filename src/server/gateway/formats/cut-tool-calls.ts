@@ -18,6 +18,9 @@ export function isCompleteArguments(text: string): boolean {
 }
 
 /** Whether a call of an answer that stopped for `stopReason` was cut off by the token limit. */
-export function isCutOff(call: { readonly arguments: string }, stopReason: IrStopReason | undefined): boolean {
-  return stopReason === 'length' && !isCompleteArguments(call.arguments);
+export function isCutOff(
+  call: { readonly arguments: string; readonly cutOff?: boolean },
+  stopReason: IrStopReason | undefined,
+): boolean {
+  return stopReason === 'length' && (call.cutOff === true || !isCompleteArguments(call.arguments));
 }

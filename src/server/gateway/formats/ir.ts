@@ -40,6 +40,12 @@ export interface IrToolCallPart {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  /**
+   * The token limit cut the call off, where its arguments cannot tell: an Anthropic answer that
+   * stopped at `max_tokens` inside a `tool_use` block still carries an `input` object, made of the
+   * JSON the model had written so far.
+   */
+  readonly cutOff?: boolean;
 }
 
 /** The result of a tool call, sent back by the user turn. */

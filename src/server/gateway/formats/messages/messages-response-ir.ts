@@ -88,7 +88,8 @@ export function messagesResponseToIr(json: unknown): IrResponse {
   const body = (json ?? {}) as Record<string, unknown>;
   const blocks = Array.isArray(body.content) ? (body.content as Array<Record<string, unknown>>) : [];
   const content: Array<IrTextPart | IrToolCallPart> = [];
-  for (const block of blocks) {
+  const stopReason = stopReasonToIr(body.stop_reason);
+  blocks.forEach((block, index) => {
     if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
     else if (block.type === 'tool_use') {
       content.push({
@@ -96,14 +97,16 @@ export function messagesResponseToIr(json: unknown): IrResponse {
         id: String(block.id),
         name: String(block.name),
         arguments: JSON.stringify(block.input ?? {}),
+        // Stopped at the limit inside its last block: the call was never finished, whatever `input` holds.
+        ...(stopReason === 'length' && index === blocks.length - 1 ? { cutOff: true } : {}),
       });
     }
-  }
+  });
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
     content,
-    stopReason: stopReasonToIr(body.stop_reason),
+    stopReason,
     stopSequence: typeof body.stop_sequence === 'string' ? body.stop_sequence : null,
     usage: messagesUsageToIr(body.usage),
   };
@@ -115,8 +118,12 @@ export function messagesResponseToIr(json: unknown): IrResponse {
  * be an object, and any object made of the unfinished JSON would be one the model never wrote.
  */
 export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usage): MessagesResponse {
+  // A blank text beside a call ("\n\n" before it, as OpenAI-compatible models write) is left out: a
+  // client sends the turn back, and Anthropic refuses a whitespace-only text block.
+  const calls = ir.content.some((part) => part.type === 'tool_call');
   const content = ir.content.flatMap((part): Array<MessagesTextBlock | MessagesToolUseBlock> => {
-    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    if (part.type === 'text')
+      return part.text === '' || (calls && part.text.trim() === '') ? [] : [{ type: 'text', text: part.text }];
     if (isCutOff(part, ir.stopReason)) return [];
     return [{ type: 'tool_use', id: toolUseId(part.id), name: part.name, input: parseToolArguments(part.arguments) }];
   });
