@@ -31,6 +31,18 @@ describe('requests with an empty conversation', () => {
     expect(middle.message).toContain('messages[1].content');
     const blank = await messages([{ role: 'user', content: '  ' }]);
     expect(blank.message).toContain('messages[0].content');
+    // Blocks that are all blank text are no content either: Anthropic refuses a whitespace-only text block.
+    const blankBlocks = await messages([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: ' ' },
+          { type: 'text', text: '\n' },
+        ],
+      },
+    ]);
+    expect(blankBlocks.status).toBe(400);
+    expect(blankBlocks.message).toContain('messages[0].content');
     // A prefill alone is no conversation.
     const onlyPrefill = await messages([{ role: 'assistant', content: [] }]);
     expect(onlyPrefill.message).toContain('messages[0].content');
@@ -49,6 +61,7 @@ describe('requests with an empty conversation', () => {
     for (const turns of [
       [{ role: 'user', content: [] }],
       [{ role: 'user', content: '' }],
+      [{ role: 'user', content: ' \n\t' }],
       [{ role: 'system', content: 'be brief' }],
     ]) {
       const answer = await call('/v1/chat/completions', { model: 'claude-opus-4-7', messages: turns });

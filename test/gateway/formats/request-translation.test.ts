@@ -183,6 +183,56 @@ describe('chat completions -> Messages', () => {
       }),
     ).toThrow(TranslationError);
   });
+
+  it('reads data URLs with parameters and in any letter case as base64 images', () => {
+    const out = chatToMessages({
+      model: 'c',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'data:image/png;name=x.png;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'DATA:IMAGE/JPEG;BASE64,AAAA' } },
+          ],
+        },
+      ],
+    });
+    expect(out.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: 'AAAA' } },
+        ],
+      },
+    ]);
+  });
+
+  it('leaves out whitespace-only text, which Anthropic refuses, and refuses a request left with none', () => {
+    const out = chatToMessages({
+      model: 'c',
+      messages: [
+        { role: 'system', content: '  ' },
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: '\n\n',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        { role: 'user', content: '   ' },
+      ],
+    });
+    expect(out.system).toBeUndefined();
+    expect(out.messages).toEqual([
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'weather', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'sunny' }] },
+    ]);
+    expect(() => chatToMessages({ model: 'c', messages: [{ role: 'user', content: ' \n ' }] })).toThrow(
+      /no user or assistant turn has content/,
+    );
+  });
 });
 
 describe('Messages -> chat completions', () => {

@@ -268,6 +268,20 @@ describe('Messages client -> OpenAI upstream', () => {
     });
   });
 
+  it('leaves out a blank text beside tool calls, which the client would send back to Anthropic', async () => {
+    openai.setNext({
+      reply: { text: '\n\n', toolCalls: [{ id: 'call_8', name: 'weather', arguments: { city: 'Oslo' } }] },
+    });
+    const withCall = asJson(await run({ messages: [{ role: 'user', content: 'Weather in Oslo?' }] }));
+    expect((withCall.body as { content: unknown }).content).toEqual([
+      { type: 'tool_use', id: 'call_8', name: 'weather', input: { city: 'Oslo' } },
+    ]);
+    // Without a call, the text is the answer, as the model wrote it.
+    openai.setNext({ reply: { text: '\n\n' } });
+    const alone = asJson(await run({ messages: [{ role: 'user', content: 'Say nothing.' }] }));
+    expect((alone.body as { content: unknown }).content).toEqual([{ type: 'text', text: '\n\n' }]);
+  });
+
   it('streams Messages events the Anthropic SDK accumulates, asking OpenAI for usage', async () => {
     openai.setNext({
       reply: {

@@ -9,11 +9,14 @@ export class TranslationError extends Error {
   }
 }
 
-/** Splits a `data:<media type>;base64,<data>` URL, or returns undefined for any other URL. */
+/**
+ * A base64 `data:` URL (RFC 2397: `data:<media type>[;<name>=<value>]...;base64,<data>`, in any letter
+ * case) as its media type, lower case, and its data; undefined for any other URL.
+ */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const match = /^data:([^;,]+);base64,/.exec(url);
+  const match = /^data:([^;,]+)(?:;[^;,=]+=[^;,]*)*;base64,/i.exec(url);
   if (!match) return undefined;
-  return { mediaType: match[1], data: url.slice(match[0].length) };
+  return { mediaType: match[1]!.toLowerCase(), data: url.slice(match[0].length) };
 }
 
 /** Parses tool-call argument text into the object Anthropic's `tool_use.input` needs. */

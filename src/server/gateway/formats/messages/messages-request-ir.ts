@@ -194,10 +194,10 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   // Anthropic refuses `messages: []`: the client's 400 here, rather than its refusal as an upstream 502.
   if (messages.length === 0)
     throw new TranslationError(
-      'messages: no user or assistant turn has content to send (empty text is left out), and Anthropic models need at least one',
+      'messages: no user or assistant turn has content to send (empty or whitespace-only text is left out), and Anthropic models need at least one',
     );
   const body: JsonObject = { model, max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
-  const system = ir.system.filter((text) => text !== '');
+  const system = ir.system.filter((text) => text.trim() !== '');
   if (system.length === 1) body.system = system[0];
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
   // Kept as asked (0..2); the Anthropic provider clamps it to Anthropic's 0..1 on every path.
@@ -289,8 +289,8 @@ function toolChoiceFromIr(choice: IrToolChoice | undefined, parallel: boolean | 
 
 /**
  * IR turns as Messages turns: consecutive turns of one role merge (chat sends each tool result as
- * its own message), tool results lead their user turn, and empty text blocks, which Anthropic
- * rejects, are dropped.
+ * its own message), tool results lead their user turn, and empty or whitespace-only text blocks, which
+ * Anthropic rejects, are dropped.
  */
 function messagesFromIr(messages: readonly IrMessage[]): JsonObject[] {
   const out: Array<{ role: IrMessage['role']; content: JsonObject[] }> = [];
@@ -316,7 +316,7 @@ function isToolResult(block: JsonObject): boolean {
 function blockFromIr(part: IrPart): JsonObject[] {
   switch (part.type) {
     case 'text':
-      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+      return part.text.trim() === '' ? [] : [{ type: 'text', text: part.text }];
     case 'image':
       return [{ type: 'image', source: imageSourceFromIr(part) }];
     case 'tool_call':

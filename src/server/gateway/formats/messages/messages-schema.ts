@@ -91,8 +91,12 @@ const toolChoice = z.discriminatedUnion('type', [
  * translated request would otherwise lose the empty turn and reach the provider with no conversation.
  */
 function noEmptyTurns(messages: ReadonlyArray<{ role: string; content: unknown }>, ctx: z.RefinementCtx): void {
+  const isBlank = (text: unknown): boolean => typeof text === 'string' && text.trim() === '';
+  const isBlankText = (block: unknown): boolean =>
+    (block as { type?: unknown } | null)?.type === 'text' && isBlank((block as { text?: unknown }).text);
+  // No blocks, blank text, or blocks that are all blank text (Anthropic refuses a whitespace-only text block).
   const isEmpty = (content: unknown): boolean =>
-    (Array.isArray(content) && content.length === 0) || (typeof content === 'string' && content.trim() === '');
+    Array.isArray(content) ? content.every(isBlankText) : isBlank(content);
   messages.forEach((message, index) => {
     const prefill = index === messages.length - 1 && message.role === 'assistant' && index > 0;
     if (isEmpty(message.content) && !prefill)
