@@ -117,6 +117,16 @@ describe('upstream retries and failure signals', () => {
     expect(secondary.requests).toHaveLength(1);
   });
 
+  it('tells the SDK not to resend a failure the gateway already retried, unless the provider asked to wait', async () => {
+    primary.setNext({ status: 500 }, { status: 503 }, { status: 500 });
+    const error = (await ask('retry-model', 2).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('after 3 attempts');
+    expect(error.headers?.get('x-should-retry')).toBe('false');
+    // Three calls in all, where the SDK's own two retries would have made nine.
+    expect(primary.requests).toHaveLength(3);
+  });
+
   it("honours a deployment's own max_retries over the gateway's default", async () => {
     primary.setNext({ status: 500 });
     const error = await ask('once-model').catch((e: unknown) => e);

@@ -46,15 +46,17 @@ export function deploymentOrder(
 /**
  * The 502 answered for a provider failure, with the provider's status in `x-upstream-status`. A
  * failure that another try cannot fix (a 400, 401, 404 from the provider) says so in
- * `x-should-retry: false`, which both official SDKs obey instead of resending it three times. One
- * the provider asked to be retried later keeps its `Retry-After`, which both SDKs wait for: without
- * it they resend within a second to a provider that asked for, say, 30.
+ * `x-should-retry: false`, which both official SDKs obey instead of resending it three times, and so
+ * does one the gateway already retried (its own retries or fallbacks, with backoff): the SDK would
+ * resend the whole chain, up to three times as many calls. One the provider asked to be retried
+ * later keeps its `Retry-After`, which both SDKs wait for: without it they resend within a second to
+ * a provider that asked for, say, 30.
  */
 export function upstreamFailure(error: UpstreamError, attempts: number): AppError {
   const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
   const headers: Record<string, string> = {};
   if (error.status > 0) headers['x-upstream-status'] = String(error.status);
-  if (!error.retryable) headers['x-should-retry'] = 'false';
+  if (!error.retryable || (attempts > 1 && error.retryAfterMs === undefined)) headers['x-should-retry'] = 'false';
   else if (error.retryAfterMs !== undefined) {
     headers['retry-after'] = String(error.retryAfterSeconds);
     // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
