@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
+import { deploymentProblem } from '../../src/server/gateway/providers/deployment-problem.js';
+import type { Deployment } from '../../src/server/gateway/providers/types.js';
 import { failedStart } from '../support/headless-process.js';
 
 const dirs: string[] = [];
@@ -79,6 +81,23 @@ describe('a misspelt key inside a section', () => {
     expect(refusal({ sever: { host: '127.0.0.1' } })).toBe(
       'invalid configuration in defaults and environment:\n  sever: unknown key (did you mean server?)',
     );
+  });
+
+  it('refuses a provider name no deployment could read, naming the one meant', () => {
+    expect(refusal({ providers: { opneai: { base_url: 'http://127.0.0.1:9/v1' } } })).toContain(
+      '\n  providers.opneai: unknown provider (did you mean openai?)',
+    );
+    expect(refusal({ providers: { acme: { base_url: 'http://127.0.0.1:9/v1' } } })).toMatch(
+      /\n {2}providers\.acme: unknown provider \(accepted: anthropic, demo, openai, /,
+    );
+    expect(deploymentProblem({ id: 'x', model: 'm', provider: 'antropic' } as Deployment)).toContain(
+      "got 'antropic' (did you mean anthropic?)",
+    );
+    const { config } = loadConfig({
+      env: {},
+      overrides: { providers: { openai: { base_url: 'http://127.0.0.1:9/v1' } } },
+    });
+    expect(config.providers.openai?.base_url).toBe('http://127.0.0.1:9/v1');
   });
 
   it('still accepts the camelCase spellings the interface documents', () => {

@@ -11,6 +11,8 @@ import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
 import { aliasIssue } from '../gateway/model-registry/alias-check.js';
 import { modelSettingIssues } from '../gateway/model-registry/model-settings-check.js';
+import { KNOWN_PROVIDERS } from '../gateway/providers/provider-settings.js';
+import { closestKey } from './config-issues.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -159,7 +161,21 @@ export const configSchema = z
       .strict()
       .prefault({}),
     allow_passthrough_keys: z.boolean().default(false),
-    providers: z.record(z.string(), providerSchema).default({}),
+    // A misspelt provider name would be settings no deployment reads: its traffic would go elsewhere.
+    providers: z
+      .record(z.string(), providerSchema)
+      .superRefine((providers, ctx) => {
+        for (const name of Object.keys(providers)) {
+          if (KNOWN_PROVIDERS.includes(name)) continue;
+          const meant = closestKey(name, KNOWN_PROVIDERS);
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `unknown provider (${meant !== undefined ? `did you mean ${meant}?` : `accepted: ${KNOWN_PROVIDERS.join(', ')}`})`,
+          });
+        }
+      })
+      .default({}),
     deployments: z.array(deploymentSchema).default([]),
     pricing: z.record(z.string(), priceSchema).default({}),
     // PII scrubbing and the content policy (docs/pii-and-policy.md); the admin API may override both.
