@@ -35,11 +35,22 @@ function run(command, args) {
   return result.status === 0;
 }
 
-/** Runs the child in the foreground; our signals go to it so it can shut down cleanly. */
+/**
+ * Runs the child in the foreground; our signals go to it so it can shut down cleanly, and so does our
+ * parent's leaving: npm passes SIGTERM to the shell between it and this script, which dies of it
+ * without passing it on, and the app would live on, orphaned, holding its ports and data folder.
+ */
 function foreground(command, args, env = process.env) {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    child.kill('SIGTERM');
+  }, 500);
+  watch.unref();
 }
 
 if (!run('npx', ['electron-vite', 'build'])) {

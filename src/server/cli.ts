@@ -1,10 +1,11 @@
 /**
  * The headless command (`npm run serve`): starts both servers with the UI at /ui on the gateway,
- * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM.
+ * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM/SIGHUP, or when the
+ * npm run that started it ends.
  */
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
-import { stopOnSignals } from './shutdown.js';
+import { stopOnSignals, stopWithParent } from './shutdown.js';
 import { localUiUrl } from './ui-addresses.js';
 import { startServers, type RunningServers } from './start.js';
 
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
   }
   // Before the addresses are printed: whoever reads them may stop the server at once, and a signal
   // without its handler would end the process without closing the database or giving the folder back.
-  stopOnSignals(servers, config.server.shutdown_timeout_ms);
+  const stop = stopOnSignals(servers, config.server.shutdown_timeout_ms);
+  // Started by an npm script: npm's SIGTERM reaches only the shell in between (see stopWithParent).
+  if (process.env.npm_lifecycle_event !== undefined) stopWithParent(stop);
   const lines = [
     `gatehouse: configuration from ${source}; data in ${config.server.data_dir}`,
     `gateway listening on ${servers.gatewayUrl}`,

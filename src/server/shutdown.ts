@@ -4,12 +4,13 @@ import type { RunningServers } from './start.js';
 const CUT_GRACE_MS = 5000;
 
 /**
- * SIGINT/SIGTERM: stop accepting, let requests in flight finish, close the database, exit 0. Requests
- * still running after `timeoutMs`, or when a second signal comes (a second Ctrl-C), are ended: each is
- * accounted as its client leaving and the database is still closed, not abandoned mid-batch; the exit
- * status is then 1. A last deadline covers a close that hangs even so.
+ * SIGINT/SIGTERM/SIGHUP: stop accepting, let requests in flight finish, close the database, exit 0.
+ * Requests still running after `timeoutMs`, or when a second signal comes (a second Ctrl-C), are
+ * ended: each is accounted as its client leaving and the database is still closed, not abandoned
+ * mid-batch; the exit status is then 1. A last deadline covers a close that hangs even so. Returns
+ * the same stop, for other reasons to stop (see {@link stopWithParent}).
  */
-export function stopOnSignals(servers: RunningServers, timeoutMs: number): void {
+export function stopOnSignals(servers: RunningServers, timeoutMs: number): (why: string) => void {
   let stopping = false;
   let cut = false;
   const cutNow = (why: string): void => {
@@ -22,13 +23,13 @@ export function stopOnSignals(servers: RunningServers, timeoutMs: number): void 
       process.exit(1);
     }, CUT_GRACE_MS).unref();
   };
-  const stop = (signal: string): void => {
+  const stop = (why: string): void => {
     if (stopping) {
-      cutNow(`${signal} received again`);
+      cutNow(`${why} again`);
       return;
     }
     stopping = true;
-    process.stdout.write(`gatehouse: ${signal} received, finishing requests in flight\n`);
+    process.stdout.write(`gatehouse: ${why}, finishing requests in flight\n`);
     setTimeout(() => cutNow(`requests still running after ${timeoutMs} ms`), timeoutMs).unref();
     servers.close().then(
       () => {
@@ -41,6 +42,25 @@ export function stopOnSignals(servers: RunningServers, timeoutMs: number): void 
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(`${signal} received`));
+  return stop;
+}
+
+/** How often the parent is looked for: a cheap property read. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * Stops when the process that started this one is gone. `npm run serve` starts the server through a
+ * shell: npm passes SIGTERM on to that shell, which dies of it without passing it on, and the server
+ * would live on, orphaned, holding its ports and data folder. An orphan is handed to another parent,
+ * which is how its leaving shows.
+ */
+export function stopWithParent(stop: (why: string) => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop('the process that started it ended');
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
