@@ -195,6 +195,72 @@ describe('LiteLLM config conversion', () => {
     expect(config.deployments).toEqual([{ model: 'az', provider: 'azure', upstream_model: 'dep' }]);
     expect(unmapped.map((u) => u.path)).toEqual(['model_list[0].litellm_params.api_version']);
   });
+
+  it('leaves out a deployment whose address is in a variable Gatehouse does not read, rather than send it to the public one', () => {
+    const { unmapped, config } = importLiteLlmConfig({
+      model_list: [
+        {
+          model_name: 'local',
+          litellm_params: { model: 'openai/gpt-4o', api_base: 'os.environ/MY_LOCAL_BASE', api_key: 'os.environ/K' },
+        },
+        { model_name: 'kept', litellm_params: { model: 'openai/gpt-4o', api_base: 'http://127.0.0.1:9/v1' } },
+      ],
+    });
+    expect((config.deployments as Array<{ model: string }>).map((d) => d.model)).toEqual(['kept']);
+    expect(unmapped).toContainEqual({
+      path: 'model_list[0]',
+      reason:
+        'litellm_params.api_base reads the address from MY_LOCAL_BASE, which Gatehouse does not; write the address instead; this deployment is left out',
+    });
+  });
+});
+
+describe('configuration files as editors and other tools write them', () => {
+  const file = (name: string, text: string): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gatehouse-file-')), name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('applies YAML merge keys, as LiteLLM does', () => {
+    const path = file(
+      'config.yaml',
+      [
+        'x-local: &local',
+        '  api_base: http://127.0.0.1:9/v1',
+        '  api_key: os.environ/LOCAL_KEY',
+        'model_list:',
+        '  - model_name: local-gpt',
+        '    litellm_params:',
+        '      <<: *local',
+        '      model: openai/gpt-4o',
+        '',
+      ].join('\n'),
+    );
+    const { config } = loadConfig({ env: { GATEHOUSE_CONFIG: path } });
+    expect(config.deployments).toMatchObject([
+      { model: 'local-gpt', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'LOCAL_KEY' },
+    ]);
+  });
+
+  it('reads a JSON file that starts with a byte-order mark', () => {
+    const path = file('config.json', '\uFEFF{"llm": {"allowed_models": ["demo/echo"]}}');
+    expect(loadConfig({ env: { GATEHOUSE_CONFIG: path } }).config.llm.allowed_models).toEqual(['demo/echo']);
+  });
+
+  it('refuses a key written as a reference to a variable, which would be sent as that text', () => {
+    for (const written of ['os.environ/MYKEY', '${MYKEY}', '$MYKEY']) {
+      const overrides = {
+        deployments: [{ model: 'm', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key: written }],
+      };
+      expect(() => loadConfig({ env: {}, overrides })).toThrow(
+        'deployments[0].api_key: names the variable MYKEY, but api_key is sent as written; put the name in api_key_env: MYKEY',
+      );
+    }
+    expect(() => loadConfig({ env: {}, overrides: { providers: { openai: { api_key: '${OPENAI_KEY}' } } } })).toThrow(
+      'providers.openai.api_key: names the variable OPENAI_KEY',
+    );
+  });
 });
 
 describe('loading a LiteLLM config as GATEHOUSE_CONFIG', () => {

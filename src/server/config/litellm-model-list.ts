@@ -184,8 +184,10 @@ export function convertModelEntry(
       case 'base_url': {
         const env = envReference(value);
         if (env !== undefined) {
+          // Kept without its address, the deployment would send its key and prompts to the
+          // provider's public address (or nowhere): it is left out instead.
           if (provider === undefined || !readsBaseUrlFrom(provider, env))
-            report(path, `reads the address from ${env}, which Gatehouse does not; write base_url`);
+            return skip(`${path} reads the address from ${env}, which Gatehouse does not; write the address instead`);
         } else if (typeof value === 'string') {
           deployment.base_url = provider === 'ollama' ? ollamaBase(value) : value;
         } else report(path, 'not a string');
