@@ -134,7 +134,7 @@ function dataDirOf(
 
 /** Where a JSON text names a key twice in one object (the YAML reader, a JSON superset, finds them), or undefined. */
 function duplicateJsonKey(text: string): string | undefined {
-  const error = parseDocument(text).errors.find((problem) => problem.code === 'DUPLICATE_KEY');
+  const error = parseDocument(text, { merge: true }).errors.find((problem) => problem.code === 'DUPLICATE_KEY');
   const at = error?.linePos?.[0];
   if (!at) return undefined;
   return `a key is named twice in one object at line ${at.line}, column ${at.col}; only the last would count`;
@@ -144,14 +144,16 @@ function duplicateJsonKey(text: string): string | undefined {
 export function readConfigFile(path: string): Json {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Without a byte-order mark some editors write first, which JSON.parse would call a bad token.
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     throw new ConfigError(`cannot read configuration file ${path}: ${(error as Error).message}`);
   }
   const json = extname(path) === '.json';
   let parsed: unknown;
   try {
-    parsed = json ? JSON.parse(text) : parseYaml(text);
+    // Merge keys (`<<: *defaults`), as LiteLLM's reader and most YAML tools apply them.
+    parsed = json ? JSON.parse(text) : parseYaml(text, { merge: true });
   } catch (error) {
     const problem = json ? jsonProblem(text) : yamlProblem(error as Error);
     throw new ConfigError(`cannot parse configuration file ${path}: ${problem}`);

@@ -27,6 +27,25 @@ const envVariableName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY');
 
+/** `os.environ/NAME`, `${NAME}` or `$NAME`: how other tools' files name a variable for a key. */
+const VARIABLE_REFERENCE = /^(?:os\.environ\/|\$\{|\$)([A-Za-z_][A-Za-z0-9_]*)\}?$/;
+
+/**
+ * A key as written. One written as a reference to a variable would be sent as that text: the file
+ * names variables in `api_key_env` instead (nothing in it is expanded).
+ */
+const apiKey = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const match = VARIABLE_REFERENCE.exec(value.trim());
+    if (match === null || (value.trim().startsWith('${') && !value.trim().endsWith('}'))) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `names the variable ${match[1]}, but api_key is sent as written; put the name in api_key_env: ${match[1]}`,
+    });
+  });
+
 /** One upstream serving a public model name. */
 export const deploymentSchema = z
   .object({
@@ -35,7 +54,7 @@ export const deploymentSchema = z
     provider: z.string().min(1).optional(),
     upstream_model: z.string().min(1).optional(),
     base_url: baseUrlSchema.optional(),
-    api_key: z.string().min(1).optional(),
+    api_key: apiKey.optional(),
     // Shown back by the admin API and the UI: a name, never a key pasted into the wrong field.
     api_key_env: envVariableName.optional(),
     // Azure only: calls go to <base_url>/openai/deployments/<upstream_model>/...?api-version=<api_version>.
@@ -54,7 +73,7 @@ export const deploymentSchema = z
 const providerSchema = z
   .object({
     base_url: baseUrlSchema.optional(),
-    api_key: z.string().min(1).optional(),
+    api_key: apiKey.optional(),
   })
   .strict();
 
