@@ -59,8 +59,9 @@ describe('DELETE /v1/branches', () => {
     expect((await call('GET', '/v1/state?namespace=ops&branch=main&revision=1')).body).toMatchObject({
       objects: { 'config.yaml': 'replicas: 2' },
     });
+    // The namespace's head is the newest revision a branch stands on, not the deleted branch's.
     expect((await call('GET', '/v1/namespaces')).body.namespaces).toEqual([
-      expect.objectContaining({ name: 'ops', branches: 1, revisions: 2 }),
+      expect.objectContaining({ name: 'ops', branches: 1, revisions: 2, head_revision: 2 }),
     ]);
   });
 

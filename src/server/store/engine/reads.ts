@@ -223,10 +223,12 @@ export function namespaces(
         more = true;
         break;
       }
+      const { headRevision, ...counts } = ctx.repo.namespaceCounts(row.id);
       items.push({
         name: row.name,
-        ...ctx.repo.namespaceCounts(row.id),
-        head_revision: row.lastRevision,
+        ...counts,
+        // The newest revision a branch stands on: a deleted branch's revisions are gone with it.
+        head_revision: headRevision,
         created_at: new Date(row.createdAt).toISOString(),
       });
     }

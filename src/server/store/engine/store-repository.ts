@@ -250,7 +250,8 @@ export class StoreRepository {
       namespaceCounts: p(`SELECT
         (SELECT count(*) FROM store_branches WHERE namespace_id = @ns) AS branches,
         (SELECT count(*) FROM store_revisions WHERE namespace_id = @ns) AS revisions,
-        (SELECT count(*) FROM store_checkpoints WHERE namespace_id = @ns) AS checkpoints`),
+        (SELECT count(*) FROM store_checkpoints WHERE namespace_id = @ns) AS checkpoints,
+        (SELECT coalesce(max(head_revision), 0) FROM store_branches WHERE namespace_id = @ns) AS headRevision`),
 
       branchByName: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE namespace_id = ? AND name = ?`),
       branchById: p(`SELECT ${BRANCH_COLUMNS} FROM store_branches WHERE id = ?`),
@@ -427,11 +428,18 @@ export class StoreRepository {
     return this.s.namespaceAll.all() as NamespaceRow[];
   }
 
-  namespaceCounts(namespaceId: number): { branches: number; revisions: number; checkpoints: number } {
+  /** A namespace's counts, and the newest head of its branches (0 before its first write). */
+  namespaceCounts(namespaceId: number): {
+    branches: number;
+    revisions: number;
+    checkpoints: number;
+    headRevision: number;
+  } {
     return this.s.namespaceCounts.get({ ns: namespaceId }) as {
       branches: number;
       revisions: number;
       checkpoints: number;
+      headRevision: number;
     };
   }
 
