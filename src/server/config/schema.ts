@@ -260,7 +260,11 @@ export const configSchema = z
         metrics_public: z.boolean().default(false),
         limits: z
           .object({
-            body_bytes: positiveInt.default(16 * 1024 * 1024),
+            // Also what one page of the log carries, escaped into one JSON string: as for response_bytes,
+            // past 64 MiB of contents that string could pass V8's longest.
+            body_bytes: positiveInt
+              .max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB); a log page carries up to this much')
+              .default(16 * 1024 * 1024),
             document_bytes: positiveInt.default(1024 * 1024),
             documents_per_apply: positiveInt.default(10_000),
             // A whole state is one JSON string in the process, and escaping can make it six times its
