@@ -15,6 +15,7 @@ import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-sett
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
 import { installJsonBody } from './json-body.js';
+import { LargeBodyGate } from './large-body-gate.js';
 import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
@@ -77,15 +78,18 @@ export function createBaseApp(options: BaseAppOptions) {
   installJsonBody(app as unknown as FastifyInstance);
   const hosts = new HostAllowList();
   const connections = closeQuietConnectionsOnClose(app.server);
+  const largeBodies = new LargeBodyGate();
   // One callback-style hook for what every request needs first: its id on the answer, then the
-  // shutdown and Host checks before anything else runs.
+  // shutdown and Host checks before anything else runs, and a turn for a large body before it is read.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Anthropic's SDKs read the id from `request-id`, as Anthropic sends it, and say so in their errors.
     if (speaksAnthropic(request)) reply.header('request-id', request.id);
-    if (connections.closing) done(shuttingDown() as unknown as FastifyError);
-    else
-      done((hostProblem(request, hosts) ?? queryEscapeProblem(request.url) ?? undefined) as FastifyError | undefined);
+    if (connections.closing) return done(shuttingDown() as unknown as FastifyError);
+    const problem = hostProblem(request, hosts) ?? queryEscapeProblem(request.url);
+    if (problem) done(problem as FastifyError);
+    else if (LargeBodyGate.applies(request)) largeBodies.admit(request, reply, done as (error?: Error) => void);
+    else done();
   });
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);

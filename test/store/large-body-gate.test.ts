@@ -1,0 +1,88 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from './app-helpers.js';
+import { socketStore } from './support/socket-store.js';
+
+// Bodies are read whole before they are handled: many large ones at once would hold gigabytes. A few
+// are read at a time; the rest wait unread in their sockets, and small requests never wait for them.
+
+const LARGE = 2 * 1024 * 1024;
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+});
+
+/** An apply of LARGE bytes whose body is only begun: it holds a turn for as long as it is open. */
+function stalledLargeApply(url: URL): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST /v1/apply HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${LARGE}\r\n\r\n{"scope":`,
+      );
+      resolve(socket);
+    });
+    socket.on('error', reject);
+    sockets.push(socket);
+  });
+}
+
+/** A whole apply of one document of about LARGE bytes. */
+function largeApply(base: string, key: string): Promise<Response> {
+  const body = JSON.stringify({
+    scope: { namespace: 'big', branch: 'main' },
+    documents: [{ key, content: 'x'.repeat(LARGE - 200) }],
+  });
+  return fetch(`${base}/v1/apply`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body,
+  });
+}
+
+describe('large request bodies', () => {
+  const socket = socketStore({ limits: { body_bytes: 8 * 1024 * 1024, document_bytes: 4 * 1024 * 1024 } });
+
+  it('are handled a few at a time, the others waiting unread, while small requests go on', async () => {
+    const url = new URL(socket.base);
+    const stalled = await Promise.all(Array.from({ length: 4 }, () => stalledLargeApply(url)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    let answered = false;
+    const waiting = largeApply(socket.base, 'a.txt').then((response) => {
+      answered = true;
+      return response;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    // Small requests never wait for a turn.
+    const small = await socket.send('POST', '/v1/apply', {
+      scope: { namespace: 'big', branch: 'main' },
+      documents: [{ key: 'small.txt', content: 'hi' }],
+    });
+    expect(small.status).toBe(200);
+
+    // One of the four leaves: its turn goes to the waiting one.
+    stalled[0]!.destroy();
+    const response = await waiting;
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { changes: Array<{ key: string }> }).changes.map((c) => c.key)).toEqual([
+      'a.txt',
+    ]);
+  });
+
+  it('are not held up by a client that left while it waited', async () => {
+    const url = new URL(socket.base);
+    const stalled = await Promise.all(Array.from({ length: 4 }, () => stalledLargeApply(url)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Waits, then leaves: its place in line must not take a turn when one comes.
+    const leaver = await stalledLargeApply(url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    leaver.destroy();
+    for (const held of stalled) held.destroy();
+    const answers = await Promise.all(
+      ['b.txt', 'c.txt', 'd.txt', 'e.txt', 'f.txt'].map((key) => largeApply(socket.base, key)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
