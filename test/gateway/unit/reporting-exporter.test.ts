@@ -17,7 +17,7 @@ describe('reporting exporter', () => {
     for (let i = 0; i < 3; i += 1) exporter.export(spans, (result) => results.push(result.code));
     expect(results).toEqual([1, 1, 1]);
     expect(reports).toEqual([
-      'could not export 2 spans to the OTLP endpoint (connect ECONNREFUSED 127.0.0.1:4318); they were dropped',
+      'could not export 2 spans to the OTLP endpoint (connect ECONNREFUSED 127.0.0.1:4318); they were dropped, and so were any that found the export queue full meanwhile',
     ]);
   });
 

@@ -28,7 +28,7 @@ export class ReportingExporter implements SpanExporter {
         if (now - this.#lastReport >= REPORT_INTERVAL_MS) {
           this.#lastReport = now;
           this.report(
-            `could not export ${this.#dropped} spans to the OTLP endpoint (${result.error?.message ?? 'unknown error'}); they were dropped`,
+            `could not export ${this.#dropped} spans to the OTLP endpoint (${result.error?.message ?? 'unknown error'}); they were dropped, and so were any that found the export queue full meanwhile`,
           );
           this.#dropped = 0;
         }

@@ -20,7 +20,12 @@ export class RequestTracing {
   readonly #provider: BasicTracerProvider;
   readonly #tracer: Tracer;
 
-  constructor(config: TelemetryConfig, url: string, version: string, warn: (message: string) => void) {
+  constructor(
+    config: TelemetryConfig,
+    url: string,
+    version: string,
+    private readonly warn: (message: string) => void,
+  ) {
     const exporter = new ReportingExporter(new OTLPTraceExporter({ url, headers: { ...config.otlp_headers } }), warn);
     this.#provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.service_name, [ATTR_SERVICE_VERSION]: version }),
@@ -40,8 +45,26 @@ export class RequestTracing {
     return this.#provider.forceFlush();
   }
 
-  /** Sends what is pending and stops. */
-  shutdown(): Promise<void> {
-    return this.#provider.shutdown();
+  /**
+   * Sends what is pending and stops, waiting at most `graceMs`: a collector that is down or slow
+   * must not hold the gateway's shutdown (the exporter would wait out its own 10 s timeout per batch).
+   */
+  async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    const sent = this.#provider.shutdown().then(
+      () => 'sent' as const,
+      (error: unknown) => (error as Error).message,
+    );
+    const outcome = await Promise.race([sent, late]);
+    clearTimeout(timer);
+    if (outcome === 'late')
+      this.warn(`the OTLP endpoint did not take the last spans within ${graceMs} ms of shutdown; they were dropped`);
+    else if (outcome !== 'sent') this.warn(`could not send the last spans at shutdown (${outcome}); they were dropped`);
   }
 }
+
+/** How long shutdown waits for the last spans to reach the collector. */
+const SHUTDOWN_GRACE_MS = 1000;
