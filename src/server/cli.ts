@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     // Checks that need the gateway's layers (deployments the provider layer cannot call) run at start;
     // reported as the file's own errors are, naming the file.
     if (error instanceof ConfigError)
-      refuse(error.issues.length > 0 ? invalidConfiguration(error.issues, source) : error);
+      refuse(error.issues.length > 0 ? invalidConfiguration(error.issues.map(loaded.inFileTerms), source) : error);
     throw error;
   }
   // Before the addresses are printed: whoever reads them may stop the server at once, and a signal

@@ -9,6 +9,7 @@ import { importLiteLlmConfig } from '../../src/server/config/litellm-import.js';
 import { startServers, type RunningServers } from '../../src/server/start.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
+import { failedStart } from '../support/headless-process.js';
 import { parse as parseYaml } from 'yaml';
 
 // A LiteLLM proxy config.yaml loads as GATEHOUSE_CONFIG or converts with `npm run import:litellm`;
@@ -212,6 +213,40 @@ describe('LiteLLM config conversion', () => {
       reason:
         'litellm_params.api_base reads the address from MY_LOCAL_BASE, which Gatehouse does not; write the address instead; this deployment is left out',
     });
+  });
+});
+
+describe('a LiteLLM config with mistakes', () => {
+  const file = (text: string): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gatehouse-litellm-bad-')), 'config.yaml');
+    writeFileSync(path, text);
+    return path;
+  };
+  // The first entry is left out (a wildcard), so the converted deployments' indexes are shifted.
+  const entries = (second: string) =>
+    [
+      'model_list:',
+      '  - model_name: "*"',
+      '    litellm_params: { model: "openai/*" }',
+      '  - model_name: local',
+      `    litellm_params: { model: openai/gpt-4o, ${second} }`,
+      '',
+    ].join('\n');
+
+  it("names the file's own entry and key for a schema problem, with the converted name beside it", () => {
+    const path = file(entries('api_base: "ftp://127.0.0.1/v1"'));
+    expect(() => loadConfig({ env: { GATEHOUSE_CONFIG: path } })).toThrow(
+      /\n {2}model_list\[1\]\.litellm_params\.api_base \(deployments\[0\]\.base_url once converted\): /,
+    );
+  });
+
+  it('names them for a problem found at start too', async () => {
+    const path = file(entries('api_base: "http://127.0.0.1:9/v1", api_key: os.environ/GATEHOUSE_TEST_UNSET_VAR'));
+    const failure = await failedStart({ GATEHOUSE_CONFIG: path, GATEHOUSE_DATA_DIR: join(path, '..', 'data') });
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(
+      '  model_list[1].litellm_params.api_key (deployments[0].api_key_env once converted) GATEHOUSE_TEST_UNSET_VAR is not set',
+    );
   });
 });
 

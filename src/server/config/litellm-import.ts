@@ -37,6 +37,48 @@ export interface LiteLlmImport {
    * `model_info.id`); the start refuses such a file.
    */
   readonly conflicts: readonly string[];
+  /** Words an issue about a converted deployment (`deployments[0].api_key_env ...`) in the file's own terms. */
+  readonly inFileTerms: (issue: string) => string;
+}
+
+/** Where each converted deployment key came from in its `model_list` entry (`api_base` or `base_url` as written). */
+const SOURCE_KEY: Readonly<Record<string, readonly string[]>> = {
+  model: ['model_name'],
+  id: ['model_info.id'],
+  provider: ['litellm_params.model', 'litellm_params.custom_llm_provider'],
+  upstream_model: ['litellm_params.model'],
+  base_url: ['litellm_params.api_base', 'litellm_params.base_url'],
+  api_key: ['litellm_params.api_key'],
+  api_key_env: ['litellm_params.api_key'],
+  api_version: ['litellm_params.api_version'],
+  timeout_ms: ['litellm_params.timeout'],
+  max_retries: ['litellm_params.max_retries'],
+  weight: ['litellm_params.weight'],
+};
+
+const DEPLOYMENT_ISSUE = /^deployments\[(\d+)\](?:\.([a-z_]+))?/;
+
+/**
+ * An issue's `deployments[i].<key>` as the `model_list` entry and key it was converted from, the
+ * converted name kept in brackets: entries left out shift the indexes, and the keys have other names.
+ */
+function issueInFileTerms(issue: string, origins: readonly number[], entries: readonly unknown[]): string {
+  const match = DEPLOYMENT_ISSUE.exec(issue);
+  const entry = match ? origins[Number(match[1])] : undefined;
+  if (match === null || entry === undefined) return issue;
+  const written = entries[entry] as { litellm_params?: Record<string, unknown> } | undefined;
+  const has = (path: string): boolean => {
+    const [section, key] = path.split('.');
+    return key === undefined
+      ? true
+      : section === 'litellm_params'
+        ? written?.litellm_params?.[key] !== undefined
+        : true;
+  };
+  const candidates = match[2] === undefined ? [] : (SOURCE_KEY[match[2]] ?? []);
+  const key = candidates.find(has) ?? candidates[0];
+  const path = key === undefined ? `model_list[${entry}]` : `model_list[${entry}].${key}`;
+  return `${path} (${match[0]} once converted)${issue.slice(match[0].length)}`;
 }
 
 const FALLBACKS = ['fallbacks', 'context_window_fallbacks', 'content_policy_fallbacks', 'default_fallbacks'];
@@ -193,12 +235,15 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const models = Array.isArray(raw.model_list) ? raw.model_list : [];
   const conflicts: string[] = [];
   const entryOfId = new Map<string, number>();
+  /** The model_list index of each deployment, in order. */
+  const origins: number[] = [];
   if (raw.model_list !== undefined && !Array.isArray(raw.model_list))
     unmapped.push({ path: 'model_list', reason: 'not a list' });
   models.forEach((entry, index) => {
     const converted = convertModelEntry(entry, index, unmapped, settings.timeoutMs);
     if (!converted) return;
     deployments.push(converted.deployment);
+    origins.push(index);
     const id = converted.deployment.id;
     if (typeof id === 'string') {
       const first = entryOfId.get(id);
@@ -245,5 +290,11 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const gateway: Json = settings.maxRetries === undefined ? {} : { max_retries: settings.maxRetries };
   Object.assign(gateway, settings.cooldown);
   if (Object.keys(gateway).length > 0) config.gateway = gateway;
-  return { config, unmapped, deployments: deployments.length, conflicts };
+  return {
+    config,
+    unmapped,
+    deployments: deployments.length,
+    conflicts,
+    inFileTerms: (issue) => issueInFileTerms(issue, origins, models),
+  };
 }

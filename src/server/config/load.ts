@@ -108,8 +108,14 @@ function blameEnvironment(lines: readonly string[], env: NodeJS.ProcessEnv): str
   });
 }
 
-function describeIssues(error: z.ZodError, source: string, env: NodeJS.ProcessEnv): ConfigError {
-  return invalidConfiguration(blameEnvironment(describeConfigIssues(configSchema, error.issues), env), source);
+function describeIssues(
+  error: z.ZodError,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  inFileTerms: (issue: string) => string,
+): ConfigError {
+  const issues = blameEnvironment(describeConfigIssues(configSchema, error.issues), env).map(inFileTerms);
+  return invalidConfiguration(issues, source);
 }
 
 /**
@@ -208,14 +214,19 @@ export interface LoadedConfig {
   readonly source: string;
   /** Lines for the user that do not stop the start (LiteLLM keys that were not converted). */
   readonly warnings: readonly string[];
+  /** An issue found later (the deployments' checks at start) in the file's own terms. */
+  readonly inFileTerms: (issue: string) => string;
 }
 
 /**
  * A LiteLLM proxy config converted to Gatehouse keys, with one warning per key left out; any other
  * file as it is. A file holding both kinds of keys is refused: which should win is the user's call.
  */
-function fromLiteLlm(raw: Json, file: string): { raw: Json; warnings: string[]; source: string } {
-  if (!isLiteLlmConfig(raw)) return { raw, warnings: [], source: file };
+function fromLiteLlm(
+  raw: Json,
+  file: string,
+): { raw: Json; warnings: string[]; source: string; inFileTerms: (issue: string) => string } {
+  if (!isLiteLlmConfig(raw)) return { raw, warnings: [], source: file, inFileTerms: asWritten };
   const mixed = mixedKeys(raw);
   if (mixed) {
     throw new ConfigError(
@@ -230,8 +241,11 @@ function fromLiteLlm(raw: Json, file: string): { raw: Json; warnings: string[]; 
     raw: imported.config,
     warnings: describeUnmapped(imported.unmapped),
     source: `${file} (a LiteLLM proxy config, converted)`,
+    inFileTerms: imported.inFileTerms,
   };
 }
+
+const asWritten = (issue: string): string => issue;
 
 /** Loads the file named by `GATEHOUSE_CONFIG` (if any), applies environment overrides, and validates. */
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; overrides?: Json } = {}): LoadedConfig {
@@ -241,12 +255,14 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }), env);
   const source = read?.source ?? 'defaults and environment';
   const result = configSchema.safeParse(raw);
-  if (!result.success) throw describeIssues(result.error, source, env);
+  const inFileTerms = read?.inFileTerms ?? asWritten;
+  if (!result.success) throw describeIssues(result.error, source, env, inFileTerms);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source });
   return {
     config: { ...config, server: { ...config.server, data_dir: dataDir } },
     source,
     warnings: read?.warnings ?? [],
+    inFileTerms,
   };
 }
