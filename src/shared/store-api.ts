@@ -281,6 +281,8 @@ export const logQuerySchema = querySchema({
   after: queryInt('after').default(0),
   // Only the revisions that changed this document, as `git log -- <path>` (extension; empty: all).
   key: z.string().max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`).default(''),
+  // `false`: each change with its key and type only, for listing a long history of large documents (extension).
+  contents: z.enum(['true', 'false'], "must be 'true' or 'false'").default('true'),
 });
 
 /** One revision of a branch's history. */

@@ -45,6 +45,19 @@ describe('GET /v1/log over large revisions', () => {
     expect(seen).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
+  it('lists the whole history in one page with contents=false, each change with its key and type only', async () => {
+    const response = await store.call('GET', '/v1/log?namespace=big/log&limit=20&contents=false');
+    expect(response.statusCode).toBe(200);
+    const page = response.json() as Page & { entries: { contents_omitted?: boolean }[] };
+    expect(page.entries.map((e) => e.id)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(page.next_cursor).toBeUndefined();
+    expect(page.entries[0]).toMatchObject({ contents_omitted: true, changes: [{ key: 'doc', type: 'update' }] });
+    expect(page.entries[9]!.changes).toEqual([{ key: 'doc', type: 'create' }]);
+    const bad = await store.call('GET', '/v1/log?namespace=big/log&contents=no');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain('contents');
+  });
+
   it('still answers an entry larger than the bound, alone, with a cursor to the rest', async () => {
     // Seven documents written one by one, then deleted by one replace: that entry alone passes the bound.
     const other = { namespace: 'big/one' };

@@ -23,7 +23,8 @@ export interface ChangeRef {
   readonly after?: string;
 }
 
-const keysOnly = (changes: readonly { key: string; type: 0 | 1 | 2 }[]): ChangeList => ({
+/** Changes with their keys and types only, saying their contents were left out. */
+export const keysOnly = (changes: readonly { key: string; type: 0 | 1 | 2 }[]): ChangeList => ({
   changes: sortChanges(changes.map(({ key, type }) => ({ key, type: CHANGE_TYPES[type] }))),
   contents_omitted: true,
 });

@@ -11,7 +11,7 @@ import {
   type LogResponse,
   type NamespaceSummary,
 } from '../../../shared/store-api.js';
-import { changeList, revisionChangeList, streamedChangeList } from './change-lists.js';
+import { changeList, keysOnly, revisionChangeList, streamedChangeList } from './change-lists.js';
 import { apiChange, headState, planDocuments } from './changes.js';
 import { notFoundError } from './errors.js';
 import { itemsWithin } from './page-bound.js';
@@ -68,7 +68,18 @@ const pageSize = (limit: number, fallback: number): number => Math.min(limit || 
  * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
  * exhaust the process. The first entry always comes, whatever its size.
  */
-export function log(ctx: EngineContext, scope: Scope, page: Page<number>, key = ''): LogResponse {
+/** What a log lists: every revision, or those that changed `key`; its changes with their contents or without. */
+export interface LogOptions {
+  readonly key: string;
+  readonly contents: boolean;
+}
+
+export function log(
+  ctx: EngineContext,
+  scope: Scope,
+  page: Page<number>,
+  { key = '', contents = true }: Partial<LogOptions> = {},
+): LogResponse {
   const rows = lookupScope(ctx.repo, scope);
   if (!rows.branch) return { entries: [], total: 0 };
   // A key never written anywhere has no history.
@@ -84,7 +95,7 @@ export function log(ctx: EngineContext, scope: Scope, page: Page<number>, key = 
   const entries: LogEntry[] = [];
   let size = 0;
   for (const revision of revisions.slice(0, limit)) {
-    const entry = logEntry(ctx, revision, branchName);
+    const entry = logEntry(ctx, revision, branchName, contents);
     size += contentSize(entry);
     if (entries.length > 0 && size > ctx.limits.body_bytes) break;
     entries.push(entry);
@@ -156,10 +167,12 @@ function entryFields(row: RevisionRow, branch: string): Omit<LogEntry, 'changes'
   };
 }
 
-function logEntry(ctx: EngineContext, row: RevisionRow, branch: string): LogEntry {
+function logEntry(ctx: EngineContext, row: RevisionRow, branch: string, contents = true): LogEntry {
   return {
     ...entryFields(row, branch),
-    ...revisionChangeList(ctx.repo, row.namespaceId, row.id, ctx.limits.response_bytes),
+    ...(contents
+      ? revisionChangeList(ctx.repo, row.namespaceId, row.id, ctx.limits.response_bytes)
+      : keysOnly(ctx.repo.changeKeysOf(row.namespaceId, row.id))),
   };
 }
 

@@ -138,10 +138,13 @@ export class StoreEngine {
     return this.read(() => reads.diff(this.ctx, normaliseScope(scope), full));
   }
 
-  /** The branch's history, newest first; with `key`, only the revisions that changed that document. */
-  log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}, key = ''): LogResponse {
+  /**
+   * The branch's history, newest first; with `key`, only the revisions that changed that document;
+   * without `contents`, each change with its key and type only.
+   */
+  log(scope: ScopeLike, page: Partial<reads.Page<number>> = {}, options: Partial<reads.LogOptions> = {}): LogResponse {
     return this.read(() =>
-      reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }, key),
+      reads.log(this.ctx, normaliseScope(scope), { limit: page.limit ?? 0, after: page.after ?? 0 }, options),
     );
   }
 

@@ -20,8 +20,9 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       schema: { querystring: logQuerySchema, response: { 200: logResponseSchema, ...errorResponses } },
     },
     async (request) => {
-      const { namespace, branch, limit, after, key } = request.query;
-      return runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, key));
+      const { namespace, branch, limit, after, key, contents } = request.query;
+      const options = { key, contents: contents === 'true' };
+      return runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, options));
     },
   );
 
