@@ -93,6 +93,15 @@ describe('rotating an API key’s secret', () => {
     const revoked = await h.admin('POST', `/internal/api-keys/${issued.id}/rotate`);
     expect(revoked.status).toBe(409);
     expect(revoked.body.error.message).toMatch(/revoked: issue a new key/);
+    // An expired key's new secret would be refused at once: rotating it says so instead.
+    const ended = await h.issueKey({ scopes: ['chat'] });
+    expect(
+      (await h.admin('PATCH', `/internal/api-keys/${ended.id}`, { expires_at: '2020-01-01T00:00:00Z' })).status,
+    ).toBe(200);
+    const expired = await h.admin('POST', `/internal/api-keys/${ended.id}/rotate`);
+    expect(expired.status).toBe(409);
+    expect(expired.body.error.message).toContain('expired at 2020-01-01T00:00:00.000Z');
+    expect(expired.body.error.message).toContain('set a later expires_at');
     const missing = await h.admin('POST', '/internal/api-keys/key_nope/rotate', {});
     expect(missing.status).toBe(404);
     expect(missing.body.error.message).toContain("'key_nope'");

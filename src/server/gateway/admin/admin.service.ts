@@ -145,13 +145,19 @@ export class AdminService {
 
   /**
    * Gives a key a new secret, shown in this answer only; everything else about the key stays. A
-   * revoked key is refused: it cannot be brought back this way.
+   * revoked key is refused: it cannot be brought back this way. So is an expired one: its new secret
+   * would be refused at once.
    */
   rotateKey(id: string, input: ApiKeyRotate, actor: AdminActor): ApiKeyCreated {
     const before = this.keys.get(id);
     if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
     if (before.revokedAt !== null)
       throw new GatewayError('conflict', `API key '${id}' is revoked: issue a new key instead of rotating it`);
+    if (before.expiresAt !== null && before.expiresAt <= Date.now())
+      throw new GatewayError(
+        'conflict',
+        `API key '${id}' expired at ${new Date(before.expiresAt).toISOString()}: a new secret would be refused too; set a later expires_at (PATCH) first, or issue a new key`,
+      );
     const rotated = this.keys.rotate(id, input.grace_seconds ?? 0);
     if (rotated === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
     const record = this.view(rotated.row);
