@@ -8,6 +8,7 @@ import {
   type FrameServer,
   type OpenAIUpstream,
 } from '../support/upstreams/index.js';
+import { anthropicEvent, anthropicMessageStart } from './formats/stream-fixtures.js';
 
 const KEY = 'sk-cut-tool-calls-0123456789';
 /** Arguments the token limit cut off in the middle of a value. */
@@ -21,20 +22,9 @@ const cutCall = (args = CUT) => ({
 
 /** Anthropic's stream of a tool_use block that max_tokens cut off, as Anthropic sends it. */
 function anthropicCutFrames(): string[] {
-  const event = (type: string, payload: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+  const event = anthropicEvent;
   return [
-    event('message_start', {
-      message: {
-        id: 'msg_cut',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-opus-4-7',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
-      },
-    }),
+    anthropicMessageStart('msg_cut', 'claude-opus-4-7'),
     event('content_block_start', {
       index: 0,
       content_block: { type: 'tool_use', id: 'toolu_cut', name: 'write_file', input: {} },

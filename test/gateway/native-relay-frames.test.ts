@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
 import { startFrameServer, type FrameServer } from '../support/upstreams/index.js';
+import { anthropicEvent, anthropicMessageStart } from './formats/stream-fixtures.js';
 
 /**
  * The native relays (Messages to Anthropic, Responses to a provider's own Responses API) pass the
@@ -11,23 +12,12 @@ import { startFrameServer, type FrameServer } from '../support/upstreams/index.j
  */
 
 const KEY = 'sk-native-relay-0123456789';
-const event = (type: string, payload: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+const event = anthropicEvent;
 const BROKEN = (type: string) => `event: ${type}\ndata: {"type": broken\n\n`;
 
 function messagesFrames(broken: string): string[] {
   return [
-    event('message_start', {
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-opus-4-7',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
-      },
-    }),
+    anthropicMessageStart('msg_1', 'claude-opus-4-7'),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
     broken,

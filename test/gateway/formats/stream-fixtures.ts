@@ -56,7 +56,25 @@ export const OPENAI_TEXT_STREAM_NO_USAGE: readonly string[] = [
   'data: [DONE]\n\n',
 ];
 
-const event = (type: string, payload: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+/** One event of an Anthropic stream, its `type` in the data too, as Anthropic sends it. */
+export const anthropicEvent = (type: string, payload: object): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+const event = anthropicEvent;
+
+/** The `message_start` an Anthropic stream opens with: no content yet, the prompt's tokens counted. */
+export const anthropicMessageStart = (id: string, model: string): string =>
+  anthropicEvent('message_start', {
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  });
 
 /** An Anthropic stream: text block, tool_use block, message_delta with usage. */
 export const ANTHROPIC_TOOL_STREAM: readonly string[] = [
