@@ -66,17 +66,11 @@ function issueInFileTerms(issue: string, origins: readonly number[], entries: re
   const match = DEPLOYMENT_ISSUE.exec(issue);
   const entry = match ? origins[Number(match[1])] : undefined;
   if (match === null || entry === undefined) return issue;
-  const written = entries[entry] as { litellm_params?: Record<string, unknown> } | undefined;
-  const has = (path: string): boolean => {
-    const [section, key] = path.split('.');
-    return key === undefined
-      ? true
-      : section === 'litellm_params'
-        ? written?.litellm_params?.[key] !== undefined
-        : true;
-  };
+  const params = (entries[entry] as { litellm_params?: Record<string, unknown> } | undefined)?.litellm_params ?? {};
+  const written = (path: string): boolean =>
+    !path.startsWith('litellm_params.') || params[path.slice('litellm_params.'.length)] !== undefined;
   const candidates = match[2] === undefined ? [] : (SOURCE_KEY[match[2]] ?? []);
-  const key = candidates.find(has) ?? candidates[0];
+  const key = candidates.find(written) ?? candidates[0];
   const path = key === undefined ? `model_list[${entry}]` : `model_list[${entry}].${key}`;
   return `${path} (${match[0]} once converted)${issue.slice(match[0].length)}`;
 }

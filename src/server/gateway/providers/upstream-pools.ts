@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
+import { withinGrace } from '../../within-grace.js';
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
@@ -71,17 +72,6 @@ export class UpstreamPools {
 }
 
 async function closePool(pool: Pool, graceMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), graceMs);
-  });
-  const outcome = await Promise.race([
-    pool.close().then(
-      () => 'closed' as const,
-      () => 'late' as const,
-    ),
-    late,
-  ]);
-  clearTimeout(timer);
-  if (outcome === 'late') await pool.destroy().catch(() => undefined);
+  const outcome = await withinGrace(pool.close(), graceMs);
+  if (outcome === 'late' || 'error' in outcome) await pool.destroy().catch(() => undefined);
 }

@@ -11,6 +11,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
 import type { TelemetryConfig } from './telemetry-config.js';
+import { withinGrace } from '../../within-grace.js';
 
 /**
  * The gateway's tracer: its own provider (never the process-wide global, so two apps in one process
@@ -50,19 +51,11 @@ export class RequestTracing {
    * must not hold the gateway's shutdown (the exporter would wait out its own 10 s timeout per batch).
    */
   async shutdown(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), graceMs);
-    });
-    const sent = this.#provider.shutdown().then(
-      () => 'sent' as const,
-      (error: unknown) => (error as Error).message,
-    );
-    const outcome = await Promise.race([sent, late]);
-    clearTimeout(timer);
+    const outcome = await withinGrace(this.#provider.shutdown(), graceMs);
     if (outcome === 'late')
       this.warn(`the OTLP endpoint did not take the last spans within ${graceMs} ms of shutdown; they were dropped`);
-    else if (outcome !== 'sent') this.warn(`could not send the last spans at shutdown (${outcome}); they were dropped`);
+    else if ('error' in outcome)
+      this.warn(`could not send the last spans at shutdown (${(outcome.error as Error).message}); they were dropped`);
   }
 }
 
