@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looksLikeSecret, SECRET_NOT_NAME } from './variable-name.js';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema, principalIdSchema } from './principals-api.js';
 import { queryInteger, queryParams } from './query-params.js';
@@ -294,6 +295,7 @@ export const deploymentInputSchema = z
     api_key_env: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be an environment variable name, like OPENAI_API_KEY')
+      .refine((name) => !looksLikeSecret(name), `api_key_env ${SECRET_NOT_NAME}`)
       .optional(),
     /** Azure's `api-version` query parameter; with it, calls use Azure's per-deployment paths. */
     api_version: z.string().min(1).optional(),

@@ -100,6 +100,37 @@ describe('a misspelt key inside a section', () => {
     expect(config.providers.openai?.base_url).toBe('http://127.0.0.1:9/v1');
   });
 
+  it('refuses a key pasted where a variable is named, never showing it', () => {
+    const secret = 'sk_live_51HabcDEF123ghiJKL456';
+    for (const overrides of [
+      {
+        deployments: [
+          { model: 'demo/echo', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_env: secret },
+        ],
+      },
+      { store: { auth: { tokens: [{ token_env: secret, verbs: ['read'] }] } } },
+    ]) {
+      const message = refusal(overrides);
+      expect(message).toContain('looks like a key rather than the name of a variable (not shown)');
+      expect(message).not.toContain(secret);
+    }
+    // Names as they are written stay names, however long.
+    const { config } = loadConfig({
+      env: {},
+      overrides: {
+        deployments: [
+          {
+            model: 'demo/echo',
+            provider: 'openai',
+            base_url: 'http://127.0.0.1:9/v1',
+            api_key_env: 'AZURE_OPENAI_API_KEY_WESTEUROPE_2',
+          },
+        ],
+      },
+    });
+    expect(config.deployments[0]!.api_key_env).toBe('AZURE_OPENAI_API_KEY_WESTEUROPE_2');
+  });
+
   it('still accepts the camelCase spellings the interface documents', () => {
     const { config } = loadConfig({
       env: {},

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js';
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
@@ -25,7 +26,8 @@ const allowedHost = z
 /** The name of an environment variable that holds a provider key. */
 const envVariableName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, like OPENAI_API_KEY')
+  .refine((name) => !looksLikeSecret(name), SECRET_NOT_NAME);
 
 /** `os.environ/NAME`, `${NAME}` or `$NAME`: how other tools' files name a variable for a key. */
 const VARIABLE_REFERENCE = /^(?:os\.environ\/|\$\{|\$)([A-Za-z_][A-Za-z0-9_]*)\}?$/;
@@ -106,7 +108,11 @@ const storeTokenSchema = z
       .min(MIN_SECRET_LENGTH, `store token must be at least ${MIN_SECRET_LENGTH} characters`)
       .regex(BEARER_SECRET_PATTERN, `store token must hold ${BEARER_SECRET_RULE}`)
       .optional(),
-    token_env: z.string().min(1).optional(),
+    token_env: z
+      .string()
+      .min(1)
+      .refine((name) => !looksLikeSecret(name), SECRET_NOT_NAME)
+      .optional(),
     verbs: z
       .array(z.enum(['read', 'write', 'admin']))
       .min(1)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js';
 import { scopeSchema } from '../../shared/gateway-api.js';
 
 const positiveInt = z.number().int().positive();
@@ -38,7 +39,10 @@ export const ssoProviderSchema = z
     issuer: z.url({ protocol: /^https?$/, error: 'must be the issuer URL, such as https://login.example.com' }),
     client_id: z.string().min(1),
     /** The environment variable holding the client secret (the secret itself never goes in the file). */
-    client_secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+    client_secret_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .refine((name) => !looksLikeSecret(name), SECRET_NOT_NAME),
     scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile', 'offline_access']),
     /** Extra parameters of the authorization request (e.g. Google's `access_type: offline`); never state, nonce or PKCE. */
     authorization_params: z

@@ -159,6 +159,14 @@ describe('secrets in validation messages', () => {
     expect(message).toMatch(/^deployments\[0\]\.api_key_env must be an environment variable name/);
     expect(message).not.toContain('sk-proj');
     expect(message).not.toContain('got');
+    // One that passes for a name (letters, digits and underscores) is refused too, still unnamed.
+    const named = 'sk_live_51HabcDEF123ghiJKL456';
+    const pasted = validate(deploymentsUpdateSchema, {
+      deployments: [{ model: 'gpt-4o', provider: 'openai', api_key_env: named }],
+    });
+    const refusal = pasted.ok ? '' : pasted.message;
+    expect(refusal).toContain('api_key_env looks like a key rather than the name of a variable (not shown)');
+    expect(refusal).not.toContain(named);
   });
 
   it('still names the value of ordinary fields whose names merely contain "token"', () => {
