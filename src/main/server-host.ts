@@ -24,7 +24,9 @@ function withFreePorts(config: Config): Config {
  * what each keeps in memory.
  */
 export async function hostServers(appPath: string, version: string): Promise<HostedServers> {
-  const { config } = loadConfig();
+  const { config, warnings } = loadConfig();
+  // Where the app was started from a terminal, said there as `npm run serve` says it.
+  for (const warning of warnings) process.stderr.write(`gatehouse: ${warning}\n`);
   // better-sqlite3 built for Electron's ABI (scripts/build-electron-native.mjs); the copy in
   // node_modules stays built for plain Node, which tests and the headless server use.
   const electronBinding = join(appPath, 'out', 'native', 'better_sqlite3.node');

@@ -27,3 +27,14 @@ export function aliasBreaks(settings: Pick<ModelSettings, 'allowed_models' | 'mo
   }
   return breaks;
 }
+
+/**
+ * Aliases whose target is not (yet) in the allow-list, as `[alias, target]` pairs: they work once it
+ * is, and until then every request through them is refused, so a start with them says so.
+ */
+export function aliasesAwaitingTarget(
+  settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>,
+): Array<readonly [string, string]> {
+  const allowed = new Set(settings.allowed_models);
+  return Object.entries(settings.model_aliases).filter(([, target]) => !allowed.has(target));
+}

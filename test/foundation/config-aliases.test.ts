@@ -39,12 +39,16 @@ describe('model aliases in the configuration file', () => {
     expect(refusal(file).issues[0]).toMatch(/^llm\.model_aliases\.demo\/echo: 'demo\/echo' is an allowed model/);
   });
 
-  it('accepts aliases that resolve in one step, also to a model not (yet) allowed', () => {
+  it('accepts aliases that resolve in one step, warning about one whose target is not (yet) allowed', () => {
     const file = configFile(
       'gatehouse.yaml',
       'llm:\n  allowed_models: [gpt-4o]\n  model_aliases:\n    fast: gpt-4o\n    later: gpt-5\n',
     );
-    expect(loadConfig({ file, env: {} }).config.llm.model_aliases).toEqual({ fast: 'gpt-4o', later: 'gpt-5' });
+    const loaded = loadConfig({ file, env: {} });
+    expect(loaded.config.llm.model_aliases).toEqual({ fast: 'gpt-4o', later: 'gpt-5' });
+    expect(loaded.warnings).toEqual([
+      "llm.model_aliases.later: its target 'gpt-5' is not in llm.allowed_models, so requests for 'later' are refused (unless model settings saved through the admin API allow it)",
+    ]);
   });
 
   it('stops the server from starting, exiting 2 with the alias named', async () => {

@@ -4,6 +4,7 @@ import { parseDocument, parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
+import { aliasesAwaitingTarget } from '../../shared/model-aliases.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
@@ -259,10 +260,14 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   if (!result.success) throw describeIssues(result.error, source, env, inFileTerms);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source });
+  const waiting = aliasesAwaitingTarget(config.llm).map(
+    ([alias, target]) =>
+      `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused (unless model settings saved through the admin API allow it)`,
+  );
   return {
     config: { ...config, server: { ...config.server, data_dir: dataDir } },
     source,
-    warnings: read?.warnings ?? [],
+    warnings: [...(read?.warnings ?? []), ...waiting.map(inFileTerms)],
     inFileTerms,
   };
 }
