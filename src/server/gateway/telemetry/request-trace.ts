@@ -148,6 +148,18 @@ export class RequestTrace {
     this.#upstream = undefined;
   }
 
+  /**
+   * Ends the current attempt's span with a whole JSON answer's usage, as the route stage ends: the
+   * upstream call is over once its answer is read. A stream's span stays open until its last frame.
+   */
+  attemptAnswered(usage: Usage | undefined): void {
+    const upstream = this.#upstream;
+    if (upstream === undefined) return;
+    upstream.span.setAttributes(usageAttributes(upstream.deployment, usage));
+    upstream.span.end();
+    this.#upstream = undefined;
+  }
+
   /** Opens the respond stage's span; it ends with the response (a stream's last frame). */
   startRespond(): void {
     this.#respond ??= this.#tracer.startSpan('gateway.respond', { kind: SpanKind.INTERNAL }, this.#rootContext);

@@ -145,6 +145,7 @@ export async function route(
         // A stream can still fail after it started: the finishing stage records how it ended.
         if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
         else health.success(deployment, latencyMs);
+        if (answer.kind === 'json') trace?.attemptAnswered(answer.usage);
         return answer;
       } catch (error) {
         ctx.upstreamPending = false;
