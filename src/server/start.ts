@@ -123,6 +123,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       config,
       database,
       masterKey: masterKey.value,
+      storeTokens: grants.map((grant) => grant.token),
       env,
       uiDir,
       uiBootstrap: addresses.bootstrap,

@@ -15,6 +15,8 @@ export interface GatewayAppContext {
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly masterKey: string;
+  /** The store's tokens: refused as a caller's provider key (compare with secretsEqual, never log them). */
+  readonly storeTokens?: readonly string[];
   /** The built renderer to serve at /ui, when there is one. */
   readonly uiDir?: string;
   readonly uiBootstrap?: UiBootstrapSource;
@@ -46,6 +48,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     config,
     database,
     masterKey: ctx.masterKey,
+    storeTokens: ctx.storeTokens,
     registry,
     env: ctx.env,
     revisions: ctx.revisions,

@@ -25,9 +25,9 @@ export function displayPrefix(secret: string): string {
   return `${secret.slice(0, KEY_PREFIX.length + DISPLAY_CHARS)}…`;
 }
 
-/** True when `secret` looks like an issued key. */
+/** True when `secret` looks like an issued key (its prefix in any case: never taken for a provider's key). */
 export function isIssuedKey(secret: string): boolean {
-  return secret.startsWith(KEY_PREFIX);
+  return secret.slice(0, KEY_PREFIX.length).toLowerCase() === KEY_PREFIX;
 }
 
 /** Compares two digests in constant time. */

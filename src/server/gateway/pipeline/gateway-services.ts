@@ -1,3 +1,4 @@
+import { ownCredentials, type OwnCredential } from '../keys/own-credentials.js';
 import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../config/schema.js';
@@ -63,6 +64,8 @@ const IN_FLIGHT_GRACE_MS = 2000;
 export interface GatewayServices {
   readonly config: Config;
   readonly masterKey: string;
+  /** Gatehouse's other credentials (store tokens, SSO client secrets): never forwarded as a caller's provider key. */
+  readonly ownCredentials: readonly OwnCredential[];
   readonly registry: ModelRegistry;
   readonly keys: KeysService;
   /** Users and teams. */
@@ -114,6 +117,8 @@ export interface GatewayServicesOptions {
   readonly database: DatabaseHandle;
   /** The master key for /internal/* (compare with secretsEqual, never log it). */
   readonly masterKey: string;
+  /** The store's tokens (compare with secretsEqual, never log them). */
+  readonly storeTokens?: readonly string[];
   /** The gateway's metrics registry. */
   readonly registry: Registry;
   readonly policy?: PolicyStages;
@@ -238,6 +243,7 @@ export function createGatewayServices(
   return {
     config: options.config,
     masterKey: options.masterKey,
+    ownCredentials: ownCredentials(options),
     registry,
     keys,
     principals,

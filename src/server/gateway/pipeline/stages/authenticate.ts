@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { bearerToken, notBearerHint, secretsEqual } from '../../../http/secrets.js';
 import { forbidden, unauthorized } from '../../../http/errors.js';
-import { isIssuedKey } from '../../keys/key-secret.js';
+import { isIssuedKey, KEY_PREFIX } from '../../keys/key-secret.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
 import { KEY_REJECTION_MESSAGES } from '../../keys/keys.service.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
@@ -74,9 +74,25 @@ export function authenticate(ctx: RequestContext): void {
       throw forbidden(`API key ${check.key.row.id} lacks the ${scope} scope required by ${ctx.path}`);
     }
   } else {
-    // The master key must never be forwarded to a provider as if it were the caller's own key.
-    if (secretsEqual(secret, masterKey))
-      throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+    refuseOwnCredential(ctx, secret);
     ctx.principal = { kind: 'passthrough', providerKey: secret };
   }
+}
+
+/**
+ * A caller's own provider key is forwarded to the provider as it is: Gatehouse's own credentials (the
+ * master key, a store token, an SSO client secret, an issued key sent without its prefix) never are,
+ * whoever sends them by mistake.
+ */
+function refuseOwnCredential(ctx: RequestContext, secret: string): void {
+  const { keys, masterKey, ownCredentials } = ctx.services;
+  if (secretsEqual(secret, masterKey))
+    throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
+  for (const own of ownCredentials)
+    if (secretsEqual(secret, own.secret))
+      throw unauthorized(
+        `${own.what} is not a provider key and is never sent to one: send your provider's key, or an API key issued by POST /internal/api-keys`,
+      );
+  if (keys.check(`${KEY_PREFIX}${secret}`).ok)
+    throw unauthorized(`this is an API key issued here without its ${KEY_PREFIX} prefix: send the key whole`);
 }
