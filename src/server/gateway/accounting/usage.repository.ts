@@ -204,12 +204,14 @@ export class UsageRepository {
     group: 'user' | 'team',
     since: number,
   ): Map<string, { requests: number; tokens: number; cost_usd: number }> {
-    const column = group === 'user' ? 'owner_user' : 'team';
+    const [column, records] = group === 'user' ? ['owner_user', 'gateway_users'] : ['team', 'gateway_teams'];
+    // From each record's creation: an id taken again after a deletion starts without the old one's usage.
     const rows = this.sqlite
       .prepare(
-        `SELECT ${column} AS id, COUNT(*) AS requests, SUM(prompt_tokens + completion_tokens) AS tokens,
-           SUM(cost_usd) AS cost_usd
-         FROM gateway_usage WHERE created_at >= ? AND ${column} IS NOT NULL GROUP BY ${column}`,
+        `SELECT u.${column} AS id, COUNT(*) AS requests, SUM(u.prompt_tokens + u.completion_tokens) AS tokens,
+           SUM(u.cost_usd) AS cost_usd
+         FROM gateway_usage u JOIN ${records} r ON r.id = u.${column}
+         WHERE u.created_at >= ? AND u.created_at >= r.created_at GROUP BY u.${column}`,
       )
       .all(since) as Array<{ id: string; requests: number; tokens: number; cost_usd: number }>;
     return new Map(rows.map(({ id, ...totals }) => [id, totals]));

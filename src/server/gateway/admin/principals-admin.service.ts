@@ -13,6 +13,8 @@ import { GatewayError } from '../gateway-error.js';
 import { windowStart } from '../limits/calendar-window.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { LimitsService } from '../limits/limits.service.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import type { ResponsesService } from '../responses/responses.service.js';
 import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
@@ -32,6 +34,8 @@ export class PrincipalsAdmin {
     private readonly recorder: UsageRecorder,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
+    /** What a team leaves behind besides its record: its kept responses and cached answers. */
+    private readonly teamData: { readonly responses: ResponsesService; readonly cache: ResponseCache },
   ) {}
 
   teams(): TeamRecord[] {
@@ -75,10 +79,17 @@ export class PrincipalsAdmin {
     return this.team(id);
   }
 
+  /**
+   * Deletes a team with what it left behind: the responses its keys kept and its cached answers go,
+   * and its limits start afresh, since a team created again under the same id is someone else.
+   */
   deleteTeam(id: string, actor: AdminActor): TeamRecord {
     const before = this.team(id);
     this.principals.deleteTeam(id);
-    this.record(actor, 'team.delete', id, {});
+    const responses = this.teamData.responses.forgetTeam(id);
+    const cached = this.teamData.cache.purge({ team: id });
+    this.limits.forget('team', id);
+    this.record(actor, 'team.delete', id, { responses_deleted: responses, cache_entries_purged: cached });
     return before;
   }
 
@@ -99,6 +110,7 @@ export class PrincipalsAdmin {
   deleteUser(id: string, actor: AdminActor): UserRecord {
     const before = this.user(id);
     this.principals.deleteUser(id);
+    this.limits.forget('user', id);
     this.record(actor, 'user.delete', id, {});
     return before;
   }

@@ -25,7 +25,13 @@ export interface LimitCheck {
   readonly span: 'bucket' | WindowSpan;
 }
 
-const subject = (kind: LimitSubject['kind'], id: string): LimitSubject => ({ kind, id, name: `${kind}:${id}` });
+/** The subject of a kind and id. */
+export const limitSubject = (kind: LimitSubject['kind'], id: string): LimitSubject => ({
+  kind,
+  id,
+  name: `${kind}:${id}`,
+});
+const subject = limitSubject;
 
 /** The smaller of the limits that are set (a key's own budget for its user can only tighten the user's). */
 function tightest(...limits: ReadonlyArray<number | null | undefined>): number | undefined {

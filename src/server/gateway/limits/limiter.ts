@@ -152,6 +152,16 @@ export class Limiter {
     }
   }
 
+  /**
+   * Drops what this process holds for a subject (a deleted user or team): one created again under
+   * the same id is rebuilt from the usage table, which counts only its own usage (UsageHistory).
+   */
+  forget(who: LimitSubject): void {
+    const suffix = `|${who.name}`;
+    for (const name of this.buckets.keys()) if (name.endsWith(suffix)) this.buckets.delete(name);
+    for (const name of this.windows.keys()) if (name.endsWith(suffix)) this.windows.delete(name);
+  }
+
   /** Where each limit stands now, for headers and the admin views. */
   status(checks: readonly LimitCheck[]): LimitStatus[] {
     const now = this.now();

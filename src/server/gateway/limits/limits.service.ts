@@ -9,6 +9,7 @@ import type { PrincipalsService } from '../principals/principals.service.js';
 import { rateLimitHeaders } from './limit-headers.js';
 import {
   budgetOwners,
+  limitSubject,
   planLimits,
   planTeamLimits,
   planUserLimits,
@@ -147,6 +148,11 @@ export class LimitsService {
   /** Where a team's own limits stand. */
   teamStatus(team: TeamRow): LimitStatus[] {
     return this.limiter.status(planTeamLimits(team, this.config));
+  }
+
+  /** Forgets the limits state of a deleted user or team (see Limiter.forget). */
+  forget(kind: 'user' | 'team', id: string): void {
+    this.limiter.forget(limitSubject(kind, id));
   }
 
   /** The checks a key and model must pass (for tests and views). */

@@ -240,6 +240,7 @@ export function createGatewayServices(
     ...options.policy,
   };
   const tracing = options.tracing;
+  const responses = new ResponsesService(new ResponsesRepository(db));
   return {
     config: options.config,
     masterKey: options.masterKey,
@@ -249,7 +250,7 @@ export function createGatewayServices(
     principals,
     limits,
     admin: new AdminService(keys, principals, limits, registry, health, audit, bus),
-    principalsAdmin: new PrincipalsAdmin(principals, keys, limits, usage, recorder, audit, bus),
+    principalsAdmin: new PrincipalsAdmin(principals, keys, limits, usage, recorder, audit, bus, { responses, cache }),
     recorder,
     usage,
     audit,
@@ -258,7 +259,7 @@ export function createGatewayServices(
     traffic: new TrafficLog(options.config.gateway.traffic_buffer, bus),
     bus,
     health,
-    responses: new ResponsesService(new ResponsesRepository(db)),
+    responses,
     sso,
     pools,
     guardrails: new GuardrailsSettings(options.config, settings),

@@ -55,6 +55,11 @@ export class ResponsesRepository {
     return this.visibleById.get({ id, keyId, team });
   }
 
+  /** Removes every response kept by a team's keys; how many. */
+  deleteTeam(team: string): number {
+    return this.db.delete(gatewayResponses).where(eq(gatewayResponses.team, team)).run().changes;
+  }
+
   /** Removes one key's kept response; true when there was one. */
   delete(id: string, keyId: string): boolean {
     return (

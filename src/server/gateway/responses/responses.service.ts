@@ -164,6 +164,11 @@ export class ResponsesService {
     return { id, object: 'response', deleted: true };
   }
 
+  /** Deletes every response a deleted team's keys kept: a team created again under its id never sees them. */
+  forgetTeam(team: string): number {
+    return this.repository.deleteTeam(team);
+  }
+
   /** The row, when it exists and the owner may see it; otherwise not found, never saying which. */
   private visible(owner: ResponseOwner, id: string): StoredResponseRow {
     const row = this.readable(owner, id);
