@@ -77,6 +77,12 @@ describe("passthrough keys never forward Gatehouse's own credentials", () => {
     expect(withoutPrefix.message).not.toContain(bare);
     // Read as an issued key: unknown as written, so refused as one, never forwarded.
     expect((await embedWith(`GK-${bare}`)).status).toBe(401);
+    // A key no longer in use is still Gatehouse's (an expired one may be extended again).
+    const revoked = await h.issueKey({ scopes: ['embeddings'] });
+    expect((await h.admin('DELETE', `/internal/api-keys/${revoked.id}`)).status).toBe(200);
+    const revokedBare = await embedWith(revoked.key.slice('gk-'.length));
+    expect(revokedBare.status).toBe(401);
+    expect(revokedBare.message).toContain('without its gk- prefix');
     expect(h.openai.requests).toHaveLength(0);
   });
 

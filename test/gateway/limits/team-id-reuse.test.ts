@@ -65,4 +65,48 @@ describe('a team deleted and created again under the same id', () => {
     expect(after.body.today.requests).toBe(2);
     expect(after.body.limits[0].used).toBe(after.body.today.tokens);
   });
+  it('takes nothing into it from a request that was still running when the team was deleted', async () => {
+    await h.admin('POST', '/internal/teams', { id: 'vendor', tpd_budget: 100_000 });
+    const old = await h.issueKey({ team: 'vendor', scopes: ['chat', 'responses'] });
+    const oldClient = h.openaiClient(old.key);
+    h.openai.reset();
+    h.openai.setNext(
+      { delayMs: 700, reply: { text: 'the old tenant late answer' } },
+      { delayMs: 700, reply: { text: 'the old tenant late response' } },
+    );
+    const late = ask(oldClient);
+    const lateKept = oldClient.responses.create({ model: 'gpt-4o-mini', input: 'late notes', store: true });
+    while (h.openai.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Revoked and deleted while both answers are on their way; the id taken again at once.
+    expect((await h.admin('DELETE', `/internal/api-keys/${old.id}`)).status).toBe(200);
+    expect((await h.admin('DELETE', '/internal/teams/vendor')).status).toBe(200);
+    expect((await h.admin('POST', '/internal/teams', { id: 'vendor', tpd_budget: 100_000 })).status).toBe(201);
+    expect((await late).data.choices[0]!.message.content).toBe('the old tenant late answer');
+    const kept = await lateKept;
+
+    const created = await h.admin('GET', '/internal/teams/vendor');
+    expect(created.body.today).toEqual({ requests: 0, tokens: 0, cost_usd: 0 });
+    expect(created.body.limits[0]).toMatchObject({ limit_type: 'team_daily', used: 0 });
+    const fresh = h.openaiClient((await h.issueKey({ team: 'vendor', scopes: ['chat', 'responses'] })).key);
+    const status = await fresh.responses.retrieve(kept.id).then(
+      () => 200,
+      (error: InstanceType<typeof OpenAI.APIError>) => error.status,
+    );
+    expect(status).toBe(404);
+    h.openai.setDefault({ reply: { text: 'the new tenant answer' } });
+    expect((await ask(fresh)).response.headers.get('x-cache-hit')).toBe('false');
+  });
+
+  it("leaves the responses of a key that moved to another team with that key, out of the team's sight", async () => {
+    await h.admin('POST', '/internal/teams', { id: 'alpha' });
+    await h.admin('POST', '/internal/teams', { id: 'beta' });
+    const mover = await h.issueKey({ team: 'alpha', scopes: ['chat', 'responses'] });
+    const client = h.openaiClient(mover.key);
+    const kept = await client.responses.create({ model: 'gpt-4o-mini', input: 'my notes', store: true });
+    expect((await h.admin('PATCH', `/internal/api-keys/${mover.id}`, { team: 'beta' })).status).toBe(200);
+    expect((await h.admin('DELETE', '/internal/teams/alpha')).status).toBe(200);
+    const audit = await h.admin('GET', '/internal/audit?action=team.delete');
+    expect(audit.body.data[0]).toMatchObject({ target: 'alpha', details: { responses_deleted: 0 } });
+    expect((await client.responses.retrieve(kept.id)).id).toBe(kept.id);
+  });
 });

@@ -140,6 +140,8 @@ export class ResponseCache {
     const key = state.key;
     const keep = (body: CachedBody): void => {
       if (bodySize(body) > this.#settings.max_entry_bytes) return;
+      // A team deleted while the answer was on its way takes no entry with it into a team of its id.
+      if (!ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)) return;
       const entry: CachedAnswer = {
         body,
         team: row.team,

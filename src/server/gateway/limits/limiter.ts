@@ -52,6 +52,8 @@ const amountOf = (measure: LimitMeasure, cost: LimitCost): number =>
 export class Limiter {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly windows = new Map<string, CalendarWindow>();
+  /** When each forgotten subject was forgotten: requests admitted before settle nothing of theirs. */
+  private readonly forgotten = new Map<string, number>();
 
   constructor(
     private readonly history: UsageHistory,
@@ -100,7 +102,11 @@ export class Limiter {
   extend(reservation: Reservation, extra: LimitCost): Reservation {
     const now = this.now();
     for (const check of reservation.checks)
-      if (check.span === 'bucket' && check.measure !== 'requests')
+      if (
+        check.span === 'bucket' &&
+        check.measure !== 'requests' &&
+        !this.forgottenSince(check.subject, reservation.at)
+      )
         this.bucket(check, now).take(amountOf(check.measure, extra), now);
     for (const [window, measure] of reservation.held)
       window.add(amountOf(measure, extra), now, windowStart(window.span, reservation.at));
@@ -131,7 +137,7 @@ export class Limiter {
     const now = this.now();
     const settled = new Set<CalendarWindow>();
     for (const check of reservation.checks) {
-      if (check.measure === 'requests') continue;
+      if (check.measure === 'requests' || this.forgottenSince(check.subject, reservation.at)) continue;
       const difference = amountOf(check.measure, actual) - amountOf(check.measure, reservation.cost);
       if (check.span === 'bucket') {
         if (difference !== 0) this.bucket(check, now).give(-difference, now);
@@ -142,7 +148,7 @@ export class Limiter {
       settled.add(window);
       if (difference !== 0) window.add(difference, now, windowStart(check.span, reservation.at));
     }
-    for (const { window, measure } of this.ownerWindows(reservation.owners)) {
+    for (const { window, measure } of this.ownerWindows(reservation.owners, reservation.at)) {
       if (settled.has(window)) continue;
       settled.add(window);
       const used = amountOf(measure, actual);
@@ -157,6 +163,7 @@ export class Limiter {
    * the same id is rebuilt from the usage table, which counts only its own usage (UsageHistory).
    */
   forget(who: LimitSubject): void {
+    this.forgotten.set(who.name, this.now());
     const suffix = `|${who.name}`;
     for (const name of this.buckets.keys()) if (name.endsWith(suffix)) this.buckets.delete(name);
     for (const name of this.windows.keys()) if (name.endsWith(suffix)) this.windows.delete(name);
@@ -227,12 +234,26 @@ export class Limiter {
     return window;
   }
 
-  /** The budget windows this process holds for the owners, each once. */
-  private *ownerWindows(owners: readonly LimitSubject[]): Generator<{ window: CalendarWindow; measure: LimitMeasure }> {
-    for (const owner of owners)
+  /**
+   * Whether the subject was forgotten (a deleted user or team) after `at`: what a request admitted
+   * before then settles would otherwise land in state rebuilt for a record created again under its id.
+   */
+  private forgottenSince(who: LimitSubject, at: number): boolean {
+    const when = this.forgotten.get(who.name);
+    return when !== undefined && when >= at;
+  }
+
+  /** The budget windows this process holds for the owners, each once; those forgotten since `admittedAt` left out. */
+  private *ownerWindows(
+    owners: readonly LimitSubject[],
+    admittedAt = Number.NEGATIVE_INFINITY,
+  ): Generator<{ window: CalendarWindow; measure: LimitMeasure }> {
+    for (const owner of owners) {
+      if (this.forgottenSince(owner, admittedAt)) continue;
       for (const [measure, span] of WINDOW_KINDS) {
         const window = this.windows.get(windowName(measure, span, owner));
         if (window !== undefined) yield { window, measure };
       }
+    }
   }
 }

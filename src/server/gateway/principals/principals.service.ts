@@ -52,6 +52,16 @@ export class PrincipalsService {
     return this.teamsById.get(id);
   }
 
+  /**
+   * Whether a request that began at `since` in `team` may still leave data to it: the team is the same
+   * record (not deleted, nor deleted and created again under its id for someone else since).
+   */
+  sameTeamSince(team: string | null, since: number): boolean {
+    if (team === null) return true;
+    const row = this.teamsById.get(team);
+    return row !== undefined && row.createdAt <= since;
+  }
+
   user(id: string): UserRow | undefined {
     return this.usersById.get(id);
   }

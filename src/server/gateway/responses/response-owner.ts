@@ -11,6 +11,7 @@ export function responseOwner(ctx: RequestContext): ResponseOwner {
   return {
     keyId: key.id,
     team: key.team,
+    sameTeam: () => ctx.services.principals.sameTeamSince(key.team, ctx.startedAtMs),
     mayReadCollections: (names) => retriever.readable(key, names).denied.length === 0,
   };
 }

@@ -1,6 +1,6 @@
-import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
-import { gatewayResponses } from '../../db/schema/gateway.js';
+import { gatewayApiKeys, gatewayResponses } from '../../db/schema/gateway.js';
 
 /** A kept response row. */
 export type StoredResponseRow = typeof gatewayResponses.$inferSelect;
@@ -55,9 +55,26 @@ export class ResponsesRepository {
     return this.visibleById.get({ id, keyId, team });
   }
 
-  /** Removes every response kept by a team's keys; how many. */
-  deleteTeam(team: string): number {
-    return this.db.delete(gatewayResponses).where(eq(gatewayResponses.team, team)).run().changes;
+  /**
+   * Takes a deleted team's responses away from it: those of keys still in use (moved to another team
+   * since) stay theirs alone, the rest are deleted; how many were deleted.
+   */
+  forgetTeam(team: string): number {
+    return this.db.transaction((tx) => {
+      tx.update(gatewayResponses)
+        .set({ team: null })
+        .where(
+          and(
+            eq(gatewayResponses.team, team),
+            inArray(
+              gatewayResponses.keyId,
+              tx.select({ id: gatewayApiKeys.id }).from(gatewayApiKeys).where(isNull(gatewayApiKeys.revokedAt)),
+            ),
+          ),
+        )
+        .run();
+      return tx.delete(gatewayResponses).where(eq(gatewayResponses.team, team)).run().changes;
+    });
   }
 
   /** Removes one key's kept response; true when there was one. */

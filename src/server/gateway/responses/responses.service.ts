@@ -9,6 +9,8 @@ import type { ResponsesRepository, StoredResponseRow } from './responses.reposit
 export interface ResponseOwner {
   readonly keyId: string;
   readonly team: string | null;
+  /** Whether `team` is still the record it was when the request began (see PrincipalsService.sameTeamSince). */
+  readonly sameTeam: () => boolean;
   /** Whether the key may read every one of these RAG collections (a teammate's response may quote them). */
   readonly mayReadCollections: (names: readonly string[]) => boolean;
 }
@@ -85,7 +87,8 @@ export class ResponsesService {
       this.repository.upsert({
         id: keptAs,
         keyId: owner.keyId,
-        team: owner.team,
+        // Kept as the key's alone when its team was deleted meanwhile: a new team of that id is someone else.
+        team: owner.sameTeam() ? owner.team : null,
         previousResponseId: previousId,
         response: { ...response, id: keptAs },
         inputItems,
@@ -164,9 +167,12 @@ export class ResponsesService {
     return { id, object: 'response', deleted: true };
   }
 
-  /** Deletes every response a deleted team's keys kept: a team created again under its id never sees them. */
+  /**
+   * A deleted team's responses: a team created again under its id never sees them. Those of keys still
+   * in use (moved to another team since) stay theirs; the rest are deleted (how many is answered).
+   */
   forgetTeam(team: string): number {
-    return this.repository.deleteTeam(team);
+    return this.repository.forgetTeam(team);
   }
 
   /** The row, when it exists and the owner may see it; otherwise not found, never saying which. */

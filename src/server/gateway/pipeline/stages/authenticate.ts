@@ -93,6 +93,8 @@ function refuseOwnCredential(ctx: RequestContext, secret: string): void {
       throw unauthorized(
         `${own.what} is not a provider key and is never sent to one: send your provider's key, or an API key issued by POST /internal/api-keys`,
       );
-  if (keys.check(`${KEY_PREFIX}${secret}`).ok)
+  // Any key issued here, in use or not (an expired one may be extended again).
+  const issued = keys.check(`${KEY_PREFIX}${secret}`);
+  if (issued.ok || issued.reason !== 'unknown')
     throw unauthorized(`this is an API key issued here without its ${KEY_PREFIX} prefix: send the key whole`);
 }
