@@ -120,4 +120,20 @@ describe('headless command shutdown', () => {
     expect(failure?.stderr).toContain("  deployments[1].id 'a' is already used by deployments[0]");
     expect(failure?.stderr).toMatch(/ {2}deployments\[0\]\.provider must be one of anthropic, demo, .*, got 'bogus'/);
   });
+
+  it("names the deployments' mistakes in the same round as the rest of the file's", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-badall-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'gatehouse.yaml');
+    writeFileSync(
+      file,
+      'pii:\n  mode: maybe\ndeployments:\n  - { model: m, provider: opneai, base_url: "http://127.0.0.1:9/v1" }\n',
+    );
+    const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain('  pii.mode: Invalid option');
+    expect(failure?.stderr).toMatch(
+      / {2}deployments\[0\]\.provider must be one of .*got 'opneai' \(did you mean openai\?\)/,
+    );
+  });
 });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
 import { aliasesAwaitingTarget } from '../../shared/model-aliases.js';
+import { deploymentListProblems, fileDeploymentSources } from '../gateway/model-registry/deployment-list-check.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
@@ -109,13 +110,34 @@ function blameEnvironment(lines: readonly string[], env: NodeJS.ProcessEnv): str
   });
 }
 
+/** The sections the deployments' own checks read (see deploymentProblemsBeside). */
+const DEPLOYMENT_SECTIONS = ['deployments', 'providers', 'gateway', 'store', 'sso'] as const;
+
+/**
+ * The deployments' own problems (an unknown provider, a duplicate id, no address, a key variable that
+ * is not set), otherwise found only once the gateway starts, for a file refused for other mistakes:
+ * reported with them when the sections those checks read are valid in themselves, so one round of
+ * fixes clears the file.
+ */
+function deploymentProblemsBeside(raw: Json, env: NodeJS.ProcessEnv): string[] {
+  const sections: Json = {};
+  for (const key of DEPLOYMENT_SECTIONS) if (raw[key] !== undefined) sections[key] = raw[key];
+  const parsed = configSchema.safeParse(sections);
+  if (!parsed.success) return [];
+  return deploymentListProblems(parsed.data.deployments, fileDeploymentSources(parsed.data, env)).problems;
+}
+
 function describeIssues(
   error: z.ZodError,
+  raw: Json,
   source: string,
   env: NodeJS.ProcessEnv,
   inFileTerms: (issue: string) => string,
 ): ConfigError {
-  const issues = blameEnvironment(describeConfigIssues(configSchema, error.issues), env).map(inFileTerms);
+  const issues = [
+    ...blameEnvironment(describeConfigIssues(configSchema, error.issues), env),
+    ...deploymentProblemsBeside(raw, env),
+  ].map(inFileTerms);
   return invalidConfiguration(issues, source);
 }
 
@@ -257,7 +279,7 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const source = read?.source ?? 'defaults and environment';
   const result = configSchema.safeParse(raw);
   const inFileTerms = read?.inFileTerms ?? asWritten;
-  if (!result.success) throw describeIssues(result.error, source, env, inFileTerms);
+  if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source });
   const waiting = aliasesAwaitingTarget(config.llm).map(

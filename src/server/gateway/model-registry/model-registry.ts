@@ -6,15 +6,10 @@ import { aliasProblem } from './alias-check.js';
 import { modelSettingIssues } from './model-settings-check.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
-import {
-  duplicateDeploymentId,
-  implicitDeployment,
-  mayReadKeyVariable,
-  resolveDeployments,
-  type DeploymentSources,
-} from './deployment.js';
+import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
+import { deploymentListProblems, fileDeploymentSources } from './deployment-list-check.js';
 import type { SettingsRepository } from './settings.repository.js';
-import { deploymentProblem, inferProvider } from '../providers/index.js';
+import { inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
 
 /** An entry of `GET /v1/models`. */
@@ -62,23 +57,6 @@ export interface ModelRegistryOptions {
   readonly now?: () => number;
 }
 
-/**
- * A key read from a variable that is not set (every call would go out without a key and fail upstream
- * with 401), or from one holding Gatehouse's own credentials: the list is refused, naming the variable
- * (a name, never a secret).
- */
-function keyVariableProblem(input: DeploymentConfig | DeploymentInput, sources: DeploymentSources): string | undefined {
-  const variable = input.api_key_env;
-  if (variable === undefined) return undefined;
-  const own = sources.ownSecrets.get(variable);
-  if (own !== undefined)
-    return `api_key_env ${variable} holds ${own}, which is never sent to a provider: name the variable that holds the provider's key`;
-  if (!mayReadKeyVariable(variable, sources))
-    return `api_key_env ${variable} is not a variable the admin API may read: list it in gateway.key_variables of the startup configuration, or give api_key`;
-  if (input.api_key || sources.env[variable]) return undefined;
-  return `api_key_env ${variable} is not set in the gateway's environment: set it before starting, or give api_key`;
-}
-
 /** The variables a list set through the admin API may read keys from: those the file's deployments name, and gateway.key_variables. */
 function apiKeyVariables(config: Config): ReadonlySet<string> {
   const named = config.deployments.flatMap((deployment) => (deployment.api_key_env ? [deployment.api_key_env] : []));
@@ -102,7 +80,7 @@ export class ModelRegistry {
     this.ownSecrets = ownSecretVariables(options.config);
     this.apiKeyVariables = apiKeyVariables(options.config);
     // Checked even while the admin API's list is in force: a reset would bring the file's back.
-    const { problems } = this.checkDeployments(options.config.deployments, this.sources());
+    const { problems } = deploymentListProblems(options.config.deployments, this.sources());
     if (problems.length > 0) throw invalidConfiguration(problems);
     this.snapshot = this.compile();
   }
@@ -250,7 +228,7 @@ export class ModelRegistry {
       repository.delete('deployments');
     } else {
       const sources = this.sources(true);
-      const { resolved, problems } = this.checkDeployments(inputs, sources);
+      const { resolved, problems } = deploymentListProblems(inputs, sources);
       if (problems.length > 0) throw new GatewayError('invalid', problems[0]!);
       const before = this.snapshot.deploymentInputs;
       const previous = new Map(
@@ -272,39 +250,10 @@ export class ModelRegistry {
     this.snapshot = this.compile();
   }
 
-  /**
-   * Resolves a list, with what would be renamed or fail only at request time, each worded
-   * `deployments[<i>].<field> <problem>`: the rules for the configuration file and the admin API alike.
-   */
-  private checkDeployments(
-    inputs: ReadonlyArray<DeploymentConfig | DeploymentInput>,
-    sources: DeploymentSources,
-  ): { readonly resolved: Deployment[]; readonly problems: string[] } {
-    const problems: string[] = [];
-    const duplicate = duplicateDeploymentId(inputs);
-    if (duplicate) {
-      problems.push(
-        `deployments[${duplicate.second}].id '${duplicate.id}' is already used by deployments[${duplicate.first}]; deployment ids must be unique`,
-      );
-    }
-    const resolved = resolveDeployments(inputs, sources);
-    for (const [index, deployment] of resolved.entries()) {
-      const problem = deploymentProblem(deployment) ?? keyVariableProblem(inputs[index]!, sources);
-      if (problem !== undefined) problems.push(`deployments[${index}].${problem}`);
-    }
-    return { resolved, problems };
-  }
-
   /** Where deployments' values come from; `fromAdminApi` for a list set through the admin API. */
   private sources(fromAdminApi = false): DeploymentSources {
-    return {
-      inferProvider: (model) => inferProvider(model),
-      providers: this.options.config.providers,
-      env: this.options.env ?? process.env,
-      maxRetries: this.options.config.gateway.max_retries,
-      ownSecrets: this.ownSecrets,
-      ...(fromAdminApi ? { apiKeyVariables: this.apiKeyVariables } : {}),
-    };
+    const file = fileDeploymentSources(this.options.config, this.options.env ?? process.env, this.ownSecrets);
+    return fromAdminApi ? { ...file, apiKeyVariables: this.apiKeyVariables } : file;
   }
 
   private providerOf(model: string, snap: Snapshot): string | undefined {
