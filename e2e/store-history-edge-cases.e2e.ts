@@ -140,3 +140,30 @@ test('Checkpoints: a long name wraps beside its icon, which keeps its size', asy
   expect(text!.height).toBeGreaterThan(30);
   expect(icon!.width).toBeCloseTo(14, 0);
 });
+
+test('Documents and History: a blank line is empty, so text copied from the page is the document as stored', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('s23', 'blank');
+  await apply(namespace, 'main', 'base', { 'conf.yaml': 'a: 1\n\nb: 2\n' });
+  const { revision } = await apply(namespace, 'main', 'change', { 'conf.yaml': 'a: 1\n\nb: 3\n' });
+
+  await openSignedIn(page, screen('documents', namespace, 'main', '&key=conf.yaml'));
+  const content = page.getByTestId('content-view');
+  await expect(content.locator('td.diff-code')).toHaveText(['a: 1', '', 'b: 3']);
+  // Still a line's height on screen, with nothing in it.
+  const blank = content.locator('tr.diff-row').nth(1);
+  expect((await blank.boundingBox())!.height).toBeGreaterThanOrEqual(19);
+  const copied = await content.evaluate((table) => {
+    const selection = window.getSelection()!;
+    selection.selectAllChildren(table);
+    return selection.toString();
+  });
+  expect(copied).not.toContain('\u200b');
+
+  await openSignedIn(page, screen('history', namespace, 'main', `&rev=${revision}`));
+  await page.getByTestId('changes-list').getByText('conf.yaml', { exact: true }).click();
+  const codes = await page.getByTestId('diff-view').locator('td.diff-code').allTextContents();
+  expect(codes).toContain('');
+  expect(codes.join('')).not.toContain('\u200b');
+});

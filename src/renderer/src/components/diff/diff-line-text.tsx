@@ -25,7 +25,7 @@ export function DiffLineText({ line }: { readonly line: DiffLine | undefined }) 
     const text = withoutCr(line.text);
     return (
       <>
-        {text ? <VisibleText text={text} /> : '\u200b'}
+        {text ? <VisibleText text={text} /> : null}
         <NoNewline line={line} />
       </>
     );
@@ -43,7 +43,6 @@ export function DiffLineText({ line }: { readonly line: DiffLine | undefined }) 
           </span>
         ),
       )}
-      {segments.length === 0 && '\u200b'}
       <NoNewline line={line} />
     </>
   );

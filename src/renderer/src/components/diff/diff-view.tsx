@@ -143,7 +143,7 @@ export function ContentView({ content, label }: { readonly content: string; read
           {shown.map((line, index) => (
             <tr key={index} className="diff-row">
               <td className="diff-ln">{index + 1}</td>
-              <td className="diff-code">{line ? <VisibleText text={line} /> : '\u200b'}</td>
+              <td className="diff-code">{line ? <VisibleText text={line} /> : null}</td>
             </tr>
           ))}
         </tbody>
