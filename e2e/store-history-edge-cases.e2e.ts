@@ -154,8 +154,12 @@ test('Documents and History: a blank line is empty, so text copied from the page
   // Still a line's height on screen, with nothing in it.
   const blank = content.locator('tr.diff-row').nth(1);
   expect((await blank.boundingBox())!.height).toBeGreaterThanOrEqual(19);
+  // What a selection dragged over the whole table copies (the e2e project has no DOM types).
   const copied = await content.evaluate((table) => {
-    const selection = window.getSelection()!;
+    const page = globalThis as unknown as {
+      getSelection(): { selectAllChildren(node: unknown): void; toString(): string };
+    };
+    const selection = page.getSelection();
     selection.selectAllChildren(table);
     return selection.toString();
   });

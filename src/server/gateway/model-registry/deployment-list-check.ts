@@ -3,12 +3,7 @@ import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput } from '../../../shared/gateway-api.js';
 import { deploymentProblem, inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
-import {
-  duplicateDeploymentId,
-  mayReadKeyVariable,
-  resolveDeployments,
-  type DeploymentSources,
-} from './deployment.js';
+import { duplicateDeploymentId, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
 
 /**
  * A key read from a variable that is not set (every call would go out without a key and fail upstream
