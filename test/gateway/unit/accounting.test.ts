@@ -73,12 +73,14 @@ describe('usage recorder', () => {
   it('keeps rows while another process holds the lock, the oldest dropped past the bound, and writes them after', async () => {
     const other = new Database(database.file);
     const dropped: number[] = [];
+    const told: Array<{ state: string; rows: number }> = [];
     database.lock.configure({ waitMs: 30, probeMs: 20 });
     const held = new UsageRecorder(usage, database.sqlite, usage, new AuditRepository(database.sqlite), {
       maxBatch: 3,
       maxHeldRows: 4,
       lock: database.lock,
       onError: (_error, rows) => dropped.push(rows),
+      onHeld: (event) => told.push(event),
     });
     try {
       other.exec('BEGIN IMMEDIATE');
@@ -88,6 +90,11 @@ describe('usage recorder', () => {
       expect(count()).toBe(0);
       other.exec('COMMIT');
       await vi.waitFor(() => expect(count()).toBe(4));
+      // Said once when rows began to wait (only memory holds them), and once when they were written.
+      expect(told).toEqual([
+        { state: 'waiting', rows: 3 },
+        { state: 'written', rows: 4 },
+      ]);
       const ids = database.sqlite.prepare('SELECT request_id AS id FROM gateway_usage ORDER BY id').all();
       expect(ids).toEqual(['r3', 'r4', 'r5', 'r6'].map((id) => ({ id })));
     } finally {

@@ -24,6 +24,11 @@ export interface UsageRecorderOptions {
   readonly maxHeldRows?: number;
   /** Called after rows were written (a batch, or one durable row), for the views that show them: keep it cheap. */
   readonly onWritten?: () => void;
+  /**
+   * Called once when rows start waiting for a lock another process holds, and once with how many
+   * waited when they are written: only memory holds them meanwhile, and a crash would lose them.
+   */
+  readonly onHeld?: (event: { readonly state: 'waiting' | 'written'; readonly rows: number }) => void;
 }
 
 /**
@@ -106,10 +111,14 @@ export class UsageRecorder {
       this.queue.splice(0, excess);
       this.options.onError?.(new Error('the database stayed locked by another process'), excess);
     }
-    this.releaseWatch ??= lock.onRelease(() => {
+    if (this.releaseWatch !== undefined) return;
+    this.options.onHeld?.({ state: 'waiting', rows: this.queue.length });
+    this.releaseWatch = lock.onRelease(() => {
       this.releaseWatch?.();
       this.releaseWatch = undefined;
+      const rows = this.queue.length;
       this.flush();
+      if (this.releaseWatch === undefined) this.options.onHeld?.({ state: 'written', rows });
     });
   }
 

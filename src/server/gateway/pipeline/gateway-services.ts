@@ -166,6 +166,13 @@ export function createGatewayServices(
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
     lock: options.database.lock,
     onWritten: usageNotice.written,
+    onHeld: ({ state, rows }) =>
+      state === 'waiting'
+        ? warn(
+            'another process holds the database write lock: usage rows wait in memory until it is free (a crash meanwhile loses them)',
+            { rows },
+          )
+        : warn('the database write lock is free again: the usage rows that waited are written', { rows }),
   });
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
@@ -241,6 +248,10 @@ export function createGatewayServices(
   };
   const tracing = options.tracing;
   const responses = new ResponsesService(new ResponsesRepository(db));
+  // One server per data folder: a response still in progress at start was cut by a crash.
+  const interrupted = responses.failInterrupted();
+  if (interrupted > 0)
+    warn(`marked ${interrupted} kept response(s) failed: the gateway stopped before they were complete`, {});
   return {
     config: options.config,
     masterKey: options.masterKey,

@@ -77,6 +77,21 @@ export class ResponsesRepository {
     });
   }
 
+  /**
+   * Marks failed, with `message`, every response still in progress: at start, those a process that
+   * stopped without finishing them (a crash) left behind, which nothing would ever finish; how many.
+   */
+  failInterrupted(message: string): number {
+    const response = gatewayResponses.response;
+    return this.db
+      .update(gatewayResponses)
+      .set({
+        response: sql`json_set(${response}, '$.status', 'failed', '$.error', json_object('code', 'server_error', 'message', ${message}))`,
+      })
+      .where(sql`json_extract(${response}, '$.status') IN ('in_progress', 'queued')`)
+      .run().changes;
+  }
+
   /** Removes one key's kept response; true when there was one. */
   delete(id: string, keyId: string): boolean {
     return (

@@ -167,6 +167,11 @@ export class ResponsesService {
     return { id, object: 'response', deleted: true };
   }
 
+  /** Marks failed the kept responses a crash left in progress (see ResponsesRepository.failInterrupted); how many. */
+  failInterrupted(): number {
+    return this.repository.failInterrupted('the gateway stopped before the response was complete');
+  }
+
   /**
    * A deleted team's responses: a team created again under its id never sees them. Those of keys still
    * in use (moved to another team since) stay theirs; the rest are deleted (how many is answered).
