@@ -1,7 +1,9 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/connection.js';
 import { failedStart } from '../support/headless-process.js';
 
 const dirs: string[] = [];
@@ -25,6 +27,51 @@ describe('a data folder that cannot be used', () => {
       `gatehouse: failed to start: cannot open the database ${join(dir, 'gatehouse.db')} (GATEHOUSE_DATA_DIR or server.data_dir): ` +
         'file is not a database: move it aside to start with an empty database, or choose another folder\n',
     );
+  });
+
+  it('whose database another process holds locked says so, and what to do', async () => {
+    const dir = tempDir();
+    // As a server of an older version, still running on the folder, would hold it in a long write.
+    const other = new Database(join(dir, 'gatehouse.db'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const failure = await failedStart({ GATEHOUSE_DATA_DIR: dir }, 20_000);
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toBe(
+        `gatehouse: failed to start: cannot open the database ${join(dir, 'gatehouse.db')} (GATEHOUSE_DATA_DIR or server.data_dir): ` +
+          'database is locked: another process holds its write lock (a Gatehouse server of an older version still running on this folder, a sqlite3 shell, a backup); stop it and start again\n',
+      );
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  }, 30_000);
+
+  it('whose database a newer version upgraded is refused untouched, naming what to do', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'gatehouse.db');
+    openDatabase(file).close();
+    // A schema change this build does not have, as a newer version leaves behind.
+    const newer = new Database(file);
+    const future = Date.UTC(2099, 0, 2);
+    newer
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('from-a-newer-version', future);
+    newer.close();
+    const failure = await failedStart({ GATEHOUSE_DATA_DIR: dir });
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(
+      new RegExp(
+        `^gatehouse: failed to start: cannot use the data folder ${dir} \\(GATEHOUSE_DATA_DIR or server\\.data_dir\\): ` +
+          'its database was upgraded by a newer version of Gatehouse \\(a schema change of 2099-01-02, this version knows those up to \\d{4}-\\d\\d-\\d\\d\\), ' +
+          'and this version would damage it: start the newer version, or a copy of the data folder made before that upgrade\\n$',
+      ),
+    );
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('SELECT count(*) AS n FROM __drizzle_migrations WHERE created_at = ?').get(future)).toEqual({
+      n: 1,
+    });
+    after.close();
   });
 
   it('below a file names the folder and the setting', async () => {

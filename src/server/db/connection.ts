@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
@@ -64,6 +64,13 @@ export function openDatabase(
   // Memory-mapped reads: large state reads (10,000 documents) skip a copy per page.
   sqlite.pragma('mmap_size = 268435456');
   const db = drizzle(sqlite, { schema });
+  try {
+    refuseNewerSchema(sqlite, migrationsDir);
+  } catch (error) {
+    lock.close();
+    sqlite.close();
+    throw error;
+  }
   migrate(db, { migrationsFolder: migrationsDir });
   return {
     sqlite,
@@ -75,6 +82,32 @@ export function openDatabase(
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/**
+ * Refuses a database a newer version of Gatehouse has migrated: this version would run on tables it
+ * does not know (failing on some requests) and write what the newer one does not expect (contents it
+ * would later collect as garbage, rows without the newer columns' values). Drizzle's migrator applies
+ * only migrations newer than the database's last and says nothing of those it does not have.
+ */
+function refuseNewerSchema(sqlite: Database.Database, migrationsDir: string): void {
+  const table = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
+  if (table === undefined) return;
+  const newest = sqlite.prepare('SELECT max(created_at) AS at FROM __drizzle_migrations').get() as {
+    at: number | null;
+  };
+  const journal = JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>;
+  };
+  const known = Math.max(...journal.entries.map((entry) => entry.when));
+  if (newest.at === null || Number(newest.at) <= known) return;
+  throw new Error(
+    `its database was upgraded by a newer version of Gatehouse (a schema change of ${new Date(Number(newest.at)).toISOString().slice(0, 10)}, ` +
+      `this version knows those up to ${new Date(known).toISOString().slice(0, 10)}), and this version would damage it: ` +
+      'start the newer version, or a copy of the data folder made before that upgrade',
+  );
 }
 
 /** True when the database answers a trivial query (readiness). */

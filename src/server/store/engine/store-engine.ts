@@ -256,10 +256,12 @@ export class StoreEngine {
   }
 
   /**
-   * Deletes, in short transactions after this call, the contents an earlier gc or branch deletion listed
-   * as unreferenced (some may be left from a process that stopped before its sweep ended).
+   * At start: deletes, in short transactions after this call, the contents an earlier gc or branch
+   * deletion listed as unreferenced and a process that stopped before its sweep ended left listed,
+   * checked again against the references first (see StoreRepository.relistUnreferenced).
    */
   sweepUnreferenced(): void {
+    this.write(() => this.ctx.repo.relistUnreferenced());
     this.sweeper.start();
   }
 

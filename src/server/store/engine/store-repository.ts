@@ -385,6 +385,8 @@ export class StoreRepository {
         `DELETE FROM store_blobs WHERE id IN (SELECT blob_id FROM store_unreferenced_blobs WHERE blob_id <= ?)`,
       ),
       unreferencedMarksDelete: p(`DELETE FROM store_unreferenced_blobs WHERE blob_id <= ?`),
+      unreferencedListed: p(`SELECT 1 FROM store_unreferenced_blobs LIMIT 1`).pluck(),
+      unreferencedMarksClear: p(`DELETE FROM store_unreferenced_blobs`),
       keysDeleteUnreferenced: p(`DELETE FROM store_keys WHERE id NOT IN (
         SELECT key_id FROM store_head_state UNION SELECT key_id FROM store_snapshots
         UNION SELECT key_id FROM store_revision_changes)`),
@@ -759,6 +761,18 @@ export class StoreRepository {
   markUnreferenced(): number {
     this.s.keysDeleteUnreferenced.run();
     return this.s.blobsMarkUnreferenced.run().changes;
+  }
+
+  /**
+   * Lists anew, from the references themselves, the contents left listed by a process that stopped
+   * before its sweep ended: whatever wrote to the database since (a version that did not keep the list,
+   * a hand edit) may have put one of them back in use. Nothing to do, and no pass over the references,
+   * when nothing is listed.
+   */
+  relistUnreferenced(): void {
+    if (this.s.unreferencedListed.get() === undefined) return;
+    this.s.unreferencedMarksClear.run();
+    this.s.blobsMarkUnreferenced.run();
   }
 
   /** Deletes up to `limit` listed contents (lowest ids first) with their marks; returns how many went. */
