@@ -178,16 +178,24 @@ describe('DELETE /v1/branches with writes of the same contents arriving during t
 });
 
 describe('a sweep left unfinished by a process that stopped', () => {
-  it('is finished by the next store app over the same database', async () => {
+  /**
+   * A database whose branch `gone` was deleted by a process that stopped before sweeping (its slices
+   * never run), after `meanwhile`; then the store app of the next start over it, once its sweep is
+   * done: the contents left, in order.
+   */
+  async function contentsAfterNextStart(
+    documentOfGone: { key: string; content: string },
+    meanwhile: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => void = () => {},
+  ): Promise<string[]> {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sweep-'));
     const file = join(dir, 'gatehouse.db');
     try {
       const first = openDatabase(file);
-      // Slices are never run: the process "stops" with its contents listed.
       const engine = new StoreEngine(first.sqlite, { sweep: { schedule: () => {} } });
       engine.applyDocuments(undefined, [{ key: 'a', content: 'kept' }]);
-      engine.applyDocuments({ branch: 'gone' }, [{ key: 'a', content: 'left listed' }]);
+      engine.applyDocuments({ branch: 'gone' }, [documentOfGone]);
       engine.deleteBranch({ branch: 'gone' });
+      meanwhile(first.sqlite);
       first.close();
 
       const database = openDatabase(file);
@@ -200,47 +208,26 @@ describe('a sweep left unfinished by a process that stopped', () => {
       const listed = database.sqlite.prepare('SELECT count(*) FROM store_unreferenced_blobs').pluck();
       for (let wait = 0; listed.get() !== 0 && wait < 100; wait++) await new Promise((r) => setTimeout(r, 10));
       expect(listed.get()).toBe(0);
-      expect(database.sqlite.prepare('SELECT content FROM store_blobs').pluck().all()).toEqual(['kept']);
+      const contents = database.sqlite.prepare('SELECT content FROM store_blobs ORDER BY content').pluck().all();
       await app.close();
       database.close();
+      return contents as string[];
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('is finished by the next store app over the same database', async () => {
+    expect(await contentsAfterNextStart({ key: 'a', content: 'left listed' })).toEqual(['kept']);
   });
 
   it('checks what is listed against the references first: a content put back in use meanwhile is kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sweep-'));
-    const file = join(dir, 'gatehouse.db');
-    try {
-      const first = openDatabase(file);
-      const engine = new StoreEngine(first.sqlite, { sweep: { schedule: () => {} } });
-      engine.applyDocuments(undefined, [{ key: 'a', content: 'kept' }]);
-      engine.applyDocuments({ branch: 'gone' }, [{ key: 'b', content: 'reused' }]);
-      engine.deleteBranch({ branch: 'gone' });
-      // A writer that does not keep the list (an older version started on the folder, a hand edit)
-      // puts the listed content back in use as the content of main's document a.
-      const reusedBlob = first.sqlite.prepare("SELECT id FROM store_blobs WHERE content = 'reused'").pluck().get();
-      expect(first.sqlite.prepare('UPDATE store_head_state SET blob_id = ?').run(reusedBlob).changes).toBe(1);
-      first.close();
-
-      const database = openDatabase(file);
-      const config = configSchema.parse({
-        server: { data_dir: dir, log_level: 'silent' },
-        store: { auth: { enabled: false } },
-      });
-      const app = await buildStoreApp({ config, database, tokens: [] });
-      await app.ready();
-      const listed = database.sqlite.prepare('SELECT count(*) FROM store_unreferenced_blobs').pluck();
-      for (let wait = 0; listed.get() !== 0 && wait < 100; wait++) await new Promise((r) => setTimeout(r, 10));
-      expect(listed.get()).toBe(0);
-      expect(database.sqlite.prepare('SELECT content FROM store_blobs ORDER BY content').pluck().all()).toEqual([
-        'kept',
-        'reused',
-      ]);
-      await app.close();
-      database.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // A writer that does not keep the list (an older version started on the folder, a hand edit) puts
+    // the listed content back in use as the content of main's document a.
+    const reuse = (sqlite: ReturnType<typeof openDatabase>['sqlite']) => {
+      const reusedBlob = sqlite.prepare("SELECT id FROM store_blobs WHERE content = 'reused'").pluck().get();
+      expect(sqlite.prepare('UPDATE store_head_state SET blob_id = ?').run(reusedBlob).changes).toBe(1);
+    };
+    expect(await contentsAfterNextStart({ key: 'b', content: 'reused' }, reuse)).toEqual(['kept', 'reused']);
   });
 });
