@@ -31,7 +31,6 @@ export const limitSubject = (kind: LimitSubject['kind'], id: string): LimitSubje
   id,
   name: `${kind}:${id}`,
 });
-const subject = limitSubject;
 
 /** The smaller of the limits that are set (a key's own budget for its user can only tighten the user's). */
 function tightest(...limits: ReadonlyArray<number | null | undefined>): number | undefined {
@@ -110,7 +109,7 @@ function teamChecks(
   config: LimitsConfig,
 ): void {
   const caps = { minute: key.teamTpmBudget, day: key.teamTpdBudget };
-  principalChecks(checks, subject('team', id), team, caps, config.teams, TEAM_TYPES);
+  principalChecks(checks, limitSubject('team', id), team, caps, config.teams, TEAM_TYPES);
 }
 
 /**
@@ -126,16 +125,16 @@ export function planLimits(
   config: LimitsConfig,
 ): LimitCheck[] {
   const checks: LimitCheck[] = [];
-  const keySubject = subject('key', key.id);
+  const keySubject = limitSubject('key', key.id);
   add(checks, 'requests', 'requests', keySubject, key.rpmLimit ?? config.keys.rpm_limit, 'bucket');
   add(checks, 'tokens', 'tokens', keySubject, key.tpmLimit ?? config.keys.tpm_limit, 'bucket');
   const owner = key.ownerUser;
   const user = owner !== null ? principals.user(owner) : undefined;
-  userChecks(checks, owner !== null ? subject('user', owner) : keySubject, user, key, config);
+  userChecks(checks, owner !== null ? limitSubject('user', owner) : keySubject, user, key, config);
   if (key.team !== null) teamChecks(checks, key.team, principals.team(key.team), key, config);
   const modelLimits = model !== undefined && Object.hasOwn(config.models, model) ? config.models[model] : undefined;
   if (modelLimits !== undefined) {
-    const modelSubject = subject('model', model!);
+    const modelSubject = limitSubject('model', model!);
     add(checks, 'requests', 'requests', modelSubject, modelLimits.rpm_limit, 'bucket');
     add(checks, 'tokens', 'tokens', modelSubject, modelLimits.tpm_limit, 'bucket');
   }
@@ -146,15 +145,15 @@ export function planLimits(
  * Whose budgets a key's requests count in: its user (the key itself when it has none) and its team.
  */
 export function budgetOwners(key: ApiKeyRow): LimitSubject[] {
-  const owners = [key.ownerUser !== null ? subject('user', key.ownerUser) : subject('key', key.id)];
-  if (key.team !== null) owners.push(subject('team', key.team));
+  const owners = [key.ownerUser !== null ? limitSubject('user', key.ownerUser) : limitSubject('key', key.id)];
+  if (key.team !== null) owners.push(limitSubject('team', key.team));
   return owners;
 }
 
 /** A user's own limits (those every key of theirs shares), for the admin views. */
 export function planUserLimits(user: UserRow, config: LimitsConfig): LimitCheck[] {
   const checks: LimitCheck[] = [];
-  userChecks(checks, subject('user', user.id), user, NO_KEY_BUDGETS, config);
+  userChecks(checks, limitSubject('user', user.id), user, NO_KEY_BUDGETS, config);
   return checks;
 }
 
