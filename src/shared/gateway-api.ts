@@ -573,6 +573,8 @@ export const trafficStreamQuerySchema = queryParams({ after: queryInteger(0).opt
 /** `GET /internal/traffic` answer. */
 export const trafficListSchema = z.object({
   data: z.array(trafficEventSchema),
+  /** Without `after`: older events are held beyond the page; with it, newer ones wait after the page. */
+  has_more: z.boolean(),
   capacity: z.number(),
   last_seq: z.number(),
 });

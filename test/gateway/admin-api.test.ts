@@ -388,6 +388,21 @@ describe('admin API (/internal/*)', () => {
     expect(all).not.toContain(TEST_MASTER_KEY);
   });
 
+  it('pages traffic after a seq from the oldest newer request, so a poller moving its cursor misses none', async () => {
+    const key = (await admin('POST', '/internal/api-keys', { name: 'polled' })).body;
+    const cursor = trafficListSchema.parse((await admin('GET', '/internal/traffic?limit=1')).body).last_seq;
+    for (let i = 0; i < 7; i += 1) await chat(key.key);
+    const seen: number[] = [];
+    let after = cursor;
+    for (let polls = 0; polls < 10; polls += 1) {
+      const page = trafficListSchema.parse((await admin('GET', `/internal/traffic?after=${after}&limit=3`)).body);
+      seen.push(...page.data.map((event) => event.seq).reverse());
+      if (page.data.length > 0) after = page.data[0]!.seq;
+      if (!page.has_more) break;
+    }
+    expect(seen).toEqual(Array.from({ length: 7 }, (_, i) => cursor + 1 + i));
+  });
+
   it('tells open Users and Teams views about the user and team a new key created, as their own endpoints do', async () => {
     const controller = new AbortController();
     const stream = await fetch(`${servers.gatewayUrl}/internal/traffic/stream`, {

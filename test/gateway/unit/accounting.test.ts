@@ -179,9 +179,22 @@ describe('traffic log', () => {
     bus.subscribe((m) => m.kind === 'traffic' && published.push(m.event.seq));
     const log = new TrafficLog(3, bus, () => 0);
     for (let i = 1; i <= 5; i += 1) log.record(record(i));
-    expect(log.list(10).map((e) => e.request_id)).toEqual(['r5', 'r4', 'r3']);
+    expect(log.list(10).events.map((e) => e.request_id)).toEqual(['r5', 'r4', 'r3']);
+    expect(log.list(2)).toMatchObject({ events: [{ request_id: 'r5' }, { request_id: 'r4' }], more: true });
     expect(log.since(3).map((e) => e.seq)).toEqual([4, 5]);
     expect(published).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('pages after a seq from the oldest newer event, saying when newer ones wait, so a poller misses none', () => {
+    const log = new TrafficLog(10, new GatewayEventBus(), () => 0);
+    for (let i = 1; i <= 7; i += 1) log.record(record(i));
+    const first = log.listAfter(2, 3);
+    expect(first.events.map((e) => e.seq)).toEqual([5, 4, 3]);
+    expect(first.more).toBe(true);
+    const next = log.listAfter(5, 3);
+    expect(next.events.map((e) => e.seq)).toEqual([7, 6]);
+    expect(next.more).toBe(false);
+    expect(log.listAfter(7, 3)).toEqual({ events: [], more: false });
   });
 
   it('numbers events past those of an earlier process, so a client resuming after a restart misses none', () => {
@@ -201,7 +214,7 @@ describe('traffic log', () => {
       requestBody: jsonBody(JSON.stringify({ model: 'alias', api_key: 'sk-secret-in-body' }), { model: 'canonical' }),
     });
     log.record(record(2, { model: 'm', input: 'x'.repeat(MAX_BODY_CHARS * 2) }));
-    const [big, small] = log.list(2);
+    const [big, small] = log.list(2).events;
     expect(JSON.stringify(small!.request_body)).not.toContain('sk-secret-in-body');
     expect(small!.request_body).toMatchObject({ model: 'canonical' });
     expect(big!.truncated).toBe(true);

@@ -69,6 +69,23 @@ export class RecordArena {
   }
 
   /** Records newest first, stopping at `limit` or at the first whose seq is not above `after`. */
+  /**
+   * Of the records after `after`, the `limit` oldest, newest first, and whether newer ones are left:
+   * a poller that moves its cursor to the page's highest seq then misses none.
+   */
+  nextAfter(limit: number, after: number): { readonly records: ArenaRecord[]; readonly more: boolean } {
+    let newer = 0;
+    while (newer < this.count && this.seqs[(this.next - 1 - newer + this.capacity) % this.capacity]! > after)
+      newer += 1;
+    const skip = Math.max(0, newer - limit);
+    const records: ArenaRecord[] = [];
+    for (let i = skip; i < newer; i += 1) {
+      const slot = (this.next - 1 - i + this.capacity) % this.capacity;
+      records.push({ seq: this.seqs[slot]!, texts: read(this.pageOf[slot]!.bytes, this.offsets[slot]!) });
+    }
+    return { records, more: skip > 0 };
+  }
+
   newest(limit: number, after = 0): ArenaRecord[] {
     const out: ArenaRecord[] = [];
     for (let i = 0; i < this.count && out.length < limit; i += 1) {

@@ -1,7 +1,7 @@
 import type { TrafficEvent } from '../../../shared/gateway-api.js';
 import { assertNever } from '../formats/ir.js';
 import type { GatewayEventBus } from './event-bus.js';
-import { RecordArena } from './record-arena.js';
+import { RecordArena, type ArenaRecord } from './record-arena.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
 
 /** Longest body kept per request (characters of JSON); larger ones are cut and flagged. */
@@ -106,6 +106,14 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
   }
 }
 
+/** A held record as the API shows it; without bodies, `truncated` still says whether they were cut. */
+function eventOf({ seq, texts }: ArenaRecord, bodies: boolean): TrafficEvent {
+  const record = decodeRecord(texts);
+  if (bodies) return view(seq, record);
+  const truncated = wasCut(record.requestBody) || wasCut(record.responseBody);
+  return { ...view(seq, { ...record, requestBody: undefined, responseBody: undefined }), truncated };
+}
+
 /**
  * Recent requests for the traffic view: the newest `gateway.traffic_buffer` records, kept off the
  * JS heap as text (see RecordArena) and formatted only when read, and a live feed on the event bus.
@@ -136,20 +144,26 @@ export class TrafficLog {
     if (this.bus.active) this.bus.publish({ kind: 'traffic', event: view(this.seq, record) });
   }
 
-  /** Recent events, newest first, optionally only those after `after` (a seq). */
-  list(limit: number, after = 0, bodies = true): TrafficEvent[] {
-    return this.arena.newest(limit, after).map(({ seq, texts }) => {
-      const record = decodeRecord(texts);
-      if (bodies) return view(seq, record);
-      // Without bodies, `truncated` still says whether they were cut.
-      const truncated = wasCut(record.requestBody) || wasCut(record.responseBody);
-      return { ...view(seq, { ...record, requestBody: undefined, responseBody: undefined }), truncated };
-    });
+  /** The `limit` newest events, newest first, and whether older ones are held too. */
+  list(limit: number, bodies = true): { readonly events: TrafficEvent[]; readonly more: boolean } {
+    return { events: this.arena.newest(limit).map((found) => eventOf(found, bodies)), more: this.arena.size > limit };
+  }
+
+  /**
+   * The `limit` events right after `after` (a seq), newest first, and whether newer ones are waiting:
+   * a poller that goes on from the page's highest seq misses none.
+   */
+  listAfter(after: number, limit: number, bodies = true): { readonly events: TrafficEvent[]; readonly more: boolean } {
+    const { records, more } = this.arena.nextAfter(limit, after);
+    return { events: records.map((found) => eventOf(found, bodies)), more };
   }
 
   /** Events after `after`, oldest first (replay for a reconnecting stream). */
   since(after: number): TrafficEvent[] {
-    return this.list(this.arena.capacity, after).reverse();
+    return this.arena
+      .newest(this.arena.capacity, after)
+      .map((found) => eventOf(found, true))
+      .reverse();
   }
 
   /** The buffer's capacity. */

@@ -47,11 +47,19 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/traffic',
     { schema: { querystring: trafficQuerySchema, response: { 200: trafficListSchema } } },
-    async (request) => ({
-      data: services.traffic.list(request.query.limit, request.query.after ?? 0, request.query.bodies === 'true'),
-      capacity: services.traffic.capacity,
-      last_seq: services.traffic.lastSeq,
-    }),
+    async (request) => {
+      const { limit, after, bodies } = request.query;
+      const page =
+        after === undefined
+          ? services.traffic.list(limit, bodies === 'true')
+          : services.traffic.listAfter(after, limit, bodies === 'true');
+      return {
+        data: page.events,
+        has_more: page.more,
+        capacity: services.traffic.capacity,
+        last_seq: services.traffic.lastSeq,
+      };
+    },
   );
 
   typed.get('/traffic/stream', { schema: { querystring: trafficStreamQuerySchema } }, (request, reply) => {
