@@ -158,14 +158,6 @@ export class TrafficLog {
     return { events: records.map((found) => eventOf(found, bodies)), more };
   }
 
-  /** Events after `after`, oldest first (replay for a reconnecting stream). */
-  since(after: number): TrafficEvent[] {
-    return this.arena
-      .newest(this.arena.capacity, after)
-      .map((found) => eventOf(found, true))
-      .reverse();
-  }
-
   /** The buffer's capacity. */
   get capacity(): number {
     return this.arena.capacity;

@@ -10,6 +10,7 @@ import {
 import { assertNever } from '../../formats/ir.js';
 import { openEventStream } from '../../../http/event-stream.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
+import { replayTraffic } from './traffic-replay.js';
 
 const HEARTBEAT_MS = 15_000;
 /** A subscriber this far behind is cut off: it reconnects with Last-Event-ID instead of costing memory. */
@@ -67,9 +68,16 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
     const resume = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : request.query.after;
     const raw = openEventStream(reply);
     raw.write('retry: 2000\n\n');
-    if (resume !== undefined) for (const event of services.traffic.since(resume)) raw.write(trafficFrame(event));
     open.add(raw);
+    // While the buffer is replayed, traffic events reach the client through the replay itself;
+    // invalidations (never buffered) wait for it and follow.
+    let replaying = resume !== undefined;
+    const held: string[] = [];
     const unsubscribe = services.bus.subscribe((message) => {
+      if (replaying) {
+        if (message.kind === 'invalidate') held.push(frameOf(message));
+        return;
+      }
       if (raw.writableLength > MAX_PENDING_BYTES) {
         raw.destroy();
         return;
@@ -82,6 +90,14 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
       open.delete(raw);
       unsubscribe();
       clearInterval(heartbeat);
+    });
+    if (resume === undefined) return;
+    void replayTraffic(raw, services.traffic, resume, trafficFrame, () => {
+      replaying = false;
+      for (const frame of held.splice(0)) raw.write(frame);
+    }).catch((error: unknown) => {
+      app.log.error({ err: error }, 'traffic stream: replaying the buffer failed');
+      raw.destroy();
     });
   });
 };

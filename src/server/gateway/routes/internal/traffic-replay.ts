@@ -1,0 +1,47 @@
+import type { ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { TrafficEvent } from '../../../../shared/gateway-api.js';
+import type { TrafficLog } from '../../traffic/traffic-log.js';
+
+/** Events decoded at a time while replaying: a page is read from the buffer, then written under backpressure. */
+const REPLAY_PAGE = 20;
+
+/** Resolves once the socket has room again, or is gone. */
+function roomIn(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
+}
+
+/**
+ * Writes the buffered events after `after`, oldest first, a page at a time and at the pace the client
+ * reads them: a whole buffer (a thousand events with their bodies is some 100 MB) is never queued in
+ * memory at once, and other requests are served between pages. Calls `caughtUp` in the same turn as
+ * it finds nothing newer left, so the live subscription it starts misses no event and repeats none.
+ */
+export async function replayTraffic(
+  raw: ServerResponse,
+  traffic: TrafficLog,
+  after: number,
+  frame: (event: TrafficEvent) => string,
+  caughtUp: () => void,
+): Promise<void> {
+  let cursor = after;
+  for (;;) {
+    if (raw.destroyed) return;
+    const page = traffic.listAfter(cursor, REPLAY_PAGE);
+    if (page.events.length === 0) return caughtUp();
+    for (const event of page.events.reverse()) {
+      cursor = event.seq;
+      if (!raw.write(frame(event))) await roomIn(raw);
+      if (raw.destroyed) return;
+    }
+    await nextTurn();
+  }
+}
