@@ -189,8 +189,8 @@ export const idParamsSchema = z.object({ id: z.string().min(1).max(200) });
 /** Model settings: the allow-list, aliases, per-model max_tokens caps and the default embedding model. */
 export const modelSettingsSchema = z.object({
   allowed_models: z.array(z.string().min(1)),
-  model_aliases: z.record(z.string(), z.string().min(1)),
-  per_model_max_tokens: z.record(z.string(), z.number().int().positive()),
+  model_aliases: z.record(z.string().min(1), z.string().min(1)),
+  per_model_max_tokens: z.record(z.string().min(1), z.number().int().positive()),
   default_embedding_model: z.string().min(1).nullable(),
 });
 /** Model settings. */
@@ -269,6 +269,16 @@ export const capabilitySchema = z
     message: `must be one of ${CAPABILITIES.join(', ')} or tool:<hosted tool type>`,
   });
 
+/** The longest delay a Node timer keeps (2^31 - 1 ms, some 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A duration in milliseconds that a timer waits for: positive, and no longer than a timer can wait. */
+export const timerMsSchema = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (some 24.8 days), the longest a timer can wait`);
+
 /** A provider base URL (see {@link baseUrlProblem}); custom issues, so validators never add the value. */
 export const baseUrlSchema = z.string().superRefine((address, ctx) => {
   const problem = baseUrlProblem(address);
@@ -301,7 +311,7 @@ export const deploymentInputSchema = z
     api_version: z.string().min(1).optional(),
     responses_api: z.enum(['native', 'translate']).optional(),
     weight: z.number().positive().optional(),
-    timeout_ms: z.number().int().positive().optional(),
+    timeout_ms: timerMsSchema.optional(),
     max_retries: z.number().int().min(0).max(10).optional(),
     capabilities: z.array(capabilitySchema).optional(),
   })

@@ -196,6 +196,7 @@ describe('admin API (/internal/*)', () => {
         { allowed_models: ['demo/echo', 'gpt-4o-mini'], model_aliases: { 'demo/echo': 'gpt-4o-mini' } },
         "model_aliases.demo/echo: 'demo/echo' is an allowed model, and an alias of that name would send its requests to 'gpt-4o-mini'; rename the alias or take 'demo/echo' out of allowed_models",
       ],
+      [{ model_aliases: { '': 'demo/echo' } }, 'model_aliases[""] is not a valid name: must not be empty'],
     ];
     for (const [body, message] of cases) {
       const answer = await admin('PUT', '/internal/models', body);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponsesRequest } from '../../src/server/gateway/formats/index.js';
+import { loadConfig } from '../../src/server/config/load.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // Every size a client controls is bounded, and crossing a bound is a 400 naming the field, the
@@ -220,5 +221,36 @@ describe('bounds on admin query parameters', () => {
       status: 400,
       message: "query parameter after must be a number, got '0x10'",
     });
+  });
+});
+
+describe('bounds on durations a timer waits for', () => {
+  let harness: GatewayHarness;
+  beforeAll(async () => {
+    harness = await startGatewayHarness();
+  });
+  afterAll(async () => harness.close());
+
+  it("refuses a deployment's timeout longer than a timer can wait, which would fire at once", async () => {
+    const put = (timeout: number) =>
+      harness.admin('PUT', '/internal/deployments', {
+        deployments: [{ id: 'long', model: 'gpt-4o-mini', base_url: harness.openai.url, timeout_ms: timeout }],
+      });
+    const refused = await put(2 ** 31);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(
+      'deployments[0].timeout_ms must be at most 2147483647 ms (some 24.8 days), the longest a timer can wait',
+    );
+    expect((await put(2 ** 31 - 1)).status).toBe(200);
+    await harness.admin('PUT', '/internal/deployments', { reset: true });
+  });
+
+  it('refuses the same in the configuration file, for every timeout of the server', () => {
+    for (const [overrides, key] of [
+      [{ server: { shutdown_timeout_ms: 1e15 } }, 'server.shutdown_timeout_ms'],
+      [{ server: { keep_alive_timeout_ms: 2 ** 31 } }, 'server.keep_alive_timeout_ms'],
+      [{ deployments: [{ model: 'm', provider: 'demo', timeout_ms: 2 ** 40 }] }, 'deployments[0].timeout_ms'],
+    ] as const)
+      expect(() => loadConfig({ env: {}, overrides })).toThrow(`${key}: must be at most 2147483647 ms`);
   });
 });

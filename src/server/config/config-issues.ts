@@ -74,6 +74,12 @@ export function keyPath(path: readonly PropertyKey[]): string {
  */
 export function describeConfigIssues(schema: z.ZodType, issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
+    if (issue.code === 'invalid_key') {
+      // The name itself is wrong (an empty alias, say): said of the map it is in, as the file shows it.
+      const name = String(issue.path.at(-1));
+      const why = issue.issues.map((inner) => inner.message).join('; ');
+      return [`${keyPath(issue.path.slice(0, -1))}: '${name}' is not a valid name (${why})`];
+    }
     if (issue.code !== 'unrecognized_keys') return [`${keyPath(issue.path) || '(top level)'}: ${issue.message}`];
     const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
     return issue.keys.map((key) => {

@@ -3,7 +3,7 @@ import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js'
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
-import { baseUrlSchema, capabilitySchema } from '../../shared/gateway-api.js';
+import { baseUrlSchema, capabilitySchema, timerMsSchema } from '../../shared/gateway-api.js';
 import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
 import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
@@ -65,7 +65,7 @@ export const deploymentSchema = z
     responses_api: z.enum(['native', 'translate']).optional(),
     weight: z.number().positive().default(1),
     // Unset means the provider layer's one default (DEFAULT_TIMEOUT_MS, 600 s).
-    timeout_ms: positiveInt.optional(),
+    timeout_ms: timerMsSchema.optional(),
     // Unset means gateway.max_retries.
     max_retries: z.number().int().min(0).max(10).optional(),
     capabilities: z.array(capabilitySchema).optional(),
@@ -130,8 +130,8 @@ const llmSchema = z
       .array(z.string().min(1))
       .default(['demo/echo', 'demo/embed'])
       .transform((models) => [...new Set(models)]),
-    model_aliases: z.record(z.string(), z.string().min(1)).default({}),
-    per_model_max_tokens: z.record(z.string(), positiveInt).default({}),
+    model_aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
+    per_model_max_tokens: z.record(z.string().min(1), positiveInt).default({}),
     default_embedding_model: z.string().min(1).optional(),
   })
   .strict()
@@ -152,12 +152,12 @@ export const configSchema = z
         store_port: port.default(8748),
         data_dir: z.string().min(1).optional(),
         log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-        shutdown_timeout_ms: positiveInt.default(10_000),
+        shutdown_timeout_ms: timerMsSchema.default(10_000),
         ui: z.boolean().default(true),
-        request_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.request_timeout_ms),
-        headers_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.headers_timeout_ms),
-        keep_alive_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.keep_alive_timeout_ms),
-        idle_timeout_ms: positiveInt.default(CONNECTION_DEFAULTS.idle_timeout_ms),
+        request_timeout_ms: timerMsSchema.default(CONNECTION_DEFAULTS.request_timeout_ms),
+        headers_timeout_ms: timerMsSchema.default(CONNECTION_DEFAULTS.headers_timeout_ms),
+        keep_alive_timeout_ms: timerMsSchema.default(CONNECTION_DEFAULTS.keep_alive_timeout_ms),
+        idle_timeout_ms: timerMsSchema.default(CONNECTION_DEFAULTS.idle_timeout_ms),
         max_connections: positiveInt.default(CONNECTION_DEFAULTS.max_connections),
         allowed_hosts: z.array(allowedHost).default([]),
       })
