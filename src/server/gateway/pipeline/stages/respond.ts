@@ -1,10 +1,10 @@
+import { roomToWrite } from '../../../http/room-to-write.js';
 import type { FastifyReply } from 'fastify';
 import { openEventStream } from '../../../http/event-stream.js';
 import { StreamError } from '../../formats/stream-error.js';
 import type { ProviderAnswer, StreamAnswer } from '../../providers/answer.js';
 import { UpstreamError } from '../../providers/upstream-error.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
-import type { ClientWatch } from '../client-connection.js';
 import type { RequestContext } from '../request-context.js';
 import { requestLog } from '../../../http/logger.js';
 
@@ -40,19 +40,6 @@ export function respond(
     return undefined;
   }
   return relayStream(ctx, reply, answer, errorFrame);
-}
-
-/** Resolves when the socket wants more, or when the client left (nothing more will be written). */
-function writable(raw: FastifyReply['raw'], signal: ClientWatch): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      raw.off('drain', done);
-      signal.off('abort', done);
-      resolve();
-    };
-    raw.on('drain', done);
-    signal.once('abort', done);
-  });
 }
 
 /**
@@ -98,7 +85,7 @@ async function relayStream(
   try {
     for await (const frame of answer.events) {
       if (signal.aborted) break;
-      if (!write(restore ? restore.frame(ctx, frame) : frame, frame)) await writable(raw, signal);
+      if (!write(restore ? restore.frame(ctx, frame) : frame, frame)) await roomToWrite(raw, signal, 'abort');
     }
     const failure = answer.error();
     if (failure !== undefined) ctx.errorType = 'upstream_error';

@@ -2,22 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import type { TrafficLog } from '../../traffic/traffic-log.js';
+import { roomToWrite } from '../../../http/room-to-write.js';
 
 /** Events decoded at a time while replaying: a page is read from the buffer, then written under backpressure. */
 const REPLAY_PAGE = 20;
-
-/** Resolves once the socket has room again, or is gone. */
-function roomIn(raw: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      raw.off('drain', done);
-      raw.off('close', done);
-      resolve();
-    };
-    raw.on('drain', done);
-    raw.on('close', done);
-  });
-}
 
 /**
  * Writes the buffered events after `after`, oldest first, a page at a time and at the pace the client
@@ -39,7 +27,7 @@ export async function replayTraffic(
     if (page.events.length === 0) return caughtUp();
     for (const event of page.events.reverse()) {
       cursor = event.seq;
-      if (!raw.write(frame(event))) await roomIn(raw);
+      if (!raw.write(frame(event))) await roomToWrite(raw);
       if (raw.destroyed) return;
     }
     await nextTurn();
