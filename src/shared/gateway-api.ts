@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { looksLikeSecret, SECRET_NOT_NAME } from './variable-name.js';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import { limitStatusSchema, principalIdSchema } from './principals-api.js';
-import { queryInteger, queryParams } from './query-params.js';
+import { queryFilter, queryInteger, queryParams } from './query-params.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -167,10 +167,10 @@ export type ApiKeyRotate = z.infer<typeof apiKeyRotateSchema>;
 
 /** `GET /internal/api-keys` query. */
 export const apiKeyListQuerySchema = queryParams({
-  user: z.string().optional(),
-  team: z.string().optional(),
+  user: queryFilter.optional(),
+  team: queryFilter.optional(),
   /** Keys issued through this OpenID issuer only. */
-  issuer: z.string().optional(),
+  issuer: queryFilter.optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
   /** A page of at most this many (every key when absent). */
   limit: queryInteger(1, 1000).optional(),
@@ -408,8 +408,8 @@ export const usageQuerySchema = queryParams({
   bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
   since: timeParam.optional(),
   until: timeParam.optional(),
-  key_id: z.string().optional(),
-  model: z.string().optional(),
+  key_id: queryFilter.optional(),
+  model: queryFilter.optional(),
 });
 /** Usage aggregation query. */
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
@@ -487,9 +487,9 @@ const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item),
 /** `GET /internal/usage/logs` query. */
 export const usageLogsQuerySchema = queryParams({
   ...pageQuery,
-  key_id: z.string().optional(),
-  model: z.string().optional(),
-  request_id: z.string().optional(),
+  key_id: queryFilter.optional(),
+  model: queryFilter.optional(),
+  request_id: queryFilter.optional(),
   /** The endpoints that write usage rows; another name would match none, so it is refused by name. */
   endpoint: z.enum(['chat', 'messages', 'count_tokens', 'responses', 'embeddings']).optional(),
 });
@@ -513,11 +513,11 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 /** `GET /internal/audit` query. */
 export const auditQuerySchema = queryParams({
   ...pageQuery,
-  action: z.string().optional(),
+  action: queryFilter.optional(),
   /** What an event changed (a key, user or team id, a model), as its `target` names it. */
-  target: z.string().optional(),
+  target: queryFilter.optional(),
   /** Who acted: `master`, `key:<id>`, `passthrough`, `sso:<provider>`. */
-  actor: z.string().optional(),
+  actor: queryFilter.optional(),
 });
 
 /** `GET /internal/audit` answer. */

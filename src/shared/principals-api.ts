@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryParams } from './query-params.js';
+import { queryFilter, queryParams } from './query-params.js';
 
 /**
  * Schemas of users, teams and limits in the admin API (`/internal/users`, `/internal/teams`, the
@@ -151,4 +151,4 @@ export const teamListSchema = z.object({ data: z.array(teamRecordSchema) });
 /** `GET /internal/users` answer. */
 export const userListSchema = z.object({ data: z.array(userRecordSchema) });
 /** `GET /internal/users` query. */
-export const userListQuerySchema = queryParams({ team: z.string().optional() });
+export const userListQuerySchema = queryParams({ team: queryFilter.optional() });

@@ -33,3 +33,9 @@ export const queryInteger = (min: number, max?: number) => {
   const base = z.number().int().min(min);
   return z.preprocess(decimalInteger, max === undefined ? base : base.max(max));
 };
+
+/**
+ * A filter by name or id. An empty value (`?team=`, often a script's unset variable) is refused rather
+ * than read as "the empty name", which would answer an empty list that looks like "none match".
+ */
+export const queryFilter = z.string().min(1).max(1000);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryParams } from './query-params.js';
+import { queryFilter, queryParams } from './query-params.js';
 import { apiKeyCreatedSchema } from './gateway-api.js';
 
 /**
@@ -88,7 +88,7 @@ export type SsoSessionRecord = z.infer<typeof ssoSessionRecordSchema>;
 
 /** `GET /internal/sso/sessions` query and answer. */
 export const ssoSessionListQuerySchema = queryParams({
-  provider: z.string().optional(),
+  provider: queryFilter.optional(),
   include_ended: z.enum(['true', 'false']).optional(),
 });
 export const ssoSessionListSchema = z.object({ data: z.array(ssoSessionRecordSchema) });

@@ -50,6 +50,45 @@ describe('query parameters of the admin listings', () => {
     }
   });
 
+  it('refuses any parameter on an endpoint that takes none, rather than answering the whole list', async () => {
+    for (const path of [
+      '/internal/teams?limit=10',
+      '/internal/deployments/health?model=demo/echo',
+      '/internal/rag/collections?name=docs',
+      '/internal/cache?team=research',
+    ]) {
+      const answer = await admin('GET', path);
+      const name = new URL(path, 'http://x').searchParams.keys().next().value;
+      expect({ path, status: answer.status, message: answer.body.error?.message }).toEqual({
+        path,
+        status: 400,
+        message: `unknown query parameter '${name}'; this endpoint takes none`,
+      });
+    }
+    // Writes too: a parameter they would ignore is refused before anything changes.
+    const created = await admin('POST', '/internal/teams?dry_run=true', { id: 'not-made' });
+    expect(created.status).toBe(400);
+    expect((await admin('GET', '/internal/teams/not-made')).status).toBe(404);
+    // A bare `?` or no query at all is still fine.
+    expect((await admin('GET', '/internal/teams?')).status).toBe(200);
+  });
+
+  it('refuses an empty filter value, naming the parameter, instead of answering an empty list', async () => {
+    for (const path of [
+      '/internal/users?team=',
+      '/internal/audit?action=',
+      '/internal/usage/logs?key_id=',
+      '/internal/api-keys?team=',
+      '/internal/usage?model=',
+    ]) {
+      const answer = await admin('GET', path);
+      const name = path.slice(path.indexOf('?') + 1, -1);
+      expect({ path, status: answer.status }).toEqual({ path, status: 400 });
+      expect(answer.body.error.message).toContain(name);
+      expect(answer.body.error.message).toContain('must not be empty');
+    }
+  });
+
   it('filters usage rows by endpoint', async () => {
     const { key } = (await admin('POST', '/internal/api-keys', { name: 'both', scopes: ['chat', 'embeddings'] })).body;
     const call = (path: string, body: unknown) =>

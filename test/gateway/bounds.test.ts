@@ -207,6 +207,11 @@ describe('bounds on admin query parameters', () => {
         status: 400,
         message: expect.stringContaining('query parameter before must be at most 9007199254740991'),
       });
+      // Past both its own bound and every integer's, a value is named once, with its own bound.
+      expect(await get(`${path}?limit=99999999999999999999`)).toEqual({
+        status: 400,
+        message: 'query parameter limit must be at most 1000, got 100000000000000000000',
+      });
       expect((await get(`${path}?limit=1000&before=9007199254740991`)).status).toBe(200);
     }
     expect(await get('/internal/traffic?limit=10001')).toEqual({

@@ -32,7 +32,22 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): Valida
 
 /** Joins the messages of (at most three) zod issues, each naming its field. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.slice(0, 3).map(formatIssue).join('; ');
+  return issues
+    .filter((issue) => !issues.some((other) => isTighterBound(other, issue)))
+    .slice(0, 3)
+    .map(formatIssue)
+    .join('; ');
+}
+
+/**
+ * A number past both a field's own bound and the safe-integer bound zod adds to every integer breaks
+ * both: the message names the field once, with the bound that matters.
+ */
+function isTighterBound(other: z.core.$ZodIssue, issue: z.core.$ZodIssue): boolean {
+  if (other === issue || other.code !== issue.code || other.path.join('.') !== issue.path.join('.')) return false;
+  if (other.code === 'too_big' && issue.code === 'too_big') return Number(other.maximum) < Number(issue.maximum);
+  if (other.code === 'too_small' && issue.code === 'too_small') return Number(other.minimum) > Number(issue.minimum);
+  return false;
 }
 
 /** One zod issue as `<field> <problem>`. */

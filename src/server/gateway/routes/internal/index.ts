@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireMasterKey } from '../../admin/master-key.js';
+import { queryParams } from '../../../../shared/query-params.js';
 import { httpErrorFor } from '../../../http/errors.js';
 import { GatewayError } from '../../gateway-error.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
@@ -13,12 +14,19 @@ import { internalSsoRoutes } from './sso.routes.js';
 import { trafficRoutes } from './traffic.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
+const noQueryParams = queryParams({});
+
 /** The admin API under `/internal/*`: master key only, one plugin per resource. */
 export const internalRoutes: FastifyPluginAsync = async (app) => {
   requireMasterKey(app, app.gateway.masterKey);
   // The services' domain errors become HTTP errors here, at the edge; the shared handler answers them.
   app.setErrorHandler((error) => {
     throw error instanceof GatewayError ? httpErrorFor(error.kind, error.message) : error;
+  });
+  // A route that declares no query parameters refuses every one, naming it, as the listings refuse
+  // unknown ones: `GET /internal/teams?limit=10` answering every team would read as one page of ten.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.querystring) route.schema = { ...route.schema, querystring: noQueryParams };
   });
   await app.register(apiKeysRoutes);
   await app.register(principalsRoutes);
