@@ -49,4 +49,10 @@ describe('RAG admin search for a key that can no longer be used', () => {
     const expired = await h.admin('POST', '/internal/rag/search', { ...query, key_id: reader.id });
     expect(expired.body).toEqual({ collections: [], denied: ['handbook'], hits: [] });
   });
+
+  it('names the field when key_id is not a key at all', async () => {
+    const unknown = await h.admin('POST', '/internal/rag/search', { ...query, key_id: 'key_nobody' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe("key_id 'key_nobody' is not an API key of this gateway");
+  });
 });

@@ -17,3 +17,6 @@ export function recordAction(
   bus.invalidate('audit');
   if (changed !== undefined) bus.invalidate(changed.topic, changed.ids);
 }
+
+/** An update that names no field: it changes nothing, so it writes nothing and records no action. */
+export const changesNothing = (input: object): boolean => Object.values(input).every((value) => value === undefined);

@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/gateway-api.js';
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
-import { recordAction } from '../accounting/record-action.js';
+import { changesNothing, recordAction } from '../accounting/record-action.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -108,12 +108,20 @@ export class AdminService {
   updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
     const before = this.keys.get(id);
     if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    // An empty change changes nothing: no write and no audit event.
+    if (changesNothing(input)) return this.view(before);
     const team = this.ensurePrincipals(input.user, input.team, actor);
     const change = this.followNewOwner(before, input, team);
     const row = this.keys.update(id, change);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
-    // The values, not only the names: "rpm_limit changed" does not say to what. A key update holds no secret.
-    this.record(actor, 'api_key.update', id, { fields: Object.keys(change), ...change });
+    // The values, not only the names: "rpm_limit changed" does not say to what. A key update holds no
+    // secret. A relative expiry is recorded as the time it set, which is what the key now holds.
+    const { expires_in_seconds: relative, ...rest } = change;
+    const recorded =
+      relative === undefined
+        ? change
+        : { ...rest, expires_at: row.expiresAt === null ? null : new Date(row.expiresAt).toISOString() };
+    this.record(actor, 'api_key.update', id, { fields: Object.keys(recorded), ...recorded });
     this.bus.invalidate('api-keys', [id]);
     return this.view(row);
   }

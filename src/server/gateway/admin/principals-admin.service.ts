@@ -19,7 +19,7 @@ import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { AdminActor } from './admin.service.js';
-import { recordAction } from '../accounting/record-action.js';
+import { changesNothing, recordAction } from '../accounting/record-action.js';
 
 const NONE = { requests: 0, tokens: 0, cost_usd: 0 };
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -74,6 +74,8 @@ export class PrincipalsAdmin {
   }
 
   updateTeam(id: string, input: TeamUpdate, actor: AdminActor): TeamRecord {
+    // An empty change changes nothing: no write, no new updated_at, no audit event.
+    if (changesNothing(input)) return this.team(id);
     this.principals.updateTeam(id, input);
     this.record(actor, 'team.update', id, { ...input });
     return this.team(id);
@@ -100,6 +102,7 @@ export class PrincipalsAdmin {
   }
 
   updateUser(id: string, input: UserUpdate, actor: AdminActor): UserRecord {
+    if (changesNothing(input)) return this.user(id);
     const before = this.principals.user(id)?.team ?? null;
     const after = this.principals.updateUser(id, input).team;
     if (input.team !== undefined && after !== before) this.keys.followUserTeam(id, before, after);

@@ -122,7 +122,7 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { query, key_id: keyId, top_k: topK } = request.body;
       const key = keyId === undefined ? null : keys.get(keyId);
-      if (key === undefined) throw new GatewayError('not_found', `API key ${keyId} does not exist`);
+      if (key === undefined) throw new GatewayError('not_found', `key_id '${keyId}' is not an API key of this gateway`);
       const names = request.body.collections ?? index.list().map((collection) => collection.name);
       // A revoked or expired key is refused before any retrieval: it reads nothing.
       if (key !== null && keyStatus(key, Date.now()) !== 'active')
