@@ -39,11 +39,13 @@ describe('a write-only store token', () => {
       revision: 3,
       noop: false,
       changes: [{ key: 'db-password', type: 'update' }],
+      contents_omitted: true,
     });
 
     const rolledBack = await store.call('POST', '/v1/rollback', { scope, revision_id: 1 }, WRITER);
     expect(rolledBack.statusCode).toBe(200);
     expect(rolledBack.json().changes).toEqual([{ key: 'db-password', type: 'update' }]);
+    expect(rolledBack.json().contents_omitted).toBe(true);
 
     const restored = await store.call('POST', '/v1/restore', { scope, from_branch: 'other' }, WRITER);
     expect(restored.statusCode).toBe(200);
@@ -51,6 +53,7 @@ describe('a write-only store token', () => {
       { key: 'api-key', type: 'create' },
       { key: 'db-password', type: 'delete' },
     ]);
+    expect(restored.json().contents_omitted).toBe(true);
     expect(JSON.stringify([applied.json(), rolledBack.json(), restored.json()])).not.toMatch(
       /hunter2|rotated|sk-other/,
     );
@@ -59,5 +62,6 @@ describe('a write-only store token', () => {
   it('leaves the contents in the answers of a token that may read', async () => {
     const applied = await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'note', content: 'visible' }] });
     expect(applied.json().changes).toEqual([{ key: 'note', type: 'create', after: 'visible' }]);
+    expect(applied.json()).not.toHaveProperty('contents_omitted');
   });
 });

@@ -63,10 +63,11 @@ export function runOperation<T>(
 /**
  * A write's answer as the caller may see it. The changes carry the documents' contents before and
  * after, which only `read` may see: a write-only token (a CI job pushing configs) learns what changed
- * by key and type, never the contents it could not read with `state`.
+ * by key and type, never the contents it could not read with `state`; `contents_omitted` says so, as
+ * on a list past the answer's bound, so a client does not read the missing contents as empty.
  */
 export function visibleChanges(request: FastifyRequest, result: ApplyResponse): ApplyResponse {
   const grant = request.storeGrant;
   if (grant === undefined || grant.verbs.includes('read')) return result;
-  return { ...result, changes: result.changes.map(({ key, type }) => ({ key, type })) };
+  return { ...result, changes: result.changes.map(({ key, type }) => ({ key, type })), contents_omitted: true };
 }
