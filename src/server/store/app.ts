@@ -10,6 +10,7 @@ import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js'
 import type { RevisionEvents } from './engine/revision-events.js';
 import { authenticateStoreToken, authorizeStoreRequest, type StoreTokenGrant, type StoreVerb } from './store-auth.js';
 import { storeRoutes } from './routes/index.js';
+import { refuseUnsupportedPreconditions } from './unsupported-preconditions.js';
 
 /** Route config of store routes: which permission the route needs. */
 export interface StoreRouteConfig {
@@ -61,6 +62,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     if (request.is404) return;
     request.storeGrant = authenticateStoreToken(request, ctx.tokens);
   });
+  app.addHook('onRequest', async (request) => refuseUnsupportedPreconditions(request));
   // Authorise once the body is parsed: grants can be limited to namespaces named in the body.
   app.addHook('preHandler', async (request) => {
     const grant = request.storeGrant;

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTempServers, TEST_STORE_TOKEN, type TempServers } from '../support/temp-servers.js';
+
+/**
+ * A client that guards its write with HTTP's `If-Match` (as it would against any REST store) must not
+ * have the guard ignored: the write would land over the newer revision it meant to protect. The store
+ * refuses the header, pointing at `expected_revision`, its own guard.
+ */
+describe('HTTP preconditions on the store', () => {
+  let servers: TempServers;
+  beforeAll(async () => {
+    servers = await startTempServers();
+  });
+  afterAll(async () => servers?.stop());
+
+  const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${servers.storeUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const apply = (content: string, headers?: Record<string, string>) =>
+    send('POST', '/v1/apply', { scope: { namespace: 'pre' }, documents: [{ key: 'a', content }] }, headers);
+
+  it('refuses a change sent with If-Match, If-None-Match or If-Unmodified-Since, writing nothing', async () => {
+    expect((await apply('one')).status).toBe(200);
+    for (const [name, value] of [
+      ['if-match', '"999"'],
+      ['if-none-match', '*'],
+      ['if-unmodified-since', 'Sat, 28 Nov 2026 00:00:00 GMT'],
+    ] as const) {
+      const answer = await apply('two', { [name]: value });
+      expect({ name, status: answer.status }).toEqual({ name, status: 400 });
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+      const { error } = (await answer.json()) as { error: { message: string } };
+      expect(error.message).toContain(`header ${name} is not supported`);
+      expect(error.message).toContain('expected_revision');
+    }
+    const state = (await (await send('GET', '/v1/state?namespace=pre', undefined)).json()) as {
+      revision: number;
+      objects: Record<string, string>;
+    };
+    expect(state).toMatchObject({ revision: 1, objects: { a: 'one' } });
+  });
+
+  it('answers a read in full whatever its preconditions', async () => {
+    const answer = await send('GET', '/v1/state?namespace=pre', undefined, { 'if-none-match': '*' });
+    expect(answer.status).toBe(200);
+  });
+});
