@@ -18,7 +18,25 @@ export const ERROR_STATUS = {
 /** One of the error types both services answer with. */
 export type ErrorType = keyof typeof ERROR_STATUS;
 
+/**
+ * What the provider said of a failure the gateway answers 502 `upstream_error`: its own status, error
+ * type, code and parameter, and its request id, which the provider's support asks for.
+ */
+export interface UpstreamErrorDetail {
+  readonly status: number | null;
+  readonly type: string | null;
+  readonly code: string | null;
+  readonly param: string | null;
+  readonly request_id: string | null;
+}
+
 /** The body of every error response. */
 export interface ErrorBody {
-  readonly error: { readonly type: ErrorType; readonly message: string; readonly code: number };
+  readonly error: {
+    readonly type: ErrorType;
+    readonly message: string;
+    readonly code: number;
+    /** On `upstream_error` only. */
+    readonly upstream?: UpstreamErrorDetail;
+  };
 }

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorType, type ErrorBody } from '../../shared/errors.js';
+import { ERROR_STATUS, type ErrorType, type ErrorBody, type UpstreamErrorDetail } from '../../shared/errors.js';
 
 export { ERROR_STATUS, type ErrorType, type ErrorBody };
 
@@ -7,18 +7,25 @@ export class AppError extends Error {
   readonly type: ErrorType;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  readonly upstream: UpstreamErrorDetail | undefined;
 
-  constructor(type: ErrorType, message: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(
+    type: ErrorType,
+    message: string,
+    options: { status?: number; headers?: Record<string, string>; upstream?: UpstreamErrorDetail } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.type = type;
     this.status = options.status ?? ERROR_STATUS[type];
     this.headers = options.headers ?? {};
+    this.upstream = options.upstream;
   }
 
   /** The JSON body for this error. */
   toBody(): ErrorBody {
-    return { error: { type: this.type, message: this.message, code: this.status } };
+    const { type, message, status: code, upstream } = this;
+    return { error: upstream === undefined ? { type, message, code } : { type, message, code, upstream } };
   }
 }
 

@@ -85,10 +85,11 @@ export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
   return { kind: 'json', body: parseJsonAnswer(text, response, call), text };
 }
 
-/** The UpstreamError of a non-2xx answer: the provider's message (key-like strings redacted) and type. */
+/** The UpstreamError of a non-2xx answer: the provider's message (key-like strings redacted), type, code and request id. */
 async function statusError(response: UpstreamResponse, call: UpstreamCall): Promise<UpstreamError> {
   const text = await response.body.text().catch(() => '');
   const detail = errorDetail(text);
+  const quoted = (value: string | undefined) => (value === undefined ? undefined : redact(value, call.secrets));
   return new UpstreamError(
     redact(
       `${call.provider} upstream returned ${response.status}${detail.type ? ` ${detail.type}` : ''}: ${detail.message}`,
@@ -98,8 +99,20 @@ async function statusError(response: UpstreamResponse, call: UpstreamCall): Prom
       status: response.status,
       upstreamType: detail.type,
       retryAfterMs: retryAfter(response.headers),
+      code: quoted(detail.code),
+      param: quoted(detail.param),
+      requestId: providerRequestId(response.headers),
     },
   );
+}
+
+/** An id as providers write them (`req_011CU...`, a UUID); anything else is not passed on. */
+const REQUEST_ID = /^[\w.:-]{1,200}$/;
+
+/** The provider's own id for the request: OpenAI's `x-request-id`, Anthropic's `request-id`. */
+export function providerRequestId(headers: UpstreamHeaders): string | undefined {
+  const value = headers['x-request-id'] ?? headers['request-id'];
+  return typeof value === 'string' && REQUEST_ID.test(value) ? value : undefined;
 }
 
 /**
@@ -182,11 +195,23 @@ export function transportError(
   );
 }
 
+/** What a provider's error body says: always a message; a type, and OpenAI's code and param, when given. */
+interface ErrorDetail {
+  readonly message: string;
+  readonly type: string | undefined;
+  readonly code?: string | undefined;
+  readonly param?: string | undefined;
+}
+
+/** A field of a provider's error as text, when it is a string of sensible length. */
+const shortText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
+
 /**
  * The message and type of a provider error body: OpenAI `{error: {message, type}}`, Anthropic
  * `{type: "error", error: {type, message}}`, Ollama `{error: "..."}`, vLLM `{message, type}`.
  */
-export function errorDetail(text: string): { message: string; type: string | undefined } {
+export function errorDetail(text: string): ErrorDetail {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     const error = body.error;
@@ -195,7 +220,9 @@ export function errorDetail(text: string): { message: string; type: string | und
       const inner = error as Record<string, unknown>;
       return {
         message: String(inner.message ?? JSON.stringify(error)),
-        type: typeof inner.type === 'string' ? inner.type : undefined,
+        type: shortText(inner.type),
+        code: typeof inner.code === 'number' ? String(inner.code) : shortText(inner.code),
+        param: shortText(inner.param),
       };
     }
     if (typeof body.message === 'string')

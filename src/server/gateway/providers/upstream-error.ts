@@ -13,10 +13,23 @@ export class UpstreamError extends Error {
   readonly retryAfterMs: number | undefined;
   /** The same wait in whole seconds, rounded up (a `Retry-After` header can say no less). */
   readonly retryAfterSeconds: number | undefined;
+  /** The provider's error `code` and `param` (OpenAI's), when its answer had them. */
+  readonly code: string | undefined;
+  readonly param: string | undefined;
+  /** The provider's id for the request (`x-request-id`, Anthropic's `request-id`), which its support asks for. */
+  readonly requestId: string | undefined;
 
   constructor(
     message: string,
-    options: { status: number; retryable?: boolean; upstreamType?: string; retryAfterMs?: number },
+    options: {
+      status: number;
+      retryable?: boolean;
+      upstreamType?: string;
+      retryAfterMs?: number;
+      code?: string;
+      param?: string;
+      requestId?: string;
+    },
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -25,6 +38,9 @@ export class UpstreamError extends Error {
     this.upstreamType = options.upstreamType;
     this.retryAfterMs = options.retryAfterMs;
     this.retryAfterSeconds = options.retryAfterMs === undefined ? undefined : Math.ceil(options.retryAfterMs / 1000);
+    this.code = options.code;
+    this.param = options.param;
+    this.requestId = options.requestId;
   }
 }
 

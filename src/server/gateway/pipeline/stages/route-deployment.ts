@@ -1,4 +1,5 @@
 import { AppError, badRequest } from '../../../http/errors.js';
+import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
 import { blamesDeployment, UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
@@ -62,7 +63,21 @@ export function upstreamFailure(error: UpstreamError, attempts: number): AppErro
     // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
     headers['retry-after-ms'] = String(error.retryAfterMs);
   }
-  return new AppError('upstream_error', `${error.message}${suffix}`, { headers });
+  if (error.requestId !== undefined) headers['x-upstream-request-id'] = error.requestId;
+  return new AppError('upstream_error', `${error.message}${suffix}`, { headers, upstream: upstreamDetail(error) });
+}
+
+/** The provider's own words on the failure, as the SDKs expose them (`err.error.upstream`). */
+function upstreamDetail(error: UpstreamError): UpstreamErrorDetail {
+  const answered = error.status > 0;
+  return {
+    status: answered ? error.status : null,
+    // Without an answer, the type is the gateway's name for what happened (`timeout`, `connection_error`).
+    type: error.upstreamType ?? null,
+    code: error.code ?? null,
+    param: error.param ?? null,
+    request_id: error.requestId ?? null,
+  };
 }
 
 /** Waits `ms`, or less when the client leaves (then there is nobody to answer). */

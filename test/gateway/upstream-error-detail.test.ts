@@ -1,0 +1,89 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+
+/**
+ * A provider failure is 502 `upstream_error` (the contract), which loses what the provider said of it
+ * unless it is carried along: its status, type, code and param in `error.upstream`, which both SDKs
+ * expose as `err.error`, and its request id, which the provider's support asks for, also in
+ * `x-upstream-request-id`.
+ */
+describe("the provider's own account of a failure", () => {
+  let h: GatewayHarness;
+  let key: string;
+  beforeAll(async () => {
+    h = await startGatewayHarness();
+    key = (await h.issueKey()).key;
+  });
+  afterAll(async () => h.close());
+  beforeEach(() => {
+    h.openai.reset();
+    h.anthropic.reset();
+  });
+
+  it('passes an OpenAI refusal through with its type, code, param and request id (openai SDK)', async () => {
+    h.openai.setNext({
+      status: 400,
+      headers: { 'x-request-id': 'req_7f3a9c' },
+      body: {
+        error: {
+          message: "Invalid value for 'reasoning_effort'",
+          type: 'invalid_request_error',
+          param: 'reasoning_effort',
+          code: 'unsupported_value',
+        },
+      },
+    });
+    const client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: key, maxRetries: 0 });
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    const apiError = error as InstanceType<typeof OpenAI.APIError>;
+    expect(apiError.status).toBe(502);
+    expect(apiError.headers?.get('x-upstream-request-id')).toBe('req_7f3a9c');
+    expect((apiError.error as { upstream: unknown }).upstream).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'unsupported_value',
+      param: 'reasoning_effort',
+      request_id: 'req_7f3a9c',
+    });
+  });
+
+  it("passes Anthropic's overloaded error and request-id through (Anthropic SDK)", async () => {
+    h.anthropic.setNext({ status: 529, headers: { 'request-id': 'req_011CUabc' } }, { status: 529 });
+    const client = new Anthropic({ baseURL: h.url, apiKey: key, maxRetries: 0 });
+    const error = await client.messages
+      .create({ model: 'claude-opus-4-7', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    const apiError = error as InstanceType<typeof Anthropic.APIError>;
+    expect(apiError.status).toBe(502);
+    expect((apiError.error as { error: { upstream: unknown } }).error.upstream).toMatchObject({
+      status: 529,
+      type: 'overloaded_error',
+      code: null,
+      param: null,
+    });
+  });
+
+  it('keeps the provider code of a refused key, and drops a request id that is no id', async () => {
+    h.openai.setNext({ status: 401, headers: { 'x-request-id': 'not an id <script>' } });
+    const answer = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('x-upstream-request-id')).toBeNull();
+    const body = (await answer.json()) as { error: { upstream: Record<string, unknown> } };
+    expect(body.error.upstream).toEqual({
+      status: 401,
+      type: 'invalid_request_error',
+      code: 'invalid_api_key',
+      param: null,
+      request_id: null,
+    });
+  });
+});
