@@ -259,6 +259,8 @@ export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: revisionSelector('revision_id').default(0),
   checkpoint_name: checkpointNameSchema.default(''),
+  /** Another branch of the namespace, compared at its head (extension; `git diff main..feature`). */
+  branch_name: branchSchema.default(''),
   documents: documentListSchema.default([]),
   mode: applyModeSchema.default('merge'),
 });

@@ -16,14 +16,26 @@ import { apiChange, headState, planDocuments } from './changes.js';
 import { notFoundError } from './errors.js';
 import { itemsWithin } from './page-bound.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
-import { checkDocuments, lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
+import {
+  branchHeadTarget,
+  checkDocuments,
+  lookupScope,
+  selectInBranch,
+  type EngineContext,
+  type Scope,
+} from './selectors.js';
 import type { Selector } from './state-reads.js';
 import type { RevisionRow } from './store-repository.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
 
-/** Options of a diff: the selected revision and, optionally, documents to try on top of it. */
+/**
+ * Options of a diff: the selected revision (a checkpoint, then another branch's head, then a revision
+ * of the scope's branch, then head) and, optionally, documents to try on top of it.
+ */
 export interface DiffOptions extends Selector {
+  /** Another branch of the namespace, compared at its head: what a restore from it would change. */
+  readonly branch: string;
   readonly documents: readonly DocumentInput[];
   readonly mode: ApplyMode;
 }
@@ -34,11 +46,14 @@ export interface DiffOptions extends Selector {
  */
 export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): DiffResponse {
   const rows = lookupScope(ctx.repo, scope);
-  const target = selectInBranch(ctx.repo, rows, options);
+  const target =
+    options.branch && !options.checkpoint
+      ? branchHeadTarget(ctx.repo, rows, options.branch)
+      : selectInBranch(ctx.repo, rows, options);
   if (options.documents.length > 0) {
     checkDocuments(options.documents, ctx.limits);
     const base =
-      target.revision === rows.head
+      target.branch?.id === rows.branch?.id && target.revision === rows.head
         ? headState(ctx.repo, rows.branch?.id)
         : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);

@@ -127,11 +127,12 @@ export class StoreEngine {
     );
   }
 
-  /** Compares head with a revision, or previews documents on top of one; writes nothing. */
+  /** Compares head with a revision or another branch's head, or previews documents on top of one; writes nothing. */
   diff(scope: ScopeLike, options: Partial<reads.DiffOptions> = {}): DiffResponse {
     const full = {
       revision: options.revision ?? 0,
       checkpoint: options.checkpoint ?? '',
+      branch: options.branch ?? '',
       documents: options.documents ?? [],
       mode: options.mode ?? 'merge',
     };

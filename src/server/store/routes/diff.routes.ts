@@ -11,8 +11,9 @@ export const diffRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { e
       schema: { body: diffRequestSchema, response: { 200: diffResponseSchema, ...errorResponses } },
     },
     async (request) => {
-      const { scope, revision_id: revision, checkpoint_name: checkpoint, documents, mode } = request.body;
-      return runOperation(metrics, 'diff', () => engine.diff(scope, { revision, checkpoint, documents, mode }));
+      const { scope, revision_id: revision, checkpoint_name: checkpoint, branch_name: branch } = request.body;
+      const { documents, mode } = request.body;
+      return runOperation(metrics, 'diff', () => engine.diff(scope, { revision, checkpoint, branch, documents, mode }));
     },
   );
 };
