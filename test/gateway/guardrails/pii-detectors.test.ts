@@ -34,6 +34,31 @@ describe('PII detection', () => {
     expect(found('no address @ here, nor a@b')).toEqual([]);
   });
 
+  it('finds addresses in Latin, Greek and Cyrillic letters, fullwidth, or with invisible characters inside', () => {
+    for (const address of [
+      'josé@example.com',
+      'ada@bücher.de',
+      'ａｄａ＠ｅｘａｍｐｌｅ．ｃｏｍ',
+      'ada@exаmple.com', // a Cyrillic а in the domain
+      'аda@example.com', // and as the first letter
+      'ada@exa\u200Bmple.com',
+      'ada@пример.рф',
+    ])
+      expect(found(`write to ${address}, please`)).toEqual([`email:${address}`]);
+    // Scripts written without spaces run into an address: only the address is taken.
+    expect(found('联系我ada@example.com和我联系')).toEqual(['email:ada@example.com']);
+    expect(found('メールはada@example.jpです')).toEqual(['email:ada@example.jp']);
+  });
+
+  it('scans a long run of address characters that is no address in linear time', () => {
+    // Tried from every position of the run, the scan took seconds (a request could stall the gateway).
+    for (const text of ['a'.repeat(80_000) + '@', 'x@' + 'b'.repeat(80_000), 'a.'.repeat(40_000) + '@']) {
+      const start = performance.now();
+      expect(found(text)).toEqual([]);
+      expect(performance.now() - start).toBeLessThan(2_000);
+    }
+  });
+
   it('finds phone numbers in international and national forms, not dates or short numbers', () => {
     expect(found('call +1 415 555 0132 or (020) 7946 0958 or 415-555-0132')).toEqual([
       'phone:+1 415 555 0132',
