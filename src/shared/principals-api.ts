@@ -23,6 +23,18 @@ export type LimitType = (typeof LIMIT_TYPES)[number];
 const nullableCount = z.number().int().positive().nullable();
 
 /**
+ * The largest daily spend in dollars a budget may allow. Every larger one is as good as none (leave it
+ * unset for that), and one near the largest number overflowed where spend is counted in micro-dollars.
+ */
+export const MAX_USD_BUDGET = 1_000_000_000;
+
+/** A daily budget in dollars. */
+export const usdBudgetSchema = z
+  .number()
+  .positive()
+  .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars a day); leave it unset for no budget`);
+
+/**
  * Limits and budgets of a user or team (null: none of its own; the configuration's default applies).
  * `rpm_limit` and `tpm_limit` are token buckets refilled per minute; `tpm_budget` and `tpd_budget`
  * are tokens per UTC minute and day; `usd_daily_budget` is spend per UTC day where pricing is set.
@@ -32,7 +44,7 @@ export const principalLimitsSchema = z.object({
   tpm_limit: nullableCount.optional(),
   tpm_budget: nullableCount.optional(),
   tpd_budget: nullableCount.optional(),
-  usd_daily_budget: z.number().positive().nullable().optional(),
+  usd_daily_budget: usdBudgetSchema.nullable().optional(),
 });
 
 /** A user or team id: letters, digits and `._@+-`, as names and e-mail addresses are written. */

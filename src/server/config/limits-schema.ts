@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usdBudgetSchema } from '../../shared/principals-api.js';
 
 const limit = z.number().int().positive();
 
@@ -10,7 +11,7 @@ const principalDefaultsSchema = rateLimitsSchema
   .extend({
     tpm_budget: limit.optional(),
     tpd_budget: limit.optional(),
-    usd_daily_budget: z.number().positive().optional(),
+    usd_daily_budget: usdBudgetSchema.optional(),
   })
   .strict();
 

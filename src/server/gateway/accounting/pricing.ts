@@ -25,3 +25,13 @@ export class PriceTable {
     return (tokens.promptTokens * price.input + tokens.completionTokens * price.output) / 1_000_000;
   }
 }
+
+/**
+ * A sum of dollars as the views show it: to the billionth of a dollar, well below any request's cost.
+ * Sums of floating-point costs come out as `4.1745019999999995` in one grouping and `4.174502` in
+ * another; rounded, every view agrees.
+ */
+export function roundUsd(usd: number): number {
+  const nano = Math.round(usd * 1e9);
+  return Number.isFinite(nano) ? nano / 1e9 : usd;
+}

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { UsageQuery, UsagePoint, UsageResponse, UsageRow } from '../../../shared/gateway-api.js';
 import { assertNever } from '../formats/ir.js';
 import type { UsageEntry } from './usage-entry.js';
+import { roundUsd } from './pricing.js';
 
 const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
@@ -174,7 +175,7 @@ export class UsageRepository {
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
       total_tokens: row.prompt_tokens + row.completion_tokens,
-      cost_usd: row.cost_usd,
+      cost_usd: roundUsd(row.cost_usd),
       avg_latency_ms: row.avg_latency_ms === null ? null : Math.round(row.avg_latency_ms * 100) / 100,
     }));
     const totals = data.reduce(
@@ -194,6 +195,7 @@ export class UsageRepository {
       data,
       totals: {
         ...rest,
+        cost_usd: roundUsd(rest.cost_usd),
         avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null,
       },
     };
@@ -214,7 +216,7 @@ export class UsageRepository {
          WHERE u.created_at >= ? AND u.created_at >= r.created_at GROUP BY u.${column}`,
       )
       .all(since) as Array<{ id: string; requests: number; tokens: number; cost_usd: number }>;
-    return new Map(rows.map(({ id, ...totals }) => [id, totals]));
+    return new Map(rows.map(({ id, cost_usd, ...totals }) => [id, { ...totals, cost_usd: roundUsd(cost_usd) }]));
   }
 
   /** Usage rows, newest first. */

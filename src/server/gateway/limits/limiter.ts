@@ -3,6 +3,7 @@ import { CalendarWindow, windowEnd, windowStart, type WindowSpan } from './calen
 import type { LimitCheck, LimitMeasure, LimitSubject } from './limit-plan.js';
 import { TokenBucket } from './token-bucket.js';
 import type { UsageHistory } from './usage-history.js';
+import { roundUsd } from '../accounting/pricing.js';
 
 const MINUTE_MS = 60_000;
 
@@ -175,22 +176,24 @@ export class Limiter {
     return checks.map((check) => {
       if (check.span === 'bucket') {
         const bucket = this.bucket(check, now);
-        const remaining = bucket.remaining(now);
-        return this.statusOf(check, remaining, bucket.untilFull(now));
+        return this.statusOf(check, check.limit - bucket.remaining(now), bucket.untilFull(now));
       }
-      const used = this.window(check, now).usedAt(now);
-      return this.statusOf(check, Math.max(0, check.limit - used), windowEnd(check.span, now) - now);
+      return this.statusOf(check, this.window(check, now).usedAt(now), windowEnd(check.span, now) - now);
     });
   }
 
-  private statusOf(check: LimitCheck, remaining: number, resetMs: number): LimitStatus {
-    const rounded = check.measure === 'usd' ? Math.round(remaining * 1e6) / 1e6 : remaining;
+  /**
+   * `used` as it is, past the limit too (concurrent streams can overspend a budget, and the view must
+   * show by how much); dollars rounded as every view rounds them.
+   */
+  private statusOf(check: LimitCheck, used: number, resetMs: number): LimitStatus {
+    const shown = check.measure === 'usd' ? roundUsd : (value: number) => value;
     return {
       limit_type: check.type,
       subject: check.subject.name,
       limit: check.limit,
-      used: check.measure === 'usd' ? Math.round((check.limit - rounded) * 1e6) / 1e6 : check.limit - rounded,
-      remaining: rounded,
+      used: shown(used),
+      remaining: shown(Math.max(0, check.limit - used)),
       reset_ms: Math.max(0, Math.ceil(resetMs)),
     };
   }
