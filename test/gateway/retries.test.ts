@@ -117,13 +117,24 @@ describe('upstream retries and failure signals', () => {
     expect(secondary.requests).toHaveLength(1);
   });
 
-  it('tells the SDK not to resend a failure the gateway already retried, unless the provider asked to wait', async () => {
+  it('tells the SDK not to resend a failure the gateway already retried', async () => {
     primary.setNext({ status: 500 }, { status: 503 }, { status: 500 });
     const error = (await ask('retry-model', 2).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(502);
     expect(error.message).toContain('after 3 attempts');
     expect(error.headers?.get('x-should-retry')).toBe('false');
     // Three calls in all, where the SDK's own two retries would have made nine.
+    expect(primary.requests).toHaveLength(3);
+  });
+
+  it('also when the provider asked to wait: the gateway already waited, and the wait is still passed on', async () => {
+    const limited = { status: 429, headers: { 'retry-after': '1' } };
+    primary.setNext(limited, limited, limited);
+    const error = (await ask('retry-model', 2).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error.status).toBe(502);
+    expect(error.headers?.get('x-should-retry')).toBe('false');
+    expect(error.headers?.get('retry-after')).toBe('1');
+    // The SDK's two retries would each have run the gateway's chain again: nine calls to a provider refusing them.
     expect(primary.requests).toHaveLength(3);
   });
 

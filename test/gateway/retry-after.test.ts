@@ -35,6 +35,23 @@ describe("an upstream's Retry-After on the gateway's 502", () => {
     expect(messagesAnswer.headers.get('retry-after')).toBe('2');
   });
 
+  it('leaves a wait longer than a minute to the caller, whatever its form', async () => {
+    const { harness, key } = context;
+    const client = harness.openaiClient(key);
+    for (const retryAfter of ['99999999', 'Wed, 01 Jan 2099 00:00:00 GMT']) {
+      harness.openai.reset();
+      harness.openai.setNext({ status: 429, headers: { 'retry-after': retryAfter } });
+      const error = (await client.chat.completions.create(chat).catch((e: unknown) => e)) as InstanceType<
+        typeof OpenAI.APIError
+      >;
+      expect(error.status).toBe(502);
+      expect(error.headers!.get('x-should-retry')).toBe('false');
+      expect(Number(error.headers!.get('retry-after'))).toBeGreaterThan(60);
+      // The SDK (two retries by default) did not resend: one call, not three.
+      expect(harness.openai.requests).toHaveLength(1);
+    }
+  });
+
   it('is absent when the provider did not say, and on failures no retry can fix', async () => {
     const { harness, key } = context;
     const client = harness.openaiClient(key);

@@ -1,5 +1,6 @@
 import type { LimitCheck } from './limit-plan.js';
 import { RateLimitError } from './rate-limit-error.js';
+import { MAX_SDK_WAIT_SECONDS } from '../sdk-wait.js';
 
 const UNIT: Readonly<Record<LimitCheck['measure'], string>> = { requests: 'requests', tokens: 'tokens', usd: 'USD' };
 
@@ -43,9 +44,7 @@ export function refusal(
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   const headers: Record<string, string> = { 'retry-after': String(seconds) };
-  // The official SDKs sleep for all of Retry-After before their retry (OpenAI's with no ceiling): a
-  // daily budget's wait until midnight would hold the caller's call for hours. Past a minute, the
-  // caller decides, from Retry-After.
+  // A daily budget's wait until midnight would hold the caller's SDK call for hours.
   if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
   return new RateLimitError(
     check.type,
@@ -53,6 +52,3 @@ export function refusal(
     headers,
   );
 }
-
-/** The longest wait the SDKs are left to sleep through on their own before retrying. */
-const MAX_SDK_WAIT_SECONDS = 60;

@@ -8,6 +8,7 @@ import type { Deployment } from '../../providers/types.js';
 import type { ClientWatch } from '../client-connection.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 import { capableDeployments, requiredCapabilities } from './capabilities.js';
+import { MAX_SDK_WAIT_SECONDS } from '../../sdk-wait.js';
 
 /** Endpoints whose requests need capabilities of the deployment that answers them. */
 const GENERATING: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses']);
@@ -48,21 +49,24 @@ export function deploymentOrder(
  * The 502 answered for a provider failure, with the provider's status in `x-upstream-status`. A
  * failure that another try cannot fix (a 400, 401, 404 from the provider) says so in
  * `x-should-retry: false`, which both official SDKs obey instead of resending it three times, and so
- * does one the gateway already retried (its own retries or fallbacks, with backoff): the SDK would
- * resend the whole chain, up to three times as many calls. One the provider asked to be retried
- * later keeps its `Retry-After`, which both SDKs wait for: without it they resend within a second to
- * a provider that asked for, say, 30.
+ * does one the gateway already retried (its own retries or fallbacks, with backoff, waiting as the
+ * provider asked): the SDK would resend the whole chain, up to three times as many calls to a provider
+ * that is already refusing them. A retryable failure keeps the provider's `Retry-After`: the SDKs wait
+ * for it before they resend one the gateway tried once, and a caller reads it either way; a wait past
+ * a minute is the caller's to decide too.
  */
 export function upstreamFailure(error: UpstreamError, attempts: number): AppError {
   const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
   const headers: Record<string, string> = {};
   if (error.status > 0) headers['x-upstream-status'] = String(error.status);
-  if (!error.retryable || (attempts > 1 && error.retryAfterMs === undefined)) headers['x-should-retry'] = 'false';
-  else if (error.retryAfterMs !== undefined) {
-    headers['retry-after'] = String(error.retryAfterSeconds);
+  const asked = error.retryable ? error.retryAfterSeconds : undefined;
+  if (asked !== undefined) {
+    headers['retry-after'] = String(asked);
     // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
     headers['retry-after-ms'] = String(error.retryAfterMs);
   }
+  if (!error.retryable || attempts > 1 || (asked !== undefined && asked > MAX_SDK_WAIT_SECONDS))
+    headers['x-should-retry'] = 'false';
   if (error.requestId !== undefined) headers['x-upstream-request-id'] = error.requestId;
   return new AppError('upstream_error', `${error.message}${suffix}`, { headers, upstream: upstreamDetail(error) });
 }
