@@ -65,7 +65,9 @@ describe('Messages tool_use input: keys and numbers', () => {
       .catch((e: unknown) => e)) as { status?: number; message?: string };
     expect(error.status).toBe(400);
     expect(error.message).toContain('content_policy_violation');
-    expect(error.message).toContain('matched in messages[1].content[0].input');
+    expect(error.message).toContain('matched in a key of messages[1].content[0].input');
+    // The refusal never quotes the text it refused.
+    expect(error.message).not.toContain('the launch codes');
     expect(h.anthropic.requests).toHaveLength(0);
   });
 });

@@ -1,3 +1,5 @@
+import { structureIsSafe } from '../../http/json-body.js';
+
 /**
  * Text visitors walk every user-visible natural-language text field of a request or answer, so that
  * PII scrubbing, content policy and RAG read and rewrite text without knowing the format. Tool
@@ -37,15 +39,55 @@ export interface VisitOptions {
 /** Called once per text field; returning a string replaces the field's text in place. */
 export type TextVisitor = (text: string, where: TextLocation) => string | undefined | void;
 
-/** Calls the visitor on `holder[key]` (a string) and stores its replacement, if any. */
+/**
+ * Calls the visitor on `holder[key]` (a string) and stores its replacement, if any. A tool call's
+ * arguments or a tool's result that is JSON with escapes is visited decoded ({@link visitEscapedJson}).
+ */
 export function visitField(
   holder: Record<string, unknown>,
   key: string,
   visitor: TextVisitor,
   where: TextLocation,
 ): void {
-  const replaced = visitor(holder[key] as string, where);
+  const text = holder[key] as string;
+  if ((where.kind === 'tool_arguments' || where.kind === 'tool_result') && text.includes('\\'))
+    if (visitEscapedJson(holder, key, text, visitor, where)) return;
+  const replaced = visitor(text, where);
   if (typeof replaced === 'string') holder[key] = replaced;
+}
+
+/**
+ * JSON escapes (`ada\u0040example.com`, `launch\u0020codes`) hide a value from a scan of the text as
+ * written, while the model reads them decoded, and so does a translation, which turns arguments into
+ * an object. Such a text is visited as its decoded strings, keys and numbers, and written back as
+ * JSON when any of them was replaced. False when it is not JSON, or nests deeper than a request may:
+ * the caller visits it as plain text.
+ */
+function visitEscapedJson(
+  holder: Record<string, unknown>,
+  key: string,
+  text: string,
+  visitor: TextVisitor,
+  where: TextLocation,
+): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if ((typeof value !== 'object' && typeof value !== 'string') || value === null || !structureIsSafe(value))
+    return false;
+  const decoded = { value };
+  let replacedAny = false;
+  const noting: TextVisitor = (inner, at) => {
+    const replaced = visitor(inner, at);
+    if (typeof replaced === 'string' && replaced !== inner) replacedAny = true;
+    return replaced;
+  };
+  visitJsonStrings(decoded, 'value', noting, where);
+  if (replacedAny) holder[key] = JSON.stringify(decoded.value);
+  return true;
 }
 
 /**

@@ -61,8 +61,16 @@ function matchIn(patterns: readonly BlockedPattern[], text: string, path: string
   const readings = readingsForPolicy(text);
   for (const pattern of patterns)
     if (pattern.regex.test(text) || readings.some((reading) => pattern.regex.test(reading)))
-      return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${path}`;
+      return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${pathWithout(path, text)}`;
   return undefined;
+}
+
+/**
+ * The path of a text for a refusal, which never shows the text itself: an object key (`input.<key>`,
+ * in a tool call's arguments) is named as a key of its object, not by its name.
+ */
+function pathWithout(path: string, text: string): string {
+  return path.endsWith(`.${text}`) ? `a key of ${path.slice(0, -text.length - 1)}` : path;
 }
 
 /** The refusal's reason when a pattern matches a content list's parts read together. */
