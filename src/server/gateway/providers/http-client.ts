@@ -2,6 +2,7 @@ import { answerProblem, type AnswerFormat } from './answer-shape.js';
 import type { CancelSignal } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
 import { UpstreamError } from './upstream-error.js';
+import { AnswerTooLargeError } from './upstream-body.js';
 import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
@@ -42,7 +43,13 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
     {
       method: 'POST',
       path: target.path,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers },
+      // Without Accept-Encoding an upstream may compress (RFC 9110), and its answers are read as text.
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'accept-encoding': 'identity',
+        ...call.headers,
+      },
       body: JSON.stringify(call.body),
     },
     call.signal,
@@ -64,8 +71,23 @@ export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
   } catch (error) {
     throw transportError(error, call);
   }
-  if (isSuccess(response)) return response;
+  if (isSuccess(response)) return checkedEncoding(response, call);
   throw await statusError(response, call);
+}
+
+/**
+ * A 2xx answer, unless it is compressed although `identity` was asked for (a proxy that ignores
+ * Accept-Encoding): read as text, its bytes would be taken for a broken answer and retried, and shown
+ * in messages as binary. It is refused by name; another deployment may answer.
+ */
+function checkedEncoding(response: UpstreamResponse, call: Pick<UpstreamCall, 'provider'>): UpstreamResponse {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === undefined || encoding === 'identity') return response;
+  response.body.destroy();
+  throw new UpstreamError(
+    `${call.provider} upstream answered ${response.status} with Content-Encoding '${String(encoding).slice(0, 40)}', which the gateway does not read (it asks for identity); turn compression off on the server`,
+    { status: response.status, retryable: false, upstreamType: 'unsupported_encoding' },
+  );
 }
 
 /**
@@ -81,6 +103,7 @@ export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
     throw transportError(error, call);
   }
   if (!isSuccess(response)) throw await statusError(response, call);
+  checkedEncoding(response, call);
   const text = response.body.textIfComplete() ?? (await readText(response, call));
   return { kind: 'json', body: parseJsonAnswer(text, response, call), text };
 }
@@ -135,6 +158,16 @@ async function readText(
   try {
     return await response.body.text();
   } catch (error) {
+    // Not retried: another try would download as much again.
+    if (error instanceof AnswerTooLargeError)
+      throw new UpstreamError(
+        `${call.provider} upstream answered ${response.status} with ${error.message}, not read further`,
+        {
+          status: response.status,
+          retryable: false,
+          upstreamType: 'answer_too_large',
+        },
+      );
     throw transportError(error, call);
   }
 }

@@ -4,6 +4,22 @@ import type { Dispatcher } from 'undici';
 const HIGH_WATER_CHUNKS = 64;
 
 /**
+ * The most of an answer read whole (a JSON answer, an error body). The largest real one is an
+ * embeddings answer at the gateway's own bound (6,291,456 numbers as JSON text, some 130 MB); past
+ * this, the upstream is broken or hostile, and the gateway would hold all it sends (and, past 512 MB,
+ * fail to make it a string at all).
+ */
+export const MAX_WHOLE_ANSWER_BYTES = 256 * 1024 * 1024;
+
+/** An answer read whole that passed {@link MAX_WHOLE_ANSWER_BYTES}: the transfer is stopped. */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super(`a body larger than ${MAX_WHOLE_ANSWER_BYTES / 1024 / 1024} MiB`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
+/**
  * The body of an upstream answer as it arrives. Not a stream: a queue of chunks with one waiting
  * consumer, which is all a relay or a whole-body read needs.
  */
@@ -15,6 +31,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #paused = false;
   #iterating = false;
   #wake: (() => void) | undefined;
+  /** Bytes queued before anyone iterated: an answer being read whole. */
+  #held = 0;
 
   constructor(private readonly controller: Dispatcher.DispatchController) {}
 
@@ -25,7 +43,17 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   /** @internal the handler's side: a chunk arrived. */
   push(chunk: Buffer): void {
-    if (this.#destroyed) return;
+    if (this.#destroyed || this.#error !== undefined) return;
+    if (!this.#iterating) {
+      this.#held += chunk.length;
+      if (this.#held > MAX_WHOLE_ANSWER_BYTES) {
+        const error = new AnswerTooLargeError();
+        this.#chunks = [];
+        this.fail(error);
+        this.controller.abort(error);
+        return;
+      }
+    }
     this.#chunks.push(chunk);
     if (this.#iterating && !this.#paused && this.#chunks.length >= HIGH_WATER_CHUNKS) {
       this.#paused = true;

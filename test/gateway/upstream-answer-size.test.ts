@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WHOLE_ANSWER_BYTES } from '../../src/server/gateway/providers/upstream-body.js';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+
+/**
+ * An upstream that never stops sending a JSON answer (each chunk restarting the silence timeout) made
+ * the gateway hold all of it: gigabytes, retried as a connection failure and downloaded again. An
+ * answer read whole is cut at MAX_WHOLE_ANSWER_BYTES and answered 502 at once, without a retry.
+ */
+describe('an upstream answer read whole that does not end', () => {
+  let endless: Server;
+  let servers: TempServers;
+  let apiKey: string;
+  let requests = 0;
+  let sentBytes = 0;
+
+  beforeAll(async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    endless = createServer((request, response) => {
+      requests += 1;
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id":"chatcmpl-1","padding":"');
+      const more = (): void => {
+        // Bounded, so the test stops by itself whatever the gateway does.
+        while (!response.destroyed && sentBytes < 2 * MAX_WHOLE_ANSWER_BYTES) {
+          sentBytes += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end('"}');
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    servers = await startTempServers({
+      llm: { allowed_models: ['endless-model'] },
+      gateway: { max_retries: 2, retry_backoff_ms: 20 },
+      deployments: [
+        {
+          id: 'endless',
+          model: 'endless-model',
+          provider: 'openai',
+          base_url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/v1`,
+          api_key: 'sk-endless-0123456789',
+        },
+      ],
+    });
+    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['chat'] }),
+    });
+    apiKey = ((await created.json()) as { key: string }).key;
+  });
+  afterAll(async () => {
+    await servers?.stop();
+    endless.closeAllConnections();
+    await new Promise<void>((resolve) => endless.close(() => resolve()));
+  });
+
+  it('is cut at the bound and answered 502 without a retry', async () => {
+    const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'endless-model', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('x-should-retry')).toBe('false');
+    const { error } = (await answer.json()) as { error: { message: string; upstream: { type: string } } };
+    expect(error.message).toBe('openai upstream answered 200 with a body larger than 256 MiB, not read further');
+    expect(error.upstream.type).toBe('answer_too_large');
+    expect(requests).toBe(1);
+    expect(sentBytes).toBeLessThan(2 * MAX_WHOLE_ANSWER_BYTES);
+  });
+});
