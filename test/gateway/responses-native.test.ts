@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAIClientWithNewKey } from '../support/sdk-clients.js';
-import { startTempServers, type TempServers } from '../support/temp-servers.js';
+import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-native-responses-0123456789';
@@ -99,6 +99,32 @@ describe('native Responses pass-through', () => {
     expect(kept.status).toBe('failed');
     expect(kept.error?.message).toBe('The model failed mid-answer');
     expect(kept.model).toBe('native-model');
+  });
+
+  it('estimates the output from what was generated when the upstream reports no usage, whole or streamed', async () => {
+    const text = 'an answer of about forty characters long';
+    upstream.setNext({ reply: { text, usage: null } }, { reply: { text, usage: null } });
+    const whole = await client.responses.create({ model: 'native-model', input: 'say it' });
+    const streamed = await client.responses.stream({ model: 'native-model', input: 'say it' }).finalResponse();
+    expect([whole.output_text, streamed.output_text]).toEqual([text, text]);
+    const lastTwo = async () =>
+      (
+        (await (
+          await fetch(`${servers.gatewayUrl}/internal/usage/logs?limit=2&endpoint=responses`, {
+            headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+          })
+        ).json()) as { data: Array<{ completion_tokens: number; stream: boolean }> }
+      ).data;
+    // The SDK resolves on the final event; the stream's row is written when the answer has ended.
+    let rows = await lastTwo();
+    for (let tries = 0; tries < 40 && rows[0]?.stream !== true; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      rows = await lastTwo();
+    }
+    expect(rows.map((row) => [row.stream, row.completion_tokens])).toEqual([
+      [true, Math.ceil(text.length / 4)],
+      [false, Math.ceil(text.length / 4)],
+    ]);
   });
 
   it('store: true keeps the native response here, readable by its id', async () => {

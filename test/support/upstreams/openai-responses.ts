@@ -9,9 +9,12 @@ import {
   type RecordedRequest,
 } from './mock-server.js';
 
-/** What the mock's Responses API says: `text` (default `You said: <last input text>`), or an error mid-stream. */
+/**
+ * What the mock's Responses API says: `text` (default `You said: <last input text>`), `usage: null` for
+ * a server that reports none, or an error mid-stream.
+ */
 export interface ResponsesScript extends BaseScript {
-  readonly reply?: { readonly text?: string };
+  readonly reply?: { readonly text?: string; readonly usage?: null };
   /** Streams: after this many events send `response.failed` and end. */
   readonly streamErrorAfterFrames?: number;
 }
@@ -62,7 +65,7 @@ export function responses(
     model,
     output,
     store: body.store,
-    usage: withUsage ? usage : null,
+    usage: withUsage && script.reply?.usage !== null ? usage : null,
   });
   if (body.stream !== true) return sendJson(response, 200, object('completed', [message], true));
   let sequence = 0;

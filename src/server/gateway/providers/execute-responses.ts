@@ -130,6 +130,7 @@ async function nativeResponses(
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, shownAs);
     usage.report(relayed.usage ?? {});
+    usage.addOutput(relayed.outputChars);
     const keptAs = keep?.(relayed.body);
     if (keptAs !== undefined) relayed.body.id = keptAs;
     return { kind: 'json', body: relayed.body, usage: usage.current() };

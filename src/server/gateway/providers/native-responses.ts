@@ -92,15 +92,42 @@ function makePublic(response: Record<string, unknown>, as: PublicResponse): void
   if (as.previousResponseId !== undefined) response.previous_response_id = as.previousResponseId;
 }
 
-/** A native JSON answer made public; its usage read for accounting. */
+/**
+ * A native JSON answer made public; its usage read for accounting, and the characters it generated,
+ * from which the output is estimated when the upstream reports no usage.
+ */
 export function relayResponsesJson(
   result: Extract<NativeResult, { kind: 'json' }>,
   as: PublicResponse,
-): { body: Record<string, unknown>; usage: Partial<Usage> | undefined } {
+): { body: Record<string, unknown>; usage: Partial<Usage> | undefined; outputChars: number } {
   const body = (result.body !== null && typeof result.body === 'object' ? result.body : {}) as Record<string, unknown>;
   makePublic(body, as);
-  return { body, usage: usageOf(body) };
+  return { body, usage: usageOf(body), outputChars: generatedChars(body.output) };
 }
+
+/** Characters of what a Response's output items generated: text, refusals, tool arguments and input, summaries. */
+function generatedChars(output: unknown): number {
+  if (!Array.isArray(output)) return 0;
+  let chars = 0;
+  const add = (value: unknown): void => {
+    if (typeof value === 'string') chars += value.length;
+  };
+  for (const item of output as Array<Record<string, unknown> | null>) {
+    if (item === null || typeof item !== 'object') continue;
+    add(item.arguments);
+    add(item.input);
+    for (const list of [item.content, item.summary])
+      if (Array.isArray(list))
+        for (const part of list as Array<Record<string, unknown> | null>) {
+          add(part?.text);
+          add(part?.refusal);
+        }
+  }
+  return chars;
+}
+
+/** Streamed events whose `delta` is not generated text: audio, as base64. */
+const NOT_TEXT_DELTA = /audio\.delta$/;
 
 /** Event types whose data carries the whole Response (with its `model`). */
 const CARRIES_RESPONSE = /^response\.(created|in_progress|completed|incomplete|failed|queued)$/;
@@ -154,6 +181,9 @@ export async function* relayResponsesStream(
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
       const payload = parseEvent(event.data);
       if (options.sequence !== undefined) noteSequence(options.sequence, payload);
+      // Counted as it goes: a stream the client leaves, or one without usage, is estimated from it.
+      if (typeof payload.delta === 'string' && !NOT_TEXT_DELTA.test(type))
+        options.usage.addOutput(payload.delta.length);
       const response = CARRIES_RESPONSE.test(type) ? payload.response : undefined;
       if (response === null || typeof response !== 'object') {
         yield eventFrame(type, event.data);
@@ -181,7 +211,11 @@ export async function* relayResponsesStream(
 }
 
 /** An event's data as an object; a stream error when it is not one. */
-function parseEvent(data: string): { response?: Record<string, unknown> | null; sequence_number?: unknown } {
+function parseEvent(data: string): {
+  response?: Record<string, unknown> | null;
+  sequence_number?: unknown;
+  delta?: unknown;
+} {
   let value: unknown;
   try {
     value = JSON.parse(data);
