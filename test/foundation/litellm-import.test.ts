@@ -35,6 +35,7 @@ model_list:
       id: mini-primary
       input_cost_per_token: 0.00000015
       output_cost_per_token: 0.0000006
+      cache_read_input_token_cost: 0.000000075
   - model_name: gpt-4o-mini
     litellm_params:
       model: azure/mini-eu
@@ -150,7 +151,7 @@ describe('LiteLLM config conversion', () => {
           timeout_ms: 120_000,
         },
       ],
-      pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 } },
+      pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075 } },
       gateway: { max_retries: 3 },
     });
   });

@@ -13,10 +13,24 @@ export interface UnmappedKey {
   readonly reason: string;
 }
 
+/** LiteLLM's per-token prices, and the side of Gatehouse's pricing each becomes. */
+const PRICE_KEYS = {
+  input_cost_per_token: 'input',
+  output_cost_per_token: 'output',
+  cache_read_input_token_cost: 'cachedInput',
+  cache_creation_input_token_cost: 'cacheWrite',
+} as const;
+type PriceSide = (typeof PRICE_KEYS)[keyof typeof PRICE_KEYS];
+
 /** A converted entry: the deployment and, when the entry gave token prices, the model's pricing. */
 export interface ConvertedEntry {
   readonly deployment: Json;
-  readonly price?: { readonly input_per_mtok: number; readonly output_per_mtok: number };
+  readonly price?: {
+    readonly input_per_mtok: number;
+    readonly output_per_mtok: number;
+    readonly cached_input_per_mtok?: number;
+    readonly cache_write_per_mtok?: number;
+  };
 }
 
 /** LiteLLM's provider prefixes that name a provider Gatehouse calls, with Gatehouse's name for it. */
@@ -159,9 +173,9 @@ export function convertModelEntry(
   }
 
   const deployment: Json = { model: name };
-  const prices: { input?: number; output?: number } = {};
+  const prices: Partial<Record<PriceSide, number>> = {};
   /** Where each price was read, for a report that names it. */
-  const priceAt: { input?: string; output?: string } = {};
+  const priceAt: Partial<Record<PriceSide, string>> = {};
   const report = (key: string, reason: string): void => {
     unmapped.push({ path: `${at}.${key}`, reason });
   };
@@ -224,10 +238,11 @@ export function convertModelEntry(
         break;
       case 'input_cost_per_token':
       case 'output_cost_per_token':
+      case 'cache_read_input_token_cost':
+      case 'cache_creation_input_token_cost':
         if (typeof value === 'number' && value >= 0) {
-          const side = key === 'input_cost_per_token' ? 'input' : 'output';
-          prices[side] = value;
-          priceAt[side] = path;
+          prices[PRICE_KEYS[key]] = value;
+          priceAt[PRICE_KEYS[key]] = path;
         } else report(path, 'not a non-negative number');
         break;
       case 'rpm':
@@ -250,12 +265,8 @@ export function convertModelEntry(
       if (key === 'id') continue;
       // An embeddings model has no output tokens: its price is the input's alone (below).
       if (key === 'mode' && value === 'embedding') continue;
-      if (
-        (key === 'input_cost_per_token' || key === 'output_cost_per_token') &&
-        typeof value === 'number' &&
-        value >= 0
-      ) {
-        const side = key === 'input_cost_per_token' ? 'input' : 'output';
+      if (Object.hasOwn(PRICE_KEYS, key) && typeof value === 'number' && value >= 0) {
+        const side = PRICE_KEYS[key as keyof typeof PRICE_KEYS];
         prices[side] ??= value;
         priceAt[side] ??= `model_info.${key}`;
       } else if (key === 'rpm' || key === 'tpm') report(`model_info.${key}`, PER_DEPLOYMENT_LIMITS);
@@ -268,7 +279,12 @@ export function convertModelEntry(
   if (prices.input !== undefined && prices.output !== undefined)
     return {
       deployment,
-      price: { input_per_mtok: perMillion(prices.input), output_per_mtok: perMillion(prices.output) },
+      price: {
+        input_per_mtok: perMillion(prices.input),
+        output_per_mtok: perMillion(prices.output),
+        ...(prices.cachedInput === undefined ? {} : { cached_input_per_mtok: perMillion(prices.cachedInput) }),
+        ...(prices.cacheWrite === undefined ? {} : { cache_write_per_mtok: perMillion(prices.cacheWrite) }),
+      },
     };
   if (priceAt.input !== undefined)
     report(

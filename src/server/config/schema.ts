@@ -79,10 +79,17 @@ const providerSchema = z
   })
   .strict();
 
+/** A price per million tokens: past a million dollars a token is no price any provider asks. */
+const perMillionTokens = z.number().nonnegative().max(1e12, 'must be at most 1000000000000');
+
 const priceSchema = z
   .object({
-    input_per_mtok: z.number().nonnegative(),
-    output_per_mtok: z.number().nonnegative(),
+    input_per_mtok: perMillionTokens,
+    output_per_mtok: perMillionTokens,
+    /** Prompt tokens read from the provider's prompt cache (OpenAI's cached tokens, Anthropic's cache reads). */
+    cached_input_per_mtok: perMillionTokens.optional(),
+    /** Prompt tokens written to Anthropic's prompt cache. */
+    cache_write_per_mtok: perMillionTokens.optional(),
   })
   .strict();
 

@@ -29,6 +29,7 @@ export interface AnthropicReply {
     readonly input_tokens: number;
     readonly output_tokens: number;
     readonly cache_read_input_tokens?: number;
+    readonly cache_creation_input_tokens?: number;
   };
   readonly model?: string;
   readonly id?: string;
@@ -217,7 +218,7 @@ function buildAnswer(reply: AnthropicReply, body: Json): Answer {
     usage: {
       input_tokens: reply.usage?.input_tokens ?? Math.ceil(JSON.stringify(body.messages).length / 4),
       output_tokens: reply.usage?.output_tokens ?? outputWords,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
     },
   };

@@ -1,18 +1,36 @@
 import type { Config } from '../../config/schema.js';
 
-/** Token counts of one request, as accounted. */
+/** Token counts of one request, as accounted; the cache counts are parts of `promptTokens`. */
 export interface TokenCounts {
   readonly promptTokens: number;
   readonly completionTokens: number;
+  readonly cachedPromptTokens?: number | undefined;
+  readonly cacheWritePromptTokens?: number | undefined;
+}
+
+interface Price {
+  readonly input: number;
+  readonly output: number;
+  readonly cachedInput: number;
+  readonly cacheWrite: number;
 }
 
 /** Prices per million tokens, looked up by public model name, then by the upstream's name. */
 export class PriceTable {
-  private readonly prices: ReadonlyMap<string, { readonly input: number; readonly output: number }>;
+  private readonly prices: ReadonlyMap<string, Price>;
 
   constructor(pricing: Config['pricing']) {
     this.prices = new Map(
-      Object.entries(pricing).map(([model, p]) => [model, { input: p.input_per_mtok, output: p.output_per_mtok }]),
+      Object.entries(pricing).map(([model, p]) => [
+        model,
+        {
+          input: p.input_per_mtok,
+          output: p.output_per_mtok,
+          // Unset, cache reads and writes cost what other input costs.
+          cachedInput: p.cached_input_per_mtok ?? p.input_per_mtok,
+          cacheWrite: p.cache_write_per_mtok ?? p.input_per_mtok,
+        },
+      ]),
     );
   }
 
@@ -22,7 +40,16 @@ export class PriceTable {
       (model !== null ? this.prices.get(model) : undefined) ??
       (upstreamModel !== null ? this.prices.get(upstreamModel) : undefined);
     if (!price) return 0;
-    return (tokens.promptTokens * price.input + tokens.completionTokens * price.output) / 1_000_000;
+    const read = tokens.cachedPromptTokens ?? 0;
+    const written = tokens.cacheWritePromptTokens ?? 0;
+    const plain = Math.max(0, tokens.promptTokens - read - written);
+    return (
+      (plain * price.input +
+        read * price.cachedInput +
+        written * price.cacheWrite +
+        tokens.completionTokens * price.output) /
+      1_000_000
+    );
   }
 }
 

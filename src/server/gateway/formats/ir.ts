@@ -11,6 +11,8 @@ export interface Usage {
   completionTokens: number;
   /** The part of `promptTokens` the provider read from its prompt cache, when it said. */
   cachedPromptTokens?: number;
+  /** The part of `promptTokens` the provider wrote to its prompt cache (Anthropic bills it above input), when it said. */
+  cacheWritePromptTokens?: number;
 }
 
 /** Where an image comes from: inline bytes or a URL the provider fetches. */

@@ -65,6 +65,7 @@ export function completeUsage(reported: Partial<Usage> | undefined, estimate: ()
   const prompt = reported?.promptTokens;
   const completion = reported?.completionTokens;
   const cached = reported?.cachedPromptTokens;
+  const written = reported?.cacheWritePromptTokens;
   let usage: Usage;
   if (prompt !== undefined && completion !== undefined) usage = { promptTokens: prompt, completionTokens: completion };
   else {
@@ -73,6 +74,8 @@ export function completeUsage(reported: Partial<Usage> | undefined, estimate: ()
   }
   // A cached count only means something beside the prompt count it is part of.
   if (cached !== undefined && prompt !== undefined && cached <= prompt) usage.cachedPromptTokens = cached;
+  if (written !== undefined && prompt !== undefined && written + (usage.cachedPromptTokens ?? 0) <= prompt)
+    usage.cacheWritePromptTokens = written;
   return usage;
 }
 
@@ -91,6 +94,7 @@ export class StreamUsage {
     if (usage.promptTokens !== undefined) this.reported.promptTokens = usage.promptTokens;
     if (usage.completionTokens !== undefined) this.reported.completionTokens = usage.completionTokens;
     if (usage.cachedPromptTokens !== undefined) this.reported.cachedPromptTokens = usage.cachedPromptTokens;
+    if (usage.cacheWritePromptTokens !== undefined) this.reported.cacheWritePromptTokens = usage.cacheWritePromptTokens;
   }
 
   /** Counts generated characters (text or tool arguments). */

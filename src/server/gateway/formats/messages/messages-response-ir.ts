@@ -60,11 +60,12 @@ export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   const count = (key: string): number | undefined => reportedTokens(fields[key]);
   const input = count('input_tokens');
   const read = count('cache_read_input_tokens');
-  const cached = (count('cache_creation_input_tokens') ?? 0) + (read ?? 0);
+  const written = count('cache_creation_input_tokens');
   return {
-    promptTokens: input === undefined ? undefined : input + cached,
+    promptTokens: input === undefined ? undefined : input + (written ?? 0) + (read ?? 0),
     completionTokens: count('output_tokens'),
     ...(read === undefined || input === undefined ? {} : { cachedPromptTokens: read }),
+    ...(written === undefined || input === undefined ? {} : { cacheWritePromptTokens: written }),
   };
 }
 
@@ -75,9 +76,10 @@ export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
  */
 export function messagesUsageFromIr(usage: Usage): MessagesUsage {
   const cached = usage.cachedPromptTokens ?? 0;
+  const written = usage.cacheWritePromptTokens ?? 0;
   return {
-    input_tokens: usage.promptTokens - cached,
-    cache_creation_input_tokens: 0,
+    input_tokens: usage.promptTokens - cached - written,
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
     output_tokens: usage.completionTokens,
   };

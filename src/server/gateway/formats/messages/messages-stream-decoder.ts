@@ -32,11 +32,8 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const usage = messagesUsageToIr(message.usage);
         // message_start's output count is a placeholder; only the prompt counts are final here.
         if (usage?.promptTokens !== undefined) {
-          const { promptTokens, cachedPromptTokens } = usage;
-          yield {
-            type: 'usage',
-            usage: cachedPromptTokens === undefined ? { promptTokens } : { promptTokens, cachedPromptTokens },
-          };
+          const { completionTokens: _placeholder, ...promptCounts } = usage;
+          yield { type: 'usage', usage: promptCounts };
         }
         yield { type: 'start', id: String(message.id ?? ''), model: String(message.model ?? '') };
         break;

@@ -45,7 +45,12 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     provider: ctx.deployment?.provider ?? null,
     promptTokens,
     completionTokens,
-    costUsd: ctx.services.prices.cost(model, ctx.deployment?.upstreamModel ?? null, { promptTokens, completionTokens }),
+    costUsd: ctx.services.prices.cost(model, ctx.deployment?.upstreamModel ?? null, {
+      promptTokens,
+      completionTokens,
+      cachedPromptTokens: usage?.cachedPromptTokens,
+      cacheWritePromptTokens: usage?.cacheWritePromptTokens,
+    }),
     latencyMs: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     status,
     errorType: ctx.errorType ?? null,

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+
+/**
+ * Providers bill prompt tokens read from their cache for less than other input (OpenAI's cached
+ * tokens, Anthropic's cache reads), and Anthropic bills cache writes for more. Priced at the input
+ * rate, every cached request overstated its cost and cost budgets refused too early.
+ */
+describe('the cost of cached prompt tokens', () => {
+  let h: GatewayHarness;
+  let key: string;
+  beforeAll(async () => {
+    h = await startGatewayHarness({
+      pricing: {
+        'gpt-4o-mini': { input_per_mtok: 2, output_per_mtok: 8, cached_input_per_mtok: 0.5 },
+        'claude-opus-4-7': {
+          input_per_mtok: 10,
+          output_per_mtok: 20,
+          cached_input_per_mtok: 1,
+          cache_write_per_mtok: 12.5,
+        },
+      },
+    });
+    key = (await h.issueKey({ scopes: ['chat'] })).key;
+  });
+  afterAll(async () => h.close());
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${h.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('prices OpenAI cached tokens at their own rate', async () => {
+    h.openai.setNext({
+      reply: {
+        text: 'ok',
+        usage: { prompt_tokens: 1000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 900 } },
+      },
+    });
+    const answer = await post('/v1/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(answer.status).toBe(200);
+    const [row] = await h.usageRows('limit=1');
+    // 100 plain at 2, 900 cached at 0.5, 100 out at 8, per million.
+    expect(row.cost_usd).toBeCloseTo((100 * 2 + 900 * 0.5 + 100 * 8) / 1e6, 12);
+  });
+
+  it('prices Anthropic cache reads and writes at theirs, whole and streamed', async () => {
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 1000,
+      cache_creation_input_tokens: 500,
+    };
+    const expected = (100 * 10 + 1000 * 1 + 500 * 12.5 + 50 * 20) / 1e6;
+    for (const stream of [false, true]) {
+      h.anthropic.setNext({ reply: { text: 'ok', usage } });
+      const answer = await post(
+        '/v1/messages',
+        { model: 'claude-opus-4-7', max_tokens: 64, stream, messages: [{ role: 'user', content: 'hi' }] },
+        { 'anthropic-version': '2023-06-01' },
+      );
+      expect(answer.status).toBe(200);
+      await answer.text();
+      let [row] = await h.usageRows('limit=1');
+      for (let tries = 0; tries < 40 && row.stream !== stream; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        [row] = await h.usageRows('limit=1');
+      }
+      expect({ stream, prompt: row.prompt_tokens, cost: row.cost_usd }).toEqual({
+        stream,
+        prompt: 1600,
+        cost: expect.closeTo(expected, 12),
+      });
+    }
+  });
+});
