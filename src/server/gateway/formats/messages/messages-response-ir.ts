@@ -65,7 +65,8 @@ export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
     promptTokens: input === undefined ? undefined : input + (written ?? 0) + (read ?? 0),
     completionTokens: count('output_tokens'),
     ...(read === undefined || input === undefined ? {} : { cachedPromptTokens: read }),
-    ...(written === undefined || input === undefined ? {} : { cacheWritePromptTokens: written }),
+    // Only when there were any: Anthropic reports 0 in every answer, and nothing else bills writes.
+    ...(written === undefined || written === 0 || input === undefined ? {} : { cacheWritePromptTokens: written }),
   };
 }
 
