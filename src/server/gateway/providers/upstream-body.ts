@@ -11,6 +11,13 @@ const HIGH_WATER_CHUNKS = 64;
  */
 export const MAX_WHOLE_ANSWER_BYTES = 256 * 1024 * 1024;
 
+/**
+ * What of a body's rest is still read, and dropped, once its reader is done: enough for the end that
+ * follows a stream's last event, so that undici keeps the connection for the next call.
+ */
+const DRAIN_BYTES = 64 * 1024;
+const DRAIN_MS = 250;
+
 /** An answer read whole that passed {@link MAX_WHOLE_ANSWER_BYTES}: the transfer is stopped. */
 export class AnswerTooLargeError extends Error {
   constructor() {
@@ -33,6 +40,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #wake: (() => void) | undefined;
   /** Bytes queued before anyone iterated: an answer being read whole. */
   #held = 0;
+  /** Set while the rest of a given-up body is read to its end (see {@link destroy}). */
+  #drain: { bytes: number; timer: NodeJS.Timeout } | undefined;
 
   constructor(private readonly controller: Dispatcher.DispatchController) {}
 
@@ -43,6 +52,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   /** @internal the handler's side: a chunk arrived. */
   push(chunk: Buffer): void {
+    if (this.#drain !== undefined) {
+      this.#drain.bytes += chunk.length;
+      if (this.#drain.bytes > DRAIN_BYTES) this.#abortDrain();
+      return;
+    }
     if (this.#destroyed || this.#error !== undefined) return;
     if (!this.#iterating) {
       this.#held += chunk.length;
@@ -65,12 +79,14 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** @internal the handler's side: the body is complete. */
   end(): void {
     this.#ended = true;
+    this.#stopDrain();
     this.#notify();
   }
 
   /** @internal the handler's side: the transfer failed. */
   fail(error: Error): void {
     this.#error ??= error;
+    this.#stopDrain();
     this.#notify();
   }
 
@@ -121,14 +137,43 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     }
   }
 
-  /** Stops the transfer if it is still running (the upstream connection is closed) and drops what is queued. */
+  /**
+   * Gives the body up and drops what is queued. A stream's reader stops at its last event (`[DONE]`,
+   * `message_stop`), just before the body's end arrives: the rest is read and dropped, for at most
+   * DRAIN_BYTES and DRAIN_MS, so that undici keeps the connection (over TLS, a handshake saved per
+   * stream); a body that goes on is aborted, closing it. A client that leaves aborts the exchange
+   * itself, at once, without this.
+   */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#chunks = [];
-    if (!this.#ended && this.#error === undefined)
-      this.controller.abort(new Error('upstream body destroyed before its end'));
+    if (!this.#ended && this.#error === undefined) {
+      if (this.#paused) {
+        this.#paused = false;
+        this.controller.resume();
+      }
+      this.#drain = { bytes: 0, timer: setTimeout(abortDrain, DRAIN_MS, this) };
+      this.#drain.timer.unref();
+    }
     this.#notify();
+  }
+
+  /** @internal the drain's timer: the body did not end in time. */
+  abortDrainNow(): void {
+    this.#abortDrain();
+  }
+
+  #abortDrain(): void {
+    if (this.#drain === undefined) return;
+    this.#stopDrain();
+    this.controller.abort(new Error('upstream body destroyed before its end'));
+  }
+
+  #stopDrain(): void {
+    if (this.#drain === undefined) return;
+    clearTimeout(this.#drain.timer);
+    this.#drain = undefined;
   }
 
   #next(): Promise<void> {
@@ -142,4 +187,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.#wake = undefined;
     wake?.();
   }
+}
+
+function abortDrain(body: UpstreamBody): void {
+  body.abortDrainNow();
 }
