@@ -43,6 +43,26 @@ describe('response cache on every endpoint', () => {
     expect(hit).toMatchObject({ cached: true, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, status: 200 });
   });
 
+  it('says x-cache-hit: false on a provider failure too, beside where the limits stand', async () => {
+    h.openai.setNext({ status: 500 });
+    const answer = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fast', temperature: 0, messages: [{ role: 'user', content: 'failing' }] }),
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('x-cache-hit')).toBe('false');
+    // The failure is not kept: the next identical request goes upstream.
+    expect(
+      (
+        await h
+          .openaiClient(secret)
+          .chat.completions.create({ model: 'fast', temperature: 0, messages: [{ role: 'user', content: 'failing' }] })
+          .withResponse()
+      ).response.headers.get('x-cache-hit'),
+    ).toBe('false');
+  });
+
   it('keys on the body as routed: an alias and its target share one entry', async () => {
     const client = h.openaiClient(secret);
     const messages = [{ role: 'user' as const, content: 'alias or not' }];

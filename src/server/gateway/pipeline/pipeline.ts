@@ -19,7 +19,7 @@ import type { GatewayServices } from './gateway-services.js';
 import { contextOf, type Endpoint, type RequestContext } from './request-context.js';
 import { authenticate } from './stages/authenticate.js';
 import { finishRequest, usageEntry } from './stages/finish.js';
-import { respond } from './stages/respond.js';
+import { admittedHeaders, respond } from './stages/respond.js';
 import { ClientClosedError, route } from './stages/route-deployment.js';
 
 /**
@@ -155,6 +155,7 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     } catch (error) {
       // Nobody is left to answer; the watch already finished the request as the client's leaving.
       if (error instanceof ClientClosedError) return reply.hijack();
+      admittedHeaders(ctx, reply);
       throw error;
     }
     // A provider that answered after the client left: the watch already finished the request as 499,

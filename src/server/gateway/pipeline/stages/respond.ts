@@ -15,6 +15,15 @@ function describeStreamError(error: unknown): string {
 }
 
 /**
+ * The headers of a request the stages admitted, on its answer and on a provider's failure alike: where
+ * its limits stand, the RAG chunks it was given, and whether the cache answered it.
+ */
+export function admittedHeaders(ctx: RequestContext, reply: FastifyReply): void {
+  if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
+  if (ctx.cache !== undefined) reply.header('x-cache-hit', ctx.cached ? 'true' : 'false');
+}
+
+/**
  * The respond stage: sends the answer, after the output stage (PII restore) rewrote it. JSON goes out
  * as the provider's own text where it could keep it, at once (no promise: the reply is sent when this
  * returns); a stream is relayed frame by frame, and the promise settles when it ends.
@@ -27,8 +36,7 @@ export function respond(
 ): Promise<void> | undefined {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
-  if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
-  if (ctx.cache !== undefined) reply.header('x-cache-hit', ctx.cached ? 'true' : 'false');
+  admittedHeaders(ctx, reply);
   ctx.trace?.startRespond();
   const restore = ctx.services.output.piiRestore;
   if (answer.kind === 'json') {
