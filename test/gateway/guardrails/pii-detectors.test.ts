@@ -76,6 +76,8 @@ describe('PII detection', () => {
     // One digit changed: fails Luhn, so it is not a card (nor anything else).
     expect(found('order 4111 1111 1111 1112')).toEqual([]);
     expect(found('id 1234567812345678')).toEqual([]);
+    // Digits inside a word: hex, an identifier.
+    expect(found('mask 0x4111111111111111, id 4111111111111111ab, key_4111111111111111')).toEqual([]);
     // Luhn-valid, but no card network's number starts with 1 (a millisecond timestamp, say).
     expect(luhnValid('1700000000004')).toBe(true);
     expect(found('at 1700000000004')).toEqual([]);
@@ -99,6 +101,9 @@ describe('PII detection', () => {
       'ip_address:::1',
     ]);
     expect(found('at 10:30:45 version 1.2.3 and 999.1.1.1')).toEqual([]);
+    // Code: Rust paths and operators, a Python slice; a URL's bracketed address still is one.
+    expect(found('impl Add::add for a::b; a[::2] and b[1::2]')).toEqual([]);
+    expect(found('http://[::1]:8080/ and fe80::1')).toEqual(['ip_address:::1', 'ip_address:fe80::1']);
   });
 
   it('finds national ids: US SSN, UK NINO, Canadian SIN (Luhn), Spanish DNI (check letter)', () => {

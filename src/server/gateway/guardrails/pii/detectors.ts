@@ -46,16 +46,18 @@ function emailPattern(): RegExp {
   return new RegExp(String.raw`${local}[@＠]${domain}`, 'gu');
 }
 
-// Cards: four-digit groups with one consistent separator, Amex's 4-6-5, or an unbroken run.
-const CARD = /(?<![\d.-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d|[.-]\d)/g;
+// Cards: four-digit groups with one consistent separator, Amex's 4-6-5, or an unbroken run; not digits
+// inside a word (hex such as `0x4111111111111111`, an identifier).
+const CARD = /(?<![\w.-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\w|[.-]\d)/g;
 
 // Country code, check digits, then the account in groups of up to four (printed) or unbroken.
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
 
 const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
 
-// Candidates only: node:net decides what is an IPv6 address.
-const IPV6 = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)/g;
+// Candidates only: node:net decides what is an IPv6 address. Not a slice of an indexed name (`a[::2]`),
+// while `[::1]` in a URL is one.
+const IPV6 = /(?<![\w:.])(?<![\w\])]\[)(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)/g;
 
 // International (+CC ...), bracketed area codes, US 555-123-4567, and trunk-prefixed national numbers.
 // Not a group inside a longer run of digit groups (an account number, a mistyped IBAN).
@@ -132,9 +134,15 @@ function acceptCard(match: RegExpExecArray): number {
   return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? match[0].length : 0;
 }
 
+/**
+ * An IPv6 address as node:net reads it. One of two groups written in letters alone (`a::b`, Rust's
+ * `Add::add`) is taken for a name, not an address: real ones hold a digit, or more groups.
+ */
 function acceptIpv6(match: RegExpExecArray): number {
   const text = match[0];
-  return text.length >= 3 && /[0-9A-Fa-f]/.test(text) && isIPv6(text) ? text.length : 0;
+  if (text.length < 3 || !isIPv6(text)) return 0;
+  const groups = text.split(':').filter((group) => group !== '').length;
+  return DIGIT.test(text) || groups >= 3 ? text.length : 0;
 }
 
 /**
