@@ -160,7 +160,7 @@ function decodedStream(payload: Readable, decoder: Transform, encoding: string, 
  * number too large for a double (JSON.parse makes `1e400` Infinity, which every later step would
  * show, store or forward as null). Iterative.
  */
-export function structureIsSafe(root: unknown): boolean {
+function structureIsSafe(root: unknown): boolean {
   if (typeof root !== 'object' || root === null) return typeof root !== 'number' || Number.isFinite(root);
   const nodes: object[] = [root];
   const depths: number[] = [1];

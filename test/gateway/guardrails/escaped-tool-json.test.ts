@@ -67,6 +67,36 @@ describe('JSON escapes in tool calls and tool results', () => {
     });
   });
 
+  it('rewrites only the values it scrubbed, and reads what a parser would refuse to build', async () => {
+    const texts = [
+      // Everything else byte for byte: a number past a double's precision, 1.0, spacing, escapes.
+      String.raw`{ "id": 12345678901234567890, "ratio": 1.0, "to": "ada@example.com", "note": "a	b" }`,
+      // Keys and values a parser must not build objects from, and a number past a double's range.
+      String.raw`{"__proto__": 1, "n": 1e400, "to": "ada@example.com"}`,
+      // Nesting deeper than a request body may have.
+      '['.repeat(300) + String.raw`"ada@example.com"` + ']'.repeat(300),
+    ];
+    const expected = [
+      String.raw`{ "id": 12345678901234567890, "ratio": 1.0, "to": "[EMAIL_1]", "note": "a	b" }`,
+      String.raw`{"__proto__": 1, "n": 1e400, "to": "[EMAIL_1]"}`,
+      '['.repeat(300) + '"[EMAIL_1]"' + ']'.repeat(300),
+    ];
+    for (const [index, args] of texts.entries()) {
+      h.openai.reset();
+      const answer = await post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: chatTurn(args, 'ok') });
+      expect({ index, status: answer.status }).toEqual({ index, status: 200 });
+      const raw = JSON.parse(h.openai.lastRequest()!.rawBody) as {
+        messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }>;
+      };
+      expect(raw.messages[1]!.tool_calls![0]!.function.arguments).toBe(expected[index]);
+    }
+    const refused = await post('/v1/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages: chatTurn(String.raw`{"__proto__": 1, "q": "launch codes"}`, 'ok'),
+    });
+    expect(refused.status).toBe(400);
+  });
+
   it('forwards arguments without anything to scrub exactly as written', async () => {
     const args = String.raw`{"path":"C:\\temp\\notes.txt", "line": "a\tb"}`;
     const answer = await post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: chatTurn(args, 'ok') });

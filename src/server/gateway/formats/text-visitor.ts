@@ -1,4 +1,4 @@
-import { structureIsSafe } from '../../http/json-body.js';
+import { visitJsonText } from './json-text-visit.js';
 
 /**
  * Text visitors walk every user-visible natural-language text field of a request or answer, so that
@@ -41,7 +41,10 @@ export type TextVisitor = (text: string, where: TextLocation) => string | undefi
 
 /**
  * Calls the visitor on `holder[key]` (a string) and stores its replacement, if any. A tool call's
- * arguments or a tool's result that is JSON with escapes is visited decoded ({@link visitEscapedJson}).
+ * arguments and a tool's result are JSON, whose escapes (`ada\u0040example.com`, `launch\u0020codes`)
+ * hide a value from a scan of the text as written while the model reads them decoded (and so does a
+ * translation, which turns arguments into an object): such a text is visited token by token, decoded
+ * ({@link visitJsonText}); one that is not JSON is visited as written.
  */
 export function visitField(
   holder: Record<string, unknown>,
@@ -50,44 +53,15 @@ export function visitField(
   where: TextLocation,
 ): void {
   const text = holder[key] as string;
-  if ((where.kind === 'tool_arguments' || where.kind === 'tool_result') && text.includes('\\'))
-    if (visitEscapedJson(holder, key, text, visitor, where)) return;
+  if ((where.kind === 'tool_arguments' || where.kind === 'tool_result') && text.includes('\\')) {
+    const visited = visitJsonText(text, visitor, where);
+    if (visited !== null) {
+      if (visited !== text) holder[key] = visited;
+      return;
+    }
+  }
   const replaced = visitor(text, where);
   if (typeof replaced === 'string') holder[key] = replaced;
-}
-
-/**
- * JSON escapes (`ada\u0040example.com`, `launch\u0020codes`) hide a value from a scan of the text as
- * written, while the model reads them decoded, and so does a translation, which turns arguments into
- * an object. Such a text is visited as its decoded strings, keys and numbers, and written back as
- * JSON when any of them was replaced. False when it is not JSON, or nests deeper than a request may:
- * the caller visits it as plain text.
- */
-function visitEscapedJson(
-  holder: Record<string, unknown>,
-  key: string,
-  text: string,
-  visitor: TextVisitor,
-  where: TextLocation,
-): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if ((typeof value !== 'object' && typeof value !== 'string') || value === null || !structureIsSafe(value))
-    return false;
-  const decoded = { value };
-  let replacedAny = false;
-  const noting: TextVisitor = (inner, at) => {
-    const replaced = visitor(inner, at);
-    if (typeof replaced === 'string' && replaced !== inner) replacedAny = true;
-    return replaced;
-  };
-  visitJsonStrings(decoded, 'value', noting, where);
-  if (replacedAny) holder[key] = JSON.stringify(decoded.value);
-  return true;
 }
 
 /**
