@@ -15,6 +15,8 @@ describe('upstream connections after a stream', () => {
   let connections = 0;
   /** How the next answer ends after its `[DONE]`: at once, a little later, or never. */
   let ending: 'soon' | 'never' = 'soon';
+  /** Settles once the last answer's body has been sent whole. */
+  let lastSent: Promise<void> = Promise.resolve();
   const open = new Set<ServerResponse>();
 
   const chunk = (content: string): string =>
@@ -29,6 +31,7 @@ describe('upstream connections after a stream', () => {
   beforeAll(async () => {
     upstream = createServer((request, response) => {
       request.resume();
+      lastSent = new Promise((resolve) => response.once('finish', () => resolve()));
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write(chunk('Hello'));
@@ -97,8 +100,10 @@ describe('upstream connections after a stream', () => {
     ending = 'soon';
     for (let i = 0; i < 5; i += 1) {
       expect(await stream()).toContain('data: [DONE]');
-      // The body ends 20 ms after [DONE]: the next stream is sent once the connection is free again.
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // The body ends 20 ms after [DONE]: the next stream is sent once it has (and the gateway has read
+      // that end from a local socket), when the connection is free again.
+      await lastSent;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(connections).toBe(1);
   });

@@ -15,13 +15,15 @@ describe('an upstream answer read whole that does not end', () => {
   let apiKey: string;
   let requests = 0;
   let sentBytes = 0;
+  /** The status of the endless answer: a 200, or a 500 whose error body does not end. */
+  let status = 200;
 
   beforeAll(async () => {
     const chunk = Buffer.alloc(1024 * 1024, 'a');
     endless = createServer((request, response) => {
       requests += 1;
       request.resume();
-      response.writeHead(200, { 'content-type': 'application/json' });
+      response.writeHead(status, { 'content-type': 'application/json' });
       response.write('{"id":"chatcmpl-1","padding":"');
       const more = (): void => {
         // Bounded, so the test stops by itself whatever the gateway does.
@@ -73,5 +75,24 @@ describe('an upstream answer read whole that does not end', () => {
     expect(error.upstream.type).toBe('answer_too_large');
     expect(requests).toBe(1);
     expect(sentBytes).toBeLessThan(2 * MAX_WHOLE_ANSWER_BYTES);
+  });
+
+  it('reads an error body to 1 MiB, and does not retry the failure', async () => {
+    status = 500;
+    requests = 0;
+    sentBytes = 0;
+    const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'endless-model', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('x-should-retry')).toBe('false');
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'a body larger than 1 MiB, not read further',
+    );
+    // A 500 is retried (max_retries 2) unless its body is what failed.
+    expect(requests).toBe(1);
+    expect(sentBytes).toBeLessThan(64 * 1024 * 1024);
   });
 });

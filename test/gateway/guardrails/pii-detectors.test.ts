@@ -45,6 +45,12 @@ describe('PII detection', () => {
       'ada@пример.рф',
     ])
       expect(found(`write to ${address}, please`)).toEqual([`email:${address}`]);
+    // Invisible characters around an address are not part of it (a mark of direction, a zero-width space).
+    expect(found('to jane@example.com\u200E and \u200Eada@example.org\u200B.')).toEqual([
+      'email:jane@example.com',
+      'email:ada@example.org',
+    ]);
+    expect(found('to jane@example.c\u200Bom')).toEqual(['email:jane@example.c\u200Bom']);
     // Scripts written without spaces run into an address: only the address is taken.
     expect(found('联系我ada@example.com和我联系')).toEqual(['email:ada@example.com']);
     expect(found('メールはada@example.jpです')).toEqual(['email:ada@example.jp']);
@@ -52,7 +58,13 @@ describe('PII detection', () => {
 
   it('scans a long run of address characters that is no address in linear time', () => {
     // Tried from every position of the run, the scan took seconds (a request could stall the gateway).
-    for (const text of ['a'.repeat(80_000) + '@', 'x@' + 'b'.repeat(80_000), 'a.'.repeat(40_000) + '@']) {
+    for (const text of [
+      'a'.repeat(80_000) + '@',
+      'x@' + 'b'.repeat(80_000),
+      'a.'.repeat(40_000) + '@',
+      '\u200B'.repeat(80_000) + 'a@',
+      ('\u200B'.repeat(300) + 'a').repeat(300) + '@',
+    ]) {
       const start = performance.now();
       expect(found(text)).toEqual([]);
       expect(performance.now() - start).toBeLessThan(2_000);
@@ -76,8 +88,12 @@ describe('PII detection', () => {
     // One digit changed: fails Luhn, so it is not a card (nor anything else).
     expect(found('order 4111 1111 1111 1112')).toEqual([]);
     expect(found('id 1234567812345678')).toEqual([]);
-    // Digits inside a word: hex, an identifier.
-    expect(found('mask 0x4111111111111111, id 4111111111111111ab, key_4111111111111111')).toEqual([]);
+    // The digits of a hex number or of an identifier joined by _; a word run into a card is still one.
+    expect(found('mask 0x4111111111111111, key_4111111111111111, 4111111111111111_v2')).toEqual([]);
+    expect(found('Visa4111111111111111 and \\n4111111111111111')).toEqual([
+      'credit_card:4111111111111111',
+      'credit_card:4111111111111111',
+    ]);
     // Luhn-valid, but no card network's number starts with 1 (a millisecond timestamp, say).
     expect(luhnValid('1700000000004')).toBe(true);
     expect(found('at 1700000000004')).toEqual([]);

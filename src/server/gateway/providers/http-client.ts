@@ -108,9 +108,18 @@ export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
   return { kind: 'json', body: parseJsonAnswer(text, response, call), text };
 }
 
-/** The UpstreamError of a non-2xx answer: the provider's message (key-like strings redacted), type, code and request id. */
+/**
+ * The UpstreamError of a non-2xx answer: the provider's message, type, code and param (key-like
+ * strings redacted) and its request id. An error body larger than MAX_ERROR_BODY_BYTES is not an
+ * error a provider writes: it is not read further, and not retried (another try would send as much).
+ */
 async function statusError(response: UpstreamResponse, call: UpstreamCall): Promise<UpstreamError> {
-  const text = await response.body.text().catch(() => '');
+  response.body.limitTo(MAX_ERROR_BODY_BYTES);
+  let tooLarge = false;
+  const text = await response.body.text().catch((error: unknown) => {
+    tooLarge = error instanceof AnswerTooLargeError;
+    return tooLarge ? `(a body larger than ${MAX_ERROR_BODY_BYTES / 1024 / 1024} MiB, not read further)` : '';
+  });
   const detail = errorDetail(text);
   const quoted = (value: string | undefined) => (value === undefined ? undefined : redact(value, call.secrets));
   return new UpstreamError(
@@ -120,7 +129,8 @@ async function statusError(response: UpstreamResponse, call: UpstreamCall): Prom
     ),
     {
       status: response.status,
-      upstreamType: detail.type,
+      ...(tooLarge ? { retryable: false } : {}),
+      upstreamType: quoted(detail.type),
       retryAfterMs: retryAfter(response.headers),
       code: quoted(detail.code),
       param: quoted(detail.param),
@@ -128,6 +138,9 @@ async function statusError(response: UpstreamResponse, call: UpstreamCall): Prom
     },
   );
 }
+
+/** The most of an error body read: providers' are a few hundred bytes. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /** An id as providers write them (`req_011CU...`, a UUID); anything else is not passed on. */
 const REQUEST_ID = /^[\w.:-]{1,200}$/;
@@ -258,8 +271,7 @@ export function errorDetail(text: string): ErrorDetail {
         param: shortText(inner.param),
       };
     }
-    if (typeof body.message === 'string')
-      return { message: body.message, type: typeof body.type === 'string' ? body.type : undefined };
+    if (typeof body.message === 'string') return { message: body.message, type: shortText(body.type) };
     if (typeof body.detail === 'string') return { message: body.detail, type: undefined };
   } catch {
     // not JSON: use the text itself

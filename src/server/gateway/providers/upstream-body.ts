@@ -20,8 +20,8 @@ const DRAIN_MS = 250;
 
 /** An answer read whole that passed {@link MAX_WHOLE_ANSWER_BYTES}: the transfer is stopped. */
 export class AnswerTooLargeError extends Error {
-  constructor() {
-    super(`a body larger than ${MAX_WHOLE_ANSWER_BYTES / 1024 / 1024} MiB`);
+  constructor(limit: number) {
+    super(`a body larger than ${limit / 1024 / 1024} MiB`);
     this.name = 'AnswerTooLargeError';
   }
 }
@@ -40,6 +40,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #wake: (() => void) | undefined;
   /** Bytes queued before anyone iterated: an answer being read whole. */
   #held = 0;
+  #limit = MAX_WHOLE_ANSWER_BYTES;
   /** Set while the rest of a given-up body is read to its end (see {@link destroy}). */
   #drain: { bytes: number; timer: NodeJS.Timeout } | undefined;
 
@@ -60,11 +61,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.#destroyed || this.#error !== undefined) return;
     if (!this.#iterating) {
       this.#held += chunk.length;
-      if (this.#held > MAX_WHOLE_ANSWER_BYTES) {
-        const error = new AnswerTooLargeError();
-        this.#chunks = [];
-        this.fail(error);
-        this.controller.abort(error);
+      if (this.#held > this.#limit) {
+        this.#refuseTooLarge();
         return;
       }
     }
@@ -74,6 +72,19 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       this.controller.pause();
     }
     this.#notify();
+  }
+
+  /** Reads at most `bytes` of a body read whole (an error body, say), instead of MAX_WHOLE_ANSWER_BYTES. */
+  limitTo(bytes: number): void {
+    this.#limit = bytes;
+    if (this.#held > bytes && this.#error === undefined && !this.#destroyed) this.#refuseTooLarge();
+  }
+
+  #refuseTooLarge(): void {
+    const error = new AnswerTooLargeError(this.#limit);
+    this.#chunks = [];
+    this.fail(error);
+    if (!this.#ended) this.controller.abort(error);
   }
 
   /** @internal the handler's side: the body is complete. */
@@ -97,6 +108,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       if (this.#destroyed) throw new Error('upstream body was destroyed');
       await this.#next();
     }
+    // A body refused for its size after it had all arrived.
+    if (this.#error) throw this.#error;
     return this.#takeText();
   }
 
@@ -105,7 +118,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
    * arrives in the packet that carried its headers, so the reader needs no promise for it.
    */
   textIfComplete(): string | undefined {
-    return this.#ended && !this.#destroyed ? this.#takeText() : undefined;
+    return this.#ended && !this.#destroyed && this.#error === undefined ? this.#takeText() : undefined;
   }
 
   #takeText(): string {

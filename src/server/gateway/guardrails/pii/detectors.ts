@@ -39,16 +39,20 @@ const EMAIL = emailPattern();
 function emailPattern(): RegExp {
   const letter = String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`;
   const start = String.raw`${letter}\p{Nd}`;
-  const inner = String.raw`${start}\p{M}\p{Cf}`;
-  const label = String.raw`[${start}](?:[${inner}-]{0,61}[${start}\p{M}])?`;
-  const local = String.raw`(?<![${inner}._%+-])[${inner}._%+-]+`;
-  const domain = String.raw`${label}(?:[.．]${label})*[.．][${letter}][${letter}\p{M}]{1,23}(?![${inner}-])`;
-  return new RegExp(String.raw`${local}[@＠]${domain}`, 'gu');
+  const localChar = String.raw`${start}\p{M}._%+\-`;
+  // Invisible characters inside an address, never at its ends (a mark of direction often follows one
+  // in right-to-left text). The test of the first character comes before the look back, so that a
+  // long run of invisible characters is not looked back over from each of its positions.
+  const local = String.raw`[${localChar}](?<![${localChar}]\p{Cf}*[${localChar}])[${localChar}\p{Cf}]*`;
+  const label = String.raw`[${start}](?:[${start}\p{M}\p{Cf}\-]{0,61}[${start}\p{M}])?`;
+  const topLevel = String.raw`[${letter}](?:\p{Cf}*[${letter}\p{M}]){1,23}(?![${start}\p{M}\-])`;
+  return new RegExp(String.raw`${local}[@＠]${label}(?:[.．]${label})*[.．]${topLevel}`, 'gu');
 }
 
-// Cards: four-digit groups with one consistent separator, Amex's 4-6-5, or an unbroken run; not digits
-// inside a word (hex such as `0x4111111111111111`, an identifier).
-const CARD = /(?<![\w.-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\w|[.-]\d)/g;
+// Cards: four-digit groups with one consistent separator, Amex's 4-6-5, or an unbroken run; not the
+// digits of a hex number (`0x4111111111111111`) or of an identifier joined by `_` (`key_4111…`).
+const CARD =
+  /(?<![\d.-]|0[xX]|_)(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\d_]|[.-]\d)/g;
 
 // Country code, check digits, then the account in groups of up to four (printed) or unbroken.
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
@@ -57,7 +61,8 @@ const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2
 
 // Candidates only: node:net decides what is an IPv6 address. Not a slice of an indexed name (`a[::2]`),
 // while `[::1]` in a URL is one.
-const IPV6 = /(?<![\w:.])(?<![\w\])]\[)(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)/g;
+const IPV6 =
+  /(?<![\w:.])(?<![\w\])]\[)(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{0,4})(?![\w:]|\.\d)/g;
 
 // International (+CC ...), bracketed area codes, US 555-123-4567, and trunk-prefixed national numbers.
 // Not a group inside a longer run of digit groups (an account number, a mistyped IBAN).
