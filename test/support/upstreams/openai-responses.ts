@@ -14,7 +14,7 @@ import {
  * a server that reports none, or an error mid-stream.
  */
 export interface ResponsesScript extends BaseScript {
-  readonly reply?: { readonly text?: string; readonly usage?: null };
+  readonly reply?: { readonly text?: string; /** Only `null` is read: no usage. */ readonly usage?: object | null };
   /** Streams: after this many events send `response.failed` and end. */
   readonly streamErrorAfterFrames?: number;
 }
