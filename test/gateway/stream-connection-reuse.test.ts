@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startOneDeployment, type OneDeployment } from '../support/one-deployment.js';
 
 /**
  * A stream's relay stops at its last event (`[DONE]`), just before the body's end arrives. Aborting the
@@ -10,8 +10,7 @@ import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/
  */
 describe('upstream connections after a stream', () => {
   let upstream: Server;
-  let servers: TempServers;
-  let apiKey: string;
+  let gateway: OneDeployment;
   let connections = 0;
   /** How the next answer ends after its `[DONE]`: at once, a little later, or never. */
   let ending: 'soon' | 'never' = 'soon';
@@ -56,42 +55,20 @@ describe('upstream connections after a stream', () => {
     });
     upstream.on('connection', () => (connections += 1));
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    servers = await startTempServers({
-      llm: { allowed_models: ['sse-model'] },
-      deployments: [
-        {
-          id: 'sse',
-          model: 'sse-model',
-          provider: 'openai',
-          upstream_model: 'gpt-4o-mini',
-          base_url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
-          api_key: 'sk-sse-0123456789',
-        },
-      ],
-    });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    apiKey = ((await created.json()) as { key: string }).key;
+    gateway = await startOneDeployment('sse-model', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`);
   });
   beforeEach(() => {
     connections = 0;
   });
   afterAll(async () => {
-    await servers?.stop();
+    await gateway?.servers.stop();
     for (const response of open) response.destroy();
     upstream.closeAllConnections();
     await new Promise<void>((resolve) => upstream.close(() => resolve()));
   });
 
   const stream = async (): Promise<string> => {
-    const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'sse-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const answer = await gateway.chat(true);
     expect(answer.status).toBe(200);
     return answer.text();
   };

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WHOLE_ANSWER_BYTES } from '../../src/server/gateway/providers/upstream-body.js';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startOneDeployment, type OneDeployment } from '../support/one-deployment.js';
 
 /**
  * An upstream that never stops sending a JSON answer (each chunk restarting the silence timeout) made
@@ -11,8 +11,7 @@ import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/
  */
 describe('an upstream answer read whole that does not end', () => {
   let endless: Server;
-  let servers: TempServers;
-  let apiKey: string;
+  let gateway: OneDeployment;
   let requests = 0;
   let sentBytes = 0;
   /** The status of the endless answer: a 200, or a 500 whose error body does not end. */
@@ -36,38 +35,20 @@ describe('an upstream answer read whole that does not end', () => {
       more();
     });
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
-    servers = await startTempServers({
-      llm: { allowed_models: ['endless-model'] },
-      gateway: { max_retries: 2, retry_backoff_ms: 20 },
-      deployments: [
-        {
-          id: 'endless',
-          model: 'endless-model',
-          provider: 'openai',
-          base_url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/v1`,
-          api_key: 'sk-endless-0123456789',
-        },
-      ],
+    const port = (endless.address() as AddressInfo).port;
+    gateway = await startOneDeployment('endless-model', `http://127.0.0.1:${port}/v1`, {
+      max_retries: 2,
+      retry_backoff_ms: 20,
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    apiKey = ((await created.json()) as { key: string }).key;
   });
   afterAll(async () => {
-    await servers?.stop();
+    await gateway?.servers.stop();
     endless.closeAllConnections();
     await new Promise<void>((resolve) => endless.close(() => resolve()));
   });
 
   it('is cut at the bound and answered 502 without a retry', async () => {
-    const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'endless-model', messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const answer = await gateway.chat();
     expect(answer.status).toBe(502);
     expect(answer.headers.get('x-should-retry')).toBe('false');
     const { error } = (await answer.json()) as { error: { message: string; upstream: { type: string } } };
@@ -81,11 +62,7 @@ describe('an upstream answer read whole that does not end', () => {
     status = 500;
     requests = 0;
     sentBytes = 0;
-    const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'endless-model', messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const answer = await gateway.chat();
     expect(answer.status).toBe(502);
     expect(answer.headers.get('x-should-retry')).toBe('false');
     expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(

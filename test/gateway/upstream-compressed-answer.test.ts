@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { startOneDeployment, type OneDeployment } from '../support/one-deployment.js';
 
 /**
  * Without Accept-Encoding an upstream may compress its answer, which the gateway read as text: a
@@ -11,8 +11,7 @@ import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/
  */
 describe('compression of upstream answers', () => {
   let compressing: Server;
-  let servers: TempServers;
-  let apiKey: string;
+  let gateway: OneDeployment;
   const received: IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
@@ -26,39 +25,21 @@ describe('compression of upstream answers', () => {
       });
     });
     await new Promise<void>((resolve) => compressing.listen(0, '127.0.0.1', resolve));
-    servers = await startTempServers({
-      llm: { allowed_models: ['gzip-model'] },
-      gateway: { max_retries: 2, retry_backoff_ms: 20 },
-      deployments: [
-        {
-          id: 'gzip',
-          model: 'gzip-model',
-          provider: 'openai',
-          base_url: `http://127.0.0.1:${(compressing.address() as AddressInfo).port}/v1`,
-          api_key: 'sk-gzip-0123456789',
-        },
-      ],
+    const port = (compressing.address() as AddressInfo).port;
+    gateway = await startOneDeployment('gzip-model', `http://127.0.0.1:${port}/v1`, {
+      max_retries: 2,
+      retry_backoff_ms: 20,
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    apiKey = ((await created.json()) as { key: string }).key;
   });
   afterAll(async () => {
-    await servers?.stop();
+    await gateway?.servers.stop();
     await new Promise<void>((resolve) => compressing.close(() => resolve()));
   });
 
   it('asks for identity, and refuses a compressed answer by name without retrying it', async () => {
     for (const stream of [false, true]) {
       received.length = 0;
-      const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gzip-model', stream, messages: [{ role: 'user', content: 'hi' }] }),
-      });
+      const answer = await gateway.chat(stream);
       expect({ stream, status: answer.status }).toEqual({ stream, status: 502 });
       const { error } = (await answer.json()) as { error: { message: string } };
       expect(error.message).toContain("Content-Encoding 'gzip'");
