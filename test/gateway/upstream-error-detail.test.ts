@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { harnessWithKey, type GatewayHarness } from './support/harness.js';
 
 /**
  * A provider failure is 502 `upstream_error` (the contract), which loses what the provider said of it
@@ -10,14 +10,11 @@ import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
  * `x-upstream-request-id`.
  */
 describe("the provider's own account of a failure", () => {
+  const context = harnessWithKey();
   let h: GatewayHarness;
   let key: string;
-  beforeAll(async () => {
-    h = await startGatewayHarness();
-    key = (await h.issueKey()).key;
-  });
-  afterAll(async () => h.close());
   beforeEach(() => {
+    ({ harness: h, key } = context);
     h.openai.reset();
     h.anthropic.reset();
   });
