@@ -18,8 +18,14 @@ describe('Anthropic answer -> chat completion', () => {
       stop_sequence: null,
       usage: { input_tokens: 10, output_tokens: 7, cache_read_input_tokens: 5, cache_creation_input_tokens: 1 },
     });
-    // Cache reads and writes are both prompt; only reads are what OpenAI's formats call cached.
-    expect(ir.usage).toEqual({ promptTokens: 16, completionTokens: 7, cachedPromptTokens: 5 });
+    // Cache reads and writes are both prompt; only reads are what OpenAI's formats call cached, and
+    // writes are kept apart for their own price.
+    expect(ir.usage).toEqual({
+      promptTokens: 16,
+      completionTokens: 7,
+      cachedPromptTokens: 5,
+      cacheWritePromptTokens: 1,
+    });
     const out = chatCodec.responseFromIr(ir, 'public-claude', {
       promptTokens: 16,
       completionTokens: 7,
