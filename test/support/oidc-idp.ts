@@ -27,6 +27,8 @@ export interface TestIdp {
   rewriteIdToken: ((idToken: string) => string) | undefined;
   /** Makes the token endpoint answer this error (status and OAuth error code) until cleared. */
   failToken: { status: number; error: string } | undefined;
+  /** Makes the token endpoint wait this long (ms) before answering, until cleared: a slow provider. */
+  stallToken: number | undefined;
   /** Paths of the requests the provider received, in order (e.g. `/token/revocation`). */
   readonly requests: string[];
   /** Every refresh token the provider issued (tests check none leaks). */
@@ -92,6 +94,7 @@ export async function startTestIdp(
     codeTtlSeconds: 60,
     rewriteIdToken: undefined,
     failToken: undefined,
+    stallToken: undefined,
     requests: [],
     refreshTokens: [],
     redirectUris: options.redirectUris ?? [],
@@ -156,6 +159,8 @@ export async function startTestIdp(
     // Recorded, and the ID token rewritten where a test asks: the provider's own answer otherwise.
     provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
       idp.requests.push(ctx.path);
+      if (ctx.path === '/token' && idp.stallToken !== undefined)
+        await new Promise((resolve) => setTimeout(resolve, idp.stallToken));
       if (ctx.path === '/token' && idp.failToken) {
         ctx.status = idp.failToken.status;
         ctx.body = { error: idp.failToken.error, error_description: 'set by the test' };

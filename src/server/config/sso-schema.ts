@@ -80,6 +80,8 @@ export const ssoProviderSchema = z
     refresh_interval_seconds: positiveInt.default(900),
     /** Plain http issuers (a provider on this machine, tests): refused unless allowed here. */
     allow_insecure_http: z.boolean().default(false),
+    /** The longest wait for each of the provider's answers (discovery, tokens); a wait past it is an outage. */
+    timeout_seconds: z.number().int().min(1).max(120).default(10),
   })
   .strict();
 

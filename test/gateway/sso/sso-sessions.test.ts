@@ -9,7 +9,7 @@ const chat = (h: SsoHarness, key: string) =>
 describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => {
   let h: SsoHarness;
   beforeAll(async () => {
-    h = await startSsoHarness();
+    h = await startSsoHarness({ timeout_seconds: 2 });
   });
   afterAll(async () => h?.close());
   afterEach(() => {
@@ -107,6 +107,20 @@ describe('SSO sessions: refresh, group removal and sign-out revoke keys', () => 
       (await h.admin('POST', `/internal/sso/sessions/${key.session_id}/refresh`)).body,
     );
     expect(session.status).toBe('active');
+  });
+
+  it('keeps sessions open when the provider is too slow to answer a refresh', async () => {
+    // The harness's provider allows 2 s per answer; this one takes 3.
+    const key = await h.signIn('bob');
+    h.idp.stallToken = 3_000;
+    try {
+      const round = ssoRefreshResultSchema.parse((await h.admin('POST', '/internal/sso/refresh')).body);
+      expect(round.ended.map((e) => e.session_id)).not.toContain(key.session_id);
+      expect(round.unavailable).toBeGreaterThanOrEqual(1);
+    } finally {
+      h.idp.stallToken = undefined;
+    }
+    await expect(chat(h, key.key)).resolves.toBeDefined();
   });
 
   it('signs out with the key itself: revoked at once, the refresh token revoked at the provider, the logout URL given', async () => {

@@ -20,8 +20,6 @@ export interface AuthorizationRequest {
   readonly codeVerifier: string;
 }
 
-const DISCOVERY_TIMEOUT_S = 10;
-
 /**
  * One configured OpenID provider through `openid-client`: discovery (lazily, on first use, retried
  * after a failure so that a provider down at start does not stop the gateway), the authorization
@@ -56,7 +54,8 @@ export class OidcClient {
             oidc.enableNonRepudiationChecks,
             ...(this.settings.allow_insecure_http ? [oidc.allowInsecureRequests] : []),
           ],
-          timeout: DISCOVERY_TIMEOUT_S,
+          // Every later call of this configuration (tokens, refresh, revocation) waits as long.
+          timeout: this.settings.timeout_seconds,
         },
       )
       .catch((error: unknown) => {
@@ -186,7 +185,6 @@ function describe(error: unknown): string {
   return cause instanceof Error && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
 }
 
-/** A provider's answer or a failed check is a refusal; a network failure or a server error means it is unavailable. */
 /** The HTTP status behind an error about a provider's answer (an unexpected status is the error's cause). */
 function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof oidc.ResponseBodyError) return error.status;
@@ -194,6 +192,15 @@ function httpStatusOf(error: unknown): number | undefined {
   return cause instanceof Response ? cause.status : undefined;
 }
 
+/** openid-client's codes for a provider that gave no answer about the user. */
+const NOT_AN_ANSWER: ReadonlySet<string> = new Set([
+  'OAUTH_TIMEOUT',
+  'OAUTH_ABORT',
+  'OAUTH_RESPONSE_IS_NOT_JSON',
+  'OAUTH_PARSE_ERROR',
+]);
+
+/** A provider's answer or a failed check is a refusal; a network failure or a server error means it is unavailable. */
 function classify(error: unknown): OidcFailure {
   if (error instanceof OidcFailure) return error;
   const status = httpStatusOf(error);
@@ -201,8 +208,14 @@ function classify(error: unknown): OidcFailure {
   if (status !== undefined && (status >= 500 || status === 429))
     return new OidcFailure('unavailable', `the provider answered ${status}: ${describe(error)}`);
   if (error instanceof oidc.ResponseBodyError) return new OidcFailure('rejected', describe(error));
-  if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ClientError)
-    return new OidcFailure('rejected', describe(error));
+  if (error instanceof oidc.AuthorizationResponseError) return new OidcFailure('rejected', describe(error));
+  // openid-client wraps a timeout, an abort, an answer that is no JSON (a proxy's error page) and any
+  // error it does not know (a refused connection) in a ClientError too: none of them says anything
+  // about the user, and read as a refusal they would end every session a refresh round reached.
+  if (error instanceof oidc.ClientError) {
+    const code = (error as { code?: string }).code;
+    return new OidcFailure(code === undefined || NOT_AN_ANSWER.has(code) ? 'unavailable' : 'rejected', describe(error));
+  }
   if (error instanceof TypeError || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
     return new OidcFailure('unavailable', describe(error));
   // openid-client's checks (claims, signature, nonce) throw its own errors with a code.
