@@ -6,7 +6,7 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagCaller } from './access.js';
 import type { RagService } from './rag.service.js';
-import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
+import { chunkSource, contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
 /** No collections (shared: most requests name none, and then allocate nothing here). */
 const NONE: readonly string[] = [];
@@ -141,12 +141,15 @@ async function retrieveInto(
     query.trim() === ''
       ? { collections: selected, hits: [] }
       : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
+  // The sources too: a document's key or heading may hold an address as well as its text.
   const redacted = rag.redact(
-    retrieval.hits.map((hit) => hit.text),
+    [...retrieval.hits.map((hit) => hit.text), ...retrieval.hits.map(chunkSource)],
     placeholdersIn(ctx),
   );
+  const sourceOf = (index: number): string => redacted.texts[retrieval.hits.length + index]!;
   for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
   const hits = [];
+  const sources = [];
   const texts = [];
   let budget = settings.max_context_chars;
   for (const [index, hit] of retrieval.hits.entries()) {
@@ -154,10 +157,11 @@ async function retrieveInto(
     if (text.length > budget) break;
     budget -= text.length;
     hits.push(hit);
+    sources.push(sourceOf(index));
     texts.push(text);
   }
   if (hits.length > 0) {
-    const context = contextBlock(hits, texts);
+    const context = contextBlock(hits, sources, texts);
     injectContext(endpoint, ctx.body, context);
     // The limits stage reserved the prompt as the client sent it: the context is part of it now.
     ctx.services.limits.grow(ctx, context);

@@ -129,12 +129,20 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
         return { collections: [], denied: [...new Set(names)], hits: [] };
       const topN = topK ?? rag.settings.top_k;
       const result = await rag.retriever.retrieve(key, names, query, topN, request.id, 'search');
-      // What the key would be sent: the same redaction as on the way to an upstream.
-      const { texts } = rag.redact(result.hits.map((hit) => hit.text));
+      // What the key would be sent: the same redaction as on the way to an upstream, headings too.
+      const count = result.hits.length;
+      const { texts } = rag.redact([
+        ...result.hits.map((hit) => hit.text),
+        ...result.hits.map((hit) => hit.heading ?? ''),
+      ]);
       return {
         collections: [...result.collections],
         denied: [...result.denied],
-        hits: result.hits.map((hit, index) => ({ ...hit, text: texts[index]! })),
+        hits: result.hits.map((hit, index) => ({
+          ...hit,
+          text: texts[index]!,
+          heading: hit.heading === null ? null : texts[count + index]!,
+        })),
       };
     },
   );
