@@ -52,7 +52,8 @@ export const principalIdSchema = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[A-Za-z0-9._@+-]+$/, { error: 'must be letters, digits and . _ @ + - only' });
+  // Letters of any script, as e-mail addresses (the usual user id, from SSO too) may be written.
+  .regex(/^[\p{L}\p{N}\p{M}._@+-]+$/u, { error: 'must be letters, digits and . _ @ + - only' });
 
 /** An API key id (`key_...`), as cache rules, purges and RAG access lists name keys. */
 export const apiKeyIdSchema = z

@@ -10,7 +10,8 @@ export interface IdpAccount {
   groups: string[];
   disabled?: boolean;
   /** Whether the provider vouches for the address (default true); some providers say it as a string. */
-  emailVerified?: boolean | 'true' | 'false';
+  /** As the provider writes it: a boolean, or a string (some write `"false"`, `"False"`). */
+  emailVerified?: boolean | string;
 }
 
 /** A real OpenID provider (`oidc-provider`) on 127.0.0.1, with knobs for the failure cases tests need. */

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js';
 import { scopeSchema } from '../../shared/gateway-api.js';
+import { principalIdSchema } from '../../shared/principals-api.js';
 
 const positiveInt = z.number().int().positive();
 
 /** What a matched group grants: scopes and models add up over every match; team, limits and budgets come from the first match that sets them. */
 const grantSchema = z.object({
-  team: z.string().min(1).max(200).optional(),
+  team: principalIdSchema.optional(),
   scopes: z.array(scopeSchema).min(1).optional(),
   models: z.array(z.string().min(1)).min(1).optional(),
   rpm_limit: positiveInt.optional(),

@@ -195,6 +195,22 @@ describe('single sign-on refuses what it must', () => {
     expect(await keyCount(h)).toBe(before);
   });
 
+  it('refuses an address marked unverified in another spelling ("False")', async () => {
+    const { error, description } = returnedError(await h.walk('victor'));
+    expect(error).toBe('authentication_error');
+    expect(description).toContain('has not verified the e-mail address alice@example.com');
+  });
+
+  it('names the user by the address as one account, and refuses one no user id can hold', async () => {
+    const signedIn = await h.signIn('unal');
+    expect(signedIn.user).toBe('carol.ünal@example.com');
+    // A record the admin API accepts: it can be named in limits and RAG access lists.
+    expect((await h.admin('GET', `/internal/users/${encodeURIComponent('carol.ünal@example.com')}`)).status).toBe(200);
+    const { error, description } = returnedError(await h.walk('spacey'));
+    expect(error).toBe('authentication_error');
+    expect(description).toContain(`claim, "a b@example.com", cannot name a user here`);
+  });
+
   it('validates the sign-in start, naming the field', async () => {
     const { challenge } = handoffPair();
     const start = (query: Record<string, string>) =>
@@ -211,6 +227,9 @@ describe('single sign-on refuses what it must', () => {
       '//evil.example/x',
       'http://10.0.0.1:8080/cb',
       '/internal/api-keys',
+      // Under /ui/ as written, elsewhere once the browser resolves the dots.
+      '/ui/../v1/models',
+      '/ui/%2e%2e/internal/api-keys',
     ]) {
       const bad = await start({ provider: 'testidp', return_to: returnTo, challenge });
       expect(bad.status, returnTo).toBe(400);

@@ -30,6 +30,13 @@ describe('SSO configuration', () => {
   it('validates the provider section, naming the key', () => {
     const env = { GATEHOUSE_DATA_DIR: '/tmp/x' };
     expect(() => loadConfig({ env, overrides: providerConfig('not a url') })).toThrow(/sso\.providers\.corp\.issuer/);
+    // A team the admin API could not name (in limits, in RAG access lists) is refused here too.
+    expect(() =>
+      loadConfig({
+        env,
+        overrides: providerConfig('https://idp.example', { mappings: [{ value: 'g', team: 'ghost team' }] }),
+      }),
+    ).toThrow(/sso\.providers\.corp\.mappings\[0\]\.team/);
     expect(() => loadConfig({ env, overrides: providerConfig('https://idp.example', { client_secret: 'x' }) })).toThrow(
       /sso\.providers\.corp.*client_secret/,
     );

@@ -16,6 +16,11 @@ export function defaultAccounts(): Record<string, IdpAccount> {
     carol: { email: 'carol@example.com', groups: ['contractors'] },
     mallory: { email: 'alice@example.com', groups: ['staff'], emailVerified: false },
     trudy: { email: 'alice@example.com', groups: ['staff'], emailVerified: 'false' },
+    victor: { email: 'alice@example.com', groups: ['staff'], emailVerified: 'False' },
+    // Written with spaces around, capitals and letters outside ASCII: one user, `carol.ünal@example.com`.
+    unal: { email: ' Carol.Ünal@Example.com ', groups: ['staff'] },
+    // No user id can hold a space inside.
+    spacey: { email: 'a b@example.com', groups: ['staff'] },
   };
 }
 

@@ -8,9 +8,11 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function parseReturnTarget(value: string, gatewayOrigin: string): { url: URL } | { problem: string } {
   if (value.startsWith('/')) {
-    if (!value.startsWith('/ui/') || value.startsWith('//') || value.includes('\\'))
+    const url = value.startsWith('//') || value.includes('\\') ? undefined : new URL(value, gatewayOrigin);
+    // As the browser resolves it: `/ui/../v1/models` (or with `%2e%2e`) is not under /ui/.
+    if (url === undefined || !url.pathname.startsWith('/ui/'))
       return { problem: `return_to must be a path under /ui/ or a loopback URL, got '${shorten(value)}'` };
-    return { url: new URL(value, gatewayOrigin) };
+    return { url };
   }
   let url: URL;
   try {

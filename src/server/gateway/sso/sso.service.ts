@@ -1,5 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
+import { principalIdSchema } from '../../../shared/principals-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
@@ -150,16 +151,23 @@ export class SsoService {
         nonce: transaction.nonce,
         codeVerifier: transaction.codeVerifier,
       });
-      const user = claimValues(tokens.claims, client.settings.user_claim)[0];
-      if (user === undefined)
+      const claimed = claimValues(tokens.claims, client.settings.user_claim)[0];
+      if (claimed === undefined)
         throw new SsoError(
           'authentication_error',
           `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
         );
+      const user = userId(claimed, client.settings.user_claim);
+      if (!principalIdSchema.safeParse(user).success)
+        throw new SsoError(
+          'authentication_error',
+          `the provider's '${client.settings.user_claim}' claim, ${JSON.stringify(claimed.slice(0, 200))}, cannot name a user here (letters, digits and . _ @ + - only, at most 200): set sso.providers.${client.id}.user_claim to another claim`,
+        );
       // An address the provider has not verified could be anyone's: it must not name the key's owner.
-      // Some providers (Amazon Cognito's userinfo among them) write the flag as a string.
+      // Some providers (Amazon Cognito's userinfo among them) write the flag as a string; some (Azure
+      // AD) leave it out, which is not a denial.
       const verified = tokens.claims.email_verified;
-      if (client.settings.user_claim === 'email' && (verified === false || verified === 'false'))
+      if (client.settings.user_claim === 'email' && verified !== undefined && !isTrue(verified))
         throw new SsoError(
           'authentication_error',
           `${client.label} has not verified the e-mail address ${user}; the key's owner is named by a verified address only`,
@@ -331,4 +339,19 @@ function asSsoError(error: unknown): SsoError {
 /** A state, nonce or PKCE verifier: 32 random bytes in base64url, as openid-client makes them (43 characters). */
 function randomToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The user id a claim names: trimmed and in Unicode's composed form, and an e-mail address in lower
+ * case, as providers treat them (`Alice@Corp.example` and `alice@corp.example` are one account, and
+ * must not become two users with two budgets).
+ */
+function userId(claimed: string, claim: string): string {
+  const id = claimed.trim().normalize('NFC');
+  return claim === 'email' ? id.toLowerCase() : id;
+}
+
+/** A claim that says yes: `true`, or the string `"true"` in any case. */
+function isTrue(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
 }
