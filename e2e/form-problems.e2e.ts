@@ -54,7 +54,7 @@ test('the issue-key dialog names each field in its message, checks the user as t
   await dialog.getByLabel('Team token budget per day', { exact: true }).press('Enter');
 
   await expect(user).toHaveAttribute('aria-invalid', 'true');
-  expect(await description(user)).toContain('User must be letters, digits and . _ @ + - only');
+  expect(await description(user)).toContain('User must be letters and digits (of any script) and . _ @ + - only');
   await expect(rpm).toHaveAttribute('aria-invalid', 'true');
   expect(await description(rpm)).toContain('Requests per minute must be a whole number above 0, or empty');
   // Focus goes to the first field with a problem, in the order of the form.

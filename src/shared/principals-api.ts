@@ -47,13 +47,13 @@ export const principalLimitsSchema = z.object({
   usd_daily_budget: usdBudgetSchema.nullable().optional(),
 });
 
-/** A user or team id: letters, digits and `._@+-`, as names and e-mail addresses are written. */
+/** A user or team id: letters and digits of any script and `._@+-`, as names and e-mail addresses are written. */
 export const principalIdSchema = z
   .string()
   .min(1)
   .max(200)
   // Letters of any script, as e-mail addresses (the usual user id, from SSO too) may be written.
-  .regex(/^[\p{L}\p{N}\p{M}._@+-]+$/u, { error: 'must be letters, digits and . _ @ + - only' });
+  .regex(/^[\p{L}\p{Nd}\p{M}._@+-]+$/u, { error: 'must be letters and digits (of any script) and . _ @ + - only' });
 
 /** An API key id (`key_...`), as cache rules, purges and RAG access lists name keys. */
 export const apiKeyIdSchema = z

@@ -30,6 +30,7 @@ describe('a LiteLLM embeddings model priced by its input', () => {
       api_base: ${base}
       api_key: ${UPSTREAM_KEY}
       input_cost_per_token: 0.00000015
+      cache_read_input_token_cost: 0.000000075
 `;
 
   beforeAll(async () => {
@@ -40,6 +41,11 @@ describe('a LiteLLM embeddings model priced by its input', () => {
       {
         path: 'model_list[1].litellm_params.input_cost_per_token',
         reason: expect.stringContaining('add output_cost_per_token'),
+      },
+      // And so is a cache price, which Gatehouse takes only beside both.
+      {
+        path: 'model_list[1].litellm_params.cache_read_input_token_cost',
+        reason: expect.stringContaining('only beside input_cost_per_token and output_cost_per_token'),
       },
     ]);
     expect(config.pricing).toEqual({ embedder: { input_per_mtok: 0.02, output_per_mtok: 0 } });

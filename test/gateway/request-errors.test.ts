@@ -138,13 +138,13 @@ describe('request errors name the field and the value', () => {
     // Nothing was kept: the listing still answers.
     expect((await admin('GET', '/internal/api-keys', undefined)).status).toBe(200);
     expect((await admin('POST', '/internal/api-keys', { name: 'x', user: 'bad user!' })).body).toEqual(
-      invalid("user must be letters, digits and . _ @ + - only, got 'bad user!'"),
+      invalid("user must be letters and digits (of any script) and . _ @ + - only, got 'bad user!'"),
     );
     const key = await admin('POST', '/internal/api-keys', { name: 'x', user: 'ada@example.com', team: 'ml' });
     expect(key.status).toBe(201);
     const id = (key.body as { id: string }).id;
     expect((await admin('PATCH', `/internal/api-keys/${id}`, { team: 'a/b' })).body).toEqual(
-      invalid("team must be letters, digits and . _ @ + - only, got 'a/b'"),
+      invalid("team must be letters and digits (of any script) and . _ @ + - only, got 'a/b'"),
     );
   });
 

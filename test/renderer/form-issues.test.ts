@@ -38,7 +38,7 @@ describe('form messages from the shared schemas', () => {
 
   it("keeps a schema's own message, with the field's label as its subject", () => {
     expect(toTeamCreate({ ...principalForm(), id: 'has space' }).errors.id).toBe(
-      'Id must be letters, digits and . _ @ + - only',
+      'Id must be letters and digits (of any script) and . _ @ + - only',
     );
     expect(toDeploymentInput({ ...emptyDraft(), model: 'm', apiKeyEnv: 'sk-123' }).errors.apiKeyEnv).toBe(
       'API key environment variable must be an environment variable name, like OPENAI_API_KEY',

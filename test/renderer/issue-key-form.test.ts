@@ -48,8 +48,8 @@ describe('issue key form', () => {
   it('refuses a user or team the gateway would refuse, on its field, in the shared schema’s words', () => {
     const { body, errors } = toIssueKeyRequest({ ...EMPTY_FORM, name: 'ci', user: 'not a user!', team: 'a/b' });
     expect(body).toBeUndefined();
-    expect(errors.user).toBe('User must be letters, digits and . _ @ + - only');
-    expect(errors.team).toBe('Team must be letters, digits and . _ @ + - only');
+    expect(errors.user).toBe('User must be letters and digits (of any script) and . _ @ + - only');
+    expect(errors.team).toBe('Team must be letters and digits (of any script) and . _ @ + - only');
     expect(toIssueKeyRequest({ ...EMPTY_FORM, name: 'ci', user: 'x'.repeat(201) }).errors.user).toBe(
       'User may have at most 200 characters',
     );

@@ -43,8 +43,24 @@ describe('HTTP preconditions on the store', () => {
     expect(state).toMatchObject({ revision: 1, objects: { a: 'one' } });
   });
 
-  it('answers a read in full whatever its preconditions', async () => {
+  it('answers a read in full whatever its preconditions, POST /v1/diff included', async () => {
     const answer = await send('GET', '/v1/state?namespace=pre', undefined, { 'if-none-match': '*' });
     expect(answer.status).toBe(200);
+    const diff = await send('POST', '/v1/diff', { scope: { namespace: 'pre' }, revision_id: 1 }, { 'if-match': '"1"' });
+    expect(diff.status).toBe(200);
+  });
+
+  it('refuses one on a change without expected_revision, without pointing to it', async () => {
+    const answer = await send(
+      'POST',
+      '/v1/checkpoints',
+      { scope: { namespace: 'pre' }, name: 'v1' },
+      { 'if-match': '*' },
+    );
+    expect(answer.status).toBe(400);
+    const { error } = (await answer.json()) as { error: { message: string } };
+    expect(error.message).toBe(
+      'header if-match is not supported: this endpoint evaluates no precondition, so send the request without it',
+    );
   });
 });

@@ -293,5 +293,11 @@ export function convertModelEntry(
     );
   if (priceAt.output !== undefined)
     report(priceAt.output, 'Gatehouse prices a model by both; add input_cost_per_token');
+  for (const side of ['cachedInput', 'cacheWrite'] as const)
+    if (priceAt[side] !== undefined)
+      report(
+        priceAt[side],
+        'Gatehouse prices cached input only beside input_cost_per_token and output_cost_per_token; add them',
+      );
   return { deployment };
 }

@@ -48,7 +48,7 @@ describe('cache admin API: names of models, keys and teams', () => {
       [{ model: 'm'.repeat(201) }, 'model must be at most 200 characters, got 201 characters'],
       [{ key_id: '' }, 'key_id must not be empty'],
       [{ key_id: 'key one' }, "key_id must be an API key id: letters, digits, _ and - (key_...), got 'key one'"],
-      [{ team: 'red team' }, "team must be letters, digits and . _ @ + - only, got 'red team'"],
+      [{ team: 'red team' }, "team must be letters and digits (of any script) and . _ @ + - only, got 'red team'"],
       [{ team: 't'.repeat(201) }, 'team must be at most 200 characters, got 201 characters'],
     ];
     for (const [body, message] of cases)

@@ -161,7 +161,7 @@ export class SsoService {
       if (!principalIdSchema.safeParse(user).success)
         throw new SsoError(
           'authentication_error',
-          `the provider's '${client.settings.user_claim}' claim, ${JSON.stringify(claimed.slice(0, 200))}, cannot name a user here (letters, digits and . _ @ + - only, at most 200): set sso.providers.${client.id}.user_claim to another claim`,
+          `the provider's '${client.settings.user_claim}' claim, ${JSON.stringify(claimed.slice(0, 200))}, cannot name a user here (letters and digits of any script and . _ @ + - only, at most 200): set sso.providers.${client.id}.user_claim to another claim`,
         );
       // An address the provider has not verified could be anyone's: it must not name the key's owner.
       // Some providers (Amazon Cognito's userinfo among them) write the flag as a string; some (Azure
