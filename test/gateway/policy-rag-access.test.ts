@@ -58,7 +58,7 @@ describe('RAG access lists name real ids', () => {
     });
     expect(team.status).toBe(400);
     expect(team.body.error.message).toContain('access.teams[1]');
-    expect(team.body.error.message).toContain('letters, digits and . _ @ + - only');
+    expect(team.body.error.message).toContain('letters and digits (of any script) and . _ @ + - only');
     const user = await admin('PATCH', '/internal/rag/collections/faq', { access: { users: ['ada lovelace'] } });
     expect(user.status).toBe(400);
     expect(user.body.error.message).toContain('access.users[0]');
