@@ -38,7 +38,7 @@ test('a team and a user with a budget created in the UI; their key’s request s
   const dialog = page.getByTestId('principal-dialog');
   await dialog.getByLabel('Id', { exact: true }).fill('not a valid id!');
   await dialog.getByTestId('confirm-principal').click();
-  await expect(dialog.locator('.field-error')).toContainText('letters, digits');
+  await expect(dialog.locator('.field-error')).toContainText('letters and digits');
   await dialog.getByLabel('Id', { exact: true }).fill(team);
   await dialog.getByLabel('Token budget per day').fill('50000');
   await dialog.getByTestId('confirm-principal').click();
