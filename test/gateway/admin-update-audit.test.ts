@@ -50,8 +50,16 @@ describe('audit events of admin updates', () => {
     expect((await eventsFor(key.id)).map((event) => event.action)).toEqual(['api_key.create']);
     expect((await eventsFor('still')).map((event) => event.action)).toEqual(['team.create']);
     expect((await eventsFor('same')).map((event) => event.action)).toEqual(['user.create']);
+    // A RAG collection's the same.
+    const collection = (await admin('POST', '/internal/rag/collections', { name: 'unchanged' })).body;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const patched = await admin('PATCH', '/internal/rag/collections/unchanged', {});
+    expect(patched.status).toBe(200);
+    expect(patched.body.updated_at).toBe(collection.updated_at);
+    expect((await eventsFor('unchanged')).map((event) => event.action)).toEqual(['rag.collection.create']);
     // An empty update of a record that does not exist is still its 404.
     expect((await admin('PATCH', '/internal/teams/nobody', {})).status).toBe(404);
     expect((await admin('PATCH', '/internal/api-keys/key_missing', {})).status).toBe(404);
+    expect((await admin('PATCH', '/internal/rag/collections/missing', {})).status).toBe(404);
   });
 });

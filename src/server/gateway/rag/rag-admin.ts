@@ -8,7 +8,7 @@ import type {
   RagSyncResult,
 } from '../../../shared/rag-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
-import { recordAction } from '../accounting/record-action.js';
+import { changesNothing, recordAction } from '../accounting/record-action.js';
 import type { AdminActor } from '../admin/admin.service.js';
 import { GatewayError } from '../gateway-error.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -42,6 +42,8 @@ export class RagAdmin {
   }
 
   updateCollection(name: string, patch: RagCollectionUpdate, actor: AdminActor): RagCollection {
+    // An empty change changes nothing: no write, no new updated_at, no audit event.
+    if (changesNothing(patch)) return this.rag.index.get(name);
     this.checkKeys(patch.access);
     const before = this.rag.index.get(name);
     const after = this.rag.index.update(name, patch);
