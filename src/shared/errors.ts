@@ -38,5 +38,7 @@ export interface ErrorBody {
     readonly code: number;
     /** On `upstream_error` only. */
     readonly upstream?: UpstreamErrorDetail;
+    /** On the store's 409 for a moved branch head only: the head the change was refused against. */
+    readonly head_revision?: number;
   };
 }

@@ -484,5 +484,11 @@ export const emptyResponseSchema = z.object({});
 
 /** The error body every failure answers with. */
 export const storeErrorSchema = z.object({
-  error: z.object({ type: z.string(), message: z.string(), code: z.number().int() }),
+  error: z.object({
+    type: z.string(),
+    message: z.string(),
+    code: z.number().int(),
+    /** On a 409 for a moved branch head: the head it is at. */
+    head_revision: z.number().int().optional(),
+  }),
 });

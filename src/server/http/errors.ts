@@ -8,11 +8,17 @@ export class AppError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly upstream: UpstreamErrorDetail | undefined;
+  readonly headRevision: number | undefined;
 
   constructor(
     type: ErrorType,
     message: string,
-    options: { status?: number; headers?: Record<string, string>; upstream?: UpstreamErrorDetail } = {},
+    options: {
+      status?: number;
+      headers?: Record<string, string>;
+      upstream?: UpstreamErrorDetail;
+      headRevision?: number;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -20,12 +26,21 @@ export class AppError extends Error {
     this.status = options.status ?? ERROR_STATUS[type];
     this.headers = options.headers ?? {};
     this.upstream = options.upstream;
+    this.headRevision = options.headRevision;
   }
 
   /** The JSON body for this error. */
   toBody(): ErrorBody {
-    const { type, message, status: code, upstream } = this;
-    return { error: upstream === undefined ? { type, message, code } : { type, message, code, upstream } };
+    const { type, message, status: code, upstream, headRevision } = this;
+    return {
+      error: {
+        type,
+        message,
+        code,
+        ...(upstream === undefined ? {} : { upstream }),
+        ...(headRevision === undefined ? {} : { head_revision: headRevision }),
+      },
+    };
   }
 }
 
@@ -51,14 +66,14 @@ export function errorBody(type: ErrorType, message: string, code: number = ERROR
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden';
 
 /** The HTTP error for a service's expected failure of `kind`. */
-export function httpErrorFor(kind: DomainErrorKind, message: string): AppError {
+export function httpErrorFor(kind: DomainErrorKind, message: string, headRevision?: number): AppError {
   switch (kind) {
     case 'invalid':
       return badRequest(message);
     case 'not_found':
       return notFound(message);
     case 'conflict':
-      return conflict(message);
+      return new AppError('conflict_error', message, { headRevision });
     case 'too_large':
       return payloadTooLarge(message);
     case 'forbidden':

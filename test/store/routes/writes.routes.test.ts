@@ -4,7 +4,8 @@ import { buildTestStore, type TestStore } from '../app-helpers.js';
 // POST /v1/apply, /v1/rollback, /v1/restore, /v1/checkpoints, /v1/branches and DELETE /v1/checkpoints
 // through fastify.inject: answers and every error case.
 
-const errorOf = (body: string) => JSON.parse(body).error as { type: string; message: string; code: number };
+const errorOf = (body: string) =>
+  JSON.parse(body).error as { type: string; message: string; code: number; head_revision?: number };
 
 describe('store write routes', () => {
   let store: TestStore;
@@ -151,7 +152,7 @@ describe('store write routes', () => {
       expect(errorOf(response.body).type).toBe('invalid_request_error');
     });
 
-    it('answers 409 when expected_revision is not the head', async () => {
+    it('answers 409 naming the head when expected_revision is not the head', async () => {
       const scope = { namespace: 'apply/cas' };
       await store.call('POST', '/v1/apply', { scope, documents: [{ key: 'a', content: '1' }] });
       const response = await store.call('POST', '/v1/apply', {
@@ -164,6 +165,7 @@ describe('store write routes', () => {
         type: 'conflict_error',
         code: 409,
         message: 'branch "main" of namespace "apply/cas" is at revision 1, not the expected_revision 0',
+        head_revision: 1,
       });
     });
 
@@ -300,9 +302,9 @@ describe('store write routes', () => {
         'revision 3 is not in the history of branch "main" of namespace "history/rr"',
       );
       expect((await store.call('POST', '/v1/rollback', { scope, checkpoint_name: 'nope' })).statusCode).toBe(404);
-      expect(
-        (await store.call('POST', '/v1/rollback', { scope, revision_id: 1, expected_revision: 1 })).statusCode,
-      ).toBe(409);
+      const moved = await store.call('POST', '/v1/rollback', { scope, revision_id: 1, expected_revision: 1 });
+      expect(moved.statusCode).toBe(409);
+      expect(errorOf(moved.body).head_revision).toBe(5);
       expect((await store.call('POST', '/v1/rollback', { scope, revision_id: -1 })).statusCode).toBe(400);
     });
 

@@ -4,11 +4,14 @@ export type StoreErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large';
 /** An expected failure of a store operation (bad input, unknown revision, moved head, over a limit). */
 export class StoreError extends Error {
   readonly kind: StoreErrorKind;
+  /** On a moved branch head: the head it is at, so a client can rebase without reading it again. */
+  readonly headRevision: number | undefined;
 
-  constructor(kind: StoreErrorKind, message: string) {
+  constructor(kind: StoreErrorKind, message: string, headRevision?: number) {
     super(message);
     this.name = 'StoreError';
     this.kind = kind;
+    this.headRevision = headRevision;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DocumentInput } from '../../../shared/store-api.js';
-import { conflictError, invalidError, notFoundError, tooLargeError } from './errors.js';
+import { StoreError, invalidError, notFoundError, tooLargeError } from './errors.js';
 import type { CommitContext } from './commit.js';
 import type { StateCache } from './state-cache.js';
 import type { BranchRow, NamespaceRow, StoreRepository } from './store-repository.js';
@@ -114,8 +114,10 @@ export function branchHeadTarget(repo: StoreRepository, rows: ScopeRows, name: s
 /** 409 when the caller's `expected_revision` is not the branch head (compare-and-swap). */
 export function checkExpectedRevision(rows: ScopeRows, expected: number | null | undefined): void {
   if (expected === undefined || expected === null || expected === rows.head) return;
-  throw conflictError(
+  throw new StoreError(
+    'conflict',
     `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}" is at revision ${rows.head}, not the expected_revision ${expected}`,
+    rows.head,
   );
 }
 
