@@ -84,3 +84,70 @@ describe("the provider's own account of a failure", () => {
     });
   });
 });
+
+/**
+ * A successful answer names the provider's request id too: a wrong or slow answer is what a user
+ * takes to the provider's support, who ask for that id, not the gateway's.
+ */
+describe("the provider's request id on an answer", () => {
+  const context = harnessWithKey();
+  let h: GatewayHarness;
+  let openai: OpenAI;
+  let anthropic: Anthropic;
+  beforeEach(() => {
+    ({ harness: h } = context);
+    h.openai.reset();
+    h.anthropic.reset();
+    openai = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: context.key, maxRetries: 0 });
+    anthropic = new Anthropic({ baseURL: h.url, apiKey: context.key, maxRetries: 0 });
+  });
+
+  it('sends the OpenAI id of a chat answer, whole and streamed, and of embeddings', async () => {
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    h.openai.setNext({ headers: { 'x-request-id': 'req_whole1' } });
+    const whole = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages }).withResponse();
+    expect(whole.response.headers.get('x-upstream-request-id')).toBe('req_whole1');
+
+    h.openai.setNext({ headers: { 'x-request-id': 'req_stream1' } });
+    const streamed = await openai.chat.completions
+      .create({ model: 'gpt-4o-mini', messages, stream: true })
+      .withResponse();
+    for await (const chunk of streamed.data) void chunk;
+    expect(streamed.response.headers.get('x-upstream-request-id')).toBe('req_stream1');
+
+    h.openai.setNext({ headers: { 'x-request-id': 'req_embed1' } });
+    const embedded = await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }).withResponse();
+    expect(embedded.response.headers.get('x-upstream-request-id')).toBe('req_embed1');
+  });
+
+  it("sends Anthropic's request-id, on Messages and on a chat call translated to it", async () => {
+    h.anthropic.setNext({ headers: { 'request-id': 'req_011CUmsg' } }, { headers: { 'request-id': 'req_011CUchat' } });
+    const messages = await anthropic.messages
+      .create({ model: 'claude-opus-4-7', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(messages.response.headers.get('x-upstream-request-id')).toBe('req_011CUmsg');
+    const chat = await openai.chat.completions
+      .create({ model: 'claude-opus-4-7', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(chat.response.headers.get('x-upstream-request-id')).toBe('req_011CUchat');
+  });
+
+  it('names the attempt that answered, not an earlier failed one, and nothing for an answer without an id', async () => {
+    h.openaiSecondary.reset();
+    // The primary answers 200 with its id, then its stream breaks before the first event: the
+    // secondary (which sends no id) answers instead.
+    h.openai.setNext({ headers: { 'x-request-id': 'req_broken' }, streamErrorAfterFrames: 0 });
+    const fallback = await openai.chat.completions
+      .create({ model: 'ha-model', messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .withResponse();
+    for await (const chunk of fallback.data) void chunk;
+    expect([h.openai.requests.length, h.openaiSecondary.requests.length]).toEqual([1, 1]);
+    expect(fallback.response.headers.get('x-gateway-deployment')).toBe('ha-secondary');
+    expect(fallback.response.headers.get('x-upstream-request-id')).toBeNull();
+
+    const demo = await openai.chat.completions
+      .create({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(demo.response.headers.get('x-upstream-request-id')).toBeNull();
+  });
+});

@@ -143,6 +143,7 @@ describe('demo/echo', () => {
 describe('demo embeddings', () => {
   const run = (body: object) =>
     executeEmbeddings({
+      requestId: 'test-request',
       pools: POOLS,
       body: { model: 'demo/embed', ...body } as never,
       deployment: embed,

@@ -23,6 +23,7 @@ afterAll(async () => {
 
 const embed = (url: string, body: object, apiKeyOverride?: string) =>
   executeEmbeddings({
+    requestId: 'test-request',
     pools: POOLS,
     body: { model: 'public-openai', ...body } as never,
     deployment: deployment('openai', url, { upstreamModel: 'text-embedding-3-small' }),
@@ -77,6 +78,7 @@ describe('embeddings on an OpenAI-compatible upstream', () => {
 
   it('refuses Anthropic deployments', async () => {
     const attempt = executeEmbeddings({
+      requestId: 'test-request',
       pools: POOLS,
       body: { input: 'x' },
       deployment: deployment('anthropic', 'http://127.0.0.1:9'),

@@ -164,7 +164,8 @@ describe('request traces over OTLP', () => {
 
   it('gives each upstream attempt its own span: a failed one marked, the fallback carrying its own traceparent', async () => {
     const caller = callerContext();
-    h.openai.setNext({ status: 503 });
+    h.openai.setNext({ status: 503, headers: { 'x-request-id': 'req_primary503' } });
+    h.openaiSecondary.setNext({ headers: { 'x-request-id': 'req_secondary200' } });
     await h
       .openaiClient(secret)
       .chat.completions.create(
@@ -180,10 +181,12 @@ describe('request traces over OTLP', () => {
     expect(attempts[0]!.attributes).toMatchObject({
       'gatehouse.deployment.id': 'ha-primary',
       'http.response.status_code': 503,
+      'gatehouse.upstream.request_id': 'req_primary503',
     });
     expect(attempts[1]!.attributes).toMatchObject({
       'gatehouse.deployment.id': 'ha-secondary',
       'gatehouse.attempt': 2,
+      'gatehouse.upstream.request_id': 'req_secondary200',
     });
     expect(h.openai.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${attempts[0]!.spanId}-01`);
     expect(h.openaiSecondary.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${attempts[1]!.spanId}-01`);

@@ -59,6 +59,8 @@ export interface RequestContext {
   attempts: number;
   /** A provider call is under way (sent, not yet answered or failed). */
   upstreamPending: boolean;
+  /** The answering provider's own id for the call, once it answered 2xx (see UpstreamReport). */
+  upstreamRequestId?: string;
   stream: boolean;
   cached: boolean;
   /** The answer being sent; its usage is read when the request finishes (a stream's grows as it runs). */

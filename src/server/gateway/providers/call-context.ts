@@ -1,22 +1,27 @@
 import { upstreamModelName } from './registry.js';
-import type { CallContext, CancelSignal, ClientHeaders, Deployment } from './types.js';
+import type { CallContext, CancelSignal, ClientHeaders, Deployment, UpstreamReport } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
+
+/** What every endpoint's call on one deployment is given, besides its body. */
+export interface AttemptArgs {
+  readonly deployment: Deployment;
+  /** The keep-alive connection pools of the gateway (closed with it). */
+  readonly pools: UpstreamPools;
+  /** Aborts the upstream request (the client disconnected). */
+  readonly signal: CancelSignal;
+  readonly requestId: string;
+  /** Trace context for the upstream (see CallContext). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
+  /** Receives the provider's request id of a 2xx answer (see UpstreamReport). */
+  readonly report?: UpstreamReport;
+}
 
 /**
  * What every provider call of one request on one deployment knows. `clientHeaders`: the client's
  * headers, only where its body is forwarded natively (a separate argument, so callers pass their
  * arguments object as it is instead of copying it).
  */
-export function callContext(
-  args: {
-    readonly deployment: Deployment;
-    readonly pools: UpstreamPools;
-    readonly signal: CancelSignal;
-    readonly requestId: string;
-    readonly traceHeaders?: Readonly<Record<string, string>>;
-  },
-  clientHeaders?: ClientHeaders,
-): CallContext {
+export function callContext(args: AttemptArgs, clientHeaders?: ClientHeaders): CallContext {
   return {
     deployment: args.deployment,
     pools: args.pools,
@@ -25,5 +30,6 @@ export function callContext(
     requestId: args.requestId,
     clientHeaders,
     traceHeaders: args.traceHeaders,
+    report: args.report,
   };
 }

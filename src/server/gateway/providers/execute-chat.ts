@@ -9,32 +9,17 @@ import {
   StreamUsage,
   tokensForChars,
 } from '../formats/token-estimate.js';
-import { callContext } from './call-context.js';
+import { callContext, type AttemptArgs } from './call-context.js';
 import { resolveProvider } from './registry.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type {
-  CallContext,
-  CancelSignal,
-  ChatProvider,
-  ClientHeaders,
-  Deployment,
-  NativeChatProvider,
-} from './types.js';
-import type { UpstreamPools } from './upstream-pools.js';
+import type { CallContext, ChatProvider, ClientHeaders, NativeChatProvider } from './types.js';
 
 /** Arguments of one conversation call. */
-export interface ExecuteChatArgs {
+export interface ExecuteChatArgs extends AttemptArgs {
   readonly format: ClientFormat;
   /** The validated client request: model already canonical, max_tokens already capped. */
   readonly body: ChatBody | MessagesBody;
-  readonly deployment: Deployment;
-  readonly pools: UpstreamPools;
-  /** Aborts the upstream request (the client disconnected). */
-  readonly signal: CancelSignal;
-  readonly requestId: string;
-  /** Trace context for the upstream (see CallContext). */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
   /**
    * The client's request headers (optional). Forwarded only on the native path, and only those the
    * provider documents: `anthropic-beta` for Messages requests to Anthropic. Credentials

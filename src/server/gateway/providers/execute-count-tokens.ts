@@ -3,9 +3,8 @@ import type { CountTokensBody } from '../formats/messages/count-tokens-schema.js
 import { estimatePromptTokens } from '../formats/token-estimate.js';
 import { countAnthropicTokens } from './anthropic/count-tokens.js';
 import { countDemoPromptTokens } from './demo/demo-tokenizer.js';
-import { callContext } from './call-context.js';
-import type { CancelSignal, ClientHeaders, Deployment } from './types.js';
-import type { UpstreamPools } from './upstream-pools.js';
+import { callContext, type AttemptArgs } from './call-context.js';
+import type { ClientHeaders } from './types.js';
 
 /** Where a count came from: the provider's own count endpoint, the demo tokenizer, or the gateway's estimate. */
 export type TokenCountMethod = 'provider' | 'exact' | 'estimate';
@@ -17,17 +16,11 @@ export interface TokenCount {
 }
 
 /** Arguments of one count on one deployment. */
-export interface CountTokensArgs {
+export interface CountTokensArgs extends AttemptArgs {
   /** The validated client request, model already canonical. */
   readonly body: CountTokensBody;
-  readonly deployment: Deployment;
-  readonly pools: UpstreamPools;
-  readonly signal: CancelSignal;
-  readonly requestId: string;
   /** The client's headers: Anthropic gets its `anthropic-beta`, as the Messages call does. */
   readonly headers?: ClientHeaders;
-  /** Trace context for the upstream (see CallContext). */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -6,23 +6,16 @@ import {
   type EmbeddingsResponse,
 } from '../formats/embeddings/embeddings-schema.js';
 import { estimateTokens } from '../formats/token-estimate.js';
-import { resolveProvider, upstreamModelName } from './registry.js';
+import { resolveProvider } from './registry.js';
+import { callContext, type AttemptArgs } from './call-context.js';
 import type { JsonAnswer } from './answer.js';
-import type { CancelSignal, Deployment } from './types.js';
-import type { UpstreamPools } from './upstream-pools.js';
 import { UnsupportedOperationError } from './upstream-error.js';
 
 /** Arguments of one embeddings call. */
-export interface ExecuteEmbeddingsArgs {
+export interface ExecuteEmbeddingsArgs extends AttemptArgs {
   readonly body: EmbeddingsBody;
-  readonly deployment: Deployment;
-  readonly pools: UpstreamPools;
-  readonly signal: CancelSignal;
   /** The caller's own provider key (passthrough keys), used instead of the deployment's. */
   readonly apiKeyOverride?: string;
-  readonly requestId?: string;
-  /** Trace context for the upstream (see CallContext). */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -41,18 +34,10 @@ export async function executeEmbeddings(
     throw new UnsupportedOperationError(
       `${deployment.model} cannot embed: ${deployment.provider} models have no embeddings API`,
     );
-  const upstreamModel = upstreamModelName(deployment);
+  const context = callContext(args);
   const result = await provider.embed(
-    { ...body, model: upstreamModel },
-    {
-      deployment,
-      pools: args.pools,
-      upstreamModel,
-      signal: args.signal,
-      requestId: args.requestId ?? '',
-      traceHeaders: args.traceHeaders,
-      apiKey: args.apiKeyOverride,
-    },
+    { ...body, model: context.upstreamModel },
+    { ...context, apiKey: args.apiKeyOverride },
   );
   const encoding = body.encoding_format ?? 'float';
   const data = (Array.isArray(result.body?.data) ? result.body.data : []).map((item) =>

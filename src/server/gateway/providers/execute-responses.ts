@@ -20,7 +20,7 @@ import {
   tokensForChars,
 } from '../formats/token-estimate.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
-import { callContext } from './call-context.js';
+import { callContext, type AttemptArgs } from './call-context.js';
 import {
   nativeResponsesBody,
   relayResponsesJson,
@@ -30,20 +30,13 @@ import {
 } from './native-responses.js';
 import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CallContext, CancelSignal, Deployment, NativeResult } from './types.js';
-import type { UpstreamPools } from './upstream-pools.js';
+import type { CallContext, NativeResult } from './types.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
 
 /** Arguments of one Responses call. */
-export interface ExecuteResponsesArgs {
+export interface ExecuteResponsesArgs extends AttemptArgs {
   /** The validated request: model already canonical, max_output_tokens already capped. */
   readonly body: ResponsesBody;
-  readonly deployment: Deployment;
-  readonly pools: UpstreamPools;
-  readonly signal: CancelSignal;
-  readonly requestId: string;
-  /** Trace context for the upstream (see CallContext). */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
   /**
    * For a kept response (`store: true`): receives the Response object before the client does, and who
    * made its item ids; returns the id it is kept under, which is the one the client gets.

@@ -1,5 +1,5 @@
 import { answerProblem, type AnswerFormat } from './answer-shape.js';
-import type { CancelSignal } from './types.js';
+import type { CancelSignal, UpstreamReport } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
 import { UpstreamError } from './upstream-error.js';
 import { AnswerTooLargeError } from './upstream-body.js';
@@ -23,6 +23,8 @@ export interface UpstreamCall {
   readonly secrets: readonly string[];
   /** The format a 2xx JSON answer must have; a body of another shape is refused like one that is not JSON. */
   readonly answer?: AnswerFormat;
+  /** Receives the provider's request id of a 2xx answer. */
+  readonly report?: UpstreamReport;
 }
 
 /** A 2xx answer whose body has not been read yet. */
@@ -59,6 +61,11 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
 
 const isSuccess = (response: UpstreamResponse): boolean => response.status >= 200 && response.status < 300;
 
+/** Hands a 2xx answer's request id to the call's report, where it has one. */
+function reportAnswer(response: UpstreamResponse, call: UpstreamCall): void {
+  if (call.report !== undefined) call.report.upstreamRequestId = providerRequestId(response.headers);
+}
+
 /**
  * Sends the call and resolves once the upstream answered 2xx with headers (the body is left for
  * the caller to read or stream). Any other answer, a transport failure or a timeout rejects with an
@@ -71,8 +78,9 @@ export async function postJson(call: UpstreamCall): Promise<UpstreamResponse> {
   } catch (error) {
     throw transportError(error, call);
   }
-  if (isSuccess(response)) return checkedEncoding(response, call);
-  throw await statusError(response, call);
+  if (!isSuccess(response)) throw await statusError(response, call);
+  reportAnswer(response, call);
+  return checkedEncoding(response, call);
 }
 
 /**
@@ -103,6 +111,7 @@ export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
     throw transportError(error, call);
   }
   if (!isSuccess(response)) throw await statusError(response, call);
+  reportAnswer(response, call);
   checkedEncoding(response, call);
   const text = response.body.textIfComplete() ?? (await readText(response, call));
   return { kind: 'json', body: parseJsonAnswer(text, response, call), text };

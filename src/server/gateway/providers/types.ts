@@ -72,6 +72,17 @@ export interface CallContext {
   readonly clientHeaders?: ClientHeaders;
   /** W3C trace context of the gateway's span for this call (`traceparent`, `tracestate`), when tracing is on. */
   readonly traceHeaders?: Readonly<Record<string, string>>;
+  /** Where the upstream's answer is reported as it arrives (see UpstreamReport). */
+  readonly report?: UpstreamReport;
+}
+
+/**
+ * What the provider said of a call it answered 2xx, written as its headers arrive: its own request id
+ * (OpenAI's `x-request-id`, Anthropic's `request-id`), which the gateway passes on as
+ * `x-upstream-request-id` and which the provider's support asks for. The request's context is one.
+ */
+export interface UpstreamReport {
+  upstreamRequestId?: string;
 }
 
 /** A native answer: parsed JSON (with its text when read from the wire), or the upstream's SSE events as they arrive. */

@@ -22,6 +22,7 @@ export function conversationEndpoint(format: ClientFormat, path: string, service
         requestId: ctx.requestId,
         headers: ctx.headers,
         traceHeaders: ctx.traceHeaders,
+        report: ctx,
       }),
     errorFrame: codecFor(format).errorFrame,
   };

@@ -52,6 +52,7 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
       requestId: ctx.requestId,
       headers: ctx.headers,
       traceHeaders: ctx.traceHeaders,
+      report: ctx,
     });
     return { kind: 'json', body: { input_tokens: count.inputTokens }, usage: NO_USAGE };
   };

@@ -51,6 +51,7 @@ export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
         signal: ctx.signal,
         requestId: ctx.requestId,
         traceHeaders: ctx.traceHeaders,
+        report: ctx,
         // A passthrough caller's own provider key, used instead of the deployment's.
         ...(principal?.kind === 'passthrough' ? { apiKeyOverride: principal.providerKey } : {}),
       });

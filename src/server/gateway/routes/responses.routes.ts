@@ -38,6 +38,7 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         keep: keptAsAnswered(ctx, keepers.get(ctx)),
         replayedIssuers: replayedIssuers.get(ctx),
         traceHeaders: ctx.traceHeaders,
+        report: ctx,
       }),
     errorFrame: responsesErrorFrame,
   };

@@ -42,6 +42,9 @@ export interface TracedRequest {
   readonly tracestate: unknown;
 }
 
+/** The provider's own request id (OpenAI's `x-request-id`, Anthropic's `request-id`) on an upstream attempt's span. */
+const UPSTREAM_REQUEST_ID = 'gatehouse.upstream.request_id';
+
 /**
  * The spans of one /v1 request: a server span for the whole request, a child per pipeline stage,
  * and a client span per upstream attempt (under the route stage's span). The pipeline runs one
@@ -141,11 +144,18 @@ export class RequestTrace {
   attemptFailed(error: unknown): void {
     const upstream = this.#upstream;
     if (upstream === undefined) return;
-    if (error instanceof UpstreamError && error.status > 0)
+    if (error instanceof UpstreamError && error.status > 0) {
       upstream.span.setAttribute('http.response.status_code', error.status);
+      if (error.requestId !== undefined) upstream.span.setAttribute(UPSTREAM_REQUEST_ID, error.requestId);
+    }
     fail(upstream.span, error);
     upstream.span.end();
     this.#upstream = undefined;
+  }
+
+  /** Records on the current attempt's span the provider's id for an answered call. */
+  attemptIdentified(upstreamRequestId: string | undefined): void {
+    if (upstreamRequestId !== undefined) this.#upstream?.span.setAttribute(UPSTREAM_REQUEST_ID, upstreamRequestId);
   }
 
   /**

@@ -36,6 +36,7 @@ export function respond(
 ): Promise<void> | undefined {
   ctx.answer = answer;
   if (ctx.deployment !== undefined) reply.header('x-gateway-deployment', ctx.deployment.id);
+  if (ctx.upstreamRequestId !== undefined) reply.header('x-upstream-request-id', ctx.upstreamRequestId);
   admittedHeaders(ctx, reply);
   ctx.trace?.startRespond();
   const restore = ctx.services.output.piiRestore;

@@ -157,6 +157,8 @@ export async function route(
       const trace = ctx.trace;
       if (trace !== undefined) ctx.traceHeaders = trace.startAttempt(ctx.endpoint, deployment, ctx.body, ctx.attempts);
       ctx.upstreamPending = true;
+      // An earlier attempt's id (a stream that failed on its first event) is not this answer's.
+      ctx.upstreamRequestId = undefined;
       try {
         const answer = await call(deployment);
         ctx.upstreamPending = false;
@@ -164,6 +166,7 @@ export async function route(
         // A stream can still fail after it started: the finishing stage records how it ended.
         if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
         else health.success(deployment, latencyMs);
+        trace?.attemptIdentified(ctx.upstreamRequestId);
         if (answer.kind === 'json') trace?.attemptAnswered(answer.usage);
         return answer;
       } catch (error) {

@@ -36,6 +36,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
           timeoutMs: settings.timeoutMs,
           secrets: settings.secrets,
           answer: 'messages',
+          report: context.report,
         },
         body.stream === true,
       );

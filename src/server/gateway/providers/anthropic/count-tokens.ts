@@ -49,6 +49,7 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
     secrets: settings.secrets,
+    report: context.report,
   };
   const answer = (await postForJson(call)).body;
   const tokens = reportedTokens((answer as { input_tokens?: unknown } | null)?.input_tokens);

@@ -102,5 +102,6 @@ function upstreamCall(
     // The deployment's own key has its list already; a caller's passthrough key gets one here.
     secrets: apiKey === settings.apiKey ? settings.secrets : apiKey ? [apiKey] : [],
     answer,
+    report: context.report,
   };
 }
