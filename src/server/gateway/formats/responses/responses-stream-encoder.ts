@@ -107,6 +107,12 @@ export async function* encodeResponsesStream(
     yield frame('response.output_item.added', { output_index: output.length - 1, item: added });
   }
 
+  // The upstream's first event before the gateway's own `response.created`: a provider that fails at
+  // once (Anthropic's overloaded error arrives as an event, a chat server's as an error chunk) fails
+  // the call before any frame exists, so the route stage retries it or falls back, as on the other
+  // endpoints, and nothing is kept of it.
+  const upstream = events[Symbol.asyncIterator]();
+  const first = await upstream.next();
   const created = responseObject(envelope, [], undefined, undefined);
   keep?.(created);
   let finished = false;
@@ -124,8 +130,15 @@ export async function* encodeResponsesStream(
     if (!finished && keep !== undefined) keep(failedResponse(responseObject(envelope, output, undefined, usage())));
   }
 
+  /** The upstream's events, the first one included; stopping early ends the upstream's too. */
+  async function* upstreamEvents(): AsyncGenerator<IrStreamEvent> {
+    if (first.done) return;
+    yield first.value;
+    yield* { [Symbol.asyncIterator]: () => upstream };
+  }
+
   async function* encodeEvents(): AsyncGenerator<string> {
-    for await (const event of events) {
+    for await (const event of upstreamEvents()) {
       switch (event.type) {
         case 'start':
         case 'usage':
