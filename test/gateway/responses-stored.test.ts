@@ -66,6 +66,31 @@ describe('Stored responses', () => {
     expect(oldest.data.map(text)).toEqual(['one', 'two', 'three']);
   });
 
+  it('pages input items back with before: the items nearest the cursor, in the list order', async () => {
+    const input = ['one', 'two', 'three', 'four', 'five'].map((text) => ({ role: 'user' as const, content: text }));
+    const created = await client.responses.create({ model: 'demo/echo', input, store: true });
+    const page = async (query: string) => {
+      const answer = await fetch(`${h.url}/v1/responses/${created.id}/input_items?${query}`, {
+        headers: { authorization: `Bearer ${client.apiKey}` },
+      });
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as { data: Array<{ id: string; content: Array<{ text: string }> }> } & {
+        has_more: boolean;
+      };
+      return { texts: body.data.map((item) => item.content[0]!.text), ids: body.data.map((item) => item.id), ...body };
+    };
+    const first = await page('limit=2');
+    const second = await page(`limit=2&after=${first.ids.at(-1)}`);
+    expect(second.texts).toEqual(['three', 'two']);
+    const back = await page(`limit=2&before=${second.ids[0]}`);
+    expect(back).toMatchObject({ texts: ['five', 'four'], has_more: false });
+    const nearest = await page(`limit=1&before=${second.ids.at(-1)}`);
+    expect(nearest).toMatchObject({ texts: ['three'], has_more: true });
+    const between = await page(`after=${first.ids[0]}&before=${second.ids.at(-1)}`);
+    expect(between).toMatchObject({ texts: ['four', 'three'], has_more: false });
+    expect(await page('before=msg_unknown')).toMatchObject({ texts: [], has_more: false });
+  });
+
   it('previous_response_id sends the earlier turns, oldest first, in front of the new input', async () => {
     const first = await client.responses.create({ model: 'gpt-4o-mini', input: 'My name is Ada.', store: true });
     expect(first.output_text).toBe('You said: My name is Ada.');

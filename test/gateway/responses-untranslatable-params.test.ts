@@ -36,6 +36,20 @@ describe('Responses parameters that need a Responses API of the provider', () =>
     });
   }
 
+  it('background is refused naming it, before any provider is called', async () => {
+    const error = await client()
+      .responses.create({ model: 'gpt-4o-mini', input: 'Hello', background: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringMatching(/^background is not supported: /),
+    });
+    expect(context.harness.openai.requests).toHaveLength(0);
+    const served = await client().responses.create({ model: 'gpt-4o-mini', input: 'Hello', background: false });
+    expect(served.output_text).toBe('You said: Hello');
+  });
+
   it('settings the answer does without are still served: what a stateless agent sends', async () => {
     const response = await client().responses.create({
       model: 'gpt-4o-mini',

@@ -37,7 +37,10 @@ export interface InputItemsPage {
 
 /** Which page of input items: after an item id, up to `limit`, oldest (`asc`) or newest (`desc`) first. */
 export interface InputItemsQuery {
+  /** The page starts after this item (the next page). */
   readonly after?: string;
+  /** The page ends before this item (the previous page): the `limit` items nearest to it. */
+  readonly before?: string;
   readonly limit: number;
   readonly order: 'asc' | 'desc';
 }
@@ -147,16 +150,21 @@ export class ResponsesService {
     const row = this.visible(owner, id);
     const items = row.inputItems.map((item, index) => withListId(item, row.id, index));
     const ordered = query.order === 'asc' ? items : [...items].reverse();
-    const from = query.after === undefined ? 0 : ordered.findIndex((item) => item.id === query.after) + 1;
-    // An `after` that names no item of this response is past the end: an empty page, as after the last one.
-    const start = query.after !== undefined && from === 0 ? ordered.length : from;
-    const data = ordered.slice(start, start + query.limit);
+    const at = (id: string): number => ordered.findIndex((item) => item.id === id);
+    // A cursor that names no item of this response is past the end it points to: an empty page.
+    const lower = query.after === undefined ? 0 : at(query.after) < 0 ? ordered.length : at(query.after) + 1;
+    const upper = query.before === undefined ? ordered.length : Math.max(at(query.before), 0);
+    const towardStart = query.before !== undefined && query.after === undefined;
+    const start = towardStart ? Math.max(lower, upper - query.limit) : lower;
+    const end = towardStart ? upper : Math.min(upper, lower + query.limit);
+    const data = ordered.slice(start, Math.max(start, end));
     return {
       object: 'list',
       data,
       first_id: data.length > 0 ? String(data[0]!.id) : null,
       last_id: data.length > 0 ? String(data.at(-1)!.id) : null,
-      has_more: start + data.length < ordered.length,
+      // More in the direction the cursor pages: before the page for `before`, after it otherwise.
+      has_more: towardStart ? start > lower : end < upper,
     };
   }
 

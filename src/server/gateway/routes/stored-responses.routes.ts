@@ -24,6 +24,7 @@ const retrieveQuery = z.looseObject({
 const responseSchema = z.looseObject({ id: z.string(), object: z.literal('response') });
 const inputItemsQuery = z.looseObject({
   after: requiredName().optional(),
+  before: requiredName().optional(),
   limit: z
     .string()
     .regex(/^\d+$/, 'must be an integer')
@@ -71,10 +72,10 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const owner = responseOwner(contextOf(request));
-      const { after, limit, order } = request.query;
-      return atEdge(() => services.responses.inputItems(owner, request.params.id, { after, limit, order })) as z.infer<
-        typeof inputItemsSchema
-      >;
+      const { after, before, limit, order } = request.query;
+      return atEdge(() =>
+        services.responses.inputItems(owner, request.params.id, { after, before, limit, order }),
+      ) as z.infer<typeof inputItemsSchema>;
     },
   );
 

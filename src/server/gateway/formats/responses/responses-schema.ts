@@ -82,6 +82,15 @@ export const responsesRequestSchema = z.looseObject({
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
   store: z.boolean().nullish(),
+  // Background mode leaves a response running at the provider, to be polled and cancelled there;
+  // the gateway answers while the client's connection is open, so it is refused on every deployment.
+  background: z
+    .boolean()
+    .nullish()
+    .refine((value) => value !== true, {
+      message:
+        'is not supported: the gateway answers while the request is open; send it without background (with stream: true to see the answer as it is written)',
+    }),
   previous_response_id: name().nullish(),
   max_output_tokens: outputTokens().nullish(),
   top_logprobs: integerIn(0, MAX_TOP_LOGPROBS).nullish(),
