@@ -9,6 +9,7 @@ import { responseOwner } from '../responses/response-owner.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
 import { forbidden } from '../../http/errors.js';
 import { atEdge } from './gateway-errors.js';
+import { prependReplayed } from '../formats/responses/replayed-input.js';
 import { storedResponsesRoutes } from './stored-responses.routes.js';
 
 /**
@@ -109,8 +110,7 @@ function prepareStatefulUse(ctx: RequestContext): StatefulUse {
   if (previous !== null) {
     const earlier = atEdge(() => responses.conversation(owner, previous));
     earlierCollections = earlier.ragCollections;
-    const input = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
-    body.input = [...earlier.items, ...input];
+    prependReplayed(body, earlier.items);
     return { keeper, itemIssuers: earlier.itemIssuers };
   }
   return { keeper };

@@ -3,6 +3,7 @@ import { imageFromUrl } from '../chat/chat-request-ir.js';
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
 import { refuseUntranslatableResponsesParams } from './responses-params.js';
+import { inputItemPath } from './replayed-input.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -30,7 +31,7 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
   items.forEach((item, index) => {
-    const path = `input[${index}]`;
+    const path = inputItemPath(body, index);
     const type = item.type ?? 'message';
     if (type === 'message') {
       const message = item as Extract<ResponsesInputItem, { role: string }>;

@@ -7,6 +7,7 @@ import {
   type VisitOptions,
 } from '../text-visitor.js';
 import type { ResponsesBody } from './responses-schema.js';
+import { inputItemPath } from './replayed-input.js';
 
 type Mutable = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ export function visitResponsesRequestText(body: ResponsesBody, visitor: TextVisi
   }
   body.input.forEach((item: Mutable, index) => {
     const type = item.type ?? 'message';
-    const path = `input[${index}]`;
+    const path = inputItemPath(body, index);
     if (type === 'message') {
       const role = String(item.role);
       const kind = role === 'system' || role === 'developer' ? 'system' : 'message';
