@@ -111,4 +111,30 @@ describe('upstream failures in the log', () => {
     expect(output).not.toContain('"stack"');
     for (const secret of [OPENAI_KEY, ANTHROPIC_KEY, MASTER, key]) expect(output).not.toContain(secret);
   });
+
+  it('logs a stream that fails after its 200, and counts every failure in gateway_upstream_failures_total', async () => {
+    upstream.setNext({ streamErrorAfterFrames: 2 });
+    const response = await fetch(`${server.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], stream: true }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"upstream_error"');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const warning = logLines().find((line) => line.requestId === response.headers.get('x-request-id'));
+    expect(warning).toMatchObject({
+      level: 40,
+      route: '/v1/chat/completions',
+      type: 'upstream_error',
+      deployment: 'gpt-4o-mini',
+      msg: expect.stringMatching(/^upstream failure mid-stream: /),
+    });
+    const metrics = await (await fetch(`${server.gatewayUrl}/metrics`)).text();
+    // The three failures of the test before, each a 502, and this stream.
+    expect(metrics).toContain('gateway_upstream_failures_total{model="gpt-4o-mini",phase="before_answer"} 2');
+    expect(metrics).toContain('gateway_upstream_failures_total{model="claude-opus-4-7",phase="before_answer"} 1');
+    expect(metrics).toContain('gateway_upstream_failures_total{model="gpt-4o-mini",phase="mid_stream"} 1');
+  });
 });

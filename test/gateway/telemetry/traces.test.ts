@@ -288,6 +288,26 @@ describe('request traces over OTLP', () => {
     });
     expect(receiver.bodies.join('\n')).not.toContain('not-a-model-secret-name');
   });
+
+  it('marks a stream that failed after its 200 as failed: server, respond and upstream spans', async () => {
+    const caller = callerContext();
+    h.openai.setNext({ streamErrorAfterFrames: 2 });
+    const stream = await h
+      .openaiClient(secret)
+      .chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'break' }], stream: true },
+        { headers: { traceparent: caller.traceparent } },
+      );
+    await expect(async () => {
+      for await (const chunk of stream) void chunk;
+    }).rejects.toThrow();
+    const spans = await receiver.waitForTrace(caller.traceId, 7);
+    for (const name of ['POST /v1/chat/completions', 'gateway.respond', 'chat gpt-4o-mini']) {
+      expect(only(spans, name).statusCode).toBe(ERROR);
+      expect(only(spans, name).attributes['error.type']).toBeDefined();
+    }
+    expect(only(spans, 'POST /v1/chat/completions').attributes['http.response.status_code']).toBe(200);
+  });
 });
 
 describe('tracing configuration', () => {

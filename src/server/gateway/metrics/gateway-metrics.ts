@@ -6,6 +6,11 @@ import { LabelledHistogram } from './labelled-histogram.js';
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
 
+/** A request's model as a label value: only canonical (allowed) names, so client input never grows the series. */
+export function modelLabel(model: string | null | undefined, isAllowed: (model: string) => boolean): string {
+  return model !== null && model !== undefined && isAllowed(model) ? model : UNKNOWN_MODEL;
+}
+
 /** Counts of one (model, status) since the last scrape. */
 interface Pending {
   readonly model: string;
@@ -16,7 +21,8 @@ interface Pending {
 }
 
 /**
- * The seven `gateway_*` metrics of the interface document, with their exact names and labels.
+ * The `gateway_*` metrics: the seven of the interface document, with their exact names and labels, and
+ * the upstream failures.
  * prom-client hashes the label set on every increment (labelled children included), so request and
  * token counts are added up in plain numbers and handed over when Prometheus scrapes (`collect`).
  */
@@ -28,6 +34,7 @@ export class GatewayMetrics {
   readonly cacheHits: Counter;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
+  readonly upstreamFailures: Counter<'model' | 'phase'>;
   /** Counts since the last scrape, by model then status (no key string built per request). */
   private pending = new Map<string, Map<number, Pending>>();
 
@@ -77,6 +84,12 @@ export class GatewayMetrics {
       help: 'Requests blocked by the content policy',
       registers,
     });
+    this.upstreamFailures = new Counter({
+      name: 'gateway_upstream_failures_total',
+      help: 'Failed upstream attempts by model and phase (before_answer: retried, fallen back or answered 502; mid_stream: after a stream started)',
+      labelNames: ['model', 'phase'],
+      registers,
+    });
     // Every limit_type pre-created, so dashboards see zeros rather than no series.
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
     for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
@@ -113,6 +126,14 @@ export class GatewayMetrics {
           this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
       }
     }
+  }
+
+  /**
+   * Counts a failed upstream attempt: `before_answer` (a retry, fallback or 502 follows) or
+   * `mid_stream` (the stream had started: the client got a 200 and an error event).
+   */
+  upstreamFailure(model: string, phase: 'before_answer' | 'mid_stream'): void {
+    this.upstreamFailures.labels(model, phase).inc();
   }
 
   /** Counts a refusal by a rate limit or budget (used by the rate-limit stage). */

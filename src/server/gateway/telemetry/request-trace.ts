@@ -196,6 +196,8 @@ export class RequestTrace {
     }
     if (this.#respond !== undefined) {
       if (outcome.errorType !== undefined) this.#respond.setAttribute('error.type', outcome.errorType);
+      if (outcome.errorType === 'upstream_error')
+        this.#respond.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
       this.#respond.end();
     }
     const root = this.#root;
@@ -204,7 +206,8 @@ export class RequestTrace {
     if (outcome.model !== undefined) root.setAttribute('gatehouse.model', outcome.model);
     if (outcome.errorType !== undefined) {
       root.setAttribute('error.type', outcome.errorType);
-      if (outcome.status >= 500 || outcome.status === 499)
+      // A stream that failed after its 200 (error type upstream_error) failed as surely as a 502.
+      if (outcome.status >= 500 || outcome.status === 499 || outcome.errorType === 'upstream_error')
         root.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
     }
     root.end();

@@ -2,7 +2,7 @@ import type { UsageEntry } from '../../accounting/usage-entry.js';
 import type { Usage } from '../../formats/ir.js';
 import { tokensForChars } from '../../formats/token-estimate.js';
 import { visitRequestTexts } from '../../guardrails/request-texts.js';
-import { UNKNOWN_MODEL } from '../../metrics/gateway-metrics.js';
+import { modelLabel } from '../../metrics/gateway-metrics.js';
 import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 import { settleStreamHealth } from './route-deployment.js';
@@ -81,8 +81,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   const accounted = ctx.endpoint !== 'models' && ctx.endpoint !== 'stored_responses';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {
-    // Only canonical (allowed) names become label values: client input must not grow the series.
-    const label = entry.model !== null && services.registry.isAllowed(entry.model) ? entry.model : UNKNOWN_MODEL;
+    const label = modelLabel(entry.model, (model) => services.registry.isAllowed(model));
     services.metrics.observeRequest(label, status, entry.latencyMs / 1000, entry.promptTokens, entry.completionTokens);
   }
   if (ctx.principal?.kind === 'key') services.keys.noteUsed(ctx.principal.key.row.id);

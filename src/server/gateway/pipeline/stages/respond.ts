@@ -97,7 +97,14 @@ async function relayStream(
       if (!write(restore ? restore.frame(ctx, frame) : frame, frame)) await roomToWrite(raw, signal, 'abort');
     }
     const failure = answer.error();
-    if (failure !== undefined) ctx.errorType = 'upstream_error';
+    if (failure !== undefined) {
+      ctx.errorType = 'upstream_error';
+      // The status line said 200: without this warning the log would not show the failure at all.
+      requestLog(reply.request).warn(
+        { route: reply.request.routeOptions.url, deployment: ctx.deployment?.id, type: 'upstream_error' },
+        `upstream failure mid-stream: ${failure.message}`,
+      );
+    }
   } catch (error) {
     // The provider layer turns upstream failures into an error frame itself; a throw here is unexpected.
     if (!signal.aborted) {

@@ -9,6 +9,7 @@ import type { ClientWatch } from '../client-connection.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 import { capableDeployments, requiredCapabilities } from './capabilities.js';
 import { MAX_SDK_WAIT_SECONDS } from '../../sdk-wait.js';
+import { modelLabel } from '../../metrics/gateway-metrics.js';
 
 /** Endpoints whose requests need capabilities of the deployment that answers them. */
 const GENERATING: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses']);
@@ -177,6 +178,7 @@ export async function route(
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
+        ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
         last = error;
         if (error.retryable) continue;
         // A refusal of this deployment (its key, model or address) is no reason to fail a model that
@@ -214,8 +216,15 @@ export function settleStreamHealth(ctx: RequestContext): void {
   const failure = ctx.answer?.kind === 'stream' ? ctx.answer.error() : undefined;
   const { health } = ctx.services;
   if (failure === undefined) health.success(relayed.deployment, relayed.latencyMs);
-  else
+  else {
     health.failure(relayed.deployment, relayed.latencyMs, failure.status, failure.message, blamesDeployment(failure));
+    ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'mid_stream');
+  }
+}
+
+/** The request's model as the upstream failure metric's label. */
+function failureLabel(ctx: RequestContext): string {
+  return modelLabel(ctx.model, (model) => ctx.services.registry.isAllowed(model));
 }
 
 /** The client disconnected before an answer: nothing can be sent, the request is accounted as 499. */
