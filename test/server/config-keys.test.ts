@@ -20,6 +20,9 @@ function configFile(name: string, text: string): string {
   return file;
 }
 
+/** An SSO provider's required settings. */
+const SSO_PROVIDER = { issuer: 'https://idp.example', client_id: 'gatehouse', client_secret_env: 'CORP_OIDC_SECRET' };
+
 /** The message loading `overrides` stops with. */
 function refusal(overrides: Record<string, unknown>): string {
   try {
@@ -69,6 +72,14 @@ describe('a misspelt key inside a section', () => {
     [
       { store: { auth: { tokens: [{ token: 'x'.repeat(20), verb: ['read'] }] } } },
       'store.auth.tokens[0].verb: unknown key (did you mean verbs?)',
+    ],
+    [
+      { sso: { providers: { corp: { ...SSO_PROVIDER, mappings: [{ value: 'ml', tem: 'ml' }] } } } },
+      'sso.providers.corp.mappings[0].tem: unknown key (did you mean team?)',
+    ],
+    [
+      { sso: { providers: { corp: { ...SSO_PROVIDER, default_grant: { scopes: ['chat'], model: ['demo/echo'] } } } } },
+      'sso.providers.corp.default_grant.model: unknown key (did you mean models?)',
     ],
   ])('is refused by name in every section: %j', (overrides, line) => {
     expect(refusal(overrides)).toContain(`\n  ${line}`);

@@ -6,24 +6,29 @@ import { principalIdSchema } from '../../shared/principals-api.js';
 const positiveInt = z.number().int().positive();
 
 /** What a matched group grants: scopes and models add up over every match; team, limits and budgets come from the first match that sets them. */
-const grantSchema = z.object({
-  team: principalIdSchema.optional(),
-  scopes: z.array(scopeSchema).min(1).optional(),
-  models: z.array(z.string().min(1)).min(1).optional(),
-  rpm_limit: positiveInt.optional(),
-  tpm_limit: positiveInt.optional(),
-  user_tpm_budget: positiveInt.optional(),
-  user_tpd_budget: positiveInt.optional(),
-  team_tpm_budget: positiveInt.optional(),
-  team_tpd_budget: positiveInt.optional(),
-});
+const grantSchema = z
+  .object({
+    team: principalIdSchema.optional(),
+    scopes: z.array(scopeSchema).min(1).optional(),
+    models: z.array(z.string().min(1)).min(1).optional(),
+    rpm_limit: positiveInt.optional(),
+    tpm_limit: positiveInt.optional(),
+    user_tpm_budget: positiveInt.optional(),
+    user_tpd_budget: positiveInt.optional(),
+    team_tpm_budget: positiveInt.optional(),
+    team_tpd_budget: positiveInt.optional(),
+  })
+  // A misspelt `models` would otherwise vanish, and a grant without models allows every model.
+  .strict();
 
 /** One claim mapping: users whose `claim` holds `value` (or contains it, for a list claim) get `grant`. */
-const mappingSchema = grantSchema.extend({
-  /** The ID token or userinfo claim to read; default the provider's `groups_claim`. */
-  claim: z.string().min(1).optional(),
-  value: z.string().min(1),
-});
+const mappingSchema = grantSchema
+  .extend({
+    /** The ID token or userinfo claim to read; default the provider's `groups_claim`. */
+    claim: z.string().min(1).optional(),
+    value: z.string().min(1),
+  })
+  .strict();
 
 /** A path under this gateway for the browser to land on after sign-in, or a loopback address. */
 const redirectUri = z.url({
