@@ -3,6 +3,7 @@
  * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM/SIGHUP, or when the
  * npm run that started it ends.
  */
+import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { stopOnSignals, stopWithParent } from './shutdown.js';
@@ -32,9 +33,21 @@ function refuse(error: ConfigError): never {
 }
 
 async function main(): Promise<void> {
+  let request;
+  try {
+    request = parseCliArguments(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof CliArgumentError)) throw error;
+    process.stderr.write(`gatehouse: ${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (request.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   let loaded;
   try {
-    loaded = loadConfig();
+    loaded = loadConfig(request.configFile === undefined ? {} : { file: request.configFile });
   } catch (error) {
     if (error instanceof ConfigError) refuse(error);
     throw error;

@@ -61,8 +61,10 @@ export async function spawnHeadless(
 export async function failedStart(
   env: NodeJS.ProcessEnv,
   timeoutMs = 10_000,
+  args: readonly string[] = [],
 ): Promise<{ code?: number; stderr?: string } | undefined> {
-  const run = promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts'], {
+  const command = [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts', ...args];
+  const run = promisify(execFile)(process.execPath, command, {
     env: { ...process.env, GATEWAY_PORT: '0', STORE_PORT: '0', GATEHOUSE_LOG_LEVEL: 'warn', ...env },
     timeout: timeoutMs,
   });

@@ -1,0 +1,42 @@
+/** What the headless command was asked on its command line. */
+export type CliRequest = { readonly kind: 'help' } | { readonly kind: 'serve'; readonly configFile?: string };
+
+/** The command's usage, for `--help` and after a refused argument. */
+export const USAGE = `usage: npm run serve [-- --config <file>]
+       node --import tsx src/server/cli.ts [--config <file>]
+
+Starts the model gateway and the document store headless, with the UI on the gateway.
+
+  --config <file>  configuration file (YAML or JSON; a LiteLLM proxy config is read too);
+                   the same as GATEHOUSE_CONFIG, which it takes precedence over
+  -h, --help       this text
+
+Everything else is set in the configuration file or the environment (GATEWAY_PORT, STORE_PORT,
+GATEHOUSE_HOST, GATEHOUSE_DATA_DIR, ...): see docs/configuration.md.`;
+
+/** An argument the command does not take: refused rather than ignored, so a setting is never lost silently. */
+export class CliArgumentError extends Error {}
+
+/**
+ * Reads the command's arguments. Only `--config` and `--help` exist: a LiteLLM user's `--port` or
+ * `--model` would otherwise be ignored while the server started on defaults.
+ */
+export function parseCliArguments(args: readonly string[]): CliRequest {
+  let configFile: string | undefined;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '-h' || arg === '--help') return { kind: 'help' };
+    if (arg === '--config' || arg.startsWith('--config=')) {
+      const value = arg === '--config' ? args[(index += 1)] : arg.slice('--config='.length);
+      if (value === undefined || value === '' || value.startsWith('-'))
+        throw new CliArgumentError('--config needs a file: --config gatehouse.yaml');
+      if (configFile !== undefined) throw new CliArgumentError('--config is given twice');
+      configFile = value;
+      continue;
+    }
+    throw new CliArgumentError(
+      `unknown argument '${arg}': the command takes --config <file> and --help; ports, host and data folder are set in the configuration or the environment (GATEWAY_PORT, STORE_PORT, GATEHOUSE_HOST, GATEHOUSE_DATA_DIR)`,
+    );
+  }
+  return configFile === undefined ? { kind: 'serve' } : { kind: 'serve', configFile };
+}
