@@ -40,6 +40,14 @@ test('cache: turned on in the UI, a repeated request is a hit in the traffic dra
     await expect(page.getByTestId('cache-stats')).toContainText('Answers kept');
     await saveScreenshot(page, 'gateway-cache');
     await page.getByTestId('purge-cache').click();
+    // It asks first: Cancel leaves every answer kept.
+    const confirm = page.getByRole('dialog', { name: 'Purge every kept answer?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    const kept = (await (await admin('GET', '/internal/cache')).json()) as { stats: { entries: number } };
+    expect(kept.stats.entries).toBeGreaterThan(0);
+    await page.getByTestId('purge-cache').click();
+    await confirm.getByRole('button', { name: 'Purge everything' }).click();
     await expect(page.getByText(/Purged [1-9]\d* answers?/)).toBeVisible();
     const after = (await (await admin('GET', '/internal/cache')).json()) as { stats: { entries: number } };
     expect(after.stats.entries).toBe(0);

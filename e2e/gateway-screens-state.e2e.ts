@@ -407,3 +407,30 @@ test('live traffic: a refused request shows its error message whole and the mode
   // Its body was never recorded: the curl command says it goes without.
   await expect(drawer.getByRole('button', { name: 'Copy as curl (no body)' })).toBeVisible();
 });
+
+test('Models: resetting to the startup configuration asks first, naming what goes', async ({ page }) => {
+  const model = `reset-me-${Date.now()}`;
+  await allowModel(model);
+  try {
+    expect((await gatewayAdmin('/internal/models', 'PUT', { model_aliases: { 'reset-alias': model } })).status).toBe(
+      200,
+    );
+    await openSignedIn(page, 'gateway/models');
+    await page.getByRole('button', { name: 'Reset to startup configuration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the model settings to the startup configuration?' });
+    await expect(dialog).toContainText('1 alias');
+    await expect(dialog).toContainText('cannot be undone');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    const kept = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
+    expect(kept.allowed_models).toContain(model);
+
+    await page.getByRole('button', { name: 'Reset to startup configuration' }).click();
+    await dialog.getByRole('button', { name: 'Reset model settings' }).click();
+    await expect(page.getByText('Model settings reset to the startup configuration')).toBeVisible();
+    const reset = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };
+    expect(reset.allowed_models).not.toContain(model);
+  } finally {
+    await gatewayAdmin('/internal/models', 'PUT', { reset: true });
+  }
+});

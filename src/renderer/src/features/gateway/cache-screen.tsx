@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CachePurge } from '../../../../shared/cache-api.js';
 import { useCache, usePurgeCache, useUpdateCache } from '../../api/cache-queries.js';
 import { Button } from '../../components/button.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
@@ -15,6 +16,7 @@ import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDra
 function PurgePanel() {
   const purge = usePurgeCache();
   const [filter, setFilter] = useState({ team: '', key_id: '', model: '' });
+  const [confirming, setConfirming] = useState(false);
   const run = async (): Promise<void> => {
     const body: CachePurge = {
       ...(filter.team.trim() ? { team: filter.team.trim() } : {}),
@@ -50,9 +52,19 @@ function PurgePanel() {
           </Field>
         ))}
       </div>
-      <Button variant="danger" busy={purge.isPending} onClick={() => void run()} data-testid="purge-cache">
+      <Button variant="danger" busy={purge.isPending} onClick={() => setConfirming(true)} data-testid="purge-cache">
         {narrowed ? 'Purge matching answers' : 'Purge everything'}
       </Button>
+      {confirming && (
+        <ConfirmDialog
+          testId="purge-cache-dialog"
+          title={narrowed ? 'Purge the matching answers?' : 'Purge every kept answer?'}
+          description="Their requests go to the providers again (and are charged) until the cache holds them anew."
+          confirmLabel={narrowed ? 'Purge matching answers' : 'Purge everything'}
+          onConfirm={() => void run()}
+          onClose={() => setConfirming(false)}
+        />
+      )}
       {purge.error && <ErrorMessage error={purge.error} title="Could not purge the cache" />}
     </section>
   );
@@ -81,6 +93,7 @@ export function CacheScreen() {
       // shown in the save bar
     }
   };
+  const [confirmingReset, setConfirmingReset] = useState(false);
   const reset = async (): Promise<void> => {
     try {
       await update.mutateAsync({ reset: true });
@@ -108,7 +121,7 @@ export function CacheScreen() {
         }
         actions={
           view?.source === 'admin' && (
-            <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => void reset()}>
+            <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => setConfirmingReset(true)}>
               Reset to startup configuration
             </Button>
           )
@@ -248,6 +261,16 @@ export function CacheScreen() {
           </>
         )}
       </PageBody>
+      {confirmingReset && (
+        <ConfirmDialog
+          testId="reset-cache-dialog"
+          title="Reset the cache settings to the startup configuration?"
+          description="The settings edited here are replaced by the startup configuration's. Kept answers stay until they expire or are purged."
+          confirmLabel="Reset cache settings"
+          onConfirm={() => void reset()}
+          onClose={() => setConfirmingReset(false)}
+        />
+      )}
       {dirty && (
         <SaveBar
           screen="Cache"

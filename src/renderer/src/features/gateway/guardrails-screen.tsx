@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { PII_ENTITY_TYPES, PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
 import {
   useContentPolicySettings,
@@ -7,6 +7,7 @@ import {
   useUpdatePiiSettings,
 } from '../../api/guardrails-queries.js';
 import { Button } from '../../components/button.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
@@ -66,6 +67,7 @@ export function GuardrailsScreen() {
       // shown in the save bar
     }
   };
+  const [confirmingReset, setConfirmingReset] = useState(false);
   const reset = async (): Promise<void> => {
     try {
       if (pii.data?.source === 'database') await updatePii.mutateAsync({ reset: true });
@@ -84,7 +86,7 @@ export function GuardrailsScreen() {
         subtitle="What leaves for the providers: personal data scrubbed, content refused. Changes apply at once, without a restart."
         actions={
           fromDatabase && (
-            <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
+            <Button variant="ghost" busy={saving && !dirty} onClick={() => setConfirmingReset(true)}>
               Reset to startup configuration
             </Button>
           )
@@ -181,6 +183,16 @@ export function GuardrailsScreen() {
           </>
         )}
       </PageBody>
+      {confirmingReset && (
+        <ConfirmDialog
+          testId="reset-guardrails-dialog"
+          title="Reset PII and the content policy to the startup configuration?"
+          description="The modes, entity types, overrides and blocked terms edited here are replaced by the startup configuration's. It cannot be undone."
+          confirmLabel="Reset PII and policy"
+          onConfirm={() => void reset()}
+          onClose={() => setConfirmingReset(false)}
+        />
+      )}
       {(dirty || saving) && (
         <SaveBar
           screen="PII & policy"

@@ -8,6 +8,7 @@ import {
   useUpdateModelSettings,
 } from '../../api/gateway-queries.js';
 import { Button } from '../../components/button.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Field, Select } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
@@ -26,6 +27,23 @@ function settingsOf(view: ModelSettingsView): ModelSettings {
     per_model_max_tokens: view.per_model_max_tokens,
     default_embedding_model: view.default_embedding_model,
   };
+}
+
+/** What a reset drops, named: it cannot be undone, and a deployment's stored key cannot be read back. */
+function resetDescription(
+  settings: ModelSettingsView | undefined,
+  deployments: { readonly source: string; readonly data: readonly unknown[] } | undefined,
+): string {
+  const lost: string[] = [];
+  if (settings?.source === 'database') {
+    const aliases = Object.keys(settings.model_aliases).length;
+    lost.push(`the allowed models and caps edited here, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`);
+  }
+  if (deployments?.source === 'database') {
+    const count = deployments.data.length;
+    lost.push(`${count === 1 ? '1 deployment' : `${count} deployments`} with the API keys stored for them`);
+  }
+  return `This replaces ${lost.join(', and ')} with the startup configuration. It cannot be undone: keys stored here must be entered again.`;
 }
 
 /** Allowed models, aliases, caps and deployments: edited as one draft, saved together. */
@@ -48,6 +66,7 @@ export function ModelsScreen() {
   // What is typed in the add rows counts too: saving without it would drop it unseen.
   const [newModel, setNewModel] = useState('');
   const [newAlias, setNewAlias] = useState<NewAlias>({ name: '', target: '' });
+  const [confirmingReset, setConfirmingReset] = useState(false);
   const listedProblems = draft ? aliasProblems(draft) : [];
   const problems = draft ? [...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)] : listedProblems;
   const saving = update.isPending || updateDeployments.isPending;
@@ -103,7 +122,7 @@ export function ModelsScreen() {
         }
         actions={
           fromDatabase && (
-            <Button variant="ghost" busy={saving && !dirty} onClick={() => void reset()}>
+            <Button variant="ghost" busy={saving && !dirty} onClick={() => setConfirmingReset(true)}>
               Reset to startup configuration
             </Button>
           )
@@ -192,6 +211,16 @@ export function ModelsScreen() {
           </>
         )}
       </PageBody>
+      {confirmingReset && (
+        <ConfirmDialog
+          testId="reset-models-dialog"
+          title="Reset the model settings to the startup configuration?"
+          description={resetDescription(settings.data, deployments.data)}
+          confirmLabel="Reset model settings"
+          onConfirm={() => void reset()}
+          onClose={() => setConfirmingReset(false)}
+        />
+      )}
       {dirty && (
         <SaveBar
           screen="Models"
