@@ -268,6 +268,25 @@ test('live traffic: closing the drawer from inside it gives focus back to the li
   await expect(trafficList(page)).toBeFocused();
 });
 
+test('live traffic: Space presses the focused button; elsewhere it pauses and resumes', async ({ page, app }) => {
+  const issued = await issueKey({ name: `space-${Date.now()}` });
+  await chat(app, issued.key, 'space');
+  await openSignedIn(page, `gateway/traffic?key=${issued.id}`);
+  await expect(trafficList(page)).toBeFocused();
+  await page.keyboard.press('Enter');
+  const drawer = page.getByTestId('traffic-drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('button', { name: 'Close details' }).focus();
+  await page.keyboard.press(' ');
+  await expect(drawer).toBeHidden();
+  await expect(page.getByTestId('pause-traffic')).toHaveText('Pause');
+  await expect(trafficList(page)).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('pause-traffic')).toHaveText('Resume');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('pause-traffic')).toHaveText('Pause');
+});
+
 test('usage: a small cost on the value axis is shown whole, not cut off at the chart’s edge', async ({ page, app }) => {
   const issued = await issueKey({ name: `axis-${Date.now()}` });
   await chat(app, issued.key, 'priced');

@@ -59,6 +59,12 @@ test('apply through the API, browse the log, open a diff, roll back and see the 
   const dialog = page.getByTestId('rollback-dialog');
   await expect(dialog.getByTestId('action-preview')).toContainText('2 documents would change');
   await expect(dialog.getByTestId('changes-list')).toContainText('notes.txt');
+  // The shortcut works with the preview open too: the preview's diff and the screen's share one layout.
+  await dialog.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('u');
+  await expect(dialog.getByTestId('diff-view')).toHaveAttribute('data-mode', 'unified');
+  await page.keyboard.press('u');
+  await expect(dialog.getByTestId('diff-view')).toHaveAttribute('data-mode', 'split');
   await saveScreenshot(page, 'store-rollback-preview');
   await dialog.getByTestId('confirm-rollback').click();
   await expect(dialog).toBeHidden();

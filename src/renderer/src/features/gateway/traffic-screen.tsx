@@ -18,11 +18,17 @@ function firstRequest(gatewayUrl: string): string {
   return `curl ${gatewayUrl}/v1/chat/completions \\\n  -H "Authorization: Bearer $GATEHOUSE_API_KEY" \\\n  -H "Content-Type: application/json" \\\n  -d '{"model": "demo/echo", "messages": [{"role": "user", "content": "Hello"}]}'`;
 }
 
-/** Space pauses and resumes, outside text fields. */
+/** Space on a button or link presses it (Close details, Copy as curl): the shortcut leaves it to them. */
+function pressesControl(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.closest('button, a[href], summary, [role="button"]') !== null;
+}
+
+/** Space pauses and resumes, outside text fields and off buttons and links. */
 function useSpaceToggle(toggle: () => void): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key !== ' ' || isTypingTarget(event.target) || document.querySelector('dialog[open]')) return;
+      if (event.key !== ' ' || isTypingTarget(event.target) || pressesControl(event.target)) return;
+      if (document.querySelector('dialog[open]')) return;
       event.preventDefault();
       toggle();
     };

@@ -27,14 +27,20 @@ function Stats({ change }: { readonly change: Change }) {
 }
 
 /** The "u" shortcut toggles the diff layout while a diff is on screen. */
+function onDiffModeKey(event: KeyboardEvent): void {
+  if (event.key !== 'u' || isTypingTarget(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+  toggleDiffMode();
+}
+
+/** Views showing now: one listener for all of them, since the mode is shared (two would toggle twice). */
+let diffViewsShown = 0;
+
 function useDiffModeShortcut(): void {
   useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key !== 'u' || isTypingTarget(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
-      toggleDiffMode();
+    if (diffViewsShown++ === 0) window.addEventListener('keydown', onDiffModeKey);
+    return () => {
+      if (--diffViewsShown === 0) window.removeEventListener('keydown', onDiffModeKey);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
   }, []);
 }
 
