@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, storeCall, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
 
 /** The few DOM members the in-page checks use: this file is type-checked without the DOM library. */
@@ -263,4 +263,19 @@ test('in a window narrower than the desktop minimum, the traffic drawer lies ove
   expect((await name.boundingBox())!.width, 'document name width').toBeGreaterThanOrEqual(100);
   expect((await page.getByTestId('content-view').boundingBox())!.width, 'content width').toBeGreaterThanOrEqual(300);
   await page.screenshot({ path: 'e2e/artifacts/narrow-800-documents.png' });
+});
+
+test('checkpoints: a long name without spaces wraps, and the row buttons stay in view at 1280 px', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const namespace = freshNamespace('narrow', 'checkpoint');
+  await apply(namespace, 'main', 'first', { 'a.txt': 'a' });
+  const name = `feat-cp-${'x'.repeat(100)}`;
+  await storeCall('/v1/checkpoints', { scope: { namespace, branch: 'main' }, name });
+  await openSignedIn(page, screen('checkpoints', namespace, 'main'));
+  for (const action of ['Roll back to', 'Delete']) {
+    const button = page.getByRole('button', { name: `${action} ${name}` });
+    await expect(button).toBeVisible();
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width, `${action} right edge`).toBeLessThanOrEqual(1280);
+  }
 });

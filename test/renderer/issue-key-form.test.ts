@@ -43,6 +43,9 @@ describe('issue key form', () => {
       teamTpd: 'Team token budget per day must be a whole number above 0, or empty',
     });
     expect(toIssueKeyRequest(EMPTY_FORM).errors.name).toMatch(/^Name is required/);
+    for (const written of ['1e3', '0x10', '1_000'])
+      expect(toIssueKeyRequest({ ...EMPTY_FORM, name: 'ci', rpm: written }).errors.rpm).toMatch(/whole number/);
+    expect(toIssueKeyRequest({ ...EMPTY_FORM, name: 'ci', rpm: ' 1000 ' }).body?.rpm_limit).toBe(1000);
   });
 
   it('refuses a user or team the gateway would refuse, on its field, in the shared schema’s words', () => {

@@ -15,13 +15,17 @@ export function limitText(value: number | null | undefined): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
+const WHOLE = /^\d+$/;
+const AMOUNT = /^(\d+(\.\d*)?|\.\d+)$/;
+
 function parseLimit(
   text: string,
   { kind, label }: LimitField<string>,
 ): { readonly value: number | null } | { readonly error: string } {
   const trimmed = text.trim();
   if (!trimmed) return { value: null };
-  const number = Number(trimmed);
+  // Written as people write amounts: Number() would also read 1e3 and 0x10, which the field never shows back.
+  const number = (kind === 'count' ? WHOLE : AMOUNT).test(trimmed) ? Number(trimmed) : Number.NaN;
   if (kind === 'count')
     return Number.isInteger(number) && number > 0
       ? { value: number }

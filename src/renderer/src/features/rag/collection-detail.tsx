@@ -35,6 +35,7 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (doc) => (
         <Button size="sm" variant="ghost" onClick={() => setDocument(doc.id)}>
           Show chunks

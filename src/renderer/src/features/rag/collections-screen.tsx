@@ -35,6 +35,7 @@ export function CollectionsScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (c) => (
         <span className="chip-row">
           {/* Named with the collection: a column of identical "Delete" buttons says nothing out of context. */}

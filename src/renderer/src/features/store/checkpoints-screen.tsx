@@ -53,6 +53,7 @@ export function CheckpointsScreen() {
     {
       header: '',
       align: 'right',
+      className: 'cell-actions',
       cell: (checkpoint) => (
         <span className="row-actions">
           {checkpoint.branch === scope.branch ? (
