@@ -14,6 +14,8 @@ import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
 import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
 import { jsonBody } from '../traffic/traffic-log.js';
+import { LOOP_MARK_HEADER } from '../providers/upstream-pools.js';
+import { badRequest, type AppError } from '../../http/errors.js';
 import { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 import { contextOf, type Endpoint, type RequestContext } from './request-context.js';
@@ -98,6 +100,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
     reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));
     try {
+      if (request.headers[LOOP_MARK_HEADER] === services.pools.loopMark) throw requestLoop(request.headers.host);
       if (ctx.trace === undefined) authenticate(ctx);
       else ctx.trace.run('gateway.authenticate', () => authenticate(ctx));
     } catch (error) {
@@ -106,6 +109,18 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
     }
     done();
   };
+}
+
+/**
+ * A request the gateway sent to itself: a provider's or deployment's base URL points back at it (an
+ * OPENAI_BASE_URL exported for the SDKs, read by the gateway too). Refused at once, so the loop ends
+ * after one turn, with a 400 the calling turn passes on (a 502 not retried) rather than recursing
+ * until the connection limit.
+ */
+function requestLoop(host: string | undefined): AppError {
+  return badRequest(
+    `request loop: this gateway sent this request to itself (at ${host ?? 'its own address'}); a provider's or deployment's base_url points at the gateway, not at the provider`,
+  );
 }
 
 /** What the pipeline changed in the client's body, shown in the traffic view as the forwarded body. */

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
 import { withinGrace } from '../../within-grace.js';
+
+/** The header that carries {@link UpstreamPools.loopMark}. */
+export const LOOP_MARK_HEADER = 'x-gatehouse-via';
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
@@ -20,6 +24,11 @@ const MAX_TARGETS = 1000;
  * closed with them, so a stopped gateway leaves no sockets or timers behind.
  */
 export class UpstreamPools {
+  /**
+   * This gateway's mark on its upstream calls (the `x-gatehouse-via` header): a request that arrives
+   * carrying it came from the gateway itself, a provider address that points back at it.
+   */
+  readonly loopMark: string = randomUUID();
   readonly #pools = new Map<string, Pool>();
   /** By base URL, then path: two map lookups, where one keyed by both would build a string per call. */
   readonly #targets = new Map<string, Map<string, UpstreamTarget>>();

@@ -2,6 +2,7 @@ import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { NativeChatProvider, NativeResult } from '../types.js';
 import { anthropicBeta } from './anthropic-beta.js';
+import { LOOP_MARK_HEADER } from '../upstream-pools.js';
 
 /**
  * The API version this gateway speaks to Anthropic: the one whose parameters it sends (newer
@@ -20,6 +21,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
         ...context.traceHeaders,
         'anthropic-version': ANTHROPIC_VERSION,
         'x-request-id': context.requestId,
+        [LOOP_MARK_HEADER]: context.pools.loopMark,
       };
       const beta = anthropicBeta(context.clientHeaders);
       if (beta !== undefined) headers['anthropic-beta'] = beta;

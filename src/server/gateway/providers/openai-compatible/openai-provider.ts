@@ -5,6 +5,7 @@ import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
 import { reportedTokens } from '../../formats/reported-tokens.js';
 import type { AnswerFormat } from '../answer-shape.js';
+import { LOOP_MARK_HEADER } from '../upstream-pools.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
@@ -85,7 +86,11 @@ function upstreamCall(
   apiKey: string | undefined,
   answer: AnswerFormat,
 ): UpstreamCall {
-  const headers: Record<string, string> = { ...context.traceHeaders, 'x-request-id': context.requestId };
+  const headers: Record<string, string> = {
+    ...context.traceHeaders,
+    'x-request-id': context.requestId,
+    [LOOP_MARK_HEADER]: context.pools.loopMark,
+  };
   if (apiKey) {
     if (settings.auth === 'api-key') headers['api-key'] = apiKey;
     else headers.authorization = `Bearer ${apiKey}`;
