@@ -330,6 +330,21 @@ describe('chat completions through the official openai client', () => {
     expect(forbidden!.type).toBe('permission_error');
   });
 
+  it("shows a request's cost to the billionth of a dollar, not as floating-point noise", async () => {
+    // 23 prompt tokens at $0.15 per million: 3.4499999999999996e-6 computed, $0.00000345 shown.
+    h.openai.setNext({ reply: { text: '', usage: { prompt_tokens: 23, completion_tokens: 0 } } });
+    const { response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'cost me' }] })
+      .withResponse();
+    const [row] = await h.usageRows(`request_id=${response.headers.get('x-request-id')}`);
+    expect(row.cost_usd).toBe(0.00000345);
+    const traffic = await h.admin('GET', `/internal/traffic?limit=5`);
+    const event = (traffic.body.data as Array<{ request_id: string; cost_usd: number }>).find(
+      (candidate) => candidate.request_id === response.headers.get('x-request-id'),
+    );
+    expect(event?.cost_usd).toBe(0.00000345);
+  });
+
   it('accounts every request (usage row with key, user, team, tokens, cost) and counts metrics', async () => {
     const completion = await client.chat.completions.create({
       model: 'gpt-4o-mini',

@@ -253,7 +253,7 @@ export class UsageRepository {
       provider: r.provider,
       prompt_tokens: r.prompt_tokens,
       completion_tokens: r.completion_tokens,
-      cost_usd: r.cost_usd,
+      cost_usd: roundUsd(r.cost_usd),
       latency_ms: r.latency_ms,
       status: r.status,
       error_type: r.error_type,

@@ -3,6 +3,7 @@ import type { Usage } from '../../formats/ir.js';
 import { tokensForChars } from '../../formats/token-estimate.js';
 import { visitRequestTexts } from '../../guardrails/request-texts.js';
 import { modelLabel } from '../../metrics/gateway-metrics.js';
+import { roundUsd } from '../../accounting/pricing.js';
 import { textBody } from '../../traffic/traffic-log.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 import { settleStreamHealth } from './route-deployment.js';
@@ -123,7 +124,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     latency_ms: entry.latencyMs,
     prompt_tokens: entry.promptTokens,
     completion_tokens: entry.completionTokens,
-    cost_usd: entry.costUsd,
+    cost_usd: roundUsd(entry.costUsd),
     rag_chunks: ctx.rag ? [...ctx.rag.chunks] : null,
     guardrails: ctx.guardrails ?? null,
     cache: ctx.cache === undefined ? null : ctx.cached ? 'hit' : ctx.cache.bypassed ? 'bypass' : 'miss',
