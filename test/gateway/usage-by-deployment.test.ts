@@ -68,3 +68,34 @@ describe('usage grouped by deployment and by provider', () => {
     expect(answer.body.error.message).toMatch(/group_by.*deployment.*provider/);
   });
 });
+
+describe('usage per deployment leaves out cache hits', () => {
+  let h: GatewayHarness;
+  let client: OpenAI;
+  let keyId: string;
+  beforeAll(async () => {
+    h = await startGatewayHarness({ cache: { enabled: true } });
+    const key = await h.issueKey({ name: 'cached', scopes: ['chat'] });
+    keyId = key.id;
+    client = h.openaiClient(key.key);
+  });
+  afterAll(() => h?.close());
+
+  it('counts a hit under no deployment or provider: no upstream answered it', async () => {
+    const ask = () =>
+      client.chat.completions
+        .create({ model: 'ha-model', temperature: 0, messages: [{ role: 'user', content: 'same' }] })
+        .withResponse();
+    expect((await ask()).response.headers.get('x-cache-hit')).toBe('false');
+    const hit = await ask();
+    expect(hit.response.headers.get('x-cache-hit')).toBe('true');
+    expect(h.openai.requests).toHaveLength(1);
+    for (const groupBy of ['deployment', 'provider']) {
+      const answer = await h.admin('GET', `/internal/usage?group_by=${groupBy}&bucket=day&key_id=${keyId}`);
+      const groups = Object.fromEntries(
+        usageResponseSchema.parse(answer.body).data.map((point) => [String(point.group), point.requests]),
+      );
+      expect(groups).toEqual(groupBy === 'deployment' ? { 'ha-primary': 1, null: 1 } : { openai: 1, null: 1 });
+    }
+  });
+});

@@ -62,10 +62,12 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
       return 'u.owner_user';
     case 'team':
       return 'u.team';
+    // Per upstream: a cache hit called none (its row keeps the deployment that answered first, which
+    // the traffic view shows), so it is counted with the requests no upstream answered.
     case 'deployment':
-      return 'u.deployment';
+      return 'CASE WHEN u.cached = 1 THEN NULL ELSE u.deployment END';
     case 'provider':
-      return 'u.provider';
+      return 'CASE WHEN u.cached = 1 THEN NULL ELSE u.provider END';
     case 'none':
       return 'NULL';
     default:
