@@ -42,6 +42,21 @@ const ANTHROPIC: ProviderDefaults = {
   keyEnv: 'ANTHROPIC_API_KEY',
 };
 
+/** Servers on this machine whose OpenAI-compatible API is under `/v1` of their address. */
+const SERVED_UNDER_V1: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'vllm', 'llamacpp']);
+
+/**
+ * A base URL as people paste it, made the one the paths are added to: Anthropic's with `/v1` or its
+ * whole endpoint (`…/v1/messages`, as LiteLLM takes it) would otherwise be called at
+ * `/v1/v1/messages`; a local server's bare address (`http://127.0.0.1:11434`, as Ollama prints it)
+ * at `/chat/completions`, where it answers 404.
+ */
+export function asBaseUrl(name: string, url: string): string {
+  if (name === 'anthropic') return url.replace(/\/v1(\/messages)?\/*$/, '');
+  if (SERVED_UNDER_V1.has(name) && /^https?:\/\/[^/?#]+\/*$/.test(url)) return `${url.replace(/\/+$/, '')}/v1`;
+  return url;
+}
+
 /** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
 export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
 
@@ -93,7 +108,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
       : undefined);
   return {
     name,
-    baseUrl,
+    baseUrl: asBaseUrl(name, baseUrl),
     apiKey,
     secrets: apiKey ? [apiKey] : [],
     auth: defaults.auth ?? 'bearer',
