@@ -408,8 +408,21 @@ describe('npm run import:litellm', () => {
     const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
     const out = tempFile('existing.yaml', 'old\n');
     chmodSync(out, 0o644);
-    expect(runImport(input, '--out', out).status).toBe(0);
+    expect(runImport(input, '--out', out, '--force').status).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
+  });
+
+  it('replaces an existing --out file only with --force, and never the file it reads', () => {
+    const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
+    const out = tempFile('gatehouse.yaml', 'edited by hand\n');
+    const kept = runImport(input, '--out', out);
+    expect(kept.status).toBe(2);
+    expect(kept.stderr).toBe(`import:litellm: ${out} exists: pass --force to replace it\n`);
+    expect(readFileSync(out, 'utf8')).toBe('edited by hand\n');
+    const itself = runImport(input, '--out', input, '--force');
+    expect(itself.status).toBe(2);
+    expect(itself.stderr).toContain('is the LiteLLM config being read');
+    expect(readFileSync(input, 'utf8')).toBe(liteLlmYaml('http://127.0.0.1:9/v1'));
   });
 
   it('exits 2 on unreadable or non-LiteLLM input', () => {

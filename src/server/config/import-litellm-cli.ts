@@ -1,15 +1,16 @@
 /**
- * `npm run import:litellm -- config.yaml [--out gatehouse.yaml]`: converts a LiteLLM proxy config
+ * `npm run import:litellm -- config.yaml [--out gatehouse.yaml [--force]]`: converts a LiteLLM proxy config
  * into a Gatehouse configuration file (stdout, or `--out`), and names every key it could not convert
  * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input (two entries
  * with one id, say) or arguments.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
 import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
 
-const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml>]';
+const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml> [--force]]';
 
 /** The converted file's text: a header naming the source and what was left out, then the YAML. */
 function convertedYaml(source: string, config: Record<string, unknown>, unmapped: readonly string[]): string {
@@ -27,8 +28,13 @@ function fail(message: string, code: number): never {
 function main(args: readonly string[]): void {
   let input: string | undefined;
   let out: string | undefined;
+  let force = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
+    if (arg === '--force') {
+      force = true;
+      continue;
+    }
     if (arg === '--out' || arg === '-o') out = args[++i] ?? fail(`--out needs a file name\n${USAGE}`, 2);
     else if (arg.startsWith('--out=')) out = arg.slice('--out='.length);
     else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
@@ -36,6 +42,10 @@ function main(args: readonly string[]): void {
     else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
   }
   if (input === undefined) fail(USAGE, 2);
+  if (out !== undefined && resolve(out) === resolve(input))
+    fail(`--out ${out} is the LiteLLM config being read: write the conversion to another file`, 2);
+  // Before anything is converted: a file already there (a Gatehouse config edited since) is not replaced unasked.
+  if (out !== undefined && !force && existsSync(out)) fail(`${out} exists: pass --force to replace it`, 2);
 
   let raw: Record<string, unknown>;
   try {
