@@ -8,6 +8,7 @@ import {
 } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
 import {
+  cancelledResponse,
   encodeResponsesStream,
   responsesErrorFrame,
   type ResponsesSequence,
@@ -30,8 +31,16 @@ import {
 } from './native-responses.js';
 import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CallContext, NativeResult } from './types.js';
+import type { CallContext, CancelSignal, NativeResult } from './types.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
+
+/**
+ * What is kept of a stream its client left: the response was cancelled, not failed at the server
+ * (the upstream call ends with the client, so the relay reads that end as a failure).
+ */
+function asLeft(response: Record<string, unknown>, signal: CancelSignal): Record<string, unknown> {
+  return signal.aborted && response.status === 'failed' ? cancelledResponse(response) : response;
+}
 
 /** Arguments of one Responses call. */
 export interface ExecuteResponsesArgs extends AttemptArgs {
@@ -70,7 +79,8 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
     });
   }
   const request = responsesRequestToIr(args.body);
-  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'gateway' }));
+  const keep =
+    args.keep && ((response: Record<string, unknown>) => args.keep!(asLeft(response, signal), { by: 'gateway' }));
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
   const sequence: ResponsesSequence = { next: 0 };
@@ -116,7 +126,9 @@ async function nativeResponses(
     previousResponseId: args.body.previous_response_id ?? undefined,
   };
   const issuer = responsesIssuer(args.deployment);
-  const keep = args.keep && ((response: Record<string, unknown>) => args.keep!(response, { by: 'provider', issuer }));
+  const keep =
+    args.keep &&
+    ((response: Record<string, unknown>) => args.keep!(asLeft(response, args.signal), { by: 'provider', issuer }));
   const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
   const body = nativeResponsesBody(args.body, context.upstreamModel, { issuer, replayed: args.replayedIssuers });
   const result = await send(body, context);

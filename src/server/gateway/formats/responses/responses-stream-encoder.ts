@@ -208,6 +208,20 @@ export function failedResponse(response: Record<string, unknown>): Record<string
 }
 
 /**
+ * A kept stream's Response when its client left before the end: cancelled by the client, not failed
+ * at the server; the items it was writing are `incomplete`, as the ones a token limit cut off.
+ */
+export function cancelledResponse(response: Record<string, unknown>): Record<string, unknown> {
+  const output = Array.isArray(response.output) ? (response.output as Array<Record<string, unknown>>) : [];
+  return {
+    ...response,
+    status: 'cancelled',
+    error: null,
+    output: output.map((item) => (item.status === 'in_progress' ? { ...item, status: 'incomplete' } : item)),
+  };
+}
+
+/**
  * The frame that reports a failure after the stream started: OpenAI's `error` event fields (its
  * `sequence_number` the stream's next, when the stream's numbering is known), plus an `error` object,
  * which is what makes the openai SDK raise it.
