@@ -177,6 +177,17 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   await dialog.getByTestId('confirm-checkpoint').click();
   await expect(dialog).toBeHidden();
   await expect(page.locator('.toaster')).toContainText(`Checkpoint “nightly” created at #${third.revision}`);
+
+  // One already at the head is not moved: only an edited description updates it.
+  await page.getByTestId('new-checkpoint').click();
+  await dialog.getByLabel('Name', { exact: true }).fill('nightly');
+  await expect(dialog).toContainText(`“nightly” is already at #${third.revision}: edit its description to update it.`);
+  await expect(dialog.getByTestId('confirm-checkpoint')).toBeDisabled();
+  await dialog.getByLabel('Description').fill('kept for the demo');
+  await expect(dialog.getByTestId('confirm-checkpoint')).toHaveText('Update checkpoint');
+  await dialog.getByTestId('confirm-checkpoint').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.toaster')).toContainText(`Checkpoint “nightly” at #${third.revision} updated`);
 });
 
 test('a revision of another branch offers restore, not a rollback that cannot work', async ({ page }) => {

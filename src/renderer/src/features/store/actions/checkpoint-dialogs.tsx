@@ -26,7 +26,10 @@ export function CreateCheckpointDialog({
   const [edited, setEdited] = useState<string>();
   const moving = existing.find((checkpoint) => checkpoint.name === name.trim());
   const description = edited ?? moving?.description ?? '';
-  const canSubmit = name.trim() !== '' && !!head;
+  // Already at the head: "moving" it would change only its description, if that was edited.
+  const inPlace = moving !== undefined && head !== undefined && moving.revision_id === head.id;
+  const unchanged = inPlace && description === (moving.description ?? '');
+  const canSubmit = name.trim() !== '' && !!head && !unchanged;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
   const submit = (): void =>
@@ -36,9 +39,11 @@ export function CreateCheckpointDialog({
         onSuccess: (result) => {
           onClose();
           showToast(
-            moving
-              ? `Checkpoint “${result.name}” moved from #${moving.revision_id} to #${result.revision_id}`
-              : `Checkpoint “${result.name}” created at #${result.revision_id}`,
+            inPlace
+              ? `Checkpoint “${result.name}” at #${result.revision_id} updated`
+              : moving
+                ? `Checkpoint “${result.name}” moved from #${moving.revision_id} to #${result.revision_id}`
+                : `Checkpoint “${result.name}” created at #${result.revision_id}`,
           );
         },
       },
@@ -47,7 +52,9 @@ export function CreateCheckpointDialog({
     <FormDialog
       layout="stack"
       testId="checkpoint-dialog"
-      title={moving ? `Move checkpoint “${moving.name}”` : 'New checkpoint'}
+      title={
+        inPlace ? `Update checkpoint “${moving.name}”` : moving ? `Move checkpoint “${moving.name}”` : 'New checkpoint'
+      }
       description={
         head
           ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.`
@@ -55,7 +62,7 @@ export function CreateCheckpointDialog({
       }
       onClose={onClose}
       onSubmit={submit}
-      confirmLabel={moving ? 'Move checkpoint' : 'Create checkpoint'}
+      confirmLabel={inPlace ? 'Update checkpoint' : moving ? 'Move checkpoint' : 'Create checkpoint'}
       confirmTestId="confirm-checkpoint"
       busy={create.isPending}
       disabled={!canSubmit}
@@ -66,9 +73,11 @@ export function CreateCheckpointDialog({
         label="Name"
         htmlFor="checkpoint-name"
         hint={
-          moving
-            ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
-            : 'For example release-2024-06.'
+          inPlace
+            ? `“${moving.name}” is already at #${moving.revision_id}: ${unchanged ? 'edit its description to update it' : 'its description will be updated'}.`
+            : moving
+              ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
+              : 'For example release-2024-06.'
         }
       >
         <TextInput id="checkpoint-name" value={name} onChange={(event) => setName(event.target.value)} />
