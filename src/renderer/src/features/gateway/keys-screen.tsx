@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
 import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
@@ -26,12 +26,23 @@ import { LimitMeters } from './limit-meters.js';
 
 type KeyAction = { readonly text: string; readonly label: string; readonly icon: ReactNode; readonly run: () => void };
 
+/**
+ * The keys' names as their buttons say them: a name two keys share gets the key's prefix, so every
+ * button's name is unique on the screen (`Revoke ci (gh-4f2a…)`).
+ */
+function buttonNames(keys: readonly ApiKeyRecord[]): (key: ApiKeyRecord) => string {
+  const counts = new Map<string, number>();
+  for (const key of keys) if (key.name !== null) counts.set(key.name, (counts.get(key.name) ?? 0) + 1);
+  return (key) =>
+    key.name === null ? key.key_prefix : (counts.get(key.name) ?? 0) > 1 ? `${key.name} (${key.key_prefix})` : key.name;
+}
+
 /** A key row's actions, each named with the key. */
 function keyActions(
   key: ApiKeyRecord,
+  name: string,
   open: Record<'edit' | 'limits' | 'rotate' | 'revoke', (key: ApiKeyRecord) => void>,
 ): KeyAction[] {
-  const name = key.name ?? key.key_prefix;
   return [
     { text: 'Edit', label: `Edit ${name}`, icon: <PencilIcon />, run: () => open.edit(key) },
     { text: 'Edit limits', label: `Edit limits of ${name}`, icon: <GaugeIcon />, run: () => open.limits(key) },
@@ -121,6 +132,7 @@ export function KeysScreen() {
   const [editingKey, setEditingKey] = useState<ApiKeyRecord>();
   const [rotating, setRotating] = useState<ApiKeyRecord>();
   const [tableFocus, setTableFocus] = useState(0);
+  const buttonName = useMemo(() => buttonNames(keys.data?.data ?? []), [keys.data]);
 
   const columns: Column<ApiKeyRecord>[] = [
     {
@@ -200,7 +212,7 @@ export function KeysScreen() {
         key.status !== 'revoked' && (
           <span className="row-actions key-actions">
             {/* Named with the key: a list of identical "Revoke" buttons says nothing out of context. */}
-            {keyActions(key, {
+            {keyActions(key, buttonName(key), {
               edit: setEditingKey,
               limits: setEditingLimits,
               rotate: setRotating,

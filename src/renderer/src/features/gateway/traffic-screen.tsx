@@ -81,7 +81,12 @@ export function TrafficScreen() {
     const byId = new Map<string, string>();
     for (const event of live) if (event.key_id) byId.set(event.key_id, event.key_name ?? event.key_id);
     if (filter.key && !byId.has(filter.key)) byId.set(filter.key, filter.key);
-    return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+    // Two keys of one name (two laptops called "ci") are told apart by their ids.
+    const named = new Map<string, number>();
+    for (const name of byId.values()) named.set(name, (named.get(name) ?? 0) + 1);
+    return [...byId]
+      .map(([id, name]) => ({ id, name: (named.get(name) ?? 0) > 1 ? `${name} (${id})` : name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }, [live, filter.key]);
   // The open request: the one the address names (the highlighted one when several share its id).
   const opened = useMemo(() => {
