@@ -373,3 +373,17 @@ test('g then a goes to the Cache screen, and the shortcuts list says so', async 
   const shortcuts = page.getByTestId('shortcuts-dialog');
   await expect(shortcuts.locator('.shortcut-row').filter({ hasText: 'Cache' })).toContainText('ga');
 });
+
+test('a table that has keyboard focus shows it before any row is highlighted', async ({ page }) => {
+  expect((await gatewayAdmin('/internal/api-keys', 'POST', { name: `focus-ring-${Date.now()}` })).status).toBe(201);
+  await openSignedIn(page, 'gateway/keys');
+  // The table takes focus when the screen opens, as a list does: nothing is highlighted yet.
+  const table = page.getByTestId('keys-table');
+  await expect(table).toBeFocused();
+  await expect(table.locator('tr.is-selected')).toHaveCount(0);
+  const outline = await table.evaluate((element) => {
+    const style = getComputedStyle(element as never) as unknown as { outlineStyle: string; outlineWidth: string };
+    return `${style.outlineStyle} ${style.outlineWidth}`;
+  });
+  expect(outline).toBe('solid 2px');
+});
