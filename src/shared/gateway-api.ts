@@ -285,16 +285,20 @@ export const baseUrlSchema = z.string().superRefine((address, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/**
+ * A deployment's id, in the configuration file and the admin API alike (one the file accepts must
+ * save back unchanged from the UI). `#` included: ids the gateway generates (`model#2`) round-trip.
+ */
+export const deploymentIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -');
+
 /** A deployment as written by the admin: `api_key` is write-only. */
 export const deploymentInputSchema = z
   .object({
-    // `#` included: ids the gateway generates (`model#2`) must round-trip through the UI.
-    id: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -')
-      .optional(),
+    id: deploymentIdSchema.optional(),
     model: z.string().min(1),
     provider: z.string().min(1).optional(),
     upstream_model: z.string().min(1).optional(),

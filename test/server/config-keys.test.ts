@@ -85,6 +85,12 @@ describe('a misspelt key inside a section', () => {
     expect(refusal(overrides)).toContain(`\n  ${line}`);
   });
 
+  it('refuses a deployment id the admin API would refuse, so the UI can save the list back', () => {
+    expect(
+      refusal({ llm: { allowed_models: ['m'] }, deployments: [{ id: 'my dep', model: 'm', provider: 'demo' }] }),
+    ).toContain('\n  deployments[0].id: id may hold letters, digits and . _ : / # -');
+  });
+
   it('lists the accepted keys when nothing is close, and names a misspelt top-level key once', () => {
     expect(refusal({ server: { colour: 'blue' } })).toMatch(
       /\n {2}server\.colour: unknown key \(accepted here: host, gateway_port, store_port, data_dir, /,

@@ -3,7 +3,7 @@ import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js'
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
-import { baseUrlSchema, capabilitySchema, timerMsSchema } from '../../shared/gateway-api.js';
+import { baseUrlSchema, capabilitySchema, deploymentIdSchema, timerMsSchema } from '../../shared/gateway-api.js';
 import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
 import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
@@ -51,7 +51,7 @@ const apiKey = z
 /** One upstream serving a public model name. */
 export const deploymentSchema = z
   .object({
-    id: z.string().min(1).optional(),
+    id: deploymentIdSchema.optional(),
     model: z.string().min(1),
     provider: z.string().min(1).optional(),
     upstream_model: z.string().min(1).optional(),
