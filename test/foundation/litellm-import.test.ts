@@ -178,14 +178,19 @@ describe('LiteLLM config conversion', () => {
   - model_name: b
     litellm_params: {model: openai/gpt-4o-mini}
     model_info: {id: [1, 2]}
+  - model_name: c
+    litellm_params: {model: openai/gpt-4o-mini}
+    model_info: {id: "my deployment"}
 `) as Record<string, unknown>,
     );
     const deployments = (config as { deployments: Array<{ id?: string; model: string }> }).deployments;
-    expect(deployments.map((d) => d.id)).toEqual(['7', undefined]);
-    expect(unmapped).toContainEqual({
-      path: 'model_list[1].model_info.id',
-      reason: 'not a name or a whole number; the deployment gets an id of its own',
-    });
+    expect(deployments.map((d) => d.id)).toEqual(['7', undefined, undefined]);
+    for (const at of [1, 2])
+      expect(unmapped).toContainEqual({
+        path: `model_list[${at}].model_info.id`,
+        reason:
+          'not an id Gatehouse takes (letters, digits and . _ : / # -) or a whole number; the deployment gets an id of its own',
+      });
   });
 
   it('takes a master key from PROXY_MASTER_KEY as already mapped, and reports a missing azure api_version', () => {

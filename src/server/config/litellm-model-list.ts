@@ -1,4 +1,5 @@
 import { providerSettings } from '../gateway/providers/provider-settings.js';
+import { deploymentIdSchema } from '../../shared/gateway-api.js';
 
 /**
  * One LiteLLM `model_list[]` entry as a Gatehouse deployment. Every key either becomes part of the
@@ -181,9 +182,13 @@ export function convertModelEntry(
   };
   const id = isObject(info) ? info.id : undefined;
   // YAML reads `id: 7` as a number: the same id written without quotes.
-  if ((typeof id === 'string' && id !== '') || Number.isSafeInteger(id)) deployment.id = String(id);
+  if ((typeof id === 'string' && deploymentIdSchema.safeParse(id).success) || Number.isSafeInteger(id))
+    deployment.id = String(id);
   else if (id !== undefined)
-    report('model_info.id', 'not a name or a whole number; the deployment gets an id of its own');
+    report(
+      'model_info.id',
+      'not an id Gatehouse takes (letters, digits and . _ : / # -) or a whole number; the deployment gets an id of its own',
+    );
   if (split.provider !== undefined) deployment.provider = split.provider;
   deployment.upstream_model = split.upstream;
   const provider = split.provider;
