@@ -3,14 +3,14 @@ import type { ModelSettings } from './gateway-api.js';
 /**
  * An alias that cannot work as written. Aliases resolve in one step, to a name checked against the
  * allow-list; a target not (yet) allowed is fine (its requests are refused until it is), but an alias
- * that points at itself (`self`) or at another alias (`chained`, whose own target is `next`) never
- * resolves, and one named like an allowed model (`allowed_model`) would silently send that model's
+ * that points at itself (`self`) or at another alias (`chained`; `next` is where that chain of
+ * aliases ends, the name to point at instead, or undefined when it loops back) never resolves, and one named like an allowed model (`allowed_model`) would silently send that model's
  * requests elsewhere while it stays listed.
  */
 export type AliasBreak =
   | { readonly kind: 'self'; readonly alias: string }
   | { readonly kind: 'allowed_model'; readonly alias: string; readonly target: string }
-  | { readonly kind: 'chained'; readonly alias: string; readonly target: string; readonly next: string };
+  | { readonly kind: 'chained'; readonly alias: string; readonly target: string; readonly next: string | undefined };
 
 /**
  * Every alias of the settings that cannot work, in the order the aliases are listed (one per alias).
@@ -23,9 +23,22 @@ export function aliasBreaks(settings: Pick<ModelSettings, 'allowed_models' | 'mo
   for (const [alias, target] of Object.entries(aliases)) {
     if (target === alias) breaks.push({ kind: 'self', alias });
     else if (allowed.has(alias)) breaks.push({ kind: 'allowed_model', alias, target });
-    else if (Object.hasOwn(aliases, target)) breaks.push({ kind: 'chained', alias, target, next: aliases[target]! });
+    else if (Object.hasOwn(aliases, target))
+      breaks.push({ kind: 'chained', alias, target, next: chainEnd(aliases, target) });
   }
   return breaks;
+}
+
+/** Where a chain of aliases starting at `name` ends (the first name that is no alias), or undefined when it loops. */
+function chainEnd(aliases: Readonly<Record<string, string>>, name: string): string | undefined {
+  const seen = new Set<string>();
+  let at = name;
+  while (Object.hasOwn(aliases, at)) {
+    if (seen.has(at)) return undefined;
+    seen.add(at);
+    at = aliases[at]!;
+  }
+  return at;
 }
 
 /**

@@ -38,6 +38,19 @@ describe('model aliases in the configuration file', () => {
     }
   });
 
+  it('names every broken alias at once, and never suggests an alias that does not resolve', () => {
+    const file = configFile(
+      'gatehouse.yaml',
+      'llm:\n  allowed_models: [gpt-4o]\n  model_aliases:\n    gpt-4: gpt-4o-alias\n    gpt-4o-alias: gpt-4o-alias\n    fast: cheap\n    cheap: fast\n',
+    );
+    expect(refusal(file).issues).toEqual([
+      "llm.model_aliases.gpt-4: 'gpt-4o-alias' is itself an alias, in a loop of aliases that never resolves; point 'gpt-4' at an allowed model",
+      'llm.model_aliases.gpt-4o-alias: points at itself',
+      "llm.model_aliases.fast: 'cheap' is itself an alias, in a loop of aliases that never resolves; point 'fast' at an allowed model",
+      "llm.model_aliases.cheap: 'fast' is itself an alias, in a loop of aliases that never resolves; point 'cheap' at an allowed model",
+    ]);
+  });
+
   it('checks the camelCase spelling and JSON files too', () => {
     const file = configFile('gatehouse.json', JSON.stringify({ llm: { modelAliases: { 'demo/echo': 'demo/embed' } } }));
     expect(refusal(file).issues[0]).toMatch(/^llm\.model_aliases\.demo\/echo: 'demo\/echo' is an allowed model/);

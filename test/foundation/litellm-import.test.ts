@@ -193,6 +193,23 @@ describe('LiteLLM config conversion', () => {
       });
   });
 
+  it("drops an alias naming its own model, as LiteLLM's does nothing, so the output starts", () => {
+    const { config, unmapped } = importLiteLlmConfig(
+      parseYaml(`model_list:
+  - model_name: gpt-4o
+    litellm_params: {model: openai/gpt-4o}
+router_settings:
+  model_group_alias: {gpt-4: {model: gpt-4o}, gpt-4o: gpt-4o}
+`) as Record<string, unknown>,
+    );
+    expect((config as { llm: { model_aliases: unknown } }).llm.model_aliases).toEqual({ 'gpt-4': 'gpt-4o' });
+    expect(unmapped).toContainEqual({
+      path: 'router_settings.model_group_alias.gpt-4o',
+      reason: 'names its own model: there is nothing to alias',
+    });
+    expect(() => loadConfig({ env: {}, overrides: config as never })).not.toThrow();
+  });
+
   it('takes a master key from PROXY_MASTER_KEY as already mapped, and reports a missing azure api_version', () => {
     const { unmapped, config } = importLiteLlmConfig({
       general_settings: { master_key: 'os.environ/PROXY_MASTER_KEY' },

@@ -127,7 +127,10 @@ function convertAliases(value: unknown, at: string, unmapped: UnmappedKey[]): Re
     return aliases;
   }
   for (const [alias, target] of Object.entries(value)) {
-    if (typeof target === 'string' && target !== '') aliases[alias] = target;
+    // `gpt-4o: gpt-4o` does nothing in LiteLLM; as a Gatehouse alias it would point at itself and stop the start.
+    if (alias === (isObject(target) ? target.model : target))
+      unmapped.push({ path: `${at}.${alias}`, reason: 'names its own model: there is nothing to alias' });
+    else if (typeof target === 'string' && target !== '') aliases[alias] = target;
     else if (isObject(target) && typeof target.model === 'string') {
       aliases[alias] = target.model;
       // Gatehouse never lists aliases in /v1/models, so `hidden: true` is what it does anyway.

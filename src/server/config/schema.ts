@@ -10,7 +10,7 @@ import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/gua
 import { ssoSchema } from './sso-schema.js';
 import { cacheConfigSchema } from '../gateway/cache/cache-config.js';
 import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js';
-import { aliasIssue } from '../gateway/model-registry/alias-check.js';
+import { aliasIssues } from '../gateway/model-registry/alias-check.js';
 import { modelSettingIssues } from '../gateway/model-registry/model-settings-check.js';
 import { KNOWN_PROVIDERS } from '../gateway/providers/provider-settings.js';
 import { closestKey } from './config-issues.js';
@@ -144,8 +144,7 @@ const llmSchema = z
   .strict()
   // The admin API refuses the same aliases: one that cannot work must not start from the file either.
   .superRefine((llm, ctx) => {
-    const issue = aliasIssue(llm);
-    if (issue !== undefined)
+    for (const issue of aliasIssues(llm))
       ctx.addIssue({ code: 'custom', path: ['model_aliases', issue.alias], message: issue.problem });
   });
 

@@ -15,22 +15,20 @@ function problemOf(found: AliasBreak): string {
     case 'allowed_model':
       return `'${found.alias}' is an allowed model, and an alias of that name would send its requests to '${found.target}'; rename the alias or take '${found.alias}' out of allowed_models`;
     case 'chained':
-      return `'${found.target}' is itself an alias, and aliases resolve in one step; point '${found.alias}' at '${found.next}'`;
+      return found.next === undefined
+        ? `'${found.target}' is itself an alias, in a loop of aliases that never resolves; point '${found.alias}' at an allowed model`
+        : `'${found.target}' is itself an alias, and aliases resolve in one step; point '${found.alias}' at '${found.next}'`;
     default:
       return assertNever(found);
   }
 }
 
-/**
- * The first alias of the settings that cannot work as written ({@link aliasBreaks}), or undefined.
- * Both the admin API and the configuration file's validation ask.
- */
-export function aliasIssue(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): AliasIssue | undefined {
-  const found = aliasBreaks(settings)[0];
-  return found && { alias: found.alias, problem: problemOf(found) };
+/** Every alias of the settings that cannot work as written ({@link aliasBreaks}): the file names them all at once. */
+export function aliasIssues(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): AliasIssue[] {
+  return aliasBreaks(settings).map((found) => ({ alias: found.alias, problem: problemOf(found) }));
 }
 
-/** {@link aliasIssue} as one message naming the setting (`model_aliases.fast: ...`), or undefined. */
+/** The first of {@link aliasIssues} as one message naming the setting (`model_aliases.fast: ...`), or undefined. */
 export function aliasProblem(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): string | undefined {
   const found = aliasBreaks(settings)[0];
   if (found === undefined) return undefined;

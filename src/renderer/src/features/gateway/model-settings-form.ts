@@ -31,7 +31,9 @@ function aliasMessage(found: AliasBreak): string {
     case 'allowed_model':
       return `Alias "${found.alias}" is already an allowed model name: rename the alias or remove the model`;
     case 'chained':
-      return `Alias "${found.alias}" routes to "${found.target}", which is itself an alias (aliases resolve in one step): route it to "${found.next}"`;
+      return found.next === undefined
+        ? `Alias "${found.alias}" routes to "${found.target}", an alias in a loop of aliases that never resolves: route it to an allowed model`
+        : `Alias "${found.alias}" routes to "${found.target}", which is itself an alias (aliases resolve in one step): route it to "${found.next}"`;
     default:
       return assertNever(found);
   }
