@@ -193,6 +193,24 @@ describe('LiteLLM config conversion', () => {
       });
   });
 
+  it('refuses to start from a LiteLLM file none of whose models could be converted, saying why', () => {
+    const file = tempFile(
+      'bedrock-only.yaml',
+      'model_list:\n  - model_name: claude\n    litellm_params: {model: bedrock/anthropic.claude-3-sonnet}\n',
+    );
+    let message = '';
+    try {
+      loadConfig({ env: {}, file });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message.split('\n')[0]).toBe(
+      `nothing in ${file} (a LiteLLM proxy config) could be converted into a deployment:`,
+    );
+    expect(message.split('\n')[1]).toMatch(/^ {2}not mapped: model_list\[0\]/);
+  });
+
   it("drops an alias naming its own model, as LiteLLM's does nothing, so the output starts", () => {
     const { config, unmapped } = importLiteLlmConfig(
       parseYaml(`model_list:

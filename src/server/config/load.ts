@@ -260,6 +260,14 @@ function fromLiteLlm(
   const imported = importLiteLlmConfig(raw);
   if (imported.conflicts.length > 0)
     throw new ConfigError(`${file} (a LiteLLM proxy config): ${imported.conflicts.join('; ')}`);
+  // Started anyway, it would serve only the demo models, its own models' absence said in warnings.
+  const listed = Array.isArray(raw.model_list) && raw.model_list.length > 0;
+  if (Object.keys(imported.config).length === 0 || (listed && imported.deployments === 0)) {
+    const why = describeUnmapped(imported.unmapped);
+    throw new ConfigError(
+      `nothing in ${file} (a LiteLLM proxy config) could be converted${listed ? ' into a deployment' : ''}${why.length > 0 ? `:\n  ${why.join('\n  ')}` : ''}`,
+    );
+  }
   return {
     raw: imported.config,
     warnings: describeUnmapped(imported.unmapped),
