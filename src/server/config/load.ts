@@ -100,6 +100,7 @@ const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'telemetry.otlp_traces_endpoint'],
   ['OTEL_EXPORTER_OTLP_ENDPOINT', 'telemetry.otlp_endpoint'],
   ['OTEL_SERVICE_NAME', 'telemetry.service_name'],
+  ['OTEL_RESOURCE_ATTRIBUTES', 'telemetry.resource_attributes'],
 ];
 
 /** `GATEHOUSE_LOG_LEVEL (server.log_level): ...` for a key whose value came from the environment. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/server/config/load.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../support/otlp-receiver.js';
 import {
   ANTHROPIC_UPSTREAM_KEY,
@@ -315,7 +316,11 @@ describe('tracing configuration', () => {
     const receiver = await startOtlpReceiver();
     const h = await startGatewayHarness(
       {},
-      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'from-env' },
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'from-env',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod,service.instance.id=gw-1,team=a%2Cb',
+      },
     );
     try {
       const caller = callerContext();
@@ -329,12 +334,30 @@ describe('tracing configuration', () => {
       // Closing flushes what the batch still holds (the default delay is longer than this test).
       await h.close();
       const spans = await receiver.waitForTrace(caller.traceId, 6);
-      expect(only(spans, 'POST /v1/chat/completions').resource['service.name']).toBe('from-env');
+      expect(only(spans, 'POST /v1/chat/completions').resource).toMatchObject({
+        'service.name': 'from-env',
+        'deployment.environment.name': 'prod',
+        'service.instance.id': 'gw-1',
+        team: 'a,b',
+        'telemetry.sdk.language': 'nodejs',
+      });
       // The demo provider makes no network call: its span has no server address.
       expect(only(spans, 'chat echo').attributes['server.address']).toBeUndefined();
     } finally {
       await receiver.close();
     }
+  });
+
+  it('refuses an unreadable OTEL_RESOURCE_ATTRIBUTES by name', () => {
+    const message = (() => {
+      try {
+        loadConfig({ env: { OTEL_RESOURCE_ATTRIBUTES: 'no-equals-sign' } });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    })();
+    expect(message).toContain('OTEL_RESOURCE_ATTRIBUTES (telemetry.resource_attributes): must be key=value pairs');
   });
 
   it('is entirely off without an endpoint: no tracer, and no trace context sent upstream', async () => {

@@ -16,6 +16,11 @@ export const telemetryConfigSchema = z
     // Sent with every export (a collector's auth header, for example).
     otlp_headers: z.record(z.string().min(1), z.string()).default({}),
     service_name: z.string().min(1).default('gatehouse-gateway'),
+    // More resource attributes of every span (`deployment.environment.name`, `service.instance.id`, ...);
+    // OTEL_RESOURCE_ATTRIBUTES adds to them.
+    resource_attributes: z
+      .record(z.string().min(1), z.string(), { error: 'must be key=value pairs, comma-separated (a=1,b=2)' })
+      .default({}),
     // Share of new traces recorded; a continued trace follows its caller's sampling decision.
     sample_ratio: z.number().min(0).max(1).default(1),
     // Longest wait before finished spans are sent (they go sooner when a batch fills).
@@ -37,9 +42,37 @@ export function telemetryFromEnv(
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) next.otlp_endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) next.otlp_traces_endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (env.OTEL_SERVICE_NAME) next.service_name = env.OTEL_SERVICE_NAME;
+  if (env.OTEL_RESOURCE_ATTRIBUTES) {
+    const attributes = resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
+    // Unreadable, it is kept as the text it is, which the schema then refuses naming the variable.
+    next.resource_attributes =
+      attributes === undefined
+        ? env.OTEL_RESOURCE_ATTRIBUTES
+        : { ...(section.resource_attributes as object | undefined), ...attributes };
+  }
   if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none')
     next.disabled = true;
   return Object.keys(next).length > 0 ? next : undefined;
+}
+
+/**
+ * OTEL_RESOURCE_ATTRIBUTES as the OpenTelemetry specification writes it: `key=value` pairs separated
+ * by commas, values percent-encoded; undefined when a pair is not one.
+ */
+function resourceAttributes(text: string): Record<string, string> | undefined {
+  const attributes: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    if (at < 0 || key === '') return undefined;
+    try {
+      attributes[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return attributes;
 }
 
 /** Where spans are sent, or undefined when tracing is off. */

@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { randomUUID } from 'node:crypto';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -8,6 +9,9 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+
+/** `service.instance.id` (still incubating in the semantic conventions, so not in their stable export). */
+const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
 import type { TelemetryConfig } from './telemetry-config.js';
@@ -29,7 +33,16 @@ export class RequestTracing {
   ) {
     const exporter = new ReportingExporter(new OTLPTraceExporter({ url, headers: { ...config.otlp_headers } }), warn);
     this.#provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.service_name, [ATTR_SERVICE_VERSION]: version }),
+      // The SDK's own attributes (telemetry.sdk.*), the configured ones, then the service's: an instance
+      // id of its own unless one is set, so two gateways reporting as one service are told apart.
+      resource: defaultResource().merge(
+        resourceFromAttributes({
+          [ATTR_SERVICE_INSTANCE_ID]: randomUUID(),
+          ...config.resource_attributes,
+          [ATTR_SERVICE_NAME]: config.service_name,
+          [ATTR_SERVICE_VERSION]: version,
+        }),
+      ),
       sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.sample_ratio) }),
       spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.export_delay_ms })],
     });
