@@ -360,16 +360,32 @@ describe('tracing configuration', () => {
     expect(message).toContain('OTEL_RESOURCE_ATTRIBUTES (telemetry.resource_attributes): must be key=value pairs');
   });
 
-  it('is entirely off without an endpoint: no tracer, and no trace context sent upstream', async () => {
+  it("is entirely off without an endpoint: no tracer, and the caller's trace context passed upstream as it came", async () => {
     const h = await startGatewayHarness();
     try {
       expect(h.servers.gateway.gateway.tracing).toBeUndefined();
       const secret = (await h.issueKey()).key;
+      const caller = callerContext();
       await h
         .openaiClient(secret)
         .chat.completions.create(
           { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'untraced' }] },
-          { headers: { traceparent: callerContext().traceparent } },
+          { headers: { traceparent: caller.traceparent, tracestate: 'vendor=1' } },
+        );
+      // An instrumented upstream joins the caller's trace; the gateway adds no span of its own.
+      expect(h.openai.lastRequest()!.headers).toMatchObject({
+        traceparent: caller.traceparent,
+        tracestate: 'vendor=1',
+      });
+      await h
+        .openaiClient(secret)
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'none' }] });
+      expect(h.openai.lastRequest()!.headers.traceparent).toBeUndefined();
+      await h
+        .openaiClient(secret)
+        .chat.completions.create(
+          { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'malformed' }] },
+          { headers: { traceparent: '00-not-a-trace' } },
         );
       expect(h.openai.lastRequest()!.headers.traceparent).toBeUndefined();
       const traffic = (await h.admin('GET', '/internal/traffic?limit=1')).body.data;

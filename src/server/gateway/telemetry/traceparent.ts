@@ -22,3 +22,22 @@ export function parseTraceparent(header: unknown): SpanContext | undefined {
 export function formatTraceparent(span: SpanContext): string {
   return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & TraceFlags.SAMPLED) === 0 ? '00' : '01'}`;
 }
+
+/**
+ * The caller's trace context to send upstream as it came, when the gateway records no spans of its
+ * own: an instrumented upstream (vLLM, another gateway) then joins the caller's trace, as through a
+ * proxy that is not traced. Undefined when absent or malformed (never passed on unchecked).
+ */
+export function passedThroughContext(
+  traceparent: unknown,
+  tracestate: unknown,
+): Readonly<Record<string, string>> | undefined {
+  const caller = parseTraceparent(traceparent);
+  if (caller === undefined) return undefined;
+  const headers: Record<string, string> = { traceparent: formatTraceparent(caller) };
+  if (typeof tracestate === 'string' && tracestate.length <= MAX_TRACESTATE_LENGTH) headers.tracestate = tracestate;
+  return headers;
+}
+
+/** W3C's bound on what a vendor must pass on (32 list members of at most 256 characters each, roughly). */
+const MAX_TRACESTATE_LENGTH = 8192;

@@ -10,6 +10,7 @@ import type { Endpoint, RequestContext } from '../request-context.js';
 import { capableDeployments, requiredCapabilities } from './capabilities.js';
 import { MAX_SDK_WAIT_SECONDS } from '../../sdk-wait.js';
 import { modelLabel } from '../../metrics/gateway-metrics.js';
+import { passedThroughContext } from '../../telemetry/traceparent.js';
 
 /** Endpoints whose requests need capabilities of the deployment that answers them. */
 const GENERATING: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses']);
@@ -140,6 +141,8 @@ export async function route(
       ? capableDeployments(served, requiredCapabilities(ctx.endpoint, ctx.body), ctx.model!)
       : served;
   const signal = ctx.signal;
+  if (ctx.trace === undefined && ctx.headers.traceparent !== undefined)
+    ctx.traceHeaders = passedThroughContext(ctx.headers.traceparent, ctx.headers.tracestate);
   let last: UpstreamError | undefined;
   for (const deployment of deploymentOrder(deployments, health)) {
     ctx.deployment = deployment;
