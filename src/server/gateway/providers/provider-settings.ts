@@ -116,3 +116,15 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     acceptsTopK: defaults.topK === true,
   };
 }
+
+/**
+ * The variable a deployment's key would come from, when it goes to its provider's public address
+ * (which refuses calls without one) and no key was found anywhere; undefined otherwise (a key set, a
+ * provider on this machine, or an address of the operator's own, which may take none).
+ */
+export function missingKeyVariable(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const defaults = deployment.provider === 'anthropic' ? ANTHROPIC : OPENAI_COMPATIBLE[deployment.provider];
+  if (defaults?.keyEnv === undefined || defaults.baseUrl === undefined) return undefined;
+  const settings = providerSettings(deployment, env);
+  return !settings.apiKey && settings.baseUrl === defaults.baseUrl ? defaults.keyEnv : undefined;
+}
