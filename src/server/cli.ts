@@ -26,6 +26,8 @@ function uiLine(servers: RunningServers): string {
   return `ui not built: run npm run build, then restart (it will be at ${where})`;
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** An unusable configuration: its message, and exit code 2 (1 is for failures while running). */
 function refuse(error: ConfigError): never {
   process.stderr.write(`gatehouse: ${error.message}\n`);
@@ -54,6 +56,14 @@ async function main(): Promise<void> {
   }
   const { config, source } = loaded;
   for (const warning of loaded.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
+  // A signal while the servers start (opening the database, binding the ports) is held until they
+  // have: the default action would end the process with the data folder still held, and a start
+  // that then fails exits on its own anyway.
+  let stopAsked: string | undefined;
+  const holdSignal = (signal: NodeJS.Signals): void => {
+    stopAsked ??= `${signal} received`;
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, holdSignal);
   let servers;
   try {
     servers = await startServers(config);
@@ -67,6 +77,13 @@ async function main(): Promise<void> {
   // Before the addresses are printed: whoever reads them may stop the server at once, and a signal
   // without its handler would end the process without closing the database or giving the folder back.
   const stop = stopOnSignals(servers, config.server.shutdown_timeout_ms);
+  // Only now, with the stopping handlers in place: a signal libuv has not handed over yet is dropped
+  // when a signal's last listener goes, and would then be lost.
+  for (const signal of STOP_SIGNALS) process.off(signal, holdSignal);
+  if (stopAsked !== undefined) {
+    stop(`${stopAsked} while starting`);
+    return;
+  }
   // Started by an npm script: npm's SIGTERM reaches only the shell in between (see stopWithParent).
   if (process.env.npm_lifecycle_event !== undefined) stopWithParent(stop);
   const lines = [
