@@ -238,6 +238,20 @@ router_settings:
     expect(unmapped.map((u) => u.path)).toEqual(['model_list[0].litellm_params.api_version']);
   });
 
+  it('keeps a local server whose address is in the variable Gatehouse reads for it (OLLAMA_BASE_URL, ...)', () => {
+    const { unmapped, config } = importLiteLlmConfig({
+      model_list: [
+        { model_name: 'llama', litellm_params: { model: 'ollama/llama3.2', api_base: 'os.environ/OLLAMA_BASE_URL' } },
+        { model_name: 'qwen', litellm_params: { model: 'hosted_vllm/qwen', api_base: 'os.environ/VLLM_API_BASE' } },
+      ],
+    });
+    expect(config.deployments).toEqual([
+      { model: 'llama', provider: 'ollama', upstream_model: 'llama3.2' },
+      { model: 'qwen', provider: 'vllm', upstream_model: 'qwen' },
+    ]);
+    expect(unmapped).toEqual([]);
+  });
+
   it('leaves out a deployment whose address is in a variable Gatehouse does not read, rather than send it to the public one', () => {
     const { unmapped, config } = importLiteLlmConfig({
       model_list: [

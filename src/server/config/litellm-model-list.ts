@@ -1,4 +1,4 @@
-import { providerSettings } from '../gateway/providers/provider-settings.js';
+import { asBaseUrl, providerSettings } from '../gateway/providers/provider-settings.js';
 import { deploymentIdSchema } from '../../shared/gateway-api.js';
 
 /**
@@ -105,22 +105,10 @@ function splitModel(
   return { provider, upstream: model.slice(slash + 1) };
 }
 
-/**
- * LiteLLM's Ollama address is the server's origin (it calls the native API); Gatehouse calls
- * Ollama's OpenAI-compatible API under `/v1`.
- */
-function ollamaBase(address: string): string {
-  try {
-    const url = new URL(address);
-    return url.pathname === '/' || url.pathname === '' ? `${url.origin}/v1` : address;
-  } catch {
-    return address;
-  }
-}
-
 /** Whether Gatehouse already reads `name` for this provider's address, so `api_base: os.environ/<name>` needs no key. */
 function readsBaseUrlFrom(provider: string, name: string): boolean {
-  const probe = 'http://probe.invalid/';
+  // With a path: a bare origin is one asBaseUrl completes (a local server's `/v1`), and would not compare.
+  const probe = 'http://probe.invalid/probe';
   try {
     const settings = providerSettings(
       {
@@ -208,7 +196,9 @@ export function convertModelEntry(
           if (provider === undefined || !readsBaseUrlFrom(provider, env))
             return skip(`${path} reads the address from ${env}, which Gatehouse does not; write the address instead`);
         } else if (typeof value === 'string') {
-          deployment.base_url = provider === 'ollama' ? ollamaBase(value) : value;
+          // LiteLLM's Ollama address is the server's origin (it calls the native API); written out
+          // as the OpenAI-compatible address Gatehouse calls, `/v1` included.
+          deployment.base_url = provider === 'ollama' ? asBaseUrl(provider, value) : value;
         } else report(path, 'not a string');
         break;
       }
