@@ -12,12 +12,17 @@ describe('a deployment whose base_url is the gateway itself', () => {
   let servers: TempServers;
   let client: OpenAI;
   beforeAll(async () => {
-    servers = await startTempServers({ llm: { allowed_models: ['looped'] }, gateway: { max_retries: 2 } });
+    servers = await startTempServers({ llm: { allowed_models: ['looped', 'half'] }, gateway: { max_retries: 2 } });
     const saved = await fetch(`${servers.gatewayUrl}/internal/deployments`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        deployments: [{ id: 'self', model: 'looped', provider: 'openai', base_url: `${servers.gatewayUrl}/v1` }],
+        deployments: [
+          { id: 'self', model: 'looped', provider: 'openai', base_url: `${servers.gatewayUrl}/v1` },
+          // Drawn first all but always, then the demo deployment beside it must answer.
+          { id: 'half-self', model: 'half', provider: 'openai', base_url: `${servers.gatewayUrl}/v1`, weight: 1000000 },
+          { id: 'half-demo', model: 'half', provider: 'demo', upstream_model: 'echo', weight: 0.000001 },
+        ],
       }),
     });
     expect(saved.status).toBe(200);
@@ -39,6 +44,14 @@ describe('a deployment whose base_url is the gateway itself', () => {
       headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
     });
     const rows = ((await usage.json()) as { data: Array<{ status: number }> }).data;
-    expect(rows.map((row) => row.status).sort()).toEqual([400, 502]);
+    expect(rows.map((row) => row.status).sort()).toEqual([403, 502]);
+  });
+
+  it("falls back to the model's other deployment: the loop is the looped deployment's fault", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: 'half', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(response.headers.get('x-gateway-deployment')).toBe('half-demo');
+    expect(data.choices[0]!.message.content).toBe('hi');
   });
 });

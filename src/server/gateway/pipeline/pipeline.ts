@@ -15,7 +15,7 @@ import type { Deployment } from '../providers/types.js';
 import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
 import { jsonBody } from '../traffic/traffic-log.js';
 import { LOOP_MARK_HEADER } from '../providers/upstream-pools.js';
-import { badRequest, type AppError } from '../../http/errors.js';
+import { forbidden, type AppError } from '../../http/errors.js';
 import { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 import { contextOf, type Endpoint, type RequestContext } from './request-context.js';
@@ -114,11 +114,11 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
 /**
  * A request the gateway sent to itself: a provider's or deployment's base URL points back at it (an
  * OPENAI_BASE_URL exported for the SDKs, read by the gateway too). Refused at once, so the loop ends
- * after one turn, with a 400 the calling turn passes on (a 502 not retried) rather than recursing
- * until the connection limit.
+ * after one turn rather than recursing until the connection limit; a 403, which the calling turn reads
+ * as that deployment's fault: not retried, its other deployments tried, the looped one cooled down.
  */
 function requestLoop(host: string | undefined): AppError {
-  return badRequest(
+  return forbidden(
     `request loop: this gateway sent this request to itself (at ${host ?? 'its own address'}); a provider's or deployment's base_url points at the gateway, not at the provider`,
   );
 }
