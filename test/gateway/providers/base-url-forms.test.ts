@@ -1,6 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { asBaseUrl } from '../../../src/server/gateway/providers/provider-settings.js';
+import {
+  asBaseUrl,
+  missingKeyVariable,
+  providerSettings,
+} from '../../../src/server/gateway/providers/provider-settings.js';
+import type { Deployment } from '../../../src/server/gateway/providers/types.js';
 import { startTempServers, TEST_MASTER_KEY } from '../../support/temp-servers.js';
 import { startAnthropicUpstream } from '../../support/upstreams/index.js';
 
@@ -46,5 +51,31 @@ describe('an Anthropic base URL written with /v1/messages, as in a LiteLLM confi
       await servers.stop();
       await upstream.close();
     }
+  });
+});
+
+describe('the provider key goes to its address however it was written', () => {
+  const deployment = (provider: string, baseUrl: string): Deployment => ({
+    id: 'd',
+    model: 'm',
+    provider,
+    upstreamModel: 'm',
+    baseUrl,
+    timeoutMs: 1000,
+    weight: 1,
+    maxRetries: 0,
+    explicit: true,
+  });
+
+  it('sends ANTHROPIC_API_KEY to https://api.anthropic.com/v1, and no key elsewhere', () => {
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-env-0123456789' };
+    expect(providerSettings(deployment('anthropic', 'https://api.anthropic.com/v1'), env).apiKey).toBe(
+      'sk-ant-env-0123456789',
+    );
+    expect(providerSettings(deployment('anthropic', 'https://api.anthropic.com/'), env).apiKey).toBe(
+      'sk-ant-env-0123456789',
+    );
+    expect(providerSettings(deployment('anthropic', 'https://proxy.example'), env).apiKey).toBeUndefined();
+    expect(missingKeyVariable(deployment('anthropic', 'https://api.anthropic.com/v1'), env)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { DeploymentConfig } from '../../config/schema.js';
 import { withoutUserinfo, type DeploymentInput, type DeploymentView } from '../../../shared/gateway-api.js';
-import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
+import { DEFAULT_TIMEOUT_MS, sameAddress } from '../providers/provider-settings.js';
 import type { Deployment } from '../providers/types.js';
 
 /** Infers the provider of a model name (explicit prefix, known family, then the deployment list). */
@@ -46,7 +46,7 @@ export function resolveDeployment(
   const defaults = sources.providers[provider];
   // The provider-wide key goes only to the provider-wide address: a deployment pointing elsewhere
   // (a local Ollama, a colleague's vLLM) must not receive the organisation's OpenAI key.
-  const sameHost = input.base_url === undefined || input.base_url === defaults?.base_url;
+  const sameHost = input.base_url === undefined || sameAddress(provider, input.base_url, defaults?.base_url);
   // A list saved before such names were refused may still name one: it is never read.
   const keyVariable =
     input.api_key_env !== undefined && mayReadKeyVariable(input.api_key_env, sources) ? input.api_key_env : undefined;

@@ -57,6 +57,13 @@ export function asBaseUrl(name: string, url: string): string {
   return url;
 }
 
+/** Whether two base URLs of a provider are the one address, however each was written (`…/v1`, a trailing `/`). */
+export function sameAddress(provider: string, a: string, b: string | undefined): boolean {
+  if (b === undefined) return false;
+  const called = (url: string): string => asBaseUrl(provider, url).replace(/\/+$/, '');
+  return called(a) === called(b);
+}
+
 /** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
 export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
 
@@ -103,7 +110,8 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
   // key does (resolveDeployment): a deployment pointing elsewhere (a colleague's vLLM) must not get it.
   const apiKey =
     deployment.apiKey ??
-    (defaults.keyEnv !== undefined && (deployment.baseUrl === undefined || deployment.baseUrl === providerUrl)
+    (defaults.keyEnv !== undefined &&
+    (deployment.baseUrl === undefined || sameAddress(name, deployment.baseUrl, providerUrl))
       ? env[defaults.keyEnv]
       : undefined);
   return {
