@@ -1,3 +1,4 @@
+import type { IrStreamEvent } from '../../../src/server/gateway/formats/ir.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -150,6 +151,32 @@ describe('Responses answers over the openai SDK', () => {
       status: 'completed',
     });
     expect(response.usage).toMatchObject({ input_tokens: 25, output_tokens: 15 });
+  });
+
+  it('ends the upstream when stopped at any frame, the first ones included', async () => {
+    const body = valid({ model: 'public', input: 'x', stream: true });
+    for (const stopAfter of [1, 2, 4, 6]) {
+      let ended = false;
+      async function* upstream(): AsyncGenerator<IrStreamEvent> {
+        try {
+          yield { type: 'text', text: 'one ' };
+          yield { type: 'text', text: 'two' };
+          yield { type: 'finish', stopReason: 'stop' };
+        } finally {
+          ended = true;
+        }
+      }
+      const frames = encodeResponsesStream(upstream(), responseEnvelope(body, 'public'), () => ({
+        promptTokens: 1,
+        completionTokens: 1,
+      }));
+      let seen = 0;
+      for await (const frame of frames) {
+        void frame;
+        if ((seen += 1) === stopAfter) break;
+      }
+      expect({ stopAfter, ended }).toEqual({ stopAfter, ended: true });
+    }
   });
 
   it('numbers events in order and names each SSE event after its type', async () => {

@@ -128,9 +128,12 @@ export async function* encodeResponsesStream(
   } finally {
     // An upstream failure or a client that left: what was kept must not stay in progress for ever.
     if (!finished && keep !== undefined) keep(failedResponse(responseObject(envelope, output, undefined, usage())));
+    // Stopped before the upstream's events were read to the end (even while the frames of its first
+    // event were going out): its request ends too, rather than holding a pooled connection.
+    if (!first.done) await upstream.return?.();
   }
 
-  /** The upstream's events, the first one included; stopping early ends the upstream's too. */
+  /** The upstream's events, the first one included. */
   async function* upstreamEvents(): AsyncGenerator<IrStreamEvent> {
     if (first.done) return;
     yield first.value;
