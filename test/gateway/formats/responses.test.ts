@@ -161,7 +161,7 @@ describe('Responses answers over the openai SDK', () => {
         try {
           yield { type: 'text', text: 'one ' };
           yield { type: 'text', text: 'two' };
-          yield { type: 'finish', stopReason: 'stop' };
+          yield { type: 'finish', stopReason: 'stop', stopSequence: null };
         } finally {
           ended = true;
         }

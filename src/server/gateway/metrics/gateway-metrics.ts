@@ -7,8 +7,8 @@ import { LabelledHistogram } from './labelled-histogram.js';
 export const UNKNOWN_MODEL = 'unknown';
 
 /** A request's model as a label value: only canonical (allowed) names, so client input never grows the series. */
-export function modelLabel(model: string | null | undefined, isAllowed: (model: string) => boolean): string {
-  return model !== null && model !== undefined && isAllowed(model) ? model : UNKNOWN_MODEL;
+export function modelLabel(model: string | null | undefined, allowList: { isAllowed(model: string): boolean }): string {
+  return model !== null && model !== undefined && allowList.isAllowed(model) ? model : UNKNOWN_MODEL;
 }
 
 /** Counts of one (model, status) since the last scrape. */

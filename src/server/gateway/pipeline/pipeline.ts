@@ -81,6 +81,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       body: {},
       attempts: 0,
       upstreamPending: false,
+      upstreamRequestId: undefined,
       stream: false,
       cached: false,
       committed: false,

@@ -82,7 +82,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   const accounted = ctx.endpoint !== 'models' && ctx.endpoint !== 'stored_responses';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {
-    const label = modelLabel(entry.model, (model) => services.registry.isAllowed(model));
+    const label = modelLabel(entry.model, services.registry);
     services.metrics.observeRequest(label, status, entry.latencyMs / 1000, entry.promptTokens, entry.completionTokens);
   }
   if (ctx.principal?.kind === 'key') services.keys.noteUsed(ctx.principal.key.row.id);

@@ -227,7 +227,7 @@ export function settleStreamHealth(ctx: RequestContext): void {
 
 /** The request's model as the upstream failure metric's label. */
 function failureLabel(ctx: RequestContext): string {
-  return modelLabel(ctx.model, (model) => ctx.services.registry.isAllowed(model));
+  return modelLabel(ctx.model, ctx.services.registry);
 }
 
 /** The client disconnected before an answer: nothing can be sent, the request is accounted as 499. */

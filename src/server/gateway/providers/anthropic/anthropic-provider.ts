@@ -2,7 +2,6 @@ import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { NativeChatProvider, NativeResult } from '../types.js';
 import { anthropicBeta } from './anthropic-beta.js';
-import { LOOP_MARK_HEADER } from '../upstream-pools.js';
 
 /**
  * The API version this gateway speaks to Anthropic: the one whose parameters it sends (newer
@@ -21,7 +20,8 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
         ...context.traceHeaders,
         'anthropic-version': ANTHROPIC_VERSION,
         'x-request-id': context.requestId,
-        [LOOP_MARK_HEADER]: context.pools.loopMark,
+        // The literal of LOOP_MARK_HEADER: a computed key would cost the object literal its fast path.
+        'x-gatehouse-via': context.pools.loopMark,
       };
       const beta = anthropicBeta(context.clientHeaders);
       if (beta !== undefined) headers['anthropic-beta'] = beta;

@@ -5,7 +5,6 @@ import { UpstreamError } from '../upstream-error.js';
 import { anthropicBeta } from './anthropic-beta.js';
 import { ANTHROPIC_VERSION } from './anthropic-provider.js';
 import { reportedTokens } from '../../formats/reported-tokens.js';
-import { LOOP_MARK_HEADER } from '../upstream-pools.js';
 
 /**
  * Messages fields that shape the answer, not the prompt. Anthropic's count endpoint refuses them
@@ -35,7 +34,8 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     ...context.traceHeaders,
     'anthropic-version': ANTHROPIC_VERSION,
     'x-request-id': context.requestId,
-    [LOOP_MARK_HEADER]: context.pools.loopMark,
+    // The literal of LOOP_MARK_HEADER: a computed key would cost the object literal its fast path.
+    'x-gatehouse-via': context.pools.loopMark,
   };
   const beta = anthropicBeta(context.clientHeaders);
   if (beta !== undefined) headers['anthropic-beta'] = beta;
