@@ -209,6 +209,14 @@ describe('LiteLLM config conversion', () => {
       `nothing in ${file} (a LiteLLM proxy config) could be converted into a deployment:`,
     );
     expect(message.split('\n')[1]).toMatch(/^ {2}not mapped: model_list\[0\]/);
+    // The importer refuses the same file, a setting it could convert beside it notwithstanding.
+    const withRetries = tempFile(
+      'bedrock-and-retries.yaml',
+      'model_list:\n  - model_name: claude\n    litellm_params: {model: bedrock/anthropic.claude-3-sonnet}\nrouter_settings: {num_retries: 3}\n',
+    );
+    const imported = runImport(withRetries);
+    expect(imported.status).toBe(1);
+    expect(imported.stderr).toContain(`nothing in ${withRetries} could be converted into a deployment`);
   });
 
   it("drops an alias naming its own model, as LiteLLM's does nothing, so the output starts", () => {

@@ -8,7 +8,13 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
-import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
+import {
+  describeUnmapped,
+  emptyConversion,
+  importLiteLlmConfig,
+  isLiteLlmConfig,
+  mixedKeys,
+} from './litellm-import.js';
 
 const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml> [--force]]';
 
@@ -65,8 +71,8 @@ function main(args: readonly string[]): void {
   if (imported.conflicts.length > 0) fail(`${input}: ${imported.conflicts.join('; ')}`, 2);
   const unmapped = describeUnmapped(imported.unmapped);
   for (const line of unmapped) process.stderr.write(`import:litellm: ${line}\n`);
-  const converted = Object.keys(imported.config).length > 0;
-  if (!converted) fail(`nothing in ${input} could be converted`, 1);
+  const empty = emptyConversion(raw, imported);
+  if (empty !== undefined) fail(`nothing in ${input} ${empty}`, 1);
   const text = convertedYaml(input, imported.config, unmapped);
   if (out === undefined) process.stdout.write(text);
   else {

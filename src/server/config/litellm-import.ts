@@ -295,3 +295,14 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
     inFileTerms: (issue) => issueInFileTerms(issue, origins, models),
   };
 }
+
+/**
+ * Why a converted file would serve none of what it was written for, or undefined: nothing converted
+ * at all, or a `model_list` none of whose entries became a deployment (started, it would serve only
+ * the demo models). The importer and a start from the file refuse it alike.
+ */
+export function emptyConversion(raw: Json, imported: LiteLlmImport): string | undefined {
+  const listed = Array.isArray(raw.model_list) && raw.model_list.length > 0;
+  if (Object.keys(imported.config).length > 0 && !(listed && imported.deployments === 0)) return undefined;
+  return listed ? 'could be converted into a deployment' : 'could be converted';
+}

@@ -8,7 +8,13 @@ import { aliasesAwaitingTarget } from '../../shared/model-aliases.js';
 import { deploymentListProblems, fileDeploymentSources } from '../gateway/model-registry/deployment-list-check.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
-import { describeUnmapped, importLiteLlmConfig, isLiteLlmConfig, mixedKeys } from './litellm-import.js';
+import {
+  describeUnmapped,
+  emptyConversion,
+  importLiteLlmConfig,
+  isLiteLlmConfig,
+  mixedKeys,
+} from './litellm-import.js';
 import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
@@ -261,12 +267,11 @@ function fromLiteLlm(
   const imported = importLiteLlmConfig(raw);
   if (imported.conflicts.length > 0)
     throw new ConfigError(`${file} (a LiteLLM proxy config): ${imported.conflicts.join('; ')}`);
-  // Started anyway, it would serve only the demo models, its own models' absence said in warnings.
-  const listed = Array.isArray(raw.model_list) && raw.model_list.length > 0;
-  if (Object.keys(imported.config).length === 0 || (listed && imported.deployments === 0)) {
+  const empty = emptyConversion(raw, imported);
+  if (empty !== undefined) {
     const why = describeUnmapped(imported.unmapped);
     throw new ConfigError(
-      `nothing in ${file} (a LiteLLM proxy config) could be converted${listed ? ' into a deployment' : ''}${why.length > 0 ? `:\n  ${why.join('\n  ')}` : ''}`,
+      `nothing in ${file} (a LiteLLM proxy config) ${empty}${why.length > 0 ? `:\n  ${why.join('\n  ')}` : ''}`,
     );
   }
   return {
