@@ -15,7 +15,7 @@ import {
   isLiteLlmConfig,
   mixedKeys,
 } from './litellm-import.js';
-import { telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
+import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -106,7 +106,6 @@ const ENV_KEYS: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'telemetry.otlp_traces_endpoint'],
   ['OTEL_EXPORTER_OTLP_ENDPOINT', 'telemetry.otlp_endpoint'],
   ['OTEL_SERVICE_NAME', 'telemetry.service_name'],
-  ['OTEL_RESOURCE_ATTRIBUTES', 'telemetry.resource_attributes'],
 ];
 
 /** `GATEHOUSE_LOG_LEVEL (server.log_level): ...` for a key whose value came from the environment. */
@@ -300,10 +299,15 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
     ([alias, target]) =>
       `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused (unless model settings saved through the admin API allow it)`,
   );
+  const unreadAttributes = resourceAttributesProblem(env);
   return {
     config: { ...config, server: { ...config.server, data_dir: dataDir } },
     source,
-    warnings: [...(read?.warnings ?? []), ...waiting.map(inFileTerms)],
+    warnings: [
+      ...(read?.warnings ?? []),
+      ...waiting.map(inFileTerms),
+      ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
+    ],
     inFileTerms,
   };
 }

@@ -348,16 +348,21 @@ describe('tracing configuration', () => {
     }
   });
 
-  it('refuses an unreadable OTEL_RESOURCE_ATTRIBUTES by name', () => {
-    const message = (() => {
-      try {
-        loadConfig({ env: { OTEL_RESOURCE_ATTRIBUTES: 'no-equals-sign' } });
-      } catch (error) {
-        return (error as Error).message;
-      }
-      return 'accepted';
-    })();
-    expect(message).toContain('OTEL_RESOURCE_ATTRIBUTES (telemetry.resource_attributes): must be key=value pairs');
+  it('leaves out an unreadable OTEL_RESOURCE_ATTRIBUTES with a warning, and names the service from a readable one', () => {
+    const unread = loadConfig({ env: { OTEL_RESOURCE_ATTRIBUTES: 'note=100%' } });
+    expect(unread.warnings).toContain(
+      "OTEL_RESOURCE_ATTRIBUTES is left out: the value of 'note' is not percent-encoded (write % as %25) (pairs are key=value, comma-separated)",
+    );
+    expect(unread.config.telemetry.resource_attributes).toEqual({});
+    const named = loadConfig({ env: { OTEL_RESOURCE_ATTRIBUTES: 'service.name=billing-gw,team=a' } });
+    expect(named.config.telemetry).toMatchObject({
+      service_name: 'billing-gw',
+      resource_attributes: { 'service.name': 'billing-gw', team: 'a' },
+    });
+    const both = loadConfig({
+      env: { OTEL_RESOURCE_ATTRIBUTES: 'service.name=billing-gw', OTEL_SERVICE_NAME: 'wins' },
+    });
+    expect(both.config.telemetry.service_name).toBe('wins');
   });
 
   it("is entirely off without an endpoint: no tracer, and the caller's trace context passed upstream as it came", async () => {

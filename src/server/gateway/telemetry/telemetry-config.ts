@@ -18,9 +18,7 @@ export const telemetryConfigSchema = z
     service_name: z.string().min(1).default('gatehouse-gateway'),
     // More resource attributes of every span (`deployment.environment.name`, `service.instance.id`, ...);
     // OTEL_RESOURCE_ATTRIBUTES adds to them.
-    resource_attributes: z
-      .record(z.string().min(1), z.string(), { error: 'must be key=value pairs, comma-separated (a=1,b=2)' })
-      .default({}),
+    resource_attributes: z.record(z.string().min(1), z.string()).default({}),
     // Share of new traces recorded; a continued trace follows its caller's sampling decision.
     sample_ratio: z.number().min(0).max(1).default(1),
     // Longest wait before finished spans are sent (they go sooner when a batch fills).
@@ -42,13 +40,16 @@ export function telemetryFromEnv(
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) next.otlp_endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) next.otlp_traces_endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (env.OTEL_SERVICE_NAME) next.service_name = env.OTEL_SERVICE_NAME;
-  if (env.OTEL_RESOURCE_ATTRIBUTES) {
-    const attributes = resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
-    // Unreadable, it is kept as the text it is, which the schema then refuses naming the variable.
-    next.resource_attributes =
-      attributes === undefined
-        ? env.OTEL_RESOURCE_ATTRIBUTES
-        : { ...(section.resource_attributes as object | undefined), ...attributes };
+  const read = env.OTEL_RESOURCE_ATTRIBUTES ? resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES) : undefined;
+  // Unreadable, it is left out (resourceAttributesProblem says so), as OpenTelemetry's SDKs do.
+  if (read !== undefined && 'attributes' in read) {
+    const own = section.resource_attributes;
+    // A file's own list that is no mapping is left for the schema to refuse, not merged character by character.
+    if (own === undefined || (typeof own === 'object' && own !== null && !Array.isArray(own)))
+      next.resource_attributes = { ...own, ...read.attributes };
+    // Its service.name names the service unless OTEL_SERVICE_NAME or the file does.
+    const named = read.attributes['service.name'];
+    if (named !== undefined && !env.OTEL_SERVICE_NAME && section.service_name === undefined) next.service_name = named;
   }
   if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none')
     next.disabled = true;
@@ -57,22 +58,31 @@ export function telemetryFromEnv(
 
 /**
  * OTEL_RESOURCE_ATTRIBUTES as the OpenTelemetry specification writes it: `key=value` pairs separated
- * by commas, values percent-encoded; undefined when a pair is not one.
+ * by commas, values percent-encoded; or what is wrong with it.
  */
-function resourceAttributes(text: string): Record<string, string> | undefined {
+function resourceAttributes(text: string): { attributes: Record<string, string> } | { problem: string } {
   const attributes: Record<string, string> = {};
   for (const pair of text.split(',')) {
     if (pair.trim() === '') continue;
     const at = pair.indexOf('=');
     const key = pair.slice(0, at).trim();
-    if (at < 0 || key === '') return undefined;
+    const shown = pair.trim().slice(0, 60);
+    if (at < 0 || key === '') return { problem: `'${shown}' is not a key=value pair` };
     try {
       attributes[key] = decodeURIComponent(pair.slice(at + 1).trim());
     } catch {
-      return undefined;
+      return { problem: `the value of '${key}' is not percent-encoded (write % as %25)` };
     }
   }
-  return attributes;
+  return { attributes };
+}
+
+/** Why OTEL_RESOURCE_ATTRIBUTES is left out, for the start's warnings; undefined when it is read. */
+export function resourceAttributesProblem(env: NodeJS.ProcessEnv): string | undefined {
+  const read = env.OTEL_RESOURCE_ATTRIBUTES ? resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES) : undefined;
+  return read !== undefined && 'problem' in read
+    ? `OTEL_RESOURCE_ATTRIBUTES is left out: ${read.problem} (pairs are key=value, comma-separated)`
+    : undefined;
 }
 
 /** Where spans are sent, or undefined when tracing is off. */
