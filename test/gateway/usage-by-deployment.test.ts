@@ -81,7 +81,7 @@ describe('usage per deployment leaves out cache hits', () => {
   });
   afterAll(() => h?.close());
 
-  it('counts a hit under no deployment or provider: no upstream answered it', async () => {
+  it('counts hits as a group of their own, not under a deployment or provider: no upstream answered them', async () => {
     const ask = () =>
       client.chat.completions
         .create({ model: 'ha-model', temperature: 0, messages: [{ role: 'user', content: 'same' }] })
@@ -95,7 +95,11 @@ describe('usage per deployment leaves out cache hits', () => {
       const groups = Object.fromEntries(
         usageResponseSchema.parse(answer.body).data.map((point) => [String(point.group), point.requests]),
       );
-      expect(groups).toEqual(groupBy === 'deployment' ? { 'ha-primary': 1, null: 1 } : { openai: 1, null: 1 });
+      expect(groups).toEqual(
+        groupBy === 'deployment' ? { 'ha-primary': 1, '(cache)': 1 } : { openai: 1, '(cache)': 1 },
+      );
+      const hits = usageResponseSchema.parse(answer.body).data.find((point) => point.group === '(cache)');
+      expect(hits?.label).toBe('Cache hits');
     }
   });
 });

@@ -50,6 +50,16 @@ export interface UsageLogFilter {
   readonly endpoint?: string;
 }
 
+/** The group of cache hits in the per-deployment and per-provider views. */
+export const CACHE_HITS = '(cache)';
+
+/** What a group is shown as, where its value is no name: a key's name, the cache hits. */
+function labelColumn(groupBy: UsageQuery['group_by']): string {
+  if (groupBy === 'key') return 'k.name';
+  if (groupBy === 'deployment' || groupBy === 'provider') return "CASE WHEN u.cached = 1 THEN 'Cache hits' END";
+  return 'NULL';
+}
+
 function groupColumn(groupBy: UsageQuery['group_by']): string {
   switch (groupBy) {
     case 'model':
@@ -63,11 +73,12 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
     case 'team':
       return 'u.team';
     // Per upstream: a cache hit called none (its row keeps the deployment that answered first, which
-    // the traffic view shows), so it is counted with the requests no upstream answered.
+    // the traffic view shows), so hits are a group of their own, named by CACHE_HITS (no deployment id
+    // or provider name can be written with parentheses).
     case 'deployment':
-      return 'CASE WHEN u.cached = 1 THEN NULL ELSE u.deployment END';
+      return `CASE WHEN u.cached = 1 THEN '${CACHE_HITS}' ELSE u.deployment END`;
     case 'provider':
-      return 'CASE WHEN u.cached = 1 THEN NULL ELSE u.provider END';
+      return `CASE WHEN u.cached = 1 THEN '${CACHE_HITS}' ELSE u.provider END`;
     case 'none':
       return 'NULL';
     default:
@@ -153,7 +164,7 @@ export class UsageRepository {
   aggregate(query: UsageQuery, since: number, until: number): Pick<UsageResponse, 'data' | 'totals'> {
     const size = BUCKET_MS[query.bucket];
     const group = groupColumn(query.group_by);
-    const label = query.group_by === 'key' ? 'k.name' : 'NULL';
+    const label = labelColumn(query.group_by);
     const where = ['u.created_at >= @since', 'u.created_at < @until'];
     if (query.key_id !== undefined) where.push('u.key_id = @key_id');
     if (query.model !== undefined) where.push(modelFilter('u.'));
