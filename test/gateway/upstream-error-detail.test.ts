@@ -145,6 +145,24 @@ describe("the provider's request id on an answer", () => {
     expect(fallback.response.headers.get('x-gateway-deployment')).toBe('ha-secondary');
     expect(fallback.response.headers.get('x-upstream-request-id')).toBeNull();
 
+    // A server that echoes the id it was sent (another gateway, vLLM) names no id of its own.
+    const ours = '0b6f6c2e-8f0e-4d55-9d6a-2f4f3b1a9c11';
+    h.openai.setNext({ headers: { 'x-request-id': ours } });
+    const echoed = await openai.chat.completions
+      .create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'x-request-id': ours } },
+      )
+      .withResponse();
+    expect(echoed.response.headers.get('x-request-id')).toBe(ours);
+    expect(echoed.response.headers.get('x-upstream-request-id')).toBeNull();
+    // Behind another Gatehouse, the provider's id it passed on.
+    h.openai.setNext({ headers: { 'x-request-id': 'req_gateway2', 'x-upstream-request-id': 'req_provider9' } });
+    const chained = await openai.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(chained.response.headers.get('x-upstream-request-id')).toBe('req_provider9');
+
     const demo = await openai.chat.completions
       .create({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] })
       .withResponse();

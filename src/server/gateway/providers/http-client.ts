@@ -61,9 +61,14 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
 
 const isSuccess = (response: UpstreamResponse): boolean => response.status >= 200 && response.status < 300;
 
-/** Hands a 2xx answer's request id to the call's report, where it has one. */
+/**
+ * Hands a 2xx answer's request id to the call's report, where it has one. A server that echoes the
+ * `x-request-id` it was sent (another gateway, vLLM) names no id of its own: that is the gateway's.
+ */
 function reportAnswer(response: UpstreamResponse, call: UpstreamCall): void {
-  if (call.report !== undefined) call.report.upstreamRequestId = providerRequestId(response.headers);
+  if (call.report === undefined) return;
+  const id = providerRequestId(response.headers);
+  call.report.upstreamRequestId = id === call.headers['x-request-id'] ? undefined : id;
 }
 
 /**
@@ -154,9 +159,12 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 /** An id as providers write them (`req_011CU...`, a UUID); anything else is not passed on. */
 const REQUEST_ID = /^[\w.:-]{1,200}$/;
 
-/** The provider's own id for the request: OpenAI's `x-request-id`, Anthropic's `request-id`. */
+/**
+ * The provider's own id for the request: OpenAI's `x-request-id`, Anthropic's `request-id`; behind
+ * another Gatehouse, the provider's id it passed on as `x-upstream-request-id`.
+ */
 export function providerRequestId(headers: UpstreamHeaders): string | undefined {
-  const value = headers['x-request-id'] ?? headers['request-id'];
+  const value = headers['x-upstream-request-id'] ?? headers['x-request-id'] ?? headers['request-id'];
   return typeof value === 'string' && REQUEST_ID.test(value) ? value : undefined;
 }
 

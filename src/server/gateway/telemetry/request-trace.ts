@@ -140,14 +140,17 @@ export class RequestTrace {
     return headers;
   }
 
-  /** Ends the current attempt's span as failed (the route stage retries or falls back). */
-  attemptFailed(error: unknown): void {
+  /**
+   * Ends the current attempt's span as failed (the route stage retries or falls back), with the
+   * provider's id for the call: the error's, or `answeredId` of a 2xx that failed afterwards.
+   */
+  attemptFailed(error: unknown, answeredId?: string): void {
     const upstream = this.#upstream;
     if (upstream === undefined) return;
-    if (error instanceof UpstreamError && error.status > 0) {
+    if (error instanceof UpstreamError && error.status > 0)
       upstream.span.setAttribute('http.response.status_code', error.status);
-      if (error.requestId !== undefined) upstream.span.setAttribute(UPSTREAM_REQUEST_ID, error.requestId);
-    }
+    const requestId = (error instanceof UpstreamError ? error.requestId : undefined) ?? answeredId;
+    if (requestId !== undefined) upstream.span.setAttribute(UPSTREAM_REQUEST_ID, requestId);
     fail(upstream.span, error);
     upstream.span.end();
     this.#upstream = undefined;

@@ -175,13 +175,15 @@ export async function route(
         return answer;
       } catch (error) {
         ctx.upstreamPending = false;
-        trace?.attemptFailed(error);
+        // A 2xx whose stream broke on its first event has its id from the headers, not from the error.
+        if (trace !== undefined) trace.attemptFailed(error, ctx.upstreamRequestId);
         // The client left: not the deployment's fault, and nobody is waiting for a retry.
         if (signal.aborted) throw new ClientClosedError();
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
-        ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
+        // The upstream's failures, not the caller's: a request the provider refused as malformed is not one.
+        if (blamed) ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
         last = error;
         if (error.retryable) continue;
         // A refusal of this deployment (its key, model or address) is no reason to fail a model that
