@@ -439,6 +439,8 @@ test('Models: resetting to the startup configuration asks first, naming what goe
     const dialog = page.getByRole('dialog', { name: 'Reset the model settings to the startup configuration?' });
     await expect(dialog).toContainText('1 alias');
     await expect(dialog).toContainText('cannot be undone');
+    // The deployments come from the startup configuration here: no stored key is lost.
+    await expect(dialog).not.toContainText('entered again');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     const kept = (await (await gatewayAdmin('/internal/models')).json()) as { allowed_models: string[] };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -481,6 +481,9 @@ describe('npm run import:litellm', () => {
     expect(kept.status).toBe(2);
     expect(kept.stderr).toBe(`import:litellm: ${out} exists: pass --force to replace it\n`);
     expect(readFileSync(out, 'utf8')).toBe('edited by hand\n');
+    const link = join(mkdtempSync(join(tmpdir(), 'gatehouse-litellm-link-')), 'link.yaml');
+    symlinkSync(input, link);
+    expect(runImport(input, '--out', link, '--force').stderr).toContain('is the LiteLLM config being read');
     const itself = runImport(input, '--out', input, '--force');
     expect(itself.status).toBe(2);
     expect(itself.stderr).toContain('is the LiteLLM config being read');

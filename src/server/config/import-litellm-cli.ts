@@ -4,7 +4,7 @@
  * on stderr. Exit codes: 0 something was converted, 1 nothing could be, 2 unusable input (two entries
  * with one id, say) or arguments.
  */
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
@@ -24,6 +24,17 @@ function convertedYaml(source: string, config: Record<string, unknown>, unmapped
   if (unmapped.length > 0)
     header.push('# Left out (no Gatehouse equivalent yet):', ...unmapped.map((line) => `#   ${line}`));
   return `${header.join('\n')}\n${stringify(config)}`;
+}
+
+/** Whether two paths name one file, through links too (a missing `a` names none yet). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [first, second] = [statSync(a), statSync(b)];
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
+  }
 }
 
 function fail(message: string, code: number): never {
@@ -48,7 +59,7 @@ function main(args: readonly string[]): void {
     else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
   }
   if (input === undefined) fail(USAGE, 2);
-  if (out !== undefined && resolve(out) === resolve(input))
+  if (out !== undefined && sameFile(out, input))
     fail(`--out ${out} is the LiteLLM config being read: write the conversion to another file`, 2);
   // Before anything is converted: a file already there (a Gatehouse config edited since) is not replaced unasked.
   if (out !== undefined && !force && existsSync(out)) fail(`${out} exists: pass --force to replace it`, 2);
@@ -76,7 +87,12 @@ function main(args: readonly string[]): void {
   const text = convertedYaml(input, imported.config, unmapped);
   if (out === undefined) process.stdout.write(text);
   else {
-    writeFileSync(out, text, { mode: 0o600 });
+    try {
+      // Without --force, one created meanwhile is not replaced either (the check above came first).
+      writeFileSync(out, text, { mode: 0o600, flag: force ? 'w' : 'wx' });
+    } catch (error) {
+      fail(`cannot write ${out}: ${(error as Error).message}`, 2);
+    }
     // The mode above applies only to a file it creates; one that existed keeps its own, and the output
     // may hold literal api_key values.
     chmodSync(out, 0o600);

@@ -39,11 +39,15 @@ function resetDescription(
     const aliases = Object.keys(settings.model_aliases).length;
     lost.push(`the allowed models and caps edited here, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`);
   }
-  if (deployments?.source === 'database') {
-    const count = deployments.data.length;
-    lost.push(`${count === 1 ? '1 deployment' : `${count} deployments`} with the API keys stored for them`);
-  }
-  return `This replaces ${lost.join(', and ')} with the startup configuration. It cannot be undone: keys stored here must be entered again.`;
+  const count = deployments?.source === 'database' ? deployments.data.length : 0;
+  if (deployments?.source === 'database')
+    lost.push(
+      count === 0
+        ? 'the deployment list edited here (empty)'
+        : `${count === 1 ? '1 deployment' : `${count} deployments`} with the API keys stored for them`,
+    );
+  const undo = count > 0 ? 'It cannot be undone: keys stored here must be entered again.' : 'It cannot be undone.';
+  return `This replaces ${lost.join(', and ')} with the startup configuration. ${undo}`;
 }
 
 /** Allowed models, aliases, caps and deployments: edited as one draft, saved together. */
