@@ -79,3 +79,25 @@ describe('the provider key goes to its address however it was written', () => {
     expect(missingKeyVariable(deployment('anthropic', 'https://api.anthropic.com/v1'), env)).toBeUndefined();
   });
 });
+
+describe("the gateway's loop mark", () => {
+  const deployment = (provider: string, baseUrl?: string): Deployment => ({
+    id: 'd',
+    model: 'm',
+    provider,
+    upstreamModel: 'm',
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    timeoutMs: 1000,
+    weight: 1,
+    maxRetries: 0,
+    explicit: true,
+  });
+
+  it('goes to addresses that may be the gateway itself, never to a public provider', () => {
+    expect(providerSettings(deployment('openai'), {}).marksLoop).toBe(false);
+    expect(providerSettings(deployment('anthropic', 'https://api.anthropic.com/v1'), {}).marksLoop).toBe(false);
+    expect(providerSettings(deployment('openai', 'http://127.0.0.1:8747/v1'), {}).marksLoop).toBe(true);
+    expect(providerSettings(deployment('openai_compatible', 'https://llm.example/v1'), {}).marksLoop).toBe(true);
+    expect(providerSettings(deployment('ollama'), {}).marksLoop).toBe(true);
+  });
+});

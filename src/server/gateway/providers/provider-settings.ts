@@ -57,6 +57,11 @@ export function asBaseUrl(name: string, url: string): string {
   return url;
 }
 
+/** Whether a provider's default address is on the internet rather than this machine (Ollama, vLLM, ...). */
+function isPublic(url: string): boolean {
+  return url.startsWith('https://');
+}
+
 /** Whether two base URLs of a provider are the one address, however each was written (`…/v1`, a trailing `/`). */
 export function sameAddress(provider: string, a: string, b: string | undefined): boolean {
   if (b === undefined) return false;
@@ -83,6 +88,12 @@ export interface ProviderSettings {
   readonly timeoutMs: number;
   /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
   readonly acceptsTopK: boolean;
+  /**
+   * Whether calls carry the gateway's loop mark (`x-gatehouse-via`): to an address of the operator's
+   * own, which may be the gateway itself; never to a provider's public one, which cannot be, and
+   * need not learn which gateway its callers share.
+   */
+  readonly marksLoop: boolean;
 }
 
 /**
@@ -122,6 +133,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
     acceptsTopK: defaults.topK === true,
+    marksLoop: defaults.baseUrl === undefined || !sameAddress(name, baseUrl, defaults.baseUrl) || !isPublic(baseUrl),
   };
 }
 

@@ -20,9 +20,8 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
         ...context.traceHeaders,
         'anthropic-version': ANTHROPIC_VERSION,
         'x-request-id': context.requestId,
-        // The literal of LOOP_MARK_HEADER: a computed key would cost the object literal its fast path.
-        'x-gatehouse-via': context.pools.loopMark,
       };
+      if (settings.marksLoop) headers['x-gatehouse-via'] = context.pools.loopMark;
       const beta = anthropicBeta(context.clientHeaders);
       if (beta !== undefined) headers['anthropic-beta'] = beta;
       if (settings.apiKey) headers['x-api-key'] = settings.apiKey;

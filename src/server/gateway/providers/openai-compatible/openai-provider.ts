@@ -88,9 +88,8 @@ function upstreamCall(
   const headers: Record<string, string> = {
     ...context.traceHeaders,
     'x-request-id': context.requestId,
-    // The literal of LOOP_MARK_HEADER: a computed key would cost the object literal its fast path.
-    'x-gatehouse-via': context.pools.loopMark,
   };
+  if (settings.marksLoop) headers['x-gatehouse-via'] = context.pools.loopMark;
   if (apiKey) {
     if (settings.auth === 'api-key') headers['api-key'] = apiKey;
     else headers.authorization = `Bearer ${apiKey}`;
