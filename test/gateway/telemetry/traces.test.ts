@@ -393,6 +393,18 @@ describe('tracing configuration', () => {
           { headers: { traceparent: '00-not-a-trace' } },
         );
       expect(h.openai.lastRequest()!.headers.traceparent).toBeUndefined();
+      // Flags as they came; a tracestate that is no list of members, or too long, is not sent on.
+      for (const tracestate of ['not a list', `a=${'x'.repeat(600)}`]) {
+        const unsampled = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
+        await h
+          .openaiClient(secret)
+          .chat.completions.create(
+            { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'state' }] },
+            { headers: { traceparent: unsampled, tracestate } },
+          );
+        expect(h.openai.lastRequest()!.headers.traceparent).toBe(unsampled);
+        expect(h.openai.lastRequest()!.headers.tracestate).toBeUndefined();
+      }
       const traffic = (await h.admin('GET', '/internal/traffic?limit=1')).body.data;
       expect(traffic[0].trace_id).toBeNull();
     } finally {

@@ -32,12 +32,17 @@ export function passedThroughContext(
   traceparent: unknown,
   tracestate: unknown,
 ): Readonly<Record<string, string>> | undefined {
-  const caller = parseTraceparent(traceparent);
-  if (caller === undefined) return undefined;
-  const headers: Record<string, string> = { traceparent: formatTraceparent(caller) };
-  if (typeof tracestate === 'string' && tracestate.length <= MAX_TRACESTATE_LENGTH) headers.tracestate = tracestate;
+  if (parseTraceparent(traceparent) === undefined) return undefined;
+  // As it came: its flags included, which a newer version may define.
+  const headers: Record<string, string> = { traceparent: (traceparent as string).trim() };
+  if (typeof tracestate === 'string' && tracestate.length <= 512 && TRACESTATE.test(tracestate))
+    headers.tracestate = tracestate;
   return headers;
 }
 
-/** W3C's bound on what a vendor must pass on (32 list members of at most 256 characters each, roughly). */
-const MAX_TRACESTATE_LENGTH = 8192;
+/**
+ * A `tracestate` passed on to a third party: list members as W3C writes them (keys and printable
+ * values), at most 512 characters, the length OpenTelemetry's SDKs keep.
+ */
+const TRACESTATE =
+  /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]+=[\x20-\x2b\x2d-\x3c\x3e-\x7e]*(,[\x20-\x2b\x2d-\x3c\x3e-\x7e]+=[\x20-\x2b\x2d-\x3c\x3e-\x7e]*){0,31}$/;
