@@ -13,11 +13,11 @@ afterEach(() => {
 });
 
 /** An apply of LARGE bytes whose body is only begun: it holds a turn for as long as it is open. */
-function stalledLargeApply(url: URL): Promise<Socket> {
+function stalledLargeApply(url: URL, token = ADMIN_TOKEN): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => {
       socket.write(
-        `POST /v1/apply HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+        `POST /v1/apply HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${token}\r\n` +
           `content-type: application/json\r\ncontent-length: ${LARGE}\r\n\r\n{"scope":`,
       );
       resolve(socket);
@@ -84,5 +84,35 @@ describe('large request bodies', () => {
       ['b.txt', 'c.txt', 'd.txt', 'e.txt', 'f.txt'].map((key) => largeApply(socket.base, key)),
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
+describe('large request bodies of a token that may not send them', () => {
+  const READER = 'st-reader-token-0123456789abcdef';
+  const socket = socketStore({
+    limits: { body_bytes: 8 * 1024 * 1024, document_bytes: 4 * 1024 * 1024 },
+    tokens: [
+      { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
+      { name: 'reader', token: READER, verbs: ['read'], namespaces: ['*'] },
+    ],
+  });
+
+  it('take no turn: a read-only or unknown token is refused before its body is read', async () => {
+    const url = new URL(socket.base);
+    const answers: string[] = [];
+    for (const token of [READER, READER, 'st-unknown-token-0123456789abcd', READER]) {
+      const stalled = await stalledLargeApply(url, token);
+      stalled.on('data', (chunk: Buffer) => answers.push(chunk.toString().split('\r\n')[0]!));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answers.sort()).toEqual([
+      'HTTP/1.1 401 Unauthorized',
+      'HTTP/1.1 403 Forbidden',
+      'HTTP/1.1 403 Forbidden',
+      'HTTP/1.1 403 Forbidden',
+    ]);
+    // With their sockets still open, a writer's large body has a turn at once (not after their timeout).
+    const response = await largeApply(socket.base, 'writer.txt');
+    expect(response.status).toBe(200);
   });
 });

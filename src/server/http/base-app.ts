@@ -80,7 +80,7 @@ export function createBaseApp(options: BaseAppOptions) {
   const connections = closeQuietConnectionsOnClose(app.server);
   const largeBodies = new LargeBodyGate();
   // One callback-style hook for what every request needs first: its id on the answer, then the
-  // shutdown and Host checks before anything else runs, and a turn for a large body before it is read.
+  // shutdown and Host checks before anything else runs.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Anthropic's SDKs read the id from `request-id`, as Anthropic sends it, and say so in their errors.
@@ -88,8 +88,13 @@ export function createBaseApp(options: BaseAppOptions) {
     if (connections.closing) return done(shuttingDown() as unknown as FastifyError);
     const problem = hostProblem(request, hosts) ?? queryEscapeProblem(request.url);
     if (problem) done(problem as FastifyError);
-    else if (LargeBodyGate.applies(request)) largeBodies.admit(request, reply, done as (error?: Error) => void);
     else done();
+  });
+  // A turn for a large body before it is read: after every onRequest hook, so a request its
+  // credentials refuse (or a token without the route's permission) never takes one from the others.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (!LargeBodyGate.applies(request)) done(null, payload);
+    else largeBodies.admit(request, reply, (error) => done(error ?? null, payload));
   });
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);

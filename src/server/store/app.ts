@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { databaseReady } from '../db/connection.js';
@@ -8,7 +8,13 @@ import { registerHealthRoutes } from '../http/health.js';
 import { registerHttpMetrics } from '../http/http-metrics.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import type { RevisionEvents } from './engine/revision-events.js';
-import { authenticateStoreToken, authorizeStoreRequest, type StoreTokenGrant, type StoreVerb } from './store-auth.js';
+import {
+  authenticateStoreToken,
+  authorizeStoreRequest,
+  refuseMissingVerb,
+  type StoreTokenGrant,
+  type StoreVerb,
+} from './store-auth.js';
 import { storeRoutes } from './routes/index.js';
 import { refuseUnsupportedPreconditions } from './unsupported-preconditions.js';
 
@@ -37,6 +43,11 @@ declare module 'fastify' {
 
 const PUBLIC_ROUTES = new Set(['/healthz', '/readyz']);
 
+/** The permission a route needs (`read` unless it says otherwise). */
+function routeVerb(request: FastifyRequest): StoreVerb {
+  return (request.routeOptions.config as StoreRouteConfig | undefined)?.storeAuth?.verb ?? 'read';
+}
+
 /** Builds the versioned document store app (not yet listening). */
 export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
@@ -60,15 +71,18 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
   app.addHook('onRequest', async (request) => {
     if (!authEnabled || request.method === 'OPTIONS' || !needsToken(request.routeOptions.url)) return;
     if (request.is404) return;
-    request.storeGrant = authenticateStoreToken(request, ctx.tokens);
+    const grant = authenticateStoreToken(request, ctx.tokens);
+    request.storeGrant = grant;
+    // The permission the route needs is known before the body: a token without it is refused now,
+    // before its body is read (the namespace, which may be in the body, is checked once it is).
+    refuseMissingVerb(grant, routeVerb(request));
   });
   app.addHook('onRequest', async (request) => refuseUnsupportedPreconditions(request));
   // Authorise once the body is parsed: grants can be limited to namespaces named in the body.
   app.addHook('preHandler', async (request) => {
     const grant = request.storeGrant;
     if (!grant) return;
-    const verb = (request.routeOptions.config as StoreRouteConfig | undefined)?.storeAuth?.verb ?? 'read';
-    authorizeStoreRequest(request, grant, verb);
+    authorizeStoreRequest(request, grant, routeVerb(request));
   });
 
   registerHealthRoutes(plain, { liveness: 'text', checks: { database: () => databaseReady(database) } });

@@ -61,9 +61,14 @@ export function authenticateStoreToken(request: FastifyRequest, grants: readonly
   return found;
 }
 
+/** 403 for a token without `verb` on any namespace. */
+export function refuseMissingVerb(grant: StoreTokenGrant, verb: StoreVerb): void {
+  if (!grant.verbs.includes(verb)) throw forbidden(`token "${grant.name}" lacks the ${verb} permission`);
+}
+
 /** Throws 403 unless the grant covers the verb and the request's namespace. */
 export function authorizeStoreRequest(request: FastifyRequest, grant: StoreTokenGrant, verb: StoreVerb): void {
-  if (!grant.verbs.includes(verb)) throw forbidden(`token "${grant.name}" lacks the ${verb} permission`);
+  refuseMissingVerb(grant, verb);
   const namespace = requestedNamespace(request);
   if (namespace !== undefined && !grant.namespaces.some((pattern) => namespaceMatches(pattern, namespace))) {
     throw forbidden(`token "${grant.name}" is not granted namespace "${namespace}"`);
