@@ -279,3 +279,26 @@ test('checkpoints: a long name without spaces wraps, and the row buttons stay in
     expect(box.x + box.width, `${action} right edge`).toBeLessThanOrEqual(1280);
   }
 });
+
+test('documents: a long key keeps its icon and shows its end, the file name, cut at its start', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const namespace = freshNamespace('narrow', 'long-key');
+  const key = `${'very-long-directory-name/'.repeat(6)}the-file-name.txt`;
+  await apply(namespace, 'main', 'first', { [key]: 'x' });
+  await openSignedIn(page, screen('documents', namespace, 'main'));
+  const row = page.locator('.change-row', { hasText: 'the-file-name.txt' }).first();
+  await expect(row).toBeVisible();
+  expect((await row.locator('svg').first().boundingBox())!.width, 'icon width').toBeGreaterThanOrEqual(12);
+  // The key's last character lies inside the visible box: its end is what shows.
+  const lastCharVisible = await row.locator('.change-row-key').evaluate((box: PageElement) => {
+    const doc = (globalThis as unknown as { document: PageDocument }).document;
+    const text = doc.createTreeWalker(box, 4).nextNode()!;
+    const range = doc.createRange();
+    range.setStart(text, text.textContent!.length - 1);
+    range.setEnd(text, text.textContent!.length);
+    const char = range.getClientRects()[0]!;
+    const frame = box.getBoundingClientRect();
+    return char.left >= frame.left - 1 && char.right <= frame.right + 1;
+  });
+  expect(lastCharVisible).toBe(true);
+});

@@ -102,7 +102,9 @@ export function ChangesView({
           renderRow={(index) => (
             <div className="change-row" title={changes[index]!.key}>
               <ChangeMark type={changes[index]!.type} />
-              <span className="change-row-key">{changes[index]!.key}</span>
+              <span className="change-row-key">
+                <bdi>{changes[index]!.key}</bdi>
+              </span>
             </div>
           )}
         />

@@ -81,7 +81,9 @@ export function DocumentKeyList({
           renderRow={(index) => (
             <div className="change-row" title={shown[index]}>
               <FilesIcon size={14} className="muted" />
-              <span className="change-row-key">{shown[index]}</span>
+              <span className="change-row-key">
+                <bdi>{shown[index]}</bdi>
+              </span>
             </div>
           )}
         />
