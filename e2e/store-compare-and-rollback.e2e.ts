@@ -178,6 +178,15 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   await expect(dialog).toBeHidden();
   await expect(page.locator('.toaster')).toContainText(`Checkpoint “nightly” created at #${third.revision}`);
 
+  // A name the store would refuse is marked on its field as typed, and cannot be sent.
+  await page.getByTestId('new-checkpoint').click();
+  await dialog.getByLabel('Name', { exact: true }).fill('n'.repeat(300));
+  await expect(dialog.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText('Name must be at most 256 characters.');
+  await expect(dialog.getByTestId('confirm-checkpoint')).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
   // One already at the head is not moved: only an edited description updates it.
   await page.getByTestId('new-checkpoint').click();
   await dialog.getByLabel('Name', { exact: true }).fill('nightly');

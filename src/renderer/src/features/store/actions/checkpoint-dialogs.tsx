@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Checkpoint } from '../../../../../shared/store-api.js';
+import { checkpointNameSchema, type Checkpoint } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useLog } from '../../../api/store-queries.js';
 import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
@@ -29,7 +29,13 @@ export function CreateCheckpointDialog({
   // Already at the head: "moving" it would change only its description, if that was edited.
   const inPlace = moving !== undefined && head !== undefined && moving.revision_id === head.id;
   const unchanged = inPlace && description === (moving.description ?? '');
-  const canSubmit = name.trim() !== '' && !!head && !unchanged;
+  // The store's own rule, shown on the field as typed rather than as the store's refusal after a submit.
+  const nameCheck = checkpointNameSchema.safeParse(name.trim());
+  const nameProblem =
+    name.trim() === '' || nameCheck.success
+      ? undefined
+      : `Name ${nameCheck.error.issues[0]?.message ?? 'is not valid'}.`;
+  const canSubmit = name.trim() !== '' && !!head && !unchanged && nameProblem === undefined;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
   const submit = (): void =>
@@ -72,6 +78,7 @@ export function CreateCheckpointDialog({
       <Field
         label="Name"
         htmlFor="checkpoint-name"
+        error={nameProblem}
         hint={
           inPlace
             ? `“${moving.name}” is already at #${moving.revision_id}: ${unchanged ? 'edit its description to update it' : 'its description will be updated'}.`
