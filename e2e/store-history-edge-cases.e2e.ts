@@ -118,6 +118,15 @@ test('History: a link to a revision older than the first page of the log shows i
   await expect(page).toHaveURL(/[?&]rev=2(&|$)/);
   await expect(selected).toContainText('edit 2');
 
+  // End from the head goes to the oldest revision in one press, reading the pages not read yet.
+  await openSignedIn(page, screen('history', namespace, 'main'));
+  await expect(selected).toContainText('edit 230');
+  await page.getByTestId('log-list').focus();
+  await page.keyboard.press('End');
+  await expect(page).toHaveURL(/[?&]rev=1(&|$)/);
+  await expect(selected).toContainText('edit 1');
+  await expect(selected).toBeInViewport();
+
   // A revision of another branch is not chased through the whole log: it is shown as such.
   const other = await apply(namespace, 'side', 'side', { 'b.txt': 'b' });
   await openSignedIn(page, screen('history', namespace, 'main', `&rev=${other.revision}`));

@@ -18,6 +18,8 @@ export interface VirtualListProps {
   readonly onClose?: () => void;
   /** Called when the last rows come into view (load the next page). */
   readonly onEndReached?: () => void;
+  /** End pressed: for a list read in pages, go to its very last item (see ListNavigationOptions). */
+  readonly onEnd?: () => void;
   /**
    * A single click opens the row too (a drawer that follows the selection), and so does Enter before
    * any row is highlighted: it opens the first.
@@ -48,6 +50,7 @@ export function VirtualList({
   onOpen,
   onClose,
   onEndReached,
+  onEnd,
   openOnClick = false,
   label,
   autoFocus,
@@ -78,6 +81,7 @@ export function VirtualList({
     openFirst: openOnClick,
     onClose,
     page: Math.max(1, Math.floor((parent.current?.clientHeight ?? 600) / rowHeight) - 1),
+    onEnd,
   });
 
   useEffect(() => {

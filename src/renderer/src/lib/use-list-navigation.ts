@@ -33,6 +33,8 @@ export interface ListNavigationOptions {
   readonly onClose?: () => void;
   /** Rows per PageUp/PageDown. */
   readonly page?: number;
+  /** End, in a list read in pages: goes to the last item of the whole list, not of the pages read so far. */
+  readonly onEnd?: () => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export function useListNavigation({
   openFirst = false,
   onClose,
   page = 10,
+  onEnd,
 }: ListNavigationOptions) {
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLElement>) => {
@@ -65,7 +68,9 @@ export function useListNavigation({
         case 'Home':
           return move(0);
         case 'End':
-          return move(count - 1);
+          move(count - 1);
+          onEnd?.();
+          return;
         case 'PageDown':
           return move(index + page);
         case 'PageUp':
@@ -88,7 +93,7 @@ export function useListNavigation({
           return;
       }
     },
-    [count, index, onMove, onOpen, openFirst, onClose, page],
+    [count, index, onMove, onOpen, openFirst, onClose, page, onEnd],
   );
   return { onKeyDown, tabIndex: 0 };
 }

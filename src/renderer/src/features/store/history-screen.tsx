@@ -46,6 +46,19 @@ export function HistoryScreen() {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // End goes to the oldest revision: the pages still unread are read first, then the last is selected.
+  const [toOldest, setToOldest] = useState(false);
+  const goToOldest = useCallback(() => setToOldest(true), []);
+  useEffect(() => {
+    if (!toOldest || isFetchingNextPage) return;
+    if (hasNextPage) {
+      void fetchNextPage();
+      return;
+    }
+    setToOldest(false);
+    const last = entries.at(-1);
+    if (last !== undefined) updateSearch({ rev: last.id, key: undefined });
+  }, [toOldest, hasNextPage, isFetchingNextPage, fetchNextPage, entries]);
   // The same query as the detail pane's: it says which branch the revision is on, at no extra request.
   const revision = useRevision(scope.namespace, selectedIndex < 0 ? requested : undefined);
   // A revision of this branch older than the pages read so far (a link to it, a reload) is read up to,
@@ -121,6 +134,7 @@ export function HistoryScreen() {
           onSelect={(index) => updateSearch({ rev: entries[index]!.id, key: undefined })}
           onOpen={(index) => setDetailFocus((last) => ({ id: entries[index]!.id, count: (last?.count ?? 0) + 1 }))}
           onEndReached={loadMore}
+          onEnd={goToOldest}
           rowKey={(index) => entries[index]!.id}
           renderRow={(index) => (
             <LogRow
