@@ -302,3 +302,21 @@ test('documents: a long key keeps its icon and shows its end, the file name, cut
   });
   expect(lastCharVisible).toBe(true);
 });
+
+test('live traffic: a long key name does not stretch the key filter across the toolbar', async ({ page, app }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const created = await gatewayAdmin('/internal/api-keys', 'POST', {
+    name: `ci-${'verylongname'.repeat(10)}`,
+    scopes: ['chat'],
+  });
+  const { key } = (await created.json()) as { key: string };
+  await fetch(`${app.gatewayUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'long' }] }),
+  });
+  await openSignedIn(page, 'gateway/traffic');
+  const filter = page.getByLabel('Key', { exact: true });
+  await expect(filter.locator('option', { hasText: 'verylongname' })).toHaveCount(1);
+  expect((await filter.boundingBox())!.width, 'key filter width').toBeLessThanOrEqual(14 * 16 + 1);
+});
