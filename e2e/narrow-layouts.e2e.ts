@@ -320,3 +320,22 @@ test('live traffic: a long key name does not stretch the key filter across the t
   await expect(filter.locator('option', { hasText: 'verylongname' })).toHaveCount(1);
   expect((await filter.boundingBox())!.width, 'key filter width').toBeLessThanOrEqual(14 * 16 + 1);
 });
+
+test('a side-by-side diff in a pane too narrow for it is shown unified, saying so, and side by side again when wide', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('narrow', 'split');
+  await apply(namespace, 'main', 'first', { 'a.txt': 'one\ntwo\n' });
+  await apply(namespace, 'main', 'second', { 'a.txt': 'one\nthree\n' });
+  await page.setViewportSize({ width: 1024, height: 760 });
+  await openSignedIn(page, screen('history', namespace, 'main'));
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toHaveAttribute('data-mode', 'unified');
+  await expect(page.getByRole('note')).toHaveText('Shown unified: this pane is too narrow for side by side.');
+  // Every line of both versions is in view: none is cut off past the pane's right edge.
+  const pane = (await page.locator('.diff-scroll').first().boundingBox())!;
+  expect((await diff.boundingBox())!.width, 'diff width').toBeLessThanOrEqual(pane.width + 1);
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await expect(diff).toHaveAttribute('data-mode', 'split');
+  await expect(page.getByRole('note')).toHaveCount(0);
+});

@@ -2,6 +2,10 @@ import { Fragment, useMemo, useState } from 'react';
 import { diffLines, foldContext, splitLines, toSplitRows, type DiffLine, type Hunk } from '../../lib/text-diff.js';
 import type { DiffMode } from '../../lib/diff-mode.js';
 import { plural } from '../../lib/format.js';
+import { useElementWidth } from '../../lib/use-element-width.js';
+
+/** The narrowest pane a side-by-side diff fits in (the `min-width` of `.diff-split` in store.css). */
+const SPLIT_MIN_WIDTH = 440;
 import { SplitRow, UnifiedRow } from './diff-line-text.js';
 import { VisibleText } from './visible-text.js';
 
@@ -62,7 +66,7 @@ function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
 export function DiffView({
   before,
   after,
-  mode,
+  mode: chosen,
   label,
 }: {
   readonly before: string | undefined;
@@ -70,6 +74,11 @@ export function DiffView({
   readonly mode: DiffMode;
   readonly label: string;
 }) {
+  // Side by side needs room for words in both columns; a narrower pane shows it unified (as GitHub
+  // Desktop does), rather than cutting the After column off, until it is wide enough again.
+  const [frame, width] = useElementWidth<HTMLDivElement>(Number.MAX_SAFE_INTEGER);
+  const narrow = chosen === 'split' && width < SPLIT_MIN_WIDTH;
+  const mode: DiffMode = narrow ? 'unified' : chosen;
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const hunks = useMemo(() => foldContext(lines), [lines]);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
@@ -96,7 +105,12 @@ export function DiffView({
     return <Fragment key={hunk.start}>{rowsOf(slice, mode)}</Fragment>;
   });
   return (
-    <div className="diff-scroll">
+    <div className="diff-scroll" ref={frame}>
+      {narrow && (
+        <div className="diff-note" role="note">
+          Shown unified: this pane is too narrow for side by side.
+        </div>
+      )}
       <table className={`diff-table diff-${mode}`} aria-label={label} data-testid="diff-view" data-mode={mode}>
         {mode === 'split' ? (
           <colgroup>
