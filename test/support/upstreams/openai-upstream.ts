@@ -121,6 +121,10 @@ export function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promis
     if (request.method === 'POST' && path === '/v1/chat/completions') return chat(request, response, script, options);
     if (request.method === 'POST' && path === '/v1/embeddings') return embeddings(request, response, options);
     if (request.method === 'POST' && path === '/v1/responses') return responses(request, response, script);
+    // A kept response's deletion, as OpenAI answers it (the mock keeps none: every id is deleted).
+    const kept = /^\/v1\/responses\/([^/]+)$/.exec(path ?? '');
+    if (request.method === 'DELETE' && kept !== null)
+      return sendJson(response, 200, { id: decodeURIComponent(kept[1]!), object: 'response', deleted: true });
     return sendJson(
       response,
       404,

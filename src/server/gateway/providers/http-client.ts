@@ -123,11 +123,41 @@ export async function postForJson(call: UpstreamCall): Promise<JsonReply> {
 }
 
 /**
+ * A DELETE of `call.path` (a kept response at the provider). One already gone (404) is what was asked
+ * for; any other failure rejects with an UpstreamError.
+ */
+export async function sendDelete(call: Omit<UpstreamCall, 'body' | 'answer' | 'report'>): Promise<void> {
+  const target = call.pools.target(call.baseUrl, call.path);
+  let response: UpstreamResponse;
+  try {
+    response = await exchange(
+      call.pools.poolFor(target.origin),
+      {
+        method: 'DELETE',
+        path: target.path,
+        headers: { accept: 'application/json', 'accept-encoding': 'identity', ...call.headers },
+      },
+      call.signal,
+      call.timeoutMs,
+    );
+  } catch (error) {
+    throw transportError(error, call);
+  }
+  if (!isSuccess(response) && response.status !== 404) throw await statusError(response, call);
+  // Read to its end, so the connection serves the next call.
+  response.body.limitTo(MAX_ERROR_BODY_BYTES);
+  await response.body.text().catch(() => '');
+}
+
+/**
  * The UpstreamError of a non-2xx answer: the provider's message, type, code and param (key-like
  * strings redacted) and its request id. An error body larger than MAX_ERROR_BODY_BYTES is not an
  * error a provider writes: it is not read further, and not retried (another try would send as much).
  */
-async function statusError(response: UpstreamResponse, call: UpstreamCall): Promise<UpstreamError> {
+async function statusError(
+  response: UpstreamResponse,
+  call: Pick<UpstreamCall, 'provider' | 'secrets'>,
+): Promise<UpstreamError> {
   response.body.limitTo(MAX_ERROR_BODY_BYTES);
   let tooLarge = false;
   const text = await response.body.text().catch((error: unknown) => {

@@ -104,6 +104,8 @@ export interface NativeChatProvider {
   adaptTranslated?(body: Record<string, unknown>, context: CallContext, request: IrRequest): void;
   /** Sends a Responses body to the provider's own Responses API, where it has one. */
   sendResponses?(body: Record<string, unknown>, context: CallContext): Promise<NativeResult>;
+  /** Deletes a response that API keeps (one already gone is no failure). */
+  deleteResponse?(id: string, context: CallContext): Promise<void>;
 }
 
 /** A provider that works on the IR directly (the built-in demo provider). */

@@ -168,11 +168,18 @@ export class ResponsesService {
     };
   }
 
-  /** Deletes a kept response. */
-  delete(owner: ResponseOwner, id: string): { id: string; object: 'response'; deleted: true } {
+  /**
+   * Deletes a kept response. `issuer`: the Responses API that answered it, which was told to keep it
+   * too (`store: true`, for its item ids to be replayed), so the caller deletes it there as well.
+   */
+  delete(
+    owner: ResponseOwner,
+    id: string,
+  ): { answer: { id: string; object: 'response'; deleted: true }; issuer: string | undefined } {
     const row = this.visible(owner, id);
     this.repository.delete(row.id, row.keyId);
-    return { id, object: 'response', deleted: true };
+    const issuer = row.itemIdsBy === 'provider' ? (row.itemIdsIssuer ?? undefined) : undefined;
+    return { answer: { id, object: 'response', deleted: true }, issuer };
   }
 
   /** Marks failed the kept responses a crash left in progress (see ResponsesRepository.failInterrupted); how many. */

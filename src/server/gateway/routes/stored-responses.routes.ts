@@ -6,6 +6,8 @@ import { beginPipeline } from '../pipeline/pipeline.js';
 import { contextOf } from '../pipeline/request-context.js';
 import { responseOwner } from '../responses/response-owner.js';
 import { atEdge } from './gateway-errors.js';
+import { deleteKeptResponse } from '../providers/delete-kept-response.js';
+import { requestLog } from '../../http/logger.js';
 
 const params = z.object({ id: requiredName() });
 /**
@@ -82,6 +84,29 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
   typed.delete(
     '/v1/responses/:id',
     { schema: { params, response: { 200: deletedSchema } }, onRequest: begin('/v1/responses/:id') },
-    async (request) => atEdge(() => services.responses.delete(responseOwner(contextOf(request)), request.params.id)),
+    async (request) => {
+      const ctx = contextOf(request);
+      const { answer, issuer } = atEdge(() => services.responses.delete(responseOwner(ctx), request.params.id));
+      // Gone from here; the provider's own copy is deleted too, or the log says where it is left.
+      if (issuer !== undefined) {
+        const left = (why: string): void =>
+          requestLog(request).warn(
+            { route: '/v1/responses/:id', issuer },
+            `response ${answer.id} is deleted here but still kept at ${issuer}: ${why}; delete it there`,
+          );
+        await deleteKeptResponse({
+          id: answer.id,
+          issuer,
+          deployments: services.registry.routableDeployments(),
+          pools: services.pools,
+          signal: ctx.signal,
+          requestId: ctx.requestId,
+        }).then(
+          (reached) => reached || left('no deployment calls that Responses API any more'),
+          (error: unknown) => left((error as Error).message),
+        );
+      }
+      return answer;
+    },
   );
 };

@@ -1,5 +1,5 @@
 import type { EmbeddingsBody, EmbeddingsResponse } from '../../formats/embeddings/embeddings-schema.js';
-import { postForJson, type UpstreamCall } from '../http-client.js';
+import { postForJson, sendDelete, type UpstreamCall } from '../http-client.js';
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
@@ -31,6 +31,18 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
       return sendNative(
         upstreamCall(settings, '/responses', body, context, settings.apiKey, 'responses'),
         body.stream === true,
+      );
+    },
+    deleteResponse(id, context): Promise<void> {
+      return sendDelete(
+        upstreamCall(
+          settings,
+          `/responses/${encodeURIComponent(id)}`,
+          undefined,
+          context,
+          settings.apiKey,
+          'responses',
+        ),
       );
     },
     adaptTranslated(body, context, request) {
