@@ -455,3 +455,20 @@ test('Models: resetting to the startup configuration asks first, naming what goe
     await gatewayAdmin('/internal/models', 'PUT', { reset: true });
   }
 });
+
+test('keys: past 200 matching keys the table draws 200, and Show more draws the rest', async ({ page }) => {
+  const prefix = `many-${Date.now()}`;
+  for (let start = 0; start < 210; start += 30)
+    await Promise.all(
+      Array.from({ length: Math.min(30, 210 - start) }, (_, index) =>
+        issueKey({ name: `${prefix}-${String(start + index).padStart(3, '0')}` }),
+      ),
+    );
+  await openSignedIn(page, `gateway/keys?q=${prefix}`);
+  const rows = page.getByTestId('keys-table').locator('tbody tr');
+  await expect(rows).toHaveCount(200);
+  await expect(page.getByTestId('keys-count')).toHaveText(/^210 (keys|of )/);
+  await page.getByRole('button', { name: 'Show 10 more' }).click();
+  await expect(rows).toHaveCount(210);
+  await expect(page.getByRole('button', { name: /^Show \d+ more$/ })).toHaveCount(0);
+});

@@ -24,6 +24,9 @@ import { KeyStatus } from './key-status.js';
 import { keyMatches } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
 
+/** Keys drawn at a time (see `drawn` in KeysScreen). */
+const KEYS_DRAWN = 200;
+
 type KeyAction = { readonly text: string; readonly label: string; readonly icon: ReactNode; readonly run: () => void };
 
 /**
@@ -132,6 +135,10 @@ export function KeysScreen() {
   const [editingKey, setEditingKey] = useState<ApiKeyRecord>();
   const [rotating, setRotating] = useState<ApiKeyRecord>();
   const [tableFocus, setTableFocus] = useState(0);
+  // Rows drawn at once: thousands of keys (four buttons each) made every keystroke and j take a third
+  // of a second. The filter finds any key; Show more draws the next ones.
+  const [drawn, setDrawn] = useState({ filter, count: KEYS_DRAWN });
+  const drawnCount = drawn.filter === filter ? drawn.count : KEYS_DRAWN;
   const buttonName = useMemo(() => buttonNames(keys.data?.data ?? []), [keys.data]);
 
   const columns: Column<ApiKeyRecord>[] = [
@@ -296,7 +303,8 @@ export function KeysScreen() {
           }
         >
           {(data) => {
-            const rows = data.data.filter((key) => keyMatches(key, filter));
+            const matching = data.data.filter((key) => keyMatches(key, filter));
+            const rows = matching.length > drawnCount ? matching.slice(0, drawnCount) : matching;
             return (
               <>
                 <div className="table-filter">
@@ -316,9 +324,9 @@ export function KeysScreen() {
                     }}
                   />
                   <span className="muted" role="status" data-testid="keys-count">
-                    {rows.length === data.data.length
+                    {matching.length === data.data.length
                       ? plural(data.data.length, 'key')
-                      : `${formatInt(rows.length)} of ${plural(data.data.length, 'key')}`}
+                      : `${formatInt(matching.length)} of ${plural(data.data.length, 'key')}`}
                   </span>
                 </div>
                 {rows.length === 0 ? (
@@ -345,6 +353,16 @@ export function KeysScreen() {
                       rowKey={(key) => key.id}
                       onOpen={(key) => key.status !== 'revoked' && setEditingLimits(key)}
                     />
+                    {matching.length > rows.length && (
+                      <div className="table-more">
+                        <span className="muted" role="status">
+                          Showing {formatInt(rows.length)} of {formatInt(matching.length)}; the filter finds any key
+                        </span>
+                        <Button onClick={() => setDrawn({ filter, count: drawnCount + KEYS_DRAWN })}>
+                          Show {formatInt(Math.min(KEYS_DRAWN, matching.length - rows.length))} more
+                        </Button>
+                      </div>
+                    )}
                   </div>
                 )}
               </>
