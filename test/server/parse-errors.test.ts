@@ -10,7 +10,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function refusal(name: string, text: string): { file: string; message: string } {
+function refusal(name: string, text: string | Buffer): { file: string; message: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-parse-'));
   dirs.push(dir);
   const file = join(dir, name);
@@ -24,6 +24,20 @@ function refusal(name: string, text: string): { file: string; message: string } 
 }
 
 describe('a configuration file that does not parse', () => {
+  it('is refused when it is not UTF-8, naming the line, rather than read with replacement characters', () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('llm:\n  allowed_models: [caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(']\n'),
+    ]);
+    const { file, message } = refusal('gatehouse.yaml', latin1);
+    expect(message).toBe(
+      `cannot read configuration file ${file}: it is not UTF-8 (line 2, byte 0xe9); save it as UTF-8`,
+    );
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('llm: {}\n', 'utf16le')]);
+    expect(refusal('gatehouse.yaml', utf16).message).toMatch(/: it is UTF-16; save it as UTF-8$/);
+  });
+
   it('JSON: names the line and column, never quoting the file (a key sits next to the mistake)', () => {
     const { file, message } = refusal(
       'gatehouse.json',

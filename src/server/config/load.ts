@@ -176,14 +176,57 @@ function duplicateJsonKey(text: string): string | undefined {
 }
 
 /** Reads and parses a YAML or JSON configuration file (a mapping at the top level). */
-export function readConfigFile(path: string): Json {
-  let text: string;
+/**
+ * The file as UTF-8, or a ConfigError saying what it is instead: read leniently, a Latin-1 `é` would
+ * become U+FFFD inside a model name, and UTF-16 would fail as "not a mapping of keys".
+ */
+function utf8Text(bytes: Buffer, path: string): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw new ConfigError(`cannot read configuration file ${path}: it is UTF-16; save it as UTF-8`);
   try {
-    // Without a byte-order mark some editors write first, which JSON.parse would call a bad token.
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
+    throw new ConfigError(
+      `cannot read configuration file ${path}: it is not UTF-8 (line ${line}, byte 0x${bytes[at]!.toString(16)}); save it as UTF-8`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not start or continue a well-formed UTF-8 character. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let at = 0; at < bytes.length; at += 1) {
+    try {
+      decoder.decode(bytes.subarray(at, at + 1), { stream: true });
+    } catch {
+      return sequenceStart(bytes, at);
+    }
+  }
+  return bytes.length - 1;
+}
+
+/**
+ * Where the sequence that failed at `at` began: a byte that continues nothing is its own start; one
+ * that breaks off a sequence (a Latin-1 `é` taken for the lead of three bytes) names that lead.
+ */
+function sequenceStart(bytes: Buffer, at: number): number {
+  const continuation = (byte: number): boolean => byte >= 0x80 && byte < 0xc0;
+  if (continuation(bytes[at]!)) return at;
+  for (let back = at - 1; back >= Math.max(0, at - 3); back -= 1) if (bytes[back]! >= 0xc0) return back;
+  return at;
+}
+
+export function readConfigFile(path: string): Json {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
   } catch (error) {
     throw new ConfigError(`cannot read configuration file ${path}: ${(error as Error).message}`);
   }
+  // Without a byte-order mark some editors write first, which JSON.parse would call a bad token.
+  const text = utf8Text(bytes, path).replace(/^\uFEFF/, '');
   const json = extname(path) === '.json';
   let parsed: unknown;
   try {
