@@ -64,6 +64,20 @@ describe('the data folder', () => {
     );
   });
 
+  it('refuses the home folder itself and a path with a variable no shell expanded, saying what to write', () => {
+    expect(() => loadConfig({ env: {}, overrides: { server: { data_dir: '~' } } })).toThrowError(
+      "server.data_dir: '~' is your home folder itself: name a folder in it, such as ~/.gatehouse",
+    );
+    for (const written of ['$HOME/ghdata', '${XDG_DATA_HOME}/gatehouse'])
+      expect(() => loadConfig({ env: {}, overrides: { server: { data_dir: written } } })).toThrowError(
+        `server.data_dir: '${written}': variables are not expanded here; write the path (~/ is your home folder), or set GATEHOUSE_DATA_DIR`,
+      );
+    // A dollar sign that starts no variable is a folder name like any other.
+    expect(loadConfig({ env: {}, overrides: { server: { data_dir: '/tmp/cost$/gh' } } }).config.server.data_dir).toBe(
+      '/tmp/cost$/gh',
+    );
+  });
+
   it('finds the same master key on a restart from another folder', async () => {
     const project = tempDir();
     writeFileSync(join(project, 'gatehouse.yaml'), 'server:\n  data_dir: data\n');

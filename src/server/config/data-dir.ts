@@ -25,7 +25,15 @@ export function resolveDataDir(
   base: string,
   home: string = homedir(),
 ): { readonly path: string } | { readonly problem: string } {
-  if (value === '~' || value.startsWith('~/')) return { path: join(home, value.slice(1)) };
+  // The home folder itself would be the data folder: its database, keys and lock among the user's files.
+  if (value === '~' || value === '~/')
+    return { problem: `'${value}' is your home folder itself: name a folder in it, such as ~/.gatehouse` };
+  if (value.startsWith('~/')) return { path: join(home, value.slice(1)) };
+  // No shell reads the file: `$HOME/x` would be a folder named `$HOME` beside it.
+  if (/\$(\{?[A-Za-z_])/.test(value))
+    return {
+      problem: `'${value}': variables are not expanded here; write the path (~/ is your home folder), or set GATEHOUSE_DATA_DIR`,
+    };
   if (value.startsWith('~'))
     return { problem: `'${value}': only ~ (your own home folder) is understood; write the full path` };
   return { path: isAbsolute(value) ? resolve(value) : resolve(base, value) };
