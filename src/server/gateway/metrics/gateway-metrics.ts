@@ -11,6 +11,9 @@ export function modelLabel(model: string | null | undefined, allowList: { isAllo
   return model !== null && model !== undefined && allowList.isAllowed(model) ? model : UNKNOWN_MODEL;
 }
 
+/** The statuses alerts are written on (success, refusals by limits, clients leaving, provider failures). */
+const ZERO_STATUSES = ['200', '429', '499', '502'];
+
 /** Counts of one (model, status) since the last scrape. */
 interface Pending {
   readonly model: string;
@@ -37,8 +40,14 @@ export class GatewayMetrics {
   readonly upstreamFailures: Counter<'model' | 'phase'>;
   /** Counts since the last scrape, by model then status (no key string built per request). */
   private pending = new Map<string, Map<number, Pending>>();
+  /** Models whose series exist already (see zeroSeries). */
+  private readonly seriesOf = new Set<string>();
 
-  constructor(registry: Registry) {
+  /** `allowedModels`: the models allowed now, whose series are shown from 0 before their first request. */
+  constructor(
+    registry: Registry,
+    private readonly allowedModels: () => readonly string[] = () => [],
+  ) {
     const registers = [registry];
     const drain = (): void => this.drain();
     this.requests = new Counter({
@@ -113,8 +122,24 @@ export class GatewayMetrics {
     this.duration.observe(model, seconds);
   }
 
+  /**
+   * Series of every allowed model at 0, from the first scrape: Prometheus sees no increase in a series
+   * that first appears at 1, so without them the first failure after a start (or of a model just
+   * allowed) would be missed by `increase()` and `rate()` alerts.
+   */
+  private zeroSeries(): void {
+    for (const model of this.allowedModels()) {
+      if (this.seriesOf.has(model)) continue;
+      this.seriesOf.add(model);
+      for (const status of ZERO_STATUSES) this.requests.labels(model, status).inc(0);
+      for (const type of ['prompt', 'completion']) this.tokens.labels(model, type).inc(0);
+      for (const phase of ['before_answer', 'mid_stream']) this.upstreamFailures.labels(model, phase).inc(0);
+    }
+  }
+
   /** Hands the counts gathered since the last scrape to prom-client. */
   private drain(): void {
+    this.zeroSeries();
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();

@@ -178,7 +178,7 @@ export function createGatewayServices(
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
   const prices = new PriceTable(options.config.pricing);
-  const metrics = new GatewayMetrics(options.registry);
+  const metrics = new GatewayMetrics(options.registry, () => registry.settings().allowed_models);
   const limits = new LimitsService(
     new Limiter(new UsageHistory(sqlite, recorder)),
     principals,
