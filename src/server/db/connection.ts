@@ -43,6 +43,9 @@ function protectDatabaseFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) makePrivateFile(path);
 }
 
+/** Bytes the WAL file is cut back to after a checkpoint (see openDatabase). */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Opens (creating if needed) the SQLite database with WAL and full durability, and applies pending migrations.
  */
@@ -58,6 +61,9 @@ export function openDatabase(
   // FULL: an acknowledged write survives power loss, not only a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
+  // The WAL file grows to the largest transaction (a 60 MB apply) and otherwise stays that size for
+  // good: past a checkpoint it is cut back to this.
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   // The busy timeout: 5 s, and shorter while another process is known to hold the lock.
   const lock = new DatabaseLockWatch();
   lock.add(sqlite);
