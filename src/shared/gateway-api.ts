@@ -483,6 +483,9 @@ export const pageLimitSchema = queryInteger(1, 1000).default(100);
 const pageQuery = {
   limit: pageLimitSchema,
   before: queryInteger(1).optional(),
+  /** A time range, as `/internal/usage` takes it: ISO-8601 or Unix milliseconds, `until` excluded. */
+  since: timeParam.optional(),
+  until: timeParam.optional(),
 };
 
 /** A page of items with the cursor of the next page (null on the last). */
@@ -496,6 +499,12 @@ export const usageLogsQuerySchema = queryParams({
   request_id: queryFilter.optional(),
   /** The endpoints that write usage rows; another name would match none, so it is refused by name. */
   endpoint: z.enum(['chat', 'messages', 'count_tokens', 'responses', 'embeddings']).optional(),
+  /** The HTTP status answered (499: the client left). */
+  status: queryInteger(100, 599).optional(),
+  /** An error type (`upstream_error`, `rate_limit_exceeded`, ...), a stream that failed after its 200 included. */
+  error_type: queryFilter.optional(),
+  user: queryFilter.optional(),
+  team: queryFilter.optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */

@@ -16,6 +16,9 @@ interface AuditRow {
 export interface AuditFilter {
   readonly limit: number;
   readonly before?: number;
+  /** Unix ms, `until` excluded. */
+  readonly since?: number;
+  readonly until?: number;
   readonly action?: string;
   readonly target?: string;
   readonly actor?: string;
@@ -50,6 +53,8 @@ export class AuditRepository {
     if (filter.action !== undefined) where.push('action = @action');
     if (filter.target !== undefined) where.push('target = @target');
     if (filter.actor !== undefined) where.push('actor = @actor');
+    if (filter.since !== undefined) where.push('created_at >= @since');
+    if (filter.until !== undefined) where.push('created_at < @until');
     const rows = this.sqlite
       .prepare(
         `SELECT * FROM gateway_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
@@ -60,6 +65,8 @@ export class AuditRepository {
         action: filter.action ?? null,
         target: filter.target ?? null,
         actor: filter.actor ?? null,
+        since: filter.since ?? null,
+        until: filter.until ?? null,
       }) as AuditRow[];
     return rows.map((r) => ({
       id: r.id,

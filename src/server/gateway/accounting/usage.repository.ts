@@ -44,6 +44,13 @@ interface LogRow {
 export interface UsageLogFilter {
   readonly limit: number;
   readonly before?: number;
+  /** Unix ms, `until` excluded. */
+  readonly since?: number;
+  readonly until?: number;
+  readonly status?: number;
+  readonly errorType?: string;
+  readonly user?: string;
+  readonly team?: string;
   readonly keyId?: string;
   readonly model?: string;
   readonly requestId?: string;
@@ -240,6 +247,12 @@ export class UsageRepository {
     if (filter.model !== undefined) where.push(modelFilter());
     if (filter.requestId !== undefined) where.push('request_id = @request_id');
     if (filter.endpoint !== undefined) where.push('endpoint = @endpoint');
+    if (filter.since !== undefined) where.push('created_at >= @since');
+    if (filter.until !== undefined) where.push('created_at < @until');
+    if (filter.status !== undefined) where.push('status = @status');
+    if (filter.errorType !== undefined) where.push('error_type = @error_type');
+    if (filter.user !== undefined) where.push('owner_user = @user');
+    if (filter.team !== undefined) where.push('team = @team');
     const rows = this.sqlite
       .prepare(
         `SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
@@ -251,6 +264,12 @@ export class UsageRepository {
         model: filter.model ?? null,
         request_id: filter.requestId ?? null,
         endpoint: filter.endpoint ?? null,
+        since: filter.since ?? null,
+        until: filter.until ?? null,
+        status: filter.status ?? null,
+        error_type: filter.errorType ?? null,
+        user: filter.user ?? null,
+        team: filter.team ?? null,
       }) as LogRow[];
     return rows.map((r) => ({
       id: r.id,

@@ -25,6 +25,16 @@ function timeOf(value: string | undefined, fallback: number, name: string): numb
   return ms;
 }
 
+/** A list's optional time range, both ends as `/internal/usage` reads them. */
+function timeRange(query: { readonly since?: string; readonly until?: string }): { since?: number; until?: number } {
+  const range: { since?: number; until?: number } = {};
+  if (query.since !== undefined) range.since = timeOf(query.since, 0, 'since');
+  if (query.until !== undefined) range.until = timeOf(query.until, 0, 'until');
+  if (range.since !== undefined && range.until !== undefined && range.since > range.until)
+    throw badRequest('query parameter since must not be after until');
+  return range;
+}
+
 /** `/internal/usage` (aggregates), `/internal/usage/logs` (rows) and `/internal/audit`. */
 export const usageRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -61,10 +71,15 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
       const data = services.usage.logs({
         limit: q.limit,
         before: q.before,
+        ...timeRange(q),
         keyId: q.key_id,
         model: q.model,
         requestId: q.request_id,
         endpoint: q.endpoint,
+        status: q.status,
+        errorType: q.error_type,
+        user: q.user,
+        team: q.team,
       });
       return { data, next_cursor: nextCursor(data, q.limit) };
     },
@@ -78,6 +93,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
       const data = services.audit.list({
         limit: q.limit,
         before: q.before,
+        ...timeRange(q),
         action: q.action,
         target: q.target,
         actor: q.actor,
