@@ -20,15 +20,15 @@ describe('query parameters of the admin listings', () => {
     const cases: Array<[string, string]> = [
       [
         '/internal/audit?actions=api_key.create',
-        "unknown query parameter 'actions'; this endpoint takes limit, before, action, target, actor",
+        "unknown query parameter 'actions'; this endpoint takes limit, before, since, until, action, target, actor",
       ],
       [
         '/internal/usage?key=key_1',
         "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model",
       ],
       [
-        '/internal/usage/logs?user=ada&team=x',
-        "unknown query parameters 'user', 'team'; this endpoint takes limit, before, key_id, model, request_id, endpoint",
+        '/internal/usage/logs?users=ada&teams=x',
+        "unknown query parameters 'users', 'teams'; this endpoint takes limit, before, since, until, key_id, model, request_id, endpoint, status, error_type, user, team",
       ],
       [
         '/internal/api-keys?metadata.owner=ops',
