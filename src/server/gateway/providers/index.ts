@@ -13,14 +13,14 @@
  * // Conversations. `body` is the validated client request (see ../formats), model already canonical,
  * // max_tokens already capped. `headers` (the client's request headers) lets the native path forward
  * // the few a provider documents: `anthropic-beta` for Messages -> Anthropic; never credentials.
- * executeChat({ format, body, deployment, pools, signal, requestId, headers? }): Promise<ProviderAnswer>
+ * executeChat({ format, body, deployment, pools, signal, requestId, headers?, report? }): Promise<ProviderAnswer>
  *
  * // Responses (OpenAI's /v1/responses) over each provider's chat API through the IR: a Response
  * // object, or the typed event stream OpenAI sends.
- * executeResponses({ body, deployment, pools, signal, requestId }): Promise<ProviderAnswer>
+ * executeResponses({ body, deployment, pools, signal, requestId, report? }): Promise<ProviderAnswer>
  *
  * // Embeddings in OpenAI's shape; honours encoding_format (float | base64) and dimensions.
- * executeEmbeddings({ body, deployment, pools, signal, apiKeyOverride?, requestId? }): Promise<JsonAnswer>
+ * executeEmbeddings({ body, deployment, pools, signal, requestId, apiKeyOverride? }): Promise<JsonAnswer>
  *
  * inferProvider(model, deployments?): string | undefined     // prefix, then family, then deployments
  * deploymentProblem(deployment): string | undefined         // why it could never be called

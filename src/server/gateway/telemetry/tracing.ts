@@ -10,12 +10,13 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
-/** `service.instance.id` (still incubating in the semantic conventions, so not in their stable export). */
-const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
 import type { TelemetryConfig } from './telemetry-config.js';
 import { withinGrace } from '../../within-grace.js';
+
+/** `service.instance.id` (still incubating in the semantic conventions, so not in their stable export). */
+const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 
 /**
  * The gateway's tracer: its own provider (never the process-wide global, so two apps in one process
