@@ -91,6 +91,22 @@ describe('a misspelt key inside a section', () => {
     ).toContain('\n  deployments[0].id: id may hold letters, digits and . _ : / # -');
   });
 
+  it("says what a value of the wrong type should be, in a file's words, never showing a secret", () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ server: { gateway_port: 8747.5 } }, 'server.gateway_port: must be a whole number, got 8747.5'],
+      [{ server: { gateway_port: 'eighty' } }, "server.gateway_port: must be a number, got 'eighty'"],
+      [{ llm: { allowed_models: ['m'] }, deployments: [{ provider: 'demo' }] }, 'deployments[0].model: is required'],
+      [
+        { server: { ui: 'yes' } },
+        "server.ui: must be true or false, got 'yes' (text here: write true or false without quotes)",
+      ],
+      [{ llm: { allowed_models: 'gpt-4o' } }, "llm.allowed_models: must be a list, got 'gpt-4o'"],
+      [{ providers: { openai: { api_key: 123456789012 } } }, 'providers.openai.api_key: must be text, got a number'],
+    ];
+    for (const [overrides, line] of cases) expect(refusal(overrides)).toContain(`\n  ${line}`);
+    expect(refusal({ providers: { openai: { api_key: 123456789012 } } })).not.toContain('123456789012');
+  });
+
   it('lists the accepted keys when nothing is close, and names a misspelt top-level key once', () => {
     expect(refusal({ server: { colour: 'blue' } })).toMatch(
       /\n {2}server\.colour: unknown key \(accepted here: host, gateway_port, store_port, data_dir, /,

@@ -68,6 +68,45 @@ export function keyPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/** YAML 1.1 words for true and false that YAML 1.2 (this reader) reads as text. */
+const YAML11_BOOLEANS = /^(yes|no|on|off|y|n|true|false)$/i;
+
+/**
+ * A value of the wrong type, in the file's words rather than the schema library's ("expected int,
+ * received number"): a key left out is required, a number is not whole, a `yes` is text.
+ */
+function typeProblem(issue: z.core.$ZodIssueInvalidType): string {
+  const input = issue.input;
+  if (input === undefined) return 'is required';
+  // A key, token or secret written with the wrong type is still a secret: its value is never shown.
+  const secret = issue.path.some((part) => typeof part === 'string' && SECRET_KEY.test(part));
+  const shown = secret
+    ? `a ${typeof input}`
+    : typeof input === 'string'
+      ? `'${input.slice(0, 60)}'`
+      : String(JSON.stringify(input)).slice(0, 60);
+  if (issue.expected === 'int' && typeof input === 'number') return `must be a whole number, got ${shown}`;
+  if (issue.expected === 'boolean' && typeof input === 'string' && YAML11_BOOLEANS.test(input))
+    return `must be true or false, got ${shown} (text here: write true or false without quotes)`;
+  const got =
+    input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'a mapping' : shown;
+  return `must be ${EXPECTED[issue.expected] ?? `a ${issue.expected}`}, got ${got}`;
+}
+
+/** What each expected type is called in a configuration file. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  int: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping',
+  record: 'a mapping',
+};
+
+/** Keys whose values are secrets. */
+const SECRET_KEY = /key|token|secret|password|authorization|headers/i;
+
 /**
  * One line per problem, `<key path>: <problem>`. A key the schema does not know gets a line of its
  * own naming it, with the accepted key it most likely meant: a misspelt key would otherwise do nothing.
@@ -80,6 +119,7 @@ export function describeConfigIssues(schema: z.ZodType, issues: readonly z.core.
       const why = issue.issues.map((inner) => inner.message).join('; ');
       return [`${keyPath(issue.path.slice(0, -1))}: '${name}' is not a valid name (${why})`];
     }
+    if (issue.code === 'invalid_type') return [`${keyPath(issue.path) || '(top level)'}: ${typeProblem(issue)}`];
     if (issue.code !== 'unrecognized_keys') return [`${keyPath(issue.path) || '(top level)'}: ${issue.message}`];
     const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
     return issue.keys.map((key) => {

@@ -333,7 +333,7 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const read = file ? fromLiteLlm(readConfigFile(file), file) : undefined;
   const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }), env);
   const source = read?.source ?? 'defaults and environment';
-  const result = configSchema.safeParse(raw);
+  const result = configSchema.safeParse(raw, { reportInput: true });
   const inFileTerms = read?.inFileTerms ?? asWritten;
   if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms);
   const config = result.data;
