@@ -81,6 +81,12 @@ describe('a misspelt key inside a section', () => {
       { sso: { providers: { corp: { ...SSO_PROVIDER, default_grant: { scopes: ['chat'], model: ['demo/echo'] } } } } },
       'sso.providers.corp.default_grant.model: unknown key (did you mean models?)',
     ],
+    [{ server: { port: 8747 } }, 'server.port: unknown key (did you mean gateway_port or store_port?)'],
+    [
+      { llm: { allowed_models: ['m'] }, deployments: [{ model: 'm', provider: 'demo', api_base: 'http://x' }] },
+      'deployments[0].api_base: unknown key (did you mean base_url?)',
+    ],
+    [{ gateway: { num_retries: 2 } }, 'gateway.num_retries: unknown key (did you mean max_retries?)'],
   ])('is refused by name in every section: %j', (overrides, line) => {
     expect(refusal(overrides)).toContain(`\n  ${line}`);
   });

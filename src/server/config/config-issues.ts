@@ -60,6 +60,29 @@ export function closestKey(unknown: string, known: readonly string[]): string | 
   return best?.key;
 }
 
+/** Names a LiteLLM (or OpenAI SDK) configuration uses for what Gatehouse spells otherwise. */
+const OTHER_NAMES: Readonly<Record<string, string>> = {
+  api_base: 'base_url',
+  model_name: 'model',
+  num_retries: 'max_retries',
+  timeout: 'timeout_ms',
+  ttl: 'ttl_seconds',
+};
+
+/**
+ * The accepted keys an unknown one most likely meant: another tool's name for it (`api_base`), the
+ * keys it is a word of (`port`: gateway_port or store_port, rather than `host`, one letter away), else
+ * the closest spelling.
+ */
+function meantKeys(unknown: string, known: readonly string[]): string[] {
+  const other = OTHER_NAMES[unknown];
+  if (other !== undefined && known.includes(other)) return [other];
+  const containing = known.filter((key) => key !== unknown && key.split('_').includes(unknown));
+  if (containing.length > 0 && containing.length <= 3) return containing;
+  const closest = closestKey(unknown, known);
+  return closest === undefined ? [] : [closest];
+}
+
 /** `a.b[2].c`: the path as the file spells it. */
 export function keyPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
@@ -123,8 +146,8 @@ export function describeConfigIssues(schema: z.ZodType, issues: readonly z.core.
     if (issue.code !== 'unrecognized_keys') return [`${keyPath(issue.path) || '(top level)'}: ${issue.message}`];
     const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
     return issue.keys.map((key) => {
-      const meant = closestKey(key, known);
-      const hint = meant !== undefined ? `did you mean ${meant}?` : `accepted here: ${known.join(', ')}`;
+      const meant = meantKeys(key, known);
+      const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : `accepted here: ${known.join(', ')}`;
       return `${keyPath([...issue.path, key])}: unknown key (${hint})`;
     });
   });
