@@ -214,24 +214,60 @@ export const modelSettingsUpdateSchema = modelSettingsSchema
 /** Body of a model settings update. */
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
-/** The address as written, minus any `user:password@` in it, so it can be shown. */
-export function withoutUserinfo(address: string): string {
+/**
+ * Query parameter name parts that mark a credential: `?key=`, `?api-key=`, `?access_token=`, a signed
+ * URL's `sig` or `X-Amz-Signature`, an Azure Functions `?code=`.
+ */
+const CREDENTIAL_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'sig',
+  'signature',
+  'credential',
+  'credentials',
+  'auth',
+  'authorization',
+  'code',
+]);
+
+/** Whether a query parameter of a base URL is named like a credential. */
+export function isCredentialParameter(name: string): boolean {
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => CREDENTIAL_WORDS.has(word));
+}
+
+/**
+ * An address as the admin API and the UI show it: no `user:password@`, and the value of a query
+ * parameter named like a credential replaced by `****` (a list saved before such addresses were
+ * refused may still hold one).
+ */
+export function withoutCredentials(address: string): string {
   try {
     const url = new URL(address);
-    if (url.username === '' && url.password === '') return address;
+    const secrets = [...url.searchParams.keys()].filter(isCredentialParameter);
+    if (url.username === '' && url.password === '' && secrets.length === 0) return address;
     url.username = '';
     url.password = '';
+    for (const name of secrets) url.searchParams.set(name, '****');
     return url.href;
   } catch {
-    // Unparsable, yet it may still hold credentials before an `@`.
-    return address.replace(/^([A-Za-z][A-Za-z0-9+.-]*:[/\\]*)[^/\\?#]*@/, '$1');
+    // Unparsable, yet it may still hold credentials before an `@`, or in its query.
+    return address.replace(/^([A-Za-z][A-Za-z0-9+.-]*:[/\\]*)[^/\\?#]*@/, '$1').replace(/\?.*$/s, '');
   }
 }
 
 /**
  * Why a provider base URL is refused, or undefined. Only http(s): nothing else can carry the calls.
- * No credentials: the address is shown by the admin API and the UI, so a password in it would leak
- * there, and keys belong in `api_key`. The messages never echo the userinfo.
+ * No credentials, neither `user:password@` nor a query parameter named like one (`?key=`,
+ * `?access_token=`): the address is shown by the admin API and the UI, so a secret in it would leak
+ * there, and keys belong in `api_key`. The messages never echo the userinfo or the query.
  */
 export function baseUrlProblem(address: string): string | undefined {
   let url: URL;
@@ -247,6 +283,10 @@ export function baseUrlProblem(address: string): string | undefined {
   }
   if (url.username !== '' || url.password !== '') {
     return `must not contain credentials (user:password@), got ${shown}; put the key in api_key`;
+  }
+  const secret = [...url.searchParams.keys()].find(isCredentialParameter);
+  if (secret !== undefined) {
+    return `must not carry a credential in its query (${secret.slice(0, 60)}=...), got ${shown}; put the key in api_key`;
   }
   return undefined;
 }

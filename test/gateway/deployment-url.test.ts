@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsRepository } from '../../src/server/gateway/model-registry/settings.repository.js';
-import { withoutUserinfo } from '../../src/shared/gateway-api.js';
+import { withoutCredentials } from '../../src/shared/gateway-api.js';
 import { startTempServers, TEST_MASTER_KEY } from '../support/temp-servers.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
@@ -36,6 +36,29 @@ describe('deployment base_url through the admin API', () => {
     expect((await harness.admin('GET', '/internal/deployments')).body).toEqual(before);
     // A user name alone is credentials too.
     expect((await put('http://bob@127.0.0.1:11434/v1')).status).toBe(400);
+  });
+
+  it('refuses a credential in the query, naming the parameter but never its value', async () => {
+    for (const [address, parameter] of [
+      [`https://llm.example.test/v1?key=${PASSWORD}`, 'key'],
+      [`https://llm.example.test/v1?api-version=2024-10-21&api-key=${PASSWORD}`, 'api-key'],
+      [`https://llm.example.test/v1?access_token=${PASSWORD}`, 'access_token'],
+      [`https://fn.example.test/api?code=${PASSWORD}`, 'code'],
+      [`https://bucket.example.test/v1?X-Amz-Signature=${PASSWORD}`, 'X-Amz-Signature'],
+    ]) {
+      const response = await put(address!);
+      expect(response.status, address).toBe(400);
+      expect(response.body.error.message).toMatch(
+        new RegExp(
+          `^deployments\\[0\\]\\.base_url must not carry a credential in its query \\(${parameter}=\\.\\.\\.\\), got https://[a-z.]+/(v1|api); put the key in api_key$`,
+        ),
+      );
+      expect(JSON.stringify(response.body)).not.toContain(PASSWORD);
+    }
+    // A query that is not a credential is kept, and shown as written.
+    const versioned = await put('https://llm.example.test/v1?api-version=2024-10-21');
+    expect(versioned.status).toBe(200);
+    expect(versioned.body.data[0].base_url).toBe('https://llm.example.test/v1?api-version=2024-10-21');
   });
 
   it('accepts only http and https', async () => {
@@ -86,7 +109,15 @@ describe('deployment base_url shown by the admin API', () => {
       const first = await startTempServers({}, { GATEHOUSE_DATA_DIR: dataDir });
       new SettingsRepository(first.database.db).put(
         'deployments',
-        [{ id: 'legacy', model: 'gpt-4o-mini', provider: 'openai', base_url: WITH_CREDENTIALS }],
+        [
+          { id: 'legacy', model: 'gpt-4o-mini', provider: 'openai', base_url: WITH_CREDENTIALS },
+          {
+            id: 'keyed',
+            model: 'gpt-4o',
+            provider: 'openai',
+            base_url: `https://q.example.test/v1?key=${PASSWORD}&v=2`,
+          },
+        ],
         Date.now(),
       );
       await first.close();
@@ -99,6 +130,10 @@ describe('deployment base_url shown by the admin API', () => {
         expect(response.status).toBe(200);
         expect(text).not.toContain(PASSWORD);
         expect(JSON.parse(text).data[0]).toMatchObject({ id: 'legacy', base_url: 'https://llm.example.test/v1' });
+        expect(JSON.parse(text).data[1]).toMatchObject({
+          id: 'keyed',
+          base_url: 'https://q.example.test/v1?key=****&v=2',
+        });
       } finally {
         await second.close();
       }
@@ -107,12 +142,16 @@ describe('deployment base_url shown by the admin API', () => {
     }
   });
 
-  it('withoutUserinfo leaves ordinary addresses as written', () => {
-    expect(withoutUserinfo('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
-    expect(withoutUserinfo('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
-    expect(withoutUserinfo('https://u:p@h.example.test/v1?api-version=1')).toBe(
+  it('withoutCredentials leaves ordinary addresses as written', () => {
+    expect(withoutCredentials('https://h.example.test/v1?api-version=1&sig=abc')).toBe(
+      'https://h.example.test/v1?api-version=1&sig=****',
+    );
+    expect(withoutCredentials('not a url?token=abc')).toBe('not a url');
+    expect(withoutCredentials('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
+    expect(withoutCredentials('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
+    expect(withoutCredentials('https://u:p@h.example.test/v1?api-version=1')).toBe(
       'https://h.example.test/v1?api-version=1',
     );
-    expect(withoutUserinfo('https://u:p a@h .example.test/')).toBe('https://h .example.test/');
+    expect(withoutCredentials('https://u:p a@h .example.test/')).toBe('https://h .example.test/');
   });
 });

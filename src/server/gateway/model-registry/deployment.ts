@@ -1,5 +1,5 @@
 import type { DeploymentConfig } from '../../config/schema.js';
-import { withoutUserinfo, type DeploymentInput, type DeploymentView } from '../../../shared/gateway-api.js';
+import { withoutCredentials, type DeploymentInput, type DeploymentView } from '../../../shared/gateway-api.js';
 import { DEFAULT_TIMEOUT_MS, sameAddress } from '../providers/provider-settings.js';
 import type { Deployment } from '../providers/types.js';
 
@@ -134,7 +134,7 @@ export function toDeploymentView(deployment: Deployment): DeploymentView {
     provider: deployment.provider,
     upstream_model: deployment.upstreamModel,
     // Lists saved before credentials in base_url were refused may still hold one.
-    base_url: deployment.baseUrl === undefined ? null : withoutUserinfo(deployment.baseUrl),
+    base_url: deployment.baseUrl === undefined ? null : withoutCredentials(deployment.baseUrl),
     api_key_set: deployment.apiKey !== undefined,
     api_key_env: deployment.apiKeyEnv ?? null,
     ...(deployment.apiVersion !== undefined ? { api_version: deployment.apiVersion } : {}),
