@@ -28,6 +28,24 @@ function only(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
 }
 
 /**
+ * Every span starts within its parent's time and ends within the server span's, to the nanosecond;
+ * each ends within its parent's too, except a streamed answer's upstream call, which goes on after
+ * the route stage that opened it, until the last frame.
+ */
+function expectNestedInTime(spans: readonly ReceivedSpan[], streamed = false): void {
+  const byId = new Map(spans.map((span) => [span.spanId, span]));
+  const root = spans.find((span) => span.kind === SERVER)!;
+  for (const span of spans) {
+    const parent = byId.get(span.parentSpanId ?? '');
+    if (parent === undefined) continue;
+    expect(span.startNs >= parent.startNs, `${span.name} starts in ${parent.name}`).toBe(true);
+    expect(span.endNs <= root.endNs, `${span.name} ends in ${root.name}`).toBe(true);
+    if (!(streamed && span.kind === CLIENT))
+      expect(span.endNs <= parent.endNs, `${span.name} ends in ${parent.name}`).toBe(true);
+  }
+}
+
+/**
  * OpenTelemetry spans, exported over OTLP/HTTP JSON to an in-process collector: the span tree of a
  * request, GenAI attributes of the upstream call, W3C trace context continued from the caller and
  * carried to the upstream, and nothing secret in any span.
@@ -112,12 +130,7 @@ describe('request traces over OTLP', () => {
     const received = h.openai.lastRequest()!;
     expect(received.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
     expect(received.headers.tracestate).toBe('vendor=abc');
-    // Stages nest in time inside the request (give or take the SDK's per-span clock anchoring, under 1 ms).
-    const skew = 2_000_000n;
-    for (const span of spans) {
-      expect(span.startNs + skew >= root.startNs, span.name).toBe(true);
-      expect(span.endNs <= root.endNs + skew, span.name).toBe(true);
-    }
+    expectNestedInTime(spans);
     // A JSON answer's upstream call ends inside the route stage that made it: spans are exported in
     // the order they end, which no clock resolution blurs.
     expect(spans.indexOf(upstream)).toBeLessThan(spans.indexOf(route));
@@ -128,6 +141,25 @@ describe('request traces over OTLP', () => {
     expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
     const traffic = (await h.admin('GET', '/internal/traffic?limit=20')).body.data;
     expect(traffic.find((event: any) => event.trace_id === caller.traceId)).toMatchObject({ endpoint: 'chat' });
+  });
+
+  it('nests every span in its parent in time, whole and streamed: one clock per request', async () => {
+    // The SDK's own clock anchors each span on whole milliseconds, so children used to end after
+    // their parent now and then: twenty requests all but always showed it.
+    const client = h.openaiClient(secret);
+    for (let i = 0; i < 20; i += 1) {
+      const caller = callerContext();
+      const headers = { traceparent: caller.traceparent };
+      const messages = [{ role: 'user' as const, content: `nest ${i}` }];
+      if (i % 2 === 0) await client.chat.completions.create({ model: 'gpt-4o-mini', messages }, { headers });
+      else
+        for await (const chunk of await client.chat.completions.create(
+          { model: 'gpt-4o-mini', messages, stream: true },
+          { headers },
+        ))
+          void chunk;
+      expectNestedInTime(await receiver.waitForTrace(caller.traceId, 7), i % 2 === 1);
+    }
   });
 
   it('starts a new trace when the caller sends none (or a malformed one), still propagated upstream', async () => {

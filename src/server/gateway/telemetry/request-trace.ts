@@ -4,6 +4,7 @@ import {
   SpanStatusCode,
   trace,
   type Context,
+  type HrTime,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -32,6 +33,12 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as Promise<unknown> | undefined)?.then === 'function';
 }
 
+/** Milliseconds since the epoch as OpenTelemetry's `[seconds, nanoseconds]`. */
+function hrTimeOf(ms: number): HrTime {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6))];
+}
+
 /** What the request looked like, for the root span. */
 export interface TracedRequest {
   readonly requestId: string;
@@ -49,6 +56,11 @@ const UPSTREAM_REQUEST_ID = 'gatehouse.upstream.request_id';
  * The spans of one /v1 request: a server span for the whole request, a child per pipeline stage,
  * and a client span per upstream attempt (under the route stage's span). The pipeline runs one
  * stage at a time, so "the current parent" is a field rather than an async context.
+ *
+ * Every span is started and ended with times from one clock per request. Left to itself, the SDK
+ * anchors each span on `Date.now()`, whole milliseconds, so a child could end up to a millisecond
+ * after its parent in the exported times; and a stage still running when the request ends (its
+ * client left) is ended with it, so no child outlives the server span.
  */
 export class RequestTrace {
   readonly traceId: string;
@@ -59,6 +71,9 @@ export class RequestTrace {
   readonly #tracestate: string | undefined;
   #upstream: { span: Span; deployment: Deployment } | undefined;
   #respond: Span | undefined;
+  readonly #stages = new Set<Span>();
+  /** `Date.now()` minus `performance.now()` as the request began: the epoch of every span's times. */
+  readonly #epoch = Date.now() - performance.now();
 
   constructor(tracer: Tracer, request: TracedRequest) {
     this.#tracer = tracer;
@@ -76,6 +91,7 @@ export class RequestTrace {
           'gatehouse.request_id': request.requestId,
           'gatehouse.endpoint': request.endpoint,
         },
+        startTime: this.#now(),
       },
       parent,
     );
@@ -84,14 +100,20 @@ export class RequestTrace {
     this.traceId = this.#root.spanContext().traceId;
   }
 
+  #now(): HrTime {
+    return hrTimeOf(this.#epoch + performance.now());
+  }
+
   /** Runs one stage in its own child span (sync or async); a throw marks the span failed and passes on. */
   run<T>(name: string, stage: () => T): T {
-    const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL }, this.#rootContext);
+    const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: this.#now() }, this.#rootContext);
+    this.#stages.add(span);
     const outer = this.#parent;
     this.#parent = trace.setSpan(this.#rootContext, span);
     const done = (): void => {
       this.#parent = outer;
-      span.end();
+      // Already ended with the request when it finished first.
+      if (this.#stages.delete(span)) span.end(this.#now());
     };
     let result: T;
     try {
@@ -131,7 +153,7 @@ export class RequestTrace {
     const attributes = upstreamAttributes(endpoint, deployment, body, attempt);
     const span = this.#tracer.startSpan(
       `${genAiOperation(endpoint)} ${String(attributes['gen_ai.request.model'])}`,
-      { kind: SpanKind.CLIENT, attributes },
+      { kind: SpanKind.CLIENT, attributes, startTime: this.#now() },
       this.#parent,
     );
     this.#upstream = { span, deployment };
@@ -152,7 +174,7 @@ export class RequestTrace {
     const requestId = (error instanceof UpstreamError ? error.requestId : undefined) ?? answeredId;
     if (requestId !== undefined) upstream.span.setAttribute(UPSTREAM_REQUEST_ID, requestId);
     fail(upstream.span, error);
-    upstream.span.end();
+    upstream.span.end(this.#now());
     this.#upstream = undefined;
   }
 
@@ -169,13 +191,17 @@ export class RequestTrace {
     const upstream = this.#upstream;
     if (upstream === undefined) return;
     upstream.span.setAttributes(usageAttributes(upstream.deployment, usage));
-    upstream.span.end();
+    upstream.span.end(this.#now());
     this.#upstream = undefined;
   }
 
   /** Opens the respond stage's span; it ends with the response (a stream's last frame). */
   startRespond(): void {
-    this.#respond ??= this.#tracer.startSpan('gateway.respond', { kind: SpanKind.INTERNAL }, this.#rootContext);
+    this.#respond ??= this.#tracer.startSpan(
+      'gateway.respond',
+      { kind: SpanKind.INTERNAL, startTime: this.#now() },
+      this.#rootContext,
+    );
   }
 
   /** Ends every open span with the request's outcome: the answered attempt's usage, the status, the cache's part. */
@@ -187,6 +213,9 @@ export class RequestTrace {
     /** Undefined when the cache did not apply to the request (as `x-cache-hit` is then absent). */
     readonly cached: boolean | undefined;
   }): void {
+    const end = this.#now();
+    for (const stage of this.#stages) stage.end(end);
+    this.#stages.clear();
     const upstream = this.#upstream;
     if (upstream !== undefined) {
       upstream.span.setAttributes(usageAttributes(upstream.deployment, outcome.usage));
@@ -194,14 +223,14 @@ export class RequestTrace {
         upstream.span.setAttribute('error.type', outcome.errorType);
         upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
       }
-      upstream.span.end();
+      upstream.span.end(end);
       this.#upstream = undefined;
     }
     if (this.#respond !== undefined) {
       if (outcome.errorType !== undefined) this.#respond.setAttribute('error.type', outcome.errorType);
       if (outcome.errorType === 'upstream_error')
         this.#respond.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
-      this.#respond.end();
+      this.#respond.end(end);
     }
     const root = this.#root;
     root.setAttribute('http.response.status_code', outcome.status);
@@ -213,6 +242,6 @@ export class RequestTrace {
       if (outcome.status >= 500 || outcome.status === 499 || outcome.errorType === 'upstream_error')
         root.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
     }
-    root.end();
+    root.end(end);
   }
 }
