@@ -32,6 +32,8 @@ interface Pending {
 export class GatewayMetrics {
   readonly requests: Counter<'model' | 'status'>;
   readonly duration: LabelledHistogram;
+  readonly upstreamDuration: LabelledHistogram;
+  readonly timeToFirstToken: LabelledHistogram;
   readonly tokens: Counter<'model' | 'type'>;
   readonly rateLimitHits: Counter<'limit_type'>;
   readonly cacheHits: Counter;
@@ -62,6 +64,22 @@ export class GatewayMetrics {
       'Inference request duration in seconds (to the last byte, streams included)',
       'model',
       [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registry,
+    );
+    // gateway_request_duration_seconds mixes cache hits, streams (to their last byte) and token counts
+    // under one model: these two give the provider's own latency and a stream's wait, apart.
+    this.upstreamDuration = new LabelledHistogram(
+      'gateway_upstream_duration_seconds',
+      'Answered upstream calls of whole (non-streamed) answers, from sending to the answer read: no cache hits, streams or token counts',
+      'model',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registry,
+    );
+    this.timeToFirstToken = new LabelledHistogram(
+      'gateway_time_to_first_token_seconds',
+      "Streamed answers, from the request's arrival to the upstream's first frame (the stream's start)",
+      'model',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registry,
     );
     this.tokens = new Counter({

@@ -166,10 +166,12 @@ export async function route(
       try {
         const answer = await call(deployment);
         ctx.upstreamPending = false;
-        const latencyMs = performance.now() - started;
+        const answeredAt = performance.now();
+        const latencyMs = answeredAt - started;
         // A stream can still fail after it started: the finishing stage records how it ended.
         if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
         else health.success(deployment, latencyMs);
+        observeAnswer(ctx, answer.kind, answeredAt, latencyMs);
         trace?.attemptIdentified(ctx.upstreamRequestId);
         if (answer.kind === 'json') trace?.attemptAnswered(answer.usage);
         return answer;
@@ -227,7 +229,18 @@ export function settleStreamHealth(ctx: RequestContext): void {
   }
 }
 
-/** The request's model as the upstream failure metric's label. */
+/**
+ * The provider's latency for an answer: a whole answer's call, or a stream's wait from the request's
+ * arrival to its first frame. Token counts answer no prompt, so they are left out.
+ */
+function observeAnswer(ctx: RequestContext, kind: ProviderAnswer['kind'], answeredAt: number, latencyMs: number): void {
+  if (ctx.endpoint === 'count_tokens') return;
+  const { metrics } = ctx.services;
+  if (kind === 'stream') metrics.timeToFirstToken.observe(failureLabel(ctx), (answeredAt - ctx.startedAt) / 1000);
+  else metrics.upstreamDuration.observe(failureLabel(ctx), latencyMs / 1000);
+}
+
+/** The request's model as the upstream metrics' label. */
 function failureLabel(ctx: RequestContext): string {
   return modelLabel(ctx.model, ctx.services.registry);
 }
