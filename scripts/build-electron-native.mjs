@@ -11,7 +11,11 @@ const target = join(root, 'out', 'native', 'better_sqlite3.node');
 const electronVersion = JSON.parse(
   readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'),
 ).version;
-const stamp = join(root, 'out', 'native', `electron-${electronVersion}`);
+const sqliteVersion = JSON.parse(
+  readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'),
+).version;
+// Both versions: a better-sqlite3 upgrade needs a new build as much as an Electron one does.
+const stamp = join(root, 'out', 'native', `electron-${electronVersion}-better-sqlite3-${sqliteVersion}`);
 if (existsSync(target) && existsSync(stamp)) process.exit(0);
 
 const work = join(root, '.tmp', 'electron-native', 'better-sqlite3');
@@ -20,12 +24,16 @@ cpSync(join(root, 'node_modules', 'better-sqlite3'), work, {
   recursive: true,
   filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`),
 });
-console.log(`gatehouse: building better-sqlite3 for Electron ${electronVersion} (once)`);
+console.log(`gatehouse: building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (once)`);
+// npm's own node-gyp (the one that built the plain-Node copy, which npm names to the scripts it runs);
+// outside npm, a pinned one.
+const nodeGyp = process.env.npm_config_node_gyp
+  ? [process.execPath, process.env.npm_config_node_gyp]
+  : ['npx', '--yes', 'node-gyp@12.4.0'];
 const gyp = spawnSync(
-  'npx',
+  nodeGyp[0],
   [
-    '--yes',
-    'node-gyp',
+    ...nodeGyp.slice(1),
     'rebuild',
     '--release',
     `--target=${electronVersion}`,

@@ -1,10 +1,11 @@
 // `npm start`: builds the app, then opens the desktop window where Electron can run, otherwise
 // starts the headless server (UI at the printed address). Electron's binary is optional: it
 // cannot be downloaded on every machine, and the headless server needs none of it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foreground, launchDesktop } from './launch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,25 +36,25 @@ function run(command, args) {
   return result.status === 0;
 }
 
-/**
- * Runs the child in the foreground; our signals go to it so it can shut down cleanly, and so does our
- * parent's leaving: npm passes SIGTERM to the shell between it and this script, which dies of it
- * without passing it on, and the app would live on, orphaned, holding its ports and data folder.
- */
-function foreground(command, args, env = process.env) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(watch);
-    child.kill('SIGTERM');
-  }, 500);
-  watch.unref();
+function headless(reason) {
+  console.log(`gatehouse: starting headless (${reason}); open the UI address below in a browser`);
+  foreground(process.execPath, [...serverNodeFlags, '--import', 'tsx', join(root, 'src', 'server', 'cli.ts')], {
+    cwd: root,
+    onExit: (code) => process.exit(code),
+  });
 }
 
-if (!run('npx', ['electron-vite', 'build'])) {
+function desktop(binary) {
+  launchDesktop(binary, [`--js-flags=${v8Flags.join(' ')}`, '.'], {
+    cwd: root,
+    env: { ...process.env, GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node') },
+    onExit: (code) => process.exit(code),
+    onEarlyFailure: (code) => headless(`the desktop app exited with status ${code} before its window opened`),
+  });
+}
+
+const build = !process.argv.includes('--no-build');
+if (build && !run('npx', ['electron-vite', 'build'])) {
   console.error('gatehouse: the build failed; see the messages above');
   process.exit(1);
 }
@@ -67,14 +68,6 @@ const reason = process.env.GATEHOUSE_HEADLESS
       ? 'there is no display'
       : undefined;
 
-if (reason === undefined && run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) {
-  foreground(binary, [`--js-flags=${v8Flags.join(' ')}`, '.'], {
-    ...process.env,
-    GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node'),
-  });
-} else {
-  console.log(
-    `gatehouse: starting headless (${reason ?? 'the native module could not be built for Electron'}); open the UI address below in a browser`,
-  );
-  foreground(process.execPath, [...serverNodeFlags, '--import', 'tsx', join(root, 'src', 'server', 'cli.ts')]);
-}
+if (reason !== undefined) headless(reason);
+else if (run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) desktop(binary);
+else headless('the native module could not be built for Electron');

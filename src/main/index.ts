@@ -1,6 +1,7 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closeToDeadline } from '../server/shutdown.js';
 import { registerIpcHandlers } from './ipc.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
 import { hostServers, type HostedServers } from './server-host.js';
@@ -17,7 +18,11 @@ let mainWindow: BrowserWindow | undefined;
 /** Set while a quit waits for the window to close; cleared when the user keeps unsaved changes. */
 let quitWaitsForWindow = false;
 
+let stopping = false;
+
 function showWindow(): void {
+  // A launch while quitting would open a window on servers that are closing.
+  if (stopping) return;
   if (!mainWindow || mainWindow.isDestroyed()) {
     if (!hosted) return;
     mainWindow = createMainWindow(preloadPath, () => (quitWaitsForWindow = false));
@@ -48,14 +53,16 @@ async function start(): Promise<void> {
     openExternal: (url) => openExternalIfSafe(url),
   });
   showWindow();
+  // `npm start` reads this line: an exit before it is a failure to start, answered by the headless server.
+  process.stdout.write(`gatehouse: desktop window open on ${hosted.servers.uiUrl}\n`);
 }
-
-let stopping = false;
 
 /**
  * Closes the window first, as a quit without servers would: a screen with unsaved changes asks
  * before it goes (`app.exit` below would skip that), and keeping them cancels the quit. Then finishes
- * requests in flight and closes the database.
+ * requests in flight and closes the database, as the headless server does on a signal: requests
+ * still running after `server.shutdown_timeout_ms` (a client's long stream) are ended, so a quit
+ * never leaves a windowless process holding the data folder.
  */
 function stopThenQuit(event: { preventDefault(): void }): void {
   if (!hosted) return;
@@ -68,7 +75,7 @@ function stopThenQuit(event: { preventDefault(): void }): void {
     return;
   }
   stopping = true;
-  hosted.servers.close().finally(() => app.exit(0));
+  closeToDeadline(hosted.servers, hosted.shutdownTimeoutMs, (code) => app.exit(code));
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -49,7 +49,7 @@ function restrictPermissions(target: Session, origins: () => TrustedOrigins | un
   );
 }
 
-/** Adds the CSP header to the app's responses (the page also carries a meta policy for browsers). */
+/** Adds the CSP header to the app's pages in the window (the gateway sends browsers the same policy itself). */
 function enforceCsp(target: Session, origins: () => TrustedOrigins | undefined): void {
   target.webRequest.onHeadersReceived((details, callback) => {
     const trusted = origins();

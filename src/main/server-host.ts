@@ -9,6 +9,8 @@ import type { DesktopConnection } from '../shared/desktop-api.js';
 export interface HostedServers {
   readonly servers: RunningServers;
   readonly connection: DesktopConnection;
+  /** How long a quit waits for requests in flight (`server.shutdown_timeout_ms`). */
+  readonly shutdownTimeoutMs: number;
 }
 
 function withFreePorts(config: Config): Config {
@@ -42,6 +44,7 @@ export async function hostServers(appPath: string, version: string): Promise<Hos
   }
   return {
     servers,
+    shutdownTimeoutMs: config.server.shutdown_timeout_ms,
     connection: {
       gatewayUrl: servers.gatewayUrl,
       storeUrl: servers.storeUrl,

@@ -3,15 +3,24 @@ import type { RunningServers } from './start.js';
 /** How long closing may take once the requests still running were ended. */
 const CUT_GRACE_MS = 5000;
 
+/** How the servers are closed: to a deadline, then with the requests still running ended. */
+export interface DeadlineClose {
+  /** Ends the requests still running now (a second signal, a second quit). */
+  cutNow(why: string): void;
+}
+
 /**
- * SIGINT/SIGTERM/SIGHUP: stop accepting, let requests in flight finish, close the database, exit 0.
- * Requests still running after `timeoutMs`, or when a second signal comes (a second Ctrl-C), are
- * ended: each is accounted as its client leaving and the database is still closed, not abandoned
- * mid-batch; the exit status is then 1. A last deadline covers a close that hangs even so. Returns
- * the same stop, for other reasons to stop (see {@link stopWithParent}).
+ * Stops accepting, lets requests in flight finish, closes the database, then `exit(0)`. Requests
+ * still running after `timeoutMs`, or when {@link DeadlineClose.cutNow} is called, are ended: each
+ * is accounted as its client leaving and the database is still closed, not abandoned mid-batch; the
+ * exit status is then 1. A last deadline covers a close that hangs even so. Shared by the headless
+ * server's signals and the desktop app's quit, which must never leave the data folder held.
  */
-export function stopOnSignals(servers: RunningServers, timeoutMs: number): (why: string) => void {
-  let stopping = false;
+export function closeToDeadline(
+  servers: Pick<RunningServers, 'close' | 'cutConnections'>,
+  timeoutMs: number,
+  exit: (code: number) => void,
+): DeadlineClose {
   let cut = false;
   const cutNow = (why: string): void => {
     if (cut) return;
@@ -20,27 +29,37 @@ export function stopOnSignals(servers: RunningServers, timeoutMs: number): (why:
     servers.cutConnections();
     setTimeout(() => {
       process.stderr.write(`gatehouse: could not close within ${CUT_GRACE_MS} ms of ending requests; exiting\n`);
-      process.exit(1);
+      exit(1);
     }, CUT_GRACE_MS).unref();
   };
+  setTimeout(() => cutNow(`requests still running after ${timeoutMs} ms`), timeoutMs).unref();
+  servers.close().then(
+    () => {
+      process.stdout.write('gatehouse: stopped\n');
+      exit(cut ? 1 : 0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);
+      exit(1);
+    },
+  );
+  return { cutNow };
+}
+
+/**
+ * SIGINT/SIGTERM/SIGHUP: the servers are closed to a deadline ({@link closeToDeadline}); a second
+ * signal (a second Ctrl-C) ends the requests still running at once. Returns the same stop, for other
+ * reasons to stop (see {@link stopWithParent}).
+ */
+export function stopOnSignals(servers: RunningServers, timeoutMs: number): (why: string) => void {
+  let closing: DeadlineClose | undefined;
   const stop = (why: string): void => {
-    if (stopping) {
-      cutNow(`${why} again`);
+    if (closing !== undefined) {
+      closing.cutNow(`${why} again`);
       return;
     }
-    stopping = true;
     process.stdout.write(`gatehouse: ${why}, finishing requests in flight\n`);
-    setTimeout(() => cutNow(`requests still running after ${timeoutMs} ms`), timeoutMs).unref();
-    servers.close().then(
-      () => {
-        process.stdout.write('gatehouse: stopped\n');
-        process.exit(cut ? 1 : 0);
-      },
-      (error: unknown) => {
-        process.stderr.write(`gatehouse: error while stopping: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
+    closing = closeToDeadline(servers, timeoutMs, (code) => process.exit(code));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(`${signal} received`));
   return stop;

@@ -8,7 +8,8 @@ interface O200k {
   isWithinTokenLimit(text: string, limit: number, options: EncodeOptions): number | false;
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the desktop bundle declares its own at the top of the same module scope.
+const requireCommonJs = createRequire(import.meta.url);
 const AS_TEXT: EncodeOptions = { disallowedSpecial: new Set<string>() };
 /**
  * Byte-pair encoding takes time quadratic in the length of a run without spaces (100 KB of one letter
@@ -25,7 +26,7 @@ let encoding: O200k | undefined;
  * by a gateway that counts nothing.
  */
 function o200k(): O200k {
-  encoding ??= require('gpt-tokenizer/encoding/o200k_base') as O200k;
+  encoding ??= requireCommonJs('gpt-tokenizer/encoding/o200k_base') as O200k;
   return encoding;
 }
 

@@ -1,0 +1,71 @@
+// The processes `npm start` runs (scripts/start.mjs): kept apart from its build and its choice, so the
+// desktop app's fallback can be tested with a stand-in for Electron's binary.
+import { spawn } from 'node:child_process';
+
+/** The line the desktop app's main process prints once its window is open (src/main/index.ts). */
+export const READY_LINE = 'gatehouse: desktop window open';
+
+/**
+ * Runs the child in the foreground; our signals go to it so it can shut down cleanly, and so does our
+ * parent's leaving: npm passes SIGTERM to the shell between it and this script, which dies of it
+ * without passing it on, and the app would live on, orphaned, holding its ports and data folder.
+ * `onExit` gets the child's exit status (1 for a signal) and whether a stop was asked of it.
+ */
+export function foreground(command, args, { cwd, env = process.env, stdout = 'inherit', onExit }) {
+  let stopAsked = false;
+  const child = spawn(command, args, { cwd, stdio: ['inherit', stdout, 'inherit'], env });
+  const forward = (signal) => {
+    stopAsked = true;
+    child.kill(signal);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => [signal, () => forward(signal)]);
+  for (const [signal, handler] of signals) process.on(signal, handler);
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    forward('SIGTERM');
+  }, 500);
+  watch.unref();
+  let failedToSpawn = false;
+  child.on('error', (error) => {
+    failedToSpawn = true;
+    process.stderr.write(`gatehouse: could not run ${command}: ${error.message}\n`);
+  });
+  child.on('close', (code, signal) => {
+    clearInterval(watch);
+    for (const [name, handler] of signals) process.off(name, handler);
+    onExit(failedToSpawn ? 1 : (code ?? (signal ? 1 : 0)), stopAsked);
+  });
+  return child;
+}
+
+/**
+ * The desktop app. Should Electron fail before its window opens (a missing system library, a sandbox
+ * it cannot set up, a native module built for another version), `onEarlyFailure` gets its status, so
+ * the headless server can start instead rather than leaving the user with nothing; any other end
+ * goes to `onExit`. `ELECTRON_RUN_AS_NODE`, inherited from another Electron tool, would make the
+ * binary a plain Node that cannot open a window: it is not passed on.
+ */
+export function launchDesktop(binary, args, { cwd, env, onExit, onEarlyFailure }) {
+  const childEnv = { ...env };
+  delete childEnv.ELECTRON_RUN_AS_NODE;
+  let ready = false;
+  let seen = '';
+  const child = foreground(binary, args, {
+    cwd,
+    env: childEnv,
+    stdout: 'pipe',
+    onExit: (code, stopAsked) => {
+      if (code === 0 || ready || stopAsked) onExit(code);
+      else onEarlyFailure(code);
+    },
+  });
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    if (ready) return;
+    seen = (seen + chunk.toString('utf8')).slice(-4096);
+    ready = seen.includes(READY_LINE);
+  });
+  return child;
+}
