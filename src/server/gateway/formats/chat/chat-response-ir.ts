@@ -66,6 +66,21 @@ export function chatUsageFromIr(usage: Usage): ChatUsage {
   };
 }
 
+/**
+ * A tool call's id as the upstream wrote it, or a fresh one where a server left it out or sent null
+ * (some local servers do): the client sends it back with the call's result, and Anthropic refuses a
+ * history in which two calls share an id, so it is never a counter.
+ */
+export function toolCallIdOf(id: unknown): string {
+  return typeof id === 'string' && id !== '' ? id : `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+}
+
+/** A tool call's arguments as JSON text: some compatible servers send them as an object. */
+export function toolArgumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return args == null ? '' : JSON.stringify(args);
+}
+
 /** Maps an upstream chat completion (first choice) to the IR. */
 export function chatResponseToIr(json: unknown): IrResponse {
   const body = (json ?? {}) as Record<string, unknown>;
@@ -81,9 +96,9 @@ export function chatResponseToIr(json: unknown): IrResponse {
   for (const call of calls) {
     content.push({
       type: 'tool_call',
-      id: call.id,
-      name: call.function?.name ?? '',
-      arguments: call.function?.arguments ?? '',
+      id: toolCallIdOf(call.id),
+      name: typeof call.function?.name === 'string' ? call.function.name : '',
+      arguments: toolArgumentsText(call.function?.arguments),
     });
   }
   const stopReason =

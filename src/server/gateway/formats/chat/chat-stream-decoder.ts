@@ -2,7 +2,7 @@ import type { IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
 import { malformedFrame, StreamError } from '../stream-error.js';
-import { chatUsageToIr, finishReasonToIr } from './chat-response-ir.js';
+import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolCallIdOf } from './chat-response-ir.js';
 
 /**
  * Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events. A body that
@@ -36,13 +36,15 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
           index,
           id,
           function: fn,
-        } = call as { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+        } = call as { index?: number; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
         const key = typeof index === 'number' ? index : toolCalls.size;
         if (!toolCalls.has(key)) {
           toolCalls.add(key);
-          yield { type: 'tool_call_start', index: key, id: id ?? `call_${key}`, name: fn?.name ?? '' };
+          const name = typeof fn?.name === 'string' ? fn.name : '';
+          yield { type: 'tool_call_start', index: key, id: toolCallIdOf(id), name };
         }
-        if (fn?.arguments) yield { type: 'tool_call_delta', index: key, arguments: fn.arguments };
+        const args = toolArgumentsText(fn?.arguments);
+        if (args !== '') yield { type: 'tool_call_delta', index: key, arguments: args };
       }
       if (choice.finish_reason != null) {
         // Some compatible servers answer tool calls with finish_reason "stop".
