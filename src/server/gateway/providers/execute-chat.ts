@@ -114,6 +114,7 @@ async function fastPath(
     // Always ask for usage so accounting is exact; the relay drops the chunk if the client did not ask.
     native.stream_options = { ...(body.stream_options as object | null | undefined), include_usage: true };
   }
+  provider.adaptNative?.(native, context);
   const result = await provider.send(native, context);
   if (result.kind === 'sse') {
     return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), {

@@ -14,6 +14,8 @@ interface ProviderDefaults {
   readonly auth?: 'bearer' | 'api-key';
   /** The server takes `top_k` in chat completions (OpenAI itself rejects it). */
   readonly topK?: boolean;
+  /** The server refuses `stream_options` (422, extra field) and sends a stream's usage unasked. */
+  readonly noStreamOptions?: boolean;
 }
 
 /** OpenAI-compatible providers (base URLs include `/v1`, as the openai SDK's do). */
@@ -27,7 +29,7 @@ const OPENAI_COMPATIBLE: Readonly<Record<string, ProviderDefaults>> = {
   openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', topK: true },
   gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY' },
   groq: { baseUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY' },
-  mistral: { baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY' },
+  mistral: { baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY', noStreamOptions: true },
   deepseek: { baseUrl: 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY' },
   together_ai: { baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHERAI_API_KEY', topK: true },
   xai: { baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY' },
@@ -88,6 +90,8 @@ export interface ProviderSettings {
   readonly timeoutMs: number;
   /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
   readonly acceptsTopK: boolean;
+  /** Whether a chat stream may ask for usage with `stream_options` (Mistral refuses the field). */
+  readonly acceptsStreamOptions: boolean;
   /**
    * Whether calls carry the gateway's loop mark (`x-gatehouse-via`): to an address of the operator's
    * own, which may be the gateway itself; never to a provider's public one, which cannot be, and
@@ -133,6 +137,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
     acceptsTopK: defaults.topK === true,
+    acceptsStreamOptions: defaults.noStreamOptions !== true,
     marksLoop: defaults.baseUrl === undefined || !sameAddress(name, baseUrl, defaults.baseUrl) || !isPublic(baseUrl),
   };
 }

@@ -102,6 +102,11 @@ export interface NativeChatProvider {
    * `request` is the IR the body was built from, for what only some servers of a format accept.
    */
   adaptTranslated?(body: Record<string, unknown>, context: CallContext, request: IrRequest): void;
+  /**
+   * Provider quirks applied to the client's own body on the fast path (after the gateway's own
+   * additions, such as `stream_options`): fields a server refuses under the name the client used.
+   */
+  adaptNative?(body: Record<string, unknown>, context: CallContext): void;
   /** Sends a Responses body to the provider's own Responses API, where it has one. */
   sendResponses?(body: Record<string, unknown>, context: CallContext): Promise<NativeResult>;
   /** Deletes a response that API keeps (one already gone is no failure). */

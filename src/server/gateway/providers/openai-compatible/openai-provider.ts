@@ -14,6 +14,20 @@ import type { AnswerFormat } from '../answer-shape.js';
 /** Reasoning models take `max_completion_tokens`; `max_tokens` is rejected. */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
 
+/**
+ * A reasoning model's token limit under the name it takes: `max_tokens` (the client's, or the one
+ * `per_model_max_tokens` added to a request without a limit) becomes `max_completion_tokens`, the
+ * lower of the two when both are there.
+ */
+function asCompletionTokens(body: Record<string, unknown>, upstreamModel: string): void {
+  if (body.max_tokens == null || !REASONING_MODEL.test(upstreamModel)) return;
+  const both = typeof body.max_completion_tokens === 'number' && typeof body.max_tokens === 'number';
+  body.max_completion_tokens = both
+    ? Math.min(body.max_completion_tokens as number, body.max_tokens as number)
+    : (body.max_completion_tokens ?? body.max_tokens);
+  delete body.max_tokens;
+}
+
 /** The chat provider over an OpenAI-compatible upstream. */
 export function openAiChatProvider(settings: ProviderSettings): NativeChatProvider {
   return {
@@ -45,11 +59,14 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
         ),
       );
     },
+    adaptNative(body, context) {
+      asCompletionTokens(body, context.upstreamModel);
+      // Usage still comes, on the stream's last chunk: these servers send it unasked.
+      if (!settings.acceptsStreamOptions) delete body.stream_options;
+    },
     adaptTranslated(body, context, request) {
-      if (REASONING_MODEL.test(context.upstreamModel) && body.max_tokens !== undefined) {
-        body.max_completion_tokens = body.max_tokens;
-        delete body.max_tokens;
-      }
+      asCompletionTokens(body, context.upstreamModel);
+      if (!settings.acceptsStreamOptions) delete body.stream_options;
       // A Messages client's top_k reaches the servers that take it; OpenAI would answer 400.
       if (request.topK !== undefined && settings.acceptsTopK) body.top_k = request.topK;
     },
