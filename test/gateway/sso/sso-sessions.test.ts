@@ -205,3 +205,24 @@ describe('SSO sessions are checked on their own schedule', () => {
     }
   });
 });
+
+describe("a sign-in's team comes from the provider's claims alone", () => {
+  it('gives no team to a user who left the team-setting group, whatever the user record still says', async () => {
+    const h = await startSsoHarness({ default_grant: { scopes: ['chat'] } });
+    try {
+      h.idp.accounts.set('frank', { email: 'frank@example.com', groups: ['ml-team'] });
+      const first = await h.signIn('frank');
+      expect(first.team).toBe('ml');
+      // Out of ml-team and into no mapped group: the default grant, which sets no team.
+      h.idp.accounts.get('frank')!.groups = [];
+      const later = await h.signIn('frank');
+      expect(later.team).toBeNull();
+      expect((await h.admin('GET', `/internal/api-keys/${later.id}`)).body.team).toBeNull();
+      // Into staff: that mapping's team, not the first sign-in's.
+      h.idp.accounts.get('frank')!.groups = ['staff'];
+      expect((await h.signIn('frank')).team).toBe('staff');
+    } finally {
+      await h.close();
+    }
+  });
+});

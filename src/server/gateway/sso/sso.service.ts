@@ -214,7 +214,9 @@ export class SsoService {
     const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
     for (const event of principalCreations(ensured))
       this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details, event.changed);
-    const team = ensured.team;
+    // The provider's claims alone decide the team, never the user record's: that may hold a team
+    // mapped from a group the user has since left, which would outlive the group's removal.
+    const team = pending.grant.key.team ?? null;
     const { row, secret } = this.deps.keys.issue(
       {
         ...pending.grant.key,
