@@ -27,7 +27,8 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null): st
 /**
  * OpenAI-compatible servers (llama.cpp, some Ollama versions, small vLLM models) leave a tool call's
  * id out, or send null; a Messages or Responses client still needs one to send its result back, and
- * Anthropic refuses a history in which two calls share one.
+ * Anthropic refuses a history in which two calls share one. Some also write broken JSON arguments,
+ * which a Messages client, parsing a tool_use block's JSON, must get as an object all the same.
  */
 describe('tool calls without an id from a chat completions upstream', () => {
   let upstream: FrameServer;
@@ -99,5 +100,25 @@ describe('tool calls without an id from a chat completions upstream', () => {
     const call = response.output.find((item) => item.type === 'function_call');
     expect(call).toMatchObject({ type: 'function_call', name: 'get_weather' });
     expect((call as { call_id: string }).call_id).toMatch(/^call_[0-9a-f]{24}$/);
+  });
+
+  it('sends broken streamed arguments to a Messages client as _raw_arguments, as a whole answer does', async () => {
+    upstream.serveFrames([
+      chunk({ role: 'assistant', content: 'Sure.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'get_weather' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city": Paris}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ]);
+    const streamed = await claude().messages.stream(request).finalMessage();
+    expect(streamed.content).toEqual([
+      { type: 'text', text: 'Sure.' },
+      { type: 'tool_use', id: 'call_x', name: 'get_weather', input: { _raw_arguments: '{"city": Paris}' } },
+    ]);
+    upstream.serveJson(
+      completion([{ id: 'call_x', type: 'function', function: { name: 'get_weather', arguments: '{"city": Paris}' } }]),
+    );
+    const whole = await claude().messages.create(request);
+    expect(whole.content[0]).toMatchObject({ input: { _raw_arguments: '{"city": Paris}' } });
   });
 });

@@ -1,4 +1,5 @@
 import { isCompleteArguments } from '../cut-tool-calls.js';
+import { isObject, parseToolArguments } from '../translation-error.js';
 
 /**
  * Orders streamed content into Messages content blocks, which cannot interleave: a block starts,
@@ -10,8 +11,10 @@ import { isCompleteArguments } from '../cut-tool-calls.js';
  * - a tool call waits, gathering its argument deltas, until they are complete JSON, then goes out as
  *   one block with one `input_json_delta` (as Anthropic's own streams hold a call's JSON back until
  *   it is checked), followed by whatever arrived behind it, in arrival order;
- * - at the end, calls still waiting go out as they are, except those the token limit cut off, which
- *   are left out: their input would be an object the model never wrote.
+ * - at the end, calls still waiting go out, except those the token limit cut off, which are left out:
+ *   their input would be an object the model never wrote. Arguments that are not a JSON object (a
+ *   model's broken JSON) go out as `{"_raw_arguments": text}`, as in a whole answer: the SDKs parse a
+ *   block's JSON when it stops, and one that does not parse throws away the whole answer.
  *
  * A call's arguments complete as JSON cannot take further text, so nothing valid is lost: deltas for a
  * call already sent can only come from a model emitting broken JSON, and are dropped.
@@ -82,7 +85,8 @@ export class ContentBlockOrder {
         this.textIsLive = true;
       } else {
         steps.push({ step: 'start_tool', id: next.id, name: next.name });
-        if (next.arguments !== '') steps.push({ step: 'json', json: next.arguments });
+        const json = inputJson(next.arguments);
+        if (json !== '') steps.push({ step: 'json', json });
         steps.push({ step: 'stop' });
       }
     }
@@ -94,4 +98,15 @@ export class ContentBlockOrder {
     this.textIsLive = false;
     return [{ step: 'stop' }];
   }
+}
+
+/** A call's arguments as a JSON object's text: as written when they are one, else wrapped. */
+function inputJson(text: string): string {
+  if (text.trim() === '') return '';
+  try {
+    if (isObject(JSON.parse(text))) return text;
+  } catch {
+    // Broken JSON: wrapped below.
+  }
+  return JSON.stringify(parseToolArguments(text));
 }
