@@ -45,7 +45,7 @@ describe('ContentBlockOrder', () => {
     expect(order.end(false)).toEqual([]);
   });
 
-  it('keeps text that arrives mid-arguments in its place, and sends arguments that never complete at the end', () => {
+  it('keeps text that arrives mid-arguments in its place, and sends arguments that never complete at the end, wrapped', () => {
     const order = new ContentBlockOrder();
     order.toolStart(0, 'a', 'f');
     order.toolDelta(0, '{"x": [1');
@@ -53,7 +53,7 @@ describe('ContentBlockOrder', () => {
     expect(order.text(' this.')).toEqual([]);
     expect(order.end(false)).toEqual([
       { step: 'start_tool', id: 'a', name: 'f' },
-      { step: 'json', json: '{"x": [1' },
+      { step: 'json', json: '{"_raw_arguments":"{\\"x\\": [1"}' },
       { step: 'stop' },
       { step: 'start_text' },
       { step: 'text', text: 'Also' },
