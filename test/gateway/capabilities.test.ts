@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
@@ -11,6 +12,7 @@ describe('capability routing and the policy version', () => {
   let rich: OpenAIUpstream;
   let servers: TempServers;
   let client: OpenAI;
+  let claude: Anthropic;
 
   const admin = gatewayAdmin(() => servers);
 
@@ -38,6 +40,7 @@ describe('capability routing and the policy version', () => {
     });
     const created = await admin('POST', '/internal/api-keys', { scopes: ['chat', 'responses', 'embeddings'] });
     client = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: created.body.key, maxRetries: 0 });
+    claude = new Anthropic({ baseURL: servers.gatewayUrl, apiKey: created.body.key, maxRetries: 0 });
   });
   beforeEach(() => {
     plain.reset();
@@ -78,6 +81,37 @@ describe('capability routing and the policy version', () => {
     const responses = await client.responses.create({ model: 'text-only', input: 'hi' }).catch((e: unknown) => e);
     expect((responses as Error).message).toContain('responses');
     expect(plain.requests).toHaveLength(0);
+  });
+
+  it('finds an image inside a tool result, a Messages schema, and no reasoning in thinking turned off', async () => {
+    const png = { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const refused = (body: Record<string, unknown>) =>
+      claude.messages
+        .create({ model: 'text-only', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...body } as never)
+        .catch((e: unknown) => e);
+    const history = [
+      { role: 'user', content: 'look' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'image', source: png }] }],
+      },
+    ];
+    const image = await refused({ messages: history, tools: [{ name: 'f', input_schema: { type: 'object' } }] });
+    expect(image).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((image as Error).message).toContain('offers vision');
+    const schema = await refused({
+      output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: {} } } },
+    });
+    expect((schema as Error).message).toContain('offers structured_outputs');
+    expect(plain.requests).toHaveLength(0);
+    const off = await claude.messages.create({
+      model: 'text-only',
+      max_tokens: 20,
+      thinking: { type: 'disabled' },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(off.type).toBe('message');
   });
 
   it('refuses an unknown capability name when deployments are saved', async () => {

@@ -13,7 +13,7 @@ export function requiredCapabilities(endpoint: Endpoint, body: Record<string, un
   if (endpoint === 'responses') needs.add('responses');
   if (body.stream === true) needs.add('streaming');
   if (hasImage(body)) needs.add('vision');
-  if (body.reasoning != null || body.reasoning_effort != null || body.thinking != null) needs.add('reasoning');
+  if (asksForReasoning(body)) needs.add('reasoning');
   if (asksForSchema(body)) needs.add('structured_outputs');
   if (body.store === true || typeof body.previous_response_id === 'string') needs.add('stateful');
   if (Array.isArray(body.tools)) {
@@ -27,23 +27,55 @@ export function requiredCapabilities(endpoint: Endpoint, body: Record<string, un
   return [...needs];
 }
 
-/** Image parts anywhere in the conversation (chat `image_url`, Messages `image`, Responses `input_image`). */
+const IMAGE_PARTS: ReadonlySet<unknown> = new Set(['image_url', 'image', 'input_image']);
+
+/**
+ * Image parts anywhere in the conversation (chat `image_url`, Messages `image`, Responses
+ * `input_image`), tool results included: a Messages `tool_result` and a Responses
+ * `function_call_output` carry content parts of their own.
+ */
 function hasImage(body: Record<string, unknown>): boolean {
   const turns = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
-  for (const turn of turns as Array<{ content?: unknown }>) {
-    if (!Array.isArray(turn?.content)) continue;
-    for (const part of turn.content as Array<{ type?: unknown }>) {
-      if (part?.type === 'image_url' || part?.type === 'image' || part?.type === 'input_image') return true;
-    }
+  for (const turn of turns as Array<{ content?: unknown; output?: unknown }>) {
+    if (partsHaveImage(turn?.content) || partsHaveImage(turn?.output)) return true;
   }
   return false;
 }
 
-/** A JSON schema for the answer: chat `response_format`, Responses `text.format`, of type `json_schema`. */
+function partsHaveImage(parts: unknown): boolean {
+  if (!Array.isArray(parts)) return false;
+  for (const part of parts as Array<{ type?: unknown; content?: unknown }>) {
+    if (IMAGE_PARTS.has(part?.type)) return true;
+    if (part?.type === 'tool_result' && partsHaveImage(part.content)) return true;
+  }
+  return false;
+}
+
+/**
+ * Reasoning settings that ask for reasoning: chat `reasoning_effort`, Responses `reasoning`, Messages
+ * `thinking`; not those that turn it off (`thinking: {type: "disabled"}`, an effort of `none`).
+ */
+function asksForReasoning(body: Record<string, unknown>): boolean {
+  const thinking = body.thinking as { type?: unknown } | null | undefined;
+  const reasoning = body.reasoning as { effort?: unknown } | null | undefined;
+  return (
+    (body.reasoning_effort != null && body.reasoning_effort !== 'none') ||
+    (reasoning != null && reasoning.effort !== 'none') ||
+    (thinking != null && thinking.type !== 'disabled')
+  );
+}
+
+/**
+ * A JSON schema for the answer, of type `json_schema`: chat `response_format`, Responses
+ * `text.format`, Messages `output_config.format` (and the beta's `output_format`).
+ */
 function asksForSchema(body: Record<string, unknown>): boolean {
-  const chat = body.response_format as { type?: unknown } | null | undefined;
-  const responses = (body.text as { format?: { type?: unknown } } | null | undefined)?.format;
-  return chat?.type === 'json_schema' || responses?.type === 'json_schema';
+  type Format = { type?: unknown } | null | undefined;
+  const chat = body.response_format as Format;
+  const responses = (body.text as { format?: Format } | null | undefined)?.format;
+  const messages = (body.output_config as { format?: Format } | null | undefined)?.format;
+  const beta = body.output_format as Format;
+  return [chat, responses, messages, beta].some((format) => format?.type === 'json_schema');
 }
 
 /** True when the deployment offers every capability needed; one that declares none is not restricted. */
