@@ -72,6 +72,42 @@ describe('token bucket arithmetic', () => {
   });
 });
 
+describe('a changed limit', () => {
+  it('applies to a request already running: its settlement does not bring the old limit back', () => {
+    const { clock, limiter } = clocked();
+    const running = limiter.reserve([tpm(60_000)], { tokens: 500, usd: 0 });
+    if (!running.ok) throw new Error('expected admission');
+    // Lowered while it runs; the next request fits the new limit.
+    expect(limiter.reserve([tpm(600)], { tokens: 590, usd: 0 }).ok).toBe(true);
+    clock.now += 1500;
+    limiter.settle(running.reservation, { tokens: 590, usd: 0 });
+    clock.now += 1000;
+    // 1,180 tokens in 2.5 s against 600 a minute: the next one waits.
+    const next = limiter.reserve([tpm(600)], { tokens: 590, usd: 0 });
+    expect(next).toMatchObject({ ok: false });
+    expect(limiter.status([tpm(600)])[0]).toMatchObject({ limit: 600, remaining: 0 });
+  });
+
+  it('set on a busy subject, holds it back at most about a minute, however much it used before', () => {
+    const start = 1_700_000_000_000;
+    const past = Array.from({ length: 10 }, (_, i) => ({ at: start - 30_000 + i * 1000, tokens: 2005 }));
+    const history = {
+      requestsSince: (_who: unknown, since: number) => past.filter((row) => row.at >= since),
+      totalsSince: () => ({ tokens: 0, usd: 0 }),
+    } as unknown as UsageHistory;
+    const clock = { now: start };
+    const limiter = new Limiter(history, () => clock.now);
+    const refused = limiter.reserve([tpm(1000)], { tokens: 590, usd: 0 });
+    // A minute's worth of debt at most: (1,000 + 590) tokens at 1,000 a minute, not 20,050 used.
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { waitMs: number }).waitMs).toBeLessThanOrEqual(95_400);
+    expect((refused as { waitMs: number }).waitMs).toBeGreaterThan(60_000);
+    // A restart rebuilds the same state from the same usage, so it answers the same.
+    const restarted = new Limiter(history, () => clock.now);
+    expect(restarted.reserve([tpm(1000)], { tokens: 590, usd: 0 })).toEqual(refused);
+  });
+});
+
 describe('budget windows', () => {
   const daily: LimitCheck = { type: 'user_daily', measure: 'tokens', subject, limit: 100, span: 'day' };
 

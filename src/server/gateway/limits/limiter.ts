@@ -23,6 +23,8 @@ export interface Reservation {
   readonly owners: readonly LimitSubject[];
   /** The budget windows that hold the request's cost, and what they count: the others of its owners were created since. */
   readonly held: ReadonlyMap<CalendarWindow, LimitMeasure>;
+  /** The buckets it took from, by name: one rebuilt since (its limit changed) does not hold it. */
+  readonly buckets: ReadonlyMap<string, TokenBucket>;
 }
 
 /** The outcome of a reservation: admitted, or the limit that refused it and how long until it fits. */
@@ -39,6 +41,8 @@ const WINDOW_KINDS = [
 
 const windowName = (measure: LimitMeasure, span: WindowSpan, who: LimitSubject): string =>
   `${measure}|${span}|${who.name}`;
+
+const bucketName = (check: LimitCheck): string => `${check.measure}|${check.subject.name}`;
 
 const amountOf = (measure: LimitMeasure, cost: LimitCost): number =>
   measure === 'requests' ? 1 : measure === 'tokens' ? cost.tokens : cost.usd;
@@ -78,10 +82,14 @@ export class Limiter {
     }
     if (refused !== undefined) return { ok: false, ...refused };
     const held = new Map<CalendarWindow, LimitMeasure>();
+    const buckets = new Map<string, TokenBucket>();
     for (const check of checks) {
       const amount = amountOf(check.measure, cost);
-      if (check.span === 'bucket') this.bucket(check, now).take(amount, now);
-      else {
+      if (check.span === 'bucket') {
+        const bucket = this.bucket(check, now);
+        bucket.take(amount, now);
+        buckets.set(bucketName(check), bucket);
+      } else {
         const window = this.window(check, now);
         window.add(amount, now);
         held.set(window, check.measure);
@@ -92,7 +100,7 @@ export class Limiter {
       window.add(amountOf(measure, cost), now);
       held.set(window, measure);
     }
-    return { ok: true, reservation: { checks, cost, at: now, owners, held } };
+    return { ok: true, reservation: { checks, cost, at: now, owners, held, buckets } };
   }
 
   /**
@@ -103,12 +111,8 @@ export class Limiter {
   extend(reservation: Reservation, extra: LimitCost): Reservation {
     const now = this.now();
     for (const check of reservation.checks)
-      if (
-        check.span === 'bucket' &&
-        check.measure !== 'requests' &&
-        !this.forgottenSince(check.subject, reservation.at)
-      )
-        this.bucket(check, now).take(amountOf(check.measure, extra), now);
+      if (check.span === 'bucket' && check.measure !== 'requests')
+        this.holding(reservation, check)?.take(amountOf(check.measure, extra), now);
     for (const [window, measure] of reservation.held)
       window.add(amountOf(measure, extra), now, windowStart(window.span, reservation.at));
     const cost = { tokens: reservation.cost.tokens + extra.tokens, usd: reservation.cost.usd + extra.usd };
@@ -141,7 +145,13 @@ export class Limiter {
       if (check.measure === 'requests' || this.forgottenSince(check.subject, reservation.at)) continue;
       const difference = amountOf(check.measure, actual) - amountOf(check.measure, reservation.cost);
       if (check.span === 'bucket') {
-        if (difference !== 0) this.bucket(check, now).give(-difference, now);
+        const holding = this.holding(reservation, check);
+        if (holding !== undefined) {
+          if (difference !== 0) holding.give(-difference, now);
+        } else if (!recorded) {
+          // Rebuilt for a changed limit from the usage table, which does not have this request yet.
+          this.buckets.get(bucketName(check))?.take(amountOf(check.measure, actual), now);
+        }
         continue;
       }
       const window = this.window(check, now);
@@ -208,20 +218,34 @@ export class Limiter {
     return windowEnd(check.span, now) - now;
   }
 
+  /**
+   * The subject's bucket for the check's limit. A new one, or one whose limit changed, is built from
+   * the usage table: full a minute ago (a bucket refills completely in a minute), then every request
+   * since. A changed limit thus applies to the last minute as it was, not to what an earlier limit
+   * (or none, when requests took from no bucket) happened to leave.
+   */
   private bucket(check: LimitCheck, now: number): TokenBucket {
-    const name = `${check.measure}|${check.subject.name}`;
+    const name = bucketName(check);
     let bucket = this.buckets.get(name);
-    if (bucket === undefined) {
-      // Full a minute ago (a bucket refills completely in a minute), then every request since.
+    if (bucket === undefined || bucket.limit !== check.limit) {
       const since = now - MINUTE_MS;
       bucket = new TokenBucket(check.limit, since);
       for (const past of this.history.requestsSince(check.subject, since))
         bucket.take(check.measure === 'requests' ? 1 : past.tokens, past.at);
       this.buckets.set(name, bucket);
-    } else {
-      bucket.resize(check.limit, now);
     }
     return bucket;
+  }
+
+  /**
+   * The bucket that holds a reservation's cost for one of its checks, while it still does: not once
+   * its subject was forgotten, nor once the bucket was rebuilt for a changed limit.
+   */
+  private holding(reservation: Reservation, check: LimitCheck): TokenBucket | undefined {
+    if (this.forgottenSince(check.subject, reservation.at)) return undefined;
+    const name = bucketName(check);
+    const taken = reservation.buckets.get(name);
+    return taken !== undefined && this.buckets.get(name) === taken ? taken : undefined;
   }
 
   private window(check: LimitCheck, now: number): CalendarWindow {

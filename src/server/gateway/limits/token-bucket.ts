@@ -3,30 +3,20 @@ const MINUTE_MS = 60_000;
 /**
  * A token bucket holding up to `capacity` units, refilled continuously at `capacity` per minute. A
  * request takes its cost at once or not at all; settling may push the level below zero (a stream that
- * used more than it reserved), which later requests then wait out.
+ * used more than it reserved), which later requests then wait out, but never below one minute's
+ * worth: a limit per minute holds back no longer than a minute window would, however much was used
+ * (before a limit was set or lowered, or by one long stream).
  */
 export class TokenBucket {
   private level: number;
   private at: number;
 
   constructor(
-    private capacity: number,
+    private readonly capacity: number,
     now: number,
   ) {
     this.level = capacity;
     this.at = now;
-  }
-
-  /**
-   * Applies a changed limit, keeping what was used: raising a limit makes the difference available at
-   * once, lowering it below what was used makes the next requests wait.
-   */
-  resize(capacity: number, now: number): void {
-    if (capacity === this.capacity) return;
-    this.refill(now);
-    const used = this.capacity - this.level;
-    this.capacity = capacity;
-    this.level = capacity - used;
   }
 
   /** Milliseconds until `cost` fits (0: it fits now; Infinity: it never will, being larger than the bucket). */
@@ -40,13 +30,13 @@ export class TokenBucket {
   /** Takes `cost` (the caller checked `waitFor` first; replayed history may take more than there is). */
   take(cost: number, now: number): void {
     this.refill(now);
-    this.level -= cost;
+    this.level = Math.max(-this.capacity, this.level - cost);
   }
 
   /** Gives back what a reservation did not use (or takes more, for a negative amount). */
   give(amount: number, now: number): void {
     this.refill(now);
-    this.level = Math.min(this.capacity, this.level + amount);
+    this.level = Math.max(-this.capacity, Math.min(this.capacity, this.level + amount));
   }
 
   /** What is left now, never below zero (for headers and views). */
