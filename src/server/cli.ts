@@ -3,8 +3,11 @@
  * prints each address on its own line, and shuts down cleanly on SIGINT/SIGTERM/SIGHUP, or when the
  * npm run that started it ends.
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
+import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { stopOnSignals, stopWithParent } from './shutdown.js';
 import { localUiUrl } from './ui-addresses.js';
@@ -14,6 +17,16 @@ function describeSecret(label: string, secret: ResolvedSecret | undefined, envNa
   if (!secret) return undefined;
   if (secret.source === 'environment') return `${label}: from ${envName}`;
   return `${label}: ${secret.source === 'generated' ? 'generated and ' : ''}stored in ${secret.path} (mode 0600)`;
+}
+
+/**
+ * Why the `store.token` an earlier start generated no longer works, when it is there: with tokens in
+ * `store.auth.tokens` and no `STORE_TOKEN`, only the configured ones are accepted.
+ */
+function unusedStoreToken(config: Config): string | undefined {
+  const file = join(config.server.data_dir!, 'store.token');
+  if (!config.store.auth.enabled || config.store.auth.tokens.length === 0 || !existsSync(file)) return undefined;
+  return `store token: only the ${config.store.auth.tokens.length} in store.auth.tokens are accepted; ${file} (generated earlier) is not, unless STORE_TOKEN is set to it`;
 }
 
 /** Where the UI is, or why that address does not show it. */
@@ -49,7 +62,11 @@ async function main(): Promise<void> {
   }
   let loaded;
   try {
-    loaded = loadConfig(request.configFile === undefined ? {} : { file: request.configFile });
+    // Relative paths are the caller's: npm runs scripts from the package's folder, not the one
+    // `npm run serve -- --config gatehouse.yaml` was typed in, which it names in INIT_CWD.
+    const cwd = process.env.INIT_CWD ?? process.cwd();
+    const file = request.configFile ?? process.env.GATEHOUSE_CONFIG;
+    loaded = loadConfig({ cwd, ...(file ? { file: resolve(cwd, file) } : {}) });
   } catch (error) {
     if (error instanceof ConfigError) refuse(error);
     throw error;
@@ -92,7 +109,7 @@ async function main(): Promise<void> {
     `store listening on ${servers.storeUrl}`,
     uiLine(servers),
     describeSecret('master key', servers.masterKey, 'PROXY_MASTER_KEY'),
-    describeSecret('store token', servers.storeToken, 'STORE_TOKEN'),
+    describeSecret('store token', servers.storeToken, 'STORE_TOKEN') ?? unusedStoreToken(config),
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
 }

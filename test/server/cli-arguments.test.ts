@@ -45,4 +45,15 @@ describe('the headless command line', () => {
       expect(failure?.stderr).toContain(`invalid configuration in ${file}:`);
     }
   });
+
+  it('takes a relative --config or GATEHOUSE_CONFIG from the folder npm was run in (INIT_CWD), naming the whole path', async () => {
+    writeFileSync(join(dir, 'mine.yaml'), 'server:\n  gatway_port: 9310\n');
+    const caller = { ...env, INIT_CWD: dir };
+    const byFlag = await failedStart(caller, 10_000, ['--config', 'mine.yaml']);
+    expect(byFlag?.stderr).toContain(`invalid configuration in ${join(dir, 'mine.yaml')}:`);
+    const byVariable = await failedStart({ ...caller, GATEHOUSE_CONFIG: 'mine.yaml' });
+    expect(byVariable?.stderr).toContain(`invalid configuration in ${join(dir, 'mine.yaml')}:`);
+    const missing = await failedStart(caller, 10_000, ['--config', 'nope.yaml']);
+    expect(missing?.stderr).toContain(`cannot read configuration file ${join(dir, 'nope.yaml')}:`);
+  });
 });

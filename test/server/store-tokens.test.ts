@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failedStart } from '../support/headless-process.js';
+import { failedStart, spawnHeadless } from '../support/headless-process.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -50,5 +50,26 @@ describe('store tokens from the environment', () => {
         '  store.auth.tokens[0].token_env: GATEHOUSE_TEST_CI_TOKEN is not set in the environment\n' +
         '  store.auth.tokens[1].token_env: GATEHOUSE_TEST_BOT_TOKEN holds 5 characters; a store token needs at least 16, guessable otherwise\n',
     );
+  });
+});
+
+describe('a generated store token that configured tokens replace', () => {
+  it('is named at start as no longer accepted, rather than failing with 401 unexplained', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'store.token'), 'st-generated-earlier-0123456789\n', { mode: 0o600 });
+    const file = join(dir, 'gatehouse.yaml');
+    writeFileSync(file, 'store:\n  auth:\n    tokens:\n      - { name: ci, token: ci-token-0123456789abcdef }\n');
+    const server = await spawnHeadless({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dir });
+    try {
+      const refused = await fetch(`${server.storeUrl}/v1/namespaces`, {
+        headers: { authorization: 'Bearer st-generated-earlier-0123456789' },
+      });
+      expect(refused.status).toBe(401);
+      expect(server.output()).toContain(
+        `store token: only the 1 in store.auth.tokens are accepted; ${join(dir, 'store.token')} (generated earlier) is not, unless STORE_TOKEN is set to it`,
+      );
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 });

@@ -153,7 +153,7 @@ function describeIssues(
  */
 function dataDirOf(
   config: Config,
-  options: { env: NodeJS.ProcessEnv; file?: string; overrides?: Json; source: string },
+  options: { env: NodeJS.ProcessEnv; file?: string; overrides?: Json; source: string; cwd?: string },
 ): string {
   const value = config.server.data_dir;
   if (value === undefined) return defaultDataDir(options.env);
@@ -161,7 +161,7 @@ function dataDirOf(
     !options.env.GATEHOUSE_DATA_DIR &&
     options.file !== undefined &&
     !(isObject(options.overrides?.server) && options.overrides.server.data_dir !== undefined);
-  const resolved = resolveDataDir(value, fromFile ? dirname(resolve(options.file!)) : process.cwd());
+  const resolved = resolveDataDir(value, fromFile ? dirname(resolve(options.file!)) : (options.cwd ?? process.cwd()));
   if ('path' in resolved) return resolved.path;
   const key = options.env.GATEHOUSE_DATA_DIR ? 'GATEHOUSE_DATA_DIR (server.data_dir)' : 'server.data_dir';
   throw invalidConfiguration([`${key}: ${resolved.problem}`], options.source);
@@ -327,7 +327,15 @@ function fromLiteLlm(
 const asWritten = (issue: string): string => issue;
 
 /** Loads the file named by `GATEHOUSE_CONFIG` (if any), applies environment overrides, and validates. */
-export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; overrides?: Json } = {}): LoadedConfig {
+export function loadConfig(
+  options: {
+    env?: NodeJS.ProcessEnv;
+    file?: string;
+    overrides?: Json;
+    /** The folder a relative `GATEHOUSE_DATA_DIR` is taken from (the caller's, under npm). */
+    cwd?: string;
+  } = {},
+): LoadedConfig {
   const env = options.env ?? process.env;
   const file = options.file ?? env.GATEHOUSE_CONFIG;
   const read = file ? fromLiteLlm(readConfigFile(file), file) : undefined;
@@ -337,7 +345,7 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; file?: string; ov
   const inFileTerms = read?.inFileTerms ?? asWritten;
   if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms);
   const config = result.data;
-  const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source });
+  const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source, cwd: options.cwd });
   const waiting = aliasesAwaitingTarget(config.llm).map(
     ([alias, target]) =>
       `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused (unless model settings saved through the admin API allow it)`,
