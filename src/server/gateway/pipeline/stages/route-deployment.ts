@@ -134,7 +134,10 @@ export async function route(
   const { registry, health, config } = ctx.services;
   const served = registry.deploymentsFor(ctx.model!);
   if (served.length === 0)
-    throw new AppError('model_not_allowed', `no provider serves model '${ctx.model ?? ctx.requestedModel}'`);
+    throw new AppError(
+      'model_not_allowed',
+      `no provider serves model '${ctx.model ?? ctx.requestedModel}': its name has no provider prefix (ollama/…, openai/…) and no deployment serves it; an admin adds a deployment for it`,
+    );
   // Only deployments that declare capabilities can be unfit: most declare none, and cost nothing here.
   const deployments =
     GENERATING.has(ctx.endpoint) && served.some((deployment) => deployment.capabilities !== undefined)
