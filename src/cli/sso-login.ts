@@ -52,6 +52,12 @@ async function chooseProvider(gatewayUrl: string, wanted: string | undefined): P
  * Signs in through the browser with a loopback redirect (RFC 8252): listens on 127.0.0.1 at a free
  * port, sends the browser to the gateway's /sso/login with that address as `return_to`, and redeems
  * the hand-off that comes back with the verifier only this process knows. Resolves with the new key.
+ *
+ * The address opened is this listener's own `/start`, not the gateway's: another local user can read
+ * a browser's command line, and with the challenge and state in it could finish a sign-in of their
+ * own account and hand it to this listener, which would then print their key as the user's. `/start`
+ * works once: it sets a cookie that the callback must bring back, and redirects to the gateway. A
+ * second visit means someone else opened it too, and ends the sign-in.
  */
 export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssuedKey> {
   const gatewayUrl = options.gatewayUrl.replace(/\/+$/, '');
@@ -68,15 +74,43 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
   const port = (server.address() as AddressInfo).port;
   const returnTo = `http://127.0.0.1:${port}/callback?state=${state}`;
   const loginUrl = `${gatewayUrl}/sso/login?${new URLSearchParams({ provider, return_to: returnTo, challenge })}`;
+  const startUrl = `http://127.0.0.1:${port}/start`;
+  const cookie = `gatehouse_login_${port}`;
+  const binding = randomBytes(16).toString('base64url');
+  let started = false;
 
   try {
     const arrival = new Promise<SsoIssuedKey>((resolve, reject) => {
       server.on('request', (req: IncomingMessage, res: ServerResponse) => {
         const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+        if (url.pathname === '/start') {
+          if (started) {
+            res
+              .writeHead(409, { 'content-type': 'text/html; charset=utf-8' })
+              .end(page('Sign-in stopped', OPENED_TWICE));
+            reject(new LoginError(OPENED_TWICE));
+            return;
+          }
+          started = true;
+          res
+            .writeHead(302, {
+              location: loginUrl,
+              'set-cookie': `${cookie}=${binding}; Path=/callback; HttpOnly; SameSite=Lax`,
+              'cache-control': 'no-store',
+            })
+            .end();
+          return;
+        }
         const sentState = url.searchParams.get('state') ?? '';
         // Anything else on this port (a favicon, another local page) is not the sign-in.
         if (url.pathname !== '/callback' || !sameText(sentState, state)) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+          return;
+        }
+        if (!sameText(cookieValue(req, cookie), binding)) {
+          res
+            .writeHead(403, { 'content-type': 'text/html; charset=utf-8' })
+            .end(page('Sign-in refused', OTHER_BROWSER));
           return;
         }
         const error = url.searchParams.get('error');
@@ -116,8 +150,8 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
       );
       timer.unref();
     });
-    options.tell(`Sign in with ${provider} in your browser. If it does not open, open this URL:\n\n  ${loginUrl}\n`);
-    if (!(await options.openBrowser(loginUrl))) options.tell('(could not open a browser; use the URL above)');
+    options.tell(`Sign in with ${provider} in your browser. If it does not open, open this URL:\n\n  ${startUrl}\n`);
+    if (!(await options.openBrowser(startUrl))) options.tell('(could not open a browser; use the URL above)');
     return await Promise.race([arrival, timeout]);
   } finally {
     server.closeAllConnections();
@@ -135,6 +169,20 @@ async function redeem(gatewayUrl: string, handoff: string, verifier: string): Pr
   if (response.status !== 201)
     throw new LoginError(`the gateway refused the hand-off: ${body.error?.message ?? response.status}`);
   return ssoIssuedKeySchema.parse(body);
+}
+
+const OPENED_TWICE =
+  'the sign-in address was opened twice, so another program may have read it; nothing was signed in. Run npm run login again.';
+const OTHER_BROWSER =
+  'This sign-in was finished in a browser other than the one that started it; no key was issued here.';
+
+/** A cookie's value in the request, or '' when it has none. */
+function cookieValue(req: IncomingMessage, name: string): string {
+  for (const pair of (req.headers.cookie ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return '';
 }
 
 function sameText(a: string, b: string): boolean {

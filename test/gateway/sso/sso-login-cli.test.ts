@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, followRedirects } from '../../support/browser-flow.js';
 import { startSsoHarness, type SsoHarness } from '../support/sso-harness.js';
 
-/** Runs `npm run login` (as one Node process) with --no-browser; the test plays the browser from the URL it prints. */
+/**
+ * Runs `npm run login` (as one Node process) with --no-browser; the test plays the browser from the
+ * URL it prints (the tool's own /start, which sends the browser on to the gateway).
+ */
 async function runLogin(
   h: SsoHarness,
   args: string[],
@@ -24,7 +27,7 @@ async function runLogin(
   let browsed: Promise<void> | undefined;
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
-    const url = /(http:\/\/\S+\/sso\/login\?\S+)/.exec(stderr)?.[1];
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/start)\b/.exec(stderr)?.[1];
     if (url && !browsed) browsed = browse(url);
   });
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -76,6 +79,35 @@ describe('npm run login: loopback-redirect sign-in for tools', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('sign-in failed (permission_error)');
     expect(finalPage).toContain('Sign-in failed');
+  });
+
+  it('refuses a sign-in finished in another browser, and stops when its address is opened twice', async () => {
+    // Another local user who read the address (a browser's command line is readable by all) finishes
+    // a sign-in of their own and hands it to the tool: without the browser's cookie it is refused.
+    h.idp.autoLogin = 'alice';
+    let refusedPage = 0;
+    const handedOver = await runLogin(h, ['--timeout', '20'], async (url) => {
+      const victim = new CookieJar();
+      const tool = new URL(url).origin;
+      const walk = await followRedirects(url, victim, { stopAt: (next) => next.startsWith(`${tool}/callback`) });
+      const callback = walk.stoppedAt!;
+      // The callback as the other user's browser would bring it: no cookie of the tool's.
+      refusedPage = (await fetch(callback)).status;
+      await followRedirects(callback, victim);
+    });
+    expect(refusedPage).toBe(403);
+    expect(handedOver.code, handedOver.stderr).toBe(0);
+    expect(handedOver.stderr).toContain('Signed in as alice@example.com');
+
+    let secondVisit = 0;
+    const twice = await runLogin(h, [], async (url) => {
+      await fetch(url, { redirect: 'manual' });
+      secondVisit = (await fetch(url, { redirect: 'manual' })).status;
+    });
+    expect(secondVisit).toBe(409);
+    expect(twice.code).toBe(1);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toContain('the sign-in address was opened twice');
   });
 
   it('names the providers when the one asked for does not exist, and times out when nobody signs in', async () => {
