@@ -71,4 +71,22 @@ describe('token and stream fields each server takes', () => {
       void chunk;
     expect(upstream.lastRequest()!.body).toMatchObject({ stream_options: { include_usage: true } });
   });
+
+  it('leaves out the usage a client did not ask for: no usage chunk, and no "usage": null on every chunk', async () => {
+    const raw = async (extra: Record<string, unknown>): Promise<string> => {
+      const response = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages, stream: true, ...extra }),
+      });
+      return response.text();
+    };
+    const unasked = await raw({});
+    expect(unasked).toContain('"delta":{"content"');
+    expect(unasked).not.toContain('"usage"');
+    // As OpenAI sends it when asked: null on each chunk, then the usage-only chunk.
+    const asked = await raw({ stream_options: { include_usage: true } });
+    expect(asked).toContain('"usage":null');
+    expect(asked).toMatch(/"choices":\[\],"usage":\{"prompt_tokens":\d+/);
+  });
 });

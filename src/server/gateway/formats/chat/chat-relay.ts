@@ -14,6 +14,8 @@ import { CHAT_STREAM_END, ChoiceFinishes, chatStreamError, parseChatChunk } from
  */
 
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
+/** A chunk's `"usage": null` as OpenAI writes it, the top-level object's last field. */
+const USAGE_NULL_LAST = /,\s*"usage"\s*:\s*null(?=\s*\}\s*$)/;
 
 /** Options of the chat relay. */
 export interface ChatRelayOptions {
@@ -50,7 +52,11 @@ export async function* relayChatStream(
     const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
     if (usageOnly && !options.includeUsage) continue;
     if (usage) usageRelayed = true;
-    yield encodeEvent({ data: data.replace(MODEL_FIELD, model) });
+    const relayed = data.replace(MODEL_FIELD, model);
+    // Asked for by the gateway, not the client: OpenAI then adds `"usage":null` to every chunk.
+    yield encodeEvent({
+      data: chunk.usage === null && !options.includeUsage ? relayed.replace(USAGE_NULL_LAST, '') : relayed,
+    });
   }
   if (!done && !choices.complete) throw streamEndedEarly(CHAT_STREAM_END);
   // Servers that ignore stream_options send no usage; a client that asked for it still gets the
