@@ -96,7 +96,11 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
       case 'text':
         return { type: 'text', text: part.text };
       case 'image_url':
-        return imageFromUrl(part.image_url.url, part.image_url.detail);
+        return imageFromUrl(
+          part.image_url.url,
+          part.image_url.detail,
+          `messages[${messageIndex}].content[${partIndex}].image_url.url`,
+        );
       case 'input_audio':
       case 'file':
         throw new TranslationError(
@@ -108,9 +112,19 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
   });
 }
 
-/** An image part from an OpenAI `image_url` (a data URL or a web URL) and its `detail`. */
-export function imageFromUrl(url: string, detail?: IrImagePart['detail']): IrImagePart {
+/**
+ * An image part from an OpenAI `image_url` (a base64 data URL or a web URL) and its `detail`. Any
+ * other address (a data URL of text such as `data:image/svg+xml;utf8,...`, `file:`) is refused naming
+ * `path`: no provider takes it, and its refusal would come back as an upstream failure.
+ */
+export function imageFromUrl(url: string, detail: IrImagePart['detail'] | undefined, path: string): IrImagePart {
   const inline = parseDataUrl(url);
+  if (!inline && !/^https?:\/\//i.test(url))
+    throw new TranslationError(
+      /^data:/i.test(url)
+        ? `${path}: a data: URL must be base64 (data:<media type>;base64,<data>) for this model`
+        : `${path}: must be an http(s) URL or a base64 data: URL`,
+    );
   const source: IrImageSource = inline
     ? { kind: 'base64', mediaType: inline.mediaType, data: inline.data }
     : { kind: 'url', url };

@@ -113,7 +113,7 @@ function contentToIr(
     // An earlier answer's refusal, sent back with its output: the model's own words of that turn.
     if (part.type === 'refusal' && typeof part.refusal === 'string') return { type: 'text', text: part.refusal };
     if (part.type === 'input_image' && typeof part.image_url === 'string')
-      return imageFromUrl(part.image_url, imageDetail(part.detail));
+      return imageFromUrl(part.image_url, imageDetail(part.detail), `${path}[${index}].image_url`);
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
   });
 }
