@@ -225,7 +225,10 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
     }));
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
   }
-  if (ir.toolChoice !== undefined) body.tool_choice = toolChoiceFromIr(ir.toolChoice);
+  // Chat completions refuses a tool_choice without tools; none and auto mean nothing then.
+  if (ir.toolChoice !== undefined && body.tools !== undefined) body.tool_choice = toolChoiceFromIr(ir.toolChoice);
+  else if (ir.toolChoice?.type === 'required' || ir.toolChoice?.type === 'tool')
+    throw new TranslationError('tool_choice: a tool must be chosen, but the request has no tools; send tools');
   if (ir.responseFormat !== undefined) body.response_format = chatResponseFormatFromIr(ir.responseFormat);
   if (ir.stream) {
     body.stream = true;

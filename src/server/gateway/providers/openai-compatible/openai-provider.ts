@@ -4,12 +4,17 @@ import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult } from '../types.js';
 import { reportedTokens } from '../../formats/reported-tokens.js';
+import { TranslationError } from '../../formats/translation-error.js';
 import type { AnswerFormat } from '../answer-shape.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
  * chat completions natively, and embeddings.
  */
+
+/** The providers that are OpenAI's own API, with its limits. */
+const OPENAI_ITSELF: ReadonlySet<string> = new Set(['openai', 'azure']);
+const MAX_OPENAI_STOPS = 4;
 
 /** Reasoning models take `max_completion_tokens`; `max_tokens` is rejected. */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
@@ -66,6 +71,11 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     },
     adaptTranslated(body, context, request) {
       asCompletionTokens(body, context.upstreamModel);
+      // OpenAI's own limit; compatible servers take more.
+      if (OPENAI_ITSELF.has(settings.name) && Array.isArray(body.stop) && body.stop.length > MAX_OPENAI_STOPS)
+        throw new TranslationError(
+          `stop_sequences: OpenAI models take at most ${MAX_OPENAI_STOPS} stop sequences, got ${body.stop.length}`,
+        );
       if (!settings.acceptsStreamOptions) delete body.stream_options;
       // A Messages client's top_k reaches the servers that take it; OpenAI would answer 400.
       if (request.topK !== undefined && settings.acceptsTopK) body.top_k = request.topK;
