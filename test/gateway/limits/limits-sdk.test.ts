@@ -53,6 +53,19 @@ describe('x-ratelimit headers', () => {
       .embeddings.create({ model: 'text-embedding-3-small', input: 'hello' })
       .withResponse();
     expect(embedding.response.headers.get('x-ratelimit-remaining-requests')).toBe('48');
+    // A token count draws on the same limit, and says so in both spellings, on a failure too.
+    const count = { model: 'claude-opus-4-7', messages: [{ role: 'user' as const, content: 'hi' }] };
+    const counted = await anthropic.messages.countTokens(count).withResponse();
+    expect(counted.response.headers.get('anthropic-ratelimit-requests-remaining')).toBe('47');
+    expect(counted.response.headers.get('x-ratelimit-remaining-requests')).toBe('47');
+    h.anthropic.setNext({ status: 500 });
+    const failed = await fetch(`${h.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify(count),
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.headers.get('x-ratelimit-remaining-requests')).toBe('46');
   });
 
   it('Responses carry them, and count against the same key', async () => {

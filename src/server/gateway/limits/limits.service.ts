@@ -106,7 +106,7 @@ export class LimitsService {
     ctx.replyHeaders = rateLimitHeaders(
       checks,
       this.limiter.status(checks),
-      ctx.endpoint === 'messages',
+      ctx.endpoint === 'messages' || ctx.endpoint === 'count_tokens',
       admission.reservation.at,
     );
     return undefined;

@@ -5,7 +5,7 @@ import { countTokensRequestSchema, type CountTokensBody } from '../formats/messa
 import { beginPipeline, noteForwardedBody } from '../pipeline/pipeline.js';
 import { contextOf, type RequestContext } from '../pipeline/request-context.js';
 import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
-import { respond } from '../pipeline/stages/respond.js';
+import { admittedHeaders, respond } from '../pipeline/stages/respond.js';
 import { ClientClosedError, route } from '../pipeline/stages/route-deployment.js';
 import type { JsonAnswer, ProviderAnswer } from '../providers/answer.js';
 import { countTokens, type TokenCount } from '../providers/execute-count-tokens.js';
@@ -62,6 +62,8 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
   } catch (error) {
     // Nobody is left to answer; the watch already finished the request as the client's leaving.
     if (error instanceof ClientClosedError) return reply.hijack();
+    // Where its limits stand, on a provider's failure as on an answer.
+    admittedHeaders(ctx, reply);
     throw error;
   }
   // Counted after the client left: the watch already finished the request as 499.
