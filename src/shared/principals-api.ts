@@ -47,9 +47,14 @@ export const principalLimitsSchema = z.object({
   usd_daily_budget: usdBudgetSchema.nullable().optional(),
 });
 
-/** A user or team id: letters and digits of any script and `._@+-`, as names and e-mail addresses are written. */
+/**
+ * A user or team id: letters and digits of any script and `._@+-`, as names and e-mail addresses are
+ * written. Composed to Unicode NFC, as sign-ins compose the ids they take from claims: `ü` typed as
+ * `u` and a combining mark is the same person, and must not become a second record with its own budgets.
+ */
 export const principalIdSchema = z
   .string()
+  .normalize('NFC')
   .min(1)
   .max(200)
   // Letters of any script, as e-mail addresses (the usual user id, from SSO too) may be written.

@@ -81,6 +81,20 @@ describe('/internal/teams and /internal/users', () => {
     expect((await h.admin('PATCH', '/internal/users/nobody', { name: 'x' })).status).toBe(404);
   });
 
+  it('takes a user id however its accents were typed: composed and decomposed are one user', async () => {
+    const composed = 'carol.\u00fcnal@example.com';
+    const decomposed = 'carol.u\u0308nal@example.com';
+    const created = await h.admin('POST', '/internal/users', { id: composed, tpd_budget: 1000 });
+    expect(created.status).toBe(201);
+    const again = await h.admin('POST', '/internal/users', { id: decomposed });
+    expect(again.status).toBe(409);
+    const found = await h.admin('GET', `/internal/users/${encodeURIComponent(decomposed)}`);
+    expect(found.status).toBe(200);
+    expect(found.body.id).toBe(composed);
+    const key = await h.admin('POST', '/internal/api-keys', { scopes: ['chat'], user: decomposed });
+    expect(key.body.user).toBe(composed);
+  });
+
   it('needs the master key', async () => {
     const response = await fetch(`${h.url}/internal/users`);
     expect(response.status).toBe(401);
