@@ -247,8 +247,11 @@ describe('live changes and settlement', () => {
     const key = await h.issueKey({ scopes: ['chat'], user: 'live-user' });
     const client = h.openaiClient(key.key);
     expect(((await ask(client).catch((e: unknown) => e)) as { status: number }).status).toBe(429);
+    // The refused request counts against no limit, and not in the record's requests today either.
+    expect((await h.admin('GET', '/internal/users/live-user')).body.today.requests).toBe(0);
     await h.admin('PATCH', '/internal/users/live-user', { tpd_budget: null });
     await expect(ask(client)).resolves.toBeDefined();
+    expect((await h.admin('GET', '/internal/users/live-user')).body.today.requests).toBe(1);
   });
 
   it('a settled request counts what it used, not what it reserved', async () => {

@@ -60,9 +60,10 @@ describe('a team deleted and created again under the same id', () => {
     const answer = await ask(freshClient);
     expect(answer.response.headers.get('x-cache-hit')).toBe('false');
     expect(answer.data.choices[0]!.message.content).toBe('the new tenant answer');
-    // Its day counts its own requests alone: the refused continuation and the question.
+    // Its day counts its own requests alone, those the limits admitted: the question (the refused
+    // continuation never reached them).
     const after = await h.admin('GET', '/internal/teams/contractors');
-    expect(after.body.today.requests).toBe(2);
+    expect(after.body.today.requests).toBe(1);
     expect(after.body.limits[0].used).toBe(after.body.today.tokens);
   });
   it('takes nothing into it from a request that was still running when the team was deleted', async () => {

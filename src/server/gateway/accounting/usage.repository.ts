@@ -230,7 +230,8 @@ export class UsageRepository {
     // From each record's creation: an id taken again after a deletion starts without the old one's usage.
     const rows = this.sqlite
       .prepare(
-        `SELECT u.${column} AS id, COUNT(*) AS requests, SUM(u.prompt_tokens + u.completion_tokens) AS tokens,
+        // Requests the limits admitted: a refused one counts against no limit, so not here either.
+        `SELECT u.${column} AS id, SUM(u.admitted) AS requests, SUM(u.prompt_tokens + u.completion_tokens) AS tokens,
            SUM(u.cost_usd) AS cost_usd
          FROM gateway_usage u JOIN ${records} r ON r.id = u.${column}
          WHERE u.created_at >= ? AND u.created_at >= r.created_at GROUP BY u.${column}`,
