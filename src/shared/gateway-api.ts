@@ -63,8 +63,9 @@ export const apiKeyCreateSchema = keyLimitsSchema
   .extend({
     name: z.string().min(1).max(200).optional(),
     /** A key for a user or team creates its record: the ids follow the records' rules. */
-    user: principalIdSchema.optional(),
-    team: principalIdSchema.optional(),
+    // null as on update: no user (or team), as leaving it out says.
+    user: principalIdSchema.nullable().optional(),
+    team: principalIdSchema.nullable().optional(),
     scopes: z.array(scopeSchema).min(1).optional(),
     /** Optional allow-list of canonical model names this key may use (null or absent: every allowed model). */
     models: keyModelsSchema,

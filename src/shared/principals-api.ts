@@ -28,10 +28,14 @@ const nullableCount = z.number().int().positive().nullable();
  */
 export const MAX_USD_BUDGET = 1_000_000_000;
 
+/** The smallest budget: spend is counted in billionths of a dollar. */
+export const MIN_USD_BUDGET = 0.000000001;
+
 /** A daily budget in dollars. */
 export const usdBudgetSchema = z
   .number()
-  .positive()
+  // Spend is counted to the nano-dollar (roundUsd): a smaller budget would read 0 and refuse everything.
+  .min(MIN_USD_BUDGET, 'must be at least 0.000000001 (a billionth of a dollar, the finest spend is counted in)')
   .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars a day); leave it unset for no budget`);
 
 /**

@@ -69,6 +69,11 @@ describe('/internal/teams and /internal/users', () => {
     const badLimit = await h.admin('POST', '/internal/teams', { id: 'x', rpm_limit: -1 });
     expect(badLimit.status).toBe(400);
     expect(badLimit.body.error.message).toContain('rpm_limit');
+    // Spend is counted to the billionth of a dollar: a smaller budget would refuse every priced request.
+    const tinyBudget = await h.admin('POST', '/internal/teams', { id: 'x', usd_daily_budget: 1e-12 });
+    expect(tinyBudget.status).toBe(400);
+    expect(tinyBudget.body.error.message).toContain('usd_daily_budget');
+    expect(tinyBudget.body.error.message).toContain('at least 0.000000001');
     const unknownField = await h.admin('POST', '/internal/teams', { id: 'y', rpm: 5 });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.error.message).toContain('rpm');
@@ -93,6 +98,10 @@ describe('/internal/teams and /internal/users', () => {
     expect(found.body.id).toBe(composed);
     const key = await h.admin('POST', '/internal/api-keys', { scopes: ['chat'], user: decomposed });
     expect(key.body.user).toBe(composed);
+    // null names nobody, on a new key as on a change.
+    const nobody = await h.admin('POST', '/internal/api-keys', { scopes: ['chat'], user: null, team: null });
+    expect(nobody.status).toBe(201);
+    expect(nobody.body).toMatchObject({ user: null, team: null });
   });
 
   it('needs the master key', async () => {
