@@ -73,3 +73,21 @@ describe('a key given to another user', () => {
     expect(kept.body).toMatchObject({ user: null, team: 'reassign-ops' });
   });
 });
+
+describe('a user moved to another team', () => {
+  it("writes each key that followed into that key's own audit trail", async () => {
+    await h.admin('POST', '/internal/teams', { id: 'mover-from' });
+    await h.admin('POST', '/internal/teams', { id: 'mover-to' });
+    await h.admin('POST', '/internal/users', { id: 'mover', team: 'mover-from' });
+    const followed = await h.issueKey({ scopes: ['chat'], user: 'mover' });
+    const stays = await h.issueKey({ scopes: ['chat'], user: 'mover', team: 'mover-to' });
+    await h.admin('PATCH', '/internal/users/mover', { team: 'mover-to' });
+    expect((await h.admin('GET', `/internal/api-keys/${followed.id}`)).body.team).toBe('mover-to');
+    const trail = (await h.admin('GET', `/internal/audit?target=${followed.id}`)).body.data;
+    expect(trail.map((event: { action: string }) => event.action)).toEqual(['api_key.update', 'api_key.create']);
+    expect(trail[0].details).toMatchObject({ team: 'mover-to', following_user: 'mover' });
+    // A key already in the new team did not move, and has nothing new in its trail.
+    const unmoved = (await h.admin('GET', `/internal/audit?target=${stays.id}`)).body.data;
+    expect(unmoved.map((event: { action: string }) => event.action)).toEqual(['api_key.create']);
+  });
+});

@@ -105,8 +105,10 @@ export class PrincipalsAdmin {
     if (changesNothing(input)) return this.user(id);
     const before = this.principals.user(id)?.team ?? null;
     const after = this.principals.updateUser(id, input).team;
-    if (input.team !== undefined && after !== before) this.keys.followUserTeam(id, before, after);
+    const moved = input.team !== undefined && after !== before ? this.keys.followUserTeam(id, before, after) : [];
     this.record(actor, 'user.update', id, { ...input });
+    // Each moved key now draws on another team's budgets: its own trail says so.
+    for (const key of moved) this.record(actor, 'api_key.update', key, { team: after, following_user: id });
     return this.user(id);
   }
 

@@ -171,12 +171,13 @@ export class KeysService {
 
   /**
    * A user moved from team `from` to team `to`: their keys that were in the old team follow them (a key
-   * given another team on purpose stays there). The moved keys apply their new team from the next request.
+   * given another team on purpose stays there). The moved keys apply their new team from the next
+   * request; their ids are returned, for the audit trail.
    */
-  followUserTeam(user: string, from: string | null, to: string | null): number {
+  followUserTeam(user: string, from: string | null, to: string | null): readonly string[] {
     const moved = this.repository.moveUserKeys(user, from, to);
     for (const id of moved) this.forget(id);
-    return moved.length;
+    return moved;
   }
 
   /** Revokes a key (idempotent); it answers 401 from the next request on. */
