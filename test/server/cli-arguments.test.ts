@@ -48,7 +48,8 @@ describe('the headless command line', () => {
 
   it('takes a relative --config or GATEHOUSE_CONFIG from the folder npm was run in (INIT_CWD), naming the whole path', async () => {
     writeFileSync(join(dir, 'mine.yaml'), 'server:\n  gatway_port: 9310\n');
-    const caller = { ...env, INIT_CWD: dir };
+    // As npm starts it: in the package's folder, naming the folder it was typed in.
+    const caller = { ...env, INIT_CWD: dir, npm_package_json: join(process.cwd(), 'package.json') };
     const byFlag = await failedStart(caller, 10_000, ['--config', 'mine.yaml']);
     expect(byFlag?.stderr).toContain(`invalid configuration in ${join(dir, 'mine.yaml')}:`);
     const byVariable = await failedStart({ ...caller, GATEHOUSE_CONFIG: 'mine.yaml' });

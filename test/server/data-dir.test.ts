@@ -50,7 +50,13 @@ describe('the data folder', () => {
   it('from a relative GATEHOUSE_DATA_DIR is read from the working directory and printed in full', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'state'));
-    const output = await startFrom(cwd, { GATEHOUSE_DATA_DIR: 'state/gh' });
+    // npm's variables, as a process started under `npm test` inherits them, do not count: this process
+    // runs in a folder of its own, not the package's.
+    const output = await startFrom(cwd, {
+      GATEHOUSE_DATA_DIR: 'state/gh',
+      INIT_CWD: tempDir(),
+      npm_package_json: join(process.cwd(), 'package.json'),
+    });
     expect(output).toContain(`data in ${join(cwd, 'state/gh')}\n`);
     expect(existsSync(join(cwd, 'state/gh', 'gatehouse.db'))).toBe(true);
   });
