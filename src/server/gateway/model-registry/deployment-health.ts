@@ -29,6 +29,12 @@ interface Stats {
   lastLatencyMs: number | null;
   totalLatencyMs: number;
   cooldownUntil: number;
+  /**
+   * When the one call that probes a deployment whose cooldown ended began (0: none under way). Until it
+   * answers, the deployment stays last: every request arriving at the end of a cooldown would otherwise
+   * try it at once, and all of them wait on an upstream that may still be down.
+   */
+  probeSince: number;
 }
 
 /** Whether two versions of a deployment call the same upstream the same way. */
@@ -69,6 +75,7 @@ export class DeploymentHealthTracker {
     s.lastLatencyMs = latencyMs;
     s.totalLatencyMs += latencyMs;
     s.cooldownUntil = 0;
+    s.probeSince = 0;
   }
 
   /**
@@ -87,6 +94,7 @@ export class DeploymentHealthTracker {
     s.lastUsedAt = this.now();
     s.lastLatencyMs = latencyMs;
     s.totalLatencyMs += latencyMs;
+    s.probeSince = 0;
     if (!blamesDeployment) return;
     s.consecutiveFailures += 1;
     if (s.consecutiveFailures >= this.cooldown.afterFailures && this.cooldown.ms > 0)
@@ -112,10 +120,27 @@ export class DeploymentHealthTracker {
     }
   }
 
-  /** True while a deployment that kept failing should be tried after the others. */
+  /**
+   * True while a deployment that kept failing should be tried after the others: during its cooldown,
+   * and after it while the one call probing it has not answered (a probe older than a cooldown, whose
+   * outcome was never recorded, no longer holds it back).
+   */
   coolingDown(id: string): boolean {
     const s = this.stats.get(id);
-    return s !== undefined && s.cooldownUntil > this.now();
+    if (s === undefined || s.cooldownUntil === 0) return false;
+    const now = this.now();
+    return s.cooldownUntil > now || (s.probeSince !== 0 && now - s.probeSince < this.cooldown.ms);
+  }
+
+  /**
+   * A call to the deployment starts: the first after a cooldown ended is its probe, and the others
+   * try it last until the probe answers.
+   */
+  calling(deployment: Deployment): void {
+    const s = this.stats.get(deployment.id);
+    if (s === undefined || s.cooldownUntil === 0 || s.upstream !== deployment) return;
+    const now = this.now();
+    if (s.cooldownUntil <= now && (s.probeSince === 0 || now - s.probeSince >= this.cooldown.ms)) s.probeSince = now;
   }
 
   /** Health of the given deployments (those never used report `unused`). */
@@ -181,6 +206,7 @@ export class DeploymentHealthTracker {
         lastLatencyMs: null,
         totalLatencyMs: 0,
         cooldownUntil: 0,
+        probeSince: 0,
       };
       if (tracked) this.stats.set(deployment.id, s);
     }

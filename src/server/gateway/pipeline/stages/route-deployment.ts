@@ -160,6 +160,7 @@ export async function route(
       }
       if (signal.aborted) throw new ClientClosedError();
       ctx.attempts += 1;
+      health.calling(deployment);
       const started = performance.now();
       const trace = ctx.trace;
       if (trace !== undefined) ctx.traceHeaders = trace.startAttempt(ctx.endpoint, deployment, ctx.body, ctx.attempts);
