@@ -21,14 +21,15 @@ function readJson(file) {
 const vitest = readJson(vitestFile);
 if (vitest) {
   passed += vitest.numPassedTests ?? 0;
-  failed += (vitest.numFailedTests ?? 0) + (vitest.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(vitest);
+  failed += (vitest.numFailedTests ?? 0) + countFilesFailedWithoutTests(vitest);
   skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
 } else missing.push('vitest');
 
-// A suite that failed to load has no failed tests of its own; count it once so it is not silent.
-function countSuitesWithFailedTests(report) {
+// A file that failed to load (or whose hooks failed) has no failed tests of its own; count it once so
+// it is not silent. Vitest's numFailedTestSuites also counts the describe blocks of failed tests.
+function countFilesFailedWithoutTests(report) {
   return (report.testResults ?? []).filter(
-    (suite) => suite.status === 'failed' && (suite.assertionResults ?? []).some((t) => t.status === 'failed'),
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
   ).length;
 }
 
