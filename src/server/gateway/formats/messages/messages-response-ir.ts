@@ -32,6 +32,14 @@ export function stopReasonToIr(reason: unknown): IrStopReason {
   }
 }
 
+/**
+ * A turn that ended normally with a refusal (chat completions' `message.refusal`, which finishes with
+ * `stop`) ends as a refusal: a Messages client reads that from `stop_reason`, not from the text.
+ */
+export function refusedStop(reason: IrStopReason, refused: boolean): IrStopReason {
+  return refused && reason === 'stop' ? 'content_filter' : reason;
+}
+
 /** The IR stop reason as `stop_reason`. */
 export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
   switch (reason) {
@@ -136,7 +144,9 @@ export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usa
     role: 'assistant',
     model,
     content,
-    stop_reason: stopReasonFromIr(ir.stopReason),
+    stop_reason: stopReasonFromIr(
+      refusedStop(ir.stopReason, ir.content.some((part) => part.type === 'text' && part.refusal === true)),
+    ),
     stop_sequence: ir.stopReason === 'stop_sequence' ? ir.stopSequence : null,
     usage: messagesUsageFromIr(usage),
   };

@@ -2,7 +2,7 @@ import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
-import { messageId, messagesUsageFromIr, stopReasonFromIr } from './messages-response-ir.js';
+import { messageId, messagesUsageFromIr, refusedStop, stopReasonFromIr } from './messages-response-ir.js';
 import { toolUseId } from './tool-id.js';
 
 /** Options of the Messages stream encoder. */
@@ -37,6 +37,7 @@ export async function* encodeMessagesStream(
   let stopReason: IrStopReason | undefined;
   let stopSequence: string | null = null;
   let sawTool = false;
+  let refused = false;
 
   const start = (): string => {
     started = true;
@@ -89,6 +90,7 @@ export async function* encodeMessagesStream(
         break;
       case 'text':
         if (!started) yield start();
+        if (event.refusal === true) refused = true;
         yield* frames(blocks.text(event.text));
         break;
       case 'tool_call_start':
@@ -111,7 +113,7 @@ export async function* encodeMessagesStream(
   }
   if (!started) yield start();
   yield* frames(blocks.end(stopReason === 'length'));
-  const reason = stopReason ?? (sawTool ? 'tool_calls' : 'stop');
+  const reason = refusedStop(stopReason ?? (sawTool ? 'tool_calls' : 'stop'), refused);
   const usage = options.usage();
   yield frame('message_delta', {
     delta: { stop_reason: stopReasonFromIr(reason), stop_sequence: reason === 'stop_sequence' ? stopSequence : null },

@@ -30,7 +30,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null): st
  * Anthropic refuses a history in which two calls share one. Some also write broken JSON arguments,
  * which a Messages client, parsing a tool_use block's JSON, must get as an object all the same.
  */
-describe('tool calls without an id from a chat completions upstream', () => {
+describe('answers of a chat completions upstream, as Messages and Responses clients get them', () => {
   let upstream: FrameServer;
   let servers: TempServers;
   let key: string;
@@ -120,5 +120,36 @@ describe('tool calls without an id from a chat completions upstream', () => {
     );
     const whole = await claude().messages.create(request);
     expect(whole.content[0]).toMatchObject({ input: { _raw_arguments: '{"city": Paris}' } });
+  });
+
+  it("ends a refusal with stop_reason refusal, whole and streamed, as Anthropic's own refusals end", async () => {
+    upstream.serveJson({
+      id: 'chatcmpl-2',
+      object: 'chat.completion',
+      created: 1,
+      model: 'local-model',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, refusal: "I can't help with that." },
+          finish_reason: 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+    });
+    const whole = await claude().messages.create(request);
+    expect(whole.stop_reason).toBe('refusal');
+    expect(whole.content).toEqual([{ type: 'text', text: "I can't help with that." }]);
+    upstream.serveFrames([
+      chunk({ role: 'assistant', refusal: "I can't" }),
+      chunk({ refusal: ' help with that.' }),
+      chunk({}, 'stop'),
+      'data: [DONE]\n\n',
+    ]);
+    const streamed = await claude().messages.stream(request).finalMessage();
+    expect(streamed.stop_reason).toBe('refusal');
+    // A plain answer still ends its turn.
+    upstream.serveFrames([chunk({ role: 'assistant', content: 'Sunny.' }), chunk({}, 'stop'), 'data: [DONE]\n\n']);
+    expect((await claude().messages.stream(request).finalMessage()).stop_reason).toBe('end_turn');
   });
 });
