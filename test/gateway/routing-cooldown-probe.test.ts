@@ -69,6 +69,13 @@ describe('the end of a cooldown', () => {
     flaky.setDefault({ status: 500, delayMs: 300 });
     expect(await chat()).toBe('steady');
     expect(flaky.requests).toHaveLength(1);
+    // A save of the model settings rebuilds every deployment: the cooldown and its probe carry on.
+    const saved = await fetch(`${servers.gatewayUrl}/internal/models`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model_aliases: { pool: 'pooled' } }),
+    });
+    expect(saved.status).toBe(200);
     await pause(COOLDOWN_MS + 50);
     // Still down: ten requests at once after the cooldown, and only one of them waits on it.
     const deployments = await Promise.all(Array.from({ length: 10 }, chat));

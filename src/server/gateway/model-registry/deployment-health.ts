@@ -137,10 +137,25 @@ export class DeploymentHealthTracker {
    * try it last until the probe answers.
    */
   calling(deployment: Deployment): void {
-    const s = this.stats.get(deployment.id);
-    if (s === undefined || s.cooldownUntil === 0 || s.upstream !== deployment) return;
+    const s = this.current(deployment);
+    if (s === undefined || s.cooldownUntil === 0) return;
     const now = this.now();
     if (s.cooldownUntil <= now && (s.probeSince === 0 || now - s.probeSince >= this.cooldown.ms)) s.probeSince = now;
+  }
+
+  /**
+   * A call to the deployment is over, however it ended: answered (a stream's outcome comes later,
+   * when it ends), failed, or left by its client. A probe no longer holds the others back.
+   */
+  called(deployment: Deployment): void {
+    const s = this.current(deployment);
+    if (s !== undefined) s.probeSince = 0;
+  }
+
+  /** The stats of this version of a deployment: not those of one a save retired or pointed elsewhere. */
+  private current(deployment: Deployment): Stats | undefined {
+    const s = this.stats.get(deployment.id);
+    return s !== undefined && !this.retired.has(deployment) && sameUpstream(s.upstream, deployment) ? s : undefined;
   }
 
   /** Health of the given deployments (those never used report `unused`). */

@@ -196,6 +196,8 @@ export async function route(
         // others serve; a refusal of the request itself would fail on every one of them.
         if (blamed) break;
         throw upstreamFailure(error, ctx.attempts);
+      } finally {
+        health.called(deployment);
       }
     }
   }
