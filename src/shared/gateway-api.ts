@@ -217,8 +217,8 @@ export const modelSettingsUpdateSchema = modelSettingsSchema
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
 /**
- * Query parameter name parts that mark a credential: `?key=`, `?api-key=`, `?access_token=`, a signed
- * URL's `sig` or `X-Amz-Signature`, an Azure Functions `?code=`.
+ * Words of a query parameter's name that mark a credential (`?key=`, `?api-key=`, `?accessToken=`, a
+ * signed URL's `sig` or `X-Amz-Signature`); names are split at `-`, `_`, `.` and camelCase.
  */
 const CREDENTIAL_WORDS = new Set([
   'key',
@@ -232,17 +232,17 @@ const CREDENTIAL_WORDS = new Set([
   'signature',
   'credential',
   'credentials',
-  'auth',
-  'authorization',
-  'code',
 ]);
+/** Whole names that are credentials, though as words they are not (`?country_code=` is no secret). */
+const CREDENTIAL_NAMES = new Set(['code', 'auth', 'authorization']);
 
 /** Whether a query parameter of a base URL is named like a credential. */
 export function isCredentialParameter(name: string): boolean {
-  return name
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .some((word) => CREDENTIAL_WORDS.has(word));
+    .split(/[^a-z0-9]+/);
+  return CREDENTIAL_NAMES.has(name.toLowerCase()) || words.some((word) => CREDENTIAL_WORDS.has(word));
 }
 
 /**
@@ -254,9 +254,11 @@ export function withoutCredentials(address: string): string {
   try {
     const url = new URL(address);
     const secrets = [...url.searchParams.keys()].filter(isCredentialParameter);
-    if (url.username === '' && url.password === '' && secrets.length === 0) return address;
+    if (url.username === '' && url.password === '' && secrets.length === 0 && url.hash === '') return address;
     url.username = '';
     url.password = '';
+    // A fragment is never sent, but may hold what was meant as a query.
+    url.hash = '';
     for (const name of secrets) url.searchParams.set(name, '****');
     return url.href;
   } catch {

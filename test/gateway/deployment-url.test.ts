@@ -45,6 +45,8 @@ describe('deployment base_url through the admin API', () => {
       [`https://llm.example.test/v1?access_token=${PASSWORD}`, 'access_token'],
       [`https://fn.example.test/api?code=${PASSWORD}`, 'code'],
       [`https://bucket.example.test/v1?X-Amz-Signature=${PASSWORD}`, 'X-Amz-Signature'],
+      [`https://llm.example.test/v1?accessToken=${PASSWORD}`, 'accessToken'],
+      [`https://llm.example.test/v1?clientSecret=${PASSWORD}`, 'clientSecret'],
     ]) {
       const response = await put(address!);
       expect(response.status, address).toBe(400);
@@ -55,6 +57,8 @@ describe('deployment base_url through the admin API', () => {
       );
       expect(JSON.stringify(response.body)).not.toContain(PASSWORD);
     }
+    // `code` and `auth` are credentials as whole names only.
+    expect((await put('https://llm.example.test/v1?country_code=fr')).status).toBe(200);
     // A query that is not a credential is kept, and shown as written.
     const versioned = await put('https://llm.example.test/v1?api-version=2024-10-21');
     expect(versioned.status).toBe(200);
@@ -147,6 +151,7 @@ describe('deployment base_url shown by the admin API', () => {
       'https://h.example.test/v1?api-version=1&sig=****',
     );
     expect(withoutCredentials('not a url?token=abc')).toBe('not a url');
+    expect(withoutCredentials('https://h.example.test/v1#key=abc')).toBe('https://h.example.test/v1');
     expect(withoutCredentials('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
     expect(withoutCredentials('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
     expect(withoutCredentials('https://u:p@h.example.test/v1?api-version=1')).toBe(
