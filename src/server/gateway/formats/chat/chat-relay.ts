@@ -14,8 +14,11 @@ import { CHAT_STREAM_END, ChoiceFinishes, chatStreamError, parseChatChunk } from
  */
 
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
-/** A chunk's `"usage": null` as OpenAI writes it, the top-level object's last field. */
-const USAGE_NULL_LAST = /,\s*"usage"\s*:\s*null(?=\s*\}\s*$)/;
+/**
+ * A chunk's `"usage": null` (replaced only when the parsed chunk's top-level usage is null; no
+ * nested field of a chunk is named usage), wherever it stands among the fields.
+ */
+const USAGE_NULL = /"usage"\s*:\s*null\s*,\s*|,\s*"usage"\s*:\s*null(?=\s*[,}])/;
 
 /** Options of the chat relay. */
 export interface ChatRelayOptions {
@@ -55,7 +58,7 @@ export async function* relayChatStream(
     const relayed = data.replace(MODEL_FIELD, model);
     // Asked for by the gateway, not the client: OpenAI then adds `"usage":null` to every chunk.
     yield encodeEvent({
-      data: chunk.usage === null && !options.includeUsage ? relayed.replace(USAGE_NULL_LAST, '') : relayed,
+      data: chunk.usage === null && !options.includeUsage ? relayed.replace(USAGE_NULL, '') : relayed,
     });
   }
   if (!done && !choices.complete) throw streamEndedEarly(CHAT_STREAM_END);
