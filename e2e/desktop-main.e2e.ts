@@ -151,12 +151,27 @@ test('the built main process opens its window on the UI, and a quit ends a strea
     expect(main.reported.filter((r) => r.event === 'BrowserWindow')).toHaveLength(1);
     await draining;
 
-    // The data folder is free: the headless server takes it without a word about a held folder.
+    // The data folder is free: the next start takes it without a word about a held folder.
     const next = startMain(dataDir, configPath);
     await expect.poll(() => next.output, { timeout: 30_000 }).toContain('gatehouse: desktop window open on');
     expect(next.output).not.toMatch(/taken over|in use/);
+    // A second quit (Ctrl-C again) ends a stream still running at once, as a second signal does headless.
+    const nextUrl = /gatehouse: desktop window open on (\S+)/.exec(next.output)![1]!;
+    const again = await fetch(`${new URL(nextUrl).origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'slow', stream: true, messages: [{ role: 'user', content: 'go on' }] }),
+    });
+    const againReader = again.body!.getReader();
+    await againReader.read();
+    const secondQuitAt = Date.now();
     next.child.send('quit');
-    expect(await next.exited).toBe(0);
+    await expect.poll(() => next.reported.some((r) => r.event === 'window.close')).toBe(true);
+    next.child.send('quit');
+    expect(await next.exited).toBe(1);
+    expect(Date.now() - secondQuitAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    expect(next.output).toContain('quit again; ending the requests still running');
+    await againReader.cancel().catch(() => undefined);
   } finally {
     main.child.kill('SIGKILL');
     upstream.close();

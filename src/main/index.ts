@@ -1,7 +1,7 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeToDeadline } from '../server/shutdown.js';
+import { closeToDeadline, type DeadlineClose } from '../server/shutdown.js';
 import { registerIpcHandlers } from './ipc.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
 import { hostServers, type HostedServers } from './server-host.js';
@@ -19,6 +19,8 @@ let mainWindow: BrowserWindow | undefined;
 let quitWaitsForWindow = false;
 
 let stopping = false;
+/** The servers' close once a quit began: a second quit cuts what is still running. */
+let closing: DeadlineClose | undefined;
 
 function showWindow(): void {
   // A launch while quitting would open a window on servers that are closing.
@@ -66,16 +68,19 @@ async function start(): Promise<void> {
  */
 function stopThenQuit(event: { preventDefault(): void }): void {
   if (!hosted) return;
-  // Already stopping (a second quit, as when the last window's close quits too): exit stays ours.
+  // Already stopping: exit stays ours, and a second quit (Ctrl-C again) ends the requests still running.
   event.preventDefault();
-  if (stopping) return;
+  if (closing !== undefined) {
+    closing.cutNow('quit again');
+    return;
+  }
   if (mainWindow && !mainWindow.isDestroyed()) {
     quitWaitsForWindow = true;
     mainWindow.close();
     return;
   }
   stopping = true;
-  closeToDeadline(hosted.servers, hosted.shutdownTimeoutMs, (code) => app.exit(code));
+  closing = closeToDeadline(hosted.servers, hosted.shutdownTimeoutMs, (code) => app.exit(code));
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -85,7 +90,8 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    // Closed by a quit that is under way: that quit goes on, and this is no second one.
+    if (process.platform !== 'darwin' && !stopping) app.quit();
   });
   app.on('before-quit', stopThenQuit);
   void app.whenReady().then(start);
