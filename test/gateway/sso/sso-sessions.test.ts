@@ -207,7 +207,7 @@ describe('SSO sessions are checked on their own schedule', () => {
 });
 
 describe("a sign-in's team comes from the provider's claims alone", () => {
-  it('gives no team to a user who left the team-setting group, whatever the user record still says', async () => {
+  it('gives no team to a user who left the team-setting group, but keeps one an admin gave', async () => {
     const h = await startSsoHarness({ default_grant: { scopes: ['chat'] } });
     try {
       h.idp.accounts.set('frank', { email: 'frank@example.com', groups: ['ml-team'] });
@@ -221,6 +221,11 @@ describe("a sign-in's team comes from the provider's claims alone", () => {
       // Into staff: that mapping's team, not the first sign-in's.
       h.idp.accounts.get('frank')!.groups = ['staff'];
       expect((await h.signIn('frank')).team).toBe('staff');
+      // A team an admin gave the user, which no mapping assigns, applies as to admin-issued keys.
+      await h.admin('POST', '/internal/teams', { id: 'platform' });
+      await h.admin('PATCH', '/internal/users/frank@example.com', { team: 'platform' });
+      h.idp.accounts.get('frank')!.groups = [];
+      expect((await h.signIn('frank')).team).toBe('platform');
     } finally {
       await h.close();
     }

@@ -1,3 +1,4 @@
+import type { SsoProviderConfig } from '../../config/sso-schema.js';
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
 import { principalIdSchema } from '../../../shared/principals-api.js';
@@ -214,9 +215,7 @@ export class SsoService {
     const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
     for (const event of principalCreations(ensured))
       this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details, event.changed);
-    // The provider's claims alone decide the team, never the user record's: that may hold a team
-    // mapped from a group the user has since left, which would outlive the group's removal.
-    const team = pending.grant.key.team ?? null;
+    const team = pending.grant.key.team ?? adminTeam(ensured.team, client.settings);
     const { row, secret } = this.deps.keys.issue(
       {
         ...pending.grant.key,
@@ -351,6 +350,18 @@ function randomToken(): string {
 function userId(claimed: string, claim: string): string {
   const id = claimed.trim().normalize('NFC');
   return claim === 'email' ? id.toLowerCase() : id;
+}
+
+/**
+ * The user record's team for a sign-in whose matches set none, when an admin gave it: a team the
+ * provider's mappings (or default grant) assign is the provider's to give or withhold, and on the
+ * record it may be one mapped from a group the user has since left, which must not outlive the
+ * group's removal.
+ */
+function adminTeam(recordTeam: string | null, provider: SsoProviderConfig): string | null {
+  if (recordTeam === null) return null;
+  const mapped = [...provider.mappings, ...(provider.default_grant ? [provider.default_grant] : [])];
+  return mapped.some((grant) => grant.team === recordTeam) ? null : recordTeam;
 }
 
 /** A claim that says yes: `true`, or the string `"true"` in any case. */
