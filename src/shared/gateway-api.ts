@@ -185,8 +185,7 @@ export const apiKeyListSchema = z.object({ data: z.array(apiKeyRecordSchema), ne
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
 /** `:id` path parameter. */
-// Composed to NFC as user and team ids are (principalIdSchema), so a decomposed `ü` in a path finds the record.
-export const idParamsSchema = z.object({ id: z.string().normalize('NFC').min(1).max(200) });
+export const idParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
 /** Model settings: the allow-list, aliases, per-model max_tokens caps and the default embedding model. */
 export const modelSettingsSchema = z.object({

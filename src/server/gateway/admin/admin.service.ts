@@ -48,7 +48,8 @@ export class AdminService {
   ) {}
 
   /** Issues a key; the secret is in this answer only. */
-  createKey(input: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
+  createKey(sent: ApiKeyCreate, actor: AdminActor): ApiKeyCreated {
+    const input = this.withStoredOwners(sent);
     // The key's user and team become records (when new); a user's team is the default of their keys.
     const team = this.ensurePrincipals(input.user, input.team, actor);
     const { row, secret } = this.keys.issue(team !== null ? { ...input, team } : input);
@@ -105,7 +106,8 @@ export class AdminService {
   }
 
   /** Changes a key; applies from the next request. */
-  updateKey(id: string, input: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
+  updateKey(id: string, sent: ApiKeyUpdate, actor: AdminActor): ApiKeyRecord {
+    const input = this.withStoredOwners(sent);
     const before = this.keys.get(id);
     if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
     // An empty change changes nothing: no write and no audit event.
@@ -251,6 +253,15 @@ export class AdminService {
     });
     this.bus.invalidate('deployments');
     return list;
+  }
+
+  /** A key's user and team named as their records are stored (one an older version stored decomposed). */
+  private withStoredOwners<T extends { user?: string | null; team?: string | null }>(input: T): T {
+    return {
+      ...input,
+      ...(typeof input.user === 'string' ? { user: this.principals.storedUserId(input.user) } : {}),
+      ...(typeof input.team === 'string' ? { team: this.principals.storedTeamId(input.team) } : {}),
+    };
   }
 
   /** The records a key names, created when missing; each creation audited as through /internal/users and /internal/teams. */

@@ -48,7 +48,8 @@ export class PrincipalsAdmin {
       .map((team) => this.teamView(team, users.get(team.id) ?? 0, keys.get(team.id) ?? 0, spend.get(team.id)));
   }
 
-  team(id: string): TeamRecord {
+  team(sent: string): TeamRecord {
+    const id = this.principals.storedTeamId(sent);
     const row = this.principals.team(id);
     if (row === undefined) throw new GatewayError('not_found', `no team with id '${id}'`);
     const keys = this.principals.keyCounts().teams.get(id) ?? 0;
@@ -61,7 +62,8 @@ export class PrincipalsAdmin {
     return this.principals.users(team).map((user) => this.userView(user, keys.get(user.id) ?? 0, spend.get(user.id)));
   }
 
-  user(id: string): UserRecord {
+  user(sent: string): UserRecord {
+    const id = this.principals.storedUserId(sent);
     const row = this.principals.user(id);
     if (row === undefined) throw new GatewayError('not_found', `no user with id '${id}'`);
     return this.userView(row, this.principals.keyCounts().users.get(id) ?? 0, this.today('user').get(id));
@@ -73,7 +75,8 @@ export class PrincipalsAdmin {
     return this.team(row.id);
   }
 
-  updateTeam(id: string, input: TeamUpdate, actor: AdminActor): TeamRecord {
+  updateTeam(sent: string, input: TeamUpdate, actor: AdminActor): TeamRecord {
+    const id = this.principals.storedTeamId(sent);
     // An empty change changes nothing: no write, no new updated_at, no audit event.
     if (changesNothing(input)) return this.team(id);
     this.principals.updateTeam(id, input);
@@ -85,7 +88,8 @@ export class PrincipalsAdmin {
    * Deletes a team with what it left behind: the responses its keys kept and its cached answers go,
    * and its limits start afresh, since a team created again under the same id is someone else.
    */
-  deleteTeam(id: string, actor: AdminActor): TeamRecord {
+  deleteTeam(sent: string, actor: AdminActor): TeamRecord {
+    const id = this.principals.storedTeamId(sent);
     const before = this.team(id);
     this.principals.deleteTeam(id);
     const responses = this.teamData.responses.forgetTeam(id);
@@ -101,7 +105,8 @@ export class PrincipalsAdmin {
     return this.user(row.id);
   }
 
-  updateUser(id: string, input: UserUpdate, actor: AdminActor): UserRecord {
+  updateUser(sent: string, input: UserUpdate, actor: AdminActor): UserRecord {
+    const id = this.principals.storedUserId(sent);
     if (changesNothing(input)) return this.user(id);
     const before = this.principals.user(id)?.team ?? null;
     const after = this.principals.updateUser(id, input).team;
@@ -112,7 +117,8 @@ export class PrincipalsAdmin {
     return this.user(id);
   }
 
-  deleteUser(id: string, actor: AdminActor): UserRecord {
+  deleteUser(sent: string, actor: AdminActor): UserRecord {
+    const id = this.principals.storedUserId(sent);
     const before = this.user(id);
     this.principals.deleteUser(id);
     this.limits.forget('user', id);

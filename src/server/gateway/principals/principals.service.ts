@@ -53,6 +53,20 @@ export class PrincipalsService {
   }
 
   /**
+   * The id a team is stored under, for an id as a path sent it: as written, else the one equal to it
+   * once both are composed (NFC). Ids are composed when records are made; one an older version stored
+   * decomposed is found by either form. Not found: the id as sent.
+   */
+  storedTeamId(id: string): string {
+    return storedId(this.teamsById, id);
+  }
+
+  /** The id a user is stored under (see {@link storedTeamId}). */
+  storedUserId(id: string): string {
+    return storedId(this.usersById, id);
+  }
+
+  /**
    * Whether a request that began at `since` in `team` may still leave data to it: the team is the same
    * record (not deleted, nor deleted and created again under its id for someone else since).
    */
@@ -76,7 +90,8 @@ export class PrincipalsService {
   }
 
   createTeam(input: TeamCreate): TeamRow {
-    if (this.teamsById.has(input.id)) throw new GatewayError('conflict', `team '${input.id}' already exists`);
+    if (this.teamsById.has(storedId(this.teamsById, input.id)))
+      throw new GatewayError('conflict', `team '${input.id}' already exists`);
     const now = this.now();
     const row = this.repository.insertTeam({
       id: input.id,
@@ -92,7 +107,8 @@ export class PrincipalsService {
   }
 
   createUser(input: UserCreate): UserRow {
-    if (this.usersById.has(input.id)) throw new GatewayError('conflict', `user '${input.id}' already exists`);
+    if (this.usersById.has(storedId(this.usersById, input.id)))
+      throw new GatewayError('conflict', `user '${input.id}' already exists`);
     if (input.team !== undefined) this.requireTeam(input.team, 'team');
     const now = this.now();
     const row = this.repository.insertUser({
@@ -189,4 +205,12 @@ export class PrincipalsService {
     if (row === undefined) throw new GatewayError('not_found', `no user with id '${id}'`);
     return row;
   }
+}
+
+/** The key of `byId` equal to `id` as written, or once both are composed (a scan: only on a miss). */
+function storedId(byId: ReadonlyMap<string, unknown>, id: string): string {
+  if (byId.has(id)) return id;
+  const composed = id.normalize('NFC');
+  for (const stored of byId.keys()) if (stored.normalize('NFC') === composed) return stored;
+  return id;
 }
