@@ -73,19 +73,25 @@ describe('token bucket arithmetic', () => {
 });
 
 describe('a changed limit', () => {
-  it('applies to a request already running: its settlement does not bring the old limit back', () => {
+  it('applies to a request already running: it holds its share of the new limit, and settles there', () => {
     const { clock, limiter } = clocked();
     const running = limiter.reserve([tpm(60_000)], { tokens: 500, usd: 0 });
     if (!running.ok) throw new Error('expected admission');
-    // Lowered while it runs; the next request fits the new limit.
-    expect(limiter.reserve([tpm(600)], { tokens: 590, usd: 0 }).ok).toBe(true);
+    // Lowered while it runs: its 500 count against the new 600, as they would after a restart.
+    expect(limiter.reserve([tpm(600)], { tokens: 590, usd: 0 }).ok).toBe(false);
+    expect(limiter.reserve([tpm(600)], { tokens: 90, usd: 0 }).ok).toBe(true);
     clock.now += 1500;
+    // It used 590: the difference comes off the new bucket, and the old limit never comes back.
     limiter.settle(running.reservation, { tokens: 590, usd: 0 });
-    clock.now += 1000;
-    // 1,180 tokens in 2.5 s against 600 a minute: the next one waits.
-    const next = limiter.reserve([tpm(600)], { tokens: 590, usd: 0 });
-    expect(next).toMatchObject({ ok: false });
     expect(limiter.status([tpm(600)])[0]).toMatchObject({ limit: 600, remaining: 0 });
+    expect(limiter.reserve([tpm(600)], { tokens: 10, usd: 0 }).ok).toBe(false);
+  });
+
+  it('counts the requests still running against a lowered request limit', () => {
+    const { limiter } = clocked();
+    for (let i = 0; i < 3; i += 1) expect(limiter.reserve([rpm(100)], { tokens: 0, usd: 0 }).ok).toBe(true);
+    // Three running (in no usage row yet), and the limit lowered to three: a fourth waits.
+    expect(limiter.reserve([rpm(3)], { tokens: 0, usd: 0 }).ok).toBe(false);
   });
 
   it('set on a busy subject, holds it back at most about a minute, however much it used before', () => {

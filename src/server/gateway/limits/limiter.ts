@@ -23,7 +23,7 @@ export interface Reservation {
   readonly owners: readonly LimitSubject[];
   /** The budget windows that hold the request's cost, and what they count: the others of its owners were created since. */
   readonly held: ReadonlyMap<CalendarWindow, LimitMeasure>;
-  /** The buckets it took from, by name: one rebuilt since (its limit changed) does not hold it. */
+  /** The buckets it took from, by name (a bucket rebuilt since, for a changed limit, took its hold over). */
   readonly buckets: ReadonlyMap<string, TokenBucket>;
 }
 
@@ -56,6 +56,8 @@ const amountOf = (measure: LimitMeasure, cost: LimitCost): number =>
  */
 export class Limiter {
   private readonly buckets = new Map<string, TokenBucket>();
+  /** The bucket each rebuilt one was replaced by: a reservation settles where its hold moved. */
+  private readonly successors = new WeakMap<TokenBucket, TokenBucket>();
   private readonly windows = new Map<string, CalendarWindow>();
   /** When each forgotten subject was forgotten: requests admitted before settle nothing of theirs. */
   private readonly forgotten = new Map<string, number>();
@@ -88,6 +90,7 @@ export class Limiter {
       if (check.span === 'bucket') {
         const bucket = this.bucket(check, now);
         bucket.take(amount, now);
+        bucket.pending += amount;
         buckets.set(bucketName(check), bucket);
       } else {
         const window = this.window(check, now);
@@ -110,9 +113,14 @@ export class Limiter {
    */
   extend(reservation: Reservation, extra: LimitCost): Reservation {
     const now = this.now();
-    for (const check of reservation.checks)
-      if (check.span === 'bucket' && check.measure !== 'requests')
-        this.holding(reservation, check)?.take(amountOf(check.measure, extra), now);
+    for (const check of reservation.checks) {
+      if (check.span !== 'bucket' || check.measure === 'requests') continue;
+      const holding = this.holding(reservation, check);
+      if (holding === undefined) continue;
+      const amount = amountOf(check.measure, extra);
+      holding.take(amount, now);
+      holding.pending += amount;
+    }
     for (const [window, measure] of reservation.held)
       window.add(amountOf(measure, extra), now, windowStart(window.span, reservation.at));
     const cost = { tokens: reservation.cost.tokens + extra.tokens, usd: reservation.cost.usd + extra.usd };
@@ -142,18 +150,18 @@ export class Limiter {
     const now = this.now();
     const settled = new Set<CalendarWindow>();
     for (const check of reservation.checks) {
-      if (check.measure === 'requests' || this.forgottenSince(check.subject, reservation.at)) continue;
-      const difference = amountOf(check.measure, actual) - amountOf(check.measure, reservation.cost);
+      const reserved = amountOf(check.measure, reservation.cost);
       if (check.span === 'bucket') {
         const holding = this.holding(reservation, check);
-        if (holding !== undefined) {
-          if (difference !== 0) holding.give(-difference, now);
-        } else if (!recorded) {
-          // Rebuilt for a changed limit from the usage table, which does not have this request yet.
-          this.buckets.get(bucketName(check))?.take(amountOf(check.measure, actual), now);
-        }
+        if (holding === undefined) continue;
+        holding.pending -= reserved;
+        // A request counts once, as it was admitted; tokens as they were used.
+        const difference = check.measure === 'requests' ? 0 : amountOf(check.measure, actual) - reserved;
+        if (difference !== 0) holding.give(-difference, now);
         continue;
       }
+      if (check.measure === 'requests' || this.forgottenSince(check.subject, reservation.at)) continue;
+      const difference = amountOf(check.measure, actual) - reserved;
       const window = this.window(check, now);
       if (settled.has(window)) continue;
       settled.add(window);
@@ -229,23 +237,32 @@ export class Limiter {
     let bucket = this.buckets.get(name);
     if (bucket === undefined || bucket.limit !== check.limit) {
       const since = now - MINUTE_MS;
-      bucket = new TokenBucket(check.limit, since);
+      const rebuilt = new TokenBucket(check.limit, since);
       for (const past of this.history.requestsSince(check.subject, since))
-        bucket.take(check.measure === 'requests' ? 1 : past.tokens, past.at);
+        rebuilt.take(check.measure === 'requests' ? 1 : past.tokens, past.at);
+      // Requests still running are in no usage row yet: what they hold moves over, and settles here.
+      if (bucket !== undefined) {
+        rebuilt.take(bucket.pending, now);
+        rebuilt.pending = bucket.pending;
+        this.successors.set(bucket, rebuilt);
+      }
+      bucket = rebuilt;
       this.buckets.set(name, bucket);
     }
     return bucket;
   }
 
   /**
-   * The bucket that holds a reservation's cost for one of its checks, while it still does: not once
-   * its subject was forgotten, nor once the bucket was rebuilt for a changed limit.
+   * The bucket that holds a reservation's cost for one of its checks: the one it took from, or the one
+   * that replaced it for a changed limit; none once its subject was forgotten.
    */
   private holding(reservation: Reservation, check: LimitCheck): TokenBucket | undefined {
     if (this.forgottenSince(check.subject, reservation.at)) return undefined;
     const name = bucketName(check);
-    const taken = reservation.buckets.get(name);
-    return taken !== undefined && this.buckets.get(name) === taken ? taken : undefined;
+    const current = this.buckets.get(name);
+    let bucket = reservation.buckets.get(name);
+    while (bucket !== undefined && bucket !== current) bucket = this.successors.get(bucket);
+    return bucket;
   }
 
   private window(check: LimitCheck, now: number): CalendarWindow {

@@ -10,6 +10,11 @@ const MINUTE_MS = 60_000;
 export class TokenBucket {
   private level: number;
   private at: number;
+  /**
+   * What requests admitted and not yet settled took from it: a bucket rebuilt for a changed limit from
+   * the usage table (which has only finished requests) takes it over.
+   */
+  pending = 0;
 
   constructor(
     private readonly capacity: number,
