@@ -351,6 +351,14 @@ export function loadConfig(
       `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused (unless model settings saved through the admin API allow it)`,
   );
   const unreadAttributes = resourceAttributesProblem(env);
+  // A budget smaller than a chunk takes only the short ones (a document's last piece): most requests
+  // would get no context, with nothing to say why.
+  const smallBudget =
+    config.rag.max_context_chars < config.rag.chunk_size
+      ? [
+          `rag.max_context_chars (${config.rag.max_context_chars}) is smaller than rag.chunk_size (${config.rag.chunk_size}): only chunks shorter than the budget can be given to a request; raise it to at least the chunk size`,
+        ]
+      : [];
   return {
     config: { ...config, server: { ...config.server, data_dir: dataDir } },
     source,
@@ -358,6 +366,7 @@ export function loadConfig(
       ...(read?.warnings ?? []),
       ...waiting.map(inFileTerms),
       ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
+      ...smallBudget.map(inFileTerms),
     ],
     inFileTerms,
   };

@@ -154,7 +154,8 @@ async function retrieveInto(
   let budget = settings.max_context_chars;
   for (const [index, hit] of retrieval.hits.entries()) {
     const text = redacted.texts[index]!;
-    if (text.length > budget) break;
+    // One that does not fit leaves room for a shorter one ranked lower.
+    if (text.length > budget) continue;
     budget -= text.length;
     hits.push(hit);
     sources.push(sourceOf(index));
