@@ -88,6 +88,14 @@ describe('RAG admin API', () => {
     } finally {
       h.openai.setDefault({});
     }
+    // The model answers again: the next document's embedding also fills in what the failure missed,
+    // which hybrid ranking would otherwise rank below chunks both rankings find.
+    await h.admin('POST', '/internal/rag/collections/md/documents', { key: 'later.md', content: '# Later\n\nMore.' });
+    await expect
+      .poll(async () =>
+        ((await h.admin('GET', '/internal/rag/collections/md/chunks')).body.data as any[]).map((c) => c.embedded),
+      )
+      .toEqual([true, true, true]);
   });
 
   it('/readyz covers the RAG index; /metrics counts retrievals and chunks per collection', async () => {

@@ -102,6 +102,9 @@ export class TooManyChunksError extends GatewayError {
   }
 }
 
+/** Chunks embedded in one call when vectors are filled in later. */
+const EMBED_BATCH = 64;
+
 /**
  * Collections and their documents: create, change and delete them, and index a document (chunk it,
  * embed its chunks when an embedding model is set, store both; FTS5 indexes chunks by trigger).
@@ -113,6 +116,10 @@ export class RagIndex {
    * keeps that document out of the new collection.
    */
   private readonly generations = new Map<string, number>();
+  /** A chunk was stored without a vector because embedding failed: the next success embeds it. */
+  private missedVectors = false;
+  private backfilling = false;
+  private closed = false;
 
   constructor(
     readonly repository: RagRepository,
@@ -279,10 +286,54 @@ export class RagIndex {
   private async embedChunks(texts: readonly string[]): Promise<Float32Array[] | null> {
     if (this.embedder.model === undefined || texts.length === 0) return null;
     try {
-      return await this.embedder.embed(this.embeddable(texts));
+      const vectors = await this.embedder.embed(this.embeddable(texts));
+      // The model answers again: chunks an earlier failure left without a vector get theirs.
+      if (this.missedVectors) void this.embedMissing();
+      return vectors;
     } catch (error) {
+      this.missedVectors = true;
       this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
       return null;
     }
+  }
+
+  /**
+   * Embeds, in batches, the chunks without a vector of the current model: those indexed while embedding
+   * failed, before a model was set, or with another model. Run at start and when the model answers
+   * again after a failure. Without it such a chunk is found by BM25 alone, and hybrid ranking puts it
+   * below chunks that both rankings found, however much better its words match. Stops at the first
+   * failure (the next success starts it again) and at close.
+   */
+  async embedMissing(): Promise<number> {
+    const model = this.embedder.model;
+    if (model === undefined || this.backfilling) return 0;
+    this.backfilling = true;
+    this.missedVectors = false;
+    let embedded = 0;
+    try {
+      for (let after = 0; !this.closed;) {
+        const batch = this.repository.chunksToEmbed(model, after, EMBED_BATCH);
+        if (batch.length === 0) break;
+        after = batch.at(-1)!.id;
+        const vectors = await this.embedder.embed(this.embeddable(batch.map((chunk) => chunk.text)));
+        if (this.closed || this.embedder.model !== model) break;
+        batch.forEach((chunk, index) => this.repository.setEmbedding(chunk.id, vectorToBuffer(vectors[index]!), model));
+        embedded += batch.length;
+      }
+    } catch (error) {
+      this.missedVectors = true;
+      this.log(
+        `RAG: could not embed chunks without a vector with ${model}; they are found by BM25 only for now`,
+        error,
+      );
+    } finally {
+      this.backfilling = false;
+    }
+    return embedded;
+  }
+
+  /** Stops embedding missing vectors (the database is closing). */
+  close(): void {
+    this.closed = true;
   }
 }

@@ -280,6 +280,19 @@ export class RagRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Up to `limit` chunks after `afterId` without a vector of `model` (none yet, or another model's). */
+  chunksToEmbed(model: string, afterId: number, limit: number): Array<{ id: number; text: string }> {
+    return this.stmt(
+      `SELECT id, text FROM rag_chunks WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?)
+         ORDER BY id LIMIT ?`,
+    ).all(afterId, model, limit) as Array<{ id: number; text: string }>;
+  }
+
+  /** Stores a chunk's vector (a chunk replaced since has another id, and is left alone). */
+  setEmbedding(id: number, embedding: Buffer, model: string): void {
+    this.stmt('UPDATE rag_chunks SET embedding = ?, embedding_model = ? WHERE id = ?').run(embedding, model, id);
+  }
+
   /** Vectors of the collections' chunks embedded with `model`. */
   vectors(collections: readonly string[], model: string): Array<{ id: number; embedding: Buffer }> {
     return this.stmt(

@@ -48,6 +48,8 @@ export class RagService {
     // The gateway reads the store's tables directly (same process, same database); it never writes them.
     this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);
     this.follower.start(options.revisions);
+    // Chunks a failure or a model change left without a vector of the model now set.
+    void this.index.embedMissing();
   }
 
   /**
@@ -72,6 +74,7 @@ export class RagService {
 
   /** Stops following the store once pending syncs are done. */
   close(): Promise<void> {
+    this.index.close();
     return this.follower.close();
   }
 }
