@@ -105,6 +105,25 @@ describe('RAG chunking of text made of very short sentences', () => {
     ]);
   });
 
+  it('keeps the lines of a code block longer than a chunk, each chunk starting on a line', () => {
+    const lines = Array.from(
+      { length: 30 },
+      (_, index) => `  server_${index}: host=10.0.0.${index} port=80${index % 10}`,
+    );
+    const doc = `## Load balancer config\n\n\`\`\`yaml\nservers:\n${lines.join('\n')}\n\`\`\`\n`;
+    const chunks = chunkDocument(doc, 'markdown', { size: 400, overlap: 80 });
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(400);
+      // Whole lines, as written: none joined to the next by a space.
+      for (const line of chunk.text.split('\n').filter((l) => l.includes('server_')))
+        expect(line, chunk.text).toMatch(/^ {2}server_\d+: host=10\.0\.0\.\d+ port=80\d$/);
+    }
+    // Every line is in some chunk.
+    const all = chunks.map((chunk) => chunk.text).join('\n');
+    for (const line of lines) expect(all).toContain(line);
+  });
+
   it('packs a run of short sentences into one segment, never past the size', () => {
     expect(
       splitSegments(`${'Intro sentence that is long enough to exceed. '.repeat(3)}a. b. c. d. e. f. g. h. i.`, 100),

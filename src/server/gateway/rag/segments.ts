@@ -15,12 +15,15 @@ export const MIN_SEGMENT_CHARS = 16;
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
 const SENTENCE_BREAK = /(?<=[.!?])\s+/;
+const LINE_BREAK = /\r?\n/;
 const PARAGRAPH_JOINER = '\n\n';
+const LINE_JOINER = '\n';
 const SENTENCE_JOINER = ' ';
 
 /**
- * Paragraphs, with those longer than `size` split into sentences and, failing that, words; short
- * neighbours are packed together (see MIN_SEGMENT_CHARS). No segment is longer than `size`.
+ * Paragraphs, with those longer than `size` split into lines, lines longer than `size` into
+ * sentences and, failing that, words; short neighbours are packed together (see MIN_SEGMENT_CHARS).
+ * No segment is longer than `size`.
  */
 export function splitSegments(body: string, size: number): Segment[] {
   const out: Segment[] = [];
@@ -33,21 +36,37 @@ export function splitSegments(body: string, size: number): Segment[] {
       continue;
     }
     paragraphs.flush();
+    // What joins a piece to the one before it: the paragraph's first to the paragraph before it.
     let joiner = PARAGRAPH_JOINER;
-    const emit = (piece: string): void => {
-      out.push({ text: piece, joiner });
-      joiner = SENTENCE_JOINER;
-    };
-    const sentences = new RunPacker(SENTENCE_JOINER, size, emit);
-    for (const sentence of text.split(SENTENCE_BREAK)) {
-      if (sentence.length <= size) {
-        sentences.add(sentence);
+    const emitter =
+      (next: string) =>
+      (piece: string): void => {
+        out.push({ text: piece, joiner });
+        joiner = next;
+      };
+    // Lines first, joined by their line breaks: a code block, a table or a list keeps its lines (YAML
+    // and Python mean nothing without them). A line longer than a chunk goes by sentences, then words.
+    const lines = new RunPacker(LINE_JOINER, size, emitter(LINE_JOINER));
+    for (const line of text.split(LINE_BREAK)) {
+      if (line.length <= size) {
+        if (line.trim() !== '') lines.add(line);
         continue;
       }
+      lines.flush();
+      const emit = emitter(SENTENCE_JOINER);
+      const sentences = new RunPacker(SENTENCE_JOINER, size, emit);
+      for (const sentence of line.trim().split(SENTENCE_BREAK)) {
+        if (sentence.length <= size) {
+          sentences.add(sentence);
+          continue;
+        }
+        sentences.flush();
+        for (const piece of splitWords(sentence, size)) emit(piece);
+      }
       sentences.flush();
-      for (const piece of splitWords(sentence, size)) emit(piece);
+      joiner = LINE_JOINER;
     }
-    sentences.flush();
+    lines.flush();
   }
   paragraphs.flush();
   return out;
