@@ -67,3 +67,34 @@ describe('POST /v1/diff with branch_name', () => {
     );
   });
 });
+
+describe('a branch compared with the revision it was made from', () => {
+  const socket = socketStore();
+
+  it('diffs against its base, after gc too, and names a revision gc removed or a branch that does not exist', async () => {
+    const main = { namespace: 'diff-base', branch: 'main' };
+    const feat = { namespace: 'diff-base', branch: 'feat' };
+    const apply = (scope: typeof main, documents: unknown[]) => socket.send('POST', '/v1/apply', { scope, documents });
+    await apply(main, [
+      { key: 'a', content: '1' },
+      { key: 'b', content: '1' },
+    ]);
+    const made = await socket.send('POST', '/v1/branches', { scope: main, name: 'feat' });
+    expect(made.body).toMatchObject({ base_revision: 1 });
+    for (const content of ['2', '3', '4']) await apply(feat, [{ key: 'a', content }]);
+    await apply(main, [{ key: 'b', content: 'main2' }]);
+    // What the branch changed since it started, as `git diff main...feat`: main's later change is not in it.
+    const expected = { changes: [{ key: 'a', type: 'update', before: '4', after: '1' }] };
+    expect((await socket.send('POST', '/v1/diff', { scope: feat, revision_id: 1 })).body).toMatchObject(expected);
+    expect((await socket.send('POST', '/v1/gc', { keep: 1 })).status).toBe(200);
+    expect((await socket.send('POST', '/v1/diff', { scope: feat, revision_id: 1 })).body).toMatchObject(expected);
+    // The branch's own first revision is gone: said so, not as a revision that never was.
+    const gone = await socket.send('POST', '/v1/diff', { scope: feat, revision_id: 2 });
+    expect(gone.status).toBe(404);
+    expect((gone.body as { error: { message: string } }).error.message).toContain(
+      'it was removed by garbage collection, or with the branch it was on',
+    );
+    const typo = await socket.send('POST', '/v1/rollback', { scope: { ...feat, branch: 'faet' }, revision_id: 1 });
+    expect((typo.body as { error: { message: string } }).error.message).toContain('the namespace has no branch "faet"');
+  });
+});

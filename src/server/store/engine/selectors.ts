@@ -66,21 +66,39 @@ export function headTarget(rows: ScopeRows): Target {
   return { revision: rows.head, branch: rows.branch, branchName: rows.scope.branch };
 }
 
-/** A revision of the scope's branch; 404 when the branch's history does not hold it. */
+/**
+ * A revision of the scope's branch, or the revision the branch was made from (its base, which gc keeps:
+ * a branch compared with where it started, as `git diff main...feature`); 404 when the branch's
+ * history holds neither.
+ */
 export function revisionInBranch(repo: StoreRepository, rows: ScopeRows, revision: number): Target {
+  if (rows.branch !== undefined && rows.branch.baseRevision === revision && revision !== 0)
+    return revisionInNamespace(repo, rows, revision);
   const row = rows.namespace ? repo.revision(rows.namespace.id, revision) : undefined;
   if (!row || !rows.branch || row.branchId !== rows.branch.id) {
+    const why = !rows.branch ? `: the namespace has no branch "${rows.scope.branch}"` : removed(rows, revision, row);
     throw notFoundError(
-      `revision ${revision} is not in the history of branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"`,
+      `revision ${revision} is not in the history of branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"${why}`,
     );
   }
   return { revision, branch: rows.branch, branchName: rows.branch.name };
 }
 
+/** Why a revision the namespace once wrote cannot be read: gc or a branch's deletion removed it. */
+function removed(rows: ScopeRows, revision: number, row: unknown): string {
+  const written = rows.namespace !== undefined && revision <= rows.namespace.lastRevision;
+  return row === undefined && written
+    ? ' (it was removed by garbage collection, or with the branch it was on)'
+    : '';
+}
+
 /** Any revision of the scope's namespace; 404 when it does not exist (never written, or collected). */
 export function revisionInNamespace(repo: StoreRepository, rows: ScopeRows, revision: number): Target {
   const row = rows.namespace ? repo.revision(rows.namespace.id, revision) : undefined;
-  if (!row) throw notFoundError(`revision ${revision} does not exist in namespace "${rows.scope.namespace}"`);
+  if (!row)
+    throw notFoundError(
+      `revision ${revision} does not exist in namespace "${rows.scope.namespace}"${removed(rows, revision, row)}`,
+    );
   const branch = repo.branchById(row.branchId);
   return { revision, branch, branchName: branch?.name ?? '' };
 }
