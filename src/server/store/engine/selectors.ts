@@ -87,9 +87,7 @@ export function revisionInBranch(repo: StoreRepository, rows: ScopeRows, revisio
 /** Why a revision the namespace once wrote cannot be read: gc or a branch's deletion removed it. */
 function removed(rows: ScopeRows, revision: number, row: unknown): string {
   const written = rows.namespace !== undefined && revision <= rows.namespace.lastRevision;
-  return row === undefined && written
-    ? ' (it was removed by garbage collection, or with the branch it was on)'
-    : '';
+  return row === undefined && written ? ' (it was removed by garbage collection, or with the branch it was on)' : '';
 }
 
 /** Any revision of the scope's namespace; 404 when it does not exist (never written, or collected). */

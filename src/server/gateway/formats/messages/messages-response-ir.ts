@@ -145,7 +145,10 @@ export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usa
     model,
     content,
     stop_reason: stopReasonFromIr(
-      refusedStop(ir.stopReason, ir.content.some((part) => part.type === 'text' && part.refusal === true)),
+      refusedStop(
+        ir.stopReason,
+        ir.content.some((part) => part.type === 'text' && part.refusal === true),
+      ),
     ),
     stop_sequence: ir.stopReason === 'stop_sequence' ? ir.stopSequence : null,
     usage: messagesUsageFromIr(usage),
