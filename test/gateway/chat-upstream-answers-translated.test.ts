@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startFrameServer, type FrameServer } from '../support/upstreams/index.js';
 
 const KEY = 'sk-missing-ids-0123456789';
@@ -41,12 +41,8 @@ describe('answers of a chat completions upstream, as Messages and Responses clie
       gateway: { max_retries: 0 },
       deployments: [{ model: 'local-model', provider: 'openai', base_url: `${upstream.url}/v1`, api_key: KEY }],
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    const created = await gatewayAdmin(() => servers)('POST', '/internal/api-keys', { scopes: ['*'] });
+    key = created.body.key;
   });
   afterAll(async () => {
     await servers.stop();

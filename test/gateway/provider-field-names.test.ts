@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-field-names-0123456789';
@@ -26,12 +26,8 @@ describe('token and stream fields each server takes', () => {
         { model: 'mistral-small', provider: 'mistral', base_url: upstream.url, api_key: KEY },
       ],
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['*'] }),
-    });
-    const { key } = (await created.json()) as { key: string };
+    const created = await gatewayAdmin(() => servers)('POST', '/internal/api-keys', { scopes: ['*'] });
+    const { key } = created.body;
     openai = new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
   });
   beforeEach(() => upstream.reset());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
+import { gatewayAdmin, startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-probe-0123456789';
@@ -42,12 +42,8 @@ describe('the end of a cooldown', () => {
         },
       ],
     });
-    const created = await fetch(`${servers.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    const created = await gatewayAdmin(() => servers)('POST', '/internal/api-keys', { scopes: ['chat'] });
+    key = created.body.key;
   });
   afterAll(async () => {
     await servers.stop();
