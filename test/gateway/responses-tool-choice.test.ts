@@ -45,6 +45,37 @@ describe('Responses tool_choice and nullable input fields', () => {
     expect(bed.upstream.requests).toHaveLength(0);
   });
 
+  it('refuses a parameter the Responses API does not have, as OpenAI does, pointing chat names to theirs', async () => {
+    const refused = (extra: Record<string, unknown>) =>
+      bed.client.responses.create({ model: 'bridged-model', input: 'Go', ...extra } as never);
+    // A chat habit: dropped over chat completions, it would have left the answer unlimited.
+    await expect(refused({ max_tokens: 50 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining(
+        'max_tokens: unknown parameter of the Responses API; it takes this as max_output_tokens',
+      ),
+    });
+    await expect(refused({ temprature: 0.2 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('temprature: unknown parameter of the Responses API'),
+    });
+    expect(bed.upstream.requests).toHaveLength(0);
+    // Every parameter the SDK sends still goes through.
+    await bed.client.responses.create({
+      model: 'bridged-model',
+      input: 'Go',
+      max_output_tokens: 50,
+      safety_identifier: 'user-1',
+      prompt_cache_key: 'k',
+      truncation: 'auto',
+      service_tier: 'auto',
+      text: { format: { type: 'text' }, verbosity: 'low' },
+      reasoning: { effort: 'low' },
+      metadata: { a: 'b' },
+    });
+    expect(bed.upstream.requests).toHaveLength(1);
+  });
+
   it('still translates a function tool_choice for a chat upstream', async () => {
     await bed.client.responses.create({
       model: 'bridged-model',

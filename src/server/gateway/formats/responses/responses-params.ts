@@ -9,6 +9,7 @@ import type { ResponsesBody } from './responses-schema.js';
  * get less than it asked for, with nothing to tell it so.
  */
 export function refuseUntranslatableResponsesParams(body: ResponsesBody): void {
+  refuseUnknownParams(body);
   if (body.prompt != null)
     throw new TranslationError(
       'prompt: prompt templates are kept and filled in by OpenAI; this model has no Responses API to read them, so send their text as instructions and input',
@@ -23,4 +24,65 @@ export function refuseUntranslatableResponsesParams(body: ResponsesBody): void {
     throw new TranslationError(
       "include: 'message.output_text.logprobs' cannot be given: this model is served without log probabilities",
     );
+}
+
+/** Every top-level parameter of OpenAI's Responses request (the `openai` SDK 6.x's ResponseCreateParams). */
+const RESPONSES_PARAMS: ReadonlySet<string> = new Set([
+  'background',
+  'context_management',
+  'conversation',
+  'include',
+  'input',
+  'instructions',
+  'max_output_tokens',
+  'max_tool_calls',
+  'metadata',
+  'model',
+  'moderation',
+  'parallel_tool_calls',
+  'previous_response_id',
+  'prompt',
+  'prompt_cache_key',
+  'prompt_cache_options',
+  'prompt_cache_retention',
+  'reasoning',
+  'safety_identifier',
+  'service_tier',
+  'store',
+  'stream',
+  'stream_options',
+  'temperature',
+  'text',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'truncation',
+  'user',
+]);
+
+/** Chat completions parameters sent to the Responses API, and where it takes them. */
+const CHAT_NAMES: ReadonlyMap<string, string> = new Map([
+  ['max_tokens', 'max_output_tokens'],
+  ['max_completion_tokens', 'max_output_tokens'],
+  ['messages', 'input'],
+  ['response_format', 'text.format'],
+  ['functions', 'tools'],
+  ['function_call', 'tool_choice'],
+]);
+
+/**
+ * A parameter OpenAI's Responses API does not have is refused, as OpenAI refuses it: served over chat
+ * completions or Messages it would be dropped without a word, and a `max_tokens` meant as the limit
+ * would leave the answer unlimited. Chat completions' names are pointed to their Responses names.
+ */
+function refuseUnknownParams(body: ResponsesBody): void {
+  for (const name of Object.keys(body)) {
+    if (RESPONSES_PARAMS.has(name)) continue;
+    const moved = CHAT_NAMES.get(name);
+    throw new TranslationError(
+      `${name.slice(0, 100)}: unknown parameter of the Responses API` +
+        (moved === undefined ? '' : `; it takes this as ${moved}`),
+    );
+  }
 }
