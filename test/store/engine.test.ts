@@ -363,7 +363,8 @@ describe('store engine', () => {
           { key: 'b', type: 'delete', before: '2' },
         ],
       });
-      expect(engine.log(undefined).entries[0]).toMatchObject({ id: 3, parent_id: 2, message: 'rollback' });
+      // With no message of its own, it says what it rolled back to.
+      expect(engine.log(undefined).entries[0]).toMatchObject({ id: 3, parent_id: 2, message: 'rollback to main@1' });
       expect(engine.rollback(undefined, { checkpoint: 'one' })).toEqual({ revision: 3, noop: true, changes: [] });
       expect(engine.rollback(undefined)).toEqual({ revision: 3, noop: true, changes: [] });
       expect(engine.rollback(undefined, { revision: 2, message: 'again' }).revision).toBe(4);
@@ -382,13 +383,15 @@ describe('store engine', () => {
           { key: 'd', type: 'create' },
         ],
       });
+      expect(engine.log(undefined).entries[0].message).toBe('restore from dev@2');
       expect(engine.restore(undefined, { fromCheckpoint: 'main-1', fromBranch: 'dev', fromRevision: 2 })).toMatchObject(
         { revision: 4 },
       );
+      expect(engine.log(undefined).entries[0].message).toBe('restore from checkpoint "main-1" (main@1)');
       expect(engine.state(undefined).objects).toEqual({ a: '1' });
       expect(engine.restore(undefined, { fromBranch: 'dev', fromRevision: 1 })).toMatchObject({ revision: 5 });
       expect(engine.state(undefined).objects).toEqual({ d: '1' });
-      expect(engine.log(undefined).entries[0].message).toBe('restore');
+      expect(engine.log(undefined).entries[0].message).toBe('restore from dev@2');
       expect(kindOf(() => engine.restore(undefined, { fromBranch: 'nope' }))).toBe(
         'not_found: branch "nope" does not exist in namespace "default"',
       );

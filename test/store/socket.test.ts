@@ -65,7 +65,7 @@ describe('store over a real socket', () => {
       revision: 5,
       noop: false,
     });
-    expect((await call('GET', '/v1/revisions/5?namespace=team/app/config')).body.message).toBe('restore');
+    expect((await call('GET', '/v1/revisions/5?namespace=team/app/config')).body.message).toBe('restore from canary@3');
     expect((await call('DELETE', '/v1/checkpoints', { namespace: 'team/app/config', name: 'stable' })).body).toEqual(
       {},
     );

@@ -334,7 +334,11 @@ describe('store write routes', () => {
       expect((await store.call('GET', '/v1/state?namespace=history/rr')).json().objects).toEqual({ a: '1' });
       expect(fromCheckpoint.statusCode).toBe(200);
       const log = (await store.call('GET', '/v1/log?namespace=history/rr&limit=3')).json();
-      expect(log.entries.map((e: { message: string }) => e.message)).toEqual(['restore', 'restore', 'take dev']);
+      expect(log.entries.map((e: { message: string }) => e.message)).toEqual([
+        'restore from checkpoint "one" (main@1)',
+        'restore from main@2',
+        'take dev',
+      ]);
     });
 
     it('answers 404 for an unknown source', async () => {

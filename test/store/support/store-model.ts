@@ -143,7 +143,9 @@ export class StoreModel {
       return id;
     }
     if (revision) {
-      if (ns.revisions.get(revision)?.branch !== branch) throw new ModelError('not_found');
+      // The branch's own revisions, and the one it was made from (its base).
+      const base = ns.branches.get(branch)?.base === revision && ns.revisions.has(revision);
+      if (!base && ns.revisions.get(revision)?.branch !== branch) throw new ModelError('not_found');
       return revision;
     }
     return this.head(namespace, branch);
@@ -176,7 +178,16 @@ export class StoreModel {
 
   rollback(namespace: string, branch: string, revision: number, checkpoint: string): ApplyResponse {
     const id = this.select(namespace, branch, revision, checkpoint);
-    return this.write(namespace, branch, this.stateAt(namespace, id), 'rollback');
+    const message = this.sourceMessage('rollback to', namespace, id, checkpoint);
+    return this.write(namespace, branch, this.stateAt(namespace, id), message);
+  }
+
+  /** A rollback's or restore's own message: where its state came from. */
+  private sourceMessage(verb: string, namespace: string, id: number, checkpoint: string): string {
+    if (id === 0) return `${verb} checkpoint "${checkpoint}" (revision 0, no documents)`;
+    const source = this.ns(namespace).revisions.get(id)?.branch;
+    const at = source ? `${source}@${id}` : `revision ${id}`;
+    return checkpoint ? `${verb} checkpoint "${checkpoint}" (${at})` : `${verb} ${at}`;
   }
 
   restore(
@@ -200,7 +211,8 @@ export class StoreModel {
     } else {
       id = this.head(namespace, branch);
     }
-    return this.write(namespace, branch, this.stateAt(namespace, id), 'restore');
+    const message = this.sourceMessage('restore from', namespace, id, from.checkpoint);
+    return this.write(namespace, branch, this.stateAt(namespace, id), message);
   }
 
   createBranch(

@@ -55,9 +55,8 @@ export interface RollbackOptions {
 
 /** Writes a revision that returns the branch to one of its own revisions (or a checkpoint). */
 export function rollback(ctx: EngineContext, scope: Scope, options: RollbackOptions): ApplyResponse {
-  return rewrite(ctx, scope, options.expectedRevision, options.message || 'rollback', (rows) =>
-    selectInBranch(ctx.repo, rows, options),
-  );
+  const message = options.message || ((target: Target) => sourceMessage('rollback to', target, options.checkpoint));
+  return rewrite(ctx, scope, options.expectedRevision, message, (rows) => selectInBranch(ctx.repo, rows, options));
 }
 
 /** Options of a restore: the source (checkpoint, then branch head, then any revision of the namespace). */
@@ -71,7 +70,9 @@ export interface RestoreOptions {
 
 /** Writes a revision that makes the branch's state equal another branch's, revision's or checkpoint's. */
 export function restore(ctx: EngineContext, scope: Scope, options: RestoreOptions): ApplyResponse {
-  return rewrite(ctx, scope, options.expectedRevision, options.message || 'restore', (rows) => {
+  const message =
+    options.message || ((target: Target) => sourceMessage('restore from', target, options.fromCheckpoint));
+  return rewrite(ctx, scope, options.expectedRevision, message, (rows) => {
     if (options.fromCheckpoint) return checkpointTarget(ctx.repo, rows, options.fromCheckpoint);
     if (options.fromBranch) return branchHeadTarget(ctx.repo, rows, options.fromBranch);
     if (options.fromRevision) return revisionInNamespace(ctx.repo, rows, options.fromRevision);
@@ -113,6 +114,17 @@ export function createBranch(
     branchMessage(source, options.fromCheckpoint),
   );
   return { name, base_revision: source.revision, head_revision: head };
+}
+
+/**
+ * The message a rollback or restore is written with when the caller gave none: where the state came
+ * from (`rollback to main@3`, `restore from checkpoint "v1" (main@3)`), so the log says what was
+ * rolled back to, as a new branch's first revision does.
+ */
+function sourceMessage(verb: string, source: Target, checkpoint: string): string {
+  if (source.revision === 0) return `${verb} checkpoint "${checkpoint}" (revision 0, no documents)`;
+  const at = source.branchName ? `${source.branchName}@${source.revision}` : `revision ${source.revision}`;
+  return checkpoint ? `${verb} checkpoint "${checkpoint}" (${at})` : `${verb} ${at}`;
 }
 
 /**
@@ -215,7 +227,7 @@ function rewrite(
   ctx: EngineContext,
   scope: Scope,
   expectedRevision: number | null | undefined,
-  message: string,
+  message: string | ((target: Target) => string),
   select: (rows: ScopeRows) => Target,
 ): ApplyResponse {
   const rows = lookupScope(ctx.repo, scope);
@@ -226,7 +238,7 @@ function rewrite(
     sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
   );
   if (changes.length === 0) return noop(rows);
-  const revision = commit(ctx, rows, changes, message);
+  const revision = commit(ctx, rows, changes, typeof message === 'string' ? message : message(target));
   return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
 }
 
