@@ -263,6 +263,13 @@ describe('Messages -> chat completions', () => {
     });
   });
 
+  it('leaves out a blank system prompt rather than sending an empty system message', () => {
+    for (const system of ['', ' \n', [{ type: 'text', text: '' }]]) {
+      const out = messagesToChat({ model: 'gpt', max_tokens: 8, system, messages: [{ role: 'user', content: 'Hi' }] });
+      expect(out.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    }
+  });
+
   it('translates tools, tool_use and tool_result (results become tool messages before the text)', () => {
     const out = messagesToChat({
       model: 'gpt',

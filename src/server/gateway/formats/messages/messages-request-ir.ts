@@ -32,12 +32,11 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
         `${param}: only Anthropic models can run ${param === 'container' ? 'code-execution containers' : 'MCP connectors'}`,
       );
   }
-  const system =
-    body.system === undefined
-      ? []
-      : typeof body.system === 'string'
-        ? [body.system]
-        : body.system.map((block) => block.text);
+  // A blank system prompt is no prompt to Anthropic; OpenAI-compatible servers would get an empty
+  // system message, which some of them refuse.
+  const system = (
+    body.system === undefined ? [] : typeof body.system === 'string' ? [body.system] : body.system.map((b) => b.text)
+  ).filter((text) => text.trim() !== '');
   const messages: IrMessage[] = body.messages.map((message, index) => ({
     role: message.role,
     content:
