@@ -23,6 +23,7 @@ const DEGENERATE: Record<string, readonly [string, 'text' | 'markdown']> = {
   'short paragraphs with CRLF (Markdown)': [fill('a.\r\n\r\n', MB1), 'markdown'],
   'emoji sentences': [fill('😀. ', MB1), 'text'],
   'CJK sentences with spaces': [fill('日。 ', MB1), 'text'],
+  'CJK sentences without spaces': [fill('日。', MB1), 'text'],
   'short sentences in a deep list (Markdown)': [fill('- a\n  - b\n    - c\n      - d. \n', MB1), 'markdown'],
 };
 
@@ -122,6 +123,23 @@ describe('RAG chunking of text made of very short sentences', () => {
     // Every line is in some chunk.
     const all = chunks.map((chunk) => chunk.text).join('\n');
     for (const line of lines) expect(all).toContain(line);
+  });
+
+  it('ends Chinese and Japanese sentences at full-width stops, joined again without a space', () => {
+    // One paragraph of 30 sentences on one line, longer than a chunk: it was cut every 100 characters,
+    // mid-sentence, as one "word" with no space in it.
+    const sentences = Array.from({ length: 30 }, (_, n) => `東京の天気は晴れで、気温は${n}度になる見込みです。`);
+    sentences[5] = '「明日は雨？」と彼は聞いた。';
+    const text = sentences.join('');
+    const chunks = chunkDocument(text, 'text', { size: 100, overlap: 0 });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(100);
+      expect(chunk.text).toMatch(/^[「東]/);
+      expect(chunk.text).toMatch(/。$/);
+      expect(text).toContain(chunk.text);
+    }
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(text);
   });
 
   it('packs a run of short sentences into one segment, never past the size', () => {

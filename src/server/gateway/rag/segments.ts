@@ -14,7 +14,12 @@ export interface Segment {
 export const MIN_SEGMENT_CHARS = 16;
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
-const SENTENCE_BREAK = /(?<=[.!?])\s+/;
+/**
+ * Where sentences end, the space after them captured: `.`, `!` or `?` before a space; a full-width
+ * `。`, `！` or `？` (with a closing quote or bracket after it) ends one without a space, as Chinese and
+ * Japanese write them.
+ */
+const SENTENCE_BREAK = /((?<=[.!?])\s+|(?<=[。！？][」』）”]?)(?![」』）”])\s*)/;
 const LINE_BREAK = /\r?\n/;
 const PARAGRAPH_JOINER = '\n\n';
 const LINE_JOINER = '\n';
@@ -27,44 +32,47 @@ const SENTENCE_JOINER = ' ';
  */
 export function splitSegments(body: string, size: number): Segment[] {
   const out: Segment[] = [];
-  const paragraphs = new RunPacker(PARAGRAPH_JOINER, size, (text) => out.push({ text, joiner: PARAGRAPH_JOINER }));
+  const paragraphs = new RunPacker(size, (text) => out.push({ text, joiner: PARAGRAPH_JOINER }));
   for (const paragraph of body.split(PARAGRAPH_BREAK)) {
     const text = paragraph.trim();
     if (text === '') continue;
     if (text.length <= size) {
-      paragraphs.add(text);
+      paragraphs.add(text, PARAGRAPH_JOINER);
       continue;
     }
     paragraphs.flush();
-    // What joins a piece to the one before it: the paragraph's first to the paragraph before it.
-    let joiner = PARAGRAPH_JOINER;
-    const emitter =
-      (next: string) =>
-      (piece: string): void => {
-        out.push({ text: piece, joiner });
-        joiner = next;
-      };
+    // What joins the next piece to the one before it, whatever its own joiner: the paragraph's first
+    // to the paragraph before it, a line's first to the line before it.
+    let forced: string | undefined = PARAGRAPH_JOINER;
+    const emit = (piece: string, joiner: string): void => {
+      out.push({ text: piece, joiner: forced ?? joiner });
+      forced = undefined;
+    };
     // Lines first, joined by their line breaks: a code block, a table or a list keeps its lines (YAML
     // and Python mean nothing without them). A line longer than a chunk goes by sentences, then words.
-    const lines = new RunPacker(LINE_JOINER, size, emitter(LINE_JOINER));
+    const lines = new RunPacker(size, emit);
     for (const line of text.split(LINE_BREAK)) {
       if (line.length <= size) {
-        if (line.trim() !== '') lines.add(line);
+        if (line.trim() !== '') lines.add(line, LINE_JOINER);
         continue;
       }
       lines.flush();
-      const emit = emitter(SENTENCE_JOINER);
-      const sentences = new RunPacker(SENTENCE_JOINER, size, emit);
-      for (const sentence of line.trim().split(SENTENCE_BREAK)) {
+      const sentences = new RunPacker(size, emit);
+      const parts = line.trim().split(SENTENCE_BREAK);
+      for (let index = 0; index < parts.length; index += 2) {
+        const sentence = parts[index]!;
+        // Sentences that followed each other without a space are joined again without one.
+        const joiner = index > 0 && parts[index - 1] === '' ? '' : SENTENCE_JOINER;
+        if (sentence === '') continue;
         if (sentence.length <= size) {
-          sentences.add(sentence);
+          sentences.add(sentence, joiner);
           continue;
         }
         sentences.flush();
-        for (const piece of splitWords(sentence, size)) emit(piece);
+        splitWords(sentence, size).forEach((piece, at) => emit(piece, at === 0 ? joiner : SENTENCE_JOINER));
       }
       sentences.flush();
-      joiner = LINE_JOINER;
+      forced = LINE_JOINER;
     }
     lines.flush();
   }
@@ -72,34 +80,41 @@ export function splitSegments(body: string, size: number): Segment[] {
   return out;
 }
 
-/** Passes pieces on, packing runs of short ones into segments of MIN_SEGMENT_CHARS or more that fit in `size`. */
+/**
+ * Passes pieces on, packing runs of short ones into segments of MIN_SEGMENT_CHARS or more that fit in
+ * `size`. Each piece comes with what joins it to the one before it; a segment is passed on with its
+ * first piece's.
+ */
 class RunPacker {
-  private parts: string[] = [];
-  private length = 0;
+  private text = '';
+  private lead = '';
+  private parts = 0;
 
   constructor(
-    private readonly joiner: string,
     private readonly size: number,
-    private readonly emit: (text: string) => void,
+    private readonly emit: (text: string, joiner: string) => void,
   ) {}
 
-  add(piece: string): void {
+  add(piece: string, joiner: string): void {
     if (piece.length >= MIN_SEGMENT_CHARS) {
       this.flush();
-      this.emit(piece);
+      this.emit(piece, joiner);
       return;
     }
-    if (this.parts.length > 0 && this.length + this.joiner.length + piece.length > this.size) this.flush();
-    this.length += (this.parts.length > 0 ? this.joiner.length : 0) + piece.length;
-    this.parts.push(piece);
-    if (this.length >= MIN_SEGMENT_CHARS) this.flush();
+    if (this.parts > 0 && this.text.length + joiner.length + piece.length > this.size) this.flush();
+    if (this.parts === 0) {
+      this.lead = joiner;
+      this.text = piece;
+    } else this.text += joiner + piece;
+    this.parts += 1;
+    if (this.text.length >= MIN_SEGMENT_CHARS) this.flush();
   }
 
   flush(): void {
-    if (this.parts.length === 0) return;
-    this.emit(this.parts.length === 1 ? this.parts[0]! : this.parts.join(this.joiner));
-    this.parts = [];
-    this.length = 0;
+    if (this.parts === 0) return;
+    this.emit(this.text, this.lead);
+    this.text = '';
+    this.parts = 0;
   }
 }
 
