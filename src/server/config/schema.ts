@@ -239,6 +239,9 @@ export const configSchema = z
         // Model whose vectors rank chunks beside BM25 (hybrid); unset: BM25 only.
         embedding_model: z.string().min(1).optional(),
         top_k: z.number().int().min(1).max(50).default(5),
+        // Cosine similarity a chunk needs to be ranked by its vector (BM25 still finds it by its words);
+        // unset: every chunk is ranked, so a question about nothing in the collections still gets top_k.
+        min_similarity: z.number().min(-1).max(1).optional(),
         chunk_size: z.number().int().min(100).max(20_000).default(800),
         chunk_overlap: z.number().int().min(0).max(10_000).default(150),
         // Most chunks one document may make: each costs an embedding and rows, and a document of

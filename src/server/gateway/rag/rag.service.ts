@@ -44,7 +44,13 @@ export class RagService {
       maxChunksPerDocument: this.settings.max_chunks_per_document,
     };
     this.index = new RagIndex(this.repository, embedder, chunking, options.log, (texts) => this.redact(texts).texts);
-    this.retriever = new RagRetriever(this.repository, embedder, new RagMetrics(options.metricsRegistry), options.log);
+    this.retriever = new RagRetriever(
+      this.repository,
+      embedder,
+      new RagMetrics(options.metricsRegistry),
+      options.log,
+      this.settings.min_similarity,
+    );
     // The gateway reads the store's tables directly (same process, same database); it never writes them.
     this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);
     this.follower.start(options.revisions);

@@ -30,6 +30,8 @@ export class RagRetriever {
     private readonly embedder: RagEmbedder,
     private readonly metrics: RagMetrics,
     private readonly log: (message: string, error: unknown) => void,
+    /** `rag.min_similarity`: chunks less similar to the query are left out of the vector ranking. */
+    private readonly minSimilarity = -1,
   ) {}
 
   /** Splits the named collections into readable and denied for the caller (null: the admin, who reads all). */
@@ -82,7 +84,10 @@ export class RagRetriever {
     return { collections, denied, hits };
   }
 
-  /** Chunk ids by cosine similarity to the query's vector; empty without a model or when embedding fails. */
+  /**
+   * Chunk ids by cosine similarity to the query's vector, those below the floor left out; empty without
+   * a model or when embedding fails.
+   */
   private async vectorRanking(
     collections: readonly string[],
     query: string,
@@ -102,6 +107,7 @@ export class RagRetriever {
     }
     return stored
       .map((row) => ({ id: row.id, similarity: cosine(queryVector, bufferToVector(row.embedding)) }))
+      .filter((row) => row.similarity >= this.minSimilarity)
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, depth)
       .map((row) => row.id);

@@ -1,0 +1,24 @@
+import { launch, signedIn, shot, logs, GW, MASTER, TOKEN } from './tmp-review-ui-lib.mts';
+const b = await launch();
+// login screen via UI
+const ctx = await b.newContext({ viewport: { width: 1280, height: 800 } });
+const p = await ctx.newPage();
+p.on('pageerror', (e) => logs.push(e.message));
+await p.goto(GW + '/ui/');
+await p.waitForTimeout(1000);
+await shot(p, 'login');
+console.log(await p.locator('body').ariaSnapshot());
+await p.getByLabel('Gateway master key').fill('wrongwrongwrongwrong');
+await p.getByLabel('Store token').fill(TOKEN);
+await p.getByRole('button', { name: 'Sign in' }).click();
+await p.waitForTimeout(1500);
+console.log('--- after wrong key');
+console.log(await p.locator('body').ariaSnapshot());
+await p.getByLabel('Gateway master key').fill(MASTER);
+await p.getByRole('button', { name: 'Sign in' }).click();
+await p.waitForTimeout(2000);
+await shot(p, 'overview');
+console.log('--- overview');
+console.log(await p.locator('body').ariaSnapshot());
+console.log(logs.join('\n'));
+await b.close();

@@ -1,0 +1,14 @@
+import { launch, signedIn, shot, logs, admin } from './tmp-review-ui-lib.mts';
+const b = await launch();
+const p = await signedIn(b, 'gateway/keys');
+await p.waitForTimeout(1500);
+await shot(p, 'keys');
+console.log(await p.locator('main').ariaSnapshot());
+await p.getByRole('button', { name: /Issue/i }).first().click();
+await p.waitForTimeout(500);
+const d = p.getByRole('dialog');
+console.log('--- dialog');
+console.log(await d.ariaSnapshot());
+await shot(p, 'issue-dialog');
+console.log(logs.join('\n'));
+await b.close();

@@ -1,0 +1,38 @@
+import { launch, signedIn, shot, logs, admin, GW } from './tmp-review-ui-lib.mts';
+import { writeFileSync } from 'node:fs';
+const b = await launch();
+const p = await signedIn(b, 'gateway/keys');
+await p.getByRole('status').filter({ hasText: 'keys' }).waitFor();
+await p.getByRole('button', { name: 'Issue key' }).click();
+const d = p.getByRole('dialog');
+const name = 'rv-' + 'long-name-'.repeat(19) + 'end';
+await d.getByLabel('Name', { exact: true }).fill(name);
+await d.getByLabel('User', { exact: true }).fill('nosuchuser');
+await d.getByLabel('Team', { exact: true }).fill('nosuchteam');
+await d.getByLabel('embeddings', { exact: true }).check();
+await d.getByLabel('demo/echo', { exact: true }).check();
+await d.getByLabel('Requests per minute', { exact: true }).fill('2');
+await d.getByRole('button', { name: 'Issue key' }).click();
+await p.waitForTimeout(1500);
+console.log('--- after submit');
+console.log(await p.getByRole('dialog').ariaSnapshot());
+await shot(p, 'issued');
+const secret = await p.getByRole('dialog').locator('code').first().textContent().catch(() => null);
+console.log('SECRET', secret);
+if (secret) writeFileSync('/tmp/review-ui/key1', secret);
+// Try Escape
+await p.keyboard.press('Escape');
+await p.waitForTimeout(300);
+console.log('dialog still open after Esc', await p.getByRole('dialog').count());
+await p.getByRole('dialog').getByRole('button', { name: /copied/i }).click();
+await p.waitForTimeout(800);
+console.log('count after', await p.getByRole('status').filter({ hasText: /keys/ }).first().textContent());
+const row = p.getByRole('row').filter({ hasText: 'rv-long' });
+console.log('row', await row.count(), await row.first().textContent());
+await shot(p, 'keys-after-issue');
+// is secret anywhere in DOM now?
+const html = await p.content();
+console.log('secret still in DOM:', secret ? html.includes(secret) : 'n/a');
+console.log('sessionStorage/localStorage contains secret:', await p.evaluate((s) => JSON.stringify({...sessionStorage, ...localStorage}).includes(s ?? '@@'), secret));
+console.log(logs.join('\n'));
+await b.close();

@@ -1,0 +1,23 @@
+import { launch, signedIn, shot, logs, admin, GW } from './tmp-review-ui-lib.mts';
+import OpenAI from 'openai';
+const k = await admin('/internal/api-keys', 'POST', { name: 'rv-sdk', scopes: ['chat', 'responses', 'embeddings'] });
+const client = new OpenAI({ baseURL: GW + '/v1', apiKey: k.json.key });
+const b = await launch();
+const p = await signedIn(b, 'gateway/traffic?model=fast');
+await p.waitForTimeout(1500);
+const r1 = await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] });
+console.log('r1', r1.choices[0].message.content);
+const s = await client.chat.completions.create({ model: 'fast', stream: true, messages: [{ role: 'user', content: 'stream me' }] });
+for await (const c of s) {}
+const w = await client.withOptions({}).chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'echo' }] });
+await p.waitForTimeout(1200);
+console.log('model combobox', await p.getByRole('combobox', { name: 'Model' }).ariaSnapshot());
+const opts = p.getByRole('listbox', { name: 'Requests' }).getByRole('option');
+console.log('n', await opts.count());
+for (let i = 0; i < await opts.count(); i++) console.log(' ', await opts.nth(i).getAttribute('aria-label'));
+await opts.first().click();
+await p.waitForTimeout(500);
+console.log((await p.getByRole('complementary', { name: 'Details' }).ariaSnapshot()).slice(0, 2500));
+await shot(p, 'traffic-stream');
+console.log(logs.join('\n'));
+await b.close();
