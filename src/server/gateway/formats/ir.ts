@@ -13,6 +13,8 @@ export interface Usage {
   cachedPromptTokens?: number;
   /** The part of `promptTokens` the provider wrote to its prompt cache (Anthropic bills it above input), when it said. */
   cacheWritePromptTokens?: number;
+  /** The part of `completionTokens` the model spent reasoning (OpenAI's reasoning tokens), when it said. */
+  reasoningTokens?: number;
 }
 
 /** Where an image comes from: inline bytes or a URL the provider fetches. */

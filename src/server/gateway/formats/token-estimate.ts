@@ -76,6 +76,8 @@ export function completeUsage(reported: Partial<Usage> | undefined, estimate: ()
   if (cached !== undefined && prompt !== undefined && cached <= prompt) usage.cachedPromptTokens = cached;
   if (written !== undefined && prompt !== undefined && written + (usage.cachedPromptTokens ?? 0) <= prompt)
     usage.cacheWritePromptTokens = written;
+  const reasoning = reported?.reasoningTokens;
+  if (reasoning !== undefined && completion !== undefined && reasoning <= completion) usage.reasoningTokens = reasoning;
   return usage;
 }
 
@@ -95,6 +97,7 @@ export class StreamUsage {
     if (usage.completionTokens !== undefined) this.reported.completionTokens = usage.completionTokens;
     if (usage.cachedPromptTokens !== undefined) this.reported.cachedPromptTokens = usage.cachedPromptTokens;
     if (usage.cacheWritePromptTokens !== undefined) this.reported.cacheWritePromptTokens = usage.cacheWritePromptTokens;
+    if (usage.reasoningTokens !== undefined) this.reported.reasoningTokens = usage.reasoningTokens;
   }
 
   /** Counts generated characters (text or tool arguments). */

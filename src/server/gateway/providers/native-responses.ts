@@ -1,4 +1,4 @@
-import { eventFrame, type SseEvent } from '../formats/sse.js';
+import { encodeEvent, eventFrame, type SseEvent } from '../formats/sse.js';
 import { malformedFrame, StreamError } from '../formats/stream-error.js';
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse, type ResponsesSequence } from '../formats/responses/responses-stream-encoder.js';
@@ -64,16 +64,28 @@ function ownIdsOnly(input: ResponsesBody['input'], ids: ReplayedIds): ResponsesB
   });
 }
 
-/** Response usage (`input_tokens`, `output_tokens`) in the gateway's terms, when present. */
+/** A Response's usage as the provider reports it. */
+interface ResponseUsage {
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  input_tokens_details?: { cached_tokens?: unknown } | null;
+  output_tokens_details?: { reasoning_tokens?: unknown } | null;
+}
+
+/** Response usage in the gateway's terms, when present: cached input is priced at its own rate. */
 function usageOf(response: unknown): Partial<Usage> | undefined {
-  const usage = (response as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
+  const usage = (response as { usage?: ResponseUsage } | null)?.usage;
   if (usage == null) return undefined;
-  const promptTokens = reportedTokens(usage.input_tokens);
-  const completionTokens = reportedTokens(usage.output_tokens);
-  return {
-    ...(promptTokens === undefined ? {} : { promptTokens }),
-    ...(completionTokens === undefined ? {} : { completionTokens }),
+  const counts: Partial<Usage> = {};
+  const set = (field: keyof Usage, value: unknown): void => {
+    const tokens = reportedTokens(value);
+    if (tokens !== undefined) counts[field] = tokens;
   };
+  set('promptTokens', usage.input_tokens);
+  set('completionTokens', usage.output_tokens);
+  set('cachedPromptTokens', usage.input_tokens_details?.cached_tokens);
+  set('reasoningTokens', usage.output_tokens_details?.reasoning_tokens);
+  return counts;
 }
 
 /**
@@ -175,18 +187,20 @@ export async function* relayResponsesStream(
 
   async function* relayEvents(): AsyncGenerator<string> {
     for await (const event of events) {
-      const type = event.event ?? '';
+      const payload = parseEvent(event.data);
+      // The event line may be left out (valid SSE; the SDKs read the type from the data): the type is
+      // then the data's own, and the client is sent it named, as OpenAI sends it.
+      const type = event.event ?? (typeof payload.type === 'string' ? payload.type : '');
       if (type === 'response.failed' && options.keep) keepFailed(event.data);
       // Not relayed: the gateway's own error event takes its place, and its number.
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
-      const payload = parseEvent(event.data);
       if (options.sequence !== undefined) noteSequence(options.sequence, payload);
       // Counted as it goes: a stream the client leaves, or one without usage, is estimated from it.
       if (typeof payload.delta === 'string' && !NOT_TEXT_DELTA.test(type))
         options.usage.addOutput(payload.delta.length);
       const response = CARRIES_RESPONSE.test(type) ? payload.response : undefined;
       if (response === null || typeof response !== 'object') {
-        yield eventFrame(type, event.data);
+        yield encodeEvent({ event: type, data: event.data });
         continue;
       }
       const final = type === 'response.completed' || type === 'response.incomplete';
@@ -212,6 +226,7 @@ export async function* relayResponsesStream(
 
 /** An event's data as an object; a stream error when it is not one. */
 function parseEvent(data: string): {
+  type?: unknown;
   response?: Record<string, unknown> | null;
   sequence_number?: unknown;
   delta?: unknown;

@@ -45,12 +45,17 @@ export function chatUsageToIr(usage: unknown): Partial<Usage> | undefined {
     prompt_tokens: prompt,
     completion_tokens: completion,
     prompt_tokens_details: details,
+    completion_tokens_details: completionDetails,
   } = usage as Record<string, unknown>;
   const cached = reportedTokens((details as { cached_tokens?: unknown } | null | undefined)?.cached_tokens);
+  const reasoning = reportedTokens(
+    (completionDetails as { reasoning_tokens?: unknown } | null | undefined)?.reasoning_tokens,
+  );
   return {
     promptTokens: reportedTokens(prompt),
     completionTokens: reportedTokens(completion),
     ...(cached === undefined ? {} : { cachedPromptTokens: cached }),
+    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
   };
 }
 
@@ -63,6 +68,9 @@ export function chatUsageFromIr(usage: Usage): ChatUsage {
     ...(usage.cachedPromptTokens === undefined
       ? {}
       : { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } }),
+    ...(usage.reasoningTokens === undefined
+      ? {}
+      : { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } }),
   };
 }
 

@@ -69,7 +69,7 @@ export function responsesUsage(usage: Usage): object {
     input_tokens: usage.promptTokens,
     input_tokens_details: { cached_tokens: usage.cachedPromptTokens ?? 0 },
     output_tokens: usage.completionTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.promptTokens + usage.completionTokens,
   };
 }
