@@ -251,7 +251,7 @@ describe('request traces over OTLP', () => {
     expect(only(responseSpans, 'chat gpt-4o-mini').parentSpanId).toBe(only(responseSpans, 'gateway.route').spanId);
   });
 
-  it("carries the trace to Anthropic's token count too", async () => {
+  it("carries the trace to Anthropic's token count too, named as a count with no usage (it read as a chat of 0 tokens)", async () => {
     const caller = callerContext();
     await h
       .anthropicClient(secret)
@@ -260,7 +260,10 @@ describe('request traces over OTLP', () => {
         { headers: { traceparent: caller.traceparent } },
       );
     const spans = await receiver.waitForTrace(caller.traceId, 6);
-    const upstream = only(spans, 'chat claude-opus-4-7');
+    const upstream = only(spans, 'count_tokens claude-opus-4-7');
+    expect(upstream.attributes['gen_ai.operation.name']).toBe('count_tokens');
+    expect(upstream.attributes).not.toHaveProperty('gen_ai.usage.input_tokens');
+    expect(upstream.attributes).not.toHaveProperty('gen_ai.usage.output_tokens');
     expect(upstream.parentSpanId).toBe(only(spans, 'gateway.route').spanId);
     expect(h.anthropic.lastRequest()!.path).toBe('/v1/messages/count_tokens');
     expect(h.anthropic.lastRequest()!.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);

@@ -20,9 +20,12 @@ export const GEN_AI = {
   outputTokens: 'gen_ai.usage.output_tokens',
 } as const;
 
-/** The GenAI operation of an endpoint's upstream call. */
+/**
+ * The GenAI operation of an endpoint's upstream call. Counting tokens is none the conventions name:
+ * called `chat`, it read as a chat call that used no tokens.
+ */
 export function genAiOperation(endpoint: Endpoint): string {
-  return endpoint === 'embeddings' ? 'embeddings' : 'chat';
+  return endpoint === 'embeddings' || endpoint === 'count_tokens' ? endpoint : 'chat';
 }
 
 /** `gen_ai.provider.name` values the conventions define; other providers keep their own name. */

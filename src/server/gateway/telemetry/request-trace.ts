@@ -69,7 +69,8 @@ export class RequestTrace {
   #parent: Context;
   readonly #rootContext: Context;
   readonly #tracestate: string | undefined;
-  #upstream: { span: Span; deployment: Deployment } | undefined;
+  /** The attempt in flight; `counting`: a token count, which uses no tokens to report. */
+  #upstream: { span: Span; deployment: Deployment; counting: boolean } | undefined;
   #respond: Span | undefined;
   readonly #stages = new Set<Span>();
   /** `Date.now()` minus `performance.now()` as the request began: the epoch of every span's times. */
@@ -156,7 +157,7 @@ export class RequestTrace {
       { kind: SpanKind.CLIENT, attributes, startTime: this.#now() },
       this.#parent,
     );
-    this.#upstream = { span, deployment };
+    this.#upstream = { span, deployment, counting: endpoint === 'count_tokens' };
     const headers: Record<string, string> = { traceparent: formatTraceparent(span.spanContext()) };
     if (this.#tracestate !== undefined) headers.tracestate = this.#tracestate;
     return headers;
@@ -190,7 +191,7 @@ export class RequestTrace {
   attemptAnswered(usage: Usage | undefined): void {
     const upstream = this.#upstream;
     if (upstream === undefined) return;
-    upstream.span.setAttributes(usageAttributes(upstream.deployment, usage));
+    upstream.span.setAttributes(usageAttributes(upstream.deployment, upstream.counting ? undefined : usage));
     upstream.span.end(this.#now());
     this.#upstream = undefined;
   }
@@ -218,7 +219,7 @@ export class RequestTrace {
     this.#stages.clear();
     const upstream = this.#upstream;
     if (upstream !== undefined) {
-      upstream.span.setAttributes(usageAttributes(upstream.deployment, outcome.usage));
+      upstream.span.setAttributes(usageAttributes(upstream.deployment, upstream.counting ? undefined : outcome.usage));
       if (outcome.errorType !== undefined) {
         upstream.span.setAttribute('error.type', outcome.errorType);
         upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
