@@ -30,6 +30,10 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   };
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
+  // Outputs must answer a call sent before them (or in the response `previous_response_id` names, whose
+  // items lead `input` by now): OpenAI refuses an orphan with a 400, where translated it reached the
+  // provider as a tool result nobody asked for, and the client got the provider's refusal as a 502.
+  const calls = new Set<string>();
   items.forEach((item, index) => {
     const path = inputItemPath(body, index);
     const type = item.type ?? 'message';
@@ -43,9 +47,14 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       } else push(message.role, parts, true);
     } else if (type === 'function_call') {
       const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
+      calls.add(call.call_id);
       push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
     } else if (type === 'function_call_output') {
       const output = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
+      if (!calls.has(output.call_id))
+        throw new TranslationError(
+          `${path}.call_id: no function call with call_id ${JSON.stringify(output.call_id)} comes before this output; send the function_call item with it, or previous_response_id naming the response that made the call`,
+        );
       const content =
         typeof output.output === 'string'
           ? [{ type: 'text' as const, text: output.output }]
@@ -63,8 +72,8 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
     }
   });
-  // A chat or Messages upstream needs a conversation; instructions alone are not one.
-  if (messages.length === 0)
+  // A chat or Messages upstream needs a conversation; instructions alone, or blank text, are not one.
+  if (!messages.some((message) => message.content.some((part) => part.type !== 'text' || part.text.trim() !== '')))
     throw new TranslationError('input: has no user or assistant turn to send; this model needs at least one');
   const tools = (body.tools ?? []).map((tool, index) => {
     if (tool.type !== 'function')
