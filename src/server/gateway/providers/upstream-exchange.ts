@@ -52,6 +52,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #cancelled = false;
   #phase = Phase.Headers;
   #timer: NodeJS.Timeout | undefined;
+  /** Headers and chunks received so far: whether any came while an expiry waited for its recheck. */
+  #received = 0;
+  #receivedAtExpiry = -1;
   readonly #unsubscribe: () => void;
 
   constructor(
@@ -81,12 +84,14 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     if (status < 200) return; // 1xx informational: the real answer follows, and the wait for headers goes on
     this.#phase = Phase.Body;
+    this.#received += 1;
     this.#timer?.refresh();
     this.#body = new UpstreamBody(controller);
     this.resolve({ status, headers, body: this.#body });
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#received += 1;
     this.#timer?.refresh();
     this.#body?.push(chunk);
   }
@@ -102,10 +107,23 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     else this.reject(error);
   }
 
-  /** The timer fired: the upstream was silent for the whole timeout (a paused body is the reader's doing). */
+  /**
+   * The timer fired. After the event loop was blocked (a large answer parsed, a long chunking), timers
+   * run before the socket reads that were waiting: an answer that arrived in time would be called a
+   * timeout. So it is decided once those reads ran (setImmediate comes after them).
+   */
   expired(): void {
+    if (this.#controller === undefined || this.#phase === Phase.Done) return;
+    this.#receivedAtExpiry = this.#received;
+    setImmediate(recheck, this);
+  }
+
+  /** The upstream was silent for the whole timeout, unless something arrived meanwhile (a paused body is the reader's doing). */
+  recheck(): void {
     const controller = this.#controller;
     if (controller === undefined || this.#phase === Phase.Done) return;
+    // It arrived: the timer was refreshed with it.
+    if (this.#received !== this.#receivedAtExpiry) return;
     if (this.#phase === Phase.Body && controller.paused) {
       this.#timer?.refresh();
       return;
@@ -128,6 +146,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
 function expire(handler: ExchangeHandler): void {
   handler.expired();
+}
+
+function recheck(handler: ExchangeHandler): void {
+  handler.recheck();
 }
 
 /** What is sent: undici's dispatch options without its timeouts, which the exchange keeps itself. */
