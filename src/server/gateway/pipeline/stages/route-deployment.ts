@@ -183,8 +183,12 @@ export async function route(
         ctx.upstreamPending = false;
         // A 2xx whose stream broke on its first event has its id from the headers, not from the error.
         if (trace !== undefined) trace.attemptFailed(error, ctx.upstreamRequestId);
-        // The client left: not the deployment's fault, and nobody is waiting for a retry.
-        if (signal.aborted) throw new ClientClosedError();
+        // The client left: nobody is waiting for a retry, and it says nothing about the deployment,
+        // unless the deployment had been silent for nearly its whole timeout.
+        if (signal.aborted) {
+          abandonedWhileSilent(ctx, deployment, performance.now() - started);
+          throw new ClientClosedError();
+        }
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
@@ -202,6 +206,26 @@ export async function route(
     }
   }
   throw upstreamFailure(last!, ctx.attempts);
+}
+
+/** The share of a deployment's timeout after which a client leaving counts as the deployment timing out. */
+const ABANDONED_TIMEOUT_SHARE = 0.9;
+
+/**
+ * Records, as a timeout of the deployment, an attempt whose client left after it had waited nearly the
+ * deployment's whole `timeout_ms` for an answer. The SDKs give up after 600 s, the default timeout:
+ * every client left just before the gateway would have called it a timeout, so a deployment that takes
+ * requests and never answers was counted nowhere, never cooled down and took every next request too.
+ */
+function abandonedWhileSilent(ctx: RequestContext, deployment: Deployment, waitedMs: number): void {
+  if (deployment.timeoutMs <= 0 || waitedMs < deployment.timeoutMs * ABANDONED_TIMEOUT_SHARE) return;
+  ctx.services.health.failure(
+    deployment,
+    waitedMs,
+    0,
+    `no answer after ${Math.round(waitedMs)} ms, when the client left (timeout_ms is ${deployment.timeoutMs})`,
+  );
+  ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
 }
 
 /**
