@@ -27,6 +27,7 @@ import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
 import { unreachableDeployments } from '../model-registry/unreachable-deployments.js';
+import { unmatchedPrices } from '../accounting/unmatched-prices.js';
 import { unservedModels } from '../model-registry/unserved-models.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
@@ -227,6 +228,7 @@ export function createGatewayServices(
     warn(`configuration: ${problem}`, {});
   for (const problem of registry.unreadKeyVariables()) warn(`configuration: ${problem}`, {});
   for (const problem of unservedModels(registry, options.env)) warn(`configuration: ${problem}`, {});
+  for (const problem of unmatchedPrices(options.config.pricing, registry)) warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,
