@@ -338,8 +338,23 @@ export const deploymentIdSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9._:/#-]+$/, 'id may hold letters, digits and . _ : / # -');
 
-/** A deployment as written by the admin: `api_key` is write-only. */
-export const deploymentInputSchema = z
+/** What a deployment view shows that an input leaves out: read-only, or null for "not set". */
+const VIEW_ONLY = ['api_key_set'] as const;
+const NULL_WHEN_UNSET = ['base_url', 'api_key_env', 'capabilities'] as const;
+
+/**
+ * A deployment as `GET /internal/deployments` shows it, read as an input: its read-only `api_key_set`
+ * left out and its nulls read as unset, so a list read, edited and sent back is accepted as it is.
+ */
+function viewAsInput(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const input: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const field of VIEW_ONLY) delete input[field];
+  for (const field of NULL_WHEN_UNSET) if (input[field] === null) delete input[field];
+  return input;
+}
+
+const deploymentFields = z
   .object({
     id: deploymentIdSchema.optional(),
     model: z.string().min(1),
@@ -363,6 +378,8 @@ export const deploymentInputSchema = z
     capabilities: z.array(capabilitySchema).optional(),
   })
   .strict();
+/** A deployment as written by the admin: `api_key` is write-only. */
+export const deploymentInputSchema = z.preprocess(viewAsInput, deploymentFields);
 /** One deployment to write. */
 export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
 

@@ -237,6 +237,13 @@ describe('admin API (/internal/*)', () => {
       ],
     });
     expect((await admin('GET', '/internal/deployments')).body.data[0]).toMatchObject({ api_key_set: true, weight: 3 });
+    // A list as GET shows it (api_key_set, nulls for what is unset) is sent back as it is, edited: it
+    // was refused, naming api_key_env and capabilities, until a script stripped them.
+    const shown = (await admin('GET', '/internal/deployments')).body.data;
+    expect(shown[0]).toMatchObject({ api_key_env: null, capabilities: null });
+    const edited = await admin('PUT', '/internal/deployments', { deployments: [{ ...shown[0], weight: 4 }] });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data).toEqual([{ ...shown[0], weight: 4 }]);
     await admin('PUT', '/internal/models', { allowed_models: ['demo/echo', 'team-model'] });
     const secret = (await admin('POST', '/internal/api-keys', {})).body.key as string;
     const completion = await chat(secret, 'team-model');
