@@ -213,7 +213,7 @@ test('overview names readiness checks and their states in words, not API identif
   await openSignedIn(page, '');
   const gateway = page.getByTestId('service-gateway');
   const store = page.getByTestId('service-store');
-  await expect(gateway.locator('dt')).toHaveText(['Address', 'Database', 'RAG index']);
+  await expect(gateway.locator('dt')).toHaveText(['Address', 'Database', 'RAG index', 'Usage log']);
   await expect(store.locator('dt')).toHaveText(['Address', 'Database']);
   const state = (card: Locator, check: string): Locator =>
     card.locator('.detail-item', { has: page.locator('dt', { hasText: check }) }).locator('dd');

@@ -31,7 +31,7 @@ describe('both servers over one database', () => {
 
   it('answer readiness with the database check (and the gateway with its RAG index)', async () => {
     const expected = {
-      [servers.gatewayUrl]: { database: 'ok', rag_index: 'ok' },
+      [servers.gatewayUrl]: { database: 'ok', rag_index: 'ok', usage_log: 'ok' },
       [servers.storeUrl]: { database: 'ok' },
     };
     for (const [url, checks] of Object.entries(expected)) {

@@ -40,7 +40,12 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
   registerHealthRoutes(plain, {
     liveness: 'json',
     // The RAG index (FTS5 over chunks) is the gateway's vector store; the services exist by the time /readyz answers.
-    checks: { database: () => databaseReady(database), rag_index: () => plain.gateway.rag.ready() },
+    checks: {
+      database: () => databaseReady(database),
+      rag_index: () => plain.gateway.rag.ready(),
+      // Usage rows a full disk refused wait in memory: the requests still succeed, their record does not.
+      usage_log: () => plain.gateway.recorder.writable,
+    },
   });
   registerMetricsRoute(plain, registry);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });

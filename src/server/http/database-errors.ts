@@ -12,6 +12,11 @@ export function isDatabaseBusy(error: unknown): boolean {
   return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(sqliteCode(error) ?? '');
 }
 
+/** Whether `error` is SQLite saying the database cannot be written until someone acts: a full disk, a read-only file. */
+export function isDatabaseUnwritable(error: unknown): boolean {
+  return /^SQLITE_(FULL|READONLY)(_|$)/.test(sqliteCode(error) ?? '');
+}
+
 /**
  * A SQLite error that says the database cannot be written right now, as a 503 naming why, rather than
  * an internal error: these are states of the machine, which the message tells the user how to end.

@@ -101,7 +101,7 @@ describe('RAG admin API', () => {
   it('/readyz covers the RAG index; /metrics counts retrievals and chunks per collection', async () => {
     const ready = await fetch(`${h.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as any).checks).toEqual({ database: 'ok', rag_index: 'ok' });
+    expect(((await ready.json()) as any).checks).toEqual({ database: 'ok', rag_index: 'ok', usage_log: 'ok' });
     const key = await h.issueKey({ scopes: ['chat', 'rag:md'] });
     await h
       .openaiClient(key.key)

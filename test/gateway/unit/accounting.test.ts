@@ -92,14 +92,56 @@ describe('usage recorder', () => {
       await vi.waitFor(() => expect(count()).toBe(4));
       // Said once when rows began to wait (only memory holds them), and once when they were written.
       expect(told).toEqual([
-        { state: 'waiting', rows: 3 },
-        { state: 'written', rows: 4 },
+        { state: 'waiting', rows: 3, cause: 'locked' },
+        { state: 'written', rows: 4, cause: 'locked' },
       ]);
       const ids = database.sqlite.prepare('SELECT request_id AS id FROM gateway_usage ORDER BY id').all();
       expect(ids).toEqual(['r3', 'r4', 'r5', 'r6'].map((id) => ({ id })));
     } finally {
       held.close();
       other.close();
+    }
+  });
+
+  it('keeps rows a full disk refused, says so, and writes them once there is room (they were dropped for good)', async () => {
+    // A connection that may not grow the file past its size now: every insert that needs a page fails
+    // with SQLITE_FULL, as on a full disk.
+    const batchConnection = new Database(database.file);
+    const pages = batchConnection.pragma('page_count', { simple: true }) as number;
+    batchConnection.pragma(`max_page_count = ${pages}`);
+    const dropped: number[] = [];
+    const told: Array<{ state: string; rows: number; cause: string }> = [];
+    const full = new UsageRecorder(
+      new UsageRepository(batchConnection),
+      database.sqlite,
+      usage,
+      new AuditRepository(database.sqlite),
+      {
+        maxBatch: 50,
+        unwritableRetryMs: 20,
+        onError: (_error, rows) => dropped.push(rows),
+        onHeld: (event) => told.push(event),
+      },
+    );
+    try {
+      const long = 'x'.repeat(2000);
+      for (let i = 1; i <= 50; i += 1) full.record(entry(i, { requestedModel: long }));
+      expect(full.writable).toBe(false);
+      expect(count()).toBe(0);
+      // Rows recorded meanwhile wait with them, without a failing write each.
+      for (let i = 51; i <= 60; i += 1) full.record(entry(i, { requestedModel: long }));
+      expect(full.pending).toBe(60);
+      batchConnection.pragma('max_page_count = 1073741823');
+      await vi.waitFor(() => expect(count()).toBe(60));
+      expect(full.writable).toBe(true);
+      expect(dropped).toEqual([]);
+      expect(told).toEqual([
+        { state: 'waiting', rows: 50, cause: 'unwritable' },
+        { state: 'written', rows: 60, cause: 'unwritable' },
+      ]);
+    } finally {
+      full.close();
+      batchConnection.close();
     }
   });
 

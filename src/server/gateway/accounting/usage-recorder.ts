@@ -3,10 +3,12 @@ import type { AuditRepository } from './audit.repository.js';
 import type { AuditEntry, UsageEntry } from './usage-entry.js';
 import type { UsageRepository } from './usage.repository.js';
 import type { DatabaseLockWatch } from '../../db/lock-watch.js';
-import { isDatabaseBusy } from '../../http/database-errors.js';
+import { isDatabaseBusy, isDatabaseUnwritable } from '../../http/database-errors.js';
 
-/** Rows kept in memory at most while another process holds the database lock (some 30 MB). */
+/** Rows kept in memory at most while the database cannot take them (some 30 MB). */
 const MAX_HELD_ROWS = 100_000;
+/** How often rows a full disk or a read-only file refused are tried again. */
+const UNWRITABLE_RETRY_MS = 2_000;
 
 /** Options of the recorder. */
 export interface UsageRecorderOptions {
@@ -22,13 +24,23 @@ export interface UsageRecorderOptions {
    */
   readonly lock?: DatabaseLockWatch;
   readonly maxHeldRows?: number;
+  /** How often rows the database refused as unwritable (a full disk, a read-only file) are tried again. */
+  readonly unwritableRetryMs?: number;
   /** Called after rows were written (a batch, or one durable row), for the views that show them: keep it cheap. */
   readonly onWritten?: () => void;
   /**
-   * Called once when rows start waiting for a lock another process holds, and once with how many
-   * waited when they are written: only memory holds them meanwhile, and a crash would lose them.
+   * Called once when rows start waiting for a lock another process holds (`locked`), or for a full disk
+   * or read-only file to take them (`unwritable`), and once with how many waited when they are written:
+   * only memory holds them meanwhile, and a crash would lose them.
    */
-  readonly onHeld?: (event: { readonly state: 'waiting' | 'written'; readonly rows: number }) => void;
+  readonly onHeld?: (event: HeldEvent) => void;
+}
+
+/** Rows began waiting, or were written after waiting. */
+export interface HeldEvent {
+  readonly state: 'waiting' | 'written';
+  readonly rows: number;
+  readonly cause: 'locked' | 'unwritable';
 }
 
 /**
@@ -45,6 +57,8 @@ export class UsageRecorder {
   private readonly commitPair: (usage: UsageEntry, audit: AuditEntry) => void;
   private closed = false;
   private releaseWatch: (() => void) | undefined;
+  /** Set while the database refuses rows until someone acts (a full disk, a read-only file). */
+  private unwritable = false;
 
   /**
    * `batches` writes the queued rows (a connection without fsync on commit, see batch-connection.ts);
@@ -69,7 +83,9 @@ export class UsageRecorder {
   record(entry: UsageEntry): void {
     if (this.closed) return;
     this.queue.push(entry);
-    if (this.queue.length >= this.maxBatch) this.flush();
+    // Waiting for space: the retry timer writes them, rather than a failing write per batch.
+    if (this.unwritable) this.dropBeyondBound('the database could not be written for too long');
+    else if (this.queue.length >= this.maxBatch) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
       this.timer.unref();
@@ -96,30 +112,62 @@ export class UsageRecorder {
     try {
       this.batches.insertBatch(batch);
       this.options.onWritten?.();
+      if (this.unwritable) {
+        this.unwritable = false;
+        this.options.onHeld?.({ state: 'written', rows: batch.length, cause: 'unwritable' });
+      }
     } catch (error) {
-      if (lock === undefined || !isDatabaseBusy(error)) return this.options.onError?.(error, batch.length);
-      this.queue = batch.concat(this.queue);
-      lock.noteBusy();
-      this.holdUntilFree(lock);
+      if (lock !== undefined && isDatabaseBusy(error)) {
+        this.queue = batch.concat(this.queue);
+        lock.noteBusy();
+        return this.holdUntilFree(lock);
+      }
+      // A full disk or a read-only file passes once someone acts: the rows (tokens and cost, which
+      // budgets and bills are made of) wait for it rather than being lost.
+      if (isDatabaseUnwritable(error)) {
+        this.queue = batch.concat(this.queue);
+        return this.holdUntilWritable();
+      }
+      this.options.onError?.(error, batch.length);
     }
+  }
+
+  /** Whether rows are being written: false while a full disk or a read-only file refuses them. */
+  get writable(): boolean {
+    return !this.unwritable;
+  }
+
+  /** Drops the oldest rows beyond the bound of rows held in memory, saying how many. */
+  private dropBeyondBound(why: string): void {
+    const excess = this.queue.length - (this.options.maxHeldRows ?? MAX_HELD_ROWS);
+    if (excess <= 0) return;
+    this.queue.splice(0, excess);
+    this.options.onError?.(new Error(why), excess);
   }
 
   /** Keeps the queue (bounded) until the lock is free, then writes it. */
   private holdUntilFree(lock: DatabaseLockWatch): void {
-    const excess = this.queue.length - (this.options.maxHeldRows ?? MAX_HELD_ROWS);
-    if (excess > 0) {
-      this.queue.splice(0, excess);
-      this.options.onError?.(new Error('the database stayed locked by another process'), excess);
-    }
+    this.dropBeyondBound('the database stayed locked by another process');
     if (this.releaseWatch !== undefined) return;
-    this.options.onHeld?.({ state: 'waiting', rows: this.queue.length });
+    this.options.onHeld?.({ state: 'waiting', rows: this.queue.length, cause: 'locked' });
     this.releaseWatch = lock.onRelease(() => {
       this.releaseWatch?.();
       this.releaseWatch = undefined;
       const rows = this.queue.length;
       this.flush();
-      if (this.releaseWatch === undefined) this.options.onHeld?.({ state: 'written', rows });
+      if (this.releaseWatch === undefined) this.options.onHeld?.({ state: 'written', rows, cause: 'locked' });
     });
+  }
+
+  /** Keeps the queue (bounded) and tries it again every so often, until the database takes it. */
+  private holdUntilWritable(): void {
+    this.dropBeyondBound('the database could not be written for too long');
+    if (!this.unwritable) {
+      this.unwritable = true;
+      this.options.onHeld?.({ state: 'waiting', rows: this.queue.length, cause: 'unwritable' });
+    }
+    this.timer = setTimeout(() => this.flush(), this.options.unwritableRetryMs ?? UNWRITABLE_RETRY_MS);
+    this.timer.unref();
   }
 
   /** Rows waiting for their batch. */
@@ -132,8 +180,9 @@ export class UsageRecorder {
     this.releaseWatch?.();
     this.releaseWatch = undefined;
     this.flush();
-    // Rows still held for a locked database cannot wait for it any longer.
-    if (this.queue.length > 0) this.options.onError?.(new Error('the database was locked at close'), this.queue.length);
+    // Rows still held for a locked or unwritable database cannot wait for it any longer.
+    if (this.queue.length > 0)
+      this.options.onError?.(new Error('the database could not be written at close'), this.queue.length);
     this.queue = [];
     this.closed = true;
   }

@@ -141,6 +141,20 @@ declare module 'fastify' {
   }
 }
 
+/** What the log says when usage rows start waiting in memory, and when they are written after all. */
+const HELD_ROWS_NOTICE = {
+  locked: {
+    waiting:
+      'another process holds the database write lock: usage rows wait in memory until it is free (a crash meanwhile loses them)',
+    written: 'the database write lock is free again: the usage rows that waited are written',
+  },
+  unwritable: {
+    waiting:
+      'the database cannot be written (a full disk, or a read-only file): usage rows wait in memory and are tried again every 2 s (a crash meanwhile loses them); /readyz reports usage_log unavailable',
+    written: 'the database takes writes again: the usage rows that waited are written',
+  },
+} as const;
+
 /** Builds the gateway's services over the shared database and metrics registry; ConfigError for unroutable deployments. */
 export function createGatewayServices(
   options: GatewayServicesOptions,
@@ -168,13 +182,7 @@ export function createGatewayServices(
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
     lock: options.database.lock,
     onWritten: usageNotice.written,
-    onHeld: ({ state, rows }) =>
-      state === 'waiting'
-        ? warn(
-            'another process holds the database write lock: usage rows wait in memory until it is free (a crash meanwhile loses them)',
-            { rows },
-          )
-        : warn('the database write lock is free again: the usage rows that waited are written', { rows }),
+    onHeld: ({ state, rows, cause }) => warn(HELD_ROWS_NOTICE[cause][state], { rows }),
   });
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
