@@ -1,5 +1,6 @@
 import { listOf } from '../policy/part-runs.js';
 import { findEntities, type Detector, type Found } from './detectors.js';
+import { completesTopLevelDomain } from './top-level-domains.js';
 
 /** A stretch of one text to replace: by the placeholder of `value` (the whole entity), or by nothing. */
 export interface Piece extends Found {
@@ -13,7 +14,8 @@ export interface Piece extends Found {
  * the parts side by side, so the model reads the whole value though no part holds it. Each is found
  * in the list's parts joined and returned as pieces per text: the first part's piece carries the
  * placeholder for the whole value, the later parts' pieces are removed. An entity found within one
- * part that such an entity overlaps gives way to it (the longer reading wins).
+ * part that such an entity holds whole gives way to it (the longer reading wins); one it would only
+ * cut into, or a whole one that a part ends with where the next part starts anew, stands.
  */
 export function splitEntities(
   texts: readonly string[],
@@ -26,79 +28,126 @@ export function splitEntities(
     const list = listOf(paths[first]!);
     let last = first;
     while (list !== undefined && last + 1 < texts.length && listOf(paths[last + 1]!) === list) last += 1;
-    if (last > first) addSplits(texts, found, detectors, first, last, pieces);
+    if (last > first) {
+      const parts = new JoinedParts(texts.slice(first, last + 1), found.slice(first, last + 1));
+      parts.read(0, parts.joined.length, detectors, (part, piece) => {
+        const index = first + part;
+        const own = (pieces.get(index) ?? found[index]!).filter(
+          (taken) => taken.end <= piece.start || piece.end <= taken.start,
+        );
+        pieces.set(
+          index,
+          [...own, piece].sort((a, b) => a.start - b.start),
+        );
+      });
+    }
     first = last + 1;
   }
   return pieces;
 }
 
-function addSplits(
-  texts: readonly string[],
-  found: readonly (readonly Found[])[],
-  detectors: readonly Detector[],
-  first: number,
-  last: number,
-  into: Map<number, Piece[]>,
-): void {
-  const starts: number[] = [];
-  let joined = '';
-  for (let index = first; index <= last; index += 1) {
-    starts.push(joined.length);
-    joined += texts[index]!;
+/** One content list's parts read side by side; offsets are in the joined text unless said otherwise. */
+class JoinedParts {
+  readonly joined: string;
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly texts: readonly string[],
+    /** Each part's own entities, at offsets in the part. */
+    private readonly found: readonly (readonly Found[])[],
+  ) {
+    let joined = '';
+    for (const text of texts) {
+      this.starts.push(joined.length);
+      joined += text;
+    }
+    this.joined = joined;
   }
-  const partAt = (offset: number): number => {
-    let part = 0;
-    while (part + 1 < starts.length && starts[part + 1]! <= offset) part += 1;
-    return part;
-  };
-  for (const entity of findEntities(joined, detectors)) {
-    const from = partAt(entity.start);
-    const to = partAt(entity.end - 1);
-    if (from === to) continue; // within one part: found there already
-    if (runsIntoWord(texts, found, first, starts, entity, from, to)) continue;
-    const value = joined.slice(entity.start, entity.end);
-    for (let part = from; part <= to; part += 1) {
-      const index = first + part;
-      const start = Math.max(entity.start - starts[part]!, 0);
-      const end = Math.min(entity.end - starts[part]!, texts[index]!.length);
-      const piece: Piece =
-        part === from ? { type: entity.type, start, end, value } : { type: entity.type, start, end, drop: true };
-      const own = (into.get(index) ?? found[index]!).filter((taken) => taken.end <= start || end <= taken.start);
-      into.set(
-        index,
-        [...own, piece].sort((a, b) => a.start - b.start),
+
+  /**
+   * Finds the entities of `[from, to)` that span parts and hands out their pieces, part by part. Where
+   * a part's own finding wins at a boundary, the stretches on either side are read again apart, so a
+   * value cut between the later parts is still found.
+   */
+  read(from: number, to: number, detectors: readonly Detector[], add: (part: number, piece: Piece) => void): void {
+    const text = from === 0 && to === this.joined.length ? this.joined : this.joined.slice(from, to);
+    for (const hit of findEntities(text, detectors)) {
+      const entity = this.trimmed({ type: hit.type, start: hit.start + from, end: hit.end + from });
+      if (entity === undefined) continue;
+      const cut = this.boundaryOfOwn(entity);
+      if (cut !== undefined) {
+        this.read(entity.start, cut, detectors, add);
+        this.read(cut, to, detectors, add);
+        return;
+      }
+      this.place(entity, add);
+    }
+  }
+
+  /**
+   * The entity without what it shares with a part's own entity it cuts into (`ada@example.combob`
+   * where the next part holds `bob@example.org`): the part's finding stands whole, so no piece of it
+   * goes upstream. Undefined when nothing spanning parts is left to place.
+   */
+  private trimmed(entity: Found): Found | undefined {
+    let { start, end } = entity;
+    const firstPart = this.partAt(start);
+    if (firstPart === this.partAt(end - 1)) return undefined; // within one part: found there already
+    for (let part = firstPart; part <= this.partAt(end - 1); part += 1) {
+      for (const own of this.found[part]!) {
+        const ownStart = own.start + this.starts[part]!;
+        const ownEnd = own.end + this.starts[part]!;
+        if (ownEnd <= start || end <= ownStart || (start <= ownStart && ownEnd <= end)) continue;
+        if (ownStart <= start) start = ownEnd;
+        else end = ownStart;
+      }
+    }
+    if (end <= start) return undefined;
+    return start === entity.start && end === entity.end ? entity : { type: entity.type, start, end };
+  }
+
+  /**
+   * The first boundary inside the entity where the part before ends with a whole entity of its own
+   * that the reading across would only run on: the next part starts with an entity of its own
+   * (`ada@example.com` + `bob@example.org`), or the address the part holds would take the word the
+   * next part begins as the end of its domain (`ada@example.com` + `please reply` reads
+   * `example.complease`). Elsewhere the parts are read joined, since a value cut there and read apart
+   * would send the rest of it upstream as it is (a key cut inside its body, `ada@example.co` + `m`).
+   */
+  private boundaryOfOwn(entity: Found): number | undefined {
+    const last = this.partAt(entity.end - 1);
+    for (let part = this.partAt(entity.start); part < last; part += 1) {
+      const boundary = this.starts[part + 1]!;
+      const before = this.found[part]!.find(
+        (own) => own.end + this.starts[part]! === boundary && own.start + this.starts[part]! >= entity.start,
+      );
+      if (before === undefined) continue;
+      if (this.found[part + 1]!.some((own) => own.start === 0)) return boundary;
+      if (entity.type !== 'email') continue;
+      const runOn = this.joined.slice(boundary, Math.min(entity.end, this.starts[part + 2] ?? this.joined.length));
+      const address = this.texts[part]!.slice(before.start, before.end);
+      if (!completesTopLevelDomain(address, runOn)) return boundary;
+    }
+    return undefined;
+  }
+
+  /** Hands out an entity's pieces: its placeholder where it begins, nothing in the parts it runs on into. */
+  private place(entity: Found, add: (part: number, piece: Piece) => void): void {
+    const value = this.joined.slice(entity.start, entity.end);
+    const firstPart = this.partAt(entity.start);
+    for (let part = firstPart; part <= this.partAt(entity.end - 1); part += 1) {
+      const start = Math.max(entity.start - this.starts[part]!, 0);
+      const end = Math.min(entity.end - this.starts[part]!, this.texts[part]!.length);
+      add(
+        part,
+        part === firstPart ? { type: entity.type, start, end, value } : { type: entity.type, start, end, drop: true },
       );
     }
   }
-}
 
-/** A word that starts where a part starts: a capital, then letters only (`Thanks`, `IBAN`). */
-const NEW_WORD = /^\p{Lu}\p{L}*$/u;
-const ENDS_LOWER = /\p{Ll}$/u;
-
-/**
- * Whether a reading across two parts is an address that the first part holds whole, run on into a
- * word the next part begins: `ada@example.com` + `Thanks a lot` reads `example.comThanks` as the
- * domain, which would take the word from the next part and give it back glued to the address. The
- * first part's own address then stands. Only for e-mail addresses, and only where the run-on is a
- * capitalised word after a lowercase end (a domain's letters do not change case mid-way): anything
- * less clear is read joined, since a cut value read apart would send the rest of it upstream as it
- * is (`ada.love` + `lace@example.com`, a key cut inside its body, `ada@example.co` + `m`).
- */
-function runsIntoWord(
-  texts: readonly string[],
-  found: readonly (readonly Found[])[],
-  first: number,
-  starts: readonly number[],
-  entity: Found,
-  from: number,
-  to: number,
-): boolean {
-  if (entity.type !== 'email' || to !== from + 1) return false;
-  const left = texts[first + from]!;
-  const runOn = texts[first + to]!.slice(0, entity.end - starts[to]!);
-  const wholeAtEnd = found[first + from]!.some(
-    (own) => own.type === 'email' && own.end === left.length && starts[from]! + own.start === entity.start,
-  );
-  return wholeAtEnd && ENDS_LOWER.test(left) && NEW_WORD.test(runOn);
+  private partAt(offset: number): number {
+    let part = 0;
+    while (part + 1 < this.starts.length && this.starts[part + 1]! <= offset) part += 1;
+    return part;
+  }
 }
