@@ -57,6 +57,8 @@ export class StreamRestore {
   }
 
   private chatChunk(event: SseEvent, chunk: Json): string {
+    // An error ends the stream: what is held back goes before it, since nothing but `[DONE]` follows it.
+    if (chunk.error != null && !Array.isArray(chunk.choices)) return this.chatEnd() + this.whole(event, chunk);
     if (!Array.isArray(chunk.choices)) return this.whole(event, chunk);
     this.chatEnvelope = { id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model };
     for (const choice of chunk.choices as Json[]) {
@@ -97,7 +99,10 @@ export class StreamRestore {
     }
   }
 
-  /** Chat streams that end without a finishing chunk: what is held back goes in a chunk of its own. */
+  /**
+   * Chat streams that end without a finishing chunk (at `[DONE]`, or at an error chunk): what is held
+   * back goes in a chunk of its own.
+   */
   private chatEnd(): string {
     if (!this.restorer.pending) return '';
     const chunks: string[] = [];
@@ -128,7 +133,8 @@ export class StreamRestore {
     }
     let before = '';
     if (json.type === 'content_block_stop') before = this.messagesFlush(String(json.index));
-    else if (json.type === 'message_stop')
+    // An error ends the stream as `message_stop` does: nothing may follow it.
+    else if (json.type === 'message_stop' || json.type === 'error')
       for (const channel of [...this.restorer.holding()]) before += this.messagesFlush(channel);
     return before + this.whole(event, json);
   }
@@ -202,8 +208,13 @@ function isRestoredDelta(type: string): boolean {
   return type.endsWith('.delta') && !type.startsWith('response.reasoning');
 }
 
-/** Responses events after which no delta comes. */
-const RESPONSE_ENDS: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+/** Responses events after which no delta comes (an `error` event ends the stream too). */
+const RESPONSE_ENDS: ReadonlySet<string> = new Set([
+  'response.completed',
+  'response.incomplete',
+  'response.failed',
+  'error',
+]);
 
 /** The events of one or more SSE frames as the gateway writes them (`event:` and `data:` lines, blank line between). */
 export function parseFrames(frames: string): SseEvent[] {
