@@ -94,6 +94,11 @@ describe('a branch compared with the revision it was made from', () => {
     expect((gone.body as { error: { message: string } }).error.message).toContain(
       'it was removed by garbage collection, or with the branch it was on',
     );
+    const read = await socket.send('GET', `/v1/revisions/2?namespace=${encodeURIComponent(feat.namespace)}`);
+    expect(read.status).toBe(404);
+    expect((read.body as { error: { message: string } }).error.message).toContain('removed by garbage collection');
+    const never = await socket.send('GET', `/v1/revisions/99?namespace=${encodeURIComponent(feat.namespace)}`);
+    expect((never.body as { error: { message: string } }).error.message).not.toContain('removed');
     const typo = await socket.send('POST', '/v1/rollback', { scope: { ...feat, branch: 'faet' }, revision_id: 1 });
     expect((typo.body as { error: { message: string } }).error.message).toContain('the namespace has no branch "faet"');
   });

@@ -20,6 +20,7 @@ import {
   branchHeadTarget,
   checkDocuments,
   lookupScope,
+  removedNote,
   selectInBranch,
   type EngineContext,
   type Scope,
@@ -156,7 +157,8 @@ export function revision(
 ): LogEntry & { next_cursor?: string } {
   const namespace = ctx.repo.namespace(namespaceName);
   const row = namespace ? ctx.repo.revision(namespace.id, id) : undefined;
-  if (!row) throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"`);
+  if (!row)
+    throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"${removedNote(namespace, id)}`);
   const branch = ctx.repo.branchById(row.branchId)?.name ?? '';
   if (!page) return logEntry(ctx, row, branch);
   const limit = pageSize(page.limit, MAX_PAGE_LIMIT);

@@ -86,8 +86,17 @@ export function revisionInBranch(repo: StoreRepository, rows: ScopeRows, revisio
 
 /** Why a revision the namespace once wrote cannot be read: gc or a branch's deletion removed it. */
 function removed(rows: ScopeRows, revision: number, row: unknown): string {
-  const written = rows.namespace !== undefined && revision <= rows.namespace.lastRevision;
-  return row === undefined && written ? ' (it was removed by garbage collection, or with the branch it was on)' : '';
+  return row === undefined ? removedNote(rows.namespace, revision) : '';
+}
+
+/**
+ * What a 404 for a missing revision adds when the namespace did write it (it numbers them in order):
+ * gc or a branch's deletion removed it, which a revision never written is told apart from.
+ */
+export function removedNote(namespace: { readonly lastRevision: number } | undefined, revision: number): string {
+  return namespace !== undefined && revision <= namespace.lastRevision
+    ? ' (it was removed by garbage collection, or with the branch it was on)'
+    : '';
 }
 
 /** Any revision of the scope's namespace; 404 when it does not exist (never written, or collected). */
