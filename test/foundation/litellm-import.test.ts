@@ -246,6 +246,28 @@ router_settings:
     expect(unmapped.map((u) => u.path)).toEqual(['model_list[0].litellm_params.api_version']);
   });
 
+  it('leaves out an Azure deployment at its resource address without a written api_version: every call would be a 404', () => {
+    const entry = (name: string, params: Record<string, unknown>) => ({
+      model_name: name,
+      litellm_params: { model: `azure/${name}-dep`, ...params },
+    });
+    const resource = 'https://my-resource.openai.azure.com';
+    const { unmapped, config } = importLiteLlmConfig({
+      model_list: [
+        entry('no-version', { api_base: resource }),
+        entry('env-version', { api_base: resource, api_version: 'os.environ/AZURE_API_VERSION' }),
+        entry('classic', { api_base: resource, api_version: '2024-10-21' }),
+        entry('v1', { api_base: `${resource}/openai/v1` }),
+      ],
+    });
+    expect((config.deployments as Array<{ model: string }>).map((d) => d.model)).toEqual(['classic', 'v1']);
+    expect(unmapped).toContainEqual({
+      path: 'model_list[0]',
+      reason: `litellm_params.api_version is missing, and calls to ${resource} without one go to its /chat/completions, which Azure answers 404; write the version (as 2024-10-21), or an address ending in /openai/v1; this deployment is left out`,
+    });
+    expect(unmapped.find((u) => u.path === 'model_list[1]')?.reason).toContain('api_version is not written out');
+  });
+
   it('keeps a local server whose address is in the variable Gatehouse reads for it (OLLAMA_BASE_URL, ...)', () => {
     const { unmapped, config } = importLiteLlmConfig({
       model_list: [

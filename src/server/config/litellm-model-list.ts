@@ -53,6 +53,9 @@ const PROVIDERS: Readonly<Record<string, string>> = {
   fireworks_ai: 'fireworks_ai',
 };
 
+/** An Azure address of the v1 API, which takes no api-version. */
+const AZURE_V1_ADDRESS = /\/openai\/v1\/?$/;
+
 const ENV_PREFIX = 'os.environ/';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PER_DEPLOYMENT_LIMITS =
@@ -249,11 +252,21 @@ export function convertModelEntry(
     }
   }
   if (deployment.timeout_ms === undefined && defaultTimeoutMs !== undefined) deployment.timeout_ms = defaultTimeoutMs;
-  if (provider === 'azure' && deployment.api_version === undefined && params.api_version === undefined)
-    report(
-      'litellm_params.api_version',
-      'missing: LiteLLM would use AZURE_API_VERSION or its default; Gatehouse calls Azure v1 paths (<base_url>/chat/completions) without one',
-    );
+  if (provider === 'azure' && deployment.api_version === undefined) {
+    // Without a version, calls go to <base_url>/chat/completions: Azure's v1 API, whose address ends in
+    // /openai/v1. At a resource's own address LiteLLM would add its default version; Gatehouse has
+    // none, so every call would be a 404: the deployment is left out until the version is written.
+    const base = typeof deployment.base_url === 'string' ? deployment.base_url : undefined;
+    if (base !== undefined && !AZURE_V1_ADDRESS.test(base))
+      return skip(
+        `litellm_params.api_version is ${params.api_version === undefined ? 'missing' : 'not written out'}, and calls to ${base} without one go to its /chat/completions, which Azure answers 404; write the version (as 2024-10-21), or an address ending in /openai/v1`,
+      );
+    if (params.api_version === undefined)
+      report(
+        'litellm_params.api_version',
+        'missing: LiteLLM would use AZURE_API_VERSION or its default; Gatehouse calls Azure v1 paths (<base_url>/chat/completions) without one',
+      );
+  }
 
   if (isObject(info)) {
     for (const [key, value] of Object.entries(info)) {
