@@ -4,8 +4,9 @@
  * npm run that started it ends.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
+import { callersFolder } from './config/callers-folder.js';
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
@@ -27,18 +28,6 @@ function unusedStoreToken(config: Config): string | undefined {
   const file = join(config.server.data_dir!, 'store.token');
   if (!config.store.auth.enabled || config.store.auth.tokens.length === 0 || !existsSync(file)) return undefined;
   return `store token: only the ${config.store.auth.tokens.length} in store.auth.tokens are accepted; ${file} (generated earlier) is not, unless STORE_TOKEN is set to it`;
-}
-
-/**
- * The folder relative paths are the caller's from. npm runs a script in the package's folder, not the
- * one `npm run serve -- --config gatehouse.yaml` was typed in, which it names in INIT_CWD; but every
- * process an npm script starts inherits INIT_CWD, so it counts only where this process runs in the
- * folder of the package npm ran.
- */
-function callersFolder(): string {
-  const { INIT_CWD: typedIn, npm_package_json: packageJson } = process.env;
-  const byNpm = typedIn !== undefined && packageJson !== undefined && dirname(packageJson) === process.cwd();
-  return byNpm ? typedIn : process.cwd();
 }
 
 /** Where the UI is, or why that address does not show it. */

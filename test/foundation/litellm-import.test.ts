@@ -91,9 +91,14 @@ function tempFile(name: string, text: string): string {
 }
 
 function runImport(...args: string[]) {
+  return runImportWith({}, ...args);
+}
+
+/** Runs the command in the package folder, as npm does, with `env` added. */
+function runImportWith(env: NodeJS.ProcessEnv, ...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/config/import-litellm-cli.ts', ...args], {
     encoding: 'utf8',
-    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
   });
 }
 
@@ -463,6 +468,17 @@ describe('loading a LiteLLM config as GATEHOUSE_CONFIG', () => {
 });
 
 describe('npm run import:litellm', () => {
+  it('reads and writes relative paths in the folder the command was typed in, as npm names it', () => {
+    const typedIn = mkdtempSync(join(tmpdir(), 'gatehouse-litellm-cwd-'));
+    writeFileSync(join(typedIn, 'litellm.yaml'), liteLlmYaml('http://127.0.0.1:9/v1'));
+    // npm runs the script in the package folder and says where it was typed in INIT_CWD.
+    const npm = { INIT_CWD: typedIn, npm_package_json: join(process.cwd(), 'package.json') };
+    const result = runImportWith(npm, 'litellm.yaml', '--out', 'gatehouse.yaml');
+    expect(result.status, result.stderr).toBe(0);
+    expect(readFileSync(join(typedIn, 'gatehouse.yaml'), 'utf8')).toContain('deployments:');
+    rmSync(typedIn, { recursive: true, force: true });
+  });
+
   it('prints YAML that loads, and names the unmapped keys on stderr', () => {
     const input = tempFile('config.yaml', liteLlmYaml('http://127.0.0.1:9/v1'));
     const result = runImport(input);

@@ -6,6 +6,7 @@
  */
 import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { callersFolder } from './callers-folder.js';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
 import {
@@ -59,6 +60,10 @@ function main(args: readonly string[]): void {
     else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
   }
   if (input === undefined) fail(USAGE, 2);
+  // Named from the folder the command was typed in, as `npm run serve -- --config` is.
+  const from = callersFolder();
+  input = resolve(from, input);
+  if (out !== undefined) out = resolve(from, out);
   if (out !== undefined && sameFile(out, input))
     fail(`--out ${out} is the LiteLLM config being read: write the conversion to another file`, 2);
   // Before anything is converted: a file already there (a Gatehouse config edited since) is not replaced unasked.
