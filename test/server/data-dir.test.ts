@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../src/server/config/data-dir.js';
 import { loadConfig } from '../../src/server/config/load.js';
 import { spawnHeadless } from '../support/headless-process.js';
 
@@ -82,6 +83,13 @@ describe('the data folder', () => {
     expect(loadConfig({ env: {}, overrides: { server: { data_dir: '/tmp/cost$/gh' } } }).config.server.data_dir).toBe(
       '/tmp/cost$/gh',
     );
+  });
+
+  it('ignores a relative XDG_DATA_HOME, as the XDG spec says, rather than make a folder wherever it starts', () => {
+    const home = join(homedir(), '.local', 'share', 'gatehouse');
+    expect(defaultDataDir({ XDG_DATA_HOME: 'rel-xdg' }, 'linux')).toBe(home);
+    expect(defaultDataDir({ XDG_DATA_HOME: '' }, 'linux')).toBe(home);
+    expect(defaultDataDir({ XDG_DATA_HOME: '/srv/xdg' }, 'linux')).toBe('/srv/xdg/gatehouse');
   });
 
   it('finds the same master key on a restart from another folder', async () => {

@@ -11,7 +11,10 @@ export function defaultDataDir(
 ): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Gatehouse');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Gatehouse');
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'gatehouse');
+  // The XDG base directory spec: a relative value is invalid and ignored (it made a folder wherever the
+  // server happened to start).
+  const xdg = env.XDG_DATA_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'share'), 'gatehouse');
 }
 
 /**
