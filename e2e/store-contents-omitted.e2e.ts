@@ -2,8 +2,9 @@ import { expect, openSignedIn, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
 
 /**
- * A revision whose changes pass the store's response limit comes in the log with keys and types only
- * (`contents_omitted`). History must not draw those as empty diffs: it says the contents were left
+ * A revision whose changes pass the store's response limit comes with keys and types only
+ * (`contents_omitted`), from `GET /v1/revisions/:id` as in the log (which History reads without
+ * contents anyway). History must not draw those as empty diffs: it says the contents were left
  * out and opens the document where it can be read. The store's answer is shaped here as it sends it
  * past the limit (its 64 MiB default is too large to write in a browser test; the API side is tested
  * in test/store/routes/change-list-size.routes.test.ts).
@@ -12,14 +13,12 @@ test('history: a revision listed without its contents says so and opens each doc
   const namespace = freshNamespace('history', 'omitted');
   await apply(namespace, 'main', 'first', { 'big.json': '{"rows":1}\n', 'gone.txt': 'bye\n' });
   await apply(namespace, 'main', 'second', { 'big.json': '{"rows":2}\n' });
-  await page.route(/\/v1\/log\?/, async (route) => {
+  await page.route(/\/v1\/revisions\/\d+\?/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
     const response = await route.fetch();
-    const body = (await response.json()) as { entries: { changes: Record<string, unknown>[] }[] };
-    for (const entry of body.entries) {
-      entry.changes = entry.changes.map(({ key, type }) => ({ key, type }));
-      Object.assign(entry, { contents_omitted: true });
-    }
-    await route.fulfill({ response, json: body });
+    const entry = (await response.json()) as { changes: Record<string, unknown>[] };
+    entry.changes = entry.changes.map(({ key, type }) => ({ key, type }));
+    await route.fulfill({ response, json: { ...entry, contents_omitted: true } });
   });
 
   await openSignedIn(page, screen('history', namespace));

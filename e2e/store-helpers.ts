@@ -47,3 +47,33 @@ export async function holdStoreChanges(page: Page): Promise<() => Promise<void>>
     await page.unroute(namespaces);
   };
 }
+
+/** One revision {@link applyMany} wrote. */
+export interface BulkRevision {
+  readonly revision: number;
+  readonly message: string;
+}
+
+/**
+ * Writes `count` revisions to a branch through the store API, `parallel` at a time (far quicker than
+ * one after another for a long history), each changing `a.txt`; resolves with them oldest first. The
+ * store orders writes as they land, so a message (`edit 7`) need not match its place in the log.
+ */
+export async function applyMany(
+  namespace: string,
+  branch: string,
+  count: number,
+  parallel = 16,
+): Promise<BulkRevision[]> {
+  const written: BulkRevision[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const message = `edit ${++next}`;
+      const { revision } = await apply(namespace, branch, message, { 'a.txt': `${message}\n` });
+      written.push({ revision, message });
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return written.sort((a, b) => a.revision - b.revision);
+}

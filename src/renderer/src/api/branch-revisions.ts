@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { logResponseSchema } from '../../../shared/store-api.js';
+import { logResponseSchema, type LogResponse } from '../../../shared/store-api.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';
 import { queryKeys, type StoreScope } from './query-keys.js';
@@ -14,25 +14,40 @@ export interface BranchRevisions {
   readonly count: number;
 }
 
-/** Counts a branch's revisions by paging through its whole log (the store keeps no count per branch). */
+/** One page of a branch's log, keys and types only: a count needs no contents. */
+function readLogPage(
+  api: ApiClient,
+  scope: StoreScope,
+  limit: number,
+  after: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<LogResponse> {
+  return api.request('store', '/v1/log', {
+    query: { namespace: scope.namespace, branch: scope.branch, limit, after, contents: false },
+    schema: logResponseSchema,
+    signal,
+  });
+}
+
+/**
+ * Counts a branch's revisions: the log's `total` when the store sends it (one entry read), else by
+ * paging through the whole log (the store keeps no count per branch).
+ */
 export async function countBranchRevisions(
   api: ApiClient,
   scope: StoreScope,
   signal?: AbortSignal,
 ): Promise<BranchRevisions> {
-  let head = 0;
-  let count = 0;
-  let after: number | undefined;
-  do {
-    const page = await api.request('store', '/v1/log', {
-      query: { namespace: scope.namespace, branch: scope.branch, limit: PAGE, after },
-      schema: logResponseSchema,
-      signal,
-    });
-    head ||= page.entries[0]?.id ?? 0;
+  const first = await readLogPage(api, scope, 1, undefined, signal);
+  const head = first.entries[0]?.id ?? 0;
+  if (first.total !== undefined) return { head, count: first.total };
+  let count = first.entries.length;
+  let after = first.next_cursor;
+  while (after !== undefined) {
+    const page = await readLogPage(api, scope, PAGE, after, signal);
     count += page.entries.length;
     after = page.next_cursor;
-  } while (after !== undefined);
+  }
   return { head, count };
 }
 

@@ -73,7 +73,9 @@ export function useCheckpoints(namespace: string) {
 
 /**
  * A branch's history, newest first, one page at a time (`after` cursor); with `key`, only the
- * revisions that changed that document.
+ * revisions that changed that document. Entries carry keys and types only (`contents=false`): a list
+ * needs no more, and a long history of large documents would otherwise be read whole, and again on
+ * every write; the selected revision's contents are read with {@link useRevision}.
  */
 export function useLog(scope: StoreScope, key = '') {
   const api = useApi();
@@ -88,6 +90,7 @@ export function useLog(scope: StoreScope, key = '') {
           limit: LOG_PAGE_SIZE,
           after: pageParam || undefined,
           key: key || undefined,
+          contents: false,
         },
         schema: logResponseSchema,
         signal,

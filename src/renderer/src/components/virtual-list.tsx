@@ -20,6 +20,8 @@ export interface VirtualListProps {
   readonly onEndReached?: () => void;
   /** End pressed: for a list read in pages, go to its very last item (see ListNavigationOptions). */
   readonly onEnd?: () => void;
+  /** A relative move while the chosen row is not read yet (see ListNavigationOptions). */
+  readonly onMoveUnread?: (by: number) => void;
   /**
    * A single click opens the row too (a drawer that follows the selection), and so does Enter before
    * any row is highlighted: it opens the first.
@@ -51,6 +53,7 @@ export function VirtualList({
   onClose,
   onEndReached,
   onEnd,
+  onMoveUnread,
   openOnClick = false,
   label,
   autoFocus,
@@ -82,6 +85,7 @@ export function VirtualList({
     onClose,
     page: Math.max(1, Math.floor((parent.current?.clientHeight ?? 600) / rowHeight) - 1),
     onEnd,
+    onMoveUnread,
   });
 
   useEffect(() => {

@@ -35,10 +35,13 @@ const NAMES: Readonly<Record<number, string>> = {
   0x00: 'null',
   0x07: 'bell',
   0x08: 'backspace',
+  0x09: 'tab',
+  0x0a: 'line feed',
   0x0b: 'vertical tab',
   0x0c: 'form feed',
   0x0d: 'carriage return',
   0x1b: 'escape',
+  0x20: 'space',
   0x7f: 'delete',
   0xa0: 'no-break space',
   0xad: 'soft hyphen',
@@ -95,28 +98,63 @@ export function describeInvisible(char: string): InvisibleChar {
   const shown = code < 0x20 ? ASCII_CONTROLS[code]! : code === 0x7f ? 'DEL' : hex(code);
   const name = NAMES[code] ?? (code < 0xa0 ? 'control character' : 'format character');
   const label = `${hex(code)} ${name}`;
-  return UNUSUAL_SPACE.test(char) ? { char, shown: char, label, space: true } : { char, shown, label };
+  return char === ' ' || UNUSUAL_SPACE.test(char) ? { char, shown: char, label, space: true } : { char, shown, label };
 }
 
 const joinsPictographs = (text: string, at: number): boolean =>
   PICTOGRAPHIC.test(text.slice(Math.max(0, at - 4), at)) &&
   /^\p{Extended_Pictographic}/u.test(text.slice(at + 1, at + 3));
 
+/*
+ * In a name shown on one line (a document key, a checkpoint name) also tabs and line breaks, and plain
+ * spaces that HTML hides or collapses: at either end or two or more in a row ("a " would look like "a").
+ */
+const NAME_INVISIBLE = new RegExp(`${INVISIBLE.source}|^ +| +$| {2,}`, 'gu');
+
+function split(text: string, pattern: RegExp, keepTabs: boolean): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let from = 0;
+  for (const match of text.matchAll(pattern)) {
+    const at = match.index;
+    const found = match[0];
+    if ((keepTabs && found === '\t') || (found === '\u200d' && joinsPictographs(text, at))) continue;
+    if (at > from) pieces.push({ text: text.slice(from, at) });
+    // A run of spaces is one match: each space is its own box.
+    for (const char of found) pieces.push({ invisible: describeInvisible(char) });
+    from = at + found.length;
+  }
+  if (from < text.length) pieces.push({ text: text.slice(from) });
+  return pieces;
+}
+
 /**
  * Splits a line into ordinary text and invisible characters. A zero width joiner between two
  * pictographs is part of an emoji (👩‍💻) and stays text.
  */
 export function splitInvisible(text: string): TextPiece[] {
-  const pieces: TextPiece[] = [];
-  let from = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
-    const at = match.index;
-    const char = match[0];
-    if (char === '\t' || (char === '\u200d' && joinsPictographs(text, at))) continue;
-    if (at > from) pieces.push({ text: text.slice(from, at) });
-    pieces.push({ invisible: describeInvisible(char) });
-    from = at + char.length;
-  }
-  if (from < text.length) pieces.push({ text: text.slice(from) });
-  return pieces;
+  return split(text, INVISIBLE, true);
+}
+
+/**
+ * Splits a name shown on one line as {@link splitInvisible} splits a line, with its tabs, line breaks
+ * and the plain spaces HTML would hide (at either end, or in a run) as invisible characters too.
+ */
+export function splitName(text: string): TextPiece[] {
+  return split(text, NAME_INVISIBLE, false);
+}
+
+/**
+ * A name as plain text for tooltips, accessible names and messages: each character {@link splitName}
+ * marks spelled out in brackets ("[U+202E]evil.txt", "notes[U+0020]", "new[LF]line"), so it cannot
+ * reorder the text around it and names that look alike read apart.
+ */
+export function nameText(text: string): string {
+  return splitName(text)
+    .map((piece) =>
+      'text' in piece
+        ? piece.text
+        : // A space is shown as itself on screen: here by its code point.
+          `[${piece.invisible.space ? hex(piece.invisible.char.codePointAt(0) ?? 0) : piece.invisible.shown}]`,
+    )
+    .join('');
 }

@@ -35,6 +35,12 @@ export interface ListNavigationOptions {
   readonly page?: number;
   /** End, in a list read in pages: goes to the last item of the whole list, not of the pages read so far. */
   readonly onEnd?: () => void;
+  /**
+   * Set while the chosen item is not among those read yet (a link to a revision whose page of the log
+   * is still loading): relative moves (j/k, arrows, PageUp/PageDown) call it with how far they go,
+   * to go on from that item once it is read, rather than starting from the first.
+   */
+  readonly onMoveUnread?: (by: number) => void;
 }
 
 /**
@@ -50,6 +56,7 @@ export function useListNavigation({
   onClose,
   page = 10,
   onEnd,
+  onMoveUnread,
 }: ListNavigationOptions) {
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLElement>) => {
@@ -58,13 +65,19 @@ export function useListNavigation({
         event.preventDefault();
         if (count > 0) onMove(Math.max(0, Math.min(count - 1, to)));
       };
+      // `unset`: where the move goes when nothing is highlighted and no chosen item is being read.
+      const moveBy = (by: number, unset: number): void => {
+        if (index >= 0 || !onMoveUnread) return move(index >= 0 ? index + by : unset);
+        event.preventDefault();
+        onMoveUnread(by);
+      };
       switch (event.key) {
         case 'j':
         case 'ArrowDown':
-          return move(index < 0 ? 0 : index + 1);
+          return moveBy(1, 0);
         case 'k':
         case 'ArrowUp':
-          return move(index < 0 ? 0 : index - 1);
+          return moveBy(-1, 0);
         case 'Home':
           return move(0);
         case 'End':
@@ -72,9 +85,9 @@ export function useListNavigation({
           onEnd?.();
           return;
         case 'PageDown':
-          return move(index + page);
+          return moveBy(page, page - 1);
         case 'PageUp':
-          return move(index - page);
+          return moveBy(-page, 0);
         case 'Enter': {
           const opened = index >= 0 ? index : openFirst && count > 0 ? 0 : -1;
           if (opened >= 0 && onOpen && !isControlInside(event)) {
@@ -93,7 +106,7 @@ export function useListNavigation({
           return;
       }
     },
-    [count, index, onMove, onOpen, openFirst, onClose, page, onEnd],
+    [count, index, onMove, onOpen, openFirst, onClose, page, onEnd, onMoveUnread],
   );
   return { onKeyDown, tabIndex: 0 };
 }

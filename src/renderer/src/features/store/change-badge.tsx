@@ -5,6 +5,9 @@ const LABEL: Record<Change['type'], string> = { create: 'Created', update: 'Modi
 const SHORT: Record<Change['type'], string> = { create: 'A', update: 'M', delete: 'D' };
 const TONE: Record<Change['type'], Tone> = { create: 'success', update: 'warning', delete: 'danger' };
 
+/** "Created" / "Modified" / "Deleted", as the badge and the marker name a change. */
+export const changeLabel = (type: Change['type']): string => LABEL[type];
+
 /** "Created" / "Modified" / "Deleted". */
 export function ChangeBadge({ type }: { readonly type: Change['type'] }) {
   return <Badge tone={TONE[type]}>{LABEL[type]}</Badge>;

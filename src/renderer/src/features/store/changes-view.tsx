@@ -2,14 +2,16 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Change } from '../../../../shared/store-api.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { DiffView } from '../../components/diff/diff-view.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState } from '../../components/feedback.js';
 import { Segmented } from '../../components/segmented.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { setDiffMode, toggleDiffMode, useDiffMode, type DiffMode } from '../../lib/diff-mode.js';
+import { nameText } from '../../lib/invisible-chars.js';
 import { diffLines, diffStats } from '../../lib/text-diff.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { plural } from '../../lib/format.js';
-import { ChangeBadge, ChangeMark } from './change-badge.js';
+import { ChangeBadge, ChangeMark, changeLabel } from './change-badge.js';
 
 const MODES = [
   { value: 'split', label: 'Side by side' },
@@ -99,11 +101,12 @@ export function ChangesView({
           onClose={onEscape}
           autoFocus={autoFocus}
           rowKey={(index) => changes[index]!.key}
+          rowLabel={(index) => `${changeLabel(changes[index]!.type)} ${nameText(changes[index]!.key)}`}
           renderRow={(index) => (
-            <div className="change-row" title={changes[index]!.key}>
+            <div className="change-row" title={nameText(changes[index]!.key)}>
               <ChangeMark type={changes[index]!.type} />
               <span className="change-row-key">
-                <bdi>{changes[index]!.key}</bdi>
+                <VisibleName text={changes[index]!.key} />
               </span>
             </div>
           )}
@@ -112,8 +115,8 @@ export function ChangesView({
       <div className="changes-diff">
         <div className="changes-diff-header">
           <div className="changes-diff-title">
-            <span className="mono changes-diff-key" data-testid="diff-key">
-              {change.key}
+            <span className="mono changes-diff-key" data-testid="diff-key" title={nameText(change.key)}>
+              <VisibleName text={change.key} />
             </span>
             <ChangeBadge type={change.type} />
             {!omitted && <Stats change={change} />}
@@ -128,7 +131,7 @@ export function ChangesView({
             before={change.before}
             after={change.after}
             mode={mode}
-            label={`Diff of ${change.key}`}
+            label={`Diff of ${nameText(change.key)}`}
           />
         )}
       </div>

@@ -1,6 +1,8 @@
 import type { Checkpoint } from '../../../../shared/store-api.js';
 import { Badge } from '../../components/badge.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { TagIcon } from '../../components/icons.js';
+import { nameText } from '../../lib/invisible-chars.js';
 
 /** The names of the checkpoints at each revision, as `git log --decorate` shows tags beside commits. */
 export function checkpointsByRevision(listed: readonly Checkpoint[] | undefined): ReadonlyMap<number, string[]> {
@@ -23,10 +25,12 @@ export function CheckpointMark({ names }: { readonly names: readonly string[] })
   if (first === undefined) return null;
   const more = names.length - 1;
   return (
-    <Badge tone="success" title={`Checkpoint${names.length > 1 ? 's' : ''} ${names.join(', ')}`}>
+    <Badge tone="success" title={`Checkpoint${names.length > 1 ? 's' : ''} ${names.map(nameText).join(', ')}`}>
       <TagIcon size={11} />
       <span className="visually-hidden">checkpoint </span>
-      <span className="checkpoint-mark-name">{first}</span>
+      <span className="checkpoint-mark-name">
+        <VisibleName text={first} />
+      </span>
       {more > 0 && <span className="checkpoint-mark-more">+{more}</span>}
     </Badge>
   );

@@ -4,11 +4,13 @@ import { useCheckpoints } from '../../api/store-queries.js';
 import { href, Link, navigate } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState } from '../../components/feedback.js';
 import { PlusIcon, RestoreIcon, TagIcon, TrashIcon, UndoIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
+import { nameText } from '../../lib/invisible-chars.js';
 import { CreateCheckpointDialog, DeleteCheckpointDialog } from './actions/checkpoint-dialogs.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
@@ -33,7 +35,9 @@ export function CheckpointsScreen() {
       cell: (checkpoint) => (
         <span className="cell-title">
           <TagIcon size={14} className="muted" />
-          <Link to={documentsAt(checkpoint)}>{checkpoint.name}</Link>
+          <Link to={documentsAt(checkpoint)} aria-label={nameText(checkpoint.name)}>
+            <VisibleName text={checkpoint.name} />
+          </Link>
         </span>
       ),
     },
@@ -61,7 +65,7 @@ export function CheckpointsScreen() {
               size="sm"
               variant="ghost"
               icon={<UndoIcon />}
-              aria-label={`Roll back to ${checkpoint.name}`}
+              aria-label={`Roll back to ${nameText(checkpoint.name)}`}
               onClick={() => setAction({ kind: 'rollback', checkpoint })}
             >
               Roll back
@@ -71,7 +75,7 @@ export function CheckpointsScreen() {
               size="sm"
               variant="ghost"
               icon={<RestoreIcon />}
-              aria-label={`Restore into ${scope.branch} from ${checkpoint.name}`}
+              aria-label={`Restore into ${scope.branch} from ${nameText(checkpoint.name)}`}
               onClick={() => setAction({ kind: 'restore', checkpoint })}
             >
               Restore into {scope.branch}
@@ -81,7 +85,7 @@ export function CheckpointsScreen() {
             size="sm"
             variant="ghost"
             icon={<TrashIcon />}
-            aria-label={`Delete ${checkpoint.name}`}
+            aria-label={`Delete ${nameText(checkpoint.name)}`}
             onClick={() => setAction({ kind: 'delete', checkpoint })}
           />
         </span>

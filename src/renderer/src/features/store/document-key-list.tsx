@@ -1,8 +1,10 @@
 import { useMemo, type RefObject } from 'react';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState } from '../../components/feedback.js';
 import { TextInput } from '../../components/field.js';
 import { FilesIcon } from '../../components/icons.js';
 import { VirtualList } from '../../components/virtual-list.js';
+import { nameText } from '../../lib/invisible-chars.js';
 
 /** The id (and test id) of the documents' list, which the filter controls. */
 export const DOCUMENT_LIST_ID = 'document-list';
@@ -78,11 +80,12 @@ export function DocumentKeyList({
           selected={selectedIndex}
           onSelect={(index) => onSelect(shown[index]!)}
           rowKey={(index) => shown[index]!}
+          rowLabel={(index) => nameText(shown[index]!)}
           renderRow={(index) => (
-            <div className="change-row" title={shown[index]}>
+            <div className="change-row" title={nameText(shown[index]!)}>
               <FilesIcon size={14} className="muted" />
               <span className="change-row-key">
-                <bdi>{shown[index]}</bdi>
+                <VisibleName text={shown[index]!} />
               </span>
             </div>
           )}

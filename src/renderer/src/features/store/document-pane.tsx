@@ -1,10 +1,12 @@
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ContentView } from '../../components/diff/diff-view.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState } from '../../components/feedback.js';
 import { FilesIcon, HistoryIcon } from '../../components/icons.js';
 import { Link } from '../../app/router.js';
 import { byteLength, formatBytes } from '../../lib/format.js';
+import { nameText } from '../../lib/invisible-chars.js';
 
 /**
  * One document's content, or, for a key the address names that these documents lack, a message
@@ -31,7 +33,7 @@ export function DocumentPane({
       <div className="page-body" data-testid="document-missing">
         <EmptyState
           icon={<FilesIcon size={28} />}
-          title={`No document “${documentKey}” ${where}`}
+          title={`No document “${nameText(documentKey)}” ${where}`}
           action={onBack && <Button onClick={onBack}>Show the first document</Button>}
         >
           It may have been deleted or renamed, or exist only on another branch or at another revision.
@@ -42,7 +44,9 @@ export function DocumentPane({
     <div className="document-view">
       <div className="changes-diff-header">
         <div className="changes-diff-title">
-          <span className="mono changes-diff-key">{documentKey}</span>
+          <span className="mono changes-diff-key" data-testid="document-key" title={nameText(documentKey)}>
+            <VisibleName text={documentKey} />
+          </span>
           <span className="muted">{formatBytes(byteLength(content))}</span>
         </div>
         <span className="row-actions">
@@ -50,7 +54,7 @@ export function DocumentPane({
             className="btn btn-ghost btn-sm"
             to={historyHref}
             title="The revisions that changed this document"
-            aria-label={`History of ${documentKey}`}
+            aria-label={`History of ${nameText(documentKey)}`}
           >
             <HistoryIcon />
             <span>History</span>
@@ -58,7 +62,7 @@ export function DocumentPane({
           <CopyButton text={content} label="Copy content" />
         </span>
       </div>
-      <ContentView content={content} label={`Content of ${documentKey}`} />
+      <ContentView content={content} label={`Content of ${nameText(documentKey)}`} />
     </div>
   );
 }

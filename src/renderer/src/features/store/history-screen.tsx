@@ -2,9 +2,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useBranches, useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
 import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { plural } from '../../lib/format.js';
+import { nameText } from '../../lib/invisible-chars.js';
 import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
 import { checkpointsByRevision } from './checkpoint-marks.js';
 import { LogRow } from './log-row.js';
@@ -74,6 +76,24 @@ export function HistoryScreen() {
   useEffect(() => {
     if (readUpTo) loadMore();
   }, [readUpTo, loadMore]);
+  // Until then the log highlights no row, and j / k would start from the head: moves pressed meanwhile
+  // are kept and go on from the selected revision once its row is read (dropped if it never will be:
+  // a revision of another branch, one that is gone).
+  const rowComing =
+    requested !== undefined &&
+    !problem &&
+    selectedIndex < 0 &&
+    (revision.isPending || revision.data?.branch === scope.branch);
+  const [pendingMove, setPendingMove] = useState(0);
+  const keepMove = useCallback((by: number) => setPendingMove((kept) => kept + by), []);
+  useEffect(() => {
+    if (pendingMove === 0) return;
+    if (selectedIndex >= 0) {
+      const to = entries[Math.max(0, Math.min(entries.length - 1, selectedIndex + pendingMove))];
+      if (to) updateSearch({ rev: to.id, key: undefined });
+      setPendingMove(0);
+    } else if (!rowComing) setPendingMove(0);
+  }, [pendingMove, selectedIndex, rowComing, entries]);
 
   if (log.isPending) return <Loading label="Loading history…" />;
   if (log.isError)
@@ -86,7 +106,7 @@ export function HistoryScreen() {
     return (
       <div className="page-body">
         <EmptyState
-          title={`No revision of ${scope.branch} changed “${documentKey}”`}
+          title={`No revision of ${scope.branch} changed “${nameText(documentKey)}”`}
           action={<Button onClick={() => updateSearch({ document: undefined })}>Show every revision</Button>}
         >
           It may have been written only on another branch, or its revisions collected by garbage collection.
@@ -106,7 +126,10 @@ export function HistoryScreen() {
         <header className="split-list-header">
           {documentKey ? (
             <span className="split-list-title">
-              <span className="mono">{documentKey}</span> <span className="muted">on {scope.branch}</span>{' '}
+              <span className="mono" title={nameText(documentKey)}>
+                <VisibleName text={documentKey} />
+              </span>{' '}
+              <span className="muted">on {scope.branch}</span>{' '}
               <Link to={href('store/history', scopeQuery(scope))} aria-label="Show every revision">
                 all
               </Link>
@@ -131,7 +154,11 @@ export function HistoryScreen() {
           rowHeight={60}
           autoFocus
           selected={selectedIndex}
-          onSelect={(index) => updateSearch({ rev: entries[index]!.id, key: undefined })}
+          onSelect={(index) => {
+            setPendingMove(0);
+            updateSearch({ rev: entries[index]!.id, key: undefined });
+          }}
+          onMoveUnread={rowComing ? keepMove : undefined}
           onOpen={(index) => setDetailFocus((last) => ({ id: entries[index]!.id, count: (last?.count ?? 0) + 1 }))}
           onEndReached={loadMore}
           onEnd={goToOldest}

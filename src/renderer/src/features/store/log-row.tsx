@@ -1,14 +1,26 @@
+import { Fragment } from 'react';
 import type { LogEntry } from '../../../../shared/store-api.js';
 import { Badge } from '../../components/badge.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
+import { nameText } from '../../lib/invisible-chars.js';
 import { CheckpointMark } from './checkpoint-marks.js';
 
 /** Up to two changed keys, then "+N more". */
-function changedKeys(entry: LogEntry): string {
+function ChangedKeys({ entry }: { readonly entry: LogEntry }) {
   const keys = entry.changes.map((change) => change.key);
   if (keys.length === 0) return 'no changes';
-  const shown = keys.slice(0, 2).join(', ');
-  return keys.length > 2 ? `${shown} +${keys.length - 2} more` : shown;
+  return (
+    <>
+      {keys.slice(0, 2).map((key, index) => (
+        <Fragment key={key}>
+          {index > 0 && ', '}
+          <VisibleName text={key} />
+        </Fragment>
+      ))}
+      {keys.length > 2 && ` +${keys.length - 2} more`}
+    </>
+  );
 }
 
 /** One revision in the history list: message, checkpoints, id, time and changed keys. */
@@ -33,8 +45,8 @@ export function LogRow({
         <time dateTime={entry.created_at} title={fullTime(entry.created_at)}>
           {timeAgo(entry.created_at)}
         </time>
-        <span className="log-row-keys" title={entry.changes.map((change) => change.key).join('\n')}>
-          {changedKeys(entry)}
+        <span className="log-row-keys" title={entry.changes.map((change) => nameText(change.key)).join('\n')}>
+          <ChangedKeys entry={entry} />
         </span>
       </div>
     </div>

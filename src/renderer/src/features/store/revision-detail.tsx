@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { LogEntry } from '../../../../shared/store-api.js';
+import type { Change, LogEntry } from '../../../../shared/store-api.js';
 import type { StoreScope } from '../../api/query-keys.js';
 import { useRevision } from '../../api/store-queries.js';
 import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
+import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, TagIcon, UndoIcon } from '../../components/icons.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
+import { nameText } from '../../lib/invisible-chars.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
@@ -44,9 +46,12 @@ export function RevisionDetail({
   readonly fromLog?: LogEntry;
   readonly focusToken: number;
 }) {
-  const fetched = useRevision(scope.namespace, fromLog ? undefined : id);
+  // The log lists keys and types only, so the diffs' contents come with the revision itself; the
+  // log's entry draws the header meanwhile.
+  const fetched = useRevision(scope.namespace, id);
   const [action, setAction] = useState<Action>();
-  const entry = fromLog ?? fetched.data;
+  const entry = fetched.data ?? fromLog;
+  const full = fetched.data;
   if (!entry) {
     if (fetched.isError)
       return (
@@ -89,11 +94,13 @@ export function RevisionDetail({
                 key={name}
                 className="badge badge-success"
                 to={href('store/documents', { ...scopeQuery(own), checkpoint: name })}
-                title={`Documents at checkpoint ${name}`}
-                aria-label={`Documents at checkpoint ${name}`}
+                title={`Documents at checkpoint ${nameText(name)}`}
+                aria-label={`Documents at checkpoint ${nameText(name)}`}
               >
                 <TagIcon size={11} />
-                <span className="checkpoint-mark-name">{name}</span>
+                <span className="checkpoint-mark-name">
+                  <VisibleName text={name} />
+                </span>
               </Link>
             ))}
           </div>
@@ -162,39 +169,25 @@ export function RevisionDetail({
           )}
         </div>
       </header>
-      <ChangesView
-        changes={entry.changes}
-        autoFocus={focusToken || false}
-        onEscape={() => logList()?.focus()}
-        emptyText="This revision changed no documents."
-        linked
-        preferredKey={preferredKey}
-        omitted={
-          entry.contents_omitted
-            ? (change) => (
-                <EmptyState
-                  title="Contents not loaded"
-                  action={
-                    // A deleted document is read where it last was: the revision before.
-                    <Link
-                      className="btn btn-secondary btn-sm"
-                      to={href('store/documents', {
-                        ...scopeQuery(own),
-                        rev: change.type === 'delete' ? entry.parent_id : entry.id,
-                        key: change.key,
-                      })}
-                    >
-                      Open {change.key} at #{change.type === 'delete' ? entry.parent_id : entry.id}
-                    </Link>
-                  }
-                >
-                  This revision changed more content than the store sends in one answer (store.limits.response_bytes),
-                  so it lists the documents it changed without their contents.
-                </EmptyState>
-              )
-            : undefined
-        }
-      />
+      {full ? (
+        <ChangesView
+          changes={full.changes}
+          autoFocus={focusToken || false}
+          onEscape={() => logList()?.focus()}
+          emptyText="This revision changed no documents."
+          linked
+          preferredKey={preferredKey}
+          omitted={
+            full.contents_omitted ? (change) => <ContentsOmitted scope={own} entry={full} change={change} /> : undefined
+          }
+        />
+      ) : fetched.isError ? (
+        <div className="page-body">
+          <ErrorMessage error={fetched.error} title={`Could not load the changes of #${id}`} />
+        </div>
+      ) : (
+        <Loading label={`Loading the changes of #${id}…`} />
+      )}
       {action === 'rollback' && (
         <RollbackDialog
           scope={scope}
@@ -220,5 +213,40 @@ export function RevisionDetail({
         />
       )}
     </div>
+  );
+}
+
+/**
+ * What the diff pane shows for a change of a revision whose contents passed the store's response
+ * limit: a way to the document where it can be read, rather than a diff that would read as empty.
+ */
+function ContentsOmitted({
+  scope,
+  entry,
+  change,
+}: {
+  /** The revision's own branch. */
+  readonly scope: StoreScope;
+  readonly entry: LogEntry;
+  readonly change: Change;
+}) {
+  // A deleted document is read where it last was: the revision before.
+  const at = change.type === 'delete' ? entry.parent_id : entry.id;
+  return (
+    <EmptyState
+      title="Contents not loaded"
+      action={
+        <Link
+          className="btn btn-secondary btn-sm"
+          to={href('store/documents', { ...scopeQuery(scope), rev: at, key: change.key })}
+          aria-label={`Open ${nameText(change.key)} at #${at}`}
+        >
+          Open <VisibleName text={change.key} /> at #{at}
+        </Link>
+      }
+    >
+      This revision changed more content than the store sends in one answer (store.limits.response_bytes), so it lists
+      the documents it changed without their contents.
+    </EmptyState>
   );
 }
