@@ -100,20 +100,21 @@ describe('upstream retries and failure signals', () => {
     expect(primary.requests).toHaveLength(2);
   });
 
-  it('falls back at once when Retry-After is longer than the cap, and after its own retries otherwise', async () => {
+  it('falls back after its own retries, and at once when Retry-After is longer than the cap', async () => {
+    // ha-first allows one retry of its own: two calls there, then the fallback.
+    primary.setNext({ status: 500 }, { status: 502 });
+    await ask('ha-model');
+    expect(primary.requests).toHaveLength(2);
+    expect(secondary.requests).toHaveLength(1);
+
+    primary.reset();
+    secondary.reset();
+    // (Last: asked to wait 30 s, the deployment is cooled down that long, and tried after the other.)
     primary.setNext({ status: 429, headers: { 'retry-after': '30' } });
     const started = Date.now();
     await ask('ha-model');
     expect(Date.now() - started).toBeLessThan(1500);
     expect(primary.requests).toHaveLength(1);
-    expect(secondary.requests).toHaveLength(1);
-
-    primary.reset();
-    secondary.reset();
-    // ha-first allows one retry of its own: two calls there, then the fallback.
-    primary.setNext({ status: 500 }, { status: 502 });
-    await ask('ha-model');
-    expect(primary.requests).toHaveLength(2);
     expect(secondary.requests).toHaveLength(1);
   });
 

@@ -76,5 +76,18 @@ describe("an upstream's retry-after-ms", () => {
     expect(answer.headers.get('x-gateway-deployment')).toBe('ha-secondary');
     expect(h.openai.requests).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(1000);
+    // Asked not to come back for a minute, it is cooled down that long at once (it took three such
+    // answers, and then only the 30 s cooldown): the next request goes to the other deployment first.
+    const health = (await h.admin('GET', '/internal/deployments/health')).body.data;
+    const primary = health.find((entry: { id: string }) => entry.id === 'ha-primary');
+    expect(primary.state).toBe('cooling_down');
+    expect(Date.parse(primary.cooldown_until) - Date.now()).toBeGreaterThan(50_000);
+    const next = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat, model: 'ha-model' }),
+    });
+    expect(next.headers.get('x-gateway-deployment')).toBe('ha-secondary');
+    expect(h.openai.requests).toHaveLength(1);
   });
 });

@@ -48,6 +48,9 @@ function sameUpstream(a: Deployment, b: Deployment): boolean {
   );
 }
 
+/** The longest cooldown an upstream's `Retry-After` sets: a day's figure is not held to. */
+const MAX_ASKED_COOLDOWN_MS = 60 * 60 * 1000;
+
 /** Per-deployment outcomes since the start, for routing (cooldowns) and the health endpoint. */
 export class DeploymentHealthTracker {
   private readonly stats = new Map<string, Stats>();
@@ -81,9 +84,18 @@ export class DeploymentHealthTracker {
   /**
    * Records a failed upstream call (`status` 0 for connection errors and timeouts). Only a failure that
    * `blamesDeployment` counts toward the cooldown; one caused by the request itself is shown (failures,
-   * last status and error) without touching the run of failures in a row.
+   * last status and error) without touching the run of failures in a row. `unavailableMs`: how long the
+   * upstream said it will not serve (a `Retry-After` longer than the gateway waits), which cools the
+   * deployment down for that long at once, at most an hour, rather than after failures in a row.
    */
-  failure(deployment: Deployment, latencyMs: number, status: number, message: string, blamesDeployment = true): void {
+  failure(
+    deployment: Deployment,
+    latencyMs: number,
+    status: number,
+    message: string,
+    blamesDeployment = true,
+    unavailableMs = 0,
+  ): void {
     const s = this.entry(deployment);
     if (s === undefined) return;
     s.requests += 1;
@@ -99,6 +111,8 @@ export class DeploymentHealthTracker {
     s.consecutiveFailures += 1;
     if (s.consecutiveFailures >= this.cooldown.afterFailures && this.cooldown.ms > 0)
       s.cooldownUntil = this.now() + this.cooldown.ms;
+    if (unavailableMs > 0 && this.cooldown.ms > 0)
+      s.cooldownUntil = Math.max(s.cooldownUntil, this.now() + Math.min(unavailableMs, MAX_ASKED_COOLDOWN_MS));
   }
 
   /**

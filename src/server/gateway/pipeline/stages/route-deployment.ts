@@ -191,7 +191,10 @@ export async function route(
         }
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
-        health.failure(deployment, performance.now() - started, error.status, error.message, blamed);
+        // An upstream that asks for a longer pause than the gateway waits is not asked again meanwhile.
+        const asked = error.retryAfterMs ?? 0;
+        const unavailableMs = asked > config.gateway.max_retry_wait_ms ? asked : 0;
+        health.failure(deployment, performance.now() - started, error.status, error.message, blamed, unavailableMs);
         // The upstream's failures, not the caller's: a request the provider refused as malformed is not one.
         if (blamed) ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
         last = error;
