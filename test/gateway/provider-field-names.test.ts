@@ -52,6 +52,18 @@ describe('token and stream fields each server takes', () => {
     expect(upstream.lastRequest()!.body).toMatchObject({ max_tokens: 300 });
   });
 
+  it("gives a reasoning model a Responses client's reasoning effort over chat completions, and other models none", async () => {
+    // It was dropped: an o-series model behind a chat API thought at its default effort whatever was asked.
+    await openai.responses.create({ model: 'o3-mini', input: 'hi', reasoning: { effort: 'high' } });
+    expect(upstream.lastRequest()!.path).toBe('/v1/chat/completions');
+    expect(upstream.lastRequest()!.body).toMatchObject({ reasoning_effort: 'high' });
+    // gpt-4o answers 400 to it.
+    await openai.responses.create({ model: 'gpt-4o-mini', input: 'hi', reasoning: { effort: 'high' } });
+    expect(upstream.lastRequest()!.body).not.toHaveProperty('reasoning_effort');
+    await openai.responses.create({ model: 'o3-mini', input: 'hi' });
+    expect(upstream.lastRequest()!.body).not.toHaveProperty('reasoning_effort');
+  });
+
   it('asks Mistral for no stream_options, even when the client did', async () => {
     const stream = await openai.chat.completions.create({
       model: 'mistral-small',

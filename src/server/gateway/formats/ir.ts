@@ -118,6 +118,8 @@ export interface IrRequest {
   readonly stop?: readonly string[];
   readonly user?: string;
   readonly responseFormat?: IrResponseFormat;
+  /** A Responses client's `reasoning.effort`: OpenAI's reasoning models take it as `reasoning_effort`. */
+  readonly reasoningEffort?: string;
   readonly stream: boolean;
 }
 

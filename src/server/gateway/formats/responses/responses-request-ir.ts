@@ -99,8 +99,15 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     topP: body.top_p ?? undefined,
     user: body.user,
     responseFormat: textFormatToIr(body.text),
+    ...reasoningEffortOf(body.reasoning),
     stream: body.stream === true,
   };
+}
+
+/** `reasoning.effort`, when the client set one. */
+function reasoningEffortOf(reasoning: unknown): { reasoningEffort?: string } {
+  const effort = isObject(reasoning) ? reasoning.effort : undefined;
+  return typeof effort === 'string' ? { reasoningEffort: effort } : {};
 }
 
 /** `text.format` is chat's `response_format` with the json_schema fields flattened into it. */

@@ -79,6 +79,10 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
       if (!settings.acceptsStreamOptions) delete body.stream_options;
       // A Messages client's top_k reaches the servers that take it; OpenAI would answer 400.
       if (request.topK !== undefined && settings.acceptsTopK) body.top_k = request.topK;
+      // A Responses client's reasoning effort, as chat completions takes it: only reasoning models do
+      // (gpt-4o answers 400 to it).
+      if (request.reasoningEffort !== undefined && REASONING_MODEL.test(context.upstreamModel))
+        body.reasoning_effort = request.reasoningEffort;
     },
   };
 }
