@@ -84,6 +84,23 @@ describe('PII in JSON numbers of tool calls and tool results', () => {
     expect(h.openai.lastRequest()!.body.messages[2].content).toBe('Charged [CREDIT_CARD_1]; receipt to [EMAIL_1].');
   });
 
+  it('text that only looks like JSON, strings that hold separators, and content lists are scrubbed as written', async () => {
+    const cases: Array<[result: string, sent: string]> = [
+      // Not JSON: scanned as written, every value found.
+      ['[4111 1111 1111 1111]', '[[CREDIT_CARD_1]]'],
+      ['{"n": 4111-1111-1111-1111}', '{"n": [CREDIT_CARD_1]}'],
+      // Inside a string, a value next to JSON's separators stays in its string.
+      ['{"note":"card:4111111111111111,"}', '{"note":"card:[CREDIT_CARD_1],"}'],
+      // An MCP-style content list: the key is no part of the value beside it.
+      ['[{"type":"text","text":"ada@example.com"}]', '[{"type":"text","text":"[EMAIL_1]"}]'],
+    ];
+    for (const [result, sent] of cases) {
+      h.openai.reset();
+      await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: chatTurn('{}', result) });
+      expect(h.openai.lastRequest()!.body.messages[2].content, result).toBe(sent);
+    }
+  });
+
   it('a result that only begins like JSON is read once, as written', async () => {
     const blocking = await startGatewayHarness({ pii: { mode: 'block' } });
     try {

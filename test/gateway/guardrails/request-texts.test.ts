@@ -33,9 +33,7 @@ describe('every text a request carries', () => {
       'message:messages[1].content[0].text=u',
       'message:messages[2].content=a',
       'message:messages[2].refusal=r',
-      // JSON arguments are read token by token: keys and strings, each where it sits.
-      'tool_arguments:messages[2].tool_calls[0].function.arguments.x=x',
-      'tool_arguments:messages[2].tool_calls[0].function.arguments.x=y',
+      'tool_arguments:messages[2].tool_calls[0].function.arguments={"x":"y"}',
       'tool_result:messages[3].content=t',
     ]);
     expect(body.messages[2]!.tool_calls![0]!.function.arguments).toBe('{"X":"Y"}');
@@ -107,6 +105,7 @@ describe('every text a request carries', () => {
       'system:input[0].content=sys',
       'message:input[1].content[0].text=u',
       'message:input[2].content[0].text=a',
+      'tool_arguments:input[3].arguments={}',
       'tool_result:input[4].output=o',
       'tool_result:input[5].output[0].text=o2',
     ]);

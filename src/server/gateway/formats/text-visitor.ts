@@ -41,12 +41,10 @@ export type TextVisitor = (text: string, where: TextLocation) => string | undefi
 
 /**
  * Calls the visitor on `holder[key]` (a string) and stores its replacement, if any. A tool call's
- * arguments and a tool's result are JSON: such a text is visited token by token, decoded
- * ({@link visitJsonText}), so that a replacement goes in as a JSON string (a card number written as a
- * number becomes `"[CREDIT_CARD_1]"`, not bare text that no parser reads) and escapes
- * (`ada\u0040example.com`, `launch\u0020codes`), which hide a value from a scan of the text as written,
- * are read as the model reads them (and as a translation does, which turns arguments into an object).
- * One that is not JSON is visited as written.
+ * arguments and a tool's result are JSON, whose escapes (`ada\u0040example.com`, `launch\u0020codes`)
+ * hide a value from a scan of the text as written while the model reads them decoded (and so does a
+ * translation, which turns arguments into an object): such a text is visited token by token, decoded
+ * ({@link visitJsonText}); one that is not JSON is visited as written.
  */
 export function visitField(
   holder: Record<string, unknown>,
@@ -55,7 +53,7 @@ export function visitField(
   where: TextLocation,
 ): void {
   const text = holder[key] as string;
-  if ((where.kind === 'tool_arguments' || where.kind === 'tool_result') && mayBeJson(text)) {
+  if ((where.kind === 'tool_arguments' || where.kind === 'tool_result') && text.includes('\\')) {
     const visited = visitJsonText(text, visitor, where);
     if (visited !== null) {
       if (visited !== text) holder[key] = visited;
@@ -65,17 +63,6 @@ export function visitField(
   const replaced = visitor(text, where);
   if (typeof replaced === 'string') holder[key] = replaced;
 }
-
-/**
- * Whether a text may be JSON worth the walk: an object or an array, or anything with an escape (a
- * string, say). Plain prose is scanned once as written, without being parsed.
- */
-function mayBeJson(text: string): boolean {
-  const first = FIRST_NON_SPACE.exec(text)?.[0];
-  return first === '{' || first === '[' || text.includes('\\');
-}
-
-const FIRST_NON_SPACE = /[^ \t\n\r]/;
 
 /**
  * Visits every string inside a JSON value held at `holder[key]` (a Messages `tool_use` input), in

@@ -65,9 +65,10 @@ function scrub(ctx: RequestContext, rule: CompiledPii): void {
   if (rule.mode === 'block') refuse(ctx, 'pii', `the request contains ${describe(counts)} (pii.mode is block)`);
   const scrubber = new PiiScrubber(rule.mode === 'mask', reserved);
   let index = 0;
-  visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
+  visitRequestTexts(ctx.endpoint, ctx.body, (text, where) => {
     const entities = pieces[index++]!;
-    return entities.length === 0 ? undefined : scrubber.scrub(text, entities);
+    const json = where.kind === 'tool_arguments' || where.kind === 'tool_result';
+    return entities.length === 0 ? undefined : scrubber.scrub(text, entities, json);
   });
   ctx.bodyRewritten = true;
   const format = streamFormat(ctx);
