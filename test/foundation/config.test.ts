@@ -54,6 +54,30 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses one setting written twice, in two spellings or two places, naming both (the first was lost)', () => {
+    const both = configFile('b.yaml', 'llm:\n  allowed_models: [demo/echo]\n  allowedModels: [demo/embed]\n');
+    expect(() => loadConfig({ file: both, env: {} })).toThrow(
+      'allowed_models in llm and allowedModels in llm both set llm.allowed_models: keep one',
+    );
+    const places = configFile('p.yaml', 'llm.allowed_models: [demo/echo]\nllm:\n  allowed_models: [demo/embed]\n');
+    expect(() => loadConfig({ file: places, env: {} })).toThrow(
+      'llm.allowed_models (one dotted key) and allowed_models in llm both set llm.allowed_models: keep one',
+    );
+    const passthrough = configFile(
+      't.json',
+      JSON.stringify({ allowPassthroughKeys: true, allow_passthrough_keys: false }),
+    );
+    expect(() => loadConfig({ file: passthrough, env: {} })).toThrow(
+      'allowPassthroughKeys and allow_passthrough_keys both set allow_passthrough_keys: keep one',
+    );
+    // Sections written once each, in either spelling, still merge.
+    const split = configFile('s.yaml', 'llm.allowed_models: [demo/echo]\nllm:\n  model_aliases: { e: demo/echo }\n');
+    expect(loadConfig({ file: split, env: {} }).config.llm).toMatchObject({
+      allowed_models: ['demo/echo'],
+      model_aliases: { e: 'demo/echo' },
+    });
+  });
+
   it('lets the environment override the file', () => {
     const file = configFile('e.yaml', 'server:\n  gateway_port: 9000\n');
     const { config } = loadConfig({

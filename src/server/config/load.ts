@@ -61,33 +61,48 @@ function dropNulls(raw: Json): Json {
   return out;
 }
 
-/** Accepts both spellings, and dotted top-level keys (`llm.allowed_models: [...]`) as nested ones. */
+/**
+ * Accepts both spellings, and dotted top-level keys (`llm.allowed_models: [...]`) as nested ones. A
+ * setting written twice, in two spellings or two places, is refused naming both: one of them was
+ * silently lost (whichever came first).
+ */
 export function normaliseSpellings(input: Json): Json {
   const raw = dropNulls(input);
   const out: Json = {};
+  /** Where each setting was written, as the file spells it, by its canonical path. */
+  const writtenAs = new Map<string, string>();
+  const twice: string[] = [];
+  const put = (section: Json, path: string, key: string, value: unknown, spelled: string): void => {
+    const at = path === '' ? key : `${path}.${key}`;
+    const earlier = writtenAs.get(at);
+    if (earlier !== undefined) twice.push(`${earlier} and ${spelled} both set ${at}: keep one`);
+    writtenAs.set(at, spelled);
+    section[key] = value;
+  };
+  const canonical = (head: string, key: string): string =>
+    head === 'llm'
+      ? (LLM_SPELLINGS[key] ?? key)
+      : head === 'responses' && key === 'defaultStore'
+        ? 'default_store'
+        : key;
   for (const [key, value] of Object.entries(raw)) {
     const [head, ...rest] = key.split('.');
     if (rest.length > 0 && head) {
       const section = isObject(out[head]) ? (out[head] as Json) : {};
-      section[rest.join('.')] = value;
+      put(section, head, canonical(head, rest.join('.')), value, `${key} (one dotted key)`);
       out[head] = section;
-    } else if (key === 'allowPassthroughKeys') {
-      out.allow_passthrough_keys = value;
-    } else if (isObject(out[key]) && isObject(value)) {
-      out[key] = { ...(out[key] as Json), ...value };
+    } else if (key === 'allowPassthroughKeys' || key === 'allow_passthrough_keys') {
+      put(out, '', 'allow_passthrough_keys', value, key);
+    } else if (isObject(value) && (key === 'llm' || key === 'responses' || isObject(out[key]))) {
+      const section = isObject(out[key]) ? (out[key] as Json) : {};
+      for (const [inner, innerValue] of Object.entries(value))
+        put(section, key, canonical(key, inner), innerValue, `${inner} in ${key}`);
+      out[key] = section;
     } else {
       out[key] = value;
     }
   }
-  if (isObject(out.llm)) {
-    const llm: Json = {};
-    for (const [key, value] of Object.entries(out.llm)) llm[LLM_SPELLINGS[key] ?? key] = value;
-    out.llm = llm;
-  }
-  if (isObject(out.responses) && 'defaultStore' in out.responses) {
-    const { defaultStore, ...rest } = out.responses;
-    out.responses = { ...rest, default_store: defaultStore };
-  }
+  if (twice.length > 0) throw invalidConfiguration(twice);
   return out;
 }
 
