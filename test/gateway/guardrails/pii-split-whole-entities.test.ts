@@ -66,11 +66,11 @@ describe('PII: whole values in neighbouring parts stay apart', () => {
     }
   });
 
-  it('an address cut at the end of its domain is still read whole, and so is one cut before it', async () => {
+  it('an address cut inside its top-level domain is still read whole, and so is one cut before it', async () => {
     h.openai.setNext({ reply: { text: 'Sent to [EMAIL_1] and [EMAIL_2].' } });
     const completion = await openai.chat.completions.create({
       model: 'gpt-4o-mini',
-      messages: [userParts('mail ada@example.co', 'm please, and bob@example', '.org too')],
+      messages: [userParts('mail ada@example.c', 'om please, and bob@example', '.org too')],
     });
     expect(textsOf(h.openai.lastRequest()!.body.messages[0].content)).toEqual([
       'mail [EMAIL_1]',
@@ -78,6 +78,18 @@ describe('PII: whole values in neighbouring parts stay apart', () => {
       ' too',
     ]);
     expect(completion.choices[0]!.message.content).toBe('Sent to ada@example.com and bob@example.org.');
+  });
+
+  it('an address whose domain ends in a top-level domain of its own keeps the next word (it read example.design)', async () => {
+    for (const [first, second] of [
+      ['mail ada@example.de', 'sign here'],
+      ['mail ada@example.net', 'work on it'],
+      ['mail ada@example.co', 'm please'],
+    ] as const) {
+      h.openai.setNext({ reply: { text: 'ok' } });
+      await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [userParts(first, second)] });
+      expect(textsOf(h.openai.lastRequest()!.body.messages[0].content)).toEqual(['mail [EMAIL_1]', second]);
+    }
   });
 
   it('two keys side by side are two placeholders, and a key cut inside its body is still one', async () => {
