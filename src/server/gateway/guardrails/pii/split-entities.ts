@@ -70,17 +70,23 @@ class JoinedParts {
    * value cut between the later parts is still found.
    */
   read(from: number, to: number, detectors: readonly Detector[], add: (part: number, piece: Piece) => void): void {
-    const text = from === 0 && to === this.joined.length ? this.joined : this.joined.slice(from, to);
-    for (const hit of findEntities(text, detectors)) {
-      const entity = this.trimmed({ type: hit.type, start: hit.start + from, end: hit.end + from });
-      if (entity === undefined) continue;
-      const cut = this.boundaryOfOwn(entity);
-      if (cut !== undefined) {
-        this.read(entity.start, cut, detectors, add);
-        this.read(cut, to, detectors, add);
-        return;
+    // A loop rather than a call per cut: a list of thousands of parts, each ending with a value of its
+    // own, makes as many cuts, and a call each would run out of stack.
+    let start = from;
+    scanning: while (start < to) {
+      const text = start === 0 && to === this.joined.length ? this.joined : this.joined.slice(start, to);
+      for (const hit of findEntities(text, detectors)) {
+        const entity = this.trimmed({ type: hit.type, start: hit.start + start, end: hit.end + start });
+        if (entity === undefined) continue;
+        const cut = this.boundaryOfOwn(entity);
+        if (cut !== undefined) {
+          this.read(entity.start, cut, detectors, add);
+          start = cut;
+          continue scanning;
+        }
+        this.place(entity, add);
       }
-      this.place(entity, add);
+      return;
     }
   }
 
@@ -145,9 +151,15 @@ class JoinedParts {
     }
   }
 
+  /** The part holding `offset`: the last whose start is at or before it (a binary search: lists run to thousands). */
   private partAt(offset: number): number {
-    let part = 0;
-    while (part + 1 < this.starts.length && this.starts[part + 1]! <= offset) part += 1;
-    return part;
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
 }
