@@ -10,7 +10,8 @@ import { gatewayAdmin, startTempServers, type TempServers } from '../support/tem
  * an answer that arrived in time was called a timeout, retried, and counted against a healthy
  * deployment (40 of 60 requests behind three 50 MB answers).
  */
-const TIMEOUT_MS = 150;
+// Long enough that a loaded machine's own pauses never reach it; the stall below is longer still.
+const TIMEOUT_MS = 1000;
 
 function blockFor(ms: number): void {
   const until = performance.now() + ms;
@@ -40,7 +41,7 @@ describe('upstream timeouts after a blocked event loop', () => {
         // The answer is on the socket at once; then the process stalls for longer than the timeout.
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         response.end(body);
-        blockFor(TIMEOUT_MS * 3);
+        blockFor(TIMEOUT_MS * 2);
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -67,7 +68,7 @@ describe('upstream timeouts after a blocked event loop', () => {
   });
 
   it('takes an answer that arrived in time, and counts no failure against the deployment', async () => {
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < 2; round += 1) {
       const answer = await fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -78,8 +79,8 @@ describe('upstream timeouts after a blocked event loop', () => {
         ((await answer.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
       ).toBe('on time');
     }
-    expect(calls).toBe(3);
+    expect(calls).toBe(2);
     const health = (await admin('GET', '/internal/deployments/health')).body.data;
-    expect(health.find((entry: { id: string }) => entry.id === 'prompt')).toMatchObject({ failures: 0, successes: 3 });
+    expect(health.find((entry: { id: string }) => entry.id === 'prompt')).toMatchObject({ failures: 0, successes: 2 });
   });
 });
