@@ -269,6 +269,7 @@ export function transportError(
       status: 0,
       retryable: false,
       upstreamType: 'aborted',
+      silentMs: (error as { silentMs?: number } | null)?.silentMs,
     });
   const code = (error as { code?: string } | null)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);

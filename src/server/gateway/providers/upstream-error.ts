@@ -18,6 +18,8 @@ export class UpstreamError extends Error {
   readonly param: string | undefined;
   /** The provider's id for the request (`x-request-id`, Anthropic's `request-id`), which its support asks for. */
   readonly requestId: string | undefined;
+  /** For a call its client left: how long the upstream had sent nothing by then (undefined: unknown). */
+  readonly silentMs: number | undefined;
 
   constructor(
     message: string,
@@ -29,6 +31,7 @@ export class UpstreamError extends Error {
       code?: string;
       param?: string;
       requestId?: string;
+      silentMs?: number;
     },
   ) {
     super(message);
@@ -41,6 +44,7 @@ export class UpstreamError extends Error {
     this.code = options.code;
     this.param = options.param;
     this.requestId = options.requestId;
+    this.silentMs = options.silentMs;
   }
 }
 

@@ -54,6 +54,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #timer: NodeJS.Timeout | undefined;
   /** Headers and chunks received so far: whether any came while an expiry waited for its recheck. */
   #received = 0;
+  /**
+   * When the request went out, then when its headers came (0: not yet). Chunks do not move it: it is
+   * read only when the client leaves before the answer, and a clock read per chunk is not free.
+   */
+  #quietSince = 0;
   #receivedAtExpiry = -1;
   readonly #unsubscribe: () => void;
 
@@ -65,12 +70,17 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   ) {
     this.#unsubscribe = onCancel(signal, () => {
       this.#cancelled = true;
-      this.#controller?.abort(new Error('upstream call aborted by the client'));
+      const left = new Error('upstream call aborted by the client') as Error & { silentMs?: number };
+      // How long the upstream had been silent: a client that gave up on a silent deployment says
+      // something about it, one that left while the answer was arriving does not.
+      if (this.#quietSince !== 0) left.silentMs = performance.now() - this.#quietSince;
+      this.#controller?.abort(left);
     });
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
+    this.#quietSince = performance.now();
     // undici starts a request once; were it started again, its first wait must not outlive it.
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#cancelled) controller.abort(new Error('upstream call aborted by the client'));
@@ -85,6 +95,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (status < 200) return; // 1xx informational: the real answer follows, and the wait for headers goes on
     this.#phase = Phase.Body;
     this.#received += 1;
+    this.#quietSince = performance.now();
     this.#timer?.refresh();
     this.#body = new UpstreamBody(controller);
     this.resolve({ status, headers, body: this.#body });

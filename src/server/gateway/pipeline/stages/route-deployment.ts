@@ -186,7 +186,8 @@ export async function route(
         // The client left: nobody is waiting for a retry, and it says nothing about the deployment,
         // unless the deployment had been silent for nearly its whole timeout.
         if (signal.aborted) {
-          abandonedWhileSilent(ctx, deployment, performance.now() - started);
+          if (error instanceof UpstreamError && error.silentMs !== undefined)
+            abandonedWhileSilent(ctx, deployment, error.silentMs);
           throw new ClientClosedError();
         }
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
@@ -215,8 +216,9 @@ export async function route(
 const ABANDONED_TIMEOUT_SHARE = 0.9;
 
 /**
- * Records, as a timeout of the deployment, an attempt whose client left after it had waited nearly the
- * deployment's whole `timeout_ms` for an answer. The SDKs give up after 600 s, the default timeout:
+ * Records, as a timeout of the deployment, an attempt whose client left after the upstream had been
+ * silent for nearly the deployment's whole `timeout_ms` (since the request went out, or its headers
+ * came; not while it waited for a connection). The SDKs give up after 600 s, the default timeout:
  * every client left just before the gateway would have called it a timeout, so a deployment that takes
  * requests and never answers was counted nowhere, never cooled down and took every next request too.
  */
