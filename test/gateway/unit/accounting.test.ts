@@ -145,6 +145,43 @@ describe('usage recorder', () => {
     }
   });
 
+  it('writes what a little room takes, a batch at a time, and says once how many rows the bound dropped', async () => {
+    const batchConnection = new Database(database.file);
+    const pages = batchConnection.pragma('page_count', { simple: true }) as number;
+    batchConnection.pragma(`max_page_count = ${pages}`);
+    const dropped: number[] = [];
+    const full = new UsageRecorder(
+      new UsageRepository(batchConnection),
+      database.sqlite,
+      usage,
+      new AuditRepository(database.sqlite),
+      { maxBatch: 10, maxHeldRows: 40, unwritableRetryMs: 20, onError: (_error, rows) => dropped.push(rows) },
+    );
+    try {
+      const long = 'x'.repeat(2000);
+      for (let i = 1; i <= 10; i += 1) full.record(entry(i, { requestedModel: long }));
+      expect(full.writable).toBe(false);
+      // 45 more while the disk is full: 15 past the bound, dropped oldest first and said once.
+      for (let i = 11; i <= 55; i += 1) full.record(entry(i, { requestedModel: long }));
+      expect(full.pending).toBe(40);
+      expect(dropped).toEqual([]);
+      // Room for a few batches, not for all 40 rows at once.
+      batchConnection.pragma(`max_page_count = ${pages + 12}`);
+      await vi.waitFor(() => expect(count()).toBeGreaterThan(0));
+      expect(dropped).toEqual([15]);
+      expect(count()).toBeLessThan(40);
+      expect(full.writable).toBe(false);
+      batchConnection.pragma('max_page_count = 1073741823');
+      await vi.waitFor(() => expect(full.writable).toBe(true));
+      expect(count()).toBe(40);
+      const ids = database.sqlite.prepare('SELECT request_id AS id FROM gateway_usage ORDER BY id LIMIT 1').get();
+      expect(ids).toEqual({ id: 'r16' });
+    } finally {
+      full.close();
+      batchConnection.close();
+    }
+  });
+
   it('commits a row and its audit event immediately with commitNow', () => {
     recorder.commitNow(entry(1, { endpoint: 'embeddings' }), {
       createdAt: 1,

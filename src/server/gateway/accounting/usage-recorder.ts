@@ -59,6 +59,9 @@ export class UsageRecorder {
   private releaseWatch: (() => void) | undefined;
   /** Set while the database refuses rows until someone acts (a full disk, a read-only file). */
   private unwritable = false;
+  /** Rows written since they began waiting for the disk, and rows dropped past the bound not yet said. */
+  private writtenSinceHeld = 0;
+  private droppedUnsaid = 0;
 
   /**
    * `batches` writes the queued rows (a connection without fsync on commit, see batch-connection.ts);
@@ -84,7 +87,7 @@ export class UsageRecorder {
     if (this.closed) return;
     this.queue.push(entry);
     // Waiting for space: the retry timer writes them, rather than a failing write per batch.
-    if (this.unwritable) this.dropBeyondBound('the database could not be written for too long');
+    if (this.unwritable) this.dropBeyondBound('the database could not be written for too long', true);
     else if (this.queue.length >= this.maxBatch) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
@@ -107,15 +110,12 @@ export class UsageRecorder {
     if (this.queue.length === 0) return;
     const lock = this.options.lock;
     if (lock?.held) return this.holdUntilFree(lock);
+    if (this.unwritable) return this.retryUnwritable();
     const batch = this.queue;
     this.queue = [];
     try {
       this.batches.insertBatch(batch);
       this.options.onWritten?.();
-      if (this.unwritable) {
-        this.unwritable = false;
-        this.options.onHeld?.({ state: 'written', rows: batch.length, cause: 'unwritable' });
-      }
     } catch (error) {
       if (lock !== undefined && isDatabaseBusy(error)) {
         this.queue = batch.concat(this.queue);
@@ -137,12 +137,46 @@ export class UsageRecorder {
     return !this.unwritable;
   }
 
-  /** Drops the oldest rows beyond the bound of rows held in memory, saying how many. */
-  private dropBeyondBound(why: string): void {
+  /**
+   * Drops the oldest rows beyond the bound of rows held in memory, saying how many, or (`quietly`)
+   * counting them for the next retry to say: a row recorded while the disk is full is no log line each.
+   */
+  private dropBeyondBound(why: string, quietly = false): void {
     const excess = this.queue.length - (this.options.maxHeldRows ?? MAX_HELD_ROWS);
     if (excess <= 0) return;
     this.queue.splice(0, excess);
-    this.options.onError?.(new Error(why), excess);
+    if (quietly) this.droppedUnsaid += excess;
+    else this.options.onError?.(new Error(why), excess);
+  }
+
+  /**
+   * Writes what waited for a full disk or a read-only file, a batch at a time: a little room takes the
+   * first batches (one transaction of the whole backlog needs room for all of it at once, and holds
+   * the event loop as long), and the first batch refused waits for the next try with the rest.
+   */
+  private retryUnwritable(): void {
+    let written = 0;
+    try {
+      while (written < this.queue.length) {
+        const batch = this.queue.slice(written, written + this.maxBatch);
+        this.batches.insertBatch(batch);
+        written += batch.length;
+      }
+    } catch (error) {
+      if (!isDatabaseUnwritable(error)) {
+        // Not the disk: these rows cannot be written at all; the others wait their turn.
+        const refused = Math.min(this.maxBatch, this.queue.length - written);
+        this.options.onError?.(error, refused);
+        written += refused;
+      }
+    }
+    if (written > 0) this.options.onWritten?.();
+    this.queue = this.queue.slice(written);
+    this.writtenSinceHeld += written;
+    if (this.queue.length > 0) return this.holdUntilWritable();
+    this.unwritable = false;
+    this.options.onHeld?.({ state: 'written', rows: this.writtenSinceHeld, cause: 'unwritable' });
+    this.writtenSinceHeld = 0;
   }
 
   /** Keeps the queue (bounded) until the lock is free, then writes it. */
@@ -162,6 +196,10 @@ export class UsageRecorder {
   /** Keeps the queue (bounded) and tries it again every so often, until the database takes it. */
   private holdUntilWritable(): void {
     this.dropBeyondBound('the database could not be written for too long');
+    if (this.droppedUnsaid > 0) {
+      this.options.onError?.(new Error('the database could not be written for too long'), this.droppedUnsaid);
+      this.droppedUnsaid = 0;
+    }
     if (!this.unwritable) {
       this.unwritable = true;
       this.options.onHeld?.({ state: 'waiting', rows: this.queue.length, cause: 'unwritable' });
