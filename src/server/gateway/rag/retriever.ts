@@ -31,7 +31,7 @@ export class RagRetriever {
     private readonly metrics: RagMetrics,
     private readonly log: (message: string, error: unknown) => void,
     /** `rag.min_similarity`: chunks less similar to the query are left out of the vector ranking. */
-    private readonly minSimilarity = -1,
+    private readonly minSimilarity?: number,
   ) {}
 
   /** Splits the named collections into readable and denied for the caller (null: the admin, who reads all). */
@@ -105,9 +105,13 @@ export class RagRetriever {
       this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
       return [];
     }
-    return stored
-      .map((row) => ({ id: row.id, similarity: cosine(queryVector, bufferToVector(row.embedding)) }))
-      .filter((row) => row.similarity >= this.minSimilarity)
+    const floor = this.minSimilarity;
+    const scored = stored.map((row) => ({
+      id: row.id,
+      similarity: cosine(queryVector, bufferToVector(row.embedding)),
+    }));
+    // Without a floor every chunk ranks, a zero vector's NaN similarity included (it sorts last).
+    return (floor === undefined ? scored : scored.filter((row) => row.similarity >= floor))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, depth)
       .map((row) => row.id);
