@@ -110,7 +110,7 @@ export class RagRetriever {
       id: row.id,
       similarity: cosine(queryVector, bufferToVector(row.embedding)),
     }));
-    // Without a floor every chunk ranks, a zero vector's NaN similarity included (it sorts last).
+    // Without a floor every chunk ranks, as before there was one (a zero vector's NaN similarity too).
     return (floor === undefined ? scored : scored.filter((row) => row.similarity >= floor))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, depth)
