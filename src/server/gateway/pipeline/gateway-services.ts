@@ -27,6 +27,7 @@ import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
 import { unreachableDeployments } from '../model-registry/unreachable-deployments.js';
+import { adminSavedSettings } from '../model-registry/admin-saved-settings.js';
 import { unmatchedPrices } from '../accounting/unmatched-prices.js';
 import { unservedModels } from '../model-registry/unserved-models.js';
 import { RagAdmin } from '../rag/rag-admin.js';
@@ -232,6 +233,7 @@ export function createGatewayServices(
   });
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
+  for (const notice of adminSavedSettings(registry)) warn(`configuration: ${notice}`, {});
   for (const problem of unreachableDeployments(registry, options.config.rag.embedding_model))
     warn(`configuration: ${problem}`, {});
   for (const problem of registry.unreadKeyVariables()) warn(`configuration: ${problem}`, {});
