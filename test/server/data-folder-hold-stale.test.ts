@@ -49,6 +49,24 @@ function start(dir: string, storePort = 0) {
   return startServers(loadConfig({ env }).config, { env });
 }
 
+describe('a hold copied along with its folder', () => {
+  it('is taken over in the copy, while the server it names keeps the folder it was copied from', () => {
+    const original = dataDir();
+    const hold = holdDataFolder(original);
+    cleanups.push(() => hold.release());
+    // cp -a of a running server's folder: the hold file comes along, naming a live server.
+    const copy = dataDir();
+    writeFileSync(join(copy, 'gatehouse.lock'), readFileSync(join(original, 'gatehouse.lock')), { mode: 0o600 });
+    const copied = holdDataFolder(copy);
+    cleanups.push(() => copied.release());
+    expect(copied.takeover).toMatch(
+      /^took over the data folder .* from process \d+, which holds the folder this one was copied from, not this copy$/,
+    );
+    // The original is still held.
+    expect(() => holdDataFolder(original)).toThrow(/in use/);
+  });
+});
+
 describe('a hold whose process id runs', () => {
   it.runIf(process.platform === 'linux')(
     'is taken over when that process started after the hold was taken',

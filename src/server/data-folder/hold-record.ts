@@ -9,6 +9,12 @@ const holdRecordSchema = z.object({
   started_at: z.string(),
   gateway: z.string().nullable(),
   store: z.string().nullable(),
+  /**
+   * The held folder's device and inode (`dev:ino`): a copy of a folder made while its server ran
+   * carries the hold file along, and names a folder other than the one it is in. Older versions
+   * wrote none.
+   */
+  folder: z.string().optional(),
 });
 
 /** What the hold file says about the server holding the data folder: the process, and where it listens once it does. */

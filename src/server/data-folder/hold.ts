@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DataFolderInUseError, type Holder } from './data-folder-in-use.js';
 import { formatHoldRecord, parseHoldRecord, type HoldRecord } from './hold-record.js';
 import { isRunning, processStart } from './process-identity.js';
@@ -103,6 +103,12 @@ function judge(dataDir: string, file: string, text: string): Verdict | undefined
   });
   // A server on another machine (a shared folder) cannot be looked up from here.
   if (record.host !== hostname()) return { held: true, holder: { record, unconfirmed: true } };
+  // Copied along with the folder (cp -a, a backup restored) while its server ran: that server holds
+  // the folder it was copied from, not this one. (Only on this machine: another one numbers devices
+  // its own way.)
+  const here = folderIdentity(dataDir);
+  if (record.folder !== undefined && here !== undefined && record.folder !== here)
+    return gone('holds the folder this one was copied from, not this copy');
   if (record.pid === process.pid) {
     if (heldHere.has(record.id)) return { held: true, holder: { record } };
     return gone('did not stop cleanly (an earlier process with the id this one has now)');
@@ -141,7 +147,18 @@ function clearStale(file: string, text: string): void {
   }
 }
 
+/** The folder's device and inode, which a copy does not share (undefined where they cannot be read). */
+function folderIdentity(dataDir: string): string | undefined {
+  try {
+    const stats = statSync(dataDir, { bigint: true });
+    return stats.ino === 0n ? undefined : `${stats.dev}:${stats.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function taken(file: string, fd: number, takeover: string | undefined): DataFolderHold {
+  const folder = folderIdentity(dirname(file));
   let record: HoldRecord = {
     id: randomUUID(),
     pid: process.pid,
@@ -150,6 +167,7 @@ function taken(file: string, fd: number, takeover: string | undefined): DataFold
     started_at: new Date().toISOString(),
     gateway: null,
     store: null,
+    ...(folder === undefined ? {} : { folder }),
   };
   let text = '';
   const write = (next: HoldRecord): void => {
