@@ -474,6 +474,8 @@ export const usageQuerySchema = queryParams({
   until: timeParam.optional(),
   key_id: queryFilter.optional(),
   model: queryFilter.optional(),
+  user: queryFilter.optional(),
+  team: queryFilter.optional(),
 });
 /** Usage aggregation query. */
 export type UsageQuery = z.infer<typeof usageQuerySchema>;

@@ -24,7 +24,7 @@ describe('query parameters of the admin listings', () => {
       ],
       [
         '/internal/usage?key=key_1',
-        "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model",
+        "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model, user, team",
       ],
       [
         '/internal/usage/logs?users=ada&teams=x',
@@ -87,6 +87,25 @@ describe('query parameters of the admin listings', () => {
       expect(answer.body.error.message).toContain(name);
       expect(answer.body.error.message).toContain('must not be empty');
     }
+  });
+
+  it('aggregates the usage of one user or one team, as the rows are filtered (it refused user and team)', async () => {
+    for (const team of ['red', 'blue']) await admin('POST', '/internal/teams', { id: team });
+    const keyOf = async (user: string, team: string) =>
+      (await admin('POST', '/internal/api-keys', { name: user, user, team, scopes: ['chat'] })).body.key as string;
+    const ask = (key: string) =>
+      fetch(`${servers.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
+      }).then((response) => response.text());
+    const [ada, bob] = [await keyOf('ada', 'red'), await keyOf('bob', 'blue')];
+    for (const key of [ada, ada, bob]) await ask(key);
+    const requests = async (query: string) =>
+      (await admin('GET', `/internal/usage?group_by=model&${query}`)).body.totals.requests as number;
+    expect(await requests('team=red')).toBe(2);
+    expect(await requests('user=bob')).toBe(1);
+    expect(await requests('user=bob&team=red')).toBe(0);
   });
 
   it('filters usage rows by endpoint', async () => {

@@ -175,6 +175,8 @@ export class UsageRepository {
     const where = ['u.created_at >= @since', 'u.created_at < @until'];
     if (query.key_id !== undefined) where.push('u.key_id = @key_id');
     if (query.model !== undefined) where.push(modelFilter('u.'));
+    if (query.user !== undefined) where.push('u.owner_user = @user');
+    if (query.team !== undefined) where.push('u.team = @team');
     const rows = this.sqlite
       .prepare(
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
@@ -185,7 +187,15 @@ export class UsageRepository {
          WHERE ${where.join(' AND ')}
          GROUP BY bucket, grp ORDER BY bucket, grp`,
       )
-      .all({ size, since, until, key_id: query.key_id ?? null, model: query.model ?? null }) as AggregateRow[];
+      .all({
+        size,
+        since,
+        until,
+        key_id: query.key_id ?? null,
+        model: query.model ?? null,
+        user: query.user ?? null,
+        team: query.team ?? null,
+      }) as AggregateRow[];
     const data: UsagePoint[] = rows.map((row) => ({
       bucket_start: new Date(row.bucket).toISOString(),
       group: row.grp,
