@@ -35,7 +35,10 @@ describe('response cache on every endpoint', () => {
     const second = await ask();
     expect(second.response.headers.get('x-cache-hit')).toBe('true');
     expect(second.data.choices[0]!.message.content).toBe('You said: cache me');
-    expect(second.data).toEqual(first.data);
+    // The same answer under an id of its own: a replay is a new answer, which clients log and
+    // de-duplicate by id (it had the first one's).
+    expect(second.data).toEqual({ ...first.data, id: expect.stringMatching(/^chatcmpl-/) });
+    expect(second.data.id).not.toBe(first.data.id);
     expect(h.openai.requests).toHaveLength(1);
     const [hit, miss] = await latestRows(2);
     expect(miss).toMatchObject({ cached: false, endpoint: 'chat', model: 'gpt-4o-mini' });
@@ -150,6 +153,39 @@ describe('response cache on every endpoint', () => {
     expect(h.openai.requests).toHaveLength(2);
   });
 
+  it('a replayed stream carries one fresh id in every chunk, and a tool call keeps its id consistent', async () => {
+    const client = h.openaiClient(secret);
+    h.openai.setDefault({ reply: { toolCalls: [{ id: 'call_cached01', name: 'lookup', arguments: '{"q":"x"}' }] } });
+    try {
+      const ids = async (): Promise<{ chunk: string[]; call: string[] }> => {
+        const stream = await client.chat.completions.create({
+          model: 'fast',
+          temperature: 0,
+          stream: true,
+          tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+          messages: [{ role: 'user', content: 'replay my ids' }],
+        });
+        const seen = { chunk: [] as string[], call: [] as string[] };
+        for await (const chunk of stream) {
+          seen.chunk.push(chunk.id);
+          for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.id) seen.call.push(call.id);
+        }
+        return seen;
+      };
+      const first = await ids();
+      const second = await ids();
+      expect(h.openai.requests.filter((r) => r.body?.messages?.[0]?.content === 'replay my ids')).toHaveLength(1);
+      expect(new Set(second.chunk).size).toBe(1);
+      expect(second.chunk[0]).toMatch(/^chatcmpl-/);
+      expect(second.chunk[0]).not.toBe(first.chunk[0]);
+      expect(second.call).toHaveLength(1);
+      expect(second.call[0]).toMatch(/^call_/);
+      expect(second.call[0]).not.toBe('call_cached01');
+    } finally {
+      h.openai.setDefault({});
+    }
+  });
+
   it('Messages: JSON and streamed answers come from the cache through @anthropic-ai/sdk', async () => {
     const client = h.anthropicClient(secret);
     const body = {
@@ -163,7 +199,8 @@ describe('response cache on every endpoint', () => {
     const second = await client.messages.create(body).withResponse();
     expect(first.response.headers.get('x-cache-hit')).toBe('false');
     expect(second.response.headers.get('x-cache-hit')).toBe('true');
-    expect(second.data).toEqual(first.data);
+    expect(second.data).toEqual({ ...first.data, id: expect.stringMatching(/^msg_/) });
+    expect(second.data.id).not.toBe(first.data.id);
     expect(second.data.content).toEqual([{ type: 'text', text: 'You said: hello cache' }]);
 
     const streamed = async (): Promise<string> => {

@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { cacheKey } from './cache-key.js';
+import { freshIds, withFreshIds } from './fresh-ids.js';
 import { CachePolicy } from './cache-policy.js';
 import { bodySize, ResponseStore, type CachedAnswer, type CachedBody, type StoreBounds } from './response-store.js';
 
@@ -31,11 +32,14 @@ async function* replay(frames: readonly string[]): AsyncGenerator<string> {
   for (const frame of frames) yield frame;
 }
 
-/** A kept answer as the respond stage sends it: the same bytes, and no upstream tokens. */
+/** A kept answer as the respond stage sends it: the same bytes but for fresh ids, and no upstream tokens. */
 function answerOf(body: CachedBody): ProviderAnswer {
-  if (body.kind === 'stream')
-    return { kind: 'stream', events: replay(body.frames), usage: () => NO_USAGE, error: () => undefined };
-  const text = body.text;
+  if (body.kind === 'stream') {
+    const fresh = freshIds(body.frames);
+    const frames = fresh.size === 0 ? body.frames : body.frames.map((frame) => withFreshIds(frame, fresh));
+    return { kind: 'stream', events: replay(frames), usage: () => NO_USAGE, error: () => undefined };
+  }
+  const text = withFreshIds(body.text, freshIds([body.text]));
   // Parsed only when an output stage (PII restore) needs the object, and afresh each time, since it may rewrite it.
   return {
     kind: 'json',
