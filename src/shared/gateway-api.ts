@@ -598,7 +598,7 @@ export const auditQuerySchema = queryParams({
 /** `GET /internal/audit` answer. */
 export const auditListSchema = pageOf(auditEventSchema);
 
-/** One request as the traffic view shows it: bodies as forwarded, never credentials. */
+/** One request as the traffic view shows it: bodies as received with the gateway's rewrites, never credentials. */
 export const trafficEventSchema = z.object({
   seq: z.number(),
   request_id: z.string(),
@@ -636,7 +636,7 @@ export const trafficEventSchema = z.object({
   cache: z.enum(['hit', 'miss', 'bypass']).nullable().optional(),
   /** The OpenTelemetry trace of the request, when tracing is on. */
   trace_id: z.string().nullable().optional(),
-  /** The request body as sent upstream (JSON), truncated past the buffer's per-body limit. */
+  /** The request body as received, with the pipeline's rewrites (`model`, a capped `max_tokens`, PII placeholders; JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
   response_body: z.unknown().nullable(),
