@@ -47,7 +47,11 @@ describe('DELETE /v1/branches', () => {
     expect((await call('GET', '/v1/state?namespace=ops&branch=mian')).body).toEqual({ revision: 0, objects: {} });
     expect((await call('GET', '/v1/log?namespace=ops&branch=mian')).body).toEqual({ entries: [], total: 0 });
     expect(await call('GET', `/v1/revisions/${typoFirst}?namespace=ops`)).toEqual(
-      failure(404, 'not_found_error', `revision ${typoFirst} does not exist in namespace "ops"`),
+      failure(
+        404,
+        'not_found_error',
+        `revision ${typoFirst} does not exist in namespace "ops" (it was removed by garbage collection, or with the branch it was on)`,
+      ),
     );
     expect(contentStored('replicas: 30 (typo branch only)')).toBe(0);
     expect(contentStored('replicas: 31 (typo branch only)')).toBe(0);
