@@ -450,6 +450,8 @@ export const gcRequestSchema = strictFields({
   keep: wholeNumber('keep', GC_KEEP_MAX).default(0),
   /** Gatehouse extension: count what would be pruned, delete nothing. */
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
+  /** Gatehouse extension: prune this namespace alone (absent: every namespace; empty, as elsewhere: `default`). */
+  namespace: namespaceSchema.optional(),
 });
 
 /** Answer of garbage collection. */

@@ -11,6 +11,7 @@ import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
+import { notFoundError } from './errors.js';
 import * as reads from './reads.js';
 import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
@@ -244,11 +245,19 @@ export class StoreEngine {
   }
 
   /**
-   * Deletes old revisions of the namespaces `covers` accepts, every one without it (see
+   * Deletes old revisions of the namespaces `covers` accepts (and only `namespace`, when one is named),
+   * every one without them (see
    * {@link collectGarbage}). With `dryRun`, only counts what would go, in a read transaction with the
    * same selection, so the count equals what a real run would prune then.
    */
-  gc(keep = 0, dryRun = false, covers?: NamespaceFilter): { pruned: number } {
+  gc(keep = 0, dryRun = false, covers?: NamespaceFilter, namespace?: string): { pruned: number } {
+    if (namespace !== undefined) {
+      // One namespace: a misspelt name is said, rather than pruning nothing without a word.
+      if (this.read(() => this.ctx.repo.namespace(namespace)) === undefined)
+        throw notFoundError(`namespace "${namespace}" does not exist`);
+      const within = covers;
+      covers = (name) => name === namespace && (within === undefined || within(name));
+    }
     if (dryRun) return this.read(() => ({ pruned: countGarbage(this.ctx.repo, keep, covers) }));
     const result = this.write(() => ({ pruned: collectGarbage(this.ctx.repo, keep, covers) }));
     this.ctx.stateCache.clear();

@@ -4,8 +4,9 @@ import { administeredNamespaces } from '../store-auth.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
- * POST /v1/gc: delete old revisions of every namespace the caller may administer, or with `dry_run`
- * count them (admin permission). A token limited to `team/*` prunes and counts only under `team/`.
+ * POST /v1/gc: delete old revisions of every namespace the caller may administer (or of the one named
+ * in `namespace`), or with `dry_run` count them (admin permission). A token limited to `team/*` prunes
+ * and counts only under `team/`.
  */
 export const gcRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.post(
@@ -21,9 +22,14 @@ export const gcRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { eng
       return runOperation(
         metrics,
         'gc',
-        () => engine.gc(request.body?.keep ?? 0, dryRun, covers),
+        () => engine.gc(request.body?.keep ?? 0, dryRun, covers, oneNamespace(request.body?.namespace)),
         (r) => ({ noop: dryRun || r.pruned === 0, changed: 0 }),
       );
     },
   );
 };
+
+/** The one namespace a run is for: none named, every one; an empty name, as everywhere, `default`. */
+function oneNamespace(named: string | undefined): string | undefined {
+  return named === undefined ? undefined : named || 'default';
+}
