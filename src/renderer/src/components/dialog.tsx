@@ -124,11 +124,17 @@ export function ConfirmFooter({
   );
 }
 
+/** The request a form sends: its failure, and how to forget it. A TanStack Query mutation is one. */
+export interface FormRequest {
+  readonly error: unknown;
+  readonly reset: () => void;
+}
+
 /**
  * A dialog around a form: Enter in a field submits as the confirm button does (only while it is
  * enabled), a refused submit moves focus to the first field with a problem, `after` follows the form
- * (a preview, a notice), and the mutation's error (when it failed) is shown last. `layout="grid"`
- * puts the fields in two columns; `stack` one under the other.
+ * (a preview, a notice), and the request's failure (`request.error`, or `error`) is shown last.
+ * `layout="grid"` puts the fields in two columns; `stack` one under the other.
  */
 export function FormDialog({
   onClose,
@@ -139,7 +145,8 @@ export function FormDialog({
   disabled = false,
   layout = 'grid',
   after,
-  error,
+  request,
+  error = request?.error,
   errorTitle,
   children,
   ...dialog
@@ -157,6 +164,12 @@ export function FormDialog({
   readonly disabled?: boolean;
   readonly layout?: 'grid' | 'stack';
   readonly after?: ReactNode;
+  /**
+   * The request the form sends. Its refusal spoke of the form as it was sent, so it is forgotten once a
+   * field changes or the form is submitted again (a check of the form's own may then refuse it first).
+   */
+  readonly request?: FormRequest;
+  /** The failure shown, when it is not simply `request.error` (or the form sends no request of its own). */
   readonly error?: unknown;
   readonly errorTitle?: string;
   readonly children: ReactNode;
@@ -164,6 +177,9 @@ export function FormDialog({
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const submitted = useFocusFirstProblem(formRef);
+  const forgetRefusal = (): void => {
+    if (request?.error) request.reset();
+  };
   return (
     <Dialog
       {...dialog}
@@ -178,10 +194,13 @@ export function FormDialog({
         ref={formRef}
         id={formId}
         className={layout === 'grid' ? 'form-grid' : 'form-stack'}
+        // Any field's change reaches the form (React's change events bubble).
+        onChange={forgetRefusal}
         onSubmit={(event) => {
           event.preventDefault();
           // Enter does nothing while the confirm button is disabled; this also holds for a scripted submit.
           if (disabled || busy) return;
+          forgetRefusal();
           onSubmit();
           submitted();
         }}

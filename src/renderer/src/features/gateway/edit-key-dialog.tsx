@@ -47,7 +47,7 @@ export function EditKeyDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyReco
       busy={update.isPending}
       confirmLabel="Save key"
       confirmTestId="confirm-edit-key"
-      error={update.error}
+      request={update}
       errorTitle="Could not change the key"
     >
       <KeyAccessFields draft={draft} expiry={expiry} />

@@ -47,7 +47,7 @@ export function EditKeyLimitsDialog({
       busy={update.isPending}
       confirmLabel="Save limits"
       confirmTestId="confirm-key-limits"
-      error={update.error}
+      request={update}
       errorTitle="Could not change the limits"
     >
       <KeyLimitFields draft={draft} />

@@ -35,7 +35,7 @@ export function IssueKeyDialog({
       busy={issue.isPending}
       confirmLabel="Issue key"
       confirmTestId="confirm-issue-key"
-      error={issue.error}
+      request={issue}
       errorTitle="Could not issue the key"
     >
       <KeyAccessFields draft={draft} expiry={EXPIRY} />

@@ -38,7 +38,7 @@ export function RotateKeyDialog({
       layout="stack"
       confirmLabel="Rotate secret"
       confirmTestId="confirm-rotate-key"
-      error={rotate.error}
+      request={rotate}
       errorTitle="Could not rotate the key"
     >
       <Field

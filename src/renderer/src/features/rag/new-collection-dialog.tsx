@@ -45,7 +45,7 @@ export function NewCollectionDialog({ onClose }: { readonly onClose: () => void 
       busy={create.isPending}
       confirmLabel="Create collection"
       confirmTestId="confirm-new-collection"
-      error={create.error}
+      request={create}
       errorTitle="Could not create the collection"
     >
       <Field label="Name" htmlFor="collection-name" error={nameError}>

@@ -186,7 +186,14 @@ export function PeopleScreen() {
           <SpendPanel />
         </div>
       </PageBody>
-      {editing && <PrincipalDialog target={editing} teams={teamIds} onClose={() => setEditing(undefined)} />}
+      {editing && (
+        <PrincipalDialog
+          target={editing}
+          teams={teamIds}
+          takenIds={(editing.kind === 'team' ? teams : users).data?.data.map((record) => record.id)}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
       {deleting && (
         <DeletePrincipalDialog kind={deleting.kind} id={deleting.id} onClose={() => setDeleting(undefined)} />
       )}

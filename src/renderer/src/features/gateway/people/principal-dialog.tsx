@@ -11,6 +11,7 @@ import {
   toTeamCreate,
   toTeamUpdate,
   toUserCreate,
+  takenIdProblem,
   toUserUpdate,
   type PrincipalForm,
 } from './principal-form.js';
@@ -29,20 +30,26 @@ const nothingChanged = (body: object): boolean => Object.values(body).every((val
 export function PrincipalDialog({
   target,
   teams,
+  takenIds,
   onClose,
 }: {
   readonly target: PrincipalTarget;
   /** Team ids a user can join. */
   readonly teams: readonly string[];
+  /** The ids of the teams (or users) listed, which a new one cannot have; undefined while not loaded. */
+  readonly takenIds: readonly string[] | undefined;
   readonly onClose: () => void;
 }) {
-  const draft = useDraft<PrincipalForm>(() => principalForm(target.record));
+  const typed = useDraft<PrincipalForm>(() => principalForm(target.record));
+  const editing = target.record !== undefined;
+  // Checked as typed against the list on screen, as New branch checks a branch's name.
+  const taken = editing ? undefined : takenIdProblem(target.kind, typed.form.id, takenIds);
+  const draft = taken ? { ...typed, errors: { ...typed.errors, id: typed.errors.id ?? taken } } : typed;
   const { form, errors } = draft;
   const createTeam = useCreateTeam();
   const updateTeam = useUpdateTeam();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
-  const editing = target.record !== undefined;
   const mutation = target.kind === 'team' ? (editing ? updateTeam : createTeam) : editing ? updateUser : createUser;
   const done = (id: string): void => {
     onClose();
@@ -100,9 +107,10 @@ export function PrincipalDialog({
       onClose={onClose}
       onSubmit={submit}
       busy={mutation.isPending}
+      disabled={taken !== undefined}
       confirmLabel={editing ? 'Save' : `Create ${noun}`}
       confirmTestId="confirm-principal"
-      error={mutation.error}
+      request={mutation}
       errorTitle={editing ? `Could not save the ${noun}` : `Could not create the ${noun}`}
     >
       {!editing &&

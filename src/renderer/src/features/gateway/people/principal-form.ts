@@ -79,6 +79,21 @@ const FIELD_REFS: Readonly<Record<string, FormFieldRef<keyof PrincipalForm>>> = 
   ...limitFieldRefs(PRINCIPAL_LIMIT_FIELDS),
 };
 
+/**
+ * Why a new team's or user's id cannot be created as typed: one of those listed already has it (compared
+ * as the gateway compares ids: trimmed, in Unicode's composed form). One created meanwhile is still the
+ * gateway's 409.
+ */
+export function takenIdProblem(
+  kind: 'team' | 'user',
+  id: string,
+  existing: readonly string[] | undefined,
+): string | undefined {
+  const typed = id.trim().normalize('NFC');
+  if (typed === '' || !existing?.some((other) => other.normalize('NFC') === typed)) return undefined;
+  return `${PRINCIPAL_LABELS.id} “${typed}” is taken: there is already a ${kind} of that id.`;
+}
+
 /** A text field for a creation: trimmed, left out when empty. */
 const created = (value: string): string | undefined => value.trim() || undefined;
 

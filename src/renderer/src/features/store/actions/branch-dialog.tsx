@@ -76,18 +76,15 @@ export function BranchDialog({
           emptyText="The source has no documents: the branch starts empty."
         />
       }
-      error={create.error}
+      request={create}
       errorTitle="Could not create the branch"
     >
       <Field label="Branch name" htmlFor="branch-name" error={problem} hint="For example feature/new-limits.">
         <TextInput
           id="branch-name"
           value={name}
-          onChange={(event) => {
-            setName(event.target.value);
-            // The store's refusal was about the name as it was: the field now speaks for the new one.
-            create.reset();
-          }}
+          // The store's refusal was about the name as it was: the dialog forgets it as the name changes.
+          onChange={(event) => setName(event.target.value)}
           placeholder="feature/new-limits"
         />
       </Field>

@@ -72,7 +72,7 @@ export function CreateCheckpointDialog({
       confirmTestId="confirm-checkpoint"
       busy={create.isPending}
       disabled={!canSubmit}
-      error={create.error}
+      request={create}
       errorTitle="Could not create the checkpoint"
     >
       <Field
