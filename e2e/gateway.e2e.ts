@@ -44,7 +44,7 @@ test('issue a key in the UI, use it with the openai package, and see the request
   await row.click();
   const drawer = page.getByTestId('traffic-drawer');
   await expect(drawer).toContainText('Hello from the browser test');
-  await expect(drawer).toContainText(reply.id.length > 0 ? 'Request (as forwarded)' : '');
+  await expect(drawer).toContainText(reply.id.length > 0 ? "Request (as received, with the gateway's rewrites)" : '');
   await saveScreenshot(page, 'gateway-traffic-drawer');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();

@@ -108,14 +108,15 @@ export function SeriesSwatch({ colour }: { readonly colour: number }) {
   return <span className={`legend-swatch series-${colour}`} aria-hidden="true" data-colour={colour} />;
 }
 
-/** The colour key of a chart's series. */
+/** The colour key of a chart's series, each name on one line (cut short when long, whole in its tooltip). */
 export function Legend({ data }: { readonly data: SeriesSet }) {
   return (
     <div className="legend">
       {data.series.map((series) => (
-        <span key={series.key} className="legend-item" data-series={series.key}>
+        // A long name is cut short on one line; the whole of it is the tooltip.
+        <span key={series.key} className="legend-item" data-series={series.key} title={series.label}>
           <SeriesSwatch colour={series.colour} />
-          <span className="mono">{series.label}</span>
+          <span className="mono truncate">{series.label}</span>
         </span>
       ))}
     </div>

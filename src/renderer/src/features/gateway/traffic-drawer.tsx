@@ -6,8 +6,10 @@ import { AlertIcon } from '../../components/icons.js';
 import { useApi } from '../../api/api-context.js';
 import { toCurl } from '../../lib/curl.js';
 import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
+import { LIMIT_WORDS, limitWordOf } from '../../lib/limit-words.js';
 import { transcriptEvents } from '../../lib/stream-transcript.js';
 import { PiiNote, PolicyNote } from './guardrails-note.js';
+import { answerErrorOf, policyStop, reachedStage, type PolicyStage, type PolicyStop } from './traffic-stages.js';
 
 function pretty(body: unknown): string {
   if (body === null || body === undefined) return '';
@@ -23,7 +25,18 @@ function Detail({ label, children }: { readonly label: string; readonly children
   );
 }
 
-function Body({ title, what, body }: { readonly title: string; readonly what: string; readonly body: unknown }) {
+function Body({
+  title,
+  what,
+  body,
+  note,
+}: {
+  readonly title: string;
+  readonly what: string;
+  readonly body: unknown;
+  /** What the body is, when the title alone would mislead. */
+  readonly note?: string;
+}) {
   const text = pretty(body);
   return (
     <section className="drawer-section">
@@ -31,6 +44,7 @@ function Body({ title, what, body }: { readonly title: string; readonly what: st
         <span className="section-title">{title}</span>
         {text && <CopyButton text={text} what={what} variant="ghost" />}
       </div>
+      {note && <p className="muted drawer-section-note">{note}</p>}
       {text ? <pre className="code-block code-block-scroll">{text}</pre> : <p className="muted">No body recorded.</p>}
     </section>
   );
@@ -71,6 +85,24 @@ function cacheLabel(cache: TrafficEvent['cache']): string | undefined {
   }
 }
 
+/** A policy stage the request was refused before: it did nothing, whatever its settings. */
+function NotReached({ stage }: { readonly stage: PolicyStage }) {
+  return (
+    <span className="muted" data-testid={`not-reached-${stage}`}>
+      not reached
+    </span>
+  );
+}
+
+/** What the limits stage did: the limit that refused the request, or what it reserved (none: undefined). */
+function limitsNote(event: TrafficEvent, stop: PolicyStop | undefined): ReactNode {
+  if (stop?.at === 'limits') return `refused${stop.limitType ? `: ${LIMIT_WORDS[limitWordOf(stop.limitType)]}` : ''}`;
+  if (!reachedStage(stop, 'limits')) return <NotReached stage="limits" />;
+  return event.limits
+    ? `reserved ${formatInt(event.limits.reserved_tokens)} tokens (prompt ${formatInt(event.limits.prompt_tokens)}${event.limits.estimated ? ', an estimate' : ''})`
+    : undefined;
+}
+
 /** The model asked for and the one routed to; a request refused before routing has only the first. */
 function modelLabel(event: TrafficEvent): string | undefined {
   if (event.model === null) return event.requested_model ? `${event.requested_model} (not routed)` : undefined;
@@ -84,23 +116,14 @@ function modelLabel(event: TrafficEvent): string | undefined {
  * `{type: "error", error: {message}}`), so it can be read whole beside its status.
  */
 export function errorMessageOf(body: unknown): string | undefined {
-  const value = typeof body === 'string' ? parsed(body) : body;
-  if (value === null || typeof value !== 'object') return undefined;
-  const error = (value as { error?: unknown }).error;
-  if (error === null || typeof error !== 'object') return undefined;
-  const message = (error as { message?: unknown }).message;
+  const message = answerErrorOf(body)?.message;
   return typeof message === 'string' && message !== '' ? message : undefined;
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** One request in full: what it was, where it went, and the bodies as the gateway forwarded them. */
+/**
+ * One request in full: what it was, where it went, the request body as received with the gateway's
+ * rewrites (not the provider's own form of it) and the answer as sent.
+ */
 export function TrafficDrawer({
   event,
   onClose,
@@ -115,6 +138,7 @@ export function TrafficDrawer({
     path: event.path,
     body: event.request_body,
   });
+  const stop = policyStop(event);
   return (
     <Drawer
       testId="traffic-drawer"
@@ -171,11 +195,7 @@ export function TrafficDrawer({
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
         <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
-        <Detail label="Limits">
-          {event.limits
-            ? `reserved ${formatInt(event.limits.reserved_tokens)} tokens (prompt ${formatInt(event.limits.prompt_tokens)}${event.limits.estimated ? ', an estimate' : ''})`
-            : undefined}
-        </Detail>
+        <Detail label="Limits">{limitsNote(event, stop)}</Detail>
         <Detail label="Cache">{cacheLabel(event.cache)}</Detail>
         {event.trace_id && (
           <Detail label="Trace id">
@@ -194,13 +214,22 @@ export function TrafficDrawer({
             .join(', ')}
         </Detail>
         <Detail label="PII">
-          <PiiNote outcome={event.guardrails} />
+          {reachedStage(stop, 'pii') ? <PiiNote outcome={event.guardrails} /> : <NotReached stage="pii" />}
         </Detail>
         <Detail label="Content policy">
-          <PolicyNote outcome={event.guardrails} />
+          {reachedStage(stop, 'content_policy') ? (
+            <PolicyNote outcome={event.guardrails} />
+          ) : (
+            <NotReached stage="content_policy" />
+          )}
         </Detail>
       </dl>
-      <Body title="Request (as forwarded)" what="request body" body={event.request_body} />
+      <Body
+        title="Request (as received, with the gateway's rewrites)"
+        what="request body"
+        body={event.request_body}
+        note="The client's body with the routed model and a capped max_tokens. What the provider received (its own model name, the stream options the gateway adds) is not kept."
+      />
       <StreamEvents body={event.response_body} />
       <Body title="Response" what="response body" body={event.response_body} />
     </Drawer>

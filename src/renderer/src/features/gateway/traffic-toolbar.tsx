@@ -33,7 +33,7 @@ export function TrafficToolbar({
   readonly filterRef: RefObject<HTMLInputElement | null>;
 }) {
   return (
-    <header className="toolbar toolbar-wrap">
+    <header className="toolbar toolbar-wrap traffic-toolbar">
       <span className="live-state" data-testid="live-state">
         <StatusDot tone={!connected ? 'danger' : paused ? 'warning' : 'success'} />
         {!connected ? 'Reconnecting…' : paused ? `Paused${newCount ? ` · ${formatInt(newCount)} new` : ''}` : 'Live'}
@@ -72,6 +72,8 @@ export function TrafficToolbar({
       </Select>
       <Select
         aria-label="Model"
+        // A long name is cut short in the closed filter: the whole of it is its tooltip.
+        title={filter.model || undefined}
         value={filter.model}
         onChange={(event) => onFilter({ ...filter, model: event.target.value })}
       >
@@ -84,6 +86,7 @@ export function TrafficToolbar({
       </Select>
       <Select
         aria-label="Key"
+        title={keys.find((key) => key.id === filter.key)?.name}
         value={filter.key}
         onChange={(event) => onFilter({ ...filter, key: event.target.value })}
       >
