@@ -1,5 +1,5 @@
 import { expect, openSignedIn, storeCall, test } from './fixtures.js';
-import { applyMany, freshNamespace, screen } from './store-helpers.js';
+import { apply, applyMany, freshNamespace, screen } from './store-helpers.js';
 
 test('History: j/k pressed before a linked old revision’s row is read go on from it, not from the head', async ({
   page,
@@ -38,4 +38,22 @@ test('History: j/k pressed before a linked old revision’s row is read go on fr
     // The gc tests count every branch's revisions in the app: leave none of these behind.
     await storeCall('/v1/branches', { namespace, name: 'main' }, 'DELETE');
   }
+});
+
+test('History: j/k after a link to a revision the document filter leaves out move through the list, not nowhere', async ({
+  page,
+}) => {
+  const namespace = freshNamespace('deep-link', 'filtered');
+  await apply(namespace, 'main', 'both', { 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+  const onlyA = await apply(namespace, 'main', 'only a', { 'a.txt': 'a2\n' });
+  const onlyB = await apply(namespace, 'main', 'only b', { 'b.txt': 'b2\n' });
+  // The linked revision changed a.txt alone: the list of b.txt's revisions never holds its row, and
+  // every j / k was kept for it, for ever.
+  await openSignedIn(page, screen('history', namespace, 'main', `&document=b.txt&rev=${onlyA.revision}`));
+  const log = page.getByTestId('log-list');
+  await expect(log.getByRole('option')).toHaveCount(2);
+  await log.focus();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`[?&]rev=${onlyB.revision}(&|$)`));
+  await expect(log.getByRole('option', { selected: true })).toContainText('only b');
 });

@@ -78,12 +78,16 @@ export function HistoryScreen() {
   }, [readUpTo, loadMore]);
   // Until then the log highlights no row, and j / k would start from the head: moves pressed meanwhile
   // are kept and go on from the selected revision once its row is read (dropped if it never will be:
-  // a revision of another branch, one that is gone).
+  // a revision of another branch, one that is gone, one a document filter leaves out, one older than
+  // the whole log read).
   const rowComing =
     requested !== undefined &&
     !problem &&
     selectedIndex < 0 &&
-    (revision.isPending || revision.data?.branch === scope.branch);
+    (revision.isPending ||
+      (revision.data?.branch === scope.branch &&
+        (hasNextPage || isFetchingNextPage) &&
+        (oldest === undefined || requested < oldest)));
   const [pendingMove, setPendingMove] = useState(0);
   const keepMove = useCallback((by: number) => setPendingMove((kept) => kept + by), []);
   useEffect(() => {
