@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { withSdkClients, type GatewayHarness } from '../support/harness.js';
 
 /** A chat user message of text parts. */
 const userParts = (...texts: string[]): OpenAI.ChatCompletionUserMessageParam => ({
@@ -22,17 +22,7 @@ describe('PII: whole values in neighbouring parts stay apart', () => {
   let h: GatewayHarness;
   let openai: OpenAI;
   let anthropic: Anthropic;
-  beforeAll(async () => {
-    h = await startGatewayHarness({ pii: { mode: 'mask' } });
-    const key = (await h.issueKey({ scopes: ['chat'] })).key;
-    openai = h.openaiClient(key);
-    anthropic = h.anthropicClient(key);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => {
-    h.openai.reset();
-    h.anthropic.reset();
-  });
+  withSdkClients({ pii: { mode: 'mask' } }, ['chat'], (clients) => ({ h, openai, anthropic } = clients));
 
   it('chat: each part masks its own address, the words after it stay, and the answer restores each', async () => {
     const cases: Array<{ parts: string[]; sent: string[]; answer: string; restored: string }> = [
