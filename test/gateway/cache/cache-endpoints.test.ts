@@ -153,6 +153,24 @@ describe('response cache on every endpoint', () => {
     expect(h.openai.requests).toHaveLength(2);
   });
 
+  it('gives a short id, as Ollama numbers its answers, a fresh one too', async () => {
+    h.openai.setDefault({ reply: { id: 'chatcmpl-456', text: 'short id' } });
+    try {
+      const ask = () =>
+        h
+          .openaiClient(secret)
+          .chat.completions.create({
+            model: 'fast',
+            temperature: 0,
+            messages: [{ role: 'user', content: 'ollama ids' }],
+          });
+      expect((await ask()).id).toBe('chatcmpl-456');
+      expect((await ask()).id).toMatch(/^chatcmpl-(?!456$)[A-Za-z0-9]{3}$/);
+    } finally {
+      h.openai.setDefault({});
+    }
+  });
+
   it('a replayed stream carries one fresh id in every chunk, and a tool call keeps its id consistent', async () => {
     const client = h.openaiClient(secret);
     h.openai.setDefault({ reply: { toolCalls: [{ id: 'call_cached01', name: 'lookup', arguments: '{"q":"x"}' }] } });

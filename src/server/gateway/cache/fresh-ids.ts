@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
-/** An id a provider gave an answer or one of its items (`chatcmpl-…`, `msg_…`, `resp_…`, `call_…`, `toolu_…`). */
-const ID_FIELD = /"id":"([A-Za-z]+[_-][A-Za-z0-9_-]{6,})"/g;
+/**
+ * An id a provider gave an answer or one of its items (`chatcmpl-…`, `msg_…`, `resp_…`, `call_…`,
+ * `toolu_…`): a word, `_` or `-`, then at least three characters (Ollama numbers its `chatcmpl-123`).
+ */
+const ID_FIELD = /"id":"([A-Za-z]+[_-][A-Za-z0-9_-]{3,})"/g;
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
