@@ -157,13 +157,11 @@ describe('response cache on every endpoint', () => {
     h.openai.setDefault({ reply: { id: 'chatcmpl-456', text: 'short id' } });
     try {
       const ask = () =>
-        h
-          .openaiClient(secret)
-          .chat.completions.create({
-            model: 'fast',
-            temperature: 0,
-            messages: [{ role: 'user', content: 'ollama ids' }],
-          });
+        h.openaiClient(secret).chat.completions.create({
+          model: 'fast',
+          temperature: 0,
+          messages: [{ role: 'user', content: 'ollama ids' }],
+        });
       expect((await ask()).id).toBe('chatcmpl-456');
       expect((await ask()).id).toMatch(/^chatcmpl-(?!456$)[A-Za-z0-9]{3}$/);
     } finally {
