@@ -9,6 +9,7 @@ import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment, NativeResult } from './types.js';
 import { reportedTokens } from '../formats/reported-tokens.js';
+import { StreamedOutput } from './streamed-output.js';
 
 /** OpenAI's own API address: its deployments use the native Responses API unless told otherwise. */
 const OPENAI_HOST = 'api.openai.com';
@@ -164,12 +165,14 @@ export async function* relayResponsesStream(
   let ended = false;
   // The id the response is kept under when it is not the provider's (one the provider repeated).
   let renamedTo: string | undefined;
-  // The last Response kept: should the stream fail or the client leave, it must not stay in progress.
+  // The last Response kept: should the stream fail or the client leave, it must not stay in progress,
+  // and it keeps the output written so far.
   let kept: Record<string, unknown> | undefined;
+  const written = options.keep === undefined ? undefined : new StreamedOutput();
   try {
     yield* relayEvents();
   } finally {
-    if (!ended && kept !== undefined) options.keep?.(failedResponse(kept));
+    if (!ended && kept !== undefined) options.keep?.(failedResponse({ ...kept, output: written?.items() ?? [] }));
   }
 
   /** Keeps the provider's own failed Response (its error included), if it sent a readable one. */
@@ -191,6 +194,7 @@ export async function* relayResponsesStream(
       // The event line may be left out (valid SSE; the SDKs read the type from the data): the type is
       // then the data's own, and the client is sent it named, as OpenAI sends it.
       const type = event.event ?? (typeof payload.type === 'string' ? payload.type : '');
+      written?.note(type, payload);
       if (type === 'response.failed' && options.keep) keepFailed(event.data);
       // Not relayed: the gateway's own error event takes its place, and its number.
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);

@@ -207,7 +207,14 @@ export function failedResponse(response: Record<string, unknown>): Record<string
     ...response,
     status: 'failed',
     error: { code: 'server_error', message: 'the stream ended before the response was complete' },
+    output: incompleteItems(response.output),
   };
+}
+
+/** Output items, those still being written marked `incomplete`, as the ones a token limit cut off. */
+function incompleteItems(output: unknown): Array<Record<string, unknown>> {
+  const items = Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
+  return items.map((item) => (item.status === 'in_progress' ? { ...item, status: 'incomplete' } : item));
 }
 
 /**
@@ -215,13 +222,7 @@ export function failedResponse(response: Record<string, unknown>): Record<string
  * at the server; the items it was writing are `incomplete`, as the ones a token limit cut off.
  */
 export function cancelledResponse(response: Record<string, unknown>): Record<string, unknown> {
-  const output = Array.isArray(response.output) ? (response.output as Array<Record<string, unknown>>) : [];
-  return {
-    ...response,
-    status: 'cancelled',
-    error: null,
-    output: output.map((item) => (item.status === 'in_progress' ? { ...item, status: 'incomplete' } : item)),
-  };
+  return { ...response, status: 'cancelled', error: null, output: incompleteItems(response.output) };
 }
 
 /**
