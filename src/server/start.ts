@@ -154,6 +154,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       throw listenProblem(error, 'gateway', host, config.server.gateway_port);
     });
     gatewayUrl = urlOf(gateway);
+    if (!isLoopbackHost(host))
+      gateway.log.warn(
+        { host },
+        `listening on ${host}: other machines can reach both services; API keys and store tokens guard them, but the gateway's /metrics, /healthz and /readyz answer anyone who reaches them`,
+      );
     folderHold.announce({ gateway: gatewayUrl, store: storeUrl });
   } catch (error) {
     await Promise.allSettled([gateway?.close(), store?.close()]);

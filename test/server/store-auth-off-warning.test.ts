@@ -33,6 +33,16 @@ describe('a store without authentication', () => {
   });
 
   it('says nothing on the loopback address, where only this machine reaches it', async () => {
-    expect(await outputWithAuthOff('127.0.0.1')).not.toContain(WARNING);
+    const output = await outputWithAuthOff('127.0.0.1');
+    expect(output).not.toContain(WARNING);
+    expect(output).not.toContain('other machines can reach');
+  });
+
+  it('says, with authentication on too, that other machines can reach a server bound beyond this one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bound-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dir, GATEHOUSE_HOST: '0.0.0.0' });
+    cleanups.push(() => server.child.kill('SIGKILL'));
+    expect(server.output()).toContain('listening on 0.0.0.0: other machines can reach both services');
   });
 });
