@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
 import { callersFolder } from './config/callers-folder.js';
+import { configurationIssues } from './config-check.js';
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
@@ -72,6 +73,14 @@ async function main(): Promise<void> {
   }
   const { config, source } = loaded;
   for (const warning of loaded.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
+  if (request.kind === 'check') {
+    const issues = configurationIssues(config, process.env);
+    if (issues.length > 0) refuse(invalidConfiguration(issues.map(loaded.inFileTerms), source));
+    process.stdout.write(
+      `gatehouse: configuration from ${source} is valid; data would be in ${config.server.data_dir}\n`,
+    );
+    return;
+  }
   // A signal while the servers start (opening the database, binding the ports) is held until they
   // have: the default action would end the process with the data folder still held, and a start
   // that then fails exits on its own anyway.

@@ -61,6 +61,17 @@ function urlOf(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
+/** What is wrong with `PROXY_MASTER_KEY`, when it is set and unusable, naming the variable. */
+export function masterKeyIssue(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env.PROXY_MASTER_KEY;
+  const problem = key ? bearerSecretProblem('the master key', key) : undefined;
+  if (problem === undefined) return undefined;
+  // A short key carried over from elsewhere (LiteLLM's examples use `sk-1234`) is easiest replaced by a generated one.
+  const hint =
+    key!.length < MIN_SECRET_LENGTH ? ' (or leave it unset: Gatehouse then generates one in its data folder)' : '';
+  return `PROXY_MASTER_KEY: ${problem}${hint}`;
+}
+
 /** Starts the gateway and the store over one database; the desktop app and `npm run serve` both call this. */
 export async function startServers(config: Config, options: StartOptions = {}): Promise<RunningServers> {
   const env = options.env ?? process.env;
@@ -71,16 +82,9 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   let database: DatabaseHandle;
   let hold: DataFolderHold | undefined;
   // The master key opens the whole admin API: held to the rules of the store's tokens, before the folder is touched.
-  const masterKeyProblem = env.PROXY_MASTER_KEY
-    ? bearerSecretProblem('the master key', env.PROXY_MASTER_KEY)
-    : undefined;
+  const masterKeyProblem = masterKeyIssue(env);
   if (masterKeyProblem) {
-    // A short key carried over from elsewhere (LiteLLM's examples use `sk-1234`) is easiest replaced by a generated one.
-    const hint =
-      env.PROXY_MASTER_KEY!.length < MIN_SECRET_LENGTH
-        ? ' (or leave it unset: Gatehouse then generates one in its data folder)'
-        : '';
-    throw invalidConfiguration([`PROXY_MASTER_KEY: ${masterKeyProblem}${hint}`]);
+    throw invalidConfiguration([masterKeyProblem]);
   }
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.

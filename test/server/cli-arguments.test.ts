@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,9 +29,48 @@ describe('the headless command line', () => {
     const failure = await failedStart(env, 10_000, ['--port=1']);
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toMatch(
-      /^gatehouse: unknown argument '--port=1': the command takes --config <file> and --help/,
+      /^gatehouse: unknown argument '--port=1': the command takes --config <file>, --check and --help/,
     );
     expect((await failedStart(env, 10_000, ['--config']))?.stderr).toContain('--config needs a file');
+  });
+
+  it('--check says a configuration is valid and exits 0, opening no port and leaving the data folder alone', async () => {
+    const file = join(dir, 'good.yaml');
+    writeFileSync(file, 'llm:\n  allowed_models: [demo/echo]\n');
+    const checked = join(dir, 'checked-data');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts', '--check', '--config', file],
+      { env: { ...process.env, ...env, GATEHOUSE_DATA_DIR: checked }, timeout: 20_000 },
+    );
+    expect(stdout).toBe(`gatehouse: configuration from ${file} is valid; data would be in ${checked}\n`);
+    expect(existsSync(checked)).toBe(false);
+  });
+
+  it('--check names every problem a start would refuse, from the file and the environment, and exits 2', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(
+      file,
+      [
+        'llm:',
+        '  allowed_models: [local]',
+        'deployments:',
+        '  - { model: local, provider: openai_compatible }',
+        'store:',
+        '  auth:',
+        '    tokens: [{ name: ci, token_env: CI_STORE_TOKEN, verbs: [read] }]',
+        '',
+      ].join('\n'),
+    );
+    const failure = await failedStart({ ...env, PROXY_MASTER_KEY: 'sk-1234' }, 20_000, ['--check', '--config', file]);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain(`invalid configuration in ${file}:`);
+    expect(failure?.stderr).toContain(
+      "deployments[0].base_url is required: provider 'openai_compatible' has no default address",
+    );
+    expect(failure?.stderr).toContain('PROXY_MASTER_KEY:');
+    expect(failure?.stderr).toContain('store.auth.tokens[0].token_env: CI_STORE_TOKEN is not set in the environment');
+    expect(failure?.stderr).not.toContain('listening');
   });
 
   it('--config reads the file, over GATEHOUSE_CONFIG', async () => {

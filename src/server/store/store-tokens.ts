@@ -34,15 +34,13 @@ function sharedTokens(config: Config, env: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
-/**
- * The store's token grants: the config file's list, plus `STORE_TOKEN` (full access); with neither,
- * a generated token kept beside the master key. A token that is missing or too short from the
- * environment is a configuration error naming the variable.
- */
-export function resolveStoreTokens(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-): { grants: StoreTokenGrant[]; primary?: ResolvedSecret } {
+/** What is wrong with the store's tokens as configured and set in `env`, each naming its key or variable. */
+export function storeTokenProblems(config: Config, env: NodeJS.ProcessEnv): string[] {
+  return readStoreTokens(config, env).problems;
+}
+
+/** The configured tokens as grants, and what keeps any of them from being one. */
+function readStoreTokens(config: Config, env: NodeJS.ProcessEnv): { grants: StoreTokenGrant[]; problems: string[] } {
   const grants: StoreTokenGrant[] = [];
   const problems: string[] = [];
   config.store.auth.tokens.forEach((entry, index) => {
@@ -60,6 +58,19 @@ export function resolveStoreTokens(
   });
   if (env.STORE_TOKEN && unusable(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${unusable(env.STORE_TOKEN)}`);
   problems.push(...sharedTokens(config, env));
+  return { grants, problems };
+}
+
+/**
+ * The store's token grants: the config file's list, plus `STORE_TOKEN` (full access); with neither,
+ * a generated token kept beside the master key. A token that is missing or too short from the
+ * environment is a configuration error naming the variable.
+ */
+export function resolveStoreTokens(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): { grants: StoreTokenGrant[]; primary?: ResolvedSecret } {
+  const { grants, problems } = readStoreTokens(config, env);
   if (problems.length > 0) throw invalidConfiguration(problems);
   if (!config.store.auth.enabled) return { grants };
   if (env.STORE_TOKEN || grants.length === 0) {
