@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
 import { callersFolder } from './config/callers-folder.js';
-import { configurationIssues } from './config-check.js';
+import { configurationIssues, configurationWarnings } from './config-check.js';
 import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   if (request.kind === 'check') {
     const issues = configurationIssues(config, process.env);
     if (issues.length > 0) refuse(invalidConfiguration(issues.map(loaded.inFileTerms), source));
+    for (const warning of configurationWarnings(config, process.env)) process.stderr.write(`gatehouse: ${warning}\n`);
     process.stdout.write(
       `gatehouse: configuration from ${source} is valid; data would be in ${config.server.data_dir}\n`,
     );

@@ -1,4 +1,10 @@
 import type { Config } from './config/schema.js';
+import { openDatabase } from './db/connection.js';
+import { unmatchedPrices } from './gateway/accounting/unmatched-prices.js';
+import { ModelRegistry } from './gateway/model-registry/model-registry.js';
+import { SettingsRepository } from './gateway/model-registry/settings.repository.js';
+import { unreachableDeployments } from './gateway/model-registry/unreachable-deployments.js';
+import { unservedModels } from './gateway/model-registry/unserved-models.js';
 import { deploymentListProblems, fileDeploymentSources } from './gateway/model-registry/deployment-list-check.js';
 import { ssoSetupIssues } from './gateway/sso/sso-setup.js';
 import { masterKeyIssue } from './start.js';
@@ -18,4 +24,23 @@ export function configurationIssues(config: Config, env: NodeJS.ProcessEnv): str
     ...storeTokenProblems(config, env),
     ...ssoSetupIssues(config, env),
   ];
+}
+
+/**
+ * The warnings a start logs about models, deployments and prices, as the file alone has them (the
+ * database, where the admin API may have saved others, is not opened): a model no provider serves, a
+ * deployment no request reaches, a price no request is priced by.
+ */
+export function configurationWarnings(config: Config, env: NodeJS.ProcessEnv): string[] {
+  const database = openDatabase(':memory:');
+  try {
+    const registry = new ModelRegistry({ config, repository: new SettingsRepository(database.db), env });
+    return [
+      ...unreachableDeployments(registry, config.rag.embedding_model),
+      ...unservedModels(registry, env),
+      ...unmatchedPrices(config.pricing, registry),
+    ];
+  } finally {
+    database.close();
+  }
 }

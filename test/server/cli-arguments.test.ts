@@ -36,14 +36,19 @@ describe('the headless command line', () => {
 
   it('--check says a configuration is valid and exits 0, opening no port and leaving the data folder alone', async () => {
     const file = join(dir, 'good.yaml');
-    writeFileSync(file, 'llm:\n  allowed_models: [demo/echo]\n');
+    writeFileSync(
+      file,
+      'llm:\n  allowed_models: [demo/echo]\npricing:\n  demo/ehco: { input_per_mtok: 1, output_per_mtok: 1 }\n',
+    );
     const checked = join(dir, 'checked-data');
-    const { stdout } = await promisify(execFile)(
+    const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts', '--check', '--config', file],
       { env: { ...process.env, ...env, GATEHOUSE_DATA_DIR: checked }, timeout: 20_000 },
     );
     expect(stdout).toBe(`gatehouse: configuration from ${file} is valid; data would be in ${checked}\n`);
+    // The warnings a start would log about the file's models and prices, too.
+    expect(stderr).toContain("gatehouse: pricing.demo/ehco: 'demo/ehco' is neither in llm.allowed_models");
     expect(existsSync(checked)).toBe(false);
   });
 
