@@ -1,10 +1,8 @@
 import type { Config } from './config/schema.js';
 import { openDatabase } from './db/connection.js';
-import { unmatchedPrices } from './gateway/accounting/unmatched-prices.js';
 import { ModelRegistry } from './gateway/model-registry/model-registry.js';
 import { SettingsRepository } from './gateway/model-registry/settings.repository.js';
-import { unreachableDeployments } from './gateway/model-registry/unreachable-deployments.js';
-import { unservedModels } from './gateway/model-registry/unserved-models.js';
+import { modelWarnings } from './gateway/model-registry/model-warnings.js';
 import { deploymentListProblems, fileDeploymentSources } from './gateway/model-registry/deployment-list-check.js';
 import { ssoSetupIssues } from './gateway/sso/sso-setup.js';
 import { masterKeyIssue } from './start.js';
@@ -35,11 +33,7 @@ export function configurationWarnings(config: Config, env: NodeJS.ProcessEnv): s
   const database = openDatabase(':memory:');
   try {
     const registry = new ModelRegistry({ config, repository: new SettingsRepository(database.db), env });
-    return [
-      ...unreachableDeployments(registry, config.rag.embedding_model),
-      ...unservedModels(registry, env),
-      ...unmatchedPrices(config.pricing, registry),
-    ];
+    return modelWarnings(registry, config, env);
   } finally {
     database.close();
   }

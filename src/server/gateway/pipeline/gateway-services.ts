@@ -26,10 +26,8 @@ import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
-import { unreachableDeployments } from '../model-registry/unreachable-deployments.js';
+import { modelWarnings } from '../model-registry/model-warnings.js';
 import { adminSavedSettings } from '../model-registry/admin-saved-settings.js';
-import { unmatchedPrices } from '../accounting/unmatched-prices.js';
-import { unservedModels } from '../model-registry/unserved-models.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
@@ -234,11 +232,8 @@ export function createGatewayServices(
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
   for (const notice of adminSavedSettings(registry)) warn(`configuration: ${notice}`, {});
-  for (const problem of unreachableDeployments(registry, options.config.rag.embedding_model))
+  for (const problem of modelWarnings(registry, options.config, options.env ?? process.env))
     warn(`configuration: ${problem}`, {});
-  for (const problem of registry.unreadKeyVariables()) warn(`configuration: ${problem}`, {});
-  for (const problem of unservedModels(registry, options.env)) warn(`configuration: ${problem}`, {});
-  for (const problem of unmatchedPrices(options.config.pricing, registry)) warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
     config: options.config,
     repository: settings,

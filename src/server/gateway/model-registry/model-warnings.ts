@@ -1,0 +1,19 @@
+import type { Config } from '../../config/schema.js';
+import { unmatchedPrices } from '../accounting/unmatched-prices.js';
+import type { ModelRegistry } from './model-registry.js';
+import { unreachableDeployments } from './unreachable-deployments.js';
+import { unservedModels } from './unserved-models.js';
+
+/**
+ * What the start says about the models, deployments and prices in force: a deployment no request
+ * reaches, a key variable the admin API may not read, a model no provider serves, a price no request
+ * is priced by. The start logs them; `--check` prints them for the file alone.
+ */
+export function modelWarnings(registry: ModelRegistry, config: Config, env: NodeJS.ProcessEnv): string[] {
+  return [
+    ...unreachableDeployments(registry, config.rag.embedding_model),
+    ...registry.unreadKeyVariables(),
+    ...unservedModels(registry, env),
+    ...unmatchedPrices(config.pricing, registry),
+  ];
+}
