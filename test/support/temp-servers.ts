@@ -61,3 +61,23 @@ export function gatewayAdmin(
     return { status: response.status, body: await response.json() };
   };
 }
+
+/**
+ * A caller of the store with a given token, for `servers().storeUrl` once they are up: GET without a
+ * body, POST with one; the status and the parsed JSON body.
+ */
+export function storeCaller(
+  servers: () => { readonly storeUrl: string },
+): (path: string, token: string, body?: unknown) => Promise<AdminAnswer> {
+  return async (path, token, body) => {
+    const response = await fetch(`${servers().storeUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_STORE_TOKEN, type TempServers } from '../../support/temp-servers.js';
+import { startTempServers, storeCaller, TEST_STORE_TOKEN, type TempServers } from '../../support/temp-servers.js';
 
 // POST /v1/gc over real HTTP with tokens whose admin permission is limited to some namespaces.
 
@@ -9,17 +9,7 @@ const REVISIONS = 4;
 
 describe('POST /v1/gc with namespace grants', () => {
   let servers: TempServers;
-  const call = async (path: string, token: string, body?: unknown) => {
-    const response = await fetch(`${servers.storeUrl}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const call = storeCaller(() => servers);
   const logIds = async (namespace: string) =>
     (await call(`/v1/log?namespace=${namespace}`, TEST_STORE_TOKEN)).body.entries.map((e: { id: number }) => e.id);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempServers, TEST_STORE_TOKEN, type TempServers } from '../../support/temp-servers.js';
+import { startTempServers, storeCaller, TEST_STORE_TOKEN, type TempServers } from '../../support/temp-servers.js';
 
 // POST /v1/gc {namespace}: trimming a chatty agent-state namespace no longer cuts every other
 // namespace's history to the same length (gc covered every namespace the token may administer).
@@ -8,17 +8,7 @@ const TEAM_ADMIN = 'st-team-admin-gc-ns-0123456789';
 
 describe('POST /v1/gc for one namespace', () => {
   let servers: TempServers;
-  const call = async (path: string, token: string, body?: unknown) => {
-    const response = await fetch(`${servers.storeUrl}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const call = storeCaller(() => servers);
   const revisions = async (namespace: string) =>
     (await call(`/v1/log?namespace=${namespace}`, TEST_STORE_TOKEN)).body.entries.length as number;
 
