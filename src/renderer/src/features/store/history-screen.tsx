@@ -77,9 +77,9 @@ export function HistoryScreen() {
     if (readUpTo) loadMore();
   }, [readUpTo, loadMore]);
   // Until then the log highlights no row, and j / k would start from the head: moves pressed meanwhile
-  // are kept and go on from the selected revision once its row is read (dropped if it never will be:
-  // a revision of another branch, one that is gone, one a document filter leaves out, one older than
-  // the whole log read).
+  // are kept and go on from the selected revision once its row is read. If it never will be (a revision
+  // of another branch, one that is gone, one a document filter leaves out, one older than the whole log
+  // read), they are made as from no row highlighted, as the keys do on a list with nothing selected.
   const rowComing =
     requested !== undefined &&
     !problem &&
@@ -92,11 +92,12 @@ export function HistoryScreen() {
   const keepMove = useCallback((by: number) => setPendingMove((kept) => kept + by), []);
   useEffect(() => {
     if (pendingMove === 0) return;
-    if (selectedIndex >= 0) {
-      const to = entries[Math.max(0, Math.min(entries.length - 1, selectedIndex + pendingMove))];
-      if (to) updateSearch({ rev: to.id, key: undefined });
-      setPendingMove(0);
-    } else if (!rowComing) setPendingMove(0);
+    if (selectedIndex < 0 && rowComing) return;
+    // From no row, a move down by n lands on the n-th row and a move up on the first.
+    const from = selectedIndex >= 0 ? selectedIndex : pendingMove > 0 ? -1 : 0;
+    const to = entries[Math.max(0, Math.min(entries.length - 1, from + pendingMove))];
+    if (to) updateSearch({ rev: to.id, key: undefined });
+    setPendingMove(0);
   }, [pendingMove, selectedIndex, rowComing, entries]);
 
   if (log.isPending) return <Loading label="Loading history…" />;
