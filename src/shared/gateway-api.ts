@@ -486,6 +486,12 @@ const usageTotalsSchema = z.object({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   total_tokens: z.number(),
+  /** Of `prompt_tokens`, those providers read from their prompt caches (billed lower), as far as they said. */
+  cache_read_prompt_tokens: z.number(),
+  /** Of `prompt_tokens`, those providers wrote to their prompt caches (Anthropic bills them higher). */
+  cache_write_prompt_tokens: z.number(),
+  /** Of `completion_tokens`, those models spent reasoning, as far as providers said. */
+  reasoning_tokens: z.number(),
   cost_usd: z.number(),
   avg_latency_ms: z.number().nullable(),
 });
@@ -528,6 +534,12 @@ export const usageRowSchema = z.object({
   provider: z.string().nullable(),
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
+  /** Of `prompt_tokens`, read from the provider's prompt cache; null when the provider did not say. */
+  cache_read_prompt_tokens: z.number().nullable(),
+  /** Of `prompt_tokens`, written to the provider's prompt cache; null when the provider did not say. */
+  cache_write_prompt_tokens: z.number().nullable(),
+  /** Of `completion_tokens`, spent reasoning; null when the provider did not say. */
+  reasoning_tokens: z.number().nullable(),
   cost_usd: z.number(),
   latency_ms: z.number(),
   status: z.number(),
@@ -627,6 +639,10 @@ export const trafficEventSchema = z.object({
   latency_ms: z.number(),
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
+  /** Of `prompt_tokens`, read from / written to the provider's prompt cache; of `completion_tokens`, spent reasoning. Null when the provider did not say. */
+  cache_read_prompt_tokens: z.number().nullable().optional(),
+  cache_write_prompt_tokens: z.number().nullable().optional(),
+  reasoning_tokens: z.number().nullable().optional(),
   cost_usd: z.number(),
   /** Citations (`<collection>:<chunk id>`) of the RAG chunks put into the request; null when RAG did not run. */
   rag_chunks: z.array(z.string()).nullable().optional(),

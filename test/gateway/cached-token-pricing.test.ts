@@ -47,6 +47,64 @@ describe('the cost of cached prompt tokens', () => {
     const [row] = await h.usageRows('limit=1');
     // 100 plain at 2, 900 cached at 0.5, 100 out at 8, per million.
     expect(row.cost_usd).toBeCloseTo((100 * 2 + 900 * 0.5 + 100 * 8) / 1e6, 12);
+    // The row says why it cost what it did.
+    expect(row).toMatchObject({ cache_read_prompt_tokens: 900, cache_write_prompt_tokens: null });
+  });
+
+  it("keeps the parts of a request's tokens in its usage row, its traffic event and the totals", async () => {
+    const since = Date.now();
+    h.openai.setNext({
+      reply: {
+        text: 'ok',
+        usage: {
+          prompt_tokens: 1000,
+          completion_tokens: 300,
+          prompt_tokens_details: { cached_tokens: 400 },
+          completion_tokens_details: { reasoning_tokens: 200 },
+        },
+      },
+    });
+    const reasoned = await post('/v1/chat/completions', {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'a' }],
+    });
+    expect(reasoned.status).toBe(200);
+    const requestId = reasoned.headers.get('x-request-id')!;
+    // A provider that does not say leaves the parts unknown, not 0.
+    h.openai.setNext({ reply: { text: 'ok', usage: { prompt_tokens: 10, completion_tokens: 5 } } });
+    expect(
+      (await post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'b' }] })).status,
+    ).toBe(200);
+
+    const [plain, detailed] = await h.usageRows('limit=2');
+    expect(detailed).toMatchObject({
+      request_id: requestId,
+      cache_read_prompt_tokens: 400,
+      cache_write_prompt_tokens: null,
+      reasoning_tokens: 200,
+    });
+    expect(plain).toMatchObject({
+      cache_read_prompt_tokens: null,
+      cache_write_prompt_tokens: null,
+      reasoning_tokens: null,
+    });
+
+    const usage = (await h.admin('GET', `/internal/usage?since=${since}&group_by=none`)).body as {
+      totals: Record<string, number>;
+    };
+    expect(usage.totals).toMatchObject({
+      prompt_tokens: 1010,
+      cache_read_prompt_tokens: 400,
+      cache_write_prompt_tokens: 0,
+      reasoning_tokens: 200,
+    });
+    const traffic = (await h.admin('GET', '/internal/traffic?limit=10&bodies=false')).body as {
+      data: Array<Record<string, unknown>>;
+    };
+    expect(traffic.data.find((event) => event.request_id === requestId)).toMatchObject({
+      cache_read_prompt_tokens: 400,
+      reasoning_tokens: 200,
+    });
   });
 
   it('prices Anthropic cache reads and writes at theirs, whole and streamed', async () => {
@@ -71,11 +129,13 @@ describe('the cost of cached prompt tokens', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
         [row] = await h.usageRows('limit=1');
       }
-      expect({ stream, prompt: row.prompt_tokens, cost: row.cost_usd }).toEqual({
+      expect({
         stream,
-        prompt: 1600,
-        cost: expect.closeTo(expected, 12),
-      });
+        prompt: row.prompt_tokens,
+        read: row.cache_read_prompt_tokens,
+        written: row.cache_write_prompt_tokens,
+        cost: row.cost_usd,
+      }).toEqual({ stream, prompt: 1600, read: 1000, written: 500, cost: expect.closeTo(expected, 12) });
     }
   });
 });

@@ -1,24 +1,39 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/temp-servers.js';
 
 const MIGRATION = '0019_responses_rag_unrecorded';
 
-/** The migrations as a version before MIGRATION shipped them. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-migrations-'));
-  cpSync('drizzle', dir, { recursive: true });
-  const journalFile = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((entry) => entry.tag === tag),
-  );
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
+/**
+ * Takes a database this version made back to before the migration `tag`, as a version before it had
+ * left it: `tag` and the later migrations are forgotten, and what the later ones added is dropped, so
+ * the next start applies them all. Each later migration may only add columns; another statement
+ * fails here, to have its own way back written.
+ */
+function migratedBefore(databaseFile: string, tag: string): void {
+  const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as {
+    entries: Array<{ tag: string; when: number }>;
+  };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  const db = new Database(databaseFile);
+  try {
+    for (const later of journal.entries.slice(at + 1).reverse()) {
+      for (const statement of readFileSync(join('drizzle', `${later.tag}.sql`), 'utf8').split(
+        '--> statement-breakpoint',
+      )) {
+        const added = /^\s*ALTER TABLE `(\w+)` ADD `(\w+)`[^;]*;\s*$/.exec(statement);
+        if (!added) throw new Error(`${later.tag}: no way back from ${statement.trim()}`);
+        db.exec(`ALTER TABLE \`${added[1]}\` DROP COLUMN \`${added[2]}\``);
+      }
+    }
+    db.prepare('DELETE FROM __drizzle_migrations WHERE created_at >= ?').run(journal.entries[at]!.when);
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -29,11 +44,9 @@ function migrationsBefore(tag: string): string {
  */
 describe('kept responses from before RAG collections were recorded', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-rag-unrecorded-'));
-  const olderMigrations = migrationsBefore(MIGRATION);
   let servers: TempServers | undefined;
   afterAll(async () => {
     await servers?.stop();
-    rmSync(olderMigrations, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -54,7 +67,9 @@ describe('kept responses from before RAG collections were recorded', () => {
 
   it("are their key's alone when it may read collections, and stay the team's otherwise", async () => {
     const env = { GATEHOUSE_DATA_DIR: dataDir };
-    const older = await startTempServers({}, env, { migrationsDir: olderMigrations });
+    // Kept responses are recorded as a version before the migration recorded them (with '[]' for no
+    // collection), then the database is taken back to before it.
+    const older = await startTempServers({}, env);
     const retriever = await issue(older.gatewayUrl, { team: 'research', scopes: ['responses', 'rag:*'] });
     const plain = await issue(older.gatewayUrl, { team: 'research', scopes: ['responses'] });
     const teammate = await issue(older.gatewayUrl, { team: 'research', scopes: ['responses'] });
@@ -63,6 +78,7 @@ describe('kept responses from before RAG collections were recorded', () => {
     const cannotQuote = await client(older.gatewayUrl, plain).responses.create(input);
     expect(await status(client(older.gatewayUrl, teammate).responses.retrieve(mayQuote.id))).toBe(200);
     await older.close();
+    migratedBefore(join(dataDir, 'gatehouse.db'), MIGRATION);
 
     servers = await startTempServers({}, env);
     const url = servers.gatewayUrl;

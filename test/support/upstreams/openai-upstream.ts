@@ -34,6 +34,7 @@ export interface OpenAIReply {
     readonly prompt_tokens: number;
     readonly completion_tokens: number;
     readonly prompt_tokens_details?: { readonly cached_tokens: number };
+    readonly completion_tokens_details?: { readonly reasoning_tokens: number };
   } | null;
   readonly model?: string;
   readonly id?: string;
@@ -199,6 +200,7 @@ interface Answer {
         completion_tokens: number;
         total_tokens: number;
         prompt_tokens_details?: { cached_tokens: number };
+        completion_tokens_details?: { reasoning_tokens: number };
       }
     | undefined;
 }

@@ -64,6 +64,12 @@ export const gatewayUsage = sqliteTable(
     provider: text('provider'),
     promptTokens: integer('prompt_tokens').notNull(),
     completionTokens: integer('completion_tokens').notNull(),
+    /** Of the prompt tokens, those the provider read from its prompt cache; null when it did not say. */
+    cacheReadPromptTokens: integer('cache_read_prompt_tokens'),
+    /** Of the prompt tokens, those the provider wrote to its prompt cache (Anthropic); null when it did not say. */
+    cacheWritePromptTokens: integer('cache_write_prompt_tokens'),
+    /** Of the completion tokens, those the model spent reasoning; null when the provider did not say. */
+    reasoningTokens: integer('reasoning_tokens'),
     costUsd: real('cost_usd').notNull(),
     latencyMs: real('latency_ms').notNull(),
     status: integer('status').notNull(),

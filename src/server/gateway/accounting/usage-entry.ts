@@ -13,6 +13,12 @@ export interface UsageEntry {
   readonly provider: string | null;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Of `promptTokens`, read from the provider's prompt cache; null when the provider did not say. */
+  readonly cacheReadPromptTokens?: number | null;
+  /** Of `promptTokens`, written to the provider's prompt cache; null when the provider did not say. */
+  readonly cacheWritePromptTokens?: number | null;
+  /** Of `completionTokens`, spent reasoning; null when the provider did not say. */
+  readonly reasoningTokens?: number | null;
   readonly costUsd: number;
   readonly latencyMs: number;
   readonly status: number;

@@ -14,6 +14,9 @@ interface AggregateRow {
   errors: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cache_read_prompt_tokens: number;
+  cache_write_prompt_tokens: number;
+  reasoning_tokens: number;
   cost_usd: number;
   avg_latency_ms: number | null;
 }
@@ -32,6 +35,9 @@ interface LogRow {
   provider: string | null;
   prompt_tokens: number;
   completion_tokens: number;
+  cache_read_prompt_tokens: number | null;
+  cache_write_prompt_tokens: number | null;
+  reasoning_tokens: number | null;
   cost_usd: number;
   latency_ms: number;
   status: number;
@@ -97,12 +103,13 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
 const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}requested_model = @model)`;
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
-  provider, prompt_tokens, completion_tokens, cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
-const ROW_PLACEHOLDERS = `(${new Array(19).fill('?').join(', ')})`;
+  provider, prompt_tokens, completion_tokens, cache_read_prompt_tokens, cache_write_prompt_tokens, reasoning_tokens,
+  cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
+const ROW_PLACEHOLDERS = `(${new Array(22).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 19 values of a row, in column order, appended to `out`. */
+/** The 22 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -118,6 +125,9 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.provider,
     e.promptTokens,
     e.completionTokens,
+    e.cacheReadPromptTokens ?? null,
+    e.cacheWritePromptTokens ?? null,
+    e.reasoningTokens ?? null,
     e.costUsd,
     e.latencyMs,
     e.status,
@@ -182,7 +192,9 @@ export class UsageRepository {
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
            COUNT(*) AS requests, SUM(u.status >= 400 OR u.error_type IS NOT NULL) AS errors,
            SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
-           SUM(u.cost_usd) AS cost_usd, AVG(u.latency_ms) AS avg_latency_ms
+           TOTAL(u.cache_read_prompt_tokens) AS cache_read_prompt_tokens,
+           TOTAL(u.cache_write_prompt_tokens) AS cache_write_prompt_tokens,
+           TOTAL(u.reasoning_tokens) AS reasoning_tokens, SUM(u.cost_usd) AS cost_usd, AVG(u.latency_ms) AS avg_latency_ms
          FROM gateway_usage u ${query.group_by === 'key' ? 'LEFT JOIN gateway_api_keys k ON k.id = u.key_id' : ''}
          WHERE ${where.join(' AND ')}
          GROUP BY bucket, grp ORDER BY bucket, grp`,
@@ -205,6 +217,9 @@ export class UsageRepository {
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
       total_tokens: row.prompt_tokens + row.completion_tokens,
+      cache_read_prompt_tokens: row.cache_read_prompt_tokens,
+      cache_write_prompt_tokens: row.cache_write_prompt_tokens,
+      reasoning_tokens: row.reasoning_tokens,
       cost_usd: roundUsd(row.cost_usd),
       avg_latency_ms: row.avg_latency_ms === null ? null : Math.round(row.avg_latency_ms * 100) / 100,
     }));
@@ -215,10 +230,24 @@ export class UsageRepository {
         prompt_tokens: sum.prompt_tokens + p.prompt_tokens,
         completion_tokens: sum.completion_tokens + p.completion_tokens,
         total_tokens: sum.total_tokens + p.total_tokens,
+        cache_read_prompt_tokens: sum.cache_read_prompt_tokens + p.cache_read_prompt_tokens,
+        cache_write_prompt_tokens: sum.cache_write_prompt_tokens + p.cache_write_prompt_tokens,
+        reasoning_tokens: sum.reasoning_tokens + p.reasoning_tokens,
         cost_usd: sum.cost_usd + p.cost_usd,
         latencySum: sum.latencySum + (p.avg_latency_ms ?? 0) * p.requests,
       }),
-      { requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, latencySum: 0 },
+      {
+        requests: 0,
+        errors: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        total_tokens: 0,
+        cache_read_prompt_tokens: 0,
+        cache_write_prompt_tokens: 0,
+        reasoning_tokens: 0,
+        cost_usd: 0,
+        latencySum: 0,
+      },
     );
     const { latencySum, ...rest } = totals;
     return {
@@ -296,6 +325,9 @@ export class UsageRepository {
       provider: r.provider,
       prompt_tokens: r.prompt_tokens,
       completion_tokens: r.completion_tokens,
+      cache_read_prompt_tokens: r.cache_read_prompt_tokens,
+      cache_write_prompt_tokens: r.cache_write_prompt_tokens,
+      reasoning_tokens: r.reasoning_tokens,
       cost_usd: roundUsd(r.cost_usd),
       latency_ms: r.latency_ms,
       status: r.status,

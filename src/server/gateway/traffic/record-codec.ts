@@ -8,8 +8,8 @@ type BodyShape =
   | { readonly kind: 'value' };
 
 /** The record's fields as one JSON array; the last two entries are the bodies' shapes. */
-const REQUEST_SHAPE = 27;
-const RESPONSE_SHAPE = 28;
+const REQUEST_SHAPE = 30;
+const RESPONSE_SHAPE = 31;
 
 /**
  * A traffic record as three texts for the RecordArena: its fields as a JSON array (an array
@@ -46,6 +46,9 @@ export function encodeRecord(record: TrafficRecord): string[] {
     r.guardrails ?? null,
     r.cache ?? null,
     r.trace_id ?? null,
+    r.cache_read_prompt_tokens ?? null,
+    r.cache_write_prompt_tokens ?? null,
+    r.reasoning_tokens ?? null,
     bodyShape(r.requestBody),
     bodyShape(r.responseBody),
   ];
@@ -84,6 +87,9 @@ export function decodeRecord(texts: readonly string[]): TrafficRecord {
     guardrails: f[24],
     cache: f[25],
     trace_id: f[26],
+    cache_read_prompt_tokens: f[27],
+    cache_write_prompt_tokens: f[28],
+    reasoning_tokens: f[29],
     requestBody: storedBody(f[REQUEST_SHAPE], texts[1] ?? ''),
     responseBody: storedBody(f[RESPONSE_SHAPE], texts[2] ?? ''),
   };

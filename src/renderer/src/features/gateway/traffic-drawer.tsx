@@ -8,6 +8,7 @@ import { toCurl } from '../../lib/curl.js';
 import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
 import { LIMIT_WORDS, limitWordOf } from '../../lib/limit-words.js';
 import { transcriptEvents } from '../../lib/stream-transcript.js';
+import { tokenParts } from '../../lib/token-details.js';
 import { PiiNote, PolicyNote } from './guardrails-note.js';
 import { answerErrorOf, policyStop, reachedStage, type PolicyStage, type PolicyStop } from './traffic-stages.js';
 
@@ -104,6 +105,11 @@ function limitsNote(event: TrafficEvent, stop: PolicyStop | undefined): ReactNod
 }
 
 /** The model asked for and the one routed to; a request refused before routing has only the first. */
+function tokensLine(event: TrafficEvent): string {
+  const [prompt, completion] = tokenParts(event, formatInt);
+  return `${prompt} prompt + ${completion} completion`;
+}
+
 function modelLabel(event: TrafficEvent): string | undefined {
   if (event.model === null) return event.requested_model ? `${event.requested_model} (not routed)` : undefined;
   return event.requested_model && event.requested_model !== event.model
@@ -193,7 +199,7 @@ export function TrafficDrawer({
         </Detail>
         <Detail label="Key">{event.key_name ?? event.key_id}</Detail>
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
-        <Detail label="Tokens">{`${formatInt(event.prompt_tokens)} prompt + ${formatInt(event.completion_tokens)} completion`}</Detail>
+        <Detail label="Tokens">{tokensLine(event)}</Detail>
         <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
         <Detail label="Limits">{limitsNote(event, stop)}</Detail>
         <Detail label="Cache">{cacheLabel(event.cache)}</Detail>

@@ -11,6 +11,7 @@ import { Segmented } from '../../components/segmented.js';
 import { formatCompact, formatCost, formatInt, formatLatency } from '../../lib/format.js';
 import { choiceOf } from '../../lib/address-choice.js';
 import { useMinute } from '../../lib/use-minute.js';
+import { tokenParts } from '../../lib/token-details.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
 
 const RANGES = {
@@ -136,7 +137,9 @@ export function UsageScreen() {
               <Stat
                 label="Tokens"
                 value={formatCompact(totals!.total_tokens)}
-                detail={`${formatCompact(totals!.prompt_tokens)} in · ${formatCompact(totals!.completion_tokens)} out`}
+                detail={tokenParts(totals!, formatCompact)
+                  .map((part, index) => `${part} ${index === 0 ? 'in' : 'out'}`)
+                  .join(' · ')}
               />
               <Stat label="Cost" value={formatCost(totals!.cost_usd)} />
               <Stat
