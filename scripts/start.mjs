@@ -3,7 +3,7 @@
 // cannot be downloaded on every machine, and the headless server needs none of it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { foreground, launchDesktop } from './launch.mjs';
 
@@ -36,38 +36,82 @@ function run(command, args) {
   return result.status === 0;
 }
 
-function headless(reason) {
-  console.log(`gatehouse: starting headless (${reason}); open the UI address below in a browser`);
-  foreground(process.execPath, [...serverNodeFlags, '--import', 'tsx', join(root, 'src', 'server', 'cli.ts')], {
-    cwd: root,
-    onExit: (code) => process.exit(code),
-  });
+/**
+ * What `npm start -- ...` was given besides `--no-build`: the server command's own arguments, which it
+ * checks (an unknown one is refused there, never dropped).
+ */
+const serverArgs = process.argv.slice(2).filter((arg) => arg !== '--no-build');
+
+/**
+ * The configuration file when the arguments name one and nothing else (the desktop app takes that
+ * much, through GATEHOUSE_CONFIG), `null` for no arguments, undefined for anything more.
+ */
+function desktopConfig(args) {
+  if (args.length === 0) return null;
+  if (args.length === 2 && args[0] === '--config' && args[1] && !args[1].startsWith('-')) return args[1];
+  if (args.length === 1 && args[0].startsWith('--config=') && args[0].length > '--config='.length)
+    return args[0].slice('--config='.length);
+  return undefined;
 }
 
-function desktop(binary) {
+/** The server command in the foreground, with the arguments given. */
+function serverCommand() {
+  foreground(
+    process.execPath,
+    [...serverNodeFlags, '--import', 'tsx', join(root, 'src', 'server', 'cli.ts'), ...serverArgs],
+    {
+      cwd: root,
+      onExit: (code) => process.exit(code),
+    },
+  );
+}
+
+function headless(reason) {
+  console.log(`gatehouse: starting headless (${reason}); open the UI address below in a browser`);
+  serverCommand();
+}
+
+function desktop(binary, configFile) {
+  // npm runs this in the package's folder; a relative file is the one where `npm start` was typed.
+  const config = configFile ? { GATEHOUSE_CONFIG: resolve(process.env.INIT_CWD ?? process.cwd(), configFile) } : {};
   launchDesktop(binary, [`--js-flags=${v8Flags.join(' ')}`, '.'], {
     cwd: root,
-    env: { ...process.env, GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node') },
+    env: {
+      ...process.env,
+      ...config,
+      GATEHOUSE_SQLITE_BINDING: join(root, 'out', 'native', 'better_sqlite3.node'),
+    },
     onExit: (code) => process.exit(code),
     onEarlyFailure: (code) => headless(`the desktop app exited with status ${code} before its window opened`),
   });
 }
 
-const build = !process.argv.includes('--no-build');
-if (build && !run('npx', ['electron-vite', 'build'])) {
-  console.error('gatehouse: the build failed; see the messages above');
-  process.exit(1);
+const configFile = desktopConfig(serverArgs);
+if (configFile === undefined) {
+  // --check, --help, or an argument the command refuses: answered by the server command, with no build
+  // and no window.
+  serverCommand();
+} else {
+  start(configFile);
 }
 
-const binary = electronBinary();
-const reason = process.env.GATEHOUSE_HEADLESS
-  ? 'GATEHOUSE_HEADLESS is set'
-  : !binary
-    ? "Electron's binary is not installed"
-    : !hasDisplay()
-      ? 'there is no display'
-      : undefined;
+function start(configFile) {
+  const build = !process.argv.includes('--no-build');
+  if (build && !run('npx', ['electron-vite', 'build'])) {
+    console.error('gatehouse: the build failed; see the messages above');
+    process.exit(1);
+  }
 
-if (reason !== undefined) headless(reason);
-else if (run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) desktop(binary);
-else headless('the native module could not be built for Electron');
+  const binary = electronBinary();
+  const reason = process.env.GATEHOUSE_HEADLESS
+    ? 'GATEHOUSE_HEADLESS is set'
+    : !binary
+      ? "Electron's binary is not installed"
+      : !hasDisplay()
+        ? 'there is no display'
+        : undefined;
+
+  if (reason !== undefined) headless(reason);
+  else if (run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) desktop(binary, configFile);
+  else headless('the native module could not be built for Electron');
+}

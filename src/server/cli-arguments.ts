@@ -2,8 +2,9 @@
 export type CliRequest = { readonly kind: 'help' } | { readonly kind: 'serve' | 'check'; readonly configFile?: string };
 
 /** The command's usage, for `--help` and after a refused argument. */
-export const USAGE = `usage: npm run serve [-- --config <file>]
-       node --import tsx src/server/cli.ts [--config <file>]
+export const USAGE = `usage: npm run serve [-- [--config <file>] [--check]]
+       npm start [-- [--no-build] [--config <file>] [--check]]
+       node --import tsx src/server/cli.ts [--config <file>] [--check]
 
 Starts the model gateway and the document store headless, with the UI on the gateway.
 
