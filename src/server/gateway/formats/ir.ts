@@ -118,7 +118,10 @@ export interface IrRequest {
   readonly stop?: readonly string[];
   readonly user?: string;
   readonly responseFormat?: IrResponseFormat;
-  /** A Responses client's `reasoning.effort`: OpenAI's reasoning models take it as `reasoning_effort`. */
+  /**
+   * A Responses client's `reasoning.effort`, or a Messages client's thinking budget as one
+   * (messages/thinking-effort.ts): OpenAI's reasoning models take it as `reasoning_effort`.
+   */
   readonly reasoningEffort?: string;
   readonly stream: boolean;
 }

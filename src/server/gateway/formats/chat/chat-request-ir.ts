@@ -12,6 +12,8 @@ import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
 import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
 import type { ChatBody, ChatMessage } from './chat-schema.js';
+import { chatUser } from './chat-user.js';
+import { chatToolNames } from './tool-names.js';
 
 /** Chat completions requests to and from the IR. */
 
@@ -183,18 +185,25 @@ function toolChoiceToIr(choice: ChatBody['tool_choice'] | undefined): IrToolChoi
   }
 }
 
-/** Builds a chat completions request from the IR, for an OpenAI-compatible upstream. */
+/**
+ * Builds a chat completions request from the IR, for an OpenAI-compatible upstream. System texts due
+ * at one place go as one message, blank line between: many local chat templates (llama.cpp's, vLLM's
+ * Mistral ones) take a single system message, at the start.
+ */
 export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   const messages: JsonObject[] = [];
+  const toolName = chatToolNames(ir)?.sent ?? ((name: string) => name);
   let nextSystem = 0;
   const systemUpTo = (position: number): void => {
+    const due: string[] = [];
     for (; nextSystem < ir.system.length && (ir.systemAt?.[nextSystem] ?? 0) <= position; nextSystem += 1)
-      messages.push({ role: 'system', content: ir.system[nextSystem] });
+      due.push(ir.system[nextSystem]);
+    if (due.length > 0) messages.push({ role: 'system', content: due.join('\n\n') });
   };
   ir.messages.forEach((message, index) => {
     if (message.role === 'assistant') {
       systemUpTo(index);
-      messages.push(assistantMessage(message.content));
+      messages.push(assistantMessage(message.content, toolName));
       return;
     }
     // Tool messages must directly follow the assistant's calls: a system message due before them
@@ -212,12 +221,12 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   if (ir.topP !== undefined) body.top_p = ir.topP;
   // top_k is no chat completions field (OpenAI rejects it); providers that take it add it themselves.
   if (ir.stop !== undefined && ir.stop.length > 0) body.stop = [...ir.stop];
-  if (ir.user !== undefined) body.user = ir.user;
+  if (ir.user !== undefined) body.user = chatUser(ir.user);
   if (ir.tools !== undefined && ir.tools.length > 0) {
     body.tools = ir.tools.map((tool) => ({
       type: 'function',
       function: {
-        name: tool.name,
+        name: toolName(tool.name),
         ...(tool.description === undefined ? {} : { description: tool.description }),
         parameters: tool.parameters,
         ...(tool.strict === undefined ? {} : { strict: tool.strict }),
@@ -226,7 +235,8 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
   }
   // Chat completions refuses a tool_choice without tools; none and auto mean nothing then.
-  if (ir.toolChoice !== undefined && body.tools !== undefined) body.tool_choice = toolChoiceFromIr(ir.toolChoice);
+  if (ir.toolChoice !== undefined && body.tools !== undefined)
+    body.tool_choice = toolChoiceFromIr(ir.toolChoice, toolName);
   else if (ir.toolChoice?.type === 'required' || ir.toolChoice?.type === 'tool')
     throw new TranslationError('tool_choice: a tool must be chosen, but the request has no tools; send tools');
   if (ir.responseFormat !== undefined) body.response_format = chatResponseFormatFromIr(ir.responseFormat);
@@ -238,14 +248,14 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   return body;
 }
 
-function assistantMessage(parts: readonly IrPart[]): JsonObject {
+function assistantMessage(parts: readonly IrPart[], toolName: (name: string) => string): JsonObject {
   const text = parts
     .filter((part): part is IrTextPart => part.type === 'text')
     .map((part) => part.text)
     .join('');
   const calls = parts.flatMap((part) =>
     part.type === 'tool_call'
-      ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }]
+      ? [{ id: part.id, type: 'function', function: { name: toolName(part.name), arguments: part.arguments } }]
       : [],
   );
   const message: JsonObject = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text };
@@ -304,14 +314,14 @@ function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {
   return { type: 'image_url', image_url: part.detail === undefined ? { url } : { url, detail: part.detail } };
 }
 
-function toolChoiceFromIr(choice: IrToolChoice): unknown {
+function toolChoiceFromIr(choice: IrToolChoice, toolName: (name: string) => string): unknown {
   switch (choice.type) {
     case 'auto':
     case 'none':
     case 'required':
       return choice.type;
     case 'tool':
-      return { type: 'function', function: { name: choice.name } };
+      return { type: 'function', function: { name: toolName(choice.name) } };
     default:
       return assertNever(choice, 'tool choice');
   }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
+import type { IrRequest, IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
 import type { ChatCompletion, ChatFinishReason, ChatToolCallOut, ChatUsage } from './chat-wire.js';
 import { reportedTokens } from '../reported-tokens.js';
+import { chatToolNames } from './tool-names.js';
 
 /** Chat completions answers to and from the IR. */
 
@@ -83,14 +84,24 @@ export function toolCallIdOf(id: unknown): string {
   return typeof id === 'string' && id !== '' ? id : `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }
 
+/** A tool call's name as the client wrote it in the request. */
+export function toolNameOf(name: unknown, restored: ((name: string) => string) | undefined): string {
+  if (typeof name !== 'string') return '';
+  return restored === undefined ? name : restored(name);
+}
+
 /** A tool call's arguments as JSON text: some compatible servers send them as an object. */
 export function toolArgumentsText(args: unknown): string {
   if (typeof args === 'string') return args;
   return args == null ? '' : JSON.stringify(args);
 }
 
-/** Maps an upstream chat completion (first choice) to the IR. */
-export function chatResponseToIr(json: unknown): IrResponse {
+/**
+ * Maps an upstream chat completion (first choice) to the IR; `request`, the IR the upstream was sent,
+ * gives tool calls back the names the client wrote.
+ */
+export function chatResponseToIr(json: unknown, request?: IrRequest): IrResponse {
+  const restored = request === undefined ? undefined : chatToolNames(request)?.restored;
   const body = (json ?? {}) as Record<string, unknown>;
   const choices = Array.isArray(body.choices) ? body.choices : [];
   const choice = (choices[0] ?? {}) as Record<string, unknown>;
@@ -105,7 +116,7 @@ export function chatResponseToIr(json: unknown): IrResponse {
     content.push({
       type: 'tool_call',
       id: toolCallIdOf(call.id),
-      name: typeof call.function?.name === 'string' ? call.function.name : '',
+      name: toolNameOf(call.function?.name, restored),
       arguments: toolArgumentsText(call.function?.arguments),
     });
   }

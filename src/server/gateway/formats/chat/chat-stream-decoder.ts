@@ -1,14 +1,20 @@
-import type { IrStreamEvent } from '../ir.js';
+import type { IrRequest, IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
 import { malformedFrame, StreamError } from '../stream-error.js';
-import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolCallIdOf } from './chat-response-ir.js';
+import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolCallIdOf, toolNameOf } from './chat-response-ir.js';
+import { chatToolNames } from './tool-names.js';
 
 /**
- * Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events. A body that
- * ends with neither `[DONE]` nor a finish_reason was cut off, and fails as a stream error.
+ * Decodes an upstream chat completions stream (chunks, then `[DONE]`) into IR events; `request`, the
+ * IR the upstream was sent, gives tool calls back the names the client wrote. A body that ends with
+ * neither `[DONE]` nor a finish_reason was cut off, and fails as a stream error.
  */
-export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
+export async function* decodeChatStream(
+  events: AsyncIterable<SseEvent>,
+  request?: IrRequest,
+): AsyncGenerator<IrStreamEvent> {
+  const restored = request === undefined ? undefined : chatToolNames(request)?.restored;
   let started = false;
   let finished = false;
   const toolCalls = new Set<number>();
@@ -40,8 +46,7 @@ export async function* decodeChatStream(events: AsyncIterable<SseEvent>): AsyncG
         const key = typeof index === 'number' ? index : toolCalls.size;
         if (!toolCalls.has(key)) {
           toolCalls.add(key);
-          const name = typeof fn?.name === 'string' ? fn.name : '';
-          yield { type: 'tool_call_start', index: key, id: toolCallIdOf(id), name };
+          yield { type: 'tool_call_start', index: key, id: toolCallIdOf(id), name: toolNameOf(fn?.name, restored) };
         }
         const args = toolArgumentsText(fn?.arguments);
         if (args !== '') yield { type: 'tool_call_delta', index: key, arguments: args };

@@ -3,6 +3,7 @@ import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
+import { thinkingEffort } from './thinking-effort.js';
 import { anthropicToolId } from './tool-id.js';
 import type {
   MessagesContentBlock,
@@ -20,9 +21,10 @@ export const DEFAULT_MAX_TOKENS = 4096;
 
 /**
  * Maps a validated Messages request to the IR, for a provider that does not speak Messages.
- * Dropped on the way: `thinking` (the other provider cannot return thinking blocks; the answer is
- * still complete), `cache_control` marks, `service_tier`, `context_management`, `metadata` other than
- * `user_id`, and `top_k` unless the provider accepts it. Refused: what only Anthropic can run
+ * `thinking` becomes a reasoning effort, which only reasoning models are sent (the other provider
+ * returns no thinking blocks; the answer is still complete). Dropped on the way: `cache_control`
+ * marks, `service_tier`, `context_management`, `metadata` other than `user_id`, and `top_k` unless
+ * the provider accepts it. Refused: what only Anthropic can run
  * (server tools, MCP connectors, code-execution containers, documents, file images).
  */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
@@ -71,6 +73,7 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
     stop: body.stop_sequences,
     user: body.metadata?.user_id ?? undefined,
     responseFormat: outputFormatToIr(body),
+    ...thinkingEffort(body.thinking),
     stream: body.stream === true,
   };
 }

@@ -6,6 +6,7 @@ import type { CallContext, EmbeddingsProvider, NativeChatProvider, NativeResult 
 import { reportedTokens } from '../../formats/reported-tokens.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { AnswerFormat } from '../answer-shape.js';
+import type { IrRequest } from '../../formats/ir.js';
 
 /**
  * OpenAI and every server that speaks its API (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter, ...):
@@ -18,6 +19,8 @@ const MAX_OPENAI_STOPS = 4;
 
 /** Reasoning models take `max_completion_tokens`; `max_tokens` is rejected. */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
+/** Of those, the ones that reason (and so take no sampling hints): gpt-5-chat models are chat models. */
+const REASONS = /^(o\d|gpt-5(?!-chat))/;
 
 /**
  * A reasoning model's token limit under the name it takes: `max_tokens` (the client's, or the one
@@ -31,6 +34,18 @@ function asCompletionTokens(body: Record<string, unknown>, upstreamModel: string
     ? Math.min(body.max_completion_tokens as number, body.max_tokens as number)
     : (body.max_completion_tokens ?? body.max_tokens);
   delete body.max_tokens;
+}
+
+/**
+ * A translated request as a reasoning model takes it: the client's reasoning effort (a Responses
+ * client's, or a Messages client's thinking budget), which other models answer 400 to, and no
+ * `temperature` or `top_p`, which o-series and gpt-5 models answer 400 to (they sample as they
+ * reason); `stop` stays.
+ */
+function asReasoningRequest(body: Record<string, unknown>, request: IrRequest): void {
+  if (request.reasoningEffort !== undefined) body.reasoning_effort = request.reasoningEffort;
+  delete body.temperature;
+  delete body.top_p;
 }
 
 /** The chat provider over an OpenAI-compatible upstream. */
@@ -79,10 +94,7 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
       if (!settings.acceptsStreamOptions) delete body.stream_options;
       // A Messages client's top_k reaches the servers that take it; OpenAI would answer 400.
       if (request.topK !== undefined && settings.acceptsTopK) body.top_k = request.topK;
-      // A Responses client's reasoning effort, as chat completions takes it: only reasoning models do
-      // (gpt-4o answers 400 to it).
-      if (request.reasoningEffort !== undefined && REASONING_MODEL.test(context.upstreamModel))
-        body.reasoning_effort = request.reasoningEffort;
+      if (REASONS.test(context.upstreamModel)) asReasoningRequest(body, request);
     },
   };
 }
