@@ -211,7 +211,16 @@ describe('Messages through the official @anthropic-ai/sdk client', () => {
       max_tokens: 64,
       messages: [{ role: 'user', content: 'a b c d e f' }],
     });
-    await expect(stream.finalMessage()).rejects.toThrow(/overloaded midway/);
+    const failure = (await stream.finalMessage().then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as InstanceType<typeof Anthropic.APIError>;
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect(failure.message).toMatch(/overloaded midway/);
+    // The provider's error type, for clients that wait and retry on an overload, as in a 502's body;
+    // and no status the stream never had.
+    expect(failure.error).toMatchObject({ error: { type: 'upstream_error', upstream: { type: 'overloaded_error' } } });
+    expect(failure.message).not.toMatch(/529/);
     expect(h.anthropic.requests).toHaveLength(1);
   });
 });

@@ -139,7 +139,9 @@ describe('the openai SDK reads translated chat streams', () => {
     );
     expect(chunks.length).toBe(7);
 
-    server.serveFrames([chatCodec.errorFrame('anthropic upstream stream error 529 overloaded_error: Overloaded')]);
+    server.serveFrames([
+      chatCodec.errorFrame('anthropic stream ended with an error event, overloaded_error: Overloaded'),
+    ]);
     const failing = await client.chat.completions.create({
       model: 'm',
       messages: [{ role: 'user', content: 'x' }],

@@ -171,7 +171,7 @@ describe('upstream errors after the stream started', () => {
     );
     const all = await frames(result);
     expect(all.at(-1)).toMatch(
-      /^event: error\ndata: \{"type":"error","error":\{"type":"upstream_error","message":".*model crashed.*","code":502\}\}\n\n$/,
+      /^event: error\ndata: \{"type":"error","error":\{"type":"upstream_error","message":".*model crashed.*","code":502,"upstream":\{"status":200,"type":"server_error",.*\}\}\}\n\n$/,
     );
     expect(result.error()?.message).toContain('model crashed');
   });

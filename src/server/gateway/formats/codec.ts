@@ -4,6 +4,7 @@ import { chatResponseFromIr, chatResponseToIr, chatUsageFromIr } from './chat/ch
 import type { ChatBody } from './chat/chat-schema.js';
 import { decodeChatStream } from './chat/chat-stream-decoder.js';
 import { encodeChatStream } from './chat/chat-stream-encoder.js';
+import type { UpstreamErrorDetail } from '../../../shared/errors.js';
 import type { IrRequest, IrResponse, IrStreamEvent, Usage } from './ir.js';
 import { jsonToolAsText, jsonToolEventsAsText } from './messages/json-mode.js';
 import { relayMessagesJson, relayMessagesStream } from './messages/messages-relay.js';
@@ -52,9 +53,11 @@ export interface FormatCodec {
   /**
    * What ends a stream that fails after it started, in the shape the format's SDKs read: chat's
    * error chunk followed by `[DONE]` (every chat stream ends with it, so clients waiting for it never hang),
-   * Messages' `error` event (the end of a Messages stream).
+   * Messages' `error` event (the end of a Messages stream). `upstream` is the provider's own words on
+   * the failure, as a 502's body carries them: a stream's error event keeps its type
+   * (`overloaded_error`) there for clients that branch on it.
    */
-  errorFrame(message: string): string;
+  errorFrame(message: string, upstream?: UpstreamErrorDetail): string;
 }
 
 /** Chat completions. */
@@ -71,8 +74,10 @@ export const chatCodec: FormatCodec = {
     body.usage = chatUsageFromIr(usage);
   },
   // openai clients throw an APIError on a chunk carrying `error`, before they read `[DONE]`.
-  errorFrame: (message) =>
-    dataFrame(JSON.stringify({ error: { type: 'upstream_error', message, code: 502 } })) + DONE_FRAME,
+  errorFrame: (message, upstream) =>
+    dataFrame(
+      JSON.stringify({ error: { type: 'upstream_error', message, code: 502, ...(upstream && { upstream }) } }),
+    ) + DONE_FRAME,
 };
 
 /** Anthropic Messages. */
@@ -93,8 +98,14 @@ export const messagesCodec: FormatCodec = {
       output_tokens: usage.completionTokens,
     };
   },
-  errorFrame: (message) =>
-    eventFrame('error', JSON.stringify({ type: 'error', error: { type: 'upstream_error', message, code: 502 } })),
+  errorFrame: (message, upstream) =>
+    eventFrame(
+      'error',
+      JSON.stringify({
+        type: 'error',
+        error: { type: 'upstream_error', message, code: 502, ...(upstream && { upstream }) },
+      }),
+    ),
 };
 
 /** The codec of a client format. */

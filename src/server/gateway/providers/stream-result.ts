@@ -4,7 +4,7 @@ import { BROKEN_STREAM_STATUS, StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal } from './types.js';
 import { redact } from './http-client.js';
-import { UpstreamError } from './upstream-error.js';
+import { UpstreamError, upstreamErrorDetail } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
 export interface StreamAnswer {
@@ -58,7 +58,7 @@ export async function startStream(
     } catch (error) {
       if (options.signal.aborted) return;
       failure = asUpstreamError(error, options.provider, options.secrets);
-      yield options.codec.errorFrame(failure.message);
+      yield options.codec.errorFrame(failure.message, upstreamErrorDetail(failure));
     } finally {
       await iterator.return?.();
     }
@@ -94,9 +94,10 @@ export function asUpstreamError(error: unknown, provider: string, secrets: reado
         retryable: true,
         upstreamType: error.type,
       });
-    return new UpstreamError(`${provider} upstream stream error ${error.status} ${error.type}: ${detail}`, {
+    return new UpstreamError(`${provider} stream ended with an error event, ${error.type}: ${detail}`, {
       status: error.status,
       upstreamType: error.type,
+      inStream: true,
     });
   }
   const message = error instanceof Error ? error.message : String(error);

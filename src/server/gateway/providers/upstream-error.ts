@@ -1,3 +1,5 @@
+import type { UpstreamErrorDetail } from '../../../shared/errors.js';
+
 /**
  * A provider call that failed before the answer started: the upstream's own error status, or 0 for
  * a connection error or a timeout. The caller falls back to another deployment when `retryable`
@@ -20,6 +22,11 @@ export class UpstreamError extends Error {
   readonly requestId: string | undefined;
   /** For a call its client left: how long the upstream had sent nothing by then (undefined: unknown). */
   readonly silentMs: number | undefined;
+  /**
+   * The failure is an error event in a stream the provider answered 200: `status` is then the one the
+   * provider answers that error type with (Anthropic's 529 for `overloaded_error`), not what it sent.
+   */
+  readonly inStream: boolean;
 
   constructor(
     message: string,
@@ -32,6 +39,7 @@ export class UpstreamError extends Error {
       param?: string;
       requestId?: string;
       silentMs?: number;
+      inStream?: boolean;
     },
   ) {
     super(message);
@@ -45,7 +53,21 @@ export class UpstreamError extends Error {
     this.param = options.param;
     this.requestId = options.requestId;
     this.silentMs = options.silentMs;
+    this.inStream = options.inStream ?? false;
   }
+}
+
+/** The provider's own words on the failure, as the SDKs expose them (`err.error.upstream`). */
+export function upstreamErrorDetail(error: UpstreamError): UpstreamErrorDetail {
+  const answered = error.status > 0;
+  return {
+    status: error.inStream ? 200 : answered ? error.status : null,
+    // Without an answer, the type is the gateway's name for what happened (`timeout`, `connection_error`).
+    type: error.upstreamType ?? null,
+    code: error.code ?? null,
+    param: error.param ?? null,
+    request_id: error.requestId ?? null,
+  };
 }
 
 /** Statuses worth trying another deployment for: no status (transport), 408, 429 and 5xx. */

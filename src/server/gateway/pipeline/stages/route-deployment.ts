@@ -1,8 +1,12 @@
 import { AppError, badRequest } from '../../../http/errors.js';
-import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
-import { blamesDeployment, UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
+import {
+  blamesDeployment,
+  UnsupportedOperationError,
+  UpstreamError,
+  upstreamErrorDetail,
+} from '../../providers/upstream-error.js';
 import type { ProviderAnswer } from '../../providers/answer.js';
 import type { Deployment } from '../../providers/types.js';
 import type { ClientWatch } from '../client-connection.js';
@@ -70,20 +74,7 @@ export function upstreamFailure(error: UpstreamError, attempts: number): AppErro
   if (!error.retryable || attempts > 1 || (asked !== undefined && asked > MAX_SDK_WAIT_SECONDS))
     headers['x-should-retry'] = 'false';
   if (error.requestId !== undefined) headers['x-upstream-request-id'] = error.requestId;
-  return new AppError('upstream_error', `${error.message}${suffix}`, { headers, upstream: upstreamDetail(error) });
-}
-
-/** The provider's own words on the failure, as the SDKs expose them (`err.error.upstream`). */
-function upstreamDetail(error: UpstreamError): UpstreamErrorDetail {
-  const answered = error.status > 0;
-  return {
-    status: answered ? error.status : null,
-    // Without an answer, the type is the gateway's name for what happened (`timeout`, `connection_error`).
-    type: error.upstreamType ?? null,
-    code: error.code ?? null,
-    param: error.param ?? null,
-    request_id: error.requestId ?? null,
-  };
+  return new AppError('upstream_error', `${error.message}${suffix}`, { headers, upstream: upstreamErrorDetail(error) });
 }
 
 /** Waits `ms`, or less when the client leaves (then there is nobody to answer). */
