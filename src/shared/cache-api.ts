@@ -83,7 +83,7 @@ export type CacheStats = z.infer<typeof cacheStatsSchema>;
 export const cacheViewSchema = z.object({
   settings: cacheSettingsSchema,
   /** `config`: the configuration file's settings; `admin`: changed through the admin API. */
-  source: z.enum(['config', 'admin']),
+  source: z.enum(['config', 'database']),
   updated_at: z.string().nullable(),
   stats: cacheStatsSchema,
 });

@@ -137,7 +137,7 @@ describe('response cache scoping and controls', () => {
     const changed = await h.admin('PUT', '/internal/cache', { ttl_seconds: 42, max_entries: 5 });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({
-      source: 'admin',
+      source: 'database',
       settings: { ttl_seconds: 42, max_entries: 5, enabled: true },
     });
     const row = h.servers.database.sqlite.prepare("select value from gateway_settings where name = 'cache'").get() as {

@@ -45,7 +45,7 @@ describe('cache settings across a restart', () => {
     try {
       const view = await call(second.gatewayUrl, 'GET');
       expect(view).toMatchObject({
-        source: 'admin',
+        source: 'database',
         settings: { enabled: true, ttl_seconds: 900, models: { 'demo/echo': { sampled: true } } },
       });
       const reset = await call(second.gatewayUrl, 'PUT', { reset: true });

@@ -19,7 +19,7 @@ import { recordAction } from '../accounting/record-action.js';
  * gateway_settings, so a restart keeps the change), and the admin actions on the cache, each audited.
  */
 export class CacheAdmin {
-  #source: { kind: 'config' } | { kind: 'admin'; updatedAt: number };
+  #source: { kind: 'config' } | { kind: 'database'; updatedAt: number };
 
   constructor(
     private readonly cache: ResponseCache,
@@ -31,7 +31,7 @@ export class CacheAdmin {
     /** When the settings in force were stored through the admin API; undefined: the file's. */
     storedAt: number | undefined,
   ) {
-    this.#source = storedAt === undefined ? { kind: 'config' } : { kind: 'admin', updatedAt: storedAt };
+    this.#source = storedAt === undefined ? { kind: 'config' } : { kind: 'database', updatedAt: storedAt };
   }
 
   /**
@@ -59,7 +59,7 @@ export class CacheAdmin {
     return {
       settings: this.cache.settings(),
       source: source.kind,
-      updated_at: source.kind === 'admin' ? new Date(source.updatedAt).toISOString() : null,
+      updated_at: source.kind === 'database' ? new Date(source.updatedAt).toISOString() : null,
       stats: this.cache.stats(),
     };
   }
@@ -88,7 +88,7 @@ export class CacheAdmin {
       const now = Date.now();
       this.repository.put('cache', next, now);
       this.cache.configure(next);
-      this.#source = { kind: 'admin', updatedAt: now };
+      this.#source = { kind: 'database', updatedAt: now };
     }
     this.record(actor, reset === true ? 'cache.reset' : 'cache.update', { settings: this.cache.settings() });
     return this.view();

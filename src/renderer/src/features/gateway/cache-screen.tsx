@@ -116,11 +116,11 @@ export function CacheScreen() {
         title="Response cache"
         subtitle={
           view
-            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'admin' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'startup configuration'}.`
+            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'database' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'startup configuration'}.`
             : undefined
         }
         actions={
-          view?.source === 'admin' && (
+          view?.source === 'database' && (
             <Button variant="ghost" busy={update.isPending && !dirty} onClick={() => setConfirmingReset(true)}>
               Reset to startup configuration
             </Button>
