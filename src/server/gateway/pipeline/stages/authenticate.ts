@@ -4,6 +4,7 @@ import { forbidden, unauthorized } from '../../../http/errors.js';
 import { isIssuedKey, KEY_PREFIX } from '../../keys/key-secret.js';
 import { hasScope, type RequiredScope } from '../../keys/scopes.js';
 import { KEY_REJECTION_MESSAGES } from '../../keys/keys.service.js';
+import { unknownKeyHint } from '../../keys/unknown-key-hint.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 
 /** The scope each endpoint needs; `/v1/models` needs only a valid key. */
@@ -66,7 +67,8 @@ export function authenticate(ctx: RequestContext): void {
     if (!check.ok) {
       if (secretsEqual(secret, masterKey))
         throw unauthorized('the master key is for /internal/* only; use an API key issued by POST /internal/api-keys');
-      throw unauthorized(KEY_REJECTION_MESSAGES[check.reason]);
+      const hint = check.reason === 'unknown' ? unknownKeyHint(secret, config.allow_passthrough_keys) : '';
+      throw unauthorized(`${KEY_REJECTION_MESSAGES[check.reason]}${hint}`);
     }
     ctx.principal = { kind: 'key', key: check.key };
     const scope = requiredScope(ctx.endpoint);
