@@ -501,7 +501,10 @@ describe('npm run import:litellm', () => {
     expect(result.stdout).toBe('');
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(readFileSync(out, 'utf8')).toMatch(/^# Converted from the LiteLLM proxy config/);
-    expect(result.stderr).toMatch(/wrote .* \(\d+ deployments?\); start with/);
+    // The variables its keys are read from, those missing here, and how to check the file first.
+    expect(result.stderr).toContain('its keys are read from LOCAL_OPENAI_KEY, AZURE_EU_KEY');
+    expect(result.stderr).toMatch(/\(not set here: LOCAL_OPENAI_KEY, AZURE_EU_KEY.*\)/);
+    expect(result.stderr).toContain(`check it with npm run serve -- --check --config ${out}`);
   });
 
   it('narrows an existing --out file to 0600 too (writing keeps the mode of a file that exists)', () => {

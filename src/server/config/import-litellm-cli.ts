@@ -43,6 +43,18 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
+/**
+ * The variables the converted deployments read their keys from, and those not set here: a start
+ * without them stops, so the user learns of them before that.
+ */
+function keyVariablesNote(config: Record<string, unknown>): string {
+  const deployments = Array.isArray(config.deployments) ? (config.deployments as Array<{ api_key_env?: unknown }>) : [];
+  const names = [...new Set(deployments.flatMap((d) => (typeof d.api_key_env === 'string' ? [d.api_key_env] : [])))];
+  if (names.length === 0) return '';
+  const unset = names.filter((name) => !process.env[name]);
+  return `; its keys are read from ${names.join(', ')}${unset.length > 0 ? ` (not set here: ${unset.join(', ')})` : ''}`;
+}
+
 function main(args: readonly string[]): void {
   let input: string | undefined;
   let out: string | undefined;
@@ -102,7 +114,9 @@ function main(args: readonly string[]): void {
     // may hold literal api_key values.
     chmodSync(out, 0o600);
     const count = `${imported.deployments} deployment${imported.deployments === 1 ? '' : 's'}`;
-    process.stderr.write(`import:litellm: wrote ${out} (${count}); start with GATEHOUSE_CONFIG=${out} npm run serve\n`);
+    process.stderr.write(
+      `import:litellm: wrote ${out} (${count})${keyVariablesNote(imported.config)}; check it with npm run serve -- --check --config ${out}, then start with npm run serve -- --config ${out}\n`,
+    );
   }
 }
 
