@@ -48,6 +48,11 @@ model_list:
       model: anthropic/claude-sonnet-4-5
       api_key: ${LITERAL_KEY}
       vertex_project: not-for-anthropic
+    model_info:
+      input_cost_per_token: 0.000003
+      output_cost_per_token: 0.000015
+      cache_creation_input_token_cost: 0.00000375
+      cache_creation_input_token_cost_above_1hr: 0.000006
   - model_name: llama
     litellm_params:
       model: ollama/llama3.2
@@ -156,7 +161,15 @@ describe('LiteLLM config conversion', () => {
           timeout_ms: 120_000,
         },
       ],
-      pricing: { 'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075 } },
+      pricing: {
+        'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075 },
+        'claude-sonnet': {
+          input_per_mtok: 3,
+          output_per_mtok: 15,
+          cache_write_per_mtok: 3.75,
+          cache_write_1h_per_mtok: 6,
+        },
+      },
       gateway: { max_retries: 3 },
     });
   });

@@ -18,6 +18,8 @@ describe('the cost of cached prompt tokens', () => {
           output_per_mtok: 20,
           cached_input_per_mtok: 1,
           cache_write_per_mtok: 12.5,
+          cache_write_1h_per_mtok: 20,
+          web_search_per_1k: 10,
         },
       },
     });
@@ -49,6 +51,35 @@ describe('the cost of cached prompt tokens', () => {
     expect(row.cost_usd).toBeCloseTo((100 * 2 + 900 * 0.5 + 100 * 8) / 1e6, 12);
     // The row says why it cost what it did.
     expect(row).toMatchObject({ cache_read_prompt_tokens: 900, cache_write_prompt_tokens: null });
+  });
+
+  it('prices hour-long cache writes and web searches at theirs, whole and streamed', async () => {
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_creation_input_tokens: 500,
+      cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 300 },
+      server_tool_use: { web_search_requests: 3 },
+    };
+    // 100 plain at 10, 200 five-minute writes at 12.5, 300 hour-long at 20, 50 out at 20 per million;
+    // 3 searches at $10 per thousand. Priced as 5-minute writes and free searches, it read $0.00825.
+    const expected = (100 * 10 + 200 * 12.5 + 300 * 20 + 50 * 20) / 1e6 + (3 * 10) / 1000;
+    for (const stream of [false, true]) {
+      h.anthropic.setNext({ reply: { text: 'ok', usage } });
+      const answer = await post(
+        '/v1/messages',
+        { model: 'claude-opus-4-7', max_tokens: 64, stream, messages: [{ role: 'user', content: 'hi' }] },
+        { 'anthropic-version': '2023-06-01' },
+      );
+      expect(answer.status).toBe(200);
+      await answer.text();
+      let [row] = await h.usageRows('limit=1');
+      for (let tries = 0; tries < 40 && row.stream !== stream; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        [row] = await h.usageRows('limit=1');
+      }
+      expect({ stream, cost: row.cost_usd }).toEqual({ stream, cost: expect.closeTo(expected, 12) });
+    }
   });
 
   it("keeps the parts of a request's tokens in its usage row, its traffic event and the totals", async () => {

@@ -20,6 +20,7 @@ const PRICE_KEYS = {
   output_cost_per_token: 'output',
   cache_read_input_token_cost: 'cachedInput',
   cache_creation_input_token_cost: 'cacheWrite',
+  cache_creation_input_token_cost_above_1hr: 'cacheWrite1h',
 } as const;
 type PriceSide = (typeof PRICE_KEYS)[keyof typeof PRICE_KEYS];
 
@@ -31,6 +32,7 @@ export interface ConvertedEntry {
     readonly output_per_mtok: number;
     readonly cached_input_per_mtok?: number;
     readonly cache_write_per_mtok?: number;
+    readonly cache_write_1h_per_mtok?: number;
   };
 }
 
@@ -238,6 +240,7 @@ export function convertModelEntry(
       case 'output_cost_per_token':
       case 'cache_read_input_token_cost':
       case 'cache_creation_input_token_cost':
+      case 'cache_creation_input_token_cost_above_1hr':
         if (typeof value === 'number' && value >= 0) {
           prices[PRICE_KEYS[key]] = value;
           priceAt[PRICE_KEYS[key]] = path;
@@ -292,6 +295,7 @@ export function convertModelEntry(
         output_per_mtok: perMillion(prices.output),
         ...(prices.cachedInput === undefined ? {} : { cached_input_per_mtok: perMillion(prices.cachedInput) }),
         ...(prices.cacheWrite === undefined ? {} : { cache_write_per_mtok: perMillion(prices.cacheWrite) }),
+        ...(prices.cacheWrite1h === undefined ? {} : { cache_write_1h_per_mtok: perMillion(prices.cacheWrite1h) }),
       },
     };
   if (priceAt.input !== undefined)
@@ -301,7 +305,7 @@ export function convertModelEntry(
     );
   if (priceAt.output !== undefined)
     report(priceAt.output, 'Gatehouse prices a model by both; add input_cost_per_token');
-  for (const side of ['cachedInput', 'cacheWrite'] as const)
+  for (const side of ['cachedInput', 'cacheWrite', 'cacheWrite1h'] as const)
     if (priceAt[side] !== undefined)
       report(
         priceAt[side],

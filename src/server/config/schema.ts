@@ -88,8 +88,12 @@ const priceSchema = z
     output_per_mtok: perMillionTokens,
     /** Prompt tokens read from the provider's prompt cache (OpenAI's cached tokens, Anthropic's cache reads). */
     cached_input_per_mtok: perMillionTokens.optional(),
-    /** Prompt tokens written to Anthropic's prompt cache. */
+    /** Prompt tokens written to Anthropic's prompt cache (for 5 minutes, and for an hour when the next is unset). */
     cache_write_per_mtok: perMillionTokens.optional(),
+    /** Prompt tokens written to Anthropic's prompt cache for an hour (`cache_control.ttl: 1h`). */
+    cache_write_1h_per_mtok: perMillionTokens.optional(),
+    /** USD per thousand web searches a provider ran for the request (Anthropic's web search tool). */
+    web_search_per_1k: perMillionTokens.optional(),
   })
   .strict();
 

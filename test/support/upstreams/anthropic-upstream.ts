@@ -30,6 +30,13 @@ export interface AnthropicReply {
     readonly output_tokens: number;
     readonly cache_read_input_tokens?: number;
     readonly cache_creation_input_tokens?: number;
+    /** The cache writes by lifetime, as Anthropic details them; in `message_start` of a stream. */
+    readonly cache_creation?: {
+      readonly ephemeral_5m_input_tokens: number;
+      readonly ephemeral_1h_input_tokens: number;
+    };
+    /** Server tools run; in the answer and in a stream's `message_delta`, as Anthropic reports them. */
+    readonly server_tool_use?: { readonly web_search_requests: number };
   };
   readonly model?: string;
   readonly id?: string;
@@ -192,6 +199,8 @@ interface Answer {
     output_tokens: number;
     cache_creation_input_tokens: number;
     cache_read_input_tokens: number;
+    cache_creation?: object;
+    server_tool_use?: object;
   };
 }
 
@@ -220,6 +229,8 @@ function buildAnswer(reply: AnthropicReply, body: Json): Answer {
       output_tokens: reply.usage?.output_tokens ?? outputWords,
       cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
+      ...(reply.usage?.cache_creation && { cache_creation: reply.usage.cache_creation }),
+      ...(reply.usage?.server_tool_use && { server_tool_use: reply.usage.server_tool_use }),
     },
   };
 }
@@ -263,7 +274,10 @@ function streamFrames(answer: Answer, script: AnthropicScript): string[] {
   frames.push(
     event('message_delta', {
       delta: { stop_reason: answer.stop_reason, stop_sequence: answer.stop_sequence },
-      usage: { output_tokens: answer.usage.output_tokens },
+      usage: {
+        output_tokens: answer.usage.output_tokens,
+        ...(answer.usage.server_tool_use && { server_tool_use: answer.usage.server_tool_use }),
+      },
     }),
   );
   frames.push(event('message_stop', {}));

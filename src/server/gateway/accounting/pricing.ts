@@ -6,6 +6,9 @@ export interface TokenCounts {
   readonly completionTokens: number;
   readonly cachedPromptTokens?: number | undefined;
   readonly cacheWritePromptTokens?: number | undefined;
+  /** Of the cache writes, those for an hour. */
+  readonly cacheWrite1hPromptTokens?: number | undefined;
+  readonly webSearchRequests?: number | undefined;
 }
 
 interface Price {
@@ -13,6 +16,9 @@ interface Price {
   readonly output: number;
   readonly cachedInput: number;
   readonly cacheWrite: number;
+  readonly cacheWrite1h: number;
+  /** Per thousand searches. */
+  readonly webSearch: number;
 }
 
 /** Prices per million tokens, looked up by public model name, then by the upstream's name. */
@@ -29,6 +35,8 @@ export class PriceTable {
           // Unset, cache reads and writes cost what other input costs.
           cachedInput: p.cached_input_per_mtok ?? p.input_per_mtok,
           cacheWrite: p.cache_write_per_mtok ?? p.input_per_mtok,
+          cacheWrite1h: p.cache_write_1h_per_mtok ?? p.cache_write_per_mtok ?? p.input_per_mtok,
+          webSearch: p.web_search_per_1k ?? 0,
         },
       ]),
     );
@@ -42,13 +50,16 @@ export class PriceTable {
     if (!price) return 0;
     const read = tokens.cachedPromptTokens ?? 0;
     const written = tokens.cacheWritePromptTokens ?? 0;
+    const hourLong = Math.min(written, tokens.cacheWrite1hPromptTokens ?? 0);
     const plain = Math.max(0, tokens.promptTokens - read - written);
     return (
       (plain * price.input +
         read * price.cachedInput +
-        written * price.cacheWrite +
+        (written - hourLong) * price.cacheWrite +
+        hourLong * price.cacheWrite1h +
         tokens.completionTokens * price.output) /
-      1_000_000
+        1_000_000 +
+      ((tokens.webSearchRequests ?? 0) * price.webSearch) / 1000
     );
   }
 }

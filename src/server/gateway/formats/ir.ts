@@ -13,6 +13,10 @@ export interface Usage {
   cachedPromptTokens?: number;
   /** The part of `promptTokens` the provider wrote to its prompt cache (Anthropic bills it above input), when it said. */
   cacheWritePromptTokens?: number;
+  /** Of `cacheWritePromptTokens`, those written for an hour (Anthropic bills them higher than 5-minute writes). */
+  cacheWrite1hPromptTokens?: number;
+  /** Web searches the provider ran for the request (Anthropic's server tool, billed per search), when it said. */
+  webSearchRequests?: number;
   /** The part of `completionTokens` the model spent reasoning (OpenAI's reasoning tokens), when it said. */
   reasoningTokens?: number;
 }

@@ -78,6 +78,10 @@ export function completeUsage(reported: Partial<Usage> | undefined, estimate: ()
     usage.cacheWritePromptTokens = written;
   const reasoning = reported?.reasoningTokens;
   if (reasoning !== undefined && completion !== undefined && reasoning <= completion) usage.reasoningTokens = reasoning;
+  const hourLong = reported?.cacheWrite1hPromptTokens;
+  if (hourLong !== undefined && usage.cacheWritePromptTokens !== undefined && hourLong <= usage.cacheWritePromptTokens)
+    usage.cacheWrite1hPromptTokens = hourLong;
+  if (reported?.webSearchRequests !== undefined) usage.webSearchRequests = reported.webSearchRequests;
   return usage;
 }
 
@@ -98,6 +102,9 @@ export class StreamUsage {
     if (usage.cachedPromptTokens !== undefined) this.reported.cachedPromptTokens = usage.cachedPromptTokens;
     if (usage.cacheWritePromptTokens !== undefined) this.reported.cacheWritePromptTokens = usage.cacheWritePromptTokens;
     if (usage.reasoningTokens !== undefined) this.reported.reasoningTokens = usage.reasoningTokens;
+    if (usage.cacheWrite1hPromptTokens !== undefined)
+      this.reported.cacheWrite1hPromptTokens = usage.cacheWrite1hPromptTokens;
+    if (usage.webSearchRequests !== undefined) this.reported.webSearchRequests = usage.webSearchRequests;
   }
 
   /** Counts generated characters (text or tool arguments). */

@@ -58,6 +58,11 @@ export function stopReasonFromIr(reason: IrStopReason): MessagesStopReason {
   }
 }
 
+/** A count inside one of usage's objects (`cache_creation`, `server_tool_use`). */
+function nestedCount(part: unknown, key: string): number | undefined {
+  return part !== null && typeof part === 'object' ? reportedTokens((part as Record<string, unknown>)[key]) : undefined;
+}
+
 /**
  * Reads Messages usage. Cached input counts toward the prompt: Anthropic reports cache reads and
  * writes beside `input_tokens`, not inside it. Cache reads are what OpenAI's formats call cached.
@@ -69,12 +74,16 @@ export function messagesUsageToIr(usage: unknown): Partial<Usage> | undefined {
   const input = count('input_tokens');
   const read = count('cache_read_input_tokens');
   const written = count('cache_creation_input_tokens');
+  const hourLong = nestedCount(fields.cache_creation, 'ephemeral_1h_input_tokens');
+  const searches = nestedCount(fields.server_tool_use, 'web_search_requests');
   return {
     promptTokens: input === undefined ? undefined : input + (written ?? 0) + (read ?? 0),
     completionTokens: count('output_tokens'),
     ...(read === undefined || input === undefined ? {} : { cachedPromptTokens: read }),
     // Only when there were any: Anthropic reports 0 in every answer, and nothing else bills writes.
     ...(written === undefined || written === 0 || input === undefined ? {} : { cacheWritePromptTokens: written }),
+    ...(hourLong === undefined || hourLong === 0 ? {} : { cacheWrite1hPromptTokens: hourLong }),
+    ...(searches === undefined || searches === 0 ? {} : { webSearchRequests: searches }),
   };
 }
 

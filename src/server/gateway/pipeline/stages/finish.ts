@@ -54,6 +54,8 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
       completionTokens,
       cachedPromptTokens: usage?.cachedPromptTokens,
       cacheWritePromptTokens: usage?.cacheWritePromptTokens,
+      cacheWrite1hPromptTokens: usage?.cacheWrite1hPromptTokens,
+      webSearchRequests: usage?.webSearchRequests,
     }),
     latencyMs: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     status,
