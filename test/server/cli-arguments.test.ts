@@ -21,7 +21,7 @@ describe('the headless command line', () => {
       [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts', '--help'],
       { env: { ...process.env, ...env }, timeout: 10_000 },
     );
-    expect(stdout).toMatch(/^usage: npm run serve \[-- --config <file>\]/);
+    expect(stdout).toMatch(/^usage: npm run serve \[-- \[--config <file>\] \[--check\]\]\n *npm start/);
     expect(stdout).not.toContain('listening');
   });
 

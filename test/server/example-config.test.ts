@@ -48,7 +48,11 @@ describe('the example configuration file', () => {
     expect(config.deployments.map((d) => [d.model, d.upstream_model, d.weight])).toEqual([
       ['gpt-4o-mini', 'gpt-4o-mini', 3],
       ['gpt-4o-mini', 'llama3.1', 1],
+      ['gpt-4o', 'my-gpt4o-deployment', 1],
     ]);
+    expect(config.deployments[0]).toMatchObject({ id: 'openai-main', responses_api: 'native' });
+    expect(config.deployments[2]).toMatchObject({ provider: 'azure', api_version: '2024-10-21' });
+    expect(config.pricing['claude-sonnet-4-5']).toMatchObject({ cache_write_1h_per_mtok: 6, web_search_per_1k: 10 });
     expect(config.limits.models['gpt-4o-mini']).toEqual({ rpm_limit: 500, tpm_limit: 300000 });
     expect(config.sso.providers.corp).toMatchObject({ client_id: 'gatehouse', client_secret_env: 'CORP_OIDC_SECRET' });
     expect(config.store.auth.tokens).toEqual([
