@@ -11,7 +11,8 @@ const ANSWER_LIST: Readonly<Record<AnswerFormat, string>> = {
 /**
  * What makes a parsed 2xx body no answer of its format, or undefined when it is one. Only the list a
  * client reads is checked: a body without it (`{"hello":"world"}`, `choices: null`) would otherwise be
- * relayed as an empty success and its prompt charged.
+ * relayed as an empty success and its prompt charged. An embeddings list is checked item by item
+ * against its request (count, indices, vectors, dimensions) by checkEmbeddingsAnswer, which knows it.
  */
 export function answerProblem(format: AnswerFormat, body: unknown): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'the body is not a JSON object';

@@ -1,3 +1,4 @@
+import { checkEmbeddingsAnswer, type CheckedEmbedding } from '../formats/embeddings/embeddings-answer.js';
 import { base64ToFloats, floatsToBase64, shorten } from '../formats/embeddings/embeddings-encoding.js';
 import {
   embeddingInputs,
@@ -9,7 +10,8 @@ import { estimateTokens } from '../formats/token-estimate.js';
 import { resolveProvider } from './registry.js';
 import { callContext, type AttemptArgs } from './call-context.js';
 import type { JsonAnswer } from './answer.js';
-import { UnsupportedOperationError } from './upstream-error.js';
+import { redact } from './http-client.js';
+import { UnsupportedOperationError, UpstreamError } from './upstream-error.js';
 
 /** Arguments of one embeddings call. */
 export interface ExecuteEmbeddingsArgs extends AttemptArgs {
@@ -20,6 +22,8 @@ export interface ExecuteEmbeddingsArgs extends AttemptArgs {
 
 /**
  * Embeds the inputs on one deployment and answers in OpenAI's shape with the public model name.
+ * The upstream's vectors are checked against the request first (see checkEmbeddingsAnswer): one that
+ * does not answer it is an UpstreamError `invalid_response`, retried like any 2xx that is no answer.
  * `encoding_format` and `dimensions` are honoured even when the upstream ignores them (servers that
  * only return floats, or full-length vectors): vectors are re-encoded, or shortened and rescaled to
  * unit length as OpenAI does. Rejects with UnsupportedOperationError for providers without
@@ -29,26 +33,38 @@ export async function executeEmbeddings(
   args: ExecuteEmbeddingsArgs,
 ): Promise<JsonAnswer & { readonly body: EmbeddingsResponse }> {
   const { body, deployment } = args;
-  const provider = resolveProvider(deployment).embeddings;
-  if (!provider)
+  const provider = resolveProvider(deployment);
+  if (!provider.embeddings)
     throw new UnsupportedOperationError(
       `${deployment.model} cannot embed: ${deployment.provider} models have no embeddings API`,
     );
   const context = callContext(args);
-  const result = await provider.embed(
+  const result = await provider.embeddings.embed(
     { ...body, model: context.upstreamModel },
     { ...context, apiKey: args.apiKeyOverride },
   );
+  const inputs = embeddingInputs(body.input);
   const encoding = body.encoding_format ?? 'float';
-  const data = (Array.isArray(result.body?.data) ? result.body.data : []).map((item) =>
-    reencode(item, encoding, body.dimensions),
-  );
+  const checked = checkEmbeddingsAnswer(result.body?.data, {
+    inputs: inputs.length,
+    encoding,
+    dimensions: body.dimensions,
+  });
+  if (!checked.ok) {
+    // The answer's own values may be quoted: never a key the upstream echoed.
+    const secrets = args.apiKeyOverride === undefined ? provider.secrets : [...provider.secrets, args.apiKeyOverride];
+    // Embeddings APIs answer 200; the provider hands over only the parsed body of its 2xx.
+    throw new UpstreamError(redact(`${deployment.provider} upstream answered with ${checked.problem}`, secrets), {
+      status: 200,
+      retryable: checked.retryable,
+      upstreamType: 'invalid_response',
+      requestId: args.report?.upstreamRequestId,
+    });
+  }
+  const data = checked.embeddings.map((item) => reencode(item, encoding, body.dimensions));
   const promptTokens =
     result.usage?.promptTokens ??
-    embeddingInputs(body.input).reduce(
-      (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
-      0,
-    );
+    inputs.reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
   return {
     kind: 'json',
     body: {
@@ -61,14 +77,14 @@ export async function executeEmbeddings(
   };
 }
 
-function reencode(item: EmbeddingItem, encoding: 'float' | 'base64', dimensions: number | undefined): EmbeddingItem {
-  const wanted = encoding === 'base64' ? 'string' : 'object';
-  const length =
-    typeof item.embedding === 'string' ? Math.floor((item.embedding.length * 3) / 16) : item.embedding.length;
-  const tooLong = dimensions !== undefined && length > dimensions;
-  if (typeof item.embedding === wanted && !tooLong)
-    return { object: 'embedding', index: item.index, embedding: item.embedding };
-  let vector = typeof item.embedding === 'string' ? base64ToFloats(item.embedding) : item.embedding;
-  if (dimensions !== undefined && vector.length > dimensions) vector = shorten(vector, dimensions);
-  return { object: 'embedding', index: item.index, embedding: encoding === 'base64' ? floatsToBase64(vector) : vector };
+/** A checked vector in the encoding and length the client asked for. */
+function reencode(item: CheckedEmbedding, encoding: 'float' | 'base64', dimensions: number | undefined): EmbeddingItem {
+  const { index, embedding } = item;
+  const tooLong = dimensions !== undefined && item.dimensions > dimensions;
+  // Base64 comes only where it was asked, so a vector of the asked encoding and length passes as it is.
+  if (!tooLong && (typeof embedding === 'string') === (encoding === 'base64'))
+    return { object: 'embedding', index, embedding };
+  let vector = typeof embedding === 'string' ? base64ToFloats(embedding) : embedding;
+  if (tooLong) vector = shorten(vector, dimensions);
+  return { object: 'embedding', index, embedding: encoding === 'base64' ? floatsToBase64(vector) : vector };
 }

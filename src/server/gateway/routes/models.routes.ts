@@ -58,7 +58,8 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
     '/v1/models/*',
     {
       schema: {
-        params: z.object({ '*': z.string().min(1) }),
+        // Empty too: `GET /v1/models/` is answered below in words a client knows, not as a route parameter.
+        params: z.object({ '*': z.string() }),
         response: { 200: z.union([modelObjectSchema, anthropicModelSchema]) },
       },
       onRequest: beginPipeline('models', '/v1/models/*', services),
@@ -66,22 +67,41 @@ export const modelsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       // A wildcard: canonical names such as `demo/echo` contain slashes.
       const id = request.params['*'];
+      if (id === '')
+        throw notFound(
+          "no model id in the path '/v1/models/': GET /v1/models lists the models, GET /v1/models/{id} answers one",
+        );
       const models = keyModels(request);
       const shown = visible(models);
       const found = shown.find((m) => m.id === id) ?? aliasEntry(id, shown, services.registry);
       if (found) return wantsAnthropicShape(request.headers) ? anthropicModel(found) : found;
-      const allowed = services.registry.modelList().data.some((m) => m.id === id);
       const principal = contextOf(request).principal;
-      if (!allowed || principal?.kind !== 'key' || models === null)
-        throw notFound(`model '${id}' is not in allowed_models`);
-      // Left out of this key's list, so 404 too (as OpenAI answers for a model the caller cannot use),
-      // but saying why: the model is allowed, this key is not.
-      throw notFound(
-        `API key ${principal.key.row.id} may not use model '${id}' (the key is limited to ${listed([...models])})`,
-      );
+      const key = principal?.kind === 'key' && models !== null ? { id: principal.key.row.id, models } : undefined;
+      throw notFound(notShownReason(id, services.registry, key));
     },
   );
 };
+
+/**
+ * Why a model id is not answered, as 404 (OpenAI's answer for a model the caller cannot use): not
+ * allowed, an alias of a model not allowed, or allowed but left out of the key's list, which is then
+ * named, so the message never blames the allow-list for what the key decides.
+ */
+function notShownReason(
+  id: string,
+  registry: ModelRegistry,
+  key: { readonly id: string; readonly models: ReadonlySet<string> } | undefined,
+): string {
+  const resolution = registry.resolve(id);
+  if (!resolution.ok)
+    return resolution.model === id
+      ? `model '${id}' is not in allowed_models`
+      : `model '${id}' is an alias of '${resolution.model}', which is not in allowed_models`;
+  // Allowed, and every allowed model and alias of one is shown to a caller without a list.
+  if (key === undefined) return `model '${id}' is not available to this caller`;
+  const alias = resolution.aliasOf === undefined ? '' : `an alias of '${resolution.model}'; `;
+  return `API key ${key.id} may not use model '${id}' (${alias}the key is limited to ${listed([...key.models])})`;
+}
 
 /**
  * An alias the caller may call, answered under its own name (as requests use it) with its target's

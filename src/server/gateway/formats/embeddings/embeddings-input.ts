@@ -29,7 +29,7 @@ function inputProblem(value: unknown): Problem | undefined {
   // Providers refuse an empty text (OpenAI: "input cannot be an empty string"): the client's 400, not a 502.
   if (typeof value === 'string') return value === '' ? { path: [], message: EMPTY_TEXT, input: value } : undefined;
   if (!Array.isArray(value))
-    return { path: [], message: `must be a string or an array, got ${describe(value)}`, input: value };
+    return { path: [], message: `must be a string or an array, got ${describeValue(value)}`, input: value };
   if (value.length === 0) return { path: [], message: 'must contain at least 1 item', input: value };
   const first: unknown = value[0];
   if (typeof first === 'string') {
@@ -40,7 +40,7 @@ function inputProblem(value: unknown): Problem | undefined {
   if (Array.isArray(first)) {
     for (const [index, item] of value.entries()) {
       if (!Array.isArray(item))
-        return { path: [index], message: `must be an array of token ids, got ${describe(item)}`, input: item };
+        return { path: [index], message: `must be an array of token ids, got ${describeValue(item)}`, input: item };
       if (item.length === 0) return { path: [index], message: 'must contain at least 1 item', input: item };
       const problem = tokensProblem(item, [index]);
       if (problem !== undefined) return problem;
@@ -49,7 +49,7 @@ function inputProblem(value: unknown): Problem | undefined {
   }
   return {
     path: [0],
-    message: `must be a string, a token id or an array of token ids, got ${describe(first)}`,
+    message: `must be a string, a token id or an array of token ids, got ${describeValue(first)}`,
     input: first,
   };
 }
@@ -63,7 +63,12 @@ function tokensProblem(tokens: readonly unknown[], path: ReadonlyArray<number>):
       message: `must contain at most ${MAX_EMBEDDING_INPUT_TOKENS} items, got ${tokens.length} items`,
       input: tokens,
     };
-  return everyItem(tokens, path, Number.isSafeInteger, 'an integer');
+  // Token ids index a vocabulary: a negative one is refused upstream, as a 502 the client cannot read.
+  return everyItem(tokens, path, isTokenId, 'a non-negative integer (a token id)');
+}
+
+function isTokenId(item: unknown): boolean {
+  return Number.isSafeInteger(item) && (item as number) >= 0;
 }
 
 function everyItem(
@@ -74,10 +79,15 @@ function everyItem(
 ): Problem | undefined {
   const index = items.findIndex((item) => !ok(item));
   if (index === -1) return undefined;
-  return { path: [...path, index], message: `must be ${expected}, got ${describe(items[index])}`, input: items[index] };
+  return {
+    path: [...path, index],
+    message: `must be ${expected}, got ${describeValue(items[index])}`,
+    input: items[index],
+  };
 }
 
-function describe(value: unknown): string {
+/** A value as a message shows it: quoted when text, cut at 40 characters. */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';

@@ -9,14 +9,27 @@ import {
 } from '../limits.js';
 import { validate, type Validated } from '../validation.js';
 import { embeddingsInputSchema, type EmbeddingsInput } from './embeddings-input.js';
+
+/**
+ * An optional field where null means absent, as chat completions takes it: Python clients send None
+ * for what they leave unset. It becomes undefined, so it is neither read as a value nor forwarded.
+ */
+function absentIfNull<T extends z.ZodType>(schema: T) {
+  // The outer optional keeps the key optional in the output type, as `.optional()` alone did.
+  return schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
+}
+
 /** The embeddings request (OpenAI's `POST /v1/embeddings`); token-array inputs pass through too. */
 export const embeddingsRequestSchema = z
   .looseObject({
-    model: requiredName().optional(),
+    model: absentIfNull(requiredName()),
     input: embeddingsInputSchema,
-    encoding_format: z.enum(['float', 'base64']).optional(),
-    dimensions: integerIn(1, MAX_EMBEDDING_DIMENSIONS).optional(),
-    user: name().optional(),
+    encoding_format: absentIfNull(z.enum(['float', 'base64'])),
+    dimensions: absentIfNull(integerIn(1, MAX_EMBEDDING_DIMENSIONS)),
+    user: absentIfNull(name()),
   })
   .superRefine((body, ctx) => {
     if (typeof body.input !== 'string' && !Array.isArray(body.input)) return;

@@ -13,24 +13,36 @@ interface ConversationBody {
 }
 
 /**
- * The refusal of a model outside the allow-list, naming the models the caller could use instead: a key
- * limited to some models is shown only those, as /v1/models shows it only those.
+ * The models the caller could use instead, for a refusal's message: a key limited to some models is
+ * shown only those, as /v1/models shows it only those. Empty when there are none.
  */
-function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
-  const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
+function usableModels(ctx: RequestContext): { readonly limited: boolean; readonly list: string } {
   const keyModels = ctx.principal?.kind === 'key' ? ctx.principal.key.models : null;
   const usable = modelsNamedBy(ctx.services.registry, keyModels).map((model) => model.id);
   const list = usable.length > 10 ? `${usable.slice(0, 10).join(', ')}, ...` : usable.join(', ');
-  const hint = keyModels === null ? list || 'none' : `this key may use ${list || 'none of them'}`;
+  return { limited: keyModels !== null, list };
+}
+
+/** The refusal of a model outside the allow-list, naming the models the caller could use instead. */
+function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
+  const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
+  const { limited, list } = usableModels(ctx);
+  const hint = limited ? `this key may use ${list || 'none of them'}` : list || 'none';
   return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})`);
 }
 
-/** A key limited to some models may use only those (by canonical or requested name). */
-function checkKeyModels(ctx: RequestContext, requested: string, model: string): void {
+/** The caller's key id when the key is limited to models that leave this one out (by canonical and requested name). */
+function refusingKey(ctx: RequestContext, requested: string, model: string): string | undefined {
   const principal = ctx.principal;
-  if (principal?.kind !== 'key' || principal.key.models === null) return;
-  if (principal.key.models.has(model) || principal.key.models.has(requested)) return;
-  throw forbidden(`API key ${principal.key.row.id} may not use model '${model}'`);
+  if (principal?.kind !== 'key' || principal.key.models === null) return undefined;
+  if (principal.key.models.has(model) || principal.key.models.has(requested)) return undefined;
+  return principal.key.row.id;
+}
+
+/** A key limited to some models may use only those. */
+function checkKeyModels(ctx: RequestContext, requested: string, model: string): void {
+  const keyId = refusingKey(ctx, requested, model);
+  if (keyId !== undefined) throw forbidden(`API key ${keyId} may not use model '${model}'`);
 }
 
 /**
@@ -120,9 +132,34 @@ export function resolveEmbeddingsModel(ctx: RequestContext): void {
     throw badRequest(`model '${model}' does not support embeddings: Claude-family models have no embeddings API`);
   }
   if (ctx.principal?.kind === 'key') {
-    if (!registry.isAllowed(model)) throw notAllowed(ctx, requested, model);
-    checkKeyModels(ctx, requested, model);
+    if (body.model === undefined) checkDefaultModel(ctx, requested, model);
+    else {
+      if (!registry.isAllowed(model)) throw notAllowed(ctx, requested, model);
+      checkKeyModels(ctx, requested, model);
+    }
   }
   ctx.model = model;
   body.model = model;
+}
+
+/**
+ * The allow-list and the key's models for the default embedding model of a request without `model`:
+ * the refusal says the model is the default, since the client never named it, and what to name instead.
+ */
+function checkDefaultModel(ctx: RequestContext, requested: string, model: string): void {
+  const alias = requested === model ? '' : `, an alias of '${model}'`;
+  const named = `the default embedding model '${requested}' (llm.default_embedding_model${alias})`;
+  const { list } = usableModels(ctx);
+  if (!ctx.services.registry.isAllowed(model)) {
+    const instead = list === '' ? 'no allowed model is left to name' : `name one of ${list} in model`;
+    throw new AppError(
+      'model_not_allowed',
+      `the request names no model, and ${named} is not in allowed_models; ${instead}`,
+    );
+  }
+  const keyId = refusingKey(ctx, requested, model);
+  if (keyId === undefined) return;
+  throw forbidden(
+    `the request names no model, and API key ${keyId} may not use ${named}; the key may use ${list || 'none of the allowed models'}: name one in model`,
+  );
 }
