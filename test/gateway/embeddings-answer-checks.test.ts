@@ -230,6 +230,9 @@ describe('embeddings answers checked against the request', () => {
     // The model's length does not change on another try: not retried there, nor by the SDKs.
     expect(h.openai.requests).toHaveLength(1);
     expect(short.headers.get('x-should-retry')).toBe('false');
+    // What the request asked is not the deployment's failure: a client asking too much cools nothing down.
+    const health = (await h.admin('GET', '/internal/deployments/health')).body.data as Array<Record<string, unknown>>;
+    expect(health.find((d) => d.id === 'text-embedding-3-small')).toMatchObject({ consecutive_failures: 0 });
 
     // Longer than asked is shortened and rescaled to unit length, as before.
     h.openai.reset();

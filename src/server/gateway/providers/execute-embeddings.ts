@@ -57,6 +57,8 @@ export async function executeEmbeddings(
     throw new UpstreamError(redact(`${deployment.provider} upstream answered with ${checked.problem}`, secrets), {
       status: 200,
       retryable: checked.retryable,
+      // What no retry would change is the request's asking, not the deployment's failing.
+      requestFault: !checked.retryable,
       upstreamType: 'invalid_response',
       requestId: args.report?.upstreamRequestId,
     });

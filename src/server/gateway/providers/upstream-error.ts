@@ -27,6 +27,11 @@ export class UpstreamError extends Error {
    * provider answers that error type with (Anthropic's 529 for `overloaded_error`), not what it sent.
    */
   readonly inStream: boolean;
+  /**
+   * The answer was sound but could not give what the request asked of this model (vectors shorter than
+   * the `dimensions` asked): the request's doing, not the deployment's health.
+   */
+  readonly requestFault: boolean;
 
   constructor(
     message: string,
@@ -40,6 +45,7 @@ export class UpstreamError extends Error {
       requestId?: string;
       silentMs?: number;
       inStream?: boolean;
+      requestFault?: boolean;
     },
   ) {
     super(message);
@@ -54,6 +60,7 @@ export class UpstreamError extends Error {
     this.requestId = options.requestId;
     this.silentMs = options.silentMs;
     this.inStream = options.inStream ?? false;
+    this.requestFault = options.requestFault ?? false;
   }
 }
 
@@ -86,6 +93,7 @@ const REQUEST_FAULTS: ReadonlySet<number> = new Set([400, 413, 422]);
  * cooldown for everybody.
  */
 export function blamesDeployment(error: UpstreamError): boolean {
+  if (error.requestFault) return false;
   return error.retryable || !REQUEST_FAULTS.has(error.status);
 }
 
