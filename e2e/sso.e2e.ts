@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,17 @@ test('signs in with the organisation provider, shows the new key once, and signi
   // The hand-off is gone from the address bar: a reload cannot show the key again.
   expect(page.url()).toBe(`${urls.ui}sso/done`);
   await saveScreenshot(page, 'sso-key');
+
+  // Each SDK is shown the base URL it takes: Anthropic's adds /v1 itself, so /v1 there was a 404.
+  const anthropicBase = (await page.getByTestId('sso-anthropic-base-url').textContent())!.trim();
+  await expect(page.getByTestId('sso-openai-base-url')).toHaveText(`${anthropicBase}/v1`);
+  const claude = new Anthropic({ baseURL: anthropicBase, apiKey: key, maxRetries: 0 });
+  const message = await claude.messages.create({
+    model: 'demo/echo',
+    max_tokens: 16,
+    messages: [{ role: 'user', content: 'hello from the anthropic sdk' }],
+  });
+  expect(message.content[0]).toMatchObject({ type: 'text', text: 'hello from the anthropic sdk' });
 
   const answer = await chat(key);
   expect(answer.status).toBe(200);

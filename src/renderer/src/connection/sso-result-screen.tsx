@@ -121,7 +121,9 @@ export function SsoResultScreen({
               </dd>
               <dt>Use it</dt>
               <dd>
-                <code>{`${bootstrap.gatewayUrl}/v1`}</code> as the OpenAI or Anthropic base URL
+                {/* The Anthropic SDK appends /v1/messages itself; the OpenAI SDK appends only the operation. */}
+                <code data-testid="sso-openai-base-url">{`${bootstrap.gatewayUrl}/v1`}</code> as the OpenAI base URL,{' '}
+                <code data-testid="sso-anthropic-base-url">{bootstrap.gatewayUrl}</code> as the Anthropic base URL
               </dd>
             </dl>
             <Button

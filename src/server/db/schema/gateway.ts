@@ -187,6 +187,12 @@ export const gatewayUsers = sqliteTable(
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    /**
+     * The OpenID account (issuer and subject) the user id is bound to by its first single sign-on:
+     * another account naming the same id (the same e-mail address) is refused. Null until then.
+     */
+    ssoIssuer: text('sso_issuer'),
+    ssoSubject: text('sso_subject'),
   },
   (table) => [index('gateway_users_team').on(table.team)],
 );

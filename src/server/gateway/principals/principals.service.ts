@@ -121,8 +121,18 @@ export class PrincipalsService {
       metadata: input.metadata ?? null,
       createdAt: now,
       updatedAt: now,
+      ssoIssuer: null,
+      ssoSubject: null,
     });
     this.usersById.set(row.id, row);
+    return row;
+  }
+
+  /** Binds a user id to the OpenID account (issuer, subject) of its first single sign-on. */
+  bindSsoAccount(id: string, issuer: string, subject: string): UserRow {
+    this.requireUser(id);
+    const row = this.repository.updateUser(id, { ssoIssuer: issuer, ssoSubject: subject, updatedAt: this.now() })!;
+    this.usersById.set(id, row);
     return row;
   }
 

@@ -1,5 +1,7 @@
 import * as oidc from 'openid-client';
+import { describe, discoveryFailure, isUnknownSigningKey, refreshFailure, signInFailure } from './oidc-errors.js';
 import { OidcFailure } from './oidc-failure.js';
+import { grantFetch, refreshTokenIn, withGrantCall, type GrantCall } from './oidc-fetch.js';
 import type { SsoProviderConfig } from '../../config/sso-schema.js';
 
 /** Claims of a signed-in user: the validated ID token's, completed from userinfo where it lacks the mapped ones. */
@@ -28,6 +30,8 @@ export interface AuthorizationRequest {
  */
 export class OidcClient {
   private configuration?: Promise<oidc.Configuration>;
+  /** The configuration in use once the JWKS was read afresh (see renewKeys). */
+  private current?: oidc.Configuration;
 
   constructor(
     readonly id: string,
@@ -48,21 +52,68 @@ export class OidcClient {
         { client_secret: this.clientSecret },
         oidc.ClientSecretBasic(this.clientSecret),
         {
-          // TLS alone would let openid-client skip the ID token's signature (OIDC Core 3.1.3.7); the
-          // signature is checked against the provider's JWKS all the same, and plain http has no TLS.
+          // openid-client lets the discovery request itself use http only when it sees this function here.
           execute: [
-            oidc.enableNonRepudiationChecks,
             ...(this.settings.allow_insecure_http ? [oidc.allowInsecureRequests] : []),
+            (config) => this.prepare(config),
           ],
-          // Every later call of this configuration (tokens, refresh, revocation) waits as long.
+          // The discovery request itself waits as long, through the same fetch.
           timeout: this.settings.timeout_seconds,
+          [oidc.customFetch]: grantFetch,
         },
       )
       .catch((error: unknown) => {
         this.configuration = undefined;
-        throw new OidcFailure('unavailable', `discovery of ${this.settings.issuer} failed: ${describe(error)}`);
+        throw discoveryFailure(this, error);
       });
     return this.configuration;
+  }
+
+  private prepare(config: oidc.Configuration): void {
+    // TLS alone would let openid-client skip the ID token's signature (OIDC Core 3.1.3.7); the
+    // signature is checked against the provider's JWKS all the same, and plain http has no TLS.
+    oidc.enableNonRepudiationChecks(config);
+    if (this.settings.allow_insecure_http) oidc.allowInsecureRequests(config);
+    // Every call of this configuration (tokens, refresh, revocation) waits as long.
+    config.timeout = this.settings.timeout_seconds;
+    config[oidc.customFetch] = grantFetch;
+  }
+
+  /**
+   * The configuration to use once `failed` met an ID token signed by a key its cached JWKS does not
+   * list. openid-client reads the JWKS again on its own only once its copy is a minute old, and keeps
+   * it per configuration: a new one, from the same metadata, reads it now. Checks that failed at once
+   * share the first replacement.
+   */
+  private renewKeys(failed: oidc.Configuration): oidc.Configuration {
+    if (this.current !== undefined && this.current !== failed) return this.current;
+    const renewed = new oidc.Configuration(
+      failed.serverMetadata(),
+      this.settings.client_id,
+      { client_secret: this.clientSecret },
+      oidc.ClientSecretBasic(this.clientSecret),
+    );
+    this.prepare(renewed);
+    this.current = renewed;
+    this.configuration = Promise.resolve(renewed);
+    return renewed;
+  }
+
+  /**
+   * Runs a grant, recording the token endpoint's answer in `call`. An ID token signed by a key the
+   * cached JWKS lacks is checked once more, from the same answer, against the JWKS read afresh.
+   */
+  private async grant<T>(
+    config: oidc.Configuration,
+    call: GrantCall,
+    run: (config: oidc.Configuration) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await withGrantCall(call, () => run(config));
+    } catch (error) {
+      if (!isUnknownSigningKey(error) || call.answer === undefined) throw error;
+      return withGrantCall({ answer: call.answer, replay: call.answer }, () => run(this.renewKeys(config)));
+    }
   }
 
   /** The provider's authorization URL for this request. */
@@ -85,36 +136,40 @@ export class OidcClient {
   /** Exchanges the code in `callbackUrl` (state, PKCE and nonce checked) and validates the ID token. */
   async exchange(callbackUrl: URL, request: Omit<AuthorizationRequest, 'redirectUri'>): Promise<TokenResult> {
     const config = await this.config();
-    let tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-        pkceCodeVerifier: request.codeVerifier,
-        expectedState: request.state,
-        expectedNonce: request.nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await this.grant(config, {}, (used) =>
+        oidc.authorizationCodeGrant(used, callbackUrl, {
+          pkceCodeVerifier: request.codeVerifier,
+          expectedState: request.state,
+          expectedNonce: request.nonce,
+          idTokenExpected: true,
+        }),
+      );
+      return await this.result(config, tokens, undefined);
     } catch (error) {
-      throw classify(error);
+      throw signInFailure(this, error);
     }
-    return this.result(config, tokens, undefined);
   }
 
-  /** Uses a refresh token: new tokens and the user's current claims (the subject must not change). */
+  /**
+   * Uses a refresh token: new tokens and the user's current claims. Fails `rejected` only when the
+   * provider refuses the refresh token (invalid_grant); a failure carries the refresh token the
+   * provider rotated before it, if it did.
+   */
   async refresh(refreshToken: string, subject: string): Promise<TokenResult> {
     const config = await this.config();
+    const call: GrantCall = {};
     let tokens;
     try {
-      tokens = await oidc.refreshTokenGrant(config, refreshToken);
+      tokens = await this.grant(config, call, (used) => oidc.refreshTokenGrant(used, refreshToken));
     } catch (error) {
-      // Only invalid_grant speaks about the user's session; a refused client (a rotated secret, a
-      // changed registration) is the gateway's problem and must not revoke everyone's key.
-      if (error instanceof oidc.ResponseBodyError && error.error !== 'invalid_grant')
-        throw new OidcFailure('unavailable', `the provider refused the refresh request: ${describe(error)}`);
-      if (!(error instanceof oidc.ResponseBodyError) && httpStatusOf(error) !== undefined)
-        throw new OidcFailure('unavailable', `the provider answered ${httpStatusOf(error)}: ${describe(error)}`);
-      throw classify(error);
+      throw refreshFailure(this, error, refreshTokenIn(call.answer));
     }
-    return this.result(config, tokens, subject);
+    try {
+      return await this.result(config, tokens, subject);
+    } catch (error) {
+      throw refreshFailure(this, error, tokens.refresh_token);
+    }
   }
 
   /** Revokes a refresh token at the provider, where it offers revocation; failures are reported, not thrown. */
@@ -160,12 +215,8 @@ export class OidcClient {
     const missing = wanted.some((name) => name !== undefined && claims[name] === undefined);
     // Many providers put profile and group claims in userinfo only (and oidc-provider does, by default).
     if (missing && config.serverMetadata().userinfo_endpoint) {
-      try {
-        const info = await oidc.fetchUserInfo(config, tokens.access_token, subject);
-        claims = { ...info, ...claims };
-      } catch (error) {
-        throw classify(error);
-      }
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, subject);
+      claims = { ...info, ...claims };
     }
     return {
       claims: claims as UserClaims,
@@ -173,51 +224,4 @@ export class OidcClient {
       idToken: tokens.id_token,
     };
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof oidc.ResponseBodyError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  if (error instanceof oidc.AuthorizationResponseError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  const cause = (error as { cause?: unknown }).cause;
-  const message = (error as Error).message ?? String(error);
-  return cause instanceof Error && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
-}
-
-/** The HTTP status behind an error about a provider's answer (an unexpected status is the error's cause). */
-function httpStatusOf(error: unknown): number | undefined {
-  if (error instanceof oidc.ResponseBodyError) return error.status;
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Response ? cause.status : undefined;
-}
-
-/** openid-client's codes for a provider that gave no answer about the user. */
-const NOT_AN_ANSWER: ReadonlySet<string> = new Set([
-  'OAUTH_TIMEOUT',
-  'OAUTH_ABORT',
-  'OAUTH_RESPONSE_IS_NOT_JSON',
-  'OAUTH_PARSE_ERROR',
-]);
-
-/** A provider's answer or a failed check is a refusal; a network failure or a server error means it is unavailable. */
-function classify(error: unknown): OidcFailure {
-  if (error instanceof OidcFailure) return error;
-  const status = httpStatusOf(error);
-  // A provider that answers 5xx (or 429) is down or busy: nothing is said about the user.
-  if (status !== undefined && (status >= 500 || status === 429))
-    return new OidcFailure('unavailable', `the provider answered ${status}: ${describe(error)}`);
-  if (error instanceof oidc.ResponseBodyError) return new OidcFailure('rejected', describe(error));
-  if (error instanceof oidc.AuthorizationResponseError) return new OidcFailure('rejected', describe(error));
-  // openid-client wraps a timeout, an abort, an answer that is no JSON (a proxy's error page) and any
-  // error it does not know (a refused connection) in a ClientError too: none of them says anything
-  // about the user, and read as a refusal they would end every session a refresh round reached.
-  if (error instanceof oidc.ClientError) {
-    const code = (error as { code?: string }).code;
-    return new OidcFailure(code === undefined || NOT_AN_ANSWER.has(code) ? 'unavailable' : 'rejected', describe(error));
-  }
-  if (error instanceof TypeError || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
-    return new OidcFailure('unavailable', describe(error));
-  // openid-client's checks (claims, signature, nonce) throw its own errors with a code.
-  return new OidcFailure((error as { code?: string }).code ? 'rejected' : 'unavailable', describe(error));
 }

@@ -24,13 +24,24 @@ export interface SsoSessionsDeps {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** How many sessions a round checks at once: a hanging provider costs a round its timeout per batch, not per session. */
+const ROUND_CONCURRENCY = 8;
+
+/** What a check found: the session holds, ended (why), or could not be checked (why; it stays open). */
+type CheckOutcome =
+  | { readonly kind: 'held' }
+  | { readonly kind: 'ended'; readonly reason: string }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+const HELD: CheckOutcome = { kind: 'held' };
+
 /**
  * The sessions behind SSO-issued keys: checked with their refresh token (the user must still hold
  * the mapped groups the key was granted for), ended on sign-out, by an admin, or when a check fails;
  * ending one revokes its key and its refresh token at the provider.
  */
 export class SsoSessions {
-  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private readonly inFlight = new Map<string, Promise<CheckOutcome>>();
   private round: Promise<SsoRefreshResult> | undefined;
   private readonly now: () => number;
 
@@ -63,40 +74,54 @@ export class SsoSessions {
     const session = this.deps.repository.findById(id);
     if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
     const outcome = await this.check(session, requestId);
-    if (outcome === 'unavailable')
-      throw new SsoError(
-        'upstream_error',
-        `${session.provider} could not be reached to refresh the session; it stays open`,
-      );
+    if (outcome.kind === 'unavailable')
+      throw new SsoError('upstream_error', `the session could not be checked: ${outcome.reason}; it stays open`);
     return this.session(id);
   }
 
-  /** Checks every open session (`dueOnly`: those whose refresh interval has passed). */
   /** The timer's round: the sessions whose interval has passed; a round still running is not started again. */
   refreshDue(): Promise<SsoRefreshResult> {
     this.round ??= this.refreshAll(null, true).finally(() => (this.round = undefined));
     return this.round;
   }
 
+  /** Checks every open session (`dueOnly`: those whose refresh interval has passed), a few at a time. */
   async refreshAll(requestId: string | null, dueOnly: boolean): Promise<SsoRefreshResult> {
     const now = this.now();
-    const result: SsoRefreshResult = { checked: 0, ended: [], unavailable: 0 };
-    for (const session of this.deps.repository.list({ includeEnded: false })) {
+    const due = this.deps.repository.list({ includeEnded: false }).filter((session) => {
       const client = this.deps.clients.get(session.provider);
-      if (!client) continue;
-      if (dueOnly && (session.refreshedAt ?? session.createdAt) + client.settings.refresh_interval_seconds * 1000 > now)
-        continue;
-      result.checked++;
-      const outcome = await this.check(session, requestId);
-      if (outcome === 'unavailable') result.unavailable++;
-      else if (outcome !== undefined)
-        result.ended.push({ session_id: session.id, key_id: session.keyId, reason: outcome });
-    }
+      if (!client) return false;
+      return (
+        !dueOnly || (session.refreshedAt ?? session.createdAt) + client.settings.refresh_interval_seconds * 1000 <= now
+      );
+    });
+    const outcomes = await inBatches(due, ROUND_CONCURRENCY, (session) => this.checkAlone(session, requestId));
+    const result: SsoRefreshResult = { checked: due.length, ended: [], unavailable: 0 };
+    due.forEach((session, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.kind === 'unavailable') result.unavailable++;
+      else if (outcome.kind === 'ended')
+        result.ended.push({ session_id: session.id, key_id: session.keyId, reason: outcome.reason });
+    });
     return result;
   }
 
+  /** A check within a round: an unexpected error in one session's check leaves it open and the others unaffected. */
+  private async checkAlone(session: SsoSessionRow, requestId: string | null): Promise<CheckOutcome> {
+    try {
+      return await this.check(session, requestId);
+    } catch (error) {
+      this.deps.log('sso refresh of a session failed; it stays open', {
+        provider: session.provider,
+        session: session.id,
+        reason: (error as Error).message,
+      });
+      return { kind: 'unavailable', reason: (error as Error).message };
+    }
+  }
+
   /** One check at a time per session: a rotated refresh token must not be used twice. */
-  private check(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+  private check(session: SsoSessionRow, requestId: string | null): Promise<CheckOutcome> {
     let running = this.inFlight.get(session.id);
     if (!running) {
       running = this.checkOnce(session, requestId).finally(() => this.inFlight.delete(session.id));
@@ -105,10 +130,11 @@ export class SsoSessions {
     return running;
   }
 
-  /** Undefined when the session holds, the reason when it ended, 'unavailable' when the provider did not answer. */
-  private async checkOnce(session: SsoSessionRow, requestId: string | null): Promise<string | undefined> {
+  /** Whether the session holds, ended (and why), or could not be checked (the provider unavailable or refusing the gateway). */
+  private async checkOnce(session: SsoSessionRow, requestId: string | null): Promise<CheckOutcome> {
     const current = this.deps.repository.findById(session.id);
-    if (!current || current.endedAt !== null) return current?.endReason ?? undefined;
+    if (!current) return HELD;
+    if (current.endedAt !== null) return { kind: 'ended', reason: current.endReason ?? 'ended' };
     const key = this.deps.keys.get(current.keyId);
     if (!key || key.revokedAt !== null) return this.endFor(current, 'key revoked', requestId);
     // An expired key needs its session no more: the refresh token is given back.
@@ -116,7 +142,7 @@ export class SsoSessions {
     const client = this.deps.clients.get(current.provider);
     const sealed = current.refreshToken;
     // Without a refresh token (the provider gave none: no offline_access) nothing can be checked.
-    if (!client || sealed === null) return undefined;
+    if (!client || sealed === null) return HELD;
     const refreshToken = this.deps.cipher.decrypt(sealed);
     if (refreshToken === undefined)
       return this.endFor(current, 'refresh token unreadable (sso.key changed)', requestId);
@@ -124,26 +150,40 @@ export class SsoSessions {
       const tokens = await client.refresh(refreshToken, current.subject);
       // Kept first: a provider that rotates refresh tokens has just made the old one worthless, and
       // ending the session below must revoke the token that is now live.
-      const sealedNow = this.deps.cipher.encrypt(tokens.refreshToken ?? refreshToken);
-      this.deps.repository.refreshed(current.id, this.now(), sealedNow);
+      const live = this.keep(current, tokens.refreshToken ?? refreshToken, true);
       if (!stillHolds(client.settings, current.groups, tokens.claims))
-        return this.endFor({ ...current, refreshToken: sealedNow }, 'removed from a mapped group', requestId);
-      return undefined;
+        return this.endFor(live, 'removed from a mapped group', requestId);
+      return HELD;
     } catch (error) {
-      if (error instanceof OidcFailure && error.kind === 'rejected')
-        return this.endFor(current, `refresh refused by the provider (${error.message})`, requestId);
-      this.deps.log('sso refresh could not reach the provider; the session stays open', {
+      if (!(error instanceof OidcFailure)) throw error;
+      // The provider answered, then its answer failed here: the refresh token it rotated is the live one.
+      const live = error.refreshToken ? this.keep(current, error.refreshToken, false) : current;
+      if (error.kind === 'rejected')
+        return this.endFor(live, `refresh refused by the provider (${error.message})`, requestId);
+      this.deps.log('sso refresh could not check the session; it stays open', {
         provider: current.provider,
         session: current.id,
-        reason: (error as Error).message,
+        reason: error.message,
       });
-      return 'unavailable';
+      return { kind: 'unavailable', reason: error.message };
     }
   }
 
-  private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<string> {
+  /** Stores the live refresh token (and, after a successful check, its time); the session as it is now. */
+  private keep(session: SsoSessionRow, refreshToken: string, checked: boolean): SsoSessionRow {
+    const sealed = this.deps.cipher.encrypt(refreshToken);
+    if (!checked) {
+      this.deps.repository.rotated(session.id, sealed);
+      return { ...session, refreshToken: sealed };
+    }
+    const refreshedAt = this.now();
+    this.deps.repository.refreshed(session.id, refreshedAt, sealed);
+    return { ...session, refreshToken: sealed, refreshedAt };
+  }
+
+  private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<CheckOutcome> {
     await this.end(session, reason, requestId, `sso:${session.provider}`);
-    return reason;
+    return { kind: 'ended', reason };
   }
 
   /** Revokes the key, ends the session (forgetting its refresh token) and revokes that token at the provider. */
@@ -216,4 +256,18 @@ function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
     end_reason: row.endReason,
     status: row.endedAt === null ? 'active' : 'ended',
   };
+}
+
+/** Runs `work` over `items`, at most `limit` at once; the results in the items' order. */
+async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -42,6 +42,11 @@ export class SsoRepository {
       .run();
   }
 
+  /** Stores the refresh token a provider rotated in an answer that then failed a check (no successful refresh). */
+  rotated(id: string, refreshToken: string): void {
+    this.db.update(gatewaySsoSessions).set({ refreshToken }).where(eq(gatewaySsoSessions.id, id)).run();
+  }
+
   /** Ends a session and forgets its refresh token; false when it had already ended. */
   end(id: string, at: number, reason: string): boolean {
     const result = this.db

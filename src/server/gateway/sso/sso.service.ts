@@ -1,18 +1,19 @@
 import type { SsoProviderConfig } from '../../config/sso-schema.js';
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
-import { principalIdSchema } from '../../../shared/principals-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import { KEY_REJECTION_MESSAGES, type KeysService } from '../keys/keys.service.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
-import { claimValues, mapClaims, type ClaimGrant } from './claim-mapping.js';
+import { mapClaims, type ClaimGrant } from './claim-mapping.js';
+import { IdentityBindings, type SignInAccount } from './identity-binding.js';
 import type { OidcClient, UserClaims } from './oidc-client.js';
 import { OidcFailure } from './oidc-failure.js';
 import { PendingStore } from './pending-store.js';
 import { parseReturnTarget } from './return-target.js';
+import { signInUser } from './sign-in-user.js';
 import { SsoError } from './sso-errors.js';
 import { SsoSessions } from './sso-sessions.js';
 import type { SsoRepository } from './sso.repository.js';
@@ -51,7 +52,7 @@ export interface SsoServiceDeps {
   readonly clients: ReadonlyMap<string, OidcClient>;
   readonly keys: KeysService;
   /** Makes the key's user and team records (as an admin-issued key's are). */
-  readonly principals: Pick<PrincipalsService, 'ensureForKey'>;
+  readonly principals: Pick<PrincipalsService, 'ensureForKey' | 'user' | 'bindSsoAccount'>;
   readonly repository: SsoRepository;
   readonly cipher: TokenCipher;
   readonly audit: AuditRepository;
@@ -80,12 +81,17 @@ export class SsoService {
   private readonly now: () => number;
   /** The sessions behind issued keys: checks, sign-out, admin ends. */
   readonly sessions: SsoSessions;
+  private readonly bindings: IdentityBindings;
 
   constructor(private readonly deps: SsoServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.sessions = new SsoSessions({ ...deps, now: this.now });
     this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
     this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
+    this.bindings = new IdentityBindings({
+      principals: deps.principals,
+      audit: (actor, action, target, requestId, details) => this.audit(actor, action, target, requestId, details),
+    });
   }
 
   /** The configured providers, for the sign-in buttons. */
@@ -114,7 +120,20 @@ export class SsoService {
       returnTo: target.url,
       challenge: input.challenge,
     };
-    const url = await this.provider(client.authorizationUrl({ ...transaction, state }));
+    let url: URL;
+    try {
+      url = await client.authorizationUrl({ ...transaction, state });
+    } catch (error) {
+      // return_to is known to be safe by now: the browser goes back there, as from a failed callback,
+      // rather than being left on an error document.
+      const failure = asSsoError(error);
+      this.deps.log('sso sign-in could not start', {
+        provider: client.id,
+        type: failure.type,
+        reason: failure.message,
+      });
+      return withParams(target.url, { error: failure.type, error_description: failure.message });
+    }
     this.logins.put(state, transaction);
     return url.toString();
   }
@@ -124,7 +143,11 @@ export class SsoService {
    * started, is refused here (the error shape); once the sign-in is known, the browser goes back to
    * its starter with `handoff` or with `error` and `error_description`.
    */
-  async callback(query: Record<string, unknown>, binding: string | undefined): Promise<CallbackOutcome> {
+  async callback(
+    query: Record<string, unknown>,
+    binding: string | undefined,
+    requestId: string | null,
+  ): Promise<CallbackOutcome> {
     const state = typeof query.state === 'string' ? query.state : undefined;
     if (state === undefined) throw new SsoError('invalid_request_error', 'state is missing from the callback');
     const transaction = this.logins.peek(state);
@@ -152,27 +175,8 @@ export class SsoService {
         nonce: transaction.nonce,
         codeVerifier: transaction.codeVerifier,
       });
-      const claimed = claimValues(tokens.claims, client.settings.user_claim)[0];
-      if (claimed === undefined)
-        throw new SsoError(
-          'authentication_error',
-          `the provider's claims have no '${client.settings.user_claim}' (sso.providers.${client.id}.user_claim)`,
-        );
-      const user = userId(claimed, client.settings.user_claim);
-      if (!principalIdSchema.safeParse(user).success)
-        throw new SsoError(
-          'authentication_error',
-          `the provider's '${client.settings.user_claim}' claim, ${JSON.stringify(claimed.slice(0, 200))}, cannot name a user here (letters and digits of any script and . _ @ + - only, at most 200): set sso.providers.${client.id}.user_claim to another claim`,
-        );
-      // An address the provider has not verified could be anyone's: it must not name the key's owner.
-      // Some providers (Amazon Cognito's userinfo among them) write the flag as a string; some (Azure
-      // AD) leave it out, which is not a denial.
-      const verified = tokens.claims.email_verified;
-      if (client.settings.user_claim === 'email' && verified !== undefined && !isTrue(verified))
-        throw new SsoError(
-          'authentication_error',
-          `${client.label} has not verified the e-mail address ${user}; the key's owner is named by a verified address only`,
-        );
+      const user = signInUser(client, tokens.claims);
+      this.bindings.assertOwn(client, user, accountOf(tokens.claims, client), requestId);
       const grant = mapClaims(client.settings, tokens.claims);
       if (grant === undefined)
         throw new SsoError(
@@ -207,14 +211,17 @@ export class SsoService {
     if (!sameSecret(s256(input.verifier), pending.challenge))
       throw new SsoError('invalid_request_error', 'verifier does not match the challenge the sign-in was started with');
     const client = this.client(pending.provider);
-    // The validated ID token's issuer (equal to the configured one, as the provider spells it).
-    const issuer = typeof pending.claims.iss === 'string' ? pending.claims.iss : client.settings.issuer;
+    const account = accountOf(pending.claims, client);
+    const issuer = account.issuer;
+    // Checked again: another account's sign-in for the same id may have been redeemed since the callback.
+    this.bindings.assertOwn(client, pending.user, account, requestId);
     const sessionId = newId('sso');
     const now = this.now();
     // The user record's id is the stable id from the claims; a mapped team becomes a team record.
     const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
     for (const event of principalCreations(ensured))
       this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details, event.changed);
+    this.bindings.bindIfFree(client, pending.user, account, ensured.createdUser === null, requestId);
     const team = pending.grant.key.team ?? adminTeam(ensured.team, client.settings);
     const { row, secret } = this.deps.keys.issue(
       {
@@ -295,14 +302,6 @@ export class SsoService {
     return client;
   }
 
-  private async provider<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (error) {
-      throw asSsoError(error);
-    }
-  }
-
   private audit(
     actor: string,
     action: string,
@@ -342,14 +341,9 @@ function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/**
- * The user id a claim names: trimmed and in Unicode's composed form, and an e-mail address in lower
- * case, as providers treat them (`Alice@Corp.example` and `alice@corp.example` are one account, and
- * must not become two users with two budgets).
- */
-function userId(claimed: string, claim: string): string {
-  const id = claimed.trim().normalize('NFC');
-  return claim === 'email' ? id.toLowerCase() : id;
+/** The account a sign-in is from: the validated ID token's issuer (the configured one, as the provider spells it) and subject. */
+function accountOf(claims: UserClaims, client: OidcClient): SignInAccount {
+  return { issuer: typeof claims.iss === 'string' ? claims.iss : client.settings.issuer, subject: claims.sub };
 }
 
 /**
@@ -362,9 +356,4 @@ function adminTeam(recordTeam: string | null, provider: SsoProviderConfig): stri
   if (recordTeam === null) return null;
   const mapped = [...provider.mappings, ...(provider.default_grant ? [provider.default_grant] : [])];
   return mapped.some((grant) => grant.team === recordTeam) ? null : recordTeam;
-}
-
-/** A claim that says yes: `true`, or the string `"true"` in any case. */
-function isTrue(value: unknown): boolean {
-  return value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
 }

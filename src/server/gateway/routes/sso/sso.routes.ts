@@ -53,7 +53,7 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
   );
 
   typed.get('/callback', { schema: { querystring: ssoCallbackQuerySchema } }, async (request, reply) => {
-    const outcome = await sso.callback(request.query, readBinding(request));
+    const outcome = await sso.callback(request.query, readBinding(request), request.id);
     return reply.headers(noStore).redirect(outcome.redirect, 302);
   });
 
