@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { OPENAI_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 // Provider error text quoting part of a key reaches key holders (502) and the health view redacted.
 
@@ -47,6 +47,23 @@ describe('provider errors quoting keys', () => {
     const recorded = await lastError();
     expect(recorded).toContain('[redacted]');
     expect(recorded).not.toContain('sk-WR');
+  });
+
+  it('redacts the deployment key cut short, base64-encoded or percent-encoded', async () => {
+    const cut = OPENAI_UPSTREAM_KEY.slice(0, 24);
+    const base64 = Buffer.from(OPENAI_UPSTREAM_KEY.slice(0, 20)).toString('base64');
+    const encoded = encodeURIComponent(OPENAI_UPSTREAM_KEY).replaceAll('-', '%2D');
+    h.openai.setNext({
+      status: 500,
+      error: { message: `bad key prefix=${cut} basic=${base64} url=${encoded} (see the docs)`, type: 'server_error' },
+    });
+    const response = await chat(false);
+    expect(response.status).toBe(502);
+    const message = ((await response.json()) as { error: { message: string } }).error.message;
+    for (const piece of [cut.slice(3, 15), base64.slice(0, 12), 'upstream%2Dopenai'])
+      expect(message, message).not.toContain(piece);
+    expect(message).toContain('(see the docs)');
+    expect(await lastError()).not.toContain(cut.slice(3, 15));
   });
 
   it('redacts a key in an error event of a started stream', async () => {

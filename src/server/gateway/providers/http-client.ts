@@ -1,6 +1,7 @@
 import { answerProblem, type AnswerFormat } from './answer-shape.js';
 import type { CancelSignal, UpstreamReport } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
+import { redactSecretPieces } from './secret-pieces.js';
 import { UpstreamError } from './upstream-error.js';
 import { AnswerTooLargeError } from './upstream-body.js';
 import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
@@ -354,6 +355,8 @@ function askedWait(headers: UpstreamHeaders): number | undefined {
 export function redact(message: string, secrets: readonly string[]): string {
   let out = message;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  // Cut short or encoded, a known key is no exact match.
+  out = redactSecretPieces(out, secrets);
   // Providers quote parts of keys (`sk-WR****-999`) that no exact match can catch.
   return redactSecrets(out);
 }
