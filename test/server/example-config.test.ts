@@ -43,6 +43,7 @@ describe('the example configuration file', () => {
     expect(config.server.data_dir).toBe(join(homedir(), '.local/share/gatehouse'));
     expect(config.llm.allowed_models).toEqual(['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-sonnet-4-5']);
     expect(config.llm.model_aliases).toEqual({ fast: 'gpt-4o-mini' });
+    expect(config.server.cors_origins).toEqual(['http://localhost:3000']);
     expect(config.llm.default_embedding_model).toBe('demo/embed');
     expect(config.providers.openai?.base_url).toBe('http://127.0.0.1:11434/v1');
     expect(config.deployments.map((d) => [d.model, d.upstream_model, d.weight])).toEqual([

@@ -19,6 +19,20 @@ const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
 
 /** A name the servers answer besides IP addresses and localhost: no scheme, no port, no wildcard. */
+/** A web origin pages may call the model API from (`server.cors_origins`), or `*` for any. */
+const corsOrigin = z.string().refine((value) => value === '*' || isOrigin(value), {
+  message: "must be an origin such as http://localhost:3000 (scheme, host and port only, no path), or '*'",
+});
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 const allowedHost = z
   .string()
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
@@ -170,6 +184,7 @@ export const configSchema = z
         idle_timeout_ms: timerMsSchema.default(CONNECTION_DEFAULTS.idle_timeout_ms),
         max_connections: positiveInt.default(CONNECTION_DEFAULTS.max_connections),
         allowed_hosts: z.array(allowedHost).default([]),
+        cors_origins: z.array(corsOrigin).default([]),
       })
       .strict()
       .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {

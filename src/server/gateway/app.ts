@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../db/connection.js';
 import { databaseReady } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
 import type { RevisionEvents } from '../store/engine/revision-events.js';
+import { allowApiOrigins } from '../http/api-cors.js';
 import { registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrapSource } from '../http/ui.js';
@@ -48,6 +49,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     },
   });
   registerMetricsRoute(plain, registry);
+  allowApiOrigins(plain, config.server.cors_origins);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
   await app.register(gatewayServicesPlugin, {
     config,
