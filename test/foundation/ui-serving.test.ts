@@ -32,6 +32,8 @@ describe('the UI served by the gateway', () => {
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`connect-src 'self' ${servers.storeUrl}`);
     expect(csp).toContain("script-src 'self'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('answers client-side routes with the app shell, but missing assets with 404', async () => {
@@ -41,6 +43,7 @@ describe('the UI served by the gateway', () => {
     expect(deepLink.headers.get('content-security-policy')).toBeTruthy();
     const asset = await fetch(`${servers.gatewayUrl}/ui/assets/app.js`);
     expect(asset.status).toBe(200);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
     const missing = await fetch(`${servers.gatewayUrl}/ui/assets/missing.js`);
     expect(missing.status).toBe(404);
   });

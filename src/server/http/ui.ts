@@ -70,8 +70,14 @@ async function uiScope(
   });
   // The page may call this origin and the store, wherever they listen (a non-loopback bind too).
   ui.addHook('onSend', (request, reply, payload, done) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('content-security-policy', uiContentSecurityPolicy(options.bootstrap(request.hostname).storeUrl));
+      // Its addresses can carry a one-time sign-in hand-off (`/ui/sso/done?handoff=`): a link to
+      // elsewhere must not take it along.
+      reply.header('referrer-policy', 'no-referrer');
+    }
+    // A file is what its extension says: a browser never guesses it into HTML or script.
+    reply.header('x-content-type-options', 'nosniff');
     done(null, payload);
   });
 }
