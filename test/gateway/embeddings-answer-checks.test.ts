@@ -278,4 +278,20 @@ describe('embeddings answers checked against the request', () => {
     }
     expect(h.openai.requests).toHaveLength(0);
   });
+
+  it('counts the inputs itself when the server reports 0 tokens for them', async () => {
+    h.openai.setNext({
+      body: {
+        object: 'list',
+        data: [item(0, [0.1, 0.2])],
+        model: 'text-embedding-3-small',
+        usage: { prompt_tokens: 0, total_tokens: 0 },
+      },
+    });
+    const answer = await post({ input: 'a sentence of several words to embed' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.usage.prompt_tokens).toBeGreaterThan(0);
+    const [row] = await h.usageRows(`request_id=${answer.headers.get('x-request-id')}`);
+    expect(row.prompt_tokens).toBe(answer.body.usage.prompt_tokens);
+  });
 });

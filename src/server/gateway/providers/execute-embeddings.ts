@@ -64,9 +64,13 @@ export async function executeEmbeddings(
     });
   }
   const data = checked.embeddings.map((item) => reencode(item, encoding, body.dimensions));
+  // Every input holds a token at least, so a reported 0 is a server that does not count (LM Studio's
+  // embeddings say 0): taken at its word, the call would be free and pass every token budget.
+  const reported = result.usage?.promptTokens;
   const promptTokens =
-    result.usage?.promptTokens ??
-    inputs.reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
+    reported !== undefined && reported > 0
+      ? reported
+      : inputs.reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
   return {
     kind: 'json',
     body: {
