@@ -1,71 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { startMain } from './desktop/main-process.js';
 
 // The built desktop main process (out/main/index.js), run under Node with a stand-in for Electron
 // (e2e/desktop/): the bundle must load, start both servers and open its window on the UI, and a quit
 // must end even with a client's stream still running, leaving the data folder free.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SHUTDOWN_TIMEOUT_MS = 1500;
-
-interface Reported {
-  readonly event: string;
-  readonly [detail: string]: unknown;
-}
-
-/** The main process, with what the stand-in reported and what it printed. */
-interface MainProcess {
-  readonly child: ChildProcess;
-  readonly reported: Reported[];
-  output: string;
-  readonly exited: Promise<number | null>;
-}
-
-function startMain(dataDir: string, configPath: string): MainProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', './e2e/desktop/register-electron-stand-in.mjs', 'out/main/index.js'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        GATEHOUSE_DATA_DIR: dataDir,
-        GATEHOUSE_CONFIG: configPath,
-        GATEWAY_PORT: '0',
-        STORE_PORT: '0',
-        GATEHOUSE_LOG_LEVEL: 'warn',
-        GATEHOUSE_STAND_IN_APP_PATH: root,
-      },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    },
-  );
-  const main: MainProcess = {
-    child,
-    reported: [],
-    output: '',
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
-  };
-  const read = (chunk: Buffer): void => {
-    main.output += chunk.toString('utf8');
-    main.reported.splice(
-      0,
-      main.reported.length,
-      ...main.output
-        .split('\n')
-        .filter((line) => line.startsWith('stand-in: '))
-        .map((line) => JSON.parse(line.slice('stand-in: '.length)) as Reported),
-    );
-  };
-  child.stdout!.on('data', read);
-  child.stderr!.on('data', read);
-  return main;
-}
 
 /** An OpenAI-format upstream whose streams send a chunk every 200 ms and never end by themselves. */
 async function endlessStreams(): Promise<Server> {

@@ -1,9 +1,17 @@
 // The processes `npm start` runs (scripts/start.mjs): kept apart from its build and its choice, so the
 // desktop app's fallback can be tested with a stand-in for Electron's binary.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The line the desktop app's main process prints once its window is open (src/main/index.ts). */
 export const READY_LINE = 'gatehouse: desktop window open';
+
+/**
+ * The status the desktop app exits with when it refused to start and said why (src/main/start-refusal.ts
+ * holds the same number): the headless server would refuse again with the same words, so it is final.
+ */
+export const START_REFUSED_EXIT_CODE = 78;
 
 /**
  * Runs the child in the foreground; our signals go to it so it can shut down cleanly, and so does our
@@ -43,8 +51,8 @@ export function foreground(command, args, { cwd, env = process.env, stdout = 'in
 /**
  * The desktop app. Should Electron fail before its window opens (a missing system library, a sandbox
  * it cannot set up, a native module built for another version), `onEarlyFailure` gets its status, so
- * the headless server can start instead rather than leaving the user with nothing; any other end
- * goes to `onExit`. `ELECTRON_RUN_AS_NODE`, inherited from another Electron tool, would make the
+ * the headless server can start instead rather than leaving the user with nothing; any other end,
+ * a start the app refused ({@link START_REFUSED_EXIT_CODE}) among them, goes to `onExit`. `ELECTRON_RUN_AS_NODE`, inherited from another Electron tool, would make the
  * binary a plain Node that cannot open a window: it is not passed on.
  */
 export function launchDesktop(binary, args, { cwd, env, onExit, onEarlyFailure }) {
@@ -57,7 +65,7 @@ export function launchDesktop(binary, args, { cwd, env, onExit, onEarlyFailure }
     env: childEnv,
     stdout: 'pipe',
     onExit: (code, stopAsked) => {
-      if (code === 0 || ready || stopAsked) onExit(code);
+      if (code === 0 || ready || stopAsked || code === START_REFUSED_EXIT_CODE) onExit(code);
       else onEarlyFailure(code);
     },
   });
@@ -68,4 +76,41 @@ export function launchDesktop(binary, args, { cwd, env, onExit, onEarlyFailure }
     ready = seen.includes(READY_LINE);
   });
   return child;
+}
+
+/** The Electron binary's path in the `electron` package folder `dir`, when it was installed. */
+export function electronBinary(dir) {
+  const pathFile = join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+/** Long enough for Electron's ~100 MB on a slow line, short enough that `npm start` never hangs on it. */
+const INSTALL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Electron's binary, downloaded first when it is missing: from Electron 42 on, installing the package
+ * no longer fetches it, and `require('electron')` would fetch it unbounded. Only where there is a display
+ * to open the window on: tests and CI (no display) never download. `{ binary }`, or `{ reason }` to start
+ * headless for, saying how to install it by hand.
+ */
+export function ensureElectronBinary(dir, { display, timeoutMs = INSTALL_TIMEOUT_MS }) {
+  const installed = electronBinary(dir);
+  if (installed) return { binary: installed };
+  if (!display) return { reason: "Electron's binary is not installed" };
+  const seconds = Math.round(timeoutMs / 1000);
+  console.log(`gatehouse: downloading Electron's binary (node node_modules/electron/install.js, at most ${seconds} s)`);
+  const result = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit', timeout: timeoutMs });
+  const binary = electronBinary(dir);
+  if (binary) return { binary };
+  const why =
+    result.error?.code === 'ETIMEDOUT'
+      ? `it did not finish within ${seconds} s`
+      : result.error
+        ? result.error.message
+        : `it exited with status ${result.status ?? result.signal}`;
+  return {
+    reason: `Electron's binary could not be downloaded: ${why}; run npx install-electron in ${join(dir, '..', '..')}, then npm start again`,
+  };
 }

@@ -2,10 +2,10 @@
 // starts the headless server (UI at the printed address). Electron's binary is optional: it
 // cannot be downloaded on every machine, and the headless server needs none of it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { foreground, launchDesktop } from './launch.mjs';
+import { ensureElectronBinary, foreground, launchDesktop } from './launch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,15 +16,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const serverNodeFlags = JSON.parse(readFileSync(join(root, 'scripts', 'server-node-flags.json'), 'utf8'));
 const v8Flags = serverNodeFlags.filter((flag) => !flag.startsWith('--v8-pool-size'));
-
-/** The Electron binary's path when it was installed, without requiring `electron` (that downloads). */
-function electronBinary() {
-  const dir = join(root, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : undefined;
-}
 
 function hasDisplay() {
   if (process.platform === 'win32' || process.platform === 'darwin') return true;
@@ -102,16 +93,10 @@ function start(configFile) {
     process.exit(1);
   }
 
-  const binary = electronBinary();
-  const reason = process.env.GATEHOUSE_HEADLESS
-    ? 'GATEHOUSE_HEADLESS is set'
-    : !binary
-      ? "Electron's binary is not installed"
-      : !hasDisplay()
-        ? 'there is no display'
-        : undefined;
-
-  if (reason !== undefined) headless(reason);
+  if (process.env.GATEHOUSE_HEADLESS) return headless('GATEHOUSE_HEADLESS is set');
+  if (!hasDisplay()) return headless('there is no display');
+  const { binary, reason } = ensureElectronBinary(join(root, 'node_modules', 'electron'), { display: true });
+  if (!binary) headless(reason);
   else if (run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) desktop(binary, configFile);
   else headless('the native module could not be built for Electron');
 }

@@ -2,9 +2,12 @@ import { app, dialog, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeToDeadline, type DeadlineClose } from '../server/shutdown.js';
+import { installAppMenu } from './app-menu.js';
 import { registerIpcHandlers } from './ipc.js';
+import { reportLoadFailures } from './load-failure.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
 import { hostServers, type HostedServers } from './server-host.js';
+import { isStartRefusal, START_REFUSED_EXIT_CODE } from './start-refusal.js';
 import { isTrustedAppUrl } from './trusted-url.js';
 import { createMainWindow } from './window.js';
 
@@ -28,7 +31,8 @@ function showWindow(): void {
   if (!mainWindow || mainWindow.isDestroyed()) {
     if (!hosted) return;
     mainWindow = createMainWindow(preloadPath, () => (quitWaitsForWindow = false));
-    void mainWindow.loadURL(hosted.servers.uiUrl);
+    reportLoadFailures(mainWindow, () => app.quit());
+    void mainWindow.loadURL(hosted.addresses.uiUrl);
     mainWindow.on('closed', () => {
       mainWindow = undefined;
       if (quitWaitsForWindow) app.quit();
@@ -39,24 +43,51 @@ function showWindow(): void {
   mainWindow.focus();
 }
 
+/** Says why the start failed (on the terminal too, as `npm run serve` would) and exits. */
+function refuseStart(error: unknown): void {
+  const message = (error as Error).message;
+  process.stderr.write(`gatehouse: ${message}\n`);
+  dialog.showErrorBox('Gatehouse could not start', message);
+  // A refusal is final for `npm start`; anything else may still work headless, which it then starts.
+  app.exit(isStartRefusal(error) ? START_REFUSED_EXIT_CODE : 1);
+}
+
+/** Tells the user, without holding the servers, that clients set to a default port will not reach this app. */
+function sayMovedPorts(sentences: readonly string[]): void {
+  const window = mainWindow;
+  if (sentences.length === 0 || !window) return;
+  // Once the window shows: a box on a hidden window is easy to miss (and on macOS, a sheet of nothing).
+  window.once(
+    'ready-to-show',
+    () =>
+      void dialog.showMessageBox(window, {
+        type: 'info',
+        title: 'Gatehouse',
+        message: 'A usual port was in use',
+        detail: `${sentences.map((s) => `${s[0]!.toUpperCase()}${s.slice(1)}.`).join('\n')}\nClients set to the usual address reach that other process, not this app.`,
+      }),
+  );
+}
+
 async function start(): Promise<void> {
+  installAppMenu(app.isPackaged);
   try {
     hosted = await hostServers(app.getAppPath(), app.getVersion());
   } catch (error) {
-    dialog.showErrorBox('Gatehouse could not start', (error as Error).message);
-    app.exit(1);
+    refuseStart(error);
     return;
   }
-  origins = { app: new URL(hosted.servers.gatewayUrl).origin, store: new URL(hosted.servers.storeUrl).origin };
-  const connection = hosted.connection;
+  const { addresses, connection } = hosted;
+  origins = { app: new URL(addresses.gatewayUrl).origin, store: new URL(addresses.storeUrl).origin };
   registerIpcHandlers({
     isTrusted: (url) => origins !== undefined && isTrustedAppUrl(url, origins.app),
     connection: () => connection,
     openExternal: (url) => openExternalIfSafe(url),
   });
   showWindow();
+  sayMovedPorts(hosted.movedPorts);
   // `npm start` reads this line: an exit before it is a failure to start, answered by the headless server.
-  process.stdout.write(`gatehouse: desktop window open on ${hosted.servers.uiUrl}\n`);
+  process.stdout.write(`gatehouse: desktop window open on ${addresses.uiUrl}\n`);
 }
 
 /**

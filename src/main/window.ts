@@ -1,4 +1,5 @@
 import { BrowserWindow, nativeTheme, type WebPreferences } from 'electron';
+import { installContextMenu } from './context-menu.js';
 import { promptBeforeUnload } from './unload-prompt.js';
 
 /**
@@ -41,5 +42,6 @@ export function createMainWindow(preload: string, onUnloadKept: () => void): Bro
   });
   window.once('ready-to-show', () => window.show());
   promptBeforeUnload(window, onUnloadKept);
+  installContextMenu(window);
   return window;
 }

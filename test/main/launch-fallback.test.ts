@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 interface Launch {
   readonly READY_LINE: string;
+  readonly START_REFUSED_EXIT_CODE: number;
   launchDesktop(
     binary: string,
     args: string[],
@@ -19,7 +20,7 @@ interface Launch {
 
 // A specifier TypeScript does not resolve: the launcher is a plain .mjs script.
 const launcher = '../../scripts/launch.mjs';
-const { launchDesktop, READY_LINE } = (await import(launcher)) as Launch;
+const { launchDesktop, READY_LINE, START_REFUSED_EXIT_CODE } = (await import(launcher)) as Launch;
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-launch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,5 +74,11 @@ describe('the desktop launcher', () => {
     );
     expect(await launch(binary)).toEqual({ how: 'exit', code: 4 });
     expect(await launch(fakeElectron('quits', 'process.exit(0);'))).toEqual({ how: 'exit', code: 0 });
+  });
+
+  it('takes a start the app refused (and already explained) as final', async () => {
+    const binary = fakeElectron('refuses', `process.exit(${START_REFUSED_EXIT_CODE});`);
+    expect(typeof START_REFUSED_EXIT_CODE).toBe('number');
+    expect(await launch(binary)).toEqual({ how: 'exit', code: START_REFUSED_EXIT_CODE });
   });
 });

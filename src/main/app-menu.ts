@@ -1,0 +1,46 @@
+import { Menu, type MenuItemConstructorOptions } from 'electron';
+
+/**
+ * The application menu: Electron's default adds Help links to Electron's own site and the developer
+ * tools. This one keeps what the window needs: the Edit roles (on macOS, copy and paste shortcuts in
+ * text fields work only through them), reload and zoom, and the developer tools only when the app
+ * runs from a checkout rather than a package.
+ */
+export function installAppMenu(packaged: boolean): void {
+  const mac = process.platform === 'darwin';
+  const template: MenuItemConstructorOptions[] = [
+    ...(mac ? [{ role: 'appMenu' } as const] : []),
+    { role: 'fileMenu' },
+    {
+      label: 'Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        ...(mac ? [{ role: 'pasteAndMatchStyle' } as const] : []),
+        { role: 'delete' },
+        { type: 'separator' },
+        { role: 'selectAll' },
+      ],
+    },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'reload' },
+        { role: 'forceReload' },
+        ...(packaged ? [] : [{ role: 'toggleDevTools' } as const]),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
