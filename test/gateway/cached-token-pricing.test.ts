@@ -34,6 +34,25 @@ describe('the cost of cached prompt tokens', () => {
       body: JSON.stringify(body),
     });
 
+  /** The usage row of a Messages call to an Anthropic upstream reporting `usage`, whole or streamed. */
+  async function anthropicRow(usage: object, stream: boolean) {
+    h.anthropic.setNext({ reply: { text: 'ok', usage } });
+    const answer = await post(
+      '/v1/messages',
+      { model: 'claude-opus-4-7', max_tokens: 64, stream, messages: [{ role: 'user', content: 'hi' }] },
+      { 'anthropic-version': '2023-06-01' },
+    );
+    expect(answer.status).toBe(200);
+    await answer.text();
+    // A stream's row is written when it closes, a moment after its last byte.
+    let [row] = await h.usageRows('limit=1');
+    for (let tries = 0; tries < 40 && row.stream !== stream; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      [row] = await h.usageRows('limit=1');
+    }
+    return row;
+  }
+
   it('prices OpenAI cached tokens at their own rate', async () => {
     h.openai.setNext({
       reply: {
@@ -65,19 +84,7 @@ describe('the cost of cached prompt tokens', () => {
     // 3 searches at $10 per thousand. Priced as 5-minute writes and free searches, it read $0.00825.
     const expected = (100 * 10 + 200 * 12.5 + 300 * 20 + 50 * 20) / 1e6 + (3 * 10) / 1000;
     for (const stream of [false, true]) {
-      h.anthropic.setNext({ reply: { text: 'ok', usage } });
-      const answer = await post(
-        '/v1/messages',
-        { model: 'claude-opus-4-7', max_tokens: 64, stream, messages: [{ role: 'user', content: 'hi' }] },
-        { 'anthropic-version': '2023-06-01' },
-      );
-      expect(answer.status).toBe(200);
-      await answer.text();
-      let [row] = await h.usageRows('limit=1');
-      for (let tries = 0; tries < 40 && row.stream !== stream; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        [row] = await h.usageRows('limit=1');
-      }
+      const row = await anthropicRow(usage, stream);
       expect({ stream, cost: row.cost_usd }).toEqual({ stream, cost: expect.closeTo(expected, 12) });
     }
   });
@@ -147,19 +154,7 @@ describe('the cost of cached prompt tokens', () => {
     };
     const expected = (100 * 10 + 1000 * 1 + 500 * 12.5 + 50 * 20) / 1e6;
     for (const stream of [false, true]) {
-      h.anthropic.setNext({ reply: { text: 'ok', usage } });
-      const answer = await post(
-        '/v1/messages',
-        { model: 'claude-opus-4-7', max_tokens: 64, stream, messages: [{ role: 'user', content: 'hi' }] },
-        { 'anthropic-version': '2023-06-01' },
-      );
-      expect(answer.status).toBe(200);
-      await answer.text();
-      let [row] = await h.usageRows('limit=1');
-      for (let tries = 0; tries < 40 && row.stream !== stream; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        [row] = await h.usageRows('limit=1');
-      }
+      const row = await anthropicRow(usage, stream);
       expect({
         stream,
         prompt: row.prompt_tokens,
