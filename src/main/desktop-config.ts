@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { callersFolder } from '../server/config/callers-folder.js';
-import { loadConfig, type LoadedConfig } from '../server/config/load.js';
+import { join } from 'node:path';
+import { loadCallersConfig } from '../server/config/callers-folder.js';
+import type { LoadedConfig } from '../server/config/load.js';
 import { DesktopStartRefusal } from './start-refusal.js';
 
 /**
@@ -10,9 +10,7 @@ import { DesktopStartRefusal } from './start-refusal.js';
  * package folder npm runs Electron in, so both modes find the same file and the same database.
  */
 export function loadDesktopConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const cwd = callersFolder(env);
-  const file = env.GATEHOUSE_CONFIG;
-  return loadConfig({ env, cwd, ...(file ? { file: resolve(cwd, file) } : {}) });
+  return loadCallersConfig(undefined, env);
 }
 
 /**

@@ -4,11 +4,11 @@
  * npm run that started it ends.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CliArgumentError, parseCliArguments, USAGE } from './cli-arguments.js';
-import { callersFolder } from './config/callers-folder.js';
+import { loadCallersConfig } from './config/callers-folder.js';
 import { configurationIssues, configurationWarnings } from './config-check.js';
-import { ConfigError, invalidConfiguration, loadConfig } from './config/load.js';
+import { ConfigError, invalidConfiguration } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { stopOnSignals, stopWithParent } from './shutdown.js';
@@ -64,9 +64,7 @@ async function main(): Promise<void> {
   }
   let loaded;
   try {
-    const cwd = callersFolder();
-    const file = request.configFile ?? process.env.GATEHOUSE_CONFIG;
-    loaded = loadConfig({ cwd, ...(file ? { file: resolve(cwd, file) } : {}) });
+    loaded = loadCallersConfig(request.configFile);
   } catch (error) {
     if (error instanceof ConfigError) refuse(error);
     throw error;

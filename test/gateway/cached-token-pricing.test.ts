@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnthropicReply } from '../support/upstreams/anthropic-upstream.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 /**
@@ -35,7 +36,7 @@ describe('the cost of cached prompt tokens', () => {
     });
 
   /** The usage row of a Messages call to an Anthropic upstream reporting `usage`, whole or streamed. */
-  async function anthropicRow(usage: object, stream: boolean) {
+  async function anthropicRow(usage: NonNullable<AnthropicReply['usage']>, stream: boolean) {
     h.anthropic.setNext({ reply: { text: 'ok', usage } });
     const answer = await post(
       '/v1/messages',
