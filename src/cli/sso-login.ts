@@ -58,6 +58,10 @@ async function chooseProvider(gatewayUrl: string, wanted: string | undefined): P
  * own account and hand it to this listener, which would then print their key as the user's. `/start`
  * works once: it sets a cookie that the callback must bring back, and redirects to the gateway. A
  * second visit means someone else opened it too, and ends the sign-in.
+ *
+ * Before the hand-off comes back, the gateway asks the user on its own page whether the program
+ * listening on this port may have a key (any program could have made the link); the port is printed
+ * so the user can tell this command is the one asking.
  */
 export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssuedKey> {
   const gatewayUrl = options.gatewayUrl.replace(/\/+$/, '');
@@ -119,7 +123,13 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
           res
             .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
             .end(page('Sign-in failed', escapeHtml(description || error)));
-          reject(new LoginError(`sign-in failed (${error}): ${description}`));
+          reject(
+            new LoginError(
+              error === 'access_denied'
+                ? "Deny was chosen on the gateway's confirmation page; no key was issued"
+                : `sign-in failed (${error}): ${description}`,
+            ),
+          );
           return;
         }
         const handoff = url.searchParams.get('handoff');
@@ -150,7 +160,11 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
       );
       timer.unref();
     });
-    options.tell(`Sign in with ${provider} in your browser. If it does not open, open this URL:\n\n  ${startUrl}\n`);
+    options.tell(
+      `Sign in with ${provider} in your browser. If it does not open, open this URL:\n\n  ${startUrl}\n\n` +
+        `The gateway then asks whether the program listening on 127.0.0.1:${port} may have an API key:\n` +
+        `that is this command, so choose Allow.\n`,
+    );
     if (!(await options.openBrowser(startUrl))) options.tell('(could not open a browser; use the URL above)');
     return await Promise.race([arrival, timeout]);
   } finally {

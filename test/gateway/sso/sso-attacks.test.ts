@@ -3,7 +3,13 @@ import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jwtPayload } from '../../support/oidc-idp.js';
 import { CookieJar } from '../../support/browser-flow.js';
-import { handoffPair, startSsoHarness, type SignInWalk, type SsoHarness } from '../support/sso-harness.js';
+import {
+  followAllowing,
+  handoffPair,
+  startSsoHarness,
+  type SignInWalk,
+  type SsoHarness,
+} from '../support/sso-harness.js';
 
 /** The error the gateway sent the browser back with. */
 function returnedError(walk: SignInWalk): { error: string | null; description: string | null } {
@@ -245,10 +251,19 @@ describe('single sign-on refuses what it must', () => {
     expect(JSON.parse(wrongHost.body).error.type).toBe('permission_error');
   });
 
-  it('accepts a loopback return_to for tools, and keeps its own query parameters', async () => {
-    const walk = await h.walk('bob', { returnTo: 'http://127.0.0.1:45678/callback?tool=1', jar: new CookieJar() });
-    expect(walk.returned!.origin).toBe('http://127.0.0.1:45678');
-    expect(walk.returned!.searchParams.get('tool')).toBe('1');
-    expect(walk.returned!.searchParams.get('handoff')).toBeTruthy();
+  it('accepts a loopback return_to for tools once the user allows it, and keeps its own query parameters', async () => {
+    const { challenge } = handoffPair();
+    h.idp.autoLogin = 'bob';
+    const query = new URLSearchParams({
+      provider: 'testidp',
+      return_to: 'http://127.0.0.1:45678/callback?tool=1',
+      challenge,
+    });
+    const walk = await followAllowing(`${h.url}/sso/login?${query}`, new CookieJar(), {
+      stopAt: (next) => next.startsWith('http://127.0.0.1:45678/'),
+    });
+    const returned = new URL(walk.stoppedAt!);
+    expect(returned.searchParams.get('tool')).toBe('1');
+    expect(returned.searchParams.get('handoff')).toBeTruthy();
   });
 });

@@ -3,11 +3,12 @@ import { once } from 'node:events';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, followRedirects } from '../../support/browser-flow.js';
-import { startSsoHarness, type SsoHarness } from '../support/sso-harness.js';
+import { followAllowing, startSsoHarness, type SsoHarness } from '../support/sso-harness.js';
 
 /**
  * Runs `npm run login` (as one Node process) with --no-browser; the test plays the browser from the
- * URL it prints (the tool's own /start, which sends the browser on to the gateway).
+ * URL it prints (the tool's own /start, which sends the browser on to the gateway), choosing Allow on
+ * the gateway's confirmation page.
  */
 async function runLogin(
   h: SsoHarness,
@@ -46,7 +47,7 @@ describe('npm run login: loopback-redirect sign-in for tools', () => {
     h.idp.autoLogin = 'alice';
     let finalPage = '';
     const result = await runLogin(h, [], async (url) => {
-      const walk = await followRedirects(url, new CookieJar());
+      const walk = await followAllowing(url, new CookieJar());
       // The browser ends on the tool's own listener, which tells the user where the key went.
       expect(walk.last.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?state=/);
       finalPage = await walk.last.response.text();
@@ -89,7 +90,7 @@ describe('npm run login: loopback-redirect sign-in for tools', () => {
     const handedOver = await runLogin(h, ['--timeout', '20'], async (url) => {
       const victim = new CookieJar();
       const tool = new URL(url).origin;
-      const walk = await followRedirects(url, victim, { stopAt: (next) => next.startsWith(`${tool}/callback`) });
+      const walk = await followAllowing(url, victim, { stopAt: (next) => next.startsWith(`${tool}/callback`) });
       const callback = walk.stoppedAt!;
       // The callback as the other user's browser would bring it: no cookie of the tool's.
       refusedPage = (await fetch(callback)).status;

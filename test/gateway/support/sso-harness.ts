@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { startTestIdp, type IdpAccount, type TestIdp } from '../../support/oidc-idp.js';
-import { CookieJar, followRedirects } from '../../support/browser-flow.js';
+import { CookieJar, followRedirects, type Hop } from '../../support/browser-flow.js';
 import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 /** The environment variable the test configuration names for the client secret. */
@@ -40,6 +40,32 @@ export const TEST_MAPPINGS = [
 export function handoffPair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/**
+ * Follows redirects as {@link followRedirects} does, choosing Allow on the gateway's confirmation page
+ * (`/sso/consent`, shown before a hand-off goes to a program on a loopback port) when it comes up.
+ */
+export async function followAllowing(
+  url: string,
+  jar: CookieJar,
+  options: { stopAt?: (url: string) => boolean } = {},
+): Promise<{ last: Hop; stoppedAt?: string }> {
+  const walk = await followRedirects(url, jar, options);
+  if (walk.stoppedAt !== undefined || new URL(walk.last.url).pathname !== '/sso/consent') return walk;
+  const html = await walk.last.response.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
+  const cookie = jar.header(walk.last.url);
+  const posted = await fetch(new URL('/sso/consent', walk.last.url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams({ request: field('request'), token: field('token'), decision: 'allow' }),
+  });
+  const next = new URL(posted.headers.get('location') ?? '', walk.last.url).toString();
+  if (posted.status !== 303) throw new Error(`the confirmation answered ${posted.status}: ${await posted.text()}`);
+  if (options.stopAt?.(next)) return { last: { url: next, response: posted }, stoppedAt: next };
+  return followRedirects(next, jar, options);
 }
 
 /** A browser's walk from /sso/login to the hand-off, stopped before it reaches `return_to`. */

@@ -2,17 +2,23 @@
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
+ * Where a hand-off goes: the gateway's own UI, or a program on a loopback port, which may be any
+ * program on the machine, so the user confirms before it gets one.
+ */
+export type ReturnTarget = { readonly url: URL; readonly kind: 'ui' | 'loopback' };
+
+/**
  * Where a finished sign-in may send the browser: a path under `/ui/` of this gateway (the UI), or an
  * http URL on a loopback address with a port (a tool's own listener). Anything else could carry the
- * hand-off to another site, so it is refused. Returns the URL to redirect to, or an error message.
+ * hand-off to another site, so it is refused. Returns the target, or an error message.
  */
-export function parseReturnTarget(value: string, gatewayOrigin: string): { url: URL } | { problem: string } {
+export function parseReturnTarget(value: string, gatewayOrigin: string): ReturnTarget | { problem: string } {
   if (value.startsWith('/')) {
     const url = value.startsWith('//') || value.includes('\\') ? undefined : new URL(value, gatewayOrigin);
     // As the browser resolves it: `/ui/../v1/models` (or with `%2e%2e`) is not under /ui/.
     if (url === undefined || !url.pathname.startsWith('/ui/'))
       return { problem: `return_to must be a path under /ui/ or a loopback URL, got '${shorten(value)}'` };
-    return { url };
+    return { url, kind: 'ui' };
   }
   let url: URL;
   try {
@@ -24,7 +30,7 @@ export function parseReturnTarget(value: string, gatewayOrigin: string): { url: 
     return {
       problem: `return_to must be a path under /ui/ or http://127.0.0.1:<port>/..., http://[::1]:<port>/... or http://localhost:<port>/..., got '${shorten(value)}'`,
     };
-  return { url };
+  return { url, kind: 'loopback' };
 }
 
 function shorten(value: string): string {

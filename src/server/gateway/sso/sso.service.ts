@@ -9,10 +9,11 @@ import type { PrincipalsService } from '../principals/principals.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { mapClaims, type ClaimGrant } from './claim-mapping.js';
 import { IdentityBindings, type SignInAccount } from './identity-binding.js';
+import { CONSENT_PATH, LoopbackConsents } from './loopback-consent.js';
 import type { OidcClient, UserClaims } from './oidc-client.js';
 import { OidcFailure } from './oidc-failure.js';
 import { PendingStore } from './pending-store.js';
-import { parseReturnTarget } from './return-target.js';
+import { parseReturnTarget, type ReturnTarget } from './return-target.js';
 import { signInUser } from './sign-in-user.js';
 import { SsoError } from './sso-errors.js';
 import { SsoSessions } from './sso-sessions.js';
@@ -29,6 +30,7 @@ interface LoginTransaction {
   readonly nonce: string;
   readonly redirectUri: string;
   readonly returnTo: URL;
+  readonly returnKind: ReturnTarget['kind'];
   readonly challenge: string;
 }
 
@@ -45,6 +47,21 @@ interface Handoff {
 /** Where the browser goes after the provider answered. */
 export interface CallbackOutcome {
   readonly redirect: string;
+}
+
+/** What the user is asked before a program on a loopback port gets a key: who, what, and which program. */
+export interface LoopbackConsentView {
+  readonly request: string;
+  readonly token: string;
+  /** The program's address as `host:port`: all the gateway knows of it. */
+  readonly listener: string;
+  readonly user: string;
+  readonly providerName: string;
+  readonly team: string | null;
+  readonly scopes: readonly string[];
+  /** null: every allowed model. */
+  readonly models: readonly string[] | null;
+  readonly keyTtlSeconds: number | null;
 }
 
 /** Dependencies of the SSO service. */
@@ -78,6 +95,7 @@ export function s256(verifier: string): string {
 export class SsoService {
   private readonly logins: PendingStore<LoginTransaction>;
   private readonly handoffs: PendingStore<Handoff>;
+  private readonly consents: LoopbackConsents<Handoff>;
   private readonly now: () => number;
   /** The sessions behind issued keys: checks, sign-out, admin ends. */
   readonly sessions: SsoSessions;
@@ -88,6 +106,7 @@ export class SsoService {
     this.sessions = new SsoSessions({ ...deps, now: this.now });
     this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
     this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
+    this.consents = new LoopbackConsents(deps.loginTimeoutMs, MAX_PENDING, this.now);
     this.bindings = new IdentityBindings({
       principals: deps.principals,
       audit: (actor, action, target, requestId, details) => this.audit(actor, action, target, requestId, details),
@@ -118,6 +137,7 @@ export class SsoService {
       nonce: randomToken(),
       redirectUri: client.settings.redirect_uri ?? `${input.gatewayOrigin}/sso/callback`,
       returnTo: target.url,
+      returnKind: target.kind,
       challenge: input.challenge,
     };
     let url: URL;
@@ -183,7 +203,6 @@ export class SsoService {
           'permission_error',
           `${user} matches no claim mapping of ${client.label}, and the provider has no default_grant`,
         );
-      const handoff = randomBytes(24).toString('base64url');
       const pending: Handoff = {
         provider: client.id,
         challenge: transaction.challenge,
@@ -192,8 +211,13 @@ export class SsoService {
         grant,
         refreshToken: tokens.refreshToken,
       };
-      this.handoffs.put(handoff, pending);
-      return { redirect: withParams(transaction.returnTo, { handoff }) };
+      // Whoever made the link chose the challenge, so PKCE cannot tell a program the user runs from
+      // one that waits for their key: the user says which, on a page only the gateway serves.
+      if (transaction.returnKind === 'loopback') {
+        const request = this.consents.ask(transaction.binding, transaction.returnTo, pending);
+        return { redirect: `${CONSENT_PATH}?${new URLSearchParams({ request })}` };
+      }
+      return { redirect: withParams(transaction.returnTo, { handoff: this.handOff(pending) }) };
     } catch (error) {
       const failure = asSsoError(error);
       this.deps.log('sso sign-in failed', { provider: client.id, type: failure.type, reason: failure.message });
@@ -201,6 +225,38 @@ export class SsoService {
         redirect: withParams(transaction.returnTo, { error: failure.type, error_description: failure.message }),
       };
     }
+  }
+
+  /** The question of a confirmation, for the browser that signed in. */
+  consent(request: string, binding: string | undefined): LoopbackConsentView {
+    const { token, returnTo, handoff } = this.consents.show(request, binding);
+    const { key } = handoff.grant;
+    const client = this.client(handoff.provider);
+    return {
+      request,
+      token,
+      listener: returnTo.host,
+      user: handoff.user,
+      providerName: client.label,
+      team: key.team ?? null,
+      scopes: key.scopes ?? ['chat'],
+      models: key.models ?? null,
+      keyTtlSeconds: client.settings.key_ttl_seconds ?? null,
+    };
+  }
+
+  /** The user's answer: Allow sends the program its hand-off, Deny sends it `error=access_denied`. */
+  answerConsent(input: { request: string; token: string; allow: boolean }, binding: string | undefined): string {
+    const { returnTo, handoff } = this.consents.answer(input.request, binding, input.token);
+    if (input.allow) return withParams(returnTo, { handoff: this.handOff(handoff) });
+    this.deps.log('sso key refused to a loopback program by the user', {
+      provider: handoff.provider,
+      listener: returnTo.host,
+    });
+    return withParams(returnTo, {
+      error: 'access_denied',
+      error_description: `the user did not allow a key for the program listening on ${returnTo.host}`,
+    });
   }
 
   /** Issues the key of a finished sign-in to the holder of the verifier; the secret is in this answer only. */
@@ -288,6 +344,13 @@ export class SsoService {
   /** Refuses a provider that is not configured, naming the ones that are. */
   assertProvider(id: string): void {
     this.client(id);
+  }
+
+  /** Keeps a finished sign-in for its starter to redeem; returns the one-time hand-off. */
+  private handOff(pending: Handoff): string {
+    const handoff = randomBytes(24).toString('base64url');
+    this.handoffs.put(handoff, pending);
+    return handoff;
   }
 
   private client(id: string): OidcClient {

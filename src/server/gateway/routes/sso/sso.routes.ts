@@ -11,11 +11,13 @@ import {
   ssoRedeemSchema,
 } from '../../../../shared/sso-api.js';
 import { SsoError } from '../../sso/sso-errors.js';
+import { consentRoutes } from './consent.routes.js';
 import { ensureBinding, readBinding } from './sso-cookie.js';
 
 /**
- * `/sso/*`: sign-in with an OpenID provider (login, callback), the one-time hand-off of the issued key
- * (redeem), and sign-out with the key itself. No master key: these are for the users.
+ * `/sso/*`: sign-in with an OpenID provider (login, callback), the user's confirmation of a hand-off
+ * to a program on a loopback port (consent), the one-time hand-off of the issued key (redeem), and
+ * sign-out with the key itself. No master key: these are for the users.
  */
 export const ssoRoutes: FastifyPluginAsync = async (app) => {
   const { sso, config } = app.gateway;
@@ -24,6 +26,7 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
     throw error instanceof SsoError ? new AppError(error.type, error.message) : error;
   });
   const noStore = { 'cache-control': 'no-store' };
+  await app.register(consentRoutes);
 
   typed.get('/providers', { schema: { response: { 200: ssoProviderListSchema } } }, async () => ({
     data: sso.providers(),
