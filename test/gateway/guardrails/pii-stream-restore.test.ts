@@ -170,6 +170,14 @@ describe('stream restore', () => {
     const summary =
       'event: response.reasoning_summary_text.done\ndata: {"type":"response.reasoning_summary_text.done","text":"[EMAIL_1]"}\n\n';
     expect(new StreamRestore('responses', restorer).frame(summary)).toBe(summary);
+    // A chat answer's reasoning text, whole or streamed, as DeepSeek's API and OpenRouter write it.
+    const chat = { choices: [{ message: { content: '[EMAIL_1]', reasoning_content: 'to [EMAIL_1]' } }] };
+    expect(JSON.parse(restorer.json(JSON.stringify(chat))).choices[0].message).toEqual({
+      content: 'jane@example.com',
+      reasoning_content: 'to [EMAIL_1]',
+    });
+    const delta = 'data: {"id":"x","choices":[{"index":0,"delta":{"reasoning":"to [EMAIL_1]"}}]}\n\n';
+    expect(new StreamRestore('chat', restorer).frame(delta)).toBe(delta);
   });
 
   it('passes frames without placeholders on untouched', () => {

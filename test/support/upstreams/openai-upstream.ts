@@ -29,6 +29,13 @@ export interface OpenAIReply {
     readonly arguments: string | object;
   }>;
   readonly finishReason?: string;
+  /**
+   * Reasoning text written beside the answer, as reasoning models on compatible servers do: before
+   * the content, whole or in deltas of its own, in the field `reasoningField` names.
+   */
+  readonly reasoning?: string;
+  /** `reasoning_content` (DeepSeek's API, vLLM; the default) or `reasoning` (OpenRouter, Ollama). */
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
   /** Counts to report; `null` reports no usage at all (as some compatible servers do). */
   readonly usage?: {
     readonly prompt_tokens: number;
@@ -162,7 +169,7 @@ async function chat(
   }
   const reply = script.reply ?? options.reply?.(body) ?? { text: `You said: ${lastUserText(body.messages)}` };
   const answer = buildAnswer(reply, body);
-  if (body.stream === true) return writeFrames(response, streamFrames(answer, body, script), script);
+  if (body.stream === true) return writeFrames(response, streamFrames(answer, body, script, reply), script);
   sendJson(response, 200, {
     id: answer.id,
     object: 'chat.completion',
@@ -176,6 +183,7 @@ async function chat(
           content: answer.text,
           refusal: null,
           ...(answer.toolCalls.length > 0 ? { tool_calls: answer.toolCalls } : {}),
+          ...reasoningOf(reply, reply.reasoning),
           annotations: [],
         },
         logprobs: null,
@@ -231,7 +239,12 @@ function buildAnswer(reply: OpenAIReply, body: Json): Answer {
   };
 }
 
-function streamFrames(answer: Answer, body: Json, script: OpenAIScript): string[] {
+/** The reply's reasoning (or a piece of it) in the field its server writes; nothing without one. */
+function reasoningOf(reply: OpenAIReply, text: string | undefined): Json {
+  return text === undefined ? {} : { [reply.reasoningField ?? 'reasoning_content']: text };
+}
+
+function streamFrames(answer: Answer, body: Json, script: OpenAIScript, reply: OpenAIReply): string[] {
   const withUsage = body.stream_options?.include_usage === true;
   const chunk = (delta: object, finishReason: string | null = null): string =>
     `data: ${JSON.stringify({
@@ -244,6 +257,7 @@ function streamFrames(answer: Answer, body: Json, script: OpenAIScript): string[
       ...(withUsage ? { usage: null } : {}),
     })}\n\n`;
   const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const piece of pieces(reply.reasoning ?? '')) frames.push(chunk(reasoningOf(reply, piece)));
   for (const piece of pieces(answer.text ?? '')) frames.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     frames.push(

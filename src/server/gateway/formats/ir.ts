@@ -138,6 +138,14 @@ export interface IrResponse {
   readonly id: string;
   readonly model: string;
   readonly content: ReadonlyArray<IrTextPart | IrToolCallPart>;
+  /**
+   * The model's reasoning, written out as text beside the answer (DeepSeek's and vLLM's
+   * `reasoning_content`, OpenRouter's and Ollama's `reasoning`, Anthropic's thinking). It comes
+   * before `content`. A field of its own rather than a part: it is shown to the client, never sent
+   * back to a model, and what reads `content` (usage estimates among it) takes every part for
+   * answer text or a call.
+   */
+  readonly reasoning?: string;
   readonly stopReason: IrStopReason;
   readonly stopSequence: string | null;
   readonly usage?: Partial<Usage>;
@@ -150,6 +158,8 @@ export interface IrResponse {
 export type IrStreamEvent =
   | { readonly type: 'start'; readonly id: string; readonly model: string }
   | { readonly type: 'text'; readonly text: string; readonly refusal?: true }
+  /** Reasoning text (IrResponse's `reasoning`), as it streams: before the answer's text. */
+  | { readonly type: 'reasoning'; readonly text: string }
   | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_call_delta'; readonly index: number; readonly arguments: string }
   | { readonly type: 'finish'; readonly stopReason: IrStopReason; readonly stopSequence: string | null }

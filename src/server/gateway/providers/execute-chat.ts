@@ -161,7 +161,8 @@ function answer(codec: FormatCodec, response: IrResponse, publicModel: string, r
 function estimateAnswer(response: IrResponse, prompt: () => number): Usage {
   const chars = response.content.reduce(
     (sum, part) => sum + (part.type === 'text' ? part.text.length : part.name.length + part.arguments.length),
-    0,
+    // Reasoning written out is output the provider bills too.
+    response.reasoning?.length ?? 0,
   );
   return { promptTokens: prompt(), completionTokens: tokensForChars(chars) };
 }

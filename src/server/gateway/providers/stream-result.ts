@@ -73,7 +73,7 @@ export async function* tapUsage(
 ): AsyncGenerator<IrStreamEvent> {
   for await (const event of events) {
     if (event.type === 'usage') usage.report(event.usage);
-    else if (event.type === 'text') usage.addOutput(event.text.length);
+    else if (event.type === 'text' || event.type === 'reasoning') usage.addOutput(event.text.length);
     else if (event.type === 'tool_call_delta') usage.addOutput(event.arguments.length);
     yield event;
   }

@@ -3,6 +3,7 @@ import type { IrRequest, IrResponse, IrStopReason, IrTextPart, IrToolCallPart, U
 import { assertNever } from '../ir.js';
 import type { ChatCompletion, ChatFinishReason, ChatToolCallOut, ChatUsage } from './chat-wire.js';
 import { reportedTokens } from '../reported-tokens.js';
+import { chatReasoningOf } from './chat-reasoning.js';
 import { chatToolNames } from './tool-names.js';
 
 /** Chat completions answers to and from the IR. */
@@ -122,10 +123,12 @@ export function chatResponseToIr(json: unknown, request?: IrRequest): IrResponse
   }
   const stopReason =
     calls.length > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : finishReasonToIr(choice.finish_reason);
+  const reasoning = chatReasoningOf(message);
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
     content,
+    ...(reasoning === undefined ? {} : { reasoning }),
     stopReason,
     stopSequence: null,
     usage: chatUsageToIr(body.usage),
@@ -154,6 +157,8 @@ export function chatResponseFromIr(
     refusal: null,
   };
   if (calls.length > 0) message.tool_calls = calls;
+  // Where DeepSeek's API puts it, and LiteLLM a Claude model's thinking.
+  if (ir.reasoning !== undefined) message.reasoning_content = ir.reasoning;
   return {
     id: chatId(ir.id),
     object: 'chat.completion',

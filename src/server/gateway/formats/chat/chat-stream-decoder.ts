@@ -2,6 +2,7 @@ import type { IrRequest, IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
 import { malformedFrame, StreamError } from '../stream-error.js';
+import { chatReasoningOf } from './chat-reasoning.js';
 import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolCallIdOf, toolNameOf } from './chat-response-ir.js';
 import { chatToolNames } from './tool-names.js';
 
@@ -34,6 +35,9 @@ export async function* decodeChatStream(
     const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Record<string, unknown> | undefined) : undefined;
     if (choice) {
       const delta = (choice.delta ?? {}) as Record<string, unknown>;
+      // A chunk holding both puts the reasoning first, as the whole answer has it.
+      const reasoning = chatReasoningOf(delta);
+      if (reasoning !== undefined) yield { type: 'reasoning', text: reasoning };
       if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
       else if (typeof delta.refusal === 'string' && delta.refusal !== '')
         yield { type: 'text', text: delta.refusal, refusal: true };

@@ -67,6 +67,10 @@ export async function* encodeChatStream(
         if (!started) yield start();
         yield frame({ content: event.text });
         break;
+      case 'reasoning':
+        if (!started) yield start();
+        yield frame({ reasoning_content: event.text });
+        break;
       case 'tool_call_start': {
         if (!started) yield start();
         const index = toolIndexes.size;

@@ -26,7 +26,14 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string | null; refusal: string | null; tool_calls?: ChatToolCallOut[] };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      refusal: string | null;
+      tool_calls?: ChatToolCallOut[];
+      /** The model's reasoning, as DeepSeek's API writes it (not an OpenAI field). */
+      reasoning_content?: string;
+    };
     logprobs: null;
     finish_reason: ChatFinishReason;
   }>;
@@ -38,6 +45,8 @@ export interface ChatDelta {
   role?: 'assistant';
   content?: string | null;
   refusal?: string | null;
+  /** A piece of the model's reasoning, as DeepSeek's API streams it. */
+  reasoning_content?: string;
   tool_calls?: Array<{
     index: number;
     id?: string;

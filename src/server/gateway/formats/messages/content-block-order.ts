@@ -7,7 +7,8 @@ import { isObject, parseToolArguments } from '../translation-error.js';
  * parallel tool calls (argument deltas of call 0 after call 1 started), and a Messages client takes
  * a tool call's input as the JSON object its deltas add up to, so:
  *
- * - text goes out as it arrives, unless a tool call before it is still waiting;
+ * - text goes out as it arrives, unless a tool call before it is still waiting; so does thinking (the
+ *   model's reasoning, in a `thinking` block of its own), and a change between the two ends a block;
  * - a tool call waits, gathering its argument deltas, until they are complete JSON, then goes out as
  *   one block with one `input_json_delta` (as Anthropic's own streams hold a call's JSON back until
  *   it is checked), followed by whatever arrived behind it, in arrival order;
@@ -23,31 +24,37 @@ import { isObject, parseToolArguments } from '../translation-error.js';
 /** One step of the Messages stream, in an order Messages clients accept. */
 export type BlockStep =
   | { readonly step: 'start_text' }
+  | { readonly step: 'start_thinking' }
+  | { readonly step: 'thinking'; readonly text: string }
   | { readonly step: 'start_tool'; readonly id: string; readonly name: string }
   | { readonly step: 'text'; readonly text: string }
   | { readonly step: 'json'; readonly json: string }
   | { readonly step: 'stop' };
 
+/** What a run of text is: the answer, or the model's reasoning. */
+export type TextKind = 'text' | 'thinking';
+
 type Waiting =
-  | { readonly kind: 'text'; readonly texts: string[] }
+  | { readonly kind: TextKind; readonly texts: string[] }
   | { readonly kind: 'tool'; readonly index: number; readonly id: string; readonly name: string; arguments: string };
 
 /** Turns text and tool-call events (keyed by the IR's tool index) into block steps. */
 export class ContentBlockOrder {
-  /** Whether a text block is open. */
-  private textIsLive = false;
+  /** The kind of the text or thinking block that is open, if one is. */
+  private live: TextKind | undefined;
   /** Blocks not sent yet, in arrival order; the first is a tool call whose arguments are incomplete. */
   private readonly queue: Waiting[] = [];
 
-  /** A text delta. */
-  text(text: string): BlockStep[] {
+  /** A text delta, or (`kind` thinking) one of reasoning. */
+  text(text: string, kind: TextKind = 'text'): BlockStep[] {
     const last = this.queue.at(-1);
-    if (last?.kind === 'text') last.texts.push(text);
-    else if (last !== undefined) this.queue.push({ kind: 'text', texts: [text] });
-    else if (this.textIsLive) return [{ step: 'text', text }];
+    if (last?.kind === kind) last.texts.push(text);
+    else if (last !== undefined) this.queue.push({ kind, texts: [text] });
+    else if (this.live === kind) return [delta(kind, text)];
     else {
-      this.textIsLive = true;
-      return [{ step: 'start_text' }, { step: 'text', text }];
+      const steps = [...this.stopText(), start(kind), delta(kind, text)];
+      this.live = kind;
+      return steps;
     }
     return [];
   }
@@ -75,14 +82,15 @@ export class ContentBlockOrder {
   private flush(atEnd: boolean, cut = false): BlockStep[] {
     const steps: BlockStep[] = [];
     for (let next = this.queue[0]; next !== undefined; next = this.queue[0]) {
-      const complete = next.kind === 'text' || isCompleteArguments(next.arguments);
+      const complete = next.kind !== 'tool' || isCompleteArguments(next.arguments);
       if (!complete && !atEnd) break;
       this.queue.shift();
       if (!complete && cut) continue;
       steps.push(...this.stopText());
-      if (next.kind === 'text') {
-        steps.push({ step: 'start_text' }, ...next.texts.map((text): BlockStep => ({ step: 'text', text })));
-        this.textIsLive = true;
+      if (next.kind !== 'tool') {
+        const kind = next.kind;
+        steps.push(start(kind), ...next.texts.map((text) => delta(kind, text)));
+        this.live = kind;
       } else {
         steps.push({ step: 'start_tool', id: next.id, name: next.name });
         const json = inputJson(next.arguments);
@@ -94,10 +102,18 @@ export class ContentBlockOrder {
   }
 
   private stopText(): BlockStep[] {
-    if (!this.textIsLive) return [];
-    this.textIsLive = false;
+    if (this.live === undefined) return [];
+    this.live = undefined;
     return [{ step: 'stop' }];
   }
+}
+
+function start(kind: TextKind): BlockStep {
+  return kind === 'text' ? { step: 'start_text' } : { step: 'start_thinking' };
+}
+
+function delta(kind: TextKind, text: string): BlockStep {
+  return kind === 'text' ? { step: 'text', text } : { step: 'thinking', text };
 }
 
 /** A call's arguments as a JSON object's text: as written when they are one, else wrapped. */

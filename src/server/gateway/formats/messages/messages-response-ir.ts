@@ -8,8 +8,10 @@ import type {
   MessagesStopReason,
   MessagesUsage,
   MessagesTextBlock,
+  MessagesThinkingBlock,
   MessagesToolUseBlock,
 } from './messages-wire.js';
+import { thinkingTextOf, unsignedThinkingBlock } from './thinking.js';
 import { reportedTokens } from '../reported-tokens.js';
 import { toolUseId } from './tool-id.js';
 
@@ -122,10 +124,12 @@ export function messagesResponseToIr(json: unknown): IrResponse {
       });
     }
   });
+  const reasoning = thinkingTextOf(blocks);
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
     content,
+    ...(reasoning === undefined ? {} : { reasoning }),
     stopReason,
     stopSequence: typeof body.stop_sequence === 'string' ? body.stop_sequence : null,
     usage: messagesUsageToIr(body.usage),
@@ -141,12 +145,15 @@ export function messagesResponseFromIr(ir: IrResponse, model: string, usage: Usa
   // A blank text beside a call ("\n\n" before it, as OpenAI-compatible models write) is left out: a
   // client sends the turn back, and Anthropic refuses a whitespace-only text block.
   const calls = ir.content.some((part) => part.type === 'tool_call');
-  const content = ir.content.flatMap((part): Array<MessagesTextBlock | MessagesToolUseBlock> => {
+  const answer = ir.content.flatMap((part): Array<MessagesTextBlock | MessagesToolUseBlock> => {
     if (part.type === 'text')
       return part.text === '' || (calls && part.text.trim() === '') ? [] : [{ type: 'text', text: part.text }];
     if (isCutOff(part, ir.stopReason)) return [];
     return [{ type: 'tool_use', id: toolUseId(part.id), name: part.name, input: parseToolArguments(part.arguments) }];
   });
+  // Thinking leads the turn, as a Claude model's does.
+  const thinking: MessagesThinkingBlock[] = ir.reasoning === undefined ? [] : [unsignedThinkingBlock(ir.reasoning)];
+  const content = [...thinking, ...answer];
   return {
     id: messageId(ir.id),
     type: 'message',

@@ -50,6 +50,8 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const delta = (payload.delta ?? {}) as Payload;
         if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '')
           yield { type: 'text', text: delta.text };
+        else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '')
+          yield { type: 'reasoning', text: delta.thinking };
         else if (
           delta.type === 'input_json_delta' &&
           typeof delta.partial_json === 'string' &&

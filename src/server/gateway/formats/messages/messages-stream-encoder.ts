@@ -3,6 +3,7 @@ import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
 import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
 import { messageId, messagesUsageFromIr, refusedStop, stopReasonFromIr } from './messages-response-ir.js';
+import { UNSIGNED } from './thinking.js';
 import { toolUseId } from './tool-id.js';
 
 /** Options of the Messages stream encoder. */
@@ -21,9 +22,9 @@ function frame(type: string, payload: Record<string, unknown>): string {
 
 /**
  * Encodes IR events as a Messages SSE stream: `message_start`, one `content_block_start` /
- * `content_block_delta`... / `content_block_stop` run per text or tool_use block (interleaved tool
- * calls are put in order by ContentBlockOrder), then `message_delta` (stop reason, final usage) and
- * `message_stop`. The final usage goes out last because OpenAI-compatible upstreams report it after
+ * `content_block_delta`... / `content_block_stop` run per thinking, text or tool_use block
+ * (interleaved tool calls are put in order by ContentBlockOrder), then `message_delta` (stop reason,
+ * final usage) and `message_stop`. The final usage goes out last because OpenAI-compatible upstreams report it after
  * their finish chunk.
  */
 export async function* encodeMessagesStream(
@@ -66,8 +67,20 @@ export async function* encodeMessagesStream(
             index: blockIndex,
             content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} },
           });
+        case 'start_thinking':
+          // No signature_delta follows: the reasoning of a model other than Claude is not signed.
+          blockIndex += 1;
+          return frame('content_block_start', {
+            index: blockIndex,
+            content_block: { type: 'thinking', thinking: '', signature: UNSIGNED },
+          });
         case 'text':
           return frame('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: step.text } });
+        case 'thinking':
+          return frame('content_block_delta', {
+            index: blockIndex,
+            delta: { type: 'thinking_delta', thinking: step.text },
+          });
         case 'json':
           return frame('content_block_delta', {
             index: blockIndex,
@@ -92,6 +105,10 @@ export async function* encodeMessagesStream(
         if (!started) yield start();
         if (event.refusal === true) refused = true;
         yield* frames(blocks.text(event.text));
+        break;
+      case 'reasoning':
+        if (!started) yield start();
+        yield* frames(blocks.text(event.text, 'thinking'));
         break;
       case 'tool_call_start':
         if (!started) yield start();

@@ -13,6 +13,16 @@ export type MessagesImageSource =
   | { type: 'url'; url: string }
   | { type: 'file'; file_id: string };
 
+/**
+ * The model's reasoning. A Claude model signs its own; one the gateway writes for another model's
+ * reasoning has an empty `signature`, since there is nothing to sign it with (thinking.ts).
+ */
+export interface MessagesThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
 /** An image block. */
 export interface MessagesImageBlock {
   type: 'image';
@@ -65,7 +75,7 @@ export interface MessagesResponse {
   type: 'message';
   role: 'assistant';
   model: string;
-  content: Array<MessagesTextBlock | MessagesToolUseBlock>;
+  content: Array<MessagesThinkingBlock | MessagesTextBlock | MessagesToolUseBlock>;
   stop_reason: MessagesStopReason | null;
   stop_sequence: string | null;
   usage: MessagesUsage;

@@ -27,8 +27,8 @@ export function responseId(): string {
   return `resp_${randomUUID().replaceAll('-', '')}`;
 }
 
-/** A new output item id with OpenAI's prefixes (`msg_`, `fc_`). */
-export function itemId(prefix: 'msg' | 'fc'): string {
+/** A new output item id with OpenAI's prefixes (`msg_`, `fc_`, `rs_`). */
+export function itemId(prefix: 'msg' | 'fc' | 'rs'): string {
   return `${prefix}_${randomUUID().replaceAll('-', '')}`;
 }
 
@@ -52,7 +52,25 @@ export type ResponseOutputItem =
       name: string;
       arguments: string;
       status: ItemStatus;
-    };
+    }
+  | ReasoningItem;
+
+/**
+ * The model's reasoning, as OpenAI's reasoning models give it: an item before the message, its text
+ * a `summary_text` part, the part clients show (OpenAI's own summaries are what a Responses client
+ * reads of a model's reasoning). `output_text` stays the answer alone: the SDKs make it of messages.
+ */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  status: ItemStatus;
+}
+
+/** A reasoning item holding `text`. */
+export function reasoningItem(text: string, status: ItemStatus): ReasoningItem {
+  return { type: 'reasoning', id: itemId('rs'), summary: [{ type: 'summary_text', text }], status };
+}
 
 /** An output item's status: `incomplete` for the one the token limit cut off, as OpenAI marks it. */
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
@@ -122,7 +140,8 @@ export function responsesResponseFromIr(
   envelope: ResponseEnvelope,
   usage: Usage,
 ): Record<string, unknown> {
-  const output: ResponseOutputItem[] = [];
+  // Reasoning leads, as OpenAI's reasoning models answer; the message and calls follow it.
+  const output: ResponseOutputItem[] = ir.reasoning === undefined ? [] : [reasoningItem(ir.reasoning, 'completed')];
   const textOf = (refusal: boolean): string =>
     ir.content.map((part) => (part.type === 'text' && (part.refusal === true) === refusal ? part.text : '')).join('');
   const [text, refusal] = [textOf(false), textOf(true)];
@@ -145,7 +164,7 @@ export function responsesResponseFromIr(
       });
   }
   // The message comes before the calls: the limit cut it only when no call followed.
-  const message = output[0];
+  const message = output.find((item) => item.type === 'message');
   if (message?.type === 'message' && calls.length === 0) message.status = lastItemStatus(message, ir.stopReason);
   return responseObject(envelope, output, ir.stopReason, usage);
 }

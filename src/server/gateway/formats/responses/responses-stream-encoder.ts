@@ -5,7 +5,9 @@ import { eventFrame } from '../sse.js';
 import {
   itemId,
   lastItemStatus,
+  reasoningItem,
   responseObject,
+  type ReasoningItem,
   type ResponseEnvelope,
   type ResponseOutputItem,
 } from './responses-response-ir.js';
@@ -18,8 +20,9 @@ export interface ResponsesSequence {
 /**
  * Encodes IR events as a typed Responses stream, as OpenAI sends it: `response.created`,
  * `response.in_progress`, per output item `response.output_item.added` ... `response.output_item.done`
- * (a message with `content_part` and `output_text` events, or a function call with
- * `function_call_arguments` events), then `response.completed` (or `response.incomplete`). Every
+ * (a message with `content_part` and `output_text` events, a function call with
+ * `function_call_arguments` events, or the model's reasoning with `reasoning_summary_part` and
+ * `reasoning_summary_text` events), then `response.completed` (or `response.incomplete`). Every
  * event carries its `sequence_number`; the SSE event name equals its `type`. `keep`, for a kept
  * response, receives the Response object before the client first sees its id and again before its
  * last event (completed, or failed when the stream ends early), so the id is always readable.
@@ -48,6 +51,11 @@ export async function* encodeResponsesStream(
     item.status = stop === undefined ? 'completed' : lastItemStatus(item, stop);
     if (item.type === 'message') {
       yield* partDone(item, index);
+    } else if (item.type === 'reasoning') {
+      const [part] = item.summary;
+      const at = { item_id: item.id, output_index: index, summary_index: 0 };
+      yield frame('response.reasoning_summary_text.done', { ...at, text: part!.text });
+      yield frame('response.reasoning_summary_part.done', { ...at, part });
     } else {
       yield frame('response.function_call_arguments.done', {
         item_id: item.id,
@@ -96,15 +104,25 @@ export async function* encodeResponsesStream(
   }
 
   function* add(item: ResponseOutputItem, irIndex?: number): Generator<string> {
-    // Text after calls starts a new message and ends them; a call ends the text before it, and the
-    // calls whose arguments are complete.
+    // Text after calls starts a new message and ends them; a call or reasoning ends the text or
+    // reasoning before it, and the calls whose arguments are complete.
     yield* closeOpen(
-      item.type === 'message' ? undefined : (other) => other.type === 'message' || isCompleteArguments(other.arguments),
+      item.type === 'message'
+        ? undefined
+        : (other) => other.type !== 'function_call' || isCompleteArguments(other.arguments),
     );
     output.push(item);
     open.push({ item, index: output.length - 1, irIndex });
-    const added = item.type === 'message' ? { ...item, content: [] } : item;
+    const added =
+      item.type === 'message' ? { ...item, content: [] } : item.type === 'reasoning' ? { ...item, summary: [] } : item;
     yield frame('response.output_item.added', { output_index: output.length - 1, item: added });
+    if (item.type === 'reasoning')
+      yield frame('response.reasoning_summary_part.added', {
+        item_id: item.id,
+        output_index: output.length - 1,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
   }
 
   // The upstream's first event before the gateway's own `response.created`: a provider that fails at
@@ -150,6 +168,19 @@ export async function* encodeResponsesStream(
           if (open.at(-1)?.item.type !== 'message')
             yield* add({ type: 'message', id: itemId('msg'), status: 'in_progress', role: 'assistant', content: [] });
           yield* addText(open.at(-1) as OpenItem & { item: MessageItem }, event.text, event.refusal === true);
+          break;
+        }
+        case 'reasoning': {
+          if (open.at(-1)?.item.type !== 'reasoning') yield* add(reasoningItem('', 'in_progress'));
+          const current = open.at(-1)!;
+          const item = current.item as ReasoningItem;
+          item.summary[0]!.text += event.text;
+          yield frame('response.reasoning_summary_text.delta', {
+            item_id: item.id,
+            output_index: current.index,
+            summary_index: 0,
+            delta: event.text,
+          });
           break;
         }
         case 'tool_call_start':

@@ -15,6 +15,9 @@ function isReasoning(type: string): boolean {
   );
 }
 
+/** Chat answers' reasoning text, by key (DeepSeek's and vLLM's `reasoning_content`, OpenRouter's `reasoning`). */
+const REASONING_KEYS: ReadonlySet<string> = new Set(['reasoning_content', 'reasoning']);
+
 /**
  * Puts originals back in place of their placeholders in an answer. Whole texts (a JSON answer, a
  * complete stream event) are restored at once; streamed deltas per channel (one text or one tool
@@ -49,7 +52,8 @@ export class PiiRestorer {
     if (typeof type === 'string' && isReasoning(type)) return value;
     const out: Record<string, unknown> = {};
     // Keys too: a Messages tool_use input may name a value by it (`{"[EMAIL_1]": "admin"}`).
-    for (const [key, item] of Object.entries(value)) out[this.text(key)] = this.value(item);
+    for (const [key, item] of Object.entries(value))
+      out[this.text(key)] = REASONING_KEYS.has(key) ? item : this.value(item);
     return out;
   }
 

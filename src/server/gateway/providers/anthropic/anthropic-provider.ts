@@ -1,3 +1,4 @@
+import { withoutUnsignedThinking } from '../../formats/messages/unsigned-thinking.js';
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
 import type { NativeChatProvider, NativeResult } from '../types.js';
@@ -32,7 +33,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
           baseUrl: settings.baseUrl,
           path: '/v1/messages',
           headers,
-          body: withAnthropicTemperature(body),
+          body: withAnthropicTemperature(withoutUnsignedThinking(body)),
           signal: context.signal,
           timeoutMs: settings.timeoutMs,
           secrets: settings.secrets,
