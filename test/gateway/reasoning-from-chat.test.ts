@@ -20,13 +20,16 @@ const reply = (reasoningField: OpenAIReply['reasoningField']): OpenAIReply => ({
 
 describe('reasoning text of a chat completions model', () => {
   let c: HarnessClients;
-  withSdkClients({}, ['*'], (clients) => (c = clients));
+  // No max_tokens cap: a thinking budget must stay below max_tokens.
+  withSdkClients({ llm: { allowed_models: ['gpt-4o-mini', 'claude-opus-4-7'] } }, ['*'], (clients) => (c = clients));
   const request = { model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+  // A Messages client sees thinking only when it asks for it, as from Anthropic.
+  const thinking = { ...request, max_tokens: 2048, thinking: { type: 'enabled' as const, budget_tokens: 1024 } };
 
   describe.each(['reasoning_content', 'reasoning'] as const)('written as %s', (field) => {
     it('reaches a Messages client as a thinking block before the text, usage as reported', async () => {
       c.h.openai.setNext({ reply: { ...reply(field), usage: { prompt_tokens: 9, completion_tokens: 30 } } });
-      const message = await c.anthropic.messages.create(request);
+      const message = await c.anthropic.messages.create(thinking);
       expect(message.content).toEqual([
         { type: 'thinking', thinking: REASONING, signature: '' },
         { type: 'text', text: ANSWER },
@@ -37,11 +40,11 @@ describe('reasoning text of a chat completions model', () => {
 
     it('streams to a Messages client as a thinking block the SDK assembles', async () => {
       c.h.openai.setNext({ reply: reply(field) });
-      const stream = c.anthropic.messages.stream(request);
-      const thinking: string[] = [];
-      stream.on('thinking', (delta) => thinking.push(delta));
+      const stream = c.anthropic.messages.stream(thinking);
+      const deltas: string[] = [];
+      stream.on('thinking', (delta) => deltas.push(delta));
       const message = await stream.finalMessage();
-      expect(thinking.join('')).toBe(REASONING);
+      expect(deltas.join('')).toBe(REASONING);
       expect(message.content).toEqual([
         { type: 'thinking', thinking: REASONING, signature: '' },
         { type: 'text', text: ANSWER },
@@ -117,7 +120,7 @@ describe('reasoning text of a chat completions model', () => {
 
   it('is not sent back to the model when the Messages client returns the thinking block', async () => {
     c.h.openai.setNext({ reply: reply('reasoning_content') });
-    const first = await c.anthropic.messages.create(request);
+    const first = await c.anthropic.messages.create(thinking);
     expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: REASONING });
     await c.anthropic.messages.create({
       ...request,
@@ -130,7 +133,7 @@ describe('reasoning text of a chat completions model', () => {
 
   it('is left out when the conversation moves on to a Claude model, which refuses a block it did not sign', async () => {
     c.h.openai.setNext({ reply: reply('reasoning_content') });
-    const first = await c.anthropic.messages.create(request);
+    const first = await c.anthropic.messages.create(thinking);
     const next = await c.anthropic.messages.create({
       ...request,
       model: 'claude-opus-4-7',
@@ -149,12 +152,21 @@ describe('reasoning text of a chat completions model', () => {
           reply: { ...(withReasoning ? reply('reasoning_content') : { text: ANSWER }), usage: null },
         });
         const message = stream
-          ? await c.anthropic.messages.stream(request).finalMessage()
-          : await c.anthropic.messages.create(request);
+          ? await c.anthropic.messages.stream(thinking).finalMessage()
+          : await c.anthropic.messages.create(thinking);
         return message.usage.output_tokens;
       };
       const plain = await outputTokens(false);
       expect({ stream, more: (await outputTokens(true)) > plain }).toEqual({ stream, more: true });
     }
+  });
+
+  it('is left out for a Messages client that did not enable thinking, whole and streamed, as Anthropic leaves it out', async () => {
+    c.h.openai.setNext({ reply: reply('reasoning_content') });
+    const whole = await c.anthropic.messages.create(request);
+    expect(whole.content).toEqual([{ type: 'text', text: ANSWER }]);
+    c.h.openai.setNext({ reply: reply('reasoning') });
+    const streamed = await c.anthropic.messages.stream(request).finalMessage();
+    expect(streamed.content).toEqual([{ type: 'text', text: ANSWER }]);
   });
 });

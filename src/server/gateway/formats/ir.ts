@@ -127,6 +127,12 @@ export interface IrRequest {
    * (messages/thinking-effort.ts): OpenAI's reasoning models take it as `reasoning_effort`.
    */
   readonly reasoningEffort?: string;
+  /**
+   * The client shows the model's reasoning only when it asked for it: false for a Messages client
+   * that did not enable `thinking` (Anthropic returns no thinking blocks then, and a client reading
+   * `content[0].text` would get one). Unset: shown.
+   */
+  readonly showsReasoning?: boolean;
   readonly stream: boolean;
 }
 

@@ -1,6 +1,6 @@
 import type { ChatBody } from '../formats/chat/chat-schema.js';
 import { codecFor, type ClientFormat, type FormatCodec } from '../formats/codec.js';
-import type { IrRequest, IrResponse, Usage } from '../formats/ir.js';
+import type { IrRequest, IrResponse, IrStreamEvent, Usage } from '../formats/ir.js';
 import type { MessagesBody } from '../formats/messages/messages-schema.js';
 import {
   completeUsage,
@@ -89,7 +89,7 @@ async function translated(
   if (provider.kind === 'ir') {
     if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
     const events = await provider.stream(request, context);
-    return startStream(client.encodeStream(tapUsage(events, usage), encode), streamOptions);
+    return startStream(client.encodeStream(asShown(tapUsage(events, usage), request), encode), streamOptions);
   }
   const upstream = codecFor(provider.format);
   const native = upstream.requestFromIr(request, context.upstreamModel);
@@ -97,10 +97,24 @@ async function translated(
   const result = await provider.send(native, context);
   if (result.kind === 'json')
     return answer(client, upstream.responseToIr(result.body, request), deployment.model, request);
-  return startStream(
-    client.encodeStream(tapUsage(upstream.decodeStream(result.events, request), usage), encode),
-    streamOptions,
-  );
+  const events = tapUsage(upstream.decodeStream(result.events, request), usage);
+  return startStream(client.encodeStream(asShown(events, request), encode), streamOptions);
+}
+
+/** An answer without the model's reasoning, for a client that did not ask to see it. */
+function withoutReasoning(response: IrResponse): IrResponse {
+  if (response.reasoning === undefined) return response;
+  const { reasoning: _reasoning, ...rest } = response;
+  return rest;
+}
+
+/** A stream as the client shows it: without reasoning events unless asked (counted in usage before). */
+function asShown(events: AsyncIterable<IrStreamEvent>, request: IrRequest): AsyncIterable<IrStreamEvent> {
+  return request.showsReasoning === false ? reasoningLeftOut(events) : events;
+}
+
+async function* reasoningLeftOut(events: AsyncIterable<IrStreamEvent>): AsyncGenerator<IrStreamEvent> {
+  for await (const event of events) if (event.type !== 'reasoning') yield event;
 }
 
 async function fastPath(
@@ -155,7 +169,8 @@ function withModel(text: string, upstreamModel: unknown, publicModel: string): s
 
 function answer(codec: FormatCodec, response: IrResponse, publicModel: string, request: IrRequest): JsonAnswer {
   const usage = completeUsage(response.usage, () => estimateAnswer(response, () => estimatePromptTokens(request)));
-  return { kind: 'json', body: codec.responseFromIr(response, publicModel, usage), usage };
+  const shown = request.showsReasoning === false ? withoutReasoning(response) : response;
+  return { kind: 'json', body: codec.responseFromIr(shown, publicModel, usage), usage };
 }
 
 function estimateAnswer(response: IrResponse, prompt: () => number): Usage {

@@ -74,6 +74,7 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
     user: body.metadata?.user_id ?? undefined,
     responseFormat: outputFormatToIr(body),
     ...thinkingEffort(body.thinking),
+    showsReasoning: isObject(body.thinking) && body.thinking.type !== 'disabled',
     stream: body.stream === true,
   };
 }
