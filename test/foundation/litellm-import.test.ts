@@ -99,12 +99,21 @@ function runImport(...args: string[]) {
   return runImportWith({}, ...args);
 }
 
-/** Runs the command in the package folder, as npm does, with `env` added. */
+/**
+ * Runs the command in the package folder, as npm does, with `env` added. A synchronous spawn is out
+ * of the test timeout's reach: a child that never ends (once, on a loaded CI machine, a process stuck
+ * loading tsx before running any of the command) would hold the whole suite, so it is stopped after
+ * 30 s and run once more; a command that hangs every time still fails.
+ */
 function runImportWith(env: NodeJS.ProcessEnv, ...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/config/import-litellm-cli.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
-  });
+  const run = () =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/server/config/import-litellm-cli.ts', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_NO_WARNINGS: '1', ...env },
+      timeout: 30_000,
+    });
+  const first = run();
+  return first.error !== undefined && first.signal !== null ? run() : first;
 }
 
 const DUPLICATE_IDS = `model_list:
