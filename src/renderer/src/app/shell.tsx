@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useGatewayEvents } from '../api/gateway-events.js';
 import { useStoreChanges } from '../api/store-changes.js';
 import { LeavePrompt } from './leave-prompt.js';
+import { MenuBar } from './menu-bar.js';
 import { ShortcutsDialog } from './shortcuts-dialog.js';
 import { useGlobalShortcuts } from './shortcuts.js';
 import { Screen } from './routes.js';
@@ -26,10 +27,36 @@ export function Shell() {
   useGatewayEvents();
   // The store has no such stream: writes made elsewhere are found by reading its namespace list.
   useStoreChanges();
+  // In a narrow window the sidebar is a menu over the screen, closed until asked for (wider, it always shows).
+  const [menu, setMenu] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback(() => {
+    setMenu(false);
+    toggle.current?.focus();
+  }, []);
+  // Following one of its links closes the menu, showing the screen it opened.
+  useEffect(() => setMenu(false), [location.path]);
+  useEffect(() => {
+    if (menu) document.getElementById('sidebar')?.querySelector<HTMLElement>('a[href]')?.focus();
+  }, [menu]);
+  const skipToContent = (event: MouseEvent<HTMLAnchorElement>): void => {
+    event.preventDefault();
+    const main = document.getElementById('main');
+    if (!main) return;
+    // Focusable only for this move: a click inside the screen must not take focus from its lists.
+    main.tabIndex = -1;
+    main.addEventListener('blur', () => main.removeAttribute('tabindex'), { once: true });
+    main.focus();
+  };
   return (
-    <div className="app">
-      <Sidebar onShowShortcuts={showHelp} />
-      <main className="main" key={location.path}>
+    <div className={menu ? 'app is-menu-open' : 'app'}>
+      <a className="skip-link" href="#main" onClick={skipToContent}>
+        Skip to content
+      </a>
+      <MenuBar open={menu} controls="sidebar" onToggle={() => setMenu((open) => !open)} toggleRef={toggle} />
+      <Sidebar id="sidebar" onShowShortcuts={showHelp} onClose={closeMenu} />
+      {menu && <div className="menu-backdrop" aria-hidden="true" onClick={closeMenu} />}
+      <main className="main" id="main" key={location.path}>
         <Screen path={location.path} />
       </main>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}

@@ -47,15 +47,35 @@ function NavItem({
   );
 }
 
-/** Navigation between the two services, the store scope, health of both, and app controls. */
-export function Sidebar({ onShowShortcuts }: { readonly onShowShortcuts: () => void }) {
+/**
+ * Navigation between the two services, the store scope, health of both, and app controls. `onClose` is
+ * what Esc does inside it: in a narrow window, where it is a menu over the screen, that closes it.
+ */
+export function Sidebar({
+  id,
+  onShowShortcuts,
+  onClose,
+}: {
+  readonly id: string;
+  readonly onShowShortcuts: () => void;
+  readonly onClose: () => void;
+}) {
   const session = useSession();
   const scope = useScope();
   const theme = useTheme();
   const store = (path: string): string => href(path, scopeQuery(scope));
   const { signOut } = session;
   return (
-    <nav className="sidebar" aria-label="Main">
+    <nav
+      className="sidebar"
+      id={id}
+      aria-label="Main"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !event.currentTarget.closest('.is-menu-open')) return;
+        event.stopPropagation();
+        onClose();
+      }}
+    >
       <div className="sidebar-brand">
         <span className="brand-mark" aria-hidden="true">
           G
