@@ -59,7 +59,8 @@ test('Branches and Checkpoints: a namespace of more than one store page (1,000) 
   );
 
   await openSignedIn(page, screen('branches', namespace));
-  const rows = page.getByRole('table').getByRole('row');
+  // Their rows open a branch or checkpoint: a grid, whose highlighted row a screen reader hears.
+  const rows = page.getByRole('grid').getByRole('row');
   await expect(rows).toHaveCount(1 + 1002);
   await expect(page.getByRole('row', { name: /^main current/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'a1000', exact: true })).toHaveCount(1);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { focusUnlessTaken } from '../lib/focus-unless-taken.js';
 import { useListNavigation } from '../lib/use-list-navigation.js';
 
@@ -18,6 +18,10 @@ export interface Column<T> {
  * wider than the screen scrolls sideways in its own frame. The highlighted row is held by its key,
  * so it stays on the same item when the rows change (filtered, refreshed, one removed) and is
  * dropped when that item is gone, rather than landing on whatever row took its place.
+ *
+ * A table whose rows open something is a grid: focus stays on the table, whose
+ * `aria-activedescendant` names the highlighted row (`aria-selected`), so a screen reader announces
+ * each j/k move and the row Enter opens. One that only shows figures stays a plain table.
  */
 export function DataTable<T>({
   rows,
@@ -42,6 +46,11 @@ export function DataTable<T>({
   const [selectedKey, setSelectedKey] = useState<string>();
   const selected = selectedKey === undefined ? -1 : rows.findIndex((row) => rowKey(row) === selectedKey);
   const select = (index: number): void => setSelectedKey(rowKey(rows[index]!));
+  const grid = onOpen !== undefined;
+  // Ids from the key, not the position, so a row keeps its id when others come or go; encoded, since
+  // an IDREF may hold no space whatever the key.
+  const tableId = useId();
+  const rowId = (row: T): string => `${tableId}-row-${encodeURIComponent(rowKey(row))}`;
   const body = useRef<HTMLTableSectionElement>(null);
   const nav = useListNavigation({
     count: rows.length,
@@ -64,7 +73,15 @@ export function DataTable<T>({
   }, [selectedKey]);
   return (
     <div className="data-table-scroll">
-      <table ref={table} className="data-table" aria-label={label} data-testid={testId} {...nav}>
+      <table
+        ref={table}
+        className="data-table"
+        role={grid ? 'grid' : undefined}
+        aria-label={label}
+        aria-activedescendant={grid && selected >= 0 ? rowId(rows[selected]!) : undefined}
+        data-testid={testId}
+        {...nav}
+      >
         <thead>
           <tr>
             {columns.map((column, index) => (
@@ -78,14 +95,17 @@ export function DataTable<T>({
           {rows.map((row, index) => (
             <tr
               key={rowKey(row)}
+              id={grid ? rowId(row) : undefined}
               className={index === selected ? 'is-selected' : undefined}
-              aria-selected={index === selected}
+              aria-selected={grid ? index === selected : undefined}
               onClick={() => select(index)}
               onDoubleClick={() => onOpen?.(row)}
             >
               {columns.map((column, columnIndex) => (
+                // `cell`, not the grid's implicit `gridcell`: the cells are read, not focused (the row is).
                 <td
                   key={columnIndex}
+                  role={grid ? 'cell' : undefined}
                   className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}
                 >
                   {column.cell(row)}

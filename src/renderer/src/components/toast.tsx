@@ -1,45 +1,32 @@
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type FocusEvent } from 'react';
 import { CheckIcon, CloseIcon } from './icons.js';
+import { currentToasts, dismissToast, holdToast, releaseToast, subscribeToasts } from './toast-store.js';
 
-interface Toast {
-  readonly id: number;
-  readonly message: string;
-}
+export { showToast } from './toast-store.js';
 
-let toasts: readonly Toast[] = [];
-let nextId = 1;
-const listeners = new Set<() => void>();
-const emit = (): void => listeners.forEach((listener) => listener());
-
-function dismiss(id: number): void {
-  toasts = toasts.filter((toast) => toast.id !== id);
-  emit();
-}
-
-/** Confirms a completed action for a few seconds ("Rolled back main: revision #14"). */
-export function showToast(message: string): void {
-  const id = nextId++;
-  toasts = [...toasts, { id, message }];
-  emit();
-  setTimeout(() => dismiss(id), 5000);
-}
-
-/** Renders the toasts in a corner; polite live region for screen readers. */
+/** Renders the toasts in a corner; polite live region for screen readers. A toast stays while hovered or focused. */
 export function Toaster() {
-  const current = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => toasts,
-  );
+  const current = useSyncExternalStore(subscribeToasts, currentToasts);
+  // Focus moving between the toast's own parts (text, Dismiss) still holds it.
+  const focusLeft = (event: FocusEvent<HTMLElement>): boolean =>
+    !(event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget));
   return (
     <div className="toaster" aria-live="polite">
       {current.map((toast) => (
-        <div key={toast.id} className="toast" role="status">
+        <div
+          key={toast.id}
+          className="toast"
+          role="status"
+          onPointerEnter={() => holdToast(toast.id, 'pointer')}
+          onPointerLeave={() => releaseToast(toast.id, 'pointer')}
+          onFocus={() => holdToast(toast.id, 'focus')}
+          onBlur={(event) => {
+            if (focusLeft(event)) releaseToast(toast.id, 'focus');
+          }}
+        >
           <CheckIcon className="toast-icon" />
           <span>{toast.message}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismissToast(toast.id)}>
             <CloseIcon size={14} />
           </button>
         </div>

@@ -17,6 +17,10 @@ function pretty(body: unknown): string {
   return typeof body === 'string' ? body : JSON.stringify(body, null, 2);
 }
 
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function Detail({ label, children }: { readonly label: string; readonly children: ReactNode }) {
   return (
     <div className="detail-item">
@@ -46,7 +50,15 @@ function Body({
         {text && <CopyButton text={text} what={what} variant="ghost" />}
       </div>
       {note && <p className="muted drawer-section-note">{note}</p>}
-      {text ? <pre className="code-block code-block-scroll">{text}</pre> : <p className="muted">No body recorded.</p>}
+      {text ? (
+        // A focusable, named region, so a keyboard scrolls it in every browser (Firefox and Safari focus
+        // no plain pre) and a screen reader says what it is on the way in (a bare pre may not be named).
+        <pre className="code-block code-block-scroll" tabIndex={0} role="region" aria-label={capitalise(what)}>
+          {text}
+        </pre>
+      ) : (
+        <p className="muted">No body recorded.</p>
+      )}
     </section>
   );
 }
@@ -60,7 +72,7 @@ function StreamEvents({ body }: { readonly body: unknown }) {
       <div className="drawer-section-header">
         <span className="section-title">Stream events ({events.length})</span>
       </div>
-      <ol className="code-block code-block-scroll stream-events">
+      <ol className="code-block code-block-scroll stream-events" tabIndex={0} aria-label="Stream events">
         {events.map((event, index) => (
           <li key={index}>
             <span className="mono">{event.name}</span> {event.summary}

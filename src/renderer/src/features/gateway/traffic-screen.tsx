@@ -121,6 +121,7 @@ export function TrafficScreen() {
 
   return (
     <div className={drawer ? 'traffic with-drawer' : 'traffic'} data-testid="traffic-screen">
+      <h1 className="visually-hidden">Live traffic</h1>
       <TrafficToolbar
         connected={connected}
         paused={frozen !== undefined}

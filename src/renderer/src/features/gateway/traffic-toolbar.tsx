@@ -34,7 +34,8 @@ export function TrafficToolbar({
 }) {
   return (
     <header className="toolbar toolbar-wrap traffic-toolbar">
-      <span className="live-state" data-testid="live-state">
+      {/* A status (polite), so a dropped stream or what arrived while paused is heard; each request is not. */}
+      <span className="live-state" role="status" data-testid="live-state">
         <StatusDot tone={!connected ? 'danger' : paused ? 'warning' : 'success'} />
         {!connected ? 'Reconnecting…' : paused ? `Paused${newCount ? ` · ${formatInt(newCount)} new` : ''}` : 'Live'}
       </span>

@@ -46,6 +46,7 @@ export function CompareScreen() {
 
   return (
     <div className="compare" data-testid="compare-screen">
+      <h1 className="visually-hidden">Compare</h1>
       <header className="toolbar toolbar-wrap compare-toolbar">
         <SourcePicker
           scope={scope}

@@ -44,6 +44,15 @@ function describeWhere(branch: string, picked: PickedRevision, revision: number)
 
 /** The documents of a branch at the head, any revision or any checkpoint, with a filter. */
 export function DocumentsScreen() {
+  return (
+    <>
+      <h1 className="visually-hidden">Documents</h1>
+      <DocumentsView />
+    </>
+  );
+}
+
+function DocumentsView() {
   const scope = useScope();
   const params = useSearchParams();
   const picked = pickedFrom(params);

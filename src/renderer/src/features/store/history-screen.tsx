@@ -19,6 +19,15 @@ import { scopeQuery, useScope } from './use-scope.js';
  * as it scrolls), the selected revision's changes and diffs on the right.
  */
 export function HistoryScreen() {
+  return (
+    <>
+      <h1 className="visually-hidden">History</h1>
+      <HistoryView />
+    </>
+  );
+}
+
+function HistoryView() {
   const scope = useScope();
   const params = useSearchParams();
   // One document's history (`document=`), as `git log -- <path>`; empty: the whole branch's.
