@@ -1,19 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from './fixtures.js';
-import { waitForAddresses } from './global-setup.js';
+import { startOwnServer, type OwnServer } from './own-server.js';
 
 const MASTER = 'mk-cors-e2e-0123456789abcdef0123';
 
 /** A web app's page, served from its own origin (another port), as a dev server would. */
 let app: Server;
 let appOrigin: string;
-let child: ChildProcess;
-let dataDir: string;
+let server: OwnServer;
 let gateway: string;
 
 test.beforeAll(async () => {
@@ -22,35 +17,17 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-cors-e2e-'));
-  const config = join(dataDir, 'gatehouse.json');
-  writeFileSync(config, JSON.stringify({ server: { cors_origins: [appOrigin] } }));
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-    env: {
-      ...process.env,
-      GATEHOUSE_CONFIG: config,
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEWAY_PORT: '0',
-      STORE_PORT: '0',
-      PROXY_MASTER_KEY: MASTER,
-      STORE_TOKEN: 'st-cors-e2e-0123456789abcdef0123',
-      GATEHOUSE_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  ({ gateway } = await waitForAddresses(child));
-  child.stdout!.resume();
-  child.stderr!.resume();
+  server = await startOwnServer(
+    'cors',
+    { server: { cors_origins: [appOrigin] } },
+    { PROXY_MASTER_KEY: MASTER, STORE_TOKEN: 'st-cors-e2e-0123456789abcdef0123' },
+  );
+  gateway = server.urls.gateway;
 });
 
 test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await new Promise((resolve) => app?.close(resolve));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('a web app on a listed origin calls the model API from the browser, and never the admin API', async ({

@@ -1,20 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestIdp, type TestIdp } from '../test/support/oidc-idp.js';
 import { expect, saveScreenshot, test } from './fixtures.js';
-import { waitForAddresses } from './global-setup.js';
+import { startOwnServer, type OwnServer } from './own-server.js';
 
 // A program on a loopback port asks for a key through a link; in Chromium, the gateway's page must
 // take the user's click (and only theirs) before the program gets a hand-off.
 let idp: TestIdp;
-let child: ChildProcess;
-let dataDir: string;
+let own: OwnServer;
 let gateway: string;
 let program: { server: Server; origin: string; received: URL[] };
 
@@ -29,8 +24,6 @@ function programPage(url: URL): string {
 
 test.beforeAll(async () => {
   idp = await startTestIdp({ accounts: { alice: { email: 'alice@example.com', groups: ['ml-team'] } } });
-  dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-sso-consent-e2e-'));
-  const config = join(dataDir, 'gatehouse.json');
   const provider = {
     name: 'Corp SSO',
     issuer: idp.issuer,
@@ -40,24 +33,16 @@ test.beforeAll(async () => {
     mappings: [{ value: 'ml-team', team: 'ml', scopes: ['chat', 'embeddings'] }],
     allow_insecure_http: true,
   };
-  writeFileSync(config, JSON.stringify({ sso: { providers: { corp: provider } } }));
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-    env: {
-      ...process.env,
-      GATEHOUSE_CONFIG: config,
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEWAY_PORT: '0',
-      STORE_PORT: '0',
+  own = await startOwnServer(
+    'sso-consent',
+    { sso: { providers: { corp: provider } } },
+    {
       PROXY_MASTER_KEY: 'gk-master-sso-consent-e2e-0123456789',
       STORE_TOKEN: 'st-sso-consent-e2e-0123456789abcdef',
-      GATEHOUSE_LOG_LEVEL: 'warn',
       CORP_OIDC_SECRET: idp.clientSecret,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  gateway = (await waitForAddresses(child)).gateway;
-  child.stdout!.resume();
-  child.stderr!.resume();
+  );
+  gateway = own.urls.gateway;
   idp.redirectUris = [`${gateway}/sso/callback`];
   const received: URL[] = [];
   const server = createServer((req, res) => {
@@ -71,14 +56,9 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await own?.stop();
   await new Promise((resolve) => program?.server.close(resolve));
   await idp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Opens the program's link and signs in at the provider; returns the program's verifier. */

@@ -1,18 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import Anthropic from '@anthropic-ai/sdk';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTestIdp, type TestIdp } from '../test/support/oidc-idp.js';
 import { expect, saveScreenshot, test } from './fixtures.js';
-import { waitForAddresses } from './global-setup.js';
+import { startOwnServer, type OwnServer } from './own-server.js';
 
 // Self-contained: a real OpenID provider (oidc-provider) in this worker, and an app of its own
 // configured to use it, so the other browser tests keep the app the global setup started.
 const MASTER = 'gk-master-sso-e2e-0123456789abcdef';
 let idp: TestIdp;
-let child: ChildProcess;
-let dataDir: string;
+let server: OwnServer;
 let urls: { gateway: string; ui: string };
 
 test.beforeAll(async () => {
@@ -21,11 +16,9 @@ test.beforeAll(async () => {
       alice: { email: 'alice@example.com', name: 'Alice', groups: ['ml-team'] },
     },
   });
-  dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-sso-e2e-'));
-  const config = join(dataDir, 'gatehouse.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  server = await startOwnServer(
+    'sso',
+    {
       sso: {
         providers: {
           corp: {
@@ -39,36 +32,20 @@ test.beforeAll(async () => {
           },
         },
       },
-    }),
-  );
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-    env: {
-      ...process.env,
-      GATEHOUSE_CONFIG: config,
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEWAY_PORT: '0',
-      STORE_PORT: '0',
+    },
+    {
       PROXY_MASTER_KEY: MASTER,
       STORE_TOKEN: 'st-sso-e2e-0123456789abcdef0123',
-      GATEHOUSE_LOG_LEVEL: 'warn',
       CORP_OIDC_SECRET: idp.clientSecret,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  urls = await waitForAddresses(child);
-  child.stdout!.resume();
-  child.stderr!.resume();
+  );
+  urls = server.urls;
   idp.redirectUris = [`${urls.gateway}/sso/callback`];
 });
 
 test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await idp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const chat = (key: string) =>
