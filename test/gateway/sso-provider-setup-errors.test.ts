@@ -1,14 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_ENV, startSsoHarness, type SignInWalk, type SsoHarness } from './support/sso-harness.js';
-
-function returnedError(walk: SignInWalk): { error: string | null; description: string } {
-  expect(walk.returned, `expected a redirect back, got ${walk.lastStatus} ${walk.lastBody}`).toBeDefined();
-  expect(walk.returned!.searchParams.get('handoff')).toBeNull();
-  return {
-    error: walk.returned!.searchParams.get('error'),
-    description: walk.returned!.searchParams.get('error_description') ?? '',
-  };
-}
+import { returnedError, SECRET_ENV, startSsoHarness, type SsoHarness } from './support/sso-harness.js';
 
 describe("the provider refusing the gateway's own client is an operator's configuration error", () => {
   let h: SsoHarness;

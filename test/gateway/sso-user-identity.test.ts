@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultAccounts, startSsoHarness, type SignInWalk, type SsoHarness } from './support/sso-harness.js';
-
-function returnedError(walk: SignInWalk): { error: string | null; description: string } {
-  expect(walk.returned, `expected a redirect back, got ${walk.lastStatus} ${walk.lastBody}`).toBeDefined();
-  expect(walk.returned!.searchParams.get('handoff')).toBeNull();
-  return {
-    error: walk.returned!.searchParams.get('error'),
-    description: walk.returned!.searchParams.get('error_description') ?? '',
-  };
-}
+import { defaultAccounts, returnedError, startSsoHarness, type SsoHarness } from './support/sso-harness.js';
 
 type AuditEvent = { action: string; actor: string; target: string; details: Record<string, unknown> };
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import { startTestIdp, type IdpAccount, type TestIdp } from '../../support/oidc-idp.js';
 import { CookieJar, followRedirects, type Hop } from '../../support/browser-flow.js';
 import { startGatewayHarness, type GatewayHarness } from './harness.js';
@@ -78,6 +79,16 @@ export interface SignInWalk {
   readonly callbackUrl?: string;
   readonly lastStatus: number;
   readonly lastBody: string;
+}
+
+/** The error a sign-in was sent back with (and that it carried no hand-off). */
+export function returnedError(walk: SignInWalk): { error: string | null; description: string } {
+  expect(walk.returned, `expected a redirect back, got ${walk.lastStatus} ${walk.lastBody}`).toBeDefined();
+  expect(walk.returned!.searchParams.get('handoff')).toBeNull();
+  return {
+    error: walk.returned!.searchParams.get('error'),
+    description: walk.returned!.searchParams.get('error_description') ?? '',
+  };
 }
 
 /** The gateway harness with a test IdP configured as provider `testidp`. */
