@@ -35,7 +35,10 @@ export function CreateCheckpointDialog({
     name.trim() === '' || nameCheck.success
       ? undefined
       : `Name ${nameCheck.error.issues[0]?.message ?? 'is not valid'}.`;
-  const canSubmit = name.trim() !== '' && !!head && !unchanged && nameProblem === undefined;
+  // The store marks the head it has when the request arrives, so a submit need not wait for the log:
+  // only a branch known to be empty is refused here. Enter typed before the log is read is not dropped.
+  const empty = log.isSuccess && head === undefined;
+  const canSubmit = name.trim() !== '' && !empty && !unchanged && nameProblem === undefined;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
   const submit = (): void =>
@@ -64,7 +67,9 @@ export function CreateCheckpointDialog({
       description={
         head
           ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.`
-          : `The branch ${scope.branch} has no revision to mark yet.`
+          : empty
+            ? `The branch ${scope.branch} has no revision to mark yet.`
+            : `Marks the head of ${scope.branch}. A checkpoint keeps its revision safe from garbage collection.`
       }
       onClose={onClose}
       onSubmit={submit}
@@ -83,7 +88,7 @@ export function CreateCheckpointDialog({
           inPlace
             ? `“${moving.name}” is already at #${moving.revision_id}: ${unchanged ? 'edit its description to update it' : 'its description will be updated'}.`
             : moving
-              ? `“${moving.name}” exists at #${moving.revision_id}; it will move to #${head?.id}.`
+              ? `“${moving.name}” exists at #${moving.revision_id}; it will move to ${head ? `#${head.id}` : 'the head'}.`
               : 'For example release-2024-06.'
         }
       >
