@@ -349,11 +349,11 @@ describe('Messages client -> OpenAI upstream', () => {
         messages: [
           {
             role: 'user',
-            content: [{ type: 'document', source: { type: 'text', data: 'x', media_type: 'text/plain' } }],
+            content: [{ type: 'document', source: { type: 'url', url: 'https://example.test/a.pdf' } }],
           },
         ],
       }),
-    ).rejects.toThrow(/document blocks/);
+    ).rejects.toThrow(/a document by URL is only available on Anthropic models/);
     expect(openai.requests).toHaveLength(0);
   });
 

@@ -42,6 +42,19 @@ export interface IrImagePart {
   readonly detail?: 'auto' | 'low' | 'high';
 }
 
+/**
+ * A file sent inline with the prompt (a PDF): a Messages `document`, a chat `file` part, a Responses
+ * `input_file`. Files kept at a provider (ids) or fetched from URLs have no form every provider reads.
+ */
+export interface IrFilePart {
+  readonly type: 'file';
+  readonly mediaType: string;
+  /** The file's bytes, base64. */
+  readonly data: string;
+  /** Its name or title, when the client gave one (OpenAI requires a name; Anthropic shows a title). */
+  readonly filename?: string;
+}
+
 /** A tool call made by the assistant; `arguments` is JSON text, as chat completions carries it. */
 export interface IrToolCallPart {
   readonly type: 'tool_call';
@@ -65,7 +78,7 @@ export interface IrToolResultPart {
 }
 
 /** Any part of a turn. */
-export type IrPart = IrTextPart | IrImagePart | IrToolCallPart | IrToolResultPart;
+export type IrPart = IrTextPart | IrImagePart | IrFilePart | IrToolCallPart | IrToolResultPart;
 
 /** One turn of the conversation. */
 export interface IrMessage {

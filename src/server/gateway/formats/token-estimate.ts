@@ -1,4 +1,4 @@
-import type { IrPart, IrRequest, Usage } from './ir.js';
+import type { IrFilePart, IrPart, IrRequest, Usage } from './ir.js';
 
 /**
  * Token estimates for when an upstream does not report usage: about four characters per token,
@@ -10,6 +10,15 @@ const CHARS_PER_TOKEN = 4;
 const TOKENS_PER_MESSAGE = 3;
 /** A low-detail image costs about this much at OpenAI; a fair floor for any provider. */
 const TOKENS_PER_IMAGE = 85;
+
+/**
+ * An inline file (a PDF): Anthropic counts 1,500 to 3,000 tokens a page, and a page of PDF is some 50
+ * to 100 KB, so one token per 50 bytes, and a page at the least. Only an estimate: the provider's own
+ * count settles the request.
+ */
+export function estimateFileTokens(part: IrFilePart): number {
+  return Math.max(1500, Math.ceil((part.data.length * 3) / 4 / 50));
+}
 
 /** Estimated tokens of a text. */
 export function estimateTokens(text: string): number {
@@ -47,6 +56,8 @@ function partSize(part: IrPart): { chars: number; tokens: number } {
       return { chars: part.text.length, tokens: 0 };
     case 'image':
       return { chars: 0, tokens: TOKENS_PER_IMAGE };
+    case 'file':
+      return { chars: 0, tokens: estimateFileTokens(part) };
     case 'tool_call':
       return { chars: part.name.length + part.arguments.length, tokens: 0 };
     case 'tool_result':

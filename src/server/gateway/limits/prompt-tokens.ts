@@ -1,5 +1,6 @@
 import { chatCodec, messagesCodec } from '../formats/codec.js';
 import type { IrPart, IrRequest } from '../formats/ir.js';
+import { estimateFileTokens } from '../formats/token-estimate.js';
 import { countTextTokens } from '../formats/tokenizer.js';
 import { responsesRequestToIr } from '../formats/responses/responses-request-ir.js';
 import type { ResponsesBody } from '../formats/responses/responses-schema.js';
@@ -74,6 +75,8 @@ function collect(part: IrPart, texts: string[]): number {
       return 0;
     case 'image':
       return TOKENS_PER_IMAGE;
+    case 'file':
+      return estimateFileTokens(part);
     case 'tool_call':
       texts.push(part.name, part.arguments);
       return 0;

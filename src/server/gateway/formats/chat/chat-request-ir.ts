@@ -1,4 +1,6 @@
+import { fileDataUrl, fileFromDataUrl, fileName } from '../file-part.js';
 import type {
+  IrFilePart,
   IrImagePart,
   IrImageSource,
   IrMessage,
@@ -103,8 +105,9 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
           part.image_url.detail,
           `messages[${messageIndex}].content[${partIndex}].image_url.url`,
         );
-      case 'input_audio':
       case 'file':
+        return fileFromChatPart(part.file, `messages[${messageIndex}].content[${partIndex}].file`);
+      case 'input_audio':
         throw new TranslationError(
           `messages[${messageIndex}].content[${partIndex}]: ${part.type} parts are not supported by this model`,
         );
@@ -112,6 +115,18 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
         return assertNever(part, 'chat content part');
     }
   });
+}
+
+/**
+ * A `file` part's inline data. A `file_id` names a file uploaded to OpenAI, which no other provider
+ * can read: refused naming it, with what to send instead.
+ */
+function fileFromChatPart(file: Record<string, unknown>, path: string): IrFilePart {
+  if (file.file_data == null && file.file_id != null)
+    throw new TranslationError(
+      `${path}.file_id: a file uploaded to OpenAI cannot be sent to this model; send its contents as file_data (a base64 data: URL)`,
+    );
+  return fileFromDataUrl(file.file_data, file.filename, `${path}.file_data`);
 }
 
 /**
@@ -266,7 +281,7 @@ function assistantMessage(parts: readonly IrPart[], toolName: (name: string) => 
 /** Tool results become `tool` messages, which must directly follow the assistant's tool calls. */
 function userMessages(parts: readonly IrPart[]): JsonObject[] {
   const out: JsonObject[] = [];
-  const rest: Array<IrTextPart | IrImagePart> = [];
+  const rest: Array<IrTextPart | IrImagePart | IrFilePart> = [];
   for (const part of parts) {
     switch (part.type) {
       case 'tool_result': {
@@ -281,6 +296,7 @@ function userMessages(parts: readonly IrPart[]): JsonObject[] {
       }
       case 'text':
       case 'image':
+      case 'file':
         rest.push(part);
         break;
       case 'tool_call':
@@ -307,8 +323,9 @@ function toolResultText(text: string, isError: boolean): string {
   return text === '' ? 'Error' : `Error: ${text}`;
 }
 
-function userPartFromIr(part: IrTextPart | IrImagePart): JsonObject {
+function userPartFromIr(part: IrTextPart | IrImagePart | IrFilePart): JsonObject {
   if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'file') return { type: 'file', file: { filename: fileName(part), file_data: fileDataUrl(part) } };
   const url =
     part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : part.source.url;
   return { type: 'image_url', image_url: part.detail === undefined ? { url } : { url, detail: part.detail } };

@@ -1,6 +1,8 @@
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
+import { documentFromIr, documentToIr } from './document-block.js';
+import { imageToIr } from './image-block.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
 import { thinkingEffort } from './thinking-effort.js';
@@ -25,7 +27,7 @@ export const DEFAULT_MAX_TOKENS = 4096;
  * returns no thinking blocks; the answer is still complete). Dropped on the way: `cache_control`
  * marks, `service_tier`, `context_management`, `metadata` other than `user_id`, and `top_k` unless
  * the provider accepts it. Refused: what only Anthropic can run
- * (server tools, MCP connectors, code-execution containers, documents, file images).
+ * (server tools, MCP connectors, code-execution containers, documents by URL or file id, file images).
  */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
   for (const param of ['mcp_servers', 'container'] as const) {
@@ -98,7 +100,7 @@ function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPa
         parts.push({ type: 'text', text: block.text as string });
         break;
       case 'image':
-        parts.push(imageToIr(block as MessagesImageBlock, `${path}[${index}]`));
+        parts.push(imageToIr((block as MessagesImageBlock).source, `${path}[${index}]`));
         break;
       case 'tool_use':
         parts.push({
@@ -110,6 +112,9 @@ function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPa
         break;
       case 'tool_result':
         parts.push(toolResultToIr(block as MessagesToolResultBlock, `${path}[${index}]`));
+        break;
+      case 'document':
+        parts.push(...documentToIr(block, `${path}[${index}]`));
         break;
       case 'thinking':
       case 'redacted_thinking':
@@ -123,7 +128,7 @@ function blocksToIr(blocks: readonly MessagesContentBlock[], path: string): IrPa
 }
 
 /** Block types a provider other than Anthropic can be sent (thinking blocks are dropped). */
-const BLOCK_TYPES = ['text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const;
+const BLOCK_TYPES = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const;
 /** Block types of a tool result's content that can be translated. */
 const INNER_BLOCK_TYPES = ['text', 'image'] as const;
 
@@ -135,20 +140,6 @@ function unknownBlock(path: string, type: unknown, allowed: readonly string[]): 
   );
 }
 
-function imageToIr(block: MessagesImageBlock, path: string): IrImagePart {
-  const source = block.source;
-  switch (source.type) {
-    case 'base64':
-      return { type: 'image', source: { kind: 'base64', mediaType: source.media_type, data: source.data } };
-    case 'url':
-      return { type: 'image', source: { kind: 'url', url: source.url } };
-    case 'file':
-      throw new TranslationError(`${path}: file images are only available on Anthropic models`);
-    default:
-      return assertNever(source, 'image source');
-  }
-}
-
 function toolResultToIr(block: MessagesToolResultBlock, path: string): IrPart {
   const content: Array<IrTextPart | IrImagePart> = [];
   if (typeof block.content === 'string') content.push({ type: 'text', text: block.content });
@@ -156,7 +147,7 @@ function toolResultToIr(block: MessagesToolResultBlock, path: string): IrPart {
     (block.content ?? []).forEach((inner, index) => {
       if (inner.type === 'text') content.push({ type: 'text', text: inner.text as string });
       else if (inner.type === 'image')
-        content.push(imageToIr(inner as MessagesImageBlock, `${path}.content[${index}]`));
+        content.push(imageToIr((inner as MessagesImageBlock).source, `${path}.content[${index}]`));
       else throw unknownBlock(`${path}.content[${index}]`, inner.type, INNER_BLOCK_TYPES);
     });
   }
@@ -322,6 +313,8 @@ function blockFromIr(part: IrPart): JsonObject[] {
       return part.text.trim() === '' ? [] : [{ type: 'text', text: part.text }];
     case 'image':
       return [{ type: 'image', source: imageSourceFromIr(part) }];
+    case 'file':
+      return [documentFromIr(part)];
     case 'tool_call':
       return [
         { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolArguments(part.arguments) },

@@ -1,6 +1,16 @@
 import { chatResponseFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
-import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
+import { fileFromDataUrl } from '../file-part.js';
+import type {
+  IrFilePart,
+  IrImagePart,
+  IrMessage,
+  IrPart,
+  IrRequest,
+  IrResponseFormat,
+  IrTextPart,
+  IrToolChoice,
+} from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
 import { refuseUntranslatableResponsesParams } from './responses-params.js';
 import { inputItemPath } from './replayed-input.js';
@@ -59,6 +69,11 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
         typeof output.output === 'string'
           ? [{ type: 'text' as const, text: output.output }]
           : contentToIr(output.output, `${path}.output`);
+      const file = content.findIndex((part) => part.type === 'file');
+      if (file >= 0)
+        throw new TranslationError(
+          `${path}.output[${file}]: a file in a function's output is not translated for this model; send it in a user message`,
+        );
       push('user', [
         {
           type: 'tool_result',
@@ -121,7 +136,7 @@ function textFormatToIr(text: unknown): IrResponseFormat | undefined {
 function contentToIr(
   content: string | ResponsesContentPart[],
   path: string,
-): Array<IrTextPart | Extract<IrPart, { type: 'image' }>> {
+): Array<IrTextPart | IrImagePart | IrFilePart> {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part, index) => {
     if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string')
@@ -130,6 +145,8 @@ function contentToIr(
     if (part.type === 'refusal' && typeof part.refusal === 'string') return { type: 'text', text: part.refusal };
     if (part.type === 'input_image' && typeof part.image_url === 'string')
       return imageFromUrl(part.image_url, imageDetail(part.detail), `${path}[${index}].image_url`);
+    if (part.type === 'input_file' && part.file_data != null)
+      return fileFromDataUrl(part.file_data, part.filename, `${path}[${index}].file_data`);
     throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
   });
 }

@@ -115,6 +115,9 @@ function* partTexts(part: IrPart): Generator<string> {
       // One token per image, as before: any single word counts one.
       yield 'image';
       return;
+    case 'file':
+      yield 'file';
+      return;
     case 'tool_call':
       yield part.name;
       yield part.arguments;
