@@ -35,7 +35,7 @@ describe('type names like Object.prototype members', () => {
   it.each(NAMES)('Messages content block type %s is a 400 naming the field and the allowed types', async (name) => {
     expect(await messages([{ type: name, text: 'x' }])).toEqual({
       status: 400,
-      message: `messages[0].content[0].type must be one of 'text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking' for this model, got '${name}' (${name} blocks are only available on Anthropic models)`,
+      message: `messages[0].content[0].type must be one of 'text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking' for this model, got '${name}' (${name} blocks are only available on Anthropic models)`,
     });
   });
 
