@@ -73,7 +73,7 @@ describe('deployment api_key_env naming one of Gatehouse’s own credentials', (
   const { bed, admin } = serversWithUpstream(() => [
     {
       llm: { allowed_models: ['gpt-4o-mini'] },
-      store: { auth: { tokens: [{ name: 'ci', token_env: 'STORE_CI_TOKEN', verbs: ['read'] }] } },
+      store: { auth: { tokens: [{ name: 'ci', token_env: 'STORE_CI_TOKEN', verbs: ['read'], namespaces: ['*'] }] } },
     },
     { STORE_CI_TOKEN: CI_TOKEN },
   ]);

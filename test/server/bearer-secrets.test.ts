@@ -47,12 +47,19 @@ describe('a master key or store token no Authorization header can carry', () => 
     expect(
       await issues(
         { GATEHOUSE_TEST_CI_TOKEN: 'ci-token-0123456789-caf\u00e9' },
-        { store: { auth: { tokens: [{ token_env: 'GATEHOUSE_TEST_CI_TOKEN' }] } } },
+        { store: { auth: { tokens: [{ token_env: 'GATEHOUSE_TEST_CI_TOKEN', verbs: ['read'], namespaces: ['*'] }] } } },
       ),
     ).toEqual([
       `store.auth.tokens[0].token_env: GATEHOUSE_TEST_CI_TOKEN has a space or another character a store token cannot hold: ${RULE}`,
     ]);
-    expect(await issues({}, { store: { auth: { tokens: [{ token: 'store pass phrase in the file' }] } } })).toEqual([
+    expect(
+      await issues(
+        {},
+        {
+          store: { auth: { tokens: [{ token: 'store pass phrase in the file', verbs: ['read'], namespaces: ['*'] }] } },
+        },
+      ),
+    ).toEqual([
       'store.auth.tokens[0].token: store token must hold only printable ASCII without spaces, which is all an Authorization: Bearer header carries',
     ]);
   });

@@ -63,7 +63,7 @@ describe('the headless command line', () => {
         '  - { model: local, provider: openai_compatible }',
         'store:',
         '  auth:',
-        '    tokens: [{ name: ci, token_env: CI_STORE_TOKEN, verbs: [read] }]',
+        '    tokens: [{ name: ci, token_env: CI_STORE_TOKEN, verbs: [read], namespaces: ["*"] }]',
         '',
       ].join('\n'),
     );

@@ -70,7 +70,7 @@ describe('a misspelt key inside a section', () => {
     [{ store: { auth: { enabeld: false } } }, 'store.auth.enabeld: unknown key (did you mean enabled?)'],
     [{ store: { limits: { body_byte: 1 } } }, 'store.limits.body_byte: unknown key (did you mean body_bytes?)'],
     [
-      { store: { auth: { tokens: [{ token: 'x'.repeat(20), verb: ['read'] }] } } },
+      { store: { auth: { tokens: [{ token: 'x'.repeat(20), verb: ['read'], verbs: ['read'], namespaces: ['*'] }] } } },
       'store.auth.tokens[0].verb: unknown key (did you mean verbs?)',
     ],
     [
@@ -147,7 +147,7 @@ describe('a misspelt key inside a section', () => {
           { model: 'demo/echo', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_env: secret },
         ],
       },
-      { store: { auth: { tokens: [{ token_env: secret, verbs: ['read'] }] } } },
+      { store: { auth: { tokens: [{ token_env: secret, verbs: ['read'], namespaces: ['*'] }] } } },
     ]) {
       const message = refusal(overrides);
       expect(message).toContain('looks like a key rather than the name of a variable (not shown)');

@@ -16,14 +16,26 @@ function problemsOf(tokens: unknown[]): readonly string[] {
   return [];
 }
 
+describe('store.auth.tokens[] grants', () => {
+  it('must be written out: an entry without verbs or namespaces is refused, not given everything', () => {
+    expect(problemsOf([{ name: 'agent7', token: SHARED }])).toEqual([
+      'store.auth.tokens[0].verbs: is required: list what the token may do, such as [read] or [read, write] (admin adds gc and branch deletion)',
+      'store.auth.tokens[0].namespaces: is required: list the namespaces the token may use, such as ["team/*"], or ["*"] for every namespace',
+    ]);
+    expect(problemsOf([{ token: SHARED, verbs: ['read'], namespaces: [] }])).toEqual([]);
+  });
+});
+
 describe('store.auth.tokens[].namespaces', () => {
   it('accepts *, a namespace and a subtree', () => {
-    expect(problemsOf([{ token: SHARED, namespaces: ['*', 'team/app', 'team/*', 'a.b_c-d'] }])).toEqual([]);
+    expect(
+      problemsOf([{ token: SHARED, verbs: ['read'], namespaces: ['*', 'team/app', 'team/*', 'a.b_c-d'] }]),
+    ).toEqual([]);
   });
 
   it('refuses a pattern that matches no namespace, naming it', () => {
     const patterns = ['team/**', '/team', 'team*', 'team/', '*/app', 'team app', 'team/../*', '..'];
-    expect(problemsOf([{ token: SHARED, namespaces: patterns }])).toEqual(
+    expect(problemsOf([{ token: SHARED, verbs: ['read'], namespaces: patterns }])).toEqual(
       patterns.map(
         (_, i) =>
           `store.auth.tokens[0].namespaces[${i}]: must be "*", a namespace such as team/app, or a subtree such as team/*`,
@@ -39,8 +51,8 @@ describe('a store token configured twice', () => {
         store: {
           auth: {
             tokens: [
-              { name: 'reader', token: SHARED, verbs: ['read'] },
-              { name: 'writer', token: SHARED, verbs: ['write'] },
+              { name: 'reader', token: SHARED, verbs: ['read'], namespaces: ['*'] },
+              { name: 'writer', token: SHARED, verbs: ['write'], namespaces: ['*'] },
               { name: 'ci', token_env: 'GATEHOUSE_TEST_CI_TOKEN', verbs: ['read'], namespaces: ['ci/*'] },
             ],
           },

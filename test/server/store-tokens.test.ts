@@ -34,8 +34,8 @@ describe('store tokens from the environment', () => {
         'store:',
         '  auth:',
         '    tokens:',
-        '      - { name: ci, token_env: GATEHOUSE_TEST_CI_TOKEN, verbs: [read] }',
-        '      - { name: bot, token_env: GATEHOUSE_TEST_BOT_TOKEN, verbs: [read] }',
+        '      - { name: ci, token_env: GATEHOUSE_TEST_CI_TOKEN, verbs: [read], namespaces: ["*"] }',
+        '      - { name: bot, token_env: GATEHOUSE_TEST_BOT_TOKEN, verbs: [read], namespaces: ["*"] }',
         '',
       ].join('\n'),
     );
@@ -58,7 +58,10 @@ describe('a generated store token that configured tokens replace', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'store.token'), 'st-generated-earlier-0123456789\n', { mode: 0o600 });
     const file = join(dir, 'gatehouse.yaml');
-    writeFileSync(file, 'store:\n  auth:\n    tokens:\n      - { name: ci, token: ci-token-0123456789abcdef }\n');
+    writeFileSync(
+      file,
+      'store:\n  auth:\n    tokens:\n      - { name: ci, token: ci-token-0123456789abcdef, verbs: [read], namespaces: ["*"] }\n',
+    );
     const server = await spawnHeadless({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dir });
     try {
       const refused = await fetch(`${server.storeUrl}/v1/namespaces`, {

@@ -100,7 +100,8 @@ const YAML11_BOOLEANS = /^(yes|no|on|off|y|n|true|false)$/i;
  */
 function typeProblem(issue: z.core.$ZodIssueInvalidType): string {
   const input = issue.input;
-  if (input === undefined) return 'is required';
+  // A schema's own words for a missing key (what to write there) are kept; the library's are not.
+  if (input === undefined) return issue.message.startsWith('Invalid input') ? 'is required' : issue.message;
   // A key, token or secret written with the wrong type is still a secret: its value is never shown.
   const secret = issue.path.some((part) => typeof part === 'string' && SECRET_KEY.test(part));
   const shown = secret

@@ -138,11 +138,21 @@ const storeTokenSchema = z
       .min(1)
       .refine((name) => !looksLikeSecret(name), SECRET_NOT_NAME)
       .optional(),
+    // No defaults: an entry written for one agent or job must not quietly grant everything.
     verbs: z
-      .array(z.enum(['read', 'write', 'admin']))
-      .min(1)
-      .default(['read', 'write', 'admin']),
-    namespaces: z.array(namespacePattern).default(['*']),
+      .array(z.enum(['read', 'write', 'admin']), {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is required: list what the token may do, such as [read] or [read, write] (admin adds gc and branch deletion)'
+            : undefined,
+      })
+      .min(1),
+    namespaces: z.array(namespacePattern, {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: list the namespaces the token may use, such as ["team/*"], or ["*"] for every namespace'
+          : undefined,
+    }),
   })
   .strict()
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });
