@@ -333,6 +333,11 @@ export const checkpointCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   name: checkpointNameSchema.min(1, 'must not be empty'),
   description: freeText,
+  // Extensions: the revision to mark (0, the default, is the head), the head a writer saw, and
+  // whether a checkpoint of that name may be moved (`git tag -f`, the default) or not (`git tag`).
+  revision_id: revisionSelector('revision_id').default(0),
+  expected_revision: expectedRevision,
+  create_only: z.boolean({ error: (issue) => `must be true or false, got ${jsonKind(issue.input)}` }).default(false),
 });
 
 /** Answer of checkpoint creation. */

@@ -143,7 +143,7 @@ describe('DELETE /v1/branches', () => {
     const refused = failure(
       409,
       'conflict_error',
-      `branch "tmp" of namespace "cas" is at revision ${head}, not the expected_revision ${first.body.revision}`,
+      `branch "tmp" of namespace "cas" is at revision ${head}, not the expected_revision ${first.body.revision}: another write came first; read the branch at revision ${head} and retry with expected_revision ${head}`,
     );
     expect(await remove({ namespace: 'cas', name: 'tmp', expected_revision: first.body.revision })).toEqual({
       ...refused,

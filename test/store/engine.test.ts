@@ -134,7 +134,7 @@ describe('store engine', () => {
     it('answers 409 when expected_revision is not the head (compare-and-swap)', () => {
       expect(engine.applyDocuments(undefined, docs({ a: '1' }), { expectedRevision: 0 }).revision).toBe(1);
       expect(kindOf(() => engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: 0 }))).toBe(
-        'conflict: branch "main" of namespace "default" is at revision 1, not the expected_revision 0',
+        'conflict: branch "main" of namespace "default" is at revision 1, not the expected_revision 0: another write came first; read the branch at revision 1 and retry with expected_revision 1',
       );
       expect(engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: 1 }).revision).toBe(2);
       expect(engine.applyDocuments(undefined, docs({ a: '2' }), { expectedRevision: null }).noop).toBe(true);

@@ -51,12 +51,7 @@ describe('HTTP preconditions on the store', () => {
   });
 
   it('refuses one on a change without expected_revision, without pointing to it', async () => {
-    const answer = await send(
-      'POST',
-      '/v1/checkpoints',
-      { scope: { namespace: 'pre' }, name: 'v1' },
-      { 'if-match': '*' },
-    );
+    const answer = await send('DELETE', '/v1/checkpoints', { namespace: 'pre', name: 'v1' }, { 'if-match': '*' });
     expect(answer.status).toBe(400);
     const { error } = (await answer.json()) as { error: { message: string } };
     expect(error.message).toBe(

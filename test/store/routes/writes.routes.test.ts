@@ -164,7 +164,8 @@ describe('store write routes', () => {
       expect(errorOf(response.body)).toEqual({
         type: 'conflict_error',
         code: 409,
-        message: 'branch "main" of namespace "apply/cas" is at revision 1, not the expected_revision 0',
+        message:
+          'branch "main" of namespace "apply/cas" is at revision 1, not the expected_revision 0: another write came first; read the branch at revision 1 and retry with expected_revision 1',
         head_revision: 1,
       });
     });

@@ -141,7 +141,8 @@ export function checkExpectedRevision(rows: ScopeRows, expected: number | null |
   if (expected === undefined || expected === null || expected === rows.head) return;
   throw new StoreError(
     'conflict',
-    `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}" is at revision ${rows.head}, not the expected_revision ${expected}`,
+    `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}" is at revision ${rows.head}, not the expected_revision ${expected}: ` +
+      `another write came first; read the branch at revision ${rows.head} and retry with expected_revision ${rows.head}`,
     rows.head,
   );
 }

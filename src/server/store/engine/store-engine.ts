@@ -155,9 +155,20 @@ export class StoreEngine {
     return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id, page));
   }
 
-  /** Points a checkpoint at the scope's head. */
-  createCheckpoint(scope: ScopeLike, name: string, description = ''): { name: string; revision_id: number } {
-    return this.write(() => writes.createCheckpoint(this.ctx, normaliseScope(scope), name, description));
+  /** Points a checkpoint at the scope's head, or at one of its revisions. */
+  createCheckpoint(
+    scope: ScopeLike,
+    name: string,
+    description = '',
+    options: Partial<writes.CheckpointOptions> = {},
+  ): { name: string; revision_id: number } {
+    return this.write(() =>
+      writes.createCheckpoint(this.ctx, normaliseScope(scope), name, description, {
+        revision: options.revision ?? 0,
+        expectedRevision: options.expectedRevision,
+        createOnly: options.createOnly ?? false,
+      }),
+    );
   }
 
   /** Deletes a checkpoint. */

@@ -11,6 +11,7 @@ import {
   checkpointTarget,
   headTarget,
   lookupScope,
+  revisionInBranch,
   revisionInNamespace,
   selectInBranch,
   type EngineContext,
@@ -137,25 +138,48 @@ function branchMessage(source: Target, checkpoint: string): string {
   return `branch from ${source.branchName}@${source.revision}`;
 }
 
-/** Points checkpoint `name` at the scope's head (moving it if it exists) and makes that head a keyframe. */
+/** Options of a checkpoint: the revision it marks (0 for the head), the head expected, create-only. */
+export interface CheckpointOptions {
+  readonly revision: number;
+  readonly expectedRevision?: number | null;
+  readonly createOnly: boolean;
+}
+
+/**
+ * Points checkpoint `name` at the scope's head or at `options.revision` of its branch (moving it if it
+ * exists, unless `createOnly`), and makes that revision a keyframe.
+ */
 export function createCheckpoint(
   ctx: EngineContext,
   scope: Scope,
   name: string,
   description: string,
+  options: CheckpointOptions = { revision: 0, createOnly: false },
 ): { name: string; revision_id: number } {
   const rows = lookupScope(ctx.repo, scope);
   refuseUnwrittenBranch(ctx, rows);
+  checkExpectedRevision(rows, options.expectedRevision);
+  const target = options.revision ? revisionInBranch(ctx.repo, rows, options.revision) : headTarget(rows);
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
-  if (rows.branch && rows.head > 0) {
-    // A checkpoint is read and restored often and kept through gc: give it a state of its own.
-    if (!ctx.repo.revision(namespace.id, rows.head)?.keyframe) {
-      ctx.repo.keyframeFromHead(namespace.id, rows.head, rows.branch.id);
-      ctx.repo.resetKeyframeCounter(rows.branch.id);
-    }
-  }
-  ctx.repo.upsertCheckpoint(namespace.id, name, rows.head, description, ctx.now());
-  return { name, revision_id: rows.head };
+  const existing = ctx.repo.checkpoint(namespace.id, name);
+  if (existing && options.createOnly)
+    throw conflictError(
+      `checkpoint "${name}" already exists in namespace "${scope.namespace}", at revision ${existing.revisionId}; ` +
+        'send create_only false to move it, or choose another name',
+    );
+  keyframeForCheckpoint(ctx, namespace.id, target);
+  ctx.repo.upsertCheckpoint(namespace.id, name, target.revision, description, ctx.now());
+  return { name, revision_id: target.revision };
+}
+
+/** A checkpoint is read and restored often and kept through gc: its revision gets a state of its own. */
+function keyframeForCheckpoint(ctx: EngineContext, namespaceId: number, target: Target): void {
+  const branch = target.branch;
+  if (!branch || target.revision === 0 || ctx.repo.revision(namespaceId, target.revision)?.keyframe) return;
+  if (target.revision === branch.headRevision) {
+    ctx.repo.keyframeFromHead(namespaceId, target.revision, branch.id);
+    ctx.repo.resetKeyframeCounter(branch.id);
+  } else ctx.repo.keyframeFromSource(namespaceId, target.revision, sourceAt(ctx.repo, branch, target.revision));
 }
 
 /**

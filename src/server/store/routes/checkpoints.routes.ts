@@ -21,8 +21,14 @@ export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (ap
       },
     },
     async (request) => {
-      const { scope, name, description } = request.body;
-      return runOperation(metrics, 'checkpoint_create', () => engine.createCheckpoint(scope, name, description));
+      const { scope, name, description, revision_id, expected_revision, create_only } = request.body;
+      return runOperation(metrics, 'checkpoint_create', () =>
+        engine.createCheckpoint(scope, name, description, {
+          revision: revision_id,
+          expectedRevision: expected_revision,
+          createOnly: create_only,
+        }),
+      );
     },
   );
 
