@@ -145,6 +145,12 @@ export const gatewayResponses = sqliteTable(
      */
     itemIdsIssuer: text('item_ids_issuer'),
     /**
+     * The id the provider's own Responses API gave the response, which keeps it too: the id to delete
+     * there, another than `id` when the gateway kept it under one of its own (the provider's was
+     * kept already). Null for translated answers, and for rows kept before it was recorded.
+     */
+    upstreamId: text('upstream_id'),
+    /**
      * The RAG collections the response was made with, its own and its conversation's: another key of
      * the team sees the response only if it may read them all, since the answer may quote them.
      */

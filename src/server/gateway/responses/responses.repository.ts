@@ -40,14 +40,24 @@ export class ResponsesRepository {
     return this.anyById.get({ id }) !== undefined;
   }
 
-  /** Keeps a response; the same key keeping the same id again (a stream's final object) replaces it. */
-  upsert(row: NewStoredResponseRow): void {
-    const { id: _id, keyId: _keyId, ...rest } = row;
-    this.db
-      .insert(gatewayResponses)
-      .values(row)
-      .onConflictDoUpdate({ target: [gatewayResponses.id, gatewayResponses.keyId], set: rest })
-      .run();
+  /** Keeps a new response. */
+  insert(row: NewStoredResponseRow): void {
+    this.db.insert(gatewayResponses).values(row).run();
+  }
+
+  /**
+   * Replaces a kept response (a stream's final object); false when it is no longer kept. Never
+   * inserts: a response deleted while it was written stays deleted.
+   */
+  update(row: NewStoredResponseRow): boolean {
+    const { id, keyId, ...rest } = row;
+    return (
+      this.db
+        .update(gatewayResponses)
+        .set(rest)
+        .where(and(eq(gatewayResponses.id, id), eq(gatewayResponses.keyId, keyId)))
+        .run().changes > 0
+    );
   }
 
   /** The kept response with this id that a key (and its team) may see, if any. */

@@ -3,7 +3,7 @@ import { responseId } from '../formats/responses/responses-response-ir.js';
 import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
 import { withoutItemId } from './replayed-items.js';
-import type { ResponsesRepository, StoredResponseRow } from './responses.repository.js';
+import type { NewStoredResponseRow, ResponsesRepository, StoredResponseRow } from './responses.repository.js';
 
 /** Who asks for a kept response: the key, and its team, which sees the team's responses too. */
 export interface ResponseOwner {
@@ -60,6 +60,12 @@ export type ResponseKeeper = (response: Record<string, unknown>, itemIds: ItemId
 /** The RAG collections a response is made with, read when it is kept (retrieval runs after the keeper is made). */
 export type RagCollectionsOf = () => readonly string[];
 
+/** A deleted response: the answer to its client, and where a provider keeps a copy of it, by which id. */
+export interface DeletedResponse {
+  readonly answer: { readonly id: string; readonly object: 'response'; readonly deleted: true };
+  readonly keptUpstream?: { readonly issuer: string; readonly id: string };
+}
+
 /** The most responses one conversation may chain: each turn resends them all upstream. */
 export const MAX_RESPONSE_CHAIN = 100;
 
@@ -85,9 +91,12 @@ export class ResponsesService {
     const inputItems = listItems(structuredClone(input));
     const createdAt = this.now();
     let keptAs: string | undefined;
+    let upstreamId: string | undefined;
     return (response, itemIds) => {
-      keptAs ??= this.unusedId(String(response.id));
-      this.repository.upsert({
+      const first = keptAs === undefined;
+      upstreamId ??= String(response.id);
+      keptAs ??= this.unusedId(upstreamId);
+      const row: NewStoredResponseRow = {
         id: keptAs,
         keyId: owner.keyId,
         // Kept as the key's alone when its team was deleted meanwhile: a new team of that id is someone else.
@@ -98,8 +107,13 @@ export class ResponsesService {
         createdAt,
         itemIdsBy: itemIds.by,
         itemIdsIssuer: itemIds.by === 'provider' ? itemIds.issuer : null,
+        upstreamId: itemIds.by === 'provider' ? upstreamId : null,
         ragCollections: [...new Set(ragCollections())].sort(),
-      });
+      };
+      // A stream's later objects only replace what its first one kept: deleted meanwhile (by its
+      // client, or with its team), it stays deleted and the stream's end keeps nothing.
+      if (first) this.repository.insert(row);
+      else this.repository.update(row);
       return keptAs;
     };
   }
@@ -115,7 +129,8 @@ export class ResponsesService {
 
   /**
    * The conversation up to and including `previousId`, oldest first: each kept response's input
-   * items, then its output. A chain ends early where an earlier response was deleted.
+   * items, then its output. A chain ends early where an earlier response was deleted. Refused
+   * (invalid) where a response of it did not complete (see {@link unfinishedTurn}).
    */
   conversation(owner: ResponseOwner, previousId: string): KeptConversation {
     const chain: StoredResponseRow[] = [this.visible(owner, previousId)];
@@ -130,6 +145,12 @@ export class ResponsesService {
       chain.push(row);
       id = row.previousResponseId;
     }
+    chain.forEach((row, index) => {
+      const why = unfinishedTurn(row);
+      if (why === undefined) return;
+      const which = index === 0 ? '' : `the conversation of '${previousId}' holds `;
+      throw new GatewayError('invalid', `previous_response_id: ${which}response '${row.id}' ${why}`);
+    });
     const itemIssuers = new Map<object, string>();
     const items = chain.reverse().flatMap((row) => {
       const output = outputOf(row);
@@ -169,17 +190,18 @@ export class ResponsesService {
   }
 
   /**
-   * Deletes a kept response. `issuer`: the Responses API that answered it, which was told to keep it
-   * too (`store: true`, for its item ids to be replayed), so the caller deletes it there as well.
+   * Deletes a kept response, at once, even one still being written (its stream goes on to its client,
+   * and its end keeps nothing). `keptUpstream`: the Responses API that answered it, which was told to
+   * keep it too (`store: true`, for its item ids to be replayed), and the id it has there, so the
+   * caller deletes it there as well.
    */
-  delete(
-    owner: ResponseOwner,
-    id: string,
-  ): { answer: { id: string; object: 'response'; deleted: true }; issuer: string | undefined } {
+  delete(owner: ResponseOwner, id: string): DeletedResponse {
     const row = this.visible(owner, id);
     this.repository.delete(row.id, row.keyId);
-    const issuer = row.itemIdsBy === 'provider' ? (row.itemIdsIssuer ?? undefined) : undefined;
-    return { answer: { id, object: 'response', deleted: true }, issuer };
+    const issuer = row.itemIdsBy === 'provider' ? row.itemIdsIssuer : null;
+    // Rows kept before the provider's id was recorded were kept under it, unless renamed (unknowable).
+    const keptUpstream = issuer === null ? undefined : { issuer, id: row.upstreamId ?? row.id };
+    return { answer: { id, object: 'response', deleted: true }, keptUpstream };
   }
 
   /** Marks failed the kept responses a crash left in progress (see ResponsesRepository.failInterrupted); how many. */
@@ -211,6 +233,29 @@ export class ResponsesService {
     if (row === undefined || row.keyId === owner.keyId) return row;
     return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections) ? row : undefined;
   }
+}
+
+/**
+ * Why a kept response is no turn to continue from, if it is not: one still being written has no
+ * answer yet (the next input would follow its input with nothing between), and a cancelled or failed
+ * one only part of one, which sent again would read as the whole answer. An `incomplete` one (cut
+ * off at the token limit, or by a content filter) is the answer as far as it went, and continues.
+ */
+function unfinishedTurn(row: StoredResponseRow): string | undefined {
+  const status = row.response.status;
+  if (status === 'in_progress' || status === 'queued')
+    return `is still being written (status ${status}); continue it once its stream has ended`;
+  if (status !== 'cancelled' && status !== 'failed') return undefined;
+  const error = row.response.error as { message?: unknown } | null | undefined;
+  const reason = typeof error?.message === 'string' ? ` (${error.message})` : '';
+  const retry =
+    row.previousResponseId === null
+      ? 'send its input again without previous_response_id'
+      : `send its input again with previous_response_id '${row.previousResponseId}'`;
+  return (
+    `${status === 'cancelled' ? 'was cancelled' : 'failed'} before it was complete${reason}, so it holds no ` +
+    `answer to continue from; to try that turn again, ${retry}`
+  );
 }
 
 /**

@@ -8,6 +8,8 @@ import { responseOwner } from '../responses/response-owner.js';
 import { atEdge } from './gateway-errors.js';
 import { deleteKeptResponse } from '../providers/delete-kept-response.js';
 import { requestLog } from '../../http/logger.js';
+import { badRequest } from '../../http/errors.js';
+import { includeProblem } from '../formats/responses/responses-params.js';
 
 const params = z.object({ id: requiredName() });
 /**
@@ -23,6 +25,14 @@ const retrieveQuery = z.looseObject({
     })
     .optional(),
 });
+/**
+ * The `include` values of a retrieval: `include[]=...` as the SDKs send them, or `include=...`. The
+ * kept object is answered as it was kept whatever they say; an unknown one is refused, as OpenAI does.
+ */
+function includeOf(query: Record<string, unknown>): unknown[] | undefined {
+  const given = [query['include[]'], query.include].filter((value) => value !== undefined);
+  return given.length === 0 ? undefined : given.flat();
+}
 const responseSchema = z.looseObject({ id: z.string(), object: z.literal('response') });
 const inputItemsQuery = z.looseObject({
   after: requiredName().optional(),
@@ -61,6 +71,8 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
       onRequest: begin('/v1/responses/:id'),
     },
     async (request) => {
+      const unknownInclude = includeProblem(includeOf(request.query));
+      if (unknownInclude !== undefined) throw badRequest(unknownInclude);
       const owner = responseOwner(contextOf(request));
       return atEdge(() => services.responses.get(owner, request.params.id)) as z.infer<typeof responseSchema>;
     },
@@ -86,16 +98,19 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
     { schema: { params, response: { 200: deletedSchema } }, onRequest: begin('/v1/responses/:id') },
     async (request) => {
       const ctx = contextOf(request);
-      const { answer, issuer } = atEdge(() => services.responses.delete(responseOwner(ctx), request.params.id));
+      const { answer, keptUpstream } = atEdge(() => services.responses.delete(responseOwner(ctx), request.params.id));
       // Gone from here; the provider's own copy is deleted too, or the log says where it is left.
-      if (issuer !== undefined) {
+      if (keptUpstream !== undefined) {
+        const { issuer, id } = keptUpstream;
         const left = (why: string): void =>
           requestLog(request).warn(
             { route: '/v1/responses/:id', issuer },
-            `response ${answer.id} is deleted here but still kept at ${issuer}: ${why}; delete it there`,
+            `response ${answer.id} is deleted here but still kept at ${issuer}` +
+              (id === answer.id ? '' : ` as ${id}`) +
+              `: ${why}; delete it there`,
           );
         await deleteKeptResponse({
-          id: answer.id,
+          id,
           issuer,
           deployments: services.registry.routableDeployments(),
           pools: services.pools,

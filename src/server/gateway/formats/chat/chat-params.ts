@@ -59,18 +59,44 @@ export function chatResponseFormatToIr(value: unknown, path = 'response_format')
       return undefined;
     case 'json_object':
       return isObject(format.schema) ? { type: 'json', schema: format.schema } : { type: 'json' };
-    case 'json_schema': {
-      const spec = isObject(format.json_schema) ? format.json_schema : {};
-      const out: { -readonly [K in keyof IrResponseFormat]: IrResponseFormat[K] } = { type: 'json' };
-      if (isObject(spec.schema)) out.schema = spec.schema;
-      if (typeof spec.name === 'string') out.name = spec.name;
-      if (typeof spec.description === 'string') out.description = spec.description;
-      if (typeof spec.strict === 'boolean') out.strict = spec.strict;
-      return out;
-    }
+    case 'json_schema':
+      if (!isObject(format.json_schema))
+        throw new TranslationError(
+          `${path}.json_schema: is required with type json_schema: an object with the answer's name and schema`,
+        );
+      return jsonSchemaFormatToIr(format.json_schema, `${path}.json_schema`);
     default:
       throw new TranslationError(`${path}.type: ${JSON.stringify(format.type)} cannot be translated for this model`);
   }
+}
+
+/** What OpenAI takes as a json_schema format's name. */
+const FORMAT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A json_schema answer format's fields (chat's `response_format.json_schema`, the Responses API's
+ * `text.format` itself), at `path`, to the IR. `name` and `schema` are required, as OpenAI requires
+ * them: without its schema the format would ask for JSON of any shape, which a client that named
+ * json_schema does not expect, and nothing would tell it.
+ */
+export function jsonSchemaFormatToIr(spec: JsonObject, path: string): IrResponseFormat {
+  if (spec.name == null) throw new TranslationError(`${path}.name: is required: the answer format's name`);
+  if (typeof spec.name !== 'string' || !FORMAT_NAME.test(spec.name))
+    throw new TranslationError(
+      `${path}.name: must be 1 to 64 letters, digits, underscores or dashes, got ${JSON.stringify(spec.name).slice(0, 100)}`,
+    );
+  if (!isObject(spec.schema))
+    throw new TranslationError(
+      `${path}.schema: is required: the JSON Schema the answer must match, an object (for JSON of any shape, send type json_object)`,
+    );
+  const out: { -readonly [K in keyof IrResponseFormat]: IrResponseFormat[K] } = {
+    type: 'json',
+    schema: spec.schema,
+    name: spec.name,
+  };
+  if (typeof spec.description === 'string') out.description = spec.description;
+  if (typeof spec.strict === 'boolean') out.strict = spec.strict;
+  return out;
 }
 
 /** The IR's JSON answer format as chat's `response_format`. */

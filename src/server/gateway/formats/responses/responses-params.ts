@@ -20,10 +20,39 @@ export function refuseUntranslatableResponsesParams(body: ResponsesBody): void {
     );
   if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)
     throw new TranslationError('top_logprobs: this model is served without log probabilities');
+  const unknownInclude = includeProblem(body.include);
+  if (unknownInclude !== undefined) throw new TranslationError(unknownInclude);
   if (Array.isArray(body.include) && body.include.includes('message.output_text.logprobs'))
     throw new TranslationError(
       "include: 'message.output_text.logprobs' cannot be given: this model is served without log probabilities",
     );
+}
+
+/** Every value of OpenAI's `include` (the `openai` SDK 6.x's ResponseIncludable). */
+const INCLUDABLE: readonly string[] = [
+  'code_interpreter_call.outputs',
+  'computer_call_output.output.image_url',
+  'file_search_call.results',
+  'message.input_image.image_url',
+  'message.output_text.logprobs',
+  'reasoning.encrypted_content',
+  'web_search_call.action.sources',
+  'web_search_call.results',
+];
+
+/**
+ * What is wrong with an `include` (of a request body, or of a kept response's retrieval): a value
+ * OpenAI does not define, refused as OpenAI refuses it rather than dropped unnoticed (a misspelt one
+ * would never be included); undefined when nothing is.
+ */
+export function includeProblem(include: unknown): string | undefined {
+  if (include == null) return undefined;
+  if (!Array.isArray(include) || include.some((value) => typeof value !== 'string'))
+    return 'include: must be an array of strings';
+  const values = include as string[];
+  const index = values.findIndex((value) => !INCLUDABLE.includes(value));
+  if (index < 0) return undefined;
+  return `include[${index}]: '${values[index]!.slice(0, 100)}' is not a value include takes; it takes ${INCLUDABLE.join(', ')}`;
 }
 
 /** Every top-level parameter of OpenAI's Responses request (the `openai` SDK 6.x's ResponseCreateParams). */

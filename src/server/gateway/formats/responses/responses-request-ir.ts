@@ -1,4 +1,4 @@
-import { chatResponseFormatToIr } from '../chat/chat-params.js';
+import { chatResponseFormatToIr, jsonSchemaFormatToIr } from '../chat/chat-params.js';
 import { imageFromUrl } from '../chat/chat-request-ir.js';
 import { fileFromDataUrl } from '../file-part.js';
 import type {
@@ -41,9 +41,9 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   const items: ResponsesInputItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
   // Outputs must answer a call sent before them (or in the response `previous_response_id` names, whose
-  // items lead `input` by now): OpenAI refuses an orphan with a 400, where translated it reached the
-  // provider as a tool result nobody asked for, and the client got the provider's refusal as a 502.
-  const calls = new Set<string>();
+  // items lead `input` by now), and every call needs its output: OpenAI refuses either with a 400,
+  // where translated it reached the provider, which refuses it too, and the client got a 502.
+  const calls = new Map<string, { readonly path: string; answered: boolean }>();
   items.forEach((item, index) => {
     const path = inputItemPath(body, index);
     const type = item.type ?? 'message';
@@ -57,14 +57,16 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       } else push(message.role, parts, true);
     } else if (type === 'function_call') {
       const call = item as Extract<ResponsesInputItem, { type: 'function_call' }>;
-      calls.add(call.call_id);
+      calls.set(call.call_id, { path, answered: false });
       push('assistant', [{ type: 'tool_call', id: call.call_id, name: call.name, arguments: call.arguments }]);
     } else if (type === 'function_call_output') {
       const output = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
-      if (!calls.has(output.call_id))
+      const answered = calls.get(output.call_id);
+      if (answered === undefined)
         throw new TranslationError(
           `${path}.call_id: no function call with call_id ${JSON.stringify(output.call_id)} comes before this output; send the function_call item with it, or previous_response_id naming the response that made the call`,
         );
+      answered.answered = true;
       const content =
         typeof output.output === 'string'
           ? [{ type: 'text' as const, text: output.output }]
@@ -87,6 +89,11 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
     }
   });
+  for (const [callId, call] of calls)
+    if (!call.answered)
+      throw new TranslationError(
+        `${call.path}: No tool output found for function call ${callId}; send a function_call_output item with call_id ${JSON.stringify(callId)} after the call, in input`,
+      );
   // A chat or Messages upstream needs a conversation; instructions alone, or blank text, are not one.
   if (!messages.some((message) => message.content.some((part) => part.type !== 'text' || part.text.trim() !== '')))
     throw new TranslationError('input: has no user or assistant turn to send; this model needs at least one');
@@ -107,7 +114,7 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
     systemAt,
     messages,
     tools: tools.length > 0 ? tools : undefined,
-    toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
+    toolChoice: toolChoiceToIr(body.tool_choice ?? undefined, tools),
     parallelToolCalls: body.parallel_tool_calls ?? undefined,
     maxTokens: body.max_output_tokens ?? undefined,
     temperature: body.temperature ?? undefined,
@@ -128,9 +135,13 @@ function reasoningEffortOf(reasoning: unknown): { reasoningEffort?: string } {
 /** `text.format` is chat's `response_format` with the json_schema fields flattened into it. */
 function textFormatToIr(text: unknown): IrResponseFormat | undefined {
   const format = isObject(text) ? text.format : undefined;
-  const asChat =
-    isObject(format) && format.type === 'json_schema' ? { type: 'json_schema', json_schema: format } : format;
-  return chatResponseFormatToIr(asChat, 'text.format');
+  if (!isObject(format) || format.type !== 'json_schema') return chatResponseFormatToIr(format, 'text.format');
+  // Chat completions' layout, whose schema would otherwise be missed (its name and schema one level down).
+  if (format.json_schema !== undefined && format.schema === undefined)
+    throw new TranslationError(
+      'text.format.schema: is required; the Responses API takes the name and schema in text.format itself, not in text.format.json_schema as chat completions does',
+    );
+  return jsonSchemaFormatToIr(format, 'text.format');
 }
 
 function contentToIr(
@@ -151,10 +162,23 @@ function contentToIr(
   });
 }
 
-function toolChoiceToIr(choice: ResponsesBody['tool_choice'] | undefined): IrToolChoice | undefined {
+function toolChoiceToIr(
+  choice: ResponsesBody['tool_choice'] | undefined,
+  tools: ReadonlyArray<{ readonly name: string }>,
+): IrToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === 'string') return { type: choice };
-  if (choice.type === 'function' && typeof choice.name === 'string') return { type: 'tool', name: choice.name };
+  if (choice.type === 'function' && typeof choice.name === 'string') {
+    // OpenAI refuses a forced function the request does not define; a provider would too.
+    if (!tools.some((tool) => tool.name === choice.name))
+      throw new TranslationError(
+        `tool_choice.name: no function named ${JSON.stringify(choice.name)} in tools; ` +
+          (tools.length === 0
+            ? 'send the function in tools'
+            : `name one of ${tools.map((tool) => JSON.stringify(tool.name)).join(', ')}`),
+      );
+    return { type: 'tool', name: choice.name };
+  }
   if (choice.type === 'allowed_tools')
     throw new TranslationError(
       'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',

@@ -1,0 +1,1 @@
+ALTER TABLE `gateway_responses` ADD `upstream_id` text;
