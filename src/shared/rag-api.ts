@@ -92,6 +92,8 @@ export const ragCollectionSchema = z.object({
   chunks: z.number(),
   /** Chunks that carry a vector of the configured embedding model. */
   embedded_chunks: z.number(),
+  /** Why the followed namespace or branch gives the collection no documents (it does not exist); null when it exists or there is no source. */
+  source_warning: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -131,6 +133,14 @@ export const ragDocumentSchema = z.object({
 });
 /** A document. */
 export type RagDocument = z.infer<typeof ragDocumentSchema>;
+
+/** What an ingest did: a new key, new content for a known key, or content the collection already held. */
+export const ragDocumentChangeSchema = z.enum(['added', 'updated', 'unchanged']);
+
+/** `POST /internal/rag/collections/:name/documents` answer: the document and what the ingest did. */
+export const ragDocumentPutAnswerSchema = ragDocumentSchema.extend({ change: ragDocumentChangeSchema });
+/** An ingested document with what the ingest did. */
+export type RagDocumentPutAnswer = z.infer<typeof ragDocumentPutAnswerSchema>;
 
 /** `GET /internal/rag/collections/:name/documents` answer. */
 export const ragDocumentListSchema = z.object({ data: z.array(ragDocumentSchema) });

@@ -102,7 +102,7 @@ describe('RAG chunking of text made of very short sentences', () => {
       'Full-time employees receive 27 days of paid annual leave per calendar year. Part-time staff accrue leave pro rata. Yes.',
       'Yes. Unused days may be carried into the next year, but they expire on 31 March. Ask HR!',
       'Ask HR! Parents may take up to 16 weeks of paid parental leave within the first year after a birth or adoption.',
-      'Is weekend access possible without a badge request? It is not.',
+      'first year after a birth or adoption. Is weekend access possible without a badge request? It is not.',
     ]);
   });
 

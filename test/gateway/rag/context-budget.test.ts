@@ -25,7 +25,8 @@ describe('the context budget', () => {
 
   it('gives a shorter chunk ranked lower when the first does not fit', async () => {
     const search = await h.admin('POST', '/internal/rag/search', { query: 'badge policy', collections: ['office'] });
-    expect(search.body.hits[0].document_key).toBe('long.md');
+    // The search shows what a request is given: the long chunk, ranked first, does not fit.
+    expect(search.body.hits.map((hit: { document_key: string }) => hit.document_key)).toEqual(['short.md']);
     const key = await h.issueKey({ scopes: ['chat', 'rag:office'] });
     const { response } = await h
       .openaiClient(key.key)

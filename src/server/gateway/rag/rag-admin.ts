@@ -3,8 +3,8 @@ import type {
   RagCollection,
   RagCollectionCreate,
   RagCollectionUpdate,
-  RagDocument,
   RagDocumentInput,
+  RagDocumentPutAnswer,
   RagSyncResult,
 } from '../../../shared/rag-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
@@ -58,14 +58,17 @@ export class RagAdmin {
     this.record(actor, 'rag.collection.delete', name, { ...described(before), documents: before.documents });
   }
 
-  async ingest(name: string, input: RagDocumentInput, actor: AdminActor): Promise<RagDocument> {
+  async ingest(name: string, input: RagDocumentInput, actor: AdminActor): Promise<RagDocumentPutAnswer> {
     const document = await this.rag.index.ingest(name, input);
+    // Content the collection already held changes nothing: no write, no audit event.
+    if (document.change === 'unchanged') return document;
     this.record(actor, 'rag.document.put', name, {
       document_id: document.id,
       key: document.key,
       content_type: document.content_type,
       chars: document.chars,
       chunks: document.chunks,
+      change: document.change,
     });
     return document;
   }

@@ -6,6 +6,7 @@ import type {
   RagCollectionUpdate,
   RagDocument,
   RagDocumentInput,
+  RagDocumentPutAnswer,
 } from '../../../shared/rag-api.js';
 import { GatewayError } from '../gateway-error.js';
 import { chunkDocument, type ChunkOptions } from './chunker.js';
@@ -20,6 +21,7 @@ import type {
   NewChunk,
   RagRepository,
 } from './rag.repository.js';
+import type { VectorBackfill } from './vector-backfill.js';
 
 /** The content type of a store document: Markdown by its key's extension, text otherwise. */
 export function contentTypeOfKey(key: string): 'text' | 'markdown' {
@@ -42,7 +44,7 @@ export function chunkView(row: ChunkRow): RagChunk {
   };
 }
 
-function collectionView(row: CollectionStats): RagCollection {
+function collectionView(row: CollectionStats, sourceWarning: RagIndexOptions['sourceWarning']): RagCollection {
   return {
     name: row.name,
     description: row.description,
@@ -56,6 +58,8 @@ function collectionView(row: CollectionStats): RagCollection {
     embedded_chunks: row.embeddedChunks,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),
+    source_warning:
+      row.sourceNamespace === null ? null : sourceWarning(row.sourceNamespace, row.sourceBranch ?? 'main'),
   };
 }
 
@@ -102,8 +106,22 @@ export class TooManyChunksError extends GatewayError {
   }
 }
 
-/** Chunks embedded in one call when vectors are filled in later. */
-const EMBED_BATCH = 64;
+/** What an index is made of. */
+export interface RagIndexOptions {
+  readonly repository: RagRepository;
+  readonly embedder: RagEmbedder;
+  readonly backfill: VectorBackfill;
+  readonly chunking: ChunkOptions & { readonly maxChunksPerDocument: number };
+  readonly log: (message: string, error: unknown) => void;
+  /**
+   * Chunk texts as the embedding model's provider may see them: redacted as retrieved text is, since
+   * that provider is an upstream like any other (the index itself keeps the text as written).
+   */
+  readonly embeddable: (texts: readonly string[]) => readonly string[];
+  /** What keeps a followed store namespace and branch from giving documents (see storeSourceWarning), or null. */
+  readonly sourceWarning: (namespace: string, branch: string) => string | null;
+  readonly now?: () => number;
+}
 
 /**
  * Collections and their documents: create, change and delete them, and index a document (chunk it,
@@ -116,34 +134,41 @@ export class RagIndex {
    * keeps that document out of the new collection.
    */
   private readonly generations = new Map<string, number>();
-  /** A chunk was stored without a vector because embedding failed: the next success embeds it. */
-  private missedVectors = false;
-  private backfilling = false;
-  private closed = false;
+  readonly repository: RagRepository;
+  private readonly embedder: RagEmbedder;
+  private readonly backfill: VectorBackfill;
+  private readonly chunking: RagIndexOptions['chunking'];
+  private readonly log: RagIndexOptions['log'];
+  private readonly embeddable: RagIndexOptions['embeddable'];
+  private readonly sourceWarning: RagIndexOptions['sourceWarning'];
+  private readonly now: () => number;
 
-  constructor(
-    readonly repository: RagRepository,
-    private readonly embedder: RagEmbedder,
-    private readonly chunking: ChunkOptions & { readonly maxChunksPerDocument: number },
-    private readonly log: (message: string, error: unknown) => void,
-    /**
-     * Chunk texts as the embedding model's provider may see them: redacted as retrieved text is, since
-     * that provider is an upstream like any other (the index itself keeps the text as written).
-     */
-    private readonly embeddable: (texts: readonly string[]) => readonly string[],
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(options: RagIndexOptions) {
+    this.repository = options.repository;
+    this.embedder = options.embedder;
+    this.backfill = options.backfill;
+    this.chunking = options.chunking;
+    this.log = options.log;
+    this.embeddable = options.embeddable;
+    this.sourceWarning = options.sourceWarning;
+    this.now = options.now ?? Date.now;
+  }
 
   /** Every collection with its counts. */
   list(): RagCollection[] {
-    return this.repository.listCollections().map(collectionView);
+    return this.repository.listCollections().map((row) => collectionView(row, this.sourceWarning));
+  }
+
+  /** Every collection's name. */
+  names(): string[] {
+    return this.repository.listCollections().map((row) => row.name);
   }
 
   /** One collection; not_found when missing. */
   get(name: string): RagCollection {
     const found = this.repository.listCollections().find((row) => row.name === name);
     if (found === undefined) throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
-    return collectionView(found);
+    return collectionView(found, this.sourceWarning);
   }
 
   /** The collection row; not_found when missing. */
@@ -221,8 +246,13 @@ export class RagIndex {
     return { chunks, next };
   }
 
-  /** Ingests text or Markdown through the admin API (not into a store-backed collection: the store owns those). */
-  async ingest(name: string, input: RagDocumentInput): Promise<RagDocument> {
+  /**
+   * Ingests text or Markdown through the admin API (not into a store-backed collection: the store owns
+   * those). Content the collection already holds under the key keeps its document and chunks (their
+   * ids, which citations name, and vectors, which cost an embedding call); new content for a known key
+   * keeps the document's id, so a client that kept it can still delete the document by it.
+   */
+  async ingest(name: string, input: RagDocumentInput): Promise<RagDocumentPutAnswer> {
     const row = this.row(name);
     if (row.sourceNamespace !== null)
       throw new GatewayError(
@@ -230,9 +260,12 @@ export class RagIndex {
         `RAG collection ${name} follows store namespace ${row.sourceNamespace}: write documents to the store instead`,
       );
     const contentType = input.content_type ?? contentTypeOfKey(input.key);
+    const known = this.repository.document(name, input.key);
+    if (known !== undefined && known.contentHash === contentHash(input.content, contentType))
+      return { ...documentView(known), change: 'unchanged' };
     await this.indexDocument(name, input.key, input.content, contentType, null);
-    const document = this.repository.documents(name).find((doc) => doc.key === input.key)!;
-    return documentView(document);
+    const document = this.repository.document(name, input.key)!;
+    return { ...documentView(document), change: known === undefined ? 'added' : 'updated' };
   }
 
   /** Deletes an ingested document. */
@@ -243,9 +276,10 @@ export class RagIndex {
   }
 
   /**
-   * Chunks, embeds and stores one document, replacing any earlier version of the same key. Throws,
-   * storing nothing, TooManyChunksError for a document over the chunk limit, and CollectionChangedError
-   * when the collection was deleted or changed its source while the chunks were being embedded.
+   * Chunks, embeds and stores one document, replacing any earlier version of the same key (whose id it
+   * keeps). Throws, storing nothing, TooManyChunksError for a document over the chunk limit, and
+   * CollectionChangedError when the collection was deleted or changed its source while the chunks were
+   * being embedded.
    */
   async indexDocument(
     collection: string,
@@ -269,7 +303,7 @@ export class RagIndex {
     }));
     this.repository.replaceDocument(
       {
-        id: randomUUID(),
+        newId: randomUUID(),
         collection,
         key,
         contentType,
@@ -287,53 +321,12 @@ export class RagIndex {
     if (this.embedder.model === undefined || texts.length === 0) return null;
     try {
       const vectors = await this.embedder.embed(this.embeddable(texts));
-      // The model answers again: chunks an earlier failure left without a vector get theirs.
-      if (this.missedVectors) void this.embedMissing();
+      this.backfill.answered();
       return vectors;
     } catch (error) {
-      this.missedVectors = true;
+      this.backfill.failed();
       this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
       return null;
     }
-  }
-
-  /**
-   * Embeds, in batches, the chunks without a vector of the current model: those indexed while embedding
-   * failed, before a model was set, or with another model. Run at start and when the model answers
-   * again after a failure. Without it such a chunk is found by BM25 alone, and hybrid ranking puts it
-   * below chunks that both rankings found, however much better its words match. Stops at the first
-   * failure (the next success starts it again) and at close.
-   */
-  async embedMissing(): Promise<number> {
-    const model = this.embedder.model;
-    if (model === undefined || this.backfilling) return 0;
-    this.backfilling = true;
-    this.missedVectors = false;
-    let embedded = 0;
-    try {
-      for (let after = 0; !this.closed;) {
-        const batch = this.repository.chunksToEmbed(model, after, EMBED_BATCH);
-        if (batch.length === 0) break;
-        after = batch.at(-1)!.id;
-        const vectors = await this.embedder.embed(this.embeddable(batch.map((chunk) => chunk.text)));
-        if (this.closed || this.embedder.model !== model) break;
-        batch.forEach((chunk, index) => this.repository.setEmbedding(chunk.id, vectorToBuffer(vectors[index]!), model));
-        embedded += batch.length;
-      }
-    } catch (error) {
-      this.missedVectors = true;
-      this.log(
-        `RAG: could not embed chunks without a vector with ${model}; they are found by BM25 only for now`,
-        error,
-      );
-    } finally {
-      this.backfilling = false;
-    }
-    return embedded;
-  }
-
-  /** Stops embedding missing vectors (the database is closing). */
-  close(): void {
-    this.closed = true;
   }
 }

@@ -5,8 +5,9 @@ import { visitRequestTexts } from '../guardrails/request-texts.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagCaller } from './access.js';
+import { selectContext } from './context-selection.js';
 import type { RagService } from './rag.service.js';
-import { chunkSource, contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
+import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
 /** No collections (shared: most requests name none, and then allocate nothing here). */
 const NONE: readonly string[] = [];
@@ -135,39 +136,21 @@ async function retrieveInto(
   key: RagCaller,
   selected: readonly string[],
 ): Promise<undefined> {
-  const settings = rag.settings;
-  const query = retrievalQuery(endpoint, ctx.body);
-  const retrieval =
-    query.trim() === ''
-      ? { collections: selected, hits: [] }
-      : await rag.retriever.retrieve(key, selected, query, settings.top_k, ctx.requestId);
-  // The sources too: a document's key or heading may hold an address as well as its text.
-  const redacted = rag.redact(
-    [...retrieval.hits.map((hit) => hit.text), ...retrieval.hits.map(chunkSource)],
-    placeholdersIn(ctx),
-  );
-  const sourceOf = (index: number): string => redacted.texts[retrieval.hits.length + index]!;
-  for (const [type, count] of redacted.counts) ctx.services.metrics.piiEntities.labels(type).inc(count);
-  const hits = [];
-  const sources = [];
-  const texts = [];
-  let budget = settings.max_context_chars;
-  for (const [index, hit] of retrieval.hits.entries()) {
-    const text = redacted.texts[index]!;
-    // One that does not fit leaves room for a shorter one ranked lower.
-    if (text.length > budget) continue;
-    budget -= text.length;
-    hits.push(hit);
-    sources.push(sourceOf(index));
-    texts.push(text);
-  }
-  if (hits.length > 0) {
-    const context = contextBlock(hits, sources, texts);
+  const selection = await selectContext(rag, key, selected, retrievalQuery(endpoint, ctx.body), {
+    topK: rag.settings.top_k,
+    requestId: ctx.requestId,
+    purpose: 'request',
+    reserved: placeholdersIn(ctx),
+  });
+  for (const [type, count] of selection.redacted) ctx.services.metrics.piiEntities.labels(type).inc(count);
+  const { passages } = selection;
+  if (passages.length > 0) {
+    const context = contextBlock(passages);
     injectContext(endpoint, ctx.body, context);
     // The limits stage reserved the prompt as the client sent it: the context is part of it now.
     ctx.services.limits.grow(ctx, context);
   }
-  ctx.rag = { collections: retrieval.collections, chunks: hits.map((hit) => hit.citation) };
+  ctx.rag = { collections: selection.collections, chunks: passages.map((passage) => passage.hit.citation) };
   ctx.replyHeaders = { ...ctx.replyHeaders, [RAG_CHUNKS_HEADER]: ctx.rag.chunks.join(',') };
   return undefined;
 }

@@ -74,6 +74,9 @@ export interface NewChunk {
 const COLLECTION_COLUMNS = `c.name, c.description, c.access, c.source_namespace AS sourceNamespace,
   c.source_branch AS sourceBranch, c.source_revision AS sourceRevision, c.skipped_documents AS skippedDocuments,
   c.created_at AS createdAt, c.updated_at AS updatedAt`;
+const DOCUMENT_SELECT = `SELECT d.id, d.collection, d.key, d.content_type AS contentType,
+  d.content_hash AS contentHash, d.chars, d.revision, d.updated_at AS updatedAt,
+  (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id) AS chunks FROM rag_documents d`;
 const CHUNK_COLUMNS = `k.id, k.collection, k.document_id AS documentId, d.key AS documentKey, k.ordinal, k.heading,
   k.text, k.revision, k.embedding, k.embedding_model AS embeddingModel`;
 
@@ -171,41 +174,57 @@ export class RagRepository {
 
   /** Documents of a collection, by key. */
   documents(collection: string): DocumentRow[] {
-    return this.stmt(
-      `SELECT d.id, d.collection, d.key, d.content_type AS contentType, d.content_hash AS contentHash, d.chars,
-           d.revision, d.updated_at AS updatedAt, (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id) AS chunks
-         FROM rag_documents d WHERE d.collection = ? ORDER BY d.key`,
-    ).all(collection) as DocumentRow[];
+    return this.stmt(`${DOCUMENT_SELECT} WHERE d.collection = ? ORDER BY d.key`).all(collection) as DocumentRow[];
   }
 
-  /** Replaces a document (by collection and key) and its chunks, in one transaction. */
+  /** A collection's document by key, or undefined. */
+  document(collection: string, key: string): DocumentRow | undefined {
+    return this.stmt(`${DOCUMENT_SELECT} WHERE d.collection = ? AND d.key = ?`).get(collection, key) as
+      DocumentRow | undefined;
+  }
+
+  /**
+   * Replaces a document (by collection and key) and its chunks, in one transaction. A document already
+   * under the key keeps its id and creation time (a client may hold the id); a new one takes `newId`.
+   */
   replaceDocument(
-    document: Omit<DocumentRow, 'chunks' | 'updatedAt'> & { readonly now: number },
+    document: Omit<DocumentRow, 'id' | 'chunks' | 'updatedAt'> & { readonly newId: string; readonly now: number },
     chunks: readonly NewChunk[],
   ): void {
     const run = this.sqlite.transaction(() => {
-      this.stmt('DELETE FROM rag_documents WHERE collection = ? AND key = ?').run(document.collection, document.key);
-      this.stmt(
-        `INSERT INTO rag_documents (id, collection, key, content_type, content_hash, chars, revision, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        document.id,
+      const existing = this.stmt('SELECT id FROM rag_documents WHERE collection = ? AND key = ?').get(
         document.collection,
         document.key,
-        document.contentType,
-        document.contentHash,
-        document.chars,
-        document.revision,
-        document.now,
-        document.now,
-      );
+      ) as { id: string } | undefined;
+      const id = existing?.id ?? document.newId;
+      if (existing !== undefined) {
+        this.stmt('DELETE FROM rag_chunks WHERE document_id = ?').run(id);
+        this.stmt(
+          `UPDATE rag_documents SET content_type = ?, content_hash = ?, chars = ?, revision = ?, updated_at = ?
+             WHERE id = ?`,
+        ).run(document.contentType, document.contentHash, document.chars, document.revision, document.now, id);
+      } else
+        this.stmt(
+          `INSERT INTO rag_documents (id, collection, key, content_type, content_hash, chars, revision, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          id,
+          document.collection,
+          document.key,
+          document.contentType,
+          document.contentHash,
+          document.chars,
+          document.revision,
+          document.now,
+          document.now,
+        );
       const insert = this.stmt(
         `INSERT INTO rag_chunks (document_id, collection, ordinal, heading, text, revision, embedding, embedding_model)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const chunk of chunks)
         insert.run(
-          document.id,
+          id,
           document.collection,
           chunk.ordinal,
           chunk.heading,

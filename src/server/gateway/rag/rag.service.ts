@@ -12,6 +12,8 @@ import { RagRepository } from './rag.repository.js';
 import { RagRetriever } from './retriever.js';
 import { redactRetrievedTexts, type RedactedTexts } from './retrieved-text-redaction.js';
 import { StoreFollower } from './store-follower.js';
+import { storeSourceWarning } from './store-source-check.js';
+import { VectorBackfill } from './vector-backfill.js';
 
 /** What the RAG feature is built from. */
 export interface RagServiceOptions {
@@ -31,6 +33,7 @@ export class RagService {
   readonly retriever: RagRetriever;
   readonly follower: StoreFollower;
   private readonly repository: RagRepository;
+  private readonly backfill: VectorBackfill;
   private readonly log: (message: string, error: unknown) => void;
 
   constructor(options: RagServiceOptions) {
@@ -43,19 +46,31 @@ export class RagService {
       overlap: this.settings.chunk_overlap,
       maxChunksPerDocument: this.settings.max_chunks_per_document,
     };
-    this.index = new RagIndex(this.repository, embedder, chunking, options.log, (texts) => this.redact(texts).texts);
+    const embeddable = (texts: readonly string[]): readonly string[] => this.redact(texts).texts;
+    this.backfill = new VectorBackfill(this.repository, embedder, embeddable, options.log);
+    // The gateway reads the store's tables directly (same process, same database); it never writes them.
+    const store = new StoreEngine(options.sqlite);
+    this.index = new RagIndex({
+      repository: this.repository,
+      embedder,
+      backfill: this.backfill,
+      chunking,
+      log: options.log,
+      embeddable,
+      sourceWarning: (namespace, branch) => storeSourceWarning(store, namespace, branch),
+    });
     this.retriever = new RagRetriever(
       this.repository,
       embedder,
+      this.backfill,
       new RagMetrics(options.metricsRegistry),
       options.log,
       this.settings.min_similarity,
     );
-    // The gateway reads the store's tables directly (same process, same database); it never writes them.
-    this.follower = new StoreFollower(this.index, new StoreEngine(options.sqlite), options.log);
+    this.follower = new StoreFollower(this.index, store, options.log);
     this.follower.start(options.revisions);
     // Chunks a failure or a model change left without a vector of the model now set.
-    void this.index.embedMissing();
+    void this.backfill.run();
   }
 
   /**
@@ -80,7 +95,7 @@ export class RagService {
 
   /** Stops following the store once pending syncs are done. */
   close(): Promise<void> {
-    this.index.close();
+    this.backfill.close();
     return this.follower.close();
   }
 }

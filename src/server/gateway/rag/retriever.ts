@@ -5,6 +5,7 @@ import type { RagMetrics } from './rag-metrics.js';
 import { chunkView } from './rag-index.js';
 import type { CollectionRow, RagRepository } from './rag.repository.js';
 import { ftsQuery, fuseRankings } from './ranking.js';
+import type { VectorBackfill } from './vector-backfill.js';
 
 /** What one retrieval searched and found. */
 export interface Retrieval {
@@ -28,6 +29,7 @@ export class RagRetriever {
   constructor(
     private readonly repository: RagRepository,
     private readonly embedder: RagEmbedder,
+    private readonly backfill: VectorBackfill,
     private readonly metrics: RagMetrics,
     private readonly log: (message: string, error: unknown) => void,
     /** `rag.min_similarity`: chunks less similar to the query are left out of the vector ranking. */
@@ -86,7 +88,8 @@ export class RagRetriever {
 
   /**
    * Chunk ids by cosine similarity to the query's vector, those below the floor left out; empty without
-   * a model or when embedding fails.
+   * a model or when embedding fails. A query embedded is the model answering again: chunks a failure
+   * left without a vector are embedded then, in the background.
    */
   private async vectorRanking(
     collections: readonly string[],
@@ -105,6 +108,7 @@ export class RagRetriever {
       this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
       return [];
     }
+    this.backfill.answered();
     const floor = this.minSimilarity;
     const scored = stored.map((row) => ({
       id: row.id,

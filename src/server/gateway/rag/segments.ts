@@ -118,6 +118,32 @@ class RunPacker {
   }
 }
 
+/** Where a line or sentence begins (after the break that ends the one before), as SENTENCE_BREAK splits them. */
+const LINE_OR_SENTENCE_START = /\r?\n|(?<=[.!?])\s+|(?<=[。！？][」』）”]?)(?![」』）”])\s*/g;
+const WORD_START = /\s+/g;
+
+/**
+ * The longest end of `text` of at most `limit` characters that begins a line or a sentence or, when
+ * the last sentence alone is longer, a word; empty when not even the last word fits.
+ */
+export function trailingText(text: string, limit: number): string {
+  if (limit <= 0) return '';
+  if (text.length <= limit) return text;
+  const earliest = text.length - limit;
+  const start = firstStartFrom(text, LINE_OR_SENTENCE_START, earliest) ?? firstStartFrom(text, WORD_START, earliest);
+  return start === undefined ? '' : text.slice(start);
+}
+
+/** The first position at or after `earliest` (and before the end) where a match of `breaks` ends. */
+function firstStartFrom(text: string, breaks: RegExp, earliest: number): number | undefined {
+  for (const match of text.matchAll(breaks)) {
+    const end = match.index + match[0].length;
+    if (end >= text.length) return undefined;
+    if (end >= earliest) return end;
+  }
+  return undefined;
+}
+
 /** Words packed into pieces of at most `size` characters; a longer word is cut where it must be. */
 function splitWords(text: string, size: number): string[] {
   const out: string[] = [];

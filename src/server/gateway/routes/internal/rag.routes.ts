@@ -11,7 +11,7 @@ import {
   ragDocumentInputSchema,
   ragDocumentListSchema,
   ragDocumentParamsSchema,
-  ragDocumentSchema,
+  ragDocumentPutAnswerSchema,
   ragSearchResultSchema,
   ragSearchSchema,
   ragSyncResultSchema,
@@ -19,6 +19,7 @@ import {
 import { GatewayError } from '../../gateway-error.js';
 import { keyStatus } from '../../keys/key-view.js';
 import { decodeChunkCursor, encodeChunkCursor } from '../../rag/chunk-cursor.js';
+import { selectContext } from '../../rag/context-selection.js';
 
 /**
  * `/internal/rag/*`: collections (create, list, read, change, delete), their documents (ingest text or
@@ -79,7 +80,11 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
   typed.post(
     '/rag/collections/:name/documents',
     {
-      schema: { params: ragCollectionParamsSchema, body: ragDocumentInputSchema, response: { 201: ragDocumentSchema } },
+      schema: {
+        params: ragCollectionParamsSchema,
+        body: ragDocumentInputSchema,
+        response: { 201: ragDocumentPutAnswerSchema },
+      },
     },
     async (request, reply) =>
       reply.code(201).send(await ragAdmin.ingest(request.params.name, request.body, actor(request))),
@@ -123,25 +128,25 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
       const { query, key_id: keyId, top_k: topK } = request.body;
       const key = keyId === undefined ? null : keys.get(keyId);
       if (key === undefined) throw new GatewayError('not_found', `key_id '${keyId}' is not an API key of this gateway`);
-      const names = request.body.collections ?? index.list().map((collection) => collection.name);
+      const names = request.body.collections ?? index.names();
       // A revoked or expired key is refused before any retrieval: it reads nothing.
       if (key !== null && keyStatus(key, Date.now()) !== 'active')
         return { collections: [], denied: [...new Set(names)], hits: [] };
-      const topN = topK ?? rag.settings.top_k;
-      const result = await rag.retriever.retrieve(key, names, query, topN, request.id, 'search');
-      // What the key would be sent: the same redaction as on the way to an upstream, headings too.
-      const count = result.hits.length;
-      const { texts } = rag.redact([
-        ...result.hits.map((hit) => hit.text),
-        ...result.hits.map((hit) => hit.heading ?? ''),
-      ]);
+      // What the key would be sent: the same selection as a request's, redaction and budget included.
+      const selection = await selectContext(rag, key, names, query, {
+        topK: topK ?? rag.settings.top_k,
+        requestId: request.id,
+        purpose: 'search',
+      });
+      const hits = selection.passages.map((passage) => passage.hit);
+      const headings = rag.redact(hits.map((hit) => hit.heading ?? '')).texts;
       return {
-        collections: [...result.collections],
-        denied: [...result.denied],
-        hits: result.hits.map((hit, index) => ({
+        collections: [...selection.collections],
+        denied: [...selection.denied],
+        hits: selection.passages.map(({ hit, text }, index) => ({
           ...hit,
-          text: texts[index]!,
-          heading: hit.heading === null ? null : texts[count + index]!,
+          text,
+          heading: hit.heading === null ? null : headings[index]!,
         })),
       };
     },
