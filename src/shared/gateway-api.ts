@@ -678,6 +678,8 @@ export const trafficListSchema = z.object({
   has_more: z.boolean(),
   capacity: z.number(),
   last_seq: z.number(),
+  /** With `after`: requests after it the buffer dropped before this page's first event (a poller that fell behind). */
+  missed: z.number().int().nonnegative(),
 });
 /** A page of traffic. */
 export type TrafficList = z.infer<typeof trafficListSchema>;

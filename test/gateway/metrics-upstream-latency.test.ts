@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
-/** The `_count` of one model's series of a histogram, or 0 when it has none. */
+/** The `_count` of one model's series of a histogram (all its deployments'), or 0 when it has none. */
 function countOf(metrics: string, histogram: string, model: string): number {
-  const line = metrics.split('\n').find((l) => l.startsWith(`${histogram}_count{model="${model}"}`));
-  return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  const series = new RegExp(`^${histogram}_count\\{model="${model}"[,}]`);
+  const lines = metrics.split('\n').filter((l) => series.test(l));
+  return lines.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 
 /**

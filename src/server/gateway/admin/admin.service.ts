@@ -13,6 +13,7 @@ import type {
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { changesNothing, recordAction } from '../accounting/record-action.js';
+import { deploymentChanges } from '../accounting/deployment-changes.js';
 import { toKeyRecord } from '../keys/key-view.js';
 import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -244,13 +245,16 @@ export class AdminService {
       refuseBesideReset(update.deployments !== undefined ? ['deployments'] : [], 'PUT /internal/deployments');
     const inputs = update.reset === true ? 'reset' : (update.deployments ?? []);
     const before = this.registry.deployments();
+    const sourceBefore = this.registry.deploymentsSource().source;
     this.registry.replaceDeployments(inputs);
-    this.health.forgetChanged(before, this.registry.deployments());
+    const after = this.registry.deployments();
+    this.health.forgetChanged(before, after);
     const list = this.deployments();
-    // The audit keeps what changed, never a key.
-    this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, {
-      deployments: list.data,
-    });
+    // The audit keeps what changed, never a key; a save that changed nothing is no action, as an
+    // empty update of a key is none.
+    const changes = deploymentChanges(before, after, { before: sourceBefore, after: list.source });
+    if (changes !== undefined)
+      this.record(actor, inputs === 'reset' ? 'deployments.reset' : 'deployments.update', null, { ...changes });
     this.bus.invalidate('deployments');
     return list;
   }

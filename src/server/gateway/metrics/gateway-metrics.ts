@@ -1,4 +1,4 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { PII_ENTITY_TYPES } from '../../../shared/guardrails-api.js';
 import { LIMIT_TYPES, type LimitType } from '../../../shared/principals-api.js';
 import { LabelledHistogram } from './labelled-histogram.js';
@@ -11,8 +11,33 @@ export function modelLabel(model: string | null | undefined, allowList: { isAllo
   return model !== null && model !== undefined && allowList.isAllowed(model) ? model : UNKNOWN_MODEL;
 }
 
+/**
+ * An upstream call's deployment as a label value: a deployment an admin configured, or the one derived
+ * for an allowed model (named by it); any other (a passthrough caller's own model name) is `unknown`,
+ * so client input never grows the series.
+ */
+export function deploymentLabel(
+  deployment: { readonly id: string; readonly explicit: boolean } | undefined,
+  allowList: { isAllowed(model: string): boolean },
+): string {
+  if (deployment === undefined) return UNKNOWN_MODEL;
+  return deployment.explicit || allowList.isAllowed(deployment.id) ? deployment.id : UNKNOWN_MODEL;
+}
+
+/** What the metrics read from the gateway when Prometheus scrapes, beside the allowed models. */
+export interface MetricsSources {
+  /** The ids of the deployments serving an allowed model, whose upstream series are shown from 0. */
+  readonly deploymentsOf?: (model: string) => readonly string[];
+  /** Requests the pipeline has begun and not yet finished. */
+  readonly inFlight?: () => number;
+}
+
 /** The statuses alerts are written on (success, refusals by limits, clients leaving, provider failures). */
 const ZERO_STATUSES = ['200', '429', '499', '502'];
+
+/** When an upstream attempt failed: before the answer started, or in a stream after its 200 went out. */
+type UpstreamPhase = 'before_answer' | 'mid_stream';
+const UPSTREAM_PHASES: readonly UpstreamPhase[] = ['before_answer', 'mid_stream'];
 
 /** Counts of one (model, status) since the last scrape. */
 interface Pending {
@@ -21,11 +46,12 @@ interface Pending {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  costUsd: number;
 }
 
 /**
  * The `gateway_*` metrics: the seven of the interface document, with their exact names and labels, and
- * the upstream failures.
+ * the upstream failures, retries and fallbacks, the cost and the requests in flight.
  * prom-client hashes the label set on every increment (labelled children included), so request and
  * token counts are added up in plain numbers and handed over when Prometheus scrapes (`collect`).
  */
@@ -39,16 +65,21 @@ export class GatewayMetrics {
   readonly cacheHits: Counter;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
-  readonly upstreamFailures: Counter<'model' | 'phase'>;
+  readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase'>;
+  readonly upstreamRetries: Counter<'model' | 'deployment'>;
+  readonly upstreamFallbacks: Counter<'model' | 'deployment'>;
+  readonly cost: Counter<'model'>;
+  readonly inFlight: Gauge;
   /** Counts since the last scrape, by model then status (no key string built per request). */
   private pending = new Map<string, Map<number, Pending>>();
-  /** Models whose series exist already (see zeroSeries). */
+  /** Models, and model and deployment pairs, whose series exist already (see zeroSeries). */
   private readonly seriesOf = new Set<string>();
 
   /** `allowedModels`: the models allowed now, whose series are shown from 0 before their first request. */
   constructor(
     registry: Registry,
     private readonly allowedModels: () => readonly string[] = () => [],
+    private readonly sources: MetricsSources = {},
   ) {
     const registers = [registry];
     const drain = (): void => this.drain();
@@ -71,7 +102,7 @@ export class GatewayMetrics {
     this.upstreamDuration = new LabelledHistogram(
       'gateway_upstream_duration_seconds',
       'Answered upstream calls of whole (non-streamed) answers, from sending to the answer read: no cache hits, streams or token counts',
-      'model',
+      ['model', 'deployment'],
       [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registry,
     );
@@ -113,17 +144,52 @@ export class GatewayMetrics {
     });
     this.upstreamFailures = new Counter({
       name: 'gateway_upstream_failures_total',
-      help: 'Failed upstream attempts by model and phase (before_answer: retried, fallen back or answered 502; mid_stream: after a stream started)',
-      labelNames: ['model', 'phase'],
+      help: 'Failed upstream attempts by model, deployment and phase (before_answer: retried, fallen back or answered 502; mid_stream: after a stream started)',
+      labelNames: ['model', 'deployment', 'phase'],
       registers,
+    });
+    this.upstreamRetries = new Counter({
+      name: 'gateway_upstream_retries_total',
+      help: 'Upstream calls sent again to the same deployment after a retryable failure',
+      labelNames: ['model', 'deployment'],
+      registers,
+    });
+    this.upstreamFallbacks = new Counter({
+      name: 'gateway_upstream_fallbacks_total',
+      help: 'Requests moved on to another deployment of their model, by the deployment given up on',
+      labelNames: ['model', 'deployment'],
+      registers,
+    });
+    this.cost = new Counter({
+      name: 'gateway_cost_usd_total',
+      help: 'Cost of the requests in US dollars, as usage rows price them, by model',
+      labelNames: ['model'],
+      registers,
+      collect: drain,
+    });
+    const inFlight = sources.inFlight;
+    this.inFlight = new Gauge({
+      name: 'gateway_requests_in_flight',
+      help: 'Requests the gateway has begun and not yet finished',
+      registers,
+      collect() {
+        if (inFlight !== undefined) this.set(inFlight());
+      },
     });
     // Every limit_type pre-created, so dashboards see zeros rather than no series.
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
     for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
   }
 
-  /** Counts one finished request with its duration and tokens. */
-  observeRequest(model: string, status: number, seconds: number, promptTokens: number, completionTokens: number): void {
+  /** Counts one finished request with its duration, tokens and cost. */
+  observeRequest(
+    model: string,
+    status: number,
+    seconds: number,
+    promptTokens: number,
+    completionTokens: number,
+    costUsd = 0,
+  ): void {
     let byStatus = this.pending.get(model);
     if (!byStatus) {
       byStatus = new Map();
@@ -131,12 +197,13 @@ export class GatewayMetrics {
     }
     let entry = byStatus.get(status);
     if (!entry) {
-      entry = { model, status: String(status), requests: 0, promptTokens: 0, completionTokens: 0 };
+      entry = { model, status: String(status), requests: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
       byStatus.set(status, entry);
     }
     entry.requests += 1;
     entry.promptTokens += promptTokens;
     entry.completionTokens += completionTokens;
+    entry.costUsd += costUsd;
     this.duration.observe(model, seconds);
   }
 
@@ -147,11 +214,26 @@ export class GatewayMetrics {
    */
   private zeroSeries(): void {
     for (const model of this.allowedModels()) {
+      this.zeroDeploymentSeries(model);
       if (this.seriesOf.has(model)) continue;
       this.seriesOf.add(model);
       for (const status of ZERO_STATUSES) this.requests.labels(model, status).inc(0);
       for (const type of ['prompt', 'completion']) this.tokens.labels(model, type).inc(0);
-      for (const phase of ['before_answer', 'mid_stream']) this.upstreamFailures.labels(model, phase).inc(0);
+      this.cost.labels(model).inc(0);
+      if (this.sources.deploymentsOf === undefined)
+        for (const phase of UPSTREAM_PHASES) this.upstreamFailures.inc({ model, phase }, 0);
+    }
+  }
+
+  /** The upstream series of each deployment of a model (one saved later too), at 0. */
+  private zeroDeploymentSeries(model: string): void {
+    for (const deployment of this.sources.deploymentsOf?.(model) ?? []) {
+      const pair = `${model}\u0000${deployment}`;
+      if (this.seriesOf.has(pair)) continue;
+      this.seriesOf.add(pair);
+      for (const phase of UPSTREAM_PHASES) this.upstreamFailures.inc({ model, deployment, phase }, 0);
+      this.upstreamRetries.inc({ model, deployment }, 0);
+      this.upstreamFallbacks.inc({ model, deployment }, 0);
     }
   }
 
@@ -167,16 +249,33 @@ export class GatewayMetrics {
         if (entry.promptTokens > 0) this.tokens.inc({ model: entry.model, type: 'prompt' }, entry.promptTokens);
         if (entry.completionTokens > 0)
           this.tokens.inc({ model: entry.model, type: 'completion' }, entry.completionTokens);
+        if (entry.costUsd > 0) this.cost.inc({ model: entry.model }, entry.costUsd);
       }
     }
   }
 
   /**
-   * Counts a failed upstream attempt: `before_answer` (a retry, fallback or 502 follows) or
-   * `mid_stream` (the stream had started: the client got a 200 and an error event).
+   * Counts a failed upstream attempt of a deployment (see {@link deploymentLabel}): `before_answer` (a
+   * retry, fallback or 502 follows) or `mid_stream` (the stream had started: the client got a 200 and
+   * an error event).
    */
-  upstreamFailure(model: string, phase: 'before_answer' | 'mid_stream'): void {
-    this.upstreamFailures.labels(model, phase).inc();
+  upstreamFailure(model: string, phase: UpstreamPhase, deployment?: string): void {
+    this.upstreamFailures.inc(deployment === undefined ? { model, phase } : { model, deployment, phase });
+  }
+
+  /** The time an upstream call of a whole answer took, by model and deployment. */
+  observeUpstream(model: string, deployment: string, seconds: number): void {
+    this.upstreamDuration.observe([model, deployment], seconds);
+  }
+
+  /** Counts a call sent again to the same deployment after a retryable failure. */
+  upstreamRetry(model: string, deployment: string): void {
+    this.upstreamRetries.inc({ model, deployment });
+  }
+
+  /** Counts a request moving on from `deployment` to another deployment of its model. */
+  upstreamFallback(model: string, deployment: string): void {
+    this.upstreamFallbacks.inc({ model, deployment });
   }
 
   /** Counts a refusal by a rate limit or budget (used by the rate-limit stage). */

@@ -1,7 +1,9 @@
 import type { Registry } from 'prom-client';
 
-/** One label value's counts. */
+/** One label set's counts. */
 interface Series {
+  /** The label values, in the order of the histogram's label names (fewer when some were not given). */
+  readonly labels: readonly string[];
   /** Observations per bucket (not cumulative), the last one above every bound. */
   readonly counts: Float64Array;
   sum: number;
@@ -16,32 +18,36 @@ interface ExportedValue {
 }
 
 /**
- * A Prometheus histogram with one label, registered in a prom-client registry and exposed exactly
- * as prom-client's own (`_bucket` with `le`, `_sum`, `_count`). prom-client hashes the label set on
- * every observation, which costs a request some microseconds; here an observation is an array
- * increment on the label's series, and the cumulative buckets are built only when Prometheus scrapes.
+ * A Prometheus histogram with one label or a few, registered in a prom-client registry and exposed
+ * exactly as prom-client's own (`_bucket` with `le`, `_sum`, `_count`). prom-client hashes the label
+ * set on every observation, which costs a request some microseconds; here an observation is an array
+ * increment on the label set's series, and the cumulative buckets are built only when Prometheus scrapes.
  */
 export class LabelledHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly #series = new Map<string, Series>();
+  readonly #labelNames: readonly string[];
 
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelName: string,
+    labelNames: string | readonly string[],
     private readonly bounds: readonly number[],
     registry: Registry,
   ) {
+    this.#labelNames = typeof labelNames === 'string' ? [labelNames] : labelNames;
     registry.registerMetric(this as never);
   }
 
-  /** Counts one observation of `value` for the label value `label`. */
-  observe(label: string, value: number): void {
-    let series = this.#series.get(label);
+  /** Counts one observation of `value` for a label value, or label values in the order of the names. */
+  observe(labels: string | readonly string[], value: number): void {
+    const key = typeof labels === 'string' ? labels : labels.join('\u0000');
+    let series = this.#series.get(key);
     if (series === undefined) {
-      series = { counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
-      this.#series.set(label, series);
+      const values = typeof labels === 'string' ? [labels] : [...labels];
+      series = { labels: values, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+      this.#series.set(key, series);
     }
     let bucket = 0;
     while (bucket < this.bounds.length && value > this.bounds[bucket]!) bucket += 1;
@@ -54,19 +60,19 @@ export class LabelledHistogram {
   get(): { name: string; help: string; type: string; aggregator: string; values: ExportedValue[] } {
     const values: ExportedValue[] = [];
     const bucketName = `${this.name}_bucket`;
-    for (const [label, series] of this.#series) {
+    for (const series of this.#series.values()) {
+      const labels: Record<string, string> = {};
+      series.labels.forEach((value, i) => {
+        if (i < this.#labelNames.length) labels[this.#labelNames[i]!] = value;
+      });
       let cumulative = 0;
       for (let i = 0; i < this.bounds.length; i += 1) {
         cumulative += series.counts[i]!;
-        values.push({
-          value: cumulative,
-          labels: { le: this.bounds[i]!, [this.labelName]: label },
-          metricName: bucketName,
-        });
+        values.push({ value: cumulative, labels: { le: this.bounds[i]!, ...labels }, metricName: bucketName });
       }
-      values.push({ value: series.count, labels: { le: '+Inf', [this.labelName]: label }, metricName: bucketName });
-      values.push({ value: series.sum, labels: { [this.labelName]: label }, metricName: `${this.name}_sum` });
-      values.push({ value: series.count, labels: { [this.labelName]: label }, metricName: `${this.name}_count` });
+      values.push({ value: series.count, labels: { le: '+Inf', ...labels }, metricName: bucketName });
+      values.push({ value: series.sum, labels, metricName: `${this.name}_sum` });
+      values.push({ value: series.count, labels, metricName: `${this.name}_count` });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }

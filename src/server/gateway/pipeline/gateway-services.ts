@@ -16,7 +16,7 @@ import { KeysService } from '../keys/keys.service.js';
 import { Limiter } from '../limits/limiter.js';
 import { LimitsService } from '../limits/limits.service.js';
 import { UsageHistory } from '../limits/usage-history.js';
-import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { deploymentLabel, GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { DeploymentHealthTracker } from '../model-registry/deployment-health.js';
 import { ModelRegistry } from '../model-registry/model-registry.js';
 import { PrincipalsRepository } from '../principals/principals.repository.js';
@@ -186,7 +186,10 @@ export function createGatewayServices(
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
   const prices = new PriceTable(options.config.pricing);
-  const metrics = new GatewayMetrics(options.registry, () => registry.settings().allowed_models);
+  const metrics = new GatewayMetrics(options.registry, () => registry.settings().allowed_models, {
+    deploymentsOf: (model) => registry.deploymentsFor(model).map((deployment) => deploymentLabel(deployment, registry)),
+    inFlight: () => inFlight.count,
+  });
   const limits = new LimitsService(
     new Limiter(new UsageHistory(sqlite, recorder)),
     principals,

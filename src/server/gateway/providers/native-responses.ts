@@ -150,8 +150,8 @@ const CARRIES_RESPONSE = /^response\.(created|in_progress|completed|incomplete|f
  * Response objects, made public (see {@link PublicResponse}). Every event is parsed: a malformed one
  * ends the relay as a stream error instead of reaching the client. The final Response's usage is
  * reported, and handed to `keep` when the response is kept. A `response.failed` or `error` event ends
- * the relay as a stream error, which the caller reports in the client's shape and accounts as failed,
- * and so does a body that ends before the final Response.
+ * the relay as a stream error, which the caller reports in the client's shape and accounts as failed
+ * (with the usage a failed Response reports), and so does a body that ends before the final Response.
  */
 export async function* relayResponsesStream(
   events: AsyncIterable<SseEvent>,
@@ -195,7 +195,12 @@ export async function* relayResponsesStream(
       // then the data's own, and the client is sent it named, as OpenAI sends it.
       const type = event.event ?? (typeof payload.type === 'string' ? payload.type : '');
       written?.note(type, payload);
-      if (type === 'response.failed' && options.keep) keepFailed(event.data);
+      if (type === 'response.failed') {
+        // A failed Response still says what the provider billed: that, not the estimate, is accounted.
+        const usage = usageOf(payload.response);
+        if (usage) options.usage.report(usage);
+        if (options.keep) keepFailed(event.data);
+      }
       // Not relayed: the gateway's own error event takes its place, and its number.
       if (type === 'error' || type === 'response.failed') throw streamFailure(event.data);
       if (options.sequence !== undefined) noteSequence(options.sequence, payload);

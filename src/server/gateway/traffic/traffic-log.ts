@@ -3,40 +3,10 @@ import { assertNever } from '../formats/ir.js';
 import type { GatewayEventBus } from './event-bus.js';
 import { RecordArena, type ArenaRecord } from './record-arena.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
+import { redactCredentials, redactCredentialsInText } from './body-credentials.js';
 
 /** Longest body kept per request (characters of JSON); larger ones are cut and flagged. */
 export const MAX_BODY_CHARS = 64 * 1024;
-
-/**
- * Body fields that may carry credentials, by lower-case name: some clients send keys in the body, and
- * the APIs themselves carry third-party ones (a Responses MCP tool's `authorization` and `headers`
- * such as `Authorization`, a Messages MCP server's `authorization_token`).
- */
-const SECRET_FIELDS = new Set([
-  'api_key',
-  'apikey',
-  'api-key',
-  'x-api-key',
-  'authorization',
-  'proxy-authorization',
-  'authorization_token',
-  'access_token',
-  'refresh_token',
-  'client_secret',
-  'password',
-  'secret',
-  'token',
-]);
-
-/**
- * A secret field's string value in JSON text (`"Authorization": "Bearer ..."`), up to its closing
- * quote or the end of a cut text: a body kept as text (cut at the limit) is never parsed, and must
- * not show what a parsed one would hide.
- */
-const SECRET_IN_TEXT = new RegExp(
-  `("(?:${[...SECRET_FIELDS].join('|')})"\\s*:\\s*")(?:[^"\\\\]|\\\\.)*(?:"|\\\\?$)`,
-  'gi',
-);
 
 /**
  * A body as a finished request hands it to the traffic buffer: text, never an object graph, because
@@ -62,15 +32,6 @@ export interface TrafficRecord extends Omit<
   readonly responseBody: StoredBody | undefined;
 }
 
-function redact(key: string, value: unknown): unknown {
-  return typeof value === 'string' && SECRET_FIELDS.has(key.toLowerCase()) ? '[redacted]' : value;
-}
-
-/** Text with the values of secret fields replaced, wherever it holds JSON (a cut body, an SSE transcript). */
-function redactText(text: string): string {
-  return text.includes('"') ? text.replace(SECRET_IN_TEXT, '$1[redacted]"') : text;
-}
-
 /** JSON text to keep; text past the limit is cut now (the buffer copies what it keeps, never a parent string). */
 export function jsonBody(text: string, patch?: Readonly<Record<string, unknown>>): StoredBody {
   if (text.length > MAX_BODY_CHARS) return { kind: 'text', text: text.slice(0, MAX_BODY_CHARS), truncated: true };
@@ -92,15 +53,15 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
       try {
         value = JSON.parse(body.text);
       } catch {
-        return { value: body.text, truncated: false };
+        return { value: redactCredentialsInText(body.text), truncated: false };
       }
       if (body.patch && value !== null && typeof value === 'object') value = { ...(value as object), ...body.patch };
-      return { value: JSON.parse(JSON.stringify(value, redact)) as unknown, truncated: false };
+      return { value: JSON.parse(JSON.stringify(value, redactCredentials)) as unknown, truncated: false };
     }
     case 'text':
-      return { value: redactText(body.text), truncated: body.truncated };
+      return { value: redactCredentialsInText(body.text), truncated: body.truncated };
     case 'value':
-      return { value: JSON.parse(JSON.stringify(body.value, redact)) as unknown, truncated: false };
+      return { value: JSON.parse(JSON.stringify(body.value, redactCredentials)) as unknown, truncated: false };
     default:
       return assertNever(body, 'stored body');
   }
@@ -122,6 +83,8 @@ function eventOf({ seq, texts }: ArenaRecord, bodies: boolean): TrafficEvent {
 export class TrafficLog {
   private readonly arena: RecordArena;
   private seq: number;
+  /** The seq before this process's first record: numbers at or below it were never this process's. */
+  private readonly firstSeq: number;
 
   /**
    * Sequence numbers start from the clock (a thousand per millisecond, exact far past 2^50), so they
@@ -135,6 +98,7 @@ export class TrafficLog {
   ) {
     this.arena = new RecordArena(capacity);
     this.seq = now() * 1000;
+    this.firstSeq = this.seq;
   }
 
   /** Records a finished request and publishes it to live subscribers. */
@@ -156,6 +120,15 @@ export class TrafficLog {
   listAfter(after: number, limit: number, bodies = true): { readonly events: TrafficEvent[]; readonly more: boolean } {
     const { records, more } = this.arena.nextAfter(limit, after);
     return { events: records.map((found) => eventOf(found, bodies)), more };
+  }
+
+  /**
+   * How many of this process's requests numbered after `after` and before `seq` (a held one) the
+   * buffer dropped: numbers are handed out one by one and the oldest records go first, so those
+   * between are exactly the ones a reader resuming from `after` can no longer get.
+   */
+  droppedBetween(after: number, seq: number): number {
+    return Math.max(0, seq - Math.max(after, this.firstSeq) - 1);
   }
 
   /** The buffer's capacity. */

@@ -2,6 +2,9 @@ import type { UsageEntry } from '../../accounting/usage-entry.js';
 import type { Usage } from '../../formats/ir.js';
 import { tokensForChars } from '../../formats/token-estimate.js';
 import { visitRequestTexts } from '../../guardrails/request-texts.js';
+import { rulesOf } from '../../guardrails/request-rules.js';
+import { findEntities } from '../../guardrails/pii/detectors.js';
+import { collectPlaceholders, PiiScrubber } from '../../guardrails/pii/pii-scrubber.js';
 import { modelLabel } from '../../metrics/gateway-metrics.js';
 import { roundUsd } from '../../accounting/pricing.js';
 import { textBody } from '../../traffic/traffic-log.js';
@@ -26,6 +29,22 @@ function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined 
   return { promptTokens: tokensForChars(chars), completionTokens: 0 };
 }
 
+/**
+ * A model name as usage and the traffic view record it. A name the gateway serves (or an alias of one)
+ * is kept as it is, so usage groups by it; any other name is client text like the body, so the values
+ * the request's PII rule finds in it are redacted (`[EMAIL_1]`), as they are in its error message.
+ */
+function recordedModelName(ctx: RequestContext, name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const rule = rulesOf(ctx).pii;
+  if (rule === undefined || ctx.services.registry.resolve(name).ok) return name;
+  const found = findEntities(name, rule.detectors);
+  if (found.length === 0) return name;
+  const quoted = new Set<string>();
+  collectPlaceholders(name, quoted);
+  return new PiiScrubber(false, quoted).scrub(name, found);
+}
+
 /** The usage row of a request, from what its context gathered. */
 export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
@@ -33,6 +52,7 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const promptTokens = usage?.promptTokens ?? 0;
   const completionTokens = usage?.completionTokens ?? 0;
   const model = ctx.model ?? null;
+  const recordedModel = recordedModelName(ctx, ctx.model);
   return {
     requestId: ctx.requestId,
     createdAt: ctx.startedAtMs,
@@ -40,8 +60,8 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     ownerUser: key?.ownerUser ?? null,
     team: key?.team ?? null,
     endpoint: ctx.endpoint,
-    model,
-    requestedModel: ctx.requestedModel ?? null,
+    model: recordedModel,
+    requestedModel: recordedModelName(ctx, ctx.requestedModel),
     deployment: ctx.deployment?.id ?? null,
     provider: ctx.deployment?.provider ?? null,
     promptTokens,
@@ -88,7 +108,8 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {
     const label = modelLabel(entry.model, services.registry);
-    services.metrics.observeRequest(label, status, entry.latencyMs / 1000, entry.promptTokens, entry.completionTokens);
+    const seconds = entry.latencyMs / 1000;
+    services.metrics.observeRequest(label, status, seconds, entry.promptTokens, entry.completionTokens, entry.costUsd);
   }
   if (ctx.principal?.kind === 'key') services.keys.noteUsed(ctx.principal.key.row.id);
   ctx.trace?.finish({
@@ -107,7 +128,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     path: ctx.path,
     status,
     error_type: entry.errorType,
-    requested_model: ctx.requestedModel ?? null,
+    requested_model: entry.requestedModel,
     model: entry.model,
     deployment: entry.deployment,
     provider: entry.provider,

@@ -13,7 +13,7 @@ import type { ClientWatch } from '../client-connection.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 import { capableDeployments, requiredCapabilities } from './capabilities.js';
 import { MAX_SDK_WAIT_SECONDS } from '../../sdk-wait.js';
-import { modelLabel } from '../../metrics/gateway-metrics.js';
+import { deploymentLabel, modelLabel } from '../../metrics/gateway-metrics.js';
 import { passedThroughContext } from '../../telemetry/traceparent.js';
 
 /** Endpoints whose requests need capabilities of the deployment that answers them. */
@@ -138,6 +138,7 @@ export async function route(
   if (ctx.trace === undefined && ctx.headers.traceparent !== undefined)
     ctx.traceHeaders = passedThroughContext(ctx.headers.traceparent, ctx.headers.tracestate);
   let last: UpstreamError | undefined;
+  let previous: Deployment | undefined;
   for (const deployment of deploymentOrder(deployments, health)) {
     ctx.deployment = deployment;
     for (let retry = 0; retry <= deployment.maxRetries; retry += 1) {
@@ -150,6 +151,10 @@ export async function route(
         await pause(wait, signal);
       }
       if (signal.aborted) throw new ClientClosedError();
+      if (retry > 0) ctx.services.metrics.upstreamRetry(failureLabel(ctx), deploymentOf(ctx));
+      else if (previous !== undefined)
+        ctx.services.metrics.upstreamFallback(failureLabel(ctx), deploymentLabel(previous, registry));
+      previous = deployment;
       ctx.attempts += 1;
       health.calling(deployment);
       const started = performance.now();
@@ -188,7 +193,7 @@ export async function route(
         const unavailableMs = asked > config.gateway.max_retry_wait_ms ? asked : 0;
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed, unavailableMs);
         // The upstream's failures, not the caller's: a request the provider refused as malformed is not one.
-        if (blamed) ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
+        if (blamed) ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer', deploymentOf(ctx));
         last = error;
         if (error.retryable) continue;
         // A refusal of this deployment (its key, model or address) is no reason to fail a model that
@@ -221,7 +226,11 @@ function abandonedWhileSilent(ctx: RequestContext, deployment: Deployment, waite
     0,
     `no answer after ${Math.round(waitedMs)} ms, when the client left (timeout_ms is ${deployment.timeoutMs})`,
   );
-  ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer');
+  ctx.services.metrics.upstreamFailure(
+    failureLabel(ctx),
+    'before_answer',
+    deploymentLabel(deployment, ctx.services.registry),
+  );
 }
 
 /**
@@ -251,7 +260,11 @@ export function settleStreamHealth(ctx: RequestContext): void {
   if (failure === undefined) health.success(relayed.deployment, relayed.latencyMs);
   else {
     health.failure(relayed.deployment, relayed.latencyMs, failure.status, failure.message, blamesDeployment(failure));
-    ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'mid_stream');
+    ctx.services.metrics.upstreamFailure(
+      failureLabel(ctx),
+      'mid_stream',
+      deploymentLabel(relayed.deployment, ctx.services.registry),
+    );
   }
 }
 
@@ -263,12 +276,17 @@ function observeAnswer(ctx: RequestContext, kind: ProviderAnswer['kind'], answer
   if (ctx.endpoint === 'count_tokens') return;
   const { metrics } = ctx.services;
   if (kind === 'stream') metrics.timeToFirstToken.observe(failureLabel(ctx), (answeredAt - ctx.startedAt) / 1000);
-  else metrics.upstreamDuration.observe(failureLabel(ctx), latencyMs / 1000);
+  else metrics.observeUpstream(failureLabel(ctx), deploymentOf(ctx), latencyMs / 1000);
 }
 
 /** The request's model as the upstream metrics' label. */
 function failureLabel(ctx: RequestContext): string {
   return modelLabel(ctx.model, ctx.services.registry);
+}
+
+/** The attempt's deployment as the upstream metrics' label. */
+function deploymentOf(ctx: RequestContext): string {
+  return deploymentLabel(ctx.deployment, ctx.services.registry);
 }
 
 /** The client disconnected before an answer: nothing can be sent, the request is accounted as 499. */

@@ -10,6 +10,7 @@ import {
 import { assertNever } from '../../formats/ir.js';
 import { openEventStream } from '../../../http/event-stream.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
+import type { TrafficLog } from '../../traffic/traffic-log.js';
 import { replayTraffic } from './traffic-replay.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -18,6 +19,21 @@ const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 function trafficFrame(event: TrafficEvent): string {
   return `id: ${event.seq}\nevent: traffic\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * Frames for a resumed stream: a `gap` event before the first event that follows requests the buffer
+ * dropped (before the client reconnected, or while it read the replay slowly), saying how many.
+ */
+function resumedFrames(traffic: TrafficLog, resume: number): (event: TrafficEvent) => string {
+  let last = resume;
+  return (event) => {
+    const missed = traffic.droppedBetween(last, event.seq);
+    const gap =
+      missed === 0 ? '' : `event: gap\ndata: ${JSON.stringify({ after: last, next_seq: event.seq, missed })}\n\n`;
+    last = event.seq;
+    return gap + trafficFrame(event);
+  };
 }
 
 function frameOf(message: GatewayBusMessage): string {
@@ -33,7 +49,8 @@ function frameOf(message: GatewayBusMessage): string {
 
 /**
  * `GET /internal/traffic` (recent requests, newest first) and `GET /internal/traffic/stream` (SSE:
- * `traffic` events with `id` = seq so `Last-Event-ID` resumes, `invalidate` events for admin changes).
+ * `traffic` events with `id` = seq so `Last-Event-ID` resumes, `gap` events where a resumed stream
+ * skips requests the buffer dropped, `invalidate` events for admin changes).
  */
 export const trafficRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -54,11 +71,14 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
         after === undefined
           ? services.traffic.list(limit, bodies === 'true')
           : services.traffic.listAfter(after, limit, bodies === 'true');
+      // Newest first: the page's oldest event is the first one after `after` still held.
+      const first = page.events[page.events.length - 1];
       return {
         data: page.events,
         has_more: page.more,
         capacity: services.traffic.capacity,
         last_seq: services.traffic.lastSeq,
+        missed: after === undefined || first === undefined ? 0 : services.traffic.droppedBetween(after, first.seq),
       };
     },
   );
@@ -92,7 +112,7 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
       clearInterval(heartbeat);
     });
     if (resume === undefined) return;
-    void replayTraffic(raw, services.traffic, resume, trafficFrame, () => {
+    void replayTraffic(raw, services.traffic, resume, resumedFrames(services.traffic, resume), () => {
       replaying = false;
       for (const frame of held.splice(0)) raw.write(frame);
     }).catch((error: unknown) => {
