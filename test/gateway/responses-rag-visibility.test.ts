@@ -87,4 +87,33 @@ describe('kept responses made with a RAG collection a teammate may not read', ()
     );
     expect((await alice.responses.retrieve(made.id)).id).toBe(made.id);
   });
+
+  it('is not shared through a collection deleted and made again under its name, open to all', async () => {
+    await h.admin('POST', '/internal/rag/collections', { name: 'secret', access: { users: ['alice'] } });
+    await h.admin('POST', '/internal/rag/collections/secret/documents', {
+      key: 'deal.md',
+      content: '# Deal\n\nWe plan to acquire Initech next quarter.',
+    });
+    const made = await alice.responses.create(
+      { model: 'demo/echo', input: 'acquire Initech' },
+      { headers: { 'x-gatehouse-rag': 'secret' } },
+    );
+    expect(await carol.responses.retrieve(made.id).catch((error: unknown) => error)).toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await h.admin('DELETE', '/internal/rag/collections/secret')).status).toBe(204);
+    expect(
+      (await h.admin('POST', '/internal/rag/collections', { name: 'secret', description: 'now a public FAQ' })).status,
+    ).toBe(201);
+
+    expect(await carol.responses.retrieve(made.id).catch((error: unknown) => error)).toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+    const continued = await carol.responses
+      .create({ model: 'demo/echo', input: 'what was the plan?', previous_response_id: made.id })
+      .catch((error: unknown) => error);
+    expect(continued).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await alice.responses.retrieve(made.id)).id).toBe(made.id);
+  });
 });

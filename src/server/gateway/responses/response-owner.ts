@@ -12,6 +12,9 @@ export function responseOwner(ctx: RequestContext): ResponseOwner {
     keyId: key.id,
     team: key.team,
     sameTeam: () => ctx.services.principals.sameTeamSince(key.team, ctx.startedAtMs),
-    mayReadCollections: (names) => retriever.readable(key, names).denied.length === 0,
+    mayReadCollections: (names, keptAtMs) => {
+      const { allowed, denied } = retriever.readable(key, names);
+      return denied.length === 0 && allowed.every((collection) => collection.createdAt <= keptAtMs);
+    },
   };
 }

@@ -11,8 +11,12 @@ export interface ResponseOwner {
   readonly team: string | null;
   /** Whether `team` is still the record it was when the request began (see PrincipalsService.sameTeamSince). */
   readonly sameTeam: () => boolean;
-  /** Whether the key may read every one of these RAG collections (a teammate's response may quote them). */
-  readonly mayReadCollections: (names: readonly string[]) => boolean;
+  /**
+   * Whether the key may read every one of these RAG collections (a teammate's response may quote
+   * them), each the very collection the response was made with: one of the name made after
+   * `keptAtMs` is another collection, whose readers say nothing of what the old one held.
+   */
+  readonly mayReadCollections: (names: readonly string[], keptAtMs: number) => boolean;
 }
 
 /** A kept conversation as it is sent again: its items, and the RAG collections its answers were made with. */
@@ -231,7 +235,9 @@ export class ResponsesService {
   private readable(owner: ResponseOwner, id: string): StoredResponseRow | undefined {
     const row = this.repository.findVisible(id, owner.keyId, owner.team);
     if (row === undefined || row.keyId === owner.keyId) return row;
-    return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections) ? row : undefined;
+    return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections, row.createdAt)
+      ? row
+      : undefined;
   }
 }
 
