@@ -34,20 +34,23 @@ export interface RestoreInput {
 /**
  * A store write: afterwards everything about the written namespace (log, state, branches,
  * checkpoints) and the namespace list are refreshed. So they are after a 409: the branch moved or
- * the name is taken, so what the screens show of the namespace is out of date.
+ * the name is taken, so what the screens show of the namespace is out of date. The write is over
+ * when the store answers it: the refresh follows on its own (the promise is not returned), so a
+ * slow read of the namespace never keeps a dialog busy, nor its result waiting.
  */
 function useNamespaceWrite<I, O>(send: (api: ApiClient, input: I) => Promise<O>, namespaceOf: (input: I) => string) {
   const api = useApi();
   const client = useQueryClient();
-  const refresh = (input: I) =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespaceOf(input)) }),
-      client.invalidateQueries({ queryKey: queryKeys.store.namespaces() }),
-    ]);
+  const refresh = (input: I): void => {
+    void client.invalidateQueries({ queryKey: queryKeys.store.namespace(namespaceOf(input)) });
+    void client.invalidateQueries({ queryKey: queryKeys.store.namespaces() });
+  };
   return useMutation({
     mutationFn: (input: I) => send(api, input),
     onSuccess: (_data, input) => refresh(input),
-    onError: (error, input) => (error instanceof ApiError && error.status === 409 ? refresh(input) : undefined),
+    onError: (error, input) => {
+      if (error instanceof ApiError && error.status === 409) refresh(input);
+    },
   });
 }
 
@@ -160,7 +163,9 @@ export function useGc() {
         body: { keep: input.keep, dry_run: input.dryRun },
         schema: gcResponseSchema,
       }),
-    onSuccess: (_data, input) =>
-      input.dryRun ? undefined : client.invalidateQueries({ queryKey: queryKeys.store.all }),
+    // As for the other writes, the prune is over when the store answers; the refresh follows.
+    onSuccess: (_data, input) => {
+      if (!input.dryRun) void client.invalidateQueries({ queryKey: queryKeys.store.all });
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type Query } from '@tanstack/react-query';
 import {
   MAX_PAGE_LIMIT,
   branchListResponseSchema,
@@ -7,6 +7,7 @@ import {
   logEntrySchema,
   logResponseSchema,
   namespaceListResponseSchema,
+  type StateResponse,
 } from '../../../shared/store-api.js';
 import { readAllPages } from './all-pages.js';
 import { readStoreState } from './store-state.js';
@@ -110,16 +111,24 @@ export function useRevision(namespace: string, id: number | undefined) {
   });
 }
 
+/** True when a state query's key is for the same namespace and branch as `scope`. */
+function sameScope(query: Query<StateResponse> | undefined, scope: StoreScope): boolean {
+  const key = query?.queryKey;
+  return key !== undefined && key[1] === scope.namespace && key[3] === scope.branch;
+}
+
 /**
  * The documents of a branch at a revision or checkpoint (head when neither), read a page at a time
- * (see {@link readStoreState}).
+ * (see {@link readStoreState}). While another revision of the same branch loads, the last one's
+ * documents stay as placeholder data (`isPlaceholderData`), so a list keeps its place; never those of
+ * another branch or namespace, which would pass for the new scope's.
  */
 export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled = true) {
   const api = useApi();
-  return useQuery({
+  return useQuery<StateResponse>({
     queryKey: queryKeys.store.state(scope, at),
     enabled,
-    placeholderData: keepPreviousData,
+    placeholderData: (previous, previousQuery) => (sameScope(previousQuery, scope) ? previous : undefined),
     // Sharing rebuilds objects key by key, which would drop a document named "__proto__" (and costs a
     // walk over every document of a large state on each refetch).
     structuralSharing: false,

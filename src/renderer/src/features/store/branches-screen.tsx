@@ -15,12 +15,14 @@ import { BranchDialog } from './actions/branch-dialog.js';
 import { DeleteBranchDialog } from './actions/delete-branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { scopeAfterDelete } from './actions/scope-after-delete.js';
+import { useDeletedRows } from './use-deleted-rows.js';
 import { useScope } from './use-scope.js';
 
 /** The branches of a namespace with base and head revisions; create one, restore from one, or delete one. */
 export function BranchesScreen() {
   const scope = useScope();
   const branches = useBranches(scope);
+  const listed = useDeletedRows(branches.data?.branches, (branch) => branch.name);
   const [creating, setCreating] = useState(false);
   const [restoreFrom, setRestoreFrom] = useState<string>();
   const [deleting, setDeleting] = useState<string>();
@@ -30,6 +32,7 @@ export function BranchesScreen() {
   const history = (name: string): string => href('store/history', { ns: scope.namespace, branch: name });
   const deleted = (result: BranchDeleteResponse): void => {
     const before = branches.data?.branches.map((branch) => branch.name) ?? [];
+    listed.hide(result.name);
     setDeleting(undefined);
     showToast(`Deleted branch “${result.name}” and its ${plural(result.pruned, 'revision')}`);
     emptied.current = before.every((name) => name === result.name);
@@ -109,8 +112,8 @@ export function BranchesScreen() {
         <QueryView
           query={branches}
           errorTitle="Could not load the branches"
-          empty={(data) =>
-            data.branches.length === 0 && (
+          empty={() =>
+            listed.shown?.length === 0 && (
               <EmptyState icon={<BranchIcon size={28} />} title={`No branches in ${scope.namespace} yet`}>
                 A branch appears when documents are first applied to it, or when you create one from a revision or
                 checkpoint.
@@ -118,12 +121,12 @@ export function BranchesScreen() {
             )
           }
         >
-          {(data) => (
+          {() => (
             <DataTable
               label="Branches"
               testId="branches-table"
               autoFocus
-              rows={data.branches}
+              rows={listed.shown ?? []}
               columns={columns}
               rowKey={(branch) => branch.name}
               onOpen={(branch) => navigate(history(branch.name))}

@@ -14,6 +14,7 @@ import { nameText } from '../../lib/invisible-chars.js';
 import { CreateCheckpointDialog, DeleteCheckpointDialog } from './actions/checkpoint-dialogs.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
+import { useDeletedRows } from './use-deleted-rows.js';
 import { useScope } from './use-scope.js';
 
 type Action =
@@ -25,6 +26,7 @@ type Action =
 export function CheckpointsScreen() {
   const scope = useScope();
   const checkpoints = useCheckpoints(scope.namespace);
+  const listed = useDeletedRows(checkpoints.data?.checkpoints, (checkpoint) => checkpoint.name);
   const [action, setAction] = useState<Action>();
   const documentsAt = (checkpoint: Checkpoint): string =>
     href('store/documents', { ns: scope.namespace, branch: checkpoint.branch, checkpoint: checkpoint.name });
@@ -113,8 +115,8 @@ export function CheckpointsScreen() {
         <QueryView
           query={checkpoints}
           errorTitle="Could not load the checkpoints"
-          empty={(data) =>
-            data.checkpoints.length === 0 && (
+          empty={() =>
+            listed.shown?.length === 0 && (
               <EmptyState
                 icon={<TagIcon size={28} />}
                 title="No checkpoints yet"
@@ -130,12 +132,12 @@ export function CheckpointsScreen() {
             )
           }
         >
-          {(data) => (
+          {() => (
             <DataTable
               label="Checkpoints"
               testId="checkpoints-table"
               autoFocus
-              rows={data.checkpoints}
+              rows={listed.shown ?? []}
               columns={columns}
               rowKey={(checkpoint) => checkpoint.name}
               onOpen={(checkpoint) => navigate(documentsAt(checkpoint))}
@@ -143,17 +145,15 @@ export function CheckpointsScreen() {
           )}
         </QueryView>
       </PageBody>
-      {action?.kind === 'create' && (
-        <CreateCheckpointDialog
-          scope={scope}
-          existing={checkpoints.data?.checkpoints ?? []}
-          onClose={() => setAction(undefined)}
-        />
-      )}
+      {action?.kind === 'create' && <CreateCheckpointDialog scope={scope} onClose={() => setAction(undefined)} />}
       {action?.kind === 'delete' && (
         <DeleteCheckpointDialog
           namespace={scope.namespace}
           checkpoint={action.checkpoint}
+          onDeleted={() => {
+            listed.hide(action.checkpoint.name);
+            setAction(undefined);
+          }}
           onClose={() => setAction(undefined)}
         />
       )}

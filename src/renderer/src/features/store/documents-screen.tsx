@@ -90,6 +90,9 @@ function DocumentsView() {
     checkpoint.status === 'found' && checkpoint.checkpoint.branch !== scope.branch ? checkpoint.checkpoint : undefined;
 
   const atHead = !at.checkpoint && (!at.revision || at.revision === head.data?.revision);
+  // Another revision of this branch is loading: the last one's documents stay in place meanwhile, said
+  // to be that revision's and without actions, which would act on the revision being loaded.
+  const previous = state.isPlaceholderData;
   const toolbar = (
     <header className="toolbar toolbar-wrap">
       <span className="toolbar-title">Documents at</span>
@@ -107,11 +110,13 @@ function DocumentsView() {
         }}
       />
       {readable && state.data && (
-        <span className="muted" data-testid="state-summary">
+        <span className="muted" data-testid="state-summary" aria-busy={previous || undefined}>
+          {previous && <span className="spinner spinner-sm" aria-hidden="true" />}
+          {previous ? 'Loading; showing ' : ''}
           {plural(keys.length, 'document')} at <span className="mono">#{state.data.revision}</span>
         </span>
       )}
-      {readable && !atHead && state.data && (
+      {readable && !atHead && state.data && !previous && (
         <Button
           size="sm"
           className="toolbar-end"

@@ -34,7 +34,14 @@ export function BranchDialog({
   // the list is refreshed and this says so too.
   const problem = branchNameProblem(name, scope.namespace, branches.data?.branches);
   const sourceLabel = from.revision || from.checkpoint ? describeTarget(from) : `the head of ${scope.branch}`;
-  const canSubmit = name !== '' && !problem && !!source.data;
+  // The preview comes first, and the name is checked against the listed branches: a submit made
+  // before they are read waits for them rather than being dropped.
+  const waiting = source.isPending
+    ? 'Creating the branch once its documents are read…'
+    : branches.isPending
+      ? `Creating the branch once the branches of ${scope.namespace} are read…`
+      : undefined;
+  const canSubmit = name !== '' && !problem && (waiting !== undefined || !!source.data);
   // The branch does not exist yet: say what it will be made from and hold, not what "would change".
   const summary =
     source.data &&
@@ -67,6 +74,7 @@ export function BranchDialog({
       confirmTestId="confirm-branch"
       busy={create.isPending}
       disabled={!canSubmit}
+      waiting={waiting}
       after={
         <DiffPreview
           title="Documents on the new branch"

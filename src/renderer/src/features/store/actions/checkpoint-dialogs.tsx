@@ -1,30 +1,33 @@
 import { useState } from 'react';
 import { checkpointNameSchema, type Checkpoint } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
-import { useLog } from '../../../api/store-queries.js';
+import { useCheckpoints, useLog } from '../../../api/store-queries.js';
 import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
 import { ConfirmFooter, Dialog, FormDialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 
-/** Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). */
+/**
+ * Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). Whether
+ * a name exists decides what is sent (moving one keeps its description), so the dialog reads the
+ * namespace's checkpoints and the branch head before it sends: a submit made sooner waits for them.
+ */
 export function CreateCheckpointDialog({
   scope,
-  existing,
   onClose,
 }: {
   readonly scope: StoreScope;
-  readonly existing: readonly Checkpoint[];
   readonly onClose: () => void;
 }) {
   const log = useLog(scope);
   const head = log.data?.pages[0]?.entries[0];
+  const checkpoints = useCheckpoints(scope.namespace);
   const create = useCreateCheckpoint();
   const [name, setName] = useState('');
   // Undefined until the user edits it: moving a checkpoint then keeps the description it has.
   const [edited, setEdited] = useState<string>();
-  const moving = existing.find((checkpoint) => checkpoint.name === name.trim());
+  const moving = checkpoints.data?.checkpoints.find((checkpoint) => checkpoint.name === name.trim());
   const description = edited ?? moving?.description ?? '';
   // Already at the head: "moving" it would change only its description, if that was edited.
   const inPlace = moving !== undefined && head !== undefined && moving.revision_id === head.id;
@@ -35,10 +38,17 @@ export function CreateCheckpointDialog({
     name.trim() === '' || nameCheck.success
       ? undefined
       : `Name ${nameCheck.error.issues[0]?.message ?? 'is not valid'}.`;
-  // The store marks the head it has when the request arrives, so a submit need not wait for the log:
-  // only a branch known to be empty is refused here. Enter typed before the log is read is not dropped.
   const empty = log.isSuccess && head === undefined;
-  const canSubmit = name.trim() !== '' && !empty && !unchanged && nameProblem === undefined;
+  // Until the list is read, any name looks new, and the store would move one that exists and replace
+  // its description with the empty one shown. A branch head that could not be read is no obstacle: the
+  // store marks the head it has when the request arrives.
+  const waiting = checkpoints.isPending
+    ? `Marking the head of ${scope.branch} once the namespace’s checkpoints are read…`
+    : log.isPending
+      ? `Marking the head of ${scope.branch} once it is read…`
+      : undefined;
+  const canSubmit =
+    name.trim() !== '' && !empty && !unchanged && nameProblem === undefined && checkpoints.error === null;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
   const submit = (): void =>
@@ -77,8 +87,11 @@ export function CreateCheckpointDialog({
       confirmTestId="confirm-checkpoint"
       busy={create.isPending}
       disabled={!canSubmit}
+      waiting={waiting}
       request={create}
-      errorTitle="Could not create the checkpoint"
+      // Without the list the dialog cannot tell a new name from one it would move.
+      error={checkpoints.error ?? create.error}
+      errorTitle={checkpoints.error ? 'Could not list the checkpoints' : 'Could not create the checkpoint'}
     >
       <Field
         label="Name"
@@ -89,7 +102,9 @@ export function CreateCheckpointDialog({
             ? `“${moving.name}” is already at #${moving.revision_id}: ${unchanged ? 'edit its description to update it' : 'its description will be updated'}.`
             : moving
               ? `“${moving.name}” exists at #${moving.revision_id}; it will move to ${head ? `#${head.id}` : 'the head'}.`
-              : 'For example release-2024-06.'
+              : checkpoints.isPending
+                ? 'Reading the checkpoints, to tell a new name from one that moves…'
+                : 'For example release-2024-06.'
         }
       >
         <TextInput id="checkpoint-name" value={name} onChange={(event) => setName(event.target.value)} />
@@ -118,10 +133,13 @@ export function CreateCheckpointDialog({
 export function DeleteCheckpointDialog({
   namespace,
   checkpoint,
+  onDeleted,
   onClose,
 }: {
   readonly namespace: string;
   readonly checkpoint: Checkpoint;
+  /** Once the store has deleted it (the dialog is then done; the checkpoint list is read again meanwhile). */
+  readonly onDeleted: () => void;
   readonly onClose: () => void;
 }) {
   const remove = useDeleteCheckpoint();
@@ -130,7 +148,7 @@ export function DeleteCheckpointDialog({
       { namespace, name: checkpoint.name },
       {
         onSuccess: () => {
-          onClose();
+          onDeleted();
           showToast(`Deleted checkpoint “${checkpoint.name}”`);
         },
       },

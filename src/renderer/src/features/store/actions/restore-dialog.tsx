@@ -33,14 +33,18 @@ export function RestoreDialog({
   const restore = useRestore();
   const complete = isCompleteSource(source);
   const moved = isBranchMoved(restore.error);
-  // Previewed only from the chosen source's own documents, never the last source's kept on screen.
-  const fromData = from.current ? from.data : undefined;
   const changes = useMemo(
-    () => (head.data && fromData ? diffStates(head.data.objects, fromData.objects) : undefined),
-    [head.data, fromData],
+    () => (head.data && from.data ? diffStates(head.data.objects, from.data.objects) : undefined),
+    [head.data, from.data],
   );
-  // Never confirm against a head that is being read again (after the branch moved).
-  const canSubmit = complete && !!changes && changes.length > 0 && !head.isFetching;
+  // A submit made before the preview's documents are read waits for them; never one against a head
+  // being read again (after the branch moved), which the user has to see first.
+  const waiting =
+    complete && !from.problem && (from.loading || head.isPending)
+      ? `Restoring ${scope.branch} once the preview is read…`
+      : undefined;
+  const canSubmit =
+    complete && !from.problem && (waiting !== undefined || (!!changes && changes.length > 0 && !head.isFetching));
   const submit = (): void =>
     restore.mutate(
       {
@@ -72,6 +76,7 @@ export function RestoreDialog({
       confirmTestId="confirm-restore"
       busy={restore.isPending}
       disabled={!canSubmit}
+      waiting={waiting}
       after={
         <>
           {moved && <BranchMovedNotice branch={scope.branch} head={head.data?.revision} refreshing={head.isFetching} />}

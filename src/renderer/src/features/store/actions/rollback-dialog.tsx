@@ -35,8 +35,10 @@ export function RollbackDialog({
   const [message, setMessage] = useState(`Roll back to ${describeTarget(target)}`);
   const changes = preview.data?.changes;
   const moved = isBranchMoved(rollback.error);
-  // Never confirm against a preview that is being computed again (after the branch moved).
-  const canSubmit = !!changes && changes.length > 0 && !preview.isFetching;
+  // Confirmed only against a preview on screen: one pressed before the first preview arrives waits for
+  // it, never against one being computed again (after the branch moved), which the user has to see first.
+  const waiting = preview.isPending ? 'Rolling back once the preview is read…' : undefined;
+  const canSubmit = waiting !== undefined || (!!changes && changes.length > 0 && !preview.isFetching);
   const submit = (): void =>
     rollback.mutate(
       { scope, ...target, message, expectedRevision: preview.data?.from_revision },
@@ -61,6 +63,7 @@ export function RollbackDialog({
       confirmTestId="confirm-rollback"
       busy={rollback.isPending}
       disabled={!canSubmit}
+      waiting={waiting}
       after={
         <>
           {moved && (

@@ -16,6 +16,38 @@ function unlisted(name: string, listed: readonly { readonly name: string }[] | u
   return name !== '' && listed !== undefined && !listed.some((entry) => entry.name === name);
 }
 
+/**
+ * The select's first option when it has no chosen entry to show: the list loading, its failure, it
+ * being empty, or nothing picked yet. A select shows its first option when its value matches none, so
+ * without this the first entry would look chosen while nothing is (and, being shown, could not be picked).
+ */
+function LeadOption({
+  value,
+  list,
+  what,
+  whats,
+  none,
+}: {
+  readonly value: string;
+  readonly list: { readonly isPending: boolean; readonly isError: boolean; readonly length: number };
+  /** One entry, lower case ("checkpoint"); `whats` for more. */
+  readonly what: string;
+  readonly whats: string;
+  /** What an empty list is called ("No checkpoints"). */
+  readonly none: string;
+}) {
+  if (list.isPending) return <option value={value}>Loading {whats}…</option>;
+  if (list.isError) return <option value={value}>Could not list the {whats}</option>;
+  if (list.length === 0) return <option value="">{none}</option>;
+  if (value === '')
+    return (
+      <option value="" disabled>
+        Pick a {what}
+      </option>
+    );
+  return null;
+}
+
 /** The input naming one source: a branch select, a revision id or a checkpoint select. */
 function SourceInput({
   scope,
@@ -46,8 +78,16 @@ function SourceInput({
           value={source.branch}
           onChange={(event) => onChange({ kind: 'branch', branch: event.target.value })}
         >
-          {others.length === 0 && <option value="">No other branches</option>}
-          {unlisted(source.branch, others) && <option value={source.branch}>{source.branch} (not found)</option>}
+          <LeadOption
+            value={source.branch}
+            list={{ isPending: branches.isPending, isError: branches.isError, length: others.length }}
+            what="branch"
+            whats="branches"
+            none={excludeCurrent ? 'No other branches' : 'No branches'}
+          />
+          {unlisted(source.branch, branches.data && others) && (
+            <option value={source.branch}>{source.branch} (not found)</option>
+          )}
           {others.map((branch) => (
             <option key={branch.name} value={branch.name}>
               {branch.name} (head #{branch.head_revision})
@@ -75,7 +115,17 @@ function SourceInput({
           value={source.checkpoint}
           onChange={(event) => onChange({ kind: 'checkpoint', checkpoint: event.target.value })}
         >
-          {(checkpoints.data?.checkpoints.length ?? 0) === 0 && <option value="">No checkpoints</option>}
+          <LeadOption
+            value={source.checkpoint}
+            list={{
+              isPending: checkpoints.isPending,
+              isError: checkpoints.isError,
+              length: checkpoints.data?.checkpoints.length ?? 0,
+            }}
+            what="checkpoint"
+            whats="checkpoints"
+            none="No checkpoints"
+          />
           {unlisted(source.checkpoint, checkpoints.data?.checkpoints) && (
             <option value={source.checkpoint}>{source.checkpoint} (not found)</option>
           )}

@@ -13,7 +13,9 @@ export interface SourceProblem {
  * checkpoint may sit on another branch, and state is read per branch, so the branch is looked up
  * first (the revision's own, or the checkpoint's). A branch or checkpoint missing from the
  * namespace's lists is a problem here, since the store would read a missing branch as empty.
- * `current` is false while `data` still shows the previously chosen source.
+ * `data` is only ever the chosen source's own documents (never the last source's, kept by the query
+ * while this one loads); `loading` is true while a source that names something has neither those
+ * documents nor a problem yet.
  */
 export function useSourceState(scope: StoreScope, source: RestoreSource | undefined) {
   const { namespace } = scope;
@@ -52,9 +54,10 @@ export function useSourceState(scope: StoreScope, source: RestoreSource | undefi
   const state = useStoreState({ namespace, branch: branch ?? '' }, at, readable);
   if (!problem && readable && state.error && source)
     problem = { title: `${describeSource(source)} could not be loaded`, error: state.error };
-  // While another source loads, the query keeps showing the last one's documents: fine to look at,
-  // never to confirm a write against.
-  return { data: readable && !problem ? state.data : undefined, problem, branch, current: !state.isPlaceholderData };
+  // While another revision of the same branch loads, the query keeps showing the last one's documents:
+  // never to be compared or confirmed as if they were the chosen source's.
+  const data = readable && !problem && !state.isPlaceholderData ? state.data : undefined;
+  return { data, problem, branch, loading: complete && !problem && data === undefined };
 }
 
 function missing(what: 'branch' | 'checkpoint', name: string, namespace: string): SourceProblem {
