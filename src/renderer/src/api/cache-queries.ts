@@ -35,6 +35,7 @@ export function usePurgeCache() {
   return useMutation({
     mutationFn: (body: CachePurge) =>
       api.request('gateway', '/internal/cache/purge', { method: 'POST', body, schema: cachePurgeResultSchema }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.cache }),
+    // Done when the gateway answers; the cache's figures follow (a slow read must not hold the button).
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.gateway.cache }),
   });
 }

@@ -1,5 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { useIsMutating, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   apiKeyCreatedSchema,
   apiKeyListSchema,
@@ -9,6 +8,9 @@ import {
   usageResponseSchema,
   apiKeyRecordSchema,
   type ApiKeyCreate,
+  type ApiKeyCreated,
+  type ApiKeyList,
+  type ApiKeyRecord,
   type UsageResponse,
   type ApiKeyUpdate,
   type DeploymentsUpdate,
@@ -35,14 +37,52 @@ export function useApiKeys(includeRevoked: boolean, enabled = true) {
   });
 }
 
-/** Issues a key; the answer carries the secret, shown once. */
-export function useIssueKey() {
+/**
+ * Shows a key as the gateway answered a write in the cached lists at once, then reads them again
+ * without waiting: a slow read must not hold the dialog that sent the write, nor the secret it got.
+ */
+function showKeyAnswered(client: QueryClient, answered: ApiKeyRecord): void {
+  // The lists are never to hold a secret.
+  const record = apiKeyRecordSchema.parse(answered);
+  for (const includeRevoked of [false, true]) {
+    client.setQueryData<ApiKeyList>(queryKeys.gateway.keys(includeRevoked), (list) => {
+      if (!list) return list;
+      const listed = includeRevoked || record.status !== 'revoked';
+      const known = list.data.some((key) => key.id === record.id);
+      const data = known
+        ? list.data.flatMap((key) => (key.id !== record.id ? [key] : listed ? [record] : []))
+        : listed
+          ? [record, ...list.data] // newest first, as the gateway lists them
+          : list.data;
+      return { ...list, data };
+    });
+  }
+  void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+}
+
+/** Marks the writes whose answer carries a secret shown only once. */
+const keySecretMutation = ['gateway', 'api-keys', 'secret'] as const;
+
+/** Whether a key is being issued or rotated: its secret is on its way and exists nowhere else. */
+export function useKeySecretOnItsWay(): boolean {
+  return useIsMutating({ mutationKey: keySecretMutation }) > 0;
+}
+
+/**
+ * Issues a key; the answer carries the secret, shown once. `onIssued` gets it as soon as the gateway
+ * answers, also when the form that sent it was closed meanwhile.
+ */
+export function useIssueKey(onIssued: (key: ApiKeyCreated) => void) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
+    mutationKey: keySecretMutation,
     mutationFn: (body: ApiKeyCreate) =>
       api.request('gateway', '/internal/api-keys', { method: 'POST', body, schema: apiKeyCreatedSchema }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+    onSuccess: (created) => {
+      onIssued(created);
+      showKeyAnswered(client, created);
+    },
   });
 }
 
@@ -57,7 +97,7 @@ export function useUpdateKey() {
         body,
         schema: apiKeyRecordSchema,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+    onSuccess: (saved) => showKeyAnswered(client, saved),
   });
 }
 
@@ -67,23 +107,33 @@ export function useRevokeKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.unknown() }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+      api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        schema: apiKeyRecordSchema,
+      }),
+    onSuccess: (revoked) => showKeyAnswered(client, revoked),
   });
 }
 
-/** Gives a key a new secret (in the answer only); the old one works for `grace_seconds` more. */
-export function useRotateKey() {
+/**
+ * Gives a key a new secret (in the answer only); the old one works for `grace_seconds` more.
+ * `onRotated` gets it as soon as the gateway answers, also when the form that asked was closed meanwhile.
+ */
+export function useRotateKey(onRotated: (rotated: ApiKeyCreated) => void) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
+    mutationKey: keySecretMutation,
     mutationFn: ({ id, graceSeconds }: { id: string; graceSeconds: number }) =>
       api.request('gateway', `/internal/api-keys/${encodeURIComponent(id)}/rotate`, {
         method: 'POST',
         body: { grace_seconds: graceSeconds },
         schema: apiKeyCreatedSchema,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+    onSuccess: (rotated) => {
+      onRotated(rotated);
+      showKeyAnswered(client, rotated);
+    },
   });
 }
 

@@ -46,6 +46,39 @@ export interface ApiClient {
 
 const SERVICE_NAMES: Record<Service, string> = { gateway: 'gateway', store: 'store' };
 
+/**
+ * How long a read (GET) may take, its body included, before the UI stops waiting and says so: well
+ * above the slowest legitimate read (a month of usage, a page of 1,000 documents).
+ */
+export const READ_TIMEOUT_MS = 30_000;
+
+/** A read's own deadline beside the caller's signal; `expired` tells a timeout from the caller's abort. */
+interface Deadline {
+  readonly signal: AbortSignal;
+  readonly expired: () => boolean;
+  readonly clear: () => void;
+}
+
+function readDeadline(callerSignal: AbortSignal | undefined): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const abort = (): void => controller.abort();
+  if (callerSignal?.aborted) abort();
+  callerSignal?.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(() => {
+    expired = true;
+    abort();
+  }, READ_TIMEOUT_MS);
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    clear: () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', abort);
+    },
+  };
+}
+
 function buildUrl(base: string, path: string, query: Query | undefined): string {
   const url = new URL(path, base);
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -111,32 +144,56 @@ export function createApiClient(connection: Connection, options: ApiClientOption
     }
   };
 
+  const requestOnce = async <T>(
+    service: Service,
+    path: string,
+    method: string,
+    options: RequestOptions<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> => {
+    const hasBody = options.body !== undefined;
+    const response = await send(service, buildUrl(baseUrl(service), path, options.query), {
+      method,
+      signal,
+      headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+    });
+    if (!response.ok) throw await failure(response, service);
+    const text = await response.text();
+    const parsed = options.schema.safeParse(text ? JSON.parse(text) : {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape';
+      throw new ApiError(
+        response.status,
+        'invalid_response',
+        `Unexpected answer from ${method} ${path} (${where})`,
+        response.headers.get('x-request-id') ?? undefined,
+      );
+    }
+    return parsed.data;
+  };
+
   return {
     connection,
     baseUrl,
     async request(service, path, options) {
       const method = options.method ?? 'GET';
-      const hasBody = options.body !== undefined;
-      const response = await send(service, buildUrl(baseUrl(service), path, options.query), {
-        method,
-        signal: options.signal,
-        headers: hasBody ? { 'content-type': 'application/json' } : undefined,
-        body: hasBody ? JSON.stringify(options.body) : undefined,
-      });
-      if (!response.ok) throw await failure(response, service);
-      const text = await response.text();
-      const parsed = options.schema.safeParse(text ? JSON.parse(text) : {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape';
+      // A read that never answers would leave its screen loading for good. A write is never given up
+      // on here: the server may still carry it out, and the UI would then say it failed.
+      const deadline = method === 'GET' ? readDeadline(options.signal) : undefined;
+      try {
+        return await requestOnce(service, path, method, options, deadline?.signal ?? options.signal);
+      } catch (error) {
+        if (!deadline?.expired()) throw error;
         throw new ApiError(
-          response.status,
-          'invalid_response',
-          `Unexpected answer from ${method} ${path} (${where})`,
-          response.headers.get('x-request-id') ?? undefined,
+          0,
+          'timeout',
+          `The ${SERVICE_NAMES[service]} did not answer ${method} ${path} within ${READ_TIMEOUT_MS / 1000} s.`,
         );
+      } finally {
+        deadline?.clear();
       }
-      return parsed.data;
     },
     async open(service, path, signal, headers = {}) {
       const response = await send(service, buildUrl(baseUrl(service), path, undefined), {

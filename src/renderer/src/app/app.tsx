@@ -56,9 +56,12 @@ function createQueryClient(): QueryClient {
       queries: {
         staleTime: 5_000,
         refetchOnWindowFocus: true,
-        // A 4xx will not change on retry; a dropped connection might.
+        // A 4xx will not change on retry; a dropped connection might. A read that timed out already
+        // waited 30 s: asked twice more on its own, its error would show only after a minute and a
+        // half; the screen's Retry asks again.
         retry: (failures, error) =>
-          failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          failures < 2 &&
+          !(error instanceof ApiError && (error.type === 'timeout' || (error.status >= 400 && error.status < 500))),
       },
     },
   });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/http.js';
+import { Button } from './button.js';
 import { AlertIcon } from './icons.js';
 
 /** A spinner with an optional label, for content that is loading. */
@@ -12,15 +13,23 @@ export function Loading({ label = 'Loading…' }: { readonly label?: string }) {
   );
 }
 
-/** Shows a failed request with the server's own message. */
+/**
+ * Shows a failed request with the server's own message. With `onRetry`, a Retry button asks again
+ * (a failed read is not asked again on its own, so it would stay on screen after the server recovers).
+ */
 export function ErrorMessage({
   error,
   title,
   action,
+  onRetry,
+  retrying = false,
 }: {
   readonly error: unknown;
   readonly title?: string;
   readonly action?: ReactNode;
+  readonly onRetry?: () => void;
+  /** The retry is on its way: its button shows so rather than take a second press. */
+  readonly retrying?: boolean;
 }) {
   const apiError = error instanceof ApiError ? error : undefined;
   const message = error instanceof Error ? error.message : String(error);
@@ -34,6 +43,11 @@ export function ErrorMessage({
         <div className="error-message-text">{message}</div>
         {apiError?.requestId && <div className="error-message-meta">request id {apiError.requestId}</div>}
       </div>
+      {onRetry && (
+        <Button size="sm" busy={retrying} onClick={onRetry}>
+          Retry
+        </Button>
+      )}
       {action}
     </div>
   );

@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { ErrorMessage, Loading } from './feedback.js';
 
 /**
- * A query's three states in one place: a spinner while pending, the server's error, else the
- * content, or what `empty` returns when the data has nothing to show (falsy: not empty).
+ * A query's three states in one place: a spinner while pending, the server's error with Retry, else
+ * the content, or what `empty` returns when the data has nothing to show (falsy: not empty).
  */
 export function QueryView<T>({
   query,
@@ -18,7 +18,16 @@ export function QueryView<T>({
   readonly children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading />;
-  if (query.isError) return <ErrorMessage error={query.error} title={errorTitle} />;
+  if (query.isError)
+    return (
+      <ErrorMessage
+        error={query.error}
+        title={errorTitle}
+        // Only this read is asked again: the rest of the screen, and whatever was typed there, stays.
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   const emptyView = empty?.(query.data);
   return <>{emptyView || children(query.data)}</>;
 }

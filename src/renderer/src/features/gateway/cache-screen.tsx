@@ -130,7 +130,12 @@ export function CacheScreen() {
       <PageBody>
         {!view || !draft ? (
           cache.isError ? (
-            <ErrorMessage error={cache.error} title="Could not load the cache settings" />
+            <ErrorMessage
+              error={cache.error}
+              title="Could not load the cache settings"
+              onRetry={() => void cache.refetch()}
+              retrying={cache.isFetching}
+            />
           ) : (
             <Loading />
           )

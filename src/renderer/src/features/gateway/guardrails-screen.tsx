@@ -95,7 +95,15 @@ export function GuardrailsScreen() {
       <PageBody>
         {!draft ? (
           failed ? (
-            <ErrorMessage error={failed} title="Could not load the PII and content-policy settings" />
+            <ErrorMessage
+              error={failed}
+              title="Could not load the PII and content-policy settings"
+              onRetry={() => {
+                if (pii.isError) void pii.refetch();
+                if (policy.isError) void policy.refetch();
+              }}
+              retrying={pii.isFetching || policy.isFetching}
+            />
           ) : (
             <Loading />
           )

@@ -15,14 +15,15 @@ export function IssueKeyDialog({
   onIssued,
 }: {
   readonly onClose: () => void;
+  /** Gets the new key when the gateway answers, also when the dialog was closed meanwhile. */
   readonly onIssued: (key: ApiKeyCreated) => void;
 }) {
   const draft = useDraft<IssueKeyForm>(() => EMPTY_FORM, SCOPE_FIELDS);
-  const issue = useIssueKey();
+  const issue = useIssueKey(onIssued);
   const submit = (): void => {
     const result = toIssueKeyRequest(draft.form);
     draft.setErrors(result.errors);
-    if (result.body) issue.mutate(result.body, { onSuccess: onIssued });
+    if (result.body) issue.mutate(result.body);
   };
   return (
     <FormDialog

@@ -19,6 +19,21 @@ const LEAVE_SECRET: LeaveWording = {
   leave: 'Leave',
 };
 
+/** Leaving while a key is issued or rotated would lose the secret on its way, as surely as one on screen. */
+const LEAVE_SECRET_ON_ITS_WAY: LeaveWording = {
+  title: 'Leave before the new secret arrives?',
+  description:
+    'The gateway is making a new secret, shown only once, when it arrives. Leaving now loses it: the key would have to be rotated again to get one.',
+  stay: 'Stay',
+  leave: 'Leave',
+};
+
+/** Asks before leaving while a new secret is on its way (rendered while the write runs). */
+export function SecretOnItsWay() {
+  useUnsavedChanges('the new key', LEAVE_SECRET_ON_ITS_WAY);
+  return null;
+}
+
 /** What became of the secret a rotation replaced. */
 function previousSecretNote(rotated: ApiKeyCreated): string {
   const until = rotated.previous_key_expires_at;

@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
-import { useApiKeys, useRevokeKey } from '../../api/gateway-queries.js';
+import { useApiKeys, useKeySecretOnItsWay, useRevokeKey } from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -18,7 +18,8 @@ import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { EditKeyDialog } from './edit-key-dialog.js';
 import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
 import { IssueKeyDialog } from './issue-key-dialog.js';
-import { KeySecretDialog } from './key-secret-dialog.js';
+import { KeySecretDialog, SecretOnItsWay } from './key-secret-dialog.js';
+import { NoActiveKeys, NoKeysYet } from './keys-empty-state.js';
 import { RotateKeyDialog } from './rotate-key-dialog.js';
 import { KeyStatus } from './key-status.js';
 import { keyMatches } from './keys-filter.js';
@@ -127,7 +128,7 @@ export function KeysScreen() {
   const keys = useApiKeys(showRevoked);
   // No active key: whether any was issued and revoked decides between "no keys yet" and "none active".
   const withRevoked = useApiKeys(true, !showRevoked && keys.data?.data.length === 0);
-  const onlyRevoked = !showRevoked && (withRevoked.data?.data.length ?? 0) > 0;
+  const secretOnItsWay = useKeySecretOnItsWay();
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
@@ -269,36 +270,10 @@ export function KeysScreen() {
           errorTitle="Could not load the keys"
           empty={(data) =>
             data.data.length === 0 &&
-            (onlyRevoked ? (
-              <EmptyState
-                icon={<KeyIcon size={28} />}
-                title="No active keys"
-                action={
-                  <>
-                    <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>
-                      Issue a key
-                    </Button>
-                    <Button variant="secondary" onClick={() => updateSearch({ revoked: '1' })}>
-                      Show revoked
-                    </Button>
-                  </>
-                }
-              >
-                Every key issued so far has been revoked ({plural(withRevoked.data?.data.length ?? 0, 'key')}).
-              </EmptyState>
+            (showRevoked ? (
+              <NoKeysYet onIssue={() => setIssuing(true)} />
             ) : (
-              <EmptyState
-                icon={<KeyIcon size={28} />}
-                title="No keys yet"
-                action={
-                  <Button variant="primary" icon={<PlusIcon />} onClick={() => setIssuing(true)}>
-                    Issue the first key
-                  </Button>
-                }
-              >
-                Issue one key per app or person: each has its own scopes, model list, limits and budgets, and its
-                traffic and usage are tracked separately.
-              </EmptyState>
+              <NoActiveKeys withRevoked={withRevoked} onIssue={() => setIssuing(true)} />
             ))
           }
         >
@@ -379,6 +354,7 @@ export function KeysScreen() {
           }}
         />
       )}
+      {secretOnItsWay && !issued && <SecretOnItsWay />}
       {issued && (
         <KeySecretDialog issued={issued} gatewayUrl={connection.gatewayUrl} onClose={() => setIssued(undefined)} />
       )}

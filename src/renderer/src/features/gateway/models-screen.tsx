@@ -75,14 +75,17 @@ export function ModelsScreen() {
   const problems = draft ? [...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)] : listedProblems;
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
+  // A reset replaces both, and asks first naming what goes: it waits until both are known.
+  const resetWaitsFor = !settings.data ? 'the model settings' : !deployments.data ? 'the deployments' : undefined;
 
   // Settings first: a deployment for a newly allowed model is then routable the moment it is saved.
   // The two are separate admin endpoints, so a failure of the second leaves the first saved (and the
-  // draft still shows what is left to save).
+  // draft still shows what is left to save). The deployments have a draft only once their list is
+  // read: until then (or when it could not be read) the settings are all there is to save.
   const save = async (): Promise<void> => {
-    if (!draft || !deploymentDrafts || problems.length > 0) return;
+    if (!draft || problems.length > 0) return;
     const inputs: DeploymentInput[] = [];
-    for (const item of deploymentDrafts) {
+    for (const item of deploymentDrafts ?? []) {
       const { input } = toDeploymentInput(item);
       if (input) inputs.push(input);
     }
@@ -126,7 +129,13 @@ export function ModelsScreen() {
         }
         actions={
           fromDatabase && (
-            <Button variant="ghost" busy={saving && !dirty} onClick={() => setConfirmingReset(true)}>
+            <Button
+              variant="ghost"
+              busy={saving && !dirty}
+              disabled={resetWaitsFor !== undefined}
+              title={resetWaitsFor && `Available once ${resetWaitsFor} are loaded`}
+              onClick={() => setConfirmingReset(true)}
+            >
               Reset to startup configuration
             </Button>
           )
@@ -135,7 +144,12 @@ export function ModelsScreen() {
       <PageBody>
         {settings.isPending || !draft ? (
           settings.isError ? (
-            <ErrorMessage error={settings.error} title="Could not load the model settings" />
+            <ErrorMessage
+              error={settings.error}
+              title="Could not load the model settings"
+              onRetry={() => void settings.refetch()}
+              retrying={settings.isFetching}
+            />
           ) : (
             <Loading />
           )
@@ -192,11 +206,17 @@ export function ModelsScreen() {
             <section className="panel">
               <h2 className="panel-title">Deployments</h2>
               <p className="panel-text">
-                The upstreams behind model names, tried by weight with fallback. Source:{' '}
-                {deployments.data?.source === 'database' ? 'edited here' : 'startup configuration'}.
+                The upstreams behind model names, tried by weight with fallback.
+                {deployments.data &&
+                  ` Source: ${deployments.data.source === 'database' ? 'edited here' : 'startup configuration'}.`}
               </p>
               {deployments.isError ? (
-                <ErrorMessage error={deployments.error} title="Could not load the deployments" />
+                <ErrorMessage
+                  error={deployments.error}
+                  title="Could not load the deployments"
+                  onRetry={() => void deployments.refetch()}
+                  retrying={deployments.isFetching}
+                />
               ) : !deploymentDrafts ? (
                 <Loading />
               ) : (

@@ -23,17 +23,18 @@ export function RotateKeyDialog({
 }: {
   readonly apiKey: ApiKeyRecord;
   readonly onClose: () => void;
+  /** Gets the new secret when the gateway answers, also when the dialog was closed meanwhile. */
   readonly onRotated: (rotated: ApiKeyCreated) => void;
 }) {
   const [graceSeconds, setGraceSeconds] = useState(0);
-  const rotate = useRotateKey();
+  const rotate = useRotateKey(onRotated);
   return (
     <FormDialog
       testId="rotate-key-dialog"
       title={`Rotate the secret of “${apiKey.name ?? apiKey.key_prefix}”?`}
       description="A new secret replaces the current one. The key keeps its id, scopes, limits and usage; only the clients that hold the secret need the new one."
       onClose={onClose}
-      onSubmit={() => rotate.mutate({ id: apiKey.id, graceSeconds }, { onSuccess: onRotated })}
+      onSubmit={() => rotate.mutate({ id: apiKey.id, graceSeconds })}
       busy={rotate.isPending}
       layout="stack"
       confirmLabel="Rotate secret"

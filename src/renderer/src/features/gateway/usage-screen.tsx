@@ -129,7 +129,12 @@ export function UsageScreen() {
         {usage.isPending ? (
           <Loading />
         ) : usage.isError ? (
-          <ErrorMessage error={usage.error} title="Could not load usage" />
+          <ErrorMessage
+            error={usage.error}
+            title="Could not load usage"
+            onRetry={() => void usage.refetch()}
+            retrying={usage.isFetching}
+          />
         ) : (
           <>
             <div className="stats" data-testid="usage-totals">

@@ -8,6 +8,7 @@ import { ChunkList } from './chunk-list.js';
 import { useRagDocuments } from './rag-queries.js';
 import { SearchPanel } from './search-panel.js';
 import { SkippedDocuments } from './skipped-documents.js';
+import { SourceWarning } from './source-warning.js';
 
 /** Who may read a collection, in words. */
 export function describeAccess(collection: RagCollection): string {
@@ -53,6 +54,7 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
             ? `Follows ${collection.source.namespace}@${collection.source.branch}, indexed at revision ${collection.source_revision}.`
             : 'Documents are added here.'}
         </p>
+        <SourceWarning collection={collection} />
         <SkippedDocuments collection={collection} />
         <QueryView query={documents} errorTitle="Could not load the documents">
           {(data) => (

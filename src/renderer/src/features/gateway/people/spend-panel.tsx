@@ -67,7 +67,12 @@ export function SpendPanel() {
       {usage.isPending ? (
         <Loading />
       ) : usage.isError ? (
-        <ErrorMessage error={usage.error} title="Could not load spend" />
+        <ErrorMessage
+          error={usage.error}
+          title="Could not load spend"
+          onRetry={() => void usage.refetch()}
+          retrying={usage.isFetching}
+        />
       ) : (
         <>
           <BarChart
