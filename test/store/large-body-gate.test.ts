@@ -87,6 +87,29 @@ describe('large request bodies', () => {
   });
 });
 
+describe('a large body waiting behind clients stuck sending theirs', () => {
+  const socket = socketStore({ limits: { body_bytes: 8 * 1024 * 1024, document_bytes: 4 * 1024 * 1024 } });
+
+  it('is told the server is busy within a quarter of the request timeout, not timed out as slow', async () => {
+    // server.request_timeout_ms of 2 s: a turn is waited for half a second at most.
+    socket.store.app.server.headersTimeout = 2000;
+    socket.store.app.server.requestTimeout = 2000;
+    const url = new URL(socket.base);
+    const stalled = await Promise.all(Array.from({ length: 4 }, () => stalledLargeApply(url)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const busy = await largeApply(socket.base, 'busy.txt');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('2');
+    expect(((await busy.json()) as { error: { message: string } }).error.message).toBe(
+      'the server is reading 4 other large request bodies, and this one waited 0.5 s for its turn without one ending; send it again shortly',
+    );
+    for (const held of stalled) held.destroy();
+    expect((await largeApply(socket.base, 'again.txt')).status).toBe(200);
+  });
+});
+
 describe('large request bodies of a token that may not send them', () => {
   const READER = 'st-reader-token-0123456789abcdef';
   const socket = socketStore({

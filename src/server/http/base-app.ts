@@ -78,7 +78,7 @@ export function createBaseApp(options: BaseAppOptions) {
   installJsonBody(app as unknown as FastifyInstance);
   const hosts = new HostAllowList();
   const connections = closeQuietConnectionsOnClose(app.server);
-  const largeBodies = new LargeBodyGate();
+  const largeBodies = new LargeBodyGate(() => app.server.requestTimeout);
   // One callback-style hook for what every request needs first: its id on the answer, then the
   // shutdown and Host checks before anything else runs.
   app.addHook('onRequest', (request, reply, done) => {

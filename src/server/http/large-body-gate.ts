@@ -19,6 +19,13 @@ export class LargeBodyGate {
   readonly #waiting: Array<() => void> = [];
 
   /**
+   * `requestTimeoutMs`: the server's whole-request timeout now (0 for none). A request waits for its
+   * turn a quarter of it at most: its body would otherwise be timed out as if its client were slow,
+   * while clients stuck sending other large bodies held every turn. It is told the server is busy.
+   */
+  constructor(private readonly requestTimeoutMs: () => number = () => 0) {}
+
+  /**
    * Whether this request must take a turn: its declared length, or a body of unknown length. One
    * declared past the route's limit is refused (413) at once, without waiting.
    */
@@ -51,17 +58,38 @@ export class LargeBodyGate {
       );
       return;
     }
+    const waitMs = this.#longestWaitMs();
     const turn = (): void => {
+      clearTimeout(timer);
       request.raw.off('close', leave);
       this.#start(reply);
       done();
     };
-    const leave = (): void => {
+    const leave = (): boolean => {
+      clearTimeout(timer);
       const index = this.#waiting.indexOf(turn);
       if (index !== -1) this.#waiting.splice(index, 1);
+      return index !== -1;
     };
+    const timer = setTimeout(() => {
+      request.raw.off('close', leave);
+      if (!leave()) return;
+      done(
+        new AppError(
+          'service_unavailable',
+          `the server is reading ${LARGE_BODIES_AT_ONCE} other large request bodies, and this one waited ${(waitMs / 1000).toFixed(waitMs < 10_000 ? 1 : 0)} s for its turn without one ending; send it again shortly`,
+          { headers: { 'retry-after': '2' } },
+        ),
+      );
+    }, waitMs);
     request.raw.once('close', leave);
     this.#waiting.push(turn);
+  }
+
+  /** How long a request may wait for its turn: a quarter of the request timeout, 15 s without one. */
+  #longestWaitMs(): number {
+    const timeout = this.requestTimeoutMs();
+    return timeout > 0 ? Math.max(250, Math.floor(timeout / 4)) : 15_000;
   }
 
   #start(reply: FastifyReply): void {
