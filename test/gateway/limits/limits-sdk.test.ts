@@ -82,6 +82,26 @@ describe('x-ratelimit headers', () => {
     expect(error.error).toMatchObject({ limit_type: 'requests' });
   });
 
+  it('a 429 says where the limits stand, as OpenAI and Anthropic send it', async () => {
+    const key = await h.issueKey({ scopes: ['chat'], rpm_limit: 1, tpm_limit: 6000 });
+    await ask(h.openaiClient(key.key));
+    const refused = (await ask(h.openaiClient(key.key)).catch((e: unknown) => e)) as InstanceType<
+      typeof OpenAI.RateLimitError
+    >;
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('1');
+    expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(refused.headers.get('x-ratelimit-reset-requests')).toMatch(/^(\d+s|1m0s)$/);
+    expect(refused.headers.get('x-ratelimit-limit-tokens')).toBe('6000');
+    const message = (await h
+      .anthropicClient(key.key)
+      .messages.create({ model: 'claude-opus-4-7', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e)) as InstanceType<typeof Anthropic.RateLimitError>;
+    expect(message).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(message.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    expect(Date.parse(message.headers.get('anthropic-ratelimit-requests-reset')!)).toBeGreaterThan(Date.now());
+  });
+
   it('a streamed answer carries them in its response head', async () => {
     const key = await h.issueKey({ scopes: ['chat'], rpm_limit: 5 });
     const { data: stream, response } = await h

@@ -96,19 +96,17 @@ export class LimitsService {
     }
     const cost = checks.some((check) => check.measure !== 'requests') ? this.costOf(ctx) : NOTHING;
     const admission = this.limiter.reserve(checks, cost, owners);
+    const anthropic = ctx.endpoint === 'messages' || ctx.endpoint === 'count_tokens';
     if (!admission.ok) {
       this.metrics.rateLimitHit(admission.check.type);
       const reservesOutput = ctx.endpoint !== 'embeddings' && ctx.endpoint !== 'count_tokens';
-      throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput);
+      // The refusal says where the limits stand too, as OpenAI's and Anthropic's 429s do.
+      const state = rateLimitHeaders(checks, this.limiter.status(checks), anthropic, Date.now());
+      throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput, state);
     }
     ctx.admitted = true;
     ctx.reservation = admission.reservation;
-    ctx.replyHeaders = rateLimitHeaders(
-      checks,
-      this.limiter.status(checks),
-      ctx.endpoint === 'messages' || ctx.endpoint === 'count_tokens',
-      admission.reservation.at,
-    );
+    ctx.replyHeaders = rateLimitHeaders(checks, this.limiter.status(checks), anthropic, admission.reservation.at);
     return undefined;
   }
 

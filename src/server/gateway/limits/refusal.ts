@@ -33,17 +33,19 @@ export function refusal(
   waitMs: number,
   /** Whether the request reserves output (an embeddings request has only its input to lower). */
   reservesOutput = true,
+  /** Where the request's limits stand (`x-ratelimit-*`), sent with the refusal as OpenAI sends them. */
+  state: Record<string, string> = {},
 ): RateLimitError {
   const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   if (!Number.isFinite(waitMs)) {
     return new RateLimitError(
       check.type,
       `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
-      { 'x-should-retry': 'false', 'retry-after': String(check.span === 'day' ? 86_400 : 60) },
+      { ...state, 'x-should-retry': 'false', 'retry-after': String(check.span === 'day' ? 86_400 : 60) },
     );
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const headers: Record<string, string> = { 'retry-after': String(seconds) };
+  const headers: Record<string, string> = { ...state, 'retry-after': String(seconds) };
   // A daily budget's wait until midnight would hold the caller's SDK call for hours.
   if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
   return new RateLimitError(
