@@ -18,14 +18,23 @@ interface ErrorBodyShape {
 export function failureForTraffic(ctx: RequestContext, body: unknown): unknown {
   const message = (body as ErrorBodyShape | null)?.error?.message;
   if (typeof message !== 'string') return body;
-  const rule = rulesOf(ctx).pii;
-  if (rule === undefined) return body;
-  const found = findEntities(message, rule.detectors);
-  if (found.length === 0) return body;
-  // A message that already quotes placeholders (an upstream's, after scrubbing) keeps them unambiguous.
-  const quoted = new Set<string>();
-  collectPlaceholders(message, quoted);
-  const redacted = new PiiScrubber(false, quoted).scrub(message, found);
+  const redacted = redactForRecords(ctx, message);
+  if (redacted === message) return body;
   const error = (body as { error: object }).error;
   return { ...(body as object), error: { ...error, message: redacted } };
+}
+
+/**
+ * Client text the gateway records (an error message, a model name it does not serve) with the values
+ * the request's PII rule finds in it redacted; the text itself without a rule or a find. Placeholders
+ * already in it (an upstream's message, after scrubbing) are not found again, and stay unambiguous.
+ */
+export function redactForRecords(ctx: RequestContext, text: string): string {
+  const rule = rulesOf(ctx).pii;
+  if (rule === undefined) return text;
+  const found = findEntities(text, rule.detectors);
+  if (found.length === 0) return text;
+  const quoted = new Set<string>();
+  collectPlaceholders(text, quoted);
+  return new PiiScrubber(false, quoted).scrub(text, found);
 }

@@ -2,9 +2,8 @@ import type { UsageEntry } from '../../accounting/usage-entry.js';
 import type { Usage } from '../../formats/ir.js';
 import { tokensForChars } from '../../formats/token-estimate.js';
 import { visitRequestTexts } from '../../guardrails/request-texts.js';
+import { redactForRecords } from '../../guardrails/pii/failure-redaction.js';
 import { rulesOf } from '../../guardrails/request-rules.js';
-import { findEntities } from '../../guardrails/pii/detectors.js';
-import { collectPlaceholders, PiiScrubber } from '../../guardrails/pii/pii-scrubber.js';
 import { modelLabel } from '../../metrics/gateway-metrics.js';
 import { roundUsd } from '../../accounting/pricing.js';
 import { textBody } from '../../traffic/traffic-log.js';
@@ -36,13 +35,9 @@ function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined 
  */
 function recordedModelName(ctx: RequestContext, name: string | undefined): string | null {
   if (name === undefined) return null;
-  const rule = rulesOf(ctx).pii;
-  if (rule === undefined || ctx.services.registry.resolve(name).ok) return name;
-  const found = findEntities(name, rule.detectors);
-  if (found.length === 0) return name;
-  const quoted = new Set<string>();
-  collectPlaceholders(name, quoted);
-  return new PiiScrubber(false, quoted).scrub(name, found);
+  // Without a PII rule nothing is redacted: the lookup is skipped on that common path.
+  if (rulesOf(ctx).pii === undefined || ctx.services.registry.resolve(name).ok) return name;
+  return redactForRecords(ctx, name);
 }
 
 /** The usage row of a request, from what its context gathered. */
