@@ -15,18 +15,16 @@ type JsonObject = Record<string, unknown>;
 export function documentToIr(block: JsonObject, path: string): IrPart[] {
   const source = block.source;
   if (!isObject(source)) throw new TranslationError(`${path}.source: must be an object with a type`);
-  const heading = [block.title, block.context].filter(
-    (text): text is string => typeof text === 'string' && text.trim() !== '',
-  );
+  const title = presentText(block.title);
+  const context = presentText(block.context);
+  const heading = [title, context].filter((text): text is string => text !== undefined);
   switch (source.type) {
     case 'base64': {
       if (typeof source.data !== 'string' || source.data === '')
         throw new TranslationError(`${path}.source.data: must be the document's bytes, base64`);
       const mediaType = typeof source.media_type === 'string' ? source.media_type.toLowerCase() : 'application/pdf';
-      const title = typeof block.title === 'string' && block.title.trim() !== '' ? block.title : undefined;
       const file: IrFilePart = { type: 'file', mediaType, data: source.data, ...(title ? { filename: title } : {}) };
       // The title names the file; the context has no place in a file part, so it goes before it as text.
-      const context = typeof block.context === 'string' && block.context.trim() !== '' ? block.context : undefined;
       return context === undefined ? [file] : [{ type: 'text', text: context }, file];
     }
     case 'text':
@@ -45,6 +43,11 @@ export function documentToIr(block: JsonObject, path: string): IrPart[] {
         `${path}.source.type must be one of 'base64', 'text', 'content' for this model, got '${String(source.type).slice(0, 40)}'`,
       );
   }
+}
+
+/** A field's text when it holds some (not blank). */
+function presentText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 /** A document made of blocks: its text and images, in order. */
