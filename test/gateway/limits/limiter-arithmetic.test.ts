@@ -23,10 +23,30 @@ describe('token bucket arithmetic', () => {
     for (let i = 0; i < 6; i += 1) expect(limiter.reserve([rpm(6)], { tokens: 0, usd: 0 }).ok).toBe(true);
     const refused = limiter.reserve([rpm(6)], { tokens: 0, usd: 0 });
     expect(refused).toMatchObject({ ok: false, waitMs: 10_000 });
+    clock.now += 10_000;
+    expect(limiter.reserve([rpm(6)], { tokens: 0, usd: 0 }).ok).toBe(true);
     clock.now += 4000;
     expect(limiter.reserve([rpm(6)], { tokens: 0, usd: 0 })).toMatchObject({ ok: false, waitMs: 6000 });
-    clock.now += 6000;
-    expect(limiter.reserve([rpm(6)], { tokens: 0, usd: 0 }).ok).toBe(true);
+  });
+
+  it('refused together, each is told to come back after those before it, up to a minute later', () => {
+    const { clock, limiter } = clocked();
+    for (let i = 0; i < 6; i += 1) limiter.reserve([rpm(6)], { tokens: 0, usd: 0 });
+    const waits = () => {
+      const admission = limiter.reserve([rpm(6)], { tokens: 0, usd: 0 });
+      return admission.ok ? 0 : admission.waitMs;
+    };
+    expect([waits(), waits(), waits()]).toEqual([10_000, 20_000, 30_000]);
+    // 4 s later the queue has moved on by 4 s.
+    clock.now += 4000;
+    expect(waits()).toBe(36_000);
+    // A client asking again and again pushes no one further than a minute past their own wait.
+    for (let i = 0; i < 20; i += 1) waits();
+    expect(waits()).toBe(66_000);
+    // Once the promised refill has passed, a refusal waits only for its own cost.
+    clock.now += 67_000;
+    for (let i = 0; i < 6; i += 1) limiter.reserve([rpm(6)], { tokens: 0, usd: 0 });
+    expect(waits()).toBe(10_000);
   });
 
   it('Retry-After is whole seconds rounded up, and at least 1', () => {

@@ -177,6 +177,42 @@ describe('refusals', () => {
   });
 });
 
+describe('a herd refused together', () => {
+  it('is told to come back one by one, so each SDK call fits at its first retry', async () => {
+    // 120 per minute: the bucket lets one more request in every 500 ms.
+    const key = await h.issueKey({ scopes: ['chat'], rpm_limit: 120 });
+    const quick = h.openaiClient(key.key);
+    await Promise.all(Array.from({ length: 120 }, () => ask(quick)));
+    // What came back while those ran is taken too: the bucket is empty when the herd arrives.
+    let sent = 120;
+    while (
+      await ask(quick).then(
+        () => true,
+        () => false,
+      )
+    )
+      sent++;
+    const waits: number[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 429) waits.push(Number(response.headers.get('retry-after-ms')));
+      return response;
+    };
+    const client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: key.key, maxRetries: 1, fetch: recording });
+    const herd = await Promise.allSettled(Array.from({ length: 4 }, () => ask(client)));
+    // Told the same second, the four would come back together and two would be refused again.
+    expect(herd.map((call) => call.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    // One of them may have found the request that came back meanwhile.
+    expect(waits.length).toBeGreaterThanOrEqual(3);
+    const sorted = [...waits].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(400);
+    // Four slots of 500 ms, behind the one promised to the refusal that ended the loop above.
+    expect(sorted.at(-1)).toBeLessThanOrEqual(2_600);
+    expect(h.openai.requests).toHaveLength(sent + 4);
+    expect(waits.length).toBeLessThanOrEqual(4);
+  }, 15_000);
+});
+
 describe('refusals the SDKs would otherwise sleep through', () => {
   it('a spent daily budget is not retried by the SDK, which would wait until midnight; a minute limit is', async () => {
     await h.admin('POST', '/internal/users', { id: 'midnight-user', tpd_budget: 200 });

@@ -82,7 +82,11 @@ export class Limiter {
       const waitMs = this.waitFor(check, needed, now);
       if (waitMs > 0 && (refused === undefined || waitMs > refused.waitMs)) refused = { check, needed, waitMs };
     }
-    if (refused !== undefined) return { ok: false, ...refused };
+    if (refused !== undefined) {
+      const { check, needed } = refused;
+      const waitMs = check.span === 'bucket' ? this.bucket(check, now).retryAfter(needed, now) : refused.waitMs;
+      return { ok: false, check, needed, waitMs };
+    }
     const held = new Map<CalendarWindow, LimitMeasure>();
     const buckets = new Map<string, TokenBucket>();
     for (const check of checks) {

@@ -23,8 +23,8 @@ const amount = (check: LimitCheck, value: number): string =>
 
 /**
  * The 429 for a refused request: the message names the limit, whose it is and what the request
- * needed; Retry-After is the whole seconds (rounded up) until the bucket has refilled enough or the
- * budget's window ends. A request larger than the whole limit can never pass: it says so and tells
+ * needed; Retry-After is the whole seconds (rounded up) until the bucket has refilled enough for it
+ * and for those refused before it, or until the budget's window ends. A request larger than the whole limit can never pass: it says so and tells
  * the SDKs not to retry.
  */
 export function refusal(
@@ -45,7 +45,13 @@ export function refusal(
     );
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const headers: Record<string, string> = { ...state, 'retry-after': String(seconds) };
+  // `retry-after-ms`, which both SDKs read first, keeps the stagger between refused requests that
+  // whole seconds would round away.
+  const headers: Record<string, string> = {
+    ...state,
+    'retry-after': String(seconds),
+    'retry-after-ms': String(Math.max(1, Math.ceil(waitMs))),
+  };
   // A daily budget's wait until midnight would hold the caller's SDK call for hours.
   if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
   return new RateLimitError(

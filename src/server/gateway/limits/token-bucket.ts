@@ -15,6 +15,12 @@ export class TokenBucket {
    * the usage table (which has only finished requests) takes it over.
    */
   pending = 0;
+  /**
+   * Until when the refill is spoken for by refused requests told to come back (their Retry-After):
+   * the next one refused is told to come back after them, so a herd refused together is let back in
+   * one by one rather than all at the moment only the first of them fits.
+   */
+  private promisedUntil = 0;
 
   constructor(
     private readonly capacity: number,
@@ -30,6 +36,22 @@ export class TokenBucket {
     this.refill(now);
     if (this.level >= cost) return 0;
     return ((cost - this.level) * MINUTE_MS) / this.capacity;
+  }
+
+  /**
+   * When a request refused now should come back (milliseconds from now): once the refill promised to
+   * those refused before it and its own `cost` have come in. Promises reach at most a minute (a full
+   * refill) beyond its own wait, so a client that ignores Retry-After and keeps asking cannot push
+   * the others' retries out further than a limit per minute would.
+   */
+  retryAfter(cost: number, now: number): number {
+    const own = this.waitFor(cost, now);
+    if (!Number.isFinite(own)) return own;
+    // Refill until `promisedUntil` goes to those before it; its own cost comes in after that.
+    const queued = this.promisedUntil > now ? this.promisedUntil + (cost * MINUTE_MS) / this.capacity : 0;
+    const due = Math.min(Math.max(now + own, queued), now + own + MINUTE_MS);
+    this.promisedUntil = due;
+    return due - now;
   }
 
   /** Takes `cost` (the caller checked `waitFor` first; replayed history may take more than there is). */
