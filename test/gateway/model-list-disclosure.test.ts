@@ -48,5 +48,17 @@ describe('model_not_allowed for a key limited to some models', () => {
     expect(message).toContain(
       '(demo/echo, demo/embed, gpt-4o-mini, claude-opus-4-7, text-embedding-3-small, ha-model)',
     );
+    expect(message).not.toContain('did you mean');
+  });
+
+  it('names the model a typo most likely meant, among those the key may use', async () => {
+    const typo = () => ({ model: 'gpt-4o-mni', messages: [{ role: 'user' as const, content: 'x' }] });
+    expect(await refusal(open.chat.completions.create(typo()))).toMatch(/; did you mean 'gpt-4o-mini'\?$/);
+    expect(await refusal(limited.chat.completions.create(typo()))).toContain("did you mean 'gpt-4o-mini'?");
+    // A model the key may not use is not suggested, though it is allowed.
+    const hidden = await refusal(
+      limited.chat.completions.create({ model: 'claude-opus-4-6', messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(hidden).not.toContain('did you mean');
   });
 });

@@ -1,4 +1,5 @@
 import { AppError, badRequest, forbidden } from '../../../http/errors.js';
+import { closestKey } from '../../../config/config-issues.js';
 import { modelsNamedBy } from '../../model-registry/key-model-names.js';
 import type { ModelRegistry } from '../../model-registry/model-registry.js';
 import type { RequestContext } from '../request-context.js';
@@ -16,19 +17,28 @@ interface ConversationBody {
  * The models the caller could use instead, for a refusal's message: a key limited to some models is
  * shown only those, as /v1/models shows it only those. Empty when there are none.
  */
-function usableModels(ctx: RequestContext): { readonly limited: boolean; readonly list: string } {
+function usableModels(ctx: RequestContext): {
+  readonly limited: boolean;
+  readonly ids: readonly string[];
+  readonly list: string;
+} {
   const keyModels = ctx.principal?.kind === 'key' ? ctx.principal.key.models : null;
-  const usable = modelsNamedBy(ctx.services.registry, keyModels).map((model) => model.id);
-  const list = usable.length > 10 ? `${usable.slice(0, 10).join(', ')}, ...` : usable.join(', ');
-  return { limited: keyModels !== null, list };
+  const ids = modelsNamedBy(ctx.services.registry, keyModels).map((model) => model.id);
+  const list = ids.length > 10 ? `${ids.slice(0, 10).join(', ')}, ...` : ids.join(', ');
+  return { limited: keyModels !== null, ids, list };
 }
 
-/** The refusal of a model outside the allow-list, naming the models the caller could use instead. */
+/**
+ * The refusal of a model outside the allow-list, naming the models the caller could use instead, and
+ * the one it most likely meant when the name is a typo of one (the list is cut at ten).
+ */
 function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
   const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
-  const { limited, list } = usableModels(ctx);
+  const { limited, ids, list } = usableModels(ctx);
   const hint = limited ? `this key may use ${list || 'none of them'}` : list || 'none';
-  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})`);
+  const meant = closestKey(requested, ids);
+  const typo = meant === undefined ? '' : `; did you mean '${meant}'?`;
+  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})${typo}`);
 }
 
 /** The caller's key id when the key is limited to models that leave this one out (by canonical and requested name). */
