@@ -165,11 +165,11 @@ describe('Responses endpoint', () => {
     expect(failure).toBeInstanceOf(Error);
   });
 
-  it('previous_response_id needs a kept response: an unknown one is 404 before any upstream call', async () => {
+  it('previous_response_id needs a kept response: an unknown one is 400 before any upstream call', async () => {
     const chained = await client.responses
       .create({ model: 'gpt-4o-mini', input: 'again', previous_response_id: 'resp_123' })
       .catch((e: unknown) => e);
-    expect(chained).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(chained).toBeInstanceOf(OpenAI.BadRequestError);
     expect((chained as Error).message).toContain('resp_123');
     expect(h.openai.requests).toHaveLength(0);
   });

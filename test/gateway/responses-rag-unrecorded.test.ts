@@ -25,6 +25,11 @@ function migratedBefore(databaseFile: string, tag: string): void {
       for (const statement of readFileSync(join('drizzle', `${later.tag}.sql`), 'utf8').split(
         '--> statement-breakpoint',
       )) {
+        const indexed = /^\s*CREATE INDEX `(\w+)`[^;]*;\s*$/.exec(statement);
+        if (indexed) {
+          db.exec(`DROP INDEX \`${indexed[1]}\``);
+          continue;
+        }
         const added = /^\s*ALTER TABLE `(\w+)` ADD `(\w+)`[^;]*;\s*$/.exec(statement);
         if (!added) throw new Error(`${later.tag}: no way back from ${statement.trim()}`);
         db.exec(`ALTER TABLE \`${added[1]}\` DROP COLUMN \`${added[2]}\``);

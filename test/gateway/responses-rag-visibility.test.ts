@@ -46,7 +46,7 @@ describe('kept responses made with a RAG collection a teammate may not read', ()
     const continued = await carol.responses
       .create({ model: 'demo/echo', input: 'what did it say?', previous_response_id: made.id })
       .catch((error: unknown) => error);
-    expect(continued).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(continued).toBeInstanceOf(OpenAI.BadRequestError);
     const deleted = await carol.responses.delete(made.id).catch((error: unknown) => error);
     expect(deleted).toBeInstanceOf(OpenAI.NotFoundError);
   });
@@ -113,7 +113,7 @@ describe('kept responses made with a RAG collection a teammate may not read', ()
     const continued = await carol.responses
       .create({ model: 'demo/echo', input: 'what was the plan?', previous_response_id: made.id })
       .catch((error: unknown) => error);
-    expect(continued).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(continued).toBeInstanceOf(OpenAI.BadRequestError);
     expect((await alice.responses.retrieve(made.id)).id).toBe(made.id);
   });
 });

@@ -122,11 +122,11 @@ describe('Stored responses', () => {
     ]);
   });
 
-  it('an unknown previous_response_id is 404 naming it, before any upstream call', async () => {
+  it('an unknown previous_response_id is 400 naming it, before any upstream call', async () => {
     const missing = await client.responses
       .create({ model: 'gpt-4o-mini', input: 'again', previous_response_id: 'resp_missing' })
       .catch((e: unknown) => e);
-    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(missing).toBeInstanceOf(OpenAI.BadRequestError);
     expect((missing as Error).message).toContain('resp_missing');
     expect(h.openai.requests).toHaveLength(0);
   });
@@ -171,7 +171,7 @@ describe('Stored responses', () => {
       const chained = await other.responses
         .create({ model: 'demo/echo', input: 'x', previous_response_id: created.id })
         .catch((e: unknown) => e);
-      expect(chained).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(chained).toBeInstanceOf(OpenAI.BadRequestError);
       expect(await other.responses.delete(created.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
     }
     expect((await teammate.responses.retrieve(created.id)).id).toBe(created.id);

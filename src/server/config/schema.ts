@@ -217,6 +217,8 @@ export const configSchema = z
         default_store: z.boolean().default(false),
         // False refuses store: true and previous_response_id for every key (403).
         allow_stateful: z.boolean().default(true),
+        // Kept responses older than this are deleted (at start, then hourly); 0 keeps them forever.
+        retention_days: z.number().int().min(0).max(3650).default(30),
       })
       .strict()
       .prefault({}),

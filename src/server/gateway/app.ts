@@ -9,6 +9,7 @@ import { registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrapSource } from '../http/ui.js';
 import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
+import { responsesRetentionPlugin } from './responses/responses-retention-plugin.js';
 import { gatewayRoutes } from './routes/index.js';
 
 /** What the gateway app needs from the process. */
@@ -60,6 +61,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     env: ctx.env,
     revisions: ctx.revisions,
   });
+  await app.register(responsesRetentionPlugin, { database });
   await app.register(gatewayRoutes);
   return plain;
 }

@@ -55,7 +55,7 @@ describe('a team deleted and created again under the same id', () => {
       await status(
         freshClient.responses.create({ model: 'gpt-4o-mini', input: 'go on', previous_response_id: kept.id }),
       ),
-    ).toBe(404);
+    ).toBe(400);
     h.openai.setDefault({ reply: { text: 'the new tenant answer' } });
     const answer = await ask(freshClient);
     expect(answer.response.headers.get('x-cache-hit')).toBe('false');

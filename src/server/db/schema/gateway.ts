@@ -156,7 +156,8 @@ export const gatewayResponses = sqliteTable(
      */
     ragCollections: text('rag_collections', { mode: 'json' }).$type<string[]>().notNull().default([]),
   },
-  (table) => [primaryKey({ columns: [table.id, table.keyId] })],
+  // By age: the retention purge (responses.retention_days) finds the oldest without reading every row.
+  (table) => [primaryKey({ columns: [table.id, table.keyId] }), index('gateway_responses_created').on(table.createdAt)],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys, gatewayResponses } from '../../db/schema/gateway.js';
 
@@ -99,6 +99,23 @@ export class ResponsesRepository {
         response: sql`json_set(${response}, '$.status', 'failed', '$.error', json_object('code', 'server_error', 'message', ${message}))`,
       })
       .where(sql`json_extract(${response}, '$.status') IN ('in_progress', 'queued')`)
+      .run().changes;
+  }
+
+  /**
+   * Deletes up to `limit` kept responses made before `cutoffMs`, oldest first (their input items are
+   * in the same row); how many. Bounded so one call holds the write lock and the thread only briefly.
+   */
+  deleteCreatedBefore(cutoffMs: number, limit: number): number {
+    const oldest = this.db
+      .select({ rowid: sql`rowid` })
+      .from(gatewayResponses)
+      .where(lt(gatewayResponses.createdAt, cutoffMs))
+      .orderBy(asc(gatewayResponses.createdAt))
+      .limit(limit);
+    return this.db
+      .delete(gatewayResponses)
+      .where(inArray(sql`rowid`, oldest))
       .run().changes;
   }
 

@@ -133,11 +133,20 @@ export class ResponsesService {
 
   /**
    * The conversation up to and including `previousId`, oldest first: each kept response's input
-   * items, then its output. A chain ends early where an earlier response was deleted. Refused
-   * (invalid) where a response of it did not complete (see {@link unfinishedTurn}).
+   * items, then its output. A chain ends early where an earlier response was deleted or expired.
+   * Refused (invalid) where `previousId` is not kept for the owner, as OpenAI refuses it (a bad
+   * request field, not a missing resource), or a response of it did not complete (see {@link unfinishedTurn}).
    */
   conversation(owner: ResponseOwner, previousId: string): KeptConversation {
-    const chain: StoredResponseRow[] = [this.visible(owner, previousId)];
+    const latest = this.readable(owner, previousId);
+    // The same words whether no key keeps it or another key does: which one is not this key's to know.
+    if (latest === undefined)
+      throw new GatewayError(
+        'invalid',
+        `previous_response_id: Previous response with id '${previousId}' not found. It was never kept (store: true) ` +
+          'for this key or its team, was deleted, or has expired; send the earlier turns in input instead',
+      );
+    const chain: StoredResponseRow[] = [latest];
     for (let id = chain[0]!.previousResponseId; id !== null;) {
       const row = this.readable(owner, id);
       if (row === undefined) break;

@@ -1,0 +1,1 @@
+CREATE INDEX `gateway_responses_created` ON `gateway_responses` (`created_at`);
