@@ -41,7 +41,8 @@ describe('audit events of deployment saves', () => {
     expect(created!.details).toMatchObject({
       before: [],
       after: [expect.objectContaining({ id: 'local-a', api_key_set: true, weight: 1 })],
-      api_key_changed: [],
+      // Added with a key: its key was set.
+      api_key_changed: ['local-a'],
       source: { before: 'config', after: 'database' },
     });
 
@@ -71,7 +72,7 @@ describe('audit events of deployment saves', () => {
         expect.objectContaining({ id: 'local-a', weight: 5 }),
         expect.objectContaining({ id: 'local-b', api_key_set: true }),
       ],
-      api_key_changed: [],
+      api_key_changed: ['local-b'],
     });
 
     // The key cleared, and one deployment removed.

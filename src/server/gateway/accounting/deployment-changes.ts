@@ -5,7 +5,7 @@ import type { Deployment } from '../providers/types.js';
 /**
  * What a save of the deployment list changed, as the audit trail records it: the deployments removed
  * or changed as they were (`before`), those added or changed as they are now (`after`), and the ids
- * whose provider key was set, replaced or cleared. Views never hold a key, and a key change is named by
+ * whose provider key was set (added with one too), replaced or cleared. Views never hold a key, and a key change is named by
  * its deployment's id alone: not the key, nor any part of it.
  */
 export interface DeploymentChanges {
@@ -41,7 +41,8 @@ export function deploymentChanges(
     const previous = old.get(deployment.id);
     const view = toDeploymentView(deployment);
     if (previous === undefined || !sameView(toDeploymentView(previous), view)) changes.after.push(view);
-    if (previous !== undefined && previous.apiKey !== deployment.apiKey) changes.api_key_changed.push(deployment.id);
+    // A deployment added with a key has its key set, as much as one whose key was replaced.
+    if (previous?.apiKey !== deployment.apiKey) changes.api_key_changed.push(deployment.id);
   }
   const reordered = changes.before.length === 0 && changes.after.length === 0 && !sameOrder(before, after);
   const moved = source.before !== source.after;
