@@ -1,4 +1,7 @@
-/** Error types of the shared error shape `{error: {type, message, code}}`, with their HTTP status. */
+/**
+ * Error types of the shared error shape `{error: {type, message, code}}` (plus `param` on the gateway's
+ * OpenAI-format answers), with their HTTP status.
+ */
 export const ERROR_STATUS = {
   invalid_request_error: 400,
   content_policy_violation: 400,
@@ -36,6 +39,11 @@ export interface ErrorBody {
     readonly type: ErrorType;
     readonly message: string;
     readonly code: number;
+    /**
+     * The request field at fault (`messages[0].content`), null when the fault is not one field: sent on
+     * the gateway's OpenAI-format answers only, where OpenAI's SDKs read it (`err.param`).
+     */
+    readonly param?: string | null;
     /** On `upstream_error` only. */
     readonly upstream?: UpstreamErrorDetail;
     /** On the store's 409 for a moved branch head only: the head the change was refused against. */

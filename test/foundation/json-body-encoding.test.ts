@@ -8,6 +8,8 @@ import { errorOf, sendBytes } from './json-body-client.js';
 
 const LIMIT = 1024 * 1024;
 const invalid = (message: string) => errorOf('invalid_request_error', message, 400);
+/** A gateway error in OpenAI's shape: the same body with the field at fault (`param`). */
+const withParam = (body: { error: object }, param: string | null) => ({ error: { ...body.error, param } });
 
 describe('JSON body encodings and charsets', () => {
   let servers: TempServers;
@@ -110,7 +112,7 @@ describe('JSON body encodings and charsets', () => {
       const message = `gzip request body decompresses to more than the limit of ${LIMIT} bytes`;
       const answer = await gateway('/v1/chat/completions', { 'content-encoding': 'gzip' }, zipped);
       expect(answer.status).toBe(413);
-      expect(answer.body).toEqual(errorOf('payload_too_large', message, 413));
+      expect(answer.body).toEqual(withParam(errorOf('payload_too_large', message, 413), null));
       const stored = await store({ 'content-encoding': 'br' }, brotliCompressSync(bomb(LIMIT * 4)));
       expect(stored.body).toEqual(
         errorOf('payload_too_large', `br request body decompresses to more than the limit of ${LIMIT} bytes`, 413),
@@ -154,7 +156,7 @@ describe('JSON body encodings and charsets', () => {
       const compress = await gateway('/v1/chat/completions', { 'content-encoding': 'compress' }, chat('x'));
       expect(compress.status).toBe(415);
       expect(compress.headers['x-request-id']).toBeDefined();
-      expect(compress.body).toEqual(expected('compress'));
+      expect(compress.body).toEqual(withParam(expected('compress'), null));
       const messages = await gateway('/v1/messages', { 'content-encoding': 'zstd' }, '{}');
       expect(messages.body).toEqual({ type: 'error', ...expected('zstd') });
       const stacked = await store({ 'content-encoding': 'gzip, br' }, '{}');
@@ -173,7 +175,7 @@ describe('JSON body encodings and charsets', () => {
           chat('x'),
         );
         expect(answer.status).toBe(400);
-        expect(answer.body).toEqual(invalid(`content-type charset must be utf-8, got '${charset}'`));
+        expect(answer.body).toEqual(withParam(invalid(`content-type charset must be utf-8, got '${charset}'`), null));
       }
       const stored = await store({ 'content-type': 'application/json; charset=latin1' }, '{}');
       expect(stored.body).toEqual(invalid("content-type charset must be utf-8, got 'latin1'"));
@@ -194,9 +196,9 @@ describe('JSON body encodings and charsets', () => {
       ]);
       const answer = await gateway('/v1/chat/completions', {}, bad);
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(invalid('messages[0].content is not valid UTF-8'));
+      expect(answer.body).toEqual(withParam(invalid('messages[0].content is not valid UTF-8'), 'messages[0].content'));
       const zipped = await gateway('/v1/chat/completions', { 'content-encoding': 'gzip' }, gzipSync(bad));
-      expect(zipped.body).toEqual(invalid('messages[0].content is not valid UTF-8'));
+      expect(zipped.body).toEqual(withParam(invalid('messages[0].content is not valid UTF-8'), 'messages[0].content'));
     });
   });
 });

@@ -5,6 +5,8 @@ import { errorOf, sendBytes } from './json-body-client.js';
 // A JSON number a double cannot hold (1e400) parses to Infinity, which JSON.stringify shows and
 // stores as null: the one JSON parser of both services refuses it with a 400 naming the field.
 
+/** A gateway error in OpenAI's shape: the same body with the field at fault (`param`). */
+const withParam = (body: { error: object }, param: string | null) => ({ error: { ...body.error, param } });
 const outOfRange = (subject: string) =>
   errorOf(
     'invalid_request_error',
@@ -62,7 +64,7 @@ describe('JSON numbers out of the range of a double', () => {
       key,
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(outOfRange('field temperature'));
+    expect(answer.body).toEqual(withParam(outOfRange('field temperature'), 'temperature'));
   });
 
   it('is a 400 naming the field on the store, document content included (never saved as null)', async () => {

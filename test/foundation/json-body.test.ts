@@ -10,6 +10,8 @@ const DEEP = 5_000;
 const OPENAI_KEY = 'sk-json-body-test-0123456789';
 const deepMessage = /^field (.+) is nested more than 128 levels deep; the limit is 128 levels of objects and arrays$/;
 const invalid = (message: string) => errorOf('invalid_request_error', message, 400);
+/** A gateway error in OpenAI's shape: the same body with the field at fault (`param`). */
+const withParam = (body: { error: object }, param: string | null) => ({ error: { ...body.error, param } });
 
 describe('JSON body nesting and prototype keys', () => {
   let servers: TempServers;
@@ -240,7 +242,7 @@ describe('JSON body nesting and prototype keys', () => {
         invalid('request body is not valid JSON: Expected double-quoted property name in JSON at position 35'),
       );
       const token = await gateway('/v1/chat/completions', '{"model":"sk-secret-0123456789", "b": x}');
-      expect(token.body).toEqual(invalid("request body is not valid JSON: Unexpected token 'x'"));
+      expect(token.body).toEqual(withParam(invalid("request body is not valid JSON: Unexpected token 'x'"), null));
       const text = await sendBytes(
         `${servers.storeUrl}/v1/apply`,
         { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': 'text/plain' },

@@ -32,6 +32,8 @@ describe('request errors name the field and the value', () => {
       body: JSON.stringify({ model: 'demo/echo', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
   const invalid = (message: string) => ({ error: { type: 'invalid_request_error', message, code: 400 } });
+  // OpenAI-format answers (/v1 but Messages) carry `param`, null where no one field is at fault.
+  const invalidOnV1 = (message: string) => ({ error: { ...invalid(message).error, param: null } });
 
   beforeAll(async () => {
     servers = await startTempServers({ llm: { allowed_models: ['demo/echo'] } });
@@ -177,22 +179,22 @@ describe('request errors name the field and the value', () => {
         send(`${servers.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers }, body: chat });
       expect(await post('/v1/chat/completions', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({
         status: 400,
-        body: invalid("content-type must be application/json, got 'application/x-www-form-urlencoded'"),
+        body: invalidOnV1("content-type must be application/json, got 'application/x-www-form-urlencoded'"),
       });
       expect(await post('/v1/chat/completions', { 'content-type': 'text/plain' })).toEqual({
         status: 400,
-        body: invalid("content-type must be application/json, got 'text/plain'"),
+        body: invalidOnV1("content-type must be application/json, got 'text/plain'"),
       });
       expect(await post('/v1/embeddings', { 'content-type': 'text/plain;charset=UTF-8' })).toEqual({
         status: 400,
-        body: invalid("content-type must be application/json, got 'text/plain;charset=UTF-8'"),
+        body: invalidOnV1("content-type must be application/json, got 'text/plain;charset=UTF-8'"),
       });
       // fetch sends a Blob without a type and no content-type header at all.
       const untyped = await send(`${servers.gatewayUrl}/v1/chat/completions`, {
         headers: { authorization: `Bearer ${key}` },
         body: new Blob([chat]) as unknown as string,
       });
-      expect(untyped).toEqual({ status: 400, body: invalid('content-type must be application/json, got nothing') });
+      expect(untyped).toEqual({ status: 400, body: invalidOnV1('content-type must be application/json, got nothing') });
       // The charset parameter is fine.
       expect((await post('/v1/chat/completions', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(
         200,

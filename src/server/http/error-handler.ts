@@ -6,9 +6,12 @@ import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 import { requestLog } from './logger.js';
 
-/** Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`). */
+/**
+ * Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`), or
+ * OpenAI's (`error.param` always there, null when the fault is not one field).
+ */
 export interface ErrorEnvelopeConfig {
-  readonly errorEnvelope?: 'anthropic';
+  readonly errorEnvelope?: 'anthropic' | 'openai';
 }
 
 declare module 'fastify' {
@@ -156,9 +159,19 @@ export function envelopeForRequest(request: FastifyRequest): ErrorEnvelopeConfig
   return request.headers['anthropic-version'] !== undefined ? 'anthropic' : envelopeForUrl(request.url);
 }
 
-/** The error body in the given envelope. */
+/** The error body in the given envelope; only OpenAI's has `param`, as only OpenAI sends it. */
 export function withEnvelope(envelope: ErrorEnvelopeConfig['errorEnvelope'], body: ErrorBody): object {
-  return envelope === 'anthropic' ? { type: 'error', ...body } : body;
+  const { param, ...error } = body.error;
+  switch (envelope) {
+    case 'openai':
+      return { error: { ...error, param: param ?? null } };
+    case 'anthropic':
+      return { type: 'error', error };
+    case undefined:
+      return { error };
+    default:
+      throw new Error(`unexpected error envelope ${String(envelope satisfies never)}`);
+  }
 }
 
 function send(
@@ -170,8 +183,9 @@ function send(
 ): FastifyReply {
   const request = reply.request;
   if (linger !== undefined) lingerIfBodyUnread(request, reply, linger);
-  const envelope =
-    (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope ?? envelopeForRequest(request);
+  const configured = (request.routeOptions.config as ErrorEnvelopeConfig | undefined)?.errorEnvelope;
+  // An Anthropic client's call to an OpenAI-format route (`/v1/models`) is answered in its own envelope.
+  const envelope = configured === 'anthropic' ? configured : (envelopeForRequest(request) ?? configured);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(withEnvelope(envelope, body));
 }
 

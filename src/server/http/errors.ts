@@ -9,6 +9,8 @@ export class AppError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly upstream: UpstreamErrorDetail | undefined;
   readonly headRevision: number | undefined;
+  /** The request field at fault, in OpenAI's notation (`tools[0].function.name`); see ErrorBody. */
+  readonly param: string | null | undefined;
 
   constructor(
     type: ErrorType,
@@ -18,6 +20,7 @@ export class AppError extends Error {
       headers?: Record<string, string>;
       upstream?: UpstreamErrorDetail;
       headRevision?: number;
+      param?: string | null;
     } = {},
   ) {
     super(message);
@@ -27,16 +30,18 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     this.upstream = options.upstream;
     this.headRevision = options.headRevision;
+    this.param = options.param;
   }
 
   /** The JSON body for this error. */
   toBody(): ErrorBody {
-    const { type, message, status: code, upstream, headRevision } = this;
+    const { type, message, status: code, upstream, headRevision, param } = this;
     return {
       error: {
         type,
         message,
         code,
+        ...(param === undefined ? {} : { param }),
         ...(upstream === undefined ? {} : { upstream }),
         ...(headRevision === undefined ? {} : { head_revision: headRevision }),
       },
@@ -44,8 +49,9 @@ export class AppError extends Error {
   }
 }
 
-/** 400 invalid_request_error. */
-export const badRequest = (message: string): AppError => new AppError('invalid_request_error', message);
+/** 400 invalid_request_error; `param` is the request field at fault, when the message names one. */
+export const badRequest = (message: string, param?: string | null): AppError =>
+  new AppError('invalid_request_error', message, { param });
 /** 401 authentication_error. */
 export const unauthorized = (message: string): AppError => new AppError('authentication_error', message);
 /** 403 permission_error. */

@@ -50,7 +50,7 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
   if (body.length === 0)
     return bodyIsOptional(request) ? done(null, undefined) : done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY());
   // One fast pass over the bytes; naming the field that holds bad ones is the rare, slow case.
-  if (!isUtf8(body)) return done(badRequest(invalidUtf8Message(body)));
+  if (!isUtf8(body)) return done(invalidUtf8Error(body));
   const text = body.toString('utf8');
   request.rawBody = text;
   let value: unknown;
@@ -61,7 +61,7 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
     // Its message names the problem; the excerpt of the body some carry is dropped: it may hold a secret.
     return done(new SyntaxError((error as Error).message.replace(JSON_EXCERPT, '')));
   }
-  if (!structureIsSafe(value)) return done(badRequest(structureMessage(value)));
+  if (!structureIsSafe(value)) return done(structureError(value));
   done(null, value);
 }
 
@@ -206,12 +206,12 @@ interface TreeEntry {
   readonly depth: number;
 }
 
-/** Visits every value in document order, iteratively, until `visit` answers a message. */
+/** Visits every value in document order, iteratively, until `visit` answers a refusal. */
 function findInTree(
   root: unknown,
-  visit: (entry: TreeEntry) => string | null,
+  visit: (entry: TreeEntry) => AppError | null,
   keyName: (key: string) => string = (key) => key,
-): string | null {
+): AppError | null {
   const stack: TreeEntry[] = [{ value: root, path: '', key: null, parent: null, parentPath: '', depth: 1 }];
   while (stack.length > 0) {
     const entry = stack.pop() as TreeEntry;
@@ -258,23 +258,33 @@ const CONSTRUCTOR_KEY = 'a prototype key inside a constructor key can rewrite pr
 const DEPTH_LIMIT = `the limit is ${MAX_JSON_DEPTH} levels of objects and arrays`;
 const NOT_FINITE = `it is not finite as a 64-bit float; numbers must lie within ±${Number.MAX_VALUE}`;
 
+/** A refusal naming the field at `path` (the whole body when empty) as the one at fault. */
+function refusedAt(path: string, message: string): AppError {
+  return badRequest(message, path === '' ? null : shortPath(path));
+}
+
 /** Names the first field that made {@link structureIsSafe} refuse a body. */
-function structureMessage(root: unknown): string {
+function structureError(root: unknown): AppError {
   const found = findInTree(root, ({ value, path, key, depth }) => {
-    if (key === '__proto__') return `field ${shortPath(path)} is not accepted: ${PROTO_KEY}`;
+    if (key === '__proto__') return refusedAt(path, `field ${shortPath(path)} is not accepted: ${PROTO_KEY}`);
     const isObject = typeof value === 'object' && value !== null;
     if (key === 'constructor' && isObject && Object.hasOwn(value, 'prototype')) {
-      return `field ${shortPath(path)}.prototype is not accepted: ${CONSTRUCTOR_KEY}`;
+      const field = `${path}.prototype`;
+      return refusedAt(field, `field ${shortPath(path)}.prototype is not accepted: ${CONSTRUCTOR_KEY}`);
     }
     if (typeof value === 'number' && !Number.isFinite(value)) {
-      return `${path === '' ? 'request body' : `field ${shortPath(path)}`} is a number out of range: ${NOT_FINITE}`;
+      const subject = path === '' ? 'request body' : `field ${shortPath(path)}`;
+      return refusedAt(path, `${subject} is a number out of range: ${NOT_FINITE}`);
     }
     if (isObject && depth > MAX_JSON_DEPTH) {
-      return `field ${shortPath(path)} is nested more than ${MAX_JSON_DEPTH} levels deep; ${DEPTH_LIMIT}`;
+      return refusedAt(
+        path,
+        `field ${shortPath(path)} is nested more than ${MAX_JSON_DEPTH} levels deep; ${DEPTH_LIMIT}`,
+      );
     }
     return null;
   });
-  return found ?? 'request body is not accepted';
+  return found ?? badRequest('request body is not accepted');
 }
 
 /** Escapes stand for characters, not bytes: each becomes one ASCII character so that only raw bytes are checked. */
@@ -288,24 +298,25 @@ const asUtf8 = (text: string): string => Buffer.from(text, 'latin1').toString('u
  * Names the field holding bytes that are not UTF-8: the body read as latin1 keeps one character per
  * byte, so each string's bytes can be checked alone.
  */
-function invalidUtf8Message(body: Buffer): string {
+function invalidUtf8Error(body: Buffer): AppError {
+  const whole = badRequest('request body is not valid UTF-8');
   let tree: unknown;
   try {
     tree = JSON.parse(body.toString('latin1').replace(JSON_ESCAPE, (escape) => (escape[1] === 'u' ? '_' : escape)));
   } catch {
-    return 'request body is not valid UTF-8';
+    return whole;
   }
   const found = findInTree(
     tree,
     ({ value, path, key, parent, parentPath }) => {
       if (key !== null && badBytes(key))
-        return `a key in ${shortPath(parentPath) || 'the request body'} is not valid UTF-8`;
+        return refusedAt(parentPath, `a key in ${shortPath(parentPath) || 'the request body'} is not valid UTF-8`);
       if (typeof value !== 'string' || !badBytes(value)) return null;
-      return `${shortPath(path) || 'request body'}${documentKey(parent, key)} is not valid UTF-8`;
+      return refusedAt(path, `${shortPath(path) || 'request body'}${documentKey(parent, key)} is not valid UTF-8`);
     },
     asUtf8,
   );
-  return found ?? 'request body is not valid UTF-8';
+  return found ?? whole;
 }
 
 /** ` (key 'a.txt')` when the bad value sits beside a `key` field, as store documents do. */

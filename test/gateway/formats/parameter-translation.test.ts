@@ -101,11 +101,14 @@ describe('response_format, chat -> Messages (LiteLLM: a forced tool whose input 
     expect(out.tools).toBeUndefined();
     expect(out.tool_choice).toBeUndefined();
     expect(() => chatToMessages({ response_format: { type: 'structural_tag' } })).toThrow(
-      new TranslationError('response_format.type: "structural_tag" cannot be translated for this model'),
+      new TranslationError(
+        'response_format.type: "structural_tag" cannot be translated for this model',
+        'response_format.type',
+      ),
     );
     expect(
       validateChatRequest({ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: {} }),
-    ).toEqual({ ok: false, message: 'response_format.type is required' });
+    ).toEqual({ ok: false, message: 'response_format.type is required', param: 'response_format.type' });
   });
 });
 
@@ -123,7 +126,8 @@ describe('chat parameters with no Anthropic equivalent', () => {
     ],
     [{ web_search_options: {} }, 'web_search_options: web search is not available for this model'],
   ])('refuses %j with a message naming the parameter', (params, message) => {
-    expect(() => chatToMessages(params)).toThrow(new TranslationError(message));
+    const param = message.slice(0, message.indexOf(':'));
+    expect(() => chatToMessages(params)).toThrow(new TranslationError(message, param));
   });
 
   it('accepts their harmless settings and drops the sampling and account parameters', () => {

@@ -10,9 +10,7 @@ import { parseDataUrl, TranslationError } from './translation-error.js';
 export function fileFromDataUrl(dataUrl: unknown, filename: unknown, path: string): IrFilePart {
   const inline = typeof dataUrl === 'string' ? parseDataUrl(dataUrl) : undefined;
   if (!inline)
-    throw new TranslationError(
-      `${path}: must be a base64 data: URL (data:application/pdf;base64,<data>) for this model`,
-    );
+    throw TranslationError.at(path, 'must be a base64 data: URL (data:application/pdf;base64,<data>) for this model');
   const name = typeof filename === 'string' && filename.trim() !== '' ? filename : undefined;
   return {
     type: 'file',

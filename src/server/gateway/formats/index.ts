@@ -3,9 +3,9 @@
  * text visitors, the IR both formats map to and from, SSE encoders and decoders, and codecs.
  *
  * ```ts
- * validateChatRequest(body): { ok: true; value: ChatBody } | { ok: false; message }
- * validateMessagesRequest(body): { ok: true; value: MessagesBody } | { ok: false; message }
- * validateEmbeddingsRequest(body): { ok: true; value: EmbeddingsBody } | { ok: false; message }
+ * validateChatRequest(body): { ok: true; value: ChatBody } | { ok: false; message; param }
+ * validateMessagesRequest(body): { ok: true; value: MessagesBody } | { ok: false; message; param }
+ * validateEmbeddingsRequest(body): { ok: true; value: EmbeddingsBody } | { ok: false; message; param }
  * formatIssues(zodIssues): string            // same messages for fastify-type-provider-zod errors
  * visitChatRequestText(body, visitor) / visitMessagesRequestText(body, visitor)
  * visitChatResponseText(body, visitor) / visitMessagesResponseText(body, visitor)

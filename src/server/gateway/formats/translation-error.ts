@@ -3,9 +3,18 @@
  * part sent to a model without audio input, for example). Callers answer 400 invalid_request_error.
  */
 export class TranslationError extends Error {
-  constructor(message: string) {
+  /** The request field at fault, in OpenAI's notation (`tools[0]`); null when the fault is not one field. */
+  readonly param: string | null;
+
+  constructor(message: string, param: string | null = null) {
     super(message);
     this.name = 'TranslationError';
+    this.param = param;
+  }
+
+  /** `<field>: <problem>`, with the field as the one at fault. */
+  static at(field: string, problem: string): TranslationError {
+    return new TranslationError(`${field}: ${problem}`, field);
   }
 }
 

@@ -5,8 +5,13 @@ import { z } from 'zod';
  * (`temperature must be between 0 and 2, got 3.5`), so a caller can fix the request from the message alone.
  */
 
-/** The outcome of validating a client request. */
-export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+/**
+ * The outcome of validating a client request; a failure's `param` is the field its message names first,
+ * in OpenAI's notation (`messages[0].content`), null when that is the request body as a whole.
+ */
+export type Validated<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string; readonly param: string | null };
 
 /** A number in [min, max] whose error message states the range and the value received. */
 export function boundedNumber(min: number, max: number, integer = false) {
@@ -27,16 +32,33 @@ export function minInteger(min: number) {
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: formatIssues(result.error.issues) };
+  const issues = result.error.issues;
+  return { ok: false, message: formatIssues(issues), param: issuesParam(issues) };
 }
 
 /** Joins the messages of (at most three) zod issues, each naming its field. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .filter((issue) => !issues.some((other) => isTighterBound(other, issue)))
-    .slice(0, 3)
-    .map(formatIssue)
-    .join('; ');
+  return shownIssues(issues).map(formatIssue).join('; ');
+}
+
+/** The field of the first issue {@link formatIssues} words, as OpenAI's `param`; null for the whole body. */
+export function issuesParam(issues: readonly z.core.$ZodIssue[]): string | null {
+  const first = shownIssues(issues)[0];
+  return first === undefined ? null : issueParam(first);
+}
+
+/** The field one issue's message names; an unknown field, when it is the only one, is itself the fault. */
+function issueParam(issue: z.core.$ZodIssue): string | null {
+  const variant = matchedVariantIssue(issue);
+  if (variant !== undefined) return issueParam(variant);
+  const path =
+    issue.code === 'unrecognized_keys' && issue.keys.length === 1 ? [...issue.path, issue.keys[0]] : issue.path;
+  return path.length === 0 ? null : fieldName(path);
+}
+
+/** The issues worded, at most three. */
+function shownIssues(issues: readonly z.core.$ZodIssue[]): readonly z.core.$ZodIssue[] {
+  return issues.filter((issue) => !issues.some((other) => isTighterBound(other, issue))).slice(0, 3);
 }
 
 /**
@@ -52,25 +74,28 @@ function isTighterBound(other: z.core.$ZodIssue, issue: z.core.$ZodIssue): boole
 
 /** One zod issue as `<field> <problem>`. */
 export function formatIssue(issue: z.core.$ZodIssue): string {
-  if (
-    issue.code === 'invalid_union' &&
-    issue.input !== undefined &&
-    !('discriminator' in issue) &&
-    !isOwn(issue.message)
-  ) {
-    // When one variant matched the value's type, its own issue is the useful one; a variant whose
-    // items also have the right types (a token list that is only too long) before one whose do not.
-    const viable = issue.errors.filter(
-      (branch) => branch.length > 0 && !branch.some((inner) => refusesItsType(inner, issue.input)),
-    );
-    const matched = viable.find((branch) => !branch.some((inner) => inner.code === 'invalid_type')) ?? viable[0];
-    if (matched) return formatIssue({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue);
-  }
+  const variant = matchedVariantIssue(issue);
+  if (variant !== undefined) return formatIssue(variant);
   const field = fieldName(issue.path);
   const subject = field === '' ? 'request body' : field;
   const text = withoutOwnName(problem(issue), issue.path);
   // A credential pasted into the wrong field (a key in `api_key_env`) must not come back in the answer.
   return `${subject} ${issue.path.some(isCredentialField) ? text.replace(/, got .*$/s, '') : text}`;
+}
+
+/**
+ * A union's issue to word in its place, with its full path: when one variant matched the value's
+ * type, its own issue is the useful one; a variant whose items also have the right types (a token list
+ * that is only too long) before one whose do not.
+ */
+function matchedVariantIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue | undefined {
+  if (issue.code !== 'invalid_union' || issue.input === undefined || 'discriminator' in issue || isOwn(issue.message))
+    return undefined;
+  const viable = issue.errors.filter(
+    (branch) => branch.length > 0 && !branch.some((inner) => refusesItsType(inner, issue.input)),
+  );
+  const matched = viable.find((branch) => !branch.some((inner) => inner.code === 'invalid_type')) ?? viable[0];
+  return matched ? ({ ...matched[0], path: [...issue.path, ...matched[0].path] } as z.core.$ZodIssue) : undefined;
 }
 
 /**

@@ -27,5 +27,7 @@ export const formatValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
           : httpPart === 'headers'
             ? 'header '
             : '';
-    return { error: badRequest(`${where}${result.message}`) };
+    // OpenAI names the body field or query parameter at fault; a path segment or header is no param.
+    const param = httpPart === 'body' || httpPart === 'querystring' ? result.param : null;
+    return { error: badRequest(`${where}${result.message}`, param) };
   };

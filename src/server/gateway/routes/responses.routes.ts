@@ -108,7 +108,7 @@ function prepareStatefulUse(ctx: RequestContext): StatefulUse {
     ? withClientInstructions(responses.keeper(owner, body.input, previous, ragCollections), body.instructions)
     : undefined;
   if (previous !== null) {
-    const earlier = atEdge(() => responses.conversation(owner, previous));
+    const earlier = atEdge(() => responses.conversation(owner, previous), 'previous_response_id');
     earlierCollections = earlier.ragCollections;
     prependReplayed(body, earlier.items);
     return { keeper, itemIssuers: earlier.itemIssuers };

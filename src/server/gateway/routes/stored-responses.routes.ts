@@ -72,7 +72,7 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const unknownInclude = includeProblem(includeOf(request.query));
-      if (unknownInclude !== undefined) throw badRequest(unknownInclude);
+      if (unknownInclude !== undefined) throw badRequest(unknownInclude.message, unknownInclude.param);
       const owner = responseOwner(contextOf(request));
       return atEdge(() => services.responses.get(owner, request.params.id)) as z.infer<typeof responseSchema>;
     },

@@ -11,6 +11,10 @@ import { responsesRoutes } from './responses.routes.js';
 /** The public inference API (`/v1/*`), every route on the one pipeline. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('gatewayRequest', null);
+  // OpenAI's SDKs read `error.param`; routes that answer in Anthropic's shape say so themselves.
+  app.addHook('onRoute', (route) => {
+    route.config = { errorEnvelope: 'openai', ...route.config };
+  });
   // A failed request's error type and body, for the finishing stage's usage row and traffic event.
   app.addHook('onError', (request, _reply, error, done) => {
     const { body } = toErrorResponse(error, request);

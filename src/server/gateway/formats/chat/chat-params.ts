@@ -28,22 +28,23 @@ type JsonObject = Record<string, unknown>;
 export function refuseUntranslatableChatParams(body: ChatBody): void {
   const fields = body as JsonObject;
   if (typeof body.n === 'number' && body.n > 1)
-    throw new TranslationError(`n: this model generates one choice per request, got ${body.n}`);
-  if (fields.logprobs === true) throw new TranslationError('logprobs: this model does not return log probabilities');
+    throw TranslationError.at('n', `this model generates one choice per request, got ${body.n}`);
+  if (fields.logprobs === true) throw TranslationError.at('logprobs', 'this model does not return log probabilities');
   if (typeof fields.top_logprobs === 'number' && fields.top_logprobs > 0)
-    throw new TranslationError('top_logprobs: this model does not return log probabilities');
+    throw TranslationError.at('top_logprobs', 'this model does not return log probabilities');
   if (isObject(fields.logit_bias) && Object.keys(fields.logit_bias).length > 0)
-    throw new TranslationError('logit_bias: this model does not take token biases');
-  if (fields.audio != null) throw new TranslationError('audio: this model does not generate audio');
+    throw TranslationError.at('logit_bias', 'this model does not take token biases');
+  if (fields.audio != null) throw TranslationError.at('audio', 'this model does not generate audio');
   if (Array.isArray(fields.modalities) && fields.modalities.includes('audio'))
-    throw new TranslationError('modalities: this model does not generate audio');
+    throw TranslationError.at('modalities', 'this model does not generate audio');
   if (fields.functions != null || fields.function_call != null) {
-    throw new TranslationError(
-      `${fields.functions != null ? 'functions' : 'function_call'}: legacy function calling is not translated for this model; send tools and tool_choice`,
+    throw TranslationError.at(
+      fields.functions != null ? 'functions' : 'function_call',
+      'legacy function calling is not translated for this model; send tools and tool_choice',
     );
   }
   if (fields.web_search_options != null)
-    throw new TranslationError('web_search_options: web search is not available for this model');
+    throw TranslationError.at('web_search_options', 'web search is not available for this model');
 }
 
 /**
@@ -61,12 +62,13 @@ export function chatResponseFormatToIr(value: unknown, path = 'response_format')
       return isObject(format.schema) ? { type: 'json', schema: format.schema } : { type: 'json' };
     case 'json_schema':
       if (!isObject(format.json_schema))
-        throw new TranslationError(
-          `${path}.json_schema: is required with type json_schema: an object with the answer's name and schema`,
+        throw TranslationError.at(
+          `${path}.json_schema`,
+          `is required with type json_schema: an object with the answer's name and schema`,
         );
       return jsonSchemaFormatToIr(format.json_schema, `${path}.json_schema`);
     default:
-      throw new TranslationError(`${path}.type: ${JSON.stringify(format.type)} cannot be translated for this model`);
+      throw TranslationError.at(`${path}.type`, `${JSON.stringify(format.type)} cannot be translated for this model`);
   }
 }
 
@@ -80,14 +82,16 @@ const FORMAT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * json_schema does not expect, and nothing would tell it.
  */
 export function jsonSchemaFormatToIr(spec: JsonObject, path: string): IrResponseFormat {
-  if (spec.name == null) throw new TranslationError(`${path}.name: is required: the answer format's name`);
+  if (spec.name == null) throw TranslationError.at(`${path}.name`, `is required: the answer format's name`);
   if (typeof spec.name !== 'string' || !FORMAT_NAME.test(spec.name))
-    throw new TranslationError(
-      `${path}.name: must be 1 to 64 letters, digits, underscores or dashes, got ${JSON.stringify(spec.name).slice(0, 100)}`,
+    throw TranslationError.at(
+      `${path}.name`,
+      `must be 1 to 64 letters, digits, underscores or dashes, got ${JSON.stringify(spec.name).slice(0, 100)}`,
     );
   if (!isObject(spec.schema))
-    throw new TranslationError(
-      `${path}.schema: is required: the JSON Schema the answer must match, an object (for JSON of any shape, send type json_object)`,
+    throw TranslationError.at(
+      `${path}.schema`,
+      'is required: the JSON Schema the answer must match, an object (for JSON of any shape, send type json_object)',
     );
   const out: { -readonly [K in keyof IrResponseFormat]: IrResponseFormat[K] } = {
     type: 'json',

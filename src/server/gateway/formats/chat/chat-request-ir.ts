@@ -55,8 +55,9 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
         });
         return;
       case 'function':
-        throw new TranslationError(
-          `messages[${index}]: function messages (legacy function calling) are not translated for this model; send tool messages`,
+        throw TranslationError.at(
+          `messages[${index}]`,
+          'function messages (legacy function calling) are not translated for this model; send tool messages',
         );
       default:
         return assertNever(message, 'chat message role');
@@ -68,8 +69,9 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
     messages,
     tools: body.tools?.map((tool, index): IrTool => {
       if (tool.type === 'custom')
-        throw new TranslationError(
-          `tools[${index}]: custom tools (free-form input) are not translated for this model; send function tools`,
+        throw TranslationError.at(
+          `tools[${index}]`,
+          'custom tools (free-form input) are not translated for this model; send function tools',
         );
       return {
         name: tool.function.name,
@@ -108,8 +110,9 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
       case 'file':
         return fileFromChatPart(part.file, `messages[${messageIndex}].content[${partIndex}].file`);
       case 'input_audio':
-        throw new TranslationError(
-          `messages[${messageIndex}].content[${partIndex}]: ${part.type} parts are not supported by this model`,
+        throw TranslationError.at(
+          `messages[${messageIndex}].content[${partIndex}]`,
+          `${part.type} parts are not supported by this model`,
         );
       default:
         return assertNever(part, 'chat content part');
@@ -123,8 +126,9 @@ function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], m
  */
 function fileFromChatPart(file: Record<string, unknown>, path: string): IrFilePart {
   if (file.file_data == null && file.file_id != null)
-    throw new TranslationError(
-      `${path}.file_id: a file uploaded to OpenAI cannot be sent to this model; send its contents as file_data (a base64 data: URL)`,
+    throw TranslationError.at(
+      `${path}.file_id`,
+      'a file uploaded to OpenAI cannot be sent to this model; send its contents as file_data (a base64 data: URL)',
     );
   return fileFromDataUrl(file.file_data, file.filename, `${path}.file_data`);
 }
@@ -137,10 +141,11 @@ function fileFromChatPart(file: Record<string, unknown>, path: string): IrFilePa
 export function imageFromUrl(url: string, detail: IrImagePart['detail'] | undefined, path: string): IrImagePart {
   const inline = parseDataUrl(url);
   if (!inline && !/^https?:\/\//i.test(url))
-    throw new TranslationError(
+    throw TranslationError.at(
+      path,
       /^data:/i.test(url)
-        ? `${path}: a data: URL must be base64 (data:<media type>;base64,<data>) for this model`
-        : `${path}: must be an http(s) URL or a base64 data: URL`,
+        ? 'a data: URL must be base64 (data:<media type>;base64,<data>) for this model'
+        : 'must be an http(s) URL or a base64 data: URL',
     );
   const source: IrImageSource = inline
     ? { kind: 'base64', mediaType: inline.mediaType, data: inline.data }
@@ -164,8 +169,9 @@ function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, me
     parts.push({ type: 'text', text: message.refusal });
   (message.tool_calls ?? []).forEach((call, index) => {
     if (call.type === 'custom')
-      throw new TranslationError(
-        `messages[${messageIndex}].tool_calls[${index}]: custom tool calls are not translated for this model; send function tool calls`,
+      throw TranslationError.at(
+        `messages[${messageIndex}].tool_calls[${index}]`,
+        'custom tool calls are not translated for this model; send function tool calls',
       );
     parts.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments });
   });
@@ -190,10 +196,11 @@ function toolChoiceToIr(choice: ChatBody['tool_choice'] | undefined): IrToolChoi
     case 'function':
       return { type: 'tool', name: choice.function.name };
     case 'custom':
-      throw new TranslationError('tool_choice: custom tools are not translated for this model; send function tools');
+      throw TranslationError.at('tool_choice', 'custom tools are not translated for this model; send function tools');
     case 'allowed_tools':
-      throw new TranslationError(
-        'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
+      throw TranslationError.at(
+        'tool_choice',
+        'allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
       );
     default:
       return assertNever(choice, 'tool_choice');
@@ -253,7 +260,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   if (ir.toolChoice !== undefined && body.tools !== undefined)
     body.tool_choice = toolChoiceFromIr(ir.toolChoice, toolName);
   else if (ir.toolChoice?.type === 'required' || ir.toolChoice?.type === 'tool')
-    throw new TranslationError('tool_choice: a tool must be chosen, but the request has no tools; send tools');
+    throw TranslationError.at('tool_choice', 'a tool must be chosen, but the request has no tools; send tools');
   if (ir.responseFormat !== undefined) body.response_format = chatResponseFormatFromIr(ir.responseFormat);
   if (ir.stream) {
     body.stream = true;

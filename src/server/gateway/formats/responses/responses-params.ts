@@ -11,20 +11,23 @@ import type { ResponsesBody } from './responses-schema.js';
 export function refuseUntranslatableResponsesParams(body: ResponsesBody): void {
   refuseUnknownParams(body);
   if (body.prompt != null)
-    throw new TranslationError(
-      'prompt: prompt templates are kept and filled in by OpenAI; this model has no Responses API to read them, so send their text as instructions and input',
+    throw TranslationError.at(
+      'prompt',
+      'prompt templates are kept and filled in by OpenAI; this model has no Responses API to read them, so send their text as instructions and input',
     );
   if (body.conversation != null)
-    throw new TranslationError(
-      "conversation: conversations are kept by OpenAI's Conversations API, which this model does not have; continue a kept response with previous_response_id, or send the earlier turns in input",
+    throw TranslationError.at(
+      'conversation',
+      "conversations are kept by OpenAI's Conversations API, which this model does not have; continue a kept response with previous_response_id, or send the earlier turns in input",
     );
   if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)
-    throw new TranslationError('top_logprobs: this model is served without log probabilities');
+    throw TranslationError.at('top_logprobs', 'this model is served without log probabilities');
   const unknownInclude = includeProblem(body.include);
-  if (unknownInclude !== undefined) throw new TranslationError(unknownInclude);
+  if (unknownInclude !== undefined) throw unknownInclude;
   if (Array.isArray(body.include) && body.include.includes('message.output_text.logprobs'))
-    throw new TranslationError(
-      "include: 'message.output_text.logprobs' cannot be given: this model is served without log probabilities",
+    throw TranslationError.at(
+      'include',
+      "'message.output_text.logprobs' cannot be given: this model is served without log probabilities",
     );
 }
 
@@ -45,14 +48,17 @@ const INCLUDABLE: readonly string[] = [
  * OpenAI does not define, refused as OpenAI refuses it rather than dropped unnoticed (a misspelt one
  * would never be included); undefined when nothing is.
  */
-export function includeProblem(include: unknown): string | undefined {
+export function includeProblem(include: unknown): TranslationError | undefined {
   if (include == null) return undefined;
   if (!Array.isArray(include) || include.some((value) => typeof value !== 'string'))
-    return 'include: must be an array of strings';
+    return TranslationError.at('include', 'must be an array of strings');
   const values = include as string[];
   const index = values.findIndex((value) => !INCLUDABLE.includes(value));
   if (index < 0) return undefined;
-  return `include[${index}]: '${values[index]!.slice(0, 100)}' is not a value include takes; it takes ${INCLUDABLE.join(', ')}`;
+  return TranslationError.at(
+    `include[${index}]`,
+    `'${values[index]!.slice(0, 100)}' is not a value include takes; it takes ${INCLUDABLE.join(', ')}`,
+  );
 }
 
 /** Every top-level parameter of OpenAI's Responses request (the `openai` SDK 6.x's ResponseCreateParams). */
@@ -109,9 +115,9 @@ function refuseUnknownParams(body: ResponsesBody): void {
   for (const name of Object.keys(body)) {
     if (RESPONSES_PARAMS.has(name)) continue;
     const moved = CHAT_NAMES.get(name);
-    throw new TranslationError(
-      `${name.slice(0, 100)}: unknown parameter of the Responses API` +
-        (moved === undefined ? '' : `; it takes this as ${moved}`),
+    throw TranslationError.at(
+      name.slice(0, 100),
+      'unknown parameter of the Responses API' + (moved === undefined ? '' : `; it takes this as ${moved}`),
     );
   }
 }

@@ -63,8 +63,9 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       const output = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
       const answered = calls.get(output.call_id);
       if (answered === undefined)
-        throw new TranslationError(
-          `${path}.call_id: no function call with call_id ${JSON.stringify(output.call_id)} comes before this output; send the function_call item with it, or previous_response_id naming the response that made the call`,
+        throw TranslationError.at(
+          `${path}.call_id`,
+          `no function call with call_id ${JSON.stringify(output.call_id)} comes before this output; send the function_call item with it, or previous_response_id naming the response that made the call`,
         );
       answered.answered = true;
       const content =
@@ -73,8 +74,9 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
           : contentToIr(output.output, `${path}.output`);
       const file = content.findIndex((part) => part.type === 'file');
       if (file >= 0)
-        throw new TranslationError(
-          `${path}.output[${file}]: a file in a function's output is not translated for this model; send it in a user message`,
+        throw TranslationError.at(
+          `${path}.output[${file}]`,
+          `a file in a function's output is not translated for this model; send it in a user message`,
         );
       push('user', [
         {
@@ -86,21 +88,23 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
       ]);
     } else if (type !== 'reasoning') {
       // Reasoning items belong to the model that wrote them; anything else needs a Responses upstream.
-      throw new TranslationError(`${path}: ${type} items need a model with a native Responses API`);
+      throw TranslationError.at(path, `${type} items need a model with a native Responses API`);
     }
   });
   for (const [callId, call] of calls)
     if (!call.answered)
-      throw new TranslationError(
-        `${call.path}: No tool output found for function call ${callId}; send a function_call_output item with call_id ${JSON.stringify(callId)} after the call, in input`,
+      throw TranslationError.at(
+        call.path,
+        `No tool output found for function call ${callId}; send a function_call_output item with call_id ${JSON.stringify(callId)} after the call, in input`,
       );
   // A chat or Messages upstream needs a conversation; instructions alone, or blank text, are not one.
   if (!messages.some((message) => message.content.some((part) => part.type !== 'text' || part.text.trim() !== '')))
-    throw new TranslationError('input: has no user or assistant turn to send; this model needs at least one');
+    throw TranslationError.at('input', 'has no user or assistant turn to send; this model needs at least one');
   const tools = (body.tools ?? []).map((tool, index) => {
     if (tool.type !== 'function')
-      throw new TranslationError(
-        `tools[${index}]: the hosted tool ${tool.type} needs a model with a native Responses API`,
+      throw TranslationError.at(
+        `tools[${index}]`,
+        `the hosted tool ${tool.type} needs a model with a native Responses API`,
       );
     return {
       name: String(tool.name),
@@ -138,8 +142,9 @@ function textFormatToIr(text: unknown): IrResponseFormat | undefined {
   if (!isObject(format) || format.type !== 'json_schema') return chatResponseFormatToIr(format, 'text.format');
   // Chat completions' layout, whose schema would otherwise be missed (its name and schema one level down).
   if (format.json_schema !== undefined && format.schema === undefined)
-    throw new TranslationError(
-      'text.format.schema: is required; the Responses API takes the name and schema in text.format itself, not in text.format.json_schema as chat completions does',
+    throw TranslationError.at(
+      'text.format.schema',
+      'is required; the Responses API takes the name and schema in text.format itself, not in text.format.json_schema as chat completions does',
     );
   return jsonSchemaFormatToIr(format, 'text.format');
 }
@@ -158,7 +163,7 @@ function contentToIr(
       return imageFromUrl(part.image_url, imageDetail(part.detail), `${path}[${index}].image_url`);
     if (part.type === 'input_file' && part.file_data != null)
       return fileFromDataUrl(part.file_data, part.filename, `${path}[${index}].file_data`);
-    throw new TranslationError(`${path}[${index}]: ${part.type} parts need a model with a native Responses API`);
+    throw TranslationError.at(`${path}[${index}]`, `${part.type} parts need a model with a native Responses API`);
   });
 }
 
@@ -171,8 +176,9 @@ function toolChoiceToIr(
   if (choice.type === 'function' && typeof choice.name === 'string') {
     // OpenAI refuses a forced function the request does not define; a provider would too.
     if (!tools.some((tool) => tool.name === choice.name))
-      throw new TranslationError(
-        `tool_choice.name: no function named ${JSON.stringify(choice.name)} in tools; ` +
+      throw TranslationError.at(
+        'tool_choice.name',
+        `no function named ${JSON.stringify(choice.name)} in tools; ` +
           (tools.length === 0
             ? 'send the function in tools'
             : `name one of ${tools.map((tool) => JSON.stringify(tool.name)).join(', ')}`),
@@ -180,12 +186,13 @@ function toolChoiceToIr(
     return { type: 'tool', name: choice.name };
   }
   if (choice.type === 'allowed_tools')
-    throw new TranslationError(
-      'tool_choice: allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
+    throw TranslationError.at(
+      'tool_choice',
+      'allowed_tools is not translated for this model; send only the allowed tools in tools, with tool_choice auto or required',
     );
   if (choice.type === 'custom')
-    throw new TranslationError('tool_choice: custom tools are not translated for this model; send function tools');
-  throw new TranslationError(`tool_choice: the hosted tool ${choice.type} needs a model with a native Responses API`);
+    throw TranslationError.at('tool_choice', 'custom tools are not translated for this model; send function tools');
+  throw TranslationError.at('tool_choice', `the hosted tool ${choice.type} needs a model with a native Responses API`);
 }
 
 /** The `detail` of an input image, when it is one chat completions knows. */

@@ -299,6 +299,7 @@ export class ClientClosedError extends Error {
 
 /** Requests the provider cannot express are the client's mistake: 400, not 500. */
 function translateProviderError(error: unknown): unknown {
-  if (error instanceof UnsupportedOperationError || error instanceof TranslationError) return badRequest(error.message);
+  if (error instanceof TranslationError) return badRequest(error.message, error.param);
+  if (error instanceof UnsupportedOperationError) return badRequest(error.message);
   return error;
 }
