@@ -24,6 +24,55 @@ export class LoginError extends Error {
   }
 }
 
+/** The gateway did not answer at all (nothing listening, no such host, a dropped connection). */
+export class GatewayUnreachableError extends LoginError {
+  constructor(
+    readonly gatewayUrl: string,
+    readonly reason: string,
+  ) {
+    super(`cannot reach the gateway at ${gatewayUrl} (${reason})`);
+    this.name = 'GatewayUnreachableError';
+  }
+}
+
+/** Plain words for the network errors a request to the gateway fails with most often. */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'the connection closed',
+};
+
+/**
+ * Why fetch failed, from the error it threw: fetch says only "fetch failed" and keeps the network
+ * error in `cause` (an AggregateError when both IPv4 and IPv6 were tried). Undefined when it was no
+ * network error.
+ */
+function networkReason(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.cause === undefined) return undefined;
+  const cause = error.cause as { code?: string; message?: string; errors?: ReadonlyArray<{ code?: string }> };
+  // Ports browsers block (1, 22, 25, 6000, ...) fetch refuses too, before any connection.
+  if (cause.message === 'bad port') return 'a port fetch does not connect to, as browsers do not';
+  const code = cause.code ?? cause.errors?.[0]?.code;
+  return (code !== undefined ? NETWORK_REASONS[code] : undefined) ?? cause.message ?? code ?? String(cause);
+}
+
+/** fetch to the gateway, failing with {@link GatewayUnreachableError} when nothing answers. */
+async function fetchGateway(gatewayUrl: string, path: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(`${gatewayUrl}${path}`, init);
+  } catch (error) {
+    const reason = networkReason(error);
+    if (reason === undefined) throw error;
+    throw new GatewayUnreachableError(gatewayUrl, reason);
+  }
+}
+
 const page = (title: string, text: string): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
   `<body style="font-family:system-ui;margin:3rem"><h1>${title}</h1><p>${text}</p></body></html>`;
@@ -31,7 +80,7 @@ const page = (title: string, text: string): string =>
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 async function chooseProvider(gatewayUrl: string, wanted: string | undefined): Promise<string> {
-  const response = await fetch(`${gatewayUrl}/sso/providers`);
+  const response = await fetchGateway(gatewayUrl, '/sso/providers');
   if (!response.ok) throw new LoginError(`${gatewayUrl}/sso/providers answered ${response.status}`);
   const { data } = ssoProviderListSchema.parse(await response.json());
   if (data.length === 0)
@@ -174,7 +223,7 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
 }
 
 async function redeem(gatewayUrl: string, handoff: string, verifier: string): Promise<SsoIssuedKey> {
-  const response = await fetch(`${gatewayUrl}/sso/redeem`, {
+  const response = await fetchGateway(gatewayUrl, '/sso/redeem', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ handoff, verifier }),

@@ -17,10 +17,7 @@ describe('model aliases in the configuration file', () => {
   it('refuses an alias that points at itself, at another alias, or shadows an allowed model, naming it', () => {
     const cases: [string, string][] = [
       ['llm:\n  model_aliases:\n    loop: loop\n', 'llm.model_aliases.loop: points at itself'],
-      [
-        'llm:\n  model_aliases:\n    "": demo/echo\n',
-        "llm.model_aliases: '' is not a valid name (Too small: expected string to have >=1 characters)",
-      ],
+      ['llm:\n  model_aliases:\n    "": demo/echo\n', "llm.model_aliases: '' is not a valid name (must not be empty)"],
       [
         'llm:\n  allowed_models: [gpt-4o]\n  model_aliases:\n    fast: quick\n    quick: gpt-4o\n',
         "llm.model_aliases.fast: 'quick' is itself an alias, and aliases resolve in one step; point 'fast' at 'gpt-4o'",

@@ -131,7 +131,7 @@ describe('headless command shutdown', () => {
     );
     const failure = await failedStart({ GATEHOUSE_CONFIG: file, GATEHOUSE_DATA_DIR: dataDir });
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain('  pii.mode: Invalid option');
+    expect(failure?.stderr).toContain("  pii.mode: 'maybe' is not one of off, mask, redact, block\n");
     expect(failure?.stderr).toMatch(
       / {2}deployments\[0\]\.provider must be one of .*got 'opneai' \(did you mean openai\?\)/,
     );

@@ -108,7 +108,7 @@ describe('a bad value from the environment', () => {
     const file = join(dir, 'gatehouse.yaml');
     writeFileSync(file, 'server:\n  log_level: info\n');
     expect(() => loadConfig({ file, env: { GATEHOUSE_LOG_LEVEL: 'verbose' } })).toThrowError(
-      /\n {2}GATEHOUSE_LOG_LEVEL \(server\.log_level\): Invalid option: expected one of/,
+      /\n {2}GATEHOUSE_LOG_LEVEL \(server\.log_level\): 'verbose' is not one of fatal, error, warn, info/,
     );
     expect(() => loadConfig({ env: { OPENAI_BASE_URL: 'ftp://example.test' } })).toThrowError(
       /\n {2}OPENAI_BASE_URL \(providers\.openai\.base_url\): must be an http:\/\/ or https:\/\/ URL/,

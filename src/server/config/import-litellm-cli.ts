@@ -10,6 +10,7 @@ import { callersFolder } from './callers-folder.js';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
 import {
+  describeNotes,
   describeUnmapped,
   emptyConversion,
   importLiteLlmConfig,
@@ -19,9 +20,18 @@ import {
 
 const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml> [--force]]';
 
-/** The converted file's text: a header naming the source and what was left out, then the YAML. */
-function convertedYaml(source: string, config: Record<string, unknown>, unmapped: readonly string[]): string {
+/**
+ * The converted file's text: a header naming the source, what was converted into something that works
+ * differently, and what was left out, then the YAML.
+ */
+function convertedYaml(
+  source: string,
+  config: Record<string, unknown>,
+  notes: readonly string[],
+  unmapped: readonly string[],
+): string {
   const header = [`# Converted from the LiteLLM proxy config ${source} by npm run import:litellm.`];
+  if (notes.length > 0) header.push('# Converted, working differently:', ...notes.map((line) => `#   ${line}`));
   if (unmapped.length > 0)
     header.push('# Left out (no Gatehouse equivalent yet):', ...unmapped.map((line) => `#   ${line}`));
   return `${header.join('\n')}\n${stringify(config)}`;
@@ -97,11 +107,12 @@ function main(args: readonly string[]): void {
 
   const imported = importLiteLlmConfig(raw);
   if (imported.conflicts.length > 0) fail(`${input}: ${imported.conflicts.join('; ')}`, 2);
+  const notes = describeNotes(imported.notes);
   const unmapped = describeUnmapped(imported.unmapped);
-  for (const line of unmapped) process.stderr.write(`import:litellm: ${line}\n`);
+  for (const line of [...notes, ...unmapped]) process.stderr.write(`import:litellm: ${line}\n`);
   const empty = emptyConversion(raw, imported);
   if (empty !== undefined) fail(`nothing in ${input} ${empty}`, 1);
-  const text = convertedYaml(input, imported.config, unmapped);
+  const text = convertedYaml(input, imported.config, notes, unmapped);
   if (out === undefined) process.stdout.write(text);
   else {
     try {

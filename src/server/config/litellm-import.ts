@@ -1,6 +1,7 @@
 import { configSchema } from './schema.js';
 import {
   convertModelEntry,
+  type DeploymentRates,
   envReference,
   isObject,
   retryCount,
@@ -30,6 +31,11 @@ export const LITELLM_SECTIONS: readonly string[] = [
 export interface LiteLlmImport {
   readonly config: Json;
   readonly unmapped: readonly UnmappedKey[];
+  /**
+   * Keys converted into something that works differently in Gatehouse, one line each saying how
+   * (`model_list[0].litellm_params.rpm: became limits.models.gpt-4o.rpm_limit ...`).
+   */
+  readonly notes: readonly string[];
   /** Deployments converted from `model_list`. */
   readonly deployments: number;
   /**
@@ -96,6 +102,59 @@ export function mixedKeys(raw: Json): { readonly litellm: string[]; readonly gat
   const litellm = keys.filter((key) => LITELLM_SECTIONS.includes(key));
   const gatehouse = keys.filter(isGatehouseKey);
   return litellm.length > 0 && gatehouse.length > 0 ? { litellm, gatehouse } : undefined;
+}
+
+const RATE_MEASURES = [
+  ['rpm', 'rpm_limit', 'requests'],
+  ['tpm', 'tpm_limit', 'tokens'],
+] as const;
+
+/**
+ * The deployments' `rpm` and `tpm` as `limits.models`, with a note per limit made. LiteLLM limits each
+ * deployment; Gatehouse limits a model, across its deployments, for every caller at once. One
+ * deployment's limit is the model's as it is. Several deployments each with one serve together, in
+ * LiteLLM, up to the sum (a request goes to one with room left), so the model's limit is their sum:
+ * the tightest would refuse what LiteLLM served. When some deployments of a model set none, LiteLLM
+ * does not limit the model as a whole, and neither does the import: those limits are reported.
+ */
+function modelRateLimits(
+  rated: ReadonlyArray<{ readonly model: string; readonly rates: DeploymentRates }>,
+  unmapped: UnmappedKey[],
+  notes: string[],
+): Record<string, Json> {
+  const byModel = new Map<string, DeploymentRates[]>();
+  for (const { model, rates } of rated) byModel.set(model, [...(byModel.get(model) ?? []), rates]);
+  const limits: Record<string, Json> = {};
+  for (const [model, deployments] of byModel) {
+    for (const [measure, limitKey, what] of RATE_MEASURES) {
+      const set = deployments.flatMap((rates) => (rates[measure] === undefined ? [] : [rates[measure]]));
+      if (set.length === 0) continue;
+      const target = `limits.models.${model}.${limitKey}`;
+      if (set.length < deployments.length) {
+        const without = deployments.length - set.length;
+        for (const { path } of set)
+          unmapped.push({
+            path,
+            reason: `${without} of the ${deployments.length} deployments of ${model} set no ${measure}, so LiteLLM does not limit the model's ${what} as a whole; Gatehouse limits a model, not a deployment: set ${target} if it should be limited`,
+          });
+        continue;
+      }
+      const total = set.reduce((sum, rate) => sum + rate.value, 0);
+      limits[model] = { ...limits[model], [limitKey]: total };
+      notes.push(
+        set.length === 1
+          ? `${set[0]!.path}: became ${target}: ${total}, shared by every caller of ${model}`
+          : `${set.map((rate) => rate.path).join(', ')}: summed into ${target}: ${total}, shared by every caller of ${model}; ` +
+              `LiteLLM limits each deployment and Gatehouse the model, which spreads requests by weight rather than by what each deployment has left, so give the deployments weights in proportion to their ${measure} (LiteLLM picks by rpm when no weight is written)`,
+      );
+    }
+  }
+  return limits;
+}
+
+/** One line per key converted with a difference, as the loader and the command print them. */
+export function describeNotes(notes: readonly string[]): string[] {
+  return notes.map((note) => `mapped: ${note}`);
 }
 
 /** One line per unmapped key, as the loader and the command print them. */
@@ -231,6 +290,7 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const pricing: Record<string, unknown> = {};
   const models = Array.isArray(raw.model_list) ? raw.model_list : [];
   const conflicts: string[] = [];
+  const rated: Array<{ model: string; rates: DeploymentRates }> = [];
   const entryOfId = new Map<string, number>();
   /** The model_list index of each deployment, in order. */
   const origins: number[] = [];
@@ -251,6 +311,7 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
         );
     }
     const model = converted.deployment.model as string;
+    rated.push({ model, rates: converted.rates });
     if (!converted.price) return;
     const known = pricing[model];
     if (known === undefined) pricing[model] = converted.price;
@@ -260,6 +321,8 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
         reason: `prices differ from an earlier deployment of ${model}; Gatehouse prices per model`,
       });
   });
+  const notes: string[] = [];
+  const limits = modelRateLimits(rated, unmapped, notes);
   reportGeneral(raw, unmapped);
   if (isObject(raw.environment_variables)) {
     for (const name of Object.keys(raw.environment_variables))
@@ -274,7 +337,9 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   // Reported in the file's order of sections, so the lines read along with the file.
   const sections = Object.keys(raw);
   const rank = (path: string): number => sections.indexOf(path.split(/[.[]/)[0] ?? path);
-  unmapped.sort((a, b) => rank(a.path) - rank(b.path));
+  // The rate limits are reported once all entries are read: put back with their entry.
+  const entry = (path: string): number => Number(/^model_list\[(\d+)\]/.exec(path)?.[1] ?? -1);
+  unmapped.sort((a, b) => rank(a.path) - rank(b.path) || entry(a.path) - entry(b.path));
 
   const allowed = [...new Set(deployments.map((d) => d.model as string))];
   const config: Json = {};
@@ -284,12 +349,14 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   if (Object.keys(llm).length > 0) config.llm = llm;
   if (deployments.length > 0) config.deployments = deployments;
   if (Object.keys(pricing).length > 0) config.pricing = pricing;
+  if (Object.keys(limits).length > 0) config.limits = { models: limits };
   const gateway: Json = settings.maxRetries === undefined ? {} : { max_retries: settings.maxRetries };
   Object.assign(gateway, settings.cooldown);
   if (Object.keys(gateway).length > 0) config.gateway = gateway;
   return {
     config,
     unmapped,
+    notes,
     deployments: deployments.length,
     conflicts,
     inFileTerms: (issue) => issueInFileTerms(issue, origins, models),

@@ -24,9 +24,25 @@ const PRICE_KEYS = {
 } as const;
 type PriceSide = (typeof PRICE_KEYS)[keyof typeof PRICE_KEYS];
 
-/** A converted entry: the deployment and, when the entry gave token prices, the model's pricing. */
+/** A deployment's rate limit as the entry wrote it (`rpm`, `tpm`), and its path in the file. */
+export interface DeploymentRate {
+  readonly value: number;
+  readonly path: string;
+}
+
+/** The rate limits of one deployment; LiteLLM reads `litellm_params` first, then `model_info`. */
+export interface DeploymentRates {
+  readonly rpm?: DeploymentRate;
+  readonly tpm?: DeploymentRate;
+}
+
+/**
+ * A converted entry: the deployment, its rate limits (the import turns them into the model's own) and,
+ * when the entry gave token prices, the model's pricing.
+ */
 export interface ConvertedEntry {
   readonly deployment: Json;
+  readonly rates: DeploymentRates;
   readonly price?: {
     readonly input_per_mtok: number;
     readonly output_per_mtok: number;
@@ -60,8 +76,6 @@ const AZURE_V1_ADDRESS = /\/openai\/v1\/?$/;
 
 const ENV_PREFIX = 'os.environ/';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PER_DEPLOYMENT_LIMITS =
-  'per-deployment rate limits are not in the deployment schema (Gatehouse limits per API key)';
 
 /** Whether a parsed YAML value is a mapping. */
 export const isObject = (value: unknown): value is Json =>
@@ -173,6 +187,16 @@ export function convertModelEntry(
   const report = (key: string, reason: string): void => {
     unmapped.push({ path: `${at}.${key}`, reason });
   };
+  const rates: { rpm?: DeploymentRate; tpm?: DeploymentRate } = {};
+  /** Takes a rate limit at `key` unless `litellm_params` already gave one, as LiteLLM's router reads them. */
+  const takeRate = (measure: 'rpm' | 'tpm', key: string, value: unknown): void => {
+    const earlier = rates[measure];
+    if (earlier !== undefined) {
+      if (earlier.value !== value) report(key, `${earlier.path.slice(at.length + 1)} is used instead, as LiteLLM does`);
+    } else if (Number.isSafeInteger(value) && (value as number) > 0)
+      rates[measure] = { value: value as number, path: `${at}.${key}` };
+    else report(key, 'not a whole number above 0');
+  };
   const id = isObject(info) ? info.id : undefined;
   // YAML reads `id: 7` as a number: the same id written without quotes.
   if ((typeof id === 'string' && deploymentIdSchema.safeParse(id).success) || Number.isSafeInteger(id))
@@ -248,7 +272,7 @@ export function convertModelEntry(
         break;
       case 'rpm':
       case 'tpm':
-        report(path, PER_DEPLOYMENT_LIMITS);
+        takeRate(key, path, value);
         break;
       default:
         report(path, 'no Gatehouse equivalent');
@@ -280,7 +304,7 @@ export function convertModelEntry(
         const side = PRICE_KEYS[key as keyof typeof PRICE_KEYS];
         prices[side] ??= value;
         priceAt[side] ??= `model_info.${key}`;
-      } else if (key === 'rpm' || key === 'tpm') report(`model_info.${key}`, PER_DEPLOYMENT_LIMITS);
+      } else if (key === 'rpm' || key === 'tpm') takeRate(key, `model_info.${key}`, value);
       else report(`model_info.${key}`, 'no Gatehouse equivalent');
     }
   } else if (info !== undefined) report('model_info', 'not a mapping');
@@ -290,6 +314,7 @@ export function convertModelEntry(
   if (prices.input !== undefined && prices.output !== undefined)
     return {
       deployment,
+      rates,
       price: {
         input_per_mtok: perMillion(prices.input),
         output_per_mtok: perMillion(prices.output),
@@ -311,5 +336,5 @@ export function convertModelEntry(
         priceAt[side],
         'Gatehouse prices cached input only beside input_cost_per_token and output_cost_per_token; add them',
       );
-  return { deployment };
+  return { deployment, rates };
 }

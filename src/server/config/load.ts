@@ -4,11 +4,13 @@ import { parseDocument, parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
-import { aliasesAwaitingTarget } from '../../shared/model-aliases.js';
+import { aliasTargetWarnings } from '../gateway/model-registry/alias-check.js';
 import { deploymentListProblems, fileDeploymentSources } from '../gateway/model-registry/deployment-list-check.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
+import { redirectHostWarnings } from './sso-schema.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import {
+  describeNotes,
   describeUnmapped,
   emptyConversion,
   importLiteLlmConfig,
@@ -63,10 +65,10 @@ function dropNulls(raw: Json): Json {
 
 /**
  * Accepts both spellings, and dotted top-level keys (`llm.allowed_models: [...]`) as nested ones. A
- * setting written twice, in two spellings or two places, is refused naming both: one of them was
- * silently lost (whichever came first).
+ * setting written twice, in two spellings or two places, is refused naming both, and `source`, the
+ * file they are in: one of them was silently lost (whichever came first).
  */
-export function normaliseSpellings(input: Json): Json {
+export function normaliseSpellings(input: Json, source?: string): Json {
   const raw = dropNulls(input);
   const out: Json = {};
   /** Where each setting was written, as the file spells it, by its canonical path. */
@@ -102,7 +104,7 @@ export function normaliseSpellings(input: Json): Json {
       out[key] = value;
     }
   }
-  if (twice.length > 0) throw invalidConfiguration(twice);
+  if (twice.length > 0) throw invalidConfiguration(twice, source);
   return out;
 }
 
@@ -333,7 +335,7 @@ function fromLiteLlm(
   }
   return {
     raw: imported.config,
-    warnings: describeUnmapped(imported.unmapped),
+    warnings: [...describeNotes(imported.notes), ...describeUnmapped(imported.unmapped)],
     source: `${file} (a LiteLLM proxy config, converted)`,
     inFileTerms: imported.inFileTerms,
   };
@@ -354,17 +356,14 @@ export function loadConfig(
   const env = options.env ?? process.env;
   const file = options.file ?? env.GATEHOUSE_CONFIG;
   const read = file ? fromLiteLlm(readConfigFile(file), file) : undefined;
-  const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }), env);
   const source = read?.source ?? 'defaults and environment';
+  const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }, source), env);
   const result = configSchema.safeParse(raw, { reportInput: true });
   const inFileTerms = read?.inFileTerms ?? asWritten;
   if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source, cwd: options.cwd });
-  const waiting = aliasesAwaitingTarget(config.llm).map(
-    ([alias, target]) =>
-      `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused (unless model settings saved through the admin API allow it)`,
-  );
+  const waiting = aliasTargetWarnings(config.llm);
   const unreadAttributes = resourceAttributesProblem(env);
   // A budget smaller than a chunk takes only the short ones (a document's last piece): most requests
   // would get no context, with nothing to say why.
@@ -382,6 +381,7 @@ export function loadConfig(
       ...waiting.map(inFileTerms),
       ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
       ...smallBudget.map(inFileTerms),
+      ...redirectHostWarnings(config.sso, config.server.allowed_hosts),
     ],
     inFileTerms,
   };

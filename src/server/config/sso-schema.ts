@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js';
 import { scopeSchema } from '../../shared/gateway-api.js';
 import { principalIdSchema } from '../../shared/principals-api.js';
+import { HostAllowList } from '../http/host-check.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -111,3 +112,21 @@ export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
 export type SsoGrantConfig = z.infer<typeof grantSchema>;
 /** The `sso` section. */
 export type SsoConfig = z.infer<typeof ssoSchema>;
+
+/**
+ * A warning per provider whose `redirect_uri` names a host the gateway's Host check refuses (neither
+ * an IP address, localhost nor in `server.allowed_hosts`): the provider would send the browser back
+ * there and the callback would be answered 403, after the user signed in at the provider.
+ */
+export function redirectHostWarnings(sso: SsoConfig, allowedHosts: readonly string[]): string[] {
+  const answered = new HostAllowList();
+  answered.replace(allowedHosts);
+  return Object.entries(sso.providers).flatMap(([id, provider]) => {
+    if (provider.redirect_uri === undefined) return [];
+    const { host, hostname } = new URL(provider.redirect_uri);
+    if (answered.allows(host)) return [];
+    return [
+      `sso.providers.${id}.redirect_uri: '${hostname}' is not in server.allowed_hosts, and the gateway answers only IP addresses, localhost and those names, so the provider's redirect back would be refused (403) after the user signed in; add '${hostname}' to server.allowed_hosts`,
+    ];
+  });
+}

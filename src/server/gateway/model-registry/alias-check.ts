@@ -1,5 +1,6 @@
 import type { ModelSettings } from '../../../shared/gateway-api.js';
-import { aliasBreaks, type AliasBreak } from '../../../shared/model-aliases.js';
+import { aliasBreaks, aliasesAwaitingTarget, type AliasBreak } from '../../../shared/model-aliases.js';
+import { closestKey } from '../../config/config-issues.js';
 import { assertNever } from '../formats/ir.js';
 
 /** An alias that cannot work: its name, and why (a sentence that names the alias itself only as the subject). */
@@ -34,4 +35,19 @@ export function aliasProblem(settings: Pick<ModelSettings, 'allowed_models' | 'm
   if (found === undefined) return undefined;
   // A self-loop reads as a sentence about the alias itself.
   return `model_aliases.${found.alias}${found.kind === 'self' ? ' ' : ': '}${problemOf(found)}`;
+}
+
+/**
+ * A warning per alias whose target is not (yet) an allowed model (`llm.model_aliases.fast: ...`), with
+ * the allowed model it most likely meant: such an alias is accepted, since its target may be allowed
+ * later, so a misspelt target would otherwise be found only by the requests it refuses.
+ */
+export function aliasTargetWarnings(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): string[] {
+  return aliasesAwaitingTarget(settings).map(([alias, target]) => {
+    const meant = closestKey(target, settings.allowed_models);
+    return (
+      `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused` +
+      ` (unless model settings saved through the admin API allow it)${meant !== undefined ? `; did you mean '${meant}'?` : ''}`
+    );
+  });
 }
