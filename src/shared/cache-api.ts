@@ -86,6 +86,11 @@ export const cacheViewSchema = z.object({
   source: z.enum(['config', 'database']),
   updated_at: z.string().nullable(),
   stats: cacheStatsSchema,
+  /**
+   * `PUT /internal/cache` only: kept answers the change forgot (all of them when it turned the cache
+   * off; those older than every time to live now in force otherwise).
+   */
+  purged: z.number().optional(),
 });
 /** The cache's settings and state. */
 export type CacheView = z.infer<typeof cacheViewSchema>;

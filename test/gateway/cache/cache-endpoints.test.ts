@@ -35,9 +35,13 @@ describe('response cache on every endpoint', () => {
     const second = await ask();
     expect(second.response.headers.get('x-cache-hit')).toBe('true');
     expect(second.data.choices[0]!.message.content).toBe('You said: cache me');
-    // The same answer under an id of its own: a replay is a new answer, which clients log and
-    // de-duplicate by id (it had the first one's).
-    expect(second.data).toEqual({ ...first.data, id: expect.stringMatching(/^chatcmpl-/) });
+    // The same answer under an id and a time of its own: a replay is a new answer, which clients log
+    // and de-duplicate by id (it had the first one's).
+    expect(second.data).toEqual({
+      ...first.data,
+      id: expect.stringMatching(/^chatcmpl-/),
+      created: expect.any(Number),
+    });
     expect(second.data.id).not.toBe(first.data.id);
     expect(h.openai.requests).toHaveLength(1);
     const [hit, miss] = await latestRows(2);

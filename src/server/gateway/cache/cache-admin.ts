@@ -64,9 +64,13 @@ export class CacheAdmin {
     };
   }
 
-  /** Changes the listed fields (or returns to the file's settings), persisted and in force at once. */
+  /**
+   * Changes the listed fields (or returns to the file's settings), persisted and in force at once; the
+   * answer and the audit say how many kept answers the change forgot (see ResponseCache.configure).
+   */
   update(update: CacheSettingsUpdate, actor: AdminActor): CacheView {
     const { reset, ...fields } = update;
+    let purged: number;
     if (reset === true) {
       const named = Object.keys(fields);
       if (named.length > 0)
@@ -75,7 +79,7 @@ export class CacheAdmin {
           `reset cannot be combined with ${named.join(', ')}: reset returns the cache to the configuration file's settings; send the reset and the new values as two requests`,
         );
       this.repository.delete('cache');
-      this.cache.configure(this.fileSettings);
+      purged = this.cache.configure(this.fileSettings);
       this.#source = { kind: 'config' };
     } else {
       this.names.checkRules(fields, this.cache.settings());
@@ -87,11 +91,11 @@ export class CacheAdmin {
         );
       const now = Date.now();
       this.repository.put('cache', next, now);
-      this.cache.configure(next);
+      purged = this.cache.configure(next);
       this.#source = { kind: 'database', updatedAt: now };
     }
-    this.record(actor, reset === true ? 'cache.reset' : 'cache.update', { settings: this.cache.settings() });
-    return this.view();
+    this.record(actor, reset === true ? 'cache.reset' : 'cache.update', { settings: this.cache.settings(), purged });
+    return { ...this.view(), purged };
   }
 
   /** Forgets kept answers; audited with the filter used. Names that exist nowhere are refused (CacheNames). */

@@ -6,9 +6,9 @@ import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { cacheKey } from './cache-key.js';
-import { freshIds, withFreshIds } from './fresh-ids.js';
 import { CachePolicy } from './cache-policy.js';
-import { bodySize, ResponseStore, type CachedAnswer, type CachedBody, type StoreBounds } from './response-store.js';
+import { keptJson, keptStream, replayed, type CachedBody } from './kept-body.js';
+import { ResponseStore, type CachedAnswer, type StoreBounds } from './response-store.js';
 
 const NO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
 const NO_CACHE = /\bno-cache\b/i;
@@ -28,18 +28,30 @@ function variantOf(headers: IncomingHttpHeaders): string {
   return beta === undefined ? '' : String(beta);
 }
 
-async function* replay(frames: readonly string[]): AsyncGenerator<string> {
+async function* framesOf(frames: readonly string[]): AsyncGenerator<string> {
   for (const frame of frames) yield frame;
 }
 
-/** A kept answer as the respond stage sends it: the same bytes but for fresh ids, and no upstream tokens. */
+/**
+ * The longest time to live any setting gives (ms): older answers are read by no one, whatever their key
+ * or model.
+ */
+function longestTtlMs(settings: CacheSettings): number {
+  let seconds = settings.ttl_seconds;
+  for (const rule of [...Object.values(settings.models), ...Object.values(settings.keys)])
+    seconds = Math.max(seconds, rule.ttl_seconds ?? 0);
+  return seconds * 1000;
+}
+
+/**
+ * A kept answer as the respond stage sends it: the same bytes but for fresh ids and the hit's time,
+ * and no upstream tokens.
+ */
 function answerOf(body: CachedBody): ProviderAnswer {
-  if (body.kind === 'stream') {
-    const fresh = freshIds(body.frames);
-    const frames = fresh.size === 0 ? body.frames : body.frames.map((frame) => withFreshIds(frame, fresh));
-    return { kind: 'stream', events: replay(frames), usage: () => NO_USAGE, error: () => undefined };
-  }
-  const text = withFreshIds(body.text, freshIds([body.text]));
+  const replay = replayed(body);
+  if (replay.kind === 'stream')
+    return { kind: 'stream', events: framesOf(replay.frames), usage: () => NO_USAGE, error: () => undefined };
+  const text = replay.text;
   // Parsed only when an output stage (PII restore) needs the object, and afresh each time, since it may rewrite it.
   return {
     kind: 'json',
@@ -69,6 +81,7 @@ export class ResponseCache {
     this.#settings = settings;
     this.#policy = new CachePolicy(settings);
     this.#store = new ResponseStore(boundsOf(settings));
+    metrics.readCacheSize(() => this.#store.stats());
   }
 
   /** The settings in force. */
@@ -76,9 +89,15 @@ export class ResponseCache {
     return this.#settings;
   }
 
-  /** Applies new settings at once; kept answers stay (within the new bounds). */
-  configure(settings: CacheSettings): void {
+  /**
+   * Applies new settings at once. Turning the cache off forgets every kept answer, so turning it on
+   * again starts empty rather than bringing back answers from before; otherwise kept answers stay
+   * (within the new bounds) but those older than any time to live now in force. Returns how many
+   * were forgotten.
+   */
+  configure(settings: CacheSettings): number {
     const before = this.#settings;
+    const wasActive = this.#policy.active;
     this.#settings = settings;
     this.#policy = new CachePolicy(settings);
     if (
@@ -87,6 +106,8 @@ export class ResponseCache {
       before.max_entry_bytes !== settings.max_entry_bytes
     )
       this.#store.resize(boundsOf(settings));
+    const turnedOff = (before.enabled && !settings.enabled) || (wasActive && !this.#policy.active);
+    return turnedOff ? this.#store.purge({}) : this.#store.prune(longestTtlMs(settings));
   }
 
   /** Forgets kept answers (all, or those of a team, key or model); returns how many. */
@@ -126,8 +147,11 @@ export class ResponseCache {
     const bypassed = control !== undefined && NO_CACHE.test(control);
     ctx.cache = { key, ttlMs, bypassed };
     if (bypassed) return undefined;
-    const entry = this.#store.get(key);
-    if (entry === undefined) return undefined;
+    const entry = this.#store.get(key, ttlMs);
+    if (entry === undefined) {
+      this.metrics.cacheMisses.inc();
+      return undefined;
+    }
     ctx.cached = true;
     this.metrics.cacheHits.inc();
     // The deployment that answered first, when it still serves the model: its id goes in the answer's header.
@@ -142,21 +166,23 @@ export class ResponseCache {
     const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
     if (state?.key === undefined || row === undefined || ctx.model === undefined) return answer;
     const key = state.key;
-    const keep = (body: CachedBody): void => {
-      if (bodySize(body) > this.#settings.max_entry_bytes) return;
-      // A team deleted while the answer was on its way takes no entry with it into a team of its id.
-      if (!ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)) return;
-      const entry: CachedAnswer = {
-        body,
-        team: row.team,
-        keyId: row.id,
-        model: ctx.model!,
-        deploymentId: ctx.deployment?.id,
-      };
-      this.#store.set(key, entry, state.ttlMs);
+    const model = ctx.model;
+    const deploymentId = ctx.deployment?.id;
+    // Cutting the answer where a replay changes it walks it once: run after the answer went out, not before.
+    const keep = (kept: () => CachedBody | undefined): void => {
+      setImmediate(() => {
+        const body = kept();
+        if (body === undefined || body.size > this.#settings.max_entry_bytes) return;
+        // A team deleted while the answer was on its way takes no entry with it into a team of its id.
+        if (!ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)) return;
+        const entry: CachedAnswer = { body, team: row.team, keyId: row.id, model, deploymentId };
+        this.#store.set(key, entry, state.ttlMs);
+        this.metrics.cacheStores.inc();
+      });
     };
     if (answer.kind === 'json') {
-      keep({ kind: 'json', text: answer.text ?? JSON.stringify(answer.body) });
+      const { body, text } = answer;
+      if ((text ?? '').length <= this.#settings.max_entry_bytes) keep(() => keptJson(ctx.endpoint, body, text));
       return answer;
     }
     return { ...answer, events: this.#recording(ctx, answer, keep) } satisfies StreamAnswer;
@@ -166,7 +192,7 @@ export class ResponseCache {
   async *#recording(
     ctx: RequestContext,
     answer: StreamAnswer,
-    keep: (body: CachedBody) => void,
+    keep: (kept: () => CachedBody | undefined) => void,
   ): AsyncGenerator<string> {
     const limit = this.#settings.max_entry_bytes;
     let frames: string[] | undefined = [];
@@ -180,6 +206,6 @@ export class ResponseCache {
       yield frame;
     }
     if (frames !== undefined && answer.error() === undefined && !ctx.signal.aborted && ctx.errorType === undefined)
-      keep({ kind: 'stream', frames });
+      keep(() => keptStream(ctx.endpoint, frames));
   }
 }

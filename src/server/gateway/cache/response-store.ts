@@ -1,9 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { CachePurge, CacheStats } from '../../../shared/cache-api.js';
-
-/** A kept answer: the provider's JSON text, or a stream's frames as the provider layer produced them. */
-export type CachedBody =
-  { readonly kind: 'json'; readonly text: string } | { readonly kind: 'stream'; readonly frames: readonly string[] };
+import type { CachedBody } from './kept-body.js';
 
 /** One entry, with who stored it (for purges) and which deployment answered. */
 export interface CachedAnswer {
@@ -14,12 +11,9 @@ export interface CachedAnswer {
   readonly deploymentId: string | undefined;
 }
 
-/** Characters an entry holds, its weight against `max_bytes`. */
-export function bodySize(body: CachedBody): number {
-  if (body.kind === 'json') return body.text.length;
-  let size = 0;
-  for (const frame of body.frames) size += frame.length;
-  return size;
+/** An entry as the store holds it: with when it was stored (`performance.now()`), its age for a reader. */
+interface StoredAnswer extends CachedAnswer {
+  readonly storedAt: number;
 }
 
 /** The memory bounds of the store. */
@@ -29,22 +23,22 @@ export interface StoreBounds {
   readonly maxEntryBytes: number;
 }
 
-function lruFor(bounds: StoreBounds): LRUCache<string, CachedAnswer> {
-  return new LRUCache<string, CachedAnswer>({
+function lruFor(bounds: StoreBounds): LRUCache<string, StoredAnswer> {
+  return new LRUCache<string, StoredAnswer>({
     max: bounds.maxEntries,
     maxSize: bounds.maxBytes,
     maxEntrySize: Math.min(bounds.maxEntryBytes, bounds.maxBytes),
-    sizeCalculation: (entry) => Math.max(1, bodySize(entry.body)),
+    sizeCalculation: (entry) => Math.max(1, entry.body.size),
   });
 }
 
 /**
  * The answers in memory: least recently used first out, bounded by entry count and by total size,
- * each entry with its own time to live (expired ones are never answered, and go when touched or
- * when space is needed).
+ * each entry with the time to live it was stored with (expired ones are never answered, and go when
+ * touched or when space is needed), and read only by a reader whose own time to live it is within.
  */
 export class ResponseStore {
-  #entries: LRUCache<string, CachedAnswer>;
+  #entries: LRUCache<string, StoredAnswer>;
   #hits = 0;
   #misses = 0;
   #stores = 0;
@@ -60,18 +54,31 @@ export class ResponseStore {
     this.#entries = entries;
   }
 
-  /** The live entry for `key`, counting the hit or miss. */
-  get(key: string): CachedAnswer | undefined {
+  /**
+   * The live entry for `key` stored at most `maxAgeMs` ago, counting the hit or miss. The reader's own
+   * time to live bounds the age: an entry another key of the team stored with a longer one, or one
+   * stored before the time to live was lowered, is older than this reader accepts.
+   */
+  get(key: string, maxAgeMs: number): CachedAnswer | undefined {
     const entry = this.#entries.get(key);
-    if (entry === undefined) this.#misses += 1;
-    else this.#hits += 1;
+    if (entry === undefined || performance.now() - entry.storedAt > maxAgeMs) {
+      this.#misses += 1;
+      return undefined;
+    }
+    this.#hits += 1;
     return entry;
   }
 
   /** Keeps an answer for `ttlMs` (one larger than max_entry_bytes is not kept). */
   set(key: string, entry: CachedAnswer, ttlMs: number): void {
-    this.#entries.set(key, entry, { ttl: ttlMs });
+    this.#entries.set(key, { ...entry, storedAt: performance.now() }, { ttl: ttlMs });
     this.#stores += 1;
+  }
+
+  /** Forgets the entries stored more than `maxAgeMs` ago, which no reader accepts any more; returns how many. */
+  prune(maxAgeMs: number): number {
+    const oldest = performance.now() - maxAgeMs;
+    return this.#forget((entry) => entry.storedAt < oldest);
   }
 
   /** Forgets the entries matching every given field (all of them when none is given); returns how many. */
@@ -82,11 +89,15 @@ export class ResponseStore {
       this.#entries.clear();
       return count;
     }
+    return this.#forget((entry) => matches(entry, filter));
+  }
+
+  #forget(doomed: (entry: StoredAnswer) => boolean): number {
     // Keys are collected first: lru-cache does not promise that deleting during its own walk is safe.
-    const doomed: string[] = [];
-    for (const [key, entry] of this.#entries.entries()) if (matches(entry, filter)) doomed.push(key);
-    for (const key of doomed) this.#entries.delete(key);
-    return doomed.length;
+    const keys: string[] = [];
+    for (const [key, entry] of this.#entries.entries()) if (doomed(entry)) keys.push(key);
+    for (const key of keys) this.#entries.delete(key);
+    return keys.length;
   }
 
   /** True when some entry matches every given field: a name that is gone elsewhere may still be held here. */

@@ -63,6 +63,10 @@ export class GatewayMetrics {
   readonly tokens: Counter<'model' | 'type'>;
   readonly rateLimitHits: Counter<'limit_type'>;
   readonly cacheHits: Counter;
+  readonly cacheMisses: Counter;
+  readonly cacheStores: Counter;
+  readonly cacheEntries: Gauge;
+  readonly cacheBytes: Gauge;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
   readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase'>;
@@ -74,6 +78,8 @@ export class GatewayMetrics {
   private pending = new Map<string, Map<number, Pending>>();
   /** Models, and model and deployment pairs, whose series exist already (see zeroSeries). */
   private readonly seriesOf = new Set<string>();
+  /** What the response cache holds now, read when Prometheus scrapes (see readCacheSize). */
+  private cacheSize: () => { readonly entries: number; readonly bytes: number } = () => ({ entries: 0, bytes: 0 });
 
   /** `allowedModels`: the models allowed now, whose series are shown from 0 before their first request. */
   constructor(
@@ -130,6 +136,33 @@ export class GatewayMetrics {
       name: 'gateway_cache_hits_total',
       help: 'Requests answered from the response cache',
       registers,
+    });
+    this.cacheMisses = new Counter({
+      name: 'gateway_cache_misses_total',
+      help: 'Cache lookups that found no answer young enough for the request (bypasses are not lookups)',
+      registers,
+    });
+    this.cacheStores = new Counter({
+      name: 'gateway_cache_stores_total',
+      help: 'Answers kept by the response cache',
+      registers,
+    });
+    const cacheSize = (): { readonly entries: number; readonly bytes: number } => this.cacheSize();
+    this.cacheEntries = new Gauge({
+      name: 'gateway_cache_entries',
+      help: 'Answers the response cache holds now',
+      registers,
+      collect() {
+        this.set(cacheSize().entries);
+      },
+    });
+    this.cacheBytes = new Gauge({
+      name: 'gateway_cache_bytes',
+      help: 'Characters of the answers the response cache holds now (its max_bytes bound counts these)',
+      registers,
+      collect() {
+        this.set(cacheSize().bytes);
+      },
     });
     this.piiEntities = new Counter({
       name: 'gateway_pii_entities_total',
@@ -276,6 +309,11 @@ export class GatewayMetrics {
   /** Counts a request moving on from `deployment` to another deployment of its model. */
   upstreamFallback(model: string, deployment: string): void {
     this.upstreamFallbacks.inc({ model, deployment });
+  }
+
+  /** Where the cache gauges read what the response cache holds, when Prometheus scrapes. */
+  readCacheSize(size: () => { readonly entries: number; readonly bytes: number }): void {
+    this.cacheSize = size;
   }
 
   /** Counts a refusal by a rate limit or budget (used by the rate-limit stage). */
