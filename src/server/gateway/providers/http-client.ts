@@ -3,7 +3,13 @@ import type { CancelSignal, UpstreamReport } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
 import { redactSecretPieces } from './secret-pieces.js';
 import { UpstreamError } from './upstream-error.js';
-import { AnswerTooLargeError } from './upstream-body.js';
+import { SseEventTooLargeError } from '../formats/sse.js';
+import {
+  AnswerBudgetExceededError,
+  AnswerTooLargeError,
+  WHOLE_ANSWERS_BUDGET,
+  type AnswerBudget,
+} from './upstream-body.js';
 import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
@@ -26,6 +32,8 @@ export interface UpstreamCall {
   readonly answer?: AnswerFormat;
   /** Receives the provider's request id of a 2xx answer. */
   readonly report?: UpstreamReport;
+  /** What a 2xx answer read whole counts against while it arrives: WHOLE_ANSWERS_BUDGET, shared by every call, unless given. */
+  readonly answerBudget?: AnswerBudget;
 }
 
 /** A 2xx answer whose body has not been read yet. */
@@ -201,35 +209,31 @@ export function providerRequestId(headers: UpstreamHeaders): string | undefined 
 
 /**
  * Reads a 2xx JSON body of any shape (a stream request answered with JSON, usually an error), mapping
- * transport failures while reading to UpstreamError.
+ * transport failures while reading to UpstreamError. Only what it says is used, so it is read to
+ * MAX_ERROR_BODY_BYTES, like an error body.
  */
 export async function readJson(
   response: UpstreamResponse,
-  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets' | 'answerBudget'>,
 ): Promise<unknown> {
+  response.body.limitTo(MAX_ERROR_BODY_BYTES);
   const text = await readText(response, call);
   return parseJsonAnswer(text, response, { provider: call.provider, secrets: call.secrets });
 }
 
-/** The whole body as text, mapping transport failures while reading to UpstreamError. */
+/**
+ * The whole body as text, its bytes counted against the call's answer budget while they arrive;
+ * transport failures while reading map to UpstreamError.
+ */
 async function readText(
   response: UpstreamResponse,
-  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+  call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets' | 'answerBudget'>,
 ): Promise<string> {
+  response.body.countAgainst(call.answerBudget ?? WHOLE_ANSWERS_BUDGET);
   try {
     return await response.body.text();
   } catch (error) {
-    // Not retried: another try would download as much again.
-    if (error instanceof AnswerTooLargeError)
-      throw new UpstreamError(
-        `${call.provider} upstream answered ${response.status} with ${error.message}, not read further`,
-        {
-          status: response.status,
-          retryable: false,
-          upstreamType: 'answer_too_large',
-        },
-      );
-    throw transportError(error, call);
+    throw transportError(error, call, response.status);
   }
 }
 
@@ -259,10 +263,14 @@ function invalidAnswer(call: Pick<UpstreamCall, 'provider'>, response: UpstreamR
   });
 }
 
-/** Maps an error thrown by undici (or by reading a body) to an UpstreamError. */
+/**
+ * Maps an error thrown by undici (or by reading a body) to an UpstreamError. `status`: the upstream's,
+ * when it failed while its answer was read.
+ */
 export function transportError(
   error: unknown,
   call: Pick<UpstreamCall, 'provider' | 'signal' | 'secrets'>,
+  status = 0,
 ): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (call.signal.aborted)
@@ -272,6 +280,8 @@ export function transportError(
       upstreamType: 'aborted',
       silentMs: (error as { silentMs?: number } | null)?.silentMs,
     });
+  const tooLarge = tooLargeError(error, call.provider, status);
+  if (tooLarge !== undefined) return tooLarge;
   const code = (error as { code?: string } | null)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);
   const timeout =
@@ -287,6 +297,37 @@ export function transportError(
       retryable: true,
       upstreamType: kind,
     },
+  );
+}
+
+/**
+ * The UpstreamError of an answer the gateway stopped reading for its size: a body read whole past its
+ * bound or the shared budget, a stream event that did not end, or one that V8 could not make a string
+ * of. Not retried, since another try would send as much again; another deployment may answer.
+ * Undefined for any other error.
+ */
+export function tooLargeError(error: unknown, provider: string, status: number): UpstreamError | undefined {
+  const answered = `${provider} upstream answered ${status > 0 ? `${status} ` : ''}with`;
+  const refused = (message: string, upstreamType: string): UpstreamError =>
+    new UpstreamError(`${message}, not read further`, { status, retryable: false, upstreamType });
+  if (error instanceof AnswerTooLargeError) return refused(`${answered} ${error.message}`, 'answer_too_large');
+  if (error instanceof AnswerBudgetExceededError)
+    return refused(`${answered} ${error.message}`, 'answer_budget_exceeded');
+  if (error instanceof SseEventTooLargeError)
+    return refused(`${provider} upstream sent ${error.message}`, 'event_too_large');
+  if (isStringTooLong(error))
+    return refused(
+      `${answered} more than the gateway can hold as one string (${(error as Error).message})`,
+      'answer_too_large',
+    );
+  return undefined;
+}
+
+/** V8's and Node's refusals to make a string past their length limit (some 512 Mi characters). */
+function isStringTooLong(error: unknown): boolean {
+  return (
+    (error instanceof RangeError && error.message.includes('Invalid string length')) ||
+    (error as { code?: unknown } | null)?.code === 'ERR_STRING_TOO_LONG'
   );
 }
 

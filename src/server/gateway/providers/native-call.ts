@@ -45,7 +45,7 @@ export async function* upstreamEvents(
   try {
     yield* parseSse(response.body);
   } catch (error) {
-    throw transportError(error, call);
+    throw transportError(error, call, response.status);
   } finally {
     if (!response.body.destroyed) response.body.destroy();
   }

@@ -3,7 +3,7 @@ import type { IrStreamEvent, Usage } from '../formats/ir.js';
 import { BROKEN_STREAM_STATUS, StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal } from './types.js';
-import { redact } from './http-client.js';
+import { redact, tooLargeError } from './http-client.js';
 import { UpstreamError, upstreamErrorDetail } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
@@ -100,6 +100,9 @@ export function asUpstreamError(error: unknown, provider: string, secrets: reado
       inStream: true,
     });
   }
+  // A translation that grew a string past V8's limit (a tool call's arguments without end): too large, not broken.
+  const tooLarge = tooLargeError(error, provider, BROKEN_STREAM_STATUS);
+  if (tooLarge !== undefined) return tooLarge;
   const message = error instanceof Error ? error.message : String(error);
   return new UpstreamError(`${provider} stream failed: ${redact(message, secrets)}`, {
     status: 0,

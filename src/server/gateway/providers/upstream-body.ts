@@ -27,6 +27,51 @@ export class AnswerTooLargeError extends Error {
 }
 
 /**
+ * Bytes of answers being read whole, across every request in flight. One answer is bounded by
+ * {@link MAX_WHOLE_ANSWER_BYTES}, but a few slow ones at once would each stay under it and together
+ * hold gigabytes (more again as text and parsed JSON). Answers cannot wait for room, as large request
+ * bodies wait for a turn: one that is half read cannot finish without more, so waiting answers would
+ * hold each other up. The answer that would pass the budget is refused instead.
+ */
+export class AnswerBudget {
+  #used = 0;
+
+  constructor(readonly bytes: number) {}
+
+  /** Bytes held by answers being read now. */
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Takes `bytes` from the budget; false, taking nothing, when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.bytes) return false;
+    this.#used += bytes;
+    return true;
+  }
+
+  /** Gives back bytes taken. */
+  give(bytes: number): void {
+    this.#used -= bytes;
+  }
+}
+
+/** The budget of answers read whole that every upstream call shares unless it is given its own. */
+export const WHOLE_ANSWERS_BUDGET = new AnswerBudget(2 * MAX_WHOLE_ANSWER_BYTES);
+
+/** An answer read whole that would have taken its {@link AnswerBudget} past its bound: the transfer is stopped. */
+export class AnswerBudgetExceededError extends Error {
+  constructor(held: number, budget: AnswerBudget) {
+    super(
+      `a body of more than ${mebibytes(held)} MiB, while other answers being read held ${mebibytes(budget.used)} MiB of the ${mebibytes(budget.bytes)} MiB the gateway holds for answers read at once`,
+    );
+    this.name = 'AnswerBudgetExceededError';
+  }
+}
+
+const mebibytes = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 10) / 10);
+
+/**
  * The body of an upstream answer as it arrives. Not a stream: a queue of chunks with one waiting
  * consumer, which is all a relay or a whole-body read needs.
  */
@@ -41,6 +86,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** Bytes queued before anyone iterated: an answer being read whole. */
   #held = 0;
   #limit = MAX_WHOLE_ANSWER_BYTES;
+  /** The budget the held bytes count against, once the body is read whole (see {@link countAgainst}). */
+  #budget: AnswerBudget | undefined;
   /** Set while the rest of a given-up body is read to its end (see {@link destroy}). */
   #drain: { bytes: number; timer: NodeJS.Timeout } | undefined;
 
@@ -60,6 +107,10 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     }
     if (this.#destroyed || this.#error !== undefined) return;
     if (!this.#iterating) {
+      if (this.#budget !== undefined && !this.#budget.take(chunk.length)) {
+        this.#refuseOverBudget(chunk.length);
+        return;
+      }
       this.#held += chunk.length;
       if (this.#held > this.#limit) {
         this.#refuseTooLarge();
@@ -80,11 +131,40 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.#held > bytes && this.#error === undefined && !this.#destroyed) this.#refuseTooLarge();
   }
 
+  /**
+   * Counts the bytes held, and every chunk still to come, against `budget` until the body is taken,
+   * fails or is given up; a chunk that does not fit refuses the body.
+   */
+  countAgainst(budget: AnswerBudget): void {
+    if (this.#budget !== undefined || this.#error !== undefined || this.#destroyed) return;
+    if (!budget.take(this.#held)) {
+      this.#refuse(new AnswerBudgetExceededError(this.#held, budget));
+      return;
+    }
+    this.#budget = budget;
+  }
+
   #refuseTooLarge(): void {
-    const error = new AnswerTooLargeError(this.#limit);
+    this.#refuse(new AnswerTooLargeError(this.#limit));
+  }
+
+  #refuseOverBudget(arriving: number): void {
+    const budget = this.#budget!;
+    this.#release();
+    this.#refuse(new AnswerBudgetExceededError(this.#held + arriving, budget));
+  }
+
+  #refuse(error: Error): void {
     this.#chunks = [];
     this.fail(error);
     if (!this.#ended) this.controller.abort(error);
+  }
+
+  /** Gives the held bytes back to the budget: they were taken, dropped or failed. */
+  #release(): void {
+    if (this.#budget === undefined) return;
+    this.#budget.give(this.#held);
+    this.#budget = undefined;
   }
 
   /** @internal the handler's side: the body is complete. */
@@ -97,6 +177,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** @internal the handler's side: the transfer failed. */
   fail(error: Error): void {
     this.#error ??= error;
+    this.#release();
     this.#stopDrain();
     this.#notify();
   }
@@ -124,7 +205,9 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #takeText(): string {
     const parts = this.#chunks;
     this.#chunks = [];
-    return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+    const text = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+    this.#release();
+    return text;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
@@ -161,6 +244,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#chunks = [];
+    this.#release();
     if (!this.#ended && this.#error === undefined) {
       if (this.#paused) {
         this.#paused = false;
