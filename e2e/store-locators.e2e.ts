@@ -62,13 +62,13 @@ test('a revision’s or a comparison’s diff of one document is in the address:
 
   await openSignedIn(page, screen('history', namespace, 'main', `&rev=${second.revision}&key=b.txt`));
   const changed = page.getByRole('listbox', { name: 'Changed documents' });
-  await expect(changed.getByRole('option', { name: 'Modified b.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(changed.getByRole('option', { name: 'b.txt, modified' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('diff-key')).toHaveText('b.txt');
 
-  await changed.getByRole('option', { name: 'Modified c.txt' }).click();
+  await changed.getByRole('option', { name: 'c.txt, modified' }).click();
   await expect(page).toHaveURL(/[?&]key=c\.txt(&|$)/);
   await page.reload();
-  await expect(changed.getByRole('option', { name: 'Modified c.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(changed.getByRole('option', { name: 'c.txt, modified' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('diff-key')).toHaveText('c.txt');
 
   // Another revision starts on its own first document.
@@ -80,7 +80,7 @@ test('a revision’s or a comparison’s diff of one document is in the address:
     page,
     screen('compare', namespace, 'main', `&from=${first.revision}&to=${second.revision}&key=c.txt`),
   );
-  await expect(changed.getByRole('option', { name: 'Modified c.txt' })).toHaveAttribute('aria-selected', 'true');
+  await expect(changed.getByRole('option', { name: 'c.txt, modified' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('diff-key')).toHaveText('c.txt');
 });
 

@@ -26,17 +26,17 @@ test('History and Documents show invisible and bidirectional characters in keys 
   await openSignedIn(page, screen('history', namespace, 'main', `&rev=${revision}`));
   const changed = page.getByRole('listbox', { name: 'Changed documents' });
   // Each key is named with its hidden characters spelled out, so names that look alike read apart.
-  const override = changed.getByRole('option', { name: 'Created [U+202E]evil.txt', exact: true });
+  const override = changed.getByRole('option', { name: '[U+202E]evil.txt, created', exact: true });
   await expect(override.locator('abbr.invisible-char')).toHaveText('U+202E');
   await expect(override.locator('abbr.invisible-char')).toHaveAttribute('title', 'U+202E right-to-left override');
-  await expect(changed.getByRole('option', { name: 'Created trailing space', exact: true })).toHaveCount(1);
-  const trailing = changed.getByRole('option', { name: 'Created trailing space[U+0020]', exact: true });
+  await expect(changed.getByRole('option', { name: 'trailing space, created', exact: true })).toHaveCount(1);
+  const trailing = changed.getByRole('option', { name: 'trailing space[U+0020], created', exact: true });
   await expect(trailing.locator('abbr.unusual-space')).toHaveAttribute('title', 'U+0020 space');
   // The box has the width of the space it stands for: it is drawn, not collapsed away.
   expect((await trailing.locator('abbr.unusual-space').boundingBox())?.width).toBeGreaterThan(2);
-  const newline = changed.getByRole('option', { name: 'Created new[LF]line', exact: true });
+  const newline = changed.getByRole('option', { name: 'new[LF]line, created', exact: true });
   await expect(newline.locator('abbr.invisible-char')).toHaveText('LF');
-  const noBreak = changed.getByRole('option', { name: 'Created no[U+00A0]break.txt', exact: true });
+  const noBreak = changed.getByRole('option', { name: 'no[U+00A0]break.txt, created', exact: true });
   await expect(noBreak.locator('abbr.unusual-space')).toHaveAttribute('title', 'U+00A0 no-break space');
 
   // The diff's header and the table's name, for the document chosen.

@@ -685,6 +685,18 @@ export const trafficListSchema = z.object({
 export type TrafficList = z.infer<typeof trafficListSchema>;
 
 /**
+ * `event: gap` of the traffic stream: `missed` requests after `after` (the last one the client had)
+ * were dropped from the gateway's buffer before `next_seq`, the event that follows.
+ */
+export const trafficGapSchema = z.object({
+  after: z.number(),
+  next_seq: z.number(),
+  missed: z.number().int().nonnegative(),
+});
+/** A gap in a resumed traffic stream. */
+export type TrafficGap = z.infer<typeof trafficGapSchema>;
+
+/**
  * Messages of `GET /internal/traffic/stream` (SSE): `event: traffic` carries a {@link TrafficEvent}
  * (its `seq` is the SSE id, so `Last-Event-ID` resumes), `event: invalidate` tells the UI which
  * admin resource changed.

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import {
   invalidateMessageSchema,
   trafficEventSchema,
+  trafficGapSchema,
   trafficListSchema,
   type InvalidateMessage,
 } from '../../../shared/gateway-api.js';
@@ -12,7 +13,7 @@ import { whileShown } from '../lib/while-shown.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';
 import { queryKeys } from './query-keys.js';
-import { TRAFFIC_CAPACITY, TrafficBuffer } from './traffic-buffer.js';
+import { TRAFFIC_CAPACITY, TrafficBuffer, type MissedRequests } from './traffic-buffer.js';
 
 const buffers = new WeakMap<ApiClient, TrafficBuffer>();
 
@@ -29,6 +30,11 @@ export function useTrafficBuffer(): TrafficBuffer {
 /** The buffered events, re-rendering at most once per publish interval. */
 export function useTrafficEvents(buffer: TrafficBuffer) {
   return useSyncExternalStore(buffer.subscribe, buffer.snapshot);
+}
+
+/** The requests the view missed because the gateway no longer kept them, until dismissed. */
+export function useMissedTraffic(buffer: TrafficBuffer): MissedRequests | undefined {
+  return useSyncExternalStore(buffer.subscribe, buffer.missed);
 }
 
 /** Whether the live stream is connected. */
@@ -111,7 +117,8 @@ function parseJson(text: string): unknown {
 
 /**
  * Fills the buffer from the gateway's recent requests: at first all it keeps (up to what the view
- * holds), so a reload shows what was there before it; after a drop, what came meanwhile.
+ * holds), so a reload shows what was there before it; after a drop, what came meanwhile, counting
+ * what the gateway had already dropped of that.
  */
 async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
   const after = buffer.lastSeq();
@@ -120,13 +127,16 @@ async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSign
     schema: trafficListSchema,
     signal,
   });
+  buffer.setGatewayCapacity(page.capacity);
+  buffer.addMissed(page.missed, after);
   buffer.add(page.data);
 }
 
 /**
  * Follows the gateway's admin event stream until the returned function is called: traffic events
- * go to the buffer, `invalidate {topic, ids}` messages refresh the matching queries. Reconnects
- * with back-off, filling any gap from the recent-traffic endpoint.
+ * go to the buffer, `gap` events count the requests the gateway dropped before they were sent,
+ * `invalidate {topic, ids}` messages refresh the matching queries. Reconnects with back-off,
+ * filling any gap from the recent-traffic endpoint.
  */
 function followEvents(api: ApiClient, client: QueryClient, buffer: TrafficBuffer): () => void {
   const controller = new AbortController();
@@ -154,6 +164,9 @@ function followEvents(api: ApiClient, client: QueryClient, buffer: TrafficBuffer
               buffer.add([event.data]);
               spend.touch();
             }
+          } else if (message.event === 'gap') {
+            const gap = trafficGapSchema.safeParse(parseJson(message.data));
+            if (gap.success) buffer.addMissed(gap.data.missed, gap.data.after);
           } else if (message.event === 'invalidate') {
             const parsed = invalidateMessageSchema.safeParse(parseJson(message.data));
             if (parsed.success) invalidate(client, parsed.data);

@@ -6,6 +6,15 @@ export const TRAFFIC_CAPACITY = 5000;
 /** How often queued events are published: at most ten renders a second, whatever the request rate. */
 export const PUBLISH_INTERVAL_MS = 100;
 
+/** Requests the gateway dropped from its own buffer before this view received them, summed over every gap. */
+export interface MissedRequests {
+  readonly count: number;
+  /** When the last request received before the first gap started: the missed ones came after it. */
+  readonly since: string;
+  /** How many requests the gateway keeps (`gateway.traffic_buffer`), once it has said. */
+  readonly gatewayCapacity: number | undefined;
+}
+
 /**
  * The UI's own buffer of traffic events, newest first. Events arriving from the stream are queued
  * and published in batches every {@link PUBLISH_INTERVAL_MS}, so 200 requests per second cost ten
@@ -19,6 +28,9 @@ export class TrafficBuffer {
   private scheduled = false;
   private connectedNow = false;
   private connectedShown = false;
+  private missedNow: MissedRequests | undefined;
+  private missedShown: MissedRequests | undefined;
+  private gatewayCapacity: number | undefined;
 
   /**
    * Whether the live stream is connected, as of the last publish: a render between the stream
@@ -30,6 +42,12 @@ export class TrafficBuffer {
 
   /** The events, newest first (a new array after each publish). */
   snapshot = (): readonly TrafficEvent[] => this.events;
+
+  /**
+   * The requests missed so far, as of the last publish (with the events that followed them), until
+   * {@link dismissMissed}.
+   */
+  missed = (): MissedRequests | undefined => this.missedShown;
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -52,6 +70,35 @@ export class TrafficBuffer {
     this.schedule();
   }
 
+  /** Remembers how many requests the gateway keeps, for the notice of missed ones. */
+  setGatewayCapacity(capacity: number): void {
+    this.gatewayCapacity = capacity;
+  }
+
+  /**
+   * Counts `count` requests the gateway dropped after the one numbered `after` before this view
+   * received them; they add up across gaps until dismissed.
+   */
+  addMissed(count: number, after: number): void {
+    if (count <= 0) return;
+    const since = this.missedNow?.since ?? this.startedAt(after) ?? new Date().toISOString();
+    this.missedNow = { count: (this.missedNow?.count ?? 0) + count, since, gatewayCapacity: this.gatewayCapacity };
+    this.schedule();
+  }
+
+  /** When the request numbered `seq` started, while the buffer holds it. */
+  private startedAt(seq: number): string | undefined {
+    const numbered = (event: TrafficEvent): boolean => event.seq === seq;
+    return (this.pending.find(numbered) ?? this.events.find(numbered))?.started_at;
+  }
+
+  /** Forgets the missed requests (the user has read the notice); a later gap starts a new count. */
+  dismissMissed(): void {
+    this.missedNow = undefined;
+    this.missedShown = undefined;
+    this.listeners.forEach((listener) => listener());
+  }
+
   setConnected(connected: boolean): void {
     if (this.connectedNow === connected) return;
     this.connectedNow = connected;
@@ -67,6 +114,7 @@ export class TrafficBuffer {
   private flush(): void {
     this.scheduled = false;
     this.connectedShown = this.connectedNow;
+    this.missedShown = this.missedNow;
     if (this.pending.length > 0) {
       const incoming = this.pending.splice(0).sort((a, b) => b.seq - a.seq);
       const merged =

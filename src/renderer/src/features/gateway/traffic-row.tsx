@@ -35,32 +35,61 @@ function statusClass(event: TrafficEvent): string {
 const failedAfterStart = (event: TrafficEvent): string | undefined =>
   event.status < 400 && event.error_type !== null ? event.error_type : undefined;
 
-/** What a screen reader says for a request in the list: the columns, each named. */
-export function trafficRowLabel(event: TrafficEvent): string {
+/** The text of each column of a request's row, as the row shows it. */
+function columnTexts(event: TrafficEvent) {
   const tokens = event.prompt_tokens + event.completion_tokens;
+  return {
+    time: clockTime(event.started_at),
+    key: event.key_name ?? event.key_id ?? '—',
+    model: event.model ?? event.requested_model ?? '—',
+    deployment: event.deployment ?? '—',
+    latency: formatLatency(event.latency_ms),
+    tokens: tokens ? formatCompact(tokens) : '—',
+    cost: event.cost_usd ? formatCost(event.cost_usd) : '—',
+  };
+}
+
+/**
+ * What assistive technology names a request in the list: first the row's text, column by column as
+ * it shows (so "click" and what is on screen reach it by voice), then what the row only hints at.
+ */
+export function trafficRowLabel(event: TrafficEvent): string {
+  const text = columnTexts(event);
+  const status = [
+    event.status,
+    ...(event.stream ? ['stream'] : []),
+    ...(failedAfterStart(event) ? ['failed'] : []),
+    ...(event.cached ? ['cached'] : []),
+  ].join(' ');
   return [
-    `${event.status} ${event.method} ${event.path}`,
+    text.time,
+    text.key,
+    event.path,
+    text.model,
+    text.deployment,
+    status,
+    text.latency,
+    text.tokens,
+    text.cost,
+    `method ${event.method}`,
+    ...(event.requested_model && event.requested_model !== event.model
+      ? [`requested model ${event.requested_model}`]
+      : []),
     ...(failedAfterStart(event) ? [`failed after it began: ${failedAfterStart(event)}`] : []),
-    `model ${event.model ?? event.requested_model ?? 'none'}`,
-    `key ${event.key_name ?? event.key_id ?? 'none'}`,
-    ...(event.deployment ? [`deployment ${event.deployment}`] : []),
-    ...(event.stream ? ['streamed'] : []),
-    ...(event.cached ? ['from the cache'] : []),
-    formatLatency(event.latency_ms),
-    ...(tokens ? [`${formatCompact(tokens)} tokens`] : []),
-    ...(event.cost_usd ? [formatCost(event.cost_usd)] : []),
-    `at ${clockTime(event.started_at)}`,
+    ...(event.prompt_tokens + event.completion_tokens
+      ? [`${event.prompt_tokens} prompt and ${event.completion_tokens} completion tokens`]
+      : []),
   ].join(', ');
 }
 
 /** One request in the live table. */
 export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
-  const tokens = event.prompt_tokens + event.completion_tokens;
+  const text = columnTexts(event);
   return (
     <div className="traffic-grid traffic-row" data-testid="traffic-row" data-request-id={event.request_id}>
-      <span className="col-time mono muted">{clockTime(event.started_at)}</span>
+      <span className="col-time mono muted">{text.time}</span>
       <span className="col-key truncate" title={event.key_name ?? event.key_id ?? undefined}>
-        {event.key_name ?? <span className="muted">{event.key_id ?? '—'}</span>}
+        {event.key_name ?? <span className="muted">{text.key}</span>}
       </span>
       <span className="col-endpoint mono truncate" title={event.path}>
         {event.path}
@@ -73,10 +102,10 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
             : (event.model ?? undefined)
         }
       >
-        {event.model ?? event.requested_model ?? '—'}
+        {text.model}
       </span>
       <span className="col-deployment mono truncate muted" title={event.deployment ?? undefined}>
-        {event.deployment ?? '—'}
+        {text.deployment}
       </span>
       <span className="col-status truncate">
         <span
@@ -89,14 +118,14 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
         {failedAfterStart(event) && <span className="traffic-flag traffic-flag-failed">failed</span>}
         {event.cached && <span className="muted traffic-flag">cached</span>}
       </span>
-      <span className="col-latency mono align-right">{formatLatency(event.latency_ms)}</span>
+      <span className="col-latency mono align-right">{text.latency}</span>
       <span
         className="col-tokens mono align-right"
         title={`${event.prompt_tokens} prompt + ${event.completion_tokens} completion`}
       >
-        {tokens ? formatCompact(tokens) : '—'}
+        {text.tokens}
       </span>
-      <span className="col-cost mono align-right">{event.cost_usd ? formatCost(event.cost_usd) : '—'}</span>
+      <span className="col-cost mono align-right">{text.cost}</span>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { updateSearch, useLocation } from '../../app/router.js';
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
-import { useTrafficBuffer, useTrafficConnected, useTrafficEvents } from '../../api/gateway-events.js';
+import { useMissedTraffic, useTrafficBuffer, useTrafficConnected, useTrafficEvents } from '../../api/gateway-events.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { EmptyState } from '../../components/feedback.js';
 import { ActivityIcon } from '../../components/icons.js';
@@ -11,6 +11,7 @@ import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { MissingRequestDrawer, TrafficDrawer } from './traffic-drawer.js';
 import { filterFromSearch, filterToSearch, matches, type TrafficFilter } from './traffic-filter.js';
+import { TrafficMissedNotice } from './traffic-missed-notice.js';
 import { TrafficHeader, TrafficRow, trafficRowLabel } from './traffic-row.js';
 import { TrafficToolbar } from './traffic-toolbar.js';
 
@@ -39,7 +40,8 @@ function useSpaceToggle(toggle: () => void): void {
 
 /**
  * Requests through the gateway as they happen. The buffer keeps filling while the view is paused;
- * resuming shows everything that arrived. Rows are virtualised and updates batched per frame. The
+ * resuming shows everything that arrived. Requests the gateway dropped before they reached the view
+ * are counted in a notice until it is dismissed. Rows are virtualised and updates batched per frame. The
  * filters and the open request live in the address (`q`, `status`, `model`, `key`, `request`), so a
  * reload, Back and Forward, and a link someone pasted show the same requests.
  */
@@ -48,6 +50,7 @@ export function TrafficScreen() {
   const buffer = useTrafficBuffer();
   const live = useTrafficEvents(buffer);
   const connected = useTrafficConnected(buffer);
+  const missed = useMissedTraffic(buffer);
   const [frozen, setFrozen] = useState<readonly TrafficEvent[]>();
   const { search } = useLocation();
   const params = useMemo(() => new URLSearchParams(search), [search]);
@@ -135,6 +138,7 @@ export function TrafficScreen() {
         total={events.length}
         filterRef={filterRef}
       />
+      {missed && <TrafficMissedNotice missed={missed} onDismiss={() => buffer.dismissMissed()} />}
       <div className="traffic-body">
         <div className="traffic-table">
           <TrafficHeader />

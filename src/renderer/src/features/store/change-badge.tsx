@@ -5,8 +5,13 @@ const LABEL: Record<Change['type'], string> = { create: 'Created', update: 'Modi
 const SHORT: Record<Change['type'], string> = { create: 'A', update: 'M', delete: 'D' };
 const TONE: Record<Change['type'], Tone> = { create: 'success', update: 'warning', delete: 'danger' };
 
-/** "Created" / "Modified" / "Deleted", as the badge and the marker name a change. */
-export const changeLabel = (type: Change['type']): string => LABEL[type];
+/**
+ * What assistive technology names a changed document's row: first the document's name as the row
+ * shows it (`name`: its hidden characters spelled out), so voice control reaches it by what is on
+ * screen, then the change its A / M / D marker stands for.
+ */
+export const changedDocumentLabel = (type: Change['type'], name: string): string =>
+  `${name}, ${LABEL[type].toLowerCase()}`;
 
 /** "Created" / "Modified" / "Deleted". */
 export function ChangeBadge({ type }: { readonly type: Change['type'] }) {

@@ -11,7 +11,7 @@ import { nameText } from '../../lib/invisible-chars.js';
 import { diffLines, diffStats } from '../../lib/text-diff.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { plural } from '../../lib/format.js';
-import { ChangeBadge, ChangeMark, changeLabel } from './change-badge.js';
+import { ChangeBadge, ChangeMark, changedDocumentLabel } from './change-badge.js';
 
 const MODES = [
   { value: 'split', label: 'Side by side' },
@@ -101,7 +101,7 @@ export function ChangesView({
           onClose={onEscape}
           autoFocus={autoFocus}
           rowKey={(index) => changes[index]!.key}
-          rowLabel={(index) => `${changeLabel(changes[index]!.type)} ${nameText(changes[index]!.key)}`}
+          rowLabel={(index) => changedDocumentLabel(changes[index]!.type, nameText(changes[index]!.key))}
           renderRow={(index) => (
             <div className="change-row" title={nameText(changes[index]!.key)}>
               <ChangeMark type={changes[index]!.type} />

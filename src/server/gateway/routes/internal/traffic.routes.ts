@@ -6,6 +6,7 @@ import {
   trafficQuerySchema,
   trafficStreamQuerySchema,
   type TrafficEvent,
+  type TrafficGap,
 } from '../../../../shared/gateway-api.js';
 import { assertNever } from '../../formats/ir.js';
 import { openEventStream } from '../../../http/event-stream.js';
@@ -29,8 +30,8 @@ function resumedFrames(traffic: TrafficLog, resume: number): (event: TrafficEven
   let last = resume;
   return (event) => {
     const missed = traffic.droppedBetween(last, event.seq);
-    const gap =
-      missed === 0 ? '' : `event: gap\ndata: ${JSON.stringify({ after: last, next_seq: event.seq, missed })}\n\n`;
+    const frame: TrafficGap = { after: last, next_seq: event.seq, missed };
+    const gap = missed === 0 ? '' : `event: gap\ndata: ${JSON.stringify(frame)}\n\n`;
     last = event.seq;
     return gap + trafficFrame(event);
   };
