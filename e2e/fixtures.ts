@@ -94,7 +94,8 @@ export async function openSignedIn(page: Page, path = '', options: { theme?: 'li
 
 /**
  * The test API: `app` (addresses and credentials), and `consoleErrors`, which fails any test whose
- * page logged an error or threw (a screen that "works" with errors in the console is broken).
+ * page logged an error, threw, or broke its content security policy (a screen that "works" with
+ * errors in the console is broken).
  */
 export const test = base.extend<{ app: App; consoleErrors: string[] }>({
   // eslint-disable-next-line no-empty-pattern
@@ -102,6 +103,11 @@ export const test = base.extend<{ app: App; consoleErrors: string[] }>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
+      // A content-security-policy violation is reported to the page, not logged: log it, to fail the test.
+      await page.addInitScript({
+        content: `document.addEventListener('securitypolicyviolation', (event) =>
+          console.error('content security policy violation: ' + event.violatedDirective + ' (' + event.blockedURI + ')'));`,
+      });
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
       });
