@@ -12,6 +12,7 @@ import type {
 } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
+import { CHAT_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
 import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
 import type { ChatBody, ChatMessage } from './chat-schema.js';
 import { chatUser } from './chat-user.js';
@@ -26,6 +27,7 @@ type JsonObject = Record<string, unknown>;
  * completions. Throws a TranslationError for what such a provider cannot do (see chat-params.ts).
  */
 export function chatRequestToIr(body: ChatBody): IrRequest {
+  refuseMisspeltParams(body, CHAT_PARAMS, 'Chat Completions');
   refuseUntranslatableChatParams(body);
   const system: string[] = [];
   const messages: IrMessage[] = [];

@@ -1,6 +1,7 @@
 import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
+import { MESSAGES_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
 import { documentFromIr, documentToIr } from './document-block.js';
 import { imageToIr } from './image-block.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
@@ -30,6 +31,7 @@ export const DEFAULT_MAX_TOKENS = 4096;
  * (server tools, MCP connectors, code-execution containers, documents by URL or file id, file images).
  */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
+  refuseMisspeltParams(body, MESSAGES_PARAMS, 'Messages');
   for (const param of ['mcp_servers', 'container'] as const) {
     if (body[param] != null)
       throw new TranslationError(
