@@ -187,9 +187,21 @@ export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 /** `:id` path parameter. */
 export const idParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
+/**
+ * A name in the allow-list. Gatehouse has no wildcard models: LiteLLM's `ollama/*` would be a model of
+ * that literal name, which no request names, so it is refused rather than allowing nothing in silence.
+ */
+export const allowedModelNameSchema = z
+  .string()
+  .min(1)
+  .refine((name) => !name.includes('*'), {
+    message:
+      "'*' is not a wildcard here: list each model (ollama/llama3.2), or route one public name to any upstream model through deployments",
+  });
+
 /** Model settings: the allow-list, aliases, per-model max_tokens caps and the default embedding model. */
 export const modelSettingsSchema = z.object({
-  allowed_models: z.array(z.string().min(1)),
+  allowed_models: z.array(allowedModelNameSchema),
   model_aliases: z.record(z.string().min(1), z.string().min(1)),
   per_model_max_tokens: z.record(z.string().min(1), z.number().int().positive()),
   default_embedding_model: z.string().min(1).nullable(),

@@ -3,7 +3,13 @@ import { looksLikeSecret, SECRET_NOT_NAME } from '../../shared/variable-name.js'
 import { CONNECTION_DEFAULTS } from '../http/connection-settings.js';
 import { limitsSchema } from './limits-schema.js';
 import { modelRuleIssues } from './model-rules-check.js';
-import { baseUrlSchema, capabilitySchema, deploymentIdSchema, timerMsSchema } from '../../shared/gateway-api.js';
+import {
+  allowedModelNameSchema,
+  baseUrlSchema,
+  capabilitySchema,
+  deploymentIdSchema,
+  timerMsSchema,
+} from '../../shared/gateway-api.js';
 import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
 import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
@@ -162,7 +168,7 @@ const llmSchema = z
   .object({
     // Listed twice, a model would show twice in /v1/models; the admin API drops repeats too.
     allowed_models: z
-      .array(z.string().min(1))
+      .array(allowedModelNameSchema)
       .default(['demo/echo', 'demo/embed'])
       .transform((models) => [...new Set(models)]),
     model_aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
