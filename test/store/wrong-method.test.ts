@@ -42,4 +42,11 @@ describe('a known path with the wrong method', () => {
     expect(await send('GET', '/v1/nothing')).toEqual(notFound('no route GET /v1/nothing'));
     expect(await send('POST', '/v1/state/')).toEqual(notFound('no route POST /v1/state/'));
   });
+
+  it('names the path a typo most likely meant, among those the method answers', async () => {
+    expect(await send('POST', '/v1/aply')).toEqual(notFound('no route POST /v1/aply; did you mean /v1/apply?'));
+    expect(await send('GET', '/v1/stat')).toEqual(notFound('no route GET /v1/stat; did you mean /v1/state?'));
+    // Too long to be a typo: not compared.
+    expect(await send('GET', `/v1/${'x'.repeat(300)}`)).toEqual(notFound(`no route GET /v1/${'x'.repeat(300)}`));
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseStateError, isDatabaseBusy } from './database-errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
+import { closestKey } from '../config/config-issues.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 import { requestLog } from './logger.js';
@@ -216,8 +217,14 @@ export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits
     if (status >= 500) logServerError(request, error, status, body);
     return send(reply, status, body, headers, linger);
   });
+  const paths = new Map<string, string[]>();
+  app.addHook('onRoute', (route) => {
+    // Paths with parameters (`/v1/responses/:id`) are no spelling to suggest.
+    if (route.url.includes(':') || route.url.includes('*')) return;
+    for (const method of [route.method].flat()) paths.set(method, [...(paths.get(method) ?? []), route.url]);
+  });
   app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, errorBody('not_found_error', noRouteMessage(app, request)), {}, linger),
+    send(reply, 404, errorBody('not_found_error', noRouteMessage(app, request, paths)), {}, linger),
   );
 }
 
@@ -225,11 +232,24 @@ const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * `no route GET /v1/apply`, and when the path is served with other methods, which: a script that sent
- * the wrong method learns its mistake rather than that the endpoint does not exist.
+ * the wrong method learns its mistake rather than that the endpoint does not exist; and when the path
+ * is a typo of one served with this method, that one.
  */
-function noRouteMessage(app: FastifyInstance, request: FastifyRequest): string {
-  const path = request.url.split('?')[0];
+function noRouteMessage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  paths: ReadonlyMap<string, readonly string[]>,
+): string {
+  const path = request.url.split('?')[0]!;
   const answered = ROUTE_METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
   const message = `no route ${request.method} ${path}`;
-  return answered.length === 0 ? message : `${message}; the path answers ${answered.join(', ')}`;
+  if (answered.length > 0) return `${message}; the path answers ${answered.join(', ')}`;
+  // A typo of a path (`/v1/chat/completion`): the one meant, among those the method answers. Long
+  // paths are no typo worth the comparison.
+  const known = paths.get(request.method) ?? [];
+  const meant = path.length <= MAX_SUGGESTED_PATH ? closestKey(path, known) : undefined;
+  return meant === undefined ? message : `${message}; did you mean ${meant}?`;
 }
+
+/** The longest request path compared with the routes' for a suggestion (an edit distance costs its square). */
+const MAX_SUGGESTED_PATH = 200;
