@@ -28,6 +28,8 @@ import { ResponsesService } from '../responses/responses.service.js';
 import { unknownKeyRules } from '../keys/key-rules-check.js';
 import { modelWarnings } from '../model-registry/model-warnings.js';
 import { adminSavedSettings } from '../model-registry/admin-saved-settings.js';
+import { sealStoredProviderKeys } from '../model-registry/provider-keys-at-rest.js';
+import { SecretBox } from '../../config/secret-box.js';
 import { RagAdmin } from '../rag/rag-admin.js';
 import { ragStage } from '../rag/rag-stage.js';
 import { RagService } from '../rag/rag.service.js';
@@ -160,11 +162,16 @@ export function createGatewayServices(
   log: (message: string, error: unknown) => void,
   /** Expected failures worth a line (a refused sign-in): warn level, not error. */
   warn: (message: string, details: Record<string, unknown>) => void = log,
+  /** What a start did on its own (keys encrypted): info level. */
+  info: (message: string, details: Record<string, unknown>) => void = () => {},
 ): GatewayServices {
   const { sqlite, db } = options.database;
   // First: it refuses a configuration whose deployments cannot be routed (ConfigError), before any
   // connection or timer below exists that would then be left open.
-  const settings = new SettingsRepository(db);
+  const dataDir = options.config.server.data_dir!;
+  const settings = new SettingsRepository(db, new SecretBox(dataDir));
+  const sealed = sealStoredProviderKeys(settings, dataDir);
+  if (sealed > 0) info(`encrypted ${sealed} provider key(s) saved in plain text by an earlier version`, {});
   const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
   const oidcClients = options.oidcClients ?? new Map<string, OidcClient>();
   const batch = openBatchConnection(options.database);
@@ -204,7 +211,7 @@ export function createGatewayServices(
     principals,
     repository: new SsoRepository(db),
     // The key file is made only where single sign-on is configured.
-    cipher: oidcClients.size > 0 ? TokenCipher.forDataDir(options.config.server.data_dir!) : TokenCipher.ephemeral(),
+    cipher: oidcClients.size > 0 ? TokenCipher.forDataDir(dataDir) : TokenCipher.ephemeral(),
     audit,
     bus,
     loginTimeoutMs: options.config.sso.login_timeout_seconds * 1000,
@@ -321,8 +328,11 @@ export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
     );
     let services: GatewayServices;
     try {
-      services = createGatewayServices({ ...options, tracing, oidcClients }, log, (message, details) =>
-        app.log.warn(details, message),
+      services = createGatewayServices(
+        { ...options, tracing, oidcClients },
+        log,
+        (message, details) => app.log.warn(details, message),
+        (message, details) => app.log.info(details, message),
       );
     } catch (error) {
       await tracing?.shutdown();

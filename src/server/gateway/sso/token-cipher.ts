@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { aesGcmOpen, aesGcmSeal, aesKeyOf } from '../../config/aes-gcm.js';
 import { resolveSecret } from '../../config/secrets.js';
 
 const VERSION = 'v1';
@@ -11,7 +12,7 @@ export class TokenCipher {
   private readonly key: Buffer;
 
   constructor(secret: string) {
-    this.key = hash('sha256', secret, 'buffer');
+    this.key = aesKeyOf(secret);
   }
 
   /** The cipher over `<dataDir>/sso.key`. */
@@ -28,24 +29,15 @@ export class TokenCipher {
 
   /** `v1.<iv>.<tag>.<ciphertext>`, base64url. */
   encrypt(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), body]
-      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-      .join('.');
+    const { iv, tag, body } = aesGcmSeal(this.key, plain);
+    return [VERSION, ...[iv, tag, body].map((part) => part.toString('base64url'))].join('.');
   }
 
   /** The plain text, or undefined when the value was not made with this key. */
   decrypt(sealed: string): string | undefined {
     const [version, iv, tag, body] = sealed.split('.');
     if (version !== VERSION || !iv || !tag || body === undefined) return undefined;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    } catch {
-      return undefined;
-    }
+    const bytes = (part: string): Buffer => Buffer.from(part, 'base64url');
+    return aesGcmOpen(this.key, { iv: bytes(iv), tag: bytes(tag), body: bytes(body) });
   }
 }
