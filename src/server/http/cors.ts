@@ -28,10 +28,13 @@ export function allowOrigins(app: FastifyInstance, allowed: (origin: string) => 
     }
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'origin');
-    reply.header('access-control-expose-headers', 'x-request-id, retry-after');
+    reply.header('access-control-expose-headers', 'x-request-id, retry-after, etag, idempotent-replayed');
     if (request.method === 'OPTIONS') {
       reply.header('access-control-allow-methods', `${methods}, OPTIONS`);
-      reply.header('access-control-allow-headers', 'authorization, content-type, x-request-id');
+      reply.header(
+        'access-control-allow-headers',
+        'authorization, content-type, x-request-id, idempotency-key, if-none-match',
+      );
       reply.header('access-control-max-age', '600');
       reply.code(204).send();
       return;

@@ -16,6 +16,7 @@ import {
   type StoreVerb,
 } from './store-auth.js';
 import { storeRoutes } from './routes/index.js';
+import { registerIdempotencyKeys } from './idempotency-keys.js';
 import { refuseUnsupportedPreconditions } from './unsupported-preconditions.js';
 
 /** Route config of store routes: which permission the route needs. */
@@ -78,6 +79,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     refuseMissingVerb(grant, routeVerb(request));
   });
   app.addHook('onRequest', async (request) => refuseUnsupportedPreconditions(request));
+  registerIdempotencyKeys(plain);
   // Authorise once the body is parsed: grants can be limited to namespaces named in the body.
   app.addHook('preHandler', async (request) => {
     const grant = request.storeGrant;

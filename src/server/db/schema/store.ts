@@ -144,3 +144,24 @@ export const storeCheckpoints = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.namespaceId, t.name] })],
 );
+
+/**
+ * Answers of writes sent with an `Idempotency-Key`, per token (a SHA-256 of it) and endpoint, so a retry after a
+ * lost answer gets the original one instead of writing again. Written in the write's own transaction;
+ * `fingerprint` is the SHA-256 of the parsed body, `answer` the JSON answered; pruned by age.
+ */
+export const storeIdempotencyKeys = sqliteTable(
+  'store_idempotency_keys',
+  {
+    token: text('token').notNull(),
+    endpoint: text('endpoint').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    answer: text('answer').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.token, t.endpoint, t.key] }),
+    index('store_idempotency_keys_created').on(t.createdAt),
+  ],
+);

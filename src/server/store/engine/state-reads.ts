@@ -33,6 +33,11 @@ export interface StatePage {
   readonly after: string;
 }
 
+/** The revision a read of the scope with the selector answers, without reading its documents. */
+export function stateRevision(ctx: EngineContext, scope: Scope, selector: Selector): number {
+  return selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector).revision;
+}
+
 /**
  * The whole state of the scope at the selected revision; 413 when its keys and contents pass
  * `maxBytes` UTF-8 bytes, before any of it is built.

@@ -17,6 +17,7 @@ import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
+import { IdempotencyRepository, type IdempotencySlot } from './idempotency-repository.js';
 import * as writes from './writes.js';
 
 /** A scope as callers give it: empty or missing parts take the defaults. */
@@ -27,6 +28,15 @@ const fullSelector = (selector: Partial<stateReads.Selector>): stateReads.Select
   revision: selector.revision ?? 0,
   checkpoint: selector.checkpoint ?? '',
 });
+
+/** How long the answer of a write sent with an `Idempotency-Key` is kept for its retries: 24 hours. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What {@link StoreEngine.once} did: wrote, found the kept answer, or found the key used for another request. */
+export type OnceOutcome<T> =
+  | { readonly kind: 'ran'; readonly answer: T }
+  | { readonly kind: 'replayed'; readonly answerJson: string }
+  | { readonly kind: 'mismatch' };
 
 /** Options of {@link StoreEngine}. */
 export interface StoreEngineOptions {
@@ -52,6 +62,7 @@ export class StoreEngine {
   private readonly ctx: EngineContext;
   private readonly events: RevisionEvents | undefined;
   private readonly sweeper: ContentSweeper;
+  private readonly idempotency: IdempotencyRepository;
 
   constructor(sqlite: Database.Database, options: StoreEngineOptions = {}) {
     this.ctx = {
@@ -63,6 +74,7 @@ export class StoreEngine {
     };
     this.events = options.events;
     this.sweeper = new ContentSweeper(this.ctx.repo, options.sweep);
+    this.idempotency = new IdempotencyRepository(sqlite);
   }
 
   /** The limits in force. */
@@ -126,6 +138,29 @@ export class StoreEngine {
         this.ctx.limits.response_bytes,
       ),
     );
+  }
+
+  /** The revision a state read with this selector would answer (404 as it would), without reading the state. */
+  stateRevision(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): number {
+    return this.read(() => stateReads.stateRevision(this.ctx, normaliseScope(scope), fullSelector(selector)));
+  }
+
+  /**
+   * Runs the write `run` once for an idempotency slot: its answer is kept in the write's own transaction,
+   * so a crash leaves neither, and a later request in the slot gets it back (`replayed`) while its
+   * fingerprint matches, `mismatch` otherwise. A failed write keeps nothing: it wrote nothing either.
+   */
+  once<T>(slot: IdempotencySlot, fingerprint: string, run: () => T): OnceOutcome<T> {
+    return this.write((): OnceOutcome<T> => {
+      const now = this.ctx.now();
+      this.idempotency.prune(now - IDEMPOTENCY_KEY_TTL_MS);
+      const kept = this.idempotency.find(slot);
+      if (kept)
+        return kept.fingerprint === fingerprint ? { kind: 'replayed', answerJson: kept.answer } : { kind: 'mismatch' };
+      const answer = run();
+      this.idempotency.insert(slot, { fingerprint, answer: JSON.stringify(answer) }, now);
+      return { kind: 'ran', answer };
+    });
   }
 
   /** Compares head with a revision or another branch's head, or previews documents on top of one; writes nothing. */

@@ -7,6 +7,7 @@ import {
   branchListQuerySchema,
   branchListResponseSchema,
 } from '../../../shared/store-api.js';
+import { answerOnce } from './idempotent-answer.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
@@ -29,13 +30,15 @@ export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
   app.post(
     '/v1/branches',
     {
-      config: { storeAuth: { verb: 'write' } },
+      config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: { body: branchCreateRequestSchema, response: { 200: branchCreateResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { scope, name, from_revision: fromRevision, from_checkpoint: fromCheckpoint } = request.body;
-      return runOperation(metrics, 'branch_create', () =>
-        engine.createBranch(scope, name, { fromRevision, fromCheckpoint }),
+      return answerOnce(request, reply, engine, () =>
+        runOperation(metrics, 'branch_create', () =>
+          engine.createBranch(scope, name, { fromRevision, fromCheckpoint }),
+        ),
       );
     },
   );
@@ -43,13 +46,15 @@ export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
   app.delete(
     '/v1/branches',
     {
-      config: { storeAuth: { verb: 'admin' } },
+      config: { storeAuth: { verb: 'admin' }, idempotent: true },
       schema: { body: branchDeleteRequestSchema, response: { 200: branchDeleteResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { namespace, name, expected_revision: expectedRevision } = request.body;
-      return runOperation(metrics, 'branch_delete', () =>
-        engine.deleteBranch({ namespace, branch: name }, expectedRevision),
+      return answerOnce(request, reply, engine, () =>
+        runOperation(metrics, 'branch_delete', () =>
+          engine.deleteBranch({ namespace, branch: name }, expectedRevision),
+        ),
       );
     },
   );

@@ -7,6 +7,7 @@ import {
   checkpointListResponseSchema,
   emptyResponseSchema,
 } from '../../../shared/store-api.js';
+import { answerOnce } from './idempotent-answer.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /** POST, DELETE and GET (Gatehouse extension) /v1/checkpoints. */
@@ -14,20 +15,22 @@ export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (ap
   app.post(
     '/v1/checkpoints',
     {
-      config: { storeAuth: { verb: 'write' } },
+      config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: {
         body: checkpointCreateRequestSchema,
         response: { 200: checkpointCreateResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { scope, name, description, revision_id, expected_revision, create_only } = request.body;
-      return runOperation(metrics, 'checkpoint_create', () =>
-        engine.createCheckpoint(scope, name, description, {
-          revision: revision_id,
-          expectedRevision: expected_revision,
-          createOnly: create_only,
-        }),
+      return answerOnce(request, reply, engine, () =>
+        runOperation(metrics, 'checkpoint_create', () =>
+          engine.createCheckpoint(scope, name, description, {
+            revision: revision_id,
+            expectedRevision: expected_revision,
+            createOnly: create_only,
+          }),
+        ),
       );
     },
   );
@@ -35,13 +38,15 @@ export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (ap
   app.delete(
     '/v1/checkpoints',
     {
-      config: { storeAuth: { verb: 'write' } },
+      config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: { body: checkpointDeleteRequestSchema, response: { 200: emptyResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { namespace, name } = request.body;
-      runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name));
-      return {};
+      return answerOnce(request, reply, engine, () => {
+        runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name));
+        return {};
+      });
     },
   );
 

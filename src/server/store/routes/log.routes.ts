@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   logQuerySchema,
@@ -6,11 +7,13 @@ import {
   revisionQuerySchema,
   revisionResponseSchema,
 } from '../../../shared/store-api.js';
+import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
  * GET /v1/log (a branch's history) and GET /v1/revisions/:id (one revision, or a page of its changes;
- * Gatehouse extension).
+ * Gatehouse extension). A log's `ETag` is taken from its body: gc can shorten a history whose head
+ * has not moved.
  */
 export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
@@ -19,10 +22,18 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       config: { storeAuth: { verb: 'read' } },
       schema: { querystring: logQuerySchema, response: { 200: logResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { namespace, branch, limit, after, key, contents } = request.query;
       const options = { key, contents: contents === 'true' };
-      return runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, options));
+      const log = runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, options));
+      const body = JSON.stringify(log);
+      const tag = entityTag([body]);
+      if (ifNoneMatchHits(request, tag)) return notModified(reply as FastifyReply, tag);
+      return (reply as FastifyReply)
+        .type('application/json; charset=utf-8')
+        .header('etag', tag)
+        .serializer((payload) => payload as string)
+        .send(body);
     },
   );
 

@@ -27,6 +27,7 @@ export const errorResponses = {
   404: storeErrorSchema,
   409: storeErrorSchema,
   413: storeErrorSchema,
+  422: storeErrorSchema,
 } as const;
 
 /** How an operation went, for the metrics. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, restoreRequestSchema } from '../../../shared/store-api.js';
+import { answerOnce } from './idempotent-answer.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/restore: a new revision copying another branch's, revision's or checkpoint's state. */
@@ -7,10 +8,10 @@ export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, 
   app.post(
     '/v1/restore',
     {
-      config: { storeAuth: { verb: 'write' } },
+      config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: { body: restoreRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const {
         scope,
         from_branch: fromBranch,
@@ -19,13 +20,15 @@ export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, 
         message,
       } = request.body;
       const expectedRevision = request.body.expected_revision;
-      const result = runOperation(
-        metrics,
-        'restore',
-        () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
-        changesOutcome,
-      );
-      return visibleChanges(request, result);
+      return answerOnce(request, reply, engine, () => {
+        const result = runOperation(
+          metrics,
+          'restore',
+          () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
+          changesOutcome,
+        );
+        return visibleChanges(request, result);
+      });
     },
   );
 };

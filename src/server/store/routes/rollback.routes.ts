@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, rollbackRequestSchema } from '../../../shared/store-api.js';
+import { answerOnce } from './idempotent-answer.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/rollback: a new revision returning the branch to an earlier state. */
@@ -7,10 +8,10 @@ export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app,
   app.post(
     '/v1/rollback',
     {
-      config: { storeAuth: { verb: 'write' } },
+      config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: { body: rollbackRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const {
         scope,
         revision_id: revision,
@@ -18,13 +19,15 @@ export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app,
         message,
         expected_revision: expectedRevision,
       } = request.body;
-      const result = runOperation(
-        metrics,
-        'rollback',
-        () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }),
-        changesOutcome,
-      );
-      return visibleChanges(request, result);
+      return answerOnce(request, reply, engine, () => {
+        const result = runOperation(
+          metrics,
+          'rollback',
+          () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }),
+          changesOutcome,
+        );
+        return visibleChanges(request, result);
+      });
     },
   );
 };

@@ -1,11 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
+import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
  * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
- * `response_bytes`), or with `limit` or `after` one page in key order.
+ * `response_bytes`), or with `limit` or `after` one page in key order. Its `ETag` names the revision
+ * answered and the parameters: a revision's documents never change (a pruned one is a 404), so a poller
+ * whose `If-None-Match` still matches gets a 304 without the state being read.
  */
 export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
@@ -17,16 +20,24 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
     async (request, reply) => {
       const { namespace, branch, revision, checkpoint, limit, after } = request.query;
       const paged = limit > 0 || after !== '';
-      const state = runOperation(metrics, 'state', () =>
-        paged
+      const tagOf = (answered: number) =>
+        entityTag([namespace, branch, answered, revision, checkpoint, limit, after, engine.limits.response_bytes]);
+      const state = runOperation(metrics, 'state', () => {
+        if (request.headers['if-none-match'] !== undefined) {
+          const current = tagOf(engine.stateRevision({ namespace, branch }, { revision, checkpoint }));
+          if (ifNoneMatchHits(request, current)) return { unchanged: current };
+        }
+        return paged
           ? engine.statePage({ namespace, branch }, { revision, checkpoint }, { limit, after })
-          : engine.stateJson({ namespace, branch }, { revision, checkpoint }),
-      );
+          : engine.stateJson({ namespace, branch }, { revision, checkpoint });
+      });
+      if ('unchanged' in state) return notModified(reply as FastifyReply, state.unchanged);
       const cursor = 'next_cursor' in state ? `,"next_cursor":${JSON.stringify(state.next_cursor)}` : '';
       // The engine already wrote the documents as JSON: embed that text rather than parse and re-encode
       // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
       return (reply as FastifyReply)
         .type('application/json; charset=utf-8')
+        .header('etag', tagOf(state.revision))
         .serializer((payload) => payload as string)
         .send(`{"revision":${state.revision},"objects":${state.objectsJson}${cursor}}`);
     },

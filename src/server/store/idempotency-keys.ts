@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest, conflict } from '../http/errors.js';
+import type { IdempotencySlot } from './engine/idempotency-repository.js';
+
+// `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe has it) on the store's
+// writes: a retry after a lost answer gets the first answer instead of writing again.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route keeps its answers for retries sent with the same `Idempotency-Key`. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotencySlot?: IdempotencySlot;
+  }
+}
+
+/** Longest key accepted (a UUID is 36 characters). */
+const MAX_KEY_LENGTH = 255;
+
+/**
+ * The key of the header, a Structured Field string as the draft has it (`"8e03978e-..."`) or bare as
+ * Stripe's clients send it; undefined when none was sent. Throws 400 for one that cannot be a key.
+ */
+export function idempotencyKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const sent = Array.isArray(header) ? header.join(',') : header;
+  const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(sent.trim());
+  const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : sent.trim();
+  if (key === '' || key.length > MAX_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
+    throw badRequest(
+      `header Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters (a UUID, say), got ${JSON.stringify(sent)}`,
+      'Idempotency-Key',
+    );
+  }
+  return key;
+}
+
+/** SHA-256 of the parsed body: the same key with another body is refused rather than answered. */
+export function requestFingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify(request.body ?? null))
+    .digest('hex');
+}
+
+/**
+ * Whose keys these are: a SHA-256 of the caller's token, not its name, so two tokens configured under
+ * one name still never share answers (and the secret itself is never stored); empty with auth disabled.
+ */
+function tokenScope(request: FastifyRequest): string {
+  const token = request.storeGrant?.token;
+  return token === undefined ? '' : createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Reads the key of an idempotent route's request into its slot (scoped to the token and the endpoint,
+ * so one token never gets another's answer), and refuses with 409 a request whose slot another
+ * request in this process still holds: two copies running at once would both write. Runs after
+ * authentication, so a stranger learns nothing of others' keys. Copies in other processes on the same
+ * database are serialised by the write lock instead; the later one gets the kept answer.
+ */
+export function registerIdempotencyKeys(app: FastifyInstance): void {
+  const inFlight = new Set<string>();
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config?.idempotent) return;
+    const key = idempotencyKey(request);
+    if (key === undefined) return;
+    const slot = {
+      token: tokenScope(request),
+      endpoint: `${request.method} ${request.routeOptions.url ?? ''}`,
+      key,
+    };
+    const held = JSON.stringify([slot.token, slot.endpoint, slot.key]);
+    if (inFlight.has(held)) {
+      throw conflict(`a request with Idempotency-Key "${key}" is still in progress; retry once it has been answered`);
+    }
+    inFlight.add(held);
+    reply.raw.once('close', () => inFlight.delete(held));
+    request.idempotencySlot = slot;
+  });
+}
