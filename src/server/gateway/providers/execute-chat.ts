@@ -45,40 +45,43 @@ export function executeChat(args: ExecuteChatArgs): Promise<ProviderAnswer> {
     const resolved = resolveProvider(deployment);
     const provider = resolved.chat;
     const client = codecFor(format);
-    const sameFormat = provider.kind === 'native' && provider.format === format;
     // Only the native path forwards the client's own headers (the few a provider documents).
-    const context = callContext(args, sameFormat ? args.headers : undefined);
-    let ir: IrRequest | undefined;
-    const irRequest = (): IrRequest => (ir ??= client.requestToIr(body));
-    const usage = new StreamUsage(() => promptEstimate(irRequest, body));
-    const call: PreparedCall = { body, client, context, usage, irRequest, secrets: resolved.secrets };
-    if (sameFormat) return fastPath(provider as NativeChatProvider, call);
-    return translated(args, provider, call);
+    if (provider.kind === 'native' && provider.format === format)
+      return fastPath(provider, body, client, callContext(args, args.headers), resolved.secrets);
+    return translated(args, provider, body, client, callContext(args), resolved.secrets);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-/** What both paths of a conversation call share, prepared once. */
-interface PreparedCall {
-  readonly body: Record<string, unknown>;
-  /** The client's format. */
-  readonly client: FormatCodec;
-  readonly context: CallContext;
-  readonly usage: StreamUsage;
-  readonly irRequest: () => IrRequest;
-  readonly secrets: readonly string[];
+/**
+ * The client's request in the IR, converted on first use: the native path needs it only to estimate
+ * a prompt the upstream did not count, so it is not converted (nor this function made) on every call.
+ */
+function irRequestOf(client: FormatCodec, body: Record<string, unknown>): () => IrRequest {
+  let ir: IrRequest | undefined;
+  return () => (ir ??= client.requestToIr(body));
+}
+
+/** Usage of a streamed answer, its prompt estimated (when the upstream reports none) from `irRequest`. */
+function streamUsage(irRequest: () => IrRequest, body: Record<string, unknown>): StreamUsage {
+  return new StreamUsage(() => promptEstimate(irRequest, body));
 }
 
 /** Through the IR both ways: a provider of another format, or one that works on the IR itself. */
 async function translated(
   args: ExecuteChatArgs,
   provider: ChatProvider,
-  { body, client, context, usage, irRequest, secrets }: PreparedCall,
+  body: Record<string, unknown>,
+  client: FormatCodec,
+  context: CallContext,
+  secrets: readonly string[],
 ): Promise<ProviderAnswer> {
   const { format, deployment, signal } = args;
+  const irRequest = irRequestOf(client, body);
   const request = irRequest();
   const stream = request.stream;
+  const usage = streamUsage(irRequest, body);
   const encode = {
     id: '',
     model: deployment.model,
@@ -119,7 +122,10 @@ async function* reasoningLeftOut(events: AsyncIterable<IrStreamEvent>): AsyncGen
 
 async function fastPath(
   provider: NativeChatProvider,
-  { body, client: codec, context, usage, irRequest, secrets }: PreparedCall,
+  body: Record<string, unknown>,
+  codec: FormatCodec,
+  context: CallContext,
+  secrets: readonly string[],
 ): Promise<ProviderAnswer> {
   const publicModel = context.deployment.model;
   const native: Record<string, unknown> = { ...body, model: context.upstreamModel };
@@ -131,6 +137,7 @@ async function fastPath(
   provider.adaptNative?.(native, context);
   const result = await provider.send(native, context);
   if (result.kind === 'sse') {
+    const usage = streamUsage(irRequestOf(codec, body), body);
     return startStream(codec.relayStream(result.events, { publicModel, usage, includeUsage }), {
       codec,
       usage,
@@ -141,13 +148,16 @@ async function fastPath(
   }
   const upstreamModel = (result.body as { model?: unknown } | null)?.model;
   const relayed = codec.relayJson(result.body, publicModel);
-  const final = completeUsage(relayed.usage, () =>
-    estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequest, body)),
-  );
-  if (relayed.usage?.promptTokens === undefined || relayed.usage.completionTokens === undefined) {
-    codec.setUsage(relayed.body, final);
-    return { kind: 'json', body: relayed.body, usage: final };
+  const reported = relayed.usage;
+  if (reported?.promptTokens === undefined || reported.completionTokens === undefined) {
+    const estimated = completeUsage(reported, () =>
+      estimateAnswer(codec.responseToIr(relayed.body), () => promptEstimate(irRequestOf(codec, body), body)),
+    );
+    codec.setUsage(relayed.body, estimated);
+    return { kind: 'json', body: relayed.body, usage: estimated };
   }
+  // Both counts reported: nothing is estimated, and no estimate is built for every answer.
+  const final = completeUsage(reported, reportedInFull);
   const text = result.text === undefined ? undefined : withModel(result.text, upstreamModel, publicModel);
   // Two literals rather than a spread: this is every non-streamed chat answer's path.
   return text === undefined
@@ -180,6 +190,10 @@ function estimateAnswer(response: IrResponse, prompt: () => number): Usage {
     response.reasoning?.length ?? 0,
   );
   return { promptTokens: prompt(), completionTokens: tokensForChars(chars) };
+}
+
+function reportedInFull(): Usage {
+  throw new Error('usage estimated although the upstream reported both counts');
 }
 
 /** Prompt estimate for upstreams that report no usage; a request the IR cannot hold is sized raw. */
