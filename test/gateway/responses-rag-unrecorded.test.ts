@@ -22,12 +22,17 @@ function migratedBefore(databaseFile: string, tag: string): void {
   const db = new Database(databaseFile);
   try {
     for (const later of journal.entries.slice(at + 1).reverse()) {
-      for (const statement of readFileSync(join('drizzle', `${later.tag}.sql`), 'utf8').split(
-        '--> statement-breakpoint',
-      )) {
+      // Undone last first: an index goes before the table it is on.
+      const statements = readFileSync(join('drizzle', `${later.tag}.sql`), 'utf8').split('--> statement-breakpoint');
+      for (const statement of statements.reverse()) {
         const indexed = /^\s*CREATE INDEX `(\w+)`[^;]*;\s*$/.exec(statement);
         if (indexed) {
           db.exec(`DROP INDEX \`${indexed[1]}\``);
+          continue;
+        }
+        const created = /^\s*CREATE TABLE `(\w+)`[^;]*;\s*$/.exec(statement);
+        if (created) {
+          db.exec(`DROP TABLE \`${created[1]}\``);
           continue;
         }
         const added = /^\s*ALTER TABLE `(\w+)` ADD `(\w+)`[^;]*;\s*$/.exec(statement);
