@@ -4,6 +4,8 @@
  * (everything else goes to stderr), so `export OPENAI_API_KEY=$(npm run -s login)` works.
  * Exit codes: 0 signed in, 1 the sign-in failed or timed out, 2 bad arguments.
  */
+import { isIP } from 'node:net';
+import { isUnspecified } from '../server/ui-addresses.js';
 import { GatewayUnreachableError, LoginError, loginWithBrowser, openSystemBrowser } from './sso-login.js';
 
 const USAGE =
@@ -16,7 +18,7 @@ Signs in with the gateway's OpenID provider in the browser and prints a new API 
 
 options:
   --gateway <url>      the gateway's address; default GATEHOUSE_GATEWAY_URL, else
-                       http://127.0.0.1:<GATEWAY_PORT, else 8747>
+                       http://<GATEHOUSE_HOST, else 127.0.0.1>:<GATEWAY_PORT, else 8747>
   --provider <id>      the provider to sign in with (its id under sso.providers); needed when the
                        gateway has several, else its only one
   --no-browser         print the sign-in URL without opening a browser; open it in a browser on this
@@ -28,6 +30,9 @@ options:
 
 environment:
   GATEHOUSE_GATEWAY_URL    the gateway's address when --gateway is not given
+  GATEHOUSE_HOST           the gateway's host when neither is set, as the server reads it; default
+                           127.0.0.1 (one listening on every interface, 0.0.0.0 or ::, is reached
+                           on this machine's loopback address)
   GATEWAY_PORT             the gateway's port when neither is set, as the server reads it; default 8747
   DISPLAY, WAYLAND_DISPLAY on Linux, without either no browser is opened (as with --no-browser)
 
@@ -35,13 +40,14 @@ exit codes: 0 signed in, 1 the sign-in failed or timed out, 2 bad arguments
 `;
 
 /**
- * The gateway's address when --gateway is not given: GATEHOUSE_GATEWAY_URL, else the loopback
- * address at the port a server started from the same environment listens on.
+ * The gateway's address when --gateway is not given: GATEHOUSE_GATEWAY_URL, else where a server
+ * started from the same environment listens (GATEHOUSE_HOST and GATEWAY_PORT, as the server reads them).
  */
 function defaultGatewayUrl(env: NodeJS.ProcessEnv): string {
   if (env.GATEHOUSE_GATEWAY_URL) return env.GATEHOUSE_GATEWAY_URL;
+  const host = connectHost(env.GATEHOUSE_HOST || DEFAULT_HOST);
   const port = env.GATEWAY_PORT;
-  if (port === undefined || port === '') return 'http://127.0.0.1:8747';
+  if (port === undefined || port === '') return `http://${host}:${DEFAULT_PORT}`;
   if (!/^\d+$/.test(port) || Number(port) > 65535)
     fail(`GATEWAY_PORT must be a port number from 1 to 65535, got "${port}"`, 2);
   if (Number(port) === 0)
@@ -49,7 +55,21 @@ function defaultGatewayUrl(env: NodeJS.ProcessEnv): string {
       'GATEWAY_PORT is 0, so the server picked a free port: pass --gateway with the address it printed ("gateway listening on ...")',
       2,
     );
-  return `http://127.0.0.1:${Number(port)}`;
+  return `http://${host}:${Number(port)}`;
+}
+
+/** The server's defaults for `server.host` and `server.gateway_port`. */
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8747;
+
+/**
+ * The host to connect to for a server listening on `listenHost`, as a URL's host: a server bound to
+ * every interface (`0.0.0.0`, `::`) is reached on this machine's loopback address of the same family;
+ * an IPv6 address is bracketed.
+ */
+function connectHost(listenHost: string): string {
+  if (isUnspecified(listenHost)) return listenHost.includes(':') ? '[::1]' : '127.0.0.1';
+  return isIP(listenHost) === 6 ? `[${listenHost}]` : listenHost;
 }
 
 /** The address as given, or a bad-arguments exit naming it: fetch would only say it cannot parse a URL. */

@@ -66,7 +66,12 @@ describe('the budget of answers read whole at once', () => {
     const sentBefore = upstream.sentBytes;
     const refused = await postForJson(call('/endless')).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(UpstreamError);
-    expect(refused).toMatchObject({ status: 200, retryable: false, upstreamType: 'answer_budget_exceeded' });
+    expect(refused).toMatchObject({
+      status: 200,
+      retryable: true,
+      gatewayBusy: true,
+      upstreamType: 'answer_budget_exceeded',
+    });
     expect((refused as Error).message).toMatch(
       /^openai upstream answered 200 with a body of more than [\d.]+ MiB, while other answers being read held 5 MiB of the 8 MiB the gateway holds for answers read at once, not read further$/,
     );

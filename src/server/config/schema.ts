@@ -267,6 +267,8 @@ export const configSchema = z
         // Environment variables a deployment set through the admin API may read its key from, besides
         // those the file's own deployments name: the API also sets where that key is sent.
         key_variables: z.array(envVariableName).max(1000).default([]),
+        // False: the gateway's /metrics needs the master key (model names, deployments and spend are in it).
+        metrics_public: z.boolean().default(true),
       })
       .strict()
       .prefault({}),

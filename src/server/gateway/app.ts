@@ -3,6 +3,8 @@ import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { databaseReady } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
+import { unauthorized } from '../http/errors.js';
+import { bearerToken, missingBearerMessage, secretsEqual } from '../http/secrets.js';
 import type { RevisionEvents } from '../store/engine/revision-events.js';
 import { allowApiOrigins } from '../http/api-cors.js';
 import { registerHealthRoutes } from '../http/health.js';
@@ -28,6 +30,27 @@ export interface GatewayAppContext {
   readonly revisions?: RevisionEvents;
 }
 
+/**
+ * Unless `gateway.metrics_public`, `/metrics` needs `Authorization: Bearer <PROXY_MASTER_KEY>`: its
+ * series name the models, deployments and spend, which a gateway reachable from other machines may keep
+ * to its admins. Checked before the route, as the admin API's key is.
+ */
+function requireMasterKeyForMetrics(app: FastifyInstance, config: Config, masterKey: string): void {
+  // Public, as by default, it costs the other requests nothing.
+  if (config.gateway.metrics_public) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.url !== '/metrics') return done();
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined)
+      return done(unauthorized(missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization)));
+    if (!secretsEqual(token, masterKey))
+      return done(
+        unauthorized('invalid master key; /metrics needs PROXY_MASTER_KEY (gateway.metrics_public is false)'),
+      );
+    done();
+  });
+}
+
 /** Builds the model gateway app (not yet listening). */
 export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
@@ -49,6 +72,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
       usage_log: () => plain.gateway.recorder.writable,
     },
   });
+  requireMasterKeyForMetrics(plain, config, ctx.masterKey);
   registerMetricsRoute(plain, registry);
   allowApiOrigins(plain, config.server.cors_origins);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });

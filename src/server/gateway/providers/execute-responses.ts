@@ -23,6 +23,7 @@ import {
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { callContext, type AttemptArgs } from './call-context.js';
 import {
+  failedResponseError,
   nativeResponsesBody,
   relayResponsesJson,
   responsesIssuer,
@@ -134,6 +135,9 @@ async function nativeResponses(
   const result = await send(body, context);
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, shownAs);
+    // Failed as a stream's first event fails: nothing reached the client, so another try still may.
+    const failed = failedResponseError(relayed.body, meta.provider, meta.secrets);
+    if (failed !== undefined) throw failed;
     usage.report(relayed.usage ?? {});
     usage.addOutput(relayed.outputChars);
     const keptAs = keep?.(relayed.body);

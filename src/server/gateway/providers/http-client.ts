@@ -6,6 +6,7 @@ import { UpstreamError } from './upstream-error.js';
 import { SseEventTooLargeError } from '../formats/sse.js';
 import {
   AnswerBudgetExceededError,
+  FULL_BUDGET_RETRY_MS,
   AnswerTooLargeError,
   WHOLE_ANSWERS_BUDGET,
   type AnswerBudget,
@@ -303,16 +304,26 @@ export function transportError(
 /**
  * The UpstreamError of an answer the gateway stopped reading for its size: a body read whole past its
  * bound or the shared budget, a stream event that did not end, or one that V8 could not make a string
- * of. Not retried, since another try would send as much again; another deployment may answer.
- * Undefined for any other error.
+ * of. Not retried, since another try would send as much again; another deployment may answer. An
+ * answer refused only because other answers filled the shared budget is the exception: retryable after
+ * a short wait, and no fault of the deployment's. Undefined for any other error.
  */
 export function tooLargeError(error: unknown, provider: string, status: number): UpstreamError | undefined {
   const answered = `${provider} upstream answered ${status > 0 ? `${status} ` : ''}with`;
   const refused = (message: string, upstreamType: string): UpstreamError =>
     new UpstreamError(`${message}, not read further`, { status, retryable: false, upstreamType });
   if (error instanceof AnswerTooLargeError) return refused(`${answered} ${error.message}`, 'answer_too_large');
-  if (error instanceof AnswerBudgetExceededError)
-    return refused(`${answered} ${error.message}`, 'answer_budget_exceeded');
+  if (error instanceof AnswerBudgetExceededError) {
+    if (error.passesWholeBudget) return refused(`${answered} ${error.message}`, 'answer_budget_exceeded');
+    // Refused for what other answers held at that moment: a try a moment later fits.
+    return new UpstreamError(`${answered} ${error.message}, not read further`, {
+      status,
+      retryable: true,
+      upstreamType: 'answer_budget_exceeded',
+      retryAfterMs: FULL_BUDGET_RETRY_MS,
+      gatewayBusy: true,
+    });
+  }
   if (error instanceof SseEventTooLargeError)
     return refused(`${provider} upstream sent ${error.message}`, 'event_too_large');
   if (isStringTooLong(error))

@@ -10,6 +10,8 @@ import type { Usage } from '../formats/ir.js';
 import type { Deployment, NativeResult } from './types.js';
 import { reportedTokens } from '../formats/reported-tokens.js';
 import { StreamedOutput } from './streamed-output.js';
+import { redact } from './http-client.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** OpenAI's own API address: its deployments use the native Responses API unless told otherwise. */
 const OPENAI_HOST = 'api.openai.com';
@@ -253,17 +255,51 @@ function parseEvent(data: string): {
 /** The error an `error` or `response.failed` event reports. */
 function streamFailure(data: string): StreamError {
   try {
-    const parsed = JSON.parse(data) as {
-      message?: unknown;
-      code?: unknown;
-      response?: { error?: { message?: unknown; code?: unknown } };
-    };
-    const detail = parsed.response?.error ?? parsed;
-    const message = typeof detail.message === 'string' ? detail.message : data.slice(0, 200);
-    return new StreamError(message, 502, typeof detail.code === 'string' ? detail.code : 'server_error');
+    const parsed = JSON.parse(data) as { message?: unknown; code?: unknown; response?: unknown };
+    const { message, code } = failureOf(responseError(parsed.response) ?? parsed, data);
+    return new StreamError(message, FAILED_RESPONSE_STATUS, code);
   } catch {
     return malformedFrame('event', data);
   }
+}
+
+/**
+ * The status a failed Response stands for: the provider answered 200, but with a failure of its own,
+ * which another try (or another deployment) may not have.
+ */
+const FAILED_RESPONSE_STATUS = 502;
+
+/** A failed Response's `error`, when it has one. */
+function responseError(response: unknown): { message?: unknown; code?: unknown } | undefined {
+  const error = (response as { error?: unknown } | null | undefined)?.error;
+  return error !== null && typeof error === 'object' ? error : undefined;
+}
+
+/** The provider's message and code of a failure; its text's start, and `server_error`, where it gave none. */
+function failureOf(detail: { message?: unknown; code?: unknown }, text: string): { message: string; code: string } {
+  return {
+    message: typeof detail.message === 'string' ? detail.message : text.slice(0, 200),
+    code: typeof detail.code === 'string' ? detail.code : 'server_error',
+  };
+}
+
+/**
+ * The failure of a whole Response the provider answered 200 with `status: "failed"`, as a stream's
+ * `response.failed` before its first relayed event is one: a 502 from the provider, retried and
+ * fallen back from like any, and counted against the deployment. Undefined for any other Response.
+ */
+export function failedResponseError(
+  body: Record<string, unknown>,
+  provider: string,
+  secrets: readonly string[],
+): UpstreamError | undefined {
+  if (body.status !== 'failed') return undefined;
+  const { message, code } = failureOf(responseError(body) ?? {}, 'the Response reports no error');
+  return new UpstreamError(`${provider} answered a failed Response, ${code}: ${redact(message, secrets)}`, {
+    status: FAILED_RESPONSE_STATUS,
+    upstreamType: code,
+    inStream: true,
+  });
 }
 
 /** Moves the stream's next number past the one this event carries, if it carries one. */

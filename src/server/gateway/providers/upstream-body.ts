@@ -59,15 +59,34 @@ export class AnswerBudget {
 /** The budget of answers read whole that every upstream call shares unless it is given its own. */
 export const WHOLE_ANSWERS_BUDGET = new AnswerBudget(2 * MAX_WHOLE_ANSWER_BYTES);
 
-/** An answer read whole that would have taken its {@link AnswerBudget} past its bound: the transfer is stopped. */
+/**
+ * An answer read whole that would have taken its {@link AnswerBudget} past its bound: the transfer is
+ * stopped. `held`: its bytes so far; `budget.used` is then what the other answers hold.
+ */
 export class AnswerBudgetExceededError extends Error {
+  /**
+   * The answer alone is larger than the whole budget, so no later try fits either; otherwise it was
+   * refused for the room other answers took at that moment, which they give back once read.
+   */
+  readonly passesWholeBudget: boolean;
+
   constructor(held: number, budget: AnswerBudget) {
+    const passesWholeBudget = held > budget.bytes;
     super(
-      `a body of more than ${mebibytes(held)} MiB, while other answers being read held ${mebibytes(budget.used)} MiB of the ${mebibytes(budget.bytes)} MiB the gateway holds for answers read at once`,
+      passesWholeBudget
+        ? `a body of more than ${mebibytes(held)} MiB, more than the ${mebibytes(budget.bytes)} MiB the gateway holds for answers read at once`
+        : `a body of more than ${mebibytes(held)} MiB, while other answers being read held ${mebibytes(budget.used)} MiB of the ${mebibytes(budget.bytes)} MiB the gateway holds for answers read at once`,
     );
     this.name = 'AnswerBudgetExceededError';
+    this.passesWholeBudget = passesWholeBudget;
   }
 }
+
+/**
+ * How long a caller refused for a full budget is asked to wait: the answers filling it are being read
+ * at the upstreams' speed, most within a second or two, and give their bytes back as each is read.
+ */
+export const FULL_BUDGET_RETRY_MS = 1000;
 
 const mebibytes = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 10) / 10);
 

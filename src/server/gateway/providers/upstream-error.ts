@@ -23,8 +23,9 @@ export class UpstreamError extends Error {
   /** For a call its client left: how long the upstream had sent nothing by then (undefined: unknown). */
   readonly silentMs: number | undefined;
   /**
-   * The failure is an error event in a stream the provider answered 200: `status` is then the one the
-   * provider answers that error type with (Anthropic's 529 for `overloaded_error`), not what it sent.
+   * The failure is an error event in a stream the provider answered 200, or a whole Response it
+   * answered 200 with `status: "failed"`: `status` is then the one the provider answers that error type
+   * with (Anthropic's 529 for `overloaded_error`), not what it sent.
    */
   readonly inStream: boolean;
   /**
@@ -32,6 +33,11 @@ export class UpstreamError extends Error {
    * the `dimensions` asked): the request's doing, not the deployment's health.
    */
   readonly requestFault: boolean;
+  /**
+   * The gateway refused the answer for its own load at that moment (other answers filling the memory
+   * it holds for answers being read): no fault of the deployment's, and gone once they are read.
+   */
+  readonly gatewayBusy: boolean;
 
   constructor(
     message: string,
@@ -46,6 +52,7 @@ export class UpstreamError extends Error {
       silentMs?: number;
       inStream?: boolean;
       requestFault?: boolean;
+      gatewayBusy?: boolean;
     },
   ) {
     super(message);
@@ -61,6 +68,7 @@ export class UpstreamError extends Error {
     this.silentMs = options.silentMs;
     this.inStream = options.inStream ?? false;
     this.requestFault = options.requestFault ?? false;
+    this.gatewayBusy = options.gatewayBusy ?? false;
   }
 }
 
@@ -90,10 +98,10 @@ const REQUEST_FAULTS: ReadonlySet<number> = new Set([400, 413, 422]);
  * worth retrying, and every other refusal (its key, access or model: 401, 403, 404; a redirect or 405
  * from a wrong address). A request the provider refused as malformed (400, 413, 422) would fail on any
  * deployment; counting it would let one client's bad requests push a healthy deployment into
- * cooldown for everybody.
+ * cooldown for everybody. Nor does an answer the gateway refused for its own load.
  */
 export function blamesDeployment(error: UpstreamError): boolean {
-  if (error.requestFault) return false;
+  if (error.requestFault || error.gatewayBusy) return false;
   return error.retryable || !REQUEST_FAULTS.has(error.status);
 }
 
