@@ -3,7 +3,9 @@ import { gatewayAdmin, startTempServers, TEST_MASTER_KEY, type TempServers } fro
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const KEY = 'sk-probe-0123456789';
-const COOLDOWN_MS = 400;
+// Long beside the time ten concurrent requests take to arrive on a loaded machine: a request arriving
+// after the probe failed and its new cooldown ended would rightly probe again.
+const COOLDOWN_MS = 800;
 
 /**
  * When a deployment's cooldown ends, one call probes it; until that call answers, the others go to the
@@ -62,7 +64,7 @@ describe('the end of a cooldown', () => {
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('sends one probe while the others go elsewhere, and brings the deployment back when it answers', async () => {
-    flaky.setDefault({ status: 500, delayMs: 300 });
+    flaky.setDefault({ status: 500, delayMs: 1000 });
     expect(await chat()).toBe('steady');
     expect(flaky.requests).toHaveLength(1);
     // A save of the model settings rebuilds every deployment: the cooldown and its probe carry on.

@@ -71,17 +71,19 @@ describe('the usage invalidation', () => {
   it('is sent soon after usage rows are written, once per burst rather than per request', async () => {
     const stream = await follow(servers.gatewayUrl);
     await sleep(50);
-    const started = Date.now();
     await Promise.all(Array.from({ length: 30 }, chat));
+    const answered = Date.now();
     await expect.poll(() => usageNotices(stream.events).length, { timeout: 2000 }).toBeGreaterThan(0);
-    expect(usageNotices(stream.events)[0]!.at - started).toBeLessThan(1000);
-    // The burst's batches (up to one per 50 ms) are told in at most two notices a second apart.
+    expect(usageNotices(stream.events)[0]!.at - answered).toBeLessThan(1000);
     await sleep(1300);
     stream.stop();
     const notices = usageNotices(stream.events);
     expect(stream.events.filter((event) => event.event === 'traffic')).toHaveLength(30);
-    expect(notices.length).toBeLessThanOrEqual(2);
-    if (notices.length === 2) expect(notices[1]!.at - notices[0]!.at).toBeGreaterThanOrEqual(900);
+    // The burst's batches (up to one per 50 ms) are told at most once a second, however long the burst
+    // took on a loaded machine: a notice per batch would come 50 ms apart.
+    expect(notices.length).toBeLessThan(30);
+    for (let index = 1; index < notices.length; index += 1)
+      expect(notices[index]!.at - notices[index - 1]!.at).toBeGreaterThanOrEqual(900);
   });
 
   it('is sent when rows held while the database was locked are written on release', async () => {
