@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
 import { apply, freshNamespace, screen } from './store-helpers.js';
+import { expectReadable } from './contrast-helpers.js';
 
 /** The few DOM members the in-page checks use: this file is type-checked without the DOM library. */
 interface PageElement {
@@ -24,44 +25,6 @@ interface Styles {
 interface PageGlobals {
   readonly document: { readonly body: PageElement; createElement(tag: string): PageElement };
   getComputedStyle(element: PageElement): Styles;
-}
-
-/** WCAG 2 contrast ratio of two opaque `rgb(r, g, b)` colours, as computed styles give them. */
-function contrast(foreground: string, background: string): number {
-  const luminance = (colour: string): number => {
-    const channels = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-    expect(channels, `an rgb colour: ${colour}`).toHaveLength(3);
-    const [r, g, b] = channels.map((value) => {
-      const c = value / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  };
-  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a);
-  return (light! + 0.05) / (dark! + 0.05);
-}
-
-/** An element's text colour and the background it is drawn on (its own, or the nearest painted ancestor's). */
-function colours(element: Locator): Promise<{ color: string; background: string }> {
-  return element.evaluate((start: PageElement) => {
-    const { getComputedStyle } = globalThis as unknown as PageGlobals;
-    let node: PageElement | null = start;
-    let background = 'rgb(255, 255, 255)';
-    while (node) {
-      const paint = getComputedStyle(node).backgroundColor;
-      if (paint !== 'rgba(0, 0, 0, 0)' && paint !== 'transparent') {
-        background = paint;
-        break;
-      }
-      node = node.parentElement;
-    }
-    return { color: getComputedStyle(start).color, background };
-  });
-}
-
-async function expectReadable(element: Locator, what: string): Promise<void> {
-  const { color, background } = await colours(element);
-  expect(contrast(color, background), `${what}: ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
 }
 
 /**

@@ -8,6 +8,7 @@ import { useGlobalShortcuts } from './shortcuts.js';
 import { Screen } from './routes.js';
 import { href, navigate, useLocation } from './router.js';
 import { Sidebar } from './sidebar.js';
+import { useScreenChangeFocus } from './use-screen-change-focus.js';
 
 /** Sidebar plus the current screen, and the app-wide shortcuts. */
 export function Shell() {
@@ -36,6 +37,7 @@ export function Shell() {
   }, []);
   // Following one of its links closes the menu, showing the screen it opened.
   useEffect(() => setMenu(false), [location.path]);
+  useScreenChangeFocus(location.path, 'main');
   useEffect(() => {
     if (menu) document.getElementById('sidebar')?.querySelector<HTMLElement>('a[href]')?.focus();
   }, [menu]);

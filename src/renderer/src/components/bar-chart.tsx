@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { axisLabelRoom } from '../lib/chart-layout.js';
-import { niceScale, type SeriesSet } from '../lib/usage-series.js';
+import { bucketTotals, niceScale, type SeriesSet } from '../lib/usage-series.js';
 import { useElementWidth } from '../lib/use-element-width.js';
 
 const HEIGHT = 180;
@@ -26,9 +26,7 @@ export function BarChart({
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const [hover, setHover] = useState<number>();
   const count = data.buckets.length;
-  const stacks = data.buckets.map((_, index) =>
-    data.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0),
-  );
+  const stacks = bucketTotals(data);
   const { max, step } = niceScale(Math.max(0, ...stacks), integer);
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, index) => index * step);
   const tickLabels = ticks.map((tick) => format(tick));

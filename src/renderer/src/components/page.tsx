@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-/** A screen's title bar: title, a line of context, and actions on the right. */
+/**
+ * A screen's title bar: title, a line of context, and actions on the right. The title is where focus
+ * lands when the screen is opened from another (see `focusScreenStart`), so it takes focus from script only.
+ */
 export function PageHeader({
   title,
   subtitle,
@@ -13,7 +16,9 @@ export function PageHeader({
   return (
     <header className="page-header">
       <div className="page-header-text">
-        <h1 className="page-title">{title}</h1>
+        <h1 className="page-title" tabIndex={-1}>
+          {title}
+        </h1>
         {subtitle && <div className="page-subtitle">{subtitle}</div>}
       </div>
       {actions && <div className="page-actions">{actions}</div>}

@@ -108,6 +108,11 @@ export function toSeries(usage: UsageResponse, metric: Metric): SeriesSet {
   };
 }
 
+/** Each bucket's total over all series: the height of its stacked bar. */
+export function bucketTotals(data: SeriesSet): number[] {
+  return data.buckets.map((_, index) => data.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0));
+}
+
 /** Per-group totals for the table under the charts. */
 export function totalsByGroup(usage: UsageResponse): {
   key: string;

@@ -1,8 +1,10 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { UsageResponse } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
 import { useUsage } from '../../api/gateway-queries.js';
 import { BarChart, Legend, SeriesSwatch } from '../../components/bar-chart.js';
+import { Button } from '../../components/button.js';
+import { ChartTable } from '../../components/chart-table.js';
 import { DataTable } from '../../components/data-table.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { ChartIcon } from '../../components/icons.js';
@@ -56,29 +58,51 @@ function ChartPanel({
   metric,
   title,
   format,
+  asTable,
   integer = false,
 }: {
   readonly usage: UsageResponse;
   readonly metric: Metric;
   readonly title: string;
   readonly format: (value: number) => string;
+  readonly asTable: boolean;
   readonly integer?: boolean;
 }) {
   const data = useMemo(() => toSeries(usage, metric), [usage, metric]);
   const formatter = timeFormat[usage.bucket];
+  const formatTime = (ms: number): string => formatter.format(ms);
   return (
     <section className="panel chart-panel" data-testid={`chart-${metric}`}>
       <h2 className="panel-title">{title}</h2>
-      <BarChart
-        data={data}
-        integer={integer}
-        format={format}
-        formatTime={(ms) => formatter.format(ms)}
-        label={`${title} over time`}
-      />
-      <Legend data={data} />
+      {asTable ? (
+        <ChartTable data={data} format={format} formatTime={formatTime} label={`${title} over time`} />
+      ) : (
+        <>
+          <BarChart
+            data={data}
+            integer={integer}
+            format={format}
+            formatTime={formatTime}
+            label={`${title} over time`}
+          />
+          <Legend data={data} />
+        </>
+      )}
     </section>
   );
+}
+
+const AS_TABLE_KEY = 'gatehouse.usage-as-table';
+
+/** Whether the charts show as tables: kept for the tab (sessionStorage), like the sign-in's credentials. */
+function useChartsAsTables(): readonly [boolean, (asTable: boolean) => void] {
+  const [asTable, setAsTable] = useState(() => sessionStorage.getItem(AS_TABLE_KEY) === 'true');
+  const choose = (value: boolean): void => {
+    if (value) sessionStorage.setItem(AS_TABLE_KEY, 'true');
+    else sessionStorage.removeItem(AS_TABLE_KEY);
+    setAsTable(value);
+  };
+  return [asTable, choose];
 }
 
 /**
@@ -99,6 +123,7 @@ export function UsageScreen() {
   const totals = usage.data?.totals;
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
+  const [asTable, setAsTable] = useChartsAsTables();
 
   return (
     <>
@@ -168,6 +193,11 @@ export function UsageScreen() {
               </EmptyState>
             ) : (
               <>
+                <div className="chart-view-bar">
+                  <Button size="sm" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+                    Show as table
+                  </Button>
+                </div>
                 <div className="chart-grid-layout">
                   <ChartPanel
                     usage={usage.data}
@@ -175,6 +205,7 @@ export function UsageScreen() {
                     integer
                     title="Requests"
                     format={(value) => formatCompact(value)}
+                    asTable={asTable}
                   />
                   <ChartPanel
                     usage={usage.data}
@@ -182,14 +213,22 @@ export function UsageScreen() {
                     integer
                     title="Tokens"
                     format={(value) => formatCompact(value)}
+                    asTable={asTable}
                   />
-                  <ChartPanel usage={usage.data} metric="cost_usd" title="Cost" format={(value) => formatCost(value)} />
+                  <ChartPanel
+                    usage={usage.data}
+                    metric="cost_usd"
+                    title="Cost"
+                    format={(value) => formatCost(value)}
+                    asTable={asTable}
+                  />
                   <ChartPanel
                     usage={usage.data}
                     metric="errors"
                     integer
                     title="Errors"
                     format={(value) => formatCompact(value)}
+                    asTable={asTable}
                   />
                 </div>
                 <section className="panel">
