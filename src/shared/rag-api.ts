@@ -35,6 +35,17 @@ export const ragAccessSchema = z
 /** Access lists of a collection. */
 export type RagAccess = z.infer<typeof ragAccessSchema>;
 
+/** Access lists to change: a list left out keeps what it holds. */
+export const ragAccessPatchSchema = z
+  .object({
+    keys: ragAccessSchema.shape.keys.removeDefault().optional(),
+    users: ragAccessSchema.shape.users.removeDefault().optional(),
+    teams: ragAccessSchema.shape.teams.removeDefault().optional(),
+  })
+  .strict();
+/** Access lists of a collection update. */
+export type RagAccessPatch = z.infer<typeof ragAccessPatchSchema>;
+
 /** A store namespace and branch a collection follows (empty parts take the store's defaults). */
 export const ragSourceSchema = z
   .object({
@@ -57,11 +68,14 @@ export const ragCollectionCreateSchema = z
 /** Body of a collection creation. */
 export type RagCollectionCreate = z.infer<typeof ragCollectionCreateSchema>;
 
-/** `PATCH /internal/rag/collections/:name` body: only the given fields change; `source: null` stops following. */
+/**
+ * `PATCH /internal/rag/collections/:name` body: only the given fields change, down to each access list;
+ * `source: null` stops following.
+ */
 export const ragCollectionUpdateSchema = z
   .object({
     description: z.string().max(2000).optional(),
-    access: ragAccessSchema.optional(),
+    access: ragAccessPatchSchema.optional(),
     source: ragSourceSchema.nullable().optional(),
   })
   .strict();

@@ -33,6 +33,26 @@ describe('RAG admin API', () => {
     expect(unauthenticated.status).toBe(401);
   });
 
+  it('changes only the access lists a PATCH names, keeping the others', async () => {
+    const created = await h.admin('POST', '/internal/rag/collections', {
+      name: 'partial-access',
+      access: { users: ['alice'], teams: ['people'] },
+    });
+    expect(created.status).toBe(201);
+    const patched = await h.admin('PATCH', '/internal/rag/collections/partial-access', {
+      access: { teams: ['support'] },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.access).toEqual({ keys: [], users: ['alice'], teams: ['support'] });
+    const emptied = await h.admin('PATCH', '/internal/rag/collections/partial-access', { access: { users: [] } });
+    expect(emptied.body.access).toEqual({ keys: [], users: [], teams: ['support'] });
+    const unknown = await h.admin('PATCH', '/internal/rag/collections/partial-access', {
+      access: { keys: ['key_nope'] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^access\.keys\[0\]: no API key with id 'key_nope'/);
+  });
+
   it('creates, ingests (chunked with overlap, embedded through the upstream), lists, and deletes', async () => {
     expect((await h.admin('POST', '/internal/rag/collections', { name: 'notes', description: 'd' })).status).toBe(201);
     expect((await h.admin('POST', '/internal/rag/collections', { name: 'notes' })).status).toBe(409);

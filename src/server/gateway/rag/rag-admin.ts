@@ -1,5 +1,5 @@
 import type {
-  RagAccess,
+  RagAccessPatch,
   RagCollection,
   RagCollectionCreate,
   RagCollectionUpdate,
@@ -89,13 +89,13 @@ export class RagAdmin {
    * Key ids are made by the gateway, so one that names no key can never match a caller (a key's name
    * typed where its id belongs, most likely). Users and teams may be listed before their first key.
    */
-  private checkKeys(access: RagAccess | undefined): void {
-    if (access === undefined) return;
+  private checkKeys(access: Pick<RagAccessPatch, 'keys'> | undefined): void {
+    if (access?.keys === undefined) return;
     const index = access.keys.findIndex((id) => this.keys.get(id) === undefined);
     if (index >= 0)
       throw new GatewayError(
         'invalid',
-        `access.keys[${index}]: no API key with id '${access.keys[index]}' (list keys by id, key_...; see GET /internal/api-keys)`,
+        `access.keys[${index}]: no API key with id '${access.keys[index]!}' (list keys by id, key_...; see GET /internal/api-keys)`,
       );
   }
 

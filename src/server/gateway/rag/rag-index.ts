@@ -210,7 +210,8 @@ export class RagIndex {
     this.repository.updateCollection({
       ...row,
       description: patch.description ?? row.description,
-      access: patch.access ?? row.access,
+      // A list the change leaves out keeps what it holds.
+      access: patch.access === undefined ? row.access : { ...row.access, ...patch.access },
       sourceNamespace,
       sourceBranch,
       sourceRevision,

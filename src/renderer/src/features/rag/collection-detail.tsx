@@ -2,10 +2,12 @@ import { useState } from 'react';
 import type { RagCollection, RagDocument } from '../../../../shared/rag-api.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
+import { PencilIcon } from '../../components/icons.js';
 import { QueryView } from '../../components/query-view.js';
 import { AddDocumentForm } from './add-document-form.js';
 import { ChunkList } from './chunk-list.js';
-import { useRagDocuments } from './rag-queries.js';
+import { EditCollectionDialog } from './edit-collection-dialog.js';
+import { isSyncing, useDocumentsFollowCollection, useRagDocuments } from './rag-queries.js';
 import { SearchPanel } from './search-panel.js';
 import { SkippedDocuments } from './skipped-documents.js';
 import { SourceWarning } from './source-warning.js';
@@ -23,10 +25,24 @@ export function describeAccess(collection: RagCollection): string {
     : `rag:${collection.name} and ${parts.join(' or ')}`;
 }
 
-/** One collection: its documents and their chunks, ingestion (unless the store owns it) and the key's-eye search. */
+/** Where a collection's documents come from, in words. */
+function describeSource(collection: RagCollection): string {
+  if (!collection.source) return 'Documents are added here.';
+  const source = `${collection.source.namespace}@${collection.source.branch}`;
+  return isSyncing(collection)
+    ? `Follows ${source}, syncing from it now.`
+    : `Follows ${source}, indexed at revision ${collection.source_revision}.`;
+}
+
+/**
+ * One collection: its description, readers and source (edited in place), its documents and their
+ * chunks, ingestion (unless the store owns it) and the key's-eye search.
+ */
 export function CollectionDetail({ collection }: { readonly collection: RagCollection }) {
   const documents = useRagDocuments(collection.name);
+  useDocumentsFollowCollection(collection);
   const [document, setDocument] = useState<string>();
+  const [editing, setEditing] = useState(false);
   const columns: Column<RagDocument>[] = [
     { header: 'Document', cell: (doc) => <span className="mono">{doc.key}</span> },
     { header: 'Format', cell: (doc) => doc.content_type },
@@ -47,12 +63,19 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
   return (
     <div className="rag-stack" data-testid="collection-detail">
       <section className="panel">
-        <h2 className="panel-title">{collection.name}</h2>
-        <p className="panel-text">
-          Read by {describeAccess(collection)}.{' '}
-          {collection.source
-            ? `Follows ${collection.source.namespace}@${collection.source.branch}, indexed at revision ${collection.source_revision}.`
-            : 'Documents are added here.'}
+        <div className="panel-header">
+          <h2 className="panel-title">{collection.name}</h2>
+          <Button size="sm" icon={<PencilIcon />} onClick={() => setEditing(true)} data-testid="edit-collection">
+            Edit collection
+          </Button>
+        </div>
+        {collection.description !== '' && (
+          <p className="panel-text" data-testid="collection-description">
+            {collection.description}
+          </p>
+        )}
+        <p className="panel-text" data-testid="collection-summary">
+          Read by {describeAccess(collection)}. {describeSource(collection)}
         </p>
         <SourceWarning collection={collection} />
         <SkippedDocuments collection={collection} />
@@ -80,6 +103,7 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
           total={document ? documents.data?.data.find((doc) => doc.id === document)?.chunks : collection.chunks}
         />
       </section>
+      {editing && <EditCollectionDialog collection={collection} onClose={() => setEditing(false)} />}
     </div>
   );
 }

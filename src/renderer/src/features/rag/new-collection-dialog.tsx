@@ -1,43 +1,42 @@
-import { useState } from 'react';
-import { COLLECTION_NAME_PATTERN, type RagCollectionCreate } from '../../../../shared/rag-api.js';
+import { COLLECTION_NAME_PATTERN, ragCollectionCreateSchema } from '../../../../shared/rag-api.js';
 import { FormDialog } from '../../components/dialog.js';
 import { Field, TextInput } from '../../components/field.js';
+import { useDraft } from '../../lib/use-draft.js';
+import { CollectionFields } from './collection-fields.js';
+import { checkBody, EMPTY_COLLECTION_FORM, formAccess, formSource, type CollectionForm } from './collection-form.js';
+import { useCollectionRefusal } from './collection-refusal.js';
 import { useCreateCollection } from './rag-queries.js';
 
-/** Comma-separated text to a list (empty entries dropped). */
-export function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
+/** A new collection's fields besides its name, whose own check names the allowed characters. */
+const CREATED_FIELDS = ragCollectionCreateSchema.omit({ name: true });
 
-/** Creates a collection: name, who may read it, and optionally the store namespace and branch it follows. */
+const TEST_ID = 'new-collection-dialog';
+
+/** Creates a collection: name, description, who may read it, and optionally the store namespace and branch it follows. */
 export function NewCollectionDialog({ onClose }: { readonly onClose: () => void }) {
   const create = useCreateCollection();
-  const [name, setName] = useState('');
-  const [teams, setTeams] = useState('');
-  const [users, setUsers] = useState('');
-  const [keys, setKeys] = useState('');
-  const [namespace, setNamespace] = useState('');
-  const [branch, setBranch] = useState('main');
-  const [touched, setTouched] = useState(false);
-  const nameError =
-    touched && !COLLECTION_NAME_PATTERN.test(name) ? 'Name must be letters, digits, ".", "_" or "-" only' : undefined;
+  const draft = useDraft<CollectionForm & { readonly name: string }>(() => ({ name: '', ...EMPTY_COLLECTION_FORM }));
+  const refusal = useCollectionRefusal(create.error, create.variables, TEST_ID);
   const submit = (): void => {
-    setTouched(true);
-    if (!COLLECTION_NAME_PATTERN.test(name)) return;
-    const body: RagCollectionCreate = {
-      name,
-      access: { teams: splitList(teams), users: splitList(users), keys: splitList(keys) },
-      ...(namespace.trim() !== '' ? { source: { namespace: namespace.trim(), branch: branch.trim() || 'main' } } : {}),
-    };
-    create.mutate(body, { onSuccess: onClose });
+    const { name } = draft.form;
+    const source = formSource(draft.form);
+    // The fields a collection shares with its edits are checked with the same schema the gateway uses.
+    const checked = checkBody(CREATED_FIELDS, {
+      ...(draft.form.description !== '' ? { description: draft.form.description } : {}),
+      access: formAccess(draft.form),
+      ...(source ? { source } : {}),
+    });
+    const nameError = COLLECTION_NAME_PATTERN.test(name)
+      ? undefined
+      : 'Name must be letters, digits, ".", "_" or "-" only';
+    draft.setErrors({ ...checked.errors, ...(nameError ? { name: nameError } : {}) });
+    if (!checked.body || nameError) return;
+    create.mutate({ name, ...checked.body }, { onSuccess: onClose });
   };
   return (
     <FormDialog
       wide
-      testId="new-collection-dialog"
+      testId={TEST_ID}
       title="New collection"
       description="Keys read it with the rag:<name> scope; when you list teams, users or keys, a key must also be listed."
       onClose={onClose}
@@ -46,35 +45,18 @@ export function NewCollectionDialog({ onClose }: { readonly onClose: () => void 
       confirmLabel="Create collection"
       confirmTestId="confirm-new-collection"
       request={create}
+      error={refusal.shownError}
       errorTitle="Could not create the collection"
     >
-      <Field label="Name" htmlFor="collection-name" error={nameError}>
-        <TextInput id="collection-name" autoFocus value={name} onChange={(event) => setName(event.target.value)} />
-      </Field>
-      <Field label="Teams" htmlFor="collection-teams" hint="Comma-separated; empty lists: the scope alone decides.">
-        <TextInput id="collection-teams" value={teams} onChange={(event) => setTeams(event.target.value)} />
-      </Field>
-      <Field label="Users" htmlFor="collection-users">
-        <TextInput id="collection-users" value={users} onChange={(event) => setUsers(event.target.value)} />
-      </Field>
-      <Field label="Key ids" htmlFor="collection-keys">
-        <TextInput id="collection-keys" value={keys} onChange={(event) => setKeys(event.target.value)} />
-      </Field>
-      <Field
-        label="Store namespace"
-        htmlFor="collection-namespace"
-        hint="Follow this namespace: re-indexed on every revision."
-      >
+      <Field label="Name" htmlFor="collection-name" error={draft.errors.name}>
         <TextInput
-          id="collection-namespace"
-          placeholder="Not followed"
-          value={namespace}
-          onChange={(event) => setNamespace(event.target.value)}
+          id="collection-name"
+          autoFocus
+          value={draft.form.name}
+          onChange={(event) => draft.set('name', event.target.value)}
         />
       </Field>
-      <Field label="Store branch" htmlFor="collection-branch">
-        <TextInput id="collection-branch" value={branch} onChange={(event) => setBranch(event.target.value)} />
-      </Field>
+      <CollectionFields draft={{ ...draft, errors: { ...refusal.errors, ...draft.errors } }} idPrefix="collection" />
     </FormDialog>
   );
 }

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import {
   ragChunkListSchema,
@@ -7,7 +8,9 @@ import {
   ragDocumentListSchema,
   ragDocumentSchema,
   ragSearchResultSchema,
+  type RagCollection,
   type RagCollectionCreate,
+  type RagCollectionUpdate,
   type RagDocumentInput,
   type RagSearch,
 } from '../../../../shared/rag-api.js';
@@ -17,6 +20,8 @@ import { useApi } from '../../api/api-context.js';
 export const ragKeys = {
   all: ['rag'] as const,
   collections: ['rag', 'collections'] as const,
+  /** Everything read of one collection: its documents and chunks. */
+  collection: (name: string) => ['rag', 'collection', name] as const,
   documents: (name: string) => ['rag', 'collection', name, 'documents'] as const,
   chunks: (name: string, document: string | undefined) =>
     ['rag', 'collection', name, 'chunks', document ?? ''] as const,
@@ -24,13 +29,26 @@ export const ragKeys = {
 
 const path = (name: string, rest = ''): string => `/internal/rag/collections/${encodeURIComponent(name)}${rest}`;
 
-/** Every collection with its counts. */
+/**
+ * A store-backed collection whose first sync from its source (after it was created or its source
+ * changed, which forgets the indexed revision) has not finished: no revision indexed yet, and the
+ * source exists (a missing one says so in `source_warning` and has nothing to sync).
+ */
+export function isSyncing(collection: RagCollection): boolean {
+  return collection.source !== null && collection.source_revision === 0 && collection.source_warning === null;
+}
+
+/** How often the collections are read again while one is syncing: the gateway sends no event when a sync ends. */
+const SYNC_POLL_MS = 1000;
+
+/** Every collection with its counts (read again every second while one is syncing from the store). */
 export function useCollections() {
   const api = useApi();
   return useQuery({
     queryKey: ragKeys.collections,
     queryFn: ({ signal }) =>
       api.request('gateway', '/internal/rag/collections', { schema: ragCollectionListSchema, signal }),
+    refetchInterval: (query) => (query.state.data?.data.some(isSyncing) ? SYNC_POLL_MS : false),
   });
 }
 
@@ -74,6 +92,18 @@ export function useCreateCollection() {
   });
 }
 
+/** Changes a collection's description, readers or store source (only the fields in the body). */
+export function useUpdateCollection() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, body }: { readonly name: string; readonly body: RagCollectionUpdate }) =>
+      api.request('gateway', path(name), { method: 'PATCH', body, schema: ragCollectionSchema }),
+    // Its documents and chunks too: a new source is synced, and the search's readers may have changed.
+    onSuccess: () => client.invalidateQueries({ queryKey: ragKeys.all }),
+  });
+}
+
 /** Deletes a collection with its documents and chunks. */
 export function useDeleteCollection() {
   const api = useApi();
@@ -102,4 +132,20 @@ export function useRagSearch() {
     mutationFn: (body: RagSearch) =>
       api.request('gateway', '/internal/rag/search', { method: 'POST', body, schema: ragSearchResultSchema }),
   });
+}
+
+/**
+ * Reads a collection's documents and chunks again when its counts or indexed revision change (a sync
+ * finished, seen by reading the collections again): their lists would otherwise show the old source.
+ */
+export function useDocumentsFollowCollection(collection: RagCollection): void {
+  const client = useQueryClient();
+  const { name, source_revision: revision, documents, chunks } = collection;
+  const seen = useRef(`${revision}:${documents}:${chunks}`);
+  useEffect(() => {
+    const now = `${revision}:${documents}:${chunks}`;
+    if (seen.current === now) return;
+    seen.current = now;
+    void client.invalidateQueries({ queryKey: ragKeys.collection(name) });
+  }, [client, name, revision, documents, chunks]);
 }
