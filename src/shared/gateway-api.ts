@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { looksLikeSecret, SECRET_NOT_NAME } from './variable-name.js';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
-import { limitStatusSchema, principalIdSchema } from './principals-api.js';
+import { limitStatusSchema, principalIdSchema, usdBudgetSchema } from './principals-api.js';
 import { queryFilter, queryInteger, queryParams } from './query-params.js';
 
 /**
@@ -22,10 +22,16 @@ const isoTime = z.iso.datetime({ offset: true });
 export const MAX_KEY_LIFETIME_SECONDS = 100 * 365.25 * 24 * 3600;
 const nullableLimit = z.number().int().positive().nullable();
 
-/** Limits and budgets stored on a key (budgets for its user and team can only tighten theirs); enforced by the limits stage. */
+/**
+ * Limits and budgets stored on a key (budgets for its user and team can only tighten theirs); enforced by
+ * the limits stage. `usd_daily_budget` and `usd_monthly_budget` are the key's own spend per UTC day and
+ * UTC calendar month.
+ */
 export const keyLimitsSchema = z.object({
   rpm_limit: nullableLimit.optional(),
   tpm_limit: nullableLimit.optional(),
+  usd_daily_budget: usdBudgetSchema.nullable().optional(),
+  usd_monthly_budget: usdBudgetSchema.nullable().optional(),
   user_tpm_budget: nullableLimit.optional(),
   user_tpd_budget: nullableLimit.optional(),
   team_tpm_budget: nullableLimit.optional(),
@@ -117,6 +123,8 @@ export const apiKeyRecordSchema = z.object({
   models: z.array(z.string()).nullable(),
   rpm_limit: z.number().nullable(),
   tpm_limit: z.number().nullable(),
+  usd_daily_budget: z.number().nullable(),
+  usd_monthly_budget: z.number().nullable(),
   user_tpm_budget: z.number().nullable(),
   user_tpd_budget: z.number().nullable(),
   team_tpm_budget: z.number().nullable(),

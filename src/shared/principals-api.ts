@@ -16,6 +16,10 @@ export const LIMIT_TYPES = [
   'team_daily',
   'user_cost_daily',
   'team_cost_daily',
+  'user_cost_monthly',
+  'team_cost_monthly',
+  'key_cost_daily',
+  'key_cost_monthly',
 ] as const;
 /** One kind of limit. */
 export type LimitType = (typeof LIMIT_TYPES)[number];
@@ -23,7 +27,7 @@ export type LimitType = (typeof LIMIT_TYPES)[number];
 const nullableCount = z.number().int().positive().nullable();
 
 /**
- * The largest daily spend in dollars a budget may allow. Every larger one is as good as none (leave it
+ * The largest spend in dollars a budget (daily or monthly) may allow. Every larger one is as good as none (leave it
  * unset for that), and one near the largest number overflowed where spend is counted in micro-dollars.
  */
 export const MAX_USD_BUDGET = 1_000_000_000;
@@ -31,17 +35,18 @@ export const MAX_USD_BUDGET = 1_000_000_000;
 /** The smallest budget: spend is counted in billionths of a dollar. */
 export const MIN_USD_BUDGET = 0.000000001;
 
-/** A daily budget in dollars. */
+/** A daily or monthly budget in dollars. */
 export const usdBudgetSchema = z
   .number()
   // Spend is counted to the nano-dollar (roundUsd): a smaller budget would read 0 and refuse everything.
   .min(MIN_USD_BUDGET, 'must be at least 0.000000001 (a billionth of a dollar, the finest spend is counted in)')
-  .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars a day); leave it unset for no budget`);
+  .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars); leave it unset for no budget`);
 
 /**
  * Limits and budgets of a user or team (null: none of its own; the configuration's default applies).
  * `rpm_limit` and `tpm_limit` are token buckets refilled per minute; `tpm_budget` and `tpd_budget`
- * are tokens per UTC minute and day; `usd_daily_budget` is spend per UTC day where pricing is set.
+ * are tokens per UTC minute and day; `usd_daily_budget` and `usd_monthly_budget` are spend per UTC day
+ * and per UTC calendar month where pricing is set.
  */
 export const principalLimitsSchema = z.object({
   rpm_limit: nullableCount.optional(),
@@ -49,6 +54,7 @@ export const principalLimitsSchema = z.object({
   tpm_budget: nullableCount.optional(),
   tpd_budget: nullableCount.optional(),
   usd_daily_budget: usdBudgetSchema.nullable().optional(),
+  usd_monthly_budget: usdBudgetSchema.nullable().optional(),
 });
 
 /**
@@ -135,6 +141,7 @@ const limitFieldsSchema = z.object({
   tpm_budget: z.number().nullable(),
   tpd_budget: z.number().nullable(),
   usd_daily_budget: z.number().nullable(),
+  usd_monthly_budget: z.number().nullable(),
 });
 
 /** A team as the admin API shows it. */

@@ -7,6 +7,8 @@ import { limitMeterView } from '../../src/renderer/src/lib/limit-status.js';
 const key = {
   rpm_limit: 10,
   tpm_limit: null,
+  usd_daily_budget: null,
+  usd_monthly_budget: 25,
   user_tpm_budget: null,
   user_tpd_budget: 5000,
   team_tpm_budget: null,

@@ -18,6 +18,10 @@ const FORM_LABELS: Record<LimitType, readonly string[]> = {
   team_daily: [KEY_LIMIT_FIELDS.teamTpd.label, PRINCIPAL_LABELS.tpdBudget],
   user_cost_daily: [PRINCIPAL_LABELS.usd],
   team_cost_daily: [PRINCIPAL_LABELS.usd],
+  key_cost_daily: [KEY_LIMIT_FIELDS.usdDaily.label],
+  user_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
+  team_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
+  key_cost_monthly: [KEY_LIMIT_FIELDS.usdMonthly.label],
 };
 
 describe('one name per kind of limit', () => {
@@ -33,6 +37,6 @@ describe('one name per kind of limit', () => {
   it('keeps the owner of a key’s budget in its label, and the day and minute apart', () => {
     expect(KEY_LIMIT_FIELDS.teamTpd.label).toBe('Team token budget per day');
     expect(KEY_LIMIT_FIELDS.userTpm.label).toBe('User token budget per minute');
-    expect(new Set(LIMIT_TYPES.map(meterWords)).size).toBe(5);
+    expect(new Set(LIMIT_TYPES.map(meterWords)).size).toBe(6);
   });
 });

@@ -6,12 +6,18 @@ const limit = z.number().int().positive();
 /** Rate limits (token buckets refilled per minute) that a key, a model or a default may set. */
 const rateLimitsSchema = z.object({ rpm_limit: limit.optional(), tpm_limit: limit.optional() }).strict();
 
+/** Rate limits and spend budgets a default for keys may set (each key's own spend, per UTC day and month). */
+const keyDefaultsSchema = rateLimitsSchema
+  .extend({ usd_daily_budget: usdBudgetSchema.optional(), usd_monthly_budget: usdBudgetSchema.optional() })
+  .strict();
+
 /** Rate limits and budgets a default for users or teams may set (each one's own record overrides it). */
 const principalDefaultsSchema = rateLimitsSchema
   .extend({
     tpm_budget: limit.optional(),
     tpd_budget: limit.optional(),
     usd_daily_budget: usdBudgetSchema.optional(),
+    usd_monthly_budget: usdBudgetSchema.optional(),
   })
   .strict();
 
@@ -22,7 +28,7 @@ const principalDefaultsSchema = rateLimitsSchema
  */
 export const limitsSchema = z
   .object({
-    keys: rateLimitsSchema.prefault({}),
+    keys: keyDefaultsSchema.prefault({}),
     users: principalDefaultsSchema.prefault({}),
     teams: principalDefaultsSchema.prefault({}),
     models: z.record(z.string().min(1), rateLimitsSchema).default({}),

@@ -6,8 +6,8 @@ import { LIMIT_WORDS, limitWordOf, type LimitWord } from './limit-words.js';
 /** What a limit counts, and over what window. */
 interface LimitKind {
   readonly unit: 'requests' | 'tokens' | 'usd';
-  /** Token buckets refill continuously; budgets end with their UTC minute or day. */
-  readonly span: 'bucket' | 'minute' | 'day';
+  /** Token buckets refill continuously; budgets end with their UTC minute, day or month. */
+  readonly span: 'bucket' | 'minute' | 'day' | 'month';
 }
 
 function kindOf(word: LimitWord): LimitKind {
@@ -22,6 +22,8 @@ function kindOf(word: LimitWord): LimitKind {
       return { unit: 'tokens', span: 'day' };
     case 'spendBudgetDay':
       return { unit: 'usd', span: 'day' };
+    case 'spendBudgetMonth':
+      return { unit: 'usd', span: 'month' };
     default:
       return assertNever(word);
   }
@@ -57,13 +59,17 @@ function ownerOf(subject: string): { readonly owner: string; readonly ownerName:
   return { owner: kind, ownerName: kind === 'key' ? 'key' : `${kind} ${subject.slice(colon + 1)}` };
 }
 
-/** 45 s, 12 min, 3 h 5 min. */
+/** 45 s, 12 min, 3 h 5 min, 12 d 4 h (a month's budget: minutes would be noise). */
 export function formatDuration(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
+  if (hours >= 24) {
+    const days = Math.floor(hours / 24);
+    return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+  }
   const rest = minutes % 60;
   return rest ? `${hours} h ${rest} min` : `${hours} h`;
 }

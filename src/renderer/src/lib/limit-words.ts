@@ -12,6 +12,7 @@ export const LIMIT_WORDS = {
   tokenBudgetMinute: 'Token budget per minute',
   tokenBudgetDay: 'Token budget per day',
   spendBudgetDay: 'Spend budget per day',
+  spendBudgetMonth: 'Spend budget per month',
 } as const;
 
 /** One kind of limit as people name it. */
@@ -32,7 +33,12 @@ export function limitWordOf(type: LimitType): LimitWord {
       return 'tokenBudgetDay';
     case 'user_cost_daily':
     case 'team_cost_daily':
+    case 'key_cost_daily':
       return 'spendBudgetDay';
+    case 'user_cost_monthly':
+    case 'team_cost_monthly':
+    case 'key_cost_monthly':
+      return 'spendBudgetMonth';
     default:
       return assertNever(type);
   }

@@ -16,6 +16,9 @@ export const gatewayApiKeys = sqliteTable(
     allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
     rpmLimit: integer('rpm_limit'),
     tpmLimit: integer('tpm_limit'),
+    /** The key's own spend budgets in dollars, per UTC day and UTC calendar month. */
+    usdDailyBudget: real('usd_daily_budget'),
+    usdMonthlyBudget: real('usd_monthly_budget'),
     userTpmBudget: integer('user_tpm_budget'),
     userTpdBudget: integer('user_tpd_budget'),
     teamTpmBudget: integer('team_tpm_budget'),
@@ -162,7 +165,7 @@ export const gatewayResponses = sqliteTable(
 
 /**
  * Limits and budgets a user or team record may carry (null: none of its own, the configuration's
- * default applies). Rate limits are token buckets; budgets are calendar windows (UTC minute and day).
+ * default applies). Rate limits are token buckets; budgets are calendar windows (UTC minute, day and month).
  */
 const limitColumns = () => ({
   rpmLimit: integer('rpm_limit'),
@@ -170,6 +173,7 @@ const limitColumns = () => ({
   tpmBudget: integer('tpm_budget'),
   tpdBudget: integer('tpd_budget'),
   usdDailyBudget: real('usd_daily_budget'),
+  usdMonthlyBudget: real('usd_monthly_budget'),
 });
 
 /** Teams: keys and users belong to one; limits and budgets shared by all their keys. */

@@ -64,6 +64,8 @@ export class AdminService {
       expires_at: record.expires_at,
       rpm_limit: record.rpm_limit,
       tpm_limit: record.tpm_limit,
+      usd_daily_budget: record.usd_daily_budget,
+      usd_monthly_budget: record.usd_monthly_budget,
       user_tpm_budget: record.user_tpm_budget,
       user_tpd_budget: record.user_tpd_budget,
       team_tpm_budget: record.team_tpm_budget,

@@ -22,6 +22,8 @@ export function toKeyRecord(row: ApiKeyRow, now: number = Date.now()): ApiKeyRec
     models: row.allowedModels,
     rpm_limit: row.rpmLimit,
     tpm_limit: row.tpmLimit,
+    usd_daily_budget: row.usdDailyBudget,
+    usd_monthly_budget: row.usdMonthlyBudget,
     user_tpm_budget: row.userTpmBudget,
     user_tpd_budget: row.userTpdBudget,
     team_tpm_budget: row.teamTpmBudget,

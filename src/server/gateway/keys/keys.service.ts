@@ -83,6 +83,8 @@ export class KeysService {
       allowedModels: input.models ?? null,
       rpmLimit: input.rpm_limit ?? null,
       tpmLimit: input.tpm_limit ?? null,
+      usdDailyBudget: input.usd_daily_budget ?? null,
+      usdMonthlyBudget: input.usd_monthly_budget ?? null,
       userTpmBudget: input.user_tpm_budget ?? null,
       userTpdBudget: input.user_tpd_budget ?? null,
       teamTpmBudget: input.team_tpm_budget ?? null,
@@ -156,6 +158,8 @@ export class KeysService {
     if (input.models !== undefined) patch.allowedModels = input.models;
     if (input.rpm_limit !== undefined) patch.rpmLimit = input.rpm_limit;
     if (input.tpm_limit !== undefined) patch.tpmLimit = input.tpm_limit;
+    if (input.usd_daily_budget !== undefined) patch.usdDailyBudget = input.usd_daily_budget;
+    if (input.usd_monthly_budget !== undefined) patch.usdMonthlyBudget = input.usd_monthly_budget;
     if (input.user_tpm_budget !== undefined) patch.userTpmBudget = input.user_tpm_budget;
     if (input.user_tpd_budget !== undefined) patch.userTpdBudget = input.user_tpd_budget;
     if (input.team_tpm_budget !== undefined) patch.teamTpmBudget = input.team_tpm_budget;

@@ -61,7 +61,10 @@ const NO_KEY_BUDGETS: KeyBudgets = {
   teamTpdBudget: null,
 };
 
-type PrincipalRow = Pick<UserRow, 'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget'>;
+type PrincipalRow = Pick<
+  UserRow,
+  'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget' | 'usdMonthlyBudget'
+>;
 
 /**
  * A user's or team's limits: the record's own values, else the configuration's defaults, and the
@@ -74,7 +77,7 @@ function principalChecks(
   record: PrincipalRow | undefined,
   caps: { readonly minute: number | null; readonly day: number | null },
   defaults: LimitsConfig['users'],
-  types: readonly [minute: LimitType, daily: LimitType, cost: LimitType],
+  types: readonly [minute: LimitType, daily: LimitType, cost: LimitType, monthlyCost: LimitType],
 ): void {
   if (who.kind !== 'key') {
     add(checks, 'requests', 'requests', who, record?.rpmLimit ?? defaults.rpm_limit, 'bucket');
@@ -83,10 +86,11 @@ function principalChecks(
   add(checks, types[0], 'tokens', who, tightest(caps.minute, record?.tpmBudget ?? defaults.tpm_budget), 'minute');
   add(checks, types[1], 'tokens', who, tightest(caps.day, record?.tpdBudget ?? defaults.tpd_budget), 'day');
   add(checks, types[2], 'usd', who, record?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
+  add(checks, types[3], 'usd', who, record?.usdMonthlyBudget ?? defaults.usd_monthly_budget, 'month');
 }
 
-const USER_TYPES = ['user_minute', 'user_daily', 'user_cost_daily'] as const;
-const TEAM_TYPES = ['team_minute', 'team_daily', 'team_cost_daily'] as const;
+const USER_TYPES = ['user_minute', 'user_daily', 'user_cost_daily', 'user_cost_monthly'] as const;
+const TEAM_TYPES = ['team_minute', 'team_daily', 'team_cost_daily', 'team_cost_monthly'] as const;
 
 /** A user's (or an ownerless key's) limits. */
 function userChecks(
@@ -114,8 +118,9 @@ function teamChecks(
 
 /**
  * Every limit a request with this key and model must pass, from the records and the configuration's
- * defaults: the key's, its user's and its team's rate limits, the model's shared ones, and the user's
- * and team's minute, day and cost budgets. A key without a user is its own user for budgets.
+ * defaults: the key's, its user's and its team's rate limits, the model's shared ones, the key's own
+ * spend budgets, and the user's and team's minute, day and cost budgets. A key without a user is its
+ * own user for budgets.
  * `model` undefined (the status view) leaves the model's limits out.
  */
 export function planLimits(
@@ -128,6 +133,8 @@ export function planLimits(
   const keySubject = limitSubject('key', key.id);
   add(checks, 'requests', 'requests', keySubject, key.rpmLimit ?? config.keys.rpm_limit, 'bucket');
   add(checks, 'tokens', 'tokens', keySubject, key.tpmLimit ?? config.keys.tpm_limit, 'bucket');
+  add(checks, 'key_cost_daily', 'usd', keySubject, key.usdDailyBudget ?? config.keys.usd_daily_budget, 'day');
+  add(checks, 'key_cost_monthly', 'usd', keySubject, key.usdMonthlyBudget ?? config.keys.usd_monthly_budget, 'month');
   const owner = key.ownerUser;
   const user = owner !== null ? principals.user(owner) : undefined;
   userChecks(checks, owner !== null ? limitSubject('user', owner) : keySubject, user, key, config);
@@ -142,10 +149,12 @@ export function planLimits(
 }
 
 /**
- * Whose budgets a key's requests count in: its user (the key itself when it has none) and its team.
+ * Whose budgets a key's requests count in: the key's own, its user's (the key itself is its user when
+ * it has none) and its team's.
  */
 export function budgetOwners(key: ApiKeyRow): LimitSubject[] {
-  const owners = [key.ownerUser !== null ? limitSubject('user', key.ownerUser) : limitSubject('key', key.id)];
+  const owners = [limitSubject('key', key.id)];
+  if (key.ownerUser !== null) owners.push(limitSubject('user', key.ownerUser));
   if (key.team !== null) owners.push(limitSubject('team', key.team));
   return owners;
 }

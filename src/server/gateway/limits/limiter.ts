@@ -32,11 +32,12 @@ export type Admission =
   | { readonly ok: true; readonly reservation: Reservation }
   | { readonly ok: false; readonly check: LimitCheck; readonly needed: number; readonly waitMs: number };
 
-/** The budget windows a subject may have: tokens per minute and per day, spend per day. */
+/** The budget windows a subject may have: tokens per minute and per day, spend per day and per month. */
 const WINDOW_KINDS = [
   ['tokens', 'minute'],
   ['tokens', 'day'],
   ['usd', 'day'],
+  ['usd', 'month'],
 ] as const;
 
 const windowName = (measure: LimitMeasure, span: WindowSpan, who: LimitSubject): string =>
@@ -97,7 +98,9 @@ export class Limiter {
         bucket.pending += amount;
         buckets.set(bucketName(check), bucket);
       } else {
+        // A key without a user is its own user: its own spend budget and its user's share one window.
         const window = this.window(check, now);
+        if (held.has(window)) continue;
         window.add(amount, now);
         held.set(window, check.measure);
       }

@@ -1,3 +1,4 @@
+import { windowEnd, windowStart } from './calendar-window.js';
 import type { LimitCheck } from './limit-plan.js';
 import { RateLimitError } from './rate-limit-error.js';
 import { MAX_SDK_WAIT_SECONDS } from '../sdk-wait.js';
@@ -8,7 +9,15 @@ const PER: Readonly<Record<LimitCheck['span'], string>> = {
   bucket: 'per minute',
   minute: 'per minute (budget)',
   day: 'per day (budget, UTC)',
+  month: 'per month (budget, UTC calendar month)',
 };
+
+/** A whole window in seconds: how long a request that can never pass is told to wait. */
+function windowSeconds(span: LimitCheck['span']): number {
+  if (span === 'bucket' || span === 'minute') return 60;
+  const now = Date.now();
+  return Math.round((windowEnd(span, now) - windowStart(span, now)) / 1000);
+}
 
 // Below a dollar, significant digits rather than fixed decimals: a budget of $0.00001 must not read "$0.0000".
 const SMALL_USD = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3, useGrouping: false });
@@ -41,7 +50,7 @@ export function refusal(
     return new RateLimitError(
       check.type,
       `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
-      { ...state, 'x-should-retry': 'false', 'retry-after': String(check.span === 'day' ? 86_400 : 60) },
+      { ...state, 'x-should-retry': 'false', 'retry-after': String(windowSeconds(check.span)) },
     );
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -52,7 +61,7 @@ export function refusal(
     'retry-after': String(seconds),
     'retry-after-ms': String(Math.max(1, Math.ceil(waitMs))),
   };
-  // A daily budget's wait until midnight would hold the caller's SDK call for hours.
+  // A daily or monthly budget's wait until its window ends would hold the caller's SDK call for hours or days.
   if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
   return new RateLimitError(
     check.type,

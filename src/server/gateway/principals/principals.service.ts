@@ -2,8 +2,14 @@ import type { TeamCreate, TeamUpdate, UserCreate, UserUpdate } from '../../../sh
 import { GatewayError } from '../gateway-error.js';
 import type { PrincipalsRepository, TeamPatch, TeamRow, UserPatch, UserRow } from './principals.repository.js';
 
-type LimitFields = Pick<TeamRow, 'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget'>;
-type LimitInput = Pick<TeamUpdate, 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget'>;
+type LimitFields = Pick<
+  TeamRow,
+  'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget' | 'usdMonthlyBudget'
+>;
+type LimitInput = Pick<
+  TeamUpdate,
+  'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget' | 'usd_monthly_budget'
+>;
 
 /** The limit columns an input sets (absent fields are left out, null clears). */
 function limitPatch(input: LimitInput): Partial<LimitFields> {
@@ -13,6 +19,7 @@ function limitPatch(input: LimitInput): Partial<LimitFields> {
   if (input.tpm_budget !== undefined) patch.tpmBudget = input.tpm_budget;
   if (input.tpd_budget !== undefined) patch.tpdBudget = input.tpd_budget;
   if (input.usd_daily_budget !== undefined) patch.usdDailyBudget = input.usd_daily_budget;
+  if (input.usd_monthly_budget !== undefined) patch.usdMonthlyBudget = input.usd_monthly_budget;
   return patch;
 }
 
@@ -22,6 +29,7 @@ const NO_LIMITS: LimitFields = {
   tpmBudget: null,
   tpdBudget: null,
   usdDailyBudget: null,
+  usdMonthlyBudget: null,
 };
 
 /** A key's team (given, or its user's), and the user and team records its issuance created (null: none). */

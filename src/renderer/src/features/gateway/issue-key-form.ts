@@ -20,6 +20,8 @@ export const EMPTY_FORM: IssueKeyForm = {
   models: [],
   rpm: '',
   tpm: '',
+  usdDaily: '',
+  usdMonthly: '',
   userTpm: '',
   userTpd: '',
   teamTpm: '',

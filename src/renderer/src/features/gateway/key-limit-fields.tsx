@@ -9,7 +9,7 @@ interface KeyLimitsDraft {
 }
 
 /**
- * A key's rate limits and the budgets it sets for its user and team, labelled and checked alike in
+ * A key's rate limits, its own spend budgets and the budgets it sets for its user and team, labelled and checked alike in
  * the dialog that issues a key and the one that edits its limits.
  */
 export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
@@ -19,8 +19,8 @@ export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
       field={field}
       idPrefix="key-limit"
       label={KEY_LIMIT_FIELDS[field].label}
-      inputMode="numeric"
-      placeholder="No limit"
+      inputMode={KEY_LIMIT_FIELDS[field].kind === 'usd' ? 'decimal' : 'numeric'}
+      placeholder={KEY_LIMIT_FIELDS[field].kind === 'usd' ? 'No budget' : 'No limit'}
     />
   );
   return (
@@ -28,6 +28,11 @@ export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
       <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
       {number('rpm')}
       {number('tpm')}
+      <div className="form-section form-span">
+        Spend budgets of the key (its own requests, per UTC day and month; priced models only)
+      </div>
+      {number('usdDaily')}
+      {number('usdMonthly')}
       <div className="form-section form-span">Budgets this key sets for its user and team (per UTC minute and day)</div>
       {number('userTpm')}
       {number('userTpd')}

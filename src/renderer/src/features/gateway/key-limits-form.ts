@@ -4,12 +4,21 @@ import { limitLabel } from '../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from './limits-form.js';
 
 type KeyLimitBody =
-  'rpm_limit' | 'tpm_limit' | 'user_tpm_budget' | 'user_tpd_budget' | 'team_tpm_budget' | 'team_tpd_budget';
+  | 'rpm_limit'
+  | 'tpm_limit'
+  | 'usd_daily_budget'
+  | 'usd_monthly_budget'
+  | 'user_tpm_budget'
+  | 'user_tpd_budget'
+  | 'team_tpm_budget'
+  | 'team_tpd_budget';
 
 /** The key's limit fields in the edit form, and what each fills in `PATCH /internal/api-keys/:id`. */
 export const KEY_LIMIT_FIELDS = {
   rpm: { body: 'rpm_limit', kind: 'count', label: limitLabel('requests') },
   tpm: { body: 'tpm_limit', kind: 'count', label: limitLabel('tokens') },
+  usdDaily: { body: 'usd_daily_budget', kind: 'usd', label: `${limitLabel('spendBudgetDay')} (USD)` },
+  usdMonthly: { body: 'usd_monthly_budget', kind: 'usd', label: `${limitLabel('spendBudgetMonth')} (USD)` },
   userTpm: { body: 'user_tpm_budget', kind: 'count', label: limitLabel('tokenBudgetMinute', 'user') },
   userTpd: { body: 'user_tpd_budget', kind: 'count', label: limitLabel('tokenBudgetDay', 'user') },
   teamTpm: { body: 'team_tpm_budget', kind: 'count', label: limitLabel('tokenBudgetMinute', 'team') },
@@ -24,6 +33,8 @@ export function keyLimitsForm(key: ApiKeyRecord): KeyLimitsForm {
   return {
     rpm: limitText(key.rpm_limit),
     tpm: limitText(key.tpm_limit),
+    usdDaily: limitText(key.usd_daily_budget),
+    usdMonthly: limitText(key.usd_monthly_budget),
     userTpm: limitText(key.user_tpm_budget),
     userTpd: limitText(key.user_tpd_budget),
     teamTpm: limitText(key.team_tpm_budget),

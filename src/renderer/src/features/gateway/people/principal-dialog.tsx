@@ -137,13 +137,18 @@ export function PrincipalDialog({
       <div className="form-section form-span">Rate limits (refilled over a minute)</div>
       {input('rpm', { placeholder: 'No limit', inputMode: 'numeric' })}
       {input('tpm', { placeholder: 'No limit', inputMode: 'numeric' })}
-      <div className="form-section form-span">Budgets (per UTC minute and day)</div>
+      <div className="form-section form-span">Budgets (per UTC minute, day and calendar month)</div>
       {input('tpmBudget', { placeholder: 'No budget', inputMode: 'numeric' })}
       {input('tpdBudget', { placeholder: 'No budget', inputMode: 'numeric' })}
       {input('usd', {
         placeholder: 'No budget',
         inputMode: 'decimal',
         hint: 'Counted where the configuration prices the model.',
+      })}
+      {input('usdMonthly', {
+        placeholder: 'No budget',
+        inputMode: 'decimal',
+        hint: 'Resets at 00:00 UTC on the 1st of each month.',
       })}
       {target.record && (
         <>

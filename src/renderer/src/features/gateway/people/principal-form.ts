@@ -15,7 +15,8 @@ import { parseForm, type FormFieldRef } from '../../../lib/form-issues.js';
 import { limitLabel } from '../../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from '../limits-form.js';
 
-type PrincipalLimitBody = 'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget';
+type PrincipalLimitBody =
+  'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget' | 'usd_monthly_budget';
 
 /** Each field's label in the dialog, also the subject of its messages ("Id is required"). */
 export const PRINCIPAL_LABELS = {
@@ -28,6 +29,7 @@ export const PRINCIPAL_LABELS = {
   tpmBudget: limitLabel('tokenBudgetMinute'),
   tpdBudget: limitLabel('tokenBudgetDay'),
   usd: `${limitLabel('spendBudgetDay')} (USD)`,
+  usdMonthly: `${limitLabel('spendBudgetMonth')} (USD)`,
 } satisfies Record<string, string>;
 
 /** The limit fields of a user or team in the form, and what each fills in the request body. */
@@ -37,6 +39,7 @@ export const PRINCIPAL_LIMIT_FIELDS = {
   tpmBudget: { body: 'tpm_budget', kind: 'count', label: PRINCIPAL_LABELS.tpmBudget },
   tpdBudget: { body: 'tpd_budget', kind: 'count', label: PRINCIPAL_LABELS.tpdBudget },
   usd: { body: 'usd_daily_budget', kind: 'usd', label: PRINCIPAL_LABELS.usd },
+  usdMonthly: { body: 'usd_monthly_budget', kind: 'usd', label: PRINCIPAL_LABELS.usdMonthly },
 } as const satisfies Record<string, LimitField<PrincipalLimitBody>>;
 
 /** The user or team form as typed: strings, because inputs are strings (empty: none). */
@@ -52,6 +55,7 @@ export interface PrincipalForm {
   readonly tpmBudget: string;
   readonly tpdBudget: string;
   readonly usd: string;
+  readonly usdMonthly: string;
 }
 
 /** Problems per form field. */
@@ -69,6 +73,7 @@ export function principalForm(record?: TeamRecord | UserRecord): PrincipalForm {
     tpmBudget: limitText(record?.tpm_budget),
     tpdBudget: limitText(record?.tpd_budget),
     usd: limitText(record?.usd_daily_budget),
+    usdMonthly: limitText(record?.usd_monthly_budget),
   };
 }
 
