@@ -145,7 +145,7 @@ test('PII & policy: an invalid pattern says, next to the disabled Save, why and 
   await page.getByRole('button', { name: 'Model override' }).click();
   const overrides = page.getByTestId('guardrails-overrides');
   await overrides.getByLabel('Override 1 model').selectOption('demo/echo');
-  await overrides.getByRole('button', { name: /replace/ }).click();
+  await overrides.getByRole('button', { name: /blocked patterns: inherit/ }).click();
   const patterns = overrides.getByLabel('Override 1 blocked patterns');
   await patterns.fill('fine\n(unclosed');
   await page.evaluate(() =>

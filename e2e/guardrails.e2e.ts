@@ -20,7 +20,7 @@ async function overrideForNewKey(page: Page, prefix: string, pattern: string) {
   const overrides = page.getByTestId('guardrails-overrides');
   await overrides.getByLabel('Override 1 key').selectOption(issued.id);
   await overrides.getByLabel('Override 1 PII mode').selectOption('mask');
-  await overrides.getByRole('button', { name: /replace/ }).click();
+  await overrides.getByRole('button', { name: /blocked patterns: inherit/ }).click();
   await overrides.getByLabel('Override 1 blocked patterns').fill(pattern);
   return { name, issued, overrides };
 }

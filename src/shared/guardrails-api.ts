@@ -73,6 +73,7 @@ const tokenLimit = z.number().int().nonnegative().nullable();
 export const contentPolicyRuleSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
+    blocked_answer_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
     max_input_tokens: tokenLimit.optional(),
   })
   .strict();
@@ -102,6 +103,8 @@ export type PiiSettings = z.infer<typeof piiSettingsSchema>;
 export const contentPolicySettingsSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).default([]),
+    /** Patterns read in what the model answers: a match stops the answer as the provider's content filter would. */
+    blocked_answer_patterns: z.array(pattern).max(MAX_PATTERNS).default([]),
     max_input_tokens: tokenLimit.default(null),
     ...withOverrides(contentPolicyRuleSchema),
   })
@@ -138,6 +141,7 @@ export type PiiSettingsUpdate = z.infer<typeof piiSettingsUpdateSchema>;
 export const contentPolicySettingsUpdateSchema = z
   .object({
     blocked_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
+    blocked_answer_patterns: z.array(pattern).max(MAX_PATTERNS).optional(),
     max_input_tokens: tokenLimit.optional(),
     models: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
     keys: z.record(z.string().min(1).max(200), contentPolicyRuleSchema).optional(),
@@ -162,6 +166,11 @@ export const guardrailsOutcomeSchema = z.object({
   input_tokens: z.number().optional(),
   /** The stage that refused the request, and why. */
   blocked: z.object({ stage: z.enum(['pii', 'content_policy']), reason: z.string() }).optional(),
+  /**
+   * The answer the content policy stopped (`blocked_answer_patterns`): the pattern and where it
+   * matched, never the text. The client got the format's content-filter ending instead.
+   */
+  answer_stopped: z.object({ pattern: z.string(), reason: z.string() }).optional(),
 });
 /** What the PII and content-policy stages did. */
 export type GuardrailsOutcome = z.infer<typeof guardrailsOutcomeSchema>;

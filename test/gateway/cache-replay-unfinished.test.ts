@@ -35,8 +35,19 @@ describe('cache: unfinished answers are not kept', () => {
     return [gateway.raw.requests, second.headers.get('x-cache-hit')];
   };
 
+  it('Responses JSON with status failed: answered as the upstream failure it is, and asked again upstream', async () => {
+    gateway.raw.answerJson(response('failed', { error: { code: 'server_error', message: 'The model failed.' } }));
+    const ask = () =>
+      gateway.openai.responses
+        .create({ model: 'raw-responses', temperature: 0, input: 'status failed' })
+        .catch((error: unknown) => error as { status: number });
+    expect((await ask()).status).toBe(502);
+    const before = gateway.raw.requests;
+    expect((await ask()).status).toBe(502);
+    expect(gateway.raw.requests).toBeGreaterThan(before);
+  });
+
   it.each([
-    ['failed', { error: { code: 'server_error', message: 'The model failed.' } }],
     ['incomplete', { incomplete_details: { reason: 'max_output_tokens' } }],
     ['cancelled', {}],
   ])('Responses JSON with status %s', async (status, extra) => {

@@ -7,7 +7,14 @@ import {
   type GuardrailsDraft,
 } from '../../src/renderer/src/features/gateway/guardrails-form.js';
 
-const base: GuardrailsDraft = { mode: 'off', entities: [], patterns: '', maxTokens: '', overrides: [] };
+const base: GuardrailsDraft = {
+  mode: 'off',
+  entities: [],
+  patterns: '',
+  answerPatterns: '',
+  maxTokens: '',
+  overrides: [],
+};
 
 describe('PII & policy form: the shared schema bounds on patterns', () => {
   it('refuses, on the patterns field, what the gateway would refuse: a pattern too long, too many patterns', () => {
@@ -43,16 +50,49 @@ describe('PII & policy form: the shared schema bounds on patterns', () => {
     const draft: GuardrailsDraft = {
       ...base,
       overrides: [
-        { scope: 'model', name: 'demo/echo', piiMode: '', patterns: 'b'.repeat(MAX_PATTERN_CHARS + 1), maxTokens: '' },
+        {
+          scope: 'model',
+          name: 'demo/echo',
+          piiMode: '',
+          patterns: 'b'.repeat(MAX_PATTERN_CHARS + 1),
+          answerPatterns: null,
+          maxTokens: '',
+        },
       ],
     };
     expect(draftProblems(draft).map((problem) => problem.fieldId)).toEqual([GUARDRAILS_FIELD_IDS.overridePatterns(0)]);
+  });
+
+  it('checks answer patterns on their own field, and sends them in the update', () => {
+    const draft: GuardrailsDraft = { ...base, answerPatterns: 'ok\n(unclosed' };
+    expect(draftProblems(draft)).toEqual([
+      expect.objectContaining({
+        fieldId: GUARDRAILS_FIELD_IDS.answerPatterns,
+        message: expect.stringContaining('"(unclosed" is not a valid regular expression'),
+      }),
+    ]);
+    const override: GuardrailsDraft = {
+      ...base,
+      answerPatterns: 'launch\\s+codes',
+      overrides: [{ scope: 'key', name: 'key_1', piiMode: '', patterns: null, answerPatterns: '', maxTokens: '' }],
+    };
+    expect(updatesOf(override).policy).toMatchObject({
+      blocked_answer_patterns: ['launch\\s+codes'],
+      keys: { key_1: { blocked_answer_patterns: [] } },
+    });
   });
 });
 
 describe('PII & policy form: an override that sets nothing', () => {
   it('is a problem on its row rather than a row that vanishes when saved', () => {
-    const empty = { scope: 'model', name: 'gpt-4o-mini', piiMode: '', patterns: null, maxTokens: '' } as const;
+    const empty = {
+      scope: 'model',
+      name: 'gpt-4o-mini',
+      piiMode: '',
+      patterns: null,
+      answerPatterns: null,
+      maxTokens: '',
+    } as const;
     const draft = { ...base, overrides: [empty] };
     // Saved as it is, the gateway would keep no rule for it.
     expect(updatesOf(draft).pii.models).toEqual({});
@@ -67,5 +107,6 @@ describe('PII & policy form: an override that sets nothing', () => {
     expect(draftProblems({ ...base, overrides: [{ ...empty, maxTokens: 'none' }] })).toEqual([]);
     expect(draftProblems({ ...base, overrides: [{ ...empty, piiMode: 'mask' }] })).toEqual([]);
     expect(draftProblems({ ...base, overrides: [{ ...empty, patterns: '' }] })).toEqual([]);
+    expect(draftProblems({ ...base, overrides: [{ ...empty, answerPatterns: '' }] })).toEqual([]);
   });
 });

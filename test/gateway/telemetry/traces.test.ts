@@ -60,6 +60,7 @@ describe('request traces over OTLP', () => {
     h = await startGatewayHarness({
       telemetry: { otlp_endpoint: receiver.url, export_delay_ms: 20, service_name: 'gatehouse-test' },
       cache: { enabled: true },
+      content_policy: { blocked_answer_patterns: ['zebra\\s+crossing'] },
     });
     secret = (await h.issueKey({ scopes: ['chat', 'embeddings', 'responses'] })).key;
   });
@@ -141,6 +142,21 @@ describe('request traces over OTLP', () => {
     expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
     const traffic = (await h.admin('GET', '/internal/traffic?limit=20')).body.data;
     expect(traffic.find((event: any) => event.trace_id === caller.traceId)).toMatchObject({ endpoint: 'chat' });
+  });
+
+  it('names the pattern that stopped an answer on the server span, never the text it matched', async () => {
+    const caller = callerContext();
+    const completion = await h
+      .openaiClient(secret)
+      .chat.completions.create(
+        { model: 'fast', messages: [{ role: 'user', content: 'where is the zebra crossing' }] },
+        { headers: { traceparent: caller.traceparent } },
+      );
+    expect(completion.choices[0]!.finish_reason).toBe('content_filter');
+    const spans = await receiver.waitForTrace(caller.traceId, 7);
+    const root = only(spans, 'POST /v1/chat/completions');
+    expect(root.attributes['gatehouse.content_policy.answer_stopped']).toBe('zebra\\s+crossing');
+    expect(JSON.stringify(spans.map((span) => span.attributes))).not.toMatch(/zebra crossing/);
   });
 
   it('nests every span in its parent in time, whole and streamed: one clock per request', async () => {

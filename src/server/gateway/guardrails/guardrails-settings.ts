@@ -112,7 +112,11 @@ export class GuardrailsSettings {
     const storedPii = this.repository.get<PiiSettings>('pii');
     const storedPolicy = this.repository.get<ContentPolicySettings>('content_policy');
     const pii = storedPii?.value ?? this.config.pii;
-    const policy = storedPolicy?.value ?? this.config.content_policy;
+    // A document stored before answer patterns existed has none.
+    const stored = storedPolicy?.value;
+    const policy: ContentPolicySettings = stored
+      ? { ...stored, blocked_answer_patterns: stored.blocked_answer_patterns ?? [] }
+      : this.config.content_policy;
     const patterns = new Map<string, RegExp>();
     const base = { pii: compilePii(mergePii(pii)), policy: compilePolicy(mergePolicy(policy), patterns) };
     const overridden = [pii.models, pii.keys, policy.models, policy.keys].some((map) => Object.keys(map).length > 0);

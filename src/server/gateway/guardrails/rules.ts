@@ -22,6 +22,8 @@ export interface BlockedPattern {
 /** The content policy in force for one request, compiled (absent when it has no pattern and no limit). */
 export interface CompiledPolicy {
   readonly patterns: readonly BlockedPattern[];
+  /** Patterns read in the answer (`blocked_answer_patterns`), compiled as the request's are. */
+  readonly answerPatterns: readonly BlockedPattern[];
   readonly maxInputTokens: number | null;
 }
 
@@ -43,7 +45,11 @@ export function mergePolicy(
   base: ContentPolicySettings,
   ...overrides: Array<ContentPolicyRule | undefined>
 ): ContentPolicyRule {
-  let merged: ContentPolicyRule = { blocked_patterns: base.blocked_patterns, max_input_tokens: base.max_input_tokens };
+  let merged: ContentPolicyRule = {
+    blocked_patterns: base.blocked_patterns,
+    blocked_answer_patterns: base.blocked_answer_patterns,
+    max_input_tokens: base.max_input_tokens,
+  };
   for (const override of overrides) if (override !== undefined) merged = { ...merged, ...defined(override) };
   return merged;
 }
@@ -65,10 +71,11 @@ export function compilePii(rule: PiiRule): CompiledPii | undefined {
  */
 export function compilePolicy(rule: ContentPolicyRule, compiled: Map<string, RegExp>): CompiledPolicy | undefined {
   const sources = rule.blocked_patterns ?? [];
+  const answerSources = rule.blocked_answer_patterns ?? [];
   // 0 and null both mean no limit.
   const maxInputTokens = rule.max_input_tokens || null;
-  if (sources.length === 0 && maxInputTokens === null) return undefined;
-  const patterns = sources.map((source) => {
+  if (sources.length === 0 && answerSources.length === 0 && maxInputTokens === null) return undefined;
+  const patternOf = (source: string): BlockedPattern => {
     let regex = compiled.get(source);
     if (regex === undefined) {
       // Not global: `test` keeps no state between texts or requests.
@@ -76,6 +83,6 @@ export function compilePolicy(rule: ContentPolicyRule, compiled: Map<string, Reg
       compiled.set(source, regex);
     }
     return { source, regex };
-  });
-  return { patterns, maxInputTokens };
+  };
+  return { patterns: sources.map(patternOf), answerPatterns: answerSources.map(patternOf), maxInputTokens };
 }

@@ -69,6 +69,7 @@ export class GatewayMetrics {
   readonly cacheBytes: Gauge;
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
+  readonly contentPolicyAnswerStops: Counter;
   readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase'>;
   readonly upstreamRetries: Counter<'model' | 'deployment'>;
   readonly upstreamFallbacks: Counter<'model' | 'deployment'>;
@@ -173,6 +174,11 @@ export class GatewayMetrics {
     this.contentPolicyBlocks = new Counter({
       name: 'gateway_content_policy_blocks_total',
       help: 'Requests blocked by the content policy',
+      registers,
+    });
+    this.contentPolicyAnswerStops = new Counter({
+      name: 'gateway_content_policy_answer_stops_total',
+      help: 'Answers stopped by the content policy (blocked_answer_patterns)',
       registers,
     });
     this.upstreamFailures = new Counter({

@@ -13,6 +13,7 @@ import type { AuditEntry } from '../accounting/usage-entry.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
 import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
+import { screenAnswer } from '../guardrails/policy/answer-policy.js';
 import { jsonBody } from '../traffic/traffic-log.js';
 import { LOOP_MARK_HEADER } from '../providers/upstream-pools.js';
 import { forbidden, type AppError } from '../../http/errors.js';
@@ -35,7 +36,8 @@ import { ClientClosedError, route } from './stages/route-deployment.js';
  *  5. route          deployments in weighted order; retries with backoff, then fallback
  *  6. provider call  the endpoint's call, on the deployment the route stage chose
  *  7. durable usage  the endpoints that must commit usage before answering (embeddings)
- *  8. respond        PII restore (the output slot), then the JSON answer or the relayed stream
+ *  8. respond        PII restore (the output slot), then the JSON answer or the relayed stream; the content
+ *                    policy's answer patterns read both as the client gets them (a whole answer before the cache)
  *  9. finish         once, when the response closes: usage row, metrics, traffic event, key use
  *
  * A stage is a function of the request's context; it may end the request with a typed error (the
@@ -160,7 +162,7 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
         // (a cache hit) is committed like a provider's where the endpoint demands it.
         noteForwardedBody(ctx, request.rawBody);
         if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, own);
-        return respond(ctx, reply, own, spec.errorFrame);
+        return respond(ctx, reply, screenAnswer(ctx, own), spec.errorFrame);
       }
     }
     noteForwardedBody(ctx, request.rawBody);
@@ -177,6 +179,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     // A provider that answered after the client left: the watch already finished the request as 499,
     // and nothing may be accounted or committed for it a second time.
     if (ctx.signal.aborted) return reply.hijack();
+    // Before the cache sees it: an answer the content policy stopped says so in its format, and is not kept.
+    answer = screenAnswer(ctx, answer);
     if (ctx.cache?.key !== undefined) answer = ctx.services.cache.capture(ctx, answer);
     if (spec.durableAudit !== undefined) commitBeforeAnswer(ctx, spec.durableAudit, answer);
     return respond(ctx, reply, answer, spec.errorFrame);

@@ -12,6 +12,7 @@ import type { RequestTrace } from '../telemetry/request-trace.js';
 import type { StoredBody } from '../traffic/traffic-log.js';
 import type { GuardrailsOutcome } from '../../../shared/guardrails-api.js';
 import type { PiiRequestState } from '../guardrails/pii/pii-stages.js';
+import type { AnswerPolicyState } from '../guardrails/policy/answer-policy.js';
 import type { RequestRules } from '../guardrails/rules.js';
 import type { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -85,6 +86,8 @@ export interface RequestContext {
   guardrails?: GuardrailsOutcome;
   /** Placeholders to restore in the answer (PII mask mode), for the output stage. */
   pii?: PiiRequestState;
+  /** The answer patterns to check the answer against (content policy), for the respond stage. */
+  answerPolicy?: AnswerPolicyState;
   /** The request passed the limits stage (its usage row says so, for rebuilding the limits at start). */
   admitted: boolean;
   /** What the limits stage took from the request's limits, settled with the real usage at the finish. */

@@ -1,3 +1,4 @@
+import { screenKeptResponse } from '../guardrails/policy/answer-policy.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { responsesRequestSchema, type ResponsesBody } from '../formats/responses/responses-schema.js';
 import { responsesErrorFrame } from '../formats/responses/responses-stream-encoder.js';
@@ -49,13 +50,20 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
 
 /**
  * A kept response is what the client got: with the originals the output stage (PII restore) puts
- * back, not the placeholders the provider saw.
+ * back, not the placeholders the provider saw, and withheld where the content policy stopped the
+ * answer (reading it back must show no more than the answer did).
  */
 function keptAsAnswered(ctx: RequestContext, keeper: ResponseKeeper | undefined): ResponseKeeper | undefined {
+  if (keeper === undefined) return keeper;
   const restore = ctx.services.output.piiRestore;
-  if (keeper === undefined || restore === undefined || !restore.applies(ctx)) return keeper;
-  return (response, itemIds) =>
-    keeper(JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>, itemIds);
+  const restores = restore !== undefined && restore.applies(ctx);
+  if (!restores && ctx.answerPolicy === undefined) return keeper;
+  return (response, itemIds) => {
+    const asAnswered = restores
+      ? (JSON.parse(restore.text(ctx, JSON.stringify(response))) as Record<string, unknown>)
+      : response;
+    return keeper(screenKeptResponse(ctx, asAnswered), itemIds);
+  };
 }
 
 /**

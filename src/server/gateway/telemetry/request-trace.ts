@@ -205,6 +205,11 @@ export class RequestTrace {
     );
   }
 
+  /** Marks the request's answer as stopped by the content policy: the pattern, never the text it matched. */
+  answerStopped(pattern: string): void {
+    this.#root.setAttribute('gatehouse.content_policy.answer_stopped', pattern);
+  }
+
   /** Ends every open span with the request's outcome: the answered attempt's usage, the status, the cache's part. */
   finish(outcome: {
     readonly status: number;

@@ -23,6 +23,8 @@ export interface OverrideDraft {
   readonly entities?: readonly PiiEntityType[];
   /** `null`: inherit the patterns; otherwise one pattern per line (empty: none). */
   readonly patterns: string | null;
+  /** The answer patterns, as `patterns`. */
+  readonly answerPatterns: string | null;
   /** '': inherit; 'none': no limit; otherwise a number. */
   readonly maxTokens: string;
 }
@@ -33,6 +35,8 @@ export interface GuardrailsDraft {
   readonly entities: readonly PiiEntityType[];
   /** One pattern per line. */
   readonly patterns: string;
+  /** Patterns read in the answer, one per line. */
+  readonly answerPatterns: string;
   /** '': no limit. */
   readonly maxTokens: string;
   readonly overrides: readonly OverrideDraft[];
@@ -59,6 +63,7 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
         piiMode: p.mode ?? '',
         ...(p.entities ? { entities: p.entities } : {}),
         patterns: c.blocked_patterns ? c.blocked_patterns.join('\n') : null,
+        answerPatterns: c.blocked_answer_patterns ? c.blocked_answer_patterns.join('\n') : null,
         maxTokens: c.max_input_tokens === undefined ? '' : !c.max_input_tokens ? 'none' : String(c.max_input_tokens),
       });
     }
@@ -67,6 +72,7 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
     mode: pii.mode,
     entities: pii.entities,
     patterns: policy.blocked_patterns.join('\n'),
+    answerPatterns: policy.blocked_answer_patterns.join('\n'),
     maxTokens: !policy.max_input_tokens ? '' : String(policy.max_input_tokens),
     overrides,
   };
@@ -75,9 +81,11 @@ export function draftOf(pii: PiiSettings, policy: ContentPolicySettings): Guardr
 /** The ids of the screen's controls, so a problem can point at (and focus) the one to fix. */
 export const GUARDRAILS_FIELD_IDS = {
   patterns: 'blocked-patterns',
+  answerPatterns: 'blocked-answer-patterns',
   maxTokens: 'max-input-tokens',
   overrideTarget: (index: number) => `override-${index}-target`,
   overridePatterns: (index: number) => `override-${index}-patterns`,
+  overrideAnswerPatterns: (index: number) => `override-${index}-answer-patterns`,
   overrideMaxTokens: (index: number) => `override-${index}-max-tokens`,
 } as const;
 
@@ -117,6 +125,7 @@ export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
       });
   };
   checkPatterns(draft.patterns, 'Blocked patterns', GUARDRAILS_FIELD_IDS.patterns);
+  checkPatterns(draft.answerPatterns, 'Blocked answer patterns', GUARDRAILS_FIELD_IDS.answerPatterns);
   checkTokens(draft.maxTokens, 'Content policy', GUARDRAILS_FIELD_IDS.maxTokens, false);
   const seen = new Set<string>();
   draft.overrides.forEach((row, index) => {
@@ -125,7 +134,13 @@ export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
     if (row.name.trim() === '')
       problems.push({ fieldId: target, message: `Override ${index + 1}: choose a ${row.scope}` });
     // Saved, it would be no rule at all: the row would vanish with nothing said.
-    else if (row.piiMode === '' && !row.entities && row.patterns === null && row.maxTokens === '')
+    else if (
+      row.piiMode === '' &&
+      !row.entities &&
+      row.patterns === null &&
+      row.answerPatterns === null &&
+      row.maxTokens === ''
+    )
       problems.push({
         fieldId: target,
         message: `Override ${label}: sets nothing (every setting inherits); change one, or remove the override`,
@@ -135,6 +150,12 @@ export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
     seen.add(`${row.scope}:${row.name}`);
     if (row.patterns !== null)
       checkPatterns(row.patterns, `Override ${label}`, GUARDRAILS_FIELD_IDS.overridePatterns(index));
+    if (row.answerPatterns !== null)
+      checkPatterns(
+        row.answerPatterns,
+        `Override ${label} answer patterns`,
+        GUARDRAILS_FIELD_IDS.overrideAnswerPatterns(index),
+      );
     checkTokens(row.maxTokens, `Override ${label}`, GUARDRAILS_FIELD_IDS.overrideMaxTokens(index), true);
   });
   return problems;
@@ -152,6 +173,7 @@ export function updatesOf(draft: GuardrailsDraft): { pii: PiiSettingsUpdate; pol
     };
     const policyRule: ContentPolicyRule = {
       ...(row.patterns !== null ? { blocked_patterns: lines(row.patterns) } : {}),
+      ...(row.answerPatterns !== null ? { blocked_answer_patterns: lines(row.answerPatterns) } : {}),
       ...(row.maxTokens === 'none'
         ? { max_input_tokens: null }
         : row.maxTokens !== ''
@@ -165,6 +187,7 @@ export function updatesOf(draft: GuardrailsDraft): { pii: PiiSettingsUpdate; pol
     pii: { mode: draft.mode, entities: [...draft.entities], ...pii },
     policy: {
       blocked_patterns: lines(draft.patterns),
+      blocked_answer_patterns: lines(draft.answerPatterns),
       max_input_tokens: draft.maxTokens === '' ? null : Number(draft.maxTokens),
       ...policy,
     },

@@ -22,15 +22,25 @@ export function PiiNote({ outcome }: { readonly outcome: GuardrailsOutcome | nul
   );
 }
 
-/** What the content policy decided, with the input tokens when it counted them. */
+/**
+ * What the content policy decided, with the input tokens when it counted them, and the answer it
+ * stopped (the pattern and where, never the text).
+ */
 export function PolicyNote({ outcome }: { readonly outcome: GuardrailsOutcome | null | undefined }) {
   const decision = outcome?.content_policy;
-  if (decision === undefined) return <span className="muted">off</span>;
+  const stopped = outcome?.answer_stopped;
+  if (decision === undefined && stopped === undefined) return <span className="muted">off</span>;
   const tokens = outcome?.input_tokens !== undefined ? ` · ${formatInt(outcome.input_tokens)} input tokens` : '';
   return (
     <span data-testid="policy-note">
       {decision}
       {tokens}
+      {stopped !== undefined && (
+        <span data-testid="policy-answer-stopped">
+          {decision === undefined ? 'answer stopped: ' : ' · answer stopped: '}
+          {stopped.reason}
+        </span>
+      )}
     </span>
   );
 }

@@ -26,7 +26,10 @@ export function OverridesTable({
   const add = (scope: OverrideDraft['scope']): void =>
     onChange({
       ...draft,
-      overrides: [...draft.overrides, { scope, name: '', piiMode: '', patterns: null, maxTokens: '' }],
+      overrides: [
+        ...draft.overrides,
+        { scope, name: '', piiMode: '', patterns: null, answerPatterns: null, maxTokens: '' },
+      ],
     });
   return (
     <>
@@ -37,6 +40,7 @@ export function OverridesTable({
               <th>Applies to</th>
               <th>PII mode</th>
               <th>Blocked patterns</th>
+              <th>Blocked answer patterns</th>
               <th>Max input tokens</th>
               <th>
                 <ActionsHeader />
@@ -46,14 +50,13 @@ export function OverridesTable({
           <tbody>
             {draft.overrides.length === 0 && (
               <tr>
-                <td colSpan={5} className="muted">
+                <td colSpan={6} className="muted">
                   No overrides: every request follows the settings above.
                 </td>
               </tr>
             )}
             {draft.overrides.map((row, index) => {
               const target = problemIn(GUARDRAILS_FIELD_IDS.overrideTarget(index));
-              const patterns = problemIn(GUARDRAILS_FIELD_IDS.overridePatterns(index));
               const maxTokens = problemIn(GUARDRAILS_FIELD_IDS.overrideMaxTokens(index));
               return (
                 <tr key={index}>
@@ -96,24 +99,18 @@ export function OverridesTable({
                       ))}
                     </Select>
                   </td>
-                  <td>
-                    {row.patterns === null ? (
-                      <Button variant="ghost" onClick={() => setRow(index, { ...row, patterns: '' })}>
-                        inherit · replace…
-                      </Button>
-                    ) : (
-                      <TextArea
-                        {...patterns.control}
-                        aria-label={`Override ${index + 1} blocked patterns`}
-                        className="mono"
-                        rows={2}
-                        placeholder="none"
-                        value={row.patterns}
-                        onChange={(event) => setRow(index, { ...row, patterns: event.target.value })}
-                      />
-                    )}
-                    {patterns.message}
-                  </td>
+                  <PatternsCell
+                    label={`Override ${index + 1} blocked patterns`}
+                    value={row.patterns}
+                    problem={problemIn(GUARDRAILS_FIELD_IDS.overridePatterns(index))}
+                    onChange={(patterns) => setRow(index, { ...row, patterns })}
+                  />
+                  <PatternsCell
+                    label={`Override ${index + 1} blocked answer patterns`}
+                    value={row.answerPatterns}
+                    problem={problemIn(GUARDRAILS_FIELD_IDS.overrideAnswerPatterns(index))}
+                    onChange={(answerPatterns) => setRow(index, { ...row, answerPatterns })}
+                  />
                   <td>
                     <TextInput
                       {...maxTokens.control}
@@ -149,5 +146,39 @@ export function OverridesTable({
         </Button>
       </div>
     </>
+  );
+}
+
+/** An override's pattern list: inherited until replaced, then one pattern per line (empty: none). */
+function PatternsCell({
+  label,
+  value,
+  problem,
+  onChange,
+}: {
+  readonly label: string;
+  readonly value: string | null;
+  readonly problem: ReturnType<typeof cellProblem>;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <td>
+      {value === null ? (
+        <Button variant="ghost" aria-label={`${label}: inherit · replace…`} onClick={() => onChange('')}>
+          inherit · replace…
+        </Button>
+      ) : (
+        <TextArea
+          {...problem.control}
+          aria-label={label}
+          className="mono"
+          rows={2}
+          placeholder="none"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+      {problem.message}
+    </td>
   );
 }

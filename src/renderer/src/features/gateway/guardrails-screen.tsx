@@ -33,7 +33,7 @@ const MODE_HINTS: Readonly<Record<PiiMode, string>> = {
   block: 'Requests carrying any chosen entity are refused with 400 content_policy_violation.',
 };
 
-/** PII mode and entity types, blocked patterns and the input token limit, with per-model and per-key overrides. */
+/** PII mode and entity types, blocked request and answer patterns and the input token limit, with per-model and per-key overrides. */
 export function GuardrailsScreen() {
   const pii = usePiiSettings();
   const policy = useContentPolicySettings();
@@ -142,7 +142,7 @@ export function GuardrailsScreen() {
               <h2 className="panel-title">Content policy</h2>
               <p className="panel-text">
                 Requests matching a pattern, or over the token limit, are refused with 400 content_policy_violation
-                before any provider is called.
+                before any provider is called. Answers matching an answer pattern are stopped.
               </p>
               <Field
                 label="Blocked patterns"
@@ -156,6 +156,20 @@ export function GuardrailsScreen() {
                   className="mono"
                   value={draft.patterns}
                   onChange={(event) => setDraft({ ...draft, patterns: event.target.value })}
+                />
+              </Field>
+              <Field
+                label="Blocked answer patterns"
+                htmlFor={GUARDRAILS_FIELD_IDS.answerPatterns}
+                error={problemsAt(problems, GUARDRAILS_FIELD_IDS.answerPatterns)}
+                hint="One regular expression per line, matched case-insensitively against what the model answers (text, refusals, tool-call arguments). A match stops the answer as the provider's content filter would; a stream stops at the delta that completes it, and what was sent before it stays sent."
+              >
+                <TextArea
+                  id={GUARDRAILS_FIELD_IDS.answerPatterns}
+                  rows={3}
+                  className="mono"
+                  value={draft.answerPatterns}
+                  onChange={(event) => setDraft({ ...draft, answerPatterns: event.target.value })}
                 />
               </Field>
               <Field

@@ -3,19 +3,23 @@ import type { RequestContext } from '../../pipeline/request-context.js';
 import { noteGuardrails, refuse, rulesOf } from '../request-rules.js';
 import { requestTokenIds, visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
+import { watchAnswer } from './answer-policy.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
-import { readingsForPolicy } from './policy-text.js';
+import { firstMatch } from './pattern-match.js';
 import { visitToolDefinitionTexts } from './tool-definition-texts.js';
 import { checkTokens } from './token-count.js';
 
 /**
  * The `contentPolicy` slot: refuses a request with 400 content_policy_violation, before any upstream
  * call, when one of its texts matches a blocked pattern or its input is over the token limit. The
- * reason names the pattern and where it matched, never the text that matched.
+ * reason names the pattern and where it matched, never the text that matched. With answer patterns
+ * in force, it also sets the request up for the answer check (answer-policy.ts).
  */
 export const contentPolicyStage: PolicyStage = (ctx) => {
   const policy = rulesOf(ctx).policy;
-  if (policy !== undefined) enforce(ctx, policy);
+  if (policy === undefined) return undefined;
+  if (policy.patterns.length > 0 || policy.maxInputTokens !== null) enforce(ctx, policy);
+  watchAnswer(ctx, policy);
   return undefined;
 };
 
@@ -58,11 +62,8 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
 
 /** The refusal's reason when a pattern matches the text, as written or as a reader takes it. */
 function matchIn(patterns: readonly BlockedPattern[], text: string, path: string): string | undefined {
-  const readings = readingsForPolicy(text);
-  for (const pattern of patterns)
-    if (pattern.regex.test(text) || readings.some((reading) => pattern.regex.test(reading)))
-      return `blocked pattern ${JSON.stringify(pattern.source)} matched in ${pathWithout(path, text)}`;
-  return undefined;
+  const pattern = firstMatch(patterns, text);
+  return pattern && `blocked pattern ${JSON.stringify(pattern.source)} matched in ${pathWithout(path, text)}`;
 }
 
 /**

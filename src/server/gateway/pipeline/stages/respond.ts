@@ -7,6 +7,7 @@ import { UpstreamError } from '../../providers/upstream-error.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
 import type { RequestContext } from '../request-context.js';
 import { requestLog } from '../../../http/logger.js';
+import { answerStreamFrame, answerStreamStopped } from '../../guardrails/policy/answer-policy.js';
 
 /** What the client may see of a failure inside a started stream (only provider errors are shown as they are). */
 function describeStreamError(error: unknown): string {
@@ -67,6 +68,7 @@ async function relayStream(
   const raw = openEventStream(reply);
   const signal = ctx.signal;
   const restore = ctx.services.output.piiRestore?.applies(ctx) ? ctx.services.output.piiRestore : undefined;
+  const checked = ctx.answerPolicy !== undefined;
   // On the context as it grows: the finishing stage runs as soon as a client leaves, before this loop ends.
   const transcript: { readonly frames: string[]; truncated: boolean } = { frames: [], truncated: false };
   ctx.transcript = transcript;
@@ -94,7 +96,17 @@ async function relayStream(
   try {
     for await (const frame of answer.events) {
       if (signal.aborted) break;
-      if (!write(restore ? restore.frame(ctx, frame) : frame, frame)) await roomToWrite(raw, signal, 'abort');
+      const restored = restore ? restore.frame(ctx, frame) : frame;
+      // The answer patterns read what the client gets: after restoring, so they see the originals.
+      const sent = checked ? answerStreamFrame(ctx, restored) : restored;
+      const ending = checked ? answerStreamStopped(ctx) : undefined;
+      if (ending !== undefined) {
+        // Stopped by the content policy: the format's ending was written; the upstream is let go
+        // (leaving the loop cancels it) and the record keeps the ending, not the text that matched.
+        write(sent, restore ? ending : sent);
+        break;
+      }
+      if (!write(sent, frame)) await roomToWrite(raw, signal, 'abort');
     }
     const failure = answer.error();
     if (failure !== undefined) {
