@@ -447,6 +447,37 @@ export const restoreRequestSchema = strictFields({
   expected_revision: expectedRevision,
 });
 
+/** POST /v1/revert (Gatehouse extension): undo one revision reachable from the branch's head. */
+export const revertRequestSchema = strictFields({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  revision_id: wholeNumber('revision_id', MAX_INTEGER, 1),
+  message,
+  expected_revision: expectedRevision,
+});
+/** A revert request as sent by clients. */
+export type RevertRequest = z.input<typeof revertRequestSchema>;
+
+/** POST /v1/merge (Gatehouse extension): three-way merge of another branch's head into the scope's branch. */
+export const mergeRequestSchema = strictFields({
+  scope: scopeSchema.default({ namespace: '', branch: '' }),
+  from_branch: branchSchema.min(1, 'must not be empty'),
+  message,
+  expected_revision: expectedRevision,
+});
+/** A merge request as sent by clients. */
+export type MergeRequest = z.input<typeof mergeRequestSchema>;
+
+/**
+ * Answer of a merge: as apply's, with the merge base (the newest revision both branches reach, 0 for
+ * none) and the source head that was merged.
+ */
+export const mergeResponseSchema = applyResponseSchema.extend({
+  merge_base: z.number().int(),
+  from_revision: z.number().int(),
+});
+/** Answer of a merge. */
+export type MergeResponse = z.infer<typeof mergeResponseSchema>;
+
 /** The largest `keep` gc accepts. */
 export const GC_KEEP_MAX = MAX_INTEGER;
 

@@ -5,6 +5,7 @@ import type {
   DocumentInput,
   LogEntry,
   LogResponse,
+  MergeResponse,
   StateResponse,
 } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
@@ -12,10 +13,12 @@ import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import { notFoundError } from './errors.js';
+import { merge, type MergeOptions } from './merge.js';
 import * as reads from './reads.js';
+import { revert, type RevertOptions } from './revert.js';
 import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
-import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type StoreLimits } from './selectors.js';
+import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type Scope, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
 import { IdempotencyRepository, type IdempotencySlot } from './idempotency-repository.js';
 import * as writes from './writes.js';
@@ -93,11 +96,7 @@ export class StoreEngine {
       mode: options.mode ?? 'merge',
       expectedRevision: options.expectedRevision,
     };
-    const normal = normaliseScope(scope);
-    return this.announce(
-      normal,
-      this.write(() => writes.applyDocuments(this.ctx, normal, documents, full)),
-    );
+    return this.writeRevision(scope, (normal) => writes.applyDocuments(this.ctx, normal, documents, full));
   }
 
   /**
@@ -229,11 +228,7 @@ export class StoreEngine {
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
     };
-    const normal = normaliseScope(scope);
-    return this.announce(
-      normal,
-      this.write(() => writes.rollback(this.ctx, normal, full)),
-    );
+    return this.writeRevision(scope, (normal) => writes.rollback(this.ctx, normal, full));
   }
 
   /** Copies another branch's, revision's or checkpoint's state onto the branch, as a new revision. */
@@ -245,11 +240,27 @@ export class StoreEngine {
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
     };
-    const normal = normaliseScope(scope);
-    return this.announce(
-      normal,
-      this.write(() => writes.restore(this.ctx, normal, full)),
-    );
+    return this.writeRevision(scope, (normal) => writes.restore(this.ctx, normal, full));
+  }
+
+  /** Undoes one revision reachable from the branch's head, as a new revision (`git revert`). */
+  revert(scope: ScopeLike, options: Partial<RevertOptions> = {}): ApplyResponse {
+    const full = {
+      revision: options.revision ?? 0,
+      message: options.message ?? '',
+      expectedRevision: options.expectedRevision,
+    };
+    return this.writeRevision(scope, (normal) => revert(this.ctx, normal, full));
+  }
+
+  /** Merges another branch's head into the scope's branch (three-way, against their merge base), as a new revision. */
+  merge(scope: ScopeLike, options: Partial<MergeOptions> = {}): MergeResponse {
+    const full = {
+      fromBranch: options.fromBranch ?? '',
+      message: options.message ?? '',
+      expectedRevision: options.expectedRevision,
+    };
+    return this.writeRevision(scope, (normal) => merge(this.ctx, normal, full));
   }
 
   /** Creates a branch from the scope's branch. */
@@ -326,10 +337,12 @@ export class StoreEngine {
     return this.sweeper.whenIdle();
   }
 
-  /** Publishes a write's new revision (none for a no-op) and returns its answer. */
-  private announce(scope: { namespace: string; branch: string }, result: ApplyResponse): ApplyResponse {
+  /** Runs a write of the scope's branch in a transaction, then publishes its new revision (none for a no-op). */
+  private writeRevision<T extends ApplyResponse>(scope: ScopeLike, run: (normal: Scope) => T): T {
+    const normal = normaliseScope(scope);
+    const result = this.write(() => run(normal));
     if (!result.noop)
-      this.events?.publish({ namespace: scope.namespace, branch: scope.branch, revision: result.revision });
+      this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: result.revision });
     return result;
   }
 

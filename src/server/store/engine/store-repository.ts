@@ -333,6 +333,8 @@ export class StoreRepository {
       changeInsert:
         p(`INSERT INTO store_revision_changes (namespace_id, revision_id, key_id, type, before_blob, after_blob)
         VALUES (?, ?, ?, ?, ?, ?)`),
+      changeRowsOfRevision: p(`SELECT key_id, type, before_blob, after_blob FROM store_revision_changes
+        WHERE namespace_id = ? AND revision_id = ?`).raw(),
       changesOfRevision: p(`SELECT k.key, c.type, bb.content, ab.content FROM store_revision_changes c
         JOIN store_keys k ON k.id = c.key_id
         LEFT JOIN store_blobs bb ON bb.id = c.before_blob
@@ -621,6 +623,17 @@ export class StoreRepository {
 
   insertChange(namespaceId: number, revisionId: number, change: ChangeRow): void {
     this.s.changeInsert.run(namespaceId, revisionId, change.keyId, change.type, change.beforeBlob, change.afterBlob);
+  }
+
+  /** Changes of one revision in id space, in no particular order. */
+  changeRowsOf(namespaceId: number, revisionId: number): ChangeRow[] {
+    const rows = this.s.changeRowsOfRevision.all(namespaceId, revisionId) as [
+      number,
+      0 | 1 | 2,
+      number | null,
+      number | null,
+    ][];
+    return rows.map(([keyId, type, beforeBlob, afterBlob]) => ({ keyId, type, beforeBlob, afterBlob }));
   }
 
   /** Changes of one revision with key text and contents, sorted by key bytes. */

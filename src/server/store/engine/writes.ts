@@ -266,11 +266,13 @@ function rewrite(
   return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
 }
 
-function commit(ctx: EngineContext, rows: ScopeRows, changes: readonly ChangeRow[], message: string): number {
+/** Writes `changes` as a new revision of the scope's branch (creating the namespace or branch when new). */
+export function commit(ctx: EngineContext, rows: ScopeRows, changes: readonly ChangeRow[], message: string): number {
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(rows.scope.namespace, ctx.now());
   return commitRevision(ctx, { namespace, branch: rows.branch, branchName: rows.scope.branch }, changes, message);
 }
 
-function noop(rows: ScopeRows): ApplyResponse {
+/** The answer of a write that changed nothing: the head as it is. */
+export function noop(rows: ScopeRows): ApplyResponse {
   return { revision: rows.head, noop: true, changes: [] };
 }

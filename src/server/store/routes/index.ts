@@ -12,9 +12,11 @@ import { checkpointRoutes } from './checkpoints.routes.js';
 import { diffRoutes } from './diff.routes.js';
 import { gcRoutes } from './gc.routes.js';
 import { logRoutes } from './log.routes.js';
+import { mergeRoutes } from './merge.routes.js';
 import { namespaceRoutes } from './namespaces.routes.js';
 import type { StoreRouteDeps } from './operation.js';
 import { restoreRoutes } from './restore.routes.js';
+import { revertRoutes } from './revert.routes.js';
 import { rollbackRoutes } from './rollback.routes.js';
 import { stateRoutes } from './state.routes.js';
 
@@ -54,6 +56,8 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   await app.register(rollbackRoutes, deps);
   await app.register(branchRoutes, deps);
   await app.register(restoreRoutes, deps);
+  await app.register(revertRoutes, deps);
+  await app.register(mergeRoutes, deps);
   await app.register(gcRoutes, deps);
   await app.register(namespaceRoutes, deps);
 };

@@ -67,7 +67,7 @@ export function runOperation<T>(
  * by key and type, never the contents it could not read with `state`; `contents_omitted` says so, as
  * on a list past the answer's bound, so a client does not read the missing contents as empty.
  */
-export function visibleChanges(request: FastifyRequest, result: ApplyResponse): ApplyResponse {
+export function visibleChanges<T extends ApplyResponse>(request: FastifyRequest, result: T): T {
   const grant = request.storeGrant;
   if (grant === undefined || grant.verbs.includes('read')) return result;
   return { ...result, changes: result.changes.map(({ key, type }) => ({ key, type })), contents_omitted: true };

@@ -1,0 +1,117 @@
+import type { ApplyResponse } from '../../../shared/store-api.js';
+import { ancestry, reaches } from './ancestry.js';
+import { boundedList } from './bounded-list.js';
+import { compareBytewise } from './bytewise.js';
+import { changeList } from './change-lists.js';
+import { rowsWithKeys } from './changes.js';
+import { conflictError, notFoundError } from './errors.js';
+import {
+  checkExpectedRevision,
+  lookupScope,
+  removedNote,
+  type EngineContext,
+  type Scope,
+  type ScopeRows,
+} from './selectors.js';
+import type { BranchRow, ChangeRow, RevisionRow, StoreRepository } from './store-repository.js';
+import { commit, noop } from './writes.js';
+
+/** Options of a revert: the revision to undo, the message, the head expected. */
+export interface RevertOptions {
+  readonly revision: number;
+  readonly message: string;
+  readonly expectedRevision?: number | null;
+}
+
+/**
+ * Writes a revision that undoes what one revision reachable from the branch's head changed (as
+ * `git revert`): a document it created is deleted, one it deleted comes back, one it updated gets its
+ * content before. Refused (409, nothing written) when a document it changed has changed again since;
+ * a document already back at its content before is left as it is, so reverting twice is a no-op.
+ */
+export function revert(ctx: EngineContext, scope: Scope, options: RevertOptions): ApplyResponse {
+  const rows = lookupScope(ctx.repo, scope);
+  checkExpectedRevision(rows, options.expectedRevision);
+  const { branch, reverted } = reachableRevision(ctx.repo, rows, options.revision);
+  const { changes, conflicts } = planRevert(ctx.repo, branch, ctx.repo.changeRowsOf(branch.namespaceId, reverted.id));
+  if (conflicts.length > 0) throw revertConflict(ctx.repo, rows, branch, reverted, conflicts);
+  if (changes.length === 0) return noop(rows);
+  const revision = commit(ctx, rows, changes, options.message || revertMessage(reverted));
+  return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
+}
+
+/** The revision to revert: one of the branch's own, or of the branches it was made from up to its base. */
+function reachableRevision(
+  repo: StoreRepository,
+  rows: ScopeRows,
+  revision: number,
+): { branch: BranchRow; reverted: RevisionRow } {
+  const where = `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}"`;
+  if (!rows.branch || !rows.namespace)
+    throw notFoundError(
+      `revision ${revision} is not in the history of ${where}: the namespace has no branch "${rows.scope.branch}"`,
+    );
+  const row = repo.revision(rows.namespace.id, revision);
+  if (!row || !reaches(ancestry(repo, rows.branch), row.branchId, revision)) {
+    const why = row === undefined ? removedNote(rows.namespace, revision) : '';
+    throw notFoundError(`revision ${revision} is not in the history of ${where}${why}`);
+  }
+  return { branch: rows.branch, reverted: row };
+}
+
+/** A document the reverted revision changed that has another content now: the head's content by id. */
+interface RevertConflict {
+  readonly keyId: number;
+}
+
+/** The changes that undo `reverted` on the branch's head, and the documents that changed again since. */
+function planRevert(
+  repo: StoreRepository,
+  branch: BranchRow,
+  reverted: readonly ChangeRow[],
+): { changes: ChangeRow[]; conflicts: RevertConflict[] } {
+  const changes: ChangeRow[] = [];
+  const conflicts: RevertConflict[] = [];
+  for (const change of reverted) {
+    const now = repo.headBlob(branch.id, change.keyId) ?? null;
+    // Already undone (reverted before, or changed back by hand): nothing to do for this document.
+    if (now === change.beforeBlob) continue;
+    if (now !== change.afterBlob) {
+      conflicts.push({ keyId: change.keyId });
+      continue;
+    }
+    const type = change.beforeBlob === null ? 2 : now === null ? 0 : 1;
+    changes.push({ keyId: change.keyId, type, beforeBlob: now, afterBlob: change.beforeBlob });
+  }
+  return { changes, conflicts };
+}
+
+/** 409 naming the documents that changed again since the reverted revision, and the revision that did. */
+function revertConflict(
+  repo: StoreRepository,
+  rows: ScopeRows,
+  branch: BranchRow,
+  reverted: RevisionRow,
+  conflicts: readonly RevertConflict[],
+): Error {
+  const keyed = conflicts
+    .map(({ keyId }) => ({ keyId, key: repo.keyText(keyId) }))
+    .sort((a, b) => compareBytewise(a.key, b.key));
+  const list = boundedList(keyed, ({ keyId, key }) => {
+    const last = repo.revisionPageTouching(branch.id, keyId, Number.MAX_SAFE_INTEGER, 1)[0];
+    const since = last && last.id > reverted.id ? `changed again in revision ${last.id}` : 'changed again since';
+    return `${JSON.stringify(key)} (${since})`;
+  });
+  const count = conflicts.length === 1 ? '1 document it changed has' : `${conflicts.length} documents it changed have`;
+  return conflictError(
+    `revision ${reverted.id} cannot be reverted on branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}": ` +
+      `${count} changed again since: ${list}; nothing was written. Revert the later revisions first ` +
+      '(newest first), or apply the contents you want',
+  );
+}
+
+/** `Revert "<first line of its message>"` and which revision it reverts, as `git revert` writes it. */
+function revertMessage(reverted: RevisionRow): string {
+  const subject = reverted.message.split('\n', 1)[0];
+  return `Revert "${subject}"\n\nThis reverts revision ${reverted.id}.`;
+}
