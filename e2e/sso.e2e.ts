@@ -96,9 +96,9 @@ test('signs in with the organisation provider, shows the new key once, and signi
     'hello from sso',
   );
 
-  // A reload shows no key: it was shown once.
+  // A reload shows no key: it was shown once, and is still active.
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your API key was shown once' })).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
 
   // The admin's key list names the owner and the issuer.

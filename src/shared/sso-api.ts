@@ -16,6 +16,8 @@ export const ssoLoginQuerySchema = z.object({
   /** Where the browser goes with the hand-off: a path under /ui/ on this gateway, or a loopback URL (a tool). */
   return_to: z.string().min(1).max(2000),
   challenge,
+  /** Set by the gateway when it sent the browser to the redirect_uri's host: it does not send it on again. */
+  moved: z.literal('1').optional(),
 });
 /** Query of a sign-in start. */
 export type SsoLoginQuery = z.infer<typeof ssoLoginQuerySchema>;
@@ -58,6 +60,11 @@ export const ssoLogoutResultSchema = z.object({
 });
 /** What signing out did. */
 export type SsoLogoutResult = z.infer<typeof ssoLogoutResultSchema>;
+
+/** `GET /sso/failures/:ref`: why a sign-in failed, in the gateway's words (the UI's page gets only `error_ref`). */
+export const ssoFailureSchema = z.object({ type: z.string(), message: z.string() });
+/** A failed sign-in's reason. */
+export type SsoFailure = z.infer<typeof ssoFailureSchema>;
 
 /** One configured provider, for the "Sign in with …" buttons. */
 export const ssoProviderInfoSchema = z.object({ id: z.string(), name: z.string() });

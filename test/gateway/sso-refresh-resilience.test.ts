@@ -149,7 +149,7 @@ describe('a refresh round survives the provider rotating its key or skewing its 
 
 describe('a refresh round checks sessions side by side', () => {
   it('waits for a hanging provider about once per batch, not once per session', async () => {
-    const h = await startSsoHarness({ timeout_seconds: 1 });
+    const h = await startSsoHarness({ timeout_seconds: 1, max_active_keys_per_user: 6 });
     try {
       const sessions = 12;
       for (let i = 0; i < sessions; i++) await h.signIn(i % 2 === 0 ? 'alice' : 'bob');

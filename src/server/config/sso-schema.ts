@@ -31,6 +31,14 @@ const mappingSchema = grantSchema
   })
   .strict();
 
+/** Authorization parameters the gateway's callback cannot work with, and why. */
+const UNSUPPORTED_AUTHORIZATION_PARAMS: Readonly<Record<string, string>> = {
+  response_mode:
+    "the gateway reads the provider's answer from the query of a GET to /sso/callback (form_post or fragment answers never reach it)",
+  request: 'the gateway sends its authorization request as plain parameters, not as a request object',
+  request_uri: 'the gateway sends its authorization request as plain parameters, not by reference',
+};
+
 /** A path under this gateway for the browser to land on after sign-in, or a loopback address. */
 const redirectUri = z.url({
   protocol: /^https?$/,
@@ -72,6 +80,15 @@ export const ssoProviderSchema = z
           message: 'may not set state, nonce, code_challenge(_method), redirect_uri, client_id, response_type or scope',
         },
       )
+      .superRefine((params, context) => {
+        for (const name of Object.keys(params))
+          if (name in UNSUPPORTED_AUTHORIZATION_PARAMS)
+            context.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `${name} is not supported: ${UNSUPPORTED_AUTHORIZATION_PARAMS[name]}`,
+            });
+      })
       .default({}),
     /** Where the provider sends the browser back; default `<gateway address>/sso/callback`. */
     redirect_uri: redirectUri.optional(),
@@ -81,6 +98,11 @@ export const ssoProviderSchema = z
     mappings: z.array(mappingSchema).default([]),
     /** What a user who matches no mapping gets; absent: such a user is refused (403). */
     default_grant: grantSchema.optional(),
+    /**
+     * How many keys of this provider one user holds at once: a sign-in past it revokes the user's
+     * oldest (ending its session). Each key has its own rpm_limit and tpm_limit.
+     */
+    max_active_keys_per_user: positiveInt.default(5),
     /** Lifetime of an issued key; absent: until revoked. */
     key_ttl_seconds: positiveInt.optional(),
     /** How often each session's refresh token is used to check the user still holds the mapped groups. */

@@ -17,7 +17,7 @@ function returnedError(walk: SignInWalk): { error: string | null; description: s
   expect(walk.returned!.searchParams.get('handoff')).toBeNull();
   return {
     error: walk.returned!.searchParams.get('error'),
-    description: walk.returned!.searchParams.get('error_description'),
+    description: walk.failure ?? walk.returned!.searchParams.get('error_description'),
   };
 }
 

@@ -79,6 +79,8 @@ export interface SignInWalk {
   readonly callbackUrl?: string;
   readonly lastStatus: number;
   readonly lastBody: string;
+  /** Why the sign-in failed, as `GET /sso/failures/<error_ref>` says (the UI's address carries only the reference). */
+  readonly failure?: string;
 }
 
 /** The error a sign-in was sent back with (and that it carried no hand-off). */
@@ -87,8 +89,16 @@ export function returnedError(walk: SignInWalk): { error: string | null; descrip
   expect(walk.returned!.searchParams.get('handoff')).toBeNull();
   return {
     error: walk.returned!.searchParams.get('error'),
-    description: walk.returned!.searchParams.get('error_description') ?? '',
+    description: walk.failure ?? walk.returned!.searchParams.get('error_description') ?? '',
   };
+}
+
+/** The gateway's description of a failed sign-in whose return address carries an `error_ref`. */
+export async function failureOf(returned: URL | undefined): Promise<string | undefined> {
+  const ref = returned?.searchParams.get('error_ref');
+  if (!ref) return undefined;
+  const response = await fetch(`${returned!.origin}/sso/failures/${encodeURIComponent(ref)}`);
+  return response.ok ? ((await response.json()) as { message: string }).message : undefined;
 }
 
 /** The gateway harness with a test IdP configured as provider `testidp`. */
@@ -109,17 +119,27 @@ export interface SsoHarness extends GatewayHarness {
   logout(key: string): Promise<{ status: number; body: any }>;
 }
 
-/** Starts the IdP, then the gateway with `sso.providers.testidp` pointing at it. */
+/**
+ * Starts the IdP, then the gateway with `sso.providers.testidp` pointing at it; `sso` adds to the
+ * section (other providers, login_timeout_seconds), `server` sets the server section.
+ */
 export async function startSsoHarness(
   provider: Record<string, unknown> = {},
   accounts: Record<string, IdpAccount> = defaultAccounts(),
   env: NodeJS.ProcessEnv = {},
+  more: {
+    sso?: { providers?: Record<string, unknown>; [key: string]: unknown };
+    server?: Record<string, unknown>;
+  } = {},
 ): Promise<SsoHarness> {
   const idp = await startTestIdp({ accounts });
   const harness = await startGatewayHarness(
     {
+      ...(more.server ? { server: more.server } : {}),
       sso: {
+        ...more.sso,
         providers: {
+          ...more.sso?.providers,
           testidp: {
             name: 'Test IdP',
             issuer: idp.issuer,
@@ -146,11 +166,13 @@ export async function startSsoHarness(
     });
     if (result.stoppedAt?.startsWith(`${harness.url}/sso/callback`) && !result.stoppedAt.startsWith(target))
       return { ...walk, callbackUrl: result.stoppedAt, lastStatus: 302, lastBody: '' };
+    const returned = result.stoppedAt ? new URL(result.stoppedAt) : undefined;
     return {
       ...walk,
-      returned: result.stoppedAt ? new URL(result.stoppedAt) : undefined,
+      returned,
       lastStatus: result.last.response.status,
       lastBody: result.stoppedAt ? '' : await result.last.response.text(),
+      failure: await failureOf(returned),
     };
   };
 

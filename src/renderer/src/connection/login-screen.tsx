@@ -29,8 +29,8 @@ export function LoginScreen({
     failures.find((failure) => failure.field === field)?.message;
   const [providers, setProviders] = useState<readonly SsoProviderInfo[]>([]);
   useEffect(() => {
-    void fetchSsoProviders(bootstrap.gatewayUrl).then(setProviders);
-  }, [bootstrap.gatewayUrl]);
+    void fetchSsoProviders().then(setProviders);
+  }, []);
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -131,7 +131,7 @@ export function LoginScreen({
                 variant="secondary"
                 className="login-submit"
                 data-testid={`sso-${provider.id}`}
-                onClick={() => signInWithProvider(bootstrap.gatewayUrl, provider.id)}
+                onClick={() => signInWithProvider(provider.id)}
               >
                 Sign in with {provider.name}
               </Button>

@@ -5,19 +5,52 @@ import { CopyButton } from '../components/copy-button.js';
 import { ErrorMessage, Loading } from '../components/feedback.js';
 import { AlertIcon } from '../components/icons.js';
 import type { Bootstrap } from './connection.js';
-import { redeemHandoff, signOutKey } from './sso.js';
+import { fetchSsoFailure, redeemHandoff, signOutKey } from './sso.js';
+import { ssoFailureMessage } from './sso-failure-message.js';
 
 type State =
   | { readonly phase: 'redeeming' }
   | { readonly phase: 'issued'; readonly key: SsoIssuedKey }
   | { readonly phase: 'signed-out'; readonly key: SsoIssuedKey; readonly endSessionUrl: string | null }
-  | { readonly phase: 'failed'; readonly error: string };
+  | { readonly phase: 'failed'; readonly error: string; readonly detail?: string }
+  | { readonly phase: 'shown-before'; readonly issued: IssuedNote }
+  | { readonly phase: 'empty' };
 
-/** What the gateway's redirect carried: a hand-off to redeem, or why the sign-in failed. */
+/** What the gateway's redirect carried: a hand-off to redeem, or why the sign-in failed (by reference). */
 export interface SsoReturn {
   readonly handoff?: string;
   readonly error?: string;
-  readonly errorDescription?: string;
+  readonly errorRef?: string;
+}
+
+/** The key this tab was shown, remembered (never its secret) so that a reload can say it exists. */
+interface IssuedNote {
+  readonly prefix: string;
+  readonly user: string | null;
+  readonly providerName: string;
+}
+
+const ISSUED_KEY = 'gatehouse.sso.issued';
+
+function rememberIssued(key: SsoIssuedKey): void {
+  const note: IssuedNote = { prefix: key.key_prefix, user: key.user, providerName: key.provider_name };
+  sessionStorage.setItem(ISSUED_KEY, JSON.stringify(note));
+}
+
+function issuedBefore(): IssuedNote | undefined {
+  try {
+    const note = JSON.parse(sessionStorage.getItem(ISSUED_KEY) ?? 'null') as IssuedNote | null;
+    return note !== null && typeof note.prefix === 'string' ? note : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function initialState(result: SsoReturn): State {
+  if (result.handoff) return { phase: 'redeeming' };
+  if (result.error) return { phase: 'failed', error: ssoFailureMessage(result.error) };
+  const issued = issuedBefore();
+  return issued ? { phase: 'shown-before', issued } : { phase: 'empty' };
 }
 
 let taken: SsoReturn | undefined;
@@ -34,7 +67,7 @@ export function takeSsoReturn(): SsoReturn {
   taken = {
     handoff: params.get('handoff') ?? undefined,
     error: params.get('error') ?? undefined,
-    errorDescription: params.get('error_description') ?? undefined,
+    errorRef: params.get('error_ref') ?? undefined,
   };
   return taken;
 }
@@ -52,24 +85,34 @@ export function SsoResultScreen({
   readonly result: SsoReturn;
   readonly onBack: () => void;
 }) {
-  const [state, setState] = useState<State>(() =>
-    result.handoff
-      ? { phase: 'redeeming' }
-      : { phase: 'failed', error: result.errorDescription ?? result.error ?? 'the sign-in returned nothing' },
-  );
+  const [state, setState] = useState<State>(() => initialState(result));
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!result.handoff) return;
-    redeemHandoff(bootstrap.gatewayUrl, result.handoff).then(
-      (key) => setState({ phase: 'issued', key }),
+    redeemHandoff(result.handoff).then(
+      (key) => {
+        rememberIssued(key);
+        setState({ phase: 'issued', key });
+      },
       (error: unknown) => setState({ phase: 'failed', error: (error as Error).message }),
     );
-  }, [bootstrap.gatewayUrl, result.handoff]);
+  }, [result.handoff]);
+  useEffect(() => {
+    if (!result.errorRef || result.handoff) return;
+    let current = true;
+    void fetchSsoFailure(result.errorRef).then((detail) => {
+      if (current && detail !== undefined) setState((now) => (now.phase === 'failed' ? { ...now, detail } : now));
+    });
+    return () => {
+      current = false;
+    };
+  }, [result.errorRef, result.handoff]);
 
   const signOut = async (key: SsoIssuedKey): Promise<void> => {
     setBusy(true);
     try {
-      const out = await signOutKey(bootstrap.gatewayUrl, key.key);
+      const out = await signOutKey(key.key);
+      sessionStorage.removeItem(ISSUED_KEY);
       setState({ phase: 'signed-out', key, endSessionUrl: out.end_session_url });
     } catch (error) {
       setState({ phase: 'failed', error: (error as Error).message });
@@ -88,6 +131,38 @@ export function SsoResultScreen({
               Sign-in failed
             </h1>
             <ErrorMessage title="No API key was issued" error={state.error} />
+            {state.detail !== undefined && (
+              <p className="muted" data-testid="sso-failure-detail">
+                The gateway says: {state.detail}
+              </p>
+            )}
+          </>
+        )}
+        {state.phase === 'shown-before' && (
+          <>
+            <h1 id="sso-title" className="login-title">
+              Your API key was shown once
+            </h1>
+            <p data-testid="sso-shown-before">
+              The key <code>{state.issued.prefix}…</code>
+              {state.issued.user !== null && <> of {state.issued.user}</>} from {state.issued.providerName} is still
+              active. Gatehouse keeps only a hash of it, so it cannot show it again.
+            </p>
+            <p>
+              If you have the key, revoke it by signing out with it (<code>POST /sso/logout</code> with the key as the
+              bearer token). If you lost it, ask an admin to revoke the key <code>{state.issued.prefix}…</code> on the
+              Keys page, and sign in again for a new one.
+            </p>
+          </>
+        )}
+        {state.phase === 'empty' && (
+          <>
+            <h1 id="sso-title" className="login-title">
+              Nothing to show
+            </h1>
+            <p data-testid="sso-empty">
+              This page shows the API key of a sign-in once, right after it. Sign in again for a new key.
+            </p>
           </>
         )}
         {state.phase === 'issued' && (

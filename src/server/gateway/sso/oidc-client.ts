@@ -80,8 +80,7 @@ export class OidcClient {
   }
 
   /**
-   * The configuration to use once `failed` met an ID token signed by a key its cached JWKS does not
-   * list. openid-client reads the JWKS again on its own only once its copy is a minute old, and keeps
+   * The configuration to use once `failed` met an ID token its cached JWKS cannot verify. openid-client reads the JWKS again on its own only once its copy is a minute old, and keeps
    * it per configuration: a new one, from the same metadata, reads it now. Checks that failed at once
    * share the first replacement.
    */
@@ -101,7 +100,8 @@ export class OidcClient {
 
   /**
    * Runs a grant, recording the token endpoint's answer in `call`. An ID token signed by a key the
-   * cached JWKS lacks is checked once more, from the same answer, against the JWKS read afresh.
+   * cached JWKS lacks, or whose signature fails against the cached key of its `kid` (a key replaced
+   * under the same `kid`), is checked once more, from the same answer, against the JWKS read afresh.
    */
   private async grant<T>(
     config: oidc.Configuration,

@@ -49,9 +49,18 @@ const NOT_AN_ANSWER: ReadonlySet<string> = new Set([
   'OAUTH_PARSE_ERROR',
 ]);
 
-/** An ID token signed with a key the cached JWKS does not list (the provider rotated its keys). */
+/**
+ * An ID token the cached JWKS cannot verify because the provider rotated its keys: signed with a key
+ * the copy does not list, or with a new key published under an old key's `kid` (the signature then
+ * fails against the old one).
+ */
 export function isUnknownSigningKey(error: unknown): boolean {
-  return (error as { code?: string }).code === 'OAUTH_KEY_SELECTION_FAILED';
+  const { code, cause } = error as { code?: string; cause?: { message?: unknown } };
+  // openid-client words the signature's failure in the cause it wraps.
+  return (
+    code === 'OAUTH_KEY_SELECTION_FAILED' ||
+    (code === 'OAUTH_INVALID_RESPONSE' && cause?.message === 'JWT signature verification failed')
+  );
 }
 
 /** The provider refused the gateway's client: an operator's configuration to fix, named without its secret. */

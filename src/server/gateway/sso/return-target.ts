@@ -10,9 +10,15 @@ export type ReturnTarget = { readonly url: URL; readonly kind: 'ui' | 'loopback'
 /**
  * Where a finished sign-in may send the browser: a path under `/ui/` of this gateway (the UI), or an
  * http URL on a loopback address with a port (a tool's own listener). Anything else could carry the
- * hand-off to another site, so it is refused. Returns the target, or an error message.
+ * hand-off to another site, so it is refused. `ownName` says which host names are this gateway's
+ * (localhost and its loopback addresses, `server.allowed_hosts`): a URL under `/ui/` on one of them,
+ * on the gateway's port and scheme, is the UI under another name. Returns the target, or an error message.
  */
-export function parseReturnTarget(value: string, gatewayOrigin: string): ReturnTarget | { problem: string } {
+export function parseReturnTarget(
+  value: string,
+  gatewayOrigin: string,
+  ownName: (hostname: string) => boolean = () => false,
+): ReturnTarget | { problem: string } {
   if (value.startsWith('/')) {
     const url = value.startsWith('//') || value.includes('\\') ? undefined : new URL(value, gatewayOrigin);
     // As the browser resolves it: `/ui/../v1/models` (or with `%2e%2e`) is not under /ui/.
@@ -26,11 +32,23 @@ export function parseReturnTarget(value: string, gatewayOrigin: string): ReturnT
   } catch {
     return { problem: `return_to must be a path under /ui/ or a loopback URL, got '${shorten(value)}'` };
   }
+  if (isOwnUi(url, new URL(gatewayOrigin), ownName)) return { url, kind: 'ui' };
   if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.port === '' || url.username || url.password)
     return {
       problem: `return_to must be a path under /ui/ or http://127.0.0.1:<port>/..., http://[::1]:<port>/... or http://localhost:<port>/..., got '${shorten(value)}'`,
     };
   return { url, kind: 'loopback' };
+}
+
+function isOwnUi(url: URL, gateway: URL, ownName: (hostname: string) => boolean): boolean {
+  return (
+    url.protocol === gateway.protocol &&
+    url.port === gateway.port &&
+    !url.username &&
+    !url.password &&
+    url.pathname.startsWith('/ui/') &&
+    ownName(url.hostname)
+  );
 }
 
 function shorten(value: string): string {

@@ -1,6 +1,7 @@
 import type { SsoProviderConfig } from '../../config/sso-schema.js';
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
+import { z } from 'zod';
+import type { SsoFailure, SsoIssuedKey, SsoLogoutResult, SsoProviderInfo } from '../../../shared/sso-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { newId } from '../keys/key-secret.js';
 import { toKeyRecord } from '../keys/key-view.js';
@@ -69,7 +70,7 @@ export interface SsoServiceDeps {
   readonly clients: ReadonlyMap<string, OidcClient>;
   readonly keys: KeysService;
   /** Makes the key's user and team records (as an admin-issued key's are). */
-  readonly principals: Pick<PrincipalsService, 'ensureForKey' | 'user' | 'bindSsoAccount'>;
+  readonly principals: Pick<PrincipalsService, 'ensureForKey' | 'user' | 'bindSsoAccount' | 'updateUser'>;
   readonly repository: SsoRepository;
   readonly cipher: TokenCipher;
   readonly audit: AuditRepository;
@@ -80,6 +81,10 @@ export interface SsoServiceDeps {
 }
 
 const HANDOFF_TTL_MS = 120_000;
+/** A user record's e-mail, as the admin API takes it. */
+const EMAIL = z.email().max(320);
+/** How long the UI can look up why a sign-in failed (a reload of its page included). */
+const FAILURE_TTL_MS = 600_000;
 const MAX_PENDING = 10_000;
 
 /** sha256, base64url: the S256 of PKCE, used for the hand-off's challenge too. */
@@ -96,6 +101,7 @@ export class SsoService {
   private readonly logins: PendingStore<LoginTransaction>;
   private readonly handoffs: PendingStore<Handoff>;
   private readonly consents: LoopbackConsents<Handoff>;
+  private readonly failures: PendingStore<SsoFailure>;
   private readonly now: () => number;
   /** The sessions behind issued keys: checks, sign-out, admin ends. */
   readonly sessions: SsoSessions;
@@ -107,6 +113,7 @@ export class SsoService {
     this.logins = new PendingStore(deps.loginTimeoutMs, MAX_PENDING, this.now);
     this.handoffs = new PendingStore(HANDOFF_TTL_MS, MAX_PENDING, this.now);
     this.consents = new LoopbackConsents(deps.loginTimeoutMs, MAX_PENDING, this.now);
+    this.failures = new PendingStore(FAILURE_TTL_MS, MAX_PENDING, this.now);
     this.bindings = new IdentityBindings({
       principals: deps.principals,
       audit: (actor, action, target, requestId, details) => this.audit(actor, action, target, requestId, details),
@@ -125,9 +132,11 @@ export class SsoService {
     challenge: string;
     binding: string;
     gatewayOrigin: string;
+    /** Whether a host name is one of this gateway's (see parseReturnTarget). */
+    ownName?: (hostname: string) => boolean;
   }): Promise<string> {
     const client = this.client(input.provider);
-    const target = parseReturnTarget(input.returnTo, input.gatewayOrigin);
+    const target = parseReturnTarget(input.returnTo, input.gatewayOrigin, input.ownName);
     if ('problem' in target) throw new SsoError('invalid_request_error', target.problem);
     const state = randomToken();
     const transaction: LoginTransaction = {
@@ -152,7 +161,7 @@ export class SsoService {
         type: failure.type,
         reason: failure.message,
       });
-      return withParams(target.url, { error: failure.type, error_description: failure.message });
+      return this.failed(target.url, target.kind, failure);
     }
     this.logins.put(state, transaction);
     return url.toString();
@@ -221,9 +230,7 @@ export class SsoService {
     } catch (error) {
       const failure = asSsoError(error);
       this.deps.log('sso sign-in failed', { provider: client.id, type: failure.type, reason: failure.message });
-      return {
-        redirect: withParams(transaction.returnTo, { error: failure.type, error_description: failure.message }),
-      };
+      return { redirect: this.failed(transaction.returnTo, transaction.returnKind, failure) };
     }
   }
 
@@ -260,7 +267,7 @@ export class SsoService {
   }
 
   /** Issues the key of a finished sign-in to the holder of the verifier; the secret is in this answer only. */
-  redeem(input: { handoff: string; verifier: string }, requestId: string): SsoIssuedKey {
+  async redeem(input: { handoff: string; verifier: string }, requestId: string): Promise<SsoIssuedKey> {
     const pending = this.handoffs.take(input.handoff);
     if (pending === undefined)
       throw new SsoError('invalid_request_error', 'handoff is unknown, already redeemed or expired');
@@ -275,10 +282,18 @@ export class SsoService {
     const now = this.now();
     // The user record's id is the stable id from the claims; a mapped team becomes a team record.
     const ensured = this.deps.principals.ensureForKey(pending.user, pending.grant.key.team);
-    for (const event of principalCreations(ensured))
-      this.audit(`sso:${client.id}`, event.action, event.target, requestId, event.details, event.changed);
+    const profile = this.fillProfile(pending.user, pending.claims);
+    for (const event of principalCreations(ensured)) {
+      const details = event.action === 'user.create' ? { ...event.details, ...profile } : event.details;
+      this.audit(`sso:${client.id}`, event.action, event.target, requestId, details, event.changed);
+    }
+    if (ensured.createdUser === null && Object.keys(profile).length > 0)
+      this.audit(`sso:${client.id}`, 'user.update', pending.user, requestId, profile, {
+        topic: 'users',
+        ids: [pending.user],
+      });
     this.bindings.bindIfFree(client, pending.user, account, ensured.createdUser === null, requestId);
-    const team = pending.grant.key.team ?? adminTeam(ensured.team, client.settings);
+    const team = pending.grant.key.team ?? adminTeam(ensured.team, this.mappedTeams());
     const { row, secret } = this.deps.keys.issue(
       {
         ...pending.grant.key,
@@ -314,6 +329,7 @@ export class SsoService {
       groups: pending.grant.matched,
     });
     this.deps.bus.invalidate('api-keys', [row.id]);
+    await this.endOldestPastCap(client, pending.user, requestId);
     return {
       ...toKeyRecord(row, now),
       key: secret,
@@ -341,9 +357,74 @@ export class SsoService {
     };
   }
 
+  /** The origin of the provider's configured redirect_uri, where its sign-ins must start (the cookie is read there). */
+  callbackOrigin(provider: string): string | undefined {
+    const uri = this.client(provider).settings.redirect_uri;
+    return uri === undefined ? undefined : new URL(uri).origin;
+  }
+
+  /** What a failed sign-in's `error_ref` stands for: the gateway's own words, never the address's. */
+  failure(ref: string): SsoFailure | undefined {
+    return this.failures.peek(ref);
+  }
+
+  /**
+   * Where a failed sign-in goes. A program on a loopback port gets the description in the address;
+   * the UI gets only a reference to it, so that a link to the UI's page cannot make it show
+   * someone's text on the gateway's origin.
+   */
+  private failed(returnTo: URL, kind: ReturnTarget['kind'], failure: SsoError): string {
+    if (kind === 'loopback') return withParams(returnTo, { error: failure.type, error_description: failure.message });
+    const ref = randomBytes(18).toString('base64url');
+    this.failures.put(ref, { type: failure.type, message: failure.message });
+    return withParams(returnTo, { error: failure.type, error_ref: ref });
+  }
+
   /** Refuses a provider that is not configured, naming the ones that are. */
   assertProvider(id: string): void {
     this.client(id);
+  }
+
+  /**
+   * Ends the user's oldest sessions of this provider past its max_active_keys_per_user: each sign-in
+   * issues a key with the mapped rpm/tpm limits of its own, which signing in again must not multiply.
+   */
+  private async endOldestPastCap(client: OidcClient, user: string, requestId: string): Promise<void> {
+    const open = this.deps.repository
+      .list({ includeEnded: false, provider: client.id })
+      .filter((session) => session.ownerUser === user);
+    // Newest first: the ones past the cap are the oldest.
+    for (const session of open.slice(client.settings.max_active_keys_per_user))
+      await this.sessions.end(
+        session,
+        `more than ${client.settings.max_active_keys_per_user} active keys (max_active_keys_per_user)`,
+        requestId,
+        `sso:${client.id}`,
+      );
+  }
+
+  /**
+   * Fills the user record's name and e-mail from the claims where the record has none; returns what
+   * it set. A value on
+   * the record is kept: the gateway cannot tell an admin's from an earlier sign-in's, and an admin's
+   * must not be overwritten; clearing it lets the next sign-in fill it again.
+   */
+  private fillProfile(user: string, claims: UserClaims): { name?: string; email?: string } {
+    const record = this.deps.principals.user(user);
+    if (record === undefined) return {};
+    const patch: { name?: string; email?: string } = {};
+    const name = profileText(claims.name);
+    // An address the provider says it has not verified could be anyone's.
+    const email = claims.email_verified === false ? undefined : profileText(claims.email)?.toLowerCase();
+    if (record.name === null && name !== undefined) patch.name = name;
+    if (record.email === null && email !== undefined && EMAIL.safeParse(email).success) patch.email = email;
+    if (Object.keys(patch).length > 0) this.deps.principals.updateUser(user, patch);
+    return patch;
+  }
+
+  /** Every team some configured provider maps: none of them is an admin's to keep on a user record. */
+  private mappedTeams(): ReadonlySet<string> {
+    return new Set([...this.deps.clients.values()].flatMap((client) => teamsOf(client.settings)));
   }
 
   /** Keeps a finished sign-in for its starter to redeem; returns the one-time hand-off. */
@@ -404,19 +485,31 @@ function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** A profile claim fit for a user record: a non-empty string, trimmed, at most 200 characters. */
+function profileText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().normalize('NFC');
+  return text === '' || text.length > 200 ? undefined : text;
+}
+
 /** The account a sign-in is from: the validated ID token's issuer (the configured one, as the provider spells it) and subject. */
 function accountOf(claims: UserClaims, client: OidcClient): SignInAccount {
   return { issuer: typeof claims.iss === 'string' ? claims.iss : client.settings.issuer, subject: claims.sub };
 }
 
 /**
- * The user record's team for a sign-in whose matches set none, when an admin gave it: a team the
- * provider's mappings (or default grant) assign is the provider's to give or withhold, and on the
- * record it may be one mapped from a group the user has since left, which must not outlive the
- * group's removal.
+ * The user record's team for a sign-in whose matches set none, when an admin gave it: a team any
+ * configured provider's mappings (or default grant) assign is that provider's to give or withhold,
+ * and on the record it may be one mapped from a group the user has since left, which must not outlive
+ * the group's removal (nor come back through a sign-in with another provider).
  */
-function adminTeam(recordTeam: string | null, provider: SsoProviderConfig): string | null {
-  if (recordTeam === null) return null;
-  const mapped = [...provider.mappings, ...(provider.default_grant ? [provider.default_grant] : [])];
-  return mapped.some((grant) => grant.team === recordTeam) ? null : recordTeam;
+function adminTeam(recordTeam: string | null, mappedTeams: ReadonlySet<string>): string | null {
+  return recordTeam === null || mappedTeams.has(recordTeam) ? null : recordTeam;
+}
+
+/** The teams a provider's mappings (or default grant) assign. */
+function teamsOf(provider: SsoProviderConfig): string[] {
+  return [...provider.mappings, ...(provider.default_grant ? [provider.default_grant] : [])].flatMap((grant) =>
+    grant.team === undefined ? [] : [grant.team],
+  );
 }

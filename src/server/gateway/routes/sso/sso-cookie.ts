@@ -16,13 +16,14 @@ export function readBinding(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The browser's binding, set when it has none. SameSite=Lax: the provider's redirect back is a
- * top-level GET from another site, which Lax lets through and Strict would not.
+ * The browser's binding, made when it has none, and set again each time with a fresh Max-Age: a
+ * binding kept from an earlier sign-in would otherwise expire at that sign-in's deadline, in the
+ * middle of this one. SameSite=Lax: the provider's redirect back is a top-level GET from another
+ * site, which Lax lets through and Strict would not.
  */
 export function ensureBinding(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): string {
   const existing = readBinding(request);
-  if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
-  const binding = randomBytes(24).toString('base64url');
+  const binding = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
   const secure = request.protocol === 'https' ? '; Secure' : '';
   reply.header(
     'set-cookie',

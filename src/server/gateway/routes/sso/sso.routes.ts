@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, unauthorized } from '../../../http/errors.js';
+import { AppError, ERROR_STATUS, unauthorized } from '../../../http/errors.js';
 import { bearerToken, missingBearerMessage } from '../../../http/secrets.js';
 import {
   ssoCallbackQuerySchema,
+  ssoFailureSchema,
   ssoIssuedKeySchema,
   ssoLoginQuerySchema,
   ssoLogoutResultSchema,
@@ -11,8 +12,15 @@ import {
   ssoRedeemSchema,
 } from '../../../../shared/sso-api.js';
 import { SsoError } from '../../sso/sso-errors.js';
+import { z } from 'zod';
+import { canonicalHostName } from '../../../http/host-check.js';
+import { renderCallbackErrorPage } from './callback-error-page.js';
+import { CONSENT_PAGE_HEADERS } from './consent-page.js';
 import { consentRoutes } from './consent.routes.js';
 import { ensureBinding, readBinding } from './sso-cookie.js';
+
+/** The loopback names a browser on this machine reaches the gateway by. */
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * `/sso/*`: sign-in with an OpenID provider (login, callback), the user's confirmation of a hand-off
@@ -26,6 +34,7 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
     throw error instanceof SsoError ? new AppError(error.type, error.message) : error;
   });
   const noStore = { 'cache-control': 'no-store' };
+  const ownNames = new Set(config.server.allowed_hosts.map(canonicalHostName));
   await app.register(consentRoutes);
 
   typed.get('/providers', { schema: { response: { 200: ssoProviderListSchema } } }, async () => ({
@@ -43,27 +52,68 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
+      const { provider, return_to: returnTo, challenge, moved } = request.query;
+      const origin = `${request.protocol}://${request.host}`;
+      // The cookie must be set on the host the provider sends the browser back to, or the callback
+      // finds none: a sign-in reached under another name (localhost for 127.0.0.1, an alias) starts
+      // again there, coming back afterwards to the page it started from.
+      const callbackOrigin = sso.callbackOrigin(provider);
+      if (callbackOrigin !== undefined && new URL(callbackOrigin).host !== request.host && moved === undefined) {
+        const back = returnTo.startsWith('/') && !returnTo.startsWith('//') ? new URL(returnTo, origin) : returnTo;
+        const query = new URLSearchParams({ provider, return_to: back.toString(), challenge, moved: '1' });
+        return reply.headers(noStore).redirect(`${callbackOrigin}/sso/login?${query}`, 302);
+      }
       const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
       const location = await sso.startLogin({
-        provider: request.query.provider,
-        returnTo: request.query.return_to,
-        challenge: request.query.challenge,
+        provider,
+        returnTo,
+        challenge,
         binding,
-        gatewayOrigin: `${request.protocol}://${request.host}`,
+        gatewayOrigin: origin,
+        ownName: (hostname) => LOOPBACK_NAMES.has(hostname) || ownNames.has(canonicalHostName(hostname)),
       });
       return reply.headers(noStore).redirect(location, 302);
     },
   );
 
   typed.get('/callback', { schema: { querystring: ssoCallbackQuerySchema } }, async (request, reply) => {
-    const outcome = await sso.callback(request.query, readBinding(request), request.id);
-    return reply.headers(noStore).redirect(outcome.redirect, 302);
+    try {
+      const outcome = await sso.callback(request.query, readBinding(request), request.id);
+      return reply.headers(noStore).redirect(outcome.redirect, 302);
+    } catch (error) {
+      // A person, not a program, reads this: the browser was sent here by the provider.
+      if (!(error instanceof SsoError) || !request.headers.accept?.includes('text/html')) throw error;
+      return reply
+        .code(ERROR_STATUS[error.type])
+        .headers(CONSENT_PAGE_HEADERS)
+        .send(renderCallbackErrorPage(error.message));
+    }
   });
+
+  typed.get(
+    '/failures/:ref',
+    {
+      schema: {
+        params: z.object({ ref: z.string().min(1).max(100) }),
+        response: { 200: ssoFailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const failure = sso.failure(request.params.ref);
+      if (failure === undefined)
+        throw new SsoError('not_found_error', 'this failed sign-in is unknown or too old to look up');
+      return reply.headers(noStore).send(failure);
+    },
+  );
 
   typed.post(
     '/redeem',
     { schema: { body: ssoRedeemSchema, response: { 201: ssoIssuedKeySchema } } },
-    async (request, reply) => reply.code(201).headers(noStore).send(sso.redeem(request.body, request.id)),
+    async (request, reply) =>
+      reply
+        .code(201)
+        .headers(noStore)
+        .send(await sso.redeem(request.body, request.id)),
   );
 
   typed.post('/logout', { schema: { response: { 200: ssoLogoutResultSchema } } }, async (request) => {
