@@ -6,7 +6,13 @@
  */
 import { isIP } from 'node:net';
 import { isUnspecified } from '../server/ui-addresses.js';
-import { GatewayUnreachableError, LoginError, loginWithBrowser, openSystemBrowser } from './sso-login.js';
+import {
+  GatewayUnreachableError,
+  LoginArgumentError,
+  LoginError,
+  loginWithBrowser,
+  openSystemBrowser,
+} from './sso-login.js';
 
 const USAGE =
   'usage: npm run login -- [--gateway <url>] [--provider <id>] [--no-browser] [--timeout <seconds>] [--json]';
@@ -151,6 +157,8 @@ async function main(args: readonly string[]): Promise<void> {
   } catch (error) {
     if (error instanceof GatewayUnreachableError)
       fail(`${error.message}: is it running? Pass --gateway <url> or set GATEHOUSE_GATEWAY_URL`, 1);
+    // Which provider is the caller's choice to make: a bad-arguments exit, as a missing value is.
+    if (error instanceof LoginArgumentError) fail(`${error.message}\n${USAGE}`, 2);
     if (error instanceof LoginError || error instanceof TypeError) fail((error as Error).message, 1);
     throw error;
   }

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ssoIssuedKeySchema, ssoProviderListSchema, type SsoIssuedKey } from '../shared/sso-api.js';
+import {
+  ssoIssuedKeySchema,
+  ssoProviderListSchema,
+  type SsoIssuedKey,
+  type SsoProviderInfo,
+} from '../shared/sso-api.js';
 
 /** Options of a sign-in from a tool. */
 export interface LoginOptions {
@@ -21,6 +26,14 @@ export class LoginError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'LoginError';
+  }
+}
+
+/** The command was asked for something it cannot choose by itself (which provider): a bad-arguments exit. */
+export class LoginArgumentError extends LoginError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginArgumentError';
   }
 }
 
@@ -79,22 +92,21 @@ const page = (title: string, text: string): string =>
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-async function chooseProvider(gatewayUrl: string, wanted: string | undefined): Promise<string> {
+async function chooseProvider(gatewayUrl: string, wanted: string | undefined): Promise<SsoProviderInfo> {
   const response = await fetchGateway(gatewayUrl, '/sso/providers');
   if (!response.ok) throw new LoginError(`${gatewayUrl}/sso/providers answered ${response.status}`);
   const { data } = ssoProviderListSchema.parse(await response.json());
   if (data.length === 0)
     throw new LoginError(`the gateway at ${gatewayUrl} has no single sign-on provider (sso.providers)`);
+  const offered = data.map((p) => `${p.id} (${p.name})`).join(', ');
   if (wanted !== undefined) {
-    if (!data.some((p) => p.id === wanted))
-      throw new LoginError(`no provider '${wanted}'; the gateway offers: ${data.map((p) => p.id).join(', ')}`);
-    return wanted;
+    const chosen = data.find((p) => p.id === wanted);
+    if (chosen === undefined) throw new LoginArgumentError(`no provider '${wanted}'; the gateway offers: ${offered}`);
+    return chosen;
   }
   if (data.length > 1)
-    throw new LoginError(
-      `the gateway offers several providers; choose one with --provider: ${data.map((p) => p.id).join(', ')}`,
-    );
-  return data[0]!.id;
+    throw new LoginArgumentError(`the gateway offers several providers; choose one with --provider: ${offered}`);
+  return data[0]!;
 }
 
 /**
@@ -114,7 +126,7 @@ async function chooseProvider(gatewayUrl: string, wanted: string | undefined): P
  */
 export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssuedKey> {
   const gatewayUrl = options.gatewayUrl.replace(/\/+$/, '');
-  const provider = await chooseProvider(gatewayUrl, options.provider);
+  const { id: provider, name: providerName } = await chooseProvider(gatewayUrl, options.provider);
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const state = randomBytes(16).toString('base64url');
@@ -210,7 +222,7 @@ export async function loginWithBrowser(options: LoginOptions): Promise<SsoIssued
       timer.unref();
     });
     options.tell(
-      `Sign in with ${provider} in your browser. If it does not open, open this URL:\n\n  ${startUrl}\n\n` +
+      `Sign in with ${providerName} in your browser. If it does not open, open this URL:\n\n  ${startUrl}\n\n` +
         `The gateway then asks whether the program listening on 127.0.0.1:${port} may have an API key:\n` +
         `that is this command, so choose Allow.\n`,
     );

@@ -56,6 +56,7 @@ describe('npm run login: loopback-redirect sign-in for tools', () => {
     expect(finalPage).toContain('Your API key is in the terminal');
     const key = result.stdout.trim();
     expect(key).toMatch(/^gk-[\w-]{40,}$/);
+    expect(result.stderr).toContain('Sign in with Test IdP in your browser');
     expect(result.stderr).toContain('Signed in as alice@example.com with Test IdP');
     expect(result.stderr).toContain('team ml');
     expect(result.stderr).not.toContain(key);
@@ -113,8 +114,9 @@ describe('npm run login: loopback-redirect sign-in for tools', () => {
 
   it('names the providers when the one asked for does not exist, and times out when nobody signs in', async () => {
     const unknown = await runLogin(h, ['--provider', 'nope'], async () => {});
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("no provider 'nope'; the gateway offers: testidp");
+    // The provider is the caller's to choose: a bad-arguments exit, naming each provider by id and name.
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("no provider 'nope'; the gateway offers: testidp (Test IdP)");
     const idle = await runLogin(h, ['--timeout', '1'], async () => {});
     expect(idle.code).toBe(1);
     expect(idle.stderr).toContain('no sign-in within 1 s');
