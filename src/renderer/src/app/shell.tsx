@@ -8,6 +8,7 @@ import { useGlobalShortcuts } from './shortcuts.js';
 import { Screen } from './routes.js';
 import { href, navigate, useLocation } from './router.js';
 import { Sidebar } from './sidebar.js';
+import { ErrorBoundary } from '../components/error-boundary.js';
 import { useScreenChangeFocus } from './use-screen-change-focus.js';
 
 /** Sidebar plus the current screen, and the app-wide shortcuts. */
@@ -59,7 +60,10 @@ export function Shell() {
       <Sidebar id="sidebar" onShowShortcuts={showHelp} onClose={closeMenu} />
       {menu && <div className="menu-backdrop" aria-hidden="true" onClick={closeMenu} />}
       <main className="main" id="main" key={location.path}>
-        <Screen path={location.path} />
+        {/* A screen that fails to render shows the failure in its place; the sidebar stays usable. */}
+        <ErrorBoundary resetKey={location.search}>
+          <Screen path={location.path} />
+        </ErrorBoundary>
       </main>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
       <LeavePrompt />

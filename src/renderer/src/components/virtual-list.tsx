@@ -7,6 +7,8 @@ import { useListNavigation } from '../lib/use-list-navigation.js';
 export interface VirtualListProps {
   readonly count: number;
   readonly rowHeight: number;
+  /** The height of a row taller than `rowHeight` (one with a note under it); keep it stable (`useCallback`). */
+  readonly rowHeightOf?: (index: number) => number;
   readonly renderRow: (index: number, selected: boolean) => ReactNode;
   readonly rowKey?: (index: number) => string | number;
   /** The row's accessible name, when its text alone would not say what it is (a row of columns). */
@@ -44,6 +46,7 @@ export interface VirtualListProps {
 export function VirtualList({
   count,
   rowHeight,
+  rowHeightOf,
   renderRow,
   rowKey,
   rowLabel,
@@ -71,7 +74,7 @@ export function VirtualList({
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => parent.current,
-    estimateSize: () => rowHeight,
+    estimateSize: (index) => rowHeightOf?.(index) ?? rowHeight,
     overscan: 12,
     getItemKey: rowKey,
   });
@@ -87,6 +90,11 @@ export function VirtualList({
     onEnd,
     onMoveUnread,
   });
+
+  // Sizes are remembered per row: a row that grows or shrinks without the count changing is laid out again.
+  useEffect(() => {
+    if (rowHeightOf) virtualizer.measure();
+  }, [rowHeightOf, virtualizer]);
 
   useEffect(() => {
     if (selected >= 0 && selected < count) virtualizer.scrollToIndex(selected, { align: 'auto' });

@@ -11,6 +11,15 @@ export function compareKeys(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/**
+ * The content of one document of a state, undefined when the state has no such key. An own-property
+ * lookup: document keys are any string, and `objects.toString` or `"constructor" in objects` would
+ * otherwise find Object.prototype's members.
+ */
+export function documentContent(objects: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(objects, key) ? objects[key] : undefined;
+}
+
 /** The changes that turn one set of documents into another (compare, restore previews). */
 export function diffStates(
   before: Readonly<Record<string, string>>,
@@ -18,11 +27,12 @@ export function diffStates(
 ): Change[] {
   const changes: Change[] = [];
   for (const [key, content] of Object.entries(after)) {
-    if (!(key in before)) changes.push({ key, type: 'create', after: content });
-    else if (before[key] !== content) changes.push({ key, type: 'update', before: before[key], after: content });
+    const previous = documentContent(before, key);
+    if (previous === undefined) changes.push({ key, type: 'create', after: content });
+    else if (previous !== content) changes.push({ key, type: 'update', before: previous, after: content });
   }
   for (const [key, content] of Object.entries(before)) {
-    if (!(key in after)) changes.push({ key, type: 'delete', before: content });
+    if (!Object.hasOwn(after, key)) changes.push({ key, type: 'delete', before: content });
   }
   return changes.sort((a, b) => compareKeys(a.key, b.key));
 }

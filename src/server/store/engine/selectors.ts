@@ -44,13 +44,28 @@ export interface ScopeRows {
   readonly namespace: NamespaceRow | undefined;
   readonly branch: BranchRow | undefined;
   readonly head: number;
+  /**
+   * The namespace's branches, oldest first, listed only when the scope's branch does not exist (empty
+   * otherwise): a refusal then names the ones there are, since the scope's may be a typo.
+   */
+  readonly branchNames: readonly string[];
 }
 
 /** Looks up a scope's namespace and branch. */
 export function lookupScope(repo: StoreRepository, scope: Scope): ScopeRows {
   const namespace = repo.namespace(scope.namespace);
   const branch = namespace ? repo.branch(namespace.id, scope.branch) : undefined;
-  return { scope, namespace, branch, head: branch?.headRevision ?? 0 };
+  const branchNames = namespace && !branch ? repo.branchesOf(namespace.id).map((row) => row.name) : [];
+  return { scope, namespace, branch, head: branch?.headRevision ?? 0, branchNames };
+}
+
+/** Names branches for a message: `"main", "canary"`, the first five and how many more. */
+export function listBranchNames(names: readonly string[]): string {
+  const shown = names
+    .slice(0, 5)
+    .map((name) => `"${name}"`)
+    .join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** A state to read: a revision and the branch whose history holds it (none for revision 0). */
@@ -139,6 +154,21 @@ export function branchHeadTarget(repo: StoreRepository, rows: ScopeRows, name: s
 /** 409 when the caller's `expected_revision` is not the branch head (compare-and-swap). */
 export function checkExpectedRevision(rows: ScopeRows, expected: number | null | undefined): void {
   if (expected === undefined || expected === null || expected === rows.head) return;
+  // No write made this branch: "retry with expected_revision 0" would create it, and a mistyped
+  // name is the likelier cause than a write that came first.
+  if (!rows.branch) {
+    const branches =
+      rows.branchNames.length > 0
+        ? `its branches are ${listBranchNames(rows.branchNames)}`
+        : 'the namespace has no branches';
+    throw new StoreError(
+      'conflict',
+      `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so it is not at the ` +
+        `expected_revision ${expected}; ${branches}. To start this branch, write without expected_revision ` +
+        '(or with expected_revision 0)',
+      rows.head,
+    );
+  }
   throw new StoreError(
     'conflict',
     `branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}" is at revision ${rows.head}, not the expected_revision ${expected}: ` +

@@ -1,4 +1,5 @@
 import type { DiffLine } from '../../lib/text-diff.js';
+import type { RowPlace } from './virtual-table-body.js';
 import { VisibleText } from './visible-text.js';
 
 // The carriage return of a CRLF line is only worth showing where it is what changed.
@@ -51,9 +52,9 @@ export function DiffLineText({ line }: { readonly line: DiffLine | undefined }) 
 const SIGN = { add: '+', del: '−', context: ' ' } as const;
 
 /** One row of the unified layout: old and new line numbers, sign, text. */
-export function UnifiedRow({ line }: { readonly line: DiffLine }) {
+export function UnifiedRow({ line, place }: { readonly line: DiffLine; readonly place?: RowPlace }) {
   return (
-    <tr className={`diff-row diff-${line.kind}`}>
+    <tr className={`diff-row diff-${line.kind}`} {...place}>
       <td className="diff-ln">{line.oldNo}</td>
       <td className="diff-ln">{line.newNo}</td>
       <td className="diff-sign">{SIGN[line.kind]}</td>
@@ -65,7 +66,15 @@ export function UnifiedRow({ line }: { readonly line: DiffLine }) {
 }
 
 /** One row of the side-by-side layout: old line left, new line right. */
-export function SplitRow({ left, right }: { readonly left?: DiffLine; readonly right?: DiffLine }) {
+export function SplitRow({
+  left,
+  right,
+  place,
+}: {
+  readonly left?: DiffLine;
+  readonly right?: DiffLine;
+  readonly place?: RowPlace;
+}) {
   const side = (line: DiffLine | undefined, which: 'old' | 'new') => {
     const kind = line ? line.kind : 'empty';
     return (
@@ -78,7 +87,7 @@ export function SplitRow({ left, right }: { readonly left?: DiffLine; readonly r
     );
   };
   return (
-    <tr className="diff-row">
+    <tr className="diff-row" {...place}>
       {side(left, 'old')}
       {side(right, 'new')}
     </tr>

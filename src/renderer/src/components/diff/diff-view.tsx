@@ -1,12 +1,15 @@
-import { Fragment, useMemo, useState } from 'react';
-import { diffLines, foldContext, splitLines, toSplitRows, type DiffLine, type Hunk } from '../../lib/text-diff.js';
+import { useMemo, useRef, useState } from 'react';
+import { diffLines, foldContext, splitLines, type Hunk } from '../../lib/text-diff.js';
 import type { DiffMode } from '../../lib/diff-mode.js';
+import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { useElementWidth } from '../../lib/use-element-width.js';
 
 /** The narrowest pane a side-by-side diff fits in (the `min-width` of `.diff-split` in store.css). */
 const SPLIT_MIN_WIDTH = 440;
 import { SplitRow, UnifiedRow } from './diff-line-text.js';
+import { diffTableRows } from './diff-rows.js';
+import { VirtualTableBody, type RowPlace } from './virtual-table-body.js';
 import { VisibleText } from './visible-text.js';
 
 /** Rows rendered before "show everything": a 1 MB document should not freeze the window. */
@@ -16,13 +19,15 @@ function GapRow({
   hunk,
   columns,
   onExpand,
+  place,
 }: {
   readonly hunk: Hunk;
   readonly columns: number;
   readonly onExpand: () => void;
+  readonly place?: RowPlace;
 }) {
   return (
-    <tr className="diff-gap">
+    <tr className="diff-gap" {...place}>
       <td colSpan={columns}>
         <button type="button" className="diff-gap-button" onClick={onExpand}>
           Show {plural(hunk.end - hunk.start, 'unchanged line')}
@@ -53,11 +58,6 @@ function HiddenHeader({ names }: { readonly names: readonly string[] }) {
 const SPLIT_HEADERS = ['Old line', 'Before', 'New line', 'After'];
 const UNIFIED_HEADERS = ['Old line', 'New line', 'Change', 'Text'];
 
-function rowsOf(lines: readonly DiffLine[], mode: DiffMode) {
-  if (mode === 'unified') return lines.map((line, index) => <UnifiedRow key={index} line={line} />);
-  return toSplitRows(lines).map((row, index) => <SplitRow key={index} left={row.left} right={row.right} />);
-}
-
 /**
  * A line diff of two versions of one document, side by side or unified, with changed words
  * highlighted and long unchanged stretches folded. `before` undefined: created; `after` undefined: deleted.
@@ -84,26 +84,39 @@ export function DiffView({
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [showAll, setShowAll] = useState(false);
 
+  const rows = useMemo(() => diffTableRows(lines, hunks, expanded, mode), [lines, hunks, expanded, mode]);
+
   if (lines.length === 0) {
     return <div className="diff-note">{after === '' || before === '' ? 'The document is empty.' : 'No changes.'}</div>;
   }
-  let budget = showAll ? Infinity : RENDER_LIMIT;
-  const body = hunks.map((hunk) => {
-    if (budget <= 0) return null;
-    if (hunk.kind === 'gap' && !expanded.has(hunk.start)) {
-      return (
-        <GapRow
-          key={hunk.start}
-          hunk={hunk}
-          columns={4}
-          onExpand={() => setExpanded(new Set(expanded).add(hunk.start))}
-        />
-      );
+  const cut = !showAll && rows.length > RENDER_LIMIT;
+  // Past the limit, "Show all" renders only the rows in view: tens of thousands of rows at once would
+  // freeze the window.
+  const virtual = showAll && rows.length > RENDER_LIMIT;
+  const renderRow = (index: number, place?: RowPlace) => {
+    const row = rows[index]!;
+    switch (row.kind) {
+      case 'gap':
+        return (
+          <GapRow
+            key={index}
+            hunk={row.hunk}
+            columns={4}
+            onExpand={() => setExpanded(new Set(expanded).add(row.hunk.start))}
+            place={place}
+          />
+        );
+      case 'unified':
+        return <UnifiedRow key={index} line={row.line} place={place} />;
+      case 'split':
+        return <SplitRow key={index} left={row.row.left} right={row.row.right} place={place} />;
+      default:
+        return assertNever(row);
     }
-    const slice = lines.slice(hunk.start, Math.min(hunk.end, hunk.start + budget));
-    budget -= slice.length;
-    return <Fragment key={hunk.start}>{rowsOf(slice, mode)}</Fragment>;
-  });
+  };
+  // What the button promises is what it adds: rows of this layout (a side-by-side row holds a
+  // deleted line and the added one beside it), not the unified diff's lines.
+  const lineRows = rows.reduce((count, row) => (row.kind === 'gap' ? count : count + 1), 0);
   return (
     <div className="diff-scroll" ref={frame}>
       {narrow && (
@@ -111,7 +124,14 @@ export function DiffView({
           Shown unified: this pane is too narrow for side by side.
         </div>
       )}
-      <table className={`diff-table diff-${mode}`} aria-label={label} data-testid="diff-view" data-mode={mode}>
+      <table
+        className={`diff-table diff-${mode}`}
+        aria-label={label}
+        aria-rowcount={virtual ? rows.length + 1 : undefined}
+        data-testid="diff-view"
+        data-mode={mode}
+        data-virtual={virtual || undefined}
+      >
         {mode === 'split' ? (
           <colgroup>
             <col className="diff-col-ln" />
@@ -128,11 +148,15 @@ export function DiffView({
           </colgroup>
         )}
         <HiddenHeader names={mode === 'split' ? SPLIT_HEADERS : UNIFIED_HEADERS} />
-        <tbody>{body}</tbody>
+        {virtual ? (
+          <VirtualTableBody count={rows.length} columns={4} scroller={frame} renderRow={renderRow} />
+        ) : (
+          <tbody>{Array.from({ length: cut ? RENDER_LIMIT : rows.length }, (_, index) => renderRow(index))}</tbody>
+        )}
       </table>
-      {budget <= 0 && !showAll && (
+      {cut && (
         <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
-          Show all {plural(lines.length, 'line')}
+          Show all {plural(lineRows, mode === 'split' ? 'row' : 'line')}
         </button>
       )}
     </div>
@@ -143,26 +167,37 @@ export function DiffView({
 export function ContentView({ content, label }: { readonly content: string; readonly label: string }) {
   const lines = useMemo(() => splitLines(content), [content]);
   const [showAll, setShowAll] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
   if (lines.length === 0) return <div className="diff-note">The document is empty.</div>;
-  const shown = showAll ? lines : lines.slice(0, RENDER_LIMIT);
+  const cut = !showAll && lines.length > RENDER_LIMIT;
+  const virtual = showAll && lines.length > RENDER_LIMIT;
+  const renderRow = (index: number, place?: RowPlace) => (
+    <tr key={index} className="diff-row" {...place}>
+      <td className="diff-ln">{index + 1}</td>
+      <td className="diff-code">{lines[index] ? <VisibleText text={lines[index]} /> : null}</td>
+    </tr>
+  );
   return (
-    <div className="diff-scroll">
-      <table className="diff-table diff-plain" aria-label={label} data-testid="content-view">
+    <div className="diff-scroll" ref={frame}>
+      <table
+        className="diff-table diff-plain"
+        aria-label={label}
+        aria-rowcount={virtual ? lines.length + 1 : undefined}
+        data-testid="content-view"
+        data-virtual={virtual || undefined}
+      >
         <colgroup>
           <col className="diff-col-ln" />
           <col />
         </colgroup>
         <HiddenHeader names={['Line', 'Text']} />
-        <tbody>
-          {shown.map((line, index) => (
-            <tr key={index} className="diff-row">
-              <td className="diff-ln">{index + 1}</td>
-              <td className="diff-code">{line ? <VisibleText text={line} /> : null}</td>
-            </tr>
-          ))}
-        </tbody>
+        {virtual ? (
+          <VirtualTableBody count={lines.length} columns={2} scroller={frame} renderRow={renderRow} />
+        ) : (
+          <tbody>{Array.from({ length: cut ? RENDER_LIMIT : lines.length }, (_, index) => renderRow(index))}</tbody>
+        )}
       </table>
-      {shown.length < lines.length && (
+      {cut && (
         <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
           Show all {plural(lines.length, 'line')}
         </button>

@@ -6,7 +6,7 @@ import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { RestoreIcon, UndoIcon } from '../../components/icons.js';
 import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
-import { compareKeys } from '../../lib/state-diff.js';
+import { compareKeys, documentContent } from '../../lib/state-diff.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
@@ -82,7 +82,8 @@ function DocumentsView() {
   const keys = useMemo(() => Object.keys(state.data?.objects ?? {}).sort(compareKeys), [state.data]);
   const shown = useFilteredKeys(keys, filter);
   const selectedKey = params.get('key') ?? shown[0];
-  const content = selectedKey !== undefined ? state.data?.objects[selectedKey] : undefined;
+  const content =
+    selectedKey !== undefined && state.data ? documentContent(state.data.objects, selectedKey) : undefined;
   const select = (key: string): void => updateSearch({ key });
   // Rollback reaches the branch's own history; a checkpoint of another branch is restored instead,
   // as on the Checkpoints screen.

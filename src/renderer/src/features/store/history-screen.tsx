@@ -9,7 +9,8 @@ import { plural } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
 import { checkpointsByRevision } from './checkpoint-marks.js';
-import { LogRow } from './log-row.js';
+import { LOG_ROW_HEIGHT, LogRow, PRUNED_LOG_ROW_HEIGHT } from './log-row.js';
+import { prunedParents } from './pruned-history.js';
 import { RevisionDetail } from './revision-detail.js';
 import { EmptyBranch } from './store-empty.js';
 import { scopeQuery, useScope } from './use-scope.js';
@@ -54,6 +55,15 @@ function HistoryView() {
   const selectedId = problem ? undefined : (requested ?? entries[0]?.id);
   const selectedIndex = entries.findIndex((entry) => entry.id === selectedId);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
+  // Where gc cut the branch's history; one document's log skips revisions anyway, so says nothing of it.
+  const pruned = useMemo(
+    () => (documentKey ? new Map<number, number>() : prunedParents(entries, !hasNextPage)),
+    [documentKey, entries, hasNextPage],
+  );
+  const rowHeightOf = useCallback(
+    (index: number) => (pruned.has(entries[index]?.id ?? 0) ? PRUNED_LOG_ROW_HEIGHT : LOG_ROW_HEIGHT),
+    [pruned, entries],
+  );
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -165,7 +175,8 @@ function HistoryView() {
           label="Revisions"
           testId="log-list"
           count={entries.length}
-          rowHeight={60}
+          rowHeight={LOG_ROW_HEIGHT}
+          rowHeightOf={rowHeightOf}
           autoFocus
           selected={selectedIndex}
           onSelect={(index) => {
@@ -182,6 +193,7 @@ function HistoryView() {
               entry={entries[index]!}
               head={entries[index]!.id === headId}
               checkpoints={checkpoints.get(entries[index]!.id)}
+              prunedUpTo={pruned.get(entries[index]!.id)}
             />
           )}
         />
@@ -202,6 +214,7 @@ function HistoryView() {
             checkpoints={checkpoints.get(selectedId) ?? []}
             preferredKey={documentKey || undefined}
             fromLog={selectedIndex >= 0 ? entries[selectedIndex] : undefined}
+            parentRemoved={selectedId !== undefined && pruned.has(selectedId)}
             focusToken={detailFocus?.id === selectedId ? detailFocus.count : 0}
           />
         )}

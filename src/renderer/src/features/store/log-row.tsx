@@ -5,6 +5,7 @@ import { VisibleName } from '../../components/diff/visible-text.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { CheckpointMark } from './checkpoint-marks.js';
+import { splitMessage } from './revision-message.js';
 
 /** Up to two changed keys, then "+N more". */
 function ChangedKeys({ entry }: { readonly entry: LogEntry }) {
@@ -23,20 +24,29 @@ function ChangedKeys({ entry }: { readonly entry: LogEntry }) {
   );
 }
 
-/** One revision in the history list: message, checkpoints, id, time and changed keys. */
+/** The height of a log row, and of one with the note that gc removed the revisions below it. */
+export const LOG_ROW_HEIGHT = 60;
+export const PRUNED_LOG_ROW_HEIGHT = 84;
+
+/**
+ * One revision in the history list: message, checkpoints, id, time and changed keys; with `prunedUpTo`,
+ * a note under it that gc removed the older revisions up to that one (its parent), where the log jumps.
+ */
 export function LogRow({
   entry,
   head,
   checkpoints = [],
+  prunedUpTo,
 }: {
   readonly entry: LogEntry;
   readonly head: boolean;
   readonly checkpoints?: readonly string[];
+  readonly prunedUpTo?: number;
 }) {
   return (
     <div className="log-row" data-testid="log-row" data-revision={entry.id}>
       <div className="log-row-top">
-        <span className="log-row-message">{entry.message || '(no message)'}</span>
+        <span className="log-row-message">{splitMessage(entry.message).title || '(no message)'}</span>
         <CheckpointMark names={checkpoints} />
         {head && <Badge tone="accent">head</Badge>}
       </div>
@@ -49,6 +59,11 @@ export function LogRow({
           <ChangedKeys entry={entry} />
         </span>
       </div>
+      {prunedUpTo !== undefined && (
+        <div className="log-row-pruned" data-testid="log-pruned">
+          Older revisions up to #{prunedUpTo} were removed by garbage collection
+        </div>
+      )}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { revisionSource } from './actions/source.js';
 import { ChangesView } from './changes-view.js';
+import { RevisionMessage } from './revision-message.js';
 import { scopeQuery } from './use-scope.js';
 
 type Action = 'rollback' | 'restore' | 'branch' | undefined;
@@ -34,6 +35,7 @@ export function RevisionDetail({
   preferredKey,
   fromLog,
   focusToken,
+  parentRemoved = false,
 }: {
   readonly scope: StoreScope;
   readonly id: number;
@@ -45,6 +47,8 @@ export function RevisionDetail({
   readonly preferredKey?: string;
   readonly fromLog?: LogEntry;
   readonly focusToken: number;
+  /** gc removed the parent revision: it is named as gone, and nothing offers to compare with it. */
+  readonly parentRemoved?: boolean;
 }) {
   // The log lists keys and types only, so the diffs' contents come with the revision itself; the
   // log's entry draws the header meanwhile.
@@ -72,7 +76,7 @@ export function RevisionDetail({
     <div className="revision-detail" data-testid="revision-detail">
       <header className="revision-header">
         <div className="revision-header-text">
-          <h2 className="revision-title">{entry.message || '(no message)'}</h2>
+          <RevisionMessage message={entry.message} />
           <div className="revision-meta">
             <span className="mono">#{entry.id}</span>
             <span>on {entry.branch}</span>
@@ -80,6 +84,7 @@ export function RevisionDetail({
               {entry.parent_id ? (
                 <>
                   parent <span className="mono">#{entry.parent_id}</span>
+                  {parentRemoved && ' (removed by garbage collection)'}
                 </>
               ) : (
                 'first revision'
@@ -155,7 +160,8 @@ export function RevisionDetail({
             </Link>
           ) : (
             // The head compared with itself says nothing: it is compared with the revision before it.
-            entry.parent_id > 0 && (
+            entry.parent_id > 0 &&
+            !parentRemoved && (
               <Link
                 className="btn btn-ghost btn-sm"
                 to={href('store/compare', { ...scopeQuery(scope), from: entry.parent_id, to: entry.id })}

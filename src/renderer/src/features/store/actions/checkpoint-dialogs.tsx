@@ -7,6 +7,7 @@ import { ConfirmFooter, Dialog, FormDialog } from '../../../components/dialog.js
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextArea, TextInput } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
+import { messageSummary } from '../revision-message.js';
 
 /**
  * Creates a checkpoint at the branch head (an existing name is moved there, as `git tag -f`). Whether
@@ -76,7 +77,7 @@ export function CreateCheckpointDialog({
       }
       description={
         head
-          ? `Marks the head of ${scope.branch}, #${head.id} “${head.message}”. A checkpoint keeps its revision safe from garbage collection.`
+          ? `Marks the head of ${scope.branch}, #${head.id} “${messageSummary(head.message)}”. A checkpoint keeps its revision safe from garbage collection.`
           : empty
             ? `The branch ${scope.branch} has no revision to mark yet.`
             : `Marks the head of ${scope.branch}. A checkpoint keeps its revision safe from garbage collection.`
