@@ -15,6 +15,7 @@ import { buildStoreApp } from './store/app.js';
 import { listenProblem } from './http/listen-problem.js';
 import { RevisionEvents } from './store/engine/revision-events.js';
 import { resolveStoreTokens } from './store/store-tokens.js';
+import { GATEHOUSE_VERSION } from './version.js';
 
 /** The running servers. */
 export interface RunningServers {
@@ -116,7 +117,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     gatewayUrl: () => gatewayUrl,
     storeUrl: () => storeUrl,
     allowedHosts: config.server.allowed_hosts,
-    version: '0.1.0',
+    version: GATEHOUSE_VERSION,
   });
   let gateway: FastifyInstance | undefined;
   let store: FastifyInstance | undefined;

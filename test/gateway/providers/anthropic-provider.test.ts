@@ -128,7 +128,8 @@ describe('client headers', () => {
     await call('messages', clientHeaders);
     const received = upstream.lastRequest()!.headers;
     expect(received['anthropic-beta']).toBe('prompt-caching-2024-07-31,output-128k-2025-02-19');
-    expect(received['anthropic-version']).toBe(ANTHROPIC_VERSION);
+    // The body is the client's, written for the version it named.
+    expect(received['anthropic-version']).toBe('2025-01-01');
     expect(received['x-api-key']).toBe('key-anthropic-secret');
     expect(received.authorization).toBeUndefined();
   });
@@ -145,6 +146,7 @@ describe('client headers', () => {
   it('forwards nothing on the translated path, whose answer the gateway must be able to read', async () => {
     await call('chat', clientHeaders);
     expect(upstream.lastRequest()!.headers).not.toHaveProperty('anthropic-beta');
+    expect(upstream.lastRequest()!.headers['anthropic-version']).toBe(ANTHROPIC_VERSION);
     expect(upstream.lastRequest()!.headers['x-api-key']).toBe('key-anthropic-secret');
   });
 });

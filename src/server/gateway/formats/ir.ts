@@ -26,12 +26,22 @@ export type IrImageSource =
   | { readonly kind: 'base64'; readonly mediaType: string; readonly data: string }
   | { readonly kind: 'url'; readonly url: string };
 
+/**
+ * A prompt-cache breakpoint (Anthropic's `cache_control`): the prompt up to the part that carries it
+ * is cached, for 5 minutes or for `ttl`. Chat clients send it for Claude as LiteLLM and OpenRouter take it.
+ */
+export interface IrCacheControl {
+  readonly type: 'ephemeral';
+  readonly ttl?: '5m' | '1h';
+}
+
 /** A run of text. */
 export interface IrTextPart {
   readonly type: 'text';
   text: string;
   /** The model declined (chat completions' `refusal`): a Responses answer carries it as a `refusal` part. */
   readonly refusal?: true;
+  readonly cacheControl?: IrCacheControl;
 }
 
 /** An image. */
@@ -40,6 +50,7 @@ export interface IrImagePart {
   readonly source: IrImageSource;
   /** OpenAI's resolution hint, kept for OpenAI-compatible upstreams (Messages has no equivalent). */
   readonly detail?: 'auto' | 'low' | 'high';
+  readonly cacheControl?: IrCacheControl;
 }
 
 /**
@@ -53,6 +64,7 @@ export interface IrFilePart {
   readonly data: string;
   /** Its name or title, when the client gave one (OpenAI requires a name; Anthropic shows a title). */
   readonly filename?: string;
+  readonly cacheControl?: IrCacheControl;
 }
 
 /** A tool call made by the assistant; `arguments` is JSON text, as chat completions carries it. */
@@ -67,6 +79,7 @@ export interface IrToolCallPart {
    * JSON the model had written so far.
    */
   readonly cutOff?: boolean;
+  readonly cacheControl?: IrCacheControl;
 }
 
 /** The result of a tool call, sent back by the user turn. */
@@ -75,6 +88,7 @@ export interface IrToolResultPart {
   readonly toolCallId: string;
   readonly content: ReadonlyArray<IrTextPart | IrImagePart>;
   readonly isError: boolean;
+  readonly cacheControl?: IrCacheControl;
 }
 
 /** Any part of a turn. */
@@ -93,6 +107,7 @@ export interface IrTool {
   readonly parameters: Readonly<Record<string, unknown>>;
   /** Arguments held to `parameters` exactly (OpenAI's strict mode), when the client said so. */
   readonly strict?: boolean;
+  readonly cacheControl?: IrCacheControl;
 }
 
 /** How the model must use the tools. */
@@ -124,6 +139,8 @@ export interface IrRequest {
    * prompt, ahead of the turns.
    */
   readonly systemAt?: readonly number[];
+  /** The cache breakpoint of each `system` text, by index, where a client set one (absent: none). */
+  readonly systemCacheControl?: ReadonlyArray<IrCacheControl | undefined>;
   readonly messages: readonly IrMessage[];
   readonly tools?: readonly IrTool[];
   readonly toolChoice?: IrToolChoice;

@@ -25,6 +25,7 @@ export const MESSAGES_PARAMS: ReadonlySet<string> = new Set([
   ...['inference_geo', 'mcp_servers', 'metadata', 'output_config', 'output_format', 'service_tier', 'speed'],
   ...['stop_sequences', 'stream', 'system', 'temperature', 'thinking', 'tool_choice', 'tools', 'top_k', 'top_p'],
   ...['user_profile_id', 'workspace_id', 'betas', 'compaction', 'fallbacks', 'thread', 'billing_policy'],
+  'fallback_credit_token',
 ]);
 
 /**

@@ -57,9 +57,8 @@ import {
   type PolicyStage,
   type PolicyStages,
 } from './stages/policy-stages.js';
+import { GATEHOUSE_VERSION } from '../../version.js';
 
-/** Reported in spans (service.version). */
-const GATEWAY_VERSION = '0.1.0';
 /** Longest wait at close for cut requests to be accounted. */
 const IN_FLIGHT_GRACE_MS = 2000;
 
@@ -323,7 +322,7 @@ export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
     const log = (message: string, error: unknown): void => app.log.error({ err: error }, message);
     // First: a provider whose secret is not in the environment stops the start, before anything opens.
     const oidcClients = await loadOidcClients(options.config, options.env ?? process.env);
-    const tracing = await loadRequestTracing(options.config.telemetry, GATEWAY_VERSION, (message) =>
+    const tracing = await loadRequestTracing(options.config.telemetry, GATEHOUSE_VERSION, (message) =>
       app.log.warn(message),
     );
     let services: GatewayServices;

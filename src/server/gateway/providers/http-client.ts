@@ -2,7 +2,7 @@ import { answerProblem, type AnswerFormat } from './answer-shape.js';
 import type { CancelSignal, UpstreamReport } from './types.js';
 import { redactSecrets } from './redact-secrets.js';
 import { redactSecretPieces } from './secret-pieces.js';
-import { UpstreamError } from './upstream-error.js';
+import { UpstreamError, upstreamErrorDetails } from './upstream-error.js';
 import { SseEventTooLargeError } from '../formats/sse.js';
 import {
   AnswerBudgetExceededError,
@@ -13,6 +13,7 @@ import {
 } from './upstream-body.js';
 import { exchange, type UpstreamExchangeResponse, type UpstreamHeaders } from './upstream-exchange.js';
 import type { UpstreamPools } from './upstream-pools.js';
+import { GATEHOUSE_VERSION } from '../../version.js';
 
 /** One JSON POST to a provider. */
 export interface UpstreamCall {
@@ -47,6 +48,12 @@ export interface JsonReply {
   readonly text: string;
 }
 
+/**
+ * Who calls, on every upstream call: providers' logs and rate limits tell the gateway's traffic from
+ * that of other clients by it. The version is the one the server reports elsewhere (its spans, the UI).
+ */
+const USER_AGENT = `gatehouse/${GATEHOUSE_VERSION}`;
+
 /** Starts the POST; undici's own error if it fails before an answer (the callers map it). */
 function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
   const target = call.pools.target(call.baseUrl, call.path);
@@ -60,6 +67,7 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'accept-encoding': 'identity',
+        'user-agent': USER_AGENT,
         ...call.headers,
       },
       body: JSON.stringify(call.body),
@@ -145,7 +153,12 @@ export async function sendDelete(call: Omit<UpstreamCall, 'body' | 'answer' | 'r
       {
         method: 'DELETE',
         path: target.path,
-        headers: { accept: 'application/json', 'accept-encoding': 'identity', ...call.headers },
+        headers: {
+          accept: 'application/json',
+          'accept-encoding': 'identity',
+          'user-agent': USER_AGENT,
+          ...call.headers,
+        },
       },
       call.signal,
       call.timeoutMs,
@@ -189,6 +202,7 @@ async function statusError(
       code: quoted(detail.code),
       param: quoted(detail.param),
       requestId: providerRequestId(response.headers),
+      details: upstreamErrorDetails(text, (value) => redact(value, call.secrets)),
     },
   );
 }

@@ -20,6 +20,8 @@ export class UpstreamError extends Error {
   readonly param: string | undefined;
   /** The provider's id for the request (`x-request-id`, Anthropic's `request-id`), which its support asks for. */
   readonly requestId: string | undefined;
+  /** The provider's `error.details` object (Anthropic's `{error_code: "thread_not_found"}`), when it sent one. */
+  readonly details: UpstreamErrorDetails | undefined;
   /** For a call its client left: how long the upstream had sent nothing by then (undefined: unknown). */
   readonly silentMs: number | undefined;
   /**
@@ -49,6 +51,7 @@ export class UpstreamError extends Error {
       code?: string;
       param?: string;
       requestId?: string;
+      details?: UpstreamErrorDetails;
       silentMs?: number;
       inStream?: boolean;
       requestFault?: boolean;
@@ -65,6 +68,7 @@ export class UpstreamError extends Error {
     this.code = options.code;
     this.param = options.param;
     this.requestId = options.requestId;
+    this.details = options.details;
     this.silentMs = options.silentMs;
     this.inStream = options.inStream ?? false;
     this.requestFault = options.requestFault ?? false;
@@ -72,8 +76,14 @@ export class UpstreamError extends Error {
   }
 }
 
-/** The provider's own words on the failure, as the SDKs expose them (`err.error.upstream`). */
-export function upstreamErrorDetail(error: UpstreamError): UpstreamErrorDetail {
+/** A provider's machine-readable account of an error, beside its message: a JSON object. */
+export type UpstreamErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * The provider's own words on the failure, as the SDKs expose them (`err.error.upstream`); `details`
+ * only when the provider sent some.
+ */
+export function upstreamErrorDetail(error: UpstreamError): UpstreamErrorDetail & { details?: UpstreamErrorDetails } {
   const answered = error.status > 0;
   return {
     status: error.inStream ? 200 : answered ? error.status : null,
@@ -82,7 +92,35 @@ export function upstreamErrorDetail(error: UpstreamError): UpstreamErrorDetail {
     code: error.code ?? null,
     param: error.param ?? null,
     request_id: error.requestId ?? null,
+    ...(error.details === undefined ? {} : { details: error.details }),
   };
+}
+
+/** The most of a provider's `error.details` passed on, as JSON text: Anthropic's are a few dozen characters. */
+const MAX_DETAILS_CHARS = 2000;
+
+/**
+ * The `error.details` object of a provider's error body (`{"error": {"details": {...}}}`, Anthropic's
+ * and OpenAI's shape alike), its text passed through `redact` (keys the provider quoted). Undefined
+ * when there is none, when it is no JSON object, or when it is longer than MAX_DETAILS_CHARS: the
+ * codes in it are what an SDK recovers by, and an object cut short would say something else.
+ */
+export function upstreamErrorDetails(text: string, redact: (text: string) => string): UpstreamErrorDetails | undefined {
+  let details: unknown;
+  try {
+    details = (JSON.parse(text) as { error?: { details?: unknown } } | null)?.error?.details;
+  } catch {
+    return undefined;
+  }
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) return undefined;
+  const json = JSON.stringify(details);
+  if (json.length > MAX_DETAILS_CHARS) return undefined;
+  try {
+    return JSON.parse(redact(json)) as UpstreamErrorDetails;
+  } catch {
+    // A redaction that broke the JSON: the details held a key, and are better left out whole.
+    return undefined;
+  }
 }
 
 /** Statuses worth trying another deployment for: no status (transport), 408, 429 and 5xx. */

@@ -9,10 +9,18 @@ import type {
   IrTextPart,
   IrTool,
   IrToolChoice,
+  IrToolResultPart,
+  IrCacheControl,
 } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
 import { CHAT_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
+import {
+  joinedCacheControl,
+  ownCacheControl,
+  withCacheControl,
+  withMessageCacheControl,
+} from './chat-cache-control.js';
 import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
 import type { ChatBody, ChatMessage } from './chat-schema.js';
 import { chatUser } from './chat-user.js';
@@ -30,32 +38,34 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
   refuseMisspeltParams(body, CHAT_PARAMS, 'Chat Completions');
   refuseUntranslatableChatParams(body);
   const system: string[] = [];
+  const systemCacheControl: Array<IrCacheControl | undefined> = [];
   const messages: IrMessage[] = [];
   body.messages.forEach((message, index) => {
     switch (message.role) {
       case 'system':
       case 'developer':
         system.push(textOf(message.content));
+        systemCacheControl.push(joinedCacheControl(message, message.content));
         return;
       case 'user':
-        messages.push({ role: 'user', content: userParts(message.content, index) });
+        messages.push({ role: 'user', content: withMessageCacheControl(userParts(message.content, index), message) });
         return;
       case 'assistant':
-        messages.push({ role: 'assistant', content: assistantParts(message, index) });
+        messages.push({ role: 'assistant', content: withMessageCacheControl(assistantParts(message, index), message) });
         return;
-      case 'tool':
+      case 'tool': {
+        const result: IrToolResultPart = {
+          type: 'tool_result',
+          toolCallId: message.tool_call_id,
+          content: [{ type: 'text', text: textOf(message.content) }],
+          isError: false,
+        };
         messages.push({
           role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              toolCallId: message.tool_call_id,
-              content: [{ type: 'text', text: textOf(message.content) }],
-              isError: false,
-            },
-          ],
+          content: [withCacheControl(result, joinedCacheControl(message, message.content))],
         });
         return;
+      }
       case 'function':
         throw TranslationError.at(
           `messages[${index}]`,
@@ -68,6 +78,7 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   return {
     system,
+    ...(systemCacheControl.some((mark) => mark !== undefined) ? { systemCacheControl } : {}),
     messages,
     tools: body.tools?.map((tool, index): IrTool => {
       if (tool.type === 'custom')
@@ -75,10 +86,13 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
           `tools[${index}]`,
           'custom tools (free-form input) are not translated for this model; send function tools',
         );
+      // LiteLLM's two places for a tool's breakpoint; the one beside `function` wins.
+      const mark = ownCacheControl(tool) ?? ownCacheControl(tool.function);
       return {
         name: tool.function.name,
         description: tool.function.description,
         parameters: tool.function.parameters ?? { type: 'object', properties: {} },
+        ...(mark === undefined ? {} : { cacheControl: mark }),
       };
     }),
     toolChoice: toolChoiceToIr(body.tool_choice ?? undefined),
@@ -100,17 +114,24 @@ function textOf(content: string | ReadonlyArray<{ text: string }>): string {
 function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], messageIndex: number): IrPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part, partIndex): IrPart => {
+    const mark = ownCacheControl(part);
     switch (part.type) {
       case 'text':
-        return { type: 'text', text: part.text };
+        return withCacheControl({ type: 'text', text: part.text }, mark);
       case 'image_url':
-        return imageFromUrl(
-          part.image_url.url,
-          part.image_url.detail,
-          `messages[${messageIndex}].content[${partIndex}].image_url.url`,
+        return withCacheControl(
+          imageFromUrl(
+            part.image_url.url,
+            part.image_url.detail,
+            `messages[${messageIndex}].content[${partIndex}].image_url.url`,
+          ),
+          mark,
         );
       case 'file':
-        return fileFromChatPart(part.file, `messages[${messageIndex}].content[${partIndex}].file`);
+        return withCacheControl(
+          fileFromChatPart(part.file, `messages[${messageIndex}].content[${partIndex}].file`),
+          mark,
+        );
       case 'input_audio':
         throw TranslationError.at(
           `messages[${messageIndex}].content[${partIndex}]`,
@@ -163,7 +184,7 @@ function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, me
   } else if (content) {
     for (const part of content) {
       const text = part.type === 'text' ? part.text : part.refusal;
-      if (text !== '') parts.push({ type: 'text', text });
+      if (text !== '') parts.push(withCacheControl({ type: 'text', text }, ownCacheControl(part)));
     }
   }
   // A refusal as OpenAI answers it, sent back with the history: the model's own words of that turn.

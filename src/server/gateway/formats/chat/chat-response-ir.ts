@@ -73,7 +73,19 @@ export function chatUsageFromIr(usage: Usage): ChatUsage {
     ...(usage.reasoningTokens === undefined
       ? {}
       : { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } }),
+    ...cacheWrites(usage),
   };
+}
+
+/**
+ * The prompt tokens a Claude model wrote to its cache, beside the usage of a chat or Responses answer
+ * (OpenAI's formats have no field for them; LiteLLM's name): they are billed above input, and a client
+ * that cannot see them cannot tell what a prompt cost. Nothing when none were written.
+ */
+export function cacheWrites(usage: Usage): { cache_creation_input_tokens?: number } {
+  return usage.cacheWritePromptTokens === undefined
+    ? {}
+    : { cache_creation_input_tokens: usage.cacheWritePromptTokens };
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ChatUsage {
   completion_tokens: number;
   total_tokens: number;
   prompt_tokens_details?: { cached_tokens: number };
+  /** Prompt tokens written to the provider's prompt cache (Anthropic's, billed above input), as LiteLLM reports them. */
+  cache_creation_input_tokens?: number;
 }
 
 /** `finish_reason` values. */

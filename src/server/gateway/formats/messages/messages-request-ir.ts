@@ -1,8 +1,18 @@
-import type { IrImagePart, IrMessage, IrPart, IrRequest, IrResponseFormat, IrTextPart, IrToolChoice } from '../ir.js';
+import type {
+  IrCacheControl,
+  IrImagePart,
+  IrMessage,
+  IrPart,
+  IrRequest,
+  IrResponseFormat,
+  IrTextPart,
+  IrToolChoice,
+} from '../ir.js';
 import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { MESSAGES_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
 import { documentFromIr, documentToIr } from './document-block.js';
+import { refuseServerState } from './server-state.js';
 import { imageToIr } from './image-block.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
@@ -26,12 +36,14 @@ export const DEFAULT_MAX_TOKENS = 4096;
  * Maps a validated Messages request to the IR, for a provider that does not speak Messages.
  * `thinking` becomes a reasoning effort, which only reasoning models are sent (the other provider
  * returns no thinking blocks; the answer is still complete). Dropped on the way: `cache_control`
- * marks, `service_tier`, `context_management`, `metadata` other than `user_id`, and `top_k` unless
- * the provider accepts it. Refused: what only Anthropic can run
- * (server tools, MCP connectors, code-execution containers, documents by URL or file id, file images).
+ * marks, `service_tier`, `context_management`, `fallbacks`, `metadata` other than `user_id`, and
+ * `top_k` unless the provider accepts it. Refused: what only Anthropic can run (server tools, MCP
+ * connectors, code-execution containers, documents by URL or file id, file images, server-held
+ * threads and compaction: server-state.ts).
  */
 export function messagesRequestToIr(body: MessagesBody): IrRequest {
   refuseMisspeltParams(body, MESSAGES_PARAMS, 'Messages');
+  refuseServerState(body);
   for (const param of ['mcp_servers', 'container'] as const) {
     if (body[param] != null)
       throw new TranslationError(
@@ -172,16 +184,24 @@ function toolChoiceToIr(choice: NonNullable<MessagesBody['tool_choice']>): IrToo
 }
 
 /**
- * Stop sequences for Anthropic, which refuses one that is only whitespace (OpenAI takes `"\n"`): the
- * client's 400 naming it, rather than Anthropic's refusal of the whole request as an upstream error.
+ * Stop sequences for Anthropic, which refuses the whole request over one that is only whitespace
+ * (OpenAI takes `"\n"`): those are left out and the others kept, as LiteLLM does. The model then
+ * does not stop early there, which costs tokens, never the answer.
  */
 function stopSequences(stop: readonly string[]): string[] {
-  for (const sequence of stop)
-    if (sequence.trim() === '')
-      throw new TranslationError(
-        `stop: ${JSON.stringify(sequence)} is only whitespace, which Anthropic models do not take as a stop sequence`,
-      );
-  return [...stop];
+  return stop.filter((sequence) => sequence.trim() !== '');
+}
+
+/** The system texts as Messages text blocks, with their cache breakpoints; blank ones left out. */
+function systemFromIr(ir: IrRequest): Array<{ type: 'text'; text: string; cache_control?: JsonObject }> {
+  return ir.system.flatMap((text, index) =>
+    text.trim() === '' ? [] : [{ type: 'text' as const, text, ...cacheControlFromIr(ir.systemCacheControl?.[index]) }],
+  );
+}
+
+/** A breakpoint as Messages' `cache_control` field, to spread into a block or a tool (nothing without one). */
+function cacheControlFromIr(mark: IrCacheControl | undefined): { cache_control?: JsonObject } {
+  return mark === undefined ? {} : { cache_control: { ...mark } };
 }
 
 /** Builds a Messages request from the IR, for the Anthropic API. */
@@ -193,16 +213,17 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
       'messages: no user or assistant turn has content to send (empty or whitespace-only text is left out), and Anthropic models need at least one',
     );
   const body: JsonObject = { model, max_tokens: ir.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
-  const system = ir.system.filter((text) => text.trim() !== '');
-  if (system.length === 1) body.system = system[0];
-  else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
+  const system = systemFromIr(ir);
+  if (system.length === 1 && system[0].cache_control === undefined) body.system = system[0].text;
+  else if (system.length > 0) body.system = system;
   // Kept as asked (0..2); the Anthropic provider clamps it to Anthropic's 0..1 on every path.
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
   // Claude models since Opus 4.1 refuse temperature and top_p together ("use only one"), which
   // OpenAI clients often send; temperature, the setting every model has, is the one kept.
   if (ir.topP !== undefined && ir.temperature === undefined) body.top_p = ir.topP;
   if (ir.topK !== undefined) body.top_k = ir.topK;
-  if (ir.stop !== undefined && ir.stop.length > 0) body.stop_sequences = stopSequences(ir.stop);
+  const stop = stopSequences(ir.stop ?? []);
+  if (stop.length > 0) body.stop_sequences = stop;
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
   const { tools, choice } = toolsFromIr(ir, body.messages as JsonObject[]);
   if (tools.length > 0) {
@@ -238,6 +259,7 @@ function toolsFromIr(
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
     input_schema: objectSchema(tool.parameters),
+    ...cacheControlFromIr(tool.cacheControl),
   }));
   const choice = toolChoiceFromIr(ir.toolChoice, ir.parallelToolCalls);
   if (ir.responseFormat !== undefined) {
@@ -301,7 +323,8 @@ function messagesFromIr(messages: readonly IrMessage[]): JsonObject[] {
     const ordered =
       role === 'user' ? [...content.filter(isToolResult), ...content.filter((block) => !isToolResult(block))] : content;
     const only = ordered.length === 1 ? ordered[0] : undefined;
-    return { role, content: only?.type === 'text' ? only.text : ordered };
+    // A text with a cache breakpoint stays a block: a plain string has nowhere to carry it.
+    return { role, content: only?.type === 'text' && only.cache_control === undefined ? only.text : ordered };
   });
 }
 
@@ -310,6 +333,10 @@ function isToolResult(block: JsonObject): boolean {
 }
 
 function blockFromIr(part: IrPart): JsonObject[] {
+  return blocksOfPart(part).map((block) => ({ ...block, ...cacheControlFromIr(part.cacheControl) }));
+}
+
+function blocksOfPart(part: IrPart): JsonObject[] {
   switch (part.type) {
     case 'text':
       return part.text.trim() === '' ? [] : [{ type: 'text', text: part.text }];
@@ -326,7 +353,10 @@ function blockFromIr(part: IrPart): JsonObject[] {
       const block: JsonObject = {
         type: 'tool_result',
         tool_use_id: anthropicToolId(part.toolCallId),
-        content: content.length === 1 && content[0].type === 'text' ? content[0].text : content,
+        content:
+          content.length === 1 && content[0].type === 'text' && content[0].cache_control === undefined
+            ? content[0].text
+            : content,
       };
       if (part.isError) block.is_error = true;
       return [block];

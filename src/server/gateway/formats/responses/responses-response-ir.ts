@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, Usage } from '../ir.js';
 import type { ResponsesBody } from './responses-schema.js';
 import { isCutOff } from '../cut-tool-calls.js';
+import { cacheWrites } from '../chat/chat-response-ir.js';
 
 /** Responses answers built from the IR (a Responses request served by a chat provider). */
 
@@ -89,6 +90,7 @@ export function responsesUsage(usage: Usage): object {
     output_tokens: usage.completionTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.promptTokens + usage.completionTokens,
+    ...cacheWrites(usage),
   };
 }
 

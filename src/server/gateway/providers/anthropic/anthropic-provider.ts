@@ -1,7 +1,7 @@
 import { withoutUnsignedThinking } from '../../formats/messages/unsigned-thinking.js';
 import { sendNative } from '../native-call.js';
 import type { ProviderSettings } from '../provider-settings.js';
-import type { NativeChatProvider, NativeResult } from '../types.js';
+import type { ClientHeaders, NativeChatProvider, NativeResult } from '../types.js';
 import { anthropicBeta } from './anthropic-beta.js';
 
 /**
@@ -9,6 +9,19 @@ import { anthropicBeta } from './anthropic-beta.js';
  * versions reject `temperature`, `top_p` and `top_k` on some models).
  */
 export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** An `anthropic-version` as Anthropic names its versions: a date. */
+const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The `anthropic-version` of a call: the client's own on the native path, where the body is the
+ * client's and was written for that version, else ANTHROPIC_VERSION (a translated body is the
+ * gateway's, written for it; the native path gets no client headers then).
+ */
+export function anthropicVersion(headers: ClientHeaders | undefined): string {
+  const asked = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'anthropic-version')?.[1];
+  return typeof asked === 'string' && VERSION_DATE.test(asked) ? asked : ANTHROPIC_VERSION;
+}
 
 /** The Anthropic Messages API (`POST /v1/messages`); Anthropic has no embeddings API. */
 export function anthropicChatProvider(settings: ProviderSettings): NativeChatProvider {
@@ -19,7 +32,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
     async send(body, context): Promise<NativeResult> {
       const headers: Record<string, string> = {
         ...context.traceHeaders,
-        'anthropic-version': ANTHROPIC_VERSION,
+        'anthropic-version': anthropicVersion(context.clientHeaders),
         'x-request-id': context.requestId,
       };
       if (settings.marksLoop) headers['x-gatehouse-via'] = context.pools.loopMark;
@@ -52,7 +65,8 @@ const MAX_TEMPERATURE = 1;
 /**
  * The body with a temperature above Anthropic's range sent as 1, so that a caller asking for more
  * randomness than Claude offers gets the most there is, not an upstream 400. Native and translated
- * bodies alike; the client's body is never changed in place.
+ * bodies alike, whatever `anthropic-version` the call carries (the range is 0..1 on every version);
+ * the client's body is never changed in place.
  */
 function withAnthropicTemperature(body: Record<string, unknown>): Record<string, unknown> {
   return typeof body.temperature === 'number' && body.temperature > MAX_TEMPERATURE

@@ -3,7 +3,7 @@ import { providerSettings } from '../provider-settings.js';
 import type { CallContext } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
 import { anthropicBeta } from './anthropic-beta.js';
-import { ANTHROPIC_VERSION } from './anthropic-provider.js';
+import { anthropicVersion } from './anthropic-provider.js';
 import { reportedTokens } from '../../formats/reported-tokens.js';
 
 /**
@@ -32,7 +32,7 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
   const settings = providerSettings(context.deployment);
   const headers: Record<string, string> = {
     ...context.traceHeaders,
-    'anthropic-version': ANTHROPIC_VERSION,
+    'anthropic-version': anthropicVersion(context.clientHeaders),
     'x-request-id': context.requestId,
   };
   if (settings.marksLoop) headers['x-gatehouse-via'] = context.pools.loopMark;
