@@ -81,7 +81,7 @@ describe('kept responses made with a RAG collection a teammate may not read', ()
       { headers: { 'x-gatehouse-rag': 'handbook' } },
     );
     expect((await carol.responses.retrieve(made.id)).id).toBe(made.id);
-    await h.admin('PATCH', '/internal/rag/collections/handbook', { access: { users: ['alice'] } });
+    await h.admin('PATCH', '/internal/rag/collections/handbook', { access: { users: ['alice'], teams: [] } });
     expect(await carol.responses.retrieve(made.id).catch((error: unknown) => error)).toBeInstanceOf(
       OpenAI.NotFoundError,
     );
