@@ -468,8 +468,8 @@ export const mergeRequestSchema = strictFields({
 export type MergeRequest = z.input<typeof mergeRequestSchema>;
 
 /**
- * Answer of a merge: as apply's, with the merge base (the newest revision both branches reach, 0 for
- * none) and the source head that was merged.
+ * Answer of a merge: as apply's, with the merge base (the newest best common ancestor of the two heads,
+ * following branch bases and recorded merges; 0 for none) and the source head that was merged.
  */
 export const mergeResponseSchema = applyResponseSchema.extend({
   merge_base: z.number().int(),

@@ -165,3 +165,25 @@ export const storeIdempotencyKeys = sqliteTable(
     index('store_idempotency_keys_created').on(t.createdAt),
   ],
 );
+
+/**
+ * Merges, one per merge revision: `revision_id` on branch `branch_id` took branch `from_branch_id`'s
+ * head `from_revision`. The merge base walks them as a merge commit's second parent, so a merge revision
+ * also reaches what the merged head reaches. The branch of the merge revision is kept here because gc
+ * may delete that revision while what it merged still counts.
+ */
+export const storeMerges = sqliteTable(
+  'store_merges',
+  {
+    namespaceId: integer('namespace_id').notNull(),
+    revisionId: integer('revision_id').notNull(),
+    branchId: integer('branch_id').notNull(),
+    fromBranchId: integer('from_branch_id').notNull(),
+    fromRevision: integer('from_revision').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.namespaceId, t.revisionId] }),
+    index('store_merges_branch').on(t.branchId, t.revisionId),
+    index('store_merges_from_branch').on(t.fromBranchId),
+  ],
+);

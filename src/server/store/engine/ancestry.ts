@@ -1,9 +1,10 @@
-import type { BranchRow, StoreRepository } from './store-repository.js';
+import type { BranchRow, MergeRow, StoreRepository } from './store-repository.js';
 
 // History is linear per branch, and a branch records where it started (`base_revision`, a revision of
 // the branch it was made from, which gc keeps and which keeps its branch from being deleted). The
-// revisions reachable from a branch's head are therefore its own, then its source branch's up to that
-// base, then that branch's source's up to its base, and so on: a chain of (branch, up to) segments.
+// revisions of a branch's own history are therefore its own, then its source branch's up to that base,
+// then that branch's source's up to its base, and so on: a chain of (branch, up to) segments. Merge
+// bases also follow recorded merges (see `mergeBases`).
 
 /** The revisions of one branch up to and including `upTo`, as far as a head reaches into that branch. */
 export interface AncestrySegment {
@@ -31,17 +32,88 @@ export function reaches(chain: readonly AncestrySegment[], branchId: number, rev
   return chain.some((segment) => segment.branchId === branchId && revision <= segment.upTo);
 }
 
-/**
- * The newest revision reachable from both heads (`git merge-base`), 0 when they share none (branches
- * started empty, or from a checkpoint of revision 0). The chains are linear and their revision ids fall
- * along them, so the first branch of one chain that the other also reaches holds it, at the lower of the
- * two points they reach.
- */
-export function mergeBase(repo: StoreRepository, a: BranchRow, b: BranchRow): number {
-  const reachedByB = new Map(ancestry(repo, b).map((segment) => [segment.branchId, segment.upTo]));
-  for (const segment of ancestry(repo, a)) {
-    const other = reachedByB.get(segment.branchId);
-    if (other !== undefined) return Math.min(segment.upTo, other);
+/** A revision of a branch: the point up to which something reaches into that branch. */
+export interface ReachPoint {
+  readonly branchId: number;
+  readonly revision: number;
+}
+
+/** The revisions of each branch up to which `start` reaches: per branch id, the newest one reached. */
+type Reach = Map<number, number>;
+
+/** Branch rows and recorded merges, read once per merge base computation. */
+class HistoryReads {
+  private readonly branches = new Map<number, BranchRow | undefined>();
+  private readonly merges = new Map<number, readonly MergeRow[]>();
+  constructor(private readonly repo: StoreRepository) {}
+
+  branch(id: number): BranchRow | undefined {
+    if (!this.branches.has(id)) this.branches.set(id, this.repo.branchById(id));
+    return this.branches.get(id);
   }
-  return 0;
+
+  into(branchId: number): readonly MergeRow[] {
+    let rows = this.merges.get(branchId);
+    if (!rows) this.merges.set(branchId, (rows = this.repo.mergesInto(branchId)));
+    return rows;
+  }
+}
+
+/**
+ * Everything `start` reaches: its branch up to it, then along two kinds of edges, as Git's parents. A
+ * branch reaches the branch it was made from up to its `base_revision`; a merge revision also reaches
+ * the head it merged (`store_merges`), and so on from there. Each branch is linear, so the newest point
+ * reached in a branch stands for all of its revisions up to it.
+ */
+function reachFrom(repo: StoreRepository, namespaceId: number, start: ReachPoint, reads: HistoryReads): Reach {
+  const reached: Reach = new Map();
+  const pending: ReachPoint[] = [start];
+  while (pending.length > 0) {
+    const { branchId, revision } = pending.pop()!;
+    const before = reached.get(branchId);
+    if (before !== undefined && before >= revision) continue;
+    reached.set(branchId, revision);
+    const branch = reads.branch(branchId);
+    if (!branch) continue;
+    if (before === undefined && branch.baseRevision !== 0) {
+      const owner = repo.revision(namespaceId, branch.baseRevision);
+      if (owner) pending.push({ branchId: owner.branchId, revision: branch.baseRevision });
+    }
+    for (const merge of reads.into(branchId)) {
+      if (merge.revisionId > revision) break;
+      if (before === undefined || merge.revisionId > before)
+        pending.push({ branchId: merge.fromBranchId, revision: merge.fromRevision });
+    }
+  }
+  return reached;
+}
+
+/**
+ * The best common ancestors of two heads (`git merge-base --all`), newest first; empty when they share
+ * no revision (branches started empty, or from a checkpoint of revision 0). Per branch both reach, the
+ * lower of the two points they reach is the newest common revision in it; of those, the ones that no
+ * other one reaches are the best. With merges recorded both ways there can be several (a criss-cross:
+ * each branch merged the other before seeing the other's merge); a merge judges against all of them.
+ */
+export function mergeBases(repo: StoreRepository, a: BranchRow, b: BranchRow): number[] {
+  const reads = new HistoryReads(repo);
+  const reachOf = (branch: BranchRow) =>
+    reachFrom(repo, branch.namespaceId, { branchId: branch.id, revision: branch.headRevision }, reads);
+  const reachedByB = reachOf(b);
+  const common: ReachPoint[] = [];
+  for (const [branchId, upTo] of reachOf(a)) {
+    const other = reachedByB.get(branchId);
+    const revision = other === undefined ? 0 : Math.min(upTo, other);
+    if (revision !== 0) common.push({ branchId, revision });
+  }
+  const best = common.filter(
+    (candidate) =>
+      !common.some((other) => {
+        // Revision ids grow along every edge: only a newer point can reach an older one.
+        if (other.revision <= candidate.revision) return false;
+        const reached = reachFrom(repo, a.namespaceId, other, reads).get(candidate.branchId);
+        return reached !== undefined && reached >= candidate.revision;
+      }),
+  );
+  return best.map((point) => point.revision).sort((x, y) => y - x);
 }

@@ -21,7 +21,8 @@ interface NamespacePlan {
 /**
  * The selection, shared by {@link collectGarbage} and {@link countGarbage} so a dry run counts exactly
  * what a real run deletes: the newest `keep` revisions of each branch (following its parent chain from
- * the head), every checkpointed revision and every branch base survive. Reads only.
+ * the head), every checkpointed revision, every branch base and every source head a merge took
+ * survive. Reads only.
  */
 function* planGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFilter): Generator<NamespacePlan> {
   const perBranch = keep || DEFAULT_KEEP;
@@ -41,6 +42,8 @@ function* planGarbage(repo: StoreRepository, keep: number, covers?: NamespaceFil
       if (branch.baseRevision) kept.add(branch.baseRevision);
     }
     for (const id of repo.checkpointRevisions(namespace.id)) if (id) kept.add(id);
+    // A later merge base can be any head a merge took, so each stays readable.
+    for (const id of repo.mergedRevisions(namespace.id)) kept.add(id);
     const doomed = revisions.filter(([id]) => !kept.has(id)).length;
     yield { namespace, revisions, branches, kept, doomed };
   }

@@ -1,5 +1,5 @@
 import type { MergeResponse } from '../../../shared/store-api.js';
-import { mergeBase } from './ancestry.js';
+import { mergeBases } from './ancestry.js';
 import { boundedList } from './bounded-list.js';
 import { compareBytewise } from './bytewise.js';
 import { changeList } from './change-lists.js';
@@ -29,10 +29,11 @@ export interface MergeOptions {
 
 /**
  * Three-way merge of another branch's head into the scope's branch (as `dolt merge`), written as one
- * ordinary revision: history stays linear, no revision has two parents. Per document, against the
- * state of the merge base: changed on the source only, the source's content is taken; on the target
- * only, or on both to the same content, the target's stays; on both to different contents (a delete
- * included), it is a conflict, and the merge is refused (409) with nothing written.
+ * revision whose parent is the target's previous head, and recorded in `store_merges` as having taken
+ * the source's head, so later merge bases count it as Git counts a merge commit's second parent. Per
+ * document, against the state of the merge base: changed on the source only, the source's content is
+ * taken; on the target only, or on both to the same content, the target's stays; on both to different
+ * contents (a delete included), it is a conflict, and the merge is refused (409) with nothing written.
  */
 export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
   const rows = lookupScope(ctx.repo, scope);
@@ -43,17 +44,21 @@ export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): 
   const target = existingBranch(rows);
   checkExpectedRevision(rows, options.expectedRevision);
   const source = branchHeadTarget(ctx.repo, rows, options.fromBranch).branch!;
-  const base = mergeBase(ctx.repo, target, source);
-  const answered = { merge_base: base, from_revision: source.headRevision };
-  // The source has not moved since the branches met: there is nothing of it to take.
-  if (base === source.headRevision) return { ...noop(rows), ...answered };
-  const baseTarget: Target =
-    base === 0 ? { revision: 0, branch: undefined, branchName: '' } : revisionInNamespace(ctx.repo, rows, base);
-  const { changes, conflicts } = planMerge(ctx.repo, target, source, baseTarget);
-  if (conflicts.length > 0) throw mergeConflict(ctx.repo, rows, source, baseTarget, conflicts);
+  const revisions = mergeBases(ctx.repo, target, source);
+  const newest = revisions[0] ?? 0;
+  const answered = { merge_base: newest, from_revision: source.headRevision };
+  // The target already reaches the source's head: there is nothing of it to take.
+  if (newest === source.headRevision) return { ...noop(rows), ...answered };
+  const bases: Target[] =
+    revisions.length === 0
+      ? [{ revision: 0, branch: undefined, branchName: '' }]
+      : revisions.map((revision) => revisionInNamespace(ctx.repo, rows, revision));
+  const { changes, conflicts } = planMerge(ctx.repo, target, source, bases);
+  if (conflicts.length > 0) throw mergeConflict(ctx.repo, rows, source, bases, conflicts);
   if (changes.length === 0) return { ...noop(rows), ...answered };
-  const message = options.message || mergeMessage(rows, source, baseTarget);
+  const message = options.message || mergeMessage(rows, source, bases);
   const revision = commit(ctx, rows, changes, message);
+  ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
   const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes);
   return { revision, noop: false, ...list, ...answered };
 }
@@ -69,36 +74,53 @@ function existingBranch(rows: ScopeRows): BranchRow {
   );
 }
 
-/** A document both sides changed differently since the merge base: its contents by id (null: none). */
+/**
+ * A document both sides changed differently since the merge base: its contents by id (null: none);
+ * `ambiguous` when there are several merge bases and they disagree on which side changed it.
+ */
 interface MergeConflict {
   readonly keyId: number;
   readonly base: number | null;
   readonly target: number | null;
   readonly source: number | null;
+  readonly ambiguous: boolean;
+}
+
+/** What a document's content at a merge base makes of it: keep the target's, take the source's, or conflict. */
+type Verdict = 'keep' | 'take' | 'conflict';
+
+/** The verdict for a document that differs between the heads (`before`: target, `after`: source). */
+function verdict(atBase: number | null, row: ChangeRow): Verdict {
+  // The source left it as it was: whatever the target did stays.
+  if (row.afterBlob === atBase) return 'keep';
+  return row.beforeBlob === atBase ? 'take' : 'conflict';
 }
 
 /**
  * What to write and what conflicts. Only documents whose contents differ between the two heads can
  * need anything (one SQL diff, as a restore from the branch computes it); each is then judged against
- * its content at the merge base.
+ * its content at the merge base. With several merge bases (a criss-cross) a document merges only when
+ * every base gives the same verdict, and conflicts otherwise: refusing is safer than picking one.
  */
 function planMerge(
   repo: StoreRepository,
   target: BranchRow,
   source: BranchRow,
-  base: Target,
+  bases: readonly Target[],
 ): { changes: ChangeRow[]; conflicts: MergeConflict[] } {
   const differing = repo.diffIds(target.id, sourceAt(repo, source, source.headRevision));
   const changes: ChangeRow[] = [];
   const conflicts: MergeConflict[] = [];
   if (differing.length === 0) return { changes, conflicts };
-  const baseState = repo.stateMap(sourceAt(repo, base.branch, base.revision));
+  const baseStates = bases.map((base) => repo.stateMap(sourceAt(repo, base.branch, base.revision)));
   for (const row of differing) {
-    const atBase = baseState.get(row.keyId) ?? null;
-    // The source left it as it was: whatever the target did stays.
-    if (row.afterBlob === atBase) continue;
-    if (row.beforeBlob === atBase) changes.push(row);
-    else conflicts.push({ keyId: row.keyId, base: atBase, target: row.beforeBlob, source: row.afterBlob });
+    const atBases = baseStates.map((state) => state.get(row.keyId) ?? null);
+    const verdicts = atBases.map((atBase) => verdict(atBase, row));
+    const ambiguous = verdicts.some((v) => v !== verdicts[0]);
+    if (!ambiguous && verdicts[0] === 'keep') continue;
+    if (!ambiguous && verdicts[0] === 'take') changes.push(row);
+    else
+      conflicts.push({ keyId: row.keyId, base: atBases[0], target: row.beforeBlob, source: row.afterBlob, ambiguous });
   }
   return { changes, conflicts };
 }
@@ -114,7 +136,7 @@ function mergeConflict(
   repo: StoreRepository,
   rows: ScopeRows,
   source: BranchRow,
-  base: Target,
+  bases: readonly Target[],
   conflicts: readonly MergeConflict[],
 ): Error {
   const into = rows.scope.branch;
@@ -122,6 +144,7 @@ function mergeConflict(
     .map((conflict) => ({ ...conflict, key: repo.keyText(conflict.keyId) }))
     .sort((a, b) => compareBytewise(a.key, b.key));
   const list = boundedList(keyed, (c) => {
+    if (c.ambiguous) return `${JSON.stringify(c.key)} (the merge bases disagree on which side changed it)`;
     const both = sideChange(c.base, c.target) === sideChange(c.base, c.source);
     const what = both
       ? `both ${sideChange(c.base, c.target)} it, differently`
@@ -131,21 +154,28 @@ function mergeConflict(
   const count = conflicts.length === 1 ? '1 document was' : `${conflicts.length} documents were`;
   return conflictError(
     `branch "${source.name}" (revision ${source.headRevision}) cannot be merged into "${into}" of namespace ` +
-      `"${rows.scope.namespace}": ${count} changed on both since ${baseName(base)}: ${list}; nothing was written. ` +
+      `"${rows.scope.namespace}": ${count} changed on both since ${baseName(bases)}: ${list}; nothing was written. ` +
       "Make each of them the same on both branches (apply the content you want to both, or one branch's content " +
       'to the other) and merge again',
   );
 }
 
-/** The merge base for messages: `main@3`, or that there is none. */
-function baseName(base: Target): string {
-  return base.revision === 0
-    ? 'they started (no common revision)'
-    : `their merge base ${base.branchName}@${base.revision}`;
+/** `merge base main@3`, `merge bases feature@7 and main@6`, or that there is none. */
+function basesText(bases: readonly Target[]): string {
+  if (bases.length === 1 && bases[0].revision === 0) return 'no common revision';
+  const names = bases.map((base) => `${base.branchName}@${base.revision}`);
+  return bases.length === 1
+    ? `merge base ${names[0]}`
+    : `merge bases ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The merge base for the conflict message: `their merge base main@3`, or that there is none. */
+function baseName(bases: readonly Target[]): string {
+  const text = basesText(bases);
+  return text === 'no common revision' ? 'they started (no common revision)' : `their ${text}`;
 }
 
 /** `merge feature@12 into main (merge base main@3)`: what was merged, from which head, over what. */
-function mergeMessage(rows: ScopeRows, source: BranchRow, base: Target): string {
-  const over = base.revision === 0 ? 'no common revision' : `merge base ${base.branchName}@${base.revision}`;
-  return `merge ${source.name}@${source.headRevision} into ${rows.scope.branch} (${over})`;
+function mergeMessage(rows: ScopeRows, source: BranchRow, bases: readonly Target[]): string {
+  return `merge ${source.name}@${source.headRevision} into ${rows.scope.branch} (${basesText(bases)})`;
 }

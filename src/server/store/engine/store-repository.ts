@@ -37,6 +37,13 @@ export interface RevisionRow {
 }
 
 /** A checkpoint row with the branch of its revision (empty for revision 0). */
+/** A recorded merge into a branch: its merge revision took `fromRevision`, the head of `fromBranchId`. */
+export interface MergeRow {
+  readonly revisionId: number;
+  readonly fromBranchId: number;
+  readonly fromRevision: number;
+}
+
 export interface CheckpointRow {
   readonly namespaceId: number;
   readonly name: string;
@@ -278,6 +285,13 @@ export class StoreRepository {
       branchRevisionsDelete: p(`DELETE FROM store_revisions WHERE branch_id = ?`),
       branchHeadDelete: p(`DELETE FROM store_head_state WHERE branch_id = ?`),
       branchDelete: p(`DELETE FROM store_branches WHERE id = ?`),
+      branchMergesDelete: p(`DELETE FROM store_merges WHERE branch_id = ? OR from_branch_id = ?`),
+
+      mergeInsert: p(`INSERT INTO store_merges (namespace_id, revision_id, branch_id, from_branch_id, from_revision)
+        VALUES (?, ?, ?, ?, ?)`),
+      mergesInto: p(`SELECT revision_id AS revisionId, from_branch_id AS fromBranchId, from_revision AS fromRevision
+        FROM store_merges WHERE branch_id = ? ORDER BY revision_id`),
+      mergedRevisions: p(`SELECT from_revision FROM store_merges WHERE namespace_id = ?`).pluck(),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
       keyInsert: p(`INSERT INTO store_keys (key) VALUES (?)`),
@@ -503,8 +517,27 @@ export class StoreRepository {
     this.s.branchSnapshotsDelete.run(branch.namespaceId, branch.id);
     const revisions = this.s.branchRevisionsDelete.run(branch.id).changes;
     this.s.branchHeadDelete.run(branch.id);
+    // Merges into it went with its revisions, and merges from it point at revisions that are gone.
+    this.s.branchMergesDelete.run(branch.id, branch.id);
     this.s.branchDelete.run(branch.id);
     return revisions;
+  }
+
+  // ── merges ────────────────────────────────────────────────────────────────
+
+  /** Records that merge revision `revisionId` of branch `branchId` took `fromRevision` of `fromBranchId`. */
+  insertMerge(namespaceId: number, revisionId: number, branchId: number, fromBranchId: number, fromRevision: number) {
+    this.s.mergeInsert.run(namespaceId, revisionId, branchId, fromBranchId, fromRevision);
+  }
+
+  /** The merges recorded on a branch, oldest first. */
+  mergesInto(branchId: number): MergeRow[] {
+    return this.s.mergesInto.all(branchId) as MergeRow[];
+  }
+
+  /** The source revisions every recorded merge of a namespace took (gc keeps them: merge bases can be any). */
+  mergedRevisions(namespaceId: number): number[] {
+    return this.s.mergedRevisions.all(namespaceId) as number[];
   }
 
   // ── keys and blobs ────────────────────────────────────────────────────────
