@@ -10,6 +10,7 @@ import {
   checkExpectedRevision,
   checkpointTarget,
   headTarget,
+  listBranchNames,
   lookupScope,
   revisionInBranch,
   revisionInNamespace,
@@ -192,13 +193,9 @@ function refuseUnwrittenBranch(ctx: EngineContext, rows: ScopeRows): void {
   if (rows.branch || !rows.namespace) return;
   const branches = ctx.repo.branchesOf(rows.namespace.id).map((branch) => branch.name);
   if (branches.length === 0) return;
-  const shown = branches
-    .slice(0, 5)
-    .map((name) => `"${name}"`)
-    .join(', ');
   throw notFoundError(
     `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so it has no head to ` +
-      `checkpoint; its branches are ${shown}${branches.length > 5 ? ` and ${branches.length - 5} more` : ''}`,
+      `checkpoint; its branches are ${listBranchNames(branches)}`,
   );
 }
 
