@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentProps } from 'react';
 import { PII_ENTITY_TYPES, PII_MODES, type PiiMode } from '../../../../shared/guardrails-api.js';
 import {
   useContentPolicySettings,
@@ -144,34 +144,24 @@ export function GuardrailsScreen() {
                 Requests matching a pattern, or over the token limit, are refused with 400 content_policy_violation
                 before any provider is called. Answers matching an answer pattern are stopped.
               </p>
-              <Field
+              <PatternLinesField
                 label="Blocked patterns"
-                htmlFor={GUARDRAILS_FIELD_IDS.patterns}
+                id={GUARDRAILS_FIELD_IDS.patterns}
                 error={problemsAt(problems, GUARDRAILS_FIELD_IDS.patterns)}
                 hint="One regular expression per line, matched case-insensitively against every text of a request."
-              >
-                <TextArea
-                  id={GUARDRAILS_FIELD_IDS.patterns}
-                  rows={4}
-                  className="mono"
-                  value={draft.patterns}
-                  onChange={(event) => setDraft({ ...draft, patterns: event.target.value })}
-                />
-              </Field>
-              <Field
+                rows={4}
+                value={draft.patterns}
+                onChange={(patterns) => setDraft({ ...draft, patterns })}
+              />
+              <PatternLinesField
                 label="Blocked answer patterns"
-                htmlFor={GUARDRAILS_FIELD_IDS.answerPatterns}
+                id={GUARDRAILS_FIELD_IDS.answerPatterns}
                 error={problemsAt(problems, GUARDRAILS_FIELD_IDS.answerPatterns)}
                 hint="One regular expression per line, matched case-insensitively against what the model answers (text, refusals, tool-call arguments). A match stops the answer as the provider's content filter would; a stream stops at the delta that completes it, and what was sent before it stays sent."
-              >
-                <TextArea
-                  id={GUARDRAILS_FIELD_IDS.answerPatterns}
-                  rows={3}
-                  className="mono"
-                  value={draft.answerPatterns}
-                  onChange={(event) => setDraft({ ...draft, answerPatterns: event.target.value })}
-                />
-              </Field>
+                rows={3}
+                value={draft.answerPatterns}
+                onChange={(answerPatterns) => setDraft({ ...draft, answerPatterns })}
+              />
               <Field
                 label="Max input tokens"
                 htmlFor={GUARDRAILS_FIELD_IDS.maxTokens}
@@ -239,5 +229,28 @@ export function GuardrailsScreen() {
         </SaveBar>
       )}
     </>
+  );
+}
+
+/** A list of regular expressions, one per line, in a monospaced text area. */
+function PatternLinesField(props: {
+  readonly label: string;
+  readonly id: string;
+  readonly error: ComponentProps<typeof Field>['error'];
+  readonly hint: string;
+  readonly rows: number;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={props.label} htmlFor={props.id} error={props.error} hint={props.hint}>
+      <TextArea
+        id={props.id}
+        rows={props.rows}
+        className="mono"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </Field>
   );
 }
