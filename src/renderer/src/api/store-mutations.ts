@@ -6,6 +6,7 @@ import {
   checkpointCreateResponseSchema,
   emptyResponseSchema,
   gcResponseSchema,
+  mergeResponseSchema,
 } from '../../../shared/store-api.js';
 import { useApi } from './api-context.js';
 import { ApiError, type ApiClient } from './http.js';
@@ -28,6 +29,24 @@ export interface RestoreInput {
   readonly fromRevision?: number;
   readonly fromCheckpoint?: string;
   readonly message: string;
+  readonly expectedRevision?: number;
+}
+
+/** A revision to take back on the scope's branch. */
+export interface RevertInput {
+  readonly scope: StoreScope;
+  readonly revision: number;
+  /** Left out, the store writes its own: `Revert "<first line>"` and the revision it reverts. */
+  readonly message?: string;
+  readonly expectedRevision?: number;
+}
+
+/** A branch whose head is merged into the scope's branch. */
+export interface MergeInput {
+  readonly scope: StoreScope;
+  readonly fromBranch: string;
+  readonly message?: string;
+  /** The target's head the preview was computed against. */
   readonly expectedRevision?: number;
 }
 
@@ -90,6 +109,42 @@ export function useRestore() {
           expected_revision: input.expectedRevision,
         },
         schema: applyResponseSchema,
+      }),
+    scopeNamespace,
+  );
+}
+
+/** Takes back one revision's changes on the scope's branch (a new revision; later ones are kept). */
+export function useRevert() {
+  return useNamespaceWrite(
+    (api, input: RevertInput) =>
+      api.request('store', '/v1/revert', {
+        method: 'POST',
+        body: {
+          scope: input.scope,
+          revision_id: input.revision,
+          message: input.message,
+          expected_revision: input.expectedRevision,
+        },
+        schema: applyResponseSchema,
+      }),
+    scopeNamespace,
+  );
+}
+
+/** Merges another branch's head into the scope's branch, three-way against their merge base. */
+export function useMerge() {
+  return useNamespaceWrite(
+    (api, input: MergeInput) =>
+      api.request('store', '/v1/merge', {
+        method: 'POST',
+        body: {
+          scope: input.scope,
+          from_branch: input.fromBranch,
+          message: input.message,
+          expected_revision: input.expectedRevision,
+        },
+        schema: mergeResponseSchema,
       }),
     scopeNamespace,
   );

@@ -13,18 +13,20 @@ import { showToast } from '../../components/toast.js';
 import { plural } from '../../lib/format.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { DeleteBranchDialog } from './actions/delete-branch-dialog.js';
+import { MergeDialog } from './actions/merge-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { scopeAfterDelete } from './actions/scope-after-delete.js';
 import { useDeletedRows } from './use-deleted-rows.js';
 import { useScope } from './use-scope.js';
 
-/** The branches of a namespace with base and head revisions; create one, restore from one, or delete one. */
+/** The branches of a namespace with base and head revisions; create one, merge or restore from one, or delete one. */
 export function BranchesScreen() {
   const scope = useScope();
   const branches = useBranches(scope);
   const listed = useDeletedRows(branches.data?.branches, (branch) => branch.name);
   const [creating, setCreating] = useState(false);
   const [restoreFrom, setRestoreFrom] = useState<string>();
+  const [mergeFrom, setMergeFrom] = useState<string>();
   const [deleting, setDeleting] = useState<string>();
   const newBranch = useRef<HTMLButtonElement>(null);
   // Set when a deletion left the namespace without branches: the table is gone for good then.
@@ -66,6 +68,17 @@ export function BranchesScreen() {
       className: 'cell-actions',
       cell: (branch) => (
         <span className="row-actions">
+          {!branch.current && (
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<BranchIcon />}
+              aria-label={`Merge ${branch.name} into ${scope.branch}`}
+              onClick={() => setMergeFrom(branch.name)}
+            >
+              Merge into {scope.branch}…
+            </Button>
+          )}
           {!branch.current && (
             <Button
               size="sm"
@@ -142,6 +155,7 @@ export function BranchesScreen() {
           onClose={() => setRestoreFrom(undefined)}
         />
       )}
+      {mergeFrom && <MergeDialog scope={scope} from={mergeFrom} onClose={() => setMergeFrom(undefined)} />}
       {deleting && (
         <DeleteBranchDialog
           scope={scope}

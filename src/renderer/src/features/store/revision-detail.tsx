@@ -12,13 +12,14 @@ import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
+import { RevertDialog } from './actions/revert-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { revisionSource } from './actions/source.js';
 import { ChangesView } from './changes-view.js';
 import { RevisionMessage } from './revision-message.js';
 import { scopeQuery } from './use-scope.js';
 
-type Action = 'rollback' | 'restore' | 'branch' | undefined;
+type Action = 'rollback' | 'revert' | 'restore' | 'branch' | undefined;
 
 /** The id of the history's revision log (its `testId`), where focus goes back from this pane. */
 const LOG_LIST_ID = 'log-list';
@@ -136,6 +137,19 @@ export function RevisionDetail({
               Restore into {scope.branch}
             </Button>
           )}
+          {onBranch && (
+            <Button
+              size="sm"
+              icon={<UndoIcon />}
+              // The preview needs the changes' contents, which the log's entry does not carry.
+              disabled={!full}
+              title={full ? `Take back what #${entry.id} changed, keeping later revisions` : 'Reading the changes…'}
+              onClick={() => setAction('revert')}
+              data-testid="revert-button"
+            >
+              Revert this revision
+            </Button>
+          )}
           <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')}>
             Branch
           </Button>
@@ -201,6 +215,9 @@ export function RevisionDetail({
           onClose={() => setAction(undefined)}
           returnFocus={logList}
         />
+      )}
+      {action === 'revert' && full && (
+        <RevertDialog scope={scope} revision={full} onClose={() => setAction(undefined)} returnFocus={logList} />
       )}
       {action === 'restore' && (
         <RestoreDialog

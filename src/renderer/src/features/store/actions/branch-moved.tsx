@@ -30,3 +30,17 @@ export function BranchMovedNotice({
     </div>
   );
 }
+
+/**
+ * True when a write sent with `expected_revision` was refused because the branch moved: a 409 after
+ * which the head, read again, is another revision. Revert and merge conflicts are 409s too, with the
+ * head where it was; those are the store's refusal, shown as it words it.
+ */
+export function movedPastExpected(
+  error: unknown,
+  sent: number | undefined,
+  head: number | undefined,
+  refreshing: boolean,
+): boolean {
+  return isBranchMoved(error) && !refreshing && head !== undefined && head !== sent;
+}
