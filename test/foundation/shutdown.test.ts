@@ -30,7 +30,8 @@ async function apply(storeUrl: string, i: number): Promise<number | undefined> {
   }
 }
 
-describe('headless command shutdown', () => {
+// Each test starts the server as a child process: on a loaded machine that is slow.
+describe('headless command shutdown', { timeout: 90_000 }, () => {
   it('on SIGTERM during writes, exits 0 and keeps every acknowledged revision', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-shutdown-'));
     dirs.push(dataDir);

@@ -16,7 +16,8 @@ const PROVIDER_KEY = 'sk-provider-at-rest-0123456789abcdef';
  * a copy or backup of gatehouse.db handed them out. They are now encrypted with `secrets.key`, kept
  * beside the database in the data folder, and the gateway still calls the provider with them.
  */
-describe('provider keys saved through the admin API, at rest', () => {
+// Each test starts the server as a child process, twice: on a loaded machine that is slow.
+describe('provider keys saved through the admin API, at rest', { timeout: 90_000 }, () => {
   let upstream: OpenAIUpstream;
   let dir: string;
   let running: HeadlessProcess | undefined;

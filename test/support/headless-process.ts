@@ -60,7 +60,8 @@ export async function spawnHeadless(
  */
 export async function failedStart(
   env: NodeJS.ProcessEnv,
-  timeoutMs = 10_000,
+  // A refused start ends in a second or two; on a loaded machine loading tsx alone can take ten.
+  timeoutMs = 25_000,
   args: readonly string[] = [],
 ): Promise<{ code?: number; stderr?: string } | undefined> {
   const command = [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/cli.ts', ...args];
