@@ -463,6 +463,8 @@ export const mergeRequestSchema = strictFields({
   from_branch: branchSchema.min(1, 'must not be empty'),
   message,
   expected_revision: expectedRevision,
+  // The source's head the caller previewed: a source that moved since is refused, as the target is.
+  expected_from_revision: revisionSelector('expected_from_revision').nullish(),
 });
 /** A merge request as sent by clients. */
 export type MergeRequest = z.input<typeof mergeRequestSchema>;

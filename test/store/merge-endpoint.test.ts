@@ -313,6 +313,23 @@ describe('POST /v1/merge', () => {
     expect((await merge(ns, 'main', { from_branch: 'feature', expected_revision: 1 })).status).toBe(200);
   });
 
+  it('takes expected_from_revision: 409 naming the source head when the source moved since it was read', async () => {
+    const ns = 'mg/cas-source';
+    await apply(ns, 'main', [{ key: 'a', content: '0' }]);
+    await branchFrom(ns, 'main', 'feature');
+    const previewed = await apply(ns, 'feature', [{ key: 'a', content: '1' }]);
+    const later = await apply(ns, 'feature', [{ key: 'b', content: 'unseen' }]);
+    const moved = await merge(ns, 'main', { from_branch: 'feature', expected_from_revision: previewed });
+    expect(moved.status).toBe(409);
+    expect(message(moved)).toBe(
+      `branch "feature" is at revision ${later}, not the expected_from_revision ${previewed}: it moved since it was read; read it again and retry with expected_from_revision ${later}`,
+    );
+    expect((await state(ns, 'main')).objects).toEqual({ a: '0' });
+    const merged = await merge(ns, 'main', { from_branch: 'feature', expected_from_revision: later });
+    expect(merged.status).toBe(200);
+    expect(merged.body.from_revision).toBe(later);
+  });
+
   it('needs write on the namespace: a read-only token and one for other namespaces are refused', async () => {
     const ns = 'mg/auth';
     await apply(ns, 'main', [{ key: 'a', content: '0' }]);

@@ -48,6 +48,8 @@ export interface MergeInput {
   readonly message?: string;
   /** The target's head the preview was computed against. */
   readonly expectedRevision?: number;
+  /** The source's head the preview was computed against. */
+  readonly expectedFromRevision?: number;
 }
 
 /**
@@ -143,6 +145,7 @@ export function useMerge() {
           from_branch: input.fromBranch,
           message: input.message,
           expected_revision: input.expectedRevision,
+          expected_from_revision: input.expectedFromRevision,
         },
         schema: mergeResponseSchema,
       }),

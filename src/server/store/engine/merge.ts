@@ -25,6 +25,8 @@ export interface MergeOptions {
   readonly fromBranch: string;
   readonly message: string;
   readonly expectedRevision?: number | null;
+  /** The source's head the caller expects to merge (what it previewed). */
+  readonly expectedFromRevision?: number | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): 
   const target = existingBranch(rows);
   checkExpectedRevision(rows, options.expectedRevision);
   const source = branchHeadTarget(ctx.repo, rows, options.fromBranch).branch!;
+  checkExpectedSource(source, options.expectedFromRevision);
   const revisions = mergeBases(ctx.repo, target, source);
   const newest = revisions[0] ?? 0;
   const answered = { merge_base: newest, from_revision: source.headRevision };
@@ -61,6 +64,15 @@ export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): 
   ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
   const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes);
   return { revision, noop: false, ...list, ...answered };
+}
+
+/** Refuses a merge whose source moved past the head the caller previewed (409, as a moved target is). */
+function checkExpectedSource(source: BranchRow, expected: number | null | undefined): void {
+  if (expected == null || source.headRevision === expected) return;
+  throw conflictError(
+    `branch "${source.name}" is at revision ${source.headRevision}, not the expected_from_revision ${expected}: ` +
+      `it moved since it was read; read it again and retry with expected_from_revision ${source.headRevision}`,
+  );
 }
 
 /** The branch merged into; 404 when it was never written, since a merge needs its history. */

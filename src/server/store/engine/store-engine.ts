@@ -259,6 +259,7 @@ export class StoreEngine {
       fromBranch: options.fromBranch ?? '',
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
+      expectedFromRevision: options.expectedFromRevision,
     };
     return this.writeRevision(scope, (normal) => merge(this.ctx, normal, full));
   }

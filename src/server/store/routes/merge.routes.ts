@@ -12,12 +12,18 @@ export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       schema: { body: mergeRequestSchema, response: { 200: mergeResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { scope, from_branch: fromBranch, message, expected_revision: expectedRevision } = request.body;
+      const {
+        scope,
+        from_branch: fromBranch,
+        message,
+        expected_revision: expectedRevision,
+        expected_from_revision: expectedFromRevision,
+      } = request.body;
       return answerOnce(request, reply, engine, () => {
         const result = runOperation(
           metrics,
           'merge',
-          () => engine.merge(scope, { fromBranch, message, expectedRevision }),
+          () => engine.merge(scope, { fromBranch, message, expectedRevision, expectedFromRevision }),
           changesOutcome,
         );
         return visibleChanges(request, result);

@@ -48,7 +48,14 @@ export function MergeDialog({
   const canSubmit = !source.problem && (waiting !== undefined || (!!changes && changes.length > 0 && !head.isFetching));
   const submit = (): void =>
     merge.mutate(
-      { scope, fromBranch: from, message: message || undefined, expectedRevision: headRevision },
+      {
+        scope,
+        fromBranch: from,
+        message: message || undefined,
+        expectedRevision: headRevision,
+        // What the preview showed of the source is what is merged: a source that moved since is refused.
+        expectedFromRevision: source.data?.revision,
+      },
       {
         onSuccess: (result) => {
           onClose();
