@@ -75,6 +75,12 @@ export const cacheStatsSchema = z.object({
   hits: z.number(),
   misses: z.number(),
   stores: z.number(),
+  /** Requests whose headers turned the cache off for them (`no-store`, `x-gatehouse-cache: off`). */
+  bypasses: z.number(),
+  /** Requests whose headers skipped the lookup but kept the fresh answer (`no-cache`, `x-gatehouse-cache: refresh`). */
+  refreshes: z.number(),
+  /** Requests answered with an identical request's answer while it was in flight (counted in `hits` too). */
+  collapsed: z.number(),
 });
 /** Cache counters since start. */
 export type CacheStats = z.infer<typeof cacheStatsSchema>;

@@ -2,7 +2,7 @@ import type { CacheRule, CacheSettings } from '../../../shared/cache-api.js';
 import type { Endpoint, RequestContext } from '../pipeline/request-context.js';
 
 /** Endpoints whose answers are kept (a token count runs the policy stages too, but is never an answer to keep). */
-const CACHED_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses', 'embeddings']);
+export const CACHED_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['chat', 'messages', 'responses', 'embeddings']);
 
 /**
  * Which requests the cache may answer, and for how long, from the settings in force: a key's rule

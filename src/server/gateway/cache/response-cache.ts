@@ -5,14 +5,15 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
+import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
 import { cacheKey } from './cache-key.js';
-import { CachePolicy } from './cache-policy.js';
+import { CACHED_ENDPOINTS, CachePolicy } from './cache-policy.js';
+import { CollapsedRequests } from './collapsed-requests.js';
 import { keptJson, keptStream, replayed, type CachedBody } from './kept-body.js';
+import { DEFAULT_CACHE_CONTROL, requestCacheControl } from './request-cache-control.js';
 import { ResponseStore, type CachedAnswer, type StoreBounds } from './response-store.js';
 
 const NO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
-const NO_CACHE = /\bno-cache\b/i;
-const NO_STORE = /\bno-store\b/i;
 
 function boundsOf(settings: CacheSettings): StoreBounds {
   return {
@@ -72,6 +73,8 @@ export class ResponseCache {
   #policy: CachePolicy;
   #settings: CacheSettings;
   readonly #store: ResponseStore;
+  readonly #collapsed = new CollapsedRequests();
+  readonly #counts = { bypasses: 0, refreshes: 0, collapsed: 0 };
 
   constructor(
     settings: CacheSettings,
@@ -122,49 +125,109 @@ export class ResponseCache {
 
   /** Counters and size. */
   stats(): CacheStats {
-    return this.#store.stats();
+    return { ...this.#store.stats(), ...this.#counts };
   }
 
   /**
    * The `cacheLookup` stage. The key is the body as it would be routed (after alias, caps and the
    * earlier policy stages rewrote it), so two requests that differ only in an alias share an entry.
-   * `Cache-Control: no-cache` skips the lookup but refreshes the entry; `no-store` does neither.
+   * The request's headers only narrow what its settings allow: `no-cache` (`x-gatehouse-cache:
+   * refresh`) skips the lookup but refreshes the entry, `no-store` (`off`) does neither, `max-age`
+   * lowers the age accepted and `x-gatehouse-cache-ttl` the time the answer is kept. A whole answer
+   * that misses while an identical request is being answered waits for that answer.
    */
-  readonly lookup = (ctx: RequestContext): ProviderAnswer | undefined => {
+  readonly lookup = (ctx: RequestContext): ProviderAnswer | undefined | Promise<ProviderAnswer | undefined> => {
+    const request = CACHED_ENDPOINTS.has(ctx.endpoint) ? requestCacheControl(ctx.headers) : DEFAULT_CACHE_CONTROL;
     const policy = this.#policy;
     if (!policy.active) return undefined;
-    const ttlMs = policy.ttlMs(ctx);
-    if (ttlMs === undefined) return undefined;
-    const control = ctx.headers['cache-control'];
-    if (control !== undefined && NO_STORE.test(control)) {
+    const settingsTtlMs = policy.ttlMs(ctx);
+    if (settingsTtlMs === undefined) return undefined;
+    const ttlMs = Math.min(settingsTtlMs, request.ttlMs ?? settingsTtlMs);
+    if (!request.store) {
       ctx.cache = { key: undefined, ttlMs, bypassed: true };
+      this.#counts.bypasses += 1;
+      this.metrics.cacheBypasses.inc();
       return undefined;
     }
     const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
     if (row === undefined) return undefined;
     const scope = row.team !== null ? `team:${row.team}` : `key:${row.id}`;
     const key = cacheKey(scope, ctx.endpoint, ctx.body, variantOf(ctx.headers));
-    const bypassed = control !== undefined && NO_CACHE.test(control);
-    ctx.cache = { key, ttlMs, bypassed };
-    if (bypassed) return undefined;
-    const entry = this.#store.get(key, ttlMs);
-    if (entry === undefined) {
+    if (!request.lookup) {
+      ctx.cache = { key, ttlMs, bypassed: true };
+      this.#counts.refreshes += 1;
+      this.metrics.cacheRefreshes.inc();
+      return undefined;
+    }
+    ctx.cache = { key, ttlMs, bypassed: false };
+    const entry = this.#store.get(key, Math.min(settingsTtlMs, request.maxAgeMs ?? settingsTtlMs));
+    if (entry !== undefined) {
+      this.metrics.cacheHits.inc();
+      return this.#answerFromCache(ctx, entry);
+    }
+    // Streams are relayed as they come: only whole answers are collapsed.
+    if (ctx.body.stream === true) {
       this.metrics.cacheMisses.inc();
       return undefined;
     }
+    const waiting = this.#collapsed.waitFor(key, ctx.signal);
+    if (waiting === undefined) {
+      this.metrics.cacheMisses.inc();
+      this.#leadFor(ctx, key, ttlMs);
+      return undefined;
+    }
+    return waiting.then((answer) => {
+      if (answer === undefined) {
+        this.metrics.cacheMisses.inc();
+        return undefined;
+      }
+      this.#store.missAnswered();
+      this.#counts.collapsed += 1;
+      this.metrics.cacheCollapsed.inc();
+      this.metrics.cacheHits.inc();
+      return this.#answerFromCache(ctx, answer);
+    });
+  };
+
+  /** A kept answer (or an identical request's fresh one) as this request's: accounted as a hit, no tokens. */
+  #answerFromCache(ctx: RequestContext, entry: CachedAnswer): ProviderAnswer {
     ctx.cached = true;
-    this.metrics.cacheHits.inc();
     // The deployment that answered first, when it still serves the model: its id goes in the answer's header.
     if (entry.deploymentId !== undefined)
       ctx.deployment = this.registry.deploymentsFor(entry.model).find((d) => d.id === entry.deploymentId);
     return answerOf(entry.body);
-  };
+  }
 
-  /** Keeps a provider's answer for the request's entry: JSON at once, a stream once it ended without failure. */
+  /**
+   * Makes this request the one identical requests wait for, for as long as its longest upstream call
+   * may take; a client that leaves settles the wait with nothing.
+   */
+  #leadFor(ctx: RequestContext, key: string, ttlMs: number): void {
+    const deployments = ctx.model === undefined ? [] : this.registry.deploymentsFor(ctx.model);
+    const timeoutMs = deployments.reduce((longest, d) => Math.max(longest, d.timeoutMs), 0) || DEFAULT_TIMEOUT_MS;
+    const lead = this.#collapsed.lead(key, timeoutMs);
+    if (lead === undefined) return;
+    ctx.cache = { key, ttlMs, bypassed: false, lead };
+    ctx.signal.once('abort', () => lead(undefined));
+  }
+
+  /** Lets the requests waiting for this one call the provider themselves: its call failed. */
+  release(ctx: RequestContext): void {
+    ctx.cache?.lead?.(undefined);
+  }
+
+  /**
+   * Keeps a provider's answer for the request's entry: JSON at once, a stream once it ended without
+   * failure. The requests waiting for this one get the kept answer, or nothing when it is not kept.
+   */
   capture(ctx: RequestContext, answer: ProviderAnswer): ProviderAnswer {
     const state = ctx.cache;
     const row = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
-    if (state?.key === undefined || row === undefined || ctx.model === undefined) return answer;
+    const lead = state?.lead ?? ((): void => undefined);
+    if (state?.key === undefined || row === undefined || ctx.model === undefined) {
+      lead(undefined);
+      return answer;
+    }
     const key = state.key;
     const model = ctx.model;
     const deploymentId = ctx.deployment?.id;
@@ -172,19 +235,28 @@ export class ResponseCache {
     const keep = (kept: () => CachedBody | undefined): void => {
       setImmediate(() => {
         const body = kept();
-        if (body === undefined || body.size > this.#settings.max_entry_bytes) return;
         // A team deleted while the answer was on its way takes no entry with it into a team of its id.
-        if (!ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)) return;
+        if (
+          body === undefined ||
+          body.size > this.#settings.max_entry_bytes ||
+          !ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)
+        ) {
+          lead(undefined);
+          return;
+        }
         const entry: CachedAnswer = { body, team: row.team, keyId: row.id, model, deploymentId };
         this.#store.set(key, entry, state.ttlMs);
         this.metrics.cacheStores.inc();
+        lead(entry);
       });
     };
     if (answer.kind === 'json') {
       const { body, text } = answer;
       if ((text ?? '').length <= this.#settings.max_entry_bytes) keep(() => keptJson(ctx.endpoint, body, text));
+      else lead(undefined);
       return answer;
     }
+    lead(undefined);
     return { ...answer, events: this.#recording(ctx, answer, keep) } satisfies StreamAnswer;
   }
 

@@ -69,6 +69,12 @@ export class ResponseStore {
     return entry;
   }
 
+  /** Counts a lookup that missed as a hit after all: it was answered with an identical request's answer. */
+  missAnswered(): void {
+    this.#misses -= 1;
+    this.#hits += 1;
+  }
+
   /** Keeps an answer for `ttlMs` (one larger than max_entry_bytes is not kept). */
   set(key: string, entry: CachedAnswer, ttlMs: number): void {
     this.#entries.set(key, { ...entry, storedAt: performance.now() }, { ttl: ttlMs });
@@ -106,8 +112,8 @@ export class ResponseStore {
     return false;
   }
 
-  /** Counters since start, and what is held now. */
-  stats(): CacheStats {
+  /** Counters since start, and what is held now (the cache adds what the request headers asked). */
+  stats(): Omit<CacheStats, 'bypasses' | 'refreshes' | 'collapsed'> {
     return {
       entries: this.#entries.size,
       bytes: this.#entries.calculatedSize,

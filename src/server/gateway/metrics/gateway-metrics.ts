@@ -65,6 +65,9 @@ export class GatewayMetrics {
   readonly cacheHits: Counter;
   readonly cacheMisses: Counter;
   readonly cacheStores: Counter;
+  readonly cacheBypasses: Counter;
+  readonly cacheRefreshes: Counter;
+  readonly cacheCollapsed: Counter;
   readonly cacheEntries: Gauge;
   readonly cacheBytes: Gauge;
   readonly piiEntities: Counter<'entity_type'>;
@@ -146,6 +149,21 @@ export class GatewayMetrics {
     this.cacheStores = new Counter({
       name: 'gateway_cache_stores_total',
       help: 'Answers kept by the response cache',
+      registers,
+    });
+    this.cacheBypasses = new Counter({
+      name: 'gateway_cache_bypasses_total',
+      help: 'Cacheable requests that asked not to use the cache (Cache-Control: no-store, x-gatehouse-cache: off)',
+      registers,
+    });
+    this.cacheRefreshes = new Counter({
+      name: 'gateway_cache_refreshes_total',
+      help: 'Cacheable requests that skipped the lookup and kept a fresh answer (Cache-Control: no-cache, x-gatehouse-cache: refresh)',
+      registers,
+    });
+    this.cacheCollapsed = new Counter({
+      name: 'gateway_cache_collapsed_total',
+      help: "Requests answered with an identical concurrent request's fresh answer instead of calling the provider (also counted as hits)",
       registers,
     });
     const cacheSize = (): { readonly entries: number; readonly bytes: number } => this.cacheSize();

@@ -171,6 +171,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       const call = (deployment: Deployment): Promise<ProviderAnswer> => spec.call(ctx, deployment);
       answer = await (trace === undefined ? route(ctx, call) : trace.run('gateway.route', () => route(ctx, call)));
     } catch (error) {
+      // A failure is not shared: identical requests waiting for this one's answer call the provider themselves.
+      ctx.services.cache.release(ctx);
       // Nobody is left to answer; the watch already finished the request as the client's leaving.
       if (error instanceof ClientClosedError) return reply.hijack();
       admittedHeaders(ctx, reply);
