@@ -170,6 +170,25 @@ describe('POST /v1/revert', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('points a revision that came in with a merge at the merge revision to revert instead', async () => {
+    const ns = 'rv/merged';
+    await apply(ns, [{ key: 'a', content: '1' }]);
+    expect((await socket.send('POST', '/v1/branches', { scope: { namespace: ns }, name: 'feature' })).status).toBe(200);
+    const onFeature = await apply(ns, [{ key: 'a', content: '2' }], 'feature change', 'feature');
+    const merged = await socket.send('POST', '/v1/merge', { scope: { namespace: ns }, from_branch: 'feature' });
+    expect(merged.status).toBe(200);
+    const refused = await revert(ns, { revision_id: onFeature });
+    expect(refused.status).toBe(404);
+    expect((refused.body.error as { message: string }).message).toBe(
+      `revision ${onFeature} is not in the history of branch "main" of namespace "rv/merged": it came in with merge ` +
+        `revision ${merged.body.revision as number}; revert that to take the whole merge back, or revert revision ` +
+        `${onFeature} on its own branch and merge again`,
+    );
+    const whole = await revert(ns, { revision_id: merged.body.revision });
+    expect(whole.status).toBe(200);
+    expect((await state(ns)).objects).toEqual({ a: '1' });
+  });
+
   it('names the field of a bad request', async () => {
     const missing = await socket.send('POST', '/v1/revert', { scope: { namespace: 'rv/bad' } });
     expect(missing.status).toBe(400);

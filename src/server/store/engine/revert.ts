@@ -53,10 +53,25 @@ function reachableRevision(
     );
   const row = repo.revision(rows.namespace.id, revision);
   if (!row || !reaches(ancestry(repo, rows.branch), row.branchId, revision)) {
-    const why = row === undefined ? removedNote(rows.namespace, revision) : '';
+    const why = row === undefined ? removedNote(rows.namespace, revision) : mergedNote(repo, rows.branch, row);
     throw notFoundError(`revision ${revision} is not in the history of ${where}${why}`);
   }
   return { branch: rows.branch, reverted: row };
+}
+
+/**
+ * Where a revision of another branch came into this one through a recorded merge: that merge's
+ * revision is this branch's own, and reverting it takes the whole merge back.
+ */
+function mergedNote(repo: StoreRepository, branch: BranchRow, row: RevisionRow): string {
+  const merge = repo
+    .mergesInto(branch.id)
+    .find((entry) => entry.fromBranchId === row.branchId && entry.fromRevision >= row.id);
+  if (merge === undefined) return '';
+  return (
+    `: it came in with merge revision ${merge.revisionId}; revert that to take the whole merge back, or revert ` +
+    `revision ${row.id} on its own branch and merge again`
+  );
 }
 
 /** A document the reverted revision changed that has another content now: the head's content by id. */
