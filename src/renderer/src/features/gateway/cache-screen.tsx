@@ -10,6 +10,7 @@ import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
+import { CacheRequestCounts } from './cache-counts.js';
 import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDraft } from './cache-form.js';
 
 /** Purge: everything, or only what matches the fields filled in. */
@@ -164,6 +165,7 @@ export function CacheScreen() {
                   <dt>Answers stored</dt>
                   <dd>{formatInt(view.stats.stores)}</dd>
                 </div>
+                <CacheRequestCounts stats={view.stats} />
               </dl>
             </section>
             <section className="panel">
