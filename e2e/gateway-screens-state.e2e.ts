@@ -74,7 +74,7 @@ test('PII & policy: a refused save keeps every edit on screen, and a pattern ove
   const allowed = await allowModel(model);
   try {
     await openSignedIn(page, 'gateway/guardrails');
-    const patterns = page.getByLabel('Blocked patterns');
+    const patterns = page.getByLabel('Blocked patterns', { exact: true });
     await patterns.fill(`${'a'.repeat(1001)}\nkeep-me`);
     await expect(saveBar(page).getByTestId('save-blocked')).toContainText('more than the 1,000 allowed');
     await expect(page.getByTestId('save-guardrails')).toBeDisabled();

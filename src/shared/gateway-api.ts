@@ -223,6 +223,11 @@ export const modelSettingsViewSchema = modelSettingsSchema.extend({
   updated_at: z.string().nullable(),
   /** The provider each allowed model routes to (`owned_by` of `/v1/models`). */
   providers: z.record(z.string(), z.string()),
+  /**
+   * Where each allowed model's shared limits stand (`limits.models` of the configuration file, shared by
+   * every caller); a model without any is left out.
+   */
+  model_limits: z.record(z.string(), z.array(limitStatusSchema)),
 });
 /** Model settings as shown by the admin API. */
 export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;

@@ -10,6 +10,7 @@ import type {
   ModelSettingsUpdate,
   ModelSettingsView,
 } from '../../../shared/gateway-api.js';
+import type { LimitStatus } from '../../../shared/principals-api.js';
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { changesNothing, recordAction } from '../accounting/record-action.js';
@@ -189,6 +190,11 @@ export class AdminService {
     const settings = this.registry.settings();
     const providers: Record<string, string> = {};
     for (const model of this.registry.modelList().data) providers[model.id] = model.owned_by;
+    const modelLimits: Record<string, LimitStatus[]> = {};
+    for (const model of settings.allowed_models) {
+      const status = this.limits.modelStatus(model);
+      if (status.length > 0) modelLimits[model] = status;
+    }
     return {
       allowed_models: settings.allowed_models,
       model_aliases: settings.model_aliases,
@@ -197,6 +203,7 @@ export class AdminService {
       source: settings.source,
       updated_at: iso(settings.updatedAt),
       providers,
+      model_limits: modelLimits,
     };
   }
 

@@ -139,12 +139,18 @@ export function planLimits(
   const user = owner !== null ? principals.user(owner) : undefined;
   userChecks(checks, owner !== null ? limitSubject('user', owner) : keySubject, user, key, config);
   if (key.team !== null) teamChecks(checks, key.team, principals.team(key.team), key, config);
-  const modelLimits = model !== undefined && Object.hasOwn(config.models, model) ? config.models[model] : undefined;
-  if (modelLimits !== undefined) {
-    const modelSubject = limitSubject('model', model!);
-    add(checks, 'requests', 'requests', modelSubject, modelLimits.rpm_limit, 'bucket');
-    add(checks, 'tokens', 'tokens', modelSubject, modelLimits.tpm_limit, 'bucket');
-  }
+  if (model !== undefined) checks.push(...planModelLimits(model, config));
+  return checks;
+}
+
+/** A model's own limits (`limits.models`), shared by every caller of the model. */
+export function planModelLimits(model: string, config: LimitsConfig): LimitCheck[] {
+  const checks: LimitCheck[] = [];
+  const modelLimits = Object.hasOwn(config.models, model) ? config.models[model] : undefined;
+  if (modelLimits === undefined) return checks;
+  const modelSubject = limitSubject('model', model);
+  add(checks, 'requests', 'requests', modelSubject, modelLimits.rpm_limit, 'bucket');
+  add(checks, 'tokens', 'tokens', modelSubject, modelLimits.tpm_limit, 'bucket');
   return checks;
 }
 

@@ -11,6 +11,7 @@ import {
   budgetOwners,
   limitSubject,
   planLimits,
+  planModelLimits,
   planTeamLimits,
   planUserLimits,
   type LimitCheck,
@@ -141,6 +142,11 @@ export class LimitsService {
   /** Where a user's own limits stand. */
   userStatus(user: UserRow): LimitStatus[] {
     return this.limiter.status(planUserLimits(user, this.config));
+  }
+
+  /** Where a model's shared limits stand (none when the configuration sets none). */
+  modelStatus(model: string): LimitStatus[] {
+    return this.limiter.status(planModelLimits(model, this.config));
   }
 
   /** Where a team's own limits stand. */

@@ -19,6 +19,7 @@ import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-for
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
 import { aliasProblems, typedEntryProblems, type NewAlias } from './model-settings-form.js';
+import { ModelLimitsPanel } from './model-limits-panel.js';
 
 function settingsOf(view: ModelSettingsView): ModelSettings {
   return {
@@ -168,6 +169,7 @@ export function ModelsScreen() {
                 onAddingChange={setNewModel}
               />
             </section>
+            <ModelLimitsPanel limits={settings.data?.model_limits ?? {}} />
             <section className="panel">
               <h2 className="panel-title">Aliases</h2>
               <p className="panel-text">

@@ -1,0 +1,51 @@
+import { expect, test } from './fixtures.js';
+import { startOwnServer, type OwnServer } from './own-server.js';
+
+const MASTER = 'mk-model-limits-e2e-0123456789abcdef';
+const STORE_TOKEN = 'st-model-limits-e2e-0123456789abcdef';
+
+/** A server whose configuration file sets a model's shared limits (limits.models), which only it can set. */
+let server: OwnServer;
+
+test.beforeAll(async () => {
+  server = await startOwnServer(
+    'model-limits',
+    { limits: { models: { 'demo/echo': { rpm_limit: 50 } } } },
+    { PROXY_MASTER_KEY: MASTER, STORE_TOKEN },
+  );
+});
+
+test.afterAll(async () => server?.stop());
+
+test('models: the shared limits the configuration file sets are shown with what is used of them', async ({
+  page,
+  consoleErrors,
+}) => {
+  const issued = await fetch(`${server.urls.gateway}/internal/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'model limits', scopes: ['chat'] }),
+  });
+  const { key } = (await issued.json()) as { key: string };
+  for (let i = 0; i < 2; i += 1) {
+    const answer = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(answer.status).toBe(200);
+  }
+  await page.addInitScript({
+    content: `sessionStorage.setItem('gatehouse.credentials', ${JSON.stringify(
+      JSON.stringify({ masterKey: MASTER, storeToken: STORE_TOKEN }),
+    )});`,
+  });
+  await page.goto(new URL('gateway/models', server.urls.ui).toString());
+  const panel = page.getByTestId('model-limits');
+  await expect(panel.getByRole('heading', { name: 'Shared model limits' })).toBeVisible();
+  await expect(panel).toContainText('demo/echo');
+  const meter = panel.getByTestId('model-limits-demo/echo').getByRole('meter');
+  await expect(meter).toHaveAttribute('aria-valuemax', '50');
+  await expect(meter).toHaveAttribute('aria-valuenow', '2');
+  expect(consoleErrors).toEqual([]);
+});
