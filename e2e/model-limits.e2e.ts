@@ -10,7 +10,7 @@ let server: OwnServer;
 test.beforeAll(async () => {
   server = await startOwnServer(
     'model-limits',
-    { limits: { models: { 'demo/echo': { rpm_limit: 50 } } } },
+    { limits: { models: { 'demo/echo': { rpm_limit: 2 } } } },
     { PROXY_MASTER_KEY: MASTER, STORE_TOKEN },
   );
 });
@@ -27,14 +27,12 @@ test('models: the shared limits the configuration file sets are shown with what 
     body: JSON.stringify({ name: 'model limits', scopes: ['chat'] }),
   });
   const { key } = (await issued.json()) as { key: string };
-  for (let i = 0; i < 2; i += 1) {
-    const answer = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(answer.status).toBe(200);
-  }
+  const answer = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  expect(answer.status).toBe(200);
   await page.addInitScript({
     content: `sessionStorage.setItem('gatehouse.credentials', ${JSON.stringify(
       JSON.stringify({ masterKey: MASTER, storeToken: STORE_TOKEN }),
@@ -45,7 +43,8 @@ test('models: the shared limits the configuration file sets are shown with what 
   await expect(panel.getByRole('heading', { name: 'Shared model limits' })).toBeVisible();
   await expect(panel).toContainText('demo/echo');
   const meter = panel.getByTestId('model-limits-demo/echo').getByRole('meter');
-  await expect(meter).toHaveAttribute('aria-valuemax', '50');
-  await expect(meter).toHaveAttribute('aria-valuenow', '2');
+  await expect(meter).toHaveAttribute('aria-valuemax', '2');
+  // The request is shown as used; the bucket gives one back every 30 s, so part of it may have returned.
+  expect(Number(await meter.getAttribute('aria-valuenow'))).toBeGreaterThan(0.3);
   expect(consoleErrors).toEqual([]);
 });

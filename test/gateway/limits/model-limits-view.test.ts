@@ -30,7 +30,10 @@ describe('GET /internal/models: the models’ shared limits', () => {
       messages: [{ role: 'user', content: 'count me' }],
     });
     const after = (await admin('GET', '/internal/models')).body.model_limits['demo/echo'];
-    expect(after[0]).toMatchObject({ limit_type: 'requests', used: 1, remaining: 4 });
+    // A bucket refills all the time (5 a minute here): what is used has already begun to come back.
+    expect(after[0].limit_type).toBe('requests');
+    expect(after[0].used).toBeCloseTo(1, 0);
+    expect(after[0].remaining).toBeCloseTo(4, 0);
     expect(after[1].used).toBeGreaterThan(0);
   });
 });
