@@ -216,7 +216,7 @@ test('Compare: a side still loading is compared once read, not called the same a
   await expect(compare).toContainText(`1 document differs between #${first.revision} and #${second.revision}`);
 });
 
-test('Restore: Checkpoint chosen before the checkpoints are listed says so, then lets the only one be picked', async ({
+test('Restore: Checkpoint chosen before the checkpoints are listed says so, then picks the first once listed', async ({
   page,
 }) => {
   const namespace = freshNamespace('restore-picker');
@@ -235,11 +235,28 @@ test('Restore: Checkpoint chosen before the checkpoints are listed says so, then
   await expect(dialog).not.toContainText('No checkpoints');
   release();
 
-  // Listed: the select shows that none is picked yet, rather than the first one as if it were.
-  await expect(checkpoint.locator('option:checked')).toHaveText('Pick a checkpoint');
-  await checkpoint.selectOption('only');
+  // Listed: the first checkpoint is picked, as it is when the list is there at the click.
+  await expect(checkpoint).toHaveValue('only');
   await expect(dialog.getByTestId('action-preview')).toContainText('1 document would change');
   await dialog.getByTestId('confirm-restore').click();
   await expect(dialog).toBeHidden();
   await expect(page.locator('.toaster')).toContainText('Restored main from checkpoint “only”');
+});
+
+test('Compare: Branch chosen before the branches are listed picks the first once they are', async ({ page }) => {
+  const namespace = freshNamespace('compare-branch-picker');
+  const first = await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
+  const second = await apply(namespace, 'main', 'two', { 'a.txt': '2\n' });
+  const release = await hold(page, /\/v1\/branches\?/, 'GET');
+  await openSignedIn(page, screen('compare', namespace, 'main', `&from=${first.revision}&to=${second.revision}`));
+
+  await page.getByRole('radiogroup', { name: 'To: kind' }).getByRole('radio', { name: 'Branch' }).click();
+  const branch = page.getByRole('combobox', { name: 'To: branch', exact: true });
+  await expect(branch.locator('option:checked')).toHaveText('Loading branches…');
+  release();
+
+  await expect(branch).toHaveValue('main');
+  await expect(page.getByTestId('compare-screen')).toContainText(
+    `1 document differs between #${first.revision} and #${second.revision}`,
+  );
 });

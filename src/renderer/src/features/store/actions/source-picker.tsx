@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useBranches, useCheckpoints } from '../../../api/store-queries.js';
 import { Field, Select, TextInput } from '../../../components/field.js';
@@ -166,20 +167,38 @@ export function SourcePicker({
   const checkpoints = useCheckpoints(scope.namespace);
   const firstBranch =
     branches.data?.branches.find((branch) => !excludeCurrent || branch.name !== scope.branch)?.name ?? '';
+  const firstCheckpoint = checkpoints.data?.checkpoints[0]?.name ?? '';
+  // A kind chosen while its list is still loading gets the list's first entry once it arrives, as it
+  // would have had the list been there: otherwise the select sits on "Pick a branch" for no reason.
+  const pickFirstOnLoad = useRef<'branch' | 'checkpoint' | undefined>(undefined);
+  useEffect(() => {
+    const awaited = pickFirstOnLoad.current;
+    if (awaited === undefined) return;
+    if (source.kind !== awaited) pickFirstOnLoad.current = undefined;
+    else if (source.kind === 'branch' && source.branch === '' && branches.data) {
+      pickFirstOnLoad.current = undefined;
+      if (firstBranch !== '') onChange({ kind: 'branch', branch: firstBranch });
+    } else if (source.kind === 'checkpoint' && source.checkpoint === '' && checkpoints.data) {
+      pickFirstOnLoad.current = undefined;
+      if (firstCheckpoint !== '') onChange({ kind: 'checkpoint', checkpoint: firstCheckpoint });
+    }
+  }, [source, branches.data, checkpoints.data, firstBranch, firstCheckpoint, onChange]);
   const kinds = (
     <Segmented
       label={`${label}: kind`}
       options={KINDS}
       value={source.kind}
-      onChange={(kind) =>
+      onChange={(kind) => {
+        pickFirstOnLoad.current =
+          (kind === 'branch' && !branches.data) || (kind === 'checkpoint' && !checkpoints.data) ? kind : undefined;
         onChange(
           kind === 'branch'
             ? { kind, branch: firstBranch }
             : kind === 'revision'
               ? { kind, revision: '' }
-              : { kind, checkpoint: checkpoints.data?.checkpoints[0]?.name ?? '' },
-        )
-      }
+              : { kind, checkpoint: firstCheckpoint },
+        );
+      }}
     />
   );
   const input = (
