@@ -519,6 +519,26 @@ export const namespaceListResponseSchema = z.object({
   next_cursor: z.string().optional(),
 });
 
+/** `GET /v1/token`'s query: a namespace to be told the caller's verbs on. */
+export const tokenQuerySchema = querySchema({ namespace: namespaceSchema.optional() });
+
+const storeVerbSchema = z.enum(['read', 'write', 'admin']);
+
+/** What the caller's token grants (`GET /v1/token`); never the token itself. */
+export const tokenResponseSchema = z.object({
+  /** False when `store.auth.enabled` is false: every request is then granted everything. */
+  auth: z.boolean(),
+  /** The token's name in `store.auth.tokens` (`primary` for STORE_TOKEN or the generated one); null without auth. */
+  name: z.string().nullable(),
+  verbs: z.array(storeVerbSchema),
+  /** Grant patterns: `*`, `team/*` (a subtree) or an exact namespace. */
+  namespaces: z.array(z.string()),
+  /** With `?namespace=`: the verbs the token holds on that namespace (none when it is not granted). */
+  namespace: z.object({ name: z.string(), verbs: z.array(storeVerbSchema) }).optional(),
+});
+/** `GET /v1/token`'s answer. */
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
 /** An empty JSON object (DELETE answers). */
 export const emptyResponseSchema = z.object({});
 

@@ -19,9 +19,9 @@ import { storeRoutes } from './routes/index.js';
 import { registerIdempotencyKeys } from './idempotency-keys.js';
 import { refuseUnsupportedPreconditions } from './unsupported-preconditions.js';
 
-/** Route config of store routes: which permission the route needs. */
+/** Route config of store routes: which permission the route needs (`any`: a valid token, whatever it grants). */
 export interface StoreRouteConfig {
-  readonly storeAuth?: { readonly verb: StoreVerb };
+  readonly storeAuth?: { readonly verb: StoreVerb | 'any' };
 }
 
 /** What the store app needs from the process. */
@@ -45,7 +45,7 @@ declare module 'fastify' {
 const PUBLIC_ROUTES = new Set(['/healthz', '/readyz']);
 
 /** The permission a route needs (`read` unless it says otherwise). */
-function routeVerb(request: FastifyRequest): StoreVerb {
+function routeVerb(request: FastifyRequest): StoreVerb | 'any' {
   return (request.routeOptions.config as StoreRouteConfig | undefined)?.storeAuth?.verb ?? 'read';
 }
 
@@ -76,15 +76,17 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     request.storeGrant = grant;
     // The permission the route needs is known before the body: a token without it is refused now,
     // before its body is read (the namespace, which may be in the body, is checked once it is).
-    refuseMissingVerb(grant, routeVerb(request));
+    const verb = routeVerb(request);
+    if (verb !== 'any') refuseMissingVerb(grant, verb);
   });
   app.addHook('onRequest', async (request) => refuseUnsupportedPreconditions(request));
   registerIdempotencyKeys(plain);
   // Authorise once the body is parsed: grants can be limited to namespaces named in the body.
   app.addHook('preHandler', async (request) => {
     const grant = request.storeGrant;
-    if (!grant) return;
-    authorizeStoreRequest(request, grant, routeVerb(request));
+    const verb = routeVerb(request);
+    if (!grant || verb === 'any') return;
+    authorizeStoreRequest(request, grant, verb);
   });
 
   registerHealthRoutes(plain, { liveness: 'text', checks: { database: () => databaseReady(database) } });

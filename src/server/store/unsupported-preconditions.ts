@@ -14,7 +14,7 @@ const PRECONDITIONS = ['if-match', 'if-none-match', 'if-unmodified-since'] as co
  */
 export function refuseUnsupportedPreconditions(request: FastifyRequest): void {
   const verb = (request.routeOptions.config as StoreRouteConfig | undefined)?.storeAuth?.verb ?? 'read';
-  if (verb === 'read') return;
+  if (verb === 'read' || verb === 'any') return;
   const sent = PRECONDITIONS.find((name) => request.headers[name] !== undefined);
   if (sent === undefined) return;
   const shape = (request.routeOptions.schema?.body as { shape?: Record<string, unknown> } | undefined)?.shape;

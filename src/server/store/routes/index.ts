@@ -19,6 +19,7 @@ import { restoreRoutes } from './restore.routes.js';
 import { revertRoutes } from './revert.routes.js';
 import { rollbackRoutes } from './rollback.routes.js';
 import { stateRoutes } from './state.routes.js';
+import { tokenRoutes } from './token.routes.js';
 
 /** Options the store app passes to the store routes. */
 export interface StoreRoutesOptions {
@@ -60,4 +61,5 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   await app.register(mergeRoutes, deps);
   await app.register(gcRoutes, deps);
   await app.register(namespaceRoutes, deps);
+  await app.register(tokenRoutes);
 };

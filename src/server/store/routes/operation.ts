@@ -8,8 +8,8 @@ import type { StoreMetrics } from '../store-metrics.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission a store route needs (checked by the store app's auth hook). */
-    storeAuth?: { readonly verb: StoreVerb };
+    /** The permission a store route needs (checked by the store app's auth hook); `any`: a valid token. */
+    storeAuth?: { readonly verb: StoreVerb | 'any' };
   }
 }
 
