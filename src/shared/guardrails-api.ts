@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNestedRepetition } from './regex-safety.js';
 
 /**
  * Schemas of the PII and content-policy settings (`pii:` and `content_policy:` in the configuration
@@ -46,14 +47,22 @@ export const MAX_PATTERN_CHARS = 1000;
 /** Most blocked patterns in one scope. */
 export const MAX_PATTERNS = 500;
 
-/** A regular expression's compile error, or undefined when it compiles (case-insensitive, as matched). */
+/**
+ * Why a blocked pattern cannot be used: it does not compile (case-insensitive, as matched), or it
+ * could take exponential time on a prompt; undefined when it is fine.
+ */
 export function patternProblem(source: string): string | undefined {
   try {
     new RegExp(source, 'i');
-    return undefined;
   } catch (error) {
-    return (error as Error).message;
+    // The engine's own words, without its "Invalid regular expression: /…/i: " preamble, which would
+    // only repeat the pattern and what the sentence already says.
+    const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    return `is not a valid regular expression: ${reason}`;
   }
+  if (hasNestedRepetition(source))
+    return 'repeats a part that itself varies in length (as in (a+)+ or (\\w+\\s?)*), which can take exponential time on a prompt that almost matches and hold the gateway: repeat a fixed text, or make the repetition the outer one alone (a+ rather than (a+)+)';
+  return undefined;
 }
 
 const pattern = z
@@ -62,8 +71,7 @@ const pattern = z
   .max(MAX_PATTERN_CHARS)
   .superRefine((source, ctx) => {
     const problem = patternProblem(source);
-    if (problem !== undefined)
-      ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${problem}` });
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 /** An input token limit; `0` or `null` is none (a configuration file drops nulls, so an override lifts a limit with 0). */

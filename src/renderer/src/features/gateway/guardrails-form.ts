@@ -109,11 +109,7 @@ export function draftProblems(draft: GuardrailsDraft): readonly FieldProblem[] {
         continue;
       }
       const problem = patternProblem(pattern);
-      // The engine's own words, without its "Invalid regular expression: /…/i: " preamble, which would
-      // only repeat the pattern and what the sentence already says.
-      const reason = problem?.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-      if (reason !== undefined)
-        problems.push({ fieldId, message: `${where}: "${pattern}" is not a valid regular expression: ${reason}` });
+      if (problem !== undefined) problems.push({ fieldId, message: `${where}: "${pattern}" ${problem}` });
     }
   };
   const checkTokens = (text: string, where: string, fieldId: string, allowNone: boolean): void => {

@@ -1,0 +1,39 @@
+import ret, { types, type Token, type Tokens } from 'ret';
+
+// The package's module.exports is the tokenizer itself; its type declarations describe an ES module
+// whose default export it is, which TypeScript, reading the package as CommonJS, does not apply.
+const tokenize = ret as unknown as (source: string) => Tokens;
+
+/** Longest run of a bounded repetition that may hold a varying part: `(?:\d{4}[ -]?){3}` tries 2^3 ways at most. */
+const MAX_BOUNDED_RUN = 10;
+
+/**
+ * Whether a regular expression repeats something of varying length (`(a+)+`, `(\w+\s?)*`,
+ * `(.*a){2}`, `(a?){30}`): the shape that makes a backtracking engine such as V8's take exponential
+ * (or high polynomial) time on an input that almost matches. A pattern the gateway runs over every
+ * prompt must not have it: one crafted prompt would then hold the whole process, the admin API
+ * included. Fine: repeating a fixed length (`(ab{2})+`), an optional varying part (`(ab+)?`), and a
+ * short bounded run of optional parts (`(?:\d{4}[ -]?){3}`). A pattern this parser cannot read
+ * (lookbehind) is not judged.
+ */
+export function hasNestedRepetition(source: string): boolean {
+  let tree: Tokens;
+  try {
+    tree = tokenize(source);
+  } catch {
+    return false;
+  }
+  return repeatsInside(tree, 1);
+}
+
+/** Whether `token`, inside repetitions of at most `times` in all, repeats a varying part too often. */
+function repeatsInside(token: Tokens, times: number): boolean {
+  if (token.type === types.REPETITION) {
+    const varying = token.min !== token.max;
+    if (varying && times > 1 && (token.max === Infinity || times > MAX_BOUNDED_RUN)) return true;
+    return repeatsInside(token.value, times * token.max);
+  }
+  if (token.type !== types.ROOT && token.type !== types.GROUP) return false;
+  const branches: Token[][] = [...(token.stack ? [token.stack] : []), ...(token.options ?? [])];
+  return branches.some((branch) => branch.some((inner) => repeatsInside(inner, times)));
+}
