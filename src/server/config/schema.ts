@@ -182,6 +182,9 @@ const llmSchema = z
       ctx.addIssue({ code: 'custom', path: ['model_aliases', issue.alias], message: issue.problem });
   });
 
+/** The longest total deadline a request may have (`gateway.request_timeout_ms`, `x-gatehouse-timeout-ms`): an hour. */
+export const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
+
 /** The whole configuration file, every key optional with a working default. */
 export const configSchema = z
   .object({
@@ -261,6 +264,9 @@ export const configSchema = z
         retry_backoff_ms: z.number().int().min(0).max(60_000).default(250),
         // Longest wait honoured from an upstream's Retry-After; a longer ask falls back at once.
         max_retry_wait_ms: z.number().int().min(0).max(300_000).default(10_000),
+        // Longest a request may wait for its answer's first byte, across retries, waits and fallbacks;
+        // a request's x-gatehouse-timeout-ms overrides it. Unset: no total deadline.
+        request_timeout_ms: z.number().int().min(1).max(MAX_REQUEST_TIMEOUT_MS).optional(),
         // Failures in a row after which a deployment is tried last, and for how long (0: never).
         cooldown_after_failures: z.number().int().min(1).max(100).default(3),
         cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),

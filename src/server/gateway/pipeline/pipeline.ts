@@ -23,7 +23,7 @@ import { contextOf, type Endpoint, type RequestContext } from './request-context
 import { authenticate } from './stages/authenticate.js';
 import { finishRequest, usageEntry } from './stages/finish.js';
 import { admittedHeaders, respond } from './stages/respond.js';
-import { ClientClosedError, route } from './stages/route-deployment.js';
+import { ClientClosedError, requestDeadlineMs, route } from './stages/route-deployment.js';
 
 /**
  * The gateway's one request pipeline. Every /v1 inference endpoint runs the same stages, in this order:
@@ -148,6 +148,8 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(request);
     ctx.body = request.body as Record<string, unknown>;
+    // Read before any stage: a deadline that cannot be read is refused even when a stage would answer.
+    const deadlineMs = requestDeadlineMs(ctx.headers, ctx.services.config.gateway.request_timeout_ms);
     const trace = ctx.trace;
     if (trace === undefined) spec.resolveModel(ctx);
     else trace.run('gateway.resolve_model', () => spec.resolveModel(ctx));
@@ -169,7 +171,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     let answer: ProviderAnswer;
     try {
       const call = (deployment: Deployment): Promise<ProviderAnswer> => spec.call(ctx, deployment);
-      answer = await (trace === undefined ? route(ctx, call) : trace.run('gateway.route', () => route(ctx, call)));
+      answer = await (trace === undefined
+        ? route(ctx, call, deadlineMs)
+        : trace.run('gateway.route', () => route(ctx, call, deadlineMs)));
     } catch (error) {
       // A failure is not shared: identical requests waiting for this one's answer call the provider themselves.
       ctx.services.cache.release(ctx);

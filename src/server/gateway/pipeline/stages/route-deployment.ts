@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_REQUEST_TIMEOUT_MS } from '../../../config/schema.js';
 import { AppError, badRequest } from '../../../http/errors.js';
 import { TranslationError } from '../../formats/translation-error.js';
 import type { DeploymentHealthTracker } from '../../model-registry/deployment-health.js';
@@ -110,6 +112,61 @@ export function retryDelay(
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** The request header that sets a request's total deadline, in ms. */
+const DEADLINE_HEADER = 'x-gatehouse-timeout-ms';
+
+const WHOLE_MS = /^\d+$/;
+
+/**
+ * A request's total deadline in ms, counted from its arrival: its `x-gatehouse-timeout-ms`, else
+ * `gateway.request_timeout_ms`, else none. A value that cannot be read is a 400 naming the header.
+ */
+export function requestDeadlineMs(headers: IncomingHttpHeaders, configuredMs: number | undefined): number | undefined {
+  const value = headers[DEADLINE_HEADER];
+  if (value === undefined) return configuredMs;
+  const text = (Array.isArray(value) ? value.join(', ') : value).trim();
+  const ms = Number(text);
+  if (!WHOLE_MS.test(text) || ms < 1 || ms > MAX_REQUEST_TIMEOUT_MS)
+    throw badRequest(
+      `header ${DEADLINE_HEADER} must be a whole number of milliseconds from 1 to ${MAX_REQUEST_TIMEOUT_MS}, got '${String(value)}'`,
+      DEADLINE_HEADER,
+    );
+  return ms;
+}
+
+/**
+ * How early an attempt's timer may fire: Node counts a timer from the event loop's clock as the
+ * current turn began, so one set late in a busy turn fires that much early by `performance.now()`.
+ */
+const TIMER_SLACK_MS = 50;
+
+/**
+ * The deployment as one attempt calls it, its timer no longer than the deadline leaves: the deployment
+ * itself when its own `timeout_ms` ends first (no copy), undefined when no time is left.
+ */
+function withinDeadline(deployment: Deployment, leftMs: number): Deployment | undefined {
+  if (leftMs < 1) return undefined;
+  if (deployment.timeoutMs > 0 && deployment.timeoutMs <= leftMs) return deployment;
+  return { ...deployment, timeoutMs: Math.ceil(leftMs) };
+}
+
+/**
+ * The answer when the request's deadline ends it: a timeout, as the upstream's own is answered (502
+ * `upstream_error`, `error.upstream.type` `timeout`), naming the deadline and what set it. Not to be
+ * resent: the deadline is the caller's whole wait, and an SDK's retry would start another.
+ */
+function deadlineExceeded(ctx: RequestContext, deadlineMs: number): AppError {
+  const source = ctx.headers[DEADLINE_HEADER] === undefined ? 'gateway.request_timeout_ms' : DEADLINE_HEADER;
+  const tried =
+    ctx.attempts === 0 ? ', before any upstream call' : ctx.attempts > 1 ? `, after ${ctx.attempts} attempts` : '';
+  const message = `no answer within the request's ${deadlineMs} ms deadline (${source})${tried}`;
+  const timeout = new UpstreamError(message, { status: 0, retryable: false, upstreamType: 'timeout' });
+  return new AppError('upstream_error', message, {
+    headers: { 'x-should-retry': 'false' },
+    upstream: upstreamErrorDetail(timeout),
+  });
+}
+
 /**
  * The route stage: calls the provider on the model's deployments in turn until one answers. A
  * retryable UpstreamError (429, 5xx, timeout, connection error) is retried on the same deployment
@@ -117,10 +174,15 @@ export function retryDelay(
  * refusal of the deployment (401, 403, 404, ...) goes to the next one at once; a refusal of the
  * request itself (400, 413, 422), anything else, or the last failure becomes the answer. Calls resolve only before the first byte reaches
  * the client, so a retry can never follow a started stream.
+ *
+ * With a deadline (`deadlineMs` after the request's arrival), each attempt's timer is the shorter of
+ * its deployment's `timeout_ms` and the time left, and no attempt or wait starts past it: a wait that
+ * would end past it is skipped for the next deployment, and the request ends with deadlineExceeded.
  */
 export async function route(
   ctx: RequestContext,
   call: (deployment: Deployment) => Promise<ProviderAnswer>,
+  deadlineMs?: number,
 ): Promise<ProviderAnswer> {
   const { registry, health, config } = ctx.services;
   const served = registry.deploymentsFor(ctx.model!);
@@ -137,8 +199,10 @@ export async function route(
   const signal = ctx.signal;
   if (ctx.trace === undefined && ctx.headers.traceparent !== undefined)
     ctx.traceHeaders = passedThroughContext(ctx.headers.traceparent, ctx.headers.tracestate);
+  const endsAt = deadlineMs === undefined ? Infinity : ctx.startedAt + deadlineMs;
   let last: UpstreamError | undefined;
   let previous: Deployment | undefined;
+  let cutByDeadline = false;
   for (const deployment of deploymentOrder(deployments, health)) {
     ctx.deployment = deployment;
     for (let retry = 0; retry <= deployment.maxRetries; retry += 1) {
@@ -148,9 +212,19 @@ export async function route(
           maxWaitMs: config.gateway.max_retry_wait_ms,
         });
         if (wait === undefined) break;
+        // A wait that would outlast the deadline is not waited: the next deployment may still answer in time.
+        if (deadlineMs !== undefined && performance.now() + wait >= endsAt) {
+          cutByDeadline = true;
+          break;
+        }
         await pause(wait, signal);
       }
       if (signal.aborted) throw new ClientClosedError();
+      let attempt: Deployment | undefined = deployment;
+      if (deadlineMs !== undefined) {
+        attempt = withinDeadline(deployment, endsAt - performance.now());
+        if (attempt === undefined) throw deadlineExceeded(ctx, deadlineMs);
+      }
       if (retry > 0) ctx.services.metrics.upstreamRetry(failureLabel(ctx), deploymentOf(ctx));
       else if (previous !== undefined)
         ctx.services.metrics.upstreamFallback(failureLabel(ctx), deploymentLabel(previous, registry));
@@ -164,7 +238,7 @@ export async function route(
       // An earlier attempt's id (a stream that failed on its first event) is not this answer's.
       ctx.upstreamRequestId = undefined;
       try {
-        const answer = await call(deployment);
+        const answer = await call(attempt);
         ctx.upstreamPending = false;
         const answeredAt = performance.now();
         const latencyMs = answeredAt - started;
@@ -187,6 +261,9 @@ export async function route(
           throw new ClientClosedError();
         }
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
+        // The deadline's timer, not the deployment's own timeout_ms: no failure of the deployment.
+        if (attempt !== deployment && error.upstreamType === 'timeout' && performance.now() >= endsAt - TIMER_SLACK_MS)
+          throw deadlineExceeded(ctx, deadlineMs!);
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         // An upstream that asks for a longer pause than the gateway waits is not asked again meanwhile.
         const asked = error.retryAfterMs ?? 0;
@@ -205,7 +282,7 @@ export async function route(
       }
     }
   }
-  throw upstreamFailure(last!, ctx.attempts);
+  throw cutByDeadline ? deadlineExceeded(ctx, deadlineMs!) : upstreamFailure(last!, ctx.attempts);
 }
 
 /** The share of a deployment's timeout after which a client leaving counts as the deployment timing out. */
