@@ -134,8 +134,9 @@ test('merge a feature branch into main from Branches: main gets its changes and 
   const dialog = page.getByTestId('merge-dialog');
   await expect(dialog.getByLabel('Message')).toBeFocused();
   const preview = dialog.getByTestId('action-preview');
-  await expect(preview).toContainText('Documents that differ');
-  await expect(preview).toContainText('3 documents differ between main and feature');
+  // Only what feature changed since the merge base: main's own a.txt is not the merge's to write.
+  await expect(preview).toContainText('Documents the merge writes');
+  await expect(preview).toContainText('2 documents would change on main: what feature changed since their merge base');
   await saveScreenshot(page, 'storeui-merge-preview');
   await dialog.getByTestId('confirm-merge').click();
   await expect(dialog).toBeHidden();
@@ -158,11 +159,11 @@ test('a merge conflict lists the documents in the dialog, and nothing is written
   await openSignedIn(page, screen('branches', namespace));
   await mergeButton(page, 'feature').click();
   const dialog = page.getByTestId('merge-dialog');
-  await expect(dialog.getByTestId('action-preview')).toContainText('1 document differs between main and feature');
-  await dialog.getByTestId('confirm-merge').click();
+  // The conflict is shown before anything is sent, and Merge cannot be pressed.
+  await expect(dialog.getByTestId('confirm-merge')).toBeDisabled();
 
   const refusal = dialog.locator('.error-message');
-  await expect(refusal).toContainText('Nothing was merged');
+  await expect(refusal).toContainText('Merge conflict: feature cannot be merged into main yet');
   await expect(refusal).toContainText('"b.txt" (both updated it, differently)');
   await expect(dialog.getByTestId('branch-moved')).toHaveCount(0);
   await saveScreenshot(page, 'storeui-merge-conflict');

@@ -447,15 +447,33 @@ export const restoreRequestSchema = strictFields({
   expected_revision: expectedRevision,
 });
 
+/**
+ * Gatehouse extension on revert and merge: work the write out and answer it, refusals included, and
+ * write nothing. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key`
+ * fingerprint.
+ */
+const dryRun = z
+  .boolean({ error: (issue) => `dry_run must be true or false, got ${jsonKind(issue.input)}` })
+  .optional();
+
+/** Marks the answer of a dry run: what the write would answer, with `revision` the head as it is. */
+const dryRunAnswer = { dry_run: z.literal(true).optional() };
+
 /** POST /v1/revert (Gatehouse extension): undo one revision reachable from the branch's head. */
 export const revertRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
   revision_id: wholeNumber('revision_id', MAX_INTEGER, 1),
   message,
   expected_revision: expectedRevision,
+  dry_run: dryRun,
 });
 /** A revert request as sent by clients. */
 export type RevertRequest = z.input<typeof revertRequestSchema>;
+
+/** Answer of a revert: apply's, marked when it was a dry run. */
+export const revertResponseSchema = applyResponseSchema.extend(dryRunAnswer);
+/** Answer of a revert. */
+export type RevertResponse = z.infer<typeof revertResponseSchema>;
 
 /** POST /v1/merge (Gatehouse extension): three-way merge of another branch's head into the scope's branch. */
 export const mergeRequestSchema = strictFields({
@@ -465,17 +483,20 @@ export const mergeRequestSchema = strictFields({
   expected_revision: expectedRevision,
   // The source's head the caller previewed: a source that moved since is refused, as the target is.
   expected_from_revision: revisionSelector('expected_from_revision').nullish(),
+  dry_run: dryRun,
 });
 /** A merge request as sent by clients. */
 export type MergeRequest = z.input<typeof mergeRequestSchema>;
 
 /**
  * Answer of a merge: as apply's, with the merge base (the newest best common ancestor of the two heads,
- * following branch bases and recorded merges; 0 for none) and the source head that was merged.
+ * following branch bases and recorded merges; 0 for none) and the source head that was merged; marked
+ * when it was a dry run.
  */
 export const mergeResponseSchema = applyResponseSchema.extend({
   merge_base: z.number().int(),
   from_revision: z.number().int(),
+  ...dryRunAnswer,
 });
 /** Answer of a merge. */
 export type MergeResponse = z.infer<typeof mergeResponseSchema>;

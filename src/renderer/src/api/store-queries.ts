@@ -6,6 +6,7 @@ import {
   diffResponseSchema,
   logEntrySchema,
   logResponseSchema,
+  mergeResponseSchema,
   namespaceListResponseSchema,
   type StateResponse,
 } from '../../../shared/store-api.js';
@@ -149,6 +150,40 @@ export function useHeadDiff(scope: StoreScope, at: RevisionSelector, enabled = t
         method: 'POST',
         body: { scope, revision_id: at.revision ?? 0, checkpoint_name: at.checkpoint ?? '', documents: [] },
         schema: diffResponseSchema,
+        signal,
+      }),
+  });
+}
+
+/**
+ * What merging branch `from` into the scope's branch would write: the store's dry run of the merge, so
+ * exactly the documents it would take (what `from` changed since their merge base), or its refusal
+ * (a conflict's 409 names the documents). Keyed on both heads as the branch list has them, so a write
+ * to either branch computes it again; the answer's `revision` and `from_revision` are the heads it was
+ * computed against, which the merge itself should send as its expected ones.
+ */
+export function useMergePreview(scope: StoreScope, from: string) {
+  const api = useApi();
+  const branches = useBranches(scope);
+  const headOf = (name: string): number =>
+    branches.data?.branches.find((branch) => branch.name === name)?.head_revision ?? 0;
+  return useQuery({
+    queryKey: [
+      ...queryKeys.store.namespace(scope.namespace),
+      'merge-preview',
+      scope.branch,
+      from,
+      headOf(scope.branch),
+      headOf(from),
+    ],
+    // A preview must show the heads as they are now; a branch list that failed still lets it be computed.
+    staleTime: 0,
+    enabled: !branches.isPending,
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/merge', {
+        method: 'POST',
+        body: { scope, from_branch: from, dry_run: true },
+        schema: mergeResponseSchema,
         signal,
       }),
   });

@@ -38,6 +38,37 @@ export interface MergeOptions {
  * contents (a delete included), it is a conflict, and the merge is refused (409) with nothing written.
  */
 export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
+  const plan = planMergeOf(ctx, scope, options);
+  const { rows, target, source, bases, changes, answered } = plan;
+  if (changes.length === 0) return { ...noop(rows), ...answered };
+  const message = options.message || mergeMessage(rows, source, bases);
+  const revision = commit(ctx, rows, changes, message);
+  ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
+  return { revision, ...plannedChanges(ctx, plan) };
+}
+
+/**
+ * What {@link merge} would answer, computed the same way and refused the same way, with nothing
+ * written: `revision` is the target's head as it is, `dry_run` true.
+ */
+export function previewMerge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
+  const plan = planMergeOf(ctx, scope, options);
+  if (plan.changes.length === 0) return { ...noop(plan.rows), ...plan.answered, dry_run: true };
+  return { revision: plan.rows.head, ...plannedChanges(ctx, plan), dry_run: true };
+}
+
+/** A merge worked out and checked, not written: the changes to take from the source, over which bases. */
+interface MergePlan {
+  readonly rows: ScopeRows;
+  readonly target: BranchRow;
+  readonly source: BranchRow;
+  readonly bases: readonly Target[];
+  readonly changes: readonly ChangeRow[];
+  readonly answered: { readonly merge_base: number; readonly from_revision: number };
+}
+
+/** Checks a merge's request and plans it; every refusal (400, 404, 409 and conflicts) is thrown here. */
+function planMergeOf(ctx: EngineContext, scope: Scope, options: MergeOptions): MergePlan {
   const rows = lookupScope(ctx.repo, scope);
   if (options.fromBranch === scope.branch)
     throw invalidError(
@@ -51,19 +82,20 @@ export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): 
   const newest = revisions[0] ?? 0;
   const answered = { merge_base: newest, from_revision: source.headRevision };
   // The target already reaches the source's head: there is nothing of it to take.
-  if (newest === source.headRevision) return { ...noop(rows), ...answered };
+  if (newest === source.headRevision) return { rows, target, source, bases: [], changes: [], answered };
   const bases: Target[] =
     revisions.length === 0
       ? [{ revision: 0, branch: undefined, branchName: '' }]
       : revisions.map((revision) => revisionInNamespace(ctx.repo, rows, revision));
   const { changes, conflicts } = planMerge(ctx.repo, target, source, bases);
   if (conflicts.length > 0) throw mergeConflict(ctx.repo, rows, source, bases, conflicts);
-  if (changes.length === 0) return { ...noop(rows), ...answered };
-  const message = options.message || mergeMessage(rows, source, bases);
-  const revision = commit(ctx, rows, changes, message);
-  ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
-  const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes);
-  return { revision, noop: false, ...list, ...answered };
+  return { rows, target, source, bases, changes, answered };
+}
+
+/** The answer's part that names what a merge takes: its changes (bounded), merge base and source head. */
+function plannedChanges(ctx: EngineContext, plan: MergePlan): Omit<MergeResponse, 'revision'> {
+  const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, plan.changes), ctx.limits.response_bytes);
+  return { noop: false, ...list, ...plan.answered };
 }
 
 /** Refuses a merge whose source moved past the head the caller previewed (409, as a moved target is). */

@@ -1,4 +1,4 @@
-import type { ApplyResponse } from '../../../shared/store-api.js';
+import type { ApplyResponse, RevertResponse } from '../../../shared/store-api.js';
 import { ancestry, reaches } from './ancestry.js';
 import { boundedList } from './bounded-list.js';
 import { compareBytewise } from './bytewise.js';
@@ -30,14 +30,35 @@ export interface RevertOptions {
  * a document already back at its content before is left as it is, so reverting twice is a no-op.
  */
 export function revert(ctx: EngineContext, scope: Scope, options: RevertOptions): ApplyResponse {
+  const { rows, reverted, changes } = planRevertOf(ctx, scope, options);
+  if (changes.length === 0) return noop(rows);
+  const revision = commit(ctx, rows, changes, options.message || revertMessage(reverted));
+  return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
+}
+
+/**
+ * What {@link revert} would answer, computed the same way and refused the same way, with nothing
+ * written: `revision` is the branch's head as it is, `dry_run` true.
+ */
+export function previewRevert(ctx: EngineContext, scope: Scope, options: RevertOptions): RevertResponse {
+  const { rows, changes } = planRevertOf(ctx, scope, options);
+  if (changes.length === 0) return { ...noop(rows), dry_run: true };
+  const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes);
+  return { revision: rows.head, noop: false, ...list, dry_run: true };
+}
+
+/** Checks a revert's request and plans it; every refusal (404, 409 and conflicts) is thrown here. */
+function planRevertOf(
+  ctx: EngineContext,
+  scope: Scope,
+  options: RevertOptions,
+): { rows: ScopeRows; reverted: RevisionRow; changes: ChangeRow[] } {
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, options.expectedRevision);
   const { branch, reverted } = reachableRevision(ctx.repo, rows, options.revision);
   const { changes, conflicts } = planRevert(ctx.repo, branch, ctx.repo.changeRowsOf(branch.namespaceId, reverted.id));
   if (conflicts.length > 0) throw revertConflict(ctx.repo, rows, branch, reverted, conflicts);
-  if (changes.length === 0) return noop(rows);
-  const revision = commit(ctx, rows, changes, options.message || revertMessage(reverted));
-  return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
+  return { rows, reverted, changes };
 }
 
 /** The revision to revert: one of the branch's own, or of the branches it was made from up to its base. */

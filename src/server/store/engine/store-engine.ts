@@ -6,6 +6,7 @@ import type {
   LogEntry,
   LogResponse,
   MergeResponse,
+  RevertResponse,
   StateResponse,
 } from '../../../shared/store-api.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
@@ -13,9 +14,9 @@ import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import { notFoundError } from './errors.js';
-import { merge, type MergeOptions } from './merge.js';
+import { merge, previewMerge, type MergeOptions } from './merge.js';
 import * as reads from './reads.js';
-import { revert, type RevertOptions } from './revert.js';
+import { previewRevert, revert, type RevertOptions } from './revert.js';
 import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type Scope, type StoreLimits } from './selectors.js';
@@ -243,24 +244,32 @@ export class StoreEngine {
     return this.writeRevision(scope, (normal) => writes.restore(this.ctx, normal, full));
   }
 
-  /** Undoes one revision reachable from the branch's head, as a new revision (`git revert`). */
-  revert(scope: ScopeLike, options: Partial<RevertOptions> = {}): ApplyResponse {
+  /**
+   * Undoes one revision reachable from the branch's head, as a new revision (`git revert`). With
+   * `dryRun`, answers what it would write, in a read transaction, and writes nothing.
+   */
+  revert(scope: ScopeLike, options: Partial<RevertOptions> = {}, dryRun = false): RevertResponse {
     const full = {
       revision: options.revision ?? 0,
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
     };
+    if (dryRun) return this.read(() => previewRevert(this.ctx, normaliseScope(scope), full));
     return this.writeRevision(scope, (normal) => revert(this.ctx, normal, full));
   }
 
-  /** Merges another branch's head into the scope's branch (three-way, against their merge base), as a new revision. */
-  merge(scope: ScopeLike, options: Partial<MergeOptions> = {}): MergeResponse {
+  /**
+   * Merges another branch's head into the scope's branch (three-way, against their merge base), as a
+   * new revision. With `dryRun`, answers what it would write, in a read transaction, and writes nothing.
+   */
+  merge(scope: ScopeLike, options: Partial<MergeOptions> = {}, dryRun = false): MergeResponse {
     const full = {
       fromBranch: options.fromBranch ?? '',
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
       expectedFromRevision: options.expectedFromRevision,
     };
+    if (dryRun) return this.read(() => previewMerge(this.ctx, normaliseScope(scope), full));
     return this.writeRevision(scope, (normal) => merge(this.ctx, normal, full));
   }
 

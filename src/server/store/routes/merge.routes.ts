@@ -3,7 +3,10 @@ import { mergeRequestSchema, mergeResponseSchema } from '../../../shared/store-a
 import { answerOnce } from './idempotent-answer.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
-/** POST /v1/merge (Gatehouse extension): a new revision merging another branch's head into the scope's branch. */
+/**
+ * POST /v1/merge (Gatehouse extension): a new revision merging another branch's head into the scope's
+ * branch, or with `dry_run` what it would write (write permission, as gc's dry run needs gc's).
+ */
 export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.post(
     '/v1/merge',
@@ -18,16 +21,20 @@ export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
         message,
         expected_revision: expectedRevision,
         expected_from_revision: expectedFromRevision,
+        dry_run: dryRun = false,
       } = request.body;
-      return answerOnce(request, reply, engine, () => {
+      const run = () => {
         const result = runOperation(
           metrics,
           'merge',
-          () => engine.merge(scope, { fromBranch, message, expectedRevision, expectedFromRevision }),
-          changesOutcome,
+          () => engine.merge(scope, { fromBranch, message, expectedRevision, expectedFromRevision }, dryRun),
+          // A dry run changes nothing, so the metrics count it as a no-op whatever it would take.
+          (r) => (dryRun ? { noop: true, changed: 0 } : changesOutcome(r)),
         );
         return visibleChanges(request, result);
-      });
+      };
+      // Nor does it keep an answer for an Idempotency-Key: a retry of the real merge must still write.
+      return dryRun ? run() : answerOnce(request, reply, engine, run);
     },
   );
 };

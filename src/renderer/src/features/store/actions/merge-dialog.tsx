@@ -1,22 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import type { MergeResponse } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
-import { useStoreState } from '../../../api/store-queries.js';
+import { useMergePreview } from '../../../api/store-queries.js';
 import { useMerge } from '../../../api/store-mutations.js';
 import { FormDialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { plural } from '../../../lib/format.js';
-import { diffStates } from '../../../lib/state-diff.js';
 import { showNewRevision } from './action-result.js';
-import { BranchMovedNotice, movedPastExpected } from './branch-moved.js';
+import { BranchMovedNotice, isBranchMoved, movedPastExpected } from './branch-moved.js';
 import { DiffPreview } from './diff-preview.js';
-import { useSourceState } from './use-source-state.js';
 
 /**
- * Merges another branch's head into the scope's branch. The UI cannot read the two branches' merge
- * base, so the preview is the documents that differ between the heads, said to be so: the store takes
- * only what the source changed since the merge base, and refuses (409, shown here as it words it) when
- * both changed a document differently. The write carries the previewed target head as `expected_revision`.
+ * Merges another branch's head into the scope's branch. The preview is the store's dry run of the
+ * merge, so it lists exactly the documents the merge would write (what the other branch changed since
+ * their merge base, not every document that differs), says when the branch is already up to date, and
+ * shows a conflict (the store's 409, naming each document and what each side did) before anything is
+ * sent, with Merge disabled. The write carries the heads the preview was computed against as
+ * `expected_revision` and `expected_from_revision`, so what is merged is what was shown.
  */
 export function MergeDialog({
   scope,
@@ -31,30 +32,28 @@ export function MergeDialog({
   readonly returnFocus?: () => HTMLElement | null;
 }) {
   const [message, setMessage] = useState('');
-  const head = useStoreState(scope, {});
-  const source = useSourceState(scope, { kind: 'branch', branch: from });
+  const preview = useMergePreview(scope, from);
   const merge = useMerge();
-  const headRevision = head.isPlaceholderData ? undefined : head.data?.revision;
-  const changes = useMemo(
-    () =>
-      head.data && !head.isPlaceholderData && source.data
-        ? diffStates(head.data.objects, source.data.objects)
-        : undefined,
-    [head.data, head.isPlaceholderData, source.data],
+  // A refusal the preview reads again stands, whatever an earlier read of the same heads answered.
+  const previewed = preview.error ? undefined : preview.data;
+  const conflict = isBranchMoved(preview.error) ? preview.error : undefined;
+  const moved = movedPastExpected(
+    merge.error,
+    merge.variables?.expectedRevision,
+    previewed?.revision,
+    preview.isFetching,
   );
-  const moved = movedPastExpected(merge.error, merge.variables?.expectedRevision, headRevision, head.isFetching);
-  const waiting =
-    !source.problem && (source.loading || head.isPending) ? `Merging once the preview is read…` : undefined;
-  const canSubmit = !source.problem && (waiting !== undefined || (!!changes && changes.length > 0 && !head.isFetching));
+  const waiting = preview.isPending ? `Merging once the preview is read…` : undefined;
+  const canSubmit = waiting !== undefined || (!!previewed && !previewed.noop && !preview.isFetching);
   const submit = (): void =>
     merge.mutate(
       {
         scope,
         fromBranch: from,
         message: message || undefined,
-        expectedRevision: headRevision,
-        // What the preview showed of the source is what is merged: a source that moved since is refused.
-        expectedFromRevision: source.data?.revision,
+        // What the preview showed is what is merged: a branch that moved since is refused.
+        expectedRevision: previewed?.revision,
+        expectedFromRevision: previewed?.from_revision,
       },
       {
         onSuccess: (result) => {
@@ -69,7 +68,7 @@ export function MergeDialog({
       layout="stack"
       testId="merge-dialog"
       title={`Merge ${from} into ${scope.branch}`}
-      description={`A new revision on ${scope.branch} takes what ${from} changed since the two branches parted; what ${scope.branch} changed meanwhile stays, so not every document that differs below changes. A document both changed differently stops the merge, and nothing is written.`}
+      description={`A new revision on ${scope.branch} takes what ${from} changed since the two branches parted, as listed below; what ${scope.branch} changed meanwhile stays. A document both changed differently stops the merge, and nothing is written.`}
       onClose={onClose}
       returnFocus={returnFocus}
       onSubmit={submit}
@@ -80,20 +79,21 @@ export function MergeDialog({
       waiting={waiting}
       after={
         <>
-          {moved && <BranchMovedNotice branch={scope.branch} head={headRevision} refreshing={head.isFetching} />}
-          {source.problem ? (
-            <ErrorMessage error={source.problem.error} title={`Source: ${source.problem.title}`} />
+          {moved && (
+            <BranchMovedNotice branch={scope.branch} head={previewed?.revision} refreshing={preview.isFetching} />
+          )}
+          {conflict ? (
+            <ErrorMessage
+              error={conflict}
+              title={`Merge conflict: ${from} cannot be merged into ${scope.branch} yet`}
+            />
           ) : (
             <DiffPreview
-              title="Documents that differ"
-              changes={changes}
-              error={head.error}
-              summary={
-                changes?.length
-                  ? `${plural(changes.length, 'document')} ${changes.length === 1 ? 'differs' : 'differ'} between ${scope.branch} and ${from}`
-                  : undefined
-              }
-              emptyText={`${scope.branch} already has the documents of ${from}: nothing to merge.`}
+              title="Documents the merge writes"
+              changes={previewed?.changes}
+              error={preview.error}
+              summary={previewed?.changes.length ? mergeSummary(scope.branch, from, previewed) : undefined}
+              emptyText={`${scope.branch} is already up to date with ${from}: nothing to merge.`}
             />
           )}
         </>
@@ -112,4 +112,12 @@ export function MergeDialog({
       </Field>
     </FormDialog>
   );
+}
+
+/** `2 documents would change on main: what feature changed since their merge base #3`. */
+function mergeSummary(into: string, from: string, previewed: MergeResponse): string {
+  const since = previewed.merge_base
+    ? `since their merge base #${previewed.merge_base}`
+    : '(the branches have no common revision)';
+  return `${plural(previewed.changes.length, 'document')} would change on ${into}: what ${from} changed ${since}`;
 }
