@@ -11,6 +11,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { plural } from '../../lib/format.js';
+import { useActionAccess } from './action-access.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { DeleteBranchDialog } from './actions/delete-branch-dialog.js';
 import { MergeDialog } from './actions/merge-dialog.js';
@@ -23,6 +24,7 @@ import { useScope } from './use-scope.js';
 export function BranchesScreen() {
   const scope = useScope();
   const branches = useBranches(scope);
+  const actions = useActionAccess(scope.namespace);
   const listed = useDeletedRows(branches.data?.branches, (branch) => branch.name);
   const [creating, setCreating] = useState(false);
   const [restoreFrom, setRestoreFrom] = useState<string>();
@@ -75,6 +77,7 @@ export function BranchesScreen() {
               icon={<BranchIcon />}
               aria-label={`Merge ${branch.name} into ${scope.branch}`}
               onClick={() => setMergeFrom(branch.name)}
+              {...actions.guard('write')}
             >
               Merge into {scope.branch}…
             </Button>
@@ -86,6 +89,7 @@ export function BranchesScreen() {
               icon={<RestoreIcon />}
               aria-label={`Restore into ${scope.branch} from ${branch.name}`}
               onClick={() => setRestoreFrom(branch.name)}
+              {...actions.guard('write')}
             >
               Restore into {scope.branch}
             </Button>
@@ -96,8 +100,8 @@ export function BranchesScreen() {
             className="btn-ghost-danger"
             icon={<TrashIcon />}
             aria-label={`Delete branch ${branch.name}`}
-            title={`Delete branch ${branch.name}`}
             onClick={() => setDeleting(branch.name)}
+            {...actions.guard('admin', { title: `Delete branch ${branch.name}` })}
           />
         </span>
       ),
@@ -116,12 +120,14 @@ export function BranchesScreen() {
             icon={<PlusIcon />}
             onClick={() => setCreating(true)}
             data-testid="new-branch"
+            {...actions.guard('write')}
           >
             New branch
           </Button>
         }
       />
       <PageBody>
+        {actions.note(['write', 'admin'])}
         <QueryView
           query={branches}
           errorTitle="Could not load the branches"

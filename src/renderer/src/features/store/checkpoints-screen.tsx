@@ -11,6 +11,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
+import { useActionAccess } from './action-access.js';
 import { CreateCheckpointDialog, DeleteCheckpointDialog } from './actions/checkpoint-dialogs.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
@@ -26,6 +27,7 @@ type Action =
 export function CheckpointsScreen() {
   const scope = useScope();
   const checkpoints = useCheckpoints(scope.namespace);
+  const actions = useActionAccess(scope.namespace);
   const listed = useDeletedRows(checkpoints.data?.checkpoints, (checkpoint) => checkpoint.name);
   const [action, setAction] = useState<Action>();
   const documentsAt = (checkpoint: Checkpoint): string =>
@@ -69,6 +71,7 @@ export function CheckpointsScreen() {
               icon={<UndoIcon />}
               aria-label={`Roll back to ${nameText(checkpoint.name)}`}
               onClick={() => setAction({ kind: 'rollback', checkpoint })}
+              {...actions.guard('write')}
             >
               Roll back
             </Button>
@@ -79,6 +82,7 @@ export function CheckpointsScreen() {
               icon={<RestoreIcon />}
               aria-label={`Restore into ${scope.branch} from ${nameText(checkpoint.name)}`}
               onClick={() => setAction({ kind: 'restore', checkpoint })}
+              {...actions.guard('write')}
             >
               Restore into {scope.branch}
             </Button>
@@ -89,6 +93,7 @@ export function CheckpointsScreen() {
             icon={<TrashIcon />}
             aria-label={`Delete ${nameText(checkpoint.name)}`}
             onClick={() => setAction({ kind: 'delete', checkpoint })}
+            {...actions.guard('write')}
           />
         </span>
       ),
@@ -106,12 +111,14 @@ export function CheckpointsScreen() {
             icon={<PlusIcon />}
             onClick={() => setAction({ kind: 'create' })}
             data-testid="new-checkpoint"
+            {...actions.guard('write')}
           >
             New checkpoint
           </Button>
         }
       />
       <PageBody>
+        {actions.note(['write'])}
         <QueryView
           query={checkpoints}
           errorTitle="Could not load the checkpoints"
@@ -121,7 +128,7 @@ export function CheckpointsScreen() {
                 icon={<TagIcon size={28} />}
                 title="No checkpoints yet"
                 action={
-                  <Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })}>
+                  <Button icon={<PlusIcon />} onClick={() => setAction({ kind: 'create' })} {...actions.guard('write')}>
                     Mark the head of {scope.branch}
                   </Button>
                 }

@@ -8,6 +8,7 @@ import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { compareKeys, documentContent } from '../../lib/state-diff.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
+import { useActionAccess } from './action-access.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { decodeRevisionParam, encodeRevisionParam } from './actions/source.js';
@@ -94,6 +95,8 @@ function DocumentsView() {
   // Another revision of this branch is loading: the last one's documents stay in place meanwhile, said
   // to be that revision's and without actions, which would act on the revision being loaded.
   const previous = state.isPlaceholderData;
+  const offersRollback = readable && !atHead && !!state.data && !previous;
+  const actions = useActionAccess(scope.namespace);
   const toolbar = (
     <header className="toolbar toolbar-wrap">
       <span className="toolbar-title">Documents at</span>
@@ -117,17 +120,19 @@ function DocumentsView() {
           {plural(keys.length, 'document')} at <span className="mono">#{state.data.revision}</span>
         </span>
       )}
-      {readable && !atHead && state.data && !previous && (
+      {offersRollback && (
         <Button
           size="sm"
           className="toolbar-end"
           icon={elsewhere ? <RestoreIcon /> : <UndoIcon />}
           onClick={() => setAction(elsewhere ? 'restore' : 'rollback')}
+          {...actions.guard('write')}
         >
           {elsewhere ? `Restore into ${scope.branch}` : `Roll back ${scope.branch} to this`}
         </Button>
       )}
       {elsewhere && <CheckpointElsewhere checkpoint={elsewhere} scope={scope} />}
+      {offersRollback && actions.note(['write'])}
     </header>
   );
   if (problem)

@@ -12,6 +12,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { formatInt, plural, timeAgo } from '../../lib/format.js';
+import { useActionAccess } from './action-access.js';
 import { KEEP_LABEL, parseKeep } from './gc-keep.js';
 
 const columns: Column<NamespaceSummary>[] = [
@@ -49,6 +50,8 @@ function GcPanel() {
   const prune = useGc();
   const [confirming, setConfirming] = useState(false);
   const keepInput = useRef<HTMLInputElement>(null);
+  // gc covers every namespace the token may administer, so it is offered when there is any.
+  const actions = useActionAccess();
   const run = (): void => {
     if (keep !== undefined) preview.mutate({ keep, dryRun: true });
   };
@@ -76,6 +79,7 @@ function GcPanel() {
         every namespace you may administer. What is kept stays fully readable; older history and content nothing
         references are deleted for good.
       </p>
+      {actions.note(['admin'])}
       <form
         className="gc-form"
         onSubmit={(event) => {
@@ -96,14 +100,19 @@ function GcPanel() {
                 preview.reset();
               }}
             />
-            <Button type="submit" disabled={keep === undefined} busy={preview.isPending} data-testid="gc-preview">
+            <Button
+              type="submit"
+              busy={preview.isPending}
+              data-testid="gc-preview"
+              {...actions.guard('admin', { disabled: keep === undefined })}
+            >
               Preview
             </Button>
             {wouldPrune !== undefined && (
               <Button
                 variant="danger"
-                disabled={wouldPrune === 0}
                 onClick={() => setConfirming(true)}
+                {...actions.guard('admin', { disabled: wouldPrune === 0 })}
                 data-testid="gc-run"
               >
                 Prune {plural(wouldPrune, 'revision')}

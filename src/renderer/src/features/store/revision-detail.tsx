@@ -10,6 +10,7 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js'
 import { BranchIcon, CompareIcon, FilesIcon, RestoreIcon, TagIcon, UndoIcon } from '../../components/icons.js';
 import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
+import { useActionAccess } from './action-access.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RevertDialog } from './actions/revert-dialog.js';
@@ -55,6 +56,7 @@ export function RevisionDetail({
   // log's entry draws the header meanwhile.
   const fetched = useRevision(scope.namespace, id);
   const [action, setAction] = useState<Action>();
+  const actions = useActionAccess(scope.namespace);
   const entry = fetched.data ?? fromLog;
   const full = fetched.data;
   if (!entry) {
@@ -125,15 +127,17 @@ export function RevisionDetail({
             <Button
               size="sm"
               icon={<UndoIcon />}
-              disabled={isHead || headUnknown}
-              title={isHead ? 'This is already the head' : headUnknown ? 'Reading the branch’s head…' : undefined}
+              {...actions.guard('write', {
+                disabled: isHead || headUnknown,
+                title: isHead ? 'This is already the head' : headUnknown ? 'Reading the branch’s head…' : undefined,
+              })}
               onClick={() => setAction('rollback')}
               data-testid="rollback-button"
             >
               Roll back to this
             </Button>
           ) : (
-            <Button size="sm" icon={<RestoreIcon />} onClick={() => setAction('restore')}>
+            <Button size="sm" icon={<RestoreIcon />} onClick={() => setAction('restore')} {...actions.guard('write')}>
               Restore into {scope.branch}
             </Button>
           )}
@@ -142,15 +146,17 @@ export function RevisionDetail({
               size="sm"
               icon={<UndoIcon />}
               // The preview needs the changes' contents, which the log's entry does not carry.
-              disabled={!full}
-              title={full ? `Take back what #${entry.id} changed, keeping later revisions` : 'Reading the changes…'}
+              {...actions.guard('write', {
+                disabled: !full,
+                title: full ? `Take back what #${entry.id} changed, keeping later revisions` : 'Reading the changes…',
+              })}
               onClick={() => setAction('revert')}
               data-testid="revert-button"
             >
               Revert this revision
             </Button>
           )}
-          <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')}>
+          <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')} {...actions.guard('write')}>
             Branch
           </Button>
           <Link
@@ -188,6 +194,7 @@ export function RevisionDetail({
             )
           )}
         </div>
+        {actions.note(['write'])}
       </header>
       {full ? (
         <ChangesView
