@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { looksLikeSecret, SECRET_NOT_NAME } from './variable-name.js';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
-import { limitStatusSchema, principalIdSchema, usdBudgetSchema } from './principals-api.js';
+import {
+  limitStatusSchema,
+  metadataInputSchema,
+  principalFilter,
+  principalIdSchema,
+  usdBudgetSchema,
+} from './principals-api.js';
 import { queryFilter, queryInteger, queryParams } from './query-params.js';
 
 /**
@@ -78,7 +84,7 @@ export const apiKeyCreateSchema = keyLimitsSchema
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now. */
     expires_in_seconds: keyLifetimeSchema,
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: metadataInputSchema.optional(),
     /** Whether the key may keep responses and continue kept ones (default true). */
     allow_stateful: z.boolean().optional(),
   })
@@ -104,7 +110,7 @@ export const apiKeyUpdateSchema = keyLimitsSchema
     expires_at: isoTime.nullable().optional(),
     /** Alternative to `expires_at`: lifetime from now (from the time of the update). */
     expires_in_seconds: keyLifetimeSchema,
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: metadataInputSchema.nullable().optional(),
     allow_stateful: z.boolean().optional(),
   })
   .strict()
@@ -176,8 +182,8 @@ export type ApiKeyRotate = z.infer<typeof apiKeyRotateSchema>;
 
 /** `GET /internal/api-keys` query. */
 export const apiKeyListQuerySchema = queryParams({
-  user: queryFilter.optional(),
-  team: queryFilter.optional(),
+  user: principalFilter.optional(),
+  team: principalFilter.optional(),
   /** Keys issued through this OpenID issuer only. */
   issuer: queryFilter.optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
@@ -499,8 +505,8 @@ export const usageQuerySchema = queryParams({
   until: timeParam.optional(),
   key_id: queryFilter.optional(),
   model: queryFilter.optional(),
-  user: queryFilter.optional(),
-  team: queryFilter.optional(),
+  user: principalFilter.optional(),
+  team: principalFilter.optional(),
 });
 /** Usage aggregation query. */
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
@@ -602,8 +608,8 @@ export const usageLogsQuerySchema = queryParams({
   status: queryInteger(100, 599).optional(),
   /** An error type (`upstream_error`, `rate_limit_exceeded`, ...), a stream that failed after its 200 included. */
   error_type: queryFilter.optional(),
-  user: queryFilter.optional(),
-  team: queryFilter.optional(),
+  user: principalFilter.optional(),
+  team: principalFilter.optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */
@@ -627,7 +633,7 @@ export const auditQuerySchema = queryParams({
   ...pageQuery,
   action: queryFilter.optional(),
   /** What an event changed (a key, user or team id, a model), as its `target` names it. */
-  target: queryFilter.optional(),
+  target: principalFilter.optional(),
   /** Who acted: `master`, `key:<id>`, `passthrough`, `sso:<provider>`. */
   actor: queryFilter.optional(),
 });

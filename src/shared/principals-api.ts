@@ -70,6 +70,12 @@ export const principalIdSchema = z
   // Letters of any script, as e-mail addresses (the usual user id, from SSO too) may be written.
   .regex(/^[\p{L}\p{Nd}\p{M}._@+-]+$/u, { error: 'must be letters and digits (of any script) and . _ @ + - only' });
 
+/**
+ * A list filter naming a user or team, composed (NFC) as ids are, so `ü` typed either way finds the
+ * records. Not held to the id rules: a filter finds records, it makes none, and older ones may predate them.
+ */
+export const principalFilter = queryFilter.normalize('NFC');
+
 /** An API key id (`key_...`), as cache rules, purges and RAG access lists name keys. */
 export const apiKeyIdSchema = z
   .string()
@@ -77,18 +83,53 @@ export const apiKeyIdSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9_-]*$/, { error: 'must be an API key id: letters, digits, _ and - (key_...)' });
 
+/** The most top-level entries a key's, user's or team's `metadata` may hold. */
+export const MAX_ADMIN_METADATA_ENTRIES = 64;
+/** The most bytes a key's, user's or team's `metadata` may take as JSON (UTF-8): 8 KiB. */
+export const MAX_ADMIN_METADATA_BYTES = 8192;
+
+/** Metadata as records show it: stored values are shown whatever their size (older ones were unbounded). */
 const metadataSchema = z.record(z.string(), z.unknown());
+
+/**
+ * Metadata as a request sets it: labels (cost centre, owner, ticket), not documents. Every listing
+ * and audit event carries it, so one large value would slow each read of every key and stay in the
+ * audit log for good; 64 entries of about 128 bytes each fit.
+ */
+export const metadataInputSchema = metadataSchema.check((ctx) => {
+  const entries = Object.keys(ctx.value).length;
+  if (entries > MAX_ADMIN_METADATA_ENTRIES)
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `must have at most ${MAX_ADMIN_METADATA_ENTRIES} entries, got ${entries}`,
+    });
+  const bytes = new TextEncoder().encode(JSON.stringify(ctx.value)).length;
+  if (bytes > MAX_ADMIN_METADATA_BYTES)
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `must be at most ${MAX_ADMIN_METADATA_BYTES} bytes (8 KiB) as JSON, got ${bytes}`,
+    });
+});
 
 /** `POST /internal/teams` body. */
 export const teamCreateSchema = principalLimitsSchema
-  .extend({ id: principalIdSchema, name: z.string().min(1).max(200).optional(), metadata: metadataSchema.optional() })
+  .extend({
+    id: principalIdSchema,
+    name: z.string().min(1).max(200).optional(),
+    metadata: metadataInputSchema.optional(),
+  })
   .strict();
 /** Body of a team creation. */
 export type TeamCreate = z.infer<typeof teamCreateSchema>;
 
 /** `PATCH /internal/teams/:id` body: only the given fields change; `null` clears. */
 export const teamUpdateSchema = principalLimitsSchema
-  .extend({ name: z.string().min(1).max(200).nullable().optional(), metadata: metadataSchema.nullable().optional() })
+  .extend({
+    name: z.string().min(1).max(200).nullable().optional(),
+    metadata: metadataInputSchema.nullable().optional(),
+  })
   .strict();
 /** Body of a team update. */
 export type TeamUpdate = z.infer<typeof teamUpdateSchema>;
@@ -100,7 +141,7 @@ export const userCreateSchema = principalLimitsSchema
     name: z.string().min(1).max(200).optional(),
     email: z.email().max(320).optional(),
     team: principalIdSchema.optional(),
-    metadata: metadataSchema.optional(),
+    metadata: metadataInputSchema.optional(),
   })
   .strict();
 /** Body of a user creation. */
@@ -112,7 +153,7 @@ export const userUpdateSchema = principalLimitsSchema
     name: z.string().min(1).max(200).nullable().optional(),
     email: z.email().max(320).nullable().optional(),
     team: principalIdSchema.nullable().optional(),
-    metadata: metadataSchema.nullable().optional(),
+    metadata: metadataInputSchema.nullable().optional(),
   })
   .strict();
 /** Body of a user update. */
@@ -180,4 +221,4 @@ export const teamListSchema = z.object({ data: z.array(teamRecordSchema) });
 /** `GET /internal/users` answer. */
 export const userListSchema = z.object({ data: z.array(userRecordSchema) });
 /** `GET /internal/users` query. */
-export const userListQuerySchema = queryParams({ team: queryFilter.optional() });
+export const userListQuerySchema = queryParams({ team: principalFilter.optional() });

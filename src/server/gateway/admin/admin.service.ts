@@ -92,8 +92,13 @@ export class AdminService {
     const after = filter.after === undefined ? undefined : this.keys.get(filter.after);
     if (filter.after !== undefined && after === undefined)
       throw new GatewayError('invalid', `after: no API key with id '${filter.after}' (send the next_cursor of a page)`);
-    // One more than asked: whether another page follows.
-    const rows = this.keys.list({ ...filter, after, limit: filter.limit === undefined ? undefined : filter.limit + 1 });
+    // One more than asked: whether another page follows. A user or team an older version stored
+    // decomposed is found by the composed id the filter arrives as.
+    const rows = this.keys.list({
+      ...this.withStoredOwners(filter),
+      after,
+      limit: filter.limit === undefined ? undefined : filter.limit + 1,
+    });
     const page = filter.limit === undefined ? rows : rows.slice(0, filter.limit);
     const now = Date.now();
     return {
@@ -114,8 +119,12 @@ export class AdminService {
     const input = this.withStoredOwners(sent);
     const before = this.keys.get(id);
     if (before === undefined) throw new GatewayError('not_found', `no API key with id '${id}'`);
+    // A revoked key is done with: a change would not bring it back, and could still make records.
+    if (before.revokedAt !== null)
+      throw new GatewayError('conflict', `API key '${id}' is revoked: issue a new key instead of changing it`);
     // An empty change changes nothing: no write and no audit event.
     if (changesNothing(input)) return this.view(before);
+    this.requireOwners(input);
     const team = this.ensurePrincipals(input.user, input.team, actor);
     const change = this.followNewOwner(before, input, team);
     const row = this.keys.update(id, change);
@@ -275,6 +284,17 @@ export class AdminService {
       ...(typeof input.user === 'string' ? { user: this.principals.storedUserId(input.user) } : {}),
       ...(typeof input.team === 'string' ? { team: this.principals.storedTeamId(input.team) } : {}),
     };
+  }
+
+  /**
+   * A key moved to a user or team must name an existing one, as a user moved to a team must: a typo
+   * would otherwise make a new record, and the key would leave its real team's budgets in silence.
+   */
+  private requireOwners(input: { user?: string | null; team?: string | null }): void {
+    if (typeof input.team === 'string' && this.principals.team(input.team) === undefined)
+      throw new GatewayError('invalid', `team: no team with id '${input.team}'`);
+    if (typeof input.user === 'string' && this.principals.user(input.user) === undefined)
+      throw new GatewayError('invalid', `user: no user with id '${input.user}'`);
   }
 
   /** The records a key names, created when missing; each creation audited as through /internal/users and /internal/teams. */

@@ -9,6 +9,7 @@ import {
   usageResponseSchema,
 } from '../../../../shared/gateway-api.js';
 import { badRequest } from '../../../http/errors.js';
+import type { PrincipalsService } from '../../principals/principals.service.js';
 
 const DAY_MS = 86_400_000;
 
@@ -35,6 +36,28 @@ function timeRange(query: { readonly since?: string; readonly until?: string }):
   return range;
 }
 
+/**
+ * A filter's user and team as rows name them. Filters arrive composed (NFC), as ids are; rows of a
+ * record an older version stored decomposed carry that form, and are found through the record.
+ */
+function storedOwners<T extends { readonly user?: string; readonly team?: string }>(
+  principals: PrincipalsService,
+  filter: T,
+): T {
+  return {
+    ...filter,
+    ...(filter.user !== undefined ? { user: principals.storedUserId(filter.user) } : {}),
+    ...(filter.team !== undefined ? { team: principals.storedTeamId(filter.team) } : {}),
+  };
+}
+
+/** An audit filter's target as events name it: a user's or team's id as stored (see {@link storedOwners}). */
+function storedTarget(principals: PrincipalsService, target: string | undefined): string | undefined {
+  if (target === undefined) return undefined;
+  const user = principals.storedUserId(target);
+  return user !== target ? user : principals.storedTeamId(target);
+}
+
 /** `/internal/usage` (aggregates), `/internal/usage/logs` (rows) and `/internal/audit`. */
 export const usageRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -50,7 +73,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
       const until = timeOf(request.query.until, now, 'until');
       const since = timeOf(request.query.since, until - DAY_MS, 'since');
       if (since > until) throw badRequest('query parameter since must not be after until');
-      const { data, totals } = services.usage.aggregate(request.query, since, until);
+      const { data, totals } = services.usage.aggregate(storedOwners(services.principals, request.query), since, until);
       return {
         group_by: request.query.group_by,
         bucket: request.query.bucket,
@@ -67,7 +90,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
     { schema: { querystring: usageLogsQuerySchema, response: { 200: usageLogsSchema } } },
     async (request) => {
       services.recorder.flush();
-      const q = request.query;
+      const q = storedOwners(services.principals, request.query);
       const data = services.usage.logs({
         limit: q.limit,
         before: q.before,
@@ -95,7 +118,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         before: q.before,
         ...timeRange(q),
         action: q.action,
-        target: q.target,
+        target: storedTarget(services.principals, q.target),
         actor: q.actor,
       });
       return { data, next_cursor: nextCursor(data, q.limit) };
