@@ -63,6 +63,6 @@ describe('cache: the time to live is a maximum age at every lookup', () => {
     expect(h.openai.requests).toHaveLength(3);
     expect(off.body).toMatchObject({ purged: 1, stats: { entries: 0 } });
     const audit = (await h.admin('GET', '/internal/audit?action=cache.update')).body.data;
-    expect(audit.find((event: any) => event.details.settings.enabled === false)?.details).toMatchObject({ purged: 1 });
+    expect(audit.find((event: any) => event.details.after.enabled === false)?.details).toMatchObject({ purged: 1 });
   });
 });

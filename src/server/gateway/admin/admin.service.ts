@@ -227,7 +227,8 @@ export class AdminService {
         'PUT /internal/models',
       );
     const before = this.registry.settings();
-    this.registry.updateSettings(update);
+    // A save that changes nothing writes nothing: no event, and the file's settings stay in force.
+    if (!this.registry.updateSettings(update)) return this.modelSettings();
     const after = this.registry.settings();
     this.record(actor, update.reset ? 'models.reset' : 'models.update', null, {
       before: {

@@ -17,12 +17,12 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { ResponsesService } from '../responses/responses.service.js';
 import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
+import { fieldChanges, teamFields, userFields } from '../principals/principal-fields.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { AdminActor } from './admin.service.js';
-import { changesNothing, recordAction } from '../accounting/record-action.js';
+import { recordAction } from '../accounting/record-action.js';
 
 const NONE = { requests: 0, tokens: 0, cost_usd: 0 };
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The admin API's rules for users and teams: changes are audited, announced to the UI, and apply at once. */
 export class PrincipalsAdmin {
@@ -77,25 +77,33 @@ export class PrincipalsAdmin {
 
   updateTeam(sent: string, input: TeamUpdate, actor: AdminActor): TeamRecord {
     const id = this.principals.storedTeamId(sent);
-    // An empty change changes nothing: no write, no new updated_at, no audit event.
-    if (changesNothing(input)) return this.team(id);
+    const current = this.principals.team(id);
+    if (current === undefined) throw new GatewayError('not_found', `no team with id '${id}'`);
+    // A change that changes nothing (no field, or only the values in force) writes nothing and records no event.
+    const changes = fieldChanges(teamFields(current), input);
+    if (changes === undefined) return this.team(id);
     this.principals.updateTeam(id, input);
-    this.record(actor, 'team.update', id, { ...input });
+    this.record(actor, 'team.update', id, { ...changes });
     return this.team(id);
   }
 
   /**
    * Deletes a team with what it left behind: the responses its keys kept and its cached answers go,
-   * and its limits start afresh, since a team created again under the same id is someone else.
+   * and its limits start afresh, since a team created again under the same id is someone else. The
+   * audit keeps the record as it was, its limits and budgets included.
    */
   deleteTeam(sent: string, actor: AdminActor): TeamRecord {
     const id = this.principals.storedTeamId(sent);
     const before = this.team(id);
-    this.principals.deleteTeam(id);
+    const row = this.principals.deleteTeam(id);
     const responses = this.teamData.responses.forgetTeam(id);
     const cached = this.teamData.cache.purge({ team: id });
     this.limits.forget('team', id);
-    this.record(actor, 'team.delete', id, { responses_deleted: responses, cache_entries_purged: cached });
+    this.record(actor, 'team.delete', id, {
+      before: teamFields(row),
+      responses_deleted: responses,
+      cache_entries_purged: cached,
+    });
     return before;
   }
 
@@ -107,22 +115,26 @@ export class PrincipalsAdmin {
 
   updateUser(sent: string, input: UserUpdate, actor: AdminActor): UserRecord {
     const id = this.principals.storedUserId(sent);
-    if (changesNothing(input)) return this.user(id);
-    const before = this.principals.user(id)?.team ?? null;
+    const current = this.principals.user(id);
+    if (current === undefined) throw new GatewayError('not_found', `no user with id '${id}'`);
+    const changes = fieldChanges(userFields(current), input);
+    if (changes === undefined) return this.user(id);
+    const before = current.team;
     const after = this.principals.updateUser(id, input).team;
-    const moved = input.team !== undefined && after !== before ? this.keys.followUserTeam(id, before, after) : [];
-    this.record(actor, 'user.update', id, { ...input });
+    const moved = after !== before ? this.keys.followUserTeam(id, before, after) : [];
+    this.record(actor, 'user.update', id, { ...changes });
     // Each moved key now draws on another team's budgets: its own trail says so.
     for (const key of moved) this.record(actor, 'api_key.update', key, { team: after, following_user: id });
     return this.user(id);
   }
 
+  /** Deletes a user; the audit keeps the record as it was, its limits and budgets included. */
   deleteUser(sent: string, actor: AdminActor): UserRecord {
     const id = this.principals.storedUserId(sent);
     const before = this.user(id);
-    this.principals.deleteUser(id);
+    const row = this.principals.deleteUser(id);
     this.limits.forget('user', id);
-    this.record(actor, 'user.delete', id, {});
+    this.record(actor, 'user.delete', id, { before: userFields(row) });
     return before;
   }
 
@@ -133,44 +145,11 @@ export class PrincipalsAdmin {
   }
 
   private teamView(team: TeamRow, users: number, keys: number, today: typeof NONE | undefined): TeamRecord {
-    return {
-      id: team.id,
-      name: team.name,
-      rpm_limit: team.rpmLimit,
-      tpm_limit: team.tpmLimit,
-      tpm_budget: team.tpmBudget,
-      tpd_budget: team.tpdBudget,
-      usd_daily_budget: team.usdDailyBudget,
-      usd_monthly_budget: team.usdMonthlyBudget,
-      metadata: team.metadata,
-      created_at: iso(team.createdAt),
-      updated_at: iso(team.updatedAt),
-      users,
-      keys,
-      today: today ?? NONE,
-      limits: this.limits.teamStatus(team),
-    };
+    return { ...teamFields(team), users, keys, today: today ?? NONE, limits: this.limits.teamStatus(team) };
   }
 
   private userView(user: UserRow, keys: number, today: typeof NONE | undefined): UserRecord {
-    return {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      team: user.team,
-      rpm_limit: user.rpmLimit,
-      tpm_limit: user.tpmLimit,
-      tpm_budget: user.tpmBudget,
-      tpd_budget: user.tpdBudget,
-      usd_daily_budget: user.usdDailyBudget,
-      usd_monthly_budget: user.usdMonthlyBudget,
-      metadata: user.metadata,
-      created_at: iso(user.createdAt),
-      updated_at: iso(user.updatedAt),
-      keys,
-      today: today ?? NONE,
-      limits: this.limits.userStatus(user),
-    };
+    return { ...userFields(user), keys, today: today ?? NONE, limits: this.limits.userStatus(user) };
   }
 
   private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {

@@ -8,6 +8,7 @@ import {
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import type { AdminActor } from '../admin/admin.service.js';
 import { GatewayError } from '../gateway-error.js';
+import { sameSettings } from '../model-registry/model-registry.js';
 import type { SettingsRepository } from '../model-registry/settings.repository.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { ResponseCache } from './response-cache.js';
@@ -66,10 +67,13 @@ export class CacheAdmin {
 
   /**
    * Changes the listed fields (or returns to the file's settings), persisted and in force at once; the
-   * answer and the audit say how many kept answers the change forgot (see ResponseCache.configure).
+   * answer and the audit say how many kept answers the change forgot (see ResponseCache.configure). A
+   * save of the settings in force writes nothing, so settings still read from the file stay so.
    */
   update(update: CacheSettingsUpdate, actor: AdminActor): CacheView {
     const { reset, ...fields } = update;
+    const before = this.cache.settings();
+    const sourceBefore = this.#source.kind;
     let purged: number;
     if (reset === true) {
       const named = Object.keys(fields);
@@ -78,23 +82,31 @@ export class CacheAdmin {
           'invalid',
           `reset cannot be combined with ${named.join(', ')}: reset returns the cache to the configuration file's settings; send the reset and the new values as two requests`,
         );
+      if (sourceBefore === 'config') return { ...this.view(), purged: 0 };
       this.repository.delete('cache');
       purged = this.cache.configure(this.fileSettings);
       this.#source = { kind: 'config' };
     } else {
-      this.names.checkRules(fields, this.cache.settings());
-      const next: CacheSettings = { ...this.cache.settings(), ...fields };
+      this.names.checkRules(fields, before);
+      const next: CacheSettings = { ...before, ...fields };
       if (next.max_entry_bytes > next.max_bytes)
         throw new GatewayError(
           'invalid',
           `max_entry_bytes (${next.max_entry_bytes}) must not exceed max_bytes (${next.max_bytes})`,
         );
+      if (sameSettings(next, before)) return { ...this.view(), purged: 0 };
       const now = Date.now();
       this.repository.put('cache', next, now);
       purged = this.cache.configure(next);
       this.#source = { kind: 'database', updatedAt: now };
     }
-    this.record(actor, reset === true ? 'cache.reset' : 'cache.update', { settings: this.cache.settings(), purged });
+    const sourceAfter = this.#source.kind;
+    this.record(actor, reset === true ? 'cache.reset' : 'cache.update', {
+      before,
+      after: this.cache.settings(),
+      ...(sourceBefore !== sourceAfter ? { source: { before: sourceBefore, after: sourceAfter } } : {}),
+      purged,
+    });
     return { ...this.view(), purged };
   }
 

@@ -42,31 +42,25 @@ export class GuardrailsAdmin {
     return { ...settings, source, updated_at: iso(updatedAt) };
   }
 
-  /** Changes the PII settings; persisted and applied without a restart. */
+  /** Changes the PII settings; persisted and applied without a restart. A save that changes nothing records nothing. */
   updatePii(update: PiiSettingsUpdate, actor: AdminActor): PiiSettingsView {
     const { reset, ...fields } = update;
     this.checkScopes(fields, reset, 'PUT /internal/pii');
     const before = this.pii();
-    this.settings.updatePii(reset === true ? 'reset' : fields);
+    if (!this.settings.updatePii(reset === true ? 'reset' : fields)) return before;
     const after = this.pii();
-    this.record(actor, reset ? 'pii.reset' : 'pii.update', {
-      before: withoutSource(before),
-      after: withoutSource(after),
-    });
+    this.record(actor, reset ? 'pii.reset' : 'pii.update', settingsChange(before, after));
     return after;
   }
 
-  /** Changes the content-policy settings; persisted and applied without a restart. */
+  /** Changes the content-policy settings, as {@link updatePii}. */
   updateContentPolicy(update: ContentPolicySettingsUpdate, actor: AdminActor): ContentPolicySettingsView {
     const { reset, ...fields } = update;
     this.checkScopes(fields, reset, 'PUT /internal/content-policy');
     const before = this.contentPolicy();
-    this.settings.updateContentPolicy(reset === true ? 'reset' : fields);
+    if (!this.settings.updateContentPolicy(reset === true ? 'reset' : fields)) return before;
     const after = this.contentPolicy();
-    this.record(actor, reset ? 'content_policy.reset' : 'content_policy.update', {
-      before: withoutSource(before),
-      after: withoutSource(after),
-    });
+    this.record(actor, reset ? 'content_policy.reset' : 'content_policy.update', settingsChange(before, after));
     return after;
   }
 
@@ -96,6 +90,18 @@ export class GuardrailsAdmin {
     const entry = { createdAt: Date.now(), actor: 'master', action, target: null, requestId: actor.requestId, details };
     recordAction(this.audit, this.bus, entry, { topic: 'guardrails' });
   }
+}
+
+/** The settings before and after a save, and where they come from when the save moved them (as deployments' events say). */
+function settingsChange<T extends { source: string; updated_at: unknown }>(
+  before: T,
+  after: T,
+): Record<string, unknown> {
+  return {
+    before: withoutSource(before),
+    after: withoutSource(after),
+    ...(before.source !== after.source ? { source: { before: before.source, after: after.source } } : {}),
+  };
 }
 
 function withoutSource<T extends { source: unknown; updated_at: unknown }>(view: T): Omit<T, 'source' | 'updated_at'> {

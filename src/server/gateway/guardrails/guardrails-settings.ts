@@ -8,7 +8,7 @@ import {
   type PiiSettings,
   type PiiSettingsUpdate,
 } from '../../../shared/guardrails-api.js';
-import type { SettingSource } from '../model-registry/model-registry.js';
+import { sameSettings, type SettingSource } from '../model-registry/model-registry.js';
 import type { SettingsRepository } from '../model-registry/settings.repository.js';
 import { compilePii, compilePolicy, mergePii, mergePolicy, type RequestRules } from './rules.js';
 
@@ -92,20 +92,38 @@ export class GuardrailsSettings {
     return { ...this.snapshot.policy, ...this.snapshot.policySource };
   }
 
-  /** Changes the PII settings (omitted fields keep their value; `reset` returns to the configuration file). */
-  updatePii(update: Omit<PiiSettingsUpdate, 'reset'> | 'reset'): void {
-    if (update === 'reset') this.repository.delete('pii');
-    else this.repository.put('pii', { ...this.snapshot.pii, ...defined(update) }, this.now());
-    this.snapshot = this.compile();
-    this.combined = { routing: '', version: '' };
+  /**
+   * Changes the PII settings (omitted fields keep their value; `reset` returns to the configuration
+   * file). Returns whether anything changed: a save of the values in force writes nothing, so
+   * settings still read from the file stay so.
+   */
+  updatePii(update: Omit<PiiSettingsUpdate, 'reset'> | 'reset'): boolean {
+    return this.save('pii', this.snapshot.pii, this.snapshot.piiSource, update);
   }
 
   /** Changes the content-policy settings, as {@link updatePii}. */
-  updateContentPolicy(update: Omit<ContentPolicySettingsUpdate, 'reset'> | 'reset'): void {
-    if (update === 'reset') this.repository.delete('content_policy');
-    else this.repository.put('content_policy', { ...this.snapshot.policy, ...defined(update) }, this.now());
+  updateContentPolicy(update: Omit<ContentPolicySettingsUpdate, 'reset'> | 'reset'): boolean {
+    return this.save('content_policy', this.snapshot.policy, this.snapshot.policySource, update);
+  }
+
+  /** Stores a document's new values, or forgets the stored one on `reset`; false, writing nothing, when that changes nothing. */
+  private save(
+    name: 'pii' | 'content_policy',
+    current: object,
+    from: SettingSource,
+    update: object | 'reset',
+  ): boolean {
+    if (update === 'reset') {
+      if (from.source === 'config') return false;
+      this.repository.delete(name);
+    } else {
+      const next = { ...current, ...defined(update) };
+      if (sameSettings(next, current)) return false;
+      this.repository.put(name, next, this.now());
+    }
     this.snapshot = this.compile();
     this.combined = { routing: '', version: '' };
+    return true;
   }
 
   private compile(): Snapshot {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { invalidConfiguration } from '../../config/load.js';
 import { ownSecretVariables } from '../../config/own-secret-variables.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
@@ -184,10 +185,15 @@ export class ModelRegistry {
     return out;
   }
 
-  /** Changes model settings (omitted fields keep their value; `reset` returns to the configuration file). */
-  updateSettings(update: ModelSettingsUpdate): void {
+  /**
+   * Changes model settings (omitted fields keep their value; `reset` returns to the configuration
+   * file). Returns whether anything changed: a save of the values in force writes nothing, so settings
+   * still read from the file stay so.
+   */
+  updateSettings(update: ModelSettingsUpdate): boolean {
     const { repository } = this.options;
     if (update.reset) {
+      if (this.snapshot.settingsSource.source === 'config') return false;
       repository.delete('models');
     } else {
       const current = this.snapshot.settings;
@@ -210,9 +216,11 @@ export class ModelRegistry {
         passthrough: this.options.config.allow_passthrough_keys,
       });
       if (issue !== undefined) throw new GatewayError('invalid', `${issue.path.join('.')}: ${issue.message}`);
+      if (sameSettings(next, current)) return false;
       repository.put('models', next, this.now());
     }
     this.snapshot = this.compile();
+    return true;
   }
 
   /**
@@ -300,6 +308,17 @@ export class ModelRegistry {
     return partial;
   }
 }
+
+/**
+ * Whether two settings documents hold the same values, whatever the order of their keys: a save of the
+ * values in force is no change (nothing written, the source kept).
+ */
+export function sameSettings(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(asJson(a), asJson(b));
+}
+
+/** As stored: fields left undefined are absent. */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
 
 function source(stored: { updatedAt: number } | undefined): SettingSource {
   return stored ? { source: 'database', updatedAt: stored.updatedAt } : { source: 'config', updatedAt: null };
