@@ -1,24 +1,10 @@
 import type { Page, Request } from '@playwright/test';
-import { allowStatus, apply, freshNamespace as fresh, screen } from './store-helpers.js';
+import { allowStatus, apply, freshNamespace as fresh, mainAndFeature, screen, stateOf } from './store-helpers.js';
 import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
 
 // The Merge dialog previews with the store's dry run of the merge: exactly what it would write.
 
 const freshNamespace = (name: string): string => fresh('mergepreview', name);
-
-interface State {
-  readonly revision: number;
-  readonly objects: Record<string, string>;
-}
-
-const stateOf = (namespace: string, branch = 'main'): Promise<State> =>
-  storeCall<State>(`/v1/state?namespace=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}`);
-
-/** `main` with a.txt and b.txt, then `feature` made from its head. */
-async function mainAndFeature(namespace: string): Promise<void> {
-  await apply(namespace, 'main', 'start', { 'a.txt': '1\n', 'b.txt': '1\n' });
-  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'feature' });
-}
 
 /** Opens the Merge dialog for `feature` into `main` from Branches. */
 async function openMerge(page: Page, namespace: string) {

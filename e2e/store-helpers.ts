@@ -77,3 +77,19 @@ export async function applyMany(
   await Promise.all(Array.from({ length: parallel }, worker));
   return written.sort((a, b) => a.revision - b.revision);
 }
+
+/** A branch's documents at its head, as the store answers `GET /v1/state`. */
+export interface State {
+  readonly revision: number;
+  readonly objects: Record<string, string>;
+}
+
+/** The head state of a branch. */
+export const stateOf = (namespace: string, branch = 'main'): Promise<State> =>
+  storeCall<State>(`/v1/state?namespace=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}`);
+
+/** `main` with a.txt and b.txt, then `feature` made from its head. */
+export async function mainAndFeature(namespace: string): Promise<void> {
+  await apply(namespace, 'main', 'start', { 'a.txt': '1\n', 'b.txt': '1\n' });
+  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'feature' });
+}

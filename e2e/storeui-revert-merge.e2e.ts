@@ -1,22 +1,16 @@
 import type { Page } from '@playwright/test';
-import { allowStatus, apply, freshNamespace as fresh, holdStoreChanges, screen } from './store-helpers.js';
-import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
+import {
+  allowStatus,
+  apply,
+  freshNamespace as fresh,
+  holdStoreChanges,
+  mainAndFeature,
+  screen,
+  stateOf,
+} from './store-helpers.js';
+import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
 
 const freshNamespace = (name: string): string => fresh('storeui', name);
-
-interface State {
-  readonly revision: number;
-  readonly objects: Record<string, string>;
-}
-
-const stateOf = (namespace: string, branch = 'main'): Promise<State> =>
-  storeCall<State>(`/v1/state?namespace=${encodeURIComponent(namespace)}&branch=${encodeURIComponent(branch)}`);
-
-/** `main` with a.txt and b.txt, then `feature` made from its head. */
-async function mainAndFeature(namespace: string): Promise<void> {
-  await apply(namespace, 'main', 'start', { 'a.txt': '1\n', 'b.txt': '1\n' });
-  await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'feature' });
-}
 
 const mergeButton = (page: Page, branch: string) =>
   page.getByRole('button', { name: `Merge ${branch} into main`, exact: true });

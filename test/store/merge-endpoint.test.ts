@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { RevisionEvents, type RevisionEvent } from '../../src/server/store/engine/revision-events.js';
 import { ADMIN_TOKEN } from './app-helpers.js';
 import { docs, openTempEngine } from './helpers.js';
-import { socketStore } from './support/socket-store.js';
+import { branchWrites, socketStore } from './support/socket-store.js';
 
 // POST /v1/merge over a real socket: a three-way merge of another branch into the scope's branch,
 // written as one ordinary revision.
 
 const READER = 'st-merge-reader-0123456789abcdef';
 const ELSEWHERE = 'st-merge-elsewhere-0123456789abcdef';
-
-type Doc = { key: string; content?: string; delete?: boolean };
 
 describe('POST /v1/merge', () => {
   const socket = socketStore({
@@ -20,16 +18,7 @@ describe('POST /v1/merge', () => {
       { name: 'elsewhere', token: ELSEWHERE, verbs: ['read', 'write'], namespaces: ['other/*'] },
     ],
   });
-  const apply = async (namespace: string, branch: string, documents: Doc[]) => {
-    const answer = await socket.send('POST', '/v1/apply', { scope: { namespace, branch }, documents });
-    expect(answer.status).toBe(200);
-    return answer.body.revision as number;
-  };
-  const branchFrom = async (namespace: string, from: string, name: string) => {
-    const answer = await socket.send('POST', '/v1/branches', { scope: { namespace, branch: from }, name });
-    expect(answer.status).toBe(200);
-    return answer.body as { base_revision: number; head_revision: number };
-  };
+  const { apply, branchFrom } = branchWrites(socket);
   const merge = (namespace: string, into: string, body: Record<string, unknown>, token?: string) =>
     socket.send('POST', '/v1/merge', { scope: { namespace, branch: into }, ...body }, token);
   const state = async (namespace: string, branch: string) =>

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './app-helpers.js';
-import { socketStore } from './support/socket-store.js';
+import { branchWrites, socketStore } from './support/socket-store.js';
 
 // `dry_run` on POST /v1/merge and /v1/revert over a real socket: the answer the write would give,
 // refusals included, with nothing written.
 
 const WRITER = 'st-preview-writer-0123456789abcdef';
 const READER = 'st-preview-reader-0123456789abcdef';
-
-type Doc = { key: string; content?: string; delete?: boolean };
 
 describe('dry_run on merge and revert', () => {
   const socket = socketStore({
@@ -18,15 +16,7 @@ describe('dry_run on merge and revert', () => {
       { name: 'reader', token: READER, verbs: ['read'], namespaces: ['*'] },
     ],
   });
-  const apply = async (namespace: string, branch: string, documents: Doc[]) => {
-    const answer = await socket.send('POST', '/v1/apply', { scope: { namespace, branch }, documents });
-    expect(answer.status).toBe(200);
-    return answer.body.revision as number;
-  };
-  const branchFrom = async (namespace: string, from: string, name: string) => {
-    const answer = await socket.send('POST', '/v1/branches', { scope: { namespace, branch: from }, name });
-    expect(answer.status).toBe(200);
-  };
+  const { apply, branchFrom } = branchWrites(socket);
   const post = (path: string, body: Record<string, unknown>, key?: string, token = ADMIN_TOKEN) =>
     fetch(`${socket.base}${path}`, {
       method: 'POST',

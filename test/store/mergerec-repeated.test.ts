@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { socketStore } from './support/socket-store.js';
+import { branchWrites, socketStore } from './support/socket-store.js';
 
 // A merge is recorded as having taken the source's head, and later merge bases follow that record as
 // Git follows a merge commit's second parent: merging main into a branch again and again, then the
 // branch back, finds no conflict in documents that earlier merges already settled.
 
-type Doc = { key: string; content?: string; delete?: boolean };
-
 describe('POST /v1/merge over recorded merges', () => {
   const socket = socketStore();
-  const apply = async (namespace: string, branch: string, documents: Doc[]) => {
-    const answer = await socket.send('POST', '/v1/apply', { scope: { namespace, branch }, documents });
-    expect(answer.status).toBe(200);
-    return answer.body.revision as number;
-  };
-  const branchFrom = async (namespace: string, from: string, name: string, fromRevision = 0) => {
-    const body = { scope: { namespace, branch: from }, name, from_revision: fromRevision };
-    const answer = await socket.send('POST', '/v1/branches', body);
-    expect(answer.status).toBe(200);
-    return answer.body as { base_revision: number; head_revision: number };
-  };
+  const { apply, branchFrom } = branchWrites(socket);
   const merge = (namespace: string, into: string, from: string) =>
     socket.send('POST', '/v1/merge', { scope: { namespace, branch: into }, from_branch: from });
   const objects = async (namespace: string, branch: string) =>

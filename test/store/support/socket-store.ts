@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ADMIN_TOKEN, buildTestStore, type TestStore, type TestStoreOptions } from '../app-helpers.js';
 
 /** A JSON answer read over the socket. */
@@ -43,6 +43,32 @@ export function socketStore(options: TestStoreOptions = {}): SocketStore {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+  };
+}
+
+/** A document of an apply: its content, or `delete: true`. */
+export type Doc = { key: string; content?: string; delete?: boolean };
+
+/** The writes a branch test sets its history up with over the socket, each checked to succeed. */
+export function branchWrites(socket: SocketStore) {
+  return {
+    /** Applies documents to a branch; the new revision. */
+    async apply(namespace: string, branch: string, documents: Doc[]): Promise<number> {
+      const answer = await socket.send('POST', '/v1/apply', { scope: { namespace, branch }, documents });
+      expect(answer.status).toBe(200);
+      return answer.body.revision as number;
+    },
+    /** Makes branch `name` from `from`'s head, or from `fromRevision` of it. */
+    async branchFrom(namespace: string, from: string, name: string, fromRevision?: number) {
+      const body = {
+        scope: { namespace, branch: from },
+        name,
+        ...(fromRevision === undefined ? {} : { from_revision: fromRevision }),
+      };
+      const answer = await socket.send('POST', '/v1/branches', body);
+      expect(answer.status).toBe(200);
+      return answer.body as { base_revision: number; head_revision: number };
     },
   };
 }
