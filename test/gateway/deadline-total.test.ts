@@ -58,8 +58,13 @@ describe('the x-gatehouse-timeout-ms deadline', () => {
     // The SDK may resend: the answer says not to, so the upstream's count is the gateway's alone.
     const resending = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: key, maxRetries: 2 });
     const { error } = await failureOf(resending.chat.completions.create(chat, { headers: { [DEADLINE]: '1500' } }));
-    expectDeadlineAnswer(error, 1500, DEADLINE);
-    // The first wait the upstream asked for (2 s) would end past the deadline: no second attempt.
+    // The first wait the upstream asked for (2 s) would end past the deadline: no second attempt, and
+    // the answer is the upstream's own failure, saying why it was not tried again (no timeout happened).
+    expect(error.status).toBe(502);
+    expect(error.message).toContain("not tried again: the wait would outlast the request's 1500 ms deadline");
+    expect((error.error as { upstream?: unknown }).upstream).toMatchObject({ status: 503 });
+    expect(error.headers?.get('x-upstream-status')).toBe('503');
+    expect(error.headers?.get('x-should-retry')).toBe('false');
     expect(h.openai.requests).toHaveLength(1);
 
     const requestId = error.headers?.get('x-request-id');

@@ -63,8 +63,12 @@ export function deploymentOrder(
  * for it before they resend one the gateway tried once, and a caller reads it either way; a wait past
  * a minute is the caller's to decide too.
  */
-export function upstreamFailure(error: UpstreamError, attempts: number): AppError {
-  const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+export function upstreamFailure(error: UpstreamError, attempts: number, deadlineMs?: number): AppError {
+  const suffix =
+    (attempts > 1 ? ` (after ${attempts} attempts)` : '') +
+    (deadlineMs === undefined
+      ? ''
+      : `; not tried again: the wait would outlast the request's ${deadlineMs} ms deadline`);
   const headers: Record<string, string> = {};
   if (error.status > 0) headers['x-upstream-status'] = String(error.status);
   const asked = error.retryable ? error.retryAfterSeconds : undefined;
@@ -73,7 +77,13 @@ export function upstreamFailure(error: UpstreamError, attempts: number): AppErro
     // Both SDKs read this one first: a provider's wait of 200 ms stays 200 ms, not a whole second.
     headers['retry-after-ms'] = String(error.retryAfterMs);
   }
-  if (!error.retryable || attempts > 1 || (asked !== undefined && asked > MAX_SDK_WAIT_SECONDS))
+  // Cut short by the caller's deadline: an SDK's resend would start another whole wait.
+  if (
+    !error.retryable ||
+    attempts > 1 ||
+    deadlineMs !== undefined ||
+    (asked !== undefined && asked > MAX_SDK_WAIT_SECONDS)
+  )
     headers['x-should-retry'] = 'false';
   if (error.requestId !== undefined) headers['x-upstream-request-id'] = error.requestId;
   return new AppError('upstream_error', `${error.message}${suffix}`, { headers, upstream: upstreamErrorDetail(error) });
@@ -282,7 +292,11 @@ export async function route(
       }
     }
   }
-  throw cutByDeadline ? deadlineExceeded(ctx, deadlineMs!) : upstreamFailure(last!, ctx.attempts);
+  if (!cutByDeadline) throw upstreamFailure(last!, ctx.attempts);
+  // Given up before the deadline passed, for a wait that would outlast it: the upstream's failure is
+  // the answer, not a timeout that has not happened.
+  if (performance.now() < endsAt) throw upstreamFailure(last!, ctx.attempts, deadlineMs);
+  throw deadlineExceeded(ctx, deadlineMs!);
 }
 
 /** The share of a deployment's timeout after which a client leaving counts as the deployment timing out. */
