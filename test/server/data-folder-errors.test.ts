@@ -25,7 +25,7 @@ describe('a data folder that cannot be used', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toBe(
       `gatehouse: failed to start: cannot open the database ${join(dir, 'gatehouse.db')} (GATEHOUSE_DATA_DIR or server.data_dir): ` +
-        'file is not a database: move it aside to start with an empty database, or choose another folder\n',
+        `file is not a database: the file is damaged; restore the latest backup (npm run backup makes them), or try to recover it with sqlite3 "${join(dir, 'gatehouse.db')}" ".recover" | sqlite3 recovered.db and put recovered.db in its place; only then move it aside to start with an empty database (docs/configuration.md#backups)\n`,
     );
   });
 

@@ -16,7 +16,7 @@ export function dataFolderProblem(error: unknown, dataDir: string, databaseFile:
     const code = sqlite.code;
     const hint =
       code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
-        ? ': move it aside to start with an empty database, or choose another folder'
+        ? `: the file is damaged; restore the latest backup (npm run backup makes them), or try to recover it with sqlite3 "${databaseFile}" ".recover" | sqlite3 recovered.db and put recovered.db in its place; only then move it aside to start with an empty database (docs/configuration.md#backups)`
         : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
           ? ': another process holds its write lock (a Gatehouse server of an older version still running on this folder, a sqlite3 shell, a backup); stop it and start again'
           : '';

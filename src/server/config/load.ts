@@ -5,7 +5,11 @@ import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { describeConfigIssues } from './config-issues.js';
 import { aliasTargetWarnings } from '../gateway/model-registry/alias-check.js';
-import { deploymentListProblems, fileDeploymentSources } from '../gateway/model-registry/deployment-list-check.js';
+import {
+  deploymentListProblems,
+  fileDeploymentSources,
+  unsendableKeyProblem,
+} from '../gateway/model-registry/deployment-list-check.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
 import { redirectHostWarnings } from './sso-schema.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
@@ -150,15 +154,22 @@ function deploymentProblemsBeside(raw: Json, env: NodeJS.ProcessEnv): string[] {
   return deploymentListProblems(parsed.data.deployments, fileDeploymentSources(parsed.data, env)).problems;
 }
 
+/**
+ * Everything wrong with a configuration, in one round: the schema's issues (when it failed), the
+ * environment's values that could not be applied, and the deployments' and keys' own problems.
+ */
 function describeIssues(
-  error: z.ZodError,
+  error: z.ZodError | undefined,
   raw: Json,
   source: string,
   env: NodeJS.ProcessEnv,
   inFileTerms: (issue: string) => string,
+  envProblems: readonly string[],
 ): ConfigError {
   const issues = [
-    ...blameEnvironment(describeConfigIssues(configSchema, error.issues), env),
+    ...envProblems,
+    ...(error === undefined ? [] : blameEnvironment(describeConfigIssues(configSchema, error.issues), env)),
+    ...providerKeyProblems(raw, env),
     ...deploymentProblemsBeside(raw, env),
   ].map(inFileTerms);
   return invalidConfiguration(issues, source);
@@ -264,21 +275,30 @@ export function readConfigFile(path: string): Json {
   return parsed;
 }
 
-function envPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
+/** A port variable's value, or what is wrong with it (`GATEWAY_PORT must be ...`); nothing when unset. */
+function envPort(env: NodeJS.ProcessEnv, name: string): { readonly port?: number; readonly problem?: string } {
   const value = env[name];
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined || value === '') return {};
   if (!/^\d+$/.test(value) || Number(value) > 65535)
-    throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${value}"`);
-  return Number(value);
+    return { problem: `${name} must be a port number from 0 to 65535, got "${value}"` };
+  return { port: Number(value) };
 }
 
-/** Environment values that override the file (ports, host, data directory, log level, provider keys and URLs). */
-function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
+/**
+ * Environment values that override the file (ports, host, data directory, log level, provider keys and
+ * URLs), and the problems of those that cannot be used, reported with the file's own.
+ */
+function applyEnv(raw: Json, env: NodeJS.ProcessEnv): { readonly raw: Json; readonly problems: string[] } {
   const server: Json = { ...(isObject(raw.server) ? raw.server : {}) };
-  const gatewayPort = envPort(env, 'GATEWAY_PORT');
-  const storePort = envPort(env, 'STORE_PORT');
-  if (gatewayPort !== undefined) server.gateway_port = gatewayPort;
-  if (storePort !== undefined) server.store_port = storePort;
+  const problems: string[] = [];
+  for (const [variable, key] of [
+    ['GATEWAY_PORT', 'gateway_port'],
+    ['STORE_PORT', 'store_port'],
+  ] as const) {
+    const { port, problem } = envPort(env, variable);
+    if (problem !== undefined) problems.push(problem);
+    if (port !== undefined) server[key] = port;
+  }
   if (env.GATEHOUSE_HOST) server.host = env.GATEHOUSE_HOST;
   if (env.GATEHOUSE_DATA_DIR) server.data_dir = env.GATEHOUSE_DATA_DIR;
   if (env.GATEHOUSE_LOG_LEVEL) server.log_level = env.GATEHOUSE_LOG_LEVEL;
@@ -294,7 +314,22 @@ function applyEnv(raw: Json, env: NodeJS.ProcessEnv): Json {
     if (Object.keys(current).length > 0) providers[name] = current;
   }
   const telemetry = telemetryFromEnv(isObject(raw.telemetry) ? raw.telemetry : {}, env);
-  return { ...raw, server, providers, ...(telemetry ? { telemetry } : {}) };
+  return { raw: { ...raw, server, providers, ...(telemetry ? { telemetry } : {}) }, problems };
+}
+
+/**
+ * Provider-wide keys (`providers.<name>.api_key`, or OPENAI_API_KEY and ANTHROPIC_API_KEY) that could
+ * not be sent, blamed on the variable when one set them: every call would otherwise fail before it left.
+ */
+function providerKeyProblems(raw: Json, env: NodeJS.ProcessEnv): string[] {
+  const providers = isObject(raw.providers) ? raw.providers : {};
+  const problems: string[] = [];
+  for (const [name, provider] of Object.entries(providers)) {
+    const key = isObject(provider) ? provider.api_key : undefined;
+    const problem = typeof key === 'string' ? unsendableKeyProblem(key) : undefined;
+    if (problem !== undefined) problems.push(`providers.${name}.api_key: has ${problem}`);
+  }
+  return blameEnvironment(problems, env);
 }
 
 /** Where the configuration came from, for messages. */
@@ -357,10 +392,15 @@ export function loadConfig(
   const file = options.file ?? env.GATEHOUSE_CONFIG;
   const read = file ? fromLiteLlm(readConfigFile(file), file) : undefined;
   const source = read?.source ?? 'defaults and environment';
-  const raw = applyEnv(normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }, source), env);
+  const { raw, problems: envProblems } = applyEnv(
+    normaliseSpellings({ ...(read?.raw ?? {}), ...(options.overrides ?? {}) }, source),
+    env,
+  );
   const result = configSchema.safeParse(raw, { reportInput: true });
   const inFileTerms = read?.inFileTerms ?? asWritten;
-  if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms);
+  if (!result.success) throw describeIssues(result.error, raw, source, env, inFileTerms, envProblems);
+  if (envProblems.length > 0 || providerKeyProblems(raw, env).length > 0)
+    throw describeIssues(undefined, raw, source, env, inFileTerms, envProblems);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source, cwd: options.cwd });
   const waiting = aliasTargetWarnings(config.llm);

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
 import { makePrivateDir, makePrivateFile } from '../config/secrets.js';
 import { DatabaseLockWatch } from './lock-watch.js';
+import { serverLogger } from '../http/logger.js';
+import { warnOfNewDatabaseAmongOldKeys } from './new-database-check.js';
 
 /** The typed Drizzle handle over the whole schema. */
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -72,12 +74,16 @@ export function openDatabase(
   const db = drizzle(sqlite, { schema });
   try {
     refuseNewerSchema(sqlite, migrationsDir);
+    // Before the migrations create the tables it looks for.
+    if (file !== ':memory:') warnOfNewDatabaseAmongOldKeys(sqlite, file);
   } catch (error) {
     lock.close();
     sqlite.close();
     throw error;
   }
+  const pending = file === ':memory:' ? [] : pendingMigrations(sqlite, migrationsDir);
   migrate(db, { migrationsFolder: migrationsDir });
+  if (pending.length > 0) logAppliedMigrations(file, pending);
   return {
     sqlite,
     db,
@@ -97,22 +103,56 @@ export function openDatabase(
  * only migrations newer than the database's last and says nothing of those it does not have.
  */
 function refuseNewerSchema(sqlite: Database.Database, migrationsDir: string): void {
+  const newest = newestAppliedMigration(sqlite);
+  const known = Math.max(...migrationJournal(migrationsDir).map((entry) => entry.when));
+  if (newest === undefined || newest <= known) return;
+  throw new Error(
+    `its database was upgraded by a newer version of Gatehouse (a schema change of ${new Date(newest).toISOString().slice(0, 10)}, ` +
+      `this version knows those up to ${new Date(known).toISOString().slice(0, 10)}), and this version would damage it: ` +
+      'start the newer version, or a copy of the data folder made before that upgrade',
+  );
+}
+
+/** The migrations this version knows, in order: when each was made and its file's tag (`0003_gateway`). */
+function migrationJournal(migrationsDir: string): ReadonlyArray<{ readonly when: number; readonly tag: string }> {
+  const journal = JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number; tag: string }>;
+  };
+  return journal.entries;
+}
+
+/** When the newest migration the database has applied was made; undefined for a database without any. */
+function newestAppliedMigration(sqlite: Database.Database): number | undefined {
   const table = sqlite
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get();
-  if (table === undefined) return;
+  if (table === undefined) return undefined;
   const newest = sqlite.prepare('SELECT max(created_at) AS at FROM __drizzle_migrations').get() as {
     at: number | null;
   };
-  const journal = JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
-    entries: Array<{ when: number }>;
-  };
-  const known = Math.max(...journal.entries.map((entry) => entry.when));
-  if (newest.at === null || Number(newest.at) <= known) return;
-  throw new Error(
-    `its database was upgraded by a newer version of Gatehouse (a schema change of ${new Date(Number(newest.at)).toISOString().slice(0, 10)}, ` +
-      `this version knows those up to ${new Date(known).toISOString().slice(0, 10)}), and this version would damage it: ` +
-      'start the newer version, or a copy of the data folder made before that upgrade',
+  return newest.at === null ? undefined : Number(newest.at);
+}
+
+/**
+ * The tags of the migrations an existing database is about to be upgraded with: those newer than its
+ * newest, as Drizzle's migrator picks them. None for a new database, whose creation is no upgrade.
+ */
+function pendingMigrations(sqlite: Database.Database, migrationsDir: string): string[] {
+  const newest = newestAppliedMigration(sqlite);
+  if (newest === undefined) return [];
+  return migrationJournal(migrationsDir)
+    .filter((entry) => entry.when > newest)
+    .map((entry) => entry.tag);
+}
+
+/**
+ * One line when a start upgraded the database's schema, which cannot be undone by starting the older
+ * version again: what was applied, at the level the server logs at, before the services have loggers.
+ */
+function logAppliedMigrations(file: string, tags: readonly string[]): void {
+  serverLogger(process.env.GATEHOUSE_LOG_LEVEL || 'info', 'gatehouse')?.info(
+    { database: file, migrations: tags },
+    `applied ${tags.length} migration(s) to the database ${file}: ${tags.join(', ')}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from './errors.js';
+import { serverLogger } from './logger.js';
 
 /** The SQLite result code of an error better-sqlite3 raised (`SQLITE_BUSY_SNAPSHOT`, ...), if it is one. */
 function sqliteCode(error: unknown): string | undefined {
@@ -17,12 +18,39 @@ export function isDatabaseUnwritable(error: unknown): boolean {
   return /^SQLITE_(FULL|READONLY)(_|$)/.test(sqliteCode(error) ?? '');
 }
 
+/** Whether `error` is SQLite saying the database file is damaged or not a database at all. */
+export function isDatabaseDamaged(error: unknown): boolean {
+  return /^SQLITE_(CORRUPT|NOTADB)(_|$)/.test(sqliteCode(error) ?? '');
+}
+
+/** What a request on a damaged database is told; the fix is the operator's, so no retry helps. */
+const DAMAGED_DATABASE =
+  'the database file (gatehouse.db in the data folder) is damaged, and this request could not be served from it: ' +
+  'stop the server and restore the latest backup, or recover what SQLite still reads from it (docs/configuration.md#backups)';
+
+let damageLogged = false;
+
+/**
+ * Logs the first damaged-database error of the process at error level, with SQLite's own words: every
+ * request that reaches the damage fails the same way, and one line is enough to send the operator to
+ * the backups (each answer says it too). At the level the server logs at, as its start-up lines are.
+ */
+function logDamageOnce(error: unknown, code: string): void {
+  if (damageLogged) return;
+  damageLogged = true;
+  serverLogger(process.env.GATEHOUSE_LOG_LEVEL || 'info', 'gatehouse')?.error(
+    { code, err: error },
+    `the database file is damaged (${code}: ${(error as Error).message}): stop the server and restore the latest backup, or recover the file (docs/configuration.md#backups); later requests that reach the damage are answered 503 without another line at this level`,
+  );
+}
+
 /**
  * A SQLite error that says the database cannot be written right now, as a 503 naming why, rather than
  * an internal error: these are states of the machine, which the message tells the user how to end.
  * Each service serialises its own writes, so a lock means another process (a sqlite3 shell left in a
  * transaction, a backup tool): a state that passes, worth a retry. A full disk or a read-only file is
- * not retried (`x-should-retry: false`, which both official SDKs honour) until someone acts.
+ * not retried (`x-should-retry: false`, which both official SDKs honour) until someone acts, and
+ * neither is a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), which needs a backup restored.
  */
 export function databaseStateError(error: unknown): AppError | undefined {
   const code = sqliteCode(error);
@@ -33,6 +61,12 @@ export function databaseStateError(error: unknown): AppError | undefined {
       `the database is locked by another connection (${code}), such as a sqlite3 shell or a backup; retry shortly`,
       { headers: { 'retry-after': '1' } },
     );
+  if (isDatabaseDamaged(error)) {
+    logDamageOnce(error, code);
+    return new AppError('service_unavailable', `${DAMAGED_DATABASE} (${code})`, {
+      headers: { 'x-should-retry': 'false' },
+    });
+  }
   const problem = /^SQLITE_FULL(_|$)/.test(code)
     ? 'the disk that holds the database is full: free some space'
     : /^SQLITE_READONLY(_|$)/.test(code)

@@ -190,12 +190,33 @@ function send(
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(withEnvelope(envelope, body));
 }
 
+/** What of a gateway request's pipeline context names its target; the store's requests have none. */
+interface GatewayTarget {
+  readonly model?: string;
+  readonly requestedModel?: string;
+  readonly deployment?: { readonly id: string };
+}
+
+/**
+ * The model and deployment a failed /v1 request was for, when known, so a failure in the log says
+ * which upstream failed. Names only: never the prompt, nor the deployment's key or address.
+ */
+function gatewayTarget(request: FastifyRequest): { model?: string; deployment?: string } {
+  const target = (request as { gatewayRequest?: GatewayTarget | null }).gatewayRequest;
+  if (!target) return {};
+  const model = target.model ?? target.requestedModel;
+  return {
+    ...(model !== undefined ? { model } : {}),
+    ...(target.deployment !== undefined ? { deployment: target.deployment.id } : {}),
+  };
+}
+
 /**
  * A typed 5xx (a provider failing, a dependency unavailable) is an expected operational event: one
  * warning naming it, no stack. Anything else answered 500 is a bug: an error with its stack.
  */
 function logServerError(request: FastifyRequest, error: Error, status: number, body: ErrorBody): void {
-  const context = { route: request.routeOptions.url, method: request.method, status };
+  const context = { route: request.routeOptions.url, method: request.method, status, ...gatewayTarget(request) };
   if (error instanceof AppError && status !== 500) {
     const what = body.error.type === 'upstream_error' ? 'upstream failure' : body.error.type;
     requestLog(request).warn({ ...context, type: body.error.type }, `${what}: ${body.error.message}`);

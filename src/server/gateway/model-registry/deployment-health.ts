@@ -10,6 +10,12 @@ export interface CooldownSettings {
   readonly ms: number;
 }
 
+/** Where a deployment entering and leaving cooldown is said: the gateway's logger (warn, info). */
+export interface DeploymentHealthLog {
+  readonly warn: (message: string, details: Record<string, unknown>) => void;
+  readonly info: (message: string, details: Record<string, unknown>) => void;
+}
+
 const DEFAULT_COOLDOWN: CooldownSettings = { afterFailures: 3, ms: 30_000 };
 /** Passthrough calls derive a deployment per model name; a bound keeps arbitrary names from growing the map. */
 const MAX_TRACKED = 1000;
@@ -63,12 +69,16 @@ export class DeploymentHealthTracker {
   constructor(
     private readonly now: () => number = Date.now,
     private readonly cooldown: CooldownSettings = DEFAULT_COOLDOWN,
+    private readonly log?: DeploymentHealthLog,
   ) {}
 
   /** Records a successful upstream call. */
   success(deployment: Deployment, latencyMs: number, status = 200): void {
     const s = this.entry(deployment);
     if (s === undefined) return;
+    // Cooled down before (its cooldown over or cut short by this answer): it serves again.
+    if (s.cooldownUntil !== 0)
+      this.log?.info(`deployment ${deployment.id} answered again; its cooldown is over`, { deployment: deployment.id });
     s.requests += 1;
     s.successes += 1;
     s.consecutiveFailures = 0;
@@ -108,11 +118,23 @@ export class DeploymentHealthTracker {
     s.totalLatencyMs += latencyMs;
     s.probeSince = 0;
     if (!blamesDeployment) return;
+    const now = this.now();
+    const coolingBefore = s.cooldownUntil > now;
     s.consecutiveFailures += 1;
     if (s.consecutiveFailures >= this.cooldown.afterFailures && this.cooldown.ms > 0)
-      s.cooldownUntil = this.now() + this.cooldown.ms;
+      s.cooldownUntil = now + this.cooldown.ms;
     if (unavailableMs > 0 && this.cooldown.ms > 0)
-      s.cooldownUntil = Math.max(s.cooldownUntil, this.now() + Math.min(unavailableMs, MAX_ASKED_COOLDOWN_MS));
+      s.cooldownUntil = Math.max(s.cooldownUntil, now + Math.min(unavailableMs, MAX_ASKED_COOLDOWN_MS));
+    if (!coolingBefore && s.cooldownUntil > now) this.logCooldown(deployment.id, s);
+  }
+
+  /** One line as a deployment starts a cooldown (not for each failure during it). */
+  private logCooldown(id: string, s: Stats): void {
+    const until = new Date(s.cooldownUntil).toISOString();
+    this.log?.warn(
+      `deployment ${id} is tried last until ${until}, after ${s.consecutiveFailures} failure(s) in a row: ${s.lastError}`,
+      { deployment: id, consecutive_failures: s.consecutiveFailures, last_error: s.lastError, cooldown_until: until },
+    );
   }
 
   /**

@@ -254,7 +254,7 @@ export function createGatewayServices(
     names: { keys, principals },
   });
   const { cooldown_after_failures: afterFailures, cooldown_ms: cooldownMs } = options.config.gateway;
-  const health = new DeploymentHealthTracker(Date.now, { afterFailures, ms: cooldownMs });
+  const health = new DeploymentHealthTracker(Date.now, { afterFailures, ms: cooldownMs }, { warn, info });
   // The built-in stages; options (tests, embedders) may fill or replace slots.
   const policy: PolicyStages = {
     rateLimit: (ctx) => limits.admit(ctx),

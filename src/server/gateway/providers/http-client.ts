@@ -299,6 +299,7 @@ export function transportError(
   if (tooLarge !== undefined) return tooLarge;
   const code = (error as { code?: string } | null)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);
+  if (code === 'UND_ERR_INVALID_ARG') return unsentRequest(message, call);
   const timeout =
     code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
   const kind = timeout ? 'timeout' : 'connection_error';
@@ -312,6 +313,25 @@ export function transportError(
       retryable: true,
       upstreamType: kind,
     },
+  );
+}
+
+/**
+ * A request undici refused to send (a header value with a line break or a control character, from a
+ * key or a header as configured): no upstream was reached, so it is neither retried, since every try
+ * would be refused alike, nor counted against the deployment's health. The message says what undici
+ * found invalid, never the value.
+ */
+function unsentRequest(message: string, call: Pick<UpstreamCall, 'provider' | 'secrets'>): UpstreamError {
+  const header = /header/i.test(message)
+    ? ": check the deployment's api_key and headers for spaces, line breaks or other control characters"
+    : '';
+  return new UpstreamError(
+    redact(
+      `${call.provider} request not sent: the gateway could not send it, ${message} (UND_ERR_INVALID_ARG)${header}`,
+      call.secrets,
+    ),
+    { status: 0, retryable: false, upstreamType: 'request_not_sent', requestFault: true },
   );
 }
 

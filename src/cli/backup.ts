@@ -1,0 +1,113 @@
+/**
+ * `npm run backup -- <file> [--data-dir <dir>] [--force]`: writes a consistent copy of the data folder's
+ * database to <file>, safely while a server runs on it, and names the key files to keep with it.
+ * Exit codes: 0 written, 1 the copy failed, 2 bad arguments (an existing <file> without --force among them).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { callersFolder, loadCallersConfig } from '../server/config/callers-folder.js';
+import { ConfigError } from '../server/config/load.js';
+import { BackupError, backupDatabase } from './database-backup.js';
+
+const USAGE = 'usage: npm run backup -- <file> [--data-dir <dir>] [--force]';
+
+const HELP = `${USAGE}
+
+Writes a consistent copy of the data folder's database (gatehouse.db, with what is still in its -wal
+file) to <file>, safely while a server runs on it. Restoring it: docs/configuration.md#backups.
+
+options:
+  --data-dir <dir>  the data folder; default GATEHOUSE_DATA_DIR, else server.data_dir of the
+                    configuration file GATEHOUSE_CONFIG names, else the OS's per-user folder, as
+                    npm run serve finds it
+  --force           replace <file> if it exists
+  -h, --help        this text
+
+exit codes: 0 written, 1 the copy failed, 2 bad arguments (an existing <file> without --force,
+a data folder without a database)
+`;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`backup: ${message}\n`);
+  process.exit(code);
+}
+
+/** The data folder a server started from this environment would use. */
+function serversDataDir(): string {
+  try {
+    return loadCallersConfig().config.server.data_dir!;
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`${error.message}\n(or name the folder with --data-dir)`, 2);
+    throw error;
+  }
+}
+
+/** A human size: 4.0 KB, 12.3 MB. */
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** What the database alone does not hold, among the files of `dataDir`, and why each matters. */
+function keepWithIt(dataDir: string): string[] {
+  const lines: string[] = [];
+  const secrets = join(dataDir, 'secrets.key');
+  if (existsSync(secrets))
+    lines.push(
+      `${secrets}: the provider keys saved through PUT /internal/deployments are encrypted with it; without it the copy's are lost (a start over them stops)`,
+    );
+  for (const [file, what] of [
+    ['master.key', 'the master key of the admin API (unless PROXY_MASTER_KEY is set)'],
+    ['store.token', "the store's full-access token (unless STORE_TOKEN is set)"],
+  ] as const) {
+    const path = join(dataDir, file);
+    if (existsSync(path)) lines.push(`${path}: ${what}; without it a start generates a new one`);
+  }
+  return lines;
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  let target: string | undefined;
+  let dataDir: string | undefined;
+  let force = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--force') force = true;
+    else if (arg === '--data-dir') dataDir = args[++i] ?? fail(`--data-dir needs a folder\n${USAGE}`, 2);
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(HELP);
+      return;
+    } else if (target === undefined && !arg.startsWith('-')) target = arg;
+    else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
+  }
+  if (target === undefined) fail(`name the file to write\n${USAGE}`, 2);
+  // Named from the folder the command was typed in, not the checkout npm runs the script in.
+  const from = callersFolder();
+  const folder = dataDir === undefined ? serversDataDir() : resolve(from, dataDir);
+  const source = join(folder, 'gatehouse.db');
+  try {
+    const { target: written, bytes } = await backupDatabase(source, resolve(from, target), force);
+    process.stdout.write(`backup: wrote ${written} (${size(bytes)}), a consistent copy of ${source}\n`);
+    const keep = keepWithIt(folder);
+    if (keep.length > 0)
+      process.stdout.write(
+        `backup: the copy holds no key files; keep these with it, as privately:\n${keep.map((line) => `  ${line}\n`).join('')}`,
+      );
+  } catch (error) {
+    if (error instanceof BackupError) fail(error.message, error.refused ? 2 : 1);
+    if (error instanceof Error && 'code' in error) fail(`cannot copy ${source}: ${error.message}`, 1);
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => fail((error as Error).stack ?? String(error), 1),
+);

@@ -1,0 +1,77 @@
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** A backup that cannot be made: the message says why, in the user's terms; `refused` when the caller's arguments are at fault. */
+export class BackupError extends Error {
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What a backup wrote. */
+export interface BackupResult {
+  readonly target: string;
+  readonly bytes: number;
+}
+
+/**
+ * Copies the database `source` to `target` with SQLite's online backup: the pages the server has in
+ * its -wal file are read through SQLite, so the copy holds every committed write, and a write the
+ * server makes meanwhile restarts the copy rather than tearing it. The copy is one self-contained file
+ * (rollback journal, not WAL), readable only by its owner, and appears only once complete: a failure
+ * leaves an existing `target` as it was.
+ */
+export async function backupDatabase(source: string, target: string, force: boolean): Promise<BackupResult> {
+  const destination = resolve(target);
+  if (!existsSync(source))
+    throw new BackupError(
+      `there is no database at ${source}: name the data folder with --data-dir or GATEHOUSE_DATA_DIR`,
+      true,
+    );
+  if (existsSync(destination) && !force)
+    throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`, true);
+  if (!existsSync(dirname(destination)))
+    throw new BackupError(`the folder ${dirname(destination)} does not exist`, true);
+  const partial = join(dirname(destination), `.${basename(destination)}.partial-${process.pid}`);
+  // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
+  closeSync(openSync(partial, 'wx', 0o600));
+  try {
+    // Read-only: the backup never changes the server's files.
+    const from = new Database(source, { readonly: true, fileMustExist: true });
+    try {
+      await from.backup(partial);
+    } finally {
+      from.close();
+    }
+    const copy = new Database(partial);
+    try {
+      // A WAL-mode copy would need its own -wal file to be whole when opened and written.
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
+    publish(partial, destination, force);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return { target: destination, bytes: statSync(destination).size };
+}
+
+/** Puts the finished copy in place; without `force`, never over a file that appeared meanwhile. */
+function publish(partial: string, destination: string, force: boolean): void {
+  if (force) {
+    renameSync(partial, destination);
+    return;
+  }
+  try {
+    linkSync(partial, destination);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`);
+    throw error;
+  }
+}

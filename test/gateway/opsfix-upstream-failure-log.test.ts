@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+
+const MASTER = 'gk-master-opsfix-log-0123456789';
+const PROVIDER_KEY = 'sk-opsfix-provider-0123456789';
+const PROMPT = 'opsfix secret prompt text';
+
+/**
+ * An upstream failure answered before any byte is one warning in the log; it named the route and the
+ * status but not which model or deployment failed, so an operator could not tell which upstream to look at.
+ */
+describe('the log line of an upstream failure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-opsfix-log-'));
+  let upstream: OpenAIUpstream;
+  let server: HeadlessProcess;
+
+  beforeAll(async () => {
+    upstream = await startOpenAIUpstream();
+    const file = join(dir, 'gatehouse.yaml');
+    writeFileSync(
+      file,
+      [
+        'llm:',
+        '  allowed_models: [pooled]',
+        'gateway:',
+        '  max_retries: 0',
+        'deployments:',
+        `  - { id: primary, model: pooled, provider: openai, upstream_model: gpt-4o-mini, base_url: "${upstream.url}", api_key: ${PROVIDER_KEY} }`,
+        '',
+      ].join('\n'),
+    );
+    server = await spawnHeadless({
+      GATEHOUSE_DATA_DIR: join(dir, 'data'),
+      GATEHOUSE_CONFIG: file,
+      PROXY_MASTER_KEY: MASTER,
+      GATEHOUSE_LOG_LEVEL: 'info',
+    });
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited();
+    await upstream?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the model and the deployment, never the prompt or the key', async () => {
+    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'log', scopes: ['chat'] }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const client = new OpenAI({ baseURL: `${server.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
+    upstream.setNext({ status: 500 });
+    await expect(
+      client.chat.completions.create({ model: 'pooled', messages: [{ role: 'user', content: PROMPT }] }),
+    ).rejects.toThrow(/openai upstream returned 500/);
+    const line = await waitForLine(server, (entry) => String(entry.msg).startsWith('upstream failure:'));
+    expect(line).toMatchObject({ level: 40, model: 'pooled', deployment: 'primary', status: 502 });
+    expect(server.output()).not.toContain(PROMPT);
+    expect(server.output()).not.toContain(PROVIDER_KEY);
+  });
+});
+
+/** The first JSON log line that matches, waiting a moment for it to be written. */
+async function waitForLine(
+  server: HeadlessProcess,
+  matches: (entry: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  for (let tries = 0; tries < 50; tries += 1) {
+    for (const text of server.output().split('\n')) {
+      if (!text.startsWith('{')) continue;
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      if (matches(entry)) return entry;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no such log line in:\n${server.output()}`);
+}
