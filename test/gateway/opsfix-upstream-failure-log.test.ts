@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, waitForLogLine, type HeadlessProcess } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-opsfix-log-0123456789';
@@ -60,25 +60,9 @@ describe('the log line of an upstream failure', () => {
     await expect(
       client.chat.completions.create({ model: 'pooled', messages: [{ role: 'user', content: PROMPT }] }),
     ).rejects.toThrow(/openai upstream returned 500/);
-    const line = await waitForLine(server, (entry) => String(entry.msg).startsWith('upstream failure:'));
+    const line = await waitForLogLine(server, (entry) => String(entry.msg).startsWith('upstream failure:'));
     expect(line).toMatchObject({ level: 40, model: 'pooled', deployment: 'primary', status: 502 });
     expect(server.output()).not.toContain(PROMPT);
     expect(server.output()).not.toContain(PROVIDER_KEY);
   });
 });
-
-/** The first JSON log line that matches, waiting a moment for it to be written. */
-async function waitForLine(
-  server: HeadlessProcess,
-  matches: (entry: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (let tries = 0; tries < 50; tries += 1) {
-    for (const text of server.output().split('\n')) {
-      if (!text.startsWith('{')) continue;
-      const entry = JSON.parse(text) as Record<string, unknown>;
-      if (matches(entry)) return entry;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no such log line in:\n${server.output()}`);
-}

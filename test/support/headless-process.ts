@@ -74,3 +74,19 @@ export async function failedStart(
     (error: { code?: number; stderr?: string }) => error,
   );
 }
+
+/** The first JSON log line the server printed that matches, waiting a moment for it to be written. */
+export async function waitForLogLine(
+  server: HeadlessProcess,
+  matches: (entry: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  for (let tries = 0; tries < 50; tries += 1) {
+    for (const text of server.output().split('\n')) {
+      if (!text.startsWith('{')) continue;
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      if (matches(entry)) return entry;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no such log line in:\n${server.output()}`);
+}

@@ -1,15 +1,48 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 import { unauthorized } from '../../http/errors.js';
 import { bearerToken, missingBearerMessage, secretsEqual } from '../../http/secrets.js';
 
-/** Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app` (constant-time compare). */
-export function requireMasterKey(app: FastifyInstance, masterKey: string): void {
+/** At most one log line per this long for refused master keys, each counting those it stands for. */
+const REFUSAL_LOG_EVERY_MS = 10_000;
+
+/**
+ * Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app` (constant-time compare).
+ * Each refusal is counted in `refusals`; a wrong key (someone guessing, or a script holding a stale
+ * one) is also logged as a warning, at most once per ten seconds so a flood cannot fill the log.
+ */
+export function requireMasterKey(app: FastifyInstance, masterKey: string, refusals: Counter): void {
+  let unlogged = 0;
+  let loggedAt = -Infinity;
+  const logWrongKey = (request: FastifyRequest): void => {
+    unlogged += 1;
+    const now = performance.now();
+    if (now - loggedAt < REFUSAL_LOG_EVERY_MS) return;
+    // Where it came from and what it asked for; never the key that was sent.
+    // The app's logger: a request's own logs nothing unless every request is logged.
+    app.log.warn(
+      {
+        remote: request.ip,
+        method: request.method,
+        path: request.routeOptions.url ?? request.url.split('?')[0],
+        refused: unlogged,
+      },
+      'admin API: wrong master key refused',
+    );
+    loggedAt = now;
+    unlogged = 0;
+  };
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined)
+    if (token === undefined) {
+      refusals.inc();
       return done(unauthorized(missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization)));
-    if (!secretsEqual(token, masterKey))
+    }
+    if (!secretsEqual(token, masterKey)) {
+      refusals.inc();
+      logWrongKey(request);
       return done(unauthorized('invalid master key; /internal/* needs PROXY_MASTER_KEY, not an API key'));
+    }
     done();
   });
 }

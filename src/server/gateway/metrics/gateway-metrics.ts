@@ -73,6 +73,7 @@ export class GatewayMetrics {
   readonly piiEntities: Counter<'entity_type'>;
   readonly contentPolicyBlocks: Counter;
   readonly contentPolicyAnswerStops: Counter;
+  readonly adminAuthFailures: Counter;
   readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase'>;
   readonly upstreamRetries: Counter<'model' | 'deployment'>;
   readonly upstreamFallbacks: Counter<'model' | 'deployment'>;
@@ -197,6 +198,11 @@ export class GatewayMetrics {
     this.contentPolicyAnswerStops = new Counter({
       name: 'gateway_content_policy_answer_stops_total',
       help: 'Answers stopped by the content policy (blocked_answer_patterns)',
+      registers,
+    });
+    this.adminAuthFailures = new Counter({
+      name: 'gateway_admin_auth_failures_total',
+      help: 'Requests to /internal/* refused for a missing or wrong master key',
       registers,
     });
     this.upstreamFailures = new Counter({

@@ -18,7 +18,7 @@ const noQueryParams = queryParams({});
 
 /** The admin API under `/internal/*`: master key only, one plugin per resource. */
 export const internalRoutes: FastifyPluginAsync = async (app) => {
-  requireMasterKey(app, app.gateway.masterKey);
+  requireMasterKey(app, app.gateway.masterKey, app.gateway.metrics.adminAuthFailures);
   // The services' domain errors become HTTP errors here, at the edge; the shared handler answers them.
   app.setErrorHandler((error) => {
     throw error instanceof GatewayError ? httpErrorFor(error.kind, error.message) : error;
