@@ -136,6 +136,15 @@ describe('the x-gatehouse-timeout-ms deadline', () => {
     expect((await primary())?.failures ?? 0).toBe(before);
   });
 
+  it('leaves the silences of a stream that started in time to timeout_ms, not to the time the deadline had left', async () => {
+    // The first frame comes at once, then each next one after a pause longer than the whole deadline.
+    h.openai.setNext({ reply: { text: 'slow thinker' }, frameDelayMs: 1200 });
+    const stream = await client.chat.completions.create({ ...chat, stream: true }, { headers: { [DEADLINE]: '800' } });
+    let received = '';
+    for await (const chunk of stream) received += chunk.choices[0]?.delta.content ?? '';
+    expect(received).toBe('slow thinker');
+  });
+
   it('lets a stream that started in time run past it, delivered whole', async () => {
     const text = 'one two three four five six seven eight';
     h.openai.setNext({ reply: { text }, frameDelayMs: 200 });

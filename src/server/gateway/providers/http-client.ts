@@ -28,6 +28,8 @@ export interface UpstreamCall {
   readonly signal: CancelSignal;
   /** Longest wait for response headers, and longest silence between body chunks. */
   readonly timeoutMs: number;
+  /** A shorter wait for the headers alone, when set (a request's deadline); body silences keep `timeoutMs`. */
+  readonly headersTimeoutMs?: number;
   /** Values that must never appear in error messages (the API key). */
   readonly secrets: readonly string[];
   /** The format a 2xx JSON answer must have; a body of another shape is refused like one that is not JSON. */
@@ -74,6 +76,7 @@ function startPost(call: UpstreamCall): Promise<UpstreamResponse> {
     },
     call.signal,
     call.timeoutMs,
+    call.headersTimeoutMs,
   );
 }
 
@@ -162,6 +165,7 @@ export async function sendDelete(call: Omit<UpstreamCall, 'body' | 'answer' | 'r
       },
       call.signal,
       call.timeoutMs,
+      call.headersTimeoutMs,
     );
   } catch (error) {
     throw transportError(error, call);

@@ -88,6 +88,8 @@ export interface ProviderSettings {
   readonly secrets: readonly string[];
   readonly auth: 'bearer' | 'api-key';
   readonly timeoutMs: number;
+  /** The deployment's shorter wait for headers alone, when it has one. */
+  readonly headersTimeoutMs: number | undefined;
   /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
   readonly acceptsTopK: boolean;
   /** Whether a chat stream may ask for usage with `stream_options` (Mistral refuses the field). */
@@ -136,6 +138,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     secrets: apiKey ? [apiKey] : [],
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
+    headersTimeoutMs: deployment.headersTimeoutMs,
     acceptsTopK: defaults.topK === true,
     acceptsStreamOptions: defaults.noStreamOptions !== true,
     marksLoop: defaults.baseUrl === undefined || !sameAddress(name, baseUrl, defaults.baseUrl) || !isPublic(baseUrl),

@@ -27,6 +27,8 @@ export interface Deployment {
   readonly responsesApi?: 'native' | 'translate';
   /** Longest wait for the upstream's headers and longest silence mid-body (DEFAULT_TIMEOUT_MS unless set). */
   readonly timeoutMs: number;
+  /** A shorter wait for the headers alone (a request's deadline, for one attempt); silences mid-body keep `timeoutMs`. */
+  readonly headersTimeoutMs?: number;
   /** Share of the model's traffic relative to its other deployments. */
   readonly weight: number;
   /** Further attempts on this deployment after a retryable failure, before falling back to another. */

@@ -67,6 +67,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     private readonly timeoutMs: number,
     private readonly resolve: (response: UpstreamExchangeResponse) => void,
     private readonly reject: (error: Error) => void,
+    /** The wait for headers, when shorter than `timeoutMs` (a request's deadline); 0 or more. */
+    private readonly headersTimeoutMs: number = timeoutMs,
   ) {
     this.#unsubscribe = onCancel(signal, () => {
       this.#cancelled = true;
@@ -84,8 +86,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     // undici starts a request once; were it started again, its first wait must not outlive it.
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#cancelled) controller.abort(new Error('upstream call aborted by the client'));
-    else if (this.timeoutMs > 0) {
-      this.#timer = setTimeout(expire, this.timeoutMs, this);
+    else if (this.headersTimeoutMs > 0) {
+      this.#timer = setTimeout(expire, this.headersTimeoutMs, this);
       // The socket keeps the process alive while the exchange runs; the timer need not.
       this.#timer.unref();
     }
@@ -96,7 +98,12 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#phase = Phase.Body;
     this.#received += 1;
     this.#quietSince = performance.now();
-    this.#timer?.refresh();
+    if (this.headersTimeoutMs === this.timeoutMs) this.#timer?.refresh();
+    else {
+      // From here on silences are the deployment's timeoutMs, not the headers' shorter wait.
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = this.timeoutMs > 0 ? setTimeout(expire, this.timeoutMs, this).unref() : undefined;
+    }
     this.#body = new UpstreamBody(controller);
     this.resolve({ status, headers, body: this.#body });
   }
@@ -142,7 +149,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#timer = undefined;
     controller.abort(
       this.#phase === Phase.Headers
-        ? new errors.HeadersTimeoutError(`no response headers within ${this.timeoutMs} ms`)
+        ? new errors.HeadersTimeoutError(`no response headers within ${this.headersTimeoutMs} ms`)
         : new errors.BodyTimeoutError(`no response data for ${this.timeoutMs} ms`),
     );
   }
@@ -170,13 +177,15 @@ export type UpstreamRequest = Pick<Dispatcher.DispatchOptions, 'method' | 'path'
  * Dispatches one request and resolves when the response's final (non-1xx) headers arrive. A
  * transport failure or a timeout before then rejects with undici's error (its `code` kept); an abort
  * of `signal` cancels the exchange at any point, body included. `timeoutMs` bounds the wait for
- * headers and every silence in the body (0: no timeout).
+ * headers and every silence in the body (0: no timeout); `headersTimeoutMs`, when shorter, the wait for
+ * headers alone.
  */
 export function exchange(
   dispatcher: Dispatcher,
   request: UpstreamRequest,
   signal: CancelSignal,
   timeoutMs: number,
+  headersTimeoutMs: number = timeoutMs,
 ): Promise<UpstreamExchangeResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
@@ -186,7 +195,7 @@ export function exchange(
     const { method, path, headers, body } = request;
     dispatcher.dispatch(
       { method, path, headers, body, headersTimeout: 0, bodyTimeout: 0 },
-      new ExchangeHandler(signal, timeoutMs, resolve, reject),
+      new ExchangeHandler(signal, timeoutMs, resolve, reject, headersTimeoutMs),
     );
   });
 }

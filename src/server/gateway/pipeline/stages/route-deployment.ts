@@ -151,13 +151,14 @@ export function requestDeadlineMs(headers: IncomingHttpHeaders, configuredMs: nu
 const TIMER_SLACK_MS = 50;
 
 /**
- * The deployment as one attempt calls it, its timer no longer than the deadline leaves: the deployment
- * itself when its own `timeout_ms` ends first (no copy), undefined when no time is left.
+ * The deployment as one attempt calls it, its wait for headers no longer than the deadline leaves: the
+ * deployment itself when its own `timeout_ms` ends first (no copy), undefined when no time is left.
+ * Silences once the answer has begun keep the deployment's `timeout_ms`: the deadline ends at the first byte.
  */
 function withinDeadline(deployment: Deployment, leftMs: number): Deployment | undefined {
   if (leftMs < 1) return undefined;
   if (deployment.timeoutMs > 0 && deployment.timeoutMs <= leftMs) return deployment;
-  return { ...deployment, timeoutMs: Math.ceil(leftMs) };
+  return { ...deployment, headersTimeoutMs: Math.ceil(leftMs) };
 }
 
 /**

@@ -49,6 +49,7 @@ export function anthropicChatProvider(settings: ProviderSettings): NativeChatPro
           body: withAnthropicTemperature(withoutUnsignedThinking(body)),
           signal: context.signal,
           timeoutMs: settings.timeoutMs,
+          headersTimeoutMs: settings.headersTimeoutMs,
           secrets: settings.secrets,
           answer: 'messages',
           report: context.report,

@@ -49,6 +49,7 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
     body: { ...prompt, model: context.upstreamModel },
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
+    headersTimeoutMs: settings.headersTimeoutMs,
     secrets: settings.secrets,
     report: context.report,
   };

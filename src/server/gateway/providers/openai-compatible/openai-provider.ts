@@ -158,6 +158,7 @@ function upstreamCall(
     body,
     signal: context.signal,
     timeoutMs: settings.timeoutMs,
+    headersTimeoutMs: settings.headersTimeoutMs,
     // The deployment's own key has its list already; a caller's passthrough key gets one here.
     secrets: apiKey === settings.apiKey ? settings.secrets : apiKey ? [apiKey] : [],
     answer,
