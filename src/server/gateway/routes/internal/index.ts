@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { requireMasterKey } from '../../admin/master-key.js';
 import { queryParams } from '../../../../shared/query-params.js';
 import { httpErrorFor } from '../../../http/errors.js';
@@ -16,6 +17,12 @@ import { usageRoutes } from './usage.routes.js';
 
 const noQueryParams = queryParams({});
 
+/**
+ * The body of a DELETE that takes none: nothing, or an empty object. A field sent with it (`{"force":
+ * true}`) is refused, naming it, rather than ignored while the caller believes it had an effect.
+ */
+const noDeleteBody = z.strictObject({}).nullish();
+
 /** The admin API under `/internal/*`: master key only, one plugin per resource. */
 export const internalRoutes: FastifyPluginAsync = async (app) => {
   requireMasterKey(app, app.gateway.masterKey, app.gateway.metrics.adminAuthFailures);
@@ -27,6 +34,7 @@ export const internalRoutes: FastifyPluginAsync = async (app) => {
   // unknown ones: `GET /internal/teams?limit=10` answering every team would read as one page of ten.
   app.addHook('onRoute', (route) => {
     if (!route.schema?.querystring) route.schema = { ...route.schema, querystring: noQueryParams };
+    if (route.method === 'DELETE' && !route.schema.body) route.schema = { ...route.schema, body: noDeleteBody };
   });
   await app.register(apiKeysRoutes);
   await app.register(principalsRoutes);
