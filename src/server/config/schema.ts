@@ -284,6 +284,9 @@ export const configSchema = z
         // Model whose vectors rank chunks beside BM25 (hybrid); unset: BM25 only.
         embedding_model: z.string().min(1).optional(),
         top_k: z.number().int().min(1).max(50).default(5),
+        // Longest a request waits on its query's vector before it is ranked by BM25 alone; after a
+        // failure, queries are not embedded for 30 s.
+        query_embedding_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
         // Cosine similarity a chunk needs to be ranked by its vector (BM25 still finds it by its words);
         // unset: every chunk is ranked, so a question about nothing in the collections still gets top_k.
         min_similarity: z.number().min(-1).max(1).optional(),

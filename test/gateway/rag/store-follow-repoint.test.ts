@@ -19,10 +19,11 @@ describe('RAG collection re-pointed during a sync', () => {
     expect(response.status).toBe(200);
     return ((await response.json()) as { revision: number }).revision;
   };
-  const embeddingInputs = (): string[] =>
+  /** The inputs of each embeddings call, in order. */
+  const embeddingCalls = (): string[][] =>
     h.openai.requests
       .filter((request) => request.path.endsWith('/embeddings'))
-      .flatMap((request) => (request.body as { input: string[] }).input);
+      .map((request) => (request.body as { input: string[] }).input);
 
   beforeAll(async () => {
     h = await startGatewayHarness({ rag: { embedding_model: 'text-embedding-3-small' } });
@@ -59,9 +60,9 @@ describe('RAG collection re-pointed during a sync', () => {
     const documents = (await h.admin('GET', '/internal/rag/collections/moving/documents')).body.data;
     expect(documents.map((doc: { key: string }) => doc.key)).toEqual(['only.md']);
 
-    // Only the document already in flight was embedded from the old source.
-    const oldInputs = embeddingInputs().filter((text) => text.includes('Old source'));
-    expect(oldInputs).toHaveLength(1);
-    expect(embeddingInputs().some((text) => text.includes('New source'))).toBe(true);
+    // Only the call already in flight embedded the old source (a sync batches its documents' chunks).
+    const oldCalls = embeddingCalls().filter((inputs) => inputs.some((text) => text.includes('Old source')));
+    expect(oldCalls).toHaveLength(1);
+    expect(embeddingCalls().some((inputs) => inputs.some((text) => text.includes('New source')))).toBe(true);
   });
 });

@@ -22,6 +22,8 @@ export interface SelectionOptions {
   /** `search` (the admin console's) leaves the retrieval metrics alone. */
   readonly purpose: 'request' | 'search';
   readonly reserved?: ReadonlySet<string>;
+  /** Fires when the client leaves: the query's embedding stops. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function selectContext(
     options.topK,
     options.requestId,
     options.purpose,
+    options.signal,
   );
   const { hits } = retrieval;
   // The sources too: a document's key or heading may hold an address as well as its text.

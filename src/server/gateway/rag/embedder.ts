@@ -1,9 +1,37 @@
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import { executeEmbeddings } from '../providers/execute-embeddings.js';
+import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
+import type { Deployment } from '../providers/types.js';
 import type { UpstreamPools } from '../providers/upstream-pools.js';
 
 /** Inputs per embeddings call when indexing. */
-const BATCH = 64;
+export const EMBED_BATCH = 64;
+/** The longest an indexing call waits on a deployment that sets no `timeout_ms` of its own. */
+const INDEX_TIMEOUT_MS = 60_000;
+
+/** How long query embeddings wait, and pause after one failed. */
+export interface QueryEmbeddingLimits {
+  /** `rag.query_embedding_timeout_ms`: the longest a request waits on its query's vector. */
+  readonly timeoutMs: number;
+  /** After a failure, queries are not embedded (BM25 only) for this long. */
+  readonly cooldownMs: number;
+}
+
+/**
+ * A query is not embedded: an earlier query's embedding failed moments ago, and waiting on the model
+ * again would slow every request down by the timeout. Retrieval ranks by BM25 alone meanwhile.
+ */
+export class QueryEmbeddingPausedError extends Error {
+  constructor(model: string, until: number) {
+    super(`queries are not embedded with ${model} until ${new Date(until).toISOString()} (it failed)`);
+    this.name = 'QueryEmbeddingPausedError';
+  }
+}
+
+/** An indexing call's wait on a deployment: its own `timeout_ms` where it sets one, else a minute. */
+function indexTimeoutMs(deployment: Deployment): number {
+  return deployment.timeoutMs === DEFAULT_TIMEOUT_MS ? INDEX_TIMEOUT_MS : deployment.timeoutMs;
+}
 
 /**
  * Embeds chunk and query texts with the configured embedding model, through the gateway's own
@@ -11,41 +39,109 @@ const BATCH = 64;
  * the model's deployments in order.
  */
 export class RagEmbedder {
+  /** Until when queries are not embedded, after one failed (0: they are). */
+  private queryPausedUntil = 0;
+
   constructor(
     private readonly registry: ModelRegistry,
     private readonly pools: UpstreamPools,
     /** The `rag.embedding_model`; undefined: no vectors, BM25 only. */
     readonly model: string | undefined,
+    private readonly query: QueryEmbeddingLimits,
+    private readonly log: (message: string, error: unknown) => void,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** One vector per text (unit length as the providers answer them); throws when every deployment failed. */
-  async embed(texts: readonly string[], requestId = 'rag-index'): Promise<Float32Array[]> {
-    const model = this.model;
-    if (model === undefined) throw new Error('no rag.embedding_model is configured');
+  /**
+   * A retrieval query's vectors. It waits at most `rag.query_embedding_timeout_ms` and stops when
+   * `client` fires (the client left); after a failure, queries are not embedded for the cooldown
+   * (QueryEmbeddingPausedError at once), so a model that hangs costs one timeout per cooldown, not one
+   * per request. Throws when every deployment failed.
+   */
+  async embed(texts: readonly string[], requestId = 'rag-query', client?: AbortSignal): Promise<Float32Array[]> {
+    const model = this.configuredModel();
+    if (this.now() < this.queryPausedUntil) throw new QueryEmbeddingPausedError(model, this.queryPausedUntil);
+    // One deadline for the whole query, whichever deployments it takes.
+    const timeout = AbortSignal.timeout(this.query.timeoutMs);
+    const stop = client === undefined ? timeout : AbortSignal.any([timeout, client]);
+    try {
+      return await this.embedInBatches(model, texts, requestId, () => stop, stop);
+    } catch (error) {
+      // The client leaving says nothing of the model.
+      if (client?.aborted !== true) this.pauseQueries(model);
+      throw error;
+    }
+  }
+
+  /**
+   * Vectors of chunk texts being indexed, in calls of up to 64 inputs, each waiting on a deployment
+   * as long as its `timeout_ms` (a minute without one); `signal` stops them (the gateway is closing).
+   * Throws when every deployment failed.
+   */
+  async embedForIndex(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const model = this.configuredModel();
+    const perDeployment = (deployment: Deployment): AbortSignal => {
+      const timeout = AbortSignal.timeout(indexTimeoutMs(deployment));
+      return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+    };
+    return this.embedInBatches(model, texts, 'rag-index', perDeployment, signal);
+  }
+
+  private configuredModel(): string {
+    if (this.model === undefined) throw new Error('no rag.embedding_model is configured');
+    return this.model;
+  }
+
+  private pauseQueries(model: string): void {
+    const pausedNow = this.now() >= this.queryPausedUntil;
+    this.queryPausedUntil = this.now() + this.query.cooldownMs;
+    if (pausedNow)
+      this.log(
+        `RAG: queries are ranked by BM25 only for the next ${this.query.cooldownMs / 1000} s: embedding a query with ${model} failed`,
+        undefined,
+      );
+  }
+
+  private async embedInBatches(
+    model: string,
+    texts: readonly string[],
+    requestId: string,
+    signalFor: (deployment: Deployment) => AbortSignal,
+    stop: AbortSignal | undefined,
+  ): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let at = 0; at < texts.length; at += BATCH) {
-      const batch = texts.slice(at, at + BATCH);
-      out.push(...(await this.embedBatch(model, batch, requestId)));
+    for (let at = 0; at < texts.length; at += EMBED_BATCH) {
+      const batch = texts.slice(at, at + EMBED_BATCH);
+      out.push(...(await this.embedBatch(model, batch, requestId, signalFor, stop)));
     }
     return out;
   }
 
-  private async embedBatch(model: string, input: string[], requestId: string): Promise<Float32Array[]> {
+  private async embedBatch(
+    model: string,
+    input: string[],
+    requestId: string,
+    signalFor: (deployment: Deployment) => AbortSignal,
+    stop: AbortSignal | undefined,
+  ): Promise<Float32Array[]> {
     const deployments = this.registry.deploymentsFor(model);
     if (deployments.length === 0) throw new Error(`rag.embedding_model ${model} has no deployment`);
     let failure: unknown;
     for (const deployment of deployments) {
+      const signal = signalFor(deployment);
       try {
         const answer = await executeEmbeddings({
           body: { model, input },
           deployment,
           pools: this.pools,
-          signal: AbortSignal.timeout(60_000),
+          signal,
           requestId,
         });
         return answer.body.data.map((item) => Float32Array.from(item.embedding as number[]));
       } catch (error) {
         failure = error;
+        // Out of time or stopped: the next deployment would start with no time left.
+        if (stop?.aborted === true) break;
       }
     }
     throw failure;

@@ -76,9 +76,32 @@ function documentView(row: DocumentRow): RagDocument {
   };
 }
 
-/** The hash that tells an unchanged document from a changed one (re-indexing skips the former). */
-export function contentHash(content: string, contentType: string): string {
-  return createHash('sha256').update(contentType).update('\0').update(content).digest('hex');
+/** The chunking settings' defaults (`rag.chunk_size`, `rag.chunk_overlap`). */
+const DEFAULT_CHUNKING: ChunkOptions = { size: 800, overlap: 150 };
+
+/**
+ * The hash that tells an unchanged document from a changed one (re-indexing skips the former): its
+ * content, content type and the chunking settings, so that other settings re-chunk it. The default
+ * settings add nothing, keeping the hash documents were stored with before the settings counted: a
+ * gateway that keeps them does not re-chunk and re-embed every document once.
+ */
+export function contentHash(content: string, contentType: string, chunking: ChunkOptions): string {
+  const hash = createHash('sha256').update(contentType).update('\0').update(content);
+  if (chunking.size !== DEFAULT_CHUNKING.size || chunking.overlap !== DEFAULT_CHUNKING.overlap)
+    hash.update(`\0chunks ${chunking.size}/${chunking.overlap}`);
+  return hash.digest('hex');
+}
+
+/** A document chunked, its chunks waiting for their vectors before it is stored (see RagIndex.prepare). */
+export interface PreparedDocument {
+  readonly collection: string;
+  readonly key: string;
+  readonly content: string;
+  readonly contentType: 'text' | 'markdown';
+  readonly revision: number | null;
+  /** The collection's generation when it was chunked: a deleted or re-pointed collection does not store it. */
+  readonly generation: number | undefined;
+  readonly drafts: ReturnType<typeof chunkDocument>;
 }
 
 /**
@@ -262,7 +285,7 @@ export class RagIndex {
       );
     const contentType = input.content_type ?? contentTypeOfKey(input.key);
     const known = this.repository.document(name, input.key);
-    if (known !== undefined && known.contentHash === contentHash(input.content, contentType))
+    if (known !== undefined && known.contentHash === this.hash(input.content, contentType))
       return { ...documentView(known), change: 'unchanged' };
     await this.indexDocument(name, input.key, input.content, contentType, null);
     const document = this.repository.document(name, input.key)!;
@@ -274,6 +297,16 @@ export class RagIndex {
     this.row(name);
     if (this.repository.deleteDocuments(name, [id]) === 0)
       throw new GatewayError('not_found', `document ${id} is not in RAG collection ${name}`);
+  }
+
+  /** The `rag.embedding_model`, if any. */
+  get embeddingModel(): string | undefined {
+    return this.embedder.model;
+  }
+
+  /** The hash a document with this content is stored with (see contentHash). */
+  hash(content: string, contentType: string): string {
+    return contentHash(content, contentType, this.chunking);
   }
 
   /**
@@ -289,13 +322,63 @@ export class RagIndex {
     contentType: 'text' | 'markdown',
     revision: number | null,
   ): Promise<void> {
+    const document = this.prepare(collection, key, content, contentType, revision);
+    let vectors: readonly Float32Array[] | null = null;
+    try {
+      [vectors] = await this.embed([document]);
+    } catch (error) {
+      this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
+    }
+    this.store(document, vectors ?? null);
+  }
+
+  /** Chunks a document to be stored; throws TooManyChunksError for one over the chunk limit. */
+  prepare(
+    collection: string,
+    key: string,
+    content: string,
+    contentType: 'text' | 'markdown',
+    revision: number | null,
+  ): PreparedDocument {
     const generation = this.generations.get(collection);
     const max = this.chunking.maxChunksPerDocument;
     const drafts = chunkDocument(content, contentType, this.chunking, max);
     if (drafts.length > max) throw new TooManyChunksError(key, max);
-    const vectors = await this.embedChunks(drafts.map((draft) => draft.text));
-    if (this.generations.get(collection) !== generation) throw new CollectionChangedError(collection, key);
-    const chunks: NewChunk[] = drafts.map((draft, ordinal) => ({
+    return { collection, key, content, contentType, revision, generation, drafts };
+  }
+
+  /**
+   * The vectors of the documents' chunks, in as few embeddings calls as their chunks fit (one list per
+   * document; null each without a model). Throws when embedding failed, or `signal` stopped it; the
+   * backfill embeds later what a failure left without a vector.
+   */
+  async embed(
+    documents: readonly PreparedDocument[],
+    signal?: AbortSignal,
+  ): Promise<Array<readonly Float32Array[] | null>> {
+    const texts = documents.flatMap((document) => document.drafts.map((draft) => draft.text));
+    if (this.embedder.model === undefined || texts.length === 0) return documents.map(() => null);
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.embedder.embedForIndex(this.embeddable(texts), signal);
+    } catch (error) {
+      if (signal?.aborted !== true) this.backfill.failed();
+      throw error;
+    }
+    this.backfill.answered();
+    let at = 0;
+    return documents.map((document) => vectors.slice(at, (at += document.drafts.length)));
+  }
+
+  /**
+   * Stores a chunked document with its chunks' vectors (null: none, BM25 finds it), replacing any
+   * earlier version of the key. Throws CollectionChangedError, storing nothing, when the collection was
+   * deleted or changed its source since the document was chunked.
+   */
+  store(document: PreparedDocument, vectors: readonly Float32Array[] | null): void {
+    const { collection, key, content, contentType } = document;
+    if (this.generations.get(collection) !== document.generation) throw new CollectionChangedError(collection, key);
+    const chunks: NewChunk[] = document.drafts.map((draft, ordinal) => ({
       ordinal,
       heading: draft.heading,
       text: draft.text,
@@ -308,26 +391,12 @@ export class RagIndex {
         collection,
         key,
         contentType,
-        contentHash: contentHash(content, contentType),
+        contentHash: this.hash(content, contentType),
         chars: content.length,
-        revision,
+        revision: document.revision,
         now: this.now(),
       },
       chunks,
     );
-  }
-
-  /** Vectors of the chunks, or null without a model or when embedding failed (BM25 still finds them). */
-  private async embedChunks(texts: readonly string[]): Promise<Float32Array[] | null> {
-    if (this.embedder.model === undefined || texts.length === 0) return null;
-    try {
-      const vectors = await this.embedder.embed(this.embeddable(texts));
-      this.backfill.answered();
-      return vectors;
-    } catch (error) {
-      this.backfill.failed();
-      this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
-      return null;
-    }
   }
 }

@@ -5,7 +5,7 @@ import { visitRequestTexts } from '../guardrails/request-texts.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagCaller } from './access.js';
-import { selectContext } from './context-selection.js';
+import { selectContext, type ContextSelection } from './context-selection.js';
 import type { RagService } from './rag.service.js';
 import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
@@ -136,12 +136,23 @@ async function retrieveInto(
   key: RagCaller,
   selected: readonly string[],
 ): Promise<undefined> {
-  const selection = await selectContext(rag, key, selected, retrievalQuery(endpoint, ctx.body), {
-    topK: rag.settings.top_k,
-    requestId: ctx.requestId,
-    purpose: 'request',
-    reserved: placeholdersIn(ctx),
-  });
+  // The query's embedding stops when the client leaves: nobody waits for its answer any more.
+  const left = new AbortController();
+  const leave = (): void => left.abort();
+  if (ctx.signal.aborted) leave();
+  else ctx.signal.once('abort', leave);
+  let selection: ContextSelection;
+  try {
+    selection = await selectContext(rag, key, selected, retrievalQuery(endpoint, ctx.body), {
+      topK: rag.settings.top_k,
+      requestId: ctx.requestId,
+      purpose: 'request',
+      reserved: placeholdersIn(ctx),
+      signal: left.signal,
+    });
+  } finally {
+    ctx.signal.off('abort', leave);
+  }
   for (const [type, count] of selection.redacted) ctx.services.metrics.piiEntities.labels(type).inc(count);
   const { passages } = selection;
   if (passages.length > 0) {

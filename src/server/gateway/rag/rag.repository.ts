@@ -94,6 +94,10 @@ function parseCollection<T extends { access: unknown; skippedDocuments: unknown 
 export class RagRepository {
   // Compiled once per SQL text: retrieval runs these on every request that selects a collection.
   private readonly statements = new Map<string, Database.Statement>();
+  // Per collection, the count of writes when its chunks or vectors last changed: one counter for all
+  // collections, so a collection deleted and made again never repeats a version an old copy holds.
+  private readonly chunkVersions = new Map<string, number>();
+  private writes = 0;
 
   constructor(private readonly sqlite: Database.Database) {}
 
@@ -136,7 +140,21 @@ export class RagRepository {
     return rows.map(parseCollection);
   }
 
+  /**
+   * The version of a collection's chunks and their vectors: it changes with every write to them through
+   * this repository (the only writer), so a copy held in memory is current while its version is.
+   */
+  chunksVersion(collection: string): number {
+    return this.chunkVersions.get(collection) ?? 0;
+  }
+
+  private chunksChanged(collection: string): void {
+    this.writes += 1;
+    this.chunkVersions.set(collection, this.writes);
+  }
+
   insertCollection(row: Omit<CollectionRow, 'sourceRevision' | 'skippedDocuments'>): void {
+    this.chunksChanged(row.name);
     this.stmt(
       `INSERT INTO rag_collections (name, description, access, source_namespace, source_branch, source_revision, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
@@ -169,6 +187,7 @@ export class RagRepository {
 
   /** Deletes a collection; its documents and chunks (and their index entries) go with it. */
   deleteCollection(name: string): boolean {
+    this.chunksChanged(name);
     return this.stmt('DELETE FROM rag_collections WHERE name = ?').run(name).changes > 0;
   }
 
@@ -191,6 +210,7 @@ export class RagRepository {
     document: Omit<DocumentRow, 'id' | 'chunks' | 'updatedAt'> & { readonly newId: string; readonly now: number },
     chunks: readonly NewChunk[],
   ): void {
+    this.chunksChanged(document.collection);
     const run = this.sqlite.transaction(() => {
       const existing = this.stmt('SELECT id FROM rag_documents WHERE collection = ? AND key = ?').get(
         document.collection,
@@ -239,6 +259,7 @@ export class RagRepository {
 
   /** Deletes documents by id (their chunks and index entries go with them). */
   deleteDocuments(collection: string, ids: readonly string[]): number {
+    this.chunksChanged(collection);
     const remove = this.stmt('DELETE FROM rag_documents WHERE collection = ? AND id = ?');
     return this.sqlite.transaction(() => ids.reduce((sum, id) => sum + remove.run(collection, id).changes, 0))();
   }
@@ -309,15 +330,39 @@ export class RagRepository {
 
   /** Stores a chunk's vector (a chunk replaced since has another id, and is left alone). */
   setEmbedding(id: number, embedding: Buffer, model: string): void {
-    this.stmt('UPDATE rag_chunks SET embedding = ?, embedding_model = ? WHERE id = ?').run(embedding, model, id);
+    const changed = this.stmt(
+      'UPDATE rag_chunks SET embedding = ?, embedding_model = ? WHERE id = ? RETURNING collection',
+    ).get(embedding, model, id) as { collection: string } | undefined;
+    if (changed !== undefined) this.chunksChanged(changed.collection);
   }
 
-  /** Vectors of the collections' chunks embedded with `model`. */
-  vectors(collections: readonly string[], model: string): Array<{ id: number; embedding: Buffer }> {
+  /** Whether any chunk of the collections has a vector of `model`. */
+  hasVectors(collections: readonly string[], model: string): boolean {
+    const row = this.stmt(
+      `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE collection IN (SELECT value FROM json_each(?))
+           AND embedding IS NOT NULL AND embedding_model = ?) AS found`,
+    ).get(JSON.stringify(collections), model) as { found: number };
+    return row.found === 1;
+  }
+
+  /** How many chunks a collection has (counted in its index: no row is read). */
+  chunkCount(collection: string): number {
+    return (
+      this.stmt('SELECT count(*) AS count FROM rag_chunks WHERE collection = ?').get(collection) as { count: number }
+    ).count;
+  }
+
+  /** Up to `limit` vectors of `model` of a collection's chunks after `afterId`, by chunk id. */
+  vectorPage(
+    collection: string,
+    model: string,
+    afterId: number,
+    limit: number,
+  ): Array<{ id: number; embedding: Buffer }> {
     return this.stmt(
-      `SELECT id, embedding FROM rag_chunks WHERE collection IN (SELECT value FROM json_each(?))
-           AND embedding IS NOT NULL AND embedding_model = ?`,
-    ).all(JSON.stringify(collections), model) as Array<{ id: number; embedding: Buffer }>;
+      `SELECT id, embedding FROM rag_chunks WHERE collection = ? AND id > ?
+           AND embedding IS NOT NULL AND embedding_model = ? ORDER BY id LIMIT ?`,
+    ).all(collection, afterId, model, limit) as Array<{ id: number; embedding: Buffer }>;
   }
 
   /** True when the full-text index answers (readiness). */

@@ -5,7 +5,7 @@ import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import { StoreEngine } from '../../store/engine/store-engine.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { UpstreamPools } from '../providers/upstream-pools.js';
-import { RagEmbedder } from './embedder.js';
+import { QueryEmbeddingPausedError, RagEmbedder } from './embedder.js';
 import { RagIndex } from './rag-index.js';
 import { RagMetrics } from './rag-metrics.js';
 import { RagRepository } from './rag.repository.js';
@@ -14,6 +14,9 @@ import { redactRetrievedTexts, type RedactedTexts } from './retrieved-text-redac
 import { StoreFollower } from './store-follower.js';
 import { storeSourceWarning } from './store-source-check.js';
 import { VectorBackfill } from './vector-backfill.js';
+
+/** After a query's embedding failed, queries are ranked by BM25 alone for this long. */
+const QUERY_EMBEDDING_COOLDOWN_MS = 30_000;
 
 /** What the RAG feature is built from. */
 export interface RagServiceOptions {
@@ -40,7 +43,13 @@ export class RagService {
     this.log = options.log;
     this.settings = options.config.rag;
     this.repository = new RagRepository(options.sqlite);
-    const embedder = new RagEmbedder(options.registry, options.pools, this.settings.embedding_model);
+    const embedder = new RagEmbedder(
+      options.registry,
+      options.pools,
+      this.settings.embedding_model,
+      { timeoutMs: this.settings.query_embedding_timeout_ms, cooldownMs: QUERY_EMBEDDING_COOLDOWN_MS },
+      options.log,
+    );
     const chunking = {
       size: this.settings.chunk_size,
       overlap: this.settings.chunk_overlap,
@@ -64,7 +73,10 @@ export class RagService {
       embedder,
       this.backfill,
       new RagMetrics(options.metricsRegistry),
-      options.log,
+      // A query not embedded during the cooldown was said once, as the cooldown started.
+      (message, error) => {
+        if (!(error instanceof QueryEmbeddingPausedError)) options.log(message, error);
+      },
       this.settings.min_similarity,
     );
     this.follower = new StoreFollower(this.index, store, options.log);
@@ -93,7 +105,7 @@ export class RagService {
     return this.repository.indexReady();
   }
 
-  /** Stops following the store once pending syncs are done. */
+  /** Stops following the store: embedding calls under way are cancelled, syncs end where they are. */
   close(): Promise<void> {
     this.backfill.close();
     return this.follower.close();

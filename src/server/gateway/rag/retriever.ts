@@ -1,11 +1,12 @@
 import type { RagHit } from '../../../shared/rag-api.js';
 import { mayRead, type RagCaller } from './access.js';
-import { bufferToVector, cosine, type RagEmbedder } from './embedder.js';
+import type { RagEmbedder } from './embedder.js';
 import type { RagMetrics } from './rag-metrics.js';
 import { chunkView } from './rag-index.js';
 import type { CollectionRow, RagRepository } from './rag.repository.js';
 import { ftsQuery, fuseRankings } from './ranking.js';
 import type { VectorBackfill } from './vector-backfill.js';
+import { VectorIndex } from './vector-index.js';
 
 /** What one retrieval searched and found. */
 export interface Retrieval {
@@ -26,6 +27,8 @@ const MIN_DEPTH = 20;
  * BM25 (FTS5) fused with vector similarity (reciprocal rank fusion) when an embedding model is set.
  */
 export class RagRetriever {
+  private readonly vectorIndex: VectorIndex;
+
   constructor(
     private readonly repository: RagRepository,
     private readonly embedder: RagEmbedder,
@@ -34,7 +37,9 @@ export class RagRetriever {
     private readonly log: (message: string, error: unknown) => void,
     /** `rag.min_similarity`: chunks less similar to the query are left out of the vector ranking. */
     private readonly minSimilarity?: number,
-  ) {}
+  ) {
+    this.vectorIndex = new VectorIndex(repository);
+  }
 
   /** Splits the named collections into readable and denied for the caller (null: the admin, who reads all). */
   readable(caller: RagCaller | null, names: readonly string[]): { allowed: CollectionRow[]; denied: string[] } {
@@ -59,6 +64,8 @@ export class RagRetriever {
     topK: number,
     requestId?: string,
     purpose: 'request' | 'search' = 'request',
+    /** Fires when the client leaves: its query's embedding stops. */
+    signal?: AbortSignal,
   ): Promise<Retrieval> {
     const started = performance.now();
     const { allowed, denied } = this.readable(caller, names);
@@ -67,7 +74,7 @@ export class RagRetriever {
     const depth = Math.max(MIN_DEPTH, topK * DEPTH_PER_HIT);
     const match = ftsQuery(query);
     const bm25 = match === '' ? [] : this.repository.searchText(collections, match, depth);
-    const vector = await this.vectorRanking(collections, query, depth, requestId);
+    const vector = await this.vectorRanking(collections, query, depth, requestId, signal);
     const fused = fuseRankings(bm25, vector).slice(0, topK);
     const rows = new Map(this.repository.chunksById(fused.map((entry) => entry.id)).map((row) => [row.id, row]));
     const hits: RagHit[] = [];
@@ -89,35 +96,28 @@ export class RagRetriever {
   /**
    * Chunk ids by cosine similarity to the query's vector, those below the floor left out; empty without
    * a model or when embedding fails. A query embedded is the model answering again: chunks a failure
-   * left without a vector are embedded then, in the background.
+   * left without a vector are embedded then, in the background. No vector is read until the query's
+   * is in hand, so a slow or failing model holds no memory for the requests waiting on it.
    */
   private async vectorRanking(
     collections: readonly string[],
     query: string,
     depth: number,
     requestId?: string,
+    signal?: AbortSignal,
   ): Promise<number[]> {
     const model = this.embedder.model;
     if (model === undefined) return [];
-    const stored = this.repository.vectors(collections, model);
-    if (stored.length === 0) return [];
+    // Nothing to compare a query with: the model is not asked.
+    if (!this.repository.hasVectors(collections, model)) return [];
     let queryVector: Float32Array;
     try {
-      [queryVector] = (await this.embedder.embed([query], requestId)) as [Float32Array];
+      [queryVector] = (await this.embedder.embed([query], requestId, signal)) as [Float32Array];
     } catch (error) {
       this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
       return [];
     }
     this.backfill.answered();
-    const floor = this.minSimilarity;
-    const scored = stored.map((row) => ({
-      id: row.id,
-      similarity: cosine(queryVector, bufferToVector(row.embedding)),
-    }));
-    // Without a floor every chunk ranks, as before there was one (a zero vector's NaN similarity too).
-    return (floor === undefined ? scored : scored.filter((row) => row.similarity >= floor))
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, depth)
-      .map((row) => row.id);
+    return this.vectorIndex.rank(collections, model, queryVector, depth, this.minSimilarity);
   }
 }

@@ -2,11 +2,12 @@ import type { RagSyncResult } from '../../../shared/rag-api.js';
 import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import type { StoreEngine } from '../../store/engine/store-engine.js';
 import { GatewayError } from '../gateway-error.js';
+import { EMBED_BATCH } from './embedder.js';
 import {
   CollectionChangedError,
-  contentHash,
   contentTypeOfKey,
   TooManyChunksError,
+  type PreparedDocument,
   type RagIndex,
 } from './rag-index.js';
 import type { CollectionRow } from './rag.repository.js';
@@ -16,6 +17,13 @@ const FIRST_RETRY_MS = 5000;
 const LAST_RETRY_MS = 5 * 60_000;
 /** Documents read from the source at a time (a page also stops at the store's response_bytes). */
 const SOURCE_PAGE_DOCUMENTS = 500;
+
+/** Embedding failures of one sync: logged once when it ends, not once per document. */
+interface EmbeddingFailures {
+  documents: number;
+  /** The first failure; once set, the sync embeds nothing more. */
+  error: unknown;
+}
 
 /**
  * Keeps store-backed collections equal to the head of the namespace and branch they follow: on every
@@ -29,6 +37,13 @@ export class StoreFollower {
   private readonly retries = new Map<string, { timer: NodeJS.Timeout; nextDelayMs: number }>();
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  /** Stops the embedding calls of syncs under way when the gateway closes. */
+  private readonly stopping = new AbortController();
+  /**
+   * Collections compared with their source in full since start: the first sync reads every document
+   * even at an indexed revision, since changed chunking settings re-chunk documents the store did not change.
+   */
+  private readonly compared = new Set<string>();
 
   constructor(
     private readonly index: RagIndex,
@@ -44,9 +59,13 @@ export class StoreFollower {
     for (const row of this.index.repository.followers()) this.background(row.name);
   }
 
-  /** Stops following (pending syncs finish). */
+  /**
+   * Stops following: embedding calls under way are cancelled and pending syncs end without writing
+   * their revision, so the next start syncs again from where the collection was.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     this.unsubscribe?.();
     for (const retry of this.retries.values()) clearTimeout(retry.timer);
     this.retries.clear();
@@ -86,8 +105,9 @@ export class StoreFollower {
     this.sync(name).then(
       () => this.retries.delete(name),
       (error: unknown) => {
+        if (this.closed) return;
         this.log(`RAG: could not sync collection ${name} from the store`, error);
-        if (this.closed || this.index.repository.collection(name) === undefined) return;
+        if (this.index.repository.collection(name) === undefined) return;
         const delayMs = this.retries.get(name)?.nextDelayMs ?? FIRST_RETRY_MS;
         const timer = setTimeout(() => this.background(name), delayMs);
         timer.unref();
@@ -105,8 +125,10 @@ export class StoreFollower {
     const revision = page.revision;
     result.revision = revision;
     // Documents skipped for their size are tried again at the same revision: the limit may have been
-    // raised since, and nothing in the store changes to start another sync.
-    if (revision === row.sourceRevision && revision !== 0 && row.skippedDocuments.length === 0) return result;
+    // raised since, and nothing in the store changes to start another sync. So is the first sync after
+    // start: the chunking settings may have changed (see `compared`).
+    const upToDate = revision === row.sourceRevision && revision !== 0 && row.skippedDocuments.length === 0;
+    if (upToDate && this.compared.has(name)) return result;
     // Re-pointed (or deleted) while this ran: the sync queued by that change reads the new source,
     // so this one stops rather than embed, and write, documents the collection no longer follows.
     const stillFollowing = (): CollectionRow | undefined => {
@@ -115,26 +137,54 @@ export class StoreFollower {
       return same ? current : undefined;
     };
     const existing = new Map(this.index.repository.documents(name).map((doc) => [doc.key, doc]));
-    // The source a page at a time, every page at the first one's revision: a large branch is never
-    // held whole, and writes made meanwhile wait for the sync they start.
-    for (;;) {
-      const objects = JSON.parse(page.objectsJson) as Record<string, string>;
-      for (const [key, content] of Object.entries(objects)) {
-        if (stillFollowing() === undefined) return result;
-        const outcome = await this.indexOne(name, key, content, revision, existing.get(key));
-        if (outcome === 'collection changed') return result;
-        if (typeof outcome === 'object') {
-          // The rest of the source is still indexed. The document stays in `existing`, so its earlier
-          // chunks go with the deleted documents': what retrieval finds must be the source's head.
-          result.skipped.push({ key, reason: outcome.reason });
-          continue;
-        }
-        existing.delete(key);
-        if (outcome === 'added') result.added += 1;
-        else if (outcome === 'updated') result.updated += 1;
+    const failures: EmbeddingFailures = { documents: 0, error: undefined };
+    // Documents chunked and waiting to be embedded together: one embeddings call for many small ones.
+    let pending: PreparedDocument[] = [];
+    let pendingChunks = 0;
+    const flush = async (): Promise<boolean> => {
+      const outcomes = await this.indexPending(pending, failures);
+      pending = [];
+      pendingChunks = 0;
+      for (const [key, outcome] of outcomes) {
+        if (outcome === 'collection changed') return false;
+        if (existing.delete(key)) result.updated += 1;
+        else result.added += 1;
       }
-      if (page.next_cursor === undefined) break;
-      page = this.engine.statePage(scope, { revision }, { limit: SOURCE_PAGE_DOCUMENTS, after: page.next_cursor });
+      return true;
+    };
+    try {
+      // The source a page at a time, every page at the first one's revision: a large branch is never
+      // held whole, and writes made meanwhile wait for the sync they start.
+      for (;;) {
+        const objects = JSON.parse(page.objectsJson) as Record<string, string>;
+        for (const [key, content] of Object.entries(objects)) {
+          if (stillFollowing() === undefined) return result;
+          const prepared = this.prepareOne(name, key, content, revision, existing.get(key));
+          if (prepared === 'unchanged') {
+            existing.delete(key);
+            continue;
+          }
+          if ('reason' in prepared) {
+            // The rest of the source is still indexed. The document stays in `existing`, so its earlier
+            // chunks go with the deleted documents': what retrieval finds must be the source's head.
+            result.skipped.push({ key, reason: prepared.reason });
+            continue;
+          }
+          pending.push(prepared);
+          pendingChunks += prepared.drafts.length;
+          if (pendingChunks >= EMBED_BATCH && !(await flush())) return result;
+        }
+        if (page.next_cursor === undefined) break;
+        page = this.engine.statePage(scope, { revision }, { limit: SOURCE_PAGE_DOCUMENTS, after: page.next_cursor });
+      }
+      if (!(await flush())) return result;
+    } finally {
+      if (failures.documents > 0)
+        this.log(
+          `RAG: could not embed the chunks of ${failures.documents} document(s) of collection ${name} with ` +
+            `${this.index.embeddingModel ?? 'the embedding model'}; they are indexed for BM25 only until the model answers again`,
+          failures.error,
+        );
     }
     const current = stillFollowing();
     if (current === undefined) return result;
@@ -143,28 +193,61 @@ export class StoreFollower {
       [...existing.values()].map((doc) => doc.id),
     );
     this.index.repository.updateCollection({ ...current, sourceRevision: revision, skippedDocuments: result.skipped });
+    this.compared.add(name);
     return result;
   }
 
-  /** Indexes one document of the source unless its content is what the collection already holds. */
-  private async indexOne(
+  /** A document of the source chunked, unless its content is what the collection already holds or it is too large. */
+  private prepareOne(
     name: string,
     key: string,
     content: string,
     revision: number,
     known: { readonly contentHash: string } | undefined,
-  ): Promise<'added' | 'updated' | 'unchanged' | 'collection changed' | { readonly reason: string }> {
+  ): PreparedDocument | 'unchanged' | { readonly reason: string } {
     const contentType = contentTypeOfKey(key);
     // Unchanged content keeps its chunks, and the revision they were indexed from.
-    if (known !== undefined && known.contentHash === contentHash(content, contentType)) return 'unchanged';
+    if (known !== undefined && known.contentHash === this.index.hash(content, contentType)) return 'unchanged';
     try {
-      await this.index.indexDocument(name, key, content, contentType, revision);
+      return this.index.prepare(name, key, content, contentType, revision);
     } catch (error) {
-      if (error instanceof CollectionChangedError) return 'collection changed';
       if (!(error instanceof TooManyChunksError)) throw error;
       this.log(`RAG: collection ${name} skipped ${key}`, error);
       return { reason: error.message };
     }
-    return known === undefined ? 'added' : 'updated';
+  }
+
+  /**
+   * Embeds the documents' chunks together and stores each. After a failure the sync's remaining
+   * documents are stored without vectors (BM25 finds them, the backfill embeds them later) rather than
+   * each waiting on a model that is down. Throws when the gateway is closing.
+   */
+  private async indexPending(
+    documents: readonly PreparedDocument[],
+    failures: EmbeddingFailures,
+  ): Promise<Array<[string, 'stored' | 'collection changed']>> {
+    if (documents.length === 0) return [];
+    let vectors: Array<readonly Float32Array[] | null> = documents.map(() => null);
+    if (failures.error === undefined) {
+      try {
+        vectors = await this.index.embed(documents, this.stopping.signal);
+      } catch (error) {
+        if (this.stopping.signal.aborted) throw error;
+        failures.error = error;
+      }
+    }
+    if (failures.error !== undefined) failures.documents += documents.length;
+    const outcomes: Array<[string, 'stored' | 'collection changed']> = [];
+    for (const [at, document] of documents.entries()) {
+      try {
+        this.index.store(document, vectors[at]!);
+      } catch (error) {
+        if (!(error instanceof CollectionChangedError)) throw error;
+        outcomes.push([document.key, 'collection changed']);
+        break;
+      }
+      outcomes.push([document.key, 'stored']);
+    }
+    return outcomes;
   }
 }

@@ -1,8 +1,6 @@
-import { vectorToBuffer, type RagEmbedder } from './embedder.js';
+import { EMBED_BATCH, vectorToBuffer, type RagEmbedder } from './embedder.js';
 import type { RagRepository } from './rag.repository.js';
 
-/** Chunks embedded in one call when vectors are filled in later. */
-const EMBED_BATCH = 64;
 /** The wait before a backfill is tried again after a failure, and the longest it grows to. */
 const FIRST_RETRY_MS = 5000;
 const LAST_RETRY_MS = 5 * 60_000;
@@ -21,6 +19,8 @@ export class VectorBackfill {
   private missed = false;
   private running = false;
   private closed = false;
+  /** Cancels the embedding call under way at close, so that closing does not wait on a model that hangs. */
+  private readonly stopping = new AbortController();
   private retry: NodeJS.Timeout | undefined;
   private nextRetryMs = FIRST_RETRY_MS;
 
@@ -59,7 +59,8 @@ export class VectorBackfill {
         const batch = this.repository.chunksToEmbed(model, after, EMBED_BATCH);
         if (batch.length === 0) break;
         after = batch.at(-1)!.id;
-        const vectors = await this.embedder.embed(this.embeddable(batch.map((chunk) => chunk.text)));
+        const texts = this.embeddable(batch.map((chunk) => chunk.text));
+        const vectors = await this.embedder.embedForIndex(texts, this.stopping.signal);
         if (this.closed || this.embedder.model !== model) break;
         batch.forEach((chunk, index) => this.repository.setEmbedding(chunk.id, vectorToBuffer(vectors[index]!), model));
         embedded += batch.length;
@@ -71,6 +72,7 @@ export class VectorBackfill {
         this.nextRetryMs = FIRST_RETRY_MS;
       }
     } catch (error) {
+      if (this.closed) return embedded;
       this.missed = true;
       this.retryLater();
       this.log(
@@ -86,6 +88,7 @@ export class VectorBackfill {
   /** Stops embedding (the database is closing). */
   close(): void {
     this.closed = true;
+    this.stopping.abort();
     clearTimeout(this.retry);
   }
 
