@@ -54,6 +54,23 @@ export class RagRetriever {
   }
 
   /**
+   * The names of `checked` (collections found readable before the query was embedded) that are still
+   * the same collections and still readable by the caller. While the query waits on its vector, a
+   * collection may be deleted and made again under its name, with other readers (it is another
+   * collection), or lose the caller as a reader: its chunks, read by name after the wait, must not
+   * reach the caller.
+   */
+  private stillReadable(caller: RagCaller | null, checked: readonly CollectionRow[]): ReadonlySet<string> {
+    const names = new Set<string>();
+    for (const was of checked) {
+      const now = this.repository.collection(was.name);
+      if (now !== undefined && now.createdAt === was.createdAt && (caller === null || mayRead(caller, now)))
+        names.add(now.name);
+    }
+    return names;
+  }
+
+  /**
    * The top `topK` chunks for `query` in the collections of `names` the caller may read. `purpose`
    * `search` (the admin console's) leaves the metrics alone: they count what requests were given.
    */
@@ -76,12 +93,13 @@ export class RagRetriever {
     const bm25 = match === '' ? [] : this.repository.searchText(collections, match, depth);
     const vector = await this.vectorRanking(collections, query, depth, requestId, signal);
     const fused = fuseRankings(bm25, vector).slice(0, topK);
+    const still = this.stillReadable(caller, allowed);
     const rows = new Map(this.repository.chunksById(fused.map((entry) => entry.id)).map((row) => [row.id, row]));
     const hits: RagHit[] = [];
     for (const entry of fused) {
       const row = rows.get(entry.id);
-      // Deleted between ranking and reading (a sync ran): skip it.
-      if (row === undefined) continue;
+      // Deleted between ranking and reading (a sync ran), or of a collection no longer the one checked: skip it.
+      if (row === undefined || !still.has(row.collection)) continue;
       hits.push({ ...chunkView(row), score: entry.score, bm25_rank: entry.bm25Rank, vector_rank: entry.vectorRank });
     }
     if (purpose === 'request')
