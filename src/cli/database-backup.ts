@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, existsSync, linkSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** A backup that cannot be made: the message says why, in the user's terms; `refused` when the caller's arguments are at fault. */
 export class BackupError extends Error {
@@ -36,6 +36,11 @@ export async function backupDatabase(source: string, target: string, force: bool
     throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`, true);
   if (!existsSync(dirname(destination)))
     throw new BackupError(`the folder ${dirname(destination)} does not exist`, true);
+  if (insideFolder(dirname(destination), dirname(source)))
+    throw new BackupError(
+      `${destination} is in the data folder ${dirname(source)}: a backup there could replace the server's own files (the database, its -wal, secrets.key) and would be lost with the folder; name a file elsewhere`,
+      true,
+    );
   const partial = join(dirname(destination), `.${basename(destination)}.partial-${process.pid}`);
   // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
   closeSync(openSync(partial, 'wx', 0o600));
@@ -74,4 +79,10 @@ function publish(partial: string, destination: string, force: boolean): void {
       throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`);
     throw error;
   }
+}
+
+/** Whether `folder` is `parent` or below it, links resolved (so another spelling of the same folder counts). */
+function insideFolder(folder: string, parent: string): boolean {
+  const path = relative(realpathSync(parent), realpathSync(folder));
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 }

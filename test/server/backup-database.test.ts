@@ -162,6 +162,20 @@ describe('npm run backup', () => {
     expect(tablesIn(target)).toBeGreaterThan(0);
   }, 60_000);
 
+  it("refuses a file in the data folder, --force or not, leaving the server's own files as they were", async () => {
+    const { data, server } = await serverWithDocument('kept');
+    const masterKey = readFileSync(join(data, 'master.key'));
+    for (const target of ['gatehouse.db', 'gatehouse.db-wal', 'master.key', 'backup.db']) {
+      const refused = await backup([join(data, target), '--data-dir', data, '--force']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is in the data folder ${data}`);
+    }
+    expect(readFileSync(join(data, 'master.key'))).toEqual(masterKey);
+    expect(((await (await stateOf(server, data)).json()) as { objects: Record<string, string> }).objects).toEqual({
+      'runbook.md': 'kept',
+    });
+  }, 60_000);
+
   it('names a data folder without a database instead of writing an empty copy', async () => {
     const dir = tempDir();
     const result = await backup([join(dir, 'backup.db'), '--data-dir', join(dir, 'nothing')]);
