@@ -57,6 +57,9 @@ export const principalLimitsSchema = z.object({
   usd_monthly_budget: usdBudgetSchema.nullable().optional(),
 });
 
+/** How API keys' secrets start (the server's KEY_PREFIX); no user or team id may. */
+const SECRET_PREFIX = 'gk-';
+
 /**
  * A user or team id: letters and digits of any script and `._@+-`, as names and e-mail addresses are
  * written. Composed to Unicode NFC, as sign-ins compose the ids they take from claims: `ü` typed as
@@ -68,7 +71,12 @@ export const principalIdSchema = z
   .min(1)
   .max(200)
   // Letters of any script, as e-mail addresses (the usual user id, from SSO too) may be written.
-  .regex(/^[\p{L}\p{Nd}\p{M}._@+-]+$/u, { error: 'must be letters and digits (of any script) and . _ @ + - only' });
+  .regex(/^[\p{L}\p{Nd}\p{M}._@+-]+$/u, { error: 'must be letters and digits (of any script) and . _ @ + - only' })
+  // An API key's secret pasted here would become a record whose id is the secret, shown in every list,
+  // audit event and usage row. The message never repeats the value. (The master key is refused where it is known.)
+  .refine((id) => !id.startsWith(SECRET_PREFIX), {
+    error: `must not start with '${SECRET_PREFIX}': that is how API keys' secrets start, and an id is no secret`,
+  });
 
 /**
  * A list filter naming a user or team, composed (NFC) as ids are, so `ü` typed either way finds the

@@ -19,6 +19,13 @@ declare module 'fastify' {
   // Lets any route declare `config: { errorEnvelope: 'anthropic' }` with type checking.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface FastifyContextConfig extends ErrorEnvelopeConfig {}
+  interface FastifyInstance {
+    /**
+     * Answers 404 for a request no route matched, naming the methods its path answers or the path
+     * meant, for a scope that checks something first (the admin API's master key) in its own 404 handler.
+     */
+    answerNoRoute(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  }
 }
 
 /** Turns a zod issue path like `/messages/0/role` into `messages[0].role`. */
@@ -244,9 +251,10 @@ export function installErrorHandling(app: FastifyInstance, linger?: LingerLimits
     if (route.url.includes(':') || route.url.includes('*')) return;
     for (const method of [route.method].flat()) paths.set(method, [...(paths.get(method) ?? []), route.url]);
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, errorBody('not_found_error', noRouteMessage(app, request, paths)), {}, linger),
-  );
+  const answerNoRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+    send(reply, 404, errorBody('not_found_error', noRouteMessage(app, request, paths)), {}, linger);
+  app.decorate('answerNoRoute', answerNoRoute);
+  app.setNotFoundHandler(answerNoRoute);
 }
 
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

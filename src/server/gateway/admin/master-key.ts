@@ -7,7 +7,8 @@ import { bearerToken, missingBearerMessage, secretsEqual } from '../../http/secr
 const REFUSAL_LOG_EVERY_MS = 10_000;
 
 /**
- * Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app` (constant-time compare).
+ * Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app`, and on every path under
+ * its prefix that matches none (constant-time compare).
  * Each refusal is counted in `refusals`; a wrong key (someone guessing, or a script holding a stale
  * one) is also logged as a warning, at most once per ten seconds so a flood cannot fill the log.
  */
@@ -45,4 +46,7 @@ export function requireMasterKey(app: FastifyInstance, masterKey: string, refusa
     }
     done();
   });
+  // A path under the prefix that matches no route is refused the same way first: a 404 (with its
+  // suggestions of real routes) to a caller without the key would let anyone map the admin API.
+  app.setNotFoundHandler((request, reply) => app.answerNoRoute(request, reply));
 }

@@ -10,28 +10,8 @@ import {
   apiKeyUpdateSchema,
   idParamsSchema,
 } from '../../../../shared/gateway-api.js';
-import { secretsEqual } from '../../../http/secrets.js';
 import { GatewayError } from '../../gateway-error.js';
-import { KEY_PREFIX } from '../../keys/key-secret.js';
-
-/**
- * What is wrong with a key id that is a secret (a key's own, or the master key), or undefined when it
- * is none. The two are easily mixed up, and an answer echoing one would put it in every log that
- * keeps answers, so the value is never repeated.
- */
-function secretAsId(value: string, masterKey: string): string | undefined {
-  const find = "ids start with 'key_'; find the id in GET /internal/api-keys";
-  if (secretsEqual(value, masterKey)) return `that is the master key, not an API key's id: ${find}`;
-  if (value.startsWith(KEY_PREFIX))
-    return `that is an API key's secret, not its id: ${find} (the secret's first characters are its key_prefix)`;
-  return undefined;
-}
-
-/** Refuses a secret sent as the `:id` of a key route, as no key has that id, without echoing it. */
-function refuseSecretAsId(id: string, masterKey: string): void {
-  const problem = secretAsId(id, masterKey);
-  if (problem !== undefined) throw new GatewayError('not_found', problem);
-}
+import { refuseMasterKeyAsBodyId, refuseSecretAsPathId, secretAsId } from './secret-as-id.js';
 
 /** `/internal/api-keys`: issue (secret shown once), list, read, update, rotate (new secret shown once), revoke. */
 export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
@@ -43,6 +23,7 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     { schema: { body: apiKeyCreateSchema, response: { 201: apiKeyCreatedSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      refuseMasterKeyAsBodyId(request.body, ['user', 'team'], masterKey);
       return reply.code(201).send(admin.createKey(request.body, { requestId: request.id }));
     },
   );
@@ -51,7 +32,8 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     '/api-keys',
     { schema: { querystring: apiKeyListQuerySchema, response: { 200: apiKeyListSchema } } },
     async (request) => {
-      const cursorProblem = request.query.after === undefined ? undefined : secretAsId(request.query.after, masterKey);
+      const cursorProblem =
+        request.query.after === undefined ? undefined : secretAsId(request.query.after, masterKey, 'key');
       if (cursorProblem !== undefined) throw new GatewayError('invalid', `after: ${cursorProblem}`);
       return admin.listKeys({
         user: request.query.user,
@@ -68,7 +50,7 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     '/api-keys/:id',
     { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } },
     async (request) => {
-      refuseSecretAsId(request.params.id, masterKey);
+      refuseSecretAsPathId(request.params.id, masterKey, 'key');
       return admin.getKey(request.params.id);
     },
   );
@@ -77,7 +59,8 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     '/api-keys/:id',
     { schema: { params: idParamsSchema, body: apiKeyUpdateSchema, response: { 200: apiKeyRecordSchema } } },
     async (request) => {
-      refuseSecretAsId(request.params.id, masterKey);
+      refuseSecretAsPathId(request.params.id, masterKey, 'key');
+      refuseMasterKeyAsBodyId(request.body, ['user', 'team'], masterKey);
       return admin.updateKey(request.params.id, request.body, { requestId: request.id });
     },
   );
@@ -90,7 +73,7 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      refuseSecretAsId(request.params.id, masterKey);
+      refuseSecretAsPathId(request.params.id, masterKey, 'key');
       return admin.rotateKey(request.params.id, request.body ?? {}, { requestId: request.id });
     },
   );
@@ -99,7 +82,7 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
     '/api-keys/:id',
     { schema: { params: idParamsSchema, response: { 200: apiKeyRecordSchema } } },
     async (request) => {
-      refuseSecretAsId(request.params.id, masterKey);
+      refuseSecretAsPathId(request.params.id, masterKey, 'key');
       return admin.revokeKey(request.params.id, { requestId: request.id });
     },
   );

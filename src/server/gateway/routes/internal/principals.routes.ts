@@ -12,10 +12,11 @@ import {
   userRecordSchema,
   userUpdateSchema,
 } from '../../../../shared/principals-api.js';
+import { answerWithoutEchoingSecret, refuseMasterKeyAsBodyId } from './secret-as-id.js';
 
 /** `/internal/users` and `/internal/teams`: records with their limits, today's spend and where the limits stand. */
 export const principalsRoutes: FastifyPluginAsync = async (app) => {
-  const admin = app.gateway.principalsAdmin;
+  const { principalsAdmin: admin, masterKey } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const actor = (request: { id: string }) => ({ requestId: request.id });
 
@@ -23,22 +24,35 @@ export const principalsRoutes: FastifyPluginAsync = async (app) => {
   typed.post(
     '/teams',
     { schema: { body: teamCreateSchema, response: { 201: teamRecordSchema } } },
-    async (request, reply) => reply.code(201).send(admin.createTeam(request.body, actor(request))),
+    async (request, reply) => {
+      refuseMasterKeyAsBodyId(request.body, ['id'], masterKey);
+      return reply.code(201).send(admin.createTeam(request.body, actor(request)));
+    },
   );
   typed.get(
     '/teams/:id',
     { schema: { params: idParamsSchema, response: { 200: teamRecordSchema } } },
-    async (request) => admin.team(request.params.id),
+    async (request) => {
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'team', () => admin.team(request.params.id));
+    },
   );
   typed.patch(
     '/teams/:id',
     { schema: { params: idParamsSchema, body: teamUpdateSchema, response: { 200: teamRecordSchema } } },
-    async (request) => admin.updateTeam(request.params.id, request.body, actor(request)),
+    async (request) => {
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'team', () =>
+        admin.updateTeam(request.params.id, request.body, actor(request)),
+      );
+    },
   );
   typed.delete(
     '/teams/:id',
     { schema: { params: idParamsSchema, response: { 200: teamRecordSchema } } },
-    async (request) => admin.deleteTeam(request.params.id, actor(request)),
+    async (request) => {
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'team', () =>
+        admin.deleteTeam(request.params.id, actor(request)),
+      );
+    },
   );
 
   typed.get(
@@ -49,21 +63,35 @@ export const principalsRoutes: FastifyPluginAsync = async (app) => {
   typed.post(
     '/users',
     { schema: { body: userCreateSchema, response: { 201: userRecordSchema } } },
-    async (request, reply) => reply.code(201).send(admin.createUser(request.body, actor(request))),
+    async (request, reply) => {
+      refuseMasterKeyAsBodyId(request.body, ['id', 'team'], masterKey);
+      return reply.code(201).send(admin.createUser(request.body, actor(request)));
+    },
   );
   typed.get(
     '/users/:id',
     { schema: { params: idParamsSchema, response: { 200: userRecordSchema } } },
-    async (request) => admin.user(request.params.id),
+    async (request) => {
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'user', () => admin.user(request.params.id));
+    },
   );
   typed.patch(
     '/users/:id',
     { schema: { params: idParamsSchema, body: userUpdateSchema, response: { 200: userRecordSchema } } },
-    async (request) => admin.updateUser(request.params.id, request.body, actor(request)),
+    async (request) => {
+      refuseMasterKeyAsBodyId(request.body, ['team'], masterKey);
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'user', () =>
+        admin.updateUser(request.params.id, request.body, actor(request)),
+      );
+    },
   );
   typed.delete(
     '/users/:id',
     { schema: { params: idParamsSchema, response: { 200: userRecordSchema } } },
-    async (request) => admin.deleteUser(request.params.id, actor(request)),
+    async (request) => {
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'user', () =>
+        admin.deleteUser(request.params.id, actor(request)),
+      );
+    },
   );
 };
