@@ -127,8 +127,25 @@ export const piiSettingsViewSchema = piiSettingsSchema.extend(source);
 /** PII settings as the admin API shows them. */
 export type PiiSettingsView = z.infer<typeof piiSettingsViewSchema>;
 
+/**
+ * A scope's rule as stored and shown: patterns as strings, not checked again. One an older version
+ * accepted (since refused as too slow) must still be shown, so it can be seen and replaced.
+ */
+const storedContentPolicyRuleSchema = z.object({
+  blocked_patterns: z.array(z.string()).optional(),
+  blocked_answer_patterns: z.array(z.string()).optional(),
+  max_input_tokens: tokenLimit.optional(),
+});
+
 /** `GET /internal/content-policy` answer. */
-export const contentPolicySettingsViewSchema = contentPolicySettingsSchema.extend(source);
+export const contentPolicySettingsViewSchema = z.object({
+  blocked_patterns: z.array(z.string()),
+  blocked_answer_patterns: z.array(z.string()),
+  max_input_tokens: tokenLimit,
+  models: z.record(z.string(), storedContentPolicyRuleSchema),
+  keys: z.record(z.string(), storedContentPolicyRuleSchema),
+  ...source,
+});
 /** Content-policy settings as the admin API shows them. */
 export type ContentPolicySettingsView = z.infer<typeof contentPolicySettingsViewSchema>;
 

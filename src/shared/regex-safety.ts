@@ -4,6 +4,9 @@ import ret, { types, type Token, type Tokens } from 'ret';
 // whose default export it is, which TypeScript, reading the package as CommonJS, does not apply.
 const tokenize = ret as unknown as (source: string) => Tokens;
 
+/** A lookbehind's opening, not escaped: `(?<=` or `(?<!`. */
+const LOOKBEHIND = /(?<!\\)\(\?<[=!]/g;
+
 /** Longest run of a bounded repetition that may hold a varying part: `(?:\d{4}[ -]?){3}` tries 2^3 ways at most. */
 const MAX_BOUNDED_RUN = 10;
 
@@ -14,12 +17,13 @@ const MAX_BOUNDED_RUN = 10;
  * prompt must not have it: one crafted prompt would then hold the whole process, the admin API
  * included. Fine: repeating a fixed length (`(ab{2})+`), an optional varying part (`(ab+)?`), and a
  * short bounded run of optional parts (`(?:\d{4}[ -]?){3}`). A pattern this parser cannot read
- * (lookbehind) is not judged.
+ * is not judged.
  */
 export function hasNestedRepetition(source: string): boolean {
   let tree: Tokens;
   try {
-    tree = tokenize(source);
+    // The parser knows no lookbehind; read as a plain group, its content is judged as any other's.
+    tree = tokenize(source.replace(LOOKBEHIND, '(?:'));
   } catch {
     return false;
   }
@@ -30,7 +34,9 @@ export function hasNestedRepetition(source: string): boolean {
 function repeatsInside(token: Tokens, times: number): boolean {
   if (token.type === types.REPETITION) {
     const varying = token.min !== token.max;
-    if (varying && times > 1 && (token.max === Infinity || times > MAX_BOUNDED_RUN)) return true;
+    // Inside `times` repetitions, a part of varying length can be split `times * (max - min)` ways and more.
+    if (varying && times > 1 && (token.max === Infinity || times * (token.max - token.min) > MAX_BOUNDED_RUN))
+      return true;
     return repeatsInside(token.value, times * token.max);
   }
   if (token.type !== types.ROOT && token.type !== types.GROUP) return false;
