@@ -24,6 +24,8 @@ test('keys: Edit changes a key’s name, owner, scopes, models and expiry, and t
   const issued = await gatewayAdmin('/internal/api-keys', 'POST', { name: `${tag}-ci`, scopes: ['chat'] });
   expect(issued.status).toBe(201);
   const { id, key } = (await issued.json()) as { id: string; key: string };
+  // A key is moved to an existing user: a change never creates one (a typo would leave its team's budgets).
+  expect((await gatewayAdmin('/internal/users', 'POST', { id: `${tag}-bob` })).status).toBe(201);
 
   await openSignedIn(page, `gateway/keys?q=${tag}`);
   await page.getByRole('button', { name: `Edit ${tag}-ci`, exact: true }).click();
