@@ -2,6 +2,7 @@ import type { ModelRegistry } from '../model-registry/model-registry.js';
 import { executeEmbeddings } from '../providers/execute-embeddings.js';
 import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
 import type { Deployment } from '../providers/types.js';
+import { UpstreamError } from '../providers/upstream-error.js';
 import type { UpstreamPools } from '../providers/upstream-pools.js';
 
 /** Inputs per embeddings call when indexing. */
@@ -26,6 +27,26 @@ export class QueryEmbeddingPausedError extends Error {
     super(`queries are not embedded with ${model} until ${new Date(until).toISOString()} (it failed)`);
     this.name = 'QueryEmbeddingPausedError';
   }
+}
+
+/**
+ * The query's own `rag.query_embedding_timeout_ms` ran out (the client stayed). It stands in for the
+ * cancelled call's error, which reads as if the client had left.
+ */
+export class QueryEmbeddingTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no query vector within rag.query_embedding_timeout_ms (${timeoutMs} ms)`);
+    this.name = 'QueryEmbeddingTimeoutError';
+  }
+}
+
+/**
+ * The upstream refused the inputs themselves (too long, malformed): 400, 413 or 422. Other texts, or the
+ * same model a moment later, fare no worse for it, unlike a timeout, a connection error, 429, 5xx, or
+ * 401/403/404 (a deployment misconfigured).
+ */
+export function refusesInput(error: unknown): boolean {
+  return error instanceof UpstreamError && [400, 413, 422].includes(error.status);
 }
 
 /** An indexing call's wait on a deployment: its own `timeout_ms` where it sets one, else a minute. */
@@ -56,7 +77,8 @@ export class RagEmbedder {
    * A retrieval query's vectors. It waits at most `rag.query_embedding_timeout_ms` and stops when
    * `client` fires (the client left); after a failure, queries are not embedded for the cooldown
    * (QueryEmbeddingPausedError at once), so a model that hangs costs one timeout per cooldown, not one
-   * per request. Throws when every deployment failed.
+   * per request; a query the model refuses (refusesInput) pauses nothing, since it says nothing of the
+   * model. Throws when every deployment failed, QueryEmbeddingTimeoutError when the timeout ran out.
    */
   async embed(texts: readonly string[], requestId = 'rag-query', client?: AbortSignal): Promise<Float32Array[]> {
     const model = this.configuredModel();
@@ -67,8 +89,10 @@ export class RagEmbedder {
     try {
       return await this.embedInBatches(model, texts, requestId, () => stop, stop);
     } catch (error) {
-      // The client leaving says nothing of the model.
-      if (client?.aborted !== true) this.pauseQueries(model);
+      // The client leaving says nothing of the model, nor does a query it refuses.
+      if (client?.aborted === true) throw error;
+      if (!refusesInput(error)) this.pauseQueries(model);
+      if (timeout.aborted) throw new QueryEmbeddingTimeoutError(this.query.timeoutMs);
       throw error;
     }
   }
@@ -76,15 +100,45 @@ export class RagEmbedder {
   /**
    * Vectors of chunk texts being indexed, in calls of up to 64 inputs, each waiting on a deployment
    * as long as its `timeout_ms` (a minute without one); `signal` stops them (the gateway is closing).
-   * Throws when every deployment failed.
+   * A call the upstream refuses for its inputs (refusesInput) is split in halves, down to single texts,
+   * so that only the texts refused on their own go without a vector: null in their place (logged).
+   * Throws when every deployment failed otherwise.
    */
-  async embedForIndex(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async embedForIndex(texts: readonly string[], signal?: AbortSignal): Promise<Array<Float32Array | null>> {
     const model = this.configuredModel();
     const perDeployment = (deployment: Deployment): AbortSignal => {
       const timeout = AbortSignal.timeout(indexTimeoutMs(deployment));
       return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     };
-    return this.embedInBatches(model, texts, 'rag-index', perDeployment, signal);
+    const out: Array<Float32Array | null> = [];
+    for (let at = 0; at < texts.length; at += EMBED_BATCH) {
+      const batch = texts.slice(at, at + EMBED_BATCH);
+      out.push(...(await this.embedAcceptedTexts(model, batch, perDeployment, signal)));
+    }
+    return out;
+  }
+
+  /** The batch's vectors, halving it on a refusal of its inputs until each refused text stands alone (null). */
+  private async embedAcceptedTexts(
+    model: string,
+    batch: string[],
+    signalFor: (deployment: Deployment) => AbortSignal,
+    stop: AbortSignal | undefined,
+  ): Promise<Array<Float32Array | null>> {
+    try {
+      return await this.embedBatch(model, batch, 'rag-index', signalFor, stop);
+    } catch (error) {
+      if (!refusesInput(error) || stop?.aborted === true) throw error;
+      if (batch.length === 1) {
+        this.log(`RAG: ${model} refused to embed a chunk; it is found by BM25 only`, error);
+        return [null];
+      }
+      const half = Math.ceil(batch.length / 2);
+      return [
+        ...(await this.embedAcceptedTexts(model, batch.slice(0, half), signalFor, stop)),
+        ...(await this.embedAcceptedTexts(model, batch.slice(half), signalFor, stop)),
+      ];
+    }
   }
 
   private configuredModel(): string {

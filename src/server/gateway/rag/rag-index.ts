@@ -92,6 +92,9 @@ export function contentHash(content: string, contentType: string, chunking: Chun
   return hash.digest('hex');
 }
 
+/** A document's chunk vectors in chunk order; null for a chunk the embedding model refused on its own. */
+export type ChunkVectors = ReadonlyArray<Float32Array | null>;
+
 /** A document chunked, its chunks waiting for their vectors before it is stored (see RagIndex.prepare). */
 export interface PreparedDocument {
   readonly collection: string;
@@ -323,7 +326,7 @@ export class RagIndex {
     revision: number | null,
   ): Promise<void> {
     const document = this.prepare(collection, key, content, contentType, revision);
-    let vectors: readonly Float32Array[] | null = null;
+    let vectors: ChunkVectors | null = null;
     try {
       [vectors] = await this.embed([document]);
     } catch (error) {
@@ -349,16 +352,14 @@ export class RagIndex {
 
   /**
    * The vectors of the documents' chunks, in as few embeddings calls as their chunks fit (one list per
-   * document; null each without a model). Throws when embedding failed, or `signal` stopped it; the
-   * backfill embeds later what a failure left without a vector.
+   * document, null in it for a chunk the model refused on its own; null each without a model). Throws
+   * when embedding failed, or `signal` stopped it; the backfill embeds later what a failure left without
+   * a vector.
    */
-  async embed(
-    documents: readonly PreparedDocument[],
-    signal?: AbortSignal,
-  ): Promise<Array<readonly Float32Array[] | null>> {
+  async embed(documents: readonly PreparedDocument[], signal?: AbortSignal): Promise<Array<ChunkVectors | null>> {
     const texts = documents.flatMap((document) => document.drafts.map((draft) => draft.text));
     if (this.embedder.model === undefined || texts.length === 0) return documents.map(() => null);
-    let vectors: Float32Array[];
+    let vectors: Array<Float32Array | null>;
     try {
       vectors = await this.embedder.embedForIndex(this.embeddable(texts), signal);
     } catch (error) {
@@ -371,20 +372,23 @@ export class RagIndex {
   }
 
   /**
-   * Stores a chunked document with its chunks' vectors (null: none, BM25 finds it), replacing any
-   * earlier version of the key. Throws CollectionChangedError, storing nothing, when the collection was
-   * deleted or changed its source since the document was chunked.
+   * Stores a chunked document with its chunks' vectors (null, or null for a chunk: none, BM25 finds
+   * it), replacing any earlier version of the key. Throws CollectionChangedError, storing nothing, when
+   * the collection was deleted or changed its source since the document was chunked.
    */
-  store(document: PreparedDocument, vectors: readonly Float32Array[] | null): void {
+  store(document: PreparedDocument, vectors: ChunkVectors | null): void {
     const { collection, key, content, contentType } = document;
     if (this.generations.get(collection) !== document.generation) throw new CollectionChangedError(collection, key);
-    const chunks: NewChunk[] = document.drafts.map((draft, ordinal) => ({
-      ordinal,
-      heading: draft.heading,
-      text: draft.text,
-      embedding: vectors ? vectorToBuffer(vectors[ordinal]!) : null,
-      embeddingModel: vectors ? this.embedder.model! : null,
-    }));
+    const chunks: NewChunk[] = document.drafts.map((draft, ordinal) => {
+      const vector = vectors?.[ordinal] ?? null;
+      return {
+        ordinal,
+        heading: draft.heading,
+        text: draft.text,
+        embedding: vector ? vectorToBuffer(vector) : null,
+        embeddingModel: vector ? this.embedder.model! : null,
+      };
+    });
     this.repository.replaceDocument(
       {
         newId: randomUUID(),

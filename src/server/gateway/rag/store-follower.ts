@@ -6,6 +6,7 @@ import { EMBED_BATCH } from './embedder.js';
 import {
   CollectionChangedError,
   contentTypeOfKey,
+  type ChunkVectors,
   TooManyChunksError,
   type PreparedDocument,
   type RagIndex,
@@ -227,7 +228,7 @@ export class StoreFollower {
     failures: EmbeddingFailures,
   ): Promise<Array<[string, 'stored' | 'collection changed']>> {
     if (documents.length === 0) return [];
-    let vectors: Array<readonly Float32Array[] | null> = documents.map(() => null);
+    let vectors: Array<ChunkVectors | null> = documents.map(() => null);
     if (failures.error === undefined) {
       try {
         vectors = await this.index.embed(documents, this.stopping.signal);

@@ -23,6 +23,12 @@ export class VectorBackfill {
   private readonly stopping = new AbortController();
   private retry: NodeJS.Timeout | undefined;
   private nextRetryMs = FIRST_RETRY_MS;
+  /**
+   * Chunks the model refused to embed on their own (too long for it, say), with the model that refused:
+   * asked again they would be refused again, and a run would stop on them. Kept for as long as the
+   * process runs (a restart asks once more), since the database has no place to record a refusal.
+   */
+  private refused = { model: '', ids: new Set<number>() };
 
   constructor(
     private readonly repository: RagRepository,
@@ -44,9 +50,9 @@ export class VectorBackfill {
   }
 
   /**
-   * Embeds, in batches, every chunk without a vector of the current model; answers how many it
-   * embedded. Stops at the first failure (the next answer of the model, or the retry, starts it again)
-   * and at close; does nothing while a run is under way.
+   * Embeds, in batches, every chunk without a vector of the current model but those it refused; answers
+   * how many it embedded. Stops at the first failure (the next answer of the model, or the retry, starts
+   * it again) and at close; does nothing while a run is under way.
    */
   async run(): Promise<number> {
     const model = this.embedder.model;
@@ -55,15 +61,24 @@ export class VectorBackfill {
     this.missed = false;
     let embedded = 0;
     try {
+      if (this.refused.model !== model) this.refused = { model, ids: new Set() };
+      const refused = this.refused.ids;
       for (let after = 0; !this.closed;) {
-        const batch = this.repository.chunksToEmbed(model, after, EMBED_BATCH);
-        if (batch.length === 0) break;
-        after = batch.at(-1)!.id;
+        const found = this.repository.chunksToEmbed(model, after, EMBED_BATCH);
+        if (found.length === 0) break;
+        after = found.at(-1)!.id;
+        const batch = found.filter((chunk) => !refused.has(chunk.id));
+        if (batch.length === 0) continue;
         const texts = this.embeddable(batch.map((chunk) => chunk.text));
         const vectors = await this.embedder.embedForIndex(texts, this.stopping.signal);
         if (this.closed || this.embedder.model !== model) break;
-        batch.forEach((chunk, index) => this.repository.setEmbedding(chunk.id, vectorToBuffer(vectors[index]!), model));
-        embedded += batch.length;
+        batch.forEach((chunk, index) => {
+          const vector = vectors[index];
+          if (vector) {
+            this.repository.setEmbedding(chunk.id, vectorToBuffer(vector), model);
+            embedded += 1;
+          } else refused.add(chunk.id);
+        });
       }
       // Done, unless a failure meanwhile left more chunks without a vector (its retry stays due).
       if (!this.missed) {
