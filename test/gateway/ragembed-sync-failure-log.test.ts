@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { describe, expect, it } from 'vitest';
+import { headlessGateway } from '../support/headless-gateway.js';
 import { TEST_STORE_TOKEN } from '../support/temp-servers.js';
-import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-ragembed-log-0123456789abcdef';
 const OPENAI_KEY = 'sk-upstream-ragembed-log-0123456789secret';
@@ -14,55 +10,26 @@ const OPENAI_KEY = 'sk-upstream-ragembed-log-0123456789secret';
  * without vectors, not once (with a stack trace) per document.
  */
 describe('the log of a sync whose embeddings fail', () => {
-  let dir: string;
-  let upstream: OpenAIUpstream;
-  let server: HeadlessProcess;
-
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-
-  beforeAll(async () => {
-    upstream = await startOpenAIUpstream({ apiKey: OPENAI_KEY });
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-ragembed-log-'));
-    const config = join(dir, 'gatehouse.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        llm: { allowed_models: ['text-embedding-3-small'] },
-        gateway: { max_retries: 0 },
-        providers: { openai: { base_url: upstream.url, api_key: OPENAI_KEY } },
-        rag: { embedding_model: 'text-embedding-3-small' },
-      }),
-    );
-    server = await spawnHeadless({
-      GATEHOUSE_CONFIG: config,
-      GATEHOUSE_DATA_DIR: dir,
-      PROXY_MASTER_KEY: MASTER,
-      STORE_TOKEN: TEST_STORE_TOKEN,
-      GATEHOUSE_LOG_LEVEL: 'info',
-    });
+  const gateway = headlessGateway({
+    masterKey: MASTER,
+    upstreamKey: OPENAI_KEY,
+    config: (url) => ({
+      llm: { allowed_models: ['text-embedding-3-small'] },
+      gateway: { max_retries: 0 },
+      providers: { openai: { base_url: url, api_key: OPENAI_KEY } },
+      rag: { embedding_model: 'text-embedding-3-small' },
+    }),
   });
-  afterAll(async () => {
-    server?.child.kill('SIGTERM');
-    await server?.exited();
-    await upstream?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { admin } = gateway;
 
   it('logs one line for the sync, with the number of documents', async () => {
-    upstream.setDefault({ status: 503 });
+    gateway.upstream.setDefault({ status: 503 });
     const scope = { namespace: 'kb/down', branch: 'main' };
     const documents = Array.from({ length: 5 }, (_, index) => ({
       key: `doc-${index}.md`,
       content: `# Doc ${index}\n\nText of document ${index}.`,
     }));
-    const applied = await fetch(`${server.storeUrl}/v1/apply`, {
+    const applied = await fetch(`${gateway.server.storeUrl}/v1/apply`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_STORE_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ scope, documents }),
@@ -73,7 +40,7 @@ describe('the log of a sync whose embeddings fail', () => {
     expect(synced.status).toBe(200);
     expect((await admin('GET', '/internal/rag/collections/down')).body).toMatchObject({ documents: 5, chunks: 5 });
 
-    const lines = server
+    const lines = gateway.server
       .output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
