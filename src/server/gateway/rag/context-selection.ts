@@ -13,6 +13,10 @@ export interface ContextSelection {
   readonly passages: readonly ContextPassage[];
   /** PII entities redacted, by type. */
   readonly redacted: ReadonlyMap<PiiEntityType, number>;
+  /** Chunks retrieved before the context budget chose among them. */
+  readonly retrieved: number;
+  /** The query's vector ranked the chunks too (else BM25 alone). */
+  readonly queryEmbedded: boolean;
 }
 
 /** How to select: how many chunks to retrieve, for whom the search is, placeholders the request holds. */
@@ -41,7 +45,14 @@ export async function selectContext(
 ): Promise<ContextSelection> {
   if (query.trim() === '') {
     const { allowed, denied } = rag.retriever.readable(caller, names);
-    return { collections: allowed.map((row) => row.name), denied, passages: [], redacted: new Map() };
+    return {
+      collections: allowed.map((row) => row.name),
+      denied,
+      passages: [],
+      redacted: new Map(),
+      retrieved: 0,
+      queryEmbedded: false,
+    };
   }
   const retrieval = await rag.retriever.retrieve(
     caller,
@@ -63,5 +74,12 @@ export async function selectContext(
     budget -= text.length;
     passages.push({ hit, text, source: redacted.texts[hits.length + index]! });
   }
-  return { collections: retrieval.collections, denied: retrieval.denied, passages, redacted: redacted.counts };
+  return {
+    collections: retrieval.collections,
+    denied: retrieval.denied,
+    passages,
+    redacted: redacted.counts,
+    retrieved: hits.length,
+    queryEmbedded: retrieval.queryEmbedded,
+  };
 }

@@ -155,6 +155,12 @@ async function retrieveInto(
   }
   for (const [type, count] of selection.redacted) ctx.services.metrics.piiEntities.labels(type).inc(count);
   const { passages } = selection;
+  ctx.trace?.stageAttributes({
+    'gatehouse.rag.collections': [...selection.collections],
+    'gatehouse.rag.chunks_retrieved': selection.retrieved,
+    'gatehouse.rag.chunks_given': passages.length,
+    'gatehouse.rag.query_embedded': selection.queryEmbedded,
+  });
   if (passages.length > 0) {
     const context = contextBlock(passages);
     injectContext(endpoint, ctx.body, context);

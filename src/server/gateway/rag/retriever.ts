@@ -15,6 +15,8 @@ export interface Retrieval {
   /** Collections asked for that do not exist or that the caller may not read (not told apart). */
   readonly denied: readonly string[];
   readonly hits: readonly RagHit[];
+  /** The query was embedded and its vector ranked the chunks; false: BM25 alone (no model, no vectors, a failure). */
+  readonly queryEmbedded: boolean;
 }
 
 /** Candidates each ranking contributes to the fusion, per chunk wanted. */
@@ -87,12 +89,12 @@ export class RagRetriever {
     const started = performance.now();
     const { allowed, denied } = this.readable(caller, names);
     const collections = allowed.map((row) => row.name);
-    if (collections.length === 0) return { collections, denied, hits: [] };
+    if (collections.length === 0) return { collections, denied, hits: [], queryEmbedded: false };
     const depth = Math.max(MIN_DEPTH, topK * DEPTH_PER_HIT);
     const match = ftsQuery(query);
     const bm25 = match === '' ? [] : this.repository.searchText(collections, match, depth);
     const vector = await this.vectorRanking(collections, query, depth, requestId, signal);
-    const fused = fuseRankings(bm25, vector).slice(0, topK);
+    const fused = fuseRankings(bm25, vector ?? []).slice(0, topK);
     const still = this.stillReadable(caller, allowed);
     const rows = new Map(this.repository.chunksById(fused.map((entry) => entry.id)).map((row) => [row.id, row]));
     const hits: RagHit[] = [];
@@ -108,14 +110,15 @@ export class RagRetriever {
         hits.map((hit) => hit.collection),
         (performance.now() - started) / 1000,
       );
-    return { collections, denied, hits };
+    return { collections, denied, hits, queryEmbedded: vector !== undefined };
   }
 
   /**
-   * Chunk ids by cosine similarity to the query's vector, those below the floor left out; empty without
-   * a model or when embedding fails. A query embedded is the model answering again: chunks a failure
-   * left without a vector are embedded then, in the background. No vector is read until the query's
-   * is in hand, so a slow or failing model holds no memory for the requests waiting on it.
+   * Chunk ids by cosine similarity to the query's vector, those below the floor left out; undefined
+   * when the query was not embedded (no model, no vectors to compare with, or embedding failed). A
+   * query embedded is the model answering again: chunks a failure left without a vector are embedded
+   * then, in the background. No vector is read until the query's is in hand, so a slow or failing
+   * model holds no memory for the requests waiting on it.
    */
   private async vectorRanking(
     collections: readonly string[],
@@ -123,17 +126,17 @@ export class RagRetriever {
     depth: number,
     requestId?: string,
     signal?: AbortSignal,
-  ): Promise<number[]> {
+  ): Promise<number[] | undefined> {
     const model = this.embedder.model;
-    if (model === undefined) return [];
+    if (model === undefined) return undefined;
     // Nothing to compare a query with: the model is not asked.
-    if (!this.repository.hasVectors(collections, model)) return [];
+    if (!this.repository.hasVectors(collections, model)) return undefined;
     let queryVector: Float32Array;
     try {
       [queryVector] = (await this.embedder.embed([query], requestId, signal)) as [Float32Array];
     } catch (error) {
       this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
-      return [];
+      return undefined;
     }
     this.backfill.answered();
     return this.vectorIndex.rank(collections, model, queryVector, depth, this.minSimilarity);

@@ -3,6 +3,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Attributes,
   type Context,
   type HrTime,
   type Span,
@@ -73,6 +74,8 @@ export class RequestTrace {
   #upstream: { span: Span; deployment: Deployment; counting: boolean } | undefined;
   #respond: Span | undefined;
   readonly #stages = new Set<Span>();
+  /** The stage running now, for what it records of itself (`stageAttributes`). */
+  #stage: Span | undefined;
   /** `Date.now()` minus `performance.now()` as the request began: the epoch of every span's times. */
   readonly #epoch = Date.now() - performance.now();
 
@@ -110,9 +113,12 @@ export class RequestTrace {
     const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: this.#now() }, this.#rootContext);
     this.#stages.add(span);
     const outer = this.#parent;
+    const outerStage = this.#stage;
     this.#parent = trace.setSpan(this.#rootContext, span);
+    this.#stage = span;
     const done = (): void => {
       this.#parent = outer;
+      this.#stage = outerStage;
       // Already ended with the request when it finished first.
       if (this.#stages.delete(span)) span.end(this.#now());
     };
@@ -139,6 +145,11 @@ export class RequestTrace {
         throw error;
       },
     ) as T;
+  }
+
+  /** Records what the running stage did (counts, names, never request text) on its span. */
+  stageAttributes(attributes: Attributes): void {
+    this.#stage?.setAttributes(attributes);
   }
 
   /**
