@@ -50,7 +50,7 @@ export function EditKeyDialog({ apiKey, onClose }: { readonly apiKey: ApiKeyReco
       request={update}
       errorTitle="Could not change the key"
     >
-      <KeyAccessFields draft={draft} expiry={expiry} />
+      <KeyAccessFields draft={draft} expiry={expiry} owners="existing" />
     </FormDialog>
   );
 }

@@ -39,7 +39,7 @@ export function IssueKeyDialog({
       request={issue}
       errorTitle="Could not issue the key"
     >
-      <KeyAccessFields draft={draft} expiry={EXPIRY} />
+      <KeyAccessFields draft={draft} expiry={EXPIRY} owners="created" />
       <KeyLimitFields draft={draft} />
     </FormDialog>
   );

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useModelSettings } from '../../api/gateway-queries.js';
+import { useTeams, useUsers } from '../../api/principals-queries.js';
 import { Field, Select, TextInput } from '../../components/field.js';
 import { KEY_ACCESS_LABELS, type KeyAccessForm } from './key-access-form.js';
 
@@ -38,21 +39,33 @@ function toggle(list: readonly string[], value: string): string[] {
 export function KeyAccessFields({
   draft,
   expiry,
+  owners,
 }: {
   readonly draft: KeyAccessDraft;
   /** The expiry choices, in order. */
   readonly expiry: readonly { readonly value: string; readonly label: string }[];
+  /**
+   * Issuing a key creates a user or team it names; changing a key only moves it to existing ones (a
+   * typo must not move a key out from under its team's budgets), so the hints say which applies.
+   */
+  readonly owners: 'created' | 'existing';
 }) {
   const { form, errors, set } = draft;
   const models = useModelSettings();
+  const users = useUsers();
+  const teams = useTeams();
   const scopesErrorId = useId();
   // A key may hold a model since taken off the allow-list: it stays listed, so saving does not drop it.
   const choices = [...new Set([...(models.data?.allowed_models ?? []), ...form.models])];
-  const text = (field: 'name' | 'user' | 'team', extra: { readonly hint?: string; readonly placeholder?: string }) => (
+  const text = (
+    field: 'name' | 'user' | 'team',
+    extra: { readonly hint?: string; readonly placeholder?: string; readonly list?: string },
+  ) => (
     <Field label={KEY_ACCESS_LABELS[field]} htmlFor={`key-${field}`} hint={extra.hint} error={errors[field]}>
       <TextInput
         id={`key-${field}`}
         placeholder={extra.placeholder}
+        list={extra.list}
         value={form[field]}
         onChange={(event) => set(field, event.target.value)}
       />
@@ -61,8 +74,32 @@ export function KeyAccessFields({
   return (
     <>
       {text('name', { hint: 'What the key is for, e.g. ci-pipeline.' })}
-      {text('user', { placeholder: 'alice@example.com' })}
-      {text('team', { placeholder: 'platform' })}
+      {text('user', {
+        placeholder: 'alice@example.com',
+        list: 'key-known-users',
+        hint:
+          owners === 'created'
+            ? 'Named for the first time: the user is created.'
+            : 'An existing user: add new ones under Users & teams.',
+      })}
+      {text('team', {
+        placeholder: 'platform',
+        list: 'key-known-teams',
+        hint:
+          owners === 'created'
+            ? 'Named for the first time: the team is created.'
+            : 'An existing team: add new ones under Users & teams.',
+      })}
+      <datalist id="key-known-users">
+        {(users.data?.data ?? []).map((user) => (
+          <option key={user.id} value={user.id} />
+        ))}
+      </datalist>
+      <datalist id="key-known-teams">
+        {(teams.data?.data ?? []).map((team) => (
+          <option key={team.id} value={team.id} />
+        ))}
+      </datalist>
       <Field label={KEY_ACCESS_LABELS.expiresInDays} htmlFor="key-expiry" error={errors.expiresInDays}>
         <Select
           id="key-expiry"
