@@ -48,5 +48,7 @@ export interface ErrorBody {
     readonly upstream?: UpstreamErrorDetail;
     /** On the store's 409 for a moved branch head only: the head the change was refused against. */
     readonly head_revision?: number;
+    /** On the store's 409 for a merge's moved source branch only (`expected_from_revision`): its head. */
+    readonly from_head_revision?: number;
   };
 }

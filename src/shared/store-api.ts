@@ -571,5 +571,7 @@ export const storeErrorSchema = z.object({
     code: z.number().int(),
     /** On a 409 for a moved branch head: the head it is at. */
     head_revision: z.number().int().optional(),
+    /** On a merge's 409 for a moved source branch (`expected_from_revision`): the head that branch is at. */
+    from_head_revision: z.number().int().optional(),
   }),
 });

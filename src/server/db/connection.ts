@@ -20,6 +20,16 @@ export interface DatabaseHandle {
   readonly file: string;
   /** Whether another process holds the write lock; every connection to the file is registered with it. */
   readonly lock: DatabaseLockWatch;
+  /**
+   * The SQLite code of the last failure that said the database cannot be written or read (a full disk,
+   * an I/O error, a damaged file), until a probe write succeeds: readiness reports the database
+   * unavailable meanwhile.
+   */
+  readonly failure: string | undefined;
+  /** Remembers a failure of that kind (the HTTP edge notes each one it answers). */
+  noteFailure(code: string): void;
+  /** Forgets it: a probe write went through. */
+  forgetFailure(): void;
   close(): void;
 }
 
@@ -84,11 +94,21 @@ export function openDatabase(
   const pending = file === ':memory:' ? [] : pendingMigrations(sqlite, migrationsDir);
   migrate(db, { migrationsFolder: migrationsDir });
   if (pending.length > 0) logAppliedMigrations(file, pending);
+  let failure: string | undefined;
   return {
     sqlite,
     db,
     file,
     lock,
+    get failure() {
+      return failure;
+    },
+    noteFailure: (code) => {
+      failure = code;
+    },
+    forgetFailure: () => {
+      failure = undefined;
+    },
     close: () => {
       lock.close();
       if (sqlite.open) sqlite.close();
@@ -156,8 +176,51 @@ function logAppliedMigrations(file: string, tags: readonly string[]): void {
   );
 }
 
-/** True when the database answers a trivial query (readiness). */
+/**
+ * Readiness: the database reads its schema and, after a failure that said it cannot be written or
+ * read, takes a probe write. The schema read touches the schema's pages (`SELECT 1` reads none), so a
+ * file that is no longer a database fails it; it is all a poll costs while nothing failed.
+ */
 export function databaseReady(handle: DatabaseHandle): boolean {
-  if (!handle.sqlite.open) return false;
-  return handle.sqlite.prepare('SELECT 1 AS ok').get() !== undefined;
+  const { sqlite } = handle;
+  if (!sqlite.open) return false;
+  // After a failure, the file as it is now: a page read while it was damaged stays cached, as valid,
+  // until another connection writes.
+  if (handle.failure !== undefined) sqlite.pragma('shrink_memory');
+  try {
+    sqlite.prepare('SELECT count(*) AS entries FROM sqlite_schema').get();
+  } catch (error) {
+    handle.noteFailure((error as { code?: string }).code ?? 'SQLITE_ERROR');
+    return false;
+  }
+  if (handle.failure === undefined) return true;
+  // Each poll tries again, so the database is ready once there is room, whether or not any request
+  // writes meanwhile (a load balancer sends none to a service that is not ready).
+  if (!probeWriteSucceeds(handle)) return false;
+  handle.forgetFailure();
+  return true;
+}
+
+/**
+ * A write that needs a page of its own (a table's root), committed and undone in one transaction: it
+ * fails as long as the file cannot grow (a full disk, SQLITE_FULL), cannot be written (SQLITE_IOERR,
+ * SQLITE_READONLY) or its first pages are damaged, and leaves at most one free page behind. It does
+ * not wait for a lock another process holds: a poll must not stall the services for the busy timeout.
+ */
+function probeWriteSucceeds(handle: DatabaseHandle): boolean {
+  const { sqlite } = handle;
+  if (handle.lock.held || sqlite.inTransaction) return false;
+  const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    sqlite.exec(
+      'BEGIN IMMEDIATE; CREATE TABLE gatehouse_readiness_probe (x); DROP TABLE gatehouse_readiness_probe; COMMIT',
+    );
+    return true;
+  } catch {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    return false;
+  } finally {
+    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+  }
 }

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
-import { databaseReady } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
 import { unauthorized } from '../http/errors.js';
 import { bearerToken, missingBearerMessage, secretsEqual } from '../http/secrets.js';
 import type { RevisionEvents } from '../store/engine/revision-events.js';
 import { allowApiOrigins } from '../http/api-cors.js';
-import { registerHealthRoutes } from '../http/health.js';
+import { databaseReadiness, registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrapSource } from '../http/ui.js';
 import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
@@ -66,7 +65,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     liveness: 'json',
     // The RAG index (FTS5 over chunks) is the gateway's vector store; the services exist by the time /readyz answers.
     checks: {
-      database: () => databaseReady(database),
+      database: databaseReadiness(plain, database),
       rag_index: () => plain.gateway.rag.ready(),
       // Usage rows a full disk refused wait in memory: the requests still succeed, their record does not.
       usage_log: () => plain.gateway.recorder.writable,

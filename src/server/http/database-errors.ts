@@ -23,6 +23,17 @@ export function isDatabaseDamaged(error: unknown): boolean {
   return /^SQLITE_(CORRUPT|NOTADB)(_|$)/.test(sqliteCode(error) ?? '');
 }
 
+/**
+ * The SQLite code of `error` when it says the database cannot be written or read until something
+ * changes (a full disk, a read-only or damaged file, an I/O error): what readiness reports until a
+ * probe write succeeds. A lock is not one: it passes by itself, and the lock watch handles it.
+ */
+export function databaseFailureCode(error: unknown): string | undefined {
+  const code = sqliteCode(error);
+  if (code === undefined) return undefined;
+  return isDatabaseUnwritable(error) || isDatabaseDamaged(error) || /^SQLITE_IOERR(_|$)/.test(code) ? code : undefined;
+}
+
 /** What a request on a damaged database is told; the fix is the operator's, so no retry helps. */
 const DAMAGED_DATABASE =
   'the database file (gatehouse.db in the data folder) is damaged, and this request could not be served from it: ' +

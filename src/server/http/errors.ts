@@ -9,6 +9,8 @@ export class AppError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly upstream: UpstreamErrorDetail | undefined;
   readonly headRevision: number | undefined;
+  /** On the store's 409 for a merge's moved source branch: the head that branch is at. */
+  readonly fromHeadRevision: number | undefined;
   /** The request field at fault, in OpenAI's notation (`tools[0].function.name`); see ErrorBody. */
   readonly param: string | null | undefined;
 
@@ -20,6 +22,7 @@ export class AppError extends Error {
       headers?: Record<string, string>;
       upstream?: UpstreamErrorDetail;
       headRevision?: number;
+      fromHeadRevision?: number;
       param?: string | null;
     } = {},
   ) {
@@ -30,12 +33,13 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     this.upstream = options.upstream;
     this.headRevision = options.headRevision;
+    this.fromHeadRevision = options.fromHeadRevision;
     this.param = options.param;
   }
 
   /** The JSON body for this error. */
   toBody(): ErrorBody {
-    const { type, message, status: code, upstream, headRevision, param } = this;
+    const { type, message, status: code, upstream, headRevision, fromHeadRevision, param } = this;
     return {
       error: {
         type,
@@ -44,6 +48,7 @@ export class AppError extends Error {
         ...(param === undefined ? {} : { param }),
         ...(upstream === undefined ? {} : { upstream }),
         ...(headRevision === undefined ? {} : { head_revision: headRevision }),
+        ...(fromHeadRevision === undefined ? {} : { from_head_revision: fromHeadRevision }),
       },
     };
   }
@@ -71,15 +76,20 @@ export function errorBody(type: ErrorType, message: string, code: number = ERROR
 /** Kinds of expected failure the services' domain errors carry; the HTTP edge maps each to a status. */
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden';
 
-/** The HTTP error for a service's expected failure of `kind`. */
-export function httpErrorFor(kind: DomainErrorKind, message: string, headRevision?: number): AppError {
+/** The HTTP error for a service's expected failure of `kind`; a conflict carries the heads it names. */
+export function httpErrorFor(
+  kind: DomainErrorKind,
+  message: string,
+  headRevision?: number,
+  fromHeadRevision?: number,
+): AppError {
   switch (kind) {
     case 'invalid':
       return badRequest(message);
     case 'not_found':
       return notFound(message);
     case 'conflict':
-      return new AppError('conflict_error', message, { headRevision });
+      return new AppError('conflict_error', message, { headRevision, fromHeadRevision });
     case 'too_large':
       return payloadTooLarge(message);
     case 'forbidden':

@@ -1,7 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import { databaseReady, type DatabaseHandle } from '../db/connection.js';
+import { databaseFailureCode } from './database-errors.js';
 
 /** A named readiness check: throws or returns false when the dependency is unavailable. */
 export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+/**
+ * The `database` check of a service on `handle`: every request the service answers with a failure of
+ * the database (a full disk, a damaged file) is noted on the handle, which both services share, so
+ * each reports the database unavailable until a probe write succeeds.
+ */
+export function databaseReadiness(app: FastifyInstance, handle: DatabaseHandle): ReadinessCheck {
+  app.addHook('onError', async (_request, _reply, error) => {
+    const code = databaseFailureCode(error);
+    if (code !== undefined) handle.noteFailure(code);
+  });
+  return () => databaseReady(handle);
+}
 
 /** Registers `/healthz` (liveness) and `/readyz` (every check passes, else 503 naming the failing one). */
 export function registerHealthRoutes(

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
-import { databaseReady } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
 import { allowOrigins } from '../http/cors.js';
-import { registerHealthRoutes } from '../http/health.js';
+import { databaseReadiness, registerHealthRoutes } from '../http/health.js';
 import { registerHttpMetrics } from '../http/http-metrics.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import type { RevisionEvents } from './engine/revision-events.js';
@@ -89,7 +88,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     authorizeStoreRequest(request, grant, verb);
   });
 
-  registerHealthRoutes(plain, { liveness: 'text', checks: { database: () => databaseReady(database) } });
+  registerHealthRoutes(plain, { liveness: 'text', checks: { database: databaseReadiness(plain, database) } });
   registerMetricsRoute(plain, registry);
   await app.register(storeRoutes, { database, registry, limits: config.store.limits, events: ctx.revisions });
   return plain;

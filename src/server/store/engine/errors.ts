@@ -6,12 +6,15 @@ export class StoreError extends Error {
   readonly kind: StoreErrorKind;
   /** On a moved branch head: the head it is at, so a client can rebase without reading it again. */
   readonly headRevision: number | undefined;
+  /** On a merge's moved source branch: the head it is at, so a client can merge it without reading it again. */
+  readonly fromHeadRevision: number | undefined;
 
-  constructor(kind: StoreErrorKind, message: string, headRevision?: number) {
+  constructor(kind: StoreErrorKind, message: string, headRevision?: number, fromHeadRevision?: number) {
     super(message);
     this.name = 'StoreError';
     this.kind = kind;
     this.headRevision = headRevision;
+    this.fromHeadRevision = fromHeadRevision;
   }
 }
 

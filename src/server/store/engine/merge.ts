@@ -4,7 +4,7 @@ import { boundedList } from './bounded-list.js';
 import { compareBytewise } from './bytewise.js';
 import { changeList } from './change-lists.js';
 import { rowsWithKeys } from './changes.js';
-import { conflictError, invalidError, notFoundError } from './errors.js';
+import { StoreError, conflictError, invalidError, notFoundError } from './errors.js';
 import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
@@ -101,9 +101,12 @@ function plannedChanges(ctx: EngineContext, plan: MergePlan): Omit<MergeResponse
 /** Refuses a merge whose source moved past the head the caller previewed (409, as a moved target is). */
 function checkExpectedSource(source: BranchRow, expected: number | null | undefined): void {
   if (expected == null || source.headRevision === expected) return;
-  throw conflictError(
+  throw new StoreError(
+    'conflict',
     `branch "${source.name}" is at revision ${source.headRevision}, not the expected_from_revision ${expected}: ` +
       `it moved since it was read; read it again and retry with expected_from_revision ${source.headRevision}`,
+    undefined,
+    source.headRevision,
   );
 }
 

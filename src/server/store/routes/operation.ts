@@ -57,7 +57,9 @@ export function runOperation<T>(
     return result;
   } catch (error) {
     metrics.observe(operation, 'error', (performance.now() - start) / 1000, 0);
-    throw error instanceof StoreError ? httpErrorFor(error.kind, error.message, error.headRevision) : error;
+    throw error instanceof StoreError
+      ? httpErrorFor(error.kind, error.message, error.headRevision, error.fromHeadRevision)
+      : error;
   }
 }
 
