@@ -448,7 +448,7 @@ export const restoreRequestSchema = strictFields({
 });
 
 /**
- * Gatehouse extension on revert and merge: work the write out and answer it, refusals included, and
+ * Gatehouse extension on revert, cherry-pick and merge: work the write out and answer it, refusals included, and
  * write nothing. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key`
  * fingerprint.
  */
@@ -474,6 +474,19 @@ export type RevertRequest = z.input<typeof revertRequestSchema>;
 export const revertResponseSchema = applyResponseSchema.extend(dryRunAnswer);
 /** Answer of a revert. */
 export type RevertResponse = z.infer<typeof revertResponseSchema>;
+
+/**
+ * POST /v1/cherry-pick (Gatehouse extension): make on the branch's head what one revision of the
+ * namespace (typically of another branch) changed. Its fields are revert's.
+ */
+export const cherryPickRequestSchema = revertRequestSchema;
+/** A cherry-pick request as sent by clients. */
+export type CherryPickRequest = z.input<typeof cherryPickRequestSchema>;
+
+/** Answer of a cherry-pick: apply's, marked when it was a dry run, as revert's. */
+export const cherryPickResponseSchema = revertResponseSchema;
+/** Answer of a cherry-pick. */
+export type CherryPickResponse = z.infer<typeof cherryPickResponseSchema>;
 
 /** POST /v1/merge (Gatehouse extension): three-way merge of another branch's head into the scope's branch. */
 export const mergeRequestSchema = strictFields({

@@ -1,10 +1,14 @@
 import type { ApplyResponse, RevertResponse } from '../../../shared/store-api.js';
-import { ancestry, reaches } from './ancestry.js';
-import { boundedList } from './bounded-list.js';
-import { compareBytewise } from './bytewise.js';
-import { changeList } from './change-lists.js';
-import { rowsWithKeys } from './changes.js';
 import { conflictError, notFoundError } from './errors.js';
+import {
+  commitReplay,
+  conflictingDocuments,
+  headReaches,
+  lastChangeOf,
+  planReplay,
+  previewReplay,
+  type ReplayOptions,
+} from './revision-replay.js';
 import {
   checkExpectedRevision,
   lookupScope,
@@ -14,14 +18,9 @@ import {
   type ScopeRows,
 } from './selectors.js';
 import type { BranchRow, ChangeRow, RevisionRow, StoreRepository } from './store-repository.js';
-import { commit, noop } from './writes.js';
 
 /** Options of a revert: the revision to undo, the message, the head expected. */
-export interface RevertOptions {
-  readonly revision: number;
-  readonly message: string;
-  readonly expectedRevision?: number | null;
-}
+export type RevertOptions = ReplayOptions;
 
 /**
  * Writes a revision that undoes what one revision reachable from the branch's head changed (as
@@ -31,9 +30,7 @@ export interface RevertOptions {
  */
 export function revert(ctx: EngineContext, scope: Scope, options: RevertOptions): ApplyResponse {
   const { rows, reverted, changes } = planRevertOf(ctx, scope, options);
-  if (changes.length === 0) return noop(rows);
-  const revision = commit(ctx, rows, changes, options.message || revertMessage(reverted));
-  return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
+  return commitReplay(ctx, rows, changes, () => options.message || revertMessage(reverted));
 }
 
 /**
@@ -42,9 +39,7 @@ export function revert(ctx: EngineContext, scope: Scope, options: RevertOptions)
  */
 export function previewRevert(ctx: EngineContext, scope: Scope, options: RevertOptions): RevertResponse {
   const { rows, changes } = planRevertOf(ctx, scope, options);
-  if (changes.length === 0) return { ...noop(rows), dry_run: true };
-  const list = changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes);
-  return { revision: rows.head, noop: false, ...list, dry_run: true };
+  return previewReplay(ctx, rows, changes);
 }
 
 /** Checks a revert's request and plans it; every refusal (404, 409 and conflicts) is thrown here. */
@@ -56,7 +51,7 @@ function planRevertOf(
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, options.expectedRevision);
   const { branch, reverted } = reachableRevision(ctx.repo, rows, options.revision);
-  const { changes, conflicts } = planRevert(ctx.repo, branch, ctx.repo.changeRowsOf(branch.namespaceId, reverted.id));
+  const { changes, conflicts } = planReplay(ctx.repo, branch, reverted, 'back');
   if (conflicts.length > 0) throw revertConflict(ctx.repo, rows, branch, reverted, conflicts);
   return { rows, reverted, changes };
 }
@@ -73,7 +68,7 @@ function reachableRevision(
       `revision ${revision} is not in the history of ${where}: the namespace has no branch "${rows.scope.branch}"`,
     );
   const row = repo.revision(rows.namespace.id, revision);
-  if (!row || !reaches(ancestry(repo, rows.branch), row.branchId, revision)) {
+  if (!row || !headReaches(repo, rows.branch, row)) {
     const why = row === undefined ? removedNote(rows.namespace, revision) : mergedNote(repo, rows.branch, row);
     throw notFoundError(`revision ${revision} is not in the history of ${where}${why}`);
   }
@@ -95,46 +90,16 @@ function mergedNote(repo: StoreRepository, branch: BranchRow, row: RevisionRow):
   );
 }
 
-/** A document the reverted revision changed that has another content now: the head's content by id. */
-interface RevertConflict {
-  readonly keyId: number;
-}
-
-/** The changes that undo `reverted` on the branch's head, and the documents that changed again since. */
-function planRevert(
-  repo: StoreRepository,
-  branch: BranchRow,
-  reverted: readonly ChangeRow[],
-): { changes: ChangeRow[]; conflicts: RevertConflict[] } {
-  const changes: ChangeRow[] = [];
-  const conflicts: RevertConflict[] = [];
-  for (const change of reverted) {
-    const now = repo.headBlob(branch.id, change.keyId) ?? null;
-    // Already undone (reverted before, or changed back by hand): nothing to do for this document.
-    if (now === change.beforeBlob) continue;
-    if (now !== change.afterBlob) {
-      conflicts.push({ keyId: change.keyId });
-      continue;
-    }
-    const type = change.beforeBlob === null ? 2 : now === null ? 0 : 1;
-    changes.push({ keyId: change.keyId, type, beforeBlob: now, afterBlob: change.beforeBlob });
-  }
-  return { changes, conflicts };
-}
-
 /** 409 naming the documents that changed again since the reverted revision, and the revision that did. */
 function revertConflict(
   repo: StoreRepository,
   rows: ScopeRows,
   branch: BranchRow,
   reverted: RevisionRow,
-  conflicts: readonly RevertConflict[],
+  conflicts: readonly number[],
 ): Error {
-  const keyed = conflicts
-    .map(({ keyId }) => ({ keyId, key: repo.keyText(keyId) }))
-    .sort((a, b) => compareBytewise(a.key, b.key));
-  const list = boundedList(keyed, ({ keyId, key }) => {
-    const last = repo.revisionPageTouching(branch.id, keyId, Number.MAX_SAFE_INTEGER, 1)[0];
+  const list = conflictingDocuments(repo, conflicts, (keyId, key) => {
+    const last = lastChangeOf(repo, branch, keyId);
     const since = last && last.id > reverted.id ? `changed again in revision ${last.id}` : 'changed again since';
     return `${JSON.stringify(key)} (${since})`;
   });

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type {
   ApplyResponse,
+  CherryPickResponse,
   DiffResponse,
   DocumentInput,
   LogEntry,
@@ -9,6 +10,7 @@ import type {
   RevertResponse,
   StateResponse,
 } from '../../../shared/store-api.js';
+import { cherryPick, previewCherryPick, type CherryPickOptions } from './cherry-pick.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
 import { StateCache } from './state-cache.js';
@@ -17,6 +19,7 @@ import { notFoundError } from './errors.js';
 import { merge, previewMerge, type MergeOptions } from './merge.js';
 import * as reads from './reads.js';
 import { previewRevert, revert, type RevertOptions } from './revert.js';
+import type { ReplayOptions } from './revision-replay.js';
 import * as stateReads from './state-reads.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type Scope, type StoreLimits } from './selectors.js';
@@ -249,13 +252,15 @@ export class StoreEngine {
    * `dryRun`, answers what it would write, in a read transaction, and writes nothing.
    */
   revert(scope: ScopeLike, options: Partial<RevertOptions> = {}, dryRun = false): RevertResponse {
-    const full = {
-      revision: options.revision ?? 0,
-      message: options.message ?? '',
-      expectedRevision: options.expectedRevision,
-    };
-    if (dryRun) return this.read(() => previewRevert(this.ctx, normaliseScope(scope), full));
-    return this.writeRevision(scope, (normal) => revert(this.ctx, normal, full));
+    return this.replay(scope, options, dryRun, previewRevert, revert);
+  }
+
+  /**
+   * Makes on the branch's head what one revision of the namespace changed, as a new revision (`git
+   * cherry-pick`). With `dryRun`, answers what it would write, in a read transaction, and writes nothing.
+   */
+  cherryPick(scope: ScopeLike, options: Partial<CherryPickOptions> = {}, dryRun = false): CherryPickResponse {
+    return this.replay(scope, options, dryRun, previewCherryPick, cherryPick);
   }
 
   /**
@@ -345,6 +350,23 @@ export class StoreEngine {
   /** Resolves once no content sweep is running. */
   contentSwept(): Promise<void> {
     return this.sweeper.whenIdle();
+  }
+
+  /** Runs a revert or cherry-pick, or with `dryRun` its preview in a read transaction. */
+  private replay<T extends ApplyResponse>(
+    scope: ScopeLike,
+    options: Partial<ReplayOptions>,
+    dryRun: boolean,
+    preview: (ctx: EngineContext, scope: Scope, options: ReplayOptions) => T,
+    write: (ctx: EngineContext, scope: Scope, options: ReplayOptions) => T,
+  ): T {
+    const full = {
+      revision: options.revision ?? 0,
+      message: options.message ?? '',
+      expectedRevision: options.expectedRevision,
+    };
+    if (dryRun) return this.read(() => preview(this.ctx, normaliseScope(scope), full));
+    return this.writeRevision(scope, (normal) => write(this.ctx, normal, full));
   }
 
   /** Runs a write of the scope's branch in a transaction, then publishes its new revision (none for a no-op). */

@@ -16,7 +16,7 @@ import { mergeRoutes } from './merge.routes.js';
 import { namespaceRoutes } from './namespaces.routes.js';
 import type { StoreRouteDeps } from './operation.js';
 import { restoreRoutes } from './restore.routes.js';
-import { revertRoutes } from './revert.routes.js';
+import { replayRoutes } from './replay.routes.js';
 import { rollbackRoutes } from './rollback.routes.js';
 import { stateRoutes } from './state.routes.js';
 import { tokenRoutes } from './token.routes.js';
@@ -57,7 +57,7 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
   await app.register(rollbackRoutes, deps);
   await app.register(branchRoutes, deps);
   await app.register(restoreRoutes, deps);
-  await app.register(revertRoutes, deps);
+  await app.register(replayRoutes, deps);
   await app.register(mergeRoutes, deps);
   await app.register(gcRoutes, deps);
   await app.register(namespaceRoutes, deps);
