@@ -3,6 +3,7 @@ import { looksLikeSecret, SECRET_NOT_NAME } from './variable-name.js';
 import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import {
   limitStatusSchema,
+  listPageQuery,
   metadataInputSchema,
   principalFilter,
   principalIdSchema,
@@ -118,6 +119,11 @@ export const apiKeyUpdateSchema = keyLimitsSchema
 /** Body of a key update. */
 export type ApiKeyUpdate = z.infer<typeof apiKeyUpdateSchema>;
 
+/** Whether a key can be used: `active`, or `expired` or `revoked`. */
+export const apiKeyStatusSchema = z.enum(['active', 'expired', 'revoked']);
+/** A key's status. */
+export type ApiKeyStatus = z.infer<typeof apiKeyStatusSchema>;
+
 /** A key as the admin API shows it: never the secret, only its first characters. */
 export const apiKeyRecordSchema = z.object({
   id: z.string(),
@@ -141,7 +147,7 @@ export const apiKeyRecordSchema = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
-  status: z.enum(['active', 'expired', 'revoked']),
+  status: apiKeyStatusSchema,
   /** Single sign-on: the OpenID issuer and subject the key was issued to (null for admin-issued keys). */
   issuer: z.string().nullable(),
   subject: z.string().nullable(),
@@ -187,10 +193,12 @@ export const apiKeyListQuerySchema = queryParams({
   /** Keys issued through this OpenID issuer only. */
   issuer: queryFilter.optional(),
   include_revoked: z.enum(['true', 'false']).optional(),
-  /** A page of at most this many (every key when absent). */
-  limit: queryInteger(1, 1000).optional(),
-  /** The `next_cursor` of the previous page: the id of its last key. */
-  after: z.string().min(1).max(200).optional(),
+  /** Keys of this status only; `revoked` lists revoked keys without `include_revoked`. */
+  status: apiKeyStatusSchema.optional(),
+  /** Keys whose name holds this text, in any case of A-Z (as the Keys screen's filter finds a name). */
+  name: queryFilter.optional(),
+  /** A page of at most `limit` keys (every key when absent) after `after`, the id of the previous page's last key. */
+  ...listPageQuery(200),
 });
 
 /** `GET /internal/api-keys` answer: newest first; `next_cursor` is the `after` of the next page (null on the last). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryFilter, queryParams } from './query-params.js';
+import { queryFilter, queryInteger, queryParams } from './query-params.js';
 
 /**
  * Schemas of users, teams and limits in the admin API (`/internal/users`, `/internal/teams`, the
@@ -224,9 +224,24 @@ export const userRecordSchema = limitFieldsSchema.extend({
 /** A user record. */
 export type UserRecord = z.infer<typeof userRecordSchema>;
 
-/** `GET /internal/teams` answer. */
-export const teamListSchema = z.object({ data: z.array(teamRecordSchema) });
-/** `GET /internal/users` answer. */
-export const userListSchema = z.object({ data: z.array(userRecordSchema) });
-/** `GET /internal/users` query. */
-export const userListQuerySchema = queryParams({ team: principalFilter.optional() });
+/**
+ * Paging of an admin list: at most `limit` records (every one when absent), after `after`, the previous
+ * page's `next_cursor` (the id of its last record, or the key of its last document).
+ */
+export const listPageQuery = (cursorMaxLength: number) => ({
+  limit: queryInteger(1, 1000).optional(),
+  after: z.string().min(1).max(cursorMaxLength).optional(),
+});
+
+/** `GET /internal/teams` query: pages by id. */
+export const teamListQuerySchema = queryParams(listPageQuery(200));
+/** `GET /internal/teams` answer: by id (bytewise); `next_cursor` is the `after` of the next page (null on the last). */
+export const teamListSchema = z.object({ data: z.array(teamRecordSchema), next_cursor: z.string().nullable() });
+/** A list of teams. */
+export type TeamList = z.infer<typeof teamListSchema>;
+/** `GET /internal/users` answer: by id (bytewise), with `next_cursor` as the teams'. */
+export const userListSchema = z.object({ data: z.array(userRecordSchema), next_cursor: z.string().nullable() });
+/** A list of users. */
+export type UserList = z.infer<typeof userListSchema>;
+/** `GET /internal/users` query: one team's users only, and pages by id. */
+export const userListQuerySchema = queryParams({ team: principalFilter.optional(), ...listPageQuery(200) });

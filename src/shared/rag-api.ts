@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryParams } from './query-params.js';
 import { pageLimitSchema } from './gateway-api.js';
-import { apiKeyIdSchema, principalIdSchema } from './principals-api.js';
+import { apiKeyIdSchema, listPageQuery, principalIdSchema } from './principals-api.js';
 import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.js';
 
 /**
@@ -156,8 +156,13 @@ export const ragDocumentPutAnswerSchema = ragDocumentSchema.extend({ change: rag
 /** An ingested document with what the ingest did. */
 export type RagDocumentPutAnswer = z.infer<typeof ragDocumentPutAnswerSchema>;
 
-/** `GET /internal/rag/collections/:name/documents` answer. */
-export const ragDocumentListSchema = z.object({ data: z.array(ragDocumentSchema) });
+/** `GET /internal/rag/collections/:name/documents` query: pages by document key (`after`: the last key of the previous page). */
+export const ragDocumentListQuerySchema = queryParams(listPageQuery(MAX_KEY_LENGTH));
+
+/** `GET /internal/rag/collections/:name/documents` answer: by key; `next_cursor` is the `after` of the next page (null on the last). */
+export const ragDocumentListSchema = z.object({ data: z.array(ragDocumentSchema), next_cursor: z.string().nullable() });
+/** A list of documents. */
+export type RagDocumentList = z.infer<typeof ragDocumentListSchema>;
 
 /** A chunk as shown to admins and cited to callers. */
 export const ragChunkSchema = z.object({

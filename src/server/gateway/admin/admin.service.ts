@@ -4,6 +4,7 @@ import type {
   ApiKeyList,
   ApiKeyRecord,
   ApiKeyRotate,
+  ApiKeyStatus,
   ApiKeyUpdate,
   DeploymentList,
   DeploymentsUpdate,
@@ -29,6 +30,26 @@ import type { GatewayEventBus } from '../traffic/event-bus.js';
 /** Who performed an admin action, for the audit trail. */
 export interface AdminActor {
   readonly requestId: string;
+}
+
+/** Which page of an admin list: at most `limit` records (all when absent) after the cursor `after`. */
+export interface ListPage {
+  readonly limit?: number;
+  readonly after?: string;
+}
+
+/**
+ * A page of at most `limit` rows (all when absent) and the `next_cursor` after it (null on the last).
+ * `read` is asked for one row more than the page holds, which tells whether another page follows.
+ */
+export function readPage<Row>(
+  limit: number | undefined,
+  read: (limit: number | undefined) => Row[],
+  cursorOf: (row: Row) => string,
+): { readonly rows: Row[]; readonly nextCursor: string | null } {
+  const rows = read(limit === undefined ? undefined : limit + 1);
+  const page = limit === undefined ? rows : rows.slice(0, limit);
+  return { rows: page, nextCursor: rows.length > page.length ? cursorOf(page[page.length - 1]!) : null };
 }
 
 const MASTER = 'master';
@@ -81,30 +102,36 @@ export class AdminService {
    * Keys, never their secrets, newest first: all of them, or a page of `limit` after the key `after`
    * with the cursor of the next page (null on the last).
    */
-  listKeys(filter: {
-    user?: string;
-    team?: string;
-    issuer?: string;
-    includeRevoked: boolean;
-    limit?: number;
-    after?: string;
-  }): ApiKeyList {
+  listKeys(
+    filter: ListPage & {
+      user?: string;
+      team?: string;
+      issuer?: string;
+      includeRevoked: boolean;
+      status?: ApiKeyStatus;
+      name?: string;
+    },
+  ): ApiKeyList {
     const after = filter.after === undefined ? undefined : this.keys.get(filter.after);
     if (filter.after !== undefined && after === undefined)
       throw new GatewayError('invalid', `after: no API key with id '${filter.after}' (send the next_cursor of a page)`);
-    // One more than asked: whether another page follows. A user or team an older version stored
-    // decomposed is found by the composed id the filter arrives as.
-    const rows = this.keys.list({
-      ...this.withStoredOwners(filter),
-      after,
-      limit: filter.limit === undefined ? undefined : filter.limit + 1,
-    });
-    const page = filter.limit === undefined ? rows : rows.slice(0, filter.limit);
+    // One time for the filter and the records, so a key listed as active shows as active.
     const now = Date.now();
-    return {
-      data: page.map((row) => this.view(row, now)),
-      next_cursor: rows.length > page.length ? page[page.length - 1]!.id : null,
-    };
+    const { status, name, ...owners } = filter;
+    // A user or team an older version stored decomposed is found by the composed id the filter arrives as.
+    const page = readPage(
+      filter.limit,
+      (limit) =>
+        this.keys.list({
+          ...this.withStoredOwners(owners),
+          status: status === undefined ? undefined : { is: status, now },
+          nameContains: name,
+          after,
+          limit,
+        }),
+      (row) => row.id,
+    );
+    return { data: page.rows.map((row) => this.view(row, now)), next_cursor: page.nextCursor };
   }
 
   /** One key. */

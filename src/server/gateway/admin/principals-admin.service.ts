@@ -1,8 +1,10 @@
 import type {
   TeamCreate,
+  TeamList,
   TeamRecord,
   TeamUpdate,
   UserCreate,
+  UserList,
   UserRecord,
   UserUpdate,
 } from '../../../shared/principals-api.js';
@@ -19,7 +21,7 @@ import type { TeamRow, UserRow } from '../principals/principals.repository.js';
 import type { PrincipalsService } from '../principals/principals.service.js';
 import { fieldChanges, teamFields, userFields } from '../principals/principal-fields.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
-import type { AdminActor } from './admin.service.js';
+import { readPage, type AdminActor, type ListPage } from './admin.service.js';
 import { recordAction } from '../accounting/record-action.js';
 
 const NONE = { requests: 0, tokens: 0, cost_usd: 0 };
@@ -38,14 +40,23 @@ export class PrincipalsAdmin {
     private readonly teamData: { readonly responses: ResponsesService; readonly cache: ResponseCache },
   ) {}
 
-  teams(): TeamRecord[] {
+  /** Teams by id (bytewise): every one, or a page and the cursor of the next. */
+  teams(page: ListPage): TeamList {
     const spend = this.today('team');
     const keys = this.principals.keyCounts().teams;
     const users = new Map<string, number>();
     for (const user of this.principals.users()) if (user.team) users.set(user.team, (users.get(user.team) ?? 0) + 1);
-    return this.principals
-      .teams()
-      .map((team) => this.teamView(team, users.get(team.id) ?? 0, keys.get(team.id) ?? 0, spend.get(team.id)));
+    const { rows, nextCursor } = readPage(
+      page.limit,
+      (limit) => this.principals.teamPage({ after: page.after, limit }),
+      (team) => team.id,
+    );
+    return {
+      data: rows.map((team) =>
+        this.teamView(team, users.get(team.id) ?? 0, keys.get(team.id) ?? 0, spend.get(team.id)),
+      ),
+      next_cursor: nextCursor,
+    };
   }
 
   team(sent: string): TeamRecord {
@@ -56,10 +67,19 @@ export class PrincipalsAdmin {
     return this.teamView(row, this.principals.users(id).length, keys, this.today('team').get(id));
   }
 
-  users(team?: string): UserRecord[] {
+  /** Users (of `team`, when given) by id (bytewise): every one, or a page and the cursor of the next. */
+  users(team: string | undefined, page: ListPage): UserList {
     const spend = this.today('user');
     const keys = this.principals.keyCounts().users;
-    return this.principals.users(team).map((user) => this.userView(user, keys.get(user.id) ?? 0, spend.get(user.id)));
+    const { rows, nextCursor } = readPage(
+      page.limit,
+      (limit) => this.principals.userPage(team, { after: page.after, limit }),
+      (user) => user.id,
+    );
+    return {
+      data: rows.map((user) => this.userView(user, keys.get(user.id) ?? 0, spend.get(user.id))),
+      next_cursor: nextCursor,
+    };
   }
 
   user(sent: string): UserRecord {

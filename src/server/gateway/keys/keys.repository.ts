@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { ApiKeyStatus } from '../../../shared/gateway-api.js';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys } from '../../db/schema/gateway.js';
+import { assertNever } from '../formats/ir.js';
 
 /** A stored key row. */
 export type ApiKeyRow = typeof gatewayApiKeys.$inferSelect;
@@ -29,6 +31,10 @@ export interface ApiKeyFilter {
   readonly team?: string;
   readonly issuer?: string;
   readonly includeRevoked: boolean;
+  /** Keys of this status at `now` only, as keyStatus judges it (revoked ones whatever `includeRevoked`). */
+  readonly status?: { readonly is: ApiKeyStatus; readonly now: number };
+  /** Keys whose name holds this text, ignoring the case of A-Z (SQLite's lower()). */
+  readonly nameContains?: string;
   /** At most this many (all when absent), after the key `after` in the list's order. */
   readonly limit?: number;
   readonly after?: ApiKeyRow;
@@ -115,7 +121,11 @@ export class KeysRepository {
       filter.user !== undefined ? eq(gatewayApiKeys.ownerUser, filter.user) : undefined,
       filter.team !== undefined ? eq(gatewayApiKeys.team, filter.team) : undefined,
       filter.issuer !== undefined ? eq(gatewayApiKeys.issuer, filter.issuer) : undefined,
-      filter.includeRevoked ? undefined : isNull(gatewayApiKeys.revokedAt),
+      filter.includeRevoked || filter.status !== undefined ? undefined : isNull(gatewayApiKeys.revokedAt),
+      filter.status === undefined ? undefined : withStatus(filter.status.is, filter.status.now),
+      filter.nameContains === undefined
+        ? undefined
+        : sql`instr(lower(${gatewayApiKeys.name}), lower(${filter.nameContains})) > 0`,
       filter.after === undefined ? undefined : olderThan(filter.after),
     ].filter((c) => c !== undefined);
     const query = this.db
@@ -156,4 +166,19 @@ function olderThan(key: ApiKeyRow) {
     lt(gatewayApiKeys.createdAt, key.createdAt),
     and(eq(gatewayApiKeys.createdAt, key.createdAt), lt(gatewayApiKeys.id, key.id)),
   );
+}
+
+/** Keys whose status at `now` is `status` (see keyStatus: revoked first, then expired). */
+function withStatus(status: ApiKeyStatus, now: number) {
+  const { revokedAt, expiresAt } = gatewayApiKeys;
+  switch (status) {
+    case 'revoked':
+      return isNotNull(revokedAt);
+    case 'expired':
+      return and(isNull(revokedAt), lte(expiresAt, now));
+    case 'active':
+      return and(isNull(revokedAt), or(isNull(expiresAt), gt(expiresAt, now)));
+    default:
+      return assertNever(status, 'key status');
+  }
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys, gatewayTeams, gatewayUsers } from '../../db/schema/gateway.js';
 
@@ -11,18 +11,39 @@ export type TeamPatch = Partial<Omit<TeamRow, 'id' | 'createdAt'>>;
 /** Columns a user update may change. */
 export type UserPatch = Partial<Omit<UserRow, 'id' | 'createdAt'>>;
 
+/** Which records of a list by id: those after `after`, at most `limit` of them (all when absent). */
+export interface IdPage {
+  readonly after?: string;
+  readonly limit?: number;
+}
+
 /** SQL of users and teams. */
 export class PrincipalsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Every team, by id. */
-  teams(): TeamRow[] {
-    return this.db.select().from(gatewayTeams).orderBy(asc(gatewayTeams.id)).all();
+  /** Teams by id, bytewise (SQLite's binary order of text): every one, or a page. */
+  teams(page: IdPage = {}): TeamRow[] {
+    const query = this.db
+      .select()
+      .from(gatewayTeams)
+      .where(page.after === undefined ? undefined : gt(gatewayTeams.id, page.after))
+      .orderBy(asc(gatewayTeams.id));
+    return page.limit === undefined ? query.all() : query.limit(page.limit).all();
   }
 
-  /** Every user, by id. */
-  users(): UserRow[] {
-    return this.db.select().from(gatewayUsers).orderBy(asc(gatewayUsers.id)).all();
+  /** Users by id, bytewise: every one, or those of `team`, or a page of either. */
+  users(page: IdPage & { readonly team?: string } = {}): UserRow[] {
+    const query = this.db
+      .select()
+      .from(gatewayUsers)
+      .where(
+        and(
+          page.team === undefined ? undefined : eq(gatewayUsers.team, page.team),
+          page.after === undefined ? undefined : gt(gatewayUsers.id, page.after),
+        ),
+      )
+      .orderBy(asc(gatewayUsers.id));
+    return page.limit === undefined ? query.all() : query.limit(page.limit).all();
   }
 
   insertTeam(row: TeamRow): TeamRow {

@@ -1,6 +1,6 @@
 import type { TeamCreate, TeamUpdate, UserCreate, UserUpdate } from '../../../shared/principals-api.js';
 import { GatewayError } from '../gateway-error.js';
-import type { PrincipalsRepository, TeamPatch, TeamRow, UserPatch, UserRow } from './principals.repository.js';
+import type { IdPage, PrincipalsRepository, TeamPatch, TeamRow, UserPatch, UserRow } from './principals.repository.js';
 
 type LimitFields = Pick<
   TeamRow,
@@ -95,6 +95,16 @@ export class PrincipalsService {
   users(team?: string): UserRow[] {
     const all = [...this.usersById.values()].sort((a, b) => a.id.localeCompare(b.id));
     return team === undefined ? all : all.filter((user) => user.team === team);
+  }
+
+  /** Teams as the admin list pages them: from the database, by id (bytewise). */
+  teamPage(page: IdPage): TeamRow[] {
+    return this.repository.teams(page);
+  }
+
+  /** Users (of `team`, when given) as the admin list pages them: from the database, by id (bytewise). */
+  userPage(team: string | undefined, page: IdPage): UserRow[] {
+    return this.repository.users({ ...page, team });
   }
 
   createTeam(input: TeamCreate): TeamRow {

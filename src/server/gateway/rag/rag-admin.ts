@@ -4,15 +4,17 @@ import type {
   RagCollectionCreate,
   RagCollectionUpdate,
   RagDocumentInput,
+  RagDocumentList,
   RagDocumentPutAnswer,
   RagSyncResult,
 } from '../../../shared/rag-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
 import { changesNothing, recordAction } from '../accounting/record-action.js';
-import type { AdminActor } from '../admin/admin.service.js';
+import { readPage, type AdminActor, type ListPage } from '../admin/admin.service.js';
 import { GatewayError } from '../gateway-error.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
+import { documentView } from './rag-index.js';
 import type { RagService } from './rag.service.js';
 
 /** What an audit event says of a collection: who may read it and what it follows (never its documents' text). */
@@ -56,6 +58,17 @@ export class RagAdmin {
     const before = this.rag.index.get(name);
     this.rag.index.delete(name);
     this.record(actor, 'rag.collection.delete', name, { ...described(before), documents: before.documents });
+  }
+
+  /** A collection's documents by key: every one, or a page and the cursor of the next (404 for no such collection). */
+  documents(name: string, page: ListPage): RagDocumentList {
+    this.rag.index.row(name);
+    const { rows, nextCursor } = readPage(
+      page.limit,
+      (limit) => this.rag.index.repository.documents(name, { after: page.after, limit }),
+      (document) => document.key,
+    );
+    return { data: rows.map(documentView), next_cursor: nextCursor };
   }
 
   async ingest(name: string, input: RagDocumentInput, actor: AdminActor): Promise<RagDocumentPutAnswer> {

@@ -63,7 +63,8 @@ function collectionView(row: CollectionStats, sourceWarning: RagIndexOptions['so
   };
 }
 
-function documentView(row: DocumentRow): RagDocument {
+/** A document as the admin API shows it. */
+export function documentView(row: DocumentRow): RagDocument {
   return {
     id: row.id,
     collection: row.collection,

@@ -62,6 +62,12 @@ export interface ChunkPage {
   readonly limit: number;
 }
 
+/** Which documents of a list: those after the key `after`, at most `limit` of them (all when absent). */
+export interface DocumentPage {
+  readonly after?: string;
+  readonly limit?: number;
+}
+
 /** A chunk to insert. */
 export interface NewChunk {
   readonly ordinal: number;
@@ -191,9 +197,23 @@ export class RagRepository {
     return this.stmt('DELETE FROM rag_collections WHERE name = ?').run(name).changes > 0;
   }
 
-  /** Documents of a collection, by key. */
-  documents(collection: string): DocumentRow[] {
-    return this.stmt(`${DOCUMENT_SELECT} WHERE d.collection = ? ORDER BY d.key`).all(collection) as DocumentRow[];
+  /**
+   * Documents of a collection by key: every one, or at most `limit` after the key `after` (a range of
+   * the (collection, key) index, so a late page costs what the first does).
+   */
+  documents(collection: string, page: DocumentPage = {}): DocumentRow[] {
+    // LIMIT -1: no limit.
+    const limit = page.limit ?? -1;
+    if (page.after === undefined)
+      return this.stmt(`${DOCUMENT_SELECT} WHERE d.collection = ? ORDER BY d.key LIMIT ?`).all(
+        collection,
+        limit,
+      ) as DocumentRow[];
+    return this.stmt(`${DOCUMENT_SELECT} WHERE d.collection = ? AND d.key > ? ORDER BY d.key LIMIT ?`).all(
+      collection,
+      page.after,
+      limit,
+    ) as DocumentRow[];
   }
 
   /** A collection's document by key, or undefined. */

@@ -35,11 +35,20 @@ export const apiKeysRoutes: FastifyPluginAsync = async (app) => {
       const cursorProblem =
         request.query.after === undefined ? undefined : secretAsId(request.query.after, masterKey, 'key');
       if (cursorProblem !== undefined) throw new GatewayError('invalid', `after: ${cursorProblem}`);
+      const { status, include_revoked: includeRevoked } = request.query;
+      // Answering nothing would read as "no key is revoked".
+      if (status === 'revoked' && includeRevoked === 'false')
+        throw new GatewayError(
+          'invalid',
+          'status: revoked keys are what include_revoked=false leaves out; send one of the two',
+        );
       return admin.listKeys({
         user: request.query.user,
         team: request.query.team,
         issuer: request.query.issuer,
-        includeRevoked: request.query.include_revoked === 'true',
+        includeRevoked: includeRevoked === 'true',
+        status,
+        name: request.query.name,
         limit: request.query.limit,
         after: request.query.after,
       });

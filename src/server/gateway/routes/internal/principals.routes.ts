@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '../../../../shared/gateway-api.js';
 import {
   teamCreateSchema,
+  teamListQuerySchema,
   teamListSchema,
   teamRecordSchema,
   teamUpdateSchema,
@@ -20,7 +21,11 @@ export const principalsRoutes: FastifyPluginAsync = async (app) => {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const actor = (request: { id: string }) => ({ requestId: request.id });
 
-  typed.get('/teams', { schema: { response: { 200: teamListSchema } } }, async () => ({ data: admin.teams() }));
+  typed.get(
+    '/teams',
+    { schema: { querystring: teamListQuerySchema, response: { 200: teamListSchema } } },
+    async (request) => admin.teams(request.query),
+  );
   typed.post(
     '/teams',
     { schema: { body: teamCreateSchema, response: { 201: teamRecordSchema } } },
@@ -58,7 +63,10 @@ export const principalsRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/users',
     { schema: { querystring: userListQuerySchema, response: { 200: userListSchema } } },
-    async (request) => ({ data: admin.users(request.query.team) }),
+    async (request) => {
+      const { team, ...page } = request.query;
+      return admin.users(team, page);
+    },
   );
   typed.post(
     '/users',

@@ -9,6 +9,7 @@ import {
   ragCollectionSchema,
   ragCollectionUpdateSchema,
   ragDocumentInputSchema,
+  ragDocumentListQuerySchema,
   ragDocumentListSchema,
   ragDocumentParamsSchema,
   ragDocumentPutAnswerSchema,
@@ -73,8 +74,14 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
 
   typed.get(
     '/rag/collections/:name/documents',
-    { schema: { params: ragCollectionParamsSchema, response: { 200: ragDocumentListSchema } } },
-    async (request) => ({ data: index.documents(request.params.name) }),
+    {
+      schema: {
+        params: ragCollectionParamsSchema,
+        querystring: ragDocumentListQuerySchema,
+        response: { 200: ragDocumentListSchema },
+      },
+    },
+    async (request) => ragAdmin.documents(request.params.name, request.query),
   );
 
   typed.post(
