@@ -3,6 +3,12 @@ import type { RunningServers } from './start.js';
 /** How long closing may take once the requests still running were ended. */
 const CUT_GRACE_MS = 5000;
 
+/**
+ * How long the gateway's requests ended at shutdown have to send what ends them (a stream's error
+ * event, a 503) before their connections are cut: a client that reads them is gone by then.
+ */
+const ENDING_GRACE_MS = 1000;
+
 /** How the servers are closed: to a deadline, then with the requests still running ended. */
 export interface DeadlineClose {
   /** Ends the requests still running now (a second signal, a second quit). */
@@ -11,13 +17,15 @@ export interface DeadlineClose {
 
 /**
  * Stops accepting, lets requests in flight finish, closes the database, then `exit(0)`. Requests
- * still running after `timeoutMs`, or when {@link DeadlineClose.cutNow} is called, are ended: each
- * is accounted as its client leaving and the database is still closed, not abandoned mid-batch; the
- * exit status is then 1. A last deadline covers a close that hangs even so. Shared by the headless
- * server's signals and the desktop app's quit, which must never leave the data folder held.
+ * still running after `timeoutMs`, or when {@link DeadlineClose.cutNow} is called, are ended: the
+ * gateway's tell their clients it is shutting down (a stream's error event in its format, a 503) and
+ * are accounted as 503, then every connection still open is cut; the database is still closed, not
+ * abandoned mid-batch, and the exit status is 1. A last deadline covers a close that hangs even so.
+ * Shared by the headless server's signals and the desktop app's quit, which must never leave the
+ * data folder held.
  */
 export function closeToDeadline(
-  servers: Pick<RunningServers, 'close' | 'cutConnections'>,
+  servers: Pick<RunningServers, 'close' | 'cutConnections' | 'gateway'>,
   timeoutMs: number,
   exit: (code: number) => void,
 ): DeadlineClose {
@@ -26,7 +34,9 @@ export function closeToDeadline(
     if (cut) return;
     cut = true;
     process.stderr.write(`gatehouse: ${why}; ending the requests still running\n`);
-    servers.cutConnections();
+    const inFlight = servers.gateway.gateway.inFlight;
+    inFlight.shutDown();
+    void inFlight.settled(ENDING_GRACE_MS).then(() => servers.cutConnections());
     setTimeout(() => {
       process.stderr.write(`gatehouse: could not close within ${CUT_GRACE_MS} ms of ending requests; exiting\n`);
       exit(1);

@@ -65,7 +65,7 @@ function expectClosedWithCutRow(dataDir: string): void {
   const db = new Database(join(dataDir, 'gatehouse.db'), { readonly: true });
   cleanups.push(() => db.close());
   const rows = db.prepare('select status, error_type, model from gateway_usage').all();
-  expect(rows).toEqual([{ status: 499, error_type: 'client_closed', model: 'slow' }]);
+  expect(rows).toEqual([{ status: 503, error_type: 'service_unavailable', model: 'slow' }]);
 }
 
 describe('a stream still running at shutdown', () => {

@@ -12,6 +12,8 @@ import type { EmitterSignal } from '../providers/types.js';
  */
 export class ClientWatch implements EmitterSignal {
   aborted = false;
+  /** The gateway is shutting down and ended this request itself: a server-side end, not the client's. */
+  shuttingDown = false;
   #closed = false;
   #listeners: Array<() => void> = [];
 
@@ -35,6 +37,15 @@ export class ClientWatch implements EmitterSignal {
     const index = this.#listeners.indexOf(listener);
     if (index !== -1) this.#listeners.splice(index, 1);
     return this;
+  }
+
+  /**
+   * Ends the request because the gateway is shutting down: the upstream call is cancelled as for a
+   * client that left, while the client, still there, gets the shutdown error (see the respond stage).
+   */
+  shutDown(): void {
+    this.shuttingDown = true;
+    this.abort();
   }
 
   /** Cancels the upstream call (once). */

@@ -16,7 +16,8 @@ import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
 import { screenAnswer } from '../guardrails/policy/answer-policy.js';
 import { jsonBody } from '../traffic/traffic-log.js';
 import { LOOP_MARK_HEADER } from '../providers/upstream-pools.js';
-import { forbidden, type AppError } from '../../http/errors.js';
+import { AppError, forbidden } from '../../http/errors.js';
+import { SHUTTING_DOWN_MESSAGE } from '../formats/stream-error.js';
 import { ClientWatch } from './client-connection.js';
 import type { GatewayServices } from './gateway-services.js';
 import { contextOf, type Endpoint, type RequestContext } from './request-context.js';
@@ -63,7 +64,6 @@ export interface InferenceEndpoint {
  */
 export function beginPipeline(endpoint: Endpoint, path: string, services: GatewayServices): onRequestHookHandler {
   return (request, reply, done) => {
-    services.inFlight.begin();
     const ctx: RequestContext = {
       services,
       requestId: request.id,
@@ -77,7 +77,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
         try {
           finishRequest(ctx, reply.raw.statusCode, completed);
         } finally {
-          services.inFlight.end();
+          services.inFlight.end(ctx.signal);
         }
       }),
       body: {},
@@ -89,6 +89,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       committed: false,
       admitted: false,
     };
+    services.inFlight.begin(ctx.signal);
     request.gatewayRequest = ctx;
     const tracing = services.tracing;
     if (tracing !== undefined)
@@ -124,6 +125,11 @@ function requestLoop(host: string | undefined): AppError {
   return forbidden(
     `request loop: this gateway sent this request to itself (at ${host ?? 'its own address'}); a provider's or deployment's base_url points at the gateway, not at the provider`,
   );
+}
+
+/** A request whose wait for its answer the gateway's shutdown ended: 503, in the shared error shape. */
+export function gatewayShuttingDown(): AppError {
+  return new AppError('service_unavailable', SHUTTING_DOWN_MESSAGE);
 }
 
 /** What the pipeline changed in the client's body, shown in the traffic view as the forwarded body. */
@@ -177,14 +183,19 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     } catch (error) {
       // A failure is not shared: identical requests waiting for this one's answer call the provider themselves.
       ctx.services.cache.release(ctx);
-      // Nobody is left to answer; the watch already finished the request as the client's leaving.
-      if (error instanceof ClientClosedError) return reply.hijack();
+      if (error instanceof ClientClosedError) {
+        // Cancelled by the gateway's shutdown: the client is still there, and is told why.
+        if (ctx.signal.shuttingDown) throw gatewayShuttingDown();
+        // Nobody is left to answer; the watch already finished the request as the client's leaving.
+        return reply.hijack();
+      }
       admittedHeaders(ctx, reply);
       throw error;
     }
     // A provider that answered after the client left: the watch already finished the request as 499,
-    // and nothing may be accounted or committed for it a second time.
-    if (ctx.signal.aborted) return reply.hijack();
+    // and nothing may be accounted or committed for it a second time. One that answered as the
+    // shutdown began still goes to its client, who is there.
+    if (ctx.signal.aborted && !ctx.signal.shuttingDown) return reply.hijack();
     // Before the cache sees it: an answer the content policy stopped says so in its format, and is not kept.
     answer = screenAnswer(ctx, answer);
     if (ctx.cache?.key !== undefined) answer = ctx.services.cache.capture(ctx, answer);

@@ -20,6 +20,7 @@ import {
   StreamUsage,
   tokensForChars,
 } from '../formats/token-estimate.js';
+import { SHUTTING_DOWN_MESSAGE } from '../formats/stream-error.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { callContext, type AttemptArgs } from './call-context.js';
 import {
@@ -37,10 +38,15 @@ import type { ResponseKeeper } from '../responses/responses.service.js';
 
 /**
  * What is kept of a stream its client left: the response was cancelled, not failed at the server
- * (the upstream call ends with the client, so the relay reads that end as a failure).
+ * (the upstream call ends with the client, so the relay reads that end as a failure). One the
+ * gateway's shutdown ended failed at the server, and says why.
  */
 function asLeft(response: Record<string, unknown>, signal: CancelSignal): Record<string, unknown> {
-  return signal.aborted && response.status === 'failed' ? cancelledResponse(response) : response;
+  if (!signal.aborted || response.status !== 'failed') return response;
+  // Ended by the gateway's shutdown: failed at the server, saying so, not cancelled by its client.
+  if ('shuttingDown' in signal && signal.shuttingDown === true)
+    return { ...response, error: { code: 'service_unavailable', message: SHUTTING_DOWN_MESSAGE } };
+  return cancelledResponse(response);
 }
 
 /** Arguments of one Responses call. */

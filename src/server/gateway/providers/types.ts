@@ -45,6 +45,8 @@ export interface Deployment {
  */
 export interface EmitterSignal {
   readonly aborted: boolean;
+  /** Cancelled by the gateway's shutdown rather than by the client leaving. */
+  readonly shuttingDown?: boolean;
   once(event: 'abort', listener: () => void): unknown;
   off(event: 'abort', listener: () => void): unknown;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { codecFor } from '../formats/codec.js';
 import { countTokensRequestSchema, type CountTokensBody } from '../formats/messages/count-tokens-schema.js';
-import { beginPipeline, noteForwardedBody } from '../pipeline/pipeline.js';
+import { beginPipeline, gatewayShuttingDown, noteForwardedBody } from '../pipeline/pipeline.js';
 import { contextOf, type RequestContext } from '../pipeline/request-context.js';
 import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
 import { admittedHeaders, respond } from '../pipeline/stages/respond.js';
@@ -60,14 +60,19 @@ async function countHandler(request: FastifyRequest, reply: FastifyReply): Promi
   try {
     answer = await (trace === undefined ? route(ctx, call) : trace.run('gateway.route', () => route(ctx, call)));
   } catch (error) {
-    // Nobody is left to answer; the watch already finished the request as the client's leaving.
-    if (error instanceof ClientClosedError) return reply.hijack();
+    if (error instanceof ClientClosedError) {
+      // Cancelled by the gateway's shutdown: the client is still there, and is told why.
+      if (ctx.signal.shuttingDown) throw gatewayShuttingDown();
+      // Nobody is left to answer; the watch already finished the request as the client's leaving.
+      return reply.hijack();
+    }
     // Where its limits stand, on a provider's failure as on an answer.
     admittedHeaders(ctx, reply);
     throw error;
   }
-  // Counted after the client left: the watch already finished the request as 499.
-  if (ctx.signal.aborted) return reply.hijack();
+  // Counted after the client left: the watch already finished the request as 499. One counted as the
+  // shutdown began still goes to its client, who is there.
+  if (ctx.signal.aborted && !ctx.signal.shuttingDown) return reply.hijack();
   reply.header(TOKEN_COUNT_HEADER, count!.method);
   await respond(ctx, reply, answer, codecFor('messages').errorFrame);
   return undefined;

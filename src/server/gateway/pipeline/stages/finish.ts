@@ -7,19 +7,21 @@ import { rulesOf } from '../../guardrails/request-rules.js';
 import { modelLabel } from '../../metrics/gateway-metrics.js';
 import { roundUsd } from '../../accounting/pricing.js';
 import { textBody } from '../../traffic/traffic-log.js';
+import { ERROR_STATUS } from '../../../../shared/errors.js';
 import { CLIENT_CLOSED_REQUEST, usageOf, type RequestContext } from '../request-context.js';
 import { settleStreamHealth } from './route-deployment.js';
 
 /**
- * What a request whose client left while a provider worked on it is charged when no answer came: its
- * prompt, which the provider had been sent (as a stream left mid-way is charged its prompt and what
- * was sent). Counted by the limits stage when it ran, else estimated from the request's texts as a
+ * What a request whose client left (or the gateway's shutdown ended) while a provider worked on it is
+ * charged when no answer came: its prompt, which the provider had been sent (as a stream left mid-way
+ * is charged its prompt and what was sent). Counted by the limits stage when it ran, else estimated from the request's texts as a
  * stream's prompt is. Without it, leaving just before every answer would spend provider tokens that
  * no budget ever saw.
  */
 function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined {
+  const cut = status === CLIENT_CLOSED_REQUEST || ctx.signal.shuttingDown;
   // A token count costs nothing at the provider, whether or not its client waited for it.
-  if (status !== CLIENT_CLOSED_REQUEST || !ctx.upstreamPending || ctx.endpoint === 'count_tokens') return undefined;
+  if (!cut || !ctx.upstreamPending || ctx.endpoint === 'count_tokens') return undefined;
   if (ctx.promptTokens !== undefined) return { promptTokens: ctx.promptTokens.tokens, completionTokens: 0 };
   let chars = 0;
   visitRequestTexts(ctx.endpoint, ctx.body, (text) => {
@@ -82,15 +84,29 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
 }
 
 /**
+ * How a request ended, as usage, metrics and traffic record it: a response that closed before it was
+ * completely sent is the client's leaving (499), whatever status line had gone out; one the gateway
+ * ended because it is shutting down (a stream's shutdown error event, or a cut connection) is a
+ * server-side end, 503, though a stream's status line said 200.
+ */
+function endStatus(ctx: RequestContext, replyStatus: number, completed: boolean): number {
+  if (ctx.signal.shuttingDown && (!completed || ctx.errorType === 'service_unavailable')) {
+    ctx.errorType ??= 'service_unavailable';
+    return ERROR_STATUS.service_unavailable;
+  }
+  if (completed) return replyStatus;
+  ctx.errorType ??= 'client_closed';
+  return CLIENT_CLOSED_REQUEST;
+}
+
+/**
  * The last stage, reached once per request when its response closes (the pipeline's client watch
  * calls it): the usage row (batched, unless already committed), the metrics, the traffic event and
- * the key's last use. A response that closed before it was completely sent is the client's leaving
- * (499), whatever status line had gone out.
+ * the key's last use, under the status {@link endStatus} gives.
  */
 export function finishRequest(ctx: RequestContext, replyStatus: number, completed: boolean): void {
   const services = ctx.services;
-  const status = completed ? replyStatus : CLIENT_CLOSED_REQUEST;
-  if (!completed) ctx.errorType ??= 'client_closed';
+  const status = endStatus(ctx, replyStatus, completed);
   settleStreamHealth(ctx);
   const entry = usageEntry(ctx, status);
   if (ctx.reservation !== undefined)

@@ -1,11 +1,12 @@
 import { roomToWrite } from '../../../http/room-to-write.js';
 import type { FastifyReply } from 'fastify';
 import { openEventStream } from '../../../http/event-stream.js';
-import { StreamError } from '../../formats/stream-error.js';
+import { shutdownFrame, StreamError, type StreamFormat } from '../../formats/stream-error.js';
 import type { ProviderAnswer, StreamAnswer } from '../../providers/answer.js';
 import { UpstreamError } from '../../providers/upstream-error.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
-import type { RequestContext } from '../request-context.js';
+import type { Endpoint, RequestContext } from '../request-context.js';
+import { assertNever } from '../../formats/ir.js';
 import { requestLog } from '../../../http/logger.js';
 import { answerStreamFrame, answerStreamStopped } from '../../guardrails/policy/answer-policy.js';
 
@@ -93,6 +94,8 @@ async function relayStream(
     }
     return raw.write(frame);
   };
+  // Set where the loop ended because the gateway is shutting down (not a failure, not the client leaving).
+  let shutDown = false;
   try {
     for await (const frame of answer.events) {
       if (signal.aborted) break;
@@ -116,7 +119,7 @@ async function relayStream(
         { route: reply.request.routeOptions.url, deployment: ctx.deployment?.id, type: 'upstream_error' },
         `upstream failure mid-stream: ${failure.message}`,
       );
-    }
+    } else shutDown = signal.shuttingDown;
   } catch (error) {
     // The provider layer turns upstream failures into an error frame itself; a throw here is unexpected.
     if (!signal.aborted) {
@@ -124,9 +127,47 @@ async function relayStream(
       if (!(error instanceof StreamError || error instanceof UpstreamError))
         requestLog(reply.request).error({ err: error }, 'stream relay failed');
       if (!raw.destroyed) write(errorFrame(describeStreamError(error)));
-    }
+    } else shutDown = signal.shuttingDown;
   } finally {
+    // The client is still there: it is told, in its format, that the gateway ended the stream, so it
+    // can tell a shutdown from a network fault (the finishing stage accounts it as 503).
+    if (shutDown && !raw.destroyed) {
+      ctx.errorType = 'service_unavailable';
+      write(shutdownFrame(streamFormat(ctx.endpoint), nextSequence(transcript)));
+      requestLog(reply.request).warn(
+        { route: reply.request.routeOptions.url, deployment: ctx.deployment?.id, type: 'service_unavailable' },
+        'stream ended before its answer was complete: the gateway is shutting down',
+      );
+    }
     ctx.responseBody = textBody(transcript.frames.join(''), transcript.truncated);
     if (!raw.writableEnded && !raw.destroyed) raw.end();
   }
+}
+
+/** The format a stream of `endpoint` is answered in (only chat, Messages and Responses stream). */
+function streamFormat(endpoint: Endpoint): StreamFormat {
+  switch (endpoint) {
+    case 'chat':
+    case 'embeddings':
+    case 'models':
+      return 'chat';
+    case 'messages':
+    case 'count_tokens':
+      return 'messages';
+    case 'responses':
+    case 'stored_responses':
+      return 'responses';
+    default:
+      return assertNever(endpoint, 'endpoint');
+  }
+}
+
+/** The number after the last event a Responses stream sent, when the record of its frames holds it. */
+function nextSequence(transcript: {
+  readonly frames: readonly string[];
+  readonly truncated: boolean;
+}): number | undefined {
+  if (transcript.truncated) return undefined;
+  const last = /"sequence_number":(\d+)/.exec(transcript.frames.at(-1) ?? '');
+  return last === null ? undefined : Number(last[1]) + 1;
 }

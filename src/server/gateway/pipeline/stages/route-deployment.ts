@@ -261,7 +261,8 @@ export async function route(
         if (answer.kind === 'json') trace?.attemptAnswered(answer.usage);
         return answer;
       } catch (error) {
-        ctx.upstreamPending = false;
+        // A call the shutdown cancelled had been sent: its prompt is charged, as a client's leaving is.
+        ctx.upstreamPending = signal.aborted && signal.shuttingDown;
         // A 2xx whose stream broke on its first event has its id from the headers, not from the error.
         if (trace !== undefined) trace.attemptFailed(error, ctx.upstreamRequestId);
         // The client left: nobody is waiting for a retry, and it says nothing about the deployment,
