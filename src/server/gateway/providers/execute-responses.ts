@@ -20,17 +20,22 @@ import {
   StreamUsage,
   tokensForChars,
 } from '../formats/token-estimate.js';
-import { SHUTTING_DOWN_MESSAGE } from '../formats/stream-error.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { callContext, type AttemptArgs } from './call-context.js';
 import {
   failedResponseError,
   nativeResponsesBody,
+  refusesRequestContent,
   relayResponsesJson,
   responsesIssuer,
   relayResponsesStream,
+  sendsIssuedIds,
   usesNativeResponses,
+  type ReplayedIds,
 } from './native-responses.js';
+import { SHUTTING_DOWN_MESSAGE } from '../formats/stream-error.js';
+import { redact } from './http-client.js';
+import { asRequestFault, UpstreamError } from './upstream-error.js';
 import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
 import type { CallContext, CancelSignal, NativeResult } from './types.js';
@@ -87,7 +92,9 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
   }
   const request = responsesRequestToIr(args.body);
   const keep =
-    args.keep && ((response: Record<string, unknown>) => args.keep!(asLeft(response, signal), { by: 'gateway' }));
+    args.keep &&
+    ((response: Record<string, unknown>) =>
+      args.keep!(asLeft(redactedFailure(response, resolved.secrets), signal), { by: 'gateway' }));
   const usage = new StreamUsage(() => estimatePromptTokens(request));
   const envelope = responseEnvelope(args.body, deployment.model);
   const sequence: ResponsesSequence = { next: 0 };
@@ -135,10 +142,15 @@ async function nativeResponses(
   const issuer = responsesIssuer(args.deployment);
   const keep =
     args.keep &&
-    ((response: Record<string, unknown>) => args.keep!(asLeft(response, args.signal), { by: 'provider', issuer }));
+    ((response: Record<string, unknown>) =>
+      args.keep!(asLeft(redactedFailure(response, meta.secrets), args.signal), { by: 'provider', issuer }));
   const usage = new StreamUsage(() => estimateTokens(JSON.stringify(args.body.input ?? '')));
-  const body = nativeResponsesBody(args.body, context.upstreamModel, { issuer, replayed: args.replayedIssuers });
-  const result = await send(body, context);
+  const ids: ReplayedIds = { issuer, replayed: args.replayedIssuers };
+  const result = await sendKeptIds(
+    ids,
+    (sent) => send(nativeResponsesBody(args.body, context.upstreamModel, sent), context),
+    args.signal,
+  );
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, shownAs);
     // Failed as a stream's first event fails: nothing reached the client, so another try still may.
@@ -157,6 +169,38 @@ async function nativeResponses(
     signal: context.signal,
     ...meta,
   });
+}
+
+/**
+ * Sends a native body with the item ids its upstream issued. A 404 for what the request refers to is
+ * the request's fault (see refusesRequestContent); when the body sent back ids this upstream issued,
+ * the provider has lost its copy of them (its retention ended before the gateway's), and the call is
+ * made once more without them, as to another server, since the gateway still holds the items.
+ */
+async function sendKeptIds(
+  ids: ReplayedIds,
+  send: (ids: ReplayedIds) => Promise<NativeResult>,
+  signal: CancelSignal,
+): Promise<NativeResult> {
+  try {
+    return await send(ids);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || !refusesRequestContent(error)) throw error;
+    if (!sendsIssuedIds(ids) || signal.aborted) throw asRequestFault(error);
+  }
+  try {
+    return await send({ issuer: undefined, replayed: ids.replayed });
+  } catch (error) {
+    if (error instanceof UpstreamError && refusesRequestContent(error)) throw asRequestFault(error);
+    throw error;
+  }
+}
+
+/** A failed Response's error message as relayed errors are: without the deployment's key, or anything shaped like one. */
+function redactedFailure(response: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  const error = response.error as { message?: unknown } | null | undefined;
+  if (response.status !== 'failed' || error == null || typeof error.message !== 'string') return response;
+  return { ...response, error: { ...error, message: redact(error.message, secrets) } };
 }
 
 /** A complete answer as a Response object, with usage estimated where the upstream gave none. */

@@ -4,6 +4,7 @@ import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse, type ResponsesSequence } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { withoutItemId } from '../responses/replayed-items.js';
+import { itemIssuer, sameIssuer } from '../responses/item-issuer.js';
 import { providerSettings } from './provider-settings.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
@@ -45,16 +46,26 @@ export function nativeResponsesBody(
 
 /** The upstream's Responses API (see {@link responsesIssuer}), and who issued the item ids a kept conversation replays. */
 export interface ReplayedIds {
-  readonly issuer: string;
+  /** Undefined: the replayed items go without the ids of any provider (the issuer lost its copy of them). */
+  readonly issuer: string | undefined;
   readonly replayed?: ReadonlyMap<object, string>;
 }
 
 /**
- * The Responses API a deployment's item ids belong to, named by its base URL: a conversation kept from
- * one and continued on another (a fallback, a changed route) must not send the first one's ids.
+ * The Responses API and credential a deployment's item ids belong to (see {@link itemIssuer}): a
+ * conversation kept from one and continued on another (a fallback, a changed route, another project's
+ * key on the same address) must not send the first one's ids.
  */
 export function responsesIssuer(deployment: Deployment): string {
-  return providerSettings(deployment).baseUrl.replace(/\/+$/, '');
+  const settings = providerSettings(deployment);
+  return itemIssuer(settings.baseUrl, settings.apiKey);
+}
+
+/** Whether the body for `ids.issuer` sends back item ids that upstream issued itself. */
+export function sendsIssuedIds(ids: ReplayedIds): boolean {
+  if (ids.issuer === undefined || ids.replayed === undefined) return false;
+  for (const issuer of ids.replayed.values()) if (sameIssuer(issuer, ids.issuer)) return true;
+  return false;
 }
 
 /** The input with the replayed items another Responses API issued sent without their ids. */
@@ -62,9 +73,27 @@ function ownIdsOnly(input: ResponsesBody['input'], ids: ReplayedIds): ResponsesB
   if (typeof input === 'string') return input;
   return input.flatMap((item) => {
     const issuer = ids.replayed!.get(item);
-    if (issuer === undefined || issuer === ids.issuer) return [item];
+    if (issuer === undefined || (ids.issuer !== undefined && sameIssuer(issuer, ids.issuer))) return [item];
     return (withoutItemId(item) as ResponsesInputItem | undefined) ?? [];
   });
+}
+
+/** OpenAI's `param` of a refusal that names the request's own items or the response it continues. */
+const CONTENT_PARAM = /^(input|previous_response_id)(\[|\.|$)/;
+/** OpenAI's words for an id of the request it does not hold (`Item with id 'rs_…' not found.`). */
+const ID_NOT_FOUND = /\b(item|response) with id '[^']*' not found/i;
+
+/**
+ * Whether a provider's 404 on the Responses endpoint refuses what the request refers to (an item id,
+ * an `item_reference`, a `previous_response_id` it does not hold) rather than the deployment (a wrong
+ * base URL, `Invalid URL (POST /v1/responses)`; a model it does not serve, `model_not_found`): an
+ * `invalid_request_error` whose `param` names the input or `previous_response_id`, or whose message
+ * says an item or response with an id was not found. Such a request fails on any deployment.
+ */
+export function refusesRequestContent(error: UpstreamError): boolean {
+  if (error.status !== 404 || error.inStream || error.upstreamType !== 'invalid_request_error') return false;
+  if (error.code === 'model_not_found') return false;
+  return (error.param !== undefined && CONTENT_PARAM.test(error.param)) || ID_NOT_FOUND.test(error.message);
 }
 
 /** A Response's usage as the provider reports it. */
@@ -171,10 +200,16 @@ export async function* relayResponsesStream(
   // and it keeps the output written so far.
   let kept: Record<string, unknown> | undefined;
   const written = options.keep === undefined ? undefined : new StreamedOutput();
+  // What ended the stream early, kept with the Response as its error when the provider reported it.
+  let failure: unknown;
   try {
     yield* relayEvents();
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    if (!ended && kept !== undefined) options.keep?.(failedResponse({ ...kept, output: written?.items() ?? [] }));
+    if (!ended && kept !== undefined)
+      options.keep?.(failedResponse({ ...kept, output: written?.items() ?? [] }, failure));
   }
 
   /** Keeps the provider's own failed Response (its error included), if it sent a readable one. */

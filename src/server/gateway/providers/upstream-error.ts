@@ -31,8 +31,9 @@ export class UpstreamError extends Error {
    */
   readonly inStream: boolean;
   /**
-   * The answer was sound but could not give what the request asked of this model (vectors shorter than
-   * the `dimensions` asked): the request's doing, not the deployment's health.
+   * The request's doing, not the deployment's health: the answer was sound but could not give what the
+   * request asked of this model (vectors shorter than the `dimensions` asked), or the provider refused
+   * what the request refers to (an item id it does not hold, see asRequestFault).
    */
   readonly requestFault: boolean;
   /**
@@ -74,6 +75,27 @@ export class UpstreamError extends Error {
     this.requestFault = options.requestFault ?? false;
     this.gatewayBusy = options.gatewayBusy ?? false;
   }
+}
+
+/**
+ * The same failure as the request's fault: not counted against the deployment nor tried on another
+ * one (every deployment would refuse it alike), but answered at once as a refusal of the request is.
+ */
+export function asRequestFault(error: UpstreamError): UpstreamError {
+  return new UpstreamError(error.message, {
+    status: error.status,
+    retryable: false,
+    upstreamType: error.upstreamType,
+    retryAfterMs: error.retryAfterMs,
+    code: error.code,
+    param: error.param,
+    requestId: error.requestId,
+    details: error.details,
+    silentMs: error.silentMs,
+    inStream: error.inStream,
+    requestFault: true,
+    gatewayBusy: error.gatewayBusy,
+  });
 }
 
 /** A provider's machine-readable account of an error, beside its message: a JSON object. */
@@ -136,7 +158,8 @@ const REQUEST_FAULTS: ReadonlySet<number> = new Set([400, 413, 422]);
  * worth retrying, and every other refusal (its key, access or model: 401, 403, 404; a redirect or 405
  * from a wrong address). A request the provider refused as malformed (400, 413, 422) would fail on any
  * deployment; counting it would let one client's bad requests push a healthy deployment into
- * cooldown for everybody. Nor does an answer the gateway refused for its own load.
+ * cooldown for everybody. Nor does a refusal the caller marked as the request's (`requestFault`: a
+ * Responses API's 404 for an item id it does not hold), nor an answer the gateway refused for its own load.
  */
 export function blamesDeployment(error: UpstreamError): boolean {
   if (error.requestFault || error.gatewayBusy) return false;

@@ -8,8 +8,9 @@ import { responseOwner } from '../responses/response-owner.js';
 import { atEdge } from './gateway-errors.js';
 import { deleteKeptResponse } from '../providers/delete-kept-response.js';
 import { requestLog } from '../../http/logger.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { includeProblem } from '../formats/responses/responses-params.js';
+import { describeIssuer } from '../responses/item-issuer.js';
 
 const params = z.object({ id: requiredName() });
 /**
@@ -52,7 +53,13 @@ const inputItemsSchema = z.object({
   last_id: z.string().nullable(),
   has_more: z.boolean(),
 });
-const deletedSchema = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) });
+const deletedSchema = z.object({
+  id: z.string(),
+  object: z.literal('response'),
+  deleted: z.literal(true),
+  /** Beside OpenAI's fields, only when the provider's own copy could not be deleted too: why, and what to do. */
+  warning: z.string().optional(),
+});
 
 /**
  * `GET /v1/responses/{id}`, `GET /v1/responses/{id}/input_items` and `DELETE /v1/responses/{id}` (the
@@ -99,29 +106,64 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const ctx = contextOf(request);
       const { answer, keptUpstream } = atEdge(() => services.responses.delete(responseOwner(ctx), request.params.id));
-      // Gone from here; the provider's own copy is deleted too, or the log says where it is left.
-      if (keptUpstream !== undefined) {
-        const { issuer, id } = keptUpstream;
-        const left = (why: string): void =>
-          requestLog(request).warn(
-            { route: '/v1/responses/:id', issuer },
-            `response ${answer.id} is deleted here but still kept at ${issuer}` +
-              (id === answer.id ? '' : ` as ${id}`) +
-              `: ${why}; delete it there`,
-          );
-        await deleteKeptResponse({
-          id,
-          issuer,
-          deployments: services.registry.routableDeployments(),
-          pools: services.pools,
-          signal: ctx.signal,
-          requestId: ctx.requestId,
-        }).then(
-          (reached) => reached || left('no deployment calls that Responses API any more'),
-          (error: unknown) => left((error as Error).message),
+      // Gone from here; the provider's own copy is deleted too, or the log and the answer say where it is left.
+      if (keptUpstream === undefined) return answer;
+      const { issuer, id } = keptUpstream;
+      const left = (why: string): z.infer<typeof deletedSchema> => {
+        const where = `${describeIssuer(issuer)}${id === answer.id ? '' : ` as ${id}`}`;
+        requestLog(request).warn(
+          { route: '/v1/responses/:id', issuer: describeIssuer(issuer) },
+          `response ${answer.id} is deleted here but still kept at ${where}: ${why}; delete it there`,
         );
-      }
-      return answer;
+        return {
+          ...answer,
+          warning: `deleted here, but the provider's own copy${id === answer.id ? '' : ` (${id})`} was not deleted: ${why}; it stays there until the provider's retention ends, or an administrator deletes it with the key that made it`,
+        };
+      };
+      return deleteKeptResponse({
+        id,
+        issuer,
+        deployments: services.registry.routableDeployments(),
+        pools: services.pools,
+        signal: ctx.signal,
+        requestId: ctx.requestId,
+      }).then(
+        (reached) =>
+          reached
+            ? answer
+            : left(
+                'no deployment calls that Responses API with the API key that made it any more (its key was changed, or its deployment removed)',
+              ),
+        (error: unknown) => left((error as Error).message),
+      );
     },
   );
+
+  for (const { path, shown, why } of NOT_OFFERED)
+    app.post(path, { onRequest: begin(path) }, async () => {
+      throw notFound(`POST ${shown} is not offered by this gateway: ${why}`);
+    });
 };
+
+/**
+ * Endpoints of OpenAI's Responses API the gateway does not offer: each is answered 404, as a path
+ * no route serves, but naming the endpoint and what to do instead, rather than reading its last
+ * segment as a response id (`no route POST /v1/responses/compact; the path answers GET, DELETE`).
+ */
+const NOT_OFFERED = [
+  {
+    path: '/v1/responses/compact',
+    shown: '/v1/responses/compact',
+    why: 'compaction runs at OpenAI, over what it keeps; continue with previous_response_id (the gateway sends the whole kept conversation), or send the turns that matter in input',
+  },
+  {
+    path: '/v1/responses/input_tokens',
+    shown: '/v1/responses/input_tokens',
+    why: "it counts a request's input tokens at OpenAI; a response's usage.input_tokens says how many its input took",
+  },
+  {
+    path: '/v1/responses/:id/cancel',
+    shown: '/v1/responses/{id}/cancel',
+    why: 'it cancels a background response, and background: true is refused here; a streamed response ends when its client closes the connection, and is kept as cancelled',
+  },
+] as const;

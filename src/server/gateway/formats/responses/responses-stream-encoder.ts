@@ -2,6 +2,7 @@ import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../ir.js';
 import { eventFrame } from '../sse.js';
+import { BROKEN_STREAM_STATUS, StreamError } from '../stream-error.js';
 import {
   itemId,
   lastItemStatus,
@@ -134,6 +135,7 @@ export async function* encodeResponsesStream(
   const created = responseObject(envelope, [], undefined, undefined);
   keep?.(created);
   let finished = false;
+  let failure: unknown;
   try {
     yield frame('response.created', { response: created });
     yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
@@ -143,9 +145,13 @@ export async function* encodeResponsesStream(
     keep?.(final);
     finished = true;
     yield frame(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
     // An upstream failure or a client that left: what was kept must not stay in progress for ever.
-    if (!finished && keep !== undefined) keep(failedResponse(responseObject(envelope, output, undefined, usage())));
+    if (!finished && keep !== undefined)
+      keep(failedResponse(responseObject(envelope, output, undefined, usage()), failure));
     // Stopped before the upstream's events were read to the end (even while the frames of its first
     // event were going out): its request ends too, rather than holding a pooled connection.
     if (!first.done) await upstream.return?.();
@@ -232,12 +238,19 @@ interface OpenItem {
   readonly irIndex?: number;
 }
 
-/** A kept stream's Response when the stream ended before its last event. */
-export function failedResponse(response: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A kept stream's Response when the stream ended before its last event: its error the provider's own
+ * (its type and message) when `failure` is an error the provider reported in the stream, else the
+ * stream's early end. The caller redacts the message as it redacts errors it relays.
+ */
+export function failedResponse(response: Record<string, unknown>, failure?: unknown): Record<string, unknown> {
+  const reported = failure instanceof StreamError && failure.status !== BROKEN_STREAM_STATUS;
   return {
     ...response,
     status: 'failed',
-    error: { code: 'server_error', message: 'the stream ended before the response was complete' },
+    error: reported
+      ? { code: failure.type, message: failure.message }
+      : { code: 'server_error', message: 'the stream ended before the response was complete' },
     output: incompleteItems(response.output),
   };
 }
