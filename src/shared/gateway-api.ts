@@ -480,6 +480,9 @@ export const deploymentHealthSchema = z.object({
   last_latency_ms: z.number().nullable(),
   avg_latency_ms: z.number().nullable(),
   cooldown_until: z.string().nullable(),
+  /** Attempts a request's deadline (`x-gatehouse-timeout-ms`) ended before the deployment answered. */
+  deadline_cuts: z.number(),
+  last_deadline_cut_at: z.string().nullable(),
 });
 /** Health of a deployment. */
 export type DeploymentHealth = z.infer<typeof deploymentHealthSchema>;

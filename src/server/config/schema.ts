@@ -267,6 +267,8 @@ export const configSchema = z
         // Longest a request may wait for its answer's first byte, across retries, waits and fallbacks;
         // a request's x-gatehouse-timeout-ms overrides it. Unset: no total deadline.
         request_timeout_ms: z.number().int().min(1).max(MAX_REQUEST_TIMEOUT_MS).optional(),
+        // The longest deadline a request's x-gatehouse-timeout-ms may set: a larger one is lowered to it.
+        max_request_timeout_ms: z.number().int().min(1).max(MAX_REQUEST_TIMEOUT_MS).optional(),
         // Failures in a row after which a deployment is tried last, and for how long (0: never).
         cooldown_after_failures: z.number().int().min(1).max(100).default(3),
         cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
@@ -277,6 +279,17 @@ export const configSchema = z
         metrics_public: z.boolean().default(true),
       })
       .strict()
+      .refine(
+        (gateway) =>
+          gateway.request_timeout_ms === undefined ||
+          gateway.max_request_timeout_ms === undefined ||
+          gateway.request_timeout_ms <= gateway.max_request_timeout_ms,
+        {
+          message:
+            'request_timeout_ms must not exceed max_request_timeout_ms (the longest deadline a request may have)',
+          path: ['request_timeout_ms'],
+        },
+      )
       .prefault({}),
     // Retrieval-augmented generation (docs/rag.md): collections are managed through /internal/rag.
     rag: z

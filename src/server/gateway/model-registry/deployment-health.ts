@@ -41,6 +41,11 @@ interface Stats {
    * try it at once, and all of them wait on an upstream that may still be down.
    */
   probeSince: number;
+  /** Attempts a request's deadline cut, and when the last was. */
+  deadlineCuts: number;
+  lastDeadlineCutAt: number | null;
+  /** What the deadline cuts since its last success waited in all (see deadlineCut). */
+  silentUnderCutsMs: number;
 }
 
 /** Whether two versions of a deployment call the same upstream the same way. */
@@ -89,6 +94,7 @@ export class DeploymentHealthTracker {
     s.totalLatencyMs += latencyMs;
     s.cooldownUntil = 0;
     s.probeSince = 0;
+    s.silentUnderCutsMs = 0;
   }
 
   /**
@@ -126,6 +132,30 @@ export class DeploymentHealthTracker {
     if (unavailableMs > 0 && this.cooldown.ms > 0)
       s.cooldownUntil = Math.max(s.cooldownUntil, now + Math.min(unavailableMs, MAX_ASKED_COOLDOWN_MS));
     if (!coolingBefore && s.cooldownUntil > now) this.logCooldown(deployment.id, s);
+  }
+
+  /**
+   * Records an attempt a request's deadline cut after `waitedMs` without an answer; true when it counted
+   * as a failure. A cut is the caller's short wait, within the deployment's own `timeout_ms`, so by
+   * itself it is no failure: a client's short deadline leaves a healthy deployment alone. But cuts add
+   * up their waits until the deployment next succeeds: once it has been silent through cuts for its
+   * whole `timeout_ms` (what one call would have been failed for), that cut and each one after it until
+   * a success count as a timeout, so a hung deployment that every deadline cuts still cools down.
+   */
+  deadlineCut(deployment: Deployment, waitedMs: number): boolean {
+    const s = this.entry(deployment);
+    if (s === undefined) return false;
+    s.deadlineCuts += 1;
+    s.lastDeadlineCutAt = this.now();
+    s.silentUnderCutsMs += waitedMs;
+    if (deployment.timeoutMs <= 0 || s.silentUnderCutsMs < deployment.timeoutMs) return false;
+    this.failure(
+      deployment,
+      waitedMs,
+      0,
+      `no answer through request deadlines for ${Math.round(s.silentUnderCutsMs)} ms in all since its last success, at least its timeout_ms (${deployment.timeoutMs}); this attempt was cut after ${Math.round(waitedMs)} ms`,
+    );
+    return true;
   }
 
   /** One line as a deployment starts a cooldown (not for each failure during it). */
@@ -234,6 +264,8 @@ export class DeploymentHealthTracker {
       last_latency_ms: s?.lastLatencyMs ?? null,
       avg_latency_ms: s && s.requests > 0 ? Math.round((s.totalLatencyMs / s.requests) * 100) / 100 : null,
       cooldown_until: s && s.cooldownUntil > now ? new Date(s.cooldownUntil).toISOString() : null,
+      deadline_cuts: s?.deadlineCuts ?? 0,
+      last_deadline_cut_at: s?.lastDeadlineCutAt ? new Date(s.lastDeadlineCutAt).toISOString() : null,
     };
   }
 
@@ -258,6 +290,9 @@ export class DeploymentHealthTracker {
         totalLatencyMs: 0,
         cooldownUntil: 0,
         probeSince: 0,
+        deadlineCuts: 0,
+        lastDeadlineCutAt: null,
+        silentUnderCutsMs: 0,
       };
       if (tracked) this.stats.set(deployment.id, s);
     }

@@ -28,7 +28,10 @@ export interface UpstreamCall {
   readonly signal: CancelSignal;
   /** Longest wait for response headers, and longest silence between body chunks. */
   readonly timeoutMs: number;
-  /** A shorter wait for the headers alone, when set (a request's deadline); body silences keep `timeoutMs`. */
+  /**
+   * When set (a request's deadline), the longest wait from the request to the body's first bytes, the
+   * headers included; silences once the body began keep `timeoutMs`.
+   */
   readonly headersTimeoutMs?: number;
   /** Values that must never appear in error messages (the API key). */
   readonly secrets: readonly string[];

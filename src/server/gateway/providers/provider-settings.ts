@@ -88,7 +88,7 @@ export interface ProviderSettings {
   readonly secrets: readonly string[];
   readonly auth: 'bearer' | 'api-key';
   readonly timeoutMs: number;
-  /** The deployment's shorter wait for headers alone, when it has one. */
+  /** The deployment's shorter wait for headers and the body's first bytes, when it has one. */
   readonly headersTimeoutMs: number | undefined;
   /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
   readonly acceptsTopK: boolean;

@@ -27,7 +27,10 @@ export interface Deployment {
   readonly responsesApi?: 'native' | 'translate';
   /** Longest wait for the upstream's headers and longest silence mid-body (DEFAULT_TIMEOUT_MS unless set). */
   readonly timeoutMs: number;
-  /** A shorter wait for the headers alone (a request's deadline, for one attempt); silences mid-body keep `timeoutMs`. */
+  /**
+   * A shorter wait for the headers and then the body's first bytes (a request's deadline, for one
+   * attempt); silences once the body has begun keep `timeoutMs`.
+   */
   readonly headersTimeoutMs?: number;
   /** Share of the model's traffic relative to its other deployments. */
   readonly weight: number;

@@ -34,6 +34,8 @@ function onCancel(signal: CancelSignal, listener: () => void): () => void {
 
 const enum Phase {
   Headers,
+  /** Headers came, the body's first bytes not yet, and a request's deadline still bounds the wait. */
+  FirstByte,
   Body,
   Done,
 }
@@ -43,8 +45,10 @@ const enum Phase {
  * and keeps the timeouts. They run on Node's own timers (undici's run on a clock that ticks every
  * 0.5 s, so a deployment's `timeout_ms` could fire up to a second late), with undici's semantics: the
  * wait for headers starts when the request is written, the body's restarts with every chunk, and a
- * body paused by a slow reader never times out. One object per exchange, with no closures per request:
- * this is every upstream call's path.
+ * body paused by a slow reader never times out. A request's deadline (`firstByteMs`) bounds the wait
+ * up to the body's first bytes, not just its headers: many local servers send their headers before
+ * the model's first token. It is the same one timer, set again only where the deadline is the shorter
+ * wait. One object per exchange, with no closures per request: this is every upstream call's path.
  */
 class ExchangeHandler implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | undefined;
@@ -56,7 +60,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #received = 0;
   /**
    * When the request went out, then when its headers came (0: not yet). Chunks do not move it: it is
-   * read only when the client leaves before the answer, and a clock read per chunk is not free.
+   * read only when the client leaves before the answer or the headers come before a deadline, and a
+   * clock read per chunk is not free.
    */
   #quietSince = 0;
   #receivedAtExpiry = -1;
@@ -67,8 +72,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     private readonly timeoutMs: number,
     private readonly resolve: (response: UpstreamExchangeResponse) => void,
     private readonly reject: (error: Error) => void,
-    /** The wait for headers, when shorter than `timeoutMs` (a request's deadline); 0 or more. */
-    private readonly headersTimeoutMs: number = timeoutMs,
+    /**
+     * The longest wait for the body's first bytes, counted from the request (what a request's deadline
+     * leaves it), when it differs from `timeoutMs`; the wait for headers alone is the shorter of the two.
+     */
+    private readonly firstByteMs: number = timeoutMs,
   ) {
     this.#unsubscribe = onCancel(signal, () => {
       this.#cancelled = true;
@@ -85,9 +93,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#quietSince = performance.now();
     // undici starts a request once; were it started again, its first wait must not outlive it.
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    const waitMs = this.#headersWaitMs();
     if (this.#cancelled) controller.abort(new Error('upstream call aborted by the client'));
-    else if (this.headersTimeoutMs > 0) {
-      this.#timer = setTimeout(expire, this.headersTimeoutMs, this);
+    else if (waitMs > 0) {
+      this.#timer = setTimeout(expire, waitMs, this);
       // The socket keeps the process alive while the exchange runs; the timer need not.
       this.#timer.unref();
     }
@@ -95,23 +104,52 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     if (status < 200) return; // 1xx informational: the real answer follows, and the wait for headers goes on
-    this.#phase = Phase.Body;
     this.#received += 1;
-    this.#quietSince = performance.now();
-    if (this.headersTimeoutMs === this.timeoutMs) this.#timer?.refresh();
-    else {
-      // From here on silences are the deployment's timeoutMs, not the headers' shorter wait.
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
-      this.#timer = this.timeoutMs > 0 ? setTimeout(expire, this.timeoutMs, this).unref() : undefined;
-    }
+    if (this.firstByteMs === this.timeoutMs) {
+      this.#phase = Phase.Body;
+      this.#quietSince = performance.now();
+      this.#timer?.refresh();
+    } else this.#awaitFirstByte();
     this.#body = new UpstreamBody(controller);
     this.resolve({ status, headers, body: this.#body });
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.#received += 1;
-    this.#timer?.refresh();
+    if (this.#phase === Phase.FirstByte) this.#bodyStarted();
+    else this.#timer?.refresh();
     this.#body?.push(chunk);
+  }
+
+  /** The wait for headers: the deployment's timeout, or the deadline's when that ends first. */
+  #headersWaitMs(): number {
+    return this.timeoutMs > 0 && this.timeoutMs < this.firstByteMs ? this.timeoutMs : this.firstByteMs;
+  }
+
+  /**
+   * Headers came under a deadline: the wait for the body's first bytes is the deadline's rest where
+   * that ends before the deployment's timeoutMs would (the next deployment can still be tried, since
+   * nothing reached the client), else the deployment's own.
+   */
+  #awaitFirstByte(): void {
+    const now = performance.now();
+    const leftMs = this.firstByteMs - (now - this.#quietSince);
+    this.#quietSince = now;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.timeoutMs > 0 && this.timeoutMs <= leftMs) {
+      this.#phase = Phase.Body;
+      this.#timer = setTimeout(expire, this.timeoutMs, this).unref();
+    } else {
+      this.#phase = Phase.FirstByte;
+      this.#timer = setTimeout(expire, Math.max(leftMs, 0), this).unref();
+    }
+  }
+
+  /** The body began: the deadline no longer applies, and its silences are the deployment's timeoutMs. */
+  #bodyStarted(): void {
+    this.#phase = Phase.Body;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = this.timeoutMs > 0 ? setTimeout(expire, this.timeoutMs, this).unref() : undefined;
   }
 
   onResponseEnd(): void {
@@ -149,8 +187,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#timer = undefined;
     controller.abort(
       this.#phase === Phase.Headers
-        ? new errors.HeadersTimeoutError(`no response headers within ${this.headersTimeoutMs} ms`)
-        : new errors.BodyTimeoutError(`no response data for ${this.timeoutMs} ms`),
+        ? new errors.HeadersTimeoutError(`no response headers within ${this.#headersWaitMs()} ms`)
+        : this.#phase === Phase.FirstByte
+          ? new errors.BodyTimeoutError(`no response data within ${this.firstByteMs} ms of the request`)
+          : new errors.BodyTimeoutError(`no response data for ${this.timeoutMs} ms`),
     );
   }
 
@@ -177,15 +217,16 @@ export type UpstreamRequest = Pick<Dispatcher.DispatchOptions, 'method' | 'path'
  * Dispatches one request and resolves when the response's final (non-1xx) headers arrive. A
  * transport failure or a timeout before then rejects with undici's error (its `code` kept); an abort
  * of `signal` cancels the exchange at any point, body included. `timeoutMs` bounds the wait for
- * headers and every silence in the body (0: no timeout); `headersTimeoutMs`, when shorter, the wait for
- * headers alone.
+ * headers and every silence in the body (0: no timeout); `firstByteMs`, when it differs, the whole
+ * wait from the request to the body's first bytes as well (a request's deadline): past it, the body
+ * fails with a timeout before any of it was read.
  */
 export function exchange(
   dispatcher: Dispatcher,
   request: UpstreamRequest,
   signal: CancelSignal,
   timeoutMs: number,
-  headersTimeoutMs: number = timeoutMs,
+  firstByteMs: number = timeoutMs,
 ): Promise<UpstreamExchangeResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
@@ -195,7 +236,7 @@ export function exchange(
     const { method, path, headers, body } = request;
     dispatcher.dispatch(
       { method, path, headers, body, headersTimeout: 0, bodyTimeout: 0 },
-      new ExchangeHandler(signal, timeoutMs, resolve, reject, headersTimeoutMs),
+      new ExchangeHandler(signal, timeoutMs, resolve, reject, firstByteMs),
     );
   });
 }

@@ -151,14 +151,27 @@ export function requestDeadlineMs(headers: IncomingHttpHeaders, configuredMs: nu
 const TIMER_SLACK_MS = 50;
 
 /**
- * The deployment as one attempt calls it, its wait for headers no longer than the deadline leaves: the
- * deployment itself when its own `timeout_ms` ends first (no copy), undefined when no time is left.
- * Silences once the answer has begun keep the deployment's `timeout_ms`: the deadline ends at the first byte.
+ * The deployment as one attempt calls it, its wait for the answer's first body bytes (headers
+ * included) no longer than the deadline leaves: the deployment itself when its own `timeout_ms` ends
+ * both the wait for headers and the one after them first (no copy), undefined when no time is left.
+ * Silences once the body has begun keep the deployment's `timeout_ms`: the deadline ends at the first byte.
  */
 function withinDeadline(deployment: Deployment, leftMs: number): Deployment | undefined {
   if (leftMs < 1) return undefined;
-  if (deployment.timeoutMs > 0 && deployment.timeoutMs <= leftMs) return deployment;
+  if (deployment.timeoutMs > 0 && deployment.timeoutMs * 2 <= leftMs) return deployment;
   return { ...deployment, headersTimeoutMs: Math.ceil(leftMs) };
+}
+
+/**
+ * The deadline the request gets: at most `gateway.max_request_timeout_ms`. A header asking for longer
+ * is lowered to it, and the answer (or its failure) carries the deadline applied in
+ * `x-gatehouse-timeout-ms`; a request's deadline within the maximum is used as it is, and not echoed.
+ */
+function appliedDeadlineMs(ctx: RequestContext, deadlineMs: number | undefined): number | undefined {
+  const maximum = ctx.services.config.gateway.max_request_timeout_ms;
+  if (deadlineMs === undefined || maximum === undefined || deadlineMs <= maximum) return deadlineMs;
+  ctx.replyHeaders = { ...ctx.replyHeaders, [DEADLINE_HEADER]: String(maximum) };
+  return maximum;
 }
 
 /**
@@ -167,7 +180,12 @@ function withinDeadline(deployment: Deployment, leftMs: number): Deployment | un
  * resent: the deadline is the caller's whole wait, and an SDK's retry would start another.
  */
 function deadlineExceeded(ctx: RequestContext, deadlineMs: number): AppError {
-  const source = ctx.headers[DEADLINE_HEADER] === undefined ? 'gateway.request_timeout_ms' : DEADLINE_HEADER;
+  const source =
+    ctx.headers[DEADLINE_HEADER] === undefined
+      ? 'gateway.request_timeout_ms'
+      : ctx.replyHeaders?.[DEADLINE_HEADER] === undefined
+        ? DEADLINE_HEADER
+        : `${DEADLINE_HEADER}, lowered to gateway.max_request_timeout_ms`;
   const tried =
     ctx.attempts === 0 ? ', before any upstream call' : ctx.attempts > 1 ? `, after ${ctx.attempts} attempts` : '';
   const message = `no answer within the request's ${deadlineMs} ms deadline (${source})${tried}`;
@@ -186,14 +204,15 @@ function deadlineExceeded(ctx: RequestContext, deadlineMs: number): AppError {
  * request itself (400, 413, 422), anything else, or the last failure becomes the answer. Calls resolve only before the first byte reaches
  * the client, so a retry can never follow a started stream.
  *
- * With a deadline (`deadlineMs` after the request's arrival), each attempt's timer is the shorter of
- * its deployment's `timeout_ms` and the time left, and no attempt or wait starts past it: a wait that
- * would end past it is skipped for the next deployment, and the request ends with deadlineExceeded.
+ * With a deadline (`deadlineMs` after the request's arrival, at most `gateway.max_request_timeout_ms`),
+ * each attempt's wait for its body's first bytes ends at the latest when the time left does, and no
+ * attempt or wait starts past it: a wait that would end past it is skipped for the next deployment,
+ * and the request ends with deadlineExceeded.
  */
 export async function route(
   ctx: RequestContext,
   call: (deployment: Deployment) => Promise<ProviderAnswer>,
-  deadlineMs?: number,
+  requestedDeadlineMs?: number,
 ): Promise<ProviderAnswer> {
   const { registry, health, config } = ctx.services;
   const served = registry.deploymentsFor(ctx.model!);
@@ -210,6 +229,7 @@ export async function route(
   const signal = ctx.signal;
   if (ctx.trace === undefined && ctx.headers.traceparent !== undefined)
     ctx.traceHeaders = passedThroughContext(ctx.headers.traceparent, ctx.headers.tracestate);
+  const deadlineMs = appliedDeadlineMs(ctx, requestedDeadlineMs);
   const endsAt = deadlineMs === undefined ? Infinity : ctx.startedAt + deadlineMs;
   let last: UpstreamError | undefined;
   let previous: Deployment | undefined;
@@ -273,9 +293,15 @@ export async function route(
           throw new ClientClosedError();
         }
         if (!(error instanceof UpstreamError)) throw translateProviderError(error);
-        // The deadline's timer, not the deployment's own timeout_ms: no failure of the deployment.
-        if (attempt !== deployment && error.upstreamType === 'timeout' && performance.now() >= endsAt - TIMER_SLACK_MS)
+        // The deadline's timer, not the deployment's own timeout_ms: by itself no failure of the deployment.
+        if (
+          attempt !== deployment &&
+          error.upstreamType === 'timeout' &&
+          performance.now() >= endsAt - TIMER_SLACK_MS
+        ) {
+          recordDeadlineCut(ctx, deployment, performance.now() - started);
           throw deadlineExceeded(ctx, deadlineMs!);
+        }
         const blamed = blamesDeployment(error) && !concernsCallersKey(ctx, error);
         // An upstream that asks for a longer pause than the gateway waits is not asked again meanwhile.
         const asked = error.retryAfterMs ?? 0;
@@ -299,6 +325,15 @@ export async function route(
   // the answer, not a timeout that has not happened.
   if (performance.now() < endsAt) throw upstreamFailure(last!, ctx.attempts, deadlineMs);
   throw deadlineExceeded(ctx, deadlineMs!);
+}
+
+/**
+ * Records in the deployment's health an attempt the request's deadline cut; the tracker decides when
+ * cuts in a row say the deployment is silent (then it is a failure, counted as such).
+ */
+function recordDeadlineCut(ctx: RequestContext, deployment: Deployment, waitedMs: number): void {
+  if (!ctx.services.health.deadlineCut(deployment, waitedMs)) return;
+  ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer', deploymentOf(ctx));
 }
 
 /** The share of a deployment's timeout after which a client leaving counts as the deployment timing out. */
