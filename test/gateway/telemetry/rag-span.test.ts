@@ -38,14 +38,12 @@ describe('the RAG stage span', () => {
 
   async function askTraced(): Promise<ReceivedSpan> {
     const traceId = randomBytes(16).toString('hex');
-    await h
-      .openaiClient(secret)
-      .chat.completions.create(
-        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Do vacation days carry over?' }] },
-        {
-          headers: { 'x-gatehouse-rag': 'handbook', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
-        },
-      );
+    await h.openaiClient(secret).chat.completions.create(
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Do vacation days carry over?' }] },
+      {
+        headers: { 'x-gatehouse-rag': 'handbook', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      },
+    );
     return ragSpanOf(await receiver.waitForTrace(traceId, 7));
   }
 
