@@ -4,6 +4,7 @@ import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
 import type { Deployment } from '../providers/types.js';
 import { UpstreamError } from '../providers/upstream-error.js';
 import type { UpstreamPools } from '../providers/upstream-pools.js';
+import { embedSplittingRefusals, type RefusalRecord } from './refusal-split.js';
 
 /** Inputs per embeddings call when indexing. */
 export const EMBED_BATCH = 64;
@@ -62,6 +63,8 @@ function indexTimeoutMs(deployment: Deployment): number {
 export class RagEmbedder {
   /** Until when queries are not embedded, after one failed (0: they are). */
   private queryPausedUntil = 0;
+  /** Whether the model refused every text of a whole indexing call since it last answered one. */
+  private readonly refusals: RefusalRecord = { refusesEverything: false };
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -101,7 +104,8 @@ export class RagEmbedder {
    * Vectors of chunk texts being indexed, in calls of up to 64 inputs, each waiting on a deployment
    * as long as its `timeout_ms` (a minute without one); `signal` stops them (the gateway is closing).
    * A call the upstream refuses for its inputs (refusesInput) is split in halves, down to single texts,
-   * so that only the texts refused on their own go without a vector: null in their place (logged).
+   * so that only the texts refused on their own go without a vector: null in their place (logged); a
+   * model that refuses every text is found out after a few halvings (embedSplittingRefusals).
    * Throws when every deployment failed otherwise.
    */
   async embedForIndex(texts: readonly string[], signal?: AbortSignal): Promise<Array<Float32Array | null>> {
@@ -111,34 +115,14 @@ export class RagEmbedder {
       return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     };
     const out: Array<Float32Array | null> = [];
+    const embed = (batch: readonly string[]) => this.embedBatch(model, batch, 'rag-index', perDeployment, signal);
+    // The client leaving (the gateway closing) is no refusal of the texts.
+    const refuses = (error: unknown) => refusesInput(error) && signal?.aborted !== true;
     for (let at = 0; at < texts.length; at += EMBED_BATCH) {
       const batch = texts.slice(at, at + EMBED_BATCH);
-      out.push(...(await this.embedAcceptedTexts(model, batch, perDeployment, signal)));
+      out.push(...(await embedSplittingRefusals(model, batch, embed, refuses, this.refusals, this.log)));
     }
     return out;
-  }
-
-  /** The batch's vectors, halving it on a refusal of its inputs until each refused text stands alone (null). */
-  private async embedAcceptedTexts(
-    model: string,
-    batch: string[],
-    signalFor: (deployment: Deployment) => AbortSignal,
-    stop: AbortSignal | undefined,
-  ): Promise<Array<Float32Array | null>> {
-    try {
-      return await this.embedBatch(model, batch, 'rag-index', signalFor, stop);
-    } catch (error) {
-      if (!refusesInput(error) || stop?.aborted === true) throw error;
-      if (batch.length === 1) {
-        this.log(`RAG: ${model} refused to embed a chunk; it is found by BM25 only`, error);
-        return [null];
-      }
-      const half = Math.ceil(batch.length / 2);
-      return [
-        ...(await this.embedAcceptedTexts(model, batch.slice(0, half), signalFor, stop)),
-        ...(await this.embedAcceptedTexts(model, batch.slice(half), signalFor, stop)),
-      ];
-    }
   }
 
   private configuredModel(): string {
@@ -173,7 +157,7 @@ export class RagEmbedder {
 
   private async embedBatch(
     model: string,
-    input: string[],
+    input: readonly string[],
     requestId: string,
     signalFor: (deployment: Deployment) => AbortSignal,
     stop: AbortSignal | undefined,
@@ -185,7 +169,7 @@ export class RagEmbedder {
       const signal = signalFor(deployment);
       try {
         const answer = await executeEmbeddings({
-          body: { model, input },
+          body: { model, input: [...input] },
           deployment,
           pools: this.pools,
           signal,
