@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNestedRepetition } from './regex-safety.js';
+import { slowShapeOf } from './regex-safety.js';
 
 /**
  * Schemas of the PII and content-policy settings (`pii:` and `content_policy:` in the configuration
@@ -60,9 +60,16 @@ export function patternProblem(source: string): string | undefined {
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     return `is not a valid regular expression: ${reason}`;
   }
-  if (hasNestedRepetition(source))
-    return 'repeats a part that itself varies in length (as in (a+)+ or (\\w+\\s?)*), which can take exponential time on a prompt that almost matches and hold the gateway: repeat a fixed text, or make the repetition the outer one alone (a+ rather than (a+)+)';
-  return undefined;
+  switch (slowShapeOf(source)) {
+    case 'nested':
+      return 'repeats a part that itself varies in length (as in (a+)+ or (\\w+\\s?)*), which can take exponential time on a prompt that almost matches and hold the gateway: repeat a fixed text, or make the repetition the outer one alone (a+ rather than (a+)+)';
+    case 'choice':
+      return 'repeats a choice whose alternatives can match the same character (as in (a|a)+ or (.|\\s)*), which can take exponential time on a prompt that almost matches and hold the gateway: use one character class ([\\s\\S]) or alternatives that begin differently';
+    case 'run':
+      return 'repeats characters without a bound where a match can start at many places of one run of them, before something that can fail (as in \\s+$, .*password or \\d+ dollars), which takes time growing with the square of a long run in a prompt and can hold the gateway: bound the repetition (\\s{1,100}$), drop a leading .*, or anchor it (^, \\b)';
+    default:
+      return undefined;
+  }
 }
 
 const pattern = z

@@ -1,4 +1,5 @@
 import ret, { types, type Token, type Tokens } from 'ret';
+import { backtrackingOf, type Backtracking } from './regex-backtracking.js';
 
 // The package's module.exports is the tokenizer itself; its type declarations describe an ES module
 // whose default export it is, which TypeScript, reading the package as CommonJS, does not apply.
@@ -20,14 +21,27 @@ const MAX_BOUNDED_RUN = 10;
  * is not judged.
  */
 export function hasNestedRepetition(source: string): boolean {
-  let tree: Tokens;
+  const tree = parsed(source);
+  return tree !== undefined && repeatsInside(tree, 1);
+}
+
+/**
+ * The shape that makes the pattern slow on a crafted prompt, if any: `nested` repetition (see
+ * hasNestedRepetition), or one of {@link Backtracking}'s. A pattern this parser cannot read is not judged.
+ */
+export function slowShapeOf(source: string): 'nested' | Backtracking | undefined {
+  const tree = parsed(source);
+  if (tree === undefined) return undefined;
+  return repeatsInside(tree, 1) ? 'nested' : backtrackingOf(tree);
+}
+
+function parsed(source: string): Tokens | undefined {
   try {
     // The parser knows no lookbehind; read as a plain group, its content is judged as any other's.
-    tree = tokenize(source.replace(LOOKBEHIND, '(?:'));
+    return tokenize(source.replace(LOOKBEHIND, '(?:'));
   } catch {
-    return false;
+    return undefined;
   }
-  return repeatsInside(tree, 1);
 }
 
 /** Whether `token`, inside repetitions of at most `times` in all, repeats a varying part too often. */

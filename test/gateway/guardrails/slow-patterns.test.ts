@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentPolicySettingsViewSchema } from '../../../src/shared/guardrails-api.js';
-import { hasNestedRepetition } from '../../../src/shared/regex-safety.js';
+import { hasNestedRepetition, slowShapeOf } from '../../../src/shared/regex-safety.js';
 import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
 
 // A blocked pattern runs over every prompt (or answer) with V8's backtracking engine: one that repeats
@@ -70,6 +70,53 @@ describe('hasNestedRepetition', () => {
     ['(a{0,9}){9}$', true],
     ['(?:a{1,10}){10}$', true],
   ])('%s: %s', (source, slow) => expect(hasNestedRepetition(source)).toBe(slow));
+});
+
+describe('slowShapeOf', () => {
+  // Each slow one held V8 for seconds on a prompt of a few dozen (exponential) or tens of thousands
+  // (quadratic) characters: (.|\s)*password on 33 spaces, (a|a)+$ on 26 a's, \s+$ on 30,000 spaces.
+  it.each([
+    ['(a+)+$', 'nested'],
+    ['(.|\\s)*password', 'choice'],
+    ['(a|a)+$', 'choice'],
+    ['(\\d|\\w)+x$', 'choice'],
+    ['(A|a)+$', 'choice'],
+    ['\\s+$', 'run'],
+    ['.*password', 'run'],
+    ['\\d+ dollars', 'run'],
+    ['a\\w*z', 'run'],
+    ['a(\\w+z)', 'run'],
+    ['\\s+\\s*x', 'run'],
+    ['[A-Z0-9._%+-]+@[A-Z0-9.-]+\\.[A-Z]{2,}', 'run'],
+    // Anchored, bounded, or with nothing after that can fail: linear.
+    ['^\\s+$', undefined],
+    ['^(\\s+)$', undefined],
+    ['\\b\\d+\\b', undefined],
+    ['\\s{1,100}$', undefined],
+    ['password.*', undefined],
+    ['x*y*z*', undefined],
+    ['launch\\s+codes?', undefined],
+    ['\\bpassword\\s*=\\s*\\S', undefined],
+    ['(foo|bar)+', undefined],
+    ['(?:\\d{4}[ -]?){3}\\d{4}', undefined],
+    ['(?<=my )secret', undefined],
+  ])('%s: %s', (source, shape) => expect(slowShapeOf(source)).toBe(shape));
+
+  it('is refused by the admin API in words that say how to fix it', async () => {
+    const h = await startGatewayHarness();
+    try {
+      const run = await h.admin('PUT', '/internal/content-policy', { blocked_patterns: ['\\s+$'] });
+      expect(run.status).toBe(400);
+      expect(run.body.error.message).toMatch(/blocked_patterns\[0\].*square of a long run.*bound the repetition/);
+      const choice = await h.admin('PUT', '/internal/content-policy', { blocked_answer_patterns: ['(.|\\s)*x'] });
+      expect(choice.status).toBe(400);
+      expect(choice.body.error.message).toMatch(
+        /blocked_answer_patterns\[0\].*alternatives can match the same character/,
+      );
+    } finally {
+      await h.close();
+    }
+  });
 });
 
 describe('a slow pattern an older version stored', () => {
