@@ -40,11 +40,26 @@ export const namespaceSchema = text()
     message: NAMESPACE_RULE,
   });
 
+/**
+ * Unicode format characters (category Cf): invisible, or reordering the text around them (zero-width
+ * space U+200B, right-to-left override U+202E, byte order mark U+FEFF). In a name they make a different
+ * name look the same as another one in a list, or reorder what it seems to say.
+ */
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/** `U+200B`: a character named by its code point, since a format character shows as nothing. */
+const codePoint = (char: string): string =>
+  `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
 /** A branch name; empty means `main`. */
 export const branchSchema = text()
   .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
   .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
-    message: 'must contain only letters, digits, ".", "_", "/" and "-"',
+    error: (issue) => {
+      const rule = 'must contain only letters, digits, ".", "_", "/" and "-"';
+      const format = typeof issue.input === 'string' ? FORMAT_CHARACTER.exec(issue.input) : null;
+      return format ? `${rule}; it contains ${codePoint(format[0])}, an invisible format character` : rule;
+    },
   });
 
 /** A checkpoint name: well-formed Unicode without control characters. */
@@ -53,6 +68,21 @@ export const checkpointNameSchema = text()
   // eslint-disable-next-line no-control-regex
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'must not contain control characters' })
   .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' });
+
+/**
+ * The name of a checkpoint being created: also without format characters, so that no checkpoint can
+ * pass for another one (the store keeps names in NFC for the same reason). Names that refer to a
+ * checkpoint take {@link checkpointNameSchema}, so ones stored before this rule still read and delete.
+ */
+export const newCheckpointNameSchema = checkpointNameSchema.superRefine((value, ctx) => {
+  const format = FORMAT_CHARACTER.exec(value);
+  if (format)
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not contain invisible format characters (such as zero-width spaces or direction overrides), found ${codePoint(format[0])}`,
+      input: value,
+    });
+});
 
 /** What a JSON value is, for messages: `an array`, `null`, `a string`. */
 const jsonKind = (value: unknown): string =>
@@ -254,6 +284,20 @@ export const stateResponseSchema = z.object({
 /** The documents of a scope at one revision. */
 export type StateResponse = z.infer<typeof stateResponseSchema>;
 
+/**
+ * The side a diff goes from (extension), selected as the other side is: `checkpoint_name`, then
+ * `branch_name` (its head), then `revision_id` (any revision of the namespace). A nested object rather
+ * than `from_revision`, which the answer already uses for the revision compared from.
+ */
+export const diffFromSchema = strictFields(
+  {
+    revision_id: revisionSelector('from.revision_id').default(0),
+    checkpoint_name: checkpointNameSchema.default(''),
+    branch_name: branchSchema.default(''),
+  },
+  'from',
+);
+
 /** POST /v1/diff. */
 export const diffRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
@@ -261,6 +305,8 @@ export const diffRequestSchema = strictFields({
   checkpoint_name: checkpointNameSchema.default(''),
   /** Another branch of the namespace, compared at its head (extension; `git diff main..feature`). */
   branch_name: branchSchema.default(''),
+  /** What to compare from, instead of the scope's head (extension; `git diff v1 main`). */
+  from: diffFromSchema.optional(),
   documents: documentListSchema.default([]),
   mode: applyModeSchema.default('merge'),
 });
@@ -331,7 +377,7 @@ export const revisionResponseSchema = logEntrySchema.extend({ next_cursor: z.str
 /** POST /v1/checkpoints. */
 export const checkpointCreateRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
-  name: checkpointNameSchema.min(1, 'must not be empty'),
+  name: newCheckpointNameSchema.min(1, 'must not be empty'),
   description: freeText,
   // Extensions: the revision to mark (0, the default, is the head), the head a writer saw, and
   // whether a checkpoint of that name may be moved (`git tag -f`, the default) or not (`git tag`).
@@ -488,6 +534,26 @@ export const cherryPickResponseSchema = revertResponseSchema;
 /** Answer of a cherry-pick. */
 export type CherryPickResponse = z.infer<typeof cherryPickResponseSchema>;
 
+/** The side a merge conflict takes: `ours` keeps the target branch's content, `theirs` takes the source's. */
+export const mergeSideSchema = z.enum(['ours', 'theirs'], {
+  error: (issue) => `must be "ours" or "theirs", got ${JSON.stringify(issue.input) ?? 'nothing'}`,
+});
+/** The side a merge conflict takes. */
+export type MergeSide = z.infer<typeof mergeSideSchema>;
+
+/**
+ * Sides by document key, checked without being rebuilt (as documents by key are: a key "__proto__"
+ * would otherwise vanish).
+ */
+const sidesByKeySchema = z.custom<Record<string, MergeSide>>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((side) => side === 'ours' || side === 'theirs'),
+  'must be an object of "ours" or "theirs" by document key',
+);
+
 /** POST /v1/merge (Gatehouse extension): three-way merge of another branch's head into the scope's branch. */
 export const mergeRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
@@ -497,6 +563,11 @@ export const mergeRequestSchema = strictFields({
   // The source's head the caller previewed: a source that moved since is refused, as the target is.
   expected_from_revision: revisionSelector('expected_from_revision').nullish(),
   dry_run: dryRun,
+  // Optional rather than defaulted, as dry_run, so a request without them keeps its fingerprint.
+  /** The side every conflicting document takes unless `resolve` names it (`dolt conflicts resolve --ours`). */
+  strategy: mergeSideSchema.optional(),
+  /** The side each named conflicting document takes; a key that is no conflict is refused. */
+  resolve: sidesByKeySchema.optional(),
 });
 /** A merge request as sent by clients. */
 export type MergeRequest = z.input<typeof mergeRequestSchema>;
@@ -509,6 +580,8 @@ export type MergeRequest = z.input<typeof mergeRequestSchema>;
 export const mergeResponseSchema = applyResponseSchema.extend({
   merge_base: z.number().int(),
   from_revision: z.number().int(),
+  /** The conflicts `strategy` or `resolve` settled, by key bytes, and the side each took; absent when none. */
+  resolved: z.array(z.object({ key: z.string(), side: mergeSideSchema })).optional(),
   ...dryRunAnswer,
 });
 /** Answer of a merge. */

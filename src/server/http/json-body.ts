@@ -51,7 +51,8 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
     return bodyIsOptional(request) ? done(null, undefined) : done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY());
   // One fast pass over the bytes; naming the field that holds bad ones is the rare, slow case.
   if (!isUtf8(body)) return done(invalidUtf8Error(body));
-  const text = body.toString('utf8');
+  // A leading byte order mark (Windows tools write one) is no JSON, and RFC 8259 lets a parser ignore it.
+  const text = stripByteOrderMark(body.toString('utf8'));
   request.rawBody = text;
   let value: unknown;
   try {
@@ -63,6 +64,11 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
   }
   if (!structureIsSafe(value)) return done(structureError(value));
   done(null, value);
+}
+
+/** The text without one leading U+FEFF, the byte order mark. */
+function stripByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -31,18 +31,36 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : sent.trim();
   if (key === '' || key.length > MAX_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
     throw badRequest(
-      `header Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters (a UUID, say), got ${JSON.stringify(sent)}`,
+      `header Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters (a UUID, say), got ${JSON.stringify(asSent(sent))}`,
       'Idempotency-Key',
     );
   }
   return key;
 }
 
-/** SHA-256 of the parsed body: the same key with another body is refused rather than answered. */
+/**
+ * A header value as the client typed it. Node reads header bytes as Latin-1, so a key typed as `clé`
+ * and sent as UTF-8 (as curl and most clients do) arrives as `clÃ©`; bytes that are not UTF-8 are
+ * shown as `\xE9` escapes rather than guessed at.
+ */
+function asSent(value: string): string {
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(bytes)) return text;
+  return value.replace(/[\x80-\xff]/g, (char) => `\\x${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * SHA-256 of the validated body (its schema's defaults filled in): the same key with another body is
+ * refused rather than answered. Fields sent as `false` or `null` count as left out, since on every
+ * store write those mean the same as absence (`dry_run`, `create_only`, `delete`, `expected_revision`):
+ * one client library spelling them out and another leaving them out send the same request.
+ */
 export function requestFingerprint(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(JSON.stringify(request.body ?? null))
-    .digest('hex');
+  const canonical = JSON.stringify(request.body ?? {}, (_key, value: unknown) =>
+    value === false || value === null ? undefined : value,
+  );
+  return createHash('sha256').update(canonical).digest('hex');
 }
 
 /**

@@ -177,6 +177,8 @@ export class StoreModel {
   }
 
   rollback(namespace: string, branch: string, revision: number, checkpoint: string): ApplyResponse {
+    // A rollback onto a branch never written is refused (a typo must not start a branch).
+    if (!this.ns(namespace).branches.has(branch)) throw new ModelError('not_found');
     const id = this.select(namespace, branch, revision, checkpoint);
     const message = this.sourceMessage('rollback to', namespace, id, checkpoint);
     return this.write(namespace, branch, this.stateAt(namespace, id), message);

@@ -11,7 +11,7 @@ import {
 } from './revision-replay.js';
 import {
   checkExpectedRevision,
-  listBranchNames,
+  existingBranch,
   lookupScope,
   removedNote,
   type EngineContext,
@@ -51,23 +51,16 @@ function planCherryPickOf(
   options: CherryPickOptions,
 ): { rows: ScopeRows; picked: RevisionRow; changes: ChangeRow[] } {
   const rows = lookupScope(ctx.repo, scope);
-  const branch = existingBranch(rows);
+  const branch = existingBranch(
+    rows,
+    'there is nothing to cherry-pick onto',
+    'Create the branch first, then cherry-pick onto it',
+  );
   checkExpectedRevision(rows, options.expectedRevision);
   const picked = revisionToPick(ctx.repo, rows, branch, options.revision);
   const { changes, conflicts } = planReplay(ctx.repo, branch, picked, 'forward');
   if (conflicts.length > 0) throw cherryPickConflict(ctx.repo, rows, branch, picked, conflicts);
   return { rows, picked, changes };
-}
-
-/** The branch picked onto; 404 when it was never written, as a typo would otherwise start a branch. */
-function existingBranch(rows: ScopeRows): BranchRow {
-  if (rows.branch) return rows.branch;
-  const branches =
-    rows.branchNames.length > 0 ? `its branches are ${listBranchNames(rows.branchNames)}` : 'it has no branches';
-  throw notFoundError(
-    `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so there is nothing to ` +
-      `cherry-pick onto; ${branches}. Create the branch first, then cherry-pick onto it`,
-  );
 }
 
 /**
@@ -86,7 +79,26 @@ function revisionToPick(repo: StoreRepository, rows: ScopeRows, branch: BranchRo
         `of namespace "${rows.scope.namespace}", so there is nothing to cherry-pick; nothing was written. ` +
         'To take it back, revert it instead',
     );
+  refuseStartingCopy(repo, rows, row);
   return row;
+}
+
+/**
+ * Refuses a branch's first revision when the branch was made from another (`branch from main@3`): its
+ * changes create every document against the empty state, but relative to where the branch started it
+ * changed nothing, so picking it would create or conflict with every document for no change at all.
+ * The first revision of a branch a write started (no base) is a real change and may be picked.
+ */
+function refuseStartingCopy(repo: StoreRepository, rows: ScopeRows, row: RevisionRow): void {
+  const owner = repo.branchById(row.branchId);
+  if (row.parentId !== 0 || !owner || owner.baseRevision === 0) return;
+  const start = repo.revision(row.namespaceId, owner.baseRevision);
+  const source = start ? `${branchName(repo, start)}@${start.id}` : `revision ${owner.baseRevision}`;
+  throw conflictError(
+    `revision ${row.id} is the first revision of branch "${owner.name}" of namespace "${rows.scope.namespace}": ` +
+      `its starting copy of ${source}, which changes nothing; nothing was written. Cherry-pick the revisions of ` +
+      `"${owner.name}" after it, or merge the branch`,
+  );
 }
 
 /** 409 naming the documents that are neither as the picked revision found them nor as it left them. */

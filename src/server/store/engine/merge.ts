@@ -1,15 +1,15 @@
-import type { MergeResponse } from '../../../shared/store-api.js';
+import type { MergeResponse, MergeSide } from '../../../shared/store-api.js';
 import { mergeBases } from './ancestry.js';
 import { boundedList } from './bounded-list.js';
 import { compareBytewise } from './bytewise.js';
 import { changeList } from './change-lists.js';
 import { rowsWithKeys } from './changes.js';
-import { StoreError, conflictError, invalidError, notFoundError } from './errors.js';
+import { StoreError, conflictError, invalidError } from './errors.js';
 import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
   checkExpectedRevision,
-  listBranchNames,
+  existingBranch,
   lookupScope,
   revisionInNamespace,
   type EngineContext,
@@ -20,13 +20,17 @@ import {
 import type { BranchRow, ChangeRow, StoreRepository } from './store-repository.js';
 import { commit, noop } from './writes.js';
 
-/** Options of a merge: the branch to merge from, the message, the head expected. */
+/** Options of a merge: the branch to merge from, the message, the head expected, how conflicts resolve. */
 export interface MergeOptions {
   readonly fromBranch: string;
   readonly message: string;
   readonly expectedRevision?: number | null;
   /** The source's head the caller expects to merge (what it previewed). */
   readonly expectedFromRevision?: number | null;
+  /** The side every conflicting document takes unless `resolve` names it; none: a conflict refuses the merge. */
+  readonly strategy?: MergeSide;
+  /** The side each named conflicting document takes; a key that is no conflict is refused (400). */
+  readonly resolve?: Readonly<Record<string, MergeSide>>;
 }
 
 /**
@@ -35,13 +39,14 @@ export interface MergeOptions {
  * the source's head, so later merge bases count it as Git counts a merge commit's second parent. Per
  * document, against the state of the merge base: changed on the source only, the source's content is
  * taken; on the target only, or on both to the same content, the target's stays; on both to different
- * contents (a delete included), it is a conflict, and the merge is refused (409) with nothing written.
+ * contents (a delete included), it is a conflict, and the merge is refused (409) with nothing written,
+ * unless `strategy` or `resolve` picks a side for it (as `dolt conflicts resolve --ours`/`--theirs`).
  */
 export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
   const plan = planMergeOf(ctx, scope, options);
   const { rows, target, source, bases, changes, answered } = plan;
   if (changes.length === 0) return { ...noop(rows), ...answered };
-  const message = options.message || mergeMessage(rows, source, bases);
+  const message = options.message || mergeMessage(rows, source, bases, answered.resolved);
   const revision = commit(ctx, rows, changes, message);
   ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
   return { revision, ...plannedChanges(ctx, plan) };
@@ -64,7 +69,11 @@ interface MergePlan {
   readonly source: BranchRow;
   readonly bases: readonly Target[];
   readonly changes: readonly ChangeRow[];
-  readonly answered: { readonly merge_base: number; readonly from_revision: number };
+  readonly answered: {
+    readonly merge_base: number;
+    readonly from_revision: number;
+    readonly resolved?: ResolvedConflict[];
+  };
 }
 
 /** Checks a merge's request and plans it; every refusal (400, 404, 409 and conflicts) is thrown here. */
@@ -74,7 +83,11 @@ function planMergeOf(ctx: EngineContext, scope: Scope, options: MergeOptions): M
     throw invalidError(
       `from_branch "${options.fromBranch}" is the branch merged into: name another branch of namespace "${scope.namespace}"`,
     );
-  const target = existingBranch(rows);
+  const target = existingBranch(
+    rows,
+    'there is nothing to merge into',
+    "To copy a branch's state to a new one, create it from that branch",
+  );
   checkExpectedRevision(rows, options.expectedRevision);
   const source = branchHeadTarget(ctx.repo, rows, options.fromBranch).branch!;
   checkExpectedSource(source, options.expectedFromRevision);
@@ -82,14 +95,80 @@ function planMergeOf(ctx: EngineContext, scope: Scope, options: MergeOptions): M
   const newest = revisions[0] ?? 0;
   const answered = { merge_base: newest, from_revision: source.headRevision };
   // The target already reaches the source's head: there is nothing of it to take.
-  if (newest === source.headRevision) return { rows, target, source, bases: [], changes: [], answered };
+  if (newest === source.headRevision) {
+    resolveConflicts(ctx.repo, [], options);
+    return { rows, target, source, bases: [], changes: [], answered };
+  }
   const bases: Target[] =
     revisions.length === 0
       ? [{ revision: 0, branch: undefined, branchName: '' }]
       : revisions.map((revision) => revisionInNamespace(ctx.repo, rows, revision));
-  const { changes, conflicts } = planMerge(ctx.repo, target, source, bases);
-  if (conflicts.length > 0) throw mergeConflict(ctx.repo, rows, source, bases, conflicts);
-  return { rows, target, source, bases, changes, answered };
+  const planned = planMerge(ctx.repo, target, source, bases);
+  const { taken, resolved, unresolved } = resolveConflicts(ctx.repo, planned.conflicts, options);
+  if (unresolved.length > 0) throw mergeConflict(ctx.repo, rows, source, bases, unresolved);
+  const changes = [...planned.changes, ...taken];
+  return { rows, target, source, bases, changes, answered: resolved.length > 0 ? { ...answered, resolved } : answered };
+}
+
+/** A conflict settled by `strategy` or `resolve`: its key and the side it took. */
+interface ResolvedConflict {
+  readonly key: string;
+  readonly side: MergeSide;
+}
+
+/**
+ * Settles the conflicts `resolve` names, then the rest by `strategy`: `theirs` takes the source's
+ * content (a change to write), `ours` keeps the target's (nothing to write). A `resolve` key that is no
+ * conflict is refused (400, naming it): a script written for an earlier state of the branches notices.
+ */
+function resolveConflicts(
+  repo: StoreRepository,
+  conflicts: readonly MergeConflict[],
+  options: MergeOptions,
+): { taken: ChangeRow[]; resolved: ResolvedConflict[]; unresolved: MergeConflict[] } {
+  const named = new Map<number, MergeSide>();
+  const stale: string[] = [];
+  const conflicting = new Set(conflicts.map((conflict) => conflict.keyId));
+  for (const [key, side] of Object.entries(options.resolve ?? {})) {
+    const keyId = repo.keyId(key);
+    if (keyId === undefined || !conflicting.has(keyId)) stale.push(key);
+    else named.set(keyId, side);
+  }
+  if (stale.length > 0) throw staleResolve(stale, conflicts.length);
+  const taken: ChangeRow[] = [];
+  const resolved: ResolvedConflict[] = [];
+  const unresolved: MergeConflict[] = [];
+  for (const conflict of conflicts) {
+    const side = named.get(conflict.keyId) ?? options.strategy;
+    if (side === undefined) {
+      unresolved.push(conflict);
+      continue;
+    }
+    resolved.push({ key: repo.keyText(conflict.keyId), side });
+    if (side === 'theirs') taken.push(takeTheirs(conflict));
+  }
+  resolved.sort((a, b) => compareBytewise(a.key, b.key));
+  return { taken, resolved, unresolved };
+}
+
+/** The change that makes the target's content of a conflicting document the source's. */
+function takeTheirs({ keyId, target, source }: MergeConflict): ChangeRow {
+  const type = target === null ? 0 : source === null ? 2 : 1;
+  return { keyId, type, beforeBlob: target, afterBlob: source };
+}
+
+/** 400 naming the `resolve` keys that are no conflict of this merge (the first few). */
+function staleResolve(keys: readonly string[], conflicts: number): Error {
+  const sorted = [...keys].sort(compareBytewise);
+  const what = sorted.length === 1 ? 'key' : 'keys';
+  const now =
+    conflicts === 0
+      ? 'the merge has no conflicts'
+      : `the merge has ${conflicts === 1 ? '1 conflict' : `${conflicts} conflicts`}; preview it (dry_run) to see them`;
+  return invalidError(
+    `resolve names ${sorted.length} ${what} that ${sorted.length === 1 ? 'is' : 'are'} not in conflict: ` +
+      `${boundedList(sorted, (key) => JSON.stringify(key))}; ${now}, and resolve only those`,
+  );
 }
 
 /** The answer's part that names what a merge takes: its changes (bounded), merge base and source head. */
@@ -107,17 +186,6 @@ function checkExpectedSource(source: BranchRow, expected: number | null | undefi
       `it moved since it was read; read it again and retry with expected_from_revision ${source.headRevision}`,
     undefined,
     source.headRevision,
-  );
-}
-
-/** The branch merged into; 404 when it was never written, since a merge needs its history. */
-function existingBranch(rows: ScopeRows): BranchRow {
-  if (rows.branch) return rows.branch;
-  const branches =
-    rows.branchNames.length > 0 ? `its branches are ${listBranchNames(rows.branchNames)}` : 'it has no branches';
-  throw notFoundError(
-    `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so there is nothing to ` +
-      `merge into; ${branches}. To copy a branch's state to a new one, create it from that branch`,
   );
 }
 
@@ -222,7 +290,18 @@ function baseName(bases: readonly Target[]): string {
   return text === 'no common revision' ? 'they started (no common revision)' : `their ${text}`;
 }
 
-/** `merge feature@12 into main (merge base main@3)`: what was merged, from which head, over what. */
-function mergeMessage(rows: ScopeRows, source: BranchRow, bases: readonly Target[]): string {
-  return `merge ${source.name}@${source.headRevision} into ${rows.scope.branch} (${basesText(bases)})`;
+/**
+ * `merge feature@12 into main (merge base main@3)`: what was merged, from which head, over what; then
+ * how its conflicts were resolved, when some were: `, resolving 2 conflicts: "a.yaml" (ours), "b.yaml" (theirs)`.
+ */
+function mergeMessage(
+  rows: ScopeRows,
+  source: BranchRow,
+  bases: readonly Target[],
+  resolved: readonly ResolvedConflict[] = [],
+): string {
+  const merged = `merge ${source.name}@${source.headRevision} into ${rows.scope.branch} (${basesText(bases)})`;
+  if (resolved.length === 0) return merged;
+  const count = resolved.length === 1 ? '1 conflict' : `${resolved.length} conflicts`;
+  return `${merged}, resolving ${count}: ${boundedList(resolved, (c) => `${JSON.stringify(c.key)} (${c.side})`)}`;
 }

@@ -11,14 +11,16 @@ import {
   type LogResponse,
   type NamespaceSummary,
 } from '../../../shared/store-api.js';
-import { changeList, keysOnly, revisionChangeList, streamedChangeList } from './change-lists.js';
+import { changeList, keysOnly, revisionChangeList } from './change-lists.js';
 import { apiChange, headState, planDocuments } from './changes.js';
-import { notFoundError } from './errors.js';
+import { changesBetween, diffFromTarget, type DiffFrom } from './diff-between.js';
+import { invalidError, notFoundError } from './errors.js';
 import { itemsWithin } from './page-bound.js';
-import { sourceAgainstHead, sourceAt } from './reconstruct.js';
+import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
   checkDocuments,
+  headTarget,
   lookupScope,
   removedNote,
   selectInBranch,
@@ -32,18 +34,20 @@ import type { RevisionRow } from './store-repository.js';
 
 /**
  * Options of a diff: the selected revision (a checkpoint, then another branch's head, then a revision
- * of the scope's branch, then head) and, optionally, documents to try on top of it.
+ * of the scope's branch, then head), optionally the side to compare it from (head when none), and,
+ * optionally, documents to try on top of it.
  */
 export interface DiffOptions extends Selector {
   /** Another branch of the namespace, compared at its head: what a restore from it would change. */
   readonly branch: string;
+  readonly from?: DiffFrom;
   readonly documents: readonly DocumentInput[];
   readonly mode: ApplyMode;
 }
 
 /**
- * Without documents: head compared with the selected revision. With documents: what applying them to
- * the selected revision (head when none) would change. Writes nothing.
+ * Without documents: the `from` side (head when none) compared with the selected revision. With
+ * documents: what applying them to the selected revision (head when none) would change. Writes nothing.
  */
 export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): DiffResponse {
   const rows = lookupScope(ctx.repo, scope);
@@ -51,7 +55,13 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
     options.branch && !options.checkpoint
       ? branchHeadTarget(ctx.repo, rows, options.branch)
       : selectInBranch(ctx.repo, rows, options);
+  const from = diffFromTarget(ctx.repo, rows, options.from);
   if (options.documents.length > 0) {
+    if (from)
+      throw invalidError(
+        'from and documents cannot be used together: documents are tried on top of the selected revision and ' +
+          'compared with it; to compare two revisions, leave documents out',
+      );
     checkDocuments(options.documents, ctx.limits);
     const base =
       target.branch?.id === rows.branch?.id && target.revision === rows.head
@@ -61,12 +71,8 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
     const list = changeList(ctx.repo, planned, ctx.limits.response_bytes);
     return { from_revision: target.revision, to_revision: target.revision, ...list };
   }
-  const current = rows.branch?.id ?? 0;
-  const source = sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision);
-  const list = streamedChangeList(ctx.repo.diffText(current, source), ctx.limits.response_bytes, () =>
-    ctx.repo.diffKeys(current, source),
-  );
-  return { from_revision: rows.head, to_revision: target.revision, ...list };
+  const start = from ?? headTarget(rows);
+  return { from_revision: start.revision, to_revision: target.revision, ...changesBetween(ctx, start, target) };
 }
 
 /** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */

@@ -68,6 +68,22 @@ export function listBranchNames(names: readonly string[]): string {
   return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
+/**
+ * The scope's branch, for an operation that needs its history (merge into it, cherry-pick or roll back
+ * onto it); 404 when it was never written, naming the namespace's branches, since the name may be a
+ * typo and the write would otherwise start a branch. `nothing` says what there is none of, `advice`
+ * what to do instead.
+ */
+export function existingBranch(rows: ScopeRows, nothing: string, advice: string): BranchRow {
+  if (rows.branch) return rows.branch;
+  const branches =
+    rows.branchNames.length > 0 ? `its branches are ${listBranchNames(rows.branchNames)}` : 'it has no branches';
+  throw notFoundError(
+    `branch "${rows.scope.branch}" does not exist in namespace "${rows.scope.namespace}", so ${nothing}; ` +
+      `${branches}. ${advice}`,
+  );
+}
+
 /** A state to read: a revision and the branch whose history holds it (none for revision 0). */
 export interface Target {
   readonly revision: number;
@@ -125,9 +141,20 @@ export function revisionInNamespace(repo: StoreRepository, rows: ScopeRows, revi
   return { revision, branch, branchName: branch?.name ?? '' };
 }
 
+/**
+ * The name a checkpoint is kept under: the name as given when one is stored so (names stored before
+ * they were normalised), otherwise its NFC form, the form new names are stored in, so a decomposed
+ * `café` finds the composed one.
+ */
+export function storedCheckpointName(repo: StoreRepository, namespaceId: number, name: string): string {
+  return repo.checkpoint(namespaceId, name) ? name : name.normalize('NFC');
+}
+
 /** The revision a checkpoint of the namespace points at; 404 when there is no such checkpoint. */
 export function checkpointTarget(repo: StoreRepository, rows: ScopeRows, name: string): Target {
-  const checkpoint = rows.namespace ? repo.checkpoint(rows.namespace.id, name) : undefined;
+  const namespaceId = rows.namespace?.id;
+  const checkpoint =
+    namespaceId === undefined ? undefined : repo.checkpoint(namespaceId, storedCheckpointName(repo, namespaceId, name));
   if (!checkpoint) throw notFoundError(`checkpoint "${name}" does not exist in namespace "${rows.scope.namespace}"`);
   if (checkpoint.revisionId === 0) return { revision: 0, branch: undefined, branchName: '' };
   return revisionInNamespace(repo, rows, checkpoint.revisionId);

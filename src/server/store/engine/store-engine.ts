@@ -166,12 +166,16 @@ export class StoreEngine {
     });
   }
 
-  /** Compares head with a revision or another branch's head, or previews documents on top of one; writes nothing. */
+  /**
+   * Compares head (or the `from` side) with a revision or another branch's head, or previews documents on
+   * top of one; writes nothing.
+   */
   diff(scope: ScopeLike, options: Partial<reads.DiffOptions> = {}): DiffResponse {
     const full = {
       revision: options.revision ?? 0,
       checkpoint: options.checkpoint ?? '',
       branch: options.branch ?? '',
+      from: options.from,
       documents: options.documents ?? [],
       mode: options.mode ?? 'merge',
     };
@@ -273,6 +277,8 @@ export class StoreEngine {
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
       expectedFromRevision: options.expectedFromRevision,
+      strategy: options.strategy,
+      resolve: options.resolve,
     };
     if (dryRun) return this.read(() => previewMerge(this.ctx, normaliseScope(scope), full));
     return this.writeRevision(scope, (normal) => merge(this.ctx, normal, full));

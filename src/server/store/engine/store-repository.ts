@@ -292,6 +292,7 @@ export class StoreRepository {
       mergesInto: p(`SELECT revision_id AS revisionId, from_branch_id AS fromBranchId, from_revision AS fromRevision
         FROM store_merges WHERE branch_id = ? ORDER BY revision_id`),
       mergedRevisions: p(`SELECT from_revision FROM store_merges WHERE namespace_id = ?`).pluck(),
+      mergesAfterDelete: p(`DELETE FROM store_merges WHERE branch_id = ? AND revision_id > ?`),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
       keyInsert: p(`INSERT INTO store_keys (key) VALUES (?)`),
@@ -533,6 +534,11 @@ export class StoreRepository {
   /** The merges recorded on a branch, oldest first. */
   mergesInto(branchId: number): MergeRow[] {
     return this.s.mergesInto.all(branchId) as MergeRow[];
+  }
+
+  /** Deletes the records of the merges into a branch written after `revision`; how many there were. */
+  deleteMergesAfter(branchId: number, revision: number): number {
+    return this.s.mergesAfterDelete.run(branchId, revision).changes;
   }
 
   /** The source revisions every recorded merge of a namespace took (gc keeps them: merge bases can be any). */

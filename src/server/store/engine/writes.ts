@@ -1,4 +1,5 @@
 import type { ApplyMode, ApplyResponse, DocumentInput } from '../../../shared/store-api.js';
+import { ancestry, reaches } from './ancestry.js';
 import { changeList } from './change-lists.js';
 import { headState, materialise, planDocuments, rowsWithKeys } from './changes.js';
 import { commitRevision } from './commit.js';
@@ -9,18 +10,20 @@ import {
   checkDocuments,
   checkExpectedRevision,
   checkpointTarget,
+  existingBranch,
   headTarget,
   listBranchNames,
   lookupScope,
   revisionInBranch,
   revisionInNamespace,
   selectInBranch,
+  storedCheckpointName,
   type EngineContext,
   type Scope,
   type ScopeRows,
   type Target,
 } from './selectors.js';
-import type { ChangeRow } from './store-repository.js';
+import type { BranchRow, ChangeRow, StoreRepository } from './store-repository.js';
 
 // Write operations. Each runs inside the caller's one write transaction (see StoreEngine).
 
@@ -55,10 +58,23 @@ export interface RollbackOptions {
   readonly expectedRevision?: number | null;
 }
 
-/** Writes a revision that returns the branch to one of its own revisions (or a checkpoint). */
+/**
+ * Writes a revision that returns the branch to one of its own revisions (or a checkpoint). A branch never
+ * written has no history to return to: 404 naming the namespace's branches, as a typo would otherwise
+ * start a branch and answer success.
+ */
 export function rollback(ctx: EngineContext, scope: Scope, options: RollbackOptions): ApplyResponse {
   const message = options.message || ((target: Target) => sourceMessage('rollback to', target, options.checkpoint));
-  return rewrite(ctx, scope, options.expectedRevision, message, (rows) => selectInBranch(ctx.repo, rows, options));
+  return rewrite(ctx, scope, options.expectedRevision, message, (rows) => {
+    // A revision is refused first as not in the branch's history; a checkpoint or the head resolve.
+    const target = selectInBranch(ctx.repo, rows, options);
+    existingBranch(
+      rows,
+      'it has no history to roll back',
+      'Roll back a branch that exists, or restore to copy a state into a new branch',
+    );
+    return target;
+  });
 }
 
 /** Options of a restore: the source (checkpoint, then branch head, then any revision of the namespace). */
@@ -162,15 +178,16 @@ export function createCheckpoint(
   checkExpectedRevision(rows, options.expectedRevision);
   const target = options.revision ? revisionInBranch(ctx.repo, rows, options.revision) : headTarget(rows);
   const namespace = rows.namespace ?? ctx.repo.ensureNamespace(scope.namespace, ctx.now());
-  const existing = ctx.repo.checkpoint(namespace.id, name);
+  const stored = storedCheckpointName(ctx.repo, namespace.id, name);
+  const existing = ctx.repo.checkpoint(namespace.id, stored);
   if (existing && options.createOnly)
     throw conflictError(
-      `checkpoint "${name}" already exists in namespace "${scope.namespace}", at revision ${existing.revisionId}; ` +
+      `checkpoint "${stored}" already exists in namespace "${scope.namespace}", at revision ${existing.revisionId}; ` +
         'send create_only false to move it, or choose another name',
     );
   keyframeForCheckpoint(ctx, namespace.id, target);
-  ctx.repo.upsertCheckpoint(namespace.id, name, target.revision, description, ctx.now());
-  return { name, revision_id: target.revision };
+  ctx.repo.upsertCheckpoint(namespace.id, stored, target.revision, description, ctx.now());
+  return { name: stored, revision_id: target.revision };
 }
 
 /** A checkpoint is read and restored often and kept through gc: its revision gets a state of its own. */
@@ -202,7 +219,7 @@ function refuseUnwrittenBranch(ctx: EngineContext, rows: ScopeRows): void {
 /** Deletes a checkpoint of the namespace; 404 when there is none. */
 export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name: string): void {
   const namespace = ctx.repo.namespace(namespaceName);
-  if (!namespace || !ctx.repo.deleteCheckpoint(namespace.id, name)) {
+  if (!namespace || !ctx.repo.deleteCheckpoint(namespace.id, storedCheckpointName(ctx.repo, namespace.id, name))) {
     throw notFoundError(`checkpoint "${name}" does not exist in namespace "${namespaceName}"`);
   }
 }
@@ -260,7 +277,21 @@ function rewrite(
   );
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, typeof message === 'string' ? message : message(target));
+  if (rows.branch) forgetMergesAfter(ctx.repo, rows.branch, target);
   return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
+}
+
+/**
+ * A branch returned to a point of its own history (a revision its head reaches by its own line, or
+ * revision 0) discards what came after it, as `dolt reset --hard` does: merges into it since then no
+ * longer count for merge bases, so merging the same branch again brings its changes back. A state
+ * copied from elsewhere (another branch's head or revision) keeps the branch's history and its merges.
+ */
+function forgetMergesAfter(repo: StoreRepository, branch: BranchRow, target: Target): void {
+  const ownHistory =
+    target.revision === 0 ||
+    (target.branch !== undefined && reaches(ancestry(repo, branch), target.branch.id, target.revision));
+  if (ownHistory) repo.deleteMergesAfter(branch.id, target.revision);
 }
 
 /** Writes `changes` as a new revision of the scope's branch (creating the namespace or branch when new). */

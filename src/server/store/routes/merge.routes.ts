@@ -5,7 +5,8 @@ import { changesOutcome, errorResponses, runOperation, visibleChanges, type Stor
 
 /**
  * POST /v1/merge (Gatehouse extension): a new revision merging another branch's head into the scope's
- * branch, or with `dry_run` what it would write (write permission, as gc's dry run needs gc's).
+ * branch, its conflicts settled by `strategy` and `resolve` when given, or with `dry_run` what it would
+ * write (write permission, as gc's dry run needs gc's).
  */
 export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.post(
@@ -22,12 +23,19 @@ export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
         expected_revision: expectedRevision,
         expected_from_revision: expectedFromRevision,
         dry_run: dryRun = false,
+        strategy,
+        resolve,
       } = request.body;
       const run = () => {
         const result = runOperation(
           metrics,
           'merge',
-          () => engine.merge(scope, { fromBranch, message, expectedRevision, expectedFromRevision }, dryRun),
+          () =>
+            engine.merge(
+              scope,
+              { fromBranch, message, expectedRevision, expectedFromRevision, strategy, resolve },
+              dryRun,
+            ),
           // A dry run changes nothing, so the metrics count it as a no-op whatever it would take.
           (r) => (dryRun ? { noop: true, changed: 0 } : changesOutcome(r)),
         );
