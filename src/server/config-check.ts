@@ -27,7 +27,7 @@ export function configurationIssues(config: Config, env: NodeJS.ProcessEnv): str
 /**
  * The warnings a start logs about models, deployments and prices, as the file alone has them (the
  * database, where the admin API may have saved others, is not opened): a model no provider serves, a
- * deployment no request reaches, a price no request is priced by.
+ * deployment no request reaches, a price no request is priced by, a model no dollar budget can stop.
  */
 export function configurationWarnings(config: Config, env: NodeJS.ProcessEnv): string[] {
   const database = openDatabase(':memory:');

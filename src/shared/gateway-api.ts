@@ -524,7 +524,13 @@ export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
 const usageTotalsSchema = z.object({
   requests: z.number(),
+  /** Requests answered with an error, those the limits refused included. */
   errors: z.number(),
+  /**
+   * Of `errors`, the requests the rate limits and budgets refused (their 429, before any provider was
+   * called). The gateway always sends it; optional for the UI's series built before it existed.
+   */
+  refused: z.number().optional(),
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   total_tokens: z.number(),

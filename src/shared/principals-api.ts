@@ -20,6 +20,7 @@ export const LIMIT_TYPES = [
   'team_cost_monthly',
   'key_cost_daily',
   'key_cost_monthly',
+  'parallel_requests',
 ] as const;
 /** One kind of limit. */
 export type LimitType = (typeof LIMIT_TYPES)[number];
@@ -35,11 +36,15 @@ export const MAX_USD_BUDGET = 1_000_000_000;
 /** The smallest budget: spend is counted in billionths of a dollar. */
 export const MIN_USD_BUDGET = 0.000000001;
 
-/** A daily or monthly budget in dollars. */
+/** A daily or monthly budget in dollars; 0 freezes spending (every request is refused). */
 export const usdBudgetSchema = z
   .number()
-  // Spend is counted to the nano-dollar (roundUsd): a smaller budget would read 0 and refuse everything.
-  .min(MIN_USD_BUDGET, 'must be at least 0.000000001 (a billionth of a dollar, the finest spend is counted in)')
+  .min(0, 'must be 0 (nothing may be spent) or more')
+  // Spend is counted to the nano-dollar (roundUsd): a budget between 0 and that would read 0 unannounced.
+  .refine(
+    (usd) => usd === 0 || usd >= MIN_USD_BUDGET,
+    'must be 0 (nothing may be spent) or at least 0.000000001 (a billionth of a dollar, the finest spend is counted in)',
+  )
   .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars); leave it unset for no budget`);
 
 /**

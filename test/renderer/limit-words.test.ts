@@ -22,6 +22,8 @@ const FORM_LABELS: Record<LimitType, readonly string[]> = {
   user_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
   team_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
   key_cost_monthly: [KEY_LIMIT_FIELDS.usdMonthly.label],
+  // Set only as a configuration default: no form field yet.
+  parallel_requests: [],
 };
 
 describe('one name per kind of limit', () => {
@@ -37,6 +39,6 @@ describe('one name per kind of limit', () => {
   it('keeps the owner of a key’s budget in its label, and the day and minute apart', () => {
     expect(KEY_LIMIT_FIELDS.teamTpd.label).toBe('Team token budget per day');
     expect(KEY_LIMIT_FIELDS.userTpm.label).toBe('User token budget per minute');
-    expect(new Set(LIMIT_TYPES.map(meterWords)).size).toBe(6);
+    expect(new Set(LIMIT_TYPES.map(meterWords)).size).toBe(7);
   });
 });

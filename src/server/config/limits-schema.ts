@@ -6,9 +6,19 @@ const limit = z.number().int().positive();
 /** Rate limits (token buckets refilled per minute) that a key, a model or a default may set. */
 const rateLimitsSchema = z.object({ rpm_limit: limit.optional(), tpm_limit: limit.optional() }).strict();
 
+/**
+ * Requests one key, user or team may have in flight at once: bounds how far concurrent streams without
+ * `max_tokens` can overspend a token limit or budget, which each settles only when it ends.
+ */
+const maxParallelRequests = limit.optional();
+
 /** Rate limits and spend budgets a default for keys may set (each key's own spend, per UTC day and month). */
 const keyDefaultsSchema = rateLimitsSchema
-  .extend({ usd_daily_budget: usdBudgetSchema.optional(), usd_monthly_budget: usdBudgetSchema.optional() })
+  .extend({
+    usd_daily_budget: usdBudgetSchema.optional(),
+    usd_monthly_budget: usdBudgetSchema.optional(),
+    max_parallel_requests: maxParallelRequests,
+  })
   .strict();
 
 /** Rate limits and budgets a default for users or teams may set (each one's own record overrides it). */
@@ -18,6 +28,7 @@ const principalDefaultsSchema = rateLimitsSchema
     tpd_budget: limit.optional(),
     usd_daily_budget: usdBudgetSchema.optional(),
     usd_monthly_budget: usdBudgetSchema.optional(),
+    max_parallel_requests: maxParallelRequests,
   })
   .strict();
 

@@ -7,7 +7,7 @@ import { LIMIT_WORDS, limitWordOf, type LimitWord } from './limit-words.js';
 interface LimitKind {
   readonly unit: 'requests' | 'tokens' | 'usd';
   /** Token buckets refill continuously; budgets end with their UTC minute, day or month. */
-  readonly span: 'bucket' | 'minute' | 'day' | 'month';
+  readonly span: 'bucket' | 'in_flight' | 'minute' | 'day' | 'month';
 }
 
 function kindOf(word: LimitWord): LimitKind {
@@ -24,6 +24,8 @@ function kindOf(word: LimitWord): LimitKind {
       return { unit: 'usd', span: 'day' };
     case 'spendBudgetMonth':
       return { unit: 'usd', span: 'month' };
+    case 'parallelRequests':
+      return { unit: 'requests', span: 'in_flight' };
     default:
       return assertNever(word);
   }
@@ -88,11 +90,13 @@ export function limitMeterView(status: LimitStatus): LimitMeterView {
   // as "used up" next to a meter whose colour says the opposite).
   const allowed = amountOf(status.limit, kind.unit);
   const reset =
-    kind.span === 'bucket'
-      ? status.used <= 0
-        ? `None used: all ${allowed} available`
-        : `All ${allowed} available again in ${formatDuration(status.reset_ms)}`
-      : `Resets in ${formatDuration(status.reset_ms)} (end of the UTC ${kind.span})`;
+    kind.span === 'in_flight'
+      ? `${amountOf(Math.max(0, status.limit - status.used), kind.unit)} more may start now`
+      : kind.span === 'bucket'
+        ? status.used <= 0
+          ? `None used: all ${allowed} available`
+          : `All ${allowed} available again in ${formatDuration(status.reset_ms)}`
+        : `Resets in ${formatDuration(status.reset_ms)} (end of the UTC ${kind.span})`;
   return {
     ...ownerOf(status.subject),
     what: LIMIT_WORDS[word].toLowerCase(),

@@ -13,6 +13,7 @@ export const LIMIT_WORDS = {
   tokenBudgetDay: 'Token budget per day',
   spendBudgetDay: 'Spend budget per day',
   spendBudgetMonth: 'Spend budget per month',
+  parallelRequests: 'Requests in flight at once',
 } as const;
 
 /** One kind of limit as people name it. */
@@ -39,6 +40,8 @@ export function limitWordOf(type: LimitType): LimitWord {
     case 'team_cost_monthly':
     case 'key_cost_monthly':
       return 'spendBudgetMonth';
+    case 'parallel_requests':
+      return 'parallelRequests';
     default:
       return assertNever(type);
   }

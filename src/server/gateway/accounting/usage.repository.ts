@@ -6,12 +6,19 @@ import { roundUsd } from './pricing.js';
 
 const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
+/**
+ * A row of a request the rate limits or budgets refused: their 429, before the request was admitted
+ * (a provider's own 429 comes after, and is a failure of the provider's).
+ */
+const REFUSED = "u.status = 429 AND u.error_type = 'rate_limit_exceeded' AND u.admitted = 0";
+
 interface AggregateRow {
   bucket: number;
   grp: string | null;
   label: string | null;
   requests: number;
   errors: number;
+  refused: number;
   prompt_tokens: number;
   completion_tokens: number;
   cache_read_prompt_tokens: number;
@@ -191,6 +198,7 @@ export class UsageRepository {
       .prepare(
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
            COUNT(*) AS requests, SUM(u.status >= 400 OR u.error_type IS NOT NULL) AS errors,
+           SUM(${REFUSED}) AS refused,
            SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
            TOTAL(u.cache_read_prompt_tokens) AS cache_read_prompt_tokens,
            TOTAL(u.cache_write_prompt_tokens) AS cache_write_prompt_tokens,
@@ -214,6 +222,7 @@ export class UsageRepository {
       label: row.label,
       requests: row.requests,
       errors: row.errors,
+      refused: row.refused,
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
       total_tokens: row.prompt_tokens + row.completion_tokens,
@@ -227,6 +236,7 @@ export class UsageRepository {
       (sum, p) => ({
         requests: sum.requests + p.requests,
         errors: sum.errors + p.errors,
+        refused: sum.refused + (p.refused ?? 0),
         prompt_tokens: sum.prompt_tokens + p.prompt_tokens,
         completion_tokens: sum.completion_tokens + p.completion_tokens,
         total_tokens: sum.total_tokens + p.total_tokens,
@@ -239,6 +249,7 @@ export class UsageRepository {
       {
         requests: 0,
         errors: 0,
+        refused: 0,
         prompt_tokens: 0,
         completion_tokens: 0,
         total_tokens: 0,

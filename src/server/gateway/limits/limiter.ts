@@ -226,6 +226,8 @@ export class Limiter {
   /** Milliseconds until `needed` fits (0 now; Infinity never, being more than the whole limit). */
   private waitFor(check: LimitCheck, needed: number, now: number): number {
     if (check.span === 'bucket') return this.bucket(check, now).waitFor(needed, now);
+    // A budget of 0 is frozen: nothing may be spent, not even by a request whose estimate costs nothing.
+    if (check.limit === 0) return Infinity;
     const used = this.window(check, now).usedAt(now);
     // An exhausted budget refuses even a request that costs nothing by the estimate (fails closed).
     if (used + needed <= check.limit && used < check.limit) return 0;

@@ -20,6 +20,7 @@ import {
 import type { LimitCost, Limiter, Reservation } from './limiter.js';
 import { countTextTokens } from '../formats/tokenizer.js';
 import { countPromptTokens } from './prompt-tokens.js';
+import { ParallelRequests, parallelRefusal, type ParallelCap } from './parallel-requests.js';
 import { refusal } from './refusal.js';
 
 /** No one's budgets to count in: every request's path when no budget is set anywhere (nothing allocated). */
@@ -55,6 +56,8 @@ function statedOutput(ctx: RequestContext): number | undefined {
  * settlement when a request finishes, and the status the admin views show.
  */
 export class LimitsService {
+  private readonly parallel: ParallelRequests;
+
   constructor(
     private readonly limiter: Limiter,
     private readonly principals: PrincipalsService,
@@ -63,7 +66,9 @@ export class LimitsService {
     private readonly metrics: GatewayMetrics,
     /** The upstream models that may serve a public model (the deployment is chosen after this stage). */
     private readonly upstreamModels: (model: string) => readonly string[],
-  ) {}
+  ) {
+    this.parallel = new ParallelRequests(config);
+  }
 
   /**
    * The most the tokens may cost: priced by the public name, or by the dearest upstream model that may
@@ -86,13 +91,19 @@ export class LimitsService {
     // A caller's own provider key (allow_passthrough_keys) is not the gateway's to limit, and its
     // usage row says so: limits rebuilt from the usage table at start leave it out as this process does.
     if (principal?.kind !== 'key') return undefined;
+    const caps = this.parallel.enabled ? this.parallel.capsOf(principal.key.row) : undefined;
+    const full = caps === undefined ? undefined : this.parallel.full(caps);
+    if (full !== undefined) {
+      this.metrics.rateLimitHit('parallel_requests');
+      throw parallelRefusal(full);
+    }
     const checks = planLimits(principal.key.row, ctx.model, this.principals, this.config);
     // A request with no limits of its own still counts in its user's and team's budgets where one of
     // their other keys is checked against them (a key's `team_tpd_budget`); it reserves nothing and
     // settles what it used.
     const owners = checks.length > 0 || this.limiter.holdsBudgets ? budgetOwners(principal.key.row) : NO_OWNERS;
     if (checks.length === 0 && !this.limiter.tracks(owners)) {
-      ctx.admitted = true;
+      this.admitted(ctx, caps);
       return undefined;
     }
     const cost = checks.some((check) => check.measure !== 'requests') ? this.costOf(ctx) : NOTHING;
@@ -105,10 +116,25 @@ export class LimitsService {
       const state = rateLimitHeaders(checks, this.limiter.status(checks), anthropic, Date.now());
       throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput, state);
     }
-    ctx.admitted = true;
+    this.admitted(ctx, caps);
     ctx.reservation = admission.reservation;
     ctx.replyHeaders = rateLimitHeaders(checks, this.limiter.status(checks), anthropic, admission.reservation.at);
     return undefined;
+  }
+
+  /** Marks a request admitted, holding a slot under each cap on requests in flight until it finishes. */
+  private admitted(ctx: RequestContext, caps: readonly ParallelCap[] | undefined): void {
+    ctx.admitted = true;
+    if (caps !== undefined && caps.length > 0 && ctx.parallelSlots === undefined)
+      ctx.parallelSlots = this.parallel.take(caps);
+  }
+
+  /** Gives back a finished request's slots under the caps on requests in flight, once. */
+  release(ctx: RequestContext): void {
+    const slots = ctx.parallelSlots;
+    if (slots === undefined) return;
+    ctx.parallelSlots = undefined;
+    this.parallel.release(slots);
   }
 
   /**
@@ -136,7 +162,9 @@ export class LimitsService {
 
   /** Where every limit of a key stands (its user's and team's included; models' are shared and shown apart). */
   keyStatus(key: ApiKeyRow): LimitStatus[] {
-    return this.limiter.status(planLimits(key, undefined, this.principals, this.config));
+    const status = this.limiter.status(planLimits(key, undefined, this.principals, this.config));
+    if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capsOf(key)));
+    return status;
   }
 
   /** Where a user's own limits stand. */

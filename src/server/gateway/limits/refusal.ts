@@ -47,10 +47,17 @@ export function refusal(
 ): RateLimitError {
   const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   if (!Number.isFinite(waitMs)) {
+    const never = { ...state, 'x-should-retry': 'false', 'retry-after': String(windowSeconds(check.span)) };
+    if (check.limit === 0)
+      return new RateLimitError(
+        check.type,
+        `rate limit '${check.type}' exceeded: the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}, frozen: nothing may be spent, so no request can pass until it is raised`,
+        never,
+      );
     return new RateLimitError(
       check.type,
       `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
-      { ...state, 'x-should-retry': 'false', 'retry-after': String(windowSeconds(check.span)) },
+      never,
     );
   }
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));

@@ -1,5 +1,5 @@
 import type { Config } from '../../config/schema.js';
-import { unmatchedPrices } from '../accounting/unmatched-prices.js';
+import { fileDollarBudgets, unmatchedPrices, unpricedUnderBudgets } from '../accounting/unmatched-prices.js';
 import type { ModelRegistry } from './model-registry.js';
 import { unreachableDeployments } from './unreachable-deployments.js';
 import { unservedModels } from './unserved-models.js';
@@ -7,7 +7,8 @@ import { unservedModels } from './unserved-models.js';
 /**
  * What the start says about the models, deployments and prices in force: a deployment no request
  * reaches, a key variable the admin API may not read, a model no provider serves, a price no request
- * is priced by. The start logs them; `--check` prints them for the file alone.
+ * is priced by, a model the file's dollar budgets cannot stop (it has no price). The start logs them;
+ * `--check` prints them for the file alone.
  */
 export function modelWarnings(registry: ModelRegistry, config: Config, env: NodeJS.ProcessEnv): string[] {
   return [
@@ -15,5 +16,6 @@ export function modelWarnings(registry: ModelRegistry, config: Config, env: Node
     ...registry.unreadKeyVariables(),
     ...unservedModels(registry, env),
     ...unmatchedPrices(config.pricing, registry),
+    ...unpricedUnderBudgets(fileDollarBudgets(config.limits), config.pricing, registry),
   ];
 }

@@ -4,6 +4,7 @@ import type { CacheState } from '../cache/cache-state.js';
 import type { Usage } from '../formats/ir.js';
 import type { AuthenticatedKey } from '../keys/keys.service.js';
 import type { Reservation } from '../limits/limiter.js';
+import type { ParallelSlots } from '../limits/parallel-requests.js';
 import type { PromptTokens } from '../limits/prompt-tokens.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
@@ -92,6 +93,8 @@ export interface RequestContext {
   admitted: boolean;
   /** What the limits stage took from the request's limits, settled with the real usage at the finish. */
   reservation?: Reservation;
+  /** The caps on requests in flight this request holds a slot under, given back once when it finishes. */
+  parallelSlots?: ParallelSlots;
   /** The prompt's tokens as the limits stage counted them. */
   promptTokens?: PromptTokens;
   /** Headers a successful answer carries (the limits' `x-ratelimit-*`). */

@@ -30,9 +30,10 @@ function parseLimit(
     return Number.isInteger(number) && number > 0
       ? { value: number }
       : { error: `${label} must be a whole number above 0, or empty` };
-  return Number.isFinite(number) && number > 0
+  // A budget of 0 freezes spending: every request is refused.
+  return Number.isFinite(number) && number >= 0
     ? { value: number }
-    : { error: `${label} must be an amount above 0 (e.g. 2.50), or empty` };
+    : { error: `${label} must be an amount (e.g. 2.50; 0 allows no spending), or empty` };
 }
 
 /**

@@ -107,6 +107,7 @@ function endStatus(ctx: RequestContext, replyStatus: number, completed: boolean)
 export function finishRequest(ctx: RequestContext, replyStatus: number, completed: boolean): void {
   const services = ctx.services;
   const status = endStatus(ctx, replyStatus, completed);
+  services.limits.release(ctx);
   settleStreamHealth(ctx);
   const entry = usageEntry(ctx, status);
   if (ctx.reservation !== undefined)

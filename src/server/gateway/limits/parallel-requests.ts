@@ -1,0 +1,100 @@
+import type { LimitStatus } from '../../../shared/principals-api.js';
+import type { LimitsConfig } from '../../config/limits-schema.js';
+import type { ApiKeyRow } from '../keys/keys.repository.js';
+import { RateLimitError } from './rate-limit-error.js';
+
+/** A cap on one principal's requests in flight at once (`max_parallel_requests`). */
+export interface ParallelCap {
+  /** `key:<id>`, `user:<id>` or `team:<id>`, as the other limits name their subject. */
+  readonly subject: string;
+  readonly limit: number;
+}
+
+/** The subjects whose slots an admitted request holds until it finishes. */
+export type ParallelSlots = readonly string[];
+
+/**
+ * How many requests each principal with `max_parallel_requests` has in flight. A limit on tokens only
+ * settles when a request ends, so concurrent streams without `max_tokens` can each overspend it; a cap on
+ * requests in flight bounds how many do. Only principals with a cap are counted: with none configured,
+ * no request allocates anything here.
+ */
+export class ParallelRequests {
+  private readonly inFlight = new Map<string, number>();
+  private readonly defaults: {
+    readonly key: number | undefined;
+    readonly user: number | undefined;
+    readonly team: number | undefined;
+  };
+  /** Whether any principal has a cap (none: the limits stage skips this altogether). */
+  readonly enabled: boolean;
+
+  constructor(config: LimitsConfig) {
+    this.defaults = {
+      key: config.keys.max_parallel_requests,
+      user: config.users.max_parallel_requests,
+      team: config.teams.max_parallel_requests,
+    };
+    this.enabled = Object.values(this.defaults).some((limit) => limit !== undefined);
+  }
+
+  /**
+   * The caps a key's requests must fit: the key's, its user's and its team's. A key without a user is
+   * not held to the users' cap, as it is not to their rate limits (its own cap counts it).
+   */
+  capsOf(key: ApiKeyRow): ParallelCap[] {
+    const caps: ParallelCap[] = [];
+    const { key: forKey, user, team } = this.defaults;
+    if (forKey !== undefined) caps.push({ subject: `key:${key.id}`, limit: forKey });
+    if (user !== undefined && key.ownerUser !== null) caps.push({ subject: `user:${key.ownerUser}`, limit: user });
+    if (team !== undefined && key.team !== null) caps.push({ subject: `team:${key.team}`, limit: team });
+    return caps;
+  }
+
+  /** The first cap with no free slot, or undefined when the request fits them all. */
+  full(caps: readonly ParallelCap[]): ParallelCap | undefined {
+    return caps.find((cap) => (this.inFlight.get(cap.subject) ?? 0) >= cap.limit);
+  }
+
+  /** Takes a slot under every cap (after {@link full} found room, in the same synchronous step). */
+  take(caps: readonly ParallelCap[]): ParallelSlots {
+    for (const cap of caps) this.inFlight.set(cap.subject, (this.inFlight.get(cap.subject) ?? 0) + 1);
+    return caps.map((cap) => cap.subject);
+  }
+
+  /** Gives back the slots a finished request held. */
+  release(slots: ParallelSlots): void {
+    for (const subject of slots) {
+      const left = (this.inFlight.get(subject) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(subject, left);
+      else this.inFlight.delete(subject);
+    }
+  }
+
+  /** Where each cap stands, for the admin views (nothing to wait for: a slot frees when a request ends). */
+  status(caps: readonly ParallelCap[]): LimitStatus[] {
+    return caps.map((cap) => {
+      const used = this.inFlight.get(cap.subject) ?? 0;
+      return {
+        limit_type: 'parallel_requests',
+        subject: cap.subject,
+        limit: cap.limit,
+        used,
+        remaining: Math.max(0, cap.limit - used),
+        reset_ms: 0,
+      };
+    });
+  }
+}
+
+/**
+ * The 429 for a request over a cap on requests in flight: a slot frees as soon as one of them ends, so
+ * it is worth retrying in a second.
+ */
+export function parallelRefusal(cap: ParallelCap): RateLimitError {
+  return new RateLimitError(
+    'parallel_requests',
+    `rate limit 'parallel_requests' exceeded: ${cap.subject} allows ${cap.limit} requests in flight at once; retry after 1 s, when one of them has finished`,
+    { 'retry-after': '1', 'retry-after-ms': '1000' },
+  );
+}
