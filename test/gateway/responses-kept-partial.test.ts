@@ -112,7 +112,7 @@ describe('a kept Responses stream that breaks', () => {
         id: 'msg_up1',
         status: 'incomplete',
         role: 'assistant',
-        content: [{ type: 'output_text', text: 'Hello', annotations: [] }],
+        content: [{ type: 'output_text', text: 'Hello', annotations: [], logprobs: [] }],
       },
     ]);
   });

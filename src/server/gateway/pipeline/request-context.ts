@@ -95,6 +95,11 @@ export interface RequestContext {
   reservation?: Reservation;
   /** The caps on requests in flight this request holds a slot under, given back once when it finishes. */
   parallelSlots?: ParallelSlots;
+  /**
+   * Which deployment the route stage tries first when it is ready: one that holds what the request
+   * refers to (a continued Response's items, kept by the project that issued them). Most have none.
+   */
+  firstChoice?: (deployment: Deployment) => boolean;
   /** The prompt's tokens as the limits stage counted them. */
   promptTokens?: PromptTokens;
   /** Headers a successful answer carries (the limits' `x-ratelimit-*`). */

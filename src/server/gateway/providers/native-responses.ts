@@ -61,6 +61,14 @@ export function responsesIssuer(deployment: Deployment): string {
   return itemIssuer(settings.baseUrl, settings.apiKey);
 }
 
+/**
+ * Whether the deployment calls the Responses API, with the credential, that issued ids recorded as
+ * `issuer`'s: a continuation sent there goes with those ids, and the provider's cached state.
+ */
+export function callsIssuer(deployment: Deployment, issuer: string): boolean {
+  return usesNativeResponses(deployment) && sameIssuer(issuer, responsesIssuer(deployment));
+}
+
 /** Whether the body for `ids.issuer` sends back item ids that upstream issued itself. */
 export function sendsIssuedIds(ids: ReplayedIds): boolean {
   if (ids.issuer === undefined || ids.replayed === undefined) return false;

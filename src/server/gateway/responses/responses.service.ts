@@ -182,7 +182,7 @@ export class ResponsesService {
   /** A page of the input items the response was created from. */
   inputItems(owner: ResponseOwner, id: string, query: InputItemsQuery): InputItemsPage {
     const row = this.visible(owner, id);
-    const items = row.inputItems.map((item, index) => withListId(item, row.id, index));
+    const items = row.inputItems.map((item, index) => asListed(item, row.id, index));
     const ordered = query.order === 'asc' ? items : [...items].reverse();
     const at = (id: string): number => ordered.findIndex((item) => item.id === id);
     // A cursor that names no item of this response is past the end it points to: an empty page.
@@ -292,7 +292,7 @@ function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
  * Input as it is kept: typed items, message text as content parts, and only the ids the client sent.
  * A continued conversation sends these items upstream again, and OpenAI looks up every item id it
  * is sent among the items it stored: an id made up here would be refused there ("Item with id ...
- * not found"). The ids of the input items list are therefore derived when listing (withListId).
+ * not found"). The ids of the input items list are therefore derived when listing (asListed).
  */
 function listItems(input: string | readonly ResponsesInputItem[]): Array<Record<string, unknown>> {
   const items: readonly ResponsesInputItem[] =
@@ -306,12 +306,18 @@ function listItems(input: string | readonly ResponsesInputItem[]): Array<Record<
   });
 }
 
-/** The item as OpenAI lists it, with an id: the client's own, else one derived from its place, the same on every read. */
-function withListId(item: Record<string, unknown>, responseId: string, index: number): Record<string, unknown> {
-  if (typeof item.id === 'string') return item;
+/**
+ * The item as OpenAI lists it: with an id (the client's own, else one derived from its place, the same
+ * on every read) and, for the item types that have one, the `status` OpenAI gives items it was sent
+ * (`completed`). Only the list shows these: the kept item is sent upstream again as the client sent it.
+ */
+function asListed(item: Record<string, unknown>, responseId: string, index: number): Record<string, unknown> {
   const type = typeof item.type === 'string' ? item.type : 'message';
+  const prefix = ID_PREFIXES.get(type);
+  const withStatus = prefix !== undefined && item.status === undefined ? { ...item, status: 'completed' } : item;
+  if (typeof item.id === 'string') return withStatus;
   const digest = createHash('sha256').update(`${responseId}\0${index}`).digest('hex').slice(0, 32);
-  return { ...item, id: `${ID_PREFIXES.get(type) ?? 'item'}_${digest}` };
+  return { ...withStatus, id: `${prefix ?? 'item'}_${digest}` };
 }
 
 // A Map: a client's `type` such as `constructor` must not find Object.prototype's members.

@@ -6,6 +6,8 @@ import { postInference, type InferenceEndpoint } from '../pipeline/pipeline.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { resolveResponsesModel } from '../pipeline/stages/resolve-model.js';
 import { executeResponses } from '../providers/index.js';
+import { callsIssuer } from '../providers/native-responses.js';
+import { tryFirst } from '../pipeline/stages/route-deployment.js';
 import { responseOwner } from '../responses/response-owner.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
 import { forbidden } from '../../http/errors.js';
@@ -28,7 +30,10 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
       resolveResponsesModel(ctx);
       const { keeper, itemIssuers } = prepareStatefulUse(ctx);
       if (keeper !== undefined) keepers.set(ctx, keeper);
-      if (itemIssuers !== undefined) replayedIssuers.set(ctx, itemIssuers);
+      if (itemIssuers !== undefined) {
+        replayedIssuers.set(ctx, itemIssuers);
+        routeToIssuer(ctx, itemIssuers);
+      }
     },
     call: (ctx, deployment) =>
       executeResponses({
@@ -47,6 +52,17 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
   postInference(app, endpoint, { body: responsesRequestSchema });
   await app.register(storedResponsesRoutes);
 };
+
+/**
+ * A continuation goes first to a deployment that calls the Responses API and key that issued the
+ * latest replayed items, when one of the model's is ready: another project behind the same address
+ * holds none of them, and would be sent them without their ids, losing the provider's cached reasoning.
+ */
+function routeToIssuer(ctx: RequestContext, itemIssuers: ReadonlyMap<object, string>): void {
+  let latest: string | undefined;
+  for (const issuer of itemIssuers.values()) latest = issuer;
+  if (latest !== undefined) tryFirst(ctx, (deployment) => callsIssuer(deployment, latest));
+}
 
 /**
  * A kept response is what the client got: with the originals the output stage (PII restore) puts

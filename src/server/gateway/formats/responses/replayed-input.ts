@@ -1,3 +1,4 @@
+import { TranslationError } from '../translation-error.js';
 import type { ResponsesBody, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -8,6 +9,9 @@ import type { ResponsesBody, ResponsesInputItem } from './responses-schema.js';
 const REPLAYED = Symbol('replayed input items');
 
 type Replayable = ResponsesBody & { [REPLAYED]?: number };
+
+/** How a replayed item's place starts (`previous_response_id's conversation, item 2`). */
+const REPLAYED_PATH = "previous_response_id's conversation";
 
 /** Puts a kept conversation's items in front of the client's own input. */
 export function prependReplayed(body: ResponsesBody, earlier: readonly ResponsesInputItem[]): void {
@@ -22,6 +26,15 @@ export function prependReplayed(body: ResponsesBody, earlier: readonly Responses
  */
 export function inputItemPath(body: ResponsesBody, index: number): string {
   const replayed = (body as Replayable)[REPLAYED] ?? 0;
-  if (index < replayed) return `previous_response_id's conversation, item ${index}`;
+  if (index < replayed) return `${REPLAYED_PATH}, item ${index}`;
   return `input[${index - replayed}]`;
+}
+
+/**
+ * A translation error about a replayed item with `previous_response_id` as its `param`, the parameter
+ * the client sent (a place in the conversation is no parameter name); its message keeps that place.
+ */
+export function withSentParam(error: unknown): unknown {
+  if (!(error instanceof TranslationError) || error.param?.startsWith(REPLAYED_PATH) !== true) return error;
+  return new TranslationError(error.message, 'previous_response_id');
 }

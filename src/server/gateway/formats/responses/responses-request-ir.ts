@@ -13,15 +13,24 @@ import type {
 } from '../ir.js';
 import { isObject, TranslationError } from '../translation-error.js';
 import { refuseUntranslatableResponsesParams } from './responses-params.js';
-import { inputItemPath } from './replayed-input.js';
+import { inputItemPath, withSentParam } from './replayed-input.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
  * Responses requests to the IR, so a provider without a Responses API serves them over chat
  * completions (or Messages). Function calls and their outputs become tool calls and tool results;
- * consecutive items of one role form one turn.
+ * an assistant's message and its calls form one turn, as do consecutive function outputs, and each
+ * user message is a turn of its own.
  */
 export function responsesRequestToIr(body: ResponsesBody): IrRequest {
+  try {
+    return requestToIr(body);
+  } catch (error) {
+    throw withSentParam(error);
+  }
+}
+
+function requestToIr(body: ResponsesBody): IrRequest {
   refuseUntranslatableResponsesParams(body);
   const system = body.instructions ? [body.instructions] : [];
   const systemAt = system.map(() => 0);
@@ -29,11 +38,14 @@ export function responsesRequestToIr(body: ResponsesBody): IrRequest {
   // A system message between two messages of one role keeps them apart, so it can stay between them;
   // but nothing comes between an assistant's function calls and their outputs, which chat
   // completions needs right after the assistant message that made the calls: it follows them.
+  // A user message is a turn of its own (a Codex-style input sends its context, then the prompt):
+  // chat completions takes consecutive user turns, and Messages, which needs alternation, joins them.
   let apart = false;
   const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
     const calls = last?.content.some((part) => part.type === 'tool_call') === true;
-    if (last && last.role === role && !(message && apart && !calls))
+    const ownTurn = message && (role === 'user' || (apart && !calls));
+    if (last && last.role === role && !ownTurn)
       messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
     else messages.push({ role, content: parts });
     apart = false;

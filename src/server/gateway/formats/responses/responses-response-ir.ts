@@ -116,18 +116,28 @@ export function responseObject(
     output,
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,
-    reasoning: { effort: null, summary: null },
+    reasoning: reasoningSettings(request.reasoning),
     store: request.store ?? false,
     temperature: request.temperature ?? 1,
     text: textSettings(request.text),
     tool_choice: request.tool_choice ?? 'auto',
     tools: request.tools ?? [],
     top_p: request.top_p ?? 1,
-    truncation: 'disabled',
+    truncation: request.truncation === 'auto' ? 'auto' : 'disabled',
     usage: usage ? responsesUsage(usage) : null,
     user: request.user ?? null,
     metadata: request.metadata ?? {},
   };
+}
+
+/**
+ * The request's `reasoning` as OpenAI echoes it, `effort` and `summary` (null where not given); echoed,
+ * not applied (only `effort` reaches an OpenAI reasoning model over chat completions).
+ */
+function reasoningSettings(reasoning: unknown): { effort: string | null; summary: string | null } {
+  const given = reasoning !== null && typeof reasoning === 'object' ? (reasoning as Record<string, unknown>) : {};
+  const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+  return { effort: text(given.effort), summary: text(given.summary ?? given.generate_summary) };
 }
 
 /** The request's `text` settings as OpenAI echoes them: its `format` (plain text unless asked otherwise) and the rest. */

@@ -10,6 +10,7 @@ import {
   responseObject,
   type ReasoningItem,
   type ResponseEnvelope,
+  type ResponseMessagePart,
   type ResponseOutputItem,
 } from './responses-response-ir.js';
 
@@ -83,11 +84,10 @@ export async function* encodeResponsesStream(
     const kind = refusal ? 'refusal' : 'output_text';
     if (message.content.at(-1)?.type !== kind) {
       if (message.content.length > 0) yield* partDone(message, current.index);
-      message.content.push(
-        refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [], logprobs: [] },
-      );
-      const added = refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [] };
-      yield frame('response.content_part.added', { ...partAt(message, current.index), part: added });
+      const empty = (): ResponseMessagePart =>
+        refusal ? { type: 'refusal', refusal: '' } : { type: 'output_text', text: '', annotations: [], logprobs: [] };
+      message.content.push(empty());
+      yield frame('response.content_part.added', { ...partAt(message, current.index), part: empty() });
     }
     const part = message.content.at(-1)!;
     if (part.type === 'refusal') {
@@ -255,10 +255,23 @@ export function failedResponse(response: Record<string, unknown>, failure?: unkn
   };
 }
 
-/** Output items, those still being written marked `incomplete`, as the ones a token limit cut off. */
+/**
+ * Output items, those still being written marked `incomplete`, as the ones a token limit cut off, their
+ * text parts in OpenAI's shape (a part rebuilt from a native stream's events has only what they carried).
+ */
 function incompleteItems(output: unknown): Array<Record<string, unknown>> {
   const items = Array.isArray(output) ? (output as Array<Record<string, unknown>>) : [];
-  return items.map((item) => (item.status === 'in_progress' ? { ...item, status: 'incomplete' } : item));
+  return items.map((item) => {
+    const marked = item.status === 'in_progress' ? { ...item, status: 'incomplete' } : item;
+    return Array.isArray(marked.content) ? { ...marked, content: marked.content.map(completeTextPart) } : marked;
+  });
+}
+
+/** An `output_text` part with the `annotations` and `logprobs` OpenAI's parts always have. */
+function completeTextPart(part: unknown): unknown {
+  if (part === null || typeof part !== 'object' || (part as { type?: unknown }).type !== 'output_text') return part;
+  const text = part as Record<string, unknown>;
+  return { ...text, annotations: text.annotations ?? [], logprobs: text.logprobs ?? [] };
 }
 
 /**

@@ -18,9 +18,11 @@ function describeStreamError(error: unknown): string {
 
 /**
  * The headers of a request the stages admitted, on its answer and on a provider's failure alike: where
- * its limits stand, the RAG chunks it was given, and whether the cache answered it.
+ * its limits stand, the RAG chunks it was given, whether the cache answered it, and how many upstream
+ * calls it took (retries and fallbacks: an answer after several hides a failing deployment otherwise).
  */
 export function admittedHeaders(ctx: RequestContext, reply: FastifyReply): void {
+  if (ctx.attempts > 0) reply.header('x-gateway-attempts', String(ctx.attempts));
   if (ctx.replyHeaders !== undefined) reply.headers(ctx.replyHeaders);
   if (ctx.cache !== undefined) reply.header('x-cache-hit', ctx.cached ? 'true' : 'false');
 }

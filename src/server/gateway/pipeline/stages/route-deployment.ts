@@ -53,6 +53,26 @@ export function deploymentOrder(
   return ready.length === ordered.length ? ordered : [...ready, ...ordered.filter((d) => health.coolingDown(d.id))];
 }
 
+/** Makes the route stage try first the ready deployment `prefers` picks (the order after it unchanged). */
+export function tryFirst(ctx: RequestContext, prefers: (deployment: Deployment) => boolean): void {
+  ctx.firstChoice = prefers;
+}
+
+/**
+ * `order` with the first ready deployment `prefers` picks moved to its front, the others in their
+ * order; `order` itself when none is ready, or it already leads.
+ */
+function withFirstChoice(
+  order: readonly Deployment[],
+  prefers: ((deployment: Deployment) => boolean) | undefined,
+  health: DeploymentHealthTracker,
+): readonly Deployment[] {
+  if (prefers === undefined) return order;
+  const index = order.findIndex((deployment) => !health.coolingDown(deployment.id) && prefers(deployment));
+  if (index <= 0) return order;
+  return [order[index]!, ...order.slice(0, index), ...order.slice(index + 1)];
+}
+
 /**
  * The 502 answered for a provider failure, with the provider's status in `x-upstream-status`. A
  * failure that another try cannot fix (a 400, 401, 404 from the provider) says so in
@@ -234,7 +254,9 @@ export async function route(
   let last: UpstreamError | undefined;
   let previous: Deployment | undefined;
   let cutByDeadline = false;
-  for (const deployment of deploymentOrder(deployments, health)) {
+  const weighted = deploymentOrder(deployments, health);
+  const ordered = weighted.length > 1 ? withFirstChoice(weighted, ctx.firstChoice, health) : weighted;
+  for (const deployment of ordered) {
     ctx.deployment = deployment;
     for (let retry = 0; retry <= deployment.maxRetries; retry += 1) {
       if (retry > 0) {
