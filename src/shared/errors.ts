@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   permission_error: 403,
   not_found_error: 404,
   conflict_error: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   rate_limit_exceeded: 429,
   internal_error: 500,
