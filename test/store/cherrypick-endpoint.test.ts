@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './app-helpers.js';
-import { branchWrites, socketStore, type Doc } from './support/socket-store.js';
+import { branchReads, branchWrites, socketStore, type Doc } from './support/socket-store.js';
 
 // POST /v1/cherry-pick over a real socket: one revision of another branch made on this one, as
 // `git cherry-pick`, without merging the rest of that branch.
@@ -24,17 +24,7 @@ describe('POST /v1/cherry-pick', () => {
   };
   const pick = (namespace: string, body: Record<string, unknown>, token?: string, branch = 'main') =>
     socket.send('POST', '/v1/cherry-pick', { scope: { namespace, branch }, ...body }, token);
-  const state = async (namespace: string, branch = 'main') =>
-    (await socket.send('GET', `/v1/state?namespace=${namespace}&branch=${branch}`)).body as {
-      revision: number;
-      objects: Record<string, string>;
-    };
-  const log = async (namespace: string, branch = 'main') =>
-    (await socket.send('GET', `/v1/log?namespace=${namespace}&branch=${branch}`)).body.entries as {
-      id: number;
-      parent_id: number;
-      message: string;
-    }[];
+  const { state, log } = branchReads(socket);
   const errorOf = (answer: { body: Record<string, unknown> }) => answer.body.error as { type: string; message: string };
 
   /** `main` with a, b and gone; `feature` made from it. */

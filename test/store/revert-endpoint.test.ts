@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from './app-helpers.js';
-import { socketStore } from './support/socket-store.js';
+import { branchReads, socketStore } from './support/socket-store.js';
 
 // POST /v1/revert over a real socket: one revision undone as a new revision, as `git revert`.
 
@@ -23,17 +23,7 @@ describe('POST /v1/revert', () => {
   };
   const revert = (namespace: string, body: Record<string, unknown>, token?: string, branch = 'main') =>
     socket.send('POST', '/v1/revert', { scope: { namespace, branch }, ...body }, token);
-  const state = async (namespace: string, branch = 'main') =>
-    (await socket.send('GET', `/v1/state?namespace=${namespace}&branch=${branch}`)).body as {
-      revision: number;
-      objects: Record<string, string>;
-    };
-  const log = async (namespace: string, branch = 'main') =>
-    (await socket.send('GET', `/v1/log?namespace=${namespace}&branch=${branch}`)).body.entries as {
-      id: number;
-      parent_id: number;
-      message: string;
-    }[];
+  const { state, log } = branchReads(socket);
 
   it("undoes a create, a delete and an update of one revision, with git's message", async () => {
     const ns = 'rv/kinds';

@@ -72,3 +72,22 @@ export function branchWrites(socket: SocketStore) {
     },
   };
 }
+
+/** What a branch holds, as the tests of writes read it back: its state and its log. */
+export function branchReads(socket: SocketStore) {
+  return {
+    async state(namespace: string, branch = 'main') {
+      return (await socket.send('GET', `/v1/state?namespace=${namespace}&branch=${branch}`)).body as {
+        revision: number;
+        objects: Record<string, string>;
+      };
+    },
+    async log(namespace: string, branch = 'main') {
+      return (await socket.send('GET', `/v1/log?namespace=${namespace}&branch=${branch}`)).body.entries as {
+        id: number;
+        parent_id: number;
+        message: string;
+      }[];
+    },
+  };
+}
