@@ -9,20 +9,21 @@ import { Screen } from './routes.js';
 import { href, navigate, useLocation } from './router.js';
 import { Sidebar } from './sidebar.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
+import { scopeQuery, useScope, useScopeInAddress } from '../features/store/use-scope.js';
 import { useScreenChangeFocus } from './use-screen-change-focus.js';
 
 /** Sidebar plus the current screen, and the app-wide shortcuts. */
 export function Shell() {
   const [help, setHelp] = useState(false);
   const location = useLocation();
-  const go = useCallback((path: string) => {
-    // Store screens keep the scope in their query; carry it over.
-    const params = new URLSearchParams(window.location.search);
-    const keep = path.startsWith('store/')
-      ? { ns: params.get('ns') ?? undefined, branch: params.get('branch') ?? undefined }
-      : {};
-    navigate(href(path, keep));
-  }, []);
+  const scope = useScope();
+  const go = useCallback(
+    // Store screens open on the scope the sidebar shows, named in their address as its links name it:
+    // from a gateway screen too, so a link copied there never opens another namespace elsewhere.
+    (path: string) => navigate(href(path, path.startsWith('store/') ? scopeQuery(scope) : {})),
+    [scope],
+  );
+  useScopeInAddress();
   const showHelp = useCallback(() => setHelp(true), []);
   useGlobalShortcuts(go, showHelp);
   // One live connection for the whole session: traffic keeps buffering while other screens show.

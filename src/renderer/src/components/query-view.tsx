@@ -1,4 +1,4 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { useIsFetching, useQueryClient, type Query, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ErrorMessage, Loading } from './feedback.js';
 
@@ -30,4 +30,21 @@ export function QueryView<T>({
     );
   const emptyView = empty?.(query.data);
   return <>{emptyView || children(query.data)}</>;
+}
+
+/**
+ * Retry for a read whose error a component is handed without its query (a dialog's preview): asks
+ * again the reads that failed with that very error, and says while they are on their way. Only those:
+ * the rest of the screen, and whatever was typed there, stays.
+ */
+export function useRetryOfFailedRead(error: unknown): {
+  /** Undefined when no read failed with it (an error of the component's own): nothing to ask again. */
+  readonly retry: (() => void) | undefined;
+  readonly retrying: boolean;
+} {
+  const client = useQueryClient();
+  const failedWithIt = (query: Query): boolean => error != null && query.state.error === error;
+  const retrying = useIsFetching({ predicate: failedWithIt }) > 0;
+  const failed = client.getQueryCache().findAll({ predicate: failedWithIt }).length > 0;
+  return { retry: failed ? () => void client.refetchQueries({ predicate: failedWithIt }) : undefined, retrying };
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
 import { useApiKeys, useKeySecretOnItsWay, useRevokeKey } from '../../api/gateway-queries.js';
@@ -22,7 +22,7 @@ import { KeySecretDialog, SecretOnItsWay } from './key-secret-dialog.js';
 import { NoActiveKeys, NoKeysYet } from './keys-empty-state.js';
 import { RotateKeyDialog } from './rotate-key-dialog.js';
 import { KeyStatus } from './key-status.js';
-import { keyMatches } from './keys-filter.js';
+import { keyMatches, secretPrefix } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
 
 /** Keys drawn at a time (see `drawn` in KeysScreen). */
@@ -141,6 +141,22 @@ export function KeysScreen() {
   const [drawn, setDrawn] = useState({ filter, count: KEYS_DRAWN });
   const drawnCount = drawn.filter === filter ? drawn.count : KEYS_DRAWN;
   const buttonName = useMemo(() => buttonNames(keys.data?.data ?? []), [keys.data]);
+  // A key's whole secret typed or pasted in the filter ("which key is this leaked secret?") is looked up
+  // by its prefix, the only part of it the gateway keeps, and only that goes into the address: the
+  // address is kept in the browser's history, shown in its address bar and copied with links.
+  const [secretLookedUp, setSecretLookedUp] = useState<string>();
+  const setFilter = (value: string): void => {
+    const prefix = secretPrefix(value);
+    setSecretLookedUp(prefix);
+    updateSearch({ q: prefix ?? value });
+  };
+  // One that came in the address (a link made elsewhere) is taken out of it the same way.
+  useEffect(() => {
+    const prefix = secretPrefix(filter);
+    if (prefix === undefined) return;
+    setSecretLookedUp(prefix);
+    updateSearch({ q: prefix });
+  }, [filter]);
 
   const columns: Column<ApiKeyRecord>[] = [
     {
@@ -290,7 +306,7 @@ export function KeysScreen() {
                     placeholder="Filter: name, id, prefix, user, team  /"
                     title="↓ moves to the matching keys"
                     value={filter}
-                    onChange={(event) => updateSearch({ q: event.target.value })}
+                    onChange={(event) => setFilter(event.target.value)}
                     onKeyDown={(event) => {
                       // An input method composing a character uses the arrows itself.
                       if (event.key !== 'ArrowDown' || event.nativeEvent.isComposing || rows.length === 0) return;
@@ -303,6 +319,11 @@ export function KeysScreen() {
                       ? plural(data.data.length, 'key')
                       : `${formatInt(matching.length)} of ${plural(data.data.length, 'key')}`}
                   </span>
+                  {secretLookedUp !== undefined && filter === secretLookedUp && (
+                    <span className="muted" role="status" data-testid="keys-secret-note">
+                      That was a key's secret: looked up by its prefix, and not kept (the address has only the prefix)
+                    </span>
+                  )}
                 </div>
                 {rows.length === 0 ? (
                   <EmptyState

@@ -13,6 +13,7 @@ import { useSession } from '../../connection/connection-context.js';
 import { plural } from '../../lib/format.js';
 import { readinessCheckLabel, readinessStateLabel } from '../../lib/readiness-labels.js';
 import { applyExample } from '../store/store-empty.js';
+import { scopeQuery, useScope } from '../store/use-scope.js';
 
 function ServiceCard({
   service,
@@ -92,6 +93,7 @@ function Step({
 export function OverviewScreen() {
   const { connection } = useSession();
   const namespaces = useNamespaces();
+  const scope = useScope();
   const example = applyExample(connection.storeUrl, { namespace: 'default', branch: 'main' });
   return (
     <>
@@ -148,7 +150,7 @@ export function OverviewScreen() {
             <Step
               icon={<HistoryIcon />}
               title="Apply documents to the store"
-              to={href('store/history')}
+              to={href('store/history', scopeQuery(scope))}
               action="History"
             >
               Each apply is a revision you can diff, checkpoint and roll back.

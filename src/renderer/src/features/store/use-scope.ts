@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useNamespaces } from '../../api/store-queries.js';
 import type { StoreScope } from '../../api/query-keys.js';
-import { useSearchParams } from '../../app/router.js';
+import { updateSearch, useLocation, useSearchParams } from '../../app/router.js';
 
 const STORAGE_KEY = 'gatehouse.scope';
 
@@ -38,4 +38,22 @@ export function useScope(): StoreScope {
 /** The URL query values of a scope, for links between store screens. */
 export function scopeQuery(scope: StoreScope): { ns: string; branch: string } {
   return { ns: scope.namespace, branch: scope.branch };
+}
+
+/**
+ * Names the scope a store screen shows in its address when the address does not (`ns`, `branch`),
+ * replacing the history entry: a link copied from it then opens the same namespace and branch in any
+ * browser, not whichever one that browser used last.
+ */
+export function useScopeInAddress(): void {
+  const location = useLocation();
+  const scope = useScope();
+  const namespaces = useNamespaces();
+  const params = new URLSearchParams(location.search);
+  const unnamed = location.path.startsWith('store/') && (!params.get('ns') || !params.get('branch'));
+  // Without `ns` the namespace is a stand-in until the namespaces are read (the first one, or `default`).
+  const settled = !!params.get('ns') || namespaces.data !== undefined;
+  useEffect(() => {
+    if (unnamed && settled) updateSearch(scopeQuery(scope));
+  }, [unnamed, settled, scope]);
 }

@@ -1,5 +1,6 @@
 import type { Change } from '../../../../../shared/store-api.js';
 import { ErrorMessage, Loading } from '../../../components/feedback.js';
+import { useRetryOfFailedRead } from '../../../components/query-view.js';
 import { plural } from '../../../lib/format.js';
 import { ChangesView } from '../changes-view.js';
 
@@ -18,6 +19,8 @@ export function DiffPreview({
   readonly summary?: string;
   readonly emptyText: string;
 }) {
+  // The dialogs hand over the error of whichever read the preview needs: that read is asked again.
+  const { retry, retrying } = useRetryOfFailedRead(error);
   return (
     <section className="preview" data-testid="action-preview">
       <div className="preview-header">
@@ -30,7 +33,7 @@ export function DiffPreview({
       </div>
       <div className="preview-body">
         {error ? (
-          <ErrorMessage error={error} title="Could not compute the preview" />
+          <ErrorMessage error={error} title="Could not compute the preview" onRetry={retry} retrying={retrying} />
         ) : changes ? (
           <ChangesView changes={changes} emptyText={emptyText} />
         ) : (

@@ -4,6 +4,7 @@ import { useStoreState } from '../../../api/store-queries.js';
 import { useRestore } from '../../../api/store-mutations.js';
 import { FormDialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
+import { useRetryOfFailedRead } from '../../../components/query-view.js';
 import { Field, TextInput } from '../../../components/field.js';
 import { diffStates } from '../../../lib/state-diff.js';
 import { showNewRevision } from './action-result.js';
@@ -30,6 +31,8 @@ export function RestoreDialog({
   const [message, setMessage] = useState('');
   const head = useStoreState(scope, {});
   const from = useSourceState(scope, source);
+  // A source that could not be read (its branch list, checkpoint, revision) is read again on Retry.
+  const sourceRead = useRetryOfFailedRead(from.problem?.error);
   const restore = useRestore();
   const complete = isCompleteSource(source);
   const moved = isBranchMoved(restore.error);
@@ -81,7 +84,12 @@ export function RestoreDialog({
         <>
           {moved && <BranchMovedNotice branch={scope.branch} head={head.data?.revision} refreshing={head.isFetching} />}
           {from.problem ? (
-            <ErrorMessage error={from.problem.error} title={`Source: ${from.problem.title}`} />
+            <ErrorMessage
+              error={from.problem.error}
+              title={`Source: ${from.problem.title}`}
+              onRetry={sourceRead.retry}
+              retrying={sourceRead.retrying}
+            />
           ) : complete ? (
             <DiffPreview
               changes={changes}
