@@ -4,9 +4,13 @@ import {
   branchCreateResponseSchema,
   branchDeleteResponseSchema,
   checkpointCreateResponseSchema,
+  cherryPickResponseSchema,
+  type CherryPickRequest,
   emptyResponseSchema,
   gcResponseSchema,
   mergeResponseSchema,
+  revertResponseSchema,
+  type RevertRequest,
 } from '../../../shared/store-api.js';
 import { useApi } from './api-context.js';
 import { ApiError, type ApiClient } from './http.js';
@@ -32,14 +36,26 @@ export interface RestoreInput {
   readonly expectedRevision?: number;
 }
 
-/** A revision to take back on the scope's branch. */
-export interface RevertInput {
+/**
+ * A revision whose changes are taken back (revert) or made again (cherry-pick, typically one of
+ * another branch) on the scope's branch.
+ */
+export interface ReplayInput {
   readonly scope: StoreScope;
   readonly revision: number;
-  /** Left out, the store writes its own: `Revert "<first line>"` and the revision it reverts. */
+  /** Left out, the store writes its own, naming the revision: `Revert "<first line>"`, or its message and branch. */
   readonly message?: string;
+  /** The head the preview was computed against. */
   readonly expectedRevision?: number;
 }
+
+/** The body revert and cherry-pick share. */
+const replayBody = (input: ReplayInput): RevertRequest & CherryPickRequest => ({
+  scope: input.scope,
+  revision_id: input.revision,
+  message: input.message,
+  expected_revision: input.expectedRevision,
+});
 
 /** A branch whose head is merged into the scope's branch. */
 export interface MergeInput {
@@ -119,16 +135,20 @@ export function useRestore() {
 /** Takes back one revision's changes on the scope's branch (a new revision; later ones are kept). */
 export function useRevert() {
   return useNamespaceWrite(
-    (api, input: RevertInput) =>
-      api.request('store', '/v1/revert', {
+    (api, input: ReplayInput) =>
+      api.request('store', '/v1/revert', { method: 'POST', body: replayBody(input), schema: revertResponseSchema }),
+    scopeNamespace,
+  );
+}
+
+/** Makes on the scope's branch what one revision changed, and nothing else of its branch (a new revision). */
+export function useCherryPick() {
+  return useNamespaceWrite(
+    (api, input: ReplayInput) =>
+      api.request('store', '/v1/cherry-pick', {
         method: 'POST',
-        body: {
-          scope: input.scope,
-          revision_id: input.revision,
-          message: input.message,
-          expected_revision: input.expectedRevision,
-        },
-        schema: applyResponseSchema,
+        body: replayBody(input),
+        schema: cherryPickResponseSchema,
       }),
     scopeNamespace,
   );

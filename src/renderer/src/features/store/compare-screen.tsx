@@ -1,11 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { logResponseSchema } from '../../../../shared/store-api.js';
+import { useApi } from '../../api/api-context.js';
+import { queryKeys, type StoreScope } from '../../api/query-keys.js';
+import { useBranches } from '../../api/store-queries.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
+import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
+import { CompareIcon } from '../../components/icons.js';
 import { assertNever } from '../../lib/assert-never.js';
 import { diffStates } from '../../lib/state-diff.js';
 import { plural } from '../../lib/format.js';
 import { SourcePicker } from './actions/source-picker.js';
-import { decodeSource, describeSource, encodeSource, isEmptySource, type RestoreSource } from './actions/source.js';
+import {
+  decodeSource,
+  describeSource,
+  encodeSource,
+  isEmptySource,
+  revisionSource,
+  type RestoreSource,
+} from './actions/source.js';
 import { useSourceState } from './actions/use-source-state.js';
 import { ChangesView } from './changes-view.js';
 import { useScope } from './use-scope.js';
@@ -24,12 +38,56 @@ function emptyPrompt(side: string, source: RestoreSource): string {
   }
 }
 
+/** The two sides of a comparison. */
+interface Sides {
+  readonly from: RestoreSource;
+  readonly to: RestoreSource;
+}
+
+/**
+ * The sides Compare opens on when the address names neither, as GitHub compares base ← head: for a
+ * branch made from another, the revision it was made from with its head (what the branch changed);
+ * for one that was not (main), the revision before its head with the head (what its last write
+ * changed). Undefined while what decides it is read; the branch with itself when there is nothing
+ * earlier (an empty branch, a single revision) or the branches cannot be listed.
+ */
+function useDefaultSides(scope: StoreScope, wanted: boolean): Sides | undefined {
+  const api = useApi();
+  const branches = useBranches(scope);
+  const current = branches.data?.branches.find((branch) => branch.name === scope.branch);
+  const head: RestoreSource = { kind: 'branch', branch: scope.branch };
+  const ownHistory = wanted && current !== undefined && current.base_revision === 0 && current.head_revision > 0;
+  // The head's parent, from the log's newest entry alone, keys only.
+  const newest = useQuery({
+    queryKey: [...queryKeys.store.log(scope), 'newest'],
+    enabled: ownHistory,
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/log', {
+        query: { namespace: scope.namespace, branch: scope.branch, limit: 1, contents: false },
+        schema: logResponseSchema,
+        signal,
+      }),
+  });
+  if (!wanted) return undefined;
+  if (branches.isPending) return undefined;
+  if (current && current.base_revision > 0) return { from: revisionSource(current.base_revision), to: head };
+  if (!ownHistory) return { from: head, to: head };
+  if (newest.isPending) return undefined;
+  const parent = newest.data?.entries[0]?.parent_id ?? 0;
+  return { from: parent > 0 ? revisionSource(parent) : head, to: head };
+}
+
 /** Compares the documents of any two revisions, checkpoints or branch heads of a namespace. */
 export function CompareScreen() {
   const scope = useScope();
   const params = useSearchParams();
-  const from = decodeSource(params.get('from'), scope.branch);
-  const to = decodeSource(params.get('to'), scope.branch);
+  const named = params.get('from') !== null || params.get('to') !== null;
+  const defaults = useDefaultSides(scope, !named);
+  const from = defaults?.from ?? decodeSource(params.get('from'), scope.branch);
+  const to = defaults?.to ?? decodeSource(params.get('to'), scope.branch);
+  const resolving = !named && defaults === undefined;
+  // Both sides go into the address, so a default side stays as shown when the other one changes.
+  const show = (sides: Sides): void => updateSearch({ from: encodeSource(sides.from), to: encodeSource(sides.to) });
   const before = useSourceState(scope, from);
   const after = useSourceState(scope, to);
   const changes = useMemo(
@@ -55,7 +113,7 @@ export function CompareScreen() {
           label="From"
           idPrefix="from"
           layout="inline"
-          onChange={(next) => updateSearch({ from: encodeSource(next) })}
+          onChange={(next) => show({ from: next, to })}
         />
         <span className="compare-arrow" aria-hidden="true">
           →
@@ -67,8 +125,18 @@ export function CompareScreen() {
           label="To"
           idPrefix="to"
           layout="inline"
-          onChange={(next) => updateSearch({ to: encodeSource(next) })}
+          onChange={(next) => show({ from, to: next })}
         />
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<CompareIcon />}
+          disabled={resolving}
+          title="Compare the other way round: From becomes To"
+          onClick={() => show({ from: to, to: from })}
+        >
+          Swap sides
+        </Button>
         {changes && changes.length > 0 && before.data && after.data && (
           <span className="muted compare-summary">
             {plural(changes.length, 'document')} {changes.length === 1 ? 'differs' : 'differ'} between{' '}
@@ -78,7 +146,9 @@ export function CompareScreen() {
         )}
       </header>
       <div className="compare-body">
-        {problems.length > 0 ? (
+        {resolving ? (
+          <Loading label="Comparing…" />
+        ) : problems.length > 0 ? (
           <div className="page-body">
             {problems.map((problem) => (
               <ErrorMessage key={problem.side} error={problem.error} title={`${problem.side}: ${problem.title}`} />

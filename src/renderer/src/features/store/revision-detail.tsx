@@ -12,6 +12,7 @@ import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { useActionAccess } from './action-access.js';
 import { BranchDialog } from './actions/branch-dialog.js';
+import { CherryPickDialog } from './actions/cherry-pick-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RevertDialog } from './actions/revert-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
@@ -20,7 +21,7 @@ import { ChangesView } from './changes-view.js';
 import { RevisionMessage } from './revision-message.js';
 import { scopeQuery } from './use-scope.js';
 
-type Action = 'rollback' | 'revert' | 'restore' | 'branch' | undefined;
+type Action = 'rollback' | 'revert' | 'restore' | 'cherry-pick' | 'branch' | undefined;
 
 /** The id of the history's revision log (its `testId`), where focus goes back from this pane. */
 const LOG_LIST_ID = 'log-list';
@@ -116,7 +117,8 @@ export function RevisionDetail({
         {!onBranch && (
           <p className="revision-note" data-testid="revision-elsewhere">
             #{entry.id} is on {entry.branch}, not in the history of {scope.branch}, so {scope.branch} cannot be rolled
-            back to it. Restore copies its documents into {scope.branch} as a new revision instead.{' '}
+            back to it. Restore copies its documents into {scope.branch} as a new revision instead; Cherry-pick makes
+            there only what #{entry.id} changed.{' '}
             <Link to={href('store/history', { ns: scope.namespace, branch: entry.branch, rev: entry.id })}>
               Show it in the history of {entry.branch}
             </Link>
@@ -154,6 +156,19 @@ export function RevisionDetail({
               data-testid="revert-button"
             >
               Revert this revision
+            </Button>
+          )}
+          {!onBranch && (
+            <Button
+              size="sm"
+              // The store's dry run is the preview: the log's entry is all the dialog needs.
+              {...actions.guard('write', {
+                title: `Make on ${scope.branch} what #${entry.id} changed, and nothing else of ${entry.branch}`,
+              })}
+              onClick={() => setAction('cherry-pick')}
+              data-testid="cherry-pick-button"
+            >
+              Cherry-pick onto {scope.branch}…
             </Button>
           )}
           <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')} {...actions.guard('write')}>
@@ -225,6 +240,9 @@ export function RevisionDetail({
       )}
       {action === 'revert' && full && (
         <RevertDialog scope={scope} revision={full} onClose={() => setAction(undefined)} returnFocus={logList} />
+      )}
+      {action === 'cherry-pick' && (
+        <CherryPickDialog scope={scope} revision={entry} onClose={() => setAction(undefined)} returnFocus={logList} />
       )}
       {action === 'restore' && (
         <RestoreDialog
