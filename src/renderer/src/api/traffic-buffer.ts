@@ -31,6 +31,7 @@ export class TrafficBuffer {
   private missedNow: MissedRequests | undefined;
   private missedShown: MissedRequests | undefined;
   private gatewayCapacity: number | undefined;
+  private held: readonly TrafficEvent[] | undefined;
 
   /**
    * Whether the live stream is connected, as of the last publish: a render between the stream
@@ -48,6 +49,18 @@ export class TrafficBuffer {
    * {@link dismissMissed}.
    */
   missed = (): MissedRequests | undefined => this.missedShown;
+
+  /**
+   * The events as they stood when the view was paused, until it is resumed (undefined while live). The
+   * buffer holds them, not the screen, so leaving Live traffic and coming back finds it paused on the same rows.
+   */
+  paused = (): readonly TrafficEvent[] | undefined => this.held;
+
+  /** Pauses the view on the events published so far, or resumes it. */
+  togglePause(): void {
+    this.held = this.held ? undefined : this.events;
+    this.listeners.forEach((listener) => listener());
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

@@ -1,5 +1,5 @@
-import { useMemo, useRef, useState } from 'react';
-import { diffLines, foldContext, splitLines, type Hunk } from '../../lib/text-diff.js';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { diffLines, foldContext, splitLines, type DiffLine, type Hunk } from '../../lib/text-diff.js';
 import type { DiffMode } from '../../lib/diff-mode.js';
 import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
@@ -7,6 +7,7 @@ import { useElementWidth } from '../../lib/use-element-width.js';
 
 /** The narrowest pane a side-by-side diff fits in (the `min-width` of `.diff-split` in store.css). */
 const SPLIT_MIN_WIDTH = 440;
+import { changeStarts, DiffNavBar, useChangeNavigation } from './diff-change-nav.js';
 import { SplitRow, UnifiedRow } from './diff-line-text.js';
 import { diffTableRows } from './diff-rows.js';
 import { VirtualTableBody, type RowPlace } from './virtual-table-body.js';
@@ -15,22 +16,44 @@ import { VisibleText } from './visible-text.js';
 /** Rows rendered before "show everything": a 1 MB document should not freeze the window. */
 const RENDER_LIMIT = 3000;
 
+/** "lines 120–208" (or "line 120"): a range of line numbers, as `number` gives each line's. */
+function lineRange(lines: readonly DiffLine[], number: (line: DiffLine) => number | undefined): string {
+  const first = number(lines[0]!);
+  const last = number(lines[lines.length - 1]!);
+  return first === last ? `line ${first}` : `lines ${first}–${last}`;
+}
+
+/**
+ * A folded run of unchanged lines, named by where they are (the new version's line numbers), so each
+ * button of a long diff says which lines it shows.
+ */
 function GapRow({
+  lines,
   hunk,
   columns,
   onExpand,
   place,
 }: {
+  readonly lines: readonly DiffLine[];
   readonly hunk: Hunk;
   readonly columns: number;
   readonly onExpand: () => void;
   readonly place?: RowPlace;
 }) {
+  const folded = lines.slice(hunk.start, hunk.end);
+  const newRange = lineRange(folded, (line) => line.newNo);
+  const oldRange = lineRange(folded, (line) => line.oldNo);
+  const count = plural(folded.length, 'unchanged line');
   return (
     <tr className="diff-gap" {...place}>
       <td colSpan={columns}>
-        <button type="button" className="diff-gap-button" onClick={onExpand}>
-          Show {plural(hunk.end - hunk.start, 'unchanged line')}
+        <button
+          type="button"
+          className="diff-gap-button"
+          onClick={onExpand}
+          title={newRange === oldRange ? count : `${count} (${oldRange} before)`}
+        >
+          Show {newRange}
         </button>
       </td>
     </tr>
@@ -85,21 +108,30 @@ export function DiffView({
   const [showAll, setShowAll] = useState(false);
 
   const rows = useMemo(() => diffTableRows(lines, hunks, expanded, mode), [lines, hunks, expanded, mode]);
-
-  if (lines.length === 0) {
-    return <div className="diff-note">{after === '' || before === '' ? 'The document is empty.' : 'No changes.'}</div>;
-  }
   const cut = !showAll && rows.length > RENDER_LIMIT;
   // Past the limit, "Show all" renders only the rows in view: tens of thousands of rows at once would
   // freeze the window.
   const virtual = showAll && rows.length > RENDER_LIMIT;
-  const renderRow = (index: number, place?: RowPlace) => {
+  // Only the changes drawn: past the limit, the rest wait for Show all.
+  const starts = useMemo(() => changeStarts(rows).filter((index) => !cut || index < RENDER_LIMIT), [rows, cut]);
+  const [reveal, setReveal] = useState<{ readonly index: number }>();
+  const revealRow = useCallback((index: number) => setReveal({ index }), []);
+  const nav = useChangeNavigation(starts, frame, revealRow);
+  const folded = rows.some((row) => row.kind === 'gap');
+  const expandAll = (): void =>
+    setExpanded(new Set(hunks.filter((hunk) => hunk.kind === 'gap').map((hunk) => hunk.start)));
+
+  if (lines.length === 0) {
+    return <div className="diff-note">{after === '' || before === '' ? 'The document is empty.' : 'No changes.'}</div>;
+  }
+  const renderRow = (index: number, place: RowPlace = { 'data-index': index }) => {
     const row = rows[index]!;
     switch (row.kind) {
       case 'gap':
         return (
           <GapRow
             key={index}
+            lines={lines}
             hunk={row.hunk}
             columns={4}
             onExpand={() => setExpanded(new Set(expanded).add(row.hunk.start))}
@@ -118,48 +150,59 @@ export function DiffView({
   // deleted line and the added one beside it), not the unified diff's lines.
   const lineRows = rows.reduce((count, row) => (row.kind === 'gap' ? count : count + 1), 0);
   return (
-    <div className="diff-scroll" ref={frame}>
-      {narrow && (
-        <div className="diff-note" role="note">
-          Shown unified: this pane is too narrow for side by side.
-        </div>
+    <>
+      {starts.length > 0 && (
+        <DiffNavBar
+          changes={starts.length}
+          current={nav.current}
+          onGo={nav.go}
+          folded={folded}
+          onExpandAll={expandAll}
+        />
       )}
-      <table
-        className={`diff-table diff-${mode}`}
-        aria-label={label}
-        aria-rowcount={virtual ? rows.length + 1 : undefined}
-        data-testid="diff-view"
-        data-mode={mode}
-        data-virtual={virtual || undefined}
-      >
-        {mode === 'split' ? (
-          <colgroup>
-            <col className="diff-col-ln" />
-            <col />
-            <col className="diff-col-ln" />
-            <col />
-          </colgroup>
-        ) : (
-          <colgroup>
-            <col className="diff-col-ln" />
-            <col className="diff-col-ln" />
-            <col className="diff-col-sign" />
-            <col />
-          </colgroup>
+      <div className="diff-scroll" ref={frame}>
+        {narrow && (
+          <div className="diff-note" role="note">
+            Shown unified: this pane is too narrow for side by side.
+          </div>
         )}
-        <HiddenHeader names={mode === 'split' ? SPLIT_HEADERS : UNIFIED_HEADERS} />
-        {virtual ? (
-          <VirtualTableBody count={rows.length} columns={4} scroller={frame} renderRow={renderRow} />
-        ) : (
-          <tbody>{Array.from({ length: cut ? RENDER_LIMIT : rows.length }, (_, index) => renderRow(index))}</tbody>
+        <table
+          className={`diff-table diff-${mode}`}
+          aria-label={label}
+          aria-rowcount={virtual ? rows.length + 1 : undefined}
+          data-testid="diff-view"
+          data-mode={mode}
+          data-virtual={virtual || undefined}
+        >
+          {mode === 'split' ? (
+            <colgroup>
+              <col className="diff-col-ln" />
+              <col />
+              <col className="diff-col-ln" />
+              <col />
+            </colgroup>
+          ) : (
+            <colgroup>
+              <col className="diff-col-ln" />
+              <col className="diff-col-ln" />
+              <col className="diff-col-sign" />
+              <col />
+            </colgroup>
+          )}
+          <HiddenHeader names={mode === 'split' ? SPLIT_HEADERS : UNIFIED_HEADERS} />
+          {virtual ? (
+            <VirtualTableBody count={rows.length} columns={4} scroller={frame} renderRow={renderRow} reveal={reveal} />
+          ) : (
+            <tbody>{Array.from({ length: cut ? RENDER_LIMIT : rows.length }, (_, index) => renderRow(index))}</tbody>
+          )}
+        </table>
+        {cut && (
+          <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
+            Show all {plural(lineRows, mode === 'split' ? 'row' : 'line')}
+          </button>
         )}
-      </table>
-      {cut && (
-        <button type="button" className="diff-gap-button diff-more" onClick={() => setShowAll(true)}>
-          Show all {plural(lineRows, mode === 'split' ? 'row' : 'line')}
-        </button>
-      )}
-    </div>
+      </div>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 /**
  * What a row of a virtualised table carries: the ref that measures it (rows wrap long lines, so their
@@ -32,11 +32,14 @@ export function VirtualTableBody({
   columns,
   scroller,
   renderRow,
+  reveal,
 }: {
   readonly count: number;
   readonly columns: number;
   readonly scroller: RefObject<HTMLElement | null>;
   readonly renderRow: (index: number, place: RowPlace) => ReactNode;
+  /** A row to scroll into the drawn range (a new object each time it is asked, even for the same row). */
+  readonly reveal?: { readonly index: number };
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   // Where the body starts inside the scrolling element (below a note, the hidden header).
@@ -54,6 +57,9 @@ export function VirtualTableBody({
     overscan: 40,
     scrollMargin: margin,
   });
+  useEffect(() => {
+    if (reveal && reveal.index < count) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
+  }, [reveal, count, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const first = items[0];
   const last = items[items.length - 1];

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { updateSearch, useLocation } from '../../app/router.js';
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { useMissedTraffic, useTrafficBuffer, useTrafficConnected, useTrafficEvents } from '../../api/gateway-events.js';
@@ -17,6 +17,27 @@ import { TrafficToolbar } from './traffic-toolbar.js';
 
 function firstRequest(gatewayUrl: string): string {
   return `curl ${gatewayUrl}/v1/chat/completions \\\n  -H "Authorization: Bearer $GATEHOUSE_API_KEY" \\\n  -H "Content-Type: application/json" \\\n  -d '{"model": "demo/echo", "messages": [{"role": "user", "content": "Hello"}]}'`;
+}
+
+/** The list's id, which the filter controls (`aria-controls`), also while it is empty. */
+const TRAFFIC_LIST_ID = 'traffic-list';
+
+/**
+ * The Requests list while it shows none: there from the start, named and saying why it is empty, so
+ * a script or a screen reader finds the list before the first request arrives.
+ */
+function EmptyRequestList({ reason }: { readonly reason: string }) {
+  // The reason as `aria-description`, not as a hidden copy of the empty state's title: a second copy of
+  // that text would be found twice by it.
+  return (
+    <div
+      role="listbox"
+      aria-label="Requests"
+      aria-description={reason}
+      id={TRAFFIC_LIST_ID}
+      data-testid="traffic-list"
+    />
+  );
 }
 
 /** Space on a button or link presses it (Close details, Copy as curl): the shortcut leaves it to them. */
@@ -51,7 +72,7 @@ export function TrafficScreen() {
   const live = useTrafficEvents(buffer);
   const connected = useTrafficConnected(buffer);
   const missed = useMissedTraffic(buffer);
-  const [frozen, setFrozen] = useState<readonly TrafficEvent[]>();
+  const frozen = useSyncExternalStore(buffer.subscribe, buffer.paused);
   const { search } = useLocation();
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const filter = useMemo(() => filterFromSearch(params), [params]);
@@ -60,7 +81,7 @@ export function TrafficScreen() {
   // A number asks the list to take focus now: after the drawer closed with focus inside it.
   const [focusList, setFocusList] = useState(0);
   const filterRef = useFilterShortcut();
-  const togglePause = useCallback(() => setFrozen((current) => (current ? undefined : buffer.snapshot())), [buffer]);
+  const togglePause = useCallback(() => buffer.togglePause(), [buffer]);
   useSpaceToggle(togglePause);
   const setFilter = useCallback((next: TrafficFilter) => updateSearch(filterToSearch(next)), []);
 
@@ -105,6 +126,17 @@ export function TrafficScreen() {
     setSelectedSeq(event.seq);
     updateSearch({ request: event.request_id });
   }, []);
+  // From the filter (↓, Enter): the first match highlighted, or opened, and the list focused to go on from it.
+  const enterList = useCallback(
+    (open: boolean) => {
+      const first = shown[0];
+      if (!first) return;
+      if (open || requestId) openRequest(first);
+      else setSelectedSeq(first.seq);
+      setFocusList((count) => count + 1);
+    },
+    [shown, requestId, openRequest],
+  );
   const openedSeq = opened?.seq;
   const closeDrawer = useCallback(
     (focusWasInside = false) => {
@@ -137,11 +169,16 @@ export function TrafficScreen() {
         shown={shown.length}
         total={events.length}
         filterRef={filterRef}
+        listId={TRAFFIC_LIST_ID}
+        onEnterList={enterList}
       />
       {missed && <TrafficMissedNotice missed={missed} onDismiss={() => buffer.dismissMissed()} />}
       <div className="traffic-body">
         <div className="traffic-table">
           <TrafficHeader />
+          {shown.length === 0 && (
+            <EmptyRequestList reason={events.length === 0 ? 'No requests yet' : 'No request matches the filters'} />
+          )}
           {events.length === 0 ? (
             <EmptyState
               icon={<ActivityIcon size={28} />}
@@ -159,7 +196,7 @@ export function TrafficScreen() {
           ) : (
             <VirtualList
               label="Requests"
-              testId="traffic-list"
+              testId={TRAFFIC_LIST_ID}
               count={shown.length}
               rowHeight={36}
               autoFocus={focusList || true}

@@ -19,6 +19,8 @@ export function TrafficToolbar({
   shown,
   total,
   filterRef,
+  listId,
+  onEnterList,
 }: {
   readonly connected: boolean;
   readonly paused: boolean;
@@ -31,6 +33,10 @@ export function TrafficToolbar({
   readonly shown: number;
   readonly total: number;
   readonly filterRef: RefObject<HTMLInputElement | null>;
+  /** The id of the list the filter narrows. */
+  readonly listId: string;
+  /** ↓ or Enter in the filter: into the list on its first match (`open`: Enter, which also opens it). */
+  readonly onEnterList: (open: boolean) => void;
 }) {
   return (
     <header className="toolbar toolbar-wrap traffic-toolbar">
@@ -57,8 +63,17 @@ export function TrafficToolbar({
         className="filter-input"
         placeholder="Filter: model, key, path, request id  /"
         aria-label="Filter requests"
+        aria-controls={listId}
+        title="↓ moves to the matching requests, Enter opens the first"
         value={filter.text}
         onChange={(event) => onFilter({ ...filter, text: event.target.value })}
+        onKeyDown={(event) => {
+          // An input method composing a character uses Enter and the arrows itself.
+          if (event.nativeEvent.isComposing || shown === 0) return;
+          if (event.key !== 'ArrowDown' && event.key !== 'Enter') return;
+          event.preventDefault();
+          onEnterList(event.key === 'Enter');
+        }}
       />
       <Select
         aria-label="Status"

@@ -19,8 +19,9 @@ function TodayCell({ today }: { readonly today: Today }) {
   return (
     <span className="cell-stack" data-testid="today">
       <span>{formatCost(today.cost_usd)}</span>
-      <span className="muted">
-        {formatInt(today.requests)} req · {formatCompact(today.tokens)} tok
+      {/* Admitted only: the chart below counts the refused ones too, so the two must not read as one number. */}
+      <span className="muted" title="Requests the limits admitted today (UTC); the chart below counts refused ones too">
+        {formatInt(today.requests)} req admitted · {formatCompact(today.tokens)} tok
       </span>
     </span>
   );

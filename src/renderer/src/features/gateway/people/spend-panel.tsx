@@ -14,10 +14,13 @@ const DAYS = 14;
 const DAY_MS = 86_400_000;
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
+/** The usage log counts refused requests too, unlike the tables' "admitted" today: `counted` says so. */
+const REFUSED_INCLUDED = 'refused included';
+
 const METRICS = {
-  cost_usd: { label: 'Spend', format: formatCost, integer: false },
-  total_tokens: { label: 'Tokens', format: formatCompact, integer: true },
-  requests: { label: 'Requests', format: formatCompact, integer: true },
+  cost_usd: { label: 'Spend', format: formatCost, integer: false, counted: undefined },
+  total_tokens: { label: 'Tokens', format: formatCompact, integer: true, counted: undefined },
+  requests: { label: 'Requests', format: formatCompact, integer: true, counted: REFUSED_INCLUDED },
 } as const satisfies Partial<Record<Metric, unknown>>;
 type SpendMetric = keyof typeof METRICS;
 
@@ -42,12 +45,12 @@ export function SpendPanel() {
   const series = useMemo(() => (usage.data ? toSeries(usage.data, metric) : undefined), [usage.data, metric]);
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
-  const { label, format, integer } = METRICS[metric];
+  const { label, format, integer, counted } = METRICS[metric];
   return (
     <section className="panel" data-testid="spend-panel">
       <div className="panel-header">
         <h2 className="panel-title">
-          {label} per day, last {DAYS} days (UTC)
+          {label} per day{counted ? ` (${counted})` : ''}, last {DAYS} days (UTC)
         </h2>
         <span className="chip-row">
           <Segmented
@@ -80,7 +83,7 @@ export function SpendPanel() {
             integer={integer}
             format={(value) => format(value)}
             formatTime={(ms) => dayFormat.format(ms)}
-            label={`${label} per day per ${groupBy}`}
+            label={`${label} per day per ${groupBy}${counted ? ` (${counted})` : ''}`}
           />
           <Legend data={series!} />
           <DataTable
@@ -98,7 +101,7 @@ export function SpendPanel() {
                   </span>
                 ),
               },
-              { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
+              { header: `Requests (${REFUSED_INCLUDED})`, align: 'right', cell: (row) => formatInt(row.requests) },
               { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },
               { header: 'Cost', align: 'right', cell: (row) => formatCost(row.cost) },
             ]}
