@@ -46,7 +46,8 @@ export function fileDollarBudgets(limits: LimitsConfig): string[] {
 
 /**
  * The allowed models whose requests may cost 0 (no price under their name, nor under the upstream model
- * of every deployment that serves them), each as it is named in a warning.
+ * of every deployment that serves them), each as it is named in a warning. The built-in demo models
+ * cost nothing anywhere, so they are left out.
  */
 export function unpricedModels(
   pricing: Readonly<Record<string, unknown>>,
@@ -56,7 +57,9 @@ export function unpricedModels(
   const unpriced: string[] = [];
   for (const model of registry.settings().allowed_models) {
     if (priced(model)) continue;
-    const upstream = [...new Set(registry.deploymentsFor(model).map((deployment) => deployment.upstreamModel))];
+    const paid = registry.deploymentsFor(model).filter((deployment) => deployment.provider !== 'demo');
+    if (paid.length === 0 && registry.deploymentsFor(model).length > 0) continue;
+    const upstream = [...new Set(paid.map((deployment) => deployment.upstreamModel))];
     const free = upstream.filter((name) => !priced(name));
     if (upstream.length > 0 && free.length === 0) continue;
     const others = free.filter((name) => name !== model);
