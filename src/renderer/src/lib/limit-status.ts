@@ -106,3 +106,18 @@ export function limitMeterView(status: LimitStatus): LimitMeterView {
     reset,
   };
 }
+
+/**
+ * The first budget (of a minute, day or month) used up, laid out as its meter: while it lasts, every
+ * request it counts is refused until its window ends. Buckets, which refill as they go, and the cap on
+ * requests in flight are not budgets.
+ */
+export function spentBudget(limits: readonly LimitStatus[]): LimitMeterView | undefined {
+  for (const status of limits) {
+    const span = kindOf(limitWordOf(status.limit_type)).span;
+    if (span === 'bucket' || span === 'in_flight') continue;
+    const view = limitMeterView(status);
+    if (view.level === 'full') return view;
+  }
+  return undefined;
+}

@@ -1,6 +1,8 @@
 import type { ApiKeyRecord } from '../../../../shared/gateway-api.js';
+import type { LimitStatus } from '../../../../shared/principals-api.js';
 import { Badge } from '../../components/badge.js';
 import { assertNever } from '../../lib/assert-never.js';
+import { spentBudget } from '../../lib/limit-status.js';
 
 /** Active / expired / revoked. */
 export function KeyStatus({ status }: { readonly status: ApiKeyRecord['status'] }) {
@@ -14,4 +16,19 @@ export function KeyStatus({ status }: { readonly status: ApiKeyRecord['status'] 
     default:
       return assertNever(status);
   }
+}
+
+/**
+ * "Over budget" on an active key one of whose budgets (its own, its user's or its team's) is used up:
+ * the key is valid, but every request it sends is refused until that budget's window ends, which
+ * "Active" alone would hide. The tooltip names the budget and when it resets.
+ */
+export function BudgetSpent({ limits }: { readonly limits: readonly LimitStatus[] }) {
+  const spent = spentBudget(limits);
+  if (spent === undefined) return null;
+  return (
+    <span title={`Refusing requests: ${spent.ownerName} ${spent.what} ${spent.amount}. ${spent.reset}`}>
+      <Badge tone="warning">Over budget</Badge>
+    </span>
+  );
 }

@@ -21,7 +21,7 @@ import { IssueKeyDialog } from './issue-key-dialog.js';
 import { KeySecretDialog, SecretOnItsWay } from './key-secret-dialog.js';
 import { NoActiveKeys, NoKeysYet } from './keys-empty-state.js';
 import { RotateKeyDialog } from './rotate-key-dialog.js';
-import { KeyStatus } from './key-status.js';
+import { BudgetSpent, KeyStatus } from './key-status.js';
 import { keyMatches, secretPrefix } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
 
@@ -212,6 +212,7 @@ export function KeysScreen() {
       cell: (key) => (
         <span className="cell-stack">
           <KeyStatus status={key.status} />
+          {key.status === 'active' && <BudgetSpent limits={key.limits ?? []} />}
           {key.last_used_at ? (
             <time className="muted" title={fullTime(key.last_used_at)}>
               used {timeAgo(key.last_used_at)}
