@@ -184,6 +184,10 @@ test('moving a checkpoint keeps its description unless it is changed', async ({ 
   await expect(dialog.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog).toContainText('Name must be at most 256 characters.');
   await expect(dialog.getByTestId('confirm-checkpoint')).toBeDisabled();
+  // An invisible format character would let one name pass for another ("nightly" and "nightly\u200b").
+  await dialog.getByLabel('Name', { exact: true }).fill('nightly\u200b');
+  await expect(dialog).toContainText('Name must not contain invisible format characters');
+  await expect(dialog.getByTestId('confirm-checkpoint')).toBeDisabled();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { checkpointNameSchema, type Checkpoint } from '../../../../../shared/store-api.js';
+import { newCheckpointNameSchema, type Checkpoint } from '../../../../../shared/store-api.js';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useCheckpoints, useLog } from '../../../api/store-queries.js';
 import { useCreateCheckpoint, useDeleteCheckpoint } from '../../../api/store-mutations.js';
@@ -34,7 +34,7 @@ export function CreateCheckpointDialog({
   const inPlace = moving !== undefined && head !== undefined && moving.revision_id === head.id;
   const unchanged = inPlace && description === (moving.description ?? '');
   // The store's own rule, shown on the field as typed rather than as the store's refusal after a submit.
-  const nameCheck = checkpointNameSchema.safeParse(name.trim());
+  const nameCheck = newCheckpointNameSchema.safeParse(name.trim());
   const nameProblem =
     name.trim() === '' || nameCheck.success
       ? undefined
