@@ -14,6 +14,7 @@ const LIST_KEYS: readonly [string[], string][] = [
   [['↓', 'Enter'], 'In a filter: to the first match / open it'],
   [['Esc'], 'In a filter: clear it, then back to the list'],
   [['Space'], 'Live traffic: pause / resume'],
+  [['Ctrl/⌘', 'S'], 'Save the screen’s unsaved changes'],
   [['Shift', 'T'], 'Light / dark theme'],
   [['?'], 'This help'],
 ];

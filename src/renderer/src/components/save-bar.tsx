@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/http.js';
 import type { FieldProblem } from '../lib/field-problems.js';
 import { plural } from '../lib/format.js';
@@ -38,6 +38,27 @@ function useFailureOfThisDraft(error: unknown, draft: string): unknown {
     return error;
   }
   return error && seen?.draft === draft ? error : undefined;
+}
+
+/**
+ * Ctrl+S (⌘S on a Mac) saves the draft, as in an editor, instead of the browser's "Save page as";
+ * a draft that cannot be saved shows its first problem. Not while a dialog is open over the screen:
+ * the keys then belong to the dialog, whose draft is not this one.
+ */
+function useSaveShortcut(save: () => void): void {
+  const latest = useRef(save);
+  latest.current = save;
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key.toLowerCase() !== 's' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey)
+        return;
+      if (document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      latest.current();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
 }
 
 /** The failure in one line: the server's own words and the request id to look it up by. */
@@ -85,6 +106,7 @@ export function SaveBar({
   const failure = useFailureOfThisDraft(error, draft);
   const bar = useRef<HTMLDivElement>(null);
   useSaveBarRoom(bar);
+  useSaveShortcut(() => (blocker ? showField(blocker.fieldId) : busy ? undefined : onSave()));
   return (
     <div ref={bar} className="save-bar" role="region" aria-label="Unsaved changes">
       <span className="save-bar-text">{children}</span>
