@@ -4,6 +4,7 @@ import { guardrailsOutcomeSchema } from './guardrails-api.js';
 import {
   limitStatusSchema,
   listPageQuery,
+  maxParallelRequestsSchema,
   metadataInputSchema,
   principalFilter,
   principalIdSchema,
@@ -37,6 +38,7 @@ const nullableLimit = z.number().int().positive().nullable();
 export const keyLimitsSchema = z.object({
   rpm_limit: nullableLimit.optional(),
   tpm_limit: nullableLimit.optional(),
+  max_parallel_requests: maxParallelRequestsSchema.optional(),
   usd_daily_budget: usdBudgetSchema.nullable().optional(),
   usd_monthly_budget: usdBudgetSchema.nullable().optional(),
   user_tpm_budget: nullableLimit.optional(),
@@ -135,6 +137,7 @@ export const apiKeyRecordSchema = z.object({
   models: z.array(z.string()).nullable(),
   rpm_limit: z.number().nullable(),
   tpm_limit: z.number().nullable(),
+  max_parallel_requests: z.number().nullable(),
   usd_daily_budget: z.number().nullable(),
   usd_monthly_budget: z.number().nullable(),
   user_tpm_budget: z.number().nullable(),

@@ -47,6 +47,17 @@ export const usdBudgetSchema = z
   )
   .max(MAX_USD_BUDGET, `must be at most ${MAX_USD_BUDGET} (a billion dollars); leave it unset for no budget`);
 
+/** The most requests in flight at once a key, user or team may be given (more is as good as none). */
+export const MAX_PARALLEL_REQUESTS = 10_000;
+
+/** A cap on requests in flight at once (`max_parallel_requests`); null: none of its own. */
+export const maxParallelRequestsSchema = z
+  .number()
+  .int()
+  .min(1, 'must be at least 1: a cap of 0 would refuse every request')
+  .max(MAX_PARALLEL_REQUESTS, `must be at most ${MAX_PARALLEL_REQUESTS}; leave it unset (null) for no cap`)
+  .nullable();
+
 /**
  * Limits and budgets of a user or team (null: none of its own; the configuration's default applies).
  * `rpm_limit` and `tpm_limit` are token buckets refilled per minute; `tpm_budget` and `tpd_budget`
@@ -56,6 +67,7 @@ export const usdBudgetSchema = z
 export const principalLimitsSchema = z.object({
   rpm_limit: nullableCount.optional(),
   tpm_limit: nullableCount.optional(),
+  max_parallel_requests: maxParallelRequestsSchema.optional(),
   tpm_budget: nullableCount.optional(),
   tpd_budget: nullableCount.optional(),
   usd_daily_budget: usdBudgetSchema.nullable().optional(),
@@ -192,6 +204,7 @@ const todaySchema = z.object({ requests: z.number(), tokens: z.number(), cost_us
 const limitFieldsSchema = z.object({
   rpm_limit: z.number().nullable(),
   tpm_limit: z.number().nullable(),
+  max_parallel_requests: z.number().nullable(),
   tpm_budget: z.number().nullable(),
   tpd_budget: z.number().nullable(),
   usd_daily_budget: z.number().nullable(),

@@ -16,6 +16,8 @@ export const gatewayApiKeys = sqliteTable(
     allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
     rpmLimit: integer('rpm_limit'),
     tpmLimit: integer('tpm_limit'),
+    /** The key's own cap on its requests in flight at once (null: the configuration's default). */
+    maxParallelRequests: integer('max_parallel_requests'),
     /** The key's own spend budgets in dollars, per UTC day and UTC calendar month. */
     usdDailyBudget: real('usd_daily_budget'),
     usdMonthlyBudget: real('usd_monthly_budget'),
@@ -170,6 +172,8 @@ export const gatewayResponses = sqliteTable(
 const limitColumns = () => ({
   rpmLimit: integer('rpm_limit'),
   tpmLimit: integer('tpm_limit'),
+  /** Requests in flight at once, counted over all the record's keys. */
+  maxParallelRequests: integer('max_parallel_requests'),
   tpmBudget: integer('tpm_budget'),
   tpdBudget: integer('tpd_budget'),
   usdDailyBudget: real('usd_daily_budget'),

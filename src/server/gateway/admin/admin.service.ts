@@ -88,6 +88,7 @@ export class AdminService {
       tpm_limit: record.tpm_limit,
       usd_daily_budget: record.usd_daily_budget,
       usd_monthly_budget: record.usd_monthly_budget,
+      max_parallel_requests: record.max_parallel_requests,
       user_tpm_budget: record.user_tpm_budget,
       user_tpd_budget: record.user_tpd_budget,
       team_tpm_budget: record.team_tpm_budget,

@@ -22,6 +22,7 @@ export function toKeyRecord(row: ApiKeyRow, now: number = Date.now()): ApiKeyRec
     models: row.allowedModels,
     rpm_limit: row.rpmLimit,
     tpm_limit: row.tpmLimit,
+    max_parallel_requests: row.maxParallelRequests,
     usd_daily_budget: row.usdDailyBudget,
     usd_monthly_budget: row.usdMonthlyBudget,
     user_tpm_budget: row.userTpmBudget,

@@ -83,6 +83,7 @@ export class KeysService {
       allowedModels: input.models ?? null,
       rpmLimit: input.rpm_limit ?? null,
       tpmLimit: input.tpm_limit ?? null,
+      maxParallelRequests: input.max_parallel_requests ?? null,
       usdDailyBudget: input.usd_daily_budget ?? null,
       usdMonthlyBudget: input.usd_monthly_budget ?? null,
       userTpmBudget: input.user_tpm_budget ?? null,
@@ -158,6 +159,7 @@ export class KeysService {
     if (input.models !== undefined) patch.allowedModels = input.models;
     if (input.rpm_limit !== undefined) patch.rpmLimit = input.rpm_limit;
     if (input.tpm_limit !== undefined) patch.tpmLimit = input.tpm_limit;
+    if (input.max_parallel_requests !== undefined) patch.maxParallelRequests = input.max_parallel_requests;
     if (input.usd_daily_budget !== undefined) patch.usdDailyBudget = input.usd_daily_budget;
     if (input.usd_monthly_budget !== undefined) patch.usdMonthlyBudget = input.usd_monthly_budget;
     if (input.user_tpm_budget !== undefined) patch.userTpmBudget = input.user_tpm_budget;

@@ -67,7 +67,7 @@ export class LimitsService {
     /** The upstream models that may serve a public model (the deployment is chosen after this stage). */
     private readonly upstreamModels: (model: string) => readonly string[],
   ) {
-    this.parallel = new ParallelRequests(config);
+    this.parallel = new ParallelRequests(config, principals);
   }
 
   /**

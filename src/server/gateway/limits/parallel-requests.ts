@@ -1,6 +1,8 @@
 import type { LimitStatus } from '../../../shared/principals-api.js';
 import type { LimitsConfig } from '../../config/limits-schema.js';
 import type { ApiKeyRow } from '../keys/keys.repository.js';
+import type { TeamRow, UserRow } from '../principals/principals.repository.js';
+import type { PrincipalsService } from '../principals/principals.service.js';
 import { RateLimitError } from './rate-limit-error.js';
 
 /** A cap on one principal's requests in flight at once (`max_parallel_requests`). */
@@ -13,11 +15,21 @@ export interface ParallelCap {
 /** The subjects whose slots an admitted request holds until it finishes. */
 export type ParallelSlots = readonly string[];
 
+/** Where the users' and teams' own caps are read (held in memory: no database read per request). */
+export type ParallelCapRecords = Pick<PrincipalsService, 'user' | 'team'>;
+
+const NO_CAPS: readonly ParallelCap[] = [];
+
+/** A user's or team's cap: its record's own, else the default (a record not made yet has none of its own). */
+function ownCap(record: UserRow | TeamRow | undefined, fallback: number | undefined): number | undefined {
+  return record?.maxParallelRequests ?? fallback;
+}
+
 /**
  * How many requests each principal with `max_parallel_requests` has in flight. A limit on tokens only
  * settles when a request ends, so concurrent streams without `max_tokens` can each overspend it; a cap on
- * requests in flight bounds how many do. Only principals with a cap are counted: with none configured,
- * no request allocates anything here.
+ * requests in flight bounds how many do. Only principals with a cap are counted: a request none of whose
+ * principals has one allocates nothing here.
  */
 export class ParallelRequests {
   private readonly inFlight = new Map<string, number>();
@@ -26,28 +38,38 @@ export class ParallelRequests {
     readonly user: number | undefined;
     readonly team: number | undefined;
   };
-  /** Whether any principal has a cap (none: the limits stage skips this altogether). */
-  readonly enabled: boolean;
+  /**
+   * Whether the limits stage must look for caps: always, since any key, user or team may carry its own
+   * (the look-up reads the key row and two in-memory maps).
+   */
+  readonly enabled = true;
 
-  constructor(config: LimitsConfig) {
+  constructor(
+    config: LimitsConfig,
+    /** Without it only keys' own caps and the configuration's defaults apply. */
+    private readonly records?: ParallelCapRecords,
+  ) {
     this.defaults = {
       key: config.keys.max_parallel_requests,
       user: config.users.max_parallel_requests,
       team: config.teams.max_parallel_requests,
     };
-    this.enabled = Object.values(this.defaults).some((limit) => limit !== undefined);
   }
 
   /**
-   * The caps a key's requests must fit: the key's, its user's and its team's. A key without a user is
-   * not held to the users' cap, as it is not to their rate limits (its own cap counts it).
+   * The caps a key's requests must fit: the key's, its user's and its team's, each the record's own value
+   * else the configuration's default. A key without a user is not held to the users' cap, as it is not to
+   * their rate limits (its own cap counts it).
    */
-  capsOf(key: ApiKeyRow): ParallelCap[] {
+  capsOf(key: ApiKeyRow): readonly ParallelCap[] {
+    const forKey = key.maxParallelRequests ?? this.defaults.key;
+    const user = key.ownerUser === null ? undefined : ownCap(this.records?.user(key.ownerUser), this.defaults.user);
+    const team = key.team === null ? undefined : ownCap(this.records?.team(key.team), this.defaults.team);
+    if (forKey === undefined && user === undefined && team === undefined) return NO_CAPS;
     const caps: ParallelCap[] = [];
-    const { key: forKey, user, team } = this.defaults;
     if (forKey !== undefined) caps.push({ subject: `key:${key.id}`, limit: forKey });
-    if (user !== undefined && key.ownerUser !== null) caps.push({ subject: `user:${key.ownerUser}`, limit: user });
-    if (team !== undefined && key.team !== null) caps.push({ subject: `team:${key.team}`, limit: team });
+    if (user !== undefined) caps.push({ subject: `user:${key.ownerUser}`, limit: user });
+    if (team !== undefined) caps.push({ subject: `team:${key.team}`, limit: team });
     return caps;
   }
 

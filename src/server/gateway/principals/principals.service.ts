@@ -4,11 +4,17 @@ import type { IdPage, PrincipalsRepository, TeamPatch, TeamRow, UserPatch, UserR
 
 type LimitFields = Pick<
   TeamRow,
-  'rpmLimit' | 'tpmLimit' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget' | 'usdMonthlyBudget'
+  'rpmLimit' | 'tpmLimit' | 'maxParallelRequests' | 'tpmBudget' | 'tpdBudget' | 'usdDailyBudget' | 'usdMonthlyBudget'
 >;
 type LimitInput = Pick<
   TeamUpdate,
-  'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget' | 'usd_monthly_budget'
+  | 'rpm_limit'
+  | 'tpm_limit'
+  | 'max_parallel_requests'
+  | 'tpm_budget'
+  | 'tpd_budget'
+  | 'usd_daily_budget'
+  | 'usd_monthly_budget'
 >;
 
 /** The limit columns an input sets (absent fields are left out, null clears). */
@@ -16,6 +22,7 @@ function limitPatch(input: LimitInput): Partial<LimitFields> {
   const patch: Partial<LimitFields> = {};
   if (input.rpm_limit !== undefined) patch.rpmLimit = input.rpm_limit;
   if (input.tpm_limit !== undefined) patch.tpmLimit = input.tpm_limit;
+  if (input.max_parallel_requests !== undefined) patch.maxParallelRequests = input.max_parallel_requests;
   if (input.tpm_budget !== undefined) patch.tpmBudget = input.tpm_budget;
   if (input.tpd_budget !== undefined) patch.tpdBudget = input.tpd_budget;
   if (input.usd_daily_budget !== undefined) patch.usdDailyBudget = input.usd_daily_budget;
@@ -26,6 +33,7 @@ function limitPatch(input: LimitInput): Partial<LimitFields> {
 const NO_LIMITS: LimitFields = {
   rpmLimit: null,
   tpmLimit: null,
+  maxParallelRequests: null,
   tpmBudget: null,
   tpdBudget: null,
   usdDailyBudget: null,
