@@ -1,28 +1,17 @@
-import type { Page, Request } from '@playwright/test';
-import { allowStatus, apply, freshNamespace as fresh, mainAndFeature, screen, stateOf } from './store-helpers.js';
-import { expect, openSignedIn, saveScreenshot, storeCall, test } from './fixtures.js';
+import {
+  allowStatus,
+  apply,
+  freshNamespace as fresh,
+  mainAndFeature,
+  mergesWritten,
+  openMerge,
+  stateOf,
+} from './store-helpers.js';
+import { expect, saveScreenshot, storeCall, test } from './fixtures.js';
 
 // The Merge dialog previews with the store's dry run of the merge: exactly what it would write.
 
 const freshNamespace = (name: string): string => fresh('mergepreview', name);
-
-/** Opens the Merge dialog for `feature` into `main` from Branches. */
-async function openMerge(page: Page, namespace: string) {
-  await openSignedIn(page, screen('branches', namespace));
-  await page.getByRole('button', { name: 'Merge feature into main', exact: true }).click();
-  return page.getByTestId('merge-dialog');
-}
-
-/** The bodies of the merges the page sends that write (not its dry runs). */
-function mergesWritten(page: Page): Record<string, unknown>[] {
-  const sent: Record<string, unknown>[] = [];
-  page.on('request', (request: Request) => {
-    if (!request.url().endsWith('/v1/merge')) return;
-    const body = request.postDataJSON() as Record<string, unknown>;
-    if (body.dry_run !== true) sent.push(body);
-  });
-  return sent;
-}
 
 test('the preview lists only what the merge takes, not a document only main changed', async ({ page }) => {
   const namespace = freshNamespace('diverged');

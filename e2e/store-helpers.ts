@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
-import { storeCall } from './fixtures.js';
+import type { Page, Request } from '@playwright/test';
+import { openSignedIn, storeCall } from './fixtures.js';
 
 /** What `/v1/apply` answers. */
 export interface Written {
@@ -92,4 +92,22 @@ export const stateOf = (namespace: string, branch = 'main'): Promise<State> =>
 export async function mainAndFeature(namespace: string): Promise<void> {
   await apply(namespace, 'main', 'start', { 'a.txt': '1\n', 'b.txt': '1\n' });
   await storeCall('/v1/branches', { scope: { namespace, branch: 'main' }, name: 'feature' });
+}
+
+/** Opens the Merge dialog for `feature` into `main` from Branches. */
+export async function openMerge(page: Page, namespace: string) {
+  await openSignedIn(page, screen('branches', namespace));
+  await page.getByRole('button', { name: 'Merge feature into main', exact: true }).click();
+  return page.getByTestId('merge-dialog');
+}
+
+/** The bodies of the merges the page sends that write (not its dry runs). */
+export function mergesWritten(page: Page): Record<string, unknown>[] {
+  const sent: Record<string, unknown>[] = [];
+  page.on('request', (request: Request) => {
+    if (!request.url().endsWith('/v1/merge')) return;
+    const body = request.postDataJSON() as Record<string, unknown>;
+    if (body.dry_run !== true) sent.push(body);
+  });
+  return sent;
 }

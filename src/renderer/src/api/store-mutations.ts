@@ -9,6 +9,7 @@ import {
   emptyResponseSchema,
   gcResponseSchema,
   mergeResponseSchema,
+  type MergeSide,
   revertResponseSchema,
   type RevertRequest,
 } from '../../../shared/store-api.js';
@@ -66,6 +67,11 @@ export interface MergeInput {
   readonly expectedRevision?: number;
   /** The source's head the preview was computed against. */
   readonly expectedFromRevision?: number;
+  /**
+   * The side each conflicting document takes, as pairs (a key such as `__proto__` stays a key). Never a
+   * `strategy`: a conflict that appeared since the preview still refuses the merge.
+   */
+  readonly resolve?: readonly (readonly [string, MergeSide])[];
 }
 
 /**
@@ -166,6 +172,7 @@ export function useMerge() {
           message: input.message,
           expected_revision: input.expectedRevision,
           expected_from_revision: input.expectedFromRevision,
+          resolve: input.resolve && Object.fromEntries(input.resolve),
         },
         schema: mergeResponseSchema,
       }),

@@ -7,6 +7,7 @@ import {
   logEntrySchema,
   logResponseSchema,
   mergeResponseSchema,
+  type MergeSide,
   namespaceListResponseSchema,
   type StateResponse,
 } from '../../../shared/store-api.js';
@@ -155,14 +156,30 @@ export function useHeadDiff(scope: StoreScope, at: RevisionSelector, enabled = t
   });
 }
 
+/** How a merge preview settles conflicts: a side for all of them, or one per document key. */
+export interface MergeChoices {
+  readonly strategy?: MergeSide;
+  /** Pairs rather than an object, so a key such as `__proto__` is kept as any other. */
+  readonly resolve?: readonly (readonly [string, MergeSide])[];
+  /**
+   * The heads the choices were made against (those of the dry run that listed the conflicts): when
+   * either moved since, the store answers 409 rather than judge choices about other contents.
+   */
+  readonly expectedRevision?: number;
+  readonly expectedFromRevision?: number;
+  /** False holds the preview back (its choices are not all made yet). */
+  readonly enabled?: boolean;
+}
+
 /**
  * What merging branch `from` into the scope's branch would write: the store's dry run of the merge, so
  * exactly the documents it would take (what `from` changed since their merge base), or its refusal
  * (a conflict's 409 names the documents). Keyed on both heads as the branch list has them, so a write
  * to either branch computes it again; the answer's `revision` and `from_revision` are the heads it was
- * computed against, which the merge itself should send as its expected ones.
+ * computed against, which the merge itself should send as its expected ones. With `choices`, the dry
+ * run settles conflicts as they say, and its `resolved` lists the ones it settled.
  */
-export function useMergePreview(scope: StoreScope, from: string) {
+export function useMergePreview(scope: StoreScope, from: string, choices: MergeChoices = {}) {
   const api = useApi();
   const branches = useBranches(scope);
   const headOf = (name: string): number =>
@@ -175,14 +192,26 @@ export function useMergePreview(scope: StoreScope, from: string) {
       from,
       headOf(scope.branch),
       headOf(from),
+      choices.strategy ?? null,
+      choices.resolve ?? null,
+      choices.expectedRevision ?? null,
+      choices.expectedFromRevision ?? null,
     ],
     // A preview must show the heads as they are now; a branch list that failed still lets it be computed.
     staleTime: 0,
-    enabled: !branches.isPending,
+    enabled: !branches.isPending && choices.enabled !== false,
     queryFn: ({ signal }) =>
       api.request('store', '/v1/merge', {
         method: 'POST',
-        body: { scope, from_branch: from, dry_run: true },
+        body: {
+          scope,
+          from_branch: from,
+          dry_run: true,
+          strategy: choices.strategy,
+          resolve: choices.resolve && Object.fromEntries(choices.resolve),
+          expected_revision: choices.expectedRevision,
+          expected_from_revision: choices.expectedFromRevision,
+        },
         schema: mergeResponseSchema,
         signal,
       }),

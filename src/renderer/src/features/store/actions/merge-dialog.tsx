@@ -10,13 +10,15 @@ import { plural } from '../../../lib/format.js';
 import { showNewRevision } from './action-result.js';
 import { BranchMovedNotice, isBranchMoved, movedPastExpected } from './branch-moved.js';
 import { DiffPreview } from './diff-preview.js';
+import { MergeConflictChoices, useConflictChoices } from './merge-conflict-choices.js';
 
 /**
  * Merges another branch's head into the scope's branch. The preview is the store's dry run of the
  * merge, so it lists exactly the documents the merge would write (what the other branch changed since
  * their merge base, not every document that differs), says when the branch is already up to date, and
  * shows a conflict (the store's 409, naming each document and what each side did) before anything is
- * sent, with Merge disabled. The write carries the heads the preview was computed against as
+ * sent, with Merge disabled until each conflicting document has a side (ours or theirs); the preview
+ * is then the dry run with those sides, and the merge sends them. The write carries the heads the preview was computed against as
  * `expected_revision` and `expected_from_revision`, so what is merged is what was shown.
  */
 export function MergeDialog({
@@ -35,16 +37,37 @@ export function MergeDialog({
   const preview = useMergePreview(scope, from);
   const merge = useMerge();
   // A refusal the preview reads again stands, whatever an earlier read of the same heads answered.
-  const previewed = preview.error ? undefined : preview.data;
   const conflict = isBranchMoved(preview.error) ? preview.error : undefined;
+  // Keeping ours for every conflict never refuses, and its `resolved` names each conflicting document.
+  const conflicts = useMergePreview(scope, from, { strategy: 'ours', enabled: !!conflict });
+  const conflictKeys = conflict
+    ? conflicts.data?.resolved?.map((resolved) => resolved.key)
+    : preview.data && !preview.error
+      ? []
+      : undefined;
+  const choices = useConflictChoices(conflictKeys);
+  const resolvedPreview = useMergePreview(scope, from, {
+    resolve: choices.chosen,
+    expectedRevision: conflicts.data?.revision,
+    expectedFromRevision: conflicts.data?.from_revision,
+    enabled: choices.complete,
+  });
+  // A 409 there means a head moved since the conflicts were listed: they are being listed again.
+  const resolvedError = isBranchMoved(resolvedPreview.error) ? undefined : resolvedPreview.error;
+  // With conflicts, what the merge writes is known once each has a side: the dry run with those sides.
+  const shown = conflict ? (choices.complete ? resolvedPreview : undefined) : preview;
+  const previewed = shown && !shown.error ? shown.data : undefined;
   const moved = movedPastExpected(
     merge.error,
     merge.variables?.expectedRevision,
     previewed?.revision,
-    preview.isFetching,
+    preview.isFetching || !!shown?.isFetching,
   );
-  const waiting = preview.isPending ? `Merging once the preview is read…` : undefined;
-  const canSubmit = waiting !== undefined || (!!previewed && !previewed.noop && !preview.isFetching);
+  const waiting =
+    preview.isPending || (conflict && choices.complete && resolvedPreview.isPending)
+      ? `Merging once the preview is read…`
+      : undefined;
+  const canSubmit = waiting !== undefined || (!!previewed && !previewed.noop && !shown?.isFetching);
   const submit = (): void =>
     merge.mutate(
       {
@@ -54,6 +77,8 @@ export function MergeDialog({
         // What the preview showed is what is merged: a branch that moved since is refused.
         expectedRevision: previewed?.revision,
         expectedFromRevision: previewed?.from_revision,
+        // Sides by document, never a strategy: a conflict that appeared since still refuses the merge.
+        resolve: conflict ? choices.chosen : undefined,
       },
       {
         onSuccess: (result) => {
@@ -68,7 +93,7 @@ export function MergeDialog({
       layout="stack"
       testId="merge-dialog"
       title={`Merge ${from} into ${scope.branch}`}
-      description={`A new revision on ${scope.branch} takes what ${from} changed since the two branches parted, as listed below; what ${scope.branch} changed meanwhile stays. A document both changed differently stops the merge, and nothing is written.`}
+      description={`A new revision on ${scope.branch} takes what ${from} changed since the two branches parted, as listed below; what ${scope.branch} changed meanwhile stays. A document both changed differently is a conflict: choose for each whether to keep ours or take theirs before merging.`}
       onClose={onClose}
       returnFocus={returnFocus}
       onSubmit={submit}
@@ -82,18 +107,26 @@ export function MergeDialog({
           {moved && (
             <BranchMovedNotice branch={scope.branch} head={previewed?.revision} refreshing={preview.isFetching} />
           )}
-          {conflict ? (
+          {conflict && (
             <ErrorMessage
               error={conflict}
               title={`Merge conflict: ${from} cannot be merged into ${scope.branch} yet`}
             />
-          ) : (
+          )}
+          {conflict && conflictKeys && conflictKeys.length > 0 && (
+            <MergeConflictChoices conflicts={conflictKeys} choices={choices} into={scope.branch} from={from} />
+          )}
+          {(!conflict || choices.complete || conflicts.error) && (
             <DiffPreview
               title="Documents the merge writes"
               changes={previewed?.changes}
-              error={preview.error}
+              error={conflict ? (conflicts.error ?? resolvedError) : preview.error}
               summary={previewed?.changes.length ? mergeSummary(scope.branch, from, previewed) : undefined}
-              emptyText={`${scope.branch} is already up to date with ${from}: nothing to merge.`}
+              emptyText={
+                conflict
+                  ? `Every conflict keeps ${scope.branch}'s content and ${from} brings nothing else: nothing to merge.`
+                  : `${scope.branch} is already up to date with ${from}: nothing to merge.`
+              }
             />
           )}
         </>
