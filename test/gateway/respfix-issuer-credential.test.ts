@@ -5,13 +5,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAIClientWithNewKey } from '../support/sdk-clients.js';
 import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+import { nativeDeployment, upstreamCall } from './support/native-projects.js';
 
 /** Two OpenAI projects: one address, a key each (LiteLLM's documented way to spread load over them). */
 const PROJECT_ONE_KEY = 'sk-proj-one-0123456789abcdef';
 const PROJECT_TWO_KEY = 'sk-proj-two-0123456789abcdef';
 const ROTATED_KEY = 'sk-proj-two-rotated-0123456789';
-
-type Item = Record<string, unknown>;
 
 /**
  * A provider keeps a response's items per project, which its key stands for: item ids issued under
@@ -24,17 +23,9 @@ describe('item ids of two projects behind one address', () => {
   let servers: TempServers;
   let client: OpenAI;
   const admin = gatewayAdmin(() => servers);
-  const deployment = (id: string, model: string, apiKey: string) => ({
-    id,
-    model,
-    provider: 'openai',
-    upstream_model: 'gpt-4.1',
-    base_url: upstream.url,
-    api_key: apiKey,
-    responses_api: 'native',
-  });
-  const authorizationOf = (index: number) => upstream.requests[index]!.headers.authorization;
-  const inputOf = (index: number) => upstream.requests[index]!.body.input as Item[];
+  const deployment = (id: string, model: string, apiKey: string) => nativeDeployment(upstream, id, model, apiKey);
+  const authorizationOf = (index: number) => upstreamCall(upstream, index).authorization;
+  const inputOf = (index: number) => upstreamCall(upstream, index).input;
 
   beforeAll(async () => {
     upstream = await startOpenAIUpstream();

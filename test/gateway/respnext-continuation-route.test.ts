@@ -3,12 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAIClientWithNewKey } from '../support/sdk-clients.js';
 import { startTempServers, type TempServers } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
+import { nativeDeployment, upstreamCall } from './support/native-projects.js';
 
 /** Two OpenAI projects sharing the load of one model: one address, a key each, equal weights. */
 const PROJECT_ONE_KEY = 'sk-proj-route-one-0123456789abcdef';
 const PROJECT_TWO_KEY = 'sk-proj-route-two-0123456789abcdef';
-
-type Item = Record<string, unknown>;
 
 /**
  * A provider keeps a response's items per project: a continuation routed to the other project is sent
@@ -19,17 +18,9 @@ describe('a previous_response_id continuation with two projects serving one mode
   let upstream: OpenAIUpstream;
   let servers: TempServers;
   let client: OpenAI;
-  const deployment = (id: string, apiKey: string) => ({
-    id,
-    model: 'shared-model',
-    provider: 'openai',
-    upstream_model: 'gpt-4.1',
-    base_url: upstream.url,
-    api_key: apiKey,
-    responses_api: 'native',
-  });
-  const authorizationOf = (index: number) => upstream.requests[index]!.headers.authorization;
-  const inputOf = (index: number) => upstream.requests[index]!.body.input as Item[];
+  const deployment = (id: string, apiKey: string) => nativeDeployment(upstream, id, 'shared-model', apiKey);
+  const authorizationOf = (index: number) => upstreamCall(upstream, index).authorization;
+  const inputOf = (index: number) => upstreamCall(upstream, index).input;
 
   beforeAll(async () => {
     upstream = await startOpenAIUpstream();
