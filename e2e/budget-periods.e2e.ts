@@ -23,7 +23,9 @@ test('a key’s dollar budgets set in the UI are saved and shown in its meters',
   const monthly = dialog.getByLabel('Spend budget per month (USD)', { exact: true });
   await daily.fill('two dollars');
   await dialog.getByTestId('confirm-key-limits').click();
-  await expect(dialog.locator('.field-error')).toContainText('Spend budget per day (USD) must be an amount above 0');
+  await expect(dialog.locator('.field-error')).toContainText(
+    'Spend budget per day (USD) must be an amount (e.g. 2.50; 0 allows no spending)',
+  );
   await daily.fill('2.50');
   await monthly.fill('40');
   await dialog.getByTestId('confirm-key-limits').click();
@@ -50,7 +52,9 @@ test('a user’s monthly budget set in the users & teams form is saved and shown
   await dialog.getByLabel('Id', { exact: true }).fill(user);
   await dialog.getByLabel('Spend budget per month (USD)').fill('-3');
   await dialog.getByTestId('confirm-principal').click();
-  await expect(dialog.locator('.field-error')).toContainText('Spend budget per month (USD) must be an amount above 0');
+  await expect(dialog.locator('.field-error')).toContainText(
+    'Spend budget per month (USD) must be an amount (e.g. 2.50; 0 allows no spending)',
+  );
   await dialog.getByLabel('Spend budget per month (USD)').fill('12.5');
   await dialog.getByTestId('confirm-principal').click();
   await expect(dialog).toBeHidden();

@@ -127,7 +127,7 @@ describe('monthly budgets of users and teams', () => {
 
 describe('validation of the new budgets', () => {
   const cases = [
-    { path: '/internal/api-keys', body: { scopes: ['chat'], usd_daily_budget: 0 }, says: 'at least 0.000000001' },
+    { path: '/internal/api-keys', body: { scopes: ['chat'], usd_daily_budget: 1e-12 }, says: 'at least 0.000000001' },
     { path: '/internal/api-keys', body: { scopes: ['chat'], usd_monthly_budget: 2e9 }, says: 'at most 1000000000' },
     { path: '/internal/users', body: { id: 'v-user', usd_monthly_budget: -1 }, says: 'at least 0.000000001' },
     { path: '/internal/teams', body: { id: 'v-team', usd_monthly_budget: 'ten' }, says: 'must be a number' },
