@@ -16,12 +16,16 @@ import { useScreenChangeFocus } from './use-screen-change-focus.js';
 export function Shell() {
   const [help, setHelp] = useState(false);
   const location = useLocation();
-  const scope = useScope();
+  // Read when a shortcut fires, not a dependency of `go`: a new `go` would register the shortcuts
+  // again and forget a `g` pressed just before (the scope changes as the namespaces are read).
+  const currentScope = useScope();
+  const scope = useRef(currentScope);
+  scope.current = currentScope;
   const go = useCallback(
     // Store screens open on the scope the sidebar shows, named in their address as its links name it:
     // from a gateway screen too, so a link copied there never opens another namespace elsewhere.
-    (path: string) => navigate(href(path, path.startsWith('store/') ? scopeQuery(scope) : {})),
-    [scope],
+    (path: string) => navigate(href(path, path.startsWith('store/') ? scopeQuery(scope.current) : {})),
+    [],
   );
   useScopeInAddress();
   const showHelp = useCallback(() => setHelp(true), []);
