@@ -6,6 +6,7 @@ import { installAppMenu } from './app-menu.js';
 import { registerIpcHandlers } from './ipc.js';
 import { reportLoadFailures } from './load-failure.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
+import { trustOwnCertificate } from './own-certificate.js';
 import { hostServers, type HostedServers } from './server-host.js';
 import { isStartRefusal, START_REFUSED_EXIT_CODE } from './start-refusal.js';
 import { isTrustedAppUrl } from './trusted-url.js';
@@ -118,6 +119,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   installSecurity(() => origins);
+  trustOwnCertificate(() => origins && { origins, certificate: hosted?.servers.tlsCertificate });
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   app.on('window-all-closed', () => {

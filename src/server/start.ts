@@ -7,6 +7,7 @@ import { dataFolderProblem } from './config/data-folder-problem.js';
 import { invalidConfiguration } from './config/load.js';
 import { bearerSecretProblem, MIN_SECRET_LENGTH } from './config/bearer-secret.js';
 import { uiAddresses } from './ui-addresses.js';
+import { readTlsFiles, type TlsCredentials } from './config/tls-files.js';
 import { makePrivateDir, resolveSecret, type ResolvedSecret } from './config/secrets.js';
 import { holdDataFolder, type DataFolderHold } from './data-folder/hold.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
@@ -30,6 +31,8 @@ export interface RunningServers {
   readonly database: DatabaseHandle;
   readonly gateway: FastifyInstance;
   readonly store: FastifyInstance;
+  /** The PEM certificate both services answer HTTPS with (`server.tls`); absent: they answer HTTP. */
+  readonly tlsCertificate?: string;
   /** Stops accepting, lets requests in flight finish, then closes the database and gives the data folder back. */
   close(): Promise<void>;
   /**
@@ -55,11 +58,11 @@ export function findUiDir(start: string = dirname(fileURLToPath(import.meta.url)
   }
 }
 
-function urlOf(app: FastifyInstance): string {
+function urlOf(app: FastifyInstance, scheme: 'http' | 'https'): string {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server is not listening on a TCP port');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+  return `${scheme}://${host}:${address.port}`;
 }
 
 /** What is wrong with `PROXY_MASTER_KEY`, when it is set and unusable, naming the variable. */
@@ -87,6 +90,8 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   if (masterKeyProblem) {
     throw invalidConfiguration([masterKeyProblem]);
   }
+  const tls = tlsCredentials(config);
+  const scheme = tls ? 'https' : 'http';
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.
     makePrivateDir(dataDir);
@@ -133,6 +138,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       uiDir,
       uiBootstrap: addresses.bootstrap,
       revisions,
+      tls,
     });
     if (folderHold.takeover) gateway.log.warn({ data_dir: dataDir, hold_file: folderHold.file }, folderHold.takeover);
     store = await buildStoreApp({
@@ -141,6 +147,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       tokens: grants,
       revisions,
       allowedOrigin: addresses.allowedOrigin,
+      tls,
     });
     // Before listening: Node reads the interval of its timeout checks when the listener opens.
     gateway.connections.configure(config.server);
@@ -149,7 +156,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     await store.listen({ host, port: config.server.store_port }).catch((error: unknown) => {
       throw listenProblem(error, 'store', host, config.server.store_port);
     });
-    storeUrl = urlOf(store);
+    storeUrl = urlOf(store, scheme);
     if (!config.store.auth.enabled && !isLoopbackHost(host))
       store.log.warn(
         { host, store_url: storeUrl },
@@ -158,11 +165,11 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     await gateway.listen({ host, port: config.server.gateway_port }).catch((error: unknown) => {
       throw listenProblem(error, 'gateway', host, config.server.gateway_port);
     });
-    gatewayUrl = urlOf(gateway);
+    gatewayUrl = urlOf(gateway, scheme);
     if (!isLoopbackHost(host))
       gateway.log.warn(
         { host },
-        `listening on ${host}: other machines can reach both services; API keys and store tokens guard them, but the gateway's /metrics, /healthz and /readyz answer anyone who reaches them`,
+        `listening on ${host}: other machines can reach both services; API keys and store tokens guard them, but the gateway's /metrics, /healthz and /readyz answer anyone who reaches them${tls ? '' : ', and keys, prompts and documents cross the network unencrypted (server.tls turns on HTTPS)'}`,
       );
     folderHold.announce({ gateway: gatewayUrl, store: storeUrl });
   } catch (error) {
@@ -184,7 +191,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   let closing: Promise<void> | undefined;
   return {
     gatewayUrl,
-    storeUrl: urlOf(storeApp),
+    storeUrl: urlOf(storeApp, scheme),
     uiUrl: `${gatewayUrl}/ui/`,
     ui,
     masterKey,
@@ -192,6 +199,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     database,
     gateway: gatewayApp,
     store: storeApp,
+    ...(tls && { tlsCertificate: tls.cert }),
     close: () => {
       closing ??= (async () => {
         await Promise.allSettled([gatewayApp.close(), storeApp.close()]);
@@ -208,6 +216,17 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       storeApp.server.closeAllConnections();
     },
   };
+}
+
+/**
+ * `server.tls` read, or undefined for HTTP. A configuration loaded from a file was checked already; one
+ * built in code (the tests, the desktop app's port fallback) is checked here, naming the key.
+ */
+function tlsCredentials(config: Config): TlsCredentials | undefined {
+  if (config.server.tls === undefined) return undefined;
+  const reading = readTlsFiles(config.server.tls);
+  if ('problems' in reading) throw invalidConfiguration(reading.problems);
+  return reading.credentials;
 }
 
 /** Whether a bind address only this machine can reach. */

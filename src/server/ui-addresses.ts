@@ -29,7 +29,7 @@ export function uiAddresses(options: {
     if (!url) return url;
     const parsed = new URL(url);
     if (!isUnspecified(parsed.hostname)) return url;
-    return `http://${hostname}:${parsed.port}`;
+    return `${parsed.protocol}//${hostname}:${parsed.port}`;
   };
   return {
     bootstrap: (hostname) => ({
@@ -48,7 +48,7 @@ export function uiAddresses(options: {
       } catch {
         return false;
       }
-      if (page.protocol !== 'http:' || page.port !== gateway.port || !hosts.allows(page.host)) return false;
+      if (page.protocol !== gateway.protocol || page.port !== gateway.port || !hosts.allows(page.host)) return false;
       // On one address, the gateway also serves the UI under the names it answers (server.allowed_hosts,
       // *.localhost): such a page is the gateway's own. Another IP address is another machine.
       return isUnspecified(gateway.hostname) || isIP(page.hostname.replace(/^\[|\]$/g, '')) === 0;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
 import { spawnHeadless } from '../support/headless-process.js';
+import { selfSignedCertificate } from '../support/tls-certificate.js';
 
 const EXAMPLE = 'resources/gatehouse.example.yaml';
 const dirs: string[] = [];
@@ -31,6 +32,8 @@ describe('the example configuration file', () => {
     const text = uncommented(readFileSync(EXAMPLE, 'utf8'));
     expect(text).not.toBe(readFileSync(EXAMPLE, 'utf8'));
     writeFileSync(file, text);
+    // The example's certificate, where its relative paths point: beside the file.
+    selfSignedCertificate(join(home, 'certs/gatehouse.lan.crt'), join(home, 'certs/gatehouse.lan.key'));
     const env = {
       HOME: home,
       GATEHOUSE_CONFIG: file,
@@ -44,6 +47,10 @@ describe('the example configuration file', () => {
     expect(config.llm.allowed_models).toEqual(['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-sonnet-4-5']);
     expect(config.llm.model_aliases).toEqual({ fast: 'gpt-4o-mini' });
     expect(config.server.cors_origins).toEqual(['http://localhost:3000']);
+    expect(config.server.tls).toEqual({
+      cert_file: join(home, 'certs/gatehouse.lan.crt'),
+      key_file: join(home, 'certs/gatehouse.lan.key'),
+    });
     expect(config.llm.default_embedding_model).toBe('demo/embed');
     expect(config.providers.openai?.base_url).toBe('http://127.0.0.1:11434/v1');
     expect(config.deployments.map((d) => [d.model, d.upstream_model, d.weight])).toEqual([
@@ -64,5 +71,6 @@ describe('the example configuration file', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited(), server.output()).toBe(0);
     expect(server.output()).toContain(`data in ${join(home, '.local/share/gatehouse')}\n`);
+    expect(server.gatewayUrl).toMatch(/^https:/);
   });
 });

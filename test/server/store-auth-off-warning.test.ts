@@ -44,5 +44,6 @@ describe('a store without authentication', () => {
     const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dir, GATEHOUSE_HOST: '0.0.0.0' });
     cleanups.push(() => server.child.kill('SIGKILL'));
     expect(server.output()).toContain('listening on 0.0.0.0: other machines can reach both services');
+    expect(server.output()).toContain('cross the network unencrypted (server.tls turns on HTTPS)');
   });
 });

@@ -42,8 +42,8 @@ export async function spawnHeadless(
   const exit = once(child, 'exit').then(([code]) => code as number | null);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const gateway = /gateway listening on (http:\/\/\S+)/.exec(text)?.[1];
-    const store = /store listening on (http:\/\/\S+)/.exec(text)?.[1];
+    const gateway = /gateway listening on (https?:\/\/\S+)/.exec(text)?.[1];
+    const store = /store listening on (https?:\/\/\S+)/.exec(text)?.[1];
     if (gateway && store)
       return { child, gatewayUrl: gateway, storeUrl: store, output: () => text, exited: () => exit };
     if (child.exitCode !== null || Date.now() > deadline) {

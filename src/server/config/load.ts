@@ -22,6 +22,7 @@ import {
   mixedKeys,
 } from './litellm-import.js';
 import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
+import { readTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -193,6 +194,22 @@ function dataDirOf(
   if ('path' in resolved) return resolved.path;
   const key = options.env.GATEHOUSE_DATA_DIR ? 'GATEHOUSE_DATA_DIR (server.data_dir)' : 'server.data_dir';
   throw invalidConfiguration([`${key}: ${resolved.problem}`], options.source);
+}
+
+/**
+ * `server.tls` with its paths read from the file's folder (as the data folder's are), checked by reading
+ * them: a start or a `--check` names a missing file or a key of another certificate.
+ */
+function tlsOf(
+  config: Config,
+  options: { file?: string; source: string; cwd?: string },
+): { files: TlsFiles; warnings: readonly string[] } | undefined {
+  if (config.server.tls === undefined) return undefined;
+  const folder = options.file !== undefined ? dirname(resolve(options.file)) : (options.cwd ?? process.cwd());
+  const files = resolveTlsFiles(config.server.tls, folder);
+  const reading = readTlsFiles(files);
+  if ('problems' in reading) throw invalidConfiguration(reading.problems, options.source);
+  return { files, warnings: reading.warnings };
 }
 
 /** Where a JSON text names a key twice in one object (the YAML reader, a JSON superset, finds them), or undefined. */
@@ -403,6 +420,7 @@ export function loadConfig(
     throw describeIssues(undefined, raw, source, env, inFileTerms, envProblems);
   const config = result.data;
   const dataDir = dataDirOf(config, { env, file, overrides: options.overrides, source, cwd: options.cwd });
+  const tls = tlsOf(config, { file, source, cwd: options.cwd });
   const waiting = aliasTargetWarnings(config.llm);
   const unreadAttributes = resourceAttributesProblem(env);
   // A budget smaller than a chunk takes only the short ones (a document's last piece): most requests
@@ -414,10 +432,11 @@ export function loadConfig(
         ]
       : [];
   return {
-    config: { ...config, server: { ...config.server, data_dir: dataDir } },
+    config: { ...config, server: { ...config.server, data_dir: dataDir, ...(tls && { tls: tls.files }) } },
     source,
     warnings: [
       ...(read?.warnings ?? []),
+      ...(tls?.warnings ?? []),
       ...waiting.map(inFileTerms),
       ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
       ...smallBudget.map(inFileTerms),

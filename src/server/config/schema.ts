@@ -24,7 +24,6 @@ import { closestKey } from './config-issues.js';
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
 
-/** A name the servers answer besides IP addresses and localhost: no scheme, no port, no wildcard. */
 /** A web origin pages may call the model API from (`server.cors_origins`), or `*` for any. */
 const corsOrigin = z.string().refine((value) => value === '*' || isOrigin(value), {
   message: "must be an origin such as http://localhost:3000 (scheme, host and port only, no path), or '*'",
@@ -39,6 +38,7 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** A name the servers answer besides IP addresses and localhost: no scheme, no port, no wildcard. */
 const allowedHost = z
   .string()
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
@@ -204,6 +204,12 @@ export const configSchema = z
         max_connections: positiveInt.default(CONNECTION_DEFAULTS.max_connections),
         allowed_hosts: z.array(allowedHost).default([]),
         cors_origins: z.array(corsOrigin).default([]),
+        // Both services answer HTTPS with this certificate instead of HTTP (a relative path is read
+        // from the configuration file's folder).
+        tls: z
+          .object({ cert_file: z.string().min(1), key_file: z.string().min(1) })
+          .strict()
+          .optional(),
       })
       .strict()
       .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {

@@ -12,6 +12,7 @@ import { registerUi, type UiBootstrapSource } from '../http/ui.js';
 import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
 import { responsesRetentionPlugin } from './responses/responses-retention-plugin.js';
 import { gatewayRoutes } from './routes/index.js';
+import type { TlsCredentials } from '../config/tls-files.js';
 
 /** What the gateway app needs from the process. */
 export interface GatewayAppContext {
@@ -27,6 +28,8 @@ export interface GatewayAppContext {
   readonly env?: NodeJS.ProcessEnv;
   /** The store's new-revision notices (RAG collections follow store branches). */
   readonly revisions?: RevisionEvents;
+  /** `server.tls`, read: HTTPS instead of HTTP. */
+  readonly tls?: TlsCredentials;
 }
 
 /**
@@ -58,6 +61,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     logLevel: config.server.log_level,
     bodyLimit: config.gateway.body_limit_bytes,
     lock: database.lock,
+    tls: ctx.tls,
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();

@@ -19,6 +19,7 @@ import { LargeBodyGate } from './large-body-gate.js';
 import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
+import type { TlsCredentials } from '../config/tls-files.js';
 
 /**
  * Every schema is zod. Without these factories Fastify loads its default Ajv validator and
@@ -37,6 +38,23 @@ export interface BaseAppOptions {
   readonly bodyLimit: number;
   /** The database's lock watch, told when an answer was a locked database's 503. */
   readonly lock?: DatabaseLockWatch;
+  /** `server.tls`, read: the app answers HTTPS instead of HTTP. */
+  readonly tls?: TlsCredentials;
+}
+
+/** A TLS handshake on a LAN takes milliseconds; Node's default lets a silent client hold a socket two minutes. */
+const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * Node's HTTP server options, for HTTPS when `tls` is given. The HTTPS server has every setting of
+ * the HTTP one that the apps use (timeouts, maxConnections, the client error handler): the apps keep
+ * the HTTP server's type, as the cast says, rather than every route carrying two.
+ */
+function serverOptions(tls: TlsCredentials | undefined): { http: { requireHostHeader: false } } {
+  // The Host check answers a missing Host in the shared shape; Node's own check answers a bare 400.
+  if (tls === undefined) return { http: { requireHostHeader: false } };
+  const https = { ...tls, requireHostHeader: false, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS };
+  return { https } as unknown as { http: { requireHostHeader: false } };
 }
 
 /**
@@ -62,8 +80,7 @@ export function createBaseApp(options: BaseAppOptions) {
     forceCloseConnections: 'idle',
     // A request arriving while closing gets the 503 of the onRequest hook below, in the shared shape.
     return503OnClosing: false,
-    // The Host check answers a missing Host in the shared shape; Node's own check answers a bare 400.
-    http: { requireHostHeader: false },
+    ...serverOptions(options.tls),
     clientErrorHandler: clientErrorHandler(linger),
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();

@@ -17,6 +17,7 @@ import {
 import { storeRoutes } from './routes/index.js';
 import { registerIdempotencyKeys } from './idempotency-keys.js';
 import { refuseUnsupportedPreconditions } from './unsupported-preconditions.js';
+import type { TlsCredentials } from '../config/tls-files.js';
 
 /** Route config of store routes: which permission the route needs (`any`: a valid token, whatever it grants). */
 export interface StoreRouteConfig {
@@ -33,6 +34,8 @@ export interface StoreAppContext {
   readonly allowedOrigin?: (origin: string) => boolean;
   /** Told about every new revision (the gateway's RAG collections follow branches with it). */
   readonly revisions?: RevisionEvents;
+  /** `server.tls`, read: HTTPS instead of HTTP. */
+  readonly tls?: TlsCredentials;
 }
 
 declare module 'fastify' {
@@ -56,6 +59,7 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     logLevel: config.server.log_level,
     bodyLimit: config.store.limits.body_bytes,
     lock: database.lock,
+    tls: ctx.tls,
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
