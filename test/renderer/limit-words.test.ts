@@ -22,8 +22,7 @@ const FORM_LABELS: Record<LimitType, readonly string[]> = {
   user_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
   team_cost_monthly: [PRINCIPAL_LABELS.usdMonthly],
   key_cost_monthly: [KEY_LIMIT_FIELDS.usdMonthly.label],
-  // Set only as a configuration default: no form field yet.
-  parallel_requests: [],
+  parallel_requests: [KEY_LIMIT_FIELDS.parallel.label, PRINCIPAL_LABELS.parallel],
 };
 
 describe('one name per kind of limit', () => {

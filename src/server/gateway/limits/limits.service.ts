@@ -167,9 +167,11 @@ export class LimitsService {
     return status;
   }
 
-  /** Where a user's own limits stand. */
+  /** Where a user's own limits stand (its requests in flight under its cap included). */
   userStatus(user: UserRow): LimitStatus[] {
-    return this.limiter.status(planUserLimits(user, this.config));
+    const status = this.limiter.status(planUserLimits(user, this.config));
+    if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capOf('user', user)));
+    return status;
   }
 
   /** Where a model's shared limits stand (none when the configuration sets none). */
@@ -177,9 +179,11 @@ export class LimitsService {
     return this.limiter.status(planModelLimits(model, this.config));
   }
 
-  /** Where a team's own limits stand. */
+  /** Where a team's own limits stand (its requests in flight under its cap included). */
   teamStatus(team: TeamRow): LimitStatus[] {
-    return this.limiter.status(planTeamLimits(team, this.config));
+    const status = this.limiter.status(planTeamLimits(team, this.config));
+    if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capOf('team', team)));
+    return status;
   }
 
   /** Forgets the limits state of a deleted user or team (see Limiter.forget). */

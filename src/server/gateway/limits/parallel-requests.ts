@@ -73,6 +73,15 @@ export class ParallelRequests {
     return caps;
   }
 
+  /**
+   * A user's or team's own cap (its record's, else the configuration's default), for its status view:
+   * its slots are counted under this subject whichever of its keys holds them.
+   */
+  capOf(kind: 'user' | 'team', record: UserRow | TeamRow): readonly ParallelCap[] {
+    const limit = ownCap(record, this.defaults[kind]);
+    return limit === undefined ? NO_CAPS : [{ subject: `${kind}:${record.id}`, limit }];
+  }
+
   /** The first cap with no free slot, or undefined when the request fits them all. */
   full(caps: readonly ParallelCap[]): ParallelCap | undefined {
     return caps.find((cap) => (this.inFlight.get(cap.subject) ?? 0) >= cap.limit);

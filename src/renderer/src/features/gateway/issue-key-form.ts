@@ -20,6 +20,7 @@ export const EMPTY_FORM: IssueKeyForm = {
   models: [],
   rpm: '',
   tpm: '',
+  parallel: '',
   usdDaily: '',
   usdMonthly: '',
   userTpm: '',

@@ -9,16 +9,17 @@ interface KeyLimitsDraft {
 }
 
 /**
- * A key's rate limits, its own spend budgets and the budgets it sets for its user and team, labelled and checked alike in
- * the dialog that issues a key and the one that edits its limits.
+ * A key's rate limits, its cap on requests in flight, its own spend budgets and the budgets it sets for its
+ * user and team, labelled and checked alike in the dialog that issues a key and the one that edits its limits.
  */
 export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
-  const number = (field: keyof KeyLimitsForm) => (
+  const number = (field: keyof KeyLimitsForm, hint?: string) => (
     <DraftTextField
       draft={draft}
       field={field}
       idPrefix="key-limit"
       label={KEY_LIMIT_FIELDS[field].label}
+      hint={hint}
       inputMode={KEY_LIMIT_FIELDS[field].kind === 'usd' ? 'decimal' : 'numeric'}
       placeholder={KEY_LIMIT_FIELDS[field].kind === 'usd' ? 'No budget' : 'No limit'}
     />
@@ -28,6 +29,8 @@ export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
       <div className="form-section form-span">Rate limits of the key (refilled over a minute)</div>
       {number('rpm')}
       {number('tpm')}
+      <div className="form-section form-span">Concurrency of the key</div>
+      {number('parallel', "A stream counts until it ends. Empty: the gateway's default for keys, if any.")}
       <div className="form-section form-span">
         Spend budgets of the key (its own requests, per UTC day and month; priced models only)
       </div>

@@ -1,4 +1,5 @@
 import { apiKeyUpdateSchema, type ApiKeyRecord, type ApiKeyUpdate } from '../../../../shared/gateway-api.js';
+import { MAX_PARALLEL_REQUESTS } from '../../../../shared/principals-api.js';
 import { parseForm } from '../../lib/form-issues.js';
 import { limitLabel } from '../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from './limits-form.js';
@@ -6,6 +7,7 @@ import { limitFieldRefs, limitsBody, limitText, type LimitField } from './limits
 type KeyLimitBody =
   | 'rpm_limit'
   | 'tpm_limit'
+  | 'max_parallel_requests'
   | 'usd_daily_budget'
   | 'usd_monthly_budget'
   | 'user_tpm_budget'
@@ -17,6 +19,12 @@ type KeyLimitBody =
 export const KEY_LIMIT_FIELDS = {
   rpm: { body: 'rpm_limit', kind: 'count', label: limitLabel('requests') },
   tpm: { body: 'tpm_limit', kind: 'count', label: limitLabel('tokens') },
+  parallel: {
+    body: 'max_parallel_requests',
+    kind: 'count',
+    max: MAX_PARALLEL_REQUESTS,
+    label: limitLabel('parallelRequests'),
+  },
   usdDaily: { body: 'usd_daily_budget', kind: 'usd', label: `${limitLabel('spendBudgetDay')} (USD)` },
   usdMonthly: { body: 'usd_monthly_budget', kind: 'usd', label: `${limitLabel('spendBudgetMonth')} (USD)` },
   userTpm: { body: 'user_tpm_budget', kind: 'count', label: limitLabel('tokenBudgetMinute', 'user') },
@@ -33,6 +41,7 @@ export function keyLimitsForm(key: ApiKeyRecord): KeyLimitsForm {
   return {
     rpm: limitText(key.rpm_limit),
     tpm: limitText(key.tpm_limit),
+    parallel: limitText(key.max_parallel_requests),
     usdDaily: limitText(key.usd_daily_budget),
     usdMonthly: limitText(key.usd_monthly_budget),
     userTpm: limitText(key.user_tpm_budget),

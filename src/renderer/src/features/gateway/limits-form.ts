@@ -1,4 +1,5 @@
 import type { FormFieldRef } from '../../lib/form-issues.js';
+import { formatInt } from '../../lib/format.js';
 
 /** How a limit field is typed: a whole count (requests, tokens) or an amount of dollars. */
 export type LimitFieldKind = 'count' | 'usd';
@@ -8,6 +9,8 @@ export interface LimitField<Body extends string> {
   readonly body: Body;
   readonly kind: LimitFieldKind;
   readonly label: string;
+  /** The largest count the gateway takes for it, where it bounds one. */
+  readonly max?: number;
 }
 
 /** A stored limit as the form shows it: empty for none. */
@@ -20,12 +23,16 @@ const AMOUNT = /^(\d+(\.\d*)?|\.\d+)$/;
 
 function parseLimit(
   text: string,
-  { kind, label }: LimitField<string>,
+  { kind, label, max }: LimitField<string>,
 ): { readonly value: number | null } | { readonly error: string } {
   const trimmed = text.trim();
   if (!trimmed) return { value: null };
   // Written as people write amounts: Number() would also read 1e3 and 0x10, which the field never shows back.
   const number = (kind === 'count' ? WHOLE : AMOUNT).test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (kind === 'count' && max !== undefined)
+    return Number.isInteger(number) && number > 0 && number <= max
+      ? { value: number }
+      : { error: `${label} must be a whole number from 1 to ${formatInt(max)}, or empty` };
   if (kind === 'count')
     return Number.isInteger(number) && number > 0
       ? { value: number }
@@ -51,7 +58,9 @@ export function limitsBody<Form extends string, Body extends string>(
     const field = fields[name];
     const parsed = parseLimit(form[name], field);
     if ('error' in parsed) errors[name] = parsed.error;
-    else if (before ? parsed.value !== before[field.body] : parsed.value !== null) body[field.body] = parsed.value;
+    // A stored value the record leaves out reads as none, as the form shows it.
+    else if (before ? parsed.value !== (before[field.body] ?? null) : parsed.value !== null)
+      body[field.body] = parsed.value;
   }
   return { body, errors };
 }

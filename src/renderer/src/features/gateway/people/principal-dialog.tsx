@@ -137,6 +137,14 @@ export function PrincipalDialog({
       <div className="form-section form-span">Rate limits (refilled over a minute)</div>
       {input('rpm', { placeholder: 'No limit', inputMode: 'numeric' })}
       {input('tpm', { placeholder: 'No limit', inputMode: 'numeric' })}
+      <div className="form-section form-span">
+        Concurrency (shared by all {target.kind === 'team' ? 'its' : 'their'} keys)
+      </div>
+      {input('parallel', {
+        placeholder: 'No limit',
+        inputMode: 'numeric',
+        hint: `A stream counts until it ends. Empty: the gateway's default for ${noun}s, if any.`,
+      })}
       <div className="form-section form-span">Budgets (per UTC minute, day and calendar month)</div>
       {input('tpmBudget', { placeholder: 'No budget', inputMode: 'numeric' })}
       {input('tpdBudget', { placeholder: 'No budget', inputMode: 'numeric' })}

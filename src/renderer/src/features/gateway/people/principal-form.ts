@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  type principalLimitsSchema,
   teamCreateSchema,
   teamUpdateSchema,
   userCreateSchema,
@@ -10,13 +11,13 @@ import {
   type UserCreate,
   type UserRecord,
   type UserUpdate,
+  MAX_PARALLEL_REQUESTS,
 } from '../../../../../shared/principals-api.js';
 import { parseForm, type FormFieldRef } from '../../../lib/form-issues.js';
 import { limitLabel } from '../../../lib/limit-words.js';
 import { limitFieldRefs, limitsBody, limitText, type LimitField } from '../limits-form.js';
 
-type PrincipalLimitBody =
-  'rpm_limit' | 'tpm_limit' | 'tpm_budget' | 'tpd_budget' | 'usd_daily_budget' | 'usd_monthly_budget';
+type PrincipalLimitBody = keyof z.infer<typeof principalLimitsSchema>;
 
 /** Each field's label in the dialog, also the subject of its messages ("Id is required"). */
 export const PRINCIPAL_LABELS = {
@@ -26,6 +27,7 @@ export const PRINCIPAL_LABELS = {
   team: 'Team',
   rpm: limitLabel('requests'),
   tpm: limitLabel('tokens'),
+  parallel: limitLabel('parallelRequests'),
   tpmBudget: limitLabel('tokenBudgetMinute'),
   tpdBudget: limitLabel('tokenBudgetDay'),
   usd: `${limitLabel('spendBudgetDay')} (USD)`,
@@ -36,6 +38,12 @@ export const PRINCIPAL_LABELS = {
 export const PRINCIPAL_LIMIT_FIELDS = {
   rpm: { body: 'rpm_limit', kind: 'count', label: PRINCIPAL_LABELS.rpm },
   tpm: { body: 'tpm_limit', kind: 'count', label: PRINCIPAL_LABELS.tpm },
+  parallel: {
+    body: 'max_parallel_requests',
+    kind: 'count',
+    max: MAX_PARALLEL_REQUESTS,
+    label: PRINCIPAL_LABELS.parallel,
+  },
   tpmBudget: { body: 'tpm_budget', kind: 'count', label: PRINCIPAL_LABELS.tpmBudget },
   tpdBudget: { body: 'tpd_budget', kind: 'count', label: PRINCIPAL_LABELS.tpdBudget },
   usd: { body: 'usd_daily_budget', kind: 'usd', label: PRINCIPAL_LABELS.usd },
@@ -52,6 +60,7 @@ export interface PrincipalForm {
   readonly team: string;
   readonly rpm: string;
   readonly tpm: string;
+  readonly parallel: string;
   readonly tpmBudget: string;
   readonly tpdBudget: string;
   readonly usd: string;
@@ -70,6 +79,7 @@ export function principalForm(record?: TeamRecord | UserRecord): PrincipalForm {
     team: record && 'team' in record ? (record.team ?? '') : '',
     rpm: limitText(record?.rpm_limit),
     tpm: limitText(record?.tpm_limit),
+    parallel: limitText(record?.max_parallel_requests),
     tpmBudget: limitText(record?.tpm_budget),
     tpdBudget: limitText(record?.tpd_budget),
     usd: limitText(record?.usd_daily_budget),
