@@ -88,7 +88,7 @@ async function translated(
     usage: () => usage.current(),
     includeUsage: includesUsage(format, body),
   };
-  const streamOptions = { codec: client, usage, signal, provider: provider.name, secrets };
+  const streamOptions = { codec: client, usage, signal, provider: provider.name, secrets, report: context.report };
   if (provider.kind === 'ir') {
     if (!stream) return answer(client, await provider.generate(request, context), deployment.model, request);
     const events = await provider.stream(request, context);
@@ -144,6 +144,7 @@ async function fastPath(
       signal: context.signal,
       provider: provider.name,
       secrets,
+      report: context.report,
     });
   }
   const upstreamModel = (result.body as { model?: unknown } | null)?.model;

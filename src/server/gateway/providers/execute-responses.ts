@@ -1,3 +1,4 @@
+import type { UpstreamErrorDetail } from '../../../shared/errors.js';
 import { codecFor } from '../formats/codec.js';
 import type { IrRequest, IrResponse } from '../formats/ir.js';
 import { responsesRequestToIr } from '../formats/responses/responses-request-ir.js';
@@ -69,7 +70,7 @@ export interface ExecuteResponsesArgs extends AttemptArgs {
 
 /** Where a failure after the stream started is reported: in the Responses stream's own shape, numbered after its last event. */
 const responsesErrors = (sequence: ResponsesSequence) => ({
-  errorFrame: (message: string) => responsesErrorFrame(message, sequence),
+  errorFrame: (message: string, upstream?: UpstreamErrorDetail) => responsesErrorFrame(message, sequence, upstream),
 });
 
 /**
@@ -104,6 +105,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
     signal,
     provider: provider.name,
     secrets: resolved.secrets,
+    report: context.report,
   };
   if (provider.kind === 'ir') {
     if (!request.stream) return answer(await provider.generate(request, context), envelope, request, keep);
@@ -167,6 +169,7 @@ async function nativeResponses(
     codec: responsesErrors(sequence),
     usage,
     signal: context.signal,
+    report: context.report,
     ...meta,
   });
 }

@@ -2,9 +2,9 @@ import type { FormatCodec } from '../formats/codec.js';
 import type { IrStreamEvent, Usage } from '../formats/ir.js';
 import { BROKEN_STREAM_STATUS, StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
-import type { CancelSignal } from './types.js';
+import type { CancelSignal, UpstreamReport } from './types.js';
 import { redact, tooLargeError } from './http-client.js';
-import { UpstreamError, upstreamErrorDetail } from './upstream-error.js';
+import { UpstreamError, upstreamErrorDetail, withRequestId } from './upstream-error.js';
 
 /** A streamed answer, ready to write to the client. */
 export interface StreamAnswer {
@@ -36,8 +36,15 @@ export async function startStream(
     readonly provider: string;
     /** Values no error message may carry (the deployment's key). */
     readonly secrets: readonly string[];
+    /** Where the call reported the provider's request id of its answer, which a failure after it carries. */
+    readonly report?: UpstreamReport;
   },
 ): Promise<StreamAnswer> {
+  // The answer's headers are in when its stream is started: a failure inside it is reported with the
+  // provider's id of that answer, which its support asks for.
+  const requestId = options.report?.upstreamRequestId;
+  const failed = (error: unknown): UpstreamError =>
+    withRequestId(asUpstreamError(error, options.provider, options.secrets), requestId);
   const iterator = frames[Symbol.asyncIterator]();
   let first: IteratorResult<string>;
   try {
@@ -45,8 +52,7 @@ export async function startStream(
   } catch (error) {
     await iterator.return?.();
     // Our own bugs stay what they are (500); only upstream failures may trigger a fallback.
-    if (error instanceof UpstreamError || error instanceof StreamError)
-      throw asUpstreamError(error, options.provider, options.secrets);
+    if (error instanceof UpstreamError || error instanceof StreamError) throw failed(error);
     throw error;
   }
   let failure: UpstreamError | undefined;
@@ -57,7 +63,7 @@ export async function startStream(
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     } catch (error) {
       if (options.signal.aborted) return;
-      failure = asUpstreamError(error, options.provider, options.secrets);
+      failure = failed(error);
       yield options.codec.errorFrame(failure.message, upstreamErrorDetail(failure));
     } finally {
       await iterator.return?.();

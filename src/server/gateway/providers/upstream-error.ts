@@ -1,5 +1,21 @@
 import type { UpstreamErrorDetail } from '../../../shared/errors.js';
 
+/** What an UpstreamError is made of besides its message (see its fields). */
+interface UpstreamErrorOptions {
+  readonly status: number;
+  readonly retryable?: boolean;
+  readonly upstreamType?: string;
+  readonly retryAfterMs?: number;
+  readonly code?: string;
+  readonly param?: string;
+  readonly requestId?: string;
+  readonly details?: UpstreamErrorDetails;
+  readonly silentMs?: number;
+  readonly inStream?: boolean;
+  readonly requestFault?: boolean;
+  readonly gatewayBusy?: boolean;
+}
+
 /**
  * A provider call that failed before the answer started: the upstream's own error status, or 0 for
  * a connection error or a timeout. The caller falls back to another deployment when `retryable`
@@ -42,23 +58,7 @@ export class UpstreamError extends Error {
    */
   readonly gatewayBusy: boolean;
 
-  constructor(
-    message: string,
-    options: {
-      status: number;
-      retryable?: boolean;
-      upstreamType?: string;
-      retryAfterMs?: number;
-      code?: string;
-      param?: string;
-      requestId?: string;
-      details?: UpstreamErrorDetails;
-      silentMs?: number;
-      inStream?: boolean;
-      requestFault?: boolean;
-      gatewayBusy?: boolean;
-    },
-  ) {
+  constructor(message: string, options: UpstreamErrorOptions) {
     super(message);
     this.name = 'UpstreamError';
     this.status = options.status;
@@ -82,9 +82,23 @@ export class UpstreamError extends Error {
  * one (every deployment would refuse it alike), but answered at once as a refusal of the request is.
  */
 export function asRequestFault(error: UpstreamError): UpstreamError {
+  return changed(error, { retryable: false, requestFault: true });
+}
+
+/**
+ * The same failure with the provider's request id of the answer it came in, where it names none of its
+ * own: a stream that fails after its 200 came with the id in that answer's headers.
+ */
+export function withRequestId(error: UpstreamError, requestId: string | undefined): UpstreamError {
+  if (requestId === undefined || error.requestId !== undefined) return error;
+  return changed(error, { requestId });
+}
+
+/** A copy of `error` with some of its options changed. */
+function changed(error: UpstreamError, changes: Partial<UpstreamErrorOptions>): UpstreamError {
   return new UpstreamError(error.message, {
     status: error.status,
-    retryable: false,
+    retryable: error.retryable,
     upstreamType: error.upstreamType,
     retryAfterMs: error.retryAfterMs,
     code: error.code,
@@ -93,8 +107,9 @@ export function asRequestFault(error: UpstreamError): UpstreamError {
     details: error.details,
     silentMs: error.silentMs,
     inStream: error.inStream,
-    requestFault: true,
+    requestFault: error.requestFault,
     gatewayBusy: error.gatewayBusy,
+    ...changes,
   });
 }
 

@@ -2,9 +2,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { codecFor } from '../formats/codec.js';
 import { countTokensRequestSchema, type CountTokensBody } from '../formats/messages/count-tokens-schema.js';
+import { messagesVersionHeadersSchema } from '../formats/messages/version-headers.js';
 import { beginPipeline, gatewayShuttingDown, noteForwardedBody } from '../pipeline/pipeline.js';
-import { contextOf, type RequestContext } from '../pipeline/request-context.js';
-import { resolveConversationModel } from '../pipeline/stages/resolve-model.js';
+import { contextOf } from '../pipeline/request-context.js';
+import { resolveCountModel } from '../pipeline/stages/resolve-model.js';
 import { admittedHeaders, respond } from '../pipeline/stages/respond.js';
 import { ClientClosedError, route } from '../pipeline/stages/route-deployment.js';
 import type { JsonAnswer, ProviderAnswer } from '../providers/answer.js';
@@ -18,18 +19,6 @@ const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
 
 /** Nothing is generated, so nothing is billed: the usage row records the request with zero tokens. */
 const NO_USAGE = { promptTokens: 0, completionTokens: 0 } as const;
-
-/**
- * Model resolution as for Messages (alias, allow-list, the key's models), leaving the body as the
- * client sent it but for `model`: the token cap would add a `max_tokens` that a count has no use for.
- */
-function resolveCountModel(ctx: RequestContext): void {
-  const sent = ctx.body;
-  ctx.body = { ...sent };
-  resolveConversationModel(ctx);
-  ctx.body = { ...sent, model: ctx.model };
-  ctx.stream = false;
-}
 
 /** Stages 3 to 8 for a count: the same stages as a Messages request, with a count as the provider call. */
 async function countHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
@@ -86,7 +75,7 @@ export const countTokensRoutes: FastifyPluginAsync = async (app) => {
   app.withTypeProvider<ZodTypeProvider>().post(
     PATH,
     {
-      schema: { body: countTokensRequestSchema },
+      schema: { body: countTokensRequestSchema, headers: messagesVersionHeadersSchema },
       config: { errorEnvelope: 'anthropic' },
       onRequest: beginPipeline('count_tokens', PATH, app.gateway),
     },

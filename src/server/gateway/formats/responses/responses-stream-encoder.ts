@@ -1,3 +1,4 @@
+import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../ir.js';
@@ -285,9 +286,14 @@ export function cancelledResponse(response: Record<string, unknown>): Record<str
 /**
  * The frame that reports a failure after the stream started: OpenAI's `error` event fields (its
  * `sequence_number` the stream's next, when the stream's numbering is known), plus an `error` object,
- * which is what makes the openai SDK raise it.
+ * which is what makes the openai SDK raise it; `upstream`, the provider's own words, goes in that
+ * object as in a 502's body (`err.error.upstream`).
  */
-export function responsesErrorFrame(message: string, sequence?: ResponsesSequence): string {
+export function responsesErrorFrame(
+  message: string,
+  sequence?: ResponsesSequence,
+  upstream?: UpstreamErrorDetail,
+): string {
   return eventFrame(
     'error',
     JSON.stringify({
@@ -296,7 +302,7 @@ export function responsesErrorFrame(message: string, sequence?: ResponsesSequenc
       message,
       param: null,
       ...(sequence === undefined ? {} : { sequence_number: sequence.next++ }),
-      error: { type: 'upstream_error', message, code: 502 },
+      error: { type: 'upstream_error', message, code: 502, ...(upstream && { upstream }) },
     }),
   );
 }

@@ -104,6 +104,18 @@ export function resolveResponsesModel(ctx: RequestContext): void {
   body.max_output_tokens = Math.min(body.max_output_tokens ?? cap, cap);
 }
 
+/**
+ * Model resolution for a token count: alias rewrite, allow-list and the key's own models, and no
+ * per-model cap. A count generates nothing, so it has no `max_tokens` to cap, nor one that a thinking
+ * budget must stay below. `model` is rewritten on a copy of the body; the client's is left as sent.
+ */
+export function resolveCountModel(ctx: RequestContext): void {
+  ctx.body = { ...ctx.body };
+  resolveInferenceModel(ctx);
+  // A count is answered as JSON, whatever `stream` its body says.
+  ctx.stream = false;
+}
+
 /** Alias rewrite, allow-list and the key's own models, for every generating endpoint; rewrites `model`. */
 function resolveInferenceModel(ctx: RequestContext): string {
   const registry = ctx.services.registry;
@@ -135,7 +147,10 @@ export function resolveEmbeddingsModel(ctx: RequestContext): void {
   const body = ctx.body as { model?: string };
   const requested = body.model ?? registry.defaultEmbeddingModel();
   if (requested === undefined)
-    throw badRequest('model is required: the request has no model and llm.default_embedding_model is not configured');
+    throw badRequest(
+      'model is required: the request has no model and llm.default_embedding_model is not configured',
+      'model',
+    );
   ctx.requestedModel = requested;
   const model = registry.rewriteAlias(requested);
   if (isClaudeFamily(model, registry)) {

@@ -13,14 +13,22 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 /** An `anthropic-version` as Anthropic names its versions: a date. */
 const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The client's version headers, in the order they are read: Anthropic's name, then the interface document's. */
+const VERSION_HEADERS = ['anthropic-version', 'vendor-version'];
+
 /**
  * The `anthropic-version` of a call: the client's own on the native path, where the body is the
- * client's and was written for that version, else ANTHROPIC_VERSION (a translated body is the
+ * client's and was written for that version, sent as `anthropic-version` or `vendor-version` (the
+ * routes refuse both with different dates), else ANTHROPIC_VERSION (a translated body is the
  * gateway's, written for it; the native path gets no client headers then).
  */
 export function anthropicVersion(headers: ClientHeaders | undefined): string {
-  const asked = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'anthropic-version')?.[1];
-  return typeof asked === 'string' && VERSION_DATE.test(asked) ? asked : ANTHROPIC_VERSION;
+  const entries = Object.entries(headers ?? {});
+  for (const header of VERSION_HEADERS) {
+    const asked = entries.find(([name]) => name.toLowerCase() === header)?.[1];
+    if (typeof asked === 'string' && VERSION_DATE.test(asked)) return asked;
+  }
+  return ANTHROPIC_VERSION;
 }
 
 /** The Anthropic Messages API (`POST /v1/messages`); Anthropic has no embeddings API. */
