@@ -82,7 +82,7 @@ describe('single sign-on refuses what it must', () => {
     }).toString();
     const { error, description } = returnedError(await h.resume(walk, refused.toString()));
     expect(error).toBe('authentication_error');
-    expect(description).toContain('access_denied: the user declined');
+    expect(description).toBe('the sign-in was rejected: access_denied: the user or the provider refused the sign-in');
   });
 
   it('reports a provider whose token endpoint is down as upstream_error, issuing nothing', async () => {

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { OidcFailure } from './oidc-failure.js';
+import { providerError } from './provider-error-code.js';
 import type { SsoProviderConfig } from '../../config/sso-schema.js';
 
 /** The provider a failure is about, to name it and its configuration in messages. */
@@ -9,14 +10,16 @@ export interface ProviderRef {
   readonly settings: SsoProviderConfig;
 }
 
-/** An error of openid-client in words, with its cause where that adds something; never a secret. */
+/**
+ * An error of openid-client in words, with its cause where that adds something; never a secret, and
+ * of a provider's error only its code (see providerError).
+ */
 export function describe(error: unknown): string {
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
+    return providerError(error.error);
   if (error instanceof oidc.WWWAuthenticateChallengeError) {
     const challenge = error.cause[0]?.parameters;
-    if (challenge?.error)
-      return `${challenge.error}${challenge.error_description ? `: ${challenge.error_description}` : ''}`;
+    if (challenge?.error) return providerError(challenge.error);
   }
   const cause = (error as { cause?: unknown }).cause;
   const message = (error as Error).message ?? String(error);

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { PiiEntityType } from '../../../../shared/guardrails-api.js';
 import { IBAN_LENGTHS, ibanValid, luhnValid, spanishDniValid } from './checksums.js';
+import { LABELLED_SECRET, URL_PASSWORD } from './labelled-secrets.js';
 
 /**
  * One detector: a global regular expression compiled once at module load, a cheap test that lets a
@@ -12,6 +13,8 @@ export interface Detector {
   readonly regex: RegExp;
   readonly hint: (text: string) => boolean;
   readonly accept: (match: RegExpExecArray) => number;
+  /** The entity is the end of the match (a value after its label), not its start: the label stays. */
+  readonly valueAtEnd?: boolean;
 }
 
 const hasDigit = (text: string): boolean => DIGIT.test(text);
@@ -156,6 +159,8 @@ function acceptIpv6(match: RegExpExecArray): number {
  */
 export const DETECTORS: readonly Detector[] = [
   { type: 'secret', regex: SECRET, hint: (text) => SECRET_HINT.test(text), accept: whole },
+  URL_PASSWORD,
+  LABELLED_SECRET,
   { type: 'email', regex: EMAIL, hint: (text) => text.includes('@') || text.includes('＠'), accept: whole },
   { type: 'iban', regex: IBAN, hint: hasDigit, accept: acceptIban },
   { type: 'credit_card', regex: CARD, hint: hasDigit, accept: acceptCard },
@@ -185,11 +190,14 @@ export function findEntities(text: string, detectors: readonly Detector[]): Foun
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
       const length = detector.accept(match);
       if (length === 0) {
-        // Try again one character on: a rejected long match may hide a valid shorter one inside.
-        regex.lastIndex = match.index + 1;
+        // Try again one character on: a rejected long match may hide a valid shorter one inside. Not
+        // so a value after its label (a stand-in, `${DB_PASSWORD}`): read again from each label in it,
+        // a long one would cost the square of its length.
+        regex.lastIndex = detector.valueAtEnd ? match.index + match[0].length : match.index + 1;
         continue;
       }
-      const entity = { type: detector.type, start: match.index, end: match.index + length };
+      const start = detector.valueAtEnd ? match.index + match[0].length - length : match.index;
+      const entity = { type: detector.type, start, end: start + length };
       if (found === undefined) found = [entity];
       else if (!found.some((taken) => taken.start < entity.end && entity.start < taken.end)) found.push(entity);
       regex.lastIndex = entity.end;

@@ -98,7 +98,9 @@ class JoinedParts {
   private trimmed(entity: Found): Found | undefined {
     let { start, end } = entity;
     const firstPart = this.partAt(start);
-    if (firstPart === this.partAt(end - 1)) return undefined; // within one part: found there already
+    // Within one part: found there already, unless only the parts before give it away (a label in
+    // one part, `password: `, its value in the next).
+    if (firstPart === this.partAt(end - 1)) return this.overlapsOwn(firstPart, start, end) ? undefined : entity;
     for (let part = firstPart; part <= this.partAt(end - 1); part += 1) {
       for (const own of this.found[part]!) {
         const ownStart = own.start + this.starts[part]!;
@@ -110,6 +112,12 @@ class JoinedParts {
     }
     if (end <= start) return undefined;
     return start === entity.start && end === entity.end ? entity : { type: entity.type, start, end };
+  }
+
+  /** Whether `[start, end)` overlaps an entity the part found on its own. */
+  private overlapsOwn(part: number, start: number, end: number): boolean {
+    const offset = this.starts[part]!;
+    return this.found[part]!.some((own) => own.start + offset < end && start < own.end + offset);
   }
 
   /**
