@@ -321,6 +321,54 @@ export const diffResponseSchema = z.object({
 /** Answer of a diff. */
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
 
+// An ISO 8601 date (UTC midnight) or date-time with `Z` or an offset, as `created_at` is written.
+// A space before the offset is a `+` that the query string decoded as a space (`+01:00` unencoded).
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2})))?$/;
+
+/**
+ * Milliseconds since the epoch of an ISO 8601 timestamp, undefined when it is none (a date that does not
+ * exist, such as 2026-02-30, included). Digits past the millisecond round up: `created_at` is whole
+ * milliseconds, so `created_at >= t` and `created_at < t` hold exactly when they hold for the rounded value.
+ */
+export function parseIsoTimestamp(value: string): number | undefined {
+  const match = ISO_TIMESTAMP.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const fraction = match[7] ?? '';
+  const [zulu, sign, offsetHours, offsetMinutes] = match.slice(8, 12);
+  const offset =
+    zulu || sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
+  if (hour > 23 || minute > 59 || second > 59 || Number(offsetHours ?? 0) > 23 || Number(offsetMinutes ?? 0) > 59)
+    return undefined;
+  // Date.UTC would read years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  const local = date.getTime();
+  const millis = Number(fraction.slice(0, 3).padEnd(3, '0')) + (/[1-9]/.test(fraction.slice(3)) ? 1 : 0);
+  return local + millis - offset * 60_000;
+}
+
+/** A query parameter holding an ISO 8601 timestamp, read as milliseconds since the epoch; empty: unused. */
+const timestampParam = (name: string) =>
+  text()
+    .refine((value) => value === '' || parseIsoTimestamp(value) !== undefined, {
+      error: (issue) => {
+        const given = typeof issue.input === 'string' ? issue.input : '';
+        const zone = /^\d{4}-\d{2}-\d{2}[Tt][\d:.,]+$/.test(given)
+          ? ' (add Z for UTC, or an offset such as +01:00)'
+          : '';
+        return (
+          `${name} must be an ISO 8601 timestamp such as 2026-11-30T08:00:00Z, 2026-11-30T09:00:00+01:00 or ` +
+          `2026-11-30 (midnight UTC), got ${JSON.stringify(given)}${zone}`
+        );
+      },
+    })
+    .default('')
+    .transform((value) => (value === '' ? undefined : parseIsoTimestamp(value)));
+
 /** GET /v1/log query. */
 export const logQuerySchema = querySchema({
   namespace: namespaceSchema.default(''),
@@ -331,6 +379,10 @@ export const logQuerySchema = querySchema({
   key: z.string().max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`).default(''),
   // `false`: each change with its key and type only, for listing a long history of large documents (extension).
   contents: z.enum(['true', 'false'], "must be 'true' or 'false'").default('true'),
+  // Only the revisions written from `since` (inclusive) to `until` (exclusive), as `git log --since --until`
+  // (extension).
+  since: timestampParam('since'),
+  until: timestampParam('until'),
 });
 
 /** One revision of a branch's history. */
@@ -473,6 +525,24 @@ export const branchDeleteRequestSchema = strictFields({
   name: branchSchema.min(1, 'must not be empty'),
   expected_revision: expectedRevision,
 });
+
+/** POST /v1/branches/rename (Gatehouse extension): `git branch -m`. */
+export const branchRenameRequestSchema = strictFields({
+  namespace: namespaceSchema.default(''),
+  name: branchSchema.min(1, 'must not be empty'),
+  new_name: branchSchema.min(1, 'must not be empty'),
+  expected_revision: expectedRevision,
+});
+
+/** Answer of a branch rename: the branch under its new name, and the name it had. */
+export const branchRenameResponseSchema = z.object({
+  name: z.string(),
+  previous_name: z.string(),
+  base_revision: z.number().int(),
+  head_revision: z.number().int(),
+});
+/** Answer of a branch rename. */
+export type BranchRenameResponse = z.infer<typeof branchRenameResponseSchema>;
 
 /** Answer of a branch deletion: the head it had and the revisions deleted with it. */
 export const branchDeleteResponseSchema = z.object({

@@ -45,7 +45,7 @@ describe('DELETE /v1/branches', () => {
     const branches = await call('GET', '/v1/branches?namespace=ops');
     expect((branches.body.branches as { name: string }[]).map((b) => b.name)).toEqual(['main']);
     expect((await call('GET', '/v1/state?namespace=ops&branch=mian')).body).toEqual({ revision: 0, objects: {} });
-    expect((await call('GET', '/v1/log?namespace=ops&branch=mian')).body).toEqual({ entries: [], total: 0 });
+    expect((await call('GET', '/v1/log?namespace=ops&branch=mian')).status).toBe(404);
     expect(await call('GET', `/v1/revisions/${typoFirst}?namespace=ops`)).toEqual(
       failure(
         404,

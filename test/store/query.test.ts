@@ -33,7 +33,7 @@ describe('store query strings', () => {
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
       refused(
-        'querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key, contents',
+        'querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key, contents, since, until',
       ),
     );
     expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   applyResponseSchema,
   branchCreateResponseSchema,
@@ -81,7 +81,12 @@ export interface MergeInput {
  * when the store answers it: the refresh follows on its own (the promise is not returned), so a
  * slow read of the namespace never keeps a dialog busy, nor its result waiting.
  */
-function useNamespaceWrite<I, O>(send: (api: ApiClient, input: I) => Promise<O>, namespaceOf: (input: I) => string) {
+function useNamespaceWrite<I, O>(
+  send: (api: ApiClient, input: I) => Promise<O>,
+  namespaceOf: (input: I) => string,
+  /** Queries of what the write removed: dropped, not refreshed, since reading them again is a 404. */
+  removed?: (input: I) => QueryKey,
+) {
   const api = useApi();
   const client = useQueryClient();
   const refresh = (input: I): void => {
@@ -90,7 +95,10 @@ function useNamespaceWrite<I, O>(send: (api: ApiClient, input: I) => Promise<O>,
   };
   return useMutation({
     mutationFn: (input: I) => send(api, input),
-    onSuccess: (_data, input) => refresh(input),
+    onSuccess: (_data, input) => {
+      if (removed) client.removeQueries({ queryKey: removed(input) });
+      refresh(input);
+    },
     onError: (error, input) => {
       if (error instanceof ApiError && error.status === 409) refresh(input);
     },
@@ -216,6 +224,8 @@ export function useDeleteBranch() {
         schema: branchDeleteResponseSchema,
       }),
     (input) => input.namespace,
+    // A deleted branch's log is a 404, as the log of a branch never written is.
+    (input) => ['store', input.namespace, 'log', input.name],
   );
 }
 

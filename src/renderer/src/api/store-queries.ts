@@ -80,10 +80,11 @@ export function useCheckpoints(namespace: string) {
  * needs no more, and a long history of large documents would otherwise be read whole, and again on
  * every write; the selected revision's contents are read with {@link useRevision}.
  */
-export function useLog(scope: StoreScope, key = '') {
+export function useLog(scope: StoreScope, key = '', enabled = true) {
   const api = useApi();
   return useInfiniteQuery({
     queryKey: queryKeys.store.log(scope, key),
+    enabled,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       api.request('store', '/v1/log', {

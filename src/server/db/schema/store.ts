@@ -87,6 +87,9 @@ export const storeRevisions = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.namespaceId, t.id] }),
     index('store_revisions_branch').on(t.branchId, t.id),
+    // A log between two times (`since`, `until`) counts its entries and finds their revision ids here,
+    // without reading the branch's history outside them.
+    index('store_revisions_branch_created').on(t.branchId, t.createdAt),
     index('store_revisions_branch_keyframes')
       .on(t.branchId, t.id)
       .where(sql`keyframe = 1`),

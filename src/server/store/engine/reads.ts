@@ -15,11 +15,13 @@ import { changeList, keysOnly, revisionChangeList } from './change-lists.js';
 import { apiChange, headState, planDocuments } from './changes.js';
 import { changesBetween, diffFromTarget, type DiffFrom } from './diff-between.js';
 import { invalidError, notFoundError } from './errors.js';
+import { selectRevisions, timeWindow } from './log-selection.js';
 import { itemsWithin } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
   checkDocuments,
+  existingBranch,
   headTarget,
   lookupScope,
   removedNote,
@@ -84,36 +86,43 @@ export interface Page<C> {
 const pageSize = (limit: number, fallback: number): number => Math.min(limit || fallback, MAX_PAGE_LIMIT);
 
 /**
- * The branch's history, newest first, `limit` entries below revision `after`; with `key`, only the
- * revisions that changed that document (each with all its changes, as `git log -- <path>`). Entries carry whole
- * contents, so a page also ends (with `next_cursor`) before the entry that would take its contents
- * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
- * exhaust the process. The first entry always comes, whatever its size.
+ * What a log lists: every revision, or those that changed `key`; those created from `since` (inclusive)
+ * to `until` (exclusive), milliseconds since the epoch, when given; its changes with their contents or without.
  */
-/** What a log lists: every revision, or those that changed `key`; its changes with their contents or without. */
 export interface LogOptions {
   readonly key: string;
   readonly contents: boolean;
+  readonly since: number | undefined;
+  readonly until: number | undefined;
 }
 
+/**
+ * The branch's history, newest first, `limit` entries below revision `after`; with `key`, only the
+ * revisions that changed that document (each with all its changes, as `git log -- <path>`); with `since`
+ * or `until`, only those created then, as `git log --since --until`. Entries carry whole
+ * contents, so a page also ends (with `next_cursor`) before the entry that would take its contents
+ * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
+ * exhaust the process. The first entry always comes, whatever its size. A branch never written is 404
+ * in a namespace that has branches (`mian` for `main` would otherwise read as an empty history), and
+ * an empty history where nothing was written yet, as the contract has a fresh scope.
+ */
 export function log(
   ctx: EngineContext,
   scope: Scope,
   page: Page<number>,
-  { key = '', contents = true }: Partial<LogOptions> = {},
+  { key = '', contents = true, since, until }: Partial<LogOptions> = {},
 ): LogResponse {
+  const window = timeWindow(since, until);
   const rows = lookupScope(ctx.repo, scope);
-  if (!rows.branch) return { entries: [], total: 0 };
+  if (!rows.branch && rows.branchNames.length === 0) return { entries: [], total: 0 };
+  const branch = existingBranch(rows, 'it has no history', 'Check the name: GET /v1/branches lists them all');
   // A key never written anywhere has no history.
   const keyId = key === '' ? undefined : ctx.repo.keyId(key);
   if (key !== '' && keyId === undefined) return { entries: [], total: 0 };
   const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
   const before = page.after || Number.MAX_SAFE_INTEGER;
-  const revisions =
-    keyId === undefined
-      ? ctx.repo.revisionPage(rows.branch.id, before, limit + 1)
-      : ctx.repo.revisionPageTouching(rows.branch.id, keyId, before, limit + 1);
-  const branchName = rows.branch.name;
+  const { revisions, total } = selectRevisions(ctx.repo, { branchId: branch.id, keyId, window }, before, limit + 1);
+  const branchName = branch.name;
   const entries: LogEntry[] = [];
   let size = 0;
   for (const revision of revisions.slice(0, limit)) {
@@ -122,11 +131,8 @@ export function log(
     if (entries.length > 0 && size > ctx.limits.body_bytes) break;
     entries.push(entry);
   }
-  // Read in the same call as the page, so a client showing "N revisions" never sees a count from another moment.
-  const total =
-    keyId === undefined
-      ? ctx.repo.revisionCount(rows.branch.id)
-      : ctx.repo.revisionCountTouching(rows.branch.id, keyId);
+  // The count was read in the same transaction as the page, so a client showing "N revisions" never
+  // sees a count from another moment.
   return revisions.length > entries.length
     ? { entries, next_cursor: entries[entries.length - 1].id, total }
     : { entries, total };

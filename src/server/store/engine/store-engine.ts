@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type {
   ApplyResponse,
+  BranchRenameResponse,
   CherryPickResponse,
   DiffResponse,
   DocumentInput,
@@ -10,6 +11,7 @@ import type {
   RevertResponse,
   StateResponse,
 } from '../../../shared/store-api.js';
+import { renameBranch } from './branch-rename.js';
 import { cherryPick, previewCherryPick, type CherryPickOptions } from './cherry-pick.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
@@ -305,6 +307,16 @@ export class StoreEngine {
     // Followers of the branch (RAG collections) now follow an empty branch, as if it were never written.
     this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: 0 });
     return deleted;
+  }
+
+  /** Renames the scope's branch, keeping its history (see {@link renameBranch}). */
+  renameBranch(scope: ScopeLike, newName: string, expectedRevision?: number | null): BranchRenameResponse {
+    const normal = normaliseScope(scope);
+    const renamed = this.write(() => renameBranch(this.ctx, normal, newName, expectedRevision));
+    // Followers of the old name now follow an empty branch, as after a deletion; the new name has the history.
+    this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: 0 });
+    this.events?.publish({ namespace: normal.namespace, branch: newName, revision: renamed.head_revision });
+    return renamed;
   }
 
   /** Lists a namespace's branches. */

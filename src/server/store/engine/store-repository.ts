@@ -36,6 +36,21 @@ export interface RevisionRow {
   readonly root: number;
 }
 
+/** How many revisions a branch created within some times holds, and their lowest and highest ids (0 for none). */
+export interface RevisionSpan {
+  readonly count: number;
+  readonly oldest: number;
+  readonly newest: number;
+}
+
+/** Revisions with ids in [`oldest`, `below`) created within [`since`, `until`). */
+export interface RevisionRange {
+  readonly oldest: number;
+  readonly below: number;
+  readonly since: number;
+  readonly until: number;
+}
+
 /** A checkpoint row with the branch of its revision (empty for revision 0). */
 /** A recorded merge into a branch: its merge revision took `fromRevision`, the head of `fromBranchId`. */
 export interface MergeRow {
@@ -285,6 +300,7 @@ export class StoreRepository {
       branchRevisionsDelete: p(`DELETE FROM store_revisions WHERE branch_id = ?`),
       branchHeadDelete: p(`DELETE FROM store_head_state WHERE branch_id = ?`),
       branchDelete: p(`DELETE FROM store_branches WHERE id = ?`),
+      branchRename: p(`UPDATE store_branches SET name = ? WHERE id = ?`),
       branchMergesDelete: p(`DELETE FROM store_merges WHERE branch_id = ? OR from_branch_id = ?`),
 
       mergeInsert: p(`INSERT INTO store_merges (namespace_id, revision_id, branch_id, from_branch_id, from_revision)
@@ -331,6 +347,20 @@ export class StoreRepository {
       revisionCountTouching: p(
         `SELECT count(*) FROM store_revisions r WHERE branch_id = ? AND EXISTS (${TOUCHES_KEY})`,
       ).pluck(),
+      // A log between two times: one pass over the creation-time index (covering: it holds the ids) for
+      // the count and the id range; the page then walks the id index within that range only. The unary
+      // `+` keeps the page's plan off the creation-time index, which would sort the whole window per page.
+      revisionSpanWithin: p(`SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM store_revisions
+        WHERE branch_id = @branch AND created_at >= @since AND created_at < @until`).raw(),
+      revisionPageWithin: p(`SELECT ${REVISION_COLUMNS} FROM store_revisions WHERE branch_id = @branch
+        AND id < @below AND id >= @oldest AND +created_at >= @since AND +created_at < @until
+        ORDER BY id DESC LIMIT @limit`),
+      revisionPageTouchingWithin: p(`SELECT ${REVISION_COLUMNS} FROM store_revisions r WHERE branch_id = @branch
+        AND id < @below AND id >= @oldest AND +created_at >= @since AND +created_at < @until
+        AND EXISTS (${TOUCHES_KEY.replace('?', '@key')}) ORDER BY id DESC LIMIT @limit`),
+      revisionCountTouchingWithin: p(`SELECT count(*) FROM store_revisions r
+        WHERE branch_id = @branch AND created_at >= @since AND created_at < @until
+        AND EXISTS (${TOUCHES_KEY.replace('?', '@key')})`).pluck(),
       // Roots are keyframes, so the partial keyframe index finds them.
       rootWithin: p(
         `SELECT 1 FROM store_revisions WHERE branch_id = ? AND keyframe = 1 AND id > ? AND id <= ? AND root = 1 LIMIT 1`,
@@ -512,6 +542,11 @@ export class StoreRepository {
     return this.s.branchBaseHolder.get(branchId) as [string, number] | undefined;
   }
 
+  /** Gives a branch another name (every other row refers to it by id). */
+  renameBranch(branchId: number, name: string): void {
+    this.s.branchRename.run(name, branchId);
+  }
+
   /** Deletes a branch with its head state and every revision of it; returns how many revisions went. */
   deleteBranch(branch: BranchRow): number {
     this.s.branchChangesDelete.run(branch.namespaceId, branch.id);
@@ -637,6 +672,31 @@ export class StoreRepository {
   /** How many revisions of a branch changed a key. */
   revisionCountTouching(branchId: number, keyId: number): number {
     return this.s.revisionCountTouching.get(branchId, keyId) as number;
+  }
+
+  /** How many revisions of a branch were created within [`since`, `until`), and their lowest and highest ids. */
+  revisionSpanWithin(branchId: number, since: number, until: number): RevisionSpan {
+    const [count, oldest, newest] = this.s.revisionSpanWithin.get({ branch: branchId, since, until }) as [
+      number,
+      number,
+      number,
+    ];
+    return { count, oldest, newest };
+  }
+
+  /** Revisions of a branch in a range of ids and creation times, newest first. */
+  revisionPageWithin(branchId: number, range: RevisionRange, limit: number): RevisionRow[] {
+    return this.s.revisionPageWithin.all({ branch: branchId, ...range, limit }) as RevisionRow[];
+  }
+
+  /** Like {@link revisionPageWithin}, only the revisions that changed a key. */
+  revisionPageTouchingWithin(branchId: number, keyId: number, range: RevisionRange, limit: number): RevisionRow[] {
+    return this.s.revisionPageTouchingWithin.all({ branch: branchId, key: keyId, ...range, limit }) as RevisionRow[];
+  }
+
+  /** How many revisions of a branch created within [`since`, `until`) changed a key. */
+  revisionCountTouchingWithin(branchId: number, keyId: number, since: number, until: number): number {
+    return this.s.revisionCountTouchingWithin.get({ branch: branchId, key: keyId, since, until }) as number;
   }
 
   /** The newest keyframe of a branch at or below `revision`, 0 when none. */

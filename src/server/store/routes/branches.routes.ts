@@ -6,13 +6,16 @@ import {
   branchDeleteResponseSchema,
   branchListQuerySchema,
   branchListResponseSchema,
+  branchRenameRequestSchema,
+  branchRenameResponseSchema,
 } from '../../../shared/store-api.js';
 import { answerOnce } from './idempotent-answer.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
- * GET /v1/branches (list, paged), POST /v1/branches (create from the scope's branch) and DELETE /v1/branches
- * (Gatehouse extension: a branch and its history, so `admin` as gc is).
+ * GET /v1/branches (list, paged), POST /v1/branches (create from the scope's branch), DELETE /v1/branches
+ * (Gatehouse extension: a branch and its history, so `admin` as gc is) and POST /v1/branches/rename
+ * (Gatehouse extension: `admin` too, since the old name then reads as an empty branch).
  */
 export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
@@ -54,6 +57,22 @@ export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
       return answerOnce(request, reply, engine, () =>
         runOperation(metrics, 'branch_delete', () =>
           engine.deleteBranch({ namespace, branch: name }, expectedRevision),
+        ),
+      );
+    },
+  );
+
+  app.post(
+    '/v1/branches/rename',
+    {
+      config: { storeAuth: { verb: 'admin' }, idempotent: true },
+      schema: { body: branchRenameRequestSchema, response: { 200: branchRenameResponseSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { namespace, name, new_name: newName, expected_revision: expectedRevision } = request.body;
+      return answerOnce(request, reply, engine, () =>
+        runOperation(metrics, 'branch_rename', () =>
+          engine.renameBranch({ namespace, branch: name }, newName, expectedRevision),
         ),
       );
     },

@@ -23,8 +23,8 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       schema: { querystring: logQuerySchema, response: { 200: logResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, branch, limit, after, key, contents } = request.query;
-      const options = { key, contents: contents === 'true' };
+      const { namespace, branch, limit, after, key, contents, since, until } = request.query;
+      const options = { key, contents: contents === 'true', since, until };
       const log = runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, options));
       const body = JSON.stringify(log);
       const tag = entityTag([body]);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { BranchSummary } from '../../../../shared/store-api.js';
 import { useBranches, useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
 import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
@@ -28,12 +29,24 @@ export function HistoryScreen() {
   );
 }
 
+/**
+ * Whether `branch` can have a log: the namespace has it, or has no branch at all (nothing written, an
+ * empty log). False until the list is read, so a mistyped or deleted branch is never asked for.
+ */
+function branchMayHaveLog(branches: readonly BranchSummary[] | undefined, branch: string): boolean {
+  return branches !== undefined && (branches.length === 0 || branches.some((listed) => listed.name === branch));
+}
+
 function HistoryView() {
   const scope = useScope();
   const params = useSearchParams();
   // One document's history (`document=`), as `git log -- <path>`; empty: the whole branch's.
   const documentKey = params.get('document') ?? '';
-  const log = useLog(scope, documentKey);
+  // One document's log starts at its latest change, which need not be the branch's head: that comes
+  // from the branch list (the scope picker's, so no extra request), undefined until it is read.
+  const branches = useBranches(scope);
+  // The log of a branch the namespace does not have is a 404; the screen names it from this list instead.
+  const log = useLog(scope, documentKey, branchMayHaveLog(branches.data?.branches, scope.branch));
   // The same list the Checkpoints screen reads (and a new checkpoint refreshes): marks in the log.
   const checkpointList = useCheckpoints(scope.namespace).data?.checkpoints;
   const checkpoints = useMemo(() => checkpointsByRevision(checkpointList), [checkpointList]);
@@ -41,9 +54,6 @@ function HistoryView() {
   // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
   const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
-  // One document's log starts at its latest change, which need not be the branch's head: that comes
-  // from the branch list (the scope picker's, so no extra request), undefined until it is read.
-  const branches = useBranches(scope);
   const headId = documentKey ? branches.data?.branches.find((branch) => branch.current)?.head_revision : entries[0]?.id;
   // The newest page read holds the newest count.
   const total = log.data?.pages[log.data.pages.length - 1]?.total;
@@ -119,6 +129,12 @@ function HistoryView() {
     setPendingMove(0);
   }, [pendingMove, selectedIndex, rowComing, entries]);
 
+  if (branches.data !== undefined && !branchMayHaveLog(branches.data.branches, scope.branch))
+    return (
+      <div className="page-body">
+        <EmptyBranch scope={scope} path="store/history" />
+      </div>
+    );
   if (log.isPending) return <Loading label="Loading history…" />;
   if (log.isError)
     return (

@@ -1,0 +1,1 @@
+CREATE INDEX `store_revisions_branch_created` ON `store_revisions` (`branch_id`,`created_at`);
