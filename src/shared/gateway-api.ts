@@ -511,6 +511,21 @@ const timeParam = z
 /** What usage can be grouped by: a deployment is the one that answered (after any retries and fallbacks). */
 const usageGroupBySchema = z.enum(['model', 'key', 'user', 'team', 'deployment', 'provider', 'none']);
 
+/**
+ * What a usage row records: a request to an endpoint, or an embeddings call of RAG's own (a request's
+ * query, booked to its key; indexing, booked to no key). Another name would match none, so a filter
+ * refuses it by name.
+ */
+const usageEndpointSchema = z.enum([
+  'chat',
+  'messages',
+  'count_tokens',
+  'responses',
+  'embeddings',
+  'rag_query_embedding',
+  'rag_index_embedding',
+]);
+
 /** `GET /internal/usage` query: `since` defaults to 24 hours ago, `until` to now. */
 export const usageQuerySchema = queryParams({
   group_by: usageGroupBySchema.default('model'),
@@ -521,6 +536,7 @@ export const usageQuerySchema = queryParams({
   model: queryFilter.optional(),
   user: principalFilter.optional(),
   team: principalFilter.optional(),
+  endpoint: usageEndpointSchema.optional(),
 });
 /** Usage aggregation query. */
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
@@ -597,6 +613,8 @@ export const usageRowSchema = z.object({
   error_type: z.string().nullable(),
   stream: z.boolean(),
   cached: z.boolean(),
+  /** Of a RAG embedding row (`rag_query_embedding`, `rag_index_embedding`): the collections it served, comma-separated. */
+  rag_collections: z.string().nullable(),
 });
 /** A usage row. */
 export type UsageRow = z.infer<typeof usageRowSchema>;
@@ -622,8 +640,7 @@ export const usageLogsQuerySchema = queryParams({
   key_id: queryFilter.optional(),
   model: queryFilter.optional(),
   request_id: queryFilter.optional(),
-  /** The endpoints that write usage rows; another name would match none, so it is refused by name. */
-  endpoint: z.enum(['chat', 'messages', 'count_tokens', 'responses', 'embeddings']).optional(),
+  endpoint: usageEndpointSchema.optional(),
   /** The HTTP status answered (499: the client left). */
   status: queryInteger(100, 599).optional(),
   /** An error type (`upstream_error`, `rate_limit_exceeded`, ...), a stream that failed after its 200 included. */

@@ -24,7 +24,7 @@ describe('query parameters of the admin listings', () => {
       ],
       [
         '/internal/usage?key=key_1',
-        "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model, user, team",
+        "unknown query parameter 'key'; this endpoint takes group_by, bucket, since, until, key_id, model, user, team, endpoint",
       ],
       [
         '/internal/usage/logs?users=ada&teams=x',

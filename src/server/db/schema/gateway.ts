@@ -83,6 +83,8 @@ export const gatewayUsage = sqliteTable(
     cached: integer('cached', { mode: 'boolean' }).notNull(),
     /** The request passed the limits stage and drew on its buckets and budgets (rebuilt from at start). */
     admitted: integer('admitted', { mode: 'boolean' }).notNull().default(false),
+    /** Of a RAG embedding row: the collections it served (searched, or indexed), comma-separated. */
+    ragCollections: text('rag_collections'),
   },
   (table) => [
     // Only the indexes the admin views need: each one costs every insert, and a random one (the

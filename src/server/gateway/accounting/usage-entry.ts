@@ -27,6 +27,11 @@ export interface UsageEntry {
   readonly cached: boolean;
   /** The request passed the limits stage (drew on buckets and budgets). */
   readonly admitted: boolean;
+  /**
+   * Of a RAG embedding row (`rag_query_embedding`, `rag_index_embedding`): the collections it served,
+   * comma-separated; null on others.
+   */
+  readonly ragCollections?: string | null;
 }
 
 /** One audit event before it is written. */

@@ -12,6 +12,13 @@ const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
  */
 const REFUSED = "u.status = 429 AND u.error_type = 'rate_limit_exceeded' AND u.admitted = 0";
 
+/**
+ * A row that counts as a request: every row but RAG's own embedding calls, which book tokens and cost
+ * beside a request (or for indexing) and are no requests of their own, except in a listing of one
+ * endpoint (`endpoint=rag_query_embedding` counts the calls).
+ */
+const COUNTED = "(@endpoint IS NOT NULL OR u.endpoint NOT IN ('rag_query_embedding', 'rag_index_embedding'))";
+
 interface AggregateRow {
   bucket: number;
   grp: string | null;
@@ -51,6 +58,7 @@ interface LogRow {
   error_type: string | null;
   stream: number;
   cached: number;
+  rag_collections: string | null;
 }
 
 /** Filters of the usage log listing. */
@@ -111,12 +119,12 @@ const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
   provider, prompt_tokens, completion_tokens, cache_read_prompt_tokens, cache_write_prompt_tokens, reasoning_tokens,
-  cost_usd, latency_ms, status, error_type, stream, cached, admitted`;
-const ROW_PLACEHOLDERS = `(${new Array(22).fill('?').join(', ')})`;
+  cost_usd, latency_ms, status, error_type, stream, cached, admitted, rag_collections`;
+const ROW_PLACEHOLDERS = `(${new Array(23).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 22 values of a row, in column order, appended to `out`. */
+/** The 23 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -142,6 +150,7 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.stream ? 1 : 0,
     e.cached ? 1 : 0,
     e.admitted ? 1 : 0,
+    e.ragCollections ?? null,
   );
 }
 
@@ -194,15 +203,17 @@ export class UsageRepository {
     if (query.model !== undefined) where.push(modelFilter('u.'));
     if (query.user !== undefined) where.push('u.owner_user = @user');
     if (query.team !== undefined) where.push('u.team = @team');
+    if (query.endpoint !== undefined) where.push('u.endpoint = @endpoint');
     const rows = this.sqlite
       .prepare(
         `SELECT u.created_at - (u.created_at % @size) AS bucket, ${group} AS grp, ${label} AS label,
-           COUNT(*) AS requests, SUM(u.status >= 400 OR u.error_type IS NOT NULL) AS errors,
+           SUM(${COUNTED}) AS requests, SUM(u.status >= 400 OR u.error_type IS NOT NULL) AS errors,
            SUM(${REFUSED}) AS refused,
            SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
            TOTAL(u.cache_read_prompt_tokens) AS cache_read_prompt_tokens,
            TOTAL(u.cache_write_prompt_tokens) AS cache_write_prompt_tokens,
-           TOTAL(u.reasoning_tokens) AS reasoning_tokens, SUM(u.cost_usd) AS cost_usd, AVG(u.latency_ms) AS avg_latency_ms
+           TOTAL(u.reasoning_tokens) AS reasoning_tokens, SUM(u.cost_usd) AS cost_usd,
+           AVG(CASE WHEN ${COUNTED} THEN u.latency_ms END) AS avg_latency_ms
          FROM gateway_usage u ${query.group_by === 'key' ? 'LEFT JOIN gateway_api_keys k ON k.id = u.key_id' : ''}
          WHERE ${where.join(' AND ')}
          GROUP BY bucket, grp ORDER BY bucket, grp`,
@@ -215,6 +226,7 @@ export class UsageRepository {
         model: query.model ?? null,
         user: query.user ?? null,
         team: query.team ?? null,
+        endpoint: query.endpoint ?? null,
       }) as AggregateRow[];
     const data: UsagePoint[] = rows.map((row) => ({
       bucket_start: new Date(row.bucket).toISOString(),
@@ -345,6 +357,7 @@ export class UsageRepository {
       error_type: r.error_type,
       stream: r.stream === 1,
       cached: r.cached === 1,
+      rag_collections: r.rag_collections,
     }));
   }
 }

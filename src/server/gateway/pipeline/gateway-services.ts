@@ -237,6 +237,8 @@ export function createGatewayServices(
     metricsRegistry: options.registry,
     revisions: options.revisions,
     log,
+    // Indexing and admin searches book their embedding calls as the gateway's own usage.
+    usage: { recorder, prices },
   });
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});

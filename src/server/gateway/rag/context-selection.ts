@@ -1,5 +1,6 @@
 import type { PiiEntityType } from '../../../shared/guardrails-api.js';
 import type { RagCaller } from './access.js';
+import type { EmbeddingCall } from './embedder.js';
 import type { RagService } from './rag.service.js';
 import { chunkSource, type ContextPassage } from './request-context-text.js';
 
@@ -17,6 +18,8 @@ export interface ContextSelection {
   readonly retrieved: number;
   /** The query's vector ranked the chunks too (else BM25 alone). */
   readonly queryEmbedded: boolean;
+  /** The embeddings calls the query's vector took: usage books them. */
+  readonly embeddingCalls: readonly EmbeddingCall[];
 }
 
 /** How to select: how many chunks to retrieve, for whom the search is, placeholders the request holds. */
@@ -52,6 +55,7 @@ export async function selectContext(
       redacted: new Map(),
       retrieved: 0,
       queryEmbedded: false,
+      embeddingCalls: [],
     };
   }
   const retrieval = await rag.retriever.retrieve(
@@ -63,6 +67,9 @@ export async function selectContext(
     options.purpose,
     options.signal,
   );
+  // The admin console's search embeds its query too: the gateway's own spend (a request books its own).
+  if (options.purpose === 'search' && options.requestId !== undefined)
+    rag.usage.searched(retrieval.embeddingCalls, options.requestId, retrieval.collections);
   const { hits } = retrieval;
   // The sources too: a document's key or heading may hold an address as well as its text.
   const redacted = rag.redact([...hits.map((hit) => hit.text), ...hits.map(chunkSource)], options.reserved);
@@ -81,5 +88,6 @@ export async function selectContext(
     redacted: redacted.counts,
     retrieved: hits.length,
     queryEmbedded: retrieval.queryEmbedded,
+    embeddingCalls: retrieval.embeddingCalls,
   };
 }

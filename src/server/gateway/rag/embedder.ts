@@ -20,6 +20,22 @@ export interface QueryEmbeddingLimits {
 }
 
 /**
+ * One embeddings call the model answered, as usage books it: the deployment that answered, the tokens
+ * it counted, and when it started and how long it took.
+ */
+export interface EmbeddingCall {
+  readonly model: string;
+  readonly deployment: Deployment;
+  readonly promptTokens: number;
+  /** Unix ms. */
+  readonly startedAt: number;
+  readonly latencyMs: number;
+}
+
+/** Told of each embeddings call the model answered (a call that failed spent nothing anyone knows of). */
+export type EmbeddingCallSink = (call: EmbeddingCall) => void;
+
+/**
  * A query is not embedded: an earlier query's embedding failed moments ago, and waiting on the model
  * again would slow every request down by the timeout. Retrieval ranks by BM25 alone meanwhile.
  */
@@ -82,15 +98,21 @@ export class RagEmbedder {
    * (QueryEmbeddingPausedError at once), so a model that hangs costs one timeout per cooldown, not one
    * per request; a query the model refuses (refusesInput) pauses nothing, since it says nothing of the
    * model. Throws when every deployment failed, QueryEmbeddingTimeoutError when the timeout ran out.
+   * `onCall` hears of each call answered, for usage.
    */
-  async embed(texts: readonly string[], requestId = 'rag-query', client?: AbortSignal): Promise<Float32Array[]> {
+  async embed(
+    texts: readonly string[],
+    requestId = 'rag-query',
+    client?: AbortSignal,
+    onCall?: EmbeddingCallSink,
+  ): Promise<Float32Array[]> {
     const model = this.configuredModel();
     if (this.now() < this.queryPausedUntil) throw new QueryEmbeddingPausedError(model, this.queryPausedUntil);
     // One deadline for the whole query, whichever deployments it takes.
     const timeout = AbortSignal.timeout(this.query.timeoutMs);
     const stop = client === undefined ? timeout : AbortSignal.any([timeout, client]);
     try {
-      return await this.embedInBatches(model, texts, requestId, () => stop, stop);
+      return await this.embedInBatches(model, texts, requestId, () => stop, stop, onCall);
     } catch (error) {
       // The client leaving says nothing of the model, nor does a query it refuses.
       if (client?.aborted === true) throw error;
@@ -106,16 +128,21 @@ export class RagEmbedder {
    * A call the upstream refuses for its inputs (refusesInput) is split in halves, down to single texts,
    * so that only the texts refused on their own go without a vector: null in their place (logged); a
    * model that refuses every text is found out after a few halvings (embedSplittingRefusals).
-   * Throws when every deployment failed otherwise.
+   * Throws when every deployment failed otherwise. `onCall` hears of each call answered, for usage.
    */
-  async embedForIndex(texts: readonly string[], signal?: AbortSignal): Promise<Array<Float32Array | null>> {
+  async embedForIndex(
+    texts: readonly string[],
+    signal?: AbortSignal,
+    onCall?: EmbeddingCallSink,
+  ): Promise<Array<Float32Array | null>> {
     const model = this.configuredModel();
     const perDeployment = (deployment: Deployment): AbortSignal => {
       const timeout = AbortSignal.timeout(indexTimeoutMs(deployment));
       return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     };
     const out: Array<Float32Array | null> = [];
-    const embed = (batch: readonly string[]) => this.embedBatch(model, batch, 'rag-index', perDeployment, signal);
+    const embed = (batch: readonly string[]) =>
+      this.embedBatch(model, batch, 'rag-index', perDeployment, signal, onCall);
     // The client leaving (the gateway closing) is no refusal of the texts.
     const refuses = (error: unknown) => refusesInput(error) && signal?.aborted !== true;
     for (let at = 0; at < texts.length; at += EMBED_BATCH) {
@@ -146,11 +173,12 @@ export class RagEmbedder {
     requestId: string,
     signalFor: (deployment: Deployment) => AbortSignal,
     stop: AbortSignal | undefined,
+    onCall: EmbeddingCallSink | undefined,
   ): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let at = 0; at < texts.length; at += EMBED_BATCH) {
       const batch = texts.slice(at, at + EMBED_BATCH);
-      out.push(...(await this.embedBatch(model, batch, requestId, signalFor, stop)));
+      out.push(...(await this.embedBatch(model, batch, requestId, signalFor, stop, onCall)));
     }
     return out;
   }
@@ -161,12 +189,15 @@ export class RagEmbedder {
     requestId: string,
     signalFor: (deployment: Deployment) => AbortSignal,
     stop: AbortSignal | undefined,
+    onCall: EmbeddingCallSink | undefined,
   ): Promise<Float32Array[]> {
     const deployments = this.registry.deploymentsFor(model);
     if (deployments.length === 0) throw new Error(`rag.embedding_model ${model} has no deployment`);
     let failure: unknown;
     for (const deployment of deployments) {
       const signal = signalFor(deployment);
+      const startedAt = Date.now();
+      const started = performance.now();
       try {
         const answer = await executeEmbeddings({
           body: { model, input: [...input] },
@@ -175,6 +206,8 @@ export class RagEmbedder {
           signal,
           requestId,
         });
+        const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+        onCall?.({ model, deployment, promptTokens: answer.usage.promptTokens, startedAt, latencyMs });
         return answer.body.data.map((item) => Float32Array.from(item.embedding as number[]));
       } catch (error) {
         failure = error;

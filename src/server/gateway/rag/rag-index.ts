@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/rag-api.js';
 import { GatewayError } from '../gateway-error.js';
 import { chunkDocument, type ChunkOptions } from './chunker.js';
-import { vectorToBuffer, type RagEmbedder } from './embedder.js';
+import { vectorToBuffer, type EmbeddingCall, type RagEmbedder } from './embedder.js';
 import type {
   ChunkPage,
   ChunkPosition,
@@ -147,6 +147,8 @@ export interface RagIndexOptions {
   readonly embeddable: (texts: readonly string[]) => readonly string[];
   /** What keeps a followed store namespace and branch from giving documents (see storeSourceWarning), or null. */
   readonly sourceWarning: (namespace: string, branch: string) => string | null;
+  /** Books an embeddings call as the gateway's own indexing usage, for the collections it embedded chunks of. */
+  readonly bookIndexing?: (call: EmbeddingCall, collections: readonly string[]) => void;
   readonly now?: () => number;
 }
 
@@ -168,6 +170,7 @@ export class RagIndex {
   private readonly log: RagIndexOptions['log'];
   private readonly embeddable: RagIndexOptions['embeddable'];
   private readonly sourceWarning: RagIndexOptions['sourceWarning'];
+  private readonly bookIndexing: NonNullable<RagIndexOptions['bookIndexing']>;
   private readonly now: () => number;
 
   constructor(options: RagIndexOptions) {
@@ -178,6 +181,7 @@ export class RagIndex {
     this.log = options.log;
     this.embeddable = options.embeddable;
     this.sourceWarning = options.sourceWarning;
+    this.bookIndexing = options.bookIndexing ?? (() => {});
     this.now = options.now ?? Date.now;
   }
 
@@ -362,7 +366,10 @@ export class RagIndex {
     if (this.embedder.model === undefined || texts.length === 0) return documents.map(() => null);
     let vectors: Array<Float32Array | null>;
     try {
-      vectors = await this.embedder.embedForIndex(this.embeddable(texts), signal);
+      const collections = [...new Set(documents.map((document) => document.collection))];
+      vectors = await this.embedder.embedForIndex(this.embeddable(texts), signal, (call) =>
+        this.bookIndexing(call, collections),
+      );
     } catch (error) {
       if (signal?.aborted !== true) this.backfill.failed();
       throw error;

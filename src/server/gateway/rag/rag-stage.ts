@@ -6,6 +6,7 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagCaller } from './access.js';
 import { selectContext, type ContextSelection } from './context-selection.js';
+import { bookQueryEmbedding } from './query-embedding-usage.js';
 import type { RagService } from './rag.service.js';
 import { contextBlock, injectContext, retrievalQuery, type RagEndpoint } from './request-context-text.js';
 
@@ -153,6 +154,7 @@ async function retrieveInto(
   } finally {
     ctx.signal.off('abort', leave);
   }
+  bookQueryEmbedding(ctx, selection.embeddingCalls, selection.collections);
   for (const [type, count] of selection.redacted) ctx.services.metrics.piiEntities.labels(type).inc(count);
   const { passages } = selection;
   ctx.trace?.stageAttributes({

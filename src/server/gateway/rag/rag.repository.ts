@@ -341,11 +341,15 @@ export class RagRepository {
   }
 
   /** Up to `limit` chunks after `afterId` without a vector of `model` (none yet, or another model's). */
-  chunksToEmbed(model: string, afterId: number, limit: number): Array<{ id: number; text: string }> {
+  chunksToEmbed(
+    model: string,
+    afterId: number,
+    limit: number,
+  ): Array<{ id: number; text: string; collection: string }> {
     return this.stmt(
-      `SELECT id, text FROM rag_chunks WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?)
+      `SELECT id, text, collection FROM rag_chunks WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?)
          ORDER BY id LIMIT ?`,
-    ).all(afterId, model, limit) as Array<{ id: number; text: string }>;
+    ).all(afterId, model, limit) as Array<{ id: number; text: string; collection: string }>;
   }
 
   /** Stores a chunk's vector (a chunk replaced since has another id, and is left alone). */

@@ -10,6 +10,7 @@ import { RagIndex } from './rag-index.js';
 import { RagMetrics } from './rag-metrics.js';
 import { RagRepository } from './rag.repository.js';
 import { RagRetriever } from './retriever.js';
+import { RagUsageBook, type RagUsageSinks } from './rag-usage.js';
 import { redactRetrievedTexts, type RedactedTexts } from './retrieved-text-redaction.js';
 import { StoreFollower } from './store-follower.js';
 import { storeSourceWarning } from './store-source-check.js';
@@ -27,6 +28,11 @@ export interface RagServiceOptions {
   readonly metricsRegistry: Registry;
   readonly revisions?: RevisionEvents;
   readonly log: (message: string, error: unknown) => void;
+  /**
+   * The gateway's usage recorder and prices: indexing and admin searches book their embeddings calls
+   * there as the gateway's own usage (requests book theirs through their own services). None: unbooked.
+   */
+  readonly usage?: RagUsageSinks;
 }
 
 /** The RAG feature: collections and their index, retrieval with access rules, and the store follower. */
@@ -35,6 +41,8 @@ export class RagService {
   readonly index: RagIndex;
   readonly retriever: RagRetriever;
   readonly follower: StoreFollower;
+  /** Books the gateway's own embeddings calls (indexing, admin searches). */
+  readonly usage: RagUsageBook;
   private readonly repository: RagRepository;
   private readonly backfill: VectorBackfill;
   private readonly log: (message: string, error: unknown) => void;
@@ -43,6 +51,8 @@ export class RagService {
     this.log = options.log;
     this.settings = options.config.rag;
     this.repository = new RagRepository(options.sqlite);
+    this.usage = new RagUsageBook(options.usage);
+    const bookIndexing = this.usage.indexed.bind(this.usage);
     const embedder = new RagEmbedder(
       options.registry,
       options.pools,
@@ -56,7 +66,7 @@ export class RagService {
       maxChunksPerDocument: this.settings.max_chunks_per_document,
     };
     const embeddable = (texts: readonly string[]): readonly string[] => this.redact(texts).texts;
-    this.backfill = new VectorBackfill(this.repository, embedder, embeddable, options.log);
+    this.backfill = new VectorBackfill(this.repository, embedder, embeddable, options.log, bookIndexing);
     // The gateway reads the store's tables directly (same process, same database); it never writes them.
     const store = new StoreEngine(options.sqlite);
     this.index = new RagIndex({
@@ -67,6 +77,7 @@ export class RagService {
       log: options.log,
       embeddable,
       sourceWarning: (namespace, branch) => storeSourceWarning(store, namespace, branch),
+      bookIndexing,
     });
     this.retriever = new RagRetriever(
       this.repository,

@@ -1,6 +1,6 @@
 import type { RagHit } from '../../../shared/rag-api.js';
 import { mayRead, type RagCaller } from './access.js';
-import type { RagEmbedder } from './embedder.js';
+import type { EmbeddingCall, EmbeddingCallSink, RagEmbedder } from './embedder.js';
 import type { RagMetrics } from './rag-metrics.js';
 import { chunkView } from './rag-index.js';
 import type { CollectionRow, RagRepository } from './rag.repository.js';
@@ -17,7 +17,12 @@ export interface Retrieval {
   readonly hits: readonly RagHit[];
   /** The query was embedded and its vector ranked the chunks; false: BM25 alone (no model, no vectors, a failure). */
   readonly queryEmbedded: boolean;
+  /** The embeddings calls the query's vector took (none or one, as a rule): usage books them. */
+  readonly embeddingCalls: readonly EmbeddingCall[];
 }
+
+/** No embeddings calls (shared: most retrievals make none, or return before any). */
+const NO_CALLS: readonly EmbeddingCall[] = [];
 
 /** Candidates each ranking contributes to the fusion, per chunk wanted. */
 const DEPTH_PER_HIT = 4;
@@ -89,11 +94,13 @@ export class RagRetriever {
     const started = performance.now();
     const { allowed, denied } = this.readable(caller, names);
     const collections = allowed.map((row) => row.name);
-    if (collections.length === 0) return { collections, denied, hits: [], queryEmbedded: false };
+    if (collections.length === 0)
+      return { collections, denied, hits: [], queryEmbedded: false, embeddingCalls: NO_CALLS };
     const depth = Math.max(MIN_DEPTH, topK * DEPTH_PER_HIT);
     const match = ftsQuery(query);
     const bm25 = match === '' ? [] : this.repository.searchText(collections, match, depth);
-    const vector = await this.vectorRanking(collections, query, depth, requestId, signal);
+    const calls: EmbeddingCall[] = [];
+    const vector = await this.vectorRanking(collections, query, depth, requestId, signal, (call) => calls.push(call));
     const fused = fuseRankings(bm25, vector ?? []).slice(0, topK);
     const still = this.stillReadable(caller, allowed);
     const rows = new Map(this.repository.chunksById(fused.map((entry) => entry.id)).map((row) => [row.id, row]));
@@ -110,7 +117,7 @@ export class RagRetriever {
         hits.map((hit) => hit.collection),
         (performance.now() - started) / 1000,
       );
-    return { collections, denied, hits, queryEmbedded: vector !== undefined };
+    return { collections, denied, hits, queryEmbedded: vector !== undefined, embeddingCalls: calls };
   }
 
   /**
@@ -124,8 +131,9 @@ export class RagRetriever {
     collections: readonly string[],
     query: string,
     depth: number,
-    requestId?: string,
-    signal?: AbortSignal,
+    requestId: string | undefined,
+    signal: AbortSignal | undefined,
+    onCall: EmbeddingCallSink,
   ): Promise<number[] | undefined> {
     const model = this.embedder.model;
     if (model === undefined) return undefined;
@@ -133,7 +141,7 @@ export class RagRetriever {
     if (!this.repository.hasVectors(collections, model)) return undefined;
     let queryVector: Float32Array;
     try {
-      [queryVector] = (await this.embedder.embed([query], requestId, signal)) as [Float32Array];
+      [queryVector] = (await this.embedder.embed([query], requestId, signal, onCall)) as [Float32Array];
     } catch (error) {
       this.log(`RAG: could not embed the query with ${model}; ranking by BM25 only`, error);
       return undefined;

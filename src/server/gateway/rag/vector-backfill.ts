@@ -1,4 +1,4 @@
-import { EMBED_BATCH, vectorToBuffer, type RagEmbedder } from './embedder.js';
+import { EMBED_BATCH, vectorToBuffer, type EmbeddingCall, type RagEmbedder } from './embedder.js';
 import type { RagRepository } from './rag.repository.js';
 
 /** The wait before a backfill is tried again after a failure, and the longest it grows to. */
@@ -36,6 +36,8 @@ export class VectorBackfill {
     /** Chunk texts as the embedding model's provider may see them (redacted). */
     private readonly embeddable: (texts: readonly string[]) => readonly string[],
     private readonly log: (message: string, error: unknown) => void,
+    /** Books an embeddings call as the gateway's own indexing usage. */
+    private readonly bookIndexing: (call: EmbeddingCall, collections: readonly string[]) => void = () => {},
   ) {}
 
   /** Embedding failed: chunks stored meanwhile have no vector. */
@@ -70,7 +72,10 @@ export class VectorBackfill {
         const batch = found.filter((chunk) => !refused.has(chunk.id));
         if (batch.length === 0) continue;
         const texts = this.embeddable(batch.map((chunk) => chunk.text));
-        const vectors = await this.embedder.embedForIndex(texts, this.stopping.signal);
+        const collections = [...new Set(batch.map((chunk) => chunk.collection))];
+        const vectors = await this.embedder.embedForIndex(texts, this.stopping.signal, (call) =>
+          this.bookIndexing(call, collections),
+        );
         if (this.closed || this.embedder.model !== model) break;
         batch.forEach((chunk, index) => {
           const vector = vectors[index];

@@ -1,0 +1,1 @@
+ALTER TABLE `gateway_usage` ADD `rag_collections` text;
