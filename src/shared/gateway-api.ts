@@ -10,7 +10,7 @@ import {
   principalIdSchema,
   usdBudgetSchema,
 } from './principals-api.js';
-import { queryFilter, queryInteger, queryParams } from './query-params.js';
+import { queryFilter, queryInteger, queryParams, queryTimeMessage } from './query-params.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -502,7 +502,7 @@ export const MAX_TIME_MS = 253_402_300_799_999;
  */
 const timeParam = z
   .union([z.iso.datetime({ offset: true }), z.iso.date(), z.string().regex(/^\d+$/)], {
-    error: 'must be an ISO-8601 time or date, or Unix milliseconds',
+    error: (issue) => queryTimeMessage(issue.input),
   })
   .refine((value) => !/^\d+$/.test(value) || Number(value) <= MAX_TIME_MS, {
     error: (issue) => `must be at most ${MAX_TIME_MS} (the end of year 9999), got '${String(issue.input)}'`,

@@ -35,6 +35,19 @@ export const queryInteger = (min: number, max?: number) => {
 };
 
 /**
+ * The refusal of a time query parameter's value, naming what it takes. A value with a space most
+ * likely lost the '+' of its offset (`+02:00`): a URL's query string reads '+' as a space, so the
+ * message says how to write it.
+ */
+export function queryTimeMessage(input: unknown): string {
+  const shown = String(input).slice(0, 100);
+  const hint = shown.includes(' ')
+    ? "; a '+' in a URL query string is read as a space: write the offset's '+' as %2B (%2B02:00), or give the time in UTC with Z"
+    : '';
+  return `must be an ISO-8601 time or date, or Unix milliseconds, got '${shown}'${hint}`;
+}
+
+/**
  * A filter by name or id. An empty value (`?team=`, often a script's unset variable) is refused rather
  * than read as "the empty name", which would answer an empty list that looks like "none match".
  */

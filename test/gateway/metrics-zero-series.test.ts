@@ -19,7 +19,7 @@ describe('the series of every allowed model exist from the first scrape', () => 
     for (const model of ['demo/echo', 'demo/embed']) {
       expect(fresh).toContain(`gateway_requests_total{model="${model}",status="502"} 0`);
       expect(fresh).toContain(
-        `gateway_upstream_failures_total{model="${model}",deployment="${model}",phase="mid_stream"} 0`,
+        `gateway_upstream_failures_total{model="${model}",deployment="${model}",phase="mid_stream",reason="5xx"} 0`,
       );
       expect(fresh).toContain(`gateway_tokens_total{model="${model}",type="completion"} 0`);
     }

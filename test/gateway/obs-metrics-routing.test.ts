@@ -32,7 +32,7 @@ describe('upstream metrics by deployment over a running gateway', () => {
       expect(
         sample(
           before,
-          `gateway_upstream_failures_total{model="ha-model",deployment="${deployment}",phase="before_answer"}`,
+          `gateway_upstream_failures_total{model="ha-model",deployment="${deployment}",phase="before_answer",reason="5xx"}`,
         ),
       ).toBe(0);
       expect(sample(before, `gateway_upstream_retries_total{model="ha-model",deployment="${deployment}"}`)).toBe(0);
@@ -42,7 +42,10 @@ describe('upstream metrics by deployment over a running gateway', () => {
     await ask();
     const text = await scrape();
     expect(
-      sample(text, 'gateway_upstream_failures_total{model="ha-model",deployment="ha-primary",phase="before_answer"}'),
+      sample(
+        text,
+        'gateway_upstream_failures_total{model="ha-model",deployment="ha-primary",phase="before_answer",reason="5xx"}',
+      ),
     ).toBe(2);
     expect(sample(text, 'gateway_upstream_retries_total{model="ha-model",deployment="ha-primary"}')).toBe(1);
     expect(sample(text, 'gateway_upstream_fallbacks_total{model="ha-model",deployment="ha-primary"}')).toBe(1);

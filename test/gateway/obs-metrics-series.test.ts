@@ -73,23 +73,29 @@ describe('the upstream series by deployment', () => {
     for (const deployment of ['ha-primary', 'ha-secondary']) {
       for (const phase of ['before_answer', 'mid_stream'])
         expect(
-          sample(text, `gateway_upstream_failures_total{model="ha-model",deployment="${deployment}",phase="${phase}"}`),
+          sample(
+            text,
+            `gateway_upstream_failures_total{model="ha-model",deployment="${deployment}",phase="${phase}",reason="5xx"}`,
+          ),
         ).toBe(0);
       expect(sample(text, `gateway_upstream_retries_total{model="ha-model",deployment="${deployment}"}`)).toBe(0);
       expect(sample(text, `gateway_upstream_fallbacks_total{model="ha-model",deployment="${deployment}"}`)).toBe(0);
     }
     expect(sample(text, 'gateway_requests_in_flight')).toBe(3);
 
-    metrics.upstreamFailure('ha-model', 'before_answer', 'ha-primary');
+    metrics.upstreamFailure('ha-model', 'before_answer', 'ha-primary', '5xx');
     metrics.upstreamRetry('ha-model', 'ha-primary');
-    metrics.upstreamFailure('ha-model', 'before_answer', 'ha-primary');
+    metrics.upstreamFailure('ha-model', 'before_answer', 'ha-primary', '5xx');
     metrics.upstreamFallback('ha-model', 'ha-primary');
     metrics.observeUpstream('ha-model', 'ha-secondary', 0.2);
     metrics.observeRequest('ha-model', 200, 0.3, 10, 5, 0.0125);
     inFlight = 0;
     text = await registry.metrics();
     expect(
-      sample(text, 'gateway_upstream_failures_total{model="ha-model",deployment="ha-primary",phase="before_answer"}'),
+      sample(
+        text,
+        'gateway_upstream_failures_total{model="ha-model",deployment="ha-primary",phase="before_answer",reason="5xx"}',
+      ),
     ).toBe(2);
     expect(sample(text, 'gateway_upstream_retries_total{model="ha-model",deployment="ha-primary"}')).toBe(1);
     expect(sample(text, 'gateway_upstream_fallbacks_total{model="ha-model",deployment="ha-primary"}')).toBe(1);

@@ -144,7 +144,7 @@ describe('upstream failures in the log', () => {
     const after = await series();
     const grew = (labels: string) => (after[labels] ?? 0) - (before[labels] ?? 0);
     // The 503 is the upstream's failure; the 400 refused the request itself, which any upstream would.
-    expect(grew('model="gpt-4o-mini",deployment="gpt-4o-mini",phase="before_answer"')).toBe(1);
-    expect(grew('model="gpt-4o-mini",deployment="gpt-4o-mini",phase="mid_stream"')).toBe(1);
+    expect(grew('model="gpt-4o-mini",deployment="gpt-4o-mini",phase="before_answer",reason="5xx"')).toBe(1);
+    expect(grew('model="gpt-4o-mini",deployment="gpt-4o-mini",phase="mid_stream",reason="5xx"')).toBe(1);
   });
 });

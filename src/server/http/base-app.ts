@@ -1,5 +1,4 @@
 import Fastify, {
-  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyRequest,
@@ -8,7 +7,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestIdFor } from './request-id.js';
 import { envelopeForRequest, installErrorHandling } from './error-handler.js';
-import { logsEveryRequest, REQUEST_ID_LOG_LABEL, serverLogger } from './logger.js';
+import { logsEveryRequest, REQUEST_ID_LOG_LABEL, RequestLogController, serverLogger } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
 import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
@@ -71,7 +70,7 @@ export function createBaseApp(options: BaseAppOptions) {
     genReqId: requestIdFor,
     schemaController: { compilersFactory: ZOD_COMPILERS },
     requestIdHeader: false,
-    logController: new LogController({
+    logController: new RequestLogController({
       requestIdLogLabel: REQUEST_ID_LOG_LABEL,
       disableRequestLogging: !fastifyLogs,
     }),

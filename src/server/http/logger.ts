@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 
 /** Header and body paths that may hold secrets; pino replaces them before anything is written. */
@@ -53,4 +53,38 @@ export const logsEveryRequest = (level: string): boolean => level === 'debug' ||
 /** The logger for what one request logs (errors mostly), bound to its id as each of its lines is. */
 export function requestLog(request: FastifyRequest): FastifyBaseLogger {
   return request.server.log.child({ [REQUEST_ID_LOG_LABEL]: request.id });
+}
+
+/** Status logged for a response that closed before it was completely sent (nginx's, as usage records it). */
+const CLIENT_CLOSED_STATUS = 499;
+
+/**
+ * Fastify's lines per request (arrival, completion), at `debug` as the log level's documentation
+ * promises (Fastify writes them at `info`), and a completion line for a request whose client left
+ * too: Fastify logs completion when the response finishes, which a response the client closed never
+ * does, so such a request would show an arrival and no end. Only in use when logsEveryRequest.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    request.log.debug(
+      { req: request, remoteAddress: request.socket.remoteAddress, userAgent: request.headers['user-agent'] },
+      'incoming request',
+    );
+    const response = reply.raw;
+    response.once('close', () => {
+      if (response.writableFinished) return;
+      reply.log.debug(
+        { res: { statusCode: CLIENT_CLOSED_STATUS }, responseTime: reply.elapsedTime, clientClosed: true },
+        'request completed',
+      );
+    });
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    // A response that failed while it was written: an error, whatever the level.
+    if (error) super.requestCompleted(error, request, reply);
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

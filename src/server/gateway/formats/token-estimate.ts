@@ -82,6 +82,8 @@ export function completeUsage(reported: Partial<Usage> | undefined, estimate: ()
   else {
     const guess = estimate();
     usage = { promptTokens: prompt ?? guess.promptTokens, completionTokens: completion ?? guess.completionTokens };
+    // For the trace (`gatehouse.usage.estimated`): not enumerable, so no body, row or copy carries it.
+    Object.defineProperty(usage, 'estimated', { value: true });
   }
   // A cached count only means something beside the prompt count it is part of.
   if (cached !== undefined && prompt !== undefined && cached <= prompt) usage.cachedPromptTokens = cached;

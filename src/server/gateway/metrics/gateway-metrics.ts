@@ -2,6 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { PII_ENTITY_TYPES } from '../../../shared/guardrails-api.js';
 import { LIMIT_TYPES, type LimitType } from '../../../shared/principals-api.js';
 import { LabelledHistogram } from './labelled-histogram.js';
+import { UPSTREAM_FAILURE_REASONS, type UpstreamFailureReason } from './upstream-failure-reason.js';
 
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
@@ -30,7 +31,13 @@ export interface MetricsSources {
   readonly deploymentsOf?: (model: string) => readonly string[];
   /** Requests the pipeline has begun and not yet finished. */
   readonly inFlight?: () => number;
+  /** Spans the trace exporter dropped so far, by reason (only when tracing is on). */
+  readonly droppedSpans?: () => Readonly<Record<SpanDropReason, number>>;
 }
+
+/** Why spans were lost: the export queue was full, or the OTLP endpoint refused or missed an export. */
+export type SpanDropReason = 'queue_full' | 'export_failed';
+const SPAN_DROP_REASONS: readonly SpanDropReason[] = ['queue_full', 'export_failed'];
 
 /** The statuses alerts are written on (success, refusals by limits, clients leaving, provider failures). */
 const ZERO_STATUSES = ['200', '429', '499', '502'];
@@ -74,7 +81,7 @@ export class GatewayMetrics {
   readonly contentPolicyBlocks: Counter;
   readonly contentPolicyAnswerStops: Counter;
   readonly adminAuthFailures: Counter;
-  readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase'>;
+  readonly upstreamFailures: Counter<'model' | 'deployment' | 'phase' | 'reason'>;
   readonly upstreamRetries: Counter<'model' | 'deployment'>;
   readonly upstreamFallbacks: Counter<'model' | 'deployment'>;
   readonly cost: Counter<'model'>;
@@ -207,8 +214,8 @@ export class GatewayMetrics {
     });
     this.upstreamFailures = new Counter({
       name: 'gateway_upstream_failures_total',
-      help: 'Failed upstream attempts by model, deployment and phase (before_answer: retried, fallen back or answered 502; mid_stream: after a stream started)',
-      labelNames: ['model', 'deployment', 'phase'],
+      help: 'Failed upstream attempts by model, deployment, phase (before_answer: retried, fallen back or answered 502; mid_stream: after a stream started) and reason (429, 5xx, 4xx, timeout, connection, invalid_answer, other)',
+      labelNames: ['model', 'deployment', 'phase', 'reason'],
       registers,
     });
     this.upstreamRetries = new Counter({
@@ -239,6 +246,7 @@ export class GatewayMetrics {
         if (inFlight !== undefined) this.set(inFlight());
       },
     });
+    if (sources.droppedSpans !== undefined) this.countDroppedSpans(registry, sources.droppedSpans);
     // Every limit_type pre-created, so dashboards see zeros rather than no series.
     for (const limitType of LIMIT_TYPES) this.rateLimitHits.labels(limitType).inc(0);
     for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
@@ -283,8 +291,7 @@ export class GatewayMetrics {
       for (const status of ZERO_STATUSES) this.requests.labels(model, status).inc(0);
       for (const type of ['prompt', 'completion']) this.tokens.labels(model, type).inc(0);
       this.cost.labels(model).inc(0);
-      if (this.sources.deploymentsOf === undefined)
-        for (const phase of UPSTREAM_PHASES) this.upstreamFailures.inc({ model, phase }, 0);
+      if (this.sources.deploymentsOf === undefined) this.zeroFailureSeries({ model });
     }
   }
 
@@ -294,10 +301,37 @@ export class GatewayMetrics {
       const pair = `${model}\u0000${deployment}`;
       if (this.seriesOf.has(pair)) continue;
       this.seriesOf.add(pair);
-      for (const phase of UPSTREAM_PHASES) this.upstreamFailures.inc({ model, deployment, phase }, 0);
+      this.zeroFailureSeries({ model, deployment });
       this.upstreamRetries.inc({ model, deployment }, 0);
       this.upstreamFallbacks.inc({ model, deployment }, 0);
     }
+  }
+
+  /** Every phase and reason of a model's (or a deployment's) upstream failures, at 0. */
+  private zeroFailureSeries(labels: { readonly model: string; readonly deployment?: string }): void {
+    for (const phase of UPSTREAM_PHASES)
+      for (const reason of UPSTREAM_FAILURE_REASONS) this.upstreamFailures.inc({ ...labels, phase, reason }, 0);
+  }
+
+  /**
+   * `gateway_otlp_spans_dropped_total`, read from the tracer's running totals when Prometheus scrapes:
+   * the exporter's drops happen off the request path, and tracing off registers nothing.
+   */
+  private countDroppedSpans(registry: Registry, droppedSpans: () => Readonly<Record<SpanDropReason, number>>): void {
+    const counted: Record<SpanDropReason, number> = { queue_full: 0, export_failed: 0 };
+    new Counter({
+      name: 'gateway_otlp_spans_dropped_total',
+      help: 'Spans lost on their way to the OTLP endpoint, by reason (queue_full: the export queue was full; export_failed: the endpoint refused the export or did not answer in time)',
+      labelNames: ['reason'],
+      registers: [registry],
+      collect() {
+        const now = droppedSpans();
+        for (const reason of SPAN_DROP_REASONS) {
+          this.inc({ reason }, now[reason] - counted[reason]);
+          counted[reason] = now[reason];
+        }
+      },
+    });
   }
 
   /** Hands the counts gathered since the last scrape to prom-client. */
@@ -320,10 +354,17 @@ export class GatewayMetrics {
   /**
    * Counts a failed upstream attempt of a deployment (see {@link deploymentLabel}): `before_answer` (a
    * retry, fallback or 502 follows) or `mid_stream` (the stream had started: the client got a 200 and
-   * an error event).
+   * an error event), with what failed (see {@link upstreamFailureReason}).
    */
-  upstreamFailure(model: string, phase: UpstreamPhase, deployment?: string): void {
-    this.upstreamFailures.inc(deployment === undefined ? { model, phase } : { model, deployment, phase });
+  upstreamFailure(
+    model: string,
+    phase: UpstreamPhase,
+    deployment?: string,
+    reason: UpstreamFailureReason = 'other',
+  ): void {
+    this.upstreamFailures.inc(
+      deployment === undefined ? { model, phase, reason } : { model, deployment, phase, reason },
+    );
   }
 
   /** The time an upstream call of a whole answer took, by model and deployment. */

@@ -195,6 +195,7 @@ export function createGatewayServices(
   const metrics = new GatewayMetrics(options.registry, () => registry.settings().allowed_models, {
     deploymentsOf: (model) => registry.deploymentsFor(model).map((deployment) => deploymentLabel(deployment, registry)),
     inFlight: () => inFlight.count,
+    ...(options.tracing === undefined ? {} : { droppedSpans: () => options.tracing!.droppedSpans() }),
   });
   const limits = new LimitsService(
     new Limiter(new UsageHistory(sqlite, recorder)),

@@ -100,6 +100,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
         path,
         traceparent: request.headers.traceparent,
         tracestate: request.headers.tracestate,
+        incoming: request.raw,
       });
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
     reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));

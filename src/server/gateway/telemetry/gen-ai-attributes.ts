@@ -18,7 +18,12 @@ export const GEN_AI = {
   topP: 'gen_ai.request.top_p',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  responseId: 'gen_ai.response.id',
+  finishReasons: 'gen_ai.response.finish_reasons',
 } as const;
+
+/** Marks token counts the gateway estimated (the upstream reported none, or a stream was cut before it did). */
+const USAGE_ESTIMATED = 'gatehouse.usage.estimated';
 
 /**
  * The GenAI operation of an endpoint's upstream call. Counting tokens is none the conventions name:
@@ -91,12 +96,40 @@ export function upstreamAttributes(
   return attributes;
 }
 
+/** Usage that may say its counts were estimated rather than reported by the provider. */
+type ReportedUsage = Usage & { readonly estimated?: boolean };
+
 /** Attributes of a finished upstream call. */
-export function usageAttributes(deployment: Deployment, usage: Usage | undefined): Attributes {
+export function usageAttributes(deployment: Deployment, usage: ReportedUsage | undefined): Attributes {
   const attributes: Attributes = { [GEN_AI.responseModel]: upstreamModelName(deployment) };
   if (usage !== undefined) {
     attributes[GEN_AI.inputTokens] = usage.promptTokens;
     attributes[GEN_AI.outputTokens] = usage.completionTokens;
+    if (usage.estimated === true) attributes[USAGE_ESTIMATED] = true;
   }
+  return attributes;
+}
+
+/**
+ * The answer's id and why it stopped, read from a whole answer as the client gets it: a chat
+ * completion's `choices[].finish_reason`, a Claude message's `stop_reason`, a Response's
+ * `incomplete_details.reason`. Never any text of the answer.
+ */
+export function responseAttributes(body: object): Attributes {
+  const answer = body as {
+    readonly id?: unknown;
+    readonly choices?: unknown;
+    readonly stop_reason?: unknown;
+    readonly incomplete_details?: { readonly reason?: unknown } | null;
+  };
+  const attributes: Attributes = {};
+  if (typeof answer.id === 'string') attributes[GEN_AI.responseId] = answer.id;
+  const reasons: string[] = [];
+  if (Array.isArray(answer.choices))
+    for (const choice of answer.choices as ReadonlyArray<{ readonly finish_reason?: unknown } | null>)
+      if (typeof choice?.finish_reason === 'string') reasons.push(choice.finish_reason);
+  if (typeof answer.stop_reason === 'string') reasons.push(answer.stop_reason);
+  if (typeof answer.incomplete_details?.reason === 'string') reasons.push(answer.incomplete_details.reason);
+  if (reasons.length > 0) attributes[GEN_AI.finishReasons] = reasons;
   return attributes;
 }

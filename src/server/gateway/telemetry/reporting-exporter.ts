@@ -12,6 +12,7 @@ const REPORT_INTERVAL_MS = 60_000;
 export class ReportingExporter implements SpanExporter {
   #lastReport = -Infinity;
   #dropped = 0;
+  #droppedInAll = 0;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -24,6 +25,7 @@ export class ReportingExporter implements SpanExporter {
       // ExportResultCode.SUCCESS is 0.
       if (result.code !== 0) {
         this.#dropped += spans.length;
+        this.#droppedInAll += spans.length;
         const now = performance.now();
         if (now - this.#lastReport >= REPORT_INTERVAL_MS) {
           this.#lastReport = now;
@@ -35,6 +37,11 @@ export class ReportingExporter implements SpanExporter {
       }
       done(result);
     });
+  }
+
+  /** Spans of the exports that failed, since the start (`gateway_otlp_spans_dropped_total`). */
+  get droppedSpans(): number {
+    return this.#droppedInAll;
   }
 
   /** Stops the inner exporter. */

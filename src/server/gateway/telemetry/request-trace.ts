@@ -9,12 +9,14 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../http/errors.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment } from '../providers/types.js';
 import { UpstreamError } from '../providers/upstream-error.js';
 import type { Endpoint } from '../pipeline/request-context.js';
-import { genAiOperation, upstreamAttributes, usageAttributes } from './gen-ai-attributes.js';
+import { genAiOperation, responseAttributes, upstreamAttributes, usageAttributes } from './gen-ai-attributes.js';
+import { connectionAttributes } from './server-attributes.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
 /** What a span records of a failure: its type only. Messages may quote the request, so they stay out. */
@@ -48,6 +50,8 @@ export interface TracedRequest {
   readonly path: string;
   readonly traceparent: unknown;
   readonly tracestate: unknown;
+  /** The request as Node received it, for the connection's attributes (scheme, addresses, user agent). */
+  readonly incoming?: IncomingMessage;
 }
 
 /** The provider's own request id (OpenAI's `x-request-id`, Anthropic's `request-id`) on an upstream attempt's span. */
@@ -94,6 +98,7 @@ export class RequestTrace {
           'url.path': request.path,
           'gatehouse.request_id': request.requestId,
           'gatehouse.endpoint': request.endpoint,
+          ...(request.incoming === undefined ? {} : connectionAttributes(request.incoming)),
         },
         startTime: this.#now(),
       },
@@ -196,13 +201,15 @@ export class RequestTrace {
   }
 
   /**
-   * Ends the current attempt's span with a whole JSON answer's usage, as the route stage ends: the
-   * upstream call is over once its answer is read. A stream's span stays open until its last frame.
+   * Ends the current attempt's span with a whole JSON answer's usage, id and finish reasons (`body`, the
+   * answer as the client gets it), as the route stage ends: the upstream call is over once its answer
+   * is read. A stream's span stays open until its last frame.
    */
-  attemptAnswered(usage: Usage | undefined): void {
+  attemptAnswered(usage: Usage | undefined, body?: object): void {
     const upstream = this.#upstream;
     if (upstream === undefined) return;
     upstream.span.setAttributes(usageAttributes(upstream.deployment, upstream.counting ? undefined : usage));
+    if (body !== undefined) upstream.span.setAttributes(responseAttributes(body));
     upstream.span.end(this.#now());
     this.#upstream = undefined;
   }
@@ -229,6 +236,8 @@ export class RequestTrace {
     readonly model: string | undefined;
     /** Undefined when the cache did not apply to the request (as `x-cache-hit` is then absent). */
     readonly cached: boolean | undefined;
+    /** The id of the gateway key that made the request (never its secret), when one did. */
+    readonly keyId?: string;
   }): void {
     const end = this.#now();
     for (const stage of this.#stages) stage.end(end);
@@ -253,6 +262,7 @@ export class RequestTrace {
     root.setAttribute('http.response.status_code', outcome.status);
     if (outcome.cached !== undefined) root.setAttribute('gatehouse.cache.hit', outcome.cached);
     if (outcome.model !== undefined) root.setAttribute('gatehouse.model', outcome.model);
+    if (outcome.keyId !== undefined) root.setAttribute('gatehouse.key_id', outcome.keyId);
     if (outcome.errorType !== undefined) {
       root.setAttribute('error.type', outcome.errorType);
       // A stream that failed after its 200 (error type upstream_error) failed as surely as a 502.

@@ -10,6 +10,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
+import type { SpanDropReason } from '../metrics/gateway-metrics.js';
+import { QueueDropMeter } from './queue-drop-meter.js';
 import { ReportingExporter } from './reporting-exporter.js';
 import { RequestTrace, type TracedRequest } from './request-trace.js';
 import type { TelemetryConfig } from './telemetry-config.js';
@@ -25,6 +27,8 @@ const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 export class RequestTracing {
   readonly #provider: BasicTracerProvider;
   readonly #tracer: Tracer;
+  readonly #exporter: ReportingExporter;
+  readonly #queueDrops = new QueueDropMeter();
 
   constructor(
     config: TelemetryConfig,
@@ -33,6 +37,10 @@ export class RequestTracing {
     private readonly warn: (message: string) => void,
   ) {
     const exporter = new ReportingExporter(new OTLPTraceExporter({ url, headers: { ...config.otlp_headers } }), warn);
+    this.#exporter = exporter;
+    // The processor's self-observability meter (an option its config type does not list yet) is where
+    // it counts the spans a full queue drops; the shim passes the option on to the processor.
+    const selfObservation = { selfObsMeterProvider: this.#queueDrops };
     this.#provider = new BasicTracerProvider({
       // The SDK's own attributes (telemetry.sdk.*), the configured ones, then the service's: an instance
       // id of its own unless one is set, so two gateways reporting as one service are told apart.
@@ -45,7 +53,9 @@ export class RequestTracing {
         }),
       ),
       sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.sample_ratio) }),
-      spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.export_delay_ms })],
+      spanProcessors: [
+        new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.export_delay_ms, ...selfObservation }),
+      ],
     });
     this.#tracer = this.#provider.getTracer('gatehouse-gateway', version);
   }
@@ -53,6 +63,11 @@ export class RequestTracing {
   /** The spans of a new request (its root span starts now). */
   begin(request: TracedRequest): RequestTrace {
     return new RequestTrace(this.#tracer, request);
+  }
+
+  /** Spans lost so far, by reason, for `gateway_otlp_spans_dropped_total`. */
+  droppedSpans(): Readonly<Record<SpanDropReason, number>> {
+    return { queue_full: this.#queueDrops.dropped, export_failed: this.#exporter.droppedSpans };
   }
 
   /** Sends what is pending (tests and shutdown). */

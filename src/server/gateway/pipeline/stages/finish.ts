@@ -130,6 +130,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     usage: usageOf(ctx),
     model: entry.model ?? undefined,
     cached: ctx.cache === undefined ? undefined : ctx.cached,
+    keyId: entry.keyId ?? undefined,
   });
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
   services.traffic.record({

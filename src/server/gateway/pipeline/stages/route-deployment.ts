@@ -16,6 +16,7 @@ import type { Endpoint, RequestContext } from '../request-context.js';
 import { capableDeployments, requiredCapabilities } from './capabilities.js';
 import { MAX_SDK_WAIT_SECONDS } from '../../sdk-wait.js';
 import { deploymentLabel, modelLabel } from '../../metrics/gateway-metrics.js';
+import { upstreamFailureReason } from '../../metrics/upstream-failure-reason.js';
 import { passedThroughContext } from '../../telemetry/traceparent.js';
 
 /** Endpoints whose requests need capabilities of the deployment that answers them. */
@@ -300,7 +301,7 @@ export async function route(
         else health.success(deployment, latencyMs);
         observeAnswer(ctx, answer.kind, answeredAt, latencyMs);
         trace?.attemptIdentified(ctx.upstreamRequestId);
-        if (answer.kind === 'json') trace?.attemptAnswered(answer.usage);
+        if (answer.kind === 'json') trace?.attemptAnswered(answer.usage, answer.body);
         return answer;
       } catch (error) {
         // A call the shutdown cancelled had been sent: its prompt is charged, as a client's leaving is.
@@ -330,7 +331,13 @@ export async function route(
         const unavailableMs = asked > config.gateway.max_retry_wait_ms ? asked : 0;
         health.failure(deployment, performance.now() - started, error.status, error.message, blamed, unavailableMs);
         // The upstream's failures, not the caller's: a request the provider refused as malformed is not one.
-        if (blamed) ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer', deploymentOf(ctx));
+        if (blamed)
+          ctx.services.metrics.upstreamFailure(
+            failureLabel(ctx),
+            'before_answer',
+            deploymentOf(ctx),
+            upstreamFailureReason(error),
+          );
         last = error;
         if (error.retryable) continue;
         // A refusal of this deployment (its key, model or address) is no reason to fail a model that
@@ -355,7 +362,7 @@ export async function route(
  */
 function recordDeadlineCut(ctx: RequestContext, deployment: Deployment, waitedMs: number): void {
   if (!ctx.services.health.deadlineCut(deployment, waitedMs)) return;
-  ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer', deploymentOf(ctx));
+  ctx.services.metrics.upstreamFailure(failureLabel(ctx), 'before_answer', deploymentOf(ctx), 'timeout');
 }
 
 /** The share of a deployment's timeout after which a client leaving counts as the deployment timing out. */
@@ -380,6 +387,7 @@ function abandonedWhileSilent(ctx: RequestContext, deployment: Deployment, waite
     failureLabel(ctx),
     'before_answer',
     deploymentLabel(deployment, ctx.services.registry),
+    'timeout',
   );
 }
 
@@ -414,6 +422,7 @@ export function settleStreamHealth(ctx: RequestContext): void {
       failureLabel(ctx),
       'mid_stream',
       deploymentLabel(relayed.deployment, ctx.services.registry),
+      upstreamFailureReason(failure),
     );
   }
 }

@@ -8,6 +8,7 @@ import {
   usageQuerySchema,
   usageResponseSchema,
 } from '../../../../shared/gateway-api.js';
+import { queryTimeMessage } from '../../../../shared/query-params.js';
 import { badRequest } from '../../../http/errors.js';
 import type { PrincipalsService } from '../../principals/principals.service.js';
 
@@ -21,8 +22,7 @@ function nextCursor(data: ReadonlyArray<{ id: number }>, limit: number): number 
 function timeOf(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms))
-    throw badRequest(`query parameter ${name} must be an ISO-8601 time or date, or Unix milliseconds, got '${value}'`);
+  if (!Number.isFinite(ms)) throw badRequest(`query parameter ${name} ${queryTimeMessage(value)}`);
   return ms;
 }
 
