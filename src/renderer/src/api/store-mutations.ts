@@ -3,6 +3,7 @@ import {
   applyResponseSchema,
   branchCreateResponseSchema,
   branchDeleteResponseSchema,
+  branchRenameResponseSchema,
   checkpointCreateResponseSchema,
   cherryPickResponseSchema,
   type CherryPickRequest,
@@ -203,6 +204,21 @@ export function useCreateBranch() {
         schema: branchCreateResponseSchema,
       }),
     scopeNamespace,
+  );
+}
+
+/** Renames a branch (`git branch -m`): its history, checkpoints and merges keep working under the new name. */
+export function useRenameBranch() {
+  return useNamespaceWrite(
+    (api, input: { namespace: string; name: string; newName: string }) =>
+      api.request('store', '/v1/branches/rename', {
+        method: 'POST',
+        body: { namespace: input.namespace, name: input.name, new_name: input.newName },
+        schema: branchRenameResponseSchema,
+      }),
+    (input) => input.namespace,
+    // The old name has no log any more: reading it again would be a 404.
+    (input) => ['store', input.namespace, 'log', input.name],
   );
 }
 

@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
-import type { BranchDeleteResponse, BranchSummary } from '../../../../shared/store-api.js';
+import type { BranchDeleteResponse, BranchRenameResponse, BranchSummary } from '../../../../shared/store-api.js';
 import { useBranches } from '../../api/store-queries.js';
 import { href, Link, navigate } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { EmptyState } from '../../components/feedback.js';
-import { BranchIcon, PlusIcon, RestoreIcon, TrashIcon } from '../../components/icons.js';
+import { BranchIcon, PencilIcon, PlusIcon, RestoreIcon, TrashIcon } from '../../components/icons.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
@@ -15,10 +15,16 @@ import { useActionAccess } from './action-access.js';
 import { BranchDialog } from './actions/branch-dialog.js';
 import { DeleteBranchDialog } from './actions/delete-branch-dialog.js';
 import { MergeDialog } from './actions/merge-dialog.js';
+import { RenameBranchDialog } from './actions/rename-branch-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { scopeAfterDelete } from './actions/scope-after-delete.js';
 import { useDeletedRows } from './use-deleted-rows.js';
 import { useScope } from './use-scope.js';
+
+/** The branch a request naming none means: the store does not rename it. */
+const DEFAULT_BRANCH = 'main';
+const DEFAULT_BRANCH_KEPT =
+  'main is the branch every request that names no branch means, so it is not renamed: create a branch from it instead';
 
 /** The branches of a namespace with base and head revisions; create one, merge or restore from one, or delete one. */
 export function BranchesScreen() {
@@ -30,6 +36,7 @@ export function BranchesScreen() {
   const [restoreFrom, setRestoreFrom] = useState<string>();
   const [mergeFrom, setMergeFrom] = useState<string>();
   const [deleting, setDeleting] = useState<string>();
+  const [renaming, setRenaming] = useState<string>();
   const newBranch = useRef<HTMLButtonElement>(null);
   // Set when a deletion left the namespace without branches: the table is gone for good then.
   const emptied = useRef(false);
@@ -43,6 +50,14 @@ export function BranchesScreen() {
     const next = scopeAfterDelete(scope.namespace, before, result.name, scope.branch);
     // Replaced, not pushed: Back would return to a branch that no longer exists.
     if (next) navigate(href('store/branches', { ns: next.namespace, branch: next.branch }), { replace: true });
+  };
+
+  const renamed = (result: BranchRenameResponse): void => {
+    setRenaming(undefined);
+    showToast(`Renamed branch “${result.previous_name}” to “${result.name}”`);
+    // The screen looked at the branch under its old name: it follows it (Back would find no branch).
+    if (scope.branch === result.previous_name)
+      navigate(href('store/branches', { ns: scope.namespace, branch: result.name }), { replace: true });
   };
 
   const columns: Column<BranchSummary>[] = [
@@ -94,6 +109,16 @@ export function BranchesScreen() {
               Restore into {scope.branch}
             </Button>
           )}
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<PencilIcon />}
+            aria-label={`Rename branch ${branch.name}`}
+            onClick={() => setRenaming(branch.name)}
+            {...(branch.name === DEFAULT_BRANCH
+              ? { disabled: true, title: DEFAULT_BRANCH_KEPT }
+              : actions.guard('admin', { title: `Rename branch ${branch.name}` }))}
+          />
           <Button
             size="sm"
             variant="ghost"
@@ -162,6 +187,9 @@ export function BranchesScreen() {
         />
       )}
       {mergeFrom && <MergeDialog scope={scope} from={mergeFrom} onClose={() => setMergeFrom(undefined)} />}
+      {renaming && (
+        <RenameBranchDialog scope={scope} name={renaming} onRenamed={renamed} onClose={() => setRenaming(undefined)} />
+      )}
       {deleting && (
         <DeleteBranchDialog
           scope={scope}
