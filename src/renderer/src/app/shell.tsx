@@ -10,6 +10,7 @@ import { href, navigate, useLocation } from './router.js';
 import { Sidebar } from './sidebar.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
 import { scopeQuery, useScope, useScopeInAddress } from '../features/store/use-scope.js';
+import { trafficHref } from '../features/gateway/traffic-filter-memory.js';
 import { useScreenChangeFocus } from './use-screen-change-focus.js';
 
 /** Sidebar plus the current screen, and the app-wide shortcuts. */
@@ -24,7 +25,13 @@ export function Shell() {
   const go = useCallback(
     // Store screens open on the scope the sidebar shows, named in their address as its links name it:
     // from a gateway screen too, so a link copied there never opens another namespace elsewhere.
-    (path: string) => navigate(href(path, path.startsWith('store/') ? scopeQuery(scope.current) : {})),
+    // Live traffic opens on the filter it last showed, as the sidebar's link does.
+    (path: string) =>
+      navigate(
+        path === 'gateway/traffic'
+          ? trafficHref()
+          : href(path, path.startsWith('store/') ? scopeQuery(scope.current) : {}),
+      ),
     [],
   );
   useScopeInAddress();

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useSession } from '../connection/connection-context.js';
 import { ScopePicker } from '../features/store/scope-picker.js';
 import { scopeQuery, useScope } from '../features/store/use-scope.js';
+import { useTrafficHref } from '../features/gateway/traffic-filter-memory.js';
 import {
   ActivityIcon,
   BranchIcon,
@@ -64,6 +65,7 @@ export function Sidebar({
   const scope = useScope();
   const theme = useTheme();
   const store = (path: string): string => href(path, scopeQuery(scope));
+  const traffic = useTrafficHref();
   const { signOut } = session;
   return (
     <nav
@@ -108,7 +110,7 @@ export function Sidebar({
           Maintenance
         </NavItem>
         <div className="nav-section">Model gateway</div>
-        <NavItem to={href('gateway/traffic')} path="gateway/traffic" icon={<ActivityIcon />}>
+        <NavItem to={traffic} path="gateway/traffic" icon={<ActivityIcon />}>
           Live traffic
         </NavItem>
         <NavItem to={href('gateway/keys')} path="gateway/keys" icon={<KeyIcon />}>

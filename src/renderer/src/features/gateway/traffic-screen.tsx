@@ -12,6 +12,7 @@ import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { MissingRequestDrawer, TrafficDrawer } from './traffic-drawer.js';
 import { filterFromSearch, filterToSearch, matches, type TrafficFilter } from './traffic-filter.js';
 import { TrafficMissedNotice } from './traffic-missed-notice.js';
+import { rememberTrafficFilter } from './traffic-filter-memory.js';
 import { TrafficHeader, TrafficRow, trafficRowLabel } from './traffic-row.js';
 import { TrafficToolbar } from './traffic-toolbar.js';
 
@@ -76,6 +77,7 @@ export function TrafficScreen() {
   const { search } = useLocation();
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const filter = useMemo(() => filterFromSearch(params), [params]);
+  useEffect(() => rememberTrafficFilter(filter), [filter]);
   const requestId = params.get('request') || undefined;
   const [selectedSeq, setSelectedSeq] = useState<number>();
   // A number asks the list to take focus now: after the drawer closed with focus inside it.
