@@ -2,23 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { RevisionEvents, type RevisionEvent } from '../../src/server/store/engine/revision-events.js';
 import { ADMIN_TOKEN } from './app-helpers.js';
 import { openTempEngine } from './helpers.js';
-import { socketStore } from './support/socket-store.js';
+import { adminWriterTeamStore, TEAM_ADMIN, WRITER } from './support/socket-store.js';
 
 // Writing to a branch that does not exist creates it, so a typo (`mian`) used to leave a branch behind
 // for good. DELETE /v1/branches removes a branch with its history, over a real socket, and refuses
 // what gc promises to keep: a checkpointed revision, or the base of another branch.
 
-const WRITER = 'st-writer-0123456789abcdef0123';
-const TEAM_ADMIN = 'st-team-admin-0123456789abcdef';
-
 describe('DELETE /v1/branches', () => {
-  const socket = socketStore({
-    tokens: [
-      { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
-      { name: 'writer', token: WRITER, verbs: ['read', 'write'], namespaces: ['*'] },
-      { name: 'team-admin', token: TEAM_ADMIN, verbs: ['read', 'write', 'admin'], namespaces: ['team/*'] },
-    ],
-  });
+  const socket = adminWriterTeamStore();
   const call = (method: string, path: string, body?: unknown, token?: string) => socket.send(method, path, body, token);
   const apply = (namespace: string, branch: string, content: string, key = 'config.yaml') =>
     call('POST', '/v1/apply', { scope: { namespace, branch }, documents: [{ key, content }] });

@@ -2,22 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { RevisionEvents, type RevisionEvent } from '../../src/server/store/engine/revision-events.js';
 import { ADMIN_TOKEN } from './app-helpers.js';
 import { docs, openTempEngine } from './helpers.js';
-import { socketStore } from './support/socket-store.js';
+import { adminWriterTeamStore, TEAM_ADMIN, WRITER } from './support/socket-store.js';
 
 // POST /v1/branches/rename, as `git branch -m` / `dolt branch -m`, over a real socket: the branch keeps
 // its history, checkpoints, merge records and the bases of branches made from it under the new name.
 
-const WRITER = 'st-writer-0123456789abcdef0123';
-const TEAM_ADMIN = 'st-team-admin-0123456789abcdef';
-
 describe('POST /v1/branches/rename', () => {
-  const socket = socketStore({
-    tokens: [
-      { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
-      { name: 'writer', token: WRITER, verbs: ['read', 'write'], namespaces: ['*'] },
-      { name: 'team-admin', token: TEAM_ADMIN, verbs: ['read', 'write', 'admin'], namespaces: ['team/*'] },
-    ],
-  });
+  const socket = adminWriterTeamStore();
   const call = (method: string, path: string, body?: unknown, token?: string) => socket.send(method, path, body, token);
   const apply = async (namespace: string, branch: string, documents: Record<string, string>) => {
     const answer = await call('POST', '/v1/apply', {

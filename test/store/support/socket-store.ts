@@ -16,6 +16,25 @@ export interface SocketStore {
   send(method: string, path: string, body?: unknown, token?: string): Promise<SocketAnswer>;
 }
 
+/** A token that reads and writes every namespace, and administers none. */
+export const WRITER = 'st-writer-0123456789abcdef0123';
+/** A token that administers `team/*` only. */
+export const TEAM_ADMIN = 'st-team-admin-0123456789abcdef';
+
+/**
+ * A store on a socket with three tokens, for the operations that need `admin`: the full admin token
+ * (the default of `send`), {@link WRITER} and {@link TEAM_ADMIN}.
+ */
+export function adminWriterTeamStore(): SocketStore {
+  return socketStore({
+    tokens: [
+      { name: 'admin', token: ADMIN_TOKEN, verbs: ['read', 'write', 'admin'], namespaces: ['*'] },
+      { name: 'writer', token: WRITER, verbs: ['read', 'write'], namespaces: ['*'] },
+      { name: 'team-admin', token: TEAM_ADMIN, verbs: ['read', 'write', 'admin'], namespaces: ['team/*'] },
+    ],
+  });
+}
+
 /** Starts a test store on a real socket before the suite's tests and closes it after them. */
 export function socketStore(options: TestStoreOptions = {}): SocketStore {
   let store: TestStore | undefined;
