@@ -13,6 +13,7 @@ import type { Config } from './config/schema.js';
 import type { ResolvedSecret } from './config/secrets.js';
 import { stopOnSignals, stopWithParent } from './shutdown.js';
 import { localUiUrl } from './ui-addresses.js';
+import { networkWarnings } from './network-warnings.js';
 import { startServers, type RunningServers } from './start.js';
 
 function describeSecret(label: string, secret: ResolvedSecret | undefined, envName: string): string | undefined {
@@ -119,6 +120,9 @@ async function main(): Promise<void> {
     describeSecret('store token', servers.storeToken, 'STORE_TOKEN') ?? unusedStoreToken(config),
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
+  // Besides the log line, which a level above warn hides.
+  for (const warning of networkWarnings(config, servers.storeUrl))
+    if (warning.always) process.stderr.write(`gatehouse: ${warning.message}\n`);
 }
 
 main().catch((error: unknown) => {

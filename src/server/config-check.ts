@@ -6,6 +6,7 @@ import { modelWarnings } from './gateway/model-registry/model-warnings.js';
 import { deploymentListProblems, fileDeploymentSources } from './gateway/model-registry/deployment-list-check.js';
 import { ssoSetupIssues } from './gateway/sso/sso-setup.js';
 import { masterKeyIssue } from './start.js';
+import { networkWarnings } from './network-warnings.js';
 import { storeTokenProblems } from './store/store-tokens.js';
 
 /**
@@ -25,15 +26,16 @@ export function configurationIssues(config: Config, env: NodeJS.ProcessEnv): str
 }
 
 /**
- * The warnings a start logs about models, deployments and prices, as the file alone has them (the
- * database, where the admin API may have saved others, is not opened): a model no provider serves, a
- * deployment no request reaches, a price no request is priced by, a model no dollar budget can stop.
+ * The warnings a start logs about who can reach the servers (networkWarnings) and about models,
+ * deployments and prices, as the file alone has them (the database, where the admin API may have
+ * saved others, is not opened): a model no provider serves, a deployment no request reaches, a price
+ * no request is priced by, a model no dollar budget can stop.
  */
 export function configurationWarnings(config: Config, env: NodeJS.ProcessEnv): string[] {
   const database = openDatabase(':memory:');
   try {
     const registry = new ModelRegistry({ config, repository: new SettingsRepository(database.db), env });
-    return modelWarnings(registry, config, env);
+    return [...networkWarnings(config).map((warning) => warning.message), ...modelWarnings(registry, config, env)];
   } finally {
     database.close();
   }

@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { buildGatewayApp } from './gateway/app.js';
 import { buildStoreApp } from './store/app.js';
 import { listenProblem } from './http/listen-problem.js';
+import { networkWarnings } from './network-warnings.js';
 import { RevisionEvents } from './store/engine/revision-events.js';
 import { resolveStoreTokens } from './store/store-tokens.js';
 import { GATEHOUSE_VERSION } from './version.js';
@@ -157,20 +158,12 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       throw listenProblem(error, 'store', host, config.server.store_port);
     });
     storeUrl = urlOf(store, scheme);
-    if (!config.store.auth.enabled && !isLoopbackHost(host))
-      store.log.warn(
-        { host, store_url: storeUrl },
-        `the store's authentication is off (store.auth.enabled: false) while it listens on ${host}: anyone who can reach ${storeUrl} can read and change every namespace`,
-      );
     await gateway.listen({ host, port: config.server.gateway_port }).catch((error: unknown) => {
       throw listenProblem(error, 'gateway', host, config.server.gateway_port);
     });
     gatewayUrl = urlOf(gateway, scheme);
-    if (!isLoopbackHost(host))
-      gateway.log.warn(
-        { host },
-        `listening on ${host}: other machines can reach both services; API keys and store tokens guard them, but the gateway's /metrics, /healthz and /readyz answer anyone who reaches them${tls ? '' : ', and keys, prompts and documents cross the network unencrypted (server.tls turns on HTTPS)'}`,
-      );
+    for (const warning of networkWarnings(config, storeUrl))
+      (warning.service === 'store' ? store : gateway).log.warn({ host }, warning.message);
     folderHold.announce({ gateway: gatewayUrl, store: storeUrl });
   } catch (error) {
     await Promise.allSettled([gateway?.close(), store?.close()]);
@@ -227,9 +220,4 @@ function tlsCredentials(config: Config): TlsCredentials | undefined {
   const reading = readTlsFiles(config.server.tls);
   if ('problems' in reading) throw invalidConfiguration(reading.problems);
   return reading.credentials;
-}
-
-/** Whether a bind address only this machine can reach. */
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

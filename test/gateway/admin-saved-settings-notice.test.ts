@@ -26,9 +26,14 @@ describe('a start over settings saved through the admin API', () => {
       });
     expect((await admin('/internal/models', { allowed_models: ['demo/echo'] })).status).toBe(200);
     expect((await admin('/internal/deployments', { deployments: [] })).status).toBe(200);
+    // An operator who tightens pii.mode in the file and restarts must learn that the file is not read.
+    expect((await admin('/internal/pii', { mode: 'mask' })).status).toBe(200);
+    expect((await admin('/internal/content-policy', { blocked_patterns: ['secret project'] })).status).toBe(200);
+    expect((await admin('/internal/cache', { enabled: true, ttl_seconds: 60 })).status).toBe(200);
     first.child.kill('SIGTERM');
     await first.exited();
     expect(first.output()).not.toContain('saved through the admin API at');
+    expect(first.output()).not.toContain('were saved through PUT');
 
     const again = await spawnHeadless(env);
     again.child.kill('SIGTERM');
@@ -39,6 +44,15 @@ describe('a start over settings saved through the admin API', () => {
     );
     expect(log).toContain(
       'configuration: deployments: the list in force was saved through PUT /internal/deployments at',
+    );
+    expect(log).toMatch(
+      /configuration: pii: the PII settings in force were saved through PUT \/internal\/pii at \d{4}-\d\d-\d\dT[\d:.]+Z; the file's pii section is not read until PUT \/internal\/pii \{\\?"reset\\?": true\}/,
+    );
+    expect(log).toContain(
+      'configuration: content_policy: the content policy in force was saved through PUT /internal/content-policy at',
+    );
+    expect(log).toContain(
+      'configuration: cache: the cache settings in force were saved through PUT /internal/cache at',
     );
   });
 });

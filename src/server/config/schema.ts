@@ -43,6 +43,19 @@ const allowedHost = z
   .string()
   .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'must be a host name such as gatehouse.lan, without scheme or port');
 
+/**
+ * The bind address of both servers: an address or a name, without the port or scheme of a URL
+ * (`127.0.0.1:80` and `http://0.0.0.0` would fail at listen as a name that does not resolve). An IPv6
+ * literal has two colons or more, so one colon is a port.
+ */
+const bindHost = z
+  .string()
+  .min(1)
+  .refine((host) => !/[/[\]]/.test(host) && host.split(':').length !== 2, {
+    message:
+      'must be an address or host name only, such as 127.0.0.1, 0.0.0.0 or ::1: the host takes no port or scheme (the ports are server.gateway_port and server.store_port, or GATEWAY_PORT and STORE_PORT)',
+  });
+
 /** The name of an environment variable that holds a provider key. */
 const envVariableName = z
   .string()
@@ -190,7 +203,7 @@ export const configSchema = z
   .object({
     server: z
       .object({
-        host: z.string().min(1).default('127.0.0.1'),
+        host: bindHost.default('127.0.0.1'),
         gateway_port: port.default(8747),
         store_port: port.default(8748),
         data_dir: z.string().min(1).optional(),

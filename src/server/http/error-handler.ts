@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseStateError, isDatabaseBusy } from './database-errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
@@ -272,12 +272,34 @@ function noRouteMessage(
   const path = request.url.split('?')[0]!;
   const answered = ROUTE_METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
   const message = `no route ${request.method} ${path}`;
+  const prefixed = underV1(app, request, path);
+  if (prefixed !== undefined) return `${message}: ${prefixed}`;
   if (answered.length > 0) return `${message}; the path answers ${answered.join(', ')}`;
   // A typo of a path (`/v1/chat/completion`): the one meant, among those the method answers. Long
   // paths are no typo worth the comparison.
   const known = paths.get(request.method) ?? [];
   const meant = path.length <= MAX_SUGGESTED_PATH ? closestKey(path, known) : undefined;
   return meant === undefined ? message : `${message}; did you mean ${meant}?`;
+}
+
+/** The first segments of the OpenAI (and Anthropic) paths that clients reach without `/v1` when it is left out of their base URL. */
+const UNPREFIXED = new Set(['chat', 'completions', 'embeddings', 'models', 'responses', 'messages']);
+
+/**
+ * For a path the gateway serves under `/v1` (`/chat/completions`), where it is: LiteLLM answers both,
+ * so a client moved from it with `base_url` left as it was would otherwise read a bare 404.
+ */
+function underV1(app: FastifyInstance, request: FastifyRequest, path: string): string | undefined {
+  if (
+    !UNPREFIXED.has(path.split('/')[1]!) ||
+    !app.findRoute({ method: request.method as HTTPMethods, url: `/v1${path}` })
+  )
+    return undefined;
+  const base = `${request.protocol}://${request.host}`;
+  // Anthropic's SDKs add /v1 themselves; OpenAI's expect it in the base URL.
+  return path === '/messages'
+    ? `the Anthropic Messages API is at /v1/messages; Anthropic's SDKs add /v1 themselves: set base_url to ${base}`
+    : `the OpenAI API is under /v1; set base_url to ${base}/v1`;
 }
 
 /** The longest request path compared with the routes' for a suggestion (an edit distance costs its square). */

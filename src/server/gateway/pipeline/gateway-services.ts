@@ -243,7 +243,7 @@ export function createGatewayServices(
   });
   // Key rules that can match nothing: said once at start (a fresh data folder has no keys yet).
   for (const problem of unknownKeyRules(options.config, keys)) warn(`configuration: ${problem}`, {});
-  for (const notice of adminSavedSettings(registry)) warn(`configuration: ${notice}`, {});
+  for (const notice of adminSavedSettings(registry, settings)) warn(`configuration: ${notice}`, {});
   for (const problem of modelWarnings(registry, options.config, options.env ?? process.env))
     warn(`configuration: ${problem}`, {});
   const { cache, admin: cacheAdmin } = createResponseCache({
