@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, linkSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isDatabaseDamaged } from '../server/http/database-errors.js';
 
 /** A backup that cannot be made: the message says why, in the user's terms; `refused` when the caller's arguments are at fault. */
 export class BackupError extends Error {
@@ -22,8 +23,8 @@ export interface BackupResult {
  * Copies the database `source` to `target` with SQLite's online backup: the pages the server has in
  * its -wal file are read through SQLite, so the copy holds every committed write, and a write the
  * server makes meanwhile restarts the copy rather than tearing it. The copy is one self-contained file
- * (rollback journal, not WAL), readable only by its owner, and appears only once complete: a failure
- * leaves an existing `target` as it was.
+ * (rollback journal, not WAL), readable only by its owner, and appears only once complete and checked
+ * with `PRAGMA quick_check`: a failure, or a damaged source, leaves an existing `target` as it was.
  */
 export async function backupDatabase(source: string, target: string, force: boolean): Promise<BackupResult> {
   const destination = resolve(target);
@@ -56,14 +57,57 @@ export async function backupDatabase(source: string, target: string, force: bool
     try {
       // A WAL-mode copy would need its own -wal file to be whole when opened and written.
       copy.pragma('journal_mode = DELETE');
+      // The online backup copies pages as they are, damaged ones too: a copy of a damaged file would
+      // replace the last good backup (a rotating `--force` job) while it says nothing is wrong.
+      const damage = damageIn(copy);
+      if (damage !== undefined) throw damagedSource(source, destination, damage);
     } finally {
       copy.close();
     }
     publish(partial, destination, force);
+  } catch (error) {
+    if (isDatabaseDamaged(error)) throw damagedSource(source, destination, `SQLite: ${(error as Error).message}`);
+    throw error;
   } finally {
     rmSync(partial, { force: true });
   }
   return { target: destination, bytes: statSync(destination).size };
+}
+
+/**
+ * What `PRAGMA quick_check` finds wrong in `copy`, undefined when nothing. The check reads every page
+ * (not the index contents `integrity_check` also compares). SQLite can stop it at the first damaged
+ * page with SQLITE_CORRUPT rather than listing problems: each table is then checked on its own, to name
+ * the damaged ones.
+ */
+function damageIn(copy: Database.Database): string | undefined {
+  try {
+    const problems = (copy.pragma('quick_check(5)') as Array<{ quick_check: string }>).map((row) => row.quick_check);
+    return problems.length === 1 && problems[0] === 'ok' ? undefined : `PRAGMA quick_check: ${problems.join('; ')}`;
+  } catch (error) {
+    if (!isDatabaseDamaged(error)) throw error;
+  }
+  const tables = copy.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  const damaged = tables.filter((table) => {
+    try {
+      return copy.pragma(`quick_check("${table.replaceAll('"', '""')}")`, { simple: true }) !== 'ok';
+    } catch (error) {
+      if (isDatabaseDamaged(error)) return true;
+      throw error;
+    }
+  });
+  return damaged.length === 0
+    ? 'PRAGMA quick_check: database disk image is malformed'
+    : `PRAGMA quick_check: damaged pages in the table${damaged.length === 1 ? '' : 's'} ${damaged.join(', ')}`;
+}
+
+/** The refusal of a damaged source, with the way back: no backup of it helps, its last good one or `.recover` do. */
+function damagedSource(source: string, destination: string, damage: string): BackupError {
+  return new BackupError(
+    `${source} is damaged (${damage}), so no backup was written (${destination} is as it was, if it existed): ` +
+      `keep your existing backups, restore the latest good one, or recover what SQLite still reads with the server stopped: ` +
+      `sqlite3 "${source}" ".recover" | sqlite3 recovered.db (docs/configuration.md#backups)`,
+  );
 }
 
 /** Puts the finished copy in place; without `force`, never over a file that appeared meanwhile. */

@@ -9,6 +9,7 @@ import { makePrivateDir, makePrivateFile } from '../config/secrets.js';
 import { DatabaseLockWatch } from './lock-watch.js';
 import { serverLogger } from '../http/logger.js';
 import { warnOfNewDatabaseAmongOldKeys } from './new-database-check.js';
+import { damageGone, isDamageCode } from './damage-check.js';
 
 /** The typed Drizzle handle over the whole schema. */
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -22,8 +23,8 @@ export interface DatabaseHandle {
   readonly lock: DatabaseLockWatch;
   /**
    * The SQLite code of the last failure that said the database cannot be written or read (a full disk,
-   * an I/O error, a damaged file), until a probe write succeeds: readiness reports the database
-   * unavailable meanwhile.
+   * an I/O error, a damaged file), until a probe write succeeds (for a damaged file, a full check
+   * first): readiness reports the database unavailable meanwhile.
    */
   readonly failure: string | undefined;
   /** Remembers a failure of that kind (the HTTP edge notes each one it answers). */
@@ -104,7 +105,8 @@ export function openDatabase(
       return failure;
     },
     noteFailure: (code) => {
-      failure = code;
+      // Damage outlasts a full disk or an I/O error noted after it: clearing those proves nothing of it.
+      if (!isDamageCode(failure) || isDamageCode(code)) failure = code;
     },
     forgetFailure: () => {
       failure = undefined;
@@ -178,7 +180,7 @@ function logAppliedMigrations(file: string, tags: readonly string[]): void {
 
 /**
  * Readiness: the database reads its schema and, after a failure that said it cannot be written or
- * read, takes a probe write. The schema read touches the schema's pages (`SELECT 1` reads none), so a
+ * read, takes a probe write (after damage, once `PRAGMA quick_check` passes: see damage-check.ts). The schema read touches the schema's pages (`SELECT 1` reads none), so a
  * file that is no longer a database fails it; it is all a poll costs while nothing failed.
  */
 export function databaseReady(handle: DatabaseHandle): boolean {
@@ -194,6 +196,8 @@ export function databaseReady(handle: DatabaseHandle): boolean {
     return false;
   }
   if (handle.failure === undefined) return true;
+  // A damaged file takes writes to its undamaged pages: only a check that reads them all clears it.
+  if (isDamageCode(handle.failure) && !damageGone(sqlite)) return false;
   // Each poll tries again, so the database is ready once there is room, whether or not any request
   // writes meanwhile (a load balancer sends none to a service that is not ready).
   if (!probeWriteSucceeds(handle)) return false;

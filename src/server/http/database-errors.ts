@@ -1,3 +1,4 @@
+import { isDamageCode } from '../db/damage-check.js';
 import { AppError } from './errors.js';
 import { serverLogger } from './logger.js';
 
@@ -20,13 +21,13 @@ export function isDatabaseUnwritable(error: unknown): boolean {
 
 /** Whether `error` is SQLite saying the database file is damaged or not a database at all. */
 export function isDatabaseDamaged(error: unknown): boolean {
-  return /^SQLITE_(CORRUPT|NOTADB)(_|$)/.test(sqliteCode(error) ?? '');
+  return isDamageCode(sqliteCode(error));
 }
 
 /**
  * The SQLite code of `error` when it says the database cannot be written or read until something
  * changes (a full disk, a read-only or damaged file, an I/O error): what readiness reports until a
- * probe write succeeds. A lock is not one: it passes by itself, and the lock watch handles it.
+ * probe write succeeds (a damaged file: until a full check passes too). A lock is not one: it passes by itself, and the lock watch handles it.
  */
 export function databaseFailureCode(error: unknown): string | undefined {
   const code = sqliteCode(error);

@@ -8,7 +8,8 @@ export type ReadinessCheck = () => boolean | Promise<boolean>;
 /**
  * The `database` check of a service on `handle`: every request the service answers with a failure of
  * the database (a full disk, a damaged file) is noted on the handle, which both services share, so
- * each reports the database unavailable until a probe write succeeds.
+ * each reports the database unavailable until a probe write succeeds, and after a damaged file
+ * (SQLITE_CORRUPT, SQLITE_NOTADB) until a `PRAGMA quick_check`, at most one a minute, passes first.
  */
 export function databaseReadiness(app: FastifyInstance, handle: DatabaseHandle): ReadinessCheck {
   app.addHook('onError', async (_request, _reply, error) => {
