@@ -661,14 +661,72 @@ export const auditEventSchema = z.object({
   target: z.string().nullable(),
   request_id: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
+  /** The admin client a change came from; null for inference and sign-in events, and events recorded before. */
+  client_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** Who the caller said made the change: its `x-gatehouse-changed-by` header. */
+  changed_by: z.string().nullable(),
 });
 /** An audit event. */
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
+/** Every action the audit trail records (docs/gateway.md lists what each one's details hold). */
+export const AUDIT_ACTIONS = [
+  'api_key.create',
+  'api_key.update',
+  'api_key.rotate',
+  'api_key.revoke',
+  'models.update',
+  'models.reset',
+  'deployments.update',
+  'deployments.reset',
+  'team.create',
+  'team.update',
+  'team.delete',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'pii.update',
+  'pii.reset',
+  'content_policy.update',
+  'content_policy.reset',
+  'cache.update',
+  'cache.reset',
+  'cache.purge',
+  'rag.collection.create',
+  'rag.collection.update',
+  'rag.collection.delete',
+  'rag.collection.sync',
+  'rag.document.put',
+  'rag.document.delete',
+  'sso.sign_in.refuse',
+  'sso.user.bind',
+  'sso.session.end',
+  'embeddings.create',
+] as const;
+
+/**
+ * The actions an audit `action` filter names: one action, or every action under a prefix (`api_key.*`).
+ * Anything else is refused, listing the actions: a misspelt filter would answer an empty list that
+ * reads as "this never happened".
+ */
+const auditActionFilter = queryFilter.transform((sent, ctx): readonly string[] => {
+  const matched = sent.endsWith('.*')
+    ? AUDIT_ACTIONS.filter((action) => action.startsWith(sent.slice(0, -1)))
+    : AUDIT_ACTIONS.filter((action) => action === sent);
+  if (matched.length === 0)
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown action '${sent.slice(0, 100)}'; known: ${AUDIT_ACTIONS.join(', ')}, or a prefix such as api_key.*`,
+    });
+  return matched;
+});
+
 /** `GET /internal/audit` query. */
 export const auditQuerySchema = queryParams({
   ...pageQuery,
-  action: queryFilter.optional(),
+  /** One action (`api_key.create`), or all under a prefix (`api_key.*`, `rag.collection.*`). */
+  action: auditActionFilter.optional(),
   /** What an event changed (a key, user or team id, a model), as its `target` names it. */
   target: principalFilter.optional(),
   /** Who acted: `master`, `key:<id>`, `passthrough`, `sso:<provider>`. */

@@ -105,6 +105,10 @@ export const gatewayAuditEvents = sqliteTable(
     target: text('target'),
     requestId: text('request_id'),
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The admin client a change came from (null for inference and sign-in events, and older events). */
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    changedBy: text('changed_by'),
   },
   (table) => [
     index('gateway_audit_created').on(table.createdAt),

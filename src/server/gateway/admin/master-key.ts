@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Counter } from 'prom-client';
 import { unauthorized } from '../../http/errors.js';
 import { bearerToken, missingBearerMessage, secretsEqual } from '../../http/secrets.js';
+import { trackAdminClients } from './admin-client.js';
 
 /** At most one log line per this long for refused master keys, each counting those it stands for. */
 const REFUSAL_LOG_EVERY_MS = 10_000;
@@ -9,6 +10,7 @@ const REFUSAL_LOG_EVERY_MS = 10_000;
 /**
  * Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app`, and on every path under
  * its prefix that matches none (constant-time compare).
+ * Each admin change is audited with the client it came from (address, user agent, declared author).
  * Each refusal is counted in `refusals`; a wrong key (someone guessing, or a script holding a stale
  * one) is also logged as a warning, at most once per ten seconds so a flood cannot fill the log.
  */
@@ -46,6 +48,8 @@ export function requireMasterKey(app: FastifyInstance, masterKey: string, refusa
     }
     done();
   });
+  // Whoever holds the key acts as an admin: the audit trail records which client each change came from.
+  trackAdminClients(app);
   // A path under the prefix that matches no route is refused the same way first: a 404 (with its
   // suggestions of real routes) to a caller without the key would let anyone map the admin API.
   app.setNotFoundHandler((request, reply) => app.answerNoRoute(request, reply));

@@ -117,7 +117,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         limit: q.limit,
         before: q.before,
         ...timeRange(q),
-        action: q.action,
+        actions: q.action,
         target: storedTarget(services.principals, q.target),
         actor: q.actor,
       });
