@@ -1,5 +1,6 @@
+import { eventLoopTurns } from './event-loop-turns.js';
 import { markdownSections } from './markdown-sections.js';
-import { splitSegments, trailingText, type Segment } from './segments.js';
+import { segmentsOf, trailingText, type Segment } from './segments.js';
 
 /** A chunk of a document before it is stored: its text and, for Markdown, the heading it sits under. */
 export interface DraftChunk {
@@ -26,12 +27,54 @@ export function chunkDocument(
   options: ChunkOptions,
   stopAfter = Infinity,
 ): DraftChunk[] {
+  const steps = chunking(content, contentType, options, stopAfter);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * chunkDocument, handing the event loop back every SEGMENTS_PER_SLICE segments: a document of a few
+ * MB takes a tenth of a second and more to chunk, which would hold up every other request.
+ */
+export async function chunkDocumentInSlices(
+  content: string,
+  contentType: 'text' | 'markdown',
+  options: ChunkOptions,
+  stopAfter = Infinity,
+): Promise<DraftChunk[]> {
+  const steps = chunking(content, contentType, options, stopAfter);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await eventLoopTurns.next();
+  }
+}
+
+/** Segments packed between two pauses of chunkDocumentInSlices (a few milliseconds of work). */
+const SEGMENTS_PER_SLICE = 500;
+
+/** The chunking of chunkDocument, pausing (yielding) every SEGMENTS_PER_SLICE segments. */
+function* chunking(
+  content: string,
+  contentType: 'text' | 'markdown',
+  options: ChunkOptions,
+  stopAfter: number,
+): Generator<void, DraftChunk[]> {
   // Every section makes at least one chunk, so no more sections are needed than chunks.
   const sections =
     contentType === 'markdown' ? markdownSections(content, stopAfter) : [{ heading: null, body: content }];
   const chunks: DraftChunk[] = [];
+  let segments = 0;
   for (const section of sections) {
-    pack(splitSegments(section.body, options.size), section.heading, options, chunks);
+    const packer = new Packer(section.heading, options, chunks);
+    for (const segment of segmentsOf(section.body, options.size)) {
+      packer.add(segment);
+      segments += 1;
+      if (segments % SEGMENTS_PER_SLICE === 0) yield;
+    }
+    packer.end();
     // A document over the limit is refused whole: a heading-only document of a few MB would
     // otherwise be chunked for seconds, holding up every request, only to be refused.
     if (chunks.length > stopAfter) break;
@@ -39,33 +82,43 @@ export function chunkDocument(
   return chunks;
 }
 
-function pack(segments: readonly Segment[], heading: string | null, options: ChunkOptions, into: DraftChunk[]): void {
-  let window: Segment[] = [];
-  let length = 0;
-  let fresh = 0;
+/** Packs one section's segments into chunks, one segment at a time. */
+class Packer {
+  private window: Segment[] = [];
+  private length = 0;
+  private fresh = 0;
   /** The segments of the chunk emitted last, whose end the next chunk begins with. */
-  let previous: readonly Segment[] = [];
-  const emit = (): void => {
-    if (fresh === 0) return;
-    into.push({ text: joined(window), heading });
-    previous = window;
-    window = [];
-    length = 0;
-    fresh = 0;
-  };
-  for (const segment of segments) {
-    if (length + segment.joiner.length + segment.text.length > options.size) emit();
-    if (window.length === 0) {
+  private previous: readonly Segment[] = [];
+
+  constructor(
+    private readonly heading: string | null,
+    private readonly options: ChunkOptions,
+    private readonly into: DraftChunk[],
+  ) {}
+
+  add(segment: Segment): void {
+    const { size, overlap } = this.options;
+    if (this.length + segment.joiner.length + segment.text.length > size) this.end();
+    if (this.window.length === 0) {
       // The overlap is chosen once the next segment is known, so it never pushes that segment out.
-      const room = options.size - segment.joiner.length - segment.text.length;
-      window = carriedEnd(previous, Math.min(options.overlap, room));
-      length = joined(window).length;
+      const room = size - segment.joiner.length - segment.text.length;
+      this.window = carriedEnd(this.previous, Math.min(overlap, room));
+      this.length = joined(this.window).length;
     }
-    window.push(segment);
-    length += segment.text.length + (window.length > 1 ? segment.joiner.length : 0);
-    fresh += 1;
+    this.window.push(segment);
+    this.length += segment.text.length + (this.window.length > 1 ? segment.joiner.length : 0);
+    this.fresh += 1;
   }
-  emit();
+
+  /** Emits the chunk being packed, if it holds a segment of its own. */
+  end(): void {
+    if (this.fresh === 0) return;
+    this.into.push({ text: joined(this.window), heading: this.heading });
+    this.previous = this.window;
+    this.window = [];
+    this.length = 0;
+    this.fresh = 0;
+  }
 }
 
 function joined(window: readonly Segment[]): string {

@@ -32,11 +32,11 @@ export class RagAdmin {
     private readonly rag: RagService,
     private readonly audit: AuditRepository,
     private readonly bus: GatewayEventBus,
-    private readonly keys: Pick<KeysService, 'get'>,
+    private readonly keys: Pick<KeysService, 'get' | 'list'>,
   ) {}
 
   createCollection(input: RagCollectionCreate, actor: AdminActor): RagCollection {
-    this.checkKeys(input.access);
+    this.checkReaders(input.access);
     const created = this.rag.index.create(input);
     this.record(actor, 'rag.collection.create', created.name, described(created));
     this.rag.syncInBackground(created.name);
@@ -46,7 +46,7 @@ export class RagAdmin {
   updateCollection(name: string, patch: RagCollectionUpdate, actor: AdminActor): RagCollection {
     // An empty change changes nothing: no write, no new updated_at, no audit event.
     if (changesNothing(patch)) return this.rag.index.get(name);
-    this.checkKeys(patch.access);
+    this.checkReaders(patch.access);
     const before = this.rag.index.get(name);
     const after = this.rag.index.update(name, patch);
     this.record(actor, 'rag.collection.update', name, { before: described(before), after: described(after) });
@@ -98,18 +98,47 @@ export class RagAdmin {
     return result;
   }
 
+  /** Refuses access list entries that can match no caller (see checkKeys and checkUsers). */
+  private checkReaders(access: Pick<RagAccessPatch, 'keys' | 'users'> | undefined): void {
+    this.checkKeys(access?.keys);
+    this.checkUsers(access?.users);
+  }
+
   /**
    * Key ids are made by the gateway, so one that names no key can never match a caller (a key's name
    * typed where its id belongs, most likely). Users and teams may be listed before their first key.
    */
-  private checkKeys(access: Pick<RagAccessPatch, 'keys'> | undefined): void {
-    if (access?.keys === undefined) return;
-    const index = access.keys.findIndex((id) => this.keys.get(id) === undefined);
+  private checkKeys(keys: readonly string[] | undefined): void {
+    if (keys === undefined) return;
+    const index = keys.findIndex((id) => this.keys.get(id) === undefined);
     if (index >= 0)
       throw new GatewayError(
         'invalid',
-        `access.keys[${index}]: no API key with id '${access.keys[index]!}' (list keys by id, key_...; see GET /internal/api-keys)`,
+        `access.keys[${index}]: no API key with id '${keys[index]!}' (list keys by id, key_...; see GET /internal/api-keys)`,
       );
+  }
+
+  /**
+   * Single sign-on names users by e-mail address in lower case, so an address with capitals matches
+   * only keys an admin issued to that very id. Listed before any such key exists, it is most likely
+   * the address of an SSO user typed as written elsewhere, and would close the collection to them.
+   * Matching stays exact: another account's claim differing only in case must not read as this user.
+   */
+  private checkUsers(users: readonly string[] | undefined): void {
+    if (users === undefined) return;
+    const index = users.findIndex(
+      (id) =>
+        id.includes('@') &&
+        id.toLowerCase() !== id &&
+        this.keys.list({ user: id, includeRevoked: true, limit: 1 }).length === 0,
+    );
+    if (index >= 0) {
+      const id = users[index]!;
+      throw new GatewayError(
+        'invalid',
+        `access.users[${index}]: '${id}' can match no caller: no key is owned by it, and single sign-on names users by e-mail address in lower case; list '${id.toLowerCase()}' (or issue the user's key before listing an id written with capitals)`,
+      );
+    }
   }
 
   private record(actor: AdminActor, action: string, target: string, details: Record<string, unknown>): void {

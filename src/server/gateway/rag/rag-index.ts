@@ -9,17 +9,19 @@ import type {
   RagDocumentPutAnswer,
 } from '../../../shared/rag-api.js';
 import { GatewayError } from '../gateway-error.js';
-import { chunkDocument, type ChunkOptions } from './chunker.js';
+import { chunkDocumentInSlices, type chunkDocument, type ChunkOptions } from './chunker.js';
 import { vectorToBuffer, type EmbeddingCall, type RagEmbedder } from './embedder.js';
-import type {
-  ChunkPage,
-  ChunkPosition,
-  ChunkRow,
-  CollectionRow,
-  CollectionStats,
-  DocumentRow,
-  NewChunk,
-  RagRepository,
+import { eventLoopTurns } from './event-loop-turns.js';
+import {
+  setAsideMark,
+  type ChunkPage,
+  type ChunkPosition,
+  type ChunkRow,
+  type CollectionRow,
+  type CollectionStats,
+  type DocumentRow,
+  type NewChunk,
+  type RagRepository,
 } from './rag.repository.js';
 import type { VectorBackfill } from './vector-backfill.js';
 
@@ -76,6 +78,12 @@ export function documentView(row: DocumentRow): RagDocument {
     updated_at: new Date(row.updatedAt).toISOString(),
   };
 }
+
+/**
+ * Chunks written (or deleted) in one turn of the event loop: each is indexed for full-text search by
+ * trigger, a fraction of a millisecond, so a slice stays within a few tens of milliseconds.
+ */
+const CHUNKS_PER_WRITE = 100;
 
 /** The chunking settings' defaults (`rag.chunk_size`, `rag.chunk_overlap`). */
 const DEFAULT_CHUNKING: ChunkOptions = { size: 800, overlap: 150 };
@@ -330,27 +338,27 @@ export class RagIndex {
     contentType: 'text' | 'markdown',
     revision: number | null,
   ): Promise<void> {
-    const document = this.prepare(collection, key, content, contentType, revision);
+    const document = await this.prepare(collection, key, content, contentType, revision);
     let vectors: ChunkVectors | null = null;
     try {
       [vectors] = await this.embed([document]);
     } catch (error) {
       this.log(`RAG: could not embed chunks with ${this.embedder.model}; they are indexed for BM25 only`, error);
     }
-    this.store(document, vectors ?? null);
+    await this.store(document, vectors ?? null);
   }
 
-  /** Chunks a document to be stored; throws TooManyChunksError for one over the chunk limit. */
-  prepare(
+  /** Chunks a document to be stored, in slices (see chunkDocumentInSlices); throws TooManyChunksError for one over the chunk limit. */
+  async prepare(
     collection: string,
     key: string,
     content: string,
     contentType: 'text' | 'markdown',
     revision: number | null,
-  ): PreparedDocument {
+  ): Promise<PreparedDocument> {
     const generation = this.generations.get(collection);
     const max = this.chunking.maxChunksPerDocument;
-    const drafts = chunkDocument(content, contentType, this.chunking, max);
+    const drafts = await chunkDocumentInSlices(content, contentType, this.chunking, max);
     if (drafts.length > max) throw new TooManyChunksError(key, max);
     return { collection, key, content, contentType, revision, generation, drafts };
   }
@@ -383,10 +391,18 @@ export class RagIndex {
    * Stores a chunked document with its chunks' vectors (null, or null for a chunk: none, BM25 finds
    * it), replacing any earlier version of the key. Throws CollectionChangedError, storing nothing, when
    * the collection was deleted or changed its source since the document was chunked.
+   *
+   * The chunks are written CHUNKS_PER_WRITE at a time, a turn of the event loop each (a document of a
+   * few thousand chunks takes seconds to index for full-text search, which would stall every request),
+   * set aside where no reader finds them, then swapped in for the old ones in one short transaction:
+   * retrieval finds the document's old chunks or its new ones, never some of each.
    */
-  store(document: PreparedDocument, vectors: ChunkVectors | null): void {
-    const { collection, key, content, contentType } = document;
-    if (this.generations.get(collection) !== document.generation) throw new CollectionChangedError(collection, key);
+  async store(document: PreparedDocument, vectors: ChunkVectors | null): Promise<void> {
+    const { collection, key, content, contentType, revision } = document;
+    const stillCurrent = (): void => {
+      if (this.generations.get(collection) !== document.generation) throw new CollectionChangedError(collection, key);
+    };
+    stillCurrent();
     const chunks: NewChunk[] = document.drafts.map((draft, ordinal) => {
       const vector = vectors?.[ordinal] ?? null;
       return {
@@ -397,18 +413,31 @@ export class RagIndex {
         embeddingModel: vector ? this.embedder.model! : null,
       };
     });
-    this.repository.replaceDocument(
-      {
-        newId: randomUUID(),
-        collection,
-        key,
-        contentType,
-        contentHash: this.hash(content, contentType),
-        chars: content.length,
-        revision: document.revision,
-        now: this.now(),
-      },
-      chunks,
-    );
+    const fields = { collection, key, contentType, chars: content.length, revision };
+    const target = this.repository.documentToStage({ ...fields, newId: randomUUID(), now: this.now() });
+    const staged = setAsideMark('staged');
+    const replaced = setAsideMark('replaced');
+    try {
+      for (let at = 0; at < chunks.length; at += CHUNKS_PER_WRITE) {
+        if (at > 0) await eventLoopTurns.next();
+        // Checked before each write: a collection deleted meanwhile took the document with it.
+        stillCurrent();
+        this.repository.stageChunks(target.id, staged, revision, chunks.slice(at, at + CHUNKS_PER_WRITE));
+      }
+      stillCurrent();
+      const contentHash = this.hash(content, contentType);
+      if (!this.repository.swapInChunks({ ...fields, id: target.id, contentHash, now: this.now() }, staged, replaced))
+        throw new CollectionChangedError(collection, key);
+    } catch (error) {
+      await this.deleteSetAside(staged);
+      if (target.created) this.repository.deleteEmptyDocument(target.id);
+      throw error;
+    }
+    await this.deleteSetAside(replaced);
+  }
+
+  /** Deletes chunks set aside, CHUNKS_PER_WRITE at a time (each is taken out of the full-text index too). */
+  private async deleteSetAside(mark: string): Promise<void> {
+    while (this.repository.deleteSetAside(mark, CHUNKS_PER_WRITE) === CHUNKS_PER_WRITE) await eventLoopTurns.next();
   }
 }

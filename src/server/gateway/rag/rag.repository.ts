@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { RagAccessRow } from '../../db/schema/rag.js';
 
@@ -77,12 +78,26 @@ export interface NewChunk {
   readonly embeddingModel: string | null;
 }
 
+/**
+ * The start of the `collection` value of chunks set aside: the new chunks of a document being written,
+ * before they replace its old ones, and the old ones, once replaced, until they are deleted. No
+ * collection name holds `~` or `:`, and `~` sorts after every character one may hold, so every query
+ * by collection passes them over, and the leftovers of a stopped process are one range of its index.
+ */
+const SET_ASIDE_PREFIX = '~';
+
+/** A new `collection` value for chunks set aside (see SET_ASIDE_PREFIX). */
+export function setAsideMark(what: 'staged' | 'replaced'): string {
+  return `${SET_ASIDE_PREFIX}${what}:${randomUUID()}`;
+}
+
 const COLLECTION_COLUMNS = `c.name, c.description, c.access, c.source_namespace AS sourceNamespace,
   c.source_branch AS sourceBranch, c.source_revision AS sourceRevision, c.skipped_documents AS skippedDocuments,
   c.created_at AS createdAt, c.updated_at AS updatedAt`;
 const DOCUMENT_SELECT = `SELECT d.id, d.collection, d.key, d.content_type AS contentType,
   d.content_hash AS contentHash, d.chars, d.revision, d.updated_at AS updatedAt,
-  (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id) AS chunks FROM rag_documents d`;
+  (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id AND k.collection = d.collection) AS chunks
+  FROM rag_documents d`;
 const CHUNK_COLUMNS = `k.id, k.collection, k.document_id AS documentId, d.key AS documentKey, k.ordinal, k.heading,
   k.text, k.revision, k.embedding, k.embedding_model AS embeddingModel`;
 
@@ -277,6 +292,123 @@ export class RagRepository {
     run();
   }
 
+  /**
+   * The id of the document under the key, inserted when there is none yet: its new chunks are staged
+   * under it (see stageChunks). A new one has no content hash until swapInChunks gives it one, so a
+   * write that stops half-way leaves a document that the next sync or ingest indexes again.
+   */
+  documentToStage(
+    document: Omit<DocumentRow, 'id' | 'chunks' | 'updatedAt' | 'contentHash'> & {
+      readonly newId: string;
+      readonly now: number;
+    },
+  ): { readonly id: string; readonly created: boolean } {
+    const existing = this.stmt('SELECT id FROM rag_documents WHERE collection = ? AND key = ?').get(
+      document.collection,
+      document.key,
+    ) as { id: string } | undefined;
+    if (existing !== undefined) return { id: existing.id, created: false };
+    this.stmt(
+      `INSERT INTO rag_documents (id, collection, key, content_type, content_hash, chars, revision, created_at, updated_at)
+         VALUES (?, ?, ?, ?, '', ?, ?, ?, ?)`,
+    ).run(
+      document.newId,
+      document.collection,
+      document.key,
+      document.contentType,
+      document.chars,
+      document.revision,
+      document.now,
+      document.now,
+    );
+    return { id: document.newId, created: true };
+  }
+
+  /** Inserts chunks of a document set aside under `mark` (see setAsideMark), in one transaction: no reader finds them. */
+  stageChunks(documentId: string, mark: string, revision: number | null, chunks: readonly NewChunk[]): void {
+    const insert = this.stmt(
+      `INSERT INTO rag_chunks (document_id, collection, ordinal, heading, text, revision, embedding, embedding_model)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.sqlite.transaction(() => {
+      for (const chunk of chunks)
+        insert.run(
+          documentId,
+          mark,
+          chunk.ordinal,
+          chunk.heading,
+          chunk.text,
+          revision,
+          chunk.embedding,
+          chunk.embeddingModel,
+        );
+    })();
+  }
+
+  /**
+   * Makes a document's staged chunks its chunks, and sets its old ones aside under `replacedMark`, in
+   * one transaction: readers find the old chunks or the new, never some of each. Only the chunks'
+   * `collection` changes, which the full-text index does not hold, so this costs no re-indexing.
+   * False (nothing changed) when the document is gone.
+   */
+  swapInChunks(
+    document: Pick<DocumentRow, 'collection' | 'contentType' | 'contentHash' | 'chars' | 'revision'> & {
+      readonly id: string;
+      readonly now: number;
+    },
+    stagedMark: string,
+    replacedMark: string,
+  ): boolean {
+    this.chunksChanged(document.collection);
+    return this.sqlite.transaction(() => {
+      const updated = this.stmt(
+        `UPDATE rag_documents SET content_type = ?, content_hash = ?, chars = ?, revision = ?, updated_at = ?
+           WHERE id = ? AND collection = ?`,
+      ).run(
+        document.contentType,
+        document.contentHash,
+        document.chars,
+        document.revision,
+        document.now,
+        document.id,
+        document.collection,
+      );
+      if (updated.changes === 0) return false;
+      const move = this.stmt('UPDATE rag_chunks SET collection = ? WHERE document_id = ? AND collection = ?');
+      move.run(replacedMark, document.id, document.collection);
+      move.run(document.collection, document.id, stagedMark);
+      return true;
+    })();
+  }
+
+  /** Deletes up to `limit` chunks set aside under `mark`; how many it deleted (0: none left). */
+  deleteSetAside(mark: string, limit: number): number {
+    return this.stmt('DELETE FROM rag_chunks WHERE id IN (SELECT id FROM rag_chunks WHERE collection = ? LIMIT ?)').run(
+      mark,
+      limit,
+    ).changes;
+  }
+
+  /**
+   * Deletes what a process stopped in the middle of writing a document left: chunks set aside, and
+   * new documents that never got their chunks (see documentToStage).
+   */
+  discardLeftovers(): void {
+    this.sqlite.transaction(() => {
+      this.stmt(`DELETE FROM rag_chunks WHERE collection >= '${SET_ASIDE_PREFIX}'`).run();
+      this.stmt(
+        `DELETE FROM rag_documents WHERE content_hash = '' AND NOT EXISTS (SELECT 1 FROM rag_chunks k WHERE k.document_id = rag_documents.id)`,
+      ).run();
+    })();
+  }
+
+  /** Deletes a document that has no chunks of its own (see documentToStage). */
+  deleteEmptyDocument(id: string): void {
+    this.stmt(
+      'DELETE FROM rag_documents WHERE id = ? AND NOT EXISTS (SELECT 1 FROM rag_chunks WHERE document_id = ?)',
+    ).run(id, id);
+  }
+
   /** Deletes documents by id (their chunks and index entries go with them). */
   deleteDocuments(collection: string, ids: readonly string[]): number {
     this.chunksChanged(collection);
@@ -292,7 +424,8 @@ export class RagRepository {
    */
   chunks(collection: string, page: ChunkPage): ChunkRow[] {
     const documentId = page.documentId ?? null;
-    const select = `SELECT ${CHUNK_COLUMNS} FROM rag_documents d JOIN rag_chunks k ON k.document_id = d.id
+    const select = `SELECT ${CHUNK_COLUMNS} FROM rag_documents d
+      JOIN rag_chunks k ON k.document_id = d.id AND k.collection = d.collection
       WHERE d.collection = ? AND (? IS NULL OR d.id = ?)`;
     const { after, limit } = page;
     if (after === undefined)
@@ -348,7 +481,7 @@ export class RagRepository {
   ): Array<{ id: number; text: string; collection: string }> {
     return this.stmt(
       `SELECT id, text, collection FROM rag_chunks WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?)
-         ORDER BY id LIMIT ?`,
+           AND collection < '${SET_ASIDE_PREFIX}' ORDER BY id LIMIT ?`,
     ).all(afterId, model, limit) as Array<{ id: number; text: string; collection: string }>;
   }
 

@@ -90,6 +90,8 @@ export class RagService {
       },
       this.settings.min_similarity,
     );
+    // Before any write starts: a document's chunks are set aside while it is written (RagIndex.store).
+    this.repository.discardLeftovers();
     this.follower = new StoreFollower(this.index, store, options.log);
     this.follower.start(options.revisions);
     // Chunks a failure or a model change left without a vector of the model now set.

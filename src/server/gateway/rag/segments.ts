@@ -31,9 +31,15 @@ const SENTENCE_JOINER = ' ';
  * No segment is longer than `size`.
  */
 export function splitSegments(body: string, size: number): Segment[] {
+  return [...segmentsOf(body, size)];
+}
+
+/** The segments of splitSegments, a paragraph at a time: a caller may pause between them (see chunkDocumentInSlices). */
+export function* segmentsOf(body: string, size: number): Generator<Segment, void> {
   const out: Segment[] = [];
   const paragraphs = new RunPacker(size, (text) => out.push({ text, joiner: PARAGRAPH_JOINER }));
   for (const paragraph of body.split(PARAGRAPH_BREAK)) {
+    if (out.length > 0) yield* out.splice(0);
     const text = paragraph.trim();
     if (text === '') continue;
     if (text.length <= size) {
@@ -77,7 +83,7 @@ export function splitSegments(body: string, size: number): Segment[] {
     lines.flush();
   }
   paragraphs.flush();
-  return out;
+  yield* out;
 }
 
 /**

@@ -160,7 +160,7 @@ export class StoreFollower {
         const objects = JSON.parse(page.objectsJson) as Record<string, string>;
         for (const [key, content] of Object.entries(objects)) {
           if (stillFollowing() === undefined) return result;
-          const prepared = this.prepareOne(name, key, content, revision, existing.get(key));
+          const prepared = await this.prepareOne(name, key, content, revision, existing.get(key));
           if (prepared === 'unchanged') {
             existing.delete(key);
             continue;
@@ -199,18 +199,18 @@ export class StoreFollower {
   }
 
   /** A document of the source chunked, unless its content is what the collection already holds or it is too large. */
-  private prepareOne(
+  private async prepareOne(
     name: string,
     key: string,
     content: string,
     revision: number,
     known: { readonly contentHash: string } | undefined,
-  ): PreparedDocument | 'unchanged' | { readonly reason: string } {
+  ): Promise<PreparedDocument | 'unchanged' | { readonly reason: string }> {
     const contentType = contentTypeOfKey(key);
     // Unchanged content keeps its chunks, and the revision they were indexed from.
     if (known !== undefined && known.contentHash === this.index.hash(content, contentType)) return 'unchanged';
     try {
-      return this.index.prepare(name, key, content, contentType, revision);
+      return await this.index.prepare(name, key, content, contentType, revision);
     } catch (error) {
       if (!(error instanceof TooManyChunksError)) throw error;
       this.log(`RAG: collection ${name} skipped ${key}`, error);
@@ -241,7 +241,7 @@ export class StoreFollower {
     const outcomes: Array<[string, 'stored' | 'collection changed']> = [];
     for (const [at, document] of documents.entries()) {
       try {
-        this.index.store(document, vectors[at]!);
+        await this.index.store(document, vectors[at]!);
       } catch (error) {
         if (!(error instanceof CollectionChangedError)) throw error;
         outcomes.push([document.key, 'collection changed']);
