@@ -33,7 +33,10 @@ function convertedYaml(
   const header = [`# Converted from the LiteLLM proxy config ${source} by npm run import:litellm.`];
   if (notes.length > 0) header.push('# Converted, working differently:', ...notes.map((line) => `#   ${line}`));
   if (unmapped.length > 0)
-    header.push('# Left out (no Gatehouse equivalent yet):', ...unmapped.map((line) => `#   ${line}`));
+    header.push(
+      '# Not converted (each line says why, and what to set instead where Gatehouse has something close):',
+      ...unmapped.map((line) => `#   ${line}`),
+    );
   return `${header.join('\n')}\n${stringify(config)}`;
 }
 

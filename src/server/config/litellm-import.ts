@@ -4,10 +4,9 @@ import {
   type DeploymentRates,
   envReference,
   isObject,
-  retryCount,
-  secondsToMs,
   type UnmappedKey,
 } from './litellm-model-list.js';
+import { convertSettings, reportGeneral, reportGuardrails, reportIncludes } from './litellm-settings.js';
 
 /**
  * A LiteLLM proxy `config.yaml` as a Gatehouse configuration: what has an equivalent is converted,
@@ -78,12 +77,17 @@ function issueInFileTerms(issue: string, origins: readonly number[], entries: re
   const candidates = match[2] === undefined ? [] : (SOURCE_KEY[match[2]] ?? []);
   const key = candidates.find(written) ?? candidates[0];
   const path = key === undefined ? `model_list[${entry}]` : `model_list[${entry}].${key}`;
-  return `${path} (${match[0]} once converted)${issue.slice(match[0].length)}`;
+  // An address the entry reads from a variable Gatehouse reads too (AZURE_API_BASE) is missing from
+  // the environment, not from the file: name that variable, not only base_url.
+  const env = key?.startsWith('litellm_params.')
+    ? envReference(params[key.slice('litellm_params.'.length)])
+    : undefined;
+  const fromEnv =
+    match[2] === 'base_url' && env !== undefined
+      ? `; this entry reads its address from ${env}, which Gatehouse reads too: set ${env} in the environment Gatehouse starts in`
+      : '';
+  return `${path} (${match[0]} once converted)${issue.slice(match[0].length)}${fromEnv}`;
 }
-
-const FALLBACKS = ['fallbacks', 'context_window_fallbacks', 'content_policy_fallbacks', 'default_fallbacks'];
-const NO_CROSS_MODEL_FALLBACK =
-  'Gatehouse falls back only between deployments of the same model, never to another model';
 
 /** Whether a parsed file is a LiteLLM proxy config (it has at least one of LiteLLM's sections). */
 export function isLiteLlmConfig(raw: Json): boolean {
@@ -162,130 +166,11 @@ export function describeUnmapped(unmapped: readonly UnmappedKey[]): string[] {
   return unmapped.map(({ path, reason }) => `not mapped: ${path}: ${reason}`);
 }
 
-/** Reports each fallback rule of a `fallbacks`-style list, naming the models (never secrets). */
-function reportFallbacks(value: unknown, at: string, unmapped: UnmappedKey[]): void {
-  if (!Array.isArray(value)) {
-    unmapped.push({ path: at, reason: NO_CROSS_MODEL_FALLBACK });
-    return;
-  }
-  value.forEach((rule, index) => {
-    const entries = isObject(rule) ? Object.entries(rule) : [];
-    if (entries.length === 0) unmapped.push({ path: `${at}[${index}]`, reason: NO_CROSS_MODEL_FALLBACK });
-    for (const [model, targets] of entries) {
-      const names = Array.isArray(targets) ? targets.filter((t) => typeof t === 'string').join(', ') : '';
-      unmapped.push({ path: `${at}[${index}].${model}`, reason: `${NO_CROSS_MODEL_FALLBACK} (${names || '?'})` });
-    }
-  });
-}
-
-/** `router_settings.model_group_alias` as `llm.model_aliases` (values are a model name or `{model, hidden}`). */
-function convertAliases(value: unknown, at: string, unmapped: UnmappedKey[]): Record<string, string> {
-  const aliases: Record<string, string> = {};
-  if (!isObject(value)) {
-    unmapped.push({ path: at, reason: 'not a mapping' });
-    return aliases;
-  }
-  for (const [alias, target] of Object.entries(value)) {
-    // `gpt-4o: gpt-4o` does nothing in LiteLLM; as a Gatehouse alias it would point at itself and stop the start.
-    if (alias === (isObject(target) ? target.model : target))
-      unmapped.push({ path: `${at}.${alias}`, reason: 'names its own model: there is nothing to alias' });
-    else if (typeof target === 'string' && target !== '') aliases[alias] = target;
-    else if (isObject(target) && typeof target.model === 'string') {
-      aliases[alias] = target.model;
-      // Gatehouse never lists aliases in /v1/models, so `hidden: true` is what it does anyway.
-      if (target.hidden === false) unmapped.push({ path: `${at}.${alias}.hidden`, reason: 'aliases are not listed' });
-    } else unmapped.push({ path: `${at}.${alias}`, reason: 'neither a model name nor {model: ...}' });
-  }
-  return aliases;
-}
-
-/** The settings sections that shape the gateway: retries, the default timeout, aliases, routing. */
-function convertSettings(raw: Json, unmapped: UnmappedKey[]) {
-  const router = isObject(raw.router_settings) ? raw.router_settings : {};
-  const litellm = isObject(raw.litellm_settings) ? raw.litellm_settings : {};
-  let maxRetries: number | undefined;
-  let timeoutMs: number | undefined;
-  let aliases: Record<string, string> = {};
-  const cooldown: { cooldown_after_failures?: number; cooldown_ms?: number } = {};
-  const sections: Array<[string, Json]> = [
-    ['router_settings', router],
-    ['litellm_settings', litellm],
-  ];
-  for (const [section, values] of sections) {
-    for (const [key, value] of Object.entries(values)) {
-      const path = `${section}.${key}`;
-      if (key === 'num_retries') {
-        const count = retryCount(value);
-        if (count === undefined) unmapped.push({ path, reason: 'Gatehouse takes 0 to 10 retries' });
-        else if (maxRetries === undefined) maxRetries = count;
-        else if (count !== maxRetries)
-          unmapped.push({ path, reason: 'router_settings.num_retries is used instead (Gatehouse has one)' });
-      } else if ((section === 'router_settings' && key === 'timeout') || key === 'request_timeout') {
-        const ms = secondsToMs(value);
-        if (ms === undefined) unmapped.push({ path, reason: 'not a positive number of seconds' });
-        else if (timeoutMs === undefined) timeoutMs = ms;
-        else if (ms !== timeoutMs)
-          unmapped.push({ path, reason: 'router_settings.timeout is used instead (Gatehouse has one default)' });
-      } else if (section === 'router_settings' && COOLDOWN_KEYS.includes(key)) {
-        convertCooldown(key, value, path, cooldown, unmapped);
-      } else if (section === 'router_settings' && key === 'model_group_alias') {
-        aliases = convertAliases(value, path, unmapped);
-      } else if (section === 'router_settings' && key === 'routing_strategy' && value === 'simple-shuffle') {
-        // LiteLLM's default, weighted random order, is how Gatehouse orders deployments.
-      } else if (FALLBACKS.includes(key)) {
-        reportFallbacks(value, path, unmapped);
-      } else {
-        unmapped.push({ path, reason: 'no Gatehouse equivalent' });
-      }
-    }
-  }
-  return { maxRetries, timeoutMs, aliases, cooldown };
-}
-
-const COOLDOWN_KEYS = ['allowed_fails', 'cooldown_time', 'disable_cooldowns'];
-
-/**
- * LiteLLM's cooldown as Gatehouse's: `allowed_fails` failures are allowed and the next one starts a
- * cooldown (Gatehouse counts them in a row, LiteLLM within a minute), `cooldown_time` is in seconds,
- * `disable_cooldowns: true` is a cooldown of 0.
- */
-function convertCooldown(
-  key: string,
-  value: unknown,
-  path: string,
-  cooldown: { cooldown_after_failures?: number; cooldown_ms?: number },
-  unmapped: UnmappedKey[],
-): void {
-  if (key === 'allowed_fails') {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 100)
-      cooldown.cooldown_after_failures = value + 1;
-    else unmapped.push({ path, reason: 'Gatehouse takes 0 to 99 allowed failures' });
-  } else if (key === 'cooldown_time') {
-    if (typeof value === 'number' && value >= 0 && value <= 3600) cooldown.cooldown_ms ??= Math.round(value * 1000);
-    else unmapped.push({ path, reason: 'Gatehouse takes a cooldown of 0 to 3600 seconds' });
-  } else if (value === true) cooldown.cooldown_ms = 0;
-  else if (value !== false) unmapped.push({ path, reason: 'not true or false' });
-}
-
-/** `general_settings`: only a master key read from PROXY_MASTER_KEY means the same in Gatehouse. */
-function reportGeneral(raw: Json, unmapped: UnmappedKey[]): void {
-  if (!isObject(raw.general_settings)) return;
-  for (const [key, value] of Object.entries(raw.general_settings)) {
-    const path = `general_settings.${key}`;
-    if (key === 'master_key') {
-      if (envReference(value) === 'PROXY_MASTER_KEY') continue;
-      unmapped.push({
-        path,
-        reason: 'Gatehouse reads the master key from PROXY_MASTER_KEY (or generates one); set that variable',
-      });
-    } else unmapped.push({ path, reason: 'no Gatehouse equivalent' });
-  }
-}
-
 /** Converts a parsed LiteLLM proxy config; the caller has refused files that mix in Gatehouse keys. */
 export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const unmapped: UnmappedKey[] = [];
-  const settings = convertSettings(raw, unmapped);
+  const notes: string[] = [];
+  const settings = convertSettings(raw, unmapped, notes);
   const deployments: Json[] = [];
   const pricing: Record<string, unknown> = {};
   const models = Array.isArray(raw.model_list) ? raw.model_list : [];
@@ -321,7 +206,6 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
         reason: `prices differ from an earlier deployment of ${model}; Gatehouse prices per model`,
       });
   });
-  const notes: string[] = [];
   const limits = modelRateLimits(rated, unmapped, notes);
   reportGeneral(raw, unmapped);
   if (isObject(raw.environment_variables)) {
@@ -329,7 +213,9 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
       unmapped.push({ path: `environment_variables.${name}`, reason: 'set it in the environment Gatehouse starts in' });
   }
   for (const key of Object.keys(raw)) {
-    if (!LITELLM_SECTIONS.includes(key)) unmapped.push({ path: key, reason: 'no Gatehouse equivalent' });
+    if (key === 'include') reportIncludes(raw.include, unmapped);
+    else if (key === 'guardrails') reportGuardrails(raw.guardrails, unmapped);
+    else if (!LITELLM_SECTIONS.includes(key)) unmapped.push({ path: key, reason: 'no Gatehouse equivalent' });
     else if (key !== 'model_list' && !isObject(raw[key]) && raw[key] != null)
       unmapped.push({ path: key, reason: 'not a mapping' });
   }
@@ -353,6 +239,7 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
   const gateway: Json = settings.maxRetries === undefined ? {} : { max_retries: settings.maxRetries };
   Object.assign(gateway, settings.cooldown);
   if (Object.keys(gateway).length > 0) config.gateway = gateway;
+  if (settings.cache !== undefined) config.cache = settings.cache;
   return {
     config,
     unmapped,

@@ -77,6 +77,10 @@ const AZURE_V1_ADDRESS = /\/openai\/v1\/?$/;
 const ENV_PREFIX = 'os.environ/';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Why `stream_timeout` is not taken, wherever it is written: Gatehouse's one timeout also bounds whole answers. */
+export const STREAM_TIMEOUT =
+  "Gatehouse has one timeout per deployment, timeout_ms (from litellm_params.timeout): the longest wait for headers and the longest silence mid-stream, streamed or not; set timeout to bound streams' silences (it applies to whole answers too)";
+
 /** Whether a parsed YAML value is a mapping. */
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -273,6 +277,9 @@ export function convertModelEntry(
       case 'rpm':
       case 'tpm':
         takeRate(key, path, value);
+        break;
+      case 'stream_timeout':
+        report(path, STREAM_TIMEOUT);
         break;
       default:
         report(path, 'no Gatehouse equivalent');
