@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, waitForLogLine, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, waitForLogLine, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-log-left-0123456789abcdef';
@@ -39,12 +39,7 @@ describe('per-request log lines at debug', () => {
       PROXY_MASTER_KEY: MASTER,
       GATEHOUSE_LOG_LEVEL: 'debug',
     });
-    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    key = (await issueKey(server.gatewayUrl, MASTER, { scopes: ['chat'] })).key;
   });
   afterAll(async () => {
     server?.child.kill('SIGTERM');

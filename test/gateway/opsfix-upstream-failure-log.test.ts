@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, waitForLogLine, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, waitForLogLine, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-opsfix-log-0123456789';
@@ -49,12 +49,7 @@ describe('the log line of an upstream failure', () => {
   });
 
   it('names the model and the deployment, never the prompt or the key', async () => {
-    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'log', scopes: ['chat'] }),
-    });
-    const { key } = (await created.json()) as { key: string };
+    const { key } = await issueKey(server.gatewayUrl, MASTER, { name: 'log', scopes: ['chat'] });
     const client = new OpenAI({ baseURL: `${server.gatewayUrl}/v1`, apiKey: key, maxRetries: 0 });
     upstream.setNext({ status: 500 });
     await expect(

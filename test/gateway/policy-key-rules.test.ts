@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnHeadless } from '../support/headless-process.js';
+import { spawnHeadless, issueKey } from '../support/headless-process.js';
 
 const MASTER = 'gk-master-key-rules-0123456789abcdef';
 
@@ -28,12 +28,7 @@ describe('configuration rules for keys that do not exist', () => {
 
   it('are named in the log at start; rules for existing keys (by id, or by name for RAG) are not', async () => {
     const first = await start({});
-    const created = await fetch(`${first.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'support-bot' }),
-    });
-    const { id } = (await created.json()) as { id: string };
+    const { id } = await issueKey(first.gatewayUrl, MASTER, { name: 'support-bot' });
     await stop(first);
 
     const second = await start({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-responses-crash-0123456789';
@@ -39,12 +39,7 @@ describe('a kept Response cut by a crash', () => {
 
   it('is marked failed at the next start, with a reason', async () => {
     server = await start();
-    const issued = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['responses'] }),
-    });
-    const key = ((await issued.json()) as { key: string }).key;
+    const key = (await issueKey(server.gatewayUrl, MASTER, { scopes: ['responses'] })).key;
     const client = (url: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: key, maxRetries: 0 });
 
     upstream.setNext({ frameDelayMs: 300, reply: { text: 'one two three four five six seven eight nine ten' } });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-litellm-weights-0123456789';
@@ -42,12 +42,7 @@ describe('a LiteLLM config with a deployment of weight 0', () => {
   });
 
   it('leaves that deployment out, says so, and sends it nothing', async () => {
-    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'weights' }),
-    });
-    const { key } = (await created.json()) as { key: string };
+    const { key } = await issueKey(server.gatewayUrl, MASTER, { name: 'weights' });
     for (let i = 0; i < 40; i += 1) {
       const response = await fetch(`${server.gatewayUrl}/v1/chat/completions`, {
         method: 'POST',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
 const MASTER = 'gk-master-log-test-0123456789abcdef';
@@ -64,12 +64,7 @@ describe('upstream failures in the log', () => {
       PROXY_MASTER_KEY: MASTER,
       GATEHOUSE_LOG_LEVEL: 'info',
     });
-    const created = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-    });
-    key = ((await created.json()) as { key: string }).key;
+    key = (await issueKey(server.gatewayUrl, MASTER, { scopes: ['chat'] })).key;
   });
   afterAll(async () => {
     server?.child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { spawnHeadless, type HeadlessProcess, issueKey } from '../support/headless-process.js';
 import { TEST_MASTER_KEY } from '../support/temp-servers.js';
 import { startOpenAIUpstream, type OpenAIUpstream } from '../support/upstreams/index.js';
 
@@ -40,12 +40,7 @@ async function streamRunning(
     PROXY_MASTER_KEY: TEST_MASTER_KEY,
   });
   cleanups.push(() => server.child.kill('SIGKILL'));
-  const issued = await fetch(`${server.gatewayUrl}/internal/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'slow-reader' }),
-  });
-  const { key } = (await issued.json()) as { key: string };
+  const { key } = await issueKey(server.gatewayUrl, TEST_MASTER_KEY, { name: 'slow-reader' });
   const response = await fetch(`${server.gatewayUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
 import { readTlsFiles } from '../../src/server/config/tls-files.js';
 import { configRefusal } from '../support/config-files.js';
-import { failedStart, spawnHeadless, waitForLogLine, type HeadlessProcess } from '../support/headless-process.js';
+import {
+  failedStart,
+  issueKey,
+  spawnHeadless,
+  waitForLogLine,
+  type HeadlessProcess,
+} from '../support/headless-process.js';
 import { selfSignedCertificate } from '../support/tls-certificate.js';
 
 const MASTER_KEY = 'tls-test-master-key-0001';
@@ -69,14 +75,9 @@ describe('server.tls', () => {
   });
 
   it('answers the OpenAI SDK of a client that trusts the certificate', async () => {
-    const issued = await fetch(`${gatewayUrl}/internal/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ scopes: ['chat'] }),
-      dispatcher: trusting,
-    } as unknown as RequestInit);
+    const { key } = await issueKey(gatewayUrl, MASTER_KEY, { scopes: ['chat'] }, { dispatcher: trusting });
     const client = new OpenAI({
-      apiKey: ((await issued.json()) as { key: string }).key,
+      apiKey: key,
       baseURL: `${gatewayUrl}/v1`,
       fetchOptions: { dispatcher: trusting } as never,
     });

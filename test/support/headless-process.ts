@@ -90,3 +90,20 @@ export async function waitForLogLine(
   }
   throw new Error(`no such log line in:\n${server.output()}`);
 }
+
+/** A key issued by the server's admin API (`POST /internal/api-keys` with `body`), as a user would. */
+export async function issueKey(
+  gatewayUrl: string,
+  masterKey: string,
+  body: Record<string, unknown> = {},
+  init: Record<string, unknown> = {},
+): Promise<{ id: string; key: string }> {
+  const issued = await fetch(`${gatewayUrl}/internal/api-keys`, {
+    ...init,
+    method: 'POST',
+    headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (issued.status !== 201) throw new Error(`issuing a key answered ${issued.status}: ${await issued.text()}`);
+  return (await issued.json()) as { id: string; key: string };
+}
