@@ -717,7 +717,7 @@ const auditActionFilter = queryFilter.transform((sent, ctx): readonly string[] =
   if (matched.length === 0)
     ctx.addIssue({
       code: 'custom',
-      message: `unknown action '${sent.slice(0, 100)}'; known: ${AUDIT_ACTIONS.join(', ')}, or a prefix such as api_key.*`,
+      message: `must be an audit action (${AUDIT_ACTIONS.join(', ')}) or a prefix of them such as api_key.*, got '${sent.slice(0, 100)}'`,
     });
   return matched;
 });
