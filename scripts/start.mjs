@@ -2,7 +2,7 @@
 // starts the headless server (UI at the printed address). Electron's binary is optional: it
 // cannot be downloaded on every machine, and the headless server needs none of it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureElectronBinary, foreground, launchDesktop } from './launch.mjs';
@@ -92,6 +92,9 @@ function start(configFile) {
     console.error('gatehouse: the build failed; see the messages above');
     process.exit(1);
   }
+  // Said first: the lines that follow (the UI's address, "ui not built") would not say why.
+  if (!build && !existsSync(join(root, 'out', 'renderer', 'index.html')))
+    console.log('gatehouse: --no-build skipped the build, and there is no earlier one: run npm start without it');
 
   if (process.env.GATEHOUSE_HEADLESS) return headless('GATEHOUSE_HEADLESS is set');
   if (!hasDisplay()) return headless('there is no display');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/schema.js';
@@ -93,6 +93,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
   }
   const tls = tlsCredentials(config);
   const scheme = tls ? 'https' : 'http';
+  const createdFolder = firstMissingFolder(dataDir);
   try {
     // The folder holds the database (provider keys in it) and the secrets: its owner's only.
     makePrivateDir(dataDir);
@@ -110,6 +111,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
     database = openDatabase(databaseFile, options.migrationsDir);
   } catch (error) {
     hold?.release();
+    removeFolderMadeBy(createdFolder);
     throw dataFolderProblem(error, dataDir, databaseFile);
   }
   const folderHold = hold;
@@ -171,6 +173,7 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       database.close();
     } finally {
       folderHold.release();
+      removeFolderMadeBy(createdFolder);
     }
     throw error;
   }
@@ -220,4 +223,28 @@ function tlsCredentials(config: Config): TlsCredentials | undefined {
   const reading = readTlsFiles(config.server.tls);
   if ('problems' in reading) throw invalidConfiguration(reading.problems);
   return reading.credentials;
+}
+
+/** The outermost folder of `dir` that does not exist yet (`dir` itself when only it is missing), or undefined. */
+function firstMissingFolder(dir: string): string | undefined {
+  let missing: string | undefined;
+  for (let folder = dir; !existsSync(folder); folder = dirname(folder)) {
+    missing = folder;
+    if (dirname(folder) === folder) break;
+  }
+  return missing;
+}
+
+/**
+ * Removes the folders a failed start made (a port in use, a refused configuration): a new, migrated
+ * database and generated keys in a folder nobody chose to keep would be mistaken for a server's data
+ * later. A folder that existed before the start is never touched.
+ */
+function removeFolderMadeBy(created: string | undefined): void {
+  if (created === undefined) return;
+  try {
+    rmSync(created, { recursive: true, force: true });
+  } catch {
+    // Left behind rather than hiding why the start failed, which the caller is about to report.
+  }
 }

@@ -20,7 +20,7 @@ describe('PROXY_MASTER_KEY', () => {
     const failure = await failedStart({ GATEHOUSE_DATA_DIR: dataDir, PROXY_MASTER_KEY: 'admin' });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toBe(
-      'gatehouse: invalid configuration in defaults and environment:\n' +
+      'gatehouse: invalid environment:\n' +
         '  PROXY_MASTER_KEY: holds 5 characters; the master key needs at least 16, guessable otherwise (or leave it unset: Gatehouse then generates one in its data folder)\n',
     );
     expect(existsSync(dataDir)).toBe(false);

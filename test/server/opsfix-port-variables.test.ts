@@ -25,7 +25,7 @@ describe('port variables that are no port numbers', () => {
       ['--check'],
     );
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain('invalid configuration in defaults and environment:\n');
+    expect(failure?.stderr).toContain('invalid environment:\n');
     expect(failure?.stderr).toContain('  GATEWAY_PORT must be a port number from 0 to 65535, got "abc"\n');
     expect(failure?.stderr).toContain('  STORE_PORT must be a port number from 0 to 65535, got "xyz"\n');
     expect(failure?.stderr).toContain('GATEHOUSE_LOG_LEVEL (server.log_level)');

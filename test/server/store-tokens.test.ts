@@ -20,7 +20,7 @@ describe('store tokens from the environment', () => {
     const failure = await failedStart({ GATEHOUSE_DATA_DIR: tempDir(), STORE_TOKEN: 'abc' });
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toBe(
-      'gatehouse: invalid configuration in defaults and environment:\n' +
+      'gatehouse: invalid environment:\n' +
         '  STORE_TOKEN: holds 3 characters; a store token needs at least 16, guessable otherwise\n',
     );
   });

@@ -27,7 +27,7 @@ export function resolveDataDir(
   value: string,
   base: string,
   home: string = homedir(),
-): { readonly path: string } | { readonly problem: string } {
+): { readonly path: string } | { readonly problem: string; readonly names?: 'variable' } {
   // The home folder itself would be the data folder: its database, keys and lock among the user's files.
   if (value === '~' || value === '~/')
     return { problem: `'${value}' is your home folder itself: name a folder in it, such as ~/.gatehouse` };
@@ -35,7 +35,8 @@ export function resolveDataDir(
   // No shell reads the file: `$HOME/x` would be a folder named `$HOME` beside it.
   if (/\$(\{?[A-Za-z_])/.test(value))
     return {
-      problem: `'${value}': variables are not expanded here; write the path (~/ is your home folder), or set GATEHOUSE_DATA_DIR`,
+      problem: `'${value}': variables are not expanded here; write the path (~/ is your home folder)`,
+      names: 'variable',
     };
   if (value.startsWith('~'))
     return { problem: `'${value}': only ~ (your own home folder) is understood; write the full path` };

@@ -23,6 +23,7 @@ import {
 } from './litellm-import.js';
 import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 import { readTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
+import { logFormatProblem } from '../http/logger.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -42,8 +43,22 @@ export class ConfigError extends Error {
  * file names it by calling this again with the error's issues.
  */
 export function invalidConfiguration(issues: readonly string[], source?: string): ConfigError {
-  const where = source === undefined ? '' : ` in ${source}`;
-  return new ConfigError(`invalid configuration${where}:\n${issues.map((issue) => `  ${issue}`).join('\n')}`, issues);
+  return new ConfigError(`${heading(issues, source)}:\n${issues.map((issue) => `  ${issue}`).join('\n')}`, issues);
+}
+
+/** An issue that names an environment variable first (`GATEWAY_PORT must be ...`, `STORE_TOKEN: ...`). */
+const fromEnvironment = (issue: string): boolean => /^[A-Z][A-Z0-9_]+[ :]/.test(issue);
+/** An issue about a file of the data folder or elsewhere, named by its full path. */
+const aboutAFile = (issue: string): boolean => /^(\/|[A-Za-z]:[\\/])/.test(issue);
+
+/**
+ * The line above the issues: the file is named only when one of them is in it; problems that are all
+ * the environment's, or the data folder's, would send the reader to look for them in a file that is fine.
+ */
+function heading(issues: readonly string[], source: string | undefined): string {
+  if (issues.length > 0 && issues.every(fromEnvironment)) return 'invalid environment';
+  if (issues.length > 0 && issues.every((issue) => fromEnvironment(issue) || aboutAFile(issue))) return 'cannot start';
+  return `invalid configuration${source === undefined ? '' : ` in ${source}`}`;
 }
 
 /** The camelCase spellings accepted in the `llm` section, mapped to their canonical snake_case keys. */
@@ -193,7 +208,13 @@ function dataDirOf(
   const resolved = resolveDataDir(value, fromFile ? dirname(resolve(options.file!)) : (options.cwd ?? process.cwd()));
   if ('path' in resolved) return resolved.path;
   const key = options.env.GATEHOUSE_DATA_DIR ? 'GATEHOUSE_DATA_DIR (server.data_dir)' : 'server.data_dir';
-  throw invalidConfiguration([`${key}: ${resolved.problem}`], options.source);
+  // A file cannot name a variable, but GATEHOUSE_DATA_DIR set in a shell is expanded there; a value
+  // that came from the variable already was not.
+  const problem =
+    resolved.names === 'variable' && !options.env.GATEHOUSE_DATA_DIR
+      ? `${resolved.problem}, or set GATEHOUSE_DATA_DIR`
+      : resolved.problem;
+  throw invalidConfiguration([`${key}: ${problem}`], options.source);
 }
 
 /**
@@ -316,6 +337,9 @@ function applyEnv(raw: Json, env: NodeJS.ProcessEnv): { readonly raw: Json; read
     if (problem !== undefined) problems.push(problem);
     if (port !== undefined) server[key] = port;
   }
+  // Read by the logger, which has no configuration to refuse from.
+  const logFormat = logFormatProblem(env);
+  if (logFormat !== undefined) problems.push(logFormat);
   if (env.GATEHOUSE_HOST) server.host = env.GATEHOUSE_HOST;
   if (env.GATEHOUSE_DATA_DIR) server.data_dir = env.GATEHOUSE_DATA_DIR;
   if (env.GATEHOUSE_LOG_LEVEL) server.log_level = env.GATEHOUSE_LOG_LEVEL;

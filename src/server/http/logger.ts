@@ -36,9 +36,99 @@ function loggerOptions(level: string, name: string): pino.LoggerOptions {
 /** The field naming the request on every line it logs, Fastify's own lines and requestLog's alike. */
 export const REQUEST_ID_LOG_LABEL = 'requestId';
 
-/** A server's logger at the given level, or none when the level is `silent`. */
-export function serverLogger(level: string, name: string): FastifyBaseLogger | undefined {
-  return level === 'silent' ? undefined : pino(loggerOptions(level, name));
+/** How log lines are written: pino's JSON, or one readable line each for a person at a terminal. */
+export type LogFormat = 'json' | 'text';
+
+/** The variable that chooses the format whatever the output is (`json` for a collector reading a terminal's capture). */
+export const LOG_FORMAT_VARIABLE = 'GATEHOUSE_LOG_FORMAT';
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'text'];
+
+/** What is wrong with `GATEHOUSE_LOG_FORMAT`, when it is set to something else than a format. */
+export function logFormatProblem(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env[LOG_FORMAT_VARIABLE];
+  if (!value || (LOG_FORMATS as readonly string[]).includes(value)) return undefined;
+  return `${LOG_FORMAT_VARIABLE} must be json or text (or unset: text at a terminal, json otherwise), got "${value}"`;
+}
+
+/**
+ * The format for an output: as `GATEHOUSE_LOG_FORMAT` says, else text at a terminal and JSON when the
+ * output is piped or redirected, where a log collector expects one JSON object a line.
+ */
+export function logFormat(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): LogFormat {
+  const chosen = env[LOG_FORMAT_VARIABLE];
+  if (chosen === 'json' || chosen === 'text') return chosen;
+  return isTTY === true ? 'text' : 'json';
+}
+
+const LEVEL_LABELS: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/** The fields every line has, shown in the line's head or left out (pid and hostname say nothing at a terminal). */
+const HEAD_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
+
+/** `key=value`, quoted as JSON when the value would not read as one word. */
+function field(key: string, value: unknown): string {
+  if (typeof value !== 'string') return `${key}=${JSON.stringify(value)}`;
+  return `${key}=${/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`;
+}
+
+/**
+ * One of pino's JSON lines (already redacted) as `WARN  09:01:47 gateway: message key=value ...`, with an
+ * error's stack on the lines below it; a line that is not pino's JSON as it is.
+ */
+export function formatLogLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const level = LEVEL_LABELS[entry.level as number] ?? String(entry.level);
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toTimeString().slice(0, 8) : '';
+  const name = typeof entry.name === 'string' ? `${entry.name}: ` : '';
+  const parts = [`${level.padEnd(5)} ${time} ${name}${String(entry.msg ?? '')}`];
+  let stack = '';
+  for (const [key, value] of Object.entries(entry)) {
+    if (HEAD_FIELDS.has(key)) continue;
+    const error =
+      key === 'err' && typeof value === 'object' && value !== null ? (value as { stack?: unknown }) : undefined;
+    if (typeof error?.stack === 'string') stack = `\n${error.stack.replace(/^/gm, '    ')}`;
+    else parts.push(field(key, value));
+  }
+  return `${parts.join(' ')}${stack}\n`;
+}
+
+/**
+ * A synchronous destination writing each line as formatLogLine does: in the process, unlike
+ * pino-pretty's transport, so no worker thread is started and the lines keep their order with the
+ * start's own output.
+ */
+export function textLogDestination(
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): pino.DestinationStream {
+  return { write: (line: string) => write(formatLogLine(line)) };
+}
+
+/** pino's destination for this process's stdout: its own (JSON) unless the format is text. */
+function defaultDestination(): pino.DestinationStream | undefined {
+  return logFormat(process.stdout.isTTY, process.env) === 'text' ? textLogDestination() : undefined;
+}
+
+/** A server's logger at the given level, or none when the level is `silent`; written to stdout unless `destination` is given. */
+export function serverLogger(
+  level: string,
+  name: string,
+  destination: pino.DestinationStream | undefined = defaultDestination(),
+): FastifyBaseLogger | undefined {
+  if (level === 'silent') return undefined;
+  const options = loggerOptions(level, name);
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 /**

@@ -10,7 +10,8 @@ const unusable = (token: string): string | undefined => bearerSecretProblem('a s
 /**
  * Tokens configured twice, named by where each comes from (never the value): a request is
  * authenticated as the first grant holding its token, so the later one's verbs and namespaces would
- * silently never apply, and a restricted entry would shadow STORE_TOKEN's full access.
+ * silently never apply, and a restricted entry would shadow STORE_TOKEN's full access. A token that is
+ * also the master key is refused too.
  */
 function sharedTokens(config: Config, env: NodeJS.ProcessEnv): string[] {
   const sources: Array<readonly [where: string, token: string | undefined]> = config.store.auth.tokens.map(
@@ -24,6 +25,13 @@ function sharedTokens(config: Config, env: NodeJS.ProcessEnv): string[] {
   const problems: string[] = [];
   for (const [where, token] of sources) {
     if (!token) continue;
+    // Store tokens are handed to agents and tools; this one would also open the admin API (/internal/*).
+    if (token === env.PROXY_MASTER_KEY) {
+      problems.push(
+        `${where}: the same value as PROXY_MASTER_KEY, so whoever is given this store token also holds the master key, which opens the gateway's admin API (/internal/*); give the store its own token`,
+      );
+      continue;
+    }
     const earlier = first.get(token);
     if (earlier === undefined) first.set(token, where);
     else
