@@ -171,6 +171,9 @@ export class RagIndex {
    * keeps that document out of the new collection.
    */
   private readonly generations = new Map<string, number>();
+  /** Deletions of documents set aside, running in the background (see deleteInBackground). */
+  private readonly deletions = new Set<Promise<void>>();
+  private closed = false;
   readonly repository: RagRepository;
   private readonly embedder: RagEmbedder;
   private readonly backfill: VectorBackfill;
@@ -260,10 +263,47 @@ export class RagIndex {
     return this.get(name);
   }
 
+  /** Deletes a collection: gone for readers, and its name free, at once; its chunks are deleted in the background. */
   delete(name: string): void {
-    if (!this.repository.deleteCollection(name))
+    const mark = setAsideMark('deleted');
+    if (!this.repository.deleteCollection(name, mark, this.now()))
       throw new GatewayError('not_found', `RAG collection ${name} does not exist`);
     this.nextGeneration(name);
+    this.deleteInBackground(mark);
+  }
+
+  /**
+   * Deletes documents by id: gone for readers at once, their chunks deleted in the background. How
+   * many of them the collection held.
+   */
+  deleteDocuments(collection: string, ids: readonly string[]): number {
+    if (ids.length === 0) return 0;
+    const mark = setAsideMark('deleted');
+    const deleted = this.repository.setAsideDocuments(collection, ids, mark, this.now());
+    if (deleted > 0) this.deleteInBackground(mark);
+    return deleted;
+  }
+
+  /**
+   * Deletes documents set aside under `mark`, CHUNKS_PER_WRITE chunks a turn of the event loop (each is
+   * taken out of the full-text index too): the caller answers first. Stops when the index closes; the
+   * next start deletes what is left (see RagRepository.discardLeftovers).
+   */
+  private deleteInBackground(mark: string): void {
+    const run = async (): Promise<void> => {
+      do await eventLoopTurns.next();
+      while (!this.closed && this.repository.deleteSetAsideSlice(mark, CHUNKS_PER_WRITE));
+    };
+    const deletion = run()
+      .catch((error: unknown) => this.log('RAG: could not delete the chunks of deleted documents', error))
+      .finally(() => this.deletions.delete(deletion));
+    this.deletions.add(deletion);
+  }
+
+  /** Stops the deletions under way after their current slice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.deletions.size > 0) await Promise.allSettled([...this.deletions]);
   }
 
   private nextGeneration(name: string): void {
@@ -311,7 +351,7 @@ export class RagIndex {
   /** Deletes an ingested document. */
   deleteDocument(name: string, id: string): void {
     this.row(name);
-    if (this.repository.deleteDocuments(name, [id]) === 0)
+    if (this.deleteDocuments(name, [id]) === 0)
       throw new GatewayError('not_found', `document ${id} is not in RAG collection ${name}`);
   }
 

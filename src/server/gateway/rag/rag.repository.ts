@@ -80,14 +80,15 @@ export interface NewChunk {
 
 /**
  * The start of the `collection` value of chunks set aside: the new chunks of a document being written,
- * before they replace its old ones, and the old ones, once replaced, until they are deleted. No
+ * before they replace its old ones, and the old ones, once replaced, until they are deleted. Documents
+ * being deleted, with their chunks, are set aside under a hidden collection row of such a name. No
  * collection name holds `~` or `:`, and `~` sorts after every character one may hold, so every query
  * by collection passes them over, and the leftovers of a stopped process are one range of its index.
  */
 const SET_ASIDE_PREFIX = '~';
 
 /** A new `collection` value for chunks set aside (see SET_ASIDE_PREFIX). */
-export function setAsideMark(what: 'staged' | 'replaced'): string {
+export function setAsideMark(what: 'staged' | 'replaced' | 'deleted'): string {
   return `${SET_ASIDE_PREFIX}${what}:${randomUUID()}`;
 }
 
@@ -138,7 +139,7 @@ export class RagRepository {
           (SELECT count(*) FROM rag_documents d WHERE d.collection = c.name) AS documents,
           (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name) AS chunks,
           (SELECT count(*) FROM rag_chunks k WHERE k.collection = c.name AND k.embedding IS NOT NULL) AS embeddedChunks
-         FROM rag_collections c ORDER BY c.name`,
+         FROM rag_collections c WHERE c.name < '${SET_ASIDE_PREFIX}' ORDER BY c.name`,
     ).all() as Array<CollectionStats & { access: string; skippedDocuments: string }>;
     return rows.map(parseCollection);
   }
@@ -206,10 +207,30 @@ export class RagRepository {
     );
   }
 
-  /** Deletes a collection; its documents and chunks (and their index entries) go with it. */
-  deleteCollection(name: string): boolean {
+  /**
+   * Deletes a collection at once for every reader, its name free again, but sets its documents and
+   * chunks aside under `mark` (see setAsideDocuments) rather than delete them: deleting thousands of
+   * chunks (each taken out of the full-text index) in one statement would stall every request for
+   * seconds. Only the chunks' `collection` changes, which the full-text index does not hold.
+   */
+  deleteCollection(name: string, mark: string, now: number): boolean {
     this.chunksChanged(name);
-    return this.stmt('DELETE FROM rag_collections WHERE name = ?').run(name).changes > 0;
+    return this.sqlite.transaction(() => {
+      if (this.collection(name) === undefined) return false;
+      this.insertSetAsideCollection(mark, now);
+      this.stmt('UPDATE rag_chunks SET collection = ? WHERE collection = ?').run(mark, name);
+      this.stmt('UPDATE rag_documents SET collection = ? WHERE collection = ?').run(mark, name);
+      this.stmt('DELETE FROM rag_collections WHERE name = ?').run(name);
+      return true;
+    })();
+  }
+
+  /** The hidden collection row that documents being deleted are moved under (see SET_ASIDE_PREFIX). */
+  private insertSetAsideCollection(mark: string, now: number): void {
+    this.stmt(
+      `INSERT INTO rag_collections (name, description, access, source_namespace, source_branch, source_revision, created_at, updated_at)
+         VALUES (?, '', '{"keys":[],"users":[],"teams":[]}', NULL, NULL, 0, ?, ?)`,
+    ).run(mark, now, now);
   }
 
   /**
@@ -390,12 +411,14 @@ export class RagRepository {
   }
 
   /**
-   * Deletes what a process stopped in the middle of writing a document left: chunks set aside, and
-   * new documents that never got their chunks (see documentToStage).
+   * Deletes what a process stopped in the middle of writing or deleting documents left: chunks and
+   * documents set aside, and new documents that never got their chunks (see documentToStage).
    */
   discardLeftovers(): void {
     this.sqlite.transaction(() => {
       this.stmt(`DELETE FROM rag_chunks WHERE collection >= '${SET_ASIDE_PREFIX}'`).run();
+      // Documents being deleted: their chunks went with the line above.
+      this.stmt(`DELETE FROM rag_collections WHERE name >= '${SET_ASIDE_PREFIX}'`).run();
       this.stmt(
         `DELETE FROM rag_documents WHERE content_hash = '' AND NOT EXISTS (SELECT 1 FROM rag_chunks k WHERE k.document_id = rag_documents.id)`,
       ).run();
@@ -409,11 +432,40 @@ export class RagRepository {
     ).run(id, id);
   }
 
-  /** Deletes documents by id (their chunks and index entries go with them). */
-  deleteDocuments(collection: string, ids: readonly string[]): number {
+  /**
+   * Takes documents by id out of a collection for every reader, with their chunks, in one transaction:
+   * they are moved under a hidden collection row named `mark`, to be deleted in slices (see
+   * deleteSetAsideSlice). How many it took (0: none, and no row is left under `mark`).
+   */
+  setAsideDocuments(collection: string, ids: readonly string[], mark: string, now: number): number {
     this.chunksChanged(collection);
-    const remove = this.stmt('DELETE FROM rag_documents WHERE collection = ? AND id = ?');
-    return this.sqlite.transaction(() => ids.reduce((sum, id) => sum + remove.run(collection, id).changes, 0))();
+    const moveChunks = this.stmt('UPDATE rag_chunks SET collection = ? WHERE document_id = ? AND collection = ?');
+    const moveDocument = this.stmt('UPDATE rag_documents SET collection = ? WHERE id = ? AND collection = ?');
+    return this.sqlite.transaction(() => {
+      this.insertSetAsideCollection(mark, now);
+      let moved = 0;
+      for (const id of ids) {
+        moveChunks.run(mark, id, collection);
+        moved += moveDocument.run(mark, id, collection).changes;
+      }
+      if (moved === 0) this.stmt('DELETE FROM rag_collections WHERE name = ?').run(mark);
+      return moved;
+    })();
+  }
+
+  /**
+   * Deletes up to `limit` chunks of the documents set aside under `mark` (any chunk of theirs, staged
+   * ones included), then, once none is left, the documents and their hidden collection row. Whether
+   * anything is left.
+   */
+  deleteSetAsideSlice(mark: string, limit: number): boolean {
+    const deleted = this.stmt(
+      `DELETE FROM rag_chunks WHERE id IN (SELECT k.id FROM rag_documents d JOIN rag_chunks k ON k.document_id = d.id
+         WHERE d.collection = ? LIMIT ?)`,
+    ).run(mark, limit).changes;
+    if (deleted > 0) return true;
+    this.stmt('DELETE FROM rag_collections WHERE name = ?').run(mark);
+    return false;
   }
 
   /**

@@ -118,9 +118,13 @@ export class RagService {
     return this.repository.indexReady();
   }
 
-  /** Stops following the store: embedding calls under way are cancelled, syncs end where they are. */
-  close(): Promise<void> {
+  /**
+   * Stops following the store: embedding calls under way are cancelled, syncs end where they are, and
+   * so do deletions of chunks (the next start finishes them).
+   */
+  async close(): Promise<void> {
     this.backfill.close();
-    return this.follower.close();
+    await this.follower.close();
+    await this.index.close();
   }
 }

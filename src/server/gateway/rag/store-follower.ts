@@ -189,7 +189,7 @@ export class StoreFollower {
     }
     const current = stillFollowing();
     if (current === undefined) return result;
-    result.removed = this.index.repository.deleteDocuments(
+    result.removed = this.index.deleteDocuments(
       name,
       [...existing.values()].map((doc) => doc.id),
     );
