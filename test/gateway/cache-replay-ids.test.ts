@@ -47,9 +47,9 @@ describe('cache replays: fresh ids by their paths, content untouched', () => {
       id: 'container_011CPR5CNjB747bTd36fQLFk',
       expires_at: '2030-01-01T00:00:00Z',
     });
-    expect(second.data.id).toMatch(/^msg_[A-Za-z0-9]{10}$/);
+    expect(second.data.id).toMatch(/^msg_[A-Za-z0-9]{24}$/);
     expect(second.data.id).not.toBe(first.data.id);
-    expect(call.id).toMatch(/^toolu_[A-Za-z0-9]{8}$/);
+    expect(call.id).toMatch(/^toolu_[A-Za-z0-9]{24}$/);
     expect(call.id).not.toBe('toolu_01XyZabc');
   });
 
@@ -186,7 +186,7 @@ describe('cache replays: fresh ids by their paths, content untouched', () => {
     expect(second.data.id).toMatch(/^chatcmpl-[A-Za-z0-9]{16}$/);
     expect(second.data.id).not.toBe(first.data.id);
     const call = second.data.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
-    expect(call.id).toMatch(/^call_[A-Za-z0-9]{8}$/);
+    expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(call.id).not.toBe('call_pretty01');
     expect(call.function.arguments).toBe(args);
     expect(second.data.created).toBeGreaterThanOrEqual(before);
@@ -234,7 +234,7 @@ describe('cache replays: fresh ids by their paths, content untouched', () => {
     expect(gateway.raw.requests).toBe(1);
     expect(second.text).toBe('{"id":"order_12345"}');
     expect(second.ids.size).toBe(1);
-    expect([...second.ids][0]).toMatch(/^chatcmpl-(?!stream01$)[A-Za-z0-9]{8}$/);
+    expect([...second.ids][0]).toMatch(/^chatcmpl-[A-Za-z0-9]{24}$/);
     expect(second.created.size).toBe(1);
     expect([...second.created][0]).toBeGreaterThanOrEqual(before);
   });
@@ -269,7 +269,7 @@ describe('cache replays: fresh ids by their paths, content untouched', () => {
     const [one, two] = [first.output[0], second.output[0]] as OpenAI.Responses.ResponseFunctionToolCall[];
     expect(second.id).toMatch(/^resp_(?!json0123$)/);
     expect(two!.id).toMatch(/^fc_(?!json0123$)/);
-    expect(two!.call_id).toMatch(/^call_(?!json0123$)[A-Za-z0-9]{8}$/);
+    expect(two!.call_id).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(two!.arguments).toBe(one!.arguments);
     expect(second.created_at).toBeGreaterThanOrEqual(before);
   });
@@ -342,7 +342,8 @@ describe('cache replays: fresh ids by their paths, content untouched', () => {
     ] as const) {
       expect(ids.size).toBe(1);
       expect([...ids][0]).not.toBe(old);
-      expect([...ids][0]).toHaveLength(old.length);
+      // Too short to draw afresh at its length: the prefix, then 24 new characters.
+      expect([...ids][0]).toMatch(new RegExp(`^${old.split('_')[0]}_[A-Za-z0-9]{24}$`));
     }
     expect(second.createdAt).toBeGreaterThanOrEqual(before);
   });

@@ -39,18 +39,31 @@ export class CollapsedRequests {
 
   /**
    * The leader's answer for `key`, once it has one (undefined when it failed, was not kept, timed out,
-   * or this request's client left first); undefined at once when no request leads.
+   * this request's client left first, or its deadline passed); undefined at once when no request leads.
+   * `endsAt` (by `performance.now()`, Infinity for none) is read only when the request waits.
    */
-  waitFor(key: string, signal: ClientWatch): Promise<CachedAnswer | undefined> | undefined {
+  waitFor(key: string, signal: ClientWatch, endsAt: () => number): Promise<CachedAnswer | undefined> | undefined {
     const leader = this.#leaders.get(key);
     if (leader === undefined) return undefined;
+    const until = endsAt();
     return new Promise((resolve) => {
-      const left = (): void => resolve(undefined);
-      signal.once('abort', left);
-      void leader.settled.then((answer) => {
+      let timer: NodeJS.Timeout | undefined;
+      const end = (answer: CachedAnswer | undefined): void => {
+        clearTimeout(timer);
         signal.off('abort', left);
         resolve(answer);
-      });
+      };
+      const left = (): void => end(undefined);
+      // Set again until the deadline has passed: Node fires a timer set late in a busy turn early, and
+      // the route stage must find no time left, or it would still call the provider.
+      const watch = (): void => {
+        const leftMs = until - performance.now();
+        if (leftMs <= 0) end(undefined);
+        else timer = setTimeout(watch, Math.ceil(leftMs));
+      };
+      signal.once('abort', left);
+      if (until !== Infinity) watch();
+      void leader.settled.then(end);
     });
   }
 }

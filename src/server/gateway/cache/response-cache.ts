@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
+import { deadlineEndsAt } from '../pipeline/stages/route-deployment.js';
 import { cacheKey } from './cache-key.js';
 import { CACHED_ENDPOINTS, CachePolicy } from './cache-policy.js';
 import { CollapsedRequests } from './collapsed-requests.js';
@@ -134,7 +135,8 @@ export class ResponseCache {
    * The request's headers only narrow what its settings allow: `no-cache` (`x-gatehouse-cache:
    * refresh`) skips the lookup but refreshes the entry, `no-store` (`off`) does neither, `max-age`
    * lowers the age accepted and `x-gatehouse-cache-ttl` the time the answer is kept. A whole answer
-   * that misses while an identical request is being answered waits for that answer.
+   * that misses while an identical request is being answered waits for that answer, at most until
+   * its own deadline.
    */
   readonly lookup = (ctx: RequestContext): ProviderAnswer | undefined | Promise<ProviderAnswer | undefined> => {
     const request = CACHED_ENDPOINTS.has(ctx.endpoint) ? requestCacheControl(ctx.headers) : DEFAULT_CACHE_CONTROL;
@@ -170,7 +172,8 @@ export class ResponseCache {
       this.metrics.cacheMisses.inc();
       return undefined;
     }
-    const waiting = this.#collapsed.waitFor(key, ctx.signal);
+    // A wait ends with the request's deadline too: the route stage then answers the deadline's miss.
+    const waiting = this.#collapsed.waitFor(key, ctx.signal, () => deadlineEndsAt(ctx));
     if (waiting === undefined) {
       this.metrics.cacheMisses.inc();
       this.#leadFor(ctx, key, ttlMs);

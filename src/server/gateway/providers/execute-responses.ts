@@ -39,7 +39,7 @@ import { redact } from './http-client.js';
 import { asRequestFault, UpstreamError } from './upstream-error.js';
 import { resolveProvider } from './registry.js';
 import { startStream, tapUsage } from './stream-result.js';
-import type { CallContext, CancelSignal, NativeResult } from './types.js';
+import type { CallContext, CancelSignal, NativeResult, UpstreamReport } from './types.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
 
 /**
@@ -55,8 +55,21 @@ function asLeft(response: Record<string, unknown>, signal: CancelSignal): Record
   return cancelledResponse(response);
 }
 
+/**
+ * Where a Responses call reports its answer, and counts a call it makes besides the route stage's
+ * (the request's context is one).
+ */
+export interface ResponsesReport extends UpstreamReport {
+  attempts: number;
+}
+
 /** Arguments of one Responses call. */
 export interface ExecuteResponsesArgs extends AttemptArgs {
+  /**
+   * Receives the provider's request id, and counts a kept conversation's turn sent once more without
+   * its ids: `x-gateway-attempts` and the traffic record count every upstream call.
+   */
+  readonly report?: ResponsesReport;
   /** The validated request: model already canonical, max_output_tokens already capped. */
   readonly body: ResponsesBody;
   /**
@@ -152,6 +165,7 @@ async function nativeResponses(
     ids,
     (sent) => send(nativeResponsesBody(args.body, context.upstreamModel, sent), context),
     args.signal,
+    args.report,
   );
   if (result.kind === 'json') {
     const relayed = relayResponsesJson(result, shownAs);
@@ -184,6 +198,7 @@ async function sendKeptIds(
   ids: ReplayedIds,
   send: (ids: ReplayedIds) => Promise<NativeResult>,
   signal: CancelSignal,
+  report: ResponsesReport | undefined,
 ): Promise<NativeResult> {
   try {
     return await send(ids);
@@ -191,6 +206,7 @@ async function sendKeptIds(
     if (!(error instanceof UpstreamError) || !refusesRequestContent(error)) throw error;
     if (!sendsIssuedIds(ids) || signal.aborted) throw asRequestFault(error);
   }
+  if (report !== undefined) report.attempts += 1;
   try {
     return await send({ issuer: undefined, replayed: ids.replayed });
   } catch (error) {

@@ -189,10 +189,28 @@ function withinDeadline(deployment: Deployment, leftMs: number): Deployment | un
  * `x-gatehouse-timeout-ms`; a request's deadline within the maximum is used as it is, and not echoed.
  */
 function appliedDeadlineMs(ctx: RequestContext, deadlineMs: number | undefined): number | undefined {
+  const capped = cappedDeadlineMs(ctx, deadlineMs);
+  if (capped !== deadlineMs) ctx.replyHeaders = { ...ctx.replyHeaders, [DEADLINE_HEADER]: String(capped) };
+  return capped;
+}
+
+/** A deadline lowered to `gateway.max_request_timeout_ms` where it asks for longer. */
+function cappedDeadlineMs(ctx: RequestContext, deadlineMs: number | undefined): number | undefined {
   const maximum = ctx.services.config.gateway.max_request_timeout_ms;
-  if (deadlineMs === undefined || maximum === undefined || deadlineMs <= maximum) return deadlineMs;
-  ctx.replyHeaders = { ...ctx.replyHeaders, [DEADLINE_HEADER]: String(maximum) };
-  return maximum;
+  return deadlineMs === undefined || maximum === undefined || deadlineMs <= maximum ? deadlineMs : maximum;
+}
+
+/**
+ * When (by `performance.now()`) the request's deadline ends, as the route stage will apply it; Infinity
+ * without one. For a wait before routing (an identical request's answer): once it has passed, the
+ * route stage answers deadlineExceeded before any upstream call. Read only by requests that wait.
+ */
+export function deadlineEndsAt(ctx: RequestContext): number {
+  const deadlineMs = cappedDeadlineMs(
+    ctx,
+    requestDeadlineMs(ctx.headers, ctx.services.config.gateway.request_timeout_ms),
+  );
+  return deadlineMs === undefined ? Infinity : ctx.startedAt + deadlineMs;
 }
 
 /**
