@@ -6,9 +6,8 @@
  * <file> without --force among them).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { callersFolder, loadCallersConfig } from '../server/config/callers-folder.js';
-import { ConfigError } from '../server/config/load.js';
+import { join } from 'node:path';
+import { failure, parseDatabaseCommand, type Fail } from './database-command.js';
 import { BackupError, backupDatabase } from './database-backup.js';
 
 const USAGE = 'usage: npm run backup -- <file> [--config <file> | --data-dir <dir>] [--force]';
@@ -18,7 +17,7 @@ const HELP = `${USAGE}
 Writes a consistent copy of the data folder's database (gatehouse.db, with what is still in its -wal
 file) to <file>, safely while a server runs on it, and checks the copy (PRAGMA quick_check) before
 putting it in place: a damaged database is not backed up, and <file> is left as it was.
-Restoring it: docs/configuration.md#backups.
+Restoring it: npm run restore -- <file> (docs/configuration.md#backups).
 
 options:
   --config <file>   the configuration file the server was started with (npm run serve -- --config
@@ -33,22 +32,7 @@ exit codes: 0 written, 1 the copy failed or the database is damaged, 2 bad argum
 <file> without --force, a data folder without a database)
 `;
 
-function fail(message: string, code: number): never {
-  process.stderr.write(`backup: ${message}\n`);
-  process.exit(code);
-}
-
-/** The data folder a server started from this environment (and `--config <configFile>`) would use, and where that came from. */
-function serversDataDir(configFile: string | undefined): { folder: string; from: string } {
-  try {
-    const { config, source } = loadCallersConfig(configFile);
-    const from = process.env.GATEHOUSE_DATA_DIR ? 'GATEHOUSE_DATA_DIR' : `configuration from ${source}`;
-    return { folder: config.server.data_dir!, from };
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`${error.message}\n(or name the folder with --data-dir)`, 2);
-    throw error;
-  }
-}
+const fail: Fail = failure('backup');
 
 /** A human size: 4.0 KB, 12.3 MB. */
 function size(bytes: number): string {
@@ -82,39 +66,17 @@ function keepWithIt(dataDir: string): string[] {
 }
 
 async function main(args: readonly string[]): Promise<void> {
-  let target: string | undefined;
-  let dataDir: string | undefined;
-  let configFile: string | undefined;
-  let force = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--force') force = true;
-    else if (arg === '--data-dir') dataDir = args[++i] ?? fail(`--data-dir needs a folder\n${USAGE}`, 2);
-    else if (arg === '--config' || arg.startsWith('--config=')) {
-      // As npm run serve reads it, so a cron line copied from the serve line backs up the same folder.
-      const value = arg === '--config' ? args[++i] : arg.slice('--config='.length);
-      if (value === undefined || value === '' || value.startsWith('-'))
-        fail(`--config needs a file: --config gatehouse.yaml\n${USAGE}`, 2);
-      if (configFile !== undefined) fail(`--config is given twice\n${USAGE}`, 2);
-      configFile = value;
-    } else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(HELP);
-      return;
-    } else if (target === undefined && !arg.startsWith('-')) target = arg;
-    else fail(`unexpected argument ${arg}\n${USAGE}`, 2);
-  }
-  if (target === undefined) fail(`name the file to write\n${USAGE}`, 2);
-  if (dataDir !== undefined && configFile !== undefined)
-    fail(`--config and --data-dir both name the data folder: give one\n${USAGE}`, 2);
-  // Named from the folder the command was typed in, not the checkout npm runs the script in.
-  const from = callersFolder();
-  const { folder, from: foundBy } =
-    dataDir === undefined ? serversDataDir(configFile) : { folder: resolve(from, dataDir), from: '--data-dir' };
-  // Said before the copy: a folder found another way than the server's is the mistake to catch.
+  const command = parseDatabaseCommand('backup', args, {
+    usage: USAGE,
+    help: HELP,
+    fileMissing: 'name the file to write',
+  });
+  if (command === undefined) return;
+  const { file: target, folder, foundBy, force } = command;
   process.stdout.write(`backup: data folder ${folder} (${foundBy})\n`);
   const source = join(folder, 'gatehouse.db');
   try {
-    const { target: written, bytes } = await backupDatabase(source, resolve(from, target), force);
+    const { target: written, bytes } = await backupDatabase(source, target, force);
     process.stdout.write(
       `backup: wrote ${written} (${size(bytes)}), a consistent copy of ${source}, checked with PRAGMA quick_check\n`,
     );

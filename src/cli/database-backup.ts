@@ -46,17 +46,8 @@ export async function backupDatabase(source: string, target: string, force: bool
   // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
   closeSync(openSync(partial, 'wx', 0o600));
   try {
-    // Read-only: the backup never changes the server's files.
-    const from = new Database(source, { readonly: true, fileMustExist: true });
+    const copy = await copyDatabase(source, partial);
     try {
-      await from.backup(partial);
-    } finally {
-      from.close();
-    }
-    const copy = new Database(partial);
-    try {
-      // A WAL-mode copy would need its own -wal file to be whole when opened and written.
-      copy.pragma('journal_mode = DELETE');
       // The online backup copies pages as they are, damaged ones too: a copy of a damaged file would
       // replace the last good backup (a rotating `--force` job) while it says nothing is wrong.
       const damage = damageIn(copy);
@@ -75,12 +66,35 @@ export async function backupDatabase(source: string, target: string, force: bool
 }
 
 /**
+ * Copies the database `source` into the existing empty file `partial` through SQLite (so what is still
+ * in its -wal counts) and returns the copy open, as one self-contained file (rollback journal, not
+ * WAL). The source is opened read-only: a copy never changes it.
+ */
+export async function copyDatabase(source: string, partial: string): Promise<Database.Database> {
+  const from = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    await from.backup(partial);
+  } finally {
+    from.close();
+  }
+  const copy = new Database(partial);
+  try {
+    // A WAL-mode copy would need its own -wal file to be whole when opened and written.
+    copy.pragma('journal_mode = DELETE');
+    return copy;
+  } catch (error) {
+    copy.close();
+    throw error;
+  }
+}
+
+/**
  * What `PRAGMA quick_check` finds wrong in `copy`, undefined when nothing. The check reads every page
  * (not the index contents `integrity_check` also compares). SQLite can stop it at the first damaged
  * page with SQLITE_CORRUPT rather than listing problems: each table is then checked on its own, to name
  * the damaged ones.
  */
-function damageIn(copy: Database.Database): string | undefined {
+export function damageIn(copy: Database.Database): string | undefined {
   try {
     const problems = (copy.pragma('quick_check(5)') as Array<{ quick_check: string }>).map((row) => row.quick_check);
     return problems.length === 1 && problems[0] === 'ok' ? undefined : `PRAGMA quick_check: ${problems.join('; ')}`;

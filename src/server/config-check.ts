@@ -1,3 +1,7 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DATA_DIR_SETTING } from './config/data-dir.js';
+import { sharedFolderProblem } from './config/secrets.js';
 import type { Config } from './config/schema.js';
 import { openDatabase } from './db/connection.js';
 import { ModelRegistry } from './gateway/model-registry/model-registry.js';
@@ -10,10 +14,10 @@ import { networkWarnings } from './network-warnings.js';
 import { storeTokenProblems } from './store/store-tokens.js';
 
 /**
- * What a start would refuse in a configuration that loaded, short of what only a start can find (the
- * data folder, the ports, the database): the deployments the provider layer could not call, an
- * unusable master key, store tokens and sign-in secrets missing from the environment. For
- * `npm run serve -- --check`, which touches neither the data folder nor a port.
+ * What a start would refuse in a configuration that loaded, short of what only a start can find (a
+ * held data folder, the ports, the database): the deployments the provider layer could not call, an
+ * unusable master key, store tokens and sign-in secrets missing from the environment, a data folder
+ * the start would not use. For `npm run serve -- --check`, which writes nothing and opens no port.
  */
 export function configurationIssues(config: Config, env: NodeJS.ProcessEnv): string[] {
   const masterKey = masterKeyIssue(env);
@@ -22,7 +26,42 @@ export function configurationIssues(config: Config, env: NodeJS.ProcessEnv): str
     ...(masterKey === undefined ? [] : [masterKey]),
     ...storeTokenProblems(config, env),
     ...ssoSetupIssues(config, env),
+    ...dataFolderIssues(config.server.data_dir!),
   ];
+}
+
+/**
+ * What the start would refuse in the data folder, found by reading only (nothing is created or
+ * changed): a folder others may write into or another user's (the start's rules, in
+ * config/secrets.ts), a path through a file, a missing folder whose nearest parent cannot be written.
+ * A folder another server holds is left to the start: judging the hold is the start's own business.
+ */
+export function dataFolderIssues(dataDir: string): string[] {
+  const problem = (why: string): string[] => [`cannot use the data folder ${dataDir} (${DATA_DIR_SETTING}): ${why}`];
+  let existing = dataDir;
+  for (;;) {
+    let stats;
+    try {
+      stats = statSync(existing);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') return problem('part of that path is a file, not a folder');
+      if (code !== 'ENOENT' || dirname(existing) === existing) return problem((error as Error).message);
+      existing = dirname(existing);
+      continue;
+    }
+    if (!stats.isDirectory()) return problem('part of that path is a file, not a folder');
+    if (existing === dataDir) {
+      const shared = sharedFolderProblem(dataDir, stats.mode, stats.uid);
+      return shared === undefined ? [] : problem(shared);
+    }
+    try {
+      accessSync(existing, constants.W_OK | constants.X_OK);
+      return [];
+    } catch {
+      return problem(`it does not exist, and ${existing} may not be written to create it`);
+    }
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ export interface ResolvedSecret {
  * other user out of it, and while it stays shared they could replace the database or the secrets.
  * One owned by another user stays theirs to read and change whatever mode it is given.
  */
-function sharedFolderProblem(dir: string, mode: number, uid: number): string | undefined {
+export function sharedFolderProblem(dir: string, mode: number, uid: number): string | undefined {
   if (process.platform === 'win32' || process.getuid === undefined) return undefined;
   if (uid !== process.getuid())
     return `it belongs to another user (uid ${uid}), who could read and replace the database and secrets in it; choose a folder of this user's own`;

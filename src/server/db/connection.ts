@@ -136,7 +136,9 @@ function refuseNewerSchema(sqlite: Database.Database, migrationsDir: string): vo
 }
 
 /** The migrations this version knows, in order: when each was made and its file's tag (`0003_gateway`). */
-function migrationJournal(migrationsDir: string): ReadonlyArray<{ readonly when: number; readonly tag: string }> {
+export function migrationJournal(
+  migrationsDir: string,
+): ReadonlyArray<{ readonly when: number; readonly tag: string }> {
   const journal = JSON.parse(readFileSync(join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
     entries: Array<{ when: number; tag: string }>;
   };
@@ -144,7 +146,7 @@ function migrationJournal(migrationsDir: string): ReadonlyArray<{ readonly when:
 }
 
 /** When the newest migration the database has applied was made; undefined for a database without any. */
-function newestAppliedMigration(sqlite: Database.Database): number | undefined {
+export function newestAppliedMigration(sqlite: Database.Database): number | undefined {
   const table = sqlite
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get();
