@@ -224,12 +224,38 @@ export const allowedModelNameSchema = z
       "'*' is not a wildcard here: list each model (ollama/llama3.2), or route one public name to any upstream model through deployments",
   });
 
-/** Model settings: the allow-list, aliases, per-model max_tokens caps and the default embedding model. */
+/** A price in US dollars, as the configuration file's `pricing` takes it (same bounds). */
+const usdPrice = z.number().nonnegative().max(1e12, 'must be at most 1000000000000');
+
+/** A model's price per million tokens (`pricing.<model>` of the configuration file). */
+export const modelPriceSchema = z
+  .object({
+    input_per_mtok: usdPrice,
+    output_per_mtok: usdPrice,
+    /** Prompt tokens read from the provider's prompt cache; the input price when unset. */
+    cached_input_per_mtok: usdPrice.optional(),
+    /** Prompt tokens written to Anthropic's prompt cache; the input price when unset. */
+    cache_write_per_mtok: usdPrice.optional(),
+    /** Anthropic's cache writes for an hour; `cache_write_per_mtok` when unset. */
+    cache_write_1h_per_mtok: usdPrice.optional(),
+    /** USD per thousand web searches a provider ran for the request. */
+    web_search_per_1k: usdPrice.optional(),
+  })
+  .strict();
+/** A model's price. */
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
+/**
+ * Model settings: the allow-list, aliases, per-model max_tokens caps, the default embedding model and
+ * the prices usage cost and dollar budgets count by.
+ */
 export const modelSettingsSchema = z.object({
   allowed_models: z.array(allowedModelNameSchema),
   model_aliases: z.record(z.string().min(1), z.string().min(1)),
   per_model_max_tokens: z.record(z.string().min(1), z.number().int().positive()),
   default_embedding_model: z.string().min(1).nullable(),
+  /** By model name (or a deployment's upstream model): a model without one costs $0 and fills no dollar budget. */
+  pricing: z.record(z.string().min(1), modelPriceSchema),
 });
 /** Model settings. */
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
@@ -245,9 +271,16 @@ export const modelSettingsViewSchema = modelSettingsSchema.extend({
    * every caller); a model without any is left out.
    */
   model_limits: z.record(z.string(), z.array(limitStatusSchema)),
+  /**
+   * The allowed models whose requests cost $0 (no price under their name, nor under the upstream model
+   * of a paid deployment serving them): dollar budgets do not count them.
+   */
+  unpriced_models: z.array(z.string()),
 });
 /** Model settings as shown by the admin API. */
-export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
+export type PricedModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
+/** The model settings view without the prices (`/internal/models` adds those beside it). */
+export type ModelSettingsView = Omit<PricedModelSettingsView, 'pricing' | 'unpriced_models'>;
 
 /** `PUT /internal/models` body: omitted fields keep their current value; `reset: true` returns to the configuration file. */
 export const modelSettingsUpdateSchema = modelSettingsSchema

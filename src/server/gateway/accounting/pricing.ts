@@ -21,11 +21,19 @@ interface Price {
   readonly webSearch: number;
 }
 
-/** Prices per million tokens, looked up by public model name, then by the upstream's name. */
+/**
+ * Prices per million tokens, looked up by public model name, then by the upstream's name. The prices in
+ * force change with the model settings (`replace`); holders keep the same table.
+ */
 export class PriceTable {
-  private readonly prices: ReadonlyMap<string, Price>;
+  private prices: ReadonlyMap<string, Price> = new Map();
 
   constructor(pricing: Config['pricing']) {
+    this.replace(pricing);
+  }
+
+  /** Prices requests from now on by `pricing`, swapped whole (a request never sees half of it). */
+  replace(pricing: Config['pricing']): void {
     this.prices = new Map(
       Object.entries(pricing).map(([model, p]) => [
         model,

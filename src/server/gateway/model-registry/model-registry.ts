@@ -31,6 +31,8 @@ export interface SettingSource {
 interface Snapshot {
   readonly settings: ModelSettings;
   readonly settingsSource: SettingSource;
+  /** Whether the saved settings carry prices (else the file's are in force, whatever the source). */
+  readonly pricingSaved: boolean;
   readonly deploymentInputs: ReadonlyArray<DeploymentConfig | DeploymentInput>;
   readonly deploymentsSource: SettingSource;
   readonly allowed: ReadonlySet<string>;
@@ -44,6 +46,12 @@ interface Snapshot {
   /** The hash of the routing and policy settings in force. */
   readonly policyVersion: string;
 }
+
+/**
+ * Model settings as saved through the admin API. Saves from before prices were settings have none: the
+ * file's `pricing` is in force for them.
+ */
+type SavedModelSettings = Omit<ModelSettings, 'pricing'> & { readonly pricing?: ModelSettings['pricing'] };
 
 /** The result of resolving a requested model name. */
 export type ModelResolution =
@@ -74,6 +82,7 @@ export class ModelRegistry {
   private readonly now: () => number;
   private readonly ownSecrets: ReadonlyMap<string, string>;
   private readonly apiKeyVariables: ReadonlySet<string>;
+  private readonly settingsListeners: Array<() => void> = [];
 
   /** Throws ConfigError when the configuration file lists deployments the gateway could not route as written. */
   constructor(private readonly options: ModelRegistryOptions) {
@@ -149,6 +158,11 @@ export class ModelRegistry {
     return { ...this.snapshot.settings, ...this.snapshot.settingsSource };
   }
 
+  /** Calls `listener` after every change of the model settings in force (a save or a reset). */
+  whenSettingsChange(listener: () => void): void {
+    this.settingsListeners.push(listener);
+  }
+
   /** Every configured deployment, resolved. */
   deployments(): readonly Deployment[] {
     return this.snapshot.deployments;
@@ -197,7 +211,7 @@ export class ModelRegistry {
       repository.delete('models');
     } else {
       const current = this.snapshot.settings;
-      const next: ModelSettings = {
+      const next: SavedModelSettings = {
         allowed_models: dedupe(update.allowed_models ?? current.allowed_models),
         model_aliases: update.model_aliases ?? current.model_aliases,
         per_model_max_tokens: update.per_model_max_tokens ?? current.per_model_max_tokens,
@@ -205,21 +219,31 @@ export class ModelRegistry {
           update.default_embedding_model !== undefined
             ? update.default_embedding_model
             : current.default_embedding_model,
+        // The file's prices stay the default until other prices are saved (the screen sends them back
+        // as they are with every save): such saves leave them out.
+        ...(this.snapshot.pricingSaved ||
+        (update.pricing !== undefined && !sameSettings(update.pricing, current.pricing))
+          ? { pricing: update.pricing ?? current.pricing }
+          : {}),
       };
-      const problem = aliasProblem(next);
+      const effective: ModelSettings = { ...next, pricing: next.pricing ?? this.options.config.pricing };
+      const problem = aliasProblem(effective);
       if (problem !== undefined) throw new GatewayError('invalid', problem);
       // Only what this update sends: settings saved before stay as they are until they are sent again.
       const [issue] = modelSettingIssues({
-        settings: next,
+        settings: effective,
         caps: update.per_model_max_tokens !== undefined,
+        prices: update.pricing !== undefined ? newPrices(update.pricing, current.pricing) : [],
+        upstreamModels: new Set(this.snapshot.deployments.map((deployment) => deployment.upstreamModel)),
         defaultEmbeddingModel: update.default_embedding_model != null,
         passthrough: this.options.config.allow_passthrough_keys,
       });
       if (issue !== undefined) throw new GatewayError('invalid', `${issue.path.join('.')}: ${issue.message}`);
-      if (sameSettings(next, current)) return false;
+      if (sameSettings(effective, current)) return false;
       repository.put('models', next, this.now());
     }
     this.snapshot = this.compile();
+    for (const listener of this.settingsListeners) listener();
     return true;
   }
 
@@ -272,14 +296,15 @@ export class ModelRegistry {
 
   private compile(): Snapshot {
     const { config, repository } = this.options;
-    const storedSettings = repository.get<ModelSettings>('models');
+    const storedSettings = repository.get<SavedModelSettings>('models');
     const storedDeployments = repository.get<DeploymentInput[]>('deployments');
-    const settings: ModelSettings = storedSettings?.value ?? {
+    const saved: SavedModelSettings = storedSettings?.value ?? {
       allowed_models: config.llm.allowed_models,
       model_aliases: config.llm.model_aliases,
       per_model_max_tokens: config.llm.per_model_max_tokens,
       default_embedding_model: config.llm.default_embedding_model ?? null,
     };
+    const settings: ModelSettings = { ...saved, pricing: saved.pricing ?? config.pricing };
     const deploymentInputs = storedDeployments?.value ?? config.deployments;
     const deployments = resolveDeployments(deploymentInputs, this.sources(storedDeployments !== undefined));
     const byModel = new Map<string, Deployment[]>();
@@ -288,6 +313,7 @@ export class ModelRegistry {
     const partial = {
       settings,
       settingsSource: source(storedSettings),
+      pricingSaved: saved.pricing !== undefined,
       deploymentInputs,
       deploymentsSource: source(storedDeployments),
       allowed: new Set(settings.allowed_models),
@@ -322,6 +348,13 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? n
 
 function source(stored: { updatedAt: number } | undefined): SettingSource {
   return stored ? { source: 'database', updatedAt: stored.updatedAt } : { source: 'config', updatedAt: null };
+}
+
+/** The models whose price an update adds or changes (prices kept as they are need no new check). */
+function newPrices(sent: ModelSettings['pricing'], current: ModelSettings['pricing']): string[] {
+  return Object.keys(sent).filter(
+    (model) => !Object.hasOwn(current, model) || !sameSettings(sent[model], current[model]),
+  );
 }
 
 function dedupe(values: readonly string[]): string[] {

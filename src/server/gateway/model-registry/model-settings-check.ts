@@ -14,6 +14,10 @@ export interface ModelSettingsCheck {
   >;
   /** Check the caps (an admin update checks only what it sends). */
   readonly caps: boolean;
+  /** The priced models to check (an admin update checks the prices it adds or changes). */
+  readonly prices?: readonly string[];
+  /** The deployments' upstream models: a price under one of them prices the requests they serve. */
+  readonly upstreamModels?: ReadonlySet<string>;
   /** Check the default embeddings model. */
   readonly defaultEmbeddingModel: boolean;
   /** `allow_passthrough_keys`: a caller's own provider key may use any model, allowed or not. */
@@ -40,6 +44,17 @@ export function modelSettingIssues(check: ModelSettingsCheck): ModelSettingIssue
         target !== undefined
           ? `'${model}' is an alias, and caps apply to the model a request is routed to; name its target '${target}'`
           : `'${model}' is not in allowed_models, so this cap would never apply`,
+    });
+  }
+  for (const model of check.prices ?? []) {
+    if (allowed.has(model) || check.upstreamModels?.has(model)) continue;
+    const target = Object.hasOwn(aliases, model) ? aliases[model] : undefined;
+    issues.push({
+      path: ['pricing', model],
+      message:
+        target !== undefined
+          ? `'${model}' is an alias, and requests are priced by the model they are routed to; name its target '${target}'`
+          : `'${model}' is neither in allowed_models nor a deployment's upstream model, so this price would never count (allow the model first)`,
     });
   }
   const embedding = check.settings.default_embedding_model;

@@ -15,7 +15,8 @@ export function modelWarnings(registry: ModelRegistry, config: Config, env: Node
     ...unreachableDeployments(registry, config.rag.embedding_model),
     ...registry.unreadKeyVariables(),
     ...unservedModels(registry, env),
-    ...unmatchedPrices(config.pricing, registry),
-    ...unpricedUnderBudgets(fileDollarBudgets(config.limits), config.pricing, registry),
+    // The prices in force: the file's, or those saved through the admin API.
+    ...unmatchedPrices(registry.settings().pricing, registry),
+    ...unpricedUnderBudgets(fileDollarBudgets(config.limits), registry.settings().pricing, registry),
   ];
 }

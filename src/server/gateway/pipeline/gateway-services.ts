@@ -191,7 +191,9 @@ export function createGatewayServices(
   });
   const pools = new UpstreamPools();
   const principals = new PrincipalsService(new PrincipalsRepository(db));
-  const prices = new PriceTable(options.config.pricing);
+  const prices = new PriceTable(registry.settings().pricing);
+  // Prices are model settings: a save or a reset through the admin API prices the next request.
+  registry.whenSettingsChange(() => prices.replace(registry.settings().pricing));
   const metrics = new GatewayMetrics(options.registry, () => registry.settings().allowed_models, {
     deploymentsOf: (model) => registry.deploymentsFor(model).map((deployment) => deploymentLabel(deployment, registry)),
     inFlight: () => inFlight.count,

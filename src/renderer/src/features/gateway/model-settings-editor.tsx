@@ -1,4 +1,3 @@
-import type { ModelSettings } from '../../../../shared/gateway-api.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { cellProblem } from '../../components/cell-problem.js';
@@ -11,7 +10,10 @@ import {
   NEW_MODEL_FIELD_ID,
   newAliasProblem,
   newModelProblem,
+  PRICE_FIELD_IDS,
+  type ModelSettingsDraft,
   type NewAlias,
+  type PriceText,
 } from './model-settings-form.js';
 import { ActionsHeader } from '../../components/data-table.js';
 
@@ -22,17 +24,60 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
   return copy;
 }
 
-/** The allow-list with each model's provider and max_tokens cap. */
+/** What an unpriced model's mark says on hover. */
+const UNPRICED_TITLE =
+  'No price: its requests cost $0, so dollar budgets and costs do not count them. Enter its input and output prices.';
+
+/** A model's price field: US dollars per million tokens, as typed. */
+function PriceInput({
+  fieldId,
+  label,
+  value,
+  problems,
+  onChange,
+}: {
+  readonly fieldId: string;
+  readonly label: string;
+  readonly value: string;
+  readonly problems: readonly FieldProblem[];
+  readonly onChange: (value: string) => void;
+}) {
+  const problem = cellProblem(fieldId, problemsAt(problems, fieldId));
+  return (
+    <>
+      <TextInput
+        {...problem.control}
+        className="input-narrow"
+        aria-label={label}
+        inputMode="decimal"
+        placeholder="—"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {problem.message}
+    </>
+  );
+}
+
+/**
+ * The allow-list with each model's provider, max_tokens cap and prices; a model whose requests cost $0
+ * (`unpriced`, as the gateway has it) is marked, unless prices are typed for it.
+ */
 export function AllowedModels({
   draft,
   providers,
+  unpriced,
+  problems,
   onChange,
   adding,
   onAddingChange,
 }: {
-  readonly draft: ModelSettings;
+  readonly draft: ModelSettingsDraft;
   readonly providers: Readonly<Record<string, string>>;
-  readonly onChange: (draft: ModelSettings) => void;
+  readonly unpriced: readonly string[];
+  /** The price fields' problems, by field id. */
+  readonly problems: readonly FieldProblem[];
+  readonly onChange: (draft: ModelSettingsDraft) => void;
   /** The model being typed in the add row (held by the screen: Save must know of it). */
   readonly adding: string;
   readonly onAddingChange: (model: string) => void;
@@ -44,6 +89,9 @@ export function AllowedModels({
     onChange({ ...draft, allowed_models: [...draft.allowed_models, adding.trim()] });
     onAddingChange('');
   };
+  const priceText = (model: string): PriceText => draft.priceText[model] ?? { input: '', output: '' };
+  const setPrice = (model: string, side: keyof PriceText, value: string): void =>
+    onChange({ ...draft, priceText: { ...draft.priceText, [model]: { ...priceText(model), [side]: value } } });
   return (
     <div className="data-table-scroll">
       <table className="data-table" aria-label="Allowed models" data-testid="allowed-models">
@@ -52,15 +100,28 @@ export function AllowedModels({
             <th>Model</th>
             <th>Provider</th>
             <th className="align-right">Max tokens cap</th>
+            <th className="align-right" title="US dollars per million prompt tokens">
+              Input $/M tokens
+            </th>
+            <th className="align-right" title="US dollars per million completion tokens">
+              Output $/M tokens
+            </th>
             <th>
               <ActionsHeader />
             </th>
           </tr>
         </thead>
         <tbody>
-          {draft.allowed_models.map((model) => (
+          {draft.allowed_models.map((model, index) => (
             <tr key={model}>
-              <td className="mono">{model}</td>
+              <td className="mono">
+                {model}{' '}
+                {unpriced.includes(model) && priceText(model).input === '' && priceText(model).output === '' && (
+                  <Badge tone="warning" title={UNPRICED_TITLE}>
+                    unpriced
+                  </Badge>
+                )}
+              </td>
               <td>{providers[model] ? <Badge>{providers[model]}</Badge> : <span className="muted">from name</span>}</td>
               <td className="align-right">
                 <TextInput
@@ -82,6 +143,24 @@ export function AllowedModels({
                 />
               </td>
               <td className="align-right">
+                <PriceInput
+                  fieldId={PRICE_FIELD_IDS.input(index)}
+                  label={`Input price for ${model}`}
+                  value={priceText(model).input}
+                  problems={problems}
+                  onChange={(value) => setPrice(model, 'input', value)}
+                />
+              </td>
+              <td className="align-right">
+                <PriceInput
+                  fieldId={PRICE_FIELD_IDS.output(index)}
+                  label={`Output price for ${model}`}
+                  value={priceText(model).output}
+                  problems={problems}
+                  onChange={(value) => setPrice(model, 'output', value)}
+                />
+              </td>
+              <td className="align-right">
                 <button
                   type="button"
                   className="icon-button"
@@ -91,6 +170,8 @@ export function AllowedModels({
                       ...draft,
                       allowed_models: draft.allowed_models.filter((item) => item !== model),
                       per_model_max_tokens: without(draft.per_model_max_tokens, model),
+                      pricing: without(draft.pricing, model),
+                      priceText: without(draft.priceText, model),
                     })
                   }
                 >
@@ -100,7 +181,7 @@ export function AllowedModels({
             </tr>
           ))}
           <tr className="add-row">
-            <td colSpan={3}>
+            <td colSpan={5}>
               <TextInput
                 {...problem.control}
                 aria-label="Model to allow"
@@ -135,8 +216,8 @@ export function Aliases({
   onAddingChange,
   problems,
 }: {
-  readonly draft: ModelSettings;
-  readonly onChange: (draft: ModelSettings) => void;
+  readonly draft: ModelSettingsDraft;
+  readonly onChange: (draft: ModelSettingsDraft) => void;
   readonly adding: NewAlias;
   readonly onAddingChange: (alias: NewAlias) => void;
   readonly problems: readonly FieldProblem[];

@@ -4,6 +4,8 @@ import type { FieldProblem } from '../../lib/field-problems.js';
 import { assertNever } from '../../lib/assert-never.js';
 
 type AliasSettings = Pick<ModelSettings, 'allowed_models' | 'model_aliases'>;
+/** Settings of which only the allow-list and aliases are read (the rest may be there or not). */
+type DraftSettings = AliasSettings & Partial<ModelSettings>;
 
 /** The alias being typed in the add row: its name and the model it would route to. */
 export interface NewAlias {
@@ -19,7 +21,7 @@ export const ALIAS_FIELD_IDS = {
 } as const;
 
 /** The model an alias being added routes to: the one chosen, while it is still allowed, else the first allowed. */
-export function aliasTargetOf(draft: ModelSettings, alias: NewAlias): string {
+export function aliasTargetOf(draft: DraftSettings, alias: NewAlias): string {
   return draft.allowed_models.includes(alias.target) ? alias.target : (draft.allowed_models[0] ?? '');
 }
 
@@ -86,7 +88,7 @@ export function newModelProblem(settings: AliasSettings, name: string): string |
  * What is typed in the add rows and not added: Save would leave it out without a word, so it keeps the
  * draft from being saved until it is added or cleared. A problem with it is reported as such.
  */
-export function typedEntryProblems(draft: ModelSettings, newModel: string, newAlias: NewAlias): FieldProblem[] {
+export function typedEntryProblems(draft: DraftSettings, newModel: string, newAlias: NewAlias): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const model = newModel.trim();
   if (model !== '')
@@ -105,4 +107,96 @@ export function typedEntryProblems(draft: ModelSettings, newModel: string, newAl
         `Alias "${alias}" is typed but not added yet: press Add alias, or clear the field`,
     });
   return problems;
+}
+
+/** A model's prices as typed: US dollars per million tokens, empty for none. */
+export interface PriceText {
+  readonly input: string;
+  readonly output: string;
+}
+
+/**
+ * The Models screen's draft of the model settings: the settings, and the prices of the allowed models as
+ * typed (a number half typed, `2.`, must stay as it is). `pricing` keeps every other price as it came
+ * (cache prices, prices under an upstream model's name), which the screen does not edit.
+ */
+export type ModelSettingsDraft = ModelSettings & { readonly priceText: Readonly<Record<string, PriceText>> };
+
+/** The largest price the gateway takes (as the configuration file's `pricing`). */
+const MAX_PRICE = 1e12;
+
+/** The ids of a model's price fields (by the model's position: names may hold any character). */
+export const PRICE_FIELD_IDS = {
+  input: (index: number) => `price-${index}-input`,
+  output: (index: number) => `price-${index}-output`,
+} as const;
+
+/** The draft of settings as the gateway has them. */
+export function settingsDraftOf(settings: ModelSettings): ModelSettingsDraft {
+  const priceText: Record<string, PriceText> = {};
+  for (const model of settings.allowed_models) {
+    const price = settings.pricing[model];
+    priceText[model] = price
+      ? { input: String(price.input_per_mtok), output: String(price.output_per_mtok) }
+      : { input: '', output: '' };
+  }
+  return {
+    allowed_models: settings.allowed_models,
+    model_aliases: settings.model_aliases,
+    per_model_max_tokens: settings.per_model_max_tokens,
+    default_embedding_model: settings.default_embedding_model,
+    pricing: settings.pricing,
+    priceText,
+  };
+}
+
+/** A typed price, or undefined when it is not one the gateway takes. */
+function priceOf(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d*\.?\d+$|^\d+\.$/.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value <= MAX_PRICE ? value : undefined;
+}
+
+/** What keeps the typed prices from being saved, on the field to fix (the gateway's bounds, in the form's words). */
+export function priceProblems(draft: ModelSettingsDraft): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  draft.allowed_models.forEach((model, index) => {
+    const text = draft.priceText[model] ?? { input: '', output: '' };
+    if (text.input.trim() === '' && text.output.trim() === '') return;
+    for (const side of ['input', 'output'] as const) {
+      const typed = text[side].trim();
+      const fieldId = PRICE_FIELD_IDS[side](index);
+      const label = `${side === 'input' ? 'Input' : 'Output'} price of "${model}"`;
+      if (typed === '')
+        problems.push({
+          fieldId,
+          message: `${label}: enter it too (a price has both sides; 0 for none), or clear the other`,
+        });
+      else if (priceOf(typed) === undefined)
+        problems.push({
+          fieldId,
+          message: `${label}: must be a number of US dollars per million tokens, from 0 to 1000000000000`,
+        });
+    }
+  });
+  return problems;
+}
+
+/**
+ * The settings to save: each allowed model's typed prices over its price (its cache prices kept), none
+ * where both are cleared. Only for a draft without price problems.
+ */
+export function settingsOfDraft(draft: ModelSettingsDraft): ModelSettings {
+  const pricing = { ...draft.pricing };
+  for (const model of draft.allowed_models) {
+    const text = draft.priceText[model];
+    if (!text) continue;
+    const input = priceOf(text.input);
+    const output = priceOf(text.output);
+    if (input === undefined || output === undefined) delete pricing[model];
+    else pricing[model] = { ...pricing[model], input_per_mtok: input, output_per_mtok: output };
+  }
+  const { priceText: _typed, ...settings } = draft;
+  return { ...settings, pricing };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DeploymentInput, ModelSettings, ModelSettingsView } from '../../../../shared/gateway-api.js';
+import type { DeploymentInput, PricedModelSettingsView } from '../../../../shared/gateway-api.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
 import {
   useDeployments,
@@ -18,27 +18,27 @@ import { timeAgo } from '../../lib/format.js';
 import { deploymentsChanged, draftOf, toDeploymentInput } from './deployment-form.js';
 import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
-import { aliasProblems, typedEntryProblems, type NewAlias } from './model-settings-form.js';
+import {
+  aliasProblems,
+  priceProblems,
+  settingsDraftOf,
+  settingsOfDraft,
+  typedEntryProblems,
+  type NewAlias,
+} from './model-settings-form.js';
 import { ModelLimitsPanel } from './model-limits-panel.js';
-
-function settingsOf(view: ModelSettingsView): ModelSettings {
-  return {
-    allowed_models: view.allowed_models,
-    model_aliases: view.model_aliases,
-    per_model_max_tokens: view.per_model_max_tokens,
-    default_embedding_model: view.default_embedding_model,
-  };
-}
 
 /** What a reset drops, named: it cannot be undone, and a deployment's stored key cannot be read back. */
 function resetDescription(
-  settings: ModelSettingsView | undefined,
+  settings: PricedModelSettingsView | undefined,
   deployments: { readonly source: string; readonly data: readonly unknown[] } | undefined,
 ): string {
   const lost: string[] = [];
   if (settings?.source === 'database') {
     const aliases = Object.keys(settings.model_aliases).length;
-    lost.push(`the allowed models and caps edited here, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`);
+    lost.push(
+      `the allowed models, caps and prices edited here, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`,
+    );
   }
   const count = deployments?.source === 'database' ? deployments.data.length : 0;
   if (deployments?.source === 'database')
@@ -57,12 +57,12 @@ export function ModelsScreen() {
   const deployments = useDeployments();
   const update = useUpdateModelSettings();
   const updateDeployments = useUpdateDeployments();
-  const settingsDraft = useServerDraft(settings.data, settingsOf);
+  const settingsDraft = useServerDraft(settings.data, settingsDraftOf);
   const { draft, setDraft } = settingsDraft;
   const deploymentsDraft = useServerDraft(deployments.data, (list) => list.data.map(draftOf));
   const { draft: deploymentDrafts, setDraft: setDeploymentDrafts } = deploymentsDraft;
   const settingsDirty = Boolean(
-    settings.data && draft && JSON.stringify(settingsOf(settings.data)) !== JSON.stringify(draft),
+    settings.data && draft && JSON.stringify(settingsDraftOf(settings.data)) !== JSON.stringify(draft),
   );
   const deploymentsDirty = Boolean(
     deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data),
@@ -73,7 +73,10 @@ export function ModelsScreen() {
   const [newAlias, setNewAlias] = useState<NewAlias>({ name: '', target: '' });
   const [confirmingReset, setConfirmingReset] = useState(false);
   const listedProblems = draft ? aliasProblems(draft) : [];
-  const problems = draft ? [...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)] : listedProblems;
+  const pricesProblems = draft ? priceProblems(draft) : [];
+  const problems = draft
+    ? [...pricesProblems, ...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)]
+    : listedProblems;
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
   // A reset replaces both, and asks first naming what goes: it waits until both are known.
@@ -94,7 +97,7 @@ export function ModelsScreen() {
     update.reset();
     updateDeployments.reset();
     try {
-      if (settingsDirty) settingsDraft.saved(await update.mutateAsync(draft));
+      if (settingsDirty) settingsDraft.saved(await update.mutateAsync(settingsOfDraft(draft)));
       if (deploymentsDirty) deploymentsDraft.saved(await updateDeployments.mutateAsync({ deployments: inputs }));
       showToast('Model settings saved');
     } catch {
@@ -160,10 +163,14 @@ export function ModelsScreen() {
               <h2 className="panel-title">Allowed models</h2>
               <p className="panel-text">
                 Requests for any other model are refused with model_not_allowed. A cap lowers max_tokens for that model.
+                Prices (US dollars per million tokens) give requests their cost, which dollar budgets count; cache
+                prices are set through the admin API or the configuration file.
               </p>
               <AllowedModels
                 draft={draft}
                 providers={settings.data?.providers ?? {}}
+                unpriced={settings.data?.unpriced_models ?? []}
+                problems={pricesProblems}
                 onChange={setDraft}
                 adding={newModel}
                 onAddingChange={setNewModel}

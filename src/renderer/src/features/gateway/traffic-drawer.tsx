@@ -212,7 +212,8 @@ export function TrafficDrawer({
         <Detail label="Key">{event.key_name ?? event.key_id}</Detail>
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{tokensLine(event)}</Detail>
-        <Detail label="Cost">{formatCost(event.cost_usd)}</Detail>
+        {/* As the list shows it: no cost (an unpriced model, a refusal) is "—", never "$0". */}
+        <Detail label="Cost">{event.cost_usd ? formatCost(event.cost_usd) : undefined}</Detail>
         <Detail label="Limits">{limitsNote(event, stop)}</Detail>
         <Detail label="Cache">{cacheLabel(event.cache)}</Detail>
         {event.trace_id && (
