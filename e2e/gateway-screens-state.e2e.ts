@@ -33,7 +33,7 @@ test('a save the gateway refuses says so in the save bar, on screen, and keeps t
   await page.getByTestId('add-deployment').click();
   const dialog = page.getByTestId('deployment-dialog');
   await dialog.getByLabel('Model', { exact: true }).fill('demo/echo');
-  await dialog.getByLabel('Provider').fill('openai');
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('openai');
   await dialog.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
   await dialog.getByLabel('API key environment variable').fill(variable);
   await dialog.getByTestId('confirm-deployment').click();

@@ -118,7 +118,7 @@ test('deployments: one added in the Models screen routes a public model to its u
     await dialog.getByTestId('confirm-deployment').click();
     await expect(dialog.locator('.field-error')).not.toHaveCount(0);
     await dialog.getByLabel('Model', { exact: true }).fill(model);
-    await dialog.getByLabel('Provider').fill('openai');
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('openai');
     await dialog.getByLabel('Upstream model').fill('mock-gpt');
     await dialog.getByLabel('Base URL').fill(upstream.url);
     await dialog.getByLabel('API key', { exact: true }).fill(upstreamKey);

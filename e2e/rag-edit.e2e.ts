@@ -1,6 +1,22 @@
+import type { Page } from '@playwright/test';
 import { expect, gatewayAdmin, openSignedIn, test } from './fixtures.js';
 import { openCollection, storedCollection as stored } from './rag-helpers.js';
 import { allowStatus } from './store-helpers.js';
+
+/**
+ * The keys list as the gateway answers it, plus a made-up key no record has: the readers' picker offers
+ * only keys, so only a key the gateway does not know lets a test see the gateway's own refusal.
+ */
+async function offerMadeUpKey(page: Page): Promise<void> {
+  await page.route(/\/internal\/api-keys(\?|$)/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Array<Record<string, unknown>> };
+    const model = body.data[0]!;
+    body.data.push({ ...model, id: 'key_nobody', name: 'nobody', key_prefix: 'gk-nobody' });
+    await route.fulfill({ response, json: body });
+  });
+}
 
 async function createCollection(name: string, body: object = {}): Promise<void> {
   const created = await gatewayAdmin('/internal/rag/collections', 'POST', { name, ...body });
@@ -22,7 +38,7 @@ test('collections: Edit changes the description and readers, kept after a reload
   await dialog.getByLabel('Description').fill('Leave and travel rules');
   await dialog.getByLabel('Teams').fill('people, ops');
   await dialog.getByLabel('Users').fill('alice@example.com');
-  await dialog.getByLabel('Key ids').fill(keyId);
+  await dialog.getByLabel('Key ids').selectOption(keyId);
   await dialog.getByRole('button', { name: 'Save collection' }).click();
   await expect(page.getByRole('status').filter({ hasText: `Collection ${name} changed` })).toBeVisible();
   await expect(dialog).toHaveCount(0);
@@ -42,7 +58,7 @@ test('collections: Edit changes the description and readers, kept after a reload
   // Opened again, it starts from what is stored.
   await page.getByRole('button', { name: 'Edit collection' }).click();
   await expect(dialog.getByLabel('Users')).toHaveValue('alice@example.com');
-  await expect(dialog.getByLabel('Key ids')).toHaveValue(keyId);
+  await expect(dialog.getByTestId('collection-reader-keys')).toContainText(`${name}-reader`);
 });
 
 test('collections: the gateway refusing a key id shows at Key ids, and a user id the schema refuses at Users', async ({
@@ -51,12 +67,14 @@ test('collections: the gateway refusing a key id shows at Key ids, and a user id
 }) => {
   const name = `edit-refused-${Date.now()}`;
   await createCollection(name);
+  await gatewayAdmin('/internal/api-keys', 'POST', { name: `${name}-any` });
+  await offerMadeUpKey(page);
 
   await openCollection(page, name);
   await page.getByRole('button', { name: 'Edit collection' }).click();
   const dialog = page.getByRole('dialog', { name: `Edit collection “${name}”` });
   // Well-formed, so only the gateway can tell that no key has this id.
-  await dialog.getByLabel('Key ids').fill('key_nobody');
+  await dialog.getByLabel('Key ids').selectOption('key_nobody');
   await dialog.getByLabel('Teams').fill('people');
   await dialog.getByRole('button', { name: 'Save collection' }).click();
   const keyIds = dialog.getByLabel('Key ids');
@@ -70,7 +88,7 @@ test('collections: the gateway refusing a key id shows at Key ids, and a user id
   allowStatus(consoleErrors, 400);
 
   // Changing a field forgets the refusal; a user id that cannot match a caller is refused before it is sent.
-  await keyIds.fill('');
+  await dialog.getByRole('button', { name: 'Remove reader nobody (gk-nobody)' }).click();
   await expect(keyIds).not.toHaveAttribute('aria-invalid', 'true');
   await dialog.getByLabel('Users').fill('alice, bob smith');
   await dialog.getByRole('button', { name: 'Save collection' }).click();
@@ -87,11 +105,13 @@ test('collections: New collection shows the gateway refusing a key id at Key ids
   page,
   consoleErrors,
 }) => {
+  await gatewayAdmin('/internal/api-keys', 'POST', { name: `new-refused-any-${Date.now()}` });
+  await offerMadeUpKey(page);
   await openSignedIn(page, 'gateway/collections');
   await page.getByTestId('new-collection').click();
   const dialog = page.getByTestId('new-collection-dialog');
   await dialog.getByLabel('Name', { exact: true }).fill(`new-refused-${Date.now()}`);
-  await dialog.getByLabel('Key ids').fill('key_nobody');
+  await dialog.getByLabel('Key ids').selectOption('key_nobody');
   await dialog.getByTestId('confirm-new-collection').click();
   await expect(dialog.getByLabel('Key ids')).toHaveAccessibleDescription(/No API key with id 'key_nobody'/);
   await expect(dialog.getByLabel('Key ids')).toBeFocused();

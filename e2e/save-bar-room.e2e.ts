@@ -13,7 +13,7 @@ test('models: with a refusal in the save bar, the last deployment scrolls clear 
   await page.getByTestId('add-deployment').click();
   const dialog = page.getByTestId('deployment-dialog');
   await dialog.getByLabel('Model', { exact: true }).fill('demo/echo');
-  await dialog.getByLabel('Provider').fill('openai');
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('openai');
   await dialog.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
   await dialog.getByLabel('API key environment variable').fill(`GATEHOUSE_E2E_UNSET_${Date.now()}`);
   await dialog.getByTestId('confirm-deployment').click();

@@ -10,6 +10,23 @@ export interface Column<T> {
   /** `cell-actions` keeps a column of row buttons in view when the table scrolls sideways. */
   readonly className?: string;
   readonly align?: 'left' | 'right';
+  /**
+   * How readily the column gives way when the table is narrower than its content (a laptop's window, a
+   * zoomed page): `low` hides first, `medium` next; a column without one always shows. Figures an admin can
+   * read in the row's dialog (weight, timeout, owner) give way, so that a status or health stays in view
+   * rather than under the row buttons.
+   */
+  readonly priority?: 'low' | 'medium';
+}
+
+function columnClass<T>(column: Column<T>): string {
+  return [
+    column.className,
+    column.align === 'right' && 'align-right',
+    column.priority && `col-priority-${column.priority}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -72,7 +89,11 @@ export function DataTable<T>({
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });
   }, [selectedKey]);
   return (
-    <div className="data-table-scroll">
+    // Only a table with columns that give way measures its width: a size container cannot take its
+    // width from its content, which a table in a shrink-wrapped box would need.
+    <div
+      className={columns.some((column) => column.priority) ? 'data-table-scroll data-table-fit' : 'data-table-scroll'}
+    >
       <table
         ref={table}
         className="data-table"
@@ -85,7 +106,7 @@ export function DataTable<T>({
         <thead>
           <tr>
             {columns.map((column, index) => (
-              <th key={index} className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}>
+              <th key={index} className={columnClass(column)}>
                 {column.header === '' ? <ActionsHeader /> : column.header}
               </th>
             ))}
@@ -103,11 +124,7 @@ export function DataTable<T>({
             >
               {columns.map((column, columnIndex) => (
                 // `cell`, not the grid's implicit `gridcell`: the cells are read, not focused (the row is).
-                <td
-                  key={columnIndex}
-                  role={grid ? 'cell' : undefined}
-                  className={`${column.className ?? ''} ${column.align === 'right' ? 'align-right' : ''}`}
-                >
+                <td key={columnIndex} role={grid ? 'cell' : undefined} className={columnClass(column)}>
                   {column.cell(row)}
                 </td>
               ))}

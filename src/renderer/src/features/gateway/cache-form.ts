@@ -118,3 +118,21 @@ export function cacheProblems(
     return message ? [{ fieldId: CACHE_FIELDS[field].id, message }] : [];
   });
 }
+
+/** The per-key rules typed so far as an object, or undefined while they are not a JSON object. */
+export function keyRulesOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text.trim() === '' ? '{}' : text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rules with one for the key added (caching off for it, the usual reason for a key rule), to edit from there. */
+export function withKeyRule(text: string, keyId: string): string {
+  const rules = keyRulesOf(text) ?? {};
+  return JSON.stringify({ ...rules, [keyId]: rules[keyId] ?? { enabled: false } }, null, 2);
+}

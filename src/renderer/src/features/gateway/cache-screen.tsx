@@ -11,7 +11,17 @@ import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
 import { CacheRequestCounts } from './cache-counts.js';
-import { CACHE_FIELDS, cacheDraftOf, cacheProblems, cacheUpdateOf, type CacheDraft } from './cache-form.js';
+import { useApiKeys } from '../../api/gateway-queries.js';
+import {
+  CACHE_FIELDS,
+  cacheDraftOf,
+  cacheProblems,
+  cacheUpdateOf,
+  keyRulesOf,
+  withKeyRule,
+  type CacheDraft,
+} from './cache-form.js';
+import { KeyPicker, keyLabel } from './key-picker.js';
 
 /** Purge: everything, or only what matches the fields filled in. */
 function PurgePanel() {
@@ -42,14 +52,23 @@ function PurgePanel() {
         {(['team', 'key_id', 'model'] as const).map((name) => (
           <Field
             key={name}
-            label={name === 'key_id' ? 'Key id' : name === 'team' ? 'Team' : 'Model'}
+            label={name === 'key_id' ? 'Key' : name === 'team' ? 'Team' : 'Model'}
             htmlFor={`purge-${name}`}
           >
-            <TextInput
-              id={`purge-${name}`}
-              value={filter[name]}
-              onChange={(event) => setFilter({ ...filter, [name]: event.target.value })}
-            />
+            {name === 'key_id' ? (
+              <KeyPicker
+                id="purge-key_id"
+                value={filter.key_id}
+                emptyLabel="Any key"
+                onPick={(id) => setFilter({ ...filter, key_id: id })}
+              />
+            ) : (
+              <TextInput
+                id={`purge-${name}`}
+                value={filter[name]}
+                onChange={(event) => setFilter({ ...filter, [name]: event.target.value })}
+              />
+            )}
           </Field>
         ))}
       </div>
@@ -68,6 +87,16 @@ function PurgePanel() {
       )}
       {purge.error && <ErrorMessage error={purge.error} title="Could not purge the cache" />}
     </section>
+  );
+}
+
+/** Which key each id of the per-key rules is, since the rules can only name keys by id. */
+function KeyRulesNames({ rules }: { readonly rules: string }) {
+  const keys = useApiKeys(false).data?.data ?? [];
+  const ids = Object.keys(keyRulesOf(rules) ?? {});
+  if (ids.length === 0) return <>{'{"key_…": {"enabled": false}}: add one with the key picker below.'}</>;
+  return (
+    <>{ids.map((id) => `${id} is ${keyLabel(keys, id) === id ? 'no active key' : keyLabel(keys, id)}`).join('; ')}</>
   );
 }
 
@@ -249,7 +278,7 @@ export function CacheScreen() {
                 label="Per-key rules (by key id; they win over the model's)"
                 htmlFor={CACHE_FIELDS.keys.id}
                 error={errors.keys}
-                hint='{"key_abc123": {"enabled": false}}'
+                hint={<KeyRulesNames rules={draft.keys} />}
               >
                 <TextArea
                   id={CACHE_FIELDS.keys.id}
@@ -259,6 +288,15 @@ export function CacheScreen() {
                   onChange={(e) => set({ keys: e.target.value })}
                 />
               </Field>
+              <KeyPicker
+                aria-label="Add a per-key rule"
+                value=""
+                emptyLabel="Add a rule for a key…"
+                exclude={Object.keys(keyRulesOf(draft.keys) ?? {})}
+                disabled={keyRulesOf(draft.keys) === undefined}
+                title={keyRulesOf(draft.keys) === undefined ? 'Fix the rules above first' : undefined}
+                onPick={(id) => id && set({ keys: withKeyRule(draft.keys, id) })}
+              />
               {/* A save's failure shows in the save bar; this is a reset's, which has no bar. */}
               {!dirty && update.error && (
                 <ErrorMessage error={update.error} title="Could not reset the cache settings" />

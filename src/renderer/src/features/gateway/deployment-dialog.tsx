@@ -1,33 +1,13 @@
 import { useState } from 'react';
 import { FormDialog } from '../../components/dialog.js';
-import { Field, TextInput } from '../../components/field.js';
+import { Field, Select, TextInput } from '../../components/field.js';
 import {
   DEPLOYMENT_LABELS,
+  DEPLOYMENT_PROVIDERS,
   toDeploymentInput,
   type DeploymentDraft,
   type DeploymentErrors,
 } from './deployment-form.js';
-
-// Suggestions only: any provider name the gateway knows is accepted, and it says so when one is not.
-const PROVIDERS = [
-  'openai',
-  'anthropic',
-  'azure',
-  'ollama',
-  'lmstudio',
-  'vllm',
-  'llamacpp',
-  'openrouter',
-  'gemini',
-  'groq',
-  'mistral',
-  'deepseek',
-  'together_ai',
-  'xai',
-  'fireworks_ai',
-  'openai_compatible',
-  'demo',
-];
 
 /**
  * Adds or edits one deployment of the draft. Nothing is sent here: the row joins the model settings'
@@ -61,7 +41,6 @@ export function DeploymentDialog({
   const text = (
     field:
       | 'model'
-      | 'provider'
       | 'upstreamModel'
       | 'baseUrl'
       | 'apiKeyEnv'
@@ -69,8 +48,7 @@ export function DeploymentDialog({
       | 'timeoutMs'
       | 'maxRetries'
       | 'apiVersion'
-      | 'capabilities'
-      | 'responsesApi',
+      | 'capabilities',
     props: { hint?: string; placeholder?: string; list?: string; inputMode?: 'numeric' | 'decimal' } = {},
   ) => (
     <Field label={DEPLOYMENT_LABELS[field]} htmlFor={`deployment-${field}`} error={errors[field]} hint={props.hint}>
@@ -102,11 +80,23 @@ export function DeploymentDialog({
         placeholder: 'team-gpt',
         list: 'deployment-models',
       })}
-      {text('provider', {
-        hint: 'Empty: inferred from the upstream model name.',
-        placeholder: 'openai',
-        list: 'deployment-providers',
-      })}
+      <Field label={DEPLOYMENT_LABELS.provider} htmlFor="deployment-provider" error={errors.provider}>
+        <Select
+          id="deployment-provider"
+          value={draft.provider}
+          onChange={(event) => set('provider', event.target.value)}
+        >
+          <option value="">Inferred from the upstream model name (openai/…, ollama/…)</option>
+          {/* A saved value the list lacks stays choosable, so opening a row never changes it. */}
+          {[...new Set([...Object.keys(DEPLOYMENT_PROVIDERS), draft.provider].filter(Boolean))].map((provider) => (
+            <option key={provider} value={provider}>
+              {provider in DEPLOYMENT_PROVIDERS
+                ? `${provider} · ${DEPLOYMENT_PROVIDERS[provider as keyof typeof DEPLOYMENT_PROVIDERS]}`
+                : provider}
+            </option>
+          ))}
+        </Select>
+      </Field>
       {text('upstreamModel', {
         hint: 'The name the provider knows. Empty: the model name without its provider prefix.',
         placeholder: 'gpt-4o-mini',
@@ -116,8 +106,8 @@ export function DeploymentDialog({
         placeholder: 'http://127.0.0.1:8000/v1',
       })}
       {text('apiKeyEnv', {
-        hint: "The variable's name in the gateway's environment, one its startup configuration allows (gateway.key_variables, or named by a deployment of the file); the gateway reads the key from it.",
-        placeholder: 'OPENAI_API_KEY',
+        hint: "The name of a variable in the gateway's environment, which it reads the key from. Only variables the startup configuration allows: those listed in gateway.key_variables, or named by a deployment of the startup file; any other (OPENAI_API_KEY too) is refused on save.",
+        placeholder: 'A variable listed in gateway.key_variables',
       })}
       <Field
         label={DEPLOYMENT_LABELS.apiKey}
@@ -150,21 +140,32 @@ export function DeploymentDialog({
       {text('capabilities', {
         hint: 'Comma-separated: responses, streaming, vision, reasoning, structured_outputs, stateful, tools, tool:<type>. Empty: not restricted.',
       })}
-      {text('responsesApi', {
-        hint: 'native (the provider has its own /responses) or translate (over its chat API). Empty: native for OpenAI itself.',
-        placeholder: 'translate',
-      })}
+      <Field
+        label={DEPLOYMENT_LABELS.responsesApi}
+        htmlFor="deployment-responsesApi"
+        error={errors.responsesApi}
+        hint="How /v1/responses reaches this deployment."
+      >
+        <Select
+          id="deployment-responsesApi"
+          value={draft.responsesApi}
+          onChange={(event) => set('responsesApi', event.target.value)}
+        >
+          <option value="">Default: native for OpenAI itself, translate for every other</option>
+          <option value="native">native: the provider's own /responses</option>
+          <option value="translate">translate: over its chat API</option>
+          {/* A saved value the select lacks stays shown, so the save names it rather than dropping it. */}
+          {draft.responsesApi !== '' && !['native', 'translate'].includes(draft.responsesApi) && (
+            <option value={draft.responsesApi}>{draft.responsesApi}</option>
+          )}
+        </Select>
+      </Field>
       {text('maxRetries', {
         hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
         inputMode: 'numeric',
       })}
       {errors.id && <div className="field-error form-span">{errors.id}</div>}
       {errors.form && <div className="field-error form-span">{errors.form}</div>}
-      <datalist id="deployment-providers">
-        {PROVIDERS.map((provider) => (
-          <option key={provider} value={provider} />
-        ))}
-      </datalist>
       <datalist id="deployment-models">
         {models.map((model) => (
           <option key={model} value={model} />

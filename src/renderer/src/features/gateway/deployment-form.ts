@@ -95,6 +95,30 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
   };
 }
 
+/**
+ * The providers the gateway can call, each with the product it stands for: the names the admin API takes
+ * as `provider` (the server's KNOWN_PROVIDERS; an e2e test checks the two lists agree).
+ */
+export const DEPLOYMENT_PROVIDERS = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  azure: 'Azure OpenAI',
+  ollama: 'Ollama',
+  lmstudio: 'LM Studio',
+  vllm: 'vLLM',
+  llamacpp: 'llama.cpp server',
+  openrouter: 'OpenRouter',
+  gemini: 'Google Gemini',
+  groq: 'Groq',
+  mistral: 'Mistral',
+  deepseek: 'DeepSeek',
+  together_ai: 'Together AI',
+  xai: 'xAI',
+  fireworks_ai: 'Fireworks AI',
+  openai_compatible: 'any OpenAI-compatible server (base URL required)',
+  demo: 'built-in demo, no upstream',
+} as const;
+
 /** Each field's label in the dialog, also the subject of its messages ("Model is required"). */
 export const DEPLOYMENT_LABELS = {
   id: 'Id',

@@ -120,17 +120,20 @@ export function DeploymentsPanel({
             },
             {
               header: 'Provider',
+              priority: 'medium',
               cell: (d) => (d.provider ? <Badge>{d.provider}</Badge> : <span className="muted">inferred</span>),
             },
-            { header: 'Weight', align: 'right', cell: (d) => d.weight || '1' },
+            { header: 'Weight', align: 'right', priority: 'low', cell: (d) => d.weight || '1' },
             {
               header: 'Timeout',
               align: 'right',
+              priority: 'low',
               cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>),
             },
             {
               header: 'Retries',
               align: 'right',
+              priority: 'low',
               cell: (d) => (d.maxRetries ? d.maxRetries : <span className="muted">default</span>),
             },
             { header: 'Key', cell: (d) => <KeyCell draft={d} /> },

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useModelSettings } from '../../api/gateway-queries.js';
 import { useTeams, useUsers } from '../../api/principals-queries.js';
 import { Field, Select, TextInput } from '../../components/field.js';
-import { KEY_ACCESS_LABELS, type KeyAccessForm } from './key-access-form.js';
+import { KEY_ACCESS_LABELS, ownerHint, type KeyAccessForm } from './key-access-form.js';
 
 const SCOPES = [
   { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
@@ -55,6 +55,8 @@ export function KeyAccessFields({
   const users = useUsers();
   const teams = useTeams();
   const scopesErrorId = useId();
+  const knownUsers = users.data?.data.map((user) => user.id);
+  const knownTeams = teams.data?.data.map((team) => team.id);
   // A key may hold a model since taken off the allow-list: it stays listed, so saving does not drop it.
   const choices = [...new Set([...(models.data?.allowed_models ?? []), ...form.models])];
   const text = (
@@ -77,27 +79,21 @@ export function KeyAccessFields({
       {text('user', {
         placeholder: 'alice@example.com',
         list: 'key-known-users',
-        hint:
-          owners === 'created'
-            ? 'Named for the first time: the user is created.'
-            : 'An existing user: add new ones under Users & teams.',
+        hint: ownerHint('user', form.user, knownUsers, owners),
       })}
       {text('team', {
         placeholder: 'platform',
         list: 'key-known-teams',
-        hint:
-          owners === 'created'
-            ? 'Named for the first time: the team is created.'
-            : 'An existing team: add new ones under Users & teams.',
+        hint: ownerHint('team', form.team, knownTeams, owners),
       })}
       <datalist id="key-known-users">
-        {(users.data?.data ?? []).map((user) => (
-          <option key={user.id} value={user.id} />
+        {(knownUsers ?? []).map((id) => (
+          <option key={id} value={id} />
         ))}
       </datalist>
       <datalist id="key-known-teams">
-        {(teams.data?.data ?? []).map((team) => (
-          <option key={team.id} value={team.id} />
+        {(knownTeams ?? []).map((id) => (
+          <option key={id} value={id} />
         ))}
       </datalist>
       <Field label={KEY_ACCESS_LABELS.expiresInDays} htmlFor="key-expiry" error={errors.expiresInDays}>

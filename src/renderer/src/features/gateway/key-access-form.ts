@@ -74,3 +74,53 @@ export function formScopes(
   }
   return [...form.scopes, ...rag];
 }
+
+/** The number of one-letter edits between two names (Levenshtein), case ignored. */
+function editDistance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j += 1)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[y.length]!;
+}
+
+/** The existing name a typed one most likely meant (a typo: a few letters apart), if any. */
+export function closestName(typed: string, known: readonly string[]): string | undefined {
+  let best: { readonly name: string; readonly distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (distance <= Math.max(2, Math.floor(name.length / 4)) && (best === undefined || distance < best.distance))
+      best = { name, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * What the User or Team field says about the name typed in it: an existing one, or a new one that
+ * issuing creates (with no limits) and a change refuses; with the existing name it most likely meant.
+ * Empty, the field's own rule.
+ */
+export function ownerHint(
+  kind: 'user' | 'team',
+  typed: string,
+  /** Undefined while the list is loading: nothing is said about the typed name until it is known. */
+  known: readonly string[] | undefined,
+  owners: 'created' | 'existing',
+): string {
+  const name = typed.trim();
+  if (name === '' || known === undefined)
+    return owners === 'created'
+      ? `An existing ${kind} or a new one. Named for the first time: the ${kind} is created, with no limits.`
+      : `An existing ${kind}: add new ones under Users & teams.`;
+  if (known.includes(name)) return `${name} is an existing ${kind}.`;
+  const meant = closestName(name, known);
+  const guess = meant === undefined ? '' : ` Did you mean ${meant}?`;
+  return owners === 'created'
+    ? `${name} is a new ${kind}: it will be created with no limits.${guess}`
+    : `${name} is not an existing ${kind}: a key moves only to an existing one (add new ones under Users & teams).${guess}`;
+}

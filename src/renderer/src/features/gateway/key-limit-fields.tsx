@@ -9,8 +9,8 @@ interface KeyLimitsDraft {
 }
 
 /**
- * A key's rate limits, its cap on requests in flight, its own spend budgets and the budgets it sets for its
- * user and team, labelled and checked alike in the dialog that issues a key and the one that edits its limits.
+ * A key's rate limits, its cap on requests in flight, its own spend budgets and its caps on its share of
+ * its user's and team's token budgets, labelled and checked alike in the dialog that issues a key and the one that edits its limits.
  */
 export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
   const number = (field: keyof KeyLimitsForm, hint?: string) => (
@@ -36,7 +36,13 @@ export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
       </div>
       {number('usdDaily')}
       {number('usdMonthly')}
-      <div className="form-section form-span">Budgets this key sets for its user and team (per UTC minute and day)</div>
+      <div className="form-section form-span">
+        This key's cap on its share of its user's and team's token budgets (per UTC minute and day)
+      </div>
+      <p className="field-hint form-span" data-testid="key-share-caps-hint">
+        Caps what the key may use of its user's or team's budget: the tighter of this cap and the user's or team's own
+        budget applies, so a value above theirs changes nothing. Their own budgets are set under Users & teams.
+      </p>
       {number('userTpm')}
       {number('userTpd')}
       {number('teamTpm')}

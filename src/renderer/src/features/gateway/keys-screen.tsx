@@ -4,6 +4,7 @@ import { updateSearch, useLocation } from '../../app/router.js';
 import { useApiKeys, useKeySecretOnItsWay, useRevokeKey } from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
 import { TextInput } from '../../components/field.js';
 import { ConfirmFooter, Dialog } from '../../components/dialog.js';
@@ -162,14 +163,22 @@ export function KeysScreen() {
     {
       header: 'Key',
       cell: (key) => (
-        <span className="cell-stack cell-clip" title={`${key.name ?? 'Unnamed key'}\n${key.key_prefix}`}>
+        <span className="cell-stack cell-clip" title={`${key.name ?? 'Unnamed key'}\n${key.key_prefix}\n${key.id}`}>
           <span className="cell-strong truncate">{key.name ?? 'Unnamed key'}</span>
           <span className="mono muted truncate">{key.key_prefix}</span>
+          {/* The id is what collections, cache rules and the admin API name a key by. */}
+          <span className="chip-row">
+            <span className="mono muted truncate" data-testid="key-id">
+              {key.id}
+            </span>
+            <CopyButton text={key.id} variant="ghost" what={`the id of ${buttonName(key)}`} />
+          </span>
         </span>
       ),
     },
     {
       header: 'Owner',
+      priority: 'low',
       cell: (key) => (
         <span className="cell-stack cell-clip" title={[key.user, key.team].filter(Boolean).join('\n') || undefined}>
           <span className="truncate">{key.user ?? '—'}</span>
@@ -184,6 +193,7 @@ export function KeysScreen() {
     },
     {
       header: 'Access',
+      priority: 'medium',
       cell: (key) => (
         <span className="cell-stack">
           <span className="chip-row">

@@ -21,6 +21,7 @@ const FIELD_PREFIX = /^((?:description|access|source)(?:\.[a-z]+)?)(?:\[(\d+)\])
 export function collectionRefusal(
   error: unknown,
   sent: { readonly access?: Partial<Record<string, readonly string[]>> },
+  readerKeys?: readonly string[],
 ): CollectionRefusal {
   if (!(error instanceof ApiError) || error.status !== 400) return { errors: {}, unplaced: true };
   const errors: CollectionFormErrors = {};
@@ -34,6 +35,8 @@ export function collectionRefusal(
     }
     const list = match[1]!.startsWith('access.') ? sent.access?.[match[1]!.slice('access.'.length)] : undefined;
     const entry = match[2] === undefined ? undefined : list?.[Number(match[2])];
+    // A reader key refused and since removed from the form (its chip, no change event): nothing to fix there.
+    if (field === 'keys' && entry !== undefined && readerKeys !== undefined && !readerKeys.includes(entry)) continue;
     errors[field] ??= problemText(part.slice(match[0].length), field, entry);
   }
   return { errors, unplaced };
@@ -49,13 +52,15 @@ export function useCollectionRefusal(
   error: unknown,
   sent: { readonly access?: Partial<Record<string, readonly string[]>> } | undefined,
   dialogTestId: string,
+  /** The reader keys the form holds now. */
+  readerKeys?: readonly string[],
 ): { readonly errors: CollectionFormErrors; readonly shownError: unknown } {
-  const refusal = error ? collectionRefusal(error, sent ?? {}) : { errors: {}, unplaced: false };
+  const refusal = error ? collectionRefusal(error, sent ?? {}, readerKeys) : { errors: {}, unplaced: false };
   const placed = Object.keys(refusal.errors).length > 0;
   useEffect(() => {
     if (!placed) return;
     document
-      .querySelector<HTMLElement>(`[data-testid="${dialogTestId}"] :is(input, textarea)[aria-invalid="true"]`)
+      .querySelector<HTMLElement>(`[data-testid="${dialogTestId}"] :is(input, select, textarea)[aria-invalid="true"]`)
       ?.focus();
   }, [error, placed, dialogTestId]);
   return { errors: refusal.errors, shownError: refusal.unplaced ? error : null };

@@ -4,7 +4,7 @@ import { showToast } from '../../components/toast.js';
 import { useDraft } from '../../lib/use-draft.js';
 import { useUnsavedChanges } from '../../lib/unsaved-changes.js';
 import { CollectionFields } from './collection-fields.js';
-import { collectionForm, formSource, toCollectionUpdate, type CollectionForm } from './collection-form.js';
+import { collectionForm, formSource, splitList, toCollectionUpdate, type CollectionForm } from './collection-form.js';
 import { useCollectionRefusal } from './collection-refusal.js';
 import { useUpdateCollection } from './rag-queries.js';
 import { describeSourceChange } from './source-change.js';
@@ -30,7 +30,7 @@ export function EditCollectionDialog({
 }) {
   const draft = useDraft<CollectionForm>(() => collectionForm(collection));
   const update = useUpdateCollection();
-  const refusal = useCollectionRefusal(update.error, update.variables?.body, TEST_ID);
+  const refusal = useCollectionRefusal(update.error, update.variables?.body, TEST_ID, splitList(draft.form.keys));
   const checked = toCollectionUpdate(draft.form, collection);
   const dirty = JSON.stringify(draft.form) !== JSON.stringify(collectionForm(collection));
   const sourceChange = describeSourceChange(collection, formSource(draft.form));

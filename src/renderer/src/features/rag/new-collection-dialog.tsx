@@ -3,7 +3,14 @@ import { FormDialog } from '../../components/dialog.js';
 import { Field, TextInput } from '../../components/field.js';
 import { useDraft } from '../../lib/use-draft.js';
 import { CollectionFields } from './collection-fields.js';
-import { checkBody, EMPTY_COLLECTION_FORM, formAccess, formSource, type CollectionForm } from './collection-form.js';
+import {
+  checkBody,
+  EMPTY_COLLECTION_FORM,
+  formAccess,
+  formSource,
+  splitList,
+  type CollectionForm,
+} from './collection-form.js';
 import { useCollectionRefusal } from './collection-refusal.js';
 import { useCreateCollection } from './rag-queries.js';
 
@@ -16,7 +23,7 @@ const TEST_ID = 'new-collection-dialog';
 export function NewCollectionDialog({ onClose }: { readonly onClose: () => void }) {
   const create = useCreateCollection();
   const draft = useDraft<CollectionForm & { readonly name: string }>(() => ({ name: '', ...EMPTY_COLLECTION_FORM }));
-  const refusal = useCollectionRefusal(create.error, create.variables, TEST_ID);
+  const refusal = useCollectionRefusal(create.error, create.variables, TEST_ID, splitList(draft.form.keys));
   const submit = (): void => {
     const { name } = draft.form;
     const source = formSource(draft.form);

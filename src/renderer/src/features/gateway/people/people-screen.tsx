@@ -47,11 +47,26 @@ function RowActions({
   readonly onDelete: () => void;
 }) {
   return (
-    <span className="row-actions">
-      <Button size="sm" variant="ghost" icon={<PencilIcon />} aria-label={`Edit ${id}`} onClick={onEdit}>
+    // Titled: in a narrow table the buttons show their icons only (see .principal-actions).
+    <span className="row-actions principal-actions">
+      <Button
+        size="sm"
+        variant="ghost"
+        icon={<PencilIcon />}
+        aria-label={`Edit ${id}`}
+        title={`Edit ${id}`}
+        onClick={onEdit}
+      >
         Edit
       </Button>
-      <Button size="sm" variant="ghost" icon={<TrashIcon />} aria-label={`Delete ${id}`} onClick={onDelete}>
+      <Button
+        size="sm"
+        variant="ghost"
+        icon={<TrashIcon />}
+        aria-label={`Delete ${id}`}
+        title={`Delete ${id}`}
+        onClick={onDelete}
+      >
         Delete
       </Button>
     </span>
@@ -68,8 +83,8 @@ export function PeopleScreen() {
 
   const teamColumns: Column<TeamRecord>[] = [
     { header: 'Team', cell: (team) => <NameCell id={team.id} name={team.name} /> },
-    { header: 'Users', align: 'right', cell: (team) => formatInt(team.users) },
-    { header: 'Keys', align: 'right', cell: (team) => formatInt(team.keys) },
+    { header: 'Users', align: 'right', priority: 'low', cell: (team) => formatInt(team.users) },
+    { header: 'Keys', align: 'right', priority: 'low', cell: (team) => formatInt(team.keys) },
     { header: 'Today', cell: (team) => <TodayCell today={team.today} /> },
     { header: 'Limits now', cell: (team) => <LimitMeters limits={team.limits} showOwner={false} /> },
     {
@@ -89,9 +104,10 @@ export function PeopleScreen() {
     { header: 'User', cell: (user) => <NameCell id={user.id} name={user.name ?? user.email} /> },
     {
       header: 'Team',
+      priority: 'medium',
       cell: (user) => (user.team ? <span className="mono">{user.team}</span> : <span className="muted">—</span>),
     },
-    { header: 'Keys', align: 'right', cell: (user) => formatInt(user.keys) },
+    { header: 'Keys', align: 'right', priority: 'low', cell: (user) => formatInt(user.keys) },
     { header: 'Today', cell: (user) => <TodayCell today={user.today} /> },
     { header: 'Limits now', cell: (user) => <LimitMeters limits={user.limits} showOwner={false} /> },
     {
