@@ -1,80 +1,23 @@
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
   closeSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { failedStart, spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
+import { describe, expect, it } from 'vitest';
+import { dataFolderSuite, npmRun, ROOT } from '../support/data-folder-commands.js';
+import { failedStart, type HeadlessProcess } from '../support/headless-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCOPE = { namespace: 'ops', branch: 'main' };
-
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-backup-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A headless server on `dataDir`, stopped (SIGKILL, so nothing is checkpointed) after the test. */
-async function serve(dataDir: string): Promise<HeadlessProcess> {
-  const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir });
-  cleanups.push(() => server.child.kill('SIGKILL'));
-  return server;
-}
-
-/** Sends a store request with the folder's generated full-access token. */
-async function store(server: HeadlessProcess, dataDir: string, path: string, body?: unknown): Promise<Response> {
-  const token = readFileSync(join(dataDir, 'store.token'), 'utf8').trim();
-  return fetch(`${server.storeUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-async function applyDocument(server: HeadlessProcess, dataDir: string, content: string): Promise<void> {
-  const response = await store(server, dataDir, '/v1/apply', {
-    scope: SCOPE,
-    documents: [{ key: 'runbook.md', content }],
-    message: 'keep it',
-  });
-  expect(response.status).toBe(200);
-}
-
-async function stateOf(server: HeadlessProcess, dataDir: string): Promise<Response> {
-  return store(server, dataDir, `/v1/state?namespace=${SCOPE.namespace}&branch=${SCOPE.branch}`);
-}
+const { tempDir, serve, applyDocument, stateOf } = dataFolderSuite('gatehouse-backup-');
 
 /** Runs `npm run backup -- ...args` from `cwd`, as a user types it. */
-async function backup(
-  args: readonly string[],
-  cwd = ROOT,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const options = { cwd, env: { ...process.env, ...env } };
-  return promisify(execFile)('npm', ['--prefix', ROOT, 'run', '-s', 'backup', '--', ...args], options).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
-}
+const backup = (args: readonly string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) => npmRun('backup', args, cwd, env);
 
 /** The tables of a database file, read as a restore would find it: the file alone, without a -wal. */
 function tablesIn(file: string): number {

@@ -1,78 +1,26 @@
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
 import {
   closeSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dataFolderSuite, npmRun } from '../support/data-folder-commands.js';
 import { openDatabase } from '../../src/server/db/connection.js';
 import { spawnHeadless, type HeadlessProcess } from '../support/headless-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCOPE = { namespace: 'ops', branch: 'main' };
-
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-restore-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A headless server on `dataDir`, killed after the test (SIGKILL, so nothing is checkpointed). */
-async function serve(dataDir: string): Promise<HeadlessProcess> {
-  const server = await spawnHeadless({ GATEHOUSE_DATA_DIR: dataDir });
-  cleanups.push(() => server.child.kill('SIGKILL'));
-  return server;
-}
-
-async function store(server: HeadlessProcess, dataDir: string, path: string, body?: unknown): Promise<Response> {
-  const token = readFileSync(join(dataDir, 'store.token'), 'utf8').trim();
-  return fetch(`${server.storeUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-async function applyDocument(server: HeadlessProcess, dataDir: string, content: string): Promise<void> {
-  const response = await store(server, dataDir, '/v1/apply', {
-    scope: SCOPE,
-    documents: [{ key: 'runbook.md', content }],
-    message: content,
-  });
-  expect(response.status).toBe(200);
-}
+const { cleanups, tempDir, serve, applyDocument, stateOf } = dataFolderSuite('gatehouse-restore-');
 
 async function documentOf(server: HeadlessProcess, dataDir: string): Promise<unknown> {
-  const response = await store(server, dataDir, `/v1/state?namespace=${SCOPE.namespace}&branch=${SCOPE.branch}`);
+  const response = await stateOf(server, dataDir);
   return ((await response.json()) as { objects: Record<string, string> }).objects['runbook.md'];
-}
-
-type Run = { code: number; stdout: string; stderr: string };
-
-/** Runs `npm run <script> -- ...args`, as a user types it. */
-async function npmRun(script: 'backup' | 'restore', args: readonly string[]): Promise<Run> {
-  return promisify(execFile)('npm', ['--prefix', ROOT, 'run', '-s', script, '--', ...args], { cwd: ROOT }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: Run) => error,
-  );
 }
 
 /** A data folder whose server has written `content`, its backup (made then), and the server still running. */
