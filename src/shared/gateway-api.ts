@@ -224,19 +224,19 @@ export const allowedModelNameSchema = z
       "'*' is not a wildcard here: list each model (ollama/llama3.2), or route one public name to any upstream model through deployments",
   });
 
-/** A price in US dollars, as the configuration file's `pricing` takes it (same bounds). */
+/** A price in US dollars: past a million dollars a token is no price any provider asks. */
 const usdPrice = z.number().nonnegative().max(1e12, 'must be at most 1000000000000');
 
-/** A model's price per million tokens (`pricing.<model>` of the configuration file). */
+/** A model's price per million tokens: the configuration file's `pricing.<model>` and the admin API's. */
 export const modelPriceSchema = z
   .object({
     input_per_mtok: usdPrice,
     output_per_mtok: usdPrice,
-    /** Prompt tokens read from the provider's prompt cache; the input price when unset. */
+    /** Prompt tokens read from the provider's prompt cache (OpenAI's cached tokens, Anthropic's cache reads); the input price when unset. */
     cached_input_per_mtok: usdPrice.optional(),
     /** Prompt tokens written to Anthropic's prompt cache; the input price when unset. */
     cache_write_per_mtok: usdPrice.optional(),
-    /** Anthropic's cache writes for an hour; `cache_write_per_mtok` when unset. */
+    /** Anthropic's cache writes for an hour (`cache_control.ttl: 1h`); `cache_write_per_mtok` when unset. */
     cache_write_1h_per_mtok: usdPrice.optional(),
     /** USD per thousand web searches a provider ran for the request. */
     web_search_per_1k: usdPrice.optional(),
@@ -457,6 +457,44 @@ const deploymentFields = z
 export const deploymentInputSchema = z.preprocess(viewAsInput, deploymentFields);
 /** One deployment to write. */
 export type DeploymentInput = z.infer<typeof deploymentInputSchema>;
+
+/** How `POST /internal/deployments/test` checks a deployment: its model list (free), or a 1-token chat. */
+export const deploymentTestModeSchema = z.enum(['models', 'chat']);
+/** A connection test's kind of check. */
+export type DeploymentTestMode = z.infer<typeof deploymentTestModeSchema>;
+
+/**
+ * `POST /internal/deployments/test` body: one deployment as `PUT /internal/deployments` takes it (an
+ * unsaved form; sent with a saved id and no key, it is tested with the key stored for that id at the
+ * same address), or only `{"id"}` to test a saved one as it is; `mode` asks for a chat instead of the
+ * model list.
+ */
+export const deploymentTestSchema = z
+  .preprocess(
+    viewAsInput,
+    deploymentFields.extend({ model: z.string().min(1).optional(), mode: deploymentTestModeSchema.optional() }),
+  )
+  .refine((body) => body.model !== undefined || body.id !== undefined, {
+    message: 'model is required (or send only the id of a saved deployment to test it as saved)',
+    path: ['model'],
+  });
+/** Body of a connection test. */
+export type DeploymentTest = z.infer<typeof deploymentTestSchema>;
+
+/** What a connection test found; `status` is the upstream's HTTP status, null when none answered. */
+export const deploymentTestResultSchema = z.object({
+  ok: z.boolean(),
+  status: z.number().int().nullable(),
+  latency_ms: z.number(),
+  /** Whether the provider's model list names the deployment's upstream model; null when no list was read. */
+  model_listed: z.boolean().nullable(),
+  /** The check that was made (`models` falls back to `chat` where the provider lists no models). */
+  mode: deploymentTestModeSchema,
+  /** What was found, worded for the user: the address, the key, the model; provider text redacted. */
+  message: z.string(),
+});
+/** A connection test's answer. */
+export type DeploymentTestResult = z.infer<typeof deploymentTestResultSchema>;
 
 /** `PUT /internal/deployments` body: the whole list (or `reset: true` to return to the configuration file). */
 export const deploymentsUpdateSchema = z
@@ -713,6 +751,7 @@ export const AUDIT_ACTIONS = [
   'models.reset',
   'deployments.update',
   'deployments.reset',
+  'deployments.test',
   'team.create',
   'team.update',
   'team.delete',

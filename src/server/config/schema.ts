@@ -8,6 +8,7 @@ import {
   baseUrlSchema,
   capabilitySchema,
   deploymentIdSchema,
+  modelPriceSchema,
   timerMsSchema,
 } from '../../shared/gateway-api.js';
 import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
@@ -109,24 +110,6 @@ const providerSchema = z
   .object({
     base_url: baseUrlSchema.optional(),
     api_key: apiKey.optional(),
-  })
-  .strict();
-
-/** A price per million tokens: past a million dollars a token is no price any provider asks. */
-const perMillionTokens = z.number().nonnegative().max(1e12, 'must be at most 1000000000000');
-
-const priceSchema = z
-  .object({
-    input_per_mtok: perMillionTokens,
-    output_per_mtok: perMillionTokens,
-    /** Prompt tokens read from the provider's prompt cache (OpenAI's cached tokens, Anthropic's cache reads). */
-    cached_input_per_mtok: perMillionTokens.optional(),
-    /** Prompt tokens written to Anthropic's prompt cache (for 5 minutes, and for an hour when the next is unset). */
-    cache_write_per_mtok: perMillionTokens.optional(),
-    /** Prompt tokens written to Anthropic's prompt cache for an hour (`cache_control.ttl: 1h`). */
-    cache_write_1h_per_mtok: perMillionTokens.optional(),
-    /** USD per thousand web searches a provider ran for the request (Anthropic's web search tool). */
-    web_search_per_1k: perMillionTokens.optional(),
   })
   .strict();
 
@@ -267,7 +250,7 @@ export const configSchema = z
       })
       .default({}),
     deployments: z.array(deploymentSchema).default([]),
-    pricing: z.record(z.string(), priceSchema).default({}),
+    pricing: z.record(z.string(), modelPriceSchema).default({}),
     // PII scrubbing and the content policy (docs/pii-and-policy.md); the admin API may override both.
     pii: piiSettingsSchema.prefault({}),
     content_policy: contentPolicySettingsSchema.prefault({}),
