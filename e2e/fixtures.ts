@@ -73,11 +73,15 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/${name}.png` });
 }
 
-/** Opens a screen already signed in (credentials put where the login screen would keep them). */
-export async function openSignedIn(page: Page, path = '', options: { theme?: 'light' | 'dark' } = {}): Promise<void> {
-  const { masterKey, storeToken, uiUrl } = app();
+/** Opens `url` signed in with these credentials, put where the login screen would keep them. */
+export async function openWithCredentials(
+  page: Page,
+  url: string,
+  credentials: { readonly masterKey: string; readonly storeToken: string },
+  theme: 'light' | 'dark' | '' = '',
+): Promise<void> {
   await page.addInitScript(
-    ([key, token, theme]) => {
+    ([key, token, chosenTheme]) => {
       // Runs in the page; this file is type-checked without the DOM library.
       type BrowserStorage = { setItem(name: string, value: string): void };
       const { sessionStorage, localStorage } = globalThis as unknown as {
@@ -85,11 +89,17 @@ export async function openSignedIn(page: Page, path = '', options: { theme?: 'li
         localStorage: BrowserStorage;
       };
       sessionStorage.setItem('gatehouse.credentials', JSON.stringify({ masterKey: key, storeToken: token }));
-      if (theme) localStorage.setItem('gatehouse.theme', theme);
+      if (chosenTheme) localStorage.setItem('gatehouse.theme', chosenTheme);
     },
-    [masterKey, storeToken, options.theme ?? ''] as const,
+    [credentials.masterKey, credentials.storeToken, theme] as const,
   );
-  await page.goto(new URL(path, uiUrl).toString());
+  await page.goto(url);
+}
+
+/** Opens a screen of the shared app already signed in. */
+export async function openSignedIn(page: Page, path = '', options: { theme?: 'light' | 'dark' } = {}): Promise<void> {
+  const { masterKey, storeToken, uiUrl } = app();
+  await openWithCredentials(page, new URL(path, uiUrl).toString(), { masterKey, storeToken }, options.theme ?? '');
 }
 
 /**

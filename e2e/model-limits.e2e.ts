@@ -21,24 +21,8 @@ test('models: the shared limits the configuration file sets are shown with what 
   page,
   consoleErrors,
 }) => {
-  const issued = await fetch(`${server.urls.gateway}/internal/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'model limits', scopes: ['chat'] }),
-  });
-  const { key } = (await issued.json()) as { key: string };
-  const answer = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  expect(answer.status).toBe(200);
-  await page.addInitScript({
-    content: `sessionStorage.setItem('gatehouse.credentials', ${JSON.stringify(
-      JSON.stringify({ masterKey: MASTER, storeToken: STORE_TOKEN }),
-    )});`,
-  });
-  await page.goto(new URL('gateway/models', server.urls.ui).toString());
+  await server.chatOnce(await server.issueChatKey('model limits'));
+  await server.openSignedIn(page, 'gateway/models');
   const panel = page.getByTestId('model-limits');
   await expect(panel.getByRole('heading', { name: 'Shared model limits' })).toBeVisible();
   await expect(panel).toContainText('demo/echo');

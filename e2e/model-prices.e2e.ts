@@ -26,12 +26,7 @@ test('models: an unpriced model is marked, and its prices are typed, checked and
   page,
   consoleErrors,
 }) => {
-  await page.addInitScript({
-    content: `sessionStorage.setItem('gatehouse.credentials', ${JSON.stringify(
-      JSON.stringify({ masterKey: MASTER, storeToken: STORE_TOKEN }),
-    )});`,
-  });
-  await page.goto(new URL('gateway/models', server.urls.ui).toString());
+  await server.openSignedIn(page, 'gateway/models');
   const table = page.getByTestId('allowed-models');
   const llama = table.getByRole('row').filter({ hasText: 'team-llama' });
   const mark = llama.getByText('unpriced', { exact: true });
@@ -94,24 +89,8 @@ test('live traffic: a request that cost nothing shows "—" as cost in the drawe
   consoleErrors,
 }) => {
   const name = `unpriced-${Date.now()}`;
-  const issued = await fetch(`${server.urls.gateway}/internal/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, scopes: ['chat'] }),
-  });
-  const { key } = (await issued.json()) as { key: string };
-  const answer = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  expect(answer.status).toBe(200);
-  await page.addInitScript({
-    content: `sessionStorage.setItem('gatehouse.credentials', ${JSON.stringify(
-      JSON.stringify({ masterKey: MASTER, storeToken: STORE_TOKEN }),
-    )});`,
-  });
-  await page.goto(new URL('gateway/traffic', server.urls.ui).toString());
+  await server.chatOnce(await server.issueChatKey(name));
+  await server.openSignedIn(page, 'gateway/traffic');
   const row = page.getByTestId('traffic-row').filter({ hasText: name });
   await expect(row.locator('.col-cost')).toHaveText('—');
   await row.click();

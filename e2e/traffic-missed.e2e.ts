@@ -16,12 +16,7 @@ test.beforeAll(async () => {
     { gateway: { traffic_buffer: KEPT } },
     { PROXY_MASTER_KEY: MASTER, STORE_TOKEN },
   );
-  const issued = await fetch(`${server.urls.gateway}/internal/api-keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'burst' }),
-  });
-  apiKey = ((await issued.json()) as { key: string }).key;
+  apiKey = await server.issueChatKey('burst');
 });
 
 test.afterAll(async () => {
@@ -30,27 +25,11 @@ test.afterAll(async () => {
 
 /** Sends `count` demo/echo requests, one after another. */
 async function burst(count: number): Promise<void> {
-  for (let index = 0; index < count; index += 1) {
-    const response = await fetch(`${server.urls.gateway}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `request ${index}` }] }),
-    });
-    await response.arrayBuffer();
-    expect(response.status).toBe(200);
-  }
+  for (let index = 0; index < count; index += 1) await server.chatOnce(apiKey, `request ${index}`);
 }
 
 async function openTraffic(page: Page): Promise<void> {
-  await page.addInitScript(
-    ([master, token]) => {
-      const storage = (globalThis as unknown as { sessionStorage: { setItem(n: string, v: string): void } })
-        .sessionStorage;
-      storage.setItem('gatehouse.credentials', JSON.stringify({ masterKey: master, storeToken: token }));
-    },
-    [MASTER, STORE_TOKEN] as const,
-  );
-  await page.goto(`${server.urls.ui}gateway/traffic`);
+  await server.openSignedIn(page, 'gateway/traffic');
 }
 
 /** A promise with its resolve, to hold a route until the test lets it go. */
