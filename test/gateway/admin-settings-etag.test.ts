@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_MASTER_KEY } from '../support/temp-servers.js';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { putIfMatch, startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 /**
  * The deployments and the model settings are replaced whole by a PUT, so two admins (or a script and
@@ -14,18 +13,7 @@ describe('ETag and If-Match on whole-set admin settings', () => {
   });
   afterAll(() => h?.close());
 
-  const put = async (path: string, body: unknown, ifMatch?: string) => {
-    const response = await fetch(`${h.url}${path}`, {
-      method: 'PUT',
-      headers: {
-        authorization: `Bearer ${TEST_MASTER_KEY}`,
-        'content-type': 'application/json',
-        ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, etag: response.headers.get('etag'), body: (await response.json()) as any };
-  };
+  const put = (path: string, body: unknown, ifMatch?: string) => putIfMatch(h, path, body, ifMatch);
 
   it('refuses a models PUT based on settings someone else changed since, and takes one based on the current ones', async () => {
     const read = await h.admin('GET', '/internal/models');

@@ -1,7 +1,13 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_MASTER_KEY } from '../support/temp-servers.js';
-import { haDeployments, OPENAI_UPSTREAM_KEY, startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import {
+  haDeployments,
+  HARNESS_LLM,
+  putIfMatch,
+  OPENAI_UPSTREAM_KEY,
+  startGatewayHarness,
+  type GatewayHarness,
+} from './support/harness.js';
 
 // Prices are model settings: a model allowed through the admin API can be priced there too, and dollar
 // budgets count it from the next request. The harness's file prices gpt-4o-mini only (which also prices
@@ -18,20 +24,7 @@ let h: GatewayHarness;
 beforeAll(async () => {
   // The harness's llm section, with team-llama allowed: a reset keeps it allowed, and drops its price.
   h = await startGatewayHarness({
-    llm: {
-      allowed_models: [
-        'demo/echo',
-        'demo/embed',
-        'gpt-4o-mini',
-        'claude-opus-4-7',
-        'text-embedding-3-small',
-        'ha-model',
-        'team-llama',
-      ],
-      model_aliases: { fast: 'gpt-4o-mini', smart: 'claude-opus-4-7' },
-      per_model_max_tokens: { 'gpt-4o-mini': 100, 'claude-opus-4-7': 200 },
-      default_embedding_model: 'text-embedding-3-small',
-    },
+    llm: { ...HARNESS_LLM, allowed_models: [...HARNESS_LLM.allowed_models, 'team-llama'] },
   });
   const deployments = await h.admin('PUT', '/internal/deployments', {
     deployments: [
@@ -69,18 +62,7 @@ async function firstRefusal(client: OpenAI, times: number): Promise<unknown> {
   return undefined;
 }
 
-const put = async (body: unknown, ifMatch?: string) => {
-  const response = await fetch(`${h.url}/internal/models`, {
-    method: 'PUT',
-    headers: {
-      authorization: `Bearer ${TEST_MASTER_KEY}`,
-      'content-type': 'application/json',
-      ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, etag: response.headers.get('etag'), body: (await response.json()) as any };
-};
+const put = (body: unknown, ifMatch?: string) => putIfMatch(h, '/internal/models', body, ifMatch);
 
 describe('model prices through PUT /internal/models', () => {
   it("shows the file's prices, and the allowed models without one as unpriced", async () => {

@@ -23,8 +23,13 @@ export interface GatewayHarness {
   readonly openaiSecondary: OpenAIUpstream;
   readonly anthropic: AnthropicUpstream;
   readonly url: string;
-  /** Calls the admin API with the master key. */
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Calls the admin API with the master key (and `headers`, such as an `if-match`). */
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Issues a key (default scopes: chat and embeddings). */
   issueKey(input?: ApiKeyCreate): Promise<ApiKeyCreated>;
   /** The official OpenAI client against the gateway (only baseURL and apiKey changed; no retries, to keep error tests fast). */
@@ -53,6 +58,14 @@ export function haDeployments(primaryUrl: string, secondaryUrl: string): Array<R
   ];
 }
 
+/** The harness file's llm section: a test that changes it spreads this, so the rest stays the harness's. */
+export const HARNESS_LLM = {
+  allowed_models: ['demo/echo', 'demo/embed', 'gpt-4o-mini', 'claude-opus-4-7', 'text-embedding-3-small', 'ha-model'],
+  model_aliases: { fast: 'gpt-4o-mini', smart: 'claude-opus-4-7', ghost: 'gpt-unlisted' },
+  per_model_max_tokens: { 'gpt-4o-mini': 100, 'claude-opus-4-7': 200 },
+  default_embedding_model: 'text-embedding-3-small',
+};
+
 /** Starts the mocks and the gateway configured to use them. */
 export async function startGatewayHarness(
   extra: Record<string, unknown> = {},
@@ -65,19 +78,7 @@ export async function startGatewayHarness(
   ]);
   const servers = await startTempServers(
     {
-      llm: {
-        allowed_models: [
-          'demo/echo',
-          'demo/embed',
-          'gpt-4o-mini',
-          'claude-opus-4-7',
-          'text-embedding-3-small',
-          'ha-model',
-        ],
-        model_aliases: { fast: 'gpt-4o-mini', smart: 'claude-opus-4-7', ghost: 'gpt-unlisted' },
-        per_model_max_tokens: { 'gpt-4o-mini': 100, 'claude-opus-4-7': 200 },
-        default_embedding_model: 'text-embedding-3-small',
-      },
+      llm: HARNESS_LLM,
       providers: {
         openai: { base_url: openai.url, api_key: OPENAI_UPSTREAM_KEY },
         anthropic: { base_url: anthropic.url, api_key: ANTHROPIC_UPSTREAM_KEY },
@@ -92,12 +93,13 @@ export async function startGatewayHarness(
     env,
   );
   const url = servers.gatewayUrl;
-  const admin: GatewayHarness['admin'] = async (method, path, body) => {
+  const admin: GatewayHarness['admin'] = async (method, path, body, headers = {}) => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${TEST_MASTER_KEY}`,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -168,4 +170,15 @@ export function withSdkClients(
     h?.anthropic.reset();
   });
   afterAll(() => h?.close());
+}
+
+/** A PUT of whole-set admin settings, with `ifMatch` as its If-Match when given; answers the new ETag too. */
+export async function putIfMatch(
+  h: GatewayHarness,
+  path: string,
+  body: unknown,
+  ifMatch?: string,
+): Promise<{ status: number; etag: string | null; body: any }> {
+  const answer = await h.admin('PUT', path, body, ifMatch === undefined ? {} : { 'if-match': ifMatch });
+  return { status: answer.status, etag: answer.headers.get('etag'), body: answer.body };
 }
