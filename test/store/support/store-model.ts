@@ -25,11 +25,19 @@ interface Branch {
   head: number;
 }
 
+/** A rollback or restore of a branch to its own line: from `revision` on, the line continues at `target`. */
+interface Restart {
+  readonly revision: number;
+  readonly target: number;
+}
+
 interface Namespace {
   counter: number;
   readonly branches: Map<string, Branch>;
   readonly revisions: Map<number, Revision>;
   readonly checkpoints: Map<string, number>;
+  /** Per branch, oldest first: gc keeps their targets, which can become merge bases. */
+  readonly restarts: Map<string, Restart[]>;
 }
 
 const bytewise = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -54,7 +62,7 @@ export class StoreModel {
   private ns(name: string): Namespace {
     let ns = this.namespaces.get(name);
     if (!ns) {
-      ns = { counter: 0, branches: new Map(), revisions: new Map(), checkpoints: new Map() };
+      ns = { counter: 0, branches: new Map(), revisions: new Map(), checkpoints: new Map(), restarts: new Map() };
       this.namespaces.set(name, ns);
     }
     return ns;
@@ -181,7 +189,7 @@ export class StoreModel {
     if (!this.ns(namespace).branches.has(branch)) throw new ModelError('not_found');
     const id = this.select(namespace, branch, revision, checkpoint);
     const message = this.sourceMessage('rollback to', namespace, id, checkpoint);
-    return this.write(namespace, branch, this.stateAt(namespace, id), message);
+    return this.returnTo(namespace, branch, id, message);
   }
 
   /** A rollback's or restore's own message: where its state came from. */
@@ -214,7 +222,7 @@ export class StoreModel {
       id = this.head(namespace, branch);
     }
     const message = this.sourceMessage('restore from', namespace, id, from.checkpoint);
-    return this.write(namespace, branch, this.stateAt(namespace, id), message);
+    return this.returnTo(namespace, branch, id, message);
   }
 
   createBranch(
@@ -248,6 +256,37 @@ export class StoreModel {
     return { name, base_revision: base, head_revision: id };
   }
 
+  /**
+   * Writes revision `id`'s state to `branch`; when `id` is on the branch's own line (or 0), the line
+   * restarts there, as a rollback does in docs/store.md ("Back past a merge").
+   */
+  private returnTo(namespace: string, branch: string, id: number, message: string): ApplyResponse {
+    const ownLine = id === 0 || this.onOwnLine(namespace, branch, id);
+    const written = this.write(namespace, branch, this.stateAt(namespace, id), message);
+    if (ownLine && !written.noop) {
+      const restarts = this.ns(namespace).restarts;
+      restarts.set(branch, [...(restarts.get(branch) ?? []), { revision: written.revision, target: id }]);
+    }
+    return written;
+  }
+
+  /** Whether the branch's head reaches `id` by its own line: since its last restart, then the restart's target's line or its base's. */
+  private onOwnLine(namespace: string, branch: string, id: number): boolean {
+    const ns = this.ns(namespace);
+    let at: string | undefined = branch;
+    let upTo = this.head(namespace, branch);
+    while (at !== undefined && upTo !== 0) {
+      const restart: Restart | undefined = (ns.restarts.get(at) ?? []).filter((r) => r.revision <= upTo).at(-1);
+      const from = restart?.revision ?? 0;
+      if (ns.revisions.get(id)?.branch === at && from <= id && id <= upTo) return true;
+      const next: number = restart ? restart.target : (ns.branches.get(at)?.base ?? 0);
+      if (next === 0 || next >= upTo) return false;
+      at = ns.revisions.get(next)?.branch;
+      upTo = next;
+    }
+    return false;
+  }
+
   gc(keep: number): number {
     const perBranch = keep || 10;
     let pruned = 0;
@@ -262,6 +301,7 @@ export class StoreModel {
         if (branch.base) kept.add(branch.base);
       }
       for (const id of ns.checkpoints.values()) if (id) kept.add(id);
+      for (const restarts of ns.restarts.values()) for (const { target } of restarts) if (target) kept.add(target);
       for (const id of [...ns.revisions.keys()]) {
         if (!kept.has(id)) {
           ns.revisions.delete(id);

@@ -173,7 +173,9 @@ export const storeIdempotencyKeys = sqliteTable(
  * Merges, one per merge revision: `revision_id` on branch `branch_id` took branch `from_branch_id`'s
  * head `from_revision`. The merge base walks them as a merge commit's second parent, so a merge revision
  * also reaches what the merged head reaches. The branch of the merge revision is kept here because gc
- * may delete that revision while what it merged still counts.
+ * may delete that revision while what it merged still counts. A row naming its own branch as the source
+ * (which no merge can: a branch never merges itself) is a restart: a rollback or restore to the branch's
+ * own history, after which, from `revision_id` on, the branch's line continues at `from_revision`.
  */
 export const storeMerges = sqliteTable(
   'store_merges',

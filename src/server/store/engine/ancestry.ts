@@ -1,35 +1,54 @@
-import type { BranchRow, MergeRow, StoreRepository } from './store-repository.js';
+import type { BranchRow, MergeRow, RestartRow, StoreRepository } from './store-repository.js';
 
 // History is linear per branch, and a branch records where it started (`base_revision`, a revision of
-// the branch it was made from, which gc keeps and which keeps its branch from being deleted). The
-// revisions of a branch's own history are therefore its own, then its source branch's up to that base,
-// then that branch's source's up to its base, and so on: a chain of (branch, up to) segments. Merge
-// bases also follow recorded merges (see `mergeBases`).
+// the branch it was made from, which gc keeps and which keeps its branch from being deleted). A rollback
+// or restore to the branch's own history restarts its line there (`store_merges` rows naming the branch
+// itself, see `insertRestart`): the revisions it discarded stay in the table and in the log, but the
+// branch's later heads no longer reach them, as Git's after `reset --hard`. The revisions of a branch's
+// own history are therefore its own since its last restart (or all of them), then the restart's target's
+// line, or its source branch's up to its base, and so on: a chain of (branch, from, up to) segments.
+// Merge bases also follow recorded merges (see `mergeBases`).
 
-/** The revisions of one branch up to and including `upTo`, as far as a head reaches into that branch. */
+/** The revisions of one branch from `from` up to and including `upTo`, as far as a head reaches into that branch. */
 export interface AncestrySegment {
   readonly branchId: number;
+  readonly from: number;
   readonly upTo: number;
 }
 
-/** What a branch's head reaches, nearest first: the branch itself, then the branches it was made from. */
+/**
+ * Where the line of a branch that reaches `upTo` starts (its last restart at or before it, or 0) and
+ * what it continues at before that: the restart's target, or the branch's base (0: nothing).
+ */
+function lineStart(branch: BranchRow, upTo: number, restarts: readonly RestartRow[]): { from: number; next: number } {
+  let restart: RestartRow | undefined;
+  for (const row of restarts) {
+    if (row.revisionId > upTo) break;
+    restart = row;
+  }
+  return restart ? { from: restart.revisionId, next: restart.target } : { from: 0, next: branch.baseRevision };
+}
+
+/** What a branch's head reaches by its own line, nearest first: the branch itself, then what it continued from. */
 export function ancestry(repo: StoreRepository, branch: BranchRow): AncestrySegment[] {
-  const chain: AncestrySegment[] = [{ branchId: branch.id, upTo: branch.headRevision }];
-  let base = branch.baseRevision;
-  // A base is older than every revision of the branch made from it, so the chain ends.
-  while (base !== 0) {
-    const row = repo.revision(branch.namespaceId, base);
-    const owner = row ? repo.branchById(row.branchId) : undefined;
-    if (!row || !owner) break;
-    chain.push({ branchId: owner.id, upTo: base });
-    base = owner.baseRevision;
+  const chain: AncestrySegment[] = [];
+  let at: BranchRow | undefined = branch;
+  let upTo = branch.headRevision;
+  while (at) {
+    const { from, next } = lineStart(at, upTo, repo.restartsOf(at.id));
+    chain.push({ branchId: at.id, from, upTo });
+    // A restart's target and a base are older than the revisions after them, so the chain ends.
+    if (next === 0 || next >= upTo) break;
+    const row = repo.revision(branch.namespaceId, next);
+    at = row ? repo.branchById(row.branchId) : undefined;
+    upTo = next;
   }
   return chain;
 }
 
 /** Whether `revision` (a revision of branch `branchId`) is reachable from the head the chain starts at. */
 export function reaches(chain: readonly AncestrySegment[], branchId: number, revision: number): boolean {
-  return chain.some((segment) => segment.branchId === branchId && revision <= segment.upTo);
+  return chain.some((segment) => segment.branchId === branchId && segment.from <= revision && revision <= segment.upTo);
 }
 
 /** A revision of a branch: the point up to which something reaches into that branch. */
@@ -38,13 +57,20 @@ export interface ReachPoint {
   readonly revision: number;
 }
 
-/** The revisions of each branch up to which `start` reaches: per branch id, the newest one reached. */
-type Reach = Map<number, number>;
+/** A stretch of one branch's line that something reaches: its own revisions from `from` up to `upTo`. */
+interface Reached {
+  readonly from: number;
+  upTo: number;
+}
 
-/** Branch rows and recorded merges, read once per merge base computation. */
+/** What `start` reaches, per branch id: one stretch per line start of the branch that it reaches. */
+type Reach = Map<number, Reached[]>;
+
+/** Branch rows, recorded merges and restarts, read once per merge base computation. */
 class HistoryReads {
   private readonly branches = new Map<number, BranchRow | undefined>();
   private readonly merges = new Map<number, readonly MergeRow[]>();
+  private readonly restarts = new Map<number, readonly RestartRow[]>();
   constructor(private readonly repo: StoreRepository) {}
 
   branch(id: number): BranchRow | undefined {
@@ -57,43 +83,64 @@ class HistoryReads {
     if (!rows) this.merges.set(branchId, (rows = this.repo.mergesInto(branchId)));
     return rows;
   }
+
+  restartsOf(branchId: number): readonly RestartRow[] {
+    let rows = this.restarts.get(branchId);
+    if (!rows) this.restarts.set(branchId, (rows = this.repo.restartsOf(branchId)));
+    return rows;
+  }
 }
 
 /**
- * Everything `start` reaches: its branch up to it, then along two kinds of edges, as Git's parents. A
- * branch reaches the branch it was made from up to its `base_revision`; a merge revision also reaches
- * the head it merged (`store_merges`), and so on from there. Each branch is linear, so the newest point
- * reached in a branch stands for all of its revisions up to it.
+ * Everything `start` reaches: its branch's line up to it, then along three kinds of edges, as Git's
+ * parents. A line continues at its last restart's target, or else at the branch it was made from up to
+ * its `base_revision`; a merge revision also reaches the head it merged (`store_merges`), and so on from
+ * there. Between two restarts a branch is linear, so the newest point reached after a line start stands
+ * for all of the branch's revisions from that start up to it.
  */
 function reachFrom(repo: StoreRepository, namespaceId: number, start: ReachPoint, reads: HistoryReads): Reach {
   const reached: Reach = new Map();
   const pending: ReachPoint[] = [start];
   while (pending.length > 0) {
     const { branchId, revision } = pending.pop()!;
-    const before = reached.get(branchId);
-    if (before !== undefined && before >= revision) continue;
-    reached.set(branchId, revision);
     const branch = reads.branch(branchId);
     if (!branch) continue;
-    if (before === undefined && branch.baseRevision !== 0) {
-      const owner = repo.revision(namespaceId, branch.baseRevision);
-      if (owner) pending.push({ branchId: owner.branchId, revision: branch.baseRevision });
+    const { from, next } = lineStart(branch, revision, reads.restartsOf(branchId));
+    const stretches = reached.get(branchId) ?? [];
+    reached.set(branchId, stretches);
+    const known = stretches.find((stretch) => stretch.from === from);
+    if (known && known.upTo >= revision) continue;
+    const before = known?.upTo;
+    if (known) known.upTo = revision;
+    else stretches.push({ from, upTo: revision });
+    if (before === undefined && next !== 0) {
+      const owner = repo.revision(namespaceId, next);
+      if (owner) pending.push({ branchId: owner.branchId, revision: next });
     }
     for (const merge of reads.into(branchId)) {
       if (merge.revisionId > revision) break;
-      if (before === undefined || merge.revisionId > before)
+      if (merge.revisionId >= from && (before === undefined || merge.revisionId > before))
         pending.push({ branchId: merge.fromBranchId, revision: merge.fromRevision });
     }
   }
   return reached;
 }
 
+/** Whether `reach` includes `point`. */
+function includes(reach: Reach, point: ReachPoint): boolean {
+  return (reach.get(point.branchId) ?? []).some(
+    (stretch) => stretch.from <= point.revision && point.revision <= stretch.upTo,
+  );
+}
+
 /**
  * The best common ancestors of two heads (`git merge-base --all`), newest first; empty when they share
- * no revision (branches started empty, or from a checkpoint of revision 0). Per branch both reach, the
- * lower of the two points they reach is the newest common revision in it; of those, the ones that no
- * other one reaches are the best. With merges recorded both ways there can be several (a criss-cross:
- * each branch merged the other before seeing the other's merge); a merge judges against all of them.
+ * no revision (branches started empty, or from a checkpoint of revision 0). Per stretch of a branch both
+ * reach, the lower of the two points they reach is the newest common revision in it; of those, the ones
+ * that no other one reaches are the best. With merges recorded both ways there can be several (a
+ * criss-cross: each branch merged the other before seeing the other's merge); a merge judges against all
+ * of them. A revision a rollback discarded is common only when both still reach it (through a merge
+ * that took it), never through the rolled-back branch's later heads.
  */
 export function mergeBases(repo: StoreRepository, a: BranchRow, b: BranchRow): number[] {
   const reads = new HistoryReads(repo);
@@ -101,19 +148,22 @@ export function mergeBases(repo: StoreRepository, a: BranchRow, b: BranchRow): n
     reachFrom(repo, branch.namespaceId, { branchId: branch.id, revision: branch.headRevision }, reads);
   const reachedByB = reachOf(b);
   const common: ReachPoint[] = [];
-  for (const [branchId, upTo] of reachOf(a)) {
-    const other = reachedByB.get(branchId);
-    const revision = other === undefined ? 0 : Math.min(upTo, other);
-    if (revision !== 0) common.push({ branchId, revision });
+  for (const [branchId, stretches] of reachOf(a)) {
+    for (const mine of stretches) {
+      for (const theirs of reachedByB.get(branchId) ?? []) {
+        const revision = Math.min(mine.upTo, theirs.upTo);
+        if (revision !== 0 && Math.max(mine.from, theirs.from) <= revision) common.push({ branchId, revision });
+      }
+    }
   }
   const best = common.filter(
-    (candidate) =>
-      !common.some((other) => {
+    (candidate, index) =>
+      common.findIndex((other) => other.revision === candidate.revision) === index &&
+      !common.some(
         // Revision ids grow along every edge: only a newer point can reach an older one.
-        if (other.revision <= candidate.revision) return false;
-        const reached = reachFrom(repo, a.namespaceId, other, reads).get(candidate.branchId);
-        return reached !== undefined && reached >= candidate.revision;
-      }),
+        (other) =>
+          other.revision > candidate.revision && includes(reachFrom(repo, a.namespaceId, other, reads), candidate),
+      ),
   );
   return best.map((point) => point.revision).sort((x, y) => y - x);
 }

@@ -51,7 +51,6 @@ export interface RevisionRange {
   readonly until: number;
 }
 
-/** A checkpoint row with the branch of its revision (empty for revision 0). */
 /** A recorded merge into a branch: its merge revision took `fromRevision`, the head of `fromBranchId`. */
 export interface MergeRow {
   readonly revisionId: number;
@@ -59,6 +58,13 @@ export interface MergeRow {
   readonly fromRevision: number;
 }
 
+/** A rollback or restore of a branch to its own history: from `revisionId` on, its line continues at `target`. */
+export interface RestartRow {
+  readonly revisionId: number;
+  readonly target: number;
+}
+
+/** A checkpoint row with the branch of its revision (empty for revision 0). */
 export interface CheckpointRow {
   readonly namespaceId: number;
   readonly name: string;
@@ -306,9 +312,14 @@ export class StoreRepository {
       mergeInsert: p(`INSERT INTO store_merges (namespace_id, revision_id, branch_id, from_branch_id, from_revision)
         VALUES (?, ?, ?, ?, ?)`),
       mergesInto: p(`SELECT revision_id AS revisionId, from_branch_id AS fromBranchId, from_revision AS fromRevision
-        FROM store_merges WHERE branch_id = ? ORDER BY revision_id`),
+        FROM store_merges WHERE branch_id = ? AND from_branch_id <> branch_id ORDER BY revision_id`),
+      restartsOf: p(`SELECT revision_id AS revisionId, from_revision AS target
+        FROM store_merges WHERE branch_id = ? AND from_branch_id = branch_id ORDER BY revision_id`),
       mergedRevisions: p(`SELECT from_revision FROM store_merges WHERE namespace_id = ?`).pluck(),
-      mergesAfterDelete: p(`DELETE FROM store_merges WHERE branch_id = ? AND revision_id > ?`),
+      // Restarts stay: a branch that took one of the discarded revisions still reaches what its line reached.
+      mergesAfterDelete: p(
+        `DELETE FROM store_merges WHERE branch_id = ? AND revision_id > ? AND from_branch_id <> branch_id`,
+      ),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
       keyInsert: p(`INSERT INTO store_keys (key) VALUES (?)`),
@@ -569,6 +580,21 @@ export class StoreRepository {
   /** The merges recorded on a branch, oldest first. */
   mergesInto(branchId: number): MergeRow[] {
     return this.s.mergesInto.all(branchId) as MergeRow[];
+  }
+
+  /**
+   * Records that revision `revisionId` of branch `branchId` returned it to `target` (a revision its line
+   * reached, or 0). Kept in `store_merges` as a row that names its own branch as the source, which no merge
+   * can (a branch never merges itself): gc keeps `target` as it keeps a merged head, and branch deletion
+   * drops the row with the branch.
+   */
+  insertRestart(namespaceId: number, revisionId: number, branchId: number, target: number) {
+    this.s.mergeInsert.run(namespaceId, revisionId, branchId, branchId, target);
+  }
+
+  /** Where a branch's line restarted (rollbacks and restores to its own history), oldest first. */
+  restartsOf(branchId: number): RestartRow[] {
+    return this.s.restartsOf.all(branchId) as RestartRow[];
   }
 
   /** Deletes the records of the merges into a branch written after `revision`; how many there were. */

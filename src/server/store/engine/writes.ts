@@ -277,21 +277,25 @@ function rewrite(
   );
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, typeof message === 'string' ? message : message(target));
-  if (rows.branch) forgetMergesAfter(ctx.repo, rows.branch, target);
+  if (rows.branch) restartAtOwnHistory(ctx.repo, rows.branch, target, revision);
   return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
 }
 
 /**
  * A branch returned to a point of its own history (a revision its head reaches by its own line, or
- * revision 0) discards what came after it, as `dolt reset --hard` does: merges into it since then no
- * longer count for merge bases, so merging the same branch again brings its changes back. A state
- * copied from elsewhere (another branch's head or revision) keeps the branch's history and its merges.
+ * revision 0) discards what came after it, as `dolt reset --hard` does: its line restarts there, so its
+ * later heads no longer reach the discarded revisions (nor through another branch's merge that took
+ * one of them), and the records of the merges into it since then are deleted; merging the same branch
+ * again brings its changes back. A state copied from elsewhere (another branch's head or revision)
+ * keeps the branch's history and its merges.
  */
-function forgetMergesAfter(repo: StoreRepository, branch: BranchRow, target: Target): void {
+function restartAtOwnHistory(repo: StoreRepository, branch: BranchRow, target: Target, revision: number): void {
   const ownHistory =
     target.revision === 0 ||
     (target.branch !== undefined && reaches(ancestry(repo, branch), target.branch.id, target.revision));
-  if (ownHistory) repo.deleteMergesAfter(branch.id, target.revision);
+  if (!ownHistory) return;
+  repo.deleteMergesAfter(branch.id, target.revision);
+  repo.insertRestart(branch.namespaceId, revision, branch.id, target.revision);
 }
 
 /** Writes `changes` as a new revision of the scope's branch (creating the namespace or branch when new). */
