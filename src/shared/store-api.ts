@@ -57,8 +57,15 @@ export const branchSchema = text()
   .refine((value) => value === '' || BRANCH_PATTERN.test(value), {
     error: (issue) => {
       const rule = 'must contain only letters, digits, ".", "_", "/" and "-"';
-      const format = typeof issue.input === 'string' ? FORMAT_CHARACTER.exec(issue.input) : null;
-      return format ? `${rule}; it contains ${codePoint(format[0])}, an invisible format character` : rule;
+      if (typeof issue.input !== 'string') return rule;
+      const format = FORMAT_CHARACTER.exec(issue.input);
+      if (format) return `${rule}; it contains ${codePoint(format[0])}, an invisible format character`;
+      // The first character the pattern refuses, named so a space or an emoji is not hunted for by eye.
+      const bad = [...issue.input].find((char) => !/[A-Za-z0-9._/-]/.test(char));
+      if (bad === undefined) return rule;
+      if (bad === ' ') return `${rule}; it contains a space`;
+      // A control or blank character would print as nothing (or break the line): named by its code point only.
+      return /[\s\p{Cc}]/u.test(bad) ? `${rule}; it contains ${codePoint(bad)}` : `${rule}; it contains "${bad}"`;
     },
   });
 

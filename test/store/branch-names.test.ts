@@ -8,7 +8,21 @@ import { socketStore } from './support/socket-store.js';
 // or .) match the pattern, so the store takes them, as the contract says.
 
 const RULE = 'must contain only letters, digits, ".", "_", "/" and "-"';
-const GIT_REFUSES_BY_CHARACTER = ['a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[0]', 'a\\b', 'a@{1}', 'a\u0001b', 'tab\t'];
+/** Each name with how the refusal names its first character outside the pattern. */
+const GIT_REFUSES_BY_CHARACTER: ReadonlyArray<readonly [string, string]> = [
+  ['a b', 'a space'],
+  ['a~1', '"~"'],
+  ['a^', '"^"'],
+  ['a:b', '":"'],
+  ['a?', '"?"'],
+  ['a*', '"*"'],
+  ['a[0]', '"["'],
+  ['a\\b', '"\\"'],
+  ['a@{1}', '"@"'],
+  ['a\u0001b', 'U+0001'],
+  ['tab\t', 'U+0009'],
+  ['a🚀', '"🚀"'],
+];
 const GIT_REFUSES_BY_SHAPE = ['..', 'a..b', 'x.lock', '-x', 'a/', 'a.', '.hidden'];
 
 describe('branch names', () => {
@@ -19,16 +33,17 @@ describe('branch names', () => {
   });
 
   it('refuses a character outside the pattern on a write, a branch creation and a read, naming the field', async () => {
-    for (const name of GIT_REFUSES_BY_CHARACTER) {
+    for (const [name, named] of GIT_REFUSES_BY_CHARACTER) {
+      const rule = `${RULE}; it contains ${named}`;
       const documents = [{ key: 'a', content: '1' }];
       expect(
         await socket.send('POST', '/v1/apply', { scope: { namespace: 'names', branch: name }, documents }),
-      ).toEqual(failure(`scope.branch: ${RULE}`));
+      ).toEqual(failure(`scope.branch: ${rule}`));
       expect(await socket.send('POST', '/v1/branches', { scope: { namespace: 'names' }, name })).toEqual(
-        failure(`name: ${RULE}`),
+        failure(`name: ${rule}`),
       );
       const state = await socket.send('GET', `/v1/state?namespace=names&branch=${encodeURIComponent(name)}`);
-      expect(state).toEqual(failure(`branch: ${RULE}`));
+      expect(state).toEqual(failure(`branch: ${rule}`));
     }
   });
 

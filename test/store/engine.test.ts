@@ -126,7 +126,7 @@ describe('store engine', () => {
         kindOf(() => engine.applyDocuments(undefined, docs({ a: '', b: '', c: '', d: '', e: '', f: '' }))),
       ).toMatch(/^too_large: documents lists 6 documents; the limit is 5/);
       expect(kindOf(() => engine.applyDocuments(undefined, [{ key: 'a', content: 'é'.repeat(9) }]))).toBe(
-        'too_large: documents[0].content is 18 bytes; the limit is 16 bytes per document',
+        'too_large: documents[0].content (key "a") is 18 bytes; the limit is 16 bytes per document (store.limits.document_bytes)',
       );
       expect(engine.applyDocuments(undefined, [{ key: 'a', content: 'x'.repeat(16) }]).revision).toBe(1);
     });

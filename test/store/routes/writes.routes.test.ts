@@ -181,7 +181,9 @@ describe('store write routes', () => {
       });
       const big = await store.call('POST', '/v1/apply', { documents: [{ key: 'a', content: 'x'.repeat(33) }] });
       expect(big.statusCode).toBe(413);
-      expect(errorOf(big.body).message).toBe('documents[0].content is 33 bytes; the limit is 32 bytes per document');
+      expect(errorOf(big.body).message).toBe(
+        'documents[0].content (key "a") is 33 bytes; the limit is 32 bytes per document (store.limits.document_bytes)',
+      );
       const body = await store.call('POST', '/v1/apply', {
         documents: [{ key: 'a', content: 'x' }],
         message: 'm'.repeat(3000),

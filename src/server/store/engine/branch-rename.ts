@@ -9,7 +9,8 @@ const DEFAULT_BRANCH = 'main';
  * Renames the scope's branch to `newName`, as `git branch -m`. Everything else refers to a branch by
  * its id (its revisions, merge records, the bases of branches made from it) or to a revision (checkpoints),
  * so its history, checkpoints, merges and merge bases carry over unchanged; only the name moves, and the
- * old one is free. Refused: renaming `main` (400), an unknown branch (404), a name in use (409), and,
+ * old one is free. Refused: renaming `main` (400), an unknown branch (404), its own name (400), a name in
+ * use (409), and,
  * with `expectedRevision`, a head that moved (409).
  */
 export function renameBranch(
@@ -28,6 +29,11 @@ export function renameBranch(
     );
   const rows = lookupScope(ctx.repo, scope);
   const branch = existingBranch(rows, 'there is nothing to rename', 'Check the name: GET /v1/branches lists them all');
+  // Checked before "taken": the advice to delete the branch that holds the name would delete this one.
+  if (newName === branch.name)
+    throw invalidError(
+      `new_name "${newName}" is already the branch's name: nothing to rename; choose another name for it`,
+    );
   if (ctx.repo.branch(branch.namespaceId, newName))
     throw conflictError(
       `new_name "${newName}" is taken: branch "${newName}" already exists in namespace "${scope.namespace}"; ` +

@@ -222,7 +222,8 @@ export function checkDocuments(documents: readonly DocumentInput[], limits: Stor
       const bytes = Buffer.byteLength(doc.content, 'utf8');
       if (bytes > limits.document_bytes) {
         throw tooLargeError(
-          `documents[${index}].content is ${bytes} bytes; the limit is ${limits.document_bytes} bytes per document`,
+          `documents[${index}].content (key ${JSON.stringify(doc.key)}) is ${bytes} bytes; the limit is ` +
+            `${limits.document_bytes} bytes per document (store.limits.document_bytes)`,
         );
       }
     }

@@ -12,6 +12,7 @@ import type {
   StateResponse,
 } from '../../../shared/store-api.js';
 import { renameBranch } from './branch-rename.js';
+import { checkpointReading, type CheckpointReadings } from './checkpoint-reading.js';
 import { cherryPick, previewCherryPick, type CherryPickOptions } from './cherry-pick.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
@@ -218,6 +219,11 @@ export class StoreEngine {
   /** Deletes a checkpoint. */
   deleteCheckpoint(namespace: string, name: string): void {
     this.write(() => writes.deleteCheckpoint(this.ctx, normaliseScope({ namespace }).namespace, name));
+  }
+
+  /** Which reading of a query's checkpoint name with a literal `+` names a checkpoint (400 when both do). */
+  checkpointReading(namespace: string, readings: CheckpointReadings): string {
+    return this.read(() => checkpointReading(this.ctx, normaliseScope({ namespace }).namespace, readings));
   }
 
   /** Lists a namespace's checkpoints. */

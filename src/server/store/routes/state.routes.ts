@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
 import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+import { plusReadingOf } from './query-plus.js';
 
 /**
  * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
@@ -18,11 +19,15 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, branch, revision, checkpoint, limit, after } = request.query;
+      const { namespace, branch, revision, limit, after } = request.query;
       const paged = limit > 0 || after !== '';
+      let checkpoint = request.query.checkpoint;
       const tagOf = (answered: number) =>
         entityTag([namespace, branch, answered, revision, checkpoint, limit, after, engine.limits.response_bytes]);
       const state = runOperation(metrics, 'state', () => {
+        const plussed = checkpoint === '' ? undefined : plusReadingOf(request.url, 'checkpoint');
+        if (plussed !== undefined && plussed !== checkpoint)
+          checkpoint = engine.checkpointReading(namespace, { spaced: checkpoint, plussed });
         if (request.headers['if-none-match'] !== undefined) {
           const current = tagOf(engine.stateRevision({ namespace, branch }, { revision, checkpoint }));
           if (ifNoneMatchHits(request, current)) return { unchanged: current };
