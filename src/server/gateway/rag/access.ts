@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from '../keys/keys.repository.js';
 import { hasScope } from '../keys/scopes.js';
-import type { CollectionRow } from './rag.repository.js';
+import type { CollectionRow } from './rag-collections.repository.js';
 
 /** What the access check needs of a key. */
 export type RagCaller = Pick<ApiKeyRow, 'id' | 'scopes' | 'ownerUser' | 'team'>;

@@ -1,5 +1,5 @@
 import { badRequest } from '../../http/errors.js';
-import type { ChunkPosition } from './rag.repository.js';
+import type { ChunkPosition } from './rag-chunks.repository.js';
 
 /**
  * The `next_cursor` of a chunk list: the last chunk's position rather than its id, so a document

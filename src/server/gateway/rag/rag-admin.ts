@@ -14,7 +14,7 @@ import { readPage, type AdminActor, type ListPage } from '../admin/admin.service
 import { GatewayError } from '../gateway-error.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
-import { documentView } from './rag-index.js';
+import { documentView } from './rag-views.js';
 import type { RagService } from './rag.service.js';
 
 /** What an audit event says of a collection: who may read it and what it follows (never its documents' text). */

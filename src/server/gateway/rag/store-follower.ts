@@ -3,15 +3,11 @@ import type { RevisionEvents } from '../../store/engine/revision-events.js';
 import type { StoreEngine } from '../../store/engine/store-engine.js';
 import { GatewayError } from '../gateway-error.js';
 import { EMBED_BATCH } from './embedder.js';
-import {
-  CollectionChangedError,
-  contentTypeOfKey,
-  type ChunkVectors,
-  TooManyChunksError,
-  type PreparedDocument,
-  type RagIndex,
-} from './rag-index.js';
-import type { CollectionRow } from './rag.repository.js';
+import { contentTypeOfKey } from './document-content.js';
+import type { ChunkVectors, PreparedDocument } from './document-indexer.js';
+import type { CollectionRow } from './rag-collections.repository.js';
+import { CollectionChangedError, TooManyChunksError } from './rag-index-errors.js';
+import type { RagIndex } from './rag-index.js';
 
 /** The wait before a failed background sync is tried again, and the longest it grows to. */
 const FIRST_RETRY_MS = 5000;
@@ -183,7 +179,7 @@ export class StoreFollower {
       if (failures.documents > 0)
         this.log(
           `RAG: could not embed the chunks of ${failures.documents} document(s) of collection ${name} with ` +
-            `${this.index.embeddingModel ?? 'the embedding model'}; they are indexed for BM25 only until the model answers again`,
+            `${this.index.indexer.embeddingModel ?? 'the embedding model'}; they are indexed for BM25 only until the model answers again`,
           failures.error,
         );
     }
@@ -208,9 +204,9 @@ export class StoreFollower {
   ): Promise<PreparedDocument | 'unchanged' | { readonly reason: string }> {
     const contentType = contentTypeOfKey(key);
     // Unchanged content keeps its chunks, and the revision they were indexed from.
-    if (known !== undefined && known.contentHash === this.index.hash(content, contentType)) return 'unchanged';
+    if (known !== undefined && known.contentHash === this.index.indexer.hash(content, contentType)) return 'unchanged';
     try {
-      return await this.index.prepare(name, key, content, contentType, revision);
+      return await this.index.indexer.prepare(name, key, content, contentType, revision);
     } catch (error) {
       if (!(error instanceof TooManyChunksError)) throw error;
       this.log(`RAG: collection ${name} skipped ${key}`, error);
@@ -231,7 +227,7 @@ export class StoreFollower {
     let vectors: Array<ChunkVectors | null> = documents.map(() => null);
     if (failures.error === undefined) {
       try {
-        vectors = await this.index.embed(documents, this.stopping.signal);
+        vectors = await this.index.indexer.embed(documents, this.stopping.signal);
       } catch (error) {
         if (this.stopping.signal.aborted) throw error;
         failures.error = error;
@@ -241,7 +237,7 @@ export class StoreFollower {
     const outcomes: Array<[string, 'stored' | 'collection changed']> = [];
     for (const [at, document] of documents.entries()) {
       try {
-        await this.index.store(document, vectors[at]!);
+        await this.index.indexer.store(document, vectors[at]!);
       } catch (error) {
         if (!(error instanceof CollectionChangedError)) throw error;
         outcomes.push([document.key, 'collection changed']);
