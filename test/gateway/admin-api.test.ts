@@ -178,7 +178,7 @@ describe('admin API (/internal/*)', () => {
     await chat(secret, 'quick');
     expect(upstream.lastRequest()!.body).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 33 });
 
-    await admin('PUT', '/internal/models', { allowed_models: ['demo/echo'] });
+    await admin('PUT', '/internal/models', { allowed_models: ['demo/echo'], model_aliases: {} });
     await expect(chat(secret, 'quick')).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     const models = await new OpenAI({ baseURL: `${servers.gatewayUrl}/v1`, apiKey: secret }).models.list();
     expect(models.data.map((m) => m.id)).toEqual(['demo/echo']);

@@ -47,7 +47,9 @@ describe('POST /v1/messages/count_tokens', () => {
     });
     expect(deployments.status).toBe(200);
     const allowed = ['demo/echo', 'gpt-4o-mini', 'claude-opus-4-7', 'claude-counted'];
-    expect((await h.admin('PUT', '/internal/models', { allowed_models: allowed })).status).toBe(200);
+    expect(
+      (await h.admin('PUT', '/internal/models', { allowed_models: allowed, default_embedding_model: null })).status,
+    ).toBe(200);
     secret = (await h.issueKey({ name: 'counter', scopes: ['chat'] })).key;
     client = h.anthropicClient(secret);
   });

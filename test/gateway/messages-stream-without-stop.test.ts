@@ -40,7 +40,11 @@ describe('a native Messages stream that ends after its stop reason', () => {
       deployments: [{ id: 'terse-claude', model: 'claude-terse', provider: 'anthropic', base_url: frames.url }],
     });
     expect(saved.status).toBe(200);
-    const allowed = await h.admin('PUT', '/internal/models', { allowed_models: ['claude-terse'] });
+    const allowed = await h.admin('PUT', '/internal/models', {
+      allowed_models: ['claude-terse'],
+      model_aliases: {},
+      default_embedding_model: null,
+    });
     expect(allowed.status).toBe(200);
     secret = (await h.issueKey({ scopes: ['chat'] })).key;
   });

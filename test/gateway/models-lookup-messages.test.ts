@@ -119,16 +119,12 @@ describe('model lookups and default-model refusals name their real reason', () =
     expect((await embed(targetKey.key)).status).toBe(200);
   });
 
-  it('names a default whose target is no longer allowed', async () => {
+  it('refuses removing the model the default embedding alias routes to, and the default keeps working', async () => {
     expect((await h.admin('PUT', '/internal/models', { default_embedding_model: 'emb' })).status).toBe(200);
-    // A save checks only the fields it sends: the default stays, its target goes.
+    // Removing the alias's target would leave every embeddings request without a model refused.
     const saved = await h.admin('PUT', '/internal/models', { allowed_models: ['gpt-4o-mini', 'demo/embed'] });
-    expect(saved.status).toBe(200);
-    const refused = await embed(openKey);
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.type).toBe('model_not_allowed');
-    expect(refused.body.error.message).toBe(
-      "the request names no model, and the default embedding model 'emb' (llm.default_embedding_model, an alias of 'text-embedding-3-small') is not in allowed_models; name one of gpt-4o-mini, demo/embed in model",
-    );
+    expect(saved.status).toBe(409);
+    expect(saved.body.error.message).toContain("model_aliases.emb: routes to 'text-embedding-3-small'");
+    expect((await embed(openKey)).status).toBe(200);
   });
 });

@@ -82,6 +82,9 @@ describe('cache admin API: names of models, keys and teams', () => {
     expect(known).toMatchObject({ status: 200, body: { purged: 0 } });
     const narrowed = await h.admin('PUT', '/internal/models', {
       allowed_models: ['demo/echo', 'demo/embed', 'claude-opus-4-7'],
+      // What routed to the removed models goes in the same request, or the removal is refused.
+      model_aliases: { smart: 'claude-opus-4-7', ghost: 'gpt-unlisted' },
+      default_embedding_model: 'demo/embed',
     });
     expect(narrowed.status).toBe(200);
     const leftover = await h.admin('POST', '/internal/cache/purge', { model: 'gpt-4o-mini' });

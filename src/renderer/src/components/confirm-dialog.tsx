@@ -3,7 +3,8 @@ import { ConfirmFooter, Dialog } from './dialog.js';
 
 /**
  * Asks before an action that cannot be undone from the screen (a reset of settings edited here, a
- * purge): what it does in `description`, the action named on its button, Cancel beside it.
+ * purge): what it does in `description` (details that need more than a sentence, such as a list, in
+ * `children`), the action named on its button, Cancel beside it.
  */
 export function ConfirmDialog({
   title,
@@ -12,6 +13,8 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   testId,
+  returnFocus,
+  children,
 }: {
   readonly title: string;
   readonly description: ReactNode;
@@ -19,6 +22,9 @@ export function ConfirmDialog({
   readonly onConfirm: () => void;
   readonly onClose: () => void;
   readonly testId: string;
+  /** Where focus goes on close when the button that opened the dialog is gone. */
+  readonly returnFocus?: () => HTMLElement | null | undefined;
+  readonly children?: ReactNode;
 }) {
   return (
     <Dialog
@@ -26,6 +32,7 @@ export function ConfirmDialog({
       title={title}
       description={description}
       onClose={onClose}
+      returnFocus={returnFocus}
       footer={
         <ConfirmFooter
           onCancel={onClose}
@@ -39,6 +46,8 @@ export function ConfirmDialog({
           {confirmLabel}
         </ConfirmFooter>
       }
-    />
+    >
+      {children}
+    </Dialog>
   );
 }

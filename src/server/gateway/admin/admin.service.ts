@@ -8,6 +8,7 @@ import type {
   ApiKeyUpdate,
   DeploymentList,
   DeploymentsUpdate,
+  ModelSettings,
   ModelSettingsUpdate,
   ModelSettingsView,
 } from '../../../shared/gateway-api.js';
@@ -25,6 +26,7 @@ import { principalCreations } from '../principals/principal-creations.js';
 import { toDeploymentView } from '../model-registry/deployment.js';
 import type { DeploymentHealthTracker } from '../model-registry/deployment-health.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
+import { removedModels } from '../model-registry/model-removal.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 
 /** Who performed an admin action, for the audit trail. */
@@ -258,22 +260,29 @@ export class AdminService {
     // A save that changes nothing writes nothing: no event, and the file's settings stay in force.
     if (!this.registry.updateSettings(update)) return this.modelSettings();
     const after = this.registry.settings();
+    const removed = removedModels(before.allowed_models, after.allowed_models);
+    // The prices too: a changed price changes every cost and dollar budget from the next request.
     this.record(actor, update.reset ? 'models.reset' : 'models.update', null, {
-      before: {
-        allowed_models: before.allowed_models,
-        model_aliases: before.model_aliases,
-        per_model_max_tokens: before.per_model_max_tokens,
-        default_embedding_model: before.default_embedding_model,
-      },
-      after: {
-        allowed_models: after.allowed_models,
-        model_aliases: after.model_aliases,
-        per_model_max_tokens: after.per_model_max_tokens,
-        default_embedding_model: after.default_embedding_model,
-      },
+      before: auditedSettings(before),
+      after: auditedSettings(after),
+      ...(removed.length > 0 ? { removed_models: this.stillNaming(removed) } : {}),
     });
     this.bus.invalidate('models');
     return this.modelSettings();
+  }
+
+  /**
+   * What still names each removed model and is kept as it is (the keys limited to it, the deployments
+   * serving it): unused until the model is allowed again, when they apply as before.
+   */
+  private stillNaming(removed: readonly string[]): Array<{ model: string; api_keys: string[]; deployments: string[] }> {
+    const keys = this.keys.list({ includeRevoked: false });
+    const deployments = this.registry.deployments();
+    return removed.map((model) => ({
+      model,
+      api_keys: keys.filter((key) => key.allowedModels?.includes(model) === true).map((key) => key.id),
+      deployments: deployments.filter((deployment) => deployment.model === model).map((deployment) => deployment.id),
+    }));
   }
 
   /** The deployments in force (keys shown only as set or not). */
@@ -353,6 +362,17 @@ export class AdminService {
     const entry = { createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details };
     recordAction(this.audit, this.bus, entry, changed);
   }
+}
+
+/** The model settings an audit event records, prices included. */
+function auditedSettings(settings: ModelSettings): ModelSettings {
+  return {
+    allowed_models: settings.allowed_models,
+    model_aliases: settings.model_aliases,
+    per_model_max_tokens: settings.per_model_max_tokens,
+    default_embedding_model: settings.default_embedding_model,
+    pricing: settings.pricing,
+  };
 }
 
 /** `reset: true` with other fields: refused rather than guessing which of the two the caller meant. */

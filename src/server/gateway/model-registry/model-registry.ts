@@ -5,6 +5,7 @@ import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { aliasProblem } from './alias-check.js';
 import { modelSettingIssues } from './model-settings-check.js';
+import { removalProblem, removedModels, withoutRemovedModels } from './model-removal.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
 import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
@@ -211,8 +212,11 @@ export class ModelRegistry {
       repository.delete('models');
     } else {
       const current = this.snapshot.settings;
-      const next: SavedModelSettings = {
-        allowed_models: dedupe(update.allowed_models ?? current.allowed_models),
+      const allowedModels = dedupe(update.allowed_models ?? current.allowed_models);
+      const removed = removedModels(current.allowed_models, allowedModels);
+      const upstreamModels = new Set(this.snapshot.deployments.map((deployment) => deployment.upstreamModel));
+      const sent: SavedModelSettings = {
+        allowed_models: allowedModels,
         model_aliases: update.model_aliases ?? current.model_aliases,
         per_model_max_tokens: update.per_model_max_tokens ?? current.per_model_max_tokens,
         default_embedding_model:
@@ -226,15 +230,29 @@ export class ModelRegistry {
           ? { pricing: update.pricing ?? current.pricing }
           : {}),
       };
-      const effective: ModelSettings = { ...next, pricing: next.pricing ?? this.options.config.pricing };
+      const sentEffective: ModelSettings = { ...sent, pricing: sent.pricing ?? this.options.config.pricing };
+      // What only a removed model used goes with it; a price dropped from the file's makes the prices saved.
+      const stillPriced = new Set(
+        this.snapshot.deployments
+          .filter((deployment) => allowedModels.includes(deployment.model))
+          .map((deployment) => deployment.upstreamModel),
+      );
+      const effective = withoutRemovedModels(sentEffective, removed, stillPriced);
+      const next: SavedModelSettings =
+        effective.pricing === sentEffective.pricing
+          ? { ...sent, per_model_max_tokens: effective.per_model_max_tokens }
+          : { ...sent, per_model_max_tokens: effective.per_model_max_tokens, pricing: effective.pricing };
       const problem = aliasProblem(effective);
       if (problem !== undefined) throw new GatewayError('invalid', problem);
+      // A removal that would leave an alias or the default embeddings model pointing at nothing.
+      const removal = removalProblem(removed, effective, this.options.config.allow_passthrough_keys);
+      if (removal !== undefined) throw new GatewayError('conflict', removal);
       // Only what this update sends: settings saved before stay as they are until they are sent again.
       const [issue] = modelSettingIssues({
         settings: effective,
         caps: update.per_model_max_tokens !== undefined,
         prices: update.pricing !== undefined ? newPrices(update.pricing, current.pricing) : [],
-        upstreamModels: new Set(this.snapshot.deployments.map((deployment) => deployment.upstreamModel)),
+        upstreamModels,
         defaultEmbeddingModel: update.default_embedding_model != null,
         passthrough: this.options.config.allow_passthrough_keys,
       });

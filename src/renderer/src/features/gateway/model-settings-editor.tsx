@@ -69,6 +69,7 @@ export function AllowedModels({
   unpriced,
   problems,
   onChange,
+  onRemove,
   adding,
   onAddingChange,
 }: {
@@ -78,6 +79,8 @@ export function AllowedModels({
   /** The price fields' problems, by field id. */
   readonly problems: readonly FieldProblem[];
   readonly onChange: (draft: ModelSettingsDraft) => void;
+  /** Asked to remove a model: the screen confirms first, naming what uses it. */
+  readonly onRemove: (model: string) => void;
   /** The model being typed in the add row (held by the screen: Save must know of it). */
   readonly adding: string;
   readonly onAddingChange: (model: string) => void;
@@ -165,15 +168,7 @@ export function AllowedModels({
                   type="button"
                   className="icon-button"
                   aria-label={`Remove ${model}`}
-                  onClick={() =>
-                    onChange({
-                      ...draft,
-                      allowed_models: draft.allowed_models.filter((item) => item !== model),
-                      per_model_max_tokens: without(draft.per_model_max_tokens, model),
-                      pricing: without(draft.pricing, model),
-                      priceText: without(draft.priceText, model),
-                    })
-                  }
+                  onClick={() => onRemove(model)}
                 >
                   <CloseIcon size={14} />
                 </button>

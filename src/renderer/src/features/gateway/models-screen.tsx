@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DeploymentInput, PricedModelSettingsView } from '../../../../shared/gateway-api.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
 import {
+  useApiKeys,
   useDeployments,
   useModelSettings,
   useUpdateDeployments,
@@ -27,6 +28,8 @@ import {
   type NewAlias,
 } from './model-settings-form.js';
 import { ModelLimitsPanel } from './model-limits-panel.js';
+import { draftWithoutModel, modelDependants } from './model-removal-dependants.js';
+import { ModelRemovalDialog } from './model-removal-dialog.js';
 
 /** What a reset drops, named: it cannot be undone, and a deployment's stored key cannot be read back. */
 function resetDescription(
@@ -72,6 +75,9 @@ export function ModelsScreen() {
   const [newModel, setNewModel] = useState('');
   const [newAlias, setNewAlias] = useState<NewAlias>({ name: '', target: '' });
   const [confirmingReset, setConfirmingReset] = useState(false);
+  // The model whose removal is being confirmed; the keys limited to it are read for that dialog.
+  const [removing, setRemoving] = useState<string | null>(null);
+  const keys = useApiKeys(false, removing !== null);
   const listedProblems = draft ? aliasProblems(draft) : [];
   const pricesProblems = draft ? priceProblems(draft) : [];
   const problems = draft
@@ -172,6 +178,7 @@ export function ModelsScreen() {
                 unpriced={settings.data?.unpriced_models ?? []}
                 problems={pricesProblems}
                 onChange={setDraft}
+                onRemove={setRemoving}
                 adding={newModel}
                 onAddingChange={setNewModel}
               />
@@ -244,6 +251,21 @@ export function ModelsScreen() {
           </>
         )}
       </PageBody>
+      {removing !== null && draft && (
+        <ModelRemovalDialog
+          model={removing}
+          dependants={modelDependants(
+            removing,
+            draft,
+            deploymentDrafts ?? [],
+            keys.data?.data,
+            settings.data?.model_limits ?? {},
+          )}
+          keys={keys}
+          onConfirm={() => setDraft(draftWithoutModel(draft, removing))}
+          onClose={() => setRemoving(null)}
+        />
+      )}
       {confirmingReset && (
         <ConfirmDialog
           testId="reset-models-dialog"
