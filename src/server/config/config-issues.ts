@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { closestName } from '../../shared/closest-name.js';
 
 /** The parts of zod's internal definition needed to find the keys an object accepts at a path. */
 interface SchemaDef {
@@ -36,35 +37,6 @@ function objectAt(schema: z.ZodType, path: readonly PropertyKey[]): SchemaDef | 
   }
 }
 
-/** How many single-character edits turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/**
- * The accepted key a typo most likely meant: close in spelling, or the same words in another case.
- * Names with other numbers in them are other things, not typos (`gpt-5` is no misspelt `gpt-4o`).
- */
-export function closestKey(unknown: string, known: readonly string[]): string | undefined {
-  const plain = (key: string): string => key.replace(/[_-]/g, '').toLowerCase();
-  const numbers = (key: string): string => (key.match(/\d+/g) ?? []).join(' ');
-  let best: { key: string; distance: number } | undefined;
-  for (const key of known) {
-    if (numbers(key) !== numbers(unknown)) continue;
-    const distance = plain(key) === plain(unknown) ? 0 : editDistance(unknown, key);
-    if (distance <= Math.max(2, Math.floor(key.length / 4)) && (best === undefined || distance < best.distance))
-      best = { key, distance };
-  }
-  return best?.key;
-}
-
 /** Names a LiteLLM (or OpenAI SDK) configuration uses for what Gatehouse spells otherwise. */
 const OTHER_NAMES: Readonly<Record<string, string>> = {
   api_base: 'base_url',
@@ -84,7 +56,7 @@ function meantKeys(unknown: string, known: readonly string[]): string[] {
   if (other !== undefined && known.includes(other)) return [other];
   const containing = known.filter((key) => key !== unknown && key.split('_').includes(unknown));
   if (containing.length > 0 && containing.length <= 3) return containing;
-  const closest = closestKey(unknown, known);
+  const closest = closestName(unknown, known);
   return closest === undefined ? [] : [closest];
 }
 
@@ -116,7 +88,7 @@ const givenValue = (issue: z.core.$ZodIssue): string =>
  * allowed value that is a word of it (`phone_number`: phone) or that it is a word of (`ip`: ip_address).
  */
 export function closestValue(given: string, allowed: readonly string[]): string | undefined {
-  const close = closestKey(given, allowed);
+  const close = closestName(given, allowed);
   if (close !== undefined) return close;
   const words = (text: string): string[] => text.toLowerCase().split(/[_\-\s./]+/);
   const lower = given.toLowerCase();

@@ -20,7 +20,7 @@ import { telemetryConfigSchema } from '../gateway/telemetry/telemetry-config.js'
 import { aliasIssues } from '../gateway/model-registry/alias-check.js';
 import { modelSettingIssues } from '../gateway/model-registry/model-settings-check.js';
 import { KNOWN_PROVIDERS } from '../gateway/providers/provider-settings.js';
-import { closestKey } from './config-issues.js';
+import { closestName } from '../../shared/closest-name.js';
 
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
@@ -240,7 +240,7 @@ export const configSchema = z
       .superRefine((providers, ctx) => {
         for (const name of Object.keys(providers)) {
           if (KNOWN_PROVIDERS.includes(name)) continue;
-          const meant = closestKey(name, KNOWN_PROVIDERS);
+          const meant = closestName(name, KNOWN_PROVIDERS);
           ctx.addIssue({
             code: 'custom',
             path: [name],

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPM
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseStateError, isDatabaseBusy } from './database-errors.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
-import { closestKey } from '../config/config-issues.js';
+import { closestName } from '../../shared/closest-name.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 import { requestLog } from './logger.js';
@@ -278,7 +278,7 @@ function noRouteMessage(
   // A typo of a path (`/v1/chat/completion`): the one meant, among those the method answers. Long
   // paths are no typo worth the comparison.
   const known = paths.get(request.method) ?? [];
-  const meant = path.length <= MAX_SUGGESTED_PATH ? closestKey(path, known) : undefined;
+  const meant = path.length <= MAX_SUGGESTED_PATH ? closestName(path, known) : undefined;
   return meant === undefined ? message : `${message}; did you mean ${meant}?`;
 }
 

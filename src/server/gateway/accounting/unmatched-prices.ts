@@ -1,4 +1,4 @@
-import { closestKey } from '../../config/config-issues.js';
+import { closestName } from '../../../shared/closest-name.js';
 import type { LimitsConfig } from '../../config/limits-schema.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import { upstreamModelName } from '../providers/registry.js';
@@ -27,7 +27,7 @@ export function unmatchedPrices(
       );
       continue;
     }
-    const meant = closestKey(model, [...priced]);
+    const meant = closestName(model, [...priced]);
     problems.push(
       `pricing.${model}: '${model}' is neither in llm.allowed_models nor a deployment's upstream model, so it prices no request (they cost 0 and reach no cost budget)${meant !== undefined ? `; did you mean '${meant}'?` : ''}`,
     );

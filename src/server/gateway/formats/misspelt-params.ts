@@ -1,4 +1,4 @@
-import { closestKey } from '../../config/config-issues.js';
+import { closestName } from '../../../shared/closest-name.js';
 import { TranslationError } from './translation-error.js';
 
 /**
@@ -37,7 +37,7 @@ export const MESSAGES_PARAMS: ReadonlySet<string> = new Set([
 export function refuseMisspeltParams(body: object, known: ReadonlySet<string>, api: string): void {
   for (const name of Object.keys(body)) {
     if (known.has(name)) continue;
-    const meant = closestKey(name, [...known]);
+    const meant = closestName(name, [...known]);
     if (meant !== undefined)
       throw TranslationError.at(name.slice(0, 100), `unknown parameter of the ${api} API; did you mean '${meant}'?`);
   }

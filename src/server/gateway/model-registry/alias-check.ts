@@ -1,6 +1,6 @@
 import type { ModelSettings } from '../../../shared/gateway-api.js';
 import { aliasBreaks, aliasesAwaitingTarget, type AliasBreak } from '../../../shared/model-aliases.js';
-import { closestKey } from '../../config/config-issues.js';
+import { closestName } from '../../../shared/closest-name.js';
 import { assertNever } from '../formats/ir.js';
 
 /** An alias that cannot work: its name, and why (a sentence that names the alias itself only as the subject). */
@@ -44,7 +44,7 @@ export function aliasProblem(settings: Pick<ModelSettings, 'allowed_models' | 'm
  */
 export function aliasTargetWarnings(settings: Pick<ModelSettings, 'allowed_models' | 'model_aliases'>): string[] {
   return aliasesAwaitingTarget(settings).map(([alias, target]) => {
-    const meant = closestKey(target, settings.allowed_models);
+    const meant = closestName(target, settings.allowed_models);
     return (
       `llm.model_aliases.${alias}: its target '${target}' is not in llm.allowed_models, so requests for '${alias}' are refused` +
       ` (unless model settings saved through the admin API allow it)${meant !== undefined ? `; did you mean '${meant}'?` : ''}`

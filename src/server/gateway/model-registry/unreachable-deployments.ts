@@ -1,4 +1,4 @@
-import { closestKey } from '../../config/config-issues.js';
+import { closestName } from '../../../shared/closest-name.js';
 import type { ModelRegistry } from './model-registry.js';
 
 /**
@@ -28,7 +28,7 @@ export function unreachableDeployments(
       );
       return;
     }
-    const meant = closestKey(model, allowed);
+    const meant = closestName(model, allowed);
     problems.push(
       `${where}: '${model}' is not in llm.allowed_models, so no request is routed to this deployment${meant !== undefined ? ` (did you mean '${meant}'?)` : ''}`,
     );

@@ -1,7 +1,7 @@
 import { providerSettings, KNOWN_PROVIDERS } from './provider-settings.js';
 import type { Deployment } from './types.js';
 import { UpstreamError } from './upstream-error.js';
-import { closestKey } from '../../config/config-issues.js';
+import { closestName } from '../../../shared/closest-name.js';
 
 /**
  * What keeps a deployment from ever being called, worded `<field> <problem>` (an unknown provider, no
@@ -11,7 +11,7 @@ import { closestKey } from '../../config/config-issues.js';
 export function deploymentProblem(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const { provider } = deployment;
   if (!KNOWN_PROVIDERS.includes(provider)) {
-    const meant = closestKey(provider, KNOWN_PROVIDERS);
+    const meant = closestName(provider, KNOWN_PROVIDERS);
     return `provider must be one of ${KNOWN_PROVIDERS.join(', ')}, got '${provider}'${meant !== undefined ? ` (did you mean ${meant}?)` : ''}`;
   }
   if (provider === 'demo') return undefined;

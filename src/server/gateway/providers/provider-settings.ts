@@ -1,5 +1,6 @@
 import type { Deployment } from './types.js';
 import { UpstreamError } from './upstream-error.js';
+import type { OpenAICompatibleProvider } from '../../../shared/providers.js';
 
 /**
  * Where each known provider lives and where its key comes from: the deployment's own values win,
@@ -19,7 +20,7 @@ interface ProviderDefaults {
 }
 
 /** OpenAI-compatible providers (base URLs include `/v1`, as the openai SDK's do). */
-const OPENAI_COMPATIBLE: Readonly<Record<string, ProviderDefaults>> = {
+const OPENAI_COMPATIBLE: Readonly<Record<OpenAICompatibleProvider, ProviderDefaults>> = {
   openai: { baseUrl: 'https://api.openai.com/v1', baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY' },
   azure: { baseUrlEnv: 'AZURE_API_BASE', keyEnv: 'AZURE_API_KEY', auth: 'api-key' },
   ollama: { baseUrl: 'http://127.0.0.1:11434/v1', baseUrlEnv: 'OLLAMA_BASE_URL' },
@@ -71,6 +72,10 @@ export function sameAddress(provider: string, a: string, b: string | undefined):
   return called(a) === called(b);
 }
 
+/** An OpenAI-compatible provider's defaults, by a name from a deployment (any string). */
+const defaultsOf = (name: string): ProviderDefaults | undefined =>
+  Object.hasOwn(OPENAI_COMPATIBLE, name) ? OPENAI_COMPATIBLE[name as OpenAICompatibleProvider] : undefined;
+
 /** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
 export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
 
@@ -112,7 +117,7 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 /** Connection settings of a deployment, filled from the environment and defaults. */
 export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const name = deployment.provider;
-  const defaults = name === 'anthropic' ? ANTHROPIC : (OPENAI_COMPATIBLE[name] ?? {});
+  const defaults = name === 'anthropic' ? ANTHROPIC : (defaultsOf(name) ?? {});
   const providerUrl = (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
   const baseUrl = deployment.baseUrl ?? providerUrl;
   if (!baseUrl) {
@@ -151,7 +156,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
  * provider on this machine, or an address of the operator's own, which may take none).
  */
 export function missingKeyVariable(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const defaults = deployment.provider === 'anthropic' ? ANTHROPIC : OPENAI_COMPATIBLE[deployment.provider];
+  const defaults = deployment.provider === 'anthropic' ? ANTHROPIC : defaultsOf(deployment.provider);
   if (defaults?.keyEnv === undefined || defaults.baseUrl === undefined) return undefined;
   const settings = providerSettings(deployment, env);
   return !settings.apiKey && settings.baseUrl === defaults.baseUrl ? defaults.keyEnv : undefined;

@@ -1,5 +1,6 @@
 import { deploymentInputSchema, type DeploymentInput, type DeploymentView } from '../../../../shared/gateway-api.js';
 import { parseForm, type FormFieldRef } from '../../lib/form-issues.js';
+import { PROVIDER_LABELS } from '../../../../shared/providers.js';
 
 /** One deployment as the editor holds it: strings, because inputs are strings. */
 export interface DeploymentDraft {
@@ -95,29 +96,8 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
   };
 }
 
-/**
- * The providers the gateway can call, each with the product it stands for: the names the admin API takes
- * as `provider` (the server's KNOWN_PROVIDERS; an e2e test checks the two lists agree).
- */
-export const DEPLOYMENT_PROVIDERS = {
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  azure: 'Azure OpenAI',
-  ollama: 'Ollama',
-  lmstudio: 'LM Studio',
-  vllm: 'vLLM',
-  llamacpp: 'llama.cpp server',
-  openrouter: 'OpenRouter',
-  gemini: 'Google Gemini',
-  groq: 'Groq',
-  mistral: 'Mistral',
-  deepseek: 'DeepSeek',
-  together_ai: 'Together AI',
-  xai: 'xAI',
-  fireworks_ai: 'Fireworks AI',
-  openai_compatible: 'any OpenAI-compatible server (base URL required)',
-  demo: 'built-in demo, no upstream',
-} as const;
+/** The providers the gateway can call, with the product each stands for (shared with the server's check). */
+export const DEPLOYMENT_PROVIDERS = PROVIDER_LABELS;
 
 /** Each field's label in the dialog, also the subject of its messages ("Model is required"). */
 export const DEPLOYMENT_LABELS = {

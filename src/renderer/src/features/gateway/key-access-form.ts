@@ -1,5 +1,6 @@
 import { scopeSchema } from '../../../../shared/gateway-api.js';
 import type { FormFieldRef } from '../../lib/form-issues.js';
+import { closestName } from '../../../../shared/closest-name.js';
 
 /** Who a key belongs to and what it may call, as the issue and edit dialogs type it (inputs are strings). */
 export interface KeyAccessForm {
@@ -73,31 +74,6 @@ export function formScopes(
     return undefined;
   }
   return [...form.scopes, ...rag];
-}
-
-/** The number of one-letter edits between two names (Levenshtein), case ignored. */
-function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j += 1)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[y.length]!;
-}
-
-/** The existing name a typed one most likely meant (a typo: a few letters apart), if any. */
-export function closestName(typed: string, known: readonly string[]): string | undefined {
-  let best: { readonly name: string; readonly distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(typed, name);
-    if (distance <= Math.max(2, Math.floor(name.length / 4)) && (best === undefined || distance < best.distance))
-      best = { name, distance };
-  }
-  return best?.name;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, badRequest, forbidden } from '../../../http/errors.js';
-import { closestKey } from '../../../config/config-issues.js';
+import { closestName } from '../../../../shared/closest-name.js';
 import { modelsNamedBy } from '../../model-registry/key-model-names.js';
 import type { ModelRegistry } from '../../model-registry/model-registry.js';
 import type { RequestContext } from '../request-context.js';
@@ -36,7 +36,7 @@ function notAllowed(ctx: RequestContext, requested: string, model: string): AppE
   const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
   const { limited, ids, list } = usableModels(ctx);
   const hint = limited ? `this key may use ${list || 'none of them'}` : list || 'none';
-  const meant = closestKey(requested, ids);
+  const meant = closestName(requested, ids);
   const typo = meant === undefined ? '' : `; did you mean '${meant}'?`;
   return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})${typo}`);
 }
