@@ -301,6 +301,14 @@ export class ModelRegistry {
   }
 
   /** Where deployments' values come from; `fromAdminApi` for a list set through the admin API. */
+  /**
+   * What a deployment sent through the admin API resolves against (the file's providers and secrets,
+   * and the key variables the admin API may read): a connection test resolves a form as a save would.
+   */
+  adminDeploymentSources(): DeploymentSources {
+    return this.sources(true);
+  }
+
   private sources(fromAdminApi = false): DeploymentSources {
     const file = fileDeploymentSources(this.options.config, this.options.env ?? process.env, this.ownSecrets);
     return fromAdminApi ? { ...file, apiKeyVariables: this.apiKeyVariables } : file;

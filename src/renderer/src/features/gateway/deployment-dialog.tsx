@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import type { DeploymentInput, DeploymentTestResult } from '../../../../shared/gateway-api.js';
+import { useDeploymentTest } from '../../api/deployment-test-queries.js';
+import { Button } from '../../components/button.js';
 import { FormDialog } from '../../components/dialog.js';
 import { Field, Select, TextInput } from '../../components/field.js';
 import {
@@ -8,6 +11,61 @@ import {
   type DeploymentDraft,
   type DeploymentErrors,
 } from './deployment-form.js';
+
+/** A test's outcome in one line: the verdict, the upstream's status and time, then what was found. */
+function testSummary(result: DeploymentTestResult): string {
+  const status = result.status !== null ? ` · HTTP ${result.status}` : '';
+  return `${result.ok ? 'Connection OK' : 'Connection failed'}${status} · ${result.latency_ms} ms: ${result.message}`;
+}
+
+/**
+ * "Test connection": one real call to the deployment's provider as the form stands (saved or not; a
+ * stored key is used for its own id and address), its result said in words beside the button
+ * (role=status, so a screen reader hears it). `prepare` gives the deployment, or undefined when its
+ * fields do not pass, which `invalid` then explains.
+ */
+export function ConnectionTest({
+  prepare,
+  label,
+  text = 'Test connection',
+  invalid,
+  compact = false,
+}: {
+  readonly prepare: () => DeploymentInput | undefined;
+  readonly label: string;
+  readonly text?: string;
+  readonly invalid: string;
+  /** In a table row: the result cut to two lines as a health error is (the whole text is its title). */
+  readonly compact?: boolean;
+}) {
+  const test = useDeploymentTest();
+  const [problem, setProblem] = useState<string>();
+  const run = (): void => {
+    const input = prepare();
+    setProblem(input === undefined ? invalid : undefined);
+    if (input === undefined) test.reset();
+    else test.mutate(input);
+  };
+  const said = test.isPending
+    ? 'Testing…'
+    : (problem ??
+      (test.error ? `Test not run: ${test.error.message}` : test.data ? testSummary(test.data) : undefined));
+  const failed = problem !== undefined || test.error !== null || test.data?.ok === false;
+  return (
+    <span className={`connection-test cell-stack${compact ? ' health-cell' : ''}`}>
+      <Button size="sm" variant="ghost" busy={test.isPending} onClick={run} aria-label={label}>
+        {text}
+      </Button>
+      <span
+        role="status"
+        className={`connection-test-result ${failed ? 'field-error' : 'muted'}${compact ? ' health-error' : ''}`}
+        title={said}
+      >
+        {said}
+      </span>
+    </span>
+  );
+}
 
 /**
  * Adds or edits one deployment of the draft. Nothing is sent here: the row joins the model settings'
@@ -164,6 +222,17 @@ export function DeploymentDialog({
         hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
         inputMode: 'numeric',
       })}
+      <div className="form-span">
+        <ConnectionTest
+          label="Test connection"
+          invalid="Fix the fields marked above first."
+          prepare={() => {
+            const result = toDeploymentInput(draft);
+            setErrors(result.errors);
+            return result.input;
+          }}
+        />
+      </div>
       {errors.id && <div className="field-error form-span">{errors.id}</div>}
       {errors.form && <div className="field-error form-span">{errors.form}</div>}
       <datalist id="deployment-models">

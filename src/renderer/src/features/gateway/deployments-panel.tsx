@@ -6,8 +6,8 @@ import { Button } from '../../components/button.js';
 import { DataTable } from '../../components/data-table.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
 import { clockTime, formatLatency, plural } from '../../lib/format.js';
-import { DeploymentDialog } from './deployment-dialog.js';
-import { emptyDraft, type DeploymentDraft } from './deployment-form.js';
+import { ConnectionTest, DeploymentDialog } from './deployment-dialog.js';
+import { emptyDraft, toDeploymentInput, type DeploymentDraft } from './deployment-form.js';
 
 const HEALTH: Record<DeploymentHealth['state'], { readonly label: string; readonly tone: Tone }> = {
   healthy: { label: 'Healthy', tone: 'success' },
@@ -137,7 +137,22 @@ export function DeploymentsPanel({
               cell: (d) => (d.maxRetries ? d.maxRetries : <span className="muted">default</span>),
             },
             { header: 'Key', cell: (d) => <KeyCell draft={d} /> },
-            { header: 'Health', cell: (d) => <HealthCell draft={d} health={healthOf.get(d.id)} /> },
+            {
+              header: 'Health',
+              // Health seen in routing, and beside it a test on demand: both say whether the upstream works.
+              cell: (d) => (
+                <span className="cell-stack">
+                  <HealthCell draft={d} health={healthOf.get(d.id)} />
+                  <ConnectionTest
+                    text="Test connection"
+                    label={`Test connection of ${d.id || d.model}`}
+                    invalid="Open the deployment to fix its fields first."
+                    prepare={() => toDeploymentInput(d).input}
+                    compact
+                  />
+                </span>
+              ),
+            },
             {
               header: '',
               align: 'right',
