@@ -6,6 +6,7 @@ import { useDraft } from '../../lib/use-draft.js';
 import { KeyLimitFields } from './key-limit-fields.js';
 import { keyLimitsForm, toKeyLimitsUpdate, type KeyLimitsForm } from './key-limits-form.js';
 import { LimitMeters } from './limit-meters.js';
+import { useUnpricedReachable } from './unpriced-budget-note.js';
 
 /**
  * Changes a key's rate limits and the budgets it sets for its user and team. Only changed fields are
@@ -20,6 +21,7 @@ export function EditKeyLimitsDialog({
 }) {
   const draft = useDraft<KeyLimitsForm>(() => keyLimitsForm(apiKey));
   const update = useUpdateKey();
+  const unpriced = useUnpricedReachable(apiKey.models);
   const name = apiKey.name ?? apiKey.key_prefix;
   const submit = (): void => {
     const result = toKeyLimitsUpdate(draft.form, apiKey);
@@ -50,10 +52,10 @@ export function EditKeyLimitsDialog({
       request={update}
       errorTitle="Could not change the limits"
     >
-      <KeyLimitFields draft={draft} />
+      <KeyLimitFields draft={draft} models={apiKey.models} />
       <div className="form-section form-span">Where its limits stand now</div>
       <div className="form-span">
-        <LimitMeters limits={apiKey.limits} />
+        <LimitMeters limits={apiKey.limits} unpriced={unpriced} />
       </div>
     </FormDialog>
   );

@@ -40,7 +40,7 @@ export function IssueKeyDialog({
       errorTitle="Could not issue the key"
     >
       <KeyAccessFields draft={draft} expiry={EXPIRY} owners="created" />
-      <KeyLimitFields draft={draft} />
+      <KeyLimitFields draft={draft} models={draft.form.models.length ? draft.form.models : null} />
     </FormDialog>
   );
 }

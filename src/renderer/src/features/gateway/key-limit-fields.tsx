@@ -1,5 +1,6 @@
 import { DraftTextField } from '../../components/field.js';
 import { KEY_LIMIT_FIELDS, type KeyLimitsForm } from './key-limits-form.js';
+import { UnpricedBudgetNote } from './unpriced-budget-note.js';
 
 /** A form holding a key's limits (perhaps among other fields), as the key dialogs type it. */
 interface KeyLimitsDraft {
@@ -11,8 +12,16 @@ interface KeyLimitsDraft {
 /**
  * A key's rate limits, its cap on requests in flight, its own spend budgets and its caps on its share of
  * its user's and team's token budgets, labelled and checked alike in the dialog that issues a key and the one that edits its limits.
+ * The spend budgets say which of the models the key may use they leave out for want of a price.
  */
-export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
+export function KeyLimitFields({
+  draft,
+  models,
+}: {
+  readonly draft: KeyLimitsDraft;
+  /** The key's model allow-list (null or undefined: every allowed model). */
+  readonly models?: readonly string[] | null | undefined;
+}) {
   const number = (field: keyof KeyLimitsForm, hint?: string) => (
     <DraftTextField
       draft={draft}
@@ -36,6 +45,7 @@ export function KeyLimitFields({ draft }: { readonly draft: KeyLimitsDraft }) {
       </div>
       {number('usdDaily')}
       {number('usdMonthly')}
+      <UnpricedBudgetNote models={models} />
       <div className="form-section form-span">
         This key's cap on its share of its user's and team's token budgets (per UTC minute and day)
       </div>

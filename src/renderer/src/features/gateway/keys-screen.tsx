@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
-import { useApiKeys, useKeySecretOnItsWay, useRevokeKey } from '../../api/gateway-queries.js';
+import { useApiKeys, useKeySecretOnItsWay, useModelSettings, useRevokeKey } from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
@@ -25,6 +25,7 @@ import { RotateKeyDialog } from './rotate-key-dialog.js';
 import { BudgetSpent, KeyStatus } from './key-status.js';
 import { keyMatches, secretPrefix } from './keys-filter.js';
 import { LimitMeters } from './limit-meters.js';
+import { unpricedReachable } from './unpriced-models.js';
 
 /** Keys drawn at a time (see `drawn` in KeysScreen). */
 const KEYS_DRAWN = 200;
@@ -142,6 +143,7 @@ export function KeysScreen() {
   const [drawn, setDrawn] = useState({ filter, count: KEYS_DRAWN });
   const drawnCount = drawn.filter === filter ? drawn.count : KEYS_DRAWN;
   const buttonName = useMemo(() => buttonNames(keys.data?.data ?? []), [keys.data]);
+  const unpriced = useModelSettings().data?.unpriced_models ?? [];
   // A key's whole secret typed or pasted in the filter ("which key is this leaked secret?") is looked up
   // by its prefix, the only part of it the gateway keeps, and only that goes into the address: the
   // address is kept in the browser's history, shown in its address bar and copied with links.
@@ -213,7 +215,13 @@ export function KeysScreen() {
     },
     {
       header: 'Limits now',
-      cell: (key) => <LimitMeters limits={key.limits} testId={`key-limits-${key.id}`} />,
+      cell: (key) => (
+        <LimitMeters
+          limits={key.limits}
+          testId={`key-limits-${key.id}`}
+          unpriced={unpricedReachable(key.models, unpriced)}
+        />
+      ),
     },
     {
       header: 'Status',

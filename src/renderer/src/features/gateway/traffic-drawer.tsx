@@ -4,13 +4,15 @@ import { CopyButton } from '../../components/copy-button.js';
 import { Drawer } from '../../components/drawer.js';
 import { AlertIcon } from '../../components/icons.js';
 import { useApi } from '../../api/api-context.js';
+import { useModelSettings } from '../../api/gateway-queries.js';
 import { toCurl } from '../../lib/curl.js';
-import { formatCost, formatInt, formatLatency, fullTime } from '../../lib/format.js';
+import { formatInt, formatLatency, fullTime } from '../../lib/format.js';
 import { LIMIT_WORDS, limitWordOf } from '../../lib/limit-words.js';
 import { transcriptEvents } from '../../lib/stream-transcript.js';
 import { tokenParts } from '../../lib/token-details.js';
 import { PiiNote, PolicyNote } from './guardrails-note.js';
 import { answerErrorOf, policyStop, reachedStage, type PolicyStage, type PolicyStop } from './traffic-stages.js';
+import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-models.js';
 
 function pretty(body: unknown): string {
   if (body === null || body === undefined) return '';
@@ -116,6 +118,28 @@ function limitsNote(event: TrafficEvent, stop: PolicyStop | undefined): ReactNod
     : undefined;
 }
 
+/**
+ * Whether the PII stage replaced values with placeholders before the provider saw them: the bodies
+ * kept then differ from what the client sent (masked or redacted) and, when masked, from what it got.
+ */
+function scrubbedBy(event: TrafficEvent): 'mask' | 'redact' | undefined {
+  const mode = event.guardrails?.pii_mode;
+  if (mode !== 'mask' && mode !== 'redact') return undefined;
+  const found = Object.values(event.guardrails?.pii_entities ?? {}).some((count) => count > 0);
+  return found ? mode : undefined;
+}
+
+/** The request's cost, or "unpriced" said as such (never "$0"); none (undefined) shows as "—". */
+function costDetail(event: TrafficEvent, prices: PriceSettings | undefined): ReactNode {
+  const cost = costView(event.cost_usd, event.model, event.prompt_tokens + event.completion_tokens, prices);
+  if (!cost.unpriced) return cost.text;
+  return (
+    <span data-testid="traffic-cost-unpriced" title={UNPRICED_COST_TITLE}>
+      unpriced <span className="muted">(no price set: counted by no dollar budget)</span>
+    </span>
+  );
+}
+
 /** The model asked for and the one routed to; a request refused before routing has only the first. */
 function tokensLine(event: TrafficEvent): string {
   const [prompt, completion] = tokenParts(event, formatInt);
@@ -157,6 +181,8 @@ export function TrafficDrawer({
     body: event.request_body,
   });
   const stop = policyStop(event);
+  const scrubbed = scrubbedBy(event);
+  const prices = useModelSettings().data;
   return (
     <Drawer
       testId="traffic-drawer"
@@ -212,8 +238,8 @@ export function TrafficDrawer({
         <Detail label="Key">{event.key_name ?? event.key_id}</Detail>
         <Detail label="User / team">{[event.user, event.team].filter(Boolean).join(' / ') || undefined}</Detail>
         <Detail label="Tokens">{tokensLine(event)}</Detail>
-        {/* As the list shows it: no cost (an unpriced model, a refusal) is "—", never "$0". */}
-        <Detail label="Cost">{event.cost_usd ? formatCost(event.cost_usd) : undefined}</Detail>
+        {/* An unpriced model's request says so: its $0 was never counted, and is not "free". */}
+        <Detail label="Cost">{costDetail(event, prices)}</Detail>
         <Detail label="Limits">{limitsNote(event, stop)}</Detail>
         <Detail label="Cache">{cacheLabel(event.cache)}</Detail>
         {event.trace_id && (
@@ -243,14 +269,32 @@ export function TrafficDrawer({
           )}
         </Detail>
       </dl>
-      <Body
-        title="Request (as received, with the gateway's rewrites)"
-        what="request body"
-        body={event.request_body}
-        note="The client's body with the routed model and a capped max_tokens. What the provider received (its own model name, the stream options the gateway adds) is not kept."
-      />
+      {scrubbed ? (
+        <Body
+          title="Request (as forwarded, scrubbed)"
+          what="request body"
+          body={event.request_body}
+          note={`The PII stage ${scrubbed === 'mask' ? 'masked' : 'redacted'} what it found: this is the body with placeholders, as the provider saw it; the client sent the real values, which are not kept.`}
+        />
+      ) : (
+        <Body
+          title="Request (as received, with the gateway's rewrites)"
+          what="request body"
+          body={event.request_body}
+          note="The client's body with the routed model and a capped max_tokens. What the provider received (its own model name, the stream options the gateway adds) is not kept."
+        />
+      )}
       <StreamEvents body={event.response_body} />
-      <Body title="Response" what="response body" body={event.response_body} />
+      {scrubbed === 'mask' ? (
+        <Body
+          title="Response (as the provider sent it, before restoration)"
+          what="response body"
+          body={event.response_body}
+          note="With the placeholders the provider saw: the client got its real values back in their place."
+        />
+      ) : (
+        <Body title="Response" what="response body" body={event.response_body} />
+      )}
     </Drawer>
   );
 }

@@ -1,6 +1,7 @@
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
-import { clockTime, formatCompact, formatCost, formatLatency } from '../../lib/format.js';
+import { clockTime, formatCompact, formatLatency } from '../../lib/format.js';
 import { failed } from './traffic-filter.js';
+import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-models.js';
 
 /**
  * Column headers, aligned with {@link TrafficRow} by the shared grid template; each cell's `col-*`
@@ -35,9 +36,10 @@ function statusClass(event: TrafficEvent): string {
 const failedAfterStart = (event: TrafficEvent): string | undefined =>
   event.status < 400 && event.error_type !== null ? event.error_type : undefined;
 
-/** The text of each column of a request's row, as the row shows it. */
-function columnTexts(event: TrafficEvent) {
+/** The text of each column of a request's row, as the row shows it (its cost read by today's `prices`). */
+function columnTexts(event: TrafficEvent, prices: PriceSettings | undefined) {
   const tokens = event.prompt_tokens + event.completion_tokens;
+  const cost = costView(event.cost_usd, event.model, tokens, prices);
   return {
     time: clockTime(event.started_at),
     key: event.key_name ?? event.key_id ?? '—',
@@ -45,7 +47,8 @@ function columnTexts(event: TrafficEvent) {
     deployment: event.deployment ?? '—',
     latency: formatLatency(event.latency_ms),
     tokens: tokens ? formatCompact(tokens) : '—',
-    cost: event.cost_usd ? formatCost(event.cost_usd) : '—',
+    cost: cost.text ?? '—',
+    unpriced: cost.unpriced,
   };
 }
 
@@ -53,8 +56,8 @@ function columnTexts(event: TrafficEvent) {
  * What assistive technology names a request in the list: first the row's text, column by column as
  * it shows (so "click" and what is on screen reach it by voice), then what the row only hints at.
  */
-export function trafficRowLabel(event: TrafficEvent): string {
-  const text = columnTexts(event);
+export function trafficRowLabel(event: TrafficEvent, prices: PriceSettings | undefined): string {
+  const text = columnTexts(event, prices);
   const status = [
     event.status,
     ...(event.stream ? ['stream'] : []),
@@ -83,8 +86,14 @@ export function trafficRowLabel(event: TrafficEvent): string {
 }
 
 /** One request in the live table. */
-export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
-  const text = columnTexts(event);
+export function TrafficRow({
+  event,
+  prices,
+}: {
+  readonly event: TrafficEvent;
+  readonly prices: PriceSettings | undefined;
+}) {
+  const text = columnTexts(event, prices);
   return (
     <div className="traffic-grid traffic-row" data-testid="traffic-row" data-request-id={event.request_id}>
       <span className="col-time mono muted">{text.time}</span>
@@ -125,7 +134,9 @@ export function TrafficRow({ event }: { readonly event: TrafficEvent }) {
       >
         {text.tokens}
       </span>
-      <span className="col-cost mono align-right">{text.cost}</span>
+      <span className="col-cost mono align-right" title={text.unpriced ? UNPRICED_COST_TITLE : undefined}>
+        {text.cost}
+      </span>
     </div>
   );
 }

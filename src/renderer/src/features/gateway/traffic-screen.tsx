@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { updateSearch, useLocation } from '../../app/router.js';
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
 import { useMissedTraffic, useTrafficBuffer, useTrafficConnected, useTrafficEvents } from '../../api/gateway-events.js';
+import { useModelSettings } from '../../api/gateway-queries.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { EmptyState } from '../../components/feedback.js';
 import { ActivityIcon } from '../../components/icons.js';
@@ -73,6 +74,8 @@ export function TrafficScreen() {
   const live = useTrafficEvents(buffer);
   const connected = useTrafficConnected(buffer);
   const missed = useMissedTraffic(buffer);
+  // Today's prices tell an unpriced request's "unpriced" from a free one's "$0".
+  const prices = useModelSettings().data;
   const frozen = useSyncExternalStore(buffer.subscribe, buffer.paused);
   const { search } = useLocation();
   const params = useMemo(() => new URLSearchParams(search), [search]);
@@ -209,8 +212,8 @@ export function TrafficScreen() {
               onOpen={(index) => openRequest(shown[index]!)}
               onClose={closeDrawer}
               rowKey={(index) => shown[index]!.seq}
-              rowLabel={(index) => trafficRowLabel(shown[index]!)}
-              renderRow={(index) => <TrafficRow event={shown[index]!} />}
+              rowLabel={(index) => trafficRowLabel(shown[index]!, prices)}
+              renderRow={(index) => <TrafficRow event={shown[index]!} prices={prices} />}
             />
           )}
         </div>

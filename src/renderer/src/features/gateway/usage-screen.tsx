@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { UsageResponse } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
-import { useUsage } from '../../api/gateway-queries.js';
+import { useModelSettings, useUsage } from '../../api/gateway-queries.js';
 import { BarChart, Legend, SeriesSwatch } from '../../components/bar-chart.js';
 import { Button } from '../../components/button.js';
 import { ChartTable } from '../../components/chart-table.js';
@@ -15,6 +15,8 @@ import { choiceOf } from '../../lib/address-choice.js';
 import { useMinute } from '../../lib/use-minute.js';
 import { tokenParts } from '../../lib/token-details.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
+import { UnpricedBudgetNote } from './unpriced-budget-note.js';
+import { costView, UNPRICED_COST_TITLE } from './unpriced-models.js';
 
 const RANGES = {
   '1h': { label: 'Last hour', ms: 3_600_000, bucket: 'minute' },
@@ -43,7 +45,15 @@ const timeFormat = {
   day: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }),
 } as const;
 
-function Stat({ label, value, detail }: { readonly label: string; readonly value: string; readonly detail?: string }) {
+function Stat({
+  label,
+  value,
+  detail,
+}: {
+  readonly label: string;
+  readonly value: string;
+  readonly detail?: ReactNode;
+}) {
   return (
     <div className="stat">
       <div className="stat-label">{label}</div>
@@ -124,6 +134,7 @@ export function UsageScreen() {
   const rows = useMemo(() => (usage.data ? totalsByGroup(usage.data) : []), [usage.data]);
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
   const [asTable, setAsTable] = useChartsAsTables();
+  const prices = useModelSettings().data;
 
   return (
     <>
@@ -171,7 +182,15 @@ export function UsageScreen() {
                   .map((part, index) => `${part} ${index === 0 ? 'in' : 'out'}`)
                   .join(' · ')}
               />
-              <Stat label="Cost" value={formatCost(totals!.cost_usd)} />
+              <Stat
+                label="Cost"
+                value={formatCost(totals!.cost_usd)}
+                detail={
+                  prices?.unpriced_models.length ? (
+                    <UnpricedBudgetNote models={null} notCounting="this cost does not count" className="muted" />
+                  ) : undefined
+                }
+              />
               <Stat
                 label="Errors"
                 value={formatInt(totals!.errors)}
@@ -249,7 +268,22 @@ export function UsageScreen() {
                       },
                       { header: 'Requests', align: 'right', cell: (row) => formatInt(row.requests) },
                       { header: 'Tokens', align: 'right', cell: (row) => formatInt(row.tokens) },
-                      { header: 'Cost', align: 'right', cell: (row) => formatCost(row.cost) },
+                      {
+                        header: 'Cost',
+                        align: 'right',
+                        // Per model it can tell an unpriced model from a free one; other groups mix models.
+                        cell: (row) => {
+                          if (groupBy !== 'model') return formatCost(row.cost);
+                          const cost = costView(row.cost, row.key, row.tokens, prices);
+                          return cost.unpriced ? (
+                            <span className="muted" title={UNPRICED_COST_TITLE} data-testid="usage-cost-unpriced">
+                              {cost.text}
+                            </span>
+                          ) : (
+                            (cost.text ?? formatCost(row.cost))
+                          );
+                        },
+                      },
                       { header: 'Errors', align: 'right', cell: (row) => formatInt(row.errors) },
                       {
                         header: 'Avg latency',

@@ -9,6 +9,7 @@ import { PageBody, PageHeader } from '../../../components/page.js';
 import { QueryView } from '../../../components/query-view.js';
 import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
 import { LimitMeters } from '../limit-meters.js';
+import { useUnpricedReachable } from '../unpriced-budget-note.js';
 import { DeletePrincipalDialog } from './delete-principal-dialog.js';
 import { PrincipalDialog, type PrincipalTarget } from './principal-dialog.js';
 import { SpendPanel } from './spend-panel.js';
@@ -80,13 +81,18 @@ export function PeopleScreen() {
   const [editing, setEditing] = useState<PrincipalTarget>();
   const [deleting, setDeleting] = useState<{ readonly kind: 'team' | 'user'; readonly id: string }>();
   const teamIds = teams.data?.data.map((team) => team.id) ?? [];
+  // Users and teams have no model list of their own: every allowed model is within their reach.
+  const unpriced = useUnpricedReachable(null);
 
   const teamColumns: Column<TeamRecord>[] = [
     { header: 'Team', cell: (team) => <NameCell id={team.id} name={team.name} /> },
     { header: 'Users', align: 'right', priority: 'low', cell: (team) => formatInt(team.users) },
     { header: 'Keys', align: 'right', priority: 'low', cell: (team) => formatInt(team.keys) },
     { header: 'Today', cell: (team) => <TodayCell today={team.today} /> },
-    { header: 'Limits now', cell: (team) => <LimitMeters limits={team.limits} showOwner={false} /> },
+    {
+      header: 'Limits now',
+      cell: (team) => <LimitMeters limits={team.limits} showOwner={false} unpriced={unpriced} />,
+    },
     {
       header: '',
       align: 'right',
@@ -109,7 +115,10 @@ export function PeopleScreen() {
     },
     { header: 'Keys', align: 'right', priority: 'low', cell: (user) => formatInt(user.keys) },
     { header: 'Today', cell: (user) => <TodayCell today={user.today} /> },
-    { header: 'Limits now', cell: (user) => <LimitMeters limits={user.limits} showOwner={false} /> },
+    {
+      header: 'Limits now',
+      cell: (user) => <LimitMeters limits={user.limits} showOwner={false} unpriced={unpriced} />,
+    },
     {
       header: '',
       align: 'right',

@@ -5,6 +5,7 @@ import { DraftTextField, Field, Select } from '../../../components/field.js';
 import { showToast } from '../../../components/toast.js';
 import { useDraft } from '../../../lib/use-draft.js';
 import { LimitMeters } from '../limit-meters.js';
+import { UnpricedBudgetNote, useUnpricedReachable } from '../unpriced-budget-note.js';
 import {
   PRINCIPAL_LABELS,
   principalForm,
@@ -50,6 +51,8 @@ export function PrincipalDialog({
   const updateTeam = useUpdateTeam();
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
+  // Users and teams have no model list of their own: every allowed model is within their reach.
+  const unpriced = useUnpricedReachable(null);
   const mutation = target.kind === 'team' ? (editing ? updateTeam : createTeam) : editing ? updateUser : createUser;
   const done = (id: string): void => {
     onClose();
@@ -158,11 +161,12 @@ export function PrincipalDialog({
         inputMode: 'decimal',
         hint: 'Resets at 00:00 UTC on the 1st of each month.',
       })}
+      <UnpricedBudgetNote models={null} notCounting="the spend budgets do not count" />
       {target.record && (
         <>
           <div className="form-section form-span">Where its limits stand now</div>
           <div className="form-span">
-            <LimitMeters limits={target.record.limits} showOwner={false} />
+            <LimitMeters limits={target.record.limits} showOwner={false} unpriced={unpriced} />
           </div>
         </>
       )}

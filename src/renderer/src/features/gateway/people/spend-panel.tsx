@@ -9,6 +9,7 @@ import { Segmented } from '../../../components/segmented.js';
 import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../../lib/usage-series.js';
 import { choiceOf } from '../../../lib/address-choice.js';
+import { UnpricedBudgetNote } from '../unpriced-budget-note.js';
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -86,6 +87,9 @@ export function SpendPanel() {
             label={`${label} per day per ${groupBy}${counted ? ` (${counted})` : ''}`}
           />
           <Legend data={series!} />
+          {metric === 'cost_usd' && (
+            <UnpricedBudgetNote models={null} notCounting="the spend shown does not count" className="field-hint" />
+          )}
           <DataTable
             label={`${label} per ${groupBy}`}
             testId="spend-table"
