@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { diffSequences } from '../../src/renderer/src/lib/myers.js';
+import { diffAnchored } from '../../src/renderer/src/lib/anchored-diff.js';
+import { diffSequences, type DiffRun } from '../../src/renderer/src/lib/myers.js';
 import { diffLines, diffWords, foldContext, splitLines, toSplitRows } from '../../src/renderer/src/lib/text-diff.js';
 
 /** Rebuilds `b` from `a` and the runs: the runs must be a valid edit script. */
-function apply<T>(a: readonly T[], b: readonly T[]): T[] {
+function apply<T>(a: readonly T[], b: readonly T[], runs: readonly DiffRun[] = diffSequences(a, b)): T[] {
   const out: T[] = [];
-  for (const run of diffSequences(a, b)) {
+  for (const run of runs) {
     if (run.type === 'equal') {
       expect(a.slice(run.aStart, run.aEnd)).toEqual(b.slice(run.bStart, run.bEnd));
       out.push(...a.slice(run.aStart, run.aEnd));
@@ -33,6 +34,20 @@ describe('diffSequences', () => {
         fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 }),
         (a, b) => {
           expect(apply(a, b)).toEqual(b);
+        },
+      ),
+    );
+  });
+
+  it('anchored, is a valid edit script for any pair of sequences, with or without a tight cost limit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 60 }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 30 }),
+        (a, b, maxCost) => {
+          expect(apply(a, b, diffAnchored(a, b))).toEqual(b);
+          expect(apply(a, b, diffAnchored(a, b, maxCost))).toEqual(b);
         },
       ),
     );

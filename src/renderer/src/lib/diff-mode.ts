@@ -16,15 +16,34 @@ export function setDiffMode(mode: DiffMode): void {
   listeners.forEach((listener) => listener());
 }
 
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** The diff layout, re-rendering when it changes. */
 export function useDiffMode(): DiffMode {
-  return useSyncExternalStore((listener) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  }, current);
+  return useSyncExternalStore(subscribe, current);
 }
 
 /** Toggles between split and unified. */
 export function toggleDiffMode(): void {
   setDiffMode(current() === 'split' ? 'unified' : 'split');
+}
+
+const WHITESPACE_KEY = 'gatehouse.diff-hide-whitespace';
+
+function hidingWhitespace(): boolean {
+  return localStorage.getItem(WHITESPACE_KEY) === 'true';
+}
+
+/** Sets whether diffs show lines that differ only in whitespace as unchanged (a preference, kept across sessions). */
+export function setHideWhitespace(hide: boolean): void {
+  localStorage.setItem(WHITESPACE_KEY, String(hide));
+  listeners.forEach((listener) => listener());
+}
+
+/** Whether diffs hide whitespace changes, re-rendering when it changes. */
+export function useHideWhitespace(): boolean {
+  return useSyncExternalStore(subscribe, hidingWhitespace);
 }

@@ -5,6 +5,8 @@ export interface DiffRun {
   readonly aEnd: number;
   readonly bStart: number;
   readonly bEnd: number;
+  /** Set on a delete or insert that was not compared line by line (the edit was past the cost limit). */
+  readonly uncompared?: boolean;
 }
 
 type Step = 'equal' | 'delete' | 'insert';
@@ -82,21 +84,38 @@ function toRuns(steps: readonly Step[], aBase: number, bBase: number): DiffRun[]
   return runs;
 }
 
-/** Interns items so the inner loop compares integers, not strings. */
-function intern<T>(a: readonly T[], b: readonly T[]): [Int32Array, Int32Array] {
+/**
+ * The runs of a minimal edit script from `a` to `b` (ids, e.g. views into longer interned sequences
+ * starting at `aBase` / `bBase`), or undefined past `maxCost` edits.
+ */
+export function myersRuns(
+  a: Int32Array,
+  b: Int32Array,
+  aBase: number,
+  bBase: number,
+  maxCost: number,
+): DiffRun[] | undefined {
+  const steps = shortestEdit(a, b, maxCost);
+  return steps && toRuns(steps, aBase, bBase);
+}
+
+/** Interns items so the inner loop compares integers, not strings; the third value is how many distinct ids. */
+export function intern<T>(a: readonly T[], b: readonly T[]): [Int32Array, Int32Array, number] {
   const ids = new Map<T, number>();
   const idOf = (item: T): number => {
     let id = ids.get(item);
     if (id === undefined) ids.set(item, (id = ids.size));
     return id;
   };
-  return [Int32Array.from(a, idOf), Int32Array.from(b, idOf)];
+  const ia = Int32Array.from(a, idOf);
+  const ib = Int32Array.from(b, idOf);
+  return [ia, ib, ids.size];
 }
 
 /**
  * Diffs two sequences into equal / delete / insert runs (deletes before inserts within a change).
  * Common prefix and suffix are trimmed first; beyond `maxCost` edits the middle is reported as one
- * delete and one insert.
+ * delete and one insert, marked `uncompared`. Lines of documents go through `diffAnchored` instead.
  */
 export function diffSequences<T>(a: readonly T[], b: readonly T[], maxCost = 2000): DiffRun[] {
   let start = 0;
@@ -113,8 +132,8 @@ export function diffSequences<T>(a: readonly T[], b: readonly T[], maxCost = 200
   const steps = shortestEdit(ia, ib, maxCost);
   if (steps) runs.push(...toRuns(steps, start, start));
   else {
-    if (aEnd > start) runs.push({ type: 'delete', aStart: start, aEnd, bStart: start, bEnd: start });
-    if (bEnd > start) runs.push({ type: 'insert', aStart: aEnd, aEnd, bStart: start, bEnd });
+    if (aEnd > start) runs.push({ type: 'delete', aStart: start, aEnd, bStart: start, bEnd: start, uncompared: true });
+    if (bEnd > start) runs.push({ type: 'insert', aStart: aEnd, aEnd, bStart: start, bEnd, uncompared: true });
   }
   if (aEnd < a.length) runs.push({ type: 'equal', aStart: aEnd, aEnd: a.length, bStart: bEnd, bEnd: b.length });
   return runs;

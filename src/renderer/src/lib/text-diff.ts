@@ -1,3 +1,4 @@
+import { diffAnchored } from './anchored-diff.js';
 import { diffSequences } from './myers.js';
 
 /** A piece of a changed line; `changed` marks the words that differ from the paired line. */
@@ -16,6 +17,16 @@ export interface DiffLine {
   readonly segments?: readonly Segment[];
   /** The document ends with this line and no newline after it. */
   readonly noNewline?: boolean;
+  /** A changed line of a stretch too large to compare line by line: shown as replaced, not counted. */
+  readonly uncompared?: boolean;
+  /** The old version's text of an unchanged line whose whitespace changed (when whitespace changes are hidden). */
+  readonly oldText?: string;
+}
+
+/** How lines are compared. */
+export interface DiffOptions {
+  /** Lines that differ only in whitespace (line endings included) count as unchanged, as `git diff -w`. */
+  readonly ignoreWhitespace?: boolean;
 }
 
 /** Splits content into lines; a final newline does not make an extra empty line. */
@@ -46,6 +57,7 @@ function diffSource(content: string): SourceLine[] {
 
 // A line cannot hold a newline, so this suffix tells "last line without newline" apart from any other line.
 const compareKey = (line: SourceLine): string => (line.noNewline ? `${line.text}\n` : line.text);
+const whitespaceFreeKey = (line: SourceLine): string => line.text.replace(/\s+/g, '');
 
 const TOKEN = /\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 
@@ -72,7 +84,8 @@ function merge(segments: Segment[]): Segment[] {
 export function diffWords(before: string, after: string): { before: Segment[]; after: Segment[] } | undefined {
   const a = tokenize(before);
   const b = tokenize(after);
-  const runs = diffSequences(a, b, 500);
+  // Myers costs O((N+M)·D): long lines get a lower edit limit, so one pair never costs more than this.
+  const runs = diffSequences(a, b, Math.min(500, Math.floor(WORD_WORK / (a.length + b.length || 1))));
   let common = 0;
   const left: Segment[] = [];
   const right: Segment[] = [];
@@ -90,10 +103,22 @@ export function diffWords(before: string, after: string): { before: Segment[]; a
   return { before: merge(left), after: merge(right) };
 }
 
-/** Pairs the deleted and added lines of one change block and adds word-level segments. */
-function changeBlock(dels: DiffLine[], adds: DiffLine[]): DiffLine[] {
+/**
+ * Bounds on word-level pairing, so a diff of tens of thousands of changed lines stays quick: a block
+ * with more pairs than this reads as a rewrite (no highlights), and pairing stops for the rest of a
+ * diff once this many characters of lines were paired.
+ */
+const WORD_PAIR_BLOCK_LIMIT = 1000;
+const WORD_PAIR_CHARS = 1_000_000;
+const WORD_WORK = 200_000;
+
+/** Pairs the deleted and added lines of one change block and adds word-level segments, within `budget`. */
+function changeBlock(dels: DiffLine[], adds: DiffLine[], budget: { chars: number }): DiffLine[] {
   const pairs = Math.min(dels.length, adds.length);
+  if (pairs > WORD_PAIR_BLOCK_LIMIT || dels[0]?.uncompared || adds[0]?.uncompared) return [...dels, ...adds];
   for (let i = 0; i < pairs; i++) {
+    budget.chars -= dels[i]!.text.length + adds[i]!.text.length;
+    if (budget.chars < 0) break;
     const words = diffWords(dels[i]!.text, adds[i]!.text);
     if (!words) continue;
     dels[i] = { ...dels[i]!, segments: words.before };
@@ -106,14 +131,44 @@ function changeBlock(dels: DiffLine[], adds: DiffLine[]): DiffLine[] {
  * A unified line diff of two versions of a document, with word-level segments on paired changed
  * lines. `before` undefined means the document was created; `after` undefined, deleted.
  */
-export function diffLines(before: string | undefined, after: string | undefined): DiffLine[] {
+export function diffLines(
+  before: string | undefined,
+  after: string | undefined,
+  options: DiffOptions = {},
+): DiffLine[] {
+  // The header's counts and the diff itself ask for the same diff of a large document: computed once.
+  const ignoreWhitespace = options.ignoreWhitespace ?? false;
+  const cached = recent.find(
+    (entry) => entry.before === before && entry.after === after && entry.ignoreWhitespace === ignoreWhitespace,
+  );
+  if (cached) return cached.lines;
+  const lines = computeDiffLines(before, after, ignoreWhitespace);
+  recent.unshift({ before, after, ignoreWhitespace, lines });
+  recent.length = Math.min(recent.length, RECENT_DIFFS);
+  return lines;
+}
+
+const RECENT_DIFFS = 4;
+const recent: {
+  before: string | undefined;
+  after: string | undefined;
+  ignoreWhitespace: boolean;
+  lines: DiffLine[];
+}[] = [];
+
+function computeDiffLines(
+  before: string | undefined,
+  after: string | undefined,
+  ignoreWhitespace: boolean,
+): DiffLine[] {
   const a = diffSource(before ?? '');
   const b = diffSource(after ?? '');
   const out: DiffLine[] = [];
   let dels: DiffLine[] = [];
   let adds: DiffLine[] = [];
+  const budget = { chars: WORD_PAIR_CHARS };
   const flush = (): void => {
-    if (dels.length || adds.length) out.push(...changeBlock(dels, adds));
+    if (dels.length || adds.length) out.push(...changeBlock(dels, adds, budget));
     dels = [];
     adds = [];
   };
@@ -121,16 +176,26 @@ export function diffLines(before: string | undefined, after: string | undefined)
   const modified = before !== undefined && after !== undefined;
   const line = (source: SourceLine, fields: Omit<DiffLine, 'text' | 'noNewline'>): DiffLine =>
     modified && source.noNewline ? { ...fields, text: source.text, noNewline: true } : { ...fields, text: source.text };
-  for (const run of diffSequences(a.map(compareKey), b.map(compareKey))) {
+  const key = ignoreWhitespace ? whitespaceFreeKey : compareKey;
+  // Marks only what is true, so lines of small diffs stay as they were.
+  const uncompared = (flag: boolean | undefined) => (flag ? { uncompared: true } : {});
+  for (const run of diffAnchored(a.map(key), b.map(key))) {
     if (run.type === 'equal') {
       flush();
       for (let i = 0; i < run.aEnd - run.aStart; i++) {
-        out.push(line(a[run.aStart + i]!, { kind: 'context', oldNo: run.aStart + i + 1, newNo: run.bStart + i + 1 }));
+        const old = a[run.aStart + i]!;
+        // Equal keys with whitespace ignored: the line shows as the new version has it, the old text beside.
+        const source = ignoreWhitespace ? b[run.bStart + i]! : old;
+        const fields = { kind: 'context' as const, oldNo: run.aStart + i + 1, newNo: run.bStart + i + 1 };
+        const context = line(source, fields);
+        out.push(old.text === source.text ? context : { ...context, oldText: old.text });
       }
     } else if (run.type === 'delete') {
-      for (let i = run.aStart; i < run.aEnd; i++) dels.push(line(a[i]!, { kind: 'del', oldNo: i + 1 }));
+      for (let i = run.aStart; i < run.aEnd; i++)
+        dels.push(line(a[i]!, { kind: 'del', oldNo: i + 1, ...uncompared(run.uncompared) }));
     } else {
-      for (let i = run.bStart; i < run.bEnd; i++) adds.push(line(b[i]!, { kind: 'add', newNo: i + 1 }));
+      for (let i = run.bStart; i < run.bEnd; i++)
+        adds.push(line(b[i]!, { kind: 'add', newNo: i + 1, ...uncompared(run.uncompared) }));
     }
   }
   flush();
@@ -150,7 +215,7 @@ export function toSplitRows(lines: readonly DiffLine[]): SplitRow[] {
   while (i < lines.length) {
     const line = lines[i]!;
     if (line.kind === 'context') {
-      rows.push({ left: line, right: line });
+      rows.push({ left: line.oldText === undefined ? line : { ...line, text: line.oldText }, right: line });
       i++;
       continue;
     }
@@ -189,13 +254,18 @@ export function foldContext(lines: readonly DiffLine[], context = 3): Hunk[] {
   );
 }
 
-/** Counts of added and deleted lines. */
-export function diffStats(lines: readonly DiffLine[]): { added: number; deleted: number } {
+/**
+ * Counts of added and deleted lines. Lines of a stretch too large to compare are counted apart, as
+ * `uncompared` (old and new lines together): they are shown as replaced, not known to have changed.
+ */
+export function diffStats(lines: readonly DiffLine[]): { added: number; deleted: number; uncompared: number } {
   let added = 0;
   let deleted = 0;
+  let uncompared = 0;
   for (const line of lines) {
-    if (line.kind === 'add') added++;
+    if (line.uncompared) uncompared++;
+    else if (line.kind === 'add') added++;
     else if (line.kind === 'del') deleted++;
   }
-  return { added, deleted };
+  return { added, deleted, uncompared };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
@@ -76,13 +76,17 @@ export function useChangeNavigation(
   return { current, go };
 }
 
-/** Where the diff's change navigation stands, Previous / Next change, and Expand all while lines are folded. */
+/**
+ * Where the diff's change navigation stands, Previous / Next change (when there are changes), Expand
+ * all while lines are folded, then `children` (the diff's options).
+ */
 export function DiffNavBar({
   changes,
   current,
   onGo,
   folded,
   onExpandAll,
+  children,
 }: {
   readonly changes: number;
   readonly current: number;
@@ -90,30 +94,46 @@ export function DiffNavBar({
   /** Whether unchanged lines are folded away. */
   readonly folded: boolean;
   readonly onExpandAll: () => void;
+  readonly children?: ReactNode;
 }) {
   return (
     <div className="changes-diff-header diff-nav" data-testid="diff-nav">
       <span className="muted" role="status">
-        {current >= 0 ? `Change ${current + 1} of ${changes}` : plural(changes, 'change')}
+        {changes === 0
+          ? 'No changes shown'
+          : current >= 0
+            ? `Change ${current + 1} of ${changes}`
+            : plural(changes, 'change')}
       </span>
       <span className="chip-row">
-        <Button size="sm" variant="ghost" onClick={() => onGo(-1)} disabled={current <= 0} title="Previous change ([)">
-          Previous change
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => onGo(1)}
-          disabled={current >= changes - 1}
-          title="Next change (])"
-        >
-          Next change
-        </Button>
+        {changes > 0 && (
+          <>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => onGo(-1)}
+              disabled={current <= 0}
+              title="Previous change ([)"
+            >
+              Previous change
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => onGo(1)}
+              disabled={current >= changes - 1}
+              title="Next change (])"
+            >
+              Next change
+            </Button>
+          </>
+        )}
         {folded && (
           <Button size="sm" variant="ghost" onClick={onExpandAll} title="Show every unchanged line">
             Expand all
           </Button>
         )}
+        {children}
       </span>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { diffLines, foldContext, splitLines, type DiffLine, type Hunk } from '../../lib/text-diff.js';
-import type { DiffMode } from '../../lib/diff-mode.js';
+import { diffLines, diffStats, foldContext, splitLines, type DiffLine, type Hunk } from '../../lib/text-diff.js';
+import { useHideWhitespace, type DiffMode } from '../../lib/diff-mode.js';
 import { assertNever } from '../../lib/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { useElementWidth } from '../../lib/use-element-width.js';
@@ -10,6 +10,7 @@ const SPLIT_MIN_WIDTH = 440;
 import { changeStarts, DiffNavBar, useChangeNavigation } from './diff-change-nav.js';
 import { SplitRow, UnifiedRow } from './diff-line-text.js';
 import { diffTableRows } from './diff-rows.js';
+import { HideWhitespaceToggle } from './hide-whitespace-toggle.js';
 import { VirtualTableBody, type RowPlace } from './virtual-table-body.js';
 import { VisibleText } from './visible-text.js';
 
@@ -102,7 +103,12 @@ export function DiffView({
   const [frame, width] = useElementWidth<HTMLDivElement>(Number.MAX_SAFE_INTEGER);
   const narrow = chosen === 'split' && width < SPLIT_MIN_WIDTH;
   const mode: DiffMode = narrow ? 'unified' : chosen;
-  const lines = useMemo(() => diffLines(before, after), [before, after]);
+  const hideWhitespace = useHideWhitespace();
+  const lines = useMemo(
+    () => diffLines(before, after, { ignoreWhitespace: hideWhitespace }),
+    [before, after, hideWhitespace],
+  );
+  const stats = useMemo(() => diffStats(lines), [lines]);
   const hunks = useMemo(() => foldContext(lines), [lines]);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [showAll, setShowAll] = useState(false);
@@ -151,14 +157,19 @@ export function DiffView({
   const lineRows = rows.reduce((count, row) => (row.kind === 'gap' ? count : count + 1), 0);
   return (
     <>
-      {starts.length > 0 && (
-        <DiffNavBar
-          changes={starts.length}
-          current={nav.current}
-          onGo={nav.go}
-          folded={folded}
-          onExpandAll={expandAll}
-        />
+      <DiffNavBar changes={starts.length} current={nav.current} onGo={nav.go} folded={folded} onExpandAll={expandAll}>
+        <HideWhitespaceToggle />
+      </DiffNavBar>
+      {hideWhitespace && stats.added + stats.deleted + stats.uncompared === 0 && before !== after && (
+        <div className="diff-note" role="note">
+          Only whitespace changed in this document (hidden: Hide whitespace changes is on).
+        </div>
+      )}
+      {stats.uncompared > 0 && (
+        <div className="diff-note" role="note" data-testid="diff-uncompared">
+          Part of this diff is too large to compare line by line: shown as replaced. Its{' '}
+          {plural(stats.uncompared, 'line')} are not counted as added or deleted.
+        </div>
       )}
       <div className="diff-scroll" ref={frame}>
         {narrow && (

@@ -6,7 +6,7 @@ import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState } from '../../components/feedback.js';
 import { Segmented } from '../../components/segmented.js';
 import { VirtualList } from '../../components/virtual-list.js';
-import { setDiffMode, toggleDiffMode, useDiffMode, type DiffMode } from '../../lib/diff-mode.js';
+import { setDiffMode, toggleDiffMode, useDiffMode, useHideWhitespace, type DiffMode } from '../../lib/diff-mode.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { diffLines, diffStats } from '../../lib/text-diff.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
@@ -18,12 +18,23 @@ const MODES = [
   { value: 'unified', label: 'Unified' },
 ] as const satisfies readonly { value: DiffMode; label: string }[];
 
+/** A document's added and deleted lines, as its diff shows them (whitespace hidden or not). */
 function Stats({ change }: { readonly change: Change }) {
-  const stats = useMemo(() => diffStats(diffLines(change.before, change.after)), [change]);
+  const hideWhitespace = useHideWhitespace();
+  // diffLines keeps its last results, so the diff view below reuses this one.
+  const stats = useMemo(
+    () => diffStats(diffLines(change.before, change.after, { ignoreWhitespace: hideWhitespace })),
+    [change, hideWhitespace],
+  );
   return (
     <span className="diff-stats">
       {stats.added > 0 && <span className="diff-stats-add">+{stats.added}</span>}
       {stats.deleted > 0 && <span className="diff-stats-del">−{stats.deleted}</span>}
+      {stats.uncompared > 0 && (
+        <span className="muted" title="Too large to compare line by line: shown as replaced">
+          ~{stats.uncompared}
+        </span>
+      )}
     </span>
   );
 }
