@@ -27,7 +27,7 @@ test('documents: History lists only the revisions that changed the document, eac
   const changed = page.getByRole('listbox', { name: 'Changed documents' });
   await expect(changed.getByRole('option', { selected: true })).toHaveAccessibleName(/router\.json/);
 
-  await page.getByRole('link', { name: 'Show every revision' }).click();
+  await page.getByRole('link', { name: 'Show all revisions' }).click();
   await expect(log.getByRole('option')).toHaveCount(3);
 });
 
@@ -36,7 +36,7 @@ test('history of a document the branch never changed says so and offers every re
   await apply(namespace, 'main', 'one', { 'a.txt': '1\n' });
   await openSignedIn(page, screen('history', namespace, 'main', '&document=missing.txt'));
   await expect(page.getByText('No revision of main changed “missing.txt”')).toBeVisible();
-  await page.getByRole('button', { name: 'Show every revision' }).click();
+  await page.getByRole('button', { name: 'Show all revisions' }).click();
   await expect(page.getByRole('listbox', { name: 'Revisions' }).getByRole('option')).toHaveCount(1);
 });
 

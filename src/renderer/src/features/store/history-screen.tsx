@@ -9,6 +9,7 @@ import { VirtualList } from '../../components/virtual-list.js';
 import { plural } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { decodeRevisionParam, revisionIdOf, sourceSyntaxProblem } from './actions/source.js';
+import { branchBase, originHistoryHref, useBranchOrigin } from './branch-origin.js';
 import { checkpointsByRevision } from './checkpoint-marks.js';
 import { LOG_ROW_HEIGHT, LogRow, PRUNED_LOG_ROW_HEIGHT } from './log-row.js';
 import { prunedParents } from './pruned-history.js';
@@ -50,6 +51,9 @@ function HistoryView() {
   // The same list the Checkpoints screen reads (and a new checkpoint refreshes): marks in the log.
   const checkpointList = useCheckpoints(scope.namespace).data?.checkpoints;
   const checkpoints = useMemo(() => checkpointsByRevision(checkpointList), [checkpointList]);
+  // The log is per branch: one made from another starts with a copy of it, and its earlier history is
+  // the base's, linked under the oldest revision.
+  const origin = useBranchOrigin(scope.namespace, branchBase(branches.data?.branches, scope.branch));
   // Enter on the log moves focus into that revision's changed documents; only that one's: the token is
   // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
   const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
@@ -147,7 +151,7 @@ function HistoryView() {
       <div className="page-body">
         <EmptyState
           title={`No revision of ${scope.branch} changed “${nameText(documentKey)}”`}
-          action={<Button onClick={() => updateSearch({ document: undefined })}>Show every revision</Button>}
+          action={<Button onClick={() => updateSearch({ document: undefined })}>Show all revisions</Button>}
         >
           It may have been written only on another branch, or its revisions collected by garbage collection.
         </EmptyState>
@@ -170,9 +174,7 @@ function HistoryView() {
                 <VisibleName text={documentKey} />
               </span>{' '}
               <span className="muted">on {scope.branch}</span>{' '}
-              <Link to={href('store/history', scopeQuery(scope))} aria-label="Show every revision">
-                all
-              </Link>
+              <Link to={href('store/history', scopeQuery(scope))}>Show all revisions</Link>
             </span>
           ) : (
             <span className="split-list-title">
@@ -210,10 +212,19 @@ function HistoryView() {
               head={entries[index]!.id === headId}
               checkpoints={checkpoints.get(entries[index]!.id)}
               prunedUpTo={pruned.get(entries[index]!.id)}
+              origin={entries[index]!.parent_id === 0 ? origin : undefined}
             />
           )}
         />
         {isFetchingNextPage && <div className="split-list-footer">Loading older revisions…</div>}
+        {!hasNextPage && origin?.branch !== undefined && (
+          <div className="split-list-footer" data-testid="earlier-history">
+            Earlier history:{' '}
+            <Link to={originHistoryHref(scope.namespace, origin, documentKey || undefined)}>
+              {origin.branch} up to #{origin.revision}
+            </Link>
+          </div>
+        )}
       </section>
       <section className="split-detail">
         {problem && (

@@ -2,14 +2,16 @@ import { Fragment } from 'react';
 import type { LogEntry } from '../../../../shared/store-api.js';
 import { Badge } from '../../components/badge.js';
 import { VisibleName } from '../../components/diff/visible-text.js';
-import { fullTime, timeAgo } from '../../lib/format.js';
+import { fullTime, plural, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
+import { originName, type BranchOrigin } from './branch-origin.js';
 import { CheckpointMark } from './checkpoint-marks.js';
 import { splitMessage } from './revision-message.js';
 
-/** Up to two changed keys, then "+N more". */
-function ChangedKeys({ entry }: { readonly entry: LogEntry }) {
+/** Up to two changed keys, then "+N more"; a branch's creation copies its base's documents, counted. */
+function ChangedKeys({ entry, origin }: { readonly entry: LogEntry; readonly origin?: BranchOrigin }) {
   const keys = entry.changes.map((change) => change.key);
+  if (origin) return `${plural(keys.length, 'document')} as of ${originName(origin)}`;
   if (keys.length === 0) return 'no changes';
   return (
     <>
@@ -31,17 +33,20 @@ export const PRUNED_LOG_ROW_HEIGHT = 84;
 /**
  * One revision in the history list: message, checkpoints, id, time and changed keys; with `prunedUpTo`,
  * a note under it that gc removed the older revisions up to that one (its parent), where the log jumps.
+ * With `origin`, the row is the branch's creation, listing what it copied rather than what it changed.
  */
 export function LogRow({
   entry,
   head,
   checkpoints = [],
   prunedUpTo,
+  origin,
 }: {
   readonly entry: LogEntry;
   readonly head: boolean;
   readonly checkpoints?: readonly string[];
   readonly prunedUpTo?: number;
+  readonly origin?: BranchOrigin;
 }) {
   return (
     <div className="log-row" data-testid="log-row" data-revision={entry.id}>
@@ -56,7 +61,7 @@ export function LogRow({
           {timeAgo(entry.created_at)}
         </time>
         <span className="log-row-keys" title={entry.changes.map((change) => nameText(change.key)).join('\n')}>
-          <ChangedKeys entry={entry} />
+          <ChangedKeys entry={entry} origin={origin} />
         </span>
       </div>
       {prunedUpTo !== undefined && (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Change, LogEntry } from '../../../../shared/store-api.js';
 import type { StoreScope } from '../../api/query-keys.js';
-import { useRevision } from '../../api/store-queries.js';
+import { useBranches, useRevision } from '../../api/store-queries.js';
 import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
@@ -12,16 +12,19 @@ import { fullTime, timeAgo } from '../../lib/format.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { useActionAccess } from './action-access.js';
 import { BranchDialog } from './actions/branch-dialog.js';
+import { CreateCheckpointDialog } from './actions/checkpoint-dialogs.js';
 import { CherryPickDialog } from './actions/cherry-pick-dialog.js';
 import { RestoreDialog } from './actions/restore-dialog.js';
 import { RevertDialog } from './actions/revert-dialog.js';
 import { RollbackDialog } from './actions/rollback-dialog.js';
 import { revisionSource } from './actions/source.js';
+import { creationBase, OriginLink, originName, useBranchOrigin } from './branch-origin.js';
+import { BranchStartView } from './branch-start-view.js';
 import { ChangesView } from './changes-view.js';
 import { RevisionMessage } from './revision-message.js';
 import { scopeQuery } from './use-scope.js';
 
-type Action = 'rollback' | 'revert' | 'restore' | 'cherry-pick' | 'branch' | undefined;
+type Action = 'rollback' | 'revert' | 'restore' | 'cherry-pick' | 'branch' | 'checkpoint' | undefined;
 
 /** The id of the history's revision log (its `testId`), where focus goes back from this pane. */
 const LOG_LIST_ID = 'log-list';
@@ -60,6 +63,9 @@ export function RevisionDetail({
   const actions = useActionAccess(scope.namespace);
   const entry = fetched.data ?? fromLog;
   const full = fetched.data;
+  // The same list the history's scope picker reads: it says whether this is a branch's creation.
+  const branches = useBranches(scope).data?.branches;
+  const origin = useBranchOrigin(scope.namespace, entry && creationBase(entry, branches));
   if (!entry) {
     if (fetched.isError)
       return (
@@ -90,6 +96,10 @@ export function RevisionDetail({
                   parent <span className="mono">#{entry.parent_id}</span>
                   {parentRemoved && ' (removed by garbage collection)'}
                 </>
+              ) : origin ? (
+                <span data-testid="branched-from">
+                  branched from <OriginLink namespace={scope.namespace} origin={origin} />
+                </span>
               ) : (
                 'first revision'
               )}
@@ -143,7 +153,7 @@ export function RevisionDetail({
               Restore into {scope.branch}
             </Button>
           )}
-          {onBranch && (
+          {onBranch && !origin && (
             <Button
               size="sm"
               icon={<UndoIcon />}
@@ -158,7 +168,7 @@ export function RevisionDetail({
               Revert this revision
             </Button>
           )}
-          {!onBranch && (
+          {!onBranch && !origin && (
             <Button
               size="sm"
               // The store's dry run is the preview: the log's entry is all the dialog needs.
@@ -173,6 +183,15 @@ export function RevisionDetail({
           )}
           <Button size="sm" icon={<BranchIcon />} onClick={() => setAction('branch')} {...actions.guard('write')}>
             Branch
+          </Button>
+          <Button
+            size="sm"
+            icon={<TagIcon />}
+            onClick={() => setAction('checkpoint')}
+            {...actions.guard('write', { title: `Name #${entry.id} so it can be found again and is kept by gc` })}
+            data-testid="checkpoint-revision-button"
+          >
+            Checkpoint this revision…
           </Button>
           <Link
             className="btn btn-ghost btn-sm"
@@ -209,9 +228,25 @@ export function RevisionDetail({
             )
           )}
         </div>
+        {origin && (
+          // Where Revert (or Cherry-pick) was: undoing the copy would delete every document it copied.
+          <p className="revision-note" data-testid="branch-start-note">
+            A branch’s first revision copies {originName(origin)}: it has nothing of its own to revert or cherry-pick.
+            To undo what {entry.branch} changed since, roll {entry.branch} back to this revision; to drop it, delete the
+            branch.
+          </p>
+        )}
         {actions.note(['write'])}
       </header>
-      {full ? (
+      {origin ? (
+        <BranchStartView
+          namespace={scope.namespace}
+          entry={entry}
+          origin={origin}
+          focusToken={focusToken}
+          onEscape={() => logList()?.focus()}
+        />
+      ) : full ? (
         <ChangesView
           changes={full.changes}
           autoFocus={focusToken || false}
@@ -248,6 +283,14 @@ export function RevisionDetail({
         <RestoreDialog
           scope={scope}
           initial={revisionSource(entry.id)}
+          onClose={() => setAction(undefined)}
+          returnFocus={logList}
+        />
+      )}
+      {action === 'checkpoint' && (
+        <CreateCheckpointDialog
+          scope={own}
+          revision={entry}
           onClose={() => setAction(undefined)}
           returnFocus={logList}
         />
