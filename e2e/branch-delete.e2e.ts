@@ -211,12 +211,14 @@ test('deleting the last branch of a namespace leaves its empty state, not anothe
   const namespacesRead = page.waitForResponse(
     (response) => response.url().includes('/v1/namespaces') && response.request().method() === 'GET',
   );
+  // The namespace's last branch: its name is typed to confirm.
+  await dialog.getByTestId('delete-branch-name').fill('solo');
   await dialog.getByTestId('confirm-delete-branch').click();
   await expect(dialog).toBeHidden();
   const listed = (await (await namespacesRead).json()) as { namespaces: { name: string }[] };
   expect(listed.namespaces.map((entry) => entry.name)).not.toContain(namespace);
   expect(new URL(page.url()).searchParams.get('ns')).toBe(namespace);
-  await expect(page.getByText(`No branches in ${namespace} yet`)).toBeVisible();
+  await expect(page.getByText(`${namespace} has no branches now`)).toBeVisible();
   await expect(page.getByText(`Namespace ${namespace}.`)).toBeVisible();
   await expect(page.locator('.toaster')).toContainText('Deleted branch “solo” and its 1 revision');
   // No table is left to hold focus: it goes to the screen's first action.

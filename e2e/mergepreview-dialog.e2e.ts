@@ -48,10 +48,8 @@ test('a conflict shows in the dialog before Merge is pressed, and Merge is disab
   const written = mergesWritten(page);
   const dialog = await openMerge(page, namespace);
 
-  const refusal = dialog.locator('.error-message');
-  await expect(refusal).toContainText('Merge conflict: feature cannot be merged into main yet');
-  await expect(refusal).toContainText('"b.txt" (both updated it, differently)');
-  await expect(refusal).toContainText('nothing was written');
+  await expect(dialog.getByTestId('merge-conflict-progress')).toContainText('0 of 1 conflict resolved');
+  await expect(dialog.getByTestId('merge-conflict-choices')).toContainText('both changed it, differently');
   await expect(dialog.getByTestId('confirm-merge')).toBeDisabled();
   await expect(dialog.getByTestId('branch-moved')).toHaveCount(0);
   await saveScreenshot(page, 'mergepreview-conflict');

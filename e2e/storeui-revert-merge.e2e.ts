@@ -156,9 +156,8 @@ test('a merge conflict lists the documents in the dialog, and nothing is written
   // The conflict is shown before anything is sent, and Merge cannot be pressed.
   await expect(dialog.getByTestId('confirm-merge')).toBeDisabled();
 
-  const refusal = dialog.locator('.error-message');
-  await expect(refusal).toContainText('Merge conflict: feature cannot be merged into main yet');
-  await expect(refusal).toContainText('"b.txt" (both updated it, differently)');
+  await expect(dialog.getByTestId('merge-conflict-progress')).toContainText('0 of 1 conflict resolved');
+  await expect(dialog.getByTestId('merge-conflict-choices')).toContainText('both changed it, differently');
   await expect(dialog.getByTestId('branch-moved')).toHaveCount(0);
   await saveScreenshot(page, 'storeui-merge-conflict');
   const state = await stateOf(namespace);

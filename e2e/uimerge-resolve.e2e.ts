@@ -41,7 +41,7 @@ test('each conflict gets a side, from the keyboard too; the preview and the merg
   const written = mergesWritten(page);
   const dialog = await openMerge(page, namespace);
 
-  await expect(dialog.locator('.error-message')).toContainText('"b.txt" (both updated it, differently)');
+  await expect(dialog.getByTestId('merge-conflict-progress')).toContainText('0 of 2 conflicts resolved');
   const choices = dialog.getByTestId('merge-conflict-choices');
   await expect(choices.getByRole('radiogroup')).toHaveCount(2);
   const sideOf = (key: string) => choices.getByRole('radiogroup', { name: key, exact: true });

@@ -157,12 +157,18 @@ export function BranchesScreen() {
           query={branches}
           errorTitle="Could not load the branches"
           empty={() =>
-            listed.shown?.length === 0 && (
+            listed.shown?.length === 0 &&
+            (emptied.current ? (
+              // Not "yet": the namespace had history, and deleting its last branch removed it.
+              <EmptyState icon={<BranchIcon size={28} />} title={`${scope.namespace} has no branches now`}>
+                Its last branch was deleted, and the namespace with it. Writing documents to a branch starts it again.
+              </EmptyState>
+            ) : (
               <EmptyState icon={<BranchIcon size={28} />} title={`No branches in ${scope.namespace} yet`}>
                 A branch appears when documents are first applied to it, or when you create one from a revision or
                 checkpoint.
               </EmptyState>
-            )
+            ))
           }
         >
           {() => (

@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import type { BranchDeleteResponse } from '../../../../../shared/store-api.js';
 import { useBranchRevisions } from '../../../api/branch-revisions.js';
 import { ApiError } from '../../../api/http.js';
 import type { StoreScope } from '../../../api/query-keys.js';
 import { useDeleteBranch } from '../../../api/store-mutations.js';
-import { useCheckpoints } from '../../../api/store-queries.js';
+import { useBranches, useCheckpoints } from '../../../api/store-queries.js';
 import { href, Link } from '../../../app/router.js';
 import { ConfirmFooter, Dialog } from '../../../components/dialog.js';
 import { ErrorMessage } from '../../../components/feedback.js';
+import { Field, TextInput } from '../../../components/field.js';
 import { AlertIcon } from '../../../components/icons.js';
 import { plural } from '../../../lib/format.js';
 
@@ -16,6 +18,8 @@ import { plural } from '../../../lib/format.js';
  * opened is refused (409) rather than deleted unseen; the count is then made again against the new
  * head. A checkpoint known to point into the branch is named before anything is sent (the store
  * would refuse); the store's other refusals (a branch based on it) are shown as it words them.
+ * Deleting `main` (where a request naming no branch writes) or the namespace's last branch (the
+ * namespace goes with it) asks for the branch's name to be typed, as GitHub does for a repository.
  */
 export function DeleteBranchDialog({
   scope,
@@ -36,6 +40,13 @@ export function DeleteBranchDialog({
   const revisions = useBranchRevisions(branch);
   const checkpoints = useCheckpoints(scope.namespace);
   const remove = useDeleteBranch();
+  const branches = useBranches(scope);
+  const [typed, setTyped] = useState('');
+  const others = branches.data?.branches.filter((listed) => listed.name !== name);
+  const last = others?.length === 0;
+  // Until the list is read the branch may be the last: ask for the name rather than risk the namespace.
+  const needsName = name === DEFAULT_BRANCH || others === undefined || last;
+  const named = !needsName || typed === name;
   const counted = revisions.data;
   const refused = remove.error instanceof ApiError && remove.error.status === 409;
   const sentHead = remove.variables?.expectedRevision;
@@ -45,7 +56,7 @@ export function DeleteBranchDialog({
   // The store keeps a branch a checkpoint points into: say so before the user confirms, not after.
   const holding = (checkpoints.data?.checkpoints ?? []).filter((cp) => cp.branch === name);
   // Never confirm against a count that is being made again, nor what the store is known to refuse.
-  const canDelete = !!counted && !gone && !revisions.isFetching && holding.length === 0;
+  const canDelete = !!counted && !gone && !revisions.isFetching && holding.length === 0 && named;
   const submit = (): void =>
     remove.mutate(
       { namespace: scope.namespace, name, expectedRevision: counted?.head },
@@ -75,6 +86,39 @@ export function DeleteBranchDialog({
         </ConfirmFooter>
       }
     >
+      {last && !gone && (
+        <div className="notice notice-warning" role="status" data-testid="namespace-goes">
+          <AlertIcon />
+          <span>
+            {`${name} is the last branch of ${scope.namespace}: deleting it deletes the namespace ${scope.namespace} ` +
+              `with all its history, and it is no longer listed. This cannot be undone.`}
+          </span>
+        </div>
+      )}
+      {needsName && !gone && (
+        <Field
+          label={`Type ${name} to confirm`}
+          htmlFor="delete-branch-name"
+          hint={
+            last
+              ? undefined
+              : name === DEFAULT_BRANCH
+                ? `${name} is the branch a request naming no branch reads and writes.`
+                : branches.error
+                  ? `The branches of ${scope.namespace} could not be listed, so ${name} may be its last.`
+                  : `Checking whether ${name} is the last branch of ${scope.namespace}…`
+          }
+        >
+          <TextInput
+            id="delete-branch-name"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            data-testid="delete-branch-name"
+          />
+        </Field>
+      )}
       {revisions.error && <ErrorMessage error={revisions.error} title={`Could not count the revisions of ${name}`} />}
       {remove.error ? (
         <ErrorMessage
@@ -106,6 +150,9 @@ export function DeleteBranchDialog({
     </Dialog>
   );
 }
+
+/** The branch a request naming none reads and writes. */
+const DEFAULT_BRANCH = 'main';
 
 /** What the confirmation says goes: the branch, its history counted from its head, and that the name is freed. */
 function whatGoes(

@@ -11,6 +11,7 @@ export function DiffPreview({
   title = 'Preview',
   summary,
   emptyText,
+  testId = 'action-preview',
 }: {
   readonly changes: readonly Change[] | undefined;
   readonly error?: unknown;
@@ -18,11 +19,13 @@ export function DiffPreview({
   /** Says what the changes amount to, instead of how many documents would change. */
   readonly summary?: string;
   readonly emptyText: string;
+  /** Tells a dialog's previews apart when it shows more than one. */
+  readonly testId?: string;
 }) {
   // The dialogs hand over the error of whichever read the preview needs: that read is asked again.
   const { retry, retrying } = useRetryOfFailedRead(error);
   return (
-    <section className="preview" data-testid="action-preview">
+    <section className="preview" data-testid={testId}>
       <div className="preview-header">
         <span className="section-title">{title}</span>
         {changes && (

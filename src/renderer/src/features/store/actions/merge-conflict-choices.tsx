@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { MergeSide } from '../../../../../shared/store-api.js';
 import { Button } from '../../../components/button.js';
 import { VisibleName } from '../../../components/diff/visible-text.js';
+import { AlertIcon, ChevronDownIcon, ChevronRightIcon } from '../../../components/icons.js';
 import { Segmented, type SegmentOption } from '../../../components/segmented.js';
 import { plural } from '../../../lib/format.js';
+import { conflictSummary, ConflictSidesView, type ConflictSides } from './merge-conflict-sides.js';
 
 /** A side chosen for each conflicting document, in the order the store lists the conflicts. */
 export interface ConflictChoices {
@@ -48,14 +50,18 @@ const SIDE_OPTIONS: readonly SegmentOption<Choice>[] = [
 ];
 
 /**
- * Lists each conflicting document with a choice of side, as a radio group named by the document's
- * key, plus shortcuts that choose one side for all of them.
+ * Lists each conflicting document with what each side did and a choice of side, as a radio group
+ * named by the document's key, plus shortcuts that choose one side for all of them. Each row opens
+ * a diff of ours against theirs, so the choice is made with both contents in sight; a line says how
+ * many are still to choose until none is.
  */
 export function MergeConflictChoices({
   conflicts,
   choices,
   into,
   from,
+  sides,
+  sidesError,
 }: {
   readonly conflicts: readonly string[];
   readonly choices: ConflictChoices;
@@ -63,16 +69,24 @@ export function MergeConflictChoices({
   readonly into: string;
   /** The branch merged: "theirs". */
   readonly from: string;
+  /** Both contents of each conflicting document, once read. */
+  readonly sides: ConflictSides | undefined;
+  /** The contents could not be read: the rows say so, and the choices still work. */
+  readonly sidesError: boolean;
 }) {
-  const sides = new Map(choices.chosen);
+  const chosen = new Map(choices.chosen);
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(conflicts.length === 1 ? conflicts : []));
+  const toggle = (key: string): void =>
+    setOpen((before) => {
+      const next = new Set(before);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   return (
-    <section className="preview" data-testid="merge-conflict-choices">
+    <section className="preview merge-conflicts" data-testid="merge-conflict-choices">
       <div className="preview-header">
         <span className="section-title">Resolve the conflicts</span>
         <span className="row-actions">
-          <span className="muted">
-            {choices.chosen.length} of {plural(conflicts.length, 'conflict')} chosen
-          </span>
           <Button size="sm" onClick={() => choices.chooseAll('ours')}>
             All ours
           </Button>
@@ -81,34 +95,73 @@ export function MergeConflictChoices({
           </Button>
         </span>
       </div>
+      {!choices.complete && (
+        <div className="notice notice-warning" role="status" data-testid="merge-conflict-progress">
+          <AlertIcon />
+          <span>
+            {`${choices.chosen.length} of ${plural(conflicts.length, 'conflict')} resolved: ${conflicts.length === 1 ? 'this document was' : 'these documents were'} ` +
+              `changed on both ${into} and ${from}. Open one to compare the two contents, then keep ours (${into}'s) or take theirs (${from}'s).`}
+          </span>
+        </div>
+      )}
       <div className="data-table-scroll">
         <table className="data-table">
           <thead>
             <tr>
               <th>Document</th>
+              <th>What each side did</th>
               <th>
                 Content merged (ours is {into}&apos;s, theirs {from}&apos;s, its delete included)
               </th>
             </tr>
           </thead>
           <tbody>
-            {conflicts.map((key) => (
-              <tr key={key}>
-                <td className="mono">
-                  <VisibleName text={key} />
-                </td>
-                <td>
-                  <Segmented<Choice>
-                    label={key}
-                    options={SIDE_OPTIONS}
-                    value={sides.get(key) ?? 'undecided'}
-                    onChange={(side) => {
-                      if (side !== 'undecided') choices.choose(key, side);
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
+            {conflicts.map((key) => {
+              const shown = open.has(key);
+              const detailId = `conflict-sides-${conflicts.indexOf(key)}`;
+              return (
+                <Fragment key={key}>
+                  <tr>
+                    <td className="mono">
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        icon={shown ? <ChevronDownIcon /> : <ChevronRightIcon />}
+                        aria-expanded={shown}
+                        aria-controls={shown ? detailId : undefined}
+                        aria-label={`${shown ? 'Hide' : 'Compare'} ours and theirs of ${key}`}
+                        onClick={() => toggle(key)}
+                      />
+                      <VisibleName text={key} />
+                    </td>
+                    <td className="muted">{conflictSummary(sides?.get(key), into, from)}</td>
+                    <td>
+                      <Segmented<Choice>
+                        label={key}
+                        options={SIDE_OPTIONS}
+                        value={chosen.get(key) ?? 'undecided'}
+                        onChange={(side) => {
+                          if (side !== 'undecided') choices.choose(key, side);
+                        }}
+                      />
+                    </td>
+                  </tr>
+                  {shown && (
+                    <tr id={detailId}>
+                      <td colSpan={3}>
+                        <ConflictSidesView
+                          docKey={key}
+                          change={sides?.get(key)}
+                          into={into}
+                          from={from}
+                          error={sidesError}
+                        />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -11,14 +11,17 @@ import { showNewRevision } from './action-result.js';
 import { BranchMovedNotice, isBranchMoved, movedPastExpected } from './branch-moved.js';
 import { DiffPreview } from './diff-preview.js';
 import { MergeConflictChoices, useConflictChoices } from './merge-conflict-choices.js';
+import { conflictSides } from './merge-conflict-sides.js';
 
 /**
  * Merges another branch's head into the scope's branch. The preview is the store's dry run of the
  * merge, so it lists exactly the documents the merge would write (what the other branch changed since
  * their merge base, not every document that differs), says when the branch is already up to date, and
  * shows a conflict (the store's 409, naming each document and what each side did) before anything is
- * sent, with Merge disabled until each conflicting document has a side (ours or theirs); the preview
- * is then the dry run with those sides, and the merge sends them. The write carries the heads the preview was computed against as
+ * sent, with Merge disabled until each conflicting document has a side (ours or theirs). Each conflict
+ * opens a diff of ours against theirs, and what merges cleanly is listed at once (the dry run keeping
+ * ours everywhere); once every conflict has a side the preview is the dry run with those sides, and
+ * the merge sends them. The write carries the heads the preview was computed against as
  * `expected_revision` and `expected_from_revision`, so what is merged is what was shown.
  */
 export function MergeDialog({
@@ -46,6 +49,9 @@ export function MergeDialog({
       ? []
       : undefined;
   const choices = useConflictChoices(conflictKeys);
+  // Taking theirs everywhere writes each conflict over ours: its changes hold both contents of each.
+  const theirs = useMergePreview(scope, from, { strategy: 'theirs', enabled: !!conflict });
+  const listed = conflict && conflictKeys && conflictKeys.length > 0 ? conflictKeys : undefined;
   const resolvedPreview = useMergePreview(scope, from, {
     resolve: choices.chosen,
     expectedRevision: conflicts.data?.revision,
@@ -107,14 +113,35 @@ export function MergeDialog({
           {moved && (
             <BranchMovedNotice branch={scope.branch} head={previewed?.revision} refreshing={preview.isFetching} />
           )}
-          {conflict && (
+          {/* The store's refusal stands until the conflicts are listed with their choices, which replace it. */}
+          {conflict && !listed && (
             <ErrorMessage
               error={conflict}
               title={`Merge conflict: ${from} cannot be merged into ${scope.branch} yet`}
             />
           )}
-          {conflict && conflictKeys && conflictKeys.length > 0 && (
-            <MergeConflictChoices conflicts={conflictKeys} choices={choices} into={scope.branch} from={from} />
+          {listed && (
+            <MergeConflictChoices
+              conflicts={listed}
+              choices={choices}
+              into={scope.branch}
+              from={from}
+              sides={theirs.data && conflictSides(theirs.data.changes, listed)}
+              sidesError={!!theirs.error}
+            />
+          )}
+          {listed && !choices.complete && (
+            <DiffPreview
+              testId="merge-clean-changes"
+              title="Changes that merge without conflict"
+              changes={conflicts.data?.changes}
+              summary={
+                conflicts.data?.changes.length
+                  ? `${plural(conflicts.data.changes.length, 'document')} would change on ${scope.branch} whichever sides you choose`
+                  : undefined
+              }
+              emptyText={`${from} brings nothing else: only the conflicts above differ.`}
+            />
           )}
           {(!conflict || choices.complete || conflicts.error) && (
             <DiffPreview
