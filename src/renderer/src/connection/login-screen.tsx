@@ -1,8 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SsoProviderInfo } from '../../../shared/sso-api.js';
 import { AddressText } from '../components/address-text.js';
 import { Button } from '../components/button.js';
 import { Field, TextInput } from '../components/field.js';
+import { useFocusFirstProblem } from '../components/use-focus-first-problem.js';
 import { browserConnection, saveCredentials, type Bootstrap, type Connection } from './connection.js';
 import { fetchSsoProviders, signInWithProvider } from './sso.js';
 import { verifyConnection, type VerifyFailure } from './verify.js';
@@ -27,6 +28,10 @@ export function LoginScreen({
   const [failures, setFailures] = useState<readonly VerifyFailure[]>([]);
   const failureOf = (field: VerifyFailure['field']): string | undefined =>
     failures.find((failure) => failure.field === field)?.message;
+  // The busy Sign in button is disabled while the check runs, which drops focus to the page when it was
+  // clicked: a refusal takes focus to the first field refused, so its message is read and it can be fixed.
+  const form = useRef<HTMLFormElement>(null);
+  const refused = useFocusFirstProblem(form);
   const [providers, setProviders] = useState<readonly SsoProviderInfo[]>([]);
   useEffect(() => {
     void fetchSsoProviders().then(setProviders);
@@ -42,6 +47,7 @@ export function LoginScreen({
       const problems = await verifyConnection(connection);
       if (problems.length > 0) {
         setFailures(problems);
+        refused();
         return;
       }
       saveCredentials(credentials, remember);
@@ -55,7 +61,7 @@ export function LoginScreen({
 
   return (
     <main className="login">
-      <form className="login-card" onSubmit={(event) => void submit(event)} aria-labelledby="login-title">
+      <form ref={form} className="login-card" onSubmit={(event) => void submit(event)} aria-labelledby="login-title">
         <div className="login-brand">
           <span className="brand-mark" aria-hidden="true">
             G

@@ -77,8 +77,11 @@ export function DeploymentDialog({
   models,
   onClose,
   onDone,
+  name,
 }: {
   readonly initial: DeploymentDraft;
+  /** The row's name where the list names it apart from others of its model (an unsaved one has no id). */
+  readonly name?: string;
   readonly models: readonly string[];
   readonly onClose: () => void;
   readonly onDone: (draft: DeploymentDraft) => void;
@@ -126,7 +129,7 @@ export function DeploymentDialog({
     <FormDialog
       wide
       testId="deployment-dialog"
-      title={isNew ? 'Add a deployment' : `Edit ${initial.id || initial.model}`}
+      title={isNew ? 'Add a deployment' : `Edit ${name ?? (initial.id || initial.model)}`}
       description="One upstream serving a model name. Several deployments of one model share its traffic by weight and fall back to each other."
       onClose={onClose}
       onSubmit={submit}

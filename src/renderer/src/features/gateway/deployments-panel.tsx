@@ -63,6 +63,21 @@ function KeyCell({ draft }: { readonly draft: DeploymentDraft }) {
 }
 
 /**
+ * What names a row in its buttons: the id once saved; before that the model and what tells the row
+ * apart from other new rows of that model (its base URL, else its place among the new rows), since two
+ * deployments of one model are the weighted or fallback case and both buttons would read the same.
+ */
+function rowName(draft: DeploymentDraft, drafts: readonly DeploymentDraft[]): string {
+  if (draft.id) return draft.id;
+  const fresh = drafts.filter((item) => !item.id);
+  const where = (item: DeploymentDraft): string => item.baseUrl || 'provider default';
+  const sameModel = fresh.filter((item) => item.model === draft.model);
+  if (sameModel.filter((item) => where(item) === where(draft)).length === 1)
+    return `${draft.model}, new, ${where(draft)}`;
+  return `${draft.model}, new deployment ${fresh.indexOf(draft) + 1}`;
+}
+
+/**
  * The deployments behind the model names, as part of the models draft (add, edit, remove; saved with
  * the other model settings), with the health seen in recent routing.
  */
@@ -145,7 +160,7 @@ export function DeploymentsPanel({
                   <HealthCell draft={d} health={healthOf.get(d.id)} />
                   <ConnectionTest
                     text="Test connection"
-                    label={`Test connection of ${d.id || d.model}`}
+                    label={`Test connection of ${rowName(d, drafts)}`}
                     invalid="Open the deployment to fix its fields first."
                     prepare={() => toDeploymentInput(d).input}
                     compact
@@ -163,14 +178,14 @@ export function DeploymentsPanel({
                     size="sm"
                     variant="ghost"
                     onClick={() => setEditing(d)}
-                    aria-label={`Edit ${d.id || d.model}`}
+                    aria-label={`Edit ${rowName(d, drafts)}`}
                   >
                     Edit
                   </Button>
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Remove deployment ${d.id || d.model}`}
+                    aria-label={`Remove deployment ${rowName(d, drafts)}`}
                     onClick={() => onChange(drafts.filter((item) => item.key !== d.key))}
                   >
                     <CloseIcon size={14} />
@@ -187,7 +202,13 @@ export function DeploymentsPanel({
         </Button>
       </div>
       {editing && (
-        <DeploymentDialog initial={editing} models={models} onClose={() => setEditing(undefined)} onDone={done} />
+        <DeploymentDialog
+          initial={editing}
+          name={rowName(editing, drafts)}
+          models={models}
+          onClose={() => setEditing(undefined)}
+          onDone={done}
+        />
       )}
     </>
   );

@@ -37,7 +37,7 @@ export function ChunkList({
   return (
     <>
       <ol className="rag-hits" data-testid="rag-chunks" ref={list}>
-        {shown.map((chunk) => (
+        {shown.map((chunk, index) => (
           <li key={chunk.id} className="rag-hit" tabIndex={-1}>
             <div className="chip-row">
               <span className="mono">{chunk.citation}</span>
@@ -45,7 +45,10 @@ export function ChunkList({
               {chunk.revision !== null && <Badge>revision {chunk.revision}</Badge>}
               {chunk.embedded && <Badge>vector</Badge>}
             </div>
-            <pre className="rag-text">{chunk.text}</pre>
+            {/* A long chunk scrolls: a named region in the tab order, so the keyboard can scroll it too. */}
+            <pre className="rag-text" tabIndex={0} role="region" aria-label={`Chunk ${index + 1} text`}>
+              {chunk.text}
+            </pre>
           </li>
         ))}
       </ol>

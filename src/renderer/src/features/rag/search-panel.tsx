@@ -60,7 +60,10 @@ export function SearchPanel({ collection }: { readonly collection: string }) {
                 score {hit.score.toFixed(4)} · BM25 #{hit.bm25_rank ?? '–'} · vector #{hit.vector_rank ?? '–'}
               </span>
             </div>
-            <pre className="rag-text">{hit.text}</pre>
+            {/* A long hit scrolls: a named region in the tab order, so the keyboard can scroll it too. */}
+            <pre className="rag-text" tabIndex={0} role="region" aria-label={`Hit ${index + 1} text`}>
+              {hit.text}
+            </pre>
           </li>
         ))}
       </ol>
