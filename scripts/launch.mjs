@@ -86,6 +86,31 @@ export function electronBinary(dir) {
   return existsSync(binary) ? binary : undefined;
 }
 
+/**
+ * Loaded into Electron's install.js, which prints a failed download's stack and never its cause: an
+ * error prints as one line that names the cause (`fetch failed (ENOTFOUND github.com)`), so `npm start`
+ * can say why the download failed without a stack trace.
+ */
+const ONE_LINE_ERRORS = `data:text/javascript,${encodeURIComponent(`
+  const causeOf = (error) => {
+    const cause = error?.cause;
+    if (!cause) return '';
+    const code = cause.code ?? cause.errors?.[0]?.code;
+    const where = cause.hostname ?? cause.address ?? cause.errors?.[0]?.address;
+    return ' (' + [code ?? cause.message, where].filter(Boolean).join(' ') + ')';
+  };
+  Error.prepareStackTrace = (error) => String(error?.name ?? 'Error') + ': ' + String(error?.message ?? '') + causeOf(error);
+`)}`;
+
+/** The last line a process wrote that says something, without its line break. */
+function lastLine(text) {
+  return (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+}
+
 /** Long enough for Electron's ~100 MB on a slow line, short enough that `npm start` never hangs on it. */
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 
@@ -101,15 +126,20 @@ export function ensureElectronBinary(dir, { display, timeoutMs = INSTALL_TIMEOUT
   if (!display) return { reason: "Electron's binary is not installed" };
   const seconds = Math.round(timeoutMs / 1000);
   console.log(`gatehouse: downloading Electron's binary (node node_modules/electron/install.js, at most ${seconds} s)`);
-  const result = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit', timeout: timeoutMs });
+  const result = spawnSync(process.execPath, ['--import', ONE_LINE_ERRORS, join(dir, 'install.js')], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
   const binary = electronBinary(dir);
   if (binary) return { binary };
+  const said = lastLine(result.stderr);
   const why =
     result.error?.code === 'ETIMEDOUT'
       ? `it did not finish within ${seconds} s`
       : result.error
         ? result.error.message
-        : `it exited with status ${result.status ?? result.signal}`;
+        : `${said ? `${said}; ` : ''}it exited with status ${result.status ?? result.signal}`;
   return {
     reason: `Electron's binary could not be downloaded: ${why}; run npx install-electron in ${join(dir, '..', '..')}, then npm start again`,
   };

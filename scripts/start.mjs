@@ -17,9 +17,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverNodeFlags = JSON.parse(readFileSync(join(root, 'scripts', 'server-node-flags.json'), 'utf8'));
 const v8Flags = serverNodeFlags.filter((flag) => !flag.startsWith('--v8-pool-size'));
 
-function hasDisplay() {
-  if (process.platform === 'win32' || process.platform === 'darwin') return true;
-  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+/**
+ * Why there is no display to open the window on, or undefined when there is one. A `DISPLAY` left
+ * over from an SSH session or a stopped Xvfb names a server that is gone: checked by its socket
+ * before Electron's ~100 MB binary is downloaded for a window that cannot open.
+ */
+function noDisplay(env = process.env) {
+  if (process.platform === 'win32' || process.platform === 'darwin') return undefined;
+  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return 'there is no display';
+  if (env.WAYLAND_DISPLAY && existsSync(resolve(env.XDG_RUNTIME_DIR ?? '/', env.WAYLAND_DISPLAY))) return undefined;
+  if (env.DISPLAY) {
+    // `:N`, `:N.S` or `unix:N` is a local server with a socket; `host:N` (SSH's forwarding) is reached by TCP.
+    const local = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(env.DISPLAY);
+    if (!local || existsSync(`/tmp/.X11-unix/X${local[1]}`)) return undefined;
+    return `DISPLAY=${env.DISPLAY} names no running X server`;
+  }
+  return `WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY} names no running Wayland compositor`;
 }
 
 function run(command, args) {
@@ -58,7 +71,9 @@ function serverCommand() {
 }
 
 function headless(reason) {
-  console.log(`gatehouse: starting headless (${reason}); open the UI address below in a browser`);
+  // No promise of a UI here: the configuration, read next, may turn it off or fail to load; the
+  // server prints the UI's address once it serves one.
+  console.log(`gatehouse: starting headless (${reason})`);
   serverCommand();
 }
 
@@ -83,10 +98,27 @@ if (configFile === undefined) {
   // and no window.
   serverCommand();
 } else {
-  start(configFile);
+  await start(configFile);
 }
 
-function start(configFile) {
+/**
+ * Whether a Gatehouse server already has the data folder, so this start must stop before it builds (the
+ * server's own check, src/main/data-folder-check.ts, loaded through tsx as the server command is).
+ */
+async function checkDataFolder(configFile) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { checkDataFolder } = await tsImport('../src/main/data-folder-check.ts', import.meta.url);
+  return checkDataFolder(configFile, process.env);
+}
+
+async function start(configFile) {
+  // Before the build: it empties out/, which the running server serves its UI from.
+  const { running, takeover } = await checkDataFolder(configFile);
+  if (takeover) console.log(`gatehouse: ${takeover}`);
+  if (running) {
+    console.error(`gatehouse: ${running}`);
+    process.exit(1);
+  }
   const build = !process.argv.includes('--no-build');
   if (build && !run('npx', ['electron-vite', 'build'])) {
     console.error('gatehouse: the build failed; see the messages above');
@@ -97,7 +129,8 @@ function start(configFile) {
     console.log('gatehouse: --no-build skipped the build, and there is no earlier one: run npm start without it');
 
   if (process.env.GATEHOUSE_HEADLESS) return headless('GATEHOUSE_HEADLESS is set');
-  if (!hasDisplay()) return headless('there is no display');
+  const displayMissing = noDisplay();
+  if (displayMissing) return headless(displayMissing);
   const { binary, reason } = ensureElectronBinary(join(root, 'node_modules', 'electron'), { display: true });
   if (!binary) headless(reason);
   else if (run('node', [join(root, 'scripts', 'build-electron-native.mjs')])) desktop(binary, configFile);

@@ -5,6 +5,7 @@ import { closeToDeadline, type DeadlineClose } from '../server/shutdown.js';
 import { installAppMenu } from './app-menu.js';
 import { registerIpcHandlers } from './ipc.js';
 import { reportLoadFailures } from './load-failure.js';
+import { quitOnSignals } from './quit-signals.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
 import { trustOwnCertificate } from './own-certificate.js';
 import { hostServers, type HostedServers } from './server-host.js';
@@ -21,6 +22,11 @@ let origins: TrustedOrigins | undefined;
 let mainWindow: BrowserWindow | undefined;
 /** Set while a quit waits for the window to close; cleared when the user keeps unsaved changes. */
 let quitWaitsForWindow = false;
+/** Set once the window asks about unsaved changes during that wait: the user is choosing, not the page hanging. */
+let quitAsked = false;
+
+/** How long a quit waits for a page that neither closes nor asks (a hung renderer never answers `beforeunload`). */
+const UNANSWERED_CLOSE_MS = 5000;
 
 let stopping = false;
 /** The servers' close once a quit began: a second quit cuts what is still running. */
@@ -31,7 +37,17 @@ function showWindow(): void {
   if (stopping) return;
   if (!mainWindow || mainWindow.isDestroyed()) {
     if (!hosted) return;
-    mainWindow = createMainWindow(preloadPath, () => (quitWaitsForWindow = false));
+    mainWindow = createMainWindow(
+      preloadPath,
+      () => (quitWaitsForWindow = false),
+      () => {
+        if (!quitWaitsForWindow) return;
+        quitAsked = true;
+        process.stdout.write(
+          'gatehouse: waiting for the answer to "Discard unsaved changes?" in the window; quit again (Ctrl-C) to discard them and quit\n',
+        );
+      },
+    );
     reportLoadFailures(mainWindow, () => app.quit());
     void mainWindow.loadURL(hosted.addresses.uiUrl);
     mainWindow.on('closed', () => {
@@ -106,18 +122,44 @@ function stopThenQuit(event: { preventDefault(): void }): void {
     closing.cutNow('quit again');
     return;
   }
-  if (mainWindow && !mainWindow.isDestroyed()) {
+  const window = mainWindow;
+  if (window && !window.isDestroyed()) {
+    // Quit again while the first one waits (the box left open, or a page that never answers): the
+    // window goes without asking, and its 'closed' carries the quit on.
+    if (quitWaitsForWindow) return closeWithoutAsking(window, 'quit again');
     quitWaitsForWindow = true;
-    mainWindow.close();
+    quitAsked = false;
+    window.close();
+    setTimeout(() => {
+      if (quitWaitsForWindow && !quitAsked && mainWindow === window)
+        closeWithoutAsking(window, `the window did not close within ${UNANSWERED_CLOSE_MS / 1000} s`);
+    }, UNANSWERED_CLOSE_MS).unref();
     return;
   }
   stopping = true;
   closing = closeToDeadline(hosted.servers, hosted.shutdownTimeoutMs, (code) => app.exit(code));
 }
 
+/** Destroys the window (no `beforeunload`, no question) and quits, saying why on the terminal. */
+function closeWithoutAsking(window: BrowserWindow, why: string): void {
+  process.stdout.write(`gatehouse: ${why}: closing the window without asking about unsaved changes\n`);
+  quitWaitsForWindow = true;
+  window.destroy();
+}
+
 if (!app.requestSingleInstanceLock()) {
+  // The running app shows its window (its 'second-instance'); said here, or `npm start` ends in silence.
+  process.stdout.write('gatehouse: already running: showed its window instead of starting another\n');
   app.quit();
 } else {
+  quitOnSignals({
+    asking: () => app.quit(),
+    withoutAsking: (signal) => {
+      const window = mainWindow;
+      if (window && !window.isDestroyed() && !stopping) closeWithoutAsking(window, `${signal} received`);
+      else app.quit();
+    },
+  });
   installSecurity(() => origins);
   trustOwnCertificate(() => origins && { origins, certificate: hosted?.servers.tlsCertificate });
   app.on('second-instance', showWindow);

@@ -3,14 +3,15 @@ import { dialog, type BrowserWindow } from 'electron';
 /**
  * A page with unsaved changes refuses to unload (`beforeunload`); Electron then cancels a reload or
  * close silently instead of asking as a browser does, so the window would just not close. Ask the
- * user here; `onKeep` runs when they keep editing (a quit that waited for the window then stops).
+ * user here; `onKeep` runs when they keep editing (a quit that waited for the window then stops), `onAsk`
+ * when the box opens.
  *
  * The box is asynchronous: the servers run in this process, and a synchronous box left open would
  * hold every SDK client's request and stream until it is answered. The unload stays cancelled
  * meanwhile; on Discard the window is destroyed (a close: no second `beforeunload`) or reloaded with
  * its next refusal let through (a reload).
  */
-export function promptBeforeUnload(window: BrowserWindow, onKeep: () => void): void {
+export function promptBeforeUnload(window: BrowserWindow, onKeep: () => void, onAsk: () => void = () => {}): void {
   /** The page's next refusal is let through: the user already chose to discard. */
   let discarding = false;
   /** Set by a close, just before the page's `beforeunload` runs. */
@@ -36,6 +37,7 @@ export function promptBeforeUnload(window: BrowserWindow, onKeep: () => void): v
     }
     const question = { close };
     asking = question;
+    onAsk();
     void dialog
       .showMessageBox(window, {
         type: 'question',

@@ -26,9 +26,14 @@ export function secureWebPreferences(preload: string): WebPreferences {
 
 /**
  * Creates the main window, hidden until its first paint so it never flashes white in dark mode.
- * `onUnloadKept` runs when the user chose to keep unsaved changes over closing or reloading it.
+ * `onUnloadKept` runs when the user chose to keep unsaved changes over closing or reloading it,
+ * `onUnloadAsked` when they are asked.
  */
-export function createMainWindow(preload: string, onUnloadKept: () => void): BrowserWindow {
+export function createMainWindow(
+  preload: string,
+  onUnloadKept: () => void,
+  onUnloadAsked: () => void = () => {},
+): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -41,7 +46,7 @@ export function createMainWindow(preload: string, onUnloadKept: () => void): Bro
     webPreferences: secureWebPreferences(preload),
   });
   window.once('ready-to-show', () => window.show());
-  promptBeforeUnload(window, onUnloadKept);
+  promptBeforeUnload(window, onUnloadKept, onUnloadAsked);
   installContextMenu(window);
   return window;
 }
