@@ -260,6 +260,17 @@ export const modelSettingsSchema = z.object({
 /** Model settings. */
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 
+/** Only the model settings of a record that carries more (the admin view's source, providers, limits). */
+export function modelSettingsOf(settings: ModelSettings): ModelSettings {
+  return {
+    allowed_models: settings.allowed_models,
+    model_aliases: settings.model_aliases,
+    per_model_max_tokens: settings.per_model_max_tokens,
+    default_embedding_model: settings.default_embedding_model,
+    pricing: settings.pricing,
+  };
+}
+
 /** `GET /internal/models` answer: the settings in force and where they come from. */
 export const modelSettingsViewSchema = modelSettingsSchema.extend({
   source: z.enum(['config', 'database']),

@@ -8,10 +8,10 @@ import type {
   ApiKeyUpdate,
   DeploymentList,
   DeploymentsUpdate,
-  ModelSettings,
   ModelSettingsUpdate,
   ModelSettingsView,
 } from '../../../shared/gateway-api.js';
+import { modelSettingsOf } from '../../../shared/gateway-api.js';
 import type { LimitStatus } from '../../../shared/principals-api.js';
 import { GatewayError } from '../gateway-error.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
@@ -263,8 +263,8 @@ export class AdminService {
     const removed = removedModels(before.allowed_models, after.allowed_models);
     // The prices too: a changed price changes every cost and dollar budget from the next request.
     this.record(actor, update.reset ? 'models.reset' : 'models.update', null, {
-      before: auditedSettings(before),
-      after: auditedSettings(after),
+      before: modelSettingsOf(before),
+      after: modelSettingsOf(after),
       ...(removed.length > 0 ? { removed_models: this.stillNaming(removed) } : {}),
     });
     this.bus.invalidate('models');
@@ -362,17 +362,6 @@ export class AdminService {
     const entry = { createdAt: Date.now(), actor: MASTER, action, target, requestId: actor.requestId, details };
     recordAction(this.audit, this.bus, entry, changed);
   }
-}
-
-/** The model settings an audit event records, prices included. */
-function auditedSettings(settings: ModelSettings): ModelSettings {
-  return {
-    allowed_models: settings.allowed_models,
-    model_aliases: settings.model_aliases,
-    per_model_max_tokens: settings.per_model_max_tokens,
-    default_embedding_model: settings.default_embedding_model,
-    pricing: settings.pricing,
-  };
 }
 
 /** `reset: true` with other fields: refused rather than guessing which of the two the caller meant. */

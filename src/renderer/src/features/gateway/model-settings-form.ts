@@ -1,4 +1,4 @@
-import type { ModelSettings } from '../../../../shared/gateway-api.js';
+import { modelSettingsOf, type ModelSettings } from '../../../../shared/gateway-api.js';
 import { aliasBreaks, type AliasBreak } from '../../../../shared/model-aliases.js';
 import type { FieldProblem } from '../../lib/field-problems.js';
 import { assertNever } from '../../lib/assert-never.js';
@@ -140,14 +140,7 @@ export function settingsDraftOf(settings: ModelSettings): ModelSettingsDraft {
       ? { input: String(price.input_per_mtok), output: String(price.output_per_mtok) }
       : { input: '', output: '' };
   }
-  return {
-    allowed_models: settings.allowed_models,
-    model_aliases: settings.model_aliases,
-    per_model_max_tokens: settings.per_model_max_tokens,
-    default_embedding_model: settings.default_embedding_model,
-    pricing: settings.pricing,
-    priceText,
-  };
+  return { ...modelSettingsOf(settings), priceText };
 }
 
 /** A typed price, or undefined when it is not one the gateway takes. */
