@@ -71,7 +71,7 @@ test('models: Remove asks first, naming what uses the model, and the save leaves
     'Deployment "llama-local" stays but gets no traffic until "team-llama" is allowed again.',
     'API key "ci-llama" (alice) is limited to it: its list stays, but it can then call no model at all until "team-llama" is allowed again.',
     'Its max_tokens cap (500) is dropped.',
-    'Its price is dropped.',
+    'Its price stays, and prices it again if it is allowed again.',
   ]);
   // Cancel changes nothing.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -90,8 +90,8 @@ test('models: Remove asks first, naming what uses the model, and the save leaves
   expect(saved.allowed_models).toEqual(['demo/echo', 'demo/embed']);
   expect(saved.model_aliases).toEqual({});
   expect(saved.per_model_max_tokens).toEqual({});
-  expect(saved.pricing).toEqual({});
-  // The key keeps its list: allowing the model again gives it back what it had.
+  expect(saved.pricing).toEqual({ 'team-llama': LLAMA_PRICE });
+  // The key keeps its list and the model its price: allowing the model again gives back what it had.
   const keys = (await admin('GET', '/internal/api-keys')).body.data;
   expect(keys.find((key: any) => key.name === 'ci-llama').models).toEqual(['llama']);
   expect(consoleErrors).toEqual([]);

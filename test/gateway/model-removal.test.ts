@@ -91,7 +91,7 @@ describe('removing a model through PUT /internal/models', () => {
     expect((await ask()).choices[0]!.message.content).toBe('ok');
   });
 
-  it("drops a removed model's price, keeps one that prices a deployment's upstream model, and audits the prices", async () => {
+  it("drops a removed model's cap, keeps its price for when it is allowed again, and audits the prices", async () => {
     const read = await h.admin('GET', '/internal/models');
     const claudePrice = { input_per_mtok: 3, output_per_mtok: 15 };
     const priced = await h.admin('PUT', '/internal/models', {
@@ -107,12 +107,18 @@ describe('removing a model through PUT /internal/models', () => {
       model_aliases: { ghost: 'gpt-unlisted' },
     });
     expect(removed.status).toBe(200);
-    // gpt-4o-mini's price still prices ha-model (served by upstream gpt-4o-mini); claude's priced nothing else.
-    expect(removed.body.pricing).toEqual({ 'gpt-4o-mini': read.body.pricing['gpt-4o-mini'] });
+    // Both prices stay: gpt-4o-mini's still prices ha-model (served by upstream gpt-4o-mini), and each
+    // prices its model again once it is allowed again. The caps go.
+    expect(removed.body.pricing).toEqual({
+      'gpt-4o-mini': read.body.pricing['gpt-4o-mini'],
+      'claude-opus-4-7': claudePrice,
+    });
     expect(removed.body.unpriced_models).not.toContain('ha-model');
     expect(removed.body.per_model_max_tokens).toEqual({});
-    const removedAudit = await lastAudit('models.update');
-    expect(removedAudit.before.pricing['claude-opus-4-7']).toEqual(claudePrice);
-    expect(removedAudit.after.pricing).not.toHaveProperty('claude-opus-4-7');
+    const restored = await h.admin('PUT', '/internal/models', {
+      allowed_models: [...removed.body.allowed_models, 'claude-opus-4-7'],
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.body.unpriced_models).not.toContain('claude-opus-4-7');
   });
 });

@@ -5,7 +5,7 @@ import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
 import { aliasProblem } from './alias-check.js';
 import { modelSettingIssues } from './model-settings-check.js';
-import { removalProblem, removedModels, withoutRemovedModels } from './model-removal.js';
+import { removalProblem, removedModels, withoutRemovedCaps } from './model-removal.js';
 import { GatewayError } from '../gateway-error.js';
 import { policyVersion } from './policy-version.js';
 import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
@@ -231,17 +231,9 @@ export class ModelRegistry {
           : {}),
       };
       const sentEffective: ModelSettings = { ...sent, pricing: sent.pricing ?? this.options.config.pricing };
-      // What only a removed model used goes with it; a price dropped from the file's makes the prices saved.
-      const stillPriced = new Set(
-        this.snapshot.deployments
-          .filter((deployment) => allowedModels.includes(deployment.model))
-          .map((deployment) => deployment.upstreamModel),
-      );
-      const effective = withoutRemovedModels(sentEffective, removed, stillPriced);
-      const next: SavedModelSettings =
-        effective.pricing === sentEffective.pricing
-          ? { ...sent, per_model_max_tokens: effective.per_model_max_tokens }
-          : { ...sent, per_model_max_tokens: effective.per_model_max_tokens, pricing: effective.pricing };
+      // A removed model's cap goes with it (a cap of a model not allowed would be refused when sent again).
+      const effective = withoutRemovedCaps(sentEffective, removed);
+      const next: SavedModelSettings = { ...sent, per_model_max_tokens: effective.per_model_max_tokens };
       const problem = aliasProblem(effective);
       if (problem !== undefined) throw new GatewayError('invalid', problem);
       // A removal that would leave an alias or the default embeddings model pointing at nothing.

@@ -34,25 +34,21 @@ export function removalProblem(
 }
 
 /**
- * The settings without what only a removed model used: its max_tokens cap, and its price unless the
- * upstream model of a deployment of a model still allowed has the same name (`upstreamModels`: that
- * price still prices the requests they serve).
- * Kept, they would guard and price nothing, and a later save sending the caps back would be refused.
- * Returns the same object when nothing goes, and the same `pricing` when no price goes.
+ * The settings without the max_tokens caps of the removed models: kept, they would guard nothing, and a
+ * later save sending the caps back would be refused. Prices stay: a price may also price an implicit
+ * deployment's upstream model of that name, and allowing the model again prices it as before.
+ * Returns the same object when no cap goes.
  */
-export function withoutRemovedModels<
-  T extends Pick<ModelSettings, 'per_model_max_tokens'> & { pricing?: ModelSettings['pricing'] },
->(settings: T, removed: readonly string[], upstreamModels: ReadonlySet<string>): T {
+export function withoutRemovedCaps<T extends Pick<ModelSettings, 'per_model_max_tokens'>>(
+  settings: T,
+  removed: readonly string[],
+): T {
   const caps = removed.filter((model) => Object.hasOwn(settings.per_model_max_tokens, model));
-  const prices = removed.filter(
-    (model) => settings.pricing !== undefined && Object.hasOwn(settings.pricing, model) && !upstreamModels.has(model),
-  );
-  if (caps.length === 0 && prices.length === 0) return settings;
-  const drop = <V>(record: Readonly<Record<string, V>>, names: readonly string[]): Record<string, V> =>
-    Object.fromEntries(Object.entries(record).filter(([name]) => !names.includes(name)));
+  if (caps.length === 0) return settings;
   return {
     ...settings,
-    per_model_max_tokens: drop(settings.per_model_max_tokens, caps),
-    ...(prices.length > 0 ? { pricing: drop(settings.pricing!, prices) } : {}),
+    per_model_max_tokens: Object.fromEntries(
+      Object.entries(settings.per_model_max_tokens).filter(([name]) => !caps.includes(name)),
+    ),
   };
 }

@@ -25,8 +25,8 @@ export interface ModelDependants {
   readonly limits: boolean;
   /** Its max_tokens cap: dropped with it. */
   readonly cap: number | undefined;
-  /** Its price: dropped with it, kept when it also prices deployments' upstream model of that name, or none. */
-  readonly price: 'dropped' | 'kept' | 'none';
+  /** Whether it has a price, which stays (for when it is allowed again, and for an upstream model of that name). */
+  readonly priced: boolean;
 }
 
 /**
@@ -45,14 +45,6 @@ export function modelDependants(
     .map(([alias]) => alias);
   const names = new Set([model, ...aliases]);
   const serving = deployments.filter((deployment) => deployment.model === model);
-  // A price under its name also prices the deployments of other allowed models sent upstream under it.
-  const upstream = deployments.some(
-    (deployment) =>
-      deployment.model !== model &&
-      draft.allowed_models.includes(deployment.model) &&
-      deployment.upstreamModel.trim() === model,
-  );
-  const priced = Object.hasOwn(draft.pricing, model);
   return {
     aliases,
     defaultEmbedding: draft.default_embedding_model === model || aliases.includes(draft.default_embedding_model ?? ''),
@@ -67,7 +59,7 @@ export function modelDependants(
       })),
     limits: (modelLimits[model]?.length ?? 0) > 0,
     cap: draft.per_model_max_tokens[model],
-    price: !priced ? 'none' : upstream ? 'kept' : 'dropped',
+    priced: Object.hasOwn(draft.pricing, model),
   };
 }
 
@@ -80,8 +72,8 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
 
 /**
  * The draft without `model`: its cap and typed prices go, so do the aliases routing to it and the
- * default embedding model when it is (or is one of those aliases). Its saved price stays in the draft:
- * the gateway drops it unless a deployment's upstream model of that name still needs it.
+ * default embedding model when it is (or is one of those aliases). Its saved price stays in the draft,
+ * as the gateway keeps it.
  */
 export function draftWithoutModel(draft: ModelSettingsDraft, model: string): ModelSettingsDraft {
   const aliases = Object.fromEntries(Object.entries(draft.model_aliases).filter(([, target]) => target !== model));

@@ -29,9 +29,7 @@ function consequences(model: string, found: ModelDependants): string[] {
   if (found.limits)
     lines.push('Its shared limits stay in the configuration file and apply again if it is allowed again.');
   if (found.cap !== undefined) lines.push(`Its max_tokens cap (${found.cap}) is dropped.`);
-  if (found.price === 'dropped') lines.push('Its price is dropped.');
-  if (found.price === 'kept')
-    lines.push('Its price stays: deployments of other models send their requests upstream under this name.');
+  if (found.priced) lines.push('Its price stays, and prices it again if it is allowed again.');
   return lines;
 }
 
