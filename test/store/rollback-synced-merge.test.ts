@@ -44,6 +44,25 @@ describe('rollback past a merge that another branch synced with', () => {
     expect((await log(ns)).map((entry) => entry.id)).toContain(merged.body.revision);
   });
 
+  it('leaves the merges of a branch that took a discarded revision as they were', async () => {
+    // x took main's merge of feat, then main rolled back before it: x still has feat's change, and
+    // merging feat into x later judges against what x took (feat's head then), not against main@1.
+    const ns = 'rsm/third-branch';
+    await apply(ns, 'main', [{ key: 'a', content: '1' }]);
+    await branchFrom(ns, 'main', 'feat');
+    await branchFrom(ns, 'main', 'x');
+    const featHead = await apply(ns, 'feat', [{ key: 'd', content: 'x' }]);
+    const beforeMerge = await apply(ns, 'main', [{ key: 'a', content: '2' }]);
+    expect((await merge(ns, 'main', 'feat')).body).toMatchObject({ noop: false });
+    expect((await merge(ns, 'x', 'main')).body).toMatchObject({ noop: false });
+    expect((await rollback(ns, beforeMerge)).body).toMatchObject({ noop: false });
+
+    await apply(ns, 'feat', [{ key: 'd', delete: true }]);
+    const preview = await merge(ns, 'x', 'feat', true);
+    // Without x's reach through main's discarded merge, d would be a conflict (or its delete lost).
+    expect(preview.body).toMatchObject({ noop: false, merge_base: featHead, changes: [{ key: 'd', type: 'delete' }] });
+  });
+
   it('merges again a branch made from a revision the rollback discarded', async () => {
     const ns = 'rsm/based';
     const first = await apply(ns, 'main', [{ key: 'a', content: '1' }]);

@@ -316,10 +316,6 @@ export class StoreRepository {
       restartsOf: p(`SELECT revision_id AS revisionId, from_revision AS target
         FROM store_merges WHERE branch_id = ? AND from_branch_id = branch_id ORDER BY revision_id`),
       mergedRevisions: p(`SELECT from_revision FROM store_merges WHERE namespace_id = ?`).pluck(),
-      // Restarts stay: a branch that took one of the discarded revisions still reaches what its line reached.
-      mergesAfterDelete: p(
-        `DELETE FROM store_merges WHERE branch_id = ? AND revision_id > ? AND from_branch_id <> branch_id`,
-      ),
 
       keyId: p(`SELECT id FROM store_keys WHERE key = ?`).pluck(),
       keyInsert: p(`INSERT INTO store_keys (key) VALUES (?)`),
@@ -595,11 +591,6 @@ export class StoreRepository {
   /** Where a branch's line restarted (rollbacks and restores to its own history), oldest first. */
   restartsOf(branchId: number): RestartRow[] {
     return this.s.restartsOf.all(branchId) as RestartRow[];
-  }
-
-  /** Deletes the records of the merges into a branch written after `revision`; how many there were. */
-  deleteMergesAfter(branchId: number, revision: number): number {
-    return this.s.mergesAfterDelete.run(branchId, revision).changes;
   }
 
   /** The source revisions every recorded merge of a namespace took (gc keeps them: merge bases can be any). */

@@ -284,17 +284,16 @@ function rewrite(
 /**
  * A branch returned to a point of its own history (a revision its head reaches by its own line, or
  * revision 0) discards what came after it, as `dolt reset --hard` does: its line restarts there, so its
- * later heads no longer reach the discarded revisions (nor through another branch's merge that took
- * one of them), and the records of the merges into it since then are deleted; merging the same branch
- * again brings its changes back. A state copied from elsewhere (another branch's head or revision)
- * keeps the branch's history and its merges.
+ * later heads no longer reach the discarded revisions nor the merges they recorded, so merging the
+ * same branch again brings its changes back. Those merge records stay: another branch that took one of
+ * the discarded revisions still reaches what that merge took. A state copied from elsewhere (another
+ * branch's head or revision) keeps the branch's history and its merges.
  */
 function restartAtOwnHistory(repo: StoreRepository, branch: BranchRow, target: Target, revision: number): void {
   const ownHistory =
     target.revision === 0 ||
     (target.branch !== undefined && reaches(ancestry(repo, branch), target.branch.id, target.revision));
   if (!ownHistory) return;
-  repo.deleteMergesAfter(branch.id, target.revision);
   repo.insertRestart(branch.namespaceId, revision, branch.id, target.revision);
 }
 
