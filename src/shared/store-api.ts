@@ -228,8 +228,9 @@ const givenOnce = <T extends z.ZodType>(name: string, schema: T) =>
  * A query string schema that refuses parameters it does not know, as bodies refuse unknown fields:
  * `?namspace=team/app` would otherwise read the `default` namespace and `?revison=1` the head.
  */
-const querySchema = <S extends Record<string, z.ZodType>>(shape: S) => {
-  const fields = Object.fromEntries(Object.keys(shape).map((name) => [name, givenOnce(name, shape[name])])) as {
+const querySchema = <S extends Record<string, z.ZodType>>(shape: S, repeatable: readonly string[] = []) => {
+  const once = (name: string) => (repeatable.includes(name) ? shape[name] : givenOnce(name, shape[name]));
+  const fields = Object.fromEntries(Object.keys(shape).map((name) => [name, once(name)])) as {
     [K in keyof S]: ReturnType<typeof givenOnce<S[K]>>;
   };
   return strictFields(fields, 'this endpoint', 'parameter');
@@ -251,6 +252,28 @@ export const bodyOnlyQuerySchema = z.strictObject(
   },
 );
 
+/** Most documents one request names by key: a state read's `key` parameters, a restore's `keys`. */
+export const MAX_KEYS_PER_REQUEST = 1000;
+
+/** A document key a request names: the rules of a key written by apply. */
+const namedKeySchema = () => documentInputSchema.shape.key;
+
+/** Keys a request names, at most {@link MAX_KEYS_PER_REQUEST} of them. */
+const keyListSchema = (name: string) =>
+  z
+    .array(namedKeySchema(), { error: `${name} must be an array of document keys` })
+    .max(MAX_KEYS_PER_REQUEST, `${name} names at most ${MAX_KEYS_PER_REQUEST} documents`);
+
+/**
+ * The repeatable `key` query parameter: one value or a list of them; absent, or a lone empty value
+ * (`?key=`, as log takes it), reads every document.
+ */
+const queryKeyList = () =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? [] : typeof value === 'string' ? [value] : value),
+    keyListSchema('key'),
+  );
+
 /** GET /v1/state query. */
 /** A document key where a page starts (exclusive); empty for the first page. */
 const keyCursor = () =>
@@ -259,15 +282,20 @@ const keyCursor = () =>
     .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
     .default('');
 
-export const stateQuerySchema = querySchema({
-  namespace: namespaceSchema.default(''),
-  branch: branchSchema.default(''),
-  revision: queryInt('revision').default(0),
-  checkpoint: checkpointNameSchema.default(''),
-  // Either one asks for a page of the state rather than all of it.
-  limit: queryInt('limit', Infinity).default(0),
-  after: keyCursor(),
-});
+export const stateQuerySchema = querySchema(
+  {
+    namespace: namespaceSchema.default(''),
+    branch: branchSchema.default(''),
+    revision: queryInt('revision').default(0),
+    checkpoint: checkpointNameSchema.default(''),
+    // Either one asks for a page of the state rather than all of it.
+    limit: queryInt('limit', Infinity).default(0),
+    after: keyCursor(),
+    // Only these documents, as `git show <rev>:<path>` (extension; repeated for several).
+    key: queryKeyList(),
+  },
+  ['key'],
+);
 
 /**
  * Documents by key, checked without being rebuilt: z.record assigns each key into a new object, where
@@ -568,6 +596,11 @@ export const restoreRequestSchema = strictFields({
   from_checkpoint: checkpointNameSchema.default(''),
   message,
   expected_revision: expectedRevision,
+  /**
+   * Only these documents, as `git checkout <rev> -- <path>` (extension); a key absent at the source is
+   * deleted. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key` fingerprint.
+   */
+  keys: keyListSchema('keys').min(1, 'keys must name at least one document; leave it out for all of them').optional(),
 });
 
 /**

@@ -23,12 +23,12 @@ describe('store query strings', () => {
   it('refuses a parameter the endpoint does not take, naming it and the ones it takes', async () => {
     expect(await get('/v1/state?namspace=team/app')).toEqual(
       refused(
-        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after',
+        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key',
       ),
     );
     expect(await get('/v1/state?namespace=team/app&revison=1')).toEqual(
       refused(
-        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after',
+        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key',
       ),
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(

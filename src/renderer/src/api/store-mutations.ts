@@ -36,6 +36,8 @@ export interface RestoreInput {
   readonly fromCheckpoint?: string;
   readonly message: string;
   readonly expectedRevision?: number;
+  /** Only these documents of the source (a key it lacks is deleted); absent: the whole state. */
+  readonly keys?: readonly string[];
 }
 
 /**
@@ -140,6 +142,7 @@ export function useRestore() {
           from_checkpoint: input.fromCheckpoint ?? '',
           message: input.message,
           expected_revision: input.expectedRevision,
+          keys: input.keys,
         },
         schema: applyResponseSchema,
       }),
@@ -248,7 +251,7 @@ export function useDeleteBranch() {
 /** Creates (or moves) a checkpoint at the scope's head. */
 export function useCreateCheckpoint() {
   return useNamespaceWrite(
-    (api, input: { scope: StoreScope; name: string; description: string }) =>
+    (api, input: { scope: StoreScope; name: string; description: string; revision_id?: number }) =>
       api.request('store', '/v1/checkpoints', { method: 'POST', body: input, schema: checkpointCreateResponseSchema }),
     scopeNamespace,
   );

@@ -24,6 +24,7 @@ import * as reads from './reads.js';
 import { previewRevert, revert, type RevertOptions } from './revert.js';
 import type { ReplayOptions } from './revision-replay.js';
 import * as stateReads from './state-reads.js';
+import { stateOfKeysJson } from './state-of-keys.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type Scope, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
@@ -146,6 +147,12 @@ export class StoreEngine {
     );
   }
 
+  /** The documents named by `keys` at the selected revision (absent ones left out); 413 past `response_bytes`. */
+  stateOfKeys(scope: ScopeLike, selector: Partial<stateReads.Selector>, keys: readonly string[]): stateReads.StateJson {
+    const maxBytes = this.ctx.limits.response_bytes;
+    return this.read(() => stateOfKeysJson(this.ctx, normaliseScope(scope), fullSelector(selector), keys, maxBytes));
+  }
+
   /** The revision a state read with this selector would answer (404 as it would), without reading the state. */
   stateRevision(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): number {
     return this.read(() => stateReads.stateRevision(this.ctx, normaliseScope(scope), fullSelector(selector)));
@@ -255,6 +262,7 @@ export class StoreEngine {
       fromCheckpoint: options.fromCheckpoint ?? '',
       message: options.message ?? '',
       expectedRevision: options.expectedRevision,
+      keys: options.keys,
     };
     return this.writeRevision(scope, (normal) => writes.restore(this.ctx, normal, full));
   }

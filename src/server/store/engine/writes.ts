@@ -5,6 +5,7 @@ import { headState, materialise, planDocuments, rowsWithKeys } from './changes.j
 import { commitRevision } from './commit.js';
 import { conflictError, notFoundError } from './errors.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
+import { changesOfKeys, keysInMessage } from './restore-keys.js';
 import {
   branchHeadTarget,
   checkDocuments,
@@ -84,18 +85,25 @@ export interface RestoreOptions {
   readonly fromCheckpoint: string;
   readonly message: string;
   readonly expectedRevision?: number | null;
+  /** Only these documents (a key absent at the source is deleted); undefined: the whole state. */
+  readonly keys?: readonly string[];
 }
 
-/** Writes a revision that makes the branch's state equal another branch's, revision's or checkpoint's. */
+/**
+ * Writes a revision that makes the branch's state equal another branch's, revision's or checkpoint's,
+ * or, with `keys`, only those documents.
+ */
 export function restore(ctx: EngineContext, scope: Scope, options: RestoreOptions): ApplyResponse {
-  const message =
-    options.message || ((target: Target) => sourceMessage('restore from', target, options.fromCheckpoint));
-  return rewrite(ctx, scope, options.expectedRevision, message, (rows) => {
+  const { keys } = options;
+  const verb = keys ? `restore ${keysInMessage(keys)} from` : 'restore from';
+  const message = options.message || ((target: Target) => sourceMessage(verb, target, options.fromCheckpoint));
+  const select = (rows: ScopeRows): Target => {
     if (options.fromCheckpoint) return checkpointTarget(ctx.repo, rows, options.fromCheckpoint);
     if (options.fromBranch) return branchHeadTarget(ctx.repo, rows, options.fromBranch);
     if (options.fromRevision) return revisionInNamespace(ctx.repo, rows, options.fromRevision);
     return headTarget(rows);
-  });
+  };
+  return rewrite(ctx, scope, options.expectedRevision, message, select, keys);
 }
 
 /** Options of a branch creation: the source (checkpoint before revision before the scope's head). */
@@ -267,17 +275,20 @@ function rewrite(
   expectedRevision: number | null | undefined,
   message: string | ((target: Target) => string),
   select: (rows: ScopeRows) => Target,
+  keys?: readonly string[],
 ): ApplyResponse {
   const rows = lookupScope(ctx.repo, scope);
   checkExpectedRevision(rows, expectedRevision);
   const target = select(rows);
-  const changes = ctx.repo.diffIds(
+  const all = ctx.repo.diffIds(
     rows.branch?.id ?? 0,
     sourceAgainstHead(ctx.repo, rows.branch, target.branch, target.revision),
   );
+  const changes = keys ? changesOfKeys(ctx.repo, all, keys) : all;
   if (changes.length === 0) return noop(rows);
   const revision = commit(ctx, rows, changes, typeof message === 'string' ? message : message(target));
-  if (rows.branch) restartAtOwnHistory(ctx.repo, rows.branch, target, revision);
+  // Bringing back some documents is an edit on top of the history, not a return to an earlier point of it.
+  if (rows.branch && !keys) restartAtOwnHistory(ctx.repo, rows.branch, target, revision);
   return { revision, noop: false, ...changeList(ctx.repo, rowsWithKeys(ctx.repo, changes), ctx.limits.response_bytes) };
 }
 

@@ -3,7 +3,10 @@ import { applyResponseSchema, restoreRequestSchema } from '../../../shared/store
 import { answerOnce } from './idempotent-answer.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
-/** POST /v1/restore: a new revision copying another branch's, revision's or checkpoint's state. */
+/**
+ * POST /v1/restore: a new revision copying another branch's, revision's or checkpoint's state, or with
+ * `keys` only those documents of it.
+ */
 export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.post(
     '/v1/restore',
@@ -18,13 +21,14 @@ export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, 
         from_revision: fromRevision,
         from_checkpoint: fromCheckpoint,
         message,
+        keys,
       } = request.body;
       const expectedRevision = request.body.expected_revision;
       return answerOnce(request, reply, engine, () => {
         const result = runOperation(
           metrics,
           'restore',
-          () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision }),
+          () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision, keys }),
           changesOutcome,
         );
         return visibleChanges(request, result);

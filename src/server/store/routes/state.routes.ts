@@ -1,13 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
+import { MAX_KEYS_PER_REQUEST, stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
+import { invalidError } from '../engine/errors.js';
 import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 import { plusReadingOf } from './query-plus.js';
 
 /**
  * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
- * `response_bytes`), or with `limit` or `after` one page in key order. Its `ETag` names the revision
+ * `response_bytes`), or with `limit` or `after` one page in key order, or with `key` the documents named. Its `ETag` names the revision
  * answered and the parameters: a revision's documents never change (a pruned one is a 404), so a poller
  * whose `If-None-Match` still matches gets a 304 without the state being read.
  */
@@ -19,11 +20,23 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, branch, revision, limit, after } = request.query;
+      const { namespace, branch, revision, limit, after, key: keys } = request.query;
       const paged = limit > 0 || after !== '';
       let checkpoint = request.query.checkpoint;
+      // Named documents are a different answer of the same revision; a read of all of them keeps its tag.
+      const keyed = keys.length > 0 ? [keys] : [];
       const tagOf = (answered: number) =>
-        entityTag([namespace, branch, answered, revision, checkpoint, limit, after, engine.limits.response_bytes]);
+        entityTag([
+          namespace,
+          branch,
+          answered,
+          revision,
+          checkpoint,
+          limit,
+          after,
+          engine.limits.response_bytes,
+          ...keyed,
+        ]);
       const state = runOperation(metrics, 'state', () => {
         const plussed = checkpoint === '' ? undefined : plusReadingOf(request.url, 'checkpoint');
         if (plussed !== undefined && plussed !== checkpoint)
@@ -32,6 +45,11 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           const current = tagOf(engine.stateRevision({ namespace, branch }, { revision, checkpoint }));
           if (ifNoneMatchHits(request, current)) return { unchanged: current };
         }
+        if (keys.length > 0 && paged)
+          throw invalidError(
+            `key names the documents to read, at most ${MAX_KEYS_PER_REQUEST} of them: send it without limit and after`,
+          );
+        if (keys.length > 0) return engine.stateOfKeys({ namespace, branch }, { revision, checkpoint }, keys);
         return paged
           ? engine.statePage({ namespace, branch }, { revision, checkpoint }, { limit, after })
           : engine.stateJson({ namespace, branch }, { revision, checkpoint });

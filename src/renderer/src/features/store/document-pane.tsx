@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ContentView } from '../../components/diff/diff-view.js';
@@ -18,6 +19,8 @@ export function DocumentPane({
   where,
   historyHref,
   onBack,
+  actions,
+  missingHint,
 }: {
   readonly documentKey: string | undefined;
   readonly content: string | undefined;
@@ -26,6 +29,10 @@ export function DocumentPane({
   readonly historyHref: string;
   /** Shows the first document instead; undefined when there is none. */
   readonly onBack: (() => void) | undefined;
+  /** More actions on the document shown (restoring an older version of it), before History. */
+  readonly actions?: ReactNode;
+  /** Shown under the message about a missing document: where to find it (its last version, when deleted). */
+  readonly missingHint?: ReactNode;
 }) {
   if (documentKey === undefined) return null;
   if (content === undefined)
@@ -37,6 +44,7 @@ export function DocumentPane({
           action={onBack && <Button onClick={onBack}>Show the first document</Button>}
         >
           It may have been deleted or renamed, or exist only on another branch or at another revision.
+          {missingHint}
         </EmptyState>
       </div>
     );
@@ -50,6 +58,7 @@ export function DocumentPane({
           <span className="muted">{formatBytes(byteLength(content))}</span>
         </div>
         <span className="row-actions">
+          {actions}
           <Link
             className="btn btn-ghost btn-sm"
             to={historyHref}

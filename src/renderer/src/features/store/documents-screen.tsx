@@ -15,6 +15,8 @@ import { decodeRevisionParam, encodeRevisionParam } from './actions/source.js';
 import { CheckpointElsewhere } from './checkpoint-elsewhere.js';
 import { DocumentKeyList, useFilteredKeys } from './document-key-list.js';
 import { DocumentPane } from './document-pane.js';
+import { DeletedDocumentLastVersion } from './document-restore-deleted.js';
+import { DocumentRestoreDialog } from './document-restore-dialog.js';
 import { checkpointProblem } from './checkpoint-lookup.js';
 import { usePickedCheckpoint } from './picked-checkpoint.js';
 import { pickedProblem, RevisionPicker, selectorOf, type PickedRevision } from './revision-picker.js';
@@ -78,7 +80,7 @@ function DocumentsView() {
   const [listFocus, setListFocus] = useState<number | boolean>(true);
   const focusCount = useRef(1);
   const focusList = (): void => setListFocus(++focusCount.current);
-  const [action, setAction] = useState<'rollback' | 'restore'>();
+  const [action, setAction] = useState<'rollback' | 'restore' | 'restore-document'>();
   const filterRef = useFilterShortcut();
   const keys = useMemo(() => Object.keys(state.data?.objects ?? {}).sort(compareKeys), [state.data]);
   const shown = useFilteredKeys(keys, filter);
@@ -97,6 +99,11 @@ function DocumentsView() {
   const previous = state.isPlaceholderData;
   const offersRollback = readable && !atHead && !!state.data && !previous;
   const actions = useActionAccess(scope.namespace);
+  // One document of an older version, unlike the head's (changed or deleted since): it can be brought back alone.
+  const restorable =
+    offersRollback && selectedKey !== undefined && content !== undefined && !!head.data
+      ? documentContent(head.data.objects, selectedKey) !== content
+      : false;
   const toolbar = (
     <header className="toolbar toolbar-wrap">
       <span className="toolbar-title">Documents at</span>
@@ -188,6 +195,26 @@ function DocumentsView() {
             content={content}
             where={describeWhere(scope.branch, picked, state.data.revision)}
             historyHref={href('store/history', { ...scopeQuery(scope), document: selectedKey })}
+            actions={
+              restorable && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={<RestoreIcon />}
+                  onClick={() => setAction('restore-document')}
+                  data-testid="restore-document"
+                  {...actions.guard('write', {
+                    title: `Give this document its content at #${state.data.revision} again`,
+                  })}
+                >
+                  Restore this document to {scope.branch}
+                </Button>
+              )
+            }
+            missingHint={
+              atHead &&
+              selectedKey !== undefined && <DeletedDocumentLastVersion scope={scope} documentKey={selectedKey} />
+            }
             onBack={
               keys.length > 0
                 ? () => {
@@ -200,6 +227,15 @@ function DocumentsView() {
         </section>
       </div>
       {action === 'rollback' && <RollbackDialog scope={scope} target={at} onClose={() => setAction(undefined)} />}
+      {action === 'restore-document' && selectedKey !== undefined && content !== undefined && (
+        <DocumentRestoreDialog
+          scope={scope}
+          documentKey={selectedKey}
+          content={content}
+          version={{ at, revision: state.data.revision }}
+          onClose={() => setAction(undefined)}
+        />
+      )}
       {action === 'restore' && elsewhere && (
         <RestoreDialog
           scope={scope}

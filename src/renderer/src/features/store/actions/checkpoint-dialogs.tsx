@@ -63,8 +63,7 @@ export function CreateCheckpointDialog({
     name.trim() !== '' && !empty && !unchanged && nameProblem === undefined && checkpoints.error === null;
   // The store replaces the description when it moves a checkpoint (a missing one is empty), so the
   // description shown is always the one sent.
-  // The mutation sends its input as the body: a named revision goes as the store's `revision_id`.
-  const request: Parameters<typeof create.mutate>[0] & { readonly revision_id?: number } = {
+  const request: Parameters<typeof create.mutate>[0] = {
     scope,
     name: name.trim(),
     description,
