@@ -79,10 +79,31 @@ describe('POST /internal/deployments/test', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ ok: true, status: 200, model_listed: true, mode: 'models' });
     expect(answer.body.latency_ms).toEqual(expect.any(Number));
-    expect(answer.body.message).toContain("'gpt-4o-mini' is among the 1 models listed");
+    expect(answer.body.message).toContain("the key given was accepted and 'gpt-4o-mini' is among the 1 models listed");
     const received = openai.lastRequest()!;
     expect(received).toMatchObject({ method: 'GET', path: '/v1/models' });
     expect(received.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('does not call a key accepted when none was sent to a server that lists models to anyone', async () => {
+    const open = await startMockServer<BaseScript>('', async (request, response) =>
+      request.path === '/v1/models'
+        ? sendJson(response, 200, { object: 'list', data: [{ id: 'llama3.2', object: 'model', owned_by: 'me' }] })
+        : sendJson(response, 404, { error: { message: 'not found' } }),
+    );
+    try {
+      const answer = await test({
+        model: 'local-llama',
+        provider: 'openai_compatible',
+        upstream_model: 'llama3.2',
+        base_url: `${open.url}/v1`,
+      });
+      expect(answer.body).toMatchObject({ ok: true, model_listed: true });
+      expect(answer.body.message).toContain('no key was sent (the model list needs none)');
+      expect(answer.body.message).not.toContain('accepted');
+    } finally {
+      await open.close();
+    }
   });
 
   it('names the closest listed models when the model is not listed', async () => {

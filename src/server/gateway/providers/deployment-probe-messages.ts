@@ -61,15 +61,22 @@ export function failureMessage(error: UpstreamError, subject: ProbeSubject): str
   }
 }
 
+/**
+ * What an answered list says of the key: accepted when one was sent; when none was, only that the list
+ * needs none (a server that lists models to anyone may still refuse a chat without a key).
+ */
+const keyWord = (subject: ProbeSubject): string =>
+  subject.key !== undefined ? `${subject.key} was accepted` : 'no key was sent (the model list needs none)';
+
 /** The message for a model list that does not name the model. */
 export function unlistedMessage(subject: ProbeSubject, count: number, closest: readonly string[]): string {
   const near = closest.length > 0 ? ` Closest listed names: ${closest.join(', ')}.` : '';
-  return `Connected to ${shownUrl(subject.url)} and the key was accepted, but model not found: '${subject.upstreamModel}' is not among the ${count} models it lists.${near} Check the upstream model name.`;
+  return `Connected to ${shownUrl(subject.url)} and ${keyWord(subject)}, but model not found: '${subject.upstreamModel}' is not among the ${count} models it lists.${near} Check the upstream model name.`;
 }
 
 /** The message for a model list that names the model. */
 export function listedMessage(subject: ProbeSubject, count: number): string {
-  return `Connected to ${shownUrl(subject.url)}: the key was accepted and '${subject.upstreamModel}' is among the ${count} models listed.`;
+  return `Connected to ${shownUrl(subject.url)}: ${keyWord(subject)} and '${subject.upstreamModel}' is among the ${count} models listed.`;
 }
 
 /** The message for a chat that was answered; `why` says why a chat was sent rather than the list read. */
