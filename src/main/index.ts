@@ -73,17 +73,21 @@ function refuseStart(error: unknown): void {
 function sayMovedPorts(sentences: readonly string[]): void {
   const window = mainWindow;
   if (sentences.length === 0 || !window) return;
+  let said = false;
+  const say = (): void => {
+    if (said || window.isDestroyed()) return;
+    said = true;
+    void dialog.showMessageBox(window, {
+      type: 'info',
+      title: 'Gatehouse',
+      message: 'A usual port was in use',
+      detail: `${sentences.map((s) => `${s[0]!.toUpperCase()}${s.slice(1)}.`).join('\n')}\nClients set to the usual address reach that other process, not this app.`,
+    });
+  };
   // Once the window shows: a box on a hidden window is easy to miss (and on macOS, a sheet of nothing).
-  window.once(
-    'ready-to-show',
-    () =>
-      void dialog.showMessageBox(window, {
-        type: 'info',
-        title: 'Gatehouse',
-        message: 'A usual port was in use',
-        detail: `${sentences.map((s) => `${s[0]!.toUpperCase()}${s.slice(1)}.`).join('\n')}\nClients set to the usual address reach that other process, not this app.`,
-      }),
-  );
+  // A first load that fails shows the window without `ready-to-show` (load-failure.ts), hence `show` too.
+  window.once('ready-to-show', say);
+  window.once('show', say);
 }
 
 async function start(): Promise<void> {
