@@ -264,6 +264,10 @@ const keyListSchema = (name: string) =>
     .array(namedKeySchema(), { error: `${name} must be an array of document keys` })
     .max(MAX_KEYS_PER_REQUEST, `${name} names at most ${MAX_KEYS_PER_REQUEST} documents`);
 
+/** The `keys` of a restore or diff: optional, and when sent, 1 to {@link MAX_KEYS_PER_REQUEST} keys. */
+const keysFieldSchema = () =>
+  keyListSchema('keys').min(1, 'keys must name at least one document; leave it out for all of them').optional();
+
 /**
  * The repeatable `key` query parameter: one value or a list of them; absent, or a lone empty value
  * (`?key=`, as log takes it), reads every document.
@@ -344,6 +348,8 @@ export const diffRequestSchema = strictFields({
   from: diffFromSchema.optional(),
   documents: documentListSchema.default([]),
   mode: applyModeSchema.default('merge'),
+  /** Only the changes of these documents, as `git diff -- <path>` (extension; restore's `keys` rules). */
+  keys: keysFieldSchema(),
 });
 
 /** Answer of a diff. */
@@ -600,7 +606,7 @@ export const restoreRequestSchema = strictFields({
    * Only these documents, as `git checkout <rev> -- <path>` (extension); a key absent at the source is
    * deleted. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key` fingerprint.
    */
-  keys: keyListSchema('keys').min(1, 'keys must name at least one document; leave it out for all of them').optional(),
+  keys: keysFieldSchema(),
 });
 
 /**

@@ -14,6 +14,7 @@ import {
 import { changeList, keysOnly, revisionChangeList } from './change-lists.js';
 import { apiChange, headState, planDocuments } from './changes.js';
 import { changesBetween, diffFromTarget, type DiffFrom } from './diff-between.js';
+import { changesOfKeysBetween, refsOfKeys } from './diff-of-keys.js';
 import { invalidError, notFoundError } from './errors.js';
 import { selectRevisions, timeWindow } from './log-selection.js';
 import { itemsWithin } from './page-bound.js';
@@ -45,11 +46,14 @@ export interface DiffOptions extends Selector {
   readonly from?: DiffFrom;
   readonly documents: readonly DocumentInput[];
   readonly mode: ApplyMode;
+  /** Only the changes of these documents (`git diff -- <path>`); undefined for all of them. */
+  readonly keys?: readonly string[];
 }
 
 /**
  * Without documents: the `from` side (head when none) compared with the selected revision. With
- * documents: what applying them to the selected revision (head when none) would change. Writes nothing.
+ * documents: what applying them to the selected revision (head when none) would change. With `keys`,
+ * only the changes of those documents. Writes nothing.
  */
 export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): DiffResponse {
   const rows = lookupScope(ctx.repo, scope);
@@ -70,11 +74,15 @@ export function diff(ctx: EngineContext, scope: Scope, options: DiffOptions): Di
         ? headState(ctx.repo, rows.branch?.id)
         : ctx.repo.stateMap(sourceAt(ctx.repo, target.branch, target.revision));
     const planned = planDocuments(ctx.repo, base, options.documents, options.mode);
-    const list = changeList(ctx.repo, planned, ctx.limits.response_bytes);
+    const named = options.keys ? refsOfKeys(planned, options.keys) : planned;
+    const list = changeList(ctx.repo, named, ctx.limits.response_bytes);
     return { from_revision: target.revision, to_revision: target.revision, ...list };
   }
   const start = from ?? headTarget(rows);
-  return { from_revision: start.revision, to_revision: target.revision, ...changesBetween(ctx, start, target) };
+  const list = options.keys
+    ? changesOfKeysBetween(ctx.repo, start, target, options.keys, ctx.limits.response_bytes)
+    : changesBetween(ctx, start, target);
+  return { from_revision: start.revision, to_revision: target.revision, ...list };
 }
 
 /** Paging of a listing: `limit` (0 for the default) and `after` (exclusive cursor). */

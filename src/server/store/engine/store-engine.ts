@@ -178,7 +178,7 @@ export class StoreEngine {
 
   /**
    * Compares head (or the `from` side) with a revision or another branch's head, or previews documents on
-   * top of one; writes nothing.
+   * top of one, optionally for named documents only; writes nothing.
    */
   diff(scope: ScopeLike, options: Partial<reads.DiffOptions> = {}): DiffResponse {
     const full = {
@@ -188,6 +188,7 @@ export class StoreEngine {
       from: options.from,
       documents: options.documents ?? [],
       mode: options.mode ?? 'merge',
+      keys: options.keys,
     };
     return this.read(() => reads.diff(this.ctx, normaliseScope(scope), full));
   }

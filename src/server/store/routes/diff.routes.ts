@@ -12,14 +12,14 @@ export const diffRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { e
     },
     async (request) => {
       const { scope, revision_id: revision, checkpoint_name: checkpoint, branch_name: branch } = request.body;
-      const { documents, mode } = request.body;
+      const { documents, mode, keys } = request.body;
       const from = request.body.from && {
         revision: request.body.from.revision_id,
         checkpoint: request.body.from.checkpoint_name,
         branch: request.body.from.branch_name,
       };
       return runOperation(metrics, 'diff', () =>
-        engine.diff(scope, { revision, checkpoint, branch, from, documents, mode }),
+        engine.diff(scope, { revision, checkpoint, branch, from, documents, mode, keys }),
       );
     },
   );
