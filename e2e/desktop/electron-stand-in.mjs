@@ -3,6 +3,9 @@
 // stdout (`stand-in: {json}`) and takes what a user or the renderer would do from the test over IPC
 // (see `onMessage` below).
 import { EventEmitter } from 'node:events';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 
 const report = (event, detail = {}) => process.stdout.write(`stand-in: ${JSON.stringify({ event, ...detail })}\n`);
 
@@ -33,6 +36,20 @@ class App extends EventEmitter {
   getAppPath() {
     return process.env.GATEHOUSE_STAND_IN_APP_PATH ?? process.cwd();
   }
+  /**
+   * Electron's folders (`userData`, `logs`, ...): under `GATEHOUSE_STAND_IN_PATHS`, else in the test's
+   * data folder, which the test removes (a process it kills runs no exit handler), else in a
+   * temporary folder, made only by what writes there and removed at exit.
+   */
+  getPath(name) {
+    return join(this.#pathsRoot(), name);
+  }
+  #pathsRoot() {
+    const dataDir = process.env.GATEHOUSE_DATA_DIR;
+    if (process.env.GATEHOUSE_STAND_IN_PATHS) return process.env.GATEHOUSE_STAND_IN_PATHS;
+    if (dataDir !== undefined && isAbsolute(dataDir)) return join(dataDir, 'electron-stand-in');
+    return temporaryPaths;
+  }
   getVersion() {
     return '0.0.0-stand-in';
   }
@@ -48,6 +65,9 @@ class App extends EventEmitter {
   }
 }
 
+const temporaryPaths = join(tmpdir(), `gatehouse-stand-in-paths-${process.pid}`);
+process.on('exit', () => rmSync(temporaryPaths, { recursive: true, force: true }));
+
 export const app = new App();
 // Ready on a later turn, as Electron is after the main module's first run.
 setTimeout(markReady, 0);
@@ -60,6 +80,18 @@ export const ipcMain = {
   },
 };
 export const nativeTheme = { shouldUseDarkColors: false };
+
+/** One 1920×1080 display with a 40 px panel at the bottom. */
+const primaryDisplay = {
+  id: 1,
+  scaleFactor: 1,
+  bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+  workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+};
+export const screen = {
+  getAllDisplays: () => [primaryDisplay],
+  getPrimaryDisplay: () => primaryDisplay,
+};
 
 /** The message box waiting for the test's `answer`, as one waits for the user. */
 let pendingAnswer;
@@ -145,12 +177,50 @@ class WebContents extends EventEmitter {
 
 export class BrowserWindow extends EventEmitter {
   #destroyed = false;
+  #maximized = false;
+  #bounds;
   constructor(options) {
     super();
     this.webContents = new WebContents();
     windows.add(this);
-    report('BrowserWindow', { webPreferences: { ...options.webPreferences, preload: undefined } });
+    // Without a position Electron centres the window on the primary display.
+    const width = options.width ?? 800;
+    const height = options.height ?? 600;
+    const area = primaryDisplay.workArea;
+    this.#bounds = {
+      x: options.x ?? area.x + Math.round((area.width - width) / 2),
+      y: options.y ?? area.y + Math.round((area.height - height) / 2),
+      width,
+      height,
+    };
+    report('BrowserWindow', {
+      webPreferences: { ...options.webPreferences, preload: undefined },
+      bounds: this.#bounds,
+    });
     app.emit('web-contents-created', {}, this.webContents);
+  }
+  getNormalBounds() {
+    return { ...this.#bounds };
+  }
+  /** Where the user dragged or sized it (the test's `bounds` message). */
+  setBounds(bounds) {
+    this.#bounds = { ...this.#bounds, ...bounds };
+    this.emit('move');
+    this.emit('resize');
+  }
+  isMaximized() {
+    return this.#maximized;
+  }
+  maximize() {
+    report('maximize');
+    this.#maximized = true;
+    this.emit('maximize');
+    this.emit('resize');
+  }
+  unmaximize() {
+    this.#maximized = false;
+    this.emit('unmaximize');
+    this.emit('resize');
   }
   async loadURL(url) {
     this.webContents.url = url;
@@ -190,7 +260,10 @@ export class BrowserWindow extends EventEmitter {
   }
 }
 
-/** What the test asks: a quit, a second launch, the user's answer, the renderer's IPC, a page event. */
+/**
+ * What the test asks: a quit, a second launch, the user's answer, the renderer's IPC, a page event, the
+ * window moved, sized or (un)maximised.
+ */
 async function onMessage(message) {
   if (message === 'quit') app.quit();
   else if (message === 'second-instance') app.emit('second-instance');
@@ -200,6 +273,8 @@ async function onMessage(message) {
     answer?.(message.response);
   } else if (message.type === 'unsaved') lastWindow().webContents.unsaved = message.value;
   else if (message.type === 'reload') lastWindow().webContents.reload();
+  else if (message.type === 'bounds') lastWindow().setBounds(message.bounds);
+  else if (message.type === 'maximized') lastWindow()[message.value ? 'maximize' : 'unmaximize']();
   else if (message.type === 'webContents')
     lastWindow().webContents.emit(message.event, electronEvent(), ...message.args);
   else if (message.type === 'invoke') {
