@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +16,13 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// The app folder the stand-in reports: the migrations, and a page of its own where the built UI would
+// be (unit tests run before the build, and the main process refuses to start without a UI).
+const appPath = join(dir, 'app');
+mkdirSync(join(appPath, 'out', 'renderer'), { recursive: true });
+writeFileSync(join(appPath, 'out', 'renderer', 'index.html'), '<!doctype html><title>Gatehouse</title>\n');
+symlinkSync(join(root, 'drizzle'), join(appPath, 'drizzle'));
 
 const standIn = pathToFileURL(join(root, 'e2e', 'desktop', 'electron-stand-in.mjs')).href;
 
@@ -46,7 +53,7 @@ function startMain(name: string, register: string = registerElectron('stand-in')
     GATEWAY_PORT: '0',
     STORE_PORT: '0',
     GATEHOUSE_LOG_LEVEL: 'warn',
-    GATEHOUSE_STAND_IN_APP_PATH: root,
+    GATEHOUSE_STAND_IN_APP_PATH: appPath,
   };
   for (const key of ['GATEHOUSE_CONFIG', 'INIT_CWD', 'npm_package_json']) delete env[key];
   const child = spawn(
