@@ -142,20 +142,33 @@ describe('POST /v1/merge with strategy and resolve', () => {
     );
   });
 
-  it('writes nothing when every conflict keeps ours and the source brings nothing else', async () => {
+  it('records the merge when every conflict keeps ours and the source brings nothing else, so it is not asked again', async () => {
     const ns = 'sd/ours-only';
     const fork = await apply(ns, 'main', [{ key: 'a', content: 'base' }]);
     await branchFrom(ns, 'main', 'feature');
     const from = await apply(ns, 'feature', [{ key: 'a', content: 'theirs' }]);
     const head = await apply(ns, 'main', [{ key: 'a', content: 'ours' }]);
-    expect((await merge(ns, { strategy: 'ours' })).body).toEqual({
+    const answered = { changes: [], merge_base: fork, from_revision: from, resolved: [{ key: 'a', side: 'ours' }] };
+    expect((await merge(ns, { strategy: 'ours', dry_run: true })).body).toEqual({
       revision: head,
-      noop: true,
-      changes: [],
-      merge_base: fork,
-      from_revision: from,
-      resolved: [{ key: 'a', side: 'ours' }],
+      noop: false,
+      ...answered,
+      dry_run: true,
     });
+    expect((await merge(ns, { strategy: 'ours' })).body).toEqual({ revision: head + 1, noop: false, ...answered });
+    expect(await state(ns, 'main')).toEqual({ a: 'ours' });
+    expect((await log(ns))[0].message).toBe(
+      `merge feature@${from} into main (merge base main@${fork}), resolving 1 conflict: "a" (ours)`,
+    );
+    // As git after `merge -s ours`: main has feature's head, so merging it again is up to date, no conflict.
+    const again = await merge(ns, {});
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ revision: head + 1, noop: true, merge_base: from });
+    // Only what feature writes after that merge is taken by the next one.
+    const later = await apply(ns, 'feature', [{ key: 'b', content: 'later' }]);
+    const next = await merge(ns, {});
+    expect(next.body).toMatchObject({ noop: false, merge_base: from, from_revision: later });
+    expect(await state(ns, 'main')).toEqual({ a: 'ours', b: 'later' });
   });
 
   it('refuses a strategy or a side it does not know', async () => {

@@ -45,7 +45,7 @@ export interface MergeOptions {
 export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
   const plan = planMergeOf(ctx, scope, options);
   const { rows, target, source, bases, changes, answered } = plan;
-  if (changes.length === 0) return { ...noop(rows), ...answered };
+  if (writesNothing(plan)) return { ...noop(rows), ...answered };
   const message = options.message || mergeMessage(rows, source, bases, answered.resolved);
   const revision = commit(ctx, rows, changes, message);
   ctx.repo.insertMerge(target.namespaceId, revision, target.id, source.id, source.headRevision);
@@ -58,8 +58,17 @@ export function merge(ctx: EngineContext, scope: Scope, options: MergeOptions): 
  */
 export function previewMerge(ctx: EngineContext, scope: Scope, options: MergeOptions): MergeResponse {
   const plan = planMergeOf(ctx, scope, options);
-  if (plan.changes.length === 0) return { ...noop(plan.rows), ...plan.answered, dry_run: true };
+  if (writesNothing(plan)) return { ...noop(plan.rows), ...plan.answered, dry_run: true };
   return { revision: plan.rows.head, ...plannedChanges(ctx, plan), dry_run: true };
+}
+
+/**
+ * A merge with no content to take is a no-op, unless it settled conflicts: keeping ours for every one
+ * still writes a revision (with no changes) and records the merge, as `git merge -s ours` makes a
+ * merge commit, so the choice is kept and merging again does not ask it again.
+ */
+function writesNothing(plan: MergePlan): boolean {
+  return plan.changes.length === 0 && plan.answered.resolved === undefined;
 }
 
 /** A merge worked out and checked, not written: the changes to take from the source, over which bases. */
