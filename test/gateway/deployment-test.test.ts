@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayAdmin, startTempServers, type TempServers } from '../support/temp-servers.js';
 import {
@@ -215,6 +217,34 @@ describe('POST /internal/deployments/test', () => {
     expect(usage.body.data).toEqual([]);
 
     await admin('PUT', '/internal/deployments', { reset: true });
+  });
+
+  it('closes the connections a form opened once its test is answered, so trying addresses leaves nothing open', async () => {
+    const open = new Set<Socket>();
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'x' }] }),
+      );
+    });
+    // Longer than the poll below: only the gateway closing the socket can end it in time.
+    server.keepAliveTimeout = 60_000;
+    server.on('connection', (socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await test(
+        openaiForm({ base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }),
+      );
+      expect(answer.body).toMatchObject({ ok: true, model_listed: true });
+      // Kept alive, the socket would stay open for the pool's 30 s keep-alive.
+      await expect.poll(() => open.size, { timeout: 5000 }).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('is audited without the key', async () => {

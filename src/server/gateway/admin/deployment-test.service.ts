@@ -7,7 +7,7 @@ import { deploymentListProblems } from '../model-registry/deployment-list-check.
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import { probeDeployment } from '../providers/deployment-probe.js';
 import type { Deployment } from '../providers/types.js';
-import type { UpstreamPools } from '../providers/upstream-pools.js';
+import { UpstreamPools } from '../providers/upstream-pools.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import type { AdminActor } from './admin.service.js';
 
@@ -39,10 +39,15 @@ export class DeploymentTester {
     const { mode: asked, ...input } = body;
     const target = input.model === undefined ? this.saved(input.id!) : this.unsaved({ ...input, model: input.model });
     const mode = asked ?? 'models';
-    const result = await probeDeployment(target.deployment, this.options.pools, {
+    // A form's address may never be routed to: its connections go with the test, so trying addresses
+    // leaves no pool open. A saved deployment is tested over the pool its requests use.
+    const pools = target.saved ? this.options.pools : new UpstreamPools(this.options.pools.loopMark);
+    const result = await probeDeployment(target.deployment, pools, {
       mode,
       requestId: actor.requestId,
       keyLabel: target.keyLabel,
+    }).finally(() => {
+      if (pools !== this.options.pools) void pools.close();
     });
     const { deployment } = target;
     const answer: DeploymentTestResult = {

@@ -28,12 +28,17 @@ export class UpstreamPools {
    * This gateway's mark on its upstream calls (the `x-gatehouse-via` header): a request that arrives
    * carrying it came from the gateway itself, a provider address that points back at it.
    */
-  readonly loopMark: string = randomUUID();
+  readonly loopMark: string;
   readonly #pools = new Map<string, Pool>();
   /** By base URL, then path: two map lookups, where one keyed by both would build a string per call. */
   readonly #targets = new Map<string, Map<string, UpstreamTarget>>();
   #targetCount = 0;
   #closed = false;
+
+  /** `loopMark`: another set's, for pools that stand in for the gateway's own (a test of an address). */
+  constructor(loopMark: string = randomUUID()) {
+    this.loopMark = loopMark;
+  }
 
   /** The keep-alive pool for an origin (created on first use). */
   poolFor(origin: string): Dispatcher {
