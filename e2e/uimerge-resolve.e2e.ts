@@ -101,7 +101,9 @@ test('All theirs chooses every side; a document no longer in conflict after the 
 
   // main takes feature's b.txt from elsewhere: only a.txt conflicts now.
   const head = await apply(namespace, 'main', 'same b', { 'b.txt': 'feature\n' });
-  await expect(choices.getByRole('radiogroup')).toHaveCount(1);
+  // The one conflict left opens by itself, with its own switch of diffs: count the choices of a side.
+  await expect(choices.getByRole('radiogroup', { name: 'b.txt', exact: true })).toHaveCount(0);
+  await expect(choices.getByRole('radiogroup', { name: 'a.txt', exact: true })).toHaveCount(1);
   await expect(
     choices.getByRole('radiogroup', { name: 'a.txt' }).getByRole('radio', { name: 'Keep ours' }),
   ).toBeChecked();
@@ -113,5 +115,33 @@ test('All theirs chooses every side; a document no longer in conflict after the 
   expect(written).toEqual([
     expect.objectContaining({ expected_revision: head.revision, resolve: { 'a.txt': 'ours' } }),
   ]);
+  allowStatus(consoleErrors, 409);
+});
+
+test('keeping ours for every conflict still merges, so the same conflicts are not asked again', async ({
+  page,
+  consoleErrors,
+}) => {
+  const namespace = freshNamespace('all-ours');
+  await mainAndFeature(namespace);
+  await apply(namespace, 'feature', 'feature work', { 'a.txt': 'feature\n' });
+  const head = await apply(namespace, 'main', 'main work', { 'a.txt': 'main\n' });
+  const written = mergesWritten(page);
+  const dialog = await openMerge(page, namespace);
+  const choices = dialog.getByTestId('merge-conflict-choices');
+
+  await choices.getByRole('button', { name: 'All ours' }).click();
+  await expect(dialog.getByText('the merge changes no document but is recorded')).toBeVisible();
+  await dialog.getByTestId('confirm-merge').click();
+  await expect(dialog).toBeHidden();
+  expect(written).toEqual([
+    expect.objectContaining({ expected_revision: head.revision, resolve: { 'a.txt': 'ours' } }),
+  ]);
+  expect((await stateOf(namespace)).objects).toEqual({ 'a.txt': 'main\n', 'b.txt': '1\n' });
+
+  // Merging again finds main up to date with feature: no conflict to resolve.
+  const again = await openMerge(page, namespace);
+  await expect(again.getByText('main is already up to date with feature: nothing to merge.')).toBeVisible();
+  await expect(again.getByTestId('merge-conflict-choices')).toHaveCount(0);
   allowStatus(consoleErrors, 409);
 });

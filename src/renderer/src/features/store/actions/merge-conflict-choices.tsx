@@ -6,6 +6,7 @@ import { AlertIcon, ChevronDownIcon, ChevronRightIcon } from '../../../component
 import { Segmented, type SegmentOption } from '../../../components/segmented.js';
 import { plural } from '../../../lib/format.js';
 import { conflictSummary, ConflictSidesView, type ConflictSides } from './merge-conflict-sides.js';
+import { useMergeBaseState } from './use-merge-base-state.js';
 
 /** A side chosen for each conflicting document, in the order the store lists the conflicts. */
 export interface ConflictChoices {
@@ -52,8 +53,8 @@ const SIDE_OPTIONS: readonly SegmentOption<Choice>[] = [
 /**
  * Lists each conflicting document with what each side did and a choice of side, as a radio group
  * named by the document's key, plus shortcuts that choose one side for all of them. Each row opens
- * a diff of ours against theirs, so the choice is made with both contents in sight; a line says how
- * many are still to choose until none is.
+ * a diff of ours against theirs, or of the merge base against either side, so the choice is made with
+ * both contents and both edits in sight; a line says how many are still to choose until none is.
  */
 export function MergeConflictChoices({
   conflicts,
@@ -62,6 +63,8 @@ export function MergeConflictChoices({
   from,
   sides,
   sidesError,
+  namespace,
+  mergeBase,
 }: {
   readonly conflicts: readonly string[];
   readonly choices: ConflictChoices;
@@ -73,6 +76,9 @@ export function MergeConflictChoices({
   readonly sides: ConflictSides | undefined;
   /** The contents could not be read: the rows say so, and the choices still work. */
   readonly sidesError: boolean;
+  readonly namespace: string;
+  /** The merge base of the dry run that listed the conflicts (0: the branches have none). */
+  readonly mergeBase: number | undefined;
 }) {
   const chosen = new Map(choices.chosen);
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(conflicts.length === 1 ? conflicts : []));
@@ -82,6 +88,13 @@ export function MergeConflictChoices({
       if (!next.delete(key)) next.add(key);
       return next;
     });
+  // Read once, for every conflict at once, when the first row opens.
+  const base = useMergeBaseState(
+    namespace,
+    mergeBase,
+    conflicts,
+    conflicts.some((key) => open.has(key)),
+  );
   return (
     <section className="preview merge-conflicts" data-testid="merge-conflict-choices">
       <div className="preview-header">
@@ -155,6 +168,7 @@ export function MergeConflictChoices({
                           into={into}
                           from={from}
                           error={sidesError}
+                          base={base}
                         />
                       </td>
                     </tr>

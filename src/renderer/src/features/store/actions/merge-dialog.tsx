@@ -19,10 +19,11 @@ import { conflictSides } from './merge-conflict-sides.js';
  * their merge base, not every document that differs), says when the branch is already up to date, and
  * shows a conflict (the store's 409, naming each document and what each side did) before anything is
  * sent, with Merge disabled until each conflicting document has a side (ours or theirs). Each conflict
- * opens a diff of ours against theirs, and what merges cleanly is listed at once (the dry run keeping
- * ours everywhere); once every conflict has a side the preview is the dry run with those sides, and
- * the merge sends them. The write carries the heads the preview was computed against as
- * `expected_revision` and `expected_from_revision`, so what is merged is what was shown.
+ * opens a diff of ours against theirs, or of the merge base against either side, and what merges
+ * cleanly is listed at once (the dry run keeping ours everywhere); once every conflict has a side the
+ * preview is the dry run with those sides, and the merge sends them. The write carries the heads the
+ * preview was computed against as `expected_revision` and `expected_from_revision`, so what is merged
+ * is what was shown.
  */
 export function MergeDialog({
   scope,
@@ -128,6 +129,8 @@ export function MergeDialog({
               from={from}
               sides={theirs.data && conflictSides(theirs.data.changes, listed)}
               sidesError={!!theirs.error}
+              namespace={scope.namespace}
+              mergeBase={conflicts.data?.merge_base}
             />
           )}
           {listed && !choices.complete && (
@@ -151,7 +154,7 @@ export function MergeDialog({
               summary={previewed?.changes.length ? mergeSummary(scope.branch, from, previewed) : undefined}
               emptyText={
                 conflict
-                  ? `Every conflict keeps ${scope.branch}'s content and ${from} brings nothing else: nothing to merge.`
+                  ? `Every conflict keeps ${scope.branch}'s content and ${from} brings nothing else: the merge changes no document but is recorded, so these conflicts are not asked again.`
                   : `${scope.branch} is already up to date with ${from}: nothing to merge.`
               }
             />
