@@ -30,7 +30,8 @@ describe('gateway.metrics_public', () => {
     expect(await missing.json()).toMatchObject({
       error: {
         type: 'authentication_error',
-        message: 'missing master key: send Authorization: Bearer <PROXY_MASTER_KEY>',
+        message:
+          'missing master key: send Authorization: Bearer <PROXY_MASTER_KEY> (or the content of the master.key file in the data folder, when the server generated it)',
       },
     });
 

@@ -20,12 +20,12 @@ describe('an Authorization header that is no Bearer token', () => {
     const places = [
       [
         `${servers.storeUrl}/v1/namespaces`,
-        'missing bearer token: send Authorization: Bearer <STORE_TOKEN>',
+        'missing bearer token: send Authorization: Bearer <STORE_TOKEN> (or the content of the store.token file in the data folder, when the server generated it)',
         TEST_STORE_TOKEN,
       ],
       [
         `${servers.gatewayUrl}/internal/api-keys`,
-        'missing master key: send Authorization: Bearer <PROXY_MASTER_KEY>',
+        'missing master key: send Authorization: Bearer <PROXY_MASTER_KEY> (or the content of the master.key file in the data folder, when the server generated it)',
         TEST_MASTER_KEY,
       ],
       [
@@ -52,5 +52,12 @@ describe('an Authorization header that is no Bearer token', () => {
       expect(unknown).toBe(`${missing} (Authorization uses another scheme than Bearer)`);
       expect(unknown).not.toContain('AKIA');
     }
+  });
+
+  it('names the generated master.key file beside the variable when the key is wrong', async () => {
+    expect(await messageOf(`${servers.gatewayUrl}/internal/api-keys`, 'Bearer gk-not-the-master-key-0123456789')).toBe(
+      'invalid master key; /internal/* needs PROXY_MASTER_KEY (or the content of the master.key file in the data ' +
+        'folder, when the server generated it), not an API key',
+    );
   });
 });

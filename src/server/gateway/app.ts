@@ -44,7 +44,11 @@ function requireMasterKeyForMetrics(app: FastifyInstance, config: Config, master
     if (request.routeOptions.url !== '/metrics') return done();
     const token = bearerToken(request.headers.authorization);
     if (token === undefined)
-      return done(unauthorized(missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization)));
+      return done(
+        unauthorized(
+          missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization, 'master.key'),
+        ),
+      );
     if (!secretsEqual(token, masterKey))
       return done(
         unauthorized('invalid master key; /metrics needs PROXY_MASTER_KEY (gateway.metrics_public is false)'),

@@ -6,6 +6,7 @@ import { closestName } from '../../shared/closest-name.js';
 import { AppError, errorBody, type ErrorBody } from './errors.js';
 import { lingerIfBodyUnread, type LingerLimits } from './linger-close.js';
 import { requestLog } from './logger.js';
+import { otherServiceHint } from './other-service.js';
 
 /**
  * Route config flag: answers errors with Anthropic's envelope (`type: "error"` beside `error`), or
@@ -272,7 +273,7 @@ function noRouteMessage(
   const path = request.url.split('?')[0]!;
   const answered = ROUTE_METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
   const message = `no route ${request.method} ${path}`;
-  const prefixed = underV1(app, request, path);
+  const prefixed = underV1(app, request, path) ?? otherServiceHint(app, path);
   if (prefixed !== undefined) return `${message}: ${prefixed}`;
   if (answered.length > 0) return `${message}; the path answers ${answered.join(', ')}`;
   // A typo of a path (`/v1/chat/completion`): the one meant, among those the method answers. Long

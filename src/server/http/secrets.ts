@@ -39,8 +39,15 @@ export function missingBearerMessage(
   credential: string,
   placeholder: string,
   header: string | string[] | undefined,
+  generatedFile?: string,
 ): string {
-  return `missing ${credential}: send Authorization: Bearer <${placeholder}>${notBearerHint(header)}`;
+  const file = generatedFile === undefined ? '' : ` (or ${generatedFileText(generatedFile)})`;
+  return `missing ${credential}: send Authorization: Bearer <${placeholder}>${file}${notBearerHint(header)}`;
+}
+
+/** Where a secret the server generated is read: a newcomer never set the variable the message names. */
+export function generatedFileText(file: string): string {
+  return `the content of the ${file} file in the data folder, when the server generated it`;
 }
 
 /** Compares two secrets in constant time (hashing first so lengths never leak). */

@@ -53,7 +53,10 @@ function requestedNamespace(request: FastifyRequest): string | undefined {
 /** Finds the grant for the request's bearer token, or throws 401. */
 export function authenticateStoreToken(request: FastifyRequest, grants: readonly StoreTokenGrant[]): StoreTokenGrant {
   const token = bearerToken(request.headers.authorization);
-  if (!token) throw unauthorized(missingBearerMessage('bearer token', 'STORE_TOKEN', request.headers.authorization));
+  if (!token)
+    throw unauthorized(
+      missingBearerMessage('bearer token', 'STORE_TOKEN', request.headers.authorization, 'store.token'),
+    );
   // Compare against every grant so timing does not reveal which one matched.
   let found: StoreTokenGrant | undefined;
   for (const grant of grants) if (secretsEqual(grant.token, token)) found ??= grant;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Counter } from 'prom-client';
 import { unauthorized } from '../../http/errors.js';
-import { bearerToken, missingBearerMessage, secretsEqual } from '../../http/secrets.js';
+import { bearerToken, generatedFileText, missingBearerMessage, secretsEqual } from '../../http/secrets.js';
 import { trackAdminClients } from './admin-client.js';
 
 /** At most one log line per this long for refused master keys, each counting those it stands for. */
@@ -39,12 +39,20 @@ export function requireMasterKey(app: FastifyInstance, masterKey: string, refusa
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) {
       refusals.inc();
-      return done(unauthorized(missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization)));
+      return done(
+        unauthorized(
+          missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization, 'master.key'),
+        ),
+      );
     }
     if (!secretsEqual(token, masterKey)) {
       refusals.inc();
       logWrongKey(request);
-      return done(unauthorized('invalid master key; /internal/* needs PROXY_MASTER_KEY, not an API key'));
+      return done(
+        unauthorized(
+          `invalid master key; /internal/* needs PROXY_MASTER_KEY (or ${generatedFileText('master.key')}), not an API key`,
+        ),
+      );
     }
     done();
   });
