@@ -17,6 +17,7 @@ export function fileFromDataUrl(dataUrl: unknown, filename: unknown, path: strin
     mediaType: inline.mediaType,
     data: inline.data,
     ...(name === undefined ? {} : { filename: name }),
+    field: path,
   };
 }
 

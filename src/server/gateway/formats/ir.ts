@@ -51,6 +51,8 @@ export interface IrImagePart {
   /** OpenAI's resolution hint, kept for OpenAI-compatible upstreams (Messages has no equivalent). */
   readonly detail?: 'auto' | 'low' | 'high';
   readonly cacheControl?: IrCacheControl;
+  /** The client's field it came from, to name in a refusal by a provider that cannot read it. */
+  readonly field?: string;
 }
 
 /**
@@ -65,6 +67,8 @@ export interface IrFilePart {
   /** Its name or title, when the client gave one (OpenAI requires a name; Anthropic shows a title). */
   readonly filename?: string;
   readonly cacheControl?: IrCacheControl;
+  /** The client's field it came from, to name in a refusal by a provider that cannot read it. */
+  readonly field?: string;
 }
 
 /** A tool call made by the assistant; `arguments` is JSON text, as chat completions carries it. */

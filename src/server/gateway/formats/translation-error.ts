@@ -18,6 +18,11 @@ export class TranslationError extends Error {
   }
 }
 
+/** A refusal naming the client's `field` when the part at fault knows it, the problem alone otherwise. */
+export function refusalAt(field: string | undefined, problem: string): TranslationError {
+  return field === undefined ? new TranslationError(problem) : TranslationError.at(field, problem);
+}
+
 /**
  * A base64 `data:` URL (RFC 2397: `data:<media type>[;<name>=<value>]...;base64,<data>`, in any letter
  * case) as its media type, lower case, and its data; undefined for any other URL.

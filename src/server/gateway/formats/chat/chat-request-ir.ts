@@ -14,6 +14,7 @@ import type {
 } from '../ir.js';
 import { assertNever } from '../ir.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
+import { refuseUnknownToolChoice } from '../unknown-tool-choice.js';
 import { CHAT_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
 import {
   joinedCacheControl,
@@ -173,7 +174,7 @@ export function imageFromUrl(url: string, detail: IrImagePart['detail'] | undefi
   const source: IrImageSource = inline
     ? { kind: 'base64', mediaType: inline.mediaType, data: inline.data }
     : { kind: 'url', url };
-  return detail === undefined ? { type: 'image', source } : { type: 'image', source, detail };
+  return { type: 'image', source, ...(detail === undefined ? {} : { detail }), field: path };
 }
 
 function assistantParts(message: Extract<ChatMessage, { role: 'assistant' }>, messageIndex: number): IrPart[] {
@@ -279,6 +280,7 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
     }));
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
   }
+  refuseUnknownToolChoice(ir);
   // Chat completions refuses a tool_choice without tools; none and auto mean nothing then.
   if (ir.toolChoice !== undefined && body.tools !== undefined)
     body.tool_choice = toolChoiceFromIr(ir.toolChoice, toolName);

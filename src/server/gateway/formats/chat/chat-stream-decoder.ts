@@ -2,8 +2,10 @@ import type { IrRequest, IrStreamEvent } from '../ir.js';
 import type { SseEvent } from '../sse.js';
 import { streamEndedEarly } from '../stream-ended-early.js';
 import { malformedFrame, StreamError } from '../stream-error.js';
+import { isObject } from '../translation-error.js';
 import { chatReasoningOf } from './chat-reasoning.js';
-import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolCallIdOf, toolNameOf } from './chat-response-ir.js';
+import { chatUsageToIr, finishReasonToIr, toolArgumentsText, toolNameOf } from './chat-response-ir.js';
+import { StreamedToolCalls } from './streamed-tool-calls.js';
 import { chatToolNames } from './tool-names.js';
 
 /**
@@ -18,7 +20,7 @@ export async function* decodeChatStream(
   const restored = request === undefined ? undefined : chatToolNames(request)?.restored;
   let started = false;
   let finished = false;
-  const toolCalls = new Set<number>();
+  const toolCalls = new StreamedToolCalls();
   for await (const event of events) {
     if (event.data === '[DONE]') return;
     if (event.data.trim() === '') continue;
@@ -42,18 +44,15 @@ export async function* decodeChatStream(
       else if (typeof delta.refusal === 'string' && delta.refusal !== '')
         yield { type: 'text', text: delta.refusal, refusal: true };
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        const {
-          index,
-          id,
-          function: fn,
-        } = call as { index?: number; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
-        const key = typeof index === 'number' ? index : toolCalls.size;
-        if (!toolCalls.has(key)) {
-          toolCalls.add(key);
-          yield { type: 'tool_call_start', index: key, id: toolCallIdOf(id), name: toolNameOf(fn?.name, restored) };
-        }
+        if (!isObject(call)) continue;
+        const fn = call.function as { name?: unknown; arguments?: unknown } | undefined;
+        const { key, id } = toolCalls.keyOf(call);
+        if (id !== undefined) yield { type: 'tool_call_start', index: key, id, name: toolNameOf(fn?.name, restored) };
         const args = toolArgumentsText(fn?.arguments);
-        if (args !== '') yield { type: 'tool_call_delta', index: key, arguments: args };
+        if (args !== '') {
+          toolCalls.append(key, args);
+          yield { type: 'tool_call_delta', index: key, arguments: args };
+        }
       }
       if (choice.finish_reason != null) {
         // Some compatible servers answer tool calls with finish_reason "stop".

@@ -18,7 +18,9 @@ import { isObject, parseToolArguments } from '../translation-error.js';
  *   block's JSON when it stops, and one that does not parse throws away the whole answer.
  *
  * A call's arguments complete as JSON cannot take further text, so nothing valid is lost: deltas for a
- * call already sent can only come from a model emitting broken JSON, and are dropped.
+ * call already sent can only come from a model emitting broken JSON, and are dropped. Another call is
+ * never among them: the stream decoders key each call apart, including a chat server's second call
+ * at a reused index (chat/streamed-tool-calls.ts).
  */
 
 /** One step of the Messages stream, in an order Messages clients accept. */

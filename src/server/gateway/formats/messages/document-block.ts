@@ -1,6 +1,6 @@
 import type { IrFilePart, IrPart } from '../ir.js';
 import { fileName } from '../file-part.js';
-import { isObject, TranslationError } from '../translation-error.js';
+import { isObject, refusalAt, TranslationError } from '../translation-error.js';
 import { imageToIr } from './image-block.js';
 
 /**
@@ -79,7 +79,8 @@ export function documentFromIr(part: IrFilePart): JsonObject {
       source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') },
       title,
     };
-  throw new TranslationError(
+  throw refusalAt(
+    part.field,
     `a file of type ${part.mediaType.slice(0, 80)}: Anthropic models read PDF (application/pdf) and text (text/*) files`,
   );
 }

@@ -1,5 +1,6 @@
 import type { IrImagePart } from '../ir.js';
-import { isObject, TranslationError } from '../translation-error.js';
+import { isObject, refusalAt, TranslationError } from '../translation-error.js';
+import type { MessagesImageSource } from './messages-wire.js';
 
 /**
  * A Messages image's source as an IR image, refused naming `path` where only Anthropic can read it
@@ -16,4 +17,23 @@ export function imageToIr(source: unknown, path: string): IrImagePart {
       throw new TranslationError(`${path}: file images are only available on Anthropic models`);
   }
   throw new TranslationError(`${path}.source: must be a base64 or url image source for this model`);
+}
+
+/** The image media types Anthropic reads; it refuses the whole request over any other. */
+const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * An IR image as a Messages image source. Inline bytes of a type Anthropic cannot read (a BMP, a PDF
+ * sent as an image) are refused here naming the client's field, rather than by Anthropic as an
+ * upstream failure; an image by URL is Anthropic's to fetch and check.
+ */
+export function imageSourceFromIr(part: IrImagePart): MessagesImageSource {
+  if (part.source.kind === 'url') return { type: 'url', url: part.source.url };
+  const mediaType = part.source.mediaType;
+  if (!ANTHROPIC_IMAGE_TYPES.has(mediaType))
+    throw refusalAt(
+      part.field,
+      `an image of type ${mediaType.slice(0, 80)}: Anthropic models read image/jpeg, image/png, image/gif and image/webp images`,
+    );
+  return { type: 'base64', media_type: mediaType, data: part.source.data };
 }

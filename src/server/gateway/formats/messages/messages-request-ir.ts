@@ -11,19 +11,16 @@ import type {
 import { assertNever } from '../ir.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { MESSAGES_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
+import { refuseUnknownToolChoice } from '../unknown-tool-choice.js';
 import { documentFromIr, documentToIr } from './document-block.js';
 import { refuseServerState } from './server-state.js';
-import { imageToIr } from './image-block.js';
+import { strictForChat } from './strict-tool.js';
+import { imageSourceFromIr, imageToIr } from './image-block.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
 import { thinkingEffort } from './thinking-effort.js';
 import { anthropicToolId } from './tool-id.js';
-import type {
-  MessagesContentBlock,
-  MessagesImageBlock,
-  MessagesImageSource,
-  MessagesToolResultBlock,
-} from './messages-wire.js';
+import type { MessagesContentBlock, MessagesImageBlock, MessagesToolResultBlock } from './messages-wire.js';
 
 /** Messages requests to and from the IR. */
 
@@ -66,11 +63,8 @@ export function messagesRequestToIr(body: MessagesBody): IrRequest {
     if (tool.type !== undefined && tool.type !== 'custom') {
       throw new TranslationError(`tools[${index}]: the server tool ${tool.type} is only available on Anthropic models`);
     }
-    return {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.input_schema ?? { type: 'object', properties: {} },
-    };
+    const parameters = tool.input_schema ?? { type: 'object', properties: {} };
+    return { name: tool.name, description: tool.description, parameters, ...strictForChat(tool.strict, parameters) };
   });
   const choice = body.tool_choice;
   return {
@@ -225,6 +219,7 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
   const stop = stopSequences(ir.stop ?? []);
   if (stop.length > 0) body.stop_sequences = stop;
   if (ir.user !== undefined) body.metadata = { user_id: ir.user };
+  refuseUnknownToolChoice(ir);
   const { tools, choice } = toolsFromIr(ir, body.messages as JsonObject[]);
   if (tools.length > 0) {
     body.tools = tools;
@@ -364,10 +359,4 @@ function blocksOfPart(part: IrPart): JsonObject[] {
     default:
       return assertNever(part, 'IR part');
   }
-}
-
-function imageSourceFromIr(part: IrImagePart): MessagesImageSource {
-  return part.source.kind === 'base64'
-    ? { type: 'base64', media_type: part.source.mediaType, data: part.source.data }
-    : { type: 'url', url: part.source.url };
 }

@@ -68,6 +68,7 @@ const tool = z
     type: name().optional(),
     description: z.string().optional(),
     input_schema: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().optional(),
   })
   .superRefine((value, ctx) => {
     if ((value.type === undefined || value.type === 'custom') && value.input_schema === undefined) {
@@ -132,6 +133,7 @@ export interface MessagesTool {
   type?: string;
   description?: string;
   input_schema?: Record<string, unknown>;
+  strict?: boolean;
   [key: string]: unknown;
 }
 
