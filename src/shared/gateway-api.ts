@@ -697,6 +697,12 @@ export const usageRowSchema = z.object({
   cached: z.boolean(),
   /** Of a RAG embedding row (`rag_query_embedding`, `rag_index_embedding`): the collections it served, comma-separated. */
   rag_collections: z.string().nullable(),
+  /** The request's OpenTelemetry trace, when its spans were recorded (exported); null otherwise and on rows written before. */
+  trace_id: z.string().nullable(),
+  /** Upstream calls made, retries and fallbacks included (0: answered without one); null on rows written before. */
+  attempts: z.number().nullable(),
+  /** The token counts are the gateway's estimate, not the provider's report (a client that left, a stream cut before its usage). */
+  tokens_estimated: z.boolean(),
 });
 /** A usage row. */
 export type UsageRow = z.infer<typeof usageRowSchema>;

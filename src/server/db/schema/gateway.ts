@@ -85,6 +85,12 @@ export const gatewayUsage = sqliteTable(
     admitted: integer('admitted', { mode: 'boolean' }).notNull().default(false),
     /** Of a RAG embedding row: the collections it served (searched, or indexed), comma-separated. */
     ragCollections: text('rag_collections'),
+    /** The request's OpenTelemetry trace, when its spans were recorded (exported); null otherwise and on older rows. */
+    traceId: text('trace_id'),
+    /** Upstream calls made, retries and fallbacks included (0: answered without one); null on older rows. */
+    attempts: integer('attempts'),
+    /** The gateway estimated the token counts (a client that left, a stream cut before its usage). */
+    tokensEstimated: integer('tokens_estimated', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [
     // Only the indexes the admin views need: each one costs every insert, and a random one (the

@@ -32,6 +32,12 @@ export interface UsageEntry {
    * comma-separated; null on others.
    */
   readonly ragCollections?: string | null;
+  /** The request's trace, when its spans were recorded (exported); null when not traced or not sampled. */
+  readonly traceId?: string | null;
+  /** Upstream calls made, retries and fallbacks included (0: answered without one). */
+  readonly attempts?: number | null;
+  /** The token counts are the gateway's estimate (a client that left, a stream cut before its usage). */
+  readonly tokensEstimated?: boolean;
 }
 
 /** One audit event before it is written. */

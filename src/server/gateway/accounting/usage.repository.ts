@@ -59,6 +59,9 @@ interface LogRow {
   stream: number;
   cached: number;
   rag_collections: string | null;
+  trace_id: string | null;
+  attempts: number | null;
+  tokens_estimated: number;
 }
 
 /** Filters of the usage log listing. */
@@ -119,12 +122,12 @@ const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
   provider, prompt_tokens, completion_tokens, cache_read_prompt_tokens, cache_write_prompt_tokens, reasoning_tokens,
-  cost_usd, latency_ms, status, error_type, stream, cached, admitted, rag_collections`;
-const ROW_PLACEHOLDERS = `(${new Array(23).fill('?').join(', ')})`;
+  cost_usd, latency_ms, status, error_type, stream, cached, admitted, rag_collections, trace_id, attempts, tokens_estimated`;
+const ROW_PLACEHOLDERS = `(${new Array(26).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 23 values of a row, in column order, appended to `out`. */
+/** The 26 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -151,6 +154,9 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.cached ? 1 : 0,
     e.admitted ? 1 : 0,
     e.ragCollections ?? null,
+    e.traceId ?? null,
+    e.attempts ?? null,
+    e.tokensEstimated === true ? 1 : 0,
   );
 }
 
@@ -358,6 +364,9 @@ export class UsageRepository {
       stream: r.stream === 1,
       cached: r.cached === 1,
       rag_collections: r.rag_collections,
+      trace_id: r.trace_id,
+      attempts: r.attempts,
+      tokens_estimated: r.tokens_estimated === 1,
     }));
   }
 }

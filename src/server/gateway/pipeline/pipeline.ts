@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { AuditEntry } from '../accounting/usage-entry.js';
 import type { ProviderAnswer } from '../providers/answer.js';
 import type { Deployment } from '../providers/types.js';
-import { failureForTraffic } from '../guardrails/pii/failure-redaction.js';
+import { failureForTraffic, redactForRecords } from '../guardrails/pii/failure-redaction.js';
 import { screenAnswer } from '../guardrails/policy/answer-policy.js';
 import { jsonBody } from '../traffic/traffic-log.js';
 import { LOOP_MARK_HEADER } from '../providers/upstream-pools.js';
@@ -24,6 +24,7 @@ import { contextOf, type Endpoint, type RequestContext } from './request-context
 import { authenticate } from './stages/authenticate.js';
 import { finishRequest, usageEntry } from './stages/finish.js';
 import { admittedHeaders, respond } from './stages/respond.js';
+import { usableModel } from './stages/resolve-model.js';
 import { ClientClosedError, requestDeadlineMs, route } from './stages/route-deployment.js';
 
 /**
@@ -240,6 +241,26 @@ export function postInference(
 export function noteFailure(request: FastifyRequest, type: string, body: unknown): void {
   const ctx = request.gatewayRequest;
   if (ctx === null) return;
+  // Before the error body's redaction, which looks the request's rules up by its model.
+  if (ctx.requestedModel === undefined && ctx.principal !== undefined) noteRefusedRequest(ctx, request);
   ctx.errorType = type;
   ctx.responseBody = { kind: 'value', value: failureForTraffic(ctx, body) };
+}
+
+/**
+ * A request refused before its model resolved (its body failed the endpoint's schema) whose body was
+ * read and parsed: what it asked for is recorded as for any request, so "why did my client get a 400?"
+ * has an answer. The name it gave is its `requested_model`, and its `model` (so its metrics label) when
+ * the caller may use that model; its body goes to the traffic view, with the values the request's PII
+ * rule finds redacted (no stage scrubbed it), and credentials hidden as in every body shown.
+ */
+function noteRefusedRequest(ctx: RequestContext, request: FastifyRequest): void {
+  const parsed = request.body;
+  if (request.rawBody === null || typeof parsed !== 'object' || parsed === null) return;
+  const named = (parsed as { model?: unknown }).model;
+  if (typeof named === 'string') {
+    ctx.requestedModel = named;
+    ctx.model = usableModel(ctx, named);
+  }
+  ctx.forwardedBody = jsonBody(redactForRecords(ctx, request.rawBody));
 }

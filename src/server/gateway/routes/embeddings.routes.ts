@@ -24,8 +24,10 @@ function embeddingsAudit(ctx: RequestContext): AuditEntry {
     requestId: ctx.requestId,
     details: {
       model: ctx.model ?? null,
-      deployment: ctx.deployment?.id ?? null,
-      provider: ctx.deployment?.provider ?? null,
+      // A cache hit called no deployment: as its usage row, it names none and says where it came from.
+      deployment: ctx.cached ? null : (ctx.deployment?.id ?? null),
+      provider: ctx.cached ? null : (ctx.deployment?.provider ?? null),
+      cached: ctx.cached,
       inputs: inputCount((ctx.body as EmbeddingsBody).input),
       prompt_tokens: usageOf(ctx)?.promptTokens ?? 0,
       user: key?.ownerUser ?? null,

@@ -4,6 +4,7 @@ import { providerSettings } from '../providers/provider-settings.js';
 import { upstreamModelName } from '../providers/registry.js';
 import type { Deployment } from '../providers/types.js';
 import type { Endpoint } from '../pipeline/request-context.js';
+import { finishReasonsOf } from './finish-reasons.js';
 
 // GenAI semantic conventions (still "development" upstream, so the names are spelled out here
 // rather than imported from the package's incubating entry point, which may rename them).
@@ -18,6 +19,9 @@ export const GEN_AI = {
   topP: 'gen_ai.request.top_p',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheCreationTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  reasoningTokens: 'gen_ai.usage.reasoning.output_tokens',
   responseId: 'gen_ai.response.id',
   finishReasons: 'gen_ai.response.finish_reasons',
 } as const;
@@ -105,31 +109,25 @@ export function usageAttributes(deployment: Deployment, usage: ReportedUsage | u
   if (usage !== undefined) {
     attributes[GEN_AI.inputTokens] = usage.promptTokens;
     attributes[GEN_AI.outputTokens] = usage.completionTokens;
+    // Parts of the two counts above, as the conventions define them: only when the provider said.
+    if (usage.cachedPromptTokens !== undefined) attributes[GEN_AI.cacheReadTokens] = usage.cachedPromptTokens;
+    if (usage.cacheWritePromptTokens !== undefined)
+      attributes[GEN_AI.cacheCreationTokens] = usage.cacheWritePromptTokens;
+    if (usage.reasoningTokens !== undefined) attributes[GEN_AI.reasoningTokens] = usage.reasoningTokens;
     if (usage.estimated === true) attributes[USAGE_ESTIMATED] = true;
   }
   return attributes;
 }
 
 /**
- * The answer's id and why it stopped, read from a whole answer as the client gets it: a chat
- * completion's `choices[].finish_reason`, a Claude message's `stop_reason`, a Response's
- * `incomplete_details.reason`. Never any text of the answer.
+ * The answer's id and why it stopped ({@link finishReasonsOf}: one vocabulary whichever endpoint
+ * served it), read from a whole answer as the client gets it. Never any text of the answer.
  */
 export function responseAttributes(body: object): Attributes {
-  const answer = body as {
-    readonly id?: unknown;
-    readonly choices?: unknown;
-    readonly stop_reason?: unknown;
-    readonly incomplete_details?: { readonly reason?: unknown } | null;
-  };
   const attributes: Attributes = {};
-  if (typeof answer.id === 'string') attributes[GEN_AI.responseId] = answer.id;
-  const reasons: string[] = [];
-  if (Array.isArray(answer.choices))
-    for (const choice of answer.choices as ReadonlyArray<{ readonly finish_reason?: unknown } | null>)
-      if (typeof choice?.finish_reason === 'string') reasons.push(choice.finish_reason);
-  if (typeof answer.stop_reason === 'string') reasons.push(answer.stop_reason);
-  if (typeof answer.incomplete_details?.reason === 'string') reasons.push(answer.incomplete_details.reason);
+  const id = (body as { readonly id?: unknown }).id;
+  if (typeof id === 'string') attributes[GEN_AI.responseId] = id;
+  const reasons = finishReasonsOf(body);
   if (reasons.length > 0) attributes[GEN_AI.finishReasons] = reasons;
   return attributes;
 }

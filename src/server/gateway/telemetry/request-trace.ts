@@ -16,6 +16,7 @@ import type { Deployment } from '../providers/types.js';
 import { UpstreamError } from '../providers/upstream-error.js';
 import type { Endpoint } from '../pipeline/request-context.js';
 import { genAiOperation, responseAttributes, upstreamAttributes, usageAttributes } from './gen-ai-attributes.js';
+import { isCallerFault, isFailedOutcome } from './caller-fault.js';
 import { connectionAttributes } from './server-attributes.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
@@ -30,6 +31,12 @@ function fail(span: Span, error: unknown): void {
   const type = errorType(error);
   span.setAttribute('error.type', type);
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+/** A stage's failure: marked as an error unless it is the caller's (a 4xx), which only says why. */
+function failStage(span: Span, error: unknown): void {
+  if (isCallerFault(error)) span.setAttribute('error.type', errorType(error));
+  else fail(span, error);
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {
@@ -54,6 +61,20 @@ export interface TracedRequest {
   readonly incoming?: IncomingMessage;
 }
 
+/** The request's cost in US dollars: the GenAI conventions name none. */
+const COST_USD = 'gatehouse.cost_usd';
+
+/**
+ * Who made the request, as trace backends join on it: `user.id` (the conventions' name, which Langfuse
+ * reads as the trace's user) for the key's owner, `gatehouse.team` for its team. Names, never secrets.
+ */
+function principalAttributes(outcome: { readonly user?: string; readonly team?: string }): Attributes {
+  const attributes: Attributes = {};
+  if (outcome.user !== undefined) attributes['user.id'] = outcome.user;
+  if (outcome.team !== undefined) attributes['gatehouse.team'] = outcome.team;
+  return attributes;
+}
+
 /** The provider's own request id (OpenAI's `x-request-id`, Anthropic's `request-id`) on an upstream attempt's span. */
 const UPSTREAM_REQUEST_ID = 'gatehouse.upstream.request_id';
 
@@ -69,6 +90,8 @@ const UPSTREAM_REQUEST_ID = 'gatehouse.upstream.request_id';
  */
 export class RequestTrace {
   readonly traceId: string;
+  /** Whether the spans are recorded and exported (the sampler's decision), so a record may offer the trace id. */
+  readonly recorded: boolean;
   readonly #tracer: Tracer;
   readonly #root: Span;
   #parent: Context;
@@ -107,13 +130,17 @@ export class RequestTrace {
     this.#rootContext = trace.setSpan(parent, this.#root);
     this.#parent = this.#rootContext;
     this.traceId = this.#root.spanContext().traceId;
+    this.recorded = this.#root.isRecording();
   }
 
   #now(): HrTime {
     return hrTimeOf(this.#epoch + performance.now());
   }
 
-  /** Runs one stage in its own child span (sync or async); a throw marks the span failed and passes on. */
+  /**
+   * Runs one stage in its own child span (sync or async); a throw records its error type, marks the
+   * span failed unless the caller was at fault (a 4xx), and passes on.
+   */
   run<T>(name: string, stage: () => T): T {
     const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: this.#now() }, this.#rootContext);
     this.#stages.add(span);
@@ -131,7 +158,7 @@ export class RequestTrace {
     try {
       result = stage();
     } catch (error) {
-      fail(span, error);
+      failStage(span, error);
       done();
       throw error;
     }
@@ -145,7 +172,7 @@ export class RequestTrace {
         return value;
       },
       (error: unknown) => {
-        fail(span, error);
+        failStage(span, error);
         done();
         throw error;
       },
@@ -238,17 +265,21 @@ export class RequestTrace {
     readonly cached: boolean | undefined;
     /** The id of the gateway key that made the request (never its secret), when one did. */
     readonly keyId?: string;
+    /** The key's owner and team, as the key records them, when it has them. */
+    readonly user?: string;
+    readonly team?: string;
+    /** What the request cost by the configured prices (0 for a cache hit or an unpriced model). */
+    readonly costUsd?: number;
   }): void {
     const end = this.#now();
+    const failed = isFailedOutcome(outcome.status, outcome.errorType);
     for (const stage of this.#stages) stage.end(end);
     this.#stages.clear();
     const upstream = this.#upstream;
     if (upstream !== undefined) {
       upstream.span.setAttributes(usageAttributes(upstream.deployment, upstream.counting ? undefined : outcome.usage));
-      if (outcome.errorType !== undefined) {
-        upstream.span.setAttribute('error.type', outcome.errorType);
-        upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
-      }
+      if (outcome.errorType !== undefined) upstream.span.setAttribute('error.type', outcome.errorType);
+      if (failed) upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
       upstream.span.end(end);
       this.#upstream = undefined;
     }
@@ -263,12 +294,13 @@ export class RequestTrace {
     if (outcome.cached !== undefined) root.setAttribute('gatehouse.cache.hit', outcome.cached);
     if (outcome.model !== undefined) root.setAttribute('gatehouse.model', outcome.model);
     if (outcome.keyId !== undefined) root.setAttribute('gatehouse.key_id', outcome.keyId);
-    if (outcome.errorType !== undefined) {
-      root.setAttribute('error.type', outcome.errorType);
-      // A stream that failed after its 200 (error type upstream_error) failed as surely as a 502.
-      if (outcome.status >= 500 || outcome.status === 499 || outcome.errorType === 'upstream_error')
-        root.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
-    }
+    root.setAttributes(principalAttributes(outcome));
+    // Only what the request was charged: an unpriced model's 0 would read as free.
+    if (outcome.costUsd !== undefined && outcome.costUsd > 0) root.setAttribute(COST_USD, outcome.costUsd);
+    if (outcome.errorType !== undefined) root.setAttribute('error.type', outcome.errorType);
+    // A 4xx is the caller's mistake and leaves the status unset; a stream that failed after its 200
+    // (error type upstream_error) failed as surely as a 502.
+    if (failed) root.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
     root.end(end);
   }
 }

@@ -42,10 +42,15 @@ function recordedModelName(ctx: RequestContext, name: string | undefined): strin
   return redactForRecords(ctx, name);
 }
 
-/** The usage row of a request, from what its context gathered. */
+/**
+ * The usage row of a request, from what its context gathered. A cache hit called no upstream, so it
+ * names no deployment or provider (the usage views' `(cache)` group); `cached` says where it came from.
+ */
 export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
-  const usage = usageOf(ctx) ?? abandonedUsage(ctx, status);
+  const reported = usageOf(ctx);
+  const usage = reported ?? abandonedUsage(ctx, status);
+  const deployment = ctx.cached ? undefined : ctx.deployment;
   const promptTokens = usage?.promptTokens ?? 0;
   const completionTokens = usage?.completionTokens ?? 0;
   const model = ctx.model ?? null;
@@ -59,8 +64,8 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     endpoint: ctx.endpoint,
     model: recordedModel,
     requestedModel: recordedModelName(ctx, ctx.requestedModel),
-    deployment: ctx.deployment?.id ?? null,
-    provider: ctx.deployment?.provider ?? null,
+    deployment: deployment?.id ?? null,
+    provider: deployment?.provider ?? null,
     promptTokens,
     completionTokens,
     cacheReadPromptTokens: usage?.cachedPromptTokens ?? null,
@@ -80,8 +85,16 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     stream: ctx.stream,
     cached: ctx.cached,
     admitted: ctx.admitted,
+    // A trace that was not sampled (its caller's decision, or sample_ratio) was never exported: no id to find.
+    traceId: ctx.trace?.recorded === true ? ctx.trace.traceId : null,
+    attempts: ctx.attempts,
+    // Counts the provider never reported: the client's or a cut stream's, estimated (see completeUsage).
+    tokensEstimated: usage !== reported || (reported as EstimatedUsage | undefined)?.estimated === true,
   };
 }
+
+/** Usage whose counts the gateway estimated carries a (non-enumerable) `estimated: true`. */
+type EstimatedUsage = Usage & { readonly estimated?: boolean };
 
 /**
  * How a request ended, as usage, metrics and traffic record it: a response that closed before it was
@@ -131,6 +144,9 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     model: entry.model ?? undefined,
     cached: ctx.cache === undefined ? undefined : ctx.cached,
     keyId: entry.keyId ?? undefined,
+    user: entry.ownerUser ?? undefined,
+    team: entry.team ?? undefined,
+    costUsd: entry.costUsd,
   });
   const key = ctx.principal?.kind === 'key' ? ctx.principal.key.row : undefined;
   services.traffic.record({
@@ -170,7 +186,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     rag_chunks: ctx.rag ? [...ctx.rag.chunks] : null,
     guardrails: ctx.guardrails ?? null,
     cache: ctx.cache === undefined ? null : ctx.cached ? 'hit' : ctx.cache.bypassed ? 'bypass' : 'miss',
-    trace_id: ctx.trace?.traceId ?? null,
+    trace_id: entry.traceId ?? null,
     requestBody: ctx.forwardedBody,
     responseBody: ctx.responseBody,
   });

@@ -49,6 +49,16 @@ function refusingKey(ctx: RequestContext, requested: string, model: string): str
   return principal.key.row.id;
 }
 
+/**
+ * The model a name resolves to when the caller may use it (allowed, and in its key's models), else
+ * undefined: for recording a request refused before its model stage ran.
+ */
+export function usableModel(ctx: RequestContext, requested: string): string | undefined {
+  const resolution = ctx.services.registry.resolve(requested);
+  if (!resolution.ok || refusingKey(ctx, requested, resolution.model) !== undefined) return undefined;
+  return resolution.model;
+}
+
 /** A key limited to some models may use only those. */
 function checkKeyModels(ctx: RequestContext, requested: string, model: string): void {
   const keyId = refusingKey(ctx, requested, model);
