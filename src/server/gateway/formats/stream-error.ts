@@ -18,6 +18,12 @@ export class StreamError extends Error {
 }
 
 /**
+ * A Responses stream's `response.failed`: the provider answered a failed Response (the non-stream
+ * answer's `status: "failed"`), worded so, not as an error event.
+ */
+export class FailedResponseError extends StreamError {}
+
+/**
  * The status of a stream the gateway found broken itself (a frame that is not JSON, an end before
  * the finish) rather than one reporting an error: the upstream's own, a 2xx, as for a JSON answer that
  * is no answer. Streams start only on a 2xx, and the providers' streams on a 200.

@@ -1,5 +1,5 @@
 import { encodeEvent, eventFrame, type SseEvent } from '../formats/sse.js';
-import { malformedFrame, StreamError } from '../formats/stream-error.js';
+import { FailedResponseError, malformedFrame, StreamError } from '../formats/stream-error.js';
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse, type ResponsesSequence } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
@@ -220,13 +220,20 @@ export async function* relayResponsesStream(
       options.keep?.(failedResponse({ ...kept, output: written?.items() ?? [] }, failure));
   }
 
-  /** Keeps the provider's own failed Response (its error included), if it sent a readable one. */
+  /**
+   * Keeps the provider's own failed Response (its error and usage included), if it sent a readable one;
+   * with the output written so far when it carries none, as the other mid-stream failures keep it.
+   */
   function keepFailed(data: string): void {
     try {
       const response = (JSON.parse(data) as { response?: unknown }).response;
       if (response === null || typeof response !== 'object') return;
-      makePublic(response as Record<string, unknown>, options);
-      options.keep?.(response as Record<string, unknown>);
+      const failed = response as Record<string, unknown>;
+      makePublic(failed, options);
+      const carried = Array.isArray(failed.output) && failed.output.length > 0;
+      options.keep?.(
+        carried ? failed : failedResponse({ ...failed, output: written?.items() ?? [] }, streamFailure(data)),
+      );
       ended = true;
     } catch {
       // Unreadable: the stream error that follows reports it, and the kept Response is marked failed.
@@ -300,7 +307,9 @@ function streamFailure(data: string): StreamError {
   try {
     const parsed = JSON.parse(data) as { message?: unknown; code?: unknown; response?: unknown };
     const { message, code } = failureOf(responseError(parsed.response) ?? parsed, data);
-    return new StreamError(message, FAILED_RESPONSE_STATUS, code);
+    // A response.failed carries the failed Response; an error event, the error itself.
+    const Failure = parsed.response === undefined ? StreamError : FailedResponseError;
+    return new Failure(message, FAILED_RESPONSE_STATUS, code);
   } catch {
     return malformedFrame('event', data);
   }

@@ -1,6 +1,6 @@
 import type { FormatCodec } from '../formats/codec.js';
 import type { IrStreamEvent, Usage } from '../formats/ir.js';
-import { BROKEN_STREAM_STATUS, StreamError } from '../formats/stream-error.js';
+import { BROKEN_STREAM_STATUS, FailedResponseError, StreamError } from '../formats/stream-error.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { CancelSignal, UpstreamReport } from './types.js';
 import { redact, tooLargeError } from './http-client.js';
@@ -100,7 +100,9 @@ export function asUpstreamError(error: unknown, provider: string, secrets: reado
         retryable: true,
         upstreamType: error.type,
       });
-    return new UpstreamError(`${provider} stream ended with an error event, ${error.type}: ${detail}`, {
+    const what =
+      error instanceof FailedResponseError ? 'answered a failed Response' : 'stream ended with an error event';
+    return new UpstreamError(`${provider} ${what}, ${error.type}: ${detail}`, {
       status: error.status,
       upstreamType: error.type,
       inStream: true,

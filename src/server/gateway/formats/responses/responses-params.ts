@@ -1,3 +1,4 @@
+import { closestName } from '../../../../shared/closest-name.js';
 import { TranslationError } from '../translation-error.js';
 import type { ResponsesBody } from './responses-schema.js';
 
@@ -109,15 +110,16 @@ const CHAT_NAMES: ReadonlyMap<string, string> = new Map([
 /**
  * A parameter OpenAI's Responses API does not have is refused, as OpenAI refuses it: served over chat
  * completions or Messages it would be dropped without a word, and a `max_tokens` meant as the limit
- * would leave the answer unlimited. Chat completions' names are pointed to their Responses names.
+ * would leave the answer unlimited. A near miss names the parameter meant (`max_output_token`), and
+ * chat completions' names are pointed to their Responses names.
  */
 function refuseUnknownParams(body: ResponsesBody): void {
   for (const name of Object.keys(body)) {
     if (RESPONSES_PARAMS.has(name)) continue;
     const moved = CHAT_NAMES.get(name);
-    throw TranslationError.at(
-      name.slice(0, 100),
-      'unknown parameter of the Responses API' + (moved === undefined ? '' : `; it takes this as ${moved}`),
-    );
+    const meant = moved === undefined ? closestName(name, [...RESPONSES_PARAMS]) : undefined;
+    const hint =
+      moved !== undefined ? `; it takes this as ${moved}` : meant !== undefined ? `; did you mean '${meant}'?` : '';
+    throw TranslationError.at(name.slice(0, 100), 'unknown parameter of the Responses API' + hint);
   }
 }

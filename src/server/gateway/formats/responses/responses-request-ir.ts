@@ -113,6 +113,12 @@ function requestToIr(body: ResponsesBody): IrRequest {
   if (!messages.some((message) => message.content.some((part) => part.type !== 'text' || part.text.trim() !== '')))
     throw TranslationError.at('input', 'has no user or assistant turn to send; this model needs at least one');
   const tools = (body.tools ?? []).map((tool, index) => {
+    // Custom tools are the client's own, not hosted ones: the model writes free-form text for them.
+    if (tool.type === 'custom')
+      throw TranslationError.at(
+        `tools[${index}]`,
+        'custom tools (free-form input) are not translated for this model; send function tools',
+      );
     if (tool.type !== 'function')
       throw TranslationError.at(
         `tools[${index}]`,

@@ -103,11 +103,14 @@ export function responseObject(
 ): Record<string, unknown> {
   const request = envelope.request;
   const incomplete = stop === 'length' ? 'max_output_tokens' : stop === 'content_filter' ? 'content_filter' : undefined;
+  const status = stop === undefined ? 'in_progress' : incomplete ? 'incomplete' : 'completed';
   return {
     id: envelope.id,
     object: 'response',
     created_at: envelope.createdAt,
-    status: stop === undefined ? 'in_progress' : incomplete ? 'incomplete' : 'completed',
+    // OpenAI sets it on completed Responses only.
+    ...(status === 'completed' ? { completed_at: Math.floor(Date.now() / 1000) } : {}),
+    status,
     error: null,
     incomplete_details: incomplete ? { reason: incomplete } : null,
     instructions: request.instructions ?? null,
@@ -121,9 +124,9 @@ export function responseObject(
     temperature: request.temperature ?? 1,
     text: textSettings(request.text),
     tool_choice: request.tool_choice ?? 'auto',
-    tools: request.tools ?? [],
+    tools: (request.tools ?? []).map(echoedTool),
     top_p: request.top_p ?? 1,
-    truncation: request.truncation === 'auto' ? 'auto' : 'disabled',
+    truncation: request.truncation ?? 'disabled',
     usage: usage ? responsesUsage(usage) : null,
     user: request.user ?? null,
     metadata: request.metadata ?? {},
@@ -138,6 +141,15 @@ function reasoningSettings(reasoning: unknown): { effort: string | null; summary
   const given = reasoning !== null && typeof reasoning === 'object' ? (reasoning as Record<string, unknown>) : {};
   const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
   return { effort: text(given.effort), summary: text(given.summary ?? given.generate_summary) };
+}
+
+/**
+ * A request's tool as OpenAI echoes it: a function tool with its `parameters` and `strict` always there
+ * (the SDK declares both). Without `strict` sent, none reached the upstream, so what was enforced is `false`.
+ */
+function echoedTool(tool: NonNullable<ResponsesBody['tools']>[number]): Record<string, unknown> {
+  if (tool.type !== 'function') return tool;
+  return { ...tool, parameters: tool.parameters ?? null, strict: tool.strict === true };
 }
 
 /** The request's `text` settings as OpenAI echoes them: its `format` (plain text unless asked otherwise) and the rest. */

@@ -75,6 +75,24 @@ const toolChoice = z.union([
   }),
 ]);
 
+/**
+ * `reasoning.effort` values OpenAI takes (the `openai` SDK 6.x's ReasoningEffort; not every model
+ * takes each): another one reached an OpenAI reasoning model over chat completions as its
+ * `reasoning_effort` and came back as the provider's 400, a 502 to the client.
+ */
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+
+const reasoningSummary = z.enum(['auto', 'concise', 'detailed']).nullish();
+
+// Checked on every path, as OpenAI checks them: translated, an unknown value would be echoed back as
+// if it had been applied.
+const reasoning = z.looseObject({
+  effort: z.enum(REASONING_EFFORTS).nullish(),
+  summary: reasoningSummary,
+  generate_summary: reasoningSummary,
+});
+const textSettings = z.looseObject({ verbosity: z.enum(['low', 'medium', 'high']).nullish() });
+
 /** The Responses request body. */
 export const responsesRequestSchema = z.looseObject({
   model: requiredName(),
@@ -99,6 +117,9 @@ export const responsesRequestSchema = z.looseObject({
   tools: z.array(tool).max(MAX_TOOLS).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
+  reasoning: reasoning.nullish(),
+  text: textSettings.nullish(),
+  truncation: z.enum(['auto', 'disabled']).nullish(),
   user: name().optional(),
   metadata: boundedRecord(
     z.string().max(MAX_METADATA_VALUE_CHARS),
@@ -152,6 +173,7 @@ export interface ResponsesBody {
     | { type: string; [key: string]: unknown }
     | null;
   parallel_tool_calls?: boolean | null;
+  truncation?: 'auto' | 'disabled' | null;
   user?: string;
   metadata?: Record<string, string> | null;
   [key: string]: unknown;
