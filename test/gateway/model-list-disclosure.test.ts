@@ -53,7 +53,9 @@ describe('model_not_allowed for a key limited to some models', () => {
 
   it('names the model a typo most likely meant, among those the key may use', async () => {
     const typo = () => ({ model: 'gpt-4o-mni', messages: [{ role: 'user' as const, content: 'x' }] });
-    expect(await refusal(open.chat.completions.create(typo()))).toMatch(/; did you mean 'gpt-4o-mini'\?$/);
+    expect(await refusal(open.chat.completions.create(typo()))).toMatch(
+      /; did you mean 'gpt-4o-mini'\? Otherwise add it to llm\.allowed_models in the configuration file, on the UI's Models screen, or with PUT \/internal\/models$/,
+    );
     expect(await refusal(limited.chat.completions.create(typo()))).toContain("did you mean 'gpt-4o-mini'?");
     // A model the key may not use is not suggested, though it is allowed.
     const hidden = await refusal(

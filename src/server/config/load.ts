@@ -24,6 +24,7 @@ import {
 import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 import { readTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
 import { logFormatProblem } from '../http/logger.js';
+import { envNameTypos } from './env-name-typos.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -465,6 +466,7 @@ export function loadConfig(
       ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
       ...smallBudget.map(inFileTerms),
       ...redirectHostWarnings(config.sso, config.server.allowed_hosts),
+      ...envNameTypos(env, read?.raw),
     ],
     inFileTerms,
   };

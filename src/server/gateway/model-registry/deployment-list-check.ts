@@ -7,12 +7,16 @@ import type { Deployment } from '../providers/types.js';
 import { duplicateDeploymentId, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
 
 /**
- * Why a provider key could not be sent (`a space or another character ...`), or undefined. It goes
+ * Why a provider key could not be sent (`a space or another character ...`), or is no key at all (an
+ * example's placeholder), or undefined. It goes
  * out in a request header, as the master key comes in: a stray line end (a `.env` file saved with
  * CRLF) or a space would make every call fail before it leaves, so it is refused where it is set.
  * Never the value: it is a secret.
  */
 export function unsendableKeyProblem(value: string): string | undefined {
+  // The examples' `sk-...` and `sk-ant-...`, copied as they are: sent, every call is refused with 401.
+  if (/(\.\.\.|\u2026)$/.test(value.trim()))
+    return `the ending "..." of a documentation placeholder (sk-..., sk-ant-...): put the provider's whole key there`;
   if (BEARER_SECRET_PATTERN.test(value)) return undefined;
   const lineEnd = /[\r\n]$/.test(value)
     ? ' (it ends in a line break, as a value from a file saved with CRLF line ends does)'

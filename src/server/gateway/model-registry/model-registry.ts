@@ -11,6 +11,7 @@ import { policyVersion } from './policy-version.js';
 import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
 import { deploymentListProblems, fileDeploymentSources } from './deployment-list-check.js';
 import type { SettingsRepository } from './settings.repository.js';
+import { withUnsetKeyVariable } from './unserved-models.js';
 import { inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
 
@@ -133,10 +134,14 @@ export class ModelRegistry {
     const cached = snap.implicit.get(model);
     if (cached) return cached;
     const provider = this.providerOf(model, snap);
-    const derived = provider === undefined ? [] : [implicitDeployment(model, provider, this.sources())];
-    // Only allowed names are remembered, so arbitrary passthrough names cannot grow the map.
-    if (snap.allowed.has(model)) snap.implicit.set(model, derived);
-    return derived;
+    const sources = this.sources();
+    const derived = provider === undefined ? [] : [implicitDeployment(model, provider, sources)];
+    // Only allowed names are remembered, so arbitrary passthrough names cannot grow the map; they are
+    // the ones marked when no key reaches them, once here rather than at every request.
+    if (!snap.allowed.has(model)) return derived;
+    const marked = derived.map((deployment) => withUnsetKeyVariable(deployment, sources.env));
+    snap.implicit.set(model, marked);
+    return marked;
   }
 
   /** The provider a model routes to, if one can be inferred. */

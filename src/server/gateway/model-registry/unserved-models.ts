@@ -1,12 +1,23 @@
 import { missingKeyVariable } from '../providers/provider-settings.js';
+import type { Deployment } from '../providers/types.js';
 import type { ModelRegistry } from './model-registry.js';
+
+/**
+ * A derived deployment marked with the key variable it lacks when it goes to its provider's public
+ * address with no key (routing refuses its calls then, see Deployment.unsetKeyVariable); else itself.
+ */
+export function withUnsetKeyVariable(deployment: Deployment, env: NodeJS.ProcessEnv): Deployment {
+  const variable = deployment.explicit ? undefined : missingKeyVariable(deployment, env);
+  return variable === undefined ? deployment : { ...deployment, unsetKeyVariable: variable };
+}
 
 /**
  * Allowed models whose requests cannot succeed as configured, each as `llm.allowed_models: <why>`:
  * one no deployment serves and whose name says no provider (every request is refused with
  * model_not_allowed), and one derived for a provider's public address with no key for it (every call
- * is refused there with 401, after the retries). Said in the log at start, not refused: a key may be
- * brought by passthrough callers, a deployment added through the admin API.
+ * would be refused there with 401, so routing refuses it before it leaves). Said in the log at start,
+ * not refused at start: a key may be brought by passthrough callers, a deployment added through the
+ * admin API.
  */
 export function unservedModels(
   registry: Pick<ModelRegistry, 'settings' | 'deploymentsFor'>,

@@ -45,6 +45,14 @@ const ANTHROPIC: ProviderDefaults = {
   keyEnv: 'ANTHROPIC_API_KEY',
 };
 
+/** Each provider's usual key variable (`openai`: OPENAI_API_KEY), for the providers that have one. */
+export const PROVIDER_KEY_VARIABLES: ReadonlyArray<readonly [provider: string, variable: string]> = [
+  ['anthropic', ANTHROPIC.keyEnv!],
+  ...Object.entries(OPENAI_COMPATIBLE).flatMap(([name, defaults]) =>
+    defaults.keyEnv === undefined ? [] : [[name, defaults.keyEnv] as const],
+  ),
+];
+
 /** Servers on this machine whose OpenAI-compatible API is under `/v1` of their address. */
 const SERVED_UNDER_V1: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'vllm', 'llamacpp']);
 
@@ -118,7 +126,8 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const name = deployment.provider;
   const defaults = name === 'anthropic' ? ANTHROPIC : (defaultsOf(name) ?? {});
-  const providerUrl = (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] : undefined) ?? defaults.baseUrl;
+  // An empty variable (`OPENAI_BASE_URL=` in a .env file) is unset, as applyEnv takes it.
+  const providerUrl = (defaults.baseUrlEnv ? env[defaults.baseUrlEnv] || undefined : undefined) ?? defaults.baseUrl;
   const baseUrl = deployment.baseUrl ?? providerUrl;
   if (!baseUrl) {
     // Retryable: another deployment of the same model may be configured correctly.

@@ -40,6 +40,12 @@ export interface Deployment {
   readonly capabilities?: readonly string[];
   /** False for the deployment derived from a model name when none is configured. */
   readonly explicit: boolean;
+  /**
+   * On a deployment derived for an allowed model, when it goes to its provider's public address and no
+   * key was found: the variable that would hold one (OPENAI_API_KEY). Its calls are refused before they
+   * leave, unless the caller brings its own key; found once when the deployment is derived.
+   */
+  readonly unsetKeyVariable?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { AppError, badRequest, forbidden } from '../../../http/errors.js';
 import { closestName } from '../../../../shared/closest-name.js';
 import { modelsNamedBy } from '../../model-registry/key-model-names.js';
+import { KNOWN_PROVIDERS } from '../../providers/provider-settings.js';
 import type { ModelRegistry } from '../../model-registry/model-registry.js';
 import type { RequestContext } from '../request-context.js';
 
@@ -28,17 +29,36 @@ function usableModels(ctx: RequestContext): {
   return { limited: keyModels !== null, ids, list };
 }
 
+/** Where an admin allows a model: a first run with a provider key gets this refusal for its first real model. */
+const WHERE_ALLOWED =
+  "add it to llm.allowed_models in the configuration file, on the UI's Models screen, or with PUT /internal/models";
+
 /**
- * The refusal of a model outside the allow-list, naming the models the caller could use instead, and
- * the one it most likely meant when the name is a typo of one (the list is cut at ten).
+ * The usable model a refused name most likely meant: the same model with or without a provider prefix
+ * (`openai/gpt-4o-mini`, as LiteLLM spells it, for an allowed `gpt-4o-mini`), else a close spelling.
+ */
+function meantModel(requested: string, ids: readonly string[]): string | undefined {
+  const unprefixed = (name: string): string | undefined => {
+    const slash = name.indexOf('/');
+    return slash > 0 && KNOWN_PROVIDERS.includes(name.slice(0, slash)) ? name.slice(slash + 1) : undefined;
+  };
+  const bare = unprefixed(requested);
+  if (bare !== undefined && ids.includes(bare)) return bare;
+  return ids.find((id) => unprefixed(id) === requested) ?? closestName(requested, ids);
+}
+
+/**
+ * The refusal of a model outside the allow-list, naming the models the caller could use instead, the
+ * one it most likely meant when the name is a typo of one (the list is cut at ten), and where the list
+ * is changed.
  */
 function notAllowed(ctx: RequestContext, requested: string, model: string): AppError {
   const named = requested === model ? `'${model}'` : `'${model}' (alias '${requested}')`;
   const { limited, ids, list } = usableModels(ctx);
   const hint = limited ? `this key may use ${list || 'none of them'}` : list || 'none';
-  const meant = closestName(requested, ids);
-  const typo = meant === undefined ? '' : `; did you mean '${meant}'?`;
-  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})${typo}`);
+  const meant = meantModel(requested, ids);
+  const next = meant === undefined ? `: ${WHERE_ALLOWED}` : `; did you mean '${meant}'? Otherwise ${WHERE_ALLOWED}`;
+  return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})${next}`);
 }
 
 /** The caller's key id when the key is limited to models that leave this one out (by canonical and requested name). */

@@ -265,6 +265,7 @@ export async function route(
     GENERATING.has(ctx.endpoint) && served.some((deployment) => deployment.capabilities !== undefined)
       ? capableDeployments(served, requiredCapabilities(ctx.endpoint, ctx.body), ctx.model!)
       : served;
+  if (deployments[0]?.unsetKeyVariable !== undefined) refuseWithoutKey(ctx, deployments);
   const signal = ctx.signal;
   if (ctx.trace === undefined && ctx.headers.traceparent !== undefined)
     ctx.traceHeaders = passedThroughContext(ctx.headers.traceparent, ctx.headers.tracestate);
@@ -372,6 +373,25 @@ export async function route(
   // the answer, not a timeout that has not happened.
   if (performance.now() < endsAt) throw upstreamFailure(last!, ctx.attempts, deadlineMs);
   throw deadlineExceeded(ctx, deadlineMs!);
+}
+
+/**
+ * Refuses, before anything leaves, a request only deployments with no key could serve (derived for a
+ * provider's public address, which would answer 401 to every try): the prompt would go to a
+ * destination nobody configured, for a refusal after the retries. A caller that brings its own
+ * provider key is sent on with it, and a count that the gateway estimates sends nothing.
+ */
+function refuseWithoutKey(ctx: RequestContext, deployments: readonly Deployment[]): void {
+  if (ctx.principal?.kind === 'passthrough') return;
+  if (ctx.endpoint === 'count_tokens' && deployments.every((deployment) => deployment.provider !== 'anthropic')) return;
+  const keyless = deployments.every((deployment) => deployment.unsetKeyVariable !== undefined);
+  if (!keyless) return;
+  const { provider, unsetKeyVariable } = deployments[0]!;
+  throw new AppError(
+    'service_unavailable',
+    `no key for ${provider}: set ${unsetKeyVariable} or providers.${provider}.api_key (the request was not sent)`,
+    { headers: { 'x-should-retry': 'false' } },
+  );
 }
 
 /**
