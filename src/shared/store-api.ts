@@ -194,6 +194,9 @@ export const changeSchema = z.object({
   type: z.enum(['create', 'update', 'delete']),
   before: z.string().optional(),
   after: z.string().optional(),
+  // UTF-8 bytes of each side, in a revision read with `contents=false` (extension).
+  before_bytes: z.number().int().optional(),
+  after_bytes: z.number().int().optional(),
 });
 /** One changed document. */
 export type Change = z.infer<typeof changeSchema>;
@@ -278,7 +281,9 @@ const queryKeyList = () =>
     keyListSchema('key'),
   );
 
-/** GET /v1/state query. */
+/** `contents=true|false` of a read (extension): `false` leaves the contents out. */
+const contentsParam = () => z.enum(['true', 'false'], "must be 'true' or 'false'").default('true');
+
 /** A document key where a page starts (exclusive); empty for the first page. */
 const keyCursor = () =>
   text()
@@ -286,6 +291,7 @@ const keyCursor = () =>
     .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
     .default('');
 
+/** GET /v1/state query. */
 export const stateQuerySchema = querySchema(
   {
     namespace: namespaceSchema.default(''),
@@ -297,6 +303,8 @@ export const stateQuerySchema = querySchema(
     after: keyCursor(),
     // Only these documents, as `git show <rev>:<path>` (extension; repeated for several).
     key: queryKeyList(),
+    // `false`: each document's key and size, no contents (extension), as `git ls-tree -l`.
+    contents: contentsParam(),
   },
   ['key'],
 );
@@ -322,6 +330,15 @@ export const stateResponseSchema = z.object({
 });
 /** The documents of a scope at one revision. */
 export type StateResponse = z.infer<typeof stateResponseSchema>;
+
+/** A state read with `contents=false` (extension): its documents' keys and UTF-8 sizes, in key byte order. */
+export const stateKeysResponseSchema = z.object({
+  revision: z.number().int(),
+  documents: z.array(z.object({ key: z.string(), bytes: z.number().int() })),
+  next_cursor: z.string().optional(),
+});
+/** A state's documents without their contents. */
+export type StateKeysResponse = z.infer<typeof stateKeysResponseSchema>;
 
 /**
  * The side a diff goes from (extension), selected as the other side is: `checkpoint_name`, then
@@ -419,7 +436,7 @@ export const logQuerySchema = querySchema({
   // Only the revisions that changed this document, as `git log -- <path>` (extension; empty: all).
   key: z.string().max(MAX_KEY_LENGTH, `must be at most ${MAX_KEY_LENGTH} characters`).default(''),
   // `false`: each change with its key and type only, for listing a long history of large documents (extension).
-  contents: z.enum(['true', 'false'], "must be 'true' or 'false'").default('true'),
+  contents: contentsParam(),
   // Only the revisions written from `since` (inclusive) to `until` (exclusive), as `git log --since --until`
   // (extension).
   since: timestampParam('since'),
@@ -457,12 +474,19 @@ export const revisionParamsSchema = z.object({
   id: z.preprocess(storeInteger, wholeNumber('id', MAX_INTEGER, 1)),
 });
 /** Query of GET /v1/revisions/:id. */
-export const revisionQuerySchema = querySchema({
-  namespace: namespaceSchema.default(''),
-  // Either one asks for a page of the revision's changes rather than all of them.
-  limit: queryInt('limit', Infinity).default(0),
-  after: keyCursor(),
-});
+export const revisionQuerySchema = querySchema(
+  {
+    namespace: namespaceSchema.default(''),
+    // Either one asks for a page of the revision's changes rather than all of them.
+    limit: queryInt('limit', Infinity).default(0),
+    after: keyCursor(),
+    // Only the changes of these documents (repeated for several).
+    key: queryKeyList(),
+    // `false`: each change with its key, type and sizes, no contents.
+    contents: contentsParam(),
+  },
+  ['key'],
+);
 
 /** One revision; a page of its changes carries `next_cursor` when more follow. */
 export const revisionResponseSchema = logEntrySchema.extend({ next_cursor: z.string().optional() });
@@ -713,10 +737,19 @@ export const gcRequestSchema = strictFields({
   dry_run: z.boolean({ error: 'dry_run must be a boolean' }).default(false),
   /** Gatehouse extension: prune this namespace alone (absent: every namespace; empty, as elsewhere: `default`). */
   namespace: namespaceSchema.optional(),
+  /** Gatehouse extension: after the prune, give the database's free pages back to the disk (VACUUM). */
+  compact: z.boolean({ error: 'compact must be a boolean' }).default(false),
 });
 
-/** Answer of garbage collection. */
-export const gcResponseSchema = z.object({ pruned: z.number().int() });
+/**
+ * Answer of garbage collection. `free_bytes` (extension): the database's free pages, what a compact
+ * would give back; `compacted_bytes`, after a compact, how much smaller the database became.
+ */
+export const gcResponseSchema = z.object({
+  pruned: z.number().int(),
+  free_bytes: z.number().int(),
+  compacted_bytes: z.number().int().optional(),
+});
 
 /** GET /v1/namespaces query (Gatehouse extension). */
 export const namespaceListQuerySchema = querySchema({

@@ -23,12 +23,12 @@ describe('store query strings', () => {
   it('refuses a parameter the endpoint does not take, naming it and the ones it takes', async () => {
     expect(await get('/v1/state?namspace=team/app')).toEqual(
       refused(
-        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key',
+        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents',
       ),
     );
     expect(await get('/v1/state?namespace=team/app&revison=1')).toEqual(
       refused(
-        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key',
+        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents',
       ),
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
@@ -37,7 +37,7 @@ describe('store query strings', () => {
       ),
     );
     expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(
-      refused('querystring: unknown parameter "branch"; this endpoint takes namespace, limit, after'),
+      refused('querystring: unknown parameter "branch"; this endpoint takes namespace, limit, after, key, contents'),
     );
     for (const path of ['/v1/branches?x=1', '/v1/checkpoints?x=1', '/v1/namespaces?x=1']) {
       expect((await get(path)).body).toMatchObject({ error: { message: expect.stringContaining('"x"') } });

@@ -338,10 +338,14 @@ export const configSchema = z
         metrics_public: z.boolean().default(false),
         limits: z
           .object({
-            // Also what one page of the log carries, escaped into one JSON string: as for response_bytes,
-            // past 64 MiB of contents that string could pass V8's longest.
+            // A request body is one JSON string in the process: past 64 MiB it could pass V8's longest.
             body_bytes: positiveInt
-              .max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB); a log page carries up to this much')
+              .max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB)')
+              .default(16 * 1024 * 1024),
+            // Bytes of JSON one log page carries beyond its first entry (response_bytes when lower): its own
+            // bound, since a page is built in memory and, past some MiB, stalls both services while it is.
+            log_page_bytes: positiveInt
+              .max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB); a log page is built in memory')
               .default(16 * 1024 * 1024),
             document_bytes: positiveInt.default(1024 * 1024),
             documents_per_apply: positiveInt.default(10_000),

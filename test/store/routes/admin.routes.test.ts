@@ -40,13 +40,22 @@ describe('store admin routes, auth and operations endpoints', () => {
     it('keeps the newest revisions and reports how many went; a second run prunes nothing', async () => {
       const logBefore = (await store.call('GET', '/v1/log?namespace=team/app')).json();
       // dry_run (Gatehouse extension) counts what the real run prunes, and deletes nothing.
-      expect((await store.call('POST', '/v1/gc', { keep: 2, dry_run: true })).json()).toEqual({ pruned: 3 });
+      expect((await store.call('POST', '/v1/gc', { keep: 2, dry_run: true })).json()).toEqual({
+        pruned: 3,
+        free_bytes: expect.any(Number),
+      });
       expect((await store.call('POST', '/v1/gc', { keep: 2, dry_run: true }, READER)).statusCode).toBe(403);
       expect((await store.call('GET', '/v1/log?namespace=team/app')).json()).toEqual(logBefore);
       expect((await store.call('GET', '/v1/state?namespace=team/app&revision=1')).json().objects).toEqual({ a: '0' });
-      expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({ pruned: 3 });
-      expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({ pruned: 0 });
-      expect((await store.call('POST', '/v1/gc')).json()).toEqual({ pruned: 0 });
+      expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({
+        pruned: 3,
+        free_bytes: expect.any(Number),
+      });
+      expect((await store.call('POST', '/v1/gc', { keep: 2 })).json()).toEqual({
+        pruned: 0,
+        free_bytes: expect.any(Number),
+      });
+      expect((await store.call('POST', '/v1/gc')).json()).toEqual({ pruned: 0, free_bytes: expect.any(Number) });
       expect((await store.call('GET', '/v1/state?namespace=team/app&revision=4')).json().objects).toEqual({ a: '3' });
       const log = (await store.call('GET', '/v1/log?namespace=team/app')).json();
       expect(log.entries.map((e: { id: number; parent_id: number }) => [e.id, e.parent_id])).toEqual([

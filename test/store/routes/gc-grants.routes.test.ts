@@ -37,20 +37,32 @@ describe('POST /v1/gc with namespace grants', () => {
 
   it('counts and prunes only the namespaces the token may administer', async () => {
     // keep 1: three revisions go in each namespace; the team token sees only its two.
-    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1, dry_run: true })).toEqual({ status: 200, body: { pruned: 6 } });
-    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1 })).toEqual({ status: 200, body: { pruned: 6 } });
+    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1, dry_run: true })).toEqual({
+      status: 200,
+      body: { pruned: 6, free_bytes: expect.any(Number) },
+    });
+    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1 })).toEqual({
+      status: 200,
+      body: { pruned: 6, free_bytes: expect.any(Number) },
+    });
     expect(await logIds('team/app')).toEqual([REVISIONS]);
     expect(await logIds('team/web')).toEqual([REVISIONS]);
     expect(await logIds('other')).toEqual([4, 3, 2, 1]);
-    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1 })).toEqual({ status: 200, body: { pruned: 0 } });
+    expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1 })).toEqual({
+      status: 200,
+      body: { pruned: 0, free_bytes: expect.any(Number) },
+    });
   });
 
   it('keeps whole-store gc for a full-access token', async () => {
     expect(await call('/v1/gc', TEST_STORE_TOKEN, { keep: 1, dry_run: true })).toEqual({
       status: 200,
-      body: { pruned: 3 },
+      body: { pruned: 3, free_bytes: expect.any(Number) },
     });
-    expect(await call('/v1/gc', TEST_STORE_TOKEN, { keep: 1 })).toEqual({ status: 200, body: { pruned: 3 } });
+    expect(await call('/v1/gc', TEST_STORE_TOKEN, { keep: 1 })).toEqual({
+      status: 200,
+      body: { pruned: 3, free_bytes: expect.any(Number) },
+    });
     expect(await logIds('other')).toEqual([4]);
     expect((await call('/v1/state?namespace=other', TEST_STORE_TOKEN)).body.objects).toEqual({ k: 'other 3' });
   });

@@ -38,11 +38,11 @@ describe('POST /v1/gc for one namespace', () => {
   it('counts and prunes the named namespace alone', async () => {
     expect(await call('/v1/gc', TEST_STORE_TOKEN, { keep: 1, dry_run: true, namespace: 'team/agent' })).toEqual({
       status: 200,
-      body: { pruned: 3 },
+      body: { pruned: 3, free_bytes: expect.any(Number) },
     });
     expect(await call('/v1/gc', TEAM_ADMIN, { keep: 1, namespace: 'team/agent' })).toEqual({
       status: 200,
-      body: { pruned: 3 },
+      body: { pruned: 3, free_bytes: expect.any(Number) },
     });
     expect([await revisions('team/agent'), await revisions('team/config'), await revisions('other')]).toEqual([
       1, 4, 4,

@@ -3,9 +3,9 @@ import { buildTestStore, type TestStore } from '../app-helpers.js';
 
 // Log entries carry the contents before and after each change, so a page of large revisions (limit
 // up to 1,000) could hold gigabytes and take the process down. A page ends, with next_cursor, once its
-// contents would pass what one request body may carry; the first entry always comes.
+// JSON would pass the log's page bound (16 MiB, or response_bytes when lower); the first entry always comes.
 
-const BODY_BYTES = 64 * 1024;
+const PAGE_BYTES = 64 * 1024;
 const CONTENT = 10_000;
 
 type Page = { entries: { id: number; changes: { before?: string; after?: string }[] }[]; next_cursor?: number };
@@ -14,7 +14,7 @@ describe('GET /v1/log over large revisions', () => {
   let store: TestStore;
   const scope = { namespace: 'big/log' };
   beforeAll(async () => {
-    store = await buildTestStore({ limits: { body_bytes: BODY_BYTES } });
+    store = await buildTestStore({ limits: { response_bytes: PAGE_BYTES } });
     // Ten revisions of about 20,000 characters each (an update shows before and after).
     for (let i = 0; i < 10; i++) {
       const content = String(i).repeat(CONTENT);
@@ -27,7 +27,7 @@ describe('GET /v1/log over large revisions', () => {
   const contentOf = (page: Page) =>
     page.entries.flatMap((e) => e.changes).reduce((n, c) => n + (c.before?.length ?? 0) + (c.after?.length ?? 0), 0);
 
-  it('ends a page once its contents would pass body_bytes, and pages through every revision once', async () => {
+  it('ends a page once its contents would pass the page bound, and pages through every revision once', async () => {
     const seen: number[] = [];
     let after = 0;
     for (let pages = 0; pages < 20; pages++) {
@@ -36,7 +36,7 @@ describe('GET /v1/log over large revisions', () => {
       const page = response.json() as Page & { total: number };
       expect(page.total).toBe(10);
       expect(page.entries.length).toBeGreaterThan(0);
-      expect(contentOf(page)).toBeLessThanOrEqual(BODY_BYTES);
+      expect(contentOf(page)).toBeLessThanOrEqual(PAGE_BYTES);
       seen.push(...page.entries.map((e) => e.id));
       if (page.next_cursor === undefined) break;
       expect(page.next_cursor).toBe(page.entries[page.entries.length - 1].id);
@@ -58,8 +58,8 @@ describe('GET /v1/log over large revisions', () => {
     expect(bad.json().error.message).toContain('contents');
   });
 
-  it('still answers an entry larger than the bound, alone, with a cursor to the rest', async () => {
-    // Seven documents written one by one, then deleted by one replace: that entry alone passes the bound.
+  it('omits the contents of an entry larger than response_bytes, and goes on with the page', async () => {
+    // Seven documents written one by one, then deleted by one replace: that entry's contents pass the bound.
     const other = { namespace: 'big/one' };
     for (let i = 0; i < 7; i++) {
       const documents = [{ key: `k${i}`, content: 'x'.repeat(CONTENT) }];
@@ -68,10 +68,12 @@ describe('GET /v1/log over large revisions', () => {
     const replace = { scope: other, documents: [{ key: 'only', content: '' }], mode: 'replace' };
     expect((await store.call('POST', '/v1/apply', replace)).statusCode).toBe(200);
 
-    const page = (await store.call('GET', '/v1/log?namespace=big/one')).json() as Page;
-    expect(page.entries.map((e) => e.id)).toEqual([8]);
-    expect(contentOf(page)).toBeGreaterThan(BODY_BYTES);
-    expect(page.next_cursor).toBe(8);
+    const page = (await store.call('GET', '/v1/log?namespace=big/one')).json() as Page & {
+      entries: { contents_omitted?: boolean }[];
+    };
+    expect(page.entries[0]).toMatchObject({ id: 8, contents_omitted: true });
+    expect(page.entries.length).toBeGreaterThan(1);
+    expect(contentOf(page)).toBeLessThanOrEqual(PAGE_BYTES);
   });
 
   it('leaves pages of ordinary revisions as long as the limit asks', async () => {
@@ -87,7 +89,8 @@ describe('GET /v1/log over large revisions', () => {
 describe('GET /v1/log over revisions whose contents are omitted', () => {
   let store: TestStore;
   // Each revision lists 40 keys of 30 characters (1,200 characters of keys) with contents past
-  // response_bytes, so its entry carries keys and types only; keys still count towards the page's bound.
+  // response_bytes, so its entry carries keys and types only; with the page bound at response_bytes
+  // (10 bytes), each page carries the one entry that always comes.
   beforeAll(async () => {
     store = await buildTestStore({ limits: { body_bytes: 4096, response_bytes: 10 } });
     for (let i = 0; i < 6; i++) {
@@ -101,12 +104,12 @@ describe('GET /v1/log over revisions whose contents are omitted', () => {
   });
   afterAll(async () => store.close());
 
-  it('ends a page once its keys would pass body_bytes', async () => {
+  it('ends a page once its keys would pass the page bound', async () => {
     const page = (await store.call('GET', '/v1/log?namespace=keys/log&limit=100')).json() as {
       entries: { contents_omitted?: boolean }[];
       next_cursor?: number;
     };
-    expect(page.entries.map((e) => e.contents_omitted)).toEqual([true, true, true]);
-    expect(page.next_cursor).toBe(4);
+    expect(page.entries.map((e) => e.contents_omitted)).toEqual([true]);
+    expect(page.next_cursor).toBe(6);
   });
 });

@@ -10,3 +10,12 @@ export function itemsWithin<T>(items: readonly T[], size: (item: T) => number, m
   }
   return items.length;
 }
+
+/**
+ * The most bytes of JSON one log page carries beyond its first entry: `log_page_bytes`, or
+ * `response_bytes` when that is lower, as no answer carries more. Its own bound rather than the upload
+ * limit's, since a page of whole contents is built in memory at once and blocks the process meanwhile.
+ */
+export function logPageBytes(limits: { readonly log_page_bytes: number; readonly response_bytes: number }): number {
+  return Math.min(limits.log_page_bytes, limits.response_bytes);
+}

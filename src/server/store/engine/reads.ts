@@ -11,13 +11,13 @@ import {
   type LogResponse,
   type NamespaceSummary,
 } from '../../../shared/store-api.js';
-import { changeList, keysOnly, revisionChangeList } from './change-lists.js';
-import { apiChange, headState, planDocuments } from './changes.js';
+import { changeList, keysOnly } from './change-lists.js';
+import { headState, planDocuments } from './changes.js';
 import { changesBetween, diffFromTarget, type DiffFrom } from './diff-between.js';
 import { changesOfKeysBetween, refsOfKeys } from './diff-of-keys.js';
-import { invalidError, notFoundError } from './errors.js';
+import { invalidError } from './errors.js';
 import { selectRevisions, timeWindow } from './log-selection.js';
-import { itemsWithin } from './page-bound.js';
+import { logPageBytes } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
@@ -25,13 +25,12 @@ import {
   existingBranch,
   headTarget,
   lookupScope,
-  removedNote,
   selectInBranch,
   type EngineContext,
   type Scope,
 } from './selectors.js';
 import type { Selector } from './state-reads.js';
-import type { RevisionRow } from './store-repository.js';
+import { entryFields, wholeChangeList } from './revision-reads.js';
 
 // Read operations. Each runs inside one read transaction (see StoreEngine), so it sees one snapshot.
 
@@ -108,9 +107,9 @@ export interface LogOptions {
  * The branch's history, newest first, `limit` entries below revision `after`; with `key`, only the
  * revisions that changed that document (each with all its changes, as `git log -- <path>`); with `since`
  * or `until`, only those created then, as `git log --since --until`. Entries carry whole
- * contents, so a page also ends (with `next_cursor`) before the entry that would take its contents
- * past `body_bytes`: a thousand large revisions would otherwise be built in memory at once and could
- * exhaust the process. The first entry always comes, whatever its size. A branch never written is 404
+ * contents, so a page also ends (with `next_cursor`) before the entry that would take it past its
+ * bound ({@link logPageBytes}, bytes of JSON as sent): a thousand large revisions would otherwise be
+ * built in memory at once and could exhaust the process. The first entry always comes, whatever its size. A branch never written is 404
  * in a namespace that has branches (`mian` for `main` would otherwise read as an empty history), and
  * an empty history where nothing was written yet, as the contract has a fresh scope.
  */
@@ -131,12 +130,24 @@ export function log(
   const before = page.after || Number.MAX_SAFE_INTEGER;
   const { revisions, total } = selectRevisions(ctx.repo, { branchId: branch.id, keyId, window }, before, limit + 1);
   const branchName = branch.name;
+  const bound = logPageBytes(ctx.limits);
   const entries: LogEntry[] = [];
   let size = 0;
   for (const revision of revisions.slice(0, limit)) {
-    const entry = logEntry(ctx, revision, branchName, contents);
-    size += contentSize(entry);
-    if (entries.length > 0 && size > ctx.limits.body_bytes) break;
+    // Stored contents are measured from their record headers before any is read, and escaping only
+    // adds to them: an entry that would take the page past its bound this way is not built at all.
+    const stored = contents ? ctx.repo.changesBytes(revision.namespaceId, revision.id) : 0;
+    const carried = stored > ctx.limits.response_bytes ? 0 : stored;
+    if (entries.length > 0 && size + carried > bound) break;
+    const entry: LogEntry = {
+      ...entryFields(revision, branchName),
+      ...(contents
+        ? wholeChangeList(ctx, revision, stored)
+        : keysOnly(ctx.repo.changeKeysOf(revision.namespaceId, revision.id))),
+    };
+    // Bytes as sent: JSON escaping makes a quote two bytes and a control character six.
+    size += Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (entries.length > 0 && size > bound) break;
     entries.push(entry);
   }
   // The count was read in the same transaction as the page, so a client showing "N revisions" never
@@ -144,73 +155,6 @@ export function log(
   return revisions.length > entries.length
     ? { entries, next_cursor: entries[entries.length - 1].id, total }
     : { entries, total };
-}
-
-/**
- * Characters of the keys and contents an entry carries (what makes it large; its message is bounded).
- * Keys count too: an entry whose contents were omitted still lists every key it changed.
- */
-function contentSize(entry: LogEntry): number {
-  let size = 0;
-  for (const change of entry.changes)
-    size += change.key.length + (change.before?.length ?? 0) + (change.after?.length ?? 0);
-  return size;
-}
-
-/** Where a page of a revision's changes starts (`after`, a key; empty for the first) and its most changes. */
-export interface ChangePage {
-  readonly limit: number;
-  readonly after: string;
-}
-
-/**
- * One revision of the namespace as a log entry; 404 when it does not exist (never written, or
- * collected). With `page`, only its changes with keys after `page.after`, at most `page.limit` of them
- * and at most `response_bytes` of contents past the first, with `next_cursor` when more follow: how
- * the contents of a revision too large for one answer are read.
- */
-export function revision(
-  ctx: EngineContext,
-  namespaceName: string,
-  id: number,
-  page?: ChangePage,
-): LogEntry & { next_cursor?: string } {
-  const namespace = ctx.repo.namespace(namespaceName);
-  const row = namespace ? ctx.repo.revision(namespace.id, id) : undefined;
-  if (!row)
-    throw notFoundError(`revision ${id} does not exist in namespace "${namespaceName}"${removedNote(namespace, id)}`);
-  const branch = ctx.repo.branchById(row.branchId)?.name ?? '';
-  if (!page) return logEntry(ctx, row, branch);
-  const limit = pageSize(page.limit, MAX_PAGE_LIMIT);
-  const rows = ctx.repo.changesPage(row.namespaceId, row.id, page.after, limit + 1);
-  const taken = rows.slice(
-    0,
-    itemsWithin(rows.slice(0, limit), (row) => row[4], ctx.limits.response_bytes),
-  );
-  const changes = taken.map(([key, type, before, after]) =>
-    apiChange(key, type, ctx.repo.contentOrUndefined(before), ctx.repo.contentOrUndefined(after)),
-  );
-  const entry = { ...entryFields(row, branch), changes };
-  return rows.length > changes.length ? { ...entry, next_cursor: changes[changes.length - 1].key } : entry;
-}
-
-function entryFields(row: RevisionRow, branch: string): Omit<LogEntry, 'changes'> {
-  return {
-    id: row.id,
-    parent_id: row.parentId,
-    branch,
-    message: row.message,
-    created_at: new Date(row.createdAt).toISOString(),
-  };
-}
-
-function logEntry(ctx: EngineContext, row: RevisionRow, branch: string, contents = true): LogEntry {
-  return {
-    ...entryFields(row, branch),
-    ...(contents
-      ? revisionChangeList(ctx.repo, row.namespaceId, row.id, ctx.limits.response_bytes)
-      : keysOnly(ctx.repo.changeKeysOf(row.namespaceId, row.id))),
-  };
 }
 
 /** The namespace's branches sorted by name, `current` marking the scope's. */

@@ -11,14 +11,20 @@ export interface StoreLimits {
   readonly documents_per_apply: number;
   /** UTF-8 bytes of keys and contents one whole-state answer may carry (larger states are read in pages). */
   readonly response_bytes: number;
+  /** Bytes of JSON one log page carries beyond its first entry (see `logPageBytes`). */
+  readonly log_page_bytes: number;
 }
 
-/** The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply, 64 MiB states. */
+/**
+ * The defaults of {@link StoreLimits}: 16 MiB bodies, 1 MiB documents, 10,000 documents per apply, 64 MiB
+ * states, 16 MiB log pages.
+ */
 export const DEFAULT_LIMITS: StoreLimits = {
   body_bytes: 16 * 1024 * 1024,
   document_bytes: 1024 * 1024,
   documents_per_apply: 10_000,
   response_bytes: 64 * 1024 * 1024,
+  log_page_bytes: 16 * 1024 * 1024,
 };
 
 /** What every store operation shares: the repository, limits, clock, keyframe pace and state cache. */

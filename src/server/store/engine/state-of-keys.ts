@@ -2,7 +2,7 @@ import { compareBytewise } from './bytewise.js';
 import { tooLargeError } from './errors.js';
 import { sourceAt } from './reconstruct.js';
 import { lookupScope, selectInBranch, type EngineContext, type Scope } from './selectors.js';
-import type { Selector, StateJson } from './state-reads.js';
+import type { Selector, StateJson, StateKeys } from './state-reads.js';
 
 // Reading named documents of a state (`git show <rev>:<path>`), for a client that wants one document
 // at an older revision without reading, or paging through, the whole state.
@@ -19,26 +19,41 @@ export function stateOfKeysJson(
   keys: readonly string[],
   maxBytes: number,
 ): StateJson {
-  const target = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
-  const { revision, branch } = target;
-  if (!branch || revision === 0) return { revision, objectsJson: '{}' };
-  const source = sourceAt(ctx.repo, branch, revision);
-  // At the head each document is one indexed lookup; elsewhere the state is rebuilt in id space once.
-  const older = source.kind === 'head' ? undefined : ctx.repo.stateMap(source);
-  const pairs: [string, number][] = [];
-  let bytes = 0;
-  for (const key of [...new Set(keys)].sort(compareBytewise)) {
-    const keyId = ctx.repo.keyId(key);
-    const blob = keyId === undefined ? undefined : older ? older.get(keyId) : ctx.repo.headBlob(branch.id, keyId);
-    if (blob === undefined) continue;
-    pairs.push([key, blob]);
-    bytes += Buffer.byteLength(key, 'utf8') + ctx.repo.contentBytes(blob);
-  }
+  const { revision, branchName, named } = namedDocuments(ctx, scope, selector, keys);
+  const bytes = named.reduce((sum, { key, bytes }) => sum + Buffer.byteLength(key, 'utf8') + bytes, 0);
   if (bytes > maxBytes)
     throw tooLargeError(
-      `the ${pairs.length} documents named by key at revision ${revision} of branch "${target.branchName}" of ` +
+      `the ${named.length} documents named by key at revision ${revision} of branch "${branchName}" of ` +
         `namespace "${scope.namespace}" are ${bytes} bytes; an answer is at most ${maxBytes} bytes ` +
         '(store.limits.response_bytes): name fewer keys in each request',
     );
-  return { revision, objectsJson: ctx.repo.contentsJson(pairs) };
+  return { revision, objectsJson: ctx.repo.contentsJson(named.map(({ key, blob }) => [key, blob])) };
+}
+
+/** Like {@link stateOfKeysJson}, each named document's key and UTF-8 size, no content read. */
+export function stateOfKeysSizes(
+  ctx: EngineContext,
+  scope: Scope,
+  selector: Selector,
+  keys: readonly string[],
+): StateKeys {
+  const { revision, named } = namedDocuments(ctx, scope, selector, keys);
+  return { revision, documents: named.map(({ key, bytes }) => ({ key, bytes })) };
+}
+
+/** The documents `keys` names at the selected revision, in key byte order, with their blobs and content sizes. */
+function namedDocuments(ctx: EngineContext, scope: Scope, selector: Selector, keys: readonly string[]) {
+  const target = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  const { revision, branch, branchName } = target;
+  const named: { key: string; blob: number; bytes: number }[] = [];
+  if (!branch || revision === 0) return { revision, branchName, named };
+  const source = sourceAt(ctx.repo, branch, revision);
+  // At the head each document is one indexed lookup; elsewhere the state is rebuilt in id space once.
+  const older = source.kind === 'head' ? undefined : ctx.repo.stateMap(source);
+  for (const key of [...new Set(keys)].sort(compareBytewise)) {
+    const keyId = ctx.repo.keyId(key);
+    const blob = keyId === undefined ? undefined : older ? older.get(keyId) : ctx.repo.headBlob(branch.id, keyId);
+    if (blob !== undefined) named.push({ key, blob, bytes: ctx.repo.contentBytes(blob) });
+  }
+  return { revision, branchName, named };
 }

@@ -27,6 +27,13 @@ export interface StatePageJson extends StateJson {
   readonly next_cursor?: string;
 }
 
+/** A state without contents (`contents=false`): each document's key and UTF-8 size, keys in byte order. */
+export interface StateKeys {
+  readonly revision: number;
+  readonly documents: readonly { readonly key: string; readonly bytes: number }[];
+  readonly next_cursor?: string;
+}
+
 /** Where a page starts (`after`, a key; empty for the first) and how many documents it holds at most. */
 export interface StatePage {
   readonly limit: number;
@@ -80,13 +87,50 @@ export function statePageJson(
     : { revision, objectsJson };
 }
 
+/**
+ * The keys and content sizes of the state at the selected revision, no content read (`git ls-tree -l`):
+ * all of them, or with `page` up to `limit` (1,000 at most) after `after`. A whole listing is 413 past
+ * `maxBytes` as a whole state is, its keys counted with room for the sizes.
+ */
+export function stateKeys(
+  ctx: EngineContext,
+  scope: Scope,
+  selector: Selector,
+  page: StatePage | undefined,
+  maxBytes: number,
+): StateKeys {
+  const target = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  const { revision, branch } = target;
+  if (!branch || revision === 0) return { revision, documents: [] };
+  const limit = page ? Math.min(page.limit || MAX_PAGE_LIMIT, MAX_PAGE_LIMIT) : -1;
+  // SQLite reads a negative LIMIT as none.
+  const rows = ctx.repo.statePage(sourceAt(ctx.repo, branch, revision), page?.after ?? '', page ? limit + 1 : -1);
+  const listed = page ? rows.slice(0, limit) : rows;
+  const documents = listed.map(([key, , bytes]) => ({ key, bytes: bytes - Buffer.byteLength(key, 'utf8') }));
+  if (!page) {
+    const listingBytes = documents.reduce(
+      (sum, { key }) => sum + Buffer.byteLength(key, 'utf8') + LISTED_DOCUMENT_BYTES,
+      0,
+    );
+    if (listingBytes > maxBytes)
+      throw tooLarge(scope, target, { bytes: listingBytes, documents: documents.length }, maxBytes, '&contents=false');
+  }
+  return page && rows.length > limit
+    ? { revision, documents, next_cursor: documents[documents.length - 1].key }
+    : { revision, documents };
+}
+
+/** JSON a listed document takes besides its key: `{"key":"","bytes":1048576},`. */
+const LISTED_DOCUMENT_BYTES = 27;
+
 function tooLarge(
   scope: Scope,
   target: Target,
   size: Pick<CachedState, 'bytes' | 'documents'>,
   maxBytes: number,
+  extraQuery = '',
 ): Error {
-  const first = `/v1/state?namespace=${scope.namespace}&branch=${target.branchName}&revision=${target.revision}&limit=${MAX_PAGE_LIMIT}`;
+  const first = `/v1/state?namespace=${scope.namespace}&branch=${target.branchName}&revision=${target.revision}&limit=${MAX_PAGE_LIMIT}${extraQuery}`;
   return tooLargeError(
     `the state of branch "${target.branchName}" of namespace "${scope.namespace}" at revision ${target.revision} ` +
       `is ${size.bytes} bytes in ${size.documents} documents; a whole state is at most ${maxBytes} bytes ` +

@@ -5,7 +5,6 @@ import type {
   CherryPickResponse,
   DiffResponse,
   DocumentInput,
-  LogEntry,
   LogResponse,
   MergeResponse,
   RevertResponse,
@@ -24,7 +23,9 @@ import * as reads from './reads.js';
 import { previewRevert, revert, type RevertOptions } from './revert.js';
 import type { ReplayOptions } from './revision-replay.js';
 import * as stateReads from './state-reads.js';
-import { stateOfKeysJson } from './state-of-keys.js';
+import { stateOfKeysJson, stateOfKeysSizes } from './state-of-keys.js';
+import { compactDatabase, freeBytes } from './compaction.js';
+import { revision, type ChangePage, type RevisionAnswer, type RevisionReadOptions } from './revision-reads.js';
 import type { RevisionEvents } from './revision-events.js';
 import { DEFAULT_LIMITS, normaliseScope, type EngineContext, type Scope, type StoreLimits } from './selectors.js';
 import { StoreRepository } from './store-repository.js';
@@ -153,6 +154,23 @@ export class StoreEngine {
     return this.read(() => stateOfKeysJson(this.ctx, normaliseScope(scope), fullSelector(selector), keys, maxBytes));
   }
 
+  /**
+   * The keys and content sizes of the documents (`contents=false`): all of them (413 past
+   * `response_bytes`), one page with `page`, or those named by `keys`; no content is read.
+   */
+  stateKeys(
+    scope: ScopeLike,
+    selector: Partial<stateReads.Selector>,
+    page: Partial<stateReads.StatePage> | undefined,
+    keys: readonly string[] = [],
+  ): stateReads.StateKeys {
+    const normal = normaliseScope(scope);
+    const full = fullSelector(selector);
+    if (keys.length > 0) return this.read(() => stateOfKeysSizes(this.ctx, normal, full, keys));
+    const paged = page && { limit: page.limit ?? 0, after: page.after ?? '' };
+    return this.read(() => stateReads.stateKeys(this.ctx, normal, full, paged, this.ctx.limits.response_bytes));
+  }
+
   /** The revision a state read with this selector would answer (404 as it would), without reading the state. */
   stateRevision(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): number {
     return this.read(() => stateReads.stateRevision(this.ctx, normaliseScope(scope), fullSelector(selector)));
@@ -203,9 +221,18 @@ export class StoreEngine {
     );
   }
 
-  /** One revision of a namespace with its changes, or with `page` a page of them. */
-  revision(namespace: string, id: number, page?: reads.ChangePage): LogEntry & { next_cursor?: string } {
-    return this.read(() => reads.revision(this.ctx, normaliseScope({ namespace }).namespace, id, page));
+  /**
+   * One revision of a namespace with its changes, or with `page` a page of them; `options` may ask for
+   * named documents' changes only, or sizes instead of contents.
+   */
+  revision(
+    namespace: string,
+    id: number,
+    page?: ChangePage,
+    options: Partial<RevisionReadOptions> = {},
+  ): RevisionAnswer {
+    const full = { contents: options.contents ?? true, keys: options.keys ?? [] };
+    return this.read(() => revision(this.ctx, normaliseScope({ namespace }).namespace, id, page, full));
   }
 
   /** Points a checkpoint at the scope's head, or at one of its revisions. */
@@ -368,6 +395,19 @@ export class StoreEngine {
     this.ctx.stateCache.clear();
     if (result.pruned > 0) this.sweeper.start();
     return result;
+  }
+
+  /** Bytes of the database's free pages, what {@link compact} would give back. */
+  freeBytes(): number {
+    return freeBytes(this.ctx.repo.sqlite);
+  }
+
+  /**
+   * Gives the database's free pages back to the disk (`VACUUM`); returns how many bytes it gave. Blocks
+   * the process, and so both services, for as long as rewriting the whole database takes.
+   */
+  compact(): number {
+    return compactDatabase(this.ctx.repo.sqlite);
   }
 
   /**

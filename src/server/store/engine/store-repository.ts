@@ -99,6 +99,12 @@ export interface SizedStateJson {
 /** A change of a revision's page: `[key, type, before blob, after blob, UTF-8 bytes of both contents]`. */
 export type ChangePageRow = [string, 0 | 1 | 2, number | null, number | null, number];
 
+/** A change listed without contents: `[key, type, UTF-8 bytes before, UTF-8 bytes after]` (null: no such side). */
+export type ChangeSizeRow = [string, 0 | 1 | 2, number | null, number | null];
+
+/** One document's change of a revision: `[key, type, before blob, after blob, bytes before, bytes after]`. */
+export type KeyChangeRow = [string, 0 | 1 | 2, number | null, number | null, number | null, number | null];
+
 /** A document of a state page: `[key, blob id, UTF-8 bytes of key and content]`. */
 export type StatePageRow = [string, number, number];
 
@@ -409,6 +415,18 @@ export class StoreRepository {
         LEFT JOIN store_blobs bb ON bb.id = c.before_blob
         LEFT JOIN store_blobs ab ON ab.id = c.after_blob
         WHERE c.namespace_id = ? AND c.revision_id = ? AND k.key > ? ORDER BY k.key LIMIT ?`).raw(),
+      changeSizesPageOfRevision: p(`SELECT k.key, c.type, octet_length(bb.content), octet_length(ab.content)
+        FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ? AND k.key > ? ORDER BY k.key LIMIT ?`).raw(),
+      changeOfRevisionKey: p(`SELECT k.key, c.type, c.before_blob, c.after_blob,
+        octet_length(bb.content), octet_length(ab.content) FROM store_revision_changes c
+        JOIN store_keys k ON k.id = c.key_id
+        LEFT JOIN store_blobs bb ON bb.id = c.before_blob
+        LEFT JOIN store_blobs ab ON ab.id = c.after_blob
+        WHERE c.namespace_id = ? AND c.revision_id = ? AND c.key_id = ?`).raw(),
       changesDelete: p(`DELETE FROM store_revision_changes WHERE namespace_id = ? AND revision_id BETWEEN ? AND ?`),
 
       snapshotFromHead: p(`INSERT INTO store_snapshots (namespace_id, revision_id, key_id, blob_id)
@@ -770,6 +788,19 @@ export class StoreRepository {
   /** Up to `limit` changes of one revision with keys after `after`, by key bytes, their contents by id and size. */
   changesPage(namespaceId: number, revisionId: number, after: string, limit: number): ChangePageRow[] {
     return this.s.changesPageOfRevision.all(namespaceId, revisionId, after, limit) as ChangePageRow[];
+  }
+
+  /**
+   * Up to `limit` changes of one revision (-1: all) with keys after `after`, by key bytes, with the sizes
+   * of their contents and no content read.
+   */
+  changeSizesPage(namespaceId: number, revisionId: number, after: string, limit: number): ChangeSizeRow[] {
+    return this.s.changeSizesPageOfRevision.all(namespaceId, revisionId, after, limit) as ChangeSizeRow[];
+  }
+
+  /** The change one revision made to the document `keyId`, its contents by id and size; undefined when none. */
+  changeOfKey(namespaceId: number, revisionId: number, keyId: number): KeyChangeRow | undefined {
+    return this.s.changeOfRevisionKey.get(namespaceId, revisionId, keyId) as KeyChangeRow | undefined;
   }
 
   // ── keyframes and reconstruction ──────────────────────────────────────────

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MAX_KEYS_PER_REQUEST,
   logQuerySchema,
   logResponseSchema,
   revisionParamsSchema,
@@ -8,11 +9,12 @@ import {
   revisionResponseSchema,
 } from '../../../shared/store-api.js';
 import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
+import { invalidError } from '../engine/errors.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
 /**
- * GET /v1/log (a branch's history) and GET /v1/revisions/:id (one revision, or a page of its changes;
- * Gatehouse extension). A log's `ETag` is taken from its body: gc can shorten a history whose head
+ * GET /v1/log (a branch's history) and GET /v1/revisions/:id (one revision, a page of its changes, or
+ * the changes of named documents, with contents or sizes; Gatehouse extension). A log's `ETag` is taken from its body: gc can shorten a history whose head
  * has not moved.
  */
 export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
@@ -48,9 +50,15 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
       },
     },
     async (request) => {
-      const { namespace, limit, after } = request.query;
+      const { namespace, limit, after, key: keys, contents } = request.query;
       const page = limit > 0 || after !== '' ? { limit, after } : undefined;
-      return runOperation(metrics, 'revision', () => engine.revision(namespace, request.params.id, page));
+      return runOperation(metrics, 'revision', () => {
+        if (keys.length > 0 && page)
+          throw invalidError(
+            `key names the documents whose changes to read, at most ${MAX_KEYS_PER_REQUEST} of them: send it without limit and after`,
+          );
+        return engine.revision(namespace, request.params.id, page, { contents: contents === 'true', keys });
+      });
     },
   );
 };

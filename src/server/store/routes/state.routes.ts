@@ -1,6 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MAX_KEYS_PER_REQUEST, stateQuerySchema, stateResponseSchema } from '../../../shared/store-api.js';
+import {
+  MAX_KEYS_PER_REQUEST,
+  stateKeysResponseSchema,
+  stateQuerySchema,
+  stateResponseSchema,
+} from '../../../shared/store-api.js';
 import { invalidError } from '../engine/errors.js';
 import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
@@ -8,7 +13,8 @@ import { plusReadingOf } from './query-plus.js';
 
 /**
  * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
- * `response_bytes`), or with `limit` or `after` one page in key order, or with `key` the documents named. Its `ETag` names the revision
+ * `response_bytes`), or with `limit` or `after` one page in key order, or with `key` the documents named;
+ * with `contents=false`, the same documents' keys and sizes without contents. Its `ETag` names the revision
  * answered and the parameters: a revision's documents never change (a pruned one is a 404), so a poller
  * whose `If-None-Match` still matches gets a 304 without the state being read.
  */
@@ -17,10 +23,14 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
     '/v1/state',
     {
       config: { storeAuth: { verb: 'read' } },
-      schema: { querystring: stateQuerySchema, response: { 200: stateResponseSchema, ...errorResponses } },
+      schema: {
+        querystring: stateQuerySchema,
+        response: { 200: stateResponseSchema.or(stateKeysResponseSchema), ...errorResponses },
+      },
     },
     async (request, reply) => {
-      const { namespace, branch, revision, limit, after, key: keys } = request.query;
+      const { namespace, branch, revision, limit, after, key: keys, contents } = request.query;
+      const keysOnly = contents === 'false';
       const paged = limit > 0 || after !== '';
       let checkpoint = request.query.checkpoint;
       // Named documents are a different answer of the same revision; a read of all of them keeps its tag.
@@ -36,6 +46,8 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           after,
           engine.limits.response_bytes,
           ...keyed,
+          // Only a listing changes the tag, so tags of reads with contents stay what they were.
+          ...(keysOnly ? ['keys'] : []),
         ]);
       const state = runOperation(metrics, 'state', () => {
         const plussed = checkpoint === '' ? undefined : plusReadingOf(request.url, 'checkpoint');
@@ -49,12 +61,20 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           throw invalidError(
             `key names the documents to read, at most ${MAX_KEYS_PER_REQUEST} of them: send it without limit and after`,
           );
+        if (keysOnly)
+          return engine.stateKeys(
+            { namespace, branch },
+            { revision, checkpoint },
+            paged ? { limit, after } : undefined,
+            keys,
+          );
         if (keys.length > 0) return engine.stateOfKeys({ namespace, branch }, { revision, checkpoint }, keys);
         return paged
           ? engine.statePage({ namespace, branch }, { revision, checkpoint }, { limit, after })
           : engine.stateJson({ namespace, branch }, { revision, checkpoint });
       });
       if ('unchanged' in state) return notModified(reply as FastifyReply, state.unchanged);
+      if ('documents' in state) return (reply as FastifyReply).header('etag', tagOf(state.revision)).send(state);
       const cursor = 'next_cursor' in state ? `,"next_cursor":${JSON.stringify(state.next_cursor)}` : '';
       // The engine already wrote the documents as JSON: embed that text rather than parse and re-encode
       // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
