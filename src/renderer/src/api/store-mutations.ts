@@ -283,3 +283,17 @@ export function useGc() {
     },
   });
 }
+
+/**
+ * A gc that then gives the database's free pages back to the disk (`compact`), keeping `keep`
+ * revisions as a prune would.
+ */
+export function useGcCompact() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (keep: number) =>
+      api.request('store', '/v1/gc', { method: 'POST', body: { keep, compact: true }, schema: gcResponseSchema }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.store.all }),
+  });
+}

@@ -9,10 +9,12 @@ import {
   mergeResponseSchema,
   type MergeSide,
   namespaceListResponseSchema,
+  stateResponseSchema,
+  type StateKeysResponse,
   type StateResponse,
 } from '../../../shared/store-api.js';
 import { readAllPages } from './all-pages.js';
-import { readStoreState } from './store-state.js';
+import { readStateKeys, readStoreState } from './store-state.js';
 import { useApi } from './api-context.js';
 import { queryKeys, type RevisionSelector, type StoreScope } from './query-keys.js';
 
@@ -103,19 +105,51 @@ export function useLog(scope: StoreScope, key = '', enabled = true) {
   });
 }
 
-/** One revision with its changes (before and after contents). */
+/**
+ * One revision with its changes' keys, types and sizes, no contents (`contents=false`): a revision of
+ * large documents is listed without downloading them; {@link useRevisionChange} reads one document's.
+ */
 export function useRevision(namespace: string, id: number | undefined) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.store.revision(namespace, id ?? 0),
     enabled: id !== undefined && id > 0,
     queryFn: ({ signal }) =>
+      api.request('store', `/v1/revisions/${id}`, {
+        query: { namespace, contents: 'false' },
+        schema: logEntrySchema,
+        signal,
+      }),
+  });
+}
+
+/** One revision with every change's contents before and after (what a revert's preview works from). */
+export function useRevisionContents(namespace: string, id: number, enabled = true) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.store.revision(namespace, id), 'contents'],
+    enabled,
+    queryFn: ({ signal }) =>
       api.request('store', `/v1/revisions/${id}`, { query: { namespace }, schema: logEntrySchema, signal }),
   });
 }
 
-/** True when a state query's key is for the same namespace and branch as `scope`. */
-function sameScope(query: Query<StateResponse> | undefined, scope: StoreScope): boolean {
+/**
+ * The change one revision made to one document, with its contents before and after (or, past the
+ * store's response limit, without them and `contents_omitted`); `key` undefined reads nothing.
+ */
+export function useRevisionChange(namespace: string, id: number, key: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.store.revision(namespace, id), 'key', key ?? ''],
+    enabled: key !== undefined,
+    queryFn: ({ signal }) =>
+      api.request('store', `/v1/revisions/${id}`, { query: { namespace, key }, schema: logEntrySchema, signal }),
+  });
+}
+
+/** True when a state query's (or listing's) key is for the same namespace and branch as `scope`. */
+function sameScope<T>(query: Query<T> | undefined, scope: StoreScope): boolean {
   const key = query?.queryKey;
   return key !== undefined && key[1] === scope.namespace && key[3] === scope.branch;
 }
@@ -136,6 +170,38 @@ export function useStoreState(scope: StoreScope, at: RevisionSelector, enabled =
     // walk over every document of a large state on each refetch).
     structuralSharing: false,
     queryFn: ({ signal }) => readStoreState(api, scope, at, signal),
+  });
+}
+
+/**
+ * The keys and sizes of a branch's documents at a revision or checkpoint (head when neither), no
+ * contents (`contents=false`), read a page at a time (see {@link readStateKeys}). The
+ * last revision's listing of the same branch stays as placeholder data while another loads.
+ */
+export function useStateKeys(scope: StoreScope, at: RevisionSelector, enabled = true) {
+  const api = useApi();
+  return useQuery<StateKeysResponse>({
+    queryKey: [...queryKeys.store.state(scope, at), 'keys'],
+    enabled,
+    placeholderData: (previous, previousQuery) => (sameScope(previousQuery, scope) ? previous : undefined),
+    queryFn: ({ signal }) => readStateKeys(api, scope, at, signal),
+  });
+}
+
+/** One document of a branch at a revision (head when none), its content alone; `key` undefined reads nothing. */
+export function useStateDocument(scope: StoreScope, at: RevisionSelector, key: string | undefined, enabled = true) {
+  const api = useApi();
+  return useQuery<StateResponse>({
+    queryKey: [...queryKeys.store.state(scope, at), 'key', key ?? ''],
+    enabled: enabled && key !== undefined,
+    // As for whole states: sharing would drop a document named "__proto__".
+    structuralSharing: false,
+    queryFn: ({ signal }) =>
+      api.request('store', '/v1/state', {
+        query: { ...scope, revision: at.revision || undefined, checkpoint: at.checkpoint || undefined, key },
+        schema: stateResponseSchema,
+        signal,
+      }),
   });
 }
 

@@ -12,6 +12,10 @@ export const LINE_COST_LIMIT = 2000;
 const QUICK_WORK = 2_000_000;
 // The last resort, a range with no line unique to both sides: bounded so a huge one cannot freeze the window.
 const LAST_RESORT_WORK = 40_000_000;
+// Cells of the table a range with no anchors is compared by when Myers' edit limit stops it: a range
+// where one side is small (an edited line beside thousands added) has few lines that can match, however
+// many edits it takes, so its cost is the product of its sides, not its edit count. One bit per cell.
+const TABLE_CELLS = 10_000_000;
 
 /** Collects runs in order, joining a run to the one before it when they continue each other. */
 class RunList {
@@ -112,7 +116,10 @@ function diffRange(job: Job, range: Range): void {
   out.add({ type: 'equal', aStart: aHi, aEnd, bStart: bHi, bEnd });
 }
 
-/** Diffs a range whose first and last lines differ: Myers if cheap, else between anchors, else Myers capped. */
+/**
+ * Diffs a range whose first and last lines differ: Myers if cheap, else between anchors, else by the
+ * table when its sides multiply to little, else Myers capped.
+ */
 function diffMiddle(job: Job, range: Range): void {
   const { a, b, out, maxCost } = job;
   const { aLo, aHi, bLo, bHi } = range;
@@ -142,6 +149,12 @@ function diffMiddle(job: Job, range: Range): void {
     diffRange(job, { aLo: aAt, aHi, bLo: bAt, bHi });
     return;
   }
+  const n = aHi - aLo;
+  const m = bHi - bLo;
+  if (n * m <= TABLE_CELLS) {
+    tableRuns(a.subarray(aLo, aHi), b.subarray(bLo, bHi), aLo, bLo).forEach((run) => out.add(run));
+    return;
+  }
   const last = myers(LAST_RESORT_WORK);
   if (last) {
     last.forEach((run) => out.add(run));
@@ -152,10 +165,53 @@ function diffMiddle(job: Job, range: Range): void {
 }
 
 /**
+ * A minimal diff by the longest-common-subsequence table, O(n·m) time and n·m bits, whatever the
+ * edit count: for ranges whose sides multiply to little, where Myers' O(D²) trace would not fit.
+ * Deletes come before inserts within a change, as Myers gives them.
+ */
+function tableRuns(a: Int32Array, b: Int32Array, aBase: number, bBase: number): DiffRun[] {
+  const n = a.length;
+  const m = b.length;
+  // Bit (i·m + j) set: dropping a[i] keeps the longest common subsequence of a[i..] and b[j..].
+  const dropA = new Uint8Array(Math.ceil((n * m) / 8));
+  let below = new Int32Array(m + 1);
+  let row = new Int32Array(m + 1);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      if (a[i] === b[j]) row[j] = below[j + 1]! + 1;
+      else if (below[j]! >= row[j + 1]!) {
+        row[j] = below[j]!;
+        const cell = i * m + j;
+        dropA[cell >> 3]! |= 1 << (cell & 7);
+      } else row[j] = row[j + 1]!;
+    }
+    [below, row] = [row, below];
+  }
+  const runs = new RunList();
+  let i = 0;
+  let j = 0;
+  const step = (type: DiffRun['type'], da: number, db: number): void => {
+    runs.add({ type, aStart: aBase + i, aEnd: aBase + i + da, bStart: bBase + j, bEnd: bBase + j + db });
+    i += da;
+    j += db;
+  };
+  while (i < n || j < m) {
+    const cell = i * m + j;
+    if (i === n) step('insert', 0, 1);
+    else if (j === m) step('delete', 1, 0);
+    else if (a[i] === b[j]) step('equal', 1, 1);
+    else if (dropA[cell >> 3]! & (1 << (cell & 7))) step('delete', 1, 0);
+    else step('insert', 0, 1);
+  }
+  return runs.runs;
+}
+
+/**
  * Diffs two sequences of lines into equal / delete / insert runs, exactly for realistic documents of
  * any size: common prefix and suffix trimmed, then Myers where it is cheap, else anchored on lines
- * unique to both sides and Myers between anchors. A stretch still past `maxCost` edits (or the work
- * bound) comes back as one delete and one insert marked `uncompared`, for the reader to be told.
+ * unique to both sides and Myers between anchors, and a range with no anchors whose sides multiply to
+ * little (one side small) by the table of common subsequences. A stretch still past `maxCost` edits
+ * (or the work bound) comes back as one delete and one insert marked `uncompared`, for the reader to be told.
  */
 export function diffAnchored<T>(a: readonly T[], b: readonly T[], maxCost = LINE_COST_LIMIT): DiffRun[] {
   const [ia, ib, idCount] = intern(a, b);

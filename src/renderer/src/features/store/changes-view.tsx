@@ -3,14 +3,14 @@ import type { Change } from '../../../../shared/store-api.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { DiffView } from '../../components/diff/diff-view.js';
 import { VisibleName } from '../../components/diff/visible-text.js';
-import { EmptyState } from '../../components/feedback.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { Segmented } from '../../components/segmented.js';
 import { VirtualList } from '../../components/virtual-list.js';
 import { setDiffMode, toggleDiffMode, useDiffMode, useHideWhitespace, type DiffMode } from '../../lib/diff-mode.js';
 import { nameText } from '../../lib/invisible-chars.js';
 import { diffLines, diffStats } from '../../lib/text-diff.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
-import { plural } from '../../lib/format.js';
+import { formatBytes, plural } from '../../lib/format.js';
 import { ChangeBadge, ChangeMark, changedDocumentLabel } from './change-badge.js';
 
 const MODES = [
@@ -79,8 +79,9 @@ export function ChangesView({
   /** The document shown first when the address names none (a document's history shows that document). */
   readonly preferredKey?: string;
   /**
-   * Set when the changes came without their contents (they passed the store's response limit): what
-   * the diff pane shows for a change instead of a diff that would read as empty.
+   * Set when the changes came without their contents (read keys-only, or past the store's response
+   * limit): the diff pane of a change, which reads its contents when shown (a {@link LazyChangeDiff}),
+   * never a diff that reads as empty.
    */
   readonly omitted?: (change: Change) => ReactNode;
 }) {
@@ -93,7 +94,6 @@ export function ChangesView({
       )
     : own;
   const setSelected = (index: number): void => (linked ? updateSearch({ key: changes[index]!.key }) : setOwn(index));
-  const mode = useDiffMode();
   useDiffModeShortcut();
   useEffect(() => setOwn(0), [changes]);
   if (changes.length === 0) return <EmptyState title={emptyText} />;
@@ -123,29 +123,76 @@ export function ChangesView({
           )}
         />
       </div>
-      <div className="changes-diff">
-        <div className="changes-diff-header">
-          <div className="changes-diff-title">
-            <span className="mono changes-diff-key" data-testid="diff-key" title={nameText(change.key)}>
-              <VisibleName text={change.key} />
-            </span>
-            <ChangeBadge type={change.type} />
-            {!omitted && <Stats change={change} />}
-          </div>
-          {!omitted && <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />}
-        </div>
-        {omitted ? (
-          omitted(change)
-        ) : (
-          <DiffView
-            key={change.key}
-            before={change.before}
-            after={change.after}
-            mode={mode}
-            label={`Diff of ${nameText(change.key)}`}
-          />
-        )}
-      </div>
+      <div className="changes-diff">{omitted ? omitted(change) : <ChangeDiffPane change={change} />}</div>
     </div>
   );
+}
+
+/**
+ * The diff pane of one change: its key and type, then its line stats, layout switch and diff; or, with
+ * `pending` (its contents still loading, or not to be had), its sizes and `pending` in the diff's place.
+ */
+function ChangeDiffPane({ change, pending }: { readonly change: Change; readonly pending?: ReactNode }) {
+  const mode = useDiffMode();
+  const sizes = [change.before_bytes, change.after_bytes].filter((size) => size !== undefined);
+  return (
+    <>
+      <div className="changes-diff-header">
+        <div className="changes-diff-title">
+          <span className="mono changes-diff-key" data-testid="diff-key" title={nameText(change.key)}>
+            <VisibleName text={change.key} />
+          </span>
+          <ChangeBadge type={change.type} />
+          {pending === undefined ? (
+            <Stats change={change} />
+          ) : (
+            sizes.length > 0 && (
+              <span className="muted" data-testid="change-sizes">
+                {sizes.map((size) => formatBytes(size)).join(' → ')}
+              </span>
+            )
+          )}
+        </div>
+        {pending === undefined && <Segmented label="Diff layout" options={MODES} value={mode} onChange={setDiffMode} />}
+      </div>
+      {pending ?? (
+        <DiffView
+          key={change.key}
+          before={change.before}
+          after={change.after}
+          mode={mode}
+          label={`Diff of ${nameText(change.key)}`}
+        />
+      )}
+    </>
+  );
+}
+
+/**
+ * The diff pane of a change listed without contents, from the read of its own (`read`, whose answer
+ * holds it as `loaded`): its sizes while that loads or fails, or when the answer left the contents
+ * out too (then `tooLarge` says where to read it); once read, the same stats and diff as any change.
+ */
+export function LazyChangeDiff({
+  change,
+  read,
+  loaded,
+  tooLarge,
+}: {
+  readonly change: Change;
+  readonly read: { readonly isError: boolean; readonly error: unknown; readonly data?: { contents_omitted?: boolean } };
+  readonly loaded: Change | undefined;
+  readonly tooLarge: ReactNode;
+}) {
+  if (read.isError)
+    return (
+      <ChangeDiffPane
+        change={change}
+        pending={<ErrorMessage error={read.error} title={`Could not read ${nameText(change.key)}`} />}
+      />
+    );
+  if (!read.data)
+    return <ChangeDiffPane change={change} pending={<Loading label={`Loading ${nameText(change.key)}…`} />} />;
+  if (!loaded || read.data.contents_omitted) return <ChangeDiffPane change={change} pending={tooLarge} />;
+  return <ChangeDiffPane change={loaded} />;
 }

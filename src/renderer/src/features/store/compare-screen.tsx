@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { logResponseSchema } from '../../../../shared/store-api.js';
 import { useApi } from '../../api/api-context.js';
 import { queryKeys, type StoreScope } from '../../api/query-keys.js';
@@ -9,7 +8,6 @@ import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { CompareIcon } from '../../components/icons.js';
 import { assertNever } from '../../lib/assert-never.js';
-import { diffStates } from '../../lib/state-diff.js';
 import { plural } from '../../lib/format.js';
 import { SourcePicker } from './actions/source-picker.js';
 import {
@@ -20,8 +18,10 @@ import {
   revisionSource,
   type RestoreSource,
 } from './actions/source.js';
-import { useSourceState } from './actions/use-source-state.js';
+import { useSourceBranch } from './actions/use-source-state.js';
 import { ChangesView } from './changes-view.js';
+import { CompareContents } from './compare-contents.js';
+import { useCompareDiff, type CompareSide } from './compare-diff.js';
 import { useScope } from './use-scope.js';
 
 /** What to ask for while a side names nothing yet. */
@@ -77,6 +77,12 @@ function useDefaultSides(scope: StoreScope, wanted: boolean): Sides | undefined 
   return { from: parent > 0 ? revisionSource(parent) : head, to: head };
 }
 
+/** A side once its branch is known and nothing is wrong with it; undefined until then. */
+function resolvedSide(source: RestoreSource, found: ReturnType<typeof useSourceBranch>): CompareSide | undefined {
+  if (found.problem || found.branch === undefined || !found.complete) return undefined;
+  return { source, branch: found.branch, revisionId: found.revisionId };
+}
+
 /** Compares the documents of any two revisions, checkpoints or branch heads of a namespace. */
 export function CompareScreen() {
   const scope = useScope();
@@ -88,15 +94,20 @@ export function CompareScreen() {
   const resolving = !named && defaults === undefined;
   // Both sides go into the address, so a default side stays as shown when the other one changes.
   const show = (sides: Sides): void => updateSearch({ from: encodeSource(sides.from), to: encodeSource(sides.to) });
-  const before = useSourceState(scope, from);
-  const after = useSourceState(scope, to);
-  const changes = useMemo(
-    () => (before.data && after.data ? diffStates(before.data.objects, after.data.objects) : undefined),
-    [before.data, after.data],
-  );
+  const before = useSourceBranch(scope, from);
+  const after = useSourceBranch(scope, to);
+  const fromSide = resolvedSide(from, before);
+  const toSide = resolvedSide(to, after);
+  // The store compares the two sides itself: the list of changed documents, not both whole states.
+  const diff = useCompareDiff(scope.namespace, fromSide, toSide);
+  const compared = diff.data;
+  const changes = compared?.changes;
   const problems = [
     before.problem && { side: 'From', ...before.problem },
     after.problem && { side: 'To', ...after.problem },
+    !before.problem &&
+      !after.problem &&
+      diff.error && { side: 'Compare', title: 'could not compare', error: diff.error },
   ].filter((problem) => !!problem);
   const prompts = [isEmptySource(from) && emptyPrompt('From', from), isEmptySource(to) && emptyPrompt('To', to)].filter(
     (prompt) => !!prompt,
@@ -137,11 +148,11 @@ export function CompareScreen() {
         >
           Swap sides
         </Button>
-        {changes && changes.length > 0 && before.data && after.data && (
+        {compared && compared.changes.length > 0 && (
           <span className="muted compare-summary">
-            {plural(changes.length, 'document')} {changes.length === 1 ? 'differs' : 'differ'} between{' '}
-            <span className="mono">#{before.data.revision}</span> and{' '}
-            <span className="mono">#{after.data.revision}</span>
+            {plural(compared.changes.length, 'document')} {compared.changes.length === 1 ? 'differs' : 'differ'} between{' '}
+            <span className="mono">#{compared.from_revision}</span> and{' '}
+            <span className="mono">#{compared.to_revision}</span>
           </span>
         )}
       </header>
@@ -161,6 +172,13 @@ export function CompareScreen() {
             linked
             changes={changes}
             emptyText={`${describeSource(from)} and ${describeSource(to)} have the same documents.`}
+            omitted={
+              compared?.contents_omitted && fromSide && toSide
+                ? (change) => (
+                    <CompareContents namespace={scope.namespace} from={fromSide} to={toSide} change={change} />
+                  )
+                : undefined
+            }
           />
         ) : (
           <Loading label="Comparing…" />

@@ -3,7 +3,7 @@ import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ContentView } from '../../components/diff/diff-view.js';
 import { VisibleName } from '../../components/diff/visible-text.js';
-import { EmptyState } from '../../components/feedback.js';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
 import { FilesIcon, HistoryIcon } from '../../components/icons.js';
 import { Link } from '../../app/router.js';
 import { byteLength, formatBytes } from '../../lib/format.js';
@@ -21,9 +21,15 @@ export function DocumentPane({
   onBack,
   actions,
   missingHint,
+  loading = false,
+  error,
 }: {
   readonly documentKey: string | undefined;
   readonly content: string | undefined;
+  /** The document is listed and its content is being read (it is read alone, once opened). */
+  readonly loading?: boolean;
+  /** Reading its content failed. */
+  readonly error?: Error;
   readonly where: string;
   /** The address of the document's history on the branch shown. */
   readonly historyHref: string;
@@ -35,6 +41,8 @@ export function DocumentPane({
   readonly missingHint?: ReactNode;
 }) {
   if (documentKey === undefined) return null;
+  if (error) return <ErrorMessage error={error} title={`Could not read “${nameText(documentKey)}”`} />;
+  if (loading) return <Loading label={`Loading ${nameText(documentKey)}…`} />;
   if (content === undefined)
     return (
       <div className="page-body" data-testid="document-missing">

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import { useStoreState } from '../../api/store-queries.js';
+import { useStateDocument, useStateKeys } from '../../api/store-queries.js';
 import { href, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
@@ -69,8 +69,10 @@ function DocumentsView() {
   const at = selector ?? {};
   // A checkpoint is read once the namespace's list has it: one it lacks is named above, not asked for.
   const readable = selector !== undefined && (picked.kind !== 'checkpoint' || checkpoint.status === 'found');
-  const state = useStoreState(scope, at, readable);
-  const head = useStoreState(scope, {});
+  // Names and sizes only: a revision of large documents is listed without downloading them, and the
+  // document shown is read alone, at the revision listed (the head may move meanwhile).
+  const state = useStateKeys(scope, at, readable);
+  const head = useStateKeys(scope, {});
   // In the address (`q=`), as on Keys and Live traffic: a reload or a link shows the same filtered list.
   const filter = params.get('q') ?? '';
   const setFilter = (next: string): void => updateSearch({ q: next });
@@ -82,11 +84,13 @@ function DocumentsView() {
   const focusList = (): void => setListFocus(++focusCount.current);
   const [action, setAction] = useState<'rollback' | 'restore' | 'restore-document'>();
   const filterRef = useFilterShortcut();
-  const keys = useMemo(() => Object.keys(state.data?.objects ?? {}).sort(compareKeys), [state.data]);
+  const keys = useMemo(() => (state.data?.documents ?? []).map(({ key }) => key).sort(compareKeys), [state.data]);
+  const listed = useMemo(() => new Set(keys), [keys]);
   const shown = useFilteredKeys(keys, filter);
   const selectedKey = params.get('key') ?? shown[0];
-  const content =
-    selectedKey !== undefined && state.data ? documentContent(state.data.objects, selectedKey) : undefined;
+  const opened = selectedKey !== undefined && listed.has(selectedKey) ? selectedKey : undefined;
+  const opening = useStateDocument(scope, { revision: state.data?.revision }, opened, !!state.data);
+  const content = opened !== undefined && opening.data ? documentContent(opening.data.objects, opened) : undefined;
   const select = (key: string): void => updateSearch({ key });
   // Rollback reaches the branch's own history; a checkpoint of another branch is restored instead,
   // as on the Checkpoints screen.
@@ -100,9 +104,15 @@ function DocumentsView() {
   const offersRollback = readable && !atHead && !!state.data && !previous;
   const actions = useActionAccess(scope.namespace);
   // One document of an older version, unlike the head's (changed or deleted since): it can be brought back alone.
+  const headDocument = useStateDocument(
+    scope,
+    { revision: head.data?.revision },
+    opened,
+    offersRollback && !!head.data,
+  );
   const restorable =
-    offersRollback && selectedKey !== undefined && content !== undefined && !!head.data
-      ? documentContent(head.data.objects, selectedKey) !== content
+    offersRollback && opened !== undefined && content !== undefined && !!headDocument.data
+      ? documentContent(headDocument.data.objects, opened) !== content
       : false;
   const toolbar = (
     <header className="toolbar toolbar-wrap">
@@ -193,6 +203,8 @@ function DocumentsView() {
           <DocumentPane
             documentKey={selectedKey}
             content={content}
+            loading={opened !== undefined && opening.isPending}
+            error={opening.error ?? undefined}
             where={describeWhere(scope.branch, picked, state.data.revision)}
             historyHref={href('store/history', { ...scopeQuery(scope), document: selectedKey })}
             actions={

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BranchSummary } from '../../../../shared/store-api.js';
-import { useBranches, useCheckpoints, useLog, useRevision } from '../../api/store-queries.js';
+import { useBranches, useCheckpoints } from '../../api/store-queries.js';
 import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { VisibleName } from '../../components/diff/visible-text.js';
@@ -15,6 +15,7 @@ import { LOG_ROW_HEIGHT, LogRow, PRUNED_LOG_ROW_HEIGHT } from './log-row.js';
 import { prunedParents } from './pruned-history.js';
 import { RevisionDetail } from './revision-detail.js';
 import { EmptyBranch } from './store-empty.js';
+import { useHistoryLog } from './use-history-log.js';
 import { scopeQuery, useScope } from './use-scope.js';
 
 /**
@@ -46,8 +47,30 @@ function HistoryView() {
   // One document's log starts at its latest change, which need not be the branch's head: that comes
   // from the branch list (the scope picker's, so no extra request), undefined until it is read.
   const branches = useBranches(scope);
+  const branchHead = branches.data?.branches.find((branch) => branch.current)?.head_revision;
+  const rev = params.get('rev');
+  const typed = rev ? decodeRevisionParam(rev) : undefined;
+  const requested = typed === undefined ? undefined : revisionIdOf(typed);
+  // A rev= that is no revision id is named, rather than silently showing the head instead.
+  const problem = typed === undefined ? undefined : sourceSyntaxProblem({ kind: 'revision', revision: typed });
   // The log of a branch the namespace does not have is a 404; the screen names it from this list instead.
-  const log = useLog(scope, documentKey, branchMayHaveLog(branches.data?.branches, scope.branch));
+  const mayHaveLog = branchMayHaveLog(branches.data?.branches, scope.branch);
+  // Its first page is always read: a write shows at the top while the selected revision is among them.
+  const fromHead = useHistoryLog(scope, documentKey, mayHaveLog);
+  const headEntries = useMemo(() => fromHead.data?.pages.flatMap((page) => page.entries) ?? [], [fromHead.data]);
+  const headOldest = headEntries.at(-1)?.id;
+  // A revision older than those (a link into a long history, a reload) starts a log of its own there,
+  // rather than every newer page being read first; newer ones are read on demand. It stays while the
+  // selection moves among its rows, and moves to a revision chosen outside them.
+  const olderThanHead =
+    requested !== undefined && headOldest !== undefined && requested < headOldest && fromHead.hasNextPage;
+  const [start, setStart] = useState<number>();
+  const fromStart = useHistoryLog(scope, documentKey, mayHaveLog && start !== undefined, start, branchHead);
+  // A start the log does not hold (another branch's revision, one the document filter leaves out, one
+  // gone) shows the log from the head, with that revision in the detail pane.
+  // Until its first page arrives, the head's log shows, with no row selected.
+  const anchored = start !== undefined && fromStart.data !== undefined && !fromStart.startMissed;
+  const log = anchored ? fromStart : fromHead;
   // The same list the Checkpoints screen reads (and a new checkpoint refreshes): marks in the log.
   const checkpointList = useCheckpoints(scope.namespace).data?.checkpoints;
   const checkpoints = useMemo(() => checkpointsByRevision(checkpointList), [checkpointList]);
@@ -58,17 +81,17 @@ function HistoryView() {
   // tied to the revision, so moving on in the log afterwards (j / k, a click) leaves focus in the log.
   const [detailFocus, setDetailFocus] = useState<{ readonly id: number; readonly count: number }>();
   const entries = useMemo(() => log.data?.pages.flatMap((page) => page.entries) ?? [], [log.data]);
-  const headId = documentKey ? branches.data?.branches.find((branch) => branch.current)?.head_revision : entries[0]?.id;
+  const headId = documentKey || anchored ? branchHead : entries[0]?.id;
   // The newest page read holds the newest count.
   const total = log.data?.pages[log.data.pages.length - 1]?.total;
-  const rev = params.get('rev');
-  const typed = rev ? decodeRevisionParam(rev) : undefined;
-  const requested = typed === undefined ? undefined : revisionIdOf(typed);
-  // A rev= that is no revision id is named, rather than silently showing the head instead.
-  const problem = typed === undefined ? undefined : sourceSyntaxProblem({ kind: 'revision', revision: typed });
   const selectedId = problem ? undefined : (requested ?? entries[0]?.id);
   const selectedIndex = entries.findIndex((entry) => entry.id === selectedId);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, hasPreviousPage, isFetchingPreviousPage } = log;
+  useEffect(() => {
+    if (problem || (requested !== undefined && entries.some((entry) => entry.id === requested))) return;
+    if (requested === undefined || headEntries.some((entry) => entry.id === requested)) setStart(undefined);
+    else if (olderThanHead) setStart(requested);
+  }, [requested, entries, headEntries, olderThanHead, problem]);
   // Where gc cut the branch's history; one document's log skips revisions anyway, so says nothing of it.
   const pruned = useMemo(
     () => (documentKey ? new Map<number, number>() : prunedParents(entries, !hasNextPage)),
@@ -94,33 +117,15 @@ function HistoryView() {
     const last = entries.at(-1);
     if (last !== undefined) updateSearch({ rev: last.id, key: undefined });
   }, [toOldest, hasNextPage, isFetchingNextPage, fetchNextPage, entries]);
-  // The same query as the detail pane's: it says which branch the revision is on, at no extra request.
-  const revision = useRevision(scope.namespace, selectedIndex < 0 ? requested : undefined);
-  // A revision of this branch older than the pages read so far (a link to it, a reload) is read up to,
-  // so the log shows it selected and j / k go on from there rather than from the head. The log is
-  // newest first and ids grow with time, so once the oldest entry read is older, it is not on the way.
-  const oldest = entries[entries.length - 1]?.id;
-  const readUpTo =
-    requested !== undefined &&
-    selectedIndex < 0 &&
-    revision.data?.branch === scope.branch &&
-    oldest !== undefined &&
-    requested < oldest;
-  useEffect(() => {
-    if (readUpTo) loadMore();
-  }, [readUpTo, loadMore]);
-  // Until then the log highlights no row, and j / k would start from the head: moves pressed meanwhile
-  // are kept and go on from the selected revision once its row is read. If it never will be (a revision
-  // of another branch, one that is gone, one a document filter leaves out, one older than the whole log
-  // read), they are made as from no row highlighted, as the keys do on a list with nothing selected.
+  // Until the log read from a linked revision arrives it highlights no row, and j / k would start from
+  // the head: moves pressed meanwhile are kept and go on from the selected revision once its row is
+  // read. If it never will be (a revision of another branch, one that is gone, one a document filter
+  // leaves out), they are made as from no row highlighted, as the keys do on a list with nothing selected.
   const rowComing =
     requested !== undefined &&
     !problem &&
     selectedIndex < 0 &&
-    (revision.isPending ||
-      (revision.data?.branch === scope.branch &&
-        (hasNextPage || isFetchingNextPage) &&
-        (oldest === undefined || requested < oldest)));
+    (fromHead.isPending || (requested === start ? fromStart.isPending : olderThanHead));
   const [pendingMove, setPendingMove] = useState(0);
   const keepMove = useCallback((by: number) => setPendingMove((kept) => kept + by), []);
   useEffect(() => {
@@ -189,6 +194,18 @@ function HistoryView() {
                 : plural(entries.length, 'revision')}
           </span>
         </header>
+        {anchored && (hasPreviousPage || isFetchingPreviousPage) && (
+          <div className="split-list-footer">
+            <Button
+              size="sm"
+              variant="ghost"
+              disabled={isFetchingPreviousPage}
+              onClick={() => void log.fetchPreviousPage()}
+            >
+              {isFetchingPreviousPage ? 'Loading newer revisions…' : 'Load newer revisions'}
+            </Button>
+          </div>
+        )}
         <VirtualList
           label="Revisions"
           testId="log-list"

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { NamespaceSummary } from '../../../../shared/store-api.js';
 import { useNamespaces } from '../../api/store-queries.js';
-import { useGc } from '../../api/store-mutations.js';
+import { useGc, useGcCompact } from '../../api/store-mutations.js';
 import { href, Link } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -11,7 +11,7 @@ import { Field, TextInput } from '../../components/field.js';
 import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
-import { formatInt, plural, timeAgo } from '../../lib/format.js';
+import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { useActionAccess } from './action-access.js';
 import { KEEP_LABEL, parseKeep } from './gc-keep.js';
 
@@ -48,16 +48,32 @@ function GcPanel() {
   const keep = 'keep' in parsed ? parsed.keep : undefined;
   const preview = useGc();
   const prune = useGc();
+  const compact = useGcCompact();
   const [confirming, setConfirming] = useState(false);
+  const [confirmingCompact, setConfirmingCompact] = useState(false);
+  // What the last answer said is free in the database file: a prune's (after its sweep), else the preview's.
+  const [freeBytes, setFreeBytes] = useState<number>();
   const keepInput = useRef<HTMLInputElement>(null);
   // gc covers every namespace the token may administer, so it is offered when there is any.
   const actions = useActionAccess();
   const run = (): void => {
-    if (keep !== undefined) preview.mutate({ keep, dryRun: true });
+    if (keep !== undefined) preview.mutate({ keep, dryRun: true }, { onSuccess: (r) => setFreeBytes(r.free_bytes) });
   };
   const wouldPrune = preview.data?.pruned;
   // Prunes with the keep that was previewed (typing again clears the preview).
   const previewedKeep = preview.variables?.keep;
+  const runCompact = (): void => {
+    if (previewedKeep === undefined) return;
+    compact.mutate(previewedKeep, {
+      onSuccess: (result) => {
+        setConfirmingCompact(false);
+        preview.reset();
+        setFreeBytes(result.free_bytes);
+        const pruned = result.pruned > 0 ? `Pruned ${plural(result.pruned, 'revision')}; compacted` : 'Compacted';
+        showToast(`${pruned}: ${formatBytes(result.compacted_bytes ?? 0)} given back to the disk`);
+      },
+    });
+  };
   const runPrune = (): void => {
     if (previewedKeep === undefined) return;
     prune.mutate(
@@ -66,6 +82,7 @@ function GcPanel() {
         onSuccess: (result) => {
           setConfirming(false);
           preview.reset();
+          setFreeBytes(result.free_bytes);
           showToast(`Pruned ${plural(result.pruned, 'revision')}`);
         },
       },
@@ -118,6 +135,16 @@ function GcPanel() {
                 Prune {plural(wouldPrune, 'revision')}
               </Button>
             )}
+            {wouldPrune !== undefined && (
+              <Button
+                variant="secondary"
+                onClick={() => setConfirmingCompact(true)}
+                {...actions.guard('admin')}
+                data-testid="gc-compact"
+              >
+                {wouldPrune === 0 ? 'Compact…' : 'Prune and compact…'}
+              </Button>
+            )}
           </div>
         </Field>
       </form>
@@ -130,8 +157,44 @@ function GcPanel() {
               : `${plural(wouldPrune, 'revision')} would be pruned.`}
           </p>
         )}
+        {freeBytes !== undefined && (
+          <p className="panel-text" data-testid="gc-free">
+            {freeBytes === 0
+              ? 'The database file has no free space to give back.'
+              : `${formatBytes(freeBytes)} of the database file is free, kept for later writes; a compact gives it back to the disk.`}
+          </p>
+        )}
       </div>
       {preview.error && <ErrorMessage error={preview.error} title="Could not preview garbage collection" />}
+      {confirmingCompact && (
+        <Dialog
+          title={wouldPrune ? `Prune ${plural(wouldPrune, 'revision')} and compact?` : 'Compact the database?'}
+          description="Gatehouse stops answering, the gateway included, while the database is rewritten."
+          onClose={() => setConfirmingCompact(false)}
+          returnFocus={() => keepInput.current}
+          footer={
+            <ConfirmFooter
+              variant="danger"
+              busy={compact.isPending}
+              testId="gc-compact-confirm"
+              onCancel={() => setConfirmingCompact(false)}
+              onConfirm={runCompact}
+            >
+              {wouldPrune ? 'Prune and compact' : 'Compact'}
+            </ConfirmFooter>
+          }
+        >
+          {previewedKeep !== undefined && wouldPrune !== 0 && (
+            <p className="panel-text">{pruneTerms(previewedKeep).deleted}</p>
+          )}
+          <p className="panel-text">
+            Compacting rewrites the whole database file without its free space (SQLite’s VACUUM), then gives that space
+            back to the disk. It takes about a second per 100 MB of database, and needs free disk of about twice its
+            size meanwhile. Requests wait until it is done.
+          </p>
+          {compact.error && <ErrorMessage error={compact.error} title="Compacting failed" />}
+        </Dialog>
+      )}
       {confirming && (
         <Dialog
           title={`Prune ${plural(wouldPrune ?? 0, 'revision')}?`}

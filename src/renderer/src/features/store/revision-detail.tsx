@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Change, LogEntry } from '../../../../shared/store-api.js';
 import type { StoreScope } from '../../api/query-keys.js';
-import { useBranches, useRevision } from '../../api/store-queries.js';
+import { useBranches, useRevision, useRevisionChange, useRevisionContents } from '../../api/store-queries.js';
 import { href, Link } from '../../app/router.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
@@ -20,7 +20,7 @@ import { RollbackDialog } from './actions/rollback-dialog.js';
 import { revisionSource } from './actions/source.js';
 import { creationBase, OriginLink, originName, useBranchOrigin } from './branch-origin.js';
 import { BranchStartView } from './branch-start-view.js';
-import { ChangesView } from './changes-view.js';
+import { ChangesView, LazyChangeDiff } from './changes-view.js';
 import { RevisionMessage } from './revision-message.js';
 import { scopeQuery } from './use-scope.js';
 
@@ -56,10 +56,14 @@ export function RevisionDetail({
   /** gc removed the parent revision: it is named as gone, and nothing offers to compare with it. */
   readonly parentRemoved?: boolean;
 }) {
-  // The log lists keys and types only, so the diffs' contents come with the revision itself; the
-  // log's entry draws the header meanwhile.
+  // The revision's changes come as keys, types and sizes (its documents can be megabytes each); the
+  // diff pane reads the one document shown. The log's entry draws the header meanwhile.
   const fetched = useRevision(scope.namespace, id);
   const [action, setAction] = useState<Action>();
+  // A revert's preview works from every change's contents: read once Revert is pointed at or focused
+  // (so the dialog usually opens at once), never only to show the revision.
+  const [contentsWanted, setContentsWanted] = useState<number>();
+  const withContents = useRevisionContents(scope.namespace, id, action === 'revert' || contentsWanted === id);
   const actions = useActionAccess(scope.namespace);
   const entry = fetched.data ?? fromLog;
   const full = fetched.data;
@@ -157,7 +161,10 @@ export function RevisionDetail({
             <Button
               size="sm"
               icon={<UndoIcon />}
-              // The preview needs the changes' contents, which the log's entry does not carry.
+              // Not `busy` while the contents load: a disabled opener would lose focus, and the dialog
+              // would give it back to the page rather than to the button.
+              onPointerEnter={() => setContentsWanted(id)}
+              onFocus={() => setContentsWanted(id)}
               {...actions.guard('write', {
                 disabled: !full,
                 title: full ? `Take back what #${entry.id} changed, keeping later revisions` : 'Reading the changes…',
@@ -254,9 +261,7 @@ export function RevisionDetail({
           emptyText="This revision changed no documents."
           linked
           preferredKey={preferredKey}
-          omitted={
-            full.contents_omitted ? (change) => <ContentsOmitted scope={own} entry={full} change={change} /> : undefined
-          }
+          omitted={(change) => <ChangeDiff scope={own} entry={full} change={change} />}
         />
       ) : fetched.isError ? (
         <div className="page-body">
@@ -273,8 +278,16 @@ export function RevisionDetail({
           returnFocus={logList}
         />
       )}
-      {action === 'revert' && full && (
-        <RevertDialog scope={scope} revision={full} onClose={() => setAction(undefined)} returnFocus={logList} />
+      {action === 'revert' && withContents.isError && (
+        <ErrorMessage error={withContents.error} title={`Could not read the changes of #${id}`} />
+      )}
+      {action === 'revert' && withContents.data && (
+        <RevertDialog
+          scope={scope}
+          revision={withContents.data}
+          onClose={() => setAction(undefined)}
+          returnFocus={logList}
+        />
       )}
       {action === 'cherry-pick' && (
         <CherryPickDialog scope={scope} revision={entry} onClose={() => setAction(undefined)} returnFocus={logList} />
@@ -307,20 +320,35 @@ export function RevisionDetail({
   );
 }
 
-/**
- * What the diff pane shows for a change of a revision whose contents passed the store's response
- * limit: a way to the document where it can be read, rather than a diff that would read as empty.
- */
-function ContentsOmitted({
-  scope,
-  entry,
-  change,
-}: {
+/** One change of a revision. */
+interface RevisionChangeProps {
   /** The revision's own branch. */
   readonly scope: StoreScope;
   readonly entry: LogEntry;
   readonly change: Change;
-}) {
+}
+
+/**
+ * The diff pane of the one document shown, its two contents read alone (the revision's list carries
+ * sizes only); a document larger than the store sends in one answer leads to where it can be read.
+ */
+function ChangeDiff({ scope, entry, change }: RevisionChangeProps) {
+  const read = useRevisionChange(scope.namespace, entry.id, change.key);
+  return (
+    <LazyChangeDiff
+      change={change}
+      read={read}
+      loaded={read.data?.changes.find((one) => one.key === change.key)}
+      tooLarge={<ContentsOmitted scope={scope} entry={entry} change={change} />}
+    />
+  );
+}
+
+/**
+ * What the diff pane shows for a change of a revision whose contents passed the store's response
+ * limit: a way to the document where it can be read, rather than a diff that would read as empty.
+ */
+function ContentsOmitted({ scope, entry, change }: RevisionChangeProps) {
   // A deleted document is read where it last was: the revision before.
   const at = change.type === 'delete' ? entry.parent_id : entry.id;
   return (

@@ -1,5 +1,6 @@
 import type { StoreScope } from '../../../api/query-keys.js';
-import { useBranches, useCheckpoints, useRevision, useStoreState } from '../../../api/store-queries.js';
+import { useBranches, useCheckpoints, useStoreState } from '../../../api/store-queries.js';
+import { useRevisionBranch } from './use-revision-branch.js';
 import { describeSource, isCompleteSource, revisionIdOf, sourceSyntaxProblem, type RestoreSource } from './source.js';
 
 /** Why a source cannot be read: a title naming it, and the server's error or an explanation. */
@@ -9,19 +10,17 @@ export interface SourceProblem {
 }
 
 /**
- * The documents of a source, or the problem that names why it cannot be read. A revision or
+ * The branch a source is read on, or the problem that names why it cannot be read. A revision or
  * checkpoint may sit on another branch, and state is read per branch, so the branch is looked up
- * first (the revision's own, or the checkpoint's). A branch or checkpoint missing from the
- * namespace's lists is a problem here, since the store would read a missing branch as empty.
- * `data` is only ever the chosen source's own documents (never the last source's, kept by the query
- * while this one loads); `loading` is true while a source that names something has neither those
- * documents nor a problem yet.
+ * (the revision's own, from a one-change page of it, or the checkpoint's). A branch or checkpoint
+ * missing from the namespace's lists is a problem here, since the store would read a missing branch
+ * as empty. `branch` is undefined while it is looked up.
  */
-export function useSourceState(scope: StoreScope, source: RestoreSource | undefined) {
+export function useSourceBranch(scope: StoreScope, source: RestoreSource | undefined) {
   const { namespace } = scope;
   const complete = source !== undefined && isCompleteSource(source);
   const revisionId = complete && source.kind === 'revision' ? revisionIdOf(source.revision) : undefined;
-  const revision = useRevision(namespace, revisionId);
+  const revision = useRevisionBranch(namespace, revisionId);
   const checkpoints = useCheckpoints(namespace);
   const branches = useBranches(scope);
 
@@ -43,6 +42,19 @@ export function useSourceState(scope: StoreScope, source: RestoreSource | undefi
     if (revision.error) problem = { title: `revision #${revisionId} could not be loaded`, error: revision.error };
     else branch = revision.data?.branch;
   }
+  return { branch, problem, complete, revisionId };
+}
+
+/**
+ * The documents of a source, or the problem that names why it cannot be read (see
+ * {@link useSourceBranch}). `data` is only ever the chosen source's own documents (never the last
+ * source's, kept by the query while this one loads); `loading` is true while a source that names
+ * something has neither those documents nor a problem yet.
+ */
+export function useSourceState(scope: StoreScope, source: RestoreSource | undefined) {
+  const { namespace } = scope;
+  const { branch, complete, revisionId, ...found } = useSourceBranch(scope, source);
+  let problem = found.problem;
 
   const at =
     source?.kind === 'revision'
