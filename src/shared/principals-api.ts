@@ -194,6 +194,13 @@ export const limitStatusSchema = z.object({
   remaining: z.number(),
   /** Milliseconds until the bucket is full again, or until the budget's window ends. */
   reset_ms: z.number(),
+  /**
+   * Set on a budget whose `remaining` is below what one request needs, so that it refuses requests
+   * now: `needed` is what the last request it refused in its current window needed (`last_refusal`),
+   * or the least a request without `max_tokens` reserves (`smallest_request`: a minimal prompt plus
+   * the output reservation, in dollars at the cheapest model the key may call).
+   */
+  refusing: z.object({ needed: z.number(), basis: z.enum(['last_refusal', 'smallest_request']) }).optional(),
 });
 /** A limit's status. */
 export type LimitStatus = z.infer<typeof limitStatusSchema>;

@@ -31,6 +31,17 @@ function kindOf(word: LimitWord): LimitKind {
   }
 }
 
+/** A limit's name cut to what a narrow meter has room for, read after the owner: "team $/day". */
+const SHORT_WORDS: Readonly<Record<LimitWord, string>> = {
+  requests: 'requests/min',
+  tokens: 'tokens/min',
+  tokenBudgetMinute: 'token budget/min',
+  tokenBudgetDay: 'tokens/day',
+  spendBudgetDay: '$/day',
+  spendBudgetMonth: '$/month',
+  parallelRequests: 'in flight',
+};
+
 /** How full a limit is, for its colour. */
 export type LimitLevel = 'ok' | 'near' | 'full';
 
@@ -45,6 +56,8 @@ export interface LimitMeterView {
   readonly ownerName: string;
   /** The limit's name, as the forms label it, in lower case: "requests per minute". */
   readonly what: string;
+  /** The name cut short, so that a day's and a month's budget differ in a narrow meter: "$/day". */
+  readonly short: string;
   /** "3 / 10". */
   readonly amount: string;
   /** 0..1 of the limit used. */
@@ -52,6 +65,11 @@ export interface LimitMeterView {
   readonly level: LimitLevel;
   /** "All 10 available again in 12 s", "Resets in 3 h 5 min (end of the UTC day)". */
   readonly reset: string;
+  /**
+   * Set when the gateway says this budget refuses requests although it is not used up: what is left is
+   * below what one request needs. "206 left, below the 431 the last refused request needed".
+   */
+  readonly refusing?: string;
 }
 
 function ownerOf(subject: string): { readonly owner: string; readonly ownerName: string } {
@@ -100,11 +118,29 @@ export function limitMeterView(status: LimitStatus): LimitMeterView {
   return {
     ...ownerOf(status.subject),
     what: LIMIT_WORDS[word].toLowerCase(),
+    short: SHORT_WORDS[word],
     amount: `${amountOf(status.used, kind.unit)} / ${amountOf(status.limit, kind.unit)}`,
     share,
     level,
     reset,
+    refusing: refusingWords(status, kind.unit),
   };
+}
+
+/** Why a budget with room left refuses requests, from what the gateway reports (see `refusing`). */
+function refusingWords(status: LimitStatus, unit: LimitKind['unit']): string | undefined {
+  const refusing = status.refusing;
+  if (refusing === undefined) return undefined;
+  const left = `${amountOf(status.remaining, unit)} left`;
+  const needed = amountOf(refusing.needed, unit);
+  switch (refusing.basis) {
+    case 'smallest_request':
+      return `${left}, below one request's estimate (${needed} without max_tokens)`;
+    case 'last_refusal':
+      return `${left}, below the ${needed} the last refused request needed`;
+    default:
+      return assertNever(refusing.basis);
+  }
 }
 
 /**
@@ -118,6 +154,20 @@ export function spentBudget(limits: readonly LimitStatus[]): LimitMeterView | un
     if (span === 'bucket' || span === 'in_flight') continue;
     const view = limitMeterView(status);
     if (view.level === 'full') return view;
+  }
+  return undefined;
+}
+
+/**
+ * The first budget that is not used up but refuses requests anyway, laid out as its meter: what is
+ * left is below one request's estimate, or below what the last request it refused needed (a smaller
+ * max_tokens may still pass).
+ */
+export function refusingBudget(limits: readonly LimitStatus[]): LimitMeterView | undefined {
+  for (const status of limits) {
+    if (status.refusing === undefined) continue;
+    const view = limitMeterView(status);
+    if (view.level !== 'full') return view;
   }
   return undefined;
 }

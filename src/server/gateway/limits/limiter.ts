@@ -30,7 +30,14 @@ export interface Reservation {
 /** The outcome of a reservation: admitted, or the limit that refused it and how long until it fits. */
 export type Admission =
   | { readonly ok: true; readonly reservation: Reservation }
-  | { readonly ok: false; readonly check: LimitCheck; readonly needed: number; readonly waitMs: number };
+  | {
+      readonly ok: false;
+      readonly check: LimitCheck;
+      readonly needed: number;
+      readonly waitMs: number;
+      /** What the refusing limit had used (a budget's window, a bucket's take), for the message. */
+      readonly used: number;
+    };
 
 /** The budget windows a subject may have: tokens per minute and per day, spend per day and per month. */
 const WINDOW_KINDS = [
@@ -62,6 +69,8 @@ export class Limiter {
   private readonly windows = new Map<string, CalendarWindow>();
   /** When each forgotten subject was forgotten: requests admitted before settle nothing of theirs. */
   private readonly forgotten = new Map<string, number>();
+  /** The last refusal by each budget (by window name): the status view says while it refuses requests that size. */
+  private readonly refusals = new Map<string, { readonly at: number; readonly needed: number }>();
 
   constructor(
     private readonly history: UsageHistory,
@@ -85,8 +94,18 @@ export class Limiter {
     }
     if (refused !== undefined) {
       const { check, needed } = refused;
-      const waitMs = check.span === 'bucket' ? this.bucket(check, now).retryAfter(needed, now) : refused.waitMs;
-      return { ok: false, check, needed, waitMs };
+      if (check.span === 'bucket') {
+        const bucket = this.bucket(check, now);
+        return {
+          ok: false,
+          check,
+          needed,
+          waitMs: bucket.retryAfter(needed, now),
+          used: check.limit - bucket.remaining(now),
+        };
+      }
+      this.refusals.set(windowName(check.measure, check.span, check.subject), { at: now, needed });
+      return { ok: false, check, needed, waitMs: refused.waitMs, used: this.window(check, now).usedAt(now) };
     }
     const held = new Map<CalendarWindow, LimitMeasure>();
     const buckets = new Map<string, TokenBucket>();
@@ -193,18 +212,48 @@ export class Limiter {
     const suffix = `|${who.name}`;
     for (const name of this.buckets.keys()) if (name.endsWith(suffix)) this.buckets.delete(name);
     for (const name of this.windows.keys()) if (name.endsWith(suffix)) this.windows.delete(name);
+    for (const name of this.refusals.keys()) if (name.endsWith(suffix)) this.refusals.delete(name);
   }
 
-  /** Where each limit stands now, for headers and the admin views. */
-  status(checks: readonly LimitCheck[]): LimitStatus[] {
+  /**
+   * Where each limit stands now, for headers and the admin views. With `smallest` (what the least
+   * request reserves; its dollars unknown when undefined), a budget left below it, or below what the
+   * last request it refused in its window needed, says it is refusing requests.
+   */
+  status(checks: readonly LimitCheck[], smallest?: { readonly tokens: number; readonly usd?: number }): LimitStatus[] {
     const now = this.now();
     return checks.map((check) => {
       if (check.span === 'bucket') {
         const bucket = this.bucket(check, now);
         return this.statusOf(check, check.limit - bucket.remaining(now), bucket.untilFull(now));
       }
-      return this.statusOf(check, this.window(check, now).usedAt(now), windowEnd(check.span, now) - now);
+      const status = this.statusOf(check, this.window(check, now).usedAt(now), windowEnd(check.span, now) - now);
+      if (smallest === undefined || check.measure === 'requests') return status;
+      const refusing = this.refusing(
+        check,
+        status.remaining,
+        check.measure === 'usd' ? smallest.usd : smallest.tokens,
+        now,
+      );
+      return refusing === undefined ? status : { ...status, refusing };
     });
+  }
+
+  /** Why a budget with `remaining` left refuses requests now, if it does (see `status`). */
+  private refusing(
+    check: LimitCheck,
+    remaining: number,
+    smallest: number | undefined,
+    now: number,
+  ): LimitStatus['refusing'] {
+    if (check.span === 'bucket') return undefined;
+    const last = this.refusals.get(windowName(check.measure, check.span, check.subject));
+    // A refusal of an earlier window says nothing of this one, whose budget came back whole.
+    if (last !== undefined && last.at >= windowStart(check.span, now) && remaining < last.needed)
+      return { needed: check.measure === 'usd' ? roundUsd(last.needed) : last.needed, basis: 'last_refusal' };
+    if (smallest !== undefined && smallest > 0 && remaining < smallest)
+      return { needed: check.measure === 'usd' ? roundUsd(smallest) : smallest, basis: 'smallest_request' };
+    return undefined;
   }
 
   /**

@@ -28,6 +28,9 @@ const NO_OWNERS: readonly LimitSubject[] = [];
 
 const NOTHING: LimitCost = { tokens: 0, usd: 0 };
 
+/** The least prompt a request can send: one message (its framing) of one token. */
+const SMALLEST_PROMPT_TOKENS = 4;
+
 /** The output tokens a request may generate, as it states them (the model's cap was already applied). */
 function statedOutput(ctx: RequestContext): number | undefined {
   const body = ctx.body as {
@@ -114,7 +117,9 @@ export class LimitsService {
       const reservesOutput = ctx.endpoint !== 'embeddings' && ctx.endpoint !== 'count_tokens';
       // The refusal says where the limits stand too, as OpenAI's and Anthropic's 429s do.
       const state = rateLimitHeaders(checks, this.limiter.status(checks), anthropic, Date.now());
-      throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput, state);
+      const input = ctx.promptTokens?.tokens ?? 0;
+      const request = { used: admission.used, input, output: cost.tokens - input };
+      throw refusal(admission.check, admission.needed, admission.waitMs, reservesOutput, state, request);
     }
     this.admitted(ctx, caps);
     ctx.reservation = admission.reservation;
@@ -162,14 +167,15 @@ export class LimitsService {
 
   /** Where every limit of a key stands (its user's and team's included; models' are shared and shown apart). */
   keyStatus(key: ApiKeyRow): LimitStatus[] {
-    const status = this.limiter.status(planLimits(key, undefined, this.principals, this.config));
+    const smallest = this.smallestRequest(key.allowedModels);
+    const status = this.limiter.status(planLimits(key, undefined, this.principals, this.config), smallest);
     if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capsOf(key)));
     return status;
   }
 
   /** Where a user's own limits stand (its requests in flight under its cap included). */
   userStatus(user: UserRow): LimitStatus[] {
-    const status = this.limiter.status(planUserLimits(user, this.config));
+    const status = this.limiter.status(planUserLimits(user, this.config), this.smallestRequest(null));
     if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capOf('user', user)));
     return status;
   }
@@ -181,7 +187,7 @@ export class LimitsService {
 
   /** Where a team's own limits stand (its requests in flight under its cap included). */
   teamStatus(team: TeamRow): LimitStatus[] {
-    const status = this.limiter.status(planTeamLimits(team, this.config));
+    const status = this.limiter.status(planTeamLimits(team, this.config), this.smallestRequest(null));
     if (this.parallel.enabled) status.push(...this.parallel.status(this.parallel.capOf('team', team)));
     return status;
   }
@@ -194,6 +200,18 @@ export class LimitsService {
   /** The checks a key and model must pass (for tests and views). */
   plan(key: ApiKeyRow, model: string | undefined): LimitCheck[] {
     return planLimits(key, model, this.principals, this.config);
+  }
+
+  /**
+   * What the least request without `max_tokens` reserves: a minimal prompt and the output reservation;
+   * its dollars at the cheapest of `models` (unknown without a list: every allowed model may be called,
+   * some perhaps without a price).
+   */
+  private smallestRequest(models: readonly string[] | null): { tokens: number; usd?: number } {
+    const output = this.config.output_reservation_tokens;
+    const tokens = { promptTokens: SMALLEST_PROMPT_TOKENS, completionTokens: output };
+    const usd = models?.length ? Math.min(...models.map((model) => this.price(model, tokens))) : undefined;
+    return { tokens: SMALLEST_PROMPT_TOKENS + output, usd };
   }
 
   private costOf(ctx: RequestContext): LimitCost {

@@ -30,6 +30,50 @@ export function formatUsd(value: number): string {
 const amount = (check: LimitCheck, value: number): string =>
   check.measure === 'usd' ? formatUsd(value) : `${value} ${UNIT[check.measure]}`;
 
+/** The refused request as the limits stage counted it, and what the refusing limit had used. */
+export interface RefusedRequest {
+  readonly used: number;
+  /** Prompt tokens. */
+  readonly input: number;
+  /** Output tokens reserved (`max_tokens`, else the configured reservation). */
+  readonly output: number;
+}
+
+/** A bare figure in the limit's unit ("206", "$0.80"), its unit said once by the limit. */
+const figure = (check: LimitCheck, value: number): string =>
+  check.measure === 'usd' ? formatUsd(Math.max(0, value)) : String(Math.max(0, Math.round(value)));
+
+/** "431 tokens (175 input + 256 reserved for output)": what the request needs and why. */
+function needs(check: LimitCheck, needed: number, request: RefusedRequest, reservesOutput: boolean): string {
+  const tokens = check.measure === 'usd' ? ' tokens' : '';
+  const parts = reservesOutput
+    ? `${request.input} input + ${request.output} reserved for output${tokens}`
+    : `its ${request.input} input${tokens}`;
+  return `${amount(check, needed)} (${parts})`;
+}
+
+/**
+ * A budget's refusal that a smaller request could pass: used, left, what this one needs and what
+ * to do, so that a caller does not wait hours for room it already has.
+ */
+function budgetMessage(
+  check: LimitCheck,
+  limit: string,
+  needed: number,
+  request: RefusedRequest,
+  reservesOutput: boolean,
+  seconds: number,
+): string {
+  const left = check.limit - request.used;
+  const standing = `${limit}: ${figure(check, request.used)} used, ${figure(check, left)} left`;
+  // Nothing left: no smaller request fits either, only the window's end helps.
+  if (left <= 0) return `${standing}; retry after ${seconds} s`;
+  // A smaller max_tokens helps only when the input alone fits what is left.
+  const inputFits = check.measure !== 'tokens' || request.input < left;
+  const smaller = reservesOutput && request.output > 0 && inputFits ? 'send a smaller max_tokens' : 'send less input';
+  return `${standing}; this request needs ${needs(check, needed, request, reservesOutput)}: ${smaller}, or retry after ${seconds} s`;
+}
+
 /**
  * The 429 for a refused request: the message names the limit, whose it is and what the request
  * needed; Retry-After is the whole seconds (rounded up) until the bucket has refilled enough for it
@@ -44,6 +88,8 @@ export function refusal(
   reservesOutput = true,
   /** Where the request's limits stand (`x-ratelimit-*`), sent with the refusal as OpenAI sends them. */
   state: Record<string, string> = {},
+  /** The request's tokens and the limit's use: a budget's message says used, left and needed. */
+  request?: RefusedRequest,
 ): RateLimitError {
   const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   if (!Number.isFinite(waitMs)) {
@@ -54,9 +100,15 @@ export function refusal(
         `rate limit '${check.type}' exceeded: the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}, frozen: nothing may be spent, so no request can pass until it is raised`,
         never,
       );
+    // An embeddings request has only its input to lower (its count is in `needs` already).
+    const lower = !reservesOutput
+      ? 'send less input'
+      : request === undefined
+        ? 'lower max_tokens or the input'
+        : `lower max_tokens (${request.output} reserved for output) or the input (${request.input} tokens)`;
     return new RateLimitError(
       check.type,
-      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${reservesOutput ? 'lower max_tokens or the input' : 'send less input'}`,
+      `rate limit '${check.type}' exceeded: this request needs ${amount(check, needed)} and ${limit}, so it can never pass; ${lower}`,
       never,
     );
   }
@@ -70,9 +122,10 @@ export function refusal(
   };
   // A daily or monthly budget's wait until its window ends would hold the caller's SDK call for hours or days.
   if (seconds > MAX_SDK_WAIT_SECONDS) headers['x-should-retry'] = 'false';
+  const budget = check.span !== 'bucket' && check.measure !== 'requests' && request !== undefined;
   return new RateLimitError(
     check.type,
-    `rate limit '${check.type}' exceeded: ${limit}; retry after ${seconds} s`,
+    `rate limit '${check.type}' exceeded: ${budget ? budgetMessage(check, limit, needed, request, reservesOutput, seconds) : `${limit}; retry after ${seconds} s`}`,
     headers,
   );
 }

@@ -167,6 +167,13 @@ export function KeysScreen() {
       cell: (key) => (
         <span className="cell-stack cell-clip" title={`${key.name ?? 'Unnamed key'}\n${key.key_prefix}\n${key.id}`}>
           <span className="cell-strong truncate">{key.name ?? 'Unnamed key'}</span>
+          {/* Whose key it is stays in view where the Owner column gives way (see .col-inline-low). */}
+          {(key.user ?? key.team) && (
+            <span className="key-owner-inline col-inline-low" data-testid="key-owner-inline">
+              {key.user ?? 'no user'}
+              {key.team && <span className="muted"> · {key.team}</span>}
+            </span>
+          )}
           <span className="mono muted truncate">{key.key_prefix}</span>
           {/* The id is what collections, cache rules and the admin API name a key by. */}
           <span className="chip-row">

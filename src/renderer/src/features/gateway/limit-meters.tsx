@@ -27,27 +27,42 @@ export function LimitMeter({
   const leftOut =
     countsDollars(status) && unpriced.length > 0 ? unpricedSentence(unpriced, 'this budget does not count') : '';
   const label = showOwner ? `${view.owner} ${view.what}` : view.what;
+  // In a narrow table the short name, so that a cut label still tells a day's budget from a month's.
+  const short = showOwner ? `${view.owner} ${view.short}` : view.short;
   const named = showOwner ? `${view.ownerName} ${view.what}` : view.what;
+  const refusing = view.refusing ? `Refusing requests: ${view.refusing}` : '';
+  const said = [view.reset, refusing, leftOut].filter(Boolean);
   return (
     <div
-      className={`limit-meter limit-${view.level}`}
+      className={`limit-meter limit-${refusing ? 'full' : view.level}`}
       role="meter"
       aria-label={named}
       aria-valuemin={0}
       aria-valuemax={status.limit}
       aria-valuenow={Math.min(status.used, status.limit)}
-      aria-valuetext={`${view.amount}. ${view.reset}${leftOut ? ` ${leftOut}` : ''}`}
-      title={`${named}: ${view.amount}\n${view.reset}${leftOut ? `\n${leftOut}` : ''}`}
+      aria-valuetext={`${view.amount}. ${said.join(' ')}`}
+      title={`${named}: ${view.amount}\n${said.join('\n')}`}
       data-testid="limit-meter"
       data-limit-type={status.limit_type}
     >
       <div className="limit-meter-text">
-        <span className="truncate">{label}</span>
+        <span className="truncate limit-label-full" title={named}>
+          {label}
+        </span>
+        <span className="truncate limit-label-short" title={named} aria-hidden="true">
+          {short}
+        </span>
         <span className="mono limit-meter-amount">{view.amount}</span>
       </div>
       <div className="limit-meter-track" aria-hidden="true">
         <div className="limit-meter-fill" style={{ width: `${Math.round(view.share * 100)}%` }} />
       </div>
+      {refusing && (
+        // Read out through aria-valuetext already.
+        <div className="limit-meter-note" aria-hidden="true" data-testid="limit-meter-refusing">
+          {`Refusing: ${view.refusing}`}
+        </div>
+      )}
       {leftOut && (
         // Read out through aria-valuetext already: hidden here so it is not said twice.
         <div className="muted limit-meter-unpriced" aria-hidden="true" data-testid="limit-meter-unpriced">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
 import { useTeams, useUsers } from '../../../api/principals-queries.js';
 import { Button } from '../../../components/button.js';
@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/feedback.js';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../../../components/icons.js';
 import { PageBody, PageHeader } from '../../../components/page.js';
 import { QueryView } from '../../../components/query-view.js';
-import { formatCompact, formatCost, formatInt } from '../../../lib/format.js';
+import { formatCompact, formatCost, formatInt, plural } from '../../../lib/format.js';
 import { LimitMeters } from '../limit-meters.js';
 import { useUnpricedReachable } from '../unpriced-budget-note.js';
 import { DeletePrincipalDialog } from './delete-principal-dialog.js';
@@ -28,11 +28,24 @@ function TodayCell({ today }: { readonly today: Today }) {
   );
 }
 
-function NameCell({ id, name }: { readonly id: string; readonly name: string | null }) {
+/**
+ * A record's id and name; `inline` repeats under them what the columns that give way in a narrow table
+ * hold (a user's team, the counts), so they stay in view (see .col-inline-low, .col-inline-medium).
+ */
+function NameCell({
+  id,
+  name,
+  inline,
+}: {
+  readonly id: string;
+  readonly name: string | null;
+  readonly inline?: ReactNode;
+}) {
   return (
     <span className="cell-stack cell-clip" title={name ? `${id}\n${name}` : id}>
       <span className="cell-strong mono truncate">{id}</span>
       {name && <span className="muted truncate">{name}</span>}
+      {inline}
     </span>
   );
 }
@@ -85,7 +98,20 @@ export function PeopleScreen() {
   const unpriced = useUnpricedReachable(null);
 
   const teamColumns: Column<TeamRecord>[] = [
-    { header: 'Team', cell: (team) => <NameCell id={team.id} name={team.name} /> },
+    {
+      header: 'Team',
+      cell: (team) => (
+        <NameCell
+          id={team.id}
+          name={team.name}
+          inline={
+            <span className="muted col-inline-low" data-testid="team-counts-inline">
+              {plural(team.users, 'user')} · {plural(team.keys, 'key')}
+            </span>
+          }
+        />
+      ),
+    },
     { header: 'Users', align: 'right', priority: 'low', cell: (team) => formatInt(team.users) },
     { header: 'Keys', align: 'right', priority: 'low', cell: (team) => formatInt(team.keys) },
     { header: 'Today', cell: (team) => <TodayCell today={team.today} /> },
@@ -107,7 +133,27 @@ export function PeopleScreen() {
     },
   ];
   const userColumns: Column<UserRecord>[] = [
-    { header: 'User', cell: (user) => <NameCell id={user.id} name={user.name ?? user.email} /> },
+    {
+      header: 'User',
+      cell: (user) => (
+        <NameCell
+          id={user.id}
+          name={user.name ?? user.email}
+          inline={
+            <>
+              <span
+                className="truncate col-inline-medium"
+                title={user.team ?? undefined}
+                data-testid="user-team-inline"
+              >
+                {user.team ? <span className="mono">team {user.team}</span> : <span className="muted">no team</span>}
+              </span>
+              <span className="muted col-inline-low">{plural(user.keys, 'key')}</span>
+            </>
+          }
+        />
+      ),
+    },
     {
       header: 'Team',
       priority: 'medium',
