@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useModelSettings } from '../../api/gateway-queries.js';
 import { useTeams, useUsers } from '../../api/principals-queries.js';
 import { Field, Select, TextInput } from '../../components/field.js';
-import { KEY_ACCESS_LABELS, ownerHint, type KeyAccessForm } from './key-access-form.js';
+import { KEY_ACCESS_LABELS, newOwnerName, ownerHint, type KeyAccessForm } from './key-access-form.js';
 
 const SCOPES = [
   { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
@@ -40,6 +40,7 @@ export function KeyAccessFields({
   draft,
   expiry,
   owners,
+  teamCreation,
 }: {
   readonly draft: KeyAccessDraft;
   /** The expiry choices, in order. */
@@ -49,6 +50,11 @@ export function KeyAccessFields({
    * typo must not move a key out from under its team's budgets), so the hints say which applies.
    */
   readonly owners: 'created' | 'existing';
+  /**
+   * Issuing only: the new team name the user agreed to create, and how they agree. A typo of a team
+   * would otherwise make a team of its own with no limits, escaping the budgets of the one meant.
+   */
+  readonly teamCreation?: { readonly confirmed: string; readonly confirm: (name: string) => void };
 }) {
   const { form, errors, set } = draft;
   const models = useModelSettings();
@@ -57,6 +63,7 @@ export function KeyAccessFields({
   const scopesErrorId = useId();
   const knownUsers = users.data?.data.map((user) => user.id);
   const knownTeams = teams.data?.data.map((team) => team.id);
+  const newTeam = newOwnerName(form.team, knownTeams);
   // A key may hold a model since taken off the allow-list: it stays listed, so saving does not drop it.
   const choices = [...new Set([...(models.data?.allowed_models ?? []), ...form.models])];
   const text = (
@@ -69,7 +76,11 @@ export function KeyAccessFields({
         placeholder={extra.placeholder}
         list={extra.list}
         value={form[field]}
-        onChange={(event) => set(field, event.target.value)}
+        onChange={(event) => {
+          set(field, event.target.value);
+          // A yes given to one name is not one to the next: each name typed anew asks again.
+          if (field === 'team') teamCreation?.confirm('');
+        }}
       />
     </Field>
   );
@@ -86,6 +97,16 @@ export function KeyAccessFields({
         list: 'key-known-teams',
         hint: ownerHint('team', form.team, knownTeams, owners),
       })}
+      {teamCreation && newTeam !== undefined && (
+        <label className="checkbox form-span" data-testid="confirm-new-team">
+          <input
+            type="checkbox"
+            checked={teamCreation.confirmed === newTeam}
+            onChange={(event) => teamCreation.confirm(event.target.checked ? newTeam : '')}
+          />
+          <span>Create team “{newTeam}” with no limits (required to issue the key)</span>
+        </label>
+      )}
       <datalist id="key-known-users">
         {(knownUsers ?? []).map((id) => (
           <option key={id} value={id} />

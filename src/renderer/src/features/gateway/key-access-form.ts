@@ -77,6 +77,15 @@ export function formScopes(
 }
 
 /**
+ * The name typed in a User or Team field when it names none of the `known` ones (trimmed); undefined
+ * when it names one, is empty, or the list is still loading.
+ */
+export function newOwnerName(typed: string, known: readonly string[] | undefined): string | undefined {
+  const name = typed.trim();
+  return name === '' || known === undefined || known.includes(name) ? undefined : name;
+}
+
+/**
  * What the User or Team field says about the name typed in it: an existing one, or a new one that
  * issuing creates (with no limits) and a change refuses; with the existing name it most likely meant.
  * Empty, the field's own rule.

@@ -1,4 +1,6 @@
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
+import { LIMIT_WORDS, limitWordOf } from '../../lib/limit-words.js';
+import { policyStop } from './traffic-stages.js';
 
 /** What the traffic table shows. */
 export interface TrafficFilter {
@@ -18,6 +20,23 @@ export const NO_FILTER: TrafficFilter = { text: '', status: 'all', model: '', ke
  */
 export function failed(event: TrafficEvent): boolean {
   return event.status >= 400 || event.error_type !== null;
+}
+
+/**
+ * Words for what the gateway did to a request, which its row only hints at, so the text filter finds
+ * "why was it refused / what happened" across requests: the limit that refused it (`team_daily`,
+ * "token budget per day"), `pii` and the entities found, `cached`, and `stopped` for an answer the
+ * content policy stopped.
+ */
+export function outcomeWords(event: TrafficEvent): string[] {
+  const words: string[] = [];
+  const stop = event.status >= 400 ? policyStop(event) : undefined;
+  if (stop?.at === 'limits' && stop.limitType) words.push(stop.limitType, LIMIT_WORDS[limitWordOf(stop.limitType)]);
+  const entities = Object.keys(event.guardrails?.pii_entities ?? {});
+  if (entities.length) words.push('pii', ...entities);
+  if (event.cached) words.push('cached');
+  if (event.guardrails?.answer_stopped) words.push('stopped');
+  return words;
 }
 
 /** True when an event passes the filter. */
@@ -41,6 +60,7 @@ export function matches(event: TrafficEvent, filter: TrafficFilter): boolean {
       event.team,
       event.error_type,
       String(event.status),
+      ...outcomeWords(event),
     ];
     if (!haystack.some((value) => value?.toLowerCase().includes(needle))) return false;
   }

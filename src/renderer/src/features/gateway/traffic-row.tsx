@@ -36,6 +36,9 @@ function statusClass(event: TrafficEvent): string {
 const failedAfterStart = (event: TrafficEvent): string | undefined =>
   event.status < 400 && event.error_type !== null ? event.error_type : undefined;
 
+/** Why the content policy stopped the answer (the client got a content-filter ending), if it did. */
+const answerStopped = (event: TrafficEvent): string | undefined => event.guardrails?.answer_stopped?.reason;
+
 /** The text of each column of a request's row, as the row shows it (its cost read by today's `prices`). */
 function columnTexts(event: TrafficEvent, prices: PriceSettings | undefined) {
   const tokens = event.prompt_tokens + event.completion_tokens;
@@ -63,6 +66,7 @@ export function trafficRowLabel(event: TrafficEvent, prices: PriceSettings | und
     ...(event.stream ? ['stream'] : []),
     ...(failedAfterStart(event) ? ['failed'] : []),
     ...(event.cached ? ['cached'] : []),
+    ...(answerStopped(event) ? ['stopped'] : []),
   ].join(' ');
   return [
     text.time,
@@ -126,6 +130,11 @@ export function TrafficRow({
         {event.stream && <span className="muted traffic-flag">stream</span>}
         {failedAfterStart(event) && <span className="traffic-flag traffic-flag-failed">failed</span>}
         {event.cached && <span className="muted traffic-flag">cached</span>}
+        {answerStopped(event) && (
+          <span className="muted traffic-flag" title={`Answer stopped: ${answerStopped(event)}`}>
+            stopped
+          </span>
+        )}
       </span>
       <span className="col-latency mono align-right">{text.latency}</span>
       <span

@@ -55,7 +55,9 @@ export function costView(
 ): CostView {
   if (cost !== 0) return { text: formatCost(cost), unpriced: false };
   if (model === null || prices === undefined) return { text: undefined, unpriced: false };
+  // Nothing spent is no cost, priced model or not: a refusal next to a free answer must not read "$0" too.
+  if (tokens === 0) return { text: undefined, unpriced: false };
   if (Object.hasOwn(prices.pricing, model)) return { text: formatCost(0), unpriced: false };
-  if (tokens > 0 && prices.unpriced_models.includes(model)) return { text: 'unpriced', unpriced: true };
+  if (prices.unpriced_models.includes(model)) return { text: 'unpriced', unpriced: true };
   return { text: undefined, unpriced: false };
 }

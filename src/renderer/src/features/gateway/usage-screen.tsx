@@ -39,11 +39,19 @@ const GROUPS = {
 type GroupBy = keyof typeof GROUPS;
 const DEFAULT_GROUP: GroupBy = 'model';
 
-const timeFormat = {
-  minute: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false }),
-  hour: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', hour12: false }),
-  day: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }),
-} as const;
+const dayOfMonth = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** How a bucket's start reads on the charts' axis and in their tables. */
+const timeFormat: Readonly<Record<UsageResponse['bucket'], (ms: number) => string>> = {
+  minute: (ms) => clock.format(ms),
+  // The day, then the hour as a time ("Nov 25 09:00"): "Nov 25, 09" reads like a year.
+  hour: (ms) => `${dayOfMonth.format(ms)} ${clock.format(ms)}`,
+  day: (ms) => dayOfMonth.format(ms),
+};
+
+/** "40.0%". */
+const percentOf = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(1)}%`;
 
 function Stat({
   label,
@@ -79,8 +87,7 @@ function ChartPanel({
   readonly integer?: boolean;
 }) {
   const data = useMemo(() => toSeries(usage, metric), [usage, metric]);
-  const formatter = timeFormat[usage.bucket];
-  const formatTime = (ms: number): string => formatter.format(ms);
+  const formatTime = timeFormat[usage.bucket];
   return (
     <section className="panel chart-panel" data-testid={`chart-${metric}`}>
       <h2 className="panel-title">{title}</h2>
@@ -196,10 +203,22 @@ export function UsageScreen() {
                 value={formatInt(totals!.errors)}
                 detail={
                   totals!.requests
-                    ? `${((totals!.errors / totals!.requests) * 100).toFixed(1)}% of requests`
+                    ? `${percentOf(totals!.errors, totals!.requests)} of requests${totals!.refused ? ', refusals included' : ''}`
                     : undefined
                 }
               />
+              {/* Apart from the errors they are counted in: a budget doing its job is not a failure to chase. */}
+              {totals!.refused !== undefined && (
+                <Stat
+                  label="Refused by limits"
+                  value={formatInt(totals!.refused)}
+                  detail={
+                    totals!.requests
+                      ? `${percentOf(totals!.refused, totals!.requests)} of requests: rate limits and budgets`
+                      : undefined
+                  }
+                />
+              )}
               <Stat
                 label="Avg latency"
                 value={totals!.avg_latency_ms === null ? '—' : formatLatency(totals!.avg_latency_ms)}
