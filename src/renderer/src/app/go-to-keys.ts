@@ -15,4 +15,5 @@ export const GO_TO_KEYS: Readonly<Record<string, { readonly path: string; readon
   i: { path: 'gateway/guardrails', label: 'PII & policy' },
   l: { path: 'gateway/collections', label: 'Collections' },
   a: { path: 'gateway/cache', label: 'Cache' },
+  r: { path: 'gateway/audit', label: 'Audit' },
 };

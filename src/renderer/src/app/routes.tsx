@@ -1,5 +1,6 @@
 import { useEffect, type ComponentType } from 'react';
 import { EmptyState } from '../components/feedback.js';
+import { AuditScreen } from '../features/gateway/audit/audit-screen.js';
 import { GuardrailsScreen } from '../features/gateway/guardrails-screen.js';
 import { CacheScreen } from '../features/gateway/cache-screen.js';
 import { KeysScreen } from '../features/gateway/keys-screen.js';
@@ -34,6 +35,7 @@ export const ROUTES: Readonly<Record<string, { readonly title: string; readonly 
   'gateway/collections': { title: 'Collections', screen: CollectionsScreen },
   'gateway/guardrails': { title: 'PII & policy', screen: GuardrailsScreen },
   'gateway/cache': { title: 'Cache', screen: CacheScreen },
+  'gateway/audit': { title: 'Audit', screen: AuditScreen },
 };
 
 /** The screen for a path, or a way back when there is none. */

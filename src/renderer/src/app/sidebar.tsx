@@ -134,6 +134,9 @@ export function Sidebar({
         <NavItem to={href('gateway/cache')} path="gateway/cache" icon={<DatabaseIcon />}>
           Cache
         </NavItem>
+        <NavItem to={href('gateway/audit')} path="gateway/audit" icon={<HistoryIcon />}>
+          Audit
+        </NavItem>
       </div>
       <div className="sidebar-footer">
         <HealthLine service="gateway" name="Gateway" />

@@ -13,6 +13,7 @@ import { tokenParts } from '../../lib/token-details.js';
 import { PiiNote, PolicyNote } from './guardrails-note.js';
 import { answerErrorOf, policyStop, reachedStage, type PolicyStage, type PolicyStop } from './traffic-stages.js';
 import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-models.js';
+import { Detail } from '../../components/detail-item.js';
 
 function pretty(body: unknown): string {
   if (body === null || body === undefined) return '';
@@ -21,15 +22,6 @@ function pretty(body: unknown): string {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function Detail({ label, children }: { readonly label: string; readonly children: ReactNode }) {
-  return (
-    <div className="detail-item">
-      <dt>{label}</dt>
-      <dd>{children ?? '—'}</dd>
-    </div>
-  );
 }
 
 function Body({
