@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { createServer, type Server } from 'node:http';
+import { startChatUpstream, type ChatUpstream } from './chat-upstream.js';
 import { expect, test } from './fixtures.js';
 import { startOwnServer, type OwnServer } from './own-server.js';
 
@@ -7,39 +7,7 @@ const MASTER = 'mk-traffic-usage-e2e-0123456789abcd';
 const STORE_TOKEN = 'st-traffic-usage-e2e-0123456789abcd';
 const UPSTREAM_PORT = 19650;
 
-/**
- * An OpenAI-compatible upstream that answers every chat with its last message's text, so an answer
- * pattern can be made to match by asking for it.
- */
-function startUpstream(): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-outcomes',
-          object: 'chat.completion',
-          created: 1,
-          model: 'mini',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: body.messages.at(-1)?.content ?? '' },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-        }),
-      );
-    });
-  });
-  return new Promise((resolve) => server.listen(UPSTREAM_PORT, '127.0.0.1', () => resolve(server)));
-}
-
-let upstream: Server;
+let upstream: ChatUpstream;
 let server: OwnServer;
 
 /**
@@ -47,7 +15,11 @@ let server: OwnServer;
  * each request below ends one way, and only this test's requests are in the server's traffic and usage.
  */
 test.beforeAll(async () => {
-  upstream = await startUpstream();
+  // Every chat is answered with its last message's text, so an answer pattern can be made to match by asking for it.
+  upstream = await startChatUpstream({
+    port: UPSTREAM_PORT,
+    answer: (body) => String(body.messages?.at(-1)?.content ?? ''),
+  });
   server = await startOwnServer(
     'traffic-usage',
     {
@@ -96,7 +68,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => upstream?.close(resolve));
+  await upstream?.close();
 });
 
 test('live traffic: a refusal costs "—", and the text filter finds limit refusals, PII, cache hits and stopped answers', async ({

@@ -1,33 +1,6 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { startChatUpstream } from './chat-upstream.js';
 import { allowModel, expect, gatewayAdmin, openSignedIn, saveScreenshot, test } from './fixtures.js';
-
-/** An OpenAI-compatible provider slow enough (half a second) for identical requests to overlap. */
-async function slowProvider(): Promise<{ server: Server; baseUrl: string }> {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-slow',
-            object: 'chat.completion',
-            created: Math.floor(Date.now() / 1000),
-            model: 'slow',
-            choices: [{ index: 0, message: { role: 'assistant', content: 'slow answer' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-          }),
-        );
-      }, 500);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
-}
 
 /**
  * The Cache screen counts the requests that turned the cache off for themselves, those that refreshed
@@ -36,7 +9,12 @@ async function slowProvider(): Promise<{ server: Server; baseUrl: string }> {
 test('cache: bypassed, refreshed and collapsed requests are counted on the Cache screen', async ({ page, app }) => {
   const model = `slow-${Date.now()}`;
   const before = await allowModel(model);
-  const provider = await slowProvider();
+  // Slow enough (half a second) for identical requests to overlap.
+  const provider = await startChatUpstream({
+    delayMs: 500,
+    answer: () => 'slow answer',
+    usage: { prompt_tokens: 3, completion_tokens: 2 },
+  });
   try {
     expect((await gatewayAdmin('/internal/cache', 'PUT', { enabled: true, ttl_seconds: 120 })).status).toBe(200);
     const deployed = await gatewayAdmin('/internal/deployments', 'PUT', {

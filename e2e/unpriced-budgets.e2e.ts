@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
+import { startChatUpstream, type ChatUpstream } from './chat-upstream.js';
 import { expect, test } from './fixtures.js';
 import { startOwnServer, type OwnServer } from './own-server.js';
 
@@ -9,38 +9,15 @@ const UPSTREAM_PORT = 19620;
 const EMAIL = 'jane.roe@example.com';
 
 /**
- * An OpenAI-compatible upstream that answers every chat with a few tokens: requests to the models it
- * serves cost what their price says, or nothing when they have none.
- */
-function startUpstream(): Promise<Server> {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-unpriced',
-          object: 'chat.completion',
-          created: 1,
-          model: 'llama',
-          choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-        }),
-      );
-    });
-  });
-  return new Promise((resolve) => server.listen(UPSTREAM_PORT, '127.0.0.1', () => resolve(server)));
-}
-
-/**
  * A server with two models on that upstream: team-llama without a price, free-llama priced at 0 on
  * purpose; and PII masked for demo/echo.
  */
-let upstream: Server;
+let upstream: ChatUpstream;
 let server: OwnServer;
 
 test.beforeAll(async () => {
-  upstream = await startUpstream();
+  // Every chat answered with a few tokens: requests cost what their model's price says, or nothing without one.
+  upstream = await startChatUpstream({ port: UPSTREAM_PORT });
   const deployment = (model: string) => ({
     model,
     provider: 'openai',
@@ -62,7 +39,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => upstream?.close(resolve));
+  await upstream?.close();
 });
 
 async function admin(path: string, method = 'GET', body?: unknown): Promise<Response> {

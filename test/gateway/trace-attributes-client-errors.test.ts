@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReceivedSpan } from '../support/otlp-receiver.js';
+import { newTrace, tracedGateway } from './support/traced-gateway.js';
 
 const UNSET = 0;
 const ERROR = 2;
@@ -13,18 +12,11 @@ const SERVER_SPAN = 'POST /v1/chat/completions';
  * stage that refused it still says why in `error.type`. A gateway or upstream failure is still an error.
  */
 describe('trace attributes: client errors are not failed traces', () => {
-  let receiver: OtlpReceiver;
-  let h: GatewayHarness;
+  const gateway = tracedGateway();
   let key: string;
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    h = await startGatewayHarness({ telemetry: { otlp_endpoint: receiver.url, export_delay_ms: 20 } });
-    key = (await h.issueKey({ scopes: ['chat'] })).key;
-  });
-  afterAll(async () => {
-    await h?.close();
-    await receiver?.close();
+    key = (await gateway.h.issueKey({ scopes: ['chat'] })).key;
   });
 
   /** Posts a chat request in a trace of its own; resolves with the status and, once `count` arrived, the spans. */
@@ -33,18 +25,18 @@ describe('trace attributes: client errors are not failed traces', () => {
     body: Record<string, unknown>,
     count: number,
   ): Promise<{ status: number; spans: ReceivedSpan[] }> {
-    const traceId = randomBytes(16).toString('hex');
-    const response = await fetch(`${h.url}/v1/chat/completions`, {
+    const trace = newTrace();
+    const response = await fetch(`${gateway.h.url}/v1/chat/completions`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${bearer}`,
         'content-type': 'application/json',
-        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+        traceparent: trace.traceparent,
       },
       body: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }], ...body }),
     });
     await response.text();
-    return { status: response.status, spans: await receiver.waitForTrace(traceId, count) };
+    return { status: response.status, spans: await gateway.receiver.waitForTrace(trace.traceId, count) };
   }
 
   function span(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
@@ -66,7 +58,7 @@ describe('trace attributes: client errors are not failed traces', () => {
       'error.type': 'authentication_error',
       'http.response.status_code': 401,
     });
-    expect(receiver.bodies.join('\n')).not.toContain('gk-not-a-real-key-0123456789');
+    expect(gateway.receiver.bodies.join('\n')).not.toContain('gk-not-a-real-key-0123456789');
   });
 
   it('400: a model the gateway does not serve leaves gateway.resolve_model unset, saying why', async () => {
@@ -77,7 +69,7 @@ describe('trace attributes: client errors are not failed traces', () => {
   });
 
   it('403: a model the key may not use leaves every span unset', async () => {
-    const narrow = (await h.issueKey({ scopes: ['chat'], models: ['claude-opus-4-7'] })).key;
+    const narrow = (await gateway.h.issueKey({ scopes: ['chat'], models: ['claude-opus-4-7'] })).key;
     const { status, spans } = await traced(narrow, { model: 'gpt-4o-mini' }, 3);
     expect(status).toBe(403);
     expectNoErrorStatus(spans);
@@ -85,7 +77,7 @@ describe('trace attributes: client errors are not failed traces', () => {
   });
 
   it("429: the key's rate limit leaves gateway.policy.rateLimit unset, saying why", async () => {
-    const limited = (await h.issueKey({ scopes: ['chat'], rpm_limit: 1 })).key;
+    const limited = (await gateway.h.issueKey({ scopes: ['chat'], rpm_limit: 1 })).key;
     expect((await traced(limited, { model: 'gpt-4o-mini' }, 1)).status).toBe(200);
     const { status, spans } = await traced(limited, { model: 'gpt-4o-mini' }, 4);
     expect(status).toBe(429);
@@ -94,7 +86,7 @@ describe('trace attributes: client errors are not failed traces', () => {
   });
 
   it("502: a provider's failure still marks the route stage and the server span as errors", async () => {
-    h.openai.setNext({ status: 500 });
+    gateway.h.openai.setNext({ status: 500 });
     const { status, spans } = await traced(key, { model: 'gpt-4o-mini' }, 9);
     expect(status).toBe(502);
     expect(span(spans, 'gateway.route').statusCode).toBe(ERROR);

@@ -1,15 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
-import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReceivedSpan } from '../support/otlp-receiver.js';
+import { newTrace, tracedGateway } from './support/traced-gateway.js';
 
 const CLIENT = 3;
-
-/** A new trace of the caller's, as an instrumented client sends it. */
-function newTrace(): { traceId: string; traceparent: string } {
-  const traceId = randomBytes(16).toString('hex');
-  return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` };
-}
 
 const WEATHER_TOOL = {
   name: 'weather',
@@ -22,25 +15,18 @@ const WEATHER_TOOL = {
  * and writes, reasoning), and says why an answer stopped in one vocabulary whichever endpoint served it.
  */
 describe('trace attributes: token details and finish reasons', () => {
-  let receiver: OtlpReceiver;
-  let h: GatewayHarness;
+  const gateway = tracedGateway();
   let key: string;
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    h = await startGatewayHarness({ telemetry: { otlp_endpoint: receiver.url, export_delay_ms: 20 } });
-    key = (await h.issueKey({ scopes: ['*'] })).key;
-  });
-  afterAll(async () => {
-    await h?.close();
-    await receiver?.close();
+    key = (await gateway.h.issueKey({ scopes: ['*'] })).key;
   });
 
   /** The upstream-call span of the request `send` makes in a trace of its own. */
   async function upstreamSpan(send: (traceparent: string) => Promise<unknown>): Promise<ReceivedSpan> {
     const trace = newTrace();
     await send(trace.traceparent);
-    const spans = await receiver.waitForTrace(trace.traceId, 2);
+    const spans = await gateway.receiver.waitForTrace(trace.traceId, 2);
     const calls = spans.filter((span) => span.kind === CLIENT);
     expect(calls).toHaveLength(1);
     return calls[0]!;
@@ -49,7 +35,7 @@ describe('trace attributes: token details and finish reasons', () => {
   const chat =
     (model: string, extra: Record<string, unknown> = {}) =>
     (traceparent: string) =>
-      h
+      gateway.h
         .openaiClient(key)
         .chat.completions.create(
           { model, messages: [{ role: 'user', content: 'what is the weather in Oslo' }], ...extra },
@@ -58,7 +44,7 @@ describe('trace attributes: token details and finish reasons', () => {
   const messages =
     (extra: Record<string, unknown> = {}) =>
     (traceparent: string) =>
-      h.anthropicClient(key).messages.create(
+      gateway.h.anthropicClient(key).messages.create(
         {
           model: 'claude-opus-4-7',
           max_tokens: 50,
@@ -70,12 +56,12 @@ describe('trace attributes: token details and finish reasons', () => {
   const responses =
     (model: string, extra: Record<string, unknown> = {}) =>
     (traceparent: string) =>
-      h
+      gateway.h
         .openaiClient(key)
         .responses.create({ model, input: 'what is the weather in Oslo', ...extra }, { headers: { traceparent } });
 
   it("records a Claude answer's cache reads and writes beside its input tokens", async () => {
-    h.anthropic.setNext({
+    gateway.h.anthropic.setNext({
       reply: {
         usage: { input_tokens: 13, output_tokens: 5, cache_read_input_tokens: 4, cache_creation_input_tokens: 2 },
       },
@@ -90,7 +76,7 @@ describe('trace attributes: token details and finish reasons', () => {
   });
 
   it("records an OpenAI answer's cached and reasoning tokens", async () => {
-    h.openai.setNext({
+    gateway.h.openai.setNext({
       reply: {
         usage: {
           prompt_tokens: 10,
@@ -111,7 +97,7 @@ describe('trace attributes: token details and finish reasons', () => {
   });
 
   it('leaves the details out when the provider reported none', async () => {
-    h.openai.setNext({ reply: { usage: { prompt_tokens: 10, completion_tokens: 8 } } });
+    gateway.h.openai.setNext({ reply: { usage: { prompt_tokens: 10, completion_tokens: 8 } } });
     const call = await upstreamSpan(chat('gpt-4o-mini'));
     for (const name of [
       'gen_ai.usage.cache_read.input_tokens',
@@ -124,7 +110,7 @@ describe('trace attributes: token details and finish reasons', () => {
   it('names the same Claude stop the same on chat completions, Messages and Responses', async () => {
     const reasons: unknown[] = [];
     for (const send of [chat('claude-opus-4-7'), messages(), responses('claude-opus-4-7')]) {
-      h.anthropic.setNext({ reply: { text: 'It is sunny.', stopReason: 'end_turn' } });
+      gateway.h.anthropic.setNext({ reply: { text: 'It is sunny.', stopReason: 'end_turn' } });
       reasons.push((await upstreamSpan(send)).attributes['gen_ai.response.finish_reasons']);
     }
     expect(reasons).toEqual([['stop'], ['stop'], ['stop']]);
@@ -138,21 +124,21 @@ describe('trace attributes: token details and finish reasons', () => {
       messages({ tools: [{ name: 'weather', input_schema: WEATHER_TOOL.parameters }] }),
       responses('claude-opus-4-7', { tools: [{ type: 'function', ...WEATHER_TOOL }] }),
     ]) {
-      h.anthropic.setNext({ reply: { toolUses: [tool] } });
+      gateway.h.anthropic.setNext({ reply: { toolUses: [tool] } });
       toolReasons.push((await upstreamSpan(send)).attributes['gen_ai.response.finish_reasons']);
     }
     expect(toolReasons).toEqual([['tool_call'], ['tool_call'], ['tool_call']]);
 
     const cutReasons: unknown[] = [];
     for (const send of [chat('claude-opus-4-7'), messages(), responses('claude-opus-4-7')]) {
-      h.anthropic.setNext({ reply: { text: 'It is', stopReason: 'max_tokens' } });
+      gateway.h.anthropic.setNext({ reply: { text: 'It is', stopReason: 'max_tokens' } });
       cutReasons.push((await upstreamSpan(send)).attributes['gen_ai.response.finish_reasons']);
     }
     expect(cutReasons).toEqual([['length'], ['length'], ['length']]);
   });
 
   it("names an OpenAI model's tool call as a Claude one is named", async () => {
-    h.openai.setNext({ reply: { toolCalls: [{ name: 'weather', arguments: '{"city":"Oslo"}' }] } });
+    gateway.h.openai.setNext({ reply: { toolCalls: [{ name: 'weather', arguments: '{"city":"Oslo"}' }] } });
     const call = await upstreamSpan(chat('gpt-4o-mini', { tools: [{ type: 'function', function: WEATHER_TOOL }] }));
     expect(call.attributes['gen_ai.response.finish_reasons']).toEqual(['tool_call']);
   });
