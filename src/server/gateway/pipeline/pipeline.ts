@@ -261,6 +261,14 @@ function noteRefusedRequest(ctx: RequestContext, request: FastifyRequest): void 
   if (typeof named === 'string') {
     ctx.requestedModel = named;
     ctx.model = usableModel(ctx, named);
+    // The body is shown under the rules of the model it names, even one this key may not use: a
+    // per-model PII rule scrubs what was sent for that model, whatever else was wrong with it.
+    const resolution = ctx.model === undefined ? ctx.services.registry.resolve(named) : undefined;
+    if (resolution?.ok) ctx.rules = ctx.services.guardrails.forRequest(keyIdOf(ctx), resolution.model);
   }
   ctx.forwardedBody = jsonBody(redactForRecords(ctx, request.rawBody));
+}
+
+function keyIdOf(ctx: RequestContext): string | undefined {
+  return ctx.principal?.kind === 'key' ? ctx.principal.key.row.id : undefined;
 }
