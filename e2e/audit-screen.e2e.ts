@@ -80,6 +80,16 @@ test('audit: admin changes are listed newest first, filtered from the address, w
   await expect(page).toHaveURL(new RegExp(`gateway/keys\\?q=${issued.id}`));
 });
 
+test('audit: a change made while the screen is open appears without a refresh', async ({ page }) => {
+  await openSignedIn(page, 'gateway/audit');
+  const rows = page.getByTestId('audit-table').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  const team = `audit-live-${Date.now()}`;
+  await admin('POST', '/internal/teams', { id: team }, 201);
+  await expect(rows.first()).toContainText('team.create');
+  await expect(rows.first()).toContainText(team);
+});
+
 test('audit: a filter that matches nothing says so, with a way back', async ({ page }) => {
   await openSignedIn(page, 'gateway/audit?target=no-such-target-anywhere');
   await expect(page.getByText('No event matches the filters')).toBeVisible();

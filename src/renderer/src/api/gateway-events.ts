@@ -42,6 +42,21 @@ export function useTrafficConnected(buffer: TrafficBuffer): boolean {
   return useSyncExternalStore(buffer.subscribe, () => buffer.connected);
 }
 
+/** How often at most the Audit screen's list refetches while admin changes (or embeddings) are audited. */
+const AUDIT_REFRESH_MS = 1000;
+const auditRefreshes = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
+
+function refreshAuditSoon(client: QueryClient): void {
+  if (auditRefreshes.has(client)) return;
+  auditRefreshes.set(
+    client,
+    setTimeout(() => {
+      auditRefreshes.delete(client);
+      void client.invalidateQueries({ queryKey: ['gateway', 'audit'] });
+    }, AUDIT_REFRESH_MS),
+  );
+}
+
 function invalidate(client: QueryClient, message: InvalidateMessage): void {
   switch (message.topic) {
     case 'api-keys':
@@ -70,6 +85,8 @@ function invalidate(client: QueryClient, message: InvalidateMessage): void {
       void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
       return;
     case 'audit':
+      // Every embeddings request is audited too: under load the trail refreshes once a second at most.
+      refreshAuditSoon(client);
       return;
     case 'guardrails':
       void client.invalidateQueries({ queryKey: queryKeys.gateway.guardrails });
