@@ -89,7 +89,10 @@ function DocumentsView() {
   const shown = useFilteredKeys(keys, filter);
   const selectedKey = params.get('key') ?? shown[0];
   const opened = selectedKey !== undefined && listed.has(selectedKey) ? selectedKey : undefined;
-  const opening = useStateDocument(scope, { revision: state.data?.revision }, opened, !!state.data);
+  // Read as the list was (a checkpoint may sit on another branch, whose revision this branch cannot
+  // name); at head, at the revision listed, which a write meanwhile does not move.
+  const openedAt = at.checkpoint || at.revision ? at : { revision: state.data?.revision };
+  const opening = useStateDocument(scope, openedAt, opened, !!state.data);
   const content = opened !== undefined && opening.data ? documentContent(opening.data.objects, opened) : undefined;
   const select = (key: string): void => updateSearch({ key });
   // Rollback reaches the branch's own history; a checkpoint of another branch is restored instead,
