@@ -36,7 +36,7 @@ test('audit: admin changes are listed newest first, filtered from the address, w
   await expect(rows.nth(0)).toContainText('master');
   await expect(rows.nth(1)).toContainText('api_key.update');
   await expect(rows.nth(1)).toContainText(issued.id);
-  await expect(rows.nth(1).getByTestId('audit-summary')).toHaveText('usd_daily_budget → 12.5');
+  await expect(rows.nth(1).getByTestId('audit-summary')).toHaveText('usd_daily_budget: 5 → 12.5');
   await expect(rows.nth(2)).toContainText('api_key.create');
   await expect(rows.nth(3)).toContainText('team.create');
   await expect(rows.nth(3)).toContainText(team);

@@ -32,6 +32,20 @@ describe('audit events of admin updates', () => {
     expect(patched.body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
+  it('records what each changed field of a key held before, so its trail needs no earlier event', async () => {
+    const key = (await admin('POST', '/internal/api-keys', { name: 'budgeted', usd_daily_budget: 10, rpm_limit: 60 }))
+      .body;
+    await admin('PATCH', `/internal/api-keys/${key.id}`, { usd_daily_budget: 2.5, name: 'tightened', tpm_limit: 900 });
+    const [update] = await eventsFor(key.id);
+    expect([...(update!.details.fields as string[])].sort()).toEqual(['name', 'tpm_limit', 'usd_daily_budget']);
+    expect(update!.details).toMatchObject({
+      usd_daily_budget: 2.5,
+      before: { usd_daily_budget: 10, name: 'budgeted', tpm_limit: null },
+    });
+    // Only the fields the update named: the untouched limit is not restated.
+    expect(update!.details.before).not.toHaveProperty('rpm_limit');
+  });
+
   it('answers an empty update with the record unchanged, writing and recording nothing', async () => {
     const key = (await admin('POST', '/internal/api-keys', { name: 'untouched' })).body;
     const team = (await admin('POST', '/internal/teams', { id: 'still' })).body;

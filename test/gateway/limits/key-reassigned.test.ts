@@ -85,7 +85,11 @@ describe('a user moved to another team', () => {
     expect((await h.admin('GET', `/internal/api-keys/${followed.id}`)).body.team).toBe('mover-to');
     const trail = (await h.admin('GET', `/internal/audit?target=${followed.id}`)).body.data;
     expect(trail.map((event: { action: string }) => event.action)).toEqual(['api_key.update', 'api_key.create']);
-    expect(trail[0].details).toMatchObject({ team: 'mover-to', following_user: 'mover' });
+    expect(trail[0].details).toMatchObject({
+      team: 'mover-to',
+      following_user: 'mover',
+      before: { team: 'mover-from' },
+    });
     // A key already in the new team did not move, and has nothing new in its trail.
     const unmoved = (await h.admin('GET', `/internal/audit?target=${stays.id}`)).body.data;
     expect(unmoved.map((event: { action: string }) => event.action)).toEqual(['api_key.create']);

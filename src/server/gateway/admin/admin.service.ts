@@ -166,7 +166,11 @@ export class AdminService {
       relative === undefined
         ? change
         : { ...rest, expires_at: row.expiresAt === null ? null : new Date(row.expiresAt).toISOString() };
-    this.record(actor, 'api_key.update', id, { fields: Object.keys(recorded), ...recorded });
+    // What each changed field held, so the trail reads "rpm_limit 60 → 5" without the key's earlier events.
+    const fields = Object.keys(recorded);
+    const held = toKeyRecord(before) as unknown as Readonly<Record<string, unknown>>;
+    const previous = Object.fromEntries(fields.map((field) => [field, held[field] ?? null]));
+    this.record(actor, 'api_key.update', id, { fields, ...recorded, before: previous });
     this.bus.invalidate('api-keys', [id]);
     return this.view(row);
   }

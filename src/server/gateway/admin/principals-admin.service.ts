@@ -144,7 +144,8 @@ export class PrincipalsAdmin {
     const moved = after !== before ? this.keys.followUserTeam(id, before, after) : [];
     this.record(actor, 'user.update', id, { ...changes });
     // Each moved key now draws on another team's budgets: its own trail says so.
-    for (const key of moved) this.record(actor, 'api_key.update', key, { team: after, following_user: id });
+    for (const key of moved)
+      this.record(actor, 'api_key.update', key, { team: after, following_user: id, before: { team: before } });
     return this.user(id);
   }
 

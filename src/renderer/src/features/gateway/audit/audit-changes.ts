@@ -68,7 +68,7 @@ function pairChanges(before: unknown, after: unknown): FieldChange[] {
 function keyUpdateFields(details: Readonly<Record<string, unknown>>): string[] {
   const named = details.fields;
   if (Array.isArray(named)) return named.filter((field): field is string => typeof field === 'string');
-  return Object.keys(details).filter((field) => field !== 'following_user');
+  return Object.keys(details).filter((field) => field !== 'following_user' && field !== 'before');
 }
 
 /**
@@ -86,11 +86,25 @@ function earlierValue(field: string, earlier: readonly AuditEvent[]): SideValue 
 
 /**
  * An event's changes as field rows. Updates with `before`/`after` show the fields that differ; a delete
- * (only `before`) shows what was removed. A key's update records only the new values: with `earlier`
- * (the key's events before it, newest first) the old ones are read from there.
+ * (only `before`) shows what was removed. A key's update records its new values flat and the old ones
+ * under `before`; one recorded by an earlier version has only the new values: with `earlier` (the key's
+ * events before it, newest first) the old ones are read from there.
  */
 export function eventChanges(event: AuditEvent, earlier?: readonly AuditEvent[]): EventChanges {
   const details = event.details ?? {};
+  if (event.action === 'api_key.update' && isPlainObject(details.before)) {
+    const fields = keyUpdateFields(details);
+    const held = details.before;
+    return {
+      changes: fields.map((field) => ({
+        field,
+        before: field in held ? known(held[field]) : UNKNOWN,
+        after: known(details[field]),
+      })),
+      details: detailsOf(details, ['fields', 'before', ...fields]),
+      beforeFromHistory: false,
+    };
+  }
   if ('before' in details || 'after' in details) {
     return {
       changes: pairChanges(details.before, details.after),

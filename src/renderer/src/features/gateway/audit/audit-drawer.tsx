@@ -19,8 +19,9 @@ export function AuditDrawer({
   readonly event: AuditEvent;
   readonly onClose: (focusWasInside: boolean) => void;
 }) {
-  // A key's update records only its new values: the old ones come from the key's earlier events.
-  const readsHistory = event.action === 'api_key.update';
+  // A key's update recorded by an earlier version holds only its new values: the old ones come from the
+  // key's earlier events.
+  const readsHistory = event.action === 'api_key.update' && !(event.details !== null && 'before' in event.details);
   const earlier = useEarlierEvents(event, readsHistory);
   const { changes, details, beforeFromHistory } = eventChanges(event, earlier.data?.data);
   return (
