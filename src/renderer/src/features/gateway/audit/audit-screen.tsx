@@ -16,9 +16,6 @@ import { apiFilter, filterFromSearch, isFiltered, type AuditAddressFilter } from
 import { AuditTarget } from './audit-target.js';
 import { AuditToolbar } from './audit-toolbar.js';
 
-/** The change's line is cut short in the list (the whole of it is its title, and the drawer's table). */
-const SUMMARY_STYLE = { display: 'block', maxWidth: '32rem' } as const;
-
 /** Who acted, with the name the caller gave (`x-gatehouse-changed-by`) when it gave one. */
 function actorText(event: AuditEvent): string {
   return event.changed_by ? `${event.actor} (${event.changed_by})` : event.actor;
@@ -73,7 +70,7 @@ export function AuditScreen() {
       cell: (event) => {
         const summary = eventSummary(event);
         return (
-          <span className="truncate muted" style={SUMMARY_STYLE} title={summary} data-testid="audit-summary">
+          <span className="truncate muted audit-summary" title={summary} data-testid="audit-summary">
             {summary}
           </span>
         );

@@ -25,19 +25,16 @@ export function targetHref(event: AuditEvent): string | undefined {
   }
 }
 
-/** A long id is cut short (the whole of it is the title) rather than widening the list or the drawer. */
-const TARGET_STYLE = { display: 'inline-block', maxWidth: 'min(100%, 16rem)', verticalAlign: 'bottom' } as const;
-
-/** An event's target, as a link to its screen where it has one. */
+/** An event's target, as a link to its screen where it has one; a long id is cut short (the whole of it is the title). */
 export function AuditTarget({ event }: { readonly event: AuditEvent }) {
   if (event.target === null) return <span className="muted">—</span>;
   const to = targetHref(event);
   return to ? (
-    <Link to={to} className="mono truncate" style={TARGET_STYLE} title={`Open ${event.target}`}>
+    <Link to={to} className="mono truncate audit-target" title={`Open ${event.target}`}>
       {event.target}
     </Link>
   ) : (
-    <span className="mono truncate" style={TARGET_STYLE} title={event.target}>
+    <span className="mono truncate audit-target" title={event.target}>
       {event.target}
     </span>
   );
