@@ -39,4 +39,17 @@ describe('a thinking budget and the per-model cap', () => {
       thinking: { type: 'enabled', budget_tokens: 150 },
     });
   });
+
+  it('a chat request to the capped model keeps its thinking: the translation adds the budget on top of the cap', async () => {
+    const body = {
+      model: 'claude-opus-4-7',
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      messages: [{ role: 'user' as const, content: 'think' }],
+    };
+    await c.harness.openaiClient(c.key).chat.completions.create(body as never);
+    expect(c.harness.anthropic.lastRequest()!.body).toMatchObject({
+      max_tokens: 200 + 1024,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+    });
+  });
 });

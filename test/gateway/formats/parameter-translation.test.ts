@@ -143,7 +143,6 @@ describe('chat parameters with no Anthropic equivalent', () => {
       store: true,
       metadata: { k: 'v' },
       prediction: { type: 'content', content: 'x' },
-      reasoning_effort: 'low',
     });
     expect(out).toEqual({ model: 'claude-upstream', max_tokens: 4096, messages: [{ role: 'user', content: 'x' }] });
   });

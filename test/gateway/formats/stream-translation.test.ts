@@ -34,6 +34,7 @@ describe('stream decoders', () => {
     expect(events).toEqual<IrStreamEvent[]>([
       { type: 'usage', usage: { promptTokens: 25 } },
       { type: 'start', id: 'msg_up1', model: 'claude-upstream' },
+      { type: 'keepalive' },
       { type: 'text', text: 'Let me' },
       { type: 'text', text: ' check.' },
       { type: 'tool_call_start', index: 1, id: 'toolu_a', name: 'weather' },

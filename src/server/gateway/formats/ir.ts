@@ -98,10 +98,23 @@ export interface IrToolResultPart {
 /** Any part of a turn. */
 export type IrPart = IrTextPart | IrImagePart | IrFilePart | IrToolCallPart | IrToolResultPart;
 
+/**
+ * A Claude model's thinking as it signed it (or encrypted it: `redacted_thinking`), kept whole so
+ * that it can go back to Anthropic, which wants the thinking that led to a tool call with the call.
+ */
+export type IrSignedThinking =
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly type: 'redacted_thinking'; readonly data: string };
+
 /** One turn of the conversation. */
 export interface IrMessage {
   readonly role: 'user' | 'assistant';
   readonly content: readonly IrPart[];
+  /**
+   * The signed thinking an assistant turn opened with (chat's `thinking_blocks`, as LiteLLM carries
+   * them): only a Claude model reads it, the others never get it.
+   */
+  readonly thinking?: readonly IrSignedThinking[];
 }
 
 /** A function the model may call; `parameters` is a JSON schema. */
@@ -162,6 +175,11 @@ export interface IrRequest {
    */
   readonly reasoningEffort?: string;
   /**
+   * A thinking budget in Anthropic's own terms, from a chat client's `thinking` field (LiteLLM takes
+   * it there): it wins over `reasoningEffort` for a Claude model (messages/thinking-request.ts).
+   */
+  readonly thinkingBudget?: number;
+  /**
    * The client shows the model's reasoning only when it asked for it: false for a Messages client
    * that did not enable `thinking` (Anthropic returns no thinking blocks then, and a client reading
    * `content[0].text` would get one). Unset: shown.
@@ -186,6 +204,8 @@ export interface IrResponse {
    * answer text or a call.
    */
   readonly reasoning?: string;
+  /** The reasoning as the model signed it, when it did (Anthropic), to be sent back with the turn. */
+  readonly thinkingBlocks?: readonly IrSignedThinking[];
   readonly stopReason: IrStopReason;
   readonly stopSequence: string | null;
   readonly usage?: Partial<Usage>;
@@ -203,7 +223,14 @@ export type IrStreamEvent =
   | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_call_delta'; readonly index: number; readonly arguments: string }
   | { readonly type: 'finish'; readonly stopReason: IrStopReason; readonly stopSequence: string | null }
-  | { readonly type: 'usage'; readonly usage: Partial<Usage> };
+  | { readonly type: 'usage'; readonly usage: Partial<Usage> }
+  /** A thinking block complete with its signature (IrResponse's `thinkingBlocks`), once it ended. */
+  | { readonly type: 'signed_thinking'; readonly block: IrSignedThinking }
+  /**
+   * The upstream is alive but has nothing to say yet (Anthropic's `ping`): passed on so that a client's
+   * or proxy's idle timeout does not cut a healthy stream. Only after `start`.
+   */
+  | { readonly type: 'keepalive' };
 
 /** Compile-time exhaustiveness check for switches over unions. */
 export function assertNever(value: never, what = 'value'): never {

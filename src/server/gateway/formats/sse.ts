@@ -102,5 +102,11 @@ export function encodeEvent(event: SseEvent): string {
   return event.event === undefined ? dataFrame(data) : eventFrame(event.event, data);
 }
 
+/**
+ * An SSE comment: every client skips it, yet its bytes reset idle timers along the way. Translated
+ * streams write it for an upstream's keep-alive, which their format has no event for.
+ */
+export const KEEPALIVE_FRAME = ': ping\n\n';
+
 /** The terminator of chat completions streams. */
 export const DONE_FRAME = 'data: [DONE]\n\n';

@@ -11,7 +11,8 @@ import type { ChatBody } from './chat-schema.js';
  * - `seed`, `frequency_penalty`, `presence_penalty`: sampling knobs Anthropic does not have;
  * - `service_tier`, `store`, `metadata`, `prompt_cache_key`, `safety_identifier`: OpenAI account
  *   features (billing tier, stored completions, caching, abuse tracking);
- * - `prediction`: a latency optimisation; `reasoning_effort`, `verbosity`: hints to OpenAI models;
+ * - `prediction`: a latency optimisation; `verbosity`: a hint to OpenAI models (`reasoning_effort`
+ *   and `thinking` become Claude's extended thinking: chat-thinking.ts);
  * - `name` on messages: Anthropic turns carry no names.
  *
  * Refused (TranslationError, answered 400 naming the parameter), because the client would silently

@@ -24,6 +24,7 @@ import {
 } from './chat-cache-control.js';
 import { chatResponseFormatFromIr, chatResponseFormatToIr, refuseUntranslatableChatParams } from './chat-params.js';
 import type { ChatBody, ChatMessage } from './chat-schema.js';
+import { chatThinkingBlocksToIr, chatThinkingToIr } from './chat-thinking.js';
 import { chatUser } from './chat-user.js';
 import { chatToolNames } from './tool-names.js';
 
@@ -52,7 +53,11 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
         messages.push({ role: 'user', content: withMessageCacheControl(userParts(message.content, index), message) });
         return;
       case 'assistant':
-        messages.push({ role: 'assistant', content: withMessageCacheControl(assistantParts(message, index), message) });
+        messages.push({
+          role: 'assistant',
+          content: withMessageCacheControl(assistantParts(message, index), message),
+          ...chatThinkingBlocksToIr(message, `messages[${index}].thinking_blocks`),
+        });
         return;
       case 'tool': {
         const result: IrToolResultPart = {
@@ -104,6 +109,7 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
     stop: body.stop == null ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop,
     user: body.user,
     responseFormat: chatResponseFormatToIr(body.response_format),
+    ...chatThinkingToIr(body),
     stream: body.stream === true,
   };
 }

@@ -171,6 +171,7 @@ export function chatResponseFromIr(
   if (calls.length > 0) message.tool_calls = calls;
   // Where DeepSeek's API puts it, and LiteLLM a Claude model's thinking.
   if (ir.reasoning !== undefined) message.reasoning_content = ir.reasoning;
+  if (ir.thinkingBlocks !== undefined) message.thinking_blocks = [...ir.thinkingBlocks];
   return {
     id: chatId(ir.id),
     object: 'chat.completion',

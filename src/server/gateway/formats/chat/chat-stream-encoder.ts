@@ -1,6 +1,6 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { assertNever } from '../ir.js';
-import { DONE_FRAME, dataFrame } from '../sse.js';
+import { DONE_FRAME, KEEPALIVE_FRAME, dataFrame } from '../sse.js';
 import { chatId, chatUsageFromIr, finishReasonFromIr, nowSeconds } from './chat-response-ir.js';
 import type { ChatCompletionChunk, ChatDelta } from './chat-wire.js';
 
@@ -92,6 +92,16 @@ export async function* encodeChatStream(
         finished = true;
         break;
       case 'usage':
+        break;
+      case 'signed_thinking':
+        // The whole block in one delta, as the answer's `thinking_blocks` carries it (LiteLLM's field):
+        // a client keeping these sends them back with the turn.
+        if (!started) yield start();
+        yield frame({ thinking_blocks: [event.block] });
+        break;
+      case 'keepalive':
+        // A comment, not a chunk: the first frame stays the role chunk.
+        if (started) yield KEEPALIVE_FRAME;
         break;
       default:
         assertNever(event, 'stream event');

@@ -1,3 +1,5 @@
+import type { IrSignedThinking } from '../ir.js';
+
 /** Shapes of chat completions answers on the wire (what OpenAI returns and clients parse). */
 
 /** A tool call in an answer. */
@@ -35,6 +37,8 @@ export interface ChatCompletion {
       tool_calls?: ChatToolCallOut[];
       /** The model's reasoning, as DeepSeek's API writes it (not an OpenAI field). */
       reasoning_content?: string;
+      /** A Claude model's thinking as it signed it, as LiteLLM returns it, to send back with the turn. */
+      thinking_blocks?: IrSignedThinking[];
     };
     logprobs: null;
     finish_reason: ChatFinishReason;
@@ -49,6 +53,8 @@ export interface ChatDelta {
   refusal?: string | null;
   /** A piece of the model's reasoning, as DeepSeek's API streams it. */
   reasoning_content?: string;
+  /** A complete signed thinking block (see ChatCompletion's `thinking_blocks`). */
+  thinking_blocks?: IrSignedThinking[];
   tool_calls?: Array<{
     index: number;
     id?: string;

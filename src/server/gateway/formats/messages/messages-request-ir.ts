@@ -19,6 +19,7 @@ import { imageSourceFromIr, imageToIr } from './image-block.js';
 import { JSON_TOOL_NAME, jsonTool } from './json-mode.js';
 import type { MessagesBody } from './messages-schema.js';
 import { thinkingEffort } from './thinking-effort.js';
+import { applyThinking } from './thinking-request.js';
 import { anthropicToolId } from './tool-id.js';
 import type { MessagesContentBlock, MessagesImageBlock, MessagesToolResultBlock } from './messages-wire.js';
 
@@ -225,6 +226,7 @@ export function messagesRequestFromIr(ir: IrRequest, model: string): JsonObject 
     body.tools = tools;
     if (choice !== undefined) body.tool_choice = choice;
   }
+  applyThinking(body, ir);
   if (ir.stream) body.stream = true;
   return body;
 }
@@ -308,7 +310,9 @@ function toolChoiceFromIr(choice: IrToolChoice | undefined, parallel: boolean | 
 function messagesFromIr(messages: readonly IrMessage[]): JsonObject[] {
   const out: Array<{ role: IrMessage['role']; content: JsonObject[] }> = [];
   for (const message of messages) {
-    const blocks = message.content.flatMap(blockFromIr);
+    // Signed thinking leads its turn, as the model wrote it (Anthropic checks it against the calls after it).
+    const thinking = (message.thinking ?? []).map((block) => ({ ...block }));
+    const blocks = [...thinking, ...message.content.flatMap(blockFromIr)];
     if (blocks.length === 0) continue;
     const last = out.at(-1);
     if (last && last.role === message.role) last.content.push(...blocks);

@@ -11,6 +11,7 @@ import type {
   MessagesThinkingBlock,
   MessagesToolUseBlock,
 } from './messages-wire.js';
+import { signedThinkingBlocks } from './signed-thinking.js';
 import { thinkingTextOf, unsignedThinkingBlock } from './thinking.js';
 import { reportedTokens } from '../reported-tokens.js';
 import { toolUseId } from './tool-id.js';
@@ -125,11 +126,13 @@ export function messagesResponseToIr(json: unknown): IrResponse {
     }
   });
   const reasoning = thinkingTextOf(blocks);
+  const signed = signedThinkingBlocks(blocks);
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
     content,
     ...(reasoning === undefined ? {} : { reasoning }),
+    ...(signed.length === 0 ? {} : { thinkingBlocks: signed }),
     stopReason,
     stopSequence: typeof body.stop_sequence === 'string' ? body.stop_sequence : null,
     usage: messagesUsageToIr(body.usage),

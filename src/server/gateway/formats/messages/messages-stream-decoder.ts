@@ -4,6 +4,7 @@ import { streamEndedEarly } from '../stream-ended-early.js';
 import { malformedFrame, StreamError } from '../stream-error.js';
 import { anthropicErrorStatus } from './messages-errors.js';
 import { messagesUsageToIr, stopReasonToIr } from './messages-response-ir.js';
+import { signedThinkingOf } from './signed-thinking.js';
 
 type Payload = Record<string, unknown>;
 
@@ -14,6 +15,10 @@ type Payload = Record<string, unknown>;
  */
 export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): AsyncGenerator<IrStreamEvent> {
   let finished = false;
+  // A ping before message_start would commit the stream before it is known to have started.
+  let started = false;
+  // Thinking blocks being streamed, by content block index: text and signature arrive as deltas.
+  const thinking = new Map<number, { thinking: string; signature: string }>();
   // Tool blocks without JSON so far. Anthropic streams a call without arguments as no JSON at all
   // (its `input` is `{}`), while OpenAI's formats write "{}": such a call gets it once it is known
   // to be whole, when a block follows it or the answer stops for another reason than the token limit.
@@ -35,6 +40,7 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
           const { completionTokens: _placeholder, ...promptCounts } = usage;
           yield { type: 'usage', usage: promptCounts };
         }
+        started = true;
         yield { type: 'start', id: String(message.id ?? ''), model: String(message.model ?? '') };
         break;
       }
@@ -43,6 +49,12 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const index = Number(payload.index);
         const block = (payload.content_block ?? {}) as Payload;
         yield* blockStart(index, block);
+        if (block.type === 'thinking')
+          thinking.set(index, { thinking: String(block.thinking ?? ''), signature: String(block.signature ?? '') });
+        else if (block.type === 'redacted_thinking') {
+          const signed = signedThinkingOf(block);
+          if (signed !== undefined) yield { type: 'signed_thinking', block: signed };
+        }
         if (block.type === 'tool_use' && !hasInput(block.input)) noArguments.add(index);
         break;
       }
@@ -50,9 +62,14 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         const delta = (payload.delta ?? {}) as Payload;
         if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '')
           yield { type: 'text', text: delta.text };
-        else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '')
+        else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '') {
+          const block = thinking.get(Number(payload.index));
+          if (block !== undefined) block.thinking += delta.thinking;
           yield { type: 'reasoning', text: delta.thinking };
-        else if (
+        } else if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
+          const block = thinking.get(Number(payload.index));
+          if (block !== undefined) block.signature += delta.signature;
+        } else if (
           delta.type === 'input_json_delta' &&
           typeof delta.partial_json === 'string' &&
           delta.partial_json !== ''
@@ -60,6 +77,13 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
           noArguments.delete(Number(payload.index));
           yield { type: 'tool_call_delta', index: Number(payload.index), arguments: delta.partial_json };
         }
+        break;
+      }
+      case 'content_block_stop': {
+        const block = thinking.get(Number(payload.index));
+        thinking.delete(Number(payload.index));
+        const signed = block === undefined ? undefined : signedThinkingOf({ type: 'thinking', ...block });
+        if (signed !== undefined) yield { type: 'signed_thinking', block: signed };
         break;
       }
       case 'message_delta': {
@@ -83,8 +107,11 @@ export async function* decodeMessagesStream(events: AsyncIterable<SseEvent>): As
         return;
       case 'error':
         throw messagesStreamError(payload.error);
+      case 'ping':
+        if (started) yield { type: 'keepalive' };
+        break;
       default:
-        // ping, content_block_stop, and event kinds added later carry nothing the IR needs.
+        // Event kinds added later carry nothing the IR needs.
         break;
     }
   }

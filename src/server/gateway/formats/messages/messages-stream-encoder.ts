@@ -123,6 +123,10 @@ export async function* encodeMessagesStream(
         stopSequence = event.stopSequence;
         break;
       case 'usage':
+      case 'signed_thinking':
+        break;
+      case 'keepalive':
+        if (started) yield frame('ping', {});
         break;
       default:
         assertNever(event, 'stream event');

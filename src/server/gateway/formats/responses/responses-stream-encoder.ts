@@ -2,7 +2,7 @@ import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../ir.js';
-import { eventFrame } from '../sse.js';
+import { eventFrame, KEEPALIVE_FRAME } from '../sse.js';
 import { BROKEN_STREAM_STATUS, StreamError } from '../stream-error.js';
 import {
   itemId,
@@ -168,8 +168,10 @@ export async function* encodeResponsesStream(
   async function* encodeEvents(): AsyncGenerator<string> {
     for await (const event of upstreamEvents()) {
       switch (event.type) {
+        // A Responses reasoning item carries no Anthropic signature: its summary text is what it shows.
         case 'start':
         case 'usage':
+        case 'signed_thinking':
           break;
         case 'text': {
           if (open.at(-1)?.item.type !== 'message')
@@ -217,6 +219,10 @@ export async function* encodeResponsesStream(
         }
         case 'finish':
           stop = event.stopReason;
+          break;
+        case 'keepalive':
+          // A comment: no event, so no sequence_number is taken.
+          yield KEEPALIVE_FRAME;
           break;
         default:
           assertNever(event, 'stream event');

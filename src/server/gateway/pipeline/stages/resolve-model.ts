@@ -100,7 +100,9 @@ export function resolveConversationModel(ctx: RequestContext): void {
   const { max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens } = body;
   if (maxCompletionTokens != null) body.max_completion_tokens = Math.min(maxCompletionTokens, cap);
   if (maxTokens != null || maxCompletionTokens == null) body.max_tokens = Math.min(maxTokens ?? cap, cap);
-  checkThinkingBudget(body, maxTokens, model, cap);
+  // Messages puts the thinking budget inside max_tokens; a chat body's `thinking` is translated with the
+  // budget added on top of max_tokens, so the cap cannot make it invalid.
+  if (ctx.endpoint === 'messages') checkThinkingBudget(body, maxTokens, model, cap);
 }
 
 /**
