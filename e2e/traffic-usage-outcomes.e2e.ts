@@ -99,7 +99,7 @@ test('live traffic: a refusal costs "—", and the text filter finds limit refus
   await expect(rows.locator('.col-status')).toContainText('stopped');
   await expect(rows.locator('.col-status .traffic-flag')).toHaveAttribute(
     'title',
-    'Answer stopped: blocked answer pattern "SECRET-\\\\d+" matched in choices[0].message.content',
+    'Answer stopped: blocked answer pattern "SECRET-\\d+" matched in choices[0].message.content',
   );
 });
 

@@ -46,7 +46,7 @@ describe('answer patterns', () => {
       expect(completion.choices[0]!.finish_reason).toBe('content_filter');
       expect(completion.choices[0]!.message.content).toBeNull();
       expect(completion.usage?.completion_tokens).toBeGreaterThan(0);
-      await expectRecordedStop(/blocked answer pattern "launch\\\\s\+codes" matched in choices\[0\]\.message\.content/);
+      await expectRecordedStop(/blocked answer pattern "launch\\s\+codes" matched in choices\[0\]\.message\.content/);
     }
   });
 

@@ -1,7 +1,13 @@
 import { MAX_PLACEHOLDER_CHARS, PLACEHOLDER } from './placeholders.js';
 
+/**
+ * Placeholders as a model may write them back: in any case (`[email_1]`, `[Email_1]`), since models
+ * retype what they quote. Each is looked up by its upper-case name, so only this request's own come back.
+ */
+const ANY_CASE_PLACEHOLDER = new RegExp(PLACEHOLDER.source, 'gi');
+
 /** Any placeholder, for a yes-or-no test (not global: no state between calls). */
-const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
+const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source, 'i');
 
 /** The model's reasoning, by `type`: blocks, deltas, items and stream events. */
 function isReasoning(type: string): boolean {
@@ -32,10 +38,10 @@ export class PiiRestorer {
 
   constructor(private readonly originals: ReadonlyMap<string, string>) {}
 
-  /** A whole text with every known placeholder restored (unknown ones, secrets among them, stay). */
+  /** A whole text with every known placeholder restored, in any case (unknown ones, secrets among them, stay). */
   text(text: string): string {
     if (!text.includes('[')) return text;
-    return text.replace(PLACEHOLDER, (name) => this.originals.get(name) ?? name);
+    return text.replace(ANY_CASE_PLACEHOLDER, (name) => this.originals.get(name.toUpperCase()) ?? name);
   }
 
   /**
@@ -96,12 +102,12 @@ export class PiiRestorer {
 
   /**
    * Where an unfinished placeholder starts at the end of the text (its length when none): a `[` that
-   * is not closed and whose tail is the beginning of a placeholder this request can restore.
+   * is not closed and whose tail is the beginning, in any case, of a placeholder this request can restore.
    */
   private unfinishedFrom(text: string): number {
     const open = text.lastIndexOf('[');
     if (open < 0 || text.length - open >= MAX_PLACEHOLDER_CHARS || text.includes(']', open)) return text.length;
-    const tail = text.slice(open);
+    const tail = text.slice(open).toUpperCase();
     for (const name of this.originals.keys()) if (name.startsWith(tail)) return open;
     return text.length;
   }

@@ -5,7 +5,7 @@ import { noteGuardrails } from '../request-rules.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { answerTexts, withheldAnswer } from './answer-texts.js';
 import { AnswerStreamCheck } from './answer-stream-check.js';
-import { firstMatch } from './pattern-match.js';
+import { firstMatch, quotedPattern } from './pattern-match.js';
 
 /** What the answer check needs of a request whose answer the content policy reads. */
 export interface AnswerPolicyState {
@@ -96,7 +96,7 @@ function includesUsage(ctx: RequestContext): boolean {
 function noteAnswerStopped(ctx: RequestContext, pattern: BlockedPattern, where: string): void {
   noteGuardrails(ctx).answer_stopped = {
     pattern: pattern.source,
-    reason: `blocked answer pattern ${JSON.stringify(pattern.source)} matched in ${where}`,
+    reason: `blocked answer pattern ${quotedPattern(pattern)} matched in ${where}`,
   };
   ctx.services.metrics.contentPolicyAnswerStops.inc();
   ctx.trace?.answerStopped(pattern.source);

@@ -5,7 +5,7 @@ import { requestTokenIds, visitRequestTexts } from '../request-texts.js';
 import type { BlockedPattern, CompiledPolicy } from '../rules.js';
 import { watchAnswer } from './answer-policy.js';
 import { PartRuns, type JoinedParts } from './part-runs.js';
-import { firstMatch } from './pattern-match.js';
+import { firstMatch, quotedPattern } from './pattern-match.js';
 import { visitToolDefinitionTexts } from './tool-definition-texts.js';
 import { checkTokens } from './token-count.js';
 
@@ -63,7 +63,7 @@ function enforce(ctx: RequestContext, policy: CompiledPolicy): void {
 /** The refusal's reason when a pattern matches the text, as written or as a reader takes it. */
 function matchIn(patterns: readonly BlockedPattern[], text: string, path: string): string | undefined {
   const pattern = firstMatch(patterns, text);
-  return pattern && `blocked pattern ${JSON.stringify(pattern.source)} matched in ${pathWithout(path, text)}`;
+  return pattern && `blocked pattern ${quotedPattern(pattern)} matched in ${pathWithout(path, text)}`;
 }
 
 /**

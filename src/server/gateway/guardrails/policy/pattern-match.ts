@@ -8,3 +8,11 @@ export function firstMatch(patterns: readonly BlockedPattern[], text: string): B
     if (pattern.regex.test(text) || readings.some((reading) => pattern.regex.test(reading))) return pattern;
   return undefined;
 }
+
+/**
+ * A pattern as a refusal or a stop names it: in quotes, exactly as configured (`"launch\s+codes"`), so
+ * it can be copied back into the settings; JSON-escaped, its backslashes read doubled.
+ */
+export function quotedPattern(pattern: BlockedPattern): string {
+  return `"${pattern.source}"`;
+}
