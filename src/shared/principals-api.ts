@@ -201,6 +201,11 @@ export const limitStatusSchema = z.object({
    * the output reservation, in dollars at the cheapest model the key may call).
    */
   refusing: z.object({ needed: z.number(), basis: z.enum(['last_refusal', 'smallest_request']) }).optional(),
+  /**
+   * Only on a user's or team's budget that the key caps (`user_tpd_budget`, ...): which setting is the
+   * limit in force, the key's cap (`key`) or the user's or team's own budget (`user`, `team`).
+   */
+  set_by: z.enum(['key', 'user', 'team']).optional(),
 });
 /** A limit's status. */
 export type LimitStatus = z.infer<typeof limitStatusSchema>;

@@ -33,8 +33,9 @@ function tightest(
 /**
  * OpenAI's `x-ratelimit-*` headers for an admitted request: for requests and for tokens, the limit
  * with the least room left after this request (a key's, its user's, team's or model's), what remains
- * and when it is whole again. A measure no limit counts gets no headers. Messages answers also carry
- * Anthropic's spelling (`anthropic-ratelimit-*`, the reset as an RFC 3339 time).
+ * and when it is whole again. A measure no limit counts gets no headers. A dollar budget adds the
+ * `x-gatehouse-budget-*` headers (spendHeaders). Messages answers also carry Anthropic's spelling
+ * (`anthropic-ratelimit-*`, the reset as an RFC 3339 time).
  */
 export function rateLimitHeaders(
   checks: readonly LimitCheck[],
@@ -54,5 +55,23 @@ export function rateLimitHeaders(
     headers[`anthropic-ratelimit-${measure}-remaining`] = String(status.remaining);
     headers[`anthropic-ratelimit-${measure}-reset`] = new Date(now + status.reset_ms).toISOString();
   }
+  spendHeaders(headers, tightest(checks, statuses, 'usd'));
   return headers;
+}
+
+/** Dollars in a header: plain decimals to the billionth, never `1e-7`. */
+const usd = (value: number): string => value.toFixed(9).replace(/\.?0+$/, '');
+
+/**
+ * A key's spend, as LiteLLM's `x-litellm-key-spend` tells it, for the dollar budget (the key's, its
+ * user's or its team's) with the least left: its limit, what is spent (this request's estimate
+ * included until it settles), what is left and when its window ends. Only where some dollar budget
+ * applies: the statuses are those worked out for `x-ratelimit-*` anyway.
+ */
+function spendHeaders(headers: Record<string, string>, status: LimitStatus | undefined): void {
+  if (status === undefined) return;
+  headers['x-gatehouse-budget-limit-usd'] = usd(status.limit);
+  headers['x-gatehouse-budget-spent-usd'] = usd(status.used);
+  headers['x-gatehouse-budget-remaining-usd'] = usd(status.remaining);
+  headers['x-gatehouse-budget-reset'] = resetDuration(status.reset_ms);
 }

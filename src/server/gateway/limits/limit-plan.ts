@@ -23,6 +23,12 @@ export interface LimitCheck {
   readonly subject: LimitSubject;
   readonly limit: number;
   readonly span: 'bucket' | WindowSpan;
+  /**
+   * Only where a key caps its user's or team's budget (`user_tpd_budget`, ...): who set the limit in
+   * force (the key, when its cap is the tighter one, else the user or team), and then the user's or
+   * team's own (none when undefined), so that a refusal names the setting to change.
+   */
+  readonly setBy?: { readonly by: LimitSubject; readonly own?: number };
 }
 
 /** The subject of a kind and id. */
@@ -51,8 +57,41 @@ function add(
   if (limit != null) checks.push({ type, measure, subject: who, limit, span });
 }
 
+/**
+ * A user's or team's token budget with a key's cap on it: the tighter of the two, and which one set it.
+ * An ownerless key is its own user: its caps need no telling apart.
+ */
+function cappedBudget(
+  checks: LimitCheck[],
+  type: LimitType,
+  who: LimitSubject,
+  caps: PrincipalCaps,
+  cap: number | null,
+  own: number | null | undefined,
+  span: WindowSpan,
+): void {
+  const limit = tightest(cap, own);
+  if (limit === undefined) return;
+  if (cap === null || caps.key === undefined || who.kind === 'key') {
+    checks.push({ type, measure: 'tokens', subject: who, limit, span });
+    return;
+  }
+  const byKey = own == null || cap < own;
+  const setBy = byKey ? { by: caps.key, ...(own == null ? {} : { own }) } : { by: who };
+  checks.push({ type, measure: 'tokens', subject: who, limit, span, setBy });
+}
+
+/** A key's caps on its user's or team's token budgets, and the key (none for the admin views of a user or team). */
+interface PrincipalCaps {
+  readonly key?: LimitSubject;
+  readonly minute: number | null;
+  readonly day: number | null;
+}
+
 /** A key's own budgets for its user and team, which can only tighten theirs. */
-type KeyBudgets = Pick<ApiKeyRow, 'userTpmBudget' | 'userTpdBudget' | 'teamTpmBudget' | 'teamTpdBudget'>;
+type KeyBudgets = Pick<ApiKeyRow, 'userTpmBudget' | 'userTpdBudget' | 'teamTpmBudget' | 'teamTpdBudget'> & {
+  readonly id?: string;
+};
 
 const NO_KEY_BUDGETS: KeyBudgets = {
   userTpmBudget: null,
@@ -75,7 +114,7 @@ function principalChecks(
   checks: LimitCheck[],
   who: LimitSubject,
   record: PrincipalRow | undefined,
-  caps: { readonly minute: number | null; readonly day: number | null },
+  caps: PrincipalCaps,
   defaults: LimitsConfig['users'],
   types: readonly [minute: LimitType, daily: LimitType, cost: LimitType, monthlyCost: LimitType],
 ): void {
@@ -83,11 +122,14 @@ function principalChecks(
     add(checks, 'requests', 'requests', who, record?.rpmLimit ?? defaults.rpm_limit, 'bucket');
     add(checks, 'tokens', 'tokens', who, record?.tpmLimit ?? defaults.tpm_limit, 'bucket');
   }
-  add(checks, types[0], 'tokens', who, tightest(caps.minute, record?.tpmBudget ?? defaults.tpm_budget), 'minute');
-  add(checks, types[1], 'tokens', who, tightest(caps.day, record?.tpdBudget ?? defaults.tpd_budget), 'day');
+  cappedBudget(checks, types[0], who, caps, caps.minute, record?.tpmBudget ?? defaults.tpm_budget, 'minute');
+  cappedBudget(checks, types[1], who, caps, caps.day, record?.tpdBudget ?? defaults.tpd_budget, 'day');
   add(checks, types[2], 'usd', who, record?.usdDailyBudget ?? defaults.usd_daily_budget, 'day');
   add(checks, types[3], 'usd', who, record?.usdMonthlyBudget ?? defaults.usd_monthly_budget, 'month');
 }
+
+const keyOf = (key: KeyBudgets): LimitSubject | undefined =>
+  key.id === undefined ? undefined : limitSubject('key', key.id);
 
 const USER_TYPES = ['user_minute', 'user_daily', 'user_cost_daily', 'user_cost_monthly'] as const;
 const TEAM_TYPES = ['team_minute', 'team_daily', 'team_cost_daily', 'team_cost_monthly'] as const;
@@ -100,7 +142,7 @@ function userChecks(
   key: KeyBudgets,
   config: LimitsConfig,
 ): void {
-  const caps = { minute: key.userTpmBudget, day: key.userTpdBudget };
+  const caps = { key: keyOf(key), minute: key.userTpmBudget, day: key.userTpdBudget };
   principalChecks(checks, who, user, caps, config.users, USER_TYPES);
 }
 
@@ -112,7 +154,7 @@ function teamChecks(
   key: KeyBudgets,
   config: LimitsConfig,
 ): void {
-  const caps = { minute: key.teamTpmBudget, day: key.teamTpdBudget };
+  const caps = { key: keyOf(key), minute: key.teamTpmBudget, day: key.teamTpdBudget };
   principalChecks(checks, limitSubject('team', id), team, caps, config.teams, TEAM_TYPES);
 }
 

@@ -269,6 +269,7 @@ export class Limiter {
       used: shown(used),
       remaining: shown(Math.max(0, check.limit - used)),
       reset_ms: Math.max(0, Math.ceil(resetMs)),
+      ...(check.setBy === undefined ? {} : { set_by: check.setBy.by.kind as 'key' | 'user' | 'team' }),
     };
   }
 

@@ -54,6 +54,16 @@ function statedOutput(ctx: RequestContext): number | undefined {
   }
 }
 
+/** The model settings in force that the status view's estimate of the least request reads. */
+export interface ModelCaps {
+  /** Every model the gateway serves (`llm.allowed_models`): those a key without its own list may call. */
+  allowedModels(): readonly string[];
+  /** The model's `per_model_max_tokens`, if set. */
+  maxTokensCap(model: string): number | undefined;
+}
+
+const NO_MODEL_CAPS: ModelCaps = { allowedModels: () => [], maxTokensCap: () => undefined };
+
 /**
  * Rate limits and budgets: the limits stage of the pipeline (reserve before the upstream call),
  * settlement when a request finishes, and the status the admin views show.
@@ -69,6 +79,7 @@ export class LimitsService {
     private readonly metrics: GatewayMetrics,
     /** The upstream models that may serve a public model (the deployment is chosen after this stage). */
     private readonly upstreamModels: (model: string) => readonly string[],
+    private readonly models: ModelCaps = NO_MODEL_CAPS,
   ) {
     this.parallel = new ParallelRequests(config, principals);
   }
@@ -203,15 +214,24 @@ export class LimitsService {
   }
 
   /**
-   * What the least request without `max_tokens` reserves: a minimal prompt and the output reservation;
-   * its dollars at the cheapest of `models` (unknown without a list: every allowed model may be called,
-   * some perhaps without a price).
+   * What the least request without `max_tokens` reserves among `models` (a key's list, else every
+   * model the gateway serves): a minimal prompt and the output reservation, or the model's
+   * `per_model_max_tokens`, which becomes such a request's `max_tokens`. Its dollars at the cheapest
+   * model, known only when every one of them has a price (an unpriced one may be called for nothing).
    */
   private smallestRequest(models: readonly string[] | null): { tokens: number; usd?: number } {
     const output = this.config.output_reservation_tokens;
-    const tokens = { promptTokens: SMALLEST_PROMPT_TOKENS, completionTokens: output };
-    const usd = models?.length ? Math.min(...models.map((model) => this.price(model, tokens))) : undefined;
-    return { tokens: SMALLEST_PROMPT_TOKENS + output, usd };
+    const candidates = models?.length ? models : this.models.allowedModels();
+    if (candidates.length === 0) return { tokens: SMALLEST_PROMPT_TOKENS + output };
+    let tokens = Infinity;
+    let usd: number | undefined = Infinity;
+    for (const model of candidates) {
+      const reserved = this.models.maxTokensCap(model) ?? output;
+      tokens = Math.min(tokens, SMALLEST_PROMPT_TOKENS + reserved);
+      const price = this.price(model, { promptTokens: SMALLEST_PROMPT_TOKENS, completionTokens: reserved });
+      usd = usd === undefined || price <= 0 ? undefined : Math.min(usd, price);
+    }
+    return usd === undefined ? { tokens } : { tokens, usd };
   }
 
   private costOf(ctx: RequestContext): LimitCost {

@@ -30,6 +30,26 @@ export function formatUsd(value: number): string {
 const amount = (check: LimitCheck, value: number): string =>
   check.measure === 'usd' ? formatUsd(value) : `${value} ${UNIT[check.measure]}`;
 
+const BUDGET: Readonly<Record<LimitCheck['span'], string>> = {
+  bucket: 'per-minute limit',
+  minute: 'per-minute budget',
+  day: 'daily budget',
+  month: 'monthly budget',
+};
+
+/**
+ * Who allows what: "user:x1 allows 300 tokens per day (budget, UTC)", or, where a key's cap on its
+ * user's or team's budget is the tighter one, that cap, so that the admin changes the right setting:
+ * "key:k1 caps user:x1's daily budget at 300 tokens (the user allows 10000)".
+ */
+function allowance(check: LimitCheck): string {
+  const capped = check.setBy?.by.kind === 'key' ? check.setBy : undefined;
+  if (capped === undefined) return `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
+  const kind = check.subject.kind;
+  const own = capped.own === undefined ? `the ${kind} has no such budget` : `the ${kind} allows ${capped.own}`;
+  return `${capped.by.name} caps ${check.subject.name}'s ${BUDGET[check.span]} at ${amount(check, check.limit)} (${own})`;
+}
+
 /** The refused request as the limits stage counted it, and what the refusing limit had used. */
 export interface RefusedRequest {
   readonly used: number;
@@ -91,15 +111,27 @@ export function refusal(
   /** The request's tokens and the limit's use: a budget's message says used, left and needed. */
   request?: RefusedRequest,
 ): RateLimitError {
-  const limit = `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
+  const limit = allowance(check);
   if (!Number.isFinite(waitMs)) {
-    const never = { ...state, 'x-should-retry': 'false', 'retry-after': String(windowSeconds(check.span)) };
-    if (check.limit === 0)
+    const windowWait = windowSeconds(check.span);
+    // The SDKs do not retry it; `retry-after-ms` is still sent, as on every 429, for clients that read only it.
+    const never = {
+      ...state,
+      'x-should-retry': 'false',
+      'retry-after': String(windowWait),
+      'retry-after-ms': String(windowWait * 1000),
+    };
+    if (check.limit === 0) {
+      const frozen =
+        check.setBy?.by.kind === 'key'
+          ? limit
+          : `the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}`;
       return new RateLimitError(
         check.type,
-        `rate limit '${check.type}' exceeded: the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}, frozen: nothing may be spent, so no request can pass until it is raised`,
+        `rate limit '${check.type}' exceeded: ${frozen}, frozen: nothing may be spent, so no request can pass until it is raised`,
         never,
       );
+    }
     // An embeddings request has only its input to lower (its count is in `needs` already).
     const lower = !reservesOutput
       ? 'send less input'

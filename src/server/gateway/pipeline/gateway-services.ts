@@ -206,6 +206,7 @@ export function createGatewayServices(
     prices,
     metrics,
     (model) => registry.deploymentsFor(model).map((deployment) => deployment.upstreamModel),
+    { allowedModels: () => registry.settings().allowed_models, maxTokensCap: (model) => registry.maxTokensCap(model) },
   );
   const sso = new SsoService({
     clients: oidcClients,
