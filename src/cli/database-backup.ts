@@ -58,9 +58,12 @@ export async function backupDatabase(source: string, target: string, force: bool
     publish(partial, destination, force);
   } catch (error) {
     if (isDatabaseDamaged(error)) throw damagedSource(source, destination, `SQLite: ${(error as Error).message}`);
+    if (isDestinationFull(error)) throw destinationFull(source, destination);
     throw error;
   } finally {
-    rmSync(partial, { force: true });
+    // A copy that failed midway may have left its rollback journal (or a -wal and -shm) beside it:
+    // hidden files that would pile up in the destination folder, one per failed run.
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
   }
   return { target: destination, bytes: statSync(destination).size };
 }
@@ -121,6 +124,20 @@ function damagedSource(source: string, destination: string, damage: string): Bac
     `${source} is damaged (${damage}), so no backup was written (${destination} is as it was, if it existed): ` +
       `keep your existing backups, restore the latest good one, or recover what SQLite still reads with the server stopped: ` +
       `sqlite3 "${source}" ".recover" | sqlite3 recovered.db (docs/configuration.md#backups)`,
+  );
+}
+
+/** Whether SQLite said the disk is full: only the copy writes, so it is the destination's disk. */
+function isDestinationFull(error: unknown): boolean {
+  return error instanceof Error && /^SQLITE_FULL(_|$)/.test(String((error as Error & { code?: unknown }).code));
+}
+
+/** The refusal of a full destination, naming its folder and the room a copy needs (about the database's size). */
+function destinationFull(source: string, destination: string): BackupError {
+  const bytes = [source, `${source}-wal`].reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
+  return new BackupError(
+    `the disk of ${dirname(destination)} is full: the backup needs about ${(bytes / 1_048_576).toFixed(1)} MB free ` +
+      `(the size of ${source}); nothing was written (${destination} is as it was, if it existed)`,
   );
 }
 

@@ -40,6 +40,13 @@ export interface SecretsKeyNote {
   readonly actionNeeded: boolean;
 }
 
+/** The schema changes the next start applies to an older restored database. */
+export interface SchemaUpgrade {
+  readonly migrations: number;
+  /** When the newest schema change this version knows was made (YYYY-MM-DD). */
+  readonly knownUpTo: string;
+}
+
 /** What a restore did. */
 export interface RestoreResult {
   readonly database: string;
@@ -49,6 +56,8 @@ export interface RestoreResult {
   readonly removed: readonly string[];
   /** When the newest schema change the restored database has was made (YYYY-MM-DD). */
   readonly schemaOf: string;
+  /** Set when the restored database is older than this version: the next start upgrades it, one way. */
+  readonly upgrade?: SchemaUpgrade;
   readonly secretsKey: SecretsKeyNote;
   /** Set when the folder's hold was taken over from a server that did not give it back (killed, crashed). */
   readonly takeover?: string;
@@ -89,7 +98,7 @@ export async function restoreDatabase(backupFile: string, dataDir: string, force
   const partial = join(dataDir, `.gatehouse.db.restore-${process.pid}`);
   try {
     closeSync(openSync(partial, 'wx', 0o600));
-    const { schemaOf, secretsKey } = await copyAndCheck(source, partial, dataDir);
+    const { schema: checked, secretsKey } = await copyAndCheck(source, partial, dataDir);
     // The umask may have narrowed the create mode; files in the data folder are 0600 exactly.
     chmodSync(partial, 0o600);
     const { keptAside, removed } = setAside(database);
@@ -98,7 +107,7 @@ export async function restoreDatabase(backupFile: string, dataDir: string, force
       database,
       keptAside,
       removed,
-      schemaOf,
+      ...checked,
       secretsKey,
       ...(hold.takeover ? { takeover: hold.takeover } : {}),
     };
@@ -113,14 +122,13 @@ async function copyAndCheck(
   source: string,
   partial: string,
   dataDir: string,
-): Promise<{ schemaOf: string; secretsKey: SecretsKeyNote }> {
+): Promise<{ schema: CheckedSchema; secretsKey: SecretsKeyNote }> {
   try {
     const copy = await copyDatabase(source, partial);
     try {
       const damage = damageIn(copy);
       if (damage !== undefined) throw damagedBackup(source, damage);
-      const schemaOf = checkSchema(copy, source);
-      return { schemaOf, secretsKey: secretsKeyNote(copy, dataDir) };
+      return { schema: checkSchema(copy, source), secretsKey: secretsKeyNote(copy, dataDir) };
     } finally {
       copy.close();
     }
@@ -136,18 +144,24 @@ function damagedBackup(source: string, damage: string): RestoreError {
   );
 }
 
+/** When a database's newest schema change was made, and what the next start would apply to it. */
+type CheckedSchema = Pick<RestoreResult, 'schemaOf' | 'upgrade'>;
+
 /**
  * Refuses what is not a Gatehouse database, and one a newer version migrated (this version would
- * damage it, as the start says when it refuses one). Returns when its newest schema change was made.
+ * damage it, as the start says when it refuses one). Returns when its newest schema change was made,
+ * and for an older one the changes the next start applies (those newer than its newest, as Drizzle's
+ * migrator picks them).
  */
-function checkSchema(copy: Database.Database, source: string): string {
+function checkSchema(copy: Database.Database, source: string): CheckedSchema {
   const newest = newestAppliedMigration(copy);
   if (newest === undefined)
     throw new RestoreError(
       `${source} is not a Gatehouse database (it has no applied migrations, which every Gatehouse database has): name a file npm run backup wrote`,
       true,
     );
-  const known = Math.max(...migrationJournal(findMigrationsDir()).map((entry) => entry.when));
+  const journal = migrationJournal(findMigrationsDir());
+  const known = Math.max(...journal.map((entry) => entry.when));
   const day = (when: number): string => new Date(when).toISOString().slice(0, 10);
   if (newest > known)
     throw new RestoreError(
@@ -155,7 +169,8 @@ function checkSchema(copy: Database.Database, source: string): string {
         `this version knows those up to ${day(known)}), and this version would damage it: restore it with the newer version`,
       true,
     );
-  return day(newest);
+  const migrations = journal.filter((entry) => entry.when > newest).length;
+  return { schemaOf: day(newest), ...(migrations > 0 ? { upgrade: { migrations, knownUpTo: day(known) } } : {}) };
 }
 
 /**

@@ -55,6 +55,13 @@ async function main(args: readonly string[]): Promise<void> {
     out(
       `restored ${source} as ${result.database} (mode 0600), checked with PRAGMA quick_check: a Gatehouse database with schema changes up to ${result.schemaOf}`,
     );
+    if (result.upgrade !== undefined)
+      // Said now, while the folder can still go back: after the upgrade no older version opens it.
+      out(
+        `the next start will upgrade it with ${result.upgrade.migrations} schema change${result.upgrade.migrations === 1 ? '' : 's'} ` +
+          `(up to ${result.upgrade.knownUpTo}, the newest this version knows); after that, older versions of Gatehouse refuse the folder. ` +
+          `To stay on an older version, run that version on this folder before starting this one`,
+      );
     if (!result.secretsKey.actionNeeded) out(result.secretsKey.line);
     else {
       // Replacing secrets.key for the restored database leaves the one kept aside without its key.

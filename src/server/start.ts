@@ -143,7 +143,15 @@ export async function startServers(config: Config, options: StartOptions = {}): 
       revisions,
       tls,
     });
-    if (folderHold.takeover) gateway.log.warn({ data_dir: dataDir, hold_file: folderHold.file }, folderHold.takeover);
+    if (folderHold.takeover) {
+      gateway.log.warn({ data_dir: dataDir, hold_file: folderHold.file }, folderHold.takeover);
+      // Usage rows wait that long in memory before their batch is written; a crash loses what waited.
+      const window = gateway.gateway.recorder.flushIntervalMs;
+      gateway.log.warn(
+        { data_dir: dataDir, window_ms: window },
+        `the previous server did not stop cleanly: usage rows of its last ~${window} ms of answered requests may be missing`,
+      );
+    }
     store = await buildStoreApp({
       config,
       database,

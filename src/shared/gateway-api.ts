@@ -655,6 +655,16 @@ export const usagePointSchema = usageTotalsSchema.extend({
 /** A usage point. */
 export type UsagePoint = z.infer<typeof usagePointSchema>;
 
+/**
+ * On a usage read, the answered requests whose rows could not be written before it (another process
+ * holds the database's write lock, or the disk is full or read-only): they wait in memory and are not
+ * in the figures yet. Absent when every row is in.
+ */
+const usagePendingFields = {
+  pending_rows: z.number().int().optional(),
+  pending_reason: z.enum(['locked', 'unwritable']).optional(),
+};
+
 /** `GET /internal/usage` answer. */
 export const usageResponseSchema = z.object({
   group_by: usageGroupBySchema,
@@ -663,6 +673,7 @@ export const usageResponseSchema = z.object({
   until: z.string(),
   data: z.array(usagePointSchema),
   totals: usageTotalsSchema,
+  ...usagePendingFields,
 });
 /** A usage aggregation. */
 export type UsageResponse = z.infer<typeof usageResponseSchema>;
@@ -738,7 +749,7 @@ export const usageLogsQuerySchema = queryParams({
 });
 
 /** `GET /internal/usage/logs` answer. */
-export const usageLogsSchema = pageOf(usageRowSchema);
+export const usageLogsSchema = pageOf(usageRowSchema).extend(usagePendingFields);
 
 /** An audit event. */
 export const auditEventSchema = z.object({

@@ -52,7 +52,8 @@ export interface HeldEvent {
 export class UsageRecorder {
   private queue: UsageEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private readonly flushIntervalMs: number;
+  /** Longest a row waits in memory: what a crash can lose of the requests answered before it. */
+  readonly flushIntervalMs: number;
   private readonly maxBatch: number;
   private readonly commitPair: (usage: UsageEntry, audit: AuditEntry) => void;
   private closed = false;
@@ -211,6 +212,16 @@ export class UsageRecorder {
   /** Rows waiting for their batch. */
   get pending(): number {
     return this.queue.length;
+  }
+
+  /**
+   * Why queued rows could not be written just now: another process holds the write lock (`locked`), or
+   * a full disk or read-only file refuses them (`unwritable`); undefined when nothing waits for either.
+   */
+  get heldBy(): HeldEvent['cause'] | undefined {
+    if (this.queue.length === 0) return undefined;
+    if (this.releaseWatch !== undefined || this.options.lock?.held) return 'locked';
+    return this.unwritable ? 'unwritable' : undefined;
   }
 
   /** Writes what is queued and refuses further rows (the database closes next). */

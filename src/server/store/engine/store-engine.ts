@@ -413,11 +413,13 @@ export class StoreEngine {
   /**
    * At start: deletes, in short transactions after this call, the contents an earlier gc or branch
    * deletion listed as unreferenced and a process that stopped before its sweep ended left listed,
-   * checked again against the references first (see StoreRepository.relistUnreferenced).
+   * checked again against the references first (see StoreRepository.relistUnreferenced). Returns how
+   * many are to be deleted.
    */
-  sweepUnreferenced(): void {
-    this.write(() => this.ctx.repo.relistUnreferenced());
+  sweepUnreferenced(): number {
+    const listed = this.write(() => this.ctx.repo.relistUnreferenced());
     this.sweeper.start();
+    return listed;
   }
 
   /** Resolves once no content sweep is running. */

@@ -929,10 +929,10 @@ export class StoreRepository {
    * a hand edit) may have put one of them back in use. Nothing to do, and no pass over the references,
    * when nothing is listed.
    */
-  relistUnreferenced(): void {
-    if (this.s.unreferencedListed.get() === undefined) return;
+  relistUnreferenced(): number {
+    if (this.s.unreferencedListed.get() === undefined) return 0;
     this.s.unreferencedMarksClear.run();
-    this.s.blobsMarkUnreferenced.run();
+    return this.s.blobsMarkUnreferenced.run().changes;
   }
 
   /** Deletes up to `limit` listed contents (lowest ids first) with their marks; returns how many went. */

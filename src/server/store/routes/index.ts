@@ -40,8 +40,14 @@ export const storeRoutes: FastifyPluginAsync<StoreRoutesOptions> = async (app, o
     events: options.events,
     sweep: { onError: (error) => app.log.error({ err: error }, 'store: sweeping unreferenced contents failed') },
   });
-  // Contents listed by a process that stopped before its sweep ended are deleted now.
-  engine.sweepUnreferenced();
+  // Contents listed by a process that stopped before its sweep ended are deleted now, and said: only a
+  // process that did not stop cleanly leaves them.
+  const leftover = engine.sweepUnreferenced();
+  if (leftover > 0)
+    app.log.warn(
+      { contents: leftover },
+      `store: finishing the deletion of ${leftover} unreferenced content${leftover === 1 ? '' : 's'} an interrupted gc or branch deletion left`,
+    );
   // An endpoint that takes a JSON body refuses every query parameter, as the others refuse unknown
   // ones; set here so that no such route can forget it.
   app.addHook('onRoute', (route) => {

@@ -27,6 +27,15 @@ const RANGES = {
 type Range = keyof typeof RANGES;
 const DEFAULT_RANGE: Range = '24h';
 
+/** Why answered requests are missing from the figures: their rows wait in the server's memory. */
+function pendingSentence(rows: number, reason: UsageResponse['pending_reason']): string {
+  const why =
+    reason === 'unwritable'
+      ? 'the database cannot be written (a full disk or a read-only file); they are written once it can be'
+      : "another program holds the database's write lock; they are written once it lets go";
+  return `${rows} answered request${rows === 1 ? ' is' : 's are'} not in these figures yet: ${why}.`;
+}
+
 /** What the usage is split by, as the table heads it. */
 const GROUPS = {
   model: 'Model',
@@ -180,6 +189,11 @@ export function UsageScreen() {
           />
         ) : (
           <>
+            {usage.data.pending_rows ? (
+              <div className="notice notice-warning" role="status" data-testid="usage-pending">
+                {pendingSentence(usage.data.pending_rows, usage.data.pending_reason)}
+              </div>
+            ) : null}
             <div className="stats" data-testid="usage-totals">
               <Stat label="Requests" value={formatInt(totals!.requests)} />
               <Stat

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   auditListSchema,
@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/gateway-api.js';
 import { queryTimeMessage } from '../../../../shared/query-params.js';
 import { badRequest } from '../../../http/errors.js';
+import type { UsageRecorder } from '../../accounting/usage-recorder.js';
 import type { PrincipalsService } from '../../principals/principals.service.js';
 
 const DAY_MS = 86_400_000;
@@ -58,6 +59,22 @@ function storedTarget(principals: PrincipalsService, target: string | undefined)
   return user !== target ? user : principals.storedTeamId(target);
 }
 
+/**
+ * Writes the rows waiting in memory so the read that follows sees every answered request. When they
+ * cannot be written (another process holds the write lock, the disk is full or read-only), the answer
+ * says how many are missing from it, in a header and in its fields, rather than looking complete.
+ */
+function flushForRead(
+  recorder: UsageRecorder,
+  reply: FastifyReply,
+): { pending_rows?: number; pending_reason?: 'locked' | 'unwritable' } {
+  recorder.flush();
+  const reason = recorder.heldBy;
+  if (reason === undefined) return {};
+  reply.header('x-gatehouse-usage-pending', String(recorder.pending));
+  return { pending_rows: recorder.pending, pending_reason: reason };
+}
+
 /** `/internal/usage` (aggregates), `/internal/usage/logs` (rows) and `/internal/audit`. */
 export const usageRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -66,9 +83,9 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/usage',
     { schema: { querystring: usageQuerySchema, response: { 200: usageResponseSchema } } },
-    async (request) => {
+    async (request, reply) => {
       // Rows wait up to one batch interval in memory; a reader must see every answered request.
-      services.recorder.flush();
+      const pending = flushForRead(services.recorder, reply);
       const now = Date.now();
       const until = timeOf(request.query.until, now, 'until');
       const since = timeOf(request.query.since, until - DAY_MS, 'since');
@@ -81,6 +98,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         until: new Date(until).toISOString(),
         data,
         totals,
+        ...pending,
       };
     },
   );
@@ -88,8 +106,8 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
   typed.get(
     '/usage/logs',
     { schema: { querystring: usageLogsQuerySchema, response: { 200: usageLogsSchema } } },
-    async (request) => {
-      services.recorder.flush();
+    async (request, reply) => {
+      const pending = flushForRead(services.recorder, reply);
       const q = storedOwners(services.principals, request.query);
       const data = services.usage.logs({
         limit: q.limit,
@@ -104,7 +122,7 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         user: q.user,
         team: q.team,
       });
-      return { data, next_cursor: nextCursor(data, q.limit) };
+      return { data, next_cursor: nextCursor(data, q.limit), ...pending };
     },
   );
 
