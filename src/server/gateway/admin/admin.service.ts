@@ -168,7 +168,7 @@ export class AdminService {
         : { ...rest, expires_at: row.expiresAt === null ? null : new Date(row.expiresAt).toISOString() };
     // What each changed field held, so the trail reads "rpm_limit 60 → 5" without the key's earlier events.
     const fields = Object.keys(recorded);
-    const held = toKeyRecord(before) as unknown as Readonly<Record<string, unknown>>;
+    const held: Readonly<Record<string, unknown>> = { ...toKeyRecord(before) };
     const previous = Object.fromEntries(fields.map((field) => [field, held[field] ?? null]));
     this.record(actor, 'api_key.update', id, { fields, ...recorded, before: previous });
     this.bus.invalidate('api-keys', [id]);
