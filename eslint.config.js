@@ -54,6 +54,24 @@ export default tseslint.config(
     files: ['test/**', 'e2e/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The dependency runs server → shared and renderer → shared: schemas shared with the UI must not
+    // pull server code (or Node) into its bundle.
+    files: ['src/shared/**', 'src/renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/main/**'],
+              message: 'src/shared and the UI may not import server or Electron main code',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Last: formatting is Prettier's job (run by `npm run lint`), so no style rule may fight it.
   prettier,
 );

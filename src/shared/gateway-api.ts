@@ -11,6 +11,8 @@ import {
   usdBudgetSchema,
 } from './principals-api.js';
 import { queryFilter, queryInteger, queryParams, queryTimeMessage } from './query-params.js';
+// The relayed-error redactor's key shapes, so a base URL is judged by the same ones.
+import { holdsSecret, REDACTED, redactSecrets } from './secret-shapes.js';
 
 /**
  * Schemas of the gateway's admin API (`/internal/*`), shared by the server routes and the UI so the
@@ -330,33 +332,62 @@ export function isCredentialParameter(name: string): boolean {
   return CREDENTIAL_NAMES.has(name.toLowerCase()) || words.some((word) => CREDENTIAL_WORDS.has(word));
 }
 
+/** What a masked credential reads as in a shown address. */
+const MASK = '****';
+
+/** `text` percent-decoded, or as it is when an escape does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A path with every key-shaped piece (the relayed-error redactor's shapes) masked, decoded first so an escape hides none. */
+function pathWithoutKeys(pathname: string): string {
+  const plain = decoded(pathname);
+  return holdsSecret(plain) ? redactSecrets(plain).replaceAll(REDACTED, MASK) : pathname;
+}
+
 /**
- * An address as the admin API and the UI show it: no `user:password@`, and the value of a query
- * parameter named like a credential replaced by `****` (a list saved before such addresses were
- * refused may still hold one).
+ * An address as the admin API and the UI show it: no `user:password@`, the value of a query
+ * parameter named like a credential replaced by `****`, and so is a key-shaped value in the path or
+ * the query (a list saved before such addresses were refused may still hold one).
  */
 export function withoutCredentials(address: string): string {
   try {
     const url = new URL(address);
-    const secrets = [...url.searchParams.keys()].filter(isCredentialParameter);
-    if (url.username === '' && url.password === '' && secrets.length === 0 && url.hash === '') return address;
+    const secrets = [...url.searchParams].filter(
+      ([name, value]) => isCredentialParameter(name) || holdsSecret(name) || holdsSecret(value),
+    );
+    const path = pathWithoutKeys(url.pathname);
+    const clean = url.username === '' && url.password === '' && url.hash === '';
+    if (clean && secrets.length === 0 && path === url.pathname) return address;
     url.username = '';
     url.password = '';
     // A fragment is never sent, but may hold what was meant as a query.
     url.hash = '';
-    for (const name of secrets) url.searchParams.set(name, '****');
+    url.pathname = path;
+    for (const [name] of secrets) {
+      if (holdsSecret(name)) url.searchParams.delete(name);
+      else url.searchParams.set(name, MASK);
+    }
     return url.href;
   } catch {
     // Unparsable, yet it may still hold credentials before an `@`, or in its query.
-    return address.replace(/^([A-Za-z][A-Za-z0-9+.-]*:[/\\]*)[^/\\?#]*@/, '$1').replace(/\?.*$/s, '');
+    return redactSecrets(
+      address.replace(/^([A-Za-z][A-Za-z0-9+.-]*:[/\\]*)[^/\\?#]*@/, '$1').replace(/\?.*$/s, ''),
+    ).replaceAll(REDACTED, MASK);
   }
 }
 
 /**
  * Why a provider base URL is refused, or undefined. Only http(s): nothing else can carry the calls.
- * No credentials, neither `user:password@` nor a query parameter named like one (`?key=`,
- * `?access_token=`): the address is shown by the admin API and the UI, so a secret in it would leak
- * there, and keys belong in `api_key`. The messages never echo the userinfo or the query.
+ * No credentials, neither `user:password@`, nor a query parameter named like one (`?key=`,
+ * `?access_token=`), nor a key-shaped value in the path or the query (`sk-...`, `AIza...`): the
+ * address is shown by the admin API and the UI, so a secret in it would leak there, and keys belong
+ * in `api_key`. The messages never echo the userinfo, the query or a key.
  */
 export function baseUrlProblem(address: string): string | undefined {
   let url: URL;
@@ -365,8 +396,8 @@ export function baseUrlProblem(address: string): string | undefined {
   } catch {
     return 'must be an absolute http:// or https:// URL';
   }
-  // Scheme, host and path only: a query string may hold a token too.
-  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  // Scheme, host and path only (any key in the path masked): a query string may hold a token too.
+  const shown = `${url.protocol}//${url.host}${pathWithoutKeys(url.pathname)}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `must be an http:// or https:// URL, got '${shown.slice(0, 200)}'`;
   }
@@ -376,6 +407,16 @@ export function baseUrlProblem(address: string): string | undefined {
   const secret = [...url.searchParams.keys()].find(isCredentialParameter);
   if (secret !== undefined) {
     return `must not carry a credential in its query (${secret.slice(0, 60)}=...), got ${shown}; put the key in api_key`;
+  }
+  const keyShaped = [...url.searchParams].find(([name, value]) => holdsSecret(name) || holdsSecret(value));
+  if (keyShaped !== undefined) {
+    const what = holdsSecret(keyShaped[0])
+      ? 'a parameter whose name looks like a key'
+      : `${keyShaped[0].slice(0, 60)}=${MASK} looks like a key`;
+    return `must not carry a credential in its query (${what}), got ${shown}; put the key in api_key`;
+  }
+  if (holdsSecret(decoded(url.pathname))) {
+    return `must not carry a credential in its path (${MASK} looks like a key), got ${shown}; put the key in api_key`;
   }
   return undefined;
 }

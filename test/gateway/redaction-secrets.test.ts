@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeploymentHealthTracker } from '../../src/server/gateway/model-registry/deployment-health.js';
-import { REDACTED, redactSecrets } from '../../src/server/gateway/providers/redact-secrets.js';
+import { REDACTED, redactSecrets } from '../../src/shared/secret-shapes.js';
 
 // The key-like-string redactor applied to provider error text: what it removes and what it leaves alone.
 

@@ -9,7 +9,7 @@ import { requestIdFor } from './request-id.js';
 import { envelopeForRequest, installErrorHandling } from './error-handler.js';
 import { logsEveryRequest, REQUEST_ID_LOG_LABEL, RequestLogController, serverLogger } from './logger.js';
 import { closeQuietConnectionsOnClose } from './graceful-close.js';
-import { answerFrameworkError, clientErrorHandler } from './client-errors.js';
+import { answerFrameworkError, clientErrorHandler, connectRequestHandler } from './client-errors.js';
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
@@ -92,6 +92,7 @@ export function createBaseApp(options: BaseAppOptions) {
   // schema as a string ("request body must be an object").
   app.removeContentTypeParser('text/plain');
   installJsonBody(app as unknown as FastifyInstance);
+  app.server.on('connect', connectRequestHandler(linger));
   const hosts = new HostAllowList();
   const connections = closeQuietConnectionsOnClose(app.server);
   const largeBodies = new LargeBodyGate(() => app.server.requestTimeout);

@@ -8,6 +8,9 @@ const OPEN_BRACKET = 91; // [
 const COLON = 58; // :
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
+const SLASH = 47; // /
+/** Characters that end a URL's authority: `/`, `?` and `#`. */
+const AUTHORITY_ENDS = new Set([SLASH, 63, 35]);
 
 /** True when `host` has nothing from `from` on, or `:` and a port of one to five digits. */
 function portSuffixOk(host: string, from: number): boolean {
@@ -77,16 +80,47 @@ function refusal(host: string): Error {
   );
 }
 
+/** The authority of an absolute-form request target (`GET http://name:port/path`), or undefined for origin-form. */
+function absoluteFormAuthority(target: string): string | undefined {
+  // Origin-form (`/path`) is every browser's and SDK's request; only a proxy-style client sends a scheme.
+  if (target.charCodeAt(0) === SLASH || target === '*') return undefined;
+  const schemeEnd = target.indexOf('://');
+  if (schemeEnd === -1) return undefined;
+  const start = schemeEnd + 3;
+  let end = start;
+  while (end < target.length && !AUTHORITY_ENDS.has(target.charCodeAt(end))) end++;
+  return target.slice(start, end);
+}
+
+/** True when the raw headers name Host more than once (Node keeps the first and drops the rest). */
+function hostRepeated(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
 /**
  * Why a request may not be answered for its `Host` (DNS rebinding), or undefined when it may. Runs
- * first on every request, so plain string work only.
+ * first on every request, so plain string work only. An absolute-form target's authority overrides
+ * Host (RFC 9112 §3.2.2), so it is checked the same way.
  */
 export function hostProblem(request: FastifyRequest, allowList: HostAllowList): Error | undefined {
+  const raw = request.raw;
   const host = request.headers.host;
   if (host === undefined) {
     // HTTP/1.0 has no Host, and no browser speaks it; HTTP/1.1 requires one.
-    if (request.raw.httpVersion === '1.0') return undefined;
+    if (raw.httpVersion === '1.0') return undefined;
     return badRequest('the Host header is missing; HTTP/1.1 requests must name the host');
   }
+  if (host === '') return badRequest('the Host header is empty; requests must name the host');
+  // RFC 9112 §3.2: a request with more than one Host is answered 400.
+  if (hostRepeated(raw.rawHeaders)) return badRequest('the Host header is sent more than once; send it once');
+  const authority = absoluteFormAuthority(raw.url ?? '');
+  if (authority !== undefined && !allowList.allows(authority)) return refusal(authority);
   return allowList.allows(host) ? undefined : refusal(host);
 }

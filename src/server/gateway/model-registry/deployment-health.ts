@@ -1,5 +1,5 @@
 import type { DeploymentHealth } from '../../../shared/gateway-api.js';
-import { redactSecrets } from '../providers/redact-secrets.js';
+import { redactSecrets } from '../../../shared/secret-shapes.js';
 import type { Deployment } from '../providers/types.js';
 
 /** When a deployment is tried last for a while (LiteLLM's cooldown): `gateway.cooldown_*` of the configuration. */

@@ -1,6 +1,6 @@
 import { answerProblem, type AnswerFormat } from './answer-shape.js';
 import type { CancelSignal, UpstreamReport } from './types.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redactSecrets } from '../../../shared/secret-shapes.js';
 import { redactSecretPieces } from './secret-pieces.js';
 import { UpstreamError, upstreamErrorDetails } from './upstream-error.js';
 import { SseEventTooLargeError } from '../formats/sse.js';

@@ -1,4 +1,4 @@
-import { REDACTED } from './redact-secrets.js';
+import { REDACTED } from '../../../shared/secret-shapes.js';
 
 /**
  * The shortest run of a known secret taken for that secret. Providers echo what they were sent cut

@@ -65,3 +65,8 @@ export function redactSecrets(text: string): string {
       return looksRandom(value) || value.includes('*') ? `${prefix}${REDACTED}${tail}` : match;
     });
 }
+
+/** Whether `text` holds a key-like string {@link redactSecrets} would replace. */
+export function holdsSecret(text: string): boolean {
+  return redactSecrets(text) !== text;
+}
