@@ -191,13 +191,9 @@ export const ragChunkQuerySchema = queryParams({
   limit: pageLimitSchema,
   after: z.string().min(1).max(10_000).optional(),
 });
-/** Query of a chunk list. */
-export type RagChunkQuery = z.infer<typeof ragChunkQuerySchema>;
 
 /** `GET /internal/rag/collections/:name/chunks` answer: one page, with the cursor of the next (null on the last). */
 export const ragChunkListSchema = z.object({ data: z.array(ragChunkSchema), next_cursor: z.string().nullable() });
-/** A page of chunks. */
-export type RagChunkList = z.infer<typeof ragChunkListSchema>;
 
 /** `POST /internal/rag/search` body: what `key_id` would retrieve for `query` (no key: every collection). */
 export const ragSearchSchema = z
@@ -227,8 +223,6 @@ export const ragSearchResultSchema = z.object({
   denied: z.array(z.string()),
   hits: z.array(ragHitSchema),
 });
-/** A search answer. */
-export type RagSearchResult = z.infer<typeof ragSearchResultSchema>;
 
 /** `POST /internal/rag/collections/:name/sync` answer. */
 export const ragSyncResultSchema = z.object({

@@ -19,8 +19,6 @@ export const ssoLoginQuerySchema = z.object({
   /** Set by the gateway when it sent the browser to the redirect_uri's host: it does not send it on again. */
   moved: z.literal('1').optional(),
 });
-/** Query of a sign-in start. */
-export type SsoLoginQuery = z.infer<typeof ssoLoginQuerySchema>;
 
 /** `GET /sso/callback` query: what the provider sends back. */
 export const ssoCallbackQuerySchema = z
@@ -39,8 +37,6 @@ export const ssoRedeemSchema = z
     verifier: z.string().min(43).max(128),
   })
   .strict();
-/** Body of a hand-off redemption. */
-export type SsoRedeem = z.infer<typeof ssoRedeemSchema>;
 
 /** The key issued by a sign-in, shown this once, with who it was issued to. */
 export const ssoIssuedKeySchema = apiKeyCreatedSchema.extend({

@@ -122,8 +122,6 @@ export const scopeSchema = strictFields(
   { namespace: namespaceSchema.default(''), branch: branchSchema.default('') },
   'it',
 );
-/** A scope as sent by clients. */
-export type ScopeInput = z.input<typeof scopeSchema>;
 
 /** The largest integer a double holds exactly (2^53 - 1): bigger ones would be read as a neighbour. */
 export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -185,8 +183,6 @@ export const applyRequestSchema = strictFields({
   mode: applyModeSchema.default('merge'),
   expected_revision: expectedRevision,
 });
-/** An apply request as sent by clients. */
-export type ApplyRequest = z.input<typeof applyRequestSchema>;
 
 /** One changed document. `before` is absent for a create, `after` for a delete. */
 export const changeSchema = z.object({
@@ -709,8 +705,6 @@ export const mergeRequestSchema = strictFields({
   /** The side each named conflicting document takes; a key that is no conflict is refused. */
   resolve: sidesByKeySchema.optional(),
 });
-/** A merge request as sent by clients. */
-export type MergeRequest = z.input<typeof mergeRequestSchema>;
 
 /**
  * Answer of a merge: as apply's, with the merge base (the newest best common ancestor of the two heads,

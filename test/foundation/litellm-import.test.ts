@@ -246,7 +246,9 @@ describe('LiteLLM config conversion', () => {
     );
     const imported = runImport(withRetries);
     expect(imported.status).toBe(1);
-    expect(imported.stderr).toContain(`nothing in ${withRetries} could be converted into a deployment`);
+    expect(imported.stderr).toContain(
+      `nothing in ${withRetries} (a LiteLLM proxy config) could be converted into a deployment:\n  not mapped: model_list[0]`,
+    );
   });
 
   it("drops an alias naming its own model, as LiteLLM's does nothing, so the output starts", () => {

@@ -9,14 +9,7 @@ import { resolve } from 'node:path';
 import { callersFolder } from './callers-folder.js';
 import { stringify } from 'yaml';
 import { ConfigError, readConfigFile } from './load.js';
-import {
-  describeNotes,
-  describeUnmapped,
-  emptyConversion,
-  importLiteLlmConfig,
-  isLiteLlmConfig,
-  mixedKeys,
-} from './litellm-import.js';
+import { convertLiteLlm, isLiteLlmConfig } from './litellm-import.js';
 
 const USAGE = 'usage: npm run import:litellm -- <litellm-config.yaml> [--out <gatehouse.yaml> [--force]]';
 
@@ -101,21 +94,11 @@ function main(args: readonly string[]): void {
     fail(error instanceof ConfigError ? error.message : String(error), 2);
   }
   if (!isLiteLlmConfig(raw)) fail(`${input} is not a LiteLLM proxy config (no model_list or *_settings section)`, 2);
-  const mixed = mixedKeys(raw);
-  if (mixed)
-    fail(
-      `${input} mixes LiteLLM keys (${mixed.litellm.join(', ')}) with Gatehouse keys (${mixed.gatehouse.join(', ')}); remove the Gatehouse keys, convert, and merge them back`,
-      2,
-    );
-
-  const imported = importLiteLlmConfig(raw);
-  if (imported.conflicts.length > 0) fail(`${input}: ${imported.conflicts.join('; ')}`, 2);
-  const notes = describeNotes(imported.notes);
-  const unmapped = describeUnmapped(imported.unmapped);
-  for (const line of [...notes, ...unmapped]) process.stderr.write(`import:litellm: ${line}\n`);
-  const empty = emptyConversion(raw, imported);
-  if (empty !== undefined) fail(`nothing in ${input} ${empty}`, 1);
-  const text = convertedYaml(input, imported.config, notes, unmapped);
+  const converted = convertLiteLlm(raw, input);
+  // Nothing to convert is the input's answer (1); a file that cannot be read as one is unusable input (2).
+  if ('refused' in converted) fail(converted.refused, converted.nothingConverted ? 1 : 2);
+  for (const line of [...converted.notes, ...converted.unmapped]) process.stderr.write(`import:litellm: ${line}\n`);
+  const text = convertedYaml(input, converted.config, converted.notes, converted.unmapped);
   if (out === undefined) process.stdout.write(text);
   else {
     try {
@@ -127,9 +110,9 @@ function main(args: readonly string[]): void {
     // The mode above applies only to a file it creates; one that existed keeps its own, and the output
     // may hold literal api_key values.
     chmodSync(out, 0o600);
-    const count = `${imported.deployments} deployment${imported.deployments === 1 ? '' : 's'}`;
+    const count = `${converted.deployments} deployment${converted.deployments === 1 ? '' : 's'}`;
     process.stderr.write(
-      `import:litellm: wrote ${out} (${count})${keyVariablesNote(imported.config)}; check it with npm run serve -- --check --config ${out}, then start with npm run serve -- --config ${out}\n`,
+      `import:litellm: wrote ${out} (${count})${keyVariablesNote(converted.config)}; check it with npm run serve -- --check --config ${out}, then start with npm run serve -- --config ${out}\n`,
     );
   }
 }

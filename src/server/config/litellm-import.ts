@@ -101,7 +101,7 @@ function isGatehouseKey(key: string): boolean {
 }
 
 /** The file's LiteLLM and Gatehouse keys when it holds both, undefined otherwise. */
-export function mixedKeys(raw: Json): { readonly litellm: string[]; readonly gatehouse: string[] } | undefined {
+function mixedKeys(raw: Json): { readonly litellm: string[]; readonly gatehouse: string[] } | undefined {
   const keys = Object.keys(raw);
   const litellm = keys.filter((key) => LITELLM_SECTIONS.includes(key));
   const gatehouse = keys.filter(isGatehouseKey);
@@ -157,12 +157,12 @@ function modelRateLimits(
 }
 
 /** One line per key converted with a difference, as the loader and the command print them. */
-export function describeNotes(notes: readonly string[]): string[] {
+function describeNotes(notes: readonly string[]): string[] {
   return notes.map((note) => `mapped: ${note}`);
 }
 
 /** One line per unmapped key, as the loader and the command print them. */
-export function describeUnmapped(unmapped: readonly UnmappedKey[]): string[] {
+function describeUnmapped(unmapped: readonly UnmappedKey[]): string[] {
   return unmapped.map(({ path, reason }) => `not mapped: ${path}: ${reason}`);
 }
 
@@ -255,8 +255,58 @@ export function importLiteLlmConfig(raw: Json): LiteLlmImport {
  * at all, or a `model_list` none of whose entries became a deployment (started, it would serve only
  * the demo models). The importer and a start from the file refuse it alike.
  */
-export function emptyConversion(raw: Json, imported: LiteLlmImport): string | undefined {
+function emptyConversion(raw: Json, imported: LiteLlmImport): string | undefined {
   const listed = Array.isArray(raw.model_list) && raw.model_list.length > 0;
   if (Object.keys(imported.config).length > 0 && !(listed && imported.deployments === 0)) return undefined;
   return listed ? 'could be converted into a deployment' : 'could be converted';
+}
+
+/** A LiteLLM proxy config converted for use, its lines for the user already worded. */
+export interface LiteLlmConversion {
+  readonly config: Json;
+  /** `mapped: ...` lines: keys converted into something that works differently. */
+  readonly notes: readonly string[];
+  /** `not mapped: ...` lines: keys left out, each saying why. */
+  readonly unmapped: readonly string[];
+  readonly deployments: number;
+  readonly inFileTerms: (issue: string) => string;
+}
+
+/** Why a LiteLLM file cannot be used; `nothingConverted` when it was read but none of it converts. */
+export interface LiteLlmRefusal {
+  readonly refused: string;
+  readonly nothingConverted: boolean;
+}
+
+/**
+ * The one conversion the loader and `npm run import:litellm` share, so that both refuse a file alike
+ * and in the same words: a file mixing in Gatehouse keys (which should win is the user's call), two
+ * entries with one id, or one none of whose models converts. `raw` is a LiteLLM config (`isLiteLlmConfig`).
+ */
+export function convertLiteLlm(raw: Json, file: string): LiteLlmConversion | LiteLlmRefusal {
+  const mixed = mixedKeys(raw);
+  if (mixed)
+    return {
+      refused:
+        `${file} mixes a LiteLLM proxy config (${mixed.litellm.join(', ')}) with Gatehouse keys (${mixed.gatehouse.join(', ')}); ` +
+        `keep one kind: move the Gatehouse keys out, convert the rest with \`npm run import:litellm -- ${file}\` and merge them back into its output`,
+      nothingConverted: false,
+    };
+  const imported = importLiteLlmConfig(raw);
+  if (imported.conflicts.length > 0)
+    return { refused: `${file} (a LiteLLM proxy config): ${imported.conflicts.join('; ')}`, nothingConverted: false };
+  const unmapped = describeUnmapped(imported.unmapped);
+  const empty = emptyConversion(raw, imported);
+  if (empty !== undefined)
+    return {
+      refused: `nothing in ${file} (a LiteLLM proxy config) ${empty}${unmapped.length > 0 ? `:\n  ${unmapped.join('\n  ')}` : ''}`,
+      nothingConverted: true,
+    };
+  return {
+    config: imported.config,
+    notes: describeNotes(imported.notes),
+    unmapped,
+    deployments: imported.deployments,
+    inFileTerms: imported.inFileTerms,
+  };
 }

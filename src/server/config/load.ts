@@ -13,14 +13,7 @@ import {
 import { jsonProblem, yamlProblem } from './parse-error.js';
 import { redirectHostWarnings } from './sso-schema.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
-import {
-  describeNotes,
-  describeUnmapped,
-  emptyConversion,
-  importLiteLlmConfig,
-  isLiteLlmConfig,
-  mixedKeys,
-} from './litellm-import.js';
+import { convertLiteLlm, isLiteLlmConfig } from './litellm-import.js';
 import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
 import { readTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
 import { logFormatProblem } from '../http/logger.js';
@@ -386,35 +379,20 @@ export interface LoadedConfig {
 
 /**
  * A LiteLLM proxy config converted to Gatehouse keys, with one warning per key left out; any other
- * file as it is. A file holding both kinds of keys is refused: which should win is the user's call.
+ * file as it is. A file the conversion refuses (keys of both kinds, say) stops the start.
  */
 function fromLiteLlm(
   raw: Json,
   file: string,
 ): { raw: Json; warnings: string[]; source: string; inFileTerms: (issue: string) => string } {
   if (!isLiteLlmConfig(raw)) return { raw, warnings: [], source: file, inFileTerms: asWritten };
-  const mixed = mixedKeys(raw);
-  if (mixed) {
-    throw new ConfigError(
-      `${file} mixes a LiteLLM proxy config (${mixed.litellm.join(', ')}) with Gatehouse keys (${mixed.gatehouse.join(', ')}); ` +
-        `keep one kind: convert the LiteLLM part with \`npm run import:litellm -- ${file}\` and merge it into the Gatehouse keys`,
-    );
-  }
-  const imported = importLiteLlmConfig(raw);
-  if (imported.conflicts.length > 0)
-    throw new ConfigError(`${file} (a LiteLLM proxy config): ${imported.conflicts.join('; ')}`);
-  const empty = emptyConversion(raw, imported);
-  if (empty !== undefined) {
-    const why = describeUnmapped(imported.unmapped);
-    throw new ConfigError(
-      `nothing in ${file} (a LiteLLM proxy config) ${empty}${why.length > 0 ? `:\n  ${why.join('\n  ')}` : ''}`,
-    );
-  }
+  const converted = convertLiteLlm(raw, file);
+  if ('refused' in converted) throw new ConfigError(converted.refused);
   return {
-    raw: imported.config,
-    warnings: [...describeNotes(imported.notes), ...describeUnmapped(imported.unmapped)],
+    raw: converted.config,
+    warnings: [...converted.notes, ...converted.unmapped],
     source: `${file} (a LiteLLM proxy config, converted)`,
-    inFileTerms: imported.inFileTerms,
+    inFileTerms: converted.inFileTerms,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { databaseReady, type DatabaseHandle } from '../db/connection.js';
 import { databaseFailureCode } from './database-errors.js';
+import type { NotReady, Readiness } from '../../shared/health-api.js';
 
 /** A named readiness check: throws or returns false when the dependency is unavailable. */
 export type ReadinessCheck = () => boolean | Promise<boolean>;
@@ -28,7 +29,7 @@ export function registerHealthRoutes(
     options.liveness === 'text' ? reply.type('text/plain; charset=utf-8').send('ok') : { status: 'ok' },
   );
   app.get('/readyz', { config: { skipHttpMetrics: true } }, async (_request, reply) => {
-    const checks: Record<string, 'ok' | 'unavailable'> = {};
+    const checks: Readiness['checks'] = {};
     for (const [name, check] of Object.entries(options.checks)) {
       let ok = false;
       try {
@@ -45,8 +46,8 @@ export function registerHealthRoutes(
         status: 'unavailable',
         checks,
         error: { type: 'service_unavailable', message: `not ready: ${failing.join(', ')} unavailable`, code: 503 },
-      });
+      } satisfies NotReady);
     }
-    return { status: 'ok', checks };
+    return { status: 'ok', checks } satisfies Readiness;
   });
 }

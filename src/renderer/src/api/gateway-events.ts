@@ -8,7 +8,7 @@ import {
   type InvalidateMessage,
 } from '../../../shared/gateway-api.js';
 import { readSse } from '../lib/sse.js';
-import { assertNever } from '../lib/assert-never.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import { whileShown } from '../lib/while-shown.js';
 import { useApi } from './api-context.js';
 import type { ApiClient } from './http.js';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useApi } from './api-context.js';
 import type { Service } from './http.js';
 import { queryKeys } from './query-keys.js';
+import { readinessSchema } from '../../../shared/health-api.js';
 
 /** A service as the shell shows it. */
 export interface ServiceHealth {
@@ -10,8 +10,6 @@ export interface ServiceHealth {
   /** Named readiness checks and their states, when the service answered. */
   readonly checks: Readonly<Record<string, string>>;
 }
-
-const readySchema = z.object({ status: z.string(), checks: z.record(z.string(), z.string()).optional() });
 
 /** Polls `/readyz` of a service (no credentials needed) every few seconds. */
 export function useServiceHealth(service: Service) {
@@ -28,8 +26,8 @@ export function useServiceHealth(service: Service) {
         if ((error as Error).name === 'AbortError') throw error;
         return { state: 'unreachable', checks: {} };
       }
-      const body = readySchema.safeParse(await response.json().catch(() => ({})));
-      const checks = body.success ? (body.data.checks ?? {}) : {};
+      const body = readinessSchema.safeParse(await response.json().catch(() => ({})));
+      const checks = body.success ? body.data.checks : {};
       return { state: response.ok ? 'ok' : 'unavailable', checks };
     },
   });

@@ -17,7 +17,7 @@ import { SessionContext } from '../connection/connection-context.js';
 import { LoginScreen } from '../connection/login-screen.js';
 import { SSO_RETURN_PATH } from '../connection/sso.js';
 import { SsoResultScreen, takeSsoReturn, type SsoReturn } from '../connection/sso-result-screen.js';
-import { assertNever } from '../lib/assert-never.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import { Shell } from './shell.js';
 
 type Boot =

@@ -1,5 +1,5 @@
 import type { LimitStatus } from '../../../shared/principals-api.js';
-import { assertNever } from './assert-never.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import { formatCompact, formatCost } from './format.js';
 import { LIMIT_WORDS, limitWordOf, type LimitWord } from './limit-words.js';
 

@@ -1,5 +1,5 @@
 import type { LimitType } from '../../../shared/principals-api.js';
-import { assertNever } from './assert-never.js';
+import { assertNever } from '../../../shared/assert-never.js';
 
 /**
  * What each kind of limit is called, wherever the UI names one: the key, user and team forms label

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { UsageQuery, UsagePoint, UsageResponse, UsageRow } from '../../../shared/gateway-api.js';
-import { assertNever } from '../formats/ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import type { UsageEntry } from './usage-entry.js';
 import { roundUsd } from './pricing.js';
 

@@ -232,7 +232,5 @@ export type IrStreamEvent =
    */
   | { readonly type: 'keepalive' };
 
-/** Compile-time exhaustiveness check for switches over unions. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
-}
+// Kept for the format modules that import it from here; it lives in src/shared for the renderer too.
+export { assertNever } from '../../../shared/assert-never.js';

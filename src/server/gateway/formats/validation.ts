@@ -20,14 +20,6 @@ export function boundedNumber(min: number, max: number, integer = false) {
   return base.min(min, { error: message }).max(max, { error: message });
 }
 
-/** An integer of at least `min`. */
-export function minInteger(min: number) {
-  return z
-    .number()
-    .int()
-    .min(min, { error: (issue) => `must be at least ${min}, got ${show(issue.input)}` });
-}
-
 /** Parses `input` with `schema`, turning the first issues into one readable message. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const result = schema.safeParse(input, { reportInput: true });

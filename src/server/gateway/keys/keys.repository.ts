@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-
 import type { ApiKeyStatus } from '../../../shared/gateway-api.js';
 import type { Db } from '../../db/connection.js';
 import { gatewayApiKeys } from '../../db/schema/gateway.js';
-import { assertNever } from '../formats/ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 
 /** A stored key row. */
 export type ApiKeyRow = typeof gatewayApiKeys.$inferSelect;

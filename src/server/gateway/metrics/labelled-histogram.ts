@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Metric, Registry } from 'prom-client';
 
 /** One label set's counts. */
 interface Series {
@@ -17,13 +17,41 @@ interface ExportedValue {
   readonly metricName: string;
 }
 
+/** What a scrape reads of a metric: prom-client's registry formats it as it does its own. */
+interface MetricSnapshot {
+  readonly name: string;
+  readonly help: string;
+  readonly type: string;
+  readonly aggregator: string;
+  readonly values: readonly ExportedValue[];
+}
+
+/**
+ * What prom-client's registry uses of a registered metric: `name` when it registers it, `get` on a
+ * scrape (awaited, so a plain value does) and `reset` for resetMetrics.
+ */
+interface RegistryMetric {
+  readonly name: string;
+  get(): MetricSnapshot;
+  reset(): void;
+}
+
+/**
+ * Registers a metric of another class than prom-client's own. Its `Metric` type is the closed union of
+ * its four classes (whose `type` is typed as an enum it does not export at run time), so no other class
+ * can satisfy it; the registry reads only what {@link RegistryMetric} declares, which the parameter checks.
+ */
+function registerMetric(registry: Registry, metric: RegistryMetric): void {
+  registry.registerMetric(metric as unknown as Metric<string>);
+}
+
 /**
  * A Prometheus histogram with one label or a few, registered in a prom-client registry and exposed
  * exactly as prom-client's own (`_bucket` with `le`, `_sum`, `_count`). prom-client hashes the label
  * set on every observation, which costs a request some microseconds; here an observation is an array
  * increment on the label set's series, and the cumulative buckets are built only when Prometheus scrapes.
  */
-export class LabelledHistogram {
+export class LabelledHistogram implements RegistryMetric {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly #series = new Map<string, Series>();
@@ -37,7 +65,7 @@ export class LabelledHistogram {
     registry: Registry,
   ) {
     this.#labelNames = typeof labelNames === 'string' ? [labelNames] : labelNames;
-    registry.registerMetric(this as never);
+    registerMetric(registry, this);
   }
 
   /** Counts one observation of `value` for a label value, or label values in the order of the names. */
@@ -57,7 +85,7 @@ export class LabelledHistogram {
   }
 
   /** The exposition values (prom-client's registry calls this on a scrape). */
-  get(): { name: string; help: string; type: string; aggregator: string; values: ExportedValue[] } {
+  get(): MetricSnapshot {
     const values: ExportedValue[] = [];
     const bucketName = `${this.name}_bucket`;
     for (const series of this.#series.values()) {

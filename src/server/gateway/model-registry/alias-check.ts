@@ -1,7 +1,7 @@
 import type { ModelSettings } from '../../../shared/gateway-api.js';
 import { aliasBreaks, aliasesAwaitingTarget, type AliasBreak } from '../../../shared/model-aliases.js';
 import { closestName } from '../../../shared/closest-name.js';
-import { assertNever } from '../formats/ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 
 /** An alias that cannot work: its name, and why (a sentence that names the alias itself only as the subject). */
 export interface AliasIssue {

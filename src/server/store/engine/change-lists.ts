@@ -54,18 +54,6 @@ export function changeList(repo: StoreRepository, refs: readonly ChangeRef[], ma
   return { changes: sortChanges(changes) };
 }
 
-/** The changes of a stored revision, bounded as {@link changeList} (measured in one statement). */
-export function revisionChangeList(
-  repo: StoreRepository,
-  namespaceId: number,
-  revisionId: number,
-  maxBytes: number,
-): ChangeList {
-  if (repo.changesBytes(namespaceId, revisionId) > maxBytes)
-    return keysOnly(repo.changeKeysOf(namespaceId, revisionId));
-  return { changes: textRowsToChanges(repo.changesOf(namespaceId, revisionId)) };
-}
-
 /**
  * Changes from rows already in key order, read one at a time while their contents total at most
  * `maxBytes`. Once they pass it, reading stops (no more content is read) and the list is `keys()`.

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode, type RefObject } from 'react';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { isTypingTarget } from '../../lib/use-list-navigation.js';
 import { Button } from '../button.js';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { diffLines, diffStats, foldContext, splitLines, type DiffLine, type Hunk } from '../../lib/text-diff.js';
 import { useHideWhitespace, type DiffMode } from '../../lib/diff-mode.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { useElementWidth } from '../../lib/use-element-width.js';
 

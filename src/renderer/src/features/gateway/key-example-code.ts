@@ -1,4 +1,4 @@
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { shellQuote, toCurl } from '../../lib/curl.js';
 import type { KeyExample } from './key-example.js';
 

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import type { LimitStatus } from '../../../../shared/principals-api.js';
 import { Badge } from '../../components/badge.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { refusingBudget, spentBudget } from '../../lib/limit-status.js';
 
 /** Active / expired / revoked. */

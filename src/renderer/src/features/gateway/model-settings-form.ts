@@ -1,7 +1,7 @@
 import { modelSettingsOf, type ModelSettings } from '../../../../shared/gateway-api.js';
 import { aliasBreaks, type AliasBreak } from '../../../../shared/model-aliases.js';
 import type { FieldProblem } from '../../lib/field-problems.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 
 type AliasSettings = Pick<ModelSettings, 'allowed_models' | 'model_aliases'>;
 /** Settings of which only the allow-list and aliases are read (the rest may be there or not). */

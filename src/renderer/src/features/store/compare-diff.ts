@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { diffResponseSchema } from '../../../../shared/store-api.js';
 import { useApi } from '../../api/api-context.js';
 import { queryKeys } from '../../api/query-keys.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import type { RestoreSource } from './actions/source.js';
 
 /** One side of a comparison, with the branch it is read on (a revision's own, a checkpoint's). */

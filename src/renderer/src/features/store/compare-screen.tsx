@@ -7,7 +7,7 @@ import { updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { CompareIcon } from '../../components/icons.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { SourcePicker } from './actions/source-picker.js';
 import {

@@ -4,7 +4,7 @@ import { href, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { RestoreIcon, UndoIcon } from '../../components/icons.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { plural } from '../../lib/format.js';
 import { compareKeys, documentContent } from '../../lib/state-diff.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';

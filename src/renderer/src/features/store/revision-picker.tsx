@@ -3,7 +3,7 @@ import type { Checkpoint } from '../../../../shared/store-api.js';
 import type { RevisionSelector, StoreScope } from '../../api/query-keys.js';
 import { useCheckpoints } from '../../api/store-queries.js';
 import { Select, TextInput } from '../../components/field.js';
-import { assertNever } from '../../lib/assert-never.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { revisionIdOf, sourceSyntaxProblem, type RestoreSource } from './actions/source.js';
 
 /**

@@ -155,8 +155,6 @@ export const chatRequestSchema = z.looseObject({
 export type ChatBody = z.output<typeof chatRequestSchema>;
 /** One validated chat message. */
 export type ChatMessage = z.output<typeof chatMessageSchema>;
-/** One validated tool call of an assistant message. */
-export type ChatToolCall = z.output<typeof toolCall>;
 
 /** Validates a chat completions request body. */
 export function validateChatRequest(body: unknown): Validated<ChatBody> {

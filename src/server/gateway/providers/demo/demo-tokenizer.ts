@@ -45,12 +45,6 @@ export function firstWordStart(text: string): number {
   return index;
 }
 
-/** The tokens of a text, one slice at a time. */
-export function* demoTokens(text: string): Generator<string> {
-  for (let start = 0, end = tokenEnd(text, 0); end !== -1; start = end, end = tokenEnd(text, end))
-    yield text.slice(start, end);
-}
-
 /** Token count of `text` from `from` to `to`, and whether `to` falls inside a word. */
 function countRange(text: string, from: number, to: number, inWord: boolean): { count: number; inWord: boolean } {
   let count = 0;
@@ -61,11 +55,6 @@ function countRange(text: string, from: number, to: number, inWord: boolean): { 
     word = !space;
   }
   return { count, inWord: word };
-}
-
-/** Token count of a text. */
-export function countDemoTokens(text: string): number {
-  return countRange(text, 0, text.length, false).count;
 }
 
 /** Token count of several texts, yielding to the event loop every {@link YIELD_CHARS} characters. */

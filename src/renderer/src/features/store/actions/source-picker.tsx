@@ -3,7 +3,7 @@ import type { StoreScope } from '../../../api/query-keys.js';
 import { useBranches, useCheckpoints } from '../../../api/store-queries.js';
 import { Field, Select, TextInput } from '../../../components/field.js';
 import { Segmented } from '../../../components/segmented.js';
-import { assertNever } from '../../../lib/assert-never.js';
+import { assertNever } from '../../../../../shared/assert-never.js';
 import { sourceSyntaxProblem, type RestoreSource } from './source.js';
 
 const KINDS = [

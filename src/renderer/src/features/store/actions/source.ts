@@ -1,4 +1,4 @@
-import { assertNever } from '../../../lib/assert-never.js';
+import { assertNever } from '../../../../../shared/assert-never.js';
 
 /**
  * Where a restore or a comparison takes its documents from. A revision id is kept as the user typed
