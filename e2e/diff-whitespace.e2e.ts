@@ -21,13 +21,13 @@ test('diff: Hide whitespace changes, remembered, and a whitespace-only change sa
   const hide = page.getByRole('checkbox', { name: 'Hide whitespace changes' });
   const status = page.getByTestId('diff-nav').getByRole('status');
   await expect(diff.locator('td.diff-del')).not.toHaveCount(0);
-  await expect(status).toHaveText('1 change');
+  await expect(status).toHaveText('1 change in Diff of prompts/system.md');
   await expect(hide).not.toBeChecked();
 
   await hide.check();
   await expect(diff.locator('td.diff-del')).toHaveCount(0);
   await expect(page.getByRole('note')).toContainText('Only whitespace changed in this document');
-  await expect(status).toHaveText('No changes shown');
+  await expect(status).toHaveText('No changes shown in Diff of prompts/system.md');
 
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Hide whitespace changes' })).toBeChecked();

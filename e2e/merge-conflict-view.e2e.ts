@@ -64,8 +64,8 @@ test('each conflict shows ours against theirs, the clean changes are listed at o
   await expect(progress).toContainText('1 of 2 conflicts resolved');
   await expect(dialog.getByTestId('confirm-merge')).toBeDisabled();
   await rowOf('a.txt').getByRole('radio', { name: 'Keep ours' }).click();
-  // All chosen: no progress line, no refusal, the whole preview, and Merge.
-  await expect(progress).toHaveCount(0);
+  // All chosen: the progress line says so, no refusal, the whole preview, and Merge.
+  await expect(progress).toContainText('All conflicts resolved');
   await expect(dialog.locator('.error-message')).toHaveCount(0);
   await expect(dialog.getByTestId('merge-clean-changes')).toHaveCount(0);
   await expect(dialog.getByTestId('action-preview').locator('.change-row-key')).toHaveText(['b.txt', 'c.txt']);

@@ -97,7 +97,7 @@ export async function mainAndFeature(namespace: string): Promise<void> {
 /** Opens the Merge dialog for `feature` into `main` from Branches. */
 export async function openMerge(page: Page, namespace: string) {
   await openSignedIn(page, screen('branches', namespace));
-  await page.getByRole('button', { name: 'Merge feature into main', exact: true }).click();
+  await page.getByRole('button', { name: 'Merge into main from feature', exact: true }).click();
   return page.getByTestId('merge-dialog');
 }
 

@@ -50,7 +50,7 @@ test('a read-only token sees every store action disabled, with the reason', asyn
   const table = page.getByTestId('branches-table');
   await expect(table.getByRole('row')).toHaveCount(3);
   await expectRefused(page.getByTestId('new-branch'), write);
-  await expectRefused(table.getByRole('button', { name: 'Merge feature into main' }), write);
+  await expectRefused(table.getByRole('button', { name: 'Merge into main from feature' }), write);
   await expectRefused(table.getByRole('button', { name: 'Restore into main from feature' }), write);
   await expectRefused(table.getByRole('button', { name: 'Delete branch feature' }), mayNotAdminister(namespace));
   await expect(page.getByTestId('action-access-note')).toHaveText(
@@ -92,7 +92,7 @@ test('a token with write but not admin may change documents but not delete branc
   await expect(table.getByRole('row')).toHaveCount(3);
   await expectRefused(table.getByRole('button', { name: 'Delete branch feature' }), mayNotAdminister(namespace));
   await expect(page.getByTestId('new-branch')).toBeEnabled();
-  await expect(table.getByRole('button', { name: 'Merge feature into main' })).toBeEnabled();
+  await expect(table.getByRole('button', { name: 'Merge into main from feature' })).toBeEnabled();
   await expect(page.getByTestId('action-access-note')).toHaveText(
     `${mayNotAdminister(namespace)}. Its grants are set in store.auth.tokens.`,
   );

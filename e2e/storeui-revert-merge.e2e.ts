@@ -13,7 +13,7 @@ import { expect, openSignedIn, saveScreenshot, test } from './fixtures.js';
 const freshNamespace = (name: string): string => fresh('storeui', name);
 
 const mergeButton = (page: Page, branch: string) =>
-  page.getByRole('button', { name: `Merge ${branch} into main`, exact: true });
+  page.getByRole('button', { name: `Merge into main from ${branch}`, exact: true });
 
 test('revert a revision from History: the preview shows it taken back, and the head has the documents as before it', async ({
   page,

@@ -59,7 +59,7 @@ test("a merge's dry run that failed offers Retry, which shows what the merge wri
   await apply(namespace, 'feature', 'feature work', { 'b.txt': 'feature\n' });
   await openSignedIn(page, screen('branches', namespace));
   const storeBack = await storeDownFor(page, app.storeUrl, '/v1/merge');
-  await page.getByRole('button', { name: 'Merge feature into main', exact: true }).click();
+  await page.getByRole('button', { name: 'Merge into main from feature', exact: true }).click();
 
   const dialog = page.getByTestId('merge-dialog');
   const preview = dialog.getByTestId('action-preview');

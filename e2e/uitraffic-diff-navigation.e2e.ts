@@ -34,9 +34,9 @@ test('diff: expanders named by line range, ] and [ between changes, Expand all',
   );
 
   const nav = page.getByTestId('diff-nav');
-  await expect(nav.getByRole('status')).toHaveText('3 changes');
+  await expect(nav.getByRole('status')).toHaveText('3 changes in Diff of doc.txt');
   await page.keyboard.press(']');
-  await expect(nav.getByRole('status')).toHaveText('Change 1 of 3');
+  await expect(nav.getByRole('status')).toHaveText('Change 1 of 3 in Diff of doc.txt');
   const focused = page.locator('tr:focus');
   await expect(focused).toContainText('line 50');
   await expect(focused).toBeInViewport();
@@ -44,10 +44,10 @@ test('diff: expanders named by line range, ] and [ between changes, Expand all',
   await expect(focused).toContainText('line 150');
   await page.keyboard.press(']');
   await expect(focused).toContainText('inserted');
-  await expect(nav.getByRole('status')).toHaveText('Change 3 of 3');
+  await expect(nav.getByRole('status')).toHaveText('Change 3 of 3 in Diff of doc.txt');
   await page.keyboard.press('[');
   await expect(focused).toContainText('line 150');
-  await expect(nav.getByRole('status')).toHaveText('Change 2 of 3');
+  await expect(nav.getByRole('status')).toHaveText('Change 2 of 3 in Diff of doc.txt');
 
   await nav.getByRole('button', { name: 'Expand all' }).click();
   await expect(expanders).toHaveCount(0);

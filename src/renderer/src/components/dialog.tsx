@@ -85,7 +85,8 @@ export function Dialog({
       }}
     >
       <div className="dialog-panel">
-        <header className="dialog-header">
+        {/* A div, not a header: inside the dialog a header would be a second banner landmark of the page. */}
+        <div className="dialog-header">
           <div>
             <h2 className="dialog-title" id={titleId}>
               {title}
@@ -99,7 +100,7 @@ export function Dialog({
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose} disabled={running}>
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <ActionRunning value={setRunning}>
           <div className="dialog-body">{children}</div>
           {footer && <footer className="dialog-footer">{footer}</footer>}

@@ -86,6 +86,7 @@ export function DiffNavBar({
   onGo,
   folded,
   onExpandAll,
+  label,
   children,
 }: {
   readonly changes: number;
@@ -94,6 +95,8 @@ export function DiffNavBar({
   /** Whether unchanged lines are folded away. */
   readonly folded: boolean;
   readonly onExpandAll: () => void;
+  /** The diff's name: a screen reader tells two diffs' counts apart by it ("1 change in Diff of a.md"). */
+  readonly label?: string;
   readonly children?: ReactNode;
 }) {
   return (
@@ -104,6 +107,7 @@ export function DiffNavBar({
           : current >= 0
             ? `Change ${current + 1} of ${changes}`
             : plural(changes, 'change')}
+        {label && <span className="visually-hidden">{` in ${label}`}</span>}
       </span>
       <span className="chip-row">
         {changes > 0 && (

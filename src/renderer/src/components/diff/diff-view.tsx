@@ -157,7 +157,14 @@ export function DiffView({
   const lineRows = rows.reduce((count, row) => (row.kind === 'gap' ? count : count + 1), 0);
   return (
     <>
-      <DiffNavBar changes={starts.length} current={nav.current} onGo={nav.go} folded={folded} onExpandAll={expandAll}>
+      <DiffNavBar
+        changes={starts.length}
+        current={nav.current}
+        onGo={nav.go}
+        folded={folded}
+        onExpandAll={expandAll}
+        label={label}
+      >
         <HideWhitespaceToggle />
       </DiffNavBar>
       {hideWhitespace && stats.added + stats.deleted + stats.uncompared === 0 && before !== after && (

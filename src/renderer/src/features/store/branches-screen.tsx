@@ -90,7 +90,7 @@ export function BranchesScreen() {
               size="sm"
               variant="ghost"
               icon={<BranchIcon />}
-              aria-label={`Merge ${branch.name} into ${scope.branch}`}
+              aria-label={`Merge into ${scope.branch} from ${branch.name}`}
               onClick={() => setMergeFrom(branch.name)}
               {...actions.guard('write')}
             >

@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import type { MergeSide } from '../../../../../shared/store-api.js';
 import { Button } from '../../../components/button.js';
 import { VisibleName } from '../../../components/diff/visible-text.js';
-import { AlertIcon, ChevronDownIcon, ChevronRightIcon } from '../../../components/icons.js';
+import { AlertIcon, CheckIcon, ChevronDownIcon, ChevronRightIcon } from '../../../components/icons.js';
 import { Segmented, type SegmentOption } from '../../../components/segmented.js';
 import { plural } from '../../../lib/format.js';
 import { conflictSummary, ConflictSidesView, type ConflictSides } from './merge-conflict-sides.js';
@@ -54,7 +54,7 @@ const SIDE_OPTIONS: readonly SegmentOption<Choice>[] = [
  * Lists each conflicting document with what each side did and a choice of side, as a radio group
  * named by the document's key, plus shortcuts that choose one side for all of them. Each row opens
  * a diff of ours against theirs, or of the merge base against either side, so the choice is made with
- * both contents and both edits in sight; a line says how many are still to choose until none is.
+ * both contents and both edits in sight; a status line says how many are still to choose, then that none is.
  */
 export function MergeConflictChoices({
   conflicts,
@@ -108,17 +108,23 @@ export function MergeConflictChoices({
           </Button>
         </span>
       </div>
-      {!choices.complete && (
-        <div className="notice notice-warning" role="status" data-testid="merge-conflict-progress">
-          <AlertIcon />
-          <span>
-            {`${choices.chosen.length} of ${plural(conflicts.length, 'conflict')} resolved: ${conflicts.length === 1 ? 'this document was' : 'these documents were'} ` +
+      {/* Always there and updated in place: a status region that is removed announces nothing, so the
+          last choice would go unsaid. */}
+      <div
+        className={choices.complete ? 'notice' : 'notice notice-warning'}
+        role="status"
+        data-testid="merge-conflict-progress"
+      >
+        {choices.complete ? <CheckIcon /> : <AlertIcon />}
+        <span>
+          {choices.complete
+            ? `All conflicts resolved: the merge takes the side chosen for each document.`
+            : `${choices.chosen.length} of ${plural(conflicts.length, 'conflict')} resolved: ${conflicts.length === 1 ? 'this document was' : 'these documents were'} ` +
               `changed on both ${into} and ${from}. Open one to compare the two contents, then keep ours (${into}'s) or take theirs (${from}'s).`}
-          </span>
-        </div>
-      )}
+        </span>
+      </div>
       <div className="data-table-scroll">
-        <table className="data-table">
+        <table className="data-table" aria-label="Conflicts">
           <thead>
             <tr>
               <th>Document</th>
