@@ -399,7 +399,13 @@ export function baseUrlProblem(address: string): string | undefined {
   // Scheme, host and path only (any key in the path masked): a query string may hold a token too.
   const shown = `${url.protocol}//${url.host}${pathWithoutKeys(url.pathname)}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `must be an http:// or https:// URL, got '${shown.slice(0, 200)}'`;
+    // Without a host (`javascript:alert(1)`), the parsed form is not what was sent: quote the scheme as sent.
+    const sent = address.trimStart();
+    const got =
+      url.host === ''
+        ? `the scheme '${sent.slice(0, Math.min(sent.indexOf(':') + 1, 40))}'`
+        : `'${shown.slice(0, 200)}'`;
+    return `must be an http:// or https:// URL, got ${got}`;
   }
   if (url.username !== '' || url.password !== '') {
     return `must not contain credentials (user:password@), got ${shown}; put the key in api_key`;
