@@ -609,6 +609,10 @@ export const deploymentHealthSchema = z.object({
   last_status: z.number().nullable(),
   last_error: z.string().nullable(),
   last_used_at: z.string().nullable(),
+  /** When it last answered; null when it never has since the start (or since a save changed its upstream). */
+  last_success_at: z.string().nullable().optional(),
+  /** When its current run of failures in a row began (the first of `consecutive_failures`); null while it answers. */
+  failing_since: z.string().nullable().optional(),
   last_latency_ms: z.number().nullable(),
   avg_latency_ms: z.number().nullable(),
   cooldown_until: z.string().nullable(),

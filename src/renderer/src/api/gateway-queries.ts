@@ -1,9 +1,11 @@
 import { useIsMutating, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import {
   apiKeyCreatedSchema,
   apiKeyListSchema,
   deploymentHealthListSchema,
   deploymentListSchema,
+  modelSettingsOf,
   modelSettingsViewSchema,
   usageResponseSchema,
   apiKeyRecordSchema,
@@ -13,13 +15,15 @@ import {
   type ApiKeyRecord,
   type UsageResponse,
   type ApiKeyUpdate,
+  type DeploymentList,
   type DeploymentsUpdate,
   type ModelSettingsUpdate,
+  type PricedModelSettingsView,
   type UsageQuery,
 } from '../../../shared/gateway-api.js';
 import { useApi } from './api-context.js';
 import { nameDeploymentInMessage } from './deployment-errors.js';
-import { ApiError } from './http.js';
+import { ApiError, type ApiClient } from './http.js';
 import { queryKeys } from './query-keys.js';
 
 /** Issued keys (never their secrets). */
@@ -137,49 +141,143 @@ export function useRotateKey(onRotated: (rotated: ApiKeyCreated) => void) {
   });
 }
 
-/** Allowed models, aliases, per-model caps. */
+/** Settings as read, with the ETag they came with: a save sends it back as If-Match. */
+export type Tagged<T> = T & { readonly etag?: string };
+
+/** Which of the two whole-set settings a save replaces: their words in the conflict message. */
+type SettingsName = 'models' | 'deployments';
+
+/** The message of a save refused because someone changed the settings since they were read. */
+export function conflictMessage(what: SettingsName): string {
+  return `Someone changed the ${what} since you opened this: reload to see their change; your draft is kept`;
+}
+
+/** A save refused (412) because the settings changed since the draft was taken from them. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 412;
+}
+
+/** Reads settings with their ETag. */
+async function readTagged<T>(api: ApiClient, path: string, schema: z.ZodType<T>, signal: AbortSignal) {
+  const { data, etag } = await api.tagged('gateway', path, { schema, signal });
+  return { ...data, etag } as Tagged<T>;
+}
+
+/**
+ * Replaces settings only if they are still those the draft was taken from (`If-Match` with their ETag):
+ * never a silent overwrite of another admin's change. The answer comes with its new ETag.
+ */
+async function putIfMatch<T>(
+  api: ApiClient,
+  path: string,
+  body: unknown,
+  etag: string | undefined,
+  schema: z.ZodType<T>,
+): Promise<Tagged<T>> {
+  const headers = etag ? { 'if-match': etag } : undefined;
+  const answer = await api.tagged('gateway', path, { method: 'PUT', body, schema, headers });
+  return { ...answer.data, etag: answer.etag } as Tagged<T>;
+}
+
+/**
+ * A PUT with If-Match on `base`'s ETag. The ETag covers the whole view, which also moves with what no
+ * one edits (the model limits' counters, the provider a deployment gives a model): on a 412 the current
+ * settings are read again, and when what `same` compares is still `base`'s, the PUT is sent once more
+ * with their ETag. Any other change is a conflict, refused with words for the screen.
+ */
+async function putUnlessChanged<T>(
+  api: ApiClient,
+  what: SettingsName,
+  schema: z.ZodType<T>,
+  body: unknown,
+  base: Tagged<T> | undefined,
+  same: (a: T, b: T) => boolean,
+): Promise<Tagged<T>> {
+  const path = `/internal/${what}`;
+  try {
+    return await putIfMatch(api, path, body, base?.etag, schema);
+  } catch (error) {
+    if (!isConflict(error) || base === undefined) throw error;
+    const current = await readTagged(api, path, schema, new AbortController().signal);
+    if (same(current, base)) {
+      try {
+        return await putIfMatch(api, path, body, current.etag, schema);
+      } catch (again) {
+        if (!isConflict(again)) throw again;
+      }
+    }
+    throw new ApiError(412, 'precondition_failed', conflictMessage(what), (error as ApiError).requestId);
+  }
+}
+
+/** Allowed models, aliases, per-model caps, with the ETag they came with. */
 export function useModelSettings() {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.gateway.models,
-    queryFn: ({ signal }) => api.request('gateway', '/internal/models', { schema: modelSettingsViewSchema, signal }),
+    queryFn: ({ signal }) => readTagged(api, '/internal/models', modelSettingsViewSchema, signal),
   });
 }
 
-/** Changes model settings (omitted fields keep their value). */
+/** What a save of the model settings sends, and the settings its draft was taken from. */
+export interface ModelSettingsSave {
+  readonly body: ModelSettingsUpdate;
+  /** Their ETag goes as If-Match; without it the save replaces whatever is there (a reset). */
+  readonly base?: Tagged<PricedModelSettingsView>;
+  /** False keeps the cached settings as they were, for a save that may still be taken back. */
+  readonly show?: boolean;
+}
+
+/** Whether two reads hold the same model settings (what the screen edits, not counters or providers). */
+const sameModelSettings = (a: PricedModelSettingsView, b: PricedModelSettingsView): boolean =>
+  JSON.stringify(modelSettingsOf(a)) === JSON.stringify(modelSettingsOf(b));
+
+/** Changes model settings (omitted fields keep their value), refused if they changed since `base`. */
 export function useUpdateModelSettings() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ModelSettingsUpdate) =>
-      api.request('gateway', '/internal/models', { method: 'PUT', body, schema: modelSettingsViewSchema }),
-    onSuccess: (data) => client.setQueryData(queryKeys.gateway.models, data),
+    mutationFn: ({ body, base }: ModelSettingsSave) =>
+      putUnlessChanged(api, 'models', modelSettingsViewSchema, body, base, sameModelSettings),
+    onSuccess: (data, { show = true }) => {
+      if (show) client.setQueryData(queryKeys.gateway.models, data);
+    },
   });
 }
 
-/** The deployments in force. */
+/** The deployments in force, with the ETag they came with. */
 export function useDeployments() {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.gateway.deployments,
-    queryFn: ({ signal }) => api.request('gateway', '/internal/deployments', { schema: deploymentListSchema, signal }),
+    queryFn: ({ signal }) => readTagged(api, '/internal/deployments', deploymentListSchema, signal),
   });
 }
 
-/** Replaces the whole deployment list (or returns to the configuration file's with `reset`). */
+/** What a save of the deployments sends, and the list its draft was taken from. */
+export interface DeploymentsSave {
+  readonly body: DeploymentsUpdate;
+  /** Its ETag goes as If-Match; without it the save replaces whatever is there (a reset). */
+  readonly base?: Tagged<DeploymentList>;
+}
+
+/** Replaces the whole deployment list (or returns to the configuration file's with `reset`), refused if it changed since `base`. */
 export function useUpdateDeployments() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: DeploymentsUpdate) => {
+    mutationFn: async ({ body, base }: DeploymentsSave) => {
       try {
-        return await api.request('gateway', '/internal/deployments', {
-          method: 'PUT',
+        return await putUnlessChanged(
+          api,
+          'deployments',
+          deploymentListSchema,
           body,
-          schema: deploymentListSchema,
-        });
+          base,
+          (a, b) => JSON.stringify(a.data) === JSON.stringify(b.data),
+        );
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError) || isConflict(error)) throw error;
         const message = nameDeploymentInMessage(error.message, body.deployments ?? []);
         throw new ApiError(error.status, error.type, message, error.requestId);
       }

@@ -27,12 +27,22 @@ export interface RequestOptions<T> {
   readonly body?: unknown;
   readonly schema: z.ZodType<T>;
   readonly signal?: AbortSignal;
+  /** Headers beside the credentials (`If-Match`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An answer with the ETag it came with (absent when the server sent none). */
+export interface TaggedAnswer<T> {
+  readonly data: T;
+  readonly etag: string | undefined;
 }
 
 /** Typed access to both services with the connection's credentials. */
 export interface ApiClient {
   readonly connection: Connection;
   request<T>(service: Service, path: string, options: RequestOptions<T>): Promise<T>;
+  /** As `request`, with the answer's ETag: what a later write sends back as `If-Match`. */
+  tagged<T>(service: Service, path: string, options: RequestOptions<T>): Promise<TaggedAnswer<T>>;
   /** Opens a streaming response (server-sent events) with the same authentication. */
   open(
     service: Service,
@@ -150,12 +160,12 @@ export function createApiClient(connection: Connection, options: ApiClientOption
     method: string,
     options: RequestOptions<T>,
     signal: AbortSignal | undefined,
-  ): Promise<T> => {
+  ): Promise<TaggedAnswer<T>> => {
     const hasBody = options.body !== undefined;
     const response = await send(service, buildUrl(baseUrl(service), path, options.query), {
       method,
       signal,
-      headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+      headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
       body: hasBody ? JSON.stringify(options.body) : undefined,
     });
     if (!response.ok) throw await failure(response, service);
@@ -171,30 +181,35 @@ export function createApiClient(connection: Connection, options: ApiClientOption
         response.headers.get('x-request-id') ?? undefined,
       );
     }
-    return parsed.data;
+    return { data: parsed.data, etag: response.headers.get('etag') ?? undefined };
+  };
+
+  const exchange = async <T>(service: Service, path: string, options: RequestOptions<T>): Promise<TaggedAnswer<T>> => {
+    const method = options.method ?? 'GET';
+    // A read that never answers would leave its screen loading for good. A write is never given up
+    // on here: the server may still carry it out, and the UI would then say it failed.
+    const deadline = method === 'GET' ? readDeadline(options.signal) : undefined;
+    try {
+      return await requestOnce(service, path, method, options, deadline?.signal ?? options.signal);
+    } catch (error) {
+      if (!deadline?.expired()) throw error;
+      throw new ApiError(
+        0,
+        'timeout',
+        `The ${SERVICE_NAMES[service]} did not answer ${method} ${path} within ${READ_TIMEOUT_MS / 1000} s.`,
+      );
+    } finally {
+      deadline?.clear();
+    }
   };
 
   return {
     connection,
     baseUrl,
     async request(service, path, options) {
-      const method = options.method ?? 'GET';
-      // A read that never answers would leave its screen loading for good. A write is never given up
-      // on here: the server may still carry it out, and the UI would then say it failed.
-      const deadline = method === 'GET' ? readDeadline(options.signal) : undefined;
-      try {
-        return await requestOnce(service, path, method, options, deadline?.signal ?? options.signal);
-      } catch (error) {
-        if (!deadline?.expired()) throw error;
-        throw new ApiError(
-          0,
-          'timeout',
-          `The ${SERVICE_NAMES[service]} did not answer ${method} ${path} within ${READ_TIMEOUT_MS / 1000} s.`,
-        );
-      } finally {
-        deadline?.clear();
-      }
+      return (await exchange(service, path, options)).data;
     },
+    tagged: exchange,
     async open(service, path, signal, headers = {}) {
       const response = await send(service, buildUrl(baseUrl(service), path, undefined), {
         signal,

@@ -32,6 +32,9 @@ interface Stats {
   lastStatus: number | null;
   lastError: string | null;
   lastUsedAt: number | null;
+  lastSuccessAt: number | null;
+  /** When the current run of failures in a row began (null while it answers): how long it has been down. */
+  failingSince: number | null;
   lastLatencyMs: number | null;
   totalLatencyMs: number;
   cooldownUntil: number;
@@ -70,6 +73,11 @@ export class DeploymentHealthTracker {
    * can end after the save (a timeout, a stream); what it did is the old upstream's, never the new one's.
    */
   private readonly retired = new WeakSet<Deployment>();
+  /**
+   * Ids a save removed: left out of the report (a script alerting on it must not see a phantom), their
+   * stats kept in case the same deployment is saved again.
+   */
+  private readonly removed = new Set<string>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -90,6 +98,8 @@ export class DeploymentHealthTracker {
     s.lastStatus = status;
     s.lastError = null;
     s.lastUsedAt = this.now();
+    s.lastSuccessAt = s.lastUsedAt;
+    s.failingSince = null;
     s.lastLatencyMs = latencyMs;
     s.totalLatencyMs += latencyMs;
     s.cooldownUntil = 0;
@@ -126,6 +136,7 @@ export class DeploymentHealthTracker {
     if (!blamesDeployment) return;
     const now = this.now();
     const coolingBefore = s.cooldownUntil > now;
+    if (s.consecutiveFailures === 0) s.failingSince = now;
     s.consecutiveFailures += 1;
     if (s.consecutiveFailures >= this.cooldown.afterFailures && this.cooldown.ms > 0)
       s.cooldownUntil = now + this.cooldown.ms;
@@ -179,8 +190,10 @@ export class DeploymentHealthTracker {
     for (const old of before) {
       const now = saved.get(old.id);
       if (now === undefined || !sameUpstream(old, now)) this.retired.add(old);
+      if (now === undefined) this.removed.add(old.id);
     }
     for (const deployment of after) {
+      this.removed.delete(deployment.id);
       const s = this.stats.get(deployment.id);
       if (s !== undefined && !sameUpstream(s.upstream, deployment)) this.stats.delete(deployment.id);
     }
@@ -233,9 +246,9 @@ export class DeploymentHealthTracker {
       seen.add(deployment.id);
       out.push(this.view(deployment.id, this.stats.get(deployment.id), deployment));
     }
-    // Deployments removed since, or derived for passthrough calls, still show what they did.
+    // Those derived for passthrough calls, and those of models not allowed now, still show what they did.
     for (const [id, s] of this.stats)
-      if (!seen.has(id)) out.push(this.view(id, s, { model: s.model, provider: s.provider }));
+      if (!seen.has(id) && !this.removed.has(id)) out.push(this.view(id, s, { model: s.model, provider: s.provider }));
     return out;
   }
 
@@ -261,6 +274,8 @@ export class DeploymentHealthTracker {
       last_status: s?.lastStatus ?? null,
       last_error: s?.lastError ?? null,
       last_used_at: s?.lastUsedAt ? new Date(s.lastUsedAt).toISOString() : null,
+      last_success_at: s?.lastSuccessAt ? new Date(s.lastSuccessAt).toISOString() : null,
+      failing_since: s?.failingSince ? new Date(s.failingSince).toISOString() : null,
       last_latency_ms: s?.lastLatencyMs ?? null,
       avg_latency_ms: s && s.requests > 0 ? Math.round((s.totalLatencyMs / s.requests) * 100) / 100 : null,
       cooldown_until: s && s.cooldownUntil > now ? new Date(s.cooldownUntil).toISOString() : null,
@@ -286,6 +301,8 @@ export class DeploymentHealthTracker {
         lastStatus: null,
         lastError: null,
         lastUsedAt: null,
+        lastSuccessAt: null,
+        failingSince: null,
         lastLatencyMs: null,
         totalLatencyMs: 0,
         cooldownUntil: 0,

@@ -101,6 +101,7 @@ export function DeploymentDialog({
   };
   const text = (
     field:
+      | 'id'
       | 'model'
       | 'upstreamModel'
       | 'baseUrl'
@@ -136,6 +137,12 @@ export function DeploymentDialog({
       confirmLabel={isNew ? 'Add to draft' : 'Update draft'}
       confirmTestId="confirm-deployment"
     >
+      {/* Only before the first save: the id names the deployment in usage, health and audit for good. */}
+      {initial.key.startsWith('new-') &&
+        text('id', {
+          hint: 'Optional: the name usage, health and the audit trail give it for good (letters, digits and . _ : / # -). Empty: <model>#<n>.',
+          placeholder: 'openai-east',
+        })}
       {text('model', {
         hint: 'The name clients send. Allow it above for requests to reach this deployment.',
         placeholder: 'team-gpt',

@@ -6,7 +6,7 @@ import { PROVIDER_LABELS } from '../../../../shared/providers.js';
 export interface DeploymentDraft {
   /** React key: the id for saved deployments, a local one for new rows. */
   readonly key: string;
-  /** Empty for a new deployment: the gateway names it `<model>#<n>` (n from 1, per model). */
+  /** Typed or empty for a new deployment; empty, the gateway names it `<model>#<n>` (n from 1, per model). */
   readonly id: string;
   readonly model: string;
   readonly provider: string;

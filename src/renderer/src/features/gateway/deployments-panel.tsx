@@ -5,7 +5,7 @@ import { Badge, StatusDot, type Tone } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { DataTable } from '../../components/data-table.js';
 import { CloseIcon, PlusIcon } from '../../components/icons.js';
-import { clockTime, formatLatency, plural } from '../../lib/format.js';
+import { clockTime, formatLatency, plural, timeAgo } from '../../lib/format.js';
 import { ConnectionTest, DeploymentDialog } from './deployment-dialog.js';
 import { emptyDraft, toDeploymentInput, type DeploymentDraft } from './deployment-form.js';
 
@@ -35,7 +35,8 @@ function HealthCell({
       <span className="cell-title health-state">
         <StatusDot tone={state.tone} />
         {state.label}
-        {health.avg_latency_ms !== null && <span className="muted">{formatLatency(health.avg_latency_ms)}</span>}
+        {/* Named, so it does not read as how long the state has lasted. */}
+        {health.avg_latency_ms !== null && <span className="muted">avg {formatLatency(health.avg_latency_ms)}</span>}
       </span>
       {troubled && (
         <span className="muted">
@@ -43,6 +44,13 @@ function HealthCell({
             (health.cooldown_until !== null
               ? `, tried after the others until ${clockTime(health.cooldown_until)}`
               : '')}
+        </span>
+      )}
+      {troubled && health.failing_since && (
+        // Since when, so an operator tells a blip from an outage.
+        <span className="muted" data-testid="failing-since">
+          {`Failing since ${clockTime(health.failing_since)} (${timeAgo(health.failing_since)}); ` +
+            (health.last_success_at ? `last answered ${clockTime(health.last_success_at)}` : 'never answered yet')}
         </span>
       )}
       {error !== null && (

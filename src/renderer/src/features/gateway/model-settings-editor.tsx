@@ -11,6 +11,8 @@ import {
   newAliasProblem,
   newModelProblem,
   PRICE_FIELD_IDS,
+  capFieldId,
+  capOf,
   type ModelSettingsDraft,
   type NewAlias,
   type PriceText,
@@ -28,19 +30,23 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
 const UNPRICED_TITLE =
   'No price: its requests cost $0, so dollar budgets and costs do not count them. Enter its input and output prices.';
 
-/** A model's price field: US dollars per million tokens, as typed. */
-function PriceInput({
+/** A model's price or cap field, as typed, marked with its problem. */
+function NumberCellInput({
   fieldId,
   label,
   value,
   problems,
   onChange,
+  inputMode = 'decimal',
+  placeholder = '—',
 }: {
   readonly fieldId: string;
   readonly label: string;
   readonly value: string;
   readonly problems: readonly FieldProblem[];
   readonly onChange: (value: string) => void;
+  readonly inputMode?: 'decimal' | 'numeric';
+  readonly placeholder?: string;
 }) {
   const problem = cellProblem(fieldId, problemsAt(problems, fieldId));
   return (
@@ -49,8 +55,8 @@ function PriceInput({
         {...problem.control}
         className="input-narrow"
         aria-label={label}
-        inputMode="decimal"
-        placeholder="—"
+        inputMode={inputMode}
+        placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
@@ -76,7 +82,7 @@ export function AllowedModels({
   readonly draft: ModelSettingsDraft;
   readonly providers: Readonly<Record<string, string>>;
   readonly unpriced: readonly string[];
-  /** The price fields' problems, by field id. */
+  /** The price and cap fields' problems, by field id. */
   readonly problems: readonly FieldProblem[];
   readonly onChange: (draft: ModelSettingsDraft) => void;
   /** Asked to remove a model: the screen confirms first, naming what uses it. */
@@ -89,7 +95,13 @@ export function AllowedModels({
   const canAdd = adding.trim() !== '' && problem.message === undefined;
   const add = (): void => {
     if (!canAdd) return;
-    onChange({ ...draft, allowed_models: [...draft.allowed_models, adding.trim()] });
+    const model = adding.trim();
+    // A cap typed for it before it was last removed is not brought back.
+    onChange({
+      ...draft,
+      allowed_models: [...draft.allowed_models, model],
+      capText: { ...draft.capText, [model]: '' },
+    });
     onAddingChange('');
   };
   const priceText = (model: string): PriceText => draft.priceText[model] ?? { input: '', output: '' };
@@ -127,26 +139,29 @@ export function AllowedModels({
               </td>
               <td>{providers[model] ? <Badge>{providers[model]}</Badge> : <span className="muted">from name</span>}</td>
               <td className="align-right">
-                <TextInput
-                  className="input-narrow"
-                  aria-label={`Max tokens for ${model}`}
+                <NumberCellInput
+                  fieldId={capFieldId(index)}
+                  label={`Max tokens for ${model}`}
                   inputMode="numeric"
                   placeholder="No cap"
-                  value={draft.per_model_max_tokens[model] ?? ''}
-                  onChange={(event) => {
-                    const value = Number(event.target.value.replace(/\D/g, ''));
+                  value={draft.capText[model] ?? ''}
+                  problems={problems}
+                  onChange={(text) => {
+                    // Kept as typed: a wrong value is shown and refused, never turned into another cap.
+                    const cap = capOf(text);
                     onChange({
                       ...draft,
+                      capText: { ...draft.capText, [model]: text },
                       per_model_max_tokens:
-                        value > 0
-                          ? { ...draft.per_model_max_tokens, [model]: value }
+                        cap !== undefined
+                          ? { ...draft.per_model_max_tokens, [model]: cap }
                           : without(draft.per_model_max_tokens, model),
                     });
                   }}
                 />
               </td>
               <td className="align-right">
-                <PriceInput
+                <NumberCellInput
                   fieldId={PRICE_FIELD_IDS.input(index)}
                   label={`Input price for ${model}`}
                   value={priceText(model).input}
@@ -155,7 +170,7 @@ export function AllowedModels({
                 />
               </td>
               <td className="align-right">
-                <PriceInput
+                <NumberCellInput
                   fieldId={PRICE_FIELD_IDS.output(index)}
                   label={`Output price for ${model}`}
                   value={priceText(model).output}

@@ -116,11 +116,15 @@ export interface PriceText {
 }
 
 /**
- * The Models screen's draft of the model settings: the settings, and the prices of the allowed models as
- * typed (a number half typed, `2.`, must stay as it is). `pricing` keeps every other price as it came
- * (cache prices, prices under an upstream model's name), which the screen does not edit.
+ * The Models screen's draft of the model settings: the settings, and the prices and max_tokens caps of the
+ * allowed models as typed (a number half typed, `2.`, must stay as it is, and a wrong one must be shown
+ * as typed, never quietly turned into another). `pricing` keeps every other price as it came (cache
+ * prices, prices under an upstream model's name), which the screen does not edit.
  */
-export type ModelSettingsDraft = ModelSettings & { readonly priceText: Readonly<Record<string, PriceText>> };
+export type ModelSettingsDraft = ModelSettings & {
+  readonly priceText: Readonly<Record<string, PriceText>>;
+  readonly capText: Readonly<Record<string, string>>;
+};
 
 /** The largest price the gateway takes (as the configuration file's `pricing`). */
 const MAX_PRICE = 1e12;
@@ -131,16 +135,44 @@ export const PRICE_FIELD_IDS = {
   output: (index: number) => `price-${index}-output`,
 } as const;
 
+/** The id of a model's max_tokens cap field (by the model's position, as the prices'). */
+export const capFieldId = (index: number): string => `cap-${index}`;
+
 /** The draft of settings as the gateway has them. */
 export function settingsDraftOf(settings: ModelSettings): ModelSettingsDraft {
   const priceText: Record<string, PriceText> = {};
+  const capText: Record<string, string> = {};
   for (const model of settings.allowed_models) {
+    const cap = settings.per_model_max_tokens[model];
+    capText[model] = cap === undefined ? '' : String(cap);
     const price = settings.pricing[model];
     priceText[model] = price
       ? { input: String(price.input_per_mtok), output: String(price.output_per_mtok) }
       : { input: '', output: '' };
   }
-  return { ...modelSettingsOf(settings), priceText };
+  return { ...modelSettingsOf(settings), priceText, capText };
+}
+
+/** A typed cap: a whole number of tokens, 1 or more (as the gateway takes), else undefined. */
+export function capOf(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/** What keeps the typed caps from being saved, on the field to fix; an empty field means no cap. */
+export function capProblems(draft: ModelSettingsDraft): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  draft.allowed_models.forEach((model, index) => {
+    const typed = (draft.capText[model] ?? '').trim();
+    if (typed !== '' && capOf(typed) === undefined)
+      problems.push({
+        fieldId: capFieldId(index),
+        message: `Max tokens cap of "${model}": must be a whole number of tokens, 1 or more (leave it empty for no cap)`,
+      });
+  });
+  return problems;
 }
 
 /** A typed price, or undefined when it is not one the gateway takes. */
@@ -178,7 +210,8 @@ export function priceProblems(draft: ModelSettingsDraft): FieldProblem[] {
 
 /**
  * The settings to save: each allowed model's typed prices over its price (its cache prices kept), none
- * where both are cleared. Only for a draft without price problems.
+ * where both are cleared, and its typed cap (none where cleared). Only for a draft without price or cap
+ * problems.
  */
 export function settingsOfDraft(draft: ModelSettingsDraft): ModelSettings {
   const pricing = { ...draft.pricing };
@@ -190,6 +223,14 @@ export function settingsOfDraft(draft: ModelSettingsDraft): ModelSettings {
     if (input === undefined || output === undefined) delete pricing[model];
     else pricing[model] = { ...pricing[model], input_per_mtok: input, output_per_mtok: output };
   }
-  const { priceText: _typed, ...settings } = draft;
-  return { ...settings, pricing };
+  const caps = { ...draft.per_model_max_tokens };
+  for (const model of draft.allowed_models) {
+    const text = draft.capText[model];
+    if (text === undefined) continue;
+    const cap = capOf(text);
+    if (cap === undefined) delete caps[model];
+    else caps[model] = cap;
+  }
+  const { priceText: _typed, capText: _typedCaps, ...settings } = draft;
+  return { ...settings, per_model_max_tokens: caps, pricing };
 }

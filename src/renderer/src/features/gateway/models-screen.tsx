@@ -1,13 +1,22 @@
-import { useState } from 'react';
-import type { DeploymentInput, PricedModelSettingsView } from '../../../../shared/gateway-api.js';
+import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  modelSettingsOf,
+  type DeploymentInput,
+  type DeploymentList,
+  type PricedModelSettingsView,
+} from '../../../../shared/gateway-api.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
 import {
+  isConflict,
   useApiKeys,
   useDeployments,
   useModelSettings,
   useUpdateDeployments,
   useUpdateModelSettings,
+  type Tagged,
 } from '../../api/gateway-queries.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { Button } from '../../components/button.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
@@ -21,6 +30,7 @@ import { DeploymentsPanel } from './deployments-panel.js';
 import { Aliases, AllowedModels } from './model-settings-editor.js';
 import {
   aliasProblems,
+  capProblems,
   priceProblems,
   settingsDraftOf,
   settingsOfDraft,
@@ -28,6 +38,7 @@ import {
   type NewAlias,
 } from './model-settings-form.js';
 import { ModelLimitsPanel } from './model-limits-panel.js';
+import type { DeploymentDraft } from './deployment-form.js';
 import { draftWithoutModel, modelDependants } from './model-removal-dependants.js';
 import { ModelRemovalDialog } from './model-removal-dialog.js';
 
@@ -40,14 +51,14 @@ function resetDescription(
   if (settings?.source === 'database') {
     const aliases = Object.keys(settings.model_aliases).length;
     lost.push(
-      `the allowed models, caps and prices edited here, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`,
+      `the allowed models, caps and prices changed at run time, and ${aliases === 1 ? '1 alias' : `${aliases} aliases`}`,
     );
   }
   const count = deployments?.source === 'database' ? deployments.data.length : 0;
   if (deployments?.source === 'database')
     lost.push(
       count === 0
-        ? 'the deployment list edited here (empty)'
+        ? 'the deployment list changed at run time (empty)'
         : `${count === 1 ? '1 deployment' : `${count} deployments`} with the API keys stored for them`,
     );
   const undo = count > 0 ? 'It cannot be undone: keys stored here must be entered again.' : 'It cannot be undone.';
@@ -79,19 +90,36 @@ export function ModelsScreen() {
   const [removing, setRemoving] = useState<string | null>(null);
   const keys = useApiKeys(false, removing !== null);
   const listedProblems = draft ? aliasProblems(draft) : [];
-  const pricesProblems = draft ? priceProblems(draft) : [];
+  const pricesProblems = draft ? [...capProblems(draft), ...priceProblems(draft)] : [];
   const problems = draft
     ? [...pricesProblems, ...listedProblems, ...typedEntryProblems(draft, newModel, newAlias)]
     : listedProblems;
+  const client = useQueryClient();
+  // The server data each draft was taken from: a save sends its ETag as If-Match, so a change made
+  // elsewhere meanwhile is refused rather than overwritten. It follows the server while there is no edit.
+  const settingsBase = useRef<Tagged<PricedModelSettingsView>>(undefined);
+  if (settings.data && (!settingsDirty || !settingsBase.current)) settingsBase.current = settings.data;
+  const deploymentsBase = useRef<Tagged<DeploymentList>>(undefined);
+  if (deployments.data && (!deploymentsDirty || !deploymentsBase.current)) deploymentsBase.current = deployments.data;
+  // What a save that failed half way did with the half that went through (said beside the failure).
+  const [failureLead, setFailureLead] = useState<string>();
+  // The edits set aside to load another admin's change, until put back or dropped.
+  const [setAside, setSetAside] = useState<{
+    readonly settings: NonNullable<typeof draft>;
+    readonly deployments: DeploymentDraft[] | undefined;
+    /** The ids of the deployments the edits were made on: any other was added elsewhere. */
+    readonly baseIds: ReadonlySet<string>;
+  }>();
   const saving = update.isPending || updateDeployments.isPending;
   const fromDatabase = settings.data?.source === 'database' || deployments.data?.source === 'database';
   // A reset replaces both, and asks first naming what goes: it waits until both are known.
   const resetWaitsFor = !settings.data ? 'the model settings' : !deployments.data ? 'the deployments' : undefined;
 
-  // Settings first: a deployment for a newly allowed model is then routable the moment it is saved.
-  // The two are separate admin endpoints, so a failure of the second leaves the first saved (and the
-  // draft still shows what is left to save). The deployments have a draft only once their list is
-  // read: until then (or when it could not be read) the settings are all there is to save.
+  // Settings first: a deployment for a newly allowed model is then routable the moment it is saved. One
+  // Save applies both or neither: the settings are not shown as saved until the deployments are too,
+  // and when the deployments are refused (their input, or a change made elsewhere), the settings are
+  // put back as they were, with the ETag their save answered (so a change made since is not undone).
+  // The deployments have a draft only once their list is read: until then the settings are all there is.
   const save = async (): Promise<void> => {
     if (!draft || problems.length > 0) return;
     const inputs: DeploymentInput[] = [];
@@ -102,18 +130,81 @@ export function ModelsScreen() {
     // Either may fail: the bar must show this save's failure, not one left from an earlier save.
     update.reset();
     updateDeployments.reset();
+    setFailureLead(undefined);
+    const previous = settingsBase.current;
+    let savedSettings: Tagged<PricedModelSettingsView> | undefined;
     try {
-      if (settingsDirty) settingsDraft.saved(await update.mutateAsync(settingsOfDraft(draft)));
-      if (deploymentsDirty) deploymentsDraft.saved(await updateDeployments.mutateAsync({ deployments: inputs }));
+      if (settingsDirty)
+        savedSettings = await update.mutateAsync({
+          body: settingsOfDraft(draft),
+          base: previous,
+          show: !deploymentsDirty,
+        });
+      if (deploymentsDirty)
+        deploymentsDraft.saved(
+          await updateDeployments.mutateAsync({ body: { deployments: inputs }, base: deploymentsBase.current }),
+        );
+      if (savedSettings) {
+        client.setQueryData(queryKeys.gateway.models, savedSettings);
+        settingsDraft.saved(savedSettings);
+      }
       showToast('Model settings saved');
     } catch {
-      // shown below from the mutation's error
+      // The failure is shown in the bar from the mutation's error; here only a half save is taken back.
+      if (savedSettings && previous) await takeBack(previous, savedSettings, draft);
     }
+  };
+  const takeBack = async (
+    previous: Tagged<PricedModelSettingsView>,
+    savedSettings: Tagged<PricedModelSettingsView>,
+    sent: NonNullable<typeof draft>,
+  ): Promise<void> => {
+    try {
+      await update.mutateAsync({ body: modelSettingsOf(previous), base: savedSettings, show: false });
+      setFailureLead('Nothing saved (the model settings saved with them were put back)');
+      // The live updates may have shown the half save meanwhile, and the draft followed it: the draft
+      // goes back to what was sent, over the settings as they are now (its base for the next Save).
+      const now = await settings.refetch();
+      if (now.data) {
+        settingsDraft.saved(now.data);
+        settingsBase.current = now.data;
+      }
+      setDraft(sent);
+    } catch (error) {
+      client.setQueryData(queryKeys.gateway.models, savedSettings);
+      settingsDraft.saved(savedSettings);
+      setFailureLead(
+        `The model settings are saved, the deployments not (putting the settings back failed: ${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  };
+  // Another admin's change, loaded; this draft's edits are kept aside to be put back on top of it.
+  const reloadTheirs = (): void => {
+    if (draft)
+      setSetAside({
+        settings: draft,
+        deployments: deploymentDrafts,
+        baseIds: new Set(deploymentsBase.current?.data.map((deployment) => deployment.id)),
+      });
+    discard();
+    void settings.refetch();
+    void deployments.refetch();
+  };
+  const putEditsBack = (): void => {
+    if (!setAside) return;
+    setDraft(setAside.settings);
+    // Deployments added elsewhere stay: the edits could not have meant to remove what they never saw.
+    const mine = new Set(setAside.deployments?.map((item) => item.id));
+    const addedElsewhere = (deploymentDrafts ?? []).filter(
+      (item) => !setAside.baseIds.has(item.id) && !mine.has(item.id),
+    );
+    if (setAside.deployments) setDeploymentDrafts([...setAside.deployments, ...addedElsewhere]);
+    setSetAside(undefined);
   };
   const reset = async (): Promise<void> => {
     try {
-      if (settings.data?.source === 'database') await update.mutateAsync({ reset: true });
-      if (deployments.data?.source === 'database') await updateDeployments.mutateAsync({ reset: true });
+      if (settings.data?.source === 'database') await update.mutateAsync({ body: { reset: true } });
+      if (deployments.data?.source === 'database') await updateDeployments.mutateAsync({ body: { reset: true } });
       showToast('Model settings reset to the startup configuration');
     } catch {
       // shown below
@@ -124,9 +215,27 @@ export function ModelsScreen() {
     deploymentsDraft.discard();
     update.reset();
     updateDeployments.reset();
+    setFailureLead(undefined);
   };
-  const changedElsewhere =
-    (settingsDirty && settingsDraft.changedElsewhere) || (deploymentsDirty && deploymentsDraft.changedElsewhere);
+  // Compared on what the screen edits: the settings' view also carries counters that move with traffic.
+  const settingsChangedElsewhere = Boolean(
+    settingsDirty &&
+    settings.data &&
+    settingsBase.current &&
+    JSON.stringify(modelSettingsOf(settings.data)) !== JSON.stringify(modelSettingsOf(settingsBase.current)),
+  );
+  const deploymentsChangedElsewhere = Boolean(
+    deploymentsDirty &&
+    deployments.data &&
+    deploymentsBase.current &&
+    JSON.stringify(deployments.data.data) !== JSON.stringify(deploymentsBase.current.data),
+  );
+  const saveError = updateDeployments.error ?? update.error;
+  const conflict = isConflict(saveError) || settingsChangedElsewhere || deploymentsChangedElsewhere;
+  const sourceWords = (source: string, updatedAt?: string | null): string =>
+    source === 'database'
+      ? `changed at run time (this screen or the admin API)${updatedAt ? ` ${timeAgo(updatedAt)}` : ''}; the configuration file's are not in force`
+      : 'startup configuration';
 
   return (
     <>
@@ -134,7 +243,7 @@ export function ModelsScreen() {
         title="Models"
         subtitle={
           settings.data
-            ? `Changes apply at once, without a restart. Source: ${settings.data.source === 'database' ? `edited here${settings.data.updated_at ? ` ${timeAgo(settings.data.updated_at)}` : ''}` : 'startup configuration'}.`
+            ? `Changes apply at once, without a restart. Source: ${sourceWords(settings.data.source, settings.data.updated_at)}.`
             : undefined
         }
         actions={
@@ -152,6 +261,19 @@ export function ModelsScreen() {
         }
       />
       <PageBody>
+        {setAside && (
+          <div className="panel" role="status" data-testid="edits-set-aside">
+            <p className="panel-text">
+              The models and deployments are shown as they are now, with the other change. Your edits are set aside.
+            </p>
+            <Button variant="secondary" onClick={putEditsBack} data-testid="put-edits-back">
+              Put my edits back on top (Save then replaces what they changed, keeping what they added)
+            </Button>{' '}
+            <Button variant="ghost" onClick={() => setSetAside(undefined)}>
+              Drop my edits
+            </Button>
+          </div>
+        )}
         {settings.isPending || !draft ? (
           settings.isError ? (
             <ErrorMessage
@@ -223,8 +345,7 @@ export function ModelsScreen() {
               <h2 className="panel-title">Deployments</h2>
               <p className="panel-text">
                 The upstreams behind model names, tried by weight with fallback.
-                {deployments.data &&
-                  ` Source: ${deployments.data.source === 'database' ? 'edited here' : 'startup configuration'}.`}
+                {deployments.data && ` Source: ${sourceWords(deployments.data.source, deployments.data.updated_at)}.`}
               </p>
               {deployments.isError ? (
                 <ErrorMessage
@@ -283,7 +404,8 @@ export function ModelsScreen() {
           onSave={() => void save()}
           busy={saving}
           blocker={blockerOf(problems)}
-          error={updateDeployments.error ?? update.error}
+          error={saveError}
+          failureLead={failureLead}
           draft={JSON.stringify([draft, deploymentDrafts, newModel, newAlias])}
           saveTestId="save-models"
         >
@@ -293,10 +415,17 @@ export function ModelsScreen() {
             : deploymentsDirty
               ? 'deployments'
               : 'model settings'}
-          {changedElsewhere && (
+          {conflict && (
             <span data-testid="changed-elsewhere">
               {' '}
-              — changed elsewhere meanwhile: Save overwrites that change, Discard loads it
+              — someone changed the{' '}
+              {settingsChangedElsewhere || (isConflict(update.error) && !deploymentsChangedElsewhere)
+                ? 'models'
+                : 'deployments'}{' '}
+              since you opened this: Save would not overwrite it.{' '}
+              <Button size="sm" variant="secondary" onClick={reloadTheirs} data-testid="reload-theirs">
+                Reload (your draft is kept)
+              </Button>
             </span>
           )}
         </SaveBar>
