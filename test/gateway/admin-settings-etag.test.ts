@@ -9,7 +9,8 @@ import { putIfMatch, startGatewayHarness, type GatewayHarness } from './support/
 describe('ETag and If-Match on whole-set admin settings', () => {
   let h: GatewayHarness;
   beforeAll(async () => {
-    h = await startGatewayHarness();
+    // A model limit, whose counters the models view shows: they move with traffic, the settings do not.
+    h = await startGatewayHarness({ limits: { models: { 'gpt-4o-mini': { rpm_limit: 10 } } } });
   });
   afterAll(() => h?.close());
 
@@ -47,6 +48,25 @@ describe('ETag and If-Match on whole-set admin settings', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body.model_aliases).toMatchObject({ quick: 'gpt-4o-mini', slow: 'gpt-4o' });
     expect(fresh.etag).toBe((await h.admin('GET', '/internal/models')).headers.get('etag'));
+  });
+
+  it("keeps the models tag while only traffic moves (the model limits' counters), so a script with If-Match is not refused", async () => {
+    const read = await h.admin('GET', '/internal/models');
+    const tag = read.headers.get('etag')!;
+    const key = await h.issueKey({ scopes: ['chat'] });
+    await h.openaiClient(key.key).chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const after = await h.admin('GET', '/internal/models');
+    expect(after.body.model_limits['gpt-4o-mini']).not.toEqual(read.body.model_limits['gpt-4o-mini']);
+    expect(after.headers.get('etag')).toBe(tag);
+    const saved = await put(
+      '/internal/models',
+      { model_aliases: { ...read.body.model_aliases, busy: 'gpt-4o-mini' } },
+      tag,
+    );
+    expect(saved.status).toBe(200);
   });
 
   it('guards the deployments the same way; `*` and no header at all go through, a weak tag is refused', async () => {

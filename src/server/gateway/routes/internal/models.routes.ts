@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  modelSettingsOf,
   modelSettingsUpdateSchema,
   modelSettingsViewSchema,
   type ModelSettingsView,
@@ -21,15 +22,23 @@ export const adminModelsRoutes: FastifyPluginAsync = async (app) => {
     pricing: registry.settings().pricing,
     unpriced_models: unpricedAllowedModels(registry),
   });
+  // The tag covers what a PUT sets and where it comes from, not the model limits' counters or the
+  // providers the deployments give the models: those move with traffic and deployment saves.
+  const identity = (view: PricedModelSettingsView) => ({
+    ...modelSettingsOf(view),
+    source: view.source,
+    updated_at: view.updated_at,
+  });
+  const answer = (reply: FastifyReply, view: PricedModelSettingsView) => tagged(reply, view, identity(view));
   typed.get('/models', { schema: { response: { 200: modelSettingsViewSchema } } }, async (_request, reply) =>
-    tagged(reply, priced(admin.modelSettings())),
+    answer(reply, priced(admin.modelSettings())),
   );
   typed.put(
     '/models',
     { schema: { body: modelSettingsUpdateSchema, response: { 200: modelSettingsViewSchema } } },
     async (request, reply) => {
-      checkIfMatch(request, priced(admin.modelSettings()), 'models');
-      return tagged(reply, priced(await admin.updateModelSettings(request.body, { requestId: request.id })));
+      checkIfMatch(request, identity(priced(admin.modelSettings())), 'models');
+      return answer(reply, priced(await admin.updateModelSettings(request.body, { requestId: request.id })));
     },
   );
 };

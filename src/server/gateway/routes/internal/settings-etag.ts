@@ -13,9 +13,12 @@ export function settingsTag(view: unknown): string {
   return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
 }
 
-/** Answers `view` with its tag. */
-export function tagged<T>(reply: FastifyReply, view: T): T {
-  reply.header('etag', settingsTag(view));
+/**
+ * Answers `view` with the tag of `identity`: what a PUT replaces, when the view also shows what moves
+ * on its own (counters, derived fields), which would otherwise refuse every If-Match under traffic.
+ */
+export function tagged<T>(reply: FastifyReply, view: T, identity: unknown = view): T {
+  reply.header('etag', settingsTag(identity));
   return view;
 }
 
