@@ -122,7 +122,7 @@ describe('rotating an API key’s secret', () => {
       method: 'POST',
       headers: { authorization: `Bearer ${rotated.key}` },
     });
-    expect(asKey.status).toBe(401);
+    expect(asKey.status).toBe(403);
   });
 
   it('PATCH sets a new expiry as a lifetime from now, but not beside expires_at', async () => {

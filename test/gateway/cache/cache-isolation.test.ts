@@ -169,6 +169,6 @@ describe('response cache scoping and controls', () => {
     const withApiKey = await fetch(`${h.url}/internal/cache`, {
       headers: { authorization: `Bearer ${keys.redA!.key}` },
     });
-    expect(withApiKey.status).toBe(401);
+    expect(withApiKey.status).toBe(403);
   });
 });

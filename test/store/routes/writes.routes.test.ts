@@ -87,7 +87,7 @@ describe('store write routes', () => {
       [
         'a lone surrogate in content',
         { documents: [{ key: 'a', content: '\ud800' }] },
-        /^documents\[0\]\.content: .*well-formed/,
+        /^documents\[0\]\.content \(key 'a'\) holds a lone UTF-16 surrogate at character 0: not valid Unicode text$/,
       ],
       [
         'a lone surrogate in the message',

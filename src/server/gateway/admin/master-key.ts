@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Counter } from 'prom-client';
-import { unauthorized } from '../../http/errors.js';
+import { forbidden, unauthorized } from '../../http/errors.js';
 import { bearerToken, generatedFileText, missingBearerMessage, secretsEqual } from '../../http/secrets.js';
+import { isIssuedKey } from '../keys/key-secret.js';
 import { trackAdminClients } from './admin-client.js';
 
 /** At most one log line per this long for refused master keys, each counting those it stands for. */
@@ -11,6 +12,7 @@ const REFUSAL_LOG_EVERY_MS = 10_000;
  * Requires `Authorization: Bearer <PROXY_MASTER_KEY>` on every route of `app`, and on every path under
  * its prefix that matches none (constant-time compare).
  * Each admin change is audited with the client it came from (address, user agent, declared author).
+ * A valid API key is refused with 403, any other credential with 401.
  * Each refusal is counted in `refusals`; a wrong key (someone guessing, or a script holding a stale
  * one) is also logged as a warning, at most once per ten seconds so a flood cannot fill the log.
  */
@@ -48,6 +50,14 @@ export function requireMasterKey(app: FastifyInstance, masterKey: string, refusa
     if (!secretsEqual(token, masterKey)) {
       refusals.inc();
       logWrongKey(request);
+      // A working API key is a real credential without the right: 403 says so. Looked up on this
+      // refusal path only (the keys' memory, or one hash), never for the admin's own requests.
+      if (isIssuedKey(token) && app.gateway.keys.check(token).ok)
+        return done(
+          forbidden(
+            `this is an API key; /internal/* needs the master key, PROXY_MASTER_KEY (or ${generatedFileText('master.key')})`,
+          ),
+        );
       return done(
         unauthorized(
           `invalid master key; /internal/* needs PROXY_MASTER_KEY (or ${generatedFileText('master.key')}), not an API key`,

@@ -17,6 +17,7 @@ import {
   ragSearchSchema,
   ragSyncResultSchema,
 } from '../../../../shared/rag-api.js';
+import { illFormedDocumentText } from '../../../http/well-formed-text.js';
 import { GatewayError } from '../../gateway-error.js';
 import { keyStatus } from '../../keys/key-view.js';
 import { decodeChunkCursor, encodeChunkCursor } from '../../rag/chunk-cursor.js';
@@ -93,8 +94,11 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
         response: { 201: ragDocumentPutAnswerSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await ragAdmin.ingest(request.params.name, request.body, actor(request))),
+    async (request, reply) => {
+      const illFormed = illFormedDocumentText(request.body);
+      if (illFormed !== null) throw illFormed;
+      return reply.code(201).send(await ragAdmin.ingest(request.params.name, request.body, actor(request)));
+    },
   );
 
   typed.delete(

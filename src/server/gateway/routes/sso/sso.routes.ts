@@ -64,14 +64,22 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
         return reply.headers(noStore).redirect(`${callbackOrigin}/sso/login?${query}`, 302);
       }
       const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
-      const location = await sso.startLogin({
-        provider,
-        returnTo,
-        challenge,
-        binding,
-        gatewayOrigin: origin,
-        ownName: (hostname) => LOOPBACK_NAMES.has(hostname) || ownNames.has(canonicalHostName(hostname)),
-      });
+      let location: string;
+      try {
+        location = await sso.startLogin({
+          provider,
+          returnTo,
+          challenge,
+          binding,
+          gatewayOrigin: origin,
+          ownName: (hostname) => LOOPBACK_NAMES.has(hostname) || ownNames.has(canonicalHostName(hostname)),
+        });
+      } catch (error) {
+        // The cookie goes out with the redirect only: a refused sign-in (a return_to not allowed)
+        // started nothing the browser needs to be bound to.
+        reply.removeHeader('set-cookie');
+        throw error;
+      }
       return reply.headers(noStore).redirect(location, 302);
     },
   );

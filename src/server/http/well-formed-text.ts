@@ -1,0 +1,50 @@
+import { badRequest, type AppError } from './errors.js';
+
+/** `String.prototype.isWellFormed` (Node 20): one native pass; the compiler's ES2023 library lacks its type. */
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** Longest document key a refusal quotes before cutting it short. */
+const SHOWN_KEY_CHARS = 100;
+
+/**
+ * Where the first lone UTF-16 surrogate of `text` stands, counted in characters (code points) from 0,
+ * or -1 when the text is well-formed. Called only once `isWellFormed` said no: the slow walk is the
+ * rare case.
+ */
+function loneSurrogateAt(text: string): number {
+  let character = 0;
+  for (let i = 0; i < text.length; i++, character++) {
+    const unit = text.charCodeAt(i);
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else if (unit >= 0xd800 && unit <= 0xdfff) return character;
+  }
+  return -1;
+}
+
+/**
+ * A document's key and content, checked before they are stored: a JSON escape such as `"\ud800"` is
+ * valid JSON and passes the body's UTF-8 check (the bytes are ASCII), but a lone surrogate has no
+ * UTF-8 form, and SQLite would store it as replacement characters: different text than was sent.
+ * Answers a 400 naming the field (`content`, `documents[2].key`), the document's key beside it and
+ * where the surrogate stands, as a body with bytes that are not UTF-8 is refused; null when both are
+ * well-formed or not strings (the body's schema names those). `prefix` is the document's own path in
+ * the body with its trailing dot (`documents[2].`), empty when the document is the body itself.
+ */
+export function illFormedDocumentText(document: unknown, prefix = ''): AppError | null {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return null;
+  const { key, content } = document as Record<string, unknown>;
+  if (typeof key === 'string' && !isWellFormed(key)) return refusal(`${prefix}key`, '', key);
+  if (typeof content !== 'string' || isWellFormed(content)) return null;
+  const shown = typeof key === 'string' ? key : '';
+  const named =
+    shown === '' ? '' : ` (key '${shown.length > SHOWN_KEY_CHARS ? `${shown.slice(0, SHOWN_KEY_CHARS)}...` : shown}')`;
+  return refusal(`${prefix}content`, named, content);
+}
+
+function refusal(field: string, named: string, text: string): AppError {
+  return badRequest(
+    `${field}${named} holds a lone UTF-16 surrogate at character ${loneSurrogateAt(text)}: not valid Unicode text`,
+    field,
+  );
+}
