@@ -7,7 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connec
 import { DeploymentHealthTracker } from '../../../src/server/gateway/model-registry/deployment-health.js';
 import { ModelRegistry } from '../../../src/server/gateway/model-registry/model-registry.js';
 import { SettingsRepository } from '../../../src/server/gateway/model-registry/settings.repository.js';
-import { deploymentOrder } from '../../../src/server/gateway/pipeline/stages/route-deployment.js';
+import { deploymentOrder } from '../../../src/server/gateway/pipeline/stages/deployment-order.js';
 import type { Deployment } from '../../../src/server/gateway/providers/index.js';
 
 describe('model registry', () => {

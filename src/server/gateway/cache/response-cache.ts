@@ -6,7 +6,7 @@ import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import { DEFAULT_TIMEOUT_MS } from '../providers/provider-settings.js';
-import { deadlineEndsAt } from '../pipeline/stages/route-deployment.js';
+import { deadlineEndsAt } from '../pipeline/stages/request-deadline.js';
 import { cacheKey } from './cache-key.js';
 import { CACHED_ENDPOINTS, CachePolicy } from './cache-policy.js';
 import { CollapsedRequests } from './collapsed-requests.js';
@@ -139,6 +139,9 @@ export class ResponseCache {
    * its own deadline.
    */
   readonly lookup = (ctx: RequestContext): ProviderAnswer | undefined | Promise<ProviderAnswer | undefined> => {
+    // Read before the cache's own switch, by design (docs/cache-and-traces.md): a header that cannot be
+    // read is refused whether or not the cache applies, so a typo never goes unnoticed. Without cache
+    // headers this is three property reads.
     const request = CACHED_ENDPOINTS.has(ctx.endpoint) ? requestCacheControl(ctx.headers) : DEFAULT_CACHE_CONTROL;
     const policy = this.#policy;
     if (!policy.active) return undefined;
@@ -173,7 +176,7 @@ export class ResponseCache {
       return undefined;
     }
     // A wait ends with the request's deadline too: the route stage then answers the deadline's miss.
-    const waiting = this.#collapsed.waitFor(key, ctx.signal, () => deadlineEndsAt(ctx));
+    const waiting = this.#collapsed.waitFor(key, ctx.watch, () => deadlineEndsAt(ctx));
     if (waiting === undefined) {
       this.metrics.cacheMisses.inc();
       this.#leadFor(ctx, key, ttlMs);
@@ -211,7 +214,7 @@ export class ResponseCache {
     const lead = this.#collapsed.lead(key, timeoutMs);
     if (lead === undefined) return;
     ctx.cache = { key, ttlMs, bypassed: false, lead };
-    ctx.signal.once('abort', () => lead(undefined));
+    ctx.watch.once('abort', () => lead(undefined));
   }
 
   /** Lets the requests waiting for this one call the provider themselves: its call failed. */
@@ -280,7 +283,7 @@ export class ResponseCache {
       }
       yield frame;
     }
-    if (frames !== undefined && answer.error() === undefined && !ctx.signal.aborted && ctx.errorType === undefined)
+    if (frames !== undefined && answer.error() === undefined && !ctx.watch.aborted && ctx.errorType === undefined)
       keep(() => keptStream(ctx.endpoint, frames));
   }
 }

@@ -25,7 +25,9 @@ import { authenticate } from './stages/authenticate.js';
 import { finishRequest, usageEntry } from './stages/finish.js';
 import { admittedHeaders, respond } from './stages/respond.js';
 import { usableModel } from './stages/resolve-model.js';
-import { ClientClosedError, requestDeadlineMs, route } from './stages/route-deployment.js';
+import { RequestEndedError } from './stages/request-ended-error.js';
+import { requestDeadlineMs } from './stages/request-deadline.js';
+import { route } from './stages/route-deployment.js';
 
 /**
  * The gateway's one request pipeline. Every /v1 inference endpoint runs the same stages, in this order:
@@ -57,6 +59,12 @@ export interface InferenceEndpoint {
   errorFrame(message: string): string;
   /** Stage 7: the audit event committed with the usage row before the answer, for endpoints that need it. */
   durableAudit?(ctx: RequestContext): AuditEntry;
+  /**
+   * Stage 4: false for an endpoint whose answer is not a conversation (a token count): a policy stage's
+   * own answer (a cache hit) would be the wrong kind, so it is passed over and the provider called.
+   * The stages' refusals and rewrites (PII scrubbing, RAG context) apply as everywhere.
+   */
+  readonly takesStageAnswers?: false;
 }
 
 /**
@@ -74,11 +82,11 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       headers: request.headers,
       startedAt: performance.now(),
       startedAtMs: Date.now(),
-      signal: new ClientWatch(reply.raw, (completed) => {
+      watch: new ClientWatch(reply.raw, (completed) => {
         try {
           finishRequest(ctx, reply.raw.statusCode, completed);
         } finally {
-          services.inFlight.end(ctx.signal);
+          services.inFlight.end(ctx.watch);
         }
       }),
       body: {},
@@ -90,7 +98,7 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
       committed: false,
       admitted: false,
     };
-    services.inFlight.begin(ctx.signal);
+    services.inFlight.begin(ctx.watch);
     request.gatewayRequest = ctx;
     const tracing = services.tracing;
     if (tracing !== undefined)
@@ -167,7 +175,7 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
       const result = trace === undefined ? stage(ctx) : trace.run(ctx.services.policyNames[index]!, () => stage(ctx));
       // A synchronous stage's result is used as it is: awaiting it would still cost a microtask turn.
       const own = result instanceof Promise ? await result : result;
-      if (own !== undefined) {
+      if (own !== undefined && spec.takesStageAnswers !== false) {
         // The traffic view shows the body as it would have been routed, and the stage's own answer
         // (a cache hit) is committed like a provider's where the endpoint demands it.
         noteForwardedBody(ctx, request.rawBody);
@@ -185,9 +193,9 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     } catch (error) {
       // A failure is not shared: identical requests waiting for this one's answer call the provider themselves.
       ctx.services.cache.release(ctx);
-      if (error instanceof ClientClosedError) {
+      if (error instanceof RequestEndedError) {
         // Cancelled by the gateway's shutdown: the client is still there, and is told why.
-        if (ctx.signal.shuttingDown) throw gatewayShuttingDown();
+        if (error.reason === 'shutting_down') throw gatewayShuttingDown();
         // Nobody is left to answer; the watch already finished the request as the client's leaving.
         return reply.hijack();
       }
@@ -197,7 +205,7 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     // A provider that answered after the client left: the watch already finished the request as 499,
     // and nothing may be accounted or committed for it a second time. One that answered as the
     // shutdown began still goes to its client, who is there.
-    if (ctx.signal.aborted && !ctx.signal.shuttingDown) return reply.hijack();
+    if (ctx.watch.aborted && !ctx.watch.shuttingDown) return reply.hijack();
     // Before the cache sees it: an answer the content policy stopped says so in its format, and is not kept.
     answer = screenAnswer(ctx, answer);
     if (ctx.cache?.key !== undefined) answer = ctx.services.cache.capture(ctx, answer);
@@ -224,13 +232,13 @@ function commitBeforeAnswer(
 export function postInference(
   app: FastifyInstance,
   endpoint: InferenceEndpoint,
-  route: { readonly body: z.ZodType; readonly headers?: z.ZodType; readonly config?: FastifyContextConfig },
+  options: { readonly body: z.ZodType; readonly headers?: z.ZodType; readonly config?: FastifyContextConfig },
 ): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     endpoint.path,
     {
-      schema: route.headers ? { body: route.body, headers: route.headers } : { body: route.body },
-      ...(route.config ? { config: route.config } : {}),
+      schema: options.headers ? { body: options.body, headers: options.headers } : { body: options.body },
+      ...(options.config ? { config: options.config } : {}),
       onRequest: beginPipeline(endpoint.endpoint, endpoint.path, app.gateway),
     },
     runPipeline(endpoint),

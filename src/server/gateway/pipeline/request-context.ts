@@ -42,8 +42,11 @@ export interface RequestContext {
   readonly startedAt: number;
   /** Wall clock at arrival, for rows and events. */
   readonly startedAtMs: number;
-  /** Fires when the client disconnects before the answer is complete (cancels the upstream call). */
-  readonly signal: ClientWatch;
+  /**
+   * Watches the client's connection: aborts when the client disconnects before the answer is complete,
+   * or the gateway's shutdown ends the request (cancels the upstream call). Not an AbortSignal.
+   */
+  readonly watch: ClientWatch;
   /** The validated request body (stages may rewrite it: model, caps, scrubbed text). */
   body: Record<string, unknown>;
   principal?: Principal;

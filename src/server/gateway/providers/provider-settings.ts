@@ -87,11 +87,6 @@ const defaultsOf = (name: string): ProviderDefaults | undefined =>
 /** Every provider name this gateway can call, usable as a model prefix (`ollama/llama3.2`). */
 export const KNOWN_PROVIDERS: readonly string[] = ['anthropic', 'demo', ...Object.keys(OPENAI_COMPATIBLE)];
 
-/** Whether `name` is served by the OpenAI-compatible provider. */
-export function isOpenAiCompatible(name: string): boolean {
-  return name !== 'anthropic' && name !== 'demo';
-}
-
 /** Resolved connection settings of a deployment. */
 export interface ProviderSettings {
   readonly name: string;

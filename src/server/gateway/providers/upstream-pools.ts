@@ -1,10 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
+import { UpstreamError } from './upstream-error.js';
 import { withinGrace } from '../../within-grace.js';
 
 /** The header that carries {@link UpstreamPools.loopMark}. */
 export const LOOP_MARK_HEADER = 'x-gatehouse-via';
+
+/**
+ * A call that starts after the gateway closed its pools (the shutdown began): an UpstreamError, so the
+ * providers' transport mapping passes it on as it is, which the route stage answers as the shutdown's
+ * 503 without a retry or a mark on the deployment's health: no upstream was reached.
+ */
+export class PoolsClosedError extends UpstreamError {
+  constructor() {
+    super('upstream pools are closed: the gateway is shutting down', {
+      status: 0,
+      retryable: false,
+      upstreamType: 'gateway_shutting_down',
+    });
+    this.name = 'PoolsClosedError';
+  }
+}
 
 /** Where a request goes: the pool's origin and the path on it. */
 export interface UpstreamTarget {
@@ -42,7 +59,7 @@ export class UpstreamPools {
 
   /** The keep-alive pool for an origin (created on first use). */
   poolFor(origin: string): Dispatcher {
-    if (this.#closed) throw new Error('upstream pools are closed: the gateway is shutting down');
+    if (this.#closed) throw new PoolsClosedError();
     let pool = this.#pools.get(origin);
     if (!pool) {
       pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });

@@ -101,6 +101,10 @@ function ragEndpointOf(endpoint: RequestContext['endpoint']): RagEndpoint | unde
  * (whether or not it exists); configured collections the key may not read are skipped.
  */
 export function ragStage(rag: RagService): PolicyStage {
+  const settings = rag.settings;
+  // Configured collections are the file's (fixed while the gateway runs): without any, which is the
+  // default, a request that asks for none costs no lookups here.
+  const hasConfigured = Object.keys(settings.keys).length + Object.keys(settings.models).length > 0;
   // Synchronous until a collection is selected: most requests select none and then cost no promise.
   return (ctx) => {
     const endpoint = ragEndpointOf(ctx.endpoint);
@@ -115,18 +119,26 @@ export function ragStage(rag: RagService): PolicyStage {
         `API key ${key.id} may not read RAG collection ${denied[0]} (it needs the rag:${denied[0]} scope and, ` +
           'where the collection lists its readers, to be listed)',
       );
-    const settings = rag.settings;
-    const configured = [
-      ...own(settings.keys, key.id),
-      ...(key.name !== null ? own(settings.keys, key.name) : NONE),
-      ...(ctx.model !== undefined ? own(settings.models, ctx.model) : NONE),
-    ];
-    const readable =
-      configured.length === 0 ? NONE : rag.retriever.readable(key, configured).allowed.map((row) => row.name);
+    const readable = hasConfigured ? configuredReadable(rag, key, ctx.model) : NONE;
     if (asked.length === 0 && readable.length === 0) return undefined;
     const selected = [...asked, ...readable];
     return retrieveInto(rag, ctx, endpoint, key, selected);
   };
+}
+
+/** The collections configured for the key (by id or name) and the model that the key may read. */
+function configuredReadable(
+  rag: RagService,
+  key: RagCaller & { readonly name: string | null },
+  model: string | undefined,
+): readonly string[] {
+  const { keys, models } = rag.settings;
+  const configured = [
+    ...own(keys, key.id),
+    ...(key.name !== null ? own(keys, key.name) : NONE),
+    ...(model !== undefined ? own(models, model) : NONE),
+  ];
+  return configured.length === 0 ? NONE : rag.retriever.readable(key, configured).allowed.map((row) => row.name);
 }
 
 /** Retrieves from the selected collections and puts what the caller may see into the request. */
@@ -140,8 +152,8 @@ async function retrieveInto(
   // The query's embedding stops when the client leaves: nobody waits for its answer any more.
   const left = new AbortController();
   const leave = (): void => left.abort();
-  if (ctx.signal.aborted) leave();
-  else ctx.signal.once('abort', leave);
+  if (ctx.watch.aborted) leave();
+  else ctx.watch.once('abort', leave);
   let selection: ContextSelection;
   try {
     selection = await selectContext(rag, key, selected, retrievalQuery(endpoint, ctx.body), {
@@ -152,7 +164,7 @@ async function retrieveInto(
       signal: left.signal,
     });
   } finally {
-    ctx.signal.off('abort', leave);
+    ctx.watch.off('abort', leave);
   }
   bookQueryEmbedding(ctx, selection.embeddingCalls, selection.collections);
   for (const [type, count] of selection.redacted) ctx.services.metrics.piiEntities.labels(type).inc(count);

@@ -18,7 +18,7 @@ export function conversationEndpoint(format: ClientFormat, path: string, service
         body: ctx.body as ChatBody | MessagesBody,
         deployment,
         pools: services.pools,
-        signal: ctx.signal,
+        signal: ctx.watch,
         requestId: ctx.requestId,
         headers: ctx.headers,
         traceHeaders: ctx.traceHeaders,

@@ -50,7 +50,7 @@ export const embeddingsRoutes: FastifyPluginAsync = async (app) => {
         body: ctx.body as EmbeddingsBody,
         deployment,
         pools: services.pools,
-        signal: ctx.signal,
+        signal: ctx.watch,
         requestId: ctx.requestId,
         traceHeaders: ctx.traceHeaders,
         report: ctx,

@@ -7,7 +7,7 @@ import type { RequestContext } from '../pipeline/request-context.js';
 import { resolveResponsesModel } from '../pipeline/stages/resolve-model.js';
 import { executeResponses } from '../providers/index.js';
 import { callsIssuer } from '../providers/native-responses.js';
-import { tryFirst } from '../pipeline/stages/route-deployment.js';
+import { tryFirst } from '../pipeline/stages/deployment-order.js';
 import { responseOwner } from '../responses/response-owner.js';
 import type { ResponseKeeper } from '../responses/responses.service.js';
 import { forbidden } from '../../http/errors.js';
@@ -40,7 +40,7 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         body: ctx.body as ResponsesBody,
         deployment,
         pools: services.pools,
-        signal: ctx.signal,
+        signal: ctx.watch,
         requestId: ctx.requestId,
         keep: keptAsAnswered(ctx, keepers.get(ctx)),
         replayedIssuers: replayedIssuers.get(ctx),

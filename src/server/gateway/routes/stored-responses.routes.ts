@@ -125,7 +125,7 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
         issuer,
         deployments: services.registry.routableDeployments(),
         pools: services.pools,
-        signal: ctx.signal,
+        signal: ctx.watch,
         requestId: ctx.requestId,
       }).then(
         (reached) =>

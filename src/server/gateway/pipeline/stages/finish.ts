@@ -19,7 +19,7 @@ import { settleStreamHealth } from './route-deployment.js';
  * no budget ever saw.
  */
 function abandonedUsage(ctx: RequestContext, status: number): Usage | undefined {
-  const cut = status === CLIENT_CLOSED_REQUEST || ctx.signal.shuttingDown;
+  const cut = status === CLIENT_CLOSED_REQUEST || ctx.watch.shuttingDown;
   // A token count costs nothing at the provider, whether or not its client waited for it.
   if (!cut || !ctx.upstreamPending || ctx.endpoint === 'count_tokens') return undefined;
   if (ctx.promptTokens !== undefined) return { promptTokens: ctx.promptTokens.tokens, completionTokens: 0 };
@@ -103,7 +103,7 @@ type EstimatedUsage = Usage & { readonly estimated?: boolean };
  * server-side end, 503, though a stream's status line said 200.
  */
 function endStatus(ctx: RequestContext, replyStatus: number, completed: boolean): number {
-  if (ctx.signal.shuttingDown && (!completed || ctx.errorType === 'service_unavailable')) {
+  if (ctx.watch.shuttingDown && (!completed || ctx.errorType === 'service_unavailable')) {
     ctx.errorType ??= 'service_unavailable';
     return ERROR_STATUS.service_unavailable;
   }

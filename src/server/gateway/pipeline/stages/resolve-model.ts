@@ -2,7 +2,7 @@ import { AppError, badRequest, forbidden } from '../../../http/errors.js';
 import { closestName } from '../../../../shared/closest-name.js';
 import { modelsNamedBy } from '../../model-registry/key-model-names.js';
 import { KNOWN_PROVIDERS } from '../../providers/provider-settings.js';
-import type { ModelRegistry } from '../../model-registry/model-registry.js';
+import { supportsEmbeddings } from '../../providers/registry.js';
 import type { RequestContext } from '../request-context.js';
 
 /** The fields of a conversation body this stage reads and rewrites. */
@@ -164,15 +164,10 @@ function resolveInferenceModel(ctx: RequestContext): string {
   return model;
 }
 
-/** True for Claude-family models, which have no embeddings API. */
-function isClaudeFamily(model: string, registry: ModelRegistry): boolean {
-  return model.startsWith('claude-') || model.startsWith('anthropic/') || registry.providerFor(model) === 'anthropic';
-}
-
 /**
- * Model resolution for embeddings: default model, alias rewrite, Claude rejection, then the
- * allow-list for issued keys. A passthrough caller pays its own provider, so its model names are
- * passed through.
+ * Model resolution for embeddings: default model, alias rewrite, refusal when its provider cannot
+ * embed (Anthropic), then the allow-list for issued keys. A passthrough caller pays its own provider,
+ * so its model names are passed through.
  */
 export function resolveEmbeddingsModel(ctx: RequestContext): void {
   const registry = ctx.services.registry;
@@ -185,9 +180,11 @@ export function resolveEmbeddingsModel(ctx: RequestContext): void {
     );
   ctx.requestedModel = requested;
   const model = registry.rewriteAlias(requested);
-  if (isClaudeFamily(model, registry)) {
-    throw badRequest(`model '${model}' does not support embeddings: Claude-family models have no embeddings API`);
-  }
+  // The provider that would serve it decides, deployments first: a `claude-…` name an admin deployed on an
+  // OpenAI-compatible provider embeds. A name no provider serves is refused later, by the route stage.
+  const provider = registry.providerFor(model);
+  if (provider !== undefined && !supportsEmbeddings(provider))
+    throw badRequest(`model '${model}' does not support embeddings: its provider ${provider} has no embeddings API`);
   if (ctx.principal?.kind === 'key') {
     if (body.model === undefined) checkDefaultModel(ctx, requested, model);
     else {

@@ -69,7 +69,7 @@ async function relayStream(
   errorFrame: (message: string) => string,
 ): Promise<void> {
   const raw = openEventStream(reply);
-  const signal = ctx.signal;
+  const signal = ctx.watch;
   const restore = ctx.services.output.piiRestore?.applies(ctx) ? ctx.services.output.piiRestore : undefined;
   const checked = ctx.answerPolicy !== undefined;
   // On the context as it grows: the finishing stage runs as soon as a client leaves, before this loop ends.
