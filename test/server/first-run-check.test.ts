@@ -52,6 +52,23 @@ describe('first-run mistakes', () => {
     expect(used).not.toContain('OPENAI_API_KEY is set');
   });
 
+  it('--check names a Gatehouse key exported as a provider key (npm run login in the gateway’s shell), where it would go', async () => {
+    const model = { llm: { allowed_models: ['demo/echo', 'gpt-4o-mini'] } };
+    const output = await check({
+      OPENAI_API_KEY: 'gk-U4EkQPoWpSRCaQRPncJpldyulsSnl29JXf4oCwWwkyk',
+      GATEHOUSE_CONFIG: config('login-key.json', model),
+    });
+    expect(output).toContain(
+      "gatehouse: deployment gpt-4o-mini: its openai key is a key issued by Gatehouse (gk-...), which would be sent to https://api.openai.com/v1 as the provider's key",
+    );
+    expect(output).not.toContain('U4EkQPoWp');
+    const provider = await check({
+      OPENAI_API_KEY: 'sk-first-run-0123456789abcdef',
+      GATEHOUSE_CONFIG: config('provider-key.json', model),
+    });
+    expect(provider).not.toContain('issued by Gatehouse');
+  });
+
   it('--check names a misspelt GATEHOUSE_* variable with the one it meant, and leaves the user’s own alone', async () => {
     const output = await check({
       GATEHOUSE_DATA_DIRR: join(dir, 'elsewhere'),
