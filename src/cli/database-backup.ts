@@ -1,5 +1,15 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, linkSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isDatabaseDamaged } from '../server/http/database-errors.js';
 
@@ -35,13 +45,14 @@ export async function backupDatabase(source: string, target: string, force: bool
     );
   if (existsSync(destination) && !force)
     throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`, true);
-  if (!existsSync(dirname(destination)))
-    throw new BackupError(`the folder ${dirname(destination)} does not exist`, true);
-  if (insideFolder(dirname(destination), dirname(source)))
+  // Judged by the nearest folder that exists: one to be created inside the data folder is refused too.
+  if (insideFolder(existingAncestor(dirname(destination)), dirname(source)))
     throw new BackupError(
       `${destination} is in the data folder ${dirname(source)}: a backup there could replace the server's own files (the database, its -wal, secrets.key) and would be lost with the folder; name a file elsewhere`,
       true,
     );
+  // A first backup into `~/backups/` creates it (as `mkdir -p`), for its owner only, as the copy is.
+  mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
   const partial = join(dirname(destination), `.${basename(destination)}.partial-${process.pid}`);
   // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
   closeSync(openSync(partial, 'wx', 0o600));
@@ -157,6 +168,13 @@ function publish(partial: string, destination: string, force: boolean): void {
 }
 
 /** Whether `folder` is `parent` or below it, links resolved (so another spelling of the same folder counts). */
+/** `folder`, or its nearest parent that exists. */
+function existingAncestor(folder: string): string {
+  let at = folder;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
 function insideFolder(folder: string, parent: string): boolean {
   const path = relative(realpathSync(parent), realpathSync(folder));
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));

@@ -12,7 +12,7 @@ import {
   statSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DataFolderInUseError } from '../server/data-folder/data-folder-in-use.js';
+import { DataFolderInUseError, describeHolder, type HolderWording } from '../server/data-folder/data-folder-in-use.js';
 import { holdDataFolder } from '../server/data-folder/hold.js';
 import { dataFolderProblem } from '../server/config/data-folder-problem.js';
 import { ConfigError } from '../server/config/load.js';
@@ -63,6 +63,12 @@ export interface RestoreResult {
   readonly takeover?: string;
 }
 
+/** A running server would go on writing its own database over the restored one. */
+const RESTORE_WORDING: HolderWording = {
+  setting: '',
+  remedy: 'stop that server first, then restore (it would go on writing over the restored database)',
+};
+
 /**
  * Puts the database `backupFile` in place of `<dataDir>/gatehouse.db`, holding the folder as a server
  * does (so none runs on it meanwhile, nor starts). The backup is copied into the folder through
@@ -79,21 +85,25 @@ export async function restoreDatabase(backupFile: string, dataDir: string, force
     throw new RestoreError(`${source} is not a file: name a file npm run backup wrote`, true);
   if (sameFile(source, database))
     throw new RestoreError(`${source} is the data folder's own database: name a backup of it`, true);
-  if (existsSync(database) && !force)
+  let hold;
+  try {
+    // As the start does: the folder is its owner's only, and one a server holds is not touched. Asked
+    // first: "pass --force" would be the wrong advice while a server runs on the folder.
+    makePrivateDir(dataDir);
+    hold = holdDataFolder(dataDir);
+  } catch (error) {
+    if (error instanceof DataFolderInUseError)
+      throw new RestoreError(describeHolder(dataDir, error.holdFile, error.holder, RESTORE_WORDING));
+    const problem = dataFolderProblem(error, dataDir, database);
+    // A folder the start too would refuse (shared, another user's) is the argument's fault; a failed write is not.
+    throw new RestoreError(problem.message, !isErrno(error));
+  }
+  if (existsSync(database) && !force) {
+    hold.release();
     throw new RestoreError(
       `the data folder ${dataDir} already has a database (${database}): pass --force to replace it (it is kept aside, not deleted)`,
       true,
     );
-  let hold;
-  try {
-    // As the start does: the folder is its owner's only, and one a server holds is not touched.
-    makePrivateDir(dataDir);
-    hold = holdDataFolder(dataDir);
-  } catch (error) {
-    const problem = dataFolderProblem(error, dataDir, database);
-    if (error instanceof DataFolderInUseError) throw new RestoreError(problem.message);
-    // A folder the start too would refuse (shared, another user's) is the argument's fault; a failed write is not.
-    throw new RestoreError(problem.message, !isErrno(error));
   }
   const partial = join(dataDir, `.gatehouse.db.restore-${process.pid}`);
   try {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -117,6 +118,20 @@ describe('npm run backup', () => {
     expect(((await (await stateOf(server, data)).json()) as { objects: Record<string, string> }).objects).toEqual({
       'runbook.md': 'kept',
     });
+  }, 60_000);
+
+  it('creates the folder a first backup goes to, for its owner only, but never inside the data folder', async () => {
+    const { dir, data } = await serverWithDocument('first');
+    const target = join(dir, 'backups', 'nightly', 'gatehouse.db');
+    const made = await backup([target, '--data-dir', data]);
+    expect(made.code).toBe(0);
+    expect(tablesIn(target)).toBeGreaterThan(0);
+    expect(statSync(join(dir, 'backups')).mode & 0o777).toBe(0o700);
+
+    const inside = await backup([join(data, 'kept', 'backup.db'), '--data-dir', data]);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toContain(`is in the data folder ${data}`);
+    expect(existsSync(join(data, 'kept'))).toBe(false);
   }, 60_000);
 
   it('names a data folder without a database instead of writing an empty copy', async () => {

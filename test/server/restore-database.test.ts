@@ -85,14 +85,18 @@ describe('npm run restore', () => {
     expect(await documentOf(again, data)).toBe('from the backup');
   }, 90_000);
 
-  it('refuses while a server holds the folder, changing nothing', async () => {
+  it('refuses while a server holds the folder, changing nothing, with or without --force', async () => {
     const { data, backup, server } = await folderWithBackup('live');
     const before = filesIn(data);
-    const refused = await npmRun('restore', [backup, '--data-dir', data, '--force']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(
-      `restore: the data folder ${data} (GATEHOUSE_DATA_DIR or server.data_dir) is in use by another Gatehouse server, process ${server.child.pid}`,
-    );
+    // Without --force too: "pass --force" would be the wrong advice while the server runs.
+    for (const flags of [['--force'], []]) {
+      const refused = await npmRun('restore', [backup, '--data-dir', data, ...flags]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `restore: the data folder ${data} is in use by another Gatehouse server, process ${server.child.pid}`,
+      );
+      expect(refused.stderr).toContain('stop that server first, then restore');
+    }
     expect(filesIn(data)).toEqual(before);
     expect(await documentOf(server, data)).toBe('live');
   }, 60_000);

@@ -22,14 +22,31 @@ export class DataFolderInUseError extends Error {
     readonly holdFile: string,
     readonly holder: Holder,
   ) {
-    super(describe(dataDir, holdFile, holder));
+    super(describeHolder(dataDir, holdFile, holder, START_WORDING));
     this.name = 'DataFolderInUseError';
   }
 }
 
-function describe(dataDir: string, holdFile: string, { record, unconfirmed }: Holder): string {
-  const folder = `the data folder ${dataDir} (${DATA_DIR_SETTING})`;
-  const remedy = 'stop that server first, or choose another folder for this one';
+/** How a refusal names the folder and what to do: a start and a restore are told different things. */
+export interface HolderWording {
+  readonly setting: string;
+  readonly remedy: string;
+}
+
+const START_WORDING: HolderWording = {
+  setting: ` (${DATA_DIR_SETTING})`,
+  remedy: 'stop that server first, or choose another folder for this one',
+};
+
+/** Who holds the folder and what to do, in `wording`. */
+export function describeHolder(
+  dataDir: string,
+  holdFile: string,
+  { record, unconfirmed }: Holder,
+  wording: HolderWording,
+): string {
+  const folder = `the data folder ${dataDir}${wording.setting}`;
+  const remedy = wording.remedy;
   if (!record) return `${folder} is being taken by another Gatehouse server starting right now: ${remedy}`;
   const where = record.host === hostname() ? '' : ` on ${record.host}`;
   const listening =
