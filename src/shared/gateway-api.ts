@@ -244,8 +244,6 @@ export const modelPriceSchema = z
     web_search_per_1k: usdPrice.optional(),
   })
   .strict();
-/** A model's price. */
-export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 /**
  * Model settings: the allow-list, aliases, per-model max_tokens caps, the default embedding model and
@@ -958,8 +956,6 @@ export const trafficListSchema = z.object({
   /** With `after`: requests after it the buffer dropped before this page's first event (a poller that fell behind). */
   missed: z.number().int().nonnegative(),
 });
-/** A page of traffic. */
-export type TrafficList = z.infer<typeof trafficListSchema>;
 
 /**
  * `event: gap` of the traffic stream: `missed` requests after `after` (the last one the client had)

@@ -232,5 +232,3 @@ export type IrStreamEvent =
    */
   | { readonly type: 'keepalive' };
 
-// Kept for the format modules that import it from here; it lives in src/shared for the renderer too.
-export { assertNever } from '../../../shared/assert-never.js';

@@ -1,4 +1,4 @@
-import { assertNever } from './ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import { dataFrame, DONE_FRAME, eventFrame } from './sse.js';
 
 /**

@@ -1,4 +1,4 @@
-import { assertNever } from '../formats/ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import type { StoredBody, TrafficRecord } from './traffic-log.js';
 
 /** How a stored body's text is read back (the text itself is stored beside the record's fields). */

@@ -1,5 +1,5 @@
 import type { TrafficEvent } from '../../../shared/gateway-api.js';
-import { assertNever } from '../formats/ir.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import type { GatewayEventBus } from './event-bus.js';
 import { RecordArena, type ArenaRecord } from './record-arena.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';

@@ -12,7 +12,7 @@ import type {
   IrToolResultPart,
   IrCacheControl,
 } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { parseDataUrl, TranslationError } from '../translation-error.js';
 import { refuseUnknownToolChoice } from '../unknown-tool-choice.js';
 import { CHAT_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IrRequest, IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import type { ChatCompletion, ChatFinishReason, ChatToolCallOut, ChatUsage } from './chat-wire.js';
 import { reportedTokens } from '../reported-tokens.js';
 import { chatReasoningOf } from './chat-reasoning.js';

@@ -1,5 +1,5 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { DONE_FRAME, KEEPALIVE_FRAME, dataFrame } from '../sse.js';
 import { chatId, chatUsageFromIr, finishReasonFromIr, nowSeconds } from './chat-response-ir.js';
 import type { ChatCompletionChunk, ChatDelta } from './chat-wire.js';

@@ -8,7 +8,7 @@ import type {
   IrTextPart,
   IrToolChoice,
 } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { isObject, parseToolArguments, TranslationError } from '../translation-error.js';
 import { MESSAGES_PARAMS, refuseMisspeltParams } from '../misspelt-params.js';
 import { refuseUnknownToolChoice } from '../unknown-tool-choice.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IrResponse, IrStopReason, IrTextPart, IrToolCallPart, Usage } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { isCutOff } from '../cut-tool-calls.js';
 import { parseToolArguments } from '../translation-error.js';
 import type {

@@ -1,5 +1,5 @@
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { eventFrame } from '../sse.js';
 import { ContentBlockOrder, type BlockStep } from './content-block-order.js';
 import { messageId, messagesUsageFromIr, refusedStop, stopReasonFromIr } from './messages-response-ir.js';

@@ -1,7 +1,7 @@
 import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
 import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { isCompleteArguments } from '../cut-tool-calls.js';
-import { assertNever } from '../ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { eventFrame, KEEPALIVE_FRAME } from '../sse.js';
 import { BROKEN_STREAM_STATUS, StreamError } from '../stream-error.js';
 import {

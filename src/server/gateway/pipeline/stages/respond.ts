@@ -6,7 +6,7 @@ import type { ProviderAnswer, StreamAnswer } from '../../providers/answer.js';
 import { UpstreamError } from '../../providers/upstream-error.js';
 import { jsonBody, MAX_BODY_CHARS, textBody } from '../../traffic/traffic-log.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
-import { assertNever } from '../../formats/ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { requestLog } from '../../../http/logger.js';
 import { answerStreamFrame, answerStreamStopped } from '../../guardrails/policy/answer-policy.js';
 

@@ -8,7 +8,7 @@ import {
   type TrafficEvent,
   type TrafficGap,
 } from '../../../../shared/gateway-api.js';
-import { assertNever } from '../../formats/ir.js';
+import { assertNever } from '../../../../shared/assert-never.js';
 import { openEventStream } from '../../../http/event-stream.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
 import type { TrafficLog } from '../../traffic/traffic-log.js';
