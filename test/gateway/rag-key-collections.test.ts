@@ -87,7 +87,7 @@ describe('GET /v1/rag/collections', () => {
     expect((await list('gk-not-a-key')).body.error.message).toBe('invalid API key');
     const master = await list(TEST_MASTER_KEY);
     expect(master.status).toBe(401);
-    expect(master.body.error.message).toContain('GET /internal/rag/collections');
+    expect(master.body.error.message).toContain('the master key is for /internal/* only');
     const revoked = await h.issueKey({ scopes: ['rag:*'] });
     await h.admin('DELETE', `/internal/api-keys/${revoked.id}`);
     expect(await list(revoked.key)).toMatchObject({

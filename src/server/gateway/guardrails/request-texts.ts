@@ -31,6 +31,7 @@ export function visitRequestTexts(endpoint: Endpoint, body: Record<string, unkno
     case 'embeddings':
       return visitEmbeddingsInputText(body as unknown as EmbeddingsBody, visitor);
     case 'models':
+    case 'rag_collections':
     case 'stored_responses':
       return;
     default:

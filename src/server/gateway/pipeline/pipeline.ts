@@ -49,7 +49,7 @@ import { route } from './stages/route-deployment.js';
  * its model rule, its provider call and the frame that reports a failure inside a started stream.
  */
 export interface InferenceEndpoint {
-  readonly endpoint: Exclude<Endpoint, 'models' | 'stored_responses'>;
+  readonly endpoint: Exclude<Endpoint, 'models' | 'rag_collections' | 'stored_responses'>;
   readonly path: string;
   /** Stage 3: resolves and rewrites `ctx.model` and the body. */
   resolveModel(ctx: RequestContext): void;

@@ -20,7 +20,7 @@ import type { GatewayServices } from './gateway-services.js';
 
 /** The /v1 endpoints the pipeline serves (`stored_responses`: reading and deleting kept Responses). */
 export type Endpoint =
-  'chat' | 'messages' | 'count_tokens' | 'responses' | 'stored_responses' | 'embeddings' | 'models';
+  'chat' | 'messages' | 'count_tokens' | 'responses' | 'stored_responses' | 'embeddings' | 'models' | 'rag_collections';
 
 /** Who is calling: an issued key, or (embeddings with `allow_passthrough_keys`) the caller's own provider key. */
 export type Principal =

@@ -86,6 +86,7 @@ function ragEndpointOf(endpoint: RequestContext['endpoint']): RagEndpoint | unde
       return 'messages';
     case 'embeddings':
     case 'models':
+    case 'rag_collections':
     case 'stored_responses':
       return undefined;
     default:

@@ -7,7 +7,10 @@ import { KEY_REJECTION_MESSAGES } from '../../keys/keys.service.js';
 import { unknownKeyHint } from '../../keys/unknown-key-hint.js';
 import type { Endpoint, RequestContext } from '../request-context.js';
 
-/** The scope each endpoint needs; `/v1/models` needs only a valid key. */
+/**
+ * The scope each endpoint needs; the listings (`/v1/models`, `/v1/rag/collections`) need only a valid
+ * key: what they list is what the key may use.
+ */
 function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
   switch (endpoint) {
     case 'chat':
@@ -20,6 +23,7 @@ function requiredScope(endpoint: Endpoint): RequiredScope | undefined {
     case 'embeddings':
       return 'embeddings';
     case 'models':
+    case 'rag_collections':
       return undefined;
   }
 }

@@ -129,7 +129,8 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
   if (ctx.responseBody === undefined && ctx.transcript !== undefined)
     ctx.responseBody = textBody(ctx.transcript.frames.join(''), ctx.transcript.truncated);
   // Listings and kept-response reads call no model: no usage row, no request metrics.
-  const accounted = ctx.endpoint !== 'models' && ctx.endpoint !== 'stored_responses';
+  const accounted =
+    ctx.endpoint !== 'models' && ctx.endpoint !== 'rag_collections' && ctx.endpoint !== 'stored_responses';
   if (accounted && !ctx.committed) services.recorder.record(entry);
   if (accounted) {
     const label = modelLabel(entry.model, services.registry);

@@ -152,6 +152,7 @@ function streamFormat(endpoint: Endpoint): StreamFormat {
     case 'chat':
     case 'embeddings':
     case 'models':
+    case 'rag_collections':
       return 'chat';
     case 'messages':
     case 'count_tokens':
