@@ -18,7 +18,7 @@ export type PolicyStop =
   | { readonly at: 'content_policy' | 'pii' };
 
 /** Endpoints that call no model, and so run no policy stage at all. */
-const WITHOUT_POLICY: ReadonlySet<string> = new Set(['models', 'stored_responses']);
+const WITHOUT_POLICY: ReadonlySet<string> = new Set(['models', 'rag_collections', 'stored_responses']);
 
 /**
  * The `error` object of a failed request's answer (OpenAI's `{error: {...}}`, Anthropic's
