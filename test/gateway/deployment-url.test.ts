@@ -7,10 +7,15 @@ import { withoutCredentials } from '../../src/shared/gateway-api.js';
 import { startTempServers, TEST_MASTER_KEY } from '../support/temp-servers.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
-// Deployment base_url: http(s) only, never credentials in it, and never shown with credentials.
+// Deployment base_url: http(s) only, never credentials in it (named as such, or key-shaped under any
+// name or in the path), and never shown with credentials.
 
 const PASSWORD = 'hunter2-deployment-password';
 const WITH_CREDENTIALS = `https://alice:${PASSWORD}@llm.example.test/v1`;
+// Keys pasted into an address under a name that is no credential's, or into its path.
+const OPENAI_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123';
+const ANTHROPIC_KEY = 'sk-ant-api03-abcdefghijklmnop0123456789';
+const GOOGLE_KEY = 'AIzaSyA1234567890abcdefghijklmn';
 
 describe('deployment base_url through the admin API', () => {
   let harness: GatewayHarness;
@@ -78,6 +83,51 @@ describe('deployment base_url through the admin API', () => {
     expect(fine.status).toBe(200);
     expect(fine.body.data[0].base_url).toBe('http://127.0.0.1:11434/v1');
   });
+
+  it('refuses a key in the query under a name that is no credential, without echoing it', async () => {
+    for (const key of [OPENAI_KEY, ANTHROPIC_KEY, GOOGLE_KEY]) {
+      const response = await put(`http://127.0.0.1:19510/v1?x=${key}`);
+      expect(response.status, key).toBe(400);
+      expect(response.body.error.message).toBe(
+        'deployments[0].base_url must not carry a credential in its query (x=**** looks like a key), ' +
+          'got http://127.0.0.1:19510/v1; put the key in api_key',
+      );
+      expect(JSON.stringify(response.body)).not.toContain(key.slice(8));
+    }
+  });
+
+  it('refuses a key in the path, percent-encoded too, showing the path masked', async () => {
+    for (const path of [`/${OPENAI_KEY}/v1`, `/${OPENAI_KEY.replace('s', '%73')}/v1`]) {
+      const response = await put(`http://127.0.0.1:19510${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.message).toBe(
+        'deployments[0].base_url must not carry a credential in its path (**** looks like a key), ' +
+          'got http://127.0.0.1:19510/****/v1; put the key in api_key',
+      );
+      expect(JSON.stringify(response.body)).not.toContain(OPENAI_KEY.slice(8));
+    }
+  });
+
+  it('keeps ordinary provider addresses', async () => {
+    for (const address of [
+      'https://x.openai.azure.com/openai/deployments/gpt-4o-2024-08-06?api-version=2024-08-01-preview',
+      'https://gateway.ai.cloudflare.com/v1/0123456789abcdef0123456789abcdef/gw/openai',
+      'https://generativelanguage.googleapis.com/v1beta/openai',
+      'http://127.0.0.1:11434/sk-learn/v1',
+    ]) {
+      const response = await put(address);
+      expect(response.status, address).toBe(200);
+      expect(response.body.data[0].base_url).toBe(address);
+    }
+  });
+
+  it('quotes a host-less scheme as it was sent', async () => {
+    const response = await put('JavaScript:alert(1)');
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe(
+      "deployments[0].base_url must be an http:// or https:// URL, got the scheme 'JavaScript:'",
+    );
+  });
 });
 
 describe('deployment base_url in the configuration file', () => {
@@ -121,6 +171,13 @@ describe('deployment base_url shown by the admin API', () => {
             provider: 'openai',
             base_url: `https://q.example.test/v1?key=${PASSWORD}&v=2`,
           },
+          {
+            id: 'in-query',
+            model: 'gpt-4o-mini',
+            provider: 'openai',
+            base_url: `https://q.example.test/v1?x=${OPENAI_KEY}&v=2`,
+          },
+          { id: 'in-path', model: 'gpt-4o', provider: 'openai', base_url: `https://p.example.test/${GOOGLE_KEY}/v1` },
         ],
         Date.now(),
       );
@@ -138,6 +195,11 @@ describe('deployment base_url shown by the admin API', () => {
           id: 'keyed',
           base_url: 'https://q.example.test/v1?key=****&v=2',
         });
+        // Key-shaped values under any name, or in the path, are masked too.
+        expect(text).not.toContain(OPENAI_KEY.slice(8));
+        expect(text).not.toContain(GOOGLE_KEY.slice(6));
+        expect(JSON.parse(text).data[2]).toMatchObject({ base_url: 'https://q.example.test/v1?x=****&v=2' });
+        expect(JSON.parse(text).data[3]).toMatchObject({ base_url: 'https://p.example.test/****/v1' });
       } finally {
         await second.close();
       }
