@@ -69,12 +69,12 @@ describe('admin API (/internal/*)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('needs the master key: API keys and missing credentials get 401', async () => {
+  it('needs the master key: a wrong or missing one gets 401, a valid API key 403', async () => {
     expect((await admin('GET', '/internal/api-keys', undefined, 'wrong')).status).toBe(401);
     const key = (await admin('POST', '/internal/api-keys', { scopes: ['*'] })).body.key as string;
     const asKey = await admin('GET', '/internal/api-keys', undefined, key);
-    expect(asKey.status).toBe(401);
-    expect(asKey.body.error.type).toBe('authentication_error');
+    expect(asKey.status).toBe(403);
+    expect(asKey.body.error.type).toBe('permission_error');
     const none = await fetch(`${servers.gatewayUrl}/internal/models`);
     expect(none.status).toBe(401);
     // The master key is for admin only.
