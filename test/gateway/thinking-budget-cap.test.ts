@@ -40,16 +40,43 @@ describe('a thinking budget and the per-model cap', () => {
     });
   });
 
-  it('a chat request to the capped model keeps its thinking: the translation adds the budget on top of the cap', async () => {
+  it('a chat request for thinking cannot pass the cap: under 200 tokens the turn goes without thinking', async () => {
     const body = {
       model: 'claude-opus-4-7',
-      thinking: { type: 'enabled', budget_tokens: 1024 },
+      thinking: { type: 'enabled', budget_tokens: 60_000 },
       messages: [{ role: 'user' as const, content: 'think' }],
     };
     await c.harness.openaiClient(c.key).chat.completions.create(body as never);
-    expect(c.harness.anthropic.lastRequest()!.body).toMatchObject({
-      max_tokens: 200 + 1024,
-      thinking: { type: 'enabled', budget_tokens: 1024 },
-    });
+    const sent = c.harness.anthropic.lastRequest()!.body;
+    expect(sent.max_tokens).toBe(200);
+    expect(sent).not.toHaveProperty('thinking');
+  });
+
+  it('under a wider cap, thinking and the answer share it: the budget at most half, max_tokens at most the cap', async () => {
+    const models = (await c.harness.admin('GET', '/internal/models')).body;
+    const caps = models.per_model_max_tokens;
+    await c.harness.admin('PUT', '/internal/models', { per_model_max_tokens: { ...caps, 'claude-opus-4-7': 6000 } });
+    try {
+      const client = c.harness.openaiClient(c.key);
+      const ask = (extra: Record<string, unknown>) =>
+        client.chat.completions.create({
+          model: 'claude-opus-4-7',
+          messages: [{ role: 'user', content: 'think' }],
+          ...extra,
+        } as never);
+      await ask({ max_tokens: 5000, reasoning_effort: 'max' });
+      expect(c.harness.anthropic.lastRequest()!.body).toMatchObject({
+        max_tokens: 6000,
+        thinking: { type: 'enabled', budget_tokens: 3000 },
+      });
+      // Room enough: the budget on top of the answer's limit, as without a cap.
+      await ask({ max_tokens: 1000, reasoning_effort: 'low' });
+      expect(c.harness.anthropic.lastRequest()!.body).toMatchObject({
+        max_tokens: 2024,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+      });
+    } finally {
+      await c.harness.admin('PUT', '/internal/models', { per_model_max_tokens: caps });
+    }
   });
 });

@@ -1,14 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { harnessWithKey } from './support/harness.js';
+import { HARNESS_LLM, harnessWithKey } from './support/harness.js';
 
 /**
  * An OpenAI-format client turns on a Claude model's extended thinking as it would through LiteLLM:
  * chat's `reasoning_effort` (or Anthropic's `thinking` as an extra field), Responses' `reasoning.effort`.
- * What reaches Anthropic must be a body it accepts with thinking on. The harness caps
- * claude-opus-4-7 at 200 tokens, so a request without a limit carries 200 as its answer's limit.
+ * What reaches Anthropic must be a body it accepts with thinking on. Here claude-opus-4-7 has no
+ * per-model cap (thinking-budget-cap.test.ts has one), so a request without a limit carries the
+ * translation's default of 4096 as its answer's limit.
  */
 describe('extended thinking from OpenAI formats, for a Claude model', () => {
-  const context = harnessWithKey();
+  const context = harnessWithKey({ llm: { ...HARNESS_LLM, per_model_max_tokens: { 'gpt-4o-mini': 100 } } });
   beforeEach(() => context.harness.anthropic.reset());
   const openai = () => context.harness.openaiClient(context.key);
   const sent = () => context.harness.anthropic.lastRequest()!.body;
@@ -29,7 +30,7 @@ describe('extended thinking from OpenAI formats, for a Claude model', () => {
     });
     expect(completion.choices[0]!.message.content).toBe('You said: Hello');
     expect(sent().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
-    expect(sent().max_tokens).toBe(200 + 4096);
+    expect(sent().max_tokens).toBe(4096 + 4096);
     expect(sent()).not.toHaveProperty('temperature');
   });
 
@@ -55,7 +56,7 @@ describe('extended thinking from OpenAI formats, for a Claude model', () => {
         reasoning_effort: effort,
       });
       expect(sent()).not.toHaveProperty('thinking');
-      expect(sent().max_tokens).toBe(200);
+      expect(sent().max_tokens).toBe(4096);
     }
   });
 
@@ -112,7 +113,7 @@ describe('extended thinking from OpenAI formats, for a Claude model', () => {
       tools,
     });
     expect(sent()).not.toHaveProperty('thinking');
-    expect(sent().max_tokens).toBe(200);
+    expect(sent().max_tokens).toBe(4096);
   });
 
   it('sends Responses reasoning.effort as a thinking budget', async () => {

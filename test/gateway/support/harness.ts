@@ -132,10 +132,13 @@ export async function startGatewayHarness(
  * A harness and a key with every scope for the tests of one describe block: started before them,
  * closed after them. Read its fields inside the tests (they are set once the harness is up).
  */
-export function harnessWithKey(): { readonly harness: GatewayHarness; readonly key: string } {
+export function harnessWithKey(extra: Record<string, unknown> = {}): {
+  readonly harness: GatewayHarness;
+  readonly key: string;
+} {
   const context = {} as { harness: GatewayHarness; key: string };
   beforeAll(async () => {
-    context.harness = await startGatewayHarness();
+    context.harness = await startGatewayHarness(extra);
     context.key = (await context.harness.issueKey({ scopes: ['*'] })).key;
   });
   afterAll(async () => context.harness?.close());

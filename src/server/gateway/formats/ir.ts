@@ -179,6 +179,8 @@ export interface IrRequest {
    * it there): it wins over `reasoningEffort` for a Claude model (messages/thinking-request.ts).
    */
   readonly thinkingBudget?: number;
+  /** The model's `per_model_max_tokens` (AttemptArgs.outputCap): thinking added must fit under it too. */
+  readonly outputCap?: number;
   /**
    * The client shows the model's reasoning only when it asked for it: false for a Messages client
    * that did not enable `thinking` (Anthropic returns no thinking blocks then, and a client reading

@@ -1,3 +1,4 @@
+import type { IrRequest } from '../formats/ir.js';
 import { upstreamModelName } from './registry.js';
 import type { CallContext, CancelSignal, ClientHeaders, Deployment, UpstreamReport } from './types.js';
 import type { UpstreamPools } from './upstream-pools.js';
@@ -14,6 +15,11 @@ export interface AttemptArgs {
   readonly traceHeaders?: Readonly<Record<string, string>>;
   /** Receives the provider's request id of a 2xx answer (see UpstreamReport). */
   readonly report?: UpstreamReport;
+  /**
+   * The model's `per_model_max_tokens`, when it has one: what a translation may ask for in all, the
+   * thinking it adds included (thinking tokens are billed as output), not only the answer.
+   */
+  readonly outputCap?: number;
 }
 
 /**
@@ -32,4 +38,9 @@ export function callContext(args: AttemptArgs, clientHeaders?: ClientHeaders): C
     traceHeaders: args.traceHeaders,
     report: args.report,
   };
+}
+
+/** `request` bounded by the model's cap on its whole output, when it has one. */
+export function withOutputCap(request: IrRequest, outputCap: number | undefined): IrRequest {
+  return outputCap === undefined ? request : { ...request, outputCap };
 }

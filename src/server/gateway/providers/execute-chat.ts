@@ -9,7 +9,7 @@ import {
   StreamUsage,
   tokensForChars,
 } from '../formats/token-estimate.js';
-import { callContext, type AttemptArgs } from './call-context.js';
+import { callContext, withOutputCap, type AttemptArgs } from './call-context.js';
 import { resolveProvider } from './registry.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
 import { startStream, tapUsage } from './stream-result.js';
@@ -79,7 +79,7 @@ async function translated(
 ): Promise<ProviderAnswer> {
   const { format, deployment, signal } = args;
   const irRequest = irRequestOf(client, body);
-  const request = irRequest();
+  const request = withOutputCap(irRequest(), args.outputCap);
   const stream = request.stream;
   const usage = streamUsage(irRequest, body);
   const encode = {

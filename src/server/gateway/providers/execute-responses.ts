@@ -22,7 +22,7 @@ import {
   tokensForChars,
 } from '../formats/token-estimate.js';
 import type { JsonAnswer, ProviderAnswer } from './answer.js';
-import { callContext, type AttemptArgs } from './call-context.js';
+import { callContext, withOutputCap, type AttemptArgs } from './call-context.js';
 import {
   failedResponseError,
   nativeResponsesBody,
@@ -104,7 +104,7 @@ export async function executeResponses(args: ExecuteResponsesArgs): Promise<Prov
       secrets: resolved.secrets,
     });
   }
-  const request = responsesRequestToIr(args.body);
+  const request = withOutputCap(responsesRequestToIr(args.body), args.outputCap);
   const keep =
     args.keep &&
     ((response: Record<string, unknown>) =>

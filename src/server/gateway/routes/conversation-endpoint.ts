@@ -23,6 +23,7 @@ export function conversationEndpoint(format: ClientFormat, path: string, service
         headers: ctx.headers,
         traceHeaders: ctx.traceHeaders,
         report: ctx,
+        outputCap: ctx.model === undefined ? undefined : services.registry.maxTokensCap(ctx.model),
       }),
     errorFrame: codecFor(format).errorFrame,
   };

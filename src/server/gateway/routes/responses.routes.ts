@@ -46,6 +46,7 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
         replayedIssuers: replayedIssuers.get(ctx),
         traceHeaders: ctx.traceHeaders,
         report: ctx,
+        outputCap: ctx.model === undefined ? undefined : services.registry.maxTokensCap(ctx.model),
       }),
     errorFrame: responsesErrorFrame,
   };

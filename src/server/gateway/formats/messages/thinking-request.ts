@@ -3,7 +3,7 @@ import type { IrRequest } from '../ir.js';
 /**
  * Extended thinking asked for by an OpenAI-format client (chat's `reasoning_effort` or `thinking`,
  * Responses' `reasoning.effort`), as a Messages request's `thinking`, kept within what Anthropic
- * accepts with thinking on, so that asking for it never turns a working request into an upstream 400.
+ * accepts with thinking on (the limits it knows of: the budget below max_tokens, the sampling it refuses).
  * The rules are tabled in docs/gateway-translation.md ("Extended thinking from OpenAI formats").
  */
 
@@ -40,16 +40,22 @@ const MIN_TOP_P = 0.95;
  * With thinking on, `max_tokens` becomes the budget plus the answer's limit (the budget must be below
  * it, and the answer keeps the room it had), and sampling Anthropic refuses with thinking is left
  * out: `temperature` other than 1, `top_k`, `top_p` below 0.95 (agents send these always).
+ * Under a model's `per_model_max_tokens` (ir.outputCap) the cap bounds the whole output, as thinking
+ * is billed as output: the budget is at most half the cap, and `max_tokens` at most the cap; a cap
+ * that leaves less than Anthropic's least budget leaves the turn without thinking.
  */
 export function applyThinking(body: JsonObject, ir: IrRequest): void {
-  const budget =
+  const asked =
     ir.thinkingBudget ?? (ir.reasoningEffort === undefined ? undefined : EFFORT_BUDGETS[ir.reasoningEffort]);
-  if (budget === undefined) return;
+  if (asked === undefined) return;
+  const budget = ir.outputCap === undefined ? asked : Math.min(asked, Math.floor(ir.outputCap / 2));
+  if (budget < MIN_THINKING_BUDGET) return;
   const choice = body.tool_choice as JsonObject | undefined;
   if (choice?.type === 'any' || choice?.type === 'tool') return;
   if (callsWithoutThinking(body.messages as JsonObject[])) return;
   body.thinking = { type: 'enabled', budget_tokens: budget };
-  body.max_tokens = (body.max_tokens as number) + budget;
+  const total = (body.max_tokens as number) + budget;
+  body.max_tokens = ir.outputCap === undefined ? total : Math.min(total, ir.outputCap);
   if (body.temperature !== undefined && body.temperature !== 1) delete body.temperature;
   delete body.top_k;
   if (typeof body.top_p === 'number' && body.top_p < MIN_TOP_P) delete body.top_p;
