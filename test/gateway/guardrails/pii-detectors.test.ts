@@ -88,11 +88,9 @@ describe('PII detection', () => {
     // One digit changed: fails Luhn, so it is not a card (nor anything else).
     expect(found('order 4111 1111 1111 1112')).toEqual([]);
     expect(found('id 1234567812345678')).toEqual([]);
-    // The digits of a hex number or of an identifier joined by _ or run into letters (an order id, a
-    // hash); an escape written as text (`\n`) before a card is no word, so it is still one.
+    // The digits of a hex number or of an identifier joined by _; a word run into a card is still one.
     expect(found('mask 0x4111111111111111, key_4111111111111111, 4111111111111111_v2')).toEqual([]);
-    expect(found('Visa4111111111111111 ORD4111111111111111 4111111111111111aa x4111 1111 1111 1111y')).toEqual([]);
-    expect(found('card: \\n4111111111111111 and (4111111111111111).')).toEqual([
+    expect(found('Visa4111111111111111 and \\n4111111111111111')).toEqual([
       'credit_card:4111111111111111',
       'credit_card:4111111111111111',
     ]);

@@ -53,20 +53,20 @@ function emailPattern(): RegExp {
 }
 
 // Cards: four-digit groups with one consistent separator, Amex's 4-6-5, or an unbroken run; not the
-// digits of a hex number (`0x4111111111111111`), of an identifier joined by `_` (`key_4111…`) or run
-// into letters on either side (`ORD4111…`, `4111…aa`: an order id or a hash, nobody writes a card so).
-// A letter after a backslash is an escape written as text (`\n4111…` in JSON quoted in a prompt), not
-// part of a word.
+// digits of a hex number (`0x4111111111111111`) or of an identifier joined by `_` (`key_4111…`).
+// Digits run into letters (`Visa4111…`, `ORD4111…`) are still read: a privacy filter errs towards
+// masking, and the Luhn check already leaves most order ids and hashes alone.
 const CARD =
-  /(?<![\d.-]|0[xX]|_|(?<!\\)[A-Za-z])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\d_A-Za-z]|[.-]\d)/g;
+  /(?<![\d.-]|0[xX]|_)(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\d_]|[.-]\d)/g;
 
 // Country code, check digits, then the account in groups of up to four (printed) or unbroken.
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
 
-// Not a four-part version number after its word (`version 4.0.0.0`, `"version": "1.2.3.4"`, `v 1.2.3.4`,
-// `build 10.4.2.1`); glued to a word (`v1.2.3.4`), any number is left alone.
+// Not a four-part version number after its word (`version 4.0.0.0`, `"version": "1.2.3.4"`,
+// `build 10.4.2.1`); glued to a word (`v1.2.3.4`), any number is left alone. Short words (`v`, `ver`)
+// do not count: `"v": "10.0.0.1"` is as likely an address.
 const IPV4 =
-  /(?<![\w.])(?<!\b(?:[Vv]ersion|VERSION|[Vv]er|VER|[Vv]|[Bb]uild|BUILD)[\s:="']{1,4})(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
+  /(?<![\w.])(?<!\b(?:[Vv]ersion|VERSION|[Bb]uild|BUILD)[\s:="']{1,4})(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
 
 // Candidates only: node:net decides what is an IPv6 address. Not a slice of an indexed name (`a[::2]`),
 // while `[::1]` in a URL is one.
