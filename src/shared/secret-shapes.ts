@@ -15,6 +15,12 @@ const SK_KEY = /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_*.-]{3,}/g;
 const GOOGLE_KEY = /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_*-]{8,}/g;
 /** AWS access key ids (long-term and temporary). */
 const AWS_KEY = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9*]{8,}(?![A-Za-z0-9])/g;
+/**
+ * Tokens with a prefix that says what they are: Gatehouse's own keys (`gk-`), GitHub's (`ghp_`,
+ * `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`) and Slack's (`xoxb-`, `xoxp-`, ...).
+ */
+const PREFIXED_TOKEN =
+  /(?<![A-Za-z0-9_-])(?:gk-[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})/g;
 /** JSON Web Tokens (header and payload are base64url JSON, so they start with `eyJ`). */
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 /** `Bearer <token>`, as echoed request headers show it. */
@@ -55,6 +61,7 @@ export function redactSecrets(text: string): string {
       return `${REDACTED}${tail}`;
     })
     .replace(AWS_KEY, REDACTED)
+    .replace(PREFIXED_TOKEN, REDACTED)
     .replace(JWT, REDACTED)
     .replace(BEARER, (match, prefix: string, token: string) => {
       const [value, tail] = splitTrailing(token);

@@ -16,6 +16,8 @@ const WITH_CREDENTIALS = `https://alice:${PASSWORD}@llm.example.test/v1`;
 const OPENAI_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123';
 const ANTHROPIC_KEY = 'sk-ant-api03-abcdefghijklmnop0123456789';
 const GOOGLE_KEY = 'AIzaSyA1234567890abcdefghijklmn';
+const GATEHOUSE_KEY = 'gk-U4EkQPoWpSRCaQRPncJpldyulsSnl29JXf4oCwWwkyk';
+const GITHUB_TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 
 describe('deployment base_url through the admin API', () => {
   let harness: GatewayHarness;
@@ -85,7 +87,7 @@ describe('deployment base_url through the admin API', () => {
   });
 
   it('refuses a key in the query under a name that is no credential, without echoing it', async () => {
-    for (const key of [OPENAI_KEY, ANTHROPIC_KEY, GOOGLE_KEY]) {
+    for (const key of [OPENAI_KEY, ANTHROPIC_KEY, GOOGLE_KEY, GATEHOUSE_KEY, GITHUB_TOKEN]) {
       const response = await put(`http://127.0.0.1:19510/v1?x=${key}`);
       expect(response.status, key).toBe(400);
       expect(response.body.error.message).toBe(
