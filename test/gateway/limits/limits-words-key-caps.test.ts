@@ -53,7 +53,7 @@ describe("a key's cap on its user's or team's budget", () => {
     expect(error.error).toMatchObject({ limit_type: 'user_daily' });
     expect(error.message).toMatch(
       new RegExp(
-        `^429 rate limit 'user_daily' exceeded: key:${capped.id} caps user:x1's daily budget at 300 tokens \\(the user allows 10000\\): 500 used, 0 left; retry after \\d+ s$`,
+        `^429 rate limit 'user_daily' exceeded: key:${capped.id} caps user:x1's daily budget at 300 tokens \\(the user allows 10000 tokens\\): 500 used, 0 left; retry after \\d+ s$`,
       ),
     );
     expect(error.headers.get('x-ratelimit-limit-tokens')).toBe('300');

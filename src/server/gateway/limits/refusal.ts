@@ -46,7 +46,8 @@ function allowance(check: LimitCheck): string {
   const capped = check.setBy?.by.kind === 'key' ? check.setBy : undefined;
   if (capped === undefined) return `${check.subject.name} allows ${amount(check, check.limit)} ${PER[check.span]}`;
   const kind = check.subject.kind;
-  const own = capped.own === undefined ? `the ${kind} has no such budget` : `the ${kind} allows ${capped.own}`;
+  const own =
+    capped.own === undefined ? `the ${kind} has no such budget` : `the ${kind} allows ${amount(check, capped.own)}`;
   return `${capped.by.name} caps ${check.subject.name}'s ${BUDGET[check.span]} at ${amount(check, check.limit)} (${own})`;
 }
 
