@@ -116,6 +116,30 @@ describe('extended thinking from OpenAI formats, for a Claude model', () => {
     expect(sent().max_tokens).toBe(4096);
   });
 
+  it("keeps thinking on for a tool loop's turn whose call follows encrypted (redacted) thinking", async () => {
+    const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' };
+    await openai().chat.completions.create({
+      model: 'claude-opus-4-7',
+      messages: [
+        { role: 'user', content: 'Read a.txt' },
+        {
+          role: 'assistant',
+          content: null,
+          // @ts-expect-error LiteLLM's field, as the gateway's answers carry it
+          thinking_blocks: [redacted],
+          tool_calls: [
+            { id: 'toolu_01', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'toolu_01', content: 'hello' },
+      ],
+      reasoning_effort: 'high',
+      tools,
+    });
+    expect(sent().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    expect(sent().messages[1].content[0]).toEqual(redacted);
+  });
+
   it('sends Responses reasoning.effort as a thinking budget', async () => {
     const response = await openai().responses.create({
       model: 'claude-opus-4-7',

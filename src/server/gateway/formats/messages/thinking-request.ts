@@ -66,5 +66,7 @@ function callsWithoutThinking(messages: readonly JsonObject[]): boolean {
   const last = messages.findLast((message) => message.role === 'assistant');
   if (last === undefined || !Array.isArray(last.content)) return false;
   const blocks = last.content as JsonObject[];
-  return blocks.some((block) => block.type === 'tool_use') && blocks[0]?.type !== 'thinking';
+  const leading = blocks[0]?.type;
+  // Signed thinking Anthropic gave back encrypted (`redacted_thinking`) is thinking too.
+  return blocks.some((block) => block.type === 'tool_use') && leading !== 'thinking' && leading !== 'redacted_thinking';
 }

@@ -181,7 +181,8 @@ export function resolveEmbeddingsModel(ctx: RequestContext): void {
   ctx.requestedModel = requested;
   const model = registry.rewriteAlias(requested);
   // The provider that would serve it decides, deployments first: a `claude-…` name an admin deployed on an
-  // OpenAI-compatible provider embeds. A name no provider serves is refused later, by the route stage.
+  // OpenAI-compatible provider embeds; a name no deployment serves is judged by the provider its name
+  // says (`claude-…`: Anthropic). One whose provider cannot be told is refused later, by the route stage.
   const provider = registry.providerFor(model);
   if (provider !== undefined && !supportsEmbeddings(provider))
     throw badRequest(`model '${model}' does not support embeddings: its provider ${provider} has no embeddings API`);
