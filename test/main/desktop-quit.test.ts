@@ -91,7 +91,7 @@ describe('quitting the desktop app with unsaved changes', () => {
     await until(main, '"event":"messageBox"');
     await until(main, 'gatehouse: waiting for the answer to "Discard unsaved changes?" in the window');
     main.child.send('quit');
-    expect(await main.exited).toBe(0);
+    expect(await main.exited, main.output).toBe(0);
     expect(main.output).toContain('"event":"window.destroy"');
     expect(main.output).toContain('quit again: closing the window without asking');
   });
@@ -99,7 +99,7 @@ describe('quitting the desktop app with unsaved changes', () => {
   it('quits on SIGTERM without asking', async () => {
     const main = await withUnsavedChanges('sigterm');
     main.child.kill('SIGTERM');
-    expect(await main.exited).toBe(0);
+    expect(await main.exited, main.output).toBe(0);
     expect(main.output).toContain('"event":"window.destroy"');
     expect(main.output).not.toContain('"event":"messageBox"');
     expect(main.output).toContain('SIGTERM received: closing the window without asking');
@@ -114,7 +114,7 @@ describe('a second launch', () => {
       `import { app } from ${JSON.stringify(standIn)};\napp.requestSingleInstanceLock = () => false;\nexport * from ${JSON.stringify(standIn)};\n`,
     );
     const main = startMain('second', registerElectron('register-lock-held', pathToFileURL(held).href));
-    expect(await main.exited).toBe(0);
+    expect(await main.exited, main.output).toBe(0);
     expect(main.output).toContain('gatehouse: already running: showed its window instead of starting another');
   });
 });
