@@ -146,7 +146,7 @@ export function CacheScreen() {
         title="Response cache"
         subtitle={
           view
-            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'database' ? `edited here${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'startup configuration'}.`
+            ? `Exact-match answers, per team (or per key without a team). Changes apply at once. Source: ${view.source === 'database' ? `changed at run time (this screen or the admin API)${view.updated_at ? ` ${timeAgo(view.updated_at)}` : ''}` : 'startup configuration'}.`
             : undefined
         }
         actions={
@@ -310,7 +310,7 @@ export function CacheScreen() {
         <ConfirmDialog
           testId="reset-cache-dialog"
           title="Reset the cache settings to the startup configuration?"
-          description="The settings edited here are replaced by the startup configuration's. Kept answers stay until they expire or are purged."
+          description="The settings changed at run time (on this screen or through the admin API) are replaced by the startup configuration's. Kept answers stay until they expire or are purged."
           confirmLabel="Reset cache settings"
           onConfirm={() => void reset()}
           onClose={() => setConfirmingReset(false)}

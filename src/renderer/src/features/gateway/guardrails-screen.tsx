@@ -199,7 +199,7 @@ export function GuardrailsScreen() {
         <ConfirmDialog
           testId="reset-guardrails-dialog"
           title="Reset PII and the content policy to the startup configuration?"
-          description="The modes, entity types, overrides and blocked terms edited here are replaced by the startup configuration's. It cannot be undone."
+          description="The modes, entity types, overrides and blocked terms changed at run time (on this screen or through the admin API) are replaced by the startup configuration's. It cannot be undone."
           confirmLabel="Reset PII and policy"
           onConfirm={() => void reset()}
           onClose={() => setConfirmingReset(false)}
