@@ -39,6 +39,19 @@ describe('CONNECT, absolute-form targets and repeated Host headers', () => {
     }
   });
 
+  it('answers OPTIONS * as a question about the server, not a path a route answers', async () => {
+    for (const url of urls()) {
+      const { port } = addressOf(url);
+      const answer = await rawRequest(
+        url,
+        `OPTIONS * HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${auth}connection: close\r\n\r\n`,
+      );
+      expect(answer.status, url).toBe(404);
+      const error = sharedError(answer);
+      expect(error.message).toBe('no route OPTIONS *: ask about a path instead (OPTIONS <path>)');
+    }
+  });
+
   it('checks the authority of an absolute-form target like Host', async () => {
     for (const url of urls()) {
       const { port } = addressOf(url);

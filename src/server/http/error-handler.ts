@@ -271,6 +271,8 @@ function noRouteMessage(
   paths: ReadonlyMap<string, readonly string[]>,
 ): string {
   const path = request.url.split('?')[0]!;
+  // `OPTIONS *` asks about the server, not a path: a route's wildcard would match it and name methods.
+  if (path === '*') return `no route ${request.method} *: ask about a path instead (OPTIONS <path>)`;
   const answered = ROUTE_METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
   const message = `no route ${request.method} ${path}`;
   const prefixed = underV1(app, request, path) ?? otherServiceHint(app, path);
