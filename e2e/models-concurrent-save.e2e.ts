@@ -27,23 +27,13 @@ test.beforeAll(async () => {
       llm: { allowed_models: ['demo/echo', 'team-gpt'], per_model_max_tokens: { 'team-gpt': 100 } },
       deployments: [DEP_A],
     },
-    { PROXY_MASTER_KEY: MASTER, STORE_TOKEN, GATEWAY_PORT: '20200', STORE_PORT: '20201' },
+    { PROXY_MASTER_KEY: MASTER, STORE_TOKEN },
   );
 });
 
 test.afterAll(async () => server?.stop());
 
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const answer = await fetch(`${server.urls.gateway}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${MASTER}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: answer.status, body: await answer.json() };
-}
+const admin = (method: string, path: string, body?: unknown) => server.admin(method, path, body);
 
 test.beforeEach(async () => {
   expect((await admin('PUT', '/internal/deployments', { deployments: [DEP_A] })).status).toBe(200);
@@ -54,6 +44,8 @@ test("models: a deployment added through the API while a draft is open survives 
   page,
   consoleErrors,
 }) => {
+  // The model settings are the configuration file's (the same cap of 100).
+  expect((await admin('PUT', '/internal/models', { reset: true })).status).toBe(200);
   await server.openSignedIn(page, 'gateway/models');
   await expect(page.getByTestId('deployments-table')).toContainText('dep-a');
   // A draft of both halves: a cap and the deployment list.
@@ -71,7 +63,10 @@ test("models: a deployment added through the API while a draft is open survives 
   expect(deployments).toEqual(['dep-a', 'api-dep']);
   // Both or neither: the cap saved just before the deployments were refused is put back, the draft kept.
   await expect(page.getByTestId('save-failed')).toContainText('Nothing saved');
-  expect((await admin('GET', '/internal/models')).body.per_model_max_tokens).toEqual({ 'team-gpt': 100 });
+  const models = (await admin('GET', '/internal/models')).body;
+  expect(models.per_model_max_tokens).toEqual({ 'team-gpt': 100 });
+  // Put back as they were: the file's, not a copy of its values saved at run time.
+  expect(models.source).toBe('config');
   await expect(page.getByLabel('Max tokens for team-gpt')).toHaveValue('300');
 
   // Reload shows their change and keeps the draft aside, to be put back on top of it.

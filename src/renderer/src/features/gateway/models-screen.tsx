@@ -160,7 +160,10 @@ export function ModelsScreen() {
     sent: NonNullable<typeof draft>,
   ): Promise<void> => {
     try {
-      await update.mutateAsync({ body: modelSettingsOf(previous), base: savedSettings, show: false });
+      // Settings that came from the configuration file go back to it (a reset), not to a copy of its
+      // values saved at run time: that copy would keep later edits of the file from applying.
+      const body = previous.source === 'config' ? { reset: true as const } : modelSettingsOf(previous);
+      await update.mutateAsync({ body, base: savedSettings, show: false });
       setFailureLead('Nothing saved (the model settings saved with them were put back)');
       // The live updates may have shown the half save meanwhile, and the draft followed it: the draft
       // goes back to what was sent, over the settings as they are now (its base for the next Save).
