@@ -44,17 +44,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => server?.stop());
 
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const answer = await fetch(`${server.urls.gateway}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${MASTER}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: answer.status, body: await answer.json() };
-}
+const admin = (method: string, path: string, body?: unknown) => server.admin(method, path, body);
 
 test('models: Remove asks first, naming what uses the model, and the save leaves the gateway consistent', async ({
   page,

@@ -12,6 +12,8 @@ export interface OwnServer {
   readonly urls: { readonly gateway: string; readonly store: string; readonly ui: string };
   /** Opens `path` of its UI signed in with the `PROXY_MASTER_KEY` and `STORE_TOKEN` it was started with. */
   openSignedIn(page: Page, path: string): Promise<void>;
+  /** Calls the gateway's admin API with the master key: the status and the parsed answer. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Issues a key named `name` (chat scope) with the master key; answers its secret. */
   issueChatKey(name: string): Promise<string>;
   /** Sends one demo/echo chat with `key` and checks it was answered, so usage and traffic have a request. */
@@ -50,6 +52,17 @@ export async function startOwnServer(name: string, config: object, env: Record<s
     urls,
     openSignedIn: (page, path) =>
       openWithCredentials(page, new URL(path, urls.ui).toString(), { masterKey, storeToken }),
+    admin: async (method, path, body) => {
+      const answer = await fetch(`${urls.gateway}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${masterKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: answer.status, body: await answer.json() };
+    },
     issueChatKey: async (name) => {
       const issued = await fetch(`${urls.gateway}/internal/api-keys`, {
         method: 'POST',
