@@ -8,9 +8,11 @@ const DEAD_URL = 'http://127.0.0.1:9/v1';
 /**
  * A deployment an admin fixes through the admin API is used by the next request: what its old
  * upstream did, including calls to it that end only after the save, is not held against the new one.
- * The harness's `ha-model` has a primary that is all but always chosen first, one attempt per deployment.
+ * The health view says since when a deployment fails and when it last answered, and forgets the
+ * deployments a save removed. The harness's `ha-model` has a primary that is all but always chosen
+ * first, one attempt per deployment.
  */
-describe('deployment health after a save that changes the upstream', () => {
+describe('deployment health after a save, and since when', () => {
   let h: GatewayHarness;
   let key: string;
   beforeEach(async () => {
@@ -31,8 +33,9 @@ describe('deployment health after a save that changes the upstream', () => {
   const save = async (deployments: Array<Record<string, unknown>>): Promise<void> => {
     expect((await h.admin('PUT', '/internal/deployments', { deployments })).status).toBe(200);
   };
-  const healthOf = async (id: string) =>
-    (await h.admin('GET', '/internal/deployments/health')).body.data.find((d: { id: string }) => d.id === id);
+  const health = async (): Promise<Array<Record<string, unknown>>> =>
+    (await h.admin('GET', '/internal/deployments/health')).body.data;
+  const healthOf = async (id: string) => (await health()).find((d) => d.id === id);
 
   it('does not count calls to the old upstream that fail after the save', async () => {
     const slowFailure = { status: 500, delayMs: 300 };
@@ -70,5 +73,32 @@ describe('deployment health after a save that changes the upstream', () => {
     await save(haDeployments(DEAD_URL, h.openaiSecondary.url).slice(1));
     await save(haDeployments(DEAD_URL, h.openaiSecondary.url));
     expect(await healthOf('ha-primary')).toMatchObject({ state: 'cooling_down', consecutive_failures: 3 });
+  });
+
+  it('gives the start of the current run of failures and the last success', async () => {
+    expect(await ask()).toBe('ha-primary');
+    const answered = await healthOf('ha-primary');
+    expect(answered).toMatchObject({ failing_since: null, last_success_at: answered?.last_used_at });
+    expect(answered?.last_success_at).toEqual(expect.any(String));
+
+    await save(haDeployments(DEAD_URL, h.openaiSecondary.url));
+    await ask();
+    const first = await healthOf('ha-primary');
+    expect(first).toMatchObject({ consecutive_failures: 1, failing_since: first?.last_used_at });
+    await ask();
+    const second = await healthOf('ha-primary');
+    // The run started with the first failure, not the latest one.
+    expect(second).toMatchObject({ consecutive_failures: 2, failing_since: first?.failing_since });
+    expect(second?.last_used_at).not.toBe(first?.failing_since);
+  });
+
+  it('leaves out a deployment a save removed, and shows it again once saved again', async () => {
+    expect(await ask()).toBe('ha-primary');
+    await save(haDeployments(h.openai.url, h.openaiSecondary.url).slice(1));
+    const ids = (await health()).map((d) => d.id);
+    expect(ids).toContain('ha-secondary');
+    expect(ids).not.toContain('ha-primary');
+    await save(haDeployments(h.openai.url, h.openaiSecondary.url));
+    expect(await healthOf('ha-primary')).toMatchObject({ requests: 1, state: 'healthy' });
   });
 });
