@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HARNESS_LLM, startGatewayHarness, type GatewayHarness } from './support/harness.js';
+import { keyLimit, refused } from './support/limit-views.js';
 
 /**
  * A budget that still has room refuses a request larger than that room: its 429 says what was used,
@@ -29,25 +30,6 @@ const chat = (client: OpenAI, maxTokens?: number) =>
     messages: [{ role: 'user', content: 'hello there' }],
   });
 
-/** The error the SDK raised, which must be its RateLimitError. */
-async function refused(request: Promise<unknown>): Promise<InstanceType<typeof OpenAI.RateLimitError>> {
-  const error = await request.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(OpenAI.RateLimitError);
-  return error as InstanceType<typeof OpenAI.RateLimitError>;
-}
-
-/** The key's limit of a type, as the admin view shows it. */
-async function keyLimit(id: string, type: string): Promise<Record<string, any>> {
-  const view = await h.admin('GET', `/internal/api-keys/${id}`);
-  expect(view.status).toBe(200);
-  const status = (view.body.limits as Array<Record<string, any>>).find((limit) => limit.limit_type === type);
-  expect(status).toBeDefined();
-  return status!;
-}
-
 describe('a token budget with room left below the request', () => {
   it('says used, left and needed, and that a smaller max_tokens passes', async () => {
     await h.admin('POST', '/internal/teams', { id: 'data', tpd_budget: 3000 });
@@ -56,7 +38,7 @@ describe('a token budget with room left below the request', () => {
     h.openai.setNext({ reply: { text: 'ok', usage: { prompt_tokens: 2700, completion_tokens: 94 } } });
     await chat(client, 10);
     // 206 left, less than the least request without max_tokens reserves: the view says so before any refusal.
-    expect((await keyLimit(key.id, 'team_daily')).refusing).toEqual({ needed: 260, basis: 'smallest_request' });
+    expect((await keyLimit(h, key.id, 'team_daily')).refusing).toEqual({ needed: 260, basis: 'smallest_request' });
 
     const error = await refused(chat(client));
     expect(error.headers?.get('x-should-retry')).toBe('false');
@@ -68,7 +50,7 @@ describe('a token budget with room left below the request', () => {
     expect(needed).toBe(input + 256);
 
     // The view now names what the refused request needed.
-    const status = await keyLimit(key.id, 'team_daily');
+    const status = await keyLimit(h, key.id, 'team_daily');
     expect(status).toMatchObject({ used: 2794, remaining: 206, refusing: { needed, basis: 'last_refusal' } });
     // As the message says, a smaller max_tokens passes.
     h.openai.setNext({ reply: { text: 'ok', usage: { prompt_tokens: 10, completion_tokens: 5 } } });
@@ -87,13 +69,13 @@ describe('a dollar budget', () => {
     expect(error.message).toMatch(
       /^429 rate limit 'key_cost_daily' exceeded: key:\S+ allows \$2\.00 per day \(budget, UTC\): \$0\.75 used, \$1\.25 left; this request needs \$1\.5\d+ \(\d+ input \+ 256 reserved for output tokens\): send a smaller max_tokens, or retry after \d+ s$/,
     );
-    expect((await keyLimit(key.id, 'key_cost_daily')).refusing).toMatchObject({ basis: 'last_refusal' });
+    expect((await keyLimit(h, key.id, 'key_cost_daily')).refusing).toMatchObject({ basis: 'last_refusal' });
   });
 
   it('below one request of its only model says so in the view, and the refusal names input and reservation', async () => {
     const key = await h.issueKey({ name: 'bob-ci', usd_daily_budget: 0.05, models: ['gpt-4o-mini'], scopes: ['chat'] });
     // 4 prompt tokens and 256 output tokens at gpt-4o-mini's price: $1.542, before any request.
-    expect((await keyLimit(key.id, 'key_cost_daily')).refusing).toEqual({
+    expect((await keyLimit(h, key.id, 'key_cost_daily')).refusing).toEqual({
       needed: 1.542,
       basis: 'smallest_request',
     });
@@ -105,6 +87,6 @@ describe('a dollar budget', () => {
 
   it('with room for a request says nothing of refusing', async () => {
     const key = await h.issueKey({ name: 'roomy', usd_daily_budget: 5, models: ['gpt-4o-mini'], scopes: ['chat'] });
-    expect((await keyLimit(key.id, 'key_cost_daily')).refusing).toBeUndefined();
+    expect((await keyLimit(h, key.id, 'key_cost_daily')).refusing).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+import { keyLimit, refused } from '../support/limit-views.js';
 
 // A refusal names the setting that refused: a key's cap on its user's or team's budget where that cap
 // is the tighter one, not the user or team, whose own budget says something else. And every 429 that
@@ -25,22 +25,6 @@ const ask = (key: string, maxTokens = 10) =>
     messages: [{ role: 'user', content: 'hi' }],
   });
 
-async function refused(request: Promise<unknown>): Promise<InstanceType<typeof OpenAI.RateLimitError>> {
-  const error = await request.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(OpenAI.RateLimitError);
-  return error as InstanceType<typeof OpenAI.RateLimitError>;
-}
-
-/** The key's limit of a type, as the admin view shows it. */
-async function keyLimit(id: string, type: string): Promise<Record<string, any>> {
-  const view = await h.admin('GET', `/internal/api-keys/${id}`);
-  expect(view.status).toBe(200);
-  return (view.body.limits as Array<Record<string, any>>).find((limit) => limit.limit_type === type)!;
-}
-
 describe("a key's cap on its user's or team's budget", () => {
   it("the 429 names the key's cap and the user's own budget; the view says which one set the limit", async () => {
     expect((await h.admin('POST', '/internal/users', { id: 'x1', tpd_budget: 10000 })).status).toBe(201);
@@ -58,10 +42,14 @@ describe("a key's cap on its user's or team's budget", () => {
     );
     expect(error.headers.get('x-ratelimit-limit-tokens')).toBe('300');
 
-    expect(await keyLimit(capped.id, 'user_daily')).toMatchObject({ subject: 'user:x1', limit: 300, set_by: 'key' });
-    expect(await keyLimit(loose.id, 'user_daily')).toMatchObject({ subject: 'user:x1', limit: 10000, set_by: 'user' });
+    expect(await keyLimit(h, capped.id, 'user_daily')).toMatchObject({ subject: 'user:x1', limit: 300, set_by: 'key' });
+    expect(await keyLimit(h, loose.id, 'user_daily')).toMatchObject({
+      subject: 'user:x1',
+      limit: 10000,
+      set_by: 'user',
+    });
     // A key without a cap has nothing to tell apart.
-    const own = await keyLimit(plain.id, 'user_daily');
+    const own = await keyLimit(h, plain.id, 'user_daily');
     expect(own).toMatchObject({ subject: 'user:x1', limit: 10000 });
     expect(own.set_by).toBeUndefined();
     // The user's own view is the user's budget.
@@ -78,7 +66,11 @@ describe("a key's cap on its user's or team's budget", () => {
         `^429 rate limit 'team_daily' exceeded: this request needs \\d+ tokens and key:${key.id} caps team:capless's daily budget at 50 tokens \\(the team has no such budget\\), so it can never pass; `,
       ),
     );
-    expect(await keyLimit(key.id, 'team_daily')).toMatchObject({ subject: 'team:capless', limit: 50, set_by: 'key' });
+    expect(await keyLimit(h, key.id, 'team_daily')).toMatchObject({
+      subject: 'team:capless',
+      limit: 50,
+      set_by: 'key',
+    });
   });
 });
 

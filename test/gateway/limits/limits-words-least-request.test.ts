@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
+import { keyLimit } from '../support/limit-views.js';
 
 // The keys' limits view says a budget refuses requests once what is left is below the least request
 // without max_tokens: that request reserves a model's per_model_max_tokens where it is below the
@@ -20,13 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** The key's limit of a type, as the admin view shows it. */
-async function keyLimit(id: string, type: string): Promise<Record<string, any>> {
-  const view = await h.admin('GET', `/internal/api-keys/${id}`);
-  expect(view.status).toBe(200);
-  return (view.body.limits as Array<Record<string, any>>).find((limit) => limit.limit_type === type)!;
-}
-
 describe('the least request a budget must still have room for', () => {
   it("reserves a model's per_model_max_tokens where it is below the output reservation", async () => {
     expect((await h.admin('POST', '/internal/teams', { id: 'least', tpd_budget: 3000 })).status).toBe(201);
@@ -36,13 +30,13 @@ describe('the least request a budget must still have room for', () => {
       .openaiClient(key.key)
       .chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     // 100 left: gpt-4o-mini's request without max_tokens reserves 4 + 100 tokens, not 4 + 256.
-    expect((await keyLimit(key.id, 'team_daily')).refusing).toEqual({ needed: 104, basis: 'smallest_request' });
+    expect((await keyLimit(h, key.id, 'team_daily')).refusing).toEqual({ needed: 104, basis: 'smallest_request' });
   });
 
   it('a key without a model list: dollars at the cheapest model when every allowed model has a price', async () => {
     const key = await h.issueKey({ scopes: ['chat'], usd_daily_budget: 0.00005 });
     // gpt-4o-mini: 4 input tokens at $0.15 and 100 output tokens at $0.60 per million.
-    expect((await keyLimit(key.id, 'key_cost_daily')).refusing).toEqual({
+    expect((await keyLimit(h, key.id, 'key_cost_daily')).refusing).toEqual({
       needed: 0.0000606,
       basis: 'smallest_request',
     });
