@@ -233,4 +233,3 @@ export type IrStreamEvent =
    * or proxy's idle timeout does not cut a healthy stream. Only after `start`.
    */
   | { readonly type: 'keepalive' };
-
