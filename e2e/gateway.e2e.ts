@@ -127,6 +127,9 @@ test('deployments: one added in the Models screen routes a public model to its u
     await dialog.getByLabel('API key', { exact: true }).fill(upstreamKey);
     await dialog.getByLabel('Weight').fill('2');
     await dialog.getByLabel('Timeout (ms)').fill('15000');
+    // An empty retry count says what it stands for, and stays empty: the deployment follows the default.
+    await expect(dialog.getByLabel('Retries')).toHaveAttribute('placeholder', '2');
+    await expect(dialog).toContainText('Empty: the gateway default, 2 (gateway.max_retries)');
     await saveScreenshot(page, 'gateway-deployment-dialog');
     await dialog.getByTestId('confirm-deployment').click();
     await expect(dialog).toBeHidden();
@@ -138,6 +141,7 @@ test('deployments: one added in the Models screen routes a public model to its u
     const row = table.getByRole('row').filter({ hasText: model });
     await expect(row).toContainText(`${model}#1`);
     await expect(row).toContainText('stored');
+    await expect(row).toContainText('default (2)');
 
     const issued = await fetch(`${app.gatewayUrl}/internal/api-keys`, {
       method: 'POST',

@@ -584,10 +584,16 @@ export const deploymentViewSchema = z.object({
 /** A deployment. */
 export type DeploymentView = z.infer<typeof deploymentViewSchema>;
 
+/** What a deployment that sets no `timeout_ms` or `max_retries` of its own gets. */
+export const deploymentDefaultsSchema = z.object({ timeout_ms: z.number(), max_retries: z.number() });
+/** The gateway's defaults for a deployment's own settings. */
+export type DeploymentDefaults = z.infer<typeof deploymentDefaultsSchema>;
+
 /** `GET /internal/deployments` answer. */
 export const deploymentListSchema = z.object({
   source: z.enum(['config', 'database']),
   updated_at: z.string().nullable(),
+  defaults: deploymentDefaultsSchema,
   data: z.array(deploymentViewSchema),
 });
 /** The deployments in force. */

@@ -223,6 +223,9 @@ describe('admin API (/internal/*)', () => {
     expect(put.status).toBe(200);
     const list = deploymentListSchema.parse(put.body);
     expect(list.data[0]).toMatchObject({ id: 'local-a', api_key_set: true, weight: 2, upstream_model: 'gpt-4o-mini' });
+    // What a deployment that sets no timeout or retries gets, so a form can say it (and not pin it).
+    expect(list.defaults).toEqual({ timeout_ms: 600_000, max_retries: 2 });
+    expect(list.data[0]).toMatchObject({ timeout_ms: 600_000, max_retries: 2 });
     expect(JSON.stringify(put.body)).not.toContain('sk-deployment-secret');
     await admin('PUT', '/internal/deployments', {
       deployments: [

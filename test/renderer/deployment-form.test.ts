@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentsUpdateSchema, type DeploymentView } from '../../src/shared/gateway-api.js';
+import {
+  deploymentsUpdateSchema,
+  type DeploymentDefaults,
+  type DeploymentList,
+  type DeploymentView,
+} from '../../src/shared/gateway-api.js';
 import {
   deploymentsChanged,
-  draftOf,
+  draftOf as draftWithDefaults,
   emptyDraft,
   toDeploymentInput,
 } from '../../src/renderer/src/features/gateway/deployment-form.js';
@@ -20,6 +25,14 @@ const saved: DeploymentView = {
   max_retries: 2,
   capabilities: null,
 };
+const defaults: DeploymentDefaults = { timeout_ms: 600_000, max_retries: 2 };
+const draftOf = (view: DeploymentView) => draftWithDefaults(view, defaults);
+const listOf = (...data: DeploymentView[]): DeploymentList => ({
+  source: 'database',
+  updated_at: null,
+  defaults,
+  data,
+});
 
 describe('deployment form', () => {
   it('turns a filled row into an entry the deployments route accepts', () => {
@@ -107,8 +120,19 @@ describe('deployment form', () => {
   });
 
   it('knows when the list differs from the saved one', () => {
-    expect(deploymentsChanged([draftOf(saved)], [saved])).toBe(false);
-    expect(deploymentsChanged([{ ...draftOf(saved), weight: '1' }], [saved])).toBe(true);
-    expect(deploymentsChanged([], [saved])).toBe(true);
+    expect(deploymentsChanged([draftOf(saved)], listOf(saved))).toBe(false);
+    expect(deploymentsChanged([{ ...draftOf(saved), weight: '1' }], listOf(saved))).toBe(true);
+    expect(deploymentsChanged([], listOf(saved))).toBe(true);
+  });
+
+  it("leaves a value equal to the gateway's default unset, so a save keeps following the default", () => {
+    const draft = draftOf(saved);
+    expect(draft.maxRetries).toBe('');
+    expect(draft.timeoutMs).toBe('30000');
+    const { input } = toDeploymentInput(draft);
+    expect(input?.max_retries).toBeUndefined();
+    expect(input?.timeout_ms).toBe(30000);
+    const defaulted = draftOf({ ...saved, timeout_ms: 600_000, max_retries: 5 });
+    expect([defaulted.timeoutMs, defaulted.maxRetries]).toEqual(['', '5']);
   });
 });

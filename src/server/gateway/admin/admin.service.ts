@@ -295,6 +295,7 @@ export class AdminService {
     return {
       source: source.source,
       updated_at: iso(source.updatedAt),
+      defaults: this.registry.deploymentDefaults(),
       data: this.registry.deployments().map(toDeploymentView),
     };
   }

@@ -2,7 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { invalidConfiguration } from '../../config/load.js';
 import { ownSecretVariables } from '../../config/own-secret-variables.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
-import type { DeploymentInput, ModelSettings, ModelSettingsUpdate } from '../../../shared/gateway-api.js';
+import type {
+  DeploymentDefaults,
+  DeploymentInput,
+  ModelSettings,
+  ModelSettingsUpdate,
+} from '../../../shared/gateway-api.js';
 import { aliasProblem } from './alias-check.js';
 import { modelSettingIssues } from './model-settings-check.js';
 import { removalProblem, removedModels, withoutRemovedCaps } from './model-removal.js';
@@ -12,7 +17,7 @@ import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type Deploy
 import { deploymentListProblems, fileDeploymentSources } from './deployment-list-check.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { withUnsetKeyVariable } from './unserved-models.js';
-import { inferProvider } from '../providers/index.js';
+import { DEFAULT_TIMEOUT_MS, inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
 
 /** An entry of `GET /v1/models`. */
@@ -174,7 +179,6 @@ export class ModelRegistry {
     return this.snapshot.deployments;
   }
 
-  /** Where the deployments in force come from. */
   /**
    * The saved list's deployments whose `api_key_env` may not be read (the startup configuration no
    * longer allows the variable), each worded for the log at start: their calls go without that key.
@@ -192,8 +196,14 @@ export class ModelRegistry {
     });
   }
 
+  /** Where the deployments in force come from. */
   deploymentsSource(): SettingSource {
     return this.snapshot.deploymentsSource;
+  }
+
+  /** What a deployment that sets no `timeout_ms` or `max_retries` of its own gets. */
+  deploymentDefaults(): DeploymentDefaults {
+    return { timeout_ms: DEFAULT_TIMEOUT_MS, max_retries: this.options.config.gateway.max_retries };
   }
 
   /** Every deployment that can receive traffic: configured ones and those derived for allowed models. */

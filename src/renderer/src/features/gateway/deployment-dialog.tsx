@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DeploymentInput, DeploymentTestResult } from '../../../../shared/gateway-api.js';
+import type { DeploymentDefaults, DeploymentInput, DeploymentTestResult } from '../../../../shared/gateway-api.js';
 import { useDeploymentTest } from '../../api/deployment-test-queries.js';
 import { Button } from '../../components/button.js';
 import { FormDialog } from '../../components/dialog.js';
@@ -78,8 +78,11 @@ export function DeploymentDialog({
   onClose,
   onDone,
   name,
+  defaults,
 }: {
   readonly initial: DeploymentDraft;
+  /** What an empty timeout or retry count stands for, shown in those fields. */
+  readonly defaults: DeploymentDefaults;
   /** The row's name where the list names it apart from others of its model (an unsaved one has no id). */
   readonly name?: string;
   readonly models: readonly string[];
@@ -200,7 +203,11 @@ export function DeploymentDialog({
         hint: 'Share of the model’s traffic relative to its other deployments.',
         inputMode: 'decimal',
       })}
-      {text('timeoutMs', { hint: 'Empty: the gateway default.', inputMode: 'numeric' })}
+      {text('timeoutMs', {
+        hint: `Longest wait for the upstream's first byte, and longest silence mid-answer. Empty: the gateway default, ${defaults.timeout_ms} ms.`,
+        placeholder: String(defaults.timeout_ms),
+        inputMode: 'numeric',
+      })}
       {text('apiVersion', {
         hint: 'Azure OpenAI only: calls go to /openai/deployments/<upstream model>/... with this api-version.',
         placeholder: '2024-10-21',
@@ -229,7 +236,8 @@ export function DeploymentDialog({
         </Select>
       </Field>
       {text('maxRetries', {
-        hint: 'Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default.',
+        hint: `Attempts here after a 429, 5xx, timeout or dropped connection, before the next deployment. Empty: the gateway default, ${defaults.max_retries} (gateway.max_retries).`,
+        placeholder: String(defaults.max_retries),
         inputMode: 'numeric',
       })}
       <div className="form-span">

@@ -1,4 +1,10 @@
-import { deploymentInputSchema, type DeploymentInput, type DeploymentView } from '../../../../shared/gateway-api.js';
+import {
+  deploymentInputSchema,
+  type DeploymentDefaults,
+  type DeploymentInput,
+  type DeploymentList,
+  type DeploymentView,
+} from '../../../../shared/gateway-api.js';
 import { parseForm, type FormFieldRef } from '../../lib/form-issues.js';
 import { PROVIDER_LABELS } from '../../../../shared/providers.js';
 
@@ -75,8 +81,12 @@ export function emptyDraft(): DeploymentDraft {
   };
 }
 
-/** The editor's copy of a saved deployment; the key itself never comes back, only whether one is set. */
-export function draftOf(view: DeploymentView): DeploymentDraft {
+/**
+ * The editor's copy of a saved deployment; the key itself never comes back, only whether one is set. A
+ * timeout or retry count equal to the gateway's default is left empty, so a save from the screen keeps
+ * following the default (as a deployment that never set one does) rather than pinning today's value.
+ */
+export function draftOf(view: DeploymentView, defaults: DeploymentDefaults): DeploymentDraft {
   return {
     key: view.id,
     id: view.id,
@@ -88,8 +98,8 @@ export function draftOf(view: DeploymentView): DeploymentDraft {
     apiKey: '',
     apiKeySet: view.api_key_set,
     weight: String(view.weight),
-    timeoutMs: String(view.timeout_ms),
-    maxRetries: String(view.max_retries),
+    timeoutMs: view.timeout_ms === defaults.timeout_ms ? '' : String(view.timeout_ms),
+    maxRetries: view.max_retries === defaults.max_retries ? '' : String(view.max_retries),
     apiVersion: view.api_version ?? '',
     capabilities: (view.capabilities ?? []).join(', '),
     responsesApi: view.responses_api ?? '',
@@ -185,6 +195,6 @@ export function toDeploymentInput(draft: DeploymentDraft): {
 }
 
 /** True when the list differs from the saved one (order included: it is the routing order). */
-export function deploymentsChanged(drafts: readonly DeploymentDraft[], saved: readonly DeploymentView[]): boolean {
-  return JSON.stringify(drafts) !== JSON.stringify(saved.map(draftOf));
+export function deploymentsChanged(drafts: readonly DeploymentDraft[], saved: DeploymentList): boolean {
+  return JSON.stringify(drafts) !== JSON.stringify(saved.data.map((view) => draftOf(view, saved.defaults)));
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DeploymentHealth } from '../../../../shared/gateway-api.js';
+import type { DeploymentDefaults, DeploymentHealth } from '../../../../shared/gateway-api.js';
 import { useDeploymentHealth } from '../../api/gateway-queries.js';
 import { Badge, StatusDot, type Tone } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
@@ -91,10 +91,13 @@ function rowName(draft: DeploymentDraft, drafts: readonly DeploymentDraft[]): st
  */
 export function DeploymentsPanel({
   drafts,
+  defaults,
   models,
   onChange,
 }: {
   readonly drafts: readonly DeploymentDraft[];
+  /** What an empty timeout or retry count stands for. */
+  readonly defaults: DeploymentDefaults;
   readonly models: readonly string[];
   readonly onChange: (drafts: DeploymentDraft[]) => void;
 }) {
@@ -151,13 +154,19 @@ export function DeploymentsPanel({
               header: 'Timeout',
               align: 'right',
               priority: 'low',
-              cell: (d) => (d.timeoutMs ? `${Number(d.timeoutMs) / 1000} s` : <span className="muted">default</span>),
+              cell: (d) =>
+                d.timeoutMs ? (
+                  `${Number(d.timeoutMs) / 1000} s`
+                ) : (
+                  <span className="muted">default ({defaults.timeout_ms / 1000} s)</span>
+                ),
             },
             {
               header: 'Retries',
               align: 'right',
               priority: 'low',
-              cell: (d) => (d.maxRetries ? d.maxRetries : <span className="muted">default</span>),
+              cell: (d) =>
+                d.maxRetries ? d.maxRetries : <span className="muted">default ({defaults.max_retries})</span>,
             },
             { header: 'Key', cell: (d) => <KeyCell draft={d} /> },
             {
@@ -214,6 +223,7 @@ export function DeploymentsPanel({
           initial={editing}
           name={rowName(editing, drafts)}
           models={models}
+          defaults={defaults}
           onClose={() => setEditing(undefined)}
           onDone={done}
         />

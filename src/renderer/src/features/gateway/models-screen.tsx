@@ -73,13 +73,15 @@ export function ModelsScreen() {
   const updateDeployments = useUpdateDeployments();
   const settingsDraft = useServerDraft(settings.data, settingsDraftOf);
   const { draft, setDraft } = settingsDraft;
-  const deploymentsDraft = useServerDraft(deployments.data, (list) => list.data.map(draftOf));
+  const deploymentsDraft = useServerDraft(deployments.data, (list) =>
+    list.data.map((view) => draftOf(view, list.defaults)),
+  );
   const { draft: deploymentDrafts, setDraft: setDeploymentDrafts } = deploymentsDraft;
   const settingsDirty = Boolean(
     settings.data && draft && JSON.stringify(settingsDraftOf(settings.data)) !== JSON.stringify(draft),
   );
   const deploymentsDirty = Boolean(
-    deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data.data),
+    deployments.data && deploymentDrafts && deploymentsChanged(deploymentDrafts, deployments.data),
   );
   const dirty = settingsDirty || deploymentsDirty;
   // What is typed in the add rows counts too: saving without it would drop it unseen.
@@ -357,11 +359,12 @@ export function ModelsScreen() {
                   onRetry={() => void deployments.refetch()}
                   retrying={deployments.isFetching}
                 />
-              ) : !deploymentDrafts ? (
+              ) : !deploymentDrafts || !deployments.data ? (
                 <Loading />
               ) : (
                 <DeploymentsPanel
                   drafts={deploymentDrafts}
+                  defaults={deployments.data.defaults}
                   models={draft.allowed_models}
                   onChange={setDeploymentDrafts}
                 />
