@@ -21,8 +21,12 @@ describe('checkpoint names', () => {
   });
 
   it('says a lone surrogate is not well-formed Unicode', async () => {
-    expect(await create('v1\uD800')).toEqual(refused('name: must be well-formed Unicode (no lone surrogates)'));
-    expect(await create('\uDC00')).toEqual(refused('name: must be well-formed Unicode (no lone surrogates)'));
+    expect(await create('v1\uD800')).toEqual(
+      refused('name holds a lone UTF-16 surrogate at character 2: not valid Unicode text'),
+    );
+    expect(await create('\uDC00')).toEqual(
+      refused('name holds a lone UTF-16 surrogate at character 0: not valid Unicode text'),
+    );
   });
 
   it('says a control character is one', async () => {

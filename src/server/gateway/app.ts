@@ -66,6 +66,8 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     bodyLimit: config.gateway.body_limit_bytes,
     lock: database.lock,
     tls: ctx.tls,
+    // The admin API and sign-in keep what they are sent; a model request's text goes to its provider as sent.
+    storesText: (request) => !request.url.startsWith('/v1/'),
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();

@@ -13,7 +13,7 @@ import { answerFrameworkError, clientErrorHandler, connectRequestHandler } from 
 import { CONNECTION_DEFAULTS, createConnectionControls } from './connection-settings.js';
 import { HostAllowList, hostProblem } from './host-check.js';
 import { LINGER_MS } from './linger-close.js';
-import { installJsonBody } from './json-body.js';
+import { installJsonBody, type StoresText } from './json-body.js';
 import { LargeBodyGate } from './large-body-gate.js';
 import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
@@ -39,6 +39,8 @@ export interface BaseAppOptions {
   readonly lock?: DatabaseLockWatch;
   /** `server.tls`, read: the app answers HTTPS instead of HTTP. */
   readonly tls?: TlsCredentials;
+  /** The requests whose text is stored as sent: their bodies must be well-formed Unicode. */
+  readonly storesText?: StoresText;
 }
 
 /** A TLS handshake on a LAN takes milliseconds; Node's default lets a silent client hold a socket two minutes. */
@@ -91,7 +93,7 @@ export function createBaseApp(options: BaseAppOptions) {
   // Every API body is JSON: a text/plain body must get the content-type error, not reach the
   // schema as a string ("request body must be an object").
   app.removeContentTypeParser('text/plain');
-  installJsonBody(app as unknown as FastifyInstance);
+  installJsonBody(app as unknown as FastifyInstance, options.storesText);
   app.server.on('connect', connectRequestHandler(linger));
   const hosts = new HostAllowList();
   const connections = closeQuietConnectionsOnClose(app.server);

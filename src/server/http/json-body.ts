@@ -3,6 +3,8 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from './errors.js';
+import { findInTree, refusedAt, shortPath } from './json-tree.js';
+import { loneSurrogateError } from './well-formed-text.js';
 
 /**
  * Deepest nesting of objects and arrays a body may have. Real requests stay under 20; deeper ones
@@ -26,8 +28,17 @@ declare module 'fastify' {
   }
 }
 
-/** Installs the one JSON body parser of an app: decoding, charset, UTF-8, nesting and prototype-key checks. */
-export function installJsonBody(app: FastifyInstance): void {
+/**
+ * Whether a request's text is stored as it is sent (the store, the admin API), so that a lone UTF-16
+ * surrogate, which has no UTF-8 form, is refused rather than kept as U+FFFD.
+ */
+export type StoresText = (request: FastifyRequest) => boolean;
+
+/**
+ * Installs the one JSON body parser of an app: decoding, charset, UTF-8, nesting and prototype-key
+ * checks, and well-formed Unicode where `storesText` says the text is kept.
+ */
+export function installJsonBody(app: FastifyInstance, storesText?: StoresText): void {
   app.decorateRequest('rawBody', null);
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const encoding = request.headers['content-encoding'];
@@ -36,7 +47,7 @@ export function installJsonBody(app: FastifyInstance): void {
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) =>
-    parseJsonBody(request, body as Buffer, done),
+    parseJsonBody(request, body as Buffer, done, storesText),
   );
 }
 
@@ -44,7 +55,12 @@ export function installJsonBody(app: FastifyInstance): void {
 const JSON_EXCERPT = /, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s;
 
 /** Parses a JSON body, keeping its text on the request, or answers why it is refused. */
-function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
+function parseJsonBody(
+  request: FastifyRequest,
+  body: Buffer,
+  done: (error: Error | null, value?: unknown) => void,
+  storesText: StoresText | undefined,
+) {
   const charset = charsetError(request.headers['content-type']);
   if (charset) return done(charset);
   if (body.length === 0)
@@ -63,6 +79,8 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Erro
     return done(new SyntaxError((error as Error).message.replace(JSON_EXCERPT, '')));
   }
   if (!structureIsSafe(value)) return done(structureError(value));
+  const illFormed = storesText?.(request) ? loneSurrogateError(text, value) : null;
+  if (illFormed !== null) return done(illFormed);
   done(null, value);
 }
 
@@ -201,73 +219,11 @@ function structureIsSafe(root: unknown): boolean {
   return true;
 }
 
-/** A value met by {@link findInTree}, with its path, its key, the object or array holding it and its depth. */
-interface TreeEntry {
-  readonly value: unknown;
-  readonly path: string;
-  readonly key: string | null;
-  readonly parent: unknown;
-  readonly parentPath: string;
-  /** Levels of objects and arrays down to this value; the body itself is at 1. */
-  readonly depth: number;
-}
-
-/** Visits every value in document order, iteratively, until `visit` answers a refusal. */
-function findInTree(
-  root: unknown,
-  visit: (entry: TreeEntry) => AppError | null,
-  keyName: (key: string) => string = (key) => key,
-): AppError | null {
-  const stack: TreeEntry[] = [{ value: root, path: '', key: null, parent: null, parentPath: '', depth: 1 }];
-  while (stack.length > 0) {
-    const entry = stack.pop() as TreeEntry;
-    const found = visit(entry);
-    if (found !== null) return found;
-    const { value, path, depth } = entry;
-    if (typeof value !== 'object' || value === null) continue;
-    const children: TreeEntry[] = Array.isArray(value)
-      ? value.map((child: unknown, i) => ({
-          value: child,
-          path: `${path}[${i}]`,
-          key: null,
-          parent: value,
-          parentPath: path,
-          depth: depth + 1,
-        }))
-      : Object.keys(value).map((key) => ({
-          value: (value as Record<string, unknown>)[key],
-          path: childPath(path, keyName(key)),
-          key,
-          parent: value,
-          parentPath: path,
-          depth: depth + 1,
-        }));
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-  }
-  return null;
-}
-
-function childPath(path: string, key: string): string {
-  const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
-  if (name === key) return path === '' ? key : `${path}.${key}`;
-  return `${path}[${name}]`;
-}
-
-/** Keeps a path readable when the nesting that made it is hundreds of levels deep. */
-function shortPath(path: string): string {
-  return path.length > 200 ? `${path.slice(0, 120)}...${path.slice(-60)}` : path;
-}
-
 /** Why each refused key is refused: code that copies keys onto objects would rewrite a prototype. */
 const PROTO_KEY = "keys named __proto__ can replace an object's prototype in code that copies them";
 const CONSTRUCTOR_KEY = 'a prototype key inside a constructor key can rewrite prototypes in code that copies it';
 const DEPTH_LIMIT = `the limit is ${MAX_JSON_DEPTH} levels of objects and arrays`;
 const NOT_FINITE = `it is not finite as a 64-bit float; numbers must lie within ±${Number.MAX_VALUE}`;
-
-/** A refusal naming the field at `path` (the whole body when empty) as the one at fault. */
-function refusedAt(path: string, message: string): AppError {
-  return badRequest(message, path === '' ? null : shortPath(path));
-}
 
 /** Names the first field that made {@link structureIsSafe} refuse a body. */
 function structureError(root: unknown): AppError {

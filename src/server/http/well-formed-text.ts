@@ -1,4 +1,5 @@
 import { badRequest, type AppError } from './errors.js';
+import { findInTree, refusedAt, shortPath } from './json-tree.js';
 
 /** `String.prototype.isWellFormed` (Node 20): one native pass; the compiler's ES2023 library lacks its type. */
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -42,9 +43,42 @@ export function illFormedDocumentText(document: unknown, prefix = ''): AppError 
   return refusal(`${prefix}content`, named, content);
 }
 
-function refusal(field: string, named: string, text: string): AppError {
+function refusal(field: string, named: string, text: string, param: string | null = field): AppError {
   return badRequest(
     `${field}${named} holds a lone UTF-16 surrogate at character ${loneSurrogateAt(text)}: not valid Unicode text`,
-    field,
+    param,
   );
+}
+
+/**
+ * JSON escapes of UTF-16 surrogates (`\ud800`): the only way a body that passed the UTF-8 check can
+ * hold a lone one. Pairs match too (an emoji written as two escapes); the tree walk tells them apart.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * A body's strings and keys checked for lone UTF-16 surrogates, for the routes whose text is stored
+ * (SQLite would keep U+FFFD in its place: different text than was sent). Only a body whose text
+ * holds a surrogate escape is walked. Answers a 400 naming the field, the `key` beside it (a store or
+ * RAG document's) and where the surrogate stands; null when every string is well-formed.
+ */
+export function loneSurrogateError(text: string, root: unknown): AppError | null {
+  if (!SURROGATE_ESCAPE.test(text)) return null;
+  return findInTree(root, ({ value, path, key, parent, parentPath }) => {
+    if (key !== null && !isWellFormed(key))
+      return refusedAt(
+        parentPath,
+        `a key in ${shortPath(parentPath) || 'the request body'} holds a lone UTF-16 surrogate: not valid Unicode text`,
+      );
+    if (typeof value !== 'string' || isWellFormed(value)) return null;
+    return refusal(shortPath(path) || 'request body', keyBeside(parent, key), value, path === '' ? null : path);
+  });
+}
+
+/** ` (key 'a.txt')` for a value whose object also holds a well-formed string `key`, as documents do. */
+function keyBeside(parent: unknown, field: string | null): string {
+  if (field === 'key' || typeof parent !== 'object' || parent === null || Array.isArray(parent)) return '';
+  const key = (parent as Record<string, unknown>).key;
+  if (typeof key !== 'string' || !isWellFormed(key)) return '';
+  return ` (key '${key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}...` : key}')`;
 }

@@ -60,6 +60,8 @@ export async function buildStoreApp(ctx: StoreAppContext): Promise<FastifyInstan
     bodyLimit: config.store.limits.body_bytes,
     lock: database.lock,
     tls: ctx.tls,
+    // Documents, keys, names and messages are all kept as sent.
+    storesText: () => true,
   });
   const plain = app as unknown as FastifyInstance;
   const registry = createMetricsRegistry();
