@@ -783,6 +783,8 @@ export const tokenResponseSchema = z.object({
   verbs: z.array(storeVerbSchema),
   /** Grant patterns: `*`, `team/*` (a subtree) or an exact namespace. */
   namespaces: z.array(z.string()),
+  /** Branch patterns (`agent-*`, an exact name) the token may change, when limited to some; absent: every branch. */
+  branches: z.array(z.string()).optional(),
   /** With `?namespace=`: the verbs the token holds on that namespace (none when it is not granted). */
   namespace: z.object({ name: z.string(), verbs: z.array(storeVerbSchema) }).optional(),
 });

@@ -11,7 +11,7 @@ import {
   modelPriceSchema,
   timerMsSchema,
 } from '../../shared/gateway-api.js';
-import { MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
+import { BRANCH_PATTERN, MAX_NAME_LENGTH, NAMESPACE_PATTERN } from '../../shared/store-api.js';
 import { BEARER_SECRET_PATTERN, BEARER_SECRET_RULE, MIN_SECRET_LENGTH } from './bearer-secret.js';
 import { contentPolicySettingsSchema, piiSettingsSchema } from '../../shared/guardrails-api.js';
 import { ssoSchema } from './sso-schema.js';
@@ -127,6 +127,17 @@ const namespacePattern = z
     },
   );
 
+/**
+ * A grant's branch: `*`, one branch, or a prefix ending in `*` (`agent-*`). Anything else (`*-agent`,
+ * `agent-**`, a space) would match no branch a request can name, and the token could change none.
+ */
+const branchPattern = z
+  .string()
+  .max(MAX_NAME_LENGTH + 1)
+  .refine((pattern) => pattern === '*' || BRANCH_PATTERN.test(pattern.endsWith('*') ? pattern.slice(0, -1) : pattern), {
+    error: (issue) => `${JSON.stringify(issue.input)} must be "*", a branch such as main, or a prefix such as agent-*`,
+  });
+
 const storeTokenSchema = z
   .object({
     name: z.string().min(1).optional(),
@@ -155,6 +166,11 @@ const storeTokenSchema = z
           ? 'is required: list the namespaces the token may use, such as ["team/*"], or ["*"] for every namespace'
           : undefined,
     }),
+    // Optional: left out, the token may change every branch its namespaces hold.
+    branches: z
+      .array(branchPattern)
+      .min(1, 'must list at least one branch pattern, such as ["agent-*"]; leave it out for every branch')
+      .optional(),
   })
   .strict()
   .refine((t) => t.token || t.token_env, { message: 'each store token needs token or token_env' });

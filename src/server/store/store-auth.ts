@@ -11,6 +11,8 @@ export interface StoreTokenGrant {
   readonly token: string;
   readonly verbs: readonly StoreVerb[];
   readonly namespaces: readonly string[];
+  /** Branch patterns the token may change (`*`, a name, or a prefix such as `agent-*`); absent: every branch. */
+  readonly branches?: readonly string[];
 }
 
 /** Matches a namespace against a grant pattern: `*` anything, `team/*` a subtree, otherwise exact. */
@@ -69,11 +71,85 @@ export function refuseMissingVerb(grant: StoreTokenGrant, verb: StoreVerb): void
   if (!grant.verbs.includes(verb)) throw forbidden(`token "${grant.name}" lacks the ${verb} permission`);
 }
 
-/** Throws 403 unless the grant covers the verb and the request's namespace. */
+/**
+ * Throws 403 unless the grant covers the verb and the request's namespace, and, for a change, the
+ * branches it changes.
+ */
 export function authorizeStoreRequest(request: FastifyRequest, grant: StoreTokenGrant, verb: StoreVerb): void {
   refuseMissingVerb(grant, verb);
   const namespace = requestedNamespace(request);
   if (namespace !== undefined && !grant.namespaces.some((pattern) => namespaceMatches(pattern, namespace))) {
     throw forbidden(`token "${grant.name}" is not granted namespace "${namespace}"`);
   }
+  if (verb !== 'read') refuseBranchesOutsideGrant(request, grant);
+}
+
+/** Matches a branch against a grant pattern: `*` anything, `agent-*` a prefix, otherwise exact. */
+export function branchMatches(pattern: string, branch: string): boolean {
+  return pattern.endsWith('*') ? branch.startsWith(pattern.slice(0, -1)) : pattern === branch;
+}
+
+/** Whether a grant may change only some branches (auth disabled, no `branches` or a `*` one: every branch). */
+export function limitedToBranches(
+  grant: StoreTokenGrant | undefined,
+): grant is StoreTokenGrant & { branches: string[] } {
+  return grant?.branches !== undefined && !grant.branches.includes('*');
+}
+
+/** What a change touches: the branches it changes, or why it reaches past any one branch. */
+type ChangeTarget = { readonly branches: readonly string[] } | { readonly beyondBranches: string };
+
+/** A branch as the body names it; empty or absent, as everywhere in the store, `main`. */
+const branchNamed = (value: unknown): string => (typeof value === 'string' && value !== '' ? value : 'main');
+
+const NOT_LIMITED = 'a token not limited to branches';
+
+/**
+ * The branches a change writes, read from its validated body: the new name of a branch being created
+ * (its source is only read), both names of a rename, and otherwise the scope's branch (a merge's
+ * `from_branch` is only read). A change without a scope (gc, a checkpoint deletion) reaches the whole
+ * namespace, and so does moving a checkpoint: checkpoints belong to the namespace, and one that moves
+ * can stop protecting a revision another branch's writer relied on. Which checkpoints exist is not
+ * known before the engine runs, so only `create_only: true` (which never moves one) counts as creating.
+ */
+function changeTarget(request: FastifyRequest): ChangeTarget {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const scope = body.scope as { branch?: unknown } | undefined;
+  const endpoint = `${request.method} ${request.routeOptions.url ?? ''}`;
+  switch (endpoint) {
+    case 'POST /v1/branches':
+    case 'DELETE /v1/branches':
+      return { branches: [branchNamed(body.name)] };
+    case 'POST /v1/branches/rename':
+      return { branches: [branchNamed(body.name), branchNamed(body.new_name)] };
+    case 'POST /v1/checkpoints':
+      if (body.create_only !== true)
+        return {
+          beyondBranches:
+            'it may create a checkpoint only with create_only true, which never moves an existing one ' +
+            `(checkpoints are namespace-wide: moving one needs ${NOT_LIMITED})`,
+        };
+      return { branches: [branchNamed(scope?.branch)] };
+    case 'DELETE /v1/checkpoints':
+      return { beyondBranches: `checkpoints are namespace-wide: deleting one needs ${NOT_LIMITED}` };
+    default:
+      // A change with no scope naming its branch works on the whole namespace (gc): refused, not guessed at.
+      return scope !== null && typeof scope === 'object'
+        ? { branches: [branchNamed(scope.branch)] }
+        : { beyondBranches: `${endpoint} works on the whole namespace, which needs ${NOT_LIMITED}` };
+  }
+}
+
+/** Throws 403 when a grant limited to branches changes a branch outside them, or the whole namespace. */
+function refuseBranchesOutsideGrant(request: FastifyRequest, grant: StoreTokenGrant): void {
+  if (!limitedToBranches(grant)) return;
+  const patterns = grant.branches.map((pattern) => `"${pattern}"`).join(', ');
+  const target = changeTarget(request);
+  if ('beyondBranches' in target)
+    throw forbidden(`token "${grant.name}" is limited to branches ${patterns}: ${target.beyondBranches}`);
+  const outside = target.branches.find((branch) => !grant.branches.some((pattern) => branchMatches(pattern, branch)));
+  if (outside !== undefined)
+    throw forbidden(
+      `token "${grant.name}" may not change branch "${outside}": it may change only branches ${patterns}`,
+    );
 }

@@ -62,6 +62,7 @@ function readStoreTokens(config: Config, env: NodeJS.ProcessEnv): { grants: Stor
         token,
         verbs: entry.verbs,
         namespaces: entry.namespaces,
+        ...(entry.branches === undefined ? {} : { branches: entry.branches }),
       });
   });
   if (env.STORE_TOKEN && unusable(env.STORE_TOKEN)) problems.push(`STORE_TOKEN: ${unusable(env.STORE_TOKEN)}`);

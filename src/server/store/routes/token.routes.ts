@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tokenQuerySchema, tokenResponseSchema, type TokenResponse } from '../../../shared/store-api.js';
-import { grantCovers, type StoreTokenGrant } from '../store-auth.js';
+import { grantCovers, limitedToBranches, type StoreTokenGrant } from '../store-auth.js';
 import { errorResponses } from './operation.js';
 
 const EVERY_VERB = ['read', 'write', 'admin'] as const;
@@ -28,6 +28,7 @@ function describeGrant(grant: StoreTokenGrant | undefined, namespace: string | u
     name: grant?.name ?? null,
     verbs,
     namespaces: grant ? [...grant.namespaces] : ['*'],
+    ...(limitedToBranches(grant) ? { branches: [...grant.branches] } : {}),
   };
   if (namespace === undefined) return described;
   // As everywhere in the store, an empty namespace is `default`.
