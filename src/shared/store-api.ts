@@ -175,6 +175,17 @@ const message = freeText;
 /** The documents of an apply or diff, named alike in both when they are no list. */
 const documentListSchema = z.array(documentInputSchema, { error: 'documents must be an array of documents' });
 
+/**
+ * `contents: false` on a write (extension): its changes answer with key and type only and
+ * `contents_omitted: true`, as `contents=false` on a log, so a one-field change of a large document is not
+ * sent back twice. It changes the answer, not the write: `true` counts as left out, as `false` does in the
+ * `Idempotency-Key` fingerprint, and a retry gets the answer kept the first time.
+ */
+const writeContents = z
+  .boolean({ error: (issue) => `contents must be true or false, got ${jsonKind(issue.input)}` })
+  .optional()
+  .transform((value) => (value === false ? false : undefined));
+
 /** POST /v1/apply. */
 export const applyRequestSchema = strictFields({
   scope: scopeSchema.default({ namespace: '', branch: '' }),
@@ -182,6 +193,7 @@ export const applyRequestSchema = strictFields({
   message,
   mode: applyModeSchema.default('merge'),
   expected_revision: expectedRevision,
+  contents: writeContents,
 });
 
 /** One changed document. `before` is absent for a create, `after` for a delete. */
@@ -287,6 +299,21 @@ const keyCursor = () =>
     .refine(wellFormed, { message: 'must be well-formed Unicode (no lone surrogates)' })
     .default('');
 
+/** A time as ISO 8601 (`2026-11-30T08:00:00Z`) or Unix milliseconds, read as the latter; empty: unused. */
+const asOfParam = () =>
+  text()
+    .refine((value) => value === '' || timeOf(value) !== undefined, {
+      error: (issue) =>
+        'as_of must be an ISO 8601 timestamp such as 2026-11-30T08:00:00Z or milliseconds since the epoch ' +
+        `such as 1795939200000, got ${JSON.stringify(typeof issue.input === 'string' ? issue.input : '')}`,
+    })
+    .default('')
+    .transform((value) => (value === '' ? undefined : timeOf(value)));
+
+/** Milliseconds since the epoch of a time sent as digits or ISO 8601; undefined for neither. */
+const timeOf = (value: string): number | undefined =>
+  /^\d{1,16}$/.test(value) ? (Number(value) <= MAX_INTEGER ? Number(value) : undefined) : parseIsoTimestamp(value);
+
 /** GET /v1/state query. */
 export const stateQuerySchema = querySchema(
   {
@@ -301,6 +328,9 @@ export const stateQuerySchema = querySchema(
     key: queryKeyList(),
     // `false`: each document's key and size, no contents (extension), as `git ls-tree -l`.
     contents: contentsParam(),
+    // The state at this time: the branch's last revision written at or before it (extension, as Dolt's
+    // `AS OF`); ISO 8601 or milliseconds since the epoch. Empty: unused.
+    as_of: asOfParam(),
   },
   ['key'],
 );
@@ -437,6 +467,12 @@ export const logQuerySchema = querySchema({
   // (extension).
   since: timestampParam('since'),
   until: timestampParam('until'),
+  // Oldest first, the revisions after this one (exclusive; 0 from the first), for tailing a branch
+  // (extension, as `git log --reverse A..`); the next page's since_revision is next_cursor. Empty: unused.
+  since_revision: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.preprocess(decimalInteger, wholeNumber('since_revision')).optional(),
+  ),
 });
 
 /** One revision of a branch's history. */
@@ -455,7 +491,8 @@ export type LogEntry = z.infer<typeof logEntrySchema>;
 
 /**
  * A page of history, newest first; `next_cursor` is the `after` of the next page, `total` the number of
- * entries over all pages (Gatehouse extension).
+ * entries over all pages (Gatehouse extension). With `since_revision`, oldest first: `next_cursor` is
+ * the `since_revision` of the next page, and `total` counts the entries after the `since_revision` sent.
  */
 export const logResponseSchema = z.object({
   entries: z.array(logEntrySchema),
@@ -539,6 +576,7 @@ export const rollbackRequestSchema = strictFields({
   checkpoint_name: checkpointNameSchema.default(''),
   message,
   expected_revision: expectedRevision,
+  contents: writeContents,
 });
 
 /** GET /v1/branches query. */
@@ -627,6 +665,7 @@ export const restoreRequestSchema = strictFields({
    * deleted. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key` fingerprint.
    */
   keys: keysFieldSchema(),
+  contents: writeContents,
 });
 
 /**
@@ -648,6 +687,7 @@ export const revertRequestSchema = strictFields({
   message,
   expected_revision: expectedRevision,
   dry_run: dryRun,
+  contents: writeContents,
 });
 /** A revert request as sent by clients. */
 export type RevertRequest = z.input<typeof revertRequestSchema>;
@@ -704,6 +744,7 @@ export const mergeRequestSchema = strictFields({
   strategy: mergeSideSchema.optional(),
   /** The side each named conflicting document takes; a key that is no conflict is refused. */
   resolve: sidesByKeySchema.optional(),
+  contents: writeContents,
 });
 
 /**

@@ -23,17 +23,17 @@ describe('store query strings', () => {
   it('refuses a parameter the endpoint does not take, naming it and the ones it takes', async () => {
     expect(await get('/v1/state?namspace=team/app')).toEqual(
       refused(
-        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents',
+        'querystring: unknown parameter "namspace"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents, as_of',
       ),
     );
     expect(await get('/v1/state?namespace=team/app&revison=1')).toEqual(
       refused(
-        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents',
+        'querystring: unknown parameter "revison"; this endpoint takes namespace, branch, revision, checkpoint, limit, after, key, contents, as_of',
       ),
     );
     expect(await get('/v1/log?namespace=team/app&limt=1&aftr=2')).toEqual(
       refused(
-        'querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key, contents, since, until',
+        'querystring: unknown parameters "limt", "aftr"; this endpoint takes namespace, branch, limit, after, key, contents, since, until, since_revision',
       ),
     );
     expect(await get('/v1/revisions/1?namespace=team/app&branch=main')).toEqual(
@@ -108,7 +108,7 @@ describe('store query strings', () => {
     const documents = [{ key: 'a', content: 'x' }];
     expect(await post('/v1/apply', { documents, revison_id: 3 })).toEqual(
       refused(
-        'body: unknown field "revison_id"; this endpoint takes scope, documents, message, mode, expected_revision',
+        'body: unknown field "revison_id"; this endpoint takes scope, documents, message, mode, expected_revision, contents',
       ),
     );
     expect(await post('/v1/apply', { scope: { namespace: 'team/app', brnach: 'dev' }, documents })).toEqual(
@@ -121,7 +121,7 @@ describe('store query strings', () => {
     );
     expect(await post('/v1/rollback', { revison_id: 1 })).toEqual(
       refused(
-        'body: unknown field "revison_id"; this endpoint takes scope, revision_id, checkpoint_name, message, expected_revision',
+        'body: unknown field "revison_id"; this endpoint takes scope, revision_id, checkpoint_name, message, expected_revision, contents',
       ),
     );
     expect(await post('/v1/branches', { name: 'x', expected_revision: 1 })).toEqual(

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { invalidError } from './errors.js';
 import type { RevisionRow, StoreRepository } from './store-repository.js';
 
@@ -55,5 +56,72 @@ export function selectRevisions(
     : {
         revisions: repo.revisionPageTouchingWithin(branchId, keyId, range, limit),
         total: repo.revisionCountTouchingWithin(branchId, keyId, window.since, window.until),
+      };
+}
+
+/** The revision columns as {@link RevisionRow} names them. */
+const REVISION_ROW = `namespace_id AS namespaceId, id, branch_id AS branchId, parent_id AS parentId, message,
+  created_at AS createdAt, keyframe, root`;
+/**
+ * The selection after a revision: the branch's, within the window, those changing the key when one is
+ * bound. `time` is the creation-time column as the query names it.
+ */
+const afterWhere = (touching: boolean, time: string) => `branch_id = @branch AND id > @after
+  AND ${time} >= @since AND ${time} < @until
+  ${touching ? `AND EXISTS (SELECT 1 FROM store_revision_changes c WHERE c.namespace_id = r.namespace_id AND c.revision_id = r.id AND c.key_id = @key)` : ''}`;
+
+interface ForwardStatements {
+  readonly page: Statement;
+  readonly pageTouching: Statement;
+  readonly count: Statement;
+  readonly countTouching: Statement;
+}
+
+// Prepared once per connection: the repository's statements all list newest first.
+const forwardStatements = new WeakMap<StoreRepository, ForwardStatements>();
+
+function forward(repo: StoreRepository): ForwardStatements {
+  let statements = forwardStatements.get(repo);
+  if (statements === undefined) {
+    const p = (sql: string) => repo.sqlite.prepare(sql);
+    // The page walks the id index up from `after`; the unary `+` keeps its plan off the creation-time
+    // index, which would sort the whole window per page.
+    const page = (touching: boolean) =>
+      p(`SELECT ${REVISION_ROW} FROM store_revisions r WHERE ${afterWhere(touching, '+created_at')}
+        ORDER BY id LIMIT @limit`);
+    const count = (touching: boolean) =>
+      p(`SELECT count(*) FROM store_revisions r WHERE ${afterWhere(touching, 'created_at')}`).pluck();
+    statements = { page: page(false), pageTouching: page(true), count: count(false), countTouching: count(true) };
+    forwardStatements.set(repo, statements);
+  }
+  return statements;
+}
+
+/**
+ * Up to `limit` revisions of the selection after revision `after` (exclusive), oldest first, and how
+ * many it holds after `after` over all pages: a tailer's next page starts after the last one it read.
+ */
+export function selectRevisionsAfter(
+  repo: StoreRepository,
+  { branchId, keyId, window }: HistorySelection,
+  after: number,
+  limit: number,
+): { readonly revisions: RevisionRow[]; readonly total: number } {
+  const statements = forward(repo);
+  const bound = {
+    branch: branchId,
+    after,
+    since: window?.since ?? Number.MIN_SAFE_INTEGER,
+    until: window?.until ?? Number.MAX_SAFE_INTEGER,
+    ...(keyId === undefined ? {} : { key: keyId }),
+  };
+  return keyId === undefined
+    ? {
+        revisions: statements.page.all({ ...bound, limit }) as RevisionRow[],
+        total: statements.count.get(bound) as number,
+      }
+    : {
+        revisions: statements.pageTouching.all({ ...bound, limit }) as RevisionRow[],
+        total: statements.countTouching.get(bound) as number,
       };
 }

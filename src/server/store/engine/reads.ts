@@ -16,7 +16,7 @@ import { headState, planDocuments } from './changes.js';
 import { changesBetween, diffFromTarget, type DiffFrom } from './diff-between.js';
 import { changesOfKeysBetween, refsOfKeys } from './diff-of-keys.js';
 import { invalidError } from './errors.js';
-import { selectRevisions, timeWindow } from './log-selection.js';
+import { selectRevisions, selectRevisionsAfter, timeWindow } from './log-selection.js';
 import { logPageBytes } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
 import {
@@ -101,10 +101,13 @@ export interface LogOptions {
   readonly contents: boolean;
   readonly since: number | undefined;
   readonly until: number | undefined;
+  /** Oldest first, the revisions after this one (exclusive), for tailing; undefined: newest first. */
+  readonly sinceRevision?: number;
 }
 
 /**
- * The branch's history, newest first, `limit` entries below revision `after`; with `key`, only the
+ * The branch's history, newest first, `limit` entries below revision `after` (with `sinceRevision`, oldest
+ * first, `limit` entries above it, `next_cursor` the next page's `sinceRevision`); with `key`, only the
  * revisions that changed that document (each with all its changes, as `git log -- <path>`); with `since`
  * or `until`, only those created then, as `git log --since --until`. Entries carry whole
  * contents, so a page also ends (with `next_cursor`) before the entry that would take it past its
@@ -117,9 +120,14 @@ export function log(
   ctx: EngineContext,
   scope: Scope,
   page: Page<number>,
-  { key = '', contents = true, since, until }: Partial<LogOptions> = {},
+  { key = '', contents = true, since, until, sinceRevision }: Partial<LogOptions> = {},
 ): LogResponse {
   const window = timeWindow(since, until);
+  if (sinceRevision !== undefined && page.after !== 0)
+    throw invalidError(
+      `since_revision and after cannot be used together: after pages newest first, since_revision oldest first; ` +
+        `the next page after since_revision=${sinceRevision} is since_revision=<next_cursor>`,
+    );
   const rows = lookupScope(ctx.repo, scope);
   if (!rows.branch && rows.branchNames.length === 0) return { entries: [], total: 0 };
   const branch = existingBranch(rows, 'it has no history', 'Check the name: GET /v1/branches lists them all');
@@ -127,8 +135,11 @@ export function log(
   const keyId = key === '' ? undefined : ctx.repo.keyId(key);
   if (key !== '' && keyId === undefined) return { entries: [], total: 0 };
   const limit = pageSize(page.limit, DEFAULT_LOG_LIMIT);
-  const before = page.after || Number.MAX_SAFE_INTEGER;
-  const { revisions, total } = selectRevisions(ctx.repo, { branchId: branch.id, keyId, window }, before, limit + 1);
+  const selection = { branchId: branch.id, keyId, window };
+  const { revisions, total } =
+    sinceRevision === undefined
+      ? selectRevisions(ctx.repo, selection, page.after || Number.MAX_SAFE_INTEGER, limit + 1)
+      : selectRevisionsAfter(ctx.repo, selection, sinceRevision, limit + 1);
   const branchName = branch.name;
   const bound = logPageBytes(ctx.limits);
   const entries: LogEntry[] = [];

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyRequestSchema, applyResponseSchema } from '../../../shared/store-api.js';
 import { illFormedDocumentText } from '../../http/well-formed-text.js';
 import { answerOnce } from './idempotent-answer.js';
+import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/apply: create, update or delete documents. */
@@ -30,7 +31,7 @@ export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           () => engine.applyDocuments(scope, documents, { message, mode, expectedRevision }),
           changesOutcome,
         );
-        return visibleChanges(request, result);
+        return changesAsAsked(request.body.contents, visibleChanges(request, result));
       });
     },
   );

@@ -26,7 +26,7 @@ export const logRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { en
     },
     async (request, reply) => {
       const { namespace, branch, limit, after, key, contents, since, until } = request.query;
-      const options = { key, contents: contents === 'true', since, until };
+      const options = { key, contents: contents === 'true', since, until, sinceRevision: request.query.since_revision };
       const log = runOperation(metrics, 'log', () => engine.log({ namespace, branch }, { limit, after }, options));
       const body = JSON.stringify(log);
       const tag = entityTag([body]);

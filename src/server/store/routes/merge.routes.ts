@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mergeRequestSchema, mergeResponseSchema } from '../../../shared/store-api.js';
 import { answerOnce } from './idempotent-answer.js';
+import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /**
@@ -39,7 +40,7 @@ export const mergeRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           // A dry run changes nothing, so the metrics count it as a no-op whatever it would take.
           (r) => (dryRun ? { noop: true, changed: 0 } : changesOutcome(r)),
         );
-        return visibleChanges(request, result);
+        return changesAsAsked(request.body.contents, visibleChanges(request, result));
       };
       // Nor does it keep an answer for an Idempotency-Key: a retry of the real merge must still write.
       return dryRun ? run() : answerOnce(request, reply, engine, run);

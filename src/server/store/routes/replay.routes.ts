@@ -6,6 +6,7 @@ import {
   revertResponseSchema,
 } from '../../../shared/store-api.js';
 import { answerOnce } from './idempotent-answer.js';
+import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /**
@@ -50,7 +51,7 @@ export const replayRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
             // A dry run changes nothing, so the metrics count it as a no-op whatever it would write.
             (r) => (dryRun ? { noop: true, changed: 0 } : changesOutcome(r)),
           );
-          return visibleChanges(request, result);
+          return changesAsAsked(request.body.contents, visibleChanges(request, result));
         };
         // Nor does it keep an answer for an Idempotency-Key: a retry of the real write must still write.
         return dryRun ? run() : answerOnce(request, reply, engine, run);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, restoreRequestSchema } from '../../../shared/store-api.js';
 import { answerOnce } from './idempotent-answer.js';
+import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /**
@@ -31,7 +32,7 @@ export const restoreRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, 
           () => engine.restore(scope, { fromBranch, fromRevision, fromCheckpoint, message, expectedRevision, keys }),
           changesOutcome,
         );
-        return visibleChanges(request, result);
+        return changesAsAsked(request.body.contents, visibleChanges(request, result));
       });
     },
   );

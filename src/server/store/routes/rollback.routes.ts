@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyResponseSchema, rollbackRequestSchema } from '../../../shared/store-api.js';
 import { answerOnce } from './idempotent-answer.js';
+import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
 
 /** POST /v1/rollback: a new revision returning the branch to an earlier state. */
@@ -26,7 +27,7 @@ export const rollbackRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app,
           () => engine.rollback(scope, { revision, checkpoint, message, expectedRevision }),
           changesOutcome,
         );
-        return visibleChanges(request, result);
+        return changesAsAsked(request.body.contents, visibleChanges(request, result));
       });
     },
   );

@@ -9,10 +9,11 @@ import {
 import { invalidError } from '../engine/errors.js';
 import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
+import { revisionAsOf } from './as-of-revision.js';
 import { plusReadingOf } from './query-plus.js';
 
 /**
- * GET /v1/state: the documents at head, a revision or a checkpoint; all of them (413 past
+ * GET /v1/state: the documents at head, a revision, a checkpoint or a time (`as_of`); all of them (413 past
  * `response_bytes`), or with `limit` or `after` one page in key order, or with `key` the documents named;
  * with `contents=false`, the same documents' keys and sizes without contents. Its `ETag` names the revision
  * answered and the parameters: a revision's documents never change (a pruned one is a 404), so a poller
@@ -29,7 +30,8 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { namespace, branch, revision, limit, after, key: keys, contents } = request.query;
+      const { namespace, branch, limit, after, key: keys, contents, as_of: asOf } = request.query;
+      let revision = request.query.revision;
       const keysOnly = contents === 'false';
       const paged = limit > 0 || after !== '';
       let checkpoint = request.query.checkpoint;
@@ -50,6 +52,15 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           ...(keysOnly ? ['keys'] : []),
         ]);
       const state = runOperation(metrics, 'state', () => {
+        if (asOf !== undefined) {
+          const other = revision !== 0 ? 'revision' : checkpoint !== '' ? 'checkpoint' : undefined;
+          if (other !== undefined)
+            throw invalidError(
+              `as_of and ${other} cannot be used together: each selects the state to read; send one of them`,
+            );
+          // Read as that revision is, ETag included: the same state answers the same tag either way.
+          revision = revisionAsOf(engine, { namespace, branch }, asOf);
+        }
         const plussed = checkpoint === '' ? undefined : plusReadingOf(request.url, 'checkpoint');
         if (plussed !== undefined && plussed !== checkpoint)
           checkpoint = engine.checkpointReading(namespace, { spaced: checkpoint, plussed });
