@@ -623,6 +623,11 @@ export const branchDeleteRequestSchema = strictFields({
   namespace: namespaceSchema.default(''),
   name: branchSchema.min(1, 'must not be empty'),
   expected_revision: expectedRevision,
+  /**
+   * Deletes only when that branch's history holds the head (`git branch -d`): 409 `not_merged`
+   * otherwise. Optional rather than defaulted, so a request without it keeps its `Idempotency-Key` fingerprint.
+   */
+  require_merged_into: branchSchema.min(1, 'must not be empty').optional(),
 });
 
 /** POST /v1/branches/rename (Gatehouse extension): `git branch -m`. */
@@ -845,5 +850,21 @@ export const storeErrorSchema = z.object({
     head_revision: z.number().int().optional(),
     /** On a merge's 409 for a moved source branch (`expected_from_revision`): the head that branch is at. */
     from_head_revision: z.number().int().optional(),
+    /**
+     * On every 409: why, for clients that must not parse the message (`head_moved`, `merge_conflict`,
+     * `revert_conflict`, `cherry_pick_conflict`, `already_applied`, `exists`, `in_use`, `not_merged`,
+     * `in_progress`; docs/store.md#errors).
+     */
+    reason: z.string().optional(),
+    /** On a merge conflict: the merge base it was judged against (the newest of several; 0: none). */
+    merge_base: z.number().int().optional(),
+    /** On `exists` for a checkpoint: the revision the checkpoint points at. */
+    checkpoint_revision: z.number().int().optional(),
+    /** On `not_merged`: how many of the branch's revisions the named branch does not hold. */
+    unmerged_revisions: z.number().int().optional(),
+    /** On a merge, revert or cherry-pick conflict: the documents in the way, in key order (the first 100). */
+    conflicts: z.array(z.object({ key: z.string(), reason: z.string() })).optional(),
+    /** True when `conflicts` was cut at its bound. */
+    conflicts_truncated: z.boolean().optional(),
   }),
 });

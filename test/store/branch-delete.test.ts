@@ -14,9 +14,9 @@ describe('DELETE /v1/branches', () => {
   const apply = (namespace: string, branch: string, content: string, key = 'config.yaml') =>
     call('POST', '/v1/apply', { scope: { namespace, branch }, documents: [{ key, content }] });
   const remove = (body: Record<string, unknown>, token = ADMIN_TOKEN) => call('DELETE', '/v1/branches', body, token);
-  const failure = (status: number, type: string, message: string) => ({
+  const failure = (status: number, type: string, message: string, detail: object = {}) => ({
     status,
-    body: { error: { type, message, code: status } },
+    body: { error: { type, message, code: status, ...detail } },
   });
   const contentStored = (content: string) =>
     socket.store.database.sqlite.prepare('SELECT count(*) FROM store_blobs WHERE content = ?').pluck().get(content);
@@ -101,6 +101,7 @@ describe('DELETE /v1/branches', () => {
         409,
         'conflict_error',
         `branch "feature" of namespace "cp" holds revision ${kept.body.revision} of checkpoint "release": delete or move the checkpoint first`,
+        { reason: 'in_use', head_revision: kept.body.revision + 1 },
       ),
     );
     expect((await call('GET', '/v1/state?namespace=cp&checkpoint=release')).body).toMatchObject({
@@ -118,6 +119,7 @@ describe('DELETE /v1/branches', () => {
         409,
         'conflict_error',
         `branch "main" of namespace "tree" holds revision 1, the base of branch "child": delete that branch first`,
+        { reason: 'in_use', head_revision: 1 },
       ),
     );
     expect(await remove({ namespace: 'tree', name: 'child' })).toEqual({
@@ -138,7 +140,7 @@ describe('DELETE /v1/branches', () => {
     );
     expect(await remove({ namespace: 'cas', name: 'tmp', expected_revision: first.body.revision })).toEqual({
       ...refused,
-      body: { error: { ...refused.body.error, head_revision: head } },
+      body: { error: { ...refused.body.error, reason: 'head_moved', head_revision: head } },
     });
     expect(await remove({ namespace: 'cas', name: 'tmp', expected_revision: head })).toMatchObject({ status: 200 });
   });
@@ -161,7 +163,7 @@ describe('DELETE /v1/branches', () => {
       failure(
         400,
         'invalid_request_error',
-        'body: unknown field "scope"; this endpoint takes namespace, name, expected_revision',
+        'body: unknown field "scope"; this endpoint takes namespace, name, expected_revision, require_merged_into',
       ),
     );
   });

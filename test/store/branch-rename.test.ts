@@ -20,9 +20,9 @@ describe('POST /v1/branches/rename', () => {
   };
   const rename = (body: Record<string, unknown>, token = ADMIN_TOKEN) =>
     call('POST', '/v1/branches/rename', body, token);
-  const failure = (status: number, type: string, message: string) => ({
+  const failure = (status: number, type: string, message: string, detail: object = {}) => ({
     status,
-    body: { error: { type, message, code: status } },
+    body: { error: { type, message, code: status, ...detail } },
   });
 
   it('keeps history, checkpoints, merge records and branch bases under the new name', async () => {
@@ -106,6 +106,7 @@ describe('POST /v1/branches/rename', () => {
         'conflict_error',
         'new_name "qa" is taken: branch "qa" already exists in namespace "refuse"; delete it first (DELETE ' +
           '/v1/branches) or choose another name',
+        { reason: 'exists' },
       ),
     );
     expect(await rename({ namespace: 'refuse', name: 'dve', new_name: 'next' })).toEqual(

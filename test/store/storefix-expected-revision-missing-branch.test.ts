@@ -28,6 +28,7 @@ describe('expected_revision on a branch that does not exist', () => {
         error: {
           type: 'conflict_error',
           code: 409,
+          reason: 'head_moved',
           head_revision: 0,
           message:
             'branch "mainn" does not exist in namespace "team/app", so it is not at the expected_revision 5; its ' +

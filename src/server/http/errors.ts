@@ -2,6 +2,19 @@ import { ERROR_STATUS, type ErrorType, type ErrorBody, type UpstreamErrorDetail 
 
 export { ERROR_STATUS, type ErrorType, type ErrorBody };
 
+/**
+ * What the store's 409 says besides its message, as it is sent (see docs/store.md#errors): why it was
+ * refused (`reason`) and what a retry needs, so a client never parses the English.
+ */
+export interface ConflictDetail {
+  readonly reason?: string;
+  readonly merge_base?: number;
+  readonly checkpoint_revision?: number;
+  readonly unmerged_revisions?: number;
+  readonly conflicts?: readonly { readonly key: string; readonly reason: string }[];
+  readonly conflicts_truncated?: boolean;
+}
+
 /** An expected failure that maps to the shared error shape; `headers` are added to the reply. */
 export class AppError extends Error {
   readonly type: ErrorType;
@@ -13,6 +26,8 @@ export class AppError extends Error {
   readonly fromHeadRevision: number | undefined;
   /** The request field at fault, in OpenAI's notation (`tools[0].function.name`); see ErrorBody. */
   readonly param: string | null | undefined;
+  /** On the store's 409s: the reason and the rest of what a retry needs. */
+  readonly conflict: ConflictDetail | undefined;
 
   constructor(
     type: ErrorType,
@@ -24,6 +39,7 @@ export class AppError extends Error {
       headRevision?: number;
       fromHeadRevision?: number;
       param?: string | null;
+      conflict?: ConflictDetail;
     } = {},
   ) {
     super(message);
@@ -35,11 +51,12 @@ export class AppError extends Error {
     this.headRevision = options.headRevision;
     this.fromHeadRevision = options.fromHeadRevision;
     this.param = options.param;
+    this.conflict = options.conflict;
   }
 
   /** The JSON body for this error. */
-  toBody(): ErrorBody {
-    const { type, message, status: code, upstream, headRevision, fromHeadRevision, param } = this;
+  toBody(): ErrorBody & { readonly error: ConflictDetail } {
+    const { type, message, status: code, upstream, headRevision, fromHeadRevision, param, conflict } = this;
     return {
       error: {
         type,
@@ -49,6 +66,7 @@ export class AppError extends Error {
         ...(upstream === undefined ? {} : { upstream }),
         ...(headRevision === undefined ? {} : { head_revision: headRevision }),
         ...(fromHeadRevision === undefined ? {} : { from_head_revision: fromHeadRevision }),
+        ...conflict,
       },
     };
   }
@@ -63,8 +81,11 @@ export const unauthorized = (message: string): AppError => new AppError('authent
 export const forbidden = (message: string): AppError => new AppError('permission_error', message);
 /** 404 not_found_error. */
 export const notFound = (message: string): AppError => new AppError('not_found_error', message);
-/** 409 conflict_error. */
-export const conflict = (message: string): AppError => new AppError('conflict_error', message);
+/** 409 conflict_error; `options` add its reason and headers (`Retry-After`). */
+export const conflict = (
+  message: string,
+  options: { conflict?: ConflictDetail; headers?: Record<string, string> } = {},
+): AppError => new AppError('conflict_error', message, options);
 /** 413 payload_too_large. */
 export const payloadTooLarge = (message: string): AppError => new AppError('payload_too_large', message);
 
@@ -76,12 +97,13 @@ export function errorBody(type: ErrorType, message: string, code: number = ERROR
 /** Kinds of expected failure the services' domain errors carry; the HTTP edge maps each to a status. */
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden';
 
-/** The HTTP error for a service's expected failure of `kind`; a conflict carries the heads it names. */
+/** The HTTP error for a service's expected failure of `kind`; a conflict carries the heads and details it names. */
 export function httpErrorFor(
   kind: DomainErrorKind,
   message: string,
   headRevision?: number,
   fromHeadRevision?: number,
+  conflictDetail?: ConflictDetail,
 ): AppError {
   switch (kind) {
     case 'invalid':
@@ -89,7 +111,7 @@ export function httpErrorFor(
     case 'not_found':
       return notFound(message);
     case 'conflict':
-      return new AppError('conflict_error', message, { headRevision, fromHeadRevision });
+      return new AppError('conflict_error', message, { headRevision, fromHeadRevision, conflict: conflictDetail });
     case 'too_large':
       return payloadTooLarge(message);
     case 'forbidden':

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, conflict } from '../http/errors.js';
 import type { IdempotencySlot } from './engine/idempotency-repository.js';
+import { normaliseScope } from './engine/selectors.js';
 
 // `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe has it) on the store's
 // writes: a retry after a lost answer gets the first answer instead of writing again.
@@ -51,16 +52,33 @@ function asSent(value: string): string {
 }
 
 /**
- * SHA-256 of the validated body (its schema's defaults filled in): the same key with another body is
- * refused rather than answered. Fields sent as `false` or `null` count as left out, since on every
- * store write those mean the same as absence (`dry_run`, `create_only`, `delete`, `expected_revision`):
- * one client library spelling them out and another leaving them out send the same request.
+ * SHA-256 of the validated body (its schema's defaults filled in, and the scope's too: an empty or
+ * missing namespace is `default`, branch `main`): the same key with another body is refused rather
+ * than answered. Fields sent as `false` or `null` count as left out, since on every store write those
+ * mean the same as absence (`dry_run`, `create_only`, `delete`, `expected_revision`): one client
+ * library spelling them out and another leaving them out send the same request.
  */
 export function requestFingerprint(request: FastifyRequest): string {
-  const canonical = JSON.stringify(request.body ?? {}, (_key, value: unknown) =>
+  const canonical = JSON.stringify(withScopeDefaults(request.body ?? {}), (_key, value: unknown) =>
     value === false || value === null ? undefined : value,
   );
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * The body with what the engine reads an empty scope as spelt out: the schemas default the names to
+ * `''`, so without this `{"branch":"main"}` and no branch at all would fingerprint differently.
+ */
+function withScopeDefaults(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const filled: Record<string, unknown> = { ...body };
+  if (typeof filled.scope === 'object' && filled.scope !== null) {
+    filled.scope = { ...filled.scope, ...normaliseScope(filled.scope as { namespace?: string; branch?: string }) };
+  }
+  // Branch deletion and rename, checkpoint deletion: a namespace of their own, no branch.
+  if (typeof filled.namespace === 'string')
+    filled.namespace = normaliseScope({ namespace: filled.namespace }).namespace;
+  return filled;
 }
 
 /**
@@ -92,7 +110,10 @@ export function registerIdempotencyKeys(app: FastifyInstance): void {
     };
     const held = JSON.stringify([slot.token, slot.endpoint, slot.key]);
     if (inFlight.has(held)) {
-      throw conflict(`a request with Idempotency-Key "${key}" is still in progress; retry once it has been answered`);
+      throw conflict(`a request with Idempotency-Key "${key}" is still in progress; retry once it has been answered`, {
+        conflict: { reason: 'in_progress' },
+        headers: { 'retry-after': '1' },
+      });
     }
     inFlight.add(held);
     reply.raw.once('close', () => inFlight.delete(held));

@@ -166,6 +166,7 @@ describe('store write routes', () => {
         code: 409,
         message:
           'branch "main" of namespace "apply/cas" is at revision 1, not the expected_revision 0: another write came first; read the branch at revision 1 and retry with expected_revision 1',
+        reason: 'head_moved',
         head_revision: 1,
       });
     });
@@ -390,6 +391,7 @@ describe('store write routes', () => {
         type: 'conflict_error',
         code: 409,
         message: 'branch "main" already exists in namespace "branches/create"',
+        reason: 'exists',
       });
       expect((await store.call('POST', '/v1/branches', { scope, name: 'y', from_revision: 77 })).statusCode).toBe(404);
       expect((await store.call('POST', '/v1/branches', { scope, name: 'y', from_checkpoint: 'nope' })).statusCode).toBe(

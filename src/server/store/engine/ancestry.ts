@@ -167,3 +167,41 @@ export function mergeBases(repo: StoreRepository, a: BranchRow, b: BranchRow): n
   );
   return best.map((point) => point.revision).sort((x, y) => y - x);
 }
+
+/**
+ * Whether a revision is in the history of `branch`'s head: its line, what it was made from, restarted
+ * at, or merged (recorded merges count, as Git's merge commits' parents do). Read once, asked often.
+ */
+export function historyOfHead(repo: StoreRepository, branch: BranchRow): (point: ReachPoint) => boolean {
+  const reach = reachFrom(
+    repo,
+    branch.namespaceId,
+    { branchId: branch.id, revision: branch.headRevision },
+    new HistoryReads(repo),
+  );
+  return (point) => includes(reach, point);
+}
+
+/** Revisions of a branch read per statement while counting what another branch lacks. */
+const REVISIONS_PER_READ = 500;
+
+/**
+ * How many revisions `branch`'s head reaches that are its own and not in `into`'s history: the work
+ * deleting it would lose. Its starting copy (`branch from main@3`, the first revision of a branch made
+ * from another) changes nothing, so it does not count.
+ */
+export function unmergedRevisions(repo: StoreRepository, branch: BranchRow, into: BranchRow): number {
+  const chain = ancestry(repo, branch);
+  const inInto = historyOfHead(repo, into);
+  let unmerged = 0;
+  for (let before = branch.headRevision + 1; ;) {
+    const page = repo.revisionPage(branch.id, before, REVISIONS_PER_READ);
+    for (const row of page) {
+      const startingCopy = row.parentId === 0 && branch.baseRevision !== 0;
+      const point = { branchId: branch.id, revision: row.id };
+      if (!startingCopy && reaches(chain, branch.id, row.id) && !inInto(point)) unmerged += 1;
+    }
+    if (page.length < REVISIONS_PER_READ) return unmerged;
+    before = page[page.length - 1].id;
+  }
+}

@@ -38,6 +38,7 @@ export function renameBranch(
     throw conflictError(
       `new_name "${newName}" is taken: branch "${newName}" already exists in namespace "${scope.namespace}"; ` +
         'delete it first (DELETE /v1/branches) or choose another name',
+      { reason: 'exists' },
     );
   checkExpectedRevision(rows, expectedRevision);
   ctx.repo.renameBranch(branch.id, newName);

@@ -1,5 +1,6 @@
 import type { ApplyResponse, CherryPickResponse } from '../../../shared/store-api.js';
-import { conflictError, notFoundError } from './errors.js';
+import { compareBytewise } from './bytewise.js';
+import { conflictError, listedConflicts, notFoundError } from './errors.js';
 import {
   commitReplay,
   conflictingDocuments,
@@ -78,6 +79,7 @@ function revisionToPick(repo: StoreRepository, rows: ScopeRows, branch: BranchRo
       `revision ${revision} of branch "${branchName(repo, row)}" is already in the history of branch "${branch.name}" ` +
         `of namespace "${rows.scope.namespace}", so there is nothing to cherry-pick; nothing was written. ` +
         'To take it back, revert it instead',
+      { reason: 'already_applied', headRevision: branch.headRevision },
     );
   refuseStartingCopy(repo, rows, row);
   return row;
@@ -98,6 +100,7 @@ function refuseStartingCopy(repo: StoreRepository, rows: ScopeRows, row: Revisio
     `revision ${row.id} is the first revision of branch "${owner.name}" of namespace "${rows.scope.namespace}": ` +
       `its starting copy of ${source}, which changes nothing; nothing was written. Cherry-pick the revisions of ` +
       `"${owner.name}" after it, or merge the branch`,
+    { reason: 'already_applied', headRevision: rows.head },
   );
 }
 
@@ -117,11 +120,17 @@ function cherryPickConflict(
     return `${JSON.stringify(key)} (${why})`;
   });
   const count = conflicts.length === 1 ? '1 document it changed is' : `${conflicts.length} documents it changed are`;
+  const keys = conflicts.map((keyId) => repo.keyText(keyId)).sort(compareBytewise);
   return conflictError(
     `revision ${picked.id} of branch "${branchName(repo, picked)}" cannot be cherry-picked onto branch "${branch.name}" ` +
       `of namespace "${rows.scope.namespace}": ${count} different there from what it found: ${list}; nothing was ` +
       `written. Apply the contents you want to "${branch.name}", or make those documents what revision ${picked.id} ` +
       'found and cherry-pick again',
+    {
+      reason: 'cherry_pick_conflict',
+      headRevision: branch.headRevision,
+      ...listedConflicts(keys.map((key) => ({ key, reason: 'differs' }))),
+    },
   );
 }
 

@@ -1,10 +1,10 @@
 import type { MergeResponse, MergeSide } from '../../../shared/store-api.js';
-import { mergeBases } from './ancestry.js';
+import { mergeBases, unmergedRevisions } from './ancestry.js';
 import { boundedList } from './bounded-list.js';
 import { compareBytewise } from './bytewise.js';
 import { changeList } from './change-lists.js';
 import { rowsWithKeys } from './changes.js';
-import { StoreError, conflictError, invalidError } from './errors.js';
+import { conflictError, invalidError, listedConflicts, type KeyConflict } from './errors.js';
 import { sourceAt } from './reconstruct.js';
 import {
   branchHeadTarget,
@@ -119,6 +119,32 @@ function planMergeOf(ctx: EngineContext, scope: Scope, options: MergeOptions): M
   return { rows, target, source, bases, changes, answered: resolved.length > 0 ? { ...answered, resolved } : answered };
 }
 
+/**
+ * Refuses (409 `not_merged`, nothing deleted) the deletion of the scope's branch while its head reaches
+ * revisions of its own that `into`'s history does not hold, as `git branch -d` refuses: a clean-up after
+ * a merge that failed loses nothing. A missing scope branch is left to the deletion's own 404.
+ */
+export function refuseUnmerged(ctx: EngineContext, scope: Scope, into: string): void {
+  const rows = lookupScope(ctx.repo, scope);
+  if (!rows.branch) return;
+  if (into === scope.branch)
+    throw invalidError(
+      `require_merged_into "${into}" is the branch to delete: name the branch its work should be merged into`,
+    );
+  const target = branchHeadTarget(ctx.repo, rows, into).branch!;
+  const unmerged = unmergedRevisions(ctx.repo, rows.branch, target);
+  if (unmerged === 0) return;
+  const differing = ctx.repo.diffIds(target.id, sourceAt(ctx.repo, rows.branch, rows.head)).length;
+  const revisions = unmerged === 1 ? '1 of its revisions is' : `${unmerged} of its revisions are`;
+  const documents = differing === 1 ? '1 document differs' : `${differing} documents differ`;
+  throw conflictError(
+    `branch "${scope.branch}" of namespace "${scope.namespace}" (revision ${rows.head}) is not merged into "${into}": ` +
+      `${revisions} not in the history of "${into}", and ${documents} between their heads; nothing was deleted. ` +
+      `Merge it into "${into}" first, or delete it without require_merged_into to discard them`,
+    { reason: 'not_merged', headRevision: rows.head, unmergedRevisions: unmerged },
+  );
+}
+
 /** A conflict settled by `strategy` or `resolve`: its key and the side it took. */
 interface ResolvedConflict {
   readonly key: string;
@@ -189,12 +215,10 @@ function plannedChanges(ctx: EngineContext, plan: MergePlan): Omit<MergeResponse
 /** Refuses a merge whose source moved past the head the caller previewed (409, as a moved target is). */
 function checkExpectedSource(source: BranchRow, expected: number | null | undefined): void {
   if (expected == null || source.headRevision === expected) return;
-  throw new StoreError(
-    'conflict',
+  throw conflictError(
     `branch "${source.name}" is at revision ${source.headRevision}, not the expected_from_revision ${expected}: ` +
       `it moved since it was read; read it again and retry with expected_from_revision ${source.headRevision}`,
-    undefined,
-    source.headRevision,
+    { reason: 'head_moved', fromHeadRevision: source.headRevision },
   );
 }
 
@@ -276,11 +300,19 @@ function mergeConflict(
     return `${JSON.stringify(c.key)} (${what})`;
   });
   const count = conflicts.length === 1 ? '1 document was' : `${conflicts.length} documents were`;
+  const listed = keyed.map((c): KeyConflict => ({ key: c.key, reason: c.ambiguous ? 'ambiguous' : 'both_changed' }));
   return conflictError(
     `branch "${source.name}" (revision ${source.headRevision}) cannot be merged into "${into}" of namespace ` +
       `"${rows.scope.namespace}": ${count} changed on both since ${baseName(bases)}: ${list}; nothing was written. ` +
       "Make each of them the same on both branches (apply the content you want to both, or one branch's content " +
       'to the other) and merge again',
+    {
+      reason: 'merge_conflict',
+      headRevision: rows.head,
+      fromHeadRevision: source.headRevision,
+      mergeBase: bases[0]?.revision ?? 0,
+      ...listedConflicts(listed),
+    },
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ApplyResponse, RevertResponse } from '../../../shared/store-api.js';
-import { conflictError, notFoundError } from './errors.js';
+import { compareBytewise } from './bytewise.js';
+import { conflictError, listedConflicts, notFoundError } from './errors.js';
 import {
   commitReplay,
   conflictingDocuments,
@@ -104,10 +105,16 @@ function revertConflict(
     return `${JSON.stringify(key)} (${since})`;
   });
   const count = conflicts.length === 1 ? '1 document it changed has' : `${conflicts.length} documents it changed have`;
+  const keys = conflicts.map((keyId) => repo.keyText(keyId)).sort(compareBytewise);
   return conflictError(
     `revision ${reverted.id} cannot be reverted on branch "${rows.scope.branch}" of namespace "${rows.scope.namespace}": ` +
       `${count} changed again since: ${list}; nothing was written. Revert the later revisions first ` +
       '(newest first), or apply the contents you want',
+    {
+      reason: 'revert_conflict',
+      headRevision: rows.head,
+      ...listedConflicts(keys.map((key) => ({ key, reason: 'changed_again' }))),
+    },
   );
 }
 

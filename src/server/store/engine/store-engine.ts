@@ -18,7 +18,7 @@ import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js
 import { StateCache } from './state-cache.js';
 import { collectGarbage, countGarbage, type NamespaceFilter } from './gc.js';
 import { notFoundError } from './errors.js';
-import { merge, previewMerge, type MergeOptions } from './merge.js';
+import { merge, previewMerge, refuseUnmerged, type MergeOptions } from './merge.js';
 import * as reads from './reads.js';
 import { previewRevert, revert, type RevertOptions } from './revert.js';
 import type { ReplayOptions } from './revision-replay.js';
@@ -341,10 +341,16 @@ export class StoreEngine {
     return created;
   }
 
-  /** Deletes the scope's branch with its history (see {@link writes.deleteBranch}). */
-  deleteBranch(scope: ScopeLike, expectedRevision?: number | null): writes.DeletedBranch {
+  /**
+   * Deletes the scope's branch with its history (see {@link writes.deleteBranch}); with
+   * `requireMergedInto`, only when that branch's history holds its work (see {@link refuseUnmerged}).
+   */
+  deleteBranch(scope: ScopeLike, expectedRevision?: number | null, requireMergedInto?: string): writes.DeletedBranch {
     const normal = normaliseScope(scope);
-    const deleted = this.write(() => writes.deleteBranch(this.ctx, normal, expectedRevision));
+    const deleted = this.write(() => {
+      if (requireMergedInto) refuseUnmerged(this.ctx, normal, requireMergedInto);
+      return writes.deleteBranch(this.ctx, normal, expectedRevision);
+    });
     this.sweeper.start();
     // Followers of the branch (RAG collections) now follow an empty branch, as if it were never written.
     this.events?.publish({ namespace: normal.namespace, branch: normal.branch, revision: 0 });

@@ -121,7 +121,7 @@ export function createBranch(
 ): { name: string; base_revision: number; head_revision: number } {
   const rows = lookupScope(ctx.repo, scope);
   if (rows.namespace && ctx.repo.branch(rows.namespace.id, name)) {
-    throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`);
+    throw conflictError(`branch "${name}" already exists in namespace "${scope.namespace}"`, { reason: 'exists' });
   }
   // Branching from a branch that was never written (a typo: `mian`) would silently make an empty branch.
   if (!rows.branch && !options.fromRevision && !options.fromCheckpoint) {
@@ -192,6 +192,7 @@ export function createCheckpoint(
     throw conflictError(
       `checkpoint "${stored}" already exists in namespace "${scope.namespace}", at revision ${existing.revisionId}; ` +
         'send create_only false to move it, or choose another name',
+      { reason: 'exists', checkpointRevision: existing.revisionId },
     );
   keyframeForCheckpoint(ctx, namespace.id, target);
   ctx.repo.upsertCheckpoint(namespace.id, stored, target.revision, description, ctx.now());
@@ -255,12 +256,14 @@ export function deleteBranch(ctx: EngineContext, scope: Scope, expectedRevision?
   if (checkpoint) {
     throw conflictError(
       `${where} holds revision ${checkpoint[1]} of checkpoint "${checkpoint[0]}": delete or move the checkpoint first`,
+      { reason: 'in_use', headRevision: rows.head },
     );
   }
   const child = ctx.repo.branchBasedOn(rows.branch.id);
   if (child) {
     throw conflictError(
       `${where} holds revision ${child[1]}, the base of branch "${child[0]}": delete that branch first`,
+      { reason: 'in_use', headRevision: rows.head },
     );
   }
   const pruned = ctx.repo.deleteBranch(rows.branch);

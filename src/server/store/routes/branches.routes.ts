@@ -53,10 +53,10 @@ export const branchRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, {
       schema: { body: branchDeleteRequestSchema, response: { 200: branchDeleteResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, name, expected_revision: expectedRevision } = request.body;
+      const { namespace, name, expected_revision: expectedRevision, require_merged_into: into } = request.body;
       return answerOnce(request, reply, engine, () =>
         runOperation(metrics, 'branch_delete', () =>
-          engine.deleteBranch({ namespace, branch: name }, expectedRevision),
+          engine.deleteBranch({ namespace, branch: name }, expectedRevision, into),
         ),
       );
     },

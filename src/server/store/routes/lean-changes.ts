@@ -6,6 +6,10 @@ import type { ApplyResponse } from '../../../shared/store-api.js';
  * answers in bytes rather than with both whole sides.
  */
 export function changesAsAsked<T extends ApplyResponse>(contents: false | undefined, answer: T): T {
-  if (contents !== false) return answer;
+  return contents === false ? withoutContents(answer) : answer;
+}
+
+/** The answer's changes by key and type only, marked `contents_omitted` so no one reads them as empty. */
+export function withoutContents<T extends ApplyResponse>(answer: T): T {
   return { ...answer, changes: answer.changes.map(({ key, type }) => ({ key, type })), contents_omitted: true };
 }

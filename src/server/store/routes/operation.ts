@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { storeErrorSchema, type ApplyResponse } from '../../../shared/store-api.js';
-import { httpErrorFor } from '../../http/errors.js';
-import { StoreError } from '../engine/errors.js';
+import { httpErrorFor, type ConflictDetail } from '../../http/errors.js';
+import { StoreError, type ConflictDetails } from '../engine/errors.js';
 import type { StoreEngine } from '../engine/store-engine.js';
 import type { StoreVerb } from '../store-auth.js';
 import type { StoreMetrics } from '../store-metrics.js';
+import { withoutContents } from './lean-changes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,9 +59,22 @@ export function runOperation<T>(
   } catch (error) {
     metrics.observe(operation, 'error', (performance.now() - start) / 1000, 0);
     throw error instanceof StoreError
-      ? httpErrorFor(error.kind, error.message, error.headRevision, error.fromHeadRevision)
+      ? httpErrorFor(error.kind, error.message, error.headRevision, error.fromHeadRevision, wireDetail(error.details))
       : error;
   }
+}
+
+/** A 409's details as the error body carries them (the heads are carried by the error itself). */
+function wireDetail(details: ConflictDetails): ConflictDetail {
+  const fields: ConflictDetail = {
+    reason: details.reason,
+    merge_base: details.mergeBase,
+    checkpoint_revision: details.checkpointRevision,
+    unmerged_revisions: details.unmergedRevisions,
+    conflicts: details.conflicts,
+    conflicts_truncated: details.conflictsTruncated,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -71,6 +85,5 @@ export function runOperation<T>(
  */
 export function visibleChanges<T extends ApplyResponse>(request: FastifyRequest, result: T): T {
   const grant = request.storeGrant;
-  if (grant === undefined || grant.verbs.includes('read')) return result;
-  return { ...result, changes: result.changes.map(({ key, type }) => ({ key, type })), contents_omitted: true };
+  return grant === undefined || grant.verbs.includes('read') ? result : withoutContents(result);
 }
