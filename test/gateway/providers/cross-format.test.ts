@@ -323,7 +323,7 @@ describe('Messages client -> OpenAI upstream', () => {
     } finally {
       await vllm.close();
     }
-    await run({ messages: [{ role: 'user', content: 'x' }], top_k: 5 });
+    await run({ messages: [{ role: 'user', content: 'x' }], top_k: 5 }, { provider: 'groq', id: 'groq-1' });
     expect(openai.lastRequest()!.body).not.toHaveProperty('top_k');
   });
 

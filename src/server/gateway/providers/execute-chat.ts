@@ -31,7 +31,7 @@ export interface ExecuteChatArgs extends AttemptArgs {
 /**
  * Runs one conversation request against one deployment and answers in the client's format.
  * Same format on both sides (chat -> OpenAI-compatible, Messages -> Anthropic): the native body is
- * forwarded with only `model` rewritten, and streams are relayed frame by frame. Otherwise the
+ * re-serialised with `model` rewritten, and streams are relayed frame by frame. Otherwise the
  * request goes through the IR both ways. Rejects with UpstreamError before anything is returned
  * (streams: until the upstream's first event), TranslationError when the request cannot be
  * expressed for this provider.

@@ -5,7 +5,7 @@ import { failedResponse, type ResponsesSequence } from '../formats/responses/res
 import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { withoutItemId } from '../responses/replayed-items.js';
 import { itemIssuer, sameIssuer } from '../responses/item-issuer.js';
-import { providerSettings } from './provider-settings.js';
+import { callsOpenAiItself, providerSettings } from './provider-settings.js';
 import type { StreamUsage } from '../formats/token-estimate.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment, NativeResult } from './types.js';
@@ -14,9 +14,6 @@ import { StreamedOutput } from './streamed-output.js';
 import { redact } from './http-client.js';
 import { UpstreamError } from './upstream-error.js';
 
-/** OpenAI's own API address: its deployments use the native Responses API unless told otherwise. */
-const OPENAI_HOST = 'api.openai.com';
-
 /**
  * Whether `/v1/responses` goes to the provider's own Responses API: as the deployment says
  * (`responses_api`), else for OpenAI itself; every other server is translated to its chat API, which
@@ -24,8 +21,7 @@ const OPENAI_HOST = 'api.openai.com';
  */
 export function usesNativeResponses(deployment: Deployment): boolean {
   if (deployment.responsesApi !== undefined) return deployment.responsesApi === 'native';
-  if (deployment.provider !== 'openai') return false;
-  return deployment.baseUrl === undefined || new URL(deployment.baseUrl).hostname === OPENAI_HOST;
+  return callsOpenAiItself(deployment);
 }
 
 /**

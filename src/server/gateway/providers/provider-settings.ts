@@ -35,8 +35,23 @@ const OPENAI_COMPATIBLE: Readonly<Record<OpenAICompatibleProvider, ProviderDefau
   together_ai: { baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHERAI_API_KEY', topK: true },
   xai: { baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY' },
   fireworks_ai: { baseUrl: 'https://api.fireworks.ai/inference/v1', keyEnv: 'FIREWORKS_AI_API_KEY', topK: true },
-  openai_compatible: {},
+  // A server known only by the API it speaks: the local servers it usually is take `top_k` or ignore it.
+  openai_compatible: { topK: true },
 };
+
+/** OpenAI's own API address. */
+const OPENAI_HOST = 'api.openai.com';
+
+/**
+ * Whether a deployment calls OpenAI itself, told by its address (no `base_url`, or one on
+ * `api.openai.com`) rather than its provider name: `provider: openai` at another address (Ollama, as
+ * the example configuration has it) is a server that speaks OpenAI's API, with its own limits and
+ * extensions, as `openai_compatible` is.
+ */
+export function callsOpenAiItself(deployment: Pick<Deployment, 'provider' | 'baseUrl'>): boolean {
+  if (deployment.provider !== 'openai') return false;
+  return deployment.baseUrl === undefined || new URL(deployment.baseUrl).hostname === OPENAI_HOST;
+}
 
 /** Anthropic's base URL has no `/v1` (the SDK's convention); the path adds it. */
 const ANTHROPIC: ProviderDefaults = {
@@ -98,8 +113,13 @@ export interface ProviderSettings {
   readonly timeoutMs: number;
   /** The deployment's shorter wait for headers and the body's first bytes, when it has one. */
   readonly headersTimeoutMs: number | undefined;
-  /** Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together, Fireworks). */
+  /**
+   * Whether translated requests may carry `top_k` (vLLM, llama.cpp, LM Studio, OpenRouter, Together,
+   * Fireworks, and a server known only as OpenAI-compatible: see {@link callsOpenAiItself}).
+   */
   readonly acceptsTopK: boolean;
+  /** Whether OpenAI's own request limits hold (at most 4 stop sequences): OpenAI itself and Azure's OpenAI. */
+  readonly hasOpenAiLimits: boolean;
   /** Whether a chat stream may ask for usage with `stream_options` (Mistral refuses the field). */
   readonly acceptsStreamOptions: boolean;
   /**
@@ -140,6 +160,7 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     (deployment.baseUrl === undefined || sameAddress(name, deployment.baseUrl, providerUrl))
       ? env[defaults.keyEnv]
       : undefined);
+  const openAiItself = callsOpenAiItself(deployment);
   return {
     name,
     baseUrl: asBaseUrl(name, baseUrl),
@@ -148,7 +169,8 @@ export function providerSettings(deployment: Deployment, env: NodeJS.ProcessEnv 
     auth: defaults.auth ?? 'bearer',
     timeoutMs: deployment.timeoutMs,
     headersTimeoutMs: deployment.headersTimeoutMs,
-    acceptsTopK: defaults.topK === true,
+    acceptsTopK: defaults.topK === true || (name === 'openai' && !openAiItself),
+    hasOpenAiLimits: name === 'azure' || openAiItself,
     acceptsStreamOptions: defaults.noStreamOptions !== true,
     marksLoop: defaults.baseUrl === undefined || !sameAddress(name, baseUrl, defaults.baseUrl) || !isPublic(baseUrl),
   };

@@ -106,8 +106,10 @@ export function chatRequestToIr(body: ChatBody): IrRequest {
     maxTokens,
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
+    // -1 and 0 turn top_k off on the servers that take them (vLLM, llama.cpp): then none is sent.
+    topK: body.top_k != null && body.top_k > 0 ? body.top_k : undefined,
     stop: body.stop == null ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop,
-    user: body.user,
+    user: body.user ?? undefined,
     responseFormat: chatResponseFormatToIr(body.response_format),
     ...chatThinkingToIr(body),
     stream: body.stream === true,
@@ -290,8 +292,6 @@ export function chatRequestFromIr(ir: IrRequest, model: string): JsonObject {
   // Chat completions refuses a tool_choice without tools; none and auto mean nothing then.
   if (ir.toolChoice !== undefined && body.tools !== undefined)
     body.tool_choice = toolChoiceFromIr(ir.toolChoice, toolName);
-  else if (ir.toolChoice?.type === 'required' || ir.toolChoice?.type === 'tool')
-    throw TranslationError.at('tool_choice', 'a tool must be chosen, but the request has no tools; send tools');
   if (ir.responseFormat !== undefined) body.response_format = chatResponseFormatFromIr(ir.responseFormat);
   if (ir.stream) {
     body.stream = true;

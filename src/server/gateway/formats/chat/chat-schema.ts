@@ -8,6 +8,7 @@ import {
   MAX_MESSAGES,
   MAX_PARTS,
   MAX_TOOLS,
+  MAX_TOP_K,
   MAX_TOP_LOGPROBS,
   name,
   outputTokens,
@@ -121,35 +122,61 @@ const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
 ]);
 
-/** The chat completions request body. */
-export const chatRequestSchema = z.looseObject({
-  model: requiredName(),
-  messages: z.array(chatMessageSchema).min(1).max(MAX_MESSAGES),
-  stream: z.boolean().nullish(),
-  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
-  temperature: boundedNumber(0, 2).nullish(),
-  top_p: boundedNumber(0, 1).nullish(),
-  max_tokens: outputTokens().nullish(),
-  max_completion_tokens: outputTokens().nullish(),
-  frequency_penalty: boundedNumber(-2, 2).nullish(),
-  presence_penalty: boundedNumber(-2, 2).nullish(),
-  n: integerIn(1, MAX_CHOICES).nullish(),
-  stop: z.union([name(), z.array(name()).max(MAX_CHAT_STOP_SEQUENCES)]).nullish(),
-  user: name().optional(),
-  tools: z
-    .array(z.discriminatedUnion('type', [functionTool, customTool]))
-    .max(MAX_TOOLS)
-    .nullish(),
-  tool_choice: toolChoice.nullish(),
-  parallel_tool_calls: z.boolean().nullish(),
-  // Loose: compatible servers define their own types (vLLM's structural_tag, llama.cpp's schema field).
-  response_format: z.looseObject({ type: name() }).nullish(),
-  top_logprobs: integerIn(0, MAX_TOP_LOGPROBS).nullish(),
-  // Values stay loose: llama.cpp also takes `false` (ban the token) and a list of [token, bias] pairs.
-  logit_bias: z
-    .union([boundedRecord(z.unknown(), MAX_LOGIT_BIAS_ENTRIES), z.array(z.unknown()).max(MAX_LOGIT_BIAS_ENTRIES)])
-    .nullish(),
+/**
+ * `seed` (OpenAI's is an int64): bodies are read as JSON doubles, which hold integers exactly only up
+ * to 2^53 - 1; a larger seed would reach the model changed, and no one would know.
+ */
+const seed = z.number().int({
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? undefined
+      : `must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1): the gateway reads JSON numbers as 64-bit floats, which would change a larger seed`,
 });
+
+/** The chat completions request body. */
+export const chatRequestSchema = z
+  .looseObject({
+    model: requiredName(),
+    messages: z.array(chatMessageSchema).min(1).max(MAX_MESSAGES),
+    stream: z.boolean().nullish(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+    temperature: boundedNumber(0, 2).nullish(),
+    top_p: boundedNumber(0, 1).nullish(),
+    max_tokens: outputTokens().nullish(),
+    max_completion_tokens: outputTokens().nullish(),
+    frequency_penalty: boundedNumber(-2, 2).nullish(),
+    presence_penalty: boundedNumber(-2, 2).nullish(),
+    n: integerIn(1, MAX_CHOICES).nullish(),
+    stop: z.union([name(), z.array(name()).max(MAX_CHAT_STOP_SEQUENCES)]).nullish(),
+    user: name().nullish(),
+    // vLLM's, llama.cpp's and Anthropic's sampling knob: -1 and 0 turn it off on the servers that take it.
+    top_k: integerIn(-1, MAX_TOP_K).nullish(),
+    seed: seed.nullish(),
+    tools: z
+      .array(z.discriminatedUnion('type', [functionTool, customTool]))
+      .max(MAX_TOOLS)
+      .nullish(),
+    tool_choice: toolChoice.nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
+    // Loose: compatible servers define their own types (vLLM's structural_tag, llama.cpp's schema field).
+    response_format: z.looseObject({ type: name() }).nullish(),
+    top_logprobs: integerIn(0, MAX_TOP_LOGPROBS).nullish(),
+    // Values stay loose: llama.cpp also takes `false` (ban the token) and a list of [token, bias] pairs.
+    logit_bias: z
+      .union([boundedRecord(z.unknown(), MAX_LOGIT_BIAS_ENTRIES), z.array(z.unknown()).max(MAX_LOGIT_BIAS_ENTRIES)])
+      .nullish(),
+  })
+  .check((ctx) => {
+    // OpenAI's own answer: stream options of a request that does not stream would be silently unused.
+    const { stream, stream_options: options } = ctx.value;
+    if (options != null && stream !== true)
+      ctx.issues.push({
+        code: 'custom',
+        path: ['stream_options'],
+        input: options,
+        message: 'is only allowed when stream is true; send it with stream: true, or leave it out',
+      });
+  });
 
 /** A validated chat completions request. */
 export type ChatBody = z.output<typeof chatRequestSchema>;

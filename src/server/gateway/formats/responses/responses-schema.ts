@@ -120,7 +120,12 @@ export const responsesRequestSchema = z.looseObject({
   reasoning: reasoning.nullish(),
   text: textSettings.nullish(),
   truncation: z.enum(['auto', 'disabled']).nullish(),
-  user: name().optional(),
+  // Null is absent, as for its neighbours (Python clients send None for what they leave unset); made
+  // undefined, so it is neither read as a user nor forwarded.
+  user: name()
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional(),
   metadata: boundedRecord(
     z.string().max(MAX_METADATA_VALUE_CHARS),
     MAX_METADATA_ENTRIES,

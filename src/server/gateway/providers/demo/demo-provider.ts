@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IrRequest, IrResponse, IrStreamEvent } from '../../formats/ir.js';
+import { refuseUnknownToolChoice } from '../../formats/unknown-tool-choice.js';
 import type { CallContext, IrChatProvider } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
 import { answerText, answerTokens, demoAnswer } from './demo-answer.js';
@@ -16,6 +17,8 @@ export const demoChatProvider: IrChatProvider = {
   name: 'demo',
   async generate(request, context): Promise<IrResponse> {
     throwIfAborted(context);
+    // The refusals of the providers it stands in for, so what works here works there.
+    refuseUnknownToolChoice(request);
     const promptTokens = await countDemoPromptTokens(request);
     const { text, end } = await answerText(await demoAnswer(request));
     // Long prompts yield to the event loop above; a client that left meanwhile gets nothing more.
@@ -31,6 +34,7 @@ export const demoChatProvider: IrChatProvider = {
   },
   async stream(request, context) {
     throwIfAborted(context);
+    refuseUnknownToolChoice(request);
     return streamAnswer(request, context);
   },
 };

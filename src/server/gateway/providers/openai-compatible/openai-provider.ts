@@ -13,8 +13,7 @@ import type { IrRequest } from '../../formats/ir.js';
  * chat completions natively, and embeddings.
  */
 
-/** The providers that are OpenAI's own API, with its limits. */
-const OPENAI_ITSELF: ReadonlySet<string> = new Set(['openai', 'azure']);
+/** OpenAI's own limit on stop sequences; compatible servers take more. */
 const MAX_OPENAI_STOPS = 4;
 
 /** Reasoning models take `max_completion_tokens`; `max_tokens` is rejected. */
@@ -86,8 +85,7 @@ export function openAiChatProvider(settings: ProviderSettings): NativeChatProvid
     },
     adaptTranslated(body, context, request) {
       asCompletionTokens(body, context.upstreamModel);
-      // OpenAI's own limit; compatible servers take more.
-      if (OPENAI_ITSELF.has(settings.name) && Array.isArray(body.stop) && body.stop.length > MAX_OPENAI_STOPS)
+      if (settings.hasOpenAiLimits && Array.isArray(body.stop) && body.stop.length > MAX_OPENAI_STOPS)
         throw new TranslationError(
           `stop_sequences: OpenAI models take at most ${MAX_OPENAI_STOPS} stop sequences, got ${body.stop.length}`,
         );
