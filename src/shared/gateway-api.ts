@@ -604,7 +604,10 @@ export const deploymentHealthSchema = z.object({
   id: z.string(),
   model: z.string(),
   provider: z.string(),
-  /** `healthy`, `degraded` (recent failures) or `cooling_down` (tried last until `cooldown_until`). */
+  /**
+   * `healthy`, `degraded` (recent failures), `cooling_down` (tried last until `cooldown_until`) or
+   * `unused` (no call has answered or failed yet).
+   */
   state: z.enum(['healthy', 'degraded', 'cooling_down', 'unused']),
   requests: z.number(),
   successes: z.number(),

@@ -62,6 +62,12 @@ function sameUpstream(a: Deployment, b: Deployment): boolean {
   );
 }
 
+/** The mean latency of the calls that answered or failed (a call its client left has none); null before any. */
+function averageLatencyMs(s: Stats): number | null {
+  const timed = s.successes + s.failures;
+  return timed > 0 ? Math.round((s.totalLatencyMs / timed) * 100) / 100 : null;
+}
+
 /** The longest cooldown an upstream's `Retry-After` sets: a day's figure is not held to. */
 const MAX_ASKED_COOLDOWN_MS = 60 * 60 * 1000;
 
@@ -105,6 +111,18 @@ export class DeploymentHealthTracker {
     s.cooldownUntil = 0;
     s.probeSince = 0;
     s.silentUnderCutsMs = 0;
+  }
+
+  /**
+   * Records a call its client left (or the gateway's shutdown cut) before it ended, which says nothing
+   * of the deployment: counted among its requests, neither a success nor a failure, so it neither ends
+   * a cooldown nor clears the last error.
+   */
+  abandoned(deployment: Deployment): void {
+    const s = this.entry(deployment);
+    if (s === undefined) return;
+    s.requests += 1;
+    s.lastUsedAt = this.now();
   }
 
   /**
@@ -255,7 +273,8 @@ export class DeploymentHealthTracker {
   private view(id: string, s: Stats | undefined, deployment: { model: string; provider: string }): DeploymentHealth {
     const now = this.now();
     const state: DeploymentHealth['state'] =
-      !s || s.requests === 0
+      // Calls that were all left by their clients say nothing yet of how it answers.
+      !s || s.successes + s.failures === 0
         ? 'unused'
         : s.cooldownUntil > now
           ? 'cooling_down'
@@ -277,7 +296,7 @@ export class DeploymentHealthTracker {
       last_success_at: s?.lastSuccessAt ? new Date(s.lastSuccessAt).toISOString() : null,
       failing_since: s?.failingSince ? new Date(s.failingSince).toISOString() : null,
       last_latency_ms: s?.lastLatencyMs ?? null,
-      avg_latency_ms: s && s.requests > 0 ? Math.round((s.totalLatencyMs / s.requests) * 100) / 100 : null,
+      avg_latency_ms: s !== undefined ? averageLatencyMs(s) : null,
       cooldown_until: s && s.cooldownUntil > now ? new Date(s.cooldownUntil).toISOString() : null,
       deadline_cuts: s?.deadlineCuts ?? 0,
       last_deadline_cut_at: s?.lastDeadlineCutAt ? new Date(s.lastDeadlineCutAt).toISOString() : null,

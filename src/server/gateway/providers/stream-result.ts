@@ -20,6 +20,12 @@ export interface StreamAnswer {
   usage(): Usage;
   /** The failure that ended the stream after it started, if any. */
   error(): UpstreamError | undefined;
+  /**
+   * How long the relay has been waiting for the upstream's next frame (0 while it hands one on, or once
+   * the stream ended): a client leaving a stream that stopped sending says something about the
+   * deployment, one leaving while frames flowed does not. Absent on answers no upstream streams (a replay).
+   */
+  readonly silentMs?: () => number;
 }
 
 /**
@@ -56,20 +62,35 @@ export async function startStream(
     throw error;
   }
   let failure: UpstreamError | undefined;
+  // When the relay began waiting for the next frame (0: it is not waiting). One clock read per frame.
+  let waitingSince = 0;
   async function* events(): AsyncGenerator<string> {
     try {
       if (first.done) return;
       yield first.value;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+      for (;;) {
+        waitingSince = performance.now();
+        const next = await iterator.next();
+        waitingSince = 0;
+        if (next.done) break;
+        yield next.value;
+      }
     } catch (error) {
       if (options.signal.aborted) return;
       failure = failed(error);
       yield options.codec.errorFrame(failure.message, upstreamErrorDetail(failure));
     } finally {
+      waitingSince = 0;
       await iterator.return?.();
     }
   }
-  return { kind: 'stream', events: events(), usage: () => options.usage.current(), error: () => failure };
+  return {
+    kind: 'stream',
+    events: events(),
+    usage: () => options.usage.current(),
+    error: () => failure,
+    silentMs: () => (waitingSince === 0 ? 0 : performance.now() - waitingSince),
+  };
 }
 
 /** Records usage and generated characters of IR events as they pass. */

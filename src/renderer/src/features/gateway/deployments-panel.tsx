@@ -13,7 +13,7 @@ const HEALTH: Record<DeploymentHealth['state'], { readonly label: string; readon
   healthy: { label: 'Healthy', tone: 'success' },
   degraded: { label: 'Degraded', tone: 'warning' },
   cooling_down: { label: 'Cooling down', tone: 'danger' },
-  unused: { label: 'No traffic yet', tone: 'neutral' },
+  unused: { label: 'No answer yet', tone: 'neutral' },
 };
 
 function HealthCell({

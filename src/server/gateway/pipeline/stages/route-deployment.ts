@@ -1,5 +1,6 @@
 import { AppError } from '../../../http/errors.js';
-import { blamesDeployment, UpstreamError } from '../../providers/upstream-error.js';
+import { TranslationError } from '../../formats/translation-error.js';
+import { blamesDeployment, UnsupportedOperationError, UpstreamError } from '../../providers/upstream-error.js';
 import type { ProviderAnswer } from '../../providers/answer.js';
 import type { Deployment } from '../../providers/types.js';
 import { PoolsClosedError } from '../../providers/upstream-pools.js';
@@ -37,7 +38,10 @@ function pause(ms: number, signal: ClientWatch): Promise<void> {
  * up to its `maxRetries` (waiting as retryDelay says), then the next deployment is tried; another
  * refusal of the deployment (401, 403, 404, ...) goes to the next one at once; a refusal of the
  * request itself (400, 413, 422), anything else, or the last failure becomes the answer. Calls resolve only before the first byte reaches
- * the client, so a retry can never follow a started stream.
+ * the client, so a retry can never follow a started stream. A deployment whose translation refuses the
+ * request (a parameter its provider has no equivalent for) is skipped as one lacking a capability is:
+ * nothing was sent, so it is no attempt and no failure of it; the refusal (400) is the answer only
+ * when no deployment could take the request or call an upstream, the last upstream failure otherwise.
  *
  * With a deadline (`deadlineMs` after the request's arrival, at most `gateway.max_request_timeout_ms`),
  * each attempt's wait for its body's first bytes ends at the latest when the time left does, and no
@@ -68,6 +72,9 @@ export async function route(
   const deadlineMs = appliedDeadlineMs(ctx, requestedDeadlineMs);
   const endsAt = deadlineMs === undefined ? Infinity : ctx.startedAt + deadlineMs;
   let last: UpstreamError | undefined;
+  // The deployment `last` came from, and the first refusal of the request by a deployment's translation.
+  let failedOn: Deployment | undefined;
+  let refusal: { readonly error: Error; readonly deployment: Deployment } | undefined;
   let previous: Deployment | undefined;
   let cutByDeadline = false;
   const weighted = deploymentOrder(deployments, health);
@@ -97,6 +104,7 @@ export async function route(
       if (retry > 0) ctx.services.metrics.upstreamRetry(modelMetricLabel(ctx), deploymentMetricLabel(ctx));
       else if (previous !== undefined)
         ctx.services.metrics.upstreamFallback(modelMetricLabel(ctx), deploymentLabel(previous, registry));
+      const previousCalled = previous;
       previous = deployment;
       ctx.attempts += 1;
       health.calling(deployment);
@@ -112,8 +120,10 @@ export async function route(
         const answeredAt = performance.now();
         const latencyMs = answeredAt - started;
         // A stream can still fail after it started: the finishing stage records how it ended.
-        if (answer.kind === 'stream' && !signal.aborted) ctx.relayedStream = { deployment, latencyMs };
-        else health.success(deployment, latencyMs);
+        if (answer.kind === 'json') health.success(deployment, latencyMs);
+        else if (!signal.aborted) ctx.relayedStream = { deployment, latencyMs };
+        // Its client left as its first frame came: how the stream would have gone is unknown.
+        else health.abandoned(deployment);
         observeAnswer(ctx, answer.kind, answeredAt, latencyMs);
         trace?.attemptIdentified(ctx.upstreamRequestId);
         if (answer.kind === 'json') trace?.attemptAnswered(answer.usage, answer.body);
@@ -126,13 +136,19 @@ export async function route(
         // The client left: nobody is waiting for a retry, and it says nothing about the deployment,
         // unless the deployment had been silent for nearly its whole timeout.
         if (signal.aborted) {
-          if (error instanceof UpstreamError && error.silentMs !== undefined)
-            abandonedWhileSilent(ctx, deployment, error.silentMs);
+          if (error instanceof UpstreamError) leftByClient(ctx, deployment, error.silentMs ?? 0, 'before_answer');
           throw endedBy(signal);
         }
         // Nothing was sent: the gateway's shutdown, told to the client as such (503), no fault of the deployment.
         if (error instanceof PoolsClosedError) throw new RequestEndedError('shutting_down');
-        if (!(error instanceof UpstreamError)) throw translateProviderError(error);
+        if (refusesRequest(error)) {
+          // Nothing was sent either: not an attempt, and the next deployment may take the request.
+          ctx.attempts -= 1;
+          previous = previousCalled;
+          refusal ??= { error, deployment };
+          break;
+        }
+        if (!(error instanceof UpstreamError)) throw error;
         // The deadline's timer, not the deployment's own timeout_ms: by itself no failure of the deployment.
         if (
           attempt !== deployment &&
@@ -146,7 +162,14 @@ export async function route(
         // An upstream that asks for a longer pause than the gateway waits is not asked again meanwhile.
         const asked = error.retryAfterMs ?? 0;
         const unavailableMs = asked > config.gateway.max_retry_wait_ms ? asked : 0;
-        health.failure(deployment, performance.now() - started, error.status, error.message, blamed, unavailableMs);
+        health.failure(
+          deployment,
+          performance.now() - started,
+          statusSeen(error),
+          error.message,
+          blamed,
+          unavailableMs,
+        );
         // The upstream's failures, not the caller's: a request the provider refused as malformed is not one.
         if (blamed)
           ctx.services.metrics.upstreamFailure(
@@ -156,6 +179,7 @@ export async function route(
             upstreamFailureReason(error),
           );
         last = error;
+        failedOn = deployment;
         if (error.retryable) continue;
         // A refusal of this deployment (its key, model or address) is no reason to fail a model that
         // others serve; a refusal of the request itself would fail on every one of them.
@@ -166,10 +190,17 @@ export async function route(
       }
     }
   }
-  if (!cutByDeadline) throw upstreamFailure(last!, ctx.attempts);
+  if (last === undefined) {
+    // Every deployment refused the request before calling: the first refusal, under the deployment that made it.
+    ctx.deployment = refusal!.deployment;
+    throw translateProviderError(refusal!.error);
+  }
+  // The answer is this failure: usage and traffic name the deployment that failed, not one that refused after it.
+  ctx.deployment = failedOn;
+  if (!cutByDeadline) throw upstreamFailure(last, ctx.attempts);
   // Given up before the deadline passed, for a wait that would outlast it: the upstream's failure is
   // the answer, not a timeout that has not happened.
-  if (performance.now() < endsAt) throw upstreamFailure(last!, ctx.attempts, deadlineMs);
+  if (performance.now() < endsAt) throw upstreamFailure(last, ctx.attempts, deadlineMs);
   throw deadlineExceeded(ctx, deadlineMs!);
 }
 
@@ -205,26 +236,46 @@ function recordDeadlineCut(ctx: RequestContext, deployment: Deployment, waitedMs
 const ABANDONED_TIMEOUT_SHARE = 0.9;
 
 /**
- * Records, as a timeout of the deployment, an attempt whose client left after the upstream had been
- * silent for nearly the deployment's whole `timeout_ms` (since the request went out, or its headers
- * came; not while it waited for a connection). The SDKs give up after 600 s, the default timeout:
- * every client left just before the gateway would have called it a timeout, so a deployment that takes
- * requests and never answers was counted nowhere, never cooled down and took every next request too.
+ * Records a call its client left (or the shutdown cut) before it ended. It says nothing about the
+ * deployment, and is counted only among its requests, unless the upstream had been silent for nearly the
+ * deployment's whole `timeout_ms` by then (`silentMs`: since the request went out or its headers came,
+ * or, mid-stream, since its last frame): then it is a timeout of the deployment. The SDKs give up after
+ * 600 s, the default timeout: every client left just before the gateway would have called it a timeout,
+ * so a deployment that takes requests and never answers (or stops mid-stream) was never cooled down.
  */
-function abandonedWhileSilent(ctx: RequestContext, deployment: Deployment, waitedMs: number): void {
-  if (deployment.timeoutMs <= 0 || waitedMs < deployment.timeoutMs * ABANDONED_TIMEOUT_SHARE) return;
-  ctx.services.health.failure(
-    deployment,
-    waitedMs,
-    0,
-    `no answer after ${Math.round(waitedMs)} ms, when the client left (timeout_ms is ${deployment.timeoutMs})`,
-  );
-  ctx.services.metrics.upstreamFailure(
-    modelMetricLabel(ctx),
-    'before_answer',
-    deploymentLabel(deployment, ctx.services.registry),
-    'timeout',
-  );
+function leftByClient(
+  ctx: RequestContext,
+  deployment: Deployment,
+  silentMs: number,
+  phase: 'before_answer' | 'mid_stream',
+): void {
+  const { health, metrics, registry } = ctx.services;
+  if (deployment.timeoutMs <= 0 || silentMs < deployment.timeoutMs * ABANDONED_TIMEOUT_SHARE) {
+    health.abandoned(deployment);
+    return;
+  }
+  const waited = Math.round(silentMs);
+  const what = phase === 'mid_stream' ? `no stream data for ${waited} ms` : `no answer after ${waited} ms`;
+  // Mid-stream its 200 had come: the status seen, as for any failure of a started stream.
+  const status = phase === 'mid_stream' ? 200 : 0;
+  health.failure(deployment, silentMs, status, `${what}, when the client left (timeout_ms is ${deployment.timeoutMs})`);
+  metrics.upstreamFailure(modelMetricLabel(ctx), phase, deploymentLabel(deployment, registry), 'timeout');
+}
+
+/**
+ * Whether a deployment's translation refused the request before calling (a parameter, or an operation,
+ * its provider has no equivalent for): another deployment of the model may take it.
+ */
+function refusesRequest(error: unknown): error is TranslationError | UnsupportedOperationError {
+  return error instanceof TranslationError || error instanceof UnsupportedOperationError;
+}
+
+/**
+ * The HTTP status the deployment answered with: a stream's error event (or a failed Response) came in
+ * a 200, whatever status the error's type stands for.
+ */
+function statusSeen(error: UpstreamError): number {
+  return error.inStream ? 200 : error.status;
 }
 
 /**
@@ -241,19 +292,25 @@ function concernsCallersKey(ctx: RequestContext, error: UpstreamError): boolean 
 
 /**
  * Records in the deployment health how a relayed stream ended, once it has (called by the finishing
- * stage): a failure after its start (a dropped connection, a timeout mid-stream, a malformed frame) is
- * the deployment's like any failure before it, so a deployment whose streams keep breaking cools down.
- * A stream the client left is the deployment's success so far.
+ * stage): a failure after its start (a dropped connection, a timeout mid-stream, a malformed frame, an
+ * error event) is the deployment's like any failure before it, so a deployment whose streams keep
+ * breaking cools down. A stream its client left (or the shutdown cut) is no success: a hung stream
+ * that clients give up on must not end its cooldown; it is neutral, or a timeout when the upstream had
+ * been silent for nearly its whole `timeout_ms` (see leftByClient).
  */
 export function settleStreamHealth(ctx: RequestContext): void {
   const relayed = ctx.relayedStream;
   if (relayed === undefined) return;
   ctx.relayedStream = undefined;
-  const failure = ctx.answer?.kind === 'stream' ? ctx.answer.error() : undefined;
+  const stream = ctx.answer?.kind === 'stream' ? ctx.answer : undefined;
+  const failure = stream?.error();
   const { health } = ctx.services;
-  if (failure === undefined) health.success(relayed.deployment, relayed.latencyMs);
-  else {
-    health.failure(relayed.deployment, relayed.latencyMs, failure.status, failure.message, blamesDeployment(failure));
+  if (failure === undefined) {
+    if (ctx.watch.aborted) leftByClient(ctx, relayed.deployment, stream?.silentMs?.() ?? 0, 'mid_stream');
+    else health.success(relayed.deployment, relayed.latencyMs);
+  } else {
+    const status = statusSeen(failure);
+    health.failure(relayed.deployment, relayed.latencyMs, status, failure.message, blamesDeployment(failure));
     ctx.services.metrics.upstreamFailure(
       modelMetricLabel(ctx),
       'mid_stream',
