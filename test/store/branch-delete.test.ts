@@ -101,7 +101,7 @@ describe('DELETE /v1/branches', () => {
         409,
         'conflict_error',
         `branch "feature" of namespace "cp" holds revision ${kept.body.revision} of checkpoint "release": delete or move the checkpoint first`,
-        { reason: 'in_use', head_revision: kept.body.revision + 1 },
+        { reason: 'in_use', head_revision: (kept.body.revision as number) + 1 },
       ),
     );
     expect((await call('GET', '/v1/state?namespace=cp&checkpoint=release')).body).toMatchObject({

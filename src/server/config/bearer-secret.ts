@@ -1,3 +1,5 @@
+import type { Config } from './schema.js';
+
 /** The shortest secret accepted from the environment or the file: the master key and every store token. */
 export const MIN_SECRET_LENGTH = 16;
 
@@ -22,4 +24,39 @@ export function bearerSecretProblem(what: string, value: string): string | undef
   if (!BEARER_SECRET_PATTERN.test(value))
     return `has a space or another character ${what} cannot hold: use ${BEARER_SECRET_RULE}`;
   return undefined;
+}
+
+/** Fewer different characters than this make a secret weak whatever its length (`passwordpassword` has 7). */
+export const MIN_DISTINCT_SECRET_CHARACTERS = 8;
+
+/**
+ * Why a secret that is long enough is still easily guessed (a character or a short word repeated),
+ * or undefined. A warning, not a refusal: setups that run with such a secret keep working. Never the value.
+ */
+export function weakSecretProblem(value: string): string | undefined {
+  const distinct = new Set(value).size;
+  if (value.length < MIN_SECRET_LENGTH || distinct >= MIN_DISTINCT_SECRET_CHARACTERS) return undefined;
+  return `holds only ${distinct} different characters, so it is among the first a guesser tries; use a random value (openssl rand -base64 32)`;
+}
+
+/**
+ * One warning per weak secret set for the master key and the store's tokens (PROXY_MASTER_KEY,
+ * STORE_TOKEN, store.auth.tokens), each naming its variable or key, for the start and `--check`.
+ */
+export function weakSecretWarnings(config: Config, env: NodeJS.ProcessEnv): string[] {
+  const sources: Array<readonly [where: string, value: string | undefined]> = [
+    ['PROXY_MASTER_KEY', env.PROXY_MASTER_KEY],
+    ['STORE_TOKEN', env.STORE_TOKEN],
+    ...config.store.auth.tokens.map((entry, index): readonly [string, string | undefined] =>
+      entry.token !== undefined
+        ? [`store.auth.tokens[${index}].token`, entry.token]
+        : [`store.auth.tokens[${index}].token_env (${entry.token_env})`, env[entry.token_env!]],
+    ),
+  ];
+  const warnings: string[] = [];
+  for (const [where, value] of sources) {
+    const problem = value ? weakSecretProblem(value) : undefined;
+    if (problem !== undefined) warnings.push(`${where} ${problem}`);
+  }
+  return warnings;
 }

@@ -18,6 +18,7 @@ import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetr
 import { readTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
 import { logFormatProblem } from '../http/logger.js';
 import { envNameTypos } from './env-name-typos.js';
+import { weakSecretWarnings } from './bearer-secret.js';
 
 /** A configuration that cannot be used; the message names the file and the offending key. */
 export class ConfigError extends Error {
@@ -445,6 +446,7 @@ export function loadConfig(
       ...smallBudget.map(inFileTerms),
       ...redirectHostWarnings(config.sso, config.server.allowed_hosts),
       ...envNameTypos(env, read?.raw),
+      ...weakSecretWarnings(config, env),
     ],
     inFileTerms,
   };

@@ -17,6 +17,7 @@ import { installJsonBody, type StoresText } from './json-body.js';
 import { LargeBodyGate } from './large-body-gate.js';
 import { queryEscapeProblem } from './query-escapes.js';
 import { AppError } from './errors.js';
+import { AuthFailureDelay, isCredentialRefusal } from './auth-failure-delay.js';
 import type { DatabaseLockWatch } from '../db/lock-watch.js';
 import type { TlsCredentials } from '../config/tls-files.js';
 
@@ -60,7 +61,8 @@ function serverOptions(tls: TlsCredentials | undefined): { http: { requireHostHe
 
 /**
  * A Fastify app with zod validation, request ids on every response, the shared error handling (parser
- * errors included), a Host check, and connection limits (`app.connections.configure` before listening).
+ * errors included), a Host check (and one for credentials sent twice), refused credentials slowed once
+ * they repeat, and connection limits (`app.connections.configure` before listening).
  */
 export function createBaseApp(options: BaseAppOptions) {
   // A client still sending a body after its answer may send a few times the limit before it is cut.
@@ -115,12 +117,20 @@ export function createBaseApp(options: BaseAppOptions) {
     if (!LargeBodyGate.applies(request)) done(null, payload);
     else largeBodies.admit(request, reply, (error) => done(error ?? null, payload));
   });
+  // Refused credentials (401s) answered slowly once they repeat: guessing a typed-in secret stays
+  // slow. An onError hook, so answers without an error, every valid request among them, pass no check.
+  const failures = new AuthFailureDelay(() => app.log);
+  app.addHook('onError', (request, reply, error, done) => {
+    if (isCredentialRefusal(error)) failures.hold(request, reply.raw, done);
+    else done();
+  });
   const controls = createConnectionControls(app.server, hosts);
   controls.configure(CONNECTION_DEFAULTS);
   app.decorate('connections', controls);
   installErrorHandling(app as unknown as FastifyInstance, linger, options.lock);
   app.addHook('preClose', (done) => {
     connections.beginClosing();
+    failures.releaseAll();
     done();
   });
   return app;

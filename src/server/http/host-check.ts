@@ -92,34 +92,48 @@ function absoluteFormAuthority(target: string): string | undefined {
   return target.slice(start, end);
 }
 
-/** True when the raw headers name Host more than once (Node keeps the first and drops the rest). */
-function hostRepeated(rawHeaders: readonly string[]): boolean {
-  let seen = false;
+/** The headers a request may send once only, by the length of their lower-case names (a cheap first test). */
+const SINGLE_HEADERS: ReadonlyMap<number, { readonly lower: string; readonly shown: string; readonly bit: number }> =
+  new Map([
+    [4, { lower: 'host', shown: 'Host', bit: 1 }],
+    [13, { lower: 'authorization', shown: 'Authorization', bit: 2 }],
+    [9, { lower: 'x-api-key', shown: 'x-api-key', bit: 4 }],
+  ]);
+
+/**
+ * The first of Host, Authorization and x-api-key the raw headers carry more than once, as named in
+ * messages, or undefined. Node keeps the first Host and Authorization and drops the rest: a proxy in
+ * front that reads the last one would see another host, or another principal, than this server does.
+ */
+function repeatedHeader(rawHeaders: readonly string[]): string | undefined {
+  let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
-    if (seen) return true;
-    seen = true;
+    const single = SINGLE_HEADERS.get(name.length);
+    if (single === undefined || name.toLowerCase() !== single.lower) continue;
+    if ((seen & single.bit) !== 0) return single.shown;
+    seen |= single.bit;
   }
-  return false;
+  return undefined;
 }
 
 /**
- * Why a request may not be answered for its `Host` (DNS rebinding), or undefined when it may. Runs
- * first on every request, so plain string work only. An absolute-form target's authority overrides
- * Host (RFC 9112 §3.2.2), so it is checked the same way.
+ * Why a request may not be answered for its `Host` (DNS rebinding) or for a header sent more than once
+ * that must come once, or undefined when it may. Runs first on every request, so plain string work
+ * only. An absolute-form target's authority overrides Host (RFC 9112 §3.2.2), so it is checked the same way.
  */
 export function hostProblem(request: FastifyRequest, allowList: HostAllowList): Error | undefined {
   const raw = request.raw;
   const host = request.headers.host;
+  // RFC 9112 §3.2: a request with more than one Host is answered 400; a credential sent twice is too.
+  const repeated = repeatedHeader(raw.rawHeaders);
+  if (repeated !== undefined) return badRequest(`the ${repeated} header is sent more than once; send it once`);
   if (host === undefined) {
     // HTTP/1.0 has no Host, and no browser speaks it; HTTP/1.1 requires one.
     if (raw.httpVersion === '1.0') return undefined;
     return badRequest('the Host header is missing; HTTP/1.1 requests must name the host');
   }
   if (host === '') return badRequest('the Host header is empty; requests must name the host');
-  // RFC 9112 §3.2: a request with more than one Host is answered 400.
-  if (hostRepeated(raw.rawHeaders)) return badRequest('the Host header is sent more than once; send it once');
   const authority = absoluteFormAuthority(raw.url ?? '');
   if (authority !== undefined && !allowList.allows(authority)) return refusal(authority);
   return allowList.allows(host) ? undefined : refusal(host);

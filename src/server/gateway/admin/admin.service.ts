@@ -188,10 +188,13 @@ export class AdminService {
     return { ...input, team: userTeam };
   }
 
-  /** Revokes a key: 401 from the next request on. Revoking twice is not an error. */
+  /**
+   * Revokes a key: 401 from the next request on. Revoking twice is not an error. A key a sign-in
+   * issued ends its SSO session with it (the sessions listen to the keys service).
+   */
   revokeKey(id: string, actor: AdminActor): ApiKeyRecord {
     const before = this.keys.get(id);
-    const row = this.keys.revoke(id);
+    const row = this.keys.revoke(id, actor.requestId);
     if (!row) throw new GatewayError('not_found', `no API key with id '${id}'`);
     if (before?.revokedAt === null) {
       this.record(actor, 'api_key.revoke', id, { name: row.name });

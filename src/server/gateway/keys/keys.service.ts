@@ -55,6 +55,7 @@ export class KeysService {
   private readonly now: () => number;
   private pendingTouches = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private readonly revokedListeners: Array<(row: ApiKeyRow, requestId: string | null) => void> = [];
 
   constructor(
     private readonly repository: KeysRepository,
@@ -186,13 +187,23 @@ export class KeysService {
     return moved;
   }
 
-  /** Revokes a key (idempotent); it answers 401 from the next request on. */
-  revoke(id: string): ApiKeyRow | undefined {
+  /**
+   * Revokes a key (idempotent); it answers 401 from the next request on. Those listening (the SSO
+   * sessions, whose session ends with its key) are told once, on the revocation itself; `requestId`
+   * is the request that asked, for their audit.
+   */
+  revoke(id: string, requestId: string | null = null): ApiKeyRow | undefined {
     const existing = this.repository.findById(id);
     if (existing === undefined || existing.revokedAt !== null) return existing;
     const row = this.repository.update(id, { revokedAt: this.now() });
     this.forget(id);
+    if (row !== undefined) for (const listener of this.revokedListeners) listener(row, requestId);
     return row;
+  }
+
+  /** Calls `listener` on every revocation from now on (not on revoking a key already revoked). */
+  onRevoked(listener: (row: ApiKeyRow, requestId: string | null) => void): void {
+    this.revokedListeners.push(listener);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { SsoRefreshResult, SsoSessionRecord } from '../../../shared/sso-api.js';
 import type { AuditRepository } from '../accounting/audit.repository.js';
+import type { ApiKeyRow } from '../keys/keys.repository.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { stillHolds } from './claim-mapping.js';
@@ -45,8 +46,29 @@ export class SsoSessions {
   private round: Promise<SsoRefreshResult> | undefined;
   private readonly now: () => number;
 
+  /** Sessions whose own ending is revoking their key: that revocation is not one to end them for. */
+  private readonly closing = new Set<string>();
+
   constructor(private readonly deps: SsoSessionsDeps) {
     this.now = deps.now;
+    deps.keys.onRevoked((row, requestId) => this.keyRevoked(row, requestId));
+  }
+
+  /**
+   * A key revoked elsewhere (the admin API, the UI) ends its session at once, as a refresh round
+   * would on finding it: the session shows as ended and its refresh token is revoked at the provider
+   * now, not up to a refresh interval later. The provider's part runs on after the revocation returns.
+   */
+  private keyRevoked(row: ApiKeyRow, requestId: string | null): void {
+    if (row.ssoSessionId === null || this.closing.has(row.ssoSessionId)) return;
+    const session = this.deps.repository.findById(row.ssoSessionId);
+    if (session === undefined || session.endedAt !== null) return;
+    this.end(session, 'key revoked', requestId, `sso:${session.provider}`).catch((error: unknown) =>
+      this.deps.log('sso session of a revoked key could not be ended', {
+        session_id: session.id,
+        reason: (error as Error).message,
+      }),
+    );
   }
 
   /** Ends a session as an admin: the key is revoked. */
@@ -220,7 +242,12 @@ export class SsoSessions {
   /** The local part of ending a session: its key revoked, the session ended, both audited. False if it had already ended. */
   private close(session: SsoSessionRow, reason: string, requestId: string | null, actor: string): boolean {
     const before = this.deps.keys.get(session.keyId);
-    this.deps.keys.revoke(session.keyId);
+    this.closing.add(session.id);
+    try {
+      this.deps.keys.revoke(session.keyId, requestId);
+    } finally {
+      this.closing.delete(session.id);
+    }
     if (!this.deps.repository.end(session.id, this.now(), reason)) return false;
     if (before?.revokedAt === null)
       this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, ERROR_STATUS, unauthorized } from '../../../http/errors.js';
+import { AppError, ERROR_STATUS, badRequest, unauthorized } from '../../../http/errors.js';
 import { bearerToken, missingBearerMessage } from '../../../http/secrets.js';
 import {
   ssoCallbackQuerySchema,
@@ -53,6 +53,9 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { provider, return_to: returnTo, challenge, moved } = request.query;
+      // HTTP/1.0 may leave Host out (health checkers do); a sign-in needs it for every address it makes.
+      if (!request.host)
+        throw badRequest('the Host header is missing; /sso/login needs it to build the addresses of the sign-in');
       const origin = `${request.protocol}://${request.host}`;
       // The cookie must be set on the host the provider sends the browser back to, or the callback
       // finds none: a sign-in reached under another name (localhost for 127.0.0.1, an alias) starts
