@@ -27,9 +27,14 @@ test('diff of a large document: exact counts, unchanged lines between changes, h
   await openSignedIn(page, screen('history', namespace, 'main', `&rev=${second.revision}&key=data/corpus.md`));
 
   const diff = page.getByRole('table', { name: 'Diff of data/corpus.md' });
-  await expect(diff).toBeVisible({ timeout: 60_000 });
-  await expect(page.locator('.diff-stats-add')).toHaveText('+3212');
+  await expect(page.locator('.diff-stats-add')).toHaveText('+3212', { timeout: 60_000 });
   await expect(page.locator('.diff-stats-del')).toHaveText('−3212');
+  // 6,424 changed lines: past the bound, the diff waits to be asked for.
+  await expect(page.getByTestId('large-diff')).toContainText(
+    'Large diff (6,424 changed lines) is not shown by default.',
+  );
+  await page.getByRole('button', { name: 'Load diff' }).click();
+  await expect(diff).toBeVisible({ timeout: 60_000 });
   // Line 2 sits between the changed lines 1 and 11, unchanged on both sides.
   await expect(diff.locator('td.diff-code.diff-context', { hasText: /^2\. beta and answer here$/ })).toHaveCount(2);
   const eleventh = diff.locator('td.diff-code.diff-add', { hasText: /^11\. alpha and alpha here CHANGED$/ });
@@ -37,6 +42,7 @@ test('diff of a large document: exact counts, unchanged lines between changes, h
   await expect(page.getByText('too large to compare line by line')).toHaveCount(0);
 
   await page.getByRole('option', { name: 'data/items.md, modified' }).click();
+  await page.getByRole('button', { name: 'Load diff' }).click({ timeout: 60_000 });
   await expect(page.getByRole('table', { name: 'Diff of data/items.md' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('note').filter({ hasText: 'too large' })).toContainText(
     'Part of this diff is too large to compare line by line: shown as replaced',

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BranchSummary } from '../../../../shared/store-api.js';
 import { useBranches, useCheckpoints } from '../../api/store-queries.js';
-import { href, Link, updateSearch, useSearchParams } from '../../app/router.js';
+import { href, Link, navigate, updateSearch, useSearchParams } from '../../app/router.js';
 import { Button } from '../../components/button.js';
 import { VisibleName } from '../../components/diff/visible-text.js';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback.js';
@@ -37,6 +37,19 @@ export function HistoryScreen() {
  */
 function branchMayHaveLog(branches: readonly BranchSummary[] | undefined, branch: string): boolean {
   return branches !== undefined && (branches.length === 0 || branches.some((listed) => listed.name === branch));
+}
+
+/**
+ * Shows revision `id`, on its first changed document, as a new entry of the browser's history: Back
+ * returns to the revision chosen before, as on GitHub's commit pages, rather than leaving History.
+ * The rest of the address (scope, `document=`) is kept. The revision shown before any is chosen (the
+ * head) is not in the address, so opening History adds no entry of its own.
+ */
+function chooseRevision(id: number): void {
+  const params = new URLSearchParams(window.location.search);
+  params.set('rev', String(id));
+  params.delete('key');
+  navigate(`${window.location.pathname}?${params.toString()}`);
 }
 
 function HistoryView() {
@@ -115,7 +128,7 @@ function HistoryView() {
     }
     setToOldest(false);
     const last = entries.at(-1);
-    if (last !== undefined) updateSearch({ rev: last.id, key: undefined });
+    if (last !== undefined) chooseRevision(last.id);
   }, [toOldest, hasNextPage, isFetchingNextPage, fetchNextPage, entries]);
   // Until the log read from a linked revision arrives it highlights no row, and j / k would start from
   // the head: moves pressed meanwhile are kept and go on from the selected revision once its row is
@@ -134,7 +147,7 @@ function HistoryView() {
     // From no row, a move down by n lands on the n-th row and a move up on the first.
     const from = selectedIndex >= 0 ? selectedIndex : pendingMove > 0 ? -1 : 0;
     const to = entries[Math.max(0, Math.min(entries.length - 1, from + pendingMove))];
-    if (to) updateSearch({ rev: to.id, key: undefined });
+    if (to) chooseRevision(to.id);
     setPendingMove(0);
   }, [pendingMove, selectedIndex, rowComing, entries]);
 
@@ -216,7 +229,7 @@ function HistoryView() {
           selected={selectedIndex}
           onSelect={(index) => {
             setPendingMove(0);
-            updateSearch({ rev: entries[index]!.id, key: undefined });
+            chooseRevision(entries[index]!.id);
           }}
           onMoveUnread={rowComing ? keepMove : undefined}
           onOpen={(index) => setDetailFocus((last) => ({ id: entries[index]!.id, count: (last?.count ?? 0) + 1 }))}
