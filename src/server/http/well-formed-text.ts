@@ -23,27 +23,8 @@ function loneSurrogateAt(text: string): number {
   return -1;
 }
 
-/**
- * A document's key and content, checked before they are stored: a JSON escape such as `"\ud800"` is
- * valid JSON and passes the body's UTF-8 check (the bytes are ASCII), but a lone surrogate has no
- * UTF-8 form, and SQLite would store it as replacement characters: different text than was sent.
- * Answers a 400 naming the field (`content`, `documents[2].key`), the document's key beside it and
- * where the surrogate stands, as a body with bytes that are not UTF-8 is refused; null when both are
- * well-formed or not strings (the body's schema names those). `prefix` is the document's own path in
- * the body with its trailing dot (`documents[2].`), empty when the document is the body itself.
- */
-export function illFormedDocumentText(document: unknown, prefix = ''): AppError | null {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return null;
-  const { key, content } = document as Record<string, unknown>;
-  if (typeof key === 'string' && !isWellFormed(key)) return refusal(`${prefix}key`, '', key);
-  if (typeof content !== 'string' || isWellFormed(content)) return null;
-  const shown = typeof key === 'string' ? key : '';
-  const named =
-    shown === '' ? '' : ` (key '${shown.length > SHOWN_KEY_CHARS ? `${shown.slice(0, SHOWN_KEY_CHARS)}...` : shown}')`;
-  return refusal(`${prefix}content`, named, content);
-}
-
-function refusal(field: string, named: string, text: string, param: string | null = field): AppError {
+/** 400 naming the field, the document key beside it (`named`) and where the surrogate stands. */
+function refusal(field: string, named: string, text: string, param: string | null): AppError {
   return badRequest(
     `${field}${named} holds a lone UTF-16 surrogate at character ${loneSurrogateAt(text)}: not valid Unicode text`,
     param,
@@ -57,7 +38,9 @@ function refusal(field: string, named: string, text: string, param: string | nul
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /**
- * A body's strings and keys checked for lone UTF-16 surrogates, for the routes whose text is stored
+ * A body's strings and keys checked for lone UTF-16 surrogates, for the routes whose text is stored.
+ * A JSON escape such as `"\ud800"` is valid JSON and passes the body's UTF-8 check (the bytes are
+ * ASCII), but a lone surrogate has no UTF-8 form
  * (SQLite would keep U+FFFD in its place: different text than was sent). Only a body whose text
  * holds a surrogate escape is walked. Answers a 400 naming the field, the `key` beside it (a store or
  * RAG document's) and where the surrogate stands; null when every string is well-formed.

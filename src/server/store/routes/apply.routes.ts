@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { applyRequestSchema, applyResponseSchema } from '../../../shared/store-api.js';
-import { illFormedDocumentText } from '../../http/well-formed-text.js';
 import { answerOnce } from './idempotent-answer.js';
 import { changesAsAsked } from './lean-changes.js';
 import { changesOutcome, errorResponses, runOperation, visibleChanges, type StoreRouteDeps } from './operation.js';
@@ -12,15 +11,6 @@ export const applyRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
     {
       config: { storeAuth: { verb: 'write' }, idempotent: true },
       schema: { body: applyRequestSchema, response: { 200: applyResponseSchema, ...errorResponses } },
-      // Before the schema, whose refusal of a lone surrogate names the field but not the document's key.
-      preValidation: async (request) => {
-        const { documents } = (request.body ?? {}) as { documents?: unknown };
-        if (!Array.isArray(documents)) return;
-        for (const [i, document] of documents.entries()) {
-          const illFormed = illFormedDocumentText(document, `documents[${i}].`);
-          if (illFormed !== null) throw illFormed;
-        }
-      },
     },
     async (request, reply) => {
       const { scope, documents, message, mode, expected_revision: expectedRevision } = request.body;

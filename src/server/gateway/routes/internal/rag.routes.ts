@@ -17,7 +17,6 @@ import {
   ragSearchSchema,
   ragSyncResultSchema,
 } from '../../../../shared/rag-api.js';
-import { illFormedDocumentText } from '../../../http/well-formed-text.js';
 import { GatewayError } from '../../gateway-error.js';
 import { keyStatus } from '../../keys/key-view.js';
 import { decodeChunkCursor, encodeChunkCursor } from '../../rag/chunk-cursor.js';
@@ -95,8 +94,6 @@ export const ragRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      const illFormed = illFormedDocumentText(request.body);
-      if (illFormed !== null) throw illFormed;
       return reply.code(201).send(await ragAdmin.ingest(request.params.name, request.body, actor(request)));
     },
   );
