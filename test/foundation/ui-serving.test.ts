@@ -33,6 +33,7 @@ describe('the UI served by the gateway', () => {
     expect(csp).toContain(`connect-src 'self' ${servers.storeUrl}`);
     expect(csp).toContain("script-src 'self'");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 

@@ -75,6 +75,8 @@ async function uiScope(
       // Its addresses can carry a one-time sign-in hand-off (`/ui/sso/done?handoff=`): a link to
       // elsewhere must not take it along.
       reply.header('referrer-policy', 'no-referrer');
+      // The CSP's frame-ancestors for browsers that predate it: no page may frame the UI (clickjacking).
+      reply.header('x-frame-options', 'DENY');
     }
     // A file is what its extension says: a browser never guesses it into HTML or script.
     reply.header('x-content-type-options', 'nosniff');
