@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { invalidError } from './errors.js';
-import type { RevisionRow, StoreRepository } from './store-repository.js';
+import { REVISION_COLUMNS, type RevisionRow, type StoreRepository } from './store-repository.js';
 
 /** The times a log covers, in milliseconds since the epoch: `since` inclusive, `until` exclusive. */
 export interface TimeWindow {
@@ -59,9 +59,6 @@ export function selectRevisions(
       };
 }
 
-/** The revision columns as {@link RevisionRow} names them. */
-const REVISION_ROW = `namespace_id AS namespaceId, id, branch_id AS branchId, parent_id AS parentId, message,
-  created_at AS createdAt, keyframe, root`;
 /**
  * The selection after a revision: the branch's, within the window, those changing the key when one is
  * bound. `time` is the creation-time column as the query names it.
@@ -87,7 +84,7 @@ function forward(repo: StoreRepository): ForwardStatements {
     // The page walks the id index up from `after`; the unary `+` keeps its plan off the creation-time
     // index, which would sort the whole window per page.
     const page = (touching: boolean) =>
-      p(`SELECT ${REVISION_ROW} FROM store_revisions r WHERE ${afterWhere(touching, '+created_at')}
+      p(`SELECT ${REVISION_COLUMNS} FROM store_revisions r WHERE ${afterWhere(touching, '+created_at')}
         ORDER BY id LIMIT @limit`);
     const count = (touching: boolean) =>
       p(`SELECT count(*) FROM store_revisions r WHERE ${afterWhere(touching, 'created_at')}`).pluck();

@@ -113,7 +113,8 @@ export type BlobMap = Map<number, number>;
 
 const BRANCH_COLUMNS = `id, namespace_id AS namespaceId, name, base_revision AS baseRevision, head_revision AS headRevision,
   document_count AS documentCount, changes_since_keyframe AS changesSinceKeyframe, created_at AS createdAt`;
-const REVISION_COLUMNS = `namespace_id AS namespaceId, id, branch_id AS branchId, parent_id AS parentId, message,
+/** The revision columns as {@link RevisionRow} names them. */
+export const REVISION_COLUMNS = `namespace_id AS namespaceId, id, branch_id AS branchId, parent_id AS parentId, message,
   created_at AS createdAt, keyframe, root`;
 /** Whether revision `r` changed the key bound to the condition's one parameter. */
 const TOUCHES_KEY = `SELECT 1 FROM store_revision_changes c
