@@ -609,6 +609,7 @@ export const deploymentHealthSchema = z.object({
    * `unused` (no call has answered or failed yet).
    */
   state: z.enum(['healthy', 'degraded', 'cooling_down', 'unused']),
+  /** Every upstream call, retries included; one its client left counts here, as neither success nor failure. */
   requests: z.number(),
   successes: z.number(),
   failures: z.number(),
