@@ -24,8 +24,15 @@ test('live traffic: its state is a status, so a pause count or a dropped stream 
   await expect(state).toHaveText('Paused');
   await chat(app.gatewayUrl, key, 'while paused');
   await expect(state).toHaveText('Paused · 1 new');
-  // Only the state: the requests themselves are not announced one by one.
-  await expect(page.getByTestId('traffic-screen').getByRole('status')).toHaveCount(1);
+  // The state, and the count (a status, as Keys' count), which is heard only while paused, when only a
+  // filter changes it: the requests themselves are not announced one by one.
+  await expect(page.getByTestId('traffic-screen').getByRole('status')).toHaveCount(2);
+  const count = page.getByTestId('traffic-count');
+  await expect(count).toHaveAttribute('role', 'status');
+  await expect(count).toHaveAttribute('aria-live', 'polite');
+  await page.getByRole('button', { name: 'Resume', exact: true }).click();
+  await expect(state).toHaveText('Live');
+  await expect(count).toHaveAttribute('aria-live', 'off');
 });
 
 test('live traffic: the drawer’s bodies take focus and are named, so a keyboard scrolls them', async ({

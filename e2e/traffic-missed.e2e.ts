@@ -49,7 +49,7 @@ test('requests the gateway dropped before the view received them are counted in 
   const firstStream = gate();
   const secondStream = gate();
   let streams = 0;
-  await page.route('**/internal/traffic/stream', async (route) => {
+  await page.route(/\/internal\/traffic\/stream(\?|$)/, async (route) => {
     streams += 1;
     if (streams === 1) {
       await firstStream.opened;

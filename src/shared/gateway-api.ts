@@ -937,6 +937,8 @@ export const trafficEventSchema = z.object({
   cache: z.enum(['hit', 'miss', 'bypass']).nullable().optional(),
   /** The OpenTelemetry trace of the request, when tracing is on. */
   trace_id: z.string().nullable().optional(),
+  /** The limit a limits-stage 429 names (`team_daily`, ...), read from its answer: kept without bodies too, for filtering. */
+  limit_type: z.string().nullable().optional(),
   /** The request body as received, with the pipeline's rewrites (`model`, a capped `max_tokens`, PII placeholders; JSON), truncated past the buffer's per-body limit. */
   request_body: z.unknown().nullable(),
   /** The response body (JSON), or the SSE text of a stream, truncated likewise. */
@@ -953,8 +955,17 @@ export const trafficQuerySchema = queryParams({
   bodies: z.enum(['true', 'false']).default('true'),
 });
 
-/** `GET /internal/traffic/stream` query: `after` replays the buffered events with a larger `seq`. */
-export const trafficStreamQuerySchema = queryParams({ after: queryInteger(0).optional() });
+/**
+ * `GET /internal/traffic/stream` query: `after` replays the buffered events with a larger `seq`;
+ * `bodies=false` sends events without their bodies (`request_body` and `response_body` null), as the UI's list does.
+ */
+export const trafficStreamQuerySchema = queryParams({
+  after: queryInteger(0).optional(),
+  bodies: z.enum(['true', 'false']).default('true'),
+});
+
+/** `GET /internal/traffic/<seq>` path: one held request, with its bodies. */
+export const trafficEventParamsSchema = z.object({ seq: queryInteger(0) });
 
 /** `GET /internal/traffic` answer. */
 export const trafficListSchema = z.object({

@@ -135,12 +135,13 @@ function parseJson(text: string): unknown {
 /**
  * Fills the buffer from the gateway's recent requests: at first all it keeps (up to what the view
  * holds), so a reload shows what was there before it; after a drop, what came meanwhile, counting
- * what the gateway had already dropped of that.
+ * what the gateway had already dropped of that. Metadata only: the list needs no bodies (thousands of
+ * requests' bodies are megabytes to download and hold), and the drawer reads one request's when opened.
  */
 async function backfill(api: ApiClient, buffer: TrafficBuffer, signal: AbortSignal): Promise<void> {
   const after = buffer.lastSeq();
   const page = await api.request('gateway', '/internal/traffic', {
-    query: { limit: after ? 10_000 : TRAFFIC_CAPACITY, after: after || undefined },
+    query: { limit: after ? 10_000 : TRAFFIC_CAPACITY, after: after || undefined, bodies: 'false' },
     schema: trafficListSchema,
     signal,
   });
@@ -166,9 +167,10 @@ function followEvents(api: ApiClient, client: QueryClient, buffer: TrafficBuffer
         await backfill(api, buffer, signal);
         // Last-Event-ID: the stream resumes after what the backfill returned, leaving no gap.
         const last = buffer.lastSeq();
+        // Without bodies, as the backfill: the drawer reads them by number.
         const response = await api.open(
           'gateway',
-          '/internal/traffic/stream',
+          '/internal/traffic/stream?bodies=false',
           signal,
           last ? { 'last-event-id': String(last) } : {},
         );

@@ -6,17 +6,28 @@ export const TRAFFIC_CAPACITY = 5000;
 /** How often queued events are published: at most ten renders a second, whatever the request rate. */
 export const PUBLISH_INTERVAL_MS = 100;
 
+/**
+ * When a request finished: the list is in the order requests finish (as they arrive, the newest on
+ * top; a long stream that started earlier lands above the short ones that finished before it), so
+ * it shows this time, never the start, and the two agree.
+ */
+export function finishedAt(event: TrafficEvent): string {
+  const started = Date.parse(event.started_at);
+  return Number.isNaN(started) ? event.started_at : new Date(started + event.latency_ms).toISOString();
+}
+
 /** Requests the gateway dropped from its own buffer before this view received them, summed over every gap. */
 export interface MissedRequests {
   readonly count: number;
-  /** When the last request received before the first gap started: the missed ones came after it. */
+  /** When the last request received before the first gap finished: the missed ones finished after it. */
   readonly since: string;
   /** How many requests the gateway keeps (`gateway.traffic_buffer`), once it has said. */
   readonly gatewayCapacity: number | undefined;
 }
 
 /**
- * The UI's own buffer of traffic events, newest first. Events arriving from the stream are queued
+ * The UI's own buffer of traffic events (metadata only: the stream and backfill it is fed from leave
+ * the bodies out), newest first. Events arriving from the stream are queued
  * and published in batches every {@link PUBLISH_INTERVAL_MS}, so 200 requests per second cost ten
  * renders a second, not 200. Pausing the view does not pause the buffer: nothing is lost.
  */
@@ -94,15 +105,16 @@ export class TrafficBuffer {
    */
   addMissed(count: number, after: number): void {
     if (count <= 0) return;
-    const since = this.missedNow?.since ?? this.startedAt(after) ?? new Date().toISOString();
+    const since = this.missedNow?.since ?? this.finishedAt(after) ?? new Date().toISOString();
     this.missedNow = { count: (this.missedNow?.count ?? 0) + count, since, gatewayCapacity: this.gatewayCapacity };
     this.schedule();
   }
 
-  /** When the request numbered `seq` started, while the buffer holds it. */
-  private startedAt(seq: number): string | undefined {
+  /** When the request numbered `seq` finished, while the buffer holds it. */
+  private finishedAt(seq: number): string | undefined {
     const numbered = (event: TrafficEvent): boolean => event.seq === seq;
-    return (this.pending.find(numbered) ?? this.events.find(numbered))?.started_at;
+    const found = this.pending.find(numbered) ?? this.events.find(numbered);
+    return found && finishedAt(found);
   }
 
   /** Forgets the missed requests (the user has read the notice); a later gap starts a new count. */

@@ -6,6 +6,12 @@ import { useListNavigation } from '../lib/use-list-navigation.js';
 /** Props of {@link VirtualList}. */
 export interface VirtualListProps {
   readonly count: number;
+  /**
+   * How many items the whole list has, when more than the `count` read so far (a log read in pages):
+   * each option's `aria-setsize`. Without it, `count`, or "unknown" (-1) for a list still read in pages
+   * (`onEndReached`), so a screen reader never hears a page's size as the list's.
+   */
+  readonly setSize?: number;
   readonly rowHeight: number;
   /** The height of a row taller than `rowHeight` (one with a note under it); keep it stable (`useCallback`). */
   readonly rowHeightOf?: (index: number) => number;
@@ -45,6 +51,7 @@ export interface VirtualListProps {
  */
 export function VirtualList({
   count,
+  setSize,
   rowHeight,
   rowHeightOf,
   renderRow,
@@ -129,6 +136,9 @@ export function VirtualList({
             id={rowId(item.index)}
             role="option"
             aria-selected={item.index === selected}
+            // Only the rows in view exist: without these, "1 of 3,727" is never heard on an option.
+            aria-setsize={setSize ?? (onEndReached ? -1 : count)}
+            aria-posinset={item.index + 1}
             aria-label={rowLabel?.(item.index)}
             className={item.index === selected ? 'virtual-row is-selected' : 'virtual-row'}
             style={{ height: item.size, transform: `translateY(${item.start}px)` }}

@@ -97,6 +97,22 @@ export class RecordArena {
     return out;
   }
 
+  /** The held record numbered `seq`, if the buffer still holds it. */
+  find(seq: number): ArenaRecord | undefined {
+    // Seqs grow from the oldest slot to the newest: a binary search over the ring, oldest first.
+    let low = 0;
+    let high = this.count - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const slot = (this.next - this.count + middle + this.capacity) % this.capacity;
+      const held = this.seqs[slot]!;
+      if (held === seq) return { seq, texts: read(this.pageOf[slot]!.bytes, this.offsets[slot]!) };
+      if (held < seq) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
   /** Number of records held. */
   get size(): number {
     return this.count;

@@ -67,12 +67,9 @@ export function displayBody(body: StoredBody | undefined): { value: unknown; tru
   }
 }
 
-/** A held record as the API shows it; without bodies, `truncated` still says whether they were cut. */
+/** A held record as the API shows it. */
 function eventOf({ seq, texts }: ArenaRecord, bodies: boolean): TrafficEvent {
-  const record = decodeRecord(texts);
-  if (bodies) return view(seq, record);
-  const truncated = wasCut(record.requestBody) || wasCut(record.responseBody);
-  return { ...view(seq, { ...record, requestBody: undefined, responseBody: undefined }), truncated };
+  return view(seq, decodeRecord(texts), bodies);
 }
 
 /**
@@ -106,6 +103,12 @@ export class TrafficLog {
     this.seq += 1;
     this.arena.push(this.seq, encodeRecord(record));
     if (this.bus.active) this.bus.publish({ kind: 'traffic', event: view(this.seq, record) });
+  }
+
+  /** The held request numbered `seq`, with its bodies; undefined once the buffer dropped it (or never had it). */
+  find(seq: number): TrafficEvent | undefined {
+    const found = this.arena.find(seq);
+    return found && eventOf(found, true);
   }
 
   /** The `limit` newest events, newest first, and whether older ones are held too. */
@@ -146,17 +149,40 @@ function wasCut(body: StoredBody | undefined): boolean {
   return body?.kind === 'text' && body.truncated;
 }
 
-/** A record as the traffic API shows it. */
-function view(seq: number, record: TrafficRecord): TrafficEvent {
+/**
+ * The limit a limits-stage refusal names in its answer (a 429 before any upstream attempt, a small
+ * body the gateway wrote), so a list without bodies can still be filtered by it.
+ */
+function refusedLimit(record: TrafficRecord, response: unknown): string | null {
+  if (record.status !== 429 || record.attempts !== 0) return null;
+  const error = response !== null && typeof response === 'object' ? (response as { error?: unknown }).error : undefined;
+  const type = error !== null && typeof error === 'object' ? (error as { limit_type?: unknown }).limit_type : undefined;
+  return typeof type === 'string' ? type : null;
+}
+
+/**
+ * A record as the traffic API shows it; without bodies (null), `truncated` still says whether they
+ * were cut, and `limit_type` what a refusal's answer named.
+ */
+function view(seq: number, record: TrafficRecord, bodies = true): TrafficEvent {
   const { requestBody, responseBody, startedAtMs, ...rest } = record;
-  const request = displayBody(requestBody);
-  const response = displayBody(responseBody);
+  const refusal = record.status === 429 && record.attempts === 0;
+  const request = bodies ? displayBody(requestBody) : undefined;
+  const response = bodies || refusal ? displayBody(responseBody) : undefined;
   return {
     ...rest,
     seq,
     started_at: new Date(startedAtMs).toISOString(),
-    request_body: request.value,
-    response_body: response.value,
-    truncated: request.truncated || response.truncated,
+    limit_type: refusedLimit(record, response?.value ?? null),
+    request_body: request?.value ?? null,
+    response_body: bodies ? (response?.value ?? null) : null,
+    truncated: bodies
+      ? Boolean(request?.truncated) || Boolean(response?.truncated)
+      : wasCut(requestBody) || wasCut(responseBody),
   };
+}
+
+/** An event as a subscriber without bodies receives it. */
+export function withoutBodies(event: TrafficEvent): TrafficEvent {
+  return { ...event, request_body: null, response_body: null };
 }

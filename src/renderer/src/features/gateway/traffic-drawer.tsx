@@ -5,77 +5,17 @@ import { Drawer } from '../../components/drawer.js';
 import { AlertIcon } from '../../components/icons.js';
 import { useApi } from '../../api/api-context.js';
 import { useModelSettings } from '../../api/gateway-queries.js';
+import { finishedAt } from '../../api/traffic-buffer.js';
+import { useTrafficBodies } from '../../api/traffic-queries.js';
 import { toCurl } from '../../lib/curl.js';
 import { formatInt, formatLatency, fullTime } from '../../lib/format.js';
 import { LIMIT_WORDS, limitWordOf } from '../../lib/limit-words.js';
-import { transcriptEvents } from '../../lib/stream-transcript.js';
 import { tokenParts } from '../../lib/token-details.js';
 import { PiiNote, PolicyNote } from './guardrails-note.js';
 import { answerErrorOf, policyStop, reachedStage, type PolicyStage, type PolicyStop } from './traffic-stages.js';
 import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-models.js';
 import { Detail } from '../../components/detail-item.js';
-
-function pretty(body: unknown): string {
-  if (body === null || body === undefined) return '';
-  return typeof body === 'string' ? body : JSON.stringify(body, null, 2);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function Body({
-  title,
-  what,
-  body,
-  note,
-}: {
-  readonly title: string;
-  readonly what: string;
-  readonly body: unknown;
-  /** What the body is, when the title alone would mislead. */
-  readonly note?: string;
-}) {
-  const text = pretty(body);
-  return (
-    <section className="drawer-section">
-      <div className="drawer-section-header">
-        <span className="section-title">{title}</span>
-        {text && <CopyButton text={text} what={what} variant="ghost" />}
-      </div>
-      {note && <p className="muted drawer-section-note">{note}</p>}
-      {text ? (
-        // A focusable, named region, so a keyboard scrolls it in every browser (Firefox and Safari focus
-        // no plain pre) and a screen reader says what it is on the way in (a bare pre may not be named).
-        <pre className="code-block code-block-scroll" tabIndex={0} role="region" aria-label={capitalise(what)}>
-          {text}
-        </pre>
-      ) : (
-        <p className="muted">No body recorded.</p>
-      )}
-    </section>
-  );
-}
-
-/** A recorded stream as its events, one per line: name and what it carried. */
-function StreamEvents({ body }: { readonly body: unknown }) {
-  const events = typeof body === 'string' ? transcriptEvents(body) : undefined;
-  if (events === undefined || events.length === 0) return null;
-  return (
-    <section className="drawer-section" data-testid="stream-events">
-      <div className="drawer-section-header">
-        <span className="section-title">Stream events ({events.length})</span>
-      </div>
-      <ol className="code-block code-block-scroll stream-events" tabIndex={0} aria-label="Stream events">
-        {events.map((event, index) => (
-          <li key={index}>
-            <span className="mono">{event.name}</span> {event.summary}
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}
+import { TrafficBodies } from './traffic-bodies.js';
 
 /** What the response cache did for the request, in words. */
 function cacheLabel(cache: TrafficEvent['cache']): string | undefined {
@@ -155,8 +95,9 @@ export function errorMessageOf(body: unknown): string | undefined {
 }
 
 /**
- * One request in full: what it was, where it went, the request body as received with the gateway's
- * rewrites (not the provider's own form of it) and the answer as sent.
+ * One request in full: what it was, where it went (from the view's buffer, at once), the request body
+ * as received with the gateway's rewrites (not the provider's own form of it) and the answer as sent
+ * (read by the request's number when the drawer opens: the buffer keeps no bodies).
  */
 export function TrafficDrawer({
   event,
@@ -166,12 +107,12 @@ export function TrafficDrawer({
   readonly onClose: (focusWasInside: boolean) => void;
 }) {
   const api = useApi();
-  const curl = toCurl({
-    baseUrl: api.baseUrl('gateway'),
-    method: event.method,
-    path: event.path,
-    body: event.request_body,
-  });
+  const bodies = useTrafficBodies(event.seq);
+  const full = bodies.data;
+  const curl =
+    full &&
+    toCurl({ baseUrl: api.baseUrl('gateway'), method: event.method, path: event.path, body: full.request_body });
+  const errorMessage = full && errorMessageOf(full.response_body);
   const stop = policyStop(event);
   const scrubbed = scrubbedBy(event);
   const prices = useModelSettings().data;
@@ -186,10 +127,13 @@ export function TrafficDrawer({
       onClose={onClose}
       // A request refused before its body was read has none recorded: the command would not replay it.
       actions={
-        <CopyButton
-          text={curl}
-          label={event.request_body === null && event.method !== 'GET' ? 'Copy as curl (no body)' : 'Copy as curl'}
-        />
+        full &&
+        curl && (
+          <CopyButton
+            text={curl}
+            label={full.request_body === null && event.method !== 'GET' ? 'Copy as curl (no body)' : 'Copy as curl'}
+          />
+        )
       }
     >
       {event.truncated && (
@@ -212,13 +156,14 @@ export function TrafficDrawer({
           {event.status}
           {event.error_type ? ` · ${event.error_type}` : ''}
         </Detail>
-        {event.status >= 400 && errorMessageOf(event.response_body) !== undefined && (
+        {event.status >= 400 && errorMessage !== undefined && (
           <div className="detail-item detail-item-wide">
             <dt>Error</dt>
-            <dd data-testid="traffic-error-message">{errorMessageOf(event.response_body)}</dd>
+            <dd data-testid="traffic-error-message">{errorMessage}</dd>
           </div>
         )}
-        <Detail label="Time">{fullTime(event.started_at)}</Detail>
+        <Detail label="Started">{fullTime(event.started_at)}</Detail>
+        <Detail label="Finished">{fullTime(finishedAt(event))}</Detail>
         <Detail label="Latency">{formatLatency(event.latency_ms)}</Detail>
         <Detail label="Request id">
           <span className="mono">{event.request_id}</span>
@@ -261,32 +206,11 @@ export function TrafficDrawer({
           )}
         </Detail>
       </dl>
-      {scrubbed ? (
-        <Body
-          title="Request (as forwarded, scrubbed)"
-          what="request body"
-          body={event.request_body}
-          note={`The PII stage ${scrubbed === 'mask' ? 'masked' : 'redacted'} what it found: this is the body with placeholders, as the provider saw it; the client sent the real values, which are not kept.`}
-        />
-      ) : (
-        <Body
-          title="Request (as received, with the gateway's rewrites)"
-          what="request body"
-          body={event.request_body}
-          note="The client's body with the routed model and a capped max_tokens. What the provider received (its own model name, the stream options the gateway adds) is not kept."
-        />
-      )}
-      <StreamEvents body={event.response_body} />
-      {scrubbed === 'mask' ? (
-        <Body
-          title="Response (as the provider sent it, before restoration)"
-          what="response body"
-          body={event.response_body}
-          note="With the placeholders the provider saw: the client got its real values back in their place."
-        />
-      ) : (
-        <Body title="Response" what="response body" body={event.response_body} />
-      )}
+      <TrafficBodies
+        event={event}
+        read={{ full, error: bodies.error, retry: () => void bodies.refetch(), retrying: bodies.isFetching }}
+        scrubbed={scrubbed}
+      />
     </Drawer>
   );
 }

@@ -1,4 +1,5 @@
 import type { TrafficEvent } from '../../../../shared/gateway-api.js';
+import { finishedAt } from '../../api/traffic-buffer.js';
 import { clockTime, formatCompact, formatLatency } from '../../lib/format.js';
 import { failed } from './traffic-filter.js';
 import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-models.js';
@@ -12,7 +13,8 @@ import { costView, UNPRICED_COST_TITLE, type PriceSettings } from './unpriced-mo
 export function TrafficHeader() {
   return (
     <div className="traffic-grid traffic-head" aria-hidden="true">
-      <span className="col-time">Time</span>
+      {/* The list is in finish order, so it shows when each request finished (the drawer has both times). */}
+      <span className="col-time">Finished</span>
       <span className="col-key">Key</span>
       <span className="col-endpoint">Endpoint</span>
       <span className="col-model">Model</span>
@@ -44,7 +46,7 @@ function columnTexts(event: TrafficEvent, prices: PriceSettings | undefined) {
   const tokens = event.prompt_tokens + event.completion_tokens;
   const cost = costView(event.cost_usd, event.model, tokens, prices);
   return {
-    time: clockTime(event.started_at),
+    time: clockTime(finishedAt(event)),
     key: event.key_name ?? event.key_id ?? '—',
     model: event.model ?? event.requested_model ?? '—',
     deployment: event.deployment ?? '—',

@@ -48,7 +48,8 @@ export function policyStop(event: TrafficEvent): PolicyStop | undefined {
   const blocked = event.guardrails?.blocked?.stage;
   if (blocked !== undefined) return { at: blocked };
   if (event.status < 400) return undefined;
-  const limitType = limitTypeOf(event.response_body);
+  // The list's events carry the limit without the body; a body read whole names it too.
+  const limitType = LIMIT_TYPES.find((known) => known === event.limit_type) ?? limitTypeOf(event.response_body);
   // The limits stage's 429 names its limit, and comes before any upstream was tried (an upstream's own
   // 429 comes back after an attempt); one without its answer recorded is still the gateway's.
   if (event.attempts === 0 && !event.cached && (limitType !== undefined || event.status === 429))

@@ -113,7 +113,14 @@ export function TrafficToolbar({
           </option>
         ))}
       </Select>
-      <span className="muted toolbar-end">
+      {/* A status, as Keys' count, found as one; heard only while paused (a filter's effect then), since
+          while live it changes with every request, which the live state above deliberately does not say. */}
+      <span
+        className="muted toolbar-end"
+        role="status"
+        aria-live={paused ? 'polite' : 'off'}
+        data-testid="traffic-count"
+      >
         {shown === total ? plural(total, 'request') : `${formatInt(shown)} of ${plural(total, 'request')}`}
       </span>
     </header>

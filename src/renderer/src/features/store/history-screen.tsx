@@ -223,6 +223,7 @@ function HistoryView() {
           label="Revisions"
           testId="log-list"
           count={entries.length}
+          setSize={total}
           rowHeight={LOG_ROW_HEIGHT}
           rowHeightOf={rowHeightOf}
           autoFocus

@@ -9,7 +9,7 @@ const REPLAY_PAGE = 20;
 
 /**
  * Writes the buffered events after `after`, oldest first, a page at a time and at the pace the client
- * reads them: a whole buffer (a thousand events with their bodies is some 100 MB) is never queued in
+ * reads them (without their bodies for a client that asked so): a whole buffer (a thousand events with their bodies is some 100 MB) is never queued in
  * memory at once, and other requests are served between pages. Calls `caughtUp` in the same turn as
  * it finds nothing newer left, so the live subscription it starts misses no event and repeats none.
  */
@@ -17,13 +17,14 @@ export async function replayTraffic(
   raw: ServerResponse,
   traffic: TrafficLog,
   after: number,
+  bodies: boolean,
   frame: (event: TrafficEvent) => string,
   caughtUp: () => void,
 ): Promise<void> {
   let cursor = after;
   for (;;) {
     if (raw.destroyed) return;
-    const page = traffic.listAfter(cursor, REPLAY_PAGE);
+    const page = traffic.listAfter(cursor, REPLAY_PAGE, bodies);
     if (page.events.length === 0) return caughtUp();
     for (const event of page.events.reverse()) {
       cursor = event.seq;

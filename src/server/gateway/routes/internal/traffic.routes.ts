@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  trafficEventParamsSchema,
+  trafficEventSchema,
   trafficListSchema,
   trafficQuerySchema,
   trafficStreamQuerySchema,
@@ -10,8 +12,9 @@ import {
 } from '../../../../shared/gateway-api.js';
 import { assertNever } from '../../../../shared/assert-never.js';
 import { openEventStream } from '../../../http/event-stream.js';
+import { notFound } from '../../../http/errors.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
-import type { TrafficLog } from '../../traffic/traffic-log.js';
+import { withoutBodies, type TrafficLog } from '../../traffic/traffic-log.js';
 import { replayTraffic } from './traffic-replay.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -37,10 +40,10 @@ function resumedFrames(traffic: TrafficLog, resume: number): (event: TrafficEven
   };
 }
 
-function frameOf(message: GatewayBusMessage): string {
+function frameOf(message: GatewayBusMessage, bodies: boolean): string {
   switch (message.kind) {
     case 'traffic':
-      return trafficFrame(message.event);
+      return trafficFrame(bodies ? message.event : withoutBodies(message.event));
     case 'invalidate':
       return `event: invalidate\ndata: ${JSON.stringify(message.message)}\n\n`;
     default:
@@ -49,9 +52,10 @@ function frameOf(message: GatewayBusMessage): string {
 }
 
 /**
- * `GET /internal/traffic` (recent requests, newest first) and `GET /internal/traffic/stream` (SSE:
- * `traffic` events with `id` = seq so `Last-Event-ID` resumes, `gap` events where a resumed stream
- * skips requests the buffer dropped, `invalidate` events for admin changes).
+ * `GET /internal/traffic` (recent requests, newest first), `GET /internal/traffic/<seq>` (one of them
+ * with its bodies) and `GET /internal/traffic/stream` (SSE: `traffic` events with `id` = seq so
+ * `Last-Event-ID` resumes, `gap` events where a resumed stream skips requests the buffer dropped,
+ * `invalidate` events for admin changes; `bodies=false` leaves the bodies out of the traffic events).
  */
 export const trafficRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -84,9 +88,24 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
+  typed.get(
+    '/traffic/:seq',
+    { schema: { params: trafficEventParamsSchema, response: { 200: trafficEventSchema } } },
+    async (request) => {
+      const { seq } = request.params;
+      const event = services.traffic.find(seq);
+      if (event === undefined)
+        throw notFound(
+          `traffic request ${seq} is not held: the gateway keeps only its newest ${services.traffic.capacity} requests (gateway.traffic_buffer)`,
+        );
+      return event;
+    },
+  );
+
   typed.get('/traffic/stream', { schema: { querystring: trafficStreamQuerySchema } }, (request, reply) => {
     const header = request.headers['last-event-id'];
     const resume = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : request.query.after;
+    const bodies = request.query.bodies === 'true';
     const raw = openEventStream(reply);
     raw.write('retry: 2000\n\n');
     open.add(raw);
@@ -96,14 +115,14 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
     const held: string[] = [];
     const unsubscribe = services.bus.subscribe((message) => {
       if (replaying) {
-        if (message.kind === 'invalidate') held.push(frameOf(message));
+        if (message.kind === 'invalidate') held.push(frameOf(message, bodies));
         return;
       }
       if (raw.writableLength > MAX_PENDING_BYTES) {
         raw.destroy();
         return;
       }
-      raw.write(frameOf(message));
+      raw.write(frameOf(message, bodies));
     });
     const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
@@ -113,7 +132,7 @@ export const trafficRoutes: FastifyPluginAsync = async (app) => {
       clearInterval(heartbeat);
     });
     if (resume === undefined) return;
-    void replayTraffic(raw, services.traffic, resume, resumedFrames(services.traffic, resume), () => {
+    void replayTraffic(raw, services.traffic, resume, bodies, resumedFrames(services.traffic, resume), () => {
       replaying = false;
       for (const frame of held.splice(0)) raw.write(frame);
     }).catch((error: unknown) => {
