@@ -792,6 +792,9 @@ const pageQuery = {
 /** A page of items with the cursor of the next page (null on the last). */
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.number().nullable() });
 
+/** The most rows one CSV export of the usage log holds: past it, the export is cut and says where to go on. */
+export const USAGE_EXPORT_MAX_ROWS = 100_000;
+
 /** `GET /internal/usage/logs` query. */
 export const usageLogsQuerySchema = queryParams({
   ...pageQuery,
@@ -805,6 +808,10 @@ export const usageLogsQuerySchema = queryParams({
   error_type: queryFilter.optional(),
   user: principalFilter.optional(),
   team: principalFilter.optional(),
+  /** `csv`: every matching row as a CSV file (as `Accept: text/csv` asks), not one page of JSON. */
+  format: z.enum(['json', 'csv']).optional(),
+  /** Of a CSV export, the most rows it holds (at most and by default {@link USAGE_EXPORT_MAX_ROWS}). */
+  max_rows: queryInteger(1, USAGE_EXPORT_MAX_ROWS).optional(),
 });
 
 /** `GET /internal/usage/logs` answer. */

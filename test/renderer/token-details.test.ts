@@ -3,7 +3,7 @@ import { tokenParts } from '../../src/renderer/src/lib/token-details.js';
 import { formatInt } from '../../src/renderer/src/lib/format.js';
 
 describe('tokenParts', () => {
-  it('names the cached, cache-written and reasoning parts a provider reported', () => {
+  it('names the prompt-cache read and written parts and the reasoning part a provider reported', () => {
     expect(
       tokenParts(
         {
@@ -15,7 +15,7 @@ describe('tokenParts', () => {
         },
         formatInt,
       ),
-    ).toEqual(['1,000 (400 cached, 100 written to cache)', '300 (200 reasoning)']);
+    ).toEqual(["1,000 (400 read from the provider's prompt cache, 100 written to it)", '300 (200 reasoning)']);
   });
 
   it('leaves out parts that are unknown or 0', () => {

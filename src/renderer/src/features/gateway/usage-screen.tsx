@@ -16,6 +16,7 @@ import { useMinute } from '../../lib/use-minute.js';
 import { tokenParts } from '../../lib/token-details.js';
 import { seriesColours, toSeries, totalsByGroup, type Metric } from '../../lib/usage-series.js';
 import { UnpricedBudgetNote } from './unpriced-budget-note.js';
+import { UsageTotalsDownload, useUsageRowsDownload } from './usage-downloads.js';
 import { costView, UNPRICED_COST_TITLE } from './unpriced-models.js';
 
 const RANGES = {
@@ -151,6 +152,7 @@ export function UsageScreen() {
   const colours = useMemo(() => (usage.data ? seriesColours(usage.data) : new Map<string, number>()), [usage.data]);
   const [asTable, setAsTable] = useChartsAsTables();
   const prices = useModelSettings().data;
+  const rowsDownload = useUsageRowsDownload(since);
 
   return (
     <>
@@ -199,9 +201,7 @@ export function UsageScreen() {
               <Stat
                 label="Tokens"
                 value={formatCompact(totals!.total_tokens)}
-                detail={tokenParts(totals!, formatCompact)
-                  .map((part, index) => `${part} ${index === 0 ? 'in' : 'out'}`)
-                  .join(' · ')}
+                detail={tokenParts(totals!, formatCompact, [' in', ' out']).join(' · ')}
               />
               <Stat
                 label="Cost"
@@ -246,10 +246,14 @@ export function UsageScreen() {
             ) : (
               <>
                 <div className="chart-view-bar">
-                  <Button size="sm" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
-                    Show as table
-                  </Button>
+                  <div className="row-actions">
+                    {rowsDownload.button}
+                    <Button size="sm" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+                      Show as table
+                    </Button>
+                  </div>
                 </div>
+                {rowsDownload.notice}
                 <div className="chart-grid-layout">
                   <ChartPanel
                     usage={usage.data}
@@ -284,7 +288,10 @@ export function UsageScreen() {
                   />
                 </div>
                 <section className="panel">
-                  <h2 className="panel-title">Per {GROUPS[groupBy].toLowerCase()}</h2>
+                  <div className="panel-header">
+                    <h2 className="panel-title">Per {GROUPS[groupBy].toLowerCase()}</h2>
+                    <UsageTotalsDownload groupHeader={GROUPS[groupBy]} rows={rows} since={since} />
+                  </div>
                   <DataTable
                     label="Usage totals"
                     rows={rows}

@@ -7,9 +7,11 @@ import {
   usageLogsSchema,
   usageQuerySchema,
   usageResponseSchema,
+  USAGE_EXPORT_MAX_ROWS,
 } from '../../../../shared/gateway-api.js';
 import { queryTimeMessage } from '../../../../shared/query-params.js';
 import { badRequest } from '../../../http/errors.js';
+import { usageCsvExport } from '../../accounting/usage-export.js';
 import type { UsageRecorder } from '../../accounting/usage-recorder.js';
 import type { PrincipalsService } from '../../principals/principals.service.js';
 
@@ -75,6 +77,24 @@ function flushForRead(
   return { pending_rows: recorder.pending, pending_reason: reason };
 }
 
+/** Whether a usage log read asks for CSV: `format=csv`, or no format and an Accept naming `text/csv`. */
+function wantsCsv(format: 'json' | 'csv' | undefined, accept: string | undefined): boolean {
+  if (format !== undefined) return format === 'csv';
+  return accept?.split(',').some((type) => type.split(';')[0]!.trim().toLowerCase() === 'text/csv') ?? false;
+}
+
+/** `usage-<since>-to-<until>.csv`, times in UTC without colons (Windows refuses them in file names). */
+function usageCsvFileName(range: { since?: number; until?: number }, cut: boolean): string {
+  const stamp = (ms: number): string =>
+    new Date(ms)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replaceAll(':', '-');
+  const since = range.since === undefined ? 'start' : stamp(range.since);
+  const until = stamp(range.until ?? Date.now());
+  return `usage-${since}-to-${until}${cut ? '-cut' : ''}.csv`;
+}
+
 /** `/internal/usage` (aggregates), `/internal/usage/logs` (rows) and `/internal/audit`. */
 export const usageRoutes: FastifyPluginAsync = async (app) => {
   const services = app.gateway;
@@ -109,10 +129,10 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const pending = flushForRead(services.recorder, reply);
       const q = storedOwners(services.principals, request.query);
-      const data = services.usage.logs({
-        limit: q.limit,
+      const range = timeRange(q);
+      const filter = {
         before: q.before,
-        ...timeRange(q),
+        ...range,
         keyId: q.key_id,
         model: q.model,
         requestId: q.request_id,
@@ -121,7 +141,19 @@ export const usageRoutes: FastifyPluginAsync = async (app) => {
         errorType: q.error_type,
         user: q.user,
         team: q.team,
-      });
+      };
+      if (wantsCsv(q.format, request.headers.accept)) {
+        const csv = usageCsvExport(services.usage, filter, q.max_rows ?? USAGE_EXPORT_MAX_ROWS);
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${usageCsvFileName(range, csv.nextCursor !== null)}"`)
+          .header('x-gatehouse-export-rows', String(csv.rows));
+        if (csv.nextCursor !== null) reply.header('x-gatehouse-export-next-cursor', String(csv.nextCursor));
+        // The 200 schema types the JSON page; a stream is sent as it is, past the serializer.
+        return (reply as FastifyReply).send(csv.body);
+      }
+      if (q.max_rows !== undefined) throw badRequest('query parameter max_rows applies to format=csv only');
+      const data = services.usage.logs({ ...filter, limit: q.limit });
       return { data, next_cursor: nextCursor(data, q.limit), ...pending };
     },
   );
