@@ -81,7 +81,20 @@ export const cacheStatsSchema = z.object({
   refreshes: z.number(),
   /** Requests answered with an identical request's answer while it was in flight (counted in `hits` too). */
   collapsed: z.number(),
+  /** Answers the cache would have kept but did not, by why: each is the next identical request's miss. */
+  not_kept: z.object({
+    /** Larger than `max_entry_bytes`. */
+    too_large: z.number(),
+    /** Not a whole answer: a Response not `completed`, a content-filtered or refused one. */
+    incomplete: z.number(),
+    /** The client left before the answer was complete. */
+    client_left: z.number(),
+    /** The provider call failed, or the stream broke. */
+    error: z.number(),
+  }),
 });
+/** Why an answer was not kept. */
+export type NotKeptReason = keyof CacheStats['not_kept'];
 /** Cache counters since start. */
 export type CacheStats = z.infer<typeof cacheStatsSchema>;
 

@@ -701,7 +701,19 @@ const usageTotalsSchema = z.object({
   /** Of `completion_tokens`, those models spent reasoning, as far as providers said. */
   reasoning_tokens: z.number(),
   cost_usd: z.number(),
+  /** Over the requests that called an upstream: cache hits, answered from memory, are left out. */
   avg_latency_ms: z.number().nullable(),
+  /**
+   * Of `requests`, those the response cache answered (no upstream call, no cost). This and the next
+   * three: the gateway always sends them; optional for the UI's series built before they existed.
+   */
+  cache_hits: z.number().optional(),
+  /** Of `requests`, those the response cache looked up and found no answer for (the hit rate's other half). */
+  cache_misses: z.number().optional(),
+  /** The tokens (prompt and completion) the cache hits' kept answers had cost, which the hits did not spend again. */
+  saved_tokens: z.number().optional(),
+  /** What those kept answers cost at the prices of each hit's time. */
+  saved_cost_usd: z.number().optional(),
 });
 
 /** One point of a usage series: a time bucket for one group (model, key, user, team, deployment or provider). */
@@ -773,6 +785,15 @@ export const usageRowSchema = z.object({
   attempts: z.number().nullable(),
   /** The token counts are the gateway's estimate, not the provider's report (a client that left, a stream cut before its usage). */
   tokens_estimated: z.boolean(),
+  /** What the response cache did (`hit`, `miss`, `bypass`, `refresh`); null when it did not consider the request or on rows written before. */
+  cache_status: z.enum(['hit', 'miss', 'bypass', 'refresh']).nullable(),
+  /** Of a cache hit: the kept answer's prompt and completion tokens, which the hit did not spend again; null on other rows. */
+  saved_prompt_tokens: z.number().nullable(),
+  saved_completion_tokens: z.number().nullable(),
+  /** Of a cache hit: what the kept answer's usage costs at the prices of the hit's time (the hit's own cost is 0). */
+  saved_cost_usd: z.number().nullable(),
+  /** Of a cache hit: the kept answer's age in whole seconds (the `Age` header it was sent with). */
+  cache_age_s: z.number().nullable(),
 });
 /** A usage row. */
 export type UsageRow = z.infer<typeof usageRowSchema>;

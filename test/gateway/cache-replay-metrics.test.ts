@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricValue } from '../support/metric-value.js';
 import { startGatewayHarness, type GatewayHarness } from './support/harness.js';
 
 /** The cache's hit rate and size can be read from Prometheus: hits, misses and stores, entries and bytes. */
@@ -14,7 +15,7 @@ describe('cache metrics', () => {
 
   const scrape = async (): Promise<Record<string, number>> => {
     const text = await (await fetch(`${h.url}/metrics`)).text();
-    const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    const value = (name: string): number => metricValue(text, name);
     const names = ['hits_total', 'misses_total', 'stores_total', 'entries', 'bytes'];
     return Object.fromEntries(names.map((name) => [name, value(`gateway_cache_${name}`)]));
   };

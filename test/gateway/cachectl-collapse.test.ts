@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { metricValue } from '../support/metric-value.js';
 import { withCachingGateway } from './cachectl-gateway.js';
 
 /**
@@ -21,7 +22,7 @@ describe('cache: concurrent identical requests collapse onto one provider call',
 
   const counter = async (name: string): Promise<number> => {
     const text = await (await fetch(`${gateway.h.url}/metrics`)).text();
-    return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    return metricValue(text, name);
   };
   const hitsTotal = (): Promise<number> => counter('gateway_cache_hits_total');
 

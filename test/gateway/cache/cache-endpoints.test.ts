@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { metricValue } from '../../support/metric-value.js';
 import { startGatewayHarness, type GatewayHarness } from '../support/harness.js';
 
 /**
@@ -319,7 +320,7 @@ describe('response cache on every endpoint', () => {
   it('counts hits in gateway_cache_hits_total', async () => {
     const metric = async (): Promise<number> => {
       const text = await (await fetch(`${h.url}/metrics`)).text();
-      return Number(/^gateway_cache_hits_total (\d+)/m.exec(text)?.[1]);
+      return metricValue(text, 'gateway_cache_hits_total', 'model="demo/echo"');
     };
     const before = await metric();
     const client = h.openaiClient(secret);

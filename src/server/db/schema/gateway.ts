@@ -91,6 +91,15 @@ export const gatewayUsage = sqliteTable(
     attempts: integer('attempts'),
     /** The gateway estimated the token counts (a client that left, a stream cut before its usage). */
     tokensEstimated: integer('tokens_estimated', { mode: 'boolean' }).notNull().default(false),
+    /** What the response cache did: `hit`, `miss`, `bypass` or `refresh`; null when it did not consider the request. */
+    cacheStatus: text('cache_status'),
+    /** Of a cache hit: the kept answer's usage, which the hit did not spend again; null on other rows. */
+    savedPromptTokens: integer('saved_prompt_tokens'),
+    savedCompletionTokens: integer('saved_completion_tokens'),
+    /** Of a cache hit: what the kept answer's usage costs at the prices of the hit's time. */
+    savedCostUsd: real('saved_cost_usd'),
+    /** Of a cache hit: how old the kept answer was, in whole seconds. */
+    cacheAgeS: integer('cache_age_s'),
   },
   (table) => [
     // Only the indexes the admin views need: each one costs every insert, and a random one (the

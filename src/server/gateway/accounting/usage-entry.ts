@@ -38,7 +38,18 @@ export interface UsageEntry {
   readonly attempts?: number | null;
   /** The token counts are the gateway's estimate (a client that left, a stream cut before its usage). */
   readonly tokensEstimated?: boolean;
+  /** What the response cache did with the request; null (or absent) when it did not consider it. */
+  readonly cacheStatus?: CacheStatus | null;
+  /** Of a cache hit: the kept answer's usage and its cost at the hit's prices, which the hit did not spend again. */
+  readonly savedPromptTokens?: number | null;
+  readonly savedCompletionTokens?: number | null;
+  readonly savedCostUsd?: number | null;
+  /** Of a cache hit: the kept answer's age in whole seconds. */
+  readonly cacheAgeS?: number | null;
 }
+
+/** What the response cache did with a request it considered (the `x-gatehouse-cache` response header). */
+export type CacheStatus = 'hit' | 'miss' | 'bypass' | 'refresh';
 
 /** One audit event before it is written. */
 export interface AuditEntry {

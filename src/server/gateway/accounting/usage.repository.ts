@@ -33,6 +33,11 @@ interface AggregateRow {
   reasoning_tokens: number;
   cost_usd: number;
   avg_latency_ms: number | null;
+  cache_hits: number;
+  cache_misses: number;
+  saved_tokens: number;
+  saved_cost_usd: number;
+  upstream_requests: number;
 }
 
 interface LogRow {
@@ -62,6 +67,11 @@ interface LogRow {
   trace_id: string | null;
   attempts: number | null;
   tokens_estimated: number;
+  cache_status: string | null;
+  saved_prompt_tokens: number | null;
+  saved_completion_tokens: number | null;
+  saved_cost_usd: number | null;
+  cache_age_s: number | null;
 }
 
 /** Filters of the usage log listing. */
@@ -122,12 +132,13 @@ const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
   provider, prompt_tokens, completion_tokens, cache_read_prompt_tokens, cache_write_prompt_tokens, reasoning_tokens,
-  cost_usd, latency_ms, status, error_type, stream, cached, admitted, rag_collections, trace_id, attempts, tokens_estimated`;
-const ROW_PLACEHOLDERS = `(${new Array(26).fill('?').join(', ')})`;
+  cost_usd, latency_ms, status, error_type, stream, cached, admitted, rag_collections, trace_id, attempts, tokens_estimated,
+  cache_status, saved_prompt_tokens, saved_completion_tokens, saved_cost_usd, cache_age_s`;
+const ROW_PLACEHOLDERS = `(${new Array(31).fill('?').join(', ')})`;
 /** Rows per multi-row INSERT: one statement call binds them all (SQLite allows 32766 parameters). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The 26 values of a row, in column order, appended to `out`. */
+/** The 31 values of a row, in column order, appended to `out`. */
 function pushValues(out: unknown[], e: UsageEntry): void {
   out.push(
     e.requestId,
@@ -157,6 +168,11 @@ function pushValues(out: unknown[], e: UsageEntry): void {
     e.traceId ?? null,
     e.attempts ?? null,
     e.tokensEstimated === true ? 1 : 0,
+    e.cacheStatus ?? null,
+    e.savedPromptTokens ?? null,
+    e.savedCompletionTokens ?? null,
+    e.savedCostUsd ?? null,
+    e.cacheAgeS ?? null,
   );
 }
 
@@ -219,7 +235,13 @@ export class UsageRepository {
            TOTAL(u.cache_read_prompt_tokens) AS cache_read_prompt_tokens,
            TOTAL(u.cache_write_prompt_tokens) AS cache_write_prompt_tokens,
            TOTAL(u.reasoning_tokens) AS reasoning_tokens, SUM(u.cost_usd) AS cost_usd,
-           AVG(CASE WHEN ${COUNTED} THEN u.latency_ms END) AS avg_latency_ms
+           SUM(${COUNTED} AND u.cached = 1) AS cache_hits, SUM(${COUNTED} AND u.cache_status IS 'miss') AS cache_misses,
+           TOTAL(u.saved_prompt_tokens + u.saved_completion_tokens) AS saved_tokens,
+           TOTAL(u.saved_cost_usd) AS saved_cost_usd,
+           -- Latency is the upstream's: a hit's millisecond from memory would make a model look faster
+           -- the more its answers are reused.
+           SUM(${COUNTED} AND u.cached = 0) AS upstream_requests,
+           AVG(CASE WHEN ${COUNTED} AND u.cached = 0 THEN u.latency_ms END) AS avg_latency_ms
          FROM gateway_usage u ${query.group_by === 'key' ? 'LEFT JOIN gateway_api_keys k ON k.id = u.key_id' : ''}
          WHERE ${where.join(' AND ')}
          GROUP BY bucket, grp ORDER BY bucket, grp`,
@@ -249,9 +271,13 @@ export class UsageRepository {
       reasoning_tokens: row.reasoning_tokens,
       cost_usd: roundUsd(row.cost_usd),
       avg_latency_ms: row.avg_latency_ms === null ? null : Math.round(row.avg_latency_ms * 100) / 100,
+      cache_hits: row.cache_hits,
+      cache_misses: row.cache_misses,
+      saved_tokens: row.saved_tokens,
+      saved_cost_usd: roundUsd(row.saved_cost_usd),
     }));
     const totals = data.reduce(
-      (sum, p) => ({
+      (sum, p, index) => ({
         requests: sum.requests + p.requests,
         errors: sum.errors + p.errors,
         refused: sum.refused + (p.refused ?? 0),
@@ -262,7 +288,12 @@ export class UsageRepository {
         cache_write_prompt_tokens: sum.cache_write_prompt_tokens + p.cache_write_prompt_tokens,
         reasoning_tokens: sum.reasoning_tokens + p.reasoning_tokens,
         cost_usd: sum.cost_usd + p.cost_usd,
-        latencySum: sum.latencySum + (p.avg_latency_ms ?? 0) * p.requests,
+        cache_hits: sum.cache_hits + (p.cache_hits ?? 0),
+        cache_misses: sum.cache_misses + (p.cache_misses ?? 0),
+        saved_tokens: sum.saved_tokens + (p.saved_tokens ?? 0),
+        saved_cost_usd: sum.saved_cost_usd + (p.saved_cost_usd ?? 0),
+        latencySum: sum.latencySum + (p.avg_latency_ms ?? 0) * rows[index]!.upstream_requests,
+        upstream: sum.upstream + rows[index]!.upstream_requests,
       }),
       {
         requests: 0,
@@ -275,16 +306,22 @@ export class UsageRepository {
         cache_write_prompt_tokens: 0,
         reasoning_tokens: 0,
         cost_usd: 0,
+        cache_hits: 0,
+        cache_misses: 0,
+        saved_tokens: 0,
+        saved_cost_usd: 0,
         latencySum: 0,
+        upstream: 0,
       },
     );
-    const { latencySum, ...rest } = totals;
+    const { latencySum, upstream, ...rest } = totals;
     return {
       data,
       totals: {
         ...rest,
         cost_usd: roundUsd(rest.cost_usd),
-        avg_latency_ms: rest.requests > 0 ? Math.round((latencySum / rest.requests) * 100) / 100 : null,
+        saved_cost_usd: roundUsd(rest.saved_cost_usd),
+        avg_latency_ms: upstream > 0 ? Math.round((latencySum / upstream) * 100) / 100 : null,
       },
     };
   }
@@ -367,6 +404,11 @@ export class UsageRepository {
       trace_id: r.trace_id,
       attempts: r.attempts,
       tokens_estimated: r.tokens_estimated === 1,
+      cache_status: r.cache_status as UsageRow['cache_status'],
+      saved_prompt_tokens: r.saved_prompt_tokens,
+      saved_completion_tokens: r.saved_completion_tokens,
+      saved_cost_usd: r.saved_cost_usd === null ? null : roundUsd(r.saved_cost_usd),
+      cache_age_s: r.cache_age_s,
     }));
   }
 }

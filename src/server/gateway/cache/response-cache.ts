@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CachePurge, CacheSettings, CacheStats } from '../../../shared/cache-api.js';
+import type { CachePurge, CacheSettings, CacheStats, NotKeptReason } from '../../../shared/cache-api.js';
+import type { CacheStatus } from '../accounting/usage-entry.js';
 import type { Usage } from '../formats/ir.js';
-import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { modelLabel, type GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { ModelRegistry } from '../model-registry/model-registry.js';
 import type { ProviderAnswer, StreamAnswer } from '../providers/answer.js';
 import type { RequestContext } from '../pipeline/request-context.js';
@@ -13,6 +14,7 @@ import { CollapsedRequests } from './collapsed-requests.js';
 import { keptJson, keptStream, replayed, type CachedBody } from './kept-body.js';
 import { DEFAULT_CACHE_CONTROL, requestCacheControl } from './request-cache-control.js';
 import { ResponseStore, type CachedAnswer, type StoreBounds } from './response-store.js';
+import type { CacheHit } from './cache-state.js';
 
 const NO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
 
@@ -76,6 +78,7 @@ export class ResponseCache {
   readonly #store: ResponseStore;
   readonly #collapsed = new CollapsedRequests();
   readonly #counts = { bypasses: 0, refreshes: 0, collapsed: 0 };
+  readonly #notKept: Record<NotKeptReason, number> = { too_large: 0, incomplete: 0, client_left: 0, error: 0 };
 
   constructor(
     settings: CacheSettings,
@@ -126,7 +129,7 @@ export class ResponseCache {
 
   /** Counters and size. */
   stats(): CacheStats {
-    return { ...this.#store.stats(), ...this.#counts };
+    return { ...this.#store.stats(), ...this.#counts, not_kept: { ...this.#notKept } };
   }
 
   /**
@@ -149,7 +152,8 @@ export class ResponseCache {
     if (settingsTtlMs === undefined) return undefined;
     const ttlMs = Math.min(settingsTtlMs, request.ttlMs ?? settingsTtlMs);
     if (!request.store) {
-      ctx.cache = { key: undefined, ttlMs, bypassed: true };
+      ctx.cache = { key: undefined, ttlMs, bypassed: true, status: 'bypass' };
+      told(ctx, 'bypass');
       this.#counts.bypasses += 1;
       this.metrics.cacheBypasses.inc();
       return undefined;
@@ -159,45 +163,50 @@ export class ResponseCache {
     const scope = row.team !== null ? `team:${row.team}` : `key:${row.id}`;
     const key = cacheKey(scope, ctx.endpoint, ctx.body, variantOf(ctx.headers));
     if (!request.lookup) {
-      ctx.cache = { key, ttlMs, bypassed: true };
+      ctx.cache = { key, ttlMs, bypassed: true, status: 'refresh' };
+      told(ctx, 'refresh');
       this.#counts.refreshes += 1;
       this.metrics.cacheRefreshes.inc();
       return undefined;
     }
-    ctx.cache = { key, ttlMs, bypassed: false };
+    ctx.cache = { key, ttlMs, bypassed: false, status: 'miss' };
     const entry = this.#store.get(key, Math.min(settingsTtlMs, request.maxAgeMs ?? settingsTtlMs));
-    if (entry !== undefined) {
-      this.metrics.cacheHits.inc();
-      return this.#answerFromCache(ctx, entry);
-    }
+    if (entry !== undefined) return this.#answerFromCache(ctx, entry, performance.now() - entry.storedAt);
     // Streams are relayed as they come: only whole answers are collapsed.
-    if (ctx.body.stream === true) {
-      this.metrics.cacheMisses.inc();
-      return undefined;
-    }
+    if (ctx.body.stream === true) return this.#missed(ctx);
     // A wait ends with the request's deadline too: the route stage then answers the deadline's miss.
     const waiting = this.#collapsed.waitFor(key, ctx.watch, () => deadlineEndsAt(ctx));
     if (waiting === undefined) {
-      this.metrics.cacheMisses.inc();
       this.#leadFor(ctx, key, ttlMs);
-      return undefined;
+      return this.#missed(ctx);
     }
     return waiting.then((answer) => {
-      if (answer === undefined) {
-        this.metrics.cacheMisses.inc();
-        return undefined;
-      }
+      if (answer === undefined) return this.#missed(ctx);
       this.#store.missAnswered();
       this.#counts.collapsed += 1;
       this.metrics.cacheCollapsed.inc();
-      this.metrics.cacheHits.inc();
-      return this.#answerFromCache(ctx, answer);
+      // The identical request's answer is fresh: it was made while this one waited.
+      return this.#answerFromCache(ctx, answer, 0);
     });
   };
 
-  /** A kept answer (or an identical request's fresh one) as this request's: accounted as a hit, no tokens. */
-  #answerFromCache(ctx: RequestContext, entry: CachedAnswer): ProviderAnswer {
+  #missed(ctx: RequestContext): undefined {
+    told(ctx, 'miss');
+    this.metrics.cacheMisses.inc({ model: modelLabel(ctx.model, this.registry) });
+    return undefined;
+  }
+
+  /**
+   * A kept answer (or an identical request's fresh one) as this request's: accounted as a hit, no
+   * tokens; what the kept answer cost is recorded beside it as saved (the finishing stage prices it).
+   */
+  #answerFromCache(ctx: RequestContext, entry: CachedAnswer, ageMs: number): ProviderAnswer {
     ctx.cached = true;
+    const hit: CacheHit = { usage: entry.usage, ageMs };
+    ctx.cache = { ...ctx.cache!, status: 'hit', hit };
+    // HTTP's Age: whole seconds the answer spent in the cache.
+    told(ctx, 'hit', String(Math.floor(ageMs / 1000)));
+    this.metrics.cacheHits.inc({ model: modelLabel(ctx.model, this.registry) });
     // The deployment that answered first, when it still serves the model: its id goes in the answer's header.
     if (entry.deploymentId !== undefined)
       ctx.deployment = this.registry.deploymentsFor(entry.model).find((d) => d.id === entry.deploymentId);
@@ -213,13 +222,21 @@ export class ResponseCache {
     const timeoutMs = deployments.reduce((longest, d) => Math.max(longest, d.timeoutMs), 0) || DEFAULT_TIMEOUT_MS;
     const lead = this.#collapsed.lead(key, timeoutMs);
     if (lead === undefined) return;
-    ctx.cache = { key, ttlMs, bypassed: false, lead };
+    ctx.cache = { key, ttlMs, bypassed: false, status: 'miss', lead };
     ctx.watch.once('abort', () => lead(undefined));
   }
 
-  /** Lets the requests waiting for this one call the provider themselves: its call failed. */
+  /** Lets the requests waiting for this one call the provider themselves: its call failed, or its client left. */
   release(ctx: RequestContext): void {
-    ctx.cache?.lead?.(undefined);
+    const state = ctx.cache;
+    if (state?.key === undefined) return;
+    state.lead?.(undefined);
+    this.#notKeptFor(ctx.watch.aborted && !ctx.watch.shuttingDown ? 'client_left' : 'error');
+  }
+
+  #notKeptFor(reason: NotKeptReason): void {
+    this.#notKept[reason] += 1;
+    this.metrics.cacheNotKept.inc({ reason });
   }
 
   /**
@@ -238,19 +255,22 @@ export class ResponseCache {
     const model = ctx.model;
     const deploymentId = ctx.deployment?.id;
     // Cutting the answer where a replay changes it walks it once: run after the answer went out, not before.
-    const keep = (kept: () => CachedBody | undefined): void => {
+    const keep = (kept: () => CachedBody | undefined, usage: Usage): void => {
       setImmediate(() => {
         const body = kept();
+        const refused =
+          body === undefined ? 'incomplete' : body.size > this.#settings.max_entry_bytes ? 'too_large' : undefined;
+        if (refused !== undefined) this.#notKeptFor(refused);
         // A team deleted while the answer was on its way takes no entry with it into a team of its id.
         if (
           body === undefined ||
-          body.size > this.#settings.max_entry_bytes ||
+          refused !== undefined ||
           !ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)
         ) {
           lead(undefined);
           return;
         }
-        const entry: CachedAnswer = { body, team: row.team, keyId: row.id, model, deploymentId };
+        const entry: CachedAnswer = { body, usage: { ...usage }, team: row.team, keyId: row.id, model, deploymentId };
         this.#store.set(key, entry, state.ttlMs);
         this.metrics.cacheStores.inc();
         lead(entry);
@@ -258,8 +278,12 @@ export class ResponseCache {
     };
     if (answer.kind === 'json') {
       const { body, text } = answer;
-      if ((text ?? '').length <= this.#settings.max_entry_bytes) keep(() => keptJson(ctx.endpoint, body, text));
-      else lead(undefined);
+      if ((text ?? '').length <= this.#settings.max_entry_bytes)
+        keep(() => keptJson(ctx.endpoint, body, text), answer.usage);
+      else {
+        this.#notKeptFor('too_large');
+        lead(undefined);
+      }
       return answer;
     }
     lead(undefined);
@@ -270,20 +294,37 @@ export class ResponseCache {
   async *#recording(
     ctx: RequestContext,
     answer: StreamAnswer,
-    keep: (kept: () => CachedBody | undefined) => void,
+    keep: (kept: () => CachedBody | undefined, usage: Usage) => void,
   ): AsyncGenerator<string> {
     const limit = this.#settings.max_entry_bytes;
     let frames: string[] | undefined = [];
     let size = 0;
-    for await (const frame of answer.events) {
-      if (frames !== undefined) {
-        size += frame.length;
-        if (size > limit) frames = undefined;
-        else frames.push(frame);
+    let ended = false;
+    try {
+      for await (const frame of answer.events) {
+        if (frames !== undefined) {
+          size += frame.length;
+          if (size > limit) frames = undefined;
+          else frames.push(frame);
+        }
+        yield frame;
       }
-      yield frame;
+      ended = true;
+    } finally {
+      // Not read to its end: its client left (the relay stopped pulling), or the upstream stream threw.
+      if (!ended) this.#notKeptFor(ctx.watch.aborted ? 'client_left' : 'error');
     }
-    if (frames !== undefined && answer.error() === undefined && !ctx.watch.aborted && ctx.errorType === undefined)
-      keep(() => keptStream(ctx.endpoint, frames));
+    if (frames === undefined) this.#notKeptFor('too_large');
+    else if (ctx.watch.aborted) this.#notKeptFor('client_left');
+    else if (answer.error() !== undefined || ctx.errorType !== undefined) this.#notKeptFor('error');
+    else keep(() => keptStream(ctx.endpoint, frames), answer.usage());
   }
+}
+
+/** Says what the cache did in the answer's headers (`x-gatehouse-cache`, and `Age` on a hit). */
+function told(ctx: RequestContext, status: CacheStatus, age?: string): void {
+  ctx.replyHeaders =
+    age === undefined
+      ? { ...ctx.replyHeaders, 'x-gatehouse-cache': status }
+      : { ...ctx.replyHeaders, 'x-gatehouse-cache': status, age };
 }

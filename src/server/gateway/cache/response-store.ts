@@ -1,10 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { CachePurge, CacheStats } from '../../../shared/cache-api.js';
+import type { Usage } from '../formats/ir.js';
 import type { CachedBody } from './kept-body.js';
 
-/** One entry, with who stored it (for purges) and which deployment answered. */
+/** One entry, with who stored it (for purges), which deployment answered and the usage it cost. */
 export interface CachedAnswer {
   readonly body: CachedBody;
+  /** The provider's usage of the answer: what each hit on it saves. */
+  readonly usage: Usage;
   readonly team: string | null;
   readonly keyId: string;
   readonly model: string;
@@ -12,7 +15,7 @@ export interface CachedAnswer {
 }
 
 /** An entry as the store holds it: with when it was stored (`performance.now()`), its age for a reader. */
-interface StoredAnswer extends CachedAnswer {
+export interface StoredAnswer extends CachedAnswer {
   readonly storedAt: number;
 }
 
@@ -59,7 +62,7 @@ export class ResponseStore {
    * time to live bounds the age: an entry another key of the team stored with a longer one, or one
    * stored before the time to live was lowered, is older than this reader accepts.
    */
-  get(key: string, maxAgeMs: number): CachedAnswer | undefined {
+  get(key: string, maxAgeMs: number): StoredAnswer | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined || performance.now() - entry.storedAt > maxAgeMs) {
       this.#misses += 1;
@@ -113,7 +116,7 @@ export class ResponseStore {
   }
 
   /** Counters since start, and what is held now (the cache adds what the request headers asked). */
-  stats(): Omit<CacheStats, 'bypasses' | 'refreshes' | 'collapsed'> {
+  stats(): Omit<CacheStats, 'bypasses' | 'refreshes' | 'collapsed' | 'not_kept'> {
     return {
       entries: this.#entries.size,
       bytes: this.#entries.calculatedSize,

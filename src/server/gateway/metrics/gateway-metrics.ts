@@ -69,8 +69,10 @@ export class GatewayMetrics {
   readonly timeToFirstToken: LabelledHistogram;
   readonly tokens: Counter<'model' | 'type'>;
   readonly rateLimitHits: Counter<'limit_type'>;
-  readonly cacheHits: Counter;
-  readonly cacheMisses: Counter;
+  readonly cacheHits: Counter<'model'>;
+  readonly cacheMisses: Counter<'model'>;
+  readonly cacheSavedUsd: Counter<'model'>;
+  readonly cacheNotKept: Counter<'reason'>;
   readonly cacheStores: Counter;
   readonly cacheBypasses: Counter;
   readonly cacheRefreshes: Counter;
@@ -146,14 +148,30 @@ export class GatewayMetrics {
     });
     this.cacheHits = new Counter({
       name: 'gateway_cache_hits_total',
-      help: 'Requests answered from the response cache',
+      help: 'Requests answered from the response cache, by model',
+      labelNames: ['model'],
       registers,
     });
     this.cacheMisses = new Counter({
       name: 'gateway_cache_misses_total',
-      help: 'Cache lookups that found no answer young enough for the request (bypasses are not lookups)',
+      help: 'Cache lookups that found no answer young enough for the request (bypasses are not lookups), by model',
+      labelNames: ['model'],
       registers,
     });
+    this.cacheSavedUsd = new Counter({
+      name: 'gateway_cache_saved_usd_total',
+      help: "What the cache hits' kept answers cost at the prices of each hit's time: spend the cache saved, by model",
+      labelNames: ['model'],
+      registers,
+    });
+    this.cacheNotKept = new Counter({
+      name: 'gateway_cache_not_kept_total',
+      help: 'Answers the response cache did not keep, by reason (too_large, incomplete, client_left, error)',
+      labelNames: ['reason'],
+      registers,
+    });
+    // A fixed set: each shown from 0, so the first answer not kept is an increase.
+    for (const reason of ['too_large', 'incomplete', 'client_left', 'error']) this.cacheNotKept.labels(reason).inc(0);
     this.cacheStores = new Counter({
       name: 'gateway_cache_stores_total',
       help: 'Answers kept by the response cache',

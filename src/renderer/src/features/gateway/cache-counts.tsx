@@ -1,4 +1,4 @@
-import type { CacheStats } from '../../../../shared/cache-api.js';
+import type { CacheStats, NotKeptReason } from '../../../../shared/cache-api.js';
 import { formatInt } from '../../lib/format.js';
 
 /** The requests whose headers changed what the cache did, and those that shared another's provider call. */
@@ -32,5 +32,34 @@ export function CacheRequestCounts({ stats }: { readonly stats: CacheStats }) {
         </div>
       ))}
     </>
+  );
+}
+
+/** Why answers were not kept, in the order a user would look for them. */
+const NOT_KEPT = [
+  { reason: 'too_large', label: 'too large' },
+  { reason: 'incomplete', label: 'incomplete' },
+  { reason: 'client_left', label: 'client left' },
+  { reason: 'error', label: 'failed' },
+] as const satisfies readonly { reason: NotKeptReason; label: string }[];
+
+/** The answers the cache did not keep, by why: each is a miss for the next identical request. */
+export function CacheNotKeptCount({ stats }: { readonly stats: CacheStats }) {
+  const total = NOT_KEPT.reduce((sum, { reason }) => sum + stats.not_kept[reason], 0);
+  return (
+    <div className="detail-item">
+      <dt>Not kept</dt>
+      <dd data-testid="cache-not-kept">
+        {total === 0
+          ? '0'
+          : NOT_KEPT.filter(({ reason }) => stats.not_kept[reason] > 0)
+              .map(({ reason, label }) => `${formatInt(stats.not_kept[reason])} ${label}`)
+              .join(', ')}
+      </dd>
+      <dd className="cache-count-hint">
+        Answers the cache did not keep: larger than the largest answer kept, incomplete (a Response not completed, a
+        filtered or refused answer), whose client left before the end, or whose provider call failed.
+      </dd>
+    </div>
   );
 }

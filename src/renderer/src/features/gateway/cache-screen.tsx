@@ -10,7 +10,8 @@ import { blockerOf, SaveBar } from '../../components/save-bar.js';
 import { showToast } from '../../components/toast.js';
 import { formatBytes, formatInt, plural, timeAgo } from '../../lib/format.js';
 import { useServerDraft } from '../../lib/use-server-draft.js';
-import { CacheRequestCounts } from './cache-counts.js';
+import { CacheNotKeptCount, CacheRequestCounts } from './cache-counts.js';
+import { CacheSavingsPanel } from './cache-savings.js';
 import { useApiKeys } from '../../api/gateway-queries.js';
 import {
   CACHE_FIELDS,
@@ -172,7 +173,7 @@ export function CacheScreen() {
         ) : (
           <>
             <section className="panel" data-testid="cache-stats">
-              <h2 className="panel-title">Now</h2>
+              <h2 className="panel-title">Now (since the gateway started)</h2>
               <dl className="detail-grid">
                 <div className="detail-item">
                   <dt>Answers kept</dt>
@@ -195,8 +196,10 @@ export function CacheScreen() {
                   <dd>{formatInt(view.stats.stores)}</dd>
                 </div>
                 <CacheRequestCounts stats={view.stats} />
+                <CacheNotKeptCount stats={view.stats} />
               </dl>
             </section>
+            <CacheSavingsPanel />
             <section className="panel">
               <h2 className="panel-title">Settings</h2>
               <label className="checkbox">

@@ -55,6 +55,7 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
   const completionTokens = usage?.completionTokens ?? 0;
   const model = ctx.model ?? null;
   const recordedModel = recordedModelName(ctx, ctx.model);
+  const hit = ctx.cached ? ctx.cache?.hit : undefined;
   return {
     requestId: ctx.requestId,
     createdAt: ctx.startedAtMs,
@@ -90,7 +91,21 @@ export function usageEntry(ctx: RequestContext, status: number): UsageEntry {
     attempts: ctx.attempts,
     // Counts the provider never reported: the client's or a cut stream's, estimated (see completeUsage).
     tokensEstimated: usage !== reported || (reported as EstimatedUsage | undefined)?.estimated === true,
+    cacheStatus: ctx.cache?.status ?? null,
+    savedPromptTokens: hit?.usage.promptTokens ?? null,
+    savedCompletionTokens: hit?.usage.completionTokens ?? null,
+    savedCostUsd: hit === undefined ? null : savedCost(ctx, model, hit.usage),
+    cacheAgeS: hit === undefined ? null : Math.floor(hit.ageMs / 1000),
   };
+}
+
+/**
+ * What a cache hit's kept answer costs at today's prices (of the deployment that answered it, as the
+ * original row was priced): the spend the hit saved. Prices changed since are today's on purpose, so
+ * savings read in the money of the time they are looked at.
+ */
+function savedCost(ctx: RequestContext, model: string | null, usage: Usage): number {
+  return ctx.services.prices.cost(model, ctx.deployment?.upstreamModel ?? null, usage);
 }
 
 /** Usage whose counts the gateway estimated carries a (non-enumerable) `estimated: true`. */
@@ -136,6 +151,7 @@ export function finishRequest(ctx: RequestContext, replyStatus: number, complete
     const label = modelLabel(entry.model, services.registry);
     const seconds = entry.latencyMs / 1000;
     services.metrics.observeRequest(label, status, seconds, entry.promptTokens, entry.completionTokens, entry.costUsd);
+    if (entry.savedCostUsd) services.metrics.cacheSavedUsd.inc({ model: label }, entry.savedCostUsd);
   }
   if (ctx.principal?.kind === 'key') services.keys.noteUsed(ctx.principal.key.row.id);
   ctx.trace?.finish({
