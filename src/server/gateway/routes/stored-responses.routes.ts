@@ -11,19 +11,23 @@ import { requestLog } from '../../http/logger.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { includeProblem } from '../formats/responses/responses-params.js';
 import { describeIssuer } from '../responses/item-issuer.js';
+import { replayFrames, unreplayable } from '../responses/stored-response-replay.js';
+import { openEventStream } from '../../http/event-stream.js';
 
 const params = z.object({ id: requiredName() });
 /**
- * OpenAI replays a response's events for `stream=true`; only the final Response object is kept here,
- * and a JSON body sent to a client that asked for events reads as an empty stream, so it is refused.
+ * `stream=true` asks for the response's events, as OpenAI replays them (the openai SDK's
+ * `responses.stream({ response_id })` and `responses.retrieve(id, { stream: true })`); only the final
+ * object is kept, so a finished response's events are rebuilt from it. `starting_after`: only the
+ * events after that `sequence_number`, where a dropped stream resumes.
  */
 const retrieveQuery = z.looseObject({
-  stream: z
-    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
-    .refine((value) => value === 'false', {
-      error:
-        'cannot be true: a kept response is read whole (its events are not kept, only the final Response object); leave stream out',
-    })
+  stream: z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).optional(),
+  starting_after: z
+    .string()
+    .regex(/^\d+$/, 'must be a sequence number (an integer, 0 or more)')
+    .transform(Number)
+    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, 'must be a sequence number (an integer, 0 or more)'))
     .optional(),
 });
 /**
@@ -77,11 +81,18 @@ export const storedResponsesRoutes: FastifyPluginAsync = async (app) => {
       schema: { params, querystring: retrieveQuery, response: { 200: responseSchema } },
       onRequest: begin('/v1/responses/:id'),
     },
-    async (request) => {
+    async (request, reply) => {
       const unknownInclude = includeProblem(includeOf(request.query));
       if (unknownInclude !== undefined) throw badRequest(unknownInclude.message, unknownInclude.param);
-      const owner = responseOwner(contextOf(request));
-      return atEdge(() => services.responses.get(owner, request.params.id)) as z.infer<typeof responseSchema>;
+      const ctx = contextOf(request);
+      const kept = atEdge(() => services.responses.get(responseOwner(ctx), request.params.id));
+      if (request.query.stream !== 'true') return kept as z.infer<typeof responseSchema>;
+      const refusal = unreplayable(kept);
+      if (refusal !== undefined) throw badRequest(`query parameter stream cannot be true: ${refusal}`, 'stream');
+      ctx.stream = true;
+      // The whole replay is known at once and is a few times the kept object at most: one write.
+      openEventStream(reply).end(replayFrames(kept, request.query.starting_after).join(''));
+      return reply;
     },
   );
 
