@@ -530,10 +530,12 @@ export const checkpointCreateRequestSchema = strictFields({
   name: newCheckpointNameSchema.min(1, 'must not be empty'),
   description: freeText,
   // Extensions: the revision to mark (0, the default, is the head), the head a writer saw, and
-  // whether a checkpoint of that name may be moved (`git tag -f`, the default) or not (`git tag`).
+  // whether a checkpoint of that name may be moved (`git tag -f`, the default) or not (`git tag`), and
+  // the revision an existing one must still mark to be moved (a compare-and-swap on the checkpoint).
   revision_id: revisionSelector('revision_id').default(0),
   expected_revision: expectedRevision,
   create_only: z.boolean({ error: (issue) => `must be true or false, got ${jsonKind(issue.input)}` }).default(false),
+  expected_checkpoint_revision: revisionSelector('expected_checkpoint_revision').nullish(),
 });
 
 /** Answer of checkpoint creation. */
@@ -543,6 +545,8 @@ export const checkpointCreateResponseSchema = z.object({ name: z.string(), revis
 export const checkpointDeleteRequestSchema = strictFields({
   namespace: namespaceSchema.default(''),
   name: checkpointNameSchema.min(1, 'must not be empty'),
+  // Extension: the revision the checkpoint must still mark to be deleted.
+  expected_revision: expectedRevision,
 });
 
 /** GET /v1/checkpoints query (Gatehouse extension). */
@@ -853,12 +857,12 @@ export const storeErrorSchema = z.object({
     /**
      * On every 409: why, for clients that must not parse the message (`head_moved`, `merge_conflict`,
      * `revert_conflict`, `cherry_pick_conflict`, `already_applied`, `exists`, `in_use`, `not_merged`,
-     * `in_progress`; docs/store.md#errors).
+     * `in_progress`, `checkpoint_moved`; docs/store.md#errors).
      */
     reason: z.string().optional(),
     /** On a merge conflict: the merge base it was judged against (the newest of several; 0: none). */
     merge_base: z.number().int().optional(),
-    /** On `exists` for a checkpoint: the revision the checkpoint points at. */
+    /** On `exists` or `checkpoint_moved`: the revision the checkpoint points at. */
     checkpoint_revision: z.number().int().optional(),
     /** On `not_merged`: how many of the branch's revisions the named branch does not hold. */
     unmerged_revisions: z.number().int().optional(),

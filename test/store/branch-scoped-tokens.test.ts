@@ -131,13 +131,22 @@ describe('a store token limited to branches', () => {
       status: 200,
       body: { name: 'agent-7-step', revision_id: expect.any(Number) },
     });
+    // Without create_only, a name no checkpoint has is a creation too; only moving one is refused.
+    expect(await checkpoint(AGENT, { name: 'agent-7-next' })).toEqual({
+      status: 200,
+      body: { name: 'agent-7-next', revision_id: expect.any(Number) },
+    });
     expect((await checkpoint(TEST_STORE_TOKEN, { name: 'base' })).status).toBe(200);
     const move = await checkpoint(AGENT, { name: 'base' });
     expect(move.status).toBe(403);
     expect(move.body.error.message).toBe(
-      `token "agent" is limited to branches ${PATTERNS}: it may create a checkpoint only with create_only true, ` +
-        'which never moves an existing one (checkpoints are namespace-wide: moving one needs a token not limited to branches)',
+      `token "agent" is limited to branches ${PATTERNS}: checkpoint "base" exists, and moving it needs a token ` +
+        'not limited to branches (checkpoints are namespace-wide); choose another name to create one',
     );
+    // create_only true on a taken name is the 409 it is for any token: it moves nothing.
+    expect((await checkpoint(AGENT, { name: 'base', create_only: true })).body.error.reason).toBe('exists');
+    // Its own checkpoints move no more than others': the namespace may rely on them as well.
+    expect((await checkpoint(AGENT, { name: 'agent-7-next' })).status).toBe(403);
     const remove = await call('DELETE', '/v1/checkpoints', AGENT, { namespace: NAMESPACE, name: 'base' });
     expect(remove.status).toBe(403);
     expect(remove.body.error.message).toBe(

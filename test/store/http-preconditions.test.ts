@@ -51,11 +51,20 @@ describe('HTTP preconditions on the store', () => {
   });
 
   it('refuses one on a change without expected_revision, without pointing to it', async () => {
-    const answer = await send('DELETE', '/v1/checkpoints', { namespace: 'pre', name: 'v1' }, { 'if-match': '*' });
+    const answer = await send('POST', '/v1/branches', { scope: { namespace: 'pre' }, name: 'b1' }, { 'if-match': '*' });
     expect(answer.status).toBe(400);
     const { error } = (await answer.json()) as { error: { message: string } };
     expect(error.message).toBe(
       'header if-match is not supported: this endpoint evaluates no precondition, so send the request without it',
+    );
+  });
+
+  it('points a checkpoint deletion to the revision the checkpoint marks', async () => {
+    const answer = await send('DELETE', '/v1/checkpoints', { namespace: 'pre', name: 'v1' }, { 'if-match': '*' });
+    expect(answer.status).toBe(400);
+    const { error } = (await answer.json()) as { error: { message: string } };
+    expect(error.message).toBe(
+      'header if-match is not supported: send expected_revision in the JSON body (the revision the checkpoint marks); the deletion is then refused with 409 if the checkpoint has moved',
     );
   });
 });

@@ -130,7 +130,7 @@ describe('store query strings', () => {
       ),
     );
     expect(await post('/v1/checkpoints', { scope: { namespace: 'team/app' }, name: 'v1' }, 'DELETE')).toEqual(
-      refused('body: unknown field "scope"; this endpoint takes namespace, name'),
+      refused('body: unknown field "scope"; this endpoint takes namespace, name, expected_revision'),
     );
   });
 

@@ -108,9 +108,9 @@ const NOT_LIMITED = 'a token not limited to branches';
  * The branches a change writes, read from its validated body: the new name of a branch being created
  * (its source is only read), both names of a rename, and otherwise the scope's branch (a merge's
  * `from_branch` is only read). A change without a scope (gc, a checkpoint deletion) reaches the whole
- * namespace, and so does moving a checkpoint: checkpoints belong to the namespace, and one that moves
- * can stop protecting a revision another branch's writer relied on. Which checkpoints exist is not
- * known before the engine runs, so only `create_only: true` (which never moves one) counts as creating.
+ * namespace, and so does moving a checkpoint; a checkpoint creation targets its scope's branch here,
+ * and whether it would move an existing one is decided by {@link refuseCheckpointMove}, where the
+ * checkpoints route knows whether that one exists.
  */
 function changeTarget(request: FastifyRequest): ChangeTarget {
   const body = (request.body ?? {}) as Record<string, unknown>;
@@ -123,12 +123,6 @@ function changeTarget(request: FastifyRequest): ChangeTarget {
     case 'POST /v1/branches/rename':
       return { branches: [branchNamed(body.name), branchNamed(body.new_name)] };
     case 'POST /v1/checkpoints':
-      if (body.create_only !== true)
-        return {
-          beyondBranches:
-            'it may create a checkpoint only with create_only true, which never moves an existing one ' +
-            `(checkpoints are namespace-wide: moving one needs ${NOT_LIMITED})`,
-        };
       return { branches: [branchNamed(scope?.branch)] };
     case 'DELETE /v1/checkpoints':
       return { beyondBranches: `checkpoints are namespace-wide: deleting one needs ${NOT_LIMITED}` };
@@ -140,10 +134,27 @@ function changeTarget(request: FastifyRequest): ChangeTarget {
   }
 }
 
+/** A limited grant's branch patterns as a message lists them: `"agent-*", "scratch"`. */
+const patternsOf = (grant: StoreTokenGrant & { branches: string[] }): string =>
+  grant.branches.map((pattern) => `"${pattern}"`).join(', ');
+
+/**
+ * Throws 403 when a grant limited to branches would move checkpoint `name`, which `exists` says is
+ * there (creating one is a change of the scope's branch alone): checkpoints belong to the namespace,
+ * and one that moves can stop protecting a revision another branch's writer relied on.
+ */
+export function refuseCheckpointMove(grant: StoreTokenGrant | undefined, name: string, exists: () => boolean): void {
+  if (!limitedToBranches(grant) || !exists()) return;
+  throw forbidden(
+    `token "${grant.name}" is limited to branches ${patternsOf(grant)}: checkpoint "${name}" exists, and moving it ` +
+      `needs ${NOT_LIMITED} (checkpoints are namespace-wide); choose another name to create one`,
+  );
+}
+
 /** Throws 403 when a grant limited to branches changes a branch outside them, or the whole namespace. */
 function refuseBranchesOutsideGrant(request: FastifyRequest, grant: StoreTokenGrant): void {
   if (!limitedToBranches(grant)) return;
-  const patterns = grant.branches.map((pattern) => `"${pattern}"`).join(', ');
+  const patterns = patternsOf(grant);
   const target = changeTarget(request);
   if ('beyondBranches' in target)
     throw forbidden(`token "${grant.name}" is limited to branches ${patterns}: ${target.beyondBranches}`);

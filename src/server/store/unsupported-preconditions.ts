@@ -18,9 +18,14 @@ export function refuseUnsupportedPreconditions(request: FastifyRequest): void {
   const sent = PRECONDITIONS.find((name) => request.headers[name] !== undefined);
   if (sent === undefined) return;
   const shape = (request.routeOptions.schema?.body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  if (shape === undefined || !('expected_revision' in shape))
+    throw badRequest(
+      `header ${sent} is not supported: this endpoint evaluates no precondition, so send the request without it`,
+    );
+  // A checkpoint deletion's expected_revision is the revision the checkpoint marks, not a branch head.
   throw badRequest(
-    shape !== undefined && 'expected_revision' in shape
-      ? `header ${sent} is not supported: send expected_revision in the JSON body (the head revision your change is based on); the change is then refused with 409 if the branch has moved past it`
-      : `header ${sent} is not supported: this endpoint evaluates no precondition, so send the request without it`,
+    request.method === 'DELETE' && request.routeOptions.url === '/v1/checkpoints'
+      ? `header ${sent} is not supported: send expected_revision in the JSON body (the revision the checkpoint marks); the deletion is then refused with 409 if the checkpoint has moved`
+      : `header ${sent} is not supported: send expected_revision in the JSON body (the head revision your change is based on); the change is then refused with 409 if the branch has moved past it`,
   );
 }

@@ -18,10 +18,7 @@ export interface CheckpointReadings {
  */
 export function checkpointReading(ctx: EngineContext, namespaceName: string, readings: CheckpointReadings): string {
   const { spaced, plussed } = readings;
-  const namespace = ctx.repo.namespace(namespaceName);
-  if (!namespace) return spaced;
-  const exists = (name: string) =>
-    ctx.repo.checkpoint(namespace.id, storedCheckpointName(ctx.repo, namespace.id, name));
+  const exists = (name: string) => checkpointExists(ctx, namespaceName, name);
   if (!exists(plussed)) return spaced;
   if (!exists(spaced)) return plussed;
   throw invalidError(
@@ -29,5 +26,14 @@ export function checkpointReading(ctx: EngineContext, namespaceName: string, rea
       `and checkpoints ${JSON.stringify(spaced)} and ${JSON.stringify(plussed)} both exist in namespace ` +
       `"${namespaceName}"; percent-encode it: %2B for "+" (checkpoint=${encodeURIComponent(plussed)}), ` +
       `%20 for a space (checkpoint=${encodeURIComponent(spaced)})`,
+  );
+}
+
+/** Whether the namespace has a checkpoint of that name (as stored, or in NFC as new names are). */
+export function checkpointExists(ctx: EngineContext, namespaceName: string, name: string): boolean {
+  const namespace = ctx.repo.namespace(namespaceName);
+  return (
+    namespace !== undefined &&
+    ctx.repo.checkpoint(namespace.id, storedCheckpointName(ctx.repo, namespace.id, name)) !== undefined
   );
 }

@@ -7,7 +7,8 @@ export type StoreErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large';
  * `revert_conflict`, `cherry_pick_conflict`, `already_applied` (a cherry-pick of a revision the branch
  * already holds, or of a branch's starting copy), `exists` (a name taken), `in_use` (a branch deletion
  * while a checkpoint or another branch's base holds one of its revisions), `not_merged` (a guarded
- * branch deletion) and `in_progress` (an `Idempotency-Key` another request still holds).
+ * branch deletion), `in_progress` (an `Idempotency-Key` another request still holds) and
+ * `checkpoint_moved` (a checkpoint no longer marks the `expected_revision` a deletion or move sent).
  */
 export type ConflictReason =
   | 'head_moved'
@@ -18,7 +19,8 @@ export type ConflictReason =
   | 'exists'
   | 'in_use'
   | 'not_merged'
-  | 'in_progress';
+  | 'in_progress'
+  | 'checkpoint_moved';
 
 /**
  * One document in a conflict's way: `both_changed` (a merge's sides changed it differently),

@@ -1,4 +1,5 @@
 import { MAX_PAGE_LIMIT } from '../../../shared/store-api.js';
+import { compareBytewise } from './bytewise.js';
 import { tooLargeError } from './errors.js';
 import { itemsWithin } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
@@ -43,6 +44,35 @@ export interface StatePage {
 /** The revision a read of the scope with the selector answers, without reading its documents. */
 export function stateRevision(ctx: EngineContext, scope: Scope, selector: Selector): number {
   return selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector).revision;
+}
+
+/** One named document as an entity tag covers it: its key, its content's id and that content's hash prefix. */
+export type DocumentVersion = readonly [key: string, blobId: number, hash: string];
+
+/**
+ * The documents `keys` names at the selected revision (absent ones left out, keys in byte order), each
+ * as a {@link DocumentVersion}, without reading a content: a tag over them changes exactly when one of
+ * them is written or deleted. A content id alone could name another content once gc has deleted its
+ * own and the id is given again; with the hash prefix, that would take a collision in that very id.
+ */
+export function namedDocumentVersions(
+  ctx: EngineContext,
+  scope: Scope,
+  selector: Selector,
+  keys: readonly string[],
+): DocumentVersion[] {
+  const { revision, branch } = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  if (!branch || revision === 0) return [];
+  const source = sourceAt(ctx.repo, branch, revision);
+  // At the head each document is one indexed lookup; elsewhere the state is rebuilt in id space once.
+  const older = source.kind === 'head' ? undefined : ctx.repo.stateMap(source);
+  const versions: DocumentVersion[] = [];
+  for (const key of [...new Set(keys)].sort(compareBytewise)) {
+    const keyId = ctx.repo.keyId(key);
+    const blob = keyId === undefined ? undefined : older ? older.get(keyId) : ctx.repo.headBlob(branch.id, keyId);
+    if (blob !== undefined) versions.push([key, blob, ctx.repo.contentHashOf(blob)]);
+  }
+  return versions;
 }
 
 /**

@@ -11,7 +11,7 @@ import type {
   StateResponse,
 } from '../../../shared/store-api.js';
 import { renameBranch } from './branch-rename.js';
-import { checkpointReading, type CheckpointReadings } from './checkpoint-reading.js';
+import { checkpointExists, checkpointReading, type CheckpointReadings } from './checkpoint-reading.js';
 import { cherryPick, previewCherryPick, type CherryPickOptions } from './cherry-pick.js';
 import { MIN_KEYFRAME_INTERVAL } from './commit.js';
 import { ContentSweeper, type ContentSweeperOptions } from './content-sweeper.js';
@@ -171,6 +171,17 @@ export class StoreEngine {
     return this.read(() => stateReads.stateKeys(this.ctx, normal, full, paged, this.ctx.limits.response_bytes));
   }
 
+  /** What the documents named by `keys` are at the selected revision (404 as a read would), no content read. */
+  namedDocumentVersions(
+    scope: ScopeLike,
+    selector: Partial<stateReads.Selector>,
+    keys: readonly string[],
+  ): stateReads.DocumentVersion[] {
+    return this.read(() =>
+      stateReads.namedDocumentVersions(this.ctx, normaliseScope(scope), fullSelector(selector), keys),
+    );
+  }
+
   /** The revision a state read with this selector would answer (404 as it would), without reading the state. */
   stateRevision(scope: ScopeLike, selector: Partial<stateReads.Selector> = {}): number {
     return this.read(() => stateReads.stateRevision(this.ctx, normaliseScope(scope), fullSelector(selector)));
@@ -247,13 +258,21 @@ export class StoreEngine {
         revision: options.revision ?? 0,
         expectedRevision: options.expectedRevision,
         createOnly: options.createOnly ?? false,
+        expectedCheckpointRevision: options.expectedCheckpointRevision,
       }),
     );
   }
 
-  /** Deletes a checkpoint. */
-  deleteCheckpoint(namespace: string, name: string): void {
-    this.write(() => writes.deleteCheckpoint(this.ctx, normaliseScope({ namespace }).namespace, name));
+  /** Deletes a checkpoint; with `expectedRevision`, only while it still marks that revision. */
+  deleteCheckpoint(namespace: string, name: string, expectedRevision?: number | null): void {
+    this.write(() =>
+      writes.deleteCheckpoint(this.ctx, normaliseScope({ namespace }).namespace, name, expectedRevision),
+    );
+  }
+
+  /** Whether the namespace has a checkpoint of that name. */
+  checkpointExists(namespace: string, name: string): boolean {
+    return this.read(() => checkpointExists(this.ctx, normaliseScope({ namespace }).namespace, name));
   }
 
   /** Which reading of a query's checkpoint name with a literal `+` names a checkpoint (400 when both do). */

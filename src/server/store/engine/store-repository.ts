@@ -332,6 +332,7 @@ export class StoreRepository {
       blobInsert: p(`INSERT INTO store_blobs (hash, content) VALUES (?, ?)`),
       blobContent: p(`SELECT content FROM store_blobs WHERE id = ?`).pluck(),
       blobBytes: p(`SELECT octet_length(content) FROM store_blobs WHERE id = ?`).pluck(),
+      blobHash: p(`SELECT hex(hash) FROM store_blobs WHERE id = ?`).pluck(),
       // A JSON object from a JSON array of [key, blob id] pairs, in the array's order, written by SQLite
       // as a whole state is: one string crosses into JavaScript, not every content and then their JSON.
       pairsJson: p(`SELECT '{' || coalesce(group_concat(json_quote(key) || ':' || json_quote(content), ','), '') || '}'
@@ -653,6 +654,11 @@ export class StoreRepository {
   /** UTF-8 bytes of a content, read from its record header (the content itself is not read). */
   contentBytes(blobId: number): number {
     return this.s.blobBytes.get(blobId) as number;
+  }
+
+  /** The stored hash prefix of a content, in hex (the content itself is not read). */
+  contentHashOf(blobId: number): string {
+    return this.s.blobHash.get(blobId) as string;
   }
 
   /** A JSON object of each key to the content of its blob, keys in the order given. */

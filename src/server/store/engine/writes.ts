@@ -3,7 +3,7 @@ import { ancestry, reaches } from './ancestry.js';
 import { changeList } from './change-lists.js';
 import { headState, materialise, planDocuments, rowsWithKeys } from './changes.js';
 import { commitRevision } from './commit.js';
-import { conflictError, notFoundError } from './errors.js';
+import { conflictError, invalidError, notFoundError, type ConflictReason } from './errors.js';
 import { sourceAgainstHead, sourceAt } from './reconstruct.js';
 import { changesOfKeys, keysInMessage } from './restore-keys.js';
 import {
@@ -24,7 +24,7 @@ import {
   type ScopeRows,
   type Target,
 } from './selectors.js';
-import type { BranchRow, ChangeRow, StoreRepository } from './store-repository.js';
+import type { BranchRow, ChangeRow, CheckpointRow, StoreRepository } from './store-repository.js';
 
 // Write operations. Each runs inside the caller's one write transaction (see StoreEngine).
 
@@ -163,11 +163,15 @@ function branchMessage(source: Target, checkpoint: string): string {
   return `branch from ${source.branchName}@${source.revision}`;
 }
 
-/** Options of a checkpoint: the revision it marks (0 for the head), the head expected, create-only. */
+/**
+ * Options of a checkpoint: the revision it marks (0 for the head), the head expected, create-only, and
+ * the revision an existing checkpoint must still mark to be moved.
+ */
 export interface CheckpointOptions {
   readonly revision: number;
   readonly expectedRevision?: number | null;
   readonly createOnly: boolean;
+  readonly expectedCheckpointRevision?: number | null;
 }
 
 /**
@@ -181,6 +185,12 @@ export function createCheckpoint(
   description: string,
   options: CheckpointOptions = { revision: 0, createOnly: false },
 ): { name: string; revision_id: number } {
+  const expectedMark = options.expectedCheckpointRevision;
+  if (options.createOnly && expectedMark !== undefined && expectedMark !== null)
+    throw invalidError(
+      'expected_checkpoint_revision moves a checkpoint only while it marks that revision, and create_only true ' +
+        'never moves one: send one of them',
+    );
   const rows = lookupScope(ctx.repo, scope);
   refuseUnwrittenBranch(ctx, rows);
   checkExpectedRevision(rows, options.expectedRevision);
@@ -194,6 +204,7 @@ export function createCheckpoint(
         'send create_only false to move it, or choose another name',
       { reason: 'exists', checkpointRevision: existing.revisionId },
     );
+  checkCheckpointMark(scope.namespace, stored, existing, expectedMark, 'expected_checkpoint_revision');
   keyframeForCheckpoint(ctx, namespace.id, target);
   ctx.repo.upsertCheckpoint(namespace.id, stored, target.revision, description, ctx.now());
   return { name: stored, revision_id: target.revision };
@@ -225,12 +236,52 @@ function refuseUnwrittenBranch(ctx: EngineContext, rows: ScopeRows): void {
   );
 }
 
-/** Deletes a checkpoint of the namespace; 404 when there is none. */
-export function deleteCheckpoint(ctx: EngineContext, namespaceName: string, name: string): void {
+/**
+ * Deletes a checkpoint of the namespace; 404 when there is none, 409 when `expectedRevision` is given and
+ * the checkpoint marks another revision (another writer moved it since it was read).
+ */
+export function deleteCheckpoint(
+  ctx: EngineContext,
+  namespaceName: string,
+  name: string,
+  expectedRevision?: number | null,
+): void {
   const namespace = ctx.repo.namespace(namespaceName);
-  if (!namespace || !ctx.repo.deleteCheckpoint(namespace.id, storedCheckpointName(ctx.repo, namespace.id, name))) {
+  const stored = namespace ? storedCheckpointName(ctx.repo, namespace.id, name) : name;
+  const existing = namespace && ctx.repo.checkpoint(namespace.id, stored);
+  if (!namespace || !existing)
     throw notFoundError(`checkpoint "${name}" does not exist in namespace "${namespaceName}"`);
-  }
+  checkCheckpointMark(namespaceName, stored, existing, expectedRevision, 'expected_revision');
+  ctx.repo.deleteCheckpoint(namespace.id, stored);
+}
+
+/** The 409 reason of a checkpoint that no longer marks the revision a writer expected. */
+const CHECKPOINT_MOVED: ConflictReason = 'checkpoint_moved';
+
+/**
+ * 409 `checkpoint_moved` unless the checkpoint marks `expected` (nothing expected: no check). A missing
+ * checkpoint marks nothing: between a writer's read and its change another one deleted it.
+ */
+function checkCheckpointMark(
+  namespaceName: string,
+  name: string,
+  existing: CheckpointRow | undefined,
+  expected: number | null | undefined,
+  field: string,
+): void {
+  if (expected === undefined || expected === null || existing?.revisionId === expected) return;
+  if (!existing)
+    throw conflictError(
+      `checkpoint "${name}" does not exist in namespace "${namespaceName}", so it does not mark the ${field} ` +
+        `${expected}: another writer deleted it; send create_only true to create it again`,
+      { reason: CHECKPOINT_MOVED },
+    );
+  throw conflictError(
+    `checkpoint "${name}" of namespace "${namespaceName}" marks revision ${existing.revisionId}, not the ${field} ` +
+      `${expected}: another writer moved it; decide again with it at revision ${existing.revisionId}, and retry ` +
+      `with ${field} ${existing.revisionId}`,
+    { reason: CHECKPOINT_MOVED, checkpointRevision: existing.revisionId },
+  );
 }
 
 /** Answer of a branch deletion: its head when deleted (for the record) and how many revisions went with it. */

@@ -7,6 +7,7 @@ import {
   checkpointListResponseSchema,
   emptyResponseSchema,
 } from '../../../shared/store-api.js';
+import { refuseCheckpointMove } from '../store-auth.js';
 import { answerOnce } from './idempotent-answer.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 
@@ -22,16 +23,21 @@ export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (ap
       },
     },
     async (request, reply) => {
-      const { scope, name, description, revision_id, expected_revision, create_only } = request.body;
-      return answerOnce(request, reply, engine, () =>
-        runOperation(metrics, 'checkpoint_create', () =>
+      const { scope, name, description, revision_id, expected_revision, create_only, expected_checkpoint_revision } =
+        request.body;
+      return answerOnce(request, reply, engine, () => {
+        // Decided in the same synchronous run as the write (in its transaction when keyed): no write comes between.
+        if (!create_only)
+          refuseCheckpointMove(request.storeGrant, name, () => engine.checkpointExists(scope.namespace, name));
+        return runOperation(metrics, 'checkpoint_create', () =>
           engine.createCheckpoint(scope, name, description, {
             revision: revision_id,
             expectedRevision: expected_revision,
             createOnly: create_only,
+            expectedCheckpointRevision: expected_checkpoint_revision,
           }),
-        ),
-      );
+        );
+      });
     },
   );
 
@@ -42,9 +48,9 @@ export const checkpointRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (ap
       schema: { body: checkpointDeleteRequestSchema, response: { 200: emptyResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { namespace, name } = request.body;
+      const { namespace, name, expected_revision } = request.body;
       return answerOnce(request, reply, engine, () => {
-        runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name));
+        runOperation(metrics, 'checkpoint_delete', () => engine.deleteCheckpoint(namespace, name, expected_revision));
         return {};
       });
     },

@@ -7,7 +7,8 @@ import {
   stateResponseSchema,
 } from '../../../shared/store-api.js';
 import { invalidError } from '../engine/errors.js';
-import { entityTag, ifNoneMatchHits, notModified } from '../conditional-get.js';
+import { entityTag, ifNoneMatchHits, notModified, weakEntityTag } from '../conditional-get.js';
+import type { DocumentVersion } from '../engine/state-reads.js';
 import { errorResponses, runOperation, type StoreRouteDeps } from './operation.js';
 import { revisionAsOf } from './as-of-revision.js';
 import { plusReadingOf } from './query-plus.js';
@@ -17,7 +18,10 @@ import { plusReadingOf } from './query-plus.js';
  * `response_bytes`), or with `limit` or `after` one page in key order, or with `key` the documents named;
  * with `contents=false`, the same documents' keys and sizes without contents. Its `ETag` names the revision
  * answered and the parameters: a revision's documents never change (a pruned one is a 404), so a poller
- * whose `If-None-Match` still matches gets a 304 without the state being read.
+ * whose `If-None-Match` still matches gets a 304 without the state being read. With `key` the tag is weak
+ * and names the documents' contents instead of the revision: a poller of a few documents keeps its 304
+ * while others change, and the `revision` of its kept answer is where those documents were read, still
+ * true of them (docs/store.md#conditional-reads).
  */
 export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { engine, metrics }) => {
   app.get(
@@ -37,20 +41,24 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
       let checkpoint = request.query.checkpoint;
       // Named documents are a different answer of the same revision; a read of all of them keeps its tag.
       const keyed = keys.length > 0 ? [keys] : [];
-      const tagOf = (answered: number) =>
-        entityTag([
-          namespace,
-          branch,
-          answered,
-          revision,
-          checkpoint,
-          limit,
-          after,
-          engine.limits.response_bytes,
-          ...keyed,
-          // Only a listing changes the tag, so tags of reads with contents stay what they were.
-          ...(keysOnly ? ['keys'] : []),
-        ]);
+      const parts = (answered: unknown) => [
+        namespace,
+        branch,
+        answered,
+        revision,
+        checkpoint,
+        limit,
+        after,
+        engine.limits.response_bytes,
+        ...keyed,
+        // Only a listing changes the tag, so tags of reads with contents stay what they were.
+        ...(keysOnly ? ['keys'] : []),
+      ];
+      const tagOf = (answered: number) => entityTag(parts(answered));
+      // Named documents are tagged by what they are, not by the revision: a write of other documents
+      // leaves their tag, while the body's `revision` moves on, so the tag is weak.
+      const tagOfNamed = (versions: readonly DocumentVersion[]) => weakEntityTag(parts(versions));
+      let namedTag: string | undefined;
       const state = runOperation(metrics, 'state', () => {
         if (asOf !== undefined) {
           const other = revision !== 0 ? 'revision' : checkpoint !== '' ? 'checkpoint' : undefined;
@@ -64,14 +72,16 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
         const plussed = checkpoint === '' ? undefined : plusReadingOf(request.url, 'checkpoint');
         if (plussed !== undefined && plussed !== checkpoint)
           checkpoint = engine.checkpointReading(namespace, { spaced: checkpoint, plussed });
-        if (request.headers['if-none-match'] !== undefined) {
-          const current = tagOf(engine.stateRevision({ namespace, branch }, { revision, checkpoint }));
-          if (ifNoneMatchHits(request, current)) return { unchanged: current };
-        }
         if (keys.length > 0 && paged)
           throw invalidError(
             `key names the documents to read, at most ${MAX_KEYS_PER_REQUEST} of them: send it without limit and after`,
           );
+        if (keys.length > 0)
+          namedTag = tagOfNamed(engine.namedDocumentVersions({ namespace, branch }, { revision, checkpoint }, keys));
+        if (request.headers['if-none-match'] !== undefined) {
+          const current = namedTag ?? tagOf(engine.stateRevision({ namespace, branch }, { revision, checkpoint }));
+          if (ifNoneMatchHits(request, current)) return { unchanged: current };
+        }
         if (keysOnly)
           return engine.stateKeys(
             { namespace, branch },
@@ -85,13 +95,14 @@ export const stateRoutes: FastifyPluginAsyncZod<StoreRouteDeps> = async (app, { 
           : engine.stateJson({ namespace, branch }, { revision, checkpoint });
       });
       if ('unchanged' in state) return notModified(reply as FastifyReply, state.unchanged);
-      if ('documents' in state) return (reply as FastifyReply).header('etag', tagOf(state.revision)).send(state);
+      const tag = namedTag ?? tagOf(state.revision);
+      if ('documents' in state) return (reply as FastifyReply).header('etag', tag).send(state);
       const cursor = 'next_cursor' in state ? `,"next_cursor":${JSON.stringify(state.next_cursor)}` : '';
       // The engine already wrote the documents as JSON: embed that text rather than parse and re-encode
       // 10,000 documents (re-encoding through zod would also turn a "__proto__" key into a prototype).
       return (reply as FastifyReply)
         .type('application/json; charset=utf-8')
-        .header('etag', tagOf(state.revision))
+        .header('etag', tag)
         .serializer((payload) => payload as string)
         .send(`{"revision":${state.revision},"objects":${state.objectsJson}${cursor}}`);
     },
