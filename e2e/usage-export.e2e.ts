@@ -74,8 +74,10 @@ test('usage: the totals table downloads as CSV, figures unformatted', async ({ p
   );
   expect(file.name).toMatch(/^usage-per-model-[\dT-]+Z-to-[\dT-]+Z\.csv$/);
   const [header, ...lines] = file.text.split('\r\n');
-  expect(header).toBe('Model,Requests,Tokens,Cost (USD),Errors,Avg latency (ms)');
-  expect(lines.find((line) => line.startsWith('demo/echo,'))).toMatch(/^demo\/echo,\d+,\d+,[\d.e-]+,\d+,[\d.]*$/);
+  expect(header).toBe('Model,Requests,Tokens,Cost (USD),Errors,Cache hits,Saved by the cache (USD),Avg latency (ms)');
+  expect(lines.find((line) => line.startsWith('demo/echo,'))).toMatch(
+    /^demo\/echo,\d+,\d+,[\d.e-]+,\d+,\d+,[\d.e-]+,[\d.]*$/,
+  );
 });
 
 test('usage: the Tokens card names the provider\'s prompt cache, not a bare "cached"', async ({ page }) => {

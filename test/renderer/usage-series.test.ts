@@ -59,6 +59,26 @@ describe('usage series', () => {
     ]);
   });
 
+  it('sums cache hits and savings, and averages latency over the upstream calls only', () => {
+    // Two buckets of one model: 4 requests, 3 of them hits (their latency is not in avg_latency_ms), then 2 calls.
+    const hits = {
+      ...point('2026-01-01T00:00:00.000Z', 'a', 4),
+      avg_latency_ms: 300,
+      cache_hits: 3,
+      saved_cost_usd: 0.5,
+    };
+    const calls = {
+      ...point('2026-01-01T01:00:00.000Z', 'a', 2),
+      avg_latency_ms: 150,
+      cache_hits: 0,
+      saved_cost_usd: 0,
+    };
+    const [row] = totalsByGroup({ ...usage, data: [hits, calls] });
+    expect(row).toMatchObject({ requests: 6, cacheHits: 3, savedCost: 0.5 });
+    // (300 x 1 + 150 x 2) / 3 upstream calls; weighting by requests would read 250.
+    expect(row!.latency).toBe(200);
+  });
+
   it('names the group of requests without a value by the grouping', () => {
     const byUser: UsageResponse = {
       ...usage,

@@ -113,53 +113,44 @@ export function bucketTotals(data: SeriesSet): number[] {
   return data.buckets.map((_, index) => data.series.reduce((sum, series) => sum + (series.values[index] ?? 0), 0));
 }
 
-/** Per-group totals for the table under the charts. */
-export function totalsByGroup(usage: UsageResponse): {
+/** One group's totals over the range, as the Usage screen's table shows them. */
+export interface UsageGroupTotals {
   key: string;
   label: string;
   requests: number;
   tokens: number;
   cost: number;
   errors: number;
+  /** Of `requests`, those the response cache answered. */
+  cacheHits: number;
+  /** What those hits' kept answers had cost: spend the cache saved. */
+  savedCost: number;
+  /** Average over the upstream calls (hits left out); null when none reported one. */
   latency: number | null;
-}[] {
-  const groups = new Map<
-    string,
-    {
-      key: string;
-      label: string;
-      requests: number;
-      tokens: number;
-      cost: number;
-      errors: number;
-      latencySum: number;
-      latencyCount: number;
-    }
-  >();
+}
+
+/** Per-group totals for the table under the charts. */
+export function totalsByGroup(usage: UsageResponse): UsageGroupTotals[] {
+  const groups = new Map<string, UsageGroupTotals & { latencySum: number; latencyCount: number }>();
   for (const point of usage.data) {
     const key = groupKey(point);
     let entry = groups.get(key);
-    if (!entry)
-      groups.set(
-        key,
-        (entry = {
-          key,
-          label: groupLabel(usage, point),
-          requests: 0,
-          tokens: 0,
-          cost: 0,
-          errors: 0,
-          latencySum: 0,
-          latencyCount: 0,
-        }),
-      );
+    if (!entry) {
+      const label = groupLabel(usage, point);
+      const zero = { requests: 0, tokens: 0, cost: 0, errors: 0, cacheHits: 0, savedCost: 0, latency: null };
+      groups.set(key, (entry = { key, label, ...zero, latencySum: 0, latencyCount: 0 }));
+    }
     entry.requests += point.requests;
     entry.tokens += point.total_tokens;
     entry.cost += point.cost_usd;
     entry.errors += point.errors;
-    if (point.avg_latency_ms !== null) {
-      entry.latencySum += point.avg_latency_ms * point.requests;
-      entry.latencyCount += point.requests;
+    entry.cacheHits += point.cache_hits ?? 0;
+    entry.savedCost += point.saved_cost_usd ?? 0;
+    // The average is over the requests that called an upstream: cache hits are left out of it.
+    const upstreamCalls = point.requests - (point.cache_hits ?? 0);
+    if (point.avg_latency_ms !== null && upstreamCalls > 0) {
+      entry.latencySum += point.avg_latency_ms * upstreamCalls;
+      entry.latencyCount += upstreamCalls;
     }
   }
   return [...groups.values()]

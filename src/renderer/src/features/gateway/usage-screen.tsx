@@ -326,6 +326,19 @@ export function UsageScreen() {
                       },
                       { header: 'Errors', align: 'right', cell: (row) => formatInt(row.errors) },
                       {
+                        // The gateway's response cache, not the provider's prompt cache (Tokens above).
+                        header: 'Cache hits',
+                        align: 'right',
+                        priority: 'low',
+                        cell: (row) => formatInt(row.cacheHits),
+                      },
+                      {
+                        header: 'Saved',
+                        align: 'right',
+                        priority: 'low',
+                        cell: (row) => (row.savedCost > 0 ? formatCost(row.savedCost) : '—'),
+                      },
+                      {
                         header: 'Avg latency',
                         align: 'right',
                         cell: (row) => (row.latency === null ? '—' : formatLatency(row.latency)),

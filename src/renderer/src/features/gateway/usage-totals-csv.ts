@@ -1,22 +1,24 @@
 import { csvLine } from '../../../../shared/csv.js';
+import type { UsageGroupTotals } from '../../lib/usage-series.js';
 
 /** One row of the Usage screen's totals table, as the screen computes it. */
-export interface UsageTotalsRow {
-  readonly label: string;
-  readonly requests: number;
-  readonly tokens: number;
-  readonly cost: number;
-  readonly errors: number;
-  readonly latency: number | null;
-}
+export type UsageTotalsRow = Omit<UsageGroupTotals, 'key'>;
 
 /** The totals table as CSV: the table's columns, figures unformatted so a spreadsheet can sum them. */
 export function usageTotalsCsv(groupHeader: string, rows: readonly UsageTotalsRow[]): string {
-  const header = csvLine([groupHeader, 'Requests', 'Tokens', 'Cost (USD)', 'Errors', 'Avg latency (ms)']);
-  return (
-    header +
-    rows.map((row) => csvLine([row.label, row.requests, row.tokens, row.cost, row.errors, row.latency])).join('')
-  );
+  const header = csvLine([
+    groupHeader,
+    'Requests',
+    'Tokens',
+    'Cost (USD)',
+    'Errors',
+    'Cache hits',
+    'Saved by the cache (USD)',
+    'Avg latency (ms)',
+  ]);
+  const line = (row: UsageTotalsRow): string =>
+    csvLine([row.label, row.requests, row.tokens, row.cost, row.errors, row.cacheHits, row.savedCost, row.latency]);
+  return header + rows.map(line).join('');
 }
 
 /** `usage-per-model-<since>-to-<until>.csv`, times in UTC without colons, as the server names its exports. */
