@@ -468,7 +468,7 @@ test('keys: past 200 matching keys the table draws 200, and Show more draws the 
   const rows = page.getByTestId('keys-table').locator('tbody tr');
   await expect(rows).toHaveCount(200);
   await expect(page.getByTestId('keys-count')).toHaveText(/^210 (keys|of )/);
-  await page.getByRole('button', { name: 'Show 10 more' }).click();
+  await page.getByRole('button', { name: 'Show more keys' }).click();
   await expect(rows).toHaveCount(210);
-  await expect(page.getByRole('button', { name: /^Show \d+ more$/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Show more keys' })).toHaveCount(0);
 });

@@ -42,6 +42,31 @@ export function useApiKeys(includeRevoked: boolean, enabled = true) {
 }
 
 /**
+ * What each key spent today (UTC), by key id, from the usage figures; read only while `enabled` (the Keys
+ * table sorted by spend), so the screen costs nothing more otherwise.
+ */
+export function useKeySpendToday(enabled: boolean) {
+  const api = useApi();
+  const since = `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
+  return useQuery({
+    enabled,
+    queryKey: [...queryKeys.gateway.allKeys, 'spend-today', since] as const,
+    refetchInterval: 15_000,
+    queryFn: async ({ signal }) => {
+      const usage = await api.request('gateway', '/internal/usage', {
+        query: { group_by: 'key', bucket: 'day', since },
+        schema: usageResponseSchema,
+        signal,
+      });
+      const spent = new Map<string, number>();
+      for (const point of usage.data)
+        if (point.group !== null) spent.set(point.group, (spent.get(point.group) ?? 0) + point.cost_usd);
+      return spent;
+    },
+  });
+}
+
+/**
  * Shows a key as the gateway answered a write in the cached lists at once, then reads them again
  * without waiting: a slow read must not hold the dialog that sent the write, nor the secret it got.
  */

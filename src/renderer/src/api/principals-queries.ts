@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   teamListSchema,
   teamRecordSchema,
@@ -9,6 +9,7 @@ import {
   type UserCreate,
   type UserUpdate,
 } from '../../../shared/principals-api.js';
+import type { z } from 'zod';
 import { useApi } from './api-context.js';
 import { queryKeys } from './query-keys.js';
 
@@ -22,24 +23,60 @@ function refreshPrincipals(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
 }
 
-/** Teams with their limits, counts and today's spend. */
-export function useTeams() {
+/** Records the Users & teams screen reads at a time; Show more reads the next page. */
+export const PRINCIPALS_PAGE_SIZE = 100;
+
+/** Teams with their limits, counts and today's spend (all of them: for pickers and checks; read while `enabled`). */
+export function useTeams(enabled = true) {
   const api = useApi();
   return useQuery({
+    enabled,
     queryKey: queryKeys.gateway.teams,
     refetchInterval: REFRESH_MS,
     queryFn: ({ signal }) => api.request('gateway', '/internal/teams', { schema: teamListSchema, signal }),
   });
 }
 
-/** Users with their limits, key counts and today's spend. */
-export function useUsers() {
+/** Users with their limits, key counts and today's spend (all of them: for pickers and checks; read while `enabled`). */
+export function useUsers(enabled = true) {
   const api = useApi();
   return useQuery({
+    enabled,
     queryKey: queryKeys.gateway.users,
     refetchInterval: REFRESH_MS,
     queryFn: ({ signal }) => api.request('gateway', '/internal/users', { schema: userListSchema, signal }),
   });
+}
+
+/** A page of users or teams: `next_cursor` is the `after` of the next page (null on the last). */
+interface PrincipalPage {
+  readonly next_cursor: string | null;
+}
+
+/**
+ * A list of users or teams a page at a time, by id: with thousands, the screen reads and draws the first
+ * pages only. Under the list's own key, so that every change that refreshes the list refreshes these too.
+ */
+function usePrincipalPages<P extends PrincipalPage>(listKey: readonly string[], path: string, schema: z.ZodType<P>) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: [...listKey, 'pages'] as const,
+    refetchInterval: REFRESH_MS,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api.request('gateway', path, { query: { limit: PRINCIPALS_PAGE_SIZE, after: pageParam }, schema, signal }),
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+}
+
+/** Teams a page at a time (see {@link usePrincipalPages}). */
+export function useTeamPages() {
+  return usePrincipalPages(queryKeys.gateway.teams, '/internal/teams', teamListSchema);
+}
+
+/** Users a page at a time (see {@link usePrincipalPages}). */
+export function useUserPages() {
+  return usePrincipalPages(queryKeys.gateway.users, '/internal/users', userListSchema);
 }
 
 /** Creates a team. */

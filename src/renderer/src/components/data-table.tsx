@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { focusUnlessTaken } from '../lib/focus-unless-taken.js';
+import { Button } from './button.js';
 import { useListNavigation } from '../lib/use-list-navigation.js';
 
 /** One column of a {@link DataTable}. */
@@ -17,6 +18,45 @@ export interface Column<T> {
    * rather than under the row buttons.
    */
   readonly priority?: 'low' | 'medium';
+  /**
+   * What the column's header sorts the rows by, one button each (a column can hold several figures: a
+   * key's status column holds when it was created, last used and expires). The screen does the sorting.
+   */
+  readonly sort?: readonly ColumnSort[];
+}
+
+/** One sort a column's header offers. */
+export interface ColumnSort {
+  /** The button's text; the header's own text when it is the column's only sort. */
+  readonly label: string;
+  /** Set on the sort in force: the header then carries `aria-sort`. */
+  readonly direction?: 'ascending' | 'descending';
+  readonly onSort: () => void;
+}
+
+/** A column's header: its text, with its sorts as buttons (the header itself a button when it has one sort). */
+function ColumnHeader<T>({ column }: { readonly column: Column<T> }) {
+  if (column.header === '') return <ActionsHeader />;
+  if (!column.sort?.length) return <>{column.header}</>;
+  const only = column.sort.length === 1 && column.sort[0]!.label === column.header;
+  return (
+    <span className="chip-row">
+      {!only && <span>{column.header}</span>}
+      {column.sort.map((sort) => (
+        <Button
+          key={sort.label}
+          size="sm"
+          variant="ghost"
+          aria-pressed={sort.direction !== undefined}
+          title={`Sort by ${sort.label.toLowerCase()}`}
+          onClick={sort.onSort}
+        >
+          {sort.label}
+          {sort.direction && <span aria-hidden="true">{sort.direction === 'ascending' ? ' ▲' : ' ▼'}</span>}
+        </Button>
+      ))}
+    </span>
+  );
 }
 
 function columnClass<T>(column: Column<T>): string {
@@ -106,8 +146,12 @@ export function DataTable<T>({
         <thead>
           <tr>
             {columns.map((column, index) => (
-              <th key={index} className={columnClass(column)}>
-                {column.header === '' ? <ActionsHeader /> : column.header}
+              <th
+                key={index}
+                className={columnClass(column)}
+                aria-sort={column.sort?.find((sort) => sort.direction)?.direction}
+              >
+                <ColumnHeader column={column} />
               </th>
             ))}
           </tr>

@@ -1,11 +1,17 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ApiKeyCreated, ApiKeyRecord } from '../../../../shared/gateway-api.js';
 import { updateSearch, useLocation } from '../../app/router.js';
-import { useApiKeys, useKeySecretOnItsWay, useModelSettings, useRevokeKey } from '../../api/gateway-queries.js';
+import {
+  useApiKeys,
+  useKeySecretOnItsWay,
+  useKeySpendToday,
+  useModelSettings,
+  useRevokeKey,
+} from '../../api/gateway-queries.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
-import { DataTable, type Column } from '../../components/data-table.js';
+import { DataTable, type Column, type ColumnSort } from '../../components/data-table.js';
 import { TextInput } from '../../components/field.js';
 import { ConfirmFooter, Dialog } from '../../components/dialog.js';
 import { EmptyState, ErrorMessage } from '../../components/feedback.js';
@@ -14,7 +20,7 @@ import { PageBody, PageHeader } from '../../components/page.js';
 import { QueryView } from '../../components/query-view.js';
 import { showToast } from '../../components/toast.js';
 import { useSession } from '../../connection/connection-context.js';
-import { formatInt, fullTime, plural, timeAgo } from '../../lib/format.js';
+import { formatCost, formatInt, fullTime, plural, timeAgo } from '../../lib/format.js';
 import { useFilterShortcut } from '../../lib/use-filter-shortcut.js';
 import { EditKeyDialog } from './edit-key-dialog.js';
 import { EditKeyLimitsDialog } from './edit-key-limits-dialog.js';
@@ -24,6 +30,7 @@ import { NoActiveKeys, NoKeysYet } from './keys-empty-state.js';
 import { RotateKeyDialog } from './rotate-key-dialog.js';
 import { BudgetSpent, KeyStatus } from './key-status.js';
 import { keyMatches, secretPrefix } from './keys-filter.js';
+import { keySortParam, nextKeySort, parseKeySort, sortKeys, type KeySortField } from './keys-sort.js';
 import { LimitMeters } from './limit-meters.js';
 import { unpricedReachable } from './unpriced-models.js';
 
@@ -118,14 +125,24 @@ function RevokeDialog({
 
 /**
  * Issued API keys: list with where each key's limits stand, issue (secret shown once), edit limits,
- * revoke. With hundreds of keys the filter finds one by name, id, prefix, user or team; it and Show
- * revoked are kept in the address (`q`, `revoked=1`).
+ * revoke. With hundreds of keys the filter finds one by name, id, prefix, user or team, and the headers
+ * sort by name, created, last used, spend today or expiry; the filter, the sort and Show revoked are kept
+ * in the address (`q`, `sort`, `revoked=1`).
  */
 export function KeysScreen() {
   const { connection } = useSession();
   const params = new URLSearchParams(useLocation().search);
   const filter = params.get('q') ?? '';
   const showRevoked = params.get('revoked') === '1';
+  const sort = parseKeySort(params.get('sort'));
+  const spendToday = useKeySpendToday(sort?.field === 'spend_today');
+  const moreStatusId = useId();
+  /** The header button sorting by `field`, as the column's header shows it. */
+  const sortBy = (field: KeySortField, label: string): ColumnSort => ({
+    label,
+    direction: sort?.field !== field ? undefined : sort.descending ? 'descending' : 'ascending',
+    onSort: () => updateSearch({ sort: keySortParam(nextKeySort(sort, field)) }),
+  });
   const filterRef = useFilterShortcut();
   const keys = useApiKeys(showRevoked);
   // No active key: whether any was issued and revoked decides between "no keys yet" and "none active".
@@ -164,6 +181,7 @@ export function KeysScreen() {
   const columns: Column<ApiKeyRecord>[] = [
     {
       header: 'Key',
+      sort: [sortBy('name', 'Key')],
       cell: (key) => (
         <span className="cell-stack cell-clip" title={`${key.name ?? 'Unnamed key'}\n${key.key_prefix}\n${key.id}`}>
           <span className="cell-strong truncate">{key.name ?? 'Unnamed key'}</span>
@@ -222,6 +240,7 @@ export function KeysScreen() {
     },
     {
       header: 'Limits now',
+      sort: [sortBy('spend_today', 'Spend today')],
       cell: (key) => (
         <LimitMeters
           limits={key.limits}
@@ -234,9 +253,18 @@ export function KeysScreen() {
       header: 'Status',
       // Each line of the status on one line: squeezed by the actions, "used 5 minutes ago" read a word a line.
       className: 'cell-nowrap',
+      sort: [sortBy('created', 'Created'), sortBy('last_used', 'Last used'), sortBy('expires', 'Expires')],
       cell: (key) => (
         <span className="cell-stack">
           <KeyStatus status={key.status} />
+          {sort?.field === 'spend_today' && spendToday.data && (
+            <span data-testid="key-spend-today">{formatCost(spendToday.data.get(key.id) ?? 0)} today</span>
+          )}
+          {sort?.field === 'created' && (
+            <time className="muted" title={fullTime(key.created_at)}>
+              created {timeAgo(key.created_at)}
+            </time>
+          )}
           {key.status === 'active' && <BudgetSpent limits={key.limits ?? []} />}
           {key.last_used_at ? (
             <time className="muted" title={fullTime(key.last_used_at)}>
@@ -320,7 +348,11 @@ export function KeysScreen() {
           }
         >
           {(data) => {
-            const matching = data.data.filter((key) => keyMatches(key, filter));
+            const matching = sortKeys(
+              data.data.filter((key) => keyMatches(key, filter)),
+              sort,
+              spendToday.data,
+            );
             const rows = matching.length > drawnCount ? matching.slice(0, drawnCount) : matching;
             return (
               <>
@@ -377,11 +409,16 @@ export function KeysScreen() {
                     />
                     {matching.length > rows.length && (
                       <div className="table-more">
-                        <span className="muted" role="status">
+                        <span className="muted" role="status" id={moreStatusId}>
                           Showing {formatInt(rows.length)} of {formatInt(matching.length)}; the filter finds any key
                         </span>
-                        <Button onClick={() => setDrawn({ filter, count: drawnCount + KEYS_DRAWN })}>
-                          Show {formatInt(Math.min(KEYS_DRAWN, matching.length - rows.length))} more
+                        {/* One name whatever the count, which the status beside it says. */}
+                        <Button
+                          aria-describedby={moreStatusId}
+                          title={`Shows the next ${formatInt(Math.min(KEYS_DRAWN, matching.length - rows.length))}`}
+                          onClick={() => setDrawn({ filter, count: drawnCount + KEYS_DRAWN })}
+                        >
+                          Show more keys
                         </Button>
                       </div>
                     )}

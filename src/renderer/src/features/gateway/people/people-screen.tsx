@@ -1,16 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
-import { useTeams, useUsers } from '../../../api/principals-queries.js';
+import { updateSearch, useLocation } from '../../../app/router.js';
+import { useTeamPages, useTeams, useUserPages, useUsers } from '../../../api/principals-queries.js';
 import { Button } from '../../../components/button.js';
-import { DataTable, type Column } from '../../../components/data-table.js';
+import type { Column } from '../../../components/data-table.js';
 import { EmptyState } from '../../../components/feedback.js';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../../../components/icons.js';
 import { PageBody, PageHeader } from '../../../components/page.js';
-import { QueryView } from '../../../components/query-view.js';
+import { TextInput } from '../../../components/field.js';
 import { formatCompact, formatCost, formatInt, plural } from '../../../lib/format.js';
+import { useFilterShortcut } from '../../../lib/use-filter-shortcut.js';
 import { LimitMeters } from '../limit-meters.js';
 import { useUnpricedReachable } from '../unpriced-budget-note.js';
 import { DeletePrincipalDialog } from './delete-principal-dialog.js';
+import { PagedPrincipalTable } from './paged-principal-table.js';
 import { PrincipalDialog, type PrincipalTarget } from './principal-dialog.js';
 import { SpendPanel } from './spend-panel.js';
 
@@ -87,12 +90,21 @@ function RowActions({
   );
 }
 
-/** Users and teams: their limits and where they stand, today's spend, spend per day; create, edit, delete. */
+/**
+ * Users and teams: their limits and where they stand, today's spend, spend per day; create, edit, delete.
+ * Both lists are read a page at a time; the filter (`/`, kept in the address as `q`) narrows both.
+ */
 export function PeopleScreen() {
-  const teams = useTeams();
-  const users = useUsers();
+  const filter = new URLSearchParams(useLocation().search).get('q') ?? '';
+  const filterRef = useFilterShortcut();
+  const teamPages = useTeamPages();
+  const userPages = useUserPages();
   const [editing, setEditing] = useState<PrincipalTarget>();
   const [deleting, setDeleting] = useState<{ readonly kind: 'team' | 'user'; readonly id: string }>();
+  // The dialog picks among every team and checks a new id against every one: the whole lists are read
+  // only while it is open, not for the screen's pages.
+  const teams = useTeams(editing !== undefined);
+  const users = useUsers(editing?.kind === 'user' && editing.record === undefined);
   const teamIds = teams.data?.data.map((team) => team.id) ?? [];
   // Users and teams have no model list of their own: every allowed model is within their reach.
   const unpriced = useUnpricedReachable(null);
@@ -201,59 +213,49 @@ export function PeopleScreen() {
         }
       />
       <PageBody>
+        <div className="table-filter">
+          <TextInput
+            ref={filterRef}
+            className="filter-input"
+            aria-label="Filter users and teams"
+            placeholder="Filter: id, name, email, team  /"
+            value={filter}
+            onChange={(event) => updateSearch({ q: event.target.value })}
+          />
+        </div>
         <div className="people-grid">
           <section className="panel">
             <h2 className="panel-title">Teams</h2>
-            <QueryView
-              query={teams}
-              errorTitle="Could not load the teams"
-              empty={(data) =>
-                data.data.length === 0 && (
-                  <EmptyState icon={<UsersIcon size={28} />} title="No teams yet">
-                    A team groups users and keys under shared limits and budgets. Keys issued with a team name create it
-                    too.
-                  </EmptyState>
-                )
+            <PagedPrincipalTable
+              query={teamPages}
+              filter={filter}
+              words={{ noun: 'team', label: 'Teams', testId: 'teams-table' }}
+              columns={teamColumns}
+              autoFocus
+              onOpen={(team) => setEditing({ kind: 'team', record: team })}
+              emptyList={
+                <EmptyState icon={<UsersIcon size={28} />} title="No teams yet">
+                  A team groups users and keys under shared limits and budgets. Keys issued with a team name create it
+                  too.
+                </EmptyState>
               }
-            >
-              {(data) => (
-                <DataTable
-                  label="Teams"
-                  testId="teams-table"
-                  autoFocus
-                  rows={data.data}
-                  columns={teamColumns}
-                  rowKey={(team) => team.id}
-                  onOpen={(team) => setEditing({ kind: 'team', record: team })}
-                />
-              )}
-            </QueryView>
+            />
           </section>
           <section className="panel">
             <h2 className="panel-title">Users</h2>
-            <QueryView
-              query={users}
-              errorTitle="Could not load the users"
-              empty={(data) =>
-                data.data.length === 0 && (
-                  <EmptyState icon={<UsersIcon size={28} />} title="No users yet">
-                    A user's limits and budgets are shared by all their keys. Keys issued with a user name create the
-                    user too.
-                  </EmptyState>
-                )
+            <PagedPrincipalTable
+              query={userPages}
+              filter={filter}
+              words={{ noun: 'user', label: 'Users', testId: 'users-table' }}
+              columns={userColumns}
+              onOpen={(user) => setEditing({ kind: 'user', record: user })}
+              emptyList={
+                <EmptyState icon={<UsersIcon size={28} />} title="No users yet">
+                  A user's limits and budgets are shared by all their keys. Keys issued with a user name create the user
+                  too.
+                </EmptyState>
               }
-            >
-              {(data) => (
-                <DataTable
-                  label="Users"
-                  testId="users-table"
-                  rows={data.data}
-                  columns={userColumns}
-                  rowKey={(user) => user.id}
-                  onOpen={(user) => setEditing({ kind: 'user', record: user })}
-                />
-              )}
-            </QueryView>
+            />
           </section>
           <SpendPanel />
         </div>
