@@ -24,7 +24,7 @@ describe('refusals of a continued conversation name the item as the client knows
       .catch((caught: unknown) => caught);
     expect(continued).toBeInstanceOf(OpenAI.BadRequestError);
     expect((continued as Error).message).toContain(
-      "previous_response_id's conversation, item 0: item_reference items need a model with a native Responses API",
+      "previous_response_id's conversation, item 0.id: Item with id 'msg_kept_at_the_provider' not found",
     );
 
     const clean = await bed.client.responses.create({ model: 'bridged-model', input: 'hello', store: true });
@@ -38,6 +38,6 @@ describe('refusals of a continued conversation name the item as the client knows
         previous_response_id: clean.id,
       })
       .catch((caught: unknown) => caught);
-    expect((own as Error).message).toContain('input[1]: item_reference items need a model with a native Responses API');
+    expect((own as Error).message).toContain("input[1].id: Item with id 'msg_x' not found");
   });
 });

@@ -22,6 +22,7 @@ import { countTextTokens } from '../formats/tokenizer.js';
 import { countPromptTokens } from './prompt-tokens.js';
 import { ParallelRequests, parallelRefusal, type ParallelCap } from './parallel-requests.js';
 import { refusal } from './refusal.js';
+import { withThinkingBudget } from './thinking-reservation.js';
 
 /** No one's budgets to count in: every request's path when no budget is set anywhere (nothing allocated). */
 const NO_OWNERS: readonly LimitSubject[] = [];
@@ -238,8 +239,11 @@ export class LimitsService {
     const model = ctx.model ?? '';
     const prompt = countPromptTokens(ctx.endpoint, ctx.body, model);
     ctx.promptTokens = prompt;
-    const output =
-      statedOutput(ctx) ?? this.config.output_reservation_tokens * ((ctx.body.n as number | undefined) ?? 1);
+    const output = withThinkingBudget(
+      ctx,
+      model,
+      statedOutput(ctx) ?? this.config.output_reservation_tokens * ((ctx.body.n as number | undefined) ?? 1),
+    );
     const usd = this.price(model, { promptTokens: prompt.tokens, completionTokens: output });
     return { tokens: prompt.tokens + output, usd };
   }

@@ -7,6 +7,9 @@ export type StoredResponseRow = typeof gatewayResponses.$inferSelect;
 /** A new kept response. */
 export type NewStoredResponseRow = typeof gatewayResponses.$inferInsert;
 
+/** How many responses holding one item id are looked at (ids are unique but for a provider that repeats them). */
+const MAX_ITEM_HOLDERS = 10;
+
 /** SQL of kept responses. A response is one key's: the same id kept by two keys is two rows. */
 export class ResponsesRepository {
   private readonly visibleById;
@@ -63,6 +66,23 @@ export class ResponsesRepository {
   /** The kept response with this id that a key (and its team) may see, if any. */
   findVisible(id: string, keyId: string, team: string | null): StoredResponseRow | undefined {
     return this.visibleById.get({ id, keyId, team });
+  }
+
+  /**
+   * The kept responses a key (and its team) may see whose output holds an item with this id: the key's
+   * own first, then the newest. A scan of the key's and team's rows, made only for an `item_reference`.
+   */
+  findHoldersOfItem(itemId: string, keyId: string, team: string | null): StoredResponseRow[] {
+    const ownKey = eq(gatewayResponses.keyId, keyId);
+    const visible = team === null ? ownKey : or(ownKey, eq(gatewayResponses.team, team));
+    const holds = sql`EXISTS (SELECT 1 FROM json_each(${gatewayResponses.response}, '$.output') WHERE json_extract(value, '$.id') = ${itemId})`;
+    return this.db
+      .select()
+      .from(gatewayResponses)
+      .where(and(visible, holds))
+      .orderBy(desc(ownKey), desc(gatewayResponses.createdAt))
+      .limit(MAX_ITEM_HOLDERS)
+      .all();
   }
 
   /**

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { responseId } from '../formats/responses/responses-response-ir.js';
-import type { ResponsesInputItem } from '../formats/responses/responses-schema.js';
+import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
 import { GatewayError } from '../gateway-error.js';
 import { withoutItemId } from './replayed-items.js';
+import { carriesThinking } from '../formats/responses/carried-thinking.js';
 import type { NewStoredResponseRow, ResponsesRepository, StoredResponseRow } from './responses.repository.js';
 
 /** Who asks for a kept response: the key, and its team, which sees the team's responses too. */
@@ -27,6 +28,12 @@ export interface KeptConversation {
    * The Responses API that issued the id of each replayed item a provider made (see {@link ItemIds}),
    * by the item itself: two servers may well issue the same id.
    */
+  readonly itemIssuers: ReadonlyMap<object, string>;
+}
+
+/** A request's input with its `item_reference` items resolved, and who issued the ids of the items replayed. */
+export interface ResolvedReferences {
+  readonly input: ResponsesBody['input'];
   readonly itemIssuers: ReadonlyMap<object, string>;
 }
 
@@ -164,14 +171,51 @@ export class ResponsesService {
       const which = index === 0 ? '' : `the conversation of '${previousId}' holds `;
       throw new GatewayError('invalid', `previous_response_id: ${which}response '${row.id}' ${why}`);
     });
-    const itemIssuers = new Map<object, string>();
+    const issued: Array<[object, string]> = [];
     const items = chain.reverse().flatMap((row) => {
       const output = outputOf(row);
       const issuer = row.itemIdsBy === 'provider' ? row.itemIdsIssuer : null;
-      if (issuer !== null) for (const item of output) itemIssuers.set(item, issuer);
+      if (issuer !== null) for (const item of output) issued.push([item, issuer]);
       return [...row.inputItems, ...output] as ResponsesInputItem[];
     });
+    const itemIssuers = withCarriedThinkingIssued(items, issued);
     return { items, ragCollections: [...new Set(chain.flatMap((row) => row.ragCollections))], itemIssuers };
+  }
+
+  /**
+   * The request's `item_reference` items that name an output item this owner may read (by the rules of
+   * `previous_response_id`: the key's own responses, and its team's), replaced by the items as a
+   * conversation replays them. Those it may not read, or no response keeps, stay references: a native
+   * Responses API may hold them itself, and a translated request refuses them naming the id. The
+   * input is returned as it is when it holds no reference (no lookup is made).
+   */
+  resolveReferences(owner: ResponseOwner, input: ResponsesBody['input']): ResolvedReferences {
+    if (typeof input === 'string' || !input.some(isItemReference)) return { input, itemIssuers: new Map() };
+    const issued: Array<[object, string]> = [];
+    const resolved = input.map((item) => {
+      if (!isItemReference(item)) return item;
+      const found = this.referenced(owner, item.id);
+      if (found === undefined) return item;
+      if (found.issuer !== null) issued.push([found.item, found.issuer]);
+      return found.item as ResponsesInputItem;
+    });
+    return { input: resolved, itemIssuers: withCarriedThinkingIssued(resolved, issued) };
+  }
+
+  /** The output item `itemId` of a response the owner may read, as a conversation replays it. */
+  private referenced(
+    owner: ResponseOwner,
+    itemId: string,
+  ): { item: Record<string, unknown>; issuer: string | null } | undefined {
+    for (const row of this.repository.findHoldersOfItem(itemId, owner.keyId, owner.team)) {
+      if (!mayRead(owner, row)) continue;
+      const output = Array.isArray(row.response.output) ? (row.response.output as Array<Record<string, unknown>>) : [];
+      const item = output.find((candidate) => candidate.id === itemId);
+      const replayed = item === undefined ? undefined : replayedOutput(row, item);
+      if (replayed !== undefined)
+        return { item: replayed, issuer: row.itemIdsBy === 'provider' ? row.itemIdsIssuer : null };
+    }
+    return undefined;
   }
 
   /** The kept Response object. */
@@ -243,11 +287,14 @@ export class ResponsesService {
    */
   private readable(owner: ResponseOwner, id: string): StoredResponseRow | undefined {
     const row = this.repository.findVisible(id, owner.keyId, owner.team);
-    if (row === undefined || row.keyId === owner.keyId) return row;
-    return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections, row.createdAt)
-      ? row
-      : undefined;
+    return row !== undefined && mayRead(owner, row) ? row : undefined;
   }
+}
+
+/** Whether the owner may read a row its key or team holds (see ResponsesService.readable). */
+function mayRead(owner: ResponseOwner, row: StoredResponseRow): boolean {
+  if (row.keyId === owner.keyId) return true;
+  return row.ragCollections.length === 0 || owner.mayReadCollections(row.ragCollections, row.createdAt);
 }
 
 /**
@@ -281,11 +328,45 @@ function unfinishedTurn(row: StoredResponseRow): string | undefined {
  */
 function outputOf(row: StoredResponseRow): Array<Record<string, unknown>> {
   const output = Array.isArray(row.response.output) ? (row.response.output as Array<Record<string, unknown>>) : [];
-  if (row.itemIdsBy === 'provider') return output;
   return output.flatMap((item) => {
-    const replayed = withoutItemId(item);
+    const replayed = replayedOutput(row, item);
     return replayed === undefined ? [] : [replayed];
   });
+}
+
+/**
+ * One kept output item as it is sent again (see outputOf); a reasoning item carrying a Claude model's
+ * signed thinking goes without its id, for the thinking to lead that turn again.
+ */
+function replayedOutput(row: StoredResponseRow, item: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (row.itemIdsBy === 'provider') return item;
+  if (carriesThinking(item)) {
+    const { id: _id, ...rest } = item;
+    return rest;
+  }
+  return withoutItemId(item);
+}
+
+/** The issuer recorded for the gateway's carried thinking: no provider's, so no Responses API is sent it. */
+const CARRIED_THINKING_ISSUER = 'gateway (carried thinking)';
+
+/**
+ * Who issued the replayed items: `issued`, the providers' own, and the gateway for every reasoning item
+ * carrying its thinking (a provider's Responses API refuses encrypted content it did not write; one of
+ * another issuer is sent without its reasoning). The gateway's come first: the last entry is the
+ * provider that answered latest, which a continuation is routed to.
+ */
+function withCarriedThinkingIssued(
+  items: readonly Record<string, unknown>[],
+  issued: ReadonlyArray<[object, string]>,
+): Map<object, string> {
+  const carried = items.filter(carriesThinking).map((item): [object, string] => [item, CARRIED_THINKING_ISSUER]);
+  return new Map([...carried, ...issued]);
+}
+
+/** An `item_reference` input item (its `type` said, as OpenAI's shape has it). */
+function isItemReference(item: ResponsesInputItem): item is { type: 'item_reference'; id: string } {
+  return item.type === 'item_reference' && typeof item.id === 'string';
 }
 
 /**

@@ -123,7 +123,11 @@ function prepareStatefulUse(ctx: RequestContext): StatefulUse {
   // A default of store: true does not apply where stateful use is denied: nothing is kept, nothing refused.
   body.store ??= denial === undefined && ctx.services.config.responses.default_store;
   const previous = body.previous_response_id ?? null;
-  if (!body.store && previous === null) return {};
+  // Items the gateway keeps, named by item_reference, go as the items (before the keeper copies the input).
+  const referenced = denial === undefined ? responses.resolveReferences(responseOwner(ctx), body.input) : undefined;
+  if (referenced !== undefined) body.input = referenced.input;
+  const referencedIssuers = referenced?.itemIssuers ?? new Map<object, string>();
+  if (!body.store && previous === null) return referencedIssuers.size > 0 ? { itemIssuers: referencedIssuers } : {};
   const owner = responseOwner(ctx);
   // The answer may quote what the conversation retrieved before, as well as what this request retrieves.
   let earlierCollections: readonly string[] = [];
@@ -136,7 +140,7 @@ function prepareStatefulUse(ctx: RequestContext): StatefulUse {
     const earlier = atEdge(() => responses.conversation(owner, previous), 'previous_response_id');
     earlierCollections = earlier.ragCollections;
     prependReplayed(body, earlier.items);
-    return { keeper, itemIssuers: earlier.itemIssuers };
+    return { keeper, itemIssuers: new Map([...earlier.itemIssuers, ...referencedIssuers]) };
   }
-  return { keeper };
+  return referencedIssuers.size > 0 ? { keeper, itemIssuers: referencedIssuers } : { keeper };
 }

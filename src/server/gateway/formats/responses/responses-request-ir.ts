@@ -3,6 +3,7 @@ import { imageFromUrl } from '../chat/chat-request-ir.js';
 import { fileFromDataUrl } from '../file-part.js';
 import type {
   IrFilePart,
+  IrSignedThinking,
   IrImagePart,
   IrMessage,
   IrPart,
@@ -14,6 +15,7 @@ import type {
 import { isObject, TranslationError } from '../translation-error.js';
 import { refuseUntranslatableResponsesParams } from './responses-params.js';
 import { inputItemPath, withSentParam } from './replayed-input.js';
+import { thinkingCarriedBy } from './carried-thinking.js';
 import type { ResponsesBody, ResponsesContentPart, ResponsesInputItem } from './responses-schema.js';
 
 /**
@@ -41,13 +43,23 @@ function requestToIr(body: ResponsesBody): IrRequest {
   // A user message is a turn of its own (a Codex-style input sends its context, then the prompt):
   // chat completions takes consecutive user turns, and Messages, which needs alternation, joins them.
   let apart = false;
+  // Signed thinking a reasoning item carried back (carried-thinking.ts), for the assistant turn it led.
+  let thinking: IrSignedThinking[] = [];
   const push = (role: IrMessage['role'], parts: IrPart[], message = false): void => {
     const last = messages.at(-1);
     const calls = last?.content.some((part) => part.type === 'tool_call') === true;
     const ownTurn = message && (role === 'user' || (apart && !calls));
-    if (last && last.role === role && !ownTurn)
-      messages[messages.length - 1] = { role, content: [...last.content, ...parts] };
-    else messages.push({ role, content: parts });
+    const led = role === 'assistant' && thinking.length > 0 ? thinking : undefined;
+    if (last && last.role === role && !ownTurn) {
+      const joined = [...(last.thinking ?? []), ...(led ?? [])];
+      messages[messages.length - 1] = {
+        role,
+        content: [...last.content, ...parts],
+        ...(joined.length > 0 ? { thinking: joined } : {}),
+      };
+    } else messages.push({ role, content: parts, ...(led ? { thinking: led } : {}) });
+    // Thinking leads the assistant turn right after it; a user turn between them ends it unused.
+    if (led !== undefined || role === 'user') thinking = [];
     apart = false;
   };
   const items: ResponsesInputItem[] =
@@ -98,8 +110,19 @@ function requestToIr(body: ResponsesBody): IrRequest {
           isError: false,
         },
       ]);
-    } else if (type !== 'reasoning') {
-      // Reasoning items belong to the model that wrote them; anything else needs a Responses upstream.
+    } else if (type === 'reasoning') {
+      // Another model's reasoning belongs to the model that wrote it; a Claude model's own signed
+      // thinking, carried back, leads the assistant turn that follows it.
+      thinking.push(...thinkingCarriedBy(item, path));
+    } else if (type === 'item_reference') {
+      // The gateway replaces the references to items it keeps for this key before translation (as
+      // previous_response_id's conversation); one left is to an item it does not keep for the key.
+      throw TranslationError.at(
+        `${path}.id`,
+        `Item with id '${String(item.id).slice(0, 120)}' not found: no response kept (store: true) for this key or its team holds it, or it was deleted or has expired (an item only a provider's own Responses API holds is read there alone); send the item itself in input`,
+      );
+    } else {
+      // Anything else needs a Responses upstream.
       throw TranslationError.at(path, `${type} items need a model with a native Responses API`);
     }
   });

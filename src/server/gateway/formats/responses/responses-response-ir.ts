@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { IrResponse, IrStopReason, Usage } from '../ir.js';
+import type { IrResponse, IrSignedThinking, IrStopReason, Usage } from '../ir.js';
 import type { ResponsesBody } from './responses-schema.js';
 import { isCutOff } from '../cut-tool-calls.js';
 import { cacheWrites } from '../chat/chat-response-ir.js';
+import { answerCarriesThinking, carriedThinking } from './carried-thinking.js';
 
 /** Responses answers built from the IR (a Responses request served by a chat provider). */
 
@@ -66,11 +67,31 @@ export interface ReasoningItem {
   id: string;
   summary: Array<{ type: 'summary_text'; text: string }>;
   status: ItemStatus;
+  /** A Claude model's signed thinking, for the client to send back (carried-thinking.ts). */
+  encrypted_content?: string;
 }
 
 /** A reasoning item holding `text`. */
 export function reasoningItem(text: string, status: ItemStatus): ReasoningItem {
   return { type: 'reasoning', id: itemId('rs'), summary: [{ type: 'summary_text', text }], status };
+}
+
+/**
+ * The answer's reasoning items with the model's signed thinking carried in the last one (a new one,
+ * with no summary, when the thinking was all redacted), when the request takes it back that way.
+ */
+export function withCarriedThinking(
+  output: ResponseOutputItem[],
+  blocks: readonly IrSignedThinking[] | undefined,
+  request: ResponsesBody,
+): void {
+  if (blocks === undefined || blocks.length === 0 || !answerCarriesThinking(request)) return;
+  let item = output.findLast((candidate): candidate is ReasoningItem => candidate.type === 'reasoning');
+  if (item === undefined) {
+    item = { type: 'reasoning', id: itemId('rs'), summary: [], status: 'completed' };
+    output.unshift(item);
+  }
+  item.encrypted_content = carriedThinking(blocks);
 }
 
 /** An output item's status: `incomplete` for the one the token limit cut off, as OpenAI marks it. */
@@ -166,6 +187,7 @@ export function responsesResponseFromIr(
 ): Record<string, unknown> {
   // Reasoning leads, as OpenAI's reasoning models answer; the message and calls follow it.
   const output: ResponseOutputItem[] = ir.reasoning === undefined ? [] : [reasoningItem(ir.reasoning, 'completed')];
+  withCarriedThinking(output, ir.thinkingBlocks, envelope.request);
   const textOf = (refusal: boolean): string =>
     ir.content.map((part) => (part.type === 'text' && (part.refusal === true) === refusal ? part.text : '')).join('');
   const [text, refusal] = [textOf(false), textOf(true)];

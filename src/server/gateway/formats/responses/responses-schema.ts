@@ -54,6 +54,7 @@ const inputItem = typedItem({
     call_id: requiredName(),
     output: z.union([z.string(), z.array(contentPart).max(MAX_PARTS)]),
   }),
+  item_reference: z.looseObject({ id: requiredName() }),
 });
 
 const tool = typedItem({
