@@ -3,6 +3,7 @@ import { FailedResponseError, malformedFrame, StreamError } from '../formats/str
 import { streamEndedEarly } from '../formats/stream-ended-early.js';
 import { failedResponse, type ResponsesSequence } from '../formats/responses/responses-stream-encoder.js';
 import type { ResponsesBody, ResponsesInputItem } from '../formats/responses/responses-schema.js';
+import { carriesThinking } from '../formats/responses/carried-thinking.js';
 import { withoutItemId } from '../responses/replayed-items.js';
 import { itemIssuer, sameIssuer } from '../responses/item-issuer.js';
 import { callsOpenAiItself, providerSettings } from './provider-settings.js';
@@ -28,7 +29,9 @@ export function usesNativeResponses(deployment: Deployment): boolean {
  * The body for a native upstream: its model name, and `store` said explicitly (OpenAI keeps responses
  * unless told not to, and this gateway decides where they are kept). The conversation of a
  * `previous_response_id` is already in `input`, rebuilt from what this gateway kept; its items another
- * Responses API issued go without their ids.
+ * Responses API issued go without their ids. The reasoning items carrying a Claude model's thinking
+ * (the gateway's own encrypted content, which a Responses API refuses) are left out, also when a
+ * stateless client sends them back itself.
  */
 export function nativeResponsesBody(
   body: ResponsesBody,
@@ -36,8 +39,15 @@ export function nativeResponsesBody(
   ids: ReplayedIds,
 ): Record<string, unknown> {
   const { previous_response_id: _previous, ...rest } = body;
-  const input = ids.replayed && ids.replayed.size > 0 ? ownIdsOnly(body.input, ids) : body.input;
+  const replayed = ids.replayed && ids.replayed.size > 0 ? ownIdsOnly(body.input, ids) : body.input;
+  const input = withoutCarriedThinking(replayed);
   return { ...rest, input, model: upstreamModel, store: body.store === true };
+}
+
+/** The input without the reasoning items that carry the gateway's thinking (the same input when none does). */
+function withoutCarriedThinking(input: ResponsesBody['input']): ResponsesBody['input'] {
+  if (typeof input === 'string' || !input.some(carriesThinking)) return input;
+  return input.filter((item) => !carriesThinking(item));
 }
 
 /** The upstream's Responses API (see {@link responsesIssuer}), and who issued the item ids a kept conversation replays. */

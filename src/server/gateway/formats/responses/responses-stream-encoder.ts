@@ -1,9 +1,10 @@
 import type { UpstreamErrorDetail } from '../../../../shared/errors.js';
-import type { IrStopReason, IrStreamEvent, Usage } from '../ir.js';
+import type { IrSignedThinking, IrStopReason, IrStreamEvent, Usage } from '../ir.js';
 import { isCompleteArguments } from '../cut-tool-calls.js';
 import { assertNever } from '../../../../shared/assert-never.js';
 import { eventFrame, KEEPALIVE_FRAME } from '../sse.js';
 import { BROKEN_STREAM_STATUS, StreamError } from '../stream-error.js';
+import { answerCarriesThinking, carriedThinking } from './carried-thinking.js';
 import {
   itemId,
   lastItemStatus,
@@ -28,7 +29,9 @@ export interface ResponsesSequence {
  * `reasoning_summary_text` events), then `response.completed` (or `response.incomplete`). Every
  * event carries its `sequence_number`; the SSE event name equals its `type`. `keep`, for a kept
  * response, receives the Response object before the client first sees its id and again before its
- * last event (completed, or failed when the stream ends early), so the id is always readable.
+ * last event (completed, or failed when the stream ends early), so the id is always readable. A Claude
+ * model's signed thinking rides in its reasoning items' `encrypted_content` when the request takes it
+ * back (see carried-thinking.ts), as in a whole answer.
  */
 export async function* encodeResponsesStream(
   events: AsyncIterable<IrStreamEvent>,
@@ -44,6 +47,10 @@ export async function* encodeResponsesStream(
   // openai SDK accumulates them. Complete arguments cannot take more text: such a call is done.
   const open: OpenItem[] = [];
   let stop: IrStopReason | undefined;
+  // Signed thinking not yet in an item: the reasoning item that closes next carries it (each item its
+  // own blocks, so items sent back together send each block once, in order). Only kept when asked for.
+  const carriesThinking = answerCarriesThinking(envelope.request);
+  let uncarried: IrSignedThinking[] = [];
   const frame = (type: string, payload: Record<string, unknown>): string =>
     eventFrame(type, JSON.stringify({ type, sequence_number: sequence.next++, ...payload }));
 
@@ -59,6 +66,7 @@ export async function* encodeResponsesStream(
       const at = { item_id: item.id, output_index: index, summary_index: 0 };
       yield frame('response.reasoning_summary_text.done', { ...at, text: part!.text });
       yield frame('response.reasoning_summary_part.done', { ...at, part });
+      carryThinking(item);
     } else {
       yield frame('response.function_call_arguments.done', {
         item_id: item.id,
@@ -67,6 +75,28 @@ export async function* encodeResponsesStream(
         arguments: item.arguments,
       });
     }
+    yield frame('response.output_item.done', { output_index: index, item });
+  }
+
+  /** Gives a reasoning item the signed thinking no item carries yet. */
+  function carryThinking(item: ReasoningItem): void {
+    if (uncarried.length === 0) return;
+    item.encrypted_content = carriedThinking(uncarried);
+    uncarried = [];
+  }
+
+  /**
+   * Signed thinking no reasoning item took (all of it redacted: there was no text to show) goes in a
+   * reasoning item of its own with no summary, as in a whole answer.
+   */
+  function* holdUncarriedThinking(): Generator<string> {
+    if (uncarried.length === 0) return;
+    const item: ReasoningItem = { type: 'reasoning', id: itemId('rs'), summary: [], status: 'in_progress' };
+    output.push(item);
+    const index = output.length - 1;
+    yield frame('response.output_item.added', { output_index: index, item: { ...item } });
+    item.status = 'completed';
+    carryThinking(item);
     yield frame('response.output_item.done', { output_index: index, item });
   }
 
@@ -113,6 +143,7 @@ export async function* encodeResponsesStream(
         ? undefined
         : (other) => other.type !== 'function_call' || isCompleteArguments(other.arguments),
     );
+    if (item.type !== 'reasoning') yield* holdUncarriedThinking();
     output.push(item);
     open.push({ item, index: output.length - 1, irIndex });
     const added =
@@ -142,6 +173,7 @@ export async function* encodeResponsesStream(
     yield frame('response.in_progress', { response: responseObject(envelope, [], undefined, undefined) });
     yield* encodeEvents();
     yield* closeOpen();
+    yield* holdUncarriedThinking();
     const final = responseObject(envelope, output, stop ?? 'stop', usage());
     keep?.(final);
     finished = true;
@@ -168,10 +200,11 @@ export async function* encodeResponsesStream(
   async function* encodeEvents(): AsyncGenerator<string> {
     for await (const event of upstreamEvents()) {
       switch (event.type) {
-        // A Responses reasoning item carries no Anthropic signature: its summary text is what it shows.
         case 'start':
         case 'usage':
+          break;
         case 'signed_thinking':
+          if (carriesThinking) uncarried.push(event.block);
           break;
         case 'text': {
           if (open.at(-1)?.item.type !== 'message')
