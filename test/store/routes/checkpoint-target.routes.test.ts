@@ -97,7 +97,7 @@ describe('a checkpoint of a chosen revision, guarded', () => {
     const refused = await store.call('POST', '/v1/checkpoints', { scope, name: 'release', create_only: true });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(
-      `checkpoint "release" already exists in namespace "cpt/create-only", at revision ${first}; send create_only false to move it, or choose another name`,
+      `checkpoint "release" already exists in namespace "cpt/create-only", at revision ${first}; send create_only false to move it (with a token not limited to branches), or choose another name`,
     );
     const listed = await store.call('GET', `/v1/checkpoints?namespace=${encodeURIComponent(namespace)}`);
     expect(listed.json().checkpoints).toEqual([

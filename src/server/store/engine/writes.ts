@@ -201,7 +201,7 @@ export function createCheckpoint(
   if (existing && options.createOnly)
     throw conflictError(
       `checkpoint "${stored}" already exists in namespace "${scope.namespace}", at revision ${existing.revisionId}; ` +
-        'send create_only false to move it, or choose another name',
+        'send create_only false to move it (with a token not limited to branches), or choose another name',
       { reason: 'exists', checkpointRevision: existing.revisionId },
     );
   checkCheckpointMark(scope.namespace, stored, existing, expectedMark, 'expected_checkpoint_revision');
