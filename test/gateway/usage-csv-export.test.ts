@@ -34,15 +34,25 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-/** A JSON row's value as the CSV writes it (formula-looking text behind a quote mark). */
+/** A JSON row's value as the CSV writes it (formula-looking text, at the start or after a `;`, behind a quote mark). */
 const asCell = (value: unknown): string => {
   if (value === null) return '';
   const text = String(value);
-  return typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return typeof value === 'string' ? text.replace(/(^|;)([=+\-@\t\r])/g, "$1'$2") : text;
 };
 
+/** A formula behind a `;`, where spreadsheets of `;`-separated locales start a new cell. */
+const AFTER_SEMICOLON = "x;=cmd|'/C calc'!A0";
+
 /** Names a client may give that a spreadsheet would run as formulas, or that need quoting. */
-const HOSTILE_MODELS = ['=HYPERLINK("http://x.example","a,b")', '+1+1', '-2+3', '@SUM(A1)', 'two\nlines, "quoted"'];
+const HOSTILE_MODELS = [
+  '=HYPERLINK("http://x.example","a,b")',
+  '+1+1',
+  '-2+3',
+  '@SUM(A1)',
+  'two\nlines, "quoted"',
+  AFTER_SEMICOLON,
+];
 
 describe('the usage log as CSV', () => {
   let servers: TempServers;
@@ -92,6 +102,17 @@ describe('the usage log as CSV', () => {
     const requested = records.map((record) => record[header!.indexOf('requested_model')]);
     expect(requested).toEqual(expect.arrayContaining(['\'=HYPERLINK("http://x.example","a,b")', "'+1+1", "'-2+3"]));
     expect(requested).toEqual(expect.arrayContaining(["'@SUM(A1)", 'two\nlines, "quoted"']));
+  });
+
+  it('defuses a formula after a `;` and quotes the field, so a `;`-separated reading starts no cell with it', async () => {
+    const text = await (await read('format=csv')).text();
+    const [header, ...records] = parseCsv(text);
+    const requested = records.map((record) => record[header!.indexOf('requested_model')]);
+    expect(requested).toContain("x;'=cmd|'/C calc'!A0");
+    const line = text.split('\r\n').find((record) => record.includes('cmd|'));
+    expect(line).toContain(`,"x;'=cmd|'/C calc'!A0",`);
+    // Even read without the quotes, split where such a spreadsheet splits: no cell starts a formula.
+    for (const cell of line!.split(/[;,]/)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
   });
 
   it('is what Accept: text/csv asks for too, with the same filters as the JSON listing', async () => {

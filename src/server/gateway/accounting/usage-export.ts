@@ -1,10 +1,14 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UsageRow } from '../../../shared/gateway-api.js';
 import { usageCsvHeader, usageCsvLine } from './usage-csv.js';
 import type { UsageLogFilter, UsageRepository } from './usage.repository.js';
 
-/** Rows read per query: one page in memory at a time, whatever the export's size. */
-const PAGE_ROWS = 1000;
+/**
+ * Rows read per query: one page in memory at a time, whatever the export's size, and small enough that
+ * reading one holds the event loop (every proxied request) only briefly.
+ */
+const PAGE_ROWS = 200;
 
 /** A CSV export of the usage log, ready to send. */
 export interface UsageCsvExport {
@@ -16,58 +20,53 @@ export interface UsageCsvExport {
   readonly body: Readable;
 }
 
-/** The matching rows newest first, from `before`, a page at a time, at most `max` of them. */
-function* pagesOf(
+/**
+ * The matching rows newest first, from `before`, a page at a time, at most `max` of them and none older
+ * than `oldest`. Each page waits for a turn of the event loop, so requests arriving meanwhile are
+ * answered between pages; the next page is read only when the consumer asks for it.
+ */
+async function* pagesOf(
   usage: UsageRepository,
   filter: Omit<UsageLogFilter, 'limit'>,
-  before: number | undefined,
+  before: number,
   max: number,
-): Generator<UsageRow[]> {
+  oldest: number,
+): AsyncGenerator<UsageRow[]> {
   let left = max;
   let cursor = before;
   while (left > 0) {
+    await nextTurn();
     const limit = Math.min(PAGE_ROWS, left);
     const page = usage.logs({ ...filter, before: cursor, limit });
-    if (page.length > 0) yield page;
-    if (page.length < limit) return;
-    left -= page.length;
-    cursor = page[page.length - 1]!.id;
+    // Rows the retention sweep removed meanwhile would otherwise pull older ones past the cut in.
+    const kept = page.filter((row) => row.id >= oldest);
+    if (kept.length > 0) yield kept;
+    if (kept.length < limit) return;
+    left -= kept.length;
+    cursor = kept[kept.length - 1]!.id;
   }
 }
 
 /**
  * Every row the filter matches (from its `before`, as a page of the JSON listing would start), up to
- * `maxRows`. The rows are counted first, without keeping them, because the headers that say whether
- * the file was cut go out before the first row; the file then holds exactly the rows counted, those
- * written in between left out.
+ * `maxRows`. The rows are counted first, in SQL, because the headers that say whether the file was cut
+ * go out before the first row; the file then holds the rows counted, those written in between left out.
  */
 export function usageCsvExport(
   usage: UsageRepository,
   filter: Omit<UsageLogFilter, 'limit'>,
   maxRows: number,
 ): UsageCsvExport {
-  let counted = 0;
-  let newest: number | undefined;
-  let oldest: number | undefined;
-  for (const page of pagesOf(usage, filter, filter.before, maxRows + 1)) {
-    newest ??= page[0]!.id;
-    for (const row of page) {
-      counted += 1;
-      if (counted === maxRows) oldest = row.id;
-    }
-  }
-  const cut = counted > maxRows;
-  const rows = Math.min(counted, maxRows);
+  const { count, newest, oldest } = usage.countLogs(filter, maxRows);
+  const cut = oldest !== null && count === maxRows && usage.logs({ ...filter, before: oldest, limit: 1 }).length > 0;
 
-  function* records(): Generator<string> {
+  async function* records(): AsyncGenerator<string> {
     yield usageCsvHeader();
-    if (newest === undefined) return;
-    for (const page of pagesOf(usage, filter, newest + 1, rows)) {
-      // Rows the retention sweep removed meanwhile would otherwise pull older ones past the cut in.
-      const kept = oldest === undefined ? page : page.filter((row) => row.id >= oldest!);
-      if (kept.length > 0) yield kept.map(usageCsvLine).join('');
-    }
+    if (newest === null || oldest === null) return;
+    for await (const page of pagesOf(usage, filter, newest + 1, count, oldest)) yield page.map(usageCsvLine).join('');
   }
 
-  return { rows, nextCursor: cut ? oldest! : null, body: Readable.from(records(), { objectMode: false }) };
+  // Readable.from pulls the next record only while the client keeps up, and ends the generator when
+  // the response closes early (Fastify destroys the stream): a slow or departed client stops the reads.
+  return { rows: count, nextCursor: cut ? oldest : null, body: Readable.from(records(), { objectMode: false }) };
 }

@@ -91,6 +91,14 @@ export interface UsageLogFilter {
   readonly endpoint?: string;
 }
 
+/** Of the rows a log filter matches, those counted (at most a maximum, newest first): how many, and their id range. */
+export interface UsageLogCount {
+  readonly count: number;
+  /** Null when none matched. */
+  readonly newest: number | null;
+  readonly oldest: number | null;
+}
+
 /** The group of cache hits in the per-deployment and per-provider views. */
 export const CACHE_HITS = '(cache)';
 
@@ -129,6 +137,40 @@ function groupColumn(groupBy: UsageQuery['group_by']): string {
 
 /** A `model` filter matches the routed model or the name asked for (an alias), as the traffic view's filter does. */
 const modelFilter = (table = ''): string => `(${table}model = @model OR ${table}requested_model = @model)`;
+
+/** The WHERE clause of a log listing's filter, its values bound by {@link logParams}. */
+function logWhere(filter: Omit<UsageLogFilter, 'limit'>): string {
+  const where: string[] = [];
+  if (filter.before !== undefined) where.push('id < @before');
+  if (filter.keyId !== undefined) where.push('key_id = @key_id');
+  if (filter.model !== undefined) where.push(modelFilter());
+  if (filter.requestId !== undefined) where.push('request_id = @request_id');
+  if (filter.endpoint !== undefined) where.push('endpoint = @endpoint');
+  if (filter.since !== undefined) where.push('created_at >= @since');
+  if (filter.until !== undefined) where.push('created_at < @until');
+  if (filter.status !== undefined) where.push('status = @status');
+  if (filter.errorType !== undefined) where.push('error_type = @error_type');
+  if (filter.user !== undefined) where.push('owner_user = @user');
+  if (filter.team !== undefined) where.push('team = @team');
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
+/** The values {@link logWhere} names. */
+function logParams(filter: Omit<UsageLogFilter, 'limit'>): Record<string, string | number | null> {
+  return {
+    before: filter.before ?? null,
+    key_id: filter.keyId ?? null,
+    model: filter.model ?? null,
+    request_id: filter.requestId ?? null,
+    endpoint: filter.endpoint ?? null,
+    since: filter.since ?? null,
+    until: filter.until ?? null,
+    status: filter.status ?? null,
+    error_type: filter.errorType ?? null,
+    user: filter.user ?? null,
+    team: filter.team ?? null,
+  };
+}
 
 const USAGE_COLUMNS = `request_id, created_at, key_id, owner_user, team, endpoint, model, requested_model, deployment,
   provider, prompt_tokens, completion_tokens, cache_read_prompt_tokens, cache_write_prompt_tokens, reasoning_tokens,
@@ -347,36 +389,9 @@ export class UsageRepository {
 
   /** Usage rows, newest first. */
   logs(filter: UsageLogFilter): UsageRow[] {
-    const where: string[] = [];
-    if (filter.before !== undefined) where.push('id < @before');
-    if (filter.keyId !== undefined) where.push('key_id = @key_id');
-    if (filter.model !== undefined) where.push(modelFilter());
-    if (filter.requestId !== undefined) where.push('request_id = @request_id');
-    if (filter.endpoint !== undefined) where.push('endpoint = @endpoint');
-    if (filter.since !== undefined) where.push('created_at >= @since');
-    if (filter.until !== undefined) where.push('created_at < @until');
-    if (filter.status !== undefined) where.push('status = @status');
-    if (filter.errorType !== undefined) where.push('error_type = @error_type');
-    if (filter.user !== undefined) where.push('owner_user = @user');
-    if (filter.team !== undefined) where.push('team = @team');
     const rows = this.sqlite
-      .prepare(
-        `SELECT * FROM gateway_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
-      )
-      .all({
-        limit: filter.limit,
-        before: filter.before ?? null,
-        key_id: filter.keyId ?? null,
-        model: filter.model ?? null,
-        request_id: filter.requestId ?? null,
-        endpoint: filter.endpoint ?? null,
-        since: filter.since ?? null,
-        until: filter.until ?? null,
-        status: filter.status ?? null,
-        error_type: filter.errorType ?? null,
-        user: filter.user ?? null,
-        team: filter.team ?? null,
-      }) as LogRow[];
+      .prepare(`SELECT * FROM gateway_usage ${logWhere(filter)} ORDER BY id DESC LIMIT @limit`)
+      .all({ ...logParams(filter), limit: filter.limit }) as LogRow[];
     return rows.map((r) => ({
       id: r.id,
       request_id: r.request_id,
@@ -410,5 +425,18 @@ export class UsageRepository {
       saved_cost_usd: r.saved_cost_usd === null ? null : roundUsd(r.saved_cost_usd),
       cache_age_s: r.cache_age_s,
     }));
+  }
+
+  /**
+   * How many rows a filter matches, counting at most `max` of them newest first (one query, no rows
+   * built), with the newest and oldest id among those counted.
+   */
+  countLogs(filter: Omit<UsageLogFilter, 'limit'>, max: number): UsageLogCount {
+    return this.sqlite
+      .prepare(
+        `SELECT COUNT(*) AS count, MAX(id) AS newest, MIN(id) AS oldest
+         FROM (SELECT id FROM gateway_usage ${logWhere(filter)} ORDER BY id DESC LIMIT @limit)`,
+      )
+      .get({ ...logParams(filter), limit: max }) as UsageLogCount;
   }
 }
