@@ -28,7 +28,7 @@ describe('query parameters of the admin listings', () => {
       ],
       [
         '/internal/usage/logs?users=ada&teams=x',
-        "unknown query parameters 'users', 'teams'; this endpoint takes limit, before, since, until, key_id, model, request_id, endpoint, status, error_type, user, team",
+        "unknown query parameters 'users', 'teams'; this endpoint takes limit, before, since, until, key_id, model, request_id, endpoint, status, error_type, user, team, format, max_rows",
       ],
       [
         '/internal/api-keys?metadata.owner=ops',
