@@ -21,9 +21,10 @@ async function statuses(count: number, send: (index: number) => Promise<Response
 }
 
 /**
- * Credentials guessed at full speed (a typed-in master key or store token, at ~100 tries a second)
- * were never slowed. Past ten refusals a minute per service, each further 401 now waits, up to a
- * second; the log says so; valid credentials are answered as before.
+ * Credentials guessed at full speed (a typed-in master key or store token, at ~100 tries a second, or
+ * hundreds at once on parallel connections) were barely slowed. Past ten refusals a minute per
+ * service, further 401s are now answered one a second through one queue, parallel or not; past the
+ * ones that may wait, at once with 429; the log says so; valid credentials are answered as before.
  */
 describe('refused credentials, repeated', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-auth-delay-'));
@@ -43,34 +44,90 @@ describe('refused credentials, repeated', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('are slowed on the gateway past ten a minute, master key and API key alike, and said so in the log', async () => {
+  it('are answered at most one a second on the gateway past ten a minute, in parallel too, and said so in the log', async () => {
     const guess = (key: string, path = '/internal/api-keys') =>
       fetch(`${server.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
     expect(await statuses(10, (i) => guess(`wrong-master-key-guess-${i}`))).toEqual(Array(10).fill(401));
     expect(server.output()).not.toMatch(/refused credentials are repeating/);
 
+    // Four guesses at once, master key and API key alike, and a valid request beside them.
     const started = performance.now();
-    expect(await statuses(2, (i) => guess(`gk-wrong-api-key-guess-${i}`, '/v1/models'))).toEqual([401, 401]);
-    // The 11th waits 100 ms, the 12th 200 ms.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    let refusalsAnswered = 0;
+    const refusals = Array.from({ length: 4 }, async (_, i) => {
+      const response = await guess(`gk-wrong-api-key-guess-${i}`, i % 2 === 0 ? '/v1/models' : '/internal/api-keys');
+      await response.arrayBuffer();
+      refusalsAnswered += 1;
+      return response.status;
+    });
+    const valid = await guess(MASTER);
+    expect(valid.status).toBe(200);
+    // Answered while refusals still wait their turn: valid credentials never queue behind them.
+    expect(refusalsAnswered).toBeLessThan(4);
+    expect(await Promise.all(refusals)).toEqual([401, 401, 401, 401]);
+    // One a second, the first at once: the last answered three turns later, not with the first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_900);
 
     const line = await waitForLogLine(server, (entry) => SLOWED.test(String(entry.msg)));
-    expect(line).toMatchObject({ level: 40, name: 'gateway', method: 'GET', path: '/v1/models', slowed: 1 });
+    expect(line).toMatchObject({ level: 40, name: 'gateway', method: 'GET', slowed: 1, turned_away: 0 });
     expect(server.output()).not.toContain('wrong-master-key-guess');
     expect(server.output()).not.toContain('gk-wrong-api-key-guess');
 
-    // The right key still answers, and the store's count is its own.
-    expect((await guess(MASTER)).status).toBe(200);
+    // The store's count is its own.
     const store = await fetch(`${server.storeUrl}/v1/namespaces`, { headers: { authorization: `Bearer ${STORE}` } });
     expect(store.status).toBe(200);
   });
 
-  it('are slowed on the store past ten a minute, and said so in its log', async () => {
+  it('are answered at most one a second on the store past ten a minute, and said so in its log', async () => {
     const guess = (i: number) =>
       fetch(`${server.storeUrl}/v1/namespaces`, { headers: { authorization: `Bearer wrong-store-token-${i}` } });
-    expect(await statuses(11, guess)).toEqual(Array(11).fill(401));
+    expect(await statuses(10, guess)).toEqual(Array(10).fill(401));
+    const started = performance.now();
+    const answers = await Promise.all([10, 11, 12].map(guess));
+    expect(answers.map((response) => response.status)).toEqual([401, 401, 401]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
     const line = await waitForLogLine(server, (entry) => SLOWED.test(String(entry.msg)) && entry.name === 'store');
-    expect(line).toMatchObject({ level: 40, path: '/v1/namespaces', slowed: 1, delay_ms: 100 });
+    expect(line).toMatchObject({ level: 40, path: '/v1/namespaces', slowed: 1 });
+  });
+
+  it('past the refusals that may wait, answers at once with 429 and Retry-After; a client that leaves frees its place', async () => {
+    const leave = new AbortController();
+    const answered: { status: number; retryAfter: string | null; body: unknown; anthropic: boolean }[] = [];
+    // Past the free refusals of this minute (the first test's): 70 at once, where at most 60 may wait.
+    const flood = Array.from({ length: 70 }, async (_, i) => {
+      const anthropic = i % 2 === 1;
+      const headers: Record<string, string> = { authorization: `Bearer gk-flood-guess-${i}` };
+      if (anthropic) headers['anthropic-version'] = '2023-06-01';
+      const response = await fetch(`${server.gatewayUrl}/v1/models`, { headers, signal: leave.signal });
+      answered.push({
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: await response.json(),
+        anthropic,
+      });
+    });
+    const settled = Promise.allSettled(flood);
+    // Those past the cap are answered without waiting for a turn; the others wait a second each.
+    const turnedAway = () => answered.filter((answer) => answer.status === 429).length;
+    while (turnedAway() < 5 && answered.length < 70) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(turnedAway()).toBeGreaterThanOrEqual(5);
+    leave.abort();
+    const outcomes = await settled;
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected').length).toBeGreaterThanOrEqual(50);
+    for (const answer of answered.filter((answer) => answer.status === 429)) {
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      const error = { type: 'rate_limit_exceeded', code: 429 };
+      expect(answer.body).toMatchObject(answer.anthropic ? { type: 'error', error } : { error });
+    }
+    expect(answered.every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
+
+    // The clients that left gave up their places: new refusals wait their turn again rather than a 429.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = await Promise.all(
+      [0, 1, 2].map((i) =>
+        fetch(`${server.gatewayUrl}/v1/models`, { headers: { authorization: `Bearer gk-after-flood-${i}` } }),
+      ),
+    );
+    expect(after.map((response) => response.status)).toEqual([401, 401, 401]);
   });
 
   it('lets a client that leaves while its refusal waits go, and answers the next one', async () => {

@@ -117,11 +117,12 @@ export function createBaseApp(options: BaseAppOptions) {
     if (!LargeBodyGate.applies(request)) done(null, payload);
     else largeBodies.admit(request, reply, (error) => done(error ?? null, payload));
   });
-  // Refused credentials (401s) answered slowly once they repeat: guessing a typed-in secret stays
-  // slow. An onError hook, so answers without an error, every valid request among them, pass no check.
+  // Refused credentials (401s) answered at a bounded rate once they repeat: guessing a typed-in secret
+  // stays slow, in parallel too. An onError hook, so answers without an error, every valid request
+  // among them, pass no check.
   const failures = new AuthFailureDelay(() => app.log);
   app.addHook('onError', (request, reply, error, done) => {
-    if (isCredentialRefusal(error)) failures.hold(request, reply.raw, done);
+    if (isCredentialRefusal(error)) failures.hold(request, reply, done);
     else done();
   });
   const controls = createConnectionControls(app.server, hosts);
