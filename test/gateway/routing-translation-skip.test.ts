@@ -8,6 +8,7 @@ import {
   type GatewayHarness,
 } from './support/harness.js';
 import { healthOf } from './support/deployment-health.js';
+import { metricValue } from '../support/metric-value.js';
 
 /**
  * A deployment whose translation refuses a request (`n: 2` for a Claude model) failed the whole
@@ -108,6 +109,50 @@ describe('a deployment whose translation refuses the request', () => {
       const [row] = await h.usageRows('limit=1');
       expect(row).toMatchObject({ deployment: `gpt-4o-mini-openai-${round}`, status: 502 });
       expect(await health(`gpt-4o-mini-claude-${round}`)).toMatchObject({ requests: 0, failures: 0 });
+    } finally {
+      h.openaiSecondary.setDefault({});
+    }
+  });
+
+  it('counts one fallback from a failed deployment past a refusing one to the one that answers', async () => {
+    const deployment = (id: string, weight: number, fields: Record<string, string>) => ({
+      id: `${id}-${round}`,
+      model: 'ha-model',
+      weight,
+      max_retries: 0,
+      ...fields,
+    });
+    const openai = { provider: 'openai', upstream_model: 'gpt-4o-mini' };
+    // Tried in this order: the failing OpenAI, Claude (refusing `n: 2`), the other OpenAI.
+    const saved = await h.admin('PUT', '/internal/deployments', {
+      deployments: [
+        deployment('relay-first', 1_000_000, {
+          ...openai,
+          base_url: h.openaiSecondary.url,
+          api_key: SECONDARY_UPSTREAM_KEY,
+        }),
+        deployment('relay-refusing', 1, {
+          provider: 'anthropic',
+          upstream_model: 'claude-opus-4-7',
+          base_url: h.anthropic.url,
+          api_key: ANTHROPIC_UPSTREAM_KEY,
+        }),
+        deployment('relay-last', 0.000001, { ...openai, base_url: h.openai.url, api_key: OPENAI_UPSTREAM_KEY }),
+      ],
+    });
+    expect(saved.status).toBe(200);
+    h.openaiSecondary.setDefault({ status: 503 });
+    try {
+      const { data, response } = await askForTwo('ha-model');
+      expect(data.object).toBe('chat.completion');
+      expect(response.headers.get('x-gateway-deployment')).toBe(`relay-last-${round}`);
+      expect(response.headers.get('x-gateway-attempts')).toBe('2');
+      expect(h.anthropic.requests).toHaveLength(0);
+      const metrics = await (await fetch(`${h.url}/metrics`)).text();
+      const failed = `deployment="relay-first-${round}"`;
+      expect(metricValue(metrics, 'gateway_upstream_failures_total', failed)).toBe(1);
+      expect(metricValue(metrics, 'gateway_upstream_fallbacks_total', failed)).toBe(1);
+      expect(metricValue(metrics, 'gateway_upstream_fallbacks_total', `deployment="relay-refusing-${round}"`)).toBe(0);
     } finally {
       h.openaiSecondary.setDefault({});
     }

@@ -2,7 +2,13 @@ import type { InvalidateMessage, TrafficEvent } from '../../../shared/gateway-ap
 
 /** What the bus carries: finished requests for the traffic view, and admin changes for cache invalidation. */
 export type GatewayBusMessage =
-  | { readonly kind: 'traffic'; readonly event: TrafficEvent }
+  | {
+      readonly kind: 'traffic';
+      /** The request with its bodies (parsed and redacted when first read). */
+      readonly event: TrafficEvent;
+      /** The request without its bodies, for subscribers that asked for none. */
+      readonly leanEvent: TrafficEvent;
+    }
   | { readonly kind: 'invalidate'; readonly message: InvalidateMessage };
 
 /** A listener of the bus. */

@@ -102,7 +102,7 @@ export class TrafficLog {
   record(record: TrafficRecord): void {
     this.seq += 1;
     this.arena.push(this.seq, encodeRecord(record));
-    if (this.bus.active) this.bus.publish({ kind: 'traffic', event: view(this.seq, record) });
+    if (this.bus.active) this.bus.publish(new PublishedRequest(this.seq, record));
   }
 
   /** The held request numbered `seq`, with its bodies; undefined once the buffer dropped it (or never had it). */
@@ -182,7 +182,25 @@ function view(seq: number, record: TrafficRecord, bodies = true): TrafficEvent {
   };
 }
 
-/** An event as a subscriber without bodies receives it. */
-export function withoutBodies(event: TrafficEvent): TrafficEvent {
-  return { ...event, request_body: null, response_body: null };
+/**
+ * A finished request on the bus, viewed only as its subscribers read it, each view built once: parsing
+ * and redacting both bodies is the costly part, and the UI's stream asks for none of them.
+ */
+class PublishedRequest {
+  readonly kind = 'traffic';
+  #full: TrafficEvent | undefined;
+  #lean: TrafficEvent | undefined;
+
+  constructor(
+    private readonly seq: number,
+    private readonly record: TrafficRecord,
+  ) {}
+
+  get event(): TrafficEvent {
+    return (this.#full ??= view(this.seq, this.record));
+  }
+
+  get leanEvent(): TrafficEvent {
+    return (this.#lean ??= view(this.seq, this.record, false));
+  }
 }

@@ -101,9 +101,6 @@ export async function route(
         attempt = withinDeadline(deployment, endsAt - performance.now());
         if (attempt === undefined) throw deadlineExceeded(ctx, deadlineMs);
       }
-      if (retry > 0) ctx.services.metrics.upstreamRetry(modelMetricLabel(ctx), deploymentMetricLabel(ctx));
-      else if (previous !== undefined)
-        ctx.services.metrics.upstreamFallback(modelMetricLabel(ctx), deploymentLabel(previous, registry));
       const previousCalled = previous;
       previous = deployment;
       ctx.attempts += 1;
@@ -116,6 +113,7 @@ export async function route(
       ctx.upstreamRequestId = undefined;
       try {
         const answer = await call(attempt);
+        countMove(ctx, retry, previousCalled);
         ctx.upstreamPending = false;
         const answeredAt = performance.now();
         const latencyMs = answeredAt - started;
@@ -131,6 +129,8 @@ export async function route(
       } catch (error) {
         // A call the shutdown cancelled had been sent: its prompt is charged, as a client's leaving is.
         ctx.upstreamPending = signal.aborted && signal.shuttingDown;
+        // Neither a refusal by the translation nor the gateway's shutdown sent anything: no retry or fallback to count.
+        if (!refusesRequest(error) && !(error instanceof PoolsClosedError)) countMove(ctx, retry, previousCalled);
         // A 2xx whose stream broke on its first event has its id from the headers, not from the error.
         if (trace !== undefined) trace.attemptFailed(error, ctx.upstreamRequestId);
         // The client left: nobody is waiting for a retry, and it says nothing about the deployment,
@@ -202,6 +202,17 @@ export async function route(
   // the answer, not a timeout that has not happened.
   if (performance.now() < endsAt) throw upstreamFailure(last, ctx.attempts, deadlineMs);
   throw deadlineExceeded(ctx, deadlineMs!);
+}
+
+/**
+ * Counts a retry, or a fallback from `previous` (the last deployment called), once the call went out:
+ * a deployment whose translation refused the request was never called, so the fallback is counted
+ * once, by the deployment that is.
+ */
+function countMove(ctx: RequestContext, retry: number, previous: Deployment | undefined): void {
+  const { metrics, registry } = ctx.services;
+  if (retry > 0) metrics.upstreamRetry(modelMetricLabel(ctx), deploymentMetricLabel(ctx));
+  else if (previous !== undefined) metrics.upstreamFallback(modelMetricLabel(ctx), deploymentLabel(previous, registry));
 }
 
 /**

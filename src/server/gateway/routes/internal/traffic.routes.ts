@@ -14,7 +14,7 @@ import { assertNever } from '../../../../shared/assert-never.js';
 import { openEventStream } from '../../../http/event-stream.js';
 import { notFound } from '../../../http/errors.js';
 import type { GatewayBusMessage } from '../../traffic/event-bus.js';
-import { withoutBodies, type TrafficLog } from '../../traffic/traffic-log.js';
+import type { TrafficLog } from '../../traffic/traffic-log.js';
 import { replayTraffic } from './traffic-replay.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -43,7 +43,7 @@ function resumedFrames(traffic: TrafficLog, resume: number): (event: TrafficEven
 function frameOf(message: GatewayBusMessage, bodies: boolean): string {
   switch (message.kind) {
     case 'traffic':
-      return trafficFrame(bodies ? message.event : withoutBodies(message.event));
+      return trafficFrame(bodies ? message.event : message.leanEvent);
     case 'invalidate':
       return `event: invalidate\ndata: ${JSON.stringify(message.message)}\n\n`;
     default:
