@@ -247,10 +247,10 @@ export function UsageScreen() {
               <>
                 <div className="chart-view-bar">
                   <div className="row-actions">
-                    {rowsDownload.button}
                     <Button size="sm" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
                       Show as table
                     </Button>
+                    {rowsDownload.button}
                   </div>
                 </div>
                 {rowsDownload.notice}
