@@ -43,9 +43,17 @@ export function stateOfKeysSizes(
 
 /** The documents `keys` names at the selected revision, in key byte order, with their blobs and content sizes. */
 function namedDocuments(ctx: EngineContext, scope: Scope, selector: Selector, keys: readonly string[]) {
-  const target = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
-  const { revision, branch, branchName } = target;
-  const named: { key: string; blob: number; bytes: number }[] = [];
+  const { revision, branchName, named } = namedBlobs(ctx, scope, selector, keys);
+  return { revision, branchName, named: named.map((doc) => ({ ...doc, bytes: ctx.repo.contentBytes(doc.blob) })) };
+}
+
+/**
+ * The documents `keys` names at the selected revision (absent ones left out, each key once, in byte
+ * order) with their content ids, without reading a content.
+ */
+export function namedBlobs(ctx: EngineContext, scope: Scope, selector: Selector, keys: readonly string[]) {
+  const { revision, branch, branchName } = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
+  const named: { key: string; blob: number }[] = [];
   if (!branch || revision === 0) return { revision, branchName, named };
   const source = sourceAt(ctx.repo, branch, revision);
   // At the head each document is one indexed lookup; elsewhere the state is rebuilt in id space once.
@@ -53,7 +61,7 @@ function namedDocuments(ctx: EngineContext, scope: Scope, selector: Selector, ke
   for (const key of [...new Set(keys)].sort(compareBytewise)) {
     const keyId = ctx.repo.keyId(key);
     const blob = keyId === undefined ? undefined : older ? older.get(keyId) : ctx.repo.headBlob(branch.id, keyId);
-    if (blob !== undefined) named.push({ key, blob, bytes: ctx.repo.contentBytes(blob) });
+    if (blob !== undefined) named.push({ key, blob });
   }
   return { revision, branchName, named };
 }

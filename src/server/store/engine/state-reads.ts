@@ -1,8 +1,8 @@
 import { MAX_PAGE_LIMIT } from '../../../shared/store-api.js';
-import { compareBytewise } from './bytewise.js';
 import { tooLargeError } from './errors.js';
 import { itemsWithin } from './page-bound.js';
 import { sourceAt } from './reconstruct.js';
+import { namedBlobs } from './state-of-keys.js';
 import { lookupScope, selectInBranch, type EngineContext, type Scope, type Target } from './selectors.js';
 import type { CachedState } from './state-cache.js';
 
@@ -61,18 +61,7 @@ export function namedDocumentVersions(
   selector: Selector,
   keys: readonly string[],
 ): DocumentVersion[] {
-  const { revision, branch } = selectInBranch(ctx.repo, lookupScope(ctx.repo, scope), selector);
-  if (!branch || revision === 0) return [];
-  const source = sourceAt(ctx.repo, branch, revision);
-  // At the head each document is one indexed lookup; elsewhere the state is rebuilt in id space once.
-  const older = source.kind === 'head' ? undefined : ctx.repo.stateMap(source);
-  const versions: DocumentVersion[] = [];
-  for (const key of [...new Set(keys)].sort(compareBytewise)) {
-    const keyId = ctx.repo.keyId(key);
-    const blob = keyId === undefined ? undefined : older ? older.get(keyId) : ctx.repo.headBlob(branch.id, keyId);
-    if (blob !== undefined) versions.push([key, blob, ctx.repo.contentHashOf(blob)]);
-  }
-  return versions;
+  return namedBlobs(ctx, scope, selector, keys).named.map(({ key, blob }) => [key, blob, ctx.repo.contentHashOf(blob)]);
 }
 
 /**
