@@ -6,6 +6,7 @@ import type { Config } from './config/schema.js';
 import { openDatabase } from './db/connection.js';
 import { ModelRegistry } from './gateway/model-registry/model-registry.js';
 import { SettingsRepository } from './gateway/model-registry/settings.repository.js';
+import { ModelFirstSeenRepository } from './gateway/model-registry/model-first-seen.repository.js';
 import { modelWarnings } from './gateway/model-registry/model-warnings.js';
 import { deploymentListProblems, fileDeploymentSources } from './gateway/model-registry/deployment-list-check.js';
 import { ssoSetupIssues } from './gateway/sso/sso-setup.js';
@@ -73,7 +74,12 @@ export function dataFolderIssues(dataDir: string): string[] {
 export function configurationWarnings(config: Config, env: NodeJS.ProcessEnv): string[] {
   const database = openDatabase(':memory:');
   try {
-    const registry = new ModelRegistry({ config, repository: new SettingsRepository(database.db), env });
+    const registry = new ModelRegistry({
+      config,
+      repository: new SettingsRepository(database.db),
+      firstSeen: new ModelFirstSeenRepository(database.db),
+      env,
+    });
     return [...networkWarnings(config).map((warning) => warning.message), ...modelWarnings(registry, config, env)];
   } finally {
     database.close();

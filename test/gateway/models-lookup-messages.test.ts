@@ -104,8 +104,26 @@ describe('model lookups and default-model refusals name their real reason', () =
     expect(h.openai.requests).toHaveLength(0);
     // A model the client named keeps the message that names it.
     expect((await embed(chatKey.key, { model: 'text-embedding-3-small', input: 'x' })).body.error.message).toBe(
-      `API key ${chatKey.id} may not use model 'text-embedding-3-small'`,
+      `API key ${chatKey.id} may not use model 'text-embedding-3-small' (the key is limited to gpt-4o-mini, fast)`,
     );
+  });
+
+  it('refuses a model the key does not list as GET /v1/models/{id} does: the name sent, its target, the list', async () => {
+    const refused = await embed(chatKey.key, { model: 'emb', input: 'x' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      type: 'permission_error',
+      param: 'model',
+      message: `API key ${chatKey.id} may not use model 'emb' (an alias of 'text-embedding-3-small'; the key is limited to gpt-4o-mini, fast)`,
+    });
+    expect(refused.body.error.message).toBe((await lookup('emb', chatKey.key)).body.error.message);
+    // Chat words it the same way.
+    const chat = await h
+      .openaiClient(chatKey.key)
+      .chat.completions.create({ model: 'emb', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error as { status: number; error: { message: string; param: string } });
+    expect(chat).toMatchObject({ status: 403, error: { param: 'model', message: refused.body.error.message } });
+    expect(h.openai.requests).toHaveLength(0);
   });
 
   it('names a default that is an alias, with its target', async () => {

@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connec
 import { DeploymentHealthTracker } from '../../../src/server/gateway/model-registry/deployment-health.js';
 import { ModelRegistry } from '../../../src/server/gateway/model-registry/model-registry.js';
 import { SettingsRepository } from '../../../src/server/gateway/model-registry/settings.repository.js';
+import { ModelFirstSeenRepository } from '../../../src/server/gateway/model-registry/model-first-seen.repository.js';
 import { deploymentOrder } from '../../../src/server/gateway/pipeline/stages/deployment-order.js';
 import type { Deployment } from '../../../src/server/gateway/providers/index.js';
 
@@ -28,6 +29,7 @@ describe('model registry', () => {
         },
       }).config,
       repository: new SettingsRepository(database.db),
+      firstSeen: new ModelFirstSeenRepository(database.db),
       env: { TEAM_KEY: 'sk-from-env' },
     });
   beforeEach(() => {
@@ -121,6 +123,7 @@ describe('model registry', () => {
       new ModelRegistry({
         config: loadConfig({ file, env: {} }).config,
         repository: new SettingsRepository(database.db),
+        firstSeen: new ModelFirstSeenRepository(database.db),
         env: {},
       });
     const yamlFile = (lines: readonly string[]) => {

@@ -142,6 +142,16 @@ export const gatewaySettings = sqliteTable('gateway_settings', {
 });
 
 /**
+ * When each model name first appeared in the allowed models (`created` of `GET /v1/models`): kept so
+ * the value survives restarts and a model allowed later lists as newer. Rows stay when a model is
+ * removed, so one allowed again keeps its first date.
+ */
+export const gatewayModelFirstSeen = sqliteTable('gateway_model_first_seen', {
+  model: text('model').primaryKey(),
+  firstSeenAt: integer('first_seen_at').notNull(),
+});
+
+/**
  * Responses kept for `GET /v1/responses/{id}` and `previous_response_id` (`store: true`): the Response
  * object as answered and the request's own input items, owned by the key that made it and its team.
  * Keyed by id and key: a native upstream's ids are its own, and one that repeats them must not let a

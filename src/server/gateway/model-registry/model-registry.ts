@@ -16,6 +16,7 @@ import { policyVersion } from './policy-version.js';
 import { implicitDeployment, mayReadKeyVariable, resolveDeployments, type DeploymentSources } from './deployment.js';
 import { deploymentListProblems, fileDeploymentSources } from './deployment-list-check.js';
 import type { SettingsRepository } from './settings.repository.js';
+import type { ModelFirstSeenRepository } from './model-first-seen.repository.js';
 import { withUnsetKeyVariable } from './unserved-models.js';
 import { DEFAULT_TIMEOUT_MS, inferProvider } from '../providers/index.js';
 import type { Deployment } from '../providers/types.js';
@@ -69,6 +70,8 @@ export type ModelResolution =
 export interface ModelRegistryOptions {
   readonly config: Config;
   readonly repository: SettingsRepository;
+  /** Where the first-seen times of model names are kept. */
+  readonly firstSeen: ModelFirstSeenRepository;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: () => number;
 }
@@ -85,8 +88,8 @@ function apiKeyVariables(config: Config): ReadonlySet<string> {
  */
 export class ModelRegistry {
   private snapshot: Snapshot;
-  private readonly created = Math.floor(Date.now() / 1000);
   private readonly now: () => number;
+  private readonly firstSeen: ModelFirstSeenRepository;
   private readonly ownSecrets: ReadonlyMap<string, string>;
   private readonly apiKeyVariables: ReadonlySet<string>;
   private readonly settingsListeners: Array<() => void> = [];
@@ -94,6 +97,7 @@ export class ModelRegistry {
   /** Throws ConfigError when the configuration file lists deployments the gateway could not route as written. */
   constructor(private readonly options: ModelRegistryOptions) {
     this.now = options.now ?? Date.now;
+    this.firstSeen = options.firstSeen;
     this.ownSecrets = ownSecretVariables(options.config);
     this.apiKeyVariables = apiKeyVariables(options.config);
     // Checked even while the admin API's list is in force: a reset would bring the file's back.
@@ -358,10 +362,13 @@ export class ModelRegistry {
       modelList: { object: 'list' as const, data: [] as ModelObject[] },
       policyVersion: policyVersion(settings, deployments, config),
     };
+    // Recorded as the snapshot is built (start, saves), so a request never writes; a name allowed
+    // again keeps its first time.
+    const firstSeen = this.firstSeen.record(settings.allowed_models, this.now());
     partial.modelList.data = settings.allowed_models.map((id) => ({
       id,
       object: 'model' as const,
-      created: this.created,
+      created: Math.floor(firstSeen.get(id)! / 1000),
       owned_by: this.providerOf(id, partial) ?? 'unknown',
     }));
     return partial;

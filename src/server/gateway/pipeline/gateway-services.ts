@@ -22,6 +22,7 @@ import { ModelRegistry } from '../model-registry/model-registry.js';
 import { PrincipalsRepository } from '../principals/principals.repository.js';
 import { PrincipalsService } from '../principals/principals.service.js';
 import { SettingsRepository } from '../model-registry/settings.repository.js';
+import { ModelFirstSeenRepository } from '../model-registry/model-first-seen.repository.js';
 import { UpstreamPools } from '../providers/upstream-pools.js';
 import { ResponsesRepository } from '../responses/responses.repository.js';
 import { ResponsesService } from '../responses/responses.service.js';
@@ -171,7 +172,12 @@ export function createGatewayServices(
   const settings = new SettingsRepository(db, new SecretBox(dataDir));
   const sealed = sealStoredProviderKeys(settings, dataDir);
   if (sealed > 0) info(`encrypted ${sealed} provider key(s) saved in plain text by an earlier version`, {});
-  const registry = new ModelRegistry({ config: options.config, repository: settings, env: options.env });
+  const registry = new ModelRegistry({
+    config: options.config,
+    repository: settings,
+    firstSeen: new ModelFirstSeenRepository(db),
+    env: options.env,
+  });
   const oidcClients = options.oidcClients ?? new Map<string, OidcClient>();
   const batch = openBatchConnection(options.database);
   const keys = new KeysService(new KeysRepository(db, batch.sqlite), {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import { modelsNamedBy } from '../model-registry/key-model-names.js';
+import { keyModelRefusal } from '../model-registry/key-model-refusal.js';
 import type { ModelObject, ModelRegistry } from '../model-registry/model-registry.js';
 import { contextOf } from '../pipeline/request-context.js';
 import { beginPipeline } from '../pipeline/pipeline.js';
@@ -99,8 +100,7 @@ function notShownReason(
       : `model '${id}' is an alias of '${resolution.model}', which is not in allowed_models`;
   // Allowed, and every allowed model and alias of one is shown to a caller without a list.
   if (key === undefined) return `model '${id}' is not available to this caller`;
-  const alias = resolution.aliasOf === undefined ? '' : `an alias of '${resolution.model}'; `;
-  return `API key ${key.id} may not use model '${id}' (${alias}the key is limited to ${listed([...key.models])})`;
+  return keyModelRefusal(key.id, id, resolution.model, key.models);
 }
 
 /**
@@ -112,10 +112,4 @@ function aliasEntry(id: string, shown: readonly ModelObject[], registry: ModelRe
   if (!resolution.ok || resolution.aliasOf === undefined) return undefined;
   const target = shown.find((m) => m.id === resolution.model);
   return target === undefined ? undefined : { ...target, id };
-}
-
-/** A few names for a message. */
-function listed(names: readonly string[]): string {
-  if (names.length === 0) return 'no models';
-  return names.length > 10 ? `${names.slice(0, 10).join(', ')}, ...` : names.join(', ');
 }

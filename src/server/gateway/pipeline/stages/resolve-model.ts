@@ -1,6 +1,7 @@
 import { AppError, badRequest, forbidden } from '../../../http/errors.js';
 import { closestName } from '../../../../shared/closest-name.js';
 import { modelsNamedBy } from '../../model-registry/key-model-names.js';
+import { keyModelRefusal } from '../../model-registry/key-model-refusal.js';
 import { KNOWN_PROVIDERS } from '../../providers/provider-settings.js';
 import { supportsEmbeddings } from '../../providers/registry.js';
 import type { RequestContext } from '../request-context.js';
@@ -61,12 +62,16 @@ function notAllowed(ctx: RequestContext, requested: string, model: string): AppE
   return new AppError('model_not_allowed', `model ${named} is not in allowed_models (${hint})${next}`);
 }
 
-/** The caller's key id when the key is limited to models that leave this one out (by canonical and requested name). */
-function refusingKey(ctx: RequestContext, requested: string, model: string): string | undefined {
+/** The caller's key (its id and models) when it is limited to models that leave this one out (by canonical and requested name). */
+function refusingKey(
+  ctx: RequestContext,
+  requested: string,
+  model: string,
+): { readonly id: string; readonly models: ReadonlySet<string> } | undefined {
   const principal = ctx.principal;
   if (principal?.kind !== 'key' || principal.key.models === null) return undefined;
   if (principal.key.models.has(model) || principal.key.models.has(requested)) return undefined;
-  return principal.key.row.id;
+  return { id: principal.key.row.id, models: principal.key.models };
 }
 
 /**
@@ -79,10 +84,11 @@ export function usableModel(ctx: RequestContext, requested: string): string | un
   return resolution.model;
 }
 
-/** A key limited to some models may use only those. */
+/** A key limited to some models may use only those: refused as `GET /v1/models/{id}` words it. */
 function checkKeyModels(ctx: RequestContext, requested: string, model: string): void {
-  const keyId = refusingKey(ctx, requested, model);
-  if (keyId !== undefined) throw forbidden(`API key ${keyId} may not use model '${model}'`);
+  const key = refusingKey(ctx, requested, model);
+  if (key === undefined) return;
+  throw new AppError('permission_error', keyModelRefusal(key.id, requested, model, key.models), { param: 'model' });
 }
 
 /**
@@ -212,9 +218,9 @@ function checkDefaultModel(ctx: RequestContext, requested: string, model: string
       `the request names no model, and ${named} is not in allowed_models; ${instead}`,
     );
   }
-  const keyId = refusingKey(ctx, requested, model);
-  if (keyId === undefined) return;
+  const key = refusingKey(ctx, requested, model);
+  if (key === undefined) return;
   throw forbidden(
-    `the request names no model, and API key ${keyId} may not use ${named}; the key may use ${list || 'none of the allowed models'}: name one in model`,
+    `the request names no model, and API key ${key.id} may not use ${named}; the key may use ${list || 'none of the allowed models'}: name one in model`,
   );
 }

@@ -4,6 +4,7 @@ import { throwIfAborted } from './demo-provider.js';
 import { embeddingInputs, type EmbeddingsBody } from '../../formats/embeddings/embeddings-schema.js';
 import type { EmbeddingsProvider } from '../types.js';
 import { countDemoTokensOf } from './demo-tokenizer.js';
+import { refuseDemoChatModelEmbedding } from './demo-model-kind.js';
 
 /** Dimensions of demo embeddings when the request does not ask for a size. */
 export const DEMO_EMBEDDING_DIMENSIONS = 256;
@@ -17,6 +18,7 @@ const YIELD_VALUES = 256 * 1024;
  */
 export const demoEmbeddingsProvider: EmbeddingsProvider = {
   async embed(body: EmbeddingsBody, context) {
+    refuseDemoChatModelEmbedding(context.deployment, context.upstreamModel);
     const dimensions = body.dimensions ?? DEMO_EMBEDDING_DIMENSIONS;
     const inputs = embeddingInputs(body.input);
     // A full batch is millions of numbers: other requests get their turn in between.
@@ -47,7 +49,10 @@ export const demoEmbeddingsProvider: EmbeddingsProvider = {
   },
 };
 
-/** A unit vector of `dimensions` gaussian components seeded by `seed`. */
+/**
+ * A unit vector of `dimensions` gaussian components seeded by `seed`, each a float32 value (as
+ * OpenAI's are), so the float and base64 answers of one input are the same numbers.
+ */
 export function demoVector(seed: string, dimensions: number): number[] {
   const random = sfc32(createHash('sha256').update(seed).digest());
   const out = new Array<number>(dimensions);
@@ -59,7 +64,7 @@ export function demoVector(seed: string, dimensions: number): number[] {
     sum += value * value;
   }
   const norm = Math.sqrt(sum) || 1;
-  for (let index = 0; index < dimensions; index += 1) out[index] /= norm;
+  for (let index = 0; index < dimensions; index += 1) out[index] = Math.fround(out[index]! / norm);
   return out;
 }
 

@@ -6,11 +6,12 @@ import type { CallContext, IrChatProvider } from '../types.js';
 import { UpstreamError } from '../upstream-error.js';
 import { answerText, answerTokens, demoAnswer } from './demo-answer.js';
 import { countDemoPromptTokens } from './demo-tokenizer.js';
+import { refuseDemoEmbeddingsModelChat } from './demo-model-kind.js';
 
 /**
  * The built-in offline provider (`demo/echo`): answers with the last user message, streams it word
  * by word and reports real token counts, so a fresh install works with no provider keys. Every
- * demo model name behaves as the echo model.
+ * demo model name but the embeddings model (`demo/embed`, refused here) behaves as the echo model.
  */
 export const demoChatProvider: IrChatProvider = {
   kind: 'ir',
@@ -18,6 +19,7 @@ export const demoChatProvider: IrChatProvider = {
   async generate(request, context): Promise<IrResponse> {
     throwIfAborted(context);
     // The refusals of the providers it stands in for, so what works here works there.
+    refuseDemoEmbeddingsModelChat(context.deployment, context.upstreamModel);
     refuseUnknownToolChoice(request);
     const promptTokens = await countDemoPromptTokens(request);
     const { text, end } = await answerText(await demoAnswer(request));
@@ -34,6 +36,7 @@ export const demoChatProvider: IrChatProvider = {
   },
   async stream(request, context) {
     throwIfAborted(context);
+    refuseDemoEmbeddingsModelChat(context.deployment, context.upstreamModel);
     refuseUnknownToolChoice(request);
     return streamAnswer(request, context);
   },
