@@ -39,13 +39,13 @@ export const cacheSettingsSchema = z
     sampled: z.boolean(),
     /** Most answers kept at once. */
     max_entries: z.number().int().min(1).max(10_000_000),
-    /** Most characters of answers kept at once (the memory bound). */
+    /** Most bytes (UTF-8) of answers kept at once (the memory bound). */
     max_bytes: z
       .number()
       .int()
       .min(1024)
       .max(16 * 1024 ** 3),
-    /** Larger answers are not kept. */
+    /** Larger answers (UTF-8 bytes) are not kept; at most `max_bytes`. */
     max_entry_bytes: z
       .number()
       .int()
@@ -71,6 +71,7 @@ export type CacheSettingsUpdate = z.infer<typeof cacheSettingsUpdateSchema>;
 /** What the cache holds now. */
 export const cacheStatsSchema = z.object({
   entries: z.number(),
+  /** UTF-8 bytes of the answers held now, what `max_bytes` bounds. */
   bytes: z.number(),
   hits: z.number(),
   misses: z.number(),

@@ -16,12 +16,13 @@ export function createResponseCache(args: {
   readonly metrics: GatewayMetrics;
   readonly audit: AuditRepository;
   readonly bus: GatewayEventBus;
+  /** Stored settings that no longer validate, at start; answers too large to keep, while serving. */
   readonly warn: (message: string) => void;
   /** Where rules and purges find the keys and teams they name. */
   readonly names: Omit<CacheNameSources, 'registry'>;
 }): { cache: ResponseCache; admin: CacheAdmin } {
   const initial = CacheAdmin.initialSettings(args.config.cache, args.repository, args.warn);
-  const cache = new ResponseCache(initial.settings, args.registry, args.metrics);
+  const cache = new ResponseCache(initial.settings, args.registry, args.metrics, args.warn);
   const names = new CacheNames({ ...args.names, registry: args.registry });
   const admin = new CacheAdmin(
     cache,

@@ -14,7 +14,8 @@ import { unkeptAnswer, unkeptEvent } from './unkept-answers.js';
 
 /**
  * A kept answer, cut where a replay changes it: the provider's JSON text, or a stream's frames as the
- * provider layer produced them; `ids` are the answer's own ids the slots name, `size` its characters.
+ * provider layer produced them; `ids` are the answer's own ids the slots name, `size` its UTF-8 bytes
+ * (what the cache's byte bounds count).
  */
 export type CachedBody =
   | {
@@ -77,30 +78,39 @@ function objectOf(data: string): Json | undefined {
 
 /**
  * A whole answer of `endpoint` to keep, or undefined when it is one not to keep (see unkept-answers).
- * `text` is the provider's own text of `body`, when the answer kept it.
+ * `text` is the provider's own text of `body`, when the answer kept it, and `bytes` its UTF-8 length
+ * when the caller measured it already (a big answer is not walked twice for it).
  */
-export function keptJson(endpoint: Endpoint, body: object, text: string | undefined): CachedBody | undefined {
+export function keptJson(
+  endpoint: Endpoint,
+  body: object,
+  text: string | undefined,
+  bytes?: number,
+): CachedBody | undefined {
   if (unkeptAnswer(endpoint, body as Json)) return undefined;
   const slots: Slot[] = [];
   answerSlots(endpoint, body as Json, (slot) => slots.push(slot));
   const source = text ?? JSON.stringify(body);
-  if (slots.length === 0) return { kind: 'json', template: plainTemplate(source), ids: [], size: source.length };
+  const size = text !== undefined && bytes !== undefined ? bytes : Buffer.byteLength(source);
+  if (slots.length === 0) return { kind: 'json', template: plainTemplate(source), ids: [], size };
   const { ids, slotOf } = numbered(slots);
   const values = marked(slots, slotOf);
   const cutter = new TemplateCutter([source]);
   const cut = cutter.mark(source, body, values);
-  if (cut !== undefined) return { kind: 'json', template: cutter.template(cut), ids, size: source.length };
+  if (cut !== undefined) return { kind: 'json', template: cutter.template(cut), ids, size };
   if (text === undefined) return undefined;
   // The text and the object the answer carries tell different stories: the object's, which the replay then sends.
   return keptJson(endpoint, body, undefined);
 }
 
-/** A streamed answer of `endpoint` to keep, or undefined when one of its events says not to (see unkept-answers). */
-export function keptStream(endpoint: Endpoint, frames: readonly string[]): CachedBody | undefined {
+/**
+ * A streamed answer of `endpoint` to keep, or undefined when one of its events says not to (see
+ * unkept-answers); `bytes`: the frames' UTF-8 length, measured as they passed.
+ */
+export function keptStream(endpoint: Endpoint, frames: readonly string[], bytes: number): CachedBody | undefined {
   const parser = new SseParser();
   const events: Array<Array<{ readonly event: SseEvent; readonly value?: Json; readonly slots: Slot[] }>> = [];
   const all: Slot[] = [];
-  let size = 0;
   const read = (frame: SseEvent[]): boolean => {
     const ofFrame = [];
     for (const event of frame) {
@@ -117,7 +127,6 @@ export function keptStream(endpoint: Endpoint, frames: readonly string[]): Cache
     return true;
   };
   for (const [index, frame] of frames.entries()) {
-    size += frame.length;
     const ofFrame = parser.push(frame);
     // The last frame's event counts even when it lacks its blank line.
     if (index === frames.length - 1) ofFrame.push(...parser.end());
@@ -140,7 +149,7 @@ export function keptStream(endpoint: Endpoint, frames: readonly string[]): Cache
     }
     templates.push(cutter.template(text));
   }
-  return { kind: 'stream', frames: templates, ids, size };
+  return { kind: 'stream', frames: templates, ids, size: bytes };
 }
 
 /** What one replay of a kept answer sends: fresh ids for the answer's own, the hit's time for its time. */

@@ -15,6 +15,10 @@ import { keptJson, keptStream, replayed, type CachedBody } from './kept-body.js'
 import { DEFAULT_CACHE_CONTROL, requestCacheControl } from './request-cache-control.js';
 import { ResponseStore, type CachedAnswer, type StoreBounds } from './response-store.js';
 import type { CacheHit } from './cache-state.js';
+import { NotKeptLog } from './not-kept-log.js';
+
+/** Response header on a whole answer the cache did not keep, naming why (`too_large`); absent otherwise. */
+export const CACHE_NOT_KEPT_HEADER = 'x-gatehouse-cache-not-kept';
 
 const NO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
 
@@ -79,12 +83,16 @@ export class ResponseCache {
   readonly #collapsed = new CollapsedRequests();
   readonly #counts = { bypasses: 0, refreshes: 0, collapsed: 0 };
   readonly #notKept: Record<NotKeptReason, number> = { too_large: 0, incomplete: 0, client_left: 0, error: 0 };
+  readonly #notKeptLog: NotKeptLog;
 
   constructor(
     settings: CacheSettings,
     private readonly registry: ModelRegistry,
     private readonly metrics: GatewayMetrics,
+    /** Where a warning goes (an answer too large to keep); at most one a minute per reason. */
+    warn: (message: string) => void = () => {},
   ) {
+    this.#notKeptLog = new NotKeptLog(warn);
     this.#settings = settings;
     this.#policy = new CachePolicy(settings);
     this.#store = new ResponseStore(boundsOf(settings));
@@ -239,6 +247,12 @@ export class ResponseCache {
     this.metrics.cacheNotKept.inc({ reason });
   }
 
+  /** An answer of `bytes` over `cache.max_entry_bytes`: counted, and said in the log (at most once a minute). */
+  #tooLarge(ctx: RequestContext, model: string, bytes: number): void {
+    this.#notKeptFor('too_large');
+    this.#notKeptLog.tooLarge(ctx.endpoint, model, bytes, this.#settings.max_entry_bytes);
+  }
+
   /**
    * Keeps a provider's answer for the request's entry: JSON at once, a stream once it ended without
    * failure. The requests waiting for this one get the kept answer, or nothing when it is not kept.
@@ -255,18 +269,13 @@ export class ResponseCache {
     const model = ctx.model;
     const deploymentId = ctx.deployment?.id;
     // Cutting the answer where a replay changes it walks it once: run after the answer went out, not before.
+    // Its size was measured (in UTF-8 bytes) and checked against max_entry_bytes before.
     const keep = (kept: () => CachedBody | undefined, usage: Usage): void => {
       setImmediate(() => {
         const body = kept();
-        const refused =
-          body === undefined ? 'incomplete' : body.size > this.#settings.max_entry_bytes ? 'too_large' : undefined;
-        if (refused !== undefined) this.#notKeptFor(refused);
+        if (body === undefined) this.#notKeptFor('incomplete');
         // A team deleted while the answer was on its way takes no entry with it into a team of its id.
-        if (
-          body === undefined ||
-          refused !== undefined ||
-          !ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)
-        ) {
+        if (body === undefined || !ctx.services.principals.sameTeamSince(row.team, ctx.startedAtMs)) {
           lead(undefined);
           return;
         }
@@ -277,22 +286,27 @@ export class ResponseCache {
       });
     };
     if (answer.kind === 'json') {
-      const { body, text } = answer;
-      if ((text ?? '').length <= this.#settings.max_entry_bytes)
-        keep(() => keptJson(ctx.endpoint, body, text), answer.usage);
+      const { body } = answer;
+      // Serialised here when the answer came without its text (translated): the respond stage would anyway.
+      const text = answer.text ?? JSON.stringify(body);
+      // Measured once, before the headers go out, so that the answer can say it was not kept.
+      const bytes = Buffer.byteLength(text);
+      if (bytes <= this.#settings.max_entry_bytes) keep(() => keptJson(ctx.endpoint, body, text, bytes), answer.usage);
       else {
-        this.#notKeptFor('too_large');
+        this.#tooLarge(ctx, model, bytes);
+        ctx.replyHeaders = { ...ctx.replyHeaders, [CACHE_NOT_KEPT_HEADER]: 'too_large' };
         lead(undefined);
       }
       return answer;
     }
     lead(undefined);
-    return { ...answer, events: this.#recording(ctx, answer, keep) } satisfies StreamAnswer;
+    return { ...answer, events: this.#recording(ctx, model, answer, keep) } satisfies StreamAnswer;
   }
 
   /** The stream's frames as they pass; kept only when the stream ended by itself, complete and without failure. */
   async *#recording(
     ctx: RequestContext,
+    model: string,
     answer: StreamAnswer,
     keep: (kept: () => CachedBody | undefined, usage: Usage) => void,
   ): AsyncGenerator<string> {
@@ -302,8 +316,9 @@ export class ResponseCache {
     let ended = false;
     try {
       for await (const frame of answer.events) {
+        // Measured on: the log says how large the answer was that the cache could not keep.
+        size += Buffer.byteLength(frame);
         if (frames !== undefined) {
-          size += frame.length;
           if (size > limit) frames = undefined;
           else frames.push(frame);
         }
@@ -314,10 +329,10 @@ export class ResponseCache {
       // Not read to its end: its client left (the relay stopped pulling), or the upstream stream threw.
       if (!ended) this.#notKeptFor(ctx.watch.aborted ? 'client_left' : 'error');
     }
-    if (frames === undefined) this.#notKeptFor('too_large');
+    if (frames === undefined) this.#tooLarge(ctx, model, size);
     else if (ctx.watch.aborted) this.#notKeptFor('client_left');
     else if (answer.error() !== undefined || ctx.errorType !== undefined) this.#notKeptFor('error');
-    else keep(() => keptStream(ctx.endpoint, frames), answer.usage());
+    else keep(() => keptStream(ctx.endpoint, frames, size), answer.usage());
   }
 }
 

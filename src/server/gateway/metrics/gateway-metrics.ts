@@ -203,7 +203,7 @@ export class GatewayMetrics {
     });
     this.cacheBytes = new Gauge({
       name: 'gateway_cache_bytes',
-      help: 'Characters of the answers the response cache holds now (its max_bytes bound counts these)',
+      help: 'Bytes (UTF-8) of the answers the response cache holds now (its max_bytes bound counts these)',
       registers,
       collect() {
         this.set(cacheSize().bytes);
