@@ -51,7 +51,7 @@ describe('embeddings answers checked against the request', () => {
         { id: 'raw', model: 'raw-embed', provider: 'openai', base_url: raw.url, api_key: 'sk-raw-upstream-0123456789' },
       ],
       cache: { enabled: true, ttl_seconds: 600 },
-      // One retry, so a retryable failure shows as two upstream calls.
+      // One retry allowed, so a 2xx that is no answer shows as one upstream call, not two.
       gateway: { max_retries: 1, retry_backoff_ms: 1 },
     });
     secret = (await h.issueKey({ scopes: ['embeddings'] })).key;
@@ -90,14 +90,14 @@ describe('embeddings answers checked against the request', () => {
     embedding,
   });
 
-  /** Asserts the answer is the retried 502 of a 2xx that is no answer, naming `problem`. */
-  const expectInvalid = async (answer: Answer, problem: string, calls = 2): Promise<void> => {
+  /** Asserts the answer is the 502 of a 2xx that is no answer, naming `problem`, asked of the upstream once. */
+  const expectInvalid = async (answer: Answer, problem: string, calls = 1): Promise<void> => {
     expect(answer.status).toBe(502);
     expect(answer.body.error).toMatchObject({ type: 'upstream_error', code: 502 });
     expect(answer.body.error.upstream).toMatchObject({ type: 'invalid_response' });
     expect(answer.body.error.message).toContain('no embeddings answer');
     expect(answer.body.error.message).toContain(problem);
-    // Retried by the gateway already: the SDKs must not send it three times more.
+    // The deployment would answer the same again: the SDKs must not send it three times more.
     expect(answer.headers.get('x-should-retry')).toBe('false');
     expect(h.openai.requests).toHaveLength(calls);
     const rows = await h.usageRows(`request_id=${answer.headers.get('x-request-id')}`);
@@ -112,21 +112,21 @@ describe('embeddings answers checked against the request', () => {
     ];
     for (const [data, problem] of cases) {
       h.openai.reset();
-      h.openai.setNext(upstream(data), upstream(data));
+      h.openai.setNext(upstream(data));
       await expectInvalid(await post({ input: 'x' }), problem);
     }
   });
 
   it('the official SDK sees a 502 it is told not to resend', async () => {
-    h.openai.setNext(upstream([item(0, null)]), upstream([item(0, null)]));
+    h.openai.setNext(upstream([item(0, null)]));
     const client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: secret, maxRetries: 2 });
     const error = await client.embeddings
       .create({ model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect((error as APIError).status).toBe(502);
-    // The gateway's own retry only: the SDK kept its three.
-    expect(h.openai.requests).toHaveLength(2);
+    // Neither the gateway nor the SDK asked again.
+    expect(h.openai.requests).toHaveLength(1);
   });
 
   it('refuses fewer or more vectors than inputs, and charges and caches none of them', async () => {
@@ -137,13 +137,13 @@ describe('embeddings answers checked against the request', () => {
     ];
     for (const [input, data, problem] of cases) {
       h.openai.reset();
-      h.openai.setNext(upstream(data), upstream(data));
+      h.openai.setNext(upstream(data));
       await expectInvalid(await post({ input }), problem);
       // Not cached: the same request goes upstream again and gets a real answer.
       const again = await post({ input });
       expect(again.status).toBe(200);
       expect(again.body.data).toHaveLength((input as string[]).length);
-      expect(h.openai.requests).toHaveLength(3);
+      expect(h.openai.requests).toHaveLength(2);
     }
   });
 
@@ -156,7 +156,7 @@ describe('embeddings answers checked against the request', () => {
     ];
     for (const [data, problem] of cases) {
       h.openai.reset();
-      h.openai.setNext(upstream(data), upstream(data));
+      h.openai.setNext(upstream(data));
       await expectInvalid(await post({ input: ['a', 'b'] }), problem);
     }
   });
@@ -183,7 +183,7 @@ describe('embeddings answers checked against the request', () => {
     ];
     for (const [data, problem] of cases) {
       h.openai.reset();
-      h.openai.setNext(upstream(data), upstream(data));
+      h.openai.setNext(upstream(data));
       await expectInvalid(await post({ input: 'x' }), problem);
     }
   });
@@ -199,7 +199,7 @@ describe('embeddings answers checked against the request', () => {
     const body = (await response.json()) as any;
     expect(body.error.upstream).toMatchObject({ type: 'invalid_response' });
     expect(body.error.message).toContain('data[0].embedding[0] is Infinity');
-    expect(raw.calls).toBe(2);
+    expect(raw.calls).toBe(1);
   });
 
   it('checks base64 vectors when base64 was asked of the upstream', async () => {
@@ -210,7 +210,7 @@ describe('embeddings answers checked against the request', () => {
     ];
     for (const [data, problem] of cases) {
       h.openai.reset();
-      h.openai.setNext(upstream(data), upstream(data));
+      h.openai.setNext(upstream(data));
       await expectInvalid(await post({ input: 'x', encoding_format: 'base64' }), problem);
     }
     // A server that ignores encoding_format and sends floats is still re-encoded for the caller.
@@ -245,7 +245,7 @@ describe('embeddings answers checked against the request', () => {
 
   it('refuses vectors of different lengths in one answer', async () => {
     const data = [item(0, [0.1, 0.2]), item(1, [0.3])];
-    h.openai.setNext(upstream(data), upstream(data));
+    h.openai.setNext(upstream(data));
     await expectInvalid(await post({ input: ['a', 'b'] }), 'data[1].embedding has 1 dimension, data[0].embedding 2');
   });
 

@@ -28,12 +28,28 @@ describe('a dollar budget of 0', () => {
       expect(error).toBeInstanceOf(OpenAI.RateLimitError);
       expect(error.error).toMatchObject({ type: 'rate_limit_exceeded', limit_type: 'key_cost_daily' });
       expect(error.message).toContain(`the budget of key:${key.id} is $0 per day (budget, UTC), frozen`);
-      // Retrying cannot help: the SDKs are told not to, and Retry-After is a whole day, not a moment.
+      // No wait helps, only raising the budget: the SDKs are told not to retry, and no Retry-After promises one.
       expect(error.headers.get('x-should-retry')).toBe('false');
-      expect(error.headers.get('retry-after')).toBe('86400');
+      expect(error.headers.get('retry-after')).toBeNull();
+      expect(error.headers.get('retry-after-ms')).toBeNull();
     }
     expect(h.openai.requests).toHaveLength(0);
     expect(h.anthropic.requests).toHaveLength(0);
+  });
+
+  it('answers a plain HTTP client 429 with x-should-retry: false and no Retry-After', async () => {
+    const key = await h.issueKey({ scopes: ['chat'], usd_daily_budget: 0 });
+    const response = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('x-should-retry')).toBe('false');
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect(response.headers.get('retry-after-ms')).toBeNull();
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('no request can pass until it is raised');
   });
 
   it("on a user's monthly budget and a team's daily budget, through the admin API", async () => {
@@ -48,6 +64,8 @@ describe('a dollar budget of 0', () => {
     const ofTeam = h.openaiClient((await h.issueKey({ scopes: ['chat'], team: 'frozen-team' })).key);
     const teamRefusal = await refusalOf(ofTeam, 'claude-opus-4-7');
     expect(teamRefusal.error).toMatchObject({ limit_type: 'team_cost_daily' });
+    expect(teamRefusal.headers.get('retry-after')).toBeNull();
+    expect(teamRefusal.headers.get('x-should-retry')).toBe('false');
     // Raised again, the team's keys spend again.
     expect((await h.admin('PATCH', '/internal/teams/frozen-team', { usd_daily_budget: 1 })).status).toBe(200);
     await expect(

@@ -46,8 +46,13 @@ describe('the 401 for a key the gateway did not issue', () => {
       expect(await refusal(h, 'sk-ant-api03-Abcdefghijklmnopqrstuvwxyz')).toContain("provider's own key");
     });
 
-    it('says no more for a key of no known shape', async () => {
-      expect(await refusal(h, 'not-a-key-of-any-kind-at-all')).toBe('401 invalid API key');
+    it('tells a key of no known shape where a key comes from', async () => {
+      for (const secret of ['not-a-key-of-any-kind-at-all', 'gk-wrong0123456789abcdef']) {
+        const message = await refusal(h, secret);
+        expect(message).toBe(
+          "401 invalid API key: this gateway issued no key with this secret (a revoked or expired key is told so); get one from POST /internal/api-keys with the master key, or on the UI's Keys screen",
+        );
+      }
     });
   });
 

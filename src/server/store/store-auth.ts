@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken, missingBearerMessage, secretsEqual } from '../http/secrets.js';
+import { bearerToken, generatedFileText, missingBearerMessage, secretsEqual } from '../http/secrets.js';
 import { forbidden, unauthorized } from '../http/errors.js';
+import { isIssuedKey } from '../gateway/keys/key-secret.js';
 
 /** What a route needs: declared as `config: { storeAuth: { verb } }` on each store route. */
 export type StoreVerb = 'read' | 'write' | 'admin';
@@ -62,8 +63,24 @@ export function authenticateStoreToken(request: FastifyRequest, grants: readonly
   // Compare against every grant so timing does not reveal which one matched.
   let found: StoreTokenGrant | undefined;
   for (const grant of grants) if (secretsEqual(grant.token, token)) found ??= grant;
-  if (!found) throw unauthorized('invalid store token');
+  if (!found) throw unauthorized(`invalid store token${gatewaySecretHint(token)}`);
   return found;
+}
+
+/** The start of a master key the server generated (a PROXY_MASTER_KEY set by hand may look like anything). */
+const GENERATED_MASTER_KEY_PREFIX = 'gk-master-';
+
+/**
+ * What a refused token is told when its shape says it is one of the gateway's secrets, the mistake a
+ * newcomer makes with the two servers' credentials (the gateway tells the reverse ones apart too). Only
+ * the prefix is read, as the gateway reads an API key's; the token itself is never echoed.
+ */
+function gatewaySecretHint(token: string): string {
+  if (!isIssuedKey(token)) return '';
+  const what = token.toLowerCase().startsWith(GENERATED_MASTER_KEY_PREFIX)
+    ? "the gateway's master key (for its /internal/*)"
+    : 'an API key of the gateway (gk-…, for its /v1/*)';
+  return `: this looks like ${what}; the store takes STORE_TOKEN (or ${generatedFileText('store.token')})`;
 }
 
 /** 403 for a token without `verb` on any namespace. */

@@ -86,12 +86,12 @@ describe('retry-after-ms on every 429 that says when to retry', () => {
     expect(error.headers.get('retry-after-ms')).toBe(String(seconds * 1000));
   });
 
-  it('a frozen budget (0) carries it too', async () => {
+  it('a frozen budget (0) says no wait at all: only raising it helps', async () => {
     const key = await h.issueKey({ scopes: ['chat'], usd_monthly_budget: 0 });
     const error = await refused(ask(key.key));
     expect(error.message).toContain('frozen');
-    const seconds = Number(error.headers.get('retry-after'));
-    expect(seconds).toBeGreaterThanOrEqual(28 * 86400);
-    expect(error.headers.get('retry-after-ms')).toBe(String(seconds * 1000));
+    expect(error.headers.get('x-should-retry')).toBe('false');
+    expect(error.headers.get('retry-after')).toBeNull();
+    expect(error.headers.get('retry-after-ms')).toBeNull();
   });
 });

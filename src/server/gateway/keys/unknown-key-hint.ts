@@ -6,9 +6,17 @@ const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
 const PROVIDER_KEY = /^(sk-|AIza)/;
 
 /**
+ * What a key of no telling shape is told: a mistyped, truncated or made-up key, or one from another
+ * gateway's data folder, and where a working one comes from.
+ */
+const NO_SUCH_KEY =
+  ": this gateway issued no key with this secret (a revoked or expired key is told so); get one from POST /internal/api-keys with the master key, or on the UI's Keys screen";
+
+/**
  * What an unknown key is told beyond "invalid API key", when its shape says what it is: the two
  * mistakes a new user makes are sending the IdP's token (other gateways take those) and sending the
- * provider's key the SDK was set up with. Only the shape is read; the key itself is never echoed.
+ * provider's key the SDK was set up with; any other key is told where one comes from. Only the shape
+ * is read; the key itself is never echoed.
  */
 export function unknownKeyHint(secret: string, passthroughOn: boolean): string {
   if (JWT.test(secret))
@@ -17,5 +25,5 @@ export function unknownKeyHint(secret: string, passthroughOn: boolean): string {
     return passthroughOn
       ? `: this looks like a provider's own key, which is forwarded on /v1/embeddings alone; elsewhere send an API key the gateway issued (${KEY_PREFIX}…)`
       : `: this looks like a provider's own key; send an API key the gateway issued (${KEY_PREFIX}…). Provider keys are forwarded to the provider only on /v1/embeddings, with allow_passthrough_keys: true in the configuration`;
-  return '';
+  return NO_SUCH_KEY;
 }

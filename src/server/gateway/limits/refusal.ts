@@ -99,7 +99,7 @@ function budgetMessage(
  * The 429 for a refused request: the message names the limit, whose it is and what the request
  * needed; Retry-After is the whole seconds (rounded up) until the bucket has refilled enough for it
  * and for those refused before it, or until the budget's window ends. A request larger than the whole limit can never pass: it says so and tells
- * the SDKs not to retry.
+ * the SDKs not to retry; a budget of 0 passes nothing until it is raised, so it has no Retry-After at all.
  */
 export function refusal(
   check: LimitCheck,
@@ -114,6 +114,19 @@ export function refusal(
 ): RateLimitError {
   const limit = allowance(check);
   if (!Number.isFinite(waitMs)) {
+    if (check.limit === 0) {
+      // No wait helps a budget of 0, only raising it: a Retry-After would promise a retry that fails again.
+      const frozenHeaders = { ...state, 'x-should-retry': 'false' };
+      const frozen =
+        check.setBy?.by.kind === 'key'
+          ? limit
+          : `the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}`;
+      return new RateLimitError(
+        check.type,
+        `rate limit '${check.type}' exceeded: ${frozen}, frozen: nothing may be spent, so no request can pass until it is raised`,
+        frozenHeaders,
+      );
+    }
     const windowWait = windowSeconds(check.span);
     // The SDKs do not retry it; `retry-after-ms` is still sent, as on every 429, for clients that read only it.
     const never = {
@@ -122,17 +135,6 @@ export function refusal(
       'retry-after': String(windowWait),
       'retry-after-ms': String(windowWait * 1000),
     };
-    if (check.limit === 0) {
-      const frozen =
-        check.setBy?.by.kind === 'key'
-          ? limit
-          : `the budget of ${check.subject.name} is ${amount(check, 0)} ${PER[check.span]}`;
-      return new RateLimitError(
-        check.type,
-        `rate limit '${check.type}' exceeded: ${frozen}, frozen: nothing may be spent, so no request can pass until it is raised`,
-        never,
-      );
-    }
     // An embeddings request has only its input to lower (its count is in `needs` already).
     const lower = !reservesOutput
       ? 'send less input'

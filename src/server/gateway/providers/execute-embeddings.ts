@@ -23,7 +23,8 @@ export interface ExecuteEmbeddingsArgs extends AttemptArgs {
 /**
  * Embeds the inputs on one deployment and answers in OpenAI's shape with the public model name.
  * The upstream's vectors are checked against the request first (see checkEmbeddingsAnswer): one that
- * does not answer it is an UpstreamError `invalid_response`, retried like any 2xx that is no answer.
+ * does not answer it is an UpstreamError `invalid_response`, not retried on that deployment, like any
+ * 2xx that is no answer (another deployment is tried, unless no other could answer it either).
  * `encoding_format` and `dimensions` are honoured even when the upstream ignores them (servers that
  * only return floats, or full-length vectors): vectors are re-encoded, or shortened and rescaled to
  * unit length as OpenAI does. Rejects with UnsupportedOperationError for providers without
@@ -56,8 +57,9 @@ export async function executeEmbeddings(
     // Embeddings APIs answer 200; the provider hands over only the parsed body of its 2xx.
     throw new UpstreamError(redact(`${deployment.provider} upstream answered with ${checked.problem}`, secrets), {
       status: 200,
-      retryable: checked.retryable,
-      // What no retry would change is the request's asking, not the deployment's failing.
+      // The same deployment answers the same vectors again; another may answer them right.
+      retryable: false,
+      // What no deployment would change is the request's asking, not the deployment's failing.
       requestFault: !checked.retryable,
       upstreamType: 'invalid_response',
       requestId: args.report?.upstreamRequestId,

@@ -259,7 +259,7 @@ async function readText(
   }
 }
 
-/** A 2xx answer's text parsed; an UpstreamError (retryable, with the upstream's own status) when it is not JSON. */
+/** A 2xx answer's text parsed; an UpstreamError (with the upstream's own status) when it is not JSON. */
 export function parseJsonAnswer(
   text: string,
   response: UpstreamResponse,
@@ -276,11 +276,15 @@ export function parseJsonAnswer(
   return body;
 }
 
-/** A 2xx answer that cannot be used: retryable, with the upstream's own status (x-upstream-status says what it sent). */
+/**
+ * A 2xx answer that cannot be used, with the upstream's own status (x-upstream-status says what it
+ * sent). Not retried on the same deployment, which answers the same request the same way (each try
+ * paid for); another deployment of the model is tried, as after any failure of the deployment.
+ */
 function invalidAnswer(call: Pick<UpstreamCall, 'provider'>, response: UpstreamResponse, what: string): UpstreamError {
   return new UpstreamError(`${call.provider} upstream answered with ${what}`, {
     status: response.status,
-    retryable: true,
+    retryable: false,
     upstreamType: 'invalid_response',
   });
 }

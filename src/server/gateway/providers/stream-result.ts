@@ -114,11 +114,12 @@ export function asUpstreamError(error: unknown, provider: string, secrets: reado
   if (error instanceof UpstreamError) return error;
   if (error instanceof StreamError) {
     const detail = redact(error.message, secrets);
-    // A 2xx stream the gateway found broken: worth another try, like a 2xx JSON answer that is no answer.
+    // A 2xx stream the gateway found broken: one cut short is worth another try; a malformed frame,
+    // like a 2xx JSON answer that is no answer, is what that deployment sends again (another is tried).
     if (error.status === BROKEN_STREAM_STATUS)
       return new UpstreamError(`${provider} ${detail}`, {
         status: error.status,
-        retryable: true,
+        retryable: error.type !== 'invalid_response',
         upstreamType: error.type,
       });
     const what =

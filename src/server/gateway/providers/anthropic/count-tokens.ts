@@ -56,10 +56,11 @@ export async function countAnthropicTokens(body: Record<string, unknown>, contex
   const answer = (await postForJson(call)).body;
   const tokens = reportedTokens((answer as { input_tokens?: unknown } | null)?.input_tokens);
   if (tokens !== undefined) return tokens;
-  // Like a body that is not JSON: the upstream answered 200 with something else, worth another try.
+  // Like a body that is not JSON: the upstream answered 200 with something else, and would again on
+  // another try there; another deployment is tried.
   throw new UpstreamError(`${settings.name} upstream answered count_tokens without an input_tokens count`, {
     status: 200,
-    retryable: true,
+    retryable: false,
     upstreamType: 'invalid_response',
   });
 }
