@@ -62,11 +62,14 @@ test('the UI opened at localhost signs in with the provider, and a reload says t
   expect(new URL(page.url()).host).toBe(new URL(localUi).host);
   const key = (await page.getByTestId('sso-key-secret').textContent())!.trim();
   const prefix = key.slice(0, 8);
+  // Corp SSO gives no refresh token (no offline_access) and sets no key_ttl_seconds: nothing ends the key.
+  await expect(page.getByTestId('sso-expires')).toHaveText(/^never expires; not re-checked against Corp SSO/);
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Your API key was shown once' })).toBeVisible();
   await expect(page.getByTestId('sso-shown-before')).toContainText('is still active');
   await expect(page.getByTestId('sso-shown-before')).toContainText(prefix);
+  await expect(page.getByTestId('sso-shown-before')).not.toContainText('……');
   await expect(page.getByText('No API key was issued')).toHaveCount(0);
   await expect(page.getByText(key)).toHaveCount(0);
 });
@@ -97,6 +100,8 @@ test("a failed sign-in shows the gateway's reason", async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
   await expect(page.getByText('Your account is not allowed an API key here.')).toBeVisible();
   await expect(page.getByTestId('sso-failure-detail')).toContainText(
-    'carol@example.com matches no claim mapping of Corp SSO',
+    'the account matches no claim mapping of Corp SSO',
   );
+  // The page's address carries the reference anyone with the link can look up: no address in it.
+  await expect(page.getByTestId('sso-failure-detail')).not.toContainText('carol@example.com');
 });

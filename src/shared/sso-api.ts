@@ -43,6 +43,11 @@ export const ssoIssuedKeySchema = apiKeyCreatedSchema.extend({
   provider: z.string(),
   provider_name: z.string(),
   session_id: z.string(),
+  /**
+   * Whether the provider gave a refresh token, so that the user's membership is checked again every
+   * refresh interval (false: the key lasts until `expires_at`, or until revoked, unchecked).
+   */
+  refreshable: z.boolean(),
 });
 /** A key issued through single sign-on. */
 export type SsoIssuedKey = z.infer<typeof ssoIssuedKeySchema>;
@@ -84,7 +89,14 @@ export const ssoSessionRecordSchema = z.object({
   refreshed_at: z.string().nullable(),
   ended_at: z.string().nullable(),
   end_reason: z.string().nullable(),
-  status: z.enum(['active', 'ended']),
+  /** When the user's membership was last confirmed by the provider: the sign-in, or the last successful refresh. */
+  verified_at: z.string(),
+  /**
+   * `unverified`: the last refresh could not check the session (the provider down, refusing the
+   * gateway's client, or its answer failing the checks); `suspended`: unverified for longer than the
+   * provider's `max_unverified_seconds`, so the key answers 401 until a refresh succeeds.
+   */
+  status: z.enum(['active', 'unverified', 'suspended', 'ended']),
 });
 /** An SSO session. */
 export type SsoSessionRecord = z.infer<typeof ssoSessionRecordSchema>;

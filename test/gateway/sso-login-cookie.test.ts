@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CookieJar } from '../support/browser-flow.js';
 import { handoffPair, startSsoHarness, type SsoHarness } from './support/sso-harness.js';
 
 /**
@@ -38,6 +39,64 @@ describe('/sso/login sets its cookie only when it redirects to the provider', ()
     expect(response.headers.get('location')).toContain(h.idp.issuer);
     const cookies = response.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatch(/^gatehouse_sso=[A-Za-z0-9_-]{32}; Path=\/sso; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    expect(cookies[0]).toMatch(
+      /^gatehouse_sso_[A-Za-z0-9_-]{22}=[A-Za-z0-9_-]{32}; Path=\/sso; HttpOnly; SameSite=Lax; Max-Age=\d+$/,
+    );
+  });
+});
+
+/**
+ * Cookies are not isolated by port: a page on another port of 127.0.0.1 can set one for the gateway
+ * (cookie tossing). A sign-in must never be bound to a value the gateway did not choose for it, or
+ * whoever set it could finish the sign-in from elsewhere.
+ */
+describe('the sign-in cookie against cookie tossing', () => {
+  let h: SsoHarness;
+  beforeAll(async () => {
+    h = await startSsoHarness();
+  });
+  afterAll(async () => h?.close());
+
+  const TOSSED = 'ATTACKERCHOSENATTACKERCHOSEN1234';
+
+  it('binds the sign-in to a value of its own, not to one another page set', async () => {
+    const jar = new CookieJar();
+    // What `document.cookie = 'gatehouse_sso=…; path=/sso'` on another port leaves in the browser.
+    jar.store(h.url, new Response(null, { headers: { 'set-cookie': `gatehouse_sso=${TOSSED}; Path=/sso` } }));
+    const walk = await h.walk('alice', { jar, pauseAtCallback: true });
+    expect(walk.callbackUrl).toBeDefined();
+    const names = (jar.header(h.url) ?? '').split('; ').map((pair) => pair.split('=')[0]!);
+    // Whoever tossed the value replays the callback with it under every name the browser holds.
+    const replayed = await fetch(walk.callbackUrl!, {
+      redirect: 'manual',
+      headers: { cookie: names.map((name) => `${name}=${TOSSED}`).join('; ') },
+    });
+    expect(replayed.status).toBe(400);
+    // The gateway set no cookie of that value: the one holding it is the page's own.
+    const pairs = (jar.header(h.url) ?? '').split('; ');
+    expect(pairs.filter((pair) => pair.endsWith(`=${TOSSED}`))).toEqual([`gatehouse_sso=${TOSSED}`]);
+    // The browser that signed in still finishes.
+    const done = await h.resume(walk);
+    const handoff = done.returned?.searchParams.get('handoff');
+    expect(handoff, `${done.lastStatus} ${done.lastBody}`).toBeTruthy();
+    expect((await h.redeem(handoff!, walk.verifier)).status).toBe(201);
+  });
+
+  it('completes two sign-ins started in two tabs of one browser, in either order', async () => {
+    const jar = new CookieJar();
+    const first = await h.walk('alice', { jar, pauseAtCallback: true });
+    const second = await h.walk('alice', { jar, pauseAtCallback: true });
+    const issued: string[] = [];
+    for (const walk of [second, first]) {
+      const done = await h.resume(walk);
+      const handoff = done.returned?.searchParams.get('handoff');
+      expect(handoff, `${done.lastStatus} ${done.lastBody}`).toBeTruthy();
+      const redeemed = await h.redeem(handoff!, walk.verifier);
+      expect(redeemed.status).toBe(201);
+      issued.push(redeemed.body.id);
+    }
+    expect(new Set(issued).size).toBe(2);
+    // Each finished sign-in took its cookie with it.
+    expect(jar.header(h.url)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindingCookieName } from '../../src/server/gateway/routes/sso/sso-cookie.js';
 import { CookieJar, followRedirects } from '../support/browser-flow.js';
 import { handoffPair, startSsoHarness, UI_RETURN, type SsoHarness } from './support/sso-harness.js';
 
@@ -137,7 +138,7 @@ describe('SSO hand-off to a program on a loopback port', () => {
     };
     await refused(await answer(at, 'allow', { cookie: null }), 400, 'another browser');
     await refused(
-      await answer(at, 'allow', { cookie: 'gatehouse_sso=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
+      await answer(at, 'allow', { cookie: `${bindingCookieName(at.form.request)}=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA` }),
       400,
       'another browser',
     );

@@ -60,7 +60,9 @@ describe('a provider that cannot be used when the sign-in starts', () => {
     try {
       const { error, description } = returnedError(await h.walk('alice'));
       expect(error).toBe('upstream_error');
-      expect(description).toContain('discovery of http://127.0.0.1:1');
+      // The provider by its name: where it lives inside the network is for the admin's log.
+      expect(description).toContain('discovery of Test IdP failed');
+      expect(description).not.toContain('http://127.0.0.1:1');
       const loopback = await h.walk('alice', { returnTo: 'http://127.0.0.1:9/callback?state=abc' });
       expect(loopback.returned?.origin).toBe('http://127.0.0.1:9');
       expect(loopback.returned?.searchParams.get('state')).toBe('abc');

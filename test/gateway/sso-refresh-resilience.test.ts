@@ -112,7 +112,8 @@ describe('a refresh round survives the provider rotating its key or skewing its 
     expect(refreshed.status).toBe(502);
     expect(refreshed.body.error.type).toBe('upstream_error');
     expect(refreshed.body.error.message).toMatch(/ID token/);
-    expect((await status(key.session_id)).status).toBe('active');
+    // Open, shown as unverified: the provider could not confirm the membership this time.
+    expect((await status(key.session_id)).status).toBe('unverified');
     provider.extraJwk = rotated.jwk;
     const after = await round();
     expect(after).toMatchObject({ ended: [], unavailable: 0 });
@@ -126,7 +127,7 @@ describe('a refresh round survives the provider rotating its key or skewing its 
     const skewed = await round();
     expect(skewed.ended).toEqual([]);
     expect(skewed.unavailable).toBeGreaterThanOrEqual(1);
-    expect((await status(key.session_id)).status).toBe('active');
+    expect((await status(key.session_id)).status).toBe('unverified');
     // The provider is right again: the refresh token it rotated during the skewed round is the live one.
     h.idp.rewriteIdToken = undefined;
     const after = await round();

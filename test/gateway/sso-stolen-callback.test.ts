@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindingCookieName } from '../../src/server/gateway/routes/sso/sso-cookie.js';
 import { startSsoHarness, type SsoHarness } from './support/sso-harness.js';
 
 /**
@@ -21,7 +22,8 @@ describe('SSO callback replayed from another browser', () => {
     const noCookie = await replay(walk.callbackUrl!);
     expect(noCookie.status).toBe(400);
     expect(((await noCookie.json()) as { error: { message: string } }).error.message).toContain('another browser');
-    const otherCookie = await replay(walk.callbackUrl!, 'gatehouse_sso=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    const state = new URL(walk.callbackUrl!).searchParams.get('state')!;
+    const otherCookie = await replay(walk.callbackUrl!, `${bindingCookieName(state)}=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
     expect(otherCookie.status).toBe(400);
 
     const done = await h.resume(walk);

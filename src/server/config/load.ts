@@ -11,7 +11,7 @@ import {
   unsendableKeyProblem,
 } from '../gateway/model-registry/deployment-list-check.js';
 import { jsonProblem, yamlProblem } from './parse-error.js';
-import { redirectHostWarnings } from './sso-schema.js';
+import { redirectHostWarnings, uncheckedKeyWarnings } from './sso-schema.js';
 import { defaultDataDir, resolveDataDir } from './data-dir.js';
 import { convertLiteLlm, isLiteLlmConfig } from './litellm-import.js';
 import { resourceAttributesProblem, telemetryFromEnv } from '../gateway/telemetry/telemetry-config.js';
@@ -445,6 +445,7 @@ export function loadConfig(
       ...(unreadAttributes === undefined ? [] : [unreadAttributes]),
       ...smallBudget.map(inFileTerms),
       ...redirectHostWarnings(config.sso, config.server.allowed_hosts),
+      ...uncheckedKeyWarnings(config.sso),
       ...envNameTypos(env, read?.raw),
       ...weakSecretWarnings(config, env),
     ],

@@ -107,6 +107,13 @@ export const ssoProviderSchema = z
     key_ttl_seconds: positiveInt.optional(),
     /** How often each session's refresh token is used to check the user still holds the mapped groups. */
     refresh_interval_seconds: positiveInt.default(900),
+    /**
+     * How long a session's membership may go unverified (its refreshes keep failing: the provider down,
+     * refusing the gateway's client, or answering what fails the checks) before its key is suspended
+     * until a refresh succeeds; 0: never suspended. Without a bound, a removed member keeps the key as
+     * long as the checks fail.
+     */
+    max_unverified_seconds: z.number().int().min(0).default(86_400),
     /** Plain http issuers (a provider on this machine, tests): refused unless allowed here. */
     allow_insecure_http: z.boolean().default(false),
     /** The longest wait for each of the provider's answers (discovery, tokens); a wait past it is an outage. */
@@ -149,6 +156,25 @@ export function redirectHostWarnings(sso: SsoConfig, allowedHosts: readonly stri
     if (answered.allows(host)) return [];
     return [
       `sso.providers.${id}.redirect_uri: '${hostname}' is not in server.allowed_hosts, and the gateway answers only IP addresses, localhost and those names, so the provider's redirect back would be refused (403) after the user signed in; add '${hostname}' to server.allowed_hosts`,
+    ];
+  });
+}
+
+/** Whether the provider is asked for a refresh token (offline access), without which nothing is checked again. */
+export function asksOfflineAccess(provider: SsoProviderConfig): boolean {
+  return provider.scopes.includes('offline_access') || provider.authorization_params.access_type === 'offline';
+}
+
+/**
+ * A warning per provider that asks for no refresh token and sets no `key_ttl_seconds`: its keys
+ * would never expire and never be checked against the provider again (a user who leaves a mapped
+ * group, or whose account is disabled there, keeps the key until someone revokes it).
+ */
+export function uncheckedKeyWarnings(sso: SsoConfig): string[] {
+  return Object.entries(sso.providers).flatMap(([id, provider]) => {
+    if (asksOfflineAccess(provider) || provider.key_ttl_seconds !== undefined) return [];
+    return [
+      `sso.providers.${id}: keys issued through ${provider.name ?? id} never expire and are never checked against it again, since it is asked for no refresh token and sets no key_ttl_seconds; add offline_access to sso.providers.${id}.scopes (or authorization_params: {access_type: offline} for Google) so that group membership is checked every refresh_interval_seconds, or set sso.providers.${id}.key_ttl_seconds so that keys expire`,
     ];
   });
 }

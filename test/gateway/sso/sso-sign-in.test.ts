@@ -38,7 +38,7 @@ describe('single sign-on issuance against a real OpenID provider', () => {
     expect(params.get('prompt')).toBe('consent');
     expect(params.get('ui_locales')).toBe('de');
     expect(response.headers.get('set-cookie')).toMatch(
-      /^gatehouse_sso=[\w-]{32}; Path=\/sso; HttpOnly; SameSite=Lax; Max-Age=600$/,
+      /^gatehouse_sso_[\w-]{22}=[\w-]{32}; Path=\/sso; HttpOnly; SameSite=Lax; Max-Age=600$/,
     );
   });
 

@@ -53,6 +53,21 @@ function initialState(result: SsoReturn): State {
   return issued ? { phase: 'shown-before', issued } : { phase: 'empty' };
 }
 
+/** A key's display prefix with one ellipsis: the gateway's already ends in one (a note from before may not). */
+const shownPrefix = (prefix: string): string => `${prefix.replace(/…$/, '')}…`;
+
+/**
+ * When the key stops working, as the gateway will actually do it: a key without an expiry whose
+ * session cannot be refreshed is never checked against the provider again, whatever happens to the
+ * user's groups there.
+ */
+function expiryText(key: SsoIssuedKey): string {
+  const membership = key.refreshable ? ` (earlier if you leave your groups at ${key.provider_name})` : '';
+  if (key.expires_at) return `${new Date(key.expires_at).toLocaleString()}${membership}`;
+  if (key.refreshable) return `when you sign out or leave your groups at ${key.provider_name}`;
+  return `never expires; not re-checked against ${key.provider_name} (it works until you sign out or an admin revokes it)`;
+}
+
 let taken: SsoReturn | undefined;
 
 /**
@@ -144,14 +159,14 @@ export function SsoResultScreen({
               Your API key was shown once
             </h1>
             <p data-testid="sso-shown-before">
-              The key <code>{state.issued.prefix}…</code>
+              The key <code>{shownPrefix(state.issued.prefix)}</code>
               {state.issued.user !== null && <> of {state.issued.user}</>} from {state.issued.providerName} is still
               active. Gatehouse keeps only a hash of it, so it cannot show it again.
             </p>
             <p>
               If you have the key, revoke it by signing out with it (<code>POST /sso/logout</code> with the key as the
-              bearer token). If you lost it, ask an admin to revoke the key <code>{state.issued.prefix}…</code> on the
-              Keys page, and sign in again for a new one.
+              bearer token). If you lost it, ask an admin to revoke the key{' '}
+              <code>{shownPrefix(state.issued.prefix)}</code> on the Keys page, and sign in again for a new one.
             </p>
           </>
         )}
@@ -189,11 +204,7 @@ export function SsoResultScreen({
               <dt>Scopes</dt>
               <dd data-testid="sso-scopes">{state.key.scopes.join(', ')}</dd>
               <dt>Expires</dt>
-              <dd>
-                {state.key.expires_at
-                  ? new Date(state.key.expires_at).toLocaleString()
-                  : 'when you sign out or leave your groups'}
-              </dd>
+              <dd data-testid="sso-expires">{expiryText(state.key)}</dd>
               <dt>Use it</dt>
               <dd>
                 {/* The Anthropic SDK appends /v1/messages itself; the OpenAI SDK appends only the operation. */}

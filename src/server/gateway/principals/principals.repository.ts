@@ -70,6 +70,21 @@ export class PrincipalsRepository {
     this.db.delete(gatewayUsers).where(eq(gatewayUsers.id, id)).run();
   }
 
+  /** The ids of the keys a user owns that are not revoked. */
+  activeKeyIdsOfUser(user: string): string[] {
+    return this.db
+      .select({ id: gatewayApiKeys.id })
+      .from(gatewayApiKeys)
+      .where(sql`${gatewayApiKeys.ownerUser} = ${user} AND ${gatewayApiKeys.revokedAt} IS NULL`)
+      .all()
+      .map((row) => row.id);
+  }
+
+  /** Runs `work` in one transaction: all of its writes, or none when it throws. */
+  inTransaction<T>(work: () => T): T {
+    return this.db.transaction(() => work());
+  }
+
   /** Keys not revoked, per owner user. */
   activeKeysPerUser(): Map<string, number> {
     return this.countKeys(gatewayApiKeys.ownerUser);

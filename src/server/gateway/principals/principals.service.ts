@@ -205,7 +205,10 @@ export class PrincipalsService {
     const row = this.requireUser(id);
     const keys = this.repository.activeKeysPerUser().get(id) ?? 0;
     if (keys > 0)
-      throw new GatewayError('conflict', `user '${id}' still owns ${keys} active key(s); revoke them first`);
+      throw new GatewayError(
+        'conflict',
+        `user '${id}' still owns ${keys} active key(s); revoke them first, or delete with revoke_keys=true to revoke them with the user`,
+      );
     this.repository.deleteUser(id);
     this.usersById.delete(id);
     return row;
@@ -222,6 +225,19 @@ export class PrincipalsService {
     const existing = this.usersById.get(user);
     const owner = existing ?? this.createUser({ id: user, ...(team != null ? { team } : {}) });
     return { team: team ?? owner.team, createdTeam, createdUser: existing === undefined ? owner.id : null };
+  }
+
+  /** The ids of a user's keys that are not revoked (expired ones included: they still count as the user's). */
+  activeKeyIds(user: string): string[] {
+    return this.repository.activeKeyIdsOfUser(user);
+  }
+
+  /**
+   * Runs `work` in one database transaction, for a change of several records that must not stop half
+   * way (a user's keys revoked and the user deleted). `work` must be synchronous.
+   */
+  inTransaction<T>(work: () => T): T {
+    return this.repository.inTransaction(work);
   }
 
   /** Active keys per user and per team, for the listings. */

@@ -202,6 +202,7 @@ export class OidcClient {
     expectedSubject: string | undefined,
   ): Promise<TokenResult> {
     const idClaims = tokens.claims();
+    if (idClaims !== undefined) refuseFutureIssue(idClaims.iat, Date.now());
     const subject = idClaims?.sub ?? expectedSubject;
     if (subject === undefined) throw new OidcFailure('rejected', 'the provider returned no ID token');
     if (expectedSubject !== undefined && subject !== expectedSubject)
@@ -224,4 +225,23 @@ export class OidcClient {
       idToken: tokens.id_token,
     };
   }
+}
+
+/** The clock tolerance openid-client applies to `exp` and `nbf`, in seconds (its default; the gateway keeps it). */
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+/**
+ * Refuses an ID token issued (`iat`) later than now plus the clock tolerance. openid-client checks
+ * `exp`, and `nbf` where present, but not a future `iat`: a provider whose clock runs ahead would go
+ * unnoticed. At sign-in this refuses the sign-in; at a refresh it counts as an answer that failed the
+ * checks (the session stays open).
+ */
+function refuseFutureIssue(iat: number | undefined, nowMs: number): void {
+  if (iat === undefined) return;
+  const ahead = iat - Math.floor(nowMs / 1000);
+  if (ahead > CLOCK_TOLERANCE_SECONDS)
+    throw new OidcFailure(
+      'rejected',
+      `the ID token's iat (issued at ${new Date(iat * 1000).toISOString()}) is ${ahead} s in the future, beyond the clock tolerance of ${CLOCK_TOLERANCE_SECONDS} s: the provider's clock may be ahead of the gateway's`,
+    );
 }

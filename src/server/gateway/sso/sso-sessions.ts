@@ -6,6 +6,7 @@ import type { GatewayEventBus } from '../traffic/event-bus.js';
 import { stillHolds } from './claim-mapping.js';
 import type { OidcClient } from './oidc-client.js';
 import { OidcFailure } from './oidc-failure.js';
+import { SessionVerification, verifiedAt } from './session-verification.js';
 import { SsoError } from './sso-errors.js';
 import type { SsoRepository, SsoSessionRow } from './sso.repository.js';
 import type { TokenCipher } from './token-cipher.js';
@@ -49,6 +50,9 @@ export class SsoSessions {
   /** Sessions whose own ending is revoking their key: that revocation is not one to end them for. */
   private readonly closing = new Set<string>();
 
+  /** Which sessions the provider could not confirm lately, and which keys are suspended for it. */
+  private readonly verification = new SessionVerification();
+
   constructor(private readonly deps: SsoSessionsDeps) {
     this.now = deps.now;
     deps.keys.onRevoked((row, requestId) => this.keyRevoked(row, requestId));
@@ -79,16 +83,25 @@ export class SsoSessions {
     return this.session(id);
   }
 
+  /**
+   * What a request with a suspended key is told (its session's membership went unverified past the
+   * provider's max_unverified_seconds), by key id; set by the refresh checks, so reading it costs a
+   * map lookup.
+   */
+  get suspendedKeys(): ReadonlyMap<string, string> {
+    return this.verification.suspendedKeys;
+  }
+
   /** Sessions, never their refresh tokens. */
   listSessions(filter: { provider?: string; includeEnded: boolean }): SsoSessionRecord[] {
-    return this.deps.repository.list(filter).map(toSessionRecord);
+    return this.deps.repository.list(filter).map((row) => this.toRecord(row));
   }
 
   /** One session. */
   session(id: string): SsoSessionRecord {
     const session = this.deps.repository.findById(id);
     if (!session) throw new SsoError('not_found_error', `no SSO session with id '${id}'`);
-    return toSessionRecord(session);
+    return this.toRecord(session);
   }
 
   /** Checks one session now (refresh token, mapped groups); the session as it is afterwards. */
@@ -133,12 +146,14 @@ export class SsoSessions {
     try {
       return await this.check(session, requestId);
     } catch (error) {
+      const reason = (error as Error).message;
       this.deps.log('sso refresh of a session failed; it stays open', {
         provider: session.provider,
         session: session.id,
-        reason: (error as Error).message,
+        reason,
       });
-      return { kind: 'unavailable', reason: (error as Error).message };
+      this.unverified(session, reason);
+      return { kind: 'unavailable', reason };
     }
   }
 
@@ -175,6 +190,12 @@ export class SsoSessions {
       const live = this.keep(current, tokens.refreshToken ?? refreshToken, true);
       if (!stillHolds(client.settings, current.groups, tokens.claims))
         return this.endFor(live, 'removed from a mapped group', requestId);
+      if (this.verification.confirmed(live))
+        this.deps.log('sso key works again: the provider confirmed the membership', {
+          provider: live.provider,
+          session: live.id,
+          key_id: live.keyId,
+        });
       return HELD;
     } catch (error) {
       if (!(error instanceof OidcFailure)) throw error;
@@ -187,6 +208,7 @@ export class SsoSessions {
         session: current.id,
         reason: error.message,
       });
+      this.unverified(live, error.message);
       return { kind: 'unavailable', reason: error.message };
     }
   }
@@ -201,6 +223,26 @@ export class SsoSessions {
     const refreshedAt = this.now();
     this.deps.repository.refreshed(session.id, refreshedAt, sealed);
     return { ...session, refreshToken: sealed, refreshedAt };
+  }
+
+  /** A refresh could not check the session: marked unverified, its key suspended once that lasted past the bound. */
+  private unverified(session: SsoSessionRow, reason: string): void {
+    const client = this.deps.clients.get(session.provider);
+    if (!client) return;
+    const change = this.verification.failed(
+      session,
+      { label: client.label, maxUnverifiedSeconds: client.settings.max_unverified_seconds },
+      this.now(),
+    );
+    if (change === 'suspended')
+      this.deps.log('sso key suspended: the membership could not be verified for longer than max_unverified_seconds', {
+        provider: session.provider,
+        session: session.id,
+        key_id: session.keyId,
+        verified_at: new Date(verifiedAt(session)).toISOString(),
+        max_unverified_seconds: client.settings.max_unverified_seconds,
+        reason,
+      });
   }
 
   private async endFor(session: SsoSessionRow, reason: string, requestId: string | null): Promise<CheckOutcome> {
@@ -248,6 +290,7 @@ export class SsoSessions {
     } finally {
       this.closing.delete(session.id);
     }
+    this.verification.ended(session);
     if (!this.deps.repository.end(session.id, this.now(), reason)) return false;
     if (before?.revokedAt === null)
       this.audit(actor, 'api_key.revoke', session.keyId, requestId, { name: before.name, reason });
@@ -265,9 +308,13 @@ export class SsoSessions {
   ): void {
     recordAction(this.deps.audit, this.deps.bus, { createdAt: this.now(), actor, action, target, requestId, details });
   }
+
+  private toRecord(row: SsoSessionRow): SsoSessionRecord {
+    return toSessionRecord(row, this.verification.status(row));
+  }
 }
 
-function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
+function toSessionRecord(row: SsoSessionRow, status: SsoSessionRecord['status']): SsoSessionRecord {
   return {
     id: row.id,
     provider: row.provider,
@@ -281,7 +328,8 @@ function toSessionRecord(row: SsoSessionRow): SsoSessionRecord {
     refreshed_at: iso(row.refreshedAt),
     ended_at: iso(row.endedAt),
     end_reason: row.endReason,
-    status: row.endedAt === null ? 'active' : 'ended',
+    verified_at: new Date(verifiedAt(row)).toISOString(),
+    status,
   };
 }
 

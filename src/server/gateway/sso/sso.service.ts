@@ -336,6 +336,7 @@ export class SsoService {
       provider: client.id,
       provider_name: client.label,
       session_id: sessionId,
+      refreshable: Boolean(pending.refreshToken),
     };
   }
 

@@ -74,6 +74,9 @@ export function authenticate(ctx: RequestContext): void {
       const hint = check.reason === 'unknown' ? unknownKeyHint(secret, config.allow_passthrough_keys) : '';
       throw unauthorized(`${KEY_REJECTION_MESSAGES[check.reason]}${hint}`);
     }
+    // An SSO key whose membership the provider could not confirm for too long: the refresh round sets it.
+    const suspended = check.key.row.ssoSessionId === null ? undefined : ssoSuspension(ctx, check.key.row.id);
+    if (suspended !== undefined) throw unauthorized(suspended);
     ctx.principal = { kind: 'key', key: check.key };
     const scope = requiredScope(ctx.endpoint);
     if (scope !== undefined && !hasScope(check.key.row.scopes, scope)) {
@@ -83,6 +86,11 @@ export function authenticate(ctx: RequestContext): void {
     refuseOwnCredential(ctx, secret);
     ctx.principal = { kind: 'passthrough', providerKey: secret };
   }
+}
+
+/** Why an SSO-issued key is suspended, if it is (a map lookup: the refresh round sets it). */
+function ssoSuspension(ctx: RequestContext, keyId: string): string | undefined {
+  return ctx.services.sso.sessions.suspendedKeys.get(keyId);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { idParamsSchema } from '../../../../shared/gateway-api.js';
 import {
   teamCreateSchema,
@@ -15,9 +16,14 @@ import {
 } from '../../../../shared/principals-api.js';
 import { answerWithoutEchoingSecret, refuseMasterKeyAsBodyId } from './secret-as-id.js';
 
+/** `DELETE /internal/users/{id}?revoke_keys=true`: the user's active keys are revoked with the user. */
+const userDeleteQuerySchema = z.object({
+  revoke_keys: z.enum(['true', 'false']).optional(),
+});
+
 /** `/internal/users` and `/internal/teams`: records with their limits, today's spend and where the limits stand. */
 export const principalsRoutes: FastifyPluginAsync = async (app) => {
-  const { principalsAdmin: admin, masterKey } = app.gateway;
+  const { principalsAdmin: admin, admin: keysAdmin, principals, masterKey } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const actor = (request: { id: string }) => ({ requestId: request.id });
 
@@ -95,11 +101,19 @@ export const principalsRoutes: FastifyPluginAsync = async (app) => {
   );
   typed.delete(
     '/users/:id',
-    { schema: { params: idParamsSchema, response: { 200: userRecordSchema } } },
+    { schema: { params: idParamsSchema, querystring: userDeleteQuerySchema, response: { 200: userRecordSchema } } },
     async (request) => {
-      return answerWithoutEchoingSecret(request.params.id, masterKey, 'user', () =>
-        admin.deleteUser(request.params.id, actor(request)),
-      );
+      return answerWithoutEchoingSecret(request.params.id, masterKey, 'user', () => {
+        if (request.query.revoke_keys !== 'true') return admin.deleteUser(request.params.id, actor(request));
+        // Looked up first: the 404 of an unknown user, and today's usage written before the transaction.
+        const id = admin.user(request.params.id).id;
+        // Revoked as the admin API revokes a key (audited, and each SSO key's session ended with it),
+        // and deleted with them: a failure leaves the user with every key, never half of them.
+        return principals.inTransaction(() => {
+          for (const key of principals.activeKeyIds(id)) keysAdmin.revokeKey(key, actor(request));
+          return admin.deleteUser(id, actor(request));
+        });
+      });
     },
   );
 };

@@ -16,3 +16,31 @@ within the time the gateway allows.</p>
 </main></body></html>
 `;
 }
+
+/** A configured provider as a failure's reader may see it: its display name stands for its address. */
+export interface ProviderName {
+  readonly issuer: string;
+  readonly name: string;
+}
+
+const EMAIL = String.raw`[^\s"'(),;<>@/]+@[^\s"'(),;<>@/]+\.[^\s"'(),;<>@/]*[^\s"'(),;<>@/.]`;
+
+/**
+ * A failed sign-in's reason as it may leave the gateway: `/sso/failures/{ref}` answers anyone holding
+ * the reference (it sits in the address bar and the history), and a loopback `return_to`'s program
+ * gets `error_description` without the user having allowed anything, so neither may carry the
+ * account's e-mail address nor where the provider lives inside the network. The remedy stays; the
+ * gateway's log keeps the whole reason for the admin.
+ */
+export function publicFailureMessage(message: string, providers: readonly ProviderName[]): string {
+  let text = message
+    .replace(new RegExp(String.raw`/internal/users/${EMAIL}`, 'g'), '/internal/users/{user id}')
+    .replace(new RegExp(String.raw`e-mail address ${EMAIL}`, 'g'), "account's e-mail address")
+    .replace(/"[^"]*@[^"]*"/g, "the account's value")
+    .replace(new RegExp(String.raw`\bown ${EMAIL}`, 'g'), 'own it')
+    .replace(new RegExp(EMAIL, 'g'), 'the account');
+  for (const provider of providers)
+    text = text.split(`discovery of ${provider.issuer} `).join(`discovery of ${provider.name} `);
+  // The system's words for a refused or unanswered connection name the address it tried.
+  return text.replace(/\b(E[A-Z]+) (\[[0-9a-fA-F:.]+\]|[\w.-]+):\d+/g, '$1');
+}

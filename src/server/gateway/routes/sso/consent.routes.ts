@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { forbidden } from '../../../http/errors.js';
 import { CONSENT_PAGE_HEADERS, renderConsentPage } from './consent-page.js';
-import { readBinding } from './sso-cookie.js';
+import { clearBinding, readBinding } from './sso-cookie.js';
 
 /** The confirmation page's form, as the browser posts it. */
 const consentFormSchema = z.object({
@@ -30,7 +30,7 @@ export const consentRoutes: FastifyPluginAsync = async (app) => {
     '/consent',
     { schema: { querystring: z.object({ request: z.string().min(1).max(200) }) } },
     async (request, reply) => {
-      const view = sso.consent(request.query.request, readBinding(request));
+      const view = sso.consent(request.query.request, readBinding(request, request.query.request));
       return reply.code(200).headers(CONSENT_PAGE_HEADERS).send(renderConsentPage(view));
     },
   );
@@ -38,7 +38,8 @@ export const consentRoutes: FastifyPluginAsync = async (app) => {
   typed.post('/consent', { schema: { body: consentFormSchema } }, async (request, reply) => {
     assertOwnPage(request);
     const { request: id, token, decision } = request.body;
-    const location = sso.answerConsent({ request: id, token, allow: decision === 'allow' }, readBinding(request));
+    const location = sso.answerConsent({ request: id, token, allow: decision === 'allow' }, readBinding(request, id));
+    clearBinding(request, reply, id);
     return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(location, 303);
   });
 };

@@ -1,33 +1,65 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** The cookie that ties a sign-in to the browser that started it (against login CSRF). */
-const COOKIE = 'gatehouse_sso';
+/**
+ * The cookies that tie a sign-in to the browser that started it (against login CSRF): one per
+ * sign-in, named after its state (and, for the confirmation of a hand-off to a program, after the
+ * confirmation's request), holding a value the gateway chose for that sign-in alone. Cookies are not
+ * isolated by port, so a page on another port of 127.0.0.1 can set one here: a value the browser
+ * brings is therefore never taken as a new sign-in's binding, and a sign-in's own cookie is named by a
+ * state only the provider's redirect reveals. One cookie per sign-in keeps two sign-ins in two tabs
+ * of one browser apart.
+ */
+const PREFIX = 'gatehouse_sso_';
 
-/** The browser's binding value, if it sent one. */
-export function readBinding(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) return value.join('=') || undefined;
-  }
-  return undefined;
+/** A new sign-in's binding, chosen here: 24 random bytes, base64url. */
+export function newBinding(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The cookie's name for a sign-in's state or a confirmation's request id. */
+export function bindingCookieName(key: string): string {
+  return `${PREFIX}${hash('sha256', key, 'base64url').slice(0, 22)}`;
 }
 
 /**
- * The browser's binding, made when it has none, and set again each time with a fresh Max-Age: a
- * binding kept from an earlier sign-in would otherwise expire at that sign-in's deadline, in the
- * middle of this one. SameSite=Lax: the provider's redirect back is a top-level GET from another
- * site, which Lax lets through and Strict would not.
+ * The binding the browser holds for this state or confirmation, if it sent exactly one: two values
+ * under one name mean another page added one (a narrower path is sent first), and neither is trusted.
  */
-export function ensureBinding(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): string {
-  const existing = readBinding(request);
-  const binding = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
+export function readBinding(request: FastifyRequest, key: string | undefined): string | undefined {
+  const header = request.headers.cookie;
+  if (!header || key === undefined) return undefined;
+  const name = bindingCookieName(key);
+  const values = new Set<string>();
+  for (const part of header.split(';')) {
+    const [cookie, ...value] = part.trim().split('=');
+    if (cookie === name) values.add(value.join('='));
+  }
+  const [only] = values;
+  return values.size === 1 && only !== '' ? only : undefined;
+}
+
+/**
+ * Sets a sign-in's binding under the name its key gives, for `maxAgeSeconds`. SameSite=Lax: the
+ * provider's redirect back is a top-level GET from another site, which Lax lets through and Strict
+ * would not.
+ */
+export function setBinding(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  binding: string,
+  maxAgeSeconds: number,
+): void {
+  reply.header('set-cookie', cookieLine(request, bindingCookieName(key), binding, maxAgeSeconds));
+}
+
+/** Drops the cookie of a sign-in or confirmation that is over, so that a browser does not collect them. */
+export function clearBinding(request: FastifyRequest, reply: FastifyReply, key: string): void {
+  reply.header('set-cookie', cookieLine(request, bindingCookieName(key), '', 0));
+}
+
+function cookieLine(request: FastifyRequest, name: string, value: string, maxAgeSeconds: number): string {
   const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header(
-    'set-cookie',
-    `${COOKIE}=${binding}; Path=/sso; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`,
-  );
-  return binding;
+  return `${name}=${value}; Path=/sso; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }

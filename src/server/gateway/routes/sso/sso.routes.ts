@@ -14,10 +14,23 @@ import {
 import { SsoError } from '../../sso/sso-errors.js';
 import { z } from 'zod';
 import { canonicalHostName } from '../../../http/host-check.js';
-import { renderCallbackErrorPage } from './callback-error-page.js';
+import { recordAction } from '../../accounting/record-action.js';
+import { CONSENT_PATH } from '../../sso/loopback-consent.js';
+import { publicFailureMessage, renderCallbackErrorPage, type ProviderName } from './callback-error-page.js';
 import { CONSENT_PAGE_HEADERS } from './consent-page.js';
 import { consentRoutes } from './consent.routes.js';
-import { ensureBinding, readBinding } from './sso-cookie.js';
+import { clearBinding, newBinding, readBinding, setBinding } from './sso-cookie.js';
+
+/** `POST /sso/logout?all=true`: every key of the account at this provider, not only the one presented. */
+const logoutQuerySchema = z.object({
+  all: z.enum(['true', 'false']).optional(),
+});
+
+/** What signing out everywhere did: the presented key's sign-out, and every key revoked with it. */
+const logoutAllResultSchema = ssoLogoutResultSchema.extend({
+  revoked_keys: z.number().int(),
+  key_ids: z.array(z.string()),
+});
 
 /** The loopback names a browser on this machine reaches the gateway by. */
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -28,13 +41,24 @@ const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '
  * sign-out with the key itself. No master key: these are for the users.
  */
 export const ssoRoutes: FastifyPluginAsync = async (app) => {
-  const { sso, config } = app.gateway;
+  const { sso, config, keys, audit, bus } = app.gateway;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   app.setErrorHandler((error) => {
     throw error instanceof SsoError ? new AppError(error.type, error.message) : error;
   });
   const noStore = { 'cache-control': 'no-store' };
   const ownNames = new Set(config.server.allowed_hosts.map(canonicalHostName));
+  const providerNames: ProviderName[] = sso
+    .providers()
+    .map(({ id, name }) => ({ issuer: config.sso.providers[id]!.issuer, name }));
+  /** A failed sign-in's redirect to a program on a loopback port, its description without the account's details. */
+  const publicRedirect = (location: string): string => {
+    const url = new URL(location);
+    const description = url.searchParams.get('error_description');
+    if (!url.searchParams.has('error') || description === null) return location;
+    url.searchParams.set('error_description', publicFailureMessage(description, providerNames));
+    return url.toString();
+  };
   await app.register(consentRoutes);
 
   typed.get('/providers', { schema: { response: { 200: ssoProviderListSchema } } }, async () => ({
@@ -66,31 +90,41 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
         const query = new URLSearchParams({ provider, return_to: back.toString(), challenge, moved: '1' });
         return reply.headers(noStore).redirect(`${callbackOrigin}/sso/login?${query}`, 302);
       }
-      const binding = ensureBinding(request, reply, config.sso.login_timeout_seconds);
-      let location: string;
-      try {
-        location = await sso.startLogin({
-          provider,
-          returnTo,
-          challenge,
-          binding,
-          gatewayOrigin: origin,
-          ownName: (hostname) => LOOPBACK_NAMES.has(hostname) || ownNames.has(canonicalHostName(hostname)),
-        });
-      } catch (error) {
-        // The cookie goes out with the redirect only: a refused sign-in (a return_to not allowed)
-        // started nothing the browser needs to be bound to.
-        reply.removeHeader('set-cookie');
-        throw error;
-      }
-      return reply.headers(noStore).redirect(location, 302);
+      // Chosen here for this sign-in alone: a value the browser brings may have been set by a page on
+      // another port of this machine, which would then know the binding.
+      const binding = newBinding();
+      const location = await sso.startLogin({
+        provider,
+        returnTo,
+        challenge,
+        binding,
+        gatewayOrigin: origin,
+        ownName: (hostname) => LOOPBACK_NAMES.has(hostname) || ownNames.has(canonicalHostName(hostname)),
+      });
+      // The cookie goes out with the redirect to the provider only (its address carries the state); a
+      // provider that cannot be used sends the browser back with `error`, bound to nothing.
+      const sent = new URL(location);
+      const state = sent.searchParams.get('state');
+      if (state !== null && !sent.searchParams.has('error'))
+        setBinding(request, reply, state, binding, config.sso.login_timeout_seconds);
+      return reply.headers(noStore).redirect(publicRedirect(location), 302);
     },
   );
 
   typed.get('/callback', { schema: { querystring: ssoCallbackQuerySchema } }, async (request, reply) => {
+    const { state } = request.query;
     try {
-      const outcome = await sso.callback(request.query, readBinding(request), request.id);
-      return reply.headers(noStore).redirect(outcome.redirect, 302);
+      const binding = readBinding(request, state);
+      const outcome = await sso.callback(request.query, binding, request.id);
+      // The state is used up: its cookie goes. A confirmation page comes next for a program on a
+      // loopback port, bound to this browser under the confirmation's own name.
+      clearBinding(request, reply, state!);
+      if (outcome.redirect.startsWith(`${CONSENT_PATH}?`)) {
+        const consent = new URLSearchParams(outcome.redirect.slice(CONSENT_PATH.length + 1)).get('request')!;
+        setBinding(request, reply, consent, binding!, config.sso.login_timeout_seconds);
+        return reply.headers(noStore).redirect(outcome.redirect, 302);
+      }
+      return reply.headers(noStore).redirect(publicRedirect(outcome.redirect), 302);
     } catch (error) {
       // A person, not a program, reads this: the browser was sent here by the provider.
       if (!(error instanceof SsoError) || !request.headers.accept?.includes('text/html')) throw error;
@@ -113,7 +147,9 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
       const failure = sso.failure(request.params.ref);
       if (failure === undefined)
         throw new SsoError('not_found_error', 'this failed sign-in is unknown or too old to look up');
-      return reply.headers(noStore).send(failure);
+      return reply
+        .headers(noStore)
+        .send({ type: failure.type, message: publicFailureMessage(failure.message, providerNames) });
     },
   );
 
@@ -127,10 +163,51 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
         .send(await sso.redeem(request.body, request.id)),
   );
 
-  typed.post('/logout', { schema: { response: { 200: ssoLogoutResultSchema } } }, async (request) => {
-    const key = bearerToken(request.headers.authorization);
-    if (key === undefined)
-      throw unauthorized(missingBearerMessage('API key', 'the key to sign out', request.headers.authorization));
-    return sso.logout(key, request.id);
-  });
+  typed.post(
+    '/logout',
+    {
+      schema: {
+        querystring: logoutQuerySchema,
+        response: { 200: z.union([logoutAllResultSchema, ssoLogoutResultSchema]) },
+      },
+    },
+    async (request) => {
+      const key = bearerToken(request.headers.authorization);
+      if (key === undefined)
+        throw unauthorized(missingBearerMessage('API key', 'the key to sign out', request.headers.authorization));
+      const signedOut = await sso.logout(key, request.id);
+      return request.query.all === 'true'
+        ? { ...signedOut, ...revokeRest(signedOut.session_id, request.id) }
+        : signedOut;
+    },
+  );
+
+  /**
+   * Signing out everywhere: revokes the other keys the same account (issuer and subject) holds at the
+   * same provider. Revoking a key ends its session and revokes its refresh token at the provider (the
+   * sessions follow the keys), as an admin's revocation does. Counts the presented key too.
+   */
+  const revokeRest = (sessionId: string, requestId: string): { revoked_keys: number; key_ids: string[] } => {
+    const own = sso.sessions.session(sessionId);
+    const revoked = [own.key_id];
+    const rest = sso.sessions
+      .listSessions({ provider: own.provider, includeEnded: false })
+      .filter((session) => session.issuer === own.issuer && session.subject === own.subject);
+    for (const session of rest) {
+      const before = keys.get(session.key_id);
+      if (before === undefined || before.revokedAt !== null) continue;
+      keys.revoke(session.key_id, requestId);
+      revoked.push(session.key_id);
+      const entry = {
+        createdAt: Date.now(),
+        actor: `sso:${own.provider}`,
+        action: 'api_key.revoke',
+        target: session.key_id,
+        requestId,
+        details: { name: before.name, reason: 'signed out everywhere' },
+      };
+      recordAction(audit, bus, entry, { topic: 'api-keys', ids: [session.key_id] });
+    }
+    return { revoked_keys: revoked.length, key_ids: revoked };
+  };
 };
