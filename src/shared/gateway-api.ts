@@ -19,10 +19,22 @@ import { holdsSecret, REDACTED, redactSecrets } from './secret-shapes.js';
  * two cannot drift. Pure zod: no Node or database imports. Times are ISO-8601 strings on the wire.
  */
 
-/** Scopes a key may carry: `chat`, `embeddings`, `responses`, `rag:<collection>`, `rag:*`, `*`. */
-export const scopeSchema = z.string().regex(/^(\*|chat|embeddings|responses|rag:(\*|[A-Za-z0-9._/-]+))$/, {
+/**
+ * The scopes named by a fixed word, as the key dialog lists them: an endpoint family each, `metrics`
+ * (scraping `/metrics` when `gateway.metrics_public` is false) and `*` (everything).
+ */
+export const PLAIN_SCOPES = ['chat', 'embeddings', 'responses', 'metrics', '*'] as const;
+/** One of {@link PLAIN_SCOPES}. */
+export type PlainScope = (typeof PLAIN_SCOPES)[number];
+
+const plainScopeWords = PLAIN_SCOPES.map((scope) => (scope === '*' ? '\\*' : scope)).join('|');
+// `*` last, as the broadest.
+const scopeChoices = [...PLAIN_SCOPES.filter((scope) => scope !== '*'), 'rag:<collection>', 'rag:*', '*'];
+
+/** Scopes a key may carry: {@link PLAIN_SCOPES}, `rag:<collection>`, `rag:*`. */
+export const scopeSchema = z.string().regex(new RegExp(`^(${plainScopeWords}|rag:(\\*|[A-Za-z0-9._/-]+))$`), {
   // The gateway's validator adds the value received.
-  error: "must be one of 'chat', 'embeddings', 'responses', 'rag:<collection>', 'rag:*', '*'",
+  error: `must be one of ${scopeChoices.map((scope) => `'${scope}'`).join(', ')}`,
 });
 /** One scope. */
 export type Scope = z.infer<typeof scopeSchema>;

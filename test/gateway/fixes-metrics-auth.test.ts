@@ -3,7 +3,8 @@ import { startTempServers, TEST_MASTER_KEY, type TempServers } from '../support/
 
 /**
  * The gateway's `/metrics` is public unless `gateway.metrics_public: false`, which makes it need the
- * master key, answered otherwise with the shared 401 error shape like the admin API.
+ * master key or an API key with the `metrics` scope, answered otherwise with the shared 401 error shape
+ * like the admin API.
  */
 describe('gateway.metrics_public', () => {
   let servers: TempServers | undefined;
@@ -31,14 +32,14 @@ describe('gateway.metrics_public', () => {
       error: {
         type: 'authentication_error',
         message:
-          'missing master key: send Authorization: Bearer <PROXY_MASTER_KEY> (or the content of the master.key file in the data folder, when the server generated it)',
+          'missing credential: /metrics needs Authorization: Bearer with PROXY_MASTER_KEY (or the content of the master.key file in the data folder, when the server generated it) or an API key with the metrics scope',
       },
     });
 
     const wrong = await metrics('Bearer gk-not-the-master-key-0123456789');
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toBe(
-      'invalid master key; /metrics needs PROXY_MASTER_KEY (gateway.metrics_public is false)',
+      'invalid master key or API key; /metrics needs PROXY_MASTER_KEY (or the content of the master.key file in the data folder, when the server generated it) or an API key with the metrics scope (gateway.metrics_public is false)',
     );
 
     const allowed = await metrics(`Bearer ${TEST_MASTER_KEY}`);

@@ -69,7 +69,7 @@ describe('request errors name the field and the value', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(
       invalid(
-        "scopes[1] must be one of 'chat', 'embeddings', 'responses', 'rag:<collection>', 'rag:*', '*', got 'admin'",
+        "scopes[1] must be one of 'chat', 'embeddings', 'responses', 'metrics', 'rag:<collection>', 'rag:*', '*', got 'admin'",
       ),
     );
   });

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/schema.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { createBaseApp } from '../http/base-app.js';
-import { unauthorized } from '../http/errors.js';
-import { bearerToken, missingBearerMessage, secretsEqual } from '../http/secrets.js';
 import type { RevisionEvents } from '../store/engine/revision-events.js';
 import { allowApiOrigins } from '../http/api-cors.js';
 import { databaseReadiness, registerHealthRoutes } from '../http/health.js';
 import { createMetricsRegistry, registerMetricsRoute } from '../http/metrics.js';
 import { registerUi, type UiBootstrapSource } from '../http/ui.js';
 import { gatewayServicesPlugin } from './pipeline/gateway-services.js';
+import { requireMetricsCredential } from './metrics/metrics-access.js';
+import { readDeploymentHealth } from './metrics/deployment-health-metrics.js';
 import { responsesRetentionPlugin } from './responses/responses-retention-plugin.js';
 import { gatewayRoutes } from './routes/index.js';
 import type { TlsCredentials } from '../config/tls-files.js';
@@ -30,31 +30,6 @@ export interface GatewayAppContext {
   readonly revisions?: RevisionEvents;
   /** `server.tls`, read: HTTPS instead of HTTP. */
   readonly tls?: TlsCredentials;
-}
-
-/**
- * Unless `gateway.metrics_public`, `/metrics` needs `Authorization: Bearer <PROXY_MASTER_KEY>`: its
- * series name the models, deployments and spend, which a gateway reachable from other machines may keep
- * to its admins. Checked before the route, as the admin API's key is.
- */
-function requireMasterKeyForMetrics(app: FastifyInstance, config: Config, masterKey: string): void {
-  // Public, as by default, it costs the other requests nothing.
-  if (config.gateway.metrics_public) return;
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.url !== '/metrics') return done();
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined)
-      return done(
-        unauthorized(
-          missingBearerMessage('master key', 'PROXY_MASTER_KEY', request.headers.authorization, 'master.key'),
-        ),
-      );
-    if (!secretsEqual(token, masterKey))
-      return done(
-        unauthorized('invalid master key; /metrics needs PROXY_MASTER_KEY (gateway.metrics_public is false)'),
-      );
-    done();
-  });
 }
 
 /** Builds the model gateway app (not yet listening). */
@@ -81,7 +56,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
       usage_log: () => plain.gateway.recorder.writable,
     },
   });
-  requireMasterKeyForMetrics(plain, config, ctx.masterKey);
+  requireMetricsCredential(plain, config, ctx.masterKey);
   registerMetricsRoute(plain, registry);
   allowApiOrigins(plain, config.server.cors_origins);
   if (config.server.ui && ctx.uiBootstrap) await registerUi(plain, { dir: ctx.uiDir, bootstrap: ctx.uiBootstrap });
@@ -94,6 +69,7 @@ export async function buildGatewayApp(ctx: GatewayAppContext): Promise<FastifyIn
     env: ctx.env,
     revisions: ctx.revisions,
   });
+  readDeploymentHealth(registry, plain.gateway);
   await app.register(responsesRetentionPlugin, { database });
   await app.register(gatewayRoutes);
   return plain;

@@ -1,5 +1,5 @@
-/** Scopes a key can hold: one per endpoint family, RAG collections, or everything. */
-export type RequiredScope = 'chat' | 'embeddings' | 'responses' | `rag:${string}`;
+/** Scopes a key can hold: one per endpoint family, scraping `/metrics`, RAG collections, or everything. */
+export type RequiredScope = 'chat' | 'embeddings' | 'responses' | 'metrics' | `rag:${string}`;
 
 /** The scope a key gets when created without a list. */
 export const DEFAULT_SCOPES: readonly string[] = ['chat'];

@@ -7,6 +7,19 @@ import { UPSTREAM_FAILURE_REASONS, type UpstreamFailureReason } from './upstream
 /** Label value for requests whose model was never resolved: raw client input must not become a label. */
 export const UNKNOWN_MODEL = 'unknown';
 
+/**
+ * Label value for requests refused with 401 before a model was known (credentials missing, wrong,
+ * expired or revoked): apart from `unknown`'s bad model names, since repeated refusals are answered
+ * slowly on purpose (one a second), which would read as the latency of real requests.
+ */
+export const UNAUTHENTICATED_MODEL = 'unauthenticated';
+
+/**
+ * The long end of the latency buckets: a deployment's `timeout_ms` defaults to 600 s because reasoning
+ * models may think for minutes, and a request past the last bucket is lost to `histogram_quantile`.
+ */
+const MINUTES_BUCKETS = [120, 180, 300, 600];
+
 /** A request's model as a label value: only canonical (allowed) names, so client input never grows the series. */
 export function modelLabel(model: string | null | undefined, allowList: { isAllowed(model: string): boolean }): string {
   return model !== null && model !== undefined && allowList.isAllowed(model) ? model : UNKNOWN_MODEL;
@@ -114,7 +127,8 @@ export class GatewayMetrics {
       'gateway_request_duration_seconds',
       'Inference request duration in seconds (to the last byte, streams included)',
       'model',
-      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      // 1 ms and 5 ms for cache hits; nothing finer, to keep the series per model few.
+      [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, ...MINUTES_BUCKETS],
       registry,
     );
     // gateway_request_duration_seconds mixes cache hits, streams (to their last byte) and token counts
@@ -123,14 +137,14 @@ export class GatewayMetrics {
       'gateway_upstream_duration_seconds',
       'Answered upstream calls of whole (non-streamed) answers, from sending to the answer read: no cache hits, streams or token counts',
       ['model', 'deployment'],
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, ...MINUTES_BUCKETS],
       registry,
     );
     this.timeToFirstToken = new LabelledHistogram(
       'gateway_time_to_first_token_seconds',
       "Streamed answers, from the request's arrival to the upstream's first frame (the stream's start)",
       'model',
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, ...MINUTES_BUCKETS],
       registry,
     );
     this.tokens = new Counter({
@@ -270,15 +284,19 @@ export class GatewayMetrics {
     for (const entityType of PII_ENTITY_TYPES) this.piiEntities.labels(entityType).inc(0);
   }
 
-  /** Counts one finished request with its duration, tokens and cost. */
+  /**
+   * Counts one finished request with its duration, tokens and cost; a 401 without a model label is
+   * counted under {@link UNAUTHENTICATED_MODEL}.
+   */
   observeRequest(
-    model: string,
+    label: string,
     status: number,
     seconds: number,
     promptTokens: number,
     completionTokens: number,
     costUsd = 0,
   ): void {
+    const model = status === 401 && label === UNKNOWN_MODEL ? UNAUTHENTICATED_MODEL : label;
     let byStatus = this.pending.get(model);
     if (!byStatus) {
       byStatus = new Map();
@@ -302,6 +320,11 @@ export class GatewayMetrics {
    * allowed) would be missed by `increase()` and `rate()` alerts.
    */
   private zeroSeries(): void {
+    // Refused credentials too, so an alert on their increase sees the first burst after a start.
+    if (!this.seriesOf.has(UNAUTHENTICATED_MODEL)) {
+      this.seriesOf.add(UNAUTHENTICATED_MODEL);
+      this.requests.labels(UNAUTHENTICATED_MODEL, '401').inc(0);
+    }
     for (const model of this.allowedModels()) {
       this.zeroDeploymentSeries(model);
       if (this.seriesOf.has(model)) continue;

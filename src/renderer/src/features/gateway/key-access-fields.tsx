@@ -1,15 +1,19 @@
 import { useId } from 'react';
+import { PLAIN_SCOPES, type PlainScope } from '../../../../shared/gateway-api.js';
 import { useModelSettings } from '../../api/gateway-queries.js';
 import { useTeams, useUsers } from '../../api/principals-queries.js';
 import { Field, Select, TextInput } from '../../components/field.js';
 import { KEY_ACCESS_LABELS, newOwnerName, ownerHint, type KeyAccessForm } from './key-access-form.js';
 
-const SCOPES = [
-  { value: 'chat', label: 'chat', hint: 'Chat completions and Messages' },
-  { value: 'embeddings', label: 'embeddings', hint: 'Embeddings' },
-  { value: 'responses', label: 'responses', hint: 'Responses API' },
-  { value: '*', label: '*', hint: 'Everything' },
-] as const;
+// Every scope of the shared list, each with its hint: a scope added there without one fails the typecheck.
+const SCOPE_HINTS: Readonly<Record<PlainScope, string>> = {
+  chat: 'Chat completions and Messages',
+  embeddings: 'Embeddings',
+  responses: 'Responses API',
+  metrics: 'Scrape /metrics (when gateway.metrics_public is false), nothing else',
+  '*': 'Everything',
+};
+const SCOPES = PLAIN_SCOPES.map((scope) => ({ value: scope, label: scope, hint: SCOPE_HINTS[scope] }));
 
 /** Expiry choices counted from now, after the dialog's own first choices ("Never", "Keep …"). */
 export const EXPIRY_IN_DAYS = [
