@@ -1,4 +1,5 @@
-import { expect, openSignedIn, saveScreenshot, test, type App } from './fixtures.js';
+import { expect, gatewayAdmin, openSignedIn, saveScreenshot, test, type App } from './fixtures.js';
+import { openCollection } from './rag-helpers.js';
 
 async function issueKey(app: App, body: object): Promise<{ id: string }> {
   const response = await fetch(`${app.gatewayUrl}/internal/api-keys`, {
@@ -48,4 +49,45 @@ test('collections: create one, add Markdown, see its chunks, and search as a key
   await search.getByRole('button', { name: 'Search' }).click();
   await expect(search.getByTestId('rag-denied')).toContainText(`may not read ${name}`);
   await expect(search.getByTestId('rag-hit')).toHaveCount(0);
+});
+
+test('collections: documents show 100 at a time, with how many there are and a button for more', async ({ page }) => {
+  const name = `many-${Date.now()}`;
+  expect((await gatewayAdmin('/internal/rag/collections', 'POST', { name })).status).toBe(201);
+  const keyOf = (i: number): string => `note-${String(i).padStart(3, '0')}.txt`;
+  for (let i = 0; i < 130; i += 1) {
+    const added = await gatewayAdmin(`/internal/rag/collections/${name}/documents`, 'POST', {
+      key: keyOf(i),
+      content: `Note ${i}.`,
+    });
+    expect(added.status).toBe(201);
+  }
+  // The screen asks for a page, never the whole list, which costs the gateway a long read in a large collection.
+  const documentReads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(`/internal/rag/collections/${name}/documents`)) documentReads.push(request.url());
+  });
+
+  await openCollection(page, name);
+  const table = page.getByTestId('rag-documents');
+  const rows = table.locator('tbody tr');
+  const more = page.getByTestId('rag-documents-more');
+  await expect(rows).toHaveCount(100);
+  await expect(more).toContainText('Showing 100 of 130 documents');
+  expect(documentReads.every((url) => new URL(url).searchParams.get('limit') === '100')).toBe(true);
+
+  await more.getByRole('button', { name: 'Show 30 more' }).click();
+  await expect(rows).toHaveCount(130);
+  await expect(more).toHaveCount(0);
+  // The button that asked is gone with the last page: the table has focus, on the first document it brought.
+  await expect(table).toBeFocused();
+  await expect(rows.nth(100)).toHaveAttribute('aria-selected', 'true');
+  await expect(rows.nth(100)).toContainText(keyOf(100));
+  await expect(rows.last()).toContainText(keyOf(129));
+  expect(new URL(documentReads.at(-1)!).searchParams.get('after')).toBe(keyOf(99));
+
+  // Enter opens the highlighted document's chunks.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Chunks of the selected document' })).toBeVisible();
+  await expect(page.getByTestId('rag-chunks')).toContainText('Note 100.');
 });

@@ -10,12 +10,15 @@ import { BRANCH_PATTERN, MAX_KEY_LENGTH, NAMESPACE_PATTERN } from './store-api.j
  * not all empty, also listed there by key id, owner user or team.
  */
 
+/** The longest collection name. */
+export const MAX_COLLECTION_NAME_LENGTH = 100;
+
 /** Collection names: what follows `rag:` in a scope, without `/` so they fit a URL segment. */
-export const COLLECTION_NAME_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
+export const COLLECTION_NAME_PATTERN = new RegExp(`^[A-Za-z0-9._-]{1,${MAX_COLLECTION_NAME_LENGTH}}$`);
 
 /** A collection name. */
 export const collectionNameSchema = z.string().regex(COLLECTION_NAME_PATTERN, {
-  error: 'must be 1 to 100 letters, digits, ".", "_" or "-"',
+  error: `must be 1 to ${MAX_COLLECTION_NAME_LENGTH} letters, digits, ".", "_" or "-"`,
 });
 
 const MAX_READERS = 1000;

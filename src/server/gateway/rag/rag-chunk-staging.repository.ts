@@ -1,5 +1,14 @@
-import { INSERT_CHUNK, RagDocumentQueries, type DocumentRow, type NewChunk } from './rag-documents.repository.js';
+import {
+  BY_DOCUMENT_INDEX,
+  INSERT_CHUNK,
+  RagDocumentQueries,
+  type DocumentRow,
+  type NewChunk,
+} from './rag-documents.repository.js';
 import { SET_ASIDE_PREFIX } from './rag-statements.js';
+
+/** Moves a document's chunks from one `collection` value to another: document id, to, from. */
+const MOVE_DOCUMENT_CHUNKS = `UPDATE rag_chunks ${BY_DOCUMENT_INDEX} SET collection = ? WHERE document_id = ? AND collection = ?`;
 
 /**
  * The RAG repository's writes that keep the database free between slices: chunks staged before they
@@ -54,7 +63,7 @@ export class RagChunkStaging extends RagDocumentQueries {
         document.collection,
       );
       if (updated.changes === 0) return false;
-      const move = this.stmt('UPDATE rag_chunks SET collection = ? WHERE document_id = ? AND collection = ?');
+      const move = this.stmt(MOVE_DOCUMENT_CHUNKS);
       move.run(replacedMark, document.id, document.collection);
       move.run(document.collection, document.id, stagedMark);
       return true;
@@ -76,7 +85,7 @@ export class RagChunkStaging extends RagDocumentQueries {
    */
   setAsideDocuments(collection: string, ids: readonly string[], mark: string, now: number): number {
     this.chunksChanged(collection);
-    const moveChunks = this.stmt('UPDATE rag_chunks SET collection = ? WHERE document_id = ? AND collection = ?');
+    const moveChunks = this.stmt(MOVE_DOCUMENT_CHUNKS);
     const moveDocument = this.stmt('UPDATE rag_documents SET collection = ? WHERE id = ? AND collection = ?');
     return this.sqlite.transaction(() => {
       this.insertSetAsideCollection(mark, now);

@@ -1,4 +1,5 @@
 import { RagChunkStaging } from './rag-chunk-staging.repository.js';
+import { BY_DOCUMENT_INDEX } from './rag-documents.repository.js';
 import { SET_ASIDE_PREFIX } from './rag-statements.js';
 
 /** A chunk row joined with its document's key. */
@@ -42,7 +43,7 @@ export class RagChunkQueries extends RagChunkStaging {
   chunks(collection: string, page: ChunkPage): ChunkRow[] {
     const documentId = page.documentId ?? null;
     const select = `SELECT ${CHUNK_COLUMNS} FROM rag_documents d
-      JOIN rag_chunks k ON k.document_id = d.id AND k.collection = d.collection
+      JOIN rag_chunks k ${BY_DOCUMENT_INDEX} ON k.document_id = d.id AND k.collection = d.collection
       WHERE d.collection = ? AND (? IS NULL OR d.id = ?)`;
     const { after, limit } = page;
     if (after === undefined)

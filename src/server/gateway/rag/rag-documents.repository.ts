@@ -28,9 +28,17 @@ export interface NewChunk {
   readonly embeddingModel: string | null;
 }
 
+/**
+ * How `rag_chunks` is read by document. Without statistics (the gateway runs no ANALYZE) SQLite reads
+ * a term on `collection` through the collection's index: every chunk of the collection for each
+ * document, seconds of a blocked event loop in a large collection. Naming the index makes the plan the
+ * same in every database (test/gateway/rag/document-index-plans.test.ts asserts it).
+ */
+export const BY_DOCUMENT_INDEX = 'INDEXED BY rag_chunks_document';
+
 const DOCUMENT_SELECT = `SELECT d.id, d.collection, d.key, d.content_type AS contentType,
   d.content_hash AS contentHash, d.chars, d.revision, d.updated_at AS updatedAt,
-  (SELECT count(*) FROM rag_chunks k WHERE k.document_id = d.id AND k.collection = d.collection) AS chunks
+  (SELECT count(*) FROM rag_chunks k ${BY_DOCUMENT_INDEX} WHERE k.document_id = d.id AND k.collection = d.collection) AS chunks
   FROM rag_documents d`;
 
 /** The INSERT of a chunk: document id, collection, ordinal, heading, text, revision, embedding, model. */
@@ -56,6 +64,12 @@ export class RagDocumentQueries extends RagCollectionQueries {
       page.after,
       limit,
     ) as DocumentRow[];
+  }
+
+  /** A collection's document by id, or undefined. */
+  documentById(collection: string, id: string): DocumentRow | undefined {
+    return this.stmt(`${DOCUMENT_SELECT} WHERE d.id = ? AND d.collection = ?`).get(id, collection) as
+      DocumentRow | undefined;
   }
 
   /** A collection's document by key, or undefined. */

@@ -3,7 +3,6 @@ import type {
   RagCollection,
   RagCollectionCreate,
   RagCollectionUpdate,
-  RagDocument,
   RagDocumentInput,
   RagDocumentPutAnswer,
 } from '../../../shared/rag-api.js';
@@ -135,11 +134,6 @@ export class RagIndex {
   /** Stops the deletions under way after their current slice. */
   async close(): Promise<void> {
     await this.deletions.close();
-  }
-
-  documents(name: string): RagDocument[] {
-    this.row(name);
-    return this.repository.documents(name).map(documentView);
   }
 
   /** One page of a collection's chunks, with the position after which the next page starts (none on the last). */

@@ -1,10 +1,10 @@
-import { COLLECTION_NAME_PATTERN } from '../../../shared/rag-api.js';
-import { badRequest, forbidden } from '../../http/errors.js';
+import { forbidden } from '../../http/errors.js';
 import { collectPlaceholders } from '../guardrails/pii/pii-scrubber.js';
 import { visitRequestTexts } from '../guardrails/request-texts.js';
 import type { RequestContext } from '../pipeline/request-context.js';
 import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
 import type { RagCaller } from './access.js';
+import { selectedCollections } from './collection-selector.js';
 import { selectContext, type ContextSelection } from './context-selection.js';
 import { bookQueryEmbedding } from './query-embedding-usage.js';
 import type { RagService } from './rag.service.js';
@@ -32,21 +32,6 @@ export interface RagOutcome {
   readonly chunks: readonly string[];
 }
 
-function names(value: unknown, where: string): string[] {
-  const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [value];
-  const out: string[] = [];
-  for (const item of list) {
-    const name = typeof item === 'string' ? item.trim() : item;
-    if (name === '') continue;
-    if (typeof name !== 'string' || !COLLECTION_NAME_PATTERN.test(name))
-      throw badRequest(
-        `${where} must list RAG collection names (letters, digits, ".", "_", "-"), got ${JSON.stringify(item)}`,
-      );
-    out.push(name);
-  }
-  return out;
-}
-
 /** Placeholders the request's texts already hold (what the PII stage handed out, or the client wrote). */
 function placeholdersIn(ctx: RequestContext): Set<string> {
   const reserved = new Set<string>();
@@ -62,9 +47,12 @@ function explicitCollections(ctx: RequestContext): readonly string[] {
   if (header === undefined && !inMetadata) return NONE;
   const asked: string[] = [];
   if (header !== undefined)
-    asked.push(...names(Array.isArray(header) ? header.join(',') : header, `header ${RAG_HEADER}`));
+    asked.push(
+      ...selectedCollections(Array.isArray(header) ? header.join(',') : header, `header ${RAG_HEADER}`, RAG_HEADER),
+    );
   if (inMetadata) {
-    asked.push(...names(metadata[RAG_METADATA_KEY], `metadata.${RAG_METADATA_KEY}`));
+    const param = `metadata.${RAG_METADATA_KEY}`;
+    asked.push(...selectedCollections(metadata[RAG_METADATA_KEY], param, param));
     delete metadata[RAG_METADATA_KEY];
     if (Object.keys(metadata).length === 0) delete ctx.body.metadata;
   }

@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import type { RagCollection, RagDocument } from '../../../../shared/rag-api.js';
+import type { RagCollection } from '../../../../shared/rag-api.js';
 import { Button } from '../../components/button.js';
-import { DataTable, type Column } from '../../components/data-table.js';
 import { PencilIcon } from '../../components/icons.js';
-import { QueryView } from '../../components/query-view.js';
 import { AddDocumentForm } from './add-document-form.js';
 import { ChunkList } from './chunk-list.js';
+import { DocumentTable } from './document-table.js';
 import { EditCollectionDialog } from './edit-collection-dialog.js';
 import { isSyncing, useDocumentsFollowCollection, useRagDocuments } from './rag-queries.js';
 import { SearchPanel } from './search-panel.js';
@@ -43,23 +42,6 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
   useDocumentsFollowCollection(collection);
   const [document, setDocument] = useState<string>();
   const [editing, setEditing] = useState(false);
-  const columns: Column<RagDocument>[] = [
-    { header: 'Document', cell: (doc) => <span className="mono">{doc.key}</span> },
-    { header: 'Format', cell: (doc) => doc.content_type },
-    { header: 'Characters', align: 'right', cell: (doc) => doc.chars.toLocaleString() },
-    { header: 'Chunks', align: 'right', cell: (doc) => doc.chunks },
-    { header: 'Revision', align: 'right', cell: (doc) => doc.revision ?? '—' },
-    {
-      header: '',
-      align: 'right',
-      className: 'cell-actions',
-      cell: (doc) => (
-        <Button size="sm" variant="ghost" onClick={() => setDocument(doc.id)}>
-          Show chunks
-        </Button>
-      ),
-    },
-  ];
   return (
     <div className="rag-stack" data-testid="collection-detail">
       <section className="panel">
@@ -79,18 +61,7 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
         </p>
         <SourceWarning collection={collection} />
         <SkippedDocuments collection={collection} />
-        <QueryView query={documents} errorTitle="Could not load the documents">
-          {(data) => (
-            <DataTable
-              label="Documents"
-              testId="rag-documents"
-              rows={data.data}
-              columns={columns}
-              rowKey={(doc) => doc.id}
-              onOpen={(doc) => setDocument(doc.id)}
-            />
-          )}
-        </QueryView>
+        <DocumentTable documents={documents} total={collection.documents} onShowChunks={setDocument} />
         {!collection.source && <AddDocumentForm collection={collection.name} />}
       </section>
       <SearchPanel collection={collection.name} />
@@ -100,7 +71,11 @@ export function CollectionDetail({ collection }: { readonly collection: RagColle
           key={document ?? ''}
           collection={collection.name}
           document={document}
-          total={document ? documents.data?.data.find((doc) => doc.id === document)?.chunks : collection.chunks}
+          total={
+            document
+              ? documents.data?.pages.flatMap((page) => page.data).find((doc) => doc.id === document)?.chunks
+              : collection.chunks
+          }
         />
       </section>
       {editing && <EditCollectionDialog collection={collection} onClose={() => setEditing(false)} />}

@@ -52,13 +52,22 @@ export function useCollections() {
   });
 }
 
-/** Documents of a collection. */
+/** Documents asked for at a time: a collection may hold thousands, and the whole list costs the gateway a long read. */
+export const DOCUMENT_PAGE_SIZE = 100;
+
+/** Documents of a collection by key, a page at a time (`after` cursor). */
 export function useRagDocuments(name: string) {
   const api = useApi();
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ragKeys.documents(name),
-    queryFn: ({ signal }) =>
-      api.request('gateway', path(name, '/documents'), { schema: ragDocumentListSchema, signal }),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api.request('gateway', path(name, '/documents'), {
+        query: { limit: DOCUMENT_PAGE_SIZE, after: pageParam },
+        schema: ragDocumentListSchema,
+        signal,
+      }),
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
 }
 
