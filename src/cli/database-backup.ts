@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
 import {
+  accessSync,
+  chmodSync,
   closeSync,
+  constants,
+  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -85,12 +89,14 @@ export async function backupDatabase(source: string, target: string, force: bool
  * WAL). The source is opened read-only: a copy never changes it.
  */
 export async function copyDatabase(source: string, partial: string): Promise<Database.Database> {
-  const from = new Database(source, { readonly: true, fileMustExist: true });
-  try {
-    await from.backup(partial);
-  } finally {
-    from.close();
-  }
+  if (folderWritable(dirname(source))) {
+    const from = new Database(source, { readonly: true, fileMustExist: true });
+    try {
+      await from.backup(partial);
+    } finally {
+      from.close();
+    }
+  } else copyUnwritableFolder(source, partial);
   const copy = new Database(partial);
   try {
     // A WAL-mode copy would need its own -wal file to be whole when opened and written.
@@ -100,6 +106,33 @@ export async function copyDatabase(source: string, partial: string): Promise<Dat
     copy.close();
     throw error;
   }
+}
+
+/** Whether this process may create files in `folder` (SQLite's -shm beside the database). */
+function folderWritable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A database in a folder this process cannot write (a read-only mount or snapshot, a folder owned by
+ * someone else): SQLite cannot open a WAL-mode file there even read-only, for want of its -shm file,
+ * and this build of better-sqlite3 takes no `immutable=1` URI. Without a -wal file the database file
+ * holds every committed write (a clean stop checkpoints and removes it), and no server runs on a
+ * folder it cannot write, so a byte copy is the whole database; the copy is checked as any other.
+ */
+function copyUnwritableFolder(source: string, partial: string): void {
+  if (existsSync(`${source}-wal`))
+    throw new BackupError(
+      `cannot read ${source}: its folder ${dirname(source)} cannot be written (a read-only mount or snapshot, or another user's folder), and SQLite needs to write there (its -shm file) to read the database's -wal file, which holds writes not yet in the database file; run this as the folder's owner, or copy the folder (all gatehouse.db* files) somewhere writable and name that copy`,
+    );
+  copyFileSync(source, partial);
+  // copyFileSync gives the copy the source's mode; it holds what the source holds.
+  chmodSync(partial, 0o600);
 }
 
 /**

@@ -18,11 +18,16 @@ import { dataFolderProblem } from '../server/config/data-folder-problem.js';
 import { ConfigError } from '../server/config/load.js';
 import { SecretBox, SealedValueUnreadable } from '../server/config/secret-box.js';
 import { makePrivateDir } from '../server/config/secrets.js';
-import { findMigrationsDir, migrationJournal, newestAppliedMigration } from '../server/db/connection.js';
+import {
+  findMigrationsDir,
+  migrationJournal,
+  newerSchemaChanges,
+  newestAppliedMigration,
+} from '../server/db/connection.js';
 import * as schema from '../server/db/schema/index.js';
 import { SettingsRepository } from '../server/gateway/model-registry/settings.repository.js';
 import { isDatabaseDamaged } from '../server/http/database-errors.js';
-import { copyDatabase, damageIn } from './database-backup.js';
+import { BackupError, copyDatabase, damageIn } from './database-backup.js';
 
 /** Why a restore was not done, in the user's terms; `refused` when the caller's arguments are at fault. */
 export class RestoreError extends Error {
@@ -144,6 +149,8 @@ async function copyAndCheck(
     }
   } catch (error) {
     if (isDatabaseDamaged(error)) throw damagedBackup(source, `SQLite: ${(error as Error).message}`);
+    // The copy's own refusals (a source it cannot read) are the restore's, in the same words.
+    if (error instanceof BackupError) throw new RestoreError(error.message);
     throw error;
   }
 }
@@ -175,8 +182,8 @@ function checkSchema(copy: Database.Database, source: string): CheckedSchema {
   const day = (when: number): string => new Date(when).toISOString().slice(0, 10);
   if (newest > known)
     throw new RestoreError(
-      `${source} was upgraded by a newer version of Gatehouse (a schema change of ${day(newest)}, ` +
-        `this version knows those up to ${day(known)}), and this version would damage it: restore it with the newer version`,
+      `${source} was upgraded by a newer version of Gatehouse (${newerSchemaChanges(copy, known)}), ` +
+        'and this version would damage it: restore it with the newer version',
       true,
     );
   const migrations = journal.filter((entry) => entry.when > newest).length;

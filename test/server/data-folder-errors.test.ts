@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/connection.js';
+import { findMigrationsDir, migrationJournal, openDatabase } from '../../src/server/db/connection.js';
 import { failedStart } from '../support/headless-process.js';
 
 const dirs: string[] = [];
@@ -53,17 +53,20 @@ describe('a data folder that cannot be used', () => {
     openDatabase(file).close();
     // A schema change this build does not have, as a newer version leaves behind.
     const newer = new Database(file);
-    const future = Date.UTC(2099, 0, 2);
-    newer
-      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
-      .run('from-a-newer-version', future);
+    const future = Date.UTC(2099, 0, 2, 22, 57, 41);
+    const insert = newer.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)');
+    insert.run('from-a-newer-version', future - 3_600_000);
+    insert.run('from-a-newer-version-too', future);
     newer.close();
+    // Several schema changes are often made on one day: the times go to the minute.
+    const known = Math.max(...migrationJournal(findMigrationsDir()).map((entry) => entry.when));
+    const knownMinute = `${new Date(known).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     const failure = await failedStart({ GATEHOUSE_DATA_DIR: dir });
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toMatch(
       new RegExp(
         `^gatehouse: failed to start: cannot use the data folder ${dir} \\(GATEHOUSE_DATA_DIR or server\\.data_dir\\): ` +
-          'its database was upgraded by a newer version of Gatehouse \\(a schema change of 2099-01-02, this version knows those up to \\d{4}-\\d\\d-\\d\\d\\), ' +
+          `its database was upgraded by a newer version of Gatehouse \\(it has 2 schema changes this version lacks, the newest made 2099-01-02 22:57 UTC; this version's newest was made ${knownMinute}\\), ` +
           'and this version would damage it: start the newer version, or a copy of the data folder made before that upgrade\\n$',
       ),
     );

@@ -173,7 +173,7 @@ describe('npm run restore', () => {
     const fromNewer = await npmRun('restore', [newer, '--data-dir', data]);
     expect(fromNewer.code).toBe(2);
     expect(fromNewer.stderr).toMatch(
-      /^restore: .*newer\.db was upgraded by a newer version of Gatehouse \(a schema change of \d{4}-\d\d-\d\d, this version knows those up to \d{4}-\d\d-\d\d\), and this version would damage it: restore it with the newer version\n$/,
+      /^restore: .*newer\.db was upgraded by a newer version of Gatehouse \(it has \d+ schema changes this version lacks, the newest made \d{4}-\d\d-\d\d \d\d:\d\d UTC; this version's newest was made \d{4}-\d\d-\d\d \d\d:\d\d UTC\), and this version would damage it: restore it with the newer version\n$/,
     );
     expect(filesIn(data)).toEqual([]);
   }, 30_000);

@@ -129,10 +129,23 @@ function refuseNewerSchema(sqlite: Database.Database, migrationsDir: string): vo
   const known = Math.max(...migrationJournal(migrationsDir).map((entry) => entry.when));
   if (newest === undefined || newest <= known) return;
   throw new Error(
-    `its database was upgraded by a newer version of Gatehouse (a schema change of ${new Date(newest).toISOString().slice(0, 10)}, ` +
-      `this version knows those up to ${new Date(known).toISOString().slice(0, 10)}), and this version would damage it: ` +
+    `its database was upgraded by a newer version of Gatehouse (${newerSchemaChanges(sqlite, known)}), and this version would damage it: ` +
       'start the newer version, or a copy of the data folder made before that upgrade',
   );
+}
+
+/**
+ * What a database has of schema changes this version lacks (those newer than `known`, its own newest),
+ * shared by the start and `npm run restore`: how many, and the times to the minute, since several
+ * changes are often made on one day and days alone would read as if the two were the same.
+ */
+export function newerSchemaChanges(sqlite: Database.Database, known: number): string {
+  const newer = sqlite
+    .prepare('SELECT count(*) AS count, max(created_at) AS newest FROM __drizzle_migrations WHERE created_at > ?')
+    .get(known) as { count: number; newest: number };
+  const minute = (when: number): string => `${new Date(when).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const changes = newer.count === 1 ? '1 schema change' : `${newer.count} schema changes`;
+  return `it has ${changes} this version lacks, the newest made ${minute(Number(newer.newest))}; this version's newest was made ${minute(known)}`;
 }
 
 /** The migrations this version knows, in order: when each was made and its file's tag (`0003_gateway`). */

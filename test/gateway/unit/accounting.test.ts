@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
 import { AuditRepository } from '../../../src/server/gateway/accounting/audit.repository.js';
 import { PriceTable } from '../../../src/server/gateway/accounting/pricing.js';
-import type { UsageEntry } from '../../../src/server/gateway/accounting/usage-entry.js';
 import { UsageRecorder } from '../../../src/server/gateway/accounting/usage-recorder.js';
 import { UsageRepository } from '../../../src/server/gateway/accounting/usage.repository.js';
 import { GatewayEventBus } from '../../../src/server/gateway/traffic/event-bus.js';
@@ -16,29 +15,7 @@ import {
   TrafficLog,
   type TrafficRecord,
 } from '../../../src/server/gateway/traffic/traffic-log.js';
-
-const entry = (n: number, overrides: Partial<UsageEntry> = {}): UsageEntry => ({
-  requestId: `r${n}`,
-  createdAt: 1_700_000_000_000 + n * 1000,
-  keyId: 'k1',
-  ownerUser: 'u',
-  team: 't',
-  endpoint: 'chat',
-  model: 'm',
-  requestedModel: 'm',
-  deployment: 'd',
-  provider: 'p',
-  promptTokens: 10,
-  completionTokens: 5,
-  costUsd: 0.001,
-  latencyMs: 12,
-  status: 200,
-  errorType: null,
-  stream: false,
-  cached: false,
-  admitted: true,
-  ...overrides,
-});
+import { usageEntry as entry } from './usage-entry-fixture.js';
 
 describe('usage recorder', () => {
   let dir: string;

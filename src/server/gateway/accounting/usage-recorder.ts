@@ -9,6 +9,8 @@ import { isDatabaseBusy, isDatabaseUnwritable } from '../../http/database-errors
 const MAX_HELD_ROWS = 100_000;
 /** How often rows a full disk or a read-only file refused are tried again. */
 const UNWRITABLE_RETRY_MS = 2_000;
+/** How often a closing recorder looks whether the rows it holds were written (or can be now). */
+const CLOSE_RETRY_MS = 100;
 
 /** Options of the recorder. */
 export interface UsageRecorderOptions {
@@ -26,6 +28,12 @@ export interface UsageRecorderOptions {
   readonly maxHeldRows?: number;
   /** How often rows the database refused as unwritable (a full disk, a read-only file) are tried again. */
   readonly unwritableRetryMs?: number;
+  /**
+   * Called at close with the rows the database still had not taken by the close's deadline (a lock
+   * another process kept, a full disk, a read-only file), to be kept elsewhere; without it they are
+   * dropped, and only their count goes to `onError`.
+   */
+  readonly onUnwritten?: (rows: readonly UsageEntry[]) => void;
   /** Called after rows were written (a batch, or one durable row), for the views that show them: keep it cheap. */
   readonly onWritten?: () => void;
   /**
@@ -224,15 +232,29 @@ export class UsageRecorder {
     return this.unwritable ? 'unwritable' : undefined;
   }
 
-  /** Writes what is queued and refuses further rows (the database closes next). */
-  close(): void {
+  /**
+   * Writes what is queued and refuses further rows (the database closes next). Rows waiting for a lock
+   * another process holds, or for a full disk or a read-only file, are tried again until `deadline`
+   * (a time in ms, by default now: one try): those still held then go to `onUnwritten`. Without a wait
+   * it finishes before it returns.
+   */
+  async close(deadline: number = Date.now()): Promise<void> {
+    this.flush();
+    while (this.queue.length > 0 && Date.now() < deadline) {
+      // Not unref'd: this wait is what the stopping process is doing.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(CLOSE_RETRY_MS, deadline - Date.now())));
+      // While the lock is held this waits for the watch's release (which writes them); otherwise it tries.
+      this.flush();
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.releaseWatch?.();
     this.releaseWatch = undefined;
-    this.flush();
-    // Rows still held for a locked or unwritable database cannot wait for it any longer.
-    if (this.queue.length > 0)
-      this.options.onError?.(new Error('the database could not be written at close'), this.queue.length);
+    const unwritten = this.queue;
     this.queue = [];
     this.closed = true;
+    if (unwritten.length === 0) return;
+    if (this.options.onUnwritten !== undefined) this.options.onUnwritten(unwritten);
+    else this.options.onError?.(new Error('the database could not be written at close'), unwritten.length);
   }
 }

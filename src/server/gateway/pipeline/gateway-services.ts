@@ -8,6 +8,7 @@ import { AuditRepository } from '../accounting/audit.repository.js';
 import { openBatchConnection } from '../accounting/batch-connection.js';
 import { PriceTable } from '../accounting/pricing.js';
 import { UsageRecorder } from '../accounting/usage-recorder.js';
+import { importUnwrittenUsage, keepUnwrittenUsage } from '../accounting/unwritten-usage.js';
 import { UsageRepository } from '../accounting/usage.repository.js';
 import { AdminService } from '../admin/admin.service.js';
 import { PrincipalsAdmin } from '../admin/principals-admin.service.js';
@@ -62,6 +63,11 @@ import { GATEHOUSE_VERSION } from '../../version.js';
 
 /** Longest wait at close for cut requests to be accounted. */
 const IN_FLIGHT_GRACE_MS = 2000;
+/**
+ * What the stop's deadline (`server.shutdown_timeout_ms`) keeps for the close after the usage rows'
+ * wait: their file and the database's close, before the deadline ends requests and the exit says 1.
+ */
+const CLOSE_RESERVE_MS = 500;
 
 /** Every long-lived service of the gateway, built once per app and closed with it. */
 export interface GatewayServices {
@@ -110,8 +116,12 @@ export interface GatewayServices {
   readonly output: OutputStages;
   /** Requests begun and not yet accounted; closing waits for them. */
   readonly inFlight: InFlightRequests;
-  /** Writes what is pending (usage batch, key last-use times), stops timers and closes upstream connections. */
-  close(): Promise<void>;
+  /**
+   * Writes what is pending (usage batch, key last-use times), stops timers and closes upstream
+   * connections. Usage rows the database cannot take (a lock another process holds, a full disk) are
+   * tried again until `usageDeadline` (a time in ms; by default one try), then kept in a file.
+   */
+  close(usageDeadline?: number): Promise<void>;
 }
 
 /** What the gateway's services are built from. */
@@ -189,8 +199,12 @@ export function createGatewayServices(
   const inFlight = new InFlightRequests();
   const bus = new GatewayEventBus();
   const usageNotice = new UsageNotice(bus);
+  const unwrittenLog = { info, warn, error: log };
+  // Before the limits read the usage table to rebuild budgets: what an earlier stop could not write.
+  importUnwrittenUsage(sqlite, dataDir, unwrittenLog);
   const recorder = new UsageRecorder(new UsageRepository(batch.sqlite), sqlite, usage, audit, {
     onError: (error, rows) => log(`could not write ${rows} usage rows`, error),
+    onUnwritten: (rows) => keepUnwrittenUsage(dataDir, rows, unwrittenLog),
     lock: options.database.lock,
     onWritten: usageNotice.written,
     onHeld: ({ state, rows, cause }) => warn(HELD_ROWS_NOTICE[cause][state], { rows }),
@@ -313,13 +327,13 @@ export function createGatewayServices(
     tracing,
     output: { piiRestore: piiRestoreStage, ...options.output },
     inFlight,
-    close: async () => {
+    close: async (usageDeadline?: number) => {
       // Requests whose connections were cut are accounted as their responses close, which may come
       // just after the server reports closed; a response that never closes does not hold shutdown.
       await inFlight.settled(IN_FLIGHT_GRACE_MS);
       clearInterval(refresher);
       await rag.close();
-      recorder.close();
+      await recorder.close(usageDeadline);
       usageNotice.close();
       keys.close();
       batch.close();
@@ -350,7 +364,14 @@ export const gatewayServicesPlugin = fp<GatewayServicesOptions>(
       throw error;
     }
     app.decorate('gateway', services);
-    app.addHook('onClose', () => services.close());
+    // The stop's deadline counts from the close's start, before in-flight requests finish; usage rows
+    // wait for the database until a little before it, leaving the rest of the close time to end.
+    let closeAskedAt = Date.now();
+    app.addHook('preClose', async () => {
+      closeAskedAt = Date.now();
+    });
+    const usageWaitMs = Math.max(0, options.config.server.shutdown_timeout_ms - CLOSE_RESERVE_MS);
+    app.addHook('onClose', () => services.close(closeAskedAt + usageWaitMs));
   },
   { name: 'gateway-services', fastify: '5.x' },
 );
