@@ -111,6 +111,8 @@ export function beginPipeline(endpoint: Endpoint, path: string, services: Gatewa
         tracestate: request.headers.tracestate,
         incoming: request.raw,
       });
+    // The caller's way from an answer to its trace (W3C Trace Context Level 2); only when tracing is on.
+    if (ctx.trace !== undefined) reply.header('traceresponse', ctx.trace.traceresponse);
     // Which routing and policy settings answered: on every answer, so a client can tell a change.
     reply.header('x-gateway-policy-version', services.guardrails.policyVersion(services.registry.policyVersion()));
     try {
@@ -172,7 +174,7 @@ export function runPipeline(spec: InferenceEndpoint): RouteHandlerMethod {
     const policy = ctx.services.policy;
     for (let index = 0; index < policy.length; index += 1) {
       const stage = policy[index]!;
-      const result = trace === undefined ? stage(ctx) : trace.run(ctx.services.policyNames[index]!, () => stage(ctx));
+      const result = trace === undefined ? stage(ctx) : trace.runPolicy(ctx.services.policyNames[index]!, ctx, stage);
       // A synchronous stage's result is used as it is: awaiting it would still cost a microtask turn.
       const own = result instanceof Promise ? await result : result;
       if (own !== undefined && spec.takesStageAnswers !== false) {

@@ -13,17 +13,27 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../http/errors.js';
 import type { Usage } from '../formats/ir.js';
 import type { Deployment } from '../providers/types.js';
+import type { StreamAnswer } from '../providers/stream-result.js';
 import { UpstreamError } from '../providers/upstream-error.js';
-import type { Endpoint } from '../pipeline/request-context.js';
+import type { Endpoint, RequestContext } from '../pipeline/request-context.js';
+import type { PolicyStage } from '../pipeline/stages/policy-stages.js';
+import { upstreamFailureReason } from '../metrics/upstream-failure-reason.js';
 import { genAiOperation, responseAttributes, upstreamAttributes, usageAttributes } from './gen-ai-attributes.js';
 import { isCallerFault, isFailedOutcome } from './caller-fault.js';
+import { policyStageActed } from './policy-stage-activity.js';
+import { StreamedAnswer } from './streamed-answer.js';
 import { connectionAttributes } from './server-attributes.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
 /** What a span records of a failure: its type only. Messages may quote the request, so they stay out. */
 function errorType(error: unknown): string {
   if (error instanceof AppError) return error.type;
-  if (error instanceof UpstreamError) return error.upstreamType ?? `upstream_${error.status}`;
+  if (error instanceof UpstreamError) {
+    // One name for a lost connection, whether it went before the answer or mid-stream (where the
+    // reader saw it as a broken stream), as `gateway_upstream_failures_total` counts both `connection`.
+    if (upstreamFailureReason(error) === 'connection') return 'connection_error';
+    return error.upstreamType ?? `upstream_${error.status}`;
+  }
   return error instanceof Error ? error.name : 'error';
 }
 
@@ -78,6 +88,31 @@ function principalAttributes(outcome: { readonly user?: string; readonly team?: 
 /** The provider's own request id (OpenAI's `x-request-id`, Anthropic's `request-id`) on an upstream attempt's span. */
 const UPSTREAM_REQUEST_ID = 'gatehouse.upstream.request_id';
 
+/** The `reason` of `gateway_upstream_failures_total` that counted a failed attempt, so spans and metrics join. */
+const UPSTREAM_FAILURE_REASON = 'gatehouse.upstream.failure_reason';
+
+/** Seconds from an attempt's start to its stream's first chunk (the GenAI conventions' attribute). */
+const TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_first_chunk';
+
+/** An upstream attempt's failure: its type, and the metric's reason for it when the provider failed. */
+function failAttempt(span: Span, error: unknown): void {
+  fail(span, error);
+  if (error instanceof UpstreamError) span.setAttribute(UPSTREAM_FAILURE_REASON, upstreamFailureReason(error));
+}
+
+/**
+ * A policy stage running, whose span is made only once it is known to have acted on the request
+ * (refused, answered, recorded attributes, or left its mark: see policyStageActed).
+ */
+interface PendingStage {
+  readonly name: string;
+  readonly start: HrTime;
+  readonly acted: () => boolean;
+  attributes: Attributes | undefined;
+  /** False once its span was made or passed over (the request may end before the stage does). */
+  open: boolean;
+}
+
 /**
  * The spans of one /v1 request: a server span for the whole request, a child per pipeline stage,
  * and a client span per upstream attempt (under the route stage's span). The pipeline runs one
@@ -97,8 +132,12 @@ export class RequestTrace {
   #parent: Context;
   readonly #rootContext: Context;
   readonly #tracestate: string | undefined;
-  /** The attempt in flight; `counting`: a token count, which uses no tokens to report. */
-  #upstream: { span: Span; deployment: Deployment; counting: boolean } | undefined;
+  /** The attempt in flight; `counting`: a token count, which uses no tokens to report; `start`: its `performance.now()`. */
+  #upstream: { span: Span; deployment: Deployment; counting: boolean; start: number } | undefined;
+  /** What the relayed stream's frames said of the answer, and the failure that ended it after its start. */
+  #streamed: { answer: StreamedAnswer; failure: UpstreamError | undefined } | undefined;
+  /** The policy stage running now, its span not made yet. */
+  #policy: PendingStage | undefined;
   #respond: Span | undefined;
   readonly #stages = new Set<Span>();
   /** The stage running now, for what it records of itself (`stageAttributes`). */
@@ -131,6 +170,14 @@ export class RequestTrace {
     this.#parent = this.#rootContext;
     this.traceId = this.#root.spanContext().traceId;
     this.recorded = this.#root.isRecording();
+  }
+
+  /**
+   * The W3C Trace Context Level 2 `traceresponse` header of the server span (`00-<trace id>-<span id>-<flags>`):
+   * the caller learns which trace its request is in, and from the flags whether it was recorded.
+   */
+  get traceresponse(): string {
+    return formatTraceparent(this.#root.spanContext());
   }
 
   #now(): HrTime {
@@ -179,9 +226,65 @@ export class RequestTrace {
     ) as T;
   }
 
+  /**
+   * Runs one policy stage (sync or async, its result as it is) and makes its span only when it acted on
+   * the request: a stage that is off, or not for this key or model, costs no span.
+   */
+  runPolicy(name: string, ctx: RequestContext, stage: PolicyStage): ReturnType<PolicyStage> {
+    const pending: PendingStage = {
+      name,
+      start: this.#now(),
+      acted: () => policyStageActed(name, ctx),
+      attributes: undefined,
+      open: true,
+    };
+    this.#policy = pending;
+    const settle = (answered: boolean, error?: unknown): void => {
+      if (this.#policy === pending) this.#policy = undefined;
+      this.#settlePolicy(pending, this.#now(), answered, error);
+    };
+    let result: ReturnType<PolicyStage>;
+    try {
+      result = stage(ctx);
+    } catch (error) {
+      settle(false, error);
+      throw error;
+    }
+    if (!isPromise(result)) {
+      settle(result !== undefined);
+      return result;
+    }
+    return result.then(
+      (answer) => {
+        settle(answer !== undefined);
+        return answer;
+      },
+      (error: unknown) => {
+        settle(false, error);
+        throw error;
+      },
+    );
+  }
+
+  /** Makes the span of a policy stage that acted, from its start to `end`; passes over one that did not. */
+  #settlePolicy(pending: PendingStage, end: HrTime, answered: boolean, error?: unknown): void {
+    if (!pending.open) return;
+    pending.open = false;
+    if (error === undefined && !answered && pending.attributes === undefined && !pending.acted()) return;
+    const span = this.#tracer.startSpan(
+      pending.name,
+      { kind: SpanKind.INTERNAL, startTime: pending.start, attributes: pending.attributes },
+      this.#rootContext,
+    );
+    if (error !== undefined) failStage(span, error);
+    span.end(end);
+  }
+
   /** Records what the running stage did (counts, names, never request text) on its span. */
   stageAttributes(attributes: Attributes): void {
-    this.#stage?.setAttributes(attributes);
+    const pending = this.#policy;
+    if (pending !== undefined) pending.attributes = { ...pending.attributes, ...attributes };
+    else this.#stage?.setAttributes(attributes);
   }
 
   /**
@@ -200,7 +303,7 @@ export class RequestTrace {
       { kind: SpanKind.CLIENT, attributes, startTime: this.#now() },
       this.#parent,
     );
-    this.#upstream = { span, deployment, counting: endpoint === 'count_tokens' };
+    this.#upstream = { span, deployment, counting: endpoint === 'count_tokens', start: performance.now() };
     const headers: Record<string, string> = { traceparent: formatTraceparent(span.spanContext()) };
     if (this.#tracestate !== undefined) headers.tracestate = this.#tracestate;
     return headers;
@@ -217,7 +320,7 @@ export class RequestTrace {
       upstream.span.setAttribute('http.response.status_code', error.status);
     const requestId = (error instanceof UpstreamError ? error.requestId : undefined) ?? answeredId;
     if (requestId !== undefined) upstream.span.setAttribute(UPSTREAM_REQUEST_ID, requestId);
-    fail(upstream.span, error);
+    failAttempt(upstream.span, error);
     upstream.span.end(this.#now());
     this.#upstream = undefined;
   }
@@ -239,6 +342,31 @@ export class RequestTrace {
     if (body !== undefined) upstream.span.setAttributes(responseAttributes(body));
     upstream.span.end(this.#now());
     this.#upstream = undefined;
+  }
+
+  /** Records on the current attempt's span that its stream started: the time to its first chunk. */
+  attemptStreaming(): void {
+    const upstream = this.#upstream;
+    if (upstream !== undefined)
+      upstream.span.setAttribute(TIME_TO_FIRST_CHUNK, (performance.now() - upstream.start) / 1000);
+  }
+
+  /**
+   * The frames of a provider's stream as the respond stage relays them, read on their way for the
+   * answer's id and finish reasons and, once they end, the failure that cut them, for the attempt's span.
+   * A stream no attempt is open for (a replay from the cache) is handed back as it is.
+   */
+  watchStream(answer: StreamAnswer): AsyncIterable<string> {
+    if (this.#upstream === undefined) return answer.events;
+    const streamed = { answer: new StreamedAnswer(), failure: undefined as UpstreamError | undefined };
+    this.#streamed = streamed;
+    return (async function* read(): AsyncGenerator<string> {
+      for await (const frame of answer.events) {
+        streamed.answer.read(frame);
+        yield frame;
+      }
+      streamed.failure = answer.error();
+    })();
   }
 
   /** Opens the respond stage's span; it ends with the response (a stream's last frame). */
@@ -275,11 +403,21 @@ export class RequestTrace {
     const failed = isFailedOutcome(outcome.status, outcome.errorType);
     for (const stage of this.#stages) stage.end(end);
     this.#stages.clear();
+    // A policy stage its client left in the middle of (a RAG retrieval, a wait for an identical answer).
+    if (this.#policy !== undefined) this.#settlePolicy(this.#policy, end, false);
+    this.#policy = undefined;
     const upstream = this.#upstream;
     if (upstream !== undefined) {
       upstream.span.setAttributes(usageAttributes(upstream.deployment, upstream.counting ? undefined : outcome.usage));
-      if (outcome.errorType !== undefined) upstream.span.setAttribute('error.type', outcome.errorType);
-      if (failed) upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
+      const streamed = this.#streamed;
+      if (streamed !== undefined) upstream.span.setAttributes(streamed.answer.attributes());
+      // The provider's failure mid-stream, named as one before the answer would be (the request's own
+      // type, upstream_error, says only that a started stream failed).
+      if (streamed?.failure !== undefined) failAttempt(upstream.span, streamed.failure);
+      else {
+        if (outcome.errorType !== undefined) upstream.span.setAttribute('error.type', outcome.errorType);
+        if (failed) upstream.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorType });
+      }
       upstream.span.end(end);
       this.#upstream = undefined;
     }

@@ -98,8 +98,11 @@ async function relayStream(
   };
   // Set where the loop ended because the gateway is shutting down (not a failure, not the client leaving).
   let shutDown = false;
+  // Traced, the frames are read on their way for the upstream span (its id and finish reasons): chosen
+  // once here, so an untraced stream pays nothing per frame.
+  const events = ctx.trace === undefined ? answer.events : ctx.trace.watchStream(answer);
   try {
-    for await (const frame of answer.events) {
+    for await (const frame of events) {
       if (signal.aborted) break;
       const restored = restore ? restore.frame(ctx, frame) : frame;
       // The answer patterns read what the client gets: after restoring, so they see the originals.

@@ -125,6 +125,7 @@ export async function route(
         observeAnswer(ctx, answer.kind, answeredAt, latencyMs);
         trace?.attemptIdentified(ctx.upstreamRequestId);
         if (answer.kind === 'json') trace?.attemptAnswered(answer.usage, answer.body);
+        else trace?.attemptStreaming();
         return answer;
       } catch (error) {
         // A call the shutdown cancelled had been sent: its prompt is charged, as a client's leaving is.
