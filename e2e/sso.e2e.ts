@@ -129,3 +129,23 @@ test('signing out from the key page revokes the key at once', async ({ page }) =
   await page.getByTestId('sso-back').click();
   await expect(page.getByRole('heading', { name: 'Sign in to Gatehouse' })).toBeVisible();
 });
+
+test('signing out everywhere revokes every key the account holds from the provider', async ({ page, browser }) => {
+  const signIn = async (tab: typeof page): Promise<string> => {
+    await tab.goto(urls.ui);
+    await tab.getByRole('button', { name: 'Sign in with Corp SSO' }).click();
+    await tab.getByLabel('User').fill('alice');
+    await tab.getByRole('button', { name: 'Sign in to Test IdP' }).click();
+    return (await tab.getByTestId('sso-key-secret').textContent())!.trim();
+  };
+  // Another browser (a second laptop) signed in too: its key is the one a lost laptop leaves behind.
+  const other = await browser.newContext();
+  const elsewhere = await signIn(await other.newPage());
+  await other.close();
+  const here = await signIn(page);
+  expect((await chat(elsewhere)).status).toBe(200);
+  await page.getByTestId('sso-sign-out-everywhere').click();
+  await expect(page.getByTestId('sso-signed-out')).toContainText('keys are revoked: every key of this account');
+  expect((await chat(here)).status).toBe(401);
+  expect((await chat(elsewhere)).status).toBe(401);
+});

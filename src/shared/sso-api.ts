@@ -62,6 +62,15 @@ export const ssoLogoutResultSchema = z.object({
 /** What signing out did. */
 export type SsoLogoutResult = z.infer<typeof ssoLogoutResultSchema>;
 
+/** `POST /sso/logout?all=true`: signing out, and every other key of the account at that provider revoked. */
+export const ssoLogoutAllResultSchema = ssoLogoutResultSchema.extend({
+  /** How many keys were revoked, the presented one included. */
+  revoked_keys: z.number().int(),
+  key_ids: z.array(z.string()),
+});
+/** What signing out everywhere did. */
+export type SsoLogoutAllResult = z.infer<typeof ssoLogoutAllResultSchema>;
+
 /** `GET /sso/failures/:ref`: why a sign-in failed, in the gateway's words (the UI's page gets only `error_ref`). */
 export const ssoFailureSchema = z.object({ type: z.string(), message: z.string() });
 /** A failed sign-in's reason. */

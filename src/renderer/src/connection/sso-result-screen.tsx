@@ -11,7 +11,13 @@ import { ssoFailureMessage } from './sso-failure-message.js';
 type State =
   | { readonly phase: 'redeeming' }
   | { readonly phase: 'issued'; readonly key: SsoIssuedKey }
-  | { readonly phase: 'signed-out'; readonly key: SsoIssuedKey; readonly endSessionUrl: string | null }
+  | {
+      readonly phase: 'signed-out';
+      readonly key: SsoIssuedKey;
+      readonly endSessionUrl: string | null;
+      /** Keys revoked when signing out everywhere, this one included; undefined for this key alone. */
+      readonly revokedKeys?: number;
+    }
   | { readonly phase: 'failed'; readonly error: string; readonly detail?: string }
   | { readonly phase: 'shown-before'; readonly issued: IssuedNote }
   | { readonly phase: 'empty' };
@@ -123,12 +129,13 @@ export function SsoResultScreen({
     };
   }, [result.errorRef, result.handoff]);
 
-  const signOut = async (key: SsoIssuedKey): Promise<void> => {
+  const signOut = async (key: SsoIssuedKey, everywhere = false): Promise<void> => {
     setBusy(true);
     try {
-      const out = await signOutKey(key.key);
+      const out = await signOutKey(key.key, everywhere);
       sessionStorage.removeItem(ISSUED_KEY);
-      setState({ phase: 'signed-out', key, endSessionUrl: out.end_session_url });
+      const revokedKeys = 'revoked_keys' in out ? out.revoked_keys : undefined;
+      setState({ phase: 'signed-out', key, endSessionUrl: out.end_session_url, revokedKeys });
     } catch (error) {
       setState({ phase: 'failed', error: (error as Error).message });
     } finally {
@@ -221,6 +228,16 @@ export function SsoResultScreen({
             >
               Sign out and revoke this key
             </Button>
+            {/* A lost laptop's keys: every key this account holds from this provider, not just this one. */}
+            <Button
+              variant="ghost"
+              className="login-submit"
+              busy={busy}
+              onClick={() => void signOut(state.key, true)}
+              data-testid="sso-sign-out-everywhere"
+            >
+              Sign out everywhere (every key of this account from {state.key.provider_name})
+            </Button>
           </>
         )}
         {state.phase === 'signed-out' && (
@@ -229,7 +246,9 @@ export function SsoResultScreen({
               Signed out
             </h1>
             <p data-testid="sso-signed-out">
-              The key {state.key.key_prefix} is revoked.{' '}
+              {state.revokedKeys === undefined
+                ? `The key ${state.key.key_prefix} is revoked.`
+                : `${state.revokedKeys} ${state.revokedKeys === 1 ? 'key is' : 'keys are'} revoked: every key of this account from ${state.key.provider_name}.`}{' '}
               {state.endSessionUrl && <a href={state.endSessionUrl}>Also sign out of {state.key.provider_name}</a>}
             </p>
           </>

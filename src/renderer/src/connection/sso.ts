@@ -1,9 +1,11 @@
 import {
   ssoFailureSchema,
   ssoIssuedKeySchema,
+  ssoLogoutAllResultSchema,
   ssoLogoutResultSchema,
   ssoProviderListSchema,
   type SsoIssuedKey,
+  type SsoLogoutAllResult,
   type SsoLogoutResult,
   type SsoProviderInfo,
 } from '../../../shared/sso-api.js';
@@ -80,14 +82,18 @@ export function redeemHandoff(handoff: string): Promise<SsoIssuedKey> {
   return pending;
 }
 
-/** Signs out: the key is revoked at once; the answer may carry the provider's logout URL. */
-export async function signOutKey(key: string): Promise<SsoLogoutResult> {
-  const response = await fetch(`${gateway()}/sso/logout`, {
+/**
+ * Signs out: the key is revoked at once (with `everywhere`, every key of the account at its provider);
+ * the answer may carry the provider's logout URL.
+ */
+export async function signOutKey(key: string, everywhere = false): Promise<SsoLogoutAllResult | SsoLogoutResult> {
+  const response = await fetch(`${gateway()}/sso/logout${everywhere ? '?all=true' : ''}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
   });
   if (!response.ok) throw await failure(response);
-  return ssoLogoutResultSchema.parse(await response.json());
+  const body: unknown = await response.json();
+  return everywhere ? ssoLogoutAllResultSchema.parse(body) : ssoLogoutResultSchema.parse(body);
 }
 
 /** Why a sign-in failed, in the gateway's words, from the reference its redirect carried; undefined when it has none. */

@@ -7,6 +7,7 @@ import {
   ssoFailureSchema,
   ssoIssuedKeySchema,
   ssoLoginQuerySchema,
+  ssoLogoutAllResultSchema,
   ssoLogoutResultSchema,
   ssoProviderListSchema,
   ssoRedeemSchema,
@@ -27,11 +28,6 @@ const logoutQuerySchema = z.object({
 });
 
 /** What signing out everywhere did: the presented key's sign-out, and every key revoked with it. */
-const logoutAllResultSchema = ssoLogoutResultSchema.extend({
-  revoked_keys: z.number().int(),
-  key_ids: z.array(z.string()),
-});
-
 /** The loopback names a browser on this machine reaches the gateway by. */
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -168,7 +164,7 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         querystring: logoutQuerySchema,
-        response: { 200: z.union([logoutAllResultSchema, ssoLogoutResultSchema]) },
+        response: { 200: z.union([ssoLogoutAllResultSchema, ssoLogoutResultSchema]) },
       },
     },
     async (request) => {
