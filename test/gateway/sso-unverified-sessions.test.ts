@@ -45,6 +45,34 @@ describe('a session whose refreshes keep failing is suspended past max_unverifie
     await expect(chat(h, key.key)).resolves.toBeDefined();
   });
 
+  it('keeps a suspended key from scraping /metrics too, which checks keys before any route stage', async () => {
+    const scraping = await startSsoHarness(
+      {
+        max_unverified_seconds: 1,
+        timeout_seconds: 2,
+        mappings: [{ value: 'staff', team: 'staff', scopes: ['chat', 'metrics'] }],
+      },
+      undefined,
+      {},
+      { gateway: { metrics_public: false } },
+    );
+    try {
+      const key = await scraping.signIn('bob');
+      const scrape = () => fetch(`${scraping.url}/metrics`, { headers: { authorization: `Bearer ${key.key}` } });
+      expect((await scrape()).status).toBe(200);
+      await pastOneSecond();
+      scraping.idp.failToken = { status: 503, error: 'temporarily_unavailable' };
+      await round(scraping);
+      const refused = await scrape();
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+        'could not be verified with Test IdP',
+      );
+    } finally {
+      await scraping.close();
+    }
+  });
+
   it('ends a suspended session as before once the provider answers that the member left the group', async () => {
     h.idp.accounts.set('erin', { email: 'erin@example.com', groups: ['staff'] });
     const key = await h.signIn('erin');

@@ -130,12 +130,14 @@ export async function startSsoHarness(
   more: {
     sso?: { providers?: Record<string, unknown>; [key: string]: unknown };
     server?: Record<string, unknown>;
+    gateway?: Record<string, unknown>;
   } = {},
 ): Promise<SsoHarness> {
   const idp = await startTestIdp({ accounts });
   const harness = await startGatewayHarness(
     {
       ...(more.server ? { server: more.server } : {}),
+      ...(more.gateway ? { gateway: more.gateway } : {}),
       sso: {
         ...more.sso,
         providers: {

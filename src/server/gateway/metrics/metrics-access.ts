@@ -35,6 +35,9 @@ export function requireMetricsCredential(app: FastifyInstance, config: Config, m
         unauthorized(`invalid master key or API key; /metrics needs ${ACCEPTED} (gateway.metrics_public is false)`),
       );
     if (!check.ok) return done(unauthorized(`${KEY_REJECTION_MESSAGES[check.reason]}; /metrics needs ${ACCEPTED}`));
+    // An SSO key suspended for unverified membership scrapes no more than it calls.
+    const suspended = app.gateway.sso.sessions.suspensionOf(check.key.row);
+    if (suspended !== undefined) return done(unauthorized(suspended));
     if (!hasScope(check.key.row.scopes, 'metrics'))
       return done(forbidden(`API key ${check.key.row.id} lacks the metrics scope required by /metrics`));
     app.gateway.keys.noteUsed(check.key.row.id);

@@ -92,6 +92,14 @@ export class SsoSessions {
     return this.verification.suspendedKeys;
   }
 
+  /**
+   * Why a key is suspended (the 401's message), or undefined: for every place that accepts an API key
+   * for something other than signing out. An admin-issued key costs no lookup.
+   */
+  suspensionOf(row: { readonly id: string; readonly ssoSessionId: string | null }): string | undefined {
+    return row.ssoSessionId === null ? undefined : this.verification.suspendedKeys.get(row.id);
+  }
+
   /** Sessions, never their refresh tokens. */
   listSessions(filter: { provider?: string; includeEnded: boolean }): SsoSessionRecord[] {
     return this.deps.repository.list(filter).map((row) => this.toRecord(row));

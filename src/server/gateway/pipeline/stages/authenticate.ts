@@ -75,7 +75,7 @@ export function authenticate(ctx: RequestContext): void {
       throw unauthorized(`${KEY_REJECTION_MESSAGES[check.reason]}${hint}`);
     }
     // An SSO key whose membership the provider could not confirm for too long: the refresh round sets it.
-    const suspended = check.key.row.ssoSessionId === null ? undefined : ssoSuspension(ctx, check.key.row.id);
+    const suspended = ctx.services.sso.sessions.suspensionOf(check.key.row);
     if (suspended !== undefined) throw unauthorized(suspended);
     ctx.principal = { kind: 'key', key: check.key };
     const scope = requiredScope(ctx.endpoint);
@@ -86,11 +86,6 @@ export function authenticate(ctx: RequestContext): void {
     refuseOwnCredential(ctx, secret);
     ctx.principal = { kind: 'passthrough', providerKey: secret };
   }
-}
-
-/** Why an SSO-issued key is suspended, if it is (a map lookup: the refresh round sets it). */
-function ssoSuspension(ctx: RequestContext, keyId: string): string | undefined {
-  return ctx.services.sso.sessions.suspendedKeys.get(keyId);
 }
 
 /**
