@@ -100,7 +100,7 @@ test("a failed sign-in shows the gateway's reason", async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible();
   await expect(page.getByText('Your account is not allowed an API key here.')).toBeVisible();
   await expect(page.getByTestId('sso-failure-detail')).toContainText(
-    'the account matches no claim mapping of Corp SSO',
+    'this account matches no claim mapping of Corp SSO',
   );
   // The page's address carries the reference anyone with the link can look up: no address in it.
   await expect(page.getByTestId('sso-failure-detail')).not.toContainText('carol@example.com');

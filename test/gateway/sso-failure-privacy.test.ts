@@ -20,7 +20,7 @@ describe("a failed sign-in's reason leaves out the account and the provider's ad
     const walk = await h.walk('carol');
     expect(walk.returned?.searchParams.get('error')).toBe('permission_error');
     expect(walk.failure).toBe(
-      'the account matches no claim mapping of Test IdP, and the provider has no default_grant',
+      'this account matches no claim mapping of Test IdP, and the provider has no default_grant',
     );
   });
 
@@ -31,6 +31,26 @@ describe("a failed sign-in's reason leaves out the account and the provider's ad
     const description = walk.returned?.searchParams.get('error_description') ?? '';
     expect(description).toContain('matches no claim mapping of Test IdP');
     expect(description).not.toContain('carol@example.com');
+  });
+});
+
+describe("a failed sign-in's reason with user ids that are no e-mail addresses", () => {
+  let h: SsoHarness;
+  beforeAll(async () => {
+    // The provider's subject as the user id: nothing in it looks like an address to strip.
+    h = await startSsoHarness({ user_claim: 'sub' });
+  });
+  afterAll(async () => h?.close());
+
+  it('names no user id, on the failure reference or to a loopback program', async () => {
+    const walk = await h.walk('carol');
+    expect(walk.failure).toBe(
+      'this account matches no claim mapping of Test IdP, and the provider has no default_grant',
+    );
+    const program = await h.walk('carol', { returnTo: PROGRAM });
+    const description = program.returned?.searchParams.get('error_description') ?? '';
+    expect(description).toContain('matches no claim mapping of Test IdP');
+    expect(description).not.toMatch(/\bcarol\b/);
   });
 });
 

@@ -34,7 +34,7 @@ describe("an SSO user id is bound to the provider's subject that first signed in
 
     const { error, description } = returnedError(await h.walk('impostor'));
     expect(error).toBe('permission_error');
-    expect(description).toContain('the account is already bound to another account of Test IdP');
+    expect(description).toContain("this account's user id is already bound to another account of Test IdP");
     expect(description).toMatch(/admin/);
     expect(description).toContain('DELETE /internal/users/{user id}');
     expect(description).not.toContain('alice@example.com');

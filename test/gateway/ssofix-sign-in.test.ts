@@ -80,7 +80,7 @@ describe('single sign-on, signing in more than once', () => {
     const failure = ssoFailureSchema.parse(await answer.json());
     expect(failure).toEqual({
       type: 'permission_error',
-      message: expect.stringContaining('the account matches no claim mapping of Test IdP'),
+      message: expect.stringContaining('this account matches no claim mapping of Test IdP'),
     });
     // A made-up reference says nothing.
     const unknown = await fetch(`${h.url}/sso/failures/made-up-text`);

@@ -182,7 +182,7 @@ describe('single sign-on refuses what it must', () => {
     const { error, description } = returnedError(await h.walk('carol'));
     expect(error).toBe('permission_error');
     // The reason is for anyone holding the link: it names no address.
-    expect(description).toContain('the account matches no claim mapping of Test IdP');
+    expect(description).toContain('this account matches no claim mapping of Test IdP');
     expect(description).not.toContain('carol@example.com');
     expect(await keyCount(h)).toBe(before);
   });

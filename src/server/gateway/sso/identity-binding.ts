@@ -48,7 +48,8 @@ export class IdentityBindings {
         : `an account of another provider (${record.ssoIssuer})`;
     throw new SsoError(
       'permission_error',
-      `${user} is already bound to ${owner}, which signed in with it first; no key is issued to a second account. If this account is to own ${user} now, an admin revokes the user's keys and deletes its record (DELETE /internal/users/${user}), then this account signs in again`,
+      `${user} is already bound to ${owner}, which signed in with it first; no key is issued to a second account. If this account is to own ${user} now, an admin deletes its record with its keys (DELETE /internal/users/${user}?revoke_keys=true), then this account signs in again`,
+      `this account's user id is already bound to ${owner}, which signed in with it first; no key is issued to a second account. If this account is to own it now, an admin deletes that user's record with its keys (DELETE /internal/users/{user id}?revoke_keys=true; the gateway's log names the user), then this account signs in again`,
     );
   }
 

@@ -211,6 +211,7 @@ export class SsoService {
         throw new SsoError(
           'permission_error',
           `${user} matches no claim mapping of ${client.label}, and the provider has no default_grant`,
+          `this account matches no claim mapping of ${client.label}, and the provider has no default_grant`,
         );
       const pending: Handoff = {
         provider: client.id,
@@ -375,9 +376,10 @@ export class SsoService {
    * someone's text on the gateway's origin.
    */
   private failed(returnTo: URL, kind: ReturnTarget['kind'], failure: SsoError): string {
-    if (kind === 'loopback') return withParams(returnTo, { error: failure.type, error_description: failure.message });
+    const message = failure.publicMessage ?? failure.message;
+    if (kind === 'loopback') return withParams(returnTo, { error: failure.type, error_description: message });
     const ref = randomBytes(18).toString('base64url');
-    this.failures.put(ref, { type: failure.type, message: failure.message });
+    this.failures.put(ref, { type: failure.type, message });
     return withParams(returnTo, { error: failure.type, error_ref: ref });
   }
 
