@@ -100,3 +100,32 @@ describe('the sign-in cookie against cookie tossing', () => {
     expect(jar.header(h.url)).toBeUndefined();
   });
 });
+
+/**
+ * Sign-ins abandoned at the provider leave their cookies until they expire, and browsers cap cookies
+ * per host (shared by every port of 127.0.0.1): the gateway keeps the browser's count of them bounded.
+ */
+describe('sign-in cookies a browser collects', () => {
+  let h: SsoHarness;
+  beforeAll(async () => {
+    h = await startSsoHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('keeps at most eight, dropping the oldest, and the newest sign-in still completes', async () => {
+    const jar = new CookieJar();
+    const started: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const { challenge } = handoffPair();
+      const url = `${h.url}/sso/login?${new URLSearchParams({ provider: 'testidp', return_to: '/ui/sso/done', challenge })}`;
+      const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header(h.url) ?? '' } });
+      expect(response.status).toBe(302);
+      jar.store(h.url, response);
+      started.push(response.headers.getSetCookie().at(-1)!.split('=', 1)[0]!);
+    }
+    const held = (jar.header(h.url) ?? '').split('; ').map((pair) => pair.split('=', 1)[0]!);
+    expect(held).toEqual(started.slice(-8));
+    const walk = await h.walk('alice', { jar });
+    expect(walk.returned?.searchParams.get('handoff')).toBeTruthy();
+  });
+});

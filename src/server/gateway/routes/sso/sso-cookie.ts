@@ -12,6 +12,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 const PREFIX = 'gatehouse_sso_';
 
+/**
+ * Sign-in cookies a browser keeps at once. Sign-ins abandoned at the provider leave theirs until they
+ * expire, and browsers cap cookies per host (some 180, shared by every port of 127.0.0.1, so other
+ * local apps would lose theirs): past this many, the oldest are dropped as a new sign-in starts.
+ */
+const MAX_SIGN_IN_COOKIES = 8;
+
 /** A new sign-in's binding, chosen here: 24 random bytes, base64url. */
 export function newBinding(): string {
   return randomBytes(24).toString('base64url');
@@ -52,6 +59,23 @@ export function setBinding(
   maxAgeSeconds: number,
 ): void {
   reply.header('set-cookie', cookieLine(request, bindingCookieName(key), binding, maxAgeSeconds));
+}
+
+/**
+ * Drops the oldest sign-in cookies the browser sent, so that with the one a new sign-in sets it keeps
+ * at most {@link MAX_SIGN_IN_COOKIES}: browsers send cookies of one path oldest first.
+ */
+export function dropOldBindings(request: FastifyRequest, reply: FastifyReply): void {
+  const header = request.headers.cookie;
+  if (!header) return;
+  const names = new Set<string>();
+  for (const part of header.split(';')) {
+    const name = part.trim().split('=', 1)[0]!;
+    if (name.startsWith(PREFIX)) names.add(name);
+  }
+  const excess = names.size - (MAX_SIGN_IN_COOKIES - 1);
+  if (excess <= 0) return;
+  for (const name of [...names].slice(0, excess)) reply.header('set-cookie', cookieLine(request, name, '', 0));
 }
 
 /** Drops the cookie of a sign-in or confirmation that is over, so that a browser does not collect them. */

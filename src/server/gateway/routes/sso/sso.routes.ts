@@ -20,7 +20,7 @@ import { CONSENT_PATH } from '../../sso/loopback-consent.js';
 import { publicFailureMessage, renderCallbackErrorPage, type ProviderName } from './callback-error-page.js';
 import { CONSENT_PAGE_HEADERS } from './consent-page.js';
 import { consentRoutes } from './consent.routes.js';
-import { clearBinding, newBinding, readBinding, setBinding } from './sso-cookie.js';
+import { clearBinding, dropOldBindings, newBinding, readBinding, setBinding } from './sso-cookie.js';
 
 /** `POST /sso/logout?all=true`: every key of the account at this provider, not only the one presented. */
 const logoutQuerySchema = z.object({
@@ -101,8 +101,10 @@ export const ssoRoutes: FastifyPluginAsync = async (app) => {
       // provider that cannot be used sends the browser back with `error`, bound to nothing.
       const sent = new URL(location);
       const state = sent.searchParams.get('state');
-      if (state !== null && !sent.searchParams.has('error'))
+      if (state !== null && !sent.searchParams.has('error')) {
+        dropOldBindings(request, reply);
         setBinding(request, reply, state, binding, config.sso.login_timeout_seconds);
+      }
       return reply.headers(noStore).redirect(publicRedirect(location), 302);
     },
   );
