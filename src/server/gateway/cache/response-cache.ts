@@ -297,7 +297,8 @@ export class ResponseCache {
         ctx.replyHeaders = { ...ctx.replyHeaders, [CACHE_NOT_KEPT_HEADER]: 'too_large' };
         lead(undefined);
       }
-      return answer;
+      // The text made here goes out as it is: nothing changes the body after the cache saw it.
+      return answer.text === text ? answer : { ...answer, text };
     }
     lead(undefined);
     return { ...answer, events: this.#recording(ctx, model, answer, keep) } satisfies StreamAnswer;
