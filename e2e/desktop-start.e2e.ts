@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -151,12 +152,24 @@ test('without a built UI, the start is refused saying how to build it', async ()
   expect(message).toContain('npm run build');
 });
 
-test('a data folder another server holds refuses the start with the refusal status', async () => {
+// A second desktop app on the same folder hands over to the first one's window (desktop-main.e2e.ts);
+// a headless server is no window to hand over to, so the desktop app refuses its folder.
+test('a data folder a headless server holds refuses the start with the refusal status', async () => {
   const { dir } = folder();
-  const first = started(join(dir, 'data'), undefined);
-  await windowOpen(first);
-  const message = await refusal(started(join(dir, 'data'), undefined));
-  expect(message).toContain(join(dir, 'data'));
+  const dataDir = join(dir, 'data');
+  const headless = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+    cwd: root,
+    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEWAY_PORT: '0', STORE_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve) =>
+      headless.stdout!.on('data', (chunk) => String(chunk).includes('gateway listening') && resolve()),
+    );
+    expect(await refusal(started(dataDir, undefined))).toContain(dataDir);
+  } finally {
+    headless.kill('SIGKILL');
+  }
 });
 
 test('a relative GATEHOUSE_CONFIG and GATEHOUSE_DATA_DIR are read from where npm start was typed', async () => {

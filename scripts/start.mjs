@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureElectronBinary, foreground, launchDesktop } from './launch.mjs';
+import { electronBinary, ensureElectronBinary, foreground, launchDesktop } from './launch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -116,8 +116,17 @@ async function start(configFile) {
   const { running, takeover } = await checkDataFolder(configFile);
   if (takeover) console.log(`gatehouse: ${takeover}`);
   if (running) {
-    console.error(`gatehouse: ${running}`);
-    process.exit(1);
+    // The desktop app has one instance per data folder (Electron's lock lives in the folder's profile):
+    // launched unbuilt, it shows the running window and exits 0, or, when the holder is a headless
+    // server, refuses naming it. Without a window to open, said here as before.
+    const binary =
+      !process.env.GATEHOUSE_HEADLESS && !noDisplay() && electronBinary(join(root, 'node_modules', 'electron'));
+    if (!binary) {
+      console.error(`gatehouse: ${running}`);
+      process.exit(1);
+    }
+    console.log(`gatehouse: ${running}; not building (it serves its UI from out/)`);
+    return desktop(binary, configFile);
   }
   const build = !process.argv.includes('--no-build');
   if (build && !run('npx', ['electron-vite', 'build'])) {

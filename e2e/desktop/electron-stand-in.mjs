@@ -3,7 +3,7 @@
 // stdout (`stand-in: {json}`) and takes what a user or the renderer would do from the test over IPC
 // (see `onMessage` below).
 import { EventEmitter } from 'node:events';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -22,9 +22,50 @@ function electronEvent() {
   };
 }
 
+/** Whether `pid` is a running stand-in (never signal a process that merely got a stale lock's number). */
+function isStandIn(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('register-electron-stand-in');
+  } catch {
+    return false;
+  }
+}
+
 class App extends EventEmitter {
   isPackaged = false;
-  requestSingleInstanceLock() {
+  #paths = new Map();
+  /**
+   * Electron's lock is Chromium's process singleton, in the user data folder (made if missing): the
+   * first process on that folder gets it; a later one gets false, and the holder its
+   * `second-instance` (event, argv, workingDirectory, additionalData) before this call returns. Here:
+   * a `SingletonLock` file naming the holder's pid, and the later process's message left beside it
+   * with a SIGUSR2 to the holder.
+   */
+  requestSingleInstanceLock(additionalData) {
+    const userData = this.getPath('userData');
+    mkdirSync(userData, { recursive: true });
+    const lock = join(userData, 'SingletonLock');
+    const holder = existsSync(lock) ? Number(readFileSync(lock, 'utf8')) : undefined;
+    if (holder !== undefined && holder !== process.pid && isStandIn(holder)) {
+      const message = join(userData, `SingletonMessage-${process.pid}`);
+      writeFileSync(message, JSON.stringify({ argv: process.argv, cwd: process.cwd(), additionalData }));
+      process.kill(holder, 'SIGUSR2');
+      report('singleInstanceLock', { userData, got: false });
+      return false;
+    }
+    writeFileSync(lock, String(process.pid));
+    process.on('exit', () => {
+      if (existsSync(lock) && readFileSync(lock, 'utf8') === String(process.pid)) unlinkSync(lock);
+    });
+    process.on('SIGUSR2', () => {
+      for (const name of readdirSync(userData).filter((n) => n.startsWith('SingletonMessage-'))) {
+        const file = join(userData, name);
+        const { argv, cwd, additionalData: data } = JSON.parse(readFileSync(file, 'utf8'));
+        rmSync(file, { force: true });
+        this.emit('second-instance', electronEvent(), argv, cwd, data);
+      }
+    });
+    report('singleInstanceLock', { userData, got: true });
     return true;
   }
   enableSandbox() {
@@ -42,7 +83,13 @@ class App extends EventEmitter {
    * temporary folder, made only by what writes there and removed at exit.
    */
   getPath(name) {
-    return join(this.#pathsRoot(), name);
+    return this.#paths.get(name) ?? join(this.#pathsRoot(), name);
+  }
+  /** As Electron's: a folder that does not exist is refused with an error. */
+  setPath(name, path) {
+    if (!existsSync(path)) throw new Error(`Failed to set path: ${path} does not exist`);
+    this.#paths.set(name, path);
+    report('setPath', { name, path });
   }
   #pathsRoot() {
     const dataDir = process.env.GATEHOUSE_DATA_DIR;
@@ -110,7 +157,14 @@ export const dialog = {
     return new Promise((resolve) => (pendingAnswer = (response) => resolve({ response, checkboxChecked: false })));
   },
 };
-export const shell = { openExternal: async (url) => report('openExternal', { url }) };
+export const shell = {
+  openExternal: async (url) => report('openExternal', { url }),
+  showItemInFolder: (fullPath) => report('showItemInFolder', { path: fullPath }),
+  openPath: async (path) => {
+    report('openPath', { path });
+    return '';
+  },
+};
 export const session = {
   defaultSession: {
     setPermissionRequestHandler: () => {},
@@ -132,6 +186,19 @@ function describeItems(items) {
   }));
 }
 
+let applicationMenu;
+
+/** The application menu's item with this label, at any depth. */
+function menuItem(items, label) {
+  for (const item of items) {
+    if (item.label === label) return item;
+    const submenu = Array.isArray(item.submenu) ? item.submenu : item.submenu?.items;
+    const found = submenu && menuItem(submenu, label);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export class Menu {
   constructor(items) {
     this.items = items;
@@ -140,6 +207,7 @@ export class Menu {
     return new Menu(template);
   }
   static setApplicationMenu(menu) {
+    applicationMenu = menu;
     report('applicationMenu', { items: menu ? describeItems(menu.items) : null });
   }
   popup() {
@@ -232,7 +300,9 @@ export class BrowserWindow extends EventEmitter {
     this.emit('ready-to-show');
   }
   show() {}
-  focus() {}
+  focus() {
+    report('window.focus');
+  }
   restore() {}
   isMinimized() {
     return false;
@@ -261,11 +331,14 @@ export class BrowserWindow extends EventEmitter {
 }
 
 /**
- * What the test asks: a quit, a second launch, the user's answer, the renderer's IPC, a page event, the
+ * What the test asks: a quit, a click on the window's ✕ or a menu item, a second launch, the user's answer, the renderer's IPC, a page event, the
  * window moved, sized or (un)maximised.
  */
 async function onMessage(message) {
   if (message === 'quit') app.quit();
+  // The user's click on the window's ✕.
+  else if (message === 'closeWindow') lastWindow().close();
+  else if (message.type === 'menu') menuItem(applicationMenu.items, message.label).click();
   else if (message === 'second-instance') app.emit('second-instance');
   else if (message.type === 'answer') {
     const answer = pendingAnswer;

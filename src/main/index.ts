@@ -1,10 +1,16 @@
-import { app, dialog, type BrowserWindow } from 'electron';
+import { app, dialog, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LoadedConfig } from '../server/config/load.js';
+import { alsoWriteLogsTo } from '../server/http/logger.js';
 import { closeToDeadline, type DeadlineClose } from '../server/shutdown.js';
 import { installAppMenu } from './app-menu.js';
+import { askBeforeClosingOnRequests } from './close-question.js';
+import { useDataFolderProfile } from './data-folder-profile.js';
+import { loadDesktopConfig } from './desktop-config.js';
 import { registerIpcHandlers } from './ipc.js';
 import { reportLoadFailures } from './load-failure.js';
+import { openLogFile, type LogFile } from './log-file.js';
 import { quitOnSignals } from './quit-signals.js';
 import { installSecurity, openExternalIfSafe, type TrustedOrigins } from './security.js';
 import { trustOwnCertificate } from './own-certificate.js';
@@ -13,8 +19,8 @@ import { isStartRefusal, START_REFUSED_EXIT_CODE } from './start-refusal.js';
 import { isTrustedAppUrl } from './trusted-url.js';
 import { createMainWindow } from './window.js';
 
-// Lifecycle: one instance, servers in-process, one window on the gateway's /ui/ (the same page a
-// browser gets, so the renderer has one origin model), servers closed before the app exits.
+// Lifecycle: one instance per data folder, servers in-process, one window on the gateway's /ui/ (the
+// same page a browser gets, so the renderer has one origin model), servers closed before the app exits.
 
 const preloadPath = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'preload', 'index.cjs');
 let hosted: HostedServers | undefined;
@@ -27,6 +33,18 @@ let quitAsked = false;
 
 /** How long a quit waits for a page that neither closes nor asks (a hung renderer never answers `beforeunload`). */
 const UNANSWERED_CLOSE_MS = 5000;
+
+/**
+ * The configuration, read before the app is ready: its data folder chooses Electron's profile, and
+ * so the single-instance lock. A configuration that cannot be read is said once the app is ready.
+ */
+let configured: { readonly loaded: LoadedConfig } | { readonly error: unknown };
+try {
+  configured = { loaded: loadDesktopConfig() };
+} catch (error) {
+  configured = { error };
+}
+let logFile: LogFile | undefined;
 
 let stopping = false;
 /** The servers' close once a quit began: a second quit cuts what is still running. */
@@ -49,6 +67,13 @@ function showWindow(): void {
       },
     );
     reportLoadFailures(mainWindow, () => app.quit());
+    const servers = hosted;
+    askBeforeClosingOnRequests(mainWindow, {
+      closeQuits: () => process.platform !== 'darwin' && !quitWaitsForWindow && !stopping,
+      requestsInFlight: servers.requestsInFlight,
+      address: new URL(servers.addresses.gatewayUrl).host,
+      quit: () => app.quit(),
+    });
     void mainWindow.loadURL(hosted.addresses.uiUrl);
     mainWindow.on('closed', () => {
       mainWindow = undefined;
@@ -91,9 +116,11 @@ function sayMovedPorts(sentences: readonly string[]): void {
 }
 
 async function start(): Promise<void> {
-  installAppMenu(app.isPackaged);
+  const logs = logFile;
+  installAppMenu(app.isPackaged, logs && (() => shell.showItemInFolder(logs.path)));
   try {
-    hosted = await hostServers(app.getAppPath(), app.getVersion());
+    if ('error' in configured) throw configured.error;
+    hosted = await hostServers(configured.loaded, app.getAppPath(), app.getVersion());
   } catch (error) {
     refuseStart(error);
     return;
@@ -151,11 +178,39 @@ function closeWithoutAsking(window: BrowserWindow, why: string): void {
   window.destroy();
 }
 
+/** The data folder's own profile (data-folder-profile.ts); Electron's default one when it cannot be made. */
+function chooseProfile(): void {
+  if (!('loaded' in configured)) return;
+  try {
+    useDataFolderProfile(configured.loaded.config.server.data_dir!);
+  } catch (error) {
+    // The servers' start, which needs the same folder, then says why in its own words.
+    process.stderr.write(
+      `gatehouse: could not use the data folder for the window's profile: ${(error as Error).message}\n`,
+    );
+  }
+}
+
+/** The servers' log lines, also to `<data folder>/logs/gatehouse.log`: a launch without a terminal keeps them. */
+function writeLogFile(): void {
+  if (!('loaded' in configured)) return;
+  try {
+    logFile = openLogFile(configured.loaded.config.server.data_dir!, {
+      onError: (message) => process.stderr.write(`gatehouse: ${message}\n`),
+    });
+    alsoWriteLogsTo(logFile);
+  } catch (error) {
+    process.stderr.write(`gatehouse: could not open the log file: ${(error as Error).message}\n`);
+  }
+}
+
+chooseProfile();
 if (!app.requestSingleInstanceLock()) {
-  // The running app shows its window (its 'second-instance'); said here, or `npm start` ends in silence.
+  // The app on this data folder shows its window (its 'second-instance'); said here, or `npm start` ends in silence.
   process.stdout.write('gatehouse: already running: showed its window instead of starting another\n');
   app.quit();
 } else {
+  writeLogFile();
   quitOnSignals({
     asking: () => app.quit(),
     withoutAsking: (signal) => {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, invalidConfiguration } from '../server/config/load.js';
+import { ConfigError, invalidConfiguration, type LoadedConfig } from '../server/config/load.js';
 import type { RunningServers } from '../server/start.js';
 import type { DesktopConnection } from '../shared/desktop-api.js';
-import { loadDesktopConfig, requireUi } from './desktop-config.js';
+import { requireUi } from './desktop-config.js';
 import { localAddresses, type LocalAddresses } from './local-addresses.js';
 import { startOnDefaultOrFreePorts } from './port-fallback.js';
 import { withWindowStoreToken } from './window-store-token.js';
@@ -18,17 +18,19 @@ export interface HostedServers {
   readonly shutdownTimeoutMs: number;
   /** Default ports that were in use and left for free ones, each said as a sentence. */
   readonly movedPorts: readonly string[];
+  /** The gateway's model requests in flight now. */
+  readonly requestsInFlight: () => number;
 }
 
 /**
  * Starts the gateway and the store in-process, as `npm run serve` does (the same configuration,
  * read from the same folder, refused with the same words), with paths resolved from the app's folder
- * (the bundle moves modules, so nothing is looked up relative to this file). The desktop app differs
+ * (the bundle moves modules, so nothing is looked up relative to this file). `loaded` is read before
+ * the app is ready (index.ts): its data folder chooses Electron's profile. The desktop app differs
  * where a window needs it: it refuses to start without the UI, leaves a default port in use for a
  * free one, and holds a full-access store token of its own.
  */
-export async function hostServers(appPath: string, version: string): Promise<HostedServers> {
-  const loaded = loadDesktopConfig();
+export async function hostServers(loaded: LoadedConfig, appPath: string, version: string): Promise<HostedServers> {
   const { config } = loaded;
   // Where the app was started from a terminal, said there as `npm run serve` says it.
   for (const warning of loaded.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
@@ -56,6 +58,7 @@ export async function hostServers(appPath: string, version: string): Promise<Hos
     servers,
     addresses,
     movedPorts: moved,
+    requestsInFlight: () => servers.gateway.gateway.inFlight.count,
     shutdownTimeoutMs: config.server.shutdown_timeout_ms,
     connection: {
       gatewayUrl: addresses.gatewayUrl,

@@ -2,17 +2,41 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config/load.js';
 import { startOnDefaultOrFreePorts, type StartedOnFreePorts } from '../../src/main/port-fallback.js';
 import { REMEMBERED_PORTS_FILE } from '../../src/main/remembered-ports.js';
 import { TEST_MASTER_KEY, TEST_STORE_TOKEN } from '../support/temp-servers.js';
 
-// The desktop app's fallback from a default port in use, with this helper's ports (19700-19749)
-// standing in for 8747/8748: the window's origin is the gateway's address, so the port it moved to
-// must be the same on the next launch, or the UI's saved settings are lost each time.
+// The desktop app's fallback from a default port in use, with ports free when the tests start standing
+// in for 8747/8748 (fixed ones fail whenever another process on the machine has one): the window's
+// origin is the gateway's address, so the port it moved to must be the same on the next launch, or the
+// UI's saved settings are lost each time.
 
-const DEFAULTS = { gateway_port: 19700, store_port: 19701 } as const;
+/** Distinct ports free right now: each held until all are found, so none is handed out twice. */
+async function freePorts(count: number): Promise<number[]> {
+  const held: Server[] = [];
+  for (let i = 0; i < count; i++) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    held.push(server);
+  }
+  const ports = held.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+let DEFAULTS: { readonly gateway_port: number; readonly store_port: number };
+/** A port the last launch remembered for each service. */
+let LAST_GATEWAY_PORT: number;
+let LAST_STORE_PORT: number;
+beforeAll(async () => {
+  const [gateway, store, lastGateway, lastStore] = await freePorts(4);
+  DEFAULTS = { gateway_port: gateway!, store_port: store! };
+  LAST_GATEWAY_PORT = lastGateway!;
+  LAST_STORE_PORT = lastStore!;
+});
 const root = mkdtempSync(join(tmpdir(), 'gatehouse-remembered-ports-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -83,25 +107,28 @@ describe('the port the desktop app leaves a default port in use for', () => {
   it('is a new free one, remembered instead, when the last one is taken too', async () => {
     const dataDir = join(root, 'last-taken');
     await occupy(DEFAULTS.gateway_port);
-    await occupy(19702);
+    await occupy(LAST_GATEWAY_PORT);
     await quit(await launch(dataDir));
-    writeFileSync(rememberedFile(dataDir), JSON.stringify({ gateway_port: 19702, store_port: 19703 }));
+    writeFileSync(
+      rememberedFile(dataDir),
+      JSON.stringify({ gateway_port: LAST_GATEWAY_PORT, store_port: LAST_STORE_PORT }),
+    );
 
     const started = await launch(dataDir);
     const port = gatewayPort(started);
-    expect([DEFAULTS.gateway_port, 19702]).not.toContain(port);
+    expect([DEFAULTS.gateway_port, LAST_GATEWAY_PORT]).not.toContain(port);
     expect(started.moved).toEqual([expect.stringContaining(`a free port, kept for the next launch`)]);
     // The store, on its default port this time, keeps what was remembered for it.
     expect(JSON.parse(readFileSync(rememberedFile(dataDir), 'utf8'))).toEqual({
       gateway_port: port,
-      store_port: 19703,
+      store_port: LAST_STORE_PORT,
     });
   });
 
   it('is a free one when the file is not ours to read, and the start goes on', async () => {
     const dataDir = join(root, 'malformed');
     await quit(await launch(dataDir));
-    writeFileSync(rememberedFile(dataDir), '{"gateway_port": "19702"');
+    writeFileSync(rememberedFile(dataDir), `{"gateway_port": "${LAST_GATEWAY_PORT}"`);
     await occupy(DEFAULTS.gateway_port);
 
     const started = await launch(dataDir);

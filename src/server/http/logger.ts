@@ -115,9 +115,29 @@ export function textLogDestination(
   return { write: (line: string) => write(formatLogLine(line)) };
 }
 
-/** pino's destination for this process's stdout: its own (JSON) unless the format is text. */
+/** Where every server logger also writes its (JSON, redacted) lines, when the process has set one. */
+let copyDestination: pino.DestinationStream | undefined;
+
+/**
+ * Has every logger made from now on write its lines to `destination` too, as pino's JSON whatever
+ * stdout's format: the desktop app's log file, where a launch without a terminal would lose them.
+ */
+export function alsoWriteLogsTo(destination: pino.DestinationStream | undefined): void {
+  copyDestination = destination;
+}
+
+/** pino's destination for this process's stdout: its own (JSON) unless the format is text; plus the copy. */
 function defaultDestination(): pino.DestinationStream | undefined {
-  return logFormat(process.stdout.isTTY, process.env) === 'text' ? textLogDestination() : undefined;
+  const stdout = logFormat(process.stdout.isTTY, process.env) === 'text' ? textLogDestination() : undefined;
+  const copy = copyDestination;
+  if (copy === undefined) return stdout;
+  const write = stdout ? (line: string) => stdout.write(line) : (line: string) => process.stdout.write(line);
+  return {
+    write: (line: string) => {
+      write(line);
+      copy.write(line);
+    },
+  };
 }
 
 /** A server's logger at the given level, or none when the level is `silent`; written to stdout unless `destination` is given. */
