@@ -16,11 +16,17 @@ import { queryKeys } from './query-keys.js';
 /** Where a limit stands moves with traffic; the live stream refreshes sooner, this is the fallback. */
 const REFRESH_MS = 15_000;
 
-/** Which lists a change to a user or team can move: counts, owners and limit statuses show across them. */
-function refreshPrincipals(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: queryKeys.gateway.teams });
-  void client.invalidateQueries({ queryKey: queryKeys.gateway.users });
-  void client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys });
+/**
+ * Which lists a change to a user or team can move: counts, owners and limit statuses show across them.
+ * Resolves once they are read again: a delete waits for that, so its dialog closes with the row gone and
+ * focus goes back to the table (else to the row's Delete button, falling to the page's body when it went).
+ */
+function refreshPrincipals(client: QueryClient): Promise<unknown> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: queryKeys.gateway.teams }),
+    client.invalidateQueries({ queryKey: queryKeys.gateway.users }),
+    client.invalidateQueries({ queryKey: queryKeys.gateway.allKeys }),
+  ]);
 }
 
 /** Records the Users & teams screen reads at a time; Show more reads the next page. */
@@ -86,7 +92,7 @@ export function useCreateTeam() {
   return useMutation({
     mutationFn: (body: TeamCreate) =>
       api.request('gateway', '/internal/teams', { method: 'POST', body, schema: teamRecordSchema }),
-    onSuccess: () => refreshPrincipals(client),
+    onSuccess: () => void refreshPrincipals(client),
   });
 }
 
@@ -101,7 +107,7 @@ export function useUpdateTeam() {
         body,
         schema: teamRecordSchema,
       }),
-    onSuccess: () => refreshPrincipals(client),
+    onSuccess: () => void refreshPrincipals(client),
   });
 }
 
@@ -126,7 +132,7 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: (body: UserCreate) =>
       api.request('gateway', '/internal/users', { method: 'POST', body, schema: userRecordSchema }),
-    onSuccess: () => refreshPrincipals(client),
+    onSuccess: () => void refreshPrincipals(client),
   });
 }
 
@@ -141,7 +147,7 @@ export function useUpdateUser() {
         body,
         schema: userRecordSchema,
       }),
-    onSuccess: () => refreshPrincipals(client),
+    onSuccess: () => void refreshPrincipals(client),
   });
 }
 

@@ -1,9 +1,13 @@
-import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode, Ref } from 'react';
 
 /** Visual weight of a button. */
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
-/** A button; `icon` goes before the label, `busy` disables it while a request runs. */
+/**
+ * A button; `icon` goes before the label. While `busy` (its request runs) it is `aria-disabled` and ignores
+ * clicks, but is not `disabled`: a focused button that becomes disabled loses focus to the page's body in
+ * Chromium, and the next Tab would start over at the top of the page.
+ */
 export function Button({
   variant = 'secondary',
   size = 'md',
@@ -13,6 +17,7 @@ export function Button({
   className = '',
   disabled,
   type = 'button',
+  onClick,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
   readonly ref?: Ref<HTMLButtonElement>;
@@ -21,13 +26,20 @@ export function Button({
   readonly icon?: ReactNode;
   readonly busy?: boolean;
 }) {
+  const ignored = busy && !disabled;
   return (
     <button
       type={type}
       className={`btn btn-${variant} btn-${size} ${className}`}
-      disabled={disabled || busy}
+      disabled={disabled}
+      aria-disabled={ignored || undefined}
       aria-busy={busy || undefined}
       {...rest}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        // Also stops a submit button's form from being sent (Enter in one of its fields clicks it).
+        if (ignored) event.preventDefault();
+        else onClick?.(event);
+      }}
     >
       {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : icon}
       {children !== undefined && <span>{children}</span>}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { focusUnlessTaken } from '../lib/focus-unless-taken.js';
 import { Button } from './button.js';
 import { useListNavigation } from '../lib/use-list-navigation.js';
@@ -32,6 +32,33 @@ export interface ColumnSort {
   /** Set on the sort in force: the header then carries `aria-sort`. */
   readonly direction?: 'ascending' | 'descending';
   readonly onSort: () => void;
+}
+
+/** What in a row Tab would stop at. */
+const ROW_CONTROLS = 'button, a[href], input, select, textarea, [tabindex]';
+/** Marks a control taken out of the Tab order here, holding its own `tabindex` (empty: none) to give it back. */
+const ROVED = 'data-roved';
+
+/**
+ * A grid is one Tab stop (a roving tabindex): only the highlighted row's controls are in the Tab order,
+ * so Tab goes from the grid to its highlighted row's buttons and then past the table, not through every
+ * row's (five a key: 155 stops for 30 keys). The others stay reachable by pointer and by `j`/`k` first.
+ */
+function roveRowControls(body: HTMLTableSectionElement, selected: number): void {
+  Array.from(body.rows).forEach((row, index) => {
+    for (const control of row.querySelectorAll<HTMLElement>(ROW_CONTROLS)) {
+      if (index !== selected) {
+        if (control.hasAttribute(ROVED) || control.tabIndex < 0) continue;
+        control.setAttribute(ROVED, control.getAttribute('tabindex') ?? '');
+        control.tabIndex = -1;
+      } else if (control.hasAttribute(ROVED)) {
+        const own = control.getAttribute(ROVED)!;
+        control.removeAttribute(ROVED);
+        if (own === '') control.removeAttribute('tabindex');
+        else control.setAttribute('tabindex', own);
+      }
+    }
+  });
 }
 
 /** A column's header: its text, with its sorts as buttons (the header itself a button when it has one sort). */
@@ -89,6 +116,8 @@ export function DataTable<T>({
   testId,
   autoFocus,
   focusToken,
+  focusRow,
+  removedKey,
 }: {
   readonly rows: readonly T[];
   readonly columns: readonly Column<T>[];
@@ -99,6 +128,14 @@ export function DataTable<T>({
   readonly autoFocus?: boolean;
   /** A new truthy value moves focus into the table, on its first row when none is highlighted (from a filter's ↓). */
   readonly focusToken?: number;
+  /** A new value highlights the row of that key, once it is among the rows, and moves focus to the table (Show more's first new row). */
+  readonly focusRow?: { readonly key: string };
+  /**
+   * The key of the row the user's last delete or revoke removed: when that was the highlighted row, the row
+   * that took its place (the one before it, when it was last) is highlighted instead of none, so `j`/`k` and
+   * a screen reader go on from there.
+   */
+  readonly removedKey?: string;
 }) {
   const [selectedKey, setSelectedKey] = useState<string>();
   const selected = selectedKey === undefined ? -1 : rows.findIndex((row) => rowKey(row) === selectedKey);
@@ -124,6 +161,27 @@ export function DataTable<T>({
     table.current?.focus();
     if (selected < 0 && rows.length > 0) select(0);
   }, [focusToken]);
+  const focusedRow = useRef<{ readonly key: string }>(undefined);
+  useEffect(() => {
+    if (!focusRow || focusedRow.current === focusRow || !rows.some((row) => rowKey(row) === focusRow.key)) return;
+    focusedRow.current = focusRow;
+    setSelectedKey(focusRow.key);
+    table.current?.focus();
+  }, [focusRow, rows]);
+  // Where the highlighted row was last seen, for its neighbour to take over once it is removed.
+  const lastSelectedIndex = useRef(-1);
+  useEffect(() => {
+    if (removedKey === undefined || selectedKey !== removedKey || selected >= 0 || rows.length === 0) return;
+    if (lastSelectedIndex.current < 0) return;
+    setSelectedKey(rowKey(rows[Math.min(lastSelectedIndex.current, rows.length - 1)]!));
+  }, [rows, removedKey]);
+  useEffect(() => {
+    if (selected >= 0) lastSelectedIndex.current = selected;
+  });
+  // Every render: rows drawn since (Show more, a refresh) have controls to take out of the Tab order.
+  useLayoutEffect(() => {
+    if (grid && body.current) roveRowControls(body.current, selected);
+  });
   // Only when the highlight moves: a refresh that shifts the row must not scroll the page back to it.
   useEffect(() => {
     body.current?.children[selected]?.scrollIntoView({ block: 'nearest' });

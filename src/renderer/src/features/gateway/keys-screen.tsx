@@ -84,10 +84,12 @@ function RotationNote({ apiKey }: { readonly apiKey: ApiKeyRecord }) {
 function RevokeDialog({
   apiKey,
   onClose,
+  onRevoked,
   returnFocus,
 }: {
   readonly apiKey: ApiKeyRecord;
   readonly onClose: () => void;
+  readonly onRevoked: () => void;
   /** Where focus goes when the row and the table are gone (the filter's only match revoked). */
   readonly returnFocus: () => HTMLElement | null;
 }) {
@@ -105,6 +107,7 @@ function RevokeDialog({
           onConfirm={() =>
             revoke.mutate(apiKey.id, {
               onSuccess: () => {
+                onRevoked();
                 onClose();
                 showToast(`Revoked ${apiKey.name ?? apiKey.key_prefix}`);
               },
@@ -151,6 +154,8 @@ export function KeysScreen() {
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<ApiKeyCreated>();
   const [revoking, setRevoking] = useState<ApiKeyRecord>();
+  const [revokedId, setRevokedId] = useState<string>();
+  const [firstShownMore, setFirstShownMore] = useState<{ readonly key: string }>();
   const [editingLimits, setEditingLimits] = useState<ApiKeyRecord>();
   const [editingKey, setEditingKey] = useState<ApiKeyRecord>();
   const [rotating, setRotating] = useState<ApiKeyRecord>();
@@ -406,6 +411,8 @@ export function KeysScreen() {
                       columns={columns}
                       rowKey={(key) => key.id}
                       onOpen={(key) => key.status !== 'revoked' && setEditingLimits(key)}
+                      focusRow={firstShownMore}
+                      removedKey={revokedId}
                     />
                     {matching.length > rows.length && (
                       <div className="table-more">
@@ -416,7 +423,11 @@ export function KeysScreen() {
                         <Button
                           aria-describedby={moreStatusId}
                           title={`Shows the next ${formatInt(Math.min(KEYS_DRAWN, matching.length - rows.length))}`}
-                          onClick={() => setDrawn({ filter, count: drawnCount + KEYS_DRAWN })}
+                          onClick={() => {
+                            setDrawn({ filter, count: drawnCount + KEYS_DRAWN });
+                            // Focus goes on to the first key added, where the keyboard reads on.
+                            setFirstShownMore({ key: matching[rows.length]!.id });
+                          }}
                         >
                           Show more keys
                         </Button>
@@ -455,7 +466,12 @@ export function KeysScreen() {
         />
       )}
       {revoking && (
-        <RevokeDialog apiKey={revoking} onClose={() => setRevoking(undefined)} returnFocus={() => filterRef.current} />
+        <RevokeDialog
+          apiKey={revoking}
+          onClose={() => setRevoking(undefined)}
+          onRevoked={() => setRevokedId(revoking.id)}
+          returnFocus={() => filterRef.current}
+        />
       )}
     </>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import type { Change } from '../../../../shared/store-api.js';
 import { updateSearch, useSearchParams } from '../../app/router.js';
 import { DiffView } from '../../components/diff/diff-view.js';
@@ -96,11 +96,22 @@ export function ChangesView({
   const setSelected = (index: number): void => (linked ? updateSearch({ key: changes[index]!.key }) : setOwn(index));
   useDiffModeShortcut();
   useEffect(() => setOwn(0), [changes]);
+  const listPane = useRef<HTMLDivElement>(null);
+  // Esc in the diff (reached with `]` or Load diff) goes back to the changed documents, whose own Esc goes
+  // on to `onEscape`: without it the only way back was Shift+Tab through the diff's toolbar.
+  const escapeFromDiff = (event: ReactKeyboardEvent<HTMLDivElement>): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
+    if (document.querySelector('dialog[open]')) return;
+    const list = listPane.current?.querySelector<HTMLElement>('[role="listbox"]');
+    if (!list) return;
+    event.preventDefault();
+    list.focus();
+  };
   if (changes.length === 0) return <EmptyState title={emptyText} />;
   const change = changes[Math.min(selected, changes.length - 1)]!;
   return (
     <div className="changes-view" data-testid="changes-view">
-      <div className="changes-list">
+      <div className="changes-list" ref={listPane}>
         <div className="changes-list-header">{plural(changes.length, 'changed document')}</div>
         <VirtualList
           label="Changed documents"
@@ -123,7 +134,9 @@ export function ChangesView({
           )}
         />
       </div>
-      <div className="changes-diff">{omitted ? omitted(change) : <ChangeDiffPane change={change} />}</div>
+      <div className="changes-diff" onKeyDown={escapeFromDiff}>
+        {omitted ? omitted(change) : <ChangeDiffPane change={change} />}
+      </div>
     </div>
   );
 }

@@ -35,6 +35,12 @@ export function AuditScreen() {
   const [openedId, setOpenedId] = useState<number>();
   const opened = rows.find((event) => event.id === openedId);
   const [focusList, setFocusList] = useState(0);
+  const [firstOlder, setFirstOlder] = useState<{ readonly key: string }>();
+  // Focus goes on to the first event the older page added (Load older is gone after the last page).
+  const loadOlder = async (before: number): Promise<void> => {
+    const first = (await events.fetchNextPage()).data?.pages.flatMap((page) => page.data)[before];
+    if (first) setFirstOlder({ key: String(first.id) });
+  };
   const filterRef = useFilterShortcut();
   // Re-rendered each minute, so "3 minutes ago" stays true while the screen is open.
   const minute = useMinute();
@@ -115,13 +121,14 @@ export function AuditScreen() {
         testId="audit-table"
         autoFocus
         focusToken={focusList}
+        focusRow={firstOlder}
       />
       {events.hasNextPage && (
         <div>
           <Button
             size="sm"
             busy={events.isFetchingNextPage}
-            onClick={() => void events.fetchNextPage()}
+            onClick={() => void loadOlder(rows.length)}
             data-testid="audit-load-older"
           >
             Load older

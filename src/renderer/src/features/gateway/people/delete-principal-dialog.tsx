@@ -28,10 +28,16 @@ export function DeletePrincipalDialog({
   kind,
   id,
   onClose,
+  onDeleted,
+  returnFocus,
 }: {
   readonly kind: 'team' | 'user';
   readonly id: string;
   readonly onClose: () => void;
+  /** Once the gateway deleted it and the lists no longer hold it. */
+  readonly onDeleted?: () => void;
+  /** Where focus goes when the row and its table are gone (see Dialog). */
+  readonly returnFocus?: () => HTMLElement | null;
 }) {
   const deleteTeam = useDeleteTeam();
   const deleteUser = useDeleteUser();
@@ -52,12 +58,14 @@ export function DeletePrincipalDialog({
       title={`Delete ${kind} “${id}”?`}
       description={description}
       onClose={onClose}
+      returnFocus={returnFocus}
       footer={
         <ConfirmFooter
           onCancel={onClose}
           onConfirm={() =>
             mutation.mutate(id, {
               onSuccess: () => {
+                onDeleted?.();
                 onClose();
                 showToast(`Deleted ${kind} ${id}`);
               },

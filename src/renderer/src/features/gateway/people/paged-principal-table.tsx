@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
 import { updateSearch } from '../../../app/router.js';
 import { Button } from '../../../components/button.js';
@@ -35,6 +35,7 @@ export function PagedPrincipalTable<T extends TeamRecord | UserRecord>({
   onOpen,
   emptyList,
   autoFocus,
+  removedKey,
 }: {
   readonly query: UseInfiniteQueryResult<InfiniteData<{ readonly data: T[]; readonly next_cursor: string | null }>>;
   readonly filter: string;
@@ -44,8 +45,11 @@ export function PagedPrincipalTable<T extends TeamRecord | UserRecord>({
   /** What shows when there is none at all. */
   readonly emptyList: ReactNode;
   readonly autoFocus?: boolean;
+  /** The record the user's last delete removed: its neighbour is highlighted (see DataTable). */
+  readonly removedKey?: string;
 }) {
   const statusId = useId();
+  const [firstAdded, setFirstAdded] = useState<{ readonly key: string }>();
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const filtering = filter.trim() !== '';
   useEffect(() => {
@@ -65,6 +69,12 @@ export function PagedPrincipalTable<T extends TeamRecord | UserRecord>({
   const loaded = query.data?.pages.flatMap((page) => page.data) ?? [];
   if (loaded.length === 0 && !hasNextPage) return <>{emptyList}</>;
   const rows = loaded.filter((record) => principalMatches(record, filter));
+  // Focus goes on to the first record the next page added, as the keyboard would read on (the button may be
+  // gone by then: after the last page there is no more to show).
+  const showMore = async (before: number): Promise<void> => {
+    const first = (await fetchNextPage()).data?.pages.flatMap((page) => page.data)[before];
+    if (first) setFirstAdded({ key: first.id });
+  };
   return (
     <>
       <p className="muted" role="status" id={statusId} data-testid={`${words.testId}-count`}>
@@ -92,12 +102,14 @@ export function PagedPrincipalTable<T extends TeamRecord | UserRecord>({
           columns={columns}
           rowKey={(record) => record.id}
           onOpen={onOpen}
+          focusRow={firstAdded}
+          removedKey={removedKey}
         />
       )}
       {hasNextPage && !filtering && (
         <div className="table-more">
           {/* One name whatever the count, which the status above says. */}
-          <Button aria-describedby={statusId} busy={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+          <Button aria-describedby={statusId} busy={isFetchingNextPage} onClick={() => void showMore(loaded.length)}>
             Show more {words.noun}s
           </Button>
         </div>

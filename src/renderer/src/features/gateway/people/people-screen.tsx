@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { TeamRecord, UserRecord } from '../../../../../shared/principals-api.js';
 import { updateSearch, useLocation } from '../../../app/router.js';
 import { useTeamPages, useTeams, useUserPages, useUsers } from '../../../api/principals-queries.js';
@@ -101,6 +101,9 @@ export function PeopleScreen() {
   const userPages = useUserPages();
   const [editing, setEditing] = useState<PrincipalTarget>();
   const [deleting, setDeleting] = useState<{ readonly kind: 'team' | 'user'; readonly id: string }>();
+  const [deleted, setDeleted] = useState<{ readonly kind: 'team' | 'user'; readonly id: string }>();
+  const newTeamRef = useRef<HTMLButtonElement>(null);
+  const newUserRef = useRef<HTMLButtonElement>(null);
   // The dialog picks among every team and checks a new id against every one: the whole lists are read
   // only while it is open, not for the screen's pages.
   const teams = useTeams(editing !== undefined);
@@ -198,10 +201,16 @@ export function PeopleScreen() {
         subtitle="Who the keys belong to. A user's and a team's limits are shared by all their keys; spend is counted per UTC day."
         actions={
           <>
-            <Button icon={<PlusIcon />} onClick={() => setEditing({ kind: 'team' })} data-testid="new-team">
+            <Button
+              ref={newTeamRef}
+              icon={<PlusIcon />}
+              onClick={() => setEditing({ kind: 'team' })}
+              data-testid="new-team"
+            >
               New team
             </Button>
             <Button
+              ref={newUserRef}
               variant="primary"
               icon={<PlusIcon />}
               onClick={() => setEditing({ kind: 'user' })}
@@ -232,6 +241,7 @@ export function PeopleScreen() {
               words={{ noun: 'team', label: 'Teams', testId: 'teams-table' }}
               columns={teamColumns}
               autoFocus
+              removedKey={deleted?.kind === 'team' ? deleted.id : undefined}
               onOpen={(team) => setEditing({ kind: 'team', record: team })}
               emptyList={
                 <EmptyState icon={<UsersIcon size={28} />} title="No teams yet">
@@ -248,6 +258,7 @@ export function PeopleScreen() {
               filter={filter}
               words={{ noun: 'user', label: 'Users', testId: 'users-table' }}
               columns={userColumns}
+              removedKey={deleted?.kind === 'user' ? deleted.id : undefined}
               onOpen={(user) => setEditing({ kind: 'user', record: user })}
               emptyList={
                 <EmptyState icon={<UsersIcon size={28} />} title="No users yet">
@@ -269,7 +280,17 @@ export function PeopleScreen() {
         />
       )}
       {deleting && (
-        <DeletePrincipalDialog kind={deleting.kind} id={deleting.id} onClose={() => setDeleting(undefined)} />
+        <DeletePrincipalDialog
+          kind={deleting.kind}
+          id={deleting.id}
+          onClose={() => setDeleting(undefined)}
+          onDeleted={() => setDeleted(deleting)}
+          // The row's table, when it is gone too (the last one, or the filter's only match): where the next
+          // search starts, or without one where the next of its kind is made.
+          returnFocus={() =>
+            filter.trim() !== '' ? filterRef.current : (deleting.kind === 'team' ? newTeamRef : newUserRef).current
+          }
+        />
       )}
     </>
   );
