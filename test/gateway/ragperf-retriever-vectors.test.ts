@@ -4,6 +4,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/server/db/connectio
 import type { RagEmbedder } from '../../src/server/gateway/rag/embedder.js';
 import { RagMetrics } from '../../src/server/gateway/rag/rag-metrics.js';
 import { RagRepository, type NewChunk } from '../../src/server/gateway/rag/rag.repository.js';
+import { insertBareCollection } from './support/rag-collection-row.js';
 import { RagRetriever } from '../../src/server/gateway/rag/retriever.js';
 import type { VectorBackfill } from '../../src/server/gateway/rag/vector-backfill.js';
 import { vectorRankingAsBefore } from './ragperf-support.js';
@@ -76,15 +77,7 @@ describe('RAG retriever and stored vectors', () => {
   }
 
   function addCollection(name: string): void {
-    repository.insertCollection({
-      name,
-      description: '',
-      access: { keys: [], users: [], teams: [] },
-      sourceNamespace: null,
-      sourceBranch: null,
-      createdAt: 1,
-      updatedAt: 1,
-    });
+    insertBareCollection(repository, name);
   }
 
   function retriever(embed: () => Promise<Float32Array[]>, calls: string[], minSimilarity?: number): RagRetriever {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/connection.js';
 import { setAsideMark } from '../../../src/server/gateway/rag/rag-statements.js';
 import { RagRepository, type NewChunk } from '../../../src/server/gateway/rag/rag.repository.js';
+import { insertBareCollection } from '../support/rag-collection-row.js';
 
 /**
  * Listing, finding and setting aside documents read a collection's chunks by document. Without
@@ -37,16 +38,7 @@ describe('RAG document reads and writes at scale: plans by the document index', 
       return prepare(sql);
     }) as typeof database.sqlite.prepare;
     repository = new RagRepository(database.sqlite);
-    for (const name of ['big', 'small'])
-      repository.insertCollection({
-        name,
-        description: '',
-        access: { keys: [], users: [], teams: [] },
-        sourceNamespace: null,
-        sourceBranch: null,
-        createdAt: 1,
-        updatedAt: 1,
-      });
+    for (const name of ['big', 'small']) insertBareCollection(repository, name);
     database.sqlite.transaction(() => {
       for (let at = 0; at < DOCUMENTS; at += 1)
         repository.replaceDocument(
