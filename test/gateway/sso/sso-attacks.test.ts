@@ -235,6 +235,7 @@ describe('single sign-on refuses what it must', () => {
       'https://evil.example/x',
       '//evil.example/x',
       'http://10.0.0.1:8080/cb',
+      'http://127.0.0.1:0/cb',
       '/internal/api-keys',
       // Under /ui/ as written, elsewhere once the browser resolves the dots.
       '/ui/../v1/models',

@@ -33,7 +33,15 @@ export function parseReturnTarget(
     return { problem: `return_to must be a path under /ui/ or a loopback URL, got '${shorten(value)}'` };
   }
   if (isOwnUi(url, new URL(gatewayOrigin), ownName)) return { url, kind: 'ui' };
-  if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.port === '' || url.username || url.password)
+  // Port 0 is no listener: no program can wait there for its key.
+  if (
+    url.protocol !== 'http:' ||
+    !LOOPBACK.has(url.hostname) ||
+    url.port === '' ||
+    url.port === '0' ||
+    url.username ||
+    url.password
+  )
     return {
       problem: `return_to must be a path under /ui/ or http://127.0.0.1:<port>/..., http://[::1]:<port>/... or http://localhost:<port>/..., got '${shorten(value)}'`,
     };
