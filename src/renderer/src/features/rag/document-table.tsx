@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { RagDocument, RagDocumentList } from '../../../../shared/rag-api.js';
 import { Button } from '../../components/button.js';
 import { DataTable, type Column } from '../../components/data-table.js';
@@ -21,19 +21,16 @@ export function DocumentTable({
   readonly onShowChunks: (id: string) => void;
 }) {
   const statusId = useId();
-  const frame = useRef<HTMLDivElement>(null);
   const shown = useMemo(() => documents.data?.pages.flatMap((page) => page.data) ?? [], [documents.data]);
   // Where the highlight goes once the next page is in: its first document, so reading goes on from there
   // (the button that asked is gone when that page was the last).
   const [focusAt, setFocusAt] = useState<number>();
-  const [focusToken, setFocusToken] = useState(0);
+  const [focusRow, setFocusRow] = useState<{ readonly key: string }>();
   useEffect(() => {
     if (focusAt === undefined || shown.length <= focusAt) return;
-    // The table highlights the row a click lands on and keeps focus on itself (the grid's active row).
-    (frame.current?.querySelector('tbody')?.children[focusAt] as HTMLElement | undefined)?.click();
-    setFocusToken((token) => token + 1);
+    setFocusRow({ key: shown[focusAt]!.id });
     setFocusAt(undefined);
-  }, [focusAt, shown.length]);
+  }, [focusAt, shown]);
 
   if (documents.isPending) return <Loading label="Loading documents…" />;
   if (documents.isError && shown.length === 0)
@@ -65,7 +62,7 @@ export function DocumentTable({
   // The count may lag the pages read (a document added since): never "Show -3 more".
   const next = Math.min(DOCUMENT_PAGE_SIZE, Math.max(total - shown.length, 0));
   return (
-    <div ref={frame}>
+    <div>
       <DataTable
         label="Documents"
         testId="rag-documents"
@@ -73,7 +70,7 @@ export function DocumentTable({
         columns={columns}
         rowKey={(doc) => doc.id}
         onOpen={(doc) => onShowChunks(doc.id)}
-        focusToken={focusToken}
+        focusRow={focusRow}
       />
       {documents.isFetchNextPageError && <ErrorMessage error={documents.error} title="Could not load more documents" />}
       {documents.hasNextPage && (
