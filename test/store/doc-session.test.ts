@@ -19,7 +19,9 @@ interface Step {
 function exampleSession(): Step[] {
   const doc = readFileSync(new URL('../../docs/store.md', import.meta.url), 'utf8');
   const section = doc.slice(doc.indexOf('## Example session'));
-  const block = section.slice(section.indexOf('```console\n') + '```console\n'.length, section.indexOf('\n```\n'));
+  // The console block, wherever it stands in the section (a setup block may come before it).
+  const start = section.indexOf('```console\n') + '```console\n'.length;
+  const block = section.slice(start, section.indexOf('\n```\n', start));
   const steps: { command: string; output: string[] }[] = [];
   for (const line of block.split('\n')) {
     if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: [] });
