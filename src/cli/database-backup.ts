@@ -42,24 +42,54 @@ export interface BackupResult {
  */
 export async function backupDatabase(source: string, target: string, force: boolean): Promise<BackupResult> {
   const destination = resolve(target);
+  refuseSourceOrDestination(source, destination, force, 'file');
+  // A first backup into `~/backups/` creates it (as `mkdir -p`), for its owner only, as the copy is.
+  mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
+  const partial = join(dirname(destination), `.${basename(destination)}.partial-${process.pid}`);
+  // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
+  closeSync(openSync(partial, 'wx', 0o600));
+  try {
+    await writeCheckedCopy(source, partial, destination);
+    publish(partial, destination, force);
+  } finally {
+    // A copy that failed midway may have left its rollback journal (or a -wal and -shm) beside it:
+    // hidden files that would pile up in the destination folder, one per failed run.
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+  }
+  return { target: destination, bytes: statSync(destination).size };
+}
+
+/**
+ * Refuses, before anything is written, a data folder without a database, an existing `destination`
+ * without `force`, and a destination inside the data folder. `kind` is what the destination is, as
+ * the advice names it.
+ */
+export function refuseSourceOrDestination(
+  source: string,
+  destination: string,
+  force: boolean,
+  kind: 'file' | 'folder',
+): void {
   if (!existsSync(source))
     throw new BackupError(
       `there is no database at ${source}: name the data folder with --data-dir or GATEHOUSE_DATA_DIR`,
       true,
     );
   if (existsSync(destination) && !force)
-    throw new BackupError(`${destination} already exists: pass --force to replace it, or name another file`, true);
+    throw new BackupError(`${destination} already exists: pass --force to replace it, or name another ${kind}`, true);
   // Judged by the nearest folder that exists: one to be created inside the data folder is refused too.
-  if (insideFolder(existingAncestor(dirname(destination)), dirname(source)))
+  if (insideFolder(existingAncestor(kind === 'file' ? dirname(destination) : destination), dirname(source)))
     throw new BackupError(
-      `${destination} is in the data folder ${dirname(source)}: a backup there could replace the server's own files (the database, its -wal, secrets.key) and would be lost with the folder; name a file elsewhere`,
+      `${destination} is in the data folder ${dirname(source)}: a backup there could replace the server's own files (the database, its -wal, secrets.key) and would be lost with the folder; name a ${kind} elsewhere`,
       true,
     );
-  // A first backup into `~/backups/` creates it (as `mkdir -p`), for its owner only, as the copy is.
-  mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
-  const partial = join(dirname(destination), `.${basename(destination)}.partial-${process.pid}`);
-  // The copy holds the provider keys (sealed), API key hashes and every document: its owner's only.
-  closeSync(openSync(partial, 'wx', 0o600));
+}
+
+/**
+ * Copies the database `source` into the existing empty file `partial` and checks the copy; a damaged
+ * source or a full disk is refused naming `destination`, the file the copy is for.
+ */
+export async function writeCheckedCopy(source: string, partial: string, destination: string): Promise<void> {
   try {
     const copy = await copyDatabase(source, partial);
     try {
@@ -70,17 +100,11 @@ export async function backupDatabase(source: string, target: string, force: bool
     } finally {
       copy.close();
     }
-    publish(partial, destination, force);
   } catch (error) {
     if (isDatabaseDamaged(error)) throw damagedSource(source, destination, `SQLite: ${(error as Error).message}`);
     if (isDestinationFull(error)) throw destinationFull(source, destination);
     throw error;
-  } finally {
-    // A copy that failed midway may have left its rollback journal (or a -wal and -shm) beside it:
-    // hidden files that would pile up in the destination folder, one per failed run.
-    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
   }
-  return { target: destination, bytes: statSync(destination).size };
 }
 
 /**
@@ -200,7 +224,6 @@ function publish(partial: string, destination: string, force: boolean): void {
   }
 }
 
-/** Whether `folder` is `parent` or below it, links resolved (so another spelling of the same folder counts). */
 /** `folder`, or its nearest parent that exists. */
 function existingAncestor(folder: string): string {
   let at = folder;
@@ -208,6 +231,7 @@ function existingAncestor(folder: string): string {
   return at;
 }
 
+/** Whether `folder` is `parent` or below it, links resolved (so another spelling of the same folder counts). */
 function insideFolder(folder: string, parent: string): boolean {
   const path = relative(realpathSync(parent), realpathSync(folder));
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));

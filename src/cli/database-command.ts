@@ -5,7 +5,7 @@ import { ConfigError } from '../server/config/load.js';
 /**
  * The arguments `npm run backup` and `npm run restore` share: one file, the data folder (by
  * `--config` as `npm run serve` reads it, by `--data-dir`, or as a server started here would find
- * it), and `--force`.
+ * it), `--force`, and `--with-keys` where the command takes it.
  */
 export interface DatabaseCommand {
   /** The file named, read from the folder the command was typed in. */
@@ -14,6 +14,8 @@ export interface DatabaseCommand {
   /** How the folder was found, said before anything is done: another way than the server's is the mistake to catch. */
   readonly foundBy: string;
   readonly force: boolean;
+  /** `--with-keys`, for the commands that take it: the backup is a folder holding the key files too. */
+  readonly withKeys: boolean;
 }
 
 /** Exits the process: never returns. */
@@ -35,15 +37,18 @@ export function parseDatabaseCommand(
   command: string,
   args: readonly string[],
   text: { readonly usage: string; readonly help: string; readonly fileMissing: string },
+  accepts: { readonly withKeys?: boolean } = {},
 ): DatabaseCommand | undefined {
   const fail: Fail = failure(command);
   let file: string | undefined;
   let dataDir: string | undefined;
   let configFile: string | undefined;
   let force = false;
+  let withKeys = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
     if (arg === '--force') force = true;
+    else if (arg === '--with-keys' && accepts.withKeys === true) withKeys = true;
     else if (arg === '--data-dir') dataDir = args[++i] ?? fail(`--data-dir needs a folder\n${text.usage}`, 2);
     else if (arg === '--config' || arg.startsWith('--config=')) {
       // As npm run serve reads it, so a line copied from the serve line finds the same folder.
@@ -67,7 +72,7 @@ export function parseDatabaseCommand(
     dataDir === undefined
       ? serversDataDir(configFile, fail)
       : { folder: resolve(from, dataDir), foundBy: '--data-dir' };
-  return { file: resolve(from, file), folder, foundBy, force };
+  return { file: resolve(from, file), folder, foundBy, force, withKeys };
 }
 
 /** The data folder a server started from this environment (and `--config <configFile>`) would use, and where that came from. */

@@ -28,6 +28,8 @@ import * as schema from '../server/db/schema/index.js';
 import { SettingsRepository } from '../server/gateway/model-registry/settings.repository.js';
 import { isDatabaseDamaged } from '../server/http/database-errors.js';
 import { BackupError, copyDatabase, damageIn } from './database-backup.js';
+import { BACKUP_DATABASE } from './database-backup-with-keys.js';
+import { planKeyFiles, putBackKeyFiles, type KeyFilesPutBack } from './database-restore-keys.js';
 
 /** Why a restore was not done, in the user's terms; `refused` when the caller's arguments are at fault. */
 export class RestoreError extends Error {
@@ -66,6 +68,8 @@ export interface RestoreResult {
   readonly secretsKey: SecretsKeyNote;
   /** Set when the folder's hold was taken over from a server that did not give it back (killed, crashed). */
   readonly takeover?: string;
+  /** Set for a backup folder (npm run backup --with-keys): what became of its key files. */
+  readonly keyFiles?: KeyFilesPutBack;
 }
 
 /** A running server would go on writing its own database over the restored one. */
@@ -76,16 +80,25 @@ const RESTORE_WORDING: HolderWording = {
 
 /**
  * Puts the database `backupFile` in place of `<dataDir>/gatehouse.db`, holding the folder as a server
- * does (so none runs on it meanwhile, nor starts). The backup is copied into the folder through
- * SQLite and checked there (`PRAGMA quick_check`, a Gatehouse database this version can run) before
+ * does (so none runs on it meanwhile, nor starts). `backupFile` may be a backup folder (npm run backup
+ * --with-keys): its key files are put back too, a different one in the data folder only with `force`
+ * (kept aside then), before the restored database takes its place. The backup is copied into the
+ * folder through SQLite and checked there (`PRAGMA quick_check`, a Gatehouse database this version can run) before
  * anything of the current database changes. The current database and its -wal are moved aside, never
  * deleted: a -wal left under the live name would be applied by SQLite to the restored file and damage
  * it. The restored file appears in one rename, mode 0600.
  */
 export async function restoreDatabase(backupFile: string, dataDir: string, force: boolean): Promise<RestoreResult> {
-  const source = resolve(backupFile);
+  const named = resolve(backupFile);
   const database = join(dataDir, 'gatehouse.db');
-  if (!existsSync(source)) throw new RestoreError(`there is no file ${source}: name a file npm run backup wrote`, true);
+  if (!existsSync(named)) throw new RestoreError(`there is no file ${named}: name a file npm run backup wrote`, true);
+  const backupFolder = statSync(named).isDirectory() ? named : undefined;
+  const source = backupFolder === undefined ? named : join(backupFolder, BACKUP_DATABASE);
+  if (backupFolder !== undefined && !existsSync(source))
+    throw new RestoreError(
+      `${named} is a folder without ${BACKUP_DATABASE}: name a file npm run backup wrote, or a folder npm run backup --with-keys wrote`,
+      true,
+    );
   if (!statSync(source).isFile())
     throw new RestoreError(`${source} is not a file: name a file npm run backup wrote`, true);
   if (sameFile(source, database))
@@ -112,11 +125,20 @@ export async function restoreDatabase(backupFile: string, dataDir: string, force
   }
   const partial = join(dataDir, `.gatehouse.db.restore-${process.pid}`);
   try {
+    const keySteps =
+      backupFolder === undefined
+        ? []
+        : planKeyFiles(backupFolder, dataDir, force, (message) => new RestoreError(message, true));
     closeSync(openSync(partial, 'wx', 0o600));
-    const { schema: checked, secretsKey } = await copyAndCheck(source, partial, dataDir);
+    // The provider keys are checked against the secrets.key the folder will have: the backup's, when it holds one.
+    const keysFrom = keySteps.some((step) => step.name === 'secrets.key') ? backupFolder : undefined;
+    const { schema: checked, secretsKey } = await copyAndCheck(source, partial, dataDir, keysFrom);
     // The umask may have narrowed the create mode; files in the data folder are 0600 exactly.
     chmodSync(partial, 0o600);
-    const { keptAside, removed } = setAside(database);
+    const aside = `.before-restore-${new Date().toISOString().replaceAll(':', '-')}`;
+    // Key files first, database last: the restored database appears only once the keys that open it are there.
+    const keyFiles = backupFolder === undefined ? undefined : putBackKeyFiles(keySteps, aside);
+    const { keptAside, removed } = setAside(database, aside);
     renameSync(partial, database);
     return {
       database,
@@ -125,6 +147,7 @@ export async function restoreDatabase(backupFile: string, dataDir: string, force
       ...checked,
       secretsKey,
       ...(hold.takeover ? { takeover: hold.takeover } : {}),
+      ...(keyFiles ? { keyFiles } : {}),
     };
   } finally {
     rmSync(partial, { force: true });
@@ -137,13 +160,14 @@ async function copyAndCheck(
   source: string,
   partial: string,
   dataDir: string,
+  keysFrom: string | undefined,
 ): Promise<{ schema: CheckedSchema; secretsKey: SecretsKeyNote }> {
   try {
     const copy = await copyDatabase(source, partial);
     try {
       const damage = damageIn(copy);
       if (damage !== undefined) throw damagedBackup(source, damage);
-      return { schema: checkSchema(copy, source), secretsKey: secretsKeyNote(copy, dataDir) };
+      return { schema: checkSchema(copy, source), secretsKey: secretsKeyNote(copy, dataDir, keysFrom) };
     } finally {
       copy.close();
     }
@@ -193,10 +217,12 @@ function checkSchema(copy: Database.Database, source: string): CheckedSchema {
 /**
  * Whether the data folder's `secrets.key` opens the provider keys the restored database holds sealed:
  * a start over keys it cannot open stops (provider-keys-at-rest.ts), so the user is told now, in the
- * start's words. Nothing is written: a missing or empty key file is not generated here.
+ * start's words. Nothing is written: a missing or empty key file is not generated here. `keysFrom` is
+ * the backup folder whose secrets.key is put back in the data folder, if any.
  */
-function secretsKeyNote(copy: Database.Database, dataDir: string): SecretsKeyNote {
-  const box = new SecretBox(dataDir);
+function secretsKeyNote(copy: Database.Database, dataDir: string, keysFrom: string | undefined): SecretsKeyNote {
+  const box = new SecretBox(keysFrom ?? dataDir);
+  const shown = keysFrom === undefined ? box.path : `${join(dataDir, 'secrets.key')} (put back from the backup)`;
   const what = 'the provider keys (api_key) of the deployments saved through PUT /internal/deployments';
   const db = drizzle(copy, { schema });
   const stored = new SettingsRepository(db).get<unknown>('deployments')?.value;
@@ -209,14 +235,14 @@ function secretsKeyNote(copy: Database.Database, dataDir: string): SecretsKeyNot
       line:
         keys.length === 0
           ? `the database holds no provider keys saved through PUT /internal/deployments, so it needs no secrets.key`
-          : `the database holds ${what} in plain text (from a version before they were encrypted): the next start encrypts them with ${box.path}`,
+          : `the database holds ${what} in plain text (from a version before they were encrypted): the next start encrypts them with ${join(dataDir, 'secrets.key')}`,
       actionNeeded: false,
     };
   const putBack = `put back the secrets.key of the data folder this database came from (copies and backups need both files); until then a start stops, naming the file`;
   const keyFile = existsSync(box.path) ? readFileSync(box.path, 'utf8').trim() : '';
   if (keyFile === '')
     return {
-      line: `${box.path} is missing, and the database holds ${what}, encrypted with it; ${putBack}`,
+      line: `${shown} is missing, and the database holds ${what}, encrypted with it; ${putBack}`,
       actionNeeded: true,
     };
   try {
@@ -224,13 +250,13 @@ function secretsKeyNote(copy: Database.Database, dataDir: string): SecretsKeyNot
   } catch (error) {
     if (error instanceof SealedValueUnreadable)
       return {
-        line: `${box.path} does not open ${what}: it is not the key file they were encrypted with; ${putBack}`,
+        line: `${shown} does not open ${what}: it is not the key file they were encrypted with; ${putBack}`,
         actionNeeded: true,
       };
     if (error instanceof ConfigError) return { line: error.message, actionNeeded: true };
     throw error;
   }
-  return { line: `${box.path} opens ${what} (${sealed} in the database)`, actionNeeded: false };
+  return { line: `${shown} opens ${what} (${sealed} in the database)`, actionNeeded: false };
 }
 
 /**
@@ -238,8 +264,8 @@ function secretsKeyNote(copy: Database.Database, dataDir: string): SecretsKeyNot
  * so SQLite still finds them together; the -shm (only an index of the -wal) is removed. The database is
  * linked before its -wal moves, so `gatehouse.db` is never missing in between.
  */
-function setAside(database: string): { keptAside: string[]; removed: string[] } {
-  const aside = `${database}.before-restore-${new Date().toISOString().replaceAll(':', '-')}`;
+function setAside(database: string, asideSuffix: string): { keptAside: string[]; removed: string[] } {
+  const aside = `${database}${asideSuffix}`;
   const keptAside: string[] = [];
   if (existsSync(database)) {
     try {

@@ -8,7 +8,7 @@
 import { failure, parseDatabaseCommand, type Fail } from './database-command.js';
 import { RestoreError, restoreDatabase } from './database-restore.js';
 
-const USAGE = 'usage: npm run restore -- <backup.db> [--config <file> | --data-dir <dir>] [--force]';
+const USAGE = 'usage: npm run restore -- <backup.db | backup folder> [--config <file> | --data-dir <dir>] [--force]';
 
 const HELP = `${USAGE}
 
@@ -18,6 +18,9 @@ copied into the folder and checked there (PRAGMA quick_check, a Gatehouse databa
 run) before anything changes; then the current gatehouse.db and its -wal are kept aside as
 gatehouse.db.before-restore-<time> (never deleted by this command), its -shm removed, and the copy put
 in place (mode 0600). It then says whether the folder's secrets.key opens the provider keys in it.
+A backup folder (npm run backup --with-keys) puts back its key files too (secrets.key, master.key,
+store.token; mode 0600): a different one already in the data folder is refused, named, unless --force,
+which keeps it aside as <file>.before-restore-<time>.
 More: docs/configuration.md#backups.
 
 options:
@@ -26,12 +29,13 @@ options:
   --data-dir <dir>  the data folder itself
                     without either: GATEHOUSE_DATA_DIR, else server.data_dir of the configuration
                     file GATEHOUSE_CONFIG names, else the OS's per-user folder, as npm run serve finds it
-  --force           replace the folder's database (kept aside as gatehouse.db.before-restore-<time>)
+  --force           replace the folder's database and, from a backup folder, its different key files
+                    (kept aside as gatehouse.db.before-restore-<time>, <file>.before-restore-<time>)
   -h, --help        this text
 
 exit codes: 0 restored, 1 not done (a server holds the folder, the backup is damaged, the copy failed),
 2 bad arguments (no such backup, not a Gatehouse database or one of a newer version, a folder that has
-a database without --force, a folder a start would refuse)
+a database or different key files without --force, a folder a start would refuse)
 `;
 
 const fail: Fail = failure('restore');
@@ -52,6 +56,14 @@ async function main(args: readonly string[]): Promise<void> {
     if (result.keptAside.length > 0)
       out(`kept the replaced database aside (this command never deletes it): ${result.keptAside.join(', ')}`);
     for (const file of result.removed) out(`removed ${file}, the replaced database's -wal index`);
+    if (result.keyFiles !== undefined) {
+      const { putBack, keptAside, unchanged } = result.keyFiles;
+      if (keptAside.length > 0)
+        out(`kept the replaced key files aside (this command never deletes them): ${keptAside.join(', ')}`);
+      if (putBack.length > 0) out(`put back the backup's key files (mode 0600): ${putBack.join(', ')}`);
+      if (unchanged.length > 0) out(`already the backup's, left as they were: ${unchanged.join(', ')}`);
+      if (putBack.length + unchanged.length === 0) out('the backup folder holds no key files');
+    }
     out(
       `restored ${source} as ${result.database} (mode 0600), checked with PRAGMA quick_check: a Gatehouse database with schema changes up to ${result.schemaOf}`,
     );
