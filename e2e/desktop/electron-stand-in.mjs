@@ -344,8 +344,11 @@ async function onMessage(message) {
     const answer = pendingAnswer;
     pendingAnswer = undefined;
     answer?.(message.response);
-  } else if (message.type === 'unsaved') lastWindow().webContents.unsaved = message.value;
-  else if (message.type === 'reload') lastWindow().webContents.reload();
+  } else if (message.type === 'unsaved') {
+    lastWindow().webContents.unsaved = message.value;
+    // Said, so a test can wait for the page's state before it acts (a signal does not queue behind it).
+    report('unsaved', { value: message.value });
+  } else if (message.type === 'reload') lastWindow().webContents.reload();
   else if (message.type === 'bounds') lastWindow().setBounds(message.bounds);
   else if (message.type === 'maximized') lastWindow()[message.value ? 'maximize' : 'unmaximize']();
   else if (message.type === 'webContents')

@@ -81,6 +81,8 @@ async function withUnsavedChanges(name: string): Promise<Main> {
   const main = startMain(name);
   await until(main, 'gatehouse: desktop window open on');
   main.child.send({ type: 'unsaved', value: true });
+  // A signal is not queued behind the message: wait until the window has the unsaved changes.
+  await until(main, '"event":"unsaved"');
   return main;
 }
 
